@@ -1,0 +1,307 @@
+/* cosa.h -- public API of libcosa (co-simulation analysis).
+ *
+ * Conventions (see README and ../shared/METHOD.md):
+ *  - All matrices are dense, column-major, with an explicit leading dimension
+ *    where the caller owns the storage.  Sizes are size_t.
+ *  - Every entry point validates its arguments and returns a cosa_status;
+ *    the library never prints, exits or aborts.  cosa_strerror() turns a
+ *    status into a message.
+ *  - Objects come in alloc/free pairs; every *_free accepts NULL.
+ *  - Compute calls take a caller-owned workspace as their last argument and
+ *    do not allocate.
+ *  - Equation numbers "eq N" refer to the MBCorr paper
+ *    (papers/model-based-corrector-mbcorr.txt).
+ */
+#ifndef COSA_H
+#define COSA_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef enum cosa_status {
+    COSA_OK = 0,
+    COSA_EINVAL,        /* invalid argument: NULL, zero or mismatched dimension */
+    COSA_ERANGE,        /* argument out of range (e.g. dt <= 0, order < 0)     */
+    COSA_ENONFINITE,    /* a NaN or Inf among the inputs                        */
+    COSA_ENOMEM,        /* allocation failed                                    */
+    COSA_EALGLOOP,      /* algebraic loop not solvable: I - D L is singular     */
+    COSA_ECORRSINGULAR, /* output correction not solvable: I - G_p L singular   */
+    COSA_ELAPACK,       /* LAPACK reported a numerical failure                  */
+    COSA_ESCHEME,       /* unknown or malformed scheme name                     */
+    COSA_EMODEL,        /* unknown model name                                   */
+    COSA_EPARAM,        /* unknown model parameter or invalid parameter value   */
+    COSA_EUNSTABLEREF,  /* the monolithic reference is unstable                 */
+    COSA_EWORKSPACE,    /* workspace too small for this system/scheme           */
+    COSA_EUNSUPPORTED,  /* combination not supported (yet)                      */
+    COSA_ENOTCONVERGED, /* an iteration (e.g. scaling-and-squaring) overflowed  */
+    COSA_EIO,           /* file could not be read or written                    */
+    COSA_ESYNTAX,       /* malformed input text (model file)                    */
+    COSA_STATUS_COUNT
+} cosa_status;
+
+/* One-line, lower-case description of a status; never NULL. */
+const char *cosa_strerror(cosa_status status);
+
+/* Library version string, e.g. "0.1.0". */
+const char *cosa_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Matrix exponential (lib/expm.c)                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Workspace for cosa_expm on matrices of order up to nmax. */
+typedef struct cosa_expm_workspace cosa_expm_workspace;
+
+cosa_expm_workspace *cosa_expm_workspace_alloc(size_t nmax);
+void cosa_expm_workspace_free(cosa_expm_workspace *w);
+
+/* E = exp(A) for the n x n matrix A (column-major, leading dimensions lda,
+ * lde >= n).  Scaling and squaring with Pade approximants of degree
+ * 3, 5, 7, 9 or 13 (Higham 2005, SIAM J. Matrix Anal. Appl. 26(4)).
+ * A and E may not alias.  Returns COSA_ENONFINITE if A has a NaN/Inf,
+ * COSA_ENOTCONVERGED if the result overflows, COSA_EWORKSPACE if n > nmax,
+ * COSA_ELAPACK if the Pade denominator is singular. */
+cosa_status cosa_expm(size_t n, const double *A, size_t lda, double *E, size_t lde,
+                      cosa_expm_workspace *w);
+
+/* ------------------------------------------------------------------------ */
+/* Coupled linear system (lib/system.c)                                     */
+/* ------------------------------------------------------------------------ */
+
+/* One linear subsystem  x' = A x + B u,  y = C x + D u  (eq 4/5).
+ * Matrices column-major with leading dimension equal to their row count:
+ * A is nx x nx, B nx x nu, C ny x nx, D ny x nu.  nx, nu or ny may be 0
+ * (the corresponding pointers may then be NULL). */
+typedef struct cosa_subsystem {
+    size_t nx, nu, ny;
+    const double *A, *B, *C, *D;
+} cosa_subsystem;
+
+/* N subsystems stacked block-diagonally (eq 5) with coupling u = L y (eq 4). */
+typedef struct cosa_system cosa_system;
+
+/* Create a coupled system from nsub subsystems and the coupling matrix L
+ * (nu_total x ny_total, column-major).  Everything is copied.  Validation:
+ * dimensions, finite entries, I - D L invertible (COSA_EALGLOOP).
+ * On success *out owns a new system; on failure *out is NULL. */
+cosa_status cosa_system_create(cosa_system **out, size_t nsub,
+                               const cosa_subsystem *subs, const double *L);
+void cosa_system_free(cosa_system *sys);
+
+/* Replace the matrices of subsystem i (dimensions must be unchanged).
+ * Revalidates finiteness and the algebraic loop.  Used by sweeps. */
+cosa_status cosa_system_set_subsystem(cosa_system *sys, size_t i, const cosa_subsystem *sub);
+
+/* Replace the coupling matrix (same dimensions); revalidates. */
+cosa_status cosa_system_set_coupling(cosa_system *sys, const double *L);
+
+size_t cosa_system_nsub(const cosa_system *sys);
+size_t cosa_system_nx(const cosa_system *sys);   /* total states  */
+size_t cosa_system_nu(const cosa_system *sys);   /* total inputs  */
+size_t cosa_system_ny(const cosa_system *sys);   /* total outputs */
+/* Dimensions and offsets (into the stacked x, u, y) of subsystem i. */
+cosa_status cosa_system_sub_dims(const cosa_system *sys, size_t i, size_t *nx, size_t *nu,
+                                 size_t *ny, size_t *ox, size_t *ou, size_t *oy);
+/* Read-only views of the stored matrices (column-major, ld = rows):
+ * block-diagonal A (nx x nx), B (nx x nu), C (ny x nx), D (ny x nu), L (nu x ny). */
+const double *cosa_system_A(const cosa_system *sys);
+const double *cosa_system_B(const cosa_system *sys);
+const double *cosa_system_C(const cosa_system *sys);
+const double *cosa_system_D(const cosa_system *sys);
+const double *cosa_system_L(const cosa_system *sys);
+
+/* Monolithic reference (eq 35): A* = A + B L (I - D L)^{-1} C  (nx x nx, ld nx)
+ * and C* = (I - D L)^{-1} C  (ny x nx, ld ny).  Either output may be NULL. */
+cosa_status cosa_system_reference(const cosa_system *sys, double *Astar, double *Cstar);
+
+/* ------------------------------------------------------------------------ */
+/* Coupling schemes (lib/scheme.c)                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Correction flags; MBCorr = output | state. */
+enum {
+    COSA_CORR_NONE = 0,
+    COSA_CORR_OUTPUT = 1, /* model-based output correction (eq 14, METHOD.md)   */
+    COSA_CORR_STATE = 2,  /* state (energy) correction offset du (eq 22)         */
+    COSA_CORR_MBCORR = 3
+};
+
+typedef enum cosa_exec { COSA_JACOBI = 0, COSA_GAUSS_SEIDEL = 1 } cosa_exec;
+
+#define COSA_ORDER_MAX 8 /* largest extrapolation order accepted */
+
+/* A coupling scheme: extrapolation order p (0 = ZOH, 1 = FOH, 2 = SOH, ...),
+ * corrections, state-correction gain alpha, execution order.
+ * For Gauss-Seidel, seq (length nsub, 0-based subsystem indices) gives the
+ * order of execution; NULL means 0, 1, ..., nsub-1.  The scheme does not own seq. */
+typedef struct cosa_scheme {
+    int order;
+    unsigned corr;
+    double alpha;
+    cosa_exec exec;
+    const size_t *seq;
+} cosa_scheme;
+
+/* Parse "zoh", "foh", "soh", "p0".."p8", optionally prefixed "gs:" (Gauss-Seidel)
+ * and followed by "+mbcorr", "+ecorr" (state correction only) or "+ocorr"
+ * (output correction only); case-insensitive.  alpha is set to 1.
+ * Returns COSA_ESCHEME for anything else. */
+cosa_status cosa_scheme_parse(const char *text, cosa_scheme *out);
+
+/* Canonical name ("ZOH", "FOH+MBCorr", "p3+ecorr", "gs:SOH") into buf. */
+void cosa_scheme_name(const cosa_scheme *s, char *buf, size_t size);
+
+/* Validate a scheme (order range, alpha finite, flags, Gauss-Seidel without
+ * corrections) against a system (seq a permutation). sys may be NULL. */
+cosa_status cosa_scheme_check(const cosa_scheme *s, const cosa_system *sys);
+
+/* Information-vector layout (METHOD.md):
+ *   z = [ x | ybar_n | ybar_{n-1} | ... | ybar_{n-p} | du ]
+ * du is present only when the scheme has a state correction. */
+typedef struct cosa_layout {
+    size_t nx, ny, nu;  /* sizes of x, one output slot, du            */
+    size_t nhist;       /* number of output slots = p + 1             */
+    int has_du;         /* 1 if du is part of z                       */
+    size_t off_x;       /* = 0                                        */
+    size_t off_y;       /* offset of ybar_n; slot j at off_y + j*ny   */
+    size_t off_du;      /* offset of du (== dim when !has_du)         */
+    size_t dim;         /* length of z                                */
+} cosa_layout;
+
+cosa_status cosa_layout_get(const cosa_system *sys, const cosa_scheme *s, cosa_layout *out);
+
+/* ------------------------------------------------------------------------ */
+/* Propagation matrices (lib/phi.c)                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Workspace for building Phi and Phi* of a given system for schemes up to
+ * order pmax.  Holds per-subsystem discretisations, so a subsystem whose
+ * matrices and dt did not change since the last build is not recomputed. */
+typedef struct cosa_phi_workspace cosa_phi_workspace;
+
+cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax);
+void cosa_phi_workspace_free(cosa_phi_workspace *w);
+
+/* Phi (layout.dim x layout.dim, column-major, leading dimension ld >= dim) of
+ * scheme s for macro step dt > 0: z_{n+1} = Phi z_n.
+ * Errors: COSA_ERANGE (dt), COSA_ECORRSINGULAR, COSA_EWORKSPACE, ... */
+cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double dt,
+                           double *Phi, size_t ld, cosa_phi_workspace *w);
+
+/* Phi* (eq 37 on the layout of s): exact monolithic reference step. */
+cosa_status cosa_phi_ref_build(const cosa_system *sys, const cosa_scheme *s, double dt,
+                               double *Phi, size_t ld, cosa_phi_workspace *w);
+
+/* Initial information vector (METHOD.md): the co-simulation starts on the
+ * reference trajectory at t = p dt: x = exp(A* p dt) x0,
+ * ybar_{-j} = C* exp(A* (p-j) dt) x0 (j = 0..p), du = 0.  z0 has layout.dim entries. */
+cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double dt,
+                          const double *x0, double *z0, cosa_phi_workspace *w);
+
+/* Discrete-time pieces of subsystem-stacked system for order p, step dt:
+ * Ad = exp(A dt) (nx x nx) and Q_m = int_0^dt exp(A(dt-t)) B (t/dt)^m dt
+ * for m = 0..p, stored consecutively in Q (p+1 blocks of nx x nu, ld nx).
+ * Block-diagonal per subsystem; computed through the Van Loan exponential. */
+cosa_status cosa_discretize(const cosa_system *sys, int p, double dt, double *Ad, double *Q,
+                            cosa_phi_workspace *w);
+
+/* ------------------------------------------------------------------------ */
+/* Spectral radius (lib/eig.c)                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef struct cosa_eig_workspace cosa_eig_workspace;
+
+/* Workspace for eigenvalues of matrices of order up to nmax (LAPACK workspace
+ * size queried once here). */
+cosa_eig_workspace *cosa_eig_workspace_alloc(size_t nmax);
+void cosa_eig_workspace_free(cosa_eig_workspace *w);
+
+/* rho = max |eig(M)| of the n x n matrix M (column-major, ld lda).
+ * M is overwritten (destroyed).  COSA_ELAPACK if the QR iteration failed. */
+cosa_status cosa_spectral_radius(size_t n, double *M, size_t lda, double *rho,
+                                 cosa_eig_workspace *w);
+
+/* All eigenvalues (wr, wi of length n); M is destroyed. */
+cosa_status cosa_eigenvalues(size_t n, double *M, size_t lda, double *wr, double *wi,
+                             cosa_eig_workspace *w);
+
+/* ------------------------------------------------------------------------ */
+/* Independent time-domain co-simulation of linear schemes (lib/cosim_linear.c) */
+/* ------------------------------------------------------------------------ */
+
+/* Runs the scheme as a master algorithm would: each subsystem is advanced
+ * exactly over the macro step with its polynomial input, outputs are
+ * exchanged, corrected (output correction) and the offset du updated
+ * (state correction), as in section 2.3 of the MBCorr paper.  It does not use
+ * the Phi assembly and serves as its cross-check.
+ * z0: initial information vector (layout of s); traj: (nsteps+1) x dim,
+ * column k = z_k (column-major, ld = dim).  The workspace is internal. */
+cosa_status cosa_cosim_linear_run(const cosa_system *sys, const cosa_scheme *s, double dt,
+                                  const double *z0, size_t nsteps, double *traj);
+
+/* ------------------------------------------------------------------------ */
+/* Models (models/)                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* A named scalar model parameter.  Initial-state entries are parameters too
+ * (kind COSA_PARAM_INITIAL) so that --set works on them. */
+typedef enum { COSA_PARAM_MODEL = 0, COSA_PARAM_INITIAL = 1 } cosa_param_kind;
+
+typedef struct cosa_param {
+    const char *name;
+    double value;       /* default */
+    const char *unit;
+    const char *doc;
+    cosa_param_kind kind;
+} cosa_param;
+
+typedef struct cosa_model cosa_model;
+
+/* A model: a parameterised family of coupled linear systems.
+ * create() builds a new system from the parameter values (in the order of
+ * params); update() rewrites an existing system of the same model in place
+ * (fast path for sweeps; may touch only the subsystems that depend on the
+ * changed parameters); initial_state() writes x0 (nx entries).
+ * data is the model's private description (NULL for built-in models). */
+struct cosa_model {
+    const char *name;
+    const char *doc;
+    size_t nparam;
+    const cosa_param *params;
+    double tend;  /* natural horizon [s] for accuracy analyses */
+    cosa_status (*create)(const cosa_model *m, const double *par, cosa_system **out);
+    cosa_status (*update)(const cosa_model *m, const double *par, cosa_system *sys);
+    cosa_status (*initial_state)(const cosa_model *m, const double *par, double *x0);
+    /* optional names for states, inputs, outputs, subsystems (may be NULL) */
+    const char *(*state_name)(const cosa_model *m, const double *par, size_t k);
+    const char *(*input_name)(const cosa_model *m, const double *par, size_t k);
+    const char *(*output_name)(const cosa_model *m, const double *par, size_t k);
+    const void *data;
+};
+
+/* Registry of built-in models. */
+size_t cosa_model_count(void);
+const cosa_model *cosa_model_at(size_t i);
+const cosa_model *cosa_model_find(const char *name); /* NULL if unknown */
+
+/* Index of a parameter by name, or -1. */
+int cosa_model_param_index(const cosa_model *m, const char *name);
+
+/* Copy the defaults into par (m->nparam entries). */
+void cosa_model_defaults(const cosa_model *m, double *par);
+
+/* Set parameter `name` to value in par; COSA_EPARAM if unknown,
+ * COSA_ENONFINITE if value is not finite. */
+cosa_status cosa_model_set(const cosa_model *m, double *par, const char *name, double value);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSA_H */

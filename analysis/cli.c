@@ -1,0 +1,284 @@
+/* cli.c -- shared command-line helpers. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cli_model_help[] =
+    "Model:\n"
+    "  --model NAME         built-in model (default: twomass; see 'cosa models')\n"
+    "  --set NAME=VALUE     override a model parameter or initial state (repeatable)\n";
+
+const char cli_scheme_help[] =
+    "Schemes (case-insensitive):\n"
+    "  zoh | foh | soh | p0 .. p8     extrapolation order p (ZOH = p0, FOH = p1, SOH = p2)\n"
+    "  followed optionally by +mbcorr (output + state correction),\n"
+    "  +ocorr (output correction only) or +ecorr (state/energy correction only)\n";
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cosa: ", stderr);
+    if (cmd)
+        fprintf(stderr, "%s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_parse_double(const char *text, double *out)
+{
+    if (!text || !*text)
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_size(const char *text, size_t *out)
+{
+    if (!text || !*text || *text == '-')
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || v == 0)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg)
+{
+    switch (opt) {
+    case OPT_MODEL:
+        m->name = arg;
+        return 1;
+    case OPT_MODEL_FILE:
+        m->file = arg;
+        return 1;
+    case OPT_SET: {
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg) {
+            cli_error(cmd, "--set expects NAME=VALUE, got '%s'", arg);
+            return -1;
+        }
+        if (m->nset >= CLI_MAX_SETS) {
+            cli_error(cmd, "too many --set options (at most %d)", CLI_MAX_SETS);
+            return -1;
+        }
+        double v;
+        if (cli_parse_double(eq + 1, &v) != 0) {
+            cli_error(cmd, "--set %.*s: '%s' is not a finite number", (int)(eq - arg), arg,
+                      eq + 1);
+            return -1;
+        }
+        size_t len = (size_t)(eq - arg);
+        char *name = malloc(len + 1);
+        if (!name) {
+            cli_error(cmd, "out of memory");
+            return -1;
+        }
+        memcpy(name, arg, len);
+        name[len] = '\0';
+        m->set_name[m->nset] = name;
+        m->set_value[m->nset] = v;
+        m->nset++;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+int cli_model_resolve(cli_model *m, const char *cmd)
+{
+    if (m->name && m->file) {
+        cli_error(cmd, "give either --model or --model-file, not both");
+        return CLI_EUSAGE;
+    }
+    if (m->file) {
+        cli_error(cmd, "--model-file is not supported yet");
+        return CLI_EUSAGE;
+    }
+    const char *name = m->name ? m->name : "twomass";
+    m->model = cosa_model_find(name);
+    if (!m->model) {
+        cli_error(cmd, "unknown model '%s' (see 'cosa models')", name);
+        return CLI_EUSAGE;
+    }
+    m->par = calloc(m->model->nparam + 1, sizeof(double));
+    if (!m->par) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    cosa_model_defaults(m->model, m->par);
+    for (size_t i = 0; i < m->nset; i++) {
+        cosa_status st = cosa_model_set(m->model, m->par, m->set_name[i], m->set_value[i]);
+        if (st != COSA_OK) {
+            cli_error(cmd, "model '%s' has no parameter '%s'", m->model->name, m->set_name[i]);
+            return CLI_EUSAGE;
+        }
+    }
+    return CLI_OK;
+}
+
+int cli_model_system(cli_model *m, const char *cmd, cosa_system **sys)
+{
+    cosa_status st = m->model->create(m->model, m->par, sys);
+    if (st != COSA_OK) {
+        cli_error(cmd, "model '%s': %s", m->model->name, cosa_strerror(st));
+        return st == COSA_EPARAM || st == COSA_ENONFINITE ? CLI_EUSAGE : CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+int cli_model_x0(cli_model *m, const char *cmd, const cosa_system *sys, double **x0)
+{
+    *x0 = calloc(cosa_system_nx(sys) + 1, sizeof(double));
+    if (!*x0) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    cosa_status st = m->model->initial_state(m->model, m->par, *x0);
+    if (st != COSA_OK) {
+        cli_error(cmd, "model '%s': initial state: %s", m->model->name, cosa_strerror(st));
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+void cli_model_free(cli_model *m)
+{
+    for (size_t i = 0; i < m->nset; i++)
+        free((char *)m->set_name[i]);
+    free(m->par);
+    m->par = NULL;
+    m->nset = 0;
+}
+
+int cli_scheme(const char *cmd, const char *text, cosa_scheme *s)
+{
+    if (cosa_scheme_parse(text, s) != COSA_OK) {
+        cli_error(cmd, "unknown scheme '%s' (expected zoh|foh|soh|p0..p%d with optional "
+                       "+mbcorr|+ocorr|+ecorr)",
+                  text, COSA_ORDER_MAX);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+const char cli_case_help[] =
+    "  --scheme SCHEME      coupling scheme\n"
+    "  --dt DT              macro step in seconds, > 0\n"
+    "  --alpha A            state-correction gain alpha (default 1)\n"
+    "  -h, --help           this help\n";
+
+int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra,
+              cli_extra_fn fn, void *ctx, void (*help)(void), cli_case *cs)
+{
+    static const struct option common[] = {
+        {"model", required_argument, NULL, OPT_MODEL},
+        {"model-file", required_argument, NULL, OPT_MODEL_FILE},
+        {"set", required_argument, NULL, OPT_SET},
+        {"scheme", required_argument, NULL, OPT_SCHEME},
+        {"dt", required_argument, NULL, OPT_DT},
+        {"alpha", required_argument, NULL, OPT_ALPHA},
+        {"help", no_argument, NULL, OPT_HELP},
+    };
+    enum { NCOMMON = sizeof common / sizeof common[0], NMAX = 64 };
+    struct option opts[NCOMMON + NMAX + 1];
+    size_t n = 0;
+    for (; n < NCOMMON; n++)
+        opts[n] = common[n];
+    for (size_t k = 0; extra && extra[k].name && n < NCOMMON + NMAX; k++)
+        opts[n++] = extra[k];
+    opts[n] = (struct option){0, 0, 0, 0};
+
+    cs->alpha = 1.0;
+    optind = 1;
+    opterr = 0;
+    int c, idx;
+    while ((c = getopt_long(argc, argv, "+h", opts, &idx)) != -1) {
+        int r = cli_model_option(&cs->mod, cmd, c, optarg);
+        if (r < 0)
+            return CLI_EUSAGE;
+        if (r > 0)
+            continue;
+        switch (c) {
+        case OPT_SCHEME:
+            cs->scheme_text = optarg;
+            continue;
+        case OPT_DT:
+            cs->dt_text = optarg;
+            continue;
+        case OPT_ALPHA:
+            if (cli_parse_double(optarg, &cs->alpha) != 0) {
+                cli_error(cmd, "--alpha must be a finite number, got '%s'", optarg);
+                return CLI_EUSAGE;
+            }
+            continue;
+        case 'h':
+        case OPT_HELP:
+            help();
+            return -1;
+        case '?':
+        case ':':
+            if (optopt)
+                cli_error(cmd, "option '%s' is unknown or needs an argument (see 'cosa %s --help')",
+                          argv[optind - 1], cmd);
+            else
+                cli_error(cmd, "unknown option '%s' (see 'cosa %s --help')", argv[optind - 1],
+                          cmd);
+            return CLI_EUSAGE;
+        default:
+            if (fn) {
+                int rr = fn(ctx, c, optarg);
+                if (rr == 0)
+                    continue;
+                if (rr < 0)
+                    return CLI_EUSAGE;
+            }
+            cli_error(cmd, "unknown option '%s' (see 'cosa %s --help')", argv[optind - 1], cmd);
+            return CLI_EUSAGE;
+        }
+    }
+    if (optind < argc) {
+        cli_error(cmd, "unexpected argument '%s' (see 'cosa %s --help')", argv[optind], cmd);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+int cli_case_dt(const char *cmd, const char *text, double *dt)
+{
+    if (!text) {
+        cli_error(cmd, "--dt is required (see 'cosa %s --help')", cmd);
+        return CLI_EUSAGE;
+    }
+    if (cli_parse_double(text, dt) != 0 || !(*dt > 0.0)) {
+        cli_error(cmd, "--dt must be a positive finite number, got '%s'", text);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+int cli_case_scheme(const char *cmd, const cli_case *cs, cosa_scheme *s)
+{
+    if (!cs->scheme_text) {
+        cli_error(cmd, "--scheme is required (see 'cosa %s --help')", cmd);
+        return CLI_EUSAGE;
+    }
+    int rc = cli_scheme(cmd, cs->scheme_text, s);
+    if (rc == CLI_OK)
+        s->alpha = cs->alpha;
+    return rc;
+}

@@ -1,0 +1,94 @@
+/* cli.h -- shared pieces of the cosa command line: error reporting, strict
+ * number parsing, and the --model/--model-file/--set options. */
+#ifndef COSA_CLI_H
+#define COSA_CLI_H
+
+#include "cosa.h"
+#include <stdio.h>
+
+/* Exit codes (GNU habits): 0 ok, 1 computation failed, 2 usage error. */
+enum { CLI_OK = 0, CLI_EFAIL = 1, CLI_EUSAGE = 2 };
+
+/* One-line error on stderr: "cosa: CMD: message". */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Strict parse of a finite double ("1e-4", "1E-4", "0.0001"); 0 on success. */
+int cli_parse_double(const char *text, double *out);
+/* Strict parse of a positive integer; 0 on success. */
+int cli_parse_size(const char *text, size_t *out);
+
+/* Model selection shared by every analysis subcommand. */
+#define CLI_MAX_SETS 64
+typedef struct cli_model {
+    const char *name;      /* --model NAME            */
+    const char *file;      /* --model-file PATH       */
+    const char *set_name[CLI_MAX_SETS];
+    double set_value[CLI_MAX_SETS];
+    size_t nset;
+    /* resolved by cli_model_resolve */
+    const cosa_model *model;
+    cosa_model *owned;     /* loaded from a file      */
+    double *par;           /* model->nparam values    */
+} cli_model;
+
+/* getopt_long option values used by cli_model_option. */
+enum { OPT_MODEL = 1000, OPT_MODEL_FILE, OPT_SET };
+
+/* Handle --model, --model-file, --set NAME=VALUE.  Returns 1 if opt was one
+ * of them (0 otherwise); on a bad argument prints an error and returns -1. */
+int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg);
+
+/* Load/find the model, apply defaults and the --set values in order.
+ * Default model when none given: "twomass".  Returns CLI_OK or an exit code. */
+int cli_model_resolve(cli_model *m, const char *cmd);
+
+/* Build the system and x0 (x0 must hold nx entries, allocated by caller
+ * after the system is known: pass NULL to skip). */
+int cli_model_system(cli_model *m, const char *cmd, cosa_system **sys);
+int cli_model_x0(cli_model *m, const char *cmd, const cosa_system *sys, double **x0);
+
+void cli_model_free(cli_model *m);
+
+/* Parse a scheme name with a one-line error on failure. */
+int cli_scheme(const char *cmd, const char *text, cosa_scheme *s);
+
+/* The help text fragment describing --model/--set/--scheme. */
+extern const char cli_model_help[];
+extern const char cli_scheme_help[];
+
+/* Subcommands (analysis/cmd_*.c). */
+int cmd_models(int argc, char **argv);
+int cmd_point(int argc, char **argv);
+int cmd_phi(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+
+
+#include <getopt.h>
+
+/* Options common to analysis subcommands: model, scheme(s), dt, alpha. */
+typedef struct cli_case {
+    cli_model mod;
+    const char *scheme_text; /* --scheme */
+    const char *dt_text;     /* --dt     */
+    double alpha;            /* --alpha (default 1) */
+} cli_case;
+
+/* Option values of cli_parse (besides OPT_MODEL...). */
+enum { OPT_SCHEME = 1100, OPT_DT, OPT_ALPHA, OPT_HELP };
+
+/* Extra options of one subcommand: return 0 if handled, 1 if not this
+ * callback's option, -1 after printing an error. */
+typedef int (*cli_extra_fn)(void *ctx, int opt, const char *arg);
+
+/* Parse argv with the common options plus `extra` (terminated by a zero entry,
+ * may be NULL).  Returns CLI_OK, CLI_EUSAGE, or -1 when --help was printed. */
+int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra,
+              cli_extra_fn fn, void *ctx, void (*help)(void), cli_case *cs);
+
+/* Text of the common options for --help. */
+extern const char cli_case_help[];
+
+/* Required --dt / --scheme of a cli_case, with one-line errors. */
+int cli_case_dt(const char *cmd, const char *text, double *dt);
+int cli_case_scheme(const char *cmd, const cli_case *cs, cosa_scheme *s);
+#endif

@@ -1,0 +1,45 @@
+/* cmd_models.c -- `cosa models`: list the built-in models. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static void help(void)
+{
+    printf("Usage: cosa models [--help]\n\n"
+           "List the built-in models with their parameters, defaults, units and\n"
+           "initial state.  Parameters can be changed with --set NAME=VALUE in every\n"
+           "analysis subcommand.\n");
+}
+
+int cmd_models(int argc, char **argv)
+{
+    static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            help();
+            return CLI_OK;
+        }
+        cli_error("models", "unknown option (see 'cosa models --help')");
+        return CLI_EUSAGE;
+    }
+    if (optind < argc) {
+        cli_error("models", "unexpected argument '%s'", argv[optind]);
+        return CLI_EUSAGE;
+    }
+    for (size_t i = 0; i < cosa_model_count(); i++) {
+        const cosa_model *m = cosa_model_at(i);
+        printf("%s: %s (natural horizon %g s)\n", m->name, m->doc, m->tend);
+        printf("  %-8s %-14s %-8s %s\n", "name", "default", "unit", "meaning");
+        for (size_t k = 0; k < m->nparam; k++) {
+            const cosa_param *p = &m->params[k];
+            printf("  %-8s %-14.10g %-8s %s%s\n", p->name, p->value, p->unit, p->doc,
+                   p->kind == COSA_PARAM_INITIAL ? " (initial state)" : "");
+        }
+        if (i + 1 < cosa_model_count())
+            printf("\n");
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,139 @@
+/* cmd_phi.c -- `cosa phi`: print Phi or Phi* with its block layout. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void help(void)
+{
+    printf("Usage: cosa phi [--model NAME] [--set NAME=VALUE]... --scheme SCHEME --dt DT\n"
+           "                [--alpha A] [--ref]\n\n"
+           "Print the propagation matrix Phi of the scheme (z_{n+1} = Phi z_n), or with\n"
+           "--ref the exact reference Phi* on the same layout.  Comment lines (#) name\n"
+           "the blocks of the information vector\n"
+           "  z = [ x | ybar_n | ybar_{n-1} | ... | ybar_{n-p} | du ]\n"
+           "and each row/column; then one matrix row per line, entries with %%.17g.\n\n"
+           "%s\n%s\nOptions:\n%s"
+           "  --ref                print Phi* instead of Phi\n",
+           cli_model_help, cli_scheme_help, cli_case_help);
+}
+
+static int extra(void *ctx, int opt, const char *arg)
+{
+    if (opt != 'r')
+        return 1;
+    *(int *)ctx = 1;
+    return 0;
+}
+
+/* Name of entry k of z, e.g. "ybar_{n-1}.v1". */
+static void entry_name(const cosa_model *m, const double *par, const cosa_layout *l, size_t k,
+                       char *buf, size_t size)
+{
+    const char *nm = NULL;
+    if (k < l->off_y) {
+        nm = m->state_name ? m->state_name(m, par, k) : NULL;
+        if (nm)
+            snprintf(buf, size, "x.%s", nm);
+        else
+            snprintf(buf, size, "x.%zu", k);
+    } else if (k < l->off_du) {
+        size_t j = (k - l->off_y) / l->ny, i = (k - l->off_y) % l->ny;
+        nm = m->output_name ? m->output_name(m, par, i) : NULL;
+        char slot[32];
+        if (j == 0)
+            snprintf(slot, sizeof slot, "ybar_n");
+        else
+            snprintf(slot, sizeof slot, "ybar_{n-%zu}", j);
+        if (nm)
+            snprintf(buf, size, "%s.%s", slot, nm);
+        else
+            snprintf(buf, size, "%s.%zu", slot, i);
+    } else {
+        size_t i = k - l->off_du;
+        nm = m->input_name ? m->input_name(m, par, i) : NULL;
+        if (nm)
+            snprintf(buf, size, "du.%s", nm);
+        else
+            snprintf(buf, size, "du.%zu", i);
+    }
+}
+
+int cmd_phi(int argc, char **argv)
+{
+    const char *cmd = "phi";
+    static const struct option more[] = {{"ref", no_argument, NULL, 'r'}, {0, 0, 0, 0}};
+    int ref = 0;
+    cli_case cs = {0};
+    cosa_system *sys = NULL;
+    cosa_phi_workspace *pw = NULL;
+    double *Phi = NULL;
+    cosa_scheme scheme;
+    double dt;
+    int rc = cli_parse(cmd, argc, argv, more, extra, &ref, help, &cs);
+    if (rc < 0) {
+        rc = CLI_OK;
+        goto out;
+    }
+    if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
+        (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
+        (rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK ||
+        (rc = cli_model_system(&cs.mod, cmd, &sys)) != CLI_OK)
+        goto out;
+    cosa_layout lay;
+    cosa_status st = cosa_layout_get(sys, &scheme, &lay);
+    if (st != COSA_OK) {
+        cli_error(cmd, "scheme '%s': %s", cs.scheme_text, cosa_strerror(st));
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    pw = cosa_phi_workspace_alloc(sys, scheme.order);
+    Phi = malloc(lay.dim * lay.dim * sizeof(double));
+    if (!pw || !Phi) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    st = ref ? cosa_phi_ref_build(sys, &scheme, dt, Phi, lay.dim, pw)
+             : cosa_phi_build(sys, &scheme, dt, Phi, lay.dim, pw);
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s", cosa_strerror(st));
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    char name[64], en[96];
+    cosa_scheme_name(&scheme, name, sizeof name);
+    const cosa_model *m = cs.mod.model;
+    printf("# cosa %s phi%s\n# model %s\n# scheme %s\n# dt %.17g\n# alpha %.17g\n",
+           cosa_version(), ref ? " --ref (exact reference Phi*)" : "", m->name, name, dt,
+           scheme.alpha);
+    for (size_t k = 0; k < m->nparam; k++)
+        printf("# param %s %.17g\n", m->params[k].name, cs.mod.par[k]);
+    printf("# dim %zu\n# blocks: x [%zu..%zu]", lay.dim, lay.off_x, lay.off_y - 1);
+    for (size_t j = 0; j < lay.nhist; j++) {
+        size_t a = lay.off_y + j * lay.ny;
+        if (j == 0)
+            printf(" ybar_n [%zu..%zu]", a, a + lay.ny - 1);
+        else
+            printf(" ybar_{n-%zu} [%zu..%zu]", j, a, a + lay.ny - 1);
+    }
+    if (lay.has_du)
+        printf(" du [%zu..%zu]", lay.off_du, lay.dim - 1);
+    printf("\n# entries:");
+    for (size_t k = 0; k < lay.dim; k++) {
+        entry_name(m, cs.mod.par, &lay, k, en, sizeof en);
+        printf(" %zu=%s", k, en);
+    }
+    printf("\n");
+    for (size_t i = 0; i < lay.dim; i++) {
+        for (size_t j = 0; j < lay.dim; j++)
+            printf("%s%.17g", j ? " " : "", Phi[i + j * lay.dim]);
+        printf("\n");
+    }
+out:
+    free(Phi);
+    cosa_phi_workspace_free(pw);
+    cosa_system_free(sys);
+    cli_model_free(&cs.mod);
+    return rc;
+}

@@ -1,0 +1,61 @@
+/* cosa.c -- the `cosa` command: dispatch to subcommands. */
+#include "config.h"
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+#include <cblas.h>
+#endif
+
+struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+    {"demo", cmd_demo, "spectral radius of every scheme for the two-mass oscillator"},
+    {"point", cmd_point, "stability (and accuracy) of one scheme at one parameter point"},
+    {"phi", cmd_phi, "print the propagation matrix Phi (or Phi*) with its block layout"},
+    {"models", cmd_models, "list the built-in models with parameters, defaults and units"},
+};
+#define NSUB (sizeof subcommands / sizeof subcommands[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "Usage: cosa [--help] [--version] SUBCOMMAND [OPTIONS]\n\n"
+               "Stability and accuracy analysis of explicit co-simulation coupling schemes\n"
+               "for linear coupled systems (propagation matrices Phi, Phi*).\n\n"
+               "Subcommands:\n");
+    for (size_t i = 0; i < NSUB; i++)
+        fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
+    fprintf(f, "\nRun 'cosa SUBCOMMAND --help' for the options of a subcommand.\n");
+}
+
+int main(int argc, char **argv)
+{
+#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+    /* Our matrices are small and our sweeps parallelise over grid points:
+     * BLAS itself must stay single-threaded. */
+    openblas_set_num_threads(1);
+#endif
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EUSAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        printf("cosa %s\n", cosa_version());
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < NSUB; i++)
+        if (strcmp(cmd, subcommands[i].name) == 0)
+            return subcommands[i].run(argc - 1, argv + 1);
+    cli_error(NULL, "unknown subcommand '%s' (see 'cosa --help')", cmd);
+    return CLI_EUSAGE;
+}

@@ -1,0 +1,368 @@
+/* phi.c -- propagation matrices Phi (co-simulation, Jacobi schemes) and
+ * Phi* (exact reference, eq 37) on the information-vector layout of
+ * METHOD.md, and the initial information vector z0.
+ *
+ * Jacobi scheme of order p with offset du (METHOD.md, eqs 38-42 generalised):
+ *   utilde(s) = L sum_j l_j(s) ybar_{n-j} + du_n,   s = (t - T_n)/h
+ *   x_{n+1}   = A_d x_n + sum_j P_j L ybar_{n-j} + Q_0 du_n,   P_j = sum_m lag_jm Q_m
+ *   y_{n+1}   = C x_{n+1} + D (L E_p + du_n),                  E_p = sum_j e_j ybar_{n-j}
+ * output correction (eq 14 integrated, q = p):
+ *   ybar_{n+1} = (I - G_p L)^{-1} (y_{n+1} - G_p L E_p - G_0 du_n)
+ *   G_p = C sum_m w_m Q_m + D,  G_0 = C Q_0 + D
+ * state correction (eq 22 integrated exactly, q = p + 1):
+ *   du_{n+1} = (1 - alpha) du_n + alpha kappa_p L (ybar_{n+1} - E_p). */
+#include "phi_impl.h"
+#include "system_impl.h"
+#include "dense.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+cosa_status cosa_discretize_ws(const cosa_system *sys, int p, double h, cosa_phi_workspace *w);
+
+void cosa_phi_workspace_free(cosa_phi_workspace *w)
+{
+    if (!w)
+        return;
+    cosa_expm_workspace_free(w->ew);
+    if (w->cache)
+        for (size_t i = 0; i < w->nsub; i++)
+            free(w->cache[i].AB);
+    free(w->cache);
+    free(w->M);
+    free(w->E);
+    free(w->Ad);
+    free(w->Q);
+    free(w->P);
+    free(w->PL);
+    free(w->Y);
+    free(w->Gp);
+    free(w->G0);
+    free(w->IGL);
+    free(w->ipiv);
+    free(w->tmp_yu);
+    free(w->Astar);
+    free(w->Cstar);
+    free(w->Adstar);
+    free(w->work_xy);
+    free(w->xk);
+    free(w->xk1);
+    free(w);
+}
+
+static double *dalloc(size_t n) { return calloc(n ? n : 1, sizeof(double)); }
+
+cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
+{
+    if (!sys || pmax < 0 || pmax > COSA_ORDER_MAX)
+        return NULL;
+    cosa_phi_workspace *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    size_t nx = sys->nx, nu = sys->nu, ny = sys->ny, np = (size_t)pmax + 1;
+    w->nsub = sys->nsub;
+    w->nx = nx;
+    w->nu = nu;
+    w->ny = ny;
+    w->pmax = pmax;
+    w->dimmax = nx + np * ny + nu;
+    size_t vl = nx;
+    for (size_t i = 0; i < sys->nsub; i++) {
+        size_t n = sys->sub[i].nx + np * sys->sub[i].nu;
+        if (n > vl)
+            vl = n;
+    }
+    w->vl = vl;
+    w->ew = cosa_expm_workspace_alloc(vl);
+    w->M = dalloc(vl * vl);
+    w->E = dalloc(vl * vl);
+    w->Ad = dalloc(nx * nx);
+    w->Q = dalloc(np * nx * nu);
+    w->cache = calloc(sys->nsub, sizeof *w->cache);
+    w->P = dalloc(np * nx * nu);
+    w->PL = dalloc(nx * ny);
+    w->Y = dalloc(ny * w->dimmax);
+    w->Gp = dalloc(ny * nu);
+    w->G0 = dalloc(ny * nu);
+    w->IGL = dalloc(ny * ny);
+    w->ipiv = calloc(ny + 1, sizeof(lapack_int));
+    w->tmp_yu = dalloc(ny * nu);
+    w->Astar = dalloc(nx * nx);
+    w->Cstar = dalloc(ny * nx);
+    w->Adstar = dalloc(nx * nx);
+    w->work_xy = dalloc(nx * ny);
+    w->xk = dalloc(nx);
+    w->xk1 = dalloc(nx);
+    if (!w->ew || !w->M || !w->E || !w->Ad || !w->Q || !w->cache || !w->P || !w->PL || !w->Y ||
+        !w->Gp || !w->G0 || !w->IGL || !w->ipiv || !w->tmp_yu || !w->Astar || !w->Cstar ||
+        !w->Adstar || !w->work_xy || !w->xk || !w->xk1)
+        goto fail;
+    for (size_t i = 0; i < sys->nsub; i++) {
+        size_t nxi = sys->sub[i].nx, nui = sys->sub[i].nu;
+        w->cache[i].AB = dalloc(nxi * (nxi + nui));
+        if (!w->cache[i].AB)
+            goto fail;
+    }
+    return w;
+fail:
+    cosa_phi_workspace_free(w);
+    return NULL;
+}
+
+/* Coefficients of prod_k (s - r_k) for roots r (n of them) into c[0..n]. */
+static void poly_from_roots(int n, const double *r, double *c)
+{
+    c[0] = 1.0;
+    for (int k = 1; k <= n; k++)
+        c[k] = 0.0;
+    for (int k = 0; k < n; k++) {
+        /* multiply by (s - r_k) */
+        for (int m = k + 1; m >= 1; m--)
+            c[m] = c[m - 1] - r[k] * c[m];
+        c[0] = -r[k] * c[0];
+    }
+}
+
+double cosa_order_tables(int p, double *lag, double *e, double *w)
+{
+    double roots[COSA_ORDER_MAX + 2] = {0}, c[COSA_ORDER_MAX + 3] = {0};
+    /* Lagrange basis on nodes s = 0, -1, ..., -p. */
+    for (int j = 0; j <= p; j++) {
+        int nr = 0;
+        double denom = 1.0;
+        for (int k = 0; k <= p; k++) {
+            if (k == j)
+                continue;
+            roots[nr++] = -(double)k;
+            denom *= (double)(k - j); /* (-j) - (-k) */
+        }
+        poly_from_roots(nr, roots, c);
+        for (int m = 0; m <= p; m++)
+            lag[j * (p + 1) + m] = c[m] / denom;
+        /* e_j = l_j(1) = (-1)^j binom(p+1, j+1), exact in integer arithmetic */
+        double b = 1.0;
+        for (int k = 1; k <= j + 1; k++)
+            b = b * (double)(p + 2 - k) / (double)k;
+        e[j] = (j % 2 ? -1.0 : 1.0) * b;
+    }
+    /* w_p(s) = s (s+1) ... (s+p-1) / p!: roots 0, -1, ..., -(p-1). */
+    double fact = 1.0;
+    for (int k = 0; k < p; k++) {
+        roots[k] = -(double)k;
+        fact *= (double)(k + 1);
+    }
+    poly_from_roots(p, roots, c);
+    for (int m = 0; m <= p; m++)
+        w[m] = c[m] / fact;
+    /* kappa_p = int_0^1 w_{p+1}(s) ds */
+    fact *= (double)(p + 1);
+    roots[p] = -(double)p;
+    poly_from_roots(p + 1, roots, c);
+    double kappa = 0.0;
+    for (int m = 0; m <= p + 1; m++)
+        kappa += c[m] / fact / (double)(m + 1);
+    return kappa;
+}
+
+static cosa_status check_common(const cosa_system *sys, const cosa_scheme *s, double dt,
+                                const cosa_phi_workspace *w, cosa_layout *lay)
+{
+    if (!sys || !s || !w)
+        return COSA_EINVAL;
+    if (!isfinite(dt))
+        return COSA_ENONFINITE;
+    if (!(dt > 0.0))
+        return COSA_ERANGE;
+    cosa_status st = cosa_layout_get(sys, s, lay);
+    if (st != COSA_OK)
+        return st;
+    if (s->order > w->pmax || w->nsub != sys->nsub || w->nx != sys->nx || w->nu != sys->nu ||
+        w->ny != sys->ny)
+        return COSA_EWORKSPACE;
+    return COSA_OK;
+}
+
+cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double dt,
+                           double *Phi, size_t ld, cosa_phi_workspace *w)
+{
+    cosa_layout lay;
+    cosa_status st = check_common(sys, s, dt, w, &lay);
+    if (st != COSA_OK)
+        return st;
+    if (!Phi || ld < lay.dim)
+        return COSA_EINVAL;
+    if (s->exec != COSA_JACOBI)
+        return COSA_EUNSUPPORTED;
+    const int p = s->order;
+    const size_t np = (size_t)p + 1, nx = lay.nx, ny = lay.ny, nu = lay.nu, dim = lay.dim;
+    const size_t xu = nx * nu;
+    const double *C = sys->C, *D = sys->D, *L = sys->L;
+
+    st = cosa_discretize_ws(sys, p, dt, w);
+    if (st != COSA_OK)
+        return st;
+
+    double lag[(COSA_ORDER_MAX + 1) * (COSA_ORDER_MAX + 1)], e[COSA_ORDER_MAX + 1];
+    double wp[COSA_ORDER_MAX + 1];
+    double kappa = cosa_order_tables(p, lag, e, wp);
+
+    /* P_j = sum_m lag_jm Q_m  (input-to-state map of ybar_{n-j} before L). */
+    for (size_t j = 0; j < np; j++) {
+        double *Pj = w->P + j * xu;
+        memset(Pj, 0, xu * sizeof(double));
+        for (size_t m = 0; m < np; m++) {
+            double c = lag[j * np + m];
+            if (c == 0.0)
+                continue;
+            const double *Qm = w->Q + m * xu;
+            for (size_t k = 0; k < xu; k++)
+                Pj[k] += c * Qm[k];
+        }
+    }
+
+    cosa_mat_zero(dim, dim, Phi, ld);
+    double *Y = w->Y; /* ny x dim, ld ny: output rows of ybar_{n+1} */
+
+    /* x_{n+1} rows and raw y_{n+1} = C x_{n+1} + D utilde(1). */
+    cosa_mat_copy(nx, nx, w->Ad, nx, Phi, ld);
+    for (size_t j = 0; j < np; j++) {
+        double *col = Phi + (lay.off_y + j * ny) * ld;
+        cosa_gemm('N', 'N', nx, ny, nu, 1.0, w->P + j * xu, nx, L, nu, 0.0, col, ld);
+    }
+    if (lay.has_du)
+        cosa_mat_copy(nx, nu, w->Q, nx, Phi + lay.off_du * ld, ld);
+    /* Y = C * (x rows of Phi) */
+    cosa_gemm('N', 'N', ny, dim, nx, 1.0, C, ny, Phi, ld, 0.0, Y, ny);
+    /* D L E_p: column block j gets e_j D L;  du column gets D. */
+    double *DL = w->IGL; /* reuse as ny x ny scratch */
+    cosa_gemm('N', 'N', ny, ny, nu, 1.0, D, ny, L, nu, 0.0, DL, ny);
+    for (size_t j = 0; j < np; j++) {
+        double *Yj = Y + (lay.off_y + j * ny) * ny;
+        for (size_t k = 0; k < ny * ny; k++)
+            Yj[k] += e[j] * DL[k];
+    }
+    if (lay.has_du)
+        for (size_t k = 0; k < ny * nu; k++)
+            Y[lay.off_du * ny + k] += D[k];
+
+    if (s->corr & COSA_CORR_OUTPUT) {
+        /* G_p = C sum_m w_m Q_m + D;  G_0 = C Q_0 + D. */
+        memcpy(w->Gp, D, ny * nu * sizeof(double));
+        for (size_t m = 0; m < np; m++)
+            if (wp[m] != 0.0)
+                cosa_gemm('N', 'N', ny, nu, nx, wp[m], C, ny, w->Q + m * xu, nx, 1.0, w->Gp, ny);
+        memcpy(w->G0, D, ny * nu * sizeof(double));
+        cosa_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, w->Q, nx, 1.0, w->G0, ny);
+        /* GL = G_p L;  Y[slot j] -= e_j GL;  Y[du] -= G_0. */
+        double *GL = w->IGL;
+        cosa_gemm('N', 'N', ny, ny, nu, 1.0, w->Gp, ny, L, nu, 0.0, GL, ny);
+        for (size_t j = 0; j < np; j++) {
+            double *Yj = Y + (lay.off_y + j * ny) * ny;
+            for (size_t k = 0; k < ny * ny; k++)
+                Yj[k] -= e[j] * GL[k];
+        }
+        if (lay.has_du)
+            for (size_t k = 0; k < ny * nu; k++)
+                Y[lay.off_du * ny + k] -= w->G0[k];
+        /* Solve (I - G_p L) Ybar = Y. */
+        for (size_t k = 0; k < ny * ny; k++)
+            GL[k] = -GL[k];
+        for (size_t k = 0; k < ny; k++)
+            GL[k + k * ny] += 1.0;
+        if (cosa_lu(ny, GL, ny, w->ipiv) != 0)
+            return COSA_ECORRSINGULAR;
+        cosa_lu_solve(ny, dim, GL, ny, w->ipiv, Y, ny);
+        if (!cosa_mat_isfinite(ny, dim, Y, ny))
+            return COSA_ECORRSINGULAR;
+    }
+    /* ybar_{n+1} rows; history shift ybar_{n-j+1} <- ybar_{n-j+1}. */
+    cosa_mat_copy(ny, dim, Y, ny, Phi + lay.off_y, ld);
+    for (size_t j = 1; j < np; j++)
+        for (size_t k = 0; k < ny; k++)
+            Phi[lay.off_y + j * ny + k + (lay.off_y + (j - 1) * ny + k) * ld] = 1.0;
+
+    if (lay.has_du) {
+        /* du_{n+1} = (1 - alpha) du_n + alpha kappa L (ybar_{n+1} - E_p) */
+        double g = s->alpha * kappa;
+        double *R = Phi + lay.off_du;
+        cosa_gemm('N', 'N', nu, dim, ny, g, L, nu, Y, ny, 0.0, R, ld);
+        for (size_t j = 0; j < np; j++) {
+            double *Rj = R + (lay.off_y + j * ny) * ld;
+            for (size_t c = 0; c < ny; c++)
+                for (size_t r = 0; r < nu; r++)
+                    Rj[r + c * ld] -= g * e[j] * L[r + c * nu];
+        }
+        for (size_t k = 0; k < nu; k++)
+            R[k + (lay.off_du + k) * ld] += 1.0 - s->alpha;
+    }
+    if (!cosa_mat_isfinite(dim, dim, Phi, ld))
+        return COSA_ENOTCONVERGED;
+    return COSA_OK;
+}
+
+/* A*_d = exp(A* dt) and C* into the workspace. */
+static cosa_status ref_discretize(const cosa_system *sys, double dt, cosa_phi_workspace *w)
+{
+    size_t nx = sys->nx;
+    cosa_status st = cosa_system_reference_work(sys, w->Astar, w->Cstar, w->work_xy);
+    if (st != COSA_OK)
+        return st;
+    for (size_t k = 0; k < nx * nx; k++)
+        w->Astar[k] *= dt;
+    return cosa_expm(nx, w->Astar, nx, w->Adstar, nx, w->ew);
+}
+
+cosa_status cosa_phi_ref_build(const cosa_system *sys, const cosa_scheme *s, double dt,
+                               double *Phi, size_t ld, cosa_phi_workspace *w)
+{
+    cosa_layout lay;
+    cosa_status st = check_common(sys, s, dt, w, &lay);
+    if (st != COSA_OK)
+        return st;
+    if (!Phi || ld < lay.dim)
+        return COSA_EINVAL;
+    st = ref_discretize(sys, dt, w);
+    if (st != COSA_OK)
+        return st;
+    size_t nx = lay.nx, ny = lay.ny, dim = lay.dim;
+    cosa_mat_zero(dim, dim, Phi, ld);
+    /* eq 36/37: x_{n+1} = A*_d x_n,  y_{n+1} = C* A*_d x_n;  history shift. */
+    cosa_mat_copy(nx, nx, w->Adstar, nx, Phi, ld);
+    cosa_gemm('N', 'N', ny, nx, nx, 1.0, w->Cstar, ny, w->Adstar, nx, 0.0, Phi + lay.off_y, ld);
+    for (size_t j = 1; j < lay.nhist; j++)
+        for (size_t k = 0; k < ny; k++)
+            Phi[lay.off_y + j * ny + k + (lay.off_y + (j - 1) * ny + k) * ld] = 1.0;
+    return COSA_OK;
+}
+
+cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double dt,
+                          const double *x0, double *z0, cosa_phi_workspace *w)
+{
+    cosa_layout lay;
+    cosa_status st = check_common(sys, s, dt, w, &lay);
+    if (st != COSA_OK)
+        return st;
+    if (!x0 || !z0)
+        return COSA_EINVAL;
+    if (!cosa_mat_isfinite(lay.nx, 1, x0, lay.nx))
+        return COSA_ENONFINITE;
+    st = ref_discretize(sys, dt, w);
+    if (st != COSA_OK)
+        return st;
+    size_t nx = lay.nx, ny = lay.ny, p = lay.nhist - 1;
+    memset(z0, 0, lay.dim * sizeof(double));
+    /* x_k = (A*_d)^k x0;  slot j = C* x_{p-j};  x part = x_p. */
+    memcpy(w->xk, x0, nx * sizeof(double));
+    for (size_t k = 0;; k++) {
+        cosa_gemv(ny, nx, 1.0, w->Cstar, ny, w->xk, 0.0, z0 + lay.off_y + (p - k) * ny);
+        if (k == p)
+            break;
+        cosa_gemv(nx, nx, 1.0, w->Adstar, nx, w->xk, 0.0, w->xk1);
+        memcpy(w->xk, w->xk1, nx * sizeof(double));
+    }
+    memcpy(z0, w->xk, nx * sizeof(double));
+    if (!cosa_mat_isfinite(lay.dim, 1, z0, lay.dim))
+        return COSA_ENOTCONVERGED;
+    return COSA_OK;
+}

@@ -60,8 +60,10 @@ int cmd_point(int argc, char **argv)
         st = cosa_spectral_radius(lay.dim, Phi, lay.dim, &rho, ew);
     if (st == COSA_OK)
         st = cosa_phi_ref_build(sys, &scheme, dt, Phi, lay.dim, pw);
+    /* Phi* is block lower triangular with eig(Phi*) = eig(A*_d) u {0}: take
+     * rho from its state block (same value, independent of the layout). */
     if (st == COSA_OK)
-        st = cosa_spectral_radius(lay.dim, Phi, lay.dim, &rho_ref, ew);
+        st = cosa_spectral_radius(lay.nx, Phi, lay.dim, &rho_ref, ew);
     if (st != COSA_OK) {
         cli_error(cmd, "%s", cosa_strerror(st));
         rc = CLI_EFAIL;

@@ -41,7 +41,7 @@ int main(int argc, char **argv)
     openblas_set_num_threads(1);
 #endif
     if (argc < 2) {
-        usage(stderr);
+        cli_error(NULL, "missing subcommand (see 'cosa --help')");
         return CLI_EUSAGE;
     }
     const char *cmd = argv[1];

@@ -1,0 +1,103 @@
+#!/bin/sh
+# test_cli.sh -- the `cosa` command line: help, output format, and one-line
+# errors with the right exit codes for bad input.
+COSA=${COSA:-analysis/cosa}
+pass=0
+fail=0
+tmp=${TMPDIR:-/tmp}/cosa_cli_$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect_exit CODE CMD... : exit code, and for errors exactly one stderr line "cosa: ..."
+expect_exit() {
+    want=$1
+    shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" != "$want" ]; then
+        bad "'$*' exited $got, expected $want"
+        return
+    fi
+    if [ "$want" != 0 ]; then
+        n=$(wc -l <"$tmp/err")
+        if [ "$n" != 1 ] || ! grep -q '^cosa: ' "$tmp/err"; then
+            bad "'$*' should print one 'cosa: ...' line on stderr, got: $(cat "$tmp/err")"
+            return
+        fi
+        if [ -s "$tmp/out" ]; then
+            bad "'$*' printed to stdout on error"
+            return
+        fi
+    fi
+    ok
+}
+
+# help and version go to stdout with exit 0
+expect_exit 0 "$COSA" --help
+expect_exit 0 "$COSA" --version
+for sub in demo point phi models; do
+    expect_exit 0 "$COSA" "$sub" --help
+    grep -q "^Usage: cosa $sub" "$tmp/out" || bad "cosa $sub --help has no usage line"
+done
+
+# point: name value lines, rho and rho_ref present and numeric
+expect_exit 0 "$COSA" point --scheme zoh+mbcorr --dt 1e-4
+for key in rho rho_ref stable dim; do
+    grep -q "^$key " "$tmp/out" || bad "point output lacks '$key'"
+done
+awk '$1 == "rho" || $1 == "rho_ref" { if ($2 + 0 <= 0 || $2 + 0 > 2) exit 1 }' "$tmp/out" ||
+    bad "point: rho out of range: $(cat "$tmp/out")"
+# the same case in other spellings gives identical output
+"$COSA" point --scheme ZOH+MBCorr --dt 0.0001 --set ck=2e5 >"$tmp/out2" 2>/dev/null
+cmp -s "$tmp/out" "$tmp/out2" && ok || bad "point output depends on spelling of scheme/numbers"
+# reference is scheme independent: rho_ref equal for zoh and soh+mbcorr
+r1=$("$COSA" point --scheme zoh --dt 1e-4 | awk '$1 == "rho_ref" { print $2 }')
+r2=$("$COSA" point --scheme soh+mbcorr --dt 1e-4 | awk '$1 == "rho_ref" { print $2 }')
+[ -n "$r1" ] && [ "$r1" = "$r2" ] && ok || bad "rho_ref differs between schemes: $r1 vs $r2"
+
+# phi: header names the blocks; dim rows of dim numbers
+expect_exit 0 "$COSA" phi --scheme foh+mbcorr --dt 1e-4
+dim=$(awk '$1 == "#" && $2 == "dim" { print $3 }' "$tmp/out")
+[ "$dim" = 13 ] && ok || bad "phi foh+mbcorr dim is '$dim', expected 13 (4 + 2*3 + 3)"
+grep -q 'ybar_{n-1}' "$tmp/out" && grep -q ' du \[' "$tmp/out" && ok || bad "phi header lacks block names"
+rows=$(grep -vc '^#' "$tmp/out")
+[ "$rows" = "$dim" ] && ok || bad "phi printed $rows rows for dim $dim"
+awk -v d="$dim" '!/^#/ && NF != d { exit 1 }' "$tmp/out" && ok || bad "phi rows do not have $dim columns"
+expect_exit 0 "$COSA" phi --scheme zoh --dt 1e-4 --ref
+
+# models lists twomass with its parameters
+expect_exit 0 "$COSA" models
+grep -q '^twomass' "$tmp/out" && grep -q ' ck ' "$tmp/out" && ok || bad "models output lacks twomass/ck"
+
+# demo runs
+expect_exit 0 "$COSA" demo --dt 1e-4
+grep -q '^ZOH+MBCorr' "$tmp/out" && ok || bad "demo lacks ZOH+MBCorr row"
+
+# bad input: one line on stderr, exit 2
+expect_exit 2 "$COSA"
+expect_exit 2 "$COSA" nosuch
+expect_exit 2 "$COSA" point --scheme zohh --dt 1e-4
+expect_exit 2 "$COSA" point --scheme p9 --dt 1e-4
+expect_exit 2 "$COSA" point --scheme zoh --dt -1e-4
+expect_exit 2 "$COSA" point --scheme zoh --dt 0
+expect_exit 2 "$COSA" point --scheme zoh --dt nan
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4x
+expect_exit 2 "$COSA" point --scheme zoh
+expect_exit 2 "$COSA" point --dt 1e-4
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --set ck=nan
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --set ck=inf
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --set nosuch=1
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --set ck
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --model nosuch
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --bogus
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 extra
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --alpha abc
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --set m1=0
+expect_exit 2 "$COSA" point --scheme gs:zoh+mbcorr --dt 1e-4
+expect_exit 2 "$COSA" models extra
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

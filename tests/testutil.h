@@ -1,0 +1,63 @@
+/* testutil.h -- small helpers shared by the Criterion tests. */
+#ifndef COSA_TESTUTIL_H
+#define COSA_TESTUTIL_H
+
+#include "cosa.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* max |a - b| over an m x n block (column-major, leading dims lda, ldb). */
+static inline double tu_maxdiff(size_t m, size_t n, const double *a, size_t lda, const double *b,
+                                size_t ldb)
+{
+    double d = 0.0;
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < m; i++) {
+            double e = fabs(a[i + j * lda] - b[i + j * ldb]);
+            if (e > d || isnan(e))
+                d = e;
+        }
+    return d;
+}
+
+/* max |a| over an m x n block. */
+static inline double tu_maxabs(size_t m, size_t n, const double *a, size_t lda)
+{
+    double d = 0.0;
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < m; i++)
+            if (fabs(a[i + j * lda]) > d)
+                d = fabs(a[i + j * lda]);
+    return d;
+}
+
+/* Two-mass oscillator (eq 27) from the built-in model with given ck, dk. */
+static inline cosa_system *tu_twomass(double ck, double dk)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    if (!m)
+        return NULL;
+    double par[32];
+    cosa_model_defaults(m, par);
+    cosa_model_set(m, par, "ck", ck);
+    cosa_model_set(m, par, "dk", dk);
+    cosa_system *sys = NULL;
+    if (m->create(m, par, &sys) != COSA_OK)
+        return NULL;
+    return sys;
+}
+
+/* Deterministic pseudo-random numbers in [-1, 1] (xorshift; tests must be
+ * reproducible and independent of libc's rand). */
+static inline double tu_rand(unsigned long long *state)
+{
+    unsigned long long x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    return (double)(x >> 11) / (double)(1ULL << 52) - 1.0;
+}
+
+#endif

@@ -48,6 +48,10 @@ void cosa_phi_workspace_free(cosa_phi_workspace *w)
     free(w->work_xy);
     free(w->xk);
     free(w->xk1);
+    free(w->gsR);
+    free(w->gsU);
+    free(w->done);
+    free(w->owner);
     free(w);
 }
 
@@ -94,6 +98,15 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
     w->work_xy = dalloc(nx * ny);
     w->xk = dalloc(nx);
     w->xk1 = dalloc(nx);
+    w->gsR = dalloc(np * ny * w->dimmax);
+    w->gsU = dalloc(np * nu * w->dimmax);
+    w->done = calloc(sys->nsub, 1);
+    w->owner = calloc(ny + 1, sizeof(size_t));
+    if (!w->gsR || !w->gsU || !w->done || !w->owner)
+        goto fail;
+    for (size_t i = 0; i < sys->nsub; i++)
+        for (size_t k = 0; k < sys->sub[i].ny; k++)
+            w->owner[sys->sub[i].oy + k] = i;
     if (!w->ew || !w->M || !w->E || !w->Ad || !w->Q || !w->cache || !w->P || !w->PL || !w->Y ||
         !w->Gp || !w->G0 || !w->IGL || !w->ipiv || !w->tmp_yu || !w->Astar || !w->Cstar ||
         !w->Adstar || !w->work_xy || !w->xk || !w->xk1)
@@ -124,22 +137,30 @@ static void poly_from_roots(int n, const double *r, double *c)
     }
 }
 
-double cosa_order_tables(int p, double *lag, double *e, double *w)
+void cosa_lagrange_table(int p, double first, double *lag)
 {
     double roots[COSA_ORDER_MAX + 2] = {0}, c[COSA_ORDER_MAX + 3] = {0};
-    /* Lagrange basis on nodes s = 0, -1, ..., -p. */
     for (int j = 0; j <= p; j++) {
         int nr = 0;
         double denom = 1.0;
         for (int k = 0; k <= p; k++) {
             if (k == j)
                 continue;
-            roots[nr++] = -(double)k;
-            denom *= (double)(k - j); /* (-j) - (-k) */
+            roots[nr++] = first - (double)k;
+            denom *= (double)(k - j); /* (first - j) - (first - k) */
         }
         poly_from_roots(nr, roots, c);
         for (int m = 0; m <= p; m++)
             lag[j * (p + 1) + m] = c[m] / denom;
+    }
+}
+
+double cosa_order_tables(int p, double *lag, double *e, double *w)
+{
+    double roots[COSA_ORDER_MAX + 2] = {0}, c[COSA_ORDER_MAX + 3] = {0};
+    /* Lagrange basis on nodes s = 0, -1, ..., -p. */
+    cosa_lagrange_table(p, 0.0, lag);
+    for (int j = 0; j <= p; j++) {
         /* e_j = l_j(1) = (-1)^j binom(p+1, j+1), exact in integer arithmetic */
         double b = 1.0;
         for (int k = 1; k <= j + 1; k++)
@@ -183,6 +204,85 @@ static cosa_status check_common(const cosa_system *sys, const cosa_scheme *s, do
     return COSA_OK;
 }
 
+/* Gauss-Seidel (sequential) scheme of order p, METHOD.md: subsystems advance
+ * one after another in the order s->seq.  An output whose subsystem has
+ * already advanced in this macro step enters its consumers through the
+ * degree-p interpolant through y_{n+1}, ybar_n, ..., ybar_{n+1-p} (nodes
+ * s = 1, 0, ..., 1-p); any other output through the extrapolant (nodes
+ * 0, ..., -p).  Every quantity is a row vector over z_n: the polynomial
+ * coefficients R_m of each output (ny x dim per degree m), the input
+ * coefficients U_m = L_i R_m of subsystem i, its new state
+ * x_{n+1} = A_d x_n + sum_m Q_m U_m, and its new output
+ * y_{n+1} = C_i x_{n+1} + D_i sum_m U_m (the input at s = 1). */
+static cosa_status phi_build_gs(const cosa_system *sys, const cosa_scheme *s,
+                                const cosa_layout *lay, double *Phi, size_t ld,
+                                cosa_phi_workspace *w)
+{
+    const int p = s->order;
+    const size_t np = (size_t)p + 1, nx = lay->nx, ny = lay->ny, nu = lay->nu, dim = lay->dim;
+    const size_t xu = nx * nu, rb = ny * dim, ub = nu * dim;
+    double ext[(COSA_ORDER_MAX + 1) * (COSA_ORDER_MAX + 1)];
+    double itp[(COSA_ORDER_MAX + 1) * (COSA_ORDER_MAX + 1)];
+    cosa_lagrange_table(p, 0.0, ext);
+    cosa_lagrange_table(p, 1.0, itp);
+    double *R = w->gsR, *U = w->gsU, *Y = w->Y;
+
+    cosa_mat_zero(dim, dim, Phi, ld);
+    cosa_mat_zero(ny, dim, Y, ny);
+    memset(w->done, 0, sys->nsub);
+    /* Extrapolation coefficients for every output: R_m(o, slot j o) = ext_jm. */
+    for (size_t m = 0; m < np; m++) {
+        double *Rm = R + m * rb;
+        cosa_mat_zero(ny, dim, Rm, ny);
+        for (size_t j = 0; j < np; j++)
+            for (size_t o = 0; o < ny; o++)
+                Rm[o + (lay->off_y + j * ny + o) * ny] = ext[j * np + m];
+    }
+    for (size_t q = 0; q < sys->nsub; q++) {
+        size_t i = s->seq ? s->seq[q] : q;
+        const struct cosa_sub_info *b = &sys->sub[i];
+        /* U_m = L(rows of i) R_m */
+        for (size_t m = 0; m < np; m++)
+            cosa_gemm('N', 'N', b->nu, dim, ny, 1.0, sys->L + b->ou, nu, R + m * rb, ny, 0.0,
+                      U + m * ub, nu);
+        /* x_{n+1} rows of subsystem i */
+        double *Xi = Phi + b->ox;
+        for (size_t c = 0; c < b->nx; c++)
+            for (size_t r = 0; r < b->nx; r++)
+                Xi[r + (b->ox + c) * ld] = w->Ad[b->ox + r + (b->ox + c) * nx];
+        for (size_t m = 0; m < np; m++)
+            cosa_gemm('N', 'N', b->nx, dim, b->nu, 1.0, w->Q + m * xu + b->ox + b->ou * nx, nx,
+                      U + m * ub, nu, 1.0, Xi, ld);
+        /* y_{n+1} rows: C_i x_{n+1} + D_i u_i(1) */
+        double *Yi = Y + b->oy;
+        cosa_gemm('N', 'N', b->ny, dim, b->nx, 1.0, sys->C + b->oy + b->ox * ny, ny, Xi, ld,
+                  0.0, Yi, ny);
+        for (size_t m = 0; m < np; m++)
+            cosa_gemm('N', 'N', b->ny, dim, b->nu, 1.0, sys->D + b->oy + b->ou * ny, ny,
+                      U + m * ub, nu, 1.0, Yi, ny);
+        w->done[i] = 1;
+        /* From now on, outputs of i enter through the interpolant:
+         * R_m(o) = itp_0m y_{n+1}(o) + sum_{j>=1} itp_jm ybar_{n+1-j}(o). */
+        for (size_t m = 0; m < np; m++) {
+            double *Rm = R + m * rb;
+            for (size_t o = b->oy; o < b->oy + b->ny; o++) {
+                for (size_t c = 0; c < dim; c++)
+                    Rm[o + c * ny] = itp[m] * Y[o + c * ny];
+                for (size_t j = 1; j < np; j++)
+                    Rm[o + (lay->off_y + (j - 1) * ny + o) * ny] += itp[j * np + m];
+            }
+        }
+    }
+    /* ybar_{n+1} = y_{n+1} (no correction for Gauss-Seidel); history shift. */
+    cosa_mat_copy(ny, dim, Y, ny, Phi + lay->off_y, ld);
+    for (size_t j = 1; j < np; j++)
+        for (size_t k = 0; k < ny; k++)
+            Phi[lay->off_y + j * ny + k + (lay->off_y + (j - 1) * ny + k) * ld] = 1.0;
+    if (!cosa_mat_isfinite(dim, dim, Phi, ld))
+        return COSA_ENOTCONVERGED;
+    return COSA_OK;
+}
+
 cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double dt,
                            double *Phi, size_t ld, cosa_phi_workspace *w)
 {
@@ -192,8 +292,10 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
         return st;
     if (!Phi || ld < lay.dim)
         return COSA_EINVAL;
-    if (s->exec != COSA_JACOBI)
-        return COSA_EUNSUPPORTED;
+    if (s->exec == COSA_GAUSS_SEIDEL) {
+        st = cosa_discretize_ws(sys, s->order, dt, w);
+        return st == COSA_OK ? phi_build_gs(sys, s, &lay, Phi, ld, w) : st;
+    }
     const int p = s->order;
     const size_t np = (size_t)p + 1, nx = lay.nx, ny = lay.ny, nu = lay.nu, dim = lay.dim;
     const size_t xu = nx * nu;

@@ -37,6 +37,11 @@ struct cosa_phi_workspace {
     /* reference */
     double *Astar, *Cstar, *Adstar, *work_xy; /* nx*nx, ny*nx, nx*nx, nx*ny */
     double *xk, *xk1;        /* nx vectors                           */
+    /* Gauss-Seidel assembly */
+    double *gsR;             /* (pmax+1) blocks ny x dimmax: output polynomials */
+    double *gsU;             /* (pmax+1) blocks nu x dimmax: input polynomials  */
+    unsigned char *done;     /* nsub flags: advanced in this macro step         */
+    size_t *owner;           /* ny: subsystem owning each output                */
 };
 
 /* Coefficient tables for order p (exact small rationals, computed in double):
@@ -46,5 +51,9 @@ struct cosa_phi_workspace {
  * w[m]          : coefficients of w_p(s) = s(s+1)...(s+p-1)/p!  (w_0 = 1);
  * returns kappa_p = int_0^1 w_{p+1}(s) ds. */
 double cosa_order_tables(int p, double *lag, double *e, double *w);
+
+/* Lagrange basis on the p+1 nodes first, first-1, ..., first-p:
+ * lag[j*(p+1)+m] = coefficient of s^m of l_j(s). */
+void cosa_lagrange_table(int p, double first, double *lag);
 
 #endif

@@ -16,7 +16,8 @@ const char cli_scheme_help[] =
     "Schemes (case-insensitive):\n"
     "  zoh | foh | soh | p0 .. p8     extrapolation order p (ZOH = p0, FOH = p1, SOH = p2)\n"
     "  followed optionally by +mbcorr (output + state correction),\n"
-    "  +ocorr (output correction only) or +ecorr (state/energy correction only)\n";
+    "  +ocorr (output correction only) or +ecorr (state/energy correction only).\n"
+    "  Prefix gs: for Gauss-Seidel (sequential) execution, e.g. gs:foh (no corrections).\n";
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -180,6 +181,8 @@ const char cli_case_help[] =
     "  --scheme SCHEME      coupling scheme\n"
     "  --dt DT              macro step in seconds, > 0\n"
     "  --alpha A            state-correction gain alpha (default 1)\n"
+    "  --order LIST         Gauss-Seidel (gs:) execution order: comma-separated\n"
+    "                       subsystem names or 1-based indices (default: model order)\n"
     "  -h, --help           this help\n";
 
 int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra,
@@ -193,6 +196,7 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
         {"dt", required_argument, NULL, OPT_DT},
         {"alpha", required_argument, NULL, OPT_ALPHA},
         {"help", no_argument, NULL, OPT_HELP},
+        {"order", required_argument, NULL, OPT_ORDER},
     };
     enum { NCOMMON = sizeof common / sizeof common[0], NMAX = 64 };
     struct option opts[NCOMMON + NMAX + 1];
@@ -219,6 +223,9 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
             continue;
         case OPT_DT:
             cs->dt_text = optarg;
+            continue;
+        case OPT_ORDER:
+            cs->order_text = optarg;
             continue;
         case OPT_ALPHA:
             if (cli_parse_double(optarg, &cs->alpha) != 0) {
@@ -281,4 +288,92 @@ int cli_case_scheme(const char *cmd, const cli_case *cs, cosa_scheme *s)
     if (rc == CLI_OK)
         s->alpha = cs->alpha;
     return rc;
+}
+
+/* Parse "--order II,I" or "--order 2,1" into a permutation. */
+static int parse_order(const char *cmd, const char *text, const cosa_model *m, const double *par,
+                       size_t nsub, size_t *seq)
+{
+    char buf[1024];
+    if (strlen(text) >= sizeof buf) {
+        cli_error(cmd, "--order list too long");
+        return CLI_EUSAGE;
+    }
+    strcpy(buf, text);
+    size_t n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t idx = (size_t)-1;
+        for (size_t k = 0; k < nsub && m->sub_name; k++) {
+            const char *nm = m->sub_name(m, par, k);
+            if (nm && strcmp(nm, tok) == 0)
+                idx = k;
+        }
+        size_t v;
+        if (idx == (size_t)-1 && cli_parse_size(tok, &v) == 0 && v <= nsub)
+            idx = v - 1;
+        if (idx == (size_t)-1) {
+            cli_error(cmd, "--order: '%s' is not a subsystem name or index 1..%zu", tok, nsub);
+            return CLI_EUSAGE;
+        }
+        if (n == nsub) {
+            cli_error(cmd, "--order lists more than the %zu subsystems", nsub);
+            return CLI_EUSAGE;
+        }
+        for (size_t k = 0; k < n; k++)
+            if (seq[k] == idx) {
+                cli_error(cmd, "--order names subsystem '%s' twice", tok);
+                return CLI_EUSAGE;
+            }
+        seq[n++] = idx;
+    }
+    if (n != nsub) {
+        cli_error(cmd, "--order must list all %zu subsystems, got %zu", nsub, n);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+int cli_case_system(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system **sys)
+{
+    int rc = cli_model_resolve(&cs->mod, cmd);
+    if (rc == CLI_OK)
+        rc = cli_model_system(&cs->mod, cmd, sys);
+    if (rc != CLI_OK)
+        return rc;
+    if (cs->order_text) {
+        if (s->exec != COSA_GAUSS_SEIDEL) {
+            cli_error(cmd, "--order applies to Gauss-Seidel schemes only (prefix 'gs:')");
+            return CLI_EUSAGE;
+        }
+        size_t nsub = cosa_system_nsub(*sys);
+        cs->seq = calloc(nsub, sizeof(size_t));
+        if (!cs->seq) {
+            cli_error(cmd, "out of memory");
+            return CLI_EFAIL;
+        }
+        if ((rc = parse_order(cmd, cs->order_text, cs->mod.model, cs->mod.par, nsub, cs->seq)) !=
+            CLI_OK)
+            return rc;
+        s->seq = cs->seq;
+    }
+    cosa_status st = cosa_scheme_check(s, *sys);
+    if (st == COSA_EUNSUPPORTED) {
+        cli_error(cmd, "scheme '%s': corrections are defined for Jacobi schemes only",
+                  cs->scheme_text ? cs->scheme_text : "?");
+        return CLI_EUSAGE;
+    }
+    if (st != COSA_OK) {
+        cli_error(cmd, "scheme '%s': %s", cs->scheme_text ? cs->scheme_text : "?",
+                  cosa_strerror(st));
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+void cli_case_free(cli_case *cs)
+{
+    cli_model_free(&cs->mod);
+    free(cs->seq);
+    cs->seq = NULL;
 }

@@ -71,10 +71,12 @@ typedef struct cli_case {
     const char *scheme_text; /* --scheme */
     const char *dt_text;     /* --dt     */
     double alpha;            /* --alpha (default 1) */
+    const char *order_text;  /* --order (Gauss-Seidel execution order) */
+    size_t *seq;             /* resolved order (owned)                 */
 } cli_case;
 
 /* Option values of cli_parse (besides OPT_MODEL...). */
-enum { OPT_SCHEME = 1100, OPT_DT, OPT_ALPHA, OPT_HELP };
+enum { OPT_SCHEME = 1100, OPT_DT, OPT_ALPHA, OPT_HELP, OPT_ORDER };
 
 /* Extra options of one subcommand: return 0 if handled, 1 if not this
  * callback's option, -1 after printing an error. */
@@ -91,4 +93,11 @@ extern const char cli_case_help[];
 /* Required --dt / --scheme of a cli_case, with one-line errors. */
 int cli_case_dt(const char *cmd, const char *text, double *dt);
 int cli_case_scheme(const char *cmd, const cli_case *cs, cosa_scheme *s);
+
+/* Resolve the model, build its system, resolve --order into s->seq and check
+ * the scheme against the system; one-line errors.  s must be parsed. */
+int cli_case_system(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system **sys);
+
+/* Free what cli_parse and cli_case_system allocated. */
+void cli_case_free(cli_case *cs);
 #endif

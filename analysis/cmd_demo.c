@@ -123,6 +123,6 @@ out:
     cosa_eig_workspace_free(ew);
     cosa_phi_workspace_free(pw);
     cosa_system_free(sys);
-    cli_model_free(&cs.mod);
+    cli_case_free(&cs);
     return rc;
 }

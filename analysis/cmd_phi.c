@@ -77,8 +77,7 @@ int cmd_phi(int argc, char **argv)
     }
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
-        (rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK ||
-        (rc = cli_model_system(&cs.mod, cmd, &sys)) != CLI_OK)
+        (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK)
         goto out;
     cosa_layout lay;
     cosa_status st = cosa_layout_get(sys, &scheme, &lay);
@@ -134,6 +133,6 @@ out:
     free(Phi);
     cosa_phi_workspace_free(pw);
     cosa_system_free(sys);
-    cli_model_free(&cs.mod);
+    cli_case_free(&cs);
     return rc;
 }

@@ -7,7 +7,7 @@
 static void help(void)
 {
     printf("Usage: cosa point [--model NAME] [--set NAME=VALUE]... --scheme SCHEME --dt DT\n"
-           "                  [--alpha A]\n\n"
+           "                  [--alpha A] [--order LIST]\n\n"
            "Stability of one coupling scheme for one coupled system and macro step.\n"
            "Prints one 'name value' pair per line (numbers with %%.17g):\n"
            "  model, scheme, dt, dim     the case and the length of the information vector\n"
@@ -35,8 +35,7 @@ int cmd_point(int argc, char **argv)
     }
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
-        (rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK ||
-        (rc = cli_model_system(&cs.mod, cmd, &sys)) != CLI_OK)
+        (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK)
         goto out;
 
     cosa_layout lay;
@@ -78,6 +77,6 @@ out:
     cosa_eig_workspace_free(ew);
     cosa_phi_workspace_free(pw);
     cosa_system_free(sys);
-    cli_model_free(&cs.mod);
+    cli_case_free(&cs);
     return rc;
 }

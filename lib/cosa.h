@@ -247,6 +247,164 @@ cosa_status cosa_cosim_linear_run(const cosa_system *sys, const cosa_scheme *s, 
                                   const double *z0, size_t nsteps, double *traj);
 
 /* ------------------------------------------------------------------------ */
+/* Accuracy (lib/nrmse.c)                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Error indicators of a co-simulation against its monolithic reference
+ * (eqs 31-33, METHOD.md "Conventions for accuracy").  Only the slot ybar_n of
+ * the information vector (rows lay->off_y .. lay->off_y + lay->ny - 1, "R")
+ * enters.  With z*_n = Phi*^n z0 and z_n = Phi^n z0:
+ *   e_global     eps_n = R (z*_n - z_n),             n = 1..N      (eq 32)
+ *   e_local      eps_n = R (Phi* - Phi) z_{n-1},     n = 1..N      (eq 31)
+ *   e_local_ref  eps_n = R (Phi* - Phi) z*_{n-1},    n = 1..N
+ * Per output component k: RMS_n(eps_{k,n}) / std_n(y*_{k,n}), where y*_n =
+ * R z*_n, n = 1..N and std is the population standard deviation (ddof = 0);
+ * then the RMS over the components (eq 33).
+ *
+ * Constant components: a component with std_k <= COSA_NRMSE_STD_RTOL * rms_k
+ * (rms_k = sqrt(mean_k^2 + std_k^2), the RMS of the reference output itself;
+ * this includes an identically zero output) is left out of the RMS over
+ * components, because its normalisation would be rounding noise.  ncomp
+ * counts the components used.  If no component is left: COSA_ERANGE.
+ *
+ * Stability and overflow:
+ *  - rho is the spectral radius of Phi, computed by the caller.  If
+ *    rho > 1 + COSA_RHO_TOL, e_global and e_local (which involve the
+ *    co-simulation trajectory) are +inf; e_local_ref is still computed.
+ *    Pass rho = COSA_RHO_UNKNOWN (any negative value) to skip this rule and
+ *    get finite-horizon values.  rho = +inf is allowed (unstable), NaN is not.
+ *  - Independently of rho, an indicator whose sums overflow or become NaN
+ *    is +inf.
+ *  - If the statistics of the reference output overflow (Phi* unstable),
+ *    the call fails with COSA_EUNSTABLEREF.
+ * On COSA_OK each indicator is finite and >= 0, or +inf; never NaN.  On any
+ * other status all three are NaN and ncomp is 0 (if out is not NULL).
+ */
+#define COSA_RHO_TOL 1e-12        /* rho <= 1 + COSA_RHO_TOL counts as stable  */
+#define COSA_RHO_UNKNOWN (-1.0)   /* rho argument: stability not known          */
+#define COSA_NRMSE_STD_RTOL 1e-10 /* relative std below which an output is constant */
+
+typedef struct cosa_errors {
+    double e_global;    /* global NRMSE e_g (eq 32, 33)                  */
+    double e_local;     /* local NRMSE e_l on the co-simulation trajectory (eq 31) */
+    double e_local_ref; /* local NRMSE on the reference trajectory       */
+    size_t ncomp;       /* output components that entered the RMS         */
+} cosa_errors;
+
+/* Optional per-component detail (arrays of lay->ny entries, owned by the
+ * caller; any pointer may be NULL).  Filled whenever the arguments are valid,
+ * even if the status is then COSA_ERANGE (all components constant, e.g.
+ * N = 1) or COSA_EUNSTABLEREF.  Component k's NRMSE is
+ * sqrt(ss_k / (N var_k)). */
+typedef struct cosa_nrmse_sums {
+    double *mean;         /* mean of y*_{k,n} over n = 1..N                  */
+    double *var;          /* population variance of y*_{k,n} over n = 1..N   */
+    double *ss_global;    /* sum_n eps_{k,n}^2 of e_global (+inf if unstable) */
+    double *ss_local;     /* the same for e_local (+inf if unstable)          */
+    double *ss_local_ref; /* the same for e_local_ref                         */
+} cosa_nrmse_sums;
+
+/* Workspace for cosa_nrmse / cosa_nrmse_direct on systems with dim <= dim_max
+ * (22 dim_max^2 + 28 dim_max doubles). */
+typedef struct cosa_nrmse_workspace cosa_nrmse_workspace;
+
+cosa_nrmse_workspace *cosa_nrmse_workspace_alloc(size_t dim_max);
+void cosa_nrmse_workspace_free(cosa_nrmse_workspace *w);
+
+/* The three indicators for N >= 1 macro steps, in O(dim^3 log2 N) time:
+ * sums over the trajectory are formed by doubling on matrix powers, with the
+ * error propagated by its own recurrence (no differences of large sums) and
+ * the reference variance combined from centred partial sums (Chan, Golub &
+ * LeVeque), so neither suffers catastrophic cancellation.
+ * Phi and Phistar: dim x dim, column-major, leading dimension ld >= dim;
+ * z0: dim entries; dim must equal lay->dim; out required, sums optional
+ * (NULL).  Does not allocate.
+ * Errors: COSA_EINVAL (NULL, dim/layout mismatch, ld < dim, ny = 0),
+ * COSA_ERANGE (N = 0, or every output component constant), COSA_ENONFINITE
+ * (NaN/Inf in Phi, Phistar or z0, rho NaN), COSA_EWORKSPACE (dim > dim_max),
+ * COSA_EUNSTABLEREF (reference statistics overflow). */
+cosa_status cosa_nrmse(size_t dim, const double *Phi, const double *Phistar, size_t ld,
+                       const cosa_layout *lay, const double *z0, size_t N, double rho,
+                       cosa_errors *out, const cosa_nrmse_sums *sums,
+                       cosa_nrmse_workspace *w);
+
+/* Same indicators by direct stepping: O(N dim^2), two passes over the
+ * trajectories (mean first, then centred sums with the corrected two-pass
+ * formula).  Errors are formed literally as differences of the two
+ * trajectories, so it is an independent cross-check of cosa_nrmse; it cannot
+ * resolve errors below ~ sqrt(N) * DBL_EPSILON * |z| (cosa_nrmse can).
+ * Same arguments, rules and status codes as cosa_nrmse. */
+cosa_status cosa_nrmse_direct(size_t dim, const double *Phi, const double *Phistar,
+                              size_t ld, const cosa_layout *lay, const double *z0, size_t N,
+                              double rho, cosa_errors *out, const cosa_nrmse_sums *sums,
+                              cosa_nrmse_workspace *w);
+
+/* ---- Convergence order and macro-step limits (lib/convergence.c) -------- */
+
+/* Least-squares fit of log(err) = order * log(dt) + log(c) over the points
+ * with finite dt > 0 and finite err > 0 (others are skipped).  Outputs:
+ * order, log10c = log10(c) (either may be NULL), nused = points used (may be
+ * NULL).  COSA_EINVAL for NULL arrays, COSA_ERANGE if fewer than two usable
+ * points with distinct dt. */
+cosa_status cosa_order_fit(size_t n, const double *dt, const double *err, double *order,
+                           double *log10c, size_t *nused);
+
+#define COSA_ORDER_EMAX 0.1      /* default: errors above this are pre-asymptotic */
+#define COSA_ORDER_SLOPE_TOL 0.3 /* default: spread allowed among local slopes    */
+
+/* Asymptotic range of a convergence study.  dt must be strictly increasing.
+ * Rule: among runs of consecutive points i..j (j > i) with finite
+ * 0 < err <= emax, whose local slopes
+ *   s_k = log(err_{k+1}/err_k) / log(dt_{k+1}/dt_k),  k = i..j-1,
+ * satisfy max s - min s <= slope_tol, take the longest; ties go to the run
+ * at smaller dt.  emax <= 0 / slope_tol <= 0 select the defaults above.
+ * Result: the index range [*first, *last]; feed it to cosa_order_fit
+ * (dt + first, err + first, last - first + 1).
+ * COSA_EINVAL (NULL), COSA_ERANGE (dt not strictly increasing, or no run of
+ * two points). */
+cosa_status cosa_order_range(size_t n, const double *dt, const double *err, double emax,
+                             double slope_tol, size_t *first, size_t *last);
+
+/* Metric of a macro step for cosa_limit_find, e.g. rho(Phi(dt)) or e_g(dt).
+ * Return NaN on failure; NaN counts as "not good". */
+typedef double (*cosa_metric_fn)(double dt, void *user_data);
+
+/* A change of f(dt) <= threshold ("good") between two neighbouring grid
+ * points, refined by bisection in log(dt) until dt_hi / dt_lo - 1 <= 1e-6. */
+typedef struct cosa_crossing {
+    double dt;     /* the good end of the refined bracket               */
+    double dt_lo, dt_hi;
+    int enters;    /* 1: good above dt (enters the good region scanning
+                      upward); 0: good below dt (leaves it)              */
+} cosa_crossing;
+
+typedef struct cosa_limit {
+    double dt_max;    /* first loss scanning upward from dt_min, refined (the
+                         good end); dt_min if dt_min itself is not good;
+                         the upper end of the range if never lost        */
+    int never_lost;   /* 1 if good on the whole grid                      */
+    int good_at_min;  /* 1 if dt_min is good                              */
+    int monotone;     /* 1 if at most one crossing                        */
+    size_t ncross;    /* crossings found (all counted, see cross_cap)     */
+    size_t nevals;    /* calls of f                                       */
+} cosa_limit;
+
+#define COSA_LIMIT_PER_DECADE 20 /* default grid density */
+
+/* Scan f upward on a log grid from dt_min to dt_max (both included,
+ * per_decade points per decade, 0 = COSA_LIMIT_PER_DECADE), find every
+ * change of "good" (f(dt) <= threshold and not NaN) between neighbouring
+ * grid points and refine it.  The first cross_cap crossings, in increasing
+ * dt, are stored in cross (may be NULL if cross_cap = 0).  Crossings closer
+ * together than one grid cell can be missed.  For stability use
+ * f = rho and threshold = 1 + COSA_RHO_TOL; for accuracy f = e_g, threshold
+ * = tol.  COSA_EINVAL (NULL f/out), COSA_ERANGE (not 0 < dt_min < dt_max
+ * finite, threshold NaN). */
+cosa_status cosa_limit_find(cosa_metric_fn f, void *user_data, double threshold,
+                            double dt_min, double dt_max, unsigned per_decade,
+                            cosa_crossing *cross, size_t cross_cap, cosa_limit *out);
+
+/* ------------------------------------------------------------------------ */
 /* Models (models/)                                                         */
 /* ------------------------------------------------------------------------ */
 
@@ -284,6 +442,8 @@ struct cosa_model {
     const char *(*input_name)(const cosa_model *m, const double *par, size_t k);
     const char *(*output_name)(const cosa_model *m, const double *par, size_t k);
     const void *data;
+    /* optional name of subsystem k (for --order of Gauss-Seidel schemes) */
+    const char *(*sub_name)(const cosa_model *m, const double *par, size_t k);
 };
 
 /* Registry of built-in models. */
@@ -300,6 +460,46 @@ void cosa_model_defaults(const cosa_model *m, double *par);
 /* Set parameter `name` to value in par; COSA_EPARAM if unknown,
  * COSA_ENONFINITE if value is not finite. */
 cosa_status cosa_model_set(const cosa_model *m, double *par, const char *name, double value);
+
+/* ------------------------------------------------------------------------ */
+/* Model files (models/modelfile.c)                                         */
+/* ------------------------------------------------------------------------ */
+
+#include <stdio.h> /* FILE, for cosa_model_dump */
+
+/* Read a model file (format: README, "Model files") into a new model whose
+ * create/update/initial_state/names work like a built-in model's; matrix
+ * entries are expressions of the file's parameters, compiled once.
+ * On failure *out is NULL and err (if errsize > 0) holds one line
+ * "path:line: message" (or "path: message" when the file cannot be read).
+ * Status: COSA_EIO (cannot read), COSA_ESYNTAX (malformed text, missing or
+ * misshaped blocks, unknown subsystem/input/output names, an input with no
+ * or two sources), COSA_EPARAM (unknown parameter in an expression),
+ * COSA_ENONFINITE (a number, or an entry at the default parameter values,
+ * is not finite), COSA_ERANGE (tend <= 0), COSA_ENOMEM.
+ * Free the model with cosa_model_file_free. */
+cosa_status cosa_model_file_load(const char *path, cosa_model **out, char *err, size_t errsize);
+
+/* The same for text in memory (len bytes, need not be NUL-terminated);
+ * name_for_errors (may be NULL) prefixes messages and names the model when
+ * the text has no "model" line. */
+cosa_status cosa_model_file_parse(const char *text, size_t len, const char *name_for_errors,
+                                  cosa_model **out, char *err, size_t errsize);
+
+/* Free a model from cosa_model_file_load/parse; NULL and built-in models
+ * are ignored.  Systems created from it stay valid. */
+void cosa_model_file_free(cosa_model *m);
+
+/* Write model m at parameter values par (m->nparam entries; NULL = the
+ * defaults) as a model file to f.  Reading the file back gives bit-identical
+ * A, B, C, D, L and x0 (hence the same Phi to the last bit); this is checked
+ * before anything is written.  File models keep their expressions; built-in
+ * models keep parameter expressions where cosa knows them (twomass,
+ * twomass-fd, rotational, chain with n and r fixed), otherwise entries are
+ * numbers and only initial-state parameters stay settable.
+ * Status: m->create's status for invalid par, COSA_EUNSUPPORTED if the
+ * coupling is not a 0/1 selection, COSA_EIO on a write error. */
+cosa_status cosa_model_dump(FILE *f, const cosa_model *m, const double *par);
 
 #ifdef __cplusplus
 }

@@ -111,6 +111,12 @@ static const char *output_name(const cosa_model *m, const double *par, size_t k)
     return k < 3 ? n[k] : NULL;
 }
 
+static const char *sub_name(const cosa_model *m, const double *par, size_t k)
+{
+    static const char *const n[] = {"I", "II"};
+    return k < 2 ? n[k] : NULL;
+}
+
 const cosa_model cosa_model_twomass = {
     .name = "twomass",
     .doc = "two-mass oscillator, force/displacement coupling (MBCorr paper eq 27)",
@@ -124,4 +130,5 @@ const cosa_model cosa_model_twomass = {
     .input_name = input_name,
     .output_name = output_name,
     .data = NULL,
+    .sub_name = sub_name,
 };

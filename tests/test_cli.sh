@@ -76,6 +76,17 @@ grep -q '^twomass' "$tmp/out" && grep -q ' ck ' "$tmp/out" && ok || bad "models 
 expect_exit 0 "$COSA" demo --dt 1e-4
 grep -q '^ZOH+MBCorr' "$tmp/out" && ok || bad "demo lacks ZOH+MBCorr row"
 
+# Gauss-Seidel: names and 1-based indices give the same order
+g1=$("$COSA" point --scheme gs:foh --dt 1e-4 --order II,I | awk '$1 == "rho" { print $2 }')
+g2=$("$COSA" point --scheme gs:foh --dt 1e-4 --order 2,1 | awk '$1 == "rho" { print $2 }')
+g3=$("$COSA" point --scheme gs:foh --dt 1e-4 | awk '$1 == "rho" { print $2 }')
+[ -n "$g1" ] && [ "$g1" = "$g2" ] && ok || bad "--order II,I and 2,1 differ: $g1 vs $g2"
+[ "$g1" != "$g3" ] && ok || bad "--order II,I should differ from the default order"
+expect_exit 2 "$COSA" point --scheme gs:foh --dt 1e-4 --order 2,2
+expect_exit 2 "$COSA" point --scheme gs:foh --dt 1e-4 --order 1
+expect_exit 2 "$COSA" point --scheme gs:foh --dt 1e-4 --order III,I
+expect_exit 2 "$COSA" point --scheme foh --dt 1e-4 --order 1,2
+
 # bad input: one line on stderr, exit 2
 expect_exit 2 "$COSA"
 expect_exit 2 "$COSA" nosuch

@@ -7,75 +7,104 @@
 static void help(void)
 {
     printf("Usage: cosa point [--model NAME] [--set NAME=VALUE]... --scheme SCHEME --dt DT\n"
-           "                  [--alpha A] [--order LIST]\n\n"
-           "Stability of one coupling scheme for one coupled system and macro step.\n"
-           "Prints one 'name value' pair per line (numbers with %%.17g):\n"
-           "  model, scheme, dt, dim     the case and the length of the information vector\n"
-           "  rho                        spectral radius of Phi (stable when <= 1)\n"
-           "  rho_ref                    spectral radius of the exact reference Phi*\n"
-           "  stable                     yes | no  (rho <= 1)\n\n"
-           "%s\n%s\nOptions:\n%s",
+           "                  [--alpha A] [--order LIST] [--tend T]\n\n"
+           "Stability and accuracy of one coupling scheme for one coupled system and\n"
+           "macro step.  Prints one 'name value' pair per line (numbers with %%.17g):\n"
+           "  model, scheme, dt, dim   the case and the length of the information vector\n"
+           "  rho                      spectral radius of Phi (stable when <= 1)\n"
+           "  rho_ref                  spectral radius of the exact reference Phi*\n"
+           "  stable                   yes | no  (rho <= 1 + 1e-12)\n"
+           "  tend, nsteps             horizon and N = round(tend/dt) macro steps\n"
+           "  e_global                 global NRMSE (eqs 32-33): outputs of Phi^n z0 vs Phi*^n z0\n"
+           "  e_local                  local NRMSE (eq 31): (Phi* - Phi) z_n on the co-simulation\n"
+           "                           trajectory\n"
+           "  e_local_ref              the same on the reference trajectory z*_n\n"
+           "Errors of an unstable scheme are 'inf'.  The co-simulation starts on the\n"
+           "reference trajectory at t = p*dt (METHOD.md); the outputs of the N new macro\n"
+           "points enter the indicators.\n\n"
+           "%s\n%s\nOptions:\n%s"
+           "  --tend T             horizon in seconds (default: the model's, 0.3 s for twomass)\n",
            cli_model_help, cli_scheme_help, cli_case_help);
+}
+
+struct extra {
+    const char *tend_text;
+};
+
+static int extra(void *ctx, int opt, const char *arg)
+{
+    if (opt != 't')
+        return 1;
+    ((struct extra *)ctx)->tend_text = arg;
+    return 0;
 }
 
 int cmd_point(int argc, char **argv)
 {
     const char *cmd = "point";
+    static const struct option more[] = {{"tend", required_argument, NULL, 't'}, {0, 0, 0, 0}};
+    struct extra ex = {0};
     cli_case cs = {0};
     cosa_system *sys = NULL;
-    cosa_phi_workspace *pw = NULL;
-    cosa_eig_workspace *ew = NULL;
-    double *Phi = NULL;
+    cosa_eval_workspace *ew = NULL;
+    double *x0 = NULL;
     cosa_scheme scheme;
-    double dt;
-    int rc = cli_parse(cmd, argc, argv, NULL, NULL, NULL, help, &cs);
+    double dt, tend;
+    int rc = cli_parse(cmd, argc, argv, more, extra, &ex, help, &cs);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
-        (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK)
+        (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
+        (rc = cli_model_x0(&cs.mod, cmd, sys, &x0)) != CLI_OK)
         goto out;
-
-    cosa_layout lay;
-    cosa_status st = cosa_layout_get(sys, &scheme, &lay);
-    if (st != COSA_OK) {
-        cli_error(cmd, "scheme '%s': %s", cs.scheme_text, cosa_strerror(st));
+    tend = cs.mod.model->tend;
+    if (ex.tend_text && (cli_parse_double(ex.tend_text, &tend) != 0 || !(tend > 0))) {
+        cli_error(cmd, "--tend must be a positive finite number, got '%s'", ex.tend_text);
         rc = CLI_EUSAGE;
         goto out;
     }
-    pw = cosa_phi_workspace_alloc(sys, scheme.order);
-    ew = cosa_eig_workspace_alloc(lay.dim);
-    Phi = malloc(lay.dim * lay.dim * sizeof(double));
-    if (!pw || !ew || !Phi) {
+    if (nearbyint(tend / dt) < 1) {
+        cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to evaluate",
+                  dt, tend);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    ew = cosa_eval_workspace_alloc(sys, scheme.order);
+    if (!ew) {
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;
         goto out;
     }
-    double rho = NAN, rho_ref = NAN;
-    st = cosa_phi_build(sys, &scheme, dt, Phi, lay.dim, pw);
-    if (st == COSA_OK)
-        st = cosa_spectral_radius(lay.dim, Phi, lay.dim, &rho, ew);
-    if (st == COSA_OK)
-        st = cosa_phi_ref_build(sys, &scheme, dt, Phi, lay.dim, pw);
-    /* Phi* is block lower triangular with eig(Phi*) = eig(A*_d) u {0}: take
-     * rho from its state block (same value, independent of the layout). */
-    if (st == COSA_OK)
-        st = cosa_spectral_radius(lay.nx, Phi, lay.dim, &rho_ref, ew);
+    cosa_point_result r;
+    cosa_status st = cosa_evaluate(sys, &scheme, dt, x0, tend,
+                                   COSA_WANT_RHO | COSA_WANT_ERRORS, &r, ew);
+    if (st == COSA_EUNSTABLEREF) {
+        cli_error(cmd, "the monolithic reference is unstable (rho_ref = %.17g > 1): "
+                       "accuracy is undefined", r.rho_ref);
+        rc = CLI_EFAIL;
+        goto out;
+    }
     if (st != COSA_OK) {
         cli_error(cmd, "%s", cosa_strerror(st));
         rc = CLI_EFAIL;
         goto out;
     }
     char name[64];
+    cosa_layout lay;
+    cosa_layout_get(sys, &scheme, &lay);
     cosa_scheme_name(&scheme, name, sizeof name);
     printf("model %s\nscheme %s\ndt %.17g\ndim %zu\n", cs.mod.model->name, name, dt, lay.dim);
-    printf("rho %.17g\nrho_ref %.17g\nstable %s\n", rho, rho_ref, rho <= 1.0 ? "yes" : "no");
+    printf("rho %.17g\nrho_ref %.17g\nstable %s\n", r.rho, r.rho_ref,
+           r.rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
+    printf("tend %.17g\nnsteps %zu\n", tend, r.nsteps);
+    printf("e_global %.17g\ne_local %.17g\ne_local_ref %.17g\n", r.err.e_global, r.err.e_local,
+           r.err.e_local_ref);
 out:
-    free(Phi);
-    cosa_eig_workspace_free(ew);
-    cosa_phi_workspace_free(pw);
+    free(x0);
+    cosa_eval_workspace_free(ew);
     cosa_system_free(sys);
     cli_case_free(&cs);
     return rc;

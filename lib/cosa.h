@@ -333,6 +333,7 @@ cosa_status cosa_nrmse(size_t dim, const double *Phi, const double *Phistar, siz
  * formula).  Errors are formed literally as differences of the two
  * trajectories, so it is an independent cross-check of cosa_nrmse; it cannot
  * resolve errors below ~ sqrt(N) * DBL_EPSILON * |z| (cosa_nrmse can).
+ * Faster than cosa_nrmse only for N below about 20 dim.
  * Same arguments, rules and status codes as cosa_nrmse. */
 cosa_status cosa_nrmse_direct(size_t dim, const double *Phi, const double *Phistar,
                               size_t ld, const cosa_layout *lay, const double *z0, size_t N,
@@ -403,6 +404,42 @@ typedef struct cosa_limit {
 cosa_status cosa_limit_find(cosa_metric_fn f, void *user_data, double threshold,
                             double dt_min, double dt_max, unsigned per_decade,
                             cosa_crossing *cross, size_t cross_cap, cosa_limit *out);
+
+/* ------------------------------------------------------------------------ */
+/* One analysis point (lib/evaluate.c)                                      */
+/* ------------------------------------------------------------------------ */
+
+/* What cosa_evaluate computes. */
+enum {
+    COSA_WANT_RHO = 1,     /* rho(Phi)                                   */
+    COSA_WANT_ERRORS = 2,  /* e_global, e_local, e_local_ref (eqs 31-33); implies RHO_REF */
+    COSA_WANT_RHO_REF = 4  /* rho(Phi*)                                  */
+};
+
+typedef struct cosa_point_result {
+    double rho;         /* spectral radius of Phi (NaN if not wanted)        */
+    double rho_ref;     /* spectral radius of Phi* (= rho(exp(A* dt))), NaN if not wanted */
+    cosa_errors err;    /* NaN if not wanted                                  */
+    size_t nsteps;      /* N = round(tend / dt) macro steps of the horizon    */
+} cosa_point_result;
+
+/* Workspace for cosa_evaluate: Phi/Phi* builders, eigenvalue and NRMSE
+ * workspaces and buffers, for one system and schemes up to order pmax. */
+typedef struct cosa_eval_workspace cosa_eval_workspace;
+
+cosa_eval_workspace *cosa_eval_workspace_alloc(const cosa_system *sys, int pmax);
+void cosa_eval_workspace_free(cosa_eval_workspace *w);
+
+/* Evaluate scheme s at macro step dt: rho(Phi), rho(Phi*) and, if wanted,
+ * the NRMSE indicators over the horizon tend (N = round(tend/dt) >= 1 steps)
+ * from the initial state x0 (z0 by METHOD.md's convention).
+ * Whenever rho_ref is computed and rho_ref > 1 + COSA_RHO_TOL, the function
+ * returns COSA_EUNSTABLEREF (rho and rho_ref are still filled).
+ * Errors of an unstable scheme are +inf (see cosa_nrmse).
+ * COSA_ERANGE if tend / dt rounds to 0 steps or tend is not positive. */
+cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double dt,
+                          const double *x0, double tend, unsigned want,
+                          cosa_point_result *out, cosa_eval_workspace *w);
 
 /* ------------------------------------------------------------------------ */
 /* Models (models/)                                                         */

@@ -61,6 +61,14 @@ int cmd_models(int argc, char **argv);
 int cmd_point(int argc, char **argv);
 int cmd_phi(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_limit(int argc, char **argv);
+int cmd_converge(int argc, char **argv);
+int cmd_table(int argc, char **argv);
+
+/* Optional positive number option (text may be NULL: v unchanged). */
+int cli_positive(const char *cmd, const char *opt, const char *text, double *v);
+/* 'crossings DT:leaves|enters,...' and 'monotone yes|no' lines. */
+void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone);
 
 
 #include <getopt.h>

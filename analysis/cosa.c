@@ -17,6 +17,9 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
     {"demo", cmd_demo, "spectral radius of every scheme for the two-mass oscillator"},
     {"point", cmd_point, "stability (and accuracy) of one scheme at one parameter point"},
+    {"limit", cmd_limit, "largest stable or accurate macro step (with stability windows)"},
+    {"converge", cmd_converge, "local/global error vs macro step and convergence orders"},
+    {"table", cmd_table, "reproduce the tables of the MBCorr paper"},
     {"phi", cmd_phi, "print the propagation matrix Phi (or Phi*) with its block layout"},
     {"models", cmd_models, "list the built-in models with parameters, defaults and units"},
 };

@@ -441,6 +441,26 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
                           const double *x0, double tend, unsigned want,
                           cosa_point_result *out, cosa_eval_workspace *w);
 
+/* ---- Macro-step limits of a scheme (lib/limits.c) ----------------------- */
+
+/* What "good" means for cosa_dt_limit. */
+typedef enum cosa_criterion {
+    COSA_CRIT_STABLE = 0,  /* rho(Phi) <= 1 + COSA_RHO_TOL            */
+    COSA_CRIT_ACCURATE,    /* e_global <= tol                          */
+    COSA_CRIT_LOCAL        /* e_local <= tol (co-simulation trajectory) */
+} cosa_criterion;
+
+/* Largest stable / accurate macro step of scheme s for sys between dt_min and
+ * dt_max: cosa_limit_find on rho(dt) or e(dt) from cosa_evaluate (x0 and tend
+ * are used by the accuracy criteria only).  A point where the evaluation
+ * fails counts as "not good"; if the monolithic reference is unstable at any
+ * evaluated dt the result is COSA_EUNSTABLEREF.  Arguments as in
+ * cosa_limit_find; w must hold schemes of order s->order. */
+cosa_status cosa_dt_limit(const cosa_system *sys, const cosa_scheme *s, const double *x0,
+                          double tend, cosa_criterion crit, double tol, double dt_min,
+                          double dt_max, unsigned per_decade, cosa_crossing *cross,
+                          size_t cross_cap, cosa_limit *out, cosa_eval_workspace *w);
+
 /* ------------------------------------------------------------------------ */
 /* Models (models/)                                                         */
 /* ------------------------------------------------------------------------ */

@@ -1,0 +1,190 @@
+/* cmd_limit.c -- `cosa limit`: largest stable or accurate macro step. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void help(void)
+{
+    printf("Usage: cosa limit [--model NAME] [--set NAME=VALUE]... --scheme SCHEME\n"
+           "                  --criterion stable|accurate|local [--tol TOL]\n"
+           "                  [--dt-min 1e-9] [--dt-max 1e-2] [--per-decade 20] [--tend T]\n\n"
+           "Largest macro step for which the scheme is stable (rho(Phi) <= 1), accurate\n"
+           "(global NRMSE e_global <= TOL, default 0.01) or locally accurate (e_local <= TOL).\n"
+           "The macro step is scanned upward on a log grid from --dt-min to --dt-max and\n"
+           "every change between good and bad is refined by bisection to 1e-6 relative.\n"
+           "Output ('name value' lines):\n"
+           "  dt_max      the first loss scanning upward (the good end of the bracket);\n"
+           "              equal to dt-min when dt-min itself is not good, and to dt-max\n"
+           "              when nothing is lost (then never_lost yes)\n"
+           "  crossings   DT:leaves|enters,...  every crossing ('leaves': good below DT,\n"
+           "              'enters': good above DT), or 'none'\n"
+           "  monotone    yes | no   (no: stability/accuracy windows exist, see Fig 5)\n"
+           "  never_lost, good_at_min, evaluations\n"
+           "Near dt -> 0, rho -> 1 and eigenvalue round-off (~1e-12) makes stability\n"
+           "limits below ~1e-8 approximate; a 'note' line says so when it matters.\n\n"
+           "%s\n%s\nOptions:\n%s"
+           "  --criterion C        stable | accurate | local (required)\n"
+           "  --tol TOL            error threshold for accurate/local (default 0.01)\n"
+           "  --dt-min DT          smallest macro step of the scan (default 1e-9)\n"
+           "  --dt-max DT          largest macro step of the scan (default 1e-2)\n"
+           "  --per-decade N       grid points per decade (default 20)\n"
+           "  --tend T             horizon for the error indicators (default: the model's)\n",
+           cli_model_help, cli_scheme_help, cli_case_help);
+}
+
+struct extra {
+    const char *crit, *tol, *dtmin, *dtmax, *perdec, *tend;
+};
+
+static int extra(void *ctx, int opt, const char *arg)
+{
+    struct extra *e = ctx;
+    switch (opt) {
+    case 'c': e->crit = arg; return 0;
+    case 'T': e->tol = arg; return 0;
+    case 'm': e->dtmin = arg; return 0;
+    case 'M': e->dtmax = arg; return 0;
+    case 'P': e->perdec = arg; return 0;
+    case 't': e->tend = arg; return 0;
+    default: return 1;
+    }
+}
+
+/* Parse an optional positive number option; returns CLI_OK or CLI_EUSAGE. */
+int cli_positive(const char *cmd, const char *opt, const char *text, double *v)
+{
+    if (!text)
+        return CLI_OK;
+    if (cli_parse_double(text, v) != 0 || !(*v > 0.0)) {
+        cli_error(cmd, "%s must be a positive finite number, got '%s'", opt, text);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* Print 'crossings ...' and 'monotone ...' lines of a limit result. */
+void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone)
+{
+    printf("crossings ");
+    if (n == 0)
+        printf("none");
+    for (size_t k = 0; k < n; k++)
+        printf("%s%.6g:%s", k ? "," : "", cr[k].dt, cr[k].enters ? "enters" : "leaves");
+    printf("\nmonotone %s\n", monotone ? "yes" : "no");
+}
+
+int cmd_limit(int argc, char **argv)
+{
+    const char *cmd = "limit";
+    static const struct option more[] = {
+        {"criterion", required_argument, NULL, 'c'}, {"tol", required_argument, NULL, 'T'},
+        {"dt-min", required_argument, NULL, 'm'},    {"dt-max", required_argument, NULL, 'M'},
+        {"per-decade", required_argument, NULL, 'P'}, {"tend", required_argument, NULL, 't'},
+        {0, 0, 0, 0}};
+    struct extra ex = {0};
+    cli_case cs = {0};
+    cosa_system *sys = NULL;
+    cosa_eval_workspace *ew = NULL;
+    double *x0 = NULL;
+    cosa_scheme scheme;
+    double tol = 0.01, dtmin = 1e-9, dtmax = 1e-2, perdec = 20, tend;
+    cosa_criterion crit = COSA_CRIT_STABLE;
+    enum { CAP = 64 };
+    cosa_crossing cr[CAP];
+    int rc = cli_parse(cmd, argc, argv, more, extra, &ex, help, &cs);
+    if (rc < 0) {
+        rc = CLI_OK;
+        goto out;
+    }
+    if (rc != CLI_OK)
+        goto out;
+    if (cs.dt_text) {
+        cli_error(cmd, "--dt is not used: give the scan range with --dt-min/--dt-max");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (!ex.crit) {
+        cli_error(cmd, "--criterion stable|accurate|local is required");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (strcmp(ex.crit, "stable") == 0)
+        crit = COSA_CRIT_STABLE;
+    else if (strcmp(ex.crit, "accurate") == 0)
+        crit = COSA_CRIT_ACCURATE;
+    else if (strcmp(ex.crit, "local") == 0)
+        crit = COSA_CRIT_LOCAL;
+    else {
+        cli_error(cmd, "unknown criterion '%s' (expected stable, accurate or local)", ex.crit);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if ((rc = cli_positive(cmd, "--tol", ex.tol, &tol)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--dt-min", ex.dtmin, &dtmin)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--dt-max", ex.dtmax, &dtmax)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--per-decade", ex.perdec, &perdec)) != CLI_OK)
+        goto out;
+    if (!(dtmin < dtmax)) {
+        cli_error(cmd, "--dt-min (%g) must be smaller than --dt-max (%g)", dtmin, dtmax);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (perdec != floor(perdec) || perdec > 1000) {
+        cli_error(cmd, "--per-decade must be an integer in 1..1000, got '%s'", ex.perdec);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if ((rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
+        (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
+        (rc = cli_model_x0(&cs.mod, cmd, sys, &x0)) != CLI_OK)
+        goto out;
+    tend = cs.mod.model->tend;
+    if ((rc = cli_positive(cmd, "--tend", ex.tend, &tend)) != CLI_OK)
+        goto out;
+    ew = cosa_eval_workspace_alloc(sys, scheme.order);
+    if (!ew) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    cosa_limit lim;
+    cosa_status st = cosa_dt_limit(sys, &scheme, x0, tend, crit, tol, dtmin, dtmax,
+                                   (unsigned)perdec, cr, CAP, &lim, ew);
+    if (st == COSA_EUNSTABLEREF) {
+        cli_error(cmd, "the monolithic reference is unstable: %s limits are undefined",
+                  crit == COSA_CRIT_STABLE ? "stability" : "accuracy");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s", cosa_strerror(st));
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    char name[64];
+    cosa_scheme_name(&scheme, name, sizeof name);
+    printf("model %s\nscheme %s\ncriterion %s\n", cs.mod.model->name, name, ex.crit);
+    if (crit != COSA_CRIT_STABLE)
+        printf("tol %.17g\ntend %.17g\n", tol, tend);
+    printf("dt_min %.17g\ndt_range_max %.17g\n", dtmin, dtmax);
+    printf("dt_max %.17g\n", lim.dt_max);
+    cli_print_crossings(cr, lim.ncross < CAP ? lim.ncross : CAP, lim.monotone);
+    printf("never_lost %s\ngood_at_min %s\nevaluations %zu\n", lim.never_lost ? "yes" : "no",
+           lim.good_at_min ? "yes" : "no", lim.nevals);
+    if (lim.ncross > CAP)
+        printf("note only the first %d of %zu crossings are listed\n", CAP, lim.ncross);
+    int small = 0;
+    for (size_t k = 0; k < lim.ncross && k < CAP; k++)
+        small |= cr[k].dt < 1e-8;
+    if (crit == COSA_CRIT_STABLE && (small || !lim.good_at_min))
+        printf("note stability below dt ~ 1e-8 is approximate: rho -> 1 and eigenvalue "
+               "round-off is ~1e-12\n");
+out:
+    free(x0);
+    cosa_eval_workspace_free(ew);
+    cosa_system_free(sys);
+    cli_case_free(&cs);
+    return rc;
+}

@@ -1,0 +1,350 @@
+/* cmd_table.c -- `cosa table --paper mbcorr --table 1|2|3`: the tables of the
+ * MBCorr paper, computed (their numbers are not in our copy of the paper). */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void help(void)
+{
+    printf("Usage: cosa table --paper mbcorr --table 1|2|3 [--format md|csv]\n"
+           "                  [--pairs CK:DK[,CK:DK...]] [--set NAME=VALUE]...\n"
+           "                  [--dt-min 1e-9] [--dt-max 1e-2] [--tol 0.01] [--tend T]\n\n"
+           "Tables of the MBCorr paper for the two-mass oscillator (eq 27):\n"
+           "  1  largest stable macro step (rho(Phi) <= 1) for ZOH, FOH, SOH, each plain and\n"
+           "     with MBCorr, at (c_k, d_k) = (1e3,1e1) (1e5,1e2) (2e5,5e2) (1e7,1e3)\n"
+           "     (1e9,3.6e5) (1e10,1e7); the first loss of stability scanning upward from\n"
+           "     --dt-min; '*' marks cells where stability is not monotone in dt (the\n"
+           "     crossings are listed below the table)\n"
+           "  2  the same for accuracy: global NRMSE e_global <= --tol (default 0.01)\n"
+           "  3  at (c_k, d_k) = (2e5, 5e2): local NRMSE e_local at dt = 1e-3, 1e-4, 1e-5 and\n"
+           "     the macro step needed for e_local = 1e-2 ... 1e-6, for p = 0..4 with and\n"
+           "     without MBCorr\n"
+           "'inf' = unstable; '<DT' = not reached even at --dt-min; '>=DT' = never lost up\n"
+           "to --dt-max.\n\n"
+           "Options:\n"
+           "  --paper mbcorr       the paper (only mbcorr for now)\n"
+           "  --table N            1, 2 or 3\n"
+           "  --format F           md (default) or csv\n"
+           "  --pairs LIST         other (c_k, d_k) columns, e.g. 1e5:1e2,1e9:3.6e5\n"
+           "  --set NAME=VALUE     other twomass parameters (see 'cosa models')\n"
+           "  --dt-min, --dt-max   scan range (default 1e-9 .. 1e-2)\n"
+           "  --tol TOL            accuracy threshold of table 2 (default 0.01)\n"
+           "  --tend T             horizon (default 0.3 s)\n"
+           "  -h, --help           this help\n");
+}
+
+struct extra {
+    const char *paper, *table, *format, *pairs, *dtmin, *dtmax, *tol, *tend;
+};
+
+static int extra(void *ctx, int opt, const char *arg)
+{
+    struct extra *e = ctx;
+    switch (opt) {
+    case 'p': e->paper = arg; return 0;
+    case 'N': e->table = arg; return 0;
+    case 'f': e->format = arg; return 0;
+    case 'P': e->pairs = arg; return 0;
+    case 'm': e->dtmin = arg; return 0;
+    case 'M': e->dtmax = arg; return 0;
+    case 'T': e->tol = arg; return 0;
+    case 't': e->tend = arg; return 0;
+    default: return 1;
+    }
+}
+
+#define MAXPAIRS 32
+#define CAP 16
+
+struct table_ctx {
+    const char *cmd;
+    cli_case *cs;
+    int csv;
+    double dtmin, dtmax, tol, tend;
+    size_t npairs;
+    double ck[MAXPAIRS], dk[MAXPAIRS];
+};
+
+/* Build the twomass system at (ck, dk) with the user's other parameters. */
+static int build(struct table_ctx *t, double ck, double dk, cosa_system **sys, double *x0)
+{
+    const cosa_model *m = t->cs->mod.model;
+    double *par = t->cs->mod.par;
+    cosa_model_set(m, par, "ck", ck);
+    cosa_model_set(m, par, "dk", dk);
+    cosa_status st = m->create(m, par, sys);
+    if (st == COSA_OK)
+        st = m->initial_state(m, par, x0);
+    if (st != COSA_OK) {
+        cli_error(t->cmd, "twomass at c_k = %g, d_k = %g: %s", ck, dk, cosa_strerror(st));
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+static void fmt_limit(char *buf, size_t n, const cosa_limit *l)
+{
+    if (!l->good_at_min)
+        snprintf(buf, n, "<%.3g", l->dt_max);
+    else if (l->never_lost)
+        snprintf(buf, n, ">=%.3g", l->dt_max);
+    else
+        snprintf(buf, n, "%.4g", l->dt_max);
+}
+
+/* Tables 1 and 2. */
+static int limits_table(struct table_ctx *t, cosa_criterion crit)
+{
+    static const char *const rows[] = {"zoh", "zoh+mbcorr", "foh", "foh+mbcorr", "soh",
+                                       "soh+mbcorr"};
+    char note[8192] = "";
+    size_t nl = 0;
+    int nnote = 0;
+    if (t->csv)
+        printf("scheme,ck,dk,dt_max,monotone,never_lost,good_at_min,crossings\n");
+    else {
+        printf("| scheme |");
+        for (size_t j = 0; j < t->npairs; j++)
+            printf(" c_k=%g, d_k=%g |", t->ck[j], t->dk[j]);
+        printf("\n|---|");
+        for (size_t j = 0; j < t->npairs; j++)
+            printf("---|");
+        printf("\n");
+    }
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        cosa_scheme s;
+        cosa_scheme_parse(rows[i], &s);
+        char name[64];
+        cosa_scheme_name(&s, name, sizeof name);
+        if (!t->csv)
+            printf("| %s |", name);
+        for (size_t j = 0; j < t->npairs; j++) {
+            cosa_system *sys = NULL;
+            double x0[4];
+            if (build(t, t->ck[j], t->dk[j], &sys, x0) != CLI_OK)
+                return CLI_EFAIL;
+            cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, s.order);
+            cosa_crossing cr[CAP];
+            cosa_limit lim;
+            cosa_status st = w ? cosa_dt_limit(sys, &s, x0, t->tend, crit, t->tol, t->dtmin,
+                                               t->dtmax, 0, cr, CAP, &lim, w)
+                               : COSA_ENOMEM;
+            cosa_eval_workspace_free(w);
+            cosa_system_free(sys);
+            if (st != COSA_OK) {
+                cli_error(t->cmd, "%s at c_k = %g, d_k = %g: %s", name, t->ck[j], t->dk[j],
+                          cosa_strerror(st));
+                return CLI_EFAIL;
+            }
+            char cell[64];
+            fmt_limit(cell, sizeof cell, &lim);
+            size_t nc = lim.ncross < CAP ? lim.ncross : CAP;
+            if (t->csv) {
+                printf("%s,%.17g,%.17g,%.17g,%s,%s,%s,", name, t->ck[j], t->dk[j], lim.dt_max,
+                       lim.monotone ? "yes" : "no", lim.never_lost ? "yes" : "no",
+                       lim.good_at_min ? "yes" : "no");
+                for (size_t k = 0; k < nc; k++)
+                    printf("%s%.6g:%s", k ? ";" : "", cr[k].dt, cr[k].enters ? "enters" : "leaves");
+                printf("\n");
+            } else {
+                printf(" %s%s |", cell, lim.monotone ? "" : "*");
+                if (!lim.monotone && nl < sizeof note - 256) {
+                    nnote++;
+                    nl += (size_t)snprintf(note + nl, sizeof note - nl,
+                                           "- %s, c_k=%g, d_k=%g: crossings", name, t->ck[j],
+                                           t->dk[j]);
+                    for (size_t k = 0; k < nc && nl < sizeof note - 64; k++)
+                        nl += (size_t)snprintf(note + nl, sizeof note - nl, "%s %.4g (%s)",
+                                               k ? "," : "", cr[k].dt,
+                                               cr[k].enters ? "enters" : "leaves");
+                    nl += (size_t)snprintf(note + nl, sizeof note - nl, "\n");
+                }
+            }
+            fflush(stdout);
+        }
+        if (!t->csv)
+            printf("\n");
+    }
+    if (!t->csv) {
+        printf("\nLargest %s macro step in s, scanning upward from %g to %g",
+               crit == COSA_CRIT_STABLE ? "stable" : "accurate", t->dtmin, t->dtmax);
+        if (crit != COSA_CRIT_STABLE)
+            printf(" (e_global <= %g, horizon %g s)", t->tol, t->tend);
+        printf(".\n");
+        if (nnote)
+            printf("\n\\* not monotone in dt (first loss shown):\n%s", note);
+    }
+    return CLI_OK;
+}
+
+/* Table 3. */
+static int table3(struct table_ctx *t)
+{
+    static const double at[3] = {1e-3, 1e-4, 1e-5};
+    static const double tols[5] = {1e-2, 1e-3, 1e-4, 1e-5, 1e-6};
+    const double ck = t->npairs ? t->ck[0] : 2e5, dk = t->npairs ? t->dk[0] : 5e2;
+    cosa_system *sys = NULL;
+    double x0[4];
+    if (build(t, ck, dk, &sys, x0) != CLI_OK)
+        return CLI_EFAIL;
+    cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, 4);
+    if (!w) {
+        cosa_system_free(sys);
+        cli_error(t->cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    if (t->csv)
+        printf("scheme,e_local(1e-3),e_local(1e-4),e_local(1e-5),dt(1e-2),dt(1e-3),dt(1e-4),"
+               "dt(1e-5),dt(1e-6)\n");
+    else
+        printf("| scheme | e_l at 1e-3 | e_l at 1e-4 | e_l at 1e-5 | dt for 1e-2 | dt for 1e-3 | "
+               "dt for 1e-4 | dt for 1e-5 | dt for 1e-6 |\n|---|---|---|---|---|---|---|---|---|\n");
+    int rc = CLI_OK;
+    for (int p = 0; p <= 4 && rc == CLI_OK; p++)
+        for (int mb = 0; mb <= 1 && rc == CLI_OK; mb++) {
+            cosa_scheme s = {.order = p, .corr = mb ? COSA_CORR_MBCORR : COSA_CORR_NONE,
+                             .alpha = 1.0};
+            char name[64];
+            cosa_scheme_name(&s, name, sizeof name);
+            printf(t->csv ? "%s" : "| %s |", name);
+            for (int k = 0; k < 3; k++) {
+                cosa_point_result r;
+                cosa_status st = cosa_evaluate(sys, &s, at[k], x0, t->tend,
+                                               COSA_WANT_RHO | COSA_WANT_ERRORS, &r, w);
+                if (st != COSA_OK) {
+                    cli_error(t->cmd, "%s at dt %g: %s", name, at[k], cosa_strerror(st));
+                    rc = CLI_EFAIL;
+                    break;
+                }
+                printf(t->csv ? ",%.17g" : " %.3e |", r.err.e_local);
+            }
+            for (int k = 0; k < 5 && rc == CLI_OK; k++) {
+                cosa_limit lim;
+                cosa_crossing cr[CAP];
+                cosa_status st = cosa_dt_limit(sys, &s, x0, t->tend, COSA_CRIT_LOCAL, tols[k],
+                                               t->dtmin, t->dtmax, 0, cr, CAP, &lim, w);
+                if (st != COSA_OK) {
+                    cli_error(t->cmd, "%s, e_local %g: %s", name, tols[k], cosa_strerror(st));
+                    rc = CLI_EFAIL;
+                    break;
+                }
+                char cell[64];
+                fmt_limit(cell, sizeof cell, &lim);
+                if (t->csv)
+                    printf(",%.17g", lim.dt_max);
+                else
+                    printf(" %s%s |", cell, lim.monotone ? "" : "*");
+            }
+            printf("\n");
+            fflush(stdout);
+        }
+    if (rc == CLI_OK && !t->csv)
+        printf("\nLocal NRMSE e_l (eq 31, on the co-simulation trajectory) of the two-mass "
+               "oscillator at c_k = %g, d_k = %g, horizon %g s; 'dt for X' is the largest macro "
+               "step with e_l <= X (first loss scanning upward from %g; '*' = not monotone).\n",
+               ck, dk, t->tend, t->dtmin);
+    cosa_eval_workspace_free(w);
+    cosa_system_free(sys);
+    return rc;
+}
+
+int cmd_table(int argc, char **argv)
+{
+    const char *cmd = "table";
+    static const struct option more[] = {
+        {"paper", required_argument, NULL, 'p'},  {"table", required_argument, NULL, 'N'},
+        {"format", required_argument, NULL, 'f'}, {"pairs", required_argument, NULL, 'P'},
+        {"dt-min", required_argument, NULL, 'm'}, {"dt-max", required_argument, NULL, 'M'},
+        {"tol", required_argument, NULL, 'T'},    {"tend", required_argument, NULL, 't'},
+        {0, 0, 0, 0}};
+    struct extra ex = {0};
+    cli_case cs = {0};
+    struct table_ctx t = {.cmd = cmd, .cs = &cs, .dtmin = 1e-9, .dtmax = 1e-2, .tol = 0.01,
+                          .tend = 0.3};
+    int rc = cli_parse(cmd, argc, argv, more, extra, &ex, help, &cs);
+    if (rc < 0) {
+        rc = CLI_OK;
+        goto out;
+    }
+    if (rc != CLI_OK)
+        goto out;
+    if (cs.scheme_text || cs.dt_text || cs.order_text || cs.mod.file ||
+        (cs.mod.name && strcmp(cs.mod.name, "twomass") != 0)) {
+        cli_error(cmd, "the paper tables fix model (twomass), schemes and macro steps; "
+                       "only --set, --pairs, --dt-min/--dt-max, --tol and --tend apply");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (!ex.paper || strcmp(ex.paper, "mbcorr") != 0) {
+        cli_error(cmd, "--paper mbcorr is required (the only paper with tables so far)");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (!ex.table || (strcmp(ex.table, "1") && strcmp(ex.table, "2") && strcmp(ex.table, "3"))) {
+        cli_error(cmd, "--table must be 1, 2 or 3");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (ex.format && strcmp(ex.format, "md") && strcmp(ex.format, "csv")) {
+        cli_error(cmd, "--format must be md or csv, got '%s'", ex.format);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    t.csv = ex.format && strcmp(ex.format, "csv") == 0;
+    if ((rc = cli_positive(cmd, "--dt-min", ex.dtmin, &t.dtmin)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--dt-max", ex.dtmax, &t.dtmax)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--tol", ex.tol, &t.tol)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--tend", ex.tend, &t.tend)) != CLI_OK)
+        goto out;
+    if (!(t.dtmin < t.dtmax)) {
+        cli_error(cmd, "--dt-min must be smaller than --dt-max");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (ex.pairs) {
+        char buf[1024];
+        if (strlen(ex.pairs) >= sizeof buf) {
+            cli_error(cmd, "--pairs list too long");
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+        strcpy(buf, ex.pairs);
+        char *save = NULL;
+        for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            char *colon = strchr(tok, ':');
+            if (!colon || t.npairs == MAXPAIRS) {
+                cli_error(cmd, "--pairs expects CK:DK[,CK:DK...] (at most %d), got '%s'",
+                          MAXPAIRS, tok);
+                rc = CLI_EUSAGE;
+                goto out;
+            }
+            *colon = '\0';
+            if (cli_parse_double(tok, &t.ck[t.npairs]) != 0 ||
+                cli_parse_double(colon + 1, &t.dk[t.npairs]) != 0) {
+                cli_error(cmd, "--pairs: '%s:%s' is not a pair of finite numbers", tok, colon + 1);
+                rc = CLI_EUSAGE;
+                goto out;
+            }
+            t.npairs++;
+        }
+    } else if (strcmp(ex.table, "3") != 0) {
+        static const double ck[6] = {1e3, 1e5, 2e5, 1e7, 1e9, 1e10};
+        static const double dk[6] = {1e1, 1e2, 5e2, 1e3, 3.6e5, 1e7};
+        t.npairs = 6;
+        memcpy(t.ck, ck, sizeof ck);
+        memcpy(t.dk, dk, sizeof dk);
+    }
+    if ((rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK)
+        goto out;
+    if (ex.table[0] == '1')
+        rc = limits_table(&t, COSA_CRIT_STABLE);
+    else if (ex.table[0] == '2')
+        rc = limits_table(&t, COSA_CRIT_ACCURATE);
+    else
+        rc = table3(&t);
+out:
+    cli_case_free(&cs);
+    return rc;
+}

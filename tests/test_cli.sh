@@ -38,7 +38,7 @@ expect_exit() {
 # help and version go to stdout with exit 0
 expect_exit 0 "$COSA" --help
 expect_exit 0 "$COSA" --version
-for sub in demo point phi models; do
+for sub in demo point phi models limit converge table; do
     expect_exit 0 "$COSA" "$sub" --help
     grep -q "^Usage: cosa $sub" "$tmp/out" || bad "cosa $sub --help has no usage line"
 done
@@ -76,6 +76,29 @@ grep -q '^twomass' "$tmp/out" && grep -q ' ck ' "$tmp/out" && ok || bad "models 
 expect_exit 0 "$COSA" demo --dt 1e-4
 grep -q '^ZOH+MBCorr' "$tmp/out" && ok || bad "demo lacks ZOH+MBCorr row"
 
+# point prints the error indicators
+expect_exit 0 "$COSA" point --scheme foh --dt 1e-4
+for key in e_global e_local e_local_ref nsteps tend; do
+    grep -q "^$key " "$tmp/out" || bad "point output lacks '$key'"
+done
+awk '$1 == "nsteps" && $2 != 3000 { exit 1 }' "$tmp/out" || bad "nsteps should be round(0.3/1e-4) = 3000"
+
+# limit: the 4th-order hold loses stability once (MBCorr paper 4.3)
+expect_exit 0 "$COSA" limit --scheme p4 --criterion stable --dt-min 1e-6
+awk '$1 == "dt_max" { if ($2 < 1.6e-4 || $2 > 1.9e-4) exit 1 }' "$tmp/out" || bad "p4 dt_max not in [1.6e-4, 1.9e-4]"
+grep -q '^monotone yes' "$tmp/out" && ok || bad "p4 stability should be monotone"
+# FOH at (1e9, 3.6e5): a stability window (Fig 5)
+expect_exit 0 "$COSA" limit --scheme foh --criterion stable --set ck=1e9 --set dk=3.6e5 --dt-min 1e-6 --dt-max 1e-3
+grep -q '^monotone no' "$tmp/out" && grep -q 'enters' "$tmp/out" && ok || bad "FOH window not found"
+expect_exit 0 "$COSA" limit --scheme zoh+mbcorr --criterion accurate --tol 0.01 --dt-min 1e-6
+# converge: table then orders
+expect_exit 0 "$COSA" converge --scheme foh --points 8
+grep -q '^dt e_local e_global$' "$tmp/out" && grep -q '^order_local ' "$tmp/out" && ok || bad "converge output format"
+[ "$(grep -c '^[0-9]' "$tmp/out")" = 8 ] && ok || bad "converge should print 8 rows"
+# table 3 (the cheapest) in csv
+expect_exit 0 "$COSA" table --paper mbcorr --table 1 --pairs 2e5:5e2 --format csv
+grep -q '^ZOH+MBCorr,200000,500,' "$tmp/out" && ok || bad "table csv row missing"
+
 # Gauss-Seidel: names and 1-based indices give the same order
 g1=$("$COSA" point --scheme gs:foh --dt 1e-4 --order II,I | awk '$1 == "rho" { print $2 }')
 g2=$("$COSA" point --scheme gs:foh --dt 1e-4 --order 2,1 | awk '$1 == "rho" { print $2 }')
@@ -109,6 +132,19 @@ expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --alpha abc
 expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --set m1=0
 expect_exit 2 "$COSA" point --scheme gs:zoh+mbcorr --dt 1e-4
 expect_exit 2 "$COSA" models extra
+expect_exit 2 "$COSA" limit --scheme zoh
+expect_exit 2 "$COSA" limit --scheme zoh --criterion sturdy
+expect_exit 2 "$COSA" limit --scheme zoh --criterion stable --dt-min 1e-2 --dt-max 1e-3
+expect_exit 2 "$COSA" limit --scheme zoh --criterion accurate --tol -1
+expect_exit 2 "$COSA" limit --scheme zoh --criterion stable --dt 1e-4
+expect_exit 2 "$COSA" converge --scheme zoh --points 1
+expect_exit 2 "$COSA" converge --scheme zoh --dt-max 1
+expect_exit 2 "$COSA" table --paper mbcorr --table 4
+expect_exit 2 "$COSA" table --paper other --table 1
+expect_exit 2 "$COSA" table --paper mbcorr --table 1 --format xml
+expect_exit 2 "$COSA" table --paper mbcorr --table 1 --pairs 1e5
+expect_exit 2 "$COSA" table --paper mbcorr --table 1 --scheme zoh
+expect_exit 2 "$COSA" point --scheme zoh --dt 1 --tend 0.3
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

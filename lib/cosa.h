@@ -65,7 +65,9 @@ void cosa_expm_workspace_free(cosa_expm_workspace *w);
 /* E = exp(A) for the n x n matrix A (column-major, leading dimensions lda,
  * lde >= n).  Scaling and squaring with Pade approximants of degree
  * 3, 5, 7, 9 or 13 (Higham 2005, SIAM J. Matrix Anal. Appl. 26(4)).
- * A and E may not alias.  Returns COSA_ENONFINITE if A has a NaN/Inf,
+ * With the Al-Mohy & Higham (2009) refinement of the scaling parameter.
+ * A and E may not alias.  On a failure E is filled with NaN.
+ * Returns COSA_ENONFINITE if A has a NaN/Inf,
  * COSA_ENOTCONVERGED if the result overflows, COSA_EWORKSPACE if n > nmax,
  * COSA_ELAPACK if the Pade denominator is singular. */
 cosa_status cosa_expm(size_t n, const double *A, size_t lda, double *E, size_t lde,
@@ -205,6 +207,16 @@ cosa_status cosa_phi_ref_build(const cosa_system *sys, const cosa_scheme *s, dou
 cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double dt,
                           const double *x0, double *z0, cosa_phi_workspace *w);
 
+/* Reference basis T (layout.dim x nx, column-major, leading dimension
+ * ldt >= dim): the information vector of the reference at state q is T q,
+ *   T = [ A*_d^p ; C* A*_d^p ; C* A*_d^(p-1) ; ... ; C* ; 0 (du rows) ],
+ * A*_d = exp(A* dt), so z0 = T x0 (cosa_z0_build), z*_n = T (A*_d)^n x0 and
+ * Phi* T = T A*_d (up to rounding).  A*_d is the leading nx x nx block of
+ * Phi* (cosa_phi_ref_build).  Errors as cosa_phi_ref_build, COSA_EINVAL for
+ * T NULL or ldt < dim, COSA_ENOTCONVERGED if T overflows. */
+cosa_status cosa_reference_basis(const cosa_system *sys, const cosa_scheme *s, double dt,
+                                 double *T, size_t ldt, cosa_phi_workspace *w);
+
 /* Discrete-time pieces of subsystem-stacked system for order p, step dt:
  * Ad = exp(A dt) (nx x nx) and Q_m = int_0^dt exp(A(dt-t)) B (t/dt)^m dt
  * for m = 0..p, stored consecutively in Q (p+1 blocks of nx x nu, ld nx).
@@ -324,9 +336,9 @@ void cosa_nrmse_workspace_free(cosa_nrmse_workspace *w);
  * (NaN/Inf in Phi, Phistar or z0, rho NaN), COSA_EWORKSPACE (dim > dim_max),
  * COSA_EUNSTABLEREF (reference statistics overflow). */
 cosa_status cosa_nrmse(size_t dim, const double *Phi, const double *Phistar, size_t ld,
-                       const cosa_layout *lay, const double *z0, size_t N, double rho,
-                       cosa_errors *out, const cosa_nrmse_sums *sums,
-                       cosa_nrmse_workspace *w);
+                       const cosa_layout *lay, size_t nx, const double *Adstar, size_t lda,
+                       const double *T, size_t ldt, const double *x0, size_t N, double rho,
+                       cosa_errors *out, const cosa_nrmse_sums *sums, cosa_nrmse_workspace *w);
 
 /* Same indicators by direct stepping: O(N dim^2), two passes over the
  * trajectories (mean first, then centred sums with the corrected two-pass
@@ -335,10 +347,11 @@ cosa_status cosa_nrmse(size_t dim, const double *Phi, const double *Phistar, siz
  * resolve errors below ~ sqrt(N) * DBL_EPSILON * |z| (cosa_nrmse can).
  * Faster than cosa_nrmse only for N below about 20 dim.
  * Same arguments, rules and status codes as cosa_nrmse. */
-cosa_status cosa_nrmse_direct(size_t dim, const double *Phi, const double *Phistar,
-                              size_t ld, const cosa_layout *lay, const double *z0, size_t N,
-                              double rho, cosa_errors *out, const cosa_nrmse_sums *sums,
-                              cosa_nrmse_workspace *w);
+cosa_status cosa_nrmse_direct(size_t dim, const double *Phi, const double *Phistar, size_t ld,
+                              const cosa_layout *lay, size_t nx, const double *Adstar,
+                              size_t lda, const double *T, size_t ldt, const double *x0,
+                              size_t N, double rho, cosa_errors *out,
+                              const cosa_nrmse_sums *sums, cosa_nrmse_workspace *w);
 
 /* ---- Convergence order and macro-step limits (lib/convergence.c) -------- */
 
@@ -554,8 +567,9 @@ void cosa_model_file_free(cosa_model *m);
  * models keep parameter expressions where cosa knows them (twomass,
  * twomass-fd, rotational, chain with n and r fixed), otherwise entries are
  * numbers and only initial-state parameters stay settable.
- * Status: m->create's status for invalid par, COSA_EUNSUPPORTED if the
- * coupling is not a 0/1 selection, COSA_EIO on a write error. */
+ * Status: COSA_ENONFINITE (a parameter or x0 entry is not finite),
+ * m->create's status for invalid par, COSA_EUNSUPPORTED if the coupling is
+ * not a 0/1 selection, COSA_EIO on a write error. */
 cosa_status cosa_model_dump(FILE *f, const cosa_model *m, const double *par);
 
 #ifdef __cplusplus

@@ -10,6 +10,7 @@
 const char cli_model_help[] =
     "Model:\n"
     "  --model NAME         built-in model (default: twomass; see 'cosa models')\n"
+    "  --model-file PATH    model file (format: README, 'Model files')\n"
     "  --set NAME=VALUE     override a model parameter or initial state (repeatable)\n";
 
 const char cli_scheme_help[] =
@@ -107,14 +108,20 @@ int cli_model_resolve(cli_model *m, const char *cmd)
         return CLI_EUSAGE;
     }
     if (m->file) {
-        cli_error(cmd, "--model-file is not supported yet");
-        return CLI_EUSAGE;
-    }
-    const char *name = m->name ? m->name : "twomass";
-    m->model = cosa_model_find(name);
-    if (!m->model) {
-        cli_error(cmd, "unknown model '%s' (see 'cosa models')", name);
-        return CLI_EUSAGE;
+        char err[512] = "";
+        cosa_status st = cosa_model_file_load(m->file, &m->owned, err, sizeof err);
+        if (st != COSA_OK) {
+            cli_error(cmd, "%s", err[0] ? err : cosa_strerror(st));
+            return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;
+        }
+        m->model = m->owned;
+    } else {
+        const char *name = m->name ? m->name : "twomass";
+        m->model = cosa_model_find(name);
+        if (!m->model) {
+            cli_error(cmd, "unknown model '%s' (see 'cosa models')", name);
+            return CLI_EUSAGE;
+        }
     }
     m->par = calloc(m->model->nparam + 1, sizeof(double));
     if (!m->par) {
@@ -164,6 +171,9 @@ void cli_model_free(cli_model *m)
     free(m->par);
     m->par = NULL;
     m->nset = 0;
+    cosa_model_file_free(m->owned);
+    m->owned = NULL;
+    m->model = NULL;
 }
 
 int cli_scheme(const char *cmd, const char *text, cosa_scheme *s)
@@ -207,11 +217,16 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
         opts[n++] = extra[k];
     opts[n] = (struct option){0, 0, 0, 0};
 
+    /* short options: -h always, -o when the subcommand has --output */
+    const char *shortopts = "+h";
+    for (size_t k = 0; extra && extra[k].name; k++)
+        if (extra[k].val == 'o')
+            shortopts = "+ho:";
     cs->alpha = 1.0;
     optind = 1;
     opterr = 0;
     int c, idx;
-    while ((c = getopt_long(argc, argv, "+h", opts, &idx)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, opts, &idx)) != -1) {
         int r = cli_model_option(&cs->mod, cmd, c, optarg);
         if (r < 0)
             return CLI_EUSAGE;

@@ -48,6 +48,7 @@ void cosa_phi_workspace_free(cosa_phi_workspace *w)
     free(w->work_xy);
     free(w->xk);
     free(w->xk1);
+    free(w->Tref);
     free(w->gsR);
     free(w->gsU);
     free(w->done);
@@ -98,6 +99,7 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
     w->work_xy = dalloc(nx * ny);
     w->xk = dalloc(nx);
     w->xk1 = dalloc(nx);
+    w->Tref = dalloc(w->dimmax * nx);
     w->gsR = dalloc(np * ny * w->dimmax);
     w->gsU = dalloc(np * nu * w->dimmax);
     w->done = calloc(sys->nsub, 1);
@@ -109,7 +111,7 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
             w->owner[sys->sub[i].oy + k] = i;
     if (!w->ew || !w->M || !w->E || !w->Ad || !w->Q || !w->cache || !w->P || !w->PL || !w->Y ||
         !w->Gp || !w->G0 || !w->IGL || !w->ipiv || !w->tmp_yu || !w->Astar || !w->Cstar ||
-        !w->Adstar || !w->work_xy || !w->xk || !w->xk1)
+        !w->Adstar || !w->work_xy || !w->xk || !w->xk1 || !w->Tref)
         goto fail;
     for (size_t i = 0; i < sys->nsub; i++) {
         size_t nxi = sys->sub[i].nx, nui = sys->sub[i].nu;
@@ -438,6 +440,45 @@ cosa_status cosa_phi_ref_build(const cosa_system *sys, const cosa_scheme *s, dou
     return COSA_OK;
 }
 
+/* T = [A*_d^p; C* A*_d^p; C* A*_d^(p-1); ...; C*; 0] (METHOD.md, "History"):
+ * the information vector of the reference at state q is T q, and
+ * Phi* T = T A*_d.  Built by the row recursion slot_{j-1} = slot_j A*_d, so
+ * that the shift rows of Phi* T - T A*_d are rounding-level componentwise. */
+cosa_status cosa_reference_basis(const cosa_system *sys, const cosa_scheme *s, double dt,
+                                 double *T, size_t ldt, cosa_phi_workspace *w)
+{
+    cosa_layout lay;
+    cosa_status st = check_common(sys, s, dt, w, &lay);
+    if (st != COSA_OK)
+        return st;
+    if (!T || ldt < lay.dim)
+        return COSA_EINVAL;
+    st = ref_discretize(sys, dt, w);
+    if (st != COSA_OK)
+        return st;
+    const size_t nx = lay.nx, ny = lay.ny, p = lay.nhist - 1;
+    const double *A = w->Adstar;
+    double *Pk = w->Astar, *tmp = w->M; /* A*_d^k (w->Astar is free after the exponential) */
+    cosa_mat_zero(lay.dim, nx, T, ldt);
+    /* output slots: slot p = C*, slot j-1 = slot j A*_d */
+    double *slot = T + lay.off_y + p * ny;
+    cosa_mat_copy(ny, nx, w->Cstar, ny, slot, ldt);
+    for (size_t j = p; j > 0; j--, slot -= ny) {
+        cosa_gemm('N', 'N', ny, nx, nx, 1.0, slot, ldt, A, nx, 0.0, w->work_xy, ny);
+        cosa_mat_copy(ny, nx, w->work_xy, ny, slot - ny, ldt);
+    }
+    /* state rows: A*_d^p */
+    cosa_mat_identity(nx, Pk, nx);
+    for (size_t k = 0; k < p; k++) {
+        cosa_gemm('N', 'N', nx, nx, nx, 1.0, Pk, nx, A, nx, 0.0, tmp, nx);
+        cosa_mat_copy(nx, nx, tmp, nx, Pk, nx);
+    }
+    cosa_mat_copy(nx, nx, Pk, nx, T, ldt);
+    if (!cosa_mat_isfinite(lay.dim, nx, T, ldt))
+        return COSA_ENOTCONVERGED;
+    return COSA_OK;
+}
+
 cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double dt,
                           const double *x0, double *z0, cosa_phi_workspace *w)
 {
@@ -449,21 +490,11 @@ cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double d
         return COSA_EINVAL;
     if (!cosa_mat_isfinite(lay.nx, 1, x0, lay.nx))
         return COSA_ENONFINITE;
-    st = ref_discretize(sys, dt, w);
+    /* z0 = T x0: one code path with the reference basis */
+    st = cosa_reference_basis(sys, s, dt, w->Tref, lay.dim, w);
     if (st != COSA_OK)
         return st;
-    size_t nx = lay.nx, ny = lay.ny, p = lay.nhist - 1;
-    memset(z0, 0, lay.dim * sizeof(double));
-    /* x_k = (A*_d)^k x0;  slot j = C* x_{p-j};  x part = x_p. */
-    memcpy(w->xk, x0, nx * sizeof(double));
-    for (size_t k = 0;; k++) {
-        cosa_gemv(ny, nx, 1.0, w->Cstar, ny, w->xk, 0.0, z0 + lay.off_y + (p - k) * ny);
-        if (k == p)
-            break;
-        cosa_gemv(nx, nx, 1.0, w->Adstar, nx, w->xk, 0.0, w->xk1);
-        memcpy(w->xk, w->xk1, nx * sizeof(double));
-    }
-    memcpy(z0, w->xk, nx * sizeof(double));
+    cosa_gemv(lay.dim, lay.nx, 1.0, w->Tref, lay.dim, x0, 0.0, z0);
     if (!cosa_mat_isfinite(lay.dim, 1, z0, lay.dim))
         return COSA_ENOTCONVERGED;
     return COSA_OK;

@@ -37,6 +37,7 @@ struct cosa_phi_workspace {
     /* reference */
     double *Astar, *Cstar, *Adstar, *work_xy; /* nx*nx, ny*nx, nx*nx, nx*ny */
     double *xk, *xk1;        /* nx vectors                           */
+    double *Tref;            /* dimmax x nx: reference basis T (cosa_z0_build) */
     /* Gauss-Seidel assembly */
     double *gsR;             /* (pmax+1) blocks ny x dimmax: output polynomials */
     double *gsU;             /* (pmax+1) blocks nu x dimmax: input polynomials  */

@@ -1,9 +1,13 @@
-/* test_nrmse.c -- NRMSE error indicators (lib/nrmse.c) and convergence tools
- * (lib/convergence.c).
+/* test_nrmse.c -- NRMSE error indicators (lib/nrmse.c), the reference basis
+ * (lib/phi.c) and convergence tools (lib/convergence.c).
  *
  * Independent routes: the fast doubling route against the direct stepping
- * route on random stable pairs; closed forms (geometric series) for scalar
- * and diagonal systems; identities (Phi == Phi* gives exactly 0). */
+ * route and a long-double stepping route, on random stable pairs (reference
+ * given as z*_n = Phi*^n z0, i.e. T = I, and in a genuine state form) and on
+ * the real propagation matrices of the two-mass oscillator, where the errors
+ * are down to 1e-12 of the trajectory; closed forms (geometric series) for
+ * scalar and diagonal systems; identities (Phi == Phi* gives exactly 0); the
+ * paper's local-error statements through cosa_evaluate. */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
@@ -145,24 +149,180 @@ static void sums_init(sums_buf *b)
     b->s = (cosa_nrmse_sums){b->v[0], b->v[1], b->v[2], b->v[3], b->v[4]};
 }
 
+typedef cosa_status (*nrmse_fn)(size_t, const double *, const double *, size_t,
+                                const cosa_layout *, size_t, const double *, size_t,
+                                const double *, size_t, const double *, size_t, double,
+                                cosa_errors *, const cosa_nrmse_sums *, cosa_nrmse_workspace *);
+
+/* Reference given as a trajectory of z: z*_n = Phi*^n z0 is the state form
+ * with nx = dim, A*_d = Phi*, T = I and x0 = z0 (Phi* T = T A*_d exactly). */
+static cosa_status zform(nrmse_fn fn, size_t d, const double *Phi, const double *Phis,
+                         size_t ld, const cosa_layout *lay, const double *z0, size_t N,
+                         double rho, cosa_errors *out, const cosa_nrmse_sums *sums,
+                         cosa_nrmse_workspace *w)
+{
+    double *eye = calloc(d * d + 1, sizeof *eye);
+    cr_assert_not_null(eye);
+    for (size_t i = 0; i < d; i++)
+        eye[i + i * d] = 1.0;
+    cosa_status st = fn(d, Phi, Phis, ld, lay, d, Phis, ld, eye, d, z0, N, rho, out, sums, w);
+    free(eye);
+    return st;
+}
+
+static int cosim_finite(const cosa_errors *e)
+{
+    return isfinite(e->e_global) && isfinite(e->e_local) && isfinite(e->e_local_ref);
+}
+
+/* ---- long-double stepping route ------------------------------------------- */
+
+typedef long double ldbl;
+
+/* (hi, lo) += a b, compensated (Ogita, Rump & Oishi's Dot2 in long double):
+ * TwoProduct by fmal, TwoSum.  hi + lo carries ~2 x 64 bits. */
+static void ld_dot2(ldbl a, ldbl b, ldbl *hi, ldbl *lo)
+{
+    const ldbl p = a * b, pe = fmal(a, b, -p);
+    const ldbl t = *hi + p, z = t - *hi, se = (*hi - (t - z)) + (p - z);
+    *hi = t;
+    *lo += se + pe;
+}
+
+/* The three indicators by stepping in long double (x87, 64-bit mantissa)
+ * with the same double matrices:
+ *   q_{n+1} = A q_n,  e_{n+1} = Phi e_n + K q_n,  e_0 = 0,
+ *   global R e_n, local R K q_n - R (Phi* - Phi) e_n, local-ref R K q_n,
+ *   reference outputs R T q_n (mean first, then centred sums),
+ * where K = T A - Phi T is formed once by ld_dot2, i.e. essentially exactly
+ * for the given doubles.  This is not the literal difference of two stepped
+ * trajectories on purpose: in long double those carry a rounding random walk
+ * of ~ sqrt(N) 2^-64 |z| each (measured: 6e-7 relative on e_global = 3e-12,
+ * twomass p4, dt = 1e-5), while a __float128 literal stepping agrees with
+ * this form to 1e-13.  The error recurrence holds exactly for the given
+ * matrices (e_n = T q_n - Phi^n T x0), so this route computes the same
+ * numbers as cosa_nrmse without its doubling, scatter merges, quadratic
+ * forms and double rounding.  No constant-component rule and no stability
+ * rule (callers use stable cases or compare e_local_ref only).
+ * out: e_global, e_local, e_local_ref. */
+static void ld_route(size_t d, const double *Phi, const double *Phis, size_t ld,
+                     const cosa_layout *lay, size_t nx, const double *A, size_t lda,
+                     const double *T, size_t ldt, const double *x0, size_t N, double out[3])
+{
+    const size_t ny = lay->ny, off = lay->off_y;
+    ldbl *K = calloc(d * nx, sizeof *K), *q = calloc(nx, sizeof *q),
+         *qn = calloc(nx, sizeof *qn), *e = calloc(d, sizeof *e), *en = calloc(d, sizeof *en),
+         *acc = calloc(7 * ny, sizeof *acc), *t;
+    cr_assert(K && q && qn && e && en && acc);
+    ldbl *mean = acc, *s1 = acc + ny, *v = acc + 2 * ny, *sg = acc + 3 * ny, *sl = acc + 4 * ny,
+         *sr = acc + 5 * ny;
+    for (size_t j = 0; j < nx; j++)
+        for (size_t i = 0; i < d; i++) {
+            ldbl hi = 0, lo = 0;
+            for (size_t k = 0; k < nx; k++)
+                ld_dot2(T[i + k * ldt], A[k + j * lda], &hi, &lo);
+            for (size_t k = 0; k < d; k++)
+                ld_dot2(-Phi[i + k * ld], T[k + j * ldt], &hi, &lo);
+            K[i + j * d] = hi + lo;
+        }
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < nx; i++)
+            q[i] = x0[i];
+        for (size_t i = 0; i < d; i++)
+            e[i] = 0;
+        for (size_t n = 0; n < N; n++) {
+            for (size_t i = 0; i < nx; i++) {
+                ldbl sum = 0;
+                for (size_t j = 0; j < nx; j++)
+                    sum += (ldbl)A[i + j * lda] * q[j];
+                qn[i] = sum;
+            }
+            if (pass == 1)
+                for (size_t i = 0; i < d; i++) {
+                    ldbl sum = 0;
+                    for (size_t j = 0; j < d; j++)
+                        sum += (ldbl)Phi[i + j * ld] * e[j];
+                    for (size_t j = 0; j < nx; j++)
+                        sum += K[i + j * d] * q[j];
+                    en[i] = sum;
+                }
+            for (size_t k = 0; k < ny; k++) {
+                const size_t r = off + k;
+                ldbl y = 0;
+                for (size_t j = 0; j < nx; j++)
+                    y += (ldbl)T[r + j * ldt] * qn[j];
+                if (pass == 0) {
+                    mean[k] += y;
+                    continue;
+                }
+                ldbl lr = 0, de = 0;
+                for (size_t j = 0; j < nx; j++)
+                    lr += K[r + j * d] * q[j];
+                for (size_t j = 0; j < d; j++)
+                    de += ((ldbl)Phis[r + j * ld] - (ldbl)Phi[r + j * ld]) * e[j];
+                const ldbl c = y - mean[k], l = lr - de;
+                s1[k] += c;
+                v[k] += c * c;
+                sg[k] += en[r] * en[r];
+                sl[k] += l * l;
+                sr[k] += lr * lr;
+            }
+            t = q, q = qn, qn = t;
+            t = e, e = en, en = t;
+        }
+        if (pass == 0)
+            for (size_t k = 0; k < ny; k++)
+                mean[k] /= (ldbl)N;
+    }
+    ldbl g = 0, l = 0, r = 0;
+    for (size_t k = 0; k < ny; k++) {
+        const ldbl den = v[k] - s1[k] * s1[k] / (ldbl)N; /* N var_k */
+        g += sg[k] / den;
+        l += sl[k] / den;
+        r += sr[k] / den;
+    }
+    out[0] = (double)sqrtl(g / (ldbl)ny);
+    out[1] = (double)sqrtl(l / (ldbl)ny);
+    out[2] = (double)sqrtl(r / (ldbl)ny);
+    free(K);
+    free(q);
+    free(qn);
+    free(e);
+    free(en);
+    free(acc);
+}
+
 /* ---- fast route against direct route -------------------------------------- */
 
+/* Reference in state form (see cosa_nrmse). */
+typedef struct sf_ref {
+    size_t nx;
+    const double *A;
+    size_t lda;
+    const double *T;
+    size_t ldt;
+    const double *x0;
+} sf_ref;
+
 /* Tolerance 1e-9 relative.  The two routes round differently: the fast one
- * through log2 N squarings of Phi, Phi* and pairwise merges, the direct one
+ * through log2 N squarings of Phi, A*_d and pairwise merges, the direct one
  * through N sequential mat-vecs and differences of trajectories.  Both have
  * rounding errors of order sqrt(N) * DBL_EPSILON * |z| relative to errors
  * that are here >= 1e-3 |z|, i.e. disagreement ~1e-11 at N = 4097; any
- * algebraic mistake gives O(1) differences. */
-static void compare_routes(size_t d, const double *Phi, const double *Phistar, size_t ld,
-                           const cosa_layout *lay, const double *z0, size_t N, double rho,
-                           cosa_nrmse_workspace *w, const char *what)
+ * algebraic mistake gives O(1) differences.  The long-double route (same
+ * tolerance) is checked too. */
+static void compare_routes_sf(size_t d, const double *Phi, const double *Phistar, size_t ld,
+                              const cosa_layout *lay, const sf_ref *rf, size_t N, double rho,
+                              cosa_nrmse_workspace *w, const char *what)
 {
     cosa_errors ef, ed;
     sums_buf bf, bd;
     sums_init(&bf);
     sums_init(&bd);
-    cosa_status sf = cosa_nrmse(d, Phi, Phistar, ld, lay, z0, N, rho, &ef, &bf.s, w);
-    cosa_status sd = cosa_nrmse_direct(d, Phi, Phistar, ld, lay, z0, N, rho, &ed, &bd.s, w);
+    cosa_status sf = cosa_nrmse(d, Phi, Phistar, ld, lay, rf->nx, rf->A, rf->lda, rf->T, rf->ldt,
+                                rf->x0, N, rho, &ef, &bf.s, w);
+    cosa_status sd = cosa_nrmse_direct(d, Phi, Phistar, ld, lay, rf->nx, rf->A, rf->lda, rf->T,
+                                       rf->ldt, rf->x0, N, rho, &ed, &bd.s, w);
     cr_assert_eq(sf, sd, "%s d=%zu N=%zu: status fast %d direct %d", what, d, N, sf, sd);
     if (N == 1) /* one point: std = 0 for every component (eq 33 undefined) */
         cr_assert_eq(sf, COSA_ERANGE, "%s N=1 must be COSA_ERANGE", what);
@@ -176,6 +336,16 @@ static void compare_routes(size_t d, const double *Phi, const double *Phistar, s
         cr_assert(close_rel(ef.e_local_ref, ed.e_local_ref, 1e-9),
                   "%s d=%zu N=%zu e_lr %.17g vs %.17g", what, d, N, ef.e_local_ref,
                   ed.e_local_ref);
+        if (ef.ncomp == lay->ny && cosim_finite(&ef)) {
+            double el[3];
+            ld_route(d, Phi, Phistar, ld, lay, rf->nx, rf->A, rf->lda, rf->T, rf->ldt, rf->x0, N,
+                     el);
+            const double f[3] = {ef.e_global, ef.e_local, ef.e_local_ref};
+            for (int i = 0; i < 3; i++)
+                cr_assert(close_rel(f[i], el[i], 1e-9),
+                          "%s d=%zu N=%zu indicator %d: fast %.17g long double %.17g", what, d,
+                          N, i, f[i], el[i]);
+        }
     }
     for (size_t k = 0; k < lay->ny; k++) {
         const char *names[5] = {"mean", "var", "ss_global", "ss_local", "ss_local_ref"};
@@ -189,6 +359,20 @@ static void compare_routes(size_t d, const double *Phi, const double *Phistar, s
                       names[q], a, b);
         }
     }
+}
+
+/* The same for a reference given as z*_n = Phi*^n z0 (T = I, A*_d = Phi*). */
+static void compare_routes(size_t d, const double *Phi, const double *Phistar, size_t ld,
+                           const cosa_layout *lay, const double *z0, size_t N, double rho,
+                           cosa_nrmse_workspace *w, const char *what)
+{
+    double *eye = calloc(d * d, sizeof *eye);
+    cr_assert_not_null(eye);
+    for (size_t i = 0; i < d; i++)
+        eye[i + i * d] = 1.0;
+    const sf_ref rf = {d, Phistar, ld, eye, d, z0};
+    compare_routes_sf(d, Phi, Phistar, ld, lay, &rf, N, rho, w, what);
+    free(eye);
 }
 
 Test(nrmse, fast_equals_direct_random)
@@ -213,6 +397,61 @@ Test(nrmse, fast_equals_direct_random)
     free(Phi);
     free(Phis);
     free(z0);
+    cosa_nrmse_workspace_free(w);
+}
+
+/* A genuine state form, nx < dim: Phi* = S diag(Lambda_1, Lambda_2) S^-1
+ * with Lambda_1 (nx x nx) the first rotation blocks, so T = S[:, 0:nx] and
+ * A*_d = Lambda_1 satisfy Phi* T = T A*_d (up to the rounding of S^-1);
+ * Phi = S2 Lambda' S2^-1 a perturbation as in random_pair. */
+Test(nrmse, fast_equals_direct_state_form)
+{
+    const size_t dims[] = {6, 9, 16, 23}, nxs[] = {2, 4, 6, 10};
+    const size_t Ns[] = {1, 2, 7, 300, 4097};
+    cosa_nrmse_workspace *w = cosa_nrmse_workspace_alloc(23);
+    rng g = {0xC0FFEEu};
+    for (size_t c = 0; c < 4; c++) {
+        const size_t d = dims[c], nx = nxs[c], nb = (d + 1) / 2;
+        double *S = calloc(d * d, sizeof *S), *S2 = calloc(d * d, sizeof *S2),
+               *Phis = calloc(d * d, sizeof *Phis), *Phi = calloc(d * d, sizeof *Phi),
+               *A = calloc(nx * nx, sizeof *A), *x0 = calloc(nx, sizeof *x0);
+        double r[12], t[12], r2[12], t2[12], rho = 0.0;
+        cr_assert(S && S2 && Phis && Phi && A && x0 && nb <= 12);
+        for (size_t j = 0; j < d; j++)
+            for (size_t i = 0; i < d; i++) {
+                S[i + j * d] = (i == j) + 0.3 * rng_sym(&g) / sqrt((double)d);
+                S2[i + j * d] = S[i + j * d] + 0.03 * rng_sym(&g) / sqrt((double)d);
+            }
+        for (size_t k = 0; k < nb; k++) {
+            r[k] = 0.99 + 0.0095 * rng_uniform(&g);
+            t[k] = 0.01 + 0.3 * rng_uniform(&g);
+            r2[k] = r[k] - 0.002 * rng_uniform(&g);
+            t2[k] = t[k] * (1.0 + 0.02 * rng_sym(&g));
+            rho = r2[k] > rho ? r2[k] : rho;
+        }
+        similar(d, S, r, t, Phis);
+        similar(d, S2, r2, t2, Phi);
+        for (size_t i = 0; i + 1 < nx; i += 2) { /* the rotation blocks of similar() */
+            A[i + i * nx] = A[i + 1 + (i + 1) * nx] = r[i / 2] * cos(t[i / 2]);
+            A[i + (i + 1) * nx] = -r[i / 2] * sin(t[i / 2]);
+            A[i + 1 + i * nx] = r[i / 2] * sin(t[i / 2]);
+        }
+        for (size_t i = 0; i < nx; i++)
+            x0[i] = rng_sym(&g);
+        const cosa_layout lay = make_layout(d, d / 3, d / 4 > 0 ? d / 4 : 1);
+        const sf_ref rf = {nx, A, nx, S, d, x0};
+        for (size_t j = 0; j < sizeof Ns / sizeof *Ns; j++) {
+            compare_routes_sf(d, Phi, Phis, d, &lay, &rf, Ns[j], rho, w, "state form");
+            compare_routes_sf(d, Phi, Phis, d, &lay, &rf, Ns[j], COSA_RHO_UNKNOWN, w,
+                              "state form/rho unknown");
+        }
+        free(S);
+        free(S2);
+        free(Phis);
+        free(Phi);
+        free(A);
+        free(x0);
+    }
     cosa_nrmse_workspace_free(w);
 }
 
@@ -298,7 +537,7 @@ Test(nrmse, variance_without_cancellation)
     for (int route = 0; route < 2; route++) {
         sums_init(&b);
         cosa_errors e;
-        cosa_status st = (route ? cosa_nrmse_direct : cosa_nrmse)(2, Phi, Phis, 2, &lay, z0, N,
+        cosa_status st = zform(route ? cosa_nrmse_direct : cosa_nrmse, 2, Phi, Phis, 2, &lay, z0, N,
                                                                   COSA_RHO_UNKNOWN, &e, &b.s, w);
         cr_assert_eq(st, COSA_OK);
         cr_assert(close_rel(b.v[1][0], var, 1e-8), "route %d var %.17g exact %.17g", route,
@@ -323,12 +562,14 @@ Test(nrmse, identical_trajectories_zero)
     const size_t Ns[] = {2, 3, 300, 4097};
     for (size_t j = 0; j < 4; j++) {
         cosa_errors e;
-        cr_assert_eq(cosa_nrmse(d, Phis, Phis, d, &lay, z0, Ns[j], 0.9995, &e, NULL, w), COSA_OK);
+        cr_assert_eq(zform(cosa_nrmse, d, Phis, Phis, d, &lay, z0, Ns[j], 0.9995, &e, NULL, w),
+                     COSA_OK);
         cr_assert(e.e_global == 0.0 && e.e_local == 0.0 && e.e_local_ref == 0.0,
                   "fast N=%zu: %g %g %g", Ns[j], e.e_global, e.e_local, e.e_local_ref);
         cr_assert_eq(e.ncomp, 3);
-        cr_assert_eq(cosa_nrmse_direct(d, Phis, Phis, d, &lay, z0, Ns[j], 0.9995, &e, NULL, w),
-                     COSA_OK);
+        cr_assert_eq(
+            zform(cosa_nrmse_direct, d, Phis, Phis, d, &lay, z0, Ns[j], 0.9995, &e, NULL, w),
+            COSA_OK);
         cr_assert(e.e_global == 0.0 && e.e_local == 0.0 && e.e_local_ref == 0.0,
                   "direct N=%zu: %g %g %g", Ns[j], e.e_global, e.e_local, e.e_local_ref);
     }
@@ -373,8 +614,8 @@ Test(nrmse, scalar_closed_form)
             const double Phi = ab[i][0], Phis = ab[i][1], z0 = 1.0;
             for (int route = 0; route < 2; route++) {
                 cosa_errors e;
-                cosa_status st = (route ? cosa_nrmse_direct : cosa_nrmse)(
-                    1, &Phi, &Phis, 1, &lay, &z0, N, fabs(Phi), &e, NULL, w);
+                cosa_status st = zform(route ? cosa_nrmse_direct : cosa_nrmse, 1, &Phi, &Phis, 1,
+                                       &lay, &z0, N, fabs(Phi), &e, NULL, w);
                 cr_assert_eq(st, COSA_OK);
                 cr_assert(close_rel(e.e_global, eg, 1e-12),
                           "route %d a=%g b=%g N=%zu e_g %.17g vs %.17g", route, Phi, Phis, N,
@@ -435,7 +676,7 @@ static void one_entry_case(double delta, int route, double tol)
     cosa_errors e;
     sums_buf bs;
     sums_init(&bs);
-    cosa_status st = (route ? cosa_nrmse_direct : cosa_nrmse)(d, Phi, Phis, d, &lay, z0, N,
+    cosa_status st = zform(route ? cosa_nrmse_direct : cosa_nrmse, d, Phi, Phis, d, &lay, z0, N,
                                                               0.9, &e, &bs.s, w);
     cr_assert_eq(st, COSA_OK);
     cr_assert_eq(e.ncomp, 3);
@@ -495,12 +736,11 @@ Test(nrmse, constant_component_skipped)
     cosa_nrmse_workspace *w = cosa_nrmse_workspace_alloc(d);
     for (int route = 0; route < 2; route++) {
         cosa_errors e3, e2;
-        cosa_status (*fn)(size_t, const double *, const double *, size_t, const cosa_layout *,
-                          const double *, size_t, double, cosa_errors *,
-                          const cosa_nrmse_sums *, cosa_nrmse_workspace *) =
-            route ? cosa_nrmse_direct : cosa_nrmse;
-        cr_assert_eq(fn(d, Phi, Phis, d, &l3, z0, 500, COSA_RHO_UNKNOWN, &e3, NULL, w), COSA_OK);
-        cr_assert_eq(fn(d, Phi, Phis, d, &l2, z0, 500, COSA_RHO_UNKNOWN, &e2, NULL, w), COSA_OK);
+        nrmse_fn fn = route ? cosa_nrmse_direct : cosa_nrmse;
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &l3, z0, 500, COSA_RHO_UNKNOWN, &e3, NULL, w),
+                     COSA_OK);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &l2, z0, 500, COSA_RHO_UNKNOWN, &e2, NULL, w),
+                     COSA_OK);
         cr_assert_eq(e3.ncomp, 2);
         cr_assert_eq(e2.ncomp, 2);
         cr_assert(close_rel(e3.e_global, e2.e_global, 1e-14));
@@ -530,38 +770,38 @@ Test(nrmse, unstable_is_inf_not_nan)
     const cosa_layout lay = make_layout(d, 3, 2);
     cosa_nrmse_workspace *w = cosa_nrmse_workspace_alloc(d);
     for (int route = 0; route < 2; route++) {
-        cosa_status (*fn)(size_t, const double *, const double *, size_t, const cosa_layout *,
-                          const double *, size_t, double, cosa_errors *,
-                          const cosa_nrmse_sums *, cosa_nrmse_workspace *) =
-            route ? cosa_nrmse_direct : cosa_nrmse;
+        nrmse_fn fn = route ? cosa_nrmse_direct : cosa_nrmse;
         cosa_errors e, eref;
         sums_buf b;
         sums_init(&b);
         /* rule 1: rho > 1 + COSA_RHO_TOL -> +inf even for short horizons */
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 10, 3.0, &e, &b.s, w), COSA_OK);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 10, 3.0, &e, &b.s, w), COSA_OK);
         assert_inf_not_nan(&e, "rho=3, N=10");
         cr_assert(isinf(b.v[2][0]) && isinf(b.v[3][0]));
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 10, INFINITY, &e, NULL, w), COSA_OK);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 10, INFINITY, &e, NULL, w), COSA_OK);
         assert_inf_not_nan(&e, "rho=inf");
         /* rule 2: unknown rho, trajectory overflows (3^4097) -> +inf, not NaN;
          * the reference part is unaffected */
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 4097, COSA_RHO_UNKNOWN, &e, NULL, w),
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 4097, COSA_RHO_UNKNOWN, &e, NULL, w),
                      COSA_OK);
         assert_inf_not_nan(&e, "overflow");
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 4097, 3.0, &eref, NULL, w), COSA_OK);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 4097, 3.0, &eref, NULL, w), COSA_OK);
         cr_assert(close_rel(e.e_local_ref, eref.e_local_ref, 1e-14));
         /* unknown rho, short horizon: finite-horizon values */
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 10, COSA_RHO_UNKNOWN, &e, NULL, w), COSA_OK);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 10, COSA_RHO_UNKNOWN, &e, NULL, w),
+                     COSA_OK);
         cr_assert(isfinite(e.e_global) && isfinite(e.e_local));
     }
     /* threshold of the rho rule */
     double Phi1[100], Phis1[100];
     random_pair(d, &g, Phi1, Phis1, z0, d);
     cosa_errors a, b2, c;
-    cr_assert_eq(cosa_nrmse(d, Phi1, Phis1, d, &lay, z0, 300, 1.0 + 1e-11, &a, NULL, w), COSA_OK);
+    cr_assert_eq(zform(cosa_nrmse, d, Phi1, Phis1, d, &lay, z0, 300, 1.0 + 1e-11, &a, NULL, w),
+                 COSA_OK);
     cr_assert(isinf(a.e_global) && isinf(a.e_local));
-    cr_assert_eq(cosa_nrmse(d, Phi1, Phis1, d, &lay, z0, 300, 1.0 + 1e-13, &b2, NULL, w), COSA_OK);
-    cr_assert_eq(cosa_nrmse(d, Phi1, Phis1, d, &lay, z0, 300, COSA_RHO_UNKNOWN, &c, NULL, w),
+    cr_assert_eq(zform(cosa_nrmse, d, Phi1, Phis1, d, &lay, z0, 300, 1.0 + 1e-13, &b2, NULL, w),
+                 COSA_OK);
+    cr_assert_eq(zform(cosa_nrmse, d, Phi1, Phis1, d, &lay, z0, 300, COSA_RHO_UNKNOWN, &c, NULL, w),
                  COSA_OK);
     cr_assert(isfinite(b2.e_global) && b2.e_global == c.e_global && b2.e_local == c.e_local);
     cosa_nrmse_workspace_free(w);
@@ -574,8 +814,8 @@ Test(nrmse, scalar_unstable)
     const double a = -10.0, b = 0.9, z0 = 1.0;
     for (int route = 0; route < 2; route++) {
         cosa_errors e;
-        cosa_status st = (route ? cosa_nrmse_direct : cosa_nrmse)(
-            1, &a, &b, 1, &lay, &z0, 1000, COSA_RHO_UNKNOWN, &e, NULL, w);
+        cosa_status st = zform(route ? cosa_nrmse_direct : cosa_nrmse, 1, &a, &b, 1, &lay, &z0,
+                               1000, COSA_RHO_UNKNOWN, &e, NULL, w);
         cr_assert_eq(st, COSA_OK);
         assert_inf_not_nan(&e, "scalar a=-10");
     }
@@ -595,56 +835,314 @@ Test(nrmse, bad_input_status)
     cr_assert_not_null(w);
     cr_assert_null(cosa_nrmse_workspace_alloc(0));
     cosa_nrmse_workspace_free(NULL);
-    cosa_status (*fns[2])(size_t, const double *, const double *, size_t, const cosa_layout *,
-                          const double *, size_t, double, cosa_errors *,
-                          const cosa_nrmse_sums *, cosa_nrmse_workspace *) = {cosa_nrmse,
-                                                                              cosa_nrmse_direct};
+    nrmse_fn fns[2] = {cosa_nrmse, cosa_nrmse_direct};
     for (int r = 0; r < 2; r++) {
-        cosa_status (*fn)(size_t, const double *, const double *, size_t, const cosa_layout *,
-                          const double *, size_t, double, cosa_errors *,
-                          const cosa_nrmse_sums *, cosa_nrmse_workspace *) = fns[r];
+        nrmse_fn fn = fns[r];
         cosa_errors e;
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_OK);
-        cr_assert_eq(fn(d, NULL, Phis, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_OK);
+        cr_assert_eq(zform(fn, d, NULL, Phis, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
         cr_assert(isnan(e.e_global) && isnan(e.e_local) && isnan(e.e_local_ref) && e.ncomp == 0);
-        cr_assert_eq(fn(d, Phi, NULL, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
-        cr_assert_eq(fn(d, Phi, Phis, d, NULL, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, NULL, 10, 0.5, &e, NULL, w), COSA_EINVAL);
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 10, 0.5, NULL, NULL, w), COSA_EINVAL);
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 10, 0.5, &e, NULL, NULL), COSA_EINVAL);
-        cr_assert_eq(fn(0, Phi, Phis, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
+        cr_assert_eq(zform(fn, d, Phi, NULL, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, NULL, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, NULL, 10, 0.5, &e, NULL, w), COSA_EINVAL);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 10, 0.5, NULL, NULL, w), COSA_EINVAL);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 10, 0.5, &e, NULL, NULL), COSA_EINVAL);
+        cr_assert_eq(zform(fn, 0, Phi, Phis, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
         /* dim != lay.dim, then ld < dim */
-        cr_assert_eq(fn(3, Phi, Phis, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
-        cr_assert_eq(fn(d, Phi, Phis, d - 1, &lay, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
+        cr_assert_eq(zform(fn, 3, Phi, Phis, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d - 1, &lay, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
         cosa_layout bad = lay;
         bad.ny = 0;
-        cr_assert_eq(fn(d, Phi, Phis, d, &bad, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &bad, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
         bad = lay;
         bad.off_y = 3; /* 3 + 2 > 4 */
-        cr_assert_eq(fn(d, Phi, Phis, d, &bad, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 0, 0.5, &e, NULL, w), COSA_ERANGE);
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 1, 0.5, &e, NULL, w), COSA_ERANGE); /* std = 0 */
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 10, NAN, &e, NULL, w), COSA_ENONFINITE);
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, z0, 10, 0.5, &e, NULL, small), COSA_EWORKSPACE);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &bad, z0, 10, 0.5, &e, NULL, w), COSA_EINVAL);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 0, 0.5, &e, NULL, w), COSA_ERANGE);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 1, 0.5, &e, NULL, w),
+                     COSA_ERANGE); /* std = 0 */
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 10, NAN, &e, NULL, w), COSA_ENONFINITE);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, z0, 10, 0.5, &e, NULL, small),
+                     COSA_EWORKSPACE);
         const double zz[4] = {0, 0, 0, 0};
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, zz, 10, 0.5, &e, NULL, w), COSA_ERANGE);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, zz, 10, 0.5, &e, NULL, w), COSA_ERANGE);
         double nanm[16];
         memcpy(nanm, Phi, sizeof nanm);
         nanm[7] = NAN;
-        cr_assert_eq(fn(d, nanm, Phis, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_ENONFINITE);
+        cr_assert_eq(zform(fn, d, nanm, Phis, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_ENONFINITE);
         nanm[7] = INFINITY;
-        cr_assert_eq(fn(d, Phi, nanm, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_ENONFINITE);
+        cr_assert_eq(zform(fn, d, Phi, nanm, d, &lay, z0, 10, 0.5, &e, NULL, w), COSA_ENONFINITE);
         const double zn[4] = {1, NAN, 0, 0};
-        cr_assert_eq(fn(d, Phi, Phis, d, &lay, zn, 10, 0.5, &e, NULL, w), COSA_ENONFINITE);
+        cr_assert_eq(zform(fn, d, Phi, Phis, d, &lay, zn, 10, 0.5, &e, NULL, w), COSA_ENONFINITE);
         /* unstable reference: its statistics overflow */
         double big[16] = {0};
         for (size_t i = 0; i < d; i++)
             big[i * 5] = 1e10;
-        cr_assert_eq(fn(d, Phi, big, d, &lay, z0, 100, 0.5, &e, NULL, w), COSA_EUNSTABLEREF);
+        cr_assert_eq(zform(fn, d, Phi, big, d, &lay, z0, 100, 0.5, &e, NULL, w), COSA_EUNSTABLEREF);
         cr_assert(isnan(e.e_global));
+        /* the state-form arguments: T = [I; 0] (4 x 2), A*_d = 0.6 I (2 x 2) */
+        const double T[8] = {1, 0, 0, 0, 0, 1, 0, 0}, A[4] = {0.6, 0, 0, 0.6}, x0[2] = {1, 2};
+        cr_assert_eq(fn(d, Phi, Phis, d, &lay, 2, A, 2, T, d, x0, 10, 0.5, &e, NULL, w), COSA_OK);
+        cr_assert_eq(fn(d, Phi, Phis, d, &lay, 2, NULL, 2, T, d, x0, 10, 0.5, &e, NULL, w),
+                     COSA_EINVAL);
+        cr_assert_eq(fn(d, Phi, Phis, d, &lay, 2, A, 2, NULL, d, x0, 10, 0.5, &e, NULL, w),
+                     COSA_EINVAL);
+        cr_assert_eq(fn(d, Phi, Phis, d, &lay, 2, A, 2, T, d, NULL, 10, 0.5, &e, NULL, w),
+                     COSA_EINVAL);
+        cr_assert_eq(fn(d, Phi, Phis, d, &lay, 0, A, 2, T, d, x0, 10, 0.5, &e, NULL, w),
+                     COSA_EINVAL); /* nx = 0 */
+        cr_assert_eq(fn(d, Phi, Phis, d, &lay, 2, A, 1, T, d, x0, 10, 0.5, &e, NULL, w),
+                     COSA_EINVAL); /* lda < nx */
+        cr_assert_eq(fn(d, Phi, Phis, d, &lay, 2, A, 2, T, d - 1, x0, 10, 0.5, &e, NULL, w),
+                     COSA_EINVAL); /* ldt < dim */
+        cr_assert_eq(fn(d, Phi, Phis, d, &lay, 5, A, 5, T, d, x0, 10, 0.5, &e, NULL, w),
+                     COSA_EWORKSPACE); /* nx > dim_max (checked before reading A, T, x0) */
+        double Tn[8], An[4], xn[2] = {1, INFINITY};
+        memcpy(Tn, T, sizeof Tn);
+        memcpy(An, A, sizeof An);
+        Tn[5] = NAN;
+        An[3] = INFINITY;
+        cr_assert_eq(fn(d, Phi, Phis, d, &lay, 2, A, 2, Tn, d, x0, 10, 0.5, &e, NULL, w),
+                     COSA_ENONFINITE);
+        cr_assert_eq(fn(d, Phi, Phis, d, &lay, 2, An, 2, T, d, x0, 10, 0.5, &e, NULL, w),
+                     COSA_ENONFINITE);
+        cr_assert_eq(fn(d, Phi, Phis, d, &lay, 2, A, 2, T, d, xn, 10, 0.5, &e, NULL, w),
+                     COSA_ENONFINITE);
     }
     cosa_nrmse_workspace_free(w);
     cosa_nrmse_workspace_free(small);
+}
+
+/* ---- real propagation matrices: the two-mass oscillator -------------------- */
+
+/* Phi, Phi*, A*_d, T of scheme `scheme` at dt for the built-in model
+ * "twomass" at its defaults (c_k = 2e5, d_k = 5e2, x0 = [0, 100, 0, -100]),
+ * horizon 0.3 s. */
+typedef struct tm_case {
+    cosa_system *sys;
+    cosa_layout lay;
+    size_t d, nx, N;
+    double rho, x0[8];
+    double *Phi, *Phis, *A, *T;
+} tm_case;
+
+static void tm_setup(const char *scheme, double dt, tm_case *c)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cr_assert_not_null(m);
+    double par[64];
+    cr_assert(m->nparam <= 64);
+    cosa_model_defaults(m, par);
+    cr_assert_eq(m->create(m, par, &c->sys), COSA_OK);
+    cosa_scheme s;
+    cr_assert_eq(cosa_scheme_parse(scheme, &s), COSA_OK);
+    cr_assert_eq(cosa_layout_get(c->sys, &s, &c->lay), COSA_OK);
+    const size_t d = c->d = c->lay.dim, nx = c->nx = c->lay.nx;
+    cr_assert(nx <= 8);
+    cr_assert_eq(m->initial_state(m, par, c->x0), COSA_OK);
+    c->Phi = calloc(d * d, sizeof(double));
+    c->Phis = calloc(d * d, sizeof(double));
+    c->A = calloc(nx * nx, sizeof(double));
+    c->T = calloc(d * nx, sizeof(double));
+    double *copy = calloc(d * d, sizeof(double));
+    cosa_phi_workspace *pw = cosa_phi_workspace_alloc(c->sys, s.order);
+    cosa_eig_workspace *ew = cosa_eig_workspace_alloc(d);
+    cr_assert(c->Phi && c->Phis && c->A && c->T && copy && pw && ew);
+    cr_assert_eq(cosa_phi_build(c->sys, &s, dt, c->Phi, d, pw), COSA_OK);
+    cr_assert_eq(cosa_phi_ref_build(c->sys, &s, dt, c->Phis, d, pw), COSA_OK);
+    cr_assert_eq(cosa_reference_basis(c->sys, &s, dt, c->T, d, pw), COSA_OK);
+    cosa_mat_copy(nx, nx, c->Phis, d, c->A, nx);
+    cosa_mat_copy(d, d, c->Phi, d, copy, d);
+    cr_assert_eq(cosa_spectral_radius(d, copy, d, &c->rho, ew), COSA_OK);
+    c->N = (size_t)nearbyint(0.3 / dt);
+    free(copy);
+    cosa_phi_workspace_free(pw);
+    cosa_eig_workspace_free(ew);
+}
+
+static void tm_free(tm_case *c)
+{
+    cosa_system_free(c->sys);
+    free(c->Phi);
+    free(c->Phis);
+    free(c->A);
+    free(c->T);
+}
+
+/* fast (cosa_nrmse) against the long-double stepping route and the double
+ * direct route, dt = 1e-3 .. 1e-6 (N = 300 .. 300000).
+ *
+ * Long double, tolerance 1e-9 relative wherever the value is >= 1e-14: the
+ * fast route now subtracts nothing large (componentwise cancellation
+ * |K||q|/|Kq| <= 2 on these cases; |R D||e|/|l| <= 30 except p3/p4 at
+ * dt = 1e-6, where e_local < 1e-13), so its error is ~ log2(N) eps times
+ * small factors (measured <= 1e-13); the long-double route's is ~ 2^-64
+ * sqrt(N).  The old fast route (D G D^T from Gram matrices of z) was off by
+ * O(1) here (e_local = 0 or negative sums for p3/p4 at dt = 1e-5).
+ *
+ * Double direct, tolerance 1e-6 |fast| + sqrt(N) DBL_EPSILON: the direct
+ * route forms (Phi* - Phi) z per step, which loses DBL_EPSILON |D||z| /
+ * |D z| relative (|D||z|/|Dz| up to 1e13 at dt = 1e-5, 3e16 at dt = 1e-6,
+ * i.e. an absolute error ~ DBL_EPSILON in the normalised indicator), uses
+ * Phi* T where the fast route uses T A*_d (they differ by the rounding of the
+ * matrices, again ~ DBL_EPSILON absolute), and differences two stepped
+ * trajectories, whose rounding random walks give ~ sqrt(N) DBL_EPSILON
+ * absolute in e_global (measured <= 6e-15).  Hence an absolute floor
+ * sqrt(N) DBL_EPSILON plus 1e-6 relative.
+ *
+ * Always: e_global, e_local >= 0 (or +inf), per-component sums >= 0; an
+ * unstable scheme (p3, p4 at dt = 1e-3) has e_global = e_local = +inf and a
+ * finite e_local_ref. */
+static void twomass_routes(const char *scheme)
+{
+    const double dts[4] = {1e-3, 1e-4, 1e-5, 1e-6};
+    for (int i = 0; i < 4; i++) {
+        tm_case c;
+        tm_setup(scheme, dts[i], &c);
+        cosa_nrmse_workspace *w = cosa_nrmse_workspace_alloc(c.d);
+        cosa_errors ef, ed;
+        sums_buf bf;
+        sums_init(&bf);
+        cr_assert_eq(cosa_nrmse(c.d, c.Phi, c.Phis, c.d, &c.lay, c.nx, c.A, c.nx, c.T, c.d, c.x0,
+                                c.N, c.rho, &ef, &bf.s, w),
+                     COSA_OK);
+        cr_assert_eq(cosa_nrmse_direct(c.d, c.Phi, c.Phis, c.d, &c.lay, c.nx, c.A, c.nx, c.T, c.d,
+                                       c.x0, c.N, c.rho, &ed, NULL, w),
+                     COSA_OK);
+        cr_assert_eq(ef.ncomp, 3);
+        const int stable = !(c.rho > 1.0 + COSA_RHO_TOL);
+        double el[3];
+        ld_route(c.d, c.Phi, c.Phis, c.d, &c.lay, c.nx, c.A, c.nx, c.T, c.d, c.x0, c.N, el);
+        const double f[3] = {ef.e_global, ef.e_local, ef.e_local_ref},
+                     dr[3] = {ed.e_global, ed.e_local, ed.e_local_ref};
+        const char *nm[3] = {"e_global", "e_local", "e_local_ref"};
+        const double floor_d = sqrt((double)c.N) * DBL_EPSILON;
+        for (int k = 0; k < 3; k++) {
+            cr_assert(f[k] >= 0.0 && !isnan(f[k]), "%s dt=%g %s = %g", scheme, dts[i], nm[k],
+                      f[k]);
+            if (!stable && k < 2) {
+                cr_assert(isinf(f[k]) && isinf(dr[k]), "%s dt=%g unstable: %s %g / %g", scheme,
+                          dts[i], nm[k], f[k], dr[k]);
+                continue;
+            }
+            cr_assert(isfinite(f[k]), "%s dt=%g %s = %g", scheme, dts[i], nm[k], f[k]);
+            if (el[k] >= 1e-14)
+                cr_assert(fabs(f[k] - el[k]) <= 1e-9 * el[k],
+                          "%s dt=%g %s: fast %.17g long double %.17g (rel %.2g)", scheme, dts[i],
+                          nm[k], f[k], el[k], fabs(f[k] - el[k]) / el[k]);
+            cr_assert(fabs(f[k] - dr[k]) <= 1e-6 * f[k] + floor_d,
+                      "%s dt=%g %s: fast %.17g direct %.17g", scheme, dts[i], nm[k], f[k], dr[k]);
+            cr_log_info("%-11s dt=%-6g %-11s fast %.6e  |fast-ld|/ld %.1e  |fast-direct|/fast "
+                        "%.1e",
+                        scheme, dts[i], nm[k], f[k], fabs(f[k] - el[k]) / el[k],
+                        fabs(f[k] - dr[k]) / f[k]);
+        }
+        for (size_t k = 0; k < 3; k++)
+            for (int q = 1; q < 5; q++)
+                cr_assert(bf.v[q][k] >= 0.0, "%s dt=%g comp %zu sum %d = %g", scheme, dts[i], k,
+                          q, bf.v[q][k]);
+        cosa_nrmse_workspace_free(w);
+        tm_free(&c);
+    }
+}
+
+Test(nrmse_twomass, zoh) { twomass_routes("zoh"); }
+Test(nrmse_twomass, zoh_mbcorr) { twomass_routes("zoh+mbcorr"); }
+Test(nrmse_twomass, soh_mbcorr) { twomass_routes("soh+mbcorr"); }
+Test(nrmse_twomass, p3) { twomass_routes("p3"); }
+Test(nrmse_twomass, p4) { twomass_routes("p4"); }
+Test(nrmse_twomass, p4_mbcorr) { twomass_routes("p4+mbcorr"); }
+
+/* The reference basis: Phi* T = T A*_d up to rounding, and cosa_z0_build
+ * gives T x0.  Componentwise tolerance 64 p eps (|Phi*||T| + |T||A*_d|): T is
+ * built by the row recursion slot_{j-1} = slot_j A*_d and Phi*'s output row
+ * is C* A*_d, so each entry of the difference is a few roundings of products
+ * of at most p + 1 factors. */
+Test(nrmse_twomass, reference_basis)
+{
+    const char *schemes[] = {"zoh", "foh+mbcorr", "p3", "p4+ecorr"};
+    const double dts[] = {1e-3, 1e-5};
+    for (int si = 0; si < 4; si++)
+        for (int di = 0; di < 2; di++) {
+            tm_case c;
+            tm_setup(schemes[si], dts[di], &c);
+            const size_t d = c.d, nx = c.nx, p = c.lay.nhist - 1;
+            for (size_t j = 0; j < nx; j++)
+                for (size_t i = 0; i < d; i++) {
+                    double x = 0, y = 0, bound = 0;
+                    for (size_t k = 0; k < d; k++) {
+                        x += c.Phis[i + k * d] * c.T[k + j * d];
+                        bound += fabs(c.Phis[i + k * d] * c.T[k + j * d]);
+                    }
+                    for (size_t k = 0; k < nx; k++) {
+                        y += c.T[i + k * d] * c.A[k + j * nx];
+                        bound += fabs(c.T[i + k * d] * c.A[k + j * nx]);
+                    }
+                    cr_assert(fabs(x - y) <= 64.0 * (double)(p + 1) * DBL_EPSILON * bound,
+                              "%s dt=%g (Phi* T - T A)[%zu,%zu] = %g, bound %g", schemes[si],
+                              dts[di], i, j, x - y, bound);
+                }
+            /* z0 = T x0; du rows zero */
+            cosa_scheme s;
+            cosa_scheme_parse(schemes[si], &s);
+            cosa_phi_workspace *pw = cosa_phi_workspace_alloc(c.sys, s.order);
+            double z0[64];
+            cr_assert(d <= 64);
+            cr_assert_eq(cosa_z0_build(c.sys, &s, dts[di], c.x0, z0, pw), COSA_OK);
+            for (size_t i = 0; i < d; i++) {
+                double x = 0, bound = 0;
+                for (size_t k = 0; k < nx; k++) {
+                    x += c.T[i + k * d] * c.x0[k];
+                    bound += fabs(c.T[i + k * d] * c.x0[k]);
+                }
+                cr_assert(fabs(z0[i] - x) <= 4.0 * (double)nx * DBL_EPSILON * bound,
+                          "%s z0[%zu] %.17g vs T x0 %.17g", schemes[si], i, z0[i], x);
+                if (i >= c.lay.off_du)
+                    cr_assert(c.T[i] == 0.0 && z0[i] == 0.0);
+            }
+            double Tb[1];
+            cr_assert_eq(cosa_reference_basis(c.sys, &s, dts[di], Tb, d - 1, pw), COSA_EINVAL);
+            cr_assert_eq(cosa_reference_basis(c.sys, &s, dts[di], NULL, d, pw), COSA_EINVAL);
+            cr_assert_eq(cosa_reference_basis(c.sys, &s, -1.0, c.T, d, pw), COSA_ERANGE);
+            cosa_phi_workspace_free(pw);
+            tm_free(&c);
+        }
+}
+
+/* MBCorr paper, section 4.3 (METHOD.md "Statements ... cosa must reproduce"),
+ * at the twomass defaults (c_k = 2e5, d_k = 5e2): local error 1e-3 needs
+ * dt ~ 7e-6 for ZOH and ~ 2e-4 for ZOH+MBCorr.  Checked as brackets through
+ * cosa_evaluate: e_l(5e-6) < 1e-3 < e_l(9e-6) (ZOH) and
+ * e_l(1.5e-4) < 1e-3 < e_l(3e-4) (ZOH+MBCorr). */
+Test(nrmse_twomass, paper_local_error_brackets)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    double par[64], x0[8];
+    cosa_model_defaults(m, par);
+    cosa_system *sys;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+    cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, 0);
+    cr_assert_not_null(w);
+    const struct {
+        const char *scheme;
+        double lo, hi;
+    } cases[2] = {{"zoh", 5e-6, 9e-6}, {"zoh+mbcorr", 1.5e-4, 3e-4}};
+    for (int i = 0; i < 2; i++) {
+        cosa_scheme s;
+        cr_assert_eq(cosa_scheme_parse(cases[i].scheme, &s), COSA_OK);
+        cosa_point_result lo, hi;
+        cr_assert_eq(cosa_evaluate(sys, &s, cases[i].lo, x0, 0.3, COSA_WANT_ERRORS, &lo, w),
+                     COSA_OK);
+        cr_assert_eq(cosa_evaluate(sys, &s, cases[i].hi, x0, 0.3, COSA_WANT_ERRORS, &hi, w),
+                     COSA_OK);
+        cr_log_info("%s: e_local(%g) = %.4g, e_local(%g) = %.4g", cases[i].scheme, cases[i].lo,
+                    lo.err.e_local, cases[i].hi, hi.err.e_local);
+        cr_assert(lo.err.e_local < 1e-3 && hi.err.e_local > 1e-3,
+                  "%s: e_local(%g) = %g, e_local(%g) = %g", cases[i].scheme, cases[i].lo,
+                  lo.err.e_local, cases[i].hi, hi.err.e_local);
+    }
+    cosa_eval_workspace_free(w);
+    cosa_system_free(sys);
 }
 
 /* ---- convergence order ------------------------------------------------------ */

@@ -164,7 +164,7 @@ expect_exit 2 "$COSA" limit --scheme zoh --criterion accurate --tol -1
 expect_exit 2 "$COSA" limit --scheme zoh --criterion stable --dt 1e-4
 expect_exit 2 "$COSA" converge --scheme zoh --points 1
 expect_exit 2 "$COSA" converge --scheme zoh --dt-max 1
-expect_exit 2 "$COSA" table --paper mbcorr --table 4
+expect_exit 2 "$COSA" table --paper mbcorr --table 5
 expect_exit 2 "$COSA" table --paper other --table 1
 expect_exit 2 "$COSA" table --paper mbcorr --table 1 --format xml
 expect_exit 2 "$COSA" table --paper mbcorr --table 1 --pairs 1e5

@@ -1,0 +1,549 @@
+/* cmd_simulate.c -- `cosa simulate`: one time-domain co-simulation run of a
+ * linear or nonlinear model (lib/master.c), against its monolithic
+ * reference, with the start-up and error conventions of METHOD.md; writes
+ * the trajectory as CSV and a gnuplot script (plots/simulate.gp). */
+#include "config.h"
+#include "sweep_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char cosa_plot_simulate[]; /* plots/simulate.gp */
+
+static void help(void)
+{
+    printf("Usage: cosa simulate [--model NAME] [--set NAME=VALUE]... --scheme S --dt DT\n"
+           "                     [--tend T] [--integrator exact|cvode|cvode-adams|rk4|\n"
+           "                     symplectic-euler|euler] [--rtol R] [--atol A] [--micro H]\n"
+           "                     [--ref-rtol R] [--linearize start|end] [--fd] [--alpha A]\n"
+           "                     [--order LIST] [-o DIR] [--name NAME] [--plot png|svg|pdf]\n\n"
+           "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
+           "its input as a polynomial over the macro step, steps, and returns its outputs;\n"
+           "MBCorr linearises every unit at every macro step (MBCorr paper section 2.3).\n"
+           "Linear models (see 'cosa models') and nonlinear ones (twomass-nl: section 5,\n"
+           "eq 43) are accepted.  The co-simulation starts on the monolithic reference at\n"
+           "t = p*DT (METHOD.md) and runs N = round(T/DT) macro steps.  The reference is\n"
+           "exact (matrix exponential) for linear models and CVODE BDF at --ref-rtol for\n"
+           "nonlinear ones.  Prints 'name value' lines, among them\n"
+           "  status     ok | diverged t=TIME  (an output beyond 1e6 x the largest reference\n"
+           "             output, or a unit that cannot complete its step; exit code 0)\n"
+           "  e_global   NRMSE of the corrected outputs at the N new macro points (eq 33;\n"
+           "             inf when diverged)\n"
+           "  steps      macro steps completed\n"
+           "With -o DIR (or --plot) it writes NAME.csv (comment header, then a header row\n"
+           "and one row per macro point: t, inputs u at the start of the step, raw outputs\n"
+           "y, corrected outputs ybar, state-correction offsets du, reference outputs ref)\n"
+           "and NAME.gp, a gnuplot script of the outputs against the reference (for\n"
+           "twomass-nl the s1 panel is the paper's Fig 9).\n\n"
+           "%s\n%s\nOptions:\n%s"
+           "  --tend T             horizon in seconds (default: the model's, 0.3 s)\n"
+           "  --integrator I       subsystem integrator: exact (linear models only; the\n"
+           "                       default for them), cvode = cvode-bdf (default for\n"
+           "                       nonlinear models), cvode-adams, rk4, symplectic-euler,\n"
+           "                       euler\n"
+           "  --rtol R             CVODE relative tolerance (default 1e-10)\n"
+           "  --atol A             CVODE absolute tolerance (default: rtol x the scale of\n"
+           "                       each state)\n"
+           "  --micro H            micro step of rk4/euler/symplectic-euler in seconds\n"
+           "                       (default: DT/100)\n"
+           "  --ref-rtol R         tolerance of the CVODE reference (default 1e-12)\n"
+           "  --linearize P        MBCorr linearisation point: start (default; x_n and the\n"
+           "                       input at T_n) or end (x_{n+1}, input at T_{n+1})\n"
+           "  --fd                 finite-difference Jacobians even where analytic ones exist\n"
+           "  -o, --output DIR     write the files into DIR (created; files there replaced)\n"
+           "  --name NAME          base name of the files (default: MODEL_SCHEME)\n"
+           "  --plot FMT           also render the plot with gnuplot: png, svg or pdf\n"
+           "                       (without -o the files go to the current directory and\n"
+           "                       existing ones are not overwritten)\n",
+           cli_model_help, cli_scheme_help, cli_case_help);
+    printf("\nNonlinear models (for simulate and 'cosa table --table 4'; linear models: see\n"
+           "'cosa models'):\n");
+    for (size_t i = 0; i < cosa_nlmodel_count(); i++) {
+        const cosa_nlmodel *m = cosa_nlmodel_at(i);
+        printf("%s: %s (natural horizon %g s)\n", m->name, m->doc, m->tend);
+        for (size_t k = 0; k < m->nparam; k++) {
+            const cosa_param *p = &m->params[k];
+            printf("  %-8s %-14.10g %-8s %s%s\n", p->name, p->value, p->unit, p->doc,
+                   p->kind == COSA_PARAM_INITIAL ? " (initial state)" : "");
+        }
+    }
+}
+
+struct sim_opts {
+    const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *lin, *output, *name, *plot;
+    int fd;
+};
+
+static int extra(void *ctx, int opt, const char *arg)
+{
+    struct sim_opts *o = ctx;
+    switch (opt) {
+    case 't': o->tend = arg; return 0;
+    case 'i': o->integrator = arg; return 0;
+    case 'r': o->rtol = arg; return 0;
+    case 'a': o->atol = arg; return 0;
+    case 'm': o->micro = arg; return 0;
+    case 'R': o->refrtol = arg; return 0;
+    case 'l': o->lin = arg; return 0;
+    case 'f': o->fd = 1; return 0;
+    case 'o': o->output = arg; return 0;
+    case 'n': o->name = arg; return 0;
+    case 'p': o->plot = arg; return 0;
+    default: return 1;
+    }
+}
+
+/* What the run needs from either kind of model. */
+struct sim_model {
+    const char *name;
+    size_t nparam;
+    const cosa_param *params;
+    double *par;
+    const cosa_model *lin;        /* linear model, or */
+    const cosa_nlmodel *nl;       /* nonlinear model   */
+    cosa_system *sys;             /* linear: the system */
+    cosa_odesys *os;              /* the ODE subsystems (unless exact units) */
+    double *x0;
+    size_t nsub, nx, nu, ny;
+    const double *L;
+};
+
+static const char *out_name(const struct sim_model *sm, size_t k)
+{
+    const char *n = NULL;
+    if (sm->lin && sm->lin->output_name)
+        n = sm->lin->output_name(sm->lin, sm->par, k);
+    if (sm->nl && sm->nl->output_name)
+        n = sm->nl->output_name(sm->nl, sm->par, k);
+    return n;
+}
+
+static const char *in_name(const struct sim_model *sm, size_t k)
+{
+    const char *n = NULL;
+    if (sm->lin && sm->lin->input_name)
+        n = sm->lin->input_name(sm->lin, sm->par, k);
+    if (sm->nl && sm->nl->input_name)
+        n = sm->nl->input_name(sm->nl, sm->par, k);
+    return n;
+}
+
+/* "--order II,I" for a nonlinear model: subsystem names or 1-based indices. */
+static int nl_order(const char *cmd, const char *text, const struct sim_model *sm, size_t *seq)
+{
+    char buf[1024];
+    if (strlen(text) >= sizeof buf) {
+        cli_error(cmd, "--order list too long");
+        return CLI_EUSAGE;
+    }
+    strcpy(buf, text);
+    size_t n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t idx = (size_t)-1, v;
+        for (size_t k = 0; k < sm->nsub && sm->nl->sub_name; k++) {
+            const char *nm = sm->nl->sub_name(sm->nl, sm->par, k);
+            if (nm && strcmp(nm, tok) == 0)
+                idx = k;
+        }
+        if (idx == (size_t)-1 && cli_parse_size(tok, &v) == 0 && v <= sm->nsub)
+            idx = v - 1;
+        if (idx == (size_t)-1) {
+            cli_error(cmd, "--order: '%s' is not a subsystem name or index 1..%zu", tok, sm->nsub);
+            return CLI_EUSAGE;
+        }
+        for (size_t k = 0; k < n; k++)
+            if (seq[k] == idx) {
+                cli_error(cmd, "--order names subsystem '%s' twice", tok);
+                return CLI_EUSAGE;
+            }
+        if (n == sm->nsub) {
+            cli_error(cmd, "--order lists more than the %zu subsystems", sm->nsub);
+            return CLI_EUSAGE;
+        }
+        seq[n++] = idx;
+    }
+    if (n != sm->nsub) {
+        cli_error(cmd, "--order must list all %zu subsystems, got %zu", sm->nsub, n);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* Resolve the model: nonlinear by name, otherwise the linear path of the
+ * other subcommands (which also resolves --order and checks the scheme). */
+static int resolve_model(const char *cmd, cli_case *cs, cosa_scheme *s, struct sim_model *sm)
+{
+    const char *name = cs->mod.name ? cs->mod.name : "twomass";
+    sm->nl = cs->mod.file ? NULL : cosa_nlmodel_find(name);
+    if (!sm->nl) {
+        int rc = cli_case_system(cmd, cs, s, &sm->sys);
+        if (rc != CLI_OK)
+            return rc;
+        sm->lin = cs->mod.model;
+        sm->name = sm->lin->name;
+        sm->par = cs->mod.par;
+        sm->nparam = sm->lin->nparam;
+        sm->params = sm->lin->params;
+        sm->nsub = cosa_system_nsub(sm->sys);
+        sm->nx = cosa_system_nx(sm->sys);
+        sm->nu = cosa_system_nu(sm->sys);
+        sm->ny = cosa_system_ny(sm->sys);
+        sm->L = cosa_system_L(sm->sys);
+        return cli_model_x0(&cs->mod, cmd, sm->sys, &sm->x0);
+    }
+    const cosa_nlmodel *m = sm->nl;
+    sm->name = m->name;
+    sm->nparam = m->nparam;
+    sm->params = m->params;
+    sm->par = calloc(m->nparam + 1, sizeof(double));
+    if (!sm->par) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    cosa_nlmodel_defaults(m, sm->par);
+    for (size_t i = 0; i < cs->mod.nset; i++)
+        if (cosa_nlmodel_set(m, sm->par, cs->mod.set_name[i], cs->mod.set_value[i]) != COSA_OK) {
+            cli_error(cmd, "model '%s' has no parameter '%s'", m->name, cs->mod.set_name[i]);
+            return CLI_EUSAGE;
+        }
+    cosa_status st = m->create(m, sm->par, &sm->os);
+    if (st != COSA_OK) {
+        cli_error(cmd, "model '%s': %s", m->name, cosa_strerror(st));
+        return st == COSA_EPARAM || st == COSA_ENONFINITE ? CLI_EUSAGE : CLI_EFAIL;
+    }
+    sm->nsub = cosa_odesys_nsub(sm->os);
+    sm->nx = cosa_odesys_nx(sm->os);
+    sm->nu = cosa_odesys_nu(sm->os);
+    sm->ny = cosa_odesys_ny(sm->os);
+    sm->L = cosa_odesys_L(sm->os);
+    sm->x0 = calloc(sm->nx + 1, sizeof(double));
+    if (!sm->x0) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    if ((st = m->initial_state(m, sm->par, sm->x0)) != COSA_OK) {
+        cli_error(cmd, "model '%s': initial state: %s", m->name, cosa_strerror(st));
+        return CLI_EFAIL;
+    }
+    if (cs->order_text) {
+        if (s->exec != COSA_GAUSS_SEIDEL) {
+            cli_error(cmd, "--order applies to Gauss-Seidel schemes only (prefix 'gs:')");
+            return CLI_EUSAGE;
+        }
+        cs->seq = calloc(sm->nsub, sizeof(size_t));
+        if (!cs->seq) {
+            cli_error(cmd, "out of memory");
+            return CLI_EFAIL;
+        }
+        int rc = nl_order(cmd, cs->order_text, sm, cs->seq);
+        if (rc != CLI_OK)
+            return rc;
+        s->seq = cs->seq;
+    }
+    st = cosa_scheme_check(s, NULL);
+    if (st == COSA_EUNSUPPORTED) {
+        cli_error(cmd, "scheme '%s': corrections are defined for Jacobi schemes only",
+                  cs->scheme_text);
+        return CLI_EUSAGE;
+    }
+    if (st != COSA_OK) {
+        cli_error(cmd, "scheme '%s': %s", cs->scheme_text, cosa_strerror(st));
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+static int positive(const char *cmd, const char *opt, const char *text, double *v)
+{
+    if (!text)
+        return CLI_OK;
+    if (cli_parse_double(text, v) != 0 || !(*v > 0.0)) {
+        cli_error(cmd, "%s must be a positive finite number, got '%s'", opt, text);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* "name" or "NAMEk" (1-based) when the model has no name for entry k. */
+static void col_name(char *buf, size_t size, const char *prefix, const char *name, size_t k)
+{
+    if (name)
+        snprintf(buf, size, "%s.%s", prefix, name);
+    else
+        snprintf(buf, size, "%s%zu", prefix, k + 1);
+}
+
+static int write_csv(const char *cmd, const char *path, const struct sim_model *sm,
+                     const char *scheme, const char *integ, const char *refdesc, double dt,
+                     double tend, const cosa_cosim_result *r)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    fprintf(f, "# cosa %s simulate\n# model %s\n", cosa_version(), sm->name);
+    for (size_t i = 0; i < sm->nparam; i++)
+        fprintf(f, "# param %s %.17g\n", sm->params[i].name, sm->par[i]);
+    fprintf(f, "# scheme %s\n# integrator %s\n# reference %s\n", scheme, integ, refdesc);
+    fprintf(f, "# dt %.17g\n# tend %.17g\n# steps %zu of %zu\n", dt, tend, r->ndone, r->nsteps);
+    if (r->diverged)
+        fprintf(f, "# status diverged t=%.15g (%s)\n", r->t_diverged, r->reason);
+    else
+        fprintf(f, "# status ok\n");
+    fprintf(f, "# e_global %.17g\n", r->e_global);
+    fprintf(f, "# columns: t [s]; u.* input at the start of the macro step (L ybar + du); "
+               "y.* raw outputs; ybar.* corrected outputs; du.* state-correction offsets; "
+               "ref.* monolithic reference outputs\n");
+    char nm[128];
+    fprintf(f, "t");
+    for (size_t k = 0; k < sm->nu; k++)
+        col_name(nm, sizeof nm, "u", in_name(sm, k), k), fprintf(f, ",%s", nm);
+    const char *pre[3] = {"y", "ybar", NULL};
+    for (int b = 0; b < 2; b++)
+        for (size_t k = 0; k < sm->ny; k++)
+            col_name(nm, sizeof nm, pre[b], out_name(sm, k), k), fprintf(f, ",%s", nm);
+    for (size_t k = 0; k < sm->nu; k++)
+        col_name(nm, sizeof nm, "du", in_name(sm, k), k), fprintf(f, ",%s", nm);
+    for (size_t k = 0; k < sm->ny; k++)
+        col_name(nm, sizeof nm, "ref", out_name(sm, k), k), fprintf(f, ",%s", nm);
+    fputc('\n', f);
+    const size_t nu = sm->nu, ny = sm->ny;
+    for (size_t n = 0; n <= r->ndone; n++) {
+        fprintf(f, "%.17g", r->t[n]);
+        for (size_t k = 0; k < nu; k++)
+            fprintf(f, ",%.17g", r->u[k + n * nu]);
+        for (size_t k = 0; k < ny; k++)
+            fprintf(f, ",%.17g", r->y[k + n * ny]);
+        for (size_t k = 0; k < ny; k++)
+            fprintf(f, ",%.17g", r->ybar[k + n * ny]);
+        for (size_t k = 0; k < nu; k++)
+            fprintf(f, ",%.17g", r->du[k + n * nu]);
+        for (size_t k = 0; k < ny; k++)
+            fprintf(f, ",%.17g", r->yref[k + n * ny]);
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+    const char *cmd = "simulate";
+    static const struct option more[] = {
+        {"tend", required_argument, NULL, 't'},     {"integrator", required_argument, NULL, 'i'},
+        {"rtol", required_argument, NULL, 'r'},     {"atol", required_argument, NULL, 'a'},
+        {"micro", required_argument, NULL, 'm'},    {"ref-rtol", required_argument, NULL, 'R'},
+        {"linearize", required_argument, NULL, 'l'}, {"fd", no_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},   {"name", required_argument, NULL, 'n'},
+        {"plot", required_argument, NULL, 'p'},     {0, 0, 0, 0}};
+    struct sim_opts o = {0};
+    cli_case cs = {0};
+    struct sim_model sm = {0};
+    cosa_unit **units = NULL;
+    cosa_reference *ref = NULL;
+    cosa_cosim_result *res = NULL;
+    cosa_scheme scheme;
+    double dt, tend = 0.0, refrtol = 1e-12;
+    int ac = 0;
+    char **av = scli_argv_output(argc, argv, &ac);
+    if (!av) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    int rc = cli_parse(cmd, ac, av, more, extra, &o, help, &cs);
+    if (rc < 0) {
+        rc = CLI_OK;
+        goto out;
+    }
+    if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
+        (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
+        (rc = resolve_model(cmd, &cs, &scheme, &sm)) != CLI_OK)
+        goto out;
+
+    /* integrator and tolerances */
+    cosa_integrator integ;
+    const char *iname = o.integrator ? o.integrator : sm.nl ? "cvode" : "exact";
+    if (cosa_integrator_parse(iname, &integ) != COSA_OK) {
+        cli_error(cmd, "unknown integrator '%s' (expected exact, cvode, cvode-adams, rk4, "
+                       "symplectic-euler or euler)", iname);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (integ.kind == COSA_INTEGRATOR_EXACT && sm.nl) {
+        cli_error(cmd, "--integrator exact needs a linear model; '%s' is nonlinear (use cvode, "
+                       "rk4, symplectic-euler or euler)", sm.name);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    tend = sm.nl ? sm.nl->tend : sm.lin->tend;
+    double micro = 0.0;
+    if ((rc = positive(cmd, "--tend", o.tend, &tend)) != CLI_OK ||
+        (rc = positive(cmd, "--rtol", o.rtol, &integ.rtol)) != CLI_OK ||
+        (rc = positive(cmd, "--atol", o.atol, &integ.atol)) != CLI_OK ||
+        (rc = positive(cmd, "--micro", o.micro, &micro)) != CLI_OK ||
+        (rc = positive(cmd, "--ref-rtol", o.refrtol, &refrtol)) != CLI_OK)
+        goto out;
+    integ.hmicro = micro > 0.0 ? micro : dt / 100.0;
+    cosa_master_opts mopt = {.force_fd = o.fd};
+    if (o.lin && strcmp(o.lin, "start") && strcmp(o.lin, "end")) {
+        cli_error(cmd, "--linearize must be start or end, got '%s'", o.lin);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    mopt.lin_at_end = o.lin && strcmp(o.lin, "end") == 0;
+    if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
+        goto out;
+    double nsteps = nearbyint(tend / dt);
+    if (nsteps < 1) {
+        cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to run", dt,
+                  tend);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (nsteps > 1e8) {
+        cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most 1e8)", nsteps);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    const size_t N = (size_t)nsteps, nsamples = (size_t)scheme.order + N + 1;
+
+    /* units */
+    units = calloc(sm.nsub, sizeof *units);
+    if (!units) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    cosa_status st = COSA_OK;
+    if (integ.kind != COSA_INTEGRATOR_EXACT && !sm.os)
+        st = cosa_odesys_from_linear(sm.sys, &sm.os);
+    for (size_t i = 0; i < sm.nsub && st == COSA_OK; i++)
+        st = integ.kind == COSA_INTEGRATOR_EXACT
+                 ? cosa_unit_linear_from_system(sm.sys, i, &units[i])
+                 : cosa_unit_ode_create(cosa_odesys_sub(sm.os, i), &integ, &units[i]);
+    if (st == COSA_EUNSUPPORTED) {
+        cli_error(cmd, "--integrator %s: model '%s' has no position/velocity split of its "
+                       "states (symplectic Euler needs one)", iname, sm.name);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (st != COSA_OK) {
+        cli_error(cmd, "cannot create the units: %s", cosa_strerror(st));
+        rc = CLI_EFAIL;
+        goto out;
+    }
+
+    /* reference */
+    char refdesc[64];
+    if (sm.sys) {
+        st = cosa_reference_exact(sm.sys, sm.x0, dt, nsamples, &ref);
+        snprintf(refdesc, sizeof refdesc, "exact");
+    } else {
+        st = cosa_reference_cvode(sm.nsub, units, sm.L, sm.x0, dt, nsamples, refrtol, &ref);
+        snprintf(refdesc, sizeof refdesc, "cvode-bdf rtol %g", refrtol);
+    }
+    if (st != COSA_OK) {
+        cli_error(cmd, "the monolithic reference failed: %s", cosa_strerror(st));
+        rc = CLI_EFAIL;
+        goto out;
+    }
+
+    /* run */
+    cosa_cosim_opts copt = {.nsteps = N, .master = mopt};
+    st = cosa_cosim_run(sm.nsub, units, sm.L, &scheme, ref, &copt, &res);
+    if (st != COSA_OK) {
+        cli_error(cmd, "co-simulation failed: %s", cosa_strerror(st));
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    char sname[64], idesc[96];
+    cosa_scheme_name(&scheme, sname, sizeof sname);
+    if (integ.kind == COSA_INTEGRATOR_CVODE_BDF || integ.kind == COSA_INTEGRATOR_CVODE_ADAMS)
+        snprintf(idesc, sizeof idesc, "%s rtol %g", cosa_integrator_name(integ.kind), integ.rtol);
+    else if (integ.kind == COSA_INTEGRATOR_EXACT)
+        snprintf(idesc, sizeof idesc, "exact");
+    else
+        snprintf(idesc, sizeof idesc, "%s micro %g", cosa_integrator_name(integ.kind),
+                 integ.hmicro);
+    printf("model %s\nscheme %s\nintegrator %s\nreference %s\ndt %.17g\ntend %.17g\n", sm.name,
+           sname, idesc, refdesc, dt, tend);
+    if (res->diverged)
+        printf("status diverged t=%.15g\nreason %s\n", res->t_diverged, res->reason);
+    else
+        printf("status ok\n");
+    printf("e_global %.17g\nsteps %zu\n", res->e_global, res->ndone);
+    fflush(stdout);
+
+    /* files */
+    if (o.output || o.plot) {
+        scli_out out = {.dir = o.output};
+        if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK)
+            goto out;
+        char base[256], slug[64], csv[512], gp[512], path[1024];
+        scli_slug(sname, slug, sizeof slug);
+        if (o.name)
+            snprintf(base, sizeof base, "%s", o.name);
+        else
+            snprintf(base, sizeof base, "%s_%s", sm.name, slug);
+        snprintf(csv, sizeof csv, "%s.csv", base);
+        snprintf(gp, sizeof gp, "%s.gp", base);
+        if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
+            (rc = write_csv(cmd, path, &sm, sname, idesc, refdesc, dt, tend, res)) != CLI_OK)
+            goto out;
+        printf("file %s\n", path);
+        char names[2048] = "", title[512], comment[1024], ycol[32], rcol[32];
+        for (size_t k = 0; k < sm.ny; k++) {
+            char nm[128];
+            const char *n = out_name(&sm, k);
+            if (n)
+                snprintf(nm, sizeof nm, "%s", n);
+            else
+                snprintf(nm, sizeof nm, "y%zu", k + 1);
+            if (strlen(names) + strlen(nm) + 2 < sizeof names) {
+                strcat(names, k ? " " : "");
+                strcat(names, nm);
+            }
+        }
+        snprintf(ycol, sizeof ycol, "%zu", 2 + sm.nu + sm.ny);
+        snprintf(rcol, sizeof rcol, "%zu", 2 + 2 * sm.nu + 2 * sm.ny);
+        snprintf(title, sizeof title, "%s, %s, ΔT = %g s%s", sm.name, sname, dt,
+                 res->diverged ? " (diverged)" : "");
+        snprintf(comment, sizeof comment, "# cosa %s simulate: model %s, scheme %s\n# data: %s",
+                 cosa_version(), sm.name, sname, csv);
+        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE", "NAMES", "YCOL", "RCOL",
+                              "TITLE"};
+        const char *vals[] = {comment, gp, base, csv, names, ycol, rcol, title};
+        if ((rc = scli_out_path(cmd, &out, gp, path, sizeof path)) != CLI_OK ||
+            (rc = scli_write_script(cmd, path, cosa_plot_simulate, 8, keys, vals)) != CLI_OK)
+            goto out;
+        printf("file %s\n", path);
+        fflush(stdout);
+        if (o.plot) {
+            if ((rc = scli_gnuplot(cmd, out.dir, gp, o.plot)) != CLI_OK)
+                goto out;
+            printf("file %s/%s.%s\n", out.dir, base, o.plot);
+        }
+    }
+    rc = CLI_OK;
+out:
+    cosa_cosim_result_free(res);
+    cosa_reference_free(ref);
+    for (size_t i = 0; units && i < sm.nsub; i++)
+        cosa_unit_free(units[i]);
+    free(units);
+    cosa_odesys_free(sm.os);
+    cosa_system_free(sm.sys);
+    free(sm.x0);
+    if (sm.nl)
+        free(sm.par);
+    cli_case_free(&cs);
+    free(av);
+    return rc;
+}

@@ -1,0 +1,193 @@
+/* unit_linear.c -- a linear subsystem x' = A x + B u, y = C x + D u as a
+ * co-simulation unit with exact steps.
+ *
+ * With the input polynomial u(t_c + tau) = sum_m c_m tau^m = sum_m a_m (tau/h)^m,
+ * a_m = c_m h^m, variation of constants gives
+ *   x(t_c + h) = e^{Ah} x + sum_m Q_m a_m,  Q_m = int_0^h e^{A(h-tau)} B (tau/h)^m dtau,
+ * and (e^{Ah}, Q_0..Q_p) is one Van Loan exponential -- the same code that
+ * builds Phi (cosa_discretize, cached while h and the degree stay the same). */
+#include "unit_impl.h"
+#include "dense.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct linear_impl {
+    cosa_system *sys;        /* the unit alone, L = 0                */
+    cosa_phi_workspace *pw;  /* allocated for degrees up to pmax     */
+    int pmax;
+    double *Ad, *Q;          /* nx x nx, (pmax+1) blocks nx x nu     */
+    const double *A, *B, *C, *D; /* views into sys                   */
+};
+
+static void destroy(cosa_unit *u)
+{
+    struct linear_impl *li = u->impl;
+    if (!li)
+        return;
+    cosa_phi_workspace_free(li->pw);
+    cosa_system_free(li->sys);
+    free(li->Ad);
+    free(li->Q);
+    free(li);
+    u->impl = NULL;
+}
+
+/* Make room for input polynomials of degree p. */
+static cosa_status reserve(cosa_unit *u, int p)
+{
+    struct linear_impl *li = u->impl;
+    if (li->pw && p <= li->pmax)
+        return COSA_OK;
+    cosa_phi_workspace *pw = cosa_phi_workspace_alloc(li->sys, p);
+    double *Q = calloc((size_t)(p + 1) * u->nx * u->nu + 1, sizeof(double));
+    if (!pw || !Q) {
+        cosa_phi_workspace_free(pw);
+        free(Q);
+        return COSA_ENOMEM;
+    }
+    cosa_phi_workspace_free(li->pw);
+    free(li->Q);
+    li->pw = pw;
+    li->Q = Q;
+    li->pmax = p;
+    return COSA_OK;
+}
+
+static cosa_status step(cosa_unit *u, double h, double *xnew)
+{
+    struct linear_impl *li = u->impl;
+    const size_t nx = u->nx, nu = u->nu;
+    if (nx == 0)
+        return COSA_OK;
+    cosa_status st = reserve(u, u->deg);
+    if (st == COSA_OK)
+        st = cosa_discretize(li->sys, u->deg, h, li->Ad, li->Q, li->pw);
+    if (st != COSA_OK) {
+        cosa_unit_fail(u, "linear unit: discretisation at h = %.17g failed: %s", h,
+                       cosa_strerror(st));
+        return st == COSA_ENONFINITE ? COSA_ENOTCONVERGED : st;
+    }
+    cosa_gemv(nx, nx, 1.0, li->Ad, nx, u->x, 0.0, xnew);
+    double hm = 1.0;
+    for (int m = 0; m <= u->deg && nu; m++) {
+        for (size_t k = 0; k < nu; k++)
+            u->uwork[k] = u->coef[k + (size_t)m * nu] * hm;
+        cosa_gemv(nx, nu, 1.0, li->Q + (size_t)m * nx * nu, nx, u->uwork, 1.0, xnew);
+        hm *= h;
+    }
+    return COSA_OK;
+}
+
+static cosa_status eval(cosa_unit *u, double t, const double *x, const double *uin,
+                        double *xdot, double *y)
+{
+    struct linear_impl *li = u->impl;
+    const size_t nx = u->nx, nu = u->nu, ny = u->ny;
+    if (xdot) {
+        cosa_gemv(nx, nx, 1.0, li->A, nx, x, 0.0, xdot);
+        if (nu)
+            cosa_gemv(nx, nu, 1.0, li->B, nx, uin, 1.0, xdot);
+    }
+    if (y) {
+        for (size_t k = 0; k < ny; k++)
+            y[k] = 0.0;
+        if (nx)
+            cosa_gemv(ny, nx, 1.0, li->C, ny, x, 0.0, y);
+        if (nu)
+            cosa_gemv(ny, nu, 1.0, li->D, ny, uin, 1.0, y);
+    }
+    return COSA_OK;
+}
+
+static cosa_status jac(cosa_unit *u, double t, const double *x, const double *uin, double *A,
+                       double *B, double *C, double *D)
+{
+    struct linear_impl *li = u->impl;
+    if (A)
+        memcpy(A, li->A, u->nx * u->nx * sizeof *A);
+    if (B)
+        memcpy(B, li->B, u->nx * u->nu * sizeof *B);
+    if (C)
+        memcpy(C, li->C, u->ny * u->nx * sizeof *C);
+    if (D)
+        memcpy(D, li->D, u->ny * u->nu * sizeof *D);
+    return COSA_OK;
+}
+
+static const struct cosa_unit_ops linear_ops = {
+    .name = "linear unit",
+    .step = step,
+    .eval = eval,
+    .jac = jac,
+    .destroy = destroy,
+    .linear = 1,
+};
+
+cosa_status cosa_unit_linear_create(const cosa_subsystem *sub, cosa_unit **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!sub)
+        return COSA_EINVAL;
+    cosa_unit *u = NULL;
+    cosa_status st = cosa_unit_alloc(&linear_ops, sub->nx, sub->nu, sub->ny, &u);
+    if (st != COSA_OK)
+        return st;
+    struct linear_impl *li = calloc(1, sizeof *li);
+    double *L = calloc(sub->nu * sub->ny + 1, sizeof(double));
+    u->impl = li;
+    if (!li || !L) {
+        st = COSA_ENOMEM;
+        goto fail;
+    }
+    /* validation of shapes and finiteness happens here */
+    st = cosa_system_create(&li->sys, 1, sub, L);
+    if (st != COSA_OK)
+        goto fail;
+    li->Ad = calloc(sub->nx * sub->nx + 1, sizeof(double));
+    if (!li->Ad) {
+        st = COSA_ENOMEM;
+        goto fail;
+    }
+    li->A = cosa_system_A(li->sys);
+    li->B = cosa_system_B(li->sys);
+    li->C = cosa_system_C(li->sys);
+    li->D = cosa_system_D(li->sys);
+    st = reserve(u, 0);
+    if (st != COSA_OK)
+        goto fail;
+    free(L);
+    *out = u;
+    return COSA_OK;
+fail:
+    free(L);
+    cosa_unit_free(u);
+    return st;
+}
+
+cosa_status cosa_unit_linear_from_system(const cosa_system *sys, size_t i, cosa_unit **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    size_t nx, nu, ny, ox, ou, oy;
+    cosa_status st = cosa_system_sub_dims(sys, i, &nx, &nu, &ny, &ox, &ou, &oy);
+    if (st != COSA_OK)
+        return st;
+    const size_t NX = cosa_system_nx(sys), NY = cosa_system_ny(sys);
+    double *buf = calloc(nx * nx + nx * nu + ny * nx + ny * nu + 1, sizeof(double));
+    if (!buf)
+        return COSA_ENOMEM;
+    double *A = buf, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
+    cosa_mat_copy(nx, nx, cosa_system_A(sys) + ox + ox * NX, NX, A, nx);
+    cosa_mat_copy(nx, nu, cosa_system_B(sys) + ox + ou * NX, NX, B, nx);
+    cosa_mat_copy(ny, nx, cosa_system_C(sys) + oy + ox * NY, NY, C, ny);
+    cosa_mat_copy(ny, nu, cosa_system_D(sys) + oy + ou * NY, NY, D, ny);
+    cosa_subsystem sub = {nx, nu, ny, A, B, C, D};
+    st = cosa_unit_linear_create(&sub, out);
+    free(buf);
+    return st;
+}

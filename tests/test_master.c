@@ -1,0 +1,453 @@
+/* test_master.c -- the time-domain master (lib/master.c) against the Phi
+ * engine: linear units stepped by the master reproduce Phi^n z0 for every
+ * Jacobi and Gauss-Seidel scheme; the same with CVODE; the monolithic
+ * references; the driver (start-up, divergence) and the trajectory NRMSE.
+ *
+ * Trajectory comparisons are componentwise scale-free: for every entry r of
+ * the information vector, max_n |z_r,n - z*_r,n| / max_n |z*_r,n|, then the
+ * largest over r (x, outputs in m, m/s and N alike); an offset du_k is
+ * measured against the input it corrects, max_n |(L ybar_n)_k|. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+
+#include "cosa.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static cosa_system *model_system(const char *name, const char *const *keys, const double *vals,
+                                 size_t nset, double *x0)
+{
+    const cosa_model *m = cosa_model_find(name);
+    cr_assert_not_null(m, "model %s", name);
+    double par[64];
+    cosa_model_defaults(m, par);
+    for (size_t k = 0; k < nset; k++)
+        cr_assert_eq(cosa_model_set(m, par, keys[k], vals[k]), COSA_OK);
+    cosa_system *sys = NULL;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    if (x0)
+        cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+    return sys;
+}
+
+/* Units of a linear system: exact linear units, or ODE units (adapter). */
+static cosa_unit **make_units(const cosa_system *sys, const cosa_integrator *integ,
+                              cosa_odesys **os)
+{
+    size_t n = cosa_system_nsub(sys);
+    cosa_unit **u = calloc(n, sizeof *u);
+    cr_assert_not_null(u);
+    *os = NULL;
+    if (integ->kind != COSA_INTEGRATOR_EXACT)
+        cr_assert_eq(cosa_odesys_from_linear(sys, os), COSA_OK);
+    for (size_t i = 0; i < n; i++) {
+        cosa_status st = integ->kind == COSA_INTEGRATOR_EXACT
+                             ? cosa_unit_linear_from_system(sys, i, &u[i])
+                             : cosa_unit_ode_create(cosa_odesys_sub(*os, i), integ, &u[i]);
+        cr_assert_eq(st, COSA_OK, "unit %zu: %s", i, cosa_strerror(st));
+    }
+    return u;
+}
+
+static void free_units(cosa_unit **u, size_t n, cosa_odesys *os)
+{
+    for (size_t i = 0; i < n; i++)
+        cosa_unit_free(u[i]);
+    free(u);
+    cosa_odesys_free(os);
+}
+
+/* Largest componentwise relative difference of the master's z_n against
+ * Phi^n z0 over nsteps steps. */
+static double master_vs_phi(const cosa_system *sys, const cosa_scheme *s, double dt,
+                            const double *x0, size_t nsteps, const cosa_integrator *integ)
+{
+    cosa_layout lay;
+    cr_assert_eq(cosa_layout_get(sys, s, &lay), COSA_OK);
+    const size_t d = lay.dim;
+    cosa_phi_workspace *w = cosa_phi_workspace_alloc(sys, s->order);
+    double *Phi = malloc(d * d * sizeof *Phi), *z = malloc(d * sizeof *z),
+           *zn = malloc(d * sizeof *zn), *zm = malloc(d * sizeof *zm),
+           *dmax = calloc(d, sizeof *dmax), *rmax = calloc(d, sizeof *rmax);
+    cr_assert(w && Phi && z && zn && zm && dmax && rmax);
+    cr_assert_eq(cosa_phi_build(sys, s, dt, Phi, d, w), COSA_OK);
+    cr_assert_eq(cosa_z0_build(sys, s, dt, x0, z, w), COSA_OK);
+
+    cosa_odesys *os = NULL;
+    size_t nsub = cosa_system_nsub(sys);
+    cosa_unit **units = make_units(sys, integ, &os);
+    cosa_master *m = NULL;
+    cr_assert_eq(cosa_master_create(nsub, units, cosa_system_L(sys), s, dt, NULL, &m), COSA_OK);
+    /* z0 = [x | ybar_0 .. ybar_{-p} | du] */
+    cr_assert_eq(cosa_master_init(m, s->order * dt, z, z + lay.off_y,
+                                  lay.has_du ? z + lay.off_du : NULL),
+                 COSA_OK);
+    for (size_t n = 1; n <= nsteps; n++) {
+        for (size_t i = 0; i < d; i++) {
+            double acc = 0.0;
+            for (size_t j = 0; j < d; j++)
+                acc += Phi[i + j * d] * z[j];
+            zn[i] = acc;
+        }
+        memcpy(z, zn, d * sizeof *z);
+        cosa_status st = cosa_master_step(m);
+        cr_assert_eq(st, COSA_OK, "step %zu: %s", n, cosa_strerror(st));
+        cr_assert_eq(cosa_master_info(m, zm), COSA_OK);
+        for (size_t i = 0; i < d; i++) {
+            dmax[i] = fmax(dmax[i], fabs(zm[i] - z[i]));
+            rmax[i] = fmax(rmax[i], fabs(z[i]));
+        }
+        /* du_k is an input offset: its scale is that of the input (L ybar_n)_k */
+        for (size_t k = 0; lay.has_du && k < lay.nu; k++) {
+            double uk = 0.0;
+            for (size_t l = 0; l < lay.ny; l++)
+                uk += cosa_system_L(sys)[k + l * lay.nu] * z[lay.off_y + l];
+            rmax[lay.off_du + k] = fmax(rmax[lay.off_du + k], fabs(uk));
+        }
+    }
+    double worst = 0.0;
+    size_t iw = 0;
+    for (size_t i = 0; i < d; i++) {
+        double e = rmax[i] > 0.0 ? dmax[i] / rmax[i] : dmax[i];
+        if (e > worst)
+            worst = e, iw = i;
+    }
+    if (getenv("COSA_TEST_VERBOSE"))
+        cr_log_info("p%d corr %u exec %d: worst row %zu of %zu: %.3g\n", s->order, s->corr,
+                    (int)s->exec, iw, d, worst);
+    cosa_master_free(m);
+    free_units(units, nsub, os);
+    cosa_phi_workspace_free(w);
+    free(Phi);
+    free(z);
+    free(zn);
+    free(zm);
+    free(dmax);
+    free(rmax);
+    return worst;
+}
+
+static const unsigned corrs[4] = {COSA_CORR_NONE, COSA_CORR_OUTPUT, COSA_CORR_STATE,
+                                  COSA_CORR_MBCORR};
+
+/* Every Jacobi scheme p = 0..4 x 4 corrections and every Gauss-Seidel scheme
+ * p = 0..4 (in the given orders) of one case; returns the worst difference. */
+static double all_schemes(const cosa_system *sys, double dt, const double *x0, size_t nsteps,
+                          const cosa_integrator *integ, int pmax, const size_t *gs_seq,
+                          double tol)
+{
+    double worst = 0.0;
+    for (int p = 0; p <= pmax; p++) {
+        for (int c = 0; c < 4; c++) {
+            cosa_scheme s = {.order = p, .corr = corrs[c], .alpha = 1.0, .exec = COSA_JACOBI};
+            double e = master_vs_phi(sys, &s, dt, x0, nsteps, integ);
+            char nm[64];
+            cosa_scheme_name(&s, nm, sizeof nm);
+            cr_expect_leq(e, tol, "%s: master vs Phi^n z0 %.3g > %.3g", nm, e, tol);
+            worst = fmax(worst, e);
+        }
+        for (int k = 0; k < 2; k++) {
+            cosa_scheme s = {.order = p, .corr = 0, .alpha = 1.0, .exec = COSA_GAUSS_SEIDEL,
+                             .seq = k ? gs_seq : NULL};
+            double e = master_vs_phi(sys, &s, dt, x0, nsteps, integ);
+            cr_expect_leq(e, tol, "gs:p%d (order %d): master vs Phi^n z0 %.3g > %.3g", p, k, e,
+                          tol);
+            worst = fmax(worst, e);
+        }
+    }
+    return worst;
+}
+
+static const cosa_integrator exact = {.kind = COSA_INTEGRATOR_EXACT};
+
+/* ---- linear units, exact integrator: Phi^n z0 to 1e-9 over 100 steps ------- */
+
+Test(master_exact, twomass_all_schemes)
+{
+    double x0[4];
+    const char *k[] = {"ck", "dk"};
+    const double v[] = {2e5, 5e2};
+    cosa_system *sys = model_system("twomass", k, v, 2, x0);
+    const size_t rev[2] = {1, 0};
+    double w = all_schemes(sys, 1e-4, x0, 100, &exact, 4, rev, 1e-9);
+    cr_log_info("twomass, exact units: worst relative difference %.3g\n", w);
+    cosa_system_free(sys);
+}
+
+Test(master_exact, twomass_fd_direct_feedthrough)
+{
+    double x0[4];
+    cosa_system *sys = model_system("twomass-fd", NULL, NULL, 0, x0);
+    const size_t rev[2] = {1, 0};
+    double w = all_schemes(sys, 1e-4, x0, 100, &exact, 4, rev, 1e-9);
+    cr_log_info("twomass-fd, exact units: worst relative difference %.3g\n", w);
+    cosa_system_free(sys);
+}
+
+Test(master_exact, chain_three_subsystems)
+{
+    double x0[12];
+    cosa_system *sys = model_system("chain", NULL, NULL, 0, x0);
+    cr_assert_eq(cosa_system_nsub(sys), 3);
+    const size_t seq[3] = {2, 0, 1};
+    double w = all_schemes(sys, 1e-3, x0, 100, &exact, 4, seq, 1e-9);
+    cr_log_info("chain, exact units: worst relative difference %.3g\n", w);
+    cosa_system_free(sys);
+}
+
+/* alpha != 1 and the linearisation at the end of the step (constant
+ * Jacobians: identical). */
+Test(master_exact, alpha_and_lin_at_end)
+{
+    double x0[4];
+    cosa_system *sys = model_system("twomass", NULL, NULL, 0, x0);
+    cosa_scheme s = {.order = 1, .corr = COSA_CORR_MBCORR, .alpha = 0.6, .exec = COSA_JACOBI};
+    double e = master_vs_phi(sys, &s, 2e-4, x0, 100, &exact);
+    cr_expect_leq(e, 1e-9, "FOH+MBCorr alpha 0.6: %.3g", e);
+    cosa_system_free(sys);
+}
+
+/* ---- the same with CVODE (rtol 1e-10): ~1e-7 ---------------------------- */
+
+Test(master_cvode, twomass_schemes)
+{
+    double x0[4];
+    cosa_system *sys = model_system("twomass", NULL, NULL, 0, x0);
+    cosa_integrator integ;
+    cr_assert_eq(cosa_integrator_parse("cvode", &integ), COSA_OK);
+    cr_assert_eq(integ.rtol, 1e-10);
+    const size_t rev[2] = {1, 0};
+    double w = all_schemes(sys, 1e-4, x0, 100, &integ, 2, rev, 1e-7);
+    cr_log_info("twomass, CVODE BDF rtol 1e-10: worst relative difference %.3g\n", w);
+    cr_assert_eq(cosa_integrator_parse("CVODE-Adams", &integ), COSA_OK);
+    cr_assert_eq(integ.kind, COSA_INTEGRATOR_CVODE_ADAMS);
+    cosa_scheme s = {.order = 2, .corr = COSA_CORR_MBCORR, .alpha = 1.0};
+    double e = master_vs_phi(sys, &s, 1e-4, x0, 100, &integ);
+    cr_expect_leq(e, 1e-7, "SOH+MBCorr, Adams: %.3g", e);
+    cr_log_info("twomass, CVODE Adams rtol 1e-10, SOH+MBCorr: %.3g\n", e);
+    cosa_system_free(sys);
+}
+
+/* ---- references ------------------------------------------------------------ */
+
+/* The CVODE reference (loop solved by Newton inside the RHS) of a linear
+ * system with direct feedthrough against the exact one: BDF at rtol 1e-12,
+ * 300 samples of 1e-3 s. */
+Test(reference, cvode_vs_exact)
+{
+    double x0[4];
+    cosa_system *sys = model_system("twomass-fd", NULL, NULL, 0, x0);
+    cosa_reference *ex = NULL, *cv = NULL;
+    cr_assert_eq(cosa_reference_exact(sys, x0, 1e-3, 301, &ex), COSA_OK);
+    cosa_odesys *os = NULL;
+    cosa_integrator integ;
+    cosa_integrator_parse("cvode", &integ);
+    cosa_unit **u = make_units(sys, &integ, &os);
+    cr_assert_eq(cosa_reference_cvode(2, u, cosa_system_L(sys), x0, 1e-3, 301, 1e-12, &cv),
+                 COSA_OK);
+    double worst = 0.0;
+    for (size_t r = 0; r < 3; r++) {
+        double d = 0.0, m = 0.0;
+        for (size_t k = 0; k < 301; k++) {
+            d = fmax(d, fabs(cv->y[r + 3 * k] - ex->y[r + 3 * k]));
+            m = fmax(m, fabs(ex->y[r + 3 * k]));
+        }
+        worst = fmax(worst, d / m);
+    }
+    cr_log_info("CVODE reference vs exact: %.3g (relative, %ld steps)\n", worst, cv->nsteps);
+    cr_expect_leq(worst, 1e-9, "CVODE reference vs exact %.3g", worst);
+    cosa_reference_free(ex);
+    cosa_reference_free(cv);
+    free_units(u, 2, os);
+    cosa_system_free(sys);
+}
+
+/* Newton on the algebraic loop gives y = C* x (eq 35). */
+Test(reference, loop_solve_is_cstar)
+{
+    double x0[4];
+    cosa_system *sys = model_system("twomass-fd", NULL, NULL, 0, x0);
+    double Cs[12], y[3] = {0}, ys[3];
+    cr_assert_eq(cosa_system_reference(sys, NULL, Cs), COSA_OK);
+    const double x[4] = {0.01, -3.0, -0.02, 5.0};
+    for (int r = 0; r < 3; r++) {
+        ys[r] = 0.0;
+        for (int c = 0; c < 4; c++)
+            ys[r] += Cs[r + 3 * c] * x[c];
+    }
+    cosa_odesys *os = NULL;
+    cosa_unit **u = make_units(sys, &exact, &os);
+    cr_assert_eq(cosa_units_loop_solve(2, u, cosa_system_L(sys), 0.0, x, y), COSA_OK);
+    for (int r = 0; r < 3; r++)
+        cr_expect_leq(fabs(y[r] - ys[r]), 1e-14 * (fabs(ys[r]) + 1e-300) + 1e-300,
+                      "y[%d] = %.17g vs %.17g", r, y[r], ys[r]);
+    /* init_loop puts y0 into every history slot */
+    cosa_scheme s = {.order = 2, .alpha = 1.0};
+    cosa_master *m = NULL;
+    cr_assert_eq(cosa_master_create(2, u, cosa_system_L(sys), &s, 1e-4, NULL, &m), COSA_OK);
+    cr_assert_eq(cosa_master_init_loop(m, 0.0, x), COSA_OK);
+    double z[4 + 9];
+    cr_assert_eq(cosa_master_info(m, z), COSA_OK);
+    for (int j = 0; j < 3; j++)
+        for (int r = 0; r < 3; r++)
+            cr_expect_eq(z[4 + 3 * j + r], y[r]);
+    cosa_master_free(m);
+    free_units(u, 2, os);
+    cosa_system_free(sys);
+}
+
+/* ---- driver --------------------------------------------------------------- */
+
+/* e_global of the time-domain driver (exact units, exact reference) equals
+ * cosa_evaluate's (Phi engine) for a stable case. */
+Test(driver, e_global_matches_phi_engine)
+{
+    double x0[4];
+    cosa_system *sys = model_system("twomass", NULL, NULL, 0, x0);
+    const double dt = 1e-3;
+    const size_t N = 300;
+    cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, 2);
+    cosa_odesys *os = NULL;
+    cosa_unit **u = make_units(sys, &exact, &os);
+    cosa_reference *ref = NULL;
+    cr_assert_eq(cosa_reference_exact(sys, x0, dt, N + 3, &ref), COSA_OK);
+    const char *names[] = {"zoh+mbcorr", "foh+mbcorr", "soh+mbcorr", "gs:foh"};
+    for (int k = 0; k < 4; k++) {
+        cosa_scheme s;
+        cr_assert_eq(cosa_scheme_parse(names[k], &s), COSA_OK);
+        cosa_point_result pr;
+        cr_assert_eq(cosa_evaluate(sys, &s, dt, x0, 0.3, COSA_WANT_RHO | COSA_WANT_ERRORS, &pr, ew),
+                     COSA_OK);
+        cosa_cosim_opts o = {.nsteps = N};
+        cosa_cosim_result *r = NULL;
+        cr_assert_eq(cosa_cosim_run(2, u, cosa_system_L(sys), &s, ref, &o, &r), COSA_OK);
+        cr_assert_not(r->diverged, "%s diverged: %s", names[k], r->reason);
+        cr_assert_eq(r->ndone, N);
+        double rel = fabs(r->e_global - pr.err.e_global) / pr.err.e_global;
+        cr_log_info("%s: e_g time domain %.10g, Phi engine %.10g (rel %.2g)\n", names[k],
+                    r->e_global, pr.err.e_global, rel);
+        cr_expect_leq(rel, 1e-7, "%s: e_g %.17g vs %.17g", names[k], r->e_global,
+                      pr.err.e_global);
+        cr_expect_eq(r->t[0], s.order * dt);
+        cr_expect_leq(fabs(r->t[N] - (s.order + N) * dt), 1e-15);
+        cosa_cosim_result_free(r);
+    }
+    cosa_reference_free(ref);
+    free_units(u, 2, os);
+    cosa_eval_workspace_free(ew);
+    cosa_system_free(sys);
+}
+
+/* An unstable scheme stops with a status and a time, e_global = inf, and no
+ * NaN in the recorded part of the trajectory. */
+Test(driver, divergence_is_a_result)
+{
+    double x0[4];
+    const char *k[] = {"ck", "dk"};
+    const double v[] = {1e9, 3.6e5};
+    cosa_system *sys = model_system("twomass", k, v, 2, x0);
+    const double dt = 1e-3;
+    const size_t N = 300;
+    cosa_scheme s;
+    cosa_scheme_parse("zoh", &s);
+    cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, 0);
+    cosa_point_result pr;
+    cr_assert_eq(cosa_evaluate(sys, &s, dt, x0, 0.3, COSA_WANT_RHO, &pr, ew), COSA_OK);
+    cr_assert_gt(pr.rho, 1.0, "test case should be unstable, rho = %g", pr.rho);
+    cosa_odesys *os = NULL;
+    cosa_unit **u = make_units(sys, &exact, &os);
+    cosa_reference *ref = NULL;
+    cr_assert_eq(cosa_reference_exact(sys, x0, dt, N + 1, &ref), COSA_OK);
+    cosa_cosim_opts o = {.nsteps = N};
+    cosa_cosim_result *r = NULL;
+    cr_assert_eq(cosa_cosim_run(2, u, cosa_system_L(sys), &s, ref, &o, &r), COSA_OK);
+    cr_assert(r->diverged);
+    cr_expect(isinf(r->e_global) && r->e_global > 0);
+    cr_expect(isfinite(r->t_diverged) && r->t_diverged > 0 && r->t_diverged <= 0.3 + 1e-12);
+    cr_expect_lt(r->ndone, N);
+    cr_expect_neq(r->reason[0], '\0');
+    for (size_t n = 0; n < r->ndone; n++)
+        for (size_t j = 0; j < 3; j++)
+            cr_expect(isfinite(r->ybar[j + 3 * n]), "NaN at step %zu", n);
+    cr_log_info("ZOH at ck = 1e9: diverged at t = %g (%s)\n", r->t_diverged, r->reason);
+    cosa_cosim_result_free(r);
+    cosa_reference_free(ref);
+    free_units(u, 2, os);
+    cosa_eval_workspace_free(ew);
+    cosa_system_free(sys);
+}
+
+/* ---- trajectory NRMSE against closed forms ------------------------------- */
+
+Test(traj_nrmse, closed_forms)
+{
+    /* component 0: r_n = (-1)^n (mean 0, var 1 for N even), y = r + c: e_0 = |c|;
+     * component 1: r_n = a n, n = 1..N (var = a^2 (N^2 - 1)/12), y = r + d (-1)^n:
+     *              e_1 = |d| / (|a| sqrt((N^2 - 1)/12));
+     * component 2: constant 7 (left out). */
+    enum { N = 40 };
+    const double c = 0.25, a = 3.0, d = 0.5;
+    double y[3 * N], r[3 * N];
+    for (int n = 0; n < N; n++) {
+        double sgn = n % 2 ? -1.0 : 1.0;
+        r[3 * n] = sgn;
+        y[3 * n] = sgn + c;
+        r[3 * n + 1] = a * (n + 1);
+        y[3 * n + 1] = a * (n + 1) + d * sgn;
+        r[3 * n + 2] = 7.0;
+        y[3 * n + 2] = 7.5;
+    }
+    double e0 = c, e1 = d / (a * sqrt((N * N - 1) / 12.0));
+    double expect = sqrt((e0 * e0 + e1 * e1) / 2.0), e;
+    size_t nc;
+    cr_assert_eq(cosa_traj_nrmse(3, N, y, 3, r, 3, &e, &nc), COSA_OK);
+    cr_expect_eq(nc, 2);
+    cr_expect_leq(fabs(e - expect), 8 * N * DBL_EPSILON * expect, "%.17g vs %.17g", e, expect);
+    /* NRMSE(x, x) = 0 */
+    cr_assert_eq(cosa_traj_nrmse(3, N, r, 3, r, 3, &e, &nc), COSA_OK);
+    cr_expect_eq(e, 0.0);
+    /* a non-finite output: inf, never NaN */
+    y[3 * 5 + 1] = NAN;
+    cr_assert_eq(cosa_traj_nrmse(3, N, y, 3, r, 3, &e, NULL), COSA_OK);
+    cr_expect(isinf(e));
+    /* errors */
+    cr_expect_eq(cosa_traj_nrmse(3, 0, y, 3, r, 3, &e, NULL), COSA_ERANGE);
+    cr_expect_eq(cosa_traj_nrmse(1, N, y + 2, 3, r + 2, 3, &e, NULL), COSA_ERANGE);
+    cr_expect_eq(cosa_traj_nrmse(3, N, y, 2, r, 3, &e, NULL), COSA_EINVAL);
+    r[0] = INFINITY;
+    cr_expect_eq(cosa_traj_nrmse(3, N, y, 3, r, 3, &e, NULL), COSA_ENONFINITE);
+}
+
+/* ---- argument validation --------------------------------------------------- */
+
+Test(master_args, validation)
+{
+    double x0[4];
+    cosa_system *sys = model_system("twomass", NULL, NULL, 0, x0);
+    cosa_odesys *os = NULL;
+    cosa_unit **u = make_units(sys, &exact, &os);
+    cosa_master *m = NULL;
+    cosa_scheme s = {.order = 0, .alpha = 1.0};
+    const double *L = cosa_system_L(sys);
+    cr_expect_eq(cosa_master_create(2, u, L, &s, 0.0, NULL, &m), COSA_ERANGE);
+    cr_expect_eq(cosa_master_create(2, u, L, &s, NAN, NULL, &m), COSA_ERANGE);
+    cr_expect_eq(cosa_master_create(0, u, L, &s, 1e-3, NULL, &m), COSA_EINVAL);
+    cr_expect_eq(cosa_master_create(2, u, NULL, &s, 1e-3, NULL, &m), COSA_EINVAL);
+    s.order = COSA_ORDER_MAX + 1;
+    cr_expect_neq(cosa_master_create(2, u, L, &s, 1e-3, NULL, &m), COSA_OK);
+    s = (cosa_scheme){.order = 1, .corr = COSA_CORR_MBCORR, .alpha = 1.0,
+                      .exec = COSA_GAUSS_SEIDEL};
+    cr_expect_eq(cosa_master_create(2, u, L, &s, 1e-3, NULL, &m), COSA_EUNSUPPORTED);
+    const size_t bad[2] = {0, 0};
+    s = (cosa_scheme){.order = 1, .alpha = 1.0, .exec = COSA_GAUSS_SEIDEL, .seq = bad};
+    cr_expect_eq(cosa_master_create(2, u, L, &s, 1e-3, NULL, &m), COSA_EINVAL);
+    cr_expect_null(m);
+    free_units(u, 2, os);
+    cosa_system_free(sys);
+}

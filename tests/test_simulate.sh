@@ -1,0 +1,117 @@
+#!/bin/sh
+# test_simulate.sh -- `cosa simulate` and `cosa table --table 4`: output
+# lines, files, divergence as a result, agreement with `cosa point`, and
+# one-line errors with exit code 2 for bad input.
+COSA=${COSA:-analysis/cosa}
+pass=0
+fail=0
+tmp=${TMPDIR:-/tmp}/cosa_sim_$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect_exit CODE CMD... : exit code, and for errors exactly one stderr line "cosa: ..."
+expect_exit() {
+    want=$1
+    shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" != "$want" ]; then
+        bad "'$*' exited $got, expected $want ($(head -c 300 "$tmp/err"))"
+        return
+    fi
+    if [ "$want" != 0 ]; then
+        n=$(wc -l <"$tmp/err")
+        if [ "$n" != 1 ] || ! grep -q '^cosa: ' "$tmp/err"; then
+            bad "'$*' should print one 'cosa: ...' line on stderr, got: $(cat "$tmp/err")"
+            return
+        fi
+        if [ -s "$tmp/out" ]; then
+            bad "'$*' printed to stdout on error"
+            return
+        fi
+    fi
+    ok
+}
+value() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/out"; }
+
+expect_exit 0 "$COSA" simulate --help
+grep -q '^Usage: cosa simulate' "$tmp/out" && ok || bad "simulate --help has no usage line"
+
+# a nonlinear run: status, e_global, steps; no files without -o / --plot
+mkdir -p "$tmp/cwd"
+(cd "$tmp/cwd" && "$COSA" simulate --model twomass-nl --set nd=1.5 --scheme zoh+mbcorr \
+    --dt 1e-3 --tend 0.05) >"$tmp/out" 2>"$tmp/err" && ok || bad "simulate twomass-nl failed: $(cat "$tmp/err")"
+[ "$(value status)" = ok ] && ok || bad "status: $(cat "$tmp/out")"
+[ "$(value steps)" = 50 ] && ok || bad "steps: $(value steps)"
+awk '$1 == "e_global" { exit !($2 + 0 > 0 && $2 + 0 < 10) }' "$tmp/out" && ok || bad "e_global: $(value e_global)"
+[ -z "$(ls "$tmp/cwd")" ] && ok || bad "simulate wrote files without -o: $(ls "$tmp/cwd")"
+
+# divergence is a result: exit 0, status diverged t=..., e_global inf
+expect_exit 0 "$COSA" simulate --model twomass-nl --set nd=2 --scheme zoh --dt 1e-3 --tend 0.2
+grep -Eq '^status diverged t=0\.[0-9]+$' "$tmp/out" && ok || bad "no divergence status: $(cat "$tmp/out")"
+[ "$(value e_global)" = inf ] && ok || bad "diverged e_global: $(value e_global)"
+
+# a linear model with the exact integrator reproduces cosa point's e_global
+expect_exit 0 "$COSA" simulate --model twomass --scheme foh+mbcorr --dt 1e-3
+e1=$(value e_global)
+expect_exit 0 "$COSA" point --model twomass --scheme foh+mbcorr --dt 1e-3
+e2=$(value e_global)
+awk -v a="$e1" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-10 * b) }' &&
+    ok || bad "simulate e_global $e1 vs point $e2"
+# ... and the same scheme through CVODE units agrees to 1e-6
+expect_exit 0 "$COSA" simulate --model twomass --scheme foh+mbcorr --dt 1e-3 --integrator cvode
+e3=$(value e_global)
+awk -v a="$e3" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * b) }' &&
+    ok || bad "simulate (cvode) e_global $e3 vs point $e2"
+
+# files: CSV with a header row and steps+1 data rows, a script naming it
+expect_exit 0 "$COSA" simulate --model twomass-nl --set nd=1.25 --scheme soh --dt 1e-3 \
+    --tend 0.02 -o "$tmp/o" --name run
+[ -f "$tmp/o/run.csv" ] && [ -f "$tmp/o/run.gp" ] && ok || bad "files missing: $(ls "$tmp/o")"
+grep -q '^t,u.I.Fk,' "$tmp/o/run.csv" && ok || bad "csv header row: $(grep -v '^#' "$tmp/o/run.csv" | head -1)"
+rows=$(grep -cv '^[#t]' "$tmp/o/run.csv")
+[ "$rows" = 21 ] && ok || bad "csv has $rows data rows, expected 21"
+grep -q 'f     = "run.csv"' "$tmp/o/run.gp" && ok || bad "script does not name run.csv"
+if command -v gnuplot >/dev/null 2>&1; then
+    expect_exit 0 "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --tend 0.02 \
+        -o "$tmp/o" --name pic --plot png
+    [ -s "$tmp/o/pic.png" ] && ok || bad "--plot png produced no picture"
+fi
+
+# other integrators and options run
+for i in rk4 euler symplectic-euler cvode-adams; do
+    expect_exit 0 "$COSA" simulate --model twomass-nl --scheme foh --dt 1e-3 --tend 0.01 \
+        --integrator $i --micro 1e-5
+done
+expect_exit 0 "$COSA" simulate --model twomass-nl --set nd=1.5 --scheme zoh+mbcorr --dt 1e-3 \
+    --tend 0.01 --linearize end --fd
+expect_exit 0 "$COSA" simulate --model twomass-nl --scheme gs:foh --order II,I --dt 1e-3 --tend 0.01
+expect_exit 0 "$COSA" simulate --model chain --scheme gs:zoh --order 3,1,2 --dt 1e-3 --tend 0.01
+
+# bad input: one line on stderr, exit 2
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --integrator exact
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --integrator rk5
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --rtol -1
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --linearize middle
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --set nosuch=1
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --set nd=0
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme gs:zoh+mbcorr --dt 1e-3
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme gs:zoh --order I,I --dt 1e-3
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme zoh
+expect_exit 2 "$COSA" simulate --model twomass-nl --dt 1e-3
+expect_exit 2 "$COSA" simulate --model nosuch --scheme zoh --dt 1e-3
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --plot gif
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --tend 1e-5
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 extra
+
+# table 4 (short horizon): csv with 30 rows
+expect_exit 0 "$COSA" table --paper mbcorr --table 4 --format csv --tend 0.05
+[ "$(head -1 "$tmp/out")" = "scheme,nd,e_global,status,t_diverged" ] && ok || bad "table 4 csv header"
+[ "$(grep -c '^[A-Z]' "$tmp/out")" = 30 ] && ok || bad "table 4 csv rows: $(wc -l <"$tmp/out")"
+expect_exit 2 "$COSA" table --paper mbcorr --table 4 --set nosuch=1
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,348 @@
+/* test_unit.c -- co-simulation units (lib/unit*.c): the exact linear step
+ * against a closed form, input polynomials and their Taylor shift, the
+ * integrators' convergence orders, CVODE against the exact step,
+ * finite-difference against analytic Jacobians, argument checks. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+
+#include "cosa.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- exact linear step ----------------------------------------------------- */
+
+/* x' = a x + b u, u(t) = 1 + 2 t + 3 t^2: x(t) = xp(t) + (x0 - xp(0)) e^{a t},
+ * xp = al + be t + ga t^2 with ga = -3 b / a, be = (2 ga - 2 b) / a,
+ * al = (be - b) / a. */
+static double scalar_exact(double a, double b, double x0, double t)
+{
+    double ga = -3.0 * b / a, be = (2.0 * ga - 2.0 * b) / a, al = (be - b) / a;
+    return al + be * t + ga * t * t + (x0 - al) * exp(a * t);
+}
+
+Test(unit_linear, polynomial_input_closed_form)
+{
+    const double a = -2.0, b = 1.5, c = 0.7, d = -0.3, x0 = 0.4, h = 0.1;
+    cosa_subsystem sub = {1, 1, 1, &a, &b, &c, &d};
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_linear_create(&sub, &u), COSA_OK);
+    cr_assert(cosa_unit_is_linear(u));
+    cr_assert_eq(cosa_unit_set_state(u, 0.0, &x0), COSA_OK);
+    const double der[3] = {1.0, 2.0, 6.0}; /* u, u', u'' at t = 0 */
+    cr_assert_eq(cosa_unit_set_input(u, 2, der), COSA_OK);
+    double y;
+    cr_assert_eq(cosa_unit_get_output(u, &y), COSA_OK);
+    cr_expect_leq(fabs(y - (c * x0 + d * 1.0)), 4 * DBL_EPSILON);
+    /* three steps without a new input: the polynomial is shifted each time */
+    for (int k = 1; k <= 3; k++) {
+        cr_assert_eq(cosa_unit_do_step(u, h), COSA_OK);
+        double t, x;
+        cosa_unit_get_state(u, &t, &x);
+        double xe = scalar_exact(a, b, x0, k * h), ue = 1 + 2 * k * h + 3 * k * h * k * h;
+        cr_expect_leq(fabs(t - k * h), 4 * DBL_EPSILON);
+        cr_expect_leq(fabs(x - xe), 64 * DBL_EPSILON * fabs(xe), "step %d: %.17g vs %.17g", k,
+                      x, xe);
+        cr_assert_eq(cosa_unit_get_output(u, &y), COSA_OK);
+        cr_expect_leq(fabs(y - (c * xe + d * ue)), 64 * DBL_EPSILON, "output step %d", k);
+    }
+    /* Jacobians are the matrices; eval is the model */
+    double A, B, C, D, xd;
+    cr_assert_eq(cosa_unit_jacobian(u, 0.0, &x0, der, 0, &A, &B, &C, &D), COSA_OK);
+    cr_expect(A == a && B == b && C == c && D == d);
+    cr_assert_eq(cosa_unit_eval(u, 0.0, &x0, der, &xd, &y), COSA_OK);
+    cr_expect_eq(xd, a * x0 + b * der[0]);
+    cr_expect_eq(y, c * x0 + d * der[0]);
+    cosa_unit_free(u);
+}
+
+/* ---- integrator orders ------------------------------------------------------ */
+
+/* Damped oscillator s' = v, v' = -w^2 s - 2 z w v + u (kick v, drift s). */
+struct osc {
+    double w, z;
+};
+static int osc_f(double t, const double *x, const double *u, double *out, void *ud)
+{
+    const struct osc *o = ud;
+    out[0] = x[1];
+    out[1] = -o->w * o->w * x[0] - 2.0 * o->z * o->w * x[1] + u[0];
+    return 0;
+}
+static int osc_g(double t, const double *x, const double *u, double *out, void *ud)
+{
+    out[0] = x[0];
+    return 0;
+}
+static int osc_jac(double t, const double *x, const double *u, double *A, double *B, double *C,
+                   double *D, void *ud)
+{
+    const struct osc *o = ud;
+    A[0] = 0.0, A[1] = -o->w * o->w, A[2] = 1.0, A[3] = -2.0 * o->z * o->w;
+    B[0] = 0.0, B[1] = 1.0;
+    C[0] = 1.0, C[1] = 0.0;
+    D[0] = 0.0;
+    return 0;
+}
+static const unsigned char osc_kick[2] = {0, 1};
+
+/* |x(h) - exact| after one macro step h with n micro steps. */
+static double one_step_error(cosa_integrator_kind kind, size_t nmicro, const double *xexact,
+                             struct osc *o, double h, const double *x0, const double *der)
+{
+    cosa_ode ode = {2, 1, 1, osc_f, osc_g, osc_jac, osc_kick, o};
+    cosa_integrator integ = {.kind = kind, .hmicro = h / (double)nmicro};
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_OK);
+    cosa_unit_set_state(u, 0.0, x0);
+    cosa_unit_set_input(u, 2, der);
+    cr_assert_eq(cosa_unit_do_step(u, h), COSA_OK);
+    double x[2];
+    cosa_unit_get_state(u, NULL, x);
+    cosa_unit_free(u);
+    return hypot(x[0] - xexact[0], (x[1] - xexact[1]) / o->w);
+}
+
+static void exact_oscillator(struct osc *o, double h, const double *x0, const double *der,
+                             double *x)
+{
+    const double A[4] = {0.0, -o->w * o->w, 1.0, -2.0 * o->z * o->w}, B[2] = {0.0, 1.0},
+                 C[2] = {1.0, 0.0}, D[1] = {0.0};
+    cosa_subsystem sub = {2, 1, 1, A, B, C, D};
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_linear_create(&sub, &u), COSA_OK);
+    cosa_unit_set_state(u, 0.0, x0);
+    cosa_unit_set_input(u, 2, der);
+    cr_assert_eq(cosa_unit_do_step(u, h), COSA_OK);
+    cosa_unit_get_state(u, NULL, x);
+    cosa_unit_free(u);
+}
+
+/* Halving the micro step divides the error by 2^order: RK4 order 4,
+ * symplectic and forward Euler order 1 (fitted over 10..160 micro steps;
+ * |fitted - expected| <= 0.1). */
+Test(unit_ode, integrator_orders)
+{
+    struct osc o = {.w = 20.0, .z = 0.05};
+    const double h = 0.2, x0[2] = {0.1, -1.0}, der[3] = {1.0, -3.0, 8.0};
+    double xe[2];
+    exact_oscillator(&o, h, x0, der, xe);
+    const struct {
+        cosa_integrator_kind kind;
+        double order;
+        size_t n0;
+    } cases[] = {{COSA_INTEGRATOR_RK4, 4.0, 10},
+                 {COSA_INTEGRATOR_SYMPLECTIC_EULER, 1.0, 80},
+                 {COSA_INTEGRATOR_EULER, 1.0, 160}};
+    for (size_t c = 0; c < 3; c++) {
+        double e_prev = 0.0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+        int npt = 0;
+        for (size_t n = cases[c].n0; n <= 16 * cases[c].n0; n *= 2, npt++) {
+            double e = one_step_error(cases[c].kind, n, xe, &o, h, x0, der);
+            double lx = log((double)n), ly = log(e);
+            sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
+            if (e_prev > 0)
+                cr_log_info("%s: n = %zu, error %.3g, ratio %.3f\n",
+                            cosa_integrator_name(cases[c].kind), n, e, e_prev / e);
+            e_prev = e;
+        }
+        double slope = -(npt * sxy - sx * sy) / (npt * sxx - sx * sx);
+        cr_expect_leq(fabs(slope - cases[c].order), 0.1, "%s: fitted order %.3f, expected %g",
+                      cosa_integrator_name(cases[c].kind), slope, cases[c].order);
+    }
+}
+
+/* CVODE (BDF and Adams) over 20 macro steps against the exact step:
+ * relative state error <= 1e-7 at rtol 1e-10 (with and without the analytic
+ * df/dx; measured 1.3e-8 BDF, 3e-9 Adams: the global error of a restarted
+ * multistep method is ~100 rtol here). */
+Test(unit_ode, cvode_vs_exact)
+{
+    struct osc o = {.w = 300.0, .z = 0.02};
+    const double h = 1e-3, x0[2] = {0.01, 2.0};
+    const double A[4] = {0.0, -o.w * o.w, 1.0, -2.0 * o.z * o.w}, B[2] = {0.0, 1.0},
+                 C[2] = {1.0, 0.0}, D[1] = {0.0};
+    cosa_subsystem sub = {2, 1, 1, A, B, C, D};
+    for (int variant = 0; variant < 3; variant++) {
+        cosa_ode ode = {2, 1, 1, osc_f, osc_g, variant == 2 ? NULL : osc_jac, NULL, &o};
+        cosa_integrator integ;
+        cosa_integrator_parse(variant == 1 ? "cvode-adams" : "cvode-bdf", &integ);
+        cosa_unit *u = NULL, *ex = NULL;
+        cr_assert_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_OK);
+        cr_assert_eq(cosa_unit_linear_create(&sub, &ex), COSA_OK);
+        cosa_unit_set_state(u, 0.0, x0);
+        cosa_unit_set_state(ex, 0.0, x0);
+        double worst = 0.0, scale = 0.0;
+        for (int k = 0; k < 20; k++) {
+            double der[2] = {100.0 * sin(0.3 * k), 1e4 * cos(0.3 * k)};
+            cosa_unit_set_input(u, 1, der);
+            cosa_unit_set_input(ex, 1, der);
+            cr_assert_eq(cosa_unit_do_step(u, h), COSA_OK, "%s", cosa_unit_message(u));
+            cr_assert_eq(cosa_unit_do_step(ex, h), COSA_OK);
+            double xa[2], xb[2];
+            cosa_unit_get_state(u, NULL, xa);
+            cosa_unit_get_state(ex, NULL, xb);
+            worst = fmax(worst, fabs(xa[0] - xb[0]));
+            scale = fmax(scale, fabs(xb[0]));
+        }
+        cr_log_info("CVODE variant %d: relative error %.3g\n", variant, worst / scale);
+        cr_expect_leq(worst / scale, 1e-7, "variant %d: %.3g", variant, worst / scale);
+        cosa_unit_free(u);
+        cosa_unit_free(ex);
+    }
+}
+
+/* ---- finite-difference Jacobians -------------------------------------------- */
+
+/* Nonlinear test function with known derivatives:
+ *   f = [x1 x0^2 + sin(u0),  exp(0.1 x0) u1],  g = [x0 u0 u1 + x1^3]. */
+static int nl_f(double t, const double *x, const double *u, double *out, void *ud)
+{
+    out[0] = x[1] * x[0] * x[0] + sin(u[0]);
+    out[1] = exp(0.1 * x[0]) * u[1];
+    return 0;
+}
+static int nl_g(double t, const double *x, const double *u, double *out, void *ud)
+{
+    out[0] = x[0] * u[0] * u[1] + x[1] * x[1] * x[1];
+    return 0;
+}
+static int nl_jac(double t, const double *x, const double *u, double *A, double *B, double *C,
+                  double *D, void *ud)
+{
+    A[0] = 2.0 * x[1] * x[0], A[1] = 0.1 * exp(0.1 * x[0]) * u[1];
+    A[2] = x[0] * x[0], A[3] = 0.0;
+    B[0] = cos(u[0]), B[1] = 0.0, B[2] = 0.0, B[3] = exp(0.1 * x[0]);
+    C[0] = u[0] * u[1], C[1] = 3.0 * x[1] * x[1];
+    D[0] = x[0] * u[1], D[1] = x[0] * u[0];
+    return 0;
+}
+
+/* Central differences with steps ~ cbrt(eps) |z|: truncation + rounding
+ * ~ eps^(2/3) ~ 4e-11 relative to the scale of the entries; checked at
+ * 1e-8 (relative to the largest entry of each matrix). */
+Test(unit_jacobian, fd_vs_analytic)
+{
+    cosa_ode ode = {2, 2, 1, nl_f, nl_g, nl_jac, NULL, NULL};
+    cosa_integrator integ;
+    cosa_integrator_parse("rk4", &integ);
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_OK);
+    const double pts[3][4] = {{0.3, -1.2, 0.5, 2.0}, {-4.0, 0.0, 1e-3, 50.0}, {0, 0, 0, 0}};
+    for (int k = 0; k < 3; k++) {
+        double Aa[4], Ba[4], Ca[2], Da[2], Af[4], Bf[4], Cf[2], Df[2];
+        cr_assert_eq(cosa_unit_jacobian(u, 0.0, pts[k], pts[k] + 2, 0, Aa, Ba, Ca, Da), COSA_OK);
+        cr_assert_eq(cosa_unit_jacobian(u, 0.0, pts[k], pts[k] + 2, 1, Af, Bf, Cf, Df), COSA_OK);
+        const double *an[4] = {Aa, Ba, Ca, Da}, *fd[4] = {Af, Bf, Cf, Df};
+        const size_t sz[4] = {4, 4, 2, 2};
+        for (int mtx = 0; mtx < 4; mtx++) {
+            double d = 0.0, s = 0.0;
+            for (size_t i = 0; i < sz[mtx]; i++) {
+                d = fmax(d, fabs(an[mtx][i] - fd[mtx][i]));
+                s = fmax(s, fabs(an[mtx][i]));
+            }
+            cr_expect_leq(d, 1e-8 * fmax(s, 1.0), "point %d, matrix %c: %.3g (scale %.3g)", k,
+                          "ABCD"[mtx], d, s);
+        }
+    }
+    /* a unit without analytic Jacobians uses differences automatically */
+    cosa_ode noj = ode;
+    noj.jac = NULL;
+    cosa_unit *v = NULL;
+    cr_assert_eq(cosa_unit_ode_create(&noj, &integ, &v), COSA_OK);
+    double D1[2], D2[2];
+    cr_assert_eq(cosa_unit_jacobian(v, 0.0, pts[0], pts[0] + 2, 0, NULL, NULL, NULL, D1), COSA_OK);
+    cr_assert_eq(cosa_unit_jacobian(u, 0.0, pts[0], pts[0] + 2, 1, NULL, NULL, NULL, D2), COSA_OK);
+    cr_expect(D1[0] == D2[0] && D1[1] == D2[1]);
+    cosa_unit_free(u);
+    cosa_unit_free(v);
+}
+
+/* ---- arguments, names ---------------------------------------------------------- */
+
+Test(unit_args, validation)
+{
+    struct osc o = {.w = 1.0, .z = 0.1};
+    cosa_ode ode = {2, 1, 1, osc_f, osc_g, osc_jac, NULL, &o};
+    cosa_integrator integ;
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_integrator_parse("exact", &integ), COSA_OK);
+    cr_expect_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_EUNSUPPORTED);
+    cr_assert_eq(cosa_integrator_parse("symplectic-euler", &integ), COSA_OK);
+    cr_expect_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_EUNSUPPORTED, "needs kick flags");
+    cr_expect_eq(cosa_integrator_parse("rk5", &integ), COSA_EINVAL);
+    cr_assert_eq(cosa_integrator_parse("Euler", &integ), COSA_OK);
+    cr_expect_str_eq(cosa_integrator_name(integ.kind), "euler");
+    cr_expect_str_eq(cosa_integrator_name(COSA_INTEGRATOR_CVODE_BDF), "cvode-bdf");
+    cr_assert_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_OK);
+    double x[2] = {0, 0}, der[COSA_UNIT_DEGMAX + 2] = {0};
+    cr_expect_eq(cosa_unit_set_input(u, -1, der), COSA_ERANGE);
+    cr_expect_eq(cosa_unit_set_input(u, COSA_UNIT_DEGMAX + 1, der), COSA_ERANGE);
+    cr_expect_eq(cosa_unit_set_input(u, 0, NULL), COSA_EINVAL);
+    der[0] = NAN;
+    cr_expect_eq(cosa_unit_set_input(u, 0, der), COSA_ENONFINITE);
+    cr_expect_eq(cosa_unit_do_step(u, 0.0), COSA_ERANGE);
+    cr_expect_eq(cosa_unit_do_step(u, -1.0), COSA_ERANGE);
+    cr_expect_eq(cosa_unit_do_step(NULL, 1.0), COSA_EINVAL);
+    x[1] = INFINITY;
+    cr_expect_eq(cosa_unit_set_state(u, 0.0, x), COSA_ENONFINITE);
+    cr_expect_eq(cosa_unit_nx(u), 2);
+    cr_expect_eq(cosa_unit_nu(u), 1);
+    cr_expect_eq(cosa_unit_ny(u), 1);
+    cr_expect_not(cosa_unit_is_linear(u));
+    cosa_unit_free(u);
+    cosa_unit_free(NULL);
+}
+
+/* A right-hand side that fails: the step reports it, the state is kept. */
+static int bad_f(double t, const double *x, const double *u, double *out, void *ud)
+{
+    out[0] = 0.0;
+    return t > 0.05 ? -1 : 0;
+}
+Test(unit_ode, callback_failure)
+{
+    cosa_ode ode = {1, 0, 1, bad_f, osc_g, NULL, NULL, NULL};
+    const char *kinds[] = {"rk4", "cvode"};
+    for (int k = 0; k < 2; k++) {
+        cosa_integrator integ;
+        cosa_integrator_parse(kinds[k], &integ);
+        cosa_unit *u = NULL;
+        cr_assert_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_OK);
+        double x = 1.0, t;
+        cosa_unit_set_state(u, 0.0, &x);
+        cr_expect_eq(cosa_unit_do_step(u, 0.1), COSA_ENOTCONVERGED, "%s", kinds[k]);
+        cr_expect_neq(cosa_unit_message(u)[0], '\0');
+        cosa_unit_get_state(u, &t, &x);
+        cr_expect(t == 0.0 && x == 1.0);
+        cr_log_info("%s: %s\n", kinds[k], cosa_unit_message(u));
+        cosa_unit_free(u);
+    }
+}
+
+/* The linear adapter derives the kick flags of a mechanical model. */
+Test(odesys, linear_adapter)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    double par[32];
+    cosa_model_defaults(m, par);
+    cosa_system *sys = NULL;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    cosa_odesys *os = NULL;
+    cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
+    cr_expect_eq(cosa_odesys_nsub(os), 2);
+    cr_expect_eq(cosa_odesys_nx(os), 4);
+    cr_expect_eq(cosa_odesys_nu(os), 3);
+    cr_expect_eq(cosa_odesys_ny(os), 3);
+    for (size_t i = 0; i < 2; i++) {
+        const cosa_ode *o = cosa_odesys_sub(os, i);
+        cr_assert_not_null(o->kick);
+        cr_expect(o->kick[0] == 0 && o->kick[1] == 1, "sub %zu: s drifts, v kicks", i);
+    }
+    cr_expect_null(cosa_odesys_sub(os, 2));
+    cr_expect_eq(memcmp(cosa_odesys_L(os), cosa_system_L(sys), 9 * sizeof(double)), 0);
+    cosa_odesys_free(os);
+    cosa_system_free(sys);
+}

@@ -64,6 +64,8 @@ int cmd_demo(int argc, char **argv);
 int cmd_limit(int argc, char **argv);
 int cmd_converge(int argc, char **argv);
 int cmd_table(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_model_dump(int argc, char **argv);
 
 /* Optional positive number option (text may be NULL: v unchanged). */
 int cli_positive(const char *cmd, const char *opt, const char *text, double *v);
@@ -108,4 +110,9 @@ int cli_case_system(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system *
 
 /* Free what cli_parse and cli_case_system allocated. */
 void cli_case_free(cli_case *cs);
+
+/* Sweeps (analysis/cmd_map.c, cmd_curve.c, cmd_bench.c). */
+int cmd_map(int argc, char **argv);
+int cmd_curve(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 #endif

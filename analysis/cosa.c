@@ -20,8 +20,13 @@ static const struct subcommand subcommands[] = {
     {"limit", cmd_limit, "largest stable or accurate macro step (with stability windows)"},
     {"converge", cmd_converge, "local/global error vs macro step and convergence orders"},
     {"table", cmd_table, "reproduce the tables of the MBCorr paper"},
+    {"map", cmd_map, "stability/accuracy maps over two parameters (Figs 4, 6 of the paper)"},
+    {"curve", cmd_curve, "a metric against dt or one parameter, per scheme (Figs 5, 7, 8)"},
+    {"bench", cmd_bench, "time per point of rho and e_g sweeps, per scheme and thread count"},
     {"phi", cmd_phi, "print the propagation matrix Phi (or Phi*) with its block layout"},
+    {"model-dump", cmd_model_dump, "write a model (built-in or file) as a model file"},
     {"models", cmd_models, "list the built-in models with parameters, defaults and units"},
+    {"simulate", cmd_simulate, "time-domain co-simulation of a (nonlinear) model vs its reference"},
 };
 #define NSUB (sizeof subcommands / sizeof subcommands[0])
 

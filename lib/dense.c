@@ -5,6 +5,91 @@
 #include <math.h>
 #include <string.h>
 
+/* Products of matrices this small go through plain loops: OpenBLAS's dgemm
+ * costs more in dispatch and buffer management than the arithmetic (for
+ * d = 16, two-thirds of its instructions), and takes a global lock for its
+ * buffers on every call, which serialises the threads of a sweep.  Same
+ * rules as BLAS: beta = 0 overwrites C (NaN in C is not propagated), no
+ * entry is skipped (0 * Inf = NaN as in OpenBLAS); the summation order is
+ * fixed, so results do not depend on the thread or the alignment. */
+#define COSA_GEMM_SMALL 32
+
+#ifdef _OPENMP
+#define COSA_SIMD _Pragma("omp simd")
+#else
+#define COSA_SIMD
+#endif
+
+static inline __attribute__((always_inline)) void
+gemm_small_body(char ta, char tb, size_t m, size_t n, size_t k, double alpha, const double *A,
+                size_t lda, const double *B, size_t ldb, double beta, double *restrict C,
+                size_t ldc)
+{
+    /* as OpenBLAS's kernels: acc = sum_l A(i, l) B(l, j) from 0 in order l,
+     * then C = beta C + alpha acc */
+    double acc[COSA_GEMM_SMALL];
+    for (size_t j = 0; j < n; j++) {
+        double *restrict c = C + j * ldc;
+        if (ta != 'T') {
+            for (size_t i = 0; i < m; i++)
+                acc[i] = 0.0;
+            for (size_t l = 0; l < k; l++) {
+                const double t = tb == 'T' ? B[j + l * ldb] : B[l + j * ldb];
+                const double *a = A + l * lda;
+                COSA_SIMD
+                for (size_t i = 0; i < m; i++)
+                    acc[i] += a[i] * t;
+            }
+        } else {
+            for (size_t i = 0; i < m; i++) {
+                const double *a = A + i * lda;
+                double s = 0.0;
+                if (tb == 'T')
+                    for (size_t l = 0; l < k; l++)
+                        s += a[l] * B[j + l * ldb];
+                else
+                    for (size_t l = 0; l < k; l++)
+                        s += a[l] * B[l + j * ldb];
+                acc[i] = s;
+            }
+        }
+        if (beta == 0.0)
+            for (size_t i = 0; i < m; i++)
+                c[i] = alpha * acc[i];
+        else
+            for (size_t i = 0; i < m; i++)
+                c[i] = beta * c[i] + alpha * acc[i];
+    }
+}
+
+/* Where the CPU has FMA (as OpenBLAS's own kernels use it), the products
+ * are contracted into fused multiply-adds: one rounding per term, which the
+ * matrix exponential's squaring phase needs for stiff, nearly defective
+ * cases (tests/test_expm.c).  The choice depends on the CPU only, never on
+ * the thread. */
+#if defined(__GNUC__) && defined(__x86_64__)
+__attribute__((target("avx2,fma"))) static void
+gemm_small_fma(char ta, char tb, size_t m, size_t n, size_t k, double alpha, const double *A,
+               size_t lda, const double *B, size_t ldb, double beta, double *restrict C,
+               size_t ldc)
+{
+    gemm_small_body(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+#endif
+
+static void gemm_small(char ta, char tb, size_t m, size_t n, size_t k, double alpha,
+                       const double *A, size_t lda, const double *B, size_t ldb, double beta,
+                       double *restrict C, size_t ldc)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        gemm_small_fma(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+        return;
+    }
+#endif
+    gemm_small_body(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
 void cosa_gemm(char ta, char tb, size_t m, size_t n, size_t k, double alpha,
                const double *A, size_t lda, const double *B, size_t ldb, double beta,
                double *C, size_t ldc)
@@ -15,6 +100,10 @@ void cosa_gemm(char ta, char tb, size_t m, size_t n, size_t k, double alpha,
         for (size_t j = 0; j < n; j++)
             for (size_t i = 0; i < m; i++)
                 C[i + j * ldc] = beta == 0.0 ? 0.0 : beta * C[i + j * ldc];
+        return;
+    }
+    if (m <= COSA_GEMM_SMALL && n <= COSA_GEMM_SMALL && k <= COSA_GEMM_SMALL) {
+        gemm_small(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
         return;
     }
     cblas_dgemm(CblasColMajor, ta == 'T' ? CblasTrans : CblasNoTrans,

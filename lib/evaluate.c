@@ -1,6 +1,7 @@
 /* evaluate.c -- one analysis point: Phi, Phi*, spectral radii and the NRMSE
  * indicators, with all buffers in a workspace sized once. */
 #include "cosa.h"
+#include "deflate_impl.h"
 #include "dense.h"
 
 #include <math.h>
@@ -13,7 +14,10 @@ struct cosa_eval_workspace {
     cosa_phi_workspace *phi;
     cosa_eig_workspace *eig;
     cosa_nrmse_workspace *nrmse;
-    double *Phi, *Phistar, *copy, *z0;
+    cosa_deflate_workspace *defl; /* rho(Phi) of Jacobi schemes (lib/deflate.c) */
+    double *Phi, *Phistar, *copy;
+    double *Adstar; /* nx x nx: A*_d, the leading block of Phi*          */
+    double *T;      /* dimmax x nx: reference basis, z*_n = T A*_d^n x0   */
 };
 
 void cosa_eval_workspace_free(cosa_eval_workspace *w)
@@ -23,10 +27,12 @@ void cosa_eval_workspace_free(cosa_eval_workspace *w)
     cosa_phi_workspace_free(w->phi);
     cosa_eig_workspace_free(w->eig);
     cosa_nrmse_workspace_free(w->nrmse);
+    cosa_deflate_workspace_free(w->defl);
     free(w->Phi);
     free(w->Phistar);
     free(w->copy);
-    free(w->z0);
+    free(w->Adstar);
+    free(w->T);
     free(w);
 }
 
@@ -48,11 +54,14 @@ cosa_eval_workspace *cosa_eval_workspace_alloc(const cosa_system *sys, int pmax)
     w->phi = cosa_phi_workspace_alloc(sys, pmax);
     w->eig = cosa_eig_workspace_alloc(d);
     w->nrmse = cosa_nrmse_workspace_alloc(d);
+    w->defl = cosa_deflate_workspace_alloc(sys, pmax);
     w->Phi = malloc(d * d * sizeof(double));
     w->Phistar = malloc(d * d * sizeof(double));
     w->copy = malloc(d * d * sizeof(double));
-    w->z0 = malloc(d * sizeof(double));
-    if (!w->phi || !w->eig || !w->nrmse || !w->Phi || !w->Phistar || !w->copy || !w->z0)
+    w->Adstar = malloc((lay.nx ? lay.nx * lay.nx : 1) * sizeof(double));
+    w->T = malloc(d * (lay.nx ? lay.nx : 1) * sizeof(double));
+    if (!w->phi || !w->eig || !w->nrmse || !w->defl || !w->Phi || !w->Phistar || !w->copy ||
+        !w->Adstar || !w->T)
         goto fail;
     return w;
 fail:
@@ -100,23 +109,35 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
             return st;
     }
 
-    st = cosa_phi_build(sys, s, dt, w->Phi, n, w->phi);
-    if (st != COSA_OK)
-        return st;
+    /* rho(Phi): for Jacobi schemes from the deflated Phi_d (lib/deflate.c:
+     * the same nonzero eigenvalues, a smaller dgeev, no full Phi needed). */
+    const int jacobi = s->exec == COSA_JACOBI;
+    if ((want & COSA_WANT_ERRORS) || !jacobi) {
+        st = cosa_phi_build(sys, s, dt, w->Phi, n, w->phi);
+        if (st != COSA_OK)
+            return st;
+    }
     if (want & (COSA_WANT_RHO | COSA_WANT_ERRORS)) {
-        cosa_mat_copy(n, n, w->Phi, n, w->copy, n);
-        st = cosa_spectral_radius(n, w->copy, n, &out->rho, w->eig);
+        if (jacobi) {
+            st = cosa_deflate_rho(sys, s, dt, &out->rho, w->defl);
+        } else {
+            cosa_mat_copy(n, n, w->Phi, n, w->copy, n);
+            st = cosa_spectral_radius(n, w->copy, n, &out->rho, w->eig);
+        }
         if (st != COSA_OK)
             return st;
     }
     if ((want & COSA_WANT_RHO_REF) && out->rho_ref > 1.0 + COSA_RHO_TOL)
         return COSA_EUNSTABLEREF;
     if (want & COSA_WANT_ERRORS) {
-        st = cosa_z0_build(sys, s, dt, x0, w->z0, w->phi);
+        /* reference trajectory in state form (METHOD.md "History"):
+         * z*_n = T q_n, q_n = A*_d^n x0, z0 = T x0 */
+        st = cosa_reference_basis(sys, s, dt, w->T, n, w->phi);
         if (st != COSA_OK)
             return st;
-        st = cosa_nrmse(n, w->Phi, w->Phistar, n, &lay, w->z0, out->nsteps, out->rho, &out->err,
-                        NULL, w->nrmse);
+        cosa_mat_copy(lay.nx, lay.nx, w->Phistar, n, w->Adstar, lay.nx);
+        st = cosa_nrmse(n, w->Phi, w->Phistar, n, &lay, lay.nx, w->Adstar, lay.nx, w->T, n, x0,
+                        out->nsteps, out->rho, &out->err, NULL, w->nrmse);
         if (st != COSA_OK)
             return st;
     }

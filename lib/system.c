@@ -67,9 +67,18 @@ static void sub_store(cosa_system *sys, size_t i, const cosa_subsystem *s)
  * invertible but with a raw condition number ~ c_k^2.  Returns COSA_EALGLOOP
  * when Ms is singular or its reciprocal condition number is below
  * COSA_ALGLOOP_RCOND (not solvable in double precision). */
+static cosa_status algloop_factor_raw(cosa_system *sys);
+
 static cosa_status algloop_factor(const cosa_system *sys_c)
 {
     cosa_system *sys = (cosa_system *)sys_c; /* scratch only */
+    cosa_status st = algloop_factor_raw(sys);
+    sys->loop_ok = st == COSA_OK;
+    return st;
+}
+
+static cosa_status algloop_factor_raw(cosa_system *sys)
+{
     size_t ny = sys->ny;
     if (ny == 0)
         return COSA_OK;
@@ -183,9 +192,15 @@ cosa_status cosa_system_set_subsystem(cosa_system *sys, size_t i, const cosa_sub
         return COSA_EINVAL;
     if (!sub_finite(sub))
         return COSA_ENONFINITE;
+    /* Only a subsystem with direct feedthrough can change I - D L; an
+     * unchanged D_i keeps the last successful factorisation (sweeps rewrite
+     * every subsystem at every point). */
+    int same_d = sys->loop_ok;
+    for (size_t c = 0; c < b->nu && same_d; c++)
+        same_d = b->ny == 0 || memcmp(sys->D + b->oy + (b->ou + c) * sys->ny, sub->D + c * b->ny,
+                                      b->ny * sizeof(double)) == 0;
     sub_store(sys, i, sub);
-    /* Only a subsystem with direct feedthrough can change I - D L. */
-    if (b->ny && b->nu)
+    if (b->ny && b->nu && !same_d)
         return algloop_factor(sys);
     return COSA_OK;
 }

@@ -23,6 +23,7 @@ struct cosa_system {
     lapack_int *ipiv_ny;
     lapack_int *iwork_ny;
     double *req, *ceq;    /* row/column equilibration of I - D L (dgeequ) */
+    int loop_ok;          /* the factorisation in work_ny is that of the stored D, L */
 };
 
 /* Solve (I - D L) X = B in place (B ny x nrhs, ld ldb) with the equilibrated

@@ -1,0 +1,178 @@
+/* cmd_bench.c -- `cosa bench`: time per point of rho and e_g sweeps on the
+ * grid of Figs 4 and 6 of the MBCorr paper, per scheme and thread count. */
+#include "config.h"
+#include "sweep_cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void help(void)
+{
+    printf("Usage: cosa bench [--model NAME] [--set NAME=VALUE]... [--scheme S[,S...]]\n"
+           "                  [--dt LIST] [--grid N] [--egrid N] [--threads LIST]\n\n"
+           "Times parameter sweeps of rho and of e_global over ck in [1, 1e10] x dk in\n"
+           "[1, 1e7] (log grids) of the two-mass oscillator, for every scheme alone and for\n"
+           "all schemes in one sweep (as `make paper` runs them), at each thread count.\n"
+           "Prints a table: metric scheme threads points seconds us_per_point, where\n"
+           "us_per_point = seconds x threads / points is the time per point per core, and\n"
+           "the speed-up of the combined sweep over the first thread count.\n\n"
+           "Options:\n"
+           "  --scheme LIST        schemes (default: zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr)\n"
+           "  --dt LIST            macro steps (default: 10^-2.5 ... 10^-6, factor sqrt 10)\n"
+           "  --grid N             N x N grid for rho (default 64)\n"
+           "  --egrid N            N x N grid for e_global (default 16)\n"
+           "  --threads LIST       thread counts, comma-separated (default 1,2)\n"
+           "%s",
+           cli_model_help);
+}
+
+struct bench_opts {
+    const char *grid, *egrid, *threads;
+};
+
+static int extra(void *ctx, int opt, const char *arg)
+{
+    struct bench_opts *o = ctx;
+    switch (opt) {
+    case 'g': o->grid = arg; return 0;
+    case 'e': o->egrid = arg; return 0;
+    case 'j': o->threads = arg; return 0;
+    default: return 1;
+    }
+}
+
+/* Wall seconds of one sweep (NaN if it failed). */
+static double time_sweep(cosa_sweep_spec *sp, double *values, cosa_status *status)
+{
+    const double t0 = scli_now();
+    cosa_status st = cosa_sweep_run(sp, values, status, NULL);
+    const double t = scli_now() - t0;
+    return st == COSA_OK ? t : NAN;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    const char *cmd = "bench";
+    static const struct option more[] = {{"grid", required_argument, NULL, 'g'},
+                                         {"egrid", required_argument, NULL, 'e'},
+                                         {"threads", required_argument, NULL, 'j'},
+                                         {0, 0, 0, 0}};
+    struct bench_opts o = {0};
+    cli_case cs = {0};
+    cosa_system *sys = NULL;
+    cosa_scheme *schemes = NULL;
+    double *dt = NULL, *values = NULL;
+    cosa_status *status = NULL;
+    size_t *thr = NULL;
+    size_t ns = 0, ndt = 0, nthr = 0;
+    int rc = cli_parse(cmd, argc, argv, more, extra, &o, help, &cs);
+    if (rc < 0) {
+        rc = CLI_OK;
+        goto out;
+    }
+    if (rc != CLI_OK)
+        goto out;
+    const char *stext = cs.scheme_text ? cs.scheme_text
+                                       : "zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr";
+    const char *dtext = cs.dt_text ? cs.dt_text : "10^-2.5:10^-6:log:8";
+    size_t grid = 64, egrid = 16;
+    if ((o.grid && cli_parse_size(o.grid, &grid) != 0) ||
+        (o.egrid && cli_parse_size(o.egrid, &egrid) != 0)) {
+        cli_error(cmd, "--grid and --egrid must be positive integers");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    const char *ttext = o.threads ? o.threads : "1,2";
+    thr = calloc(strlen(ttext) + 1, sizeof *thr);
+    char *tb = strdup(ttext);
+    if (!thr || !tb) {
+        free(tb);
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    char *save = NULL;
+    for (char *tok = strtok_r(tb, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        if (cli_parse_size(tok, &thr[nthr++]) != 0) {
+            cli_error(cmd, "--threads must list positive integers, got '%s'", tok);
+            free(tb);
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+    free(tb);
+    if ((rc = scli_schemes(cmd, stext, cs.alpha, &schemes, &ns)) != CLI_OK ||
+        (rc = scli_dt_list(cmd, dtext, &dt, &ndt)) != CLI_OK ||
+        (rc = cli_case_system(cmd, &cs, &schemes[0], &sys)) != CLI_OK)
+        goto out;
+    const cosa_model *m = cs.mod.model;
+    const int ick = cosa_model_param_index(m, "ck"), idk = cosa_model_param_index(m, "dk");
+    if (ick < 0 || idk < 0) {
+        cli_error(cmd, "model '%s' has no parameters ck and dk (use --model twomass)", m->name);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    const size_t gmax = grid > egrid ? grid : egrid;
+    const size_t cap = ns * ndt * gmax * gmax;
+    values = malloc(cap * sizeof *values);
+    status = malloc(cap * sizeof *status);
+    if (!values || !status) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    printf("# cosa %s bench: model %s, ck = 1 .. 1e10 x dk = 1 .. 1e7 (log), %zu macro steps "
+           "%.3g .. %.3g s\n",
+           cosa_version(), m->name, ndt, dt[0], dt[ndt - 1]);
+    printf("# us_per_point = seconds x threads / points (per point per core)\n");
+    printf("metric scheme threads points seconds us_per_point\n");
+    fflush(stdout);
+    const cosa_metric metrics[2] = {COSA_METRIC_RHO, COSA_METRIC_E_GLOBAL};
+    for (int mi = 0; mi < 2; mi++) {
+        const size_t g = mi == 0 ? grid : egrid;
+        cosa_sweep_spec sp = {0};
+        sp.model = m;
+        sp.par = cs.mod.par;
+        sp.x = (cosa_sweep_axis){ick, 1.0, 1e10, 1, g};
+        sp.y = (cosa_sweep_axis){idk, 1.0, 1e7, 1, g};
+        sp.dt = dt;
+        sp.ndt = ndt;
+        sp.metric = metrics[mi];
+        double t_all[64] = {0};
+        /* each scheme alone, then all together (index ns) */
+        for (size_t i = 0; i <= ns; i++) {
+            if (i == ns && ns == 1)
+                break;
+            char nm[64];
+            if (i < ns)
+                cosa_scheme_name(&schemes[i], nm, sizeof nm);
+            else
+                snprintf(nm, sizeof nm, "all-%zu", ns);
+            sp.schemes = i < ns ? &schemes[i] : schemes;
+            sp.nscheme = i < ns ? 1 : ns;
+            for (size_t k = 0; k < nthr; k++) {
+                sp.threads = (int)thr[k];
+                const double t = time_sweep(&sp, values, status);
+                const size_t pts = cosa_sweep_size(&sp);
+                if (i == ns && k < 64)
+                    t_all[k] = t;
+                printf("%s %s %zu %zu %.3f %.2f\n", cosa_metric_name(sp.metric), nm, thr[k], pts,
+                       t, t * (double)thr[k] / (double)pts * 1e6);
+                fflush(stdout);
+            }
+        }
+        for (size_t k = 1; k < nthr && k < 64 && ns > 1; k++)
+            printf("# speed-up %s all-%zu, %zu vs %zu threads: %.2f\n",
+                   cosa_metric_name(sp.metric), ns, thr[k], thr[0], t_all[0] / t_all[k]);
+    }
+    rc = CLI_OK;
+out:
+    free(values);
+    free(status);
+    free(dt);
+    free(schemes);
+    free(thr);
+    cosa_system_free(sys);
+    cli_case_free(&cs);
+    return rc;
+}

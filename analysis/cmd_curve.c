@@ -1,0 +1,359 @@
+/* cmd_curve.c -- `cosa curve`: one-dimensional sweeps (Figs 5, 7, 8 of the
+ * MBCorr paper): a metric against the macro step or one model parameter,
+ * one curve per scheme, as a data file and a gnuplot script. */
+#include "config.h"
+#include "sweep_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void help(void)
+{
+    printf("Usage: cosa curve [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
+           "                  [--dt DT] --scheme S[,S...] [--metric rho|e_global|e_local|\n"
+           "                  e_local_ref] [--level L] [--tend T] [--alpha A] [--threads N]\n"
+           "                  [-o DIR] [--name NAME] [--plot png|svg|pdf] [--progress]\n\n"
+           "A metric against one swept quantity, one curve per scheme: NAME = dt sweeps the\n"
+           "macro step (e.g. rho vs dt, Fig 5; e_local vs dt, Fig 8), any model parameter\n"
+           "sweeps that parameter at the macro step --dt (e.g. e_global vs ck, Fig 7).\n"
+           "Writes NAME.dat (comment header, then rows 'x value_1 ... value_S' with %%.17g,\n"
+           "'inf' where the co-simulation is unstable, 'nan' where a point failed) and\n"
+           "NAME.gp, a gnuplot script with a dashed line at the level.  Stdout lists the\n"
+           "files written ('file PATH').\n\n"
+           "%s\n%s\nOptions:\n%s"
+           "  --x NAME=LO:HI:log|lin:N\n"
+           "                       dt or a model parameter, range, spacing, points;\n"
+           "                       numbers may be written 10^X\n"
+           "  --dt DT              macro step when NAME is a parameter\n"
+           "  --scheme LIST        schemes, comma-separated\n"
+           "  --metric M           rho (default), e_global, e_local, e_local_ref\n"
+           "  --level L            reference line (default 1 for rho, 0.01 for errors)\n"
+           "  --tend T             horizon for errors in seconds (default: the model's)\n"
+           "  --threads N          OpenMP threads (default: all cores)\n"
+           "  -o, --output DIR     write into DIR (created if missing; files there are\n"
+           "                       replaced); without -o existing files are not overwritten\n"
+           "  --name NAME          base name of the files (default: METRIC_vs_X)\n"
+           "  --plot FMT           also run gnuplot: png, svg or pdf\n"
+           "  --progress           progress on stderr (default: only on a terminal)\n",
+           cli_model_help, cli_scheme_help, cli_case_help);
+}
+
+struct curve_opts {
+    const char *x, *metric, *level, *tend, *threads, *output, *plot, *name;
+    int progress;
+};
+
+static int extra(void *ctx, int opt, const char *arg)
+{
+    struct curve_opts *o = ctx;
+    switch (opt) {
+    case 'x': o->x = arg; return 0;
+    case 'm': o->metric = arg; return 0;
+    case 'l': o->level = arg; return 0;
+    case 't': o->tend = arg; return 0;
+    case 'j': o->threads = arg; return 0;
+    case 'o': o->output = arg; return 0;
+    case 'p': o->plot = arg; return 0;
+    case 'n': o->name = arg; return 0;
+    case 'P': o->progress = 1; return 0;
+    default: return 1;
+    }
+}
+
+static void fmt_num(char *buf, size_t size, double v)
+{
+    if (isnan(v))
+        snprintf(buf, size, "nan");
+    else if (isinf(v))
+        snprintf(buf, size, v > 0 ? "inf" : "-inf");
+    else
+        snprintf(buf, size, "%.17g", v);
+}
+
+int cmd_curve(int argc, char **argv)
+{
+    const char *cmd = "curve";
+    static const struct option more[] = {
+        {"x", required_argument, NULL, 'x'},      {"metric", required_argument, NULL, 'm'},
+        {"level", required_argument, NULL, 'l'},  {"tend", required_argument, NULL, 't'},
+        {"threads", required_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'},
+        {"plot", required_argument, NULL, 'p'},   {"name", required_argument, NULL, 'n'},
+        {"progress", no_argument, NULL, 'P'},     {0, 0, 0, 0}};
+    struct curve_opts o = {0};
+    cli_case cs = {0};
+    cosa_system *sys = NULL;
+    cosa_scheme *schemes = NULL;
+    double *dt = NULL, *values = NULL;
+    cosa_status *status = NULL;
+    char **av = NULL;
+    size_t ns = 0, ndt = 0;
+    int ac = 0, rc;
+
+    av = scli_argv_output(argc, argv, &ac);
+    if (!av) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    rc = cli_parse(cmd, ac, av, more, extra, &o, help, &cs);
+    if (rc < 0) {
+        rc = CLI_OK;
+        goto out;
+    }
+    if (rc != CLI_OK)
+        goto out;
+    if (!o.x) {
+        cli_error(cmd, "--x is required (see 'cosa curve --help')");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    cosa_metric metric = COSA_METRIC_RHO;
+    if ((o.metric && (rc = scli_metric(cmd, o.metric, &metric)) != CLI_OK) ||
+        (rc = scli_schemes(cmd, cs.scheme_text, cs.alpha, &schemes, &ns)) != CLI_OK)
+        goto out;
+    char xname[64];
+    cosa_sweep_axis xa;
+    if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &xa)) != CLI_OK)
+        goto out;
+    const int over_dt = strcmp(xname, "dt") == 0;
+    if (over_dt) {
+        if (cs.dt_text) {
+            cli_error(cmd, "--dt cannot be combined with --x dt=...");
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+        if (!(xa.lo > 0.0 && xa.hi > 0.0)) {
+            cli_error(cmd, "--x dt: macro steps must be positive");
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+        ndt = xa.n;
+        dt = malloc(ndt * sizeof *dt);
+        if (!dt) {
+            cli_error(cmd, "out of memory");
+            rc = CLI_EFAIL;
+            goto out;
+        }
+        for (size_t k = 0; k < ndt; k++)
+            dt[k] = cosa_sweep_axis_value(&xa, k);
+    } else {
+        if ((rc = scli_dt_list(cmd, cs.dt_text, &dt, &ndt)) != CLI_OK)
+            goto out;
+        if (ndt != 1) {
+            cli_error(cmd, "--dt takes one macro step when --x sweeps a parameter");
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+    }
+    double level = metric == COSA_METRIC_RHO ? 1.0 : 0.01;
+    if (o.level && (scli_number(o.level, &level) != 0 || !(level > 0.0))) {
+        cli_error(cmd, "--level must be a positive number, got '%s'", o.level);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    size_t threads = 0;
+    if (o.threads && cli_parse_size(o.threads, &threads) != 0) {
+        cli_error(cmd, "--threads must be a positive integer, got '%s'", o.threads);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
+        goto out;
+    size_t pick = 0;
+    for (size_t i = 0; i < ns; i++)
+        if (schemes[i].exec == COSA_GAUSS_SEIDEL) {
+            pick = i;
+            break;
+        }
+    if ((rc = cli_case_system(cmd, &cs, &schemes[pick], &sys)) != CLI_OK)
+        goto out;
+    for (size_t i = 0; i < ns; i++)
+        if (schemes[i].exec == COSA_GAUSS_SEIDEL)
+            schemes[i].seq = cs.seq;
+    const cosa_model *m = cs.mod.model;
+    cosa_sweep_spec sp = {0};
+    sp.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1};
+    if (over_dt) {
+        sp.x = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1};
+    } else {
+        sp.x = xa;
+        sp.x.param = cosa_model_param_index(m, xname);
+        if (sp.x.param < 0) {
+            cli_error(cmd, "model '%s' has no parameter '%s' (see 'cosa models'; use dt for "
+                           "the macro step)",
+                      m->name, xname);
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+    }
+    double tend = m->tend;
+    if (o.tend && (cli_parse_double(o.tend, &tend) != 0 || !(tend > 0.0))) {
+        cli_error(cmd, "--tend must be a positive finite number, got '%s'", o.tend);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (metric != COSA_METRIC_RHO)
+        for (size_t i = 0; i < ndt; i++)
+            if (nearbyint(tend / dt[i]) < 1) {
+                cli_error(cmd, "dt %g is longer than the horizon --tend %g", dt[i], tend);
+                rc = CLI_EUSAGE;
+                goto out;
+            }
+    sp.model = m;
+    sp.par = cs.mod.par;
+    sp.dt = dt;
+    sp.ndt = ndt;
+    sp.schemes = schemes;
+    sp.nscheme = ns;
+    sp.metric = metric;
+    sp.tend = tend;
+    sp.threads = (int)threads;
+    scli_progress prog;
+    scli_progress_init(&prog, cmd);
+    if (prog.tty || o.progress) {
+        sp.progress = scli_progress_fn;
+        sp.user_data = &prog;
+    }
+
+    scli_out out = {o.output, 0};
+    if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK)
+        goto out;
+    char base[256], path[4096], fname[512];
+    if (o.name)
+        snprintf(base, sizeof base, "%s", o.name);
+    else
+        snprintf(base, sizeof base, "%s_vs_%s", cosa_metric_name(metric), xname);
+    const char *exts[] = {"dat", "gp", o.plot};
+    for (int e = 0; e < (o.plot ? 3 : 2); e++) {
+        snprintf(fname, sizeof fname, "%s.%s", base, exts[e]);
+        if ((rc = scli_out_path(cmd, &out, fname, path, sizeof path)) != CLI_OK)
+            goto out;
+    }
+
+    const size_t total = cosa_sweep_size(&sp);
+    values = malloc((total ? total : 1) * sizeof *values);
+    status = malloc((total ? total : 1) * sizeof *status);
+    if (!values || !status) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    size_t nfailed = 0;
+    cosa_status st = cosa_sweep_run(&sp, values, status, &nfailed);
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s", cosa_strerror(st));
+        rc = st == COSA_EPARAM || st == COSA_EINVAL || st == COSA_ERANGE ? CLI_EUSAGE
+                                                                          : CLI_EFAIL;
+        goto out;
+    }
+    const size_t npt = over_dt ? ndt : sp.x.n;
+
+    /* data file */
+    snprintf(path, sizeof path, "%s/%s.dat", out.dir, base);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    const int swept[1] = {sp.x.param};
+    scli_header(f, "curve", m, cs.mod.par, swept, over_dt ? 0 : 1);
+    fprintf(f, "# metric %s\n# level %.17g\n", cosa_metric_name(metric), level);
+    if (metric != COSA_METRIC_RHO)
+        fprintf(f, "# tend %.17g\n", tend);
+    if (over_dt)
+        fprintf(f, "# x dt %.17g %.17g %s %zu\n", xa.lo, xa.hi, xa.log ? "log" : "lin", xa.n);
+    else
+        fprintf(f, "# x %s %.17g %.17g %s %zu\n# dt %.17g\n", xname, xa.lo, xa.hi,
+                xa.log ? "log" : "lin", xa.n, dt[0]);
+    char titles[4096] = "", colors[1024] = "", dashes[1024] = "";
+    for (size_t i = 0; i < ns; i++) {
+        char nm[64], c[16];
+        cosa_scheme_name(&schemes[i], nm, sizeof nm);
+        fprintf(f, "# scheme %zu %s alpha %.17g\n", i + 1, nm, schemes[i].alpha);
+        /* one colour per extrapolation order, solid with a correction */
+        snprintf(c, sizeof c, "%s%d", i ? " " : "", schemes[i].order + 1);
+        if (strlen(titles) + strlen(nm) + 2 < sizeof titles &&
+            strlen(colors) + strlen(c) + 1 < sizeof colors && strlen(dashes) + 3 < sizeof dashes) {
+            if (i)
+                strcat(titles, " ");
+            strcat(titles, nm);
+            strcat(colors, c);
+            strcat(dashes, i ? " " : "");
+            strcat(dashes, schemes[i].corr ? "1" : "2");
+        }
+    }
+    fprintf(f, "# points %zu failed %zu\n# columns: %s", npt * ns, nfailed, xname);
+    for (size_t i = 0; i < ns; i++) {
+        char nm[64];
+        cosa_scheme_name(&schemes[i], nm, sizeof nm);
+        fprintf(f, " %s", nm);
+    }
+    fputc('\n', f);
+    for (size_t k = 0; k < npt; k++) {
+        char b[32];
+        fmt_num(b, sizeof b, over_dt ? dt[k] : cosa_sweep_axis_value(&sp.x, k));
+        fputs(b, f);
+        for (size_t i = 0; i < ns; i++) {
+            const size_t idx = over_dt ? cosa_sweep_index(&sp, i, k, 0, 0)
+                                       : cosa_sweep_index(&sp, i, 0, k, 0);
+            fmt_num(b, sizeof b, values[idx]);
+            fputc(' ', f);
+            fputs(b, f);
+        }
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    printf("file %s\n", path);
+
+    /* script */
+    char gp[512], dat[512], lev[32], comment[1024], xlabel[128], ylabel[128], title[512];
+    snprintf(gp, sizeof gp, "%s.gp", base);
+    snprintf(dat, sizeof dat, "%s.dat", base);
+    fmt_num(lev, sizeof lev, level);
+    if (over_dt)
+        snprintf(xlabel, sizeof xlabel, "ΔT [s]");
+    else {
+        const cosa_param *pp = &m->params[sp.x.param];
+        snprintf(xlabel, sizeof xlabel, "%s%s%s%s", pp->name, pp->unit && *pp->unit ? " [" : "",
+                 pp->unit ? pp->unit : "", pp->unit && *pp->unit ? "]" : "");
+    }
+    snprintf(ylabel, sizeof ylabel, "%s", cosa_metric_name(metric));
+    if (over_dt)
+        snprintf(title, sizeof title, "model %s", m->name);
+    else
+        snprintf(title, sizeof title, "model %s, ΔT = %g s", m->name, dt[0]);
+    snprintf(comment, sizeof comment, "# cosa %s curve: model %s, %s against %s\n# data: %s",
+             cosa_version(), m->name, cosa_metric_name(metric), xname, dat);
+    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",   "TITLES", "COLORS", "DASHES",
+                          "LEVEL",   "XLOG",   "YLOG",    "XLABEL", "YLABEL", "TITLE"};
+    const char *vals[] = {comment, gp,  base,  dat, titles, colors, dashes, lev,
+                          xa.log ? "" : "# ", metric == COSA_METRIC_RHO ? "# " : "",
+                          xlabel,  ylabel, title};
+    snprintf(path, sizeof path, "%s/%s", out.dir, gp);
+    if ((rc = scli_write_script(cmd, path, cosa_plot_curve, 13, keys, vals)) != CLI_OK)
+        goto out;
+    printf("file %s\n", path);
+    printf("points %zu\nfailed %zu\n", npt * ns, nfailed);
+    fflush(stdout);
+    if (o.plot) {
+        if ((rc = scli_gnuplot(cmd, out.dir, gp, o.plot)) != CLI_OK)
+            goto out;
+        printf("file %s/%s.%s\n", out.dir, base, o.plot);
+    }
+    rc = CLI_OK;
+out:
+    free(values);
+    free(status);
+    free(dt);
+    free(schemes);
+    free(av);
+    cosa_system_free(sys);
+    cli_case_free(&cs);
+    return rc;
+}

@@ -1,0 +1,463 @@
+/* cmd_map.c -- `cosa map`: stability and accuracy maps over two model
+ * parameters for a list of macro steps and schemes (Figs 4 and 6 of the
+ * MBCorr paper): data files in gnuplot grid format and gnuplot scripts. */
+#include "config.h"
+#include "sweep_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void help(void)
+{
+    printf("Usage: cosa map [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
+           "                --y NAME=LO:HI:log|lin:N --dt DT[,DT...] --scheme S[,S...]\n"
+           "                [--metric rho|e_global|e_local|e_local_ref] [--level L] [--tend T]\n"
+           "                [--alpha A] [--threads N] [-o DIR] [--name NAME]\n"
+           "                [--plot png|svg|pdf] [--heatmap] [--progress]\n\n"
+           "Sweeps two model parameters over a grid, for every macro step and scheme, and\n"
+           "writes per scheme a data file NAME_SCHEME.dat (comment header, then rows\n"
+           "'x y dt value' with %%.17g; one block per dt separated by two blank lines, x-major\n"
+           "with a blank line after each x value: gnuplot grid format) and a gnuplot script\n"
+           "NAME_SCHEME.gp drawing, for each dt, the contour line value = level on the axes\n"
+           "given, shaded from black (largest dt) to light grey (smallest) as in Figs 4 and 6\n"
+           "of the MBCorr paper.  With several schemes also NAME_all.gp (one panel each).\n"
+           "Values: rho(Phi) for rho; the NRMSE indicators for e_* ('inf' where the\n"
+           "co-simulation is unstable); 'nan' where a point failed (the header counts them\n"
+           "by reason).  Stdout lists the files written ('file PATH').\n\n"
+           "%s\n%s\nOptions:\n%s"
+           "  --x, --y NAME=LO:HI:log|lin:N\n"
+           "                       swept parameter, range, spacing and number of points;\n"
+           "                       numbers may be written 10^X (e.g. --dt 10^-2.5)\n"
+           "  --dt LIST            macro steps: DT[,DT...] or LO:HI:log|lin:N\n"
+           "  --scheme LIST        schemes, comma-separated\n"
+           "  --metric M           rho (default), e_global, e_local, e_local_ref\n"
+           "  --level L            contour level (default 1 for rho, 0.01 for errors)\n"
+           "  --tend T             horizon for errors in seconds (default: the model's)\n"
+           "  --threads N          OpenMP threads (default: all cores)\n"
+           "  -o, --output DIR     write into DIR (created if missing; files there are\n"
+           "                       replaced); without -o files go to the current directory\n"
+           "                       and existing ones are not overwritten\n"
+           "  --name NAME          base name of the files (default: the metric)\n"
+           "  --plot FMT           also run gnuplot: png, svg or pdf\n"
+           "  --heatmap            also write NAME_SCHEME_heat.gp drawing the metric itself\n"
+           "  --progress           progress on stderr (default: only on a terminal)\n",
+           cli_model_help, cli_scheme_help, cli_case_help);
+}
+
+struct map_opts {
+    const char *x, *y, *metric, *level, *tend, *threads, *output, *plot, *name;
+    int heatmap, progress;
+};
+
+static int extra(void *ctx, int opt, const char *arg)
+{
+    struct map_opts *o = ctx;
+    switch (opt) {
+    case 'x': o->x = arg; return 0;
+    case 'y': o->y = arg; return 0;
+    case 'm': o->metric = arg; return 0;
+    case 'l': o->level = arg; return 0;
+    case 't': o->tend = arg; return 0;
+    case 'j': o->threads = arg; return 0;
+    case 'o': o->output = arg; return 0;
+    case 'p': o->plot = arg; return 0;
+    case 'n': o->name = arg; return 0;
+    case 'H': o->heatmap = 1; return 0;
+    case 'P': o->progress = 1; return 0;
+    default: return 1;
+    }
+}
+
+static void fmt_num(char *buf, size_t size, double v)
+{
+    if (isnan(v))
+        snprintf(buf, size, "nan");
+    else if (isinf(v))
+        snprintf(buf, size, v > 0 ? "inf" : "-inf");
+    else
+        snprintf(buf, size, "%.17g", v);
+}
+
+/* Axis label "name [unit]". */
+static void axis_label(const cosa_model *m, int param, char *buf, size_t size)
+{
+    const cosa_param *p = &m->params[param];
+    if (p->unit && *p->unit)
+        snprintf(buf, size, "%s [%s]", p->name, p->unit);
+    else
+        snprintf(buf, size, "%s", p->name);
+}
+
+/* One scheme's data file. */
+static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *sp,
+                      const cli_case *cs, size_t is, double level, double tend,
+                      const double *values, const cosa_status *status)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    static char iobuf[1 << 16];
+    setvbuf(f, iobuf, _IOFBF, sizeof iobuf);
+    const cosa_model *m = sp->model;
+    const cosa_scheme *s = &sp->schemes[is];
+    const int swept[2] = {sp->x.param, sp->y.param};
+    char name[64];
+    cosa_scheme_name(s, name, sizeof name);
+    scli_header(f, "map", m, cs->mod.par, swept, 2);
+    fprintf(f, "# scheme %s\n# alpha %.17g\n# metric %s\n# level %.17g\n", name, s->alpha,
+            cosa_metric_name(sp->metric), level);
+    if (sp->metric != COSA_METRIC_RHO)
+        fprintf(f, "# tend %.17g\n", tend);
+    const cosa_sweep_axis *ax[2] = {&sp->x, &sp->y};
+    for (int a = 0; a < 2; a++)
+        fprintf(f, "# %s %s %.17g %.17g %s %zu\n", a ? "y" : "x", m->params[ax[a]->param].name,
+                ax[a]->lo, ax[a]->hi, ax[a]->log ? "log" : "lin", ax[a]->n);
+    fprintf(f, "# dt");
+    for (size_t it = 0; it < sp->ndt; it++)
+        fprintf(f, " %.17g", sp->dt[it]);
+    /* failures of this scheme, counted by status */
+    size_t nfail[COSA_STATUS_COUNT] = {0}, total = 0;
+    for (size_t it = 0; it < sp->ndt; it++)
+        for (size_t ix = 0; ix < sp->x.n; ix++)
+            for (size_t iy = 0; iy < sp->y.n; iy++) {
+                cosa_status st = status[cosa_sweep_index(sp, is, it, ix, iy)];
+                if (st != COSA_OK && (unsigned)st < COSA_STATUS_COUNT) {
+                    nfail[st]++;
+                    total++;
+                }
+            }
+    fprintf(f, "\n# points %zu failed %zu\n", sp->ndt * sp->x.n * sp->y.n, total);
+    for (int k = 0; k < COSA_STATUS_COUNT; k++)
+        if (nfail[k])
+            fprintf(f, "# failed %zu: %s\n", nfail[k], cosa_strerror((cosa_status)k));
+    fprintf(f, "# layout: one block per dt (in the order above), separated by two blank lines;\n"
+               "#         x-major within a block, a blank line after each x value\n");
+    fprintf(f, "# columns: %s %s dt %s\n", m->params[sp->x.param].name,
+            m->params[sp->y.param].name, cosa_metric_name(sp->metric));
+
+    /* the coordinates are formatted once */
+    char(*xs)[32] = malloc(sp->x.n * sizeof *xs);
+    char(*ys)[32] = malloc(sp->y.n * sizeof *ys);
+    if (!xs || !ys) {
+        free(xs);
+        free(ys);
+        fclose(f);
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    for (size_t ix = 0; ix < sp->x.n; ix++)
+        fmt_num(xs[ix], sizeof xs[ix], cosa_sweep_axis_value(&sp->x, ix));
+    for (size_t iy = 0; iy < sp->y.n; iy++)
+        fmt_num(ys[iy], sizeof ys[iy], cosa_sweep_axis_value(&sp->y, iy));
+    char ds[32], vs[32];
+    for (size_t it = 0; it < sp->ndt; it++) {
+        if (it > 0)
+            fputs("\n\n", f);
+        fmt_num(ds, sizeof ds, sp->dt[it]);
+        for (size_t ix = 0; ix < sp->x.n; ix++) {
+            if (ix > 0)
+                fputc('\n', f);
+            for (size_t iy = 0; iy < sp->y.n; iy++) {
+                fmt_num(vs, sizeof vs, values[cosa_sweep_index(sp, is, it, ix, iy)]);
+                fputs(xs[ix], f);
+                fputc(' ', f);
+                fputs(ys[iy], f);
+                fputc(' ', f);
+                fputs(ds, f);
+                fputc(' ', f);
+                fputs(vs, f);
+                fputc('\n', f);
+            }
+        }
+    }
+    free(xs);
+    free(ys);
+    if (fclose(f) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+int cmd_map(int argc, char **argv)
+{
+    const char *cmd = "map";
+    static const struct option more[] = {
+        {"x", required_argument, NULL, 'x'},        {"y", required_argument, NULL, 'y'},
+        {"metric", required_argument, NULL, 'm'},   {"level", required_argument, NULL, 'l'},
+        {"tend", required_argument, NULL, 't'},     {"threads", required_argument, NULL, 'j'},
+        {"output", required_argument, NULL, 'o'},   {"plot", required_argument, NULL, 'p'},
+        {"name", required_argument, NULL, 'n'},     {"heatmap", no_argument, NULL, 'H'},
+        {"progress", no_argument, NULL, 'P'},       {0, 0, 0, 0}};
+    struct map_opts o = {0};
+    cli_case cs = {0};
+    cosa_system *sys = NULL;
+    cosa_scheme *schemes = NULL;
+    double *dt = NULL, *values = NULL;
+    cosa_status *status = NULL;
+    char **av = NULL;
+    char **scripts = NULL;
+    size_t ns = 0, ndt = 0, nscript = 0;
+    int ac = 0, rc;
+
+    av = scli_argv_output(argc, argv, &ac);
+    if (!av) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    rc = cli_parse(cmd, ac, av, more, extra, &o, help, &cs);
+    if (rc < 0) {
+        rc = CLI_OK;
+        goto out;
+    }
+    if (rc != CLI_OK)
+        goto out;
+    if (!o.x || !o.y) {
+        cli_error(cmd, "--%s is required (see 'cosa map --help')", o.x ? "y" : "x");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    cosa_metric metric = COSA_METRIC_RHO;
+    if ((o.metric && (rc = scli_metric(cmd, o.metric, &metric)) != CLI_OK) ||
+        (rc = scli_schemes(cmd, cs.scheme_text, cs.alpha, &schemes, &ns)) != CLI_OK ||
+        (rc = scli_dt_list(cmd, cs.dt_text, &dt, &ndt)) != CLI_OK)
+        goto out;
+    double level = metric == COSA_METRIC_RHO ? 1.0 : 0.01;
+    if (o.level && (scli_number(o.level, &level) != 0 || !(level > 0.0))) {
+        cli_error(cmd, "--level must be a positive number, got '%s'", o.level);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    size_t threads = 0;
+    if (o.threads && cli_parse_size(o.threads, &threads) != 0) {
+        cli_error(cmd, "--threads must be a positive integer, got '%s'", o.threads);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
+        goto out;
+
+    /* model, system at the base parameters, Gauss-Seidel order */
+    size_t pick = 0;
+    for (size_t i = 0; i < ns; i++)
+        if (schemes[i].exec == COSA_GAUSS_SEIDEL) {
+            pick = i;
+            break;
+        }
+    if ((rc = cli_case_system(cmd, &cs, &schemes[pick], &sys)) != CLI_OK)
+        goto out;
+    for (size_t i = 0; i < ns; i++)
+        if (schemes[i].exec == COSA_GAUSS_SEIDEL)
+            schemes[i].seq = cs.seq;
+    const cosa_model *m = cs.mod.model;
+
+    cosa_sweep_spec sp = {0};
+    char xname[64], yname[64];
+    if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &sp.x)) != CLI_OK ||
+        (rc = scli_axis(cmd, "--y", o.y, yname, sizeof yname, &sp.y)) != CLI_OK)
+        goto out;
+    sp.x.param = cosa_model_param_index(m, xname);
+    sp.y.param = cosa_model_param_index(m, yname);
+    if (sp.x.param < 0 || sp.y.param < 0) {
+        cli_error(cmd, "model '%s' has no parameter '%s' (see 'cosa models')", m->name,
+                  sp.x.param < 0 ? xname : yname);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (sp.x.param == sp.y.param) {
+        cli_error(cmd, "--x and --y sweep the same parameter '%s'", xname);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    double tend = m->tend;
+    if (o.tend && (cli_parse_double(o.tend, &tend) != 0 || !(tend > 0.0))) {
+        cli_error(cmd, "--tend must be a positive finite number, got '%s'", o.tend);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (metric != COSA_METRIC_RHO)
+        for (size_t i = 0; i < ndt; i++)
+            if (nearbyint(tend / dt[i]) < 1) {
+                cli_error(cmd, "--dt %g is longer than the horizon --tend %g", dt[i], tend);
+                rc = CLI_EUSAGE;
+                goto out;
+            }
+    sp.model = m;
+    sp.par = cs.mod.par;
+    sp.dt = dt;
+    sp.ndt = ndt;
+    sp.schemes = schemes;
+    sp.nscheme = ns;
+    sp.metric = metric;
+    sp.tend = tend;
+    sp.threads = (int)threads;
+    scli_progress prog;
+    scli_progress_init(&prog, cmd);
+    if (prog.tty || o.progress) {
+        sp.progress = scli_progress_fn;
+        sp.user_data = &prog;
+    }
+
+    /* output directory and names first: fail before the computation */
+    scli_out out = {o.output, 0};
+    if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK)
+        goto out;
+    const char *base = o.name ? o.name : cosa_metric_name(metric);
+    nscript = 2 * ns + 1;
+    scripts = calloc(nscript, sizeof *scripts);
+    if (!scripts) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    char path[4096], fname[512];
+    for (size_t i = 0; i < ns; i++) {
+        char nm[64], slug[64];
+        cosa_scheme_name(&schemes[i], nm, sizeof nm);
+        scli_slug(nm, slug, sizeof slug);
+        const char *ext[] = {".dat", ".gp", "_heat.gp", ".", "_heat."};
+        for (int e = 0; e < 5; e++) {
+            if ((e == 2 || e == 4) && !o.heatmap)
+                continue;
+            if (e >= 3 && !o.plot)
+                continue;
+            snprintf(fname, sizeof fname, "%s_%s%s%s", base, slug, ext[e], e >= 3 ? o.plot : "");
+            if ((rc = scli_out_path(cmd, &out, fname, path, sizeof path)) != CLI_OK)
+                goto out;
+        }
+    }
+    for (int e = 0; ns > 1 && e < (o.plot ? 2 : 1); e++) {
+        snprintf(fname, sizeof fname, "%s_all.%s", base, e ? o.plot : "gp");
+        if ((rc = scli_out_path(cmd, &out, fname, path, sizeof path)) != CLI_OK)
+            goto out;
+    }
+
+    const size_t total = cosa_sweep_size(&sp);
+    values = malloc((total ? total : 1) * sizeof *values);
+    status = malloc((total ? total : 1) * sizeof *status);
+    if (!values || !status) {
+        cli_error(cmd, "out of memory (%zu points)", total);
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    size_t nfailed = 0;
+    const double t0 = scli_now();
+    cosa_status st = cosa_sweep_run(&sp, values, status, &nfailed);
+    const double seconds = scli_now() - t0;
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s", cosa_strerror(st));
+        rc = st == COSA_EPARAM || st == COSA_EINVAL || st == COSA_ERANGE ? CLI_EUSAGE
+                                                                          : CLI_EFAIL;
+        goto out;
+    }
+
+    /* data files and scripts */
+    char xlabel[128], ylabel[128], lev[32], comment[1024];
+    axis_label(m, sp.x.param, xlabel, sizeof xlabel);
+    axis_label(m, sp.y.param, ylabel, sizeof ylabel);
+    fmt_num(lev, sizeof lev, level);
+    const char *zlog = metric == COSA_METRIC_RHO ? "0" : "1";
+    char files[4096] = "", titles[4096] = "";
+    char keytitle[64];
+    snprintf(keytitle, sizeof keytitle, "ΔT [s]");
+    for (size_t i = 0; i < ns; i++) {
+        char nm[64], slug[64], dat[512], gp[512], outbase[512];
+        cosa_scheme_name(&schemes[i], nm, sizeof nm);
+        scli_slug(nm, slug, sizeof slug);
+        snprintf(dat, sizeof dat, "%s_%s.dat", base, slug);
+        snprintf(gp, sizeof gp, "%s_%s.gp", base, slug);
+        snprintf(outbase, sizeof outbase, "%s_%s", base, slug);
+        snprintf(path, sizeof path, "%s/%s", out.dir, dat);
+        if ((rc = write_data(cmd, path, &sp, &cs, i, level, tend, values, status)) != CLI_OK)
+            goto out;
+        printf("file %s\n", path);
+        snprintf(comment, sizeof comment,
+                 "# cosa %s map: model %s, scheme %s, %s = %s for each dT\n# data: %s",
+                 cosa_version(), m->name, nm, cosa_metric_name(metric), lev, dat);
+        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES", "LEVEL",
+                              "ZLOG",    "XLOGV",  "YLOGV",   "XLABEL", "YLABEL", "KEYTITLE"};
+        const char *vals[] = {comment, gp,  outbase, dat,    nm,     lev,
+                              zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
+                              xlabel,  ylabel, keytitle};
+        snprintf(path, sizeof path, "%s/%s", out.dir, gp);
+        if ((rc = scli_write_script(cmd, path, cosa_plot_map, 12, keys, vals)) != CLI_OK)
+            goto out;
+        printf("file %s\n", path);
+        scripts[i] = strdup(gp);
+        if (o.heatmap) {
+            char hgp[512], hbase[512], cblabel[64], title[128];
+            snprintf(hgp, sizeof hgp, "%s_%s_heat.gp", base, slug);
+            snprintf(hbase, sizeof hbase, "%s_%s_heat", base, slug);
+            snprintf(cblabel, sizeof cblabel, "%s%s", metric == COSA_METRIC_RHO ? "" : "log10 ",
+                     cosa_metric_name(metric));
+            snprintf(title, sizeof title, "%s, %s", nm, cosa_metric_name(metric));
+            const char *hk[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",    "LEVEL", "ZLOG",
+                                "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "CBLABEL", "TITLE"};
+            const char *hv[] = {comment, hgp, hbase, dat, lev, zlog, sp.x.log ? "1" : "0",
+                                sp.y.log ? "1" : "0", xlabel, ylabel, cblabel, title};
+            snprintf(path, sizeof path, "%s/%s", out.dir, hgp);
+            if ((rc = scli_write_script(cmd, path, cosa_plot_heatmap, 12, hk, hv)) != CLI_OK)
+                goto out;
+            printf("file %s\n", path);
+            scripts[ns + i] = strdup(hgp);
+        }
+        if (strlen(files) + strlen(dat) + 2 < sizeof files &&
+            strlen(titles) + strlen(nm) + 2 < sizeof titles) {
+            if (i) {
+                strcat(files, " ");
+                strcat(titles, " ");
+            }
+            strcat(files, dat);
+            strcat(titles, nm);
+        }
+    }
+    if (ns > 1) {
+        char gp[512], outbase[512];
+        snprintf(gp, sizeof gp, "%s_all.gp", base);
+        snprintf(outbase, sizeof outbase, "%s_all", base);
+        snprintf(comment, sizeof comment,
+                 "# cosa %s map: model %s, %zu schemes, %s = %s for each dT", cosa_version(),
+                 m->name, ns, cosa_metric_name(metric), lev);
+        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES", "LEVEL",
+                              "ZLOG",    "XLOGV",  "YLOGV",   "XLABEL", "YLABEL", "KEYTITLE"};
+        const char *vals[] = {comment, gp,     outbase, files,  titles, lev,
+                              zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
+                              xlabel,  ylabel, keytitle};
+        snprintf(path, sizeof path, "%s/%s", out.dir, gp);
+        if ((rc = scli_write_script(cmd, path, cosa_plot_map, 12, keys, vals)) != CLI_OK)
+            goto out;
+        printf("file %s\n", path);
+        scripts[2 * ns] = strdup(gp);
+    }
+    printf("points %zu\nfailed %zu\nseconds %.3f\n", total, nfailed, seconds);
+    fflush(stdout);
+    if (o.plot)
+        for (size_t i = 0; i < nscript; i++) {
+            if (!scripts[i])
+                continue;
+            if ((rc = scli_gnuplot(cmd, out.dir, scripts[i], o.plot)) != CLI_OK)
+                goto out;
+            char pic[512];
+            snprintf(pic, sizeof pic, "%.*s.%s", (int)strlen(scripts[i]) - 3, scripts[i],
+                     o.plot);
+            printf("file %s/%s\n", out.dir, pic);
+        }
+    rc = CLI_OK;
+out:
+    if (scripts)
+        for (size_t i = 0; i < nscript; i++)
+            free(scripts[i]);
+    free(scripts);
+    free(values);
+    free(status);
+    free(dt);
+    free(schemes);
+    free(av);
+    cosa_system_free(sys);
+    cli_case_free(&cs);
+    return rc;
+}

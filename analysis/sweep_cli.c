@@ -1,0 +1,459 @@
+/* sweep_cli.c -- shared pieces of `cosa map`, `cosa curve`, `cosa bench`. */
+#include "config.h"
+#include "sweep_cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int scli_number(const char *text, double *out)
+{
+    if (text && strncmp(text, "10^", 3) == 0) {
+        double e;
+        if (cli_parse_double(text + 3, &e) != 0)
+            return -1;
+        const double v = pow(10.0, e);
+        if (!isfinite(v))
+            return -1;
+        *out = v;
+        return 0;
+    }
+    return cli_parse_double(text, out);
+}
+
+/* Split "LO:HI:log|lin:N" (no name). */
+static int parse_range(const char *text, cosa_sweep_axis *ax)
+{
+    char buf[256];
+    if (!text || strlen(text) >= sizeof buf)
+        return -1;
+    strcpy(buf, text);
+    char *f[5];
+    size_t nf = 0;
+    char *p = buf;
+    for (;;) {
+        if (nf == 5)
+            return -1;
+        f[nf++] = p;
+        char *c = strchr(p, ':');
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    if (nf != 4)
+        return -1;
+    size_t n;
+    if (scli_number(f[0], &ax->lo) != 0 || scli_number(f[1], &ax->hi) != 0 ||
+        cli_parse_size(f[3], &n) != 0)
+        return -1;
+    if (strcmp(f[2], "log") == 0)
+        ax->log = 1;
+    else if (strcmp(f[2], "lin") == 0)
+        ax->log = 0;
+    else
+        return -1;
+    if (ax->log && !(ax->lo > 0.0 && ax->hi > 0.0))
+        return -2;
+    ax->n = n;
+    return 0;
+}
+
+int scli_axis(const char *cmd, const char *opt, const char *text, char *name, size_t namesz,
+              cosa_sweep_axis *ax)
+{
+    const char *eq = text ? strchr(text, '=') : NULL;
+    if (!eq || eq == text || (size_t)(eq - text) >= namesz) {
+        cli_error(cmd, "%s expects NAME=LO:HI:log|lin:N, got '%s'", opt, text ? text : "");
+        return CLI_EUSAGE;
+    }
+    memcpy(name, text, (size_t)(eq - text));
+    name[eq - text] = '\0';
+    *ax = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 0};
+    int r = parse_range(eq + 1, ax);
+    if (r == -2) {
+        cli_error(cmd, "%s %s: a log axis needs LO > 0 and HI > 0, got '%s'", opt, name, eq + 1);
+        return CLI_EUSAGE;
+    }
+    if (r != 0) {
+        cli_error(cmd, "%s expects NAME=LO:HI:log|lin:N (numbers, N >= 1), got '%s'", opt, text);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n)
+{
+    *dt = NULL;
+    *n = 0;
+    if (!text) {
+        cli_error(cmd, "--dt is required (see 'cosa %s --help')", cmd);
+        return CLI_EUSAGE;
+    }
+    if (strchr(text, ':')) {
+        cosa_sweep_axis ax = {-1, 0, 0, 0, 0};
+        if (parse_range(text, &ax) != 0 || !(ax.lo > 0.0) || !(ax.hi > 0.0)) {
+            cli_error(cmd, "--dt expects DT[,DT...] or LO:HI:log|lin:N with positive steps, "
+                           "got '%s'",
+                      text);
+            return CLI_EUSAGE;
+        }
+        *dt = malloc(ax.n * sizeof(double));
+        if (!*dt) {
+            cli_error(cmd, "out of memory");
+            return CLI_EFAIL;
+        }
+        for (size_t k = 0; k < ax.n; k++)
+            (*dt)[k] = cosa_sweep_axis_value(&ax, k);
+        *n = ax.n;
+        return CLI_OK;
+    }
+    size_t cap = 1;
+    for (const char *p = text; *p; p++)
+        cap += *p == ',';
+    *dt = malloc(cap * sizeof(double));
+    char *buf = strdup(text);
+    if (!*dt || !buf) {
+        free(buf);
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        double v;
+        if (scli_number(tok, &v) != 0 || !(v > 0.0)) {
+            cli_error(cmd, "--dt must be positive finite numbers, got '%s'", tok);
+            free(buf);
+            return CLI_EUSAGE;
+        }
+        (*dt)[(*n)++] = v;
+    }
+    free(buf);
+    if (*n == 0) {
+        cli_error(cmd, "--dt needs at least one macro step");
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+int scli_schemes(const char *cmd, const char *text, double alpha, cosa_scheme **s, size_t *n)
+{
+    *s = NULL;
+    *n = 0;
+    if (!text) {
+        cli_error(cmd, "--scheme is required (see 'cosa %s --help')", cmd);
+        return CLI_EUSAGE;
+    }
+    size_t cap = 1;
+    for (const char *p = text; *p; p++)
+        cap += *p == ',';
+    *s = calloc(cap, sizeof **s);
+    char *buf = strdup(text);
+    if (!*s || !buf) {
+        free(buf);
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    char *save = NULL;
+    int rc = CLI_OK;
+    for (char *tok = strtok_r(buf, ",", &save); tok && rc == CLI_OK;
+         tok = strtok_r(NULL, ",", &save)) {
+        rc = cli_scheme(cmd, tok, &(*s)[*n]);
+        if (rc == CLI_OK)
+            (*s)[(*n)++].alpha = alpha;
+    }
+    free(buf);
+    if (rc == CLI_OK && *n == 0) {
+        cli_error(cmd, "--scheme needs at least one scheme");
+        rc = CLI_EUSAGE;
+    }
+    return rc;
+}
+
+int scli_metric(const char *cmd, const char *text, cosa_metric *m)
+{
+    if (cosa_metric_parse(text, m) != COSA_OK) {
+        cli_error(cmd, "unknown metric '%s' (expected rho, e_global, e_local or e_local_ref)",
+                  text);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+char **scli_argv_output(int argc, char **argv, int *argc_out)
+{
+    /* "-oDIR" becomes two entries, so at most 2 argc + 1 */
+    char **v = calloc(2 * (size_t)argc + 1, sizeof *v);
+    if (!v)
+        return NULL;
+    int n = 0, rest = 0;
+    for (int i = 0; i < argc; i++) {
+        if (rest || strcmp(argv[i], "--") == 0) {
+            rest = 1;
+            v[n++] = argv[i];
+        } else if (strcmp(argv[i], "-o") == 0) {
+            v[n++] = "--output";
+        } else if (strncmp(argv[i], "-o", 2) == 0) {
+            v[n++] = "--output";
+            v[n++] = argv[i] + 2;
+        } else {
+            v[n++] = argv[i];
+        }
+    }
+    *argc_out = n;
+    return v;
+}
+
+double scli_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void scli_progress_init(scli_progress *p, const char *cmd)
+{
+    p->cmd = cmd;
+    p->tty = isatty(2);
+    p->t0 = p->last = scli_now();
+}
+
+void scli_progress_fn(size_t done, size_t total, void *user_data)
+{
+    scli_progress *p = user_data;
+    const double now = scli_now(), el = now - p->t0;
+    const int end = done >= total;
+    if (!end && now - p->last < (p->tty ? 0.25 : 5.0))
+        return;
+    p->last = now;
+    const double rate = el > 0.0 ? (double)done / el : 0.0;
+    const double left = rate > 0.0 ? (double)(total - done) / rate : 0.0;
+    if (end)
+        fprintf(stderr, "%s%s: %zu points in %.1f s (%.3g points/s)%s\n", p->tty ? "\r" : "",
+                p->cmd, total, el, rate, p->tty ? "                    " : "");
+    else
+        fprintf(stderr, "%s%s: %zu/%zu points (%.1f %%), %.3g points/s, %.0f s left%s",
+                p->tty ? "\r" : "", p->cmd, done, total, 100.0 * (double)done / (double)total,
+                rate, left, p->tty ? "   " : "\n");
+    fflush(stderr);
+}
+
+static int mkdir_p(const char *dir)
+{
+    char buf[4096];
+    if (strlen(dir) >= sizeof buf)
+        return -1;
+    strcpy(buf, dir);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+    struct stat st;
+    return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+int scli_out_prepare(const char *cmd, scli_out *o)
+{
+    if (!o->dir || !*o->dir) {
+        o->dir = ".";
+        o->explicit_dir = 0;
+        return CLI_OK;
+    }
+    o->explicit_dir = 1;
+    if (mkdir_p(o->dir) != 0) {
+        cli_error(cmd, "cannot create output directory '%s': %s", o->dir, strerror(errno));
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+int scli_out_path(const char *cmd, const scli_out *o, const char *name, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "%s/%s", o->dir, name);
+    if (n < 0 || (size_t)n >= size) {
+        cli_error(cmd, "output path too long: %s/%s", o->dir, name);
+        return CLI_EUSAGE;
+    }
+    if (!o->explicit_dir && access(buf, F_OK) == 0) {
+        cli_error(cmd, "'%s' exists; not overwriting it (write into a directory with -o DIR)",
+                  buf);
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+void scli_slug(const char *name, char *buf, size_t size)
+{
+    size_t k = 0;
+    for (const char *p = name; *p && k + 1 < size; p++) {
+        char c = *p;
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        else if (c == '+')
+            c = '_';
+        else if (c == ':')
+            c = '-';
+        buf[k++] = c;
+    }
+    buf[k] = '\0';
+}
+
+void scli_header(FILE *f, const char *cmd, const cosa_model *m, const double *par,
+                 const int *swept, size_t nswept)
+{
+    fprintf(f, "# cosa %s %s\n# model %s\n", cosa_version(), cmd, m->name);
+    for (size_t i = 0; i < m->nparam; i++) {
+        int sw = 0;
+        for (size_t k = 0; k < nswept; k++)
+            sw |= swept[k] == (int)i;
+        if (sw)
+            fprintf(f, "# param %s (swept)\n", m->params[i].name);
+        else
+            fprintf(f, "# param %s %.17g\n", m->params[i].name, par[i]);
+    }
+}
+
+int scli_write_script(const char *cmd, const char *path, const char *tpl, size_t n,
+                      const char *const *keys, const char *const *values)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    for (const char *p = tpl; *p;) {
+        if (*p == '@') {
+            size_t k = 0;
+            for (; k < n; k++) {
+                size_t len = strlen(keys[k]);
+                if (strncmp(p + 1, keys[k], len) == 0 && p[1 + len] == '@') {
+                    fputs(values[k], f);
+                    p += len + 2;
+                    break;
+                }
+            }
+            if (k < n)
+                continue;
+        }
+        fputc(*p++, f);
+    }
+    if (fclose(f) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+int scli_plot_format(const char *cmd, const char *fmt)
+{
+    if (strcmp(fmt, "png") == 0 || strcmp(fmt, "svg") == 0 || strcmp(fmt, "pdf") == 0)
+        return CLI_OK;
+    cli_error(cmd, "--plot expects png, svg or pdf, got '%s'", fmt);
+    return CLI_EUSAGE;
+}
+
+/* Executable path of gnuplot: COSA_GNUPLOT from configure if it exists,
+ * else "gnuplot" in PATH.  0 on success. */
+static int find_gnuplot(char *buf, size_t size)
+{
+    const char *cands[] = {COSA_GNUPLOT, "gnuplot"};
+    for (size_t c = 0; c < 2; c++) {
+        const char *g = cands[c];
+        if (strchr(g, '/')) {
+            if (access(g, X_OK) == 0 && strlen(g) < size) {
+                strcpy(buf, g);
+                return 0;
+            }
+            continue;
+        }
+        const char *path = getenv("PATH");
+        if (!path)
+            continue;
+        const char *p = path;
+        while (*p) {
+            const char *e = strchr(p, ':');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            int n = snprintf(buf, size, "%.*s/%s", (int)len, len ? p : ".", g);
+            if (n > 0 && (size_t)n < size && access(buf, X_OK) == 0)
+                return 0;
+            p += len + (e ? 1 : 0);
+        }
+    }
+    return -1;
+}
+
+int scli_gnuplot(const char *cmd, const char *dir, const char *script, const char *fmt)
+{
+    char gp[4096];
+    if (find_gnuplot(gp, sizeof gp) != 0) {
+        cli_error(cmd, "--plot: gnuplot is not installed (apt-get install gnuplot-nox); the "
+                       "data and the script '%s/%s' are written, render them later with gnuplot",
+                  dir, script);
+        return CLI_EFAIL;
+    }
+    char fmtarg[64];
+    snprintf(fmtarg, sizeof fmtarg, "fmt=\"%s\"", fmt);
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        cli_error(cmd, "--plot: cannot run gnuplot: %s", strerror(errno));
+        return CLI_EFAIL;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pipefd[0]);
+        close(pipefd[1]);
+        cli_error(cmd, "--plot: cannot run gnuplot: %s", strerror(errno));
+        return CLI_EFAIL;
+    }
+    if (pid == 0) {
+        /* child: stderr into the pipe, stdout discarded, run in dir */
+        close(pipefd[0]);
+        dup2(pipefd[1], 2);
+        int dn = open("/dev/null", O_WRONLY);
+        if (dn >= 0)
+            dup2(dn, 1);
+        if (chdir(dir) != 0)
+            _exit(126);
+        execl(gp, gp, "-e", fmtarg, script, (char *)NULL);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    char msg[512] = "";
+    size_t len = 0;
+    char tmp[512];
+    ssize_t r;
+    while ((r = read(pipefd[0], tmp, sizeof tmp)) > 0)
+        for (ssize_t i = 0; i < r; i++)
+            if (len + 1 < sizeof msg)
+                msg[len++] = tmp[i];
+    msg[len] = '\0';
+    close(pipefd[0]);
+    int wst = 0;
+    while (waitpid(pid, &wst, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
+        /* first non-empty line of gnuplot's message */
+        char *m = msg;
+        while (*m == '\n' || *m == ' ')
+            m++;
+        char *nl = strchr(m, '\n');
+        if (nl)
+            *nl = '\0';
+        cli_error(cmd, "gnuplot failed on '%s/%s'%s%s", dir, script, *m ? ": " : "", m);
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,78 @@
+/* sweep_cli.h -- pieces shared by `cosa map`, `cosa curve` and `cosa bench`:
+ * grid/list options, progress on stderr, output files, gnuplot scripts
+ * from the templates in plots/ and running gnuplot. */
+#ifndef COSA_SWEEP_CLI_H
+#define COSA_SWEEP_CLI_H
+
+#include "cli.h"
+
+#include <stdio.h>
+
+/* A number as cli_parse_double, or "10^X" (= pow(10, X)); 0 on success. */
+int scli_number(const char *text, double *out);
+
+/* "NAME=LO:HI:log|lin:N" into name (size namesz) and the axis (param not
+ * set).  One-line error and CLI_EUSAGE on failure. */
+int scli_axis(const char *cmd, const char *opt, const char *text, char *name, size_t namesz,
+              cosa_sweep_axis *ax);
+
+/* "DT[,DT...]" or "LO:HI:log|lin:N": a new array of positive steps. */
+int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n);
+
+/* "S[,S...]": a new array of schemes (alpha set).  */
+int scli_schemes(const char *cmd, const char *text, double alpha, cosa_scheme **s, size_t *n);
+
+/* Metric name with a one-line error. */
+int scli_metric(const char *cmd, const char *text, cosa_metric *m);
+
+/* A copy of argv (free with free(); the strings are argv's) with "-o DIR"
+ * and "-oDIR" as "--output DIR", for cli_parse (long options only). */
+char **scli_argv_output(int argc, char **argv, int *argc_out);
+
+/* Progress reporter for cosa_sweep_spec.progress: on stderr, \r-updated on
+ * a terminal, one line every few seconds otherwise. */
+typedef struct scli_progress {
+    const char *cmd;
+    int tty;
+    double t0, last;
+} scli_progress;
+void scli_progress_init(scli_progress *p, const char *cmd);
+void scli_progress_fn(size_t done, size_t total, void *user_data);
+double scli_now(void); /* monotonic seconds */
+
+/* Output directory: dir (created with parents if missing).  explicit = 0
+ * means the user gave no -o; then existing files are not overwritten. */
+typedef struct scli_out {
+    const char *dir;
+    int explicit_dir;
+} scli_out;
+int scli_out_prepare(const char *cmd, scli_out *o);
+/* dir/name into buf; CLI_OK, or an error if it exists and !explicit_dir. */
+int scli_out_path(const char *cmd, const scli_out *o, const char *name, char *buf, size_t size);
+
+/* Lower-case file-name form of a scheme name: "ZOH+MBCorr" -> "zoh_mbcorr",
+ * "gs:FOH" -> "gs-foh". */
+void scli_slug(const char *name, char *buf, size_t size);
+
+/* Comment header shared by data files: tool, command, model and parameters
+ * (swept ones marked).  Lines start with "# ". */
+void scli_header(FILE *f, const char *cmd, const cosa_model *m, const double *par,
+                 const int *swept, size_t nswept);
+
+/* Write template tpl to path with every @KEY@ replaced by its value
+ * (keys/values: n pairs).  CLI_OK or CLI_EFAIL with a one-line error. */
+int scli_write_script(const char *cmd, const char *path, const char *tpl, size_t n,
+                      const char *const *keys, const char *const *values);
+
+/* Run gnuplot with -e 'fmt="FMT"' on script (in directory dir).  If gnuplot
+ * cannot be found: one-line error, CLI_EFAIL. */
+int scli_gnuplot(const char *cmd, const char *dir, const char *script, const char *fmt);
+/* Valid --plot format (png, svg, pdf)? */
+int scli_plot_format(const char *cmd, const char *fmt);
+
+/* Templates from plots/NAME.gp (analysis/plot_templates.c, generated). */
+extern const char cosa_plot_map[];
+extern const char cosa_plot_heatmap[];
+extern const char cosa_plot_curve[];
+
+#endif

@@ -1,0 +1,67 @@
+# Template of the scripts `cosa map` writes (one panel per data file).
+# Contour lines metric = level for every macro step dT, shaded from black
+# (largest dT) to light grey (smallest), as in Figs 4 and 6 of the MBCorr
+# paper.  Everything numeric comes from the data files; @NAME@ fields are
+# filled in by cosa (file names, labels, the contour level).
+#
+@COMMENT@
+#
+# Render:  gnuplot @SCRIPT@                 -> @OUTBASE@.png
+#          gnuplot -e 'fmt="svg"' @SCRIPT@  (or "pdf")
+if (!exists("fmt")) fmt = "png"
+files  = "@FILES@"
+titles = "@TITLES@"
+level  = @LEVEL@
+zlog   = @ZLOG@
+npanel = words(files)
+ncol   = (npanel > 1) ? 2 : 1
+nrow   = (npanel + ncol - 1) / ncol
+if (fmt eq "png") { set terminal pngcairo enhanced size 600*ncol, 450*nrow font ",10" }
+if (fmt eq "svg") { set terminal svg enhanced size 600*ncol, 450*nrow font ",10" }
+if (fmt eq "pdf") { set terminal pdfcairo enhanced size 5in*ncol, 3.75in*nrow font ",8" }
+set output "@OUTBASE@." . fmt
+
+# failed points (NaN) are holes; +inf (unstable, for errors) is clipped so
+# that contours can be drawn next to it
+clip(v) = (v != v) ? NaN : ((v > 1e300) ? 1e300 : v)
+zf(v)   = zlog ? ((v > 0) ? log10(clip(v)) : -300) : clip(v)
+grey(l) = (lmax > lmin) ? 0.8 * (lmax - l) / (lmax - lmin) : 0
+rgb(g)  = 65793 * int(255 * g)
+
+set view map
+unset surface
+set contour base
+unset clabel
+set cntrparam levels discrete (zlog ? log10(level) : level)
+set cntrparam linear
+# log axes: contours are traced in log10 coordinates (gnuplot's contour
+# tracer merges points closer than a fraction of the linear range)
+xlog = @XLOGV@
+ylog = @YLOGV@
+xf(v) = xlog ? log10(v) : v
+yf(v) = ylog ? log10(v) : v
+if (xlog) { set format x "10^{%g}" }
+if (ylog) { set format y "10^{%g}" }
+set xlabel "@XLABEL@"
+set ylabel "@YLABEL@"
+set key outside right top title "@KEYTITLE@" box
+set tics out
+set grid front lc rgb "#e0e0e0"
+if (npanel > 1) { set multiplot layout nrow, ncol }
+do for [p = 1:npanel] {
+    f = word(files, p)
+    # dT of every block (column 3) and its shade: log position between the
+    # smallest and the largest dT of the file
+    stats f using 3 nooutput
+    nb = STATS_blocks
+    lmin = log10(STATS_min)
+    lmax = log10(STATS_max)
+    array DT[nb]
+    set table $scratch
+    plot f using (DT[int(column(-2)) + 1] = $3):(0) every 64 with table
+    unset table
+    set title word(titles, p) noenhanced
+    splot for [k = 1:nb] f index (k - 1) using (xf($1)):(yf($2)):(zf($4)) with lines lw 1.6 \
+        lc rgb rgb(grey(log10(DT[k]))) title sprintf("%.3g", DT[k])
+}
+if (npanel > 1) { unset multiplot }

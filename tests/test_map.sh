@@ -1,0 +1,140 @@
+#!/bin/sh
+# test_map.sh -- `cosa map`, `cosa curve`, `cosa bench` on small grids: values
+# equal `cosa point` to the digit, 1 and 2 threads give identical files,
+# gnuplot parses the scripts (skipped without gnuplot), failed points are
+# 'nan' and do not stop the sweep, and one-line errors with exit codes.
+COSA=${COSA:-analysis/cosa}
+pass=0
+fail=0
+tmp=${TMPDIR:-/tmp}/cosa_map_$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect_exit CODE CMD... : exit code, and for errors exactly one stderr line "cosa: ..."
+expect_exit() {
+    want=$1
+    shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" != "$want" ]; then
+        bad "'$*' exited $got, expected $want: $(cat "$tmp/err")"
+        return
+    fi
+    if [ "$want" != 0 ]; then
+        n=$(wc -l <"$tmp/err")
+        if [ "$n" != 1 ] || ! grep -q '^cosa: ' "$tmp/err"; then
+            bad "'$*' should print one 'cosa: ...' line on stderr, got: $(cat "$tmp/err")"
+            return
+        fi
+    fi
+    ok
+}
+
+for sub in map curve bench; do
+    expect_exit 0 "$COSA" "$sub" --help
+    grep -q "^Usage: cosa $sub" "$tmp/out" || bad "cosa $sub --help has no usage line"
+done
+
+# ---- map: a 4 x 3 grid, 2 macro steps, 2 schemes --------------------------------
+args="--x ck=1e3:1e9:log:4 --y dk=1:1e5:log:3 --dt 10^-3,3e-5 --scheme zoh,foh+mbcorr"
+# shellcheck disable=SC2086
+expect_exit 0 "$COSA" map $args --threads 1 -o "$tmp/t1"
+for f in rho_zoh.dat rho_zoh.gp rho_foh_mbcorr.dat rho_foh_mbcorr.gp rho_all.gp; do
+    [ -s "$tmp/t1/$f" ] || bad "map did not write $f"
+done
+grep -q "^file $tmp/t1/rho_zoh.dat$" "$tmp/out" || bad "map does not list its files on stdout"
+# shellcheck disable=SC2086
+expect_exit 0 "$COSA" map $args --threads 2 -o "$tmp/t2"
+for f in rho_zoh.dat rho_foh_mbcorr.dat rho_zoh.gp rho_all.gp; do
+    cmp -s "$tmp/t1/$f" "$tmp/t2/$f" || bad "$f differs between 1 and 2 threads"
+done
+
+# header, layout: 2 blocks x 4 x values x 3 y values, blank lines between
+d="$tmp/t1/rho_foh_mbcorr.dat"
+grep -q '^# model twomass$' "$d" || bad "data header lacks the model"
+grep -q '^# scheme FOH+MBCorr$' "$d" || bad "data header lacks the scheme"
+grep -q '^# metric rho$' "$d" || bad "data header lacks the metric"
+grep -q '^# columns: ck dk dt rho$' "$d" || bad "data header lacks the column names"
+grep -q '^# cosa ' "$d" || bad "data header lacks the cosa version"
+rows=$(grep -cv '^#' "$d")
+data=$(grep -v '^#' "$d" | grep -c .)
+[ "$data" = 24 ] || bad "expected 24 data rows, got $data"
+[ "$rows" = $((24 + 2 * 3 + 2)) ] || bad "expected blank lines between x values and dt blocks ($rows lines)"
+
+# every row equals `cosa point` to the last printed digit
+grep -v '^#' "$d" | grep . | awk 'NR % 5 == 1' | while read -r x y dt v; do
+    p=$("$COSA" point --scheme foh+mbcorr --dt "$dt" --set ck="$x" --set dk="$y" |
+        awk '$1 == "rho" { print $2 }')
+    [ "$p" = "$v" ] || echo "row ck=$x dk=$y dt=$dt: map $v, point $p"
+done >"$tmp/diff"
+if [ -s "$tmp/diff" ]; then bad "map differs from point: $(head -3 "$tmp/diff")"; else ok; fi
+
+# accuracy map: e_global equals point, 'inf' where unstable
+# shellcheck disable=SC2086
+expect_exit 0 "$COSA" map --x ck=1e3:1e10:log:3 --y dk=1:1e5:log:2 --dt 3e-3,1e-4 --scheme zoh \
+    --metric e_global -o "$tmp/e"
+grep -q '^inf' "$tmp/e/e_global_zoh.dat" && bad "values in the wrong column"
+grep -v '^#' "$tmp/e/e_global_zoh.dat" | grep -q ' inf$' || bad "no 'inf' for unstable points"
+grep -v '^#' "$tmp/e/e_global_zoh.dat" | grep . | while read -r x y dt v; do
+    p=$("$COSA" point --scheme zoh --dt "$dt" --set ck="$x" --set dk="$y" |
+        awk '$1 == "e_global" { print $2 }')
+    [ "$p" = "$v" ] || echo "row ck=$x dk=$y dt=$dt: map $v, point $p"
+done >"$tmp/diff"
+if [ -s "$tmp/diff" ]; then bad "e_global map differs from point: $(head -3 "$tmp/diff")"; else ok; fi
+
+# failed points: m1 = -1 and 0 are rejected by the model (2 x 2 points); the sweep goes on
+expect_exit 0 "$COSA" map --x m1=-1:1:lin:3 --y ck=1e3:1e6:log:2 --dt 1e-4 --scheme zoh -o "$tmp/f"
+grep -q '^failed 4$' "$tmp/out" || bad "map should report 4 failed points: $(cat "$tmp/out")"
+[ "$(grep -v '^#' "$tmp/f/rho_zoh.dat" | grep -c ' nan$')" = 4 ] || bad "failed points should be nan"
+[ "$(grep -v '^#' "$tmp/f/rho_zoh.dat" | grep . | grep -cv ' nan$')" = 2 ] ||
+    bad "the points after a failure should be computed"
+grep -q '^# failed 4: ' "$tmp/f/rho_zoh.dat" || bad "the header should count failures by reason"
+
+# no silent overwrite without -o; -o DIR replaces
+expect_exit 1 sh -c "cd '$tmp/t1' && exec '$COSA' map $args"
+# shellcheck disable=SC2086
+expect_exit 0 "$COSA" map $args -o "$tmp/t1"
+
+# ---- curve ---------------------------------------------------------------------------
+expect_exit 0 "$COSA" curve --x dt=1e-5:1e-3:log:5 --scheme zoh,zoh+mbcorr --metric e_local \
+    -o "$tmp/c" --name el
+[ "$(grep -v '^#' "$tmp/c/el.dat" | awk '{ print NF }' | sort -u)" = 3 ] ||
+    bad "curve: expected 3 columns (dt + 2 schemes)"
+grep -v '^#' "$tmp/c/el.dat" | while read -r dt a b; do
+    p=$("$COSA" point --scheme zoh+mbcorr --dt "$dt" | awk '$1 == "e_local" { print $2 }')
+    [ "$p" = "$b" ] || echo "dt=$dt: curve $b, point $p"
+done >"$tmp/diff"
+if [ -s "$tmp/diff" ]; then bad "curve differs from point: $(head -3 "$tmp/diff")"; else ok; fi
+expect_exit 0 "$COSA" curve --x ck=1:1e10:log:7 --dt 10^-3.5 --set dk=40 --scheme soh+mbcorr \
+    --metric e_global -o "$tmp/c"
+[ -s "$tmp/c/e_global_vs_ck.dat" ] && [ -s "$tmp/c/e_global_vs_ck.gp" ] || bad "curve files missing"
+
+# ---- gnuplot parses and renders the scripts (skipped without gnuplot) ----------------
+if command -v gnuplot >/dev/null 2>&1; then
+    expect_exit 0 "$COSA" map $args --heatmap -o "$tmp/t1" --plot png
+    for f in rho_zoh.png rho_foh_mbcorr.png rho_all.png rho_zoh_heat.png; do
+        [ -s "$tmp/t1/$f" ] || bad "--plot png did not make $f"
+    done
+    (cd "$tmp/c" && gnuplot -e 'fmt="svg"' el.gp 2>"$tmp/gperr") || bad "gnuplot rejects el.gp: $(cat "$tmp/gperr")"
+    [ -s "$tmp/c/el.svg" ] || bad "el.gp made no svg"
+else
+    echo "SKIP: gnuplot not installed, scripts not parsed"
+fi
+
+# ---- usage errors -------------------------------------------------------------------
+expect_exit 2 "$COSA" map --y dk=1:10:log:2 --dt 1e-4 --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" map --x nope=1:10:log:2 --y dk=1:10:log:2 --dt 1e-4 --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" map --x ck=0:10:log:2 --y dk=1:10:log:2 --dt 1e-4 --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" map --x ck=1:10:cubic:2 --y dk=1:10:log:2 --dt 1e-4 --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-4,-1 --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-4 --scheme zoh --metric foo
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-4 --scheme zoh --plot gif
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y ck=1:10:log:2 --dt 1e-4 --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" curve --x dt=1e-5:1e-3:log:3 --dt 1e-4 --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" curve --x ck=1:10:log:3 --scheme zoh -o "$tmp/u"
+
+echo "test_map.sh: $pass passed, $fail failed"
+[ "$fail" = 0 ]

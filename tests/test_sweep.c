@@ -1,0 +1,457 @@
+/* test_sweep.c -- the deflated propagation matrix (lib/deflate.c) against
+ * the full Phi, and parameter sweeps (lib/sweep.c): thread-count
+ * independence, equality with point-by-point evaluation, failed points,
+ * argument checks. */
+#include <criterion/criterion.h>
+
+#include "cosa.h"
+#include "deflate_impl.h"
+#include "testutil.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- deflation ------------------------------------------------------------ */
+
+static int by_modulus_desc(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    const double mx = hypot(x[0], x[1]), my = hypot(y[0], y[1]);
+    return mx < my ? 1 : (mx > my ? -1 : 0);
+}
+
+/* Eigenvalues (pairs re, im) of the n x n matrix M (ld), sorted by modulus. */
+static void eigs(size_t n, const double *M, size_t ld, double *lam)
+{
+    double *A = malloc(n * n * sizeof *A), *wr = malloc(n * sizeof *wr),
+           *wi = malloc(n * sizeof *wi);
+    cosa_eig_workspace *ew = cosa_eig_workspace_alloc(n);
+    cr_assert(A && wr && wi && ew);
+    for (size_t j = 0; j < n; j++)
+        memcpy(A + j * n, M + j * ld, n * sizeof *A);
+    cr_assert_eq(cosa_eigenvalues(n, A, n, wr, wi, ew), COSA_OK);
+    for (size_t i = 0; i < n; i++) {
+        lam[2 * i] = wr[i];
+        lam[2 * i + 1] = wi[i];
+    }
+    qsort(lam, n, 2 * sizeof *lam, by_modulus_desc);
+    free(A);
+    free(wr);
+    free(wi);
+    cosa_eig_workspace_free(ew);
+}
+
+/* Tolerances.  Phi and Phi_d are computed by different routes (Phi_d from
+ * an interpolative decomposition of [B_i; D_i] and a Van Loan exponential of
+ * another order), so they agree to rounding, not bitwise.  EIG_RTOL bounds
+ * |lambda_d - lambda| / rho for the simple nonzero eigenvalues at these
+ * points: observed <= 1e-12 for the models, <= 4e-10 for the random systems
+ * (an eigenvalue with condition number ~1e6); 1e-8 leaves a factor 25.  Exact zero eigenvalues in Jordan blocks of order k are
+ * smeared by rounding into clusters of radius ~ eps^(1/k) rho (k <= 6 here:
+ * <= 2e-3 rho), differently in Phi and Phi_d; eigenvalues below ZERO_RTOL rho
+ * count as zero and are not matched. */
+#define EIG_RTOL 1e-8
+#define ZERO_RTOL 1e-2
+
+/* One-to-one: every eigenvalue of Phi_d above ZERO_RTOL rho is one of Phi,
+ * and every one of Phi above it is one of Phi_d or 1 - alpha (the part of
+ * du outside the row space of K); rho agrees. */
+static void check_deflation(const cosa_system *sys, const cosa_scheme *s, double dt,
+                            size_t expect_dim)
+{
+    cosa_layout lay;
+    cr_assert_eq(cosa_layout_get(sys, s, &lay), COSA_OK);
+    const size_t n = lay.dim;
+    cosa_phi_workspace *pw = cosa_phi_workspace_alloc(sys, s->order);
+    cosa_deflate_workspace *dw = cosa_deflate_workspace_alloc(sys, s->order);
+    cr_assert(pw && dw);
+    const size_t dm = cosa_deflate_dim_max(dw);
+    double *Phi = malloc(n * n * sizeof *Phi), *Pd = malloc(dm * dm * sizeof *Pd);
+    double *lf = malloc(2 * n * sizeof *lf), *ld = malloc(2 * dm * sizeof *ld);
+    unsigned char *used = calloc(n, 1);
+    cr_assert(Phi && Pd && lf && ld && used);
+    cr_assert_eq(cosa_phi_build(sys, s, dt, Phi, n, pw), COSA_OK);
+    size_t nd = 0;
+    cr_assert_eq(cosa_deflate_build(sys, s, dt, Pd, dm, &nd, dw), COSA_OK);
+    cr_assert_leq(nd, n);
+    if (expect_dim)
+        cr_assert_eq(nd, expect_dim, "order of Phi_d %zu, expected %zu (Phi: %zu)", nd,
+                     expect_dim, n);
+    eigs(n, Phi, n, lf);
+    eigs(nd, Pd, dm, ld);
+    const double rho = hypot(lf[0], lf[1]);
+    const double scale = rho > 1e-300 ? rho : 1.0, zero = ZERO_RTOL * scale;
+    for (size_t k = 0; k < nd && hypot(ld[2 * k], ld[2 * k + 1]) > zero; k++) {
+        size_t best = n;
+        double bd = INFINITY;
+        for (size_t i = 0; i < n; i++)
+            if (!used[i]) {
+                const double d = hypot(lf[2 * i] - ld[2 * k], lf[2 * i + 1] - ld[2 * k + 1]);
+                if (d < bd) {
+                    bd = d;
+                    best = i;
+                }
+            }
+        cr_assert_lt(best, n);
+        cr_expect_leq(bd / scale, EIG_RTOL, "eigenvalue %g%+gi of Phi_d: nearest of Phi %g away",
+                      ld[2 * k], ld[2 * k + 1], bd);
+        used[best] = 1;
+    }
+    const double oma = fabs(1.0 - s->alpha);
+    for (size_t i = 0; i < n; i++)
+        if (!used[i]) {
+            const double m = hypot(lf[2 * i], lf[2 * i + 1]);
+            const int is_oma = (s->corr & COSA_CORR_STATE) && fabs(m - oma) <= EIG_RTOL * scale;
+            cr_expect(m <= zero || is_oma, "eigenvalue %g%+gi of Phi missing from Phi_d",
+                      lf[2 * i], lf[2 * i + 1]);
+        }
+    double rd;
+    cr_assert_eq(cosa_deflate_rho(sys, s, dt, &rd, dw), COSA_OK);
+    cr_expect_leq(fabs(rd - rho) / scale, EIG_RTOL, "rho %.17g (deflated) vs %.17g (Phi)", rd,
+                  rho);
+    free(Phi);
+    free(Pd);
+    free(lf);
+    free(ld);
+    free(used);
+    cosa_phi_workspace_free(pw);
+    cosa_deflate_workspace_free(dw);
+}
+
+static const unsigned corrs[4] = {COSA_CORR_NONE, COSA_CORR_OUTPUT, COSA_CORR_STATE,
+                                  COSA_CORR_MBCORR};
+
+Test(deflate, twomass_orders_and_spectra)
+{
+    /* [B_II; D_II] has rank 1 and D_I = 0: order nx + (p+1) r - 1 without
+     * output correction, nx + (p+1) r (+ r with du) with it, r = 2. */
+    const double pts[][3] = {{2e5, 5e2, 1e-4}, {1e9, 3.6e5, 3.16e-4}, {1e3, 1e6, 1e-3},
+                             {1e10, 1.0, 1e-6}, {1.0, 1.0, 3.16e-3}};
+    for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) {
+        cosa_system *sys = tu_twomass(pts[k][0], pts[k][1]);
+        cr_assert(sys);
+        for (int p = 0; p <= 4; p++)
+            for (int c = 0; c < 4; c++) {
+                cosa_scheme s = {p, corrs[c], 1.0, COSA_JACOBI, NULL};
+                const size_t np = (size_t)p + 1;
+                size_t expect = 4 + np * 2 + ((corrs[c] & COSA_CORR_STATE) ? 2 : 0) -
+                                ((corrs[c] & COSA_CORR_OUTPUT) ? 0 : 1);
+                check_deflation(sys, &s, pts[k][2], expect);
+            }
+        cosa_system_free(sys);
+    }
+}
+
+Test(deflate, alpha_not_one_keeps_one_minus_alpha)
+{
+    /* the part of du outside the row space of K has eigenvalue 1 - alpha */
+    cosa_system *sys = tu_twomass(2e5, 5e2);
+    cr_assert(sys);
+    const double alphas[] = {0.0, 0.3, 1.7};
+    for (size_t a = 0; a < 3; a++)
+        for (int p = 0; p <= 2; p++) {
+            cosa_scheme s = {p, COSA_CORR_MBCORR, alphas[a], COSA_JACOBI, NULL};
+            check_deflation(sys, &s, 1e-4, 0);
+            s.corr = COSA_CORR_STATE;
+            check_deflation(sys, &s, 1e-4, 0);
+        }
+    cosa_system_free(sys);
+}
+
+Test(deflate, other_models)
+{
+    const char *names[] = {"twomass-fd", "rotational", "chain"};
+    for (size_t k = 0; k < 3; k++) {
+        const cosa_model *m = cosa_model_find(names[k]);
+        if (!m)
+            continue; /* model not built in (yet) */
+        double *par = calloc(m->nparam + 1, sizeof *par);
+        cosa_system *sys = NULL;
+        cosa_model_defaults(m, par);
+        cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+        for (int p = 0; p <= 3; p++)
+            for (int c = 0; c < 4; c++) {
+                cosa_scheme s = {p, corrs[c], 1.0, COSA_JACOBI, NULL};
+                check_deflation(sys, &s, 1e-3, 0);
+            }
+        cosa_system_free(sys);
+        free(par);
+    }
+}
+
+/* Random coupled systems: 3 subsystems, inputs wired to outputs of other
+ * subsystems, some [B_i; D_i] with proportional or zero columns (r < nu)
+ * and some zero rows of D (outputs that are functions of the state). */
+Test(deflate, random_systems)
+{
+    unsigned long long st = 0x9e3779b97f4a7c15ULL;
+    for (int trial = 0; trial < 12; trial++) {
+        cosa_subsystem sub[3];
+        double A[3][9], B[3][9], C[3][9], D[3][9];
+        size_t ny_tot = 0, nu_tot = 0, oy[3];
+        for (int i = 0; i < 3; i++) {
+            const size_t nx = 1 + (size_t)(trial + i) % 3, nu = 1 + (size_t)(trial * 7 + i) % 3,
+                         ny = 1 + (size_t)(trial * 5 + i) % 3;
+            for (size_t k = 0; k < nx * nx; k++)
+                A[i][k] = 0.5 * tu_rand(&st);
+            for (size_t k = 0; k < nx; k++)
+                A[i][k + k * nx] -= 2.0; /* stable subsystems */
+            for (size_t k = 0; k < nx * nu; k++)
+                B[i][k] = tu_rand(&st);
+            for (size_t k = 0; k < ny * nx; k++)
+                C[i][k] = tu_rand(&st);
+            for (size_t k = 0; k < ny * nu; k++)
+                D[i][k] = 0.3 * tu_rand(&st);
+            if (nu >= 2 && trial % 3 != 2) { /* second input column = 0.7 x the first */
+                for (size_t r = 0; r < nx; r++)
+                    B[i][r + nx] = 0.7 * B[i][r];
+                for (size_t r = 0; r < ny; r++)
+                    D[i][r + ny] = 0.7 * D[i][r];
+            }
+            if (trial % 2 == 0) /* first output without feedthrough */
+                for (size_t c = 0; c < nu; c++)
+                    D[i][c * ny] = 0.0;
+            sub[i] = (cosa_subsystem){nx, nu, ny, A[i], B[i], C[i], D[i]};
+            oy[i] = ny_tot;
+            ny_tot += ny;
+            nu_tot += nu;
+        }
+        /* L: input k of subsystem i reads an output of subsystem (i+1) % 3 */
+        double L[81] = {0};
+        size_t u = 0;
+        for (int i = 0; i < 3; i++) {
+            const int src = (i + 1) % 3;
+            for (size_t k = 0; k < sub[i].nu; k++, u++)
+                L[u + (oy[src] + k % sub[src].ny) * nu_tot] = 1.0;
+        }
+        cosa_system *sys = NULL;
+        cosa_status cst = cosa_system_create(&sys, 3, sub, L);
+        if (cst == COSA_EALGLOOP)
+            continue;
+        cr_assert_eq(cst, COSA_OK);
+        for (int p = 0; p <= 2; p++)
+            for (int c = 0; c < 4; c++) {
+                /* alpha = 1: with alpha != 1 the eigenvalue 1 - alpha is
+                 * multiple and defective here, so rounding moves it by
+                 * ~sqrt(eps) (the twomass test covers alpha != 1) */
+                cosa_scheme s = {p, corrs[c], 1.0, COSA_JACOBI, NULL};
+                check_deflation(sys, &s, 0.1, 0);
+            }
+        cosa_system_free(sys);
+    }
+}
+
+Test(deflate, gauss_seidel_unsupported)
+{
+    cosa_system *sys = tu_twomass(2e5, 5e2);
+    cosa_deflate_workspace *dw = cosa_deflate_workspace_alloc(sys, 2);
+    cosa_scheme s = {1, COSA_CORR_NONE, 1.0, COSA_GAUSS_SEIDEL, NULL};
+    double rho;
+    cr_assert_eq(cosa_deflate_rho(sys, &s, 1e-4, &rho, dw), COSA_EUNSUPPORTED);
+    cosa_deflate_workspace_free(dw);
+    cosa_system_free(sys);
+}
+
+/* ---- sweeps ------------------------------------------------------------------ */
+
+static cosa_sweep_spec twomass_spec(const cosa_model *m, const cosa_scheme *s, size_t ns,
+                                    const double *dt, size_t ndt, cosa_metric metric, size_t n)
+{
+    cosa_sweep_spec sp = {0};
+    sp.model = m;
+    sp.x = (cosa_sweep_axis){cosa_model_param_index(m, "ck"), 1.0, 1e10, 1, n};
+    sp.y = (cosa_sweep_axis){cosa_model_param_index(m, "dk"), 1.0, 1e7, 1, n};
+    sp.dt = dt;
+    sp.ndt = ndt;
+    sp.schemes = s;
+    sp.nscheme = ns;
+    sp.metric = metric;
+    return sp;
+}
+
+Test(sweep, axis_values)
+{
+    cosa_sweep_axis a = {0, 1.0, 1e10, 1, 11};
+    cr_assert_eq(cosa_sweep_axis_value(&a, 0), 1.0);
+    cr_assert_eq(cosa_sweep_axis_value(&a, 10), 1e10);
+    cr_assert_float_eq(cosa_sweep_axis_value(&a, 5), 1e5, 1e5 * 4 * DBL_EPSILON);
+    cr_assert(isnan(cosa_sweep_axis_value(&a, 11)));
+    cosa_sweep_axis b = {0, -1.0, 1.0, 0, 5};
+    cr_assert_eq(cosa_sweep_axis_value(&b, 2), 0.0);
+    cr_assert_eq(cosa_sweep_axis_value(&b, 4), 1.0);
+    cosa_metric mt;
+    cr_assert_eq(cosa_metric_parse("e_global", &mt), COSA_OK);
+    cr_assert_eq(mt, COSA_METRIC_E_GLOBAL);
+    cr_assert_str_eq(cosa_metric_name(COSA_METRIC_E_LOCAL), "e_local");
+    cr_assert_eq(cosa_metric_parse("nope", &mt), COSA_EINVAL);
+}
+
+Test(sweep, bad_specs)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s;
+    cosa_scheme_parse("zoh", &s);
+    const double dt[1] = {1e-4}, bad_dt[1] = {-1e-4};
+    double v[64];
+    cosa_sweep_spec sp = twomass_spec(m, &s, 1, dt, 1, COSA_METRIC_RHO, 4);
+    cr_assert_eq(cosa_sweep_size(&sp), 16);
+    cosa_sweep_spec b = sp;
+    b.x.lo = 0.0; /* log axis through 0 */
+    cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_ERANGE);
+    b = sp;
+    b.x.param = 99;
+    cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_EPARAM);
+    b = sp;
+    b.y.param = b.x.param;
+    cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_EINVAL);
+    b = sp;
+    b.dt = bad_dt;
+    cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_ERANGE);
+    b = sp;
+    b.x.n = 0;
+    cr_assert_eq(cosa_sweep_size(&b), 0);
+    cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_EINVAL);
+    cr_assert_eq(cosa_sweep_run(&sp, NULL, NULL, NULL), COSA_EINVAL);
+    cr_assert_eq(cosa_sweep_run(NULL, v, NULL, NULL), COSA_EINVAL);
+}
+
+/* Every value equals cosa_evaluate on a fresh system and workspace, to the
+ * bit, for 1 and 2 threads. */
+static void check_pointwise(cosa_metric metric, size_t n)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s[3];
+    cosa_scheme_parse("zoh", &s[0]);
+    cosa_scheme_parse("foh+mbcorr", &s[1]);
+    cosa_scheme_parse("gs:soh", &s[2]);
+    const double dt[2] = {1e-3, 3.1622776601683795e-5};
+    cosa_sweep_spec sp = twomass_spec(m, s, 3, dt, 2, metric, n);
+    const size_t total = cosa_sweep_size(&sp);
+    double *v1 = malloc(total * sizeof *v1), *v2 = malloc(total * sizeof *v2);
+    cosa_status *s1 = malloc(total * sizeof *s1), *s2 = malloc(total * sizeof *s2);
+    cr_assert(v1 && v2 && s1 && s2);
+    size_t nf1 = 99, nf2 = 99;
+    sp.threads = 1;
+    cr_assert_eq(cosa_sweep_run(&sp, v1, s1, &nf1), COSA_OK);
+    sp.threads = 2;
+    cr_assert_eq(cosa_sweep_run(&sp, v2, s2, &nf2), COSA_OK);
+    cr_assert_eq(memcmp(v1, v2, total * sizeof *v1), 0, "1 and 2 threads differ");
+    cr_assert_eq(memcmp(s1, s2, total * sizeof *s1), 0);
+    cr_assert_eq(nf1, 0);
+    cr_assert_eq(nf2, 0);
+    double par[32], x0[4];
+    cosa_model_defaults(m, par);
+    for (size_t is = 0; is < 3; is++)
+        for (size_t it = 0; it < 2; it++)
+            for (size_t ix = 0; ix < n; ix++)
+                for (size_t iy = 0; iy < n; iy++) {
+                    par[sp.x.param] = cosa_sweep_axis_value(&sp.x, ix);
+                    par[sp.y.param] = cosa_sweep_axis_value(&sp.y, iy);
+                    cosa_system *sys = NULL;
+                    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+                    m->initial_state(m, par, x0);
+                    cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, s[is].order);
+                    cosa_point_result r;
+                    const unsigned want = metric == COSA_METRIC_RHO
+                                              ? COSA_WANT_RHO
+                                              : COSA_WANT_RHO | COSA_WANT_ERRORS;
+                    cr_assert_eq(cosa_evaluate(sys, &s[is], dt[it], x0, m->tend, want, &r, ew),
+                                 COSA_OK);
+                    const double want_v =
+                        metric == COSA_METRIC_RHO ? r.rho : r.err.e_global;
+                    const double got = v1[cosa_sweep_index(&sp, is, it, ix, iy)];
+                    cr_assert(memcmp(&got, &want_v, sizeof got) == 0,
+                              "scheme %zu dt %g ck %g dk %g: sweep %.17g, point %.17g", is,
+                              dt[it], par[sp.x.param], par[sp.y.param], got, want_v);
+                    cosa_eval_workspace_free(ew);
+                    cosa_system_free(sys);
+                }
+    free(v1);
+    free(v2);
+    free(s1);
+    free(s2);
+}
+
+Test(sweep, rho_equals_pointwise_any_threads) { check_pointwise(COSA_METRIC_RHO, 8); }
+
+Test(sweep, e_global_equals_pointwise_any_threads) { check_pointwise(COSA_METRIC_E_GLOBAL, 4); }
+
+Test(sweep, failed_points_do_not_stop_the_sweep)
+{
+    /* m1 from -1 to 1: m1 <= 0 is rejected by the model (COSA_EPARAM) */
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s[2];
+    cosa_scheme_parse("zoh", &s[0]);
+    cosa_scheme_parse("soh+mbcorr", &s[1]);
+    const double dt[1] = {1e-4};
+    cosa_sweep_spec sp = {0};
+    sp.model = m;
+    sp.x = (cosa_sweep_axis){cosa_model_param_index(m, "m1"), -1.0, 1.0, 0, 5};
+    sp.y = (cosa_sweep_axis){cosa_model_param_index(m, "ck"), 1e3, 1e6, 1, 3};
+    sp.dt = dt;
+    sp.ndt = 1;
+    sp.schemes = s;
+    sp.nscheme = 2;
+    sp.metric = COSA_METRIC_RHO;
+    sp.threads = 2;
+    double v[30];
+    cosa_status st[30];
+    size_t nf = 0;
+    cr_assert_eq(cosa_sweep_run(&sp, v, st, &nf), COSA_OK);
+    cr_assert_eq(nf, 2 * 3 * 3, "m1 = -1, -0.5, 0 for 3 ck and 2 schemes");
+    for (size_t is = 0; is < 2; is++)
+        for (size_t ix = 0; ix < 5; ix++)
+            for (size_t iy = 0; iy < 3; iy++) {
+                const size_t k = cosa_sweep_index(&sp, is, 0, ix, iy);
+                if (ix <= 2) {
+                    cr_assert(isnan(v[k]));
+                    cr_assert_eq(st[k], COSA_EPARAM);
+                } else {
+                    cr_assert_eq(st[k], COSA_OK);
+                    cr_assert(isfinite(v[k]) && v[k] > 0.0);
+                }
+            }
+}
+
+Test(sweep, unstable_points_are_inf_for_errors)
+{
+    /* ZOH at dt = 3.16e-3 and ck = 1e10 is unstable: e_global = +inf, as
+     * cosa_evaluate gives it */
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s;
+    cosa_scheme_parse("zoh", &s);
+    const double dt[1] = {3.1622776601683794e-3};
+    cosa_sweep_spec sp = twomass_spec(m, &s, 1, dt, 1, COSA_METRIC_E_GLOBAL, 3);
+    double v[9];
+    cr_assert_eq(cosa_sweep_run(&sp, v, NULL, NULL), COSA_OK);
+    cr_assert(isinf(v[cosa_sweep_index(&sp, 0, 0, 2, 0)]) &&
+              v[cosa_sweep_index(&sp, 0, 0, 2, 0)] > 0);
+}
+
+static size_t calls, last_done, last_total;
+static void progress(size_t done, size_t total, void *ud)
+{
+    (void)ud;
+    cr_assert_geq(done, last_done);
+    calls++;
+    last_done = done;
+    last_total = total;
+}
+
+Test(sweep, progress_reaches_total)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s;
+    cosa_scheme_parse("foh", &s);
+    const double dt[2] = {1e-4, 1e-5};
+    cosa_sweep_spec sp = twomass_spec(m, &s, 1, dt, 2, COSA_METRIC_RHO, 6);
+    sp.progress = progress;
+    sp.threads = 2;
+    double v[72];
+    cr_assert_eq(cosa_sweep_run(&sp, v, NULL, NULL), COSA_OK);
+    cr_assert_geq(calls, 1);
+    cr_assert_eq(last_done, 72);
+    cr_assert_eq(last_total, 72);
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# paper.sh COSA OUTDIR -- `make paper`: regenerate the figures and tables of
+# the MBCorr paper (sections 4.1-4.3) into OUTDIR as data, gnuplot scripts and
+# PNG pictures, and say how long each step took.
+#   Fig 4  stability maps  rho = 1,      ZOH/FOH/SOH +- MBCorr, 256 x 256 x 8 dT
+#   Fig 6  accuracy maps   e_global = 0.01, the same grid
+#   Fig 5  rho vs dT, FOH at ck = 1e9, dk = 3.6e5
+#   Fig 7  e_global vs ck, SOH+MBCorr at dk = 40, dT = 10^-3.5
+#   Fig 8  e_local vs dT, p = 0..4 +- MBCorr at ck = 2e5, dk = 5e2
+#   Fig 9  s1 of the nonlinear two-mass oscillator (section 5), ZOH +- MBCorr
+#   Tables 1-4
+set -e
+cosa=${1:?usage: paper.sh COSA OUTDIR}
+out=${2:?usage: paper.sh COSA OUTDIR}
+mkdir -p "$out"
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%6.1f", b - a }'; }
+t0=$(now)
+step() {
+    name=$1
+    shift
+    ts=$(now)
+    "$@" >"$out/$name.log"
+    printf '%-28s %s s\n' "$name" "$(since "$ts")"
+}
+
+ranges="--x ck=1:1e10:log:256 --y dk=1:1e7:log:256"
+dts=10^-2.5,10^-3,10^-3.5,10^-4,10^-4.5,10^-5,10^-5.5,10^-6
+six=zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr
+progress=
+[ -t 2 ] && progress=--progress
+
+echo "make paper: figures and tables of the MBCorr paper into $out/"
+# shellcheck disable=SC2086
+step "fig4 (stability maps)" "$cosa" map $ranges --dt "$dts" --scheme "$six" --metric rho \
+    --name fig4 -o "$out" --plot png $progress
+# shellcheck disable=SC2086
+step "fig6 (accuracy maps)" "$cosa" map $ranges --dt "$dts" --scheme "$six" --metric e_global \
+    --level 0.01 --name fig6 -o "$out" --plot png $progress
+step "fig5 (rho vs dT)" "$cosa" curve --set ck=1e9 --set dk=3.6e5 --x dt=1e-6:10^-2.5:log:500 \
+    --scheme foh --metric rho --name fig5 -o "$out" --plot png
+step "fig7 (e_g vs ck)" "$cosa" curve --set dk=40 --dt 10^-3.5 --x ck=1:1e10:log:500 \
+    --scheme soh+mbcorr --metric e_global --level 0.01 --name fig7 -o "$out" --plot png
+step "fig8 (e_l vs dT)" "$cosa" curve --x dt=1e-6:3e-3:log:120 \
+    --scheme p0,p0+mbcorr,p1,p1+mbcorr,p2,p2+mbcorr,p3,p3+mbcorr,p4,p4+mbcorr \
+    --metric e_local --level 1e-3 --name fig8 -o "$out" --plot png
+# Fig 9 (section 5): s1 of twomass-nl, co-simulation vs reference, ZOH +- MBCorr
+for nd in 1 1.5 2; do
+    for s in zoh zoh+mbcorr; do
+        step "fig9 (n_d = $nd, $s)" "$cosa" simulate --model twomass-nl --set nd=$nd \
+            --scheme $s --dt 1e-3 --name "fig9_nd${nd}_$(echo $s | tr + _)" -o "$out" --plot png
+    done
+done
+for t in 1 2 3 4; do
+    ts=$(now)
+    "$cosa" table --paper mbcorr --table $t >"$out/table$t.md"
+    printf '%-28s %s s\n' "table $t" "$(since "$ts")"
+done
+printf '%-28s %s s\n' "make paper total" "$(since "$t0")"
+echo "pictures: $out/fig4_all.png (Fig 4), $out/fig6_all.png (Fig 6), $out/fig5.png," \
+    "$out/fig7.png, $out/fig8.png, $out/fig9_*.png; tables: $out/table1.md .. table4.md"

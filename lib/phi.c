@@ -206,6 +206,15 @@ static cosa_status check_common(const cosa_system *sys, const cosa_scheme *s, do
     return COSA_OK;
 }
 
+/* History shift rows of Phi and Phi*: ybar_{n-j+1} <- ybar_{n-j}, j = 1..p
+ * (identity blocks below the ybar_n block). */
+static void set_history_shift(const cosa_layout *lay, double *Phi, size_t ld)
+{
+    for (size_t j = 1; j < lay->nhist; j++)
+        for (size_t k = 0; k < lay->ny; k++)
+            Phi[lay->off_y + j * lay->ny + k + (lay->off_y + (j - 1) * lay->ny + k) * ld] = 1.0;
+}
+
 /* Gauss-Seidel (sequential) scheme of order p, METHOD.md: subsystems advance
  * one after another in the order s->seq.  An output whose subsystem has
  * already advanced in this macro step enters its consumers through the
@@ -277,9 +286,7 @@ static cosa_status phi_build_gs(const cosa_system *sys, const cosa_scheme *s,
     }
     /* ybar_{n+1} = y_{n+1} (no correction for Gauss-Seidel); history shift. */
     cosa_mat_copy(ny, dim, Y, ny, Phi + lay->off_y, ld);
-    for (size_t j = 1; j < np; j++)
-        for (size_t k = 0; k < ny; k++)
-            Phi[lay->off_y + j * ny + k + (lay->off_y + (j - 1) * ny + k) * ld] = 1.0;
+    set_history_shift(lay, Phi, ld);
     if (!cosa_mat_isfinite(dim, dim, Phi, ld))
         return COSA_ENOTCONVERGED;
     return COSA_OK;
@@ -382,9 +389,7 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
     }
     /* ybar_{n+1} rows; history shift ybar_{n-j+1} <- ybar_{n-j+1}. */
     cosa_mat_copy(ny, dim, Y, ny, Phi + lay.off_y, ld);
-    for (size_t j = 1; j < np; j++)
-        for (size_t k = 0; k < ny; k++)
-            Phi[lay.off_y + j * ny + k + (lay.off_y + (j - 1) * ny + k) * ld] = 1.0;
+    set_history_shift(&lay, Phi, ld);
 
     if (lay.has_du) {
         /* du_{n+1} = (1 - alpha) du_n + alpha kappa L (ybar_{n+1} - E_p) */
@@ -434,9 +439,7 @@ cosa_status cosa_phi_ref_build(const cosa_system *sys, const cosa_scheme *s, dou
     /* eq 36/37: x_{n+1} = A*_d x_n,  y_{n+1} = C* A*_d x_n;  history shift. */
     cosa_mat_copy(nx, nx, w->Adstar, nx, Phi, ld);
     cosa_gemm('N', 'N', ny, nx, nx, 1.0, w->Cstar, ny, w->Adstar, nx, 0.0, Phi + lay.off_y, ld);
-    for (size_t j = 1; j < lay.nhist; j++)
-        for (size_t k = 0; k < ny; k++)
-            Phi[lay.off_y + j * ny + k + (lay.off_y + (j - 1) * ny + k) * ld] = 1.0;
+    set_history_shift(&lay, Phi, ld);
     return COSA_OK;
 }
 

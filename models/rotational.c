@@ -8,6 +8,7 @@
  * subsystem B (inertia 2 and the coupling): x = [phi2, omega2],
  *   u = [phi1, omega1], y = [tau]  (direct feedthrough D = [ck, dk]).
  * Coupling: u_A = y_B, u_B = y_A. */
+#include "fixed.h"
 #include "models.h"
 
 enum { J1, C1, D1, J2, C2, D2, CK, DK, PHI1, OMEGA1, PHI2, OMEGA2, NPAR };
@@ -29,34 +30,31 @@ static const cosa_param params[NPAR] = {
                 COSA_PARAM_INITIAL},
 };
 
-/* Column-major blocks: A is 2x2, 2x1, 2x2, 2x1; B is 2x2, 2x2, 1x2, 1x2. */
-struct rot_blocks {
-    double AA[4], BA[2], CA[4], DA[2];
-    double AB[4], BB[4], CB[2], DB[2];
-};
-
-static cosa_status fill(const double *par, struct rot_blocks *b, cosa_subsystem sub[2])
+static cosa_status fill(const double *par, double *store, cosa_subsystem *sub)
 {
+    /* column-major blocks of both subsystems, consecutively in store */
+    double *AA_ = store, *BA_ = store + 4, *CA_ = store + 6, *DA_ = store + 10;
+    double *AB_ = store + 12, *BB_ = store + 16, *CB_ = store + 20, *DB_ = store + 22;
     double j1 = par[J1], j2 = par[J2], ck = par[CK], dk = par[DK];
     if (!(j1 > 0.0) || !(j2 > 0.0))
         return COSA_EPARAM;
     /* A: J1 omega1' = -c1 phi1 - d1 omega1 - tau */
-    b->AA[0] = 0.0;                       b->AA[2] = 1.0;
-    b->AA[1] = -par[C1] / j1;             b->AA[3] = -par[D1] / j1;
-    b->BA[0] = 0.0;                       b->BA[1] = -1.0 / j1;
-    b->CA[0] = 1.0;                       b->CA[2] = 0.0;
-    b->CA[1] = 0.0;                       b->CA[3] = 1.0;
-    b->DA[0] = 0.0;                       b->DA[1] = 0.0;
+    AA_[0] = 0.0;                       AA_[2] = 1.0;
+    AA_[1] = -par[C1] / j1;             AA_[3] = -par[D1] / j1;
+    BA_[0] = 0.0;                       BA_[1] = -1.0 / j1;
+    CA_[0] = 1.0;                       CA_[2] = 0.0;
+    CA_[1] = 0.0;                       CA_[3] = 1.0;
+    DA_[0] = 0.0;                       DA_[1] = 0.0;
     /* B: J2 omega2' = -(c2 + ck) phi2 - (d2 + dk) omega2 + ck phi1 + dk omega1,
      *    tau = -ck phi2 - dk omega2 + ck phi1 + dk omega1 */
-    b->AB[0] = 0.0;                       b->AB[2] = 1.0;
-    b->AB[1] = -(par[C2] + ck) / j2;      b->AB[3] = -(par[D2] + dk) / j2;
-    b->BB[0] = 0.0;                       b->BB[2] = 0.0;
-    b->BB[1] = ck / j2;                   b->BB[3] = dk / j2;
-    b->CB[0] = -ck;                       b->CB[1] = -dk;
-    b->DB[0] = ck;                        b->DB[1] = dk;
-    sub[0] = (cosa_subsystem){2, 1, 2, b->AA, b->BA, b->CA, b->DA};
-    sub[1] = (cosa_subsystem){2, 2, 1, b->AB, b->BB, b->CB, b->DB};
+    AB_[0] = 0.0;                       AB_[2] = 1.0;
+    AB_[1] = -(par[C2] + ck) / j2;      AB_[3] = -(par[D2] + dk) / j2;
+    BB_[0] = 0.0;                       BB_[2] = 0.0;
+    BB_[1] = ck / j2;                   BB_[3] = dk / j2;
+    CB_[0] = -ck;                       CB_[1] = -dk;
+    DB_[0] = ck;                        DB_[1] = dk;
+    sub[0] = (cosa_subsystem){2, 1, 2, AA_, BA_, CA_, DA_};
+    sub[1] = (cosa_subsystem){2, 2, 1, AB_, BB_, CB_, DB_};
     return COSA_OK;
 }
 
@@ -65,64 +63,17 @@ static const double coupling[9] = {0, 1, 0, /* column y1 = phi1   */
                                    0, 0, 1, /* column y2 = omega1 */
                                    1, 0, 0 /* column y3 = tau    */};
 
-static cosa_status create(const cosa_model *m, const double *par, cosa_system **out)
-{
-    struct rot_blocks b;
-    cosa_subsystem sub[2];
-    if (!par || !out)
-        return COSA_EINVAL;
-    cosa_status st = fill(par, &b, sub);
-    if (st != COSA_OK)
-        return st;
-    return cosa_system_create(out, 2, sub, coupling);
-}
+static const char *const state_names[] = {"phi1", "omega1", "phi2", "omega2"};
+static const char *const input_names[] = {"A.tau", "B.phi1", "B.omega1"};
+static const char *const output_names[] = {"phi1", "omega1", "tau"};
+static const char *const sub_names[] = {"A", "B"};
+static const int x0_param[] = {PHI1, OMEGA1, PHI2, OMEGA2};
 
-static cosa_status update(const cosa_model *m, const double *par, cosa_system *sys)
-{
-    struct rot_blocks b;
-    cosa_subsystem sub[2];
-    if (!par || !sys)
-        return COSA_EINVAL;
-    cosa_status st = fill(par, &b, sub);
-    if (st == COSA_OK)
-        st = cosa_system_set_subsystem(sys, 0, &sub[0]);
-    if (st == COSA_OK)
-        st = cosa_system_set_subsystem(sys, 1, &sub[1]);
-    return st;
-}
-
-static cosa_status initial_state(const cosa_model *m, const double *par, double *x0)
-{
-    if (!par || !x0)
-        return COSA_EINVAL;
-    x0[0] = par[PHI1];
-    x0[1] = par[OMEGA1];
-    x0[2] = par[PHI2];
-    x0[3] = par[OMEGA2];
-    return COSA_OK;
-}
-
-static const char *state_name(const cosa_model *m, const double *par, size_t k)
-{
-    static const char *const n[] = {"phi1", "omega1", "phi2", "omega2"};
-    return k < 4 ? n[k] : NULL;
-}
-static const char *input_name(const cosa_model *m, const double *par, size_t k)
-{
-    static const char *const n[] = {"A.tau", "B.phi1", "B.omega1"};
-    return k < 3 ? n[k] : NULL;
-}
-static const char *output_name(const cosa_model *m, const double *par, size_t k)
-{
-    static const char *const n[] = {"phi1", "omega1", "tau"};
-    return k < 3 ? n[k] : NULL;
-}
-
-static const char *sub_name(const cosa_model *m, const double *par, size_t k)
-{
-    static const char *const n[] = {"A", "B"};
-    return k < 2 ? n[k] : NULL;
-}
+static const cosa_fixed_desc desc = {
+    .nsub = 2, .nx = 4, .nu = 3, .ny = 3, .L = coupling, .fill = fill, .x0_param = x0_param,
+    .state_names = state_names, .input_names = input_names, .output_names = output_names,
+    .sub_names = sub_names,
+};
 
 const cosa_model cosa_model_rotational = {
     .name = "rotational",
@@ -130,12 +81,6 @@ const cosa_model cosa_model_rotational = {
     .nparam = NPAR,
     .params = params,
     .tend = 1.0,
-    .create = create,
-    .update = update,
-    .initial_state = initial_state,
-    .state_name = state_name,
-    .input_name = input_name,
-    .output_name = output_name,
-    .data = NULL,
-    .sub_name = sub_name,
+    .data = &desc,
+    COSA_FIXED_CALLBACKS,
 };

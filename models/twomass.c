@@ -7,6 +7,7 @@
  *   x = [s2, v2], u = [s1, v1], y = [F_k],
  *   F_k = c_k (s2 - s1) + d_k (v2 - v1),  m2 v2' = -c2 s2 - d2 v2 - F_k.
  * Coupling: u_I = F_k = y_II,  u_II = [s1, v1] = y_I. */
+#include "fixed.h"
 #include "models.h"
 
 #include <stdlib.h>
@@ -28,34 +29,31 @@ static const cosa_param params[NPAR] = {
     [V2] = {"v2", -100.0, "m/s", "initial velocity of mass 2", COSA_PARAM_INITIAL},
 };
 
-/* Column-major 2x2, 2x1, 1x2 blocks of eq 27. */
-struct twomass_blocks {
-    double A1[4], B1[2], C1[4], D1[2];
-    double A2[4], B2[4], C2[2], D2[2];
-};
-
-static cosa_status fill(const double *par, struct twomass_blocks *b, cosa_subsystem sub[2])
+static cosa_status fill(const double *par, double *store, cosa_subsystem *sub)
 {
+    /* column-major blocks: I: A 2x2, B 2x1, C 2x2, D 2x1;  II: A 2x2, B 2x2, C 1x2, D 1x2 */
+    double *Ai = store, *Bi = store + 4, *Ci = store + 6, *Di = store + 10;
+    double *Aii = store + 12, *Bii = store + 16, *Cii = store + 20, *Dii = store + 22;
     double m1 = par[M1], m2 = par[M2];
     if (!(m1 > 0.0) || !(m2 > 0.0))
         return COSA_EPARAM;
     double ck = par[CK], dk = par[DK];
     /* subsystem I */
-    b->A1[0] = 0.0;            b->A1[2] = 1.0;
-    b->A1[1] = -par[C1] / m1;  b->A1[3] = -par[D1] / m1;
-    b->B1[0] = 0.0;            b->B1[1] = 1.0 / m1;
-    b->C1[0] = 1.0;            b->C1[2] = 0.0;
-    b->C1[1] = 0.0;            b->C1[3] = 1.0;
-    b->D1[0] = 0.0;            b->D1[1] = 0.0;
+    Ai[0] = 0.0;            Ai[2] = 1.0;
+    Ai[1] = -par[C1] / m1;  Ai[3] = -par[D1] / m1;
+    Bi[0] = 0.0;            Bi[1] = 1.0 / m1;
+    Ci[0] = 1.0;            Ci[2] = 0.0;
+    Ci[1] = 0.0;            Ci[3] = 1.0;
+    Di[0] = 0.0;            Di[1] = 0.0;
     /* subsystem II */
-    b->A2[0] = 0.0;                   b->A2[2] = 1.0;
-    b->A2[1] = -(ck + par[C2]) / m2;  b->A2[3] = -(dk + par[D2]) / m2;
-    b->B2[0] = 0.0;        b->B2[2] = 0.0;
-    b->B2[1] = ck / m2;    b->B2[3] = dk / m2;
-    b->C2[0] = ck;         b->C2[1] = dk;
-    b->D2[0] = -ck;        b->D2[1] = -dk;
-    sub[0] = (cosa_subsystem){2, 1, 2, b->A1, b->B1, b->C1, b->D1};
-    sub[1] = (cosa_subsystem){2, 2, 1, b->A2, b->B2, b->C2, b->D2};
+    Aii[0] = 0.0;                   Aii[2] = 1.0;
+    Aii[1] = -(ck + par[C2]) / m2;  Aii[3] = -(dk + par[D2]) / m2;
+    Bii[0] = 0.0;        Bii[2] = 0.0;
+    Bii[1] = ck / m2;    Bii[3] = dk / m2;
+    Cii[0] = ck;         Cii[1] = dk;
+    Dii[0] = -ck;        Dii[1] = -dk;
+    sub[0] = (cosa_subsystem){2, 1, 2, Ai, Bi, Ci, Di};
+    sub[1] = (cosa_subsystem){2, 2, 1, Aii, Bii, Cii, Dii};
     return COSA_OK;
 }
 
@@ -64,58 +62,17 @@ static const double coupling[9] = {0, 1, 0, /* column y1 = s1 */
                                    0, 0, 1, /* column y2 = v1 */
                                    1, 0, 0 /* column y3 = F_k */};
 
-static cosa_status create(const cosa_model *m, const double *par, cosa_system **out)
-{
-    struct twomass_blocks b;
-    cosa_subsystem sub[2];
-    cosa_status st = fill(par, &b, sub);
-    if (st != COSA_OK)
-        return st;
-    return cosa_system_create(out, 2, sub, coupling);
-}
+static const char *const state_names[] = {"s1", "v1", "s2", "v2"};
+static const char *const input_names[] = {"I.Fk", "II.s1", "II.v1"};
+static const char *const output_names[] = {"s1", "v1", "Fk"};
+static const char *const sub_names[] = {"I", "II"};
+static const int x0_param[] = {S1, V1, S2, V2};
 
-static cosa_status update(const cosa_model *m, const double *par, cosa_system *sys)
-{
-    struct twomass_blocks b;
-    cosa_subsystem sub[2];
-    cosa_status st = fill(par, &b, sub);
-    if (st == COSA_OK)
-        st = cosa_system_set_subsystem(sys, 0, &sub[0]);
-    if (st == COSA_OK)
-        st = cosa_system_set_subsystem(sys, 1, &sub[1]);
-    return st;
-}
-
-static cosa_status initial_state(const cosa_model *m, const double *par, double *x0)
-{
-    x0[0] = par[S1];
-    x0[1] = par[V1];
-    x0[2] = par[S2];
-    x0[3] = par[V2];
-    return COSA_OK;
-}
-
-static const char *state_name(const cosa_model *m, const double *par, size_t k)
-{
-    static const char *const n[] = {"s1", "v1", "s2", "v2"};
-    return k < 4 ? n[k] : NULL;
-}
-static const char *input_name(const cosa_model *m, const double *par, size_t k)
-{
-    static const char *const n[] = {"I.Fk", "II.s1", "II.v1"};
-    return k < 3 ? n[k] : NULL;
-}
-static const char *output_name(const cosa_model *m, const double *par, size_t k)
-{
-    static const char *const n[] = {"s1", "v1", "Fk"};
-    return k < 3 ? n[k] : NULL;
-}
-
-static const char *sub_name(const cosa_model *m, const double *par, size_t k)
-{
-    static const char *const n[] = {"I", "II"};
-    return k < 2 ? n[k] : NULL;
-}
+static const cosa_fixed_desc desc = {
+    .nsub = 2, .nx = 4, .nu = 3, .ny = 3, .L = coupling, .fill = fill, .x0_param = x0_param,
+    .state_names = state_names, .input_names = input_names, .output_names = output_names,
+    .sub_names = sub_names,
+};
 
 const cosa_model cosa_model_twomass = {
     .name = "twomass",
@@ -123,12 +80,6 @@ const cosa_model cosa_model_twomass = {
     .nparam = NPAR,
     .params = params,
     .tend = 0.3,
-    .create = create,
-    .update = update,
-    .initial_state = initial_state,
-    .state_name = state_name,
-    .input_name = input_name,
-    .output_name = output_name,
-    .data = NULL,
-    .sub_name = sub_name,
+    .data = &desc,
+    COSA_FIXED_CALLBACKS,
 };

@@ -8,6 +8,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static void help(void)
 {
@@ -100,8 +103,7 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
-    static char iobuf[1 << 16];
-    setvbuf(f, iobuf, _IOFBF, sizeof iobuf);
+    setvbuf(f, NULL, _IOFBF, 1 << 16);
     const cosa_model *m = sp->model;
     const cosa_scheme *s = &sp->schemes[is];
     const int swept[2] = {sp->x.param, sp->y.param};
@@ -364,6 +366,29 @@ int cmd_map(int argc, char **argv)
     char files[4096] = "", titles[4096] = "";
     char keytitle[64];
     snprintf(keytitle, sizeof keytitle, "ΔT [s]");
+    /* the data files, written side by side; gnuplot runs as many at a time */
+    int par = threads ? (int)threads : 1;
+#ifdef _OPENMP
+    if (!threads)
+        par = omp_get_max_threads();
+#endif
+    int wrc = CLI_OK;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(par)
+    for (size_t i = 0; i < ns; i++) {
+        char nm[64], slug[64], dpath[4096];
+        cosa_scheme_name(&schemes[i], nm, sizeof nm);
+        scli_slug(nm, slug, sizeof slug);
+        snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", out.dir, base, slug);
+        int r = write_data(cmd, dpath, &sp, &cs, i, level, tend, values, status);
+        if (r != CLI_OK) {
+#pragma omp critical
+            wrc = r;
+        }
+    }
+    if (wrc != CLI_OK) {
+        rc = wrc;
+        goto out;
+    }
     for (size_t i = 0; i < ns; i++) {
         char nm[64], slug[64], dat[512], gp[512], outbase[512];
         cosa_scheme_name(&schemes[i], nm, sizeof nm);
@@ -372,8 +397,6 @@ int cmd_map(int argc, char **argv)
         snprintf(gp, sizeof gp, "%s_%s.gp", base, slug);
         snprintf(outbase, sizeof outbase, "%s_%s", base, slug);
         snprintf(path, sizeof path, "%s/%s", out.dir, dat);
-        if ((rc = write_data(cmd, path, &sp, &cs, i, level, tend, values, status)) != CLI_OK)
-            goto out;
         printf("file %s\n", path);
         snprintf(comment, sizeof comment,
                  "# cosa %s map: model %s, scheme %s, %s = %s for each dT\n# data: %s",
@@ -435,17 +458,14 @@ int cmd_map(int argc, char **argv)
     }
     printf("points %zu\nfailed %zu\nseconds %.3f\n", total, nfailed, seconds);
     fflush(stdout);
-    if (o.plot)
-        for (size_t i = 0; i < nscript; i++) {
-            if (!scripts[i])
-                continue;
-            if ((rc = scli_gnuplot(cmd, out.dir, scripts[i], o.plot)) != CLI_OK)
-                goto out;
-            char pic[512];
-            snprintf(pic, sizeof pic, "%.*s.%s", (int)strlen(scripts[i]) - 3, scripts[i],
-                     o.plot);
-            printf("file %s/%s\n", out.dir, pic);
-        }
+    if (o.plot) {
+        if ((rc = scli_gnuplot_many(cmd, out.dir, scripts, nscript, o.plot, par)) != CLI_OK)
+            goto out;
+        for (size_t i = 0; i < nscript; i++)
+            if (scripts[i])
+                printf("file %s/%.*s.%s\n", out.dir, (int)strlen(scripts[i]) - 3, scripts[i],
+                       o.plot);
+    }
     rc = CLI_OK;
 out:
     if (scripts)

@@ -394,34 +394,19 @@ static int find_gnuplot(char *buf, size_t size)
     return -1;
 }
 
-int scli_gnuplot(const char *cmd, const char *dir, const char *script, const char *fmt)
+/* Start gnuplot on script in dir, its stderr into the temporary file *err. */
+static pid_t gp_spawn(const char *gp, const char *dir, const char *script, const char *fmt,
+                      FILE **err)
 {
-    char gp[4096];
-    if (find_gnuplot(gp, sizeof gp) != 0) {
-        cli_error(cmd, "--plot: gnuplot is not installed (apt-get install gnuplot-nox); the "
-                       "data and the script '%s/%s' are written, render them later with gnuplot",
-                  dir, script);
-        return CLI_EFAIL;
-    }
     char fmtarg[64];
     snprintf(fmtarg, sizeof fmtarg, "fmt=\"%s\"", fmt);
-    int pipefd[2];
-    if (pipe(pipefd) != 0) {
-        cli_error(cmd, "--plot: cannot run gnuplot: %s", strerror(errno));
-        return CLI_EFAIL;
-    }
+    *err = tmpfile();
+    if (!*err)
+        return -1;
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0) {
-        close(pipefd[0]);
-        close(pipefd[1]);
-        cli_error(cmd, "--plot: cannot run gnuplot: %s", strerror(errno));
-        return CLI_EFAIL;
-    }
     if (pid == 0) {
-        /* child: stderr into the pipe, stdout discarded, run in dir */
-        close(pipefd[0]);
-        dup2(pipefd[1], 2);
+        dup2(fileno(*err), 2);
         int dn = open("/dev/null", O_WRONLY);
         if (dn >= 0)
             dup2(dn, 1);
@@ -430,30 +415,110 @@ int scli_gnuplot(const char *cmd, const char *dir, const char *script, const cha
         execl(gp, gp, "-e", fmtarg, script, (char *)NULL);
         _exit(127);
     }
-    close(pipefd[1]);
-    char msg[512] = "";
-    size_t len = 0;
-    char tmp[512];
-    ssize_t r;
-    while ((r = read(pipefd[0], tmp, sizeof tmp)) > 0)
-        for (ssize_t i = 0; i < r; i++)
-            if (len + 1 < sizeof msg)
-                msg[len++] = tmp[i];
-    msg[len] = '\0';
-    close(pipefd[0]);
-    int wst = 0;
-    while (waitpid(pid, &wst, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
-        /* first non-empty line of gnuplot's message */
-        char *m = msg;
-        while (*m == '\n' || *m == ' ')
-            m++;
-        char *nl = strchr(m, '\n');
-        if (nl)
-            *nl = '\0';
-        cli_error(cmd, "gnuplot failed on '%s/%s'%s%s", dir, script, *m ? ": " : "", m);
+    if (pid < 0) {
+        fclose(*err);
+        *err = NULL;
+    }
+    return pid;
+}
+
+/* First non-empty line of gnuplot's stderr into msg. */
+static void gp_message(FILE *err, char *msg, size_t size)
+{
+    msg[0] = '\0';
+    if (!err)
+        return;
+    rewind(err);
+    char line[512];
+    while (fgets(line, sizeof line, err)) {
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        p[strcspn(p, "\n")] = '\0';
+        if (*p) {
+            snprintf(msg, size, "%s", p);
+            return;
+        }
+    }
+}
+
+int scli_gnuplot_many(const char *cmd, const char *dir, char *const *scripts, size_t n,
+                      const char *fmt, int maxpar)
+{
+    char gp[4096];
+    size_t first = 0;
+    while (first < n && !scripts[first])
+        first++;
+    if (first == n)
+        return CLI_OK;
+    if (find_gnuplot(gp, sizeof gp) != 0) {
+        cli_error(cmd, "--plot: gnuplot is not installed (apt-get install gnuplot-nox); the "
+                       "data and the script '%s/%s' are written, render them later with gnuplot",
+                  dir, scripts[first]);
         return CLI_EFAIL;
     }
-    return CLI_OK;
+    if (maxpar < 1)
+        maxpar = 1;
+    pid_t *pids = calloc(n, sizeof *pids);
+    FILE **errs = calloc(n, sizeof *errs);
+    if (!pids || !errs) {
+        free(pids);
+        free(errs);
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    int rc = CLI_OK, running = 0;
+    size_t next = 0, done = 0, total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += scripts[i] != NULL;
+    char msg[512];
+    while (done < total) {
+        while (running < maxpar && next < n && rc == CLI_OK) {
+            if (!scripts[next]) {
+                next++;
+                continue;
+            }
+            pids[next] = gp_spawn(gp, dir, scripts[next], fmt, &errs[next]);
+            if (pids[next] < 0) {
+                cli_error(cmd, "--plot: cannot run gnuplot: %s", strerror(errno));
+                rc = CLI_EFAIL;
+                break;
+            }
+            running++;
+            next++;
+        }
+        if (running == 0)
+            break;
+        int wst = 0;
+        pid_t pid = waitpid(-1, &wst, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (pids[i] == pid) {
+                running--;
+                done++;
+                if ((!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) && rc == CLI_OK) {
+                    gp_message(errs[i], msg, sizeof msg);
+                    cli_error(cmd, "gnuplot failed on '%s/%s'%s%s", dir, scripts[i],
+                              *msg ? ": " : "", msg);
+                    rc = CLI_EFAIL;
+                }
+                if (errs[i])
+                    fclose(errs[i]);
+                errs[i] = NULL;
+                pids[i] = 0;
+            }
+    }
+    free(pids);
+    free(errs);
+    return rc;
+}
+
+int scli_gnuplot(const char *cmd, const char *dir, const char *script, const char *fmt)
+{
+    char *one[1] = {(char *)script};
+    return scli_gnuplot_many(cmd, dir, one, 1, fmt, 1);
 }

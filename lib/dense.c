@@ -5,13 +5,16 @@
 #include <math.h>
 #include <string.h>
 
-/* Products of matrices this small go through plain loops: OpenBLAS's dgemm
- * costs more in dispatch and buffer management than the arithmetic (for
- * d = 16, two-thirds of its instructions), and takes a global lock for its
- * buffers on every call, which serialises the threads of a sweep.  Same
- * rules as BLAS: beta = 0 overwrites C (NaN in C is not propagated), no
- * entry is skipped (0 * Inf = NaN as in OpenBLAS); the summation order is
- * fixed, so results do not depend on the thread or the alignment. */
+/* Products of matrices this small go through plain loops instead of
+ * OpenBLAS's dgemm, which takes a global lock for its buffers on every call:
+ * the threads of a sweep then wait for each other in the kernel (e_g map,
+ * 2 threads: 1.2x the speed of one, 1.9x with these loops).  The loops do
+ * what OpenBLAS's kernels do -- acc = sum_l A(i,l) B(l,j) from 0 in
+ * increasing l, then C = beta C + alpha acc, with FMA where the CPU has it
+ * -- and give the same bits as OpenBLAS 0.3.21 (Haswell kernels) for square
+ * products with beta = 0 or 1 (checked for n <= 16), e.g. all of the matrix
+ * exponential's.  No entry is skipped (0 * Inf = NaN), beta = 0 overwrites
+ * C, and the order is fixed: results do not depend on thread or alignment. */
 #define COSA_GEMM_SMALL 32
 
 #ifdef _OPENMP
@@ -33,13 +36,31 @@ gemm_small_body(char ta, char tb, size_t m, size_t n, size_t k, double alpha, co
         if (ta != 'T') {
             for (size_t i = 0; i < m; i++)
                 acc[i] = 0.0;
-            for (size_t l = 0; l < k; l++) {
-                const double t = tb == 'T' ? B[j + l * ldb] : B[l + j * ldb];
+#define OPB(l) (tb == 'T' ? B[j + (l) * ldb] : B[(l) + j * ldb])
+            size_t l = 0;
+            /* four columns of A per pass; the same sequence of operations
+             * on every acc[i] as one column at a time */
+            for (; l + 4 <= k; l += 4) {
+                const double t0 = OPB(l), t1 = OPB(l + 1), t2 = OPB(l + 2), t3 = OPB(l + 3);
+                const double *a0 = A + l * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+                COSA_SIMD
+                for (size_t i = 0; i < m; i++) {
+                    double v = acc[i];
+                    v += a0[i] * t0;
+                    v += a1[i] * t1;
+                    v += a2[i] * t2;
+                    v += a3[i] * t3;
+                    acc[i] = v;
+                }
+            }
+            for (; l < k; l++) {
+                const double t = OPB(l);
                 const double *a = A + l * lda;
                 COSA_SIMD
                 for (size_t i = 0; i < m; i++)
                     acc[i] += a[i] * t;
             }
+#undef OPB
         } else {
             for (size_t i = 0; i < m; i++) {
                 const double *a = A + i * lda;
@@ -53,7 +74,10 @@ gemm_small_body(char ta, char tb, size_t m, size_t n, size_t k, double alpha, co
                 acc[i] = s;
             }
         }
-        if (beta == 0.0)
+        if (beta == 0.0 && alpha == 1.0)
+            for (size_t i = 0; i < m; i++)
+                c[i] = acc[i];
+        else if (beta == 0.0)
             for (size_t i = 0; i < m; i++)
                 c[i] = alpha * acc[i];
         else

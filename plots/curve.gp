@@ -26,8 +26,8 @@ fin(v) = (v != v || v > 1e300) ? NaN : v
 @YLOG@set logscale y
 @XLOG@set format x "10^{%L}"
 @YLOG@set format y "10^{%L}"
-set xlabel "@XLABEL@"
-set ylabel "@YLABEL@"
+set xlabel "@XLABEL@" noenhanced
+set ylabel "@YLABEL@" noenhanced
 set key outside right top noenhanced
 set grid lc rgb "#e0e0e0"
 set tics out

@@ -38,9 +38,9 @@ xf(v) = xlog ? log10(v) : v
 yf(v) = ylog ? log10(v) : v
 if (xlog) { set format x "10^{%g}" }
 if (ylog) { set format y "10^{%g}" }
-set xlabel "@XLABEL@"
-set ylabel "@YLABEL@"
-set cblabel "@CBLABEL@"
+set xlabel "@XLABEL@" noenhanced
+set ylabel "@YLABEL@" noenhanced
+set cblabel "@CBLABEL@" noenhanced
 unset key
 set tics out
 if (nb > 1) { set multiplot layout nrow, ncol title "@TITLE@" noenhanced }

@@ -42,8 +42,8 @@ xf(v) = xlog ? log10(v) : v
 yf(v) = ylog ? log10(v) : v
 if (xlog) { set format x "10^{%g}" }
 if (ylog) { set format y "10^{%g}" }
-set xlabel "@XLABEL@"
-set ylabel "@YLABEL@"
+set xlabel "@XLABEL@" noenhanced
+set ylabel "@YLABEL@" noenhanced
 set key outside right top title "@KEYTITLE@" box
 set tics out
 set grid front lc rgb "#e0e0e0"

@@ -12,7 +12,7 @@
 set -e
 cosa=${1:?usage: paper.sh COSA OUTDIR}
 out=${2:?usage: paper.sh COSA OUTDIR}
-mkdir -p "$out"
+mkdir -p "$out/logs"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%6.1f", b - a }'; }
 t0=$(now)
@@ -20,7 +20,8 @@ step() {
     name=$1
     shift
     ts=$(now)
-    "$@" >"$out/$name.log"
+    log=$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' '_' | tr -s '_')
+    "$@" >"$out/logs/$log.log"
     printf '%-28s %s s\n' "$name" "$(since "$ts")"
 }
 

@@ -69,7 +69,7 @@ int cmd_model_dump(int argc, char **argv)
         }
     }
     cosa_status st = cosa_model_dump(f ? f : stdout, cs.mod.model, cs.mod.par);
-    if (st == COSA_OK && f && fclose(f) != 0)
+    if (f && fclose(f) != 0 && st == COSA_OK)
         st = COSA_EIO;
     f = NULL;
     if (st != COSA_OK) {

@@ -99,8 +99,23 @@ cosa_status cosa_system_create(cosa_system **out, size_t nsub,
 void cosa_system_free(cosa_system *sys);
 
 /* Replace the matrices of subsystem i (dimensions must be unchanged).
- * Revalidates finiteness and the algebraic loop.  Used by sweeps. */
+ * Revalidates finiteness and the algebraic loop.  To change several
+ * subsystems at once (an algebraic loop may pass through more than one),
+ * store them all with cosa_system_store_subsystem and then call
+ * cosa_system_validate once: a system checked half-updated could be
+ * rejected (or accepted) wrongly. */
 cosa_status cosa_system_set_subsystem(cosa_system *sys, size_t i, const cosa_subsystem *sub);
+
+/* Copy subsystem i's matrices (checks dimensions and finiteness) without
+ * checking the algebraic loop; the system is invalid until validated. */
+cosa_status cosa_system_store_subsystem(cosa_system *sys, size_t i, const cosa_subsystem *sub);
+
+/* Check (I - D L) after stores: COSA_OK or COSA_EALGLOOP.  Cheap when no
+ * feedthrough block changed since the last check. */
+cosa_status cosa_system_validate(cosa_system *sys);
+
+/* 1 if the system is valid (stored matrices checked, I - D L solvable). */
+int cosa_system_is_valid(const cosa_system *sys);
 
 /* Replace the coupling matrix (same dimensions); revalidates. */
 cosa_status cosa_system_set_coupling(cosa_system *sys, const double *L);
@@ -489,8 +504,10 @@ typedef enum cosa_criterion {
 /* Largest stable / accurate macro step of scheme s for sys between dt_min and
  * dt_max: cosa_limit_find on rho(dt) or e(dt) from cosa_evaluate (x0 and tend
  * are used by the accuracy criteria only).  A point where the evaluation
- * fails counts as "not good"; if the monolithic reference is unstable at any
- * evaluated dt the result is COSA_EUNSTABLEREF.  Arguments as in
+ * fails numerically (singular correction, overflow, QR failure) counts as
+ * "not good"; if the monolithic reference is unstable at any evaluated dt
+ * the result is COSA_EUNSTABLEREF, and any other failure of an evaluation
+ * (workspace, arguments, memory, algebraic loop) is returned as it is.  Arguments as in
  * cosa_limit_find; w must hold schemes of order s->order. */
 cosa_status cosa_dt_limit(const cosa_system *sys, const cosa_scheme *s, const double *x0,
                           double tend, cosa_criterion crit, double tol, double dt_min,

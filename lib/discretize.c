@@ -108,8 +108,7 @@ cosa_status cosa_discretize(const cosa_system *sys, int p, double dt, double *Ad
         return COSA_EINVAL;
     if (!(dt > 0.0) || !isfinite(dt) || p < 0)
         return COSA_ERANGE;
-    if (p > w->pmax || w->nsub != sys->nsub || w->nx != sys->nx || w->nu != sys->nu ||
-        w->ny != sys->ny)
+    if (!cosa_phi_workspace_fits(w, sys, p))
         return COSA_EWORKSPACE;
     cosa_status st = cosa_discretize_ws(sys, p, dt, w);
     if (st != COSA_OK)

@@ -82,6 +82,8 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
         return COSA_ENONFINITE;
     if (!(dt > 0.0))
         return COSA_ERANGE;
+    if (!cosa_system_is_valid(sys))
+        return COSA_EALGLOOP; /* I - D L singular (or a half-done update) */
     cosa_layout lay;
     cosa_status st = cosa_layout_get(sys, s, &lay);
     if (st != COSA_OK)

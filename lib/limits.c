@@ -4,6 +4,14 @@
 
 #include <math.h>
 
+static int finite_vec(size_t n, const double *v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
 struct limit_ctx {
     const cosa_system *sys;
     const cosa_scheme *s;
@@ -18,9 +26,16 @@ static double metric(double dt, void *ud)
 {
     struct limit_ctx *c = ud;
     cosa_point_result r;
-    unsigned want = c->crit == COSA_CRIT_STABLE ? COSA_WANT_RHO : COSA_WANT_ERRORS;
+    unsigned want = c->crit == COSA_CRIT_STABLE ? COSA_WANT_RHO | COSA_WANT_RHO_REF
+                                                 : COSA_WANT_ERRORS;
     cosa_status st = cosa_evaluate(c->sys, c->s, dt, c->x0, c->tend, want, &r, c->w);
-    if (st == COSA_EUNSTABLEREF && c->fatal == COSA_OK)
+    /* A numerical failure at this dt (singular correction, overflow, QR not
+     * converged, too few steps) makes the point "not good"; anything else
+     * (unstable reference, bad arguments, workspace, memory) invalidates the
+     * whole scan and is returned. */
+    int local = st == COSA_ECORRSINGULAR || st == COSA_ENOTCONVERGED || st == COSA_ELAPACK ||
+                st == COSA_ERANGE;
+    if (st != COSA_OK && !local && c->fatal == COSA_OK)
         c->fatal = st;
     if (st != COSA_OK)
         return NAN;
@@ -48,6 +63,8 @@ cosa_status cosa_dt_limit(const cosa_system *sys, const cosa_scheme *s, const do
     cosa_status st = cosa_scheme_check(s, sys);
     if (st != COSA_OK)
         return st;
+    if (crit != COSA_CRIT_STABLE && !finite_vec(cosa_system_nx(sys), x0))
+        return COSA_ENONFINITE;
     struct limit_ctx c = {sys, s, x0, tend, crit, w, COSA_OK};
     double threshold = crit == COSA_CRIT_STABLE ? 1.0 + COSA_RHO_TOL : tol;
     st = cosa_limit_find(metric, &c, threshold, dt_min, dt_max, per_decade, cross, cross_cap,

@@ -53,6 +53,7 @@ void cosa_phi_workspace_free(cosa_phi_workspace *w)
     free(w->gsU);
     free(w->done);
     free(w->owner);
+    free(w->sub_dims);
     free(w);
 }
 
@@ -104,8 +105,14 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
     w->gsU = dalloc(np * nu * w->dimmax);
     w->done = calloc(sys->nsub, 1);
     w->owner = calloc(ny + 1, sizeof(size_t));
-    if (!w->gsR || !w->gsU || !w->done || !w->owner)
+    w->sub_dims = calloc(3 * sys->nsub, sizeof(size_t));
+    if (!w->gsR || !w->gsU || !w->done || !w->owner || !w->sub_dims)
         goto fail;
+    for (size_t i = 0; i < sys->nsub; i++) {
+        w->sub_dims[3 * i] = sys->sub[i].nx;
+        w->sub_dims[3 * i + 1] = sys->sub[i].nu;
+        w->sub_dims[3 * i + 2] = sys->sub[i].ny;
+    }
     for (size_t i = 0; i < sys->nsub; i++)
         for (size_t k = 0; k < sys->sub[i].ny; k++)
             w->owner[sys->sub[i].oy + k] = i;
@@ -123,6 +130,18 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
 fail:
     cosa_phi_workspace_free(w);
     return NULL;
+}
+
+int cosa_phi_workspace_fits(const cosa_phi_workspace *w, const cosa_system *sys, int p)
+{
+    if (!w || !sys || p > w->pmax || w->nsub != sys->nsub || w->nx != sys->nx ||
+        w->nu != sys->nu || w->ny != sys->ny)
+        return 0;
+    for (size_t i = 0; i < sys->nsub; i++)
+        if (w->sub_dims[3 * i] != sys->sub[i].nx || w->sub_dims[3 * i + 1] != sys->sub[i].nu ||
+            w->sub_dims[3 * i + 2] != sys->sub[i].ny)
+            return 0;
+    return 1;
 }
 
 /* Coefficients of prod_k (s - r_k) for roots r (n of them) into c[0..n]. */
@@ -200,8 +219,7 @@ static cosa_status check_common(const cosa_system *sys, const cosa_scheme *s, do
     cosa_status st = cosa_layout_get(sys, s, lay);
     if (st != COSA_OK)
         return st;
-    if (s->order > w->pmax || w->nsub != sys->nsub || w->nx != sys->nx || w->nu != sys->nu ||
-        w->ny != sys->ny)
+    if (!cosa_phi_workspace_fits(w, sys, s->order))
         return COSA_EWORKSPACE;
     return COSA_OK;
 }

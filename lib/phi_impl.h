@@ -43,7 +43,12 @@ struct cosa_phi_workspace {
     double *gsU;             /* (pmax+1) blocks nu x dimmax: input polynomials  */
     unsigned char *done;     /* nsub flags: advanced in this macro step         */
     size_t *owner;           /* ny: subsystem owning each output                */
+    size_t *sub_dims;        /* nsub x 3: nx_i, nu_i, ny_i of the system it was sized for */
 };
+
+/* 1 if workspace w was sized for a system with the same subsystem split as
+ * sys (totals and every nx_i, nu_i, ny_i) and for order p. */
+int cosa_phi_workspace_fits(const cosa_phi_workspace *w, const cosa_system *sys, int p);
 
 /* Coefficient tables for order p (exact small rationals, computed in double):
  * lag[j*(p+1)+m]: monomial coefficient of s^m of the Lagrange basis l_j(s) for

@@ -69,11 +69,11 @@ static void sub_store(cosa_system *sys, size_t i, const cosa_subsystem *s)
  * COSA_ALGLOOP_RCOND (not solvable in double precision). */
 static cosa_status algloop_factor_raw(cosa_system *sys);
 
-static cosa_status algloop_factor(const cosa_system *sys_c)
+static cosa_status algloop_factor(cosa_system *sys)
 {
-    cosa_system *sys = (cosa_system *)sys_c; /* scratch only */
     cosa_status st = algloop_factor_raw(sys);
     sys->loop_ok = st == COSA_OK;
+    sys->loop_stale = 0;
     return st;
 }
 
@@ -183,7 +183,7 @@ cosa_status cosa_system_create(cosa_system **out, size_t nsub, const cosa_subsys
     return COSA_OK;
 }
 
-cosa_status cosa_system_set_subsystem(cosa_system *sys, size_t i, const cosa_subsystem *sub)
+cosa_status cosa_system_store_subsystem(cosa_system *sys, size_t i, const cosa_subsystem *sub)
 {
     if (!sys || !sub || i >= sys->nsub)
         return COSA_EINVAL;
@@ -192,17 +192,31 @@ cosa_status cosa_system_set_subsystem(cosa_system *sys, size_t i, const cosa_sub
         return COSA_EINVAL;
     if (!sub_finite(sub))
         return COSA_ENONFINITE;
-    /* Only a subsystem with direct feedthrough can change I - D L; an
-     * unchanged D_i keeps the last successful factorisation (sweeps rewrite
-     * every subsystem at every point). */
-    int same_d = sys->loop_ok;
-    for (size_t c = 0; c < b->nu && same_d; c++)
-        same_d = b->ny == 0 || memcmp(sys->D + b->oy + (b->ou + c) * sys->ny, sub->D + c * b->ny,
-                                      b->ny * sizeof(double)) == 0;
+    /* Only a change of a feedthrough block D_i can change I - D L (sweeps
+     * rewrite every subsystem at every point, mostly with the same D_i). */
+    int same_d = 1;
+    for (size_t c = 0; c < b->nu && same_d && b->ny; c++)
+        same_d = memcmp(sys->D + b->oy + (b->ou + c) * sys->ny, sub->D + c * b->ny,
+                        b->ny * sizeof(double)) == 0;
+    if (!same_d)
+        sys->loop_stale = 1;
     sub_store(sys, i, sub);
-    if (b->ny && b->nu && !same_d)
-        return algloop_factor(sys);
     return COSA_OK;
+}
+
+cosa_status cosa_system_validate(cosa_system *sys)
+{
+    if (!sys)
+        return COSA_EINVAL;
+    if (!sys->loop_stale)
+        return sys->loop_ok ? COSA_OK : COSA_EALGLOOP;
+    return algloop_factor(sys);
+}
+
+cosa_status cosa_system_set_subsystem(cosa_system *sys, size_t i, const cosa_subsystem *sub)
+{
+    cosa_status st = cosa_system_store_subsystem(sys, i, sub);
+    return st == COSA_OK ? cosa_system_validate(sys) : st;
 }
 
 cosa_status cosa_system_set_coupling(cosa_system *sys, const double *L)
@@ -243,13 +257,14 @@ cosa_status cosa_system_sub_dims(const cosa_system *sys, size_t i, size_t *nx, s
     return COSA_OK;
 }
 
-/* eq 35: C* = (I - D L)^{-1} C,  A* = A + B L C*.  work: nx*ny doubles. */
+/* eq 35: C* = (I - D L)^{-1} C,  A* = A + B L C*.  work: nx*ny doubles.
+ * Read-only: uses the factorisation of I - D L kept current by create and
+ * the setters (so several threads may share one system). */
 cosa_status cosa_system_reference_work(const cosa_system *sys, double *Astar, double *Cstar,
                                        double *work)
 {
-    cosa_status st = algloop_factor(sys);
-    if (st != COSA_OK)
-        return st;
+    if (!sys->loop_ok || sys->loop_stale)
+        return COSA_EALGLOOP;
     size_t nx = sys->nx, nu = sys->nu, ny = sys->ny;
     cosa_mat_copy(ny, nx, sys->C, ny, Cstar, ny);
     cosa_system_algloop_solve(sys, nx, Cstar, ny);
@@ -275,4 +290,9 @@ cosa_status cosa_system_reference(const cosa_system *sys, double *Astar, double 
     cosa_status st = cosa_system_reference_work(sys, Astar, Cs, buf);
     free(buf);
     return st;
+}
+
+int cosa_system_is_valid(const cosa_system *sys)
+{
+    return sys && sys->loop_ok && !sys->loop_stale;
 }

@@ -24,6 +24,7 @@ struct cosa_system {
     lapack_int *iwork_ny;
     double *req, *ceq;    /* row/column equilibration of I - D L (dgeequ) */
     int loop_ok;          /* the factorisation in work_ny is that of the stored D, L */
+    int loop_stale;       /* D or L changed since the last factorisation            */
 };
 
 /* Solve (I - D L) X = B in place (B ny x nrhs, ld ldb) with the equilibrated

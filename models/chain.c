@@ -190,10 +190,11 @@ static cosa_status update(const cosa_model *model, const double *par, cosa_syste
         return COSA_ENOMEM;
     for (size_t g = 0; g < L.r && st == COSA_OK; g++) {
         cosa_subsystem s = fill_group(&L, par, g, buf);
-        st = cosa_system_set_subsystem(sys, g, &s);
+        st = cosa_system_store_subsystem(sys, g, &s);
     }
     free(buf);
-    return st;
+    /* validate once, after every group is stored (never a half-updated system) */
+    return st == COSA_OK ? cosa_system_validate(sys) : st;
 }
 
 static cosa_status initial_state(const cosa_model *model, const double *par, double *x0)

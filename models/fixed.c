@@ -28,8 +28,9 @@ cosa_status cosa_fixed_update(const cosa_model *m, const double *par, cosa_syste
     cosa_subsystem sub[COSA_FIXED_MAXSUB];
     cosa_status st = d->fill(par, store, sub);
     for (size_t i = 0; i < d->nsub && st == COSA_OK; i++)
-        st = cosa_system_set_subsystem(sys, i, &sub[i]);
-    return st;
+        st = cosa_system_store_subsystem(sys, i, &sub[i]);
+    /* validate once, after every subsystem is stored */
+    return st == COSA_OK ? cosa_system_validate(sys) : st;
 }
 
 cosa_status cosa_fixed_initial_state(const cosa_model *m, const double *par, double *x0)

@@ -1514,11 +1514,12 @@ static cosa_status mf_update(const cosa_model *m, const double *par, cosa_system
                    same_bits(C + s->oy + s->ox * NY, NY, sub.C, sub.ny, sub.nx) &&
                    same_bits(D + s->oy + s->ou * NY, NY, sub.D, sub.ny, sub.nu);
         if (!same)
-            st = cosa_system_set_subsystem(sys, i, &sub);
+            st = cosa_system_store_subsystem(sys, i, &sub);
     }
     if (buf != stackbuf)
         free(buf);
-    return st;
+    /* validate once, after every changed subsystem is stored */
+    return st == COSA_OK ? cosa_system_validate(sys) : st;
 }
 
 static cosa_status mf_initial_state(const cosa_model *m, const double *par, double *x0)

@@ -163,10 +163,12 @@ Test(paper, reference_always_stable)
         for (int j = 0; j < 8; j++) {
             par[cosa_model_param_index(m, "ck")] = pow(10.0, i);
             par[cosa_model_param_index(m, "dk")] = pow(10.0, j);
-            m->update(m, par, sys);
+            cr_assert_eq(m->update(m, par, sys), COSA_OK);
             for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
                 cosa_point_result r;
-                cosa_evaluate(sys, &s, dts[k], NULL, 0.3, COSA_WANT_RHO_REF, &r, w);
+                cr_assert_eq(cosa_evaluate(sys, &s, dts[k], NULL, 0.3, COSA_WANT_RHO_REF, &r, w),
+                             COSA_OK, "ck=1e%d dk=1e%d dt=%g", i, j, dts[k]);
+                cr_assert(isfinite(r.rho_ref) && r.rho_ref > 0);
                 worst = fmax(worst, r.rho_ref);
             }
         }

@@ -12,7 +12,7 @@ static void help(void)
            "Spectral radius rho(Phi) of every Jacobi scheme (orders p = 0..4, each plain,\n"
            "+ocorr, +ecorr and +mbcorr) at a few macro steps, and of the reference Phi*.\n"
            "A table with a header line: scheme, then one column per macro step; '!'\n"
-           "after a value marks an unstable case (rho > 1).\n"
+           "after a value marks an unstable case (rho > 1 + 1e-12).\n"
            "Default: twomass (c_k = 2e5, d_k = 5e2), dt = 1e-5,1e-4,3.16e-4,1e-3.\n\n"
            "%s\nOptions:\n"
            "  --dt LIST            comma-separated macro steps in seconds\n"
@@ -112,7 +112,7 @@ int cmd_demo(int argc, char **argv)
                     continue;
                 }
                 char v[32];
-                snprintf(v, sizeof v, "%.10f%s", rho, rho > 1.0 ? "!" : "");
+                snprintf(v, sizeof v, "%.10f%s", rho, rho > 1.0 + COSA_RHO_TOL ? "!" : "");
                 printf(" %-13s", v);
             }
             printf("\n");

@@ -582,7 +582,9 @@ size_t cosa_sweep_index(const cosa_sweep_spec *spec, size_t is, size_t it, size_
 /* Run the sweep in parallel (OpenMP).  values (cosa_sweep_size entries) and
  * status (same size, may be NULL) are caller-allocated.  Each point is
  * evaluated independently by cosa_evaluate on a per-thread copy of the
- * system and workspace (allocated before the parallel region), so every
+ * system and workspace (allocated before the parallel region; rebuilt only
+ * when a swept parameter changes the model's structure, e.g. chain's n or
+ * r), so every
  * value is bitwise the one `cosa point` computes, for any thread count and
  * schedule.  A point that fails stores NaN and its status (e.g. COSA_EPARAM
  * from the model, COSA_EALGLOOP, COSA_EUNSTABLEREF for an error metric with

@@ -391,6 +391,11 @@ static cosa_status compress_sub(const cosa_system *sys, struct dsub *d,
             return COSA_ENONFINITE;
         while (r < kmax && r00 > 0.0 && fabs(R[r + r * m]) > COSA_DEFLATE_RTOL * r00)
             r++;
+    } else {
+        /* inputs that reach neither a state nor an output (nx_i = ny_i = 0):
+         * rank 0, columns in their own order (K = 0 below) */
+        for (size_t c = 0; c < n; c++)
+            w->jpvt[c] = (lapack_int)(c + 1);
     }
     if (r == n) {
         /* full rank: keep the inputs as they are (K = I, no rounding) */
@@ -506,7 +511,7 @@ static cosa_status build_eq(const cosa_system *sys, const cosa_scheme *s, double
     const size_t xr = nx * R;
     /* stacked Q_m (nx x R), Lh = K L (R x ny), Dh (ny x R) */
     memset(w->Qs, 0, np * xr * sizeof(double));
-    memset(w->Dh, 0, ny * (R ? R : 1) * sizeof(double));
+    memset(w->Dh, 0, ny * R * sizeof(double)); /* Dh holds ny x nu >= ny x R */
     for (size_t i = 0; i < w->nsub; i++) {
         const struct dsub *d = &w->sub[i];
         const size_t o = w->ro[i];

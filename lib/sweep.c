@@ -10,13 +10,24 @@
  * that computed it, on the schedule, or on the other points, and equals what
  * `cosa point` prints for the same case.
  *
- * Loop order: grid point (parallel) / macro step / scheme.  The model is
- * updated once per point; the discretisation of a subsystem whose matrices
- * do not depend on the swept parameters (subsystem I of the two-mass
- * oscillator in a (c_k, d_k) sweep) is computed once per thread and macro
- * step and then found in the cache (lib/deflate.c keeps one entry per step);
- * that of the changing subsystems once per point and step, shared by all
- * schemes (one Van Loan exponential serves the orders <= 2). */
+ * Work items.  A map has many grid points and few macro steps: an item is
+ * one grid point with all its macro steps and schemes, so the model is
+ * updated once per point and the discretisation of a subsystem whose
+ * matrices do not depend on the swept parameters (subsystem I of the
+ * two-mass oscillator in a (c_k, d_k) sweep) is computed once per thread and
+ * macro step and then found in the cache (lib/deflate.c keeps one entry per
+ * step); that of the changing subsystems once per point and step, shared by
+ * all schemes (one Van Loan exponential serves the orders <= 2).  With fewer
+ * grid points than SWEEP_POINTS_PER_THREAD per thread (a curve over dt: one
+ * point, many steps) an item is one (grid point, macro step) pair, so that
+ * every thread has work; a thread updates the model only when its next item
+ * is at another grid point.
+ *
+ * Structural parameters.  A parameter that changes the dimensions (chain's n
+ * or r) cannot be applied by model->update, which then returns COSA_EINVAL;
+ * the thread then builds a new system with model->create and sizes a new
+ * evaluation workspace for it.  This is the only allocation inside the
+ * parallel region, and happens only when the structure changes. */
 #include "cosa.h"
 
 #include <math.h>
@@ -106,7 +117,8 @@ static cosa_status spec_check(const cosa_sweep_spec *sp)
         if (!(sp->dt[i] > 0.0))
             return COSA_ERANGE;
     }
-    if (sp->metric != COSA_METRIC_RHO && sp->tend > 0.0 && !isfinite(sp->tend))
+    /* tend <= 0 means "the model's horizon"; NaN or Inf is an error */
+    if (isnan(sp->tend) || isinf(sp->tend))
         return COSA_ENONFINITE;
     /* overflow of the result count */
     size_t n = sp->nscheme;
@@ -132,11 +144,19 @@ size_t cosa_sweep_index(const cosa_sweep_spec *spec, size_t is, size_t it, size_
     return ((is * spec->ndt + it) * spec->x.n + ix) * spec->y.n + iy;
 }
 
-/* Per-thread state, allocated before the parallel region. */
+/* Items of a map: at least this many grid points per thread, else the
+ * macro steps of a point are split over the threads. */
+#define SWEEP_POINTS_PER_THREAD 4
+
+/* Per-thread state, allocated before the parallel region (and replaced
+ * when a structural parameter changes the system's dimensions). */
 struct sweep_thread {
     cosa_system *sys;
     cosa_eval_workspace *ew;
     double *par, *x0;
+    size_t x0_len;    /* entries of x0 */
+    size_t point;     /* grid point sys and x0 are set to (SIZE_MAX: none) */
+    cosa_status pst;  /* status of setting that point */
 };
 
 static void threads_free(struct sweep_thread *t, int n)
@@ -158,6 +178,55 @@ static void set_point(const cosa_sweep_spec *sp, double *par, size_t ix, size_t 
         par[sp->x.param] = cosa_sweep_axis_value(&sp->x, ix);
     if (sp->y.param >= 0)
         par[sp->y.param] = cosa_sweep_axis_value(&sp->y, iy);
+}
+
+/* The thread's system from model->create at t->par, with an evaluation
+ * workspace for schemes up to order pmax and x0 room for its states.  On
+ * failure the thread keeps what it had. */
+static cosa_status thread_build(const cosa_model *m, int pmax, struct sweep_thread *t)
+{
+    cosa_system *sys = NULL;
+    cosa_status st = m->create(m, t->par, &sys);
+    if (st != COSA_OK)
+        return st;
+    const size_t nx = cosa_system_nx(sys);
+    cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, pmax);
+    double *x0 = nx > t->x0_len ? calloc(nx, sizeof(double)) : NULL;
+    if (!ew || (nx > t->x0_len && !x0)) {
+        cosa_eval_workspace_free(ew);
+        cosa_system_free(sys);
+        free(x0);
+        return COSA_ENOMEM;
+    }
+    cosa_eval_workspace_free(t->ew);
+    cosa_system_free(t->sys);
+    t->ew = ew;
+    t->sys = sys;
+    if (x0) {
+        free(t->x0);
+        t->x0 = x0;
+        t->x0_len = nx;
+    }
+    return COSA_OK;
+}
+
+/* Set the thread's system (and x0 for error metrics) to grid point k
+ * (ix = k / y.n, iy = k % y.n); the status of the point. */
+static cosa_status thread_point(const cosa_sweep_spec *sp, int pmax, int errors, size_t k,
+                                struct sweep_thread *t)
+{
+    if (t->point == k)
+        return t->pst;
+    const cosa_model *m = sp->model;
+    set_point(sp, t->par, k / sp->y.n, k % sp->y.n);
+    cosa_status st = m->update(m, t->par, t->sys);
+    if (st == COSA_EINVAL) /* the structure changed (cosa_model.update) */
+        st = thread_build(m, pmax, t);
+    if (st == COSA_OK && errors)
+        st = m->initial_state(m, t->par, t->x0);
+    t->point = k;
+    t->pst = st;
+    return st;
 }
 
 /* One scheme at one point: the value of the metric, or NaN and a status. */
@@ -253,7 +322,6 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
         if (sp->schemes[i].order > pmax)
             pmax = sp->schemes[i].order;
     }
-    const size_t nxs = cosa_system_nx(proto);
     cosa_system_free(proto);
     if (st != COSA_OK) {
         free(par0);
@@ -266,27 +334,25 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
 #endif
     if (nth < 1)
         nth = 1;
-    if ((size_t)nth > npts)
-        nth = (int)npts;
+    /* work items: a grid point with all its macro steps (maps), or one
+     * (grid point, macro step) pair when the points are too few */
+    const size_t split = npts < SWEEP_POINTS_PER_THREAD * (size_t)nth ? sp->ndt : 1;
+    const size_t per_item = sp->ndt / split, nitems = npts * split;
+    if ((size_t)nth > nitems)
+        nth = (int)nitems;
     struct sweep_thread *th = calloc((size_t)nth, sizeof *th);
     if (!th) {
         free(par0);
         return COSA_ENOMEM;
     }
-    for (int i = 0; i < nth; i++) {
-        th[i].par = malloc(np * sizeof(double));
-        th[i].x0 = calloc(nxs + 1, sizeof(double));
-        if (!th[i].par || !th[i].x0) {
+    for (int i = 0; i < nth && st == COSA_OK; i++) {
+        th[i].point = SIZE_MAX;
+        if (!(th[i].par = malloc(np * sizeof(double)))) {
             st = COSA_ENOMEM;
             break;
         }
         memcpy(th[i].par, par0, np * sizeof(double));
-        if ((st = m->create(m, par0, &th[i].sys)) != COSA_OK)
-            break;
-        if (!(th[i].ew = cosa_eval_workspace_alloc(th[i].sys, pmax))) {
-            st = COSA_ENOMEM;
-            break;
-        }
+        st = thread_build(m, pmax, &th[i]);
     }
     free(par0);
     if (st != COSA_OK) {
@@ -296,7 +362,8 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
 
     size_t done = 0, failed = 0, next_report = 0;
     const size_t report_step = total / 1000 > 0 ? total / 1000 : 1;
-    const size_t per_point = sp->ndt * sp->nscheme;
+    const size_t item_values = per_item * sp->nscheme;
+    const int chunk = split > 1 ? 1 : 4;
 
 #pragma omp parallel num_threads(nth) reduction(+ : failed)
     {
@@ -305,14 +372,12 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
         tid = omp_get_thread_num();
 #endif
         struct sweep_thread *t = &th[tid];
-#pragma omp for schedule(dynamic, 4)
-        for (size_t k = 0; k < npts; k++) {
-            const size_t ix = k / ny, iy = k % ny;
-            set_point(sp, t->par, ix, iy);
-            cosa_status pst = m->update(m, t->par, t->sys);
-            if (pst == COSA_OK && errors)
-                pst = m->initial_state(m, t->par, t->x0);
-            for (size_t it = 0; it < sp->ndt; it++) {
+#pragma omp for schedule(dynamic, chunk)
+        for (size_t item = 0; item < nitems; item++) {
+            const size_t k = item / split, ix = k / ny, iy = k % ny;
+            const size_t it0 = (item % split) * per_item;
+            const cosa_status pst = thread_point(sp, pmax, errors, k, t);
+            for (size_t it = it0; it < it0 + per_item; it++) {
                 const double dt = sp->dt[it];
                 const int too_long = errors && !(nearbyint(tend / dt) >= 1.0);
                 for (size_t is = 0; is < sp->nscheme; is++) {
@@ -330,7 +395,7 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
             }
             size_t now;
 #pragma omp atomic capture
-            now = done += per_point;
+            now = done += item_values;
             if (tid == 0 && sp->progress && now >= next_report && now < total) {
                 next_report = now + report_step;
                 sp->progress(now, total, sp->user_data);

@@ -216,8 +216,10 @@ static cosa_status fd_columns(cosa_unit *u, double t, const double *x, const dou
     const size_t n = which == 0 ? u->nx : u->nu;
     double *z = which == 0 ? u->fdx : u->fdu;
     const double *z0 = which == 0 ? x : uin;
-    memcpy(u->fdx, x, u->nx * sizeof *x);
-    memcpy(u->fdu, uin, u->nu * sizeof *uin);
+    if (u->nx) /* x, uin may be NULL when empty */
+        memcpy(u->fdx, x, u->nx * sizeof *x);
+    if (u->nu)
+        memcpy(u->fdu, uin, u->nu * sizeof *uin);
     for (size_t j = 0; j < n; j++) {
         double d = fd_step(n, z0, j);
         z[j] = z0[j] + d;

@@ -5,7 +5,9 @@
  * a_m = c_m h^m, variation of constants gives
  *   x(t_c + h) = e^{Ah} x + sum_m Q_m a_m,  Q_m = int_0^h e^{A(h-tau)} B (tau/h)^m dtau,
  * and (e^{Ah}, Q_0..Q_p) is one Van Loan exponential -- the same code that
- * builds Phi (cosa_discretize, cached while h and the degree stay the same). */
+ * builds Phi (cosa_discretize, cached while h and the degree stay the same).
+ * A unit without states (nx = 0, a pure gain y = D u) has nothing to
+ * integrate: a step only moves the time, and its Jacobian is D. */
 #include "unit_impl.h"
 #include "dense.h"
 
@@ -14,11 +16,12 @@
 #include <string.h>
 
 struct linear_impl {
-    cosa_system *sys;        /* the unit alone, L = 0                */
+    cosa_system *sys;        /* the unit alone, L = 0; NULL if nx = 0 */
     cosa_phi_workspace *pw;  /* allocated for degrees up to pmax     */
     int pmax;
     double *Ad, *Q;          /* nx x nx, (pmax+1) blocks nx x nu     */
-    const double *A, *B, *C, *D; /* views into sys                   */
+    double *Dcopy;           /* nx = 0: D (ny x nu), as sys would hold it */
+    const double *A, *B, *C, *D; /* views into sys (or Dcopy)        */
 };
 
 static void destroy(cosa_unit *u)
@@ -30,6 +33,7 @@ static void destroy(cosa_unit *u)
     cosa_system_free(li->sys);
     free(li->Ad);
     free(li->Q);
+    free(li->Dcopy);
     free(li);
     u->impl = NULL;
 }
@@ -85,7 +89,7 @@ static cosa_status eval(cosa_unit *u, double t, const double *x, const double *u
 {
     struct linear_impl *li = u->impl;
     const size_t nx = u->nx, nu = u->nu, ny = u->ny;
-    if (xdot) {
+    if (xdot && nx) {
         cosa_gemv(nx, nx, 1.0, li->A, nx, x, 0.0, xdot);
         if (nu)
             cosa_gemv(nx, nu, 1.0, li->B, nx, uin, 1.0, xdot);
@@ -105,13 +109,13 @@ static cosa_status jac(cosa_unit *u, double t, const double *x, const double *ui
                        double *B, double *C, double *D)
 {
     struct linear_impl *li = u->impl;
-    if (A)
+    if (A && u->nx)
         memcpy(A, li->A, u->nx * u->nx * sizeof *A);
-    if (B)
+    if (B && u->nx && u->nu)
         memcpy(B, li->B, u->nx * u->nu * sizeof *B);
-    if (C)
+    if (C && u->ny && u->nx)
         memcpy(C, li->C, u->ny * u->nx * sizeof *C);
-    if (D)
+    if (D && u->ny && u->nu)
         memcpy(D, li->D, u->ny * u->nu * sizeof *D);
     return COSA_OK;
 }
@@ -132,34 +136,48 @@ cosa_status cosa_unit_linear_create(const cosa_subsystem *sub, cosa_unit **out)
     *out = NULL;
     if (!sub)
         return COSA_EINVAL;
+    const size_t nx = sub->nx, nu = sub->nu, ny = sub->ny;
+    if (nx == 0) {
+        /* no cosa_system for a unit without states (it needs nx > 0):
+         * validate D here as cosa_system_create would */
+        if (ny && nu && !sub->D)
+            return COSA_EINVAL;
+        if (ny && nu && !cosa_mat_isfinite(ny, nu, sub->D, ny))
+            return COSA_ENONFINITE;
+    }
     cosa_unit *u = NULL;
-    cosa_status st = cosa_unit_alloc(&linear_ops, sub->nx, sub->nu, sub->ny, &u);
+    double *L = NULL;
+    cosa_status st = cosa_unit_alloc(&linear_ops, nx, nu, ny, &u);
     if (st != COSA_OK)
         return st;
     struct linear_impl *li = calloc(1, sizeof *li);
-    double *L = calloc(sub->nu * sub->ny + 1, sizeof(double));
     u->impl = li;
-    if (!li || !L) {
+    st = COSA_ENOMEM;
+    if (!li)
+        goto fail;
+    if (nx == 0) {
+        if (!(li->Dcopy = calloc(ny * nu + 1, sizeof(double))))
+            goto fail;
+        if (ny && nu)
+            memcpy(li->Dcopy, sub->D, ny * nu * sizeof(double));
+        li->A = li->B = li->C = li->D = li->Dcopy; /* A, B, C are empty */
+    } else {
+        if (!(L = calloc(nu * ny + 1, sizeof(double))))
+            goto fail;
+        /* validation of shapes and finiteness happens here */
+        if ((st = cosa_system_create(&li->sys, 1, sub, L)) != COSA_OK)
+            goto fail;
         st = COSA_ENOMEM;
-        goto fail;
+        if (!(li->Ad = calloc(nx * nx, sizeof(double))))
+            goto fail;
+        li->A = cosa_system_A(li->sys);
+        li->B = cosa_system_B(li->sys);
+        li->C = cosa_system_C(li->sys);
+        li->D = cosa_system_D(li->sys);
+        if ((st = reserve(u, 0)) != COSA_OK)
+            goto fail;
+        free(L);
     }
-    /* validation of shapes and finiteness happens here */
-    st = cosa_system_create(&li->sys, 1, sub, L);
-    if (st != COSA_OK)
-        goto fail;
-    li->Ad = calloc(sub->nx * sub->nx + 1, sizeof(double));
-    if (!li->Ad) {
-        st = COSA_ENOMEM;
-        goto fail;
-    }
-    li->A = cosa_system_A(li->sys);
-    li->B = cosa_system_B(li->sys);
-    li->C = cosa_system_C(li->sys);
-    li->D = cosa_system_D(li->sys);
-    st = reserve(u, 0);
-    if (st != COSA_OK)
-        goto fail;
-    free(L);
     *out = u;
     return COSA_OK;
 fail:

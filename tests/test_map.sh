@@ -112,6 +112,28 @@ expect_exit 0 "$COSA" curve --x ck=1:1e10:log:7 --dt 10^-3.5 --set dk=40 --schem
     --metric e_global -o "$tmp/c"
 [ -s "$tmp/c/e_global_vs_ck.dat" ] && [ -s "$tmp/c/e_global_vs_ck.gp" ] || bad "curve files missing"
 
+# a dt curve (one grid point) is split over the threads: identical files
+for t in 1 2; do
+    expect_exit 0 "$COSA" curve --x dt=1e-6:1e-2:log:40 --scheme zoh,soh+mbcorr --metric e_global \
+        --threads $t -o "$tmp/d$t"
+done
+cmp -s "$tmp/d1/e_global_vs_dt.dat" "$tmp/d2/e_global_vs_dt.dat" ||
+    bad "dt curve differs between 1 and 2 threads"
+
+# structural parameters (chain's n): every point computed, equal to `cosa point`
+for t in 1 2; do
+    expect_exit 0 "$COSA" curve --model chain --x n=3:6:lin:4 --dt 1e-3 --scheme zoh,foh+mbcorr \
+        --metric e_global --threads $t -o "$tmp/n$t"
+done
+cmp -s "$tmp/n1/e_global_vs_n.dat" "$tmp/n2/e_global_vs_n.dat" ||
+    bad "curve over n differs between 1 and 2 threads"
+grep -v '^#' "$tmp/n1/e_global_vs_n.dat" | while read -r n a b; do
+    p=$("$COSA" point --model chain --set n="$n" --scheme foh+mbcorr --dt 1e-3 |
+        awk '$1 == "e_global" { print $2 }')
+    [ "$p" = "$b" ] || echo "n=$n: curve $b, point $p"
+done >"$tmp/diff"
+if [ -s "$tmp/diff" ]; then bad "curve over n differs from point: $(head -3 "$tmp/diff")"; else ok; fi
+
 # ---- gnuplot parses and renders the scripts (skipped without gnuplot) ----------------
 if command -v gnuplot >/dev/null 2>&1; then
     expect_exit 0 "$COSA" map $args --heatmap -o "$tmp/t1" --plot png

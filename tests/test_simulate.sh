@@ -67,6 +67,45 @@ e3=$(value e_global)
 awk -v a="$e3" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * b) }' &&
     ok || bad "simulate (cvode) e_global $e3 vs point $e2"
 
+# a model file with a pure-gain subsystem (no states): the exact integrator
+# runs and agrees with cosa point, and with rk4
+cat >"$tmp/gain.cosa" <<'EOF_MODEL'
+model plantgain
+tend 0.5
+param k = 100
+initial s0 = 1
+subsystem P
+  states s v
+  inputs F
+  outputs s v
+  A = [ 0, 1; -k, -1 ]
+  B = [ 0; 1 ]
+  C = eye
+  D = zeros
+  x0 = [ s0; 0 ]
+end
+subsystem K
+  states
+  inputs s v
+  outputs F
+  D = [ -3, -0.5 ]
+end
+connect P.s -> K.s
+connect P.v -> K.v
+connect K.F -> P.F
+EOF_MODEL
+for sc in zoh foh+mbcorr; do
+    expect_exit 0 "$COSA" point --model-file "$tmp/gain.cosa" --scheme $sc --dt 1e-2
+    e2=$(value e_global)
+    for integ in exact rk4; do
+        expect_exit 0 "$COSA" simulate --model-file "$tmp/gain.cosa" --scheme $sc --dt 1e-2 \
+            --integrator $integ
+        e1=$(value e_global)
+        awk -v a="$e1" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-7 * b) }' &&
+            ok || bad "pure gain, $sc, $integ: simulate e_global $e1 vs point $e2"
+    done
+done
+
 # files: CSV with a header row and steps+1 data rows, a script naming it
 expect_exit 0 "$COSA" simulate --model twomass-nl --set nd=1.25 --scheme soh --dt 1e-3 \
     --tend 0.02 -o "$tmp/o" --name run

@@ -10,8 +10,10 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- deflation ------------------------------------------------------------ */
 
@@ -254,6 +256,105 @@ Test(deflate, gauss_seidel_unsupported)
     cosa_system_free(sys);
 }
 
+/* Empty blocks: subsystems without inputs (nu_i = 0, and R = 0 coupling
+ * signals in all), without outputs (ny_i = 0) or without states (nx_i = 0).
+ * The deflated assembly once cleared ny x max(R, 1) doubles of a buffer
+ * sized ny x nu (one double for nu = 0): a heap overflow of ny - 1 doubles.
+ * rho from cosa_evaluate (deflated) must equal max |eig(Phi)| of the full
+ * Phi (cosa_phi_build + cosa_spectral_radius).  Both are backward-stable
+ * eigenvalue computations of matrices with the same nonzero spectrum, and
+ * the dominant eigenvalues here are simple and well conditioned (lightly
+ * damped oscillators, |Phi| ~ 1): observed <= 4 eps apart, RHO_FULL_RTOL
+ * allows 64 eps. */
+#define RHO_FULL_RTOL (64.0 * DBL_EPSILON)
+
+static cosa_model *parse_model(const char *text)
+{
+    cosa_model *m = NULL;
+    char err[256] = "";
+    cosa_status st = cosa_model_file_parse(text, strlen(text), "test", &m, err, sizeof err);
+    cr_assert_eq(st, COSA_OK, "model file: %s (%s)", err, cosa_strerror(st));
+    return m;
+}
+
+static void check_rho_full(const cosa_model *m, const char *scheme, double dt)
+{
+    double par[64];
+    cr_assert_leq(m->nparam, 64);
+    cosa_model_defaults(m, par);
+    cosa_system *sys = NULL;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    cosa_scheme s;
+    cr_assert_eq(cosa_scheme_parse(scheme, &s), COSA_OK);
+    cosa_layout lay;
+    cr_assert_eq(cosa_layout_get(sys, &s, &lay), COSA_OK);
+    const size_t n = lay.dim, nx = cosa_system_nx(sys);
+    double *Phi = malloc(n * n * sizeof *Phi), *x0 = calloc(nx, sizeof *x0);
+    cosa_phi_workspace *pw = cosa_phi_workspace_alloc(sys, s.order);
+    cosa_eig_workspace *eg = cosa_eig_workspace_alloc(n);
+    cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, s.order);
+    cr_assert(Phi && x0 && pw && eg && ew);
+    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+    double rho_full = NAN;
+    cr_assert_eq(cosa_phi_build(sys, &s, dt, Phi, n, pw), COSA_OK);
+    cr_assert_eq(cosa_spectral_radius(n, Phi, n, &rho_full, eg), COSA_OK);
+    cosa_point_result r;
+    cr_assert_eq(cosa_evaluate(sys, &s, dt, x0, m->tend, COSA_WANT_RHO | COSA_WANT_ERRORS, &r,
+                               ew),
+                 COSA_OK, "%s: cosa_evaluate", scheme);
+    cr_expect_leq(fabs(r.rho - rho_full), RHO_FULL_RTOL * rho_full,
+                  "%s dt %g: rho %.17g (cosa_evaluate) vs %.17g (full Phi)", scheme, dt, r.rho,
+                  rho_full);
+    cr_expect(r.err.e_global >= 0.0 && isfinite(r.err.e_global), "%s: e_global %g", scheme,
+              r.err.e_global);
+    if (s.exec == COSA_JACOBI)
+        check_deflation(sys, &s, dt, 0);
+    cosa_eval_workspace_free(ew);
+    cosa_eig_workspace_free(eg);
+    cosa_phi_workspace_free(pw);
+    cosa_system_free(sys);
+    free(Phi);
+    free(x0);
+}
+
+static const char *const empty_schemes[] = {"zoh", "foh",  "soh+mbcorr", "p3+ocorr",
+                                            "foh+ecorr", "gs:soh"};
+
+Test(deflate, subsystem_without_inputs)
+{
+    /* README "Model files": one subsystem, `inputs` empty; 16 outputs, so
+     * the overrun was 15 doubles */
+    cosa_model *m = parse_model("model noin\ntend 1\nparam k = 4\ninitial s = 1\n"
+                                "subsystem P\n  states s v\n  inputs\n"
+                                "  outputs y1 y2 y3 y4 y5 y6 y7 y8 y9 y10 y11 y12 y13 y14 y15 y16\n"
+                                "  A = [ 0, 1; -k, -0.1 ]\n  C = eye\n  C[3,1] = 2\n"
+                                "  C[16,2] = -1\n  x0 = [ s; 0 ]\nend\n");
+    for (size_t k = 0; k < sizeof empty_schemes / sizeof *empty_schemes; k++) {
+        check_rho_full(m, empty_schemes[k], 1e-2);
+        check_rho_full(m, empty_schemes[k], 0.3);
+    }
+    cosa_model_file_free(m);
+}
+
+Test(deflate, source_gain_sink)
+{
+    /* a source without inputs, a pure gain without states, a sink without
+     * outputs and an input-only subsystem (no states, no outputs) */
+    cosa_model *m = parse_model(
+        "model sgs\ntend 2\nparam k = 9\nparam g = 0.5\ninitial s = 1\n"
+        "subsystem S\n  states s v\n  inputs\n  outputs s v\n"
+        "  A = [ 0, 1; -k, -0.2 ]\n  C = eye\n  x0 = [ s; 0 ]\nend\n"
+        "subsystem G\n  states\n  inputs a b\n  outputs F\n  D = [ g, -g ]\nend\n"
+        "subsystem K\n  states z\n  inputs F\n  outputs\n  A = [ -3 ]\n  B = [ 1 ]\nend\n"
+        "subsystem N\n  states\n  inputs q\n  outputs\nend\n"
+        "connect S.s -> G.a\nconnect S.v -> G.b, N.q\nconnect G.F -> K.F\n");
+    for (size_t k = 0; k < sizeof empty_schemes / sizeof *empty_schemes; k++) {
+        check_rho_full(m, empty_schemes[k], 1e-2);
+        check_rho_full(m, empty_schemes[k], 0.3);
+    }
+    cosa_model_file_free(m);
+}
+
 /* ---- sweeps ------------------------------------------------------------------ */
 
 static cosa_sweep_spec twomass_spec(const cosa_model *m, const cosa_scheme *s, size_t ns,
@@ -309,6 +410,11 @@ Test(sweep, bad_specs)
     b = sp;
     b.dt = bad_dt;
     cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_ERANGE);
+    b = sp;
+    b.tend = NAN; /* not silently replaced by the model's horizon */
+    cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_ENONFINITE);
+    b.metric = COSA_METRIC_E_GLOBAL;
+    cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_ENONFINITE);
     b = sp;
     b.x.n = 0;
     cr_assert_eq(cosa_sweep_size(&b), 0);
@@ -454,4 +560,150 @@ Test(sweep, progress_reaches_total)
     cr_assert_geq(calls, 1);
     cr_assert_eq(last_done, 72);
     cr_assert_eq(last_total, 72);
+}
+
+/* ---- structural parameters and work items ------------------------------------ */
+
+/* Every value of a sweep over chain's n (x) and optionally r (y) equals
+ * cosa_evaluate on a system created directly for the point, to the bit,
+ * for 1 and 2 threads.  model->update cannot change n or r (it returns
+ * COSA_EINVAL); the sweep then rebuilds the thread's system. */
+static void check_chain(cosa_metric metric, int with_r)
+{
+    const cosa_model *m = cosa_model_find("chain");
+    cr_assert_not_null(m);
+    cosa_scheme s[3];
+    cosa_scheme_parse("zoh", &s[0]);
+    cosa_scheme_parse("foh+mbcorr", &s[1]);
+    cosa_scheme_parse("gs:soh", &s[2]);
+    const double dt[2] = {1e-3, 4e-3};
+    cosa_sweep_spec sp = {0};
+    sp.model = m;
+    sp.x = (cosa_sweep_axis){cosa_model_param_index(m, "n"), 3.0, 6.0, 0, 4};
+    /* r = 1 would leave no coupling signals (ny = 0: no error metric) */
+    sp.y = with_r ? (cosa_sweep_axis){cosa_model_param_index(m, "r"), 2.0, 3.0, 0, 2}
+                  : (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1};
+    sp.dt = dt;
+    sp.ndt = 2;
+    sp.schemes = s;
+    sp.nscheme = 3;
+    sp.metric = metric;
+    const size_t total = cosa_sweep_size(&sp);
+    cr_assert_gt(total, 0);
+    double *v[2] = {malloc(total * sizeof(double)), malloc(total * sizeof(double))};
+    cosa_status *st[2] = {malloc(total * sizeof(cosa_status)),
+                          malloc(total * sizeof(cosa_status))};
+    cr_assert(v[0] && v[1] && st[0] && st[1]);
+    for (int k = 0; k < 2; k++) {
+        size_t nf = 99;
+        sp.threads = k + 1;
+        cr_assert_eq(cosa_sweep_run(&sp, v[k], st[k], &nf), COSA_OK);
+        cr_expect_eq(nf, 0, "%d thread(s): %zu failed points", k + 1, nf);
+    }
+    cr_assert_eq(memcmp(v[0], v[1], total * sizeof(double)), 0, "1 and 2 threads differ");
+    double par[16], x0[64];
+    const int ir = cosa_model_param_index(m, "r");
+    cr_assert_geq(ir, 0);
+    cosa_model_defaults(m, par);
+    for (size_t ix = 0; ix < sp.x.n; ix++)
+        for (size_t iy = 0; iy < sp.y.n; iy++) {
+            par[sp.x.param] = cosa_sweep_axis_value(&sp.x, ix);
+            if (with_r)
+                par[sp.y.param] = cosa_sweep_axis_value(&sp.y, iy);
+            cosa_system *sys = NULL;
+            cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+            cr_assert_leq(cosa_system_nx(sys), 64);
+            cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+            cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, 2);
+            cr_assert_not_null(ew);
+            for (size_t is = 0; is < 3; is++)
+                for (size_t it = 0; it < 2; it++) {
+                    const size_t idx = cosa_sweep_index(&sp, is, it, ix, iy);
+                    cosa_point_result r;
+                    const unsigned want = metric == COSA_METRIC_RHO
+                                              ? COSA_WANT_RHO
+                                              : COSA_WANT_RHO | COSA_WANT_ERRORS;
+                    cosa_status pst =
+                        cosa_evaluate(sys, &s[is], dt[it], x0, m->tend, want, &r, ew);
+                    double want_v = metric == COSA_METRIC_RHO ? r.rho : r.err.e_global;
+                    if (metric != COSA_METRIC_RHO && pst == COSA_OK &&
+                        r.rho > 1.0 + COSA_RHO_TOL)
+                        want_v = INFINITY;
+                    cr_expect_eq(st[0][idx], pst, "n %g r %g: status %d vs %d", par[sp.x.param],
+                                 par[ir], (int)st[0][idx], (int)pst);
+                    if (pst != COSA_OK)
+                        continue;
+                    cr_expect(memcmp(&v[0][idx], &want_v, sizeof want_v) == 0,
+                              "scheme %zu dt %g n %g r %g: sweep %.17g, point %.17g", is,
+                              dt[it], par[sp.x.param], par[ir], v[0][idx], want_v);
+                }
+            cosa_eval_workspace_free(ew);
+            cosa_system_free(sys);
+        }
+    for (int k = 0; k < 2; k++) {
+        free(v[k]);
+        free(st[k]);
+    }
+}
+
+Test(sweep, structural_parameter_n) { check_chain(COSA_METRIC_RHO, 0); }
+
+Test(sweep, structural_parameters_n_r_e_global) { check_chain(COSA_METRIC_E_GLOBAL, 1); }
+
+/* A curve over dt (one grid point, many macro steps) runs on every thread:
+ * a model whose update waits until two threads have called it (each thread
+ * updates once, at its first item of the point) -- with a single thread
+ * doing all the work it times out.  Values bit-identical to one thread. */
+static const cosa_model *rv_base;
+static atomic_int rv_arrived;
+static atomic_int rv_timed_out;
+
+static cosa_status rv_update(const cosa_model *m, const double *par, cosa_system *sys)
+{
+    atomic_fetch_add(&rv_arrived, 1);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (atomic_load(&rv_arrived) < 2) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > 10.0) {
+            atomic_store(&rv_timed_out, 1);
+            break;
+        }
+    }
+    return rv_base->update(rv_base, par, sys);
+}
+
+Test(sweep, dt_curve_uses_the_threads)
+{
+    rv_base = cosa_model_find("twomass");
+    cosa_model rv = *rv_base;
+    rv.update = rv_update;
+    cosa_scheme s[2];
+    cosa_scheme_parse("zoh", &s[0]);
+    cosa_scheme_parse("soh+mbcorr", &s[1]);
+    enum { NDT = 64 };
+    double dt[NDT];
+    cosa_sweep_axis da = {0, 1e-6, 1e-2, 1, NDT};
+    for (size_t k = 0; k < NDT; k++)
+        dt[k] = cosa_sweep_axis_value(&da, k);
+    cosa_sweep_spec sp = {0};
+    sp.model = &rv;
+    sp.x = sp.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1};
+    sp.dt = dt;
+    sp.ndt = NDT;
+    sp.schemes = s;
+    sp.nscheme = 2;
+    sp.metric = COSA_METRIC_E_GLOBAL;
+    double v1[2 * NDT], v2[2 * NDT];
+    sp.threads = 2;
+    cr_assert_eq(cosa_sweep_run(&sp, v2, NULL, NULL), COSA_OK);
+    cr_expect_eq(atomic_load(&rv_arrived), 2, "%d thread(s) updated the model",
+                 atomic_load(&rv_arrived));
+    cr_expect_not(atomic_load(&rv_timed_out), "only one thread worked on the dt curve");
+    sp.model = rv_base;
+    sp.threads = 1;
+    cr_assert_eq(cosa_sweep_run(&sp, v1, NULL, NULL), COSA_OK);
+    cr_assert_eq(memcmp(v1, v2, sizeof v1), 0, "1 and 2 threads differ");
+    for (size_t k = 0; k < 2 * NDT; k++)
+        cr_assert(!isnan(v1[k]));
 }

@@ -346,3 +346,157 @@ Test(odesys, linear_adapter)
     cosa_odesys_free(os);
     cosa_system_free(sys);
 }
+
+/* ---- units without states (nx = 0) ------------------------------------------- */
+
+/* A linear unit with no states is the gain y = D u: a step only moves the
+ * time, the Jacobian is D.  (cosa_system_create rejects nx = 0, which the
+ * linear unit once relied on.)  Exact arithmetic except the products in
+ * y = D u(t), a few roundings: 4 eps. */
+Test(unit_linear, no_states_is_a_gain)
+{
+    const double D[2] = {-3.0, 0.5}; /* 1 x 2 */
+    cosa_subsystem sub = {0, 2, 1, NULL, NULL, NULL, D};
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_linear_create(&sub, &u), COSA_OK);
+    cr_expect(cosa_unit_nx(u) == 0 && cosa_unit_nu(u) == 2 && cosa_unit_ny(u) == 1);
+    cr_expect(cosa_unit_is_linear(u));
+    cr_assert_eq(cosa_unit_set_state(u, 0.5, NULL), COSA_OK);
+    const double der[4] = {1.0, 2.0, 0.5, -1.0}; /* u(0.5) = (1, 2), u' = (0.5, -1) */
+    cr_assert_eq(cosa_unit_set_input(u, 1, der), COSA_OK);
+    double y = NAN, t = NAN;
+    cr_assert_eq(cosa_unit_get_output(u, &y), COSA_OK);
+    cr_expect_leq(fabs(y - (-3.0 * 1.0 + 0.5 * 2.0)), 4 * DBL_EPSILON * 4.0, "y %.17g", y);
+    cr_assert_eq(cosa_unit_do_step(u, 0.1), COSA_OK);
+    cr_assert_eq(cosa_unit_get_state(u, &t, NULL), COSA_OK);
+    cr_expect_leq(fabs(t - 0.6), 4 * DBL_EPSILON);
+    cr_assert_eq(cosa_unit_get_output(u, &y), COSA_OK);
+    const double ye = -3.0 * (1.0 + 0.1 * 0.5) + 0.5 * (2.0 - 0.1 * 1.0);
+    cr_expect_leq(fabs(y - ye), 4 * DBL_EPSILON * 4.0, "y %.17g vs %.17g", y, ye);
+    /* Jacobians: D (analytic and by differences: exact for a linear map up to
+     * the rounding of the difference quotient, ~eps / cbrt(eps) relative) */
+    for (int fd = 0; fd <= 1; fd++) {
+        double Dj[2] = {NAN, NAN};
+        const double uin[2] = {0.3, -0.7};
+        cr_assert_eq(cosa_unit_jacobian(u, 0.0, NULL, uin, fd, NULL, NULL, NULL, Dj), COSA_OK);
+        for (int k = 0; k < 2; k++)
+            cr_expect_leq(fabs(Dj[k] - D[k]), 1e-10 * fabs(D[k]), "fd %d: D[%d] = %.17g", fd, k,
+                          Dj[k]);
+        cr_assert_eq(cosa_unit_eval(u, 0.0, NULL, uin, NULL, &y), COSA_OK);
+        cr_expect_leq(fabs(y - (-3.0 * 0.3 + 0.5 * -0.7)), 4 * DBL_EPSILON * 4.0);
+    }
+    cosa_unit_free(u);
+    /* validation as for units with states */
+    cosa_subsystem bad = {0, 2, 1, NULL, NULL, NULL, NULL};
+    cr_expect_eq(cosa_unit_linear_create(&bad, &u), COSA_EINVAL);
+    const double Dnan[2] = {1.0, NAN};
+    bad.D = Dnan;
+    cr_expect_eq(cosa_unit_linear_create(&bad, &u), COSA_ENONFINITE);
+    cr_expect_null(u);
+}
+
+/* A plant with a pure-gain controller (no states) from a model file: the
+ * time-domain driver with exact linear units (what `cosa simulate` runs by
+ * default) reproduces the Phi engine's e_global, and RK4 units (100 micro
+ * steps per macro step) the exact units' trajectory. */
+static const char plant_gain[] = "model plantgain\n"
+                                 "tend 0.5\n"
+                                 "param k = 100\n"
+                                 "param g = 3\n"
+                                 "initial s0 = 1\n"
+                                 "subsystem P\n"
+                                 "  states s v\n"
+                                 "  inputs F\n"
+                                 "  outputs s v\n"
+                                 "  A = [ 0, 1; -k, -1 ]\n"
+                                 "  B = [ 0; 1 ]\n"
+                                 "  C = eye\n"
+                                 "  D = zeros\n"
+                                 "  x0 = [ s0; 0 ]\n"
+                                 "end\n"
+                                 "subsystem K\n"
+                                 "  states\n"
+                                 "  inputs s v\n"
+                                 "  outputs F\n"
+                                 "  D = [ -g, -0.5 ]\n"
+                                 "end\n"
+                                 "connect P.s -> K.s\n"
+                                 "connect P.v -> K.v\n"
+                                 "connect K.F -> P.F\n";
+
+Test(unit_linear, pure_gain_subsystem_simulates_like_phi)
+{
+    cosa_model *m = NULL;
+    char err[200] = "";
+    cr_assert_eq(cosa_model_file_parse(plant_gain, sizeof plant_gain - 1, "plantgain", &m, err,
+                                       sizeof err),
+                 COSA_OK, "%s", err);
+    double par[8], x0[2];
+    cosa_model_defaults(m, par);
+    cosa_system *sys = NULL;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+    const double dt = 1e-2;
+    const size_t N = 50; /* tend / dt */
+    cosa_unit *ex[2] = {NULL, NULL}, *rk[2] = {NULL, NULL};
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(cosa_unit_linear_from_system(sys, i, &ex[i]), COSA_OK, "unit %zu", i);
+    cr_expect_eq(cosa_unit_nx(ex[1]), 0);
+    cosa_odesys *os = NULL;
+    cosa_integrator rk4;
+    cr_assert_eq(cosa_integrator_parse("rk4", &rk4), COSA_OK);
+    cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(cosa_unit_ode_create(cosa_odesys_sub(os, i), &rk4, &rk[i]), COSA_OK);
+    cosa_reference *ref = NULL;
+    cr_assert_eq(cosa_reference_exact(sys, x0, dt, N + 4, &ref), COSA_OK);
+    cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, 3);
+    cr_assert_not_null(ew);
+    const char *names[] = {"zoh", "foh", "soh+mbcorr", "p3+ocorr", "foh+ecorr", "gs:foh"};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        cosa_scheme s;
+        cr_assert_eq(cosa_scheme_parse(names[k], &s), COSA_OK);
+        cosa_point_result pr;
+        cr_assert_eq(cosa_evaluate(sys, &s, dt, x0, m->tend, COSA_WANT_RHO | COSA_WANT_ERRORS,
+                                   &pr, ew),
+                     COSA_OK);
+        cr_assert_eq(pr.nsteps, N);
+        cosa_cosim_opts o = {.nsteps = N};
+        cosa_cosim_result *re = NULL, *rr = NULL;
+        cr_assert_eq(cosa_cosim_run(2, ex, cosa_system_L(sys), &s, ref, &o, &re), COSA_OK,
+                     "%s (exact units)", names[k]);
+        cr_assert_eq(cosa_cosim_run(2, rk, cosa_system_L(sys), &s, ref, &o, &rr), COSA_OK,
+                     "%s (rk4 units)", names[k]);
+        cr_assert(!re->diverged && !rr->diverged, "%s diverged", names[k]);
+        /* exact units vs Phi^n z0: the same numbers by another route; e_global
+         * differs by the rounding of the two trajectories (an absolute floor
+         * ~ N eps, cosa.h) -- 1e-7 relative as in test_master, plus 1e-12 */
+        cr_expect_leq(fabs(re->e_global - pr.err.e_global), 1e-7 * pr.err.e_global + 1e-12,
+                      "%s: e_global %.17g (simulate, exact) vs %.17g (Phi engine)", names[k],
+                      re->e_global, pr.err.e_global);
+        /* RK4 at h = dt/100: global error ~ T w^5 h^4 / 120 ~ 1e-13 relative
+         * here (w = 10 rad/s); 1e-9 of the output scale */
+        double dmax = 0.0, ymax = 0.0;
+        for (size_t n = 0; n <= N; n++)
+            for (size_t l = 0; l < 3; l++) {
+                dmax = fmax(dmax, fabs(rr->ybar[l + 3 * n] - re->ybar[l + 3 * n]));
+                ymax = fmax(ymax, fabs(re->yref[l + 3 * n]));
+            }
+        cr_expect_leq(dmax, 1e-9 * ymax, "%s: rk4 vs exact units %.3g (scale %.3g)", names[k],
+                      dmax, ymax);
+        cr_expect_leq(fabs(rr->e_global - re->e_global), 1e-7 * re->e_global + 1e-9,
+                      "%s: e_global %.17g (rk4) vs %.17g (exact)", names[k], rr->e_global,
+                      re->e_global);
+        cosa_cosim_result_free(re);
+        cosa_cosim_result_free(rr);
+    }
+    cosa_eval_workspace_free(ew);
+    cosa_reference_free(ref);
+    for (size_t i = 0; i < 2; i++) {
+        cosa_unit_free(ex[i]);
+        cosa_unit_free(rk[i]);
+    }
+    cosa_odesys_free(os);
+    cosa_system_free(sys);
+    cosa_model_file_free(m);
+}

@@ -187,34 +187,10 @@ int cmd_curve(int argc, char **argv)
             goto out;
         }
     }
-    double tend = m->tend;
-    if (o.tend && (cli_parse_double(o.tend, &tend) != 0 || !(tend > 0.0))) {
-        cli_error(cmd, "--tend must be a positive finite number, got '%s'", o.tend);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (metric != COSA_METRIC_RHO)
-        for (size_t i = 0; i < ndt; i++)
-            if (nearbyint(tend / dt[i]) < 1) {
-                cli_error(cmd, "dt %g is longer than the horizon --tend %g", dt[i], tend);
-                rc = CLI_EUSAGE;
-                goto out;
-            }
-    sp.model = m;
-    sp.par = cs.mod.par;
-    sp.dt = dt;
-    sp.ndt = ndt;
-    sp.schemes = schemes;
-    sp.nscheme = ns;
-    sp.metric = metric;
-    sp.tend = tend;
-    sp.threads = (int)threads;
     scli_progress prog;
-    scli_progress_init(&prog, cmd);
-    if (prog.tty || o.progress) {
-        sp.progress = scli_progress_fn;
-        sp.user_data = &prog;
-    }
+    if ((rc = scli_spec_finish(cmd, &sp, m, cs.mod.par, dt, ndt, schemes, ns, metric, o.tend,
+                               threads, o.progress, &prog)) != CLI_OK)
+        goto out;
 
     scli_out out = {o.output, 0};
     if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK)
@@ -261,7 +237,7 @@ int cmd_curve(int argc, char **argv)
     scli_header(f, "curve", m, cs.mod.par, swept, over_dt ? 0 : 1);
     fprintf(f, "# metric %s\n# level %.17g\n", cosa_metric_name(metric), level);
     if (metric != COSA_METRIC_RHO)
-        fprintf(f, "# tend %.17g\n", tend);
+        fprintf(f, "# tend %.17g\n", sp.tend);
     if (over_dt)
         fprintf(f, "# x dt %.17g %.17g %s %zu\n", xa.lo, xa.hi, xa.log ? "log" : "lin", xa.n);
     else

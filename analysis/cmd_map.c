@@ -275,34 +275,10 @@ int cmd_map(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    double tend = m->tend;
-    if (o.tend && (cli_parse_double(o.tend, &tend) != 0 || !(tend > 0.0))) {
-        cli_error(cmd, "--tend must be a positive finite number, got '%s'", o.tend);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (metric != COSA_METRIC_RHO)
-        for (size_t i = 0; i < ndt; i++)
-            if (nearbyint(tend / dt[i]) < 1) {
-                cli_error(cmd, "--dt %g is longer than the horizon --tend %g", dt[i], tend);
-                rc = CLI_EUSAGE;
-                goto out;
-            }
-    sp.model = m;
-    sp.par = cs.mod.par;
-    sp.dt = dt;
-    sp.ndt = ndt;
-    sp.schemes = schemes;
-    sp.nscheme = ns;
-    sp.metric = metric;
-    sp.tend = tend;
-    sp.threads = (int)threads;
     scli_progress prog;
-    scli_progress_init(&prog, cmd);
-    if (prog.tty || o.progress) {
-        sp.progress = scli_progress_fn;
-        sp.user_data = &prog;
-    }
+    if ((rc = scli_spec_finish(cmd, &sp, m, cs.mod.par, dt, ndt, schemes, ns, metric, o.tend,
+                               threads, o.progress, &prog)) != CLI_OK)
+        goto out;
 
     /* output directory and names first: fail before the computation */
     scli_out out = {o.output, 0};
@@ -379,7 +355,7 @@ int cmd_map(int argc, char **argv)
         cosa_scheme_name(&schemes[i], nm, sizeof nm);
         scli_slug(nm, slug, sizeof slug);
         snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", out.dir, base, slug);
-        int r = write_data(cmd, dpath, &sp, &cs, i, level, tend, values, status);
+        int r = write_data(cmd, dpath, &sp, &cs, i, level, sp.tend, values, status);
         if (r != CLI_OK) {
 #pragma omp critical
             wrc = r;

@@ -522,3 +522,36 @@ int scli_gnuplot(const char *cmd, const char *dir, const char *script, const cha
     char *one[1] = {(char *)script};
     return scli_gnuplot_many(cmd, dir, one, 1, fmt, 1);
 }
+
+int scli_spec_finish(const char *cmd, cosa_sweep_spec *sp, const cosa_model *m, const double *par,
+                     const double *dt, size_t ndt, const cosa_scheme *schemes, size_t ns,
+                     cosa_metric metric, const char *tend_text, size_t threads, int progress,
+                     scli_progress *prog)
+{
+    double tend = m->tend;
+    if (tend_text && (cli_parse_double(tend_text, &tend) != 0 || !(tend > 0.0))) {
+        cli_error(cmd, "--tend must be a positive finite number, got '%s'", tend_text);
+        return CLI_EUSAGE;
+    }
+    if (metric != COSA_METRIC_RHO)
+        for (size_t i = 0; i < ndt; i++)
+            if (nearbyint(tend / dt[i]) < 1) {
+                cli_error(cmd, "dt %g is longer than the horizon --tend %g", dt[i], tend);
+                return CLI_EUSAGE;
+            }
+    sp->model = m;
+    sp->par = par;
+    sp->dt = dt;
+    sp->ndt = ndt;
+    sp->schemes = schemes;
+    sp->nscheme = ns;
+    sp->metric = metric;
+    sp->tend = tend;
+    sp->threads = (int)threads;
+    scli_progress_init(prog, cmd);
+    if (prog->tty || progress) {
+        sp->progress = scli_progress_fn;
+        sp->user_data = prog;
+    }
+    return CLI_OK;
+}

@@ -42,6 +42,15 @@ double scli_now(void); /* monotonic seconds */
 
 /* Output directory: dir (created with parents if missing).  explicit = 0
  * means the user gave no -o; then existing files are not overwritten. */
+/* Finish a sweep spec shared by map and curve: parse --tend (NULL = the
+ * model's horizon), check every dt fits in it for error metrics, fill the
+ * remaining fields and hook progress (on a terminal or when progress is
+ * set) to prog.  One-line errors; returns CLI_OK or CLI_EUSAGE. */
+int scli_spec_finish(const char *cmd, cosa_sweep_spec *sp, const cosa_model *m, const double *par,
+                     const double *dt, size_t ndt, const cosa_scheme *schemes, size_t ns,
+                     cosa_metric metric, const char *tend_text, size_t threads, int progress,
+                     scli_progress *prog);
+
 typedef struct scli_out {
     const char *dir;
     int explicit_dir;

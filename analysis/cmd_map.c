@@ -228,33 +228,11 @@ int cmd_map(int argc, char **argv)
         (rc = scli_schemes(cmd, cs.scheme_text, cs.alpha, &schemes, &ns)) != CLI_OK ||
         (rc = scli_dt_list(cmd, cs.dt_text, &dt, &ndt)) != CLI_OK)
         goto out;
-    double level = metric == COSA_METRIC_RHO ? 1.0 : 0.01;
-    if (o.level && (scli_number(o.level, &level) != 0 || !(level > 0.0))) {
-        cli_error(cmd, "--level must be a positive number, got '%s'", o.level);
-        rc = CLI_EUSAGE;
+    double level;
+    size_t threads;
+    if ((rc = scli_sweep_setup(cmd, metric, o.level, o.threads, o.plot, &cs, schemes, ns, &level,
+                               &threads, &sys)) != CLI_OK)
         goto out;
-    }
-    size_t threads = 0;
-    if (o.threads && cli_parse_size(o.threads, &threads) != 0) {
-        cli_error(cmd, "--threads must be a positive integer, got '%s'", o.threads);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
-        goto out;
-
-    /* model, system at the base parameters, Gauss-Seidel order */
-    size_t pick = 0;
-    for (size_t i = 0; i < ns; i++)
-        if (schemes[i].exec == COSA_GAUSS_SEIDEL) {
-            pick = i;
-            break;
-        }
-    if ((rc = cli_case_system(cmd, &cs, &schemes[pick], &sys)) != CLI_OK)
-        goto out;
-    for (size_t i = 0; i < ns; i++)
-        if (schemes[i].exec == COSA_GAUSS_SEIDEL)
-            schemes[i].seq = cs.seq;
     const cosa_model *m = cs.mod.model;
 
     cosa_sweep_spec sp = {0};

@@ -555,3 +555,36 @@ int scli_spec_finish(const char *cmd, cosa_sweep_spec *sp, const cosa_model *m, 
     }
     return CLI_OK;
 }
+
+int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text,
+                     const char *threads_text, const char *plot, cli_case *cs,
+                     cosa_scheme *schemes, size_t ns, double *level, size_t *threads,
+                     cosa_system **sys)
+{
+    *level = metric == COSA_METRIC_RHO ? 1.0 : 0.01;
+    if (level_text && (scli_number(level_text, level) != 0 || !(*level > 0.0))) {
+        cli_error(cmd, "--level must be a positive number, got '%s'", level_text);
+        return CLI_EUSAGE;
+    }
+    *threads = 0;
+    if (threads_text && cli_parse_size(threads_text, threads) != 0) {
+        cli_error(cmd, "--threads must be a positive integer, got '%s'", threads_text);
+        return CLI_EUSAGE;
+    }
+    int rc;
+    if (plot && (rc = scli_plot_format(cmd, plot)) != CLI_OK)
+        return rc;
+    /* the system at the base parameters, checked against a Gauss-Seidel scheme if any */
+    size_t pick = 0;
+    for (size_t i = 0; i < ns; i++)
+        if (schemes[i].exec == COSA_GAUSS_SEIDEL) {
+            pick = i;
+            break;
+        }
+    if ((rc = cli_case_system(cmd, cs, &schemes[pick], sys)) != CLI_OK)
+        return rc;
+    for (size_t i = 0; i < ns; i++)
+        if (schemes[i].exec == COSA_GAUSS_SEIDEL)
+            schemes[i].seq = cs->seq;
+    return CLI_OK;
+}

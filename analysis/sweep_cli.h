@@ -42,6 +42,15 @@ double scli_now(void); /* monotonic seconds */
 
 /* Output directory: dir (created with parents if missing).  explicit = 0
  * means the user gave no -o; then existing files are not overwritten. */
+/* Options shared by map and curve: --level (default 1 for rho, 0.01 for
+ * errors), --threads, --plot format; then build the system at the base
+ * parameters with the Gauss-Seidel order of the schemes (seq set in every
+ * gs: scheme).  One-line errors; returns CLI_OK or an exit code. */
+int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text,
+                     const char *threads_text, const char *plot, cli_case *cs,
+                     cosa_scheme *schemes, size_t ns, double *level, size_t *threads,
+                     cosa_system **sys);
+
 /* Finish a sweep spec shared by map and curve: parse --tend (NULL = the
  * model's horizon), check every dt fits in it for error metrics, fill the
  * remaining fields and hook progress (on a terminal or when progress is

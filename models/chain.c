@@ -17,7 +17,7 @@
  * (the left one -- ground, in-group or interface -- and an in-group right one).
  * For n = r = 2 this is the two-mass oscillator of eq 27 with m1 = m2 = m,
  * c1 = ck = c, d1 = dk = d, c2 = d2 = 0. */
-#include "models.h"
+#include "builtin.h"
 
 #include <math.h>
 #include <stdlib.h>

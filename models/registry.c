@@ -1,6 +1,6 @@
 /* registry.c -- the table of built-in models and parameter helpers. */
 #include "cosa.h"
-#include "models.h"
+#include "builtin.h"
 
 #include <math.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  *   u = [phi1, omega1], y = [tau]  (direct feedthrough D = [ck, dk]).
  * Coupling: u_A = y_B, u_B = y_A. */
 #include "fixed.h"
-#include "models.h"
+#include "builtin.h"
 
 enum { J1, C1, D1, J2, C2, D2, CK, DK, PHI1, OMEGA1, PHI2, OMEGA2, NPAR };
 

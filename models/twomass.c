@@ -8,7 +8,7 @@
  *   F_k = c_k (s2 - s1) + d_k (v2 - v1),  m2 v2' = -c2 s2 - d2 v2 - F_k.
  * Coupling: u_I = F_k = y_II,  u_II = [s1, v1] = y_I. */
 #include "fixed.h"
-#include "models.h"
+#include "builtin.h"
 
 #include <stdlib.h>
 

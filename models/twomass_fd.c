@@ -11,7 +11,7 @@
  *   x = [x2, v2], u = [f], y = [x2, v2].
  * Coupling: u_I = y_II, u_II = y_I. */
 #include "fixed.h"
-#include "models.h"
+#include "builtin.h"
 
 enum { M1, M2, K1, K2, KC, C1, C2, CC, X1, V1, X2, V2, NPAR };
 

@@ -19,7 +19,7 @@
 #include <time.h>
 
 #include "cosa.h"
-#include "dense.h"
+#include "core/dense.h"
 
 static double now(void)
 {

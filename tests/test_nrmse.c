@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cosa.h"
-#include "dense.h"
+#include "core/dense.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 

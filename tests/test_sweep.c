@@ -5,7 +5,7 @@
 #include <criterion/criterion.h>
 
 #include "cosa.h"
-#include "deflate_impl.h"
+#include "phi/deflate_impl.h"
 #include "testutil.h"
 
 #include <float.h>

@@ -1,0 +1,129 @@
+/* scheme.c -- coupling schemes: parsing, names, validation, and the
+ * information-vector layout of METHOD.md. */
+#include "cosa/core.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Case-insensitive prefix match; on success advances *p past the prefix. */
+static int eat(const char **p, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)(*p)[i]) != word[i])
+            return 0;
+    *p += n;
+    return 1;
+}
+
+cosa_status cosa_scheme_parse(const char *text, cosa_scheme *out)
+{
+    if (!text || !out)
+        return COSA_EINVAL;
+    cosa_scheme s = {.order = -1, .corr = COSA_CORR_NONE, .alpha = 1.0,
+                     .exec = COSA_JACOBI, .seq = NULL};
+    const char *p = text;
+    if (eat(&p, "gs:"))
+        s.exec = COSA_GAUSS_SEIDEL;
+    else
+        (void)eat(&p, "jacobi:");
+    if (eat(&p, "zoh"))
+        s.order = 0;
+    else if (eat(&p, "foh"))
+        s.order = 1;
+    else if (eat(&p, "soh"))
+        s.order = 2;
+    else if (tolower((unsigned char)*p) == 'p' && isdigit((unsigned char)p[1]) &&
+             !isdigit((unsigned char)p[2])) {
+        s.order = p[1] - '0';
+        p += 2;
+    } else
+        return COSA_ESCHEME;
+    if (*p == '+') {
+        p++;
+        if (eat(&p, "mbcorr"))
+            s.corr = COSA_CORR_MBCORR;
+        else if (eat(&p, "ecorr"))
+            s.corr = COSA_CORR_STATE;
+        else if (eat(&p, "ocorr"))
+            s.corr = COSA_CORR_OUTPUT;
+        else
+            return COSA_ESCHEME;
+    }
+    if (*p != '\0' || s.order > COSA_ORDER_MAX)
+        return COSA_ESCHEME;
+    *out = s;
+    return COSA_OK;
+}
+
+void cosa_scheme_name(const cosa_scheme *s, char *buf, size_t size)
+{
+    static const char *const base[] = {"ZOH", "FOH", "SOH"};
+    static const char *const suffix[] = {"", "+ocorr", "+ecorr", "+MBCorr"};
+    if (!buf || size == 0)
+        return;
+    if (!s || s->order < 0 || s->corr > COSA_CORR_MBCORR) {
+        snprintf(buf, size, "invalid");
+        return;
+    }
+    char ord[16];
+    if (s->order <= 2)
+        snprintf(ord, sizeof ord, "%s", base[s->order]);
+    else
+        snprintf(ord, sizeof ord, "p%d", s->order);
+    snprintf(buf, size, "%s%s%s", s->exec == COSA_GAUSS_SEIDEL ? "gs:" : "", ord,
+             suffix[s->corr]);
+}
+
+cosa_status cosa_scheme_check(const cosa_scheme *s, const cosa_system *sys)
+{
+    if (!s)
+        return COSA_EINVAL;
+    if (s->order < 0 || s->order > COSA_ORDER_MAX || s->corr > COSA_CORR_MBCORR ||
+        (s->exec != COSA_JACOBI && s->exec != COSA_GAUSS_SEIDEL))
+        return COSA_ESCHEME;
+    if (!isfinite(s->alpha))
+        return COSA_ENONFINITE;
+    if (s->exec == COSA_GAUSS_SEIDEL && s->corr != COSA_CORR_NONE)
+        return COSA_EUNSUPPORTED; /* corrections are defined for Jacobi only */
+    if (s->exec == COSA_GAUSS_SEIDEL && s->seq && sys) {
+        size_t n = cosa_system_nsub(sys);
+        unsigned char *seen = calloc(n ? n : 1, 1);
+        if (!seen)
+            return COSA_ENOMEM;
+        cosa_status st = COSA_OK;
+        for (size_t i = 0; i < n && st == COSA_OK; i++) {
+            if (s->seq[i] >= n || seen[s->seq[i]])
+                st = COSA_EINVAL;
+            else
+                seen[s->seq[i]] = 1;
+        }
+        free(seen);
+        return st;
+    }
+    return COSA_OK;
+}
+
+cosa_status cosa_layout_get(const cosa_system *sys, const cosa_scheme *s, cosa_layout *out)
+{
+    if (!sys || !s || !out)
+        return COSA_EINVAL;
+    cosa_status st = cosa_scheme_check(s, sys);
+    if (st != COSA_OK)
+        return st;
+    cosa_layout l;
+    l.nx = cosa_system_nx(sys);
+    l.ny = cosa_system_ny(sys);
+    l.nu = cosa_system_nu(sys);
+    l.nhist = (size_t)s->order + 1;
+    l.has_du = (s->corr & COSA_CORR_STATE) ? 1 : 0;
+    l.off_x = 0;
+    l.off_y = l.nx;
+    l.off_du = l.off_y + l.nhist * l.ny;
+    l.dim = l.off_du + (l.has_du ? l.nu : 0);
+    *out = l;
+    return COSA_OK;
+}

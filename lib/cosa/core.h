@@ -1,0 +1,272 @@
+/* cosa/core.h -- core layer: status codes, matrix exponential, coupled linear
+ * systems, coupling schemes and layouts, eigenvalues.  Includes no other module.
+ * Part of the public API; include <cosa.h> (the umbrella header) or this file. */
+#ifndef COSA_CORE_H
+#define COSA_CORE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef enum cosa_status {
+    COSA_OK = 0,
+    COSA_EINVAL,        /* invalid argument: NULL, zero or mismatched dimension */
+    COSA_ERANGE,        /* argument out of range (e.g. dt <= 0, order < 0)     */
+    COSA_ENONFINITE,    /* a NaN or Inf among the inputs                        */
+    COSA_ENOMEM,        /* allocation failed                                    */
+    COSA_EALGLOOP,      /* algebraic loop not solvable: I - D L is singular     */
+    COSA_ECORRSINGULAR, /* output correction not solvable: I - G_p L singular   */
+    COSA_ELAPACK,       /* LAPACK reported a numerical failure                  */
+    COSA_ESCHEME,       /* unknown or malformed scheme name                     */
+    COSA_EMODEL,        /* unknown model name                                   */
+    COSA_EPARAM,        /* unknown model parameter or invalid parameter value   */
+    COSA_EUNSTABLEREF,  /* the monolithic reference is unstable                 */
+    COSA_EWORKSPACE,    /* workspace too small for this system/scheme           */
+    COSA_EUNSUPPORTED,  /* combination not supported (yet)                      */
+    COSA_ENOTCONVERGED, /* an iteration (e.g. scaling-and-squaring) overflowed  */
+    COSA_EIO,           /* file could not be read or written                    */
+    COSA_ESYNTAX,       /* malformed input text (model file)                    */
+    COSA_STATUS_COUNT
+} cosa_status;
+
+/* One-line, lower-case description of a status; never NULL. */
+const char *cosa_strerror(cosa_status status);
+
+/* Library version string, e.g. "0.1.0". */
+const char *cosa_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Matrix exponential (lib/expm.c)                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Workspace for cosa_expm on matrices of order up to nmax. */
+typedef struct cosa_expm_workspace cosa_expm_workspace;
+
+cosa_expm_workspace *cosa_expm_workspace_alloc(size_t nmax);
+void cosa_expm_workspace_free(cosa_expm_workspace *w);
+
+/* E = exp(A) for the n x n matrix A (column-major, leading dimensions lda,
+ * lde >= n).  Scaling and squaring with Pade approximants of degree
+ * 3, 5, 7, 9 or 13 (Higham 2005, SIAM J. Matrix Anal. Appl. 26(4)).
+ * With the Al-Mohy & Higham (2009) refinement of the scaling parameter.
+ * A and E may not alias.  On a failure E is filled with NaN.
+ * Returns COSA_ENONFINITE if A has a NaN/Inf,
+ * COSA_ENOTCONVERGED if the result overflows, COSA_EWORKSPACE if n > nmax,
+ * COSA_ELAPACK if the Pade denominator is singular. */
+cosa_status cosa_expm(size_t n, const double *A, size_t lda, double *E, size_t lde,
+                      cosa_expm_workspace *w);
+
+/* ------------------------------------------------------------------------ */
+/* Coupled linear system (lib/system.c)                                     */
+/* ------------------------------------------------------------------------ */
+
+/* One linear subsystem  x' = A x + B u,  y = C x + D u  (eq 4/5).
+ * Matrices column-major with leading dimension equal to their row count:
+ * A is nx x nx, B nx x nu, C ny x nx, D ny x nu.  nx, nu or ny may be 0
+ * (the corresponding pointers may then be NULL). */
+typedef struct cosa_subsystem {
+    size_t nx, nu, ny;
+    const double *A, *B, *C, *D;
+} cosa_subsystem;
+
+/* N subsystems stacked block-diagonally (eq 5) with coupling u = L y (eq 4). */
+typedef struct cosa_system cosa_system;
+
+/* Create a coupled system from nsub subsystems and the coupling matrix L
+ * (nu_total x ny_total, column-major).  Everything is copied.  Validation:
+ * dimensions, finite entries, I - D L invertible (COSA_EALGLOOP).
+ * On success *out owns a new system; on failure *out is NULL. */
+cosa_status cosa_system_create(cosa_system **out, size_t nsub,
+                               const cosa_subsystem *subs, const double *L);
+void cosa_system_free(cosa_system *sys);
+
+/* Replace the matrices of subsystem i (dimensions must be unchanged).
+ * Revalidates finiteness and the algebraic loop.  To change several
+ * subsystems at once (an algebraic loop may pass through more than one),
+ * store them all with cosa_system_store_subsystem and then call
+ * cosa_system_validate once: a system checked half-updated could be
+ * rejected (or accepted) wrongly. */
+cosa_status cosa_system_set_subsystem(cosa_system *sys, size_t i, const cosa_subsystem *sub);
+
+/* Copy subsystem i's matrices (checks dimensions and finiteness) without
+ * checking the algebraic loop; the system is invalid until validated. */
+cosa_status cosa_system_store_subsystem(cosa_system *sys, size_t i, const cosa_subsystem *sub);
+
+/* Check (I - D L) after stores: COSA_OK or COSA_EALGLOOP.  Cheap when no
+ * feedthrough block changed since the last check. */
+cosa_status cosa_system_validate(cosa_system *sys);
+
+/* 1 if the system is valid (stored matrices checked, I - D L solvable). */
+int cosa_system_is_valid(const cosa_system *sys);
+
+/* Replace the coupling matrix (same dimensions); revalidates. */
+cosa_status cosa_system_set_coupling(cosa_system *sys, const double *L);
+
+size_t cosa_system_nsub(const cosa_system *sys);
+size_t cosa_system_nx(const cosa_system *sys);   /* total states  */
+size_t cosa_system_nu(const cosa_system *sys);   /* total inputs  */
+size_t cosa_system_ny(const cosa_system *sys);   /* total outputs */
+/* Dimensions and offsets (into the stacked x, u, y) of subsystem i. */
+cosa_status cosa_system_sub_dims(const cosa_system *sys, size_t i, size_t *nx, size_t *nu,
+                                 size_t *ny, size_t *ox, size_t *ou, size_t *oy);
+/* Read-only views of the stored matrices (column-major, ld = rows):
+ * block-diagonal A (nx x nx), B (nx x nu), C (ny x nx), D (ny x nu), L (nu x ny). */
+const double *cosa_system_A(const cosa_system *sys);
+const double *cosa_system_B(const cosa_system *sys);
+const double *cosa_system_C(const cosa_system *sys);
+const double *cosa_system_D(const cosa_system *sys);
+const double *cosa_system_L(const cosa_system *sys);
+
+/* Monolithic reference (eq 35): A* = A + B L (I - D L)^{-1} C  (nx x nx, ld nx)
+ * and C* = (I - D L)^{-1} C  (ny x nx, ld ny).  Either output may be NULL. */
+cosa_status cosa_system_reference(const cosa_system *sys, double *Astar, double *Cstar);
+
+/* ------------------------------------------------------------------------ */
+/* Coupling schemes (lib/scheme.c)                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Correction flags; MBCorr = output | state. */
+enum {
+    COSA_CORR_NONE = 0,
+    COSA_CORR_OUTPUT = 1, /* model-based output correction (eq 14, METHOD.md)   */
+    COSA_CORR_STATE = 2,  /* state (energy) correction offset du (eq 22)         */
+    COSA_CORR_MBCORR = 3
+};
+
+typedef enum cosa_exec { COSA_JACOBI = 0, COSA_GAUSS_SEIDEL = 1 } cosa_exec;
+
+#define COSA_ORDER_MAX 8 /* largest extrapolation order accepted */
+
+/* A coupling scheme: extrapolation order p (0 = ZOH, 1 = FOH, 2 = SOH, ...),
+ * corrections, state-correction gain alpha, execution order.
+ * For Gauss-Seidel, seq (length nsub, 0-based subsystem indices) gives the
+ * order of execution; NULL means 0, 1, ..., nsub-1.  The scheme does not own seq. */
+typedef struct cosa_scheme {
+    int order;
+    unsigned corr;
+    double alpha;
+    cosa_exec exec;
+    const size_t *seq;
+} cosa_scheme;
+
+/* Parse "zoh", "foh", "soh", "p0".."p8", optionally prefixed "gs:" (Gauss-Seidel)
+ * and followed by "+mbcorr", "+ecorr" (state correction only) or "+ocorr"
+ * (output correction only); case-insensitive.  alpha is set to 1.
+ * Returns COSA_ESCHEME for anything else. */
+cosa_status cosa_scheme_parse(const char *text, cosa_scheme *out);
+
+/* Canonical name ("ZOH", "FOH+MBCorr", "p3+ecorr", "gs:SOH") into buf. */
+void cosa_scheme_name(const cosa_scheme *s, char *buf, size_t size);
+
+/* Validate a scheme (order range, alpha finite, flags, Gauss-Seidel without
+ * corrections) against a system (seq a permutation). sys may be NULL. */
+cosa_status cosa_scheme_check(const cosa_scheme *s, const cosa_system *sys);
+
+/* Information-vector layout (METHOD.md):
+ *   z = [ x | ybar_n | ybar_{n-1} | ... | ybar_{n-p} | du ]
+ * du is present only when the scheme has a state correction. */
+typedef struct cosa_layout {
+    size_t nx, ny, nu;  /* sizes of x, one output slot, du            */
+    size_t nhist;       /* number of output slots = p + 1             */
+    int has_du;         /* 1 if du is part of z                       */
+    size_t off_x;       /* = 0                                        */
+    size_t off_y;       /* offset of ybar_n; slot j at off_y + j*ny   */
+    size_t off_du;      /* offset of du (== dim when !has_du)         */
+    size_t dim;         /* length of z                                */
+} cosa_layout;
+
+cosa_status cosa_layout_get(const cosa_system *sys, const cosa_scheme *s, cosa_layout *out);
+
+
+/* NRMSE convention shared by the Phi engine and the time-domain driver
+ * (METHOD.md): an output whose reference standard deviation is below this
+ * fraction of its RMS is constant and left out of the error. */
+#define COSA_NRMSE_STD_RTOL 1e-10 /* relative std below which an output is constant */
+
+/* ------------------------------------------------------------------------ */
+/* Interpolation and extrapolation coefficients (lib/core/tables.c)         */
+/* ------------------------------------------------------------------------ */
+
+/* Lagrange basis on the p+1 nodes first, first-1, ..., first-p:
+ * lag[j*(p+1)+m] = coefficient of s^m of l_j(s). */
+void cosa_lagrange_table(int p, double first, double *lag);
+
+/* Coefficient tables for order p (METHOD.md):
+ * lag[j*(p+1)+m]: coefficient of s^m of the Lagrange basis l_j(s) for the
+ *                 nodes s = 0, -1, ..., -p;
+ * e[j]          : l_j(1) = (-1)^j binom(p+1, j+1);
+ * w[m]          : coefficients of w_p(s) = s(s+1)...(s+p-1)/p!  (w_0 = 1);
+ * returns kappa_p = int_0^1 w_{p+1}(s) ds.  Arrays: (p+1)^2, p+1, p+1. */
+double cosa_order_tables(int p, double *lag, double *e, double *w);
+
+/* ------------------------------------------------------------------------ */
+/* Exact discretisation through the Van Loan exponential (lib/core/discretize.c) */
+/* ------------------------------------------------------------------------ */
+
+/* For x' = A x + B u with u a polynomial in t/h of degree p over [0, h]:
+ *   M = [[hA, hB, 0, ..., 0], [0, 0, I, ..., 0], ..., [0, ..., 0, I], [0, ..., 0]]
+ * (order nx + (p+1) nu) has exp(M) = [[A_d, Q_0/0!, Q_1/1!, ..., Q_p/p!], ...]
+ * with A_d = e^{Ah} and Q_m = int_0^h e^{A(h-t)} B (t/h)^m dt.  Never A^{-1}. */
+typedef struct cosa_vanloan_workspace cosa_vanloan_workspace;
+
+/* Scratch for Van Loan matrices of order up to nmax = max(nx + (p+1) nu). */
+cosa_vanloan_workspace *cosa_vanloan_workspace_alloc(size_t nmax);
+void cosa_vanloan_workspace_free(cosa_vanloan_workspace *w);
+
+/* The one block builder: A_d (nx x nx, ld ldad) and Q_m, m = 0..p (nx x nu
+ * each, ld ldq, block m at Q + m*qstride) of one subsystem.  A (ld lda),
+ * B (ld ldb).  COSA_EWORKSPACE if the order exceeds the workspace. */
+cosa_status cosa_vanloan(size_t nx, size_t nu, int p, double h, const double *A, size_t lda,
+                         const double *B, size_t ldb, double *Ad, size_t ldad, double *Q,
+                         size_t ldq, size_t qstride, cosa_vanloan_workspace *w);
+
+/* Discretisation of every subsystem of a coupled system, stacked
+ * block-diagonally, with a per-subsystem cache: a subsystem whose A_i, B_i,
+ * h and p did not change since the last call is not recomputed (the cache
+ * returns bitwise what a recomputation gives). */
+typedef struct cosa_disc_workspace cosa_disc_workspace;
+
+/* Workspace for systems with the subsystem split of sys, orders up to pmax. */
+cosa_disc_workspace *cosa_disc_workspace_alloc(const cosa_system *sys, int pmax);
+void cosa_disc_workspace_free(cosa_disc_workspace *w);
+
+/* Compute A_d (nx x nx) and Q_0..Q_p (p+1 blocks nx x nu, ld nx) of the
+ * stacked system for step dt into the workspace; read them with
+ * cosa_disc_Ad / cosa_disc_Q (valid until the next call).  Off-diagonal
+ * blocks are zero.  COSA_ERANGE (dt, p), COSA_EWORKSPACE (other split or
+ * p > pmax), expm failures. */
+cosa_status cosa_disc_compute(const cosa_system *sys, int p, double dt, cosa_disc_workspace *w);
+const double *cosa_disc_Ad(const cosa_disc_workspace *w);
+const double *cosa_disc_Q(const cosa_disc_workspace *w);
+
+/* ------------------------------------------------------------------------ */
+/* Spectral radius (lib/eig.c)                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef struct cosa_eig_workspace cosa_eig_workspace;
+
+/* Workspace for eigenvalues of matrices of order up to nmax (LAPACK workspace
+ * size queried once here). */
+cosa_eig_workspace *cosa_eig_workspace_alloc(size_t nmax);
+void cosa_eig_workspace_free(cosa_eig_workspace *w);
+
+/* rho = max |eig(M)| of the n x n matrix M (column-major, ld lda).
+ * M is overwritten (destroyed).  COSA_ELAPACK if the QR iteration failed. */
+cosa_status cosa_spectral_radius(size_t n, double *M, size_t lda, double *rho,
+                                 cosa_eig_workspace *w);
+
+/* All eigenvalues (wr, wi of length n); M is destroyed. */
+cosa_status cosa_eigenvalues(size_t n, double *M, size_t lda, double *wr, double *wi,
+                             cosa_eig_workspace *w);
+
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSA_CORE_H */

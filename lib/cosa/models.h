@@ -1,0 +1,142 @@
+/* cosa/models.h -- model descriptors and registries (models/), model files.
+ * Part of the public API; include <cosa.h> (the umbrella header) or this file. */
+#ifndef COSA_MODELS_H
+#define COSA_MODELS_H
+
+#include "cosa/core.h"
+#include <stdio.h> /* FILE, for cosa_model_dump */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cosa_odesys cosa_odesys; /* cosa/td.h */
+
+/* ---- Nonlinear models (models/nlregistry.c) -------------------------------- */
+
+/* A parameterised family of coupled nonlinear systems (e.g. twomass-nl).
+ * Parameters work like cosa_model's (struct cosa_param, below).  create()
+ * builds the ODE subsystems and coupling; initial_state() writes x0. */
+typedef struct cosa_nlmodel cosa_nlmodel;
+struct cosa_nlmodel {
+    const char *name;
+    const char *doc;
+    size_t nparam;
+    const struct cosa_param *params;
+    double tend;  /* natural horizon [s] */
+    cosa_status (*create)(const cosa_nlmodel *m, const double *par, cosa_odesys **out);
+    cosa_status (*initial_state)(const cosa_nlmodel *m, const double *par, double *x0);
+    const char *(*output_name)(const cosa_nlmodel *m, const double *par, size_t k);
+    const char *(*input_name)(const cosa_nlmodel *m, const double *par, size_t k);
+    const char *(*sub_name)(const cosa_nlmodel *m, const double *par, size_t k);
+};
+
+size_t cosa_nlmodel_count(void);
+const cosa_nlmodel *cosa_nlmodel_at(size_t i);
+const cosa_nlmodel *cosa_nlmodel_find(const char *name); /* NULL if unknown */
+void cosa_nlmodel_defaults(const cosa_nlmodel *m, double *par);
+/* Index of a parameter by name, or -1. */
+int cosa_nlmodel_param_index(const cosa_nlmodel *m, const char *name);
+/* COSA_EPARAM if unknown, COSA_ENONFINITE if value is not finite. */
+cosa_status cosa_nlmodel_set(const cosa_nlmodel *m, double *par, const char *name, double value);
+
+/* ------------------------------------------------------------------------ */
+/* Models (models/)                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* A named scalar model parameter.  Initial-state entries are parameters too
+ * (kind COSA_PARAM_INITIAL) so that --set works on them. */
+typedef enum { COSA_PARAM_MODEL = 0, COSA_PARAM_INITIAL = 1 } cosa_param_kind;
+
+typedef struct cosa_param {
+    const char *name;
+    double value;       /* default */
+    const char *unit;
+    const char *doc;
+    cosa_param_kind kind;
+} cosa_param;
+
+typedef struct cosa_model cosa_model;
+
+/* A model: a parameterised family of coupled linear systems.
+ * create() builds a new system from the parameter values (in the order of
+ * params); update() rewrites an existing system of the same model in place
+ * (fast path for sweeps; may touch only the subsystems that depend on the
+ * changed parameters); initial_state() writes x0 (nx entries).
+ * data is the model's private description (NULL for built-in models). */
+struct cosa_model {
+    const char *name;
+    const char *doc;
+    size_t nparam;
+    const cosa_param *params;
+    double tend;  /* natural horizon [s] for accuracy analyses */
+    cosa_status (*create)(const cosa_model *m, const double *par, cosa_system **out);
+    cosa_status (*update)(const cosa_model *m, const double *par, cosa_system *sys);
+    cosa_status (*initial_state)(const cosa_model *m, const double *par, double *x0);
+    /* optional names for states, inputs, outputs, subsystems (may be NULL) */
+    const char *(*state_name)(const cosa_model *m, const double *par, size_t k);
+    const char *(*input_name)(const cosa_model *m, const double *par, size_t k);
+    const char *(*output_name)(const cosa_model *m, const double *par, size_t k);
+    const void *data;
+    /* optional name of subsystem k (for --order of Gauss-Seidel schemes) */
+    const char *(*sub_name)(const cosa_model *m, const double *par, size_t k);
+};
+
+/* Registry of built-in models. */
+size_t cosa_model_count(void);
+const cosa_model *cosa_model_at(size_t i);
+const cosa_model *cosa_model_find(const char *name); /* NULL if unknown */
+
+/* Index of a parameter by name, or -1. */
+int cosa_model_param_index(const cosa_model *m, const char *name);
+
+/* Copy the defaults into par (m->nparam entries). */
+void cosa_model_defaults(const cosa_model *m, double *par);
+
+/* Set parameter `name` to value in par; COSA_EPARAM if unknown,
+ * COSA_ENONFINITE if value is not finite. */
+cosa_status cosa_model_set(const cosa_model *m, double *par, const char *name, double value);
+
+/* ------------------------------------------------------------------------ */
+/* Model files (models/modelfile.c)                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Read a model file (format: README, "Model files") into a new model whose
+ * create/update/initial_state/names work like a built-in model's; matrix
+ * entries are expressions of the file's parameters, compiled once.
+ * On failure *out is NULL and err (if errsize > 0) holds one line
+ * "path:line: message" (or "path: message" when the file cannot be read).
+ * Status: COSA_EIO (cannot read), COSA_ESYNTAX (malformed text, missing or
+ * misshaped blocks, unknown subsystem/input/output names, an input with no
+ * or two sources), COSA_EPARAM (unknown parameter in an expression),
+ * COSA_ENONFINITE (a number, or an entry at the default parameter values,
+ * is not finite), COSA_ERANGE (tend <= 0), COSA_ENOMEM.
+ * Free the model with cosa_model_file_free. */
+cosa_status cosa_model_file_load(const char *path, cosa_model **out, char *err, size_t errsize);
+
+/* The same for text in memory (len bytes, need not be NUL-terminated);
+ * name_for_errors (may be NULL) prefixes messages and names the model when
+ * the text has no "model" line. */
+cosa_status cosa_model_file_parse(const char *text, size_t len, const char *name_for_errors,
+                                  cosa_model **out, char *err, size_t errsize);
+
+/* Free a model from cosa_model_file_load/parse; NULL and built-in models
+ * are ignored.  Systems created from it stay valid. */
+void cosa_model_file_free(cosa_model *m);
+
+/* Write model m at parameter values par (m->nparam entries; NULL = the
+ * defaults) as a model file to f.  Reading the file back gives bit-identical
+ * A, B, C, D, L and x0 (hence the same Phi to the last bit); this is checked
+ * before anything is written.  File models keep their expressions; built-in
+ * models keep parameter expressions where cosa knows them (twomass,
+ * twomass-fd, rotational, chain with n and r fixed), otherwise entries are
+ * numbers and only initial-state parameters stay settable.
+ * Status: COSA_ENONFINITE (a parameter or x0 entry is not finite),
+ * m->create's status for invalid par, COSA_EUNSUPPORTED if the coupling is
+ * not a 0/1 selection, COSA_EIO on a write error. */
+cosa_status cosa_model_dump(FILE *f, const cosa_model *m, const double *par);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSA_MODELS_H */

@@ -1,0 +1,391 @@
+/* cosa/phi.h -- propagation-matrix layer: Phi, Phi*, z0, accuracy (NRMSE),
+ * convergence, macro-step limits, point evaluation and parameter sweeps.
+ * Part of the public API; include <cosa.h> (the umbrella header) or this file. */
+#ifndef COSA_PHI_H
+#define COSA_PHI_H
+
+#include "cosa/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cosa_model; /* cosa/models.h */
+
+/* ------------------------------------------------------------------------ */
+/* Propagation matrices (lib/phi.c)                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Workspace for building Phi and Phi* of a given system for schemes up to
+ * order pmax.  Holds per-subsystem discretisations, so a subsystem whose
+ * matrices and dt did not change since the last build is not recomputed. */
+typedef struct cosa_phi_workspace cosa_phi_workspace;
+
+cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax);
+void cosa_phi_workspace_free(cosa_phi_workspace *w);
+
+/* Phi (layout.dim x layout.dim, column-major, leading dimension ld >= dim) of
+ * scheme s for macro step dt > 0: z_{n+1} = Phi z_n.
+ * Errors: COSA_ERANGE (dt), COSA_ECORRSINGULAR, COSA_EWORKSPACE, ... */
+cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double dt,
+                           double *Phi, size_t ld, cosa_phi_workspace *w);
+
+/* Phi* (eq 37 on the layout of s): exact monolithic reference step. */
+cosa_status cosa_phi_ref_build(const cosa_system *sys, const cosa_scheme *s, double dt,
+                               double *Phi, size_t ld, cosa_phi_workspace *w);
+
+/* Initial information vector (METHOD.md): the co-simulation starts on the
+ * reference trajectory at t = p dt: x = exp(A* p dt) x0,
+ * ybar_{-j} = C* exp(A* (p-j) dt) x0 (j = 0..p), du = 0.  z0 has layout.dim entries. */
+cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double dt,
+                          const double *x0, double *z0, cosa_phi_workspace *w);
+
+/* Reference basis T (layout.dim x nx, column-major, leading dimension
+ * ldt >= dim): the information vector of the reference at state q is T q,
+ *   T = [ A*_d^p ; C* A*_d^p ; C* A*_d^(p-1) ; ... ; C* ; 0 (du rows) ],
+ * A*_d = exp(A* dt), so z0 = T x0 (cosa_z0_build), z*_n = T (A*_d)^n x0 and
+ * Phi* T = T A*_d (up to rounding).  A*_d is the leading nx x nx block of
+ * Phi* (cosa_phi_ref_build).  Errors as cosa_phi_ref_build, COSA_EINVAL for
+ * T NULL or ldt < dim, COSA_ENOTCONVERGED if T overflows. */
+cosa_status cosa_reference_basis(const cosa_system *sys, const cosa_scheme *s, double dt,
+                                 double *T, size_t ldt, cosa_phi_workspace *w);
+
+/* Discrete-time pieces of subsystem-stacked system for order p, step dt:
+ * Ad = exp(A dt) (nx x nx) and Q_m = int_0^dt exp(A(dt-t)) B (t/dt)^m dt
+ * for m = 0..p, stored consecutively in Q (p+1 blocks of nx x nu, ld nx).
+ * Block-diagonal per subsystem; computed through the Van Loan exponential. */
+cosa_status cosa_discretize(const cosa_system *sys, int p, double dt, double *Ad, double *Q,
+                            cosa_phi_workspace *w);
+
+
+/* ------------------------------------------------------------------------ */
+/* Accuracy (lib/nrmse.c)                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Error indicators of a co-simulation against its monolithic reference
+ * (eqs 31-33, METHOD.md "Conventions for accuracy").  Only the slot ybar_n of
+ * the information vector (rows lay->off_y .. lay->off_y + lay->ny - 1, "R")
+ * enters.  The reference trajectory is given in state form: q_n = A*_d^n x0
+ * (A*_d: nx x nx) and z*_n = T q_n (T: dim x nx, cosa_reference_basis), with
+ * Phi* T = T A*_d; the co-simulation starts on it: z_n = Phi^n T x0.  Then
+ *   e_global     eps_n = R (z*_n - z_n),             n = 1..N      (eq 32)
+ *   e_local      eps_n = R (Phi* - Phi) z_{n-1},     n = 1..N      (eq 31)
+ *   e_local_ref  eps_n = R (Phi* - Phi) z*_{n-1},    n = 1..N
+ * where (Phi* - Phi) T is taken as T A*_d - Phi T (equal in exact arithmetic;
+ * the two differ by the rounding of the given matrices).
+ * Per output component k: RMS_n(eps_{k,n}) / std_n(y*_{k,n}), where y*_n =
+ * R z*_n, n = 1..N and std is the population standard deviation (ddof = 0);
+ * then the RMS over the components (eq 33).
+ *
+ * Constant components: a component with std_k <= COSA_NRMSE_STD_RTOL * rms_k
+ * (rms_k = sqrt(mean_k^2 + std_k^2), the RMS of the reference output itself;
+ * this includes an identically zero output) is left out of the RMS over
+ * components, because its normalisation would be rounding noise.  ncomp
+ * counts the components used.  If no component is left: COSA_ERANGE.
+ *
+ * Stability and overflow:
+ *  - rho is the spectral radius of Phi, computed by the caller.  If
+ *    rho > 1 + COSA_RHO_TOL, e_global and e_local (which involve the
+ *    co-simulation trajectory) are +inf; e_local_ref is still computed.
+ *    Pass rho = COSA_RHO_UNKNOWN (any negative value) to skip this rule and
+ *    get finite-horizon values.  rho = +inf is allowed (unstable), NaN is not.
+ *  - Independently of rho, an indicator whose sums overflow or become NaN
+ *    is +inf.
+ *  - If the statistics of the reference output overflow (A*_d unstable),
+ *    the call fails with COSA_EUNSTABLEREF.
+ * On COSA_OK each indicator is finite and >= 0, or +inf; never NaN.  On any
+ * other status all three are NaN and ncomp is 0 (if out is not NULL).
+ */
+#define COSA_RHO_TOL 1e-12        /* rho <= 1 + COSA_RHO_TOL counts as stable  */
+#define COSA_RHO_UNKNOWN (-1.0)   /* rho argument: stability not known          */
+
+typedef struct cosa_errors {
+    double e_global;    /* global NRMSE e_g (eq 32, 33)                  */
+    double e_local;     /* local NRMSE e_l on the co-simulation trajectory (eq 31) */
+    double e_local_ref; /* local NRMSE on the reference trajectory       */
+    size_t ncomp;       /* output components that entered the RMS         */
+} cosa_errors;
+
+/* Optional per-component detail (arrays of lay->ny entries, owned by the
+ * caller; any pointer may be NULL).  Filled whenever the arguments are valid,
+ * even if the status is then COSA_ERANGE (all components constant, e.g.
+ * N = 1) or COSA_EUNSTABLEREF.  Component k's NRMSE is
+ * sqrt(ss_k / (N var_k)). */
+typedef struct cosa_nrmse_sums {
+    double *mean;         /* mean of y*_{k,n} over n = 1..N                  */
+    double *var;          /* population variance of y*_{k,n} over n = 1..N   */
+    double *ss_global;    /* sum_n eps_{k,n}^2 of e_global (+inf if unstable) */
+    double *ss_local;     /* the same for e_local (+inf if unstable)          */
+    double *ss_local_ref; /* the same for e_local_ref                         */
+} cosa_nrmse_sums;
+
+/* Workspace for cosa_nrmse / cosa_nrmse_direct on systems with dim <= dim_max
+ * and nx <= dim_max (19 dim_max^2 + 22 dim_max doubles). */
+typedef struct cosa_nrmse_workspace cosa_nrmse_workspace;
+
+cosa_nrmse_workspace *cosa_nrmse_workspace_alloc(size_t dim_max);
+void cosa_nrmse_workspace_free(cosa_nrmse_workspace *w);
+
+/* The three indicators for N >= 1 macro steps, in O(dim^3 log2 N) time.
+ * Arguments: Phi, Phistar (dim x dim, leading dimension ld >= dim); the
+ * reference in state form: nx >= 1 states, Adstar = A*_d (nx x nx, lda >= nx;
+ * the leading block of Phi*), T (dim x nx, ldt >= dim) and x0 (nx entries);
+ * dim must equal lay->dim; out required, sums optional (NULL).  Does not
+ * allocate.
+ * Method: the small matrix K = T A*_d - Phi T (local error of one step from
+ * the reference state, ~ (omega dt)^(p+1)) is formed once with compensated
+ * dot products, so it is accurate although its entries are far smaller than
+ * the products they come from; the error then obeys e_{n+1} = Phi e_n +
+ * K q_n and every sum is a quadratic form of [q_n; e_n], formed by doubling
+ * on matrix powers with centred block statistics (Chan, Golub & LeVeque).
+ * No large quantity is subtracted from another: for the twomass model the
+ * componentwise cancellation |K||q| / |K q| is <= 2 (it is up to 3e16 for
+ * (Phi* - Phi) z*, which is why forming sums of (Phi* - Phi) z from Gram
+ * matrices of z fails), and the indicators agree with a long-double
+ * stepping of the same matrices to <= 1e-12 relative (values >= 1e-14).
+ * What limits their meaning is the rounding of the given matrices
+ * themselves: an eps relative perturbation of Phi, T or A*_d changes
+ * e_local by up to eps |Phi* - Phi| |z| / |(Phi* - Phi) z| relative
+ * (twomass p4, dt = 1e-5: 5e-5) and e_global by up to ~N eps absolute
+ * (twomass: e_global ~ 1.2e-12 at dt = 1e-6 for every p >= 2 is this floor).
+ * Errors: COSA_EINVAL (NULL, dim/layout mismatch, ld/ldt < dim, lda < nx,
+ * nx = 0, ny = 0), COSA_ERANGE (N = 0, or every output component constant),
+ * COSA_ENONFINITE (NaN/Inf in Phi, Phistar, Adstar, T or x0, rho NaN),
+ * COSA_EWORKSPACE (dim or nx > dim_max), COSA_EUNSTABLEREF (reference
+ * statistics overflow). */
+cosa_status cosa_nrmse(size_t dim, const double *Phi, const double *Phistar, size_t ld,
+                       const cosa_layout *lay, size_t nx, const double *Adstar, size_t lda,
+                       const double *T, size_t ldt, const double *x0, size_t N, double rho,
+                       cosa_errors *out, const cosa_nrmse_sums *sums, cosa_nrmse_workspace *w);
+
+/* Same indicators by direct stepping: O(N dim^2), two passes over the
+ * trajectories q_n, z*_n = T q_n and z_n = Phi z_{n-1}, z_0 = T x0 (mean first,
+ * then centred sums with the corrected two-pass formula).  Errors are formed
+ * literally as in eqs 31/32 (R (z*_n - z_n), R Phi* z - R Phi z), so it is an
+ * independent cross-check of cosa_nrmse.  Its accuracy: local errors carry
+ * the per-step cancellation DBL_EPSILON |Phi| |z| / |(Phi* - Phi) z|
+ * (twomass p4, dt = 1e-5: ~1e-5 relative), global errors the rounding random
+ * walk of the two trajectories (~ sqrt(N) DBL_EPSILON |z| absolute).
+ * Faster than cosa_nrmse only for N below about 20 dim.
+ * Same arguments, rules and status codes as cosa_nrmse. */
+cosa_status cosa_nrmse_direct(size_t dim, const double *Phi, const double *Phistar, size_t ld,
+                              const cosa_layout *lay, size_t nx, const double *Adstar,
+                              size_t lda, const double *T, size_t ldt, const double *x0,
+                              size_t N, double rho, cosa_errors *out,
+                              const cosa_nrmse_sums *sums, cosa_nrmse_workspace *w);
+
+/* ---- Convergence order and macro-step limits (lib/convergence.c) -------- */
+
+/* Least-squares fit of log(err) = order * log(dt) + log(c) over the points
+ * with finite dt > 0 and finite err > 0 (others are skipped).  Outputs:
+ * order, log10c = log10(c) (either may be NULL), nused = points used (may be
+ * NULL).  COSA_EINVAL for NULL arrays, COSA_ERANGE if fewer than two usable
+ * points with distinct dt. */
+cosa_status cosa_order_fit(size_t n, const double *dt, const double *err, double *order,
+                           double *log10c, size_t *nused);
+
+#define COSA_ORDER_EMAX 0.1      /* default: errors above this are pre-asymptotic */
+#define COSA_ORDER_SLOPE_TOL 0.3 /* default: spread allowed among local slopes    */
+
+/* Asymptotic range of a convergence study.  dt must be strictly increasing.
+ * Rule: among runs of consecutive points i..j (j > i) with finite
+ * 0 < err <= emax, whose local slopes
+ *   s_k = log(err_{k+1}/err_k) / log(dt_{k+1}/dt_k),  k = i..j-1,
+ * satisfy max s - min s <= slope_tol, take the longest; ties go to the run
+ * at smaller dt.  emax <= 0 / slope_tol <= 0 select the defaults above.
+ * Result: the index range [*first, *last]; feed it to cosa_order_fit
+ * (dt + first, err + first, last - first + 1).
+ * COSA_EINVAL (NULL), COSA_ERANGE (dt not strictly increasing, or no run of
+ * two points). */
+cosa_status cosa_order_range(size_t n, const double *dt, const double *err, double emax,
+                             double slope_tol, size_t *first, size_t *last);
+
+/* Metric of a macro step for cosa_limit_find, e.g. rho(Phi(dt)) or e_g(dt).
+ * Return NaN on failure; NaN counts as "not good". */
+typedef double (*cosa_metric_fn)(double dt, void *user_data);
+
+/* A change of f(dt) <= threshold ("good") between two neighbouring grid
+ * points, refined by bisection in log(dt) until dt_hi / dt_lo - 1 <= 1e-6. */
+typedef struct cosa_crossing {
+    double dt;     /* the good end of the refined bracket               */
+    double dt_lo, dt_hi;
+    int enters;    /* 1: good above dt (enters the good region scanning
+                      upward); 0: good below dt (leaves it)              */
+} cosa_crossing;
+
+typedef struct cosa_limit {
+    double dt_max;    /* first loss scanning upward from dt_min, refined (the
+                         good end); dt_min if dt_min itself is not good;
+                         the upper end of the range if never lost        */
+    int never_lost;   /* 1 if good on the whole grid                      */
+    int good_at_min;  /* 1 if dt_min is good                              */
+    int monotone;     /* 1 if at most one crossing                        */
+    size_t ncross;    /* crossings found (all counted, see cross_cap)     */
+    size_t nevals;    /* calls of f                                       */
+} cosa_limit;
+
+#define COSA_LIMIT_PER_DECADE 20 /* default grid density */
+
+/* Scan f upward on a log grid from dt_min to dt_max (both included,
+ * per_decade points per decade, 0 = COSA_LIMIT_PER_DECADE), find every
+ * change of "good" (f(dt) <= threshold and not NaN) between neighbouring
+ * grid points and refine it.  The first cross_cap crossings, in increasing
+ * dt, are stored in cross (may be NULL if cross_cap = 0).  Crossings closer
+ * together than one grid cell can be missed.  For stability use
+ * f = rho and threshold = 1 + COSA_RHO_TOL; for accuracy f = e_g, threshold
+ * = tol.  COSA_EINVAL (NULL f/out), COSA_ERANGE (not 0 < dt_min < dt_max
+ * finite, threshold NaN). */
+cosa_status cosa_limit_find(cosa_metric_fn f, void *user_data, double threshold,
+                            double dt_min, double dt_max, unsigned per_decade,
+                            cosa_crossing *cross, size_t cross_cap, cosa_limit *out);
+
+/* ------------------------------------------------------------------------ */
+/* One analysis point (lib/evaluate.c)                                      */
+/* ------------------------------------------------------------------------ */
+
+/* What cosa_evaluate computes. */
+enum {
+    COSA_WANT_RHO = 1,     /* rho(Phi)                                   */
+    COSA_WANT_ERRORS = 2,  /* e_global, e_local, e_local_ref (eqs 31-33); implies RHO_REF */
+    COSA_WANT_RHO_REF = 4  /* rho(Phi*)                                  */
+};
+
+typedef struct cosa_point_result {
+    double rho;         /* spectral radius of Phi (NaN if not wanted)        */
+    double rho_ref;     /* spectral radius of Phi* (= rho(exp(A* dt))), NaN if not wanted */
+    cosa_errors err;    /* NaN if not wanted                                  */
+    size_t nsteps;      /* N = round(tend / dt) macro steps of the horizon    */
+} cosa_point_result;
+
+/* Workspace for cosa_evaluate: Phi/Phi* builders, eigenvalue and NRMSE
+ * workspaces and buffers, for one system and schemes up to order pmax. */
+typedef struct cosa_eval_workspace cosa_eval_workspace;
+
+cosa_eval_workspace *cosa_eval_workspace_alloc(const cosa_system *sys, int pmax);
+void cosa_eval_workspace_free(cosa_eval_workspace *w);
+
+/* Evaluate scheme s at macro step dt: rho(Phi), rho(Phi*) and, if wanted,
+ * the NRMSE indicators over the horizon tend (N = round(tend/dt) >= 1 steps)
+ * from the initial state x0 (z0 by METHOD.md's convention).
+ * Whenever rho_ref is computed and rho_ref > 1 + COSA_RHO_TOL, the function
+ * returns COSA_EUNSTABLEREF (rho and rho_ref are still filled).
+ * Errors of an unstable scheme are +inf (see cosa_nrmse).
+ * COSA_ERANGE if tend / dt rounds to 0 steps or tend is not positive. */
+cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double dt,
+                          const double *x0, double tend, unsigned want,
+                          cosa_point_result *out, cosa_eval_workspace *w);
+
+/* ---- Macro-step limits of a scheme (lib/limits.c) ----------------------- */
+
+/* What "good" means for cosa_dt_limit. */
+typedef enum cosa_criterion {
+    COSA_CRIT_STABLE = 0,  /* rho(Phi) <= 1 + COSA_RHO_TOL            */
+    COSA_CRIT_ACCURATE,    /* e_global <= tol                          */
+    COSA_CRIT_LOCAL        /* e_local <= tol (co-simulation trajectory) */
+} cosa_criterion;
+
+/* Largest stable / accurate macro step of scheme s for sys between dt_min and
+ * dt_max: cosa_limit_find on rho(dt) or e(dt) from cosa_evaluate (x0 and tend
+ * are used by the accuracy criteria only).  A point where the evaluation
+ * fails numerically (singular correction, overflow, QR failure) counts as
+ * "not good"; if the monolithic reference is unstable at any evaluated dt
+ * the result is COSA_EUNSTABLEREF, and any other failure of an evaluation
+ * (workspace, arguments, memory, algebraic loop) is returned as it is.  Arguments as in
+ * cosa_limit_find; w must hold schemes of order s->order. */
+cosa_status cosa_dt_limit(const cosa_system *sys, const cosa_scheme *s, const double *x0,
+                          double tend, cosa_criterion crit, double tol, double dt_min,
+                          double dt_max, unsigned per_decade, cosa_crossing *cross,
+                          size_t cross_cap, cosa_limit *out, cosa_eval_workspace *w);
+
+/* ------------------------------------------------------------------------ */
+/* Sweeps (lib/sweep.c)                                                     */
+/* ------------------------------------------------------------------------ */
+
+struct cosa_model; /* models/, below */
+
+/* What a sweep computes at every point (cosa_evaluate). */
+typedef enum cosa_metric {
+    COSA_METRIC_RHO = 0,     /* rho(Phi) (eq 29)                                  */
+    COSA_METRIC_E_GLOBAL,    /* e_g (eqs 32-33); +inf when rho > 1 + COSA_RHO_TOL  */
+    COSA_METRIC_E_LOCAL,     /* e_l on the co-simulation trajectory (eq 31); +inf when unstable */
+    COSA_METRIC_E_LOCAL_REF, /* e_l on the reference trajectory                   */
+    COSA_METRIC_COUNT
+} cosa_metric;
+
+/* "rho", "e_global", "e_local", "e_local_ref"; "?" for anything else. */
+const char *cosa_metric_name(cosa_metric m);
+/* Inverse of cosa_metric_name (also accepts "e_g", "e_l"); COSA_EINVAL if unknown. */
+cosa_status cosa_metric_parse(const char *text, cosa_metric *out);
+
+/* One axis of a parameter grid: n points from lo to hi (both included),
+ * equally spaced in value (log = 0) or in log10(value) (log = 1, needs
+ * 0 < lo, hi).  param is the index of a model parameter
+ * (cosa_model_param_index); param = -1 with n = 1 means "no axis". */
+typedef struct cosa_sweep_axis {
+    int param;
+    double lo, hi;
+    int log;
+    size_t n;
+} cosa_sweep_axis;
+
+/* Value of grid point k < a->n: exactly lo for k = 0 and hi for k = n - 1,
+ * otherwise lo + (hi - lo) k/(n-1), or 10^(log10 lo + (log10 hi - log10 lo) k/(n-1)).
+ * NaN for k >= n or a NULL axis. */
+double cosa_sweep_axis_value(const cosa_sweep_axis *a, size_t k);
+
+/* Progress report, called from the calling thread only, about every
+ * 0.1 % of the points and once at the end: done of total points finished. */
+typedef void (*cosa_sweep_progress_fn)(size_t done, size_t total, void *user_data);
+
+/* A sweep: model parameters x (and y) over a grid, times a list of macro
+ * steps, times a list of schemes; one metric per point. */
+typedef struct cosa_sweep_spec {
+    const struct cosa_model *model;
+    const double *par;         /* base parameter values (model->nparam); NULL: defaults */
+    cosa_sweep_axis x, y;      /* y.param = -1, y.n = 1 for a one-parameter sweep       */
+    const double *dt;          /* ndt macro steps > 0 [s]                               */
+    size_t ndt;
+    const cosa_scheme *schemes;/* nscheme schemes (seq of Gauss-Seidel schemes must stay valid) */
+    size_t nscheme;
+    cosa_metric metric;
+    double tend;               /* horizon for the error metrics [s]; <= 0: model->tend */
+    int threads;               /* OpenMP threads; <= 0: the OpenMP default              */
+    cosa_sweep_progress_fn progress; /* may be NULL */
+    void *user_data;
+} cosa_sweep_spec;
+
+/* Number of results: nscheme * ndt * x.n * y.n (0 for an invalid spec). */
+size_t cosa_sweep_size(const cosa_sweep_spec *spec);
+
+/* Position of (scheme is, step it, x point ix, y point iy) in the result
+ * arrays: ((is * ndt + it) * x.n + ix) * y.n + iy, i.e. x-major per (scheme, dt). */
+size_t cosa_sweep_index(const cosa_sweep_spec *spec, size_t is, size_t it, size_t ix,
+                        size_t iy);
+
+/* Run the sweep in parallel (OpenMP).  values (cosa_sweep_size entries) and
+ * status (same size, may be NULL) are caller-allocated.  Each point is
+ * evaluated independently by cosa_evaluate on a per-thread copy of the
+ * system and workspace (allocated before the parallel region; rebuilt only
+ * when a swept parameter changes the model's structure, e.g. chain's n or
+ * r), so every
+ * value is bitwise the one `cosa point` computes, for any thread count and
+ * schedule.  A point that fails stores NaN and its status (e.g. COSA_EPARAM
+ * from the model, COSA_EALGLOOP, COSA_EUNSTABLEREF for an error metric with
+ * an unstable reference) and the sweep goes on; *nfailed (may be NULL)
+ * counts them.  For e_global and e_local, points with rho > 1 + COSA_RHO_TOL
+ * are +inf without computing the indicators.  The library leaves BLAS
+ * threading alone: link a single-threaded BLAS or call
+ * openblas_set_num_threads(1) (the cosa command does).
+ * Returns COSA_OK when the sweep ran (even with failed points); COSA_EINVAL /
+ * COSA_ERANGE / COSA_ENONFINITE / COSA_EPARAM for an invalid spec (bad
+ * parameter index, log axis with lo <= 0, dt <= 0, ...), a scheme's status
+ * from cosa_scheme_check, COSA_ENOMEM, or the model's status if no system
+ * can be created at the base parameters or the first grid point. */
+cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_status *status,
+                           size_t *nfailed);
+
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSA_PHI_H */

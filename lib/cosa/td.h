@@ -1,0 +1,329 @@
+/* cosa/td.h -- time-domain layer: ODE systems, integrators, co-simulation
+ * units, the master, monolithic reference trajectories and the driver.
+ * Part of the public API; include <cosa.h> (the umbrella header) or this file. */
+#ifndef COSA_TD_H
+#define COSA_TD_H
+
+#include "cosa/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Time-domain co-simulation (lib/unit*.c, lib/master.c)                    */
+/* ------------------------------------------------------------------------ */
+
+/* A co-simulation *unit* is one subsystem behind a small interface shaped like
+ * FMI co-simulation (fmi3SetInputDerivatives / fmi3DoStep / fmi3Get... /
+ * fmi3GetDirectionalDerivative / fmi3Get/SetFMUState):
+ *   set_input   the input over the coming step as a polynomial, given by its
+ *               value and time derivatives at the unit's current time t_c:
+ *               u(t) = sum_k der_k (t - t_c)^k / k!;
+ *   do_step     advance the state from t_c to t_c + h under that input;
+ *   get_output  y = g(t, x, u(t)) at the current time (after a step: with the
+ *               input polynomial evaluated at the end of the step);
+ *   jacobian    df/dx, df/du, dg/dx, dg/du at a given point (analytic when
+ *               the unit provides them, else central differences);
+ *   get/set_state.
+ * The master runs the coupling schemes of the Phi engine (cosa_scheme) on a
+ * set of units in the time domain; a monolithic reference and a driver with
+ * the start-up and error conventions of METHOD.md complete the picture. */
+
+/* ---- Nonlinear subsystems  x' = f(t, x, u),  y = g(t, x, u) ------------- */
+
+/* Right-hand side or output: out = f(t, x, u) (nx entries) or g (ny).
+ * Return 0 on success, > 0 for a recoverable failure (the integrator may
+ * retry with a smaller step), < 0 for a fatal one (SUNDIALS convention). */
+typedef int (*cosa_ode_fn)(double t, const double *x, const double *u, double *out,
+                           void *user_data);
+/* Analytic Jacobians at (t, x, u): A = df/dx (nx x nx), B = df/du (nx x nu),
+ * C = dg/dx (ny x nx), D = dg/du (ny x nu), column-major, ld = rows.
+ * Return codes as cosa_ode_fn. */
+typedef int (*cosa_ode_jac_fn)(double t, const double *x, const double *u, double *A,
+                               double *B, double *C, double *D, void *user_data);
+
+typedef struct cosa_ode {
+    size_t nx, nu, ny;
+    cosa_ode_fn f;              /* required if nx > 0                        */
+    cosa_ode_fn g;              /* required if ny > 0                        */
+    cosa_ode_jac_fn jac;        /* may be NULL: central differences          */
+    const unsigned char *kick;  /* nx flags or NULL: the states symplectic
+                                   Euler advances first (velocities, flag 1);
+                                   the others (positions) then use them      */
+    void *user_data;            /* passed to f, g, jac; not owned            */
+} cosa_ode;
+
+/* A coupled nonlinear system: nsub ODE subsystems, stacked like eq 5, with
+ * u = L y (eq 4).  Owns copies of the descriptors (not their user_data) and L. */
+typedef struct cosa_odesys cosa_odesys;
+
+/* Copies subs and L (nu_total x ny_total, column-major).  data (may be NULL)
+ * becomes owned by the system and is released with data_free(data) by
+ * cosa_odesys_free (also on failure here).  COSA_EINVAL for NULL/missing
+ * callbacks or kick flags, COSA_ENONFINITE for a non-finite L. */
+cosa_status cosa_odesys_create(cosa_odesys **out, size_t nsub, const cosa_ode *subs,
+                               const double *L, void *data, void (*data_free)(void *));
+/* Every linear model as a set of ODE subsystems: f = A_i x + B_i u,
+ * g = C_i x + D_i u with analytic Jacobians (copies of the matrices).  Kick
+ * flags for symplectic Euler are derived: a state whose row of [A_i B_i] is a
+ * single 1 on another state (x_i' = x_j, a position) is drifted, all others
+ * are kicked; if no state is a position, kick is NULL. */
+cosa_status cosa_odesys_from_linear(const cosa_system *sys, cosa_odesys **out);
+void cosa_odesys_free(cosa_odesys *s);
+size_t cosa_odesys_nsub(const cosa_odesys *s);
+size_t cosa_odesys_nx(const cosa_odesys *s);
+size_t cosa_odesys_nu(const cosa_odesys *s);
+size_t cosa_odesys_ny(const cosa_odesys *s);
+const cosa_ode *cosa_odesys_sub(const cosa_odesys *s, size_t i); /* NULL if out of range */
+const double *cosa_odesys_L(const cosa_odesys *s);
+
+/* ---- Integrators ---------------------------------------------------------- */
+
+typedef enum cosa_integrator_kind {
+    COSA_INTEGRATOR_EXACT = 0,        /* linear units: Van Loan exponential   */
+    COSA_INTEGRATOR_CVODE_BDF,        /* SUNDIALS CVODE, BDF, Newton, dense    */
+    COSA_INTEGRATOR_CVODE_ADAMS,      /* SUNDIALS CVODE, Adams-Moulton         */
+    COSA_INTEGRATOR_RK4,              /* classical Runge-Kutta, fixed micro step */
+    COSA_INTEGRATOR_SYMPLECTIC_EULER, /* kick (flagged states) then drift      */
+    COSA_INTEGRATOR_EULER,            /* forward Euler, fixed micro step       */
+    COSA_INTEGRATOR_COUNT
+} cosa_integrator_kind;
+
+typedef struct cosa_integrator {
+    cosa_integrator_kind kind;
+    double rtol;   /* CVODE relative tolerance (> 0)                         */
+    double atol;   /* CVODE absolute tolerance; <= 0: per state i,
+                      rtol * max(m_i, 1e-6 max_j m_j), m_i = largest |x_i| at
+                      the macro points since the last cosa_unit_set_state
+                      (rtol if all are 0)                                    */
+    double hmicro; /* fixed-step methods: largest micro step [s]; each macro
+                      step h is cut into ceil(h / hmicro) equal micro steps;
+                      <= 0: 100 micro steps per macro step                   */
+} cosa_integrator;
+
+/* "exact", "cvode" (= "cvode-bdf"), "cvode-adams", "rk4", "symplectic-euler",
+ * "euler" (case-insensitive) with rtol = 1e-10, atol = 0, hmicro = 0.
+ * COSA_EINVAL for anything else. */
+cosa_status cosa_integrator_parse(const char *name, cosa_integrator *out);
+/* Canonical name of a kind ("cvode-bdf", ...); "?" if out of range. */
+const char *cosa_integrator_name(cosa_integrator_kind kind);
+
+/* ---- Units ----------------------------------------------------------------- */
+
+typedef struct cosa_unit cosa_unit;
+
+/* Largest input-polynomial degree a unit accepts. */
+#define COSA_UNIT_DEGMAX COSA_ORDER_MAX
+
+/* Linear unit (A, B, C, D copied): each step is exact for polynomial inputs,
+ * x(t+h) = e^{Ah} x + sum_m Q_m a_m through the Van Loan exponential of
+ * cosa_discretize (cached while h and the degree do not change).  Jacobians
+ * are (A, B, C, D).  State and time start at 0. */
+cosa_status cosa_unit_linear_create(const cosa_subsystem *sub, cosa_unit **out);
+/* Subsystem i of a linear coupled system as a linear unit. */
+cosa_status cosa_unit_linear_from_system(const cosa_system *sys, size_t i, cosa_unit **out);
+/* ODE unit integrated by integ (not COSA_INTEGRATOR_EXACT: COSA_EUNSUPPORTED;
+ * symplectic Euler needs ode->kick: COSA_EUNSUPPORTED).  The descriptor is
+ * copied; its user_data must outlive the unit.  CVODE restarts at every
+ * macro step (the input polynomial changes there). */
+cosa_status cosa_unit_ode_create(const cosa_ode *ode, const cosa_integrator *integ,
+                                 cosa_unit **out);
+void cosa_unit_free(cosa_unit *u);
+
+size_t cosa_unit_nx(const cosa_unit *u);
+size_t cosa_unit_nu(const cosa_unit *u);
+size_t cosa_unit_ny(const cosa_unit *u);
+/* 1 for a linear unit (exact steps, exact Jacobians). */
+int cosa_unit_is_linear(const cosa_unit *u);
+
+/* State and current time.  set_state keeps the input polynomial's
+ * coefficients but moves its origin to t, and starts a new run (CVODE
+ * tolerance scales are reset).  COSA_ENONFINITE for NaN/Inf. */
+cosa_status cosa_unit_set_state(cosa_unit *u, double t, const double *x);
+cosa_status cosa_unit_get_state(const cosa_unit *u, double *t, double *x); /* either may be NULL */
+
+/* Input polynomial of degree deg (0..COSA_UNIT_DEGMAX) from the current time:
+ * der is nu x (deg+1), column k = k-th time derivative at t_c. */
+cosa_status cosa_unit_set_input(cosa_unit *u, int deg, const double *der);
+/* Advance by h > 0.  COSA_ENOTCONVERGED if the integrator or a callback
+ * failed, COSA_ENONFINITE if the state left the finite numbers; on failure the
+ * state and time are unchanged (cosa_unit_message says why).  The first step
+ * (and the first with a higher input degree) allocates the integrator's
+ * memory; later steps do not allocate. */
+cosa_status cosa_unit_do_step(cosa_unit *u, double h);
+/* y = g(t_c, x, u(t_c)) (ny entries). */
+cosa_status cosa_unit_get_output(cosa_unit *u, double *y);
+/* The model itself at any point: xdot = f(t, x, uin), y = g(t, x, uin);
+ * either output may be NULL.  Does not touch the unit's state. */
+cosa_status cosa_unit_eval(cosa_unit *u, double t, const double *x, const double *uin,
+                           double *xdot, double *y);
+/* Jacobians at (t, x, uin) into A (nx x nx), B (nx x nu), C (ny x nx),
+ * D (ny x nu), column-major, ld = rows; any output may be NULL.  Analytic
+ * when the unit has them and force_fd is 0; otherwise central differences
+ * with steps delta_j = cbrt(eps) max(|z_j|, 1e-3 ||z||_inf) (cbrt(eps) if z
+ * is 0) for each entry z_j of x (z = x) and of uin (z = uin): relative error
+ * ~ eps^(2/3) where f, g are smooth; across a kink the average of the
+ * one-sided slopes. */
+cosa_status cosa_unit_jacobian(cosa_unit *u, double t, const double *x, const double *uin,
+                               int force_fd, double *A, double *B, double *C, double *D);
+/* Last failure of this unit as one line ("" if none); never NULL. */
+const char *cosa_unit_message(const cosa_unit *u);
+
+/* Solve the algebraic loop y = g(t, x, L y) of a set of units at the stacked
+ * state x by Newton's method (Jacobian I - D L with D = dg/du from
+ * cosa_unit_jacobian); y holds the initial guess on entry (e.g. zeros).
+ * COSA_ENOTCONVERGED if 50 iterations do not bring the update below
+ * 1e-10 ||y||_inf (plus one more iteration for the last digits), COSA_EALGLOOP
+ * if I - D L is singular. */
+cosa_status cosa_units_loop_solve(size_t nunits, cosa_unit *const *units, const double *L,
+                                  double t, const double *x, double *y);
+
+/* ---- Master ------------------------------------------------------------------ */
+
+typedef struct cosa_master_opts {
+    int lin_at_end;   /* MBCorr linearisation point: 0 = start of the step,
+                         (x_n, u~(T_n)); 1 = end, (x_{n+1}, u~(T_{n+1}))       */
+    int force_fd;     /* 1: finite-difference Jacobians even if analytic      */
+} cosa_master_opts;
+
+typedef struct cosa_master cosa_master;
+
+/* A master for scheme s (Jacobi or Gauss-Seidel, any order, corrections for
+ * Jacobi as in the Phi engine) over the units (borrowed: they must outlive
+ * the master) coupled by L (nu_total x ny_total, copied, units stacked in
+ * order).  H > 0 is the macro step; opt may be NULL (defaults 0).
+ * Per macro step T_n -> T_{n+1} (MBCorr paper section 2.3, METHOD.md):
+ *  1. every input gets u~(s) = L P(s) + du_n, P the degree-p extrapolation
+ *     of the corrected outputs ybar_n..ybar_{n-p} (s = (t - T_n)/H); for
+ *     Gauss-Seidel, outputs of units already advanced in this step use the
+ *     interpolation through y_{n+1}, ybar_n, ..., ybar_{n+1-p} instead;
+ *  2. each unit gets its input polynomial (set_input), steps (do_step) and
+ *     reports y_{n+1} (get_output);
+ *  3. output correction: every unit is linearised (cosa_unit_jacobian) at the
+ *     chosen point, the Jacobians are stacked into A_n, B_n, C_n, D_n and
+ *     G_p = C_n sum_m w_m Q_m + D_n, G_0 = C_n Q_0 + D_n are formed with the
+ *     Van Loan discretisation of the Phi engine (cosa_discretize); then
+ *     (I - G_p L) ybar_{n+1} = y_{n+1} - G_p L E_p - G_0 du_n  (eq 14);
+ *  4. state correction: du_{n+1} = (1 - alpha) du_n + alpha kappa_p L (ybar_{n+1} - E_p)
+ *     (eq 22);
+ *  5. the history shifts.
+ * For linear units this is Phi z_n exactly (up to rounding). */
+cosa_status cosa_master_create(size_t nunits, cosa_unit *const *units, const double *L,
+                               const cosa_scheme *s, double H, const cosa_master_opts *opt,
+                               cosa_master **out);
+void cosa_master_free(cosa_master *m);
+
+/* Start at time t0 with the stacked state x0 (nx), the history yhist (ny x (p+1),
+ * column j = ybar_{-j}) and the offset du0 (nu entries, NULL = 0; ignored
+ * without state correction).  Sets the units' states. */
+cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const double *yhist,
+                             const double *du0);
+/* Start from x0 alone: y0 from the algebraic loop (cosa_units_loop_solve,
+ * starting at 0) copied into every history slot, du = 0.  (This injects an
+ * O(H) start-up error for p > 0; METHOD.md starts on the reference instead.) */
+cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0);
+
+/* One macro step.  On failure (a unit's status, COSA_ECORRSINGULAR, ...) the
+ * master's history is unchanged, the units' states may have advanced. */
+cosa_status cosa_master_step(cosa_master *m);
+
+/* Current values (any pointer may be NULL): time T_n, stacked state x_n (nx),
+ * input at the start of the next step u = L ybar_n + du_n (nu), raw outputs
+ * y_n (ny; after init: ybar_0), corrected outputs ybar_n (ny), du_n (nu). */
+cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *u, double *y,
+                            double *ybar, double *du);
+/* The information vector z_n in the layout of the scheme (METHOD.md). */
+cosa_status cosa_master_info(const cosa_master *m, double *z);
+/* Index of the unit that failed in the last cosa_master_step (or nunits). */
+size_t cosa_master_failed_unit(const cosa_master *m);
+
+/* ---- Monolithic reference -------------------------------------------------- */
+
+/* Reference trajectory sampled at t_k = k H, k = 0..nsamples-1. */
+typedef struct cosa_reference {
+    size_t nx, ny, nsamples;
+    double H;
+    double *x;    /* nx x nsamples, column k = x(t_k)  */
+    double *y;    /* ny x nsamples, column k = y(t_k)  */
+    int exact;    /* 1: matrix exponential, 0: CVODE    */
+    double rtol;  /* CVODE tolerance (0 when exact)     */
+    long nsteps;  /* CVODE internal steps (0 when exact) */
+} cosa_reference;
+
+/* Exact reference of a linear coupled system: x_{k+1} = exp(A* H) x_k,
+ * y_k = C* x_k (eq 35). */
+cosa_status cosa_reference_exact(const cosa_system *sys, const double *x0, double H,
+                                 size_t nsamples, cosa_reference **out);
+/* Reference of any unit set: the coupled system as one ODE,
+ * x' = f(t, x, L y) with y = g(t, x, L y) solved by Newton inside the
+ * right-hand side (cosa_units_loop_solve, warm-started), integrated by CVODE
+ * BDF at relative tolerance rtol (e.g. 1e-12) from x0 at t = 0 and stopped at
+ * every sample.  Two passes: the first finds the amplitude m_i of every state
+ * over the samples, the second integrates with atol_i = rtol max(m_i, 1e-6
+ * max_j m_j).  Uses only the units' model evaluations (cosa_unit_eval,
+ * cosa_unit_jacobian), not their integrators or states.  COSA_ENOTCONVERGED
+ * if CVODE fails. */
+cosa_status cosa_reference_cvode(size_t nunits, cosa_unit *const *units, const double *L,
+                                 const double *x0, double H, size_t nsamples, double rtol,
+                                 cosa_reference **out);
+void cosa_reference_free(cosa_reference *r);
+
+/* ---- Driver: one co-simulation run with the conventions of METHOD.md --------- */
+
+typedef struct cosa_cosim_opts {
+    size_t nsteps;           /* N = round(T_end / H) >= 1 macro steps           */
+    cosa_master_opts master;
+    double diverge_factor;   /* divergence threshold (see below); <= 0: 1e6    */
+} cosa_cosim_opts;
+
+typedef struct cosa_cosim_result {
+    size_t nx, nu, ny;
+    size_t nsteps;      /* N requested                                        */
+    size_t ndone;       /* macro steps completed (N unless diverged)          */
+    double *t;          /* N+1 times: t[n] = (p + n) H                        */
+    double *x;          /* nx x (N+1): unit states at t[n]                    */
+    double *u;          /* nu x (N+1): input at the start of step n, L ybar_n + du_n */
+    double *y;          /* ny x (N+1): raw outputs at t[n] (column 0: ybar_0)  */
+    double *ybar;       /* ny x (N+1): corrected outputs at t[n]               */
+    double *du;         /* nu x (N+1): state-correction offset (0 without)     */
+    double *yref;       /* ny x (N+1): reference outputs at t[n]               */
+    int diverged;       /* 1: stopped at t_diverged (columns > ndone are NaN)  */
+    double t_diverged;
+    char reason[160];   /* why it diverged ("" if not)                        */
+    double yref_max;    /* largest |reference output| over t = 0 .. t[N]      */
+    double e_global;    /* NRMSE of ybar vs yref at t[1..N] (cosa_traj_nrmse);
+                           +inf if diverged                                   */
+    size_t ncomp;       /* output components in e_global                      */
+} cosa_cosim_result;
+
+/* Start-up (METHOD.md): the co-simulation starts at t = p H on the reference,
+ * x = x_ref(pH), ybar_{-j} = y_ref((p-j) H), du = 0, then runs N macro steps
+ * (ref must have nsamples >= p + N + 1 at the same H, else COSA_ERANGE).
+ * Divergence (a result, not an error: COSA_OK with diverged = 1): an output
+ * (raw or corrected) exceeds diverge_factor * yref_max or is not finite, or a
+ * unit / the correction fails numerically (reason says which).  The result is
+ * owned by the caller (cosa_cosim_result_free). */
+cosa_status cosa_cosim_run(size_t nunits, cosa_unit *const *units, const double *L,
+                           const cosa_scheme *s, const cosa_reference *ref,
+                           const cosa_cosim_opts *opt, cosa_cosim_result **out);
+void cosa_cosim_result_free(cosa_cosim_result *r);
+
+/* ---- NRMSE of sampled trajectories (lib/trajectory_nrmse.c) -------------- */
+
+/* Global NRMSE (eq 33, METHOD.md) of N samples y (ny x N, ld ldy) against the
+ * reference yref (ld ldr): per component k, RMS_n(y_kn - yref_kn) divided by
+ * the population standard deviation of yref_k over the same samples, then the
+ * RMS over the components; components with std_k <= COSA_NRMSE_STD_RTOL *
+ * sqrt(mean_k^2 + std_k^2) are left out (as cosa_nrmse).  *e = +inf if a y
+ * entry is not finite or the sums overflow.  ncomp (may be NULL) counts the
+ * components used.  COSA_EINVAL (NULL, ny = 0, ld < ny), COSA_ERANGE (N = 0 or
+ * every component constant), COSA_ENONFINITE (yref not finite). */
+cosa_status cosa_traj_nrmse(size_t ny, size_t N, const double *y, size_t ldy,
+                            const double *yref, size_t ldr, double *e, size_t *ncomp);
+
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSA_TD_H */

@@ -1,0 +1,147 @@
+/* evaluate.c -- one analysis point: Phi, Phi*, spectral radii and the NRMSE
+ * indicators, with all buffers in a workspace sized once. */
+#include "cosa/phi.h"
+#include "phi/deflate_impl.h"
+#include "core/dense.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cosa_eval_workspace {
+    size_t dimmax, nx;
+    int pmax;
+    cosa_phi_workspace *phi;
+    cosa_eig_workspace *eig;
+    cosa_nrmse_workspace *nrmse;
+    cosa_deflate_workspace *defl; /* rho(Phi) of Jacobi schemes (lib/deflate.c) */
+    double *Phi, *Phistar, *copy;
+    double *Adstar; /* nx x nx: A*_d, the leading block of Phi*          */
+    double *T;      /* dimmax x nx: reference basis, z*_n = T A*_d^n x0   */
+};
+
+void cosa_eval_workspace_free(cosa_eval_workspace *w)
+{
+    if (!w)
+        return;
+    cosa_phi_workspace_free(w->phi);
+    cosa_eig_workspace_free(w->eig);
+    cosa_nrmse_workspace_free(w->nrmse);
+    cosa_deflate_workspace_free(w->defl);
+    free(w->Phi);
+    free(w->Phistar);
+    free(w->copy);
+    free(w->Adstar);
+    free(w->T);
+    free(w);
+}
+
+cosa_eval_workspace *cosa_eval_workspace_alloc(const cosa_system *sys, int pmax)
+{
+    if (!sys || pmax < 0 || pmax > COSA_ORDER_MAX)
+        return NULL;
+    cosa_eval_workspace *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    cosa_scheme big = {.order = pmax, .corr = COSA_CORR_MBCORR, .alpha = 1.0};
+    cosa_layout lay;
+    if (cosa_layout_get(sys, &big, &lay) != COSA_OK)
+        goto fail;
+    size_t d = lay.dim;
+    w->dimmax = d;
+    w->nx = lay.nx;
+    w->pmax = pmax;
+    w->phi = cosa_phi_workspace_alloc(sys, pmax);
+    w->eig = cosa_eig_workspace_alloc(d);
+    w->nrmse = cosa_nrmse_workspace_alloc(d);
+    w->defl = cosa_deflate_workspace_alloc(sys, pmax);
+    w->Phi = malloc(d * d * sizeof(double));
+    w->Phistar = malloc(d * d * sizeof(double));
+    w->copy = malloc(d * d * sizeof(double));
+    w->Adstar = malloc((lay.nx ? lay.nx * lay.nx : 1) * sizeof(double));
+    w->T = malloc(d * (lay.nx ? lay.nx : 1) * sizeof(double));
+    if (!w->phi || !w->eig || !w->nrmse || !w->defl || !w->Phi || !w->Phistar || !w->copy ||
+        !w->Adstar || !w->T)
+        goto fail;
+    return w;
+fail:
+    cosa_eval_workspace_free(w);
+    return NULL;
+}
+
+cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double dt,
+                          const double *x0, double tend, unsigned want,
+                          cosa_point_result *out, cosa_eval_workspace *w)
+{
+    if (!sys || !s || !out || !w || ((want & COSA_WANT_ERRORS) && !x0))
+        return COSA_EINVAL;
+    out->rho = out->rho_ref = NAN;
+    out->err = (cosa_errors){NAN, NAN, NAN, 0};
+    out->nsteps = 0;
+    if (!isfinite(dt) || ((want & COSA_WANT_ERRORS) && !isfinite(tend)))
+        return COSA_ENONFINITE;
+    if (!(dt > 0.0))
+        return COSA_ERANGE;
+    if (!cosa_system_is_valid(sys))
+        return COSA_EALGLOOP; /* I - D L singular (or a half-done update) */
+    cosa_layout lay;
+    cosa_status st = cosa_layout_get(sys, s, &lay);
+    if (st != COSA_OK)
+        return st;
+    if (s->order > w->pmax || lay.dim > w->dimmax || lay.nx != w->nx)
+        return COSA_EWORKSPACE;
+    size_t n = lay.dim;
+    if (want & COSA_WANT_ERRORS) {
+        double steps = tend > 0.0 ? nearbyint(tend / dt) : 0.0;
+        if (!(steps >= 1.0) || steps > 1e15)
+            return COSA_ERANGE;
+        out->nsteps = (size_t)steps;
+    }
+
+    if (want & COSA_WANT_ERRORS)
+        want |= COSA_WANT_RHO_REF;
+    if (want & COSA_WANT_RHO_REF) {
+        /* Phi* and rho(Phi*) from its state block (eig(Phi*) = eig(A*_d) u {0}). */
+        st = cosa_phi_ref_build(sys, s, dt, w->Phistar, n, w->phi);
+        if (st != COSA_OK)
+            return st;
+        cosa_mat_copy(lay.nx, lay.nx, w->Phistar, n, w->copy, lay.nx);
+        st = cosa_spectral_radius(lay.nx, w->copy, lay.nx, &out->rho_ref, w->eig);
+        if (st != COSA_OK)
+            return st;
+    }
+
+    /* rho(Phi): for Jacobi schemes from the deflated Phi_d (lib/deflate.c:
+     * the same nonzero eigenvalues, a smaller dgeev, no full Phi needed). */
+    const int jacobi = s->exec == COSA_JACOBI;
+    if ((want & COSA_WANT_ERRORS) || !jacobi) {
+        st = cosa_phi_build(sys, s, dt, w->Phi, n, w->phi);
+        if (st != COSA_OK)
+            return st;
+    }
+    if (want & (COSA_WANT_RHO | COSA_WANT_ERRORS)) {
+        if (jacobi) {
+            st = cosa_deflate_rho(sys, s, dt, &out->rho, w->defl);
+        } else {
+            cosa_mat_copy(n, n, w->Phi, n, w->copy, n);
+            st = cosa_spectral_radius(n, w->copy, n, &out->rho, w->eig);
+        }
+        if (st != COSA_OK)
+            return st;
+    }
+    if ((want & COSA_WANT_RHO_REF) && out->rho_ref > 1.0 + COSA_RHO_TOL)
+        return COSA_EUNSTABLEREF;
+    if (want & COSA_WANT_ERRORS) {
+        /* reference trajectory in state form (METHOD.md "History"):
+         * z*_n = T q_n, q_n = A*_d^n x0, z0 = T x0 */
+        st = cosa_reference_basis(sys, s, dt, w->T, n, w->phi);
+        if (st != COSA_OK)
+            return st;
+        cosa_mat_copy(lay.nx, lay.nx, w->Phistar, n, w->Adstar, lay.nx);
+        st = cosa_nrmse(n, w->Phi, w->Phistar, n, &lay, lay.nx, w->Adstar, lay.nx, w->T, n, x0,
+                        out->nsteps, out->rho, &out->err, NULL, w->nrmse);
+        if (st != COSA_OK)
+            return st;
+    }
+    return COSA_OK;
+}

@@ -1,0 +1,41 @@
+/* phi_impl.h -- private workspace for discretisation and Phi assembly. */
+#ifndef COSA_PHI_IMPL_H
+#define COSA_PHI_IMPL_H
+
+#include "cosa/phi.h"
+#include <lapacke.h>
+
+struct cosa_phi_workspace {
+    size_t nsub, nx, nu, ny;
+    int pmax;
+    size_t dimmax;
+    cosa_disc_workspace *dw; /* stacked discretisation (core), cached */
+    const double *Ad;        /* nx x nx: cosa_disc_Ad(dw)             */
+    const double *Q;         /* (pmax+1) blocks nx x nu: cosa_disc_Q  */
+    cosa_expm_workspace *ew; /* order nx: exp(A* dt)                  */
+    double *M;               /* nx x nx scratch                       */
+    /* Phi assembly scratch */
+    double *P;               /* (pmax+1) blocks nx x nu: P_j         */
+    double *PL;              /* nx x ny                              */
+    double *Y;               /* ny x dimmax: raw/corrected output rows */
+    double *Gp, *G0;         /* ny x nu                              */
+    double *IGL;             /* ny x ny                              */
+    lapack_int *ipiv;        /* ny                                   */
+    double *tmp_yu;          /* ny x nu                              */
+    /* reference */
+    double *Astar, *Cstar, *Adstar, *work_xy; /* nx*nx, ny*nx, nx*nx, nx*ny */
+    double *xk, *xk1;        /* nx vectors                           */
+    double *Tref;            /* dimmax x nx: reference basis T (cosa_z0_build) */
+    /* Gauss-Seidel assembly */
+    double *gsR;             /* (pmax+1) blocks ny x dimmax: output polynomials */
+    double *gsU;             /* (pmax+1) blocks nu x dimmax: input polynomials  */
+    unsigned char *done;     /* nsub flags: advanced in this macro step         */
+    size_t *owner;           /* ny: subsystem owning each output                */
+    size_t *sub_dims;        /* nsub x 3: nx_i, nu_i, ny_i of the system it was sized for */
+};
+
+/* 1 if workspace w was sized for a system with the same subsystem split as
+ * sys (totals and every nx_i, nu_i, ny_i) and for order p. */
+int cosa_phi_workspace_fits(const cosa_phi_workspace *w, const cosa_system *sys, int p);
+
+#endif

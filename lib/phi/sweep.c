@@ -1,0 +1,412 @@
+/* sweep.c -- parameter sweeps: two model parameters on a grid x a list of
+ * macro steps x a list of schemes, one metric (rho, e_g, e_l) per point,
+ * in parallel with OpenMP.
+ *
+ * Determinism.  Every point is evaluated by cosa_evaluate from the point's
+ * own parameters, on the thread's own system copy and workspace; the only
+ * state carried from one point to the next are the discretisation caches,
+ * which return bitwise what a recomputation would (they are keyed on the
+ * exact matrices, dt and order).  So a value does not depend on the thread
+ * that computed it, on the schedule, or on the other points, and equals what
+ * `cosa point` prints for the same case.
+ *
+ * Work items.  A map has many grid points and few macro steps: an item is
+ * one grid point with all its macro steps and schemes, so the model is
+ * updated once per point and the discretisation of a subsystem whose
+ * matrices do not depend on the swept parameters (subsystem I of the
+ * two-mass oscillator in a (c_k, d_k) sweep) is computed once per thread and
+ * macro step and then found in the cache (lib/deflate.c keeps one entry per
+ * step); that of the changing subsystems once per point and step, shared by
+ * all schemes (one Van Loan exponential serves the orders <= 2).  With fewer
+ * grid points than SWEEP_POINTS_PER_THREAD per thread (a curve over dt: one
+ * point, many steps) an item is one (grid point, macro step) pair, so that
+ * every thread has work; a thread updates the model only when its next item
+ * is at another grid point.
+ *
+ * Structural parameters.  A parameter that changes the dimensions (chain's n
+ * or r) cannot be applied by model->update, which then returns COSA_EINVAL;
+ * the thread then builds a new system with model->create and sizes a new
+ * evaluation workspace for it.  This is the only allocation inside the
+ * parallel region, and happens only when the structure changes. */
+#include "cosa/phi.h"
+#include "cosa/models.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static const char *const metric_names[COSA_METRIC_COUNT] = {"rho", "e_global", "e_local",
+                                                            "e_local_ref"};
+
+const char *cosa_metric_name(cosa_metric m)
+{
+    return (unsigned)m < COSA_METRIC_COUNT ? metric_names[m] : "?";
+}
+
+cosa_status cosa_metric_parse(const char *text, cosa_metric *out)
+{
+    if (!text || !out)
+        return COSA_EINVAL;
+    for (int i = 0; i < COSA_METRIC_COUNT; i++)
+        if (strcmp(text, metric_names[i]) == 0) {
+            *out = (cosa_metric)i;
+            return COSA_OK;
+        }
+    if (strcmp(text, "e_g") == 0) {
+        *out = COSA_METRIC_E_GLOBAL;
+        return COSA_OK;
+    }
+    if (strcmp(text, "e_l") == 0) {
+        *out = COSA_METRIC_E_LOCAL;
+        return COSA_OK;
+    }
+    return COSA_EINVAL;
+}
+
+double cosa_sweep_axis_value(const cosa_sweep_axis *a, size_t k)
+{
+    if (!a || k >= a->n)
+        return NAN;
+    if (k == 0)
+        return a->lo;
+    if (k == a->n - 1)
+        return a->hi;
+    const double t = (double)k / (double)(a->n - 1);
+    if (a->log) {
+        const double l0 = log10(a->lo), l1 = log10(a->hi);
+        return pow(10.0, l0 + (l1 - l0) * t);
+    }
+    return a->lo + (a->hi - a->lo) * t;
+}
+
+static cosa_status axis_check(const cosa_sweep_axis *a, size_t nparam)
+{
+    if (a->n == 0)
+        return COSA_EINVAL;
+    if (a->param < 0)
+        return a->param == -1 && a->n == 1 ? COSA_OK : COSA_EINVAL;
+    if ((size_t)a->param >= nparam)
+        return COSA_EPARAM;
+    if (!isfinite(a->lo) || !isfinite(a->hi))
+        return COSA_ENONFINITE;
+    if (a->log && !(a->lo > 0.0 && a->hi > 0.0))
+        return COSA_ERANGE;
+    return COSA_OK;
+}
+
+static cosa_status spec_check(const cosa_sweep_spec *sp)
+{
+    if (!sp || !sp->model || !sp->model->create || !sp->model->update || !sp->dt ||
+        sp->ndt == 0 || !sp->schemes || sp->nscheme == 0 ||
+        (unsigned)sp->metric >= COSA_METRIC_COUNT)
+        return COSA_EINVAL;
+    if (sp->metric != COSA_METRIC_RHO && !sp->model->initial_state)
+        return COSA_EINVAL;
+    cosa_status st;
+    if ((st = axis_check(&sp->x, sp->model->nparam)) != COSA_OK ||
+        (st = axis_check(&sp->y, sp->model->nparam)) != COSA_OK)
+        return st;
+    if (sp->x.param >= 0 && sp->x.param == sp->y.param)
+        return COSA_EINVAL;
+    for (size_t i = 0; i < sp->ndt; i++) {
+        if (!isfinite(sp->dt[i]))
+            return COSA_ENONFINITE;
+        if (!(sp->dt[i] > 0.0))
+            return COSA_ERANGE;
+    }
+    /* tend <= 0 means "the model's horizon"; NaN or Inf is an error */
+    if (isnan(sp->tend) || isinf(sp->tend))
+        return COSA_ENONFINITE;
+    /* overflow of the result count */
+    size_t n = sp->nscheme;
+    const size_t f[3] = {sp->ndt, sp->x.n, sp->y.n};
+    for (int i = 0; i < 3; i++) {
+        if (n > SIZE_MAX / sizeof(double) / f[i])
+            return COSA_ERANGE;
+        n *= f[i];
+    }
+    return COSA_OK;
+}
+
+size_t cosa_sweep_size(const cosa_sweep_spec *spec)
+{
+    if (spec_check(spec) != COSA_OK)
+        return 0;
+    return spec->nscheme * spec->ndt * spec->x.n * spec->y.n;
+}
+
+size_t cosa_sweep_index(const cosa_sweep_spec *spec, size_t is, size_t it, size_t ix,
+                        size_t iy)
+{
+    return ((is * spec->ndt + it) * spec->x.n + ix) * spec->y.n + iy;
+}
+
+/* Items of a map: at least this many grid points per thread, else the
+ * macro steps of a point are split over the threads. */
+#define SWEEP_POINTS_PER_THREAD 4
+
+/* Per-thread state, allocated before the parallel region (and replaced
+ * when a structural parameter changes the system's dimensions). */
+struct sweep_thread {
+    cosa_system *sys;
+    cosa_eval_workspace *ew;
+    double *par, *x0;
+    size_t x0_len;    /* entries of x0 */
+    size_t point;     /* grid point sys and x0 are set to (SIZE_MAX: none) */
+    cosa_status pst;  /* status of setting that point */
+};
+
+static void threads_free(struct sweep_thread *t, int n)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < n; i++) {
+        cosa_eval_workspace_free(t[i].ew);
+        cosa_system_free(t[i].sys);
+        free(t[i].par);
+        free(t[i].x0);
+    }
+    free(t);
+}
+
+static void set_point(const cosa_sweep_spec *sp, double *par, size_t ix, size_t iy)
+{
+    if (sp->x.param >= 0)
+        par[sp->x.param] = cosa_sweep_axis_value(&sp->x, ix);
+    if (sp->y.param >= 0)
+        par[sp->y.param] = cosa_sweep_axis_value(&sp->y, iy);
+}
+
+/* The thread's system from model->create at t->par, with an evaluation
+ * workspace for schemes up to order pmax and x0 room for its states.  On
+ * failure the thread keeps what it had. */
+static cosa_status thread_build(const cosa_model *m, int pmax, struct sweep_thread *t)
+{
+    cosa_system *sys = NULL;
+    cosa_status st = m->create(m, t->par, &sys);
+    if (st != COSA_OK)
+        return st;
+    const size_t nx = cosa_system_nx(sys);
+    cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, pmax);
+    double *x0 = nx > t->x0_len ? calloc(nx, sizeof(double)) : NULL;
+    if (!ew || (nx > t->x0_len && !x0)) {
+        cosa_eval_workspace_free(ew);
+        cosa_system_free(sys);
+        free(x0);
+        return COSA_ENOMEM;
+    }
+    cosa_eval_workspace_free(t->ew);
+    cosa_system_free(t->sys);
+    t->ew = ew;
+    t->sys = sys;
+    if (x0) {
+        free(t->x0);
+        t->x0 = x0;
+        t->x0_len = nx;
+    }
+    return COSA_OK;
+}
+
+/* Set the thread's system (and x0 for error metrics) to grid point k
+ * (ix = k / y.n, iy = k % y.n); the status of the point. */
+static cosa_status thread_point(const cosa_sweep_spec *sp, int pmax, int errors, size_t k,
+                                struct sweep_thread *t)
+{
+    if (t->point == k)
+        return t->pst;
+    const cosa_model *m = sp->model;
+    set_point(sp, t->par, k / sp->y.n, k % sp->y.n);
+    cosa_status st = m->update(m, t->par, t->sys);
+    if (st == COSA_EINVAL) /* the structure changed (cosa_model.update) */
+        st = thread_build(m, pmax, t);
+    if (st == COSA_OK && errors)
+        st = m->initial_state(m, t->par, t->x0);
+    t->point = k;
+    t->pst = st;
+    return st;
+}
+
+/* One scheme at one point: the value of the metric, or NaN and a status. */
+static cosa_status eval_one(const cosa_sweep_spec *sp, const cosa_scheme *s, double dt,
+                            double tend, struct sweep_thread *t, double *value)
+{
+    cosa_point_result r;
+    cosa_status st;
+    *value = NAN;
+    switch (sp->metric) {
+    case COSA_METRIC_RHO:
+        st = cosa_evaluate(t->sys, s, dt, NULL, tend, COSA_WANT_RHO, &r, t->ew);
+        if (st == COSA_OK)
+            *value = r.rho;
+        return st;
+    case COSA_METRIC_E_GLOBAL:
+    case COSA_METRIC_E_LOCAL:
+        /* An unstable co-simulation has e = +inf (cosa.h), known from rho
+         * alone, unless the reference is unstable too (COSA_EUNSTABLEREF, as
+         * cosa_evaluate reports it with errors). */
+        st = cosa_evaluate(t->sys, s, dt, NULL, tend, COSA_WANT_RHO, &r, t->ew);
+        if (st != COSA_OK)
+            return st;
+        if (r.rho > 1.0 + COSA_RHO_TOL) {
+            st = cosa_evaluate(t->sys, s, dt, NULL, tend, COSA_WANT_RHO_REF, &r, t->ew);
+            if (st == COSA_OK)
+                *value = INFINITY;
+            return st;
+        }
+        /* fall through */
+    default:
+        st = cosa_evaluate(t->sys, s, dt, t->x0, tend, COSA_WANT_RHO | COSA_WANT_ERRORS, &r,
+                           t->ew);
+        if (st != COSA_OK)
+            return st;
+        *value = sp->metric == COSA_METRIC_E_GLOBAL  ? r.err.e_global
+                 : sp->metric == COSA_METRIC_E_LOCAL ? r.err.e_local
+                                                     : r.err.e_local_ref;
+        return COSA_OK;
+    }
+}
+
+cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_status *status,
+                           size_t *nfailed)
+{
+    if (nfailed)
+        *nfailed = 0;
+    cosa_status st = spec_check(spec);
+    if (st != COSA_OK)
+        return st;
+    if (!values)
+        return COSA_EINVAL;
+    const cosa_sweep_spec *sp = spec;
+    const cosa_model *m = sp->model;
+    const size_t np = m->nparam ? m->nparam : 1;
+    const size_t nx = sp->x.n, ny = sp->y.n, npts = nx * ny;
+    const size_t total = sp->nscheme * sp->ndt * npts;
+    const int errors = sp->metric != COSA_METRIC_RHO;
+    const double tend = sp->tend > 0.0 ? sp->tend : m->tend;
+    if (errors && !(tend > 0.0 && isfinite(tend)))
+        return COSA_ERANGE;
+
+    /* Base parameters with the axes at their first point; fall back to the
+     * plain base values if the model rejects that point. */
+    double *par0 = calloc(np, sizeof(double));
+    if (!par0)
+        return COSA_ENOMEM;
+    if (sp->par)
+        memcpy(par0, sp->par, m->nparam * sizeof(double));
+    else
+        cosa_model_defaults(m, par0);
+    cosa_system *proto = NULL;
+    double *par_base = malloc(np * sizeof(double));
+    if (!par_base) {
+        free(par0);
+        return COSA_ENOMEM;
+    }
+    memcpy(par_base, par0, np * sizeof(double));
+    set_point(sp, par0, 0, 0);
+    st = m->create(m, par0, &proto);
+    if (st != COSA_OK) {
+        memcpy(par0, par_base, np * sizeof(double));
+        st = m->create(m, par0, &proto);
+    }
+    free(par_base);
+    if (st != COSA_OK) {
+        free(par0);
+        return st;
+    }
+    int pmax = 0;
+    for (size_t i = 0; i < sp->nscheme && st == COSA_OK; i++) {
+        st = cosa_scheme_check(&sp->schemes[i], proto);
+        if (sp->schemes[i].order > pmax)
+            pmax = sp->schemes[i].order;
+    }
+    cosa_system_free(proto);
+    if (st != COSA_OK) {
+        free(par0);
+        return st;
+    }
+
+    int nth = 1;
+#ifdef _OPENMP
+    nth = sp->threads > 0 ? sp->threads : omp_get_max_threads();
+#endif
+    if (nth < 1)
+        nth = 1;
+    /* work items: a grid point with all its macro steps (maps), or one
+     * (grid point, macro step) pair when the points are too few */
+    const size_t split = npts < SWEEP_POINTS_PER_THREAD * (size_t)nth ? sp->ndt : 1;
+    const size_t per_item = sp->ndt / split, nitems = npts * split;
+    if ((size_t)nth > nitems)
+        nth = (int)nitems;
+    struct sweep_thread *th = calloc((size_t)nth, sizeof *th);
+    if (!th) {
+        free(par0);
+        return COSA_ENOMEM;
+    }
+    for (int i = 0; i < nth && st == COSA_OK; i++) {
+        th[i].point = SIZE_MAX;
+        if (!(th[i].par = malloc(np * sizeof(double)))) {
+            st = COSA_ENOMEM;
+            break;
+        }
+        memcpy(th[i].par, par0, np * sizeof(double));
+        st = thread_build(m, pmax, &th[i]);
+    }
+    free(par0);
+    if (st != COSA_OK) {
+        threads_free(th, nth);
+        return st;
+    }
+
+    size_t done = 0, failed = 0, next_report = 0;
+    const size_t report_step = total / 1000 > 0 ? total / 1000 : 1;
+    const size_t item_values = per_item * sp->nscheme;
+    const int chunk = split > 1 ? 1 : 4;
+
+#pragma omp parallel num_threads(nth) reduction(+ : failed)
+    {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        struct sweep_thread *t = &th[tid];
+#pragma omp for schedule(dynamic, chunk)
+        for (size_t item = 0; item < nitems; item++) {
+            const size_t k = item / split, ix = k / ny, iy = k % ny;
+            const size_t it0 = (item % split) * per_item;
+            const cosa_status pst = thread_point(sp, pmax, errors, k, t);
+            for (size_t it = it0; it < it0 + per_item; it++) {
+                const double dt = sp->dt[it];
+                const int too_long = errors && !(nearbyint(tend / dt) >= 1.0);
+                for (size_t is = 0; is < sp->nscheme; is++) {
+                    const size_t idx = cosa_sweep_index(sp, is, it, ix, iy);
+                    double v = NAN;
+                    cosa_status sst = too_long ? COSA_ERANGE : pst;
+                    if (sst == COSA_OK)
+                        sst = eval_one(sp, &sp->schemes[is], dt, tend, t, &v);
+                    values[idx] = sst == COSA_OK ? v : NAN;
+                    if (status)
+                        status[idx] = sst;
+                    if (sst != COSA_OK)
+                        failed++;
+                }
+            }
+            size_t now;
+#pragma omp atomic capture
+            now = done += item_values;
+            if (tid == 0 && sp->progress && now >= next_report && now < total) {
+                next_report = now + report_step;
+                sp->progress(now, total, sp->user_data);
+            }
+        }
+    }
+    if (sp->progress)
+        sp->progress(total, total, sp->user_data);
+    threads_free(th, nth);
+    if (nfailed)
+        *nfailed = failed;
+    return COSA_OK;
+}

@@ -1,0 +1,466 @@
+/* master.c -- the time-domain master: runs any Jacobi or Gauss-Seidel scheme
+ * of the Phi engine (cosa_scheme) on a set of co-simulation units, with
+ * output correction, state correction and MBCorr from Jacobians the units
+ * supply at every macro step (MBCorr paper section 2.3, steps 1-5;
+ * METHOD.md "Order-p formulas", "Gauss-Seidel").
+ *
+ * Per macro step T_n -> T_{n+1}, s = (t - T_n)/H:
+ *   P(s)   = sum_j l_j(s) ybar_{n-j}, Lagrange basis on s = 0, -1, ..., -p
+ *            (Gauss-Seidel: outputs of units already advanced use the basis on
+ *            s = 1, 0, ..., 1-p through y_{n+1}, ybar_n, ..., ybar_{n+1-p});
+ *   u~(s)  = L P(s) + du_n, handed to each unit as value and derivatives at
+ *            T_n: d^m u~/dt^m = m! a_m / H^m for u~ = sum_m a_m s^m;
+ *   E_p    = P(1) = sum_j e_j ybar_{n-j};
+ *   output correction (eq 14, integral form):
+ *            (I - G_p L) ybar_{n+1} = y_{n+1} - G_p L E_p - G_0 du_n,
+ *            G_p = C_n sum_m w_m Q_m + D_n, G_0 = C_n Q_0 + D_n, with
+ *            Q_m = int_0^H e^{A_n (H - tau)} B_n (tau/H)^m dtau from the Van
+ *            Loan exponential of cosa_discretize on the stacked Jacobians;
+ *   state correction (eq 22): du_{n+1} = (1 - alpha) du_n + alpha kappa_p L (ybar_{n+1} - E_p).
+ * The coefficient tables (l_j, e_j, w_m, kappa_p) are those of the Phi
+ * engine (lib/core/tables.c). */
+#include "td/unit_impl.h"
+#include "core/dense.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NP_MAX (COSA_ORDER_MAX + 1)
+
+struct cosa_master {
+    size_t nunits;
+    cosa_unit **units;
+    size_t nx, nu, ny;
+    size_t *ox, *ou, *oy;      /* offsets of each unit in the stacked x, u, y */
+    double *L;                 /* nu x ny                                     */
+    cosa_scheme s;
+    size_t *seq;               /* execution order                              */
+    int p;
+    size_t np;                 /* p + 1                                        */
+    int has_du;
+    double H;
+    cosa_master_opts opt;
+    double t;
+    double *hist, *hist_new;   /* ny x np: ybar_n, ..., ybar_{n-p}            */
+    double *du, *du_new;       /* nu                                           */
+    double *y;                 /* ny: raw outputs of the last step             */
+    double *xs;                /* nx: stacked states (scratch)                 */
+    double lag[NP_MAX * NP_MAX], lag1[NP_MAX * NP_MAX], e[NP_MAX], w[NP_MAX];
+    double kappa;
+    double *P;                 /* ny x np: output polynomials in s (monomials) */
+    double *a;                 /* nu x np: input polynomials in s              */
+    double *der;               /* nu x np: derivatives for one unit            */
+    double *Ep, *vu, *vy, *u0; /* ny, nu, ny, nu                               */
+    /* output correction */
+    cosa_system *jsys;         /* stacked Jacobians A_n, B_n, C_n, D_n and L   */
+    cosa_disc_workspace *dw;  /* discretisation of the stacked Jacobians      */
+    double *jA, *jB, *jC, *jD; /* one unit's Jacobians (largest sizes)         */
+    double *QW;                /* nx x nu: sum_m w_m Q_m                       */
+    double *Gp, *G0, *IGL;     /* ny x nu, ny x nu, ny x ny                    */
+    lapack_int *ipiv;
+    double *buf;
+    size_t failed;
+};
+
+void cosa_master_free(cosa_master *m)
+{
+    if (!m)
+        return;
+    cosa_disc_workspace_free(m->dw);
+    cosa_system_free(m->jsys);
+    free(m->units);
+    free(m->ox);
+    free(m->seq);
+    free(m->buf);
+    free(m->ipiv);
+    free(m);
+}
+
+/* Stacked system of zero Jacobians with the dimensions of the units. */
+static cosa_status jsys_create(cosa_master *m)
+{
+    cosa_subsystem *subs = calloc(m->nunits, sizeof *subs);
+    size_t big = 0;
+    for (size_t i = 0; i < m->nunits; i++) {
+        const cosa_unit *u = m->units[i];
+        size_t sz = u->nx * u->nx + u->nx * u->nu + u->ny * u->nx + u->ny * u->nu;
+        big = sz > big ? sz : big;
+    }
+    double *zeros = calloc(big + 1, sizeof(double));
+    cosa_status st = COSA_ENOMEM;
+    if (subs && zeros) {
+        for (size_t i = 0; i < m->nunits; i++) {
+            const cosa_unit *u = m->units[i];
+            subs[i] = (cosa_subsystem){u->nx, u->nu, u->ny, zeros, zeros, zeros, zeros};
+        }
+        st = cosa_system_create(&m->jsys, m->nunits, subs, m->L);
+        if (st == COSA_OK) {
+            m->dw = cosa_disc_workspace_alloc(m->jsys, m->p);
+            if (!m->dw)
+                st = COSA_ENOMEM;
+        }
+    }
+    free(subs);
+    free(zeros);
+    return st;
+}
+
+cosa_status cosa_master_create(size_t nunits, cosa_unit *const *units, const double *L,
+                               const cosa_scheme *s, double H, const cosa_master_opts *opt,
+                               cosa_master **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!units || nunits == 0 || !s)
+        return COSA_EINVAL;
+    size_t nx = 0, nu = 0, ny = 0, big = 0;
+    for (size_t i = 0; i < nunits; i++) {
+        if (!units[i])
+            return COSA_EINVAL;
+        nx += units[i]->nx;
+        nu += units[i]->nu;
+        ny += units[i]->ny;
+    }
+    if (nu && ny && !L)
+        return COSA_EINVAL;
+    if (nu && ny && !cosa_mat_isfinite(nu, ny, L, nu))
+        return COSA_ENONFINITE;
+    if (!isfinite(H) || !(H > 0.0))
+        return COSA_ERANGE;
+    cosa_status st = cosa_scheme_check(s, NULL);
+    if (st != COSA_OK)
+        return st;
+    if (s->exec == COSA_GAUSS_SEIDEL && s->corr != COSA_CORR_NONE)
+        return COSA_EUNSUPPORTED;
+    if (s->exec == COSA_GAUSS_SEIDEL && s->seq) { /* a permutation of 0..nunits-1 */
+        unsigned char *seen = calloc(nunits, 1);
+        if (!seen)
+            return COSA_ENOMEM;
+        for (size_t k = 0; k < nunits && st == COSA_OK; k++) {
+            if (s->seq[k] >= nunits || seen[s->seq[k]])
+                st = COSA_EINVAL;
+            else
+                seen[s->seq[k]] = 1;
+        }
+        free(seen);
+        if (st != COSA_OK)
+            return st;
+    }
+
+    cosa_master *m = calloc(1, sizeof *m);
+    if (!m)
+        return COSA_ENOMEM;
+    m->nunits = nunits;
+    m->nx = nx;
+    m->nu = nu;
+    m->ny = ny;
+    m->s = *s;
+    m->p = s->order;
+    m->np = (size_t)s->order + 1;
+    m->has_du = (s->corr & COSA_CORR_STATE) != 0;
+    m->H = H;
+    if (opt)
+        m->opt = *opt;
+    m->failed = nunits;
+    m->units = calloc(nunits, sizeof *m->units);
+    m->ox = calloc(3 * nunits, sizeof *m->ox);
+    m->seq = calloc(nunits, sizeof *m->seq);
+    if (!m->units || !m->ox || !m->seq)
+        goto nomem;
+    m->ou = m->ox + nunits;
+    m->oy = m->ou + nunits;
+    size_t ox = 0, ou = 0, oy = 0;
+    for (size_t i = 0; i < nunits; i++) {
+        cosa_unit *u = units[i];
+        m->units[i] = u;
+        m->ox[i] = ox;
+        m->ou[i] = ou;
+        m->oy[i] = oy;
+        ox += u->nx;
+        ou += u->nu;
+        oy += u->ny;
+        m->seq[i] = s->exec == COSA_GAUSS_SEIDEL && s->seq ? s->seq[i] : i;
+        size_t sz = u->nx * u->nx + u->nx * u->nu + u->ny * u->nx + u->ny * u->nu;
+        big = sz > big ? sz : big;
+    }
+    m->s.seq = m->seq;
+    const size_t np = m->np;
+    size_t total = nu * ny + 2 * ny * np + 2 * nu + ny + nx + ny * np + 2 * nu * np + ny + nu +
+                   ny + nu + big + nx * nu + 2 * ny * nu + ny * ny + 1;
+    m->buf = calloc(total, sizeof(double));
+    m->ipiv = calloc(ny + 1, sizeof *m->ipiv);
+    if (!m->buf || !m->ipiv)
+        goto nomem;
+    double *q = m->buf;
+#define CARVE(ptr, n) ((ptr) = q, q += (n))
+    CARVE(m->L, nu * ny);
+    CARVE(m->hist, ny * np);
+    CARVE(m->hist_new, ny * np);
+    CARVE(m->du, nu);
+    CARVE(m->du_new, nu);
+    CARVE(m->y, ny);
+    CARVE(m->xs, nx);
+    CARVE(m->P, ny * np);
+    CARVE(m->a, nu * np);
+    CARVE(m->der, nu * np);
+    CARVE(m->Ep, ny);
+    CARVE(m->vu, nu);
+    CARVE(m->vy, ny);
+    CARVE(m->u0, nu);
+    CARVE(m->jA, big);
+    CARVE(m->QW, nx * nu);
+    CARVE(m->Gp, ny * nu);
+    CARVE(m->G0, ny * nu);
+    CARVE(m->IGL, ny * ny);
+#undef CARVE
+    if (nu && ny)
+        memcpy(m->L, L, nu * ny * sizeof *L);
+    m->kappa = cosa_order_tables(m->p, m->lag, m->e, m->w);
+    cosa_lagrange_table(m->p, 1.0, m->lag1);
+    if (s->corr & COSA_CORR_OUTPUT) {
+        st = jsys_create(m);
+        if (st != COSA_OK) {
+            cosa_master_free(m);
+            return st;
+        }
+    }
+    *out = m;
+    return COSA_OK;
+nomem:
+    cosa_master_free(m);
+    return COSA_ENOMEM;
+}
+
+cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const double *yhist,
+                             const double *du0)
+{
+    if (!m || (m->nx && !x0) || (m->ny && !yhist))
+        return COSA_EINVAL;
+    if (!isfinite(t0) || !cosa_mat_isfinite(m->ny, m->np, yhist, m->ny) ||
+        (du0 && !cosa_mat_isfinite(m->nu, 1, du0, m->nu)))
+        return COSA_ENONFINITE;
+    for (size_t i = 0; i < m->nunits; i++) {
+        cosa_status st = cosa_unit_set_state(m->units[i], t0, x0 ? x0 + m->ox[i] : NULL);
+        if (st != COSA_OK)
+            return st;
+    }
+    m->t = t0;
+    memcpy(m->hist, yhist, m->ny * m->np * sizeof *yhist);
+    memcpy(m->y, yhist, m->ny * sizeof *yhist);
+    for (size_t k = 0; k < m->nu; k++)
+        m->du[k] = m->has_du && du0 ? du0[k] : 0.0;
+    return COSA_OK;
+}
+
+cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0)
+{
+    if (!m || (m->nx && !x0))
+        return COSA_EINVAL;
+    for (size_t k = 0; k < m->ny; k++)
+        m->vy[k] = 0.0;
+    cosa_status st = cosa_units_loop_solve(m->nunits, m->units, m->L, t0, x0, m->vy);
+    if (st != COSA_OK)
+        return st;
+    for (size_t j = 0; j < m->np; j++)
+        memcpy(m->hist_new + j * m->ny, m->vy, m->ny * sizeof *m->vy);
+    return cosa_master_init(m, t0, x0, m->hist_new, NULL);
+}
+
+/* Linearise every unit at (t, its state, input uin (stacked)) and store the
+ * Jacobians in the stacked system (eq 7). */
+static cosa_status linearise(cosa_master *m, double t, const double *uin)
+{
+    for (size_t i = 0; i < m->nunits; i++) {
+        cosa_unit *u = m->units[i];
+        const size_t nx = u->nx, nu = u->nu, ny = u->ny;
+        double *A = m->jA, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
+        cosa_status st = cosa_unit_jacobian(u, t, u->x, uin + m->ou[i], m->opt.force_fd, A, B,
+                                             C, D);
+        if (st != COSA_OK) {
+            m->failed = i;
+            return st;
+        }
+        cosa_subsystem sub = {nx, nu, ny, A, B, C, D};
+        st = cosa_system_set_subsystem(m->jsys, i, &sub);
+        /* I - D_n L may be singular at some point; only I - G_p L matters */
+        if (st != COSA_OK && st != COSA_EALGLOOP) {
+            m->failed = i;
+            return st;
+        }
+    }
+    return COSA_OK;
+}
+
+/* ubar = L v + du for a stacked output vector v. */
+static void inputs_of(const cosa_master *m, const double *v, double *uout)
+{
+    if (!m->nu)
+        return;
+    cosa_gemv(m->nu, m->ny, 1.0, m->L, m->nu, v, 0.0, uout);
+    for (size_t k = 0; k < m->nu; k++)
+        uout[k] += m->du[k];
+}
+
+/* Output correction (eq 14): ybar = (I - G_p L)^{-1} (y - G_p L E_p - G_0 du). */
+static cosa_status correct_outputs(cosa_master *m, double *ybar)
+{
+    const size_t nx = m->nx, nu = m->nu, ny = m->ny, np = m->np;
+    cosa_status st = cosa_disc_compute(m->jsys, m->p, m->H, m->dw);
+    if (st != COSA_OK)
+        return st;
+    const double *Q = cosa_disc_Q(m->dw);
+    const double *C = cosa_system_C(m->jsys), *D = cosa_system_D(m->jsys);
+    /* QW = sum_m w_m Q_m, G_p = C QW + D, G_0 = C Q_0 + D */
+    cosa_mat_zero(nx, nu, m->QW, nx);
+    for (size_t k = 0; k < np; k++)
+        for (size_t c = 0; c < nx * nu; c++)
+            m->QW[c] += m->w[k] * Q[k * nx * nu + c];
+    cosa_mat_copy(ny, nu, D, ny, m->Gp, ny);
+    cosa_mat_copy(ny, nu, D, ny, m->G0, ny);
+    if (nx) {
+        cosa_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, m->QW, nx, 1.0, m->Gp, ny);
+        cosa_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, Q, nx, 1.0, m->G0, ny);
+    }
+    cosa_mat_identity(ny, m->IGL, ny);
+    cosa_gemm('N', 'N', ny, ny, nu, -1.0, m->Gp, ny, m->L, nu, 1.0, m->IGL, ny);
+    if (!cosa_mat_isfinite(ny, ny, m->IGL, ny))
+        return COSA_ENONFINITE;
+    if (cosa_lu(ny, m->IGL, ny, m->ipiv) != 0)
+        return COSA_ECORRSINGULAR;
+    memcpy(ybar, m->y, ny * sizeof *ybar);
+    cosa_gemv(nu, ny, 1.0, m->L, nu, m->Ep, 0.0, m->vu);
+    cosa_gemv(ny, nu, -1.0, m->Gp, ny, m->vu, 1.0, ybar);
+    if (m->has_du)
+        cosa_gemv(ny, nu, -1.0, m->G0, ny, m->du, 1.0, ybar);
+    cosa_lu_solve(ny, 1, m->IGL, ny, m->ipiv, ybar, ny);
+    return cosa_mat_isfinite(ny, 1, ybar, ny) ? COSA_OK : COSA_ENONFINITE;
+}
+
+cosa_status cosa_master_step(cosa_master *m)
+{
+    if (!m)
+        return COSA_EINVAL;
+    const size_t nu = m->nu, ny = m->ny, np = m->np;
+    const int gs = m->s.exec == COSA_GAUSS_SEIDEL;
+    const int ocorr = (m->s.corr & COSA_CORR_OUTPUT) != 0;
+    double *ybar = m->hist_new; /* slot 0 of the new history */
+    cosa_status st;
+    m->failed = m->nunits;
+
+    /* 1. extrapolation P(s) and E_p = P(1) */
+    for (size_t l = 0; l < ny; l++) {
+        double ep = 0.0;
+        for (size_t j = 0; j < np; j++)
+            ep += m->e[j] * m->hist[l + j * ny];
+        m->Ep[l] = ep;
+        for (size_t k = 0; k < np; k++) {
+            double c = 0.0;
+            for (size_t j = 0; j < np; j++)
+                c += m->lag[j * np + k] * m->hist[l + j * ny];
+            m->P[l + k * ny] = c;
+        }
+    }
+    /* 2. linearisation at the start of the step: (x_n, u~(T_n) = L ybar_n + du_n) */
+    if (ocorr && !m->opt.lin_at_end) {
+        inputs_of(m, m->hist, m->u0);
+        if ((st = linearise(m, m->t, m->u0)) != COSA_OK)
+            return st;
+    }
+    /* 3. advance the units */
+    double fact[NP_MAX]; /* k! / H^k */
+    fact[0] = 1.0;
+    for (size_t k = 1; k < np; k++)
+        fact[k] = fact[k - 1] * (double)k / m->H;
+    for (size_t kk = 0; kk < m->nunits; kk++) {
+        const size_t i = m->seq[kk];
+        cosa_unit *u = m->units[i];
+        const size_t ou = m->ou[i], nui = u->nu;
+        if (nui) {
+            cosa_gemm('N', 'N', nui, np, ny, 1.0, m->L + ou, nu, m->P, ny, 0.0, m->a + ou, nu);
+            for (size_t r = 0; r < nui; r++)
+                m->a[ou + r] += m->du[ou + r];
+            /* d^k u/dt^k at T_n = k! a_k / H^k */
+            for (size_t k = 0; k < np; k++)
+                for (size_t r = 0; r < nui; r++)
+                    m->der[r + k * nui] = m->a[ou + r + k * nu] * fact[k];
+        }
+        if ((st = cosa_unit_set_input(u, m->p, m->der)) != COSA_OK ||
+            (st = cosa_unit_do_step(u, m->H)) != COSA_OK ||
+            (st = cosa_unit_get_output(u, m->y + m->oy[i])) != COSA_OK) {
+            m->failed = i;
+            return st;
+        }
+        if (gs) /* interpolation through (1, y_{n+1}), (0, ybar_n), ..., (1-p, ybar_{n+1-p}) */
+            for (size_t l = m->oy[i]; l < m->oy[i] + u->ny; l++)
+                for (size_t k = 0; k < np; k++) {
+                    double c = m->lag1[k] * m->y[l];
+                    for (size_t j = 1; j < np; j++)
+                        c += m->lag1[j * np + k] * m->hist[l + (j - 1) * ny];
+                    m->P[l + k * ny] = c;
+                }
+    }
+    /* 4. output correction, optionally linearised at the end of the step:
+     *    (x_{n+1}, u~(T_{n+1}) = L E_p + du_n) */
+    if (ocorr) {
+        if (m->opt.lin_at_end) {
+            inputs_of(m, m->Ep, m->u0);
+            if ((st = linearise(m, m->t + m->H, m->u0)) != COSA_OK)
+                return st;
+        }
+        if ((st = correct_outputs(m, ybar)) != COSA_OK)
+            return st;
+    } else
+        memcpy(ybar, m->y, ny * sizeof *ybar);
+    /* 5. state correction (eq 22) */
+    if (m->has_du) {
+        for (size_t l = 0; l < ny; l++)
+            m->vy[l] = ybar[l] - m->Ep[l];
+        cosa_gemv(nu, ny, 1.0, m->L, nu, m->vy, 0.0, m->du_new);
+        for (size_t k = 0; k < nu; k++)
+            m->du_new[k] = (1.0 - m->s.alpha) * m->du[k] + m->s.alpha * m->kappa * m->du_new[k];
+        if (!cosa_mat_isfinite(nu, 1, m->du_new, nu))
+            return COSA_ENONFINITE;
+        memcpy(m->du, m->du_new, nu * sizeof *m->du);
+    }
+    /* 6. history shift */
+    if (np > 1)
+        memcpy(m->hist_new + ny, m->hist, (np - 1) * ny * sizeof *m->hist);
+    memcpy(m->hist, m->hist_new, np * ny * sizeof *m->hist);
+    m->t += m->H;
+    return COSA_OK;
+}
+
+cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *u, double *y,
+                            double *ybar, double *du)
+{
+    if (!m)
+        return COSA_EINVAL;
+    if (t)
+        *t = m->t;
+    for (size_t i = 0; x && i < m->nunits; i++)
+        cosa_unit_get_state(m->units[i], NULL, x + m->ox[i]);
+    if (u)
+        inputs_of(m, m->hist, u);
+    if (y)
+        memcpy(y, m->y, m->ny * sizeof *y);
+    if (ybar)
+        memcpy(ybar, m->hist, m->ny * sizeof *ybar);
+    if (du)
+        memcpy(du, m->du, m->nu * sizeof *du);
+    return COSA_OK;
+}
+
+cosa_status cosa_master_info(const cosa_master *m, double *z)
+{
+    if (!m || !z)
+        return COSA_EINVAL;
+    cosa_master_get(m, NULL, z, NULL, NULL, NULL, NULL);
+    memcpy(z + m->nx, m->hist, m->ny * m->np * sizeof *z);
+    if (m->has_du)
+        memcpy(z + m->nx + m->ny * m->np, m->du, m->nu * sizeof *z);
+    return COSA_OK;
+}
+
+size_t cosa_master_failed_unit(const cosa_master *m) { return m ? m->failed : 0; }

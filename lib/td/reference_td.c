@@ -1,0 +1,289 @@
+/* reference_td.c -- the monolithic reference of a time-domain co-simulation,
+ * sampled at the macro points t_k = k H:
+ *   exact  (linear systems): x_{k+1} = e^{A* H} x_k, y_k = C* x_k (eq 35);
+ *   CVODE  (any unit set):   the coupled system as one ODE,
+ *          x' = f(t, x, L y),  y = g(t, x, L y) solved by Newton inside the
+ *          right-hand side (warm-started from the previous solution),
+ *          BDF with a dense linear solver (difference-quotient Jacobian),
+ *          stopped exactly at every sample (CVodeSetStopTime). */
+#include "td/unit_impl.h"
+#include "core/dense.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+void cosa_reference_free(cosa_reference *r)
+{
+    if (!r)
+        return;
+    free(r->x);
+    free(r->y);
+    free(r);
+}
+
+static cosa_status ref_alloc(size_t nx, size_t ny, size_t nsamples, double H,
+                             cosa_reference **out)
+{
+    cosa_reference *r = calloc(1, sizeof *r);
+    if (!r)
+        return COSA_ENOMEM;
+    r->nx = nx;
+    r->ny = ny;
+    r->nsamples = nsamples;
+    r->H = H;
+    r->x = calloc(nx * nsamples + 1, sizeof(double));
+    r->y = calloc(ny * nsamples + 1, sizeof(double));
+    if (!r->x || !r->y) {
+        cosa_reference_free(r);
+        return COSA_ENOMEM;
+    }
+    *out = r;
+    return COSA_OK;
+}
+
+cosa_status cosa_reference_exact(const cosa_system *sys, const double *x0, double H,
+                                 size_t nsamples, cosa_reference **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!sys || !x0 || nsamples == 0)
+        return COSA_EINVAL;
+    if (!isfinite(H) || !(H > 0.0))
+        return COSA_ERANGE;
+    const size_t nx = cosa_system_nx(sys), ny = cosa_system_ny(sys);
+    if (!cosa_mat_isfinite(nx, 1, x0, nx))
+        return COSA_ENONFINITE;
+    cosa_reference *r = NULL;
+    cosa_status st = ref_alloc(nx, ny, nsamples, H, &r);
+    if (st != COSA_OK)
+        return st;
+    r->exact = 1;
+    double *As = calloc(3 * nx * nx + ny * nx + 1, sizeof(double));
+    cosa_expm_workspace *ew = cosa_expm_workspace_alloc(nx ? nx : 1);
+    if (!As || !ew) {
+        st = COSA_ENOMEM;
+        goto done;
+    }
+    double *Cs = As + nx * nx, *M = Cs + ny * nx, *Ad = M + nx * nx;
+    st = cosa_system_reference(sys, As, Cs);
+    if (st != COSA_OK)
+        goto done;
+    for (size_t c = 0; c < nx * nx; c++)
+        M[c] = H * As[c];
+    if (nx && (st = cosa_expm(nx, M, nx, Ad, nx, ew)) != COSA_OK)
+        goto done;
+    memcpy(r->x, x0, nx * sizeof *x0);
+    for (size_t k = 0; k < nsamples; k++) {
+        if (k > 0)
+            cosa_gemv(nx, nx, 1.0, Ad, nx, r->x + (k - 1) * nx, 0.0, r->x + k * nx);
+        cosa_gemv(ny, nx, 1.0, Cs, ny, r->x + k * nx, 0.0, r->y + k * ny);
+    }
+    if (!cosa_mat_isfinite(nx, nsamples, r->x, nx) || !cosa_mat_isfinite(ny, nsamples, r->y, ny))
+        st = COSA_ENOTCONVERGED;
+done:
+    free(As);
+    cosa_expm_workspace_free(ew);
+    if (st == COSA_OK)
+        *out = r;
+    else
+        cosa_reference_free(r);
+    return st;
+}
+
+/* ---- CVODE reference ------------------------------------------------------- */
+
+struct refctx {
+    size_t nunits;
+    cosa_unit *const *units;
+    const double *L;
+    size_t nx, nu, ny;
+    double *y, *u;          /* ny (warm start of the loop), nu */
+    struct cosa_loop_ws lw;
+    char msg[160];
+};
+
+/* Outputs and inputs at (t, x): the algebraic loop, warm-started. */
+static cosa_status ref_outputs(struct refctx *c, double t, const double *x)
+{
+    cosa_status st = cosa_units_loop_solve_ws(c->nunits, c->units, c->L, t, x, c->y, &c->lw);
+    if (st != COSA_OK) {
+        /* the warm start may be far off after a rejected step: retry from 0 */
+        memset(c->y, 0, c->ny * sizeof *c->y);
+        st = cosa_units_loop_solve_ws(c->nunits, c->units, c->L, t, x, c->y, &c->lw);
+    }
+    if (st == COSA_OK && c->nu)
+        cosa_gemv(c->nu, c->ny, 1.0, c->L, c->nu, c->y, 0.0, c->u);
+    return st;
+}
+
+static int ref_rhs(sunrealtype t, N_Vector X, N_Vector Xdot, void *ud)
+{
+    struct refctx *c = ud;
+    const double *x = N_VGetArrayPointer(X);
+    double *xd = N_VGetArrayPointer(Xdot);
+    if (!cosa_mat_isfinite(c->nx, 1, x, c->nx))
+        return 1;
+    if (ref_outputs(c, t, x) != COSA_OK)
+        return 1; /* recoverable: CVODE retries with a smaller step */
+    size_t ox = 0, ou = 0;
+    for (size_t i = 0; i < c->nunits; i++) {
+        cosa_unit *un = c->units[i];
+        if (un->nx && cosa_unit_eval(un, t, x + ox, c->u + ou, xd + ox, NULL) != COSA_OK)
+            return -1;
+        ox += un->nx;
+        ou += un->nu;
+    }
+    return cosa_mat_isfinite(c->nx, 1, xd, c->nx) ? 0 : 1;
+}
+
+static void ref_err(int code, const char *module, const char *function, char *msg, void *ud)
+{
+    struct refctx *c = ud;
+    if (code < 0)
+        snprintf(c->msg, sizeof c->msg, "CVODE %s: %s", function, msg);
+}
+
+/* One pass from x0 with absolute tolerances atol (nx) into r. */
+static cosa_status ref_pass(struct refctx *c, SUNContext ctx, const double *x0,
+                            const double *atol, double rtol, cosa_reference *r)
+{
+    const size_t nx = c->nx;
+    cosa_status st = COSA_ENOMEM;
+    N_Vector y = N_VNew_Serial((sunindextype)nx, ctx);
+    N_Vector av = N_VNew_Serial((sunindextype)nx, ctx);
+    SUNMatrix J = SUNDenseMatrix((sunindextype)nx, (sunindextype)nx, ctx);
+    SUNLinearSolver LS = y && J ? SUNLinSol_Dense(y, J, ctx) : NULL;
+    void *mem = CVodeCreate(CV_BDF, ctx);
+    if (!y || !av || !J || !LS || !mem)
+        goto done;
+    CVodeSetErrHandlerFn(mem, ref_err, c);
+    memcpy(N_VGetArrayPointer(y), x0, nx * sizeof *x0);
+    memcpy(N_VGetArrayPointer(av), atol, nx * sizeof *atol);
+    if (CVodeInit(mem, ref_rhs, 0.0, y) != CV_SUCCESS ||
+        CVodeSVtolerances(mem, rtol, av) != CV_SUCCESS ||
+        CVodeSetLinearSolver(mem, LS, J) != CV_SUCCESS)
+        goto done;
+    CVodeSetUserData(mem, c);
+    CVodeSetMaxNumSteps(mem, 10000000L);
+    memcpy(r->x, x0, nx * sizeof *x0);
+    for (size_t k = 1; k < r->nsamples; k++) {
+        const double tk = (double)k * r->H;
+        sunrealtype tret;
+        int flag = CVodeSetStopTime(mem, tk);
+        if (flag == CV_SUCCESS)
+            flag = CVode(mem, tk, y, &tret, CV_NORMAL);
+        if (flag < 0) {
+            st = COSA_ENOTCONVERGED;
+            goto done;
+        }
+        memcpy(r->x + k * nx, N_VGetArrayPointer(y), nx * sizeof(double));
+    }
+    long ns = 0;
+    CVodeGetNumSteps(mem, &ns);
+    r->nsteps = ns;
+    st = COSA_OK;
+done:
+    if (mem)
+        CVodeFree(&mem);
+    if (LS)
+        SUNLinSolFree(LS);
+    if (J)
+        SUNMatDestroy(J);
+    if (y)
+        N_VDestroy(y);
+    if (av)
+        N_VDestroy(av);
+    return st;
+}
+
+/* atol_i = rtol max(m_i, 1e-6 max_j m_j), rtol if every m_i is 0. */
+static void scaled_atol(size_t nx, const double *m, double rtol, double *atol)
+{
+    double mmax = 0.0;
+    for (size_t i = 0; i < nx; i++)
+        mmax = fmax(mmax, m[i]);
+    for (size_t i = 0; i < nx; i++)
+        atol[i] = rtol * (mmax > 0.0 ? fmax(m[i], 1e-6 * mmax) : 1.0);
+}
+
+cosa_status cosa_reference_cvode(size_t nunits, cosa_unit *const *units, const double *L,
+                                 const double *x0, double H, size_t nsamples, double rtol,
+                                 cosa_reference **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!units || nunits == 0 || nsamples == 0)
+        return COSA_EINVAL;
+    struct refctx c = {.nunits = nunits, .units = units, .L = L};
+    for (size_t i = 0; i < nunits; i++) {
+        if (!units[i])
+            return COSA_EINVAL;
+        c.nx += units[i]->nx;
+        c.nu += units[i]->nu;
+        c.ny += units[i]->ny;
+    }
+    if ((c.nx && !x0) || (c.nu && c.ny && !L))
+        return COSA_EINVAL;
+    if (!isfinite(H) || !(H > 0.0) || !isfinite(rtol) || !(rtol > 0.0))
+        return COSA_ERANGE;
+    if (!cosa_mat_isfinite(c.nx, 1, x0, c.nx) || (c.nu && c.ny && !cosa_mat_isfinite(c.nu, c.ny, L, c.nu)))
+        return COSA_ENONFINITE;
+    cosa_reference *r = NULL;
+    cosa_status st = ref_alloc(c.nx, c.ny, nsamples, H, &r);
+    if (st != COSA_OK)
+        return st;
+    r->rtol = rtol;
+    SUNContext ctx = NULL;
+    double *work = calloc(2 * c.nx + c.ny + c.nu + 1, sizeof(double));
+    if (!work || (st = cosa_loop_ws_init(&c.lw, nunits, units)) != COSA_OK) {
+        st = COSA_ENOMEM;
+        goto done;
+    }
+    double *m = work, *atol = m + c.nx;
+    c.y = atol + c.nx;
+    c.u = c.y + c.ny;
+    if (SUNContext_Create(NULL, &ctx) != 0) {
+        st = COSA_ENOMEM;
+        goto done;
+    }
+    if (c.nx) {
+        /* pass 1: scales from x0; pass 2: from the amplitudes of pass 1 */
+        for (size_t i = 0; i < c.nx; i++)
+            m[i] = fabs(x0[i]);
+        for (int pass = 0; pass < 2; pass++) {
+            scaled_atol(c.nx, m, rtol, atol);
+            memset(c.y, 0, c.ny * sizeof *c.y);
+            if ((st = ref_pass(&c, ctx, x0, atol, rtol, r)) != COSA_OK)
+                goto done;
+            for (size_t k = 0; k < nsamples; k++)
+                for (size_t i = 0; i < c.nx; i++)
+                    m[i] = fmax(m[i], fabs(r->x[i + k * c.nx]));
+        }
+    }
+    memset(c.y, 0, c.ny * sizeof *c.y);
+    for (size_t k = 0; k < nsamples; k++) {
+        if ((st = ref_outputs(&c, (double)k * H, r->x + k * c.nx)) != COSA_OK)
+            goto done;
+        memcpy(r->y + k * c.ny, c.y, c.ny * sizeof *c.y);
+    }
+done:
+    if (ctx)
+        SUNContext_Free(&ctx);
+    cosa_loop_ws_free(&c.lw);
+    free(work);
+    if (st == COSA_OK)
+        *out = r;
+    else
+        cosa_reference_free(r);
+    return st == COSA_ENONFINITE ? COSA_ENOTCONVERGED : st;
+}

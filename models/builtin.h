@@ -1,0 +1,12 @@
+/* builtin.h -- built-in model descriptors (models/). */
+#ifndef COSA_MODELS_BUILTIN_H
+#define COSA_MODELS_BUILTIN_H
+
+#include "cosa.h"
+
+extern const cosa_model cosa_model_twomass; /* MBCorr paper eq 27 */
+extern const cosa_model cosa_model_twomass_fd;  /* coupling on the mass-1 side */
+extern const cosa_model cosa_model_rotational;  /* two inertias, torque coupling */
+extern const cosa_model cosa_model_chain;       /* n masses in r groups */
+
+#endif

@@ -347,7 +347,8 @@ int cmd_simulate(int argc, char **argv)
     cli_case cs = {0};
     struct sim_model sm = {0};
     cosa_unit **units = NULL;
-    cosa_reference *ref = NULL;
+    cosa_unitset *set = NULL;
+    cosa_reftraj *ref = NULL;
     cosa_cosim_result *res = NULL;
     cosa_scheme scheme;
     double dt, tend = 0.0, refrtol = 1e-12;
@@ -434,6 +435,8 @@ int cmd_simulate(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
+    if (st == COSA_OK)
+        st = cosa_unitset_create(sm.nsub, units, sm.L, NULL, &set);
     if (st != COSA_OK) {
         cli_error(cmd, "cannot create the units: %s", cosa_strerror(st));
         rc = CLI_EFAIL;
@@ -443,10 +446,10 @@ int cmd_simulate(int argc, char **argv)
     /* reference */
     char refdesc[64];
     if (sm.sys) {
-        st = cosa_reference_exact(sm.sys, sm.x0, dt, nsamples, &ref);
+        st = cosa_reftraj_exact(sm.sys, sm.x0, dt, nsamples, &ref);
         snprintf(refdesc, sizeof refdesc, "exact");
     } else {
-        st = cosa_reference_cvode(sm.nsub, units, sm.L, sm.x0, dt, nsamples, refrtol, &ref);
+        st = cosa_reftraj_cvode(set, sm.x0, dt, nsamples, refrtol, &ref);
         snprintf(refdesc, sizeof refdesc, "cvode-bdf rtol %g", refrtol);
     }
     if (st != COSA_OK) {
@@ -457,7 +460,7 @@ int cmd_simulate(int argc, char **argv)
 
     /* run */
     cosa_cosim_opts copt = {.nsteps = N, .master = mopt};
-    st = cosa_cosim_run(sm.nsub, units, sm.L, &scheme, ref, &copt, &res);
+    st = cosa_cosim_run(set, &scheme, ref, &copt, &res);
     if (st != COSA_OK) {
         cli_error(cmd, "co-simulation failed: %s", cosa_strerror(st));
         rc = CLI_EFAIL;
@@ -465,7 +468,7 @@ int cmd_simulate(int argc, char **argv)
     }
     char sname[64], idesc[96];
     cosa_scheme_name(&scheme, sname, sizeof sname);
-    if (integ.kind == COSA_INTEGRATOR_CVODE_BDF || integ.kind == COSA_INTEGRATOR_CVODE_ADAMS)
+    if (cosa_integrator_is_adaptive(integ.kind))
         snprintf(idesc, sizeof idesc, "%s rtol %g", cosa_integrator_name(integ.kind), integ.rtol);
     else if (integ.kind == COSA_INTEGRATOR_EXACT)
         snprintf(idesc, sizeof idesc, "exact");
@@ -534,7 +537,8 @@ int cmd_simulate(int argc, char **argv)
     rc = CLI_OK;
 out:
     cosa_cosim_result_free(res);
-    cosa_reference_free(ref);
+    cosa_reftraj_free(ref);
+    cosa_unitset_free(set);
     for (size_t i = 0; units && i < sm.nsub; i++)
         cosa_unit_free(units[i]);
     free(units);

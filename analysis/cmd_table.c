@@ -293,7 +293,8 @@ static int table4(struct table_ctx *t)
     for (int j = 0; j < NND; j++) {
         cosa_odesys *os = NULL;
         cosa_unit *u[2] = {NULL, NULL};
-        cosa_reference *ref = NULL;
+        cosa_unitset *set = NULL;
+        cosa_reftraj *ref = NULL;
         double x0[4];
         cosa_nlmodel_set(m, par, "nd", nd[j]);
         cosa_status st = m->create(m, par, &os);
@@ -304,18 +305,21 @@ static int table4(struct table_ctx *t)
         for (size_t i = 0; i < 2 && st == COSA_OK; i++)
             st = cosa_unit_ode_create(cosa_odesys_sub(os, i), &integ, &u[i]);
         if (st == COSA_OK)
-            st = cosa_reference_cvode(2, u, cosa_odesys_L(os), x0, dt, 2 + N + 1, refrtol, &ref);
+            st = cosa_unitset_create(2, u, cosa_odesys_L(os), NULL, &set);
+        if (st == COSA_OK)
+            st = cosa_reftraj_cvode(set, x0, dt, 2 + N + 1, refrtol, &ref);
         for (int i = 0; i < NS && st == COSA_OK; i++) {
             cosa_cosim_opts o = {.nsteps = N};
             cosa_cosim_result *r = NULL;
-            st = cosa_cosim_run(2, u, cosa_odesys_L(os), &sch[i], ref, &o, &r);
+            st = cosa_cosim_run(set, &sch[i], ref, &o, &r);
             if (st == COSA_OK) {
                 eg[i][j] = r->e_global;
                 tdiv[i][j] = r->diverged ? r->t_diverged : NAN;
             }
             cosa_cosim_result_free(r);
         }
-        cosa_reference_free(ref);
+        cosa_reftraj_free(ref);
+        cosa_unitset_free(set);
         cosa_unit_free(u[0]);
         cosa_unit_free(u[1]);
         cosa_odesys_free(os);

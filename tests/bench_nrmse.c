@@ -155,7 +155,7 @@ static problem twomass(const char *name, double dt, cosa_system **sysp)
     if (!Phi || !Phis || !A || !T || !cp || !pw || !ew ||
         cosa_phi_build(*sysp, &s, dt, Phi, d, pw) != COSA_OK ||
         cosa_phi_ref_build(*sysp, &s, dt, Phis, d, pw) != COSA_OK ||
-        cosa_reference_basis(*sysp, &s, dt, T, d, pw) != COSA_OK) {
+        cosa_phi_ref_basis(*sysp, &s, dt, T, d, pw) != COSA_OK) {
         fprintf(stderr, "bench_nrmse: cannot build twomass %s\n", name);
         exit(1);
     }

@@ -38,7 +38,7 @@ static cosa_system *model_system(const char *name, const char *const *keys, cons
 
 /* Units of a linear system: exact linear units, or ODE units (adapter). */
 static cosa_unit **make_units(const cosa_system *sys, const cosa_integrator *integ,
-                              cosa_odesys **os)
+                              cosa_odesys **os, cosa_unitset **set)
 {
     size_t n = cosa_system_nsub(sys);
     cosa_unit **u = calloc(n, sizeof *u);
@@ -52,11 +52,13 @@ static cosa_unit **make_units(const cosa_system *sys, const cosa_integrator *int
                              : cosa_unit_ode_create(cosa_odesys_sub(*os, i), integ, &u[i]);
         cr_assert_eq(st, COSA_OK, "unit %zu: %s", i, cosa_strerror(st));
     }
+    cr_assert_eq(cosa_unitset_create(n, u, cosa_system_L(sys), NULL, set), COSA_OK);
     return u;
 }
 
-static void free_units(cosa_unit **u, size_t n, cosa_odesys *os)
+static void free_units(cosa_unit **u, size_t n, cosa_odesys *os, cosa_unitset *set)
 {
+    cosa_unitset_free(set);
     for (size_t i = 0; i < n; i++)
         cosa_unit_free(u[i]);
     free(u);
@@ -80,10 +82,11 @@ static double master_vs_phi(const cosa_system *sys, const cosa_scheme *s, double
     cr_assert_eq(cosa_z0_build(sys, s, dt, x0, z, w), COSA_OK);
 
     cosa_odesys *os = NULL;
+    cosa_unitset *set = NULL;
     size_t nsub = cosa_system_nsub(sys);
-    cosa_unit **units = make_units(sys, integ, &os);
+    cosa_unit **units = make_units(sys, integ, &os, &set);
     cosa_master *m = NULL;
-    cr_assert_eq(cosa_master_create(nsub, units, cosa_system_L(sys), s, dt, NULL, &m), COSA_OK);
+    cr_assert_eq(cosa_master_create(set, s, dt, NULL, &m), COSA_OK);
     /* z0 = [x | ybar_0 .. ybar_{-p} | du] */
     cr_assert_eq(cosa_master_init(m, s->order * dt, z, z + lay.off_y,
                                   lay.has_du ? z + lay.off_du : NULL),
@@ -122,7 +125,7 @@ static double master_vs_phi(const cosa_system *sys, const cosa_scheme *s, double
         cr_log_info("p%d corr %u exec %d: worst row %zu of %zu: %.3g\n", s->order, s->corr,
                     (int)s->exec, iw, d, worst);
     cosa_master_free(m);
-    free_units(units, nsub, os);
+    free_units(units, nsub, os, set);
     cosa_phi_workspace_free(w);
     free(Phi);
     free(z);
@@ -243,13 +246,14 @@ Test(reference, cvode_vs_exact)
 {
     double x0[4];
     cosa_system *sys = model_system("twomass-fd", NULL, NULL, 0, x0);
-    cosa_reference *ex = NULL, *cv = NULL;
-    cr_assert_eq(cosa_reference_exact(sys, x0, 1e-3, 301, &ex), COSA_OK);
+    cosa_reftraj *ex = NULL, *cv = NULL;
+    cr_assert_eq(cosa_reftraj_exact(sys, x0, 1e-3, 301, &ex), COSA_OK);
     cosa_odesys *os = NULL;
+    cosa_unitset *set = NULL;
     cosa_integrator integ;
     cosa_integrator_parse("cvode", &integ);
-    cosa_unit **u = make_units(sys, &integ, &os);
-    cr_assert_eq(cosa_reference_cvode(2, u, cosa_system_L(sys), x0, 1e-3, 301, 1e-12, &cv),
+    cosa_unit **u = make_units(sys, &integ, &os, &set);
+    cr_assert_eq(cosa_reftraj_cvode(set, x0, 1e-3, 301, 1e-12, &cv),
                  COSA_OK);
     double worst = 0.0;
     for (size_t r = 0; r < 3; r++) {
@@ -262,9 +266,9 @@ Test(reference, cvode_vs_exact)
     }
     cr_log_info("CVODE reference vs exact: %.3g (relative, %ld steps)\n", worst, cv->nsteps);
     cr_expect_leq(worst, 1e-9, "CVODE reference vs exact %.3g", worst);
-    cosa_reference_free(ex);
-    cosa_reference_free(cv);
-    free_units(u, 2, os);
+    cosa_reftraj_free(ex);
+    cosa_reftraj_free(cv);
+    free_units(u, 2, os, set);
     cosa_system_free(sys);
 }
 
@@ -274,7 +278,7 @@ Test(reference, loop_solve_is_cstar)
     double x0[4];
     cosa_system *sys = model_system("twomass-fd", NULL, NULL, 0, x0);
     double Cs[12], y[3] = {0}, ys[3];
-    cr_assert_eq(cosa_system_reference(sys, NULL, Cs), COSA_OK);
+    cr_assert_eq(cosa_system_monolithic(sys, NULL, Cs), COSA_OK);
     const double x[4] = {0.01, -3.0, -0.02, 5.0};
     for (int r = 0; r < 3; r++) {
         ys[r] = 0.0;
@@ -282,15 +286,16 @@ Test(reference, loop_solve_is_cstar)
             ys[r] += Cs[r + 3 * c] * x[c];
     }
     cosa_odesys *os = NULL;
-    cosa_unit **u = make_units(sys, &exact, &os);
-    cr_assert_eq(cosa_units_loop_solve(2, u, cosa_system_L(sys), 0.0, x, y), COSA_OK);
+    cosa_unitset *set = NULL;
+    cosa_unit **u = make_units(sys, &exact, &os, &set);
+    cr_assert_eq(cosa_unitset_loop_solve(set, 0.0, x, y), COSA_OK);
     for (int r = 0; r < 3; r++)
         cr_expect_leq(fabs(y[r] - ys[r]), 1e-14 * (fabs(ys[r]) + 1e-300) + 1e-300,
                       "y[%d] = %.17g vs %.17g", r, y[r], ys[r]);
     /* init_loop puts y0 into every history slot */
     cosa_scheme s = {.order = 2, .alpha = 1.0};
     cosa_master *m = NULL;
-    cr_assert_eq(cosa_master_create(2, u, cosa_system_L(sys), &s, 1e-4, NULL, &m), COSA_OK);
+    cr_assert_eq(cosa_master_create(set, &s, 1e-4, NULL, &m), COSA_OK);
     cr_assert_eq(cosa_master_init_loop(m, 0.0, x), COSA_OK);
     double z[4 + 9];
     cr_assert_eq(cosa_master_info(m, z), COSA_OK);
@@ -298,7 +303,7 @@ Test(reference, loop_solve_is_cstar)
         for (int r = 0; r < 3; r++)
             cr_expect_eq(z[4 + 3 * j + r], y[r]);
     cosa_master_free(m);
-    free_units(u, 2, os);
+    free_units(u, 2, os, set);
     cosa_system_free(sys);
 }
 
@@ -314,9 +319,10 @@ Test(driver, e_global_matches_phi_engine)
     const size_t N = 300;
     cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, 2);
     cosa_odesys *os = NULL;
-    cosa_unit **u = make_units(sys, &exact, &os);
-    cosa_reference *ref = NULL;
-    cr_assert_eq(cosa_reference_exact(sys, x0, dt, N + 3, &ref), COSA_OK);
+    cosa_unitset *set = NULL;
+    cosa_unit **u = make_units(sys, &exact, &os, &set);
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(sys, x0, dt, N + 3, &ref), COSA_OK);
     const char *names[] = {"zoh+mbcorr", "foh+mbcorr", "soh+mbcorr", "gs:foh"};
     for (int k = 0; k < 4; k++) {
         cosa_scheme s;
@@ -326,7 +332,7 @@ Test(driver, e_global_matches_phi_engine)
                      COSA_OK);
         cosa_cosim_opts o = {.nsteps = N};
         cosa_cosim_result *r = NULL;
-        cr_assert_eq(cosa_cosim_run(2, u, cosa_system_L(sys), &s, ref, &o, &r), COSA_OK);
+        cr_assert_eq(cosa_cosim_run(set, &s, ref, &o, &r), COSA_OK);
         cr_assert_not(r->diverged, "%s diverged: %s", names[k], r->reason);
         cr_assert_eq(r->ndone, N);
         double rel = fabs(r->e_global - pr.err.e_global) / pr.err.e_global;
@@ -338,8 +344,8 @@ Test(driver, e_global_matches_phi_engine)
         cr_expect_leq(fabs(r->t[N] - (s.order + N) * dt), 1e-15);
         cosa_cosim_result_free(r);
     }
-    cosa_reference_free(ref);
-    free_units(u, 2, os);
+    cosa_reftraj_free(ref);
+    free_units(u, 2, os, set);
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);
 }
@@ -361,12 +367,13 @@ Test(driver, divergence_is_a_result)
     cr_assert_eq(cosa_evaluate(sys, &s, dt, x0, 0.3, COSA_WANT_RHO, &pr, ew), COSA_OK);
     cr_assert_gt(pr.rho, 1.0, "test case should be unstable, rho = %g", pr.rho);
     cosa_odesys *os = NULL;
-    cosa_unit **u = make_units(sys, &exact, &os);
-    cosa_reference *ref = NULL;
-    cr_assert_eq(cosa_reference_exact(sys, x0, dt, N + 1, &ref), COSA_OK);
+    cosa_unitset *set = NULL;
+    cosa_unit **u = make_units(sys, &exact, &os, &set);
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(sys, x0, dt, N + 1, &ref), COSA_OK);
     cosa_cosim_opts o = {.nsteps = N};
     cosa_cosim_result *r = NULL;
-    cr_assert_eq(cosa_cosim_run(2, u, cosa_system_L(sys), &s, ref, &o, &r), COSA_OK);
+    cr_assert_eq(cosa_cosim_run(set, &s, ref, &o, &r), COSA_OK);
     cr_assert(r->diverged);
     cr_expect(isinf(r->e_global) && r->e_global > 0);
     cr_expect(isfinite(r->t_diverged) && r->t_diverged > 0 && r->t_diverged <= 0.3 + 1e-12);
@@ -377,8 +384,8 @@ Test(driver, divergence_is_a_result)
             cr_expect(isfinite(r->ybar[j + 3 * n]), "NaN at step %zu", n);
     cr_log_info("ZOH at ck = 1e9: diverged at t = %g (%s)\n", r->t_diverged, r->reason);
     cosa_cosim_result_free(r);
-    cosa_reference_free(ref);
-    free_units(u, 2, os);
+    cosa_reftraj_free(ref);
+    free_units(u, 2, os, set);
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);
 }
@@ -431,23 +438,27 @@ Test(master_args, validation)
     double x0[4];
     cosa_system *sys = model_system("twomass", NULL, NULL, 0, x0);
     cosa_odesys *os = NULL;
-    cosa_unit **u = make_units(sys, &exact, &os);
+    cosa_unitset *set = NULL;
+    cosa_unit **u = make_units(sys, &exact, &os, &set);
     cosa_master *m = NULL;
     cosa_scheme s = {.order = 0, .alpha = 1.0};
     const double *L = cosa_system_L(sys);
-    cr_expect_eq(cosa_master_create(2, u, L, &s, 0.0, NULL, &m), COSA_ERANGE);
-    cr_expect_eq(cosa_master_create(2, u, L, &s, NAN, NULL, &m), COSA_ERANGE);
-    cr_expect_eq(cosa_master_create(0, u, L, &s, 1e-3, NULL, &m), COSA_EINVAL);
-    cr_expect_eq(cosa_master_create(2, u, NULL, &s, 1e-3, NULL, &m), COSA_EINVAL);
+    cosa_unitset *bad_set = NULL;
+    cr_expect_eq(cosa_master_create(set, &s, 0.0, NULL, &m), COSA_ERANGE);
+    cr_expect_eq(cosa_master_create(set, &s, NAN, NULL, &m), COSA_ERANGE);
+    cr_expect_eq(cosa_master_create(NULL, &s, 1e-3, NULL, &m), COSA_EINVAL);
+    cr_expect_eq(cosa_unitset_create(0, u, L, NULL, &bad_set), COSA_EINVAL);
+    cr_expect_eq(cosa_unitset_create(2, u, NULL, NULL, &bad_set), COSA_EINVAL);
+    cr_expect_null(bad_set);
     s.order = COSA_ORDER_MAX + 1;
-    cr_expect_neq(cosa_master_create(2, u, L, &s, 1e-3, NULL, &m), COSA_OK);
+    cr_expect_neq(cosa_master_create(set, &s, 1e-3, NULL, &m), COSA_OK);
     s = (cosa_scheme){.order = 1, .corr = COSA_CORR_MBCORR, .alpha = 1.0,
                       .exec = COSA_GAUSS_SEIDEL};
-    cr_expect_eq(cosa_master_create(2, u, L, &s, 1e-3, NULL, &m), COSA_EUNSUPPORTED);
+    cr_expect_eq(cosa_master_create(set, &s, 1e-3, NULL, &m), COSA_EUNSUPPORTED);
     const size_t bad[2] = {0, 0};
     s = (cosa_scheme){.order = 1, .alpha = 1.0, .exec = COSA_GAUSS_SEIDEL, .seq = bad};
-    cr_expect_eq(cosa_master_create(2, u, L, &s, 1e-3, NULL, &m), COSA_EINVAL);
+    cr_expect_eq(cosa_master_create(set, &s, 1e-3, NULL, &m), COSA_EINVAL);
     cr_expect_null(m);
-    free_units(u, 2, os);
+    free_units(u, 2, os, set);
     cosa_system_free(sys);
 }

@@ -29,7 +29,7 @@ static double *reference(const cosa_system *sys)
 {
     size_t nx = cosa_system_nx(sys);
     double *As = malloc(nx * nx * sizeof *As);
-    cr_assert_eq(cosa_system_reference(sys, As, NULL), COSA_OK);
+    cr_assert_eq(cosa_system_monolithic(sys, As, NULL), COSA_OK);
     return As;
 }
 

@@ -949,7 +949,7 @@ static void tm_setup(const char *scheme, double dt, tm_case *c)
     cr_assert(c->Phi && c->Phis && c->A && c->T && copy && pw && ew);
     cr_assert_eq(cosa_phi_build(c->sys, &s, dt, c->Phi, d, pw), COSA_OK);
     cr_assert_eq(cosa_phi_ref_build(c->sys, &s, dt, c->Phis, d, pw), COSA_OK);
-    cr_assert_eq(cosa_reference_basis(c->sys, &s, dt, c->T, d, pw), COSA_OK);
+    cr_assert_eq(cosa_phi_ref_basis(c->sys, &s, dt, c->T, d, pw), COSA_OK);
     cosa_mat_copy(nx, nx, c->Phis, d, c->A, nx);
     cosa_mat_copy(d, d, c->Phi, d, copy, d);
     cr_assert_eq(cosa_spectral_radius(d, copy, d, &c->rho, ew), COSA_OK);
@@ -1100,9 +1100,9 @@ Test(nrmse_twomass, reference_basis)
                     cr_assert(c.T[i] == 0.0 && z0[i] == 0.0);
             }
             double Tb[1];
-            cr_assert_eq(cosa_reference_basis(c.sys, &s, dts[di], Tb, d - 1, pw), COSA_EINVAL);
-            cr_assert_eq(cosa_reference_basis(c.sys, &s, dts[di], NULL, d, pw), COSA_EINVAL);
-            cr_assert_eq(cosa_reference_basis(c.sys, &s, -1.0, c.T, d, pw), COSA_ERANGE);
+            cr_assert_eq(cosa_phi_ref_basis(c.sys, &s, dts[di], Tb, d - 1, pw), COSA_EINVAL);
+            cr_assert_eq(cosa_phi_ref_basis(c.sys, &s, dts[di], NULL, d, pw), COSA_EINVAL);
+            cr_assert_eq(cosa_phi_ref_basis(c.sys, &s, -1.0, c.T, d, pw), COSA_ERANGE);
             cosa_phi_workspace_free(pw);
             tm_free(&c);
         }

@@ -347,7 +347,7 @@ Test(phi, rho_ref_from_eig_Astar)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         cosa_system *sys = tu_twomass(cases[c][0], cases[c][1]);
         double As[16], Cs[12], wr[4], wi[4];
-        cr_assert_eq(cosa_system_reference(sys, As, Cs), COSA_OK);
+        cr_assert_eq(cosa_system_monolithic(sys, As, Cs), COSA_OK);
         cosa_eig_workspace *ew = cosa_eig_workspace_alloc(32);
         cr_assert_eq(cosa_eigenvalues(4, As, 4, wr, wi, ew), COSA_OK);
         double mr = -INFINITY;
@@ -355,7 +355,7 @@ Test(phi, rho_ref_from_eig_Astar)
             mr = fmax(mr, wr[i]);
         double expect = exp(mr * cases[c][2]);
         double anorm = 0;
-        cosa_system_reference(sys, As, Cs); /* eigenvalues destroyed As */
+        cosa_system_monolithic(sys, As, Cs); /* eigenvalues destroyed As */
         for (int j = 0; j < 4; j++) {
             double cs = 0;
             for (int i = 0; i < 4; i++)
@@ -388,7 +388,7 @@ Test(phi, z0_on_reference_trajectory)
 {
     cosa_system *sys = tu_twomass(2e5, 5e2);
     double x0[4] = {0, 100, 0, -100}, As[16], Cs[12], M[16], E[16];
-    cosa_system_reference(sys, As, Cs);
+    cosa_system_monolithic(sys, As, Cs);
     cosa_expm_workspace *xw = cosa_expm_workspace_alloc(4);
     const double dt = 2e-4;
     for (int p = 0; p <= 4; p++) {

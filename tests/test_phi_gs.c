@@ -1,5 +1,5 @@
 /* test_phi_gs.c -- Gauss-Seidel propagation matrices against the independent
- * time-domain co-simulation (lib/cosim_linear.c), and structural checks. */
+ * time-domain co-simulation (lib/check/linear_run.c), and structural checks. */
 #include "cosa.h"
 #include "testutil.h"
 
@@ -20,7 +20,7 @@ static double phi_vs_cosim(const cosa_system *sys, const cosa_scheme *s, double 
     double *Phi = malloc(n * n * sizeof(double)), *traj = malloc((nsteps + 1) * n * sizeof(double));
     double *z = malloc(n * sizeof(double)), *zn = malloc(n * sizeof(double));
     cr_assert_eq(cosa_phi_build(sys, s, dt, Phi, n, w), COSA_OK);
-    cr_assert_eq(cosa_cosim_linear_run(sys, s, dt, z0, nsteps, traj), COSA_OK);
+    cr_assert_eq(cosa_check_linear_run(sys, s, dt, z0, nsteps, traj), COSA_OK);
     memcpy(z, z0, n * sizeof(double));
     double err = 0, scale = 0;
     for (size_t k = 1; k <= nsteps; k++) {

@@ -7,6 +7,7 @@
 #include <criterion/logging.h>
 
 #include "cosa.h"
+#include "testutil.h"
 
 #include <float.h>
 #include <math.h>
@@ -22,7 +23,7 @@ struct nlcase {
     cosa_odesys *os;
     cosa_unit *u[2];
     double x0[4];
-    cosa_reference *ref;
+    cosa_reftraj *ref;
 };
 
 static const cosa_nlmodel *nlm(void)
@@ -45,14 +46,14 @@ static void nl_open(struct nlcase *c, double nd, const char *integrator, int wit
     for (int i = 0; i < 2; i++)
         cr_assert_eq(cosa_unit_ode_create(cosa_odesys_sub(c->os, i), &integ, &c->u[i]), COSA_OK);
     if (with_ref)
-        cr_assert_eq(cosa_reference_cvode(2, c->u, cosa_odesys_L(c->os), c->x0, H,
+        cr_assert_eq(tu_reftraj_cvode(2, c->u, cosa_odesys_L(c->os), c->x0, H,
                                           NSTEPS + 3, 1e-12, &c->ref),
                      COSA_OK);
 }
 
 static void nl_close(struct nlcase *c)
 {
-    cosa_reference_free(c->ref);
+    cosa_reftraj_free(c->ref);
     cosa_unit_free(c->u[0]);
     cosa_unit_free(c->u[1]);
     cosa_odesys_free(c->os);
@@ -64,7 +65,7 @@ static cosa_cosim_result *run(struct nlcase *c, const char *scheme, int force_fd
     cr_assert_eq(cosa_scheme_parse(scheme, &s), COSA_OK);
     cosa_cosim_opts o = {.nsteps = NSTEPS, .master = {.force_fd = force_fd}};
     cosa_cosim_result *r = NULL;
-    cosa_status st = cosa_cosim_run(2, c->u, cosa_odesys_L(c->os), &s, c->ref, &o, &r);
+    cosa_status st = tu_cosim_run(2, c->u, cosa_odesys_L(c->os), &s, c->ref, &o, &r);
     cr_assert_eq(st, COSA_OK, "%s: %s", scheme, cosa_strerror(st));
     return r;
 }
@@ -139,8 +140,8 @@ Test(twomass_nl, nd1_cosim_equals_twomass)
     cosa_unit *lu[2];
     for (int i = 0; i < 2; i++)
         cr_assert_eq(cosa_unit_ode_create(cosa_odesys_sub(los, i), &integ, &lu[i]), COSA_OK);
-    cosa_reference *lref = NULL;
-    cr_assert_eq(cosa_reference_exact(sys, x0, H, NSTEPS + 3, &lref), COSA_OK);
+    cosa_reftraj *lref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(sys, x0, H, NSTEPS + 3, &lref), COSA_OK);
     cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, 2);
     const char *schemes[] = {"zoh", "zoh+mbcorr", "foh+mbcorr", "soh+ecorr", "gs:foh"};
     for (int k = 0; k < 5; k++) {
@@ -148,7 +149,7 @@ Test(twomass_nl, nd1_cosim_equals_twomass)
         cosa_scheme_parse(schemes[k], &s);
         cosa_cosim_result *a = run(&c, schemes[k], 0), *b = NULL;
         cosa_cosim_opts o = {.nsteps = NSTEPS};
-        cr_assert_eq(cosa_cosim_run(2, lu, cosa_system_L(sys), &s, lref, &o, &b), COSA_OK);
+        cr_assert_eq(tu_cosim_run(2, lu, cosa_system_L(sys), &s, lref, &o, &b), COSA_OK);
         cosa_point_result pr;
         cr_assert_eq(cosa_evaluate(sys, &s, H, x0, 0.3, COSA_WANT_RHO | COSA_WANT_ERRORS, &pr, ew),
                      COSA_OK);
@@ -162,7 +163,7 @@ Test(twomass_nl, nd1_cosim_equals_twomass)
         cosa_cosim_result_free(b);
     }
     cosa_eval_workspace_free(ew);
-    cosa_reference_free(lref);
+    cosa_reftraj_free(lref);
     cosa_unit_free(lu[0]);
     cosa_unit_free(lu[1]);
     cosa_odesys_free(los);
@@ -404,7 +405,7 @@ Test(twomass_nl, linearisation_point)
     cosa_scheme_parse("soh+mbcorr", &s);
     cosa_cosim_opts o = {.nsteps = NSTEPS, .master = {.lin_at_end = 1}};
     cosa_cosim_result *a = run(&c, "soh+mbcorr", 0), *b = NULL;
-    cr_assert_eq(cosa_cosim_run(2, c.u, cosa_odesys_L(c.os), &s, c.ref, &o, &b), COSA_OK);
+    cr_assert_eq(tu_cosim_run(2, c.u, cosa_odesys_L(c.os), &s, c.ref, &o, &b), COSA_OK);
     cr_expect_leq(fabs(a->e_global - b->e_global), 1e-12 * a->e_global);
     cosa_cosim_result_free(a);
     cosa_cosim_result_free(b);
@@ -412,7 +413,7 @@ Test(twomass_nl, linearisation_point)
     nl_open(&c, 1.5, "cvode", 1);
     a = run(&c, "zoh+mbcorr", 0);
     cosa_scheme_parse("zoh+mbcorr", &s);
-    cr_assert_eq(cosa_cosim_run(2, c.u, cosa_odesys_L(c.os), &s, c.ref, &o, &b), COSA_OK);
+    cr_assert_eq(tu_cosim_run(2, c.u, cosa_odesys_L(c.os), &s, c.ref, &o, &b), COSA_OK);
     cr_log_info("n_d = 1.5, ZOH+MBCorr: e_g %.6g (start), %.6g (end)\n", a->e_global,
                 b->e_global);
     cr_expect(isfinite(b->e_global) && b->e_global != a->e_global);

@@ -6,6 +6,7 @@
 #include <criterion/logging.h>
 
 #include "cosa.h"
+#include "testutil.h"
 
 #include <float.h>
 #include <math.h>
@@ -448,8 +449,8 @@ Test(unit_linear, pure_gain_subsystem_simulates_like_phi)
     cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
     for (size_t i = 0; i < 2; i++)
         cr_assert_eq(cosa_unit_ode_create(cosa_odesys_sub(os, i), &rk4, &rk[i]), COSA_OK);
-    cosa_reference *ref = NULL;
-    cr_assert_eq(cosa_reference_exact(sys, x0, dt, N + 4, &ref), COSA_OK);
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(sys, x0, dt, N + 4, &ref), COSA_OK);
     cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, 3);
     cr_assert_not_null(ew);
     const char *names[] = {"zoh", "foh", "soh+mbcorr", "p3+ocorr", "foh+ecorr", "gs:foh"};
@@ -463,9 +464,9 @@ Test(unit_linear, pure_gain_subsystem_simulates_like_phi)
         cr_assert_eq(pr.nsteps, N);
         cosa_cosim_opts o = {.nsteps = N};
         cosa_cosim_result *re = NULL, *rr = NULL;
-        cr_assert_eq(cosa_cosim_run(2, ex, cosa_system_L(sys), &s, ref, &o, &re), COSA_OK,
+        cr_assert_eq(tu_cosim_run(2, ex, cosa_system_L(sys), &s, ref, &o, &re), COSA_OK,
                      "%s (exact units)", names[k]);
-        cr_assert_eq(cosa_cosim_run(2, rk, cosa_system_L(sys), &s, ref, &o, &rr), COSA_OK,
+        cr_assert_eq(tu_cosim_run(2, rk, cosa_system_L(sys), &s, ref, &o, &rr), COSA_OK,
                      "%s (rk4 units)", names[k]);
         cr_assert(!re->diverged && !rr->diverged, "%s diverged", names[k]);
         /* exact units vs Phi^n z0: the same numbers by another route; e_global
@@ -491,7 +492,7 @@ Test(unit_linear, pure_gain_subsystem_simulates_like_phi)
         cosa_cosim_result_free(rr);
     }
     cosa_eval_workspace_free(ew);
-    cosa_reference_free(ref);
+    cosa_reftraj_free(ref);
     for (size_t i = 0; i < 2; i++) {
         cosa_unit_free(ex[i]);
         cosa_unit_free(rk[i]);

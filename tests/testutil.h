@@ -60,4 +60,30 @@ static inline double tu_rand(unsigned long long *state)
     return (double)(x >> 11) / (double)(1ULL << 52) - 1.0;
 }
 
+/* The driver and the CVODE reference on a unit set made of the given units
+ * (coupling L, in order) for this one call: the set only borrows the units. */
+static inline cosa_status tu_cosim_run(size_t n, cosa_unit *const *u, const double *L,
+                                       const cosa_scheme *s, const cosa_reftraj *ref,
+                                       const cosa_cosim_opts *o, cosa_cosim_result **r)
+{
+    cosa_unitset *set = NULL;
+    cosa_status st = cosa_unitset_create(n, u, L, NULL, &set);
+    if (st == COSA_OK)
+        st = cosa_cosim_run(set, s, ref, o, r);
+    cosa_unitset_free(set);
+    return st;
+}
+
+static inline cosa_status tu_reftraj_cvode(size_t n, cosa_unit *const *u, const double *L,
+                                           const double *x0, double H, size_t nsamples,
+                                           double rtol, cosa_reftraj **r)
+{
+    cosa_unitset *set = NULL;
+    cosa_status st = cosa_unitset_create(n, u, L, NULL, &set);
+    if (st == COSA_OK)
+        st = cosa_reftraj_cvode(set, x0, H, nsamples, rtol, r);
+    cosa_unitset_free(set);
+    return st;
+}
+
 #endif

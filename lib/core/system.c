@@ -260,7 +260,7 @@ cosa_status cosa_system_sub_dims(const cosa_system *sys, size_t i, size_t *nx, s
 /* eq 35: C* = (I - D L)^{-1} C,  A* = A + B L C*.  work: nx*ny doubles.
  * Read-only: uses the factorisation of I - D L kept current by create and
  * the setters (so several threads may share one system). */
-cosa_status cosa_system_reference_work(const cosa_system *sys, double *Astar, double *Cstar,
+cosa_status cosa_system_monolithic_work(const cosa_system *sys, double *Astar, double *Cstar,
                                        double *work)
 {
     if (!sys->loop_ok || sys->loop_stale)
@@ -278,7 +278,7 @@ cosa_status cosa_system_reference_work(const cosa_system *sys, double *Astar, do
     return COSA_OK;
 }
 
-cosa_status cosa_system_reference(const cosa_system *sys, double *Astar, double *Cstar)
+cosa_status cosa_system_monolithic(const cosa_system *sys, double *Astar, double *Cstar)
 {
     if (!sys)
         return COSA_EINVAL;
@@ -287,7 +287,7 @@ cosa_status cosa_system_reference(const cosa_system *sys, double *Astar, double 
     if (!buf)
         return COSA_ENOMEM;
     double *Cs = Cstar ? Cstar : buf + nx * ny;
-    cosa_status st = cosa_system_reference_work(sys, Astar, Cs, buf);
+    cosa_status st = cosa_system_monolithic_work(sys, Astar, Cs, buf);
     free(buf);
     return st;
 }

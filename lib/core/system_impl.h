@@ -31,9 +31,9 @@ struct cosa_system {
  * LU computed by the last successful validation. */
 void cosa_system_algloop_solve(const cosa_system *sys, size_t nrhs, double *B, size_t ldb);
 
-/* Allocation-free form of cosa_system_reference: Cstar must not be NULL;
+/* Allocation-free form of cosa_system_monolithic: Cstar must not be NULL;
  * work holds nx*ny doubles. */
-cosa_status cosa_system_reference_work(const cosa_system *sys, double *Astar, double *Cstar,
+cosa_status cosa_system_monolithic_work(const cosa_system *sys, double *Astar, double *Cstar,
                                        double *work);
 
 #endif

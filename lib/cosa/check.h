@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------ */
-/* Independent time-domain co-simulation of linear schemes (lib/cosim_linear.c) */
+/* Independent time-domain co-simulation of linear schemes (lib/check/linear_run.c) */
 /* ------------------------------------------------------------------------ */
 
 /* Runs the scheme as a master algorithm would: each subsystem is advanced
@@ -20,7 +20,7 @@ extern "C" {
  * the Phi assembly and serves as its cross-check.
  * z0: initial information vector (layout of s); traj: (nsteps+1) x dim,
  * column k = z_k (column-major, ld = dim).  The workspace is internal. */
-cosa_status cosa_cosim_linear_run(const cosa_system *sys, const cosa_scheme *s, double dt,
+cosa_status cosa_check_linear_run(const cosa_system *sys, const cosa_scheme *s, double dt,
                                   const double *z0, size_t nsteps, double *traj);
 
 

@@ -125,7 +125,7 @@ const double *cosa_system_L(const cosa_system *sys);
 
 /* Monolithic reference (eq 35): A* = A + B L (I - D L)^{-1} C  (nx x nx, ld nx)
  * and C* = (I - D L)^{-1} C  (ny x nx, ld ny).  Either output may be NULL. */
-cosa_status cosa_system_reference(const cosa_system *sys, double *Astar, double *Cstar);
+cosa_status cosa_system_monolithic(const cosa_system *sys, double *Astar, double *Cstar);
 
 /* ------------------------------------------------------------------------ */
 /* Coupling schemes (lib/scheme.c)                                          */

@@ -47,7 +47,7 @@ cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double d
  * Phi* T = T A*_d (up to rounding).  A*_d is the leading nx x nx block of
  * Phi* (cosa_phi_ref_build).  Errors as cosa_phi_ref_build, COSA_EINVAL for
  * T NULL or ldt < dim, COSA_ENOTCONVERGED if T overflows. */
-cosa_status cosa_reference_basis(const cosa_system *sys, const cosa_scheme *s, double dt,
+cosa_status cosa_phi_ref_basis(const cosa_system *sys, const cosa_scheme *s, double dt,
                                  double *T, size_t ldt, cosa_phi_workspace *w);
 
 /* Discrete-time pieces of subsystem-stacked system for order p, step dt:
@@ -66,7 +66,7 @@ cosa_status cosa_discretize(const cosa_system *sys, int p, double dt, double *Ad
  * (eqs 31-33, METHOD.md "Conventions for accuracy").  Only the slot ybar_n of
  * the information vector (rows lay->off_y .. lay->off_y + lay->ny - 1, "R")
  * enters.  The reference trajectory is given in state form: q_n = A*_d^n x0
- * (A*_d: nx x nx) and z*_n = T q_n (T: dim x nx, cosa_reference_basis), with
+ * (A*_d: nx x nx) and z*_n = T q_n (T: dim x nx, cosa_phi_ref_basis), with
  * Phi* T = T A*_d; the co-simulation starts on it: z_n = Phi^n T x0.  Then
  *   e_global     eps_n = R (z*_n - z_n),             n = 1..N      (eq 32)
  *   e_local      eps_n = R (Phi* - Phi) z_{n-1},     n = 1..N      (eq 31)

@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------ */
-/* Time-domain co-simulation (lib/unit*.c, lib/master.c)                    */
+/* Time-domain co-simulation (lib/td/)                                      */
 /* ------------------------------------------------------------------------ */
 
 /* A co-simulation *unit* is one subsystem behind a small interface shaped like
@@ -108,6 +108,10 @@ typedef struct cosa_integrator {
 cosa_status cosa_integrator_parse(const char *name, cosa_integrator *out);
 /* Canonical name of a kind ("cvode-bdf", ...); "?" if out of range. */
 const char *cosa_integrator_name(cosa_integrator_kind kind);
+/* Classical order of the method (CVODE: the largest order it may use; 0 for
+ * exact and out-of-range kinds), and 1 if it controls its own internal steps. */
+int cosa_integrator_order(cosa_integrator_kind kind);
+int cosa_integrator_is_adaptive(cosa_integrator_kind kind);
 
 /* ---- Units ----------------------------------------------------------------- */
 
@@ -115,6 +119,73 @@ typedef struct cosa_unit cosa_unit;
 
 /* Largest input-polynomial degree a unit accepts. */
 #define COSA_UNIT_DEGMAX COSA_ORDER_MAX
+
+/* Capability flags of a unit type (cosa_unit_type.caps). */
+enum {
+    COSA_UNIT_CAN_EVAL = 1u << 0,       /* eval(): f and g at any point             */
+    COSA_UNIT_HAS_JACOBIAN = 1u << 1,   /* jacobian(): analytic df/dx ... dg/du     */
+    COSA_UNIT_CAN_SAVE_STATE = 1u << 2, /* snapshots (cosa_unit_save/restore) work  */
+    COSA_UNIT_LINEAR = 1u << 3          /* exact steps and exact Jacobians          */
+};
+
+/* A unit type: the operations behind every cosa_unit of one kind (the
+ * FMI-shaped seam: linear units, ODE units, and later FMUs plug in here).
+ * The generic layer (lib/td/unit.c) validates arguments, keeps the time t_c,
+ * the state x and the input polynomial, checks results for finiteness and
+ * commits a step only when it succeeded; a type implements:
+ *   step      advance from t_c by h under the current input polynomial
+ *             (cosa_unit_input_at), writing the new state into xnew (nx);
+ *             it must not change the unit's time or state;
+ *   eval      xdot = f(t, x, uin), y = g(t, x, uin) (either may be NULL);
+ *             required for outputs, the algebraic loop and finite differences;
+ *   jacobian  analytic Jacobians (NULL: central differences on eval);
+ *   reset     forget run history when a new state is set (may be NULL);
+ *   save_state/restore_state/free_state
+ *             the type's own state beyond (t_c, x, input), for step
+ *             rejection: save_state fills *blob (allocating it when NULL,
+ *             overwriting it otherwise, as fmi3GetFMUState); all three NULL
+ *             when the type has no such state;
+ *   destroy   free the type's data (cosa_unit_impl).
+ * max_input_degree: the highest input-polynomial degree the type integrates
+ * exactly (<= COSA_UNIT_DEGMAX). */
+typedef struct cosa_unit_type {
+    const char *name;
+    unsigned caps;
+    int max_input_degree;
+    cosa_status (*step)(cosa_unit *u, double h, double *xnew);
+    cosa_status (*eval)(cosa_unit *u, double t, const double *x, const double *uin,
+                        double *xdot, double *y);
+    cosa_status (*jacobian)(cosa_unit *u, double t, const double *x, const double *uin,
+                            double *A, double *B, double *C, double *D);
+    void (*reset)(cosa_unit *u);
+    cosa_status (*save_state)(cosa_unit *u, void **blob);
+    cosa_status (*restore_state)(cosa_unit *u, const void *blob);
+    void (*free_state)(cosa_unit *u, void *blob);
+    void (*destroy)(cosa_unit *u);
+} cosa_unit_type;
+
+/* A unit of the given type with nx states, nu inputs, ny outputs; impl is
+ * the type's data (owned: released by type->destroy).  Time and state start
+ * at 0.  COSA_EINVAL for a type without step or eval. */
+cosa_status cosa_unit_create(const cosa_unit_type *type, size_t nx, size_t nu, size_t ny,
+                             void *impl, cosa_unit **out);
+const cosa_unit_type *cosa_unit_get_type(const cosa_unit *u);
+unsigned cosa_unit_caps(const cosa_unit *u);
+void *cosa_unit_impl(const cosa_unit *u);
+
+/* For type implementers (inside step/eval): the current time t_c, the state
+ * at t_c, the input polynomial's degree, and its value u(t_c + tau) (nu
+ * entries, Horner on the coefficients). */
+double cosa_unit_time(const cosa_unit *u);
+const double *cosa_unit_state(const cosa_unit *u);
+int cosa_unit_input_degree(const cosa_unit *u);
+void cosa_unit_input_at(const cosa_unit *u, double tau, double *v);
+/* Record a failure message (printf-style), read back by cosa_unit_message. */
+void cosa_unit_fail(cosa_unit *u, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* Linear unit (A, B, C, D copied): each step is exact for polynomial inputs,
  * x(t+h) = e^{Ah} x + sum_m Q_m a_m through the Van Loan exponential of
@@ -134,7 +205,7 @@ void cosa_unit_free(cosa_unit *u);
 size_t cosa_unit_nx(const cosa_unit *u);
 size_t cosa_unit_nu(const cosa_unit *u);
 size_t cosa_unit_ny(const cosa_unit *u);
-/* 1 for a linear unit (exact steps, exact Jacobians). */
+/* 1 for a linear unit (exact steps, exact Jacobians): caps has COSA_UNIT_LINEAR. */
 int cosa_unit_is_linear(const cosa_unit *u);
 
 /* State and current time.  set_state keeps the input polynomial's
@@ -170,14 +241,51 @@ cosa_status cosa_unit_jacobian(cosa_unit *u, double t, const double *x, const do
 /* Last failure of this unit as one line ("" if none); never NULL. */
 const char *cosa_unit_message(const cosa_unit *u);
 
-/* Solve the algebraic loop y = g(t, x, L y) of a set of units at the stacked
- * state x by Newton's method (Jacobian I - D L with D = dg/du from
+/* Snapshots (as fmi3GetFMUState / fmi3SetFMUState / fmi3FreeFMUState): the
+ * unit's time, state, input polynomial and its type's own state.  save
+ * allocates *snap when it is NULL and overwrites it otherwise (no allocation
+ * in a stepping loop); restore puts the unit back exactly (a step repeated
+ * after a restore gives bitwise the same result).  COSA_EUNSUPPORTED if the
+ * type lacks COSA_UNIT_CAN_SAVE_STATE. */
+typedef struct cosa_unit_snapshot cosa_unit_snapshot;
+cosa_status cosa_unit_save(cosa_unit *u, cosa_unit_snapshot **snap);
+cosa_status cosa_unit_restore(cosa_unit *u, const cosa_unit_snapshot *snap);
+void cosa_unit_snapshot_free(cosa_unit *u, cosa_unit_snapshot *snap);
+
+/* ---- Unit sets -------------------------------------------------------------- */
+
+/* The units of a co-simulation (borrowed: they must outlive the set), stacked
+ * in order (x, u, y as eq 5), their coupling u = L y (nu x ny, copied) and a
+ * validated execution sequence (a permutation of 0..nunits-1; NULL = in
+ * order) for sequential schemes.  Created once and taken by the master, the
+ * CVODE reference and the algebraic-loop solver.  COSA_EINVAL for NULL units,
+ * a missing L or a sequence that is not a permutation, COSA_ENONFINITE for a
+ * non-finite L. */
+typedef struct cosa_unitset cosa_unitset;
+cosa_status cosa_unitset_create(size_t nunits, cosa_unit *const *units, const double *L,
+                                const size_t *sequence, cosa_unitset **out);
+void cosa_unitset_free(cosa_unitset *set);
+size_t cosa_unitset_count(const cosa_unitset *set);
+cosa_unit *cosa_unitset_unit(const cosa_unitset *set, size_t i); /* NULL if out of range */
+size_t cosa_unitset_nx(const cosa_unitset *set);
+size_t cosa_unitset_nu(const cosa_unitset *set);
+size_t cosa_unitset_ny(const cosa_unitset *set);
+/* Offsets of unit i in the stacked x, u, y (any pointer may be NULL). */
+cosa_status cosa_unitset_offsets(const cosa_unitset *set, size_t i, size_t *ox, size_t *ou,
+                                 size_t *oy);
+const double *cosa_unitset_L(const cosa_unitset *set);
+const size_t *cosa_unitset_sequence(const cosa_unitset *set); /* nunits entries */
+/* 1 if seq (NULL = in order) is a permutation of the set's units. */
+int cosa_unitset_is_sequence(const cosa_unitset *set, const size_t *seq);
+
+/* Solve the algebraic loop y = g(t, x, L y) of the set at the stacked state x
+ * by Newton's method (Jacobian I - D L with D = dg/du from
  * cosa_unit_jacobian); y holds the initial guess on entry (e.g. zeros).
  * COSA_ENOTCONVERGED if 50 iterations do not bring the update below
  * 1e-10 ||y||_inf (plus one more iteration for the last digits), COSA_EALGLOOP
- * if I - D L is singular. */
-cosa_status cosa_units_loop_solve(size_t nunits, cosa_unit *const *units, const double *L,
-                                  double t, const double *x, double *y);
+ * if I - D L is singular.  Uses the set's own workspace (no allocation; not
+ * for concurrent use on one set). */
+cosa_status cosa_unitset_loop_solve(cosa_unitset *set, double t, const double *x, double *y);
 
 /* ---- Master ------------------------------------------------------------------ */
 
@@ -190,9 +298,10 @@ typedef struct cosa_master_opts {
 typedef struct cosa_master cosa_master;
 
 /* A master for scheme s (Jacobi or Gauss-Seidel, any order, corrections for
- * Jacobi as in the Phi engine) over the units (borrowed: they must outlive
- * the master) coupled by L (nu_total x ny_total, copied, units stacked in
- * order).  H > 0 is the macro step; opt may be NULL (defaults 0).
+ * Jacobi as in the Phi engine) over a unit set (borrowed: it must outlive the
+ * master).  A Gauss-Seidel scheme runs the units in the order s->seq when it
+ * is given (it must be a permutation), else in the set's sequence.  H > 0 is
+ * the macro step; opt may be NULL (defaults 0).
  * Per macro step T_n -> T_{n+1} (MBCorr paper section 2.3, METHOD.md):
  *  1. every input gets u~(s) = L P(s) + du_n, P the degree-p extrapolation
  *     of the corrected outputs ybar_n..ybar_{n-p} (s = (t - T_n)/H); for
@@ -203,15 +312,14 @@ typedef struct cosa_master cosa_master;
  *  3. output correction: every unit is linearised (cosa_unit_jacobian) at the
  *     chosen point, the Jacobians are stacked into A_n, B_n, C_n, D_n and
  *     G_p = C_n sum_m w_m Q_m + D_n, G_0 = C_n Q_0 + D_n are formed with the
- *     Van Loan discretisation of the Phi engine (cosa_discretize); then
+ *     Van Loan discretisation of the core (cosa_disc_compute); then
  *     (I - G_p L) ybar_{n+1} = y_{n+1} - G_p L E_p - G_0 du_n  (eq 14);
  *  4. state correction: du_{n+1} = (1 - alpha) du_n + alpha kappa_p L (ybar_{n+1} - E_p)
  *     (eq 22);
  *  5. the history shifts.
  * For linear units this is Phi z_n exactly (up to rounding). */
-cosa_status cosa_master_create(size_t nunits, cosa_unit *const *units, const double *L,
-                               const cosa_scheme *s, double H, const cosa_master_opts *opt,
-                               cosa_master **out);
+cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H,
+                               const cosa_master_opts *opt, cosa_master **out);
 void cosa_master_free(cosa_master *m);
 
 /* Start at time t0 with the stacked state x0 (nx), the history yhist (ny x (p+1),
@@ -219,14 +327,42 @@ void cosa_master_free(cosa_master *m);
  * without state correction).  Sets the units' states. */
 cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const double *yhist,
                              const double *du0);
-/* Start from x0 alone: y0 from the algebraic loop (cosa_units_loop_solve,
+/* Start from x0 alone: y0 from the algebraic loop (cosa_unitset_loop_solve,
  * starting at 0) copied into every history slot, du = 0.  (This injects an
  * O(H) start-up error for p > 0; METHOD.md starts on the reference instead.) */
 cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0);
 
-/* One macro step.  On failure (a unit's status, COSA_ECORRSINGULAR, ...) the
- * master's history is unchanged, the units' states may have advanced. */
+/* One macro step: cosa_master_propose, then cosa_master_commit.  On failure
+ * (a unit's status, COSA_ECORRSINGULAR, ...) the master's history is
+ * unchanged, the units' states may have advanced. */
 cosa_status cosa_master_step(cosa_master *m);
+
+/* The stages of a macro step, for a controller that may reject it:
+ * propose runs extrapolate -> advance -> correct outputs -> correct state
+ * into a proposal (the master's time, history and offset are unchanged);
+ * with save_units = 1 it first saves every unit's snapshot (units need
+ * COSA_UNIT_CAN_SAVE_STATE; the snapshots are reused from step to step).
+ * commit accepts the proposal (history shift, time T_n + H) and calls the
+ * observers; reject restores the units' snapshots and drops the proposal.
+ * After a failed propose the proposal is dropped; reject still restores. */
+cosa_status cosa_master_propose(cosa_master *m, int save_units);
+cosa_status cosa_master_commit(cosa_master *m);
+cosa_status cosa_master_reject(cosa_master *m);
+
+/* Observers (as OSP libcosim's): called after cosa_master_init /
+ * cosa_master_init_loop (initialized) and after every committed step
+ * (step_complete), in the order they were added, with the master in its new
+ * state (read it with cosa_master_get / cosa_master_info).  Either callback
+ * may be NULL.  A status other than COSA_OK from a callback is returned by
+ * the init or step call (the step is committed nonetheless).  The observer is
+ * copied; at most COSA_MASTER_OBSERVERS per master (COSA_ERANGE beyond). */
+#define COSA_MASTER_OBSERVERS 8
+typedef struct cosa_observer {
+    cosa_status (*initialized)(const cosa_master *m, void *user_data);
+    cosa_status (*step_complete)(const cosa_master *m, void *user_data);
+    void *user_data;
+} cosa_observer;
+cosa_status cosa_master_add_observer(cosa_master *m, const cosa_observer *obs);
 
 /* Current values (any pointer may be NULL): time T_n, stacked state x_n (nx),
  * input at the start of the next step u = L ybar_n + du_n (nu), raw outputs
@@ -235,13 +371,18 @@ cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *
                             double *ybar, double *du);
 /* The information vector z_n in the layout of the scheme (METHOD.md). */
 cosa_status cosa_master_info(const cosa_master *m, double *z);
-/* Index of the unit that failed in the last cosa_master_step (or nunits). */
+/* Index of the unit that failed in the last step or propose (or nunits). */
 size_t cosa_master_failed_unit(const cosa_master *m);
 
-/* ---- Monolithic reference -------------------------------------------------- */
+/* ---- Reference trajectories (the monolithic solution, sampled) -------------- */
 
-/* Reference trajectory sampled at t_k = k H, k = 0..nsamples-1. */
-typedef struct cosa_reference {
+/* "Reference" names three different things in cosa; each has its own name:
+ * the reference *trajectory* here (time-domain samples of the monolithic
+ * solution), the reference *propagation matrix* Phi* (cosa_phi_ref_build)
+ * and the *monolithic* system matrices A*, C* (cosa_system_monolithic).
+ *
+ * A reference trajectory sampled at t_k = k H, k = 0..nsamples-1. */
+typedef struct cosa_reftraj {
     size_t nx, ny, nsamples;
     double H;
     double *x;    /* nx x nsamples, column k = x(t_k)  */
@@ -249,25 +390,24 @@ typedef struct cosa_reference {
     int exact;    /* 1: matrix exponential, 0: CVODE    */
     double rtol;  /* CVODE tolerance (0 when exact)     */
     long nsteps;  /* CVODE internal steps (0 when exact) */
-} cosa_reference;
+} cosa_reftraj;
 
 /* Exact reference of a linear coupled system: x_{k+1} = exp(A* H) x_k,
  * y_k = C* x_k (eq 35). */
-cosa_status cosa_reference_exact(const cosa_system *sys, const double *x0, double H,
-                                 size_t nsamples, cosa_reference **out);
+cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double H,
+                               size_t nsamples, cosa_reftraj **out);
 /* Reference of any unit set: the coupled system as one ODE,
  * x' = f(t, x, L y) with y = g(t, x, L y) solved by Newton inside the
- * right-hand side (cosa_units_loop_solve, warm-started), integrated by CVODE
+ * right-hand side (the set's loop solver, warm-started), integrated by CVODE
  * BDF at relative tolerance rtol (e.g. 1e-12) from x0 at t = 0 and stopped at
  * every sample.  Two passes: the first finds the amplitude m_i of every state
  * over the samples, the second integrates with atol_i = rtol max(m_i, 1e-6
  * max_j m_j).  Uses only the units' model evaluations (cosa_unit_eval,
  * cosa_unit_jacobian), not their integrators or states.  COSA_ENOTCONVERGED
  * if CVODE fails. */
-cosa_status cosa_reference_cvode(size_t nunits, cosa_unit *const *units, const double *L,
-                                 const double *x0, double H, size_t nsamples, double rtol,
-                                 cosa_reference **out);
-void cosa_reference_free(cosa_reference *r);
+cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, size_t nsamples,
+                               double rtol, cosa_reftraj **out);
+void cosa_reftraj_free(cosa_reftraj *r);
 
 /* ---- Driver: one co-simulation run with the conventions of METHOD.md --------- */
 
@@ -275,6 +415,8 @@ typedef struct cosa_cosim_opts {
     size_t nsteps;           /* N = round(T_end / H) >= 1 macro steps           */
     cosa_master_opts master;
     double diverge_factor;   /* divergence threshold (see below); <= 0: 1e6    */
+    const cosa_observer *observers; /* extra observers of the run (may be NULL) */
+    size_t nobservers;       /* at most COSA_MASTER_OBSERVERS - 1               */
 } cosa_cosim_opts;
 
 typedef struct cosa_cosim_result {
@@ -304,12 +446,11 @@ typedef struct cosa_cosim_result {
  * (raw or corrected) exceeds diverge_factor * yref_max or is not finite, or a
  * unit / the correction fails numerically (reason says which).  The result is
  * owned by the caller (cosa_cosim_result_free). */
-cosa_status cosa_cosim_run(size_t nunits, cosa_unit *const *units, const double *L,
-                           const cosa_scheme *s, const cosa_reference *ref,
+cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
                            const cosa_cosim_opts *opt, cosa_cosim_result **out);
 void cosa_cosim_result_free(cosa_cosim_result *r);
 
-/* ---- NRMSE of sampled trajectories (lib/trajectory_nrmse.c) -------------- */
+/* ---- NRMSE of sampled trajectories (lib/td/trajectory_nrmse.c) ----------- */
 
 /* Global NRMSE (eq 33, METHOD.md) of N samples y (ny x N, ld ldy) against the
  * reference yref (ld ldr): per component k, RMS_n(y_kn - yref_kn) divided by

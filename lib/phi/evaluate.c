@@ -134,7 +134,7 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
     if (want & COSA_WANT_ERRORS) {
         /* reference trajectory in state form (METHOD.md "History"):
          * z*_n = T q_n, q_n = A*_d^n x0, z0 = T x0 */
-        st = cosa_reference_basis(sys, s, dt, w->T, n, w->phi);
+        st = cosa_phi_ref_basis(sys, s, dt, w->T, n, w->phi);
         if (st != COSA_OK)
             return st;
         cosa_mat_copy(lay.nx, lay.nx, w->Phistar, n, w->Adstar, lay.nx);

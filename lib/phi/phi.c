@@ -349,7 +349,7 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
 static cosa_status ref_discretize(const cosa_system *sys, double dt, cosa_phi_workspace *w)
 {
     size_t nx = sys->nx;
-    cosa_status st = cosa_system_reference_work(sys, w->Astar, w->Cstar, w->work_xy);
+    cosa_status st = cosa_system_monolithic_work(sys, w->Astar, w->Cstar, w->work_xy);
     if (st != COSA_OK)
         return st;
     for (size_t k = 0; k < nx * nx; k++)
@@ -382,7 +382,7 @@ cosa_status cosa_phi_ref_build(const cosa_system *sys, const cosa_scheme *s, dou
  * the information vector of the reference at state q is T q, and
  * Phi* T = T A*_d.  Built by the row recursion slot_{j-1} = slot_j A*_d, so
  * that the shift rows of Phi* T - T A*_d are rounding-level componentwise. */
-cosa_status cosa_reference_basis(const cosa_system *sys, const cosa_scheme *s, double dt,
+cosa_status cosa_phi_ref_basis(const cosa_system *sys, const cosa_scheme *s, double dt,
                                  double *T, size_t ldt, cosa_phi_workspace *w)
 {
     cosa_layout lay;
@@ -429,7 +429,7 @@ cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double d
     if (!cosa_mat_isfinite(lay.nx, 1, x0, lay.nx))
         return COSA_ENONFINITE;
     /* z0 = T x0: one code path with the reference basis */
-    st = cosa_reference_basis(sys, s, dt, w->Tref, lay.dim, w);
+    st = cosa_phi_ref_basis(sys, s, dt, w->Tref, lay.dim, w);
     if (st != COSA_OK)
         return st;
     cosa_gemv(lay.dim, lay.nx, 1.0, w->Tref, lay.dim, x0, 0.0, z0);

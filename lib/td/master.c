@@ -1,22 +1,27 @@
 /* master.c -- the time-domain master: runs any Jacobi or Gauss-Seidel scheme
- * of the Phi engine (cosa_scheme) on a set of co-simulation units, with
- * output correction, state correction and MBCorr from Jacobians the units
- * supply at every macro step (MBCorr paper section 2.3, steps 1-5;
- * METHOD.md "Order-p formulas", "Gauss-Seidel").
+ * of the Phi engine (cosa_scheme) on a unit set, with output correction,
+ * state correction and MBCorr from Jacobians the units supply at every macro
+ * step (MBCorr paper section 2.3, steps 1-5; METHOD.md "Order-p formulas",
+ * "Gauss-Seidel").
  *
- * Per macro step T_n -> T_{n+1}, s = (t - T_n)/H:
- *   P(s)   = sum_j l_j(s) ybar_{n-j}, Lagrange basis on s = 0, -1, ..., -p
- *            (Gauss-Seidel: outputs of units already advanced use the basis on
- *            s = 1, 0, ..., 1-p through y_{n+1}, ybar_n, ..., ybar_{n+1-p});
- *   u~(s)  = L P(s) + du_n, handed to each unit as value and derivatives at
- *            T_n: d^m u~/dt^m = m! a_m / H^m for u~ = sum_m a_m s^m;
- *   E_p    = P(1) = sum_j e_j ybar_{n-j};
- *   output correction (eq 14, integral form):
- *            (I - G_p L) ybar_{n+1} = y_{n+1} - G_p L E_p - G_0 du_n,
- *            G_p = C_n sum_m w_m Q_m + D_n, G_0 = C_n Q_0 + D_n, with
- *            Q_m = int_0^H e^{A_n (H - tau)} B_n (tau/H)^m dtau from the Van
- *            Loan exponential of cosa_discretize on the stacked Jacobians;
- *   state correction (eq 22): du_{n+1} = (1 - alpha) du_n + alpha kappa_p L (ybar_{n+1} - E_p).
+ * A macro step T_n -> T_{n+1}, s = (t - T_n)/H, is a chain of stages that
+ * write a *proposal*; commit accepts it, reject drops it (and restores the
+ * units from their snapshots), so a controller can retry a step:
+ *   extrapolate  P(s) = sum_j l_j(s) ybar_{n-j}, Lagrange basis on
+ *                s = 0, -1, ..., -p; E_p = P(1) = sum_j e_j ybar_{n-j};
+ *   advance      u~(s) = L P(s) + du_n, handed to each unit as value and
+ *                derivatives at T_n (d^m u~/dt^m = m! a_m / H^m for
+ *                u~ = sum_m a_m s^m), step, outputs y_{n+1}; the execution
+ *                scheme is a table entry: Jacobi, or Gauss-Seidel, whose
+ *                advanced units' outputs then enter through the basis on
+ *                s = 1, 0, ..., 1-p through y_{n+1}, ybar_n, ..., ybar_{n+1-p};
+ *   correct outputs (eq 14, integral form):
+ *                (I - G_p L) ybar_{n+1} = y_{n+1} - G_p L E_p - G_0 du_n,
+ *                G_p = C_n sum_m w_m Q_m + D_n, G_0 = C_n Q_0 + D_n, with
+ *                Q_m = int_0^H e^{A_n (H - tau)} B_n (tau/H)^m dtau from the
+ *                Van Loan discretisation (core) of the stacked Jacobians;
+ *   correct state (eq 22): du_{n+1} = (1 - alpha) du_n + alpha kappa_p L (ybar_{n+1} - E_p);
+ *   commit       history shift, T_{n+1}, observers.
  * The coefficient tables (l_j, e_j, w_m, kappa_p) are those of the Phi
  * engine (lib/core/tables.c). */
 #include "td/unit_impl.h"
@@ -28,13 +33,15 @@
 
 #define NP_MAX (COSA_ORDER_MAX + 1)
 
+struct exec_type;
+
 struct cosa_master {
+    cosa_unitset *set;
     size_t nunits;
-    cosa_unit **units;
     size_t nx, nu, ny;
-    size_t *ox, *ou, *oy;      /* offsets of each unit in the stacked x, u, y */
-    double *L;                 /* nu x ny                                     */
+    const double *L;           /* nu x ny (the set's)                         */
     cosa_scheme s;
+    const struct exec_type *exec;
     size_t *seq;               /* execution order                              */
     int p;
     size_t np;                 /* p + 1                                        */
@@ -42,10 +49,9 @@ struct cosa_master {
     double H;
     cosa_master_opts opt;
     double t;
-    double *hist, *hist_new;   /* ny x np: ybar_n, ..., ybar_{n-p}            */
-    double *du, *du_new;       /* nu                                           */
-    double *y;                 /* ny: raw outputs of the last step             */
-    double *xs;                /* nx: stacked states (scratch)                 */
+    double *hist, *hist_new;   /* ny x np: ybar_n, ..., ybar_{n-p}; proposal   */
+    double *du, *du_new;       /* nu; proposal                                 */
+    double *y, *y_new;         /* ny: raw outputs of the last step; proposal   */
     double lag[NP_MAX * NP_MAX], lag1[NP_MAX * NP_MAX], e[NP_MAX], w[NP_MAX];
     double kappa;
     double *P;                 /* ny x np: output polynomials in s (monomials) */
@@ -54,23 +60,63 @@ struct cosa_master {
     double *Ep, *vu, *vy, *u0; /* ny, nu, ny, nu                               */
     /* output correction */
     cosa_system *jsys;         /* stacked Jacobians A_n, B_n, C_n, D_n and L   */
-    cosa_disc_workspace *dw;  /* discretisation of the stacked Jacobians      */
-    double *jA, *jB, *jC, *jD; /* one unit's Jacobians (largest sizes)         */
+    cosa_disc_workspace *dw;   /* discretisation of the stacked Jacobians      */
+    double *jA;                /* one unit's Jacobians (largest sizes)         */
     double *QW;                /* nx x nu: sum_m w_m Q_m                       */
     double *Gp, *G0, *IGL;     /* ny x nu, ny x nu, ny x ny                    */
     lapack_int *ipiv;
     double *buf;
     size_t failed;
+    int proposed;              /* a proposal is waiting for commit             */
+    cosa_unit_snapshot **snaps;/* nunits, allocated at the first saving propose */
+    int saved;                 /* the snapshots belong to the current proposal */
+    cosa_observer obs[COSA_MASTER_OBSERVERS];
+    size_t nobs;
 };
+
+/* ---- execution schemes (a table, not a branch per stage) --------------------- */
+
+/* What differs between Jacobi and Gauss-Seidel in the advance stage: what
+ * happens to the output polynomials once unit i has advanced. */
+struct exec_type {
+    const char *name;
+    void (*after_unit)(cosa_master *m, size_t i);
+};
+
+/* Gauss-Seidel: interpolation through (1, y_{n+1}), (0, ybar_n), ...,
+ * (1-p, ybar_{n+1-p}) for the outputs of unit i. */
+static void gs_after_unit(cosa_master *m, size_t i)
+{
+    const size_t ny = m->ny, np = m->np;
+    size_t oy;
+    cosa_unitset_offsets(m->set, i, NULL, NULL, &oy);
+    const size_t nyi = cosa_unitset_unit(m->set, i)->ny;
+    for (size_t l = oy; l < oy + nyi; l++)
+        for (size_t k = 0; k < np; k++) {
+            double c = m->lag1[k] * m->y_new[l];
+            for (size_t j = 1; j < np; j++)
+                c += m->lag1[j * np + k] * m->hist[l + (j - 1) * ny];
+            m->P[l + k * ny] = c;
+        }
+}
+
+static const struct exec_type exec_types[] = {
+    [COSA_JACOBI] = {"jacobi", NULL},
+    [COSA_GAUSS_SEIDEL] = {"gauss-seidel", gs_after_unit},
+};
+
+/* ---- life cycle ---------------------------------------------------------------- */
 
 void cosa_master_free(cosa_master *m)
 {
     if (!m)
         return;
+    if (m->snaps)
+        for (size_t i = 0; i < m->nunits; i++)
+            cosa_unit_snapshot_free(cosa_unitset_unit(m->set, i), m->snaps[i]);
+    free(m->snaps);
     cosa_disc_workspace_free(m->dw);
     cosa_system_free(m->jsys);
-    free(m->units);
-    free(m->ox);
     free(m->seq);
     free(m->buf);
     free(m->ipiv);
@@ -83,7 +129,7 @@ static cosa_status jsys_create(cosa_master *m)
     cosa_subsystem *subs = calloc(m->nunits, sizeof *subs);
     size_t big = 0;
     for (size_t i = 0; i < m->nunits; i++) {
-        const cosa_unit *u = m->units[i];
+        const cosa_unit *u = cosa_unitset_unit(m->set, i);
         size_t sz = u->nx * u->nx + u->nx * u->nu + u->ny * u->nx + u->ny * u->nu;
         big = sz > big ? sz : big;
     }
@@ -91,7 +137,7 @@ static cosa_status jsys_create(cosa_master *m)
     cosa_status st = COSA_ENOMEM;
     if (subs && zeros) {
         for (size_t i = 0; i < m->nunits; i++) {
-            const cosa_unit *u = m->units[i];
+            const cosa_unit *u = cosa_unitset_unit(m->set, i);
             subs[i] = (cosa_subsystem){u->nx, u->nu, u->ny, zeros, zeros, zeros, zeros};
         }
         st = cosa_system_create(&m->jsys, m->nunits, subs, m->L);
@@ -106,27 +152,14 @@ static cosa_status jsys_create(cosa_master *m)
     return st;
 }
 
-cosa_status cosa_master_create(size_t nunits, cosa_unit *const *units, const double *L,
-                               const cosa_scheme *s, double H, const cosa_master_opts *opt,
-                               cosa_master **out)
+cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H,
+                               const cosa_master_opts *opt, cosa_master **out)
 {
     if (!out)
         return COSA_EINVAL;
     *out = NULL;
-    if (!units || nunits == 0 || !s)
+    if (!set || !s)
         return COSA_EINVAL;
-    size_t nx = 0, nu = 0, ny = 0, big = 0;
-    for (size_t i = 0; i < nunits; i++) {
-        if (!units[i])
-            return COSA_EINVAL;
-        nx += units[i]->nx;
-        nu += units[i]->nu;
-        ny += units[i]->ny;
-    }
-    if (nu && ny && !L)
-        return COSA_EINVAL;
-    if (nu && ny && !cosa_mat_isfinite(nu, ny, L, nu))
-        return COSA_ENONFINITE;
     if (!isfinite(H) || !(H > 0.0))
         return COSA_ERANGE;
     cosa_status st = cosa_scheme_check(s, NULL);
@@ -134,29 +167,22 @@ cosa_status cosa_master_create(size_t nunits, cosa_unit *const *units, const dou
         return st;
     if (s->exec == COSA_GAUSS_SEIDEL && s->corr != COSA_CORR_NONE)
         return COSA_EUNSUPPORTED;
-    if (s->exec == COSA_GAUSS_SEIDEL && s->seq) { /* a permutation of 0..nunits-1 */
-        unsigned char *seen = calloc(nunits, 1);
-        if (!seen)
-            return COSA_ENOMEM;
-        for (size_t k = 0; k < nunits && st == COSA_OK; k++) {
-            if (s->seq[k] >= nunits || seen[s->seq[k]])
-                st = COSA_EINVAL;
-            else
-                seen[s->seq[k]] = 1;
-        }
-        free(seen);
-        if (st != COSA_OK)
-            return st;
-    }
+    if (s->exec == COSA_GAUSS_SEIDEL && s->seq && !cosa_unitset_is_sequence(set, s->seq))
+        return COSA_EINVAL;
 
+    const size_t nunits = cosa_unitset_count(set), nx = cosa_unitset_nx(set),
+                 nu = cosa_unitset_nu(set), ny = cosa_unitset_ny(set);
     cosa_master *m = calloc(1, sizeof *m);
     if (!m)
         return COSA_ENOMEM;
+    m->set = set;
     m->nunits = nunits;
     m->nx = nx;
     m->nu = nu;
     m->ny = ny;
+    m->L = cosa_unitset_L(set);
     m->s = *s;
+    m->exec = &exec_types[s->exec];
     m->p = s->order;
     m->np = (size_t)s->order + 1;
     m->has_du = (s->corr & COSA_CORR_STATE) != 0;
@@ -164,44 +190,36 @@ cosa_status cosa_master_create(size_t nunits, cosa_unit *const *units, const dou
     if (opt)
         m->opt = *opt;
     m->failed = nunits;
-    m->units = calloc(nunits, sizeof *m->units);
-    m->ox = calloc(3 * nunits, sizeof *m->ox);
     m->seq = calloc(nunits, sizeof *m->seq);
-    if (!m->units || !m->ox || !m->seq)
+    if (!m->seq)
         goto nomem;
-    m->ou = m->ox + nunits;
-    m->oy = m->ou + nunits;
-    size_t ox = 0, ou = 0, oy = 0;
+    const size_t *setseq = cosa_unitset_sequence(set);
+    size_t big = 0;
     for (size_t i = 0; i < nunits; i++) {
-        cosa_unit *u = units[i];
-        m->units[i] = u;
-        m->ox[i] = ox;
-        m->ou[i] = ou;
-        m->oy[i] = oy;
-        ox += u->nx;
-        ou += u->nu;
-        oy += u->ny;
-        m->seq[i] = s->exec == COSA_GAUSS_SEIDEL && s->seq ? s->seq[i] : i;
+        const cosa_unit *u = cosa_unitset_unit(set, i);
+        if (s->exec == COSA_GAUSS_SEIDEL)
+            m->seq[i] = s->seq ? s->seq[i] : setseq[i];
+        else
+            m->seq[i] = i;
         size_t sz = u->nx * u->nx + u->nx * u->nu + u->ny * u->nx + u->ny * u->nu;
         big = sz > big ? sz : big;
     }
     m->s.seq = m->seq;
     const size_t np = m->np;
-    size_t total = nu * ny + 2 * ny * np + 2 * nu + ny + nx + ny * np + 2 * nu * np + ny + nu +
-                   ny + nu + big + nx * nu + 2 * ny * nu + ny * ny + 1;
+    size_t total = 2 * ny * np + 2 * nu + 2 * ny + ny * np + 2 * nu * np + ny + nu + ny + nu +
+                   big + nx * nu + 2 * ny * nu + ny * ny + 1;
     m->buf = calloc(total, sizeof(double));
     m->ipiv = calloc(ny + 1, sizeof *m->ipiv);
     if (!m->buf || !m->ipiv)
         goto nomem;
     double *q = m->buf;
 #define CARVE(ptr, n) ((ptr) = q, q += (n))
-    CARVE(m->L, nu * ny);
     CARVE(m->hist, ny * np);
     CARVE(m->hist_new, ny * np);
     CARVE(m->du, nu);
     CARVE(m->du_new, nu);
     CARVE(m->y, ny);
-    CARVE(m->xs, nx);
+    CARVE(m->y_new, ny);
     CARVE(m->P, ny * np);
     CARVE(m->a, nu * np);
     CARVE(m->der, nu * np);
@@ -215,8 +233,6 @@ cosa_status cosa_master_create(size_t nunits, cosa_unit *const *units, const dou
     CARVE(m->G0, ny * nu);
     CARVE(m->IGL, ny * ny);
 #undef CARVE
-    if (nu && ny)
-        memcpy(m->L, L, nu * ny * sizeof *L);
     m->kappa = cosa_order_tables(m->p, m->lag, m->e, m->w);
     cosa_lagrange_table(m->p, 1.0, m->lag1);
     if (s->corr & COSA_CORR_OUTPUT) {
@@ -233,6 +249,32 @@ nomem:
     return COSA_ENOMEM;
 }
 
+cosa_status cosa_master_add_observer(cosa_master *m, const cosa_observer *obs)
+{
+    if (!m || !obs)
+        return COSA_EINVAL;
+    if (m->nobs >= COSA_MASTER_OBSERVERS)
+        return COSA_ERANGE;
+    m->obs[m->nobs++] = *obs;
+    return COSA_OK;
+}
+
+/* Call every observer's initialized (which = 0) or step_complete (1); the
+ * first status other than COSA_OK is returned, all are called. */
+static cosa_status notify(const cosa_master *m, int which)
+{
+    cosa_status first = COSA_OK;
+    for (size_t k = 0; k < m->nobs; k++) {
+        const cosa_observer *o = &m->obs[k];
+        cosa_status (*fn)(const cosa_master *, void *) =
+            which ? o->step_complete : o->initialized;
+        cosa_status st = fn ? fn(m, o->user_data) : COSA_OK;
+        if (st != COSA_OK && first == COSA_OK)
+            first = st;
+    }
+    return first;
+}
+
 cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const double *yhist,
                              const double *du0)
 {
@@ -242,7 +284,10 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
         (du0 && !cosa_mat_isfinite(m->nu, 1, du0, m->nu)))
         return COSA_ENONFINITE;
     for (size_t i = 0; i < m->nunits; i++) {
-        cosa_status st = cosa_unit_set_state(m->units[i], t0, x0 ? x0 + m->ox[i] : NULL);
+        size_t ox;
+        cosa_unitset_offsets(m->set, i, &ox, NULL, NULL);
+        cosa_status st =
+            cosa_unit_set_state(cosa_unitset_unit(m->set, i), t0, x0 ? x0 + ox : NULL);
         if (st != COSA_OK)
             return st;
     }
@@ -251,7 +296,9 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
     memcpy(m->y, yhist, m->ny * sizeof *yhist);
     for (size_t k = 0; k < m->nu; k++)
         m->du[k] = m->has_du && du0 ? du0[k] : 0.0;
-    return COSA_OK;
+    m->proposed = 0;
+    m->saved = 0;
+    return notify(m, 0);
 }
 
 cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0)
@@ -260,7 +307,7 @@ cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0)
         return COSA_EINVAL;
     for (size_t k = 0; k < m->ny; k++)
         m->vy[k] = 0.0;
-    cosa_status st = cosa_units_loop_solve(m->nunits, m->units, m->L, t0, x0, m->vy);
+    cosa_status st = cosa_unitset_loop_solve(m->set, t0, x0, m->vy);
     if (st != COSA_OK)
         return st;
     for (size_t j = 0; j < m->np; j++)
@@ -268,29 +315,24 @@ cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0)
     return cosa_master_init(m, t0, x0, m->hist_new, NULL);
 }
 
-/* Linearise every unit at (t, its state, input uin (stacked)) and store the
- * Jacobians in the stacked system (eq 7). */
-static cosa_status linearise(cosa_master *m, double t, const double *uin)
+/* ---- stages ---------------------------------------------------------------------- */
+
+/* Extrapolation P(s) and E_p = P(1) from the committed history. */
+static void stage_extrapolate(cosa_master *m)
 {
-    for (size_t i = 0; i < m->nunits; i++) {
-        cosa_unit *u = m->units[i];
-        const size_t nx = u->nx, nu = u->nu, ny = u->ny;
-        double *A = m->jA, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
-        cosa_status st = cosa_unit_jacobian(u, t, u->x, uin + m->ou[i], m->opt.force_fd, A, B,
-                                             C, D);
-        if (st != COSA_OK) {
-            m->failed = i;
-            return st;
-        }
-        cosa_subsystem sub = {nx, nu, ny, A, B, C, D};
-        st = cosa_system_set_subsystem(m->jsys, i, &sub);
-        /* I - D_n L may be singular at some point; only I - G_p L matters */
-        if (st != COSA_OK && st != COSA_EALGLOOP) {
-            m->failed = i;
-            return st;
+    const size_t ny = m->ny, np = m->np;
+    for (size_t l = 0; l < ny; l++) {
+        double ep = 0.0;
+        for (size_t j = 0; j < np; j++)
+            ep += m->e[j] * m->hist[l + j * ny];
+        m->Ep[l] = ep;
+        for (size_t k = 0; k < np; k++) {
+            double c = 0.0;
+            for (size_t j = 0; j < np; j++)
+                c += m->lag[j * np + k] * m->hist[l + j * ny];
+            m->P[l + k * ny] = c;
         }
     }
-    return COSA_OK;
 }
 
 /* ubar = L v + du for a stacked output vector v. */
@@ -301,6 +343,68 @@ static void inputs_of(const cosa_master *m, const double *v, double *uout)
     cosa_gemv(m->nu, m->ny, 1.0, m->L, m->nu, v, 0.0, uout);
     for (size_t k = 0; k < m->nu; k++)
         uout[k] += m->du[k];
+}
+
+/* Linearise every unit at (t, its state, input uin (stacked)) and store the
+ * Jacobians in the stacked system (eq 7).  Only I - G_p L must be regular
+ * (checked by the output correction), so the algebraic loop of the
+ * Jacobians is not checked here. */
+static cosa_status linearise(cosa_master *m, double t, const double *uin)
+{
+    for (size_t i = 0; i < m->nunits; i++) {
+        cosa_unit *u = cosa_unitset_unit(m->set, i);
+        const size_t nx = u->nx, nu = u->nu, ny = u->ny;
+        size_t ou;
+        cosa_unitset_offsets(m->set, i, NULL, &ou, NULL);
+        double *A = m->jA, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
+        cosa_status st = cosa_unit_jacobian(u, t, u->x, uin + ou, m->opt.force_fd, A, B, C, D);
+        if (st == COSA_OK) {
+            cosa_subsystem sub = {nx, nu, ny, A, B, C, D};
+            st = cosa_system_store_subsystem(m->jsys, i, &sub);
+        }
+        if (st != COSA_OK) {
+            m->failed = i;
+            return st;
+        }
+    }
+    return COSA_OK;
+}
+
+/* Every unit gets its input polynomial, steps and reports y_{n+1}, in the
+ * execution order; the scheme's after_unit hook updates the polynomials. */
+static cosa_status stage_advance(cosa_master *m)
+{
+    const size_t nu = m->nu, ny = m->ny, np = m->np;
+    double fact[NP_MAX]; /* k! / H^k */
+    fact[0] = 1.0;
+    for (size_t k = 1; k < np; k++)
+        fact[k] = fact[k - 1] * (double)k / m->H;
+    for (size_t kk = 0; kk < m->nunits; kk++) {
+        const size_t i = m->seq[kk];
+        cosa_unit *u = cosa_unitset_unit(m->set, i);
+        size_t ou, oy;
+        cosa_unitset_offsets(m->set, i, NULL, &ou, &oy);
+        const size_t nui = u->nu;
+        if (nui) {
+            cosa_gemm('N', 'N', nui, np, ny, 1.0, m->L + ou, nu, m->P, ny, 0.0, m->a + ou, nu);
+            for (size_t r = 0; r < nui; r++)
+                m->a[ou + r] += m->du[ou + r];
+            /* d^k u/dt^k at T_n = k! a_k / H^k */
+            for (size_t k = 0; k < np; k++)
+                for (size_t r = 0; r < nui; r++)
+                    m->der[r + k * nui] = m->a[ou + r + k * nu] * fact[k];
+        }
+        cosa_status st;
+        if ((st = cosa_unit_set_input(u, m->p, m->der)) != COSA_OK ||
+            (st = cosa_unit_do_step(u, m->H)) != COSA_OK ||
+            (st = cosa_unit_get_output(u, m->y_new + oy)) != COSA_OK) {
+            m->failed = i;
+            return st;
+        }
+        if (m->exec->after_unit)
+            m->exec->after_unit(m, i);
+    }
+    return COSA_OK;
 }
 
 /* Output correction (eq 14): ybar = (I - G_p L)^{-1} (y - G_p L E_p - G_0 du). */
@@ -329,7 +433,7 @@ static cosa_status correct_outputs(cosa_master *m, double *ybar)
         return COSA_ENONFINITE;
     if (cosa_lu(ny, m->IGL, ny, m->ipiv) != 0)
         return COSA_ECORRSINGULAR;
-    memcpy(ybar, m->y, ny * sizeof *ybar);
+    memcpy(ybar, m->y_new, ny * sizeof *ybar);
     cosa_gemv(nu, ny, 1.0, m->L, nu, m->Ep, 0.0, m->vu);
     cosa_gemv(ny, nu, -1.0, m->Gp, ny, m->vu, 1.0, ybar);
     if (m->has_du)
@@ -338,99 +442,119 @@ static cosa_status correct_outputs(cosa_master *m, double *ybar)
     return cosa_mat_isfinite(ny, 1, ybar, ny) ? COSA_OK : COSA_ENONFINITE;
 }
 
-cosa_status cosa_master_step(cosa_master *m)
+/* The corrected outputs ybar_{n+1} into ybar: with output correction
+ * linearised at the end of the step if asked, (x_{n+1}, u~(T_{n+1}) = L E_p + du_n). */
+static cosa_status stage_correct_outputs(cosa_master *m, double *ybar)
+{
+    if (!(m->s.corr & COSA_CORR_OUTPUT)) {
+        memcpy(ybar, m->y_new, m->ny * sizeof *ybar);
+        return COSA_OK;
+    }
+    cosa_status st;
+    if (m->opt.lin_at_end) {
+        inputs_of(m, m->Ep, m->u0);
+        if ((st = linearise(m, m->t + m->H, m->u0)) != COSA_OK)
+            return st;
+    }
+    return correct_outputs(m, ybar);
+}
+
+/* State correction (eq 22) into du_new. */
+static cosa_status stage_correct_state(cosa_master *m, const double *ybar)
+{
+    const size_t nu = m->nu, ny = m->ny;
+    if (!m->has_du)
+        return COSA_OK;
+    for (size_t l = 0; l < ny; l++)
+        m->vy[l] = ybar[l] - m->Ep[l];
+    cosa_gemv(nu, ny, 1.0, m->L, nu, m->vy, 0.0, m->du_new);
+    for (size_t k = 0; k < nu; k++)
+        m->du_new[k] = (1.0 - m->s.alpha) * m->du[k] + m->s.alpha * m->kappa * m->du_new[k];
+    return cosa_mat_isfinite(nu, 1, m->du_new, nu) ? COSA_OK : COSA_ENONFINITE;
+}
+
+static cosa_status save_units(cosa_master *m)
+{
+    if (!m->snaps && !(m->snaps = calloc(m->nunits, sizeof *m->snaps)))
+        return COSA_ENOMEM;
+    for (size_t i = 0; i < m->nunits; i++) {
+        cosa_status st = cosa_unit_save(cosa_unitset_unit(m->set, i), &m->snaps[i]);
+        if (st != COSA_OK) {
+            m->failed = i;
+            return st;
+        }
+    }
+    m->saved = 1;
+    return COSA_OK;
+}
+
+cosa_status cosa_master_propose(cosa_master *m, int save)
 {
     if (!m)
         return COSA_EINVAL;
-    const size_t nu = m->nu, ny = m->ny, np = m->np;
-    const int gs = m->s.exec == COSA_GAUSS_SEIDEL;
-    const int ocorr = (m->s.corr & COSA_CORR_OUTPUT) != 0;
     double *ybar = m->hist_new; /* slot 0 of the new history */
     cosa_status st;
     m->failed = m->nunits;
-
-    /* 1. extrapolation P(s) and E_p = P(1) */
-    for (size_t l = 0; l < ny; l++) {
-        double ep = 0.0;
-        for (size_t j = 0; j < np; j++)
-            ep += m->e[j] * m->hist[l + j * ny];
-        m->Ep[l] = ep;
-        for (size_t k = 0; k < np; k++) {
-            double c = 0.0;
-            for (size_t j = 0; j < np; j++)
-                c += m->lag[j * np + k] * m->hist[l + j * ny];
-            m->P[l + k * ny] = c;
-        }
-    }
-    /* 2. linearisation at the start of the step: (x_n, u~(T_n) = L ybar_n + du_n) */
-    if (ocorr && !m->opt.lin_at_end) {
+    m->proposed = 0;
+    m->saved = 0;
+    if (save && (st = save_units(m)) != COSA_OK)
+        return st;
+    stage_extrapolate(m);
+    /* linearisation at the start of the step: (x_n, u~(T_n) = L ybar_n + du_n) */
+    if ((m->s.corr & COSA_CORR_OUTPUT) && !m->opt.lin_at_end) {
         inputs_of(m, m->hist, m->u0);
         if ((st = linearise(m, m->t, m->u0)) != COSA_OK)
             return st;
     }
-    /* 3. advance the units */
-    double fact[NP_MAX]; /* k! / H^k */
-    fact[0] = 1.0;
-    for (size_t k = 1; k < np; k++)
-        fact[k] = fact[k - 1] * (double)k / m->H;
-    for (size_t kk = 0; kk < m->nunits; kk++) {
-        const size_t i = m->seq[kk];
-        cosa_unit *u = m->units[i];
-        const size_t ou = m->ou[i], nui = u->nu;
-        if (nui) {
-            cosa_gemm('N', 'N', nui, np, ny, 1.0, m->L + ou, nu, m->P, ny, 0.0, m->a + ou, nu);
-            for (size_t r = 0; r < nui; r++)
-                m->a[ou + r] += m->du[ou + r];
-            /* d^k u/dt^k at T_n = k! a_k / H^k */
-            for (size_t k = 0; k < np; k++)
-                for (size_t r = 0; r < nui; r++)
-                    m->der[r + k * nui] = m->a[ou + r + k * nu] * fact[k];
-        }
-        if ((st = cosa_unit_set_input(u, m->p, m->der)) != COSA_OK ||
-            (st = cosa_unit_do_step(u, m->H)) != COSA_OK ||
-            (st = cosa_unit_get_output(u, m->y + m->oy[i])) != COSA_OK) {
-            m->failed = i;
-            return st;
-        }
-        if (gs) /* interpolation through (1, y_{n+1}), (0, ybar_n), ..., (1-p, ybar_{n+1-p}) */
-            for (size_t l = m->oy[i]; l < m->oy[i] + u->ny; l++)
-                for (size_t k = 0; k < np; k++) {
-                    double c = m->lag1[k] * m->y[l];
-                    for (size_t j = 1; j < np; j++)
-                        c += m->lag1[j * np + k] * m->hist[l + (j - 1) * ny];
-                    m->P[l + k * ny] = c;
-                }
-    }
-    /* 4. output correction, optionally linearised at the end of the step:
-     *    (x_{n+1}, u~(T_{n+1}) = L E_p + du_n) */
-    if (ocorr) {
-        if (m->opt.lin_at_end) {
-            inputs_of(m, m->Ep, m->u0);
-            if ((st = linearise(m, m->t + m->H, m->u0)) != COSA_OK)
-                return st;
-        }
-        if ((st = correct_outputs(m, ybar)) != COSA_OK)
-            return st;
-    } else
-        memcpy(ybar, m->y, ny * sizeof *ybar);
-    /* 5. state correction (eq 22) */
-    if (m->has_du) {
-        for (size_t l = 0; l < ny; l++)
-            m->vy[l] = ybar[l] - m->Ep[l];
-        cosa_gemv(nu, ny, 1.0, m->L, nu, m->vy, 0.0, m->du_new);
-        for (size_t k = 0; k < nu; k++)
-            m->du_new[k] = (1.0 - m->s.alpha) * m->du[k] + m->s.alpha * m->kappa * m->du_new[k];
-        if (!cosa_mat_isfinite(nu, 1, m->du_new, nu))
-            return COSA_ENONFINITE;
-        memcpy(m->du, m->du_new, nu * sizeof *m->du);
-    }
-    /* 6. history shift */
+    if ((st = stage_advance(m)) != COSA_OK || (st = stage_correct_outputs(m, ybar)) != COSA_OK ||
+        (st = stage_correct_state(m, ybar)) != COSA_OK)
+        return st;
+    m->proposed = 1;
+    return COSA_OK;
+}
+
+cosa_status cosa_master_commit(cosa_master *m)
+{
+    if (!m || !m->proposed)
+        return COSA_EINVAL;
+    const size_t ny = m->ny, np = m->np;
+    if (m->has_du)
+        memcpy(m->du, m->du_new, m->nu * sizeof *m->du);
+    memcpy(m->y, m->y_new, ny * sizeof *m->y);
     if (np > 1)
         memcpy(m->hist_new + ny, m->hist, (np - 1) * ny * sizeof *m->hist);
     memcpy(m->hist, m->hist_new, np * ny * sizeof *m->hist);
     m->t += m->H;
+    m->proposed = 0;
+    m->saved = 0;
+    return notify(m, 1);
+}
+
+cosa_status cosa_master_reject(cosa_master *m)
+{
+    if (!m)
+        return COSA_EINVAL;
+    m->proposed = 0;
+    if (!m->saved)
+        return COSA_OK;
+    for (size_t i = 0; i < m->nunits; i++) {
+        cosa_status st = cosa_unit_restore(cosa_unitset_unit(m->set, i), m->snaps[i]);
+        if (st != COSA_OK) {
+            m->failed = i;
+            return st;
+        }
+    }
+    m->saved = 0;
     return COSA_OK;
 }
+
+cosa_status cosa_master_step(cosa_master *m)
+{
+    cosa_status st = cosa_master_propose(m, 0);
+    return st == COSA_OK ? cosa_master_commit(m) : st;
+}
+
+/* ---- read-out ---------------------------------------------------------------------- */
 
 cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *u, double *y,
                             double *ybar, double *du)
@@ -439,8 +563,11 @@ cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *
         return COSA_EINVAL;
     if (t)
         *t = m->t;
-    for (size_t i = 0; x && i < m->nunits; i++)
-        cosa_unit_get_state(m->units[i], NULL, x + m->ox[i]);
+    for (size_t i = 0; x && i < m->nunits; i++) {
+        size_t ox;
+        cosa_unitset_offsets(m->set, i, &ox, NULL, NULL);
+        cosa_unit_get_state(cosa_unitset_unit(m->set, i), NULL, x + ox);
+    }
     if (u)
         inputs_of(m, m->hist, u);
     if (y)

@@ -1,11 +1,13 @@
-/* unit.c -- the co-simulation unit interface (cosa.h, "Units"): state, input
- * polynomial, step, outputs, model evaluation, Jacobians (analytic or central
- * differences), and the Newton solver of the algebraic loop y = g(t, x, L y).
- * The unit types live in unit_linear.c and unit_ode.c. */
+/* unit.c -- the generic co-simulation unit (cosa/td.h, "Units"): state,
+ * input polynomial, step with commit on success, outputs, model evaluation,
+ * Jacobians (analytic or central differences) and snapshots.  What differs
+ * between kinds of units is behind a cosa_unit_type; the built-in types live
+ * in unit_linear.c and unit_ode.c. */
 #include "td/unit_impl.h"
 #include "core/dense.h"
 
 #include <float.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,14 +15,19 @@
 
 #define NCOEF (COSA_UNIT_DEGMAX + 1)
 
-cosa_status cosa_unit_alloc(const struct cosa_unit_ops *ops, size_t nx, size_t nu, size_t ny,
-                            cosa_unit **out)
+cosa_status cosa_unit_create(const cosa_unit_type *type, size_t nx, size_t nu, size_t ny,
+                             void *impl, cosa_unit **out)
 {
+    if (!out)
+        return COSA_EINVAL;
     *out = NULL;
+    if (!type || !type->step || !type->eval || type->max_input_degree < 0 ||
+        type->max_input_degree > COSA_UNIT_DEGMAX)
+        return COSA_EINVAL;
     cosa_unit *u = calloc(1, sizeof *u);
     if (!u)
         return COSA_ENOMEM;
-    u->ops = ops;
+    u->type = type;
     u->nx = nx;
     u->nu = nu;
     u->ny = ny;
@@ -42,6 +49,7 @@ cosa_status cosa_unit_alloc(const struct cosa_unit_ops *ops, size_t nx, size_t n
     CARVE(u->fdg1, ny);
     CARVE(u->fdg2, ny);
 #undef CARVE
+    u->impl = impl;
     *out = u;
     return COSA_OK;
 }
@@ -50,8 +58,8 @@ void cosa_unit_free(cosa_unit *u)
 {
     if (!u)
         return;
-    if (u->ops && u->ops->destroy)
-        u->ops->destroy(u);
+    if (u->type->destroy)
+        u->type->destroy(u);
     free(u->x);
     free(u);
 }
@@ -69,7 +77,16 @@ const char *cosa_unit_message(const cosa_unit *u) { return u ? u->msg : ""; }
 size_t cosa_unit_nx(const cosa_unit *u) { return u ? u->nx : 0; }
 size_t cosa_unit_nu(const cosa_unit *u) { return u ? u->nu : 0; }
 size_t cosa_unit_ny(const cosa_unit *u) { return u ? u->ny : 0; }
-int cosa_unit_is_linear(const cosa_unit *u) { return u && u->ops->linear; }
+int cosa_unit_is_linear(const cosa_unit *u)
+{
+    return u && (u->type->caps & COSA_UNIT_LINEAR) != 0;
+}
+const cosa_unit_type *cosa_unit_get_type(const cosa_unit *u) { return u ? u->type : NULL; }
+unsigned cosa_unit_caps(const cosa_unit *u) { return u ? u->type->caps : 0u; }
+void *cosa_unit_impl(const cosa_unit *u) { return u ? u->impl : NULL; }
+double cosa_unit_time(const cosa_unit *u) { return u ? u->t : NAN; }
+const double *cosa_unit_state(const cosa_unit *u) { return u ? u->x : NULL; }
+int cosa_unit_input_degree(const cosa_unit *u) { return u ? u->deg : 0; }
 
 void cosa_unit_input_at(const cosa_unit *u, double tau, double *v)
 {
@@ -105,8 +122,8 @@ cosa_status cosa_unit_set_state(cosa_unit *u, double t, const double *x)
         memcpy(u->x, x, u->nx * sizeof *x);
     u->t = t;
     u->t_in = t;
-    if (u->ops->reset)
-        u->ops->reset(u);
+    if (u->type->reset)
+        u->type->reset(u);
     return COSA_OK;
 }
 
@@ -125,7 +142,7 @@ cosa_status cosa_unit_set_input(cosa_unit *u, int deg, const double *der)
 {
     if (!u || (u->nu && !der))
         return COSA_EINVAL;
-    if (deg < 0 || deg > COSA_UNIT_DEGMAX)
+    if (deg < 0 || deg > u->type->max_input_degree)
         return COSA_ERANGE;
     if (!cosa_mat_isfinite(u->nu, (size_t)deg + 1, der, u->nu))
         return COSA_ENONFINITE;
@@ -149,11 +166,11 @@ cosa_status cosa_unit_do_step(cosa_unit *u, double h)
         return COSA_ERANGE;
     shift_input(u);
     u->msg[0] = '\0';
-    cosa_status st = u->ops->step(u, h, u->xnew);
+    cosa_status st = u->type->step(u, h, u->xnew);
     if (st != COSA_OK)
         return st;
     if (!cosa_mat_isfinite(u->nx, 1, u->xnew, u->nx)) {
-        cosa_unit_fail(u, "%s: the state is not finite at t = %.17g", u->ops->name, u->t + h);
+        cosa_unit_fail(u, "%s: the state is not finite at t = %.17g", u->type->name, u->t + h);
         return COSA_ENONFINITE;
     }
     if (u->nx)
@@ -169,9 +186,9 @@ cosa_status cosa_unit_get_output(cosa_unit *u, double *y)
     if (!u->ny)
         return COSA_OK;
     cosa_unit_input_at(u, u->t - u->t_in, u->uwork);
-    cosa_status st = u->ops->eval(u, u->t, u->x, u->uwork, NULL, y);
+    cosa_status st = u->type->eval(u, u->t, u->x, u->uwork, NULL, y);
     if (st == COSA_OK && !cosa_mat_isfinite(u->ny, 1, y, u->ny)) {
-        cosa_unit_fail(u, "%s: output not finite at t = %.17g", u->ops->name, u->t);
+        cosa_unit_fail(u, "%s: output not finite at t = %.17g", u->type->name, u->t);
         st = COSA_ENONFINITE;
     }
     return st;
@@ -190,7 +207,7 @@ cosa_status cosa_unit_eval(cosa_unit *u, double t, const double *x, const double
         return COSA_EINVAL;
     if (!args_ok(u, t, x, uin))
         return COSA_ENONFINITE;
-    return u->ops->eval(u, t, x, uin, u->nx ? xdot : NULL, u->ny ? y : NULL);
+    return u->type->eval(u, t, x, uin, u->nx ? xdot : NULL, u->ny ? y : NULL);
 }
 
 /* Central-difference step for entry j of z (length n): the scale is |z_j|,
@@ -223,11 +240,11 @@ static cosa_status fd_columns(cosa_unit *u, double t, const double *x, const dou
     for (size_t j = 0; j < n; j++) {
         double d = fd_step(n, z0, j);
         z[j] = z0[j] + d;
-        cosa_status st = u->ops->eval(u, t, u->fdx, u->fdu, Jf ? u->fdf1 : NULL,
+        cosa_status st = u->type->eval(u, t, u->fdx, u->fdu, Jf ? u->fdf1 : NULL,
                                       Jg ? u->fdg1 : NULL);
         if (st == COSA_OK) {
             z[j] = z0[j] - d;
-            st = u->ops->eval(u, t, u->fdx, u->fdu, Jf ? u->fdf2 : NULL, Jg ? u->fdg2 : NULL);
+            st = u->type->eval(u, t, u->fdx, u->fdu, Jf ? u->fdf2 : NULL, Jg ? u->fdg2 : NULL);
         }
         z[j] = z0[j];
         if (st != COSA_OK)
@@ -254,8 +271,8 @@ cosa_status cosa_unit_jacobian(cosa_unit *u, double t, const double *x, const do
     if (!u->ny)
         C = D = NULL;
     cosa_status st;
-    if (u->ops->jac && !force_fd)
-        st = u->ops->jac(u, t, x, uin, A, B, C, D);
+    if (u->type->jacobian && !force_fd)
+        st = u->type->jacobian(u, t, x, uin, A, B, C, D);
     else {
         st = COSA_OK;
         if (A || C)
@@ -269,134 +286,84 @@ cosa_status cosa_unit_jacobian(cosa_unit *u, double t, const double *x, const do
         (B && !cosa_mat_isfinite(u->nx, u->nu, B, u->nx)) ||
         (C && !cosa_mat_isfinite(u->ny, u->nx, C, u->ny)) ||
         (D && !cosa_mat_isfinite(u->ny, u->nu, D, u->ny))) {
-        cosa_unit_fail(u, "%s: Jacobian not finite at t = %.17g", u->ops->name, t);
+        cosa_unit_fail(u, "%s: Jacobian not finite at t = %.17g", u->type->name, t);
         return COSA_ENONFINITE;
     }
     return COSA_OK;
 }
 
 /* ------------------------------------------------------------------------ */
-/* Algebraic loop                                                           */
+/* Snapshots                                                                */
 /* ------------------------------------------------------------------------ */
 
-cosa_status cosa_loop_ws_init(struct cosa_loop_ws *w, size_t nunits, cosa_unit *const *units)
+struct cosa_unit_snapshot {
+    double t, t_in;
+    int deg;
+    double *buf;  /* x (nx), coef (nu x (COSA_UNIT_DEGMAX+1)) */
+    void *blob;   /* the type's own state (save_state)        */
+};
+
+cosa_status cosa_unit_save(cosa_unit *u, cosa_unit_snapshot **snap)
 {
-    memset(w, 0, sizeof *w);
-    w->nunits = nunits;
-    for (size_t i = 0; i < nunits; i++) {
-        w->nx += units[i]->nx;
-        w->nu += units[i]->nu;
-        w->ny += units[i]->ny;
+    if (!u || !snap)
+        return COSA_EINVAL;
+    if (!(u->type->caps & COSA_UNIT_CAN_SAVE_STATE))
+        return COSA_EUNSUPPORTED;
+    cosa_unit_snapshot *sn = *snap;
+    const size_t ncoef = u->nu * NCOEF;
+    if (!sn) {
+        sn = calloc(1, sizeof *sn);
+        if (!sn || !(sn->buf = calloc(u->nx + ncoef + 1, sizeof(double)))) {
+            free(sn);
+            return COSA_ENOMEM;
+        }
     }
-    const size_t nu = w->nu, ny = w->ny;
-    double *q = calloc(nu + ny + 2 * ny * nu + ny * ny + ny + 1, sizeof(double));
-    w->ipiv = calloc(ny + 1, sizeof *w->ipiv);
-    w->owner = q;
-    if (!q || !w->ipiv) {
-        cosa_loop_ws_free(w);
-        return COSA_ENOMEM;
+    sn->t = u->t;
+    sn->t_in = u->t_in;
+    sn->deg = u->deg;
+    if (u->nx)
+        memcpy(sn->buf, u->x, u->nx * sizeof(double));
+    if (ncoef)
+        memcpy(sn->buf + u->nx, u->coef, ncoef * sizeof(double));
+    if (u->type->save_state) {
+        cosa_status st = u->type->save_state(u, &sn->blob);
+        if (st != COSA_OK) {
+            if (!*snap)
+                cosa_unit_snapshot_free(u, sn);
+            return st;
+        }
     }
-    w->u = q;
-    w->g = w->u + nu;
-    w->D = w->g + ny;
-    w->J = w->D + ny * nu;
-    w->r = w->J + ny * ny;
-    w->Di = w->r + ny;
+    *snap = sn;
     return COSA_OK;
 }
 
-void cosa_loop_ws_free(struct cosa_loop_ws *w)
+cosa_status cosa_unit_restore(cosa_unit *u, const cosa_unit_snapshot *snap)
 {
-    free(w->owner);
-    free(w->ipiv);
-    w->owner = NULL;
-    w->ipiv = NULL;
+    if (!u || !snap)
+        return COSA_EINVAL;
+    if (!(u->type->caps & COSA_UNIT_CAN_SAVE_STATE))
+        return COSA_EUNSUPPORTED;
+    if (u->type->restore_state) {
+        cosa_status st = u->type->restore_state(u, snap->blob);
+        if (st != COSA_OK)
+            return st;
+    }
+    u->t = snap->t;
+    u->t_in = snap->t_in;
+    u->deg = snap->deg;
+    if (u->nx)
+        memcpy(u->x, snap->buf, u->nx * sizeof(double));
+    if (u->nu)
+        memcpy(u->coef, snap->buf + u->nx, u->nu * NCOEF * sizeof(double));
+    return COSA_OK;
 }
 
-/* Newton on r(y) = y - g(t, x, L y):  (I - D L) dy = r,  y <- y - dy, with
- * D = dg/du (block diagonal) at the current iterate.  Converged one
- * iteration after ||dy||_inf <= 1e-10 ||y||_inf (quadratic convergence then
- * leaves rounding-level changes), or when dy = 0. */
-cosa_status cosa_units_loop_solve_ws(size_t nunits, cosa_unit *const *units, const double *L,
-                                     double t, const double *x, double *y,
-                                     struct cosa_loop_ws *w)
+void cosa_unit_snapshot_free(cosa_unit *u, cosa_unit_snapshot *snap)
 {
-    const size_t nu = w->nu, ny = w->ny;
-    if (ny == 0)
-        return COSA_OK;
-    int last = 0;
-    for (int it = 0; it < 50; it++) {
-        if (nu)
-            cosa_gemv(nu, ny, 1.0, L, nu, y, 0.0, w->u);
-        cosa_mat_zero(ny, nu, w->D, ny);
-        size_t ox = 0, ou = 0, oy = 0;
-        for (size_t i = 0; i < nunits; i++) {
-            cosa_unit *un = units[i];
-            double *Di = NULL;
-            if (un->nu && un->ny) {
-                /* D_i goes into the stacked D through a contiguous scratch */
-                Di = w->Di;
-                cosa_status st = cosa_unit_jacobian(un, t, x + ox, w->u + ou, 0, NULL, NULL,
-                                                    NULL, Di);
-                if (st != COSA_OK)
-                    return st == COSA_ENONFINITE ? COSA_ENOTCONVERGED : st;
-                cosa_mat_copy(un->ny, un->nu, Di, un->ny, w->D + oy + ou * ny, ny);
-            }
-            cosa_status st = cosa_unit_eval(un, t, x + ox, w->u + ou, NULL, w->g + oy);
-            if (st != COSA_OK)
-                return st == COSA_ENONFINITE ? COSA_ENOTCONVERGED : st;
-            ox += un->nx;
-            ou += un->nu;
-            oy += un->ny;
-        }
-        double ynorm = 0.0, dnorm = 0.0;
-        for (size_t k = 0; k < ny; k++)
-            w->r[k] = y[k] - w->g[k];
-        cosa_mat_identity(ny, w->J, ny);
-        if (nu)
-            cosa_gemm('N', 'N', ny, ny, nu, -1.0, w->D, ny, L, nu, 1.0, w->J, ny);
-        if (!cosa_mat_isfinite(ny, 1, w->r, ny) || !cosa_mat_isfinite(ny, ny, w->J, ny))
-            return COSA_ENOTCONVERGED;
-        if (cosa_lu(ny, w->J, ny, w->ipiv) != 0)
-            return COSA_EALGLOOP;
-        cosa_lu_solve(ny, 1, w->J, ny, w->ipiv, w->r, ny);
-        for (size_t k = 0; k < ny; k++) {
-            y[k] -= w->r[k];
-            ynorm = fmax(ynorm, fabs(y[k]));
-            dnorm = fmax(dnorm, fabs(w->r[k]));
-        }
-        if (!isfinite(ynorm) || !isfinite(dnorm))
-            return COSA_ENOTCONVERGED;
-        if (last || dnorm == 0.0)
-            return COSA_OK;
-        if (dnorm <= 1e-10 * ynorm)
-            last = 1;
-    }
-    return COSA_ENOTCONVERGED;
-}
-
-cosa_status cosa_units_loop_solve(size_t nunits, cosa_unit *const *units, const double *L,
-                                  double t, const double *x, double *y)
-{
-    if (!units || nunits == 0)
-        return COSA_EINVAL;
-    size_t nx = 0, nu = 0, ny = 0;
-    for (size_t i = 0; i < nunits; i++) {
-        if (!units[i])
-            return COSA_EINVAL;
-        nx += units[i]->nx;
-        nu += units[i]->nu;
-        ny += units[i]->ny;
-    }
-    if ((nx && !x) || (ny && !y) || (nu && ny && !L))
-        return COSA_EINVAL;
-    if (!isfinite(t) || !cosa_mat_isfinite(nx, 1, x, nx) || !cosa_mat_isfinite(ny, 1, y, ny) ||
-        (nu && ny && !cosa_mat_isfinite(nu, ny, L, nu)))
-        return COSA_ENONFINITE;
-    struct cosa_loop_ws w;
-    cosa_status st = cosa_loop_ws_init(&w, nunits, units);
-    if (st == COSA_OK)
-        st = cosa_units_loop_solve_ws(nunits, units, L, t, x, y, &w);
-    cosa_loop_ws_free(&w);
-    return st;
+    if (!snap)
+        return;
+    if (snap->blob && u && u->type->free_state)
+        u->type->free_state(u, snap->blob);
+    free(snap->buf);
+    free(snap);
 }

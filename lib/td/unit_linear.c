@@ -112,13 +112,18 @@ static cosa_status jac(cosa_unit *u, double t, const double *x, const double *ui
     return COSA_OK;
 }
 
-static const struct cosa_unit_ops linear_ops = {
+/* The state of a linear unit is (t_c, x, input) only; its discretisation is
+ * a cache keyed on the exact (A, B, h, degree), so snapshots need nothing of
+ * the type. */
+static const cosa_unit_type linear_type = {
     .name = "linear unit",
+    .caps = COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN | COSA_UNIT_CAN_SAVE_STATE |
+            COSA_UNIT_LINEAR,
+    .max_input_degree = COSA_UNIT_DEGMAX,
     .step = step,
     .eval = eval,
-    .jac = jac,
+    .jacobian = jac,
     .destroy = destroy,
-    .linear = 1,
 };
 
 cosa_status cosa_unit_linear_create(const cosa_subsystem *sub, cosa_unit **out)
@@ -139,14 +144,15 @@ cosa_status cosa_unit_linear_create(const cosa_subsystem *sub, cosa_unit **out)
     }
     cosa_unit *u = NULL;
     double *L = NULL;
-    cosa_status st = cosa_unit_alloc(&linear_ops, nx, nu, ny, &u);
-    if (st != COSA_OK)
-        return st;
     struct linear_impl *li = calloc(1, sizeof *li);
-    u->impl = li;
-    st = COSA_ENOMEM;
     if (!li)
-        goto fail;
+        return COSA_ENOMEM;
+    cosa_status st = cosa_unit_create(&linear_type, nx, nu, ny, li, &u);
+    if (st != COSA_OK) {
+        free(li);
+        return st;
+    }
+    st = COSA_ENOMEM;
     if (nx == 0) {
         if (!(li->Dcopy = calloc(ny * nu + 1, sizeof(double))))
             goto fail;

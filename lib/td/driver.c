@@ -1,9 +1,10 @@
-/* cosim_td.c -- one time-domain co-simulation run with the conventions of
+/* driver.c -- one time-domain co-simulation run with the conventions of
  * METHOD.md: start on the reference at t = p H (state and the p+1 history
  * outputs from it), N macro steps, the global NRMSE of the corrected outputs
- * at the N new macro points, and divergence as a result ("diverged at t"). */
-#include "td/unit_impl.h"
-#include "core/dense.h"
+ * at the N new macro points, and divergence as a result ("diverged at t").
+ * The result arrays are filled by an observer of the master (recorder), the
+ * divergence test reads what it recorded. */
+#include "cosa/td.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -56,28 +57,53 @@ static int is_divergence(cosa_status st)
            st == COSA_EALGLOOP || st == COSA_ELAPACK;
 }
 
-cosa_status cosa_cosim_run(size_t nunits, cosa_unit *const *units, const double *L,
-                           const cosa_scheme *s, const cosa_reference *ref,
+/* The recording observer: column n of the result after init (n = 0) and after
+ * every committed step, and the divergence test on what it recorded. */
+struct recorder {
+    cosa_cosim_result *r;
+    const cosa_reftraj *ref;
+    size_t p, n;          /* next column */
+    double factor, bound;
+};
+
+static cosa_status record(const cosa_master *m, void *user_data)
+{
+    struct recorder *rec = user_data;
+    cosa_cosim_result *r = rec->r;
+    const size_t n = rec->n++, nx = r->nx, nu = r->nu, ny = r->ny;
+    r->t[n] = (double)(rec->p + n) * rec->ref->H;
+    cosa_master_get(m, NULL, r->x + n * nx, r->u + n * nu, r->y + n * ny, r->ybar + n * ny,
+                    r->du + n * nu);
+    memcpy(r->yref + n * ny, rec->ref->y + (rec->p + n) * ny, ny * sizeof(double));
+    for (size_t k = 0; k < ny && n > 0; k++) {
+        double a = fmax(fabs(r->y[k + n * ny]), fabs(r->ybar[k + n * ny]));
+        if (!(a <= rec->bound)) { /* also NaN */
+            r->diverged = 1;
+            r->t_diverged = r->t[n];
+            snprintf(r->reason, sizeof r->reason,
+                     "output %zu = %.3g exceeds %.3g x the largest reference output %.3g", k, a,
+                     rec->factor, r->yref_max);
+            break;
+        }
+    }
+    return COSA_OK;
+}
+
+cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
                            const cosa_cosim_opts *opt, cosa_cosim_result **out)
 {
     if (!out)
         return COSA_EINVAL;
     *out = NULL;
-    if (!units || nunits == 0 || !s || !ref || !opt)
+    if (!set || !s || !ref || !opt || (opt->nobservers && !opt->observers))
         return COSA_EINVAL;
-    size_t nx = 0, nu = 0, ny = 0;
-    for (size_t i = 0; i < nunits; i++) {
-        if (!units[i])
-            return COSA_EINVAL;
-        nx += units[i]->nx;
-        nu += units[i]->nu;
-        ny += units[i]->ny;
-    }
+    const size_t nx = cosa_unitset_nx(set), nu = cosa_unitset_nu(set),
+                 ny = cosa_unitset_ny(set);
     const size_t N = opt->nsteps;
     if (ref->nx != nx || ref->ny != ny || ny == 0)
         return COSA_EINVAL;
     if (N == 0 || s->order < 0 || s->order > COSA_ORDER_MAX ||
-        ref->nsamples < (size_t)s->order + N + 1)
+        ref->nsamples < (size_t)s->order + N + 1 || opt->nobservers >= COSA_MASTER_OBSERVERS)
         return COSA_ERANGE;
     const size_t p = (size_t)s->order, np = p + 1;
     const double H = ref->H;
@@ -86,7 +112,7 @@ cosa_status cosa_cosim_run(size_t nunits, cosa_unit *const *units, const double 
     cosa_master *m = NULL;
     cosa_cosim_result *r = NULL;
     double *yhist = NULL;
-    cosa_status st = cosa_master_create(nunits, units, L, s, H, &opt->master, &m);
+    cosa_status st = cosa_master_create(set, s, H, &opt->master, &m);
     if (st != COSA_OK)
         return st;
     if ((st = result_alloc(nx, nu, ny, N, &r)) != COSA_OK)
@@ -101,45 +127,35 @@ cosa_status cosa_cosim_run(size_t nunits, cosa_unit *const *units, const double 
     for (size_t k = 0; k < ny * (p + N + 1); k++)
         ymax = fmax(ymax, fabs(ref->y[k]));
     r->yref_max = ymax;
-    const double bound = factor * ymax;
+    struct recorder rec = {.r = r, .ref = ref, .p = p, .factor = factor, .bound = factor * ymax};
+    const cosa_observer recorder = {.initialized = record, .step_complete = record,
+                                    .user_data = &rec};
+    cosa_master_add_observer(m, &recorder);
+    for (size_t k = 0; k < opt->nobservers; k++)
+        cosa_master_add_observer(m, &opt->observers[k]);
     for (size_t j = 0; j < np; j++)
         memcpy(yhist + j * ny, ref->y + (p - j) * ny, ny * sizeof *yhist);
     if ((st = cosa_master_init(m, (double)p * H, ref->x + p * nx, yhist, NULL)) != COSA_OK)
         goto fail;
     size_t n = 0;
-    for (;; n++) {
-        r->t[n] = (double)(p + n) * H;
-        cosa_master_get(m, NULL, r->x + n * nx, r->u + n * nu, r->y + n * ny, r->ybar + n * ny,
-                        r->du + n * nu);
-        memcpy(r->yref + n * ny, ref->y + (p + n) * ny, ny * sizeof(double));
-        for (size_t k = 0; k < ny && n > 0; k++) {
-            double a = fmax(fabs(r->y[k + n * ny]), fabs(r->ybar[k + n * ny]));
-            if (!(a <= bound)) { /* also NaN */
-                r->diverged = 1;
-                r->t_diverged = r->t[n];
-                snprintf(r->reason, sizeof r->reason,
-                         "output %zu = %.3g exceeds %.3g x the largest reference output %.3g", k,
-                         a, factor, ymax);
-                break;
-            }
-        }
-        if (r->diverged || n == N)
-            break;
+    while (!r->diverged && n < N) {
         st = cosa_master_step(m);
         if (st != COSA_OK) {
             if (!is_divergence(st))
                 goto fail;
             /* the step to t_{n+1} failed: nothing is recorded for it */
             size_t iu = cosa_master_failed_unit(m);
+            cosa_unit *un = cosa_unitset_unit(set, iu);
             r->diverged = 1;
             r->t_diverged = (double)(p + n + 1) * H;
-            if (iu < nunits && cosa_unit_message(units[iu])[0])
+            if (un && cosa_unit_message(un)[0])
                 snprintf(r->reason, sizeof r->reason, "unit %zu: %s", iu,
-                         cosa_unit_message(units[iu]));
+                         cosa_unit_message(un));
             else
                 snprintf(r->reason, sizeof r->reason, "%s", cosa_strerror(st));
             break;
         }
+        n++;
     }
     r->ndone = n;
     if (r->diverged)

@@ -1,4 +1,4 @@
-/* test_cosim.c -- the independent time-domain co-simulation (lib/cosim_linear.c)
+/* test_check_linear.c -- the independent time-domain co-simulation (lib/check/linear_run.c)
  * against closed forms, hand-worked steps, the MBCorr identity M_y = M_du = 0,
  * and, as its main purpose, against Phi^n z0 from lib/phi.c.
  *
@@ -66,7 +66,7 @@ static double *run(const cosa_system *sys, const cosa_scheme *s, double dt, cons
     cr_assert_eq(cosa_layout_get(sys, s, &lay), COSA_OK);
     double *traj = malloc((nsteps + 1) * lay.dim * sizeof *traj);
     cr_assert_not_null(traj);
-    cosa_status st = cosa_cosim_linear_run(sys, s, dt, z0, nsteps, traj);
+    cosa_status st = cosa_check_linear_run(sys, s, dt, z0, nsteps, traj);
     cr_assert_eq(st, COSA_OK, "cosim run: status %d", (int)st);
     *dim = lay.dim;
     return traj;
@@ -160,35 +160,35 @@ static void z0_random(const cosa_layout *lay, const double *x0, const double *ys
 /* argument validation                                                      */
 /* ------------------------------------------------------------------------ */
 
-Test(cosim, rejects_bad_arguments)
+Test(check_linear, rejects_bad_arguments)
 {
     cosa_system *sys = twomass(2e5, 5e2);
     cosa_scheme s = scheme(1, COSA_CORR_MBCORR, 1.0);
     cosa_layout lay;
     cr_assert_eq(cosa_layout_get(sys, &s, &lay), COSA_OK);
     double *z0 = calloc(lay.dim, sizeof *z0), *traj = calloc(3 * lay.dim, sizeof *traj);
-    cr_assert_eq(cosa_cosim_linear_run(NULL, &s, 1e-4, z0, 2, traj), COSA_EINVAL);
-    cr_assert_eq(cosa_cosim_linear_run(sys, NULL, 1e-4, z0, 2, traj), COSA_EINVAL);
-    cr_assert_eq(cosa_cosim_linear_run(sys, &s, 1e-4, NULL, 2, traj), COSA_EINVAL);
-    cr_assert_eq(cosa_cosim_linear_run(sys, &s, 1e-4, z0, 2, NULL), COSA_EINVAL);
-    cr_assert_eq(cosa_cosim_linear_run(sys, &s, 0.0, z0, 2, traj), COSA_ERANGE);
-    cr_assert_eq(cosa_cosim_linear_run(sys, &s, -1e-4, z0, 2, traj), COSA_ERANGE);
-    cr_assert_eq(cosa_cosim_linear_run(sys, &s, INFINITY, z0, 2, traj), COSA_ERANGE);
-    cr_assert_eq(cosa_cosim_linear_run(sys, &s, NAN, z0, 2, traj), COSA_ERANGE);
-    cr_assert_eq(cosa_cosim_linear_run(sys, &s, 1e-4, z0, SIZE_MAX, traj), COSA_ERANGE);
+    cr_assert_eq(cosa_check_linear_run(NULL, &s, 1e-4, z0, 2, traj), COSA_EINVAL);
+    cr_assert_eq(cosa_check_linear_run(sys, NULL, 1e-4, z0, 2, traj), COSA_EINVAL);
+    cr_assert_eq(cosa_check_linear_run(sys, &s, 1e-4, NULL, 2, traj), COSA_EINVAL);
+    cr_assert_eq(cosa_check_linear_run(sys, &s, 1e-4, z0, 2, NULL), COSA_EINVAL);
+    cr_assert_eq(cosa_check_linear_run(sys, &s, 0.0, z0, 2, traj), COSA_ERANGE);
+    cr_assert_eq(cosa_check_linear_run(sys, &s, -1e-4, z0, 2, traj), COSA_ERANGE);
+    cr_assert_eq(cosa_check_linear_run(sys, &s, INFINITY, z0, 2, traj), COSA_ERANGE);
+    cr_assert_eq(cosa_check_linear_run(sys, &s, NAN, z0, 2, traj), COSA_ERANGE);
+    cr_assert_eq(cosa_check_linear_run(sys, &s, 1e-4, z0, SIZE_MAX, traj), COSA_ERANGE);
     cosa_scheme bad = scheme(COSA_ORDER_MAX + 1, 0, 1.0);
-    cr_assert_eq(cosa_cosim_linear_run(sys, &bad, 1e-4, z0, 2, traj), COSA_ESCHEME);
+    cr_assert_eq(cosa_check_linear_run(sys, &bad, 1e-4, z0, 2, traj), COSA_ESCHEME);
     bad = scheme(0, 0, NAN);
-    cr_assert_neq(cosa_cosim_linear_run(sys, &bad, 1e-4, z0, 2, traj), COSA_OK);
+    cr_assert_neq(cosa_check_linear_run(sys, &bad, 1e-4, z0, 2, traj), COSA_OK);
     bad = scheme(0, COSA_CORR_OUTPUT, 1.0);
     bad.exec = COSA_GAUSS_SEIDEL;
-    cr_assert_eq(cosa_cosim_linear_run(sys, &bad, 1e-4, z0, 2, traj), COSA_EUNSUPPORTED);
+    cr_assert_eq(cosa_check_linear_run(sys, &bad, 1e-4, z0, 2, traj), COSA_EUNSUPPORTED);
     z0[lay.off_y + 1] = NAN;
-    cr_assert_eq(cosa_cosim_linear_run(sys, &s, 1e-4, z0, 2, traj), COSA_ENONFINITE);
+    cr_assert_eq(cosa_check_linear_run(sys, &s, 1e-4, z0, 2, traj), COSA_ENONFINITE);
     z0[lay.off_y + 1] = 0.0;
     /* nsteps = 0: the trajectory is z0 */
     z0[0] = 3.0;
-    cr_assert_eq(cosa_cosim_linear_run(sys, &s, 1e-4, z0, 0, traj), COSA_OK);
+    cr_assert_eq(cosa_check_linear_run(sys, &s, 1e-4, z0, 0, traj), COSA_OK);
     cr_assert_eq(traj[0], 3.0);
     free(z0);
     free(traj);
@@ -200,7 +200,7 @@ Test(cosim, rejects_bad_arguments)
  * G = C B_d0 + D = dt = 0.5 exactly, so I - G L = 1 - 0.5 * 2 = 0 while
  * I - D L = 1 is fine.  With u = 1e3 y the plain scheme grows by ~1e3 per
  * step of dt = 1 and overflows within 150 steps. */
-Test(cosim, reports_numerical_failures)
+Test(check_linear, reports_numerical_failures)
 {
     double A[1] = {0}, B[1] = {1}, C[1] = {1}, D[1] = {0}, L[1] = {2.0};
     cosa_subsystem sub = {1, 1, 1, A, B, C, D};
@@ -208,13 +208,13 @@ Test(cosim, reports_numerical_failures)
     cr_assert_eq(cosa_system_create(&sys, 1, &sub, L), COSA_OK);
     double z0[3] = {1.0, 1.0, 0.0}, traj[3 * 151];
     cosa_scheme s = scheme(0, COSA_CORR_OUTPUT, 1.0);
-    cr_expect_eq(cosa_cosim_linear_run(sys, &s, 0.5, z0, 3, traj), COSA_ECORRSINGULAR);
+    cr_expect_eq(cosa_check_linear_run(sys, &s, 0.5, z0, 3, traj), COSA_ECORRSINGULAR);
     s = scheme(0, COSA_CORR_MBCORR, 1.0);
-    cr_expect_eq(cosa_cosim_linear_run(sys, &s, 0.5, z0, 3, traj), COSA_ECORRSINGULAR);
+    cr_expect_eq(cosa_check_linear_run(sys, &s, 0.5, z0, 3, traj), COSA_ECORRSINGULAR);
     L[0] = 1e3;
     cr_assert_eq(cosa_system_set_coupling(sys, L), COSA_OK);
     s = scheme(0, COSA_CORR_NONE, 1.0);
-    cr_expect_eq(cosa_cosim_linear_run(sys, &s, 1.0, z0, 150, traj), COSA_ENONFINITE);
+    cr_expect_eq(cosa_check_linear_run(sys, &s, 1.0, z0, 150, traj), COSA_ENONFINITE);
     cosa_system_free(sys);
 }
 
@@ -227,7 +227,7 @@ Test(cosim, reports_numerical_failures)
  * Tolerance 8 n eps (relative to max ||x||): each step multiplies by the
  * computed exp(A dt), accurate to a few ulps for these well-conditioned
  * blocks (||A dt|| <= 1), and the errors add up linearly over n steps. */
-Test(cosim, zero_coupling_is_uncoupled_flow)
+Test(check_linear, zero_coupling_is_uncoupled_flow)
 {
     const double w = 3.0, zeta = 0.1, dt = 0.05;
     const size_t nsteps = 100;
@@ -326,7 +326,7 @@ Test(cosim, zero_coupling_is_uncoupled_flow)
  * past samples of q_0 (the integrator's own history is unused).
  * Tolerance 2^(p+1) n eps relative to max |x|: the extrapolation sums p+1
  * samples with weights of total size 2^(p+1) - 1 per step. */
-Test(cosim, integrator_is_exact_for_polynomials)
+Test(check_linear, integrator_is_exact_for_polynomials)
 {
     const double dt = 0.25;
     const size_t nsteps = 12;
@@ -444,7 +444,7 @@ static void expect_close(const double *got, const double *want, size_t n, double
     cr_expect_leq(d, tol * m, "%s: max diff %g, scale %g", what, d, m);
 }
 
-Test(cosim, scalar_loop_zoh_by_hand)
+Test(check_linear, scalar_loop_zoh_by_hand)
 {
     const double h = 0.1;
     const double e1 = exp(LOOP_A1 * h), e2 = exp(LOOP_A2 * h);
@@ -506,7 +506,7 @@ Test(cosim, scalar_loop_zoh_by_hand)
  * G_ZOH = C B_d0 + D (here diag(p1 b1, c2 p2 b2 + d2)), then eq 24.
  * z = [x1 x2 | ybar1 ybar2 | du1 du2].  Tolerance 64 eps: the 2x2 solve adds
  * a condition number of I - G L (about 1.3 here) to the scalar steps. */
-Test(cosim, scalar_loop_zoh_mbcorr_by_hand)
+Test(check_linear, scalar_loop_zoh_mbcorr_by_hand)
 {
     const double h = 0.1, alpha = 0.7;
     const double e1 = exp(LOOP_A1 * h), e2 = exp(LOOP_A2 * h);
@@ -546,7 +546,7 @@ Test(cosim, scalar_loop_zoh_mbcorr_by_hand)
  * phi1 = int_0^h e^{a(h-t)} t/h dt = (e^{ah} - 1 - a h)/(a^2 h).
  * Tolerance 1e3 eps: phi1 by this formula loses about log10(1/(a h)) ~ 1-2
  * digits to cancellation (that is why the library avoids it). */
-Test(cosim, scalar_loop_foh_ecorr_by_hand)
+Test(check_linear, scalar_loop_foh_ecorr_by_hand)
 {
     const double h = 0.1, alpha = 1.0;
     const double a1 = LOOP_A1, a2 = LOOP_A2;
@@ -646,7 +646,7 @@ static void check_my_zero(cosa_system *sys, double dt, const double *x0, const d
     free(u);
 }
 
-Test(cosim, zoh_mbcorr_forgets_previous_outputs)
+Test(check_linear, zoh_mbcorr_forgets_previous_outputs)
 {
     static const double par[3][3] = {{2e5, 5e2, 1e-4}, {1e3, 10, 1e-3}, {1e9, 3.6e5, 3.16e-4}};
     const double x0[4] = {0, 100, 0, -100};
@@ -739,7 +739,7 @@ static double cross_check(const struct xcase *xc, int p, unsigned corr, double a
     return rel;
 }
 
-Test(cosim, trajectory_equals_phi_power)
+Test(check_linear, trajectory_equals_phi_power)
 {
     static const double par[3][3] = {{2e5, 5e2, 1e-4}, {1e3, 10, 1e-3}, {1e9, 3.6e5, 3.16e-4}};
     struct xcase xc[4];

@@ -1,4 +1,4 @@
-/* cosim_linear.c -- independent time-domain co-simulation of linear coupling schemes.
+/* linear_run.c -- independent time-domain co-simulation of linear coupling schemes.
  *
  * A master algorithm in the sense of section 2.3 of the MBCorr paper, written
  * without the propagation-matrix assembly of phi.c and without its closed-form
@@ -403,7 +403,7 @@ static cosa_status step(struct cosim *c, const cosa_scheme *s, const cosa_layout
     return COSA_OK;
 }
 
-cosa_status cosa_cosim_linear_run(const cosa_system *sys, const cosa_scheme *s, double dt,
+cosa_status cosa_check_linear_run(const cosa_system *sys, const cosa_scheme *s, double dt,
                                   const double *z0, size_t nsteps, double *traj)
 {
     if (!sys || !s || !z0 || !traj)

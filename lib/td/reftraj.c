@@ -1,5 +1,5 @@
-/* reference_td.c -- the monolithic reference of a time-domain co-simulation,
- * sampled at the macro points t_k = k H:
+/* reftraj.c -- the reference trajectory of a time-domain co-simulation: the
+ * monolithic solution sampled at the macro points t_k = k H:
  *   exact  (linear systems): x_{k+1} = e^{A* H} x_k, y_k = C* x_k (eq 35);
  *   CVODE  (any unit set):   the coupled system as one ODE,
  *          x' = f(t, x, L y),  y = g(t, x, L y) solved by Newton inside the
@@ -20,7 +20,7 @@
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
-void cosa_reference_free(cosa_reference *r)
+void cosa_reftraj_free(cosa_reftraj *r)
 {
     if (!r)
         return;
@@ -30,9 +30,9 @@ void cosa_reference_free(cosa_reference *r)
 }
 
 static cosa_status ref_alloc(size_t nx, size_t ny, size_t nsamples, double H,
-                             cosa_reference **out)
+                             cosa_reftraj **out)
 {
-    cosa_reference *r = calloc(1, sizeof *r);
+    cosa_reftraj *r = calloc(1, sizeof *r);
     if (!r)
         return COSA_ENOMEM;
     r->nx = nx;
@@ -42,15 +42,15 @@ static cosa_status ref_alloc(size_t nx, size_t ny, size_t nsamples, double H,
     r->x = calloc(nx * nsamples + 1, sizeof(double));
     r->y = calloc(ny * nsamples + 1, sizeof(double));
     if (!r->x || !r->y) {
-        cosa_reference_free(r);
+        cosa_reftraj_free(r);
         return COSA_ENOMEM;
     }
     *out = r;
     return COSA_OK;
 }
 
-cosa_status cosa_reference_exact(const cosa_system *sys, const double *x0, double H,
-                                 size_t nsamples, cosa_reference **out)
+cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double H,
+                                 size_t nsamples, cosa_reftraj **out)
 {
     if (!out)
         return COSA_EINVAL;
@@ -62,7 +62,7 @@ cosa_status cosa_reference_exact(const cosa_system *sys, const double *x0, doubl
     const size_t nx = cosa_system_nx(sys), ny = cosa_system_ny(sys);
     if (!cosa_mat_isfinite(nx, 1, x0, nx))
         return COSA_ENONFINITE;
-    cosa_reference *r = NULL;
+    cosa_reftraj *r = NULL;
     cosa_status st = ref_alloc(nx, ny, nsamples, H, &r);
     if (st != COSA_OK)
         return st;
@@ -74,7 +74,7 @@ cosa_status cosa_reference_exact(const cosa_system *sys, const double *x0, doubl
         goto done;
     }
     double *Cs = As + nx * nx, *M = Cs + ny * nx, *Ad = M + nx * nx;
-    st = cosa_system_reference(sys, As, Cs);
+    st = cosa_system_monolithic(sys, As, Cs);
     if (st != COSA_OK)
         goto done;
     for (size_t c = 0; c < nx * nx; c++)
@@ -95,30 +95,28 @@ done:
     if (st == COSA_OK)
         *out = r;
     else
-        cosa_reference_free(r);
+        cosa_reftraj_free(r);
     return st;
 }
 
 /* ---- CVODE reference ------------------------------------------------------- */
 
 struct refctx {
-    size_t nunits;
-    cosa_unit *const *units;
+    cosa_unitset *set;
     const double *L;
     size_t nx, nu, ny;
     double *y, *u;          /* ny (warm start of the loop), nu */
-    struct cosa_loop_ws lw;
     char msg[160];
 };
 
 /* Outputs and inputs at (t, x): the algebraic loop, warm-started. */
 static cosa_status ref_outputs(struct refctx *c, double t, const double *x)
 {
-    cosa_status st = cosa_units_loop_solve_ws(c->nunits, c->units, c->L, t, x, c->y, &c->lw);
+    cosa_status st = cosa_unitset_loop_solve(c->set, t, x, c->y);
     if (st != COSA_OK) {
         /* the warm start may be far off after a rejected step: retry from 0 */
         memset(c->y, 0, c->ny * sizeof *c->y);
-        st = cosa_units_loop_solve_ws(c->nunits, c->units, c->L, t, x, c->y, &c->lw);
+        st = cosa_unitset_loop_solve(c->set, t, x, c->y);
     }
     if (st == COSA_OK && c->nu)
         cosa_gemv(c->nu, c->ny, 1.0, c->L, c->nu, c->y, 0.0, c->u);
@@ -134,13 +132,12 @@ static int ref_rhs(sunrealtype t, N_Vector X, N_Vector Xdot, void *ud)
         return 1;
     if (ref_outputs(c, t, x) != COSA_OK)
         return 1; /* recoverable: CVODE retries with a smaller step */
-    size_t ox = 0, ou = 0;
-    for (size_t i = 0; i < c->nunits; i++) {
-        cosa_unit *un = c->units[i];
+    for (size_t i = 0; i < cosa_unitset_count(c->set); i++) {
+        cosa_unit *un = cosa_unitset_unit(c->set, i);
+        size_t ox, ou;
+        cosa_unitset_offsets(c->set, i, &ox, &ou, NULL);
         if (un->nx && cosa_unit_eval(un, t, x + ox, c->u + ou, xd + ox, NULL) != COSA_OK)
             return -1;
-        ox += un->nx;
-        ou += un->nu;
     }
     return cosa_mat_isfinite(c->nx, 1, xd, c->nx) ? 0 : 1;
 }
@@ -154,7 +151,7 @@ static void ref_err(int code, const char *module, const char *function, char *ms
 
 /* One pass from x0 with absolute tolerances atol (nx) into r. */
 static cosa_status ref_pass(struct refctx *c, SUNContext ctx, const double *x0,
-                            const double *atol, double rtol, cosa_reference *r)
+                            const double *atol, double rtol, cosa_reftraj *r)
 {
     const size_t nx = c->nx;
     cosa_status st = COSA_ENOMEM;
@@ -215,37 +212,30 @@ static void scaled_atol(size_t nx, const double *m, double rtol, double *atol)
         atol[i] = rtol * (mmax > 0.0 ? fmax(m[i], 1e-6 * mmax) : 1.0);
 }
 
-cosa_status cosa_reference_cvode(size_t nunits, cosa_unit *const *units, const double *L,
-                                 const double *x0, double H, size_t nsamples, double rtol,
-                                 cosa_reference **out)
+cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, size_t nsamples,
+                               double rtol, cosa_reftraj **out)
 {
     if (!out)
         return COSA_EINVAL;
     *out = NULL;
-    if (!units || nunits == 0 || nsamples == 0)
+    if (!set || nsamples == 0)
         return COSA_EINVAL;
-    struct refctx c = {.nunits = nunits, .units = units, .L = L};
-    for (size_t i = 0; i < nunits; i++) {
-        if (!units[i])
-            return COSA_EINVAL;
-        c.nx += units[i]->nx;
-        c.nu += units[i]->nu;
-        c.ny += units[i]->ny;
-    }
-    if ((c.nx && !x0) || (c.nu && c.ny && !L))
+    struct refctx c = {.set = set, .L = cosa_unitset_L(set), .nx = cosa_unitset_nx(set),
+                       .nu = cosa_unitset_nu(set), .ny = cosa_unitset_ny(set)};
+    if (c.nx && !x0)
         return COSA_EINVAL;
     if (!isfinite(H) || !(H > 0.0) || !isfinite(rtol) || !(rtol > 0.0))
         return COSA_ERANGE;
-    if (!cosa_mat_isfinite(c.nx, 1, x0, c.nx) || (c.nu && c.ny && !cosa_mat_isfinite(c.nu, c.ny, L, c.nu)))
+    if (!cosa_mat_isfinite(c.nx, 1, x0, c.nx))
         return COSA_ENONFINITE;
-    cosa_reference *r = NULL;
+    cosa_reftraj *r = NULL;
     cosa_status st = ref_alloc(c.nx, c.ny, nsamples, H, &r);
     if (st != COSA_OK)
         return st;
     r->rtol = rtol;
     SUNContext ctx = NULL;
     double *work = calloc(2 * c.nx + c.ny + c.nu + 1, sizeof(double));
-    if (!work || (st = cosa_loop_ws_init(&c.lw, nunits, units)) != COSA_OK) {
+    if (!work) {
         st = COSA_ENOMEM;
         goto done;
     }
@@ -279,11 +269,10 @@ cosa_status cosa_reference_cvode(size_t nunits, cosa_unit *const *units, const d
 done:
     if (ctx)
         SUNContext_Free(&ctx);
-    cosa_loop_ws_free(&c.lw);
     free(work);
     if (st == COSA_OK)
         *out = r;
     else
-        cosa_reference_free(r);
+        cosa_reftraj_free(r);
     return st == COSA_ENONFINITE ? COSA_ENOTCONVERGED : st;
 }

@@ -1,0 +1,212 @@
+/* unitset.c -- a set of co-simulation units: the units stacked in order
+ * (x, u, y as eq 5), the coupling u = L y, a validated execution sequence,
+ * and the Newton solver of the algebraic loop y = g(t, x, L y) with its
+ * workspace.  The master, the CVODE reference and the driver take a set, so
+ * the dimension bookkeeping and the permutation check live only here. */
+#include "td/unit_impl.h"
+#include "core/dense.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cosa_unitset {
+    size_t nunits, nx, nu, ny;
+    cosa_unit **units;          /* borrowed                               */
+    size_t *ox, *ou, *oy;       /* offsets of each unit                   */
+    size_t *seq;                /* execution sequence                     */
+    unsigned char *seen;        /* nunits: scratch of the permutation check */
+    double *L;                  /* nu x ny                                 */
+    /* algebraic-loop workspace */
+    double *lu, *lg, *lD, *lJ, *lr, *lDi; /* nu, ny, ny x nu, ny x ny, ny, ny x nu */
+    lapack_int *ipiv;           /* ny                                     */
+    double *buf;
+};
+
+void cosa_unitset_free(cosa_unitset *set)
+{
+    if (!set)
+        return;
+    free(set->units);
+    free(set->ox);
+    free(set->seen);
+    free(set->buf);
+    free(set->ipiv);
+    free(set);
+}
+
+int cosa_unitset_is_sequence(const cosa_unitset *set, const size_t *seq)
+{
+    if (!set)
+        return 0;
+    if (!seq)
+        return 1;
+    memset(set->seen, 0, set->nunits);
+    for (size_t k = 0; k < set->nunits; k++) {
+        if (seq[k] >= set->nunits || set->seen[seq[k]])
+            return 0;
+        set->seen[seq[k]] = 1;
+    }
+    return 1;
+}
+
+cosa_status cosa_unitset_create(size_t nunits, cosa_unit *const *units, const double *L,
+                                const size_t *sequence, cosa_unitset **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!units || nunits == 0)
+        return COSA_EINVAL;
+    size_t nx = 0, nu = 0, ny = 0;
+    for (size_t i = 0; i < nunits; i++) {
+        if (!units[i])
+            return COSA_EINVAL;
+        nx += units[i]->nx;
+        nu += units[i]->nu;
+        ny += units[i]->ny;
+    }
+    if (nu && ny && !L)
+        return COSA_EINVAL;
+    if (nu && ny && !cosa_mat_isfinite(nu, ny, L, nu))
+        return COSA_ENONFINITE;
+    cosa_unitset *set = calloc(1, sizeof *set);
+    if (!set)
+        return COSA_ENOMEM;
+    set->nunits = nunits;
+    set->nx = nx;
+    set->nu = nu;
+    set->ny = ny;
+    set->units = malloc(nunits * sizeof *set->units);
+    set->ox = malloc(4 * nunits * sizeof(size_t));
+    set->seen = malloc(nunits);
+    set->buf = calloc(nu * ny + nu + ny + 2 * ny * nu + ny * ny + ny + 1, sizeof(double));
+    set->ipiv = calloc(ny + 1, sizeof *set->ipiv);
+    if (!set->units || !set->ox || !set->seen || !set->buf || !set->ipiv) {
+        cosa_unitset_free(set);
+        return COSA_ENOMEM;
+    }
+    set->ou = set->ox + nunits;
+    set->oy = set->ou + nunits;
+    set->seq = set->oy + nunits;
+    size_t ox = 0, ou = 0, oy = 0;
+    for (size_t i = 0; i < nunits; i++) {
+        set->units[i] = units[i];
+        set->ox[i] = ox;
+        set->ou[i] = ou;
+        set->oy[i] = oy;
+        ox += units[i]->nx;
+        ou += units[i]->nu;
+        oy += units[i]->ny;
+    }
+    if (!cosa_unitset_is_sequence(set, sequence)) {
+        cosa_unitset_free(set);
+        return COSA_EINVAL;
+    }
+    for (size_t k = 0; k < nunits; k++)
+        set->seq[k] = sequence ? sequence[k] : k;
+    double *q = set->buf;
+    set->L = q, q += nu * ny;
+    set->lu = q, q += nu;
+    set->lg = q, q += ny;
+    set->lD = q, q += ny * nu;
+    set->lJ = q, q += ny * ny;
+    set->lr = q, q += ny;
+    set->lDi = q;
+    if (nu && ny)
+        memcpy(set->L, L, nu * ny * sizeof *L);
+    *out = set;
+    return COSA_OK;
+}
+
+size_t cosa_unitset_count(const cosa_unitset *set) { return set ? set->nunits : 0; }
+size_t cosa_unitset_nx(const cosa_unitset *set) { return set ? set->nx : 0; }
+size_t cosa_unitset_nu(const cosa_unitset *set) { return set ? set->nu : 0; }
+size_t cosa_unitset_ny(const cosa_unitset *set) { return set ? set->ny : 0; }
+const double *cosa_unitset_L(const cosa_unitset *set) { return set ? set->L : NULL; }
+const size_t *cosa_unitset_sequence(const cosa_unitset *set) { return set ? set->seq : NULL; }
+
+cosa_unit *cosa_unitset_unit(const cosa_unitset *set, size_t i)
+{
+    return set && i < set->nunits ? set->units[i] : NULL;
+}
+
+cosa_status cosa_unitset_offsets(const cosa_unitset *set, size_t i, size_t *ox, size_t *ou,
+                                 size_t *oy)
+{
+    if (!set || i >= set->nunits)
+        return COSA_EINVAL;
+    if (ox)
+        *ox = set->ox[i];
+    if (ou)
+        *ou = set->ou[i];
+    if (oy)
+        *oy = set->oy[i];
+    return COSA_OK;
+}
+
+/* Newton on r(y) = y - g(t, x, L y):  (I - D L) dy = r,  y <- y - dy, with
+ * D = dg/du (block diagonal) at the current iterate.  Converged one
+ * iteration after ||dy||_inf <= 1e-10 ||y||_inf (quadratic convergence then
+ * leaves rounding-level changes), or when dy = 0. */
+static cosa_status loop_newton(cosa_unitset *set, double t, const double *x, double *y)
+{
+    const size_t nu = set->nu, ny = set->ny;
+    const double *L = set->L;
+    if (ny == 0)
+        return COSA_OK;
+    int last = 0;
+    for (int it = 0; it < 50; it++) {
+        if (nu)
+            cosa_gemv(nu, ny, 1.0, L, nu, y, 0.0, set->lu);
+        cosa_mat_zero(ny, nu, set->lD, ny);
+        for (size_t i = 0; i < set->nunits; i++) {
+            cosa_unit *un = set->units[i];
+            const size_t ox = set->ox[i], ou = set->ou[i], oy = set->oy[i];
+            if (un->nu && un->ny) {
+                /* D_i goes into the stacked D through a contiguous scratch */
+                cosa_status st = cosa_unit_jacobian(un, t, x + ox, set->lu + ou, 0, NULL, NULL,
+                                                    NULL, set->lDi);
+                if (st != COSA_OK)
+                    return st == COSA_ENONFINITE ? COSA_ENOTCONVERGED : st;
+                cosa_mat_copy(un->ny, un->nu, set->lDi, un->ny, set->lD + oy + ou * ny, ny);
+            }
+            cosa_status st = cosa_unit_eval(un, t, x + ox, set->lu + ou, NULL, set->lg + oy);
+            if (st != COSA_OK)
+                return st == COSA_ENONFINITE ? COSA_ENOTCONVERGED : st;
+        }
+        double ynorm = 0.0, dnorm = 0.0;
+        for (size_t k = 0; k < ny; k++)
+            set->lr[k] = y[k] - set->lg[k];
+        cosa_mat_identity(ny, set->lJ, ny);
+        if (nu)
+            cosa_gemm('N', 'N', ny, ny, nu, -1.0, set->lD, ny, L, nu, 1.0, set->lJ, ny);
+        if (!cosa_mat_isfinite(ny, 1, set->lr, ny) || !cosa_mat_isfinite(ny, ny, set->lJ, ny))
+            return COSA_ENOTCONVERGED;
+        if (cosa_lu(ny, set->lJ, ny, set->ipiv) != 0)
+            return COSA_EALGLOOP;
+        cosa_lu_solve(ny, 1, set->lJ, ny, set->ipiv, set->lr, ny);
+        for (size_t k = 0; k < ny; k++) {
+            y[k] -= set->lr[k];
+            ynorm = fmax(ynorm, fabs(y[k]));
+            dnorm = fmax(dnorm, fabs(set->lr[k]));
+        }
+        if (!isfinite(ynorm) || !isfinite(dnorm))
+            return COSA_ENOTCONVERGED;
+        if (last || dnorm == 0.0)
+            return COSA_OK;
+        if (dnorm <= 1e-10 * ynorm)
+            last = 1;
+    }
+    return COSA_ENOTCONVERGED;
+}
+
+cosa_status cosa_unitset_loop_solve(cosa_unitset *set, double t, const double *x, double *y)
+{
+    if (!set || (set->nx && !x) || (set->ny && !y))
+        return COSA_EINVAL;
+    if (!isfinite(t) || !cosa_mat_isfinite(set->nx, 1, x, set->nx) ||
+        !cosa_mat_isfinite(set->ny, 1, y, set->ny))
+        return COSA_ENONFINITE;
+    return loop_newton(set, t, x, y);
+}

@@ -53,15 +53,15 @@ static int similar(size_t d, const double *S, double r, double tscale, double *M
         }
         if (d % 2)
             L[(d - 1) * (d + 1)] = r;
-        cosa_gemm('N', 'N', d, d, d, 1.0, S, d, L, d, 0.0, T, d);
+        dense_gemm('N', 'N', d, d, d, 1.0, S, d, L, d, 0.0, T, d);
         for (size_t j = 0; j < d; j++)
             for (size_t i = 0; i < d; i++) {
                 St[i + j * d] = S[j + i * d];
                 M[i + j * d] = T[j + i * d];
             }
-        ok = cosa_lu(d, St, d, ipiv) == 0;
+        ok = dense_lu(d, St, d, ipiv) == 0;
         if (ok) {
-            cosa_lu_solve(d, d, St, d, ipiv, M, d);
+            dense_lu_solve(d, d, St, d, ipiv, M, d);
             for (size_t j = 0; j < d; j++)
                 for (size_t i = j + 1; i < d; i++) {
                     const double x = M[i + j * d];
@@ -159,8 +159,8 @@ static problem twomass(const char *name, double dt, cosa_system **sysp)
         fprintf(stderr, "bench_nrmse: cannot build twomass %s\n", name);
         exit(1);
     }
-    cosa_mat_copy(nx, nx, Phis, d, A, nx);
-    cosa_mat_copy(d, d, Phi, d, cp, d);
+    dense_copy(nx, nx, Phis, d, A, nx);
+    dense_copy(d, d, Phi, d, cp, d);
     if (cosa_spectral_radius(d, cp, d, &pb.rho, ew) != COSA_OK)
         exit(1);
     pb.Phi = Phi, pb.Phis = Phis, pb.A = A, pb.T = T, pb.x0 = x0;

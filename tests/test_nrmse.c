@@ -69,15 +69,15 @@ static void similar(size_t d, const double *S, const double *r, const double *t,
     }
     if (d % 2)
         L[(d - 1) * (d + 1)] = r[d / 2];
-    cosa_gemm('N', 'N', d, d, d, 1.0, S, d, L, d, 0.0, T, d);
+    dense_gemm('N', 'N', d, d, d, 1.0, S, d, L, d, 0.0, T, d);
     /* M S = T  <=>  S^T M^T = T^T */
     for (size_t j = 0; j < d; j++)
         for (size_t i = 0; i < d; i++) {
             St[i + j * d] = S[j + i * d];
             M[i + j * d] = T[j + i * d];
         }
-    cr_assert_eq(cosa_lu(d, St, d, ipiv), 0);
-    cosa_lu_solve(d, d, St, d, ipiv, M, d);
+    cr_assert_eq(dense_lu(d, St, d, ipiv), 0);
+    dense_lu_solve(d, d, St, d, ipiv, M, d);
     for (size_t j = 0; j < d; j++)
         for (size_t i = j + 1; i < d; i++) {
             const double x = M[i + j * d];
@@ -117,9 +117,9 @@ static double random_pair(size_t d, rng *g, double *Phi, double *Phistar, double
             rho = r2[k];
     }
     similar(d, S, r, t, M);
-    cosa_mat_copy(d, d, M, d, Phistar, ld);
+    dense_copy(d, d, M, d, Phistar, ld);
     similar(d, S2, r2, t2, M);
-    cosa_mat_copy(d, d, M, d, Phi, ld);
+    dense_copy(d, d, M, d, Phi, ld);
     for (size_t i = 0; i < d; i++)
         z0[i] = rng_sym(g);
     free(S);
@@ -500,7 +500,7 @@ Test(nrmse, fast_equals_direct_offset)
     for (size_t i = 0; i < d; i++)
         y[i] = rng_sym(&g);
     y[6] = 1e4; /* coefficient of the eigenvalue-1 mode */
-    cosa_gemv(d, d, 1.0, S, d, y, 0.0, z0);
+    dense_gemv(d, d, 1.0, S, d, y, 0.0, z0);
     const cosa_layout lay = make_layout(d, 3, 2);
     const size_t Ns[] = {2, 7, 300, 4097};
     for (size_t j = 0; j < 4; j++)
@@ -950,8 +950,8 @@ static void tm_setup(const char *scheme, double dt, tm_case *c)
     cr_assert_eq(cosa_phi_build(c->sys, &s, dt, c->Phi, d, pw), COSA_OK);
     cr_assert_eq(cosa_phi_ref_build(c->sys, &s, dt, c->Phis, d, pw), COSA_OK);
     cr_assert_eq(cosa_phi_ref_basis(c->sys, &s, dt, c->T, d, pw), COSA_OK);
-    cosa_mat_copy(nx, nx, c->Phis, d, c->A, nx);
-    cosa_mat_copy(d, d, c->Phi, d, copy, d);
+    dense_copy(nx, nx, c->Phis, d, c->A, nx);
+    dense_copy(d, d, c->Phi, d, copy, d);
     cr_assert_eq(cosa_spectral_radius(d, copy, d, &c->rho, ew), COSA_OK);
     c->N = (size_t)nearbyint(0.3 / dt);
     free(copy);

@@ -67,16 +67,16 @@ static void check_deflation(const cosa_system *sys, const cosa_scheme *s, double
     cr_assert_eq(cosa_layout_get(sys, s, &lay), COSA_OK);
     const size_t n = lay.dim;
     cosa_phi_workspace *pw = cosa_phi_workspace_alloc(sys, s->order);
-    cosa_deflate_workspace *dw = cosa_deflate_workspace_alloc(sys, s->order);
+    deflate_workspace *dw = deflate_workspace_alloc(sys, s->order);
     cr_assert(pw && dw);
-    const size_t dm = cosa_deflate_dim_max(dw);
+    const size_t dm = deflate_dim_max(dw);
     double *Phi = malloc(n * n * sizeof *Phi), *Pd = malloc(dm * dm * sizeof *Pd);
     double *lf = malloc(2 * n * sizeof *lf), *ld = malloc(2 * dm * sizeof *ld);
     unsigned char *used = calloc(n, 1);
     cr_assert(Phi && Pd && lf && ld && used);
     cr_assert_eq(cosa_phi_build(sys, s, dt, Phi, n, pw), COSA_OK);
     size_t nd = 0;
-    cr_assert_eq(cosa_deflate_build(sys, s, dt, Pd, dm, &nd, dw), COSA_OK);
+    cr_assert_eq(deflate_build(sys, s, dt, Pd, dm, &nd, dw), COSA_OK);
     cr_assert_leq(nd, n);
     if (expect_dim)
         cr_assert_eq(nd, expect_dim, "order of Phi_d %zu, expected %zu (Phi: %zu)", nd,
@@ -110,7 +110,7 @@ static void check_deflation(const cosa_system *sys, const cosa_scheme *s, double
                       lf[2 * i], lf[2 * i + 1]);
         }
     double rd;
-    cr_assert_eq(cosa_deflate_rho(sys, s, dt, &rd, dw), COSA_OK);
+    cr_assert_eq(deflate_rho(sys, s, dt, &rd, dw), COSA_OK);
     cr_expect_leq(fabs(rd - rho) / scale, EIG_RTOL, "rho %.17g (deflated) vs %.17g (Phi)", rd,
                   rho);
     free(Phi);
@@ -119,7 +119,7 @@ static void check_deflation(const cosa_system *sys, const cosa_scheme *s, double
     free(ld);
     free(used);
     cosa_phi_workspace_free(pw);
-    cosa_deflate_workspace_free(dw);
+    deflate_workspace_free(dw);
 }
 
 static const unsigned corrs[4] = {COSA_CORR_NONE, COSA_CORR_OUTPUT, COSA_CORR_STATE,
@@ -248,11 +248,11 @@ Test(deflate, random_systems)
 Test(deflate, gauss_seidel_unsupported)
 {
     cosa_system *sys = tu_twomass(2e5, 5e2);
-    cosa_deflate_workspace *dw = cosa_deflate_workspace_alloc(sys, 2);
+    deflate_workspace *dw = deflate_workspace_alloc(sys, 2);
     cosa_scheme s = {1, COSA_CORR_NONE, 1.0, COSA_GAUSS_SEIDEL, NULL};
     double rho;
-    cr_assert_eq(cosa_deflate_rho(sys, &s, 1e-4, &rho, dw), COSA_EUNSUPPORTED);
-    cosa_deflate_workspace_free(dw);
+    cr_assert_eq(deflate_rho(sys, &s, 1e-4, &rho, dw), COSA_EUNSUPPORTED);
+    deflate_workspace_free(dw);
     cosa_system_free(sys);
 }
 

@@ -118,15 +118,15 @@ static cosa_status advance(struct cosim *c, size_t i, const double *a, size_t ld
 
     if (nx > 0) {
         double *M = c->M;
-        cosa_mat_zero(nb, nb, M, ld);
+        dense_zero(nb, nb, M, ld);
         for (size_t j = 0; j < nx; j++)
             for (size_t r = 0; r < nx; r++)
                 M[r + j * ld] = c->dt * Ai[r + j * c->nx];
         double *F = M + nx * ld; /* block (0, 1): nx x np */
         if (nu > 0)
-            cosa_gemm('N', 'N', nx, np, nu, c->dt, Bi, c->nx, a, lda, 0.0, F, ld);
-        double fnorm = cosa_mat_norm1(nx, np, F, ld);
-        double target = fmax(fmax(cosa_mat_norm1(nx, nx, M, ld), (double)c->p), 1.0);
+            dense_gemm('N', 'N', nx, np, nu, c->dt, Bi, c->nx, a, lda, 0.0, F, ld);
+        double fnorm = dense_norm1(nx, np, F, ld);
+        double target = fmax(fmax(dense_norm1(nx, nx, M, ld), (double)c->p), 1.0);
         double sigma = 1.0;
         if (!isfinite(fnorm))
             return COSA_ENONFINITE;
@@ -145,7 +145,7 @@ static cosa_status advance(struct cosim *c, size_t i, const double *a, size_t ld
         for (size_t r = 0; r < nx; r++)
             x1[r] = E12[r] / sigma;
         if (x0)
-            cosa_gemv(nx, nx, 1.0, c->E, ld, x0, 1.0, x1);
+            dense_gemv(nx, nx, 1.0, c->E, ld, x0, 1.0, x1);
     }
     /* u(1) = sum_m a_m */
     for (size_t k = 0; k < nu; k++) {
@@ -157,9 +157,9 @@ static cosa_status advance(struct cosim *c, size_t i, const double *a, size_t ld
     for (size_t r = 0; r < ny; r++)
         y1[r] = 0.0;
     if (nx > 0)
-        cosa_gemv(ny, nx, 1.0, Ci, c->ny, x1, 0.0, y1);
+        dense_gemv(ny, nx, 1.0, Ci, c->ny, x1, 0.0, y1);
     if (nu > 0)
-        cosa_gemv(ny, nu, 1.0, Di, c->ny, c->u1, 1.0, y1);
+        dense_gemv(ny, nu, 1.0, Di, c->ny, c->u1, 1.0, y1);
     return COSA_OK;
 }
 
@@ -168,11 +168,11 @@ static cosa_status advance(struct cosim *c, size_t i, const double *a, size_t ld
  * block-diagonal, zero elsewhere).  q: p+1 monomial coefficients. */
 static cosa_status probe(struct cosim *c, const double *q, double *Gout)
 {
-    cosa_mat_zero(c->ny, c->nu, Gout, c->ny);
+    dense_zero(c->ny, c->nu, Gout, c->ny);
     for (size_t i = 0; i < c->nsub; i++) {
         const struct blk *b = &c->sub[i];
         for (size_t k = 0; k < b->nu; k++) {
-            cosa_mat_zero(b->nu, c->np, c->aprobe, b->nu);
+            dense_zero(b->nu, c->np, c->aprobe, b->nu);
             for (size_t m = 0; m < c->np; m++)
                 c->aprobe[k + m * b->nu] = q[m];
             cosa_status st = advance(c, i, c->aprobe, b->nu, NULL, c->xp,
@@ -209,13 +209,13 @@ static cosa_status correction_setup(struct cosim *c, int has_du)
         if (st != COSA_OK)
             return st;
     }
-    cosa_mat_identity(ny, c->IGL, ny);
-    cosa_gemm('N', 'N', ny, ny, nu, -1.0, c->G, ny, c->L, nu, 1.0, c->IGL, ny);
-    if (!cosa_mat_isfinite(ny, ny, c->IGL, ny))
+    dense_identity(ny, c->IGL, ny);
+    dense_gemm('N', 'N', ny, ny, nu, -1.0, c->G, ny, c->L, nu, 1.0, c->IGL, ny);
+    if (!dense_isfinite(ny, ny, c->IGL, ny))
         return COSA_ENONFINITE;
     /* Only exact singularity is rejected: I - G L mixes units (m, m/s, N), so
      * an unequilibrated condition estimate would flag well-posed systems. */
-    if (cosa_lu(ny, c->IGL, ny, c->ipiv) != 0)
+    if (dense_lu(ny, c->IGL, ny, c->ipiv) != 0)
         return COSA_ECORRSINGULAR;
     return COSA_OK;
 }
@@ -323,7 +323,7 @@ static cosa_status step(struct cosim *c, const cosa_scheme *s, const cosa_layout
         size_t i = gs && s->seq ? s->seq[k] : k;
         const struct blk *b = &c->sub[i];
         if (b->nu > 0) {
-            cosa_gemm('N', 'N', b->nu, np, ny, 1.0, c->L + b->ou, nu, c->P, ny, 0.0,
+            dense_gemm('N', 'N', b->nu, np, ny, 1.0, c->L + b->ou, nu, c->P, ny, 0.0,
                       c->a + b->ou, nu);
             for (size_t r = 0; r < b->nu; r++)
                 c->a[b->ou + r] += du[b->ou + r];
@@ -346,7 +346,7 @@ static cosa_status step(struct cosim *c, const cosa_scheme *s, const cosa_layout
                 c->nodes[j] = -(double)j;
         }
     }
-    if (!cosa_mat_isfinite(nx, 1, zn, nx) || !cosa_mat_isfinite(ny, 1, c->y, ny))
+    if (!dense_isfinite(nx, 1, zn, nx) || !dense_isfinite(ny, 1, c->y, ny))
         return COSA_ENONFINITE;
 
     /* 3. Output correction: ybar_{n+1} = y_{n+1} + G (L ybar_{n+1} - L E) - G0 du_n,
@@ -361,12 +361,12 @@ static cosa_status step(struct cosim *c, const cosa_scheme *s, const cosa_layout
                 e += c->P[l + m * ny];
             c->vy[l] = e;
         }
-        cosa_gemv(nu, ny, 1.0, c->L, nu, c->vy, 0.0, c->vu);
-        cosa_gemv(ny, nu, -1.0, c->G, ny, c->vu, 1.0, ybar);
+        dense_gemv(nu, ny, 1.0, c->L, nu, c->vy, 0.0, c->vu);
+        dense_gemv(ny, nu, -1.0, c->G, ny, c->vu, 1.0, ybar);
         if (lay->has_du)
-            cosa_gemv(ny, nu, -1.0, c->G0, ny, du, 1.0, ybar);
-        cosa_lu_solve(ny, 1, c->IGL, ny, c->ipiv, ybar, ny);
-        if (!cosa_mat_isfinite(ny, 1, ybar, ny))
+            dense_gemv(ny, nu, -1.0, c->G0, ny, du, 1.0, ybar);
+        dense_lu_solve(ny, 1, c->IGL, ny, c->ipiv, ybar, ny);
+        if (!dense_isfinite(ny, 1, ybar, ny))
             return COSA_ENONFINITE;
     }
 
@@ -389,10 +389,10 @@ static cosa_status step(struct cosim *c, const cosa_scheme *s, const cosa_layout
             c->vy[l] = integral;
         }
         double *dun = zn + lay->off_du;
-        cosa_gemv(nu, ny, 1.0, c->L, nu, c->vy, 0.0, dun);
+        dense_gemv(nu, ny, 1.0, c->L, nu, c->vy, 0.0, dun);
         for (size_t r = 0; r < nu; r++)
             dun[r] = du[r] + s->alpha * (dun[r] - du[r]);
-        if (!cosa_mat_isfinite(nu, 1, dun, nu))
+        if (!dense_isfinite(nu, 1, dun, nu))
             return COSA_ENONFINITE;
     }
 
@@ -422,7 +422,7 @@ cosa_status cosa_check_linear_run(const cosa_system *sys, const cosa_scheme *s, 
     const size_t dim = lay.dim;
     if (nsteps >= SIZE_MAX / sizeof(double) / dim - 1)
         return COSA_ERANGE;
-    if (!cosa_mat_isfinite(dim, 1, z0, dim))
+    if (!dense_isfinite(dim, 1, z0, dim))
         return COSA_ENONFINITE;
 
     struct cosim c;

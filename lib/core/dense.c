@@ -114,7 +114,7 @@ static void gemm_small(char ta, char tb, size_t m, size_t n, size_t k, double al
     gemm_small_body(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
-void cosa_gemm(char ta, char tb, size_t m, size_t n, size_t k, double alpha,
+void dense_gemm(char ta, char tb, size_t m, size_t n, size_t k, double alpha,
                const double *A, size_t lda, const double *B, size_t ldb, double beta,
                double *C, size_t ldc)
 {
@@ -135,7 +135,7 @@ void cosa_gemm(char ta, char tb, size_t m, size_t n, size_t k, double alpha,
                 (int)lda, B, (int)ldb, beta, C, (int)ldc);
 }
 
-void cosa_gemv(size_t m, size_t n, double alpha, const double *A, size_t lda,
+void dense_gemv(size_t m, size_t n, double alpha, const double *A, size_t lda,
                const double *x, double beta, double *y)
 {
     if (m == 0)
@@ -149,26 +149,26 @@ void cosa_gemv(size_t m, size_t n, double alpha, const double *A, size_t lda,
                 y, 1);
 }
 
-void cosa_mat_copy(size_t m, size_t n, const double *A, size_t lda, double *B, size_t ldb)
+void dense_copy(size_t m, size_t n, const double *A, size_t lda, double *B, size_t ldb)
 {
     for (size_t j = 0; j < n; j++)
         memcpy(B + j * ldb, A + j * lda, m * sizeof *A);
 }
 
-void cosa_mat_zero(size_t m, size_t n, double *A, size_t lda)
+void dense_zero(size_t m, size_t n, double *A, size_t lda)
 {
     for (size_t j = 0; j < n; j++)
         memset(A + j * lda, 0, m * sizeof *A);
 }
 
-void cosa_mat_identity(size_t n, double *A, size_t lda)
+void dense_identity(size_t n, double *A, size_t lda)
 {
-    cosa_mat_zero(n, n, A, lda);
+    dense_zero(n, n, A, lda);
     for (size_t i = 0; i < n; i++)
         A[i + i * lda] = 1.0;
 }
 
-double cosa_mat_norm1(size_t m, size_t n, const double *A, size_t lda)
+double dense_norm1(size_t m, size_t n, const double *A, size_t lda)
 {
     double best = 0.0;
     for (size_t j = 0; j < n; j++) {
@@ -181,7 +181,7 @@ double cosa_mat_norm1(size_t m, size_t n, const double *A, size_t lda)
     return best;
 }
 
-int cosa_mat_isfinite(size_t m, size_t n, const double *A, size_t lda)
+int dense_isfinite(size_t m, size_t n, const double *A, size_t lda)
 {
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < m; i++)
@@ -190,7 +190,7 @@ int cosa_mat_isfinite(size_t m, size_t n, const double *A, size_t lda)
     return 1;
 }
 
-int cosa_lu(size_t n, double *A, size_t lda, lapack_int *ipiv)
+int dense_lu(size_t n, double *A, size_t lda, lapack_int *ipiv)
 {
     if (n == 0)
         return 0;
@@ -199,7 +199,7 @@ int cosa_lu(size_t n, double *A, size_t lda, lapack_int *ipiv)
     return (int)info;
 }
 
-void cosa_lu_solve(size_t n, size_t nrhs, const double *LU, size_t lda,
+void dense_lu_solve(size_t n, size_t nrhs, const double *LU, size_t lda,
                    const lapack_int *ipiv, double *B, size_t ldb)
 {
     if (n == 0 || nrhs == 0)
@@ -208,7 +208,7 @@ void cosa_lu_solve(size_t n, size_t nrhs, const double *LU, size_t lda,
                         (lapack_int)lda, ipiv, B, (lapack_int)ldb);
 }
 
-double cosa_lu_rcond(size_t n, const double *LU, size_t lda, double anorm, double *work,
+double dense_lu_rcond(size_t n, const double *LU, size_t lda, double anorm, double *work,
                      lapack_int *iwork)
 {
     if (n == 0)

@@ -8,37 +8,37 @@
 #include <lapacke.h>
 
 /* C = alpha * op(A) * op(B) + beta * C, op = transpose when ta/tb is 'T'. */
-void cosa_gemm(char ta, char tb, size_t m, size_t n, size_t k, double alpha,
+void dense_gemm(char ta, char tb, size_t m, size_t n, size_t k, double alpha,
                const double *A, size_t lda, const double *B, size_t ldb, double beta,
                double *C, size_t ldc);
 
 /* y = alpha * A x + beta * y  (A m x n). */
-void cosa_gemv(size_t m, size_t n, double alpha, const double *A, size_t lda,
+void dense_gemv(size_t m, size_t n, double alpha, const double *A, size_t lda,
                const double *x, double beta, double *y);
 
 /* Copy the m x n matrix A (lda) into B (ldb). */
-void cosa_mat_copy(size_t m, size_t n, const double *A, size_t lda, double *B, size_t ldb);
+void dense_copy(size_t m, size_t n, const double *A, size_t lda, double *B, size_t ldb);
 
 /* Set the m x n matrix A to zero / to the identity (m == n for identity). */
-void cosa_mat_zero(size_t m, size_t n, double *A, size_t lda);
-void cosa_mat_identity(size_t n, double *A, size_t lda);
+void dense_zero(size_t m, size_t n, double *A, size_t lda);
+void dense_identity(size_t n, double *A, size_t lda);
 
 /* Maximum absolute column sum (1-norm). */
-double cosa_mat_norm1(size_t m, size_t n, const double *A, size_t lda);
+double dense_norm1(size_t m, size_t n, const double *A, size_t lda);
 
 /* 1 if every entry is finite. */
-int cosa_mat_isfinite(size_t m, size_t n, const double *A, size_t lda);
+int dense_isfinite(size_t m, size_t n, const double *A, size_t lda);
 
 /* LU factorisation in place (dgetrf); returns 0, or >0 if exactly singular. */
-int cosa_lu(size_t n, double *A, size_t lda, lapack_int *ipiv);
+int dense_lu(size_t n, double *A, size_t lda, lapack_int *ipiv);
 
 /* Solve A X = B with the LU of A (dgetrs), X overwrites B (n x nrhs). */
-void cosa_lu_solve(size_t n, size_t nrhs, const double *LU, size_t lda,
+void dense_lu_solve(size_t n, size_t nrhs, const double *LU, size_t lda,
                    const lapack_int *ipiv, double *B, size_t ldb);
 
 /* Reciprocal 1-norm condition estimate from an LU (dgecon); anorm is the
  * 1-norm of the original matrix.  work: 4n doubles, iwork: n ints. */
-double cosa_lu_rcond(size_t n, const double *LU, size_t lda, double anorm, double *work,
+double dense_lu_rcond(size_t n, const double *LU, size_t lda, double anorm, double *work,
                      lapack_int *iwork);
 
 #endif

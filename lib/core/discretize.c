@@ -61,7 +61,7 @@ cosa_status cosa_vanloan(size_t nx, size_t nu, int p, double h, const double *A,
     if (n > w->nmax)
         return COSA_EWORKSPACE;
     double *M = w->M, *E = w->E;
-    cosa_mat_zero(n, n, M, n);
+    dense_zero(n, n, M, n);
     for (size_t c = 0; c < nx; c++)
         for (size_t r = 0; r < nx; r++)
             M[r + c * n] = h * A[r + c * lda];
@@ -74,7 +74,7 @@ cosa_status cosa_vanloan(size_t nx, size_t nu, int p, double h, const double *A,
     cosa_status st = cosa_expm(n, M, n, E, n, w->ew);
     if (st != COSA_OK)
         return st;
-    cosa_mat_copy(nx, nx, E, n, Ad, ldad);
+    dense_copy(nx, nx, E, n, Ad, ldad);
     double fact = 1.0;
     for (int m = 0; m <= p; m++) {
         if (m > 0)
@@ -197,9 +197,9 @@ static void cache_store(const cosa_system *sys, size_t i, int p, double h,
     const struct cosa_sub_info *b = &sys->sub[i];
     struct disc_cache *c = &w->cache[i];
     size_t nx = sys->nx;
-    cosa_mat_copy(b->nx, b->nx, sys->A + b->ox + b->ox * nx, nx, c->AB, b->nx);
+    dense_copy(b->nx, b->nx, sys->A + b->ox + b->ox * nx, nx, c->AB, b->nx);
     if (b->nu)
-        cosa_mat_copy(b->nx, b->nu, sys->B + b->ox + b->ou * nx, nx, c->AB + b->nx * b->nx,
+        dense_copy(b->nx, b->nu, sys->B + b->ox + b->ou * nx, nx, c->AB + b->nx * b->nx,
                       b->nx);
     c->p = p;
     c->dt = h;

@@ -63,7 +63,7 @@ cosa_status cosa_eigenvalues(size_t n, double *M, size_t lda, double *wr, double
         return COSA_EWORKSPACE;
     if (n == 0)
         return COSA_OK;
-    if (!cosa_mat_isfinite(n, n, M, lda))
+    if (!dense_isfinite(n, n, M, lda))
         return COSA_ENONFINITE;
     lapack_int info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', 'N', (lapack_int)n, M,
                                          (lapack_int)lda, wr, wi, NULL, 1, NULL, 1, w->work,

@@ -301,12 +301,12 @@ static void pade_uv(int m, size_t n, cosa_expm_workspace *w)
          * U = X T */
         lincomb(n, w->A8, 0.0, 3, P, cu);
         lincomb(n, T, b[1], 3, P, lu);
-        cosa_gemm('N', 'N', n, n, n, 1.0, w->A6, n, w->A8, n, 1.0, T, n);
-        cosa_gemm('N', 'N', n, n, n, 1.0, w->X, n, T, n, 0.0, w->U, n);
+        dense_gemm('N', 'N', n, n, n, 1.0, w->A6, n, w->A8, n, 1.0, T, n);
+        dense_gemm('N', 'N', n, n, n, 1.0, w->X, n, T, n, 0.0, w->U, n);
         /* V = X^6 (b12 X^6 + b10 X^4 + b8 X^2) + b6 X^6 + b4 X^4 + b2 X^2 + b0 I */
         lincomb(n, w->A8, 0.0, 3, P, cv);
         lincomb(n, w->V, b[0], 3, P, lv);
-        cosa_gemm('N', 'N', n, n, n, 1.0, w->A6, n, w->A8, n, 1.0, w->V, n);
+        dense_gemm('N', 'N', n, n, n, 1.0, w->A6, n, w->A8, n, 1.0, w->V, n);
         return;
     }
 
@@ -318,7 +318,7 @@ static void pade_uv(int m, size_t n, cosa_expm_workspace *w)
         cv[k] = b[2 * k + 2];
     }
     lincomb(n, T, b[1], np, P, cu);
-    cosa_gemm('N', 'N', n, n, n, 1.0, w->X, n, T, n, 0.0, w->U, n);
+    dense_gemm('N', 'N', n, n, n, 1.0, w->X, n, T, n, 0.0, w->U, n);
     lincomb(n, w->V, b[0], np, P, cv);
 }
 
@@ -336,7 +336,7 @@ static void fill_nan(size_t n, double *E, size_t lde)
 /* An overflow in exp or in the squarings leaves an Inf or NaN in E. */
 static cosa_status check_result(size_t n, double *E, size_t lde)
 {
-    if (!cosa_mat_isfinite(n, n, E, lde)) {
+    if (!dense_isfinite(n, n, E, lde)) {
         fill_nan(n, E, lde);
         return COSA_ENOTCONVERGED;
     }
@@ -392,18 +392,18 @@ static void choose_degree(size_t n, double a1, cosa_expm_workspace *w, int *kout
     /* eta_k bound the d_j = ||X^j||^(1/j) that the backward-error bound of
      * degree k needs [AH09]; exact norms of computed powers, otherwise
      * ||X^(i+j)|| <= ||X^i|| ||X^j||. */
-    cosa_gemm('N', 'N', n, n, n, 1.0, w->X, n, w->X, n, 0.0, w->A2, n);
-    const double n2 = cosa_mat_norm1(n, n, w->A2, n);
+    dense_gemm('N', 'N', n, n, n, 1.0, w->X, n, w->X, n, 0.0, w->A2, n);
+    const double n2 = dense_norm1(n, n, w->A2, n);
     if (k05 == 0 || TRY(0, sqrt(n2))) /* max(d4, d6) <= ||X^2||^(1/2) */
         PICK(0);
 
-    cosa_gemm('N', 'N', n, n, n, 1.0, w->A2, n, w->A2, n, 0.0, w->A4, n);
-    const double n4 = cosa_mat_norm1(n, n, w->A4, n);
+    dense_gemm('N', 'N', n, n, n, 1.0, w->A2, n, w->A2, n, 0.0, w->A4, n);
+    const double n4 = dense_norm1(n, n, w->A4, n);
     if (k05 == 1 || TRY(1, fmax(pow(n4, 0.25), pow(n4 * n2, 1.0 / 6.0)))) /* max(d4, d6) */
         PICK(1);
 
-    cosa_gemm('N', 'N', n, n, n, 1.0, w->A4, n, w->A2, n, 0.0, w->A6, n);
-    const double n6 = cosa_mat_norm1(n, n, w->A6, n);
+    dense_gemm('N', 'N', n, n, n, 1.0, w->A4, n, w->A2, n, 0.0, w->A6, n);
+    const double n6 = dense_norm1(n, n, w->A6, n);
     const double d6 = pow(n6, 1.0 / 6.0);
     double n8 = fmin(n4 * n4, n6 * n2);
     if (k05 == 2 || TRY(2, fmax(d6, pow(n8, 0.125)))) /* max(d6, d8) */
@@ -412,8 +412,8 @@ static void choose_degree(size_t n, double a1, cosa_expm_workspace *w, int *kout
     /* m = 9 needs X^8 anyway; form it if m = 9 is chosen or still possible. */
     int have_a8 = 0;
     if (k05 == 3 || (c05 - deg_cost[3] >= MIN_SAVING && d6 <= th[3])) {
-        cosa_gemm('N', 'N', n, n, n, 1.0, w->A4, n, w->A4, n, 0.0, w->A8, n);
-        n8 = cosa_mat_norm1(n, n, w->A8, n);
+        dense_gemm('N', 'N', n, n, n, 1.0, w->A4, n, w->A4, n, 0.0, w->A8, n);
+        n8 = dense_norm1(n, n, w->A8, n);
         have_a8 = 1;
         if (k05 == 3 || TRY(3, fmax(d6, pow(n8, 0.125))))
             PICK(3);
@@ -433,17 +433,17 @@ static void choose_degree(size_t n, double a1, cosa_expm_workspace *w, int *kout
             size_t jmax = 0;
             double cmax = -1.0;
             for (size_t j = 0; j < n; j++) {
-                double c = cosa_mat_norm1(n, 1, w->A4 + j * n, n);
+                double c = dense_norm1(n, 1, w->A4 + j * n, n);
                 if (c > cmax) {
                     cmax = c;
                     jmax = j;
                 }
             }
-            cosa_gemv(n, n, 1.0, w->A4, n, w->A4 + jmax * n, 0.0, w->y);
-            double d8lo = pow(cosa_mat_norm1(n, 1, w->y, n), 0.125);
+            dense_gemv(n, n, 1.0, w->A4, n, w->A4 + jmax * n, 0.0, w->y);
+            double d8lo = pow(dense_norm1(n, 1, w->y, n), 0.125);
             if (seta - squarings_for(d8lo) >= MIN_SAVING) {
-                cosa_gemm('N', 'N', n, n, n, 1.0, w->A4, n, w->A4, n, 0.0, w->A8, n);
-                n8 = cosa_mat_norm1(n, n, w->A8, n);
+                dense_gemm('N', 'N', n, n, n, 1.0, w->A4, n, w->A4, n, 0.0, w->A8, n);
+                n8 = dense_norm1(n, n, w->A8, n);
                 d8 = pow(n8, 0.125);
                 d10 = pow(fmin(n4 * n6, n2 * n8), 0.1);
                 seta = squarings_for(fmin(fmax(d6, d8), fmax(d8, d10)));
@@ -478,8 +478,8 @@ cosa_status cosa_expm(size_t n, const double *A, size_t lda, double *E, size_t l
     if (n > w->nmax)
         return COSA_EWORKSPACE;
 
-    double a1 = cosa_mat_norm1(n, n, A, lda);
-    if (!isfinite(a1) && !cosa_mat_isfinite(n, n, A, lda)) {
+    double a1 = dense_norm1(n, n, A, lda);
+    if (!isfinite(a1) && !dense_isfinite(n, n, A, lda)) {
         fill_nan(n, E, lde);
         return COSA_ENONFINITE;
     }
@@ -511,7 +511,7 @@ cosa_status cosa_expm(size_t n, const double *A, size_t lda, double *E, size_t l
         for (size_t i = 0; i < n; i++)
             X[i + j * n] = t ? ldexp(A[i + j * lda], -t) : A[i + j * lda];
     if (t)
-        a1 = cosa_mat_norm1(n, n, X, n);
+        a1 = dense_norm1(n, n, X, n);
 
     int k, s;
     choose_degree(n, a1, w, &k, &s);
@@ -541,12 +541,12 @@ cosa_status cosa_expm(size_t n, const double *A, size_t lda, double *E, size_t l
     size_t nn = n * n;
     for (size_t i = 0; i < nn; i++)
         w->V[i] -= w->U[i];
-    if (cosa_lu(n, w->V, n, w->ipiv) != 0) {
+    if (dense_lu(n, w->V, n, w->ipiv) != 0) {
         fill_nan(n, E, lde);
         return COSA_ELAPACK;
     }
-    cosa_mat_copy(n, n, w->U, n, R, ldr);
-    cosa_lu_solve(n, n, w->V, n, w->ipiv, R, ldr);
+    dense_copy(n, n, w->U, n, R, ldr);
+    dense_lu_solve(n, n, w->V, n, w->ipiv, R, ldr);
     for (size_t j = 0; j < n; j++) {
         for (size_t i = 0; i < n; i++)
             R[i + j * ldr] *= 2.0;
@@ -557,7 +557,7 @@ cosa_status cosa_expm(size_t n, const double *A, size_t lda, double *E, size_t l
     double *Q = (R == E) ? w->T : E;
     size_t ldq = (R == E) ? n : lde;
     for (int i = 0; i < nsq; i++) {
-        cosa_gemm('N', 'N', n, n, n, 1.0, R, ldr, R, ldr, 0.0, Q, ldq);
+        dense_gemm('N', 'N', n, n, n, 1.0, R, ldr, R, ldr, 0.0, Q, ldq);
         double *tp = R;
         size_t tl = ldr;
         R = Q;

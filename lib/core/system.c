@@ -40,10 +40,10 @@ static int sub_shape_ok(const cosa_subsystem *s)
 
 static int sub_finite(const cosa_subsystem *s)
 {
-    return (!s->nx || cosa_mat_isfinite(s->nx, s->nx, s->A, s->nx)) &&
-           (!s->nx || !s->nu || cosa_mat_isfinite(s->nx, s->nu, s->B, s->nx)) &&
-           (!s->ny || !s->nx || cosa_mat_isfinite(s->ny, s->nx, s->C, s->ny)) &&
-           (!s->ny || !s->nu || cosa_mat_isfinite(s->ny, s->nu, s->D, s->ny));
+    return (!s->nx || dense_isfinite(s->nx, s->nx, s->A, s->nx)) &&
+           (!s->nx || !s->nu || dense_isfinite(s->nx, s->nu, s->B, s->nx)) &&
+           (!s->ny || !s->nx || dense_isfinite(s->ny, s->nx, s->C, s->ny)) &&
+           (!s->ny || !s->nu || dense_isfinite(s->ny, s->nu, s->D, s->ny));
 }
 
 /* Copy subsystem i's blocks into the stacked matrices. */
@@ -51,13 +51,13 @@ static void sub_store(cosa_system *sys, size_t i, const cosa_subsystem *s)
 {
     const struct cosa_sub_info *b = &sys->sub[i];
     if (b->nx)
-        cosa_mat_copy(b->nx, b->nx, s->A, b->nx, sys->A + b->ox + b->ox * sys->nx, sys->nx);
+        dense_copy(b->nx, b->nx, s->A, b->nx, sys->A + b->ox + b->ox * sys->nx, sys->nx);
     if (b->nx && b->nu)
-        cosa_mat_copy(b->nx, b->nu, s->B, b->nx, sys->B + b->ox + b->ou * sys->nx, sys->nx);
+        dense_copy(b->nx, b->nu, s->B, b->nx, sys->B + b->ox + b->ou * sys->nx, sys->nx);
     if (b->ny && b->nx)
-        cosa_mat_copy(b->ny, b->nx, s->C, b->ny, sys->C + b->oy + b->ox * sys->ny, sys->ny);
+        dense_copy(b->ny, b->nx, s->C, b->ny, sys->C + b->oy + b->ox * sys->ny, sys->ny);
     if (b->ny && b->nu)
-        cosa_mat_copy(b->ny, b->nu, s->D, b->ny, sys->D + b->oy + b->ou * sys->ny, sys->ny);
+        dense_copy(b->ny, b->nu, s->D, b->ny, sys->D + b->oy + b->ou * sys->ny, sys->ny);
     sys->sub[i].gen++;
 }
 
@@ -83,8 +83,8 @@ static cosa_status algloop_factor_raw(cosa_system *sys)
     if (ny == 0)
         return COSA_OK;
     double *M = sys->work_ny;
-    cosa_mat_identity(ny, M, ny);
-    cosa_gemm('N', 'N', ny, ny, sys->nu, -1.0, sys->D, ny, sys->L, sys->nu, 1.0, M, ny);
+    dense_identity(ny, M, ny);
+    dense_gemm('N', 'N', ny, ny, sys->nu, -1.0, sys->D, ny, sys->L, sys->nu, 1.0, M, ny);
     double rowcnd, colcnd, amax;
     lapack_int info = LAPACKE_dgeequ_work(LAPACK_COL_MAJOR, (lapack_int)ny, (lapack_int)ny, M,
                                           (lapack_int)ny, sys->req, sys->ceq, &rowcnd, &colcnd,
@@ -94,23 +94,23 @@ static cosa_status algloop_factor_raw(cosa_system *sys)
     for (size_t j = 0; j < ny; j++)
         for (size_t i = 0; i < ny; i++)
             M[i + j * ny] *= sys->req[i] * sys->ceq[j];
-    double anorm = cosa_mat_norm1(ny, ny, M, ny);
-    if (cosa_lu(ny, M, ny, sys->ipiv_ny) != 0)
+    double anorm = dense_norm1(ny, ny, M, ny);
+    if (dense_lu(ny, M, ny, sys->ipiv_ny) != 0)
         return COSA_EALGLOOP;
-    double rcond = cosa_lu_rcond(ny, M, ny, anorm, sys->work_con, sys->iwork_ny);
+    double rcond = dense_lu_rcond(ny, M, ny, anorm, sys->work_con, sys->iwork_ny);
     if (!(rcond >= COSA_ALGLOOP_RCOND))
         return COSA_EALGLOOP;
     return COSA_OK;
 }
 
 /* (I - D L)^{-1} B = Cq Ms^{-1} R B. */
-void cosa_system_algloop_solve(const cosa_system *sys, size_t nrhs, double *B, size_t ldb)
+void system_algloop_solve(const cosa_system *sys, size_t nrhs, double *B, size_t ldb)
 {
     size_t ny = sys->ny;
     for (size_t j = 0; j < nrhs; j++)
         for (size_t i = 0; i < ny; i++)
             B[i + j * ldb] *= sys->req[i];
-    cosa_lu_solve(ny, nrhs, sys->work_ny, ny, sys->ipiv_ny, B, ldb);
+    dense_lu_solve(ny, nrhs, sys->work_ny, ny, sys->ipiv_ny, B, ldb);
     for (size_t j = 0; j < nrhs; j++)
         for (size_t i = 0; i < ny; i++)
             B[i + j * ldb] *= sys->ceq[i];
@@ -137,7 +137,7 @@ cosa_status cosa_system_create(cosa_system **out, size_t nsub, const cosa_subsys
     for (size_t i = 0; i < nsub; i++)
         if (!sub_finite(&subs[i]))
             return COSA_ENONFINITE;
-    if (nu && ny && !cosa_mat_isfinite(nu, ny, L, nu))
+    if (nu && ny && !dense_isfinite(nu, ny, L, nu))
         return COSA_ENONFINITE;
 
     cosa_system *sys = calloc(1, sizeof *sys);
@@ -223,7 +223,7 @@ cosa_status cosa_system_set_coupling(cosa_system *sys, const double *L)
 {
     if (!sys || (sys->nu && sys->ny && !L))
         return COSA_EINVAL;
-    if (sys->nu && sys->ny && !cosa_mat_isfinite(sys->nu, sys->ny, L, sys->nu))
+    if (sys->nu && sys->ny && !dense_isfinite(sys->nu, sys->ny, L, sys->nu))
         return COSA_ENONFINITE;
     if (sys->nu && sys->ny)
         memcpy(sys->L, L, sys->nu * sys->ny * sizeof(double));
@@ -260,19 +260,19 @@ cosa_status cosa_system_sub_dims(const cosa_system *sys, size_t i, size_t *nx, s
 /* eq 35: C* = (I - D L)^{-1} C,  A* = A + B L C*.  work: nx*ny doubles.
  * Read-only: uses the factorisation of I - D L kept current by create and
  * the setters (so several threads may share one system). */
-cosa_status cosa_system_monolithic_work(const cosa_system *sys, double *Astar, double *Cstar,
+cosa_status system_monolithic_work(const cosa_system *sys, double *Astar, double *Cstar,
                                        double *work)
 {
     if (!sys->loop_ok || sys->loop_stale)
         return COSA_EALGLOOP;
     size_t nx = sys->nx, nu = sys->nu, ny = sys->ny;
-    cosa_mat_copy(ny, nx, sys->C, ny, Cstar, ny);
-    cosa_system_algloop_solve(sys, nx, Cstar, ny);
+    dense_copy(ny, nx, sys->C, ny, Cstar, ny);
+    system_algloop_solve(sys, nx, Cstar, ny);
     if (Astar) {
-        cosa_mat_copy(nx, nx, sys->A, nx, Astar, nx);
+        dense_copy(nx, nx, sys->A, nx, Astar, nx);
         if (nu && ny) {
-            cosa_gemm('N', 'N', nx, ny, nu, 1.0, sys->B, nx, sys->L, nu, 0.0, work, nx);
-            cosa_gemm('N', 'N', nx, nx, ny, 1.0, work, nx, Cstar, ny, 1.0, Astar, nx);
+            dense_gemm('N', 'N', nx, ny, nu, 1.0, sys->B, nx, sys->L, nu, 0.0, work, nx);
+            dense_gemm('N', 'N', nx, nx, ny, 1.0, work, nx, Cstar, ny, 1.0, Astar, nx);
         }
     }
     return COSA_OK;
@@ -287,7 +287,7 @@ cosa_status cosa_system_monolithic(const cosa_system *sys, double *Astar, double
     if (!buf)
         return COSA_ENOMEM;
     double *Cs = Cstar ? Cstar : buf + nx * ny;
-    cosa_status st = cosa_system_monolithic_work(sys, Astar, Cs, buf);
+    cosa_status st = system_monolithic_work(sys, Astar, Cs, buf);
     free(buf);
     return st;
 }

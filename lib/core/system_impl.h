@@ -29,11 +29,11 @@ struct cosa_system {
 
 /* Solve (I - D L) X = B in place (B ny x nrhs, ld ldb) with the equilibrated
  * LU computed by the last successful validation. */
-void cosa_system_algloop_solve(const cosa_system *sys, size_t nrhs, double *B, size_t ldb);
+void system_algloop_solve(const cosa_system *sys, size_t nrhs, double *B, size_t ldb);
 
 /* Allocation-free form of cosa_system_monolithic: Cstar must not be NULL;
  * work holds nx*ny doubles. */
-cosa_status cosa_system_monolithic_work(const cosa_system *sys, double *Astar, double *Cstar,
+cosa_status system_monolithic_work(const cosa_system *sys, double *Astar, double *Cstar,
                                        double *work);
 
 #endif

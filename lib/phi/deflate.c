@@ -23,7 +23,7 @@
  *    extra directions of Phi_eq are the left null space of S, on which
  *    Phi_eq acts as the history shift again (c' = Lh (...) is annihilated by
  *    null(Lh^T)).  Hence nonzero eig(Phi) = nonzero eig(Phi_eq), except
- *    1 - alpha with multiplicity nu - r, which cosa_deflate_rho adds back.
+ *    1 - alpha with multiplicity nu - r, which deflate_rho adds back.
  *    The discretisation uses Bh_i, so its Van Loan matrix has order
  *    nx_i + (p+1) r_i instead of nx_i + (p+1) nu_i.
  *
@@ -97,7 +97,7 @@ struct dsub {
     unsigned *next;     /* per P: the slot to replace next (round robin) */
 };
 
-struct cosa_deflate_workspace {
+struct deflate_workspace {
     size_t nsub, nx, nu, ny, dmax;
     int pmax, pvl;      /* largest scheme order; largest Van Loan order */
     struct dsub *sub;
@@ -116,7 +116,7 @@ struct cosa_deflate_workspace {
     size_t *ipiv;
     double *Y;          /* nu x dmax */
     double *F;          /* dmax x dmax: Phi_eq before step 2 */
-    double *Phid;       /* dmax x dmax: for cosa_deflate_rho */
+    double *Phid;       /* dmax x dmax: for deflate_rho */
     unsigned char *defl;
     /* order tables (cosa_order_tables) for p = 0..pmax */
     double lag[COSA_ORDER_MAX + 1][(COSA_ORDER_MAX + 1) * (COSA_ORDER_MAX + 1)];
@@ -129,7 +129,7 @@ struct cosa_deflate_workspace {
 
 static double *dalloc(size_t n) { return calloc(n ? n : 1, sizeof(double)); }
 
-void cosa_deflate_workspace_free(cosa_deflate_workspace *w)
+void deflate_workspace_free(deflate_workspace *w)
 {
     if (!w)
         return;
@@ -176,11 +176,11 @@ void cosa_deflate_workspace_free(cosa_deflate_workspace *w)
     free(w);
 }
 
-cosa_deflate_workspace *cosa_deflate_workspace_alloc(const cosa_system *sys, int pmax)
+deflate_workspace *deflate_workspace_alloc(const cosa_system *sys, int pmax)
 {
     if (!sys || pmax < 0 || pmax > COSA_ORDER_MAX)
         return NULL;
-    cosa_deflate_workspace *w = calloc(1, sizeof *w);
+    deflate_workspace *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
     const size_t nx = sys->nx, nu = sys->nu, ny = sys->ny, np = (size_t)pmax + 1;
@@ -283,11 +283,11 @@ cosa_deflate_workspace *cosa_deflate_workspace_alloc(const cosa_system *sys, int
         goto fail;
     return w;
 fail:
-    cosa_deflate_workspace_free(w);
+    deflate_workspace_free(w);
     return NULL;
 }
 
-size_t cosa_deflate_dim_max(const cosa_deflate_workspace *w) { return w ? w->dmax : 0; }
+size_t deflate_dim_max(const deflate_workspace *w) { return w ? w->dmax : 0; }
 
 /* C (m x n, ld ldc) = alpha A B + beta C, A m x k (lda), B k x n (ldb); plain
  * loops: the matrices here are a few rows wide, and a fixed summation order
@@ -358,7 +358,7 @@ static void small_lu_solve(size_t n, const double *LU, const size_t *piv, size_t
 
 /* Compression of [B_i; D_i] (cached): r, J, K with [B_i; D_i] = [B_i; D_i](:, J) K. */
 static cosa_status compress_sub(const cosa_system *sys, struct dsub *d,
-                                cosa_deflate_workspace *w)
+                                deflate_workspace *w)
 {
     const size_t nx = sys->nx, ny = sys->ny, m = d->nx + d->ny, n = d->nu;
     double *key = w->qr; /* assemble [B_i; D_i] into qr first */
@@ -426,7 +426,7 @@ static cosa_status compress_sub(const cosa_system *sys, struct dsub *d,
 /* Discretisation of subsystem i with Bh_i at Van Loan order P (cached):
  * Ad_i and Q_m, m = 0..P (lib/discretize.c, METHOD.md).  *out: the entry. */
 static cosa_status disc_sub(const cosa_system *sys, struct dsub *d, int P, double h,
-                            cosa_deflate_workspace *w, const struct ddisc **out)
+                            deflate_workspace *w, const struct ddisc **out)
 {
     const size_t nx = sys->nx, nxi = d->nx, r = d->r;
     struct ddisc *slots = d->disc + (size_t)P * COSA_DEFLATE_SLOTS;
@@ -467,7 +467,7 @@ static cosa_status disc_sub(const cosa_system *sys, struct dsub *d, int P, doubl
 
 /* Phi_eq into w->F (order *nf, ld dmax); coupling-signal count into *rr. */
 static cosa_status build_eq(const cosa_system *sys, const cosa_scheme *s, double h,
-                            cosa_deflate_workspace *w, size_t *nf, size_t *rr)
+                            deflate_workspace *w, size_t *nf, size_t *rr)
 {
     const int p = s->order;
     const size_t np = (size_t)p + 1, nx = w->nx, ny = w->ny, nu = w->nu, ld = w->dmax;
@@ -516,12 +516,12 @@ static cosa_status build_eq(const cosa_system *sys, const cosa_scheme *s, double
     const int has_v = (s->corr & COSA_CORR_STATE) != 0;
     const size_t oc = nx, ov = nx + np * R, n = ov + (has_v ? R : 0);
     double *F = w->F, *Y = w->Y;
-    cosa_mat_zero(n, n, F, ld);
+    dense_zero(n, n, F, ld);
 
     /* x rows: [A_d | P_0 ... P_p | Q_0],  P_j = sum_m lag_jm Q_m */
     for (size_t i = 0; i < w->nsub; i++) {
         const struct dsub *d = &w->sub[i];
-        cosa_mat_copy(d->nx, d->nx, w->disc[i]->Ad, d->nx, F + d->ox + d->ox * ld, ld);
+        dense_copy(d->nx, d->nx, w->disc[i]->Ad, d->nx, F + d->ox + d->ox * ld, ld);
     }
     for (size_t j = 0; j < np; j++)
         for (size_t m = 0; m < np; m++) {
@@ -533,7 +533,7 @@ static cosa_status build_eq(const cosa_system *sys, const cosa_scheme *s, double
                     F[a + (oc + j * R + col) * ld] += c * w->Qs[m * xr + a + col * nx];
         }
     if (has_v)
-        cosa_mat_copy(nx, R, w->Qs, nx, F + ov * ld, ld);
+        dense_copy(nx, R, w->Qs, nx, F + ov * ld, ld);
 
     /* raw outputs y' = Ch x' + Dt (E_p + v) */
     mm(R, n, nx, 1.0, w->Ch, R, F, ld, 0.0, Y, R);
@@ -570,11 +570,11 @@ static cosa_status build_eq(const cosa_system *sys, const cosa_scheme *s, double
         if (small_lu(R, IG, w->ipiv) != 0)
             return COSA_ECORRSINGULAR;
         small_lu_solve(R, IG, w->ipiv, n, Y, R);
-        if (!cosa_mat_isfinite(R, n, Y, R))
+        if (!dense_isfinite(R, n, Y, R))
             return COSA_ECORRSINGULAR;
     }
     /* c_n rows, history shift, v rows */
-    cosa_mat_copy(R, n, Y, R, F + oc, ld);
+    dense_copy(R, n, Y, R, F + oc, ld);
     for (size_t j = 1; j < np; j++)
         for (size_t k = 0; k < R; k++)
             F[oc + j * R + k + (oc + (j - 1) * R + k) * ld] = 1.0;
@@ -589,7 +589,7 @@ static cosa_status build_eq(const cosa_system *sys, const cosa_scheme *s, double
         for (size_t k = 0; k < R; k++)
             F[ov + k + (ov + k) * ld] += 1.0 - s->alpha;
     }
-    if (!cosa_mat_isfinite(n, n, F, ld))
+    if (!dense_isfinite(n, n, F, ld))
         return COSA_ENOTCONVERGED;
     *nf = n;
     return COSA_OK;
@@ -598,7 +598,7 @@ static cosa_status build_eq(const cosa_system *sys, const cosa_scheme *s, double
 /* Step 2 (no output correction): remove c_{n,k} where Dt_k = 0, writing the
  * result (order *nd) into out (ld ldo; ldo = 0: packed, ld = *nd). */
 static void deflate_outputs(const cosa_scheme *s, size_t nf, size_t R,
-                            cosa_deflate_workspace *w, double *out, size_t ldo, size_t *nd)
+                            deflate_workspace *w, double *out, size_t ldo, size_t *nd)
 {
     const size_t nx = w->nx, oc = nx, ld = w->dmax;
     double *F = w->F;
@@ -639,7 +639,7 @@ static void deflate_outputs(const cosa_scheme *s, size_t nf, size_t R,
 }
 
 static cosa_status check_args(const cosa_system *sys, const cosa_scheme *s, double dt,
-                              const cosa_deflate_workspace *w)
+                              const deflate_workspace *w)
 {
     if (!sys || !s || !w)
         return COSA_EINVAL;
@@ -662,8 +662,8 @@ static cosa_status check_args(const cosa_system *sys, const cosa_scheme *s, doub
     return COSA_OK;
 }
 
-cosa_status cosa_deflate_build(const cosa_system *sys, const cosa_scheme *s, double dt,
-                               double *Phid, size_t ld, size_t *n, cosa_deflate_workspace *w)
+cosa_status deflate_build(const cosa_system *sys, const cosa_scheme *s, double dt,
+                               double *Phid, size_t ld, size_t *n, deflate_workspace *w)
 {
     cosa_status st = check_args(sys, s, dt, w);
     if (st != COSA_OK)
@@ -772,7 +772,7 @@ static void balance(size_t n, double *A, size_t lda, double *scale)
 /* max |eig(A)| (A n x n, ld n, destroyed): balance(), then LAPACK's
  * Hessenberg reduction dgehrd and Francis double-shift QR dhseqr (what dgeev
  * does after its own balancing). */
-static cosa_status spectral_radius(size_t n, double *A, cosa_deflate_workspace *w, double *rho)
+static cosa_status spectral_radius(size_t n, double *A, deflate_workspace *w, double *rho)
 {
     if (n == 0) {
         *rho = 0.0;
@@ -808,8 +808,8 @@ static cosa_status spectral_radius(size_t n, double *A, cosa_deflate_workspace *
     return COSA_OK;
 }
 
-cosa_status cosa_deflate_rho(const cosa_system *sys, const cosa_scheme *s, double dt,
-                             double *rho, cosa_deflate_workspace *w)
+cosa_status deflate_rho(const cosa_system *sys, const cosa_scheme *s, double dt,
+                             double *rho, deflate_workspace *w)
 {
     if (!rho)
         return COSA_EINVAL;
@@ -821,7 +821,7 @@ cosa_status cosa_deflate_rho(const cosa_system *sys, const cosa_scheme *s, doubl
     if ((st = build_eq(sys, s, dt, w, &nf, &R)) != COSA_OK)
         return st;
     deflate_outputs(s, nf, R, w, w->Phid, 0, &n);
-    if (n < nf && !cosa_mat_isfinite(n, n, w->Phid, n))
+    if (n < nf && !dense_isfinite(n, n, w->Phid, n))
         return COSA_ENOTCONVERGED;
     double r;
     if ((st = spectral_radius(n, w->Phid, w, &r)) != COSA_OK)

@@ -14,7 +14,7 @@ struct cosa_eval_workspace {
     cosa_phi_workspace *phi;
     cosa_eig_workspace *eig;
     cosa_nrmse_workspace *nrmse;
-    cosa_deflate_workspace *defl; /* rho(Phi) of Jacobi schemes (lib/deflate.c) */
+    deflate_workspace *defl; /* rho(Phi) of Jacobi schemes (lib/deflate.c) */
     double *Phi, *Phistar, *copy;
     double *Adstar; /* nx x nx: A*_d, the leading block of Phi*          */
     double *T;      /* dimmax x nx: reference basis, z*_n = T A*_d^n x0   */
@@ -27,7 +27,7 @@ void cosa_eval_workspace_free(cosa_eval_workspace *w)
     cosa_phi_workspace_free(w->phi);
     cosa_eig_workspace_free(w->eig);
     cosa_nrmse_workspace_free(w->nrmse);
-    cosa_deflate_workspace_free(w->defl);
+    deflate_workspace_free(w->defl);
     free(w->Phi);
     free(w->Phistar);
     free(w->copy);
@@ -54,7 +54,7 @@ cosa_eval_workspace *cosa_eval_workspace_alloc(const cosa_system *sys, int pmax)
     w->phi = cosa_phi_workspace_alloc(sys, pmax);
     w->eig = cosa_eig_workspace_alloc(d);
     w->nrmse = cosa_nrmse_workspace_alloc(d);
-    w->defl = cosa_deflate_workspace_alloc(sys, pmax);
+    w->defl = deflate_workspace_alloc(sys, pmax);
     w->Phi = malloc(d * d * sizeof(double));
     w->Phistar = malloc(d * d * sizeof(double));
     w->copy = malloc(d * d * sizeof(double));
@@ -105,7 +105,7 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
         st = cosa_phi_ref_build(sys, s, dt, w->Phistar, n, w->phi);
         if (st != COSA_OK)
             return st;
-        cosa_mat_copy(lay.nx, lay.nx, w->Phistar, n, w->copy, lay.nx);
+        dense_copy(lay.nx, lay.nx, w->Phistar, n, w->copy, lay.nx);
         st = cosa_spectral_radius(lay.nx, w->copy, lay.nx, &out->rho_ref, w->eig);
         if (st != COSA_OK)
             return st;
@@ -121,9 +121,9 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
     }
     if (want & (COSA_WANT_RHO | COSA_WANT_ERRORS)) {
         if (jacobi) {
-            st = cosa_deflate_rho(sys, s, dt, &out->rho, w->defl);
+            st = deflate_rho(sys, s, dt, &out->rho, w->defl);
         } else {
-            cosa_mat_copy(n, n, w->Phi, n, w->copy, n);
+            dense_copy(n, n, w->Phi, n, w->copy, n);
             st = cosa_spectral_radius(n, w->copy, n, &out->rho, w->eig);
         }
         if (st != COSA_OK)
@@ -137,7 +137,7 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
         st = cosa_phi_ref_basis(sys, s, dt, w->T, n, w->phi);
         if (st != COSA_OK)
             return st;
-        cosa_mat_copy(lay.nx, lay.nx, w->Phistar, n, w->Adstar, lay.nx);
+        dense_copy(lay.nx, lay.nx, w->Phistar, n, w->Adstar, lay.nx);
         st = cosa_nrmse(n, w->Phi, w->Phistar, n, &lay, lay.nx, w->Adstar, lay.nx, w->T, n, x0,
                         out->nsteps, out->rho, &out->err, NULL, w->nrmse);
         if (st != COSA_OK)

@@ -160,9 +160,9 @@ static cosa_status validate(size_t dim, const double *Phi, const double *Phistar
         return COSA_ENONFINITE;
     if (dim > w->dmax || nx > w->dmax)
         return COSA_EWORKSPACE;
-    if (!cosa_mat_isfinite(dim, dim, Phi, ld) || !cosa_mat_isfinite(dim, dim, Phistar, ld) ||
-        !cosa_mat_isfinite(nx, nx, A, lda) || !cosa_mat_isfinite(dim, nx, T, ldt) ||
-        !cosa_mat_isfinite(nx, 1, x0, nx))
+    if (!dense_isfinite(dim, dim, Phi, ld) || !dense_isfinite(dim, dim, Phistar, ld) ||
+        !dense_isfinite(nx, nx, A, lda) || !dense_isfinite(dim, nx, T, ldt) ||
+        !dense_isfinite(nx, 1, x0, nx))
         return COSA_ENONFINITE;
     return COSA_OK;
 }
@@ -284,24 +284,24 @@ static void shift_block(size_t nx, size_t d, cosa_nrmse_workspace *w, blockstats
 {
     double *t = vec_at(w, 0);
     const double *A = w->Am, *E = w->Em, *B = w->Bm;
-    cosa_gemm('N', 'N', nx, nx, nx, 1.0, A, nx, s->C11, nx, 0.0, w->T1, nx);
+    dense_gemm('N', 'N', nx, nx, nx, 1.0, A, nx, s->C11, nx, 0.0, w->T1, nx);
     if (cosim) {
         /* X = E C11 + B C21 and Y = E C21^T + B C22 (second block row of P C) */
-        cosa_gemm('N', 'N', d, nx, nx, 1.0, E, d, s->C11, nx, 0.0, w->T2, d);
-        cosa_gemm('N', 'N', d, nx, d, 1.0, B, d, s->C21, d, 1.0, w->T2, d);
-        cosa_gemm('N', 'T', d, d, nx, 1.0, E, d, s->C21, d, 0.0, w->T3, d);
-        cosa_gemm('N', 'N', d, d, d, 1.0, B, d, s->C22, d, 1.0, w->T3, d);
-        cosa_gemm('N', 'T', d, nx, nx, 1.0, w->T2, d, A, nx, 0.0, s->C21, d); /* X A^T */
-        cosa_gemm('N', 'T', d, d, nx, 1.0, w->T2, d, E, d, 0.0, s->C22, d);  /* X E^T + */
-        cosa_gemm('N', 'T', d, d, d, 1.0, w->T3, d, B, d, 1.0, s->C22, d);   /* Y B^T */
+        dense_gemm('N', 'N', d, nx, nx, 1.0, E, d, s->C11, nx, 0.0, w->T2, d);
+        dense_gemm('N', 'N', d, nx, d, 1.0, B, d, s->C21, d, 1.0, w->T2, d);
+        dense_gemm('N', 'T', d, d, nx, 1.0, E, d, s->C21, d, 0.0, w->T3, d);
+        dense_gemm('N', 'N', d, d, d, 1.0, B, d, s->C22, d, 1.0, w->T3, d);
+        dense_gemm('N', 'T', d, nx, nx, 1.0, w->T2, d, A, nx, 0.0, s->C21, d); /* X A^T */
+        dense_gemm('N', 'T', d, d, nx, 1.0, w->T2, d, E, d, 0.0, s->C22, d);  /* X E^T + */
+        dense_gemm('N', 'T', d, d, d, 1.0, w->T3, d, B, d, 1.0, s->C22, d);   /* Y B^T */
         memcpy(t, s->a2, d * sizeof *t);
-        cosa_gemv(d, nx, 1.0, E, d, s->a1, 0.0, s->a2);
-        cosa_gemv(d, d, 1.0, B, d, t, 1.0, s->a2);
+        dense_gemv(d, nx, 1.0, E, d, s->a1, 0.0, s->a2);
+        dense_gemv(d, d, 1.0, B, d, t, 1.0, s->a2);
         symmetrize(d, s->C22);
     }
-    cosa_gemm('N', 'T', nx, nx, nx, 1.0, w->T1, nx, A, nx, 0.0, s->C11, nx);
+    dense_gemm('N', 'T', nx, nx, nx, 1.0, w->T1, nx, A, nx, 0.0, s->C11, nx);
     memcpy(t, s->a1, nx * sizeof *t);
-    cosa_gemv(nx, nx, 1.0, A, nx, t, 0.0, s->a1);
+    dense_gemv(nx, nx, 1.0, A, nx, t, 0.0, s->a1);
     symmetrize(nx, s->C11);
 }
 
@@ -312,11 +312,11 @@ static void shift_point(size_t nx, size_t d, cosa_nrmse_workspace *w, double *u1
     double *t = vec_at(w, 0);
     if (cosim) {
         memcpy(t, u2, d * sizeof *t);
-        cosa_gemv(d, nx, 1.0, w->Em, d, u1, 0.0, u2);
-        cosa_gemv(d, d, 1.0, w->Bm, d, t, 1.0, u2);
+        dense_gemv(d, nx, 1.0, w->Em, d, u1, 0.0, u2);
+        dense_gemv(d, d, 1.0, w->Bm, d, t, 1.0, u2);
     }
     memcpy(t, u1, nx * sizeof *t);
-    cosa_gemv(nx, nx, 1.0, w->Am, nx, t, 0.0, u1);
+    dense_gemv(nx, nx, 1.0, w->Am, nx, t, 0.0, u1);
 }
 
 /* out <- merge of block f (nf terms) and block g (ng terms); out may be f or g. */
@@ -390,13 +390,13 @@ static void copy_block(size_t nx, size_t d, blockstats *dst, const blockstats *s
 static void square_powers(size_t nx, size_t d, cosa_nrmse_workspace *w, int cosim)
 {
     if (cosim) {
-        cosa_gemm('N', 'N', d, nx, nx, 1.0, w->Em, d, w->Am, nx, 0.0, w->T1, d);
-        cosa_gemm('N', 'N', d, nx, d, 1.0, w->Bm, d, w->Em, d, 1.0, w->T1, d);
+        dense_gemm('N', 'N', d, nx, nx, 1.0, w->Em, d, w->Am, nx, 0.0, w->T1, d);
+        dense_gemm('N', 'N', d, nx, d, 1.0, w->Bm, d, w->Em, d, 1.0, w->T1, d);
         memcpy(w->Em, w->T1, d * nx * sizeof(double));
-        cosa_gemm('N', 'N', d, d, d, 1.0, w->Bm, d, w->Bm, d, 0.0, w->T1, d);
+        dense_gemm('N', 'N', d, d, d, 1.0, w->Bm, d, w->Bm, d, 0.0, w->T1, d);
         memcpy(w->Bm, w->T1, d * d * sizeof(double));
     }
-    cosa_gemm('N', 'N', nx, nx, nx, 1.0, w->Am, nx, w->Am, nx, 0.0, w->T1, nx);
+    dense_gemm('N', 'N', nx, nx, nx, 1.0, w->Am, nx, w->Am, nx, 0.0, w->T1, nx);
     memcpy(w->Am, w->T1, nx * nx * sizeof(double));
 }
 
@@ -440,19 +440,19 @@ cosa_status cosa_nrmse(size_t dim, const double *Phi, const double *Phistar, siz
     setup_rows(d, nx, Phi, Phistar, ld, Adstar, lda, T, ldt, off, ny, w);
 
     /* Psi = [[A, 0], [K, Phi]] */
-    cosa_mat_copy(nx, nx, Adstar, lda, w->Am, nx);
-    cosa_mat_copy(d, nx, w->K, d, w->Em, d);
-    cosa_mat_copy(d, d, Phi, ld, w->Bm, d);
+    dense_copy(nx, nx, Adstar, lda, w->Am, nx);
+    dense_copy(d, nx, w->K, d, w->Em, d);
+    dense_copy(d, d, Phi, ld, w->Bm, d);
 
     /* Base block: the single term w_1 = [A x0; K x0]; u tracks the term
      * after the accumulated block, ending at w_N. */
     blockstats *b = &w->b, *a = &w->a, *t = &w->t;
     double *u1 = vec_at(w, 2), *u2 = vec_at(w, 3), *z0 = vec_at(w, 4);
-    cosa_gemv(nx, nx, 1.0, w->Am, nx, x0, 0.0, b->a1);
-    cosa_gemv(d, nx, 1.0, w->Em, d, x0, 0.0, b->a2);
-    cosa_mat_zero(nx, nx, b->C11, nx);
-    cosa_mat_zero(d, nx, b->C21, d);
-    cosa_mat_zero(d, d, b->C22, d);
+    dense_gemv(nx, nx, 1.0, w->Am, nx, x0, 0.0, b->a1);
+    dense_gemv(d, nx, 1.0, w->Em, d, x0, 0.0, b->a2);
+    dense_zero(nx, nx, b->C11, nx);
+    dense_zero(d, nx, b->C21, d);
+    dense_zero(d, d, b->C22, d);
     memcpy(u1, b->a1, nx * sizeof(double));
     memcpy(u2, b->a2, d * sizeof(double));
 
@@ -551,9 +551,9 @@ cosa_status cosa_nrmse_direct(size_t dim, const double *Phi, const double *Phist
     memcpy(q, x0, nx * sizeof *q);
     memset(mean, 0, ny * sizeof *mean);
     for (size_t n = 0; n < N; n++) {
-        cosa_gemv(nx, nx, 1.0, Adstar, lda, q, 0.0, qn);
+        dense_gemv(nx, nx, 1.0, Adstar, lda, q, 0.0, qn);
         tmp = q, q = qn, qn = tmp;
-        cosa_gemv(d, nx, 1.0, T, ldt, q, 0.0, zs); /* the same kernel as pass 2 */
+        dense_gemv(d, nx, 1.0, T, ldt, q, 0.0, zs); /* the same kernel as pass 2 */
         for (size_t k = 0; k < ny; k++)
             mean[k] += zs[off + k];
     }
@@ -562,7 +562,7 @@ cosa_status cosa_nrmse_direct(size_t dim, const double *Phi, const double *Phist
 
     /* pass 2: the same trajectory again, plus the co-simulation z_0 = T x0 */
     memcpy(q, x0, nx * sizeof *q);
-    cosa_gemv(d, nx, 1.0, T, ldt, q, 0.0, zs);
+    dense_gemv(d, nx, 1.0, T, ldt, q, 0.0, zs);
     memcpy(z, zs, d * sizeof *z);
     memset(var, 0, ny * sizeof *var);
     memset(s1, 0, ny * sizeof *s1);
@@ -573,17 +573,17 @@ cosa_status cosa_nrmse_direct(size_t dim, const double *Phi, const double *Phist
         /* local errors at step n+1 (eq 31): R Phi* v - R Phi v, v = z_n, z*_n;
          * both products by the same kernel (ny-row mat-vecs), so that
          * Phi == Phi* gives exactly 0 */
-        cosa_gemv(ny, d, 1.0, Phistar + off, ld, zs, 0.0, rs_zs);
-        cosa_gemv(ny, d, 1.0, Phi + off, ld, zs, 0.0, rp_zs);
+        dense_gemv(ny, d, 1.0, Phistar + off, ld, zs, 0.0, rs_zs);
+        dense_gemv(ny, d, 1.0, Phi + off, ld, zs, 0.0, rp_zs);
         if (cosim) {
-            cosa_gemv(d, d, 1.0, Phi, ld, z, 0.0, zn);
-            cosa_gemv(ny, d, 1.0, Phistar + off, ld, z, 0.0, rs_z);
-            cosa_gemv(ny, d, 1.0, Phi + off, ld, z, 0.0, rp_z);
+            dense_gemv(d, d, 1.0, Phi, ld, z, 0.0, zn);
+            dense_gemv(ny, d, 1.0, Phistar + off, ld, z, 0.0, rs_z);
+            dense_gemv(ny, d, 1.0, Phi + off, ld, z, 0.0, rp_z);
         }
         /* reference: q_{n+1} = A q_n, z*_{n+1} = T q_{n+1} */
-        cosa_gemv(nx, nx, 1.0, Adstar, lda, q, 0.0, qn);
+        dense_gemv(nx, nx, 1.0, Adstar, lda, q, 0.0, qn);
         tmp = q, q = qn, qn = tmp;
-        cosa_gemv(d, nx, 1.0, T, ldt, q, 0.0, zs);
+        dense_gemv(d, nx, 1.0, T, ldt, q, 0.0, zs);
         for (size_t k = 0; k < ny; k++) {
             const double y = zs[off + k], c = y - mean[k], lr = rs_zs[k] - rp_zs[k];
             s1[k] += c;

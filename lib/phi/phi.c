@@ -112,7 +112,7 @@ fail:
     return NULL;
 }
 
-int cosa_phi_workspace_fits(const cosa_phi_workspace *w, const cosa_system *sys, int p)
+int phi_workspace_fits(const cosa_phi_workspace *w, const cosa_system *sys, int p)
 {
     if (!w || !sys || p > w->pmax || w->nsub != sys->nsub || w->nx != sys->nx ||
         w->nu != sys->nu || w->ny != sys->ny)
@@ -136,7 +136,7 @@ static cosa_status check_common(const cosa_system *sys, const cosa_scheme *s, do
     cosa_status st = cosa_layout_get(sys, s, lay);
     if (st != COSA_OK)
         return st;
-    if (!cosa_phi_workspace_fits(w, sys, s->order))
+    if (!phi_workspace_fits(w, sys, s->order))
         return COSA_EWORKSPACE;
     return COSA_OK;
 }
@@ -173,13 +173,13 @@ static cosa_status phi_build_gs(const cosa_system *sys, const cosa_scheme *s,
     cosa_lagrange_table(p, 1.0, itp);
     double *R = w->gsR, *U = w->gsU, *Y = w->Y;
 
-    cosa_mat_zero(dim, dim, Phi, ld);
-    cosa_mat_zero(ny, dim, Y, ny);
+    dense_zero(dim, dim, Phi, ld);
+    dense_zero(ny, dim, Y, ny);
     memset(w->done, 0, sys->nsub);
     /* Extrapolation coefficients for every output: R_m(o, slot j o) = ext_jm. */
     for (size_t m = 0; m < np; m++) {
         double *Rm = R + m * rb;
-        cosa_mat_zero(ny, dim, Rm, ny);
+        dense_zero(ny, dim, Rm, ny);
         for (size_t j = 0; j < np; j++)
             for (size_t o = 0; o < ny; o++)
                 Rm[o + (lay->off_y + j * ny + o) * ny] = ext[j * np + m];
@@ -189,7 +189,7 @@ static cosa_status phi_build_gs(const cosa_system *sys, const cosa_scheme *s,
         const struct cosa_sub_info *b = &sys->sub[i];
         /* U_m = L(rows of i) R_m */
         for (size_t m = 0; m < np; m++)
-            cosa_gemm('N', 'N', b->nu, dim, ny, 1.0, sys->L + b->ou, nu, R + m * rb, ny, 0.0,
+            dense_gemm('N', 'N', b->nu, dim, ny, 1.0, sys->L + b->ou, nu, R + m * rb, ny, 0.0,
                       U + m * ub, nu);
         /* x_{n+1} rows of subsystem i */
         double *Xi = Phi + b->ox;
@@ -197,14 +197,14 @@ static cosa_status phi_build_gs(const cosa_system *sys, const cosa_scheme *s,
             for (size_t r = 0; r < b->nx; r++)
                 Xi[r + (b->ox + c) * ld] = w->Ad[b->ox + r + (b->ox + c) * nx];
         for (size_t m = 0; m < np; m++)
-            cosa_gemm('N', 'N', b->nx, dim, b->nu, 1.0, w->Q + m * xu + b->ox + b->ou * nx, nx,
+            dense_gemm('N', 'N', b->nx, dim, b->nu, 1.0, w->Q + m * xu + b->ox + b->ou * nx, nx,
                       U + m * ub, nu, 1.0, Xi, ld);
         /* y_{n+1} rows: C_i x_{n+1} + D_i u_i(1) */
         double *Yi = Y + b->oy;
-        cosa_gemm('N', 'N', b->ny, dim, b->nx, 1.0, sys->C + b->oy + b->ox * ny, ny, Xi, ld,
+        dense_gemm('N', 'N', b->ny, dim, b->nx, 1.0, sys->C + b->oy + b->ox * ny, ny, Xi, ld,
                   0.0, Yi, ny);
         for (size_t m = 0; m < np; m++)
-            cosa_gemm('N', 'N', b->ny, dim, b->nu, 1.0, sys->D + b->oy + b->ou * ny, ny,
+            dense_gemm('N', 'N', b->ny, dim, b->nu, 1.0, sys->D + b->oy + b->ou * ny, ny,
                       U + m * ub, nu, 1.0, Yi, ny);
         w->done[i] = 1;
         /* From now on, outputs of i enter through the interpolant:
@@ -220,9 +220,9 @@ static cosa_status phi_build_gs(const cosa_system *sys, const cosa_scheme *s,
         }
     }
     /* ybar_{n+1} = y_{n+1} (no correction for Gauss-Seidel); history shift. */
-    cosa_mat_copy(ny, dim, Y, ny, Phi + lay->off_y, ld);
+    dense_copy(ny, dim, Y, ny, Phi + lay->off_y, ld);
     set_history_shift(lay, Phi, ld);
-    if (!cosa_mat_isfinite(dim, dim, Phi, ld))
+    if (!dense_isfinite(dim, dim, Phi, ld))
         return COSA_ENOTCONVERGED;
     return COSA_OK;
 }
@@ -267,22 +267,22 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
         }
     }
 
-    cosa_mat_zero(dim, dim, Phi, ld);
+    dense_zero(dim, dim, Phi, ld);
     double *Y = w->Y; /* ny x dim, ld ny: output rows of ybar_{n+1} */
 
     /* x_{n+1} rows and raw y_{n+1} = C x_{n+1} + D utilde(1). */
-    cosa_mat_copy(nx, nx, w->Ad, nx, Phi, ld);
+    dense_copy(nx, nx, w->Ad, nx, Phi, ld);
     for (size_t j = 0; j < np; j++) {
         double *col = Phi + (lay.off_y + j * ny) * ld;
-        cosa_gemm('N', 'N', nx, ny, nu, 1.0, w->P + j * xu, nx, L, nu, 0.0, col, ld);
+        dense_gemm('N', 'N', nx, ny, nu, 1.0, w->P + j * xu, nx, L, nu, 0.0, col, ld);
     }
     if (lay.has_du)
-        cosa_mat_copy(nx, nu, w->Q, nx, Phi + lay.off_du * ld, ld);
+        dense_copy(nx, nu, w->Q, nx, Phi + lay.off_du * ld, ld);
     /* Y = C * (x rows of Phi) */
-    cosa_gemm('N', 'N', ny, dim, nx, 1.0, C, ny, Phi, ld, 0.0, Y, ny);
+    dense_gemm('N', 'N', ny, dim, nx, 1.0, C, ny, Phi, ld, 0.0, Y, ny);
     /* D L E_p: column block j gets e_j D L;  du column gets D. */
     double *DL = w->IGL; /* reuse as ny x ny scratch */
-    cosa_gemm('N', 'N', ny, ny, nu, 1.0, D, ny, L, nu, 0.0, DL, ny);
+    dense_gemm('N', 'N', ny, ny, nu, 1.0, D, ny, L, nu, 0.0, DL, ny);
     for (size_t j = 0; j < np; j++) {
         double *Yj = Y + (lay.off_y + j * ny) * ny;
         for (size_t k = 0; k < ny * ny; k++)
@@ -297,12 +297,12 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
         memcpy(w->Gp, D, ny * nu * sizeof(double));
         for (size_t m = 0; m < np; m++)
             if (wp[m] != 0.0)
-                cosa_gemm('N', 'N', ny, nu, nx, wp[m], C, ny, w->Q + m * xu, nx, 1.0, w->Gp, ny);
+                dense_gemm('N', 'N', ny, nu, nx, wp[m], C, ny, w->Q + m * xu, nx, 1.0, w->Gp, ny);
         memcpy(w->G0, D, ny * nu * sizeof(double));
-        cosa_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, w->Q, nx, 1.0, w->G0, ny);
+        dense_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, w->Q, nx, 1.0, w->G0, ny);
         /* GL = G_p L;  Y[slot j] -= e_j GL;  Y[du] -= G_0. */
         double *GL = w->IGL;
-        cosa_gemm('N', 'N', ny, ny, nu, 1.0, w->Gp, ny, L, nu, 0.0, GL, ny);
+        dense_gemm('N', 'N', ny, ny, nu, 1.0, w->Gp, ny, L, nu, 0.0, GL, ny);
         for (size_t j = 0; j < np; j++) {
             double *Yj = Y + (lay.off_y + j * ny) * ny;
             for (size_t k = 0; k < ny * ny; k++)
@@ -316,21 +316,21 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
             GL[k] = -GL[k];
         for (size_t k = 0; k < ny; k++)
             GL[k + k * ny] += 1.0;
-        if (cosa_lu(ny, GL, ny, w->ipiv) != 0)
+        if (dense_lu(ny, GL, ny, w->ipiv) != 0)
             return COSA_ECORRSINGULAR;
-        cosa_lu_solve(ny, dim, GL, ny, w->ipiv, Y, ny);
-        if (!cosa_mat_isfinite(ny, dim, Y, ny))
+        dense_lu_solve(ny, dim, GL, ny, w->ipiv, Y, ny);
+        if (!dense_isfinite(ny, dim, Y, ny))
             return COSA_ECORRSINGULAR;
     }
     /* ybar_{n+1} rows; history shift ybar_{n-j+1} <- ybar_{n-j+1}. */
-    cosa_mat_copy(ny, dim, Y, ny, Phi + lay.off_y, ld);
+    dense_copy(ny, dim, Y, ny, Phi + lay.off_y, ld);
     set_history_shift(&lay, Phi, ld);
 
     if (lay.has_du) {
         /* du_{n+1} = (1 - alpha) du_n + alpha kappa L (ybar_{n+1} - E_p) */
         double g = s->alpha * kappa;
         double *R = Phi + lay.off_du;
-        cosa_gemm('N', 'N', nu, dim, ny, g, L, nu, Y, ny, 0.0, R, ld);
+        dense_gemm('N', 'N', nu, dim, ny, g, L, nu, Y, ny, 0.0, R, ld);
         for (size_t j = 0; j < np; j++) {
             double *Rj = R + (lay.off_y + j * ny) * ld;
             for (size_t c = 0; c < ny; c++)
@@ -340,7 +340,7 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
         for (size_t k = 0; k < nu; k++)
             R[k + (lay.off_du + k) * ld] += 1.0 - s->alpha;
     }
-    if (!cosa_mat_isfinite(dim, dim, Phi, ld))
+    if (!dense_isfinite(dim, dim, Phi, ld))
         return COSA_ENOTCONVERGED;
     return COSA_OK;
 }
@@ -349,7 +349,7 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
 static cosa_status ref_discretize(const cosa_system *sys, double dt, cosa_phi_workspace *w)
 {
     size_t nx = sys->nx;
-    cosa_status st = cosa_system_monolithic_work(sys, w->Astar, w->Cstar, w->work_xy);
+    cosa_status st = system_monolithic_work(sys, w->Astar, w->Cstar, w->work_xy);
     if (st != COSA_OK)
         return st;
     for (size_t k = 0; k < nx * nx; k++)
@@ -370,10 +370,10 @@ cosa_status cosa_phi_ref_build(const cosa_system *sys, const cosa_scheme *s, dou
     if (st != COSA_OK)
         return st;
     size_t nx = lay.nx, ny = lay.ny, dim = lay.dim;
-    cosa_mat_zero(dim, dim, Phi, ld);
+    dense_zero(dim, dim, Phi, ld);
     /* eq 36/37: x_{n+1} = A*_d x_n,  y_{n+1} = C* A*_d x_n;  history shift. */
-    cosa_mat_copy(nx, nx, w->Adstar, nx, Phi, ld);
-    cosa_gemm('N', 'N', ny, nx, nx, 1.0, w->Cstar, ny, w->Adstar, nx, 0.0, Phi + lay.off_y, ld);
+    dense_copy(nx, nx, w->Adstar, nx, Phi, ld);
+    dense_gemm('N', 'N', ny, nx, nx, 1.0, w->Cstar, ny, w->Adstar, nx, 0.0, Phi + lay.off_y, ld);
     set_history_shift(&lay, Phi, ld);
     return COSA_OK;
 }
@@ -397,22 +397,22 @@ cosa_status cosa_phi_ref_basis(const cosa_system *sys, const cosa_scheme *s, dou
     const size_t nx = lay.nx, ny = lay.ny, p = lay.nhist - 1;
     const double *A = w->Adstar;
     double *Pk = w->Astar, *tmp = w->M; /* A*_d^k (w->Astar is free after the exponential) */
-    cosa_mat_zero(lay.dim, nx, T, ldt);
+    dense_zero(lay.dim, nx, T, ldt);
     /* output slots: slot p = C*, slot j-1 = slot j A*_d */
     double *slot = T + lay.off_y + p * ny;
-    cosa_mat_copy(ny, nx, w->Cstar, ny, slot, ldt);
+    dense_copy(ny, nx, w->Cstar, ny, slot, ldt);
     for (size_t j = p; j > 0; j--, slot -= ny) {
-        cosa_gemm('N', 'N', ny, nx, nx, 1.0, slot, ldt, A, nx, 0.0, w->work_xy, ny);
-        cosa_mat_copy(ny, nx, w->work_xy, ny, slot - ny, ldt);
+        dense_gemm('N', 'N', ny, nx, nx, 1.0, slot, ldt, A, nx, 0.0, w->work_xy, ny);
+        dense_copy(ny, nx, w->work_xy, ny, slot - ny, ldt);
     }
     /* state rows: A*_d^p */
-    cosa_mat_identity(nx, Pk, nx);
+    dense_identity(nx, Pk, nx);
     for (size_t k = 0; k < p; k++) {
-        cosa_gemm('N', 'N', nx, nx, nx, 1.0, Pk, nx, A, nx, 0.0, tmp, nx);
-        cosa_mat_copy(nx, nx, tmp, nx, Pk, nx);
+        dense_gemm('N', 'N', nx, nx, nx, 1.0, Pk, nx, A, nx, 0.0, tmp, nx);
+        dense_copy(nx, nx, tmp, nx, Pk, nx);
     }
-    cosa_mat_copy(nx, nx, Pk, nx, T, ldt);
-    if (!cosa_mat_isfinite(lay.dim, nx, T, ldt))
+    dense_copy(nx, nx, Pk, nx, T, ldt);
+    if (!dense_isfinite(lay.dim, nx, T, ldt))
         return COSA_ENOTCONVERGED;
     return COSA_OK;
 }
@@ -426,14 +426,14 @@ cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double d
         return st;
     if (!x0 || !z0)
         return COSA_EINVAL;
-    if (!cosa_mat_isfinite(lay.nx, 1, x0, lay.nx))
+    if (!dense_isfinite(lay.nx, 1, x0, lay.nx))
         return COSA_ENONFINITE;
     /* z0 = T x0: one code path with the reference basis */
     st = cosa_phi_ref_basis(sys, s, dt, w->Tref, lay.dim, w);
     if (st != COSA_OK)
         return st;
-    cosa_gemv(lay.dim, lay.nx, 1.0, w->Tref, lay.dim, x0, 0.0, z0);
-    if (!cosa_mat_isfinite(lay.dim, 1, z0, lay.dim))
+    dense_gemv(lay.dim, lay.nx, 1.0, w->Tref, lay.dim, x0, 0.0, z0);
+    if (!dense_isfinite(lay.dim, 1, z0, lay.dim))
         return COSA_ENOTCONVERGED;
     return COSA_OK;
 }
@@ -445,7 +445,7 @@ cosa_status cosa_discretize(const cosa_system *sys, int p, double dt, double *Ad
         return COSA_EINVAL;
     if (!(dt > 0.0) || !isfinite(dt) || p < 0)
         return COSA_ERANGE;
-    if (!cosa_phi_workspace_fits(w, sys, p))
+    if (!phi_workspace_fits(w, sys, p))
         return COSA_EWORKSPACE;
     cosa_status st = cosa_disc_compute(sys, p, dt, w->dw);
     if (st != COSA_OK)

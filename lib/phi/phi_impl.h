@@ -36,6 +36,6 @@ struct cosa_phi_workspace {
 
 /* 1 if workspace w was sized for a system with the same subsystem split as
  * sys (totals and every nx_i, nu_i, ny_i) and for order p. */
-int cosa_phi_workspace_fits(const cosa_phi_workspace *w, const cosa_system *sys, int p);
+int phi_workspace_fits(const cosa_phi_workspace *w, const cosa_system *sys, int p);
 
 #endif

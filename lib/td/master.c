@@ -280,8 +280,8 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
 {
     if (!m || (m->nx && !x0) || (m->ny && !yhist))
         return COSA_EINVAL;
-    if (!isfinite(t0) || !cosa_mat_isfinite(m->ny, m->np, yhist, m->ny) ||
-        (du0 && !cosa_mat_isfinite(m->nu, 1, du0, m->nu)))
+    if (!isfinite(t0) || !dense_isfinite(m->ny, m->np, yhist, m->ny) ||
+        (du0 && !dense_isfinite(m->nu, 1, du0, m->nu)))
         return COSA_ENONFINITE;
     for (size_t i = 0; i < m->nunits; i++) {
         size_t ox;
@@ -340,7 +340,7 @@ static void inputs_of(const cosa_master *m, const double *v, double *uout)
 {
     if (!m->nu)
         return;
-    cosa_gemv(m->nu, m->ny, 1.0, m->L, m->nu, v, 0.0, uout);
+    dense_gemv(m->nu, m->ny, 1.0, m->L, m->nu, v, 0.0, uout);
     for (size_t k = 0; k < m->nu; k++)
         uout[k] += m->du[k];
 }
@@ -386,7 +386,7 @@ static cosa_status stage_advance(cosa_master *m)
         cosa_unitset_offsets(m->set, i, NULL, &ou, &oy);
         const size_t nui = u->nu;
         if (nui) {
-            cosa_gemm('N', 'N', nui, np, ny, 1.0, m->L + ou, nu, m->P, ny, 0.0, m->a + ou, nu);
+            dense_gemm('N', 'N', nui, np, ny, 1.0, m->L + ou, nu, m->P, ny, 0.0, m->a + ou, nu);
             for (size_t r = 0; r < nui; r++)
                 m->a[ou + r] += m->du[ou + r];
             /* d^k u/dt^k at T_n = k! a_k / H^k */
@@ -417,29 +417,29 @@ static cosa_status correct_outputs(cosa_master *m, double *ybar)
     const double *Q = cosa_disc_Q(m->dw);
     const double *C = cosa_system_C(m->jsys), *D = cosa_system_D(m->jsys);
     /* QW = sum_m w_m Q_m, G_p = C QW + D, G_0 = C Q_0 + D */
-    cosa_mat_zero(nx, nu, m->QW, nx);
+    dense_zero(nx, nu, m->QW, nx);
     for (size_t k = 0; k < np; k++)
         for (size_t c = 0; c < nx * nu; c++)
             m->QW[c] += m->w[k] * Q[k * nx * nu + c];
-    cosa_mat_copy(ny, nu, D, ny, m->Gp, ny);
-    cosa_mat_copy(ny, nu, D, ny, m->G0, ny);
+    dense_copy(ny, nu, D, ny, m->Gp, ny);
+    dense_copy(ny, nu, D, ny, m->G0, ny);
     if (nx) {
-        cosa_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, m->QW, nx, 1.0, m->Gp, ny);
-        cosa_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, Q, nx, 1.0, m->G0, ny);
+        dense_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, m->QW, nx, 1.0, m->Gp, ny);
+        dense_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, Q, nx, 1.0, m->G0, ny);
     }
-    cosa_mat_identity(ny, m->IGL, ny);
-    cosa_gemm('N', 'N', ny, ny, nu, -1.0, m->Gp, ny, m->L, nu, 1.0, m->IGL, ny);
-    if (!cosa_mat_isfinite(ny, ny, m->IGL, ny))
+    dense_identity(ny, m->IGL, ny);
+    dense_gemm('N', 'N', ny, ny, nu, -1.0, m->Gp, ny, m->L, nu, 1.0, m->IGL, ny);
+    if (!dense_isfinite(ny, ny, m->IGL, ny))
         return COSA_ENONFINITE;
-    if (cosa_lu(ny, m->IGL, ny, m->ipiv) != 0)
+    if (dense_lu(ny, m->IGL, ny, m->ipiv) != 0)
         return COSA_ECORRSINGULAR;
     memcpy(ybar, m->y_new, ny * sizeof *ybar);
-    cosa_gemv(nu, ny, 1.0, m->L, nu, m->Ep, 0.0, m->vu);
-    cosa_gemv(ny, nu, -1.0, m->Gp, ny, m->vu, 1.0, ybar);
+    dense_gemv(nu, ny, 1.0, m->L, nu, m->Ep, 0.0, m->vu);
+    dense_gemv(ny, nu, -1.0, m->Gp, ny, m->vu, 1.0, ybar);
     if (m->has_du)
-        cosa_gemv(ny, nu, -1.0, m->G0, ny, m->du, 1.0, ybar);
-    cosa_lu_solve(ny, 1, m->IGL, ny, m->ipiv, ybar, ny);
-    return cosa_mat_isfinite(ny, 1, ybar, ny) ? COSA_OK : COSA_ENONFINITE;
+        dense_gemv(ny, nu, -1.0, m->G0, ny, m->du, 1.0, ybar);
+    dense_lu_solve(ny, 1, m->IGL, ny, m->ipiv, ybar, ny);
+    return dense_isfinite(ny, 1, ybar, ny) ? COSA_OK : COSA_ENONFINITE;
 }
 
 /* The corrected outputs ybar_{n+1} into ybar: with output correction
@@ -467,10 +467,10 @@ static cosa_status stage_correct_state(cosa_master *m, const double *ybar)
         return COSA_OK;
     for (size_t l = 0; l < ny; l++)
         m->vy[l] = ybar[l] - m->Ep[l];
-    cosa_gemv(nu, ny, 1.0, m->L, nu, m->vy, 0.0, m->du_new);
+    dense_gemv(nu, ny, 1.0, m->L, nu, m->vy, 0.0, m->du_new);
     for (size_t k = 0; k < nu; k++)
         m->du_new[k] = (1.0 - m->s.alpha) * m->du[k] + m->s.alpha * m->kappa * m->du_new[k];
-    return cosa_mat_isfinite(nu, 1, m->du_new, nu) ? COSA_OK : COSA_ENONFINITE;
+    return dense_isfinite(nu, 1, m->du_new, nu) ? COSA_OK : COSA_ENONFINITE;
 }
 
 static cosa_status save_units(cosa_master *m)

@@ -57,7 +57,7 @@ cosa_status cosa_odesys_create(cosa_odesys **out, size_t nsub, const cosa_ode *s
         st = COSA_EINVAL;
         goto fail;
     }
-    if (nu && ny && !cosa_mat_isfinite(nu, ny, L, nu)) {
+    if (nu && ny && !dense_isfinite(nu, ny, L, nu)) {
         st = COSA_ENONFINITE;
         goto fail;
     }
@@ -138,9 +138,9 @@ static void lin_data_free(void *p)
 static int lin_f(double t, const double *x, const double *u, double *out, void *ud)
 {
     const struct lin_ode *o = ud;
-    cosa_gemv(o->nx, o->nx, 1.0, o->A, o->nx, x, 0.0, out);
+    dense_gemv(o->nx, o->nx, 1.0, o->A, o->nx, x, 0.0, out);
     if (o->nu)
-        cosa_gemv(o->nx, o->nu, 1.0, o->B, o->nx, u, 1.0, out);
+        dense_gemv(o->nx, o->nu, 1.0, o->B, o->nx, u, 1.0, out);
     return 0;
 }
 
@@ -150,9 +150,9 @@ static int lin_g(double t, const double *x, const double *u, double *out, void *
     for (size_t k = 0; k < o->ny; k++)
         out[k] = 0.0;
     if (o->nx)
-        cosa_gemv(o->ny, o->nx, 1.0, o->C, o->ny, x, 0.0, out);
+        dense_gemv(o->ny, o->nx, 1.0, o->C, o->ny, x, 0.0, out);
     if (o->nu)
-        cosa_gemv(o->ny, o->nu, 1.0, o->D, o->ny, u, 1.0, out);
+        dense_gemv(o->ny, o->nu, 1.0, o->D, o->ny, u, 1.0, out);
     return 0;
 }
 
@@ -229,10 +229,10 @@ cosa_status cosa_odesys_from_linear(const cosa_system *sys, cosa_odesys **out)
         *o = (struct lin_ode){nx, nu, ny, q, q + nx * nx, q + nx * nx + nx * nu,
                               q + nx * nx + nx * nu + ny * nx};
         q += nx * nx + nx * nu + ny * nx + ny * nu;
-        cosa_mat_copy(nx, nx, cosa_system_A(sys) + ox + ox * NX, NX, o->A, nx);
-        cosa_mat_copy(nx, nu, cosa_system_B(sys) + ox + ou * NX, NX, o->B, nx);
-        cosa_mat_copy(ny, nx, cosa_system_C(sys) + oy + ox * NY, NY, o->C, ny);
-        cosa_mat_copy(ny, nu, cosa_system_D(sys) + oy + ou * NY, NY, o->D, ny);
+        dense_copy(nx, nx, cosa_system_A(sys) + ox + ox * NX, NX, o->A, nx);
+        dense_copy(nx, nu, cosa_system_B(sys) + ox + ou * NX, NX, o->B, nx);
+        dense_copy(ny, nx, cosa_system_C(sys) + oy + ox * NY, NY, o->C, ny);
+        dense_copy(ny, nu, cosa_system_D(sys) + oy + ou * NY, NY, o->D, ny);
         npos += lin_kick(o, d->kick + ox);
         odes[i] = (cosa_ode){.nx = nx, .nu = nu, .ny = ny, .f = lin_f, .g = lin_g,
                              .jac = lin_jac, .kick = d->kick + ox, .user_data = o};

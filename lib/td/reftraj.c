@@ -60,7 +60,7 @@ cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double 
     if (!isfinite(H) || !(H > 0.0))
         return COSA_ERANGE;
     const size_t nx = cosa_system_nx(sys), ny = cosa_system_ny(sys);
-    if (!cosa_mat_isfinite(nx, 1, x0, nx))
+    if (!dense_isfinite(nx, 1, x0, nx))
         return COSA_ENONFINITE;
     cosa_reftraj *r = NULL;
     cosa_status st = ref_alloc(nx, ny, nsamples, H, &r);
@@ -84,10 +84,10 @@ cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double 
     memcpy(r->x, x0, nx * sizeof *x0);
     for (size_t k = 0; k < nsamples; k++) {
         if (k > 0)
-            cosa_gemv(nx, nx, 1.0, Ad, nx, r->x + (k - 1) * nx, 0.0, r->x + k * nx);
-        cosa_gemv(ny, nx, 1.0, Cs, ny, r->x + k * nx, 0.0, r->y + k * ny);
+            dense_gemv(nx, nx, 1.0, Ad, nx, r->x + (k - 1) * nx, 0.0, r->x + k * nx);
+        dense_gemv(ny, nx, 1.0, Cs, ny, r->x + k * nx, 0.0, r->y + k * ny);
     }
-    if (!cosa_mat_isfinite(nx, nsamples, r->x, nx) || !cosa_mat_isfinite(ny, nsamples, r->y, ny))
+    if (!dense_isfinite(nx, nsamples, r->x, nx) || !dense_isfinite(ny, nsamples, r->y, ny))
         st = COSA_ENOTCONVERGED;
 done:
     free(As);
@@ -119,7 +119,7 @@ static cosa_status ref_outputs(struct refctx *c, double t, const double *x)
         st = cosa_unitset_loop_solve(c->set, t, x, c->y);
     }
     if (st == COSA_OK && c->nu)
-        cosa_gemv(c->nu, c->ny, 1.0, c->L, c->nu, c->y, 0.0, c->u);
+        dense_gemv(c->nu, c->ny, 1.0, c->L, c->nu, c->y, 0.0, c->u);
     return st;
 }
 
@@ -128,7 +128,7 @@ static int ref_rhs(sunrealtype t, N_Vector X, N_Vector Xdot, void *ud)
     struct refctx *c = ud;
     const double *x = N_VGetArrayPointer(X);
     double *xd = N_VGetArrayPointer(Xdot);
-    if (!cosa_mat_isfinite(c->nx, 1, x, c->nx))
+    if (!dense_isfinite(c->nx, 1, x, c->nx))
         return 1;
     if (ref_outputs(c, t, x) != COSA_OK)
         return 1; /* recoverable: CVODE retries with a smaller step */
@@ -139,7 +139,7 @@ static int ref_rhs(sunrealtype t, N_Vector X, N_Vector Xdot, void *ud)
         if (un->nx && cosa_unit_eval(un, t, x + ox, c->u + ou, xd + ox, NULL) != COSA_OK)
             return -1;
     }
-    return cosa_mat_isfinite(c->nx, 1, xd, c->nx) ? 0 : 1;
+    return dense_isfinite(c->nx, 1, xd, c->nx) ? 0 : 1;
 }
 
 static void ref_err(int code, const char *module, const char *function, char *msg, void *ud)
@@ -226,7 +226,7 @@ cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, si
         return COSA_EINVAL;
     if (!isfinite(H) || !(H > 0.0) || !isfinite(rtol) || !(rtol > 0.0))
         return COSA_ERANGE;
-    if (!cosa_mat_isfinite(c.nx, 1, x0, c.nx))
+    if (!dense_isfinite(c.nx, 1, x0, c.nx))
         return COSA_ENONFINITE;
     cosa_reftraj *r = NULL;
     cosa_status st = ref_alloc(c.nx, c.ny, nsamples, H, &r);

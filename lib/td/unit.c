@@ -116,7 +116,7 @@ cosa_status cosa_unit_set_state(cosa_unit *u, double t, const double *x)
 {
     if (!u || (u->nx && !x))
         return COSA_EINVAL;
-    if (!isfinite(t) || !cosa_mat_isfinite(u->nx, 1, x, u->nx))
+    if (!isfinite(t) || !dense_isfinite(u->nx, 1, x, u->nx))
         return COSA_ENONFINITE;
     if (u->nx)
         memcpy(u->x, x, u->nx * sizeof *x);
@@ -144,7 +144,7 @@ cosa_status cosa_unit_set_input(cosa_unit *u, int deg, const double *der)
         return COSA_EINVAL;
     if (deg < 0 || deg > u->type->max_input_degree)
         return COSA_ERANGE;
-    if (!cosa_mat_isfinite(u->nu, (size_t)deg + 1, der, u->nu))
+    if (!dense_isfinite(u->nu, (size_t)deg + 1, der, u->nu))
         return COSA_ENONFINITE;
     double fact = 1.0;
     for (int m = 0; m <= deg; m++) {
@@ -169,7 +169,7 @@ cosa_status cosa_unit_do_step(cosa_unit *u, double h)
     cosa_status st = u->type->step(u, h, u->xnew);
     if (st != COSA_OK)
         return st;
-    if (!cosa_mat_isfinite(u->nx, 1, u->xnew, u->nx)) {
+    if (!dense_isfinite(u->nx, 1, u->xnew, u->nx)) {
         cosa_unit_fail(u, "%s: the state is not finite at t = %.17g", u->type->name, u->t + h);
         return COSA_ENONFINITE;
     }
@@ -187,7 +187,7 @@ cosa_status cosa_unit_get_output(cosa_unit *u, double *y)
         return COSA_OK;
     cosa_unit_input_at(u, u->t - u->t_in, u->uwork);
     cosa_status st = u->type->eval(u, u->t, u->x, u->uwork, NULL, y);
-    if (st == COSA_OK && !cosa_mat_isfinite(u->ny, 1, y, u->ny)) {
+    if (st == COSA_OK && !dense_isfinite(u->ny, 1, y, u->ny)) {
         cosa_unit_fail(u, "%s: output not finite at t = %.17g", u->type->name, u->t);
         st = COSA_ENONFINITE;
     }
@@ -196,8 +196,8 @@ cosa_status cosa_unit_get_output(cosa_unit *u, double *y)
 
 static int args_ok(const cosa_unit *u, double t, const double *x, const double *uin)
 {
-    return isfinite(t) && cosa_mat_isfinite(u->nx, 1, x, u->nx) &&
-           cosa_mat_isfinite(u->nu, 1, uin, u->nu);
+    return isfinite(t) && dense_isfinite(u->nx, 1, x, u->nx) &&
+           dense_isfinite(u->nu, 1, uin, u->nu);
 }
 
 cosa_status cosa_unit_eval(cosa_unit *u, double t, const double *x, const double *uin,
@@ -282,10 +282,10 @@ cosa_status cosa_unit_jacobian(cosa_unit *u, double t, const double *x, const do
     }
     if (st != COSA_OK)
         return st;
-    if ((A && !cosa_mat_isfinite(u->nx, u->nx, A, u->nx)) ||
-        (B && !cosa_mat_isfinite(u->nx, u->nu, B, u->nx)) ||
-        (C && !cosa_mat_isfinite(u->ny, u->nx, C, u->ny)) ||
-        (D && !cosa_mat_isfinite(u->ny, u->nu, D, u->ny))) {
+    if ((A && !dense_isfinite(u->nx, u->nx, A, u->nx)) ||
+        (B && !dense_isfinite(u->nx, u->nu, B, u->nx)) ||
+        (C && !dense_isfinite(u->ny, u->nx, C, u->ny)) ||
+        (D && !dense_isfinite(u->ny, u->nu, D, u->ny))) {
         cosa_unit_fail(u, "%s: Jacobian not finite at t = %.17g", u->type->name, t);
         return COSA_ENONFINITE;
     }

@@ -65,12 +65,12 @@ static cosa_status step(cosa_unit *u, double h, double *xnew)
         return st == COSA_ENONFINITE ? COSA_ENOTCONVERGED : st;
     }
     const double *Ad = cosa_disc_Ad(li->dw), *Q = cosa_disc_Q(li->dw);
-    cosa_gemv(nx, nx, 1.0, Ad, nx, u->x, 0.0, xnew);
+    dense_gemv(nx, nx, 1.0, Ad, nx, u->x, 0.0, xnew);
     double hm = 1.0;
     for (int m = 0; m <= u->deg && nu; m++) {
         for (size_t k = 0; k < nu; k++)
             u->uwork[k] = u->coef[k + (size_t)m * nu] * hm;
-        cosa_gemv(nx, nu, 1.0, Q + (size_t)m * nx * nu, nx, u->uwork, 1.0, xnew);
+        dense_gemv(nx, nu, 1.0, Q + (size_t)m * nx * nu, nx, u->uwork, 1.0, xnew);
         hm *= h;
     }
     return COSA_OK;
@@ -82,17 +82,17 @@ static cosa_status eval(cosa_unit *u, double t, const double *x, const double *u
     struct linear_impl *li = u->impl;
     const size_t nx = u->nx, nu = u->nu, ny = u->ny;
     if (xdot && nx) {
-        cosa_gemv(nx, nx, 1.0, li->A, nx, x, 0.0, xdot);
+        dense_gemv(nx, nx, 1.0, li->A, nx, x, 0.0, xdot);
         if (nu)
-            cosa_gemv(nx, nu, 1.0, li->B, nx, uin, 1.0, xdot);
+            dense_gemv(nx, nu, 1.0, li->B, nx, uin, 1.0, xdot);
     }
     if (y) {
         for (size_t k = 0; k < ny; k++)
             y[k] = 0.0;
         if (nx)
-            cosa_gemv(ny, nx, 1.0, li->C, ny, x, 0.0, y);
+            dense_gemv(ny, nx, 1.0, li->C, ny, x, 0.0, y);
         if (nu)
-            cosa_gemv(ny, nu, 1.0, li->D, ny, uin, 1.0, y);
+            dense_gemv(ny, nu, 1.0, li->D, ny, uin, 1.0, y);
     }
     return COSA_OK;
 }
@@ -139,7 +139,7 @@ cosa_status cosa_unit_linear_create(const cosa_subsystem *sub, cosa_unit **out)
          * validate D here as cosa_system_create would */
         if (ny && nu && !sub->D)
             return COSA_EINVAL;
-        if (ny && nu && !cosa_mat_isfinite(ny, nu, sub->D, ny))
+        if (ny && nu && !dense_isfinite(ny, nu, sub->D, ny))
             return COSA_ENONFINITE;
     }
     cosa_unit *u = NULL;
@@ -195,10 +195,10 @@ cosa_status cosa_unit_linear_from_system(const cosa_system *sys, size_t i, cosa_
     if (!buf)
         return COSA_ENOMEM;
     double *A = buf, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
-    cosa_mat_copy(nx, nx, cosa_system_A(sys) + ox + ox * NX, NX, A, nx);
-    cosa_mat_copy(nx, nu, cosa_system_B(sys) + ox + ou * NX, NX, B, nx);
-    cosa_mat_copy(ny, nx, cosa_system_C(sys) + oy + ox * NY, NY, C, ny);
-    cosa_mat_copy(ny, nu, cosa_system_D(sys) + oy + ou * NY, NY, D, ny);
+    dense_copy(nx, nx, cosa_system_A(sys) + ox + ox * NX, NX, A, nx);
+    dense_copy(nx, nu, cosa_system_B(sys) + ox + ou * NX, NX, B, nx);
+    dense_copy(ny, nx, cosa_system_C(sys) + oy + ox * NY, NY, C, ny);
+    dense_copy(ny, nu, cosa_system_D(sys) + oy + ou * NY, NY, D, ny);
     cosa_subsystem sub = {nx, nu, ny, A, B, C, D};
     st = cosa_unit_linear_create(&sub, out);
     free(buf);

@@ -68,7 +68,7 @@ cosa_status cosa_unitset_create(size_t nunits, cosa_unit *const *units, const do
     }
     if (nu && ny && !L)
         return COSA_EINVAL;
-    if (nu && ny && !cosa_mat_isfinite(nu, ny, L, nu))
+    if (nu && ny && !dense_isfinite(nu, ny, L, nu))
         return COSA_ENONFINITE;
     cosa_unitset *set = calloc(1, sizeof *set);
     if (!set)
@@ -158,8 +158,8 @@ static cosa_status loop_newton(cosa_unitset *set, double t, const double *x, dou
     int last = 0;
     for (int it = 0; it < 50; it++) {
         if (nu)
-            cosa_gemv(nu, ny, 1.0, L, nu, y, 0.0, set->lu);
-        cosa_mat_zero(ny, nu, set->lD, ny);
+            dense_gemv(nu, ny, 1.0, L, nu, y, 0.0, set->lu);
+        dense_zero(ny, nu, set->lD, ny);
         for (size_t i = 0; i < set->nunits; i++) {
             cosa_unit *un = set->units[i];
             const size_t ox = set->ox[i], ou = set->ou[i], oy = set->oy[i];
@@ -169,7 +169,7 @@ static cosa_status loop_newton(cosa_unitset *set, double t, const double *x, dou
                                                     NULL, set->lDi);
                 if (st != COSA_OK)
                     return st == COSA_ENONFINITE ? COSA_ENOTCONVERGED : st;
-                cosa_mat_copy(un->ny, un->nu, set->lDi, un->ny, set->lD + oy + ou * ny, ny);
+                dense_copy(un->ny, un->nu, set->lDi, un->ny, set->lD + oy + ou * ny, ny);
             }
             cosa_status st = cosa_unit_eval(un, t, x + ox, set->lu + ou, NULL, set->lg + oy);
             if (st != COSA_OK)
@@ -178,14 +178,14 @@ static cosa_status loop_newton(cosa_unitset *set, double t, const double *x, dou
         double ynorm = 0.0, dnorm = 0.0;
         for (size_t k = 0; k < ny; k++)
             set->lr[k] = y[k] - set->lg[k];
-        cosa_mat_identity(ny, set->lJ, ny);
+        dense_identity(ny, set->lJ, ny);
         if (nu)
-            cosa_gemm('N', 'N', ny, ny, nu, -1.0, set->lD, ny, L, nu, 1.0, set->lJ, ny);
-        if (!cosa_mat_isfinite(ny, 1, set->lr, ny) || !cosa_mat_isfinite(ny, ny, set->lJ, ny))
+            dense_gemm('N', 'N', ny, ny, nu, -1.0, set->lD, ny, L, nu, 1.0, set->lJ, ny);
+        if (!dense_isfinite(ny, 1, set->lr, ny) || !dense_isfinite(ny, ny, set->lJ, ny))
             return COSA_ENOTCONVERGED;
-        if (cosa_lu(ny, set->lJ, ny, set->ipiv) != 0)
+        if (dense_lu(ny, set->lJ, ny, set->ipiv) != 0)
             return COSA_EALGLOOP;
-        cosa_lu_solve(ny, 1, set->lJ, ny, set->ipiv, set->lr, ny);
+        dense_lu_solve(ny, 1, set->lJ, ny, set->ipiv, set->lr, ny);
         for (size_t k = 0; k < ny; k++) {
             y[k] -= set->lr[k];
             ynorm = fmax(ynorm, fabs(y[k]));
@@ -205,8 +205,8 @@ cosa_status cosa_unitset_loop_solve(cosa_unitset *set, double t, const double *x
 {
     if (!set || (set->nx && !x) || (set->ny && !y))
         return COSA_EINVAL;
-    if (!isfinite(t) || !cosa_mat_isfinite(set->nx, 1, x, set->nx) ||
-        !cosa_mat_isfinite(set->ny, 1, y, set->ny))
+    if (!isfinite(t) || !dense_isfinite(set->nx, 1, x, set->nx) ||
+        !dense_isfinite(set->ny, 1, y, set->ny))
         return COSA_ENONFINITE;
     return loop_newton(set, t, x, y);
 }

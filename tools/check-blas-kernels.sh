@@ -58,8 +58,8 @@ fi
 export COSA="$cosa" COSA_SRCDIR="$srcdir" OPENBLAS_NUM_THREADS=1
 unset OPENBLAS_CORETYPE OPENBLAS_VERBOSE LD_PRELOAD
 
-limit=""
-command -v timeout >/dev/null 2>&1 && limit="timeout 600"
+limit=()
+command -v timeout >/dev/null 2>&1 && limit=(timeout 600)
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/cosa-blas.XXXXXX")
 trap 'rm -rf "$logdir"' EXIT
 
@@ -75,7 +75,7 @@ run_config() {
         log=$logdir/$name.$base.log
         run=("$p")
         [ -x "$p" ] || run=(sh "$p")
-        if env "$@" $limit "${run[@]}" >"$log" 2>&1; then
+        if env "$@" ${limit[@]+"${limit[@]}"} "${run[@]}" >"$log" 2>&1; then
             pass=$((pass + 1))
         else
             fail=$((fail + 1))

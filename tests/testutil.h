@@ -86,4 +86,27 @@ static inline cosa_status tu_reftraj_cvode(size_t n, cosa_unit *const *u, const 
     return st;
 }
 
+/* Diagonal d (n entries) that balances the off-diagonal row and column sums
+ * of D^-1 A D, D = diag(d) (Osborne's iteration, as in LAPACK's dgebal,
+ * without rounding d to powers of 2): the basis in which a mass-spring
+ * block is a scaled normal matrix (d_v / d_s = its natural frequency).
+ * Backward errors of scaling and squaring and of dgeev (which balances
+ * first) are normwise in this basis, so tolerances are derived in it. */
+static inline void tu_balance(size_t n, const double *A, size_t lda, double *d)
+{
+    for (size_t i = 0; i < n; i++)
+        d[i] = 1.0;
+    for (int sweep = 0; sweep < 40; sweep++)
+        for (size_t i = 0; i < n; i++) {
+            double r = 0.0, c = 0.0;
+            for (size_t j = 0; j < n; j++)
+                if (j != i) {
+                    r += fabs(A[i + j * lda]) * d[j] / d[i];
+                    c += fabs(A[j + i * lda]) * d[i] / d[j];
+                }
+            if (r > 0.0 && c > 0.0)
+                d[i] *= sqrt(r / c);
+        }
+}
+
 #endif

@@ -4,9 +4,9 @@
 
 #include "cosa.h"
 
-extern const cosa_model cosa_model_twomass; /* MBCorr paper eq 27 */
-extern const cosa_model cosa_model_twomass_fd;  /* coupling on the mass-1 side */
-extern const cosa_model cosa_model_rotational;  /* two inertias, torque coupling */
-extern const cosa_model cosa_model_chain;       /* n masses in r groups */
+extern const cosa_model model_twomass;    /* MBCorr paper eq 27 */
+extern const cosa_model model_twomass_fd; /* coupling on the mass-1 side */
+extern const cosa_model model_rotational; /* two inertias, torque coupling */
+extern const cosa_model model_chain;      /* n masses in r groups */
 
 #endif

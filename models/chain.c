@@ -294,7 +294,7 @@ static const char *sub_name(const cosa_model *model, const double *par, size_t k
     return gname[k];
 }
 
-const cosa_model cosa_model_chain = {
+const cosa_model model_chain = {
     .name = "chain",
     .doc = "n masses in a line (springs/dampers between neighbours) split into r groups",
     .nparam = NPAR,

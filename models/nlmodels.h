@@ -4,6 +4,6 @@
 
 #include "cosa.h"
 
-extern const cosa_nlmodel cosa_nlmodel_twomass_nl; /* MBCorr paper section 5, eq 43 */
+extern const cosa_nlmodel model_twomass_nl; /* MBCorr paper section 5, eq 43 */
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const cosa_nlmodel *const builtin[] = {
-    &cosa_nlmodel_twomass_nl,
+    &model_twomass_nl,
 };
 
 size_t cosa_nlmodel_count(void) { return sizeof builtin / sizeof builtin[0]; }

@@ -7,10 +7,10 @@
 
 /* Built-in models, in the order `cosa models` lists them. */
 static const cosa_model *const builtin[] = {
-    &cosa_model_twomass,
-    &cosa_model_twomass_fd,
-    &cosa_model_rotational,
-    &cosa_model_chain,
+    &model_twomass,
+    &model_twomass_fd,
+    &model_rotational,
+    &model_chain,
 };
 
 size_t cosa_model_count(void) { return sizeof builtin / sizeof builtin[0]; }

@@ -69,18 +69,18 @@ static const char *const output_names[] = {"phi1", "omega1", "tau"};
 static const char *const sub_names[] = {"A", "B"};
 static const int x0_param[] = {PHI1, OMEGA1, PHI2, OMEGA2};
 
-static const cosa_fixed_desc desc = {
+static const model_fixed_desc desc = {
     .nsub = 2, .nx = 4, .nu = 3, .ny = 3, .L = coupling, .fill = fill, .x0_param = x0_param,
     .state_names = state_names, .input_names = input_names, .output_names = output_names,
     .sub_names = sub_names,
 };
 
-const cosa_model cosa_model_rotational = {
+const cosa_model model_rotational = {
     .name = "rotational",
     .doc = "two rotational inertias coupled by a torsion spring-damper (torque feedthrough)",
     .nparam = NPAR,
     .params = params,
     .tend = 1.0,
     .data = &desc,
-    COSA_FIXED_CALLBACKS,
+    MODEL_FIXED_CALLBACKS,
 };

@@ -68,18 +68,18 @@ static const char *const output_names[] = {"s1", "v1", "Fk"};
 static const char *const sub_names[] = {"I", "II"};
 static const int x0_param[] = {S1, V1, S2, V2};
 
-static const cosa_fixed_desc desc = {
+static const model_fixed_desc desc = {
     .nsub = 2, .nx = 4, .nu = 3, .ny = 3, .L = coupling, .fill = fill, .x0_param = x0_param,
     .state_names = state_names, .input_names = input_names, .output_names = output_names,
     .sub_names = sub_names,
 };
 
-const cosa_model cosa_model_twomass = {
+const cosa_model model_twomass = {
     .name = "twomass",
     .doc = "two-mass oscillator, force/displacement coupling (MBCorr paper eq 27)",
     .nparam = NPAR,
     .params = params,
     .tend = 0.3,
     .data = &desc,
-    COSA_FIXED_CALLBACKS,
+    MODEL_FIXED_CALLBACKS,
 };

@@ -69,18 +69,18 @@ static const char *const output_names[] = {"f", "x2", "v2"};
 static const char *const sub_names[] = {"I", "II"};
 static const int x0_param[] = {X1, V1, X2, V2};
 
-static const cosa_fixed_desc desc = {
+static const model_fixed_desc desc = {
     .nsub = 2, .nx = 4, .nu = 3, .ny = 3, .L = coupling, .fill = fill, .x0_param = x0_param,
     .state_names = state_names, .input_names = input_names, .output_names = output_names,
     .sub_names = sub_names,
 };
 
-const cosa_model cosa_model_twomass_fd = {
+const cosa_model model_twomass_fd = {
     .name = "twomass-fd",
     .doc = "two-mass oscillator, coupling spring-damper with mass 1 (force feedthrough)",
     .nparam = NPAR,
     .params = params,
     .tend = 1.0,
     .data = &desc,
-    COSA_FIXED_CALLBACKS,
+    MODEL_FIXED_CALLBACKS,
 };

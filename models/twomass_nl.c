@@ -185,7 +185,7 @@ static const char *sub_name(const cosa_nlmodel *m, const double *par, size_t k)
     return k < 2 ? n[k] : NULL;
 }
 
-const cosa_nlmodel cosa_nlmodel_twomass_nl = {
+const cosa_nlmodel model_twomass_nl = {
     .name = "twomass-nl",
     .doc = "nonlinear two-mass oscillator, coupling damping of eq 43 (MBCorr paper section 5)",
     .nparam = NPAR,

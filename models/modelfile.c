@@ -208,12 +208,8 @@ static void mf_free(mf_t *mf)
     free(mf);
 }
 
-void cosa_model_file_free(cosa_model *m)
-{
-    if (!m || m->create != mf_create)
-        return;
-    mf_free((mf_t *)m->data);
-}
+/* The destroy slot of a file model. */
+static void mf_destroy(cosa_model *m) { mf_free((mf_t *)m->data); }
 
 /* ------------------------------------------------------------------------ */
 /* Parser                                                                   */
@@ -1340,6 +1336,7 @@ cosa_status cosa_model_file_parse(const char *text, size_t len, const char *name
         .output_name = mf_output_name,
         .data = mf,
         .sub_name = mf_sub_name,
+        .destroy = mf_destroy,
     };
     *out = &mf->model;
     return COSA_OK;
@@ -1863,7 +1860,7 @@ done:
     cosa_system_free(s2);
     free(p2);
     free(x2);
-    cosa_model_file_free(fm);
+    cosa_model_free(fm);
     return ok;
 }
 

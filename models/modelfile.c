@@ -1864,202 +1864,17 @@ done:
     return ok;
 }
 
-/* Expression templates of the built-in models: subsystems and connections
- * in terms of the built-in parameter names (the param lines are generated
- * from the model).  They repeat the arithmetic of models/\*.c operation for
- * operation; cosa_model_dump uses one only if it reproduces the built-in
- * system bit for bit, and falls back to numbers otherwise. */
-static const char tpl_twomass[] =
-    "subsystem I\n"
-    "  states  s1 v1\n"
-    "  inputs  Fk\n"
-    "  outputs s1 v1\n"
-    "  A = [ 0, 1\n"
-    "        -c1/m1, -d1/m1 ]\n"
-    "  B = [ 0; 1/m1 ]\n"
-    "  C = eye\n"
-    "  D = zeros\n"
-    "  x0 = [ s1; v1 ]\n"
-    "end\n"
-    "\n"
-    "subsystem II\n"
-    "  states  s2 v2\n"
-    "  inputs  s1 v1\n"
-    "  outputs Fk\n"
-    "  A = [ 0, 1\n"
-    "        -(ck + c2)/m2, -(dk + d2)/m2 ]\n"
-    "  B = [ 0, 0\n"
-    "        ck/m2, dk/m2 ]\n"
-    "  C = [ ck, dk ]\n"
-    "  D = [ -ck, -dk ]\n"
-    "  x0 = [ s2; v2 ]\n"
-    "end\n"
-    "\n"
-    "connect I.s1 -> II.s1\n"
-    "connect I.v1 -> II.v1\n"
-    "connect II.Fk -> I.Fk\n";
-
-static const char tpl_twomass_fd[] =
-    "# f = kc (x1 - x2) + cc (v1 - v2) is the force of the coupling on mass 2;\n"
-    "# mass 1 feels -f.\n"
-    "subsystem I\n"
-    "  states  x1 v1\n"
-    "  inputs  x2 v2\n"
-    "  outputs f\n"
-    "  A = [ 0, 1\n"
-    "        -(k1 + kc)/m1, -(c1 + cc)/m1 ]\n"
-    "  B = [ 0, 0\n"
-    "        kc/m1, cc/m1 ]\n"
-    "  C = [ kc, cc ]\n"
-    "  D = [ -kc, -cc ]\n"
-    "  x0 = [ x1; v1 ]\n"
-    "end\n"
-    "\n"
-    "subsystem II\n"
-    "  states  x2 v2\n"
-    "  inputs  f\n"
-    "  outputs x2 v2\n"
-    "  A = [ 0, 1\n"
-    "        -k2/m2, -c2/m2 ]\n"
-    "  B = [ 0; 1/m2 ]\n"
-    "  C = eye\n"
-    "  D = zeros\n"
-    "  x0 = [ x2; v2 ]\n"
-    "end\n"
-    "\n"
-    "connect I.f -> II.f\n"
-    "connect II.x2 -> I.x2\n"
-    "connect II.v2 -> I.v2\n";
-
-static const char tpl_rotational[] =
-    "# tau = ck (phi1 - phi2) + dk (omega1 - omega2) acts on inertia 2; inertia 1\n"
-    "# feels -tau.\n"
-    "subsystem A\n"
-    "  states  phi1 omega1\n"
-    "  inputs  tau\n"
-    "  outputs phi1 omega1\n"
-    "  A = [ 0, 1\n"
-    "        -c1/J1, -d1/J1 ]\n"
-    "  B = [ 0; -1/J1 ]\n"
-    "  C = eye\n"
-    "  D = zeros\n"
-    "  x0 = [ phi1; omega1 ]\n"
-    "end\n"
-    "\n"
-    "subsystem B\n"
-    "  states  phi2 omega2\n"
-    "  inputs  phi1 omega1\n"
-    "  outputs tau\n"
-    "  A = [ 0, 1\n"
-    "        -(c2 + ck)/J2, -(d2 + dk)/J2 ]\n"
-    "  B = [ 0, 0\n"
-    "        ck/J2, dk/J2 ]\n"
-    "  C = [ -ck, -dk ]\n"
-    "  D = [ ck, dk ]\n"
-    "  x0 = [ phi2; omega2 ]\n"
-    "end\n"
-    "\n"
-    "connect A.phi1 -> B.phi1\n"
-    "connect A.omega1 -> B.omega1\n"
-    "connect B.tau -> A.tau\n";
-
-/* chain (models/chain.c) for fixed n, r: masses i = 1..n, states [s_i, v_i];
- * group g holds masses f..l; the interface between masses a = f-1 and
- * b = f is held by the right group (outputs F_a, inputs s_a, v_a). */
-static int tpl_chain(FILE *f, const cosa_model *m, const double *par)
+static int is_fixed(const cosa_model_template *t, const char *name)
 {
-    int kn = cosa_model_param_index(m, "n"), kr = cosa_model_param_index(m, "r");
-    if (kn < 0 || kr < 0)
-        return -1;
-    double dn = par[kn], dr = par[kr];
-    if (!(dn >= 1 && dn <= 1e6 && dr >= 1 && dr <= dn) || dn != floor(dn) || dr != floor(dr))
-        return -1;
-    size_t n = (size_t)dn, r = (size_t)dr, base = n / r, extra = n % r, f0 = 1;
-    fprintf(f, "# chain with n = %zu masses in r = %zu groups (n and r are fixed here)\n", n, r);
-    for (size_t g = 0; g < r; g++) {
-        size_t k = base + (g < extra), l = f0 + k - 1;
-        int left = g > 0, right = g + 1 < r;
-        fprintf(f, "\nsubsystem g%zu\n  states ", g + 1);
-        for (size_t i = f0; i <= l; i++)
-            fprintf(f, " s%zu v%zu", i, i);
-        fprintf(f, "\n  inputs ");
-        if (right)
-            fprintf(f, " F%zu", l);
-        if (left)
-            fprintf(f, " s%zu v%zu", f0 - 1, f0 - 1);
-        fprintf(f, "\n  outputs");
-        if (right)
-            fprintf(f, " s%zu v%zu", l, l);
-        if (left)
-            fprintf(f, " F%zu", f0 - 1);
-        fprintf(f, "\n  A = zeros\n");
-        for (size_t i = f0; i <= l; i++) {
-            size_t rs = 2 * (i - f0) + 1, rv = rs + 1;
-            const char *kc = i < l ? "-2*c/m" : "-c/m", *kd = i < l ? "-2*d/m" : "-d/m";
-            fprintf(f, "  A[%zu,%zu] = 1\n", rs, rv);
-            if (i > f0)
-                fprintf(f, "  A[%zu,%zu] = c/m\n  A[%zu,%zu] = d/m\n", rv, rs - 2, rv, rv - 2);
-            fprintf(f, "  A[%zu,%zu] = %s\n  A[%zu,%zu] = %s\n", rv, rs, kc, rv, rv, kd);
-            if (i < l)
-                fprintf(f, "  A[%zu,%zu] = c/m\n  A[%zu,%zu] = d/m\n", rv, rs + 2, rv, rv + 2);
-        }
-        size_t nu = (size_t)right + 2 * (size_t)left, ny = 2 * (size_t)right + (size_t)left;
-        size_t rvl = 2 * k, jsa = right ? 2 : 1;
-        fprintf(f, "  B = %s\n", nu ? "zeros" : "[]");
-        if (right)
-            fprintf(f, "  B[%zu,1] = 1/m\n", rvl);
-        if (left)
-            fprintf(f, "  B[2,%zu] = c/m\n  B[2,%zu] = d/m\n", jsa, jsa + 1);
-        fprintf(f, "  C = %s\n", ny ? "zeros" : "[]");
-        if (right)
-            fprintf(f, "  C[1,%zu] = 1\n  C[2,%zu] = 1\n", rvl - 1, rvl);
-        if (left)
-            fprintf(f, "  C[%zu,1] = c\n  C[%zu,2] = d\n", ny, ny);
-        fprintf(f, "  D = %s\n", nu && ny ? "zeros" : "[]");
-        if (left)
-            fprintf(f, "  D[%zu,%zu] = -c\n  D[%zu,%zu] = -d\n", ny, jsa, ny, jsa + 1);
-        fprintf(f, "  x0 = zeros\n");
-        if (g == 0)
-            fprintf(f, "  x0[1] = s1\n  x0[2] = v1\n");
-        fprintf(f, "end\n");
-        f0 = l + 1;
-    }
-    fprintf(f, "\n");
-    f0 = 1;
-    for (size_t g = 0; g + 1 < r; g++) {
-        size_t l = f0 + base + (g < extra) - 1;
-        fprintf(f, "connect g%zu.s%zu -> g%zu.s%zu\n", g + 1, l, g + 2, l);
-        fprintf(f, "connect g%zu.v%zu -> g%zu.v%zu\n", g + 1, l, g + 2, l);
-        fprintf(f, "connect g%zu.F%zu -> g%zu.F%zu\n", g + 2, l, g + 1, l);
-        f0 = l + 1;
-    }
-    return ferror(f) ? -1 : 0;
-}
-
-struct dump_template {
-    const char *model;
-    const char *text;                                          /* fixed body, or */
-    int (*gen)(FILE *f, const cosa_model *m, const double *par); /* generated body */
-    const char *fixed[2];                                      /* structural parameters */
-};
-
-static const struct dump_template templates[] = {
-    {"twomass", tpl_twomass, NULL, {NULL, NULL}},
-    {"twomass-fd", tpl_twomass_fd, NULL, {NULL, NULL}},
-    {"rotational", tpl_rotational, NULL, {NULL, NULL}},
-    {"chain", NULL, tpl_chain, {"n", "r"}},
-};
-
-static int is_fixed(const struct dump_template *t, const char *name)
-{
-    for (int i = 0; i < 2; i++)
-        if (t->fixed[i] && strcmp(t->fixed[i], name) == 0)
+    for (size_t i = 0; t->fixed && t->fixed[i]; i++)
+        if (strcmp(t->fixed[i], name) == 0)
             return 1;
     return 0;
 }
 
-/* Built-in model with a template, into a memory buffer. */
-static int text_template(const struct dump_template *t, const cosa_model *m, const double *par,
+/* A model with an expression template (cosa_model.dump_template), into a
+ * memory buffer. */
+static int text_template(const cosa_model_template *t, const cosa_model *m, const double *par,
                          char **text, size_t *len)
 {
     FILE *f = open_memstream(text, len);
@@ -2083,7 +1898,7 @@ static int text_template(const struct dump_template *t, const cosa_model *m, con
     wr(&w, "\n");
     if (t->text)
         wr(&w, "%s", t->text);
-    else if (t->gen(f, m, par))
+    else if (t->write(f, m, par))
         w.err = 1;
     if (fclose(f) != 0)
         w.err = 1;
@@ -2348,14 +2163,10 @@ cosa_status cosa_model_dump(FILE *f, const cosa_model *m, const double *par)
             goto done;
         }
     } else {
-        for (size_t t = 0; t < sizeof templates / sizeof *templates && !text; t++) {
-            if (strcmp(templates[t].model, m->name) != 0)
-                continue;
-            if (text_template(&templates[t], m, par, &text, &len) == 0 &&
-                !verify_text(text, len, m, par, sys, x0)) {
-                free(text);
-                text = NULL;
-            }
+        if (m->dump_template && text_template(m->dump_template, m, par, &text, &len) == 0 &&
+            !verify_text(text, len, m, par, sys, x0)) {
+            free(text);
+            text = NULL;
         }
         if (!text) {
             int r = text_numeric(m, par, sys, x0, &text, &len);

@@ -75,6 +75,44 @@ static const model_fixed_desc desc = {
     .sub_names = sub_names,
 };
 
+/* The model-file form of this model for cosa_model_dump (README "Model
+ * files"): subsystems and connections in terms of the parameter names, with
+ * the arithmetic of fill() operation for operation; the dump uses it only if
+ * reading it back gives these matrices bit for bit. */
+static const cosa_model_template dump_template = {
+    .text =
+        "# f = kc (x1 - x2) + cc (v1 - v2) is the force of the coupling on mass 2;\n"
+        "# mass 1 feels -f.\n"
+        "subsystem I\n"
+        "  states  x1 v1\n"
+        "  inputs  x2 v2\n"
+        "  outputs f\n"
+        "  A = [ 0, 1\n"
+        "        -(k1 + kc)/m1, -(c1 + cc)/m1 ]\n"
+        "  B = [ 0, 0\n"
+        "        kc/m1, cc/m1 ]\n"
+        "  C = [ kc, cc ]\n"
+        "  D = [ -kc, -cc ]\n"
+        "  x0 = [ x1; v1 ]\n"
+        "end\n"
+        "\n"
+        "subsystem II\n"
+        "  states  x2 v2\n"
+        "  inputs  f\n"
+        "  outputs x2 v2\n"
+        "  A = [ 0, 1\n"
+        "        -k2/m2, -c2/m2 ]\n"
+        "  B = [ 0; 1/m2 ]\n"
+        "  C = eye\n"
+        "  D = zeros\n"
+        "  x0 = [ x2; v2 ]\n"
+        "end\n"
+        "\n"
+        "connect I.f -> II.f\n"
+        "connect II.x2 -> I.x2\n"
+        "connect II.v2 -> I.v2\n",
+};
+
 const cosa_model model_twomass_fd = {
     .name = "twomass-fd",
     .doc = "two-mass oscillator, coupling spring-damper with mass 1 (force feedthrough)",
@@ -82,5 +120,6 @@ const cosa_model model_twomass_fd = {
     .params = params,
     .tend = 1.0,
     .data = &desc,
+    .dump_template = &dump_template,
     MODEL_FIXED_CALLBACKS,
 };

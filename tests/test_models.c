@@ -104,8 +104,9 @@ Test(models, registry_lists_all)
 }
 
 /* One registry for both kinds: every built-in model is found by its name;
- * the linear ones have the linear form (create, update) and no ODE form,
- * twomass-nl only the ODE form; all are static (no destroy slot). */
+ * the linear ones have the linear form (create, update) and a dump template
+ * but no ODE form, twomass-nl only the ODE form; all are static (no destroy
+ * slot). */
 Test(models, one_registry_for_linear_and_nonlinear)
 {
     static const struct { const char *name; int linear; } all[] = {
@@ -120,6 +121,7 @@ Test(models, one_registry_for_linear_and_nonlinear)
         cr_expect_eq(m->update != NULL, all[i].linear, "%s: update", all[i].name);
         cr_expect_eq(m->create_ode != NULL, !all[i].linear, "%s: create_ode", all[i].name);
         cr_expect_not_null(m->initial_state, "%s", all[i].name);
+        cr_expect_eq(m->dump_template != NULL, all[i].linear, "%s: dump template", all[i].name);
         cr_expect_null(m->destroy, "%s is static", all[i].name);
         cosa_model_free((cosa_model *)m); /* no destroy slot: ignored */
     }

@@ -30,6 +30,20 @@ typedef struct cosa_param {
 
 typedef struct cosa_model cosa_model;
 
+/* How cosa_model_dump writes a model with parameter expressions: the
+ * subsystems and connections of a model file in terms of the model's
+ * parameter names (the header and the param lines are generated), either
+ * fixed text or written by write() for the parameter values par (returns 0,
+ * or -1 on a write error).  Parameters named in fixed (NULL-terminated; may
+ * be NULL) are structural: the text holds their values, so they are written
+ * as comments, not as settable params.  A template is used only if reading
+ * it back reproduces the model's system bit for bit. */
+typedef struct cosa_model_template {
+    const char *text;
+    int (*write)(FILE *f, const cosa_model *m, const double *par);
+    const char *const *fixed;
+} cosa_model_template;
+
 /* A model: a parameterised family of coupled systems, in a linear form, an
  * ODE form, or both.  Parameters are m->params (values passed as par, in
  * that order); callbacks return COSA_EPARAM for parameter values they
@@ -49,6 +63,7 @@ typedef struct cosa_model cosa_model;
  * initial_state() writes x0 (nx entries) for either form.  The name
  * callbacks are optional (may be NULL) and return NULL past the end.
  * data is the model's private description (NULL if it has none).
+ * dump_template (may be NULL) is how cosa_model_dump keeps expressions.
  * destroy (NULL for static models) frees a model made at run time (model
  * files); call it through cosa_model_free. */
 struct cosa_model {
@@ -70,6 +85,7 @@ struct cosa_model {
     const char *(*output_name)(const cosa_model *m, const double *par, size_t k);
     const char *(*sub_name)(const cosa_model *m, const double *par, size_t k);
     const void *data;
+    const cosa_model_template *dump_template;
     void (*destroy)(cosa_model *m);
 };
 
@@ -124,9 +140,10 @@ cosa_status cosa_model_file_parse(const char *text, size_t len, const char *name
  * entries; NULL = the defaults) as a model file to f.  Reading the file back
  * gives bit-identical A, B, C, D, L and x0 (hence the same Phi to the last
  * bit); this is checked before anything is written.  File models keep their
- * expressions; built-in models keep parameter expressions where cosa knows
- * them (twomass, twomass-fd, rotational, chain with n and r fixed), otherwise
- * entries are numbers and only initial-state parameters stay settable.
+ * expressions; other models keep parameter expressions through their
+ * dump_template (the built-in linear ones have one; chain's fixes n and r),
+ * otherwise entries are numbers and only initial-state parameters stay
+ * settable.
  * Status: COSA_EINVAL (NULL f or m, or m has no linear form),
  * COSA_ENONFINITE (a parameter or x0 entry is not finite),
  * m->create's status for invalid par, COSA_EUNSUPPORTED if the coupling is

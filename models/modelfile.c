@@ -76,7 +76,7 @@ void mf_free(mf_t *mf)
     for (size_t i = 0; i < mf->nsym; i++)
         free(mf->syms[i].name);
     free(mf->syms);
-    cosa_expr_pool_free(mf->pool);
+    mf_expr_pool_free(mf->pool);
     free(mf->L);
     if (mf->uq)
         for (size_t i = 0; i < mf->nu; i++)
@@ -109,7 +109,7 @@ static char *name_from_path(const char *path)
     const char *dot = strrchr(b, '.');
     if (dot && dot != b)
         n = (size_t)(dot - b);
-    if (n == 0 || n > COSA_EXPR_MAXNAME)
+    if (n == 0 || n > MF_EXPR_MAXNAME)
         return mf_dup0("model");
     char *r = mf_dupn(b, n);
     if (r)
@@ -151,7 +151,7 @@ cosa_status cosa_model_file_parse(const char *text, size_t len, const char *name
     char *copy = malloc(len + 1);
     mf_t *mf = calloc(1, sizeof *mf);
     if (mf)
-        mf->pool = cosa_expr_pool_alloc();
+        mf->pool = mf_expr_pool_alloc();
     if (!copy || !mf || !mf->pool) {
         free(copy);
         mf_free(mf);

@@ -42,7 +42,7 @@ enum { DECL_X, DECL_U, DECL_Y };
 struct mf_block {
     int given;          /* 0 missing, 1 full matrix, 2 zeros/eye base   */
     size_t line;
-    cosa_expr *e;       /* rows x cols, column-major                     */
+    mf_expr *e;       /* rows x cols, column-major                     */
     unsigned char *set; /* base form: entries assigned by A[i,j] = ...  */
 };
 
@@ -68,7 +68,7 @@ struct mf_sym {
 
 struct mf_let {
     char *name;
-    cosa_expr e;
+    mf_expr e;
     size_t line;
 };
 
@@ -86,7 +86,7 @@ typedef struct mf {
     size_t nconn, capconn;
     struct mf_sym *syms;
     size_t nsym, capsym;
-    cosa_expr_pool *pool;
+    mf_expr_pool *pool;
     size_t nx, nu, ny;
     double *L;         /* nu x ny, column-major */
     char **uq;         /* qualified input names "SUB.IN" (nu)  */

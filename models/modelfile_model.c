@@ -12,7 +12,7 @@ void mf_eval_vals(const mf_t *mf, const double *par, double *vals)
 {
     memcpy(vals, par, mf->nparam * sizeof *vals);
     for (size_t k = 0; k < mf->nlet; k++)
-        vals[mf->nparam + k] = cosa_expr_eval(mf->pool, &mf->lets[k].e, vals);
+        vals[mf->nparam + k] = mf_expr_eval(mf->pool, &mf->lets[k].e, vals);
 }
 
 static int par_finite(const mf_t *mf, const double *par)
@@ -30,7 +30,7 @@ static void eval_block(const mf_t *mf, const struct mf_sub *s, int k, const doub
     size_t r, c;
     mf_block_dims(s, k, &r, &c);
     for (size_t j = 0; j < r * c; j++)
-        v[j] = cosa_expr_eval(mf->pool, &s->b[k].e[j], vals);
+        v[j] = mf_expr_eval(mf->pool, &s->b[k].e[j], vals);
 }
 
 /* A, B, C, D of subsystem s into buf (consecutive), as a cosa_subsystem. */

@@ -145,9 +145,9 @@ static char *ident(struct mf_parser *p, const char *what)
     }
     while (mf_ident_char(s[e]))
         e++;
-    if (e - b > COSA_EXPR_MAXNAME) {
+    if (e - b > MF_EXPR_MAXNAME) {
         mf_perr(p, COSA_ESYNTAX, p->line, "%s '%.20s...' is longer than %d characters", what,
-                s + b, COSA_EXPR_MAXNAME);
+                s + b, MF_EXPR_MAXNAME);
         return NULL;
     }
     p->pos = e;
@@ -187,12 +187,12 @@ static long sym_lookup(void *ctx, const char *name, size_t len, size_t line)
     return (long)mf->nsym++;
 }
 
-static int parse_expr(struct mf_parser *p, cosa_expr *e, int names)
+static int parse_expr(struct mf_parser *p, mf_expr *e, int names)
 {
     char msg[200];
     size_t line = p->line;
-    cosa_status st = cosa_expr_compile(p->mf->pool, p->s, &p->pos, &line,
-                                       names ? sym_lookup : NULL, p, e, msg, sizeof msg);
+    cosa_status st = mf_expr_compile(p->mf->pool, p->s, &p->pos, &line,
+                                     names ? sym_lookup : NULL, p, e, msg, sizeof msg);
     if (st != COSA_OK) {
         mf_perr(p, st, line, "%s", msg);
         return -1;
@@ -228,7 +228,7 @@ static void st_param(struct mf_parser *p, cosa_param_kind kind)
         free(name);
         return;
     }
-    cosa_expr e;
+    mf_expr e;
     if (expect(p, '=', "after the parameter name") || parse_expr(p, &e, 0)) {
         free(name);
         return;
@@ -295,7 +295,7 @@ static void st_let(struct mf_parser *p)
         free(name);
         return;
     }
-    cosa_expr e;
+    mf_expr e;
     if (expect(p, '=', "after the name") || parse_expr(p, &e, 1)) {
         free(name);
         return;
@@ -322,9 +322,9 @@ static void st_model(struct mf_parser *p)
     size_t b = p->pos, e = b;
     while (mf_ident_char(p->s[e]) || p->s[e] == '-' || p->s[e] == '.' || p->s[e] == '+')
         e++;
-    if (e == b || e - b > COSA_EXPR_MAXNAME) {
+    if (e == b || e - b > MF_EXPR_MAXNAME) {
         mf_perr(p, COSA_ESYNTAX, p->line, "expected a model name (letters, digits, '_', '-', "
-                "'.', '+'; at most %d), found %s", COSA_EXPR_MAXNAME, describe(p->s + b, buf));
+                "'.', '+'; at most %d), found %s", MF_EXPR_MAXNAME, describe(p->s + b, buf));
         return;
     }
     p->pos = e;
@@ -342,7 +342,7 @@ static void st_tend(struct mf_parser *p)
         return;
     }
     p->tend_line = p->line;
-    cosa_expr e;
+    mf_expr e;
     skip_blanks(p);
     if (parse_expr(p, &e, 0))
         return;
@@ -433,11 +433,11 @@ static void st_names(struct mf_parser *p, int d)
 
 /* Full matrix "[ e, e ; e, e ]" (rows separated by ';' or newlines) into a
  * new row-major array. */
-static cosa_expr *parse_matrix(struct mf_parser *p, const char *what, size_t *rows, size_t *cols)
+static mf_expr *parse_matrix(struct mf_parser *p, const char *what, size_t *rows, size_t *cols)
 {
     char buf[16];
     size_t open_line = p->line, n = 0, cap = 0, nrow = 0, ncol = 0, cur = 0, row_line = 0;
-    cosa_expr *v = NULL;
+    mf_expr *v = NULL;
     p->pos++; /* '[' */
     for (;;) {
         skip_blanks(p);
@@ -603,11 +603,11 @@ static void st_block(struct mf_parser *p, int k)
                 mf_blk_name[k], s->name, b->line);
         return;
     }
-    char what[COSA_EXPR_MAXNAME + 32];
+    char what[MF_EXPR_MAXNAME + 32];
     snprintf(what, sizeof what, "%s of subsystem '%s'", mf_blk_name[k], s->name);
     if (p->s[p->pos] == '[') {
         size_t rr, cc;
-        cosa_expr *v = parse_matrix(p, what, &rr, &cc);
+        mf_expr *v = parse_matrix(p, what, &rr, &cc);
         if (!v) {
             if (p->st == COSA_OK)
                 mf_nomem(p);

@@ -59,14 +59,14 @@ void mf_resolve(struct mf_parser *p)
         }
         map[i] = (uint32_t)slot;
     }
-    cosa_status st = cosa_expr_pool_remap(mf->pool, map, mf->nsym);
+    cosa_status st = mf_expr_pool_remap(mf->pool, map, mf->nsym);
     free(map);
     if (st != COSA_OK) {
         mf_perr(p, st, eof_line, "internal error: unresolved name");
         return;
     }
     for (size_t k = 0; k < mf->nlet; k++) {
-        long v = cosa_expr_max_var(mf->pool, &mf->lets[k].e);
+        long v = mf_expr_max_var(mf->pool, &mf->lets[k].e);
         if (v >= (long)(mf->nparam + k)) {
             mf_perr(p, COSA_ESYNTAX, mf->lets[k].line, "let '%s' uses '%s', which is not defined "
                     "before it", mf->lets[k].name, mf->lets[v - (long)mf->nparam].name);
@@ -205,8 +205,8 @@ void mf_resolve(struct mf_parser *p)
             size_t r, c;
             mf_block_dims(s, k, &r, &c);
             for (size_t j = 0; j < r * c; j++) {
-                const cosa_expr *e = &s->b[k].e[j];
-                double v = cosa_expr_eval(mf->pool, e, vals);
+                const mf_expr *e = &s->b[k].e[j];
+                double v = mf_expr_eval(mf->pool, e, vals);
                 if (!isfinite(v)) {
                     size_t line = e->len ? e->line : s->b[k].line;
                     if (k == BX0)

@@ -19,7 +19,7 @@
 
 /* One matrix entry to write: an expression (e), a parameter name, or a number. */
 struct cell {
-    const cosa_expr *e;
+    const mf_expr *e;
     const char *name;
     double v;
 };
@@ -53,7 +53,7 @@ static void wr(struct writer *w, const char *fmt, ...)
 
 static void wr_num(struct writer *w, double x)
 {
-    if (cosa_expr_print_number(w->f, x))
+    if (mf_expr_print_number(w->f, x))
         w->err = 1;
 }
 
@@ -78,7 +78,7 @@ static void wr_cell(struct writer *w, struct cell c)
         wr_num(w, v);
     else if (c.name)
         wr(w, "%s", c.name);
-    else if (cosa_expr_print(w->f, w->mf->pool, c.e, slot_name, (void *)w->mf))
+    else if (mf_expr_print(w->f, w->mf->pool, c.e, slot_name, (void *)w->mf))
         w->err = 1;
 }
 
@@ -372,9 +372,9 @@ static struct cell num_cell(const void *ctx, size_t i, size_t j)
  * used[0..n); otherwise prefix + (k + 1). */
 static char *clean_name(const char *s, char *const *used, size_t n, const char *prefix, size_t k)
 {
-    char buf[COSA_EXPR_MAXNAME + 1];
+    char buf[MF_EXPR_MAXNAME + 1];
     size_t m = 0;
-    for (; s && *s && m < COSA_EXPR_MAXNAME; s++)
+    for (; s && *s && m < MF_EXPR_MAXNAME; s++)
         buf[m++] = mf_ident_char(*s) ? *s : '_';
     buf[m] = '\0';
     int ok = m > 0 && mf_ident_start(buf[0]) && mf_find_name(used, n, buf) < 0;
@@ -479,8 +479,8 @@ static int text_numeric(const cosa_model *m, const double *par, const cosa_syste
             pre = q;
             pl = (size_t)(dot - q);
         }
-        char pbuf[COSA_EXPR_MAXNAME + 1];
-        snprintf(pbuf, sizeof pbuf, "%.*s", (int)(pl < COSA_EXPR_MAXNAME ? pl : 0),
+        char pbuf[MF_EXPR_MAXNAME + 1];
+        snprintf(pbuf, sizeof pbuf, "%.*s", (int)(pl < MF_EXPR_MAXNAME ? pl : 0),
                  pre ? pre : "");
         const char *sn = m->sub_name ? m->sub_name(m, par, i) : NULL;
         if (sn && pre && strcmp(sn, pbuf) != 0)

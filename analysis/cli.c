@@ -139,19 +139,40 @@ int cli_model_resolve(cli_model *m, const char *cmd)
     return CLI_OK;
 }
 
-int cli_model_system(cli_model *m, const char *cmd, cosa_system **sys)
+int cli_model_linear(const cli_model *m, const char *cmd, const char *why)
 {
-    cosa_status st = m->model->create(m->model, m->par, sys);
-    if (st != COSA_OK) {
-        cli_error(cmd, "model '%s': %s", m->model->name, cosa_strerror(st));
-        return st == COSA_EPARAM || st == COSA_ENONFINITE ? CLI_EUSAGE : CLI_EFAIL;
-    }
-    return CLI_OK;
+    if (cosa_model_is_linear(m->model))
+        return CLI_OK;
+    cli_error(cmd, "model %s is nonlinear: %s", m->model->name,
+              why ? why : "Phi analysis needs a linear model (use cosa simulate)");
+    return CLI_EUSAGE;
 }
 
-int cli_model_x0(cli_model *m, const char *cmd, const cosa_system *sys, double **x0)
+/* "model 'NAME': message" for a status of a model callback. */
+static int model_failed(const cli_model *m, const char *cmd, cosa_status st)
 {
-    *x0 = calloc(cosa_system_nx(sys) + 1, sizeof(double));
+    cli_error(cmd, "model '%s': %s", m->model->name, cosa_strerror(st));
+    return st == COSA_EPARAM || st == COSA_ENONFINITE ? CLI_EUSAGE : CLI_EFAIL;
+}
+
+int cli_model_system(cli_model *m, const char *cmd, cosa_system **sys)
+{
+    int rc = cli_model_linear(m, cmd, NULL);
+    if (rc != CLI_OK)
+        return rc;
+    cosa_status st = m->model->create(m->model, m->par, sys);
+    return st == COSA_OK ? CLI_OK : model_failed(m, cmd, st);
+}
+
+int cli_model_odesys(cli_model *m, const char *cmd, cosa_odesys **os)
+{
+    cosa_status st = m->model->create_ode(m->model, m->par, os);
+    return st == COSA_OK ? CLI_OK : model_failed(m, cmd, st);
+}
+
+int cli_model_x0(cli_model *m, const char *cmd, size_t nx, double **x0)
+{
+    *x0 = calloc(nx + 1, sizeof(double));
     if (!*x0) {
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
@@ -171,7 +192,7 @@ void cli_model_free(cli_model *m)
     free(m->par);
     m->par = NULL;
     m->nset = 0;
-    cosa_model_file_free(m->owned);
+    cosa_model_free(m->owned);
     m->owned = NULL;
     m->model = NULL;
 }
@@ -356,12 +377,18 @@ int cli_case_system(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system *
         rc = cli_model_system(&cs->mod, cmd, sys);
     if (rc != CLI_OK)
         return rc;
+    return cli_case_order(cmd, cs, s, cosa_system_nsub(*sys), *sys);
+}
+
+int cli_case_order(const char *cmd, cli_case *cs, cosa_scheme *s, size_t nsub,
+                   const cosa_system *sys)
+{
+    int rc;
     if (cs->order_text) {
         if (s->exec != COSA_GAUSS_SEIDEL) {
             cli_error(cmd, "--order applies to Gauss-Seidel schemes only (prefix 'gs:')");
             return CLI_EUSAGE;
         }
-        size_t nsub = cosa_system_nsub(*sys);
         cs->seq = calloc(nsub, sizeof(size_t));
         if (!cs->seq) {
             cli_error(cmd, "out of memory");
@@ -372,7 +399,7 @@ int cli_case_system(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system *
             return rc;
         s->seq = cs->seq;
     }
-    cosa_status st = cosa_scheme_check(s, *sys);
+    cosa_status st = cosa_scheme_check(s, sys);
     if (st == COSA_EUNSUPPORTED) {
         cli_error(cmd, "scheme '%s': corrections are defined for Jacobi schemes only",
                   cs->scheme_text ? cs->scheme_text : "?");

@@ -38,14 +38,23 @@ enum { OPT_MODEL = 1000, OPT_MODEL_FILE, OPT_SET };
  * of them (0 otherwise); on a bad argument prints an error and returns -1. */
 int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg);
 
-/* Load/find the model, apply defaults and the --set values in order.
- * Default model when none given: "twomass".  Returns CLI_OK or an exit code. */
+/* Load/find the model (linear or nonlinear), apply defaults and the --set
+ * values in order.  Default model when none given: "twomass".  Returns
+ * CLI_OK or an exit code. */
 int cli_model_resolve(cli_model *m, const char *cmd);
 
-/* Build the system and x0 (x0 must hold nx entries, allocated by caller
- * after the system is known: pass NULL to skip). */
+/* CLI_OK if the resolved model has a linear form; otherwise the one-line
+ * error "model NAME is nonlinear: WHY" and CLI_EUSAGE.  why == NULL means
+ * "Phi analysis needs a linear model (use cosa simulate)". */
+int cli_model_linear(const cli_model *m, const char *cmd, const char *why);
+
+/* Build the linear system (refusing a nonlinear model with
+ * cli_model_linear's error) or, for a model without a linear form, the ODE
+ * system; one-line errors. */
 int cli_model_system(cli_model *m, const char *cmd, cosa_system **sys);
-int cli_model_x0(cli_model *m, const char *cmd, const cosa_system *sys, double **x0);
+int cli_model_odesys(cli_model *m, const char *cmd, cosa_odesys **os);
+/* Allocate x0 (nx entries) and fill it with the model's initial state. */
+int cli_model_x0(cli_model *m, const char *cmd, size_t nx, double **x0);
 
 void cli_model_free(cli_model *m);
 
@@ -107,6 +116,12 @@ int cli_case_scheme(const char *cmd, const cli_case *cs, cosa_scheme *s);
 /* Resolve the model, build its system, resolve --order into s->seq and check
  * the scheme against the system; one-line errors.  s must be parsed. */
 int cli_case_system(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system **sys);
+
+/* The last two steps of cli_case_system for a resolved model of nsub
+ * subsystems: --order into s->seq, then the scheme checked against sys
+ * (NULL for a nonlinear model: the scheme alone). */
+int cli_case_order(const char *cmd, cli_case *cs, cosa_scheme *s, size_t nsub,
+                   const cosa_system *sys);
 
 /* Free what cli_parse and cli_case_system allocated. */
 void cli_case_free(cli_case *cs);

@@ -138,7 +138,7 @@ int cmd_limit(int argc, char **argv)
     }
     if ((rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
-        (rc = cli_model_x0(&cs.mod, cmd, sys, &x0)) != CLI_OK)
+        (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK)
         goto out;
     tend = cs.mod.model->tend;
     if ((rc = cli_positive(cmd, "--tend", ex.tend, &tend)) != CLI_OK)

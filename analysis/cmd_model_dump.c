@@ -50,7 +50,9 @@ int cmd_model_dump(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    if ((rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK)
+    if ((rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK ||
+        (rc = cli_model_linear(&cs.mod, cmd, "model files describe linear models only")) !=
+            CLI_OK)
         goto out;
     if (outpath) {
         size_t n = strlen(outpath) + 16;

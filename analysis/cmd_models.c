@@ -29,8 +29,15 @@ int cmd_models(int argc, char **argv)
         cli_error("models", "unexpected argument '%s'", argv[optind]);
         return CLI_EUSAGE;
     }
+    /* the linear models; nonlinear ones are listed by 'cosa simulate --help' */
+    int first = 1;
     for (size_t i = 0; i < cosa_model_count(); i++) {
         const cosa_model *m = cosa_model_at(i);
+        if (!cosa_model_is_linear(m))
+            continue;
+        if (!first)
+            printf("\n");
+        first = 0;
         printf("%s: %s (natural horizon %g s)\n", m->name, m->doc, m->tend);
         printf("  %-8s %-14s %-8s %s\n", "name", "default", "unit", "meaning");
         for (size_t k = 0; k < m->nparam; k++) {
@@ -38,8 +45,6 @@ int cmd_models(int argc, char **argv)
             printf("  %-8s %-14.10g %-8s %s%s\n", p->name, p->value, p->unit, p->doc,
                    p->kind == COSA_PARAM_INITIAL ? " (initial state)" : "");
         }
-        if (i + 1 < cosa_model_count())
-            printf("\n");
     }
     return CLI_OK;
 }

@@ -58,7 +58,7 @@ int cmd_point(int argc, char **argv)
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
         (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
-        (rc = cli_model_x0(&cs.mod, cmd, sys, &x0)) != CLI_OK)
+        (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK)
         goto out;
     tend = cs.mod.model->tend;
     if (ex.tend_text && (cli_parse_double(ex.tend_text, &tend) != 0 || !(tend > 0))) {

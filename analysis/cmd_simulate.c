@@ -60,8 +60,10 @@ static void help(void)
            cli_model_help, cli_scheme_help, cli_case_help);
     printf("\nNonlinear models (for simulate and 'cosa table --table 4'; linear models: see\n"
            "'cosa models'):\n");
-    for (size_t i = 0; i < cosa_nlmodel_count(); i++) {
-        const cosa_nlmodel *m = cosa_nlmodel_at(i);
+    for (size_t i = 0; i < cosa_model_count(); i++) {
+        const cosa_model *m = cosa_model_at(i);
+        if (cosa_model_is_linear(m))
+            continue;
         printf("%s: %s (natural horizon %g s)\n", m->name, m->doc, m->tend);
         for (size_t k = 0; k < m->nparam; k++) {
             const cosa_param *p = &m->params[k];
@@ -95,165 +97,55 @@ static int extra(void *ctx, int opt, const char *arg)
     }
 }
 
-/* What the run needs from either kind of model. */
-struct sim_model {
-    const char *name;
-    size_t nparam;
-    const cosa_param *params;
-    double *par;
-    const cosa_model *lin;        /* linear model, or */
-    const cosa_nlmodel *nl;       /* nonlinear model   */
-    cosa_system *sys;             /* linear: the system */
-    cosa_odesys *os;              /* the ODE subsystems (unless exact units) */
+/* The systems of one run: a model with a linear form gives its system (exact
+ * units and reference); the ODE system is the model's nonlinear form, or
+ * built when units need it (cosa_odesys_from_linear otherwise). */
+struct sim_systems {
+    cosa_system *sys;
+    cosa_odesys *os;
     double *x0;
-    size_t nsub, nx, nu, ny;
+    size_t nsub, nu, ny;
     const double *L;
 };
 
-static const char *out_name(const struct sim_model *sm, size_t k)
+static const char *out_name(const cosa_model *m, const double *par, size_t k)
 {
-    const char *n = NULL;
-    if (sm->lin && sm->lin->output_name)
-        n = sm->lin->output_name(sm->lin, sm->par, k);
-    if (sm->nl && sm->nl->output_name)
-        n = sm->nl->output_name(sm->nl, sm->par, k);
-    return n;
+    return m->output_name ? m->output_name(m, par, k) : NULL;
 }
 
-static const char *in_name(const struct sim_model *sm, size_t k)
+static const char *in_name(const cosa_model *m, const double *par, size_t k)
 {
-    const char *n = NULL;
-    if (sm->lin && sm->lin->input_name)
-        n = sm->lin->input_name(sm->lin, sm->par, k);
-    if (sm->nl && sm->nl->input_name)
-        n = sm->nl->input_name(sm->nl, sm->par, k);
-    return n;
+    return m->input_name ? m->input_name(m, par, k) : NULL;
 }
 
-/* "--order II,I" for a nonlinear model: subsystem names or 1-based indices. */
-static int nl_order(const char *cmd, const char *text, const struct sim_model *sm, size_t *seq)
+/* Resolve the model (analysis/cli.c), build its linear system, or its ODE
+ * system when it has no linear form, x0, --order and the scheme check. */
+static int build_systems(const char *cmd, cli_case *cs, cosa_scheme *s, struct sim_systems *r)
 {
-    char buf[1024];
-    if (strlen(text) >= sizeof buf) {
-        cli_error(cmd, "--order list too long");
-        return CLI_EUSAGE;
-    }
-    strcpy(buf, text);
-    size_t n = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        size_t idx = (size_t)-1, v;
-        for (size_t k = 0; k < sm->nsub && sm->nl->sub_name; k++) {
-            const char *nm = sm->nl->sub_name(sm->nl, sm->par, k);
-            if (nm && strcmp(nm, tok) == 0)
-                idx = k;
-        }
-        if (idx == (size_t)-1 && cli_parse_size(tok, &v) == 0 && v <= sm->nsub)
-            idx = v - 1;
-        if (idx == (size_t)-1) {
-            cli_error(cmd, "--order: '%s' is not a subsystem name or index 1..%zu", tok, sm->nsub);
-            return CLI_EUSAGE;
-        }
-        for (size_t k = 0; k < n; k++)
-            if (seq[k] == idx) {
-                cli_error(cmd, "--order names subsystem '%s' twice", tok);
-                return CLI_EUSAGE;
-            }
-        if (n == sm->nsub) {
-            cli_error(cmd, "--order lists more than the %zu subsystems", sm->nsub);
-            return CLI_EUSAGE;
-        }
-        seq[n++] = idx;
-    }
-    if (n != sm->nsub) {
-        cli_error(cmd, "--order must list all %zu subsystems, got %zu", sm->nsub, n);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
-}
-
-/* Resolve the model: nonlinear by name, otherwise the linear path of the
- * other subcommands (which also resolves --order and checks the scheme). */
-static int resolve_model(const char *cmd, cli_case *cs, cosa_scheme *s, struct sim_model *sm)
-{
-    const char *name = cs->mod.name ? cs->mod.name : "twomass";
-    sm->nl = cs->mod.file ? NULL : cosa_nlmodel_find(name);
-    if (!sm->nl) {
-        int rc = cli_case_system(cmd, cs, s, &sm->sys);
-        if (rc != CLI_OK)
+    int rc = cli_model_resolve(&cs->mod, cmd);
+    if (rc != CLI_OK)
+        return rc;
+    size_t nx;
+    if (cosa_model_is_linear(cs->mod.model)) {
+        if ((rc = cli_model_system(&cs->mod, cmd, &r->sys)) != CLI_OK)
             return rc;
-        sm->lin = cs->mod.model;
-        sm->name = sm->lin->name;
-        sm->par = cs->mod.par;
-        sm->nparam = sm->lin->nparam;
-        sm->params = sm->lin->params;
-        sm->nsub = cosa_system_nsub(sm->sys);
-        sm->nx = cosa_system_nx(sm->sys);
-        sm->nu = cosa_system_nu(sm->sys);
-        sm->ny = cosa_system_ny(sm->sys);
-        sm->L = cosa_system_L(sm->sys);
-        return cli_model_x0(&cs->mod, cmd, sm->sys, &sm->x0);
-    }
-    const cosa_nlmodel *m = sm->nl;
-    sm->name = m->name;
-    sm->nparam = m->nparam;
-    sm->params = m->params;
-    sm->par = calloc(m->nparam + 1, sizeof(double));
-    if (!sm->par) {
-        cli_error(cmd, "out of memory");
-        return CLI_EFAIL;
-    }
-    cosa_nlmodel_defaults(m, sm->par);
-    for (size_t i = 0; i < cs->mod.nset; i++)
-        if (cosa_nlmodel_set(m, sm->par, cs->mod.set_name[i], cs->mod.set_value[i]) != COSA_OK) {
-            cli_error(cmd, "model '%s' has no parameter '%s'", m->name, cs->mod.set_name[i]);
-            return CLI_EUSAGE;
-        }
-    cosa_status st = m->create(m, sm->par, &sm->os);
-    if (st != COSA_OK) {
-        cli_error(cmd, "model '%s': %s", m->name, cosa_strerror(st));
-        return st == COSA_EPARAM || st == COSA_ENONFINITE ? CLI_EUSAGE : CLI_EFAIL;
-    }
-    sm->nsub = cosa_odesys_nsub(sm->os);
-    sm->nx = cosa_odesys_nx(sm->os);
-    sm->nu = cosa_odesys_nu(sm->os);
-    sm->ny = cosa_odesys_ny(sm->os);
-    sm->L = cosa_odesys_L(sm->os);
-    sm->x0 = calloc(sm->nx + 1, sizeof(double));
-    if (!sm->x0) {
-        cli_error(cmd, "out of memory");
-        return CLI_EFAIL;
-    }
-    if ((st = m->initial_state(m, sm->par, sm->x0)) != COSA_OK) {
-        cli_error(cmd, "model '%s': initial state: %s", m->name, cosa_strerror(st));
-        return CLI_EFAIL;
-    }
-    if (cs->order_text) {
-        if (s->exec != COSA_GAUSS_SEIDEL) {
-            cli_error(cmd, "--order applies to Gauss-Seidel schemes only (prefix 'gs:')");
-            return CLI_EUSAGE;
-        }
-        cs->seq = calloc(sm->nsub, sizeof(size_t));
-        if (!cs->seq) {
-            cli_error(cmd, "out of memory");
-            return CLI_EFAIL;
-        }
-        int rc = nl_order(cmd, cs->order_text, sm, cs->seq);
-        if (rc != CLI_OK)
+        r->nsub = cosa_system_nsub(r->sys);
+        nx = cosa_system_nx(r->sys);
+        r->nu = cosa_system_nu(r->sys);
+        r->ny = cosa_system_ny(r->sys);
+        r->L = cosa_system_L(r->sys);
+    } else {
+        if ((rc = cli_model_odesys(&cs->mod, cmd, &r->os)) != CLI_OK)
             return rc;
-        s->seq = cs->seq;
+        r->nsub = cosa_odesys_nsub(r->os);
+        nx = cosa_odesys_nx(r->os);
+        r->nu = cosa_odesys_nu(r->os);
+        r->ny = cosa_odesys_ny(r->os);
+        r->L = cosa_odesys_L(r->os);
     }
-    st = cosa_scheme_check(s, NULL);
-    if (st == COSA_EUNSUPPORTED) {
-        cli_error(cmd, "scheme '%s': corrections are defined for Jacobi schemes only",
-                  cs->scheme_text);
-        return CLI_EUSAGE;
-    }
-    if (st != COSA_OK) {
-        cli_error(cmd, "scheme '%s': %s", cs->scheme_text, cosa_strerror(st));
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
+    if ((rc = cli_case_order(cmd, cs, s, r->nsub, r->sys)) != CLI_OK)
+        return rc;
+    return cli_model_x0(&cs->mod, cmd, nx, &r->x0);
 }
 
 static int positive(const char *cmd, const char *opt, const char *text, double *v)
@@ -276,18 +168,18 @@ static void col_name(char *buf, size_t size, const char *prefix, const char *nam
         snprintf(buf, size, "%s%zu", prefix, k + 1);
 }
 
-static int write_csv(const char *cmd, const char *path, const struct sim_model *sm,
-                     const char *scheme, const char *integ, const char *refdesc, double dt,
-                     double tend, const cosa_cosim_result *r)
+static int write_csv(const char *cmd, const char *path, const cosa_model *m, const double *par,
+                     const struct sim_systems *sm, const char *scheme, const char *integ,
+                     const char *refdesc, double dt, double tend, const cosa_cosim_result *r)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
-    fprintf(f, "# cosa %s simulate\n# model %s\n", cosa_version(), sm->name);
-    for (size_t i = 0; i < sm->nparam; i++)
-        fprintf(f, "# param %s %.17g\n", sm->params[i].name, sm->par[i]);
+    fprintf(f, "# cosa %s simulate\n# model %s\n", cosa_version(), m->name);
+    for (size_t i = 0; i < m->nparam; i++)
+        fprintf(f, "# param %s %.17g\n", m->params[i].name, par[i]);
     fprintf(f, "# scheme %s\n# integrator %s\n# reference %s\n", scheme, integ, refdesc);
     fprintf(f, "# dt %.17g\n# tend %.17g\n# steps %zu of %zu\n", dt, tend, r->ndone, r->nsteps);
     if (r->diverged)
@@ -301,15 +193,15 @@ static int write_csv(const char *cmd, const char *path, const struct sim_model *
     char nm[128];
     fprintf(f, "t");
     for (size_t k = 0; k < sm->nu; k++)
-        col_name(nm, sizeof nm, "u", in_name(sm, k), k), fprintf(f, ",%s", nm);
+        col_name(nm, sizeof nm, "u", in_name(m, par, k), k), fprintf(f, ",%s", nm);
     const char *pre[3] = {"y", "ybar", NULL};
     for (int b = 0; b < 2; b++)
         for (size_t k = 0; k < sm->ny; k++)
-            col_name(nm, sizeof nm, pre[b], out_name(sm, k), k), fprintf(f, ",%s", nm);
+            col_name(nm, sizeof nm, pre[b], out_name(m, par, k), k), fprintf(f, ",%s", nm);
     for (size_t k = 0; k < sm->nu; k++)
-        col_name(nm, sizeof nm, "du", in_name(sm, k), k), fprintf(f, ",%s", nm);
+        col_name(nm, sizeof nm, "du", in_name(m, par, k), k), fprintf(f, ",%s", nm);
     for (size_t k = 0; k < sm->ny; k++)
-        col_name(nm, sizeof nm, "ref", out_name(sm, k), k), fprintf(f, ",%s", nm);
+        col_name(nm, sizeof nm, "ref", out_name(m, par, k), k), fprintf(f, ",%s", nm);
     fputc('\n', f);
     const size_t nu = sm->nu, ny = sm->ny;
     for (size_t n = 0; n <= r->ndone; n++) {
@@ -345,7 +237,7 @@ int cmd_simulate(int argc, char **argv)
         {"plot", required_argument, NULL, 'p'},     {0, 0, 0, 0}};
     struct sim_opts o = {0};
     cli_case cs = {0};
-    struct sim_model sm = {0};
+    struct sim_systems sm = {0};
     cosa_unit **units = NULL;
     cosa_unitset *set = NULL;
     cosa_reftraj *ref = NULL;
@@ -365,25 +257,27 @@ int cmd_simulate(int argc, char **argv)
     }
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
-        (rc = resolve_model(cmd, &cs, &scheme, &sm)) != CLI_OK)
+        (rc = build_systems(cmd, &cs, &scheme, &sm)) != CLI_OK)
         goto out;
+    const cosa_model *m = cs.mod.model;
+    const double *par = cs.mod.par;
 
     /* integrator and tolerances */
     cosa_integrator integ;
-    const char *iname = o.integrator ? o.integrator : sm.nl ? "cvode" : "exact";
+    const char *iname = o.integrator ? o.integrator : sm.sys ? "exact" : "cvode";
     if (cosa_integrator_parse(iname, &integ) != COSA_OK) {
         cli_error(cmd, "unknown integrator '%s' (expected exact, cvode, cvode-adams, rk4, "
                        "symplectic-euler or euler)", iname);
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (integ.kind == COSA_INTEGRATOR_EXACT && sm.nl) {
+    if (integ.kind == COSA_INTEGRATOR_EXACT && !sm.sys) {
         cli_error(cmd, "--integrator exact needs a linear model; '%s' is nonlinear (use cvode, "
-                       "rk4, symplectic-euler or euler)", sm.name);
+                       "rk4, symplectic-euler or euler)", m->name);
         rc = CLI_EUSAGE;
         goto out;
     }
-    tend = sm.nl ? sm.nl->tend : sm.lin->tend;
+    tend = m->tend;
     double micro = 0.0;
     if ((rc = positive(cmd, "--tend", o.tend, &tend)) != CLI_OK ||
         (rc = positive(cmd, "--rtol", o.rtol, &integ.rtol)) != CLI_OK ||
@@ -424,14 +318,15 @@ int cmd_simulate(int argc, char **argv)
     }
     cosa_status st = COSA_OK;
     if (integ.kind != COSA_INTEGRATOR_EXACT && !sm.os)
-        st = cosa_odesys_from_linear(sm.sys, &sm.os);
+        st = m->create_ode ? m->create_ode(m, par, &sm.os)
+                           : cosa_odesys_from_linear(sm.sys, &sm.os);
     for (size_t i = 0; i < sm.nsub && st == COSA_OK; i++)
         st = integ.kind == COSA_INTEGRATOR_EXACT
                  ? cosa_unit_linear_from_system(sm.sys, i, &units[i])
                  : cosa_unit_ode_create(cosa_odesys_sub(sm.os, i), &integ, &units[i]);
     if (st == COSA_EUNSUPPORTED) {
         cli_error(cmd, "--integrator %s: model '%s' has no position/velocity split of its "
-                       "states (symplectic Euler needs one)", iname, sm.name);
+                       "states (symplectic Euler needs one)", iname, m->name);
         rc = CLI_EUSAGE;
         goto out;
     }
@@ -475,7 +370,7 @@ int cmd_simulate(int argc, char **argv)
     else
         snprintf(idesc, sizeof idesc, "%s micro %g", cosa_integrator_name(integ.kind),
                  integ.hmicro);
-    printf("model %s\nscheme %s\nintegrator %s\nreference %s\ndt %.17g\ntend %.17g\n", sm.name,
+    printf("model %s\nscheme %s\nintegrator %s\nreference %s\ndt %.17g\ntend %.17g\n", m->name,
            sname, idesc, refdesc, dt, tend);
     if (res->diverged)
         printf("status diverged t=%.15g\nreason %s\n", res->t_diverged, res->reason);
@@ -494,17 +389,18 @@ int cmd_simulate(int argc, char **argv)
         if (o.name)
             snprintf(base, sizeof base, "%s", o.name);
         else
-            snprintf(base, sizeof base, "%s_%s", sm.name, slug);
+            snprintf(base, sizeof base, "%s_%s", m->name, slug);
         snprintf(csv, sizeof csv, "%s.csv", base);
         snprintf(gp, sizeof gp, "%s.gp", base);
         if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
-            (rc = write_csv(cmd, path, &sm, sname, idesc, refdesc, dt, tend, res)) != CLI_OK)
+            (rc = write_csv(cmd, path, m, par, &sm, sname, idesc, refdesc, dt, tend, res)) !=
+                CLI_OK)
             goto out;
         printf("file %s\n", path);
         char names[2048] = "", title[512], comment[1024], ycol[32], rcol[32];
         for (size_t k = 0; k < sm.ny; k++) {
             char nm[128];
-            const char *n = out_name(&sm, k);
+            const char *n = out_name(m, par, k);
             if (n)
                 snprintf(nm, sizeof nm, "%s", n);
             else
@@ -516,10 +412,10 @@ int cmd_simulate(int argc, char **argv)
         }
         snprintf(ycol, sizeof ycol, "%zu", 2 + sm.nu + sm.ny);
         snprintf(rcol, sizeof rcol, "%zu", 2 + 2 * sm.nu + 2 * sm.ny);
-        snprintf(title, sizeof title, "%s, %s, ΔT = %g s%s", sm.name, sname, dt,
+        snprintf(title, sizeof title, "%s, %s, ΔT = %g s%s", m->name, sname, dt,
                  res->diverged ? " (diverged)" : "");
         snprintf(comment, sizeof comment, "# cosa %s simulate: model %s, scheme %s\n# data: %s",
-                 cosa_version(), sm.name, sname, csv);
+                 cosa_version(), m->name, sname, csv);
         const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE", "NAMES", "YCOL", "RCOL",
                               "TITLE"};
         const char *vals[] = {comment, gp, base, csv, names, ycol, rcol, title};
@@ -545,8 +441,6 @@ out:
     cosa_odesys_free(sm.os);
     cosa_system_free(sm.sys);
     free(sm.x0);
-    if (sm.nl)
-        free(sm.par);
     cli_case_free(&cs);
     free(av);
     return rc;

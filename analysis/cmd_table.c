@@ -266,15 +266,15 @@ static int table4(struct table_ctx *t)
     static const char *const rows[NS] = {"zoh", "zoh+mbcorr", "foh",
                                          "foh+mbcorr", "soh", "soh+mbcorr"};
     const double dt = 1e-3, refrtol = 1e-12;
-    const cosa_nlmodel *m = cosa_nlmodel_find("twomass-nl");
+    const cosa_model *m = cosa_model_find("twomass-nl");
     double par[64], eg[NS][NND], tdiv[NS][NND];
-    if (!m || m->nparam > 64) {
+    if (!m || !m->create_ode || m->nparam > 64) {
         cli_error(t->cmd, "model twomass-nl is missing");
         return CLI_EFAIL;
     }
-    cosa_nlmodel_defaults(m, par);
+    cosa_model_defaults(m, par);
     for (size_t i = 0; i < t->cs->mod.nset; i++)
-        if (cosa_nlmodel_set(m, par, t->cs->mod.set_name[i], t->cs->mod.set_value[i]) !=
+        if (cosa_model_set(m, par, t->cs->mod.set_name[i], t->cs->mod.set_value[i]) !=
             COSA_OK) {
             cli_error(t->cmd, "model twomass-nl has no parameter '%s'", t->cs->mod.set_name[i]);
             return CLI_EUSAGE;
@@ -296,8 +296,8 @@ static int table4(struct table_ctx *t)
         cosa_unitset *set = NULL;
         cosa_reftraj *ref = NULL;
         double x0[4];
-        cosa_nlmodel_set(m, par, "nd", nd[j]);
-        cosa_status st = m->create(m, par, &os);
+        cosa_model_set(m, par, "nd", nd[j]);
+        cosa_status st = m->create_ode(m, par, &os);
         if (st == COSA_OK && cosa_odesys_nsub(os) != 2)
             st = COSA_EMODEL;
         if (st == COSA_OK)
@@ -363,8 +363,8 @@ static int table4(struct table_ctx *t)
            "coupled system as one ODE, CVODE BDF (rtol %g).  'unstable (t = T)': the "
            "co-simulation diverged at T (an output beyond 1e6 x the largest reference "
            "output).\n",
-           par[cosa_nlmodel_param_index(m, "ck")], par[cosa_nlmodel_param_index(m, "dk")],
-           par[cosa_nlmodel_param_index(m, "dkmin")], par[cosa_nlmodel_param_index(m, "dkmax")], dt,
+           par[cosa_model_param_index(m, "ck")], par[cosa_model_param_index(m, "dk")],
+           par[cosa_model_param_index(m, "dkmin")], par[cosa_model_param_index(m, "dkmax")], dt,
            t->tend, integ.rtol, refrtol);
     /* the trends of section 5, checked on these numbers */
     printf("\nTrends stated in section 5, checked:\n- ZOH, e_g(plain) / e_g(MBCorr):");

@@ -1,12 +1,16 @@
-/* builtin.h -- built-in model descriptors (models/). */
+/* builtin.h -- the built-in model descriptors (models/), listed by the
+ * registry (models/registry.c). */
 #ifndef COSA_MODELS_BUILTIN_H
 #define COSA_MODELS_BUILTIN_H
 
 #include "cosa.h"
 
-extern const cosa_model cosa_model_twomass; /* MBCorr paper eq 27 */
-extern const cosa_model cosa_model_twomass_fd;  /* coupling on the mass-1 side */
-extern const cosa_model cosa_model_rotational;  /* two inertias, torque coupling */
-extern const cosa_model cosa_model_chain;       /* n masses in r groups */
+/* linear */
+extern const cosa_model model_twomass;    /* MBCorr paper eq 27 */
+extern const cosa_model model_twomass_fd; /* coupling on the mass-1 side */
+extern const cosa_model model_rotational; /* two inertias, torque coupling */
+extern const cosa_model model_chain;      /* n masses in r groups */
+/* nonlinear */
+extern const cosa_model model_twomass_nl; /* MBCorr paper section 5, eq 43 */
 
 #endif

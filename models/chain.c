@@ -294,7 +294,87 @@ static const char *sub_name(const cosa_model *model, const double *par, size_t k
     return gname[k];
 }
 
-const cosa_model cosa_model_chain = {
+/* The model-file form of the chain for cosa_model_dump (README "Model
+ * files") for the n and r of par, which the file fixes: the entries of
+ * fill_group() as expressions of m, c, d, operation for operation (masses
+ * i = 1..n, states [s_i, v_i]; group g holds masses f..l; the interface
+ * between masses a = f-1 and b = f is held by the right group: outputs F_a,
+ * inputs s_a, v_a).  The dump uses it only if reading it back gives the
+ * chain's matrices bit for bit. */
+static int write_template(FILE *f, const cosa_model *m, const double *par)
+{
+    int kn = cosa_model_param_index(m, "n"), kr = cosa_model_param_index(m, "r");
+    if (kn < 0 || kr < 0)
+        return -1;
+    double dn = par[kn], dr = par[kr];
+    if (!(dn >= 1 && dn <= 1e6 && dr >= 1 && dr <= dn) || dn != floor(dn) || dr != floor(dr))
+        return -1;
+    size_t n = (size_t)dn, r = (size_t)dr, base = n / r, extra = n % r, f0 = 1;
+    fprintf(f, "# chain with n = %zu masses in r = %zu groups (n and r are fixed here)\n", n, r);
+    for (size_t g = 0; g < r; g++) {
+        size_t k = base + (g < extra), l = f0 + k - 1;
+        int left = g > 0, right = g + 1 < r;
+        fprintf(f, "\nsubsystem g%zu\n  states ", g + 1);
+        for (size_t i = f0; i <= l; i++)
+            fprintf(f, " s%zu v%zu", i, i);
+        fprintf(f, "\n  inputs ");
+        if (right)
+            fprintf(f, " F%zu", l);
+        if (left)
+            fprintf(f, " s%zu v%zu", f0 - 1, f0 - 1);
+        fprintf(f, "\n  outputs");
+        if (right)
+            fprintf(f, " s%zu v%zu", l, l);
+        if (left)
+            fprintf(f, " F%zu", f0 - 1);
+        fprintf(f, "\n  A = zeros\n");
+        for (size_t i = f0; i <= l; i++) {
+            size_t rs = 2 * (i - f0) + 1, rv = rs + 1;
+            const char *kc = i < l ? "-2*c/m" : "-c/m", *kd = i < l ? "-2*d/m" : "-d/m";
+            fprintf(f, "  A[%zu,%zu] = 1\n", rs, rv);
+            if (i > f0)
+                fprintf(f, "  A[%zu,%zu] = c/m\n  A[%zu,%zu] = d/m\n", rv, rs - 2, rv, rv - 2);
+            fprintf(f, "  A[%zu,%zu] = %s\n  A[%zu,%zu] = %s\n", rv, rs, kc, rv, rv, kd);
+            if (i < l)
+                fprintf(f, "  A[%zu,%zu] = c/m\n  A[%zu,%zu] = d/m\n", rv, rs + 2, rv, rv + 2);
+        }
+        size_t nu = (size_t)right + 2 * (size_t)left, ny = 2 * (size_t)right + (size_t)left;
+        size_t rvl = 2 * k, jsa = right ? 2 : 1;
+        fprintf(f, "  B = %s\n", nu ? "zeros" : "[]");
+        if (right)
+            fprintf(f, "  B[%zu,1] = 1/m\n", rvl);
+        if (left)
+            fprintf(f, "  B[2,%zu] = c/m\n  B[2,%zu] = d/m\n", jsa, jsa + 1);
+        fprintf(f, "  C = %s\n", ny ? "zeros" : "[]");
+        if (right)
+            fprintf(f, "  C[1,%zu] = 1\n  C[2,%zu] = 1\n", rvl - 1, rvl);
+        if (left)
+            fprintf(f, "  C[%zu,1] = c\n  C[%zu,2] = d\n", ny, ny);
+        fprintf(f, "  D = %s\n", nu && ny ? "zeros" : "[]");
+        if (left)
+            fprintf(f, "  D[%zu,%zu] = -c\n  D[%zu,%zu] = -d\n", ny, jsa, ny, jsa + 1);
+        fprintf(f, "  x0 = zeros\n");
+        if (g == 0)
+            fprintf(f, "  x0[1] = s1\n  x0[2] = v1\n");
+        fprintf(f, "end\n");
+        f0 = l + 1;
+    }
+    fprintf(f, "\n");
+    f0 = 1;
+    for (size_t g = 0; g + 1 < r; g++) {
+        size_t l = f0 + base + (g < extra) - 1;
+        fprintf(f, "connect g%zu.s%zu -> g%zu.s%zu\n", g + 1, l, g + 2, l);
+        fprintf(f, "connect g%zu.v%zu -> g%zu.v%zu\n", g + 1, l, g + 2, l);
+        fprintf(f, "connect g%zu.F%zu -> g%zu.F%zu\n", g + 2, l, g + 1, l);
+        f0 = l + 1;
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+static const char *const structural[] = {"n", "r", NULL};
+static const cosa_model_template dump_template = {.write = write_template, .fixed = structural};
+
+const cosa_model model_chain = {
     .name = "chain",
     .doc = "n masses in a line (springs/dampers between neighbours) split into r groups",
     .nparam = NPAR,
@@ -308,4 +388,5 @@ const cosa_model cosa_model_chain = {
     .output_name = output_name,
     .data = NULL,
     .sub_name = sub_name,
+    .dump_template = &dump_template,
 };

@@ -19,14 +19,14 @@ struct instr {
     uint8_t op;
 };
 
-struct cosa_expr_pool {
+struct mf_expr_pool {
     struct instr *code;
     size_t n, cap;
 };
 
-cosa_expr_pool *cosa_expr_pool_alloc(void) { return calloc(1, sizeof(cosa_expr_pool)); }
+mf_expr_pool *mf_expr_pool_alloc(void) { return calloc(1, sizeof(mf_expr_pool)); }
 
-void cosa_expr_pool_free(cosa_expr_pool *p)
+void mf_expr_pool_free(mf_expr_pool *p)
 {
     if (!p)
         return;
@@ -60,10 +60,10 @@ static double apply_bin(int op, double a, double b)
 /* ---- compiler ------------------------------------------------------------ */
 
 struct comp {
-    cosa_expr_pool *p;
+    mf_expr_pool *p;
     const char *s;
     size_t pos, line;
-    cosa_expr_lookup lookup;
+    mf_expr_lookup lookup;
     void *ctx;
     int paren;        /* open parentheses: newlines and comments are blanks inside */
     int depth;        /* recursion depth of unary() */
@@ -124,9 +124,9 @@ static void skip_blanks(struct comp *c)
 
 static int emit(struct comp *c, int op, double num, uint32_t arg)
 {
-    cosa_expr_pool *p = c->p;
-    if (p->n - c->start >= COSA_EXPR_MAXCODE) {
-        fail(c, COSA_ESYNTAX, "expression too long (more than %d operations)", COSA_EXPR_MAXCODE);
+    mf_expr_pool *p = c->p;
+    if (p->n - c->start >= MF_EXPR_MAXCODE) {
+        fail(c, COSA_ESYNTAX, "expression too long (more than %d operations)", MF_EXPR_MAXCODE);
         return -1;
     }
     if (p->n == p->cap) {
@@ -147,7 +147,7 @@ static int emit(struct comp *c, int op, double num, uint32_t arg)
     if (op == OP_CONST || op == OP_VAR) {
         if (++c->sp > c->spmax)
             c->spmax = c->sp;
-        if (c->spmax > COSA_EXPR_STACK) {
+        if (c->spmax > MF_EXPR_STACK) {
             fail(c, COSA_ESYNTAX, "expression nested too deeply");
             return -1;
         }
@@ -164,7 +164,7 @@ static void fold(struct comp *c, size_t first, double v)
         fail(c, COSA_ENONFINITE, "constant subexpression is not finite (%g)", v);
         return;
     }
-    cosa_expr_pool *p = c->p;
+    mf_expr_pool *p = c->p;
     c->sp -= (int)(p->n - first) - 1;
     p->n = first;
     p->code[p->n++] = (struct instr){v, 0, OP_CONST};
@@ -232,9 +232,9 @@ static size_t primary(struct comp *c)
         size_t b = c->pos, e = b;
         while (isalnum((unsigned char)s[e]) || s[e] == '_')
             e++;
-        if (e - b > COSA_EXPR_MAXNAME) {
+        if (e - b > MF_EXPR_MAXNAME) {
             fail(c, COSA_ESYNTAX, "name '%.20s...' longer than %d characters", s + b,
-                 COSA_EXPR_MAXNAME);
+                 MF_EXPR_MAXNAME);
             return first;
         }
         c->pos = e;
@@ -400,9 +400,9 @@ static size_t expr(struct comp *c)
     }
 }
 
-cosa_status cosa_expr_compile(cosa_expr_pool *p, const char *text, size_t *pos, size_t *line,
-                              cosa_expr_lookup lookup, void *ctx, cosa_expr *out, char *msg,
-                              size_t msgsize)
+cosa_status mf_expr_compile(mf_expr_pool *p, const char *text, size_t *pos, size_t *line,
+                            mf_expr_lookup lookup, void *ctx, mf_expr *out, char *msg,
+                            size_t msgsize)
 {
     if (!p || !text || !pos || !line || !out)
         return COSA_EINVAL;
@@ -432,7 +432,7 @@ cosa_status cosa_expr_compile(cosa_expr_pool *p, const char *text, size_t *pos, 
     return COSA_OK;
 }
 
-cosa_status cosa_expr_pool_remap(cosa_expr_pool *p, const uint32_t *map, size_t nmap)
+cosa_status mf_expr_pool_remap(mf_expr_pool *p, const uint32_t *map, size_t nmap)
 {
     if (!p)
         return COSA_EINVAL;
@@ -445,7 +445,7 @@ cosa_status cosa_expr_pool_remap(cosa_expr_pool *p, const uint32_t *map, size_t 
     return COSA_OK;
 }
 
-long cosa_expr_max_var(const cosa_expr_pool *p, const cosa_expr *e)
+long mf_expr_max_var(const mf_expr_pool *p, const mf_expr *e)
 {
     long m = -1;
     for (uint32_t i = 0; i < e->len; i++) {
@@ -458,11 +458,11 @@ long cosa_expr_max_var(const cosa_expr_pool *p, const cosa_expr *e)
 
 /* ---- evaluation ------------------------------------------------------------ */
 
-double cosa_expr_eval(const cosa_expr_pool *p, const cosa_expr *e, const double *vars)
+double mf_expr_eval(const mf_expr_pool *p, const mf_expr *e, const double *vars)
 {
     if (e->len == 0)
         return e->value;
-    double st[COSA_EXPR_STACK];
+    double st[MF_EXPR_STACK];
     int sp = 0;
     const struct instr *in = p->code + e->start, *end = in + e->len;
     for (; in < end; in++) {
@@ -501,7 +501,7 @@ static void tidy_exponent(char *s)
 /* Among the %.{p}g renderings that read back as x, the shortest; an
  * exponent counts two extra characters, so 1000 prints as "1000" and 1e6
  * as "1e6". */
-int cosa_expr_print_number(FILE *f, double x)
+int mf_expr_print_number(FILE *f, double x)
 {
     char best[40] = "", buf[40];
     size_t best_score = SIZE_MAX;
@@ -542,7 +542,7 @@ struct printer {
     FILE *f;
     const struct instr *code; /* the expression's code */
     const uint32_t *first;    /* first[k]: first instruction of the subtree rooted at k */
-    cosa_expr_namer name;
+    mf_expr_namer name;
     void *ctx;
     int err;
 };
@@ -575,7 +575,7 @@ static void node(struct printer *pr, uint32_t k)
     const struct instr *in = &pr->code[k];
     switch (in->op) {
     case OP_CONST:
-        if (cosa_expr_print_number(pr->f, in->num) != 0)
+        if (mf_expr_print_number(pr->f, in->num) != 0)
             pr->err = 1;
         return;
     case OP_VAR: {
@@ -616,11 +616,11 @@ static void node(struct printer *pr, uint32_t k)
     }
 }
 
-int cosa_expr_print(FILE *f, const cosa_expr_pool *p, const cosa_expr *e, cosa_expr_namer name,
-                    void *ctx)
+int mf_expr_print(FILE *f, const mf_expr_pool *p, const mf_expr *e, mf_expr_namer name,
+                  void *ctx)
 {
     if (e->len == 0)
-        return cosa_expr_print_number(f, e->value);
+        return mf_expr_print_number(f, e->value);
     uint32_t *first = malloc(e->len * sizeof *first);
     if (!first)
         return -1;

@@ -1,6 +1,6 @@
 /* expr.h -- arithmetic expressions of named parameters, compiled once to a
  * small postfix bytecode and re-evaluated cheaply (models/expr.c).
- * Internal to the model-file reader (models/modelfile.c).
+ * Internal to the model-file reader and writer (models/modelfile*.c).
  *
  * Grammar (recursive descent; newlines are blanks inside parentheses):
  *   expr    := term { ('+' | '-') term }
@@ -12,36 +12,36 @@
  *   FUNC    := sqrt | exp | log | abs | sin | cos
  * Subexpressions of literals are folded at compile time with the same IEEE
  * operations the evaluator uses, so folding never changes a result.  Every
- * compiled expression is printed back (cosa_expr_print) as text that compiles
+ * compiled expression is printed back (mf_expr_print) as text that compiles
  * to the identical bytecode, hence evaluates to the identical bits. */
-#ifndef COSA_EXPR_H
-#define COSA_EXPR_H
+#ifndef COSA_MODELS_EXPR_H
+#define COSA_MODELS_EXPR_H
 
 #include "cosa.h"
 
 #include <stdint.h>
 #include <stdio.h>
 
-#define COSA_EXPR_STACK 64       /* evaluation stack (checked at compile time) */
-#define COSA_EXPR_MAXCODE 4096   /* instructions per expression               */
-#define COSA_EXPR_MAXNAME 64     /* characters in a name                      */
+#define MF_EXPR_STACK 64       /* evaluation stack (checked at compile time) */
+#define MF_EXPR_MAXCODE 4096   /* instructions per expression               */
+#define MF_EXPR_MAXNAME 64     /* characters in a name                      */
 
 /* Shared code store of many expressions. */
-typedef struct cosa_expr_pool cosa_expr_pool;
+typedef struct mf_expr_pool mf_expr_pool;
 
 /* One compiled expression: a constant (len == 0) or code[start, start+len). */
-typedef struct cosa_expr {
+typedef struct mf_expr {
     double value;   /* the constant when len == 0 */
     uint32_t start, len;
     uint32_t line;  /* source line where the expression starts (for messages) */
-} cosa_expr;
+} mf_expr;
 
-cosa_expr_pool *cosa_expr_pool_alloc(void);
-void cosa_expr_pool_free(cosa_expr_pool *p);
+mf_expr_pool *mf_expr_pool_alloc(void);
+void mf_expr_pool_free(mf_expr_pool *p);
 
 /* Name lookup used while compiling: returns a variable id >= 0 for the name
  * (text, len), or -1 when the name cannot be accepted (out of memory). */
-typedef long (*cosa_expr_lookup)(void *ctx, const char *name, size_t len, size_t line);
+typedef long (*mf_expr_lookup)(void *ctx, const char *name, size_t len, size_t line);
 
 /* Compile the expression starting at text[*pos] (text NUL-terminated).
  * Stops before the first character that cannot continue the expression at
@@ -51,27 +51,27 @@ typedef long (*cosa_expr_lookup)(void *ctx, const char *name, size_t len, size_t
  * COSA_ENONFINITE (a number or folded constant is not finite) or
  * COSA_ENOMEM, writes a message without location into msg and leaves *line
  * at the offending line. */
-cosa_status cosa_expr_compile(cosa_expr_pool *p, const char *text, size_t *pos, size_t *line,
-                              cosa_expr_lookup lookup, void *ctx, cosa_expr *out, char *msg,
-                              size_t msgsize);
+cosa_status mf_expr_compile(mf_expr_pool *p, const char *text, size_t *pos, size_t *line,
+                            mf_expr_lookup lookup, void *ctx, mf_expr *out, char *msg,
+                            size_t msgsize);
 
 /* Replace every variable id v by map[v] (ids < nmap; returns COSA_EINVAL if
  * an id is out of range).  Used once, after all names are resolved. */
-cosa_status cosa_expr_pool_remap(cosa_expr_pool *p, const uint32_t *map, size_t nmap);
+cosa_status mf_expr_pool_remap(mf_expr_pool *p, const uint32_t *map, size_t nmap);
 
 /* Largest variable id used by e, or -1 if it uses none. */
-long cosa_expr_max_var(const cosa_expr_pool *p, const cosa_expr *e);
+long mf_expr_max_var(const mf_expr_pool *p, const mf_expr *e);
 
 /* Value of e with variables vars[id]. */
-double cosa_expr_eval(const cosa_expr_pool *p, const cosa_expr *e, const double *vars);
+double mf_expr_eval(const mf_expr_pool *p, const mf_expr *e, const double *vars);
 
 /* Print e as source text; name(ctx, id) gives variable names.
  * Returns 0, or -1 on a write error or out of memory. */
-typedef const char *(*cosa_expr_namer)(void *ctx, uint32_t id);
-int cosa_expr_print(FILE *f, const cosa_expr_pool *p, const cosa_expr *e, cosa_expr_namer name,
-                    void *ctx);
+typedef const char *(*mf_expr_namer)(void *ctx, uint32_t id);
+int mf_expr_print(FILE *f, const mf_expr_pool *p, const mf_expr *e, mf_expr_namer name,
+                  void *ctx);
 
 /* Print x with the fewest significant digits (<= 17) that read back as x. */
-int cosa_expr_print_number(FILE *f, double x);
+int mf_expr_print_number(FILE *f, double x);
 
 #endif

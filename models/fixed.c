@@ -1,31 +1,31 @@
 /* fixed.c -- callbacks shared by the fixed-structure built-in models. */
 #include "fixed.h"
 
-static const cosa_fixed_desc *desc(const cosa_model *m)
+static const model_fixed_desc *desc(const cosa_model *m)
 {
-    return m ? (const cosa_fixed_desc *)m->data : NULL;
+    return m ? (const model_fixed_desc *)m->data : NULL;
 }
 
-cosa_status cosa_fixed_create(const cosa_model *m, const double *par, cosa_system **out)
+cosa_status model_fixed_create(const cosa_model *m, const double *par, cosa_system **out)
 {
-    const cosa_fixed_desc *d = desc(m);
+    const model_fixed_desc *d = desc(m);
     if (!d || !par || !out)
         return COSA_EINVAL;
-    double store[COSA_FIXED_STORE];
-    cosa_subsystem sub[COSA_FIXED_MAXSUB];
+    double store[MODEL_FIXED_STORE];
+    cosa_subsystem sub[MODEL_FIXED_MAXSUB];
     cosa_status st = d->fill(par, store, sub);
     if (st != COSA_OK)
         return st;
     return cosa_system_create(out, d->nsub, sub, d->L);
 }
 
-cosa_status cosa_fixed_update(const cosa_model *m, const double *par, cosa_system *sys)
+cosa_status model_fixed_update(const cosa_model *m, const double *par, cosa_system *sys)
 {
-    const cosa_fixed_desc *d = desc(m);
+    const model_fixed_desc *d = desc(m);
     if (!d || !par || !sys)
         return COSA_EINVAL;
-    double store[COSA_FIXED_STORE];
-    cosa_subsystem sub[COSA_FIXED_MAXSUB];
+    double store[MODEL_FIXED_STORE];
+    cosa_subsystem sub[MODEL_FIXED_MAXSUB];
     cosa_status st = d->fill(par, store, sub);
     for (size_t i = 0; i < d->nsub && st == COSA_OK; i++)
         st = cosa_system_store_subsystem(sys, i, &sub[i]);
@@ -33,9 +33,9 @@ cosa_status cosa_fixed_update(const cosa_model *m, const double *par, cosa_syste
     return st == COSA_OK ? cosa_system_validate(sys) : st;
 }
 
-cosa_status cosa_fixed_initial_state(const cosa_model *m, const double *par, double *x0)
+cosa_status model_fixed_initial_state(const cosa_model *m, const double *par, double *x0)
 {
-    const cosa_fixed_desc *d = desc(m);
+    const model_fixed_desc *d = desc(m);
     if (!d || !par || !x0)
         return COSA_EINVAL;
     for (size_t k = 0; k < d->nx; k++)
@@ -48,26 +48,26 @@ static const char *pick(const char *const *names, size_t n, size_t k)
     return names && k < n ? names[k] : NULL;
 }
 
-const char *cosa_fixed_state_name(const cosa_model *m, const double *par, size_t k)
+const char *model_fixed_state_name(const cosa_model *m, const double *par, size_t k)
 {
-    const cosa_fixed_desc *d = desc(m);
+    const model_fixed_desc *d = desc(m);
     return d ? pick(d->state_names, d->nx, k) : NULL;
 }
 
-const char *cosa_fixed_input_name(const cosa_model *m, const double *par, size_t k)
+const char *model_fixed_input_name(const cosa_model *m, const double *par, size_t k)
 {
-    const cosa_fixed_desc *d = desc(m);
+    const model_fixed_desc *d = desc(m);
     return d ? pick(d->input_names, d->nu, k) : NULL;
 }
 
-const char *cosa_fixed_output_name(const cosa_model *m, const double *par, size_t k)
+const char *model_fixed_output_name(const cosa_model *m, const double *par, size_t k)
 {
-    const cosa_fixed_desc *d = desc(m);
+    const model_fixed_desc *d = desc(m);
     return d ? pick(d->output_names, d->ny, k) : NULL;
 }
 
-const char *cosa_fixed_sub_name(const cosa_model *m, const double *par, size_t k)
+const char *model_fixed_sub_name(const cosa_model *m, const double *par, size_t k)
 {
-    const cosa_fixed_desc *d = desc(m);
+    const model_fixed_desc *d = desc(m);
     return d ? pick(d->sub_names, d->nsub, k) : NULL;
 }

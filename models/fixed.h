@@ -1,20 +1,20 @@
 /* fixed.h -- shared callbacks for built-in models of fixed structure: a few
  * subsystems whose matrices are filled from the parameter vector, a constant
  * coupling matrix and an initial state taken from parameters.  A model
- * supplies a cosa_fixed_desc as its cosa_model.data and COSA_FIXED_CALLBACKS. */
+ * supplies a model_fixed_desc as its cosa_model.data and MODEL_FIXED_CALLBACKS. */
 #ifndef COSA_MODELS_FIXED_H
 #define COSA_MODELS_FIXED_H
 
 #include "cosa.h"
 
-#define COSA_FIXED_STORE 64  /* doubles available to fill()        */
-#define COSA_FIXED_MAXSUB 4
+#define MODEL_FIXED_STORE 64 /* doubles available to fill()        */
+#define MODEL_FIXED_MAXSUB 4
 
-typedef struct cosa_fixed_desc {
+typedef struct model_fixed_desc {
     size_t nsub;
     size_t nx, nu, ny;              /* totals                            */
     const double *L;                /* coupling, nu x ny, column-major   */
-    /* Write the subsystem matrices into store (COSA_FIXED_STORE doubles)
+    /* Write the subsystem matrices into store (MODEL_FIXED_STORE doubles)
      * and describe them in sub[0 .. nsub-1]; COSA_EPARAM for invalid par. */
     cosa_status (*fill)(const double *par, double *store, cosa_subsystem *sub);
     const int *x0_param;            /* nx parameter indices: x0[k] = par[x0_param[k]] */
@@ -22,20 +22,20 @@ typedef struct cosa_fixed_desc {
     const char *const *input_names; /* nu names  */
     const char *const *output_names;/* ny names  */
     const char *const *sub_names;   /* nsub names */
-} cosa_fixed_desc;
+} model_fixed_desc;
 
-cosa_status cosa_fixed_create(const cosa_model *m, const double *par, cosa_system **out);
-cosa_status cosa_fixed_update(const cosa_model *m, const double *par, cosa_system *sys);
-cosa_status cosa_fixed_initial_state(const cosa_model *m, const double *par, double *x0);
-const char *cosa_fixed_state_name(const cosa_model *m, const double *par, size_t k);
-const char *cosa_fixed_input_name(const cosa_model *m, const double *par, size_t k);
-const char *cosa_fixed_output_name(const cosa_model *m, const double *par, size_t k);
-const char *cosa_fixed_sub_name(const cosa_model *m, const double *par, size_t k);
+cosa_status model_fixed_create(const cosa_model *m, const double *par, cosa_system **out);
+cosa_status model_fixed_update(const cosa_model *m, const double *par, cosa_system *sys);
+cosa_status model_fixed_initial_state(const cosa_model *m, const double *par, double *x0);
+const char *model_fixed_state_name(const cosa_model *m, const double *par, size_t k);
+const char *model_fixed_input_name(const cosa_model *m, const double *par, size_t k);
+const char *model_fixed_output_name(const cosa_model *m, const double *par, size_t k);
+const char *model_fixed_sub_name(const cosa_model *m, const double *par, size_t k);
 
-#define COSA_FIXED_CALLBACKS                                                             \
-    .create = cosa_fixed_create, .update = cosa_fixed_update,                            \
-    .initial_state = cosa_fixed_initial_state, .state_name = cosa_fixed_state_name,      \
-    .input_name = cosa_fixed_input_name, .output_name = cosa_fixed_output_name,          \
-    .sub_name = cosa_fixed_sub_name
+#define MODEL_FIXED_CALLBACKS                                                            \
+    .create = model_fixed_create, .update = model_fixed_update,                          \
+    .initial_state = model_fixed_initial_state, .state_name = model_fixed_state_name,    \
+    .input_name = model_fixed_input_name, .output_name = model_fixed_output_name,        \
+    .sub_name = model_fixed_sub_name
 
 #endif

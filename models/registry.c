@@ -1,16 +1,19 @@
-/* registry.c -- the table of built-in models and parameter helpers. */
+/* registry.c -- the table of built-in models and the helpers every model
+ * descriptor shares (parameters, linearity, destroy). */
 #include "cosa.h"
 #include "builtin.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Built-in models, in the order `cosa models` lists them. */
+/* Built-in models, in the order `cosa models` (linear) and
+ * `cosa simulate --help` (nonlinear) list them. */
 static const cosa_model *const builtin[] = {
-    &cosa_model_twomass,
-    &cosa_model_twomass_fd,
-    &cosa_model_rotational,
-    &cosa_model_chain,
+    &model_twomass,
+    &model_twomass_fd,
+    &model_rotational,
+    &model_chain,
+    &model_twomass_nl,
 };
 
 size_t cosa_model_count(void) { return sizeof builtin / sizeof builtin[0]; }
@@ -29,6 +32,8 @@ const cosa_model *cosa_model_find(const char *name)
             return builtin[i];
     return NULL;
 }
+
+int cosa_model_is_linear(const cosa_model *m) { return m && m->create; }
 
 int cosa_model_param_index(const cosa_model *m, const char *name)
 {
@@ -59,4 +64,10 @@ cosa_status cosa_model_set(const cosa_model *m, double *par, const char *name, d
         return COSA_ENONFINITE;
     par[k] = value;
     return COSA_OK;
+}
+
+void cosa_model_free(cosa_model *m)
+{
+    if (m && m->destroy)
+        m->destroy(m);
 }

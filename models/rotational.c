@@ -69,18 +69,57 @@ static const char *const output_names[] = {"phi1", "omega1", "tau"};
 static const char *const sub_names[] = {"A", "B"};
 static const int x0_param[] = {PHI1, OMEGA1, PHI2, OMEGA2};
 
-static const cosa_fixed_desc desc = {
+static const model_fixed_desc desc = {
     .nsub = 2, .nx = 4, .nu = 3, .ny = 3, .L = coupling, .fill = fill, .x0_param = x0_param,
     .state_names = state_names, .input_names = input_names, .output_names = output_names,
     .sub_names = sub_names,
 };
 
-const cosa_model cosa_model_rotational = {
+/* The model-file form of this model for cosa_model_dump (README "Model
+ * files"): subsystems and connections in terms of the parameter names, with
+ * the arithmetic of fill() operation for operation; the dump uses it only if
+ * reading it back gives these matrices bit for bit. */
+static const cosa_model_template dump_template = {
+    .text =
+        "# tau = ck (phi1 - phi2) + dk (omega1 - omega2) acts on inertia 2; inertia 1\n"
+        "# feels -tau.\n"
+        "subsystem A\n"
+        "  states  phi1 omega1\n"
+        "  inputs  tau\n"
+        "  outputs phi1 omega1\n"
+        "  A = [ 0, 1\n"
+        "        -c1/J1, -d1/J1 ]\n"
+        "  B = [ 0; -1/J1 ]\n"
+        "  C = eye\n"
+        "  D = zeros\n"
+        "  x0 = [ phi1; omega1 ]\n"
+        "end\n"
+        "\n"
+        "subsystem B\n"
+        "  states  phi2 omega2\n"
+        "  inputs  phi1 omega1\n"
+        "  outputs tau\n"
+        "  A = [ 0, 1\n"
+        "        -(c2 + ck)/J2, -(d2 + dk)/J2 ]\n"
+        "  B = [ 0, 0\n"
+        "        ck/J2, dk/J2 ]\n"
+        "  C = [ -ck, -dk ]\n"
+        "  D = [ ck, dk ]\n"
+        "  x0 = [ phi2; omega2 ]\n"
+        "end\n"
+        "\n"
+        "connect A.phi1 -> B.phi1\n"
+        "connect A.omega1 -> B.omega1\n"
+        "connect B.tau -> A.tau\n",
+};
+
+const cosa_model model_rotational = {
     .name = "rotational",
     .doc = "two rotational inertias coupled by a torsion spring-damper (torque feedthrough)",
     .nparam = NPAR,
     .params = params,
     .tend = 1.0,
     .data = &desc,
-    COSA_FIXED_CALLBACKS,
+    .dump_template = &dump_template,
+    MODEL_FIXED_CALLBACKS,
 };

@@ -68,18 +68,55 @@ static const char *const output_names[] = {"s1", "v1", "Fk"};
 static const char *const sub_names[] = {"I", "II"};
 static const int x0_param[] = {S1, V1, S2, V2};
 
-static const cosa_fixed_desc desc = {
+static const model_fixed_desc desc = {
     .nsub = 2, .nx = 4, .nu = 3, .ny = 3, .L = coupling, .fill = fill, .x0_param = x0_param,
     .state_names = state_names, .input_names = input_names, .output_names = output_names,
     .sub_names = sub_names,
 };
 
-const cosa_model cosa_model_twomass = {
+/* The model-file form of this model for cosa_model_dump (README "Model
+ * files"): subsystems and connections in terms of the parameter names, with
+ * the arithmetic of fill() operation for operation; the dump uses it only if
+ * reading it back gives these matrices bit for bit. */
+static const cosa_model_template dump_template = {
+    .text =
+        "subsystem I\n"
+        "  states  s1 v1\n"
+        "  inputs  Fk\n"
+        "  outputs s1 v1\n"
+        "  A = [ 0, 1\n"
+        "        -c1/m1, -d1/m1 ]\n"
+        "  B = [ 0; 1/m1 ]\n"
+        "  C = eye\n"
+        "  D = zeros\n"
+        "  x0 = [ s1; v1 ]\n"
+        "end\n"
+        "\n"
+        "subsystem II\n"
+        "  states  s2 v2\n"
+        "  inputs  s1 v1\n"
+        "  outputs Fk\n"
+        "  A = [ 0, 1\n"
+        "        -(ck + c2)/m2, -(dk + d2)/m2 ]\n"
+        "  B = [ 0, 0\n"
+        "        ck/m2, dk/m2 ]\n"
+        "  C = [ ck, dk ]\n"
+        "  D = [ -ck, -dk ]\n"
+        "  x0 = [ s2; v2 ]\n"
+        "end\n"
+        "\n"
+        "connect I.s1 -> II.s1\n"
+        "connect I.v1 -> II.v1\n"
+        "connect II.Fk -> I.Fk\n",
+};
+
+const cosa_model model_twomass = {
     .name = "twomass",
     .doc = "two-mass oscillator, force/displacement coupling (MBCorr paper eq 27)",
     .nparam = NPAR,
     .params = params,
     .tend = 0.3,
     .data = &desc,
-    COSA_FIXED_CALLBACKS,
+    .dump_template = &dump_template,
+    MODEL_FIXED_CALLBACKS,
 };

@@ -69,18 +69,57 @@ static const char *const output_names[] = {"f", "x2", "v2"};
 static const char *const sub_names[] = {"I", "II"};
 static const int x0_param[] = {X1, V1, X2, V2};
 
-static const cosa_fixed_desc desc = {
+static const model_fixed_desc desc = {
     .nsub = 2, .nx = 4, .nu = 3, .ny = 3, .L = coupling, .fill = fill, .x0_param = x0_param,
     .state_names = state_names, .input_names = input_names, .output_names = output_names,
     .sub_names = sub_names,
 };
 
-const cosa_model cosa_model_twomass_fd = {
+/* The model-file form of this model for cosa_model_dump (README "Model
+ * files"): subsystems and connections in terms of the parameter names, with
+ * the arithmetic of fill() operation for operation; the dump uses it only if
+ * reading it back gives these matrices bit for bit. */
+static const cosa_model_template dump_template = {
+    .text =
+        "# f = kc (x1 - x2) + cc (v1 - v2) is the force of the coupling on mass 2;\n"
+        "# mass 1 feels -f.\n"
+        "subsystem I\n"
+        "  states  x1 v1\n"
+        "  inputs  x2 v2\n"
+        "  outputs f\n"
+        "  A = [ 0, 1\n"
+        "        -(k1 + kc)/m1, -(c1 + cc)/m1 ]\n"
+        "  B = [ 0, 0\n"
+        "        kc/m1, cc/m1 ]\n"
+        "  C = [ kc, cc ]\n"
+        "  D = [ -kc, -cc ]\n"
+        "  x0 = [ x1; v1 ]\n"
+        "end\n"
+        "\n"
+        "subsystem II\n"
+        "  states  x2 v2\n"
+        "  inputs  f\n"
+        "  outputs x2 v2\n"
+        "  A = [ 0, 1\n"
+        "        -k2/m2, -c2/m2 ]\n"
+        "  B = [ 0; 1/m2 ]\n"
+        "  C = eye\n"
+        "  D = zeros\n"
+        "  x0 = [ x2; v2 ]\n"
+        "end\n"
+        "\n"
+        "connect I.f -> II.f\n"
+        "connect II.x2 -> I.x2\n"
+        "connect II.v2 -> I.v2\n",
+};
+
+const cosa_model model_twomass_fd = {
     .name = "twomass-fd",
     .doc = "two-mass oscillator, coupling spring-damper with mass 1 (force feedthrough)",
     .nparam = NPAR,
     .params = params,
     .tend = 1.0,
     .data = &desc,
-    COSA_FIXED_CALLBACKS,
+    .dump_template = &dump_template,
+    MODEL_FIXED_CALLBACKS,
 };

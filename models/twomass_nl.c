@@ -23,7 +23,7 @@
  * (one-sided) derivative is used; at w = 0 with n_d > 1 the raw damping is 0,
  * so d_eff = d_kmin and F_w = d_kmin (for n_d < 1 it is d_kmax), which is also
  * the one-sided derivative of F_k there. */
-#include "nlmodels.h"
+#include "builtin.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -143,7 +143,7 @@ static int jac2(double t, const double *x, const double *u, double *A, double *B
 static const double coupling[9] = {0, 1, 0, 0, 0, 1, 1, 0, 0};
 static const unsigned char kick[2] = {0, 1}; /* s drifts, v is kicked */
 
-static cosa_status create(const cosa_nlmodel *m, const double *par, cosa_odesys **out)
+static cosa_status create_ode(const cosa_model *m, const double *par, cosa_odesys **out)
 {
     *out = NULL;
     if (!(par[M1] > 0.0) || !(par[M2] > 0.0) || !(par[ND] > 0.0) || !(par[DK] >= 0.0) ||
@@ -160,7 +160,7 @@ static cosa_status create(const cosa_nlmodel *m, const double *par, cosa_odesys 
     return cosa_odesys_create(out, 2, subs, coupling, d, free);
 }
 
-static cosa_status initial_state(const cosa_nlmodel *m, const double *par, double *x0)
+static cosa_status initial_state(const cosa_model *m, const double *par, double *x0)
 {
     x0[0] = par[S1];
     x0[1] = par[V1];
@@ -169,29 +169,30 @@ static cosa_status initial_state(const cosa_nlmodel *m, const double *par, doubl
     return COSA_OK;
 }
 
-static const char *output_name(const cosa_nlmodel *m, const double *par, size_t k)
+static const char *output_name(const cosa_model *m, const double *par, size_t k)
 {
     static const char *const n[] = {"s1", "v1", "Fk"};
     return k < 3 ? n[k] : NULL;
 }
-static const char *input_name(const cosa_nlmodel *m, const double *par, size_t k)
+static const char *input_name(const cosa_model *m, const double *par, size_t k)
 {
     static const char *const n[] = {"I.Fk", "II.s1", "II.v1"};
     return k < 3 ? n[k] : NULL;
 }
-static const char *sub_name(const cosa_nlmodel *m, const double *par, size_t k)
+static const char *sub_name(const cosa_model *m, const double *par, size_t k)
 {
     static const char *const n[] = {"I", "II"};
     return k < 2 ? n[k] : NULL;
 }
 
-const cosa_nlmodel cosa_nlmodel_twomass_nl = {
+/* Nonlinear only: no linear form (create, update), so Phi analyses refuse it. */
+const cosa_model model_twomass_nl = {
     .name = "twomass-nl",
     .doc = "nonlinear two-mass oscillator, coupling damping of eq 43 (MBCorr paper section 5)",
     .nparam = NPAR,
     .params = params,
     .tend = 0.3,
-    .create = create,
+    .create_ode = create_ode,
     .initial_state = initial_state,
     .output_name = output_name,
     .input_name = input_name,

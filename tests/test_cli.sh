@@ -135,6 +135,22 @@ expect_exit 2 "$COSA" point --scheme gs:foh --dt 1e-4 --order 1
 expect_exit 2 "$COSA" point --scheme gs:foh --dt 1e-4 --order III,I
 expect_exit 2 "$COSA" point --scheme foh --dt 1e-4 --order 1,2
 
+# a nonlinear model (twomass-nl) has no linear form: every command that needs
+# one refuses it with one line naming the model, exit 2
+nl_msg='model twomass-nl is nonlinear: Phi analysis needs a linear model (use cosa simulate)'
+for args in "point --scheme zoh --dt 1e-3" "phi --scheme gs:zoh --dt 1e-3 --order II,I" \
+    "limit --scheme zoh --criterion stable" "converge --scheme zoh" "demo" \
+    "map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-3 --scheme zoh --metric rho -o $tmp/nlmap" \
+    "curve --x dt=1e-4:1e-3:log:2 --scheme zoh --metric rho -o $tmp/nlcurve" "bench"; do
+    sub=${args%% *}
+    # shellcheck disable=SC2086
+    expect_exit 2 "$COSA" $args --model twomass-nl
+    grep -qxF "cosa: $sub: $nl_msg" "$tmp/err" && ok || bad "$sub --model twomass-nl: $(cat "$tmp/err")"
+done
+expect_exit 2 "$COSA" model-dump --model twomass-nl
+grep -qxF "cosa: model-dump: model twomass-nl is nonlinear: model files describe linear models only" \
+    "$tmp/err" && ok || bad "model-dump --model twomass-nl: $(cat "$tmp/err")"
+
 # bad input: one line on stderr, exit 2
 expect_exit 2 "$COSA"
 expect_exit 2 "$COSA" nosuch

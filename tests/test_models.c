@@ -104,6 +104,47 @@ Test(models, registry_lists_all)
     }
 }
 
+/* One registry for both kinds: every built-in model is found by its name;
+ * the linear ones have the linear form (create, update) and a dump template
+ * but no ODE form, twomass-nl only the ODE form; all are static (no destroy
+ * slot). */
+Test(models, one_registry_for_linear_and_nonlinear)
+{
+    static const struct { const char *name; int linear; } all[] = {
+        {"twomass", 1}, {"twomass-fd", 1}, {"rotational", 1}, {"chain", 1}, {"twomass-nl", 0}};
+    const size_t n = sizeof all / sizeof all[0];
+    cr_expect_eq(cosa_model_count(), n);
+    for (size_t i = 0; i < n; i++) {
+        const cosa_model *m = model(all[i].name);
+        cr_expect_eq(cosa_model_at(i), m, "%s is entry %zu", all[i].name, i);
+        cr_expect_eq(cosa_model_is_linear(m), all[i].linear, "%s", all[i].name);
+        cr_expect_eq(m->create != NULL, all[i].linear, "%s: create", all[i].name);
+        cr_expect_eq(m->update != NULL, all[i].linear, "%s: update", all[i].name);
+        cr_expect_eq(m->create_ode != NULL, !all[i].linear, "%s: create_ode", all[i].name);
+        cr_expect_not_null(m->initial_state, "%s", all[i].name);
+        cr_expect_eq(m->dump_template != NULL, all[i].linear, "%s: dump template", all[i].name);
+        cr_expect_null(m->destroy, "%s is static", all[i].name);
+        cosa_model_free((cosa_model *)m); /* no destroy slot: ignored */
+    }
+    cr_expect_null(cosa_model_at(n));
+    cr_expect_null(cosa_model_find("nosuch"));
+    cr_expect_null(cosa_model_find(NULL));
+    cr_expect_eq(cosa_model_is_linear(NULL), 0);
+    cosa_model_free(NULL);
+
+    /* the nonlinear model builds its ODE system and initial state */
+    const cosa_model *nl = model("twomass-nl");
+    double par[32], x0[4];
+    cosa_model_defaults(nl, par);
+    cosa_odesys *os = NULL;
+    cr_assert_eq(nl->create_ode(nl, par, &os), COSA_OK);
+    cr_expect_eq(cosa_odesys_nsub(os), 2);
+    cr_expect_eq(cosa_odesys_nx(os), 4);
+    cr_expect_eq(nl->initial_state(nl, par, x0), COSA_OK);
+    cr_expect_eq(x0[1], par[cosa_model_param_index(nl, "v1")]);
+    cosa_odesys_free(os);
+}
+
 /* update() from other parameter values gives exactly what create() gives. */
 Test(models, update_equals_create)
 {

@@ -365,7 +365,7 @@ Test(deflate, subsystem_without_inputs)
         check_rho_full(m, empty_schemes[k], 1e-2);
         check_rho_full(m, empty_schemes[k], 0.3);
     }
-    cosa_model_file_free(m);
+    cosa_model_free(m);
 }
 
 Test(deflate, source_gain_sink)
@@ -384,7 +384,7 @@ Test(deflate, source_gain_sink)
         check_rho_full(m, empty_schemes[k], 1e-2);
         check_rho_full(m, empty_schemes[k], 0.3);
     }
-    cosa_model_file_free(m);
+    cosa_model_free(m);
 }
 
 /* ---- sweeps ------------------------------------------------------------------ */

@@ -173,7 +173,7 @@ Test(system, update_validates_after_all_stores)
     cosa_eval_workspace_free(w);
     cosa_system_free(fresh);
     cosa_system_free(sys);
-    cosa_model_file_free(m);
+    cosa_model_free(m);
 }
 
 /* store + validate: the low-level form of the same rule. */
@@ -200,7 +200,7 @@ Test(system, store_then_validate)
     cr_expect_leq(fabs(Cs[0] - (-1.0)), 4 * DBL_EPSILON, "C*[0] = %.17g", Cs[0]);
     cr_expect_leq(fabs(Cs[2] - (-4.0)), 16 * DBL_EPSILON, "C*[2] = %.17g", Cs[2]);
     cosa_system_free(sys);
-    cosa_model_file_free(m);
+    cosa_model_free(m);
 }
 
 /* A Phi workspace sized for one split must not be used with another split

@@ -26,20 +26,20 @@ struct nlcase {
     cosa_reftraj *ref;
 };
 
-static const cosa_nlmodel *nlm(void)
+static const cosa_model *nlm(void)
 {
-    const cosa_nlmodel *m = cosa_nlmodel_find("twomass-nl");
+    const cosa_model *m = cosa_model_find("twomass-nl");
     cr_assert_not_null(m);
     return m;
 }
 
 static void nl_open(struct nlcase *c, double nd, const char *integrator, int with_ref)
 {
-    const cosa_nlmodel *m = nlm();
+    const cosa_model *m = nlm();
     memset(c, 0, sizeof *c);
-    cosa_nlmodel_defaults(m, c->par);
-    cr_assert_eq(cosa_nlmodel_set(m, c->par, "nd", nd), COSA_OK);
-    cr_assert_eq(m->create(m, c->par, &c->os), COSA_OK);
+    cosa_model_defaults(m, c->par);
+    cr_assert_eq(cosa_model_set(m, c->par, "nd", nd), COSA_OK);
+    cr_assert_eq(m->create_ode(m, c->par, &c->os), COSA_OK);
     cr_assert_eq(m->initial_state(m, c->par, c->x0), COSA_OK);
     cosa_integrator integ;
     cr_assert_eq(cosa_integrator_parse(integrator, &integ), COSA_OK);
@@ -275,12 +275,12 @@ Test(twomass_nl, reference_vs_independent_rk4)
     for (int j = 0; j < 2; j++) {
         struct nlcase c;
         nl_open(&c, nds[j], "cvode", 1);
-        const cosa_nlmodel *m = nlm();
+        const cosa_model *m = nlm();
         double p[11];
         const char *names[11] = {"m1", "m2", "c1", "c2", "d1", "d2", "ck", "dk", "nd", "dkmin",
                                  "dkmax"};
         for (int i = 0; i < 11; i++)
-            p[i] = c.par[cosa_nlmodel_param_index(m, names[i])];
+            p[i] = c.par[cosa_model_param_index(m, names[i])];
         double x[4], k1[4], k2[4], k3[4], k4[4], xt[4];
         memcpy(x, c.x0, sizeof x);
         const int sub = 500; /* RK4 steps per macro step: 2e-6 s */
@@ -425,22 +425,22 @@ Test(twomass_nl, linearisation_point)
 /* Parameter validation of the model. */
 Test(twomass_nl, parameters)
 {
-    const cosa_nlmodel *m = nlm();
+    const cosa_model *m = nlm();
     double par[64];
-    cosa_nlmodel_defaults(m, par);
-    cr_expect_eq(par[cosa_nlmodel_param_index(m, "nd")], 1.0);
-    cr_expect_eq(par[cosa_nlmodel_param_index(m, "dkmin")], 10.0);
-    cr_expect_eq(par[cosa_nlmodel_param_index(m, "dkmax")], 1e4);
-    cr_expect_eq(cosa_nlmodel_set(m, par, "nosuch", 1.0), COSA_EPARAM);
-    cr_expect_eq(cosa_nlmodel_set(m, par, "nd", NAN), COSA_ENONFINITE);
+    cosa_model_defaults(m, par);
+    cr_expect_eq(par[cosa_model_param_index(m, "nd")], 1.0);
+    cr_expect_eq(par[cosa_model_param_index(m, "dkmin")], 10.0);
+    cr_expect_eq(par[cosa_model_param_index(m, "dkmax")], 1e4);
+    cr_expect_eq(cosa_model_set(m, par, "nosuch", 1.0), COSA_EPARAM);
+    cr_expect_eq(cosa_model_set(m, par, "nd", NAN), COSA_ENONFINITE);
     cosa_odesys *os = NULL;
-    cosa_nlmodel_set(m, par, "nd", 0.0);
-    cr_expect_eq(m->create(m, par, &os), COSA_EPARAM);
-    cosa_nlmodel_defaults(m, par);
-    cosa_nlmodel_set(m, par, "dkmin", 2e4);
-    cr_expect_eq(m->create(m, par, &os), COSA_EPARAM);
+    cosa_model_set(m, par, "nd", 0.0);
+    cr_expect_eq(m->create_ode(m, par, &os), COSA_EPARAM);
+    cosa_model_defaults(m, par);
+    cosa_model_set(m, par, "dkmin", 2e4);
+    cr_expect_eq(m->create_ode(m, par, &os), COSA_EPARAM);
     cr_expect_null(os);
-    cr_expect_null(cosa_nlmodel_find("twomass"));
-    cr_expect_eq(cosa_nlmodel_at(0), m);
-    cr_expect_null(cosa_nlmodel_at(cosa_nlmodel_count()));
+    cr_expect_null(cosa_model_find("twomass")->create_ode);
+    cr_expect_eq(cosa_model_at(cosa_model_count() - 1), m);
+    cr_expect_null(cosa_model_at(cosa_model_count()));
 }

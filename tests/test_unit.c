@@ -499,5 +499,5 @@ Test(unit_linear, pure_gain_subsystem_simulates_like_phi)
     }
     cosa_odesys_free(os);
     cosa_system_free(sys);
-    cosa_model_file_free(m);
+    cosa_model_free(m);
 }

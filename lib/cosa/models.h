@@ -1,4 +1,5 @@
-/* cosa/models.h -- model descriptors and registries (models/), model files.
+/* cosa/models.h -- the model descriptor, the registry of built-in models
+ * (models/) and model files.
  * Part of the public API; include <cosa.h> (the umbrella header) or this file. */
 #ifndef COSA_MODELS_H
 #define COSA_MODELS_H
@@ -10,35 +11,10 @@
 extern "C" {
 #endif
 
-typedef struct cosa_odesys cosa_odesys; /* cosa/td.h */
-
-/* ---- Nonlinear models (models/nlregistry.c) -------------------------------- */
-
-/* A parameterised family of coupled nonlinear systems (e.g. twomass-nl).
- * Parameters work like cosa_model's (struct cosa_param, below).  create()
- * builds the ODE subsystems and coupling; initial_state() writes x0. */
-typedef struct cosa_nlmodel cosa_nlmodel;
-struct cosa_nlmodel {
-    const char *name;
-    const char *doc;
-    size_t nparam;
-    const struct cosa_param *params;
-    double tend;  /* natural horizon [s] */
-    cosa_status (*create)(const cosa_nlmodel *m, const double *par, cosa_odesys **out);
-    cosa_status (*initial_state)(const cosa_nlmodel *m, const double *par, double *x0);
-    const char *(*output_name)(const cosa_nlmodel *m, const double *par, size_t k);
-    const char *(*input_name)(const cosa_nlmodel *m, const double *par, size_t k);
-    const char *(*sub_name)(const cosa_nlmodel *m, const double *par, size_t k);
-};
-
-size_t cosa_nlmodel_count(void);
-const cosa_nlmodel *cosa_nlmodel_at(size_t i);
-const cosa_nlmodel *cosa_nlmodel_find(const char *name); /* NULL if unknown */
-void cosa_nlmodel_defaults(const cosa_nlmodel *m, double *par);
-/* Index of a parameter by name, or -1. */
-int cosa_nlmodel_param_index(const cosa_nlmodel *m, const char *name);
-/* COSA_EPARAM if unknown, COSA_ENONFINITE if value is not finite. */
-cosa_status cosa_nlmodel_set(const cosa_nlmodel *m, double *par, const char *name, double value);
+/* The ODE form of a model is a time-domain object (cosa/td.h); models.h only
+ * names it, so that the Phi layer's sweeps (which use the linear form) do not
+ * depend on the time-domain layer. */
+typedef struct cosa_odesys cosa_odesys;
 
 /* ------------------------------------------------------------------------ */
 /* Models (models/)                                                         */
@@ -58,34 +34,73 @@ typedef struct cosa_param {
 
 typedef struct cosa_model cosa_model;
 
-/* A model: a parameterised family of coupled linear systems.
- * create() builds a new system from the parameter values (in the order of
- * params); update() rewrites an existing system of the same model in place
- * (fast path for sweeps; may touch only the subsystems that depend on the
- * changed parameters); initial_state() writes x0 (nx entries).
- * data is the model's private description (NULL for built-in models). */
+/* How cosa_model_dump writes a model with parameter expressions: the
+ * subsystems and connections of a model file in terms of the model's
+ * parameter names (the header and the param lines are generated), either
+ * fixed text or written by write() for the parameter values par (returns 0,
+ * or -1 on a write error).  Parameters named in fixed (NULL-terminated; may
+ * be NULL) are structural: the text holds their values, so they are written
+ * as comments, not as settable params.  A template is used only if reading
+ * it back reproduces the model's system bit for bit. */
+typedef struct cosa_model_template {
+    const char *text;
+    int (*write)(FILE *f, const cosa_model *m, const double *par);
+    const char *const *fixed;
+} cosa_model_template;
+
+/* A model: a parameterised family of coupled systems, in a linear form, an
+ * ODE form, or both.  Parameters are m->params (values passed as par, in
+ * that order); callbacks return COSA_EPARAM for parameter values they
+ * cannot build.
+ *
+ * Linear form (create != NULL, cosa_model_is_linear): create() builds a new
+ * coupled linear system; update() rewrites an existing system of the same
+ * model in place (fast path for sweeps; may touch only the subsystems that
+ * depend on the changed parameters; COSA_EINVAL when the structure changed).
+ * Phi analyses need this form.
+ *
+ * ODE form (create_ode != NULL): create_ode() builds the coupled nonlinear
+ * system for time-domain co-simulation.  When it is NULL (every linear
+ * built-in model and model files), a time-domain run uses
+ * cosa_odesys_from_linear of create()'s system instead.
+ *
+ * initial_state() writes x0 (nx entries) for either form.  The name
+ * callbacks are optional (may be NULL) and return NULL past the end.
+ * data is the model's private description (NULL if it has none).
+ * dump_template (may be NULL) is how cosa_model_dump keeps expressions.
+ * destroy (NULL for static models) frees a model made at run time (model
+ * files); call it through cosa_model_free. */
 struct cosa_model {
     const char *name;
     const char *doc;
     size_t nparam;
     const cosa_param *params;
-    double tend;  /* natural horizon [s] for accuracy analyses */
+    double tend;  /* natural horizon [s] for accuracy analyses and simulate */
+    /* linear form (both NULL for a nonlinear model) */
     cosa_status (*create)(const cosa_model *m, const double *par, cosa_system **out);
     cosa_status (*update)(const cosa_model *m, const double *par, cosa_system *sys);
+    /* ODE form (NULL: cosa_odesys_from_linear of the linear form) */
+    cosa_status (*create_ode)(const cosa_model *m, const double *par, cosa_odesys **out);
     cosa_status (*initial_state)(const cosa_model *m, const double *par, double *x0);
-    /* optional names for states, inputs, outputs, subsystems (may be NULL) */
+    /* optional names of states, inputs, outputs and subsystems (the latter
+     * for --order of Gauss-Seidel schemes) */
     const char *(*state_name)(const cosa_model *m, const double *par, size_t k);
     const char *(*input_name)(const cosa_model *m, const double *par, size_t k);
     const char *(*output_name)(const cosa_model *m, const double *par, size_t k);
-    const void *data;
-    /* optional name of subsystem k (for --order of Gauss-Seidel schemes) */
     const char *(*sub_name)(const cosa_model *m, const double *par, size_t k);
+    const void *data;
+    const cosa_model_template *dump_template;
+    void (*destroy)(cosa_model *m);
 };
 
-/* Registry of built-in models. */
+/* Registry of built-in models: the linear ones (twomass, twomass-fd,
+ * rotational, chain), then the nonlinear twomass-nl. */
 size_t cosa_model_count(void);
-const cosa_model *cosa_model_at(size_t i);
+const cosa_model *cosa_model_at(size_t i);           /* NULL if i >= count */
 const cosa_model *cosa_model_find(const char *name); /* NULL if unknown */
+
+/* 1 if m has a linear form (m->create), else 0 (also for NULL). */
+int cosa_model_is_linear(const cosa_model *m);
 
 /* Index of a parameter by name, or -1. */
 int cosa_model_param_index(const cosa_model *m, const char *name);
@@ -97,8 +112,13 @@ void cosa_model_defaults(const cosa_model *m, double *par);
  * COSA_ENONFINITE if value is not finite. */
 cosa_status cosa_model_set(const cosa_model *m, double *par, const char *name, double value);
 
+/* Free a model made at run time through its destroy slot; NULL and static
+ * models (destroy == NULL, e.g. the built-in ones) are ignored.  Systems
+ * created from the model stay valid. */
+void cosa_model_free(cosa_model *m);
+
 /* ------------------------------------------------------------------------ */
-/* Model files (models/modelfile.c)                                         */
+/* Model files (models/modelfile*.c)                                       */
 /* ------------------------------------------------------------------------ */
 
 /* Read a model file (format: README, "Model files") into a new model whose
@@ -111,7 +131,7 @@ cosa_status cosa_model_set(const cosa_model *m, double *par, const char *name, d
  * or two sources), COSA_EPARAM (unknown parameter in an expression),
  * COSA_ENONFINITE (a number, or an entry at the default parameter values,
  * is not finite), COSA_ERANGE (tend <= 0), COSA_ENOMEM.
- * Free the model with cosa_model_file_free. */
+ * Free the model with cosa_model_free. */
 cosa_status cosa_model_file_load(const char *path, cosa_model **out, char *err, size_t errsize);
 
 /* The same for text in memory (len bytes, need not be NUL-terminated);
@@ -120,18 +140,16 @@ cosa_status cosa_model_file_load(const char *path, cosa_model **out, char *err, 
 cosa_status cosa_model_file_parse(const char *text, size_t len, const char *name_for_errors,
                                   cosa_model **out, char *err, size_t errsize);
 
-/* Free a model from cosa_model_file_load/parse; NULL and built-in models
- * are ignored.  Systems created from it stay valid. */
-void cosa_model_file_free(cosa_model *m);
-
-/* Write model m at parameter values par (m->nparam entries; NULL = the
- * defaults) as a model file to f.  Reading the file back gives bit-identical
- * A, B, C, D, L and x0 (hence the same Phi to the last bit); this is checked
- * before anything is written.  File models keep their expressions; built-in
- * models keep parameter expressions where cosa knows them (twomass,
- * twomass-fd, rotational, chain with n and r fixed), otherwise entries are
- * numbers and only initial-state parameters stay settable.
- * Status: COSA_ENONFINITE (a parameter or x0 entry is not finite),
+/* Write model m (with a linear form) at parameter values par (m->nparam
+ * entries; NULL = the defaults) as a model file to f.  Reading the file back
+ * gives bit-identical A, B, C, D, L and x0 (hence the same Phi to the last
+ * bit); this is checked before anything is written.  File models keep their
+ * expressions; other models keep parameter expressions through their
+ * dump_template (the built-in linear ones have one; chain's fixes n and r),
+ * otherwise entries are numbers and only initial-state parameters stay
+ * settable.
+ * Status: COSA_EINVAL (NULL f or m, or m has no linear form),
+ * COSA_ENONFINITE (a parameter or x0 entry is not finite),
  * m->create's status for invalid par, COSA_EUNSUPPORTED if the coupling is
  * not a 0/1 selection, COSA_EIO on a write error. */
 cosa_status cosa_model_dump(FILE *f, const cosa_model *m, const double *par);

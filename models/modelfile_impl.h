@@ -1,0 +1,153 @@
+/* modelfile_impl.h -- internals of the model-file reader and writer, shared
+ * by models/modelfile*.c (private to models/).
+ *
+ * A model file holds N linear subsystems whose matrix entries are
+ * expressions of named parameters, and the connections that define the
+ * coupling matrix L (u = L y, eq 4).  The format is documented in README
+ * ("Model files"); in short:
+ *
+ *   model NAME                       # doc
+ *   tend 0.3
+ *   param   NAME = VALUE [unit]      # doc        (COSA_PARAM_MODEL)
+ *   initial NAME = VALUE [unit]      # doc        (COSA_PARAM_INITIAL)
+ *   let     NAME = EXPR                           (derived quantity)
+ *   subsystem NAME
+ *     states  n1 n2 ...   inputs ...   outputs ...
+ *     A = [ e, e ; e, e ]  |  A = zeros  |  A = eye      (also B, C, D, x0)
+ *     A[i,j] = EXPR        (1-based, after A = zeros|eye)
+ *   end
+ *   connect SUB.OUTPUT -> SUB.INPUT [, SUB.INPUT ...]
+ *
+ * Reading: modelfile.c (entry points, the description's lifetime) drives
+ * modelfile_parse.c (lexer and statements) and modelfile_resolve.c (names,
+ * connections, checks); the result is an mf_t whose embedded cosa_model
+ * (modelfile_model.c) evaluates the expressions, compiled once (expr.c), per
+ * create/update.  modelfile_write.c writes any model back as such a file
+ * (cosa_model_dump) and verifies the round trip bit for bit. */
+#ifndef COSA_MODELS_MODELFILE_IMPL_H
+#define COSA_MODELS_MODELFILE_IMPL_H
+
+#include "cosa.h"
+#include "expr.h"
+
+#include <ctype.h>
+#include <stddef.h>
+
+/* Blocks of a subsystem, in file order. */
+enum blk { BA, BB, BC, BD, BX0, NBLK };
+extern const char *const mf_blk_name[NBLK]; /* "A", "B", "C", "D", "x0" */
+/* Name lists of a subsystem. */
+enum { DECL_X, DECL_U, DECL_Y };
+
+struct mf_block {
+    int given;          /* 0 missing, 1 full matrix, 2 zeros/eye base   */
+    size_t line;
+    mf_expr *e;       /* rows x cols, column-major                     */
+    unsigned char *set; /* base form: entries assigned by A[i,j] = ...  */
+};
+
+struct mf_sub {
+    char *name;
+    size_t line;
+    size_t n[3];        /* nx, nu, ny                                    */
+    char **names[3];
+    size_t decl_line[3];/* 0 = not declared                              */
+    struct mf_block b[NBLK];
+    size_t ox, ou, oy;
+};
+
+struct mf_conn {
+    char *src, *out, *dst, *in;
+    size_t line;
+};
+
+struct mf_sym {
+    char *name;
+    size_t line; /* first use */
+};
+
+struct mf_let {
+    char *name;
+    mf_expr e;
+    size_t line;
+};
+
+typedef struct mf {
+    cosa_model model; /* model.data == this */
+    char *name, *doc;
+    cosa_param *params;
+    size_t nparam, capparam;
+    size_t *param_line;
+    struct mf_let *lets;
+    size_t nlet, caplet;
+    struct mf_sub *subs;
+    size_t nsub, capsub;
+    struct mf_conn *conns;
+    size_t nconn, capconn;
+    struct mf_sym *syms;
+    size_t nsym, capsym;
+    mf_expr_pool *pool;
+    size_t nx, nu, ny;
+    double *L;         /* nu x ny, column-major */
+    char **uq;         /* qualified input names "SUB.IN" (nu)  */
+    const char **xg;   /* state names (nx), views              */
+    const char **yg;   /* output names (ny), views             */
+    size_t blkmax;     /* largest A+B+C+D entry count of one subsystem */
+    double tend;
+} mf_t;
+
+/* Parser state, also used by resolution for its error messages. */
+struct mf_parser {
+    mf_t *mf;
+    const char *s; /* NUL-terminated copy of the text */
+    size_t pos, line;
+    const char *fname;
+    char *err;
+    size_t errsize;
+    cosa_status st;
+    struct mf_sub *cur; /* open subsystem or NULL */
+    size_t model_line, tend_line;
+    size_t last_line;   /* line of the last statement (for end-of-file errors) */
+};
+
+/* modelfile.c: strings, block shapes and the description's lifetime */
+char *mf_dupn(const char *s, size_t n);
+char *mf_dup0(const char *s);
+/* Rows and columns of block k of s. */
+void mf_block_dims(const struct mf_sub *s, int k, size_t *r, size_t *c);
+/* Zeroed r x c entries of b (and, for a zeros/eye base, their "assigned"
+ * flags); COSA_ENOMEM. */
+cosa_status mf_alloc_block(struct mf_block *b, size_t r, size_t c, int base);
+void mf_free(mf_t *mf); /* NULL is ignored */
+
+/* Characters of names (parameters, subsystems, states, ...). */
+static inline int mf_ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
+static inline int mf_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* modelfile_parse.c */
+/* Record the first error as "FNAME:LINE: message" (later ones are dropped). */
+void mf_perr(struct mf_parser *p, cosa_status st, size_t line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void mf_nomem(struct mf_parser *p);
+/* Read one statement (or blank/comment line) at p->pos. */
+void mf_statement(struct mf_parser *p);
+
+/* modelfile_resolve.c */
+/* After the whole text: names in expressions, offsets, L from the
+ * connections, and finiteness at the default parameter values. */
+void mf_resolve(struct mf_parser *p);
+/* Index of x among names[0..n), or -1. */
+long mf_find_name(char *const *names, size_t n, const char *x);
+
+/* modelfile_model.c */
+/* Fill mf->model: the cosa_model callbacks of a file model. */
+void mf_model_init(mf_t *mf);
+/* The description of a file model, or NULL if m is not one. */
+const mf_t *mf_of(const cosa_model *m);
+/* Parameter values followed by the let values (vals: nparam + nlet). */
+void mf_eval_vals(const mf_t *mf, const double *par, double *vals);
+/* 1 if the m x n block of a (leading dimension lda) equals b (m x n,
+ * contiguous) bit for bit. */
+int mf_same_bits(const double *a, size_t lda, const double *b, size_t m, size_t n);
+
+#endif

@@ -1,0 +1,206 @@
+/* modelfile_model.c -- the cosa_model of a file model: create, update,
+ * initial_state and names evaluate the compiled expressions (expr.c) at the
+ * parameter values; destroy frees the description. */
+#include "modelfile_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parameter values followed by the let values (vals: nparam + nlet). */
+void mf_eval_vals(const mf_t *mf, const double *par, double *vals)
+{
+    memcpy(vals, par, mf->nparam * sizeof *vals);
+    for (size_t k = 0; k < mf->nlet; k++)
+        vals[mf->nparam + k] = mf_expr_eval(mf->pool, &mf->lets[k].e, vals);
+}
+
+static int par_finite(const mf_t *mf, const double *par)
+{
+    for (size_t i = 0; i < mf->nparam; i++)
+        if (!isfinite(par[i]))
+            return 0;
+    return 1;
+}
+
+/* Evaluate block k of subsystem s into v (column-major, ld = rows). */
+static void eval_block(const mf_t *mf, const struct mf_sub *s, int k, const double *vals,
+                       double *v)
+{
+    size_t r, c;
+    mf_block_dims(s, k, &r, &c);
+    for (size_t j = 0; j < r * c; j++)
+        v[j] = mf_expr_eval(mf->pool, &s->b[k].e[j], vals);
+}
+
+/* A, B, C, D of subsystem s into buf (consecutive), as a cosa_subsystem. */
+static cosa_subsystem eval_sub(const mf_t *mf, const struct mf_sub *s, const double *vals,
+                               double *buf)
+{
+    size_t nx = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
+    double *A = buf, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
+    eval_block(mf, s, BA, vals, A);
+    eval_block(mf, s, BB, vals, B);
+    eval_block(mf, s, BC, vals, C);
+    eval_block(mf, s, BD, vals, D);
+    return (cosa_subsystem){nx, nu, ny, A, B, C, D};
+}
+
+#define MF_STACKBUF 512 /* doubles of scratch kept on the stack */
+
+static cosa_status mf_create(const cosa_model *m, const double *par, cosa_system **out)
+{
+    if (!m || !par || !out)
+        return COSA_EINVAL;
+    *out = NULL;
+    const mf_t *mf = m->data;
+    if (!par_finite(mf, par))
+        return COSA_ENONFINITE;
+    size_t nv = mf->nparam + mf->nlet, total = nv;
+    for (size_t i = 0; i < mf->nsub; i++) {
+        size_t r, c, t = 0;
+        for (int k = 0; k < BX0; k++) {
+            mf_block_dims(&mf->subs[i], k, &r, &c);
+            t += r * c;
+        }
+        total += t;
+    }
+    double *buf = malloc((total + 1) * sizeof *buf);
+    cosa_subsystem *subs = malloc(mf->nsub * sizeof *subs);
+    if (!buf || !subs) {
+        free(buf);
+        free(subs);
+        return COSA_ENOMEM;
+    }
+    mf_eval_vals(mf, par, buf);
+    double *w = buf + nv;
+    for (size_t i = 0; i < mf->nsub; i++) {
+        subs[i] = eval_sub(mf, &mf->subs[i], buf, w);
+        const struct mf_sub *s = &mf->subs[i];
+        w += s->n[DECL_X] * (s->n[DECL_X] + s->n[DECL_U]) + s->n[DECL_Y] * (s->n[DECL_X] + s->n[DECL_U]);
+    }
+    cosa_status st = cosa_system_create(out, mf->nsub, subs, mf->L);
+    free(buf);
+    free(subs);
+    return st;
+}
+
+int mf_same_bits(const double *a, size_t lda, const double *b, size_t m, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        if (m && memcmp(a + j * lda, b + j * m, m * sizeof *a) != 0)
+            return 0;
+    return 1;
+}
+
+/* Only subsystems whose evaluated matrices differ from the stored ones are
+ * replaced, so a sweep over a parameter used by one subsystem keeps the
+ * other subsystems' cached discretisations (lib/phi.c). */
+static cosa_status mf_update(const cosa_model *m, const double *par, cosa_system *sys)
+{
+    if (!m || !par || !sys)
+        return COSA_EINVAL;
+    const mf_t *mf = m->data;
+    if (cosa_system_nsub(sys) != mf->nsub || cosa_system_nx(sys) != mf->nx ||
+        cosa_system_nu(sys) != mf->nu || cosa_system_ny(sys) != mf->ny)
+        return COSA_EINVAL;
+    if (!par_finite(mf, par))
+        return COSA_ENONFINITE;
+    size_t nv = mf->nparam + mf->nlet, need = nv + mf->blkmax;
+    double stackbuf[MF_STACKBUF], *buf = stackbuf;
+    if (need > MF_STACKBUF && !(buf = malloc(need * sizeof *buf)))
+        return COSA_ENOMEM;
+    mf_eval_vals(mf, par, buf);
+    const double *A = cosa_system_A(sys), *B = cosa_system_B(sys), *C = cosa_system_C(sys),
+                 *D = cosa_system_D(sys);
+    size_t NX = mf->nx, NY = mf->ny;
+    cosa_status st = COSA_OK;
+    for (size_t i = 0; i < mf->nsub && st == COSA_OK; i++) {
+        const struct mf_sub *s = &mf->subs[i];
+        cosa_subsystem sub = eval_sub(mf, s, buf, buf + nv);
+        int same = mf_same_bits(A + s->ox + s->ox * NX, NX, sub.A, sub.nx, sub.nx) &&
+                   mf_same_bits(B + s->ox + s->ou * NX, NX, sub.B, sub.nx, sub.nu) &&
+                   mf_same_bits(C + s->oy + s->ox * NY, NY, sub.C, sub.ny, sub.nx) &&
+                   mf_same_bits(D + s->oy + s->ou * NY, NY, sub.D, sub.ny, sub.nu);
+        if (!same)
+            st = cosa_system_store_subsystem(sys, i, &sub);
+    }
+    if (buf != stackbuf)
+        free(buf);
+    /* validate once, after every changed subsystem is stored */
+    return st == COSA_OK ? cosa_system_validate(sys) : st;
+}
+
+static cosa_status mf_initial_state(const cosa_model *m, const double *par, double *x0)
+{
+    if (!m || !par || !x0)
+        return COSA_EINVAL;
+    const mf_t *mf = m->data;
+    if (!par_finite(mf, par))
+        return COSA_ENONFINITE;
+    size_t nv = mf->nparam + mf->nlet;
+    double stackbuf[MF_STACKBUF], *vals = stackbuf;
+    if (nv > MF_STACKBUF && !(vals = malloc(nv * sizeof *vals)))
+        return COSA_ENOMEM;
+    mf_eval_vals(mf, par, vals);
+    for (size_t i = 0; i < mf->nsub; i++)
+        eval_block(mf, &mf->subs[i], BX0, vals, x0 + mf->subs[i].ox);
+    if (vals != stackbuf)
+        free(vals);
+    for (size_t i = 0; i < mf->nx; i++)
+        if (!isfinite(x0[i]))
+            return COSA_ENONFINITE;
+    return COSA_OK;
+}
+
+static const char *mf_state_name(const cosa_model *m, const double *par, size_t k)
+{
+    const mf_t *mf = m->data;
+    return k < mf->nx ? mf->xg[k] : NULL;
+}
+
+static const char *mf_input_name(const cosa_model *m, const double *par, size_t k)
+{
+    const mf_t *mf = m->data;
+    return k < mf->nu ? mf->uq[k] : NULL;
+}
+
+static const char *mf_output_name(const cosa_model *m, const double *par, size_t k)
+{
+    const mf_t *mf = m->data;
+    return k < mf->ny ? mf->yg[k] : NULL;
+}
+
+static const char *mf_sub_name(const cosa_model *m, const double *par, size_t k)
+{
+    const mf_t *mf = m->data;
+    return k < mf->nsub ? mf->subs[k].name : NULL;
+}
+
+/* The destroy slot of a file model. */
+static void mf_destroy(cosa_model *m) { mf_free((mf_t *)m->data); }
+
+void mf_model_init(mf_t *mf)
+{
+    mf->model = (cosa_model){
+        .name = mf->name,
+        .doc = mf->doc,
+        .nparam = mf->nparam,
+        .params = mf->params,
+        .tend = mf->tend,
+        .create = mf_create,
+        .update = mf_update,
+        .initial_state = mf_initial_state,
+        .state_name = mf_state_name,
+        .input_name = mf_input_name,
+        .output_name = mf_output_name,
+        .data = mf,
+        .sub_name = mf_sub_name,
+        .destroy = mf_destroy,
+    };
+}
+
+const mf_t *mf_of(const cosa_model *m)
+{
+    return m && m->create == mf_create ? m->data : NULL;
+}

@@ -1,9 +1,0 @@
-/* nlmodels.h -- built-in nonlinear model descriptors (models/). */
-#ifndef COSA_NLMODELS_H
-#define COSA_NLMODELS_H
-
-#include "cosa.h"
-
-extern const cosa_nlmodel cosa_nlmodel_twomass_nl; /* MBCorr paper section 5, eq 43 */
-
-#endif

@@ -212,8 +212,9 @@ const char cli_case_help[] =
     "  --scheme SCHEME      coupling scheme\n"
     "  --dt DT              macro step in seconds, > 0\n"
     "  --alpha A            state-correction gain alpha (default 1)\n"
-    "  --order LIST         Gauss-Seidel (gs:) execution order: comma-separated\n"
-    "                       subsystem names or 1-based indices (default: model order)\n"
+    "  --sequence LIST      Gauss-Seidel (gs:) execution sequence: comma-separated\n"
+    "                       subsystem names or 1-based indices (default: the model's;\n"
+    "                       --order LIST is the deprecated spelling)\n"
     "  -h, --help           this help\n";
 
 int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra,
@@ -227,7 +228,8 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
         {"dt", required_argument, NULL, OPT_DT},
         {"alpha", required_argument, NULL, OPT_ALPHA},
         {"help", no_argument, NULL, OPT_HELP},
-        {"order", required_argument, NULL, OPT_ORDER},
+        {"sequence", required_argument, NULL, OPT_SEQUENCE},
+        {"order", required_argument, NULL, OPT_ORDER_OLD}, /* deprecated */
     };
     enum { NCOMMON = sizeof common / sizeof common[0], NMAX = 64 };
     struct option opts[NCOMMON + NMAX + 1];
@@ -260,8 +262,15 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
         case OPT_DT:
             cs->dt_text = optarg;
             continue;
-        case OPT_ORDER:
-            cs->order_text = optarg;
+        case OPT_ORDER_OLD:
+            /* "order" is the extrapolation order; the execution order of
+             * Gauss-Seidel schemes is the sequence (the note is printed once
+             * the sequence is accepted, so that an error stays one line) */
+            cs->seq_text = optarg;
+            cs->seq_deprecated = 1;
+            continue;
+        case OPT_SEQUENCE:
+            cs->seq_text = optarg;
             continue;
         case OPT_ALPHA:
             if (cli_parse_double(optarg, &cs->alpha) != 0) {
@@ -326,13 +335,13 @@ int cli_case_scheme(const char *cmd, const cli_case *cs, cosa_scheme *s)
     return rc;
 }
 
-/* Parse "--order II,I" or "--order 2,1" into a permutation. */
-static int parse_order(const char *cmd, const char *text, const cosa_model *m, const double *par,
+/* Parse "--sequence II,I" or "--sequence 2,1" into a permutation. */
+static int parse_sequence(const char *cmd, const char *text, const cosa_model *m, const double *par,
                        size_t nsub, size_t *seq)
 {
     char buf[1024];
     if (strlen(text) >= sizeof buf) {
-        cli_error(cmd, "--order list too long");
+        cli_error(cmd, "--sequence list too long");
         return CLI_EUSAGE;
     }
     strcpy(buf, text);
@@ -349,22 +358,22 @@ static int parse_order(const char *cmd, const char *text, const cosa_model *m, c
         if (idx == (size_t)-1 && cli_parse_size(tok, &v) == 0 && v <= nsub)
             idx = v - 1;
         if (idx == (size_t)-1) {
-            cli_error(cmd, "--order: '%s' is not a subsystem name or index 1..%zu", tok, nsub);
+            cli_error(cmd, "--sequence: '%s' is not a subsystem name or index 1..%zu", tok, nsub);
             return CLI_EUSAGE;
         }
         if (n == nsub) {
-            cli_error(cmd, "--order lists more than the %zu subsystems", nsub);
+            cli_error(cmd, "--sequence lists more than the %zu subsystems", nsub);
             return CLI_EUSAGE;
         }
         for (size_t k = 0; k < n; k++)
             if (seq[k] == idx) {
-                cli_error(cmd, "--order names subsystem '%s' twice", tok);
+                cli_error(cmd, "--sequence names subsystem '%s' twice", tok);
                 return CLI_EUSAGE;
             }
         seq[n++] = idx;
     }
     if (n != nsub) {
-        cli_error(cmd, "--order must list all %zu subsystems, got %zu", nsub, n);
+        cli_error(cmd, "--sequence must list all %zu subsystems, got %zu", nsub, n);
         return CLI_EUSAGE;
     }
     return CLI_OK;
@@ -377,16 +386,16 @@ int cli_case_system(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system *
         rc = cli_model_system(&cs->mod, cmd, sys);
     if (rc != CLI_OK)
         return rc;
-    return cli_case_order(cmd, cs, s, cosa_system_nsub(*sys), *sys);
+    return cli_case_sequence(cmd, cs, s, cosa_system_nsub(*sys), *sys);
 }
 
-int cli_case_order(const char *cmd, cli_case *cs, cosa_scheme *s, size_t nsub,
+int cli_case_sequence(const char *cmd, cli_case *cs, cosa_scheme *s, size_t nsub,
                    const cosa_system *sys)
 {
     int rc;
-    if (cs->order_text) {
+    if (cs->seq_text) {
         if (s->exec != COSA_GAUSS_SEIDEL) {
-            cli_error(cmd, "--order applies to Gauss-Seidel schemes only (prefix 'gs:')");
+            cli_error(cmd, "--sequence applies to Gauss-Seidel schemes only (prefix 'gs:')");
             return CLI_EUSAGE;
         }
         cs->seq = calloc(nsub, sizeof(size_t));
@@ -394,10 +403,13 @@ int cli_case_order(const char *cmd, cli_case *cs, cosa_scheme *s, size_t nsub,
             cli_error(cmd, "out of memory");
             return CLI_EFAIL;
         }
-        if ((rc = parse_order(cmd, cs->order_text, cs->mod.model, cs->mod.par, nsub, cs->seq)) !=
+        if ((rc = parse_sequence(cmd, cs->seq_text, cs->mod.model, cs->mod.par, nsub, cs->seq)) !=
             CLI_OK)
             return rc;
         s->seq = cs->seq;
+        if (cs->seq_deprecated)
+            fprintf(stderr, "cosa: %s: note: --order is deprecated for the Gauss-Seidel "
+                            "execution sequence; use --sequence\n", cmd);
     }
     cosa_status st = cosa_scheme_check(s, sys);
     if (st == COSA_EUNSUPPORTED) {

@@ -90,12 +90,13 @@ typedef struct cli_case {
     const char *scheme_text; /* --scheme */
     const char *dt_text;     /* --dt     */
     double alpha;            /* --alpha (default 1) */
-    const char *order_text;  /* --order (Gauss-Seidel execution order) */
-    size_t *seq;             /* resolved order (owned)                 */
+    const char *seq_text;    /* --sequence (Gauss-Seidel execution order) */
+    int seq_deprecated;      /* given as --order (deprecated spelling)     */
+    size_t *seq;             /* resolved sequence (owned)                 */
 } cli_case;
 
 /* Option values of cli_parse (besides OPT_MODEL...). */
-enum { OPT_SCHEME = 1100, OPT_DT, OPT_ALPHA, OPT_HELP, OPT_ORDER };
+enum { OPT_SCHEME = 1100, OPT_DT, OPT_ALPHA, OPT_HELP, OPT_SEQUENCE, OPT_ORDER_OLD };
 
 /* Extra options of one subcommand: return 0 if handled, 1 if not this
  * callback's option, -1 after printing an error. */
@@ -113,14 +114,14 @@ extern const char cli_case_help[];
 int cli_case_dt(const char *cmd, const char *text, double *dt);
 int cli_case_scheme(const char *cmd, const cli_case *cs, cosa_scheme *s);
 
-/* Resolve the model, build its system, resolve --order into s->seq and check
+/* Resolve the model, build its system, resolve --sequence into s->seq and check
  * the scheme against the system; one-line errors.  s must be parsed. */
 int cli_case_system(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system **sys);
 
 /* The last two steps of cli_case_system for a resolved model of nsub
- * subsystems: --order into s->seq, then the scheme checked against sys
+ * subsystems: --sequence into s->seq, then the scheme checked against sys
  * (NULL for a nonlinear model: the scheme alone). */
-int cli_case_order(const char *cmd, cli_case *cs, cosa_scheme *s, size_t nsub,
+int cli_case_sequence(const char *cmd, cli_case *cs, cosa_scheme *s, size_t nsub,
                    const cosa_system *sys);
 
 /* Free what cli_parse and cli_case_system allocated. */

@@ -45,8 +45,8 @@ int cmd_model_dump(int argc, char **argv)
     }
     if (rc != CLI_OK)
         goto out;
-    if (cs.scheme_text || cs.dt_text || cs.order_text) {
-        cli_error(cmd, "--scheme, --dt and --order do not apply to model-dump");
+    if (cs.scheme_text || cs.dt_text || cs.seq_text) {
+        cli_error(cmd, "--scheme, --dt and --sequence do not apply to model-dump");
         rc = CLI_EUSAGE;
         goto out;
     }

@@ -7,7 +7,7 @@
 static void help(void)
 {
     printf("Usage: cosa point [--model NAME] [--set NAME=VALUE]... --scheme SCHEME --dt DT\n"
-           "                  [--alpha A] [--order LIST] [--tend T]\n\n"
+           "                  [--alpha A] [--sequence LIST] [--tend T]\n\n"
            "Stability and accuracy of one coupling scheme for one coupled system and\n"
            "macro step.  Prints one 'name value' pair per line (numbers with %%.17g):\n"
            "  model, scheme, dt, dim   the case and the length of the information vector\n"

@@ -18,7 +18,7 @@ static void help(void)
            "                     [--tend T] [--integrator exact|cvode|cvode-adams|rk4|\n"
            "                     symplectic-euler|euler] [--rtol R] [--atol A] [--micro H]\n"
            "                     [--ref-rtol R] [--linearize start|end] [--fd] [--alpha A]\n"
-           "                     [--order LIST] [-o DIR] [--name NAME] [--plot png|svg|pdf]\n\n"
+           "                     [--sequence LIST] [-o DIR] [--name NAME] [--plot png|svg|pdf]\n\n"
            "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
            "its input as a polynomial over the macro step, steps, and returns its outputs;\n"
            "MBCorr linearises every unit at every macro step (MBCorr paper section 2.3).\n"
@@ -119,7 +119,7 @@ static const char *in_name(const cosa_model *m, const double *par, size_t k)
 }
 
 /* Resolve the model (analysis/cli.c), build its linear system, or its ODE
- * system when it has no linear form, x0, --order and the scheme check. */
+ * system when it has no linear form, x0, --sequence and the scheme check. */
 static int build_systems(const char *cmd, cli_case *cs, cosa_scheme *s, struct sim_systems *r)
 {
     int rc = cli_model_resolve(&cs->mod, cmd);
@@ -143,7 +143,7 @@ static int build_systems(const char *cmd, cli_case *cs, cosa_scheme *s, struct s
         r->ny = cosa_odesys_ny(r->os);
         r->L = cosa_odesys_L(r->os);
     }
-    if ((rc = cli_case_order(cmd, cs, s, r->nsub, r->sys)) != CLI_OK)
+    if ((rc = cli_case_sequence(cmd, cs, s, r->nsub, r->sys)) != CLI_OK)
         return rc;
     return cli_model_x0(&cs->mod, cmd, nx, &r->x0);
 }

@@ -424,7 +424,7 @@ int cmd_table(int argc, char **argv)
     }
     if (rc != CLI_OK)
         goto out;
-    if (cs.scheme_text || cs.dt_text || cs.order_text || cs.mod.file ||
+    if (cs.scheme_text || cs.dt_text || cs.seq_text || cs.mod.file ||
         (cs.mod.name && strcmp(cs.mod.name, "twomass") != 0)) {
         cli_error(cmd, "the paper tables fix model (twomass), schemes and macro steps; "
                        "only --set, --pairs, --dt-min/--dt-max, --tol and --tend apply");

@@ -134,6 +134,18 @@ expect_exit 2 "$COSA" point --scheme gs:foh --dt 1e-4 --order 2,2
 expect_exit 2 "$COSA" point --scheme gs:foh --dt 1e-4 --order 1
 expect_exit 2 "$COSA" point --scheme gs:foh --dt 1e-4 --order III,I
 expect_exit 2 "$COSA" point --scheme foh --dt 1e-4 --order 1,2
+# --sequence is the name of the execution order; --order still works for it,
+# with a one-line deprecation note on stderr
+g4=$("$COSA" point --scheme gs:foh --dt 1e-4 --sequence II,I 2>"$tmp/err" | awk '$1 == "rho" { print $2 }')
+[ -n "$g4" ] && [ "$g4" = "$g1" ] && ok || bad "--sequence II,I and --order II,I differ: $g4 vs $g1"
+[ ! -s "$tmp/err" ] && ok || bad "--sequence printed on stderr: $(cat "$tmp/err")"
+"$COSA" point --scheme gs:foh --dt 1e-4 --order II,I >/dev/null 2>"$tmp/err"
+[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q '^cosa: point: note: --order is deprecated.*use --sequence$' "$tmp/err" &&
+    ok || bad "--order should print one deprecation note, got: $(cat "$tmp/err")"
+expect_exit 2 "$COSA" point --scheme gs:foh --dt 1e-4 --sequence 2,2
+expect_exit 2 "$COSA" point --scheme foh --dt 1e-4 --sequence 1,2
+grep -q -- '--sequence applies to Gauss-Seidel' "$tmp/err" && ok || bad "--sequence on Jacobi: $(cat "$tmp/err")"
+"$COSA" point --help | grep -q -- '--sequence LIST' && ok || bad "point --help lacks --sequence"
 
 # a nonlinear model (twomass-nl) has no linear form: every command that needs
 # one refuses it with one line naming the model, exit 2

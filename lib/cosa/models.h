@@ -83,7 +83,7 @@ struct cosa_model {
     cosa_status (*create_ode)(const cosa_model *m, const double *par, cosa_odesys **out);
     cosa_status (*initial_state)(const cosa_model *m, const double *par, double *x0);
     /* optional names of states, inputs, outputs and subsystems (the latter
-     * for --order of Gauss-Seidel schemes) */
+     * for --sequence of Gauss-Seidel schemes) */
     const char *(*state_name)(const cosa_model *m, const double *par, size_t k);
     const char *(*input_name)(const cosa_model *m, const double *par, size_t k);
     const char *(*output_name)(const cosa_model *m, const double *par, size_t k);

@@ -191,7 +191,7 @@ static cosa_status probe(struct cosim *c, const double *q, double *Gout)
  * ybar_{n+1} = 1, zero history (the extrapolant is then 0, ybar_{n+1} - E = 1).
  * The model response to it gives G; to the constant input 1 it gives G0.
  * Then (I - G L) is factorised once: the model is time-invariant. */
-static cosa_status correction_setup(struct cosim *c, int has_du)
+static cosa_status correction_setup(struct cosim *c, int has_du, const cosa_system *model)
 {
     const size_t np = c->np, ny = c->ny, nu = c->nu;
     for (size_t j = 0; j < np; j++) {
@@ -199,16 +199,26 @@ static cosa_status correction_setup(struct cosim *c, int has_du)
         c->vals[j] = j == 0 ? 1.0 : 0.0;
     }
     poly_interp(np, c->nodes, c->vals, c->q, c->dd);
+    /* the probes ask the model the correction believes in (cosa_scheme.model) */
+    const double *A = c->A, *B = c->B, *C = c->C, *D = c->D;
+    if (model) {
+        c->A = cosa_system_A(model);
+        c->B = cosa_system_B(model);
+        c->C = cosa_system_C(model);
+        c->D = cosa_system_D(model);
+    }
     cosa_status st = probe(c, c->q, c->G);
-    if (st != COSA_OK)
-        return st;
-    if (has_du) {
+    if (st == COSA_OK && has_du) {
         for (size_t m = 0; m < np; m++)
             c->q[m] = m == 0 ? 1.0 : 0.0;
         st = probe(c, c->q, c->G0);
-        if (st != COSA_OK)
-            return st;
     }
+    c->A = A;
+    c->B = B;
+    c->C = C;
+    c->D = D;
+    if (st != COSA_OK)
+        return st;
     dense_identity(ny, c->IGL, ny);
     dense_gemm('N', 'N', ny, ny, nu, -1.0, c->G, ny, c->L, nu, 1.0, c->IGL, ny);
     if (!dense_isfinite(ny, ny, c->IGL, ny))
@@ -430,7 +440,7 @@ cosa_status cosa_check_linear_run(const cosa_system *sys, const cosa_scheme *s, 
     if (st != COSA_OK)
         goto done;
     if (s->corr & COSA_CORR_OUTPUT) {
-        st = correction_setup(&c, lay.has_du);
+        st = correction_setup(&c, lay.has_du, s->model && s->model != sys ? s->model : NULL);
         if (st != COSA_OK)
             goto done;
     }

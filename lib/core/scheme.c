@@ -24,7 +24,7 @@ cosa_status cosa_scheme_parse(const char *text, cosa_scheme *out)
     if (!text || !out)
         return COSA_EINVAL;
     cosa_scheme s = {.order = -1, .corr = COSA_CORR_NONE, .alpha = 1.0,
-                     .exec = COSA_JACOBI, .seq = NULL};
+                     .exec = COSA_JACOBI, .seq = NULL, .model = NULL};
     const char *p = text;
     if (eat(&p, "gs:"))
         s.exec = COSA_GAUSS_SEIDEL;
@@ -89,6 +89,18 @@ cosa_status cosa_scheme_check(const cosa_scheme *s, const cosa_system *sys)
         return COSA_ENONFINITE;
     if (s->exec == COSA_GAUSS_SEIDEL && s->corr != COSA_CORR_NONE)
         return COSA_EUNSUPPORTED; /* corrections are defined for Jacobi only */
+    if (s->model && sys && s->model != sys) {
+        size_t n = cosa_system_nsub(sys);
+        if (cosa_system_nsub(s->model) != n)
+            return COSA_EMODELSHAPE;
+        for (size_t i = 0; i < n; i++) {
+            size_t a[6], b[6];
+            cosa_system_sub_dims(sys, i, &a[0], &a[1], &a[2], &a[3], &a[4], &a[5]);
+            cosa_system_sub_dims(s->model, i, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]);
+            if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2])
+                return COSA_EMODELSHAPE;
+        }
+    }
     if (s->exec == COSA_GAUSS_SEIDEL && s->seq && sys) {
         size_t n = cosa_system_nsub(sys);
         unsigned char *seen = calloc(n ? n : 1, 1);

@@ -21,6 +21,8 @@ static const char *const messages[COSA_STATUS_COUNT] = {
     [COSA_ENOTCONVERGED] = "computation overflowed or did not converge",
     [COSA_EIO] = "input/output error",
     [COSA_ESYNTAX] = "syntax error",
+    [COSA_EMODELSHAPE] = "the assumed (correction) model has other subsystem dimensions than the "
+                         "system",
 };
 
 const char *cosa_strerror(cosa_status status)

@@ -32,6 +32,7 @@ typedef enum cosa_status {
     COSA_ENOTCONVERGED, /* an iteration (e.g. scaling-and-squaring) overflowed  */
     COSA_EIO,           /* file could not be read or written                    */
     COSA_ESYNTAX,       /* malformed input text (model file)                    */
+    COSA_EMODELSHAPE,   /* a scheme's correction model is not shaped like the system */
     COSA_STATUS_COUNT
 } cosa_status;
 
@@ -144,15 +145,25 @@ typedef enum cosa_exec { COSA_JACOBI = 0, COSA_GAUSS_SEIDEL = 1 } cosa_exec;
 #define COSA_ORDER_MAX 8 /* largest extrapolation order accepted */
 
 /* A coupling scheme: extrapolation order p (0 = ZOH, 1 = FOH, 2 = SOH, ...),
- * corrections, state-correction gain alpha, execution order.
+ * corrections, state-correction gain alpha, execution sequence, and the
+ * model the output correction believes in.
  * For Gauss-Seidel, seq (length nsub, 0-based subsystem indices) gives the
- * order of execution; NULL means 0, 1, ..., nsub-1.  The scheme does not own seq. */
+ * sequence of execution; NULL means 0, 1, ..., nsub-1.
+ * model (imperfect model knowledge, README): the system whose subsystem
+ * matrices A_i, B_i, C_i, D_i the output correction uses for G_p, G_0 (and
+ * the time-domain master for its fixed Jacobians) while the true system
+ * evolves; it must have the true system's subsystem split; its coupling is
+ * not used (the master knows L).  NULL means the true system (perfect
+ * knowledge, the MBCorr paper's setting).  Only the output correction uses a
+ * model: the state correction and the plain schemes are model-free.
+ * The scheme owns neither seq nor model. */
 typedef struct cosa_scheme {
     int order;
     unsigned corr;
     double alpha;
     cosa_exec exec;
     const size_t *seq;
+    const cosa_system *model;
 } cosa_scheme;
 
 /* Parse "zoh", "foh", "soh", "p0".."p8", optionally prefixed "gs:" (Gauss-Seidel)
@@ -165,7 +176,8 @@ cosa_status cosa_scheme_parse(const char *text, cosa_scheme *out);
 void cosa_scheme_name(const cosa_scheme *s, char *buf, size_t size);
 
 /* Validate a scheme (order range, alpha finite, flags, Gauss-Seidel without
- * corrections) against a system (seq a permutation). sys may be NULL. */
+ * corrections) against a system (seq a permutation; model with the same
+ * subsystem split, else COSA_EMODELSHAPE). sys may be NULL. */
 cosa_status cosa_scheme_check(const cosa_scheme *s, const cosa_system *sys);
 
 /* Information-vector layout (METHOD.md):

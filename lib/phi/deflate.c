@@ -670,6 +670,8 @@ cosa_status deflate_build(const cosa_system *sys, const cosa_scheme *s, double d
         return st;
     if (!Phid || !n || ld < w->dmax)
         return COSA_EINVAL;
+    if (s->model && s->model != sys && (s->corr & COSA_CORR_OUTPUT))
+        return COSA_EUNSUPPORTED; /* the reduction assumes the true model */
     size_t nf, R;
     if ((st = build_eq(sys, s, dt, w, &nf, &R)) != COSA_OK)
         return st;

@@ -111,9 +111,12 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
             return st;
     }
 
-    /* rho(Phi): for Jacobi schemes from the deflated Phi_d (lib/deflate.c:
-     * the same nonzero eigenvalues, a smaller dgeev, no full Phi needed). */
-    const int jacobi = s->exec == COSA_JACOBI;
+    /* rho(Phi): for Jacobi schemes from the deflated Phi_d (lib/phi/deflate.c:
+     * the same nonzero eigenvalues, a smaller dgeev, no full Phi needed).
+     * The deflation assumes the correction uses the true system; with an
+     * assumed model (s->model) the full Phi is used. */
+    const int jacobi = s->exec == COSA_JACOBI &&
+                       !(s->model && s->model != sys && (s->corr & COSA_CORR_OUTPUT));
     if ((want & COSA_WANT_ERRORS) || !jacobi) {
         st = cosa_phi_build(sys, s, dt, w->Phi, n, w->phi);
         if (st != COSA_OK)

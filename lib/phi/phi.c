@@ -24,6 +24,7 @@ void cosa_phi_workspace_free(cosa_phi_workspace *w)
     if (!w)
         return;
     cosa_disc_workspace_free(w->dw);
+    cosa_disc_workspace_free(w->dwm);
     cosa_expm_workspace_free(w->ew);
     free(w->M);
     free(w->P);
@@ -66,6 +67,7 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
     w->pmax = pmax;
     w->dimmax = nx + np * ny + nu;
     w->dw = cosa_disc_workspace_alloc(sys, pmax);
+    w->dwm = cosa_disc_workspace_alloc(sys, pmax);
     if (w->dw) {
         w->Ad = cosa_disc_Ad(w->dw);
         w->Q = cosa_disc_Q(w->dw);
@@ -102,7 +104,7 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
     for (size_t i = 0; i < sys->nsub; i++)
         for (size_t k = 0; k < sys->sub[i].ny; k++)
             w->owner[sys->sub[i].oy + k] = i;
-    if (!w->dw || !w->ew || !w->M || !w->P || !w->PL || !w->Y ||
+    if (!w->dw || !w->dwm || !w->ew || !w->M || !w->P || !w->PL || !w->Y ||
         !w->Gp || !w->G0 || !w->IGL || !w->ipiv || !w->tmp_yu || !w->Astar || !w->Cstar ||
         !w->Adstar || !w->work_xy || !w->xk || !w->xk1 || !w->Tref)
         goto fail;
@@ -293,13 +295,25 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
             Y[lay.off_du * ny + k] += D[k];
 
     if (s->corr & COSA_CORR_OUTPUT) {
-        /* G_p = C sum_m w_m Q_m + D;  G_0 = C Q_0 + D. */
-        memcpy(w->Gp, D, ny * nu * sizeof(double));
+        /* G_p = C sum_m w_m Q_m + D;  G_0 = C Q_0 + D, of the model the
+         * correction believes in (s->model; the true system by default):
+         * its A_i, B_i enter through Q_m, its C_i, D_i directly, block by
+         * block -- a subsystem without inputs has no block. */
+        const double *Cm = C, *Dm = D, *Qm = w->Q;
+        if (s->model && s->model != sys) {
+            st = cosa_disc_compute(s->model, p, dt, w->dwm);
+            if (st != COSA_OK)
+                return st;
+            Cm = s->model->C;
+            Dm = s->model->D;
+            Qm = cosa_disc_Q(w->dwm);
+        }
+        memcpy(w->Gp, Dm, ny * nu * sizeof(double));
         for (size_t m = 0; m < np; m++)
             if (wp[m] != 0.0)
-                dense_gemm('N', 'N', ny, nu, nx, wp[m], C, ny, w->Q + m * xu, nx, 1.0, w->Gp, ny);
-        memcpy(w->G0, D, ny * nu * sizeof(double));
-        dense_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, w->Q, nx, 1.0, w->G0, ny);
+                dense_gemm('N', 'N', ny, nu, nx, wp[m], Cm, ny, Qm + m * xu, nx, 1.0, w->Gp, ny);
+        memcpy(w->G0, Dm, ny * nu * sizeof(double));
+        dense_gemm('N', 'N', ny, nu, nx, 1.0, Cm, ny, Qm, nx, 1.0, w->G0, ny);
         /* GL = G_p L;  Y[slot j] -= e_j GL;  Y[du] -= G_0. */
         double *GL = w->IGL;
         dense_gemm('N', 'N', ny, ny, nu, 1.0, w->Gp, ny, L, nu, 0.0, GL, ny);

@@ -10,6 +10,7 @@ struct cosa_phi_workspace {
     int pmax;
     size_t dimmax;
     cosa_disc_workspace *dw; /* stacked discretisation (core), cached */
+    cosa_disc_workspace *dwm;/* the same for a scheme's correction model */
     const double *Ad;        /* nx x nx: cosa_disc_Ad(dw)             */
     const double *Q;         /* (pmax+1) blocks nx x nu: cosa_disc_Q  */
     cosa_expm_workspace *ew; /* order nx: exp(A* dt)                  */

@@ -60,6 +60,7 @@ struct cosa_master {
     double *Ep, *vu, *vy, *u0; /* ny, nu, ny, nu                               */
     /* output correction */
     cosa_system *jsys;         /* stacked Jacobians A_n, B_n, C_n, D_n and L   */
+    int fixed_jac;             /* jsys holds the scheme's model: no linearising */
     cosa_disc_workspace *dw;   /* discretisation of the stacked Jacobians      */
     double *jA;                /* one unit's Jacobians (largest sizes)         */
     double *QW;                /* nx x nu: sum_m w_m Q_m                       */
@@ -152,6 +153,35 @@ static cosa_status jsys_create(cosa_master *m)
     return st;
 }
 
+/* Imperfect model knowledge (cosa_scheme.model): the output correction uses
+ * the model's matrices as fixed Jacobians instead of linearising the units. */
+static cosa_status use_model(cosa_master *m, const cosa_system *model)
+{
+    if (cosa_system_nsub(model) != m->nunits)
+        return COSA_EMODELSHAPE;
+    const double *A = cosa_system_A(model), *B = cosa_system_B(model),
+                 *C = cosa_system_C(model), *D = cosa_system_D(model);
+    const size_t nx = cosa_system_nx(model), ny = cosa_system_ny(model);
+    for (size_t i = 0; i < m->nunits; i++) {
+        const cosa_unit *u = cosa_unitset_unit(m->set, i);
+        size_t nxi, nui, nyi, ox, ou, oy;
+        cosa_system_sub_dims(model, i, &nxi, &nui, &nyi, &ox, &ou, &oy);
+        if (nxi != u->nx || nui != u->nu || nyi != u->ny)
+            return COSA_EMODELSHAPE;
+        double *Ai = m->jA, *Bi = Ai + nxi * nxi, *Ci = Bi + nxi * nui, *Di = Ci + nyi * nxi;
+        dense_copy(nxi, nxi, A + ox + ox * nx, nx, Ai, nxi);
+        dense_copy(nxi, nui, B + ox + ou * nx, nx, Bi, nxi);
+        dense_copy(nyi, nxi, C + oy + ox * ny, ny, Ci, nyi);
+        dense_copy(nyi, nui, D + oy + ou * ny, ny, Di, nyi);
+        cosa_subsystem sub = {nxi, nui, nyi, Ai, Bi, Ci, Di};
+        cosa_status st = cosa_system_store_subsystem(m->jsys, i, &sub);
+        if (st != COSA_OK)
+            return st;
+    }
+    m->fixed_jac = 1;
+    return COSA_OK;
+}
+
 cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H,
                                const cosa_master_opts *opt, cosa_master **out)
 {
@@ -237,11 +267,14 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     cosa_lagrange_table(m->p, 1.0, m->lag1);
     if (s->corr & COSA_CORR_OUTPUT) {
         st = jsys_create(m);
+        if (st == COSA_OK && s->model)
+            st = use_model(m, s->model);
         if (st != COSA_OK) {
             cosa_master_free(m);
             return st;
         }
     }
+    m->s.model = NULL; /* copied into jsys; the master does not keep it */
     *out = m;
     return COSA_OK;
 nomem:
@@ -351,6 +384,8 @@ static void inputs_of(const cosa_master *m, const double *v, double *uout)
  * Jacobians is not checked here. */
 static cosa_status linearise(cosa_master *m, double t, const double *uin)
 {
+    if (m->fixed_jac)
+        return COSA_OK;
     for (size_t i = 0; i < m->nunits; i++) {
         cosa_unit *u = cosa_unitset_unit(m->set, i);
         const size_t nx = u->nx, nu = u->nu, ny = u->ny;

@@ -71,6 +71,7 @@ int cmd_point(int argc, char **argv);
 int cmd_phi(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_limit(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 int cmd_converge(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);

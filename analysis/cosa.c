@@ -18,6 +18,7 @@ static const struct subcommand subcommands[] = {
     {"demo", cmd_demo, "spectral radius of every scheme for the two-mass oscillator"},
     {"point", cmd_point, "stability (and accuracy) of one scheme at one parameter point"},
     {"limit", cmd_limit, "largest stable or accurate macro step (with stability windows)"},
+    {"advise", cmd_advise, "which scheme with which macro step: every candidate ranked by cost"},
     {"converge", cmd_converge, "local/global error vs macro step and convergence orders"},
     {"table", cmd_table, "reproduce the tables of the MBCorr paper"},
     {"map", cmd_map, "stability/accuracy maps over two parameters (Figs 4, 6 of the paper)"},

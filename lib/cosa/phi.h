@@ -297,6 +297,45 @@ cosa_status cosa_dt_limit(const cosa_system *sys, const cosa_scheme *s, const do
                           double dt_max, unsigned per_decade, cosa_crossing *cross,
                           size_t cross_cap, cosa_limit *out, cosa_eval_workspace *w);
 
+/* ---- Which scheme, which macro step (lib/phi/advise.c) ------------------ */
+
+#define COSA_ADVICE_CROSSINGS 8 /* crossings kept per criterion */
+
+/* The verdict on one candidate scheme. */
+typedef struct cosa_advice {
+    cosa_scheme scheme;
+    cosa_status status;      /* COSA_OK, or why the scheme could not be judged
+                                (e.g. COSA_EUNSTABLEREF); then dt = 0        */
+    cosa_limit stable;       /* cosa_dt_limit, criterion stable              */
+    cosa_limit accurate;     /* cosa_dt_limit, the error criterion           */
+    cosa_crossing cross_stable[COSA_ADVICE_CROSSINGS];
+    cosa_crossing cross_accurate[COSA_ADVICE_CROSSINGS];
+    int usable;              /* stable and accurate at dt_min                */
+    double dt;               /* min(stable.dt_max, accurate.dt_max) if usable, else 0 */
+    size_t steps;            /* round(tend / dt) (0 if not usable)           */
+    double cost;             /* steps * (1 + cost_corr if the scheme corrects); +inf
+                                if not usable                                */
+} cosa_advice;
+
+/* For every candidate scheme: the largest stable macro step and the largest
+ * accurate one (criterion crit = COSA_CRIT_ACCURATE or COSA_CRIT_LOCAL with
+ * threshold tol), each by cosa_dt_limit over [dt_min, dt_max] with
+ * per_decade grid points (the first loss scanning upward, refined; later
+ * windows in the crossings), the usable step dt = the smaller of the two, the
+ * macro steps over the horizon and the cost.  A candidate that cannot be
+ * judged gets its status in out[i].status (the call itself succeeds); an
+ * unusable one (not good at dt_min) gets cost = +inf.  w must hold the
+ * largest order among the schemes.  Errors: COSA_EINVAL, COSA_ERANGE (tol,
+ * dt range, cost_corr < 0, tend), COSA_EMODELSHAPE. */
+cosa_status cosa_advise(const cosa_system *sys, const double *x0, double tend,
+                        cosa_criterion crit, double tol, const cosa_scheme *schemes,
+                        size_t nschemes, double dt_min, double dt_max, unsigned per_decade,
+                        double cost_corr, cosa_advice *out, cosa_eval_workspace *w);
+
+/* Order of advice for a table: by cost, ties by larger dt, then by input
+ * order (qsort-compatible on cosa_advice; stable for equal schemes). */
+int cosa_advice_compare(const void *a, const void *b);
+
 /* ------------------------------------------------------------------------ */
 /* Sweeps (lib/sweep.c)                                                     */
 /* ------------------------------------------------------------------------ */

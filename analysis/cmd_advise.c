@@ -1,0 +1,594 @@
+/* cmd_advise.c -- `cosa advise`: which coupling scheme with which macro
+ * step for this system (cosa_advise over a list of candidates), optionally
+ * robust to a wrong correction model (--robust: the assumed value of one
+ * parameter off by a factor in LO..HI), as a table sorted by cost, a
+ * recommendation, and with -o a data file and a bar chart. */
+#include "config.h"
+#include "sweep_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char cosa_plot_advise[]; /* plots/advise.gp */
+
+#define DEFAULT_SCHEMES "p0,p0+mbcorr,p1,p1+mbcorr,p2,p2+mbcorr,p3,p3+mbcorr,p4,p4+mbcorr," \
+                        "gs:p0,gs:p1,gs:p2"
+#define ROBUST_POINTS 7 /* assumed/true factors, log-spaced over LO..HI */
+
+static void help(void)
+{
+    printf("Usage: cosa advise [--model NAME | --model-file FILE] [--set NAME=VALUE]...\n"
+           "                   --tol E [--error global|local] [--tend T] [--schemes LIST]\n"
+           "                   [--dt-min A] [--dt-max B] [--per-decade N] [--cost-mbcorr C]\n"
+           "                   [--robust NAME=LO:HI] [--format md|csv] [-o DIR] [--plot FMT]\n\n"
+           "Which coupling scheme, with which macro step?  For every candidate scheme: the\n"
+           "largest macro step dt_stable below which the scheme is stable (rho(Phi) <= 1)\n"
+           "and the largest dt_accurate below which its error stays <= E (global NRMSE\n"
+           "e_global, or e_local with --error local), both as 'cosa limit' finds them: the\n"
+           "first loss scanning upward on a log grid from --dt-min, refined by bisection.\n"
+           "The usable step is dt = min(dt_stable, dt_accurate), steps = round(T/dt) macro\n"
+           "steps over the horizon, and cost = steps x (1 + C) for a corrected scheme\n"
+           "(C = --cost-mbcorr, the relative overhead of one MBCorr step; default 0.2),\n"
+           "steps for a plain one.  A scheme that is not stable and accurate already at\n"
+           "--dt-min is not usable (cost inf).  Output: a table sorted by cost with the\n"
+           "columns scheme dt_stable dt_accurate dt steps cost (with --robust also\n"
+           "dt_robust steps_robust cost_robust), 'note' lines (stability/accuracy windows\n"
+           "above the first loss, scan ranges reached, schemes that could not be judged),\n"
+           "and a last line 'recommend SCHEME dt DT steps N': the row of least cost.\n\n"
+           "--robust NAME=LO:HI judges every corrected scheme also with an assumed model\n"
+           "whose parameter NAME is F times its true value, for %d factors F log-spaced\n"
+           "over LO..HI (the output correction believes in the assumed model while the\n"
+           "true one evolves; README \"Imperfect model knowledge\"): dt_robust is the\n"
+           "worst dt over those factors, and the ranking uses it.  Plain schemes do not\n"
+           "use a model.\n\n"
+           "%s\nOptions:\n"
+           "  --tol E              error threshold (required, > 0)\n"
+           "  --error KIND         global (e_global, default) or local (e_local)\n"
+           "  --tend T             horizon in seconds (default: the model's)\n"
+           "  --schemes LIST       candidates, comma-separated (default: p0..p4 plain and\n"
+           "                       +mbcorr, gs:p0..gs:p2); --sequence applies to gs: ones\n"
+           "  --dt-min A           smallest macro step of the scan (default 1e-7)\n"
+           "  --dt-max B           largest macro step of the scan (default 1e-2, at most T)\n"
+           "  --per-decade N       grid points per decade (default 20)\n"
+           "  --cost-mbcorr C      relative overhead of a corrected step (default 0.2)\n"
+           "  --robust NAME=LO:HI  assumed NAME = F x true NAME, F in LO..HI (0 < LO <= HI)\n"
+           "  --format F           md (default) or csv (full precision)\n"
+           "  -o, --output DIR     also write advise.md|csv, advise.dat and advise.gp\n"
+           "  --plot FMT           and render the bar chart: png, svg or pdf\n"
+           "%s",
+           ROBUST_POINTS, cli_model_help, cli_case_help);
+}
+
+struct opts {
+    const char *tol, *error, *tend, *schemes, *dtmin, *dtmax, *perdec, *cost, *robust, *format,
+        *output, *plot;
+};
+
+static int extra(void *ctx, int opt, const char *arg)
+{
+    struct opts *o = ctx;
+    switch (opt) {
+    case 'T': o->tol = arg; return 0;
+    case 'e': o->error = arg; return 0;
+    case 't': o->tend = arg; return 0;
+    case 'S': o->schemes = arg; return 0;
+    case 'm': o->dtmin = arg; return 0;
+    case 'M': o->dtmax = arg; return 0;
+    case 'P': o->perdec = arg; return 0;
+    case 'c': o->cost = arg; return 0;
+    case 'r': o->robust = arg; return 0;
+    case 'f': o->format = arg; return 0;
+    case 'o': o->output = arg; return 0;
+    case 'p': o->plot = arg; return 0;
+    default: return 1;
+    }
+}
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as v (settings are
+ * printed as the user would write them: 0.3, not 0.29999999999999999). */
+static const char *shortest(char *buf, size_t n, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
+/* One row: the nominal advice and, with --robust, the worst over the factors. */
+struct row {
+    cosa_advice nom;
+    cosa_advice rob; /* worst factor (status, usable, dt, steps, cost) */
+    double rob_factor;
+};
+
+static int row_compare_nominal(const void *a, const void *b)
+{
+    return cosa_advice_compare(&((const struct row *)a)->nom, &((const struct row *)b)->nom);
+}
+
+static int row_compare_robust(const void *a, const void *b)
+{
+    int c = cosa_advice_compare(&((const struct row *)a)->rob, &((const struct row *)b)->rob);
+    return c ? c : row_compare_nominal(a, b);
+}
+
+/* "NAME=LO:HI" */
+static int parse_robust(const char *cmd, const char *text, const cosa_model *m, int *param,
+                        double *lo, double *hi)
+{
+    const char *eq = strchr(text, '='), *colon = eq ? strchr(eq + 1, ':') : NULL;
+    char name[64];
+    if (!eq || !colon || (size_t)(eq - text) >= sizeof name || eq == text) {
+        cli_error(cmd, "--robust expects NAME=LO:HI (factors of the true value), got '%s'", text);
+        return CLI_EUSAGE;
+    }
+    memcpy(name, text, (size_t)(eq - text));
+    name[eq - text] = '\0';
+    char buf[64];
+    size_t n = (size_t)(colon - eq - 1);
+    if (n >= sizeof buf) {
+        cli_error(cmd, "--robust: malformed range in '%s'", text);
+        return CLI_EUSAGE;
+    }
+    memcpy(buf, eq + 1, n);
+    buf[n] = '\0';
+    if (scli_number(buf, lo) != 0 || scli_number(colon + 1, hi) != 0) {
+        cli_error(cmd, "--robust: LO and HI must be numbers, got '%s'", text);
+        return CLI_EUSAGE;
+    }
+    if (!(*lo > 0.0) || !(*lo <= *hi) || !isfinite(*hi)) {
+        cli_error(cmd, "--robust %s: need 0 < LO <= HI, got LO = %g, HI = %g", name, *lo, *hi);
+        return CLI_EUSAGE;
+    }
+    *param = cosa_model_param_index(m, name);
+    if (*param < 0) {
+        cli_error(cmd, "--robust: model %s has no parameter '%s'", m->name, name);
+        return CLI_EUSAGE;
+    }
+    if (m->params[*param].kind == COSA_PARAM_INITIAL) {
+        cli_error(cmd, "--robust: '%s' is an initial state, not a model parameter", name);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+static void fmt_dt(char *b, size_t n, const cosa_advice *a, int csv)
+{
+    if (a->status != COSA_OK || !a->usable)
+        snprintf(b, n, "-");
+    else
+        snprintf(b, n, csv ? "%.17g" : "%.4g", a->dt);
+}
+
+static void fmt_cost(char *b, size_t n, const cosa_advice *a, int csv)
+{
+    if (a->status != COSA_OK)
+        snprintf(b, n, "-");
+    else if (!a->usable)
+        snprintf(b, n, "inf");
+    else
+        snprintf(b, n, csv ? "%.17g" : "%.6g", a->cost);
+}
+
+static void fmt_steps(char *b, size_t n, const cosa_advice *a)
+{
+    if (a->status != COSA_OK || !a->usable)
+        snprintf(b, n, "-");
+    else
+        snprintf(b, n, "%zu", a->steps);
+}
+
+static void fmt_limit(char *b, size_t n, const cosa_advice *a, const cosa_limit *l, int csv)
+{
+    if (a->status != COSA_OK)
+        snprintf(b, n, "-");
+    else if (!l->good_at_min)
+        snprintf(b, n, "none");
+    else
+        snprintf(b, n, csv ? "%.17g" : "%.4g", l->dt_max);
+}
+
+/* The table in markdown or CSV. */
+static void write_table(FILE *f, const struct row *rows, size_t n, int csv, int robust)
+{
+    const char *sep = csv ? "," : " | ";
+    fprintf(f, "%sscheme%sdt_stable%sdt_accurate%sdt%ssteps%scost", csv ? "" : "| ", sep, sep,
+            sep, sep, sep);
+    if (robust)
+        fprintf(f, "%sdt_robust%ssteps_robust%scost_robust", sep, sep, sep);
+    fprintf(f, "%s\n", csv ? "" : " |");
+    if (!csv)
+        fprintf(f, "|---|---|---|---|---|---|%s\n", robust ? "---|---|---|" : "");
+    for (size_t i = 0; i < n; i++) {
+        const cosa_advice *a = &rows[i].nom;
+        char name[64], s1[32], s2[32], s3[32], s4[32], s5[32];
+        cosa_scheme_name(&a->scheme, name, sizeof name);
+        fmt_limit(s1, sizeof s1, a, &a->stable, csv);
+        fmt_limit(s2, sizeof s2, a, &a->accurate, csv);
+        fmt_dt(s3, sizeof s3, a, csv);
+        fmt_steps(s4, sizeof s4, a);
+        fmt_cost(s5, sizeof s5, a, csv);
+        fprintf(f, "%s%s%s%s%s%s%s%s%s%s%s%s", csv ? "" : "| ", name, sep, s1, sep, s2, sep, s3,
+                sep, s4, sep, s5);
+        if (robust) {
+            const cosa_advice *r = &rows[i].rob;
+            fmt_dt(s3, sizeof s3, r, csv);
+            fmt_steps(s4, sizeof s4, r);
+            fmt_cost(s5, sizeof s5, r, csv);
+            fprintf(f, "%s%s%s%s%s%s", sep, s3, sep, s4, sep, s5);
+        }
+        fprintf(f, "%s\n", csv ? "" : " |");
+    }
+}
+
+/* Later crossings (windows above the first loss) of one criterion. */
+static void note_windows(const char *scheme, const char *what, const cosa_limit *l,
+                         const cosa_crossing *cr)
+{
+    size_t n = l->ncross < COSA_ADVICE_CROSSINGS ? l->ncross : COSA_ADVICE_CROSSINGS;
+    size_t first = l->good_at_min ? 1 : 0; /* crossing 0 is the first loss */
+    if (n <= first)
+        return;
+    printf("note %s: %s again above the first loss:", scheme, what);
+    for (size_t k = first; k < n; k++)
+        printf(" %.4g:%s", cr[k].dt, cr[k].enters ? "enters" : "leaves");
+    if (l->ncross > COSA_ADVICE_CROSSINGS)
+        printf(" (+%zu more)", l->ncross - COSA_ADVICE_CROSSINGS);
+    printf("\n");
+}
+
+/* advise.dat (index, scheme, dt, dt_robust) and advise.gp; render if asked. */
+static int write_files(const char *cmd, const scli_out *out, const struct row *rows, size_t n,
+                       int robust, const char *fmt, const char *table, size_t tablen,
+                       const char *tabname, const char *title)
+{
+    char path[1024];
+    int rc;
+    if ((rc = scli_out_path(cmd, out, tabname, path, sizeof path)) != CLI_OK)
+        return rc;
+    FILE *f = fopen(path, "w");
+    if (!f || fwrite(table, 1, tablen, f) != tablen || fclose(f) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    printf("file %s\n", path);
+    if ((rc = scli_out_path(cmd, out, "advise.dat", path, sizeof path)) != CLI_OK)
+        return rc;
+    f = fopen(path, "w");
+    if (!f) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    fprintf(f, "# cosa %s advise: usable macro step per scheme (NaN: not usable)\n"
+               "# columns: index scheme dt dt_robust\n", cosa_version());
+    for (size_t i = 0; i < n; i++) {
+        char name[64];
+        cosa_scheme_name(&rows[i].nom.scheme, name, sizeof name);
+        const cosa_advice *a = &rows[i].nom, *r = robust ? &rows[i].rob : &rows[i].nom;
+        double d1 = a->status == COSA_OK && a->usable ? a->dt : NAN;
+        double d2 = r->status == COSA_OK && r->usable ? r->dt : NAN;
+        fprintf(f, "%zu %s %.17g %.17g\n", i, name, d1, d2);
+    }
+    if (fclose(f) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    printf("file %s\n", path);
+    if ((rc = scli_out_path(cmd, out, "advise.gp", path, sizeof path)) != CLI_OK)
+        return rc;
+    const char *keys[] = {"FILE", "OUTBASE", "TITLE", "ROBUST"};
+    const char *vals[] = {"advise.dat", "advise", title, robust ? "" : "# "};
+    if ((rc = scli_write_script(cmd, path, cosa_plot_advise, 4, keys, vals)) != CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    if (fmt) {
+        fflush(stdout);
+        if ((rc = scli_gnuplot(cmd, out->dir, "advise.gp", fmt)) != CLI_OK)
+            return rc;
+        printf("file %s/advise.%s\n", out->dir, fmt);
+    }
+    return CLI_OK;
+}
+
+int cmd_advise(int argc, char **argv)
+{
+    const char *cmd = "advise";
+    static const struct option more[] = {
+        {"tol", required_argument, NULL, 'T'},       {"error", required_argument, NULL, 'e'},
+        {"tend", required_argument, NULL, 't'},      {"schemes", required_argument, NULL, 'S'},
+        {"dt-min", required_argument, NULL, 'm'},    {"dt-max", required_argument, NULL, 'M'},
+        {"per-decade", required_argument, NULL, 'P'}, {"cost-mbcorr", required_argument, NULL, 'c'},
+        {"robust", required_argument, NULL, 'r'},    {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},    {"plot", required_argument, NULL, 'p'},
+        {0, 0, 0, 0}};
+    struct opts o = {0};
+    cli_case cs = {0};
+    cosa_system *sys = NULL, *model = NULL;
+    cosa_eval_workspace *ew = NULL;
+    cosa_scheme *schemes = NULL;
+    cosa_advice *adv = NULL;
+    struct row *rows = NULL;
+    double *x0 = NULL, *apar = NULL;
+    char *table = NULL;
+    size_t ns = 0, tablen = 0;
+    double tol, tend, dtmin = 1e-7, dtmax = 1e-2, perdec = COSA_LIMIT_PER_DECADE, cost = 0.2;
+    double lo = 1.0, hi = 1.0;
+    int rparam = -1, csv = 0;
+    cosa_criterion crit = COSA_CRIT_ACCURATE;
+    int ac = 0;
+    char **av = scli_argv_output(argc, argv, &ac);
+    if (!av) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    int rc = cli_parse(cmd, ac, av, more, extra, &o, help, &cs);
+    if (rc < 0) {
+        rc = CLI_OK;
+        goto out;
+    }
+    if (rc != CLI_OK)
+        goto out;
+    if (cs.scheme_text || cs.dt_text) {
+        cli_error(cmd, "--scheme and --dt do not apply: give candidates with --schemes and the "
+                       "scan range with --dt-min/--dt-max");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (!o.tol) {
+        cli_error(cmd, "--tol E (the error threshold) is required");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if ((rc = cli_positive(cmd, "--tol", o.tol, &tol)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--dt-min", o.dtmin, &dtmin)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--dt-max", o.dtmax, &dtmax)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--per-decade", o.perdec, &perdec)) != CLI_OK)
+        goto out;
+    if (o.cost && (cli_parse_double(o.cost, &cost) != 0 || !(cost >= 0.0))) {
+        cli_error(cmd, "--cost-mbcorr must be a finite number >= 0, got '%s'", o.cost);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (perdec != floor(perdec) || perdec > 1000) {
+        cli_error(cmd, "--per-decade must be an integer in 1..1000, got '%s'", o.perdec);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (o.error && strcmp(o.error, "global") && strcmp(o.error, "local")) {
+        cli_error(cmd, "--error must be global or local, got '%s'", o.error);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    crit = o.error && strcmp(o.error, "local") == 0 ? COSA_CRIT_LOCAL : COSA_CRIT_ACCURATE;
+    if (o.format && strcmp(o.format, "md") && strcmp(o.format, "csv")) {
+        cli_error(cmd, "--format must be md or csv, got '%s'", o.format);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    csv = o.format && strcmp(o.format, "csv") == 0;
+    if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
+        goto out;
+    if (o.plot && !o.output) {
+        cli_error(cmd, "--plot needs -o DIR (the picture goes next to the table)");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if ((rc = scli_schemes(cmd, o.schemes ? o.schemes : DEFAULT_SCHEMES, cs.alpha, &schemes,
+                           &ns)) != CLI_OK)
+        goto out;
+    if (ns == 0) {
+        cli_error(cmd, "--schemes: empty candidate list");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    /* the system, with --sequence resolved for the gs: candidates */
+    if ((rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK ||
+        (rc = cli_model_system(&cs.mod, cmd, &sys)) != CLI_OK)
+        goto out;
+    if (cs.seq_text) {
+        /* --sequence: resolved once (with the first gs: candidate), shared */
+        size_t first = ns;
+        for (size_t i = 0; i < ns && first == ns; i++)
+            if (schemes[i].exec == COSA_GAUSS_SEIDEL)
+                first = i;
+        if (first == ns) {
+            cli_error(cmd, "--sequence applies to Gauss-Seidel candidates only (prefix 'gs:')");
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+        if ((rc = cli_case_sequence(cmd, &cs, &schemes[first], cosa_system_nsub(sys), sys)) !=
+            CLI_OK)
+            goto out;
+        for (size_t i = 0; i < ns; i++)
+            if (schemes[i].exec == COSA_GAUSS_SEIDEL)
+                schemes[i].seq = schemes[first].seq;
+    }
+    if ((rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK)
+        goto out;
+    const cosa_model *m = cs.mod.model;
+    tend = m->tend;
+    if ((rc = cli_positive(cmd, "--tend", o.tend, &tend)) != CLI_OK)
+        goto out;
+    if (!o.dtmax && dtmax > tend)
+        dtmax = tend;
+    if (!(dtmin < dtmax)) {
+        cli_error(cmd, "--dt-min (%g) must be smaller than --dt-max (%g)", dtmin, dtmax);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (dtmax > tend) {
+        cli_error(cmd, "--dt-max %g is longer than the horizon %g s", dtmax, tend);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (o.robust && (rc = parse_robust(cmd, o.robust, m, &rparam, &lo, &hi)) != CLI_OK)
+        goto out;
+    int pmax = 0;
+    for (size_t i = 0; i < ns; i++)
+        pmax = schemes[i].order > pmax ? schemes[i].order : pmax;
+    ew = cosa_eval_workspace_alloc(sys, pmax);
+    adv = calloc(ns, sizeof *adv);
+    rows = calloc(ns, sizeof *rows);
+    apar = malloc((m->nparam + 1) * sizeof *apar);
+    if (!ew || !adv || !rows || !apar) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    cosa_status st = cosa_advise(sys, x0, tend, crit, tol, schemes, ns, dtmin, dtmax,
+                                 (unsigned)perdec, cost, adv, ew);
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s", cosa_strerror(st));
+        rc = st == COSA_EMODELSHAPE || st == COSA_ERANGE ? CLI_EUSAGE : CLI_EFAIL;
+        goto out;
+    }
+    for (size_t i = 0; i < ns; i++)
+        rows[i].nom = rows[i].rob = adv[i];
+    /* --robust: every corrected scheme again with assumed models */
+    if (rparam >= 0) {
+        cosa_scheme *sc = malloc(ns * sizeof *sc);
+        cosa_advice *ra = calloc(ns, sizeof *ra);
+        size_t nc = 0;
+        if (!sc || !ra) {
+            free(sc);
+            free(ra);
+            cli_error(cmd, "out of memory");
+            rc = CLI_EFAIL;
+            goto out;
+        }
+        for (int k = 0; k < ROBUST_POINTS && rc == CLI_OK; k++) {
+            const double fac = ROBUST_POINTS > 1 && hi > lo
+                                   ? lo * pow(hi / lo, (double)k / (ROBUST_POINTS - 1))
+                                   : lo;
+            memcpy(apar, cs.mod.par, m->nparam * sizeof *apar);
+            apar[rparam] = fac * cs.mod.par[rparam];
+            cosa_system_free(model);
+            model = NULL;
+            st = m->create(m, apar, &model);
+            nc = 0;
+            for (size_t i = 0; i < ns; i++)
+                if (schemes[i].corr & COSA_CORR_OUTPUT) {
+                    sc[nc] = schemes[i];
+                    sc[nc++].model = model;
+                }
+            if (nc == 0)
+                break;
+            if (st == COSA_OK)
+                st = cosa_advise(sys, x0, tend, crit, tol, sc, nc, dtmin, dtmax,
+                                 (unsigned)perdec, cost, ra, ew);
+            if (st != COSA_OK) {
+                /* the assumed model itself is invalid at this factor: every
+                 * corrected scheme fails there, with the reason */
+                for (size_t j = 0; j < nc; j++) {
+                    memset(&ra[j], 0, sizeof ra[j]);
+                    ra[j].scheme = sc[j];
+                    ra[j].status = st;
+                    ra[j].cost = INFINITY;
+                }
+                printf("note assumed %s = %g x %g: %s\n", m->params[rparam].name, fac,
+                       cs.mod.par[rparam], cosa_strerror(st));
+            }
+            /* keep the worst (cost) per scheme */
+            for (size_t i = 0, j = 0; i < ns; i++) {
+                if (!(schemes[i].corr & COSA_CORR_OUTPUT))
+                    continue;
+                cosa_advice *r = &rows[i].rob, *c = &ra[j++];
+                int worse = (c->status != COSA_OK && r->status == COSA_OK) ||
+                            (c->status == COSA_OK && r->status == COSA_OK &&
+                             (!c->usable ? r->usable : r->usable && c->dt < r->dt));
+                if (k == 0 || worse) {
+                    *r = *c;
+                    r->scheme.model = NULL;
+                    rows[i].rob_factor = fac;
+                }
+            }
+        }
+        free(sc);
+        free(ra);
+    }
+    qsort(rows, ns, sizeof *rows, rparam >= 0 ? row_compare_robust : row_compare_nominal);
+
+    /* the table: to stdout, and kept for -o */
+    FILE *mem = open_memstream(&table, &tablen);
+    if (!mem) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    write_table(mem, rows, ns, csv, rparam >= 0);
+    fclose(mem);
+    char b1[32], b2[32];
+    printf("model %s\n", m->name);
+    printf("error %s\n", crit == COSA_CRIT_LOCAL ? "local" : "global");
+    printf("tol %s\n", shortest(b1, sizeof b1, tol));
+    printf("tend %s\n", shortest(b1, sizeof b1, tend));
+    printf("dt_range %s %s\n", shortest(b1, sizeof b1, dtmin), shortest(b2, sizeof b2, dtmax));
+    printf("cost_mbcorr %s\n", shortest(b1, sizeof b1, cost));
+    if (rparam >= 0)
+        printf("robust %s %s %s (%d factors)\n", m->params[rparam].name,
+               shortest(b1, sizeof b1, lo), shortest(b2, sizeof b2, hi), ROBUST_POINTS);
+    fwrite(table, 1, tablen, stdout);
+    /* notes */
+    for (size_t i = 0; i < ns; i++) {
+        const cosa_advice *a = &rows[i].nom;
+        char name[64];
+        cosa_scheme_name(&a->scheme, name, sizeof name);
+        if (a->status != COSA_OK) {
+            printf("note %s: not judged: %s\n", name, cosa_strerror(a->status));
+            continue;
+        }
+        if (!a->usable)
+            printf("note %s: not %s at dt-min %g\n", name,
+                   !a->stable.good_at_min ? "stable" : "accurate", dtmin);
+        note_windows(name, "stable", &a->stable, a->cross_stable);
+        note_windows(name, "accurate", &a->accurate, a->cross_accurate);
+        if (a->usable && a->dt == dtmax)
+            printf("note %s: good up to dt-max %g (a larger step may be good too)\n", name,
+                   dtmax);
+        if (rparam >= 0 && (a->scheme.corr & COSA_CORR_OUTPUT))
+            printf("note %s: worst assumed %s = %g x true\n", name, m->params[rparam].name,
+                   rows[i].rob_factor);
+    }
+    const struct row *best = NULL;
+    for (size_t i = 0; i < ns && !best; i++) {
+        const cosa_advice *a = rparam >= 0 ? &rows[i].rob : &rows[i].nom;
+        if (a->status == COSA_OK && a->usable)
+            best = &rows[i];
+    }
+    if (best) {
+        const cosa_advice *a = rparam >= 0 ? &best->rob : &best->nom;
+        char name[64];
+        cosa_scheme_name(&a->scheme, name, sizeof name);
+        printf("recommend %s dt %.17g steps %zu\n", name, a->dt, a->steps);
+    } else
+        printf("recommend none (no candidate is stable and accurate at dt-min %g)\n", dtmin);
+    if (o.output) {
+        scli_out out = {o.output, 1};
+        char title[256];
+        snprintf(title, sizeof title, "model %s: usable macro step per scheme (e_%s <= %g)",
+                 m->name, crit == COSA_CRIT_LOCAL ? "local" : "global", tol);
+        fflush(stdout);
+        if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
+            (rc = write_files(cmd, &out, rows, ns, rparam >= 0, o.plot, table, tablen,
+                              csv ? "advise.csv" : "advise.md", title)) != CLI_OK)
+            goto out;
+    }
+    rc = CLI_OK;
+out:
+    free(table);
+    free(rows);
+    free(adv);
+    free(apar);
+    free(x0);
+    free(schemes);
+    free(av);
+    cosa_eval_workspace_free(ew);
+    cosa_system_free(model);
+    cosa_system_free(sys);
+    cli_case_free(&cs);
+    return rc;
+}

@@ -9,6 +9,7 @@
 #   Fig 8  e_local vs dT, p = 0..4 +- MBCorr at ck = 2e5, dk = 5e2
 #   Fig 9  s1 of the nonlinear two-mass oscillator (section 5), ZOH +- MBCorr
 #   Tables 1-4
+#   cosa advise at tol 1e-2 and 1e-3 for the (c_k, d_k) pairs of Table 1 (issue 16)
 set -e
 cosa=${1:?usage: paper.sh COSA OUTDIR}
 out=${2:?usage: paper.sh COSA OUTDIR}
@@ -57,6 +58,24 @@ for t in 1 2 3 4; do
     "$cosa" table --paper mbcorr --table $t >"$out/table$t.md"
     printf '%-28s %s s\n' "table $t" "$(since "$ts")"
 done
+# cosa advise for the (c_k, d_k) pairs of Table 1, at two tolerances
+for tol in 1e-2 1e-3; do
+    ts=$(now)
+    f="$out/advise_tol$tol.md"
+    {
+        echo "# cosa advise --tol $tol for the (c_k, d_k) pairs of Table 1 (two-mass oscillator)"
+        echo
+        for p in 1e3:1e1 1e5:1e2 2e5:5e2 1e7:1e3 1e9:3.6e5 1e10:1e7; do
+            echo "## c_k = ${p%:*}, d_k = ${p#*:}"
+            echo
+            "$cosa" advise --tol "$tol" --set ck="${p%:*}" --set dk="${p#*:}" |
+                awk '/^\|/ { print; next } /^(note|recommend)/ { print ""; print "    " $0 }'
+            echo
+        done
+    } >"$f"
+    printf '%-28s %s s\n' "advise (tol $tol)" "$(since "$ts")"
+done
 printf '%-28s %s s\n' "make paper total" "$(since "$t0")"
 echo "pictures: $out/fig4_all.png (Fig 4), $out/fig6_all.png (Fig 6), $out/fig5.png," \
-    "$out/fig7.png, $out/fig8.png, $out/fig9_*.png; tables: $out/table1.md .. table4.md"
+    "$out/fig7.png, $out/fig8.png, $out/fig9_*.png; tables: $out/table1.md .. table4.md," \
+    "$out/advise_tol1e-2.md, $out/advise_tol1e-3.md"

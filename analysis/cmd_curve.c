@@ -153,9 +153,9 @@ int cmd_curve(int argc, char **argv)
         goto out;
     const cosa_model *m = cs.mod.model;
     cosa_sweep_spec sp = {0};
-    sp.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1};
+    sp.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0};
     if (over_dt) {
-        sp.x = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1};
+        sp.x = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0};
     } else {
         sp.x = xa;
         sp.x.param = cosa_model_param_index(m, xname);

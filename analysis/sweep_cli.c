@@ -76,7 +76,7 @@ int scli_axis(const char *cmd, const char *opt, const char *text, char *name, si
     }
     memcpy(name, text, (size_t)(eq - text));
     name[eq - text] = '\0';
-    *ax = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 0};
+    *ax = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 0, 0};
     int r = parse_range(eq + 1, ax);
     if (r == -2) {
         cli_error(cmd, "%s %s: a log axis needs LO > 0 and HI > 0, got '%s'", opt, name, eq + 1);
@@ -98,7 +98,7 @@ int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n)
         return CLI_EUSAGE;
     }
     if (strchr(text, ':')) {
-        cosa_sweep_axis ax = {-1, 0, 0, 0, 0};
+        cosa_sweep_axis ax = {-1, 0, 0, 0, 0, 0};
         if (parse_range(text, &ax) != 0 || !(ax.lo > 0.0) || !(ax.hi > 0.0)) {
             cli_error(cmd, "--dt expects DT[,DT...] or LO:HI:log|lin:N with positive steps, "
                            "got '%s'",

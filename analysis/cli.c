@@ -58,6 +58,40 @@ int cli_parse_size(const char *text, size_t *out)
     return 0;
 }
 
+/* "NAME=VALUE" of option opt ("--set", "--assume") appended to names and
+ * values (*n of CLI_MAX_SETS used); 1, or -1 after a one-line error. */
+static int name_value(const char *cmd, const char *opt, const char *arg, const char **names,
+                      double *values, size_t *n)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        cli_error(cmd, "%s expects NAME=VALUE, got '%s'", opt, arg);
+        return -1;
+    }
+    if (*n >= CLI_MAX_SETS) {
+        cli_error(cmd, "too many %s options (at most %d)", opt, CLI_MAX_SETS);
+        return -1;
+    }
+    double v;
+    if (cli_parse_double(eq + 1, &v) != 0) {
+        cli_error(cmd, "%s %.*s: '%s' is not a finite number", opt, (int)(eq - arg), arg,
+                  eq + 1);
+        return -1;
+    }
+    size_t len = (size_t)(eq - arg);
+    char *name = malloc(len + 1);
+    if (!name) {
+        cli_error(cmd, "out of memory");
+        return -1;
+    }
+    memcpy(name, arg, len);
+    name[len] = '\0';
+    names[*n] = name;
+    values[*n] = v;
+    (*n)++;
+    return 1;
+}
+
 int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg)
 {
     switch (opt) {
@@ -67,38 +101,48 @@ int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg)
     case OPT_MODEL_FILE:
         m->file = arg;
         return 1;
-    case OPT_SET: {
-        const char *eq = strchr(arg, '=');
-        if (!eq || eq == arg) {
-            cli_error(cmd, "--set expects NAME=VALUE, got '%s'", arg);
-            return -1;
-        }
-        if (m->nset >= CLI_MAX_SETS) {
-            cli_error(cmd, "too many --set options (at most %d)", CLI_MAX_SETS);
-            return -1;
-        }
-        double v;
-        if (cli_parse_double(eq + 1, &v) != 0) {
-            cli_error(cmd, "--set %.*s: '%s' is not a finite number", (int)(eq - arg), arg,
-                      eq + 1);
-            return -1;
-        }
-        size_t len = (size_t)(eq - arg);
-        char *name = malloc(len + 1);
-        if (!name) {
-            cli_error(cmd, "out of memory");
-            return -1;
-        }
-        memcpy(name, arg, len);
-        name[len] = '\0';
-        m->set_name[m->nset] = name;
-        m->set_value[m->nset] = v;
-        m->nset++;
-        return 1;
-    }
+    case OPT_SET:
+        return name_value(cmd, "--set", arg, m->set_name, m->set_value, &m->nset);
+    case OPT_ASSUME:
+        return name_value(cmd, "--assume", arg, m->assume_name, m->assume_value, &m->nassume);
     default:
         return 0;
     }
+}
+
+/* The --assume values on a copy of the resolved par (m->apar, m->assumed). */
+static int resolve_assume(cli_model *m, const char *cmd)
+{
+    const cosa_model *md = m->model;
+    for (size_t i = 0; i < m->nassume; i++) {
+        const int k = cosa_model_param_index(md, m->assume_name[i]);
+        if (k < 0) {
+            cli_error(cmd, "--assume: model '%s' has no parameter '%s'", md->name,
+                      m->assume_name[i]);
+            return CLI_EUSAGE;
+        }
+        if (md->params[k].kind == COSA_PARAM_INITIAL) {
+            cli_error(cmd, "--assume %s: '%s' is an initial state, not part of the assumed "
+                           "model (which only the output correction uses); use --set",
+                      m->assume_name[i], m->assume_name[i]);
+            return CLI_EUSAGE;
+        }
+    }
+    if (m->nassume == 0)
+        return CLI_OK;
+    m->apar = malloc((md->nparam + 1) * sizeof(double));
+    m->assumed = calloc(md->nparam + 1, 1);
+    if (!m->apar || !m->assumed) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    memcpy(m->apar, m->par, md->nparam * sizeof(double));
+    for (size_t i = 0; i < m->nassume; i++) {
+        const int k = cosa_model_param_index(md, m->assume_name[i]);
+        m->apar[k] = m->assume_value[i];
+        m->assumed[k] = 1;
+    }
+    return CLI_OK;
 }
 
 int cli_model_resolve(cli_model *m, const char *cmd)
@@ -136,7 +180,7 @@ int cli_model_resolve(cli_model *m, const char *cmd)
             return CLI_EUSAGE;
         }
     }
-    return CLI_OK;
+    return resolve_assume(m, cmd);
 }
 
 int cli_model_linear(const cli_model *m, const char *cmd, const char *why)
@@ -189,12 +233,95 @@ void cli_model_free(cli_model *m)
 {
     for (size_t i = 0; i < m->nset; i++)
         free((char *)m->set_name[i]);
+    for (size_t i = 0; i < m->nassume; i++)
+        free((char *)m->assume_name[i]);
     free(m->par);
-    m->par = NULL;
-    m->nset = 0;
+    free(m->apar);
+    free(m->assumed);
+    m->par = m->apar = NULL;
+    m->assumed = NULL;
+    m->nset = m->nassume = 0;
     cosa_model_free(m->owned);
     m->owned = NULL;
     m->model = NULL;
+}
+
+const char cli_assume_help[] =
+    "  --assume NAME=VALUE  imperfect model knowledge: the output correction (+ocorr,\n"
+    "                       +mbcorr) believes in the model with NAME = VALUE (the\n"
+    "                       other parameters as the true ones; repeatable; README,\n"
+    "                       'Imperfect model knowledge')\n";
+
+int cli_assume_given(const cli_model *m)
+{
+    return m->apar != NULL;
+}
+
+void cli_assume_par(const cli_model *m, const double *par, double *apar)
+{
+    const size_t np = m->model->nparam;
+    for (size_t k = 0; k < np; k++)
+        apar[k] = m->assumed && m->assumed[k] ? m->apar[k] : par[k];
+}
+
+int cli_assume_note(const char *cmd, const cosa_scheme *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i].corr & COSA_CORR_OUTPUT)
+            return 1;
+    fprintf(stderr, "cosa: %s: note: --assume has no effect on ", cmd);
+    for (size_t i = 0; i < n; i++) {
+        char name[64];
+        cosa_scheme_name(&s[i], name, sizeof name);
+        fprintf(stderr, "%s%s", i ? ", " : "", name);
+    }
+    fprintf(stderr, " (no output correction)\n");
+    return 0;
+}
+
+int cli_assume_system(const cli_model *m, const char *cmd, const double *par,
+                      const cosa_system *sys, cosa_scheme *s, size_t n, cosa_system **model)
+{
+    *model = NULL;
+    int corrected = 0;
+    for (size_t i = 0; i < n; i++)
+        corrected |= (s[i].corr & COSA_CORR_OUTPUT) != 0;
+    if (!cli_assume_given(m) || !corrected)
+        return CLI_OK;
+    const cosa_model *md = m->model;
+    double *apar = malloc((md->nparam + 1) * sizeof(double));
+    if (!apar) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    cli_assume_par(m, par, apar);
+    const int same = memcmp(apar, par, md->nparam * sizeof(double)) == 0;
+    cosa_status st = same ? COSA_OK : md->create(md, apar, model);
+    free(apar);
+    if (st != COSA_OK) {
+        cli_error(cmd, "model '%s' (assumed): %s", md->name, cosa_strerror(st));
+        return st == COSA_EPARAM || st == COSA_ENONFINITE ? CLI_EUSAGE : CLI_EFAIL;
+    }
+    if (same) /* the true system: the correction as without --assume */
+        return CLI_OK;
+    for (size_t i = 0; i < n; i++)
+        if (s[i].corr & COSA_CORR_OUTPUT) {
+            s[i].model = *model;
+            if (cosa_scheme_check(&s[i], sys) == COSA_EMODELSHAPE) {
+                cli_error(cmd, "--assume: %s", cosa_strerror(COSA_EMODELSHAPE));
+                return CLI_EUSAGE;
+            }
+        }
+    return CLI_OK;
+}
+
+void cli_assume_print(FILE *f, const char *prefix, const cli_model *m)
+{
+    if (!cli_assume_given(m))
+        return;
+    for (size_t k = 0; k < m->model->nparam; k++)
+        if (m->assumed[k])
+            fprintf(f, "%sassume %s %.17g\n", prefix, m->model->params[k].name, m->apar[k]);
 }
 
 int cli_scheme(const char *cmd, const char *text, cosa_scheme *s)

@@ -1,5 +1,5 @@
 /* cli.h -- shared pieces of the cosa command line: error reporting, strict
- * number parsing, and the --model/--model-file/--set options. */
+ * number parsing, and the --model/--model-file/--set/--assume options. */
 #ifndef COSA_CLI_H
 #define COSA_CLI_H
 
@@ -25,22 +25,36 @@ typedef struct cli_model {
     const char *set_name[CLI_MAX_SETS];
     double set_value[CLI_MAX_SETS];
     size_t nset;
+    const char *assume_name[CLI_MAX_SETS]; /* --assume NAME=VALUE, in order */
+    double assume_value[CLI_MAX_SETS];
+    size_t nassume;
     /* resolved by cli_model_resolve */
     const cosa_model *model;
     cosa_model *owned;     /* loaded from a file      */
     double *par;           /* model->nparam values    */
+    /* imperfect model knowledge (README): NULL without --assume */
+    double *apar;          /* assumed vector: par with the --assume values   */
+    unsigned char *assumed; /* model->nparam flags: 1 = set by --assume        */
 } cli_model;
 
 /* getopt_long option values used by cli_model_option. */
-enum { OPT_MODEL = 1000, OPT_MODEL_FILE, OPT_SET };
+enum { OPT_MODEL = 1000, OPT_MODEL_FILE, OPT_SET, OPT_ASSUME };
 
-/* Handle --model, --model-file, --set NAME=VALUE.  Returns 1 if opt was one
- * of them (0 otherwise); on a bad argument prints an error and returns -1. */
+/* The getopt_long entry of --assume, for the option table of a subcommand
+ * that supports an assumed model (cli_parse then handles it). */
+#define CLI_ASSUME_OPTION {"assume", required_argument, NULL, OPT_ASSUME}
+
+/* Handle --model, --model-file, --set NAME=VALUE, --assume NAME=VALUE.
+ * Returns 1 if opt was one of them (0 otherwise); on a bad argument prints
+ * an error and returns -1. */
 int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg);
 
 /* Load/find the model (linear or nonlinear), apply defaults and the --set
- * values in order.  Default model when none given: "twomass".  Returns
- * CLI_OK or an exit code. */
+ * values in order, then the --assume values on a copy (m->apar, m->assumed).
+ * Default model when none given: "twomass".  An --assume naming an unknown
+ * parameter or an initial state (not part of the assumed model: it only
+ * concerns the output correction) is a usage error.  Returns CLI_OK or an
+ * exit code. */
 int cli_model_resolve(cli_model *m, const char *cmd);
 
 /* CLI_OK if the resolved model has a linear form; otherwise the one-line
@@ -57,6 +71,42 @@ int cli_model_odesys(cli_model *m, const char *cmd, cosa_odesys **os);
 int cli_model_x0(cli_model *m, const char *cmd, size_t nx, double **x0);
 
 void cli_model_free(cli_model *m);
+
+/* ---- Imperfect model knowledge: --assume (README) ------------------------ */
+
+/* Help text of --assume. */
+extern const char cli_assume_help[];
+
+/* 1 if --assume was given (after cli_model_resolve). */
+int cli_assume_given(const cli_model *m);
+
+/* The assumed parameter vector for the true vector par (model->nparam
+ * entries): par with the --assume values on top, so parameters not named by
+ * --assume follow the true ones.  apar may equal par (in place). */
+void cli_assume_par(const cli_model *m, const double *par, double *apar);
+
+/* 1 if some scheme of s[0..n-1] has an output correction (the only part of
+ * a scheme that uses the assumed model); otherwise 0 and the one-line note
+ * "cosa: CMD: note: --assume has no effect on SCHEMES (no output
+ * correction)" on stderr.  Call it once, when an assumed model is given. */
+int cli_assume_note(const char *cmd, const cosa_scheme *s, size_t n);
+
+/* The assumed system for the true parameter vector par (m resolved, sys
+ * the true system at par): model->create at cli_assume_par(par), set as
+ * .model of every scheme of s[0..n-1] with an output correction.  *model
+ * stays NULL and the schemes untouched without --assume, when no scheme has
+ * an output correction, or when the assumed vector equals par bit for bit
+ * (the true system: bitwise the results without --assume).  Caller frees
+ * *model after the schemes' last use.  One-line errors "model 'NAME'
+ * (assumed): ..." with the exit code of the same failure of the true model
+ * (2 for parameters the model rejects), or 2 for an assumed system of
+ * another shape. */
+int cli_assume_system(const cli_model *m, const char *cmd, const double *par,
+                      const cosa_system *sys, cosa_scheme *s, size_t n, cosa_system **model);
+
+/* Lines "PREFIXassume NAME VALUE" (%.17g), one per parameter set by
+ * --assume, in the model's parameter order; nothing without --assume. */
+void cli_assume_print(FILE *f, const char *prefix, const cli_model *m);
 
 /* Parse a scheme name with a one-line error on failure. */
 int cli_scheme(const char *cmd, const char *text, cosa_scheme *s);

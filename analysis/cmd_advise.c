@@ -44,6 +44,7 @@ static void help(void)
            "worst dt over those factors, and the ranking uses it.  Plain schemes do not\n"
            "use a model.\n\n"
            "%s\nOptions:\n"
+           "%s"
            "  --tol E              error threshold (required, > 0)\n"
            "  --error KIND         global (e_global, default) or local (e_local)\n"
            "  --tend T             horizon in seconds (default: the model's)\n"
@@ -58,7 +59,7 @@ static void help(void)
            "  -o, --output DIR     also write advise.md|csv, advise.dat and advise.gp\n"
            "  --plot FMT           and render the bar chart: png, svg or pdf\n"
            "%s",
-           ROBUST_POINTS, cli_model_help, cli_case_help);
+           ROBUST_POINTS, cli_model_help, cli_assume_help, cli_case_help);
 }
 
 struct opts {
@@ -304,10 +305,10 @@ int cmd_advise(int argc, char **argv)
         {"per-decade", required_argument, NULL, 'P'}, {"cost-mbcorr", required_argument, NULL, 'c'},
         {"robust", required_argument, NULL, 'r'},    {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},    {"plot", required_argument, NULL, 'p'},
-        {0, 0, 0, 0}};
+        CLI_ASSUME_OPTION,                           {0, 0, 0, 0}};
     struct opts o = {0};
     cli_case cs = {0};
-    cosa_system *sys = NULL, *model = NULL;
+    cosa_system *sys = NULL, *model = NULL, *amodel = NULL;
     cosa_eval_workspace *ew = NULL;
     cosa_scheme *schemes = NULL;
     cosa_advice *adv = NULL;
@@ -407,8 +408,11 @@ int cmd_advise(int argc, char **argv)
             if (schemes[i].exec == COSA_GAUSS_SEIDEL)
                 schemes[i].seq = schemes[first].seq;
     }
-    if ((rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK)
+    if ((rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
+        (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, schemes, ns, &amodel)) != CLI_OK)
         goto out;
+    if (cli_assume_given(&cs.mod))
+        cli_assume_note(cmd, schemes, ns);
     const cosa_model *m = cs.mod.model;
     tend = m->tend;
     if ((rc = cli_positive(cmd, "--tend", o.tend, &tend)) != CLI_OK)
@@ -464,7 +468,8 @@ int cmd_advise(int argc, char **argv)
             const double fac = ROBUST_POINTS > 1 && hi > lo
                                    ? lo * pow(hi / lo, (double)k / (ROBUST_POINTS - 1))
                                    : lo;
-            memcpy(apar, cs.mod.par, m->nparam * sizeof *apar);
+            /* the --assume values, with NAME at fac x its true value */
+            cli_assume_par(&cs.mod, cs.mod.par, apar);
             apar[rparam] = fac * cs.mod.par[rparam];
             cosa_system_free(model);
             model = NULL;
@@ -523,6 +528,7 @@ int cmd_advise(int argc, char **argv)
     fclose(mem);
     char b1[32], b2[32];
     printf("model %s\n", m->name);
+    cli_assume_print(stdout, "", &cs.mod);
     printf("error %s\n", crit == COSA_CRIT_LOCAL ? "local" : "global");
     printf("tol %s\n", shortest(b1, sizeof b1, tol));
     printf("tend %s\n", shortest(b1, sizeof b1, tend));
@@ -588,6 +594,7 @@ out:
     free(av);
     cosa_eval_workspace_free(ew);
     cosa_system_free(model);
+    cosa_system_free(amodel);
     cosa_system_free(sys);
     cli_case_free(&cs);
     return rc;

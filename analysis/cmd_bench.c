@@ -133,8 +133,8 @@ int cmd_bench(int argc, char **argv)
         cosa_sweep_spec sp = {0};
         sp.model = m;
         sp.par = cs.mod.par;
-        sp.x = (cosa_sweep_axis){ick, 1.0, 1e10, 1, g};
-        sp.y = (cosa_sweep_axis){idk, 1.0, 1e7, 1, g};
+        sp.x = (cosa_sweep_axis){ick, 1.0, 1e10, 1, g, 0};
+        sp.y = (cosa_sweep_axis){idk, 1.0, 1e7, 1, g, 0};
         sp.dt = dt;
         sp.ndt = ndt;
         sp.metric = metrics[mi];

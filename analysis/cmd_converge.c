@@ -7,21 +7,23 @@
 static void help(void)
 {
     printf("Usage: cosa converge [--model NAME] [--set NAME=VALUE]... --scheme SCHEME\n"
-           "                     [--dt-min 1e-6] [--dt-max 3e-3] [--points 36] [--tend T]\n\n"
+           "                     [--assume NAME=VALUE]... [--dt-min 1e-6] [--dt-max 3e-3]\n"
+           "                     [--points 36] [--tend T]\n\n"
            "Local and global NRMSE on a log grid of macro steps (METHOD.md conventions),\n"
            "then the convergence orders: least-squares slopes of log e vs log dt over the\n"
            "asymptotic range (the longest run of consecutive points with 0 < e <= 0.1 whose\n"
            "local slopes agree within 0.3).\n"
-           "Output: a table with the header line 'dt e_local e_global' (inf = unstable),\n"
+           "Output: a comment line (and '# assume NAME VALUE' lines with --assume), a\n"
+           "table with the header line 'dt e_local e_global' (inf = unstable),\n"
            "then 'name value' lines:\n"
            "  order_local, order_global     fitted slopes (nan if no asymptotic range)\n"
            "  range_local, range_global     dt range of the fit: LO HI NPOINTS\n\n"
-           "%s\n%s\nOptions:\n%s"
+           "%s%s\n%s\nOptions:\n%s"
            "  --dt-min DT          smallest macro step (default 1e-6)\n"
            "  --dt-max DT          largest macro step (default 3e-3)\n"
            "  --points N           number of macro steps, log-spaced (default 36)\n"
            "  --tend T             horizon (default: the model's)\n",
-           cli_model_help, cli_scheme_help, cli_case_help);
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
 }
 
 struct extra {
@@ -59,10 +61,10 @@ int cmd_converge(int argc, char **argv)
     static const struct option more[] = {
         {"dt-min", required_argument, NULL, 'm'}, {"dt-max", required_argument, NULL, 'M'},
         {"points", required_argument, NULL, 'n'}, {"tend", required_argument, NULL, 't'},
-        {0, 0, 0, 0}};
+        CLI_ASSUME_OPTION,                        {0, 0, 0, 0}};
     struct extra ex = {0};
     cli_case cs = {0};
-    cosa_system *sys = NULL;
+    cosa_system *sys = NULL, *model = NULL;
     cosa_eval_workspace *ew = NULL;
     double *x0 = NULL, *dts = NULL, *el = NULL, *eg = NULL;
     cosa_scheme scheme;
@@ -95,8 +97,11 @@ int cmd_converge(int argc, char **argv)
     }
     if ((rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
-        (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK)
+        (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
+        (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;
+    if (cli_assume_given(&cs.mod))
+        cli_assume_note(cmd, &scheme, 1);
     tend = cs.mod.model->tend;
     if ((rc = cli_positive(cmd, "--tend", ex.tend, &tend)) != CLI_OK)
         goto out;
@@ -118,6 +123,7 @@ int cmd_converge(int argc, char **argv)
     cosa_scheme_name(&scheme, name, sizeof name);
     printf("# cosa %s converge: model %s, scheme %s, tend %.17g\n", cosa_version(),
            cs.mod.model->name, name, tend);
+    cli_assume_print(stdout, "# ", &cs.mod);
     printf("dt e_local e_global\n");
     double l0 = log(dtmin), l1 = log(dtmax);
     for (size_t i = 0; i < npts; i++) {
@@ -148,6 +154,7 @@ out:
     free(x0);
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);
+    cosa_system_free(model);
     cli_case_free(&cs);
     return rc;
 }

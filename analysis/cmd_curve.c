@@ -14,7 +14,8 @@ static void help(void)
     printf("Usage: cosa curve [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
            "                  [--dt DT] --scheme S[,S...] [--metric rho|e_global|e_local|\n"
            "                  e_local_ref] [--level L] [--tend T] [--alpha A] [--threads N]\n"
-           "                  [-o DIR] [--name NAME] [--plot png|svg|pdf] [--progress]\n\n"
+           "                  [--assume NAME=VALUE]... [-o DIR] [--name NAME]\n"
+           "                  [--plot png|svg|pdf] [--progress]\n\n"
            "A metric against one swept quantity, one curve per scheme: NAME = dt sweeps the\n"
            "macro step (e.g. rho vs dt, Fig 5; e_local vs dt, Fig 8), any model parameter\n"
            "sweeps that parameter at the macro step --dt (e.g. e_global vs ck, Fig 7).\n"
@@ -22,10 +23,11 @@ static void help(void)
            "'inf' where the co-simulation is unstable, 'nan' where a point failed) and\n"
            "NAME.gp, a gnuplot script with a dashed line at the level.  Stdout lists the\n"
            "files written ('file PATH').\n\n"
-           "%s\n%s\nOptions:\n%s"
+           "%s%s\n%s\nOptions:\n%s"
            "  --x NAME=LO:HI:log|lin:N\n"
            "                       dt or a model parameter, range, spacing, points;\n"
-           "                       numbers may be written 10^X\n"
+           "                       numbers may be written 10^X; NAME = assume.P sweeps P\n"
+           "                       in the assumed model only\n"
            "  --dt DT              macro step when NAME is a parameter\n"
            "  --scheme LIST        schemes, comma-separated\n"
            "  --metric M           rho (default), e_global, e_local, e_local_ref\n"
@@ -37,7 +39,7 @@ static void help(void)
            "  --name NAME          base name of the files (default: METRIC_vs_X)\n"
            "  --plot FMT           also run gnuplot: png, svg or pdf\n"
            "  --progress           progress on stderr (default: only on a terminal)\n",
-           cli_model_help, cli_scheme_help, cli_case_help);
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
 }
 
 struct curve_opts {
@@ -80,7 +82,8 @@ int cmd_curve(int argc, char **argv)
         {"level", required_argument, NULL, 'l'},  {"tend", required_argument, NULL, 't'},
         {"threads", required_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'},
         {"plot", required_argument, NULL, 'p'},   {"name", required_argument, NULL, 'n'},
-        {"progress", no_argument, NULL, 'P'},     {0, 0, 0, 0}};
+        {"progress", no_argument, NULL, 'P'},     CLI_ASSUME_OPTION,
+        {0, 0, 0, 0}};
     struct curve_opts o = {0};
     cli_case cs = {0};
     cosa_system *sys = NULL;
@@ -153,12 +156,13 @@ int cmd_curve(int argc, char **argv)
         goto out;
     const cosa_model *m = cs.mod.model;
     cosa_sweep_spec sp = {0};
-    sp.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1};
+    sp.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0};
     if (over_dt) {
-        sp.x = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1};
+        sp.x = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0};
     } else {
         sp.x = xa;
-        sp.x.param = cosa_model_param_index(m, xname);
+        if ((rc = scli_axis_param(cmd, "--x", m, xname, &sp.x)) != CLI_OK)
+            goto out;
         if (sp.x.param < 0) {
             cli_error(cmd, "model '%s' has no parameter '%s' (see 'cosa models'; use dt for "
                            "the macro step)",
@@ -171,6 +175,10 @@ int cmd_curve(int argc, char **argv)
     if ((rc = scli_spec_finish(cmd, &sp, m, cs.mod.par, dt, ndt, schemes, ns, metric, o.tend,
                                threads, o.progress, &prog)) != CLI_OK)
         goto out;
+    sp.apar = cs.mod.apar; /* imperfect model knowledge (--assume, an assume.P axis) */
+    sp.apar_fixed = cs.mod.assumed;
+    if (cli_assume_given(&cs.mod) || sp.x.assumed)
+        cli_assume_note(cmd, schemes, ns);
 
     scli_out out = {o.output, 0};
     if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK)
@@ -213,8 +221,10 @@ int cmd_curve(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    const int swept[1] = {sp.x.param};
+    const int swept[1] = {sp.x.assumed ? -1 : sp.x.param};
+    const cosa_sweep_axis *ax[1] = {&sp.x};
     scli_header(f, "curve", m, cs.mod.par, swept, over_dt ? 0 : 1);
+    scli_header_assume(f, &cs.mod, ax, over_dt ? 0 : 1);
     fprintf(f, "# metric %s\n# level %.17g\n", cosa_metric_name(metric), level);
     if (metric != COSA_METRIC_RHO)
         fprintf(f, "# tend %.17g\n", sp.tend);
@@ -274,11 +284,8 @@ int cmd_curve(int argc, char **argv)
     fmt_num(lev, sizeof lev, level);
     if (over_dt)
         snprintf(xlabel, sizeof xlabel, "ΔT [s]");
-    else {
-        const cosa_param *pp = &m->params[sp.x.param];
-        snprintf(xlabel, sizeof xlabel, "%s%s%s%s", pp->name, pp->unit && *pp->unit ? " [" : "",
-                 pp->unit ? pp->unit : "", pp->unit && *pp->unit ? "]" : "");
-    }
+    else
+        scli_axis_label(m, &sp.x, xlabel, sizeof xlabel);
     snprintf(ylabel, sizeof ylabel, "%s", cosa_metric_name(metric));
     if (over_dt)
         snprintf(title, sizeof title, "model %s", m->name);

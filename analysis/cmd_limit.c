@@ -7,8 +7,8 @@
 
 static void help(void)
 {
-    printf("Usage: cosa limit [--model NAME] [--set NAME=VALUE]... --scheme SCHEME\n"
-           "                  --criterion stable|accurate|local [--tol TOL]\n"
+    printf("Usage: cosa limit [--model NAME] [--set NAME=VALUE]... [--assume NAME=VALUE]...\n"
+           "                  --scheme SCHEME --criterion stable|accurate|local [--tol TOL]\n"
            "                  [--dt-min 1e-9] [--dt-max 1e-2] [--per-decade 20] [--tend T]\n\n"
            "Largest macro step for which the scheme is stable (rho(Phi) <= 1), accurate\n"
            "(global NRMSE e_global <= TOL, default 0.01) or locally accurate (e_local <= TOL).\n"
@@ -24,14 +24,14 @@ static void help(void)
            "  never_lost, good_at_min, evaluations\n"
            "Near dt -> 0, rho -> 1 and eigenvalue round-off (~1e-12) makes stability\n"
            "limits below ~1e-8 approximate; a 'note' line says so when it matters.\n\n"
-           "%s\n%s\nOptions:\n%s"
+           "%s%s\n%s\nOptions:\n%s"
            "  --criterion C        stable | accurate | local (required)\n"
            "  --tol TOL            error threshold for accurate/local (default 0.01)\n"
            "  --dt-min DT          smallest macro step of the scan (default 1e-9)\n"
            "  --dt-max DT          largest macro step of the scan (default 1e-2)\n"
            "  --per-decade N       grid points per decade (default 20)\n"
            "  --tend T             horizon for the error indicators (default: the model's)\n",
-           cli_model_help, cli_scheme_help, cli_case_help);
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
 }
 
 struct extra {
@@ -82,10 +82,10 @@ int cmd_limit(int argc, char **argv)
         {"criterion", required_argument, NULL, 'c'}, {"tol", required_argument, NULL, 'T'},
         {"dt-min", required_argument, NULL, 'm'},    {"dt-max", required_argument, NULL, 'M'},
         {"per-decade", required_argument, NULL, 'P'}, {"tend", required_argument, NULL, 't'},
-        {0, 0, 0, 0}};
+        CLI_ASSUME_OPTION,                            {0, 0, 0, 0}};
     struct extra ex = {0};
     cli_case cs = {0};
-    cosa_system *sys = NULL;
+    cosa_system *sys = NULL, *model = NULL;
     cosa_eval_workspace *ew = NULL;
     double *x0 = NULL;
     cosa_scheme scheme;
@@ -138,8 +138,11 @@ int cmd_limit(int argc, char **argv)
     }
     if ((rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
-        (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK)
+        (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
+        (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;
+    if (cli_assume_given(&cs.mod))
+        cli_assume_note(cmd, &scheme, 1);
     tend = cs.mod.model->tend;
     if ((rc = cli_positive(cmd, "--tend", ex.tend, &tend)) != CLI_OK)
         goto out;
@@ -165,7 +168,9 @@ int cmd_limit(int argc, char **argv)
     }
     char name[64];
     cosa_scheme_name(&scheme, name, sizeof name);
-    printf("model %s\nscheme %s\ncriterion %s\n", cs.mod.model->name, name, ex.crit);
+    printf("model %s\n", cs.mod.model->name);
+    cli_assume_print(stdout, "", &cs.mod);
+    printf("scheme %s\ncriterion %s\n", name, ex.crit);
     if (crit != COSA_CRIT_STABLE)
         printf("tol %.17g\ntend %.17g\n", tol, tend);
     printf("dt_min %.17g\ndt_range_max %.17g\n", dtmin, dtmax);
@@ -185,6 +190,7 @@ out:
     free(x0);
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);
+    cosa_system_free(model);
     cli_case_free(&cs);
     return rc;
 }

@@ -17,7 +17,8 @@ static void help(void)
     printf("Usage: cosa map [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
            "                --y NAME=LO:HI:log|lin:N --dt DT[,DT...] --scheme S[,S...]\n"
            "                [--metric rho|e_global|e_local|e_local_ref] [--level L] [--tend T]\n"
-           "                [--alpha A] [--threads N] [-o DIR] [--name NAME]\n"
+           "                [--assume NAME=VALUE]... [--alpha A] [--threads N] [-o DIR]\n"
+           "                [--name NAME]\n"
            "                [--plot png|svg|pdf] [--heatmap] [--progress]\n\n"
            "Sweeps two model parameters over a grid, for every macro step and scheme, and\n"
            "writes per scheme a data file NAME_SCHEME.dat (comment header, then rows\n"
@@ -29,10 +30,11 @@ static void help(void)
            "Values: rho(Phi) for rho; the NRMSE indicators for e_* ('inf' where the\n"
            "co-simulation is unstable); 'nan' where a point failed (the header counts them\n"
            "by reason).  Stdout lists the files written ('file PATH').\n\n"
-           "%s\n%s\nOptions:\n%s"
+           "%s%s\n%s\nOptions:\n%s"
            "  --x, --y NAME=LO:HI:log|lin:N\n"
            "                       swept parameter, range, spacing and number of points;\n"
-           "                       numbers may be written 10^X (e.g. --dt 10^-2.5)\n"
+           "                       numbers may be written 10^X (e.g. --dt 10^-2.5);\n"
+           "                       NAME = assume.P sweeps P in the assumed model only\n"
            "  --dt LIST            macro steps: DT[,DT...] or LO:HI:log|lin:N\n"
            "  --scheme LIST        schemes, comma-separated\n"
            "  --metric M           rho (default), e_global, e_local, e_local_ref\n"
@@ -46,7 +48,7 @@ static void help(void)
            "  --plot FMT           also run gnuplot: png, svg or pdf\n"
            "  --heatmap            also write NAME_SCHEME_heat.gp drawing the metric itself\n"
            "  --progress           progress on stderr (default: only on a terminal)\n",
-           cli_model_help, cli_scheme_help, cli_case_help);
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
 }
 
 struct map_opts {
@@ -83,16 +85,6 @@ static void fmt_num(char *buf, size_t size, double v)
         snprintf(buf, size, "%.17g", v);
 }
 
-/* Axis label "name [unit]". */
-static void axis_label(const cosa_model *m, int param, char *buf, size_t size)
-{
-    const cosa_param *p = &m->params[param];
-    if (p->unit && *p->unit)
-        snprintf(buf, size, "%s [%s]", p->name, p->unit);
-    else
-        snprintf(buf, size, "%s", p->name);
-}
-
 /* One scheme's data file. */
 static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *sp,
                       const cli_case *cs, size_t is, double level, double tend,
@@ -106,18 +98,21 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
     setvbuf(f, NULL, _IOFBF, 1 << 16);
     const cosa_model *m = sp->model;
     const cosa_scheme *s = &sp->schemes[is];
-    const int swept[2] = {sp->x.param, sp->y.param};
+    /* the true parameters swept; the assumed ones are listed after them */
+    const int swept[2] = {sp->x.assumed ? -1 : sp->x.param, sp->y.assumed ? -1 : sp->y.param};
+    const cosa_sweep_axis *ax[2] = {&sp->x, &sp->y};
     char name[64];
     cosa_scheme_name(s, name, sizeof name);
     scli_header(f, "map", m, cs->mod.par, swept, 2);
+    scli_header_assume(f, &cs->mod, ax, 2);
     fprintf(f, "# scheme %s\n# alpha %.17g\n# metric %s\n# level %.17g\n", name, s->alpha,
             cosa_metric_name(sp->metric), level);
     if (sp->metric != COSA_METRIC_RHO)
         fprintf(f, "# tend %.17g\n", tend);
-    const cosa_sweep_axis *ax[2] = {&sp->x, &sp->y};
     for (int a = 0; a < 2; a++)
-        fprintf(f, "# %s %s %.17g %.17g %s %zu\n", a ? "y" : "x", m->params[ax[a]->param].name,
-                ax[a]->lo, ax[a]->hi, ax[a]->log ? "log" : "lin", ax[a]->n);
+        fprintf(f, "# %s %s%s %.17g %.17g %s %zu\n", a ? "y" : "x",
+                ax[a]->assumed ? "assume." : "", m->params[ax[a]->param].name, ax[a]->lo,
+                ax[a]->hi, ax[a]->log ? "log" : "lin", ax[a]->n);
     fprintf(f, "# dt");
     for (size_t it = 0; it < sp->ndt; it++)
         fprintf(f, " %.17g", sp->dt[it]);
@@ -138,7 +133,8 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
             fprintf(f, "# failed %zu: %s\n", nfail[k], cosa_strerror((cosa_status)k));
     fprintf(f, "# layout: one block per dt (in the order above), separated by two blank lines;\n"
                "#         x-major within a block, a blank line after each x value\n");
-    fprintf(f, "# columns: %s %s dt %s\n", m->params[sp->x.param].name,
+    fprintf(f, "# columns: %s%s %s%s dt %s\n", sp->x.assumed ? "assume." : "",
+            m->params[sp->x.param].name, sp->y.assumed ? "assume." : "",
             m->params[sp->y.param].name, cosa_metric_name(sp->metric));
 
     /* the coordinates are formatted once */
@@ -194,7 +190,8 @@ int cmd_map(int argc, char **argv)
         {"tend", required_argument, NULL, 't'},     {"threads", required_argument, NULL, 'j'},
         {"output", required_argument, NULL, 'o'},   {"plot", required_argument, NULL, 'p'},
         {"name", required_argument, NULL, 'n'},     {"heatmap", no_argument, NULL, 'H'},
-        {"progress", no_argument, NULL, 'P'},       {0, 0, 0, 0}};
+        {"progress", no_argument, NULL, 'P'},       CLI_ASSUME_OPTION,
+        {0, 0, 0, 0}};
     struct map_opts o = {0};
     cli_case cs = {0};
     cosa_system *sys = NULL;
@@ -240,15 +237,16 @@ int cmd_map(int argc, char **argv)
     if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &sp.x)) != CLI_OK ||
         (rc = scli_axis(cmd, "--y", o.y, yname, sizeof yname, &sp.y)) != CLI_OK)
         goto out;
-    sp.x.param = cosa_model_param_index(m, xname);
-    sp.y.param = cosa_model_param_index(m, yname);
+    if ((rc = scli_axis_param(cmd, "--x", m, xname, &sp.x)) != CLI_OK ||
+        (rc = scli_axis_param(cmd, "--y", m, yname, &sp.y)) != CLI_OK)
+        goto out;
     if (sp.x.param < 0 || sp.y.param < 0) {
         cli_error(cmd, "model '%s' has no parameter '%s' (see 'cosa models')", m->name,
                   sp.x.param < 0 ? xname : yname);
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (sp.x.param == sp.y.param) {
+    if (sp.x.param == sp.y.param && sp.x.assumed == sp.y.assumed) {
         cli_error(cmd, "--x and --y sweep the same parameter '%s'", xname);
         rc = CLI_EUSAGE;
         goto out;
@@ -257,6 +255,10 @@ int cmd_map(int argc, char **argv)
     if ((rc = scli_spec_finish(cmd, &sp, m, cs.mod.par, dt, ndt, schemes, ns, metric, o.tend,
                                threads, o.progress, &prog)) != CLI_OK)
         goto out;
+    sp.apar = cs.mod.apar; /* imperfect model knowledge (--assume, assume.P axes) */
+    sp.apar_fixed = cs.mod.assumed;
+    if (cli_assume_given(&cs.mod) || sp.x.assumed || sp.y.assumed)
+        cli_assume_note(cmd, schemes, ns);
 
     /* output directory and names first: fail before the computation */
     scli_out out = {o.output, 0};
@@ -313,8 +315,8 @@ int cmd_map(int argc, char **argv)
 
     /* data files and scripts */
     char xlabel[128], ylabel[128], lev[32], comment[1024];
-    axis_label(m, sp.x.param, xlabel, sizeof xlabel);
-    axis_label(m, sp.y.param, ylabel, sizeof ylabel);
+    scli_axis_label(m, &sp.x, xlabel, sizeof xlabel);
+    scli_axis_label(m, &sp.y, ylabel, sizeof ylabel);
     fmt_num(lev, sizeof lev, level);
     const char *zlog = metric == COSA_METRIC_RHO ? "0" : "1";
     char files[4096] = "", titles[4096] = "";

@@ -7,10 +7,11 @@
 static void help(void)
 {
     printf("Usage: cosa point [--model NAME] [--set NAME=VALUE]... --scheme SCHEME --dt DT\n"
-           "                  [--alpha A] [--sequence LIST] [--tend T]\n\n"
+           "                  [--assume NAME=VALUE]... [--alpha A] [--sequence LIST] [--tend T]\n\n"
            "Stability and accuracy of one coupling scheme for one coupled system and\n"
            "macro step.  Prints one 'name value' pair per line (numbers with %%.17g):\n"
            "  model, scheme, dt, dim   the case and the length of the information vector\n"
+           "  assume NAME VALUE        one line per parameter given with --assume\n"
            "  rho                      spectral radius of Phi (stable when <= 1)\n"
            "  rho_ref                  spectral radius of the exact reference Phi*\n"
            "  stable                   yes | no  (rho <= 1 + 1e-12)\n"
@@ -22,9 +23,9 @@ static void help(void)
            "Errors of an unstable scheme are 'inf'.  The co-simulation starts on the\n"
            "reference trajectory at t = p*dt (METHOD.md); the outputs of the N new macro\n"
            "points enter the indicators.\n\n"
-           "%s\n%s\nOptions:\n%s"
+           "%s%s\n%s\nOptions:\n%s"
            "  --tend T             horizon in seconds (default: the model's, 0.3 s for twomass)\n",
-           cli_model_help, cli_scheme_help, cli_case_help);
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
 }
 
 struct extra {
@@ -42,10 +43,11 @@ static int extra(void *ctx, int opt, const char *arg)
 int cmd_point(int argc, char **argv)
 {
     const char *cmd = "point";
-    static const struct option more[] = {{"tend", required_argument, NULL, 't'}, {0, 0, 0, 0}};
+    static const struct option more[] = {
+        {"tend", required_argument, NULL, 't'}, CLI_ASSUME_OPTION, {0, 0, 0, 0}};
     struct extra ex = {0};
     cli_case cs = {0};
-    cosa_system *sys = NULL;
+    cosa_system *sys = NULL, *model = NULL;
     cosa_eval_workspace *ew = NULL;
     double *x0 = NULL;
     cosa_scheme scheme;
@@ -58,8 +60,11 @@ int cmd_point(int argc, char **argv)
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
         (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
-        (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK)
+        (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
+        (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;
+    if (cli_assume_given(&cs.mod))
+        cli_assume_note(cmd, &scheme, 1);
     tend = cs.mod.model->tend;
     if (ex.tend_text && (cli_parse_double(ex.tend_text, &tend) != 0 || !(tend > 0))) {
         cli_error(cmd, "--tend must be a positive finite number, got '%s'", ex.tend_text);
@@ -96,7 +101,9 @@ int cmd_point(int argc, char **argv)
     cosa_layout lay;
     cosa_layout_get(sys, &scheme, &lay);
     cosa_scheme_name(&scheme, name, sizeof name);
-    printf("model %s\nscheme %s\ndt %.17g\ndim %zu\n", cs.mod.model->name, name, dt, lay.dim);
+    printf("model %s\n", cs.mod.model->name);
+    cli_assume_print(stdout, "", &cs.mod);
+    printf("scheme %s\ndt %.17g\ndim %zu\n", name, dt, lay.dim);
     printf("rho %.17g\nrho_ref %.17g\nstable %s\n", r.rho, r.rho_ref,
            r.rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
     printf("tend %.17g\nnsteps %zu\n", tend, r.nsteps);
@@ -106,6 +113,7 @@ out:
     free(x0);
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);
+    cosa_system_free(model);
     cli_case_free(&cs);
     return rc;
 }

@@ -18,10 +18,13 @@ static void help(void)
            "                     [--tend T] [--integrator exact|cvode|cvode-adams|rk4|\n"
            "                     symplectic-euler|euler] [--rtol R] [--atol A] [--micro H]\n"
            "                     [--ref-rtol R] [--linearize start|end] [--fd] [--alpha A]\n"
-           "                     [--sequence LIST] [-o DIR] [--name NAME] [--plot png|svg|pdf]\n\n"
+           "                     [--sequence LIST] [--assume NAME=VALUE]... [-o DIR]\n"
+           "                     [--name NAME] [--plot png|svg|pdf]\n\n"
            "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
            "its input as a polynomial over the macro step, steps, and returns its outputs;\n"
-           "MBCorr linearises every unit at every macro step (MBCorr paper section 2.3).\n"
+           "MBCorr linearises every unit at every macro step (MBCorr paper section 2.3);\n"
+           "with --assume it uses the assumed model's matrices as fixed Jacobians instead\n"
+           "(models with a linear form only; --linearize and --fd then have no effect).\n"
            "Linear models (see 'cosa models') and nonlinear ones (twomass-nl: section 5,\n"
            "eq 43) are accepted.  The co-simulation starts on the monolithic reference at\n"
            "t = p*DT (METHOD.md) and runs N = round(T/DT) macro steps.  The reference is\n"
@@ -37,7 +40,7 @@ static void help(void)
            "y, corrected outputs ybar, state-correction offsets du, reference outputs ref)\n"
            "and NAME.gp, a gnuplot script of the outputs against the reference (for\n"
            "twomass-nl the s1 panel is the paper's Fig 9).\n\n"
-           "%s\n%s\nOptions:\n%s"
+           "%s%s\n%s\nOptions:\n%s"
            "  --tend T             horizon in seconds (default: the model's, 0.3 s)\n"
            "  --integrator I       subsystem integrator: exact (linear models only; the\n"
            "                       default for them), cvode = cvode-bdf (default for\n"
@@ -57,7 +60,7 @@ static void help(void)
            "  --plot FMT           also render the plot with gnuplot: png, svg or pdf\n"
            "                       (without -o the files go to the current directory and\n"
            "                       existing ones are not overwritten)\n",
-           cli_model_help, cli_scheme_help, cli_case_help);
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
     printf("\nNonlinear models (for simulate and 'cosa table --table 4'; linear models: see\n"
            "'cosa models'):\n");
     for (size_t i = 0; i < cosa_model_count(); i++) {
@@ -102,6 +105,7 @@ static int extra(void *ctx, int opt, const char *arg)
  * built when units need it (cosa_odesys_from_linear otherwise). */
 struct sim_systems {
     cosa_system *sys;
+    cosa_system *model; /* the assumed system (--assume); NULL: the units' Jacobians */
     cosa_odesys *os;
     double *x0;
     size_t nsub, nu, ny;
@@ -119,11 +123,18 @@ static const char *in_name(const cosa_model *m, const double *par, size_t k)
 }
 
 /* Resolve the model (analysis/cli.c), build its linear system, or its ODE
- * system when it has no linear form, x0, --sequence and the scheme check. */
+ * system when it has no linear form, x0, --sequence and the scheme check,
+ * and the assumed system of --assume (which needs the linear form: the
+ * master uses its matrices as fixed Jacobians). */
 static int build_systems(const char *cmd, cli_case *cs, cosa_scheme *s, struct sim_systems *r)
 {
     int rc = cli_model_resolve(&cs->mod, cmd);
     if (rc != CLI_OK)
+        return rc;
+    if (cli_assume_given(&cs->mod) &&
+        (rc = cli_model_linear(&cs->mod, cmd, "--assume needs a linear form of the model (the "
+                                              "master uses the assumed model's matrices as "
+                                              "fixed Jacobians)")) != CLI_OK)
         return rc;
     size_t nx;
     if (cosa_model_is_linear(cs->mod.model)) {
@@ -143,8 +154,11 @@ static int build_systems(const char *cmd, cli_case *cs, cosa_scheme *s, struct s
         r->ny = cosa_odesys_ny(r->os);
         r->L = cosa_odesys_L(r->os);
     }
-    if ((rc = cli_case_sequence(cmd, cs, s, r->nsub, r->sys)) != CLI_OK)
+    if ((rc = cli_case_sequence(cmd, cs, s, r->nsub, r->sys)) != CLI_OK ||
+        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, r->sys, s, 1, &r->model)) != CLI_OK)
         return rc;
+    if (cli_assume_given(&cs->mod))
+        cli_assume_note(cmd, s, 1);
     return cli_model_x0(&cs->mod, cmd, nx, &r->x0);
 }
 
@@ -168,7 +182,7 @@ static void col_name(char *buf, size_t size, const char *prefix, const char *nam
         snprintf(buf, size, "%s%zu", prefix, k + 1);
 }
 
-static int write_csv(const char *cmd, const char *path, const cosa_model *m, const double *par,
+static int write_csv(const char *cmd, const char *path, const cli_model *cm,
                      const struct sim_systems *sm, const char *scheme, const char *integ,
                      const char *refdesc, double dt, double tend, const cosa_cosim_result *r)
 {
@@ -177,9 +191,12 @@ static int write_csv(const char *cmd, const char *path, const cosa_model *m, con
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
+    const cosa_model *m = cm->model;
+    const double *par = cm->par;
     fprintf(f, "# cosa %s simulate\n# model %s\n", cosa_version(), m->name);
     for (size_t i = 0; i < m->nparam; i++)
         fprintf(f, "# param %s %.17g\n", m->params[i].name, par[i]);
+    cli_assume_print(f, "# ", cm);
     fprintf(f, "# scheme %s\n# integrator %s\n# reference %s\n", scheme, integ, refdesc);
     fprintf(f, "# dt %.17g\n# tend %.17g\n# steps %zu of %zu\n", dt, tend, r->ndone, r->nsteps);
     if (r->diverged)
@@ -234,7 +251,8 @@ int cmd_simulate(int argc, char **argv)
         {"micro", required_argument, NULL, 'm'},    {"ref-rtol", required_argument, NULL, 'R'},
         {"linearize", required_argument, NULL, 'l'}, {"fd", no_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},   {"name", required_argument, NULL, 'n'},
-        {"plot", required_argument, NULL, 'p'},     {0, 0, 0, 0}};
+        {"plot", required_argument, NULL, 'p'},     CLI_ASSUME_OPTION,
+        {0, 0, 0, 0}};
     struct sim_opts o = {0};
     cli_case cs = {0};
     struct sim_systems sm = {0};
@@ -370,8 +388,10 @@ int cmd_simulate(int argc, char **argv)
     else
         snprintf(idesc, sizeof idesc, "%s micro %g", cosa_integrator_name(integ.kind),
                  integ.hmicro);
-    printf("model %s\nscheme %s\nintegrator %s\nreference %s\ndt %.17g\ntend %.17g\n", m->name,
-           sname, idesc, refdesc, dt, tend);
+    printf("model %s\n", m->name);
+    cli_assume_print(stdout, "", &cs.mod);
+    printf("scheme %s\nintegrator %s\nreference %s\ndt %.17g\ntend %.17g\n", sname, idesc,
+           refdesc, dt, tend);
     if (res->diverged)
         printf("status diverged t=%.15g\nreason %s\n", res->t_diverged, res->reason);
     else
@@ -393,7 +413,7 @@ int cmd_simulate(int argc, char **argv)
         snprintf(csv, sizeof csv, "%s.csv", base);
         snprintf(gp, sizeof gp, "%s.gp", base);
         if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
-            (rc = write_csv(cmd, path, m, par, &sm, sname, idesc, refdesc, dt, tend, res)) !=
+            (rc = write_csv(cmd, path, &cs.mod, &sm, sname, idesc, refdesc, dt, tend, res)) !=
                 CLI_OK)
             goto out;
         printf("file %s\n", path);
@@ -440,6 +460,7 @@ out:
     free(units);
     cosa_odesys_free(sm.os);
     cosa_system_free(sm.sys);
+    cosa_system_free(sm.model);
     free(sm.x0);
     cli_case_free(&cs);
     free(av);

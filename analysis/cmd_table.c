@@ -10,6 +10,7 @@ static void help(void)
 {
     printf("Usage: cosa table --paper mbcorr --table 1|2|3|4 [--format md|csv]\n"
            "                  [--pairs CK:DK[,CK:DK...]] [--set NAME=VALUE]...\n"
+           "                  [--assume NAME=VALUE]...\n"
            "                  [--dt-min 1e-9] [--dt-max 1e-2] [--tol 0.01] [--tend T]\n\n"
            "Tables of the MBCorr paper for the two-mass oscillator (eq 27):\n"
            "  1  largest stable macro step (rho(Phi) <= 1) for ZOH, FOH, SOH, each plain and\n"
@@ -26,13 +27,20 @@ static void help(void)
            "     dt = 1e-3 (time-domain co-simulation, subsystems by CVODE rtol 1e-10);\n"
            "     --set applies to twomass-nl (e.g. ck, dk, dkmin, dkmax)\n"
            "'inf' = unstable; '<DT' = not reached even at --dt-min; '>=DT' = never lost up\n"
-           "to --dt-max.\n\n"
+           "to --dt-max.\n"
+           "Tables 1-3 with --assume: the MBCorr rows correct with the assumed model (at\n"
+           "each (c_k, d_k) the true parameters with the --assume values on top; plain rows\n"
+           "are model-free); the md caption names the values, csv gains a column 'assume'.\n"
+           "Table 4 refuses --assume (its master linearises the nonlinear units online).\n\n"
            "Options:\n"
            "  --paper mbcorr       the paper (only mbcorr for now)\n"
            "  --table N            1, 2, 3 or 4\n"
            "  --format F           md (default) or csv\n"
            "  --pairs LIST         other (c_k, d_k) columns, e.g. 1e5:1e2,1e9:3.6e5\n"
            "  --set NAME=VALUE     other twomass parameters (see 'cosa models')\n"
+           "  --assume NAME=VALUE  the model MBCorr's output correction believes in differs\n"
+           "                       from the true one in NAME (tables 1-3; README,\n"
+           "                       'Imperfect model knowledge')\n"
            "  --dt-min, --dt-max   scan range (default 1e-9 .. 1e-2)\n"
            "  --tol TOL            accuracy threshold of table 2 (default 0.01)\n"
            "  --tend T             horizon (default 0.3 s)\n"
@@ -71,13 +79,17 @@ struct table_ctx {
     double ck[MAXPAIRS], dk[MAXPAIRS];
 };
 
-/* Build the twomass system at (ck, dk) with the user's other parameters. */
-static int build(struct table_ctx *t, double ck, double dk, cosa_system **sys, double *x0)
+/* Build the twomass system at (ck, dk) with the user's other parameters,
+ * and the assumed system there (--assume; NULL without it or where it is
+ * the true system), which the rows with an output correction use. */
+static int build(struct table_ctx *t, double ck, double dk, cosa_system **sys, double *x0,
+                 cosa_system **model)
 {
     const cosa_model *m = t->cs->mod.model;
     double *par = t->cs->mod.par;
     cosa_model_set(m, par, "ck", ck);
     cosa_model_set(m, par, "dk", dk);
+    *model = NULL;
     cosa_status st = m->create(m, par, sys);
     if (st == COSA_OK)
         st = m->initial_state(m, par, x0);
@@ -85,7 +97,39 @@ static int build(struct table_ctx *t, double ck, double dk, cosa_system **sys, d
         cli_error(t->cmd, "twomass at c_k = %g, d_k = %g: %s", ck, dk, cosa_strerror(st));
         return CLI_EFAIL;
     }
+    cosa_scheme corrected = {.order = 0, .corr = COSA_CORR_MBCORR, .alpha = 1.0};
+    if (cli_assume_system(&t->cs->mod, t->cmd, par, *sys, &corrected, 1, model) != CLI_OK) {
+        cosa_system_free(*model);
+        cosa_system_free(*sys);
+        *model = *sys = NULL;
+        return CLI_EFAIL; /* as the true model failing at a pair */
+    }
     return CLI_OK;
+}
+
+/* The --assume values as "NAMEeqVALUE" joined by sep ("" without --assume). */
+static void assume_text(const cli_model *cm, const char *eq, const char *sep, char *buf,
+                        size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (!cli_assume_given(cm))
+        return;
+    for (size_t k = 0; k < cm->model->nparam && n < size; k++)
+        if (cm->assumed[k])
+            n += (size_t)snprintf(buf + n, size - n, "%s%s%s%.17g", n ? sep : "",
+                                  cm->model->params[k].name, eq, cm->apar[k]);
+}
+
+/* The caption line of the assumed model (md), nothing without --assume. */
+static void assume_caption(const struct table_ctx *t)
+{
+    char text[1024];
+    assume_text(&t->cs->mod, " = ", ", ", text, sizeof text);
+    if (*text)
+        printf("\nImperfect model knowledge (README): the output correction of the MBCorr rows "
+               "uses the assumed model, the true parameters with %s; the plain rows are "
+               "model-free.\n", text);
 }
 
 static void fmt_limit(char *buf, size_t n, const cosa_limit *l)
@@ -103,11 +147,13 @@ static int limits_table(struct table_ctx *t, cosa_criterion crit)
 {
     static const char *const rows[] = {"zoh", "zoh+mbcorr", "foh", "foh+mbcorr", "soh",
                                        "soh+mbcorr"};
-    char note[8192] = "";
+    char note[8192] = "", acol[1024];
     size_t nl = 0;
     int nnote = 0;
+    assume_text(&t->cs->mod, "=", ";", acol, sizeof acol);
     if (t->csv)
-        printf("scheme,ck,dk,dt_max,monotone,never_lost,good_at_min,crossings\n");
+        printf("scheme,ck,dk,dt_max,monotone,never_lost,good_at_min,crossings%s\n",
+               *acol ? ",assume" : "");
     else {
         printf("| scheme |");
         for (size_t j = 0; j < t->npairs; j++)
@@ -125,10 +171,12 @@ static int limits_table(struct table_ctx *t, cosa_criterion crit)
         if (!t->csv)
             printf("| %s |", name);
         for (size_t j = 0; j < t->npairs; j++) {
-            cosa_system *sys = NULL;
+            cosa_system *sys = NULL, *model = NULL;
             double x0[4];
-            if (build(t, t->ck[j], t->dk[j], &sys, x0) != CLI_OK)
+            if (build(t, t->ck[j], t->dk[j], &sys, x0, &model) != CLI_OK)
                 return CLI_EFAIL;
+            if (s.corr & COSA_CORR_OUTPUT)
+                s.model = model;
             cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, s.order);
             cosa_crossing cr[CAP];
             cosa_limit lim;
@@ -136,6 +184,8 @@ static int limits_table(struct table_ctx *t, cosa_criterion crit)
                                                t->dtmax, 0, cr, CAP, &lim, w)
                                : COSA_ENOMEM;
             cosa_eval_workspace_free(w);
+            s.model = NULL;
+            cosa_system_free(model);
             cosa_system_free(sys);
             if (st != COSA_OK) {
                 cli_error(t->cmd, "%s at c_k = %g, d_k = %g: %s", name, t->ck[j], t->dk[j],
@@ -151,7 +201,7 @@ static int limits_table(struct table_ctx *t, cosa_criterion crit)
                        lim.good_at_min ? "yes" : "no");
                 for (size_t k = 0; k < nc; k++)
                     printf("%s%.6g:%s", k ? ";" : "", cr[k].dt, cr[k].enters ? "enters" : "leaves");
-                printf("\n");
+                printf("%s%s\n", *acol ? "," : "", acol);
             } else {
                 printf(" %s%s |", cell, lim.monotone ? "" : "*");
                 if (!lim.monotone && nl < sizeof note - 256) {
@@ -179,6 +229,7 @@ static int limits_table(struct table_ctx *t, cosa_criterion crit)
         printf(".\n");
         if (nnote)
             printf("\n\\* not monotone in dt (first loss shown):\n%s", note);
+        assume_caption(t);
     }
     return CLI_OK;
 }
@@ -189,19 +240,22 @@ static int table3(struct table_ctx *t)
     static const double at[3] = {1e-3, 1e-4, 1e-5};
     static const double tols[5] = {1e-2, 1e-3, 1e-4, 1e-5, 1e-6};
     const double ck = t->npairs ? t->ck[0] : 2e5, dk = t->npairs ? t->dk[0] : 5e2;
-    cosa_system *sys = NULL;
+    cosa_system *sys = NULL, *model = NULL;
     double x0[4];
-    if (build(t, ck, dk, &sys, x0) != CLI_OK)
+    char acol[1024];
+    if (build(t, ck, dk, &sys, x0, &model) != CLI_OK)
         return CLI_EFAIL;
+    assume_text(&t->cs->mod, "=", ";", acol, sizeof acol);
     cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, 4);
     if (!w) {
+        cosa_system_free(model);
         cosa_system_free(sys);
         cli_error(t->cmd, "out of memory");
         return CLI_EFAIL;
     }
     if (t->csv)
         printf("scheme,e_local(1e-3),e_local(1e-4),e_local(1e-5),dt(1e-2),dt(1e-3),dt(1e-4),"
-               "dt(1e-5),dt(1e-6)\n");
+               "dt(1e-5),dt(1e-6)%s\n", *acol ? ",assume" : "");
     else
         printf("| scheme | e_l at 1e-3 | e_l at 1e-4 | e_l at 1e-5 | dt for 1e-2 | dt for 1e-3 | "
                "dt for 1e-4 | dt for 1e-5 | dt for 1e-6 |\n|---|---|---|---|---|---|---|---|---|\n");
@@ -209,7 +263,7 @@ static int table3(struct table_ctx *t)
     for (int p = 0; p <= 4 && rc == CLI_OK; p++)
         for (int mb = 0; mb <= 1 && rc == CLI_OK; mb++) {
             cosa_scheme s = {.order = p, .corr = mb ? COSA_CORR_MBCORR : COSA_CORR_NONE,
-                             .alpha = 1.0};
+                             .alpha = 1.0, .model = mb ? model : NULL};
             char name[64];
             cosa_scheme_name(&s, name, sizeof name);
             printf(t->csv ? "%s" : "| %s |", name);
@@ -241,6 +295,8 @@ static int table3(struct table_ctx *t)
                 else
                     printf(" %s%s |", cell, lim.monotone ? "" : "*");
             }
+            if (t->csv && *acol)
+                printf(",%s", acol);
             printf("\n");
             fflush(stdout);
         }
@@ -249,7 +305,10 @@ static int table3(struct table_ctx *t)
                "oscillator at c_k = %g, d_k = %g, horizon %g s; 'dt for X' is the largest macro "
                "step with e_l <= X (first loss scanning upward from %g; '*' = not monotone).\n",
                ck, dk, t->tend, t->dtmin);
+    if (rc == CLI_OK && !t->csv)
+        assume_caption(t);
     cosa_eval_workspace_free(w);
+    cosa_system_free(model);
     cosa_system_free(sys);
     return rc;
 }
@@ -412,7 +471,7 @@ int cmd_table(int argc, char **argv)
         {"format", required_argument, NULL, 'f'}, {"pairs", required_argument, NULL, 'P'},
         {"dt-min", required_argument, NULL, 'm'}, {"dt-max", required_argument, NULL, 'M'},
         {"tol", required_argument, NULL, 'T'},    {"tend", required_argument, NULL, 't'},
-        {0, 0, 0, 0}};
+        CLI_ASSUME_OPTION,                        {0, 0, 0, 0}};
     struct extra ex = {0};
     cli_case cs = {0};
     struct table_ctx t = {.cmd = cmd, .cs = &cs, .dtmin = 1e-9, .dtmax = 1e-2, .tol = 0.01,
@@ -427,7 +486,8 @@ int cmd_table(int argc, char **argv)
     if (cs.scheme_text || cs.dt_text || cs.seq_text || cs.mod.file ||
         (cs.mod.name && strcmp(cs.mod.name, "twomass") != 0)) {
         cli_error(cmd, "the paper tables fix model (twomass), schemes and macro steps; "
-                       "only --set, --pairs, --dt-min/--dt-max, --tol and --tend apply");
+                       "only --set, --assume, --pairs, --dt-min/--dt-max, --tol and --tend "
+                       "apply");
         rc = CLI_EUSAGE;
         goto out;
     }
@@ -490,6 +550,13 @@ int cmd_table(int argc, char **argv)
         t.npairs = 6;
         memcpy(t.ck, ck, sizeof ck);
         memcpy(t.dk, dk, sizeof dk);
+    }
+    if (ex.table[0] == '4' && cs.mod.nassume) {
+        cli_error(cmd, "--assume: table 4 co-simulates the nonlinear twomass-nl, whose MBCorr "
+                       "linearises the units online; an assumed model needs a linear form "
+                       "(fixed Jacobians): use tables 1-3 or cosa simulate on a linear model");
+        rc = CLI_EUSAGE;
+        goto out;
     }
     if (ex.table[0] == '4') { /* its own model (twomass-nl): --set applies to it */
         rc = table4(&t);

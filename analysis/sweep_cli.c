@@ -76,7 +76,7 @@ int scli_axis(const char *cmd, const char *opt, const char *text, char *name, si
     }
     memcpy(name, text, (size_t)(eq - text));
     name[eq - text] = '\0';
-    *ax = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 0};
+    *ax = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 0, 0};
     int r = parse_range(eq + 1, ax);
     if (r == -2) {
         cli_error(cmd, "%s %s: a log axis needs LO > 0 and HI > 0, got '%s'", opt, name, eq + 1);
@@ -89,6 +89,45 @@ int scli_axis(const char *cmd, const char *opt, const char *text, char *name, si
     return CLI_OK;
 }
 
+int scli_axis_param(const char *cmd, const char *opt, const cosa_model *m, const char *name,
+                    cosa_sweep_axis *ax)
+{
+    static const char prefix[] = "assume.";
+    ax->assumed = strncmp(name, prefix, sizeof prefix - 1) == 0;
+    const char *p = ax->assumed ? name + sizeof prefix - 1 : name;
+    ax->param = cosa_model_param_index(m, p);
+    if (ax->assumed && ax->param >= 0 && m->params[ax->param].kind == COSA_PARAM_INITIAL) {
+        cli_error(cmd, "%s %s: '%s' is an initial state, not part of the assumed model (which "
+                       "only the output correction uses)", opt, name, p);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+void scli_axis_label(const cosa_model *m, const cosa_sweep_axis *ax, char *buf, size_t size)
+{
+    const cosa_param *p = &m->params[ax->param];
+    const char *pre = ax->assumed ? "assumed " : "";
+    if (p->unit && *p->unit)
+        snprintf(buf, size, "%s%s [%s]", pre, p->name, p->unit);
+    else
+        snprintf(buf, size, "%s%s", pre, p->name);
+}
+
+void scli_header_assume(FILE *f, const cli_model *m, const cosa_sweep_axis *const *axes,
+                        size_t nax)
+{
+    for (size_t k = 0; k < m->model->nparam; k++) {
+        int swept = 0;
+        for (size_t a = 0; a < nax; a++)
+            swept |= axes[a]->assumed && axes[a]->param == (int)k;
+        if (swept)
+            fprintf(f, "# assume %s (swept)\n", m->model->params[k].name);
+        else if (m->assumed && m->assumed[k])
+            fprintf(f, "# assume %s %.17g\n", m->model->params[k].name, m->apar[k]);
+    }
+}
+
 int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n)
 {
     *dt = NULL;
@@ -98,7 +137,7 @@ int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n)
         return CLI_EUSAGE;
     }
     if (strchr(text, ':')) {
-        cosa_sweep_axis ax = {-1, 0, 0, 0, 0};
+        cosa_sweep_axis ax = {-1, 0, 0, 0, 0, 0};
         if (parse_range(text, &ax) != 0 || !(ax.lo > 0.0) || !(ax.hi > 0.0)) {
             cli_error(cmd, "--dt expects DT[,DT...] or LO:HI:log|lin:N with positive steps, "
                            "got '%s'",

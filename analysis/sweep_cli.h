@@ -16,6 +16,23 @@ int scli_number(const char *text, double *out);
 int scli_axis(const char *cmd, const char *opt, const char *text, char *name, size_t namesz,
               cosa_sweep_axis *ax);
 
+/* The parameter an axis NAME sweeps: "assume.P" sweeps P in the assumed
+ * parameter vector (sets ax->assumed; README "Imperfect model knowledge"),
+ * any other NAME the true parameter NAME.  Sets ax->param (-1 if the model
+ * has no such parameter: the caller reports it).  An assumed axis over an
+ * initial state is a one-line error, CLI_EUSAGE; otherwise CLI_OK. */
+int scli_axis_param(const char *cmd, const char *opt, const cosa_model *m, const char *name,
+                    cosa_sweep_axis *ax);
+
+/* Axis label "NAME [unit]" ("assumed NAME [unit]" for an assumed axis). */
+void scli_axis_label(const cosa_model *m, const cosa_sweep_axis *ax, char *buf, size_t size);
+
+/* The comment lines of the assumed model for a data header: "# assume NAME
+ * VALUE" per parameter set by --assume, "# assume NAME (swept)" per assumed
+ * axis of axes[0..nax-1]; nothing without either. */
+void scli_header_assume(FILE *f, const cli_model *m, const cosa_sweep_axis *const *axes,
+                        size_t nax);
+
 /* "DT[,DT...]" or "LO:HI:log|lin:N": a new array of positive steps. */
 int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n);
 

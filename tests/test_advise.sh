@@ -84,6 +84,20 @@ awk -F, '/^(ZOH|FOH)/ { if ($4 != $7 || $5 != $8 || $6 != $9) bad = 1; n++ } END
 awk -F, '/^ZOH\+MBCorr/ { z = ($7 + 0 < $4 + 0) } /^FOH,/ { f = ($7 == $4) } END { exit !(z && f) }' \
     "$tmp/rob2" && ok || bad "--robust: expected a smaller robust step for ZOH+MBCorr only: $(cat "$tmp/rob2")"
 
+# --assume: the assumed model of every corrected candidate; with ck = 2 x true
+# it is the robust column of --robust ck=2:2
+# shellcheck disable=SC2086
+a1=$("$COSA" advise --tol 1e-3 --format csv --schemes zoh+mbcorr $range $set --assume ck=4e5 |
+    awk -F, '/^ZOH\+MBCorr/ { print $4 }')
+# shellcheck disable=SC2086
+a2=$("$COSA" advise --tol 1e-3 --format csv --schemes zoh+mbcorr $range $set --robust ck=2:2 |
+    awk -F, '/^ZOH\+MBCorr/ { print $7 }')
+[ -n "$a1" ] && [ "$a1" = "$a2" ] && ok || bad "--assume ck=4e5 ($a1) vs --robust ck=2:2 ($a2)"
+# shellcheck disable=SC2086
+"$COSA" advise --tol 1e-3 --schemes zoh $range $set --assume ck=4e5 >/dev/null 2>"$tmp/err"
+grep -q '^cosa: advise: note: --assume has no effect' "$tmp/err" && ok || bad "no --assume note: $(cat "$tmp/err")"
+expect_exit 2 "$COSA" advise --tol 1e-2 --assume nope=1
+
 # markdown is the default; -o writes the table, data and script
 # shellcheck disable=SC2086
 "$COSA" advise --tol 1e-2 --schemes zoh,zoh+mbcorr $range -o "$tmp/o" >"$tmp/md" && ok || bad "advise -o failed"

@@ -345,3 +345,260 @@ Test(assume, evaluate_and_shapes)
     cosa_system_free(model);
     free(Phi);
 }
+
+/* ---- sweeps with an assumed model (cosa_sweep_spec.apar, assumed axes) ---- */
+
+/* What `cosa point` computes at one grid point: the true system at p, the
+ * assumed one at a (NULL where a == p bit for bit), the scheme with the
+ * assumed system as model if it has an output correction. */
+static double point_value(const cosa_model *m, const double *p, const double *a,
+                          const cosa_scheme *s0, double dt, cosa_metric metric, cosa_status *st)
+{
+    cosa_system *sys = NULL, *model = NULL;
+    double x0[4];
+    cr_assert_eq(m->create(m, p, &sys), COSA_OK);
+    cr_assert_eq(m->initial_state(m, p, x0), COSA_OK);
+    cosa_scheme s = *s0;
+    *st = COSA_OK;
+    if ((s.corr & COSA_CORR_OUTPUT) && memcmp(a, p, m->nparam * sizeof *a) != 0) {
+        *st = m->create(m, a, &model);
+        s.model = model;
+    }
+    double v = NAN;
+    if (*st == COSA_OK) {
+        cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, s.order);
+        cr_assert_not_null(ew);
+        cosa_point_result r;
+        const unsigned want =
+            metric == COSA_METRIC_RHO ? COSA_WANT_RHO : COSA_WANT_RHO | COSA_WANT_ERRORS;
+        *st = cosa_evaluate(sys, &s, dt, x0, m->tend, want, &r, ew);
+        if (*st == COSA_OK)
+            v = metric == COSA_METRIC_RHO ? r.rho : r.err.e_global;
+        cosa_eval_workspace_free(ew);
+    }
+    cosa_system_free(model);
+    cosa_system_free(sys);
+    return v;
+}
+
+/* A mismatch map (true ck x assumed ck) with dk either following the true
+ * value (apar_fixed 0) or fixed at an assumed 300 (the --assume rule): every
+ * value is bitwise point_value, for 1 and 2 threads; the plain and the
+ * state-corrected schemes do not change along the assumed axis. */
+static void check_mismatch_map(cosa_metric metric, int fix_dk)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    const int ick = cosa_model_param_index(m, "ck"), idk = cosa_model_param_index(m, "dk");
+    static const char *const names[4] = {"zoh", "foh+mbcorr", "p1+ecorr", "zoh+ocorr"};
+    cosa_scheme s[4];
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(cosa_scheme_parse(names[i], &s[i]), COSA_OK);
+    const double dt[2] = {1e-4, 3e-4};
+    double base[32], apar[32];
+    unsigned char fixed[32] = {0};
+    cosa_model_defaults(m, base);
+    memcpy(apar, base, sizeof apar);
+    apar[idk] = 300.0;
+    fixed[idk] = (unsigned char)fix_dk;
+    enum { N = 4 };
+    cosa_sweep_spec sp = {0};
+    sp.model = m;
+    sp.par = base;
+    sp.x = (cosa_sweep_axis){ick, 1e4, 1e7, 1, N, 0};
+    sp.y = (cosa_sweep_axis){ick, 1e4, 1e7, 1, N, 1};
+    sp.dt = dt;
+    sp.ndt = 2;
+    sp.schemes = s;
+    sp.nscheme = 4;
+    sp.metric = metric;
+    sp.apar = apar;
+    sp.apar_fixed = fixed;
+    const size_t total = cosa_sweep_size(&sp);
+    cr_assert_eq(total, 4 * 2 * N * N);
+    double v1[4 * 2 * N * N], v2[4 * 2 * N * N];
+    cosa_status s1[4 * 2 * N * N], s2[4 * 2 * N * N];
+    size_t nf1 = 99, nf2 = 99;
+    sp.threads = 1;
+    cr_assert_eq(cosa_sweep_run(&sp, v1, s1, &nf1), COSA_OK);
+    sp.threads = 2;
+    cr_assert_eq(cosa_sweep_run(&sp, v2, s2, &nf2), COSA_OK);
+    cr_assert_eq(memcmp(v1, v2, sizeof v1), 0, "1 and 2 threads differ");
+    cr_assert_eq(memcmp(s1, s2, sizeof s1), 0);
+    cr_assert_eq(nf1, 0);
+    cr_assert_eq(nf2, 0);
+    for (size_t ix = 0; ix < N; ix++)
+        for (size_t iy = 0; iy < N; iy++) {
+            double p[32], a[32];
+            memcpy(p, base, sizeof p);
+            p[ick] = cosa_sweep_axis_value(&sp.x, ix);
+            for (size_t k = 0; k < m->nparam; k++)
+                a[k] = fixed[k] ? apar[k] : p[k];
+            a[ick] = cosa_sweep_axis_value(&sp.y, iy);
+            for (size_t is = 0; is < 4; is++)
+                for (size_t it = 0; it < 2; it++) {
+                    cosa_status st;
+                    const double want = point_value(m, p, a, &s[is], dt[it], metric, &st);
+                    const double got = v1[cosa_sweep_index(&sp, is, it, ix, iy)];
+                    cr_assert_eq(st, COSA_OK);
+                    cr_assert(memcmp(&got, &want, sizeof got) == 0,
+                              "%s dt %g ck %g assumed ck %g: sweep %.17g, point %.17g",
+                              names[is], dt[it], p[ick], a[ick], got, want);
+                    if (!(s[is].corr & COSA_CORR_OUTPUT)) {
+                        const double first = v1[cosa_sweep_index(&sp, is, it, ix, 0)];
+                        cr_assert(memcmp(&got, &first, sizeof got) == 0,
+                                  "%s depends on the assumed model", names[is]);
+                    }
+                }
+        }
+}
+
+Test(assume, sweep_rho_equals_pointwise_any_threads)
+{
+    check_mismatch_map(COSA_METRIC_RHO, 0);
+    check_mismatch_map(COSA_METRIC_RHO, 1);
+}
+
+Test(assume, sweep_e_global_equals_pointwise_any_threads)
+{
+    check_mismatch_map(COSA_METRIC_E_GLOBAL, 1);
+}
+
+/* An assumed vector that follows the true one everywhere (no fixed entry,
+ * no assumed axis) is the true model: bitwise the sweep without apar. */
+Test(assume, sweep_following_assumed_vector_is_bitwise_todays)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s[2];
+    cosa_scheme_parse("soh+mbcorr", &s[0]);
+    cosa_scheme_parse("p1+ocorr", &s[1]);
+    const double dt[1] = {3.16e-4};
+    double apar[32];
+    unsigned char fixed[32] = {0};
+    cosa_model_defaults(m, apar);
+    apar[cosa_model_param_index(m, "m2")] = 99.0; /* not fixed: ignored */
+    cosa_sweep_spec sp = {0};
+    sp.model = m;
+    sp.x = (cosa_sweep_axis){cosa_model_param_index(m, "ck"), 1.0, 1e10, 1, 6, 0};
+    sp.y = (cosa_sweep_axis){cosa_model_param_index(m, "dk"), 1.0, 1e7, 1, 6, 0};
+    sp.dt = dt;
+    sp.ndt = 1;
+    sp.schemes = s;
+    sp.nscheme = 2;
+    sp.metric = COSA_METRIC_RHO;
+    double a[72], b[72];
+    cr_assert_eq(cosa_sweep_run(&sp, a, NULL, NULL), COSA_OK);
+    sp.apar = apar;
+    sp.apar_fixed = fixed;
+    cr_assert_eq(cosa_sweep_run(&sp, b, NULL, NULL), COSA_OK);
+    cr_assert_eq(memcmp(a, b, sizeof a), 0);
+}
+
+/* The model rejecting the assumed vector (m1 <= 0) fails that point for the
+ * schemes with an output correction only; the others are computed. */
+Test(assume, sweep_rejected_assumed_model_fails_corrected_schemes_only)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s[2];
+    cosa_scheme_parse("zoh", &s[0]);
+    cosa_scheme_parse("zoh+mbcorr", &s[1]);
+    const double dt[1] = {1e-4};
+    cosa_sweep_spec sp = {0};
+    sp.model = m;
+    sp.x = (cosa_sweep_axis){cosa_model_param_index(m, "m1"), -1.0, 1.0, 0, 5, 1};
+    sp.y = (cosa_sweep_axis){cosa_model_param_index(m, "ck"), 1e3, 1e6, 1, 3, 0};
+    sp.dt = dt;
+    sp.ndt = 1;
+    sp.schemes = s;
+    sp.nscheme = 2;
+    sp.metric = COSA_METRIC_RHO;
+    sp.threads = 2;
+    double v[30];
+    cosa_status st[30];
+    size_t nf = 0;
+    cr_assert_eq(cosa_sweep_run(&sp, v, st, &nf), COSA_OK);
+    cr_assert_eq(nf, 3 * 3, "assumed m1 = -1, -0.5, 0 for 3 ck, ZOH+MBCorr only");
+    for (size_t ix = 0; ix < 5; ix++)
+        for (size_t iy = 0; iy < 3; iy++) {
+            const size_t kp = cosa_sweep_index(&sp, 0, 0, ix, iy);
+            const size_t kc = cosa_sweep_index(&sp, 1, 0, ix, iy);
+            cr_assert_eq(st[kp], COSA_OK);
+            cr_assert(isfinite(v[kp]));
+            if (ix <= 2) {
+                cr_assert(isnan(v[kc]));
+                cr_assert_eq(st[kc], COSA_EPARAM);
+            } else {
+                cr_assert_eq(st[kc], COSA_OK);
+                cr_assert(isfinite(v[kc]) && v[kc] > 0.0);
+            }
+        }
+}
+
+/* A structural assumed parameter (chain's n): the assumed system is rebuilt
+ * (model->update cannot change n) and has another shape, so that point
+ * fails with COSA_EMODELSHAPE; where n agrees the value is the true one's. */
+Test(assume, sweep_structural_assumed_parameter)
+{
+    const cosa_model *m = cosa_model_find("chain");
+    cr_assert_not_null(m);
+    cosa_scheme s;
+    cosa_scheme_parse("foh+mbcorr", &s);
+    const double dt[1] = {1e-3};
+    double par[32];
+    cosa_model_defaults(m, par);
+    const int in = cosa_model_param_index(m, "n");
+    cr_assert(in >= 0);
+    par[in] = 3.0;
+    cosa_sweep_spec sp = {0};
+    sp.model = m;
+    sp.par = par;
+    sp.x = (cosa_sweep_axis){in, 3.0, 4.0, 0, 2, 1};
+    sp.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0};
+    sp.dt = dt;
+    sp.ndt = 1;
+    sp.schemes = &s;
+    sp.nscheme = 1;
+    sp.metric = COSA_METRIC_RHO;
+    double v[2];
+    cosa_status st[2];
+    cr_assert_eq(cosa_sweep_run(&sp, v, st, NULL), COSA_OK);
+    cr_assert_eq(st[0], COSA_OK);
+    cosa_status pst;
+    const double want = point_value(m, par, par, &s, dt[0], COSA_METRIC_RHO, &pst);
+    cr_assert(memcmp(&v[0], &want, sizeof want) == 0);
+    cr_assert_eq(st[1], COSA_EMODELSHAPE);
+    cr_assert(isnan(v[1]));
+}
+
+Test(assume, sweep_bad_specs)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s;
+    cosa_scheme_parse("zoh+mbcorr", &s);
+    const double dt[1] = {1e-4};
+    double v[16], apar[32];
+    cosa_model_defaults(m, apar);
+    const int ick = cosa_model_param_index(m, "ck");
+    cosa_sweep_spec sp = {0};
+    sp.model = m;
+    sp.x = (cosa_sweep_axis){ick, 1e3, 1e6, 1, 2, 0};
+    sp.y = (cosa_sweep_axis){ick, 1e3, 1e6, 1, 2, 1}; /* true ck x assumed ck: fine */
+    sp.dt = dt;
+    sp.ndt = 1;
+    sp.schemes = &s;
+    sp.nscheme = 1;
+    sp.metric = COSA_METRIC_RHO;
+    cr_assert_eq(cosa_sweep_run(&sp, v, NULL, NULL), COSA_OK);
+    cosa_sweep_spec b = sp;
+    b.x.assumed = 1; /* the same assumed parameter twice */
+    cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_EINVAL);
+    b = sp;
+    b.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 1}; /* an assumed axis without a parameter */
+    cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_EINVAL);
+    b = sp;
+    apar[cosa_model_param_index(m, "m2")] = NAN;
+    b.apar = apar;
+    cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_ENONFINITE);
+    unsigned char fixed[32] = {0}; /* a NaN that follows the true value is never used */
+    b.apar_fixed = fixed;
+    cr_assert_eq(cosa_sweep_run(&b, v, NULL, NULL), COSA_OK);
+}

@@ -163,6 +163,109 @@ expect_exit 2 "$COSA" model-dump --model twomass-nl
 grep -qxF "cosa: model-dump: model twomass-nl is nonlinear: model files describe linear models only" \
     "$tmp/err" && ok || bad "model-dump --model twomass-nl: $(cat "$tmp/err")"
 
+# ---- imperfect model knowledge: --assume NAME=VALUE (README) --------------------------
+# the true values as the assumed ones: the same output, plus the 'assume' lines, no note
+for args in "point --scheme zoh+mbcorr --dt 1e-4 --set dk=300" \
+    "limit --scheme foh+mbcorr --criterion accurate --dt-min 1e-6" \
+    "converge --scheme soh+mbcorr --points 6" \
+    "table --paper mbcorr --table 1 --pairs 2e5:5e2,1e9:3.6e5 --format csv"; do
+    # shellcheck disable=SC2086
+    "$COSA" $args >"$tmp/a" 2>&1
+    # shellcheck disable=SC2086
+    "$COSA" $args --assume c1=1e6 --assume m2=10 >"$tmp/b" 2>"$tmp/err"
+    if [ "${args%% *}" = table ]; then
+        sed 's/,assume$//; s/,m2=10;c1=1000000$//' "$tmp/b" >"$tmp/c"
+    else
+        grep -v '^#* *assume ' "$tmp/b" >"$tmp/c"
+    fi
+    [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/c" && [ ! -s "$tmp/err" ] && ok ||
+        bad "${args%% *} --assume with the true values changes the output: $(diff "$tmp/a" "$tmp/c" | head -3) $(cat "$tmp/err")"
+done
+[ "$(grep -c '^assume ' "$tmp/b")" = 0 ] && grep -q '^[A-Z].*,m2=10;c1=1000000$' "$tmp/b" && ok ||
+    bad "table csv lacks the assume column"
+expect_exit 0 "$COSA" point --scheme zoh+mbcorr --dt 1e-4 --assume ck=4e5 --assume dk=250
+[ "$(sed -n '2,3p' "$tmp/out" | tr '\n' ' ')" = "assume ck 400000 assume dk 250 " ] && ok ||
+    bad "point should print the assumed values after the model: $(head -4 "$tmp/out")"
+# a mismatch changes rho of ZOH+MBCorr, not of plain ZOH (which says so in one note)
+rho() { awk '$1 == "rho" { print $2 }' "$1"; }
+"$COSA" point --scheme zoh+mbcorr --dt 1e-4 >"$tmp/a"
+"$COSA" point --scheme zoh+mbcorr --dt 1e-4 --assume ck=4e5 >"$tmp/b" 2>"$tmp/err"
+[ -n "$(rho "$tmp/a")" ] && [ "$(rho "$tmp/a")" != "$(rho "$tmp/b")" ] && [ ! -s "$tmp/err" ] && ok ||
+    bad "--assume ck=4e5 should change rho of ZOH+MBCorr: $(rho "$tmp/a") vs $(rho "$tmp/b")"
+"$COSA" point --scheme zoh --dt 1e-4 >"$tmp/a"
+"$COSA" point --scheme zoh --dt 1e-4 --assume ck=4e5 >"$tmp/b" 2>"$tmp/err"
+st=$?
+[ "$st" = 0 ] && [ -n "$(rho "$tmp/a")" ] && [ "$(rho "$tmp/a")" = "$(rho "$tmp/b")" ] && ok ||
+    bad "--assume should leave rho of plain ZOH alone: $(rho "$tmp/a") vs $(rho "$tmp/b") (exit $st)"
+grep -qxF 'cosa: point: note: --assume has no effect on ZOH (no output correction)' "$tmp/err" &&
+    [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "plain ZOH with --assume: note expected, got: $(cat "$tmp/err")"
+"$COSA" point --scheme p1+ecorr --dt 1e-4 --assume ck=4e5 >/dev/null 2>"$tmp/err"
+grep -q 'no effect on FOH+ecorr' "$tmp/err" && ok || bad "+ecorr is model-free: $(cat "$tmp/err")"
+# bad --assume: one line, exit 2 (unknown parameter named; initial states refused)
+expect_exit 2 "$COSA" point --scheme zoh+mbcorr --dt 1e-4 --assume nosuch=1
+grep -qxF "cosa: point: --assume: model 'twomass' has no parameter 'nosuch'" "$tmp/err" && ok ||
+    bad "unknown assumed parameter: $(cat "$tmp/err")"
+expect_exit 2 "$COSA" point --scheme zoh+mbcorr --dt 1e-4 --assume v1=3
+grep -q "initial state" "$tmp/err" && ok || bad "assumed initial state: $(cat "$tmp/err")"
+expect_exit 2 "$COSA" point --scheme zoh+mbcorr --dt 1e-4 --assume ck=nan
+expect_exit 2 "$COSA" point --scheme zoh+mbcorr --dt 1e-4 --assume ck
+expect_exit 2 "$COSA" point --scheme zoh+mbcorr --dt 1e-4 --assume ck=1e5x
+expect_exit 2 "$COSA" limit --scheme zoh+mbcorr --criterion stable --assume nosuch=1
+expect_exit 2 "$COSA" converge --scheme zoh+mbcorr --assume nosuch=1
+expect_exit 2 "$COSA" table --paper mbcorr --table 1 --assume nosuch=1
+expect_exit 2 "$COSA" point --model chain --scheme foh+mbcorr --dt 1e-3 --assume n=3
+expect_exit 2 "$COSA" demo --assume ck=1
+expect_exit 2 "$COSA" phi --scheme zoh+mbcorr --dt 1e-4 --assume ck=1
+# an assumed model the model rejects fails as the true one would (--set m1=0: exit 2)
+expect_exit 2 "$COSA" point --scheme zoh+mbcorr --dt 1e-4 --assume m1=0
+grep -qxF "cosa: point: model 'twomass' (assumed): unknown or invalid model parameter" "$tmp/err" &&
+    ok || bad "rejected assumed model: $(cat "$tmp/err")"
+# an assumed model whose correction is not solvable: G_p = c dt exactly for
+# the integrator (a = 0) and the gain g = 1/(c dt) closes I - G_p L to zero;
+# the point fails with its reason, exit 1, as the same model given with --set
+cat >"$tmp/loop.cosa" <<'EOF_MODEL'
+model loop
+tend 1
+param a = 1
+param c = 0.5
+param g = 0.5
+initial x0 = 1
+subsystem P
+  states x
+  inputs v
+  outputs w
+  A = [ -a ]
+  B = [ 1 ]
+  C = [ c ]
+  D = zeros
+  x0 = [ x0 ]
+end
+subsystem G
+  states
+  inputs u
+  outputs y
+  D = [ g ]
+end
+connect G.y -> P.v
+connect P.w -> G.u
+EOF_MODEL
+expect_exit 0 "$COSA" point --model-file "$tmp/loop.cosa" --scheme zoh+mbcorr --dt 0.25
+expect_exit 1 "$COSA" point --model-file "$tmp/loop.cosa" --scheme zoh+mbcorr --dt 0.25 \
+    --set a=0 --set c=4 --set g=1
+cp "$tmp/err" "$tmp/err_set"
+expect_exit 1 "$COSA" point --model-file "$tmp/loop.cosa" --scheme zoh+mbcorr --dt 0.25 \
+    --assume a=0 --assume c=4 --assume g=1
+grep -q 'I - G_p L is singular' "$tmp/err" && cmp -s "$tmp/err" "$tmp/err_set" && ok ||
+    bad "singular assumed correction: $(cat "$tmp/err") vs $(cat "$tmp/err_set")"
+expect_exit 0 "$COSA" point --model-file "$tmp/loop.cosa" --scheme zoh --dt 0.25 \
+    --assume a=0 --assume c=4 --assume g=1
+# table 4 (nonlinear, online linearisation) refuses --assume
+expect_exit 2 "$COSA" table --paper mbcorr --table 4 --assume dk=1
+grep -q 'table 4' "$tmp/err" && ok || bad "table 4 --assume: $(cat "$tmp/err")"
+for sub in point limit converge table; do
+    "$COSA" $sub --help | grep -q -- '--assume NAME=VALUE' && ok || bad "$sub --help lacks --assume"
+done
+
 # bad input: one line on stderr, exit 2
 expect_exit 2 "$COSA"
 expect_exit 2 "$COSA" nosuch

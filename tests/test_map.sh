@@ -134,6 +134,94 @@ grep -v '^#' "$tmp/n1/e_global_vs_n.dat" | while read -r n a b; do
 done >"$tmp/diff"
 if [ -s "$tmp/diff" ]; then bad "curve over n differs from point: $(head -3 "$tmp/diff")"; else ok; fi
 
+# ---- imperfect model knowledge: assumed parameters (--assume, assume.P axes) ----------
+# map over the assumed ck (true dk on y, --assume m2 fixed): 1 and 2 threads identical, every
+# sampled row equals `cosa point --set dk --assume ck --assume m2` to the digit
+aargs="--x assume.ck=1e4:1e7:log:4 --y dk=10:1e4:log:3 --dt 1e-4,3e-4 --scheme zoh,foh+mbcorr --assume m2=12"
+for t in 1 2; do
+    # shellcheck disable=SC2086
+    expect_exit 0 "$COSA" map $aargs --threads $t -o "$tmp/a$t"
+done
+for f in rho_zoh.dat rho_foh_mbcorr.dat; do
+    cmp -s "$tmp/a1/$f" "$tmp/a2/$f" || bad "assumed map $f differs between 1 and 2 threads"
+done
+d="$tmp/a1/rho_foh_mbcorr.dat"
+grep -q '^# assume m2 12$' "$d" && grep -q '^# assume ck (swept)$' "$d" && grep -q '^# param ck 200000$' "$d" &&
+    grep -q '^# x assume.ck 10000 10000000 log 4$' "$d" && grep -q '^# columns: assume.ck dk dt rho$' "$d" &&
+    ok || bad "assumed map header: $(grep '^# [acpx]' "$d" | tr '\n' '|')"
+grep -v '^#' "$d" | grep . | awk 'NR % 3 == 1' | while read -r x y dt v; do
+    p=$("$COSA" point --scheme foh+mbcorr --dt "$dt" --set dk="$y" --assume ck="$x" --assume m2=12 |
+        awk '$1 == "rho" { print $2 }')
+    [ "$p" = "$v" ] || echo "row assume.ck=$x dk=$y dt=$dt: map $v, point $p"
+done >"$tmp/diff"
+if [ -s "$tmp/diff" ]; then bad "assumed map differs from point: $(head -3 "$tmp/diff")"; else ok; fi
+# plain ZOH is model-free: the same values as without any assumption
+# shellcheck disable=SC2086
+expect_exit 0 "$COSA" map --x c1=1e6:1e6:lin:4 --y dk=10:1e4:log:3 --dt 1e-4,3e-4 --scheme zoh -o "$tmp/a0"
+[ "$(grep -v '^#' "$tmp/a1/rho_zoh.dat" | awk '{ print $2, $3, $4 }')" = \
+    "$(grep -v '^#' "$tmp/a0/rho_zoh.dat" | awk '{ print $2, $3, $4 }')" ] && ok ||
+    bad "plain ZOH depends on the assumed model"
+# a mismatch map of e_global: true ck x assumed ck, --assume dk fixed while the true dk is
+# the default; the diagonal is the matched model (assumed vector = true one except dk)
+expect_exit 0 "$COSA" map --x ck=1e4:1e7:log:3 --y assume.ck=1e4:1e7:log:3 --dt 1e-4 \
+    --scheme zoh+mbcorr --metric e_global --assume dk=300 -o "$tmp/mm"
+grep -v '^#' "$tmp/mm/e_global_zoh_mbcorr.dat" | grep . | while read -r x y dt v; do
+    p=$("$COSA" point --scheme zoh+mbcorr --dt "$dt" --set ck="$x" --assume ck="$y" --assume dk=300 |
+        awk '$1 == "e_global" { print $2 }')
+    [ "$p" = "$v" ] || echo "row ck=$x assume.ck=$y: map $v, point $p"
+done >"$tmp/diff"
+if [ -s "$tmp/diff" ]; then bad "mismatch map differs from point: $(head -3 "$tmp/diff")"; else ok; fi
+# a true axis with --assume on another parameter: the assumed ck follows the true one
+expect_exit 0 "$COSA" map --x ck=1e4:1e7:log:3 --y dk=10:1e4:log:2 --dt 1e-4 --scheme soh+mbcorr \
+    --assume m1=9 -o "$tmp/fo"
+grep -v '^#' "$tmp/fo/rho_soh_mbcorr.dat" | grep . | while read -r x y dt v; do
+    p=$("$COSA" point --scheme soh+mbcorr --dt "$dt" --set ck="$x" --set dk="$y" --assume m1=9 |
+        awk '$1 == "rho" { print $2 }')
+    [ "$p" = "$v" ] || echo "row ck=$x dk=$y: map $v, point $p"
+done >"$tmp/diff"
+if [ -s "$tmp/diff" ]; then bad "map with --assume differs from point: $(head -3 "$tmp/diff")"; else ok; fi
+# --assume at the true values: the data rows of today's map, bitwise
+# shellcheck disable=SC2086
+expect_exit 0 "$COSA" map $args --assume c1=1e6 --assume m2=10 -o "$tmp/tv"
+for f in rho_zoh.dat rho_foh_mbcorr.dat; do
+    cmp -s "$tmp/t1/$f" "$tmp/tv/$f" && bad "$f: the header should list the assumed values"
+    [ "$(grep -v '^#' "$tmp/t1/$f")" = "$(grep -v '^#' "$tmp/tv/$f")" ] && ok ||
+        bad "$f: --assume at the true values changes the map"
+done
+# failed assumed points: m1 <= 0 is rejected; nan for the corrected scheme only
+expect_exit 0 "$COSA" map --x assume.m1=-1:1:lin:3 --y ck=1e3:1e6:log:2 --dt 1e-4 \
+    --scheme zoh,zoh+mbcorr -o "$tmp/af"
+grep -q '^failed 4$' "$tmp/out" || bad "assumed map should report 4 failed points: $(cat "$tmp/out")"
+[ "$(grep -v '^#' "$tmp/af/rho_zoh_mbcorr.dat" | grep -c ' nan$')" = 4 ] &&
+    [ "$(grep -v '^#' "$tmp/af/rho_zoh.dat" | grep -c ' nan$')" = 0 ] && ok ||
+    bad "rejected assumed model: nan for ZOH+MBCorr only"
+grep -q '^# failed 4: ' "$tmp/af/rho_zoh_mbcorr.dat" || bad "the header should count assumed failures"
+# plain schemes only: one note on stderr, exit 0
+expect_exit 0 "$COSA" map --x assume.ck=1e4:1e7:log:2 --y dk=10:1e4:log:2 --dt 1e-4 --scheme zoh,foh \
+    -o "$tmp/pn"
+grep -qxF 'cosa: map: note: --assume has no effect on ZOH, FOH (no output correction)' "$tmp/err" &&
+    ok || bad "map note: $(cat "$tmp/err")"
+# curve over the assumed ck equals point
+expect_exit 0 "$COSA" curve --x assume.ck=1e3:1e8:log:6 --dt 10^-3.5 --scheme zoh,soh+mbcorr \
+    --metric e_global -o "$tmp/ac"
+grep -q '^# assume ck (swept)$' "$tmp/ac/e_global_vs_assume.ck.dat" || bad "curve header lacks '# assume ck (swept)'"
+dtc=$(awk '$1 == "#" && $2 == "dt" { print $3 }' "$tmp/ac/e_global_vs_assume.ck.dat")
+grep -v '^#' "$tmp/ac/e_global_vs_assume.ck.dat" | while read -r x a b; do
+    p=$("$COSA" point --scheme soh+mbcorr --dt "$dtc" --assume ck="$x" |
+        awk '$1 == "e_global" { print $2 }')
+    [ "$p" = "$b" ] || echo "assume.ck=$x: curve $b, point $p"
+done >"$tmp/diff"
+if [ -s "$tmp/diff" ]; then bad "assumed curve differs from point: $(head -3 "$tmp/diff")"; else ok; fi
+[ "$(grep -v '^#' "$tmp/ac/e_global_vs_assume.ck.dat" | awk '{ print $2 }' | sort -u | wc -l)" = 1 ] &&
+    ok || bad "plain ZOH changes along the assumed axis"
+# usage errors
+expect_exit 2 "$COSA" map --x assume.nope=1:10:log:2 --y dk=1:10:log:2 --dt 1e-4 --scheme zoh+mbcorr -o "$tmp/u"
+expect_exit 2 "$COSA" map --x assume.s1=1:10:log:2 --y dk=1:10:log:2 --dt 1e-4 --scheme zoh+mbcorr -o "$tmp/u"
+expect_exit 2 "$COSA" map --x assume.ck=1:10:log:2 --y assume.ck=1:10:log:2 --dt 1e-4 --scheme zoh+mbcorr -o "$tmp/u"
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-4 --scheme zoh+mbcorr --assume nope=1 -o "$tmp/u"
+expect_exit 2 "$COSA" curve --x assume.v1=1:10:log:2 --dt 1e-4 --scheme zoh+mbcorr -o "$tmp/u"
+expect_exit 2 "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh+mbcorr --assume v1=1 -o "$tmp/u"
+
 # ---- gnuplot parses and renders the scripts (skipped without gnuplot) ----------------
 if command -v gnuplot >/dev/null 2>&1; then
     expect_exit 0 "$COSA" map $args --heatmap -o "$tmp/t1" --plot png

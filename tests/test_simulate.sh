@@ -106,6 +106,53 @@ for sc in zoh foh+mbcorr; do
     done
 done
 
+# imperfect model knowledge: with --assume the master uses the assumed model's matrices as
+# fixed Jacobians; on exact units (twomass) that is Phi with the assumed model, so e_global
+# agrees with `cosa point --assume` as the runs without --assume above do (1e-10 relative:
+# both routes are exact up to rounding, measured ~1e-15; the mismatch itself changes
+# e_global by far more, checked below), and through CVODE units to 1e-6 as above
+for sc in foh+mbcorr zoh+ocorr p2+mbcorr; do
+    expect_exit 0 "$COSA" point --model twomass --scheme $sc --dt 1e-3 --assume ck=4e5 --assume dk=300
+    e2=$(value e_global)
+    expect_exit 0 "$COSA" point --model twomass --scheme $sc --dt 1e-3
+    e0=$(value e_global)
+    awk -v a="$e0" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d > 1e-3 * b) }' &&
+        ok || bad "$sc: the assumed model should change e_global ($e0 vs $e2)"
+    expect_exit 0 "$COSA" simulate --model twomass --scheme $sc --dt 1e-3 --assume ck=4e5 --assume dk=300
+    e1=$(value e_global)
+    awk -v a="$e1" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-10 * b) }' &&
+        ok || bad "$sc --assume: simulate e_global $e1 vs point $e2"
+    grep -q '^assume ck 400000$' "$tmp/out" && grep -q '^assume dk 300$' "$tmp/out" && ok ||
+        bad "simulate should print the assumed values: $(head -4 "$tmp/out")"
+done
+expect_exit 0 "$COSA" simulate --model twomass --scheme foh+mbcorr --dt 1e-3 --integrator cvode \
+    --assume ck=4e5 --assume dk=300
+e3=$(value e_global)
+expect_exit 0 "$COSA" point --model twomass --scheme foh+mbcorr --dt 1e-3 --assume ck=4e5 --assume dk=300
+e2=$(value e_global)
+awk -v a="$e3" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * b) }' &&
+    ok || bad "simulate (cvode) --assume e_global $e3 vs point $e2"
+# --assume at the true values: the output without --assume plus the assume line; CSV header
+"$COSA" simulate --model twomass --scheme zoh+mbcorr --dt 1e-3 -o "$tmp/as0" --name s >"$tmp/a" 2>&1
+"$COSA" simulate --model twomass --scheme zoh+mbcorr --dt 1e-3 --assume m2=10 -o "$tmp/as1" --name s \
+    >"$tmp/b" 2>&1
+grep -v '^assume m2 10$' "$tmp/b" | sed "s|$tmp/as1|$tmp/as0|" >"$tmp/c"
+cmp -s "$tmp/a" "$tmp/c" && ok || bad "simulate --assume at the true values: $(diff "$tmp/a" "$tmp/c" | head -4)"
+grep -v '^# assume m2 10$' "$tmp/as1/s.csv" | cmp -s - "$tmp/as0/s.csv" && grep -q '^# assume m2 10$' "$tmp/as1/s.csv" &&
+    ok || bad "simulate CSV with --assume at the true values"
+# the plain scheme: a note, exit 0, the run unchanged
+"$COSA" simulate --model twomass --scheme foh --dt 1e-3 --assume ck=4e5 >"$tmp/b" 2>"$tmp/err"
+"$COSA" simulate --model twomass --scheme foh --dt 1e-3 >"$tmp/a"
+[ "$(awk '$1 == "e_global"' "$tmp/a")" = "$(awk '$1 == "e_global"' "$tmp/b")" ] &&
+    grep -qxF 'cosa: simulate: note: --assume has no effect on FOH (no output correction)' "$tmp/err" &&
+    ok || bad "simulate plain FOH with --assume: $(cat "$tmp/err")"
+# a model without a linear form has no fixed Jacobians to assume: one line, exit 2
+expect_exit 2 "$COSA" simulate --model twomass-nl --scheme zoh+mbcorr --dt 1e-3 --assume ck=1e5
+grep -q '^cosa: simulate: model twomass-nl is nonlinear: --assume needs a linear form' "$tmp/err" &&
+    ok || bad "simulate twomass-nl --assume: $(cat "$tmp/err")"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh+mbcorr --dt 1e-3 --assume nosuch=1
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh+mbcorr --dt 1e-3 --assume m1=-1
+
 # files: CSV with a header row and steps+1 data rows, a script naming it
 expect_exit 0 "$COSA" simulate --model twomass-nl --set nd=1.25 --scheme soh --dt 1e-3 \
     --tend 0.02 -o "$tmp/o" --name run

@@ -394,8 +394,8 @@ static cosa_sweep_spec twomass_spec(const cosa_model *m, const cosa_scheme *s, s
 {
     cosa_sweep_spec sp = {0};
     sp.model = m;
-    sp.x = (cosa_sweep_axis){cosa_model_param_index(m, "ck"), 1.0, 1e10, 1, n};
-    sp.y = (cosa_sweep_axis){cosa_model_param_index(m, "dk"), 1.0, 1e7, 1, n};
+    sp.x = (cosa_sweep_axis){cosa_model_param_index(m, "ck"), 1.0, 1e10, 1, n, 0};
+    sp.y = (cosa_sweep_axis){cosa_model_param_index(m, "dk"), 1.0, 1e7, 1, n, 0};
     sp.dt = dt;
     sp.ndt = ndt;
     sp.schemes = s;
@@ -406,12 +406,12 @@ static cosa_sweep_spec twomass_spec(const cosa_model *m, const cosa_scheme *s, s
 
 Test(sweep, axis_values)
 {
-    cosa_sweep_axis a = {0, 1.0, 1e10, 1, 11};
+    cosa_sweep_axis a = {0, 1.0, 1e10, 1, 11, 0};
     cr_assert_eq(cosa_sweep_axis_value(&a, 0), 1.0);
     cr_assert_eq(cosa_sweep_axis_value(&a, 10), 1e10);
     cr_assert_float_eq(cosa_sweep_axis_value(&a, 5), 1e5, 1e5 * 4 * DBL_EPSILON);
     cr_assert(isnan(cosa_sweep_axis_value(&a, 11)));
-    cosa_sweep_axis b = {0, -1.0, 1.0, 0, 5};
+    cosa_sweep_axis b = {0, -1.0, 1.0, 0, 5, 0};
     cr_assert_eq(cosa_sweep_axis_value(&b, 2), 0.0);
     cr_assert_eq(cosa_sweep_axis_value(&b, 4), 1.0);
     cosa_metric mt;
@@ -526,8 +526,8 @@ Test(sweep, failed_points_do_not_stop_the_sweep)
     const double dt[1] = {1e-4};
     cosa_sweep_spec sp = {0};
     sp.model = m;
-    sp.x = (cosa_sweep_axis){cosa_model_param_index(m, "m1"), -1.0, 1.0, 0, 5};
-    sp.y = (cosa_sweep_axis){cosa_model_param_index(m, "ck"), 1e3, 1e6, 1, 3};
+    sp.x = (cosa_sweep_axis){cosa_model_param_index(m, "m1"), -1.0, 1.0, 0, 5, 0};
+    sp.y = (cosa_sweep_axis){cosa_model_param_index(m, "ck"), 1e3, 1e6, 1, 3, 0};
     sp.dt = dt;
     sp.ndt = 1;
     sp.schemes = s;
@@ -611,10 +611,10 @@ static void check_chain(cosa_metric metric, int with_r)
     const double dt[2] = {1e-3, 4e-3};
     cosa_sweep_spec sp = {0};
     sp.model = m;
-    sp.x = (cosa_sweep_axis){cosa_model_param_index(m, "n"), 3.0, 6.0, 0, 4};
+    sp.x = (cosa_sweep_axis){cosa_model_param_index(m, "n"), 3.0, 6.0, 0, 4, 0};
     /* r = 1 would leave no coupling signals (ny = 0: no error metric) */
-    sp.y = with_r ? (cosa_sweep_axis){cosa_model_param_index(m, "r"), 2.0, 3.0, 0, 2}
-                  : (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1};
+    sp.y = with_r ? (cosa_sweep_axis){cosa_model_param_index(m, "r"), 2.0, 3.0, 0, 2, 0}
+                  : (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0};
     sp.dt = dt;
     sp.ndt = 2;
     sp.schemes = s;
@@ -715,12 +715,12 @@ Test(sweep, dt_curve_uses_the_threads)
     cosa_scheme_parse("soh+mbcorr", &s[1]);
     enum { NDT = 64 };
     double dt[NDT];
-    cosa_sweep_axis da = {0, 1e-6, 1e-2, 1, NDT};
+    cosa_sweep_axis da = {0, 1e-6, 1e-2, 1, NDT, 0};
     for (size_t k = 0; k < NDT; k++)
         dt[k] = cosa_sweep_axis_value(&da, k);
     cosa_sweep_spec sp = {0};
     sp.model = &rv;
-    sp.x = sp.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1};
+    sp.x = sp.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0};
     sp.dt = dt;
     sp.ndt = NDT;
     sp.schemes = s;

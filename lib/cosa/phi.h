@@ -359,12 +359,18 @@ cosa_status cosa_metric_parse(const char *text, cosa_metric *out);
 /* One axis of a parameter grid: n points from lo to hi (both included),
  * equally spaced in value (log = 0) or in log10(value) (log = 1, needs
  * 0 < lo, hi).  param is the index of a model parameter
- * (cosa_model_param_index); param = -1 with n = 1 means "no axis". */
+ * (cosa_model_param_index); param = -1 with n = 1 means "no axis".
+ * assumed = 0: the axis sets the true parameter (the system that evolves);
+ * assumed = 1: it sets the parameter in the assumed parameter vector, the
+ * model the output correction believes in (cosa_sweep_spec.apar; README
+ * "Imperfect model knowledge"), and leaves the true system alone.  An axis
+ * over ck and an assumed axis over ck may be combined (a mismatch map). */
 typedef struct cosa_sweep_axis {
     int param;
     double lo, hi;
     int log;
     size_t n;
+    int assumed;
 } cosa_sweep_axis;
 
 /* Value of grid point k < a->n: exactly lo for k = 0 and hi for k = n - 1,
@@ -377,7 +383,26 @@ double cosa_sweep_axis_value(const cosa_sweep_axis *a, size_t k);
 typedef void (*cosa_sweep_progress_fn)(size_t done, size_t total, void *user_data);
 
 /* A sweep: model parameters x (and y) over a grid, times a list of macro
- * steps, times a list of schemes; one metric per point. */
+ * steps, times a list of schemes; one metric per point.
+ *
+ * Imperfect model knowledge (cosa_scheme.model; README "Imperfect model
+ * knowledge").  The assumed model is the same model at other parameter
+ * values.  It is present when apar != NULL or an axis is assumed; then at
+ * every grid point, with p the true parameter vector of the point (par with
+ * the true axes applied), the assumed vector a is
+ *   a[k] = apar[k]  where apar_fixed[k] != 0 (apar_fixed NULL: every k),
+ *   a[k] = p[k]     otherwise (the assumed value follows the true one, also
+ *                   along a true axis),
+ * and then the assumed axes set their parameters in a.  Every scheme with
+ * an output correction is evaluated with .model = model->create(a) (kept
+ * per thread and rewritten by model->update as the true system is), or
+ * with .model = NULL (the true system) where a equals p bit for bit, which
+ * is what `cosa point --assume` does; schemes without output correction
+ * are model-free and evaluated as given.  A point where the model rejects a
+ * (or where the assumed system has another shape, COSA_EMODELSHAPE) fails
+ * for the schemes with output correction only, as any failed point.
+ * apar == NULL and no assumed axis: no assumed model, the schemes are
+ * evaluated exactly as given (bitwise the behaviour without these fields). */
 typedef struct cosa_sweep_spec {
     const struct cosa_model *model;
     const double *par;         /* base parameter values (model->nparam); NULL: defaults */
@@ -391,6 +416,9 @@ typedef struct cosa_sweep_spec {
     int threads;               /* OpenMP threads; <= 0: the OpenMP default              */
     cosa_sweep_progress_fn progress; /* may be NULL */
     void *user_data;
+    const double *apar;        /* assumed parameter values (model->nparam); NULL: none  */
+    const unsigned char *apar_fixed; /* nparam flags: apar[k] is fixed (1) or follows the
+                                        true value (0); NULL: all fixed */
 } cosa_sweep_spec;
 
 /* Number of results: nscheme * ndt * x.n * y.n (0 for an invalid spec). */
@@ -415,9 +443,13 @@ size_t cosa_sweep_index(const cosa_sweep_spec *spec, size_t is, size_t it, size_
  * are +inf without computing the indicators.  The library leaves BLAS
  * threading alone: link a single-threaded BLAS or call
  * openblas_set_num_threads(1) (the cosa command does).
+ * With an assumed model (see cosa_sweep_spec) a thread keeps an assumed
+ * system beside the true one, set per grid point in the same way.
  * Returns COSA_OK when the sweep ran (even with failed points); COSA_EINVAL /
  * COSA_ERANGE / COSA_ENONFINITE / COSA_EPARAM for an invalid spec (bad
- * parameter index, log axis with lo <= 0, dt <= 0, ...), a scheme's status
+ * parameter index, log axis with lo <= 0, dt <= 0, two axes over the same
+ * parameter of the same vector, an assumed axis without a parameter, a
+ * fixed apar entry that is not finite, ...), a scheme's status
  * from cosa_scheme_check, COSA_ENOMEM, or the model's status if no system
  * can be created at the base parameters or the first grid point. */
 cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_status *status,

@@ -27,7 +27,16 @@
  * or r) cannot be applied by model->update, which then returns COSA_EINVAL;
  * the thread then builds a new system with model->create and sizes a new
  * evaluation workspace for it.  This is the only allocation inside the
- * parallel region, and happens only when the structure changes. */
+ * parallel region, and happens only when the structure changes.
+ *
+ * Assumed model (imperfect model knowledge, cosa_sweep_spec).  A thread
+ * keeps a second system, the assumed one, and sets it per grid point like
+ * the true one: the assumed parameter vector of the point (the true one
+ * with the fixed apar entries and the assumed axes), model->update, and
+ * model->create when the structure changed.  It is touched only when some
+ * scheme has an output correction (the others are model-free), and not at
+ * all where the assumed vector equals the true one: there the schemes get
+ * .model = NULL, as `cosa point --assume` with the true values does. */
 #include "cosa/phi.h"
 #include "cosa/models.h"
 
@@ -88,7 +97,7 @@ static cosa_status axis_check(const cosa_sweep_axis *a, size_t nparam)
     if (a->n == 0)
         return COSA_EINVAL;
     if (a->param < 0)
-        return a->param == -1 && a->n == 1 ? COSA_OK : COSA_EINVAL;
+        return a->param == -1 && a->n == 1 && !a->assumed ? COSA_OK : COSA_EINVAL;
     if ((size_t)a->param >= nparam)
         return COSA_EPARAM;
     if (!isfinite(a->lo) || !isfinite(a->hi))
@@ -110,8 +119,12 @@ static cosa_status spec_check(const cosa_sweep_spec *sp)
     if ((st = axis_check(&sp->x, sp->model->nparam)) != COSA_OK ||
         (st = axis_check(&sp->y, sp->model->nparam)) != COSA_OK)
         return st;
-    if (sp->x.param >= 0 && sp->x.param == sp->y.param)
+    if (sp->x.param >= 0 && sp->x.param == sp->y.param && !sp->x.assumed == !sp->y.assumed)
         return COSA_EINVAL;
+    if (sp->apar)
+        for (size_t k = 0; k < sp->model->nparam; k++)
+            if ((!sp->apar_fixed || sp->apar_fixed[k]) && !isfinite(sp->apar[k]))
+                return COSA_ENONFINITE;
     for (size_t i = 0; i < sp->ndt; i++) {
         if (!isfinite(sp->dt[i]))
             return COSA_ENONFINITE;
@@ -158,6 +171,11 @@ struct sweep_thread {
     size_t x0_len;    /* entries of x0 */
     size_t point;     /* grid point sys and x0 are set to (SIZE_MAX: none) */
     cosa_status pst;  /* status of setting that point */
+    /* assumed model (only when the sweep has one) */
+    cosa_system *asys;          /* the assumed system                          */
+    double *apar;               /* its parameter vector at the point           */
+    const cosa_system *model;   /* .model of the corrected schemes: asys or NULL */
+    cosa_status ast;            /* status of setting the assumed system         */
 };
 
 static void threads_free(struct sweep_thread *t, int n)
@@ -167,18 +185,65 @@ static void threads_free(struct sweep_thread *t, int n)
     for (int i = 0; i < n; i++) {
         cosa_eval_workspace_free(t[i].ew);
         cosa_system_free(t[i].sys);
+        cosa_system_free(t[i].asys);
         free(t[i].par);
+        free(t[i].apar);
         free(t[i].x0);
     }
     free(t);
 }
 
+/* The true parameter vector at grid point (ix, iy): the true axes. */
 static void set_point(const cosa_sweep_spec *sp, double *par, size_t ix, size_t iy)
 {
-    if (sp->x.param >= 0)
+    if (sp->x.param >= 0 && !sp->x.assumed)
         par[sp->x.param] = cosa_sweep_axis_value(&sp->x, ix);
-    if (sp->y.param >= 0)
+    if (sp->y.param >= 0 && !sp->y.assumed)
         par[sp->y.param] = cosa_sweep_axis_value(&sp->y, iy);
+}
+
+/* 1 if the spec has an assumed model (cosa_sweep_spec). */
+static int spec_has_assumed(const cosa_sweep_spec *sp)
+{
+    return sp->apar || sp->x.assumed || sp->y.assumed;
+}
+
+/* The assumed parameter vector a at grid point (ix, iy) whose true vector
+ * is p (the rule of cosa_sweep_spec): fixed apar entries, the others
+ * following p, then the assumed axes. */
+static void assumed_point(const cosa_sweep_spec *sp, const double *p, size_t ix, size_t iy,
+                          double *a)
+{
+    for (size_t k = 0; k < sp->model->nparam; k++)
+        a[k] = sp->apar && (!sp->apar_fixed || sp->apar_fixed[k]) ? sp->apar[k] : p[k];
+    if (sp->x.assumed)
+        a[sp->x.param] = cosa_sweep_axis_value(&sp->x, ix);
+    if (sp->y.assumed)
+        a[sp->y.param] = cosa_sweep_axis_value(&sp->y, iy);
+}
+
+/* Set the thread's assumed system to grid point k, whose true vector is
+ * t->par: t->model is the assumed system, or NULL where the assumed vector
+ * equals the true one bit for bit; the status of the assumed model there. */
+static cosa_status thread_assumed(const cosa_sweep_spec *sp, size_t k, struct sweep_thread *t)
+{
+    const cosa_model *m = sp->model;
+    assumed_point(sp, t->par, k / sp->y.n, k % sp->y.n, t->apar);
+    t->model = NULL;
+    if (memcmp(t->apar, t->par, m->nparam * sizeof(double)) == 0)
+        return COSA_OK;
+    cosa_status st = m->update(m, t->apar, t->asys);
+    if (st == COSA_EINVAL) { /* the structure changed (cosa_model.update) */
+        cosa_system *sys = NULL;
+        st = m->create(m, t->apar, &sys);
+        if (st == COSA_OK) {
+            cosa_system_free(t->asys);
+            t->asys = sys;
+        }
+    }
+    if (st == COSA_OK)
+        t->model = t->asys;
+    return st;
 }
 
 /* The thread's system from model->create at t->par, with an evaluation
@@ -211,10 +276,27 @@ static cosa_status thread_build(const cosa_model *m, int pmax, struct sweep_thre
     return COSA_OK;
 }
 
-/* Set the thread's system (and x0 for error metrics) to grid point k
- * (ix = k / y.n, iy = k % y.n); the status of the point. */
-static cosa_status thread_point(const cosa_sweep_spec *sp, int pmax, int errors, size_t k,
-                                struct sweep_thread *t)
+/* The thread's assumed system and parameter vector, before the parallel
+ * region: model->create at the assumed vector of the thread's base point
+ * t->par (grid point 0), or, if the model rejects that, at t->par itself
+ * (a system of the right structure; each point rewrites it anyway). */
+static cosa_status thread_build_assumed(const cosa_sweep_spec *sp, struct sweep_thread *t)
+{
+    const cosa_model *m = sp->model;
+    if (!(t->apar = malloc((m->nparam ? m->nparam : 1) * sizeof(double))))
+        return COSA_ENOMEM;
+    assumed_point(sp, t->par, 0, 0, t->apar);
+    cosa_status st = m->create(m, t->apar, &t->asys);
+    if (st != COSA_OK && st != COSA_ENOMEM)
+        st = m->create(m, t->par, &t->asys);
+    return st;
+}
+
+/* Set the thread's system (and x0 for error metrics, and the assumed
+ * system when assumed is set) to grid point k (ix = k / y.n, iy = k % y.n);
+ * the status of the point (the assumed model's in t->ast). */
+static cosa_status thread_point(const cosa_sweep_spec *sp, int pmax, int errors, int assumed,
+                                size_t k, struct sweep_thread *t)
 {
     if (t->point == k)
         return t->pst;
@@ -225,6 +307,7 @@ static cosa_status thread_point(const cosa_sweep_spec *sp, int pmax, int errors,
         st = thread_build(m, pmax, t);
     if (st == COSA_OK && errors)
         st = m->initial_state(m, t->par, t->x0);
+    t->ast = st == COSA_OK && assumed ? thread_assumed(sp, k, t) : COSA_OK;
     t->point = k;
     t->pst = st;
     return st;
@@ -317,13 +400,16 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
         free(par0);
         return st;
     }
-    int pmax = 0;
+    int pmax = 0, corrected = 0;
     for (size_t i = 0; i < sp->nscheme && st == COSA_OK; i++) {
         st = cosa_scheme_check(&sp->schemes[i], proto);
         if (sp->schemes[i].order > pmax)
             pmax = sp->schemes[i].order;
+        corrected |= (sp->schemes[i].corr & COSA_CORR_OUTPUT) != 0;
     }
     cosa_system_free(proto);
+    /* the assumed model matters only to schemes with an output correction */
+    const int assumed = spec_has_assumed(sp) && corrected;
     if (st != COSA_OK) {
         free(par0);
         return st;
@@ -354,6 +440,8 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
         }
         memcpy(th[i].par, par0, np * sizeof(double));
         st = thread_build(m, pmax, &th[i]);
+        if (st == COSA_OK && assumed)
+            st = thread_build_assumed(sp, &th[i]);
     }
     free(par0);
     if (st != COSA_OK) {
@@ -377,7 +465,7 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
         for (size_t item = 0; item < nitems; item++) {
             const size_t k = item / split, ix = k / ny, iy = k % ny;
             const size_t it0 = (item % split) * per_item;
-            const cosa_status pst = thread_point(sp, pmax, errors, k, t);
+            const cosa_status pst = thread_point(sp, pmax, errors, assumed, k, t);
             for (size_t it = it0; it < it0 + per_item; it++) {
                 const double dt = sp->dt[it];
                 const int too_long = errors && !(nearbyint(tend / dt) >= 1.0);
@@ -385,8 +473,16 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
                     const size_t idx = cosa_sweep_index(sp, is, it, ix, iy);
                     double v = NAN;
                     cosa_status sst = too_long ? COSA_ERANGE : pst;
+                    const cosa_scheme *s = &sp->schemes[is];
+                    cosa_scheme sa;
+                    if (sst == COSA_OK && assumed && (s->corr & COSA_CORR_OUTPUT)) {
+                        sst = t->ast;
+                        sa = *s;
+                        sa.model = t->model;
+                        s = &sa;
+                    }
                     if (sst == COSA_OK)
-                        sst = eval_one(sp, &sp->schemes[is], dt, tend, t, &v);
+                        sst = eval_one(sp, s, dt, tend, t, &v);
                     values[idx] = sst == COSA_OK ? v : NAN;
                     if (status)
                         status[idx] = sst;

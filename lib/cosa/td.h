@@ -439,6 +439,104 @@ cosa_status cosa_master_info(const cosa_master *m, double *z);
 /* Index of the unit that failed in the last step or propose (or nunits). */
 size_t cosa_master_failed_unit(const cosa_master *m);
 
+/* ---- Step-size controllers ------------------------------------------------- */
+
+/* A controller turns the error measure err of the step h just taken into the
+ * next step (as SUNDIALS' SUNAdaptController_EstimateStep and GSL's
+ * gsl_odeiv2_control hadjust).  Variants are const descriptors in a table;
+ * the generic layer (lib/td/control.c) validates arguments and keeps the
+ * parameters and the type's state (nstate <= 4 doubles), so stepping never
+ * allocates.  Parameters: tol the target of err (> 0); kp, ki gains; grow
+ * the largest growth per step, h_next <= grow h (> 1; +inf: no cap). */
+typedef struct cosa_controller_params {
+    double tol;
+    double kp, ki;
+    double grow;
+} cosa_controller_params;
+
+/* A controller type:
+ *   defaults  fill the type's default kp, ki, grow (tol is the caller's);
+ *   reset     a new run starts with the step h0;
+ *   next      from (h, err > 0) the next step *hnext > 0 and whether the step
+ *             just taken is accepted (*accept = 1) or must be repeated with
+ *             *hnext (0: the caller restores the units, cosa_master_reject);
+ *             the state is updated. */
+typedef struct cosa_controller_type {
+    const char *name;
+    int nstate;
+    void (*defaults)(cosa_controller_params *p);
+    cosa_status (*reset)(const cosa_controller_params *p, double *state, double h0);
+    cosa_status (*next)(const cosa_controller_params *p, double *state, double h, double err,
+                        double *hnext, int *accept);
+} cosa_controller_type;
+
+/* The table: "pi" -- the PI law on the logarithm of the error of the defect
+ * paper (eq 39; defaults KP = 0.13, KI = 1/15, grow = 2, eq 50):
+ *   e = ln tol - ln err;  I' = I + KI e;  H' = exp(I' + KP e);
+ *   H_next = min(H', grow h);  I = I' + ln H_next - ln H';  I_0 = ln h0;
+ * it always accepts (the paper's method is non-iterative).
+ * "fixed" -- h_next = h0 whatever err (fixed-step runs through the same loop). */
+size_t cosa_controller_type_count(void);
+const cosa_controller_type *cosa_controller_type_at(size_t i); /* NULL past the end */
+const cosa_controller_type *cosa_controller_lookup(const char *name); /* NULL: unknown */
+/* p = the type's defaults with the given tol (grow = +inf unless the type sets it). */
+cosa_status cosa_controller_defaults(const cosa_controller_type *type, double tol,
+                                     cosa_controller_params *p);
+
+typedef struct cosa_controller cosa_controller;
+/* COSA_EINVAL (NULL, a type without reset/next), COSA_ENONFINITE (tol, kp,
+ * ki not finite or grow NaN), COSA_ERANGE (tol <= 0, grow <= 1). */
+cosa_status cosa_controller_create(const cosa_controller_type *type,
+                                   const cosa_controller_params *p, cosa_controller **out);
+void cosa_controller_free(cosa_controller *c);
+const cosa_controller_type *cosa_controller_get_type(const cosa_controller *c);
+/* Start a run with the first step h0 > 0 (COSA_ERANGE otherwise). */
+cosa_status cosa_controller_reset(cosa_controller *c, double h0);
+/* The next step after a step h > 0 with error measure err > 0 (finite:
+ * floor it, e.g. at 1e-16, before); accept may be NULL.  COSA_EINVAL before
+ * reset; COSA_ERANGE if the law gives no positive finite step. */
+cosa_status cosa_controller_next(cosa_controller *c, double h, double err, double *hnext,
+                                 int *accept);
+/* The type's state (nstate doubles; PI: the integral term I). */
+cosa_status cosa_controller_state(const cosa_controller *c, double *state);
+
+/* ---- Defects (defect paper section 3, issue 12 "Per step") ------------------ */
+
+/* On a step [t_k, t_{k+1}], H = t_{k+1} - t_k, with s in it:
+ *   output polynomial  Y(s) = sum_{j<=n} y^(j)(t_{k+1}) (s - t_{k+1})^j / j!;
+ *   input polynomial   U(s) = sum_{j<=m} u^(j)(t_k) (s - t_k)^j / j!;
+ *   connection defect  U - Y_src (eq 17), Y_src = sum_l L_il Y_l for input i;
+ *   output-defect estimate  Hhat - Y = c (s - t_{k+1})^(n+1) (eqs 30, 32), c
+ *     such that Hhat(t_k + H/2) = ymid, the output sampled mid-step;
+ * each measured by its RMS over the step, sqrt(int delta^2 ds / H) (run
+ * figures: sqrt(sum_k H_k rms_k^2 / T)). */
+typedef enum cosa_defect_control {
+    COSA_DEFECT_BOTH = 0,       /* eps = max over outputs and inputs        */
+    COSA_DEFECT_OUTPUT,         /* eps = max over the output defects only   */
+    COSA_DEFECT_CONNECTION      /* eps = max over the connection defects    */
+} cosa_defect_control;
+#define COSA_DEFECT_EPS_FLOOR 1e-16 /* eps is never below this (eq 38) */
+
+/* RMS of the output-defect estimate of one output: the closed form
+ * 2^(n+1) |ymid - Y(t_k + H/2)| / sqrt(2n + 3); yder = y^(0..n)(t_{k+1}).
+ * COSA_ERANGE for n outside 0..COSA_UNIT_DERMAX or H <= 0. */
+cosa_status cosa_defect_output_rms(int n, double H, const double *yder, double ymid,
+                                   double *rms);
+/* RMS of U - Y for one signal: uder = u^(0..m)(t_k), yder = y^(0..n)(t_{k+1}),
+ * exactly (the polynomial's square integrated term by term). */
+cosa_status cosa_defect_connection_rms(double H, int m, const double *uder, int n,
+                                       const double *yder, double *rms);
+/* Every defect of a step on a unit set: uder (nu x (m+1), ld nu) the input
+ * polynomials' derivatives at t_k, yder (ny x (n+1), ld ny) the outputs'
+ * derivatives at t_{k+1}, ymid (ny) the mid samples; dout (ny) and dconn
+ * (nu) receive the per-step RMS (either may be NULL), *eps (may be NULL) the
+ * controlled defect max(..., COSA_DEFECT_EPS_FLOOR) over the kinds which
+ * selects (eq 38).  No allocation. */
+cosa_status cosa_defect_step(const cosa_unitset *set, double H, int m, const double *uder,
+                             int n, const double *yder, const double *ymid,
+                             cosa_defect_control which, double *dout, double *dconn,
+                             double *eps);
+
 /* ---- Reference trajectories (the monolithic solution, sampled) -------------- */
 
 /* "Reference" names three different things in cosa; each has its own name:

@@ -480,3 +480,116 @@ Test(defect, step_on_a_unit_set)
     cosa_unit_free(un[1]);
     cosa_system_free(sys);
 }
+
+/* ---- the published numbers (issue 12 "Done when"), through the pieces -------- */
+
+/* Fixed-step Algorithm 1 on rotational-defect written out from the library
+ * pieces (exchange of Taylor inputs, sampled steps, output derivatives,
+ * per-step defects): run RMS per signal, sqrt(sum_k H rms_k^2 / T).
+ * integrator: "euler" (one micro step per macro step) or "exact". */
+static void run_fixed(const char *integrator, double H, double T, int m, int n,
+                      double dout_run[2], double dconn_run[2])
+{
+    double x0[5];
+    cosa_system *sys = rotdef(x0);
+    cosa_odesys *os = NULL;
+    cosa_unit *un[2];
+    int exact = strcmp(integrator, "exact") == 0;
+    cosa_integrator integ;
+    if (!exact) {
+        cr_assert_eq(cosa_integrator_parse(integrator, &integ), COSA_OK);
+        integ.hmicro = 1e300;
+        cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
+    }
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(exact ? cosa_unit_linear_from_system(sys, i, &un[i])
+                           : cosa_unit_ode_create(cosa_odesys_sub(os, i), &integ, &un[i]),
+                     COSA_OK);
+    cosa_unitset *set = NULL;
+    cr_assert_eq(cosa_unitset_create(2, un, cosa_system_L(sys), NULL, &set), COSA_OK);
+    cr_assert_eq(cosa_unit_set_state(un[0], 0.0, x0), COSA_OK);
+    cr_assert_eq(cosa_unit_set_state(un[1], 0.0, x0 + 3), COSA_OK);
+    const int q = m < n ? m : n;
+    const double *L = cosa_system_L(sys);
+    double yk[2 * 3], y1[2 * 3], uk[2 * 3], ymid[2], dout[2], dconn[2];
+    double so[2] = {0, 0}, sc[2] = {0, 0}, t = 0.0;
+    while (t < T) {
+        double h = H;
+        if (t + h >= T - 1e-12 * T) /* the end-of-run rule */
+            h = T - t;
+        cr_assert_eq(cosa_unitset_exchange_derivatives(set, m, n, yk, NULL), COSA_OK);
+        for (int j = 0; j <= q; j++) /* u^(j) = L y^(j) (2 x 2) */
+            for (size_t i = 0; i < 2; i++)
+                uk[i + 2 * j] = L[i] * yk[2 * j] + L[i + 2] * yk[1 + 2 * j];
+        for (size_t i = 0; i < 2; i++)
+            cr_assert_eq(cosa_unit_do_step_sampled(un[i], h, &ymid[i]), COSA_OK);
+        for (size_t i = 0; i < 2; i++) {
+            double d[3];
+            cr_assert_eq(cosa_unit_get_output_derivatives(un[i], n, d), COSA_OK);
+            for (int j = 0; j <= n; j++)
+                y1[i + 2 * j] = d[j];
+        }
+        cr_assert_eq(cosa_defect_step(set, h, q, uk, n, y1, ymid, COSA_DEFECT_BOTH, dout, dconn,
+                                      NULL),
+                     COSA_OK);
+        for (size_t k = 0; k < 2; k++) {
+            so[k] += h * dout[k] * dout[k];
+            sc[k] += h * dconn[k] * dconn[k];
+        }
+        t += h;
+    }
+    for (size_t k = 0; k < 2; k++) {
+        dout_run[k] = sqrt(so[k] / T);
+        dconn_run[k] = sqrt(sc[k] / T);
+    }
+    cr_log_info("%s H=%g m=%d n=%d: out tau %.9g omega2 %.9g, conn omega2_in %.9g tau_in %.9g",
+                integrator, H, m, n, dout_run[0], dout_run[1], dconn_run[0], dconn_run[1]);
+    cosa_unitset_free(set);
+    cosa_unit_free(un[0]);
+    cosa_unit_free(un[1]);
+    cosa_odesys_free(os);
+    cosa_system_free(sys);
+}
+
+/* |a - b| within half a unit of the last printed digit of b (digits
+ * significant digits). */
+static int near_printed(double a, double b, int digits)
+{
+    double ulp = pow(10.0, floor(log10(fabs(b))) - (digits - 1));
+    return fabs(a - b) <= 0.5 * ulp;
+}
+
+/* Euler, T = 1: H = 0.1 and H = 1 with m = n = 0, H = 0.01 with m = n = 1
+ * (outputs: tau, omega2; inputs: omega2_in, tau_in), as published. */
+Test(published, euler_fixed_step_defects)
+{
+    double dout[2], dconn[2];
+    run_fixed("euler", 0.1, 1.0, 0, 0, dout, dconn);
+    cr_expect(near_printed(dout[1], 2.67015e-3, 6), "defect_out_omega2 %.9g", dout[1]);
+    cr_expect(near_printed(dout[0], 1.11063e-3, 6), "defect_out_tau %.9g", dout[0]);
+    cr_expect(near_printed(dconn[0], 4.62483e-3, 6), "defect_conn_omega2_in %.9g", dconn[0]);
+    cr_expect(near_printed(dconn[1], 1.92367e-3, 6), "defect_conn_tau_in %.9g", dconn[1]);
+    run_fixed("euler", 1.0, 1.0, 0, 0, dout, dconn);
+    cr_expect(fabs(dout[1] - 0.05 / sqrt(3.0)) <= 1e-6 * 0.05 / sqrt(3.0), "H=1 out omega2 %.17g",
+              dout[1]);
+    cr_expect(fabs(dout[0] - 0.02 / sqrt(3.0)) <= 1e-6 * 0.02 / sqrt(3.0), "H=1 out tau %.17g",
+              dout[0]);
+    cr_expect(fabs(dconn[0] - 0.05) <= 1e-6 * 0.05, "H=1 conn omega2_in %.17g", dconn[0]);
+    cr_expect(fabs(dconn[1] - 0.02) <= 1e-6 * 0.02, "H=1 conn tau_in %.17g", dconn[1]);
+    run_fixed("euler", 0.01, 1.0, 1, 1, dout, dconn);
+    cr_expect(near_printed(dconn[0], 4.996e-7, 4), "defect_conn_omega2_in %.9g", dconn[0]);
+    cr_expect(near_printed(dconn[1], 2.296e-7, 4), "defect_conn_tau_in %.9g", dconn[1]);
+    cr_expect(dout[0] <= 1e-15 && dout[1] <= 1e-15, "Euler output defects %g %g", dout[0],
+              dout[1]);
+}
+
+/* Exact units, H = 0.01, m = n = 1, as published. */
+Test(published, exact_fixed_step_defects)
+{
+    double dout[2], dconn[2];
+    run_fixed("exact", 0.01, 1.0, 1, 1, dout, dconn);
+    cr_expect(near_printed(dout[1], 1.949e-7, 4), "defect_out_omega2 %.9g", dout[1]);
+    cr_expect(near_printed(dout[0], 8.987e-8, 4), "defect_out_tau %.9g", dout[0]);
+    cr_expect(near_printed(dconn[0], 2.511e-7, 4), "defect_conn_omega2_in %.9g", dconn[0]);
+    cr_expect(near_printed(dconn[1], 1.163e-7, 4), "defect_conn_tau_in %.9g", dconn[1]);
+}

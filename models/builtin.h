@@ -9,6 +9,7 @@
 extern const cosa_model model_twomass;    /* MBCorr paper eq 27 */
 extern const cosa_model model_twomass_fd; /* coupling on the mass-1 side */
 extern const cosa_model model_rotational; /* two inertias, torque coupling */
+extern const cosa_model model_rotational_defect; /* defect paper split */
 extern const cosa_model model_chain;      /* n masses in r groups */
 /* nonlinear */
 extern const cosa_model model_twomass_nl; /* MBCorr paper section 5, eq 43 */

@@ -12,6 +12,7 @@ static const cosa_model *const builtin[] = {
     &model_twomass,
     &model_twomass_fd,
     &model_rotational,
+    &model_rotational_defect,
     &model_chain,
     &model_twomass_nl,
 };

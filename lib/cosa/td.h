@@ -119,6 +119,8 @@ typedef struct cosa_unit cosa_unit;
 
 /* Largest input-polynomial degree a unit accepts. */
 #define COSA_UNIT_DEGMAX COSA_ORDER_MAX
+/* Highest output derivative a unit reports (cosa_unit_get_output_derivatives). */
+#define COSA_UNIT_DERMAX COSA_UNIT_DEGMAX
 
 /* Capability flags of a unit type (cosa_unit_type.caps). */
 enum {
@@ -145,7 +147,22 @@ enum {
  *             rejection: save_state fills *blob (allocating it when NULL,
  *             overwriting it otherwise, as fmi3GetFMUState); all three NULL
  *             when the type has no such state;
- *   destroy   free the type's data (cosa_unit_impl).
+ *   destroy   free the type's data (cosa_unit_impl);
+ *   state_derivatives (may be NULL)
+ *             the state derivatives x^(j), j = 1..n, at the current point,
+ *             written into columns 1..n of xder (nx x (n+1), ld nx; column 0
+ *             holds x on entry), given uder (nu x n, ld nu): u^(0..n-1) at
+ *             t_c of the input polynomial the last step integrated with, or
+ *             of the current input if no step was taken since the state was
+ *             set (cosa_unit_last_step tells which).  NULL: the model rule
+ *             x' = f(t_c, x, u), x^(j) = A x^(j-1) + B u^(j-1) (j >= 2) with
+ *             A, B the Jacobians at (t_c, x, u^(0)) -- exact for linear units;
+ *             a type whose numerical solution has other derivatives (forward
+ *             Euler: the slope of its step, defect paper eqs 45-47) sets it;
+ *   step_mid  (may be NULL) one step of h as step, also giving the state at
+ *             t_c + h/2 of the method's own solution in xmid (nx); NULL: the
+ *             generic layer takes two steps of h/2 under the same input
+ *             polynomial (cosa_unit_do_step_sampled).
  * max_input_degree: the highest input-polynomial degree the type integrates
  * exactly (<= COSA_UNIT_DEGMAX). */
 typedef struct cosa_unit_type {
@@ -162,6 +179,8 @@ typedef struct cosa_unit_type {
     cosa_status (*restore_state)(cosa_unit *u, const void *blob);
     void (*free_state)(cosa_unit *u, void *blob);
     void (*destroy)(cosa_unit *u);
+    cosa_status (*state_derivatives)(cosa_unit *u, int n, const double *uder, double *xder);
+    cosa_status (*step_mid)(cosa_unit *u, double h, double *xmid, double *xnew);
 } cosa_unit_type;
 
 /* A unit of the given type with nx states, nu inputs, ny outputs; impl is
@@ -180,6 +199,10 @@ double cosa_unit_time(const cosa_unit *u);
 const double *cosa_unit_state(const cosa_unit *u);
 int cosa_unit_input_degree(const cosa_unit *u);
 void cosa_unit_input_at(const cosa_unit *u, double tau, double *v);
+/* The last step since the state was set: returns 1 and its length *h and the
+ * state at its start *xprev (nx; either pointer may be NULL), or 0 if no
+ * step was taken since cosa_unit_set_state. */
+int cosa_unit_last_step(const cosa_unit *u, double *h, const double **xprev);
 /* Record a failure message (printf-style), read back by cosa_unit_message. */
 void cosa_unit_fail(cosa_unit *u, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -225,6 +248,28 @@ cosa_status cosa_unit_set_input(cosa_unit *u, int deg, const double *der);
 cosa_status cosa_unit_do_step(cosa_unit *u, double h);
 /* y = g(t_c, x, u(t_c)) (ny entries). */
 cosa_status cosa_unit_get_output(cosa_unit *u, double *y);
+/* The output derivatives at the current time t_c, as FMI's
+ * getRealOutputDerivatives (defect paper section 3, issue 12 section 1):
+ * dy (ny x (n+1), ld ny), column j = y^(j), j = 0..n <= COSA_UNIT_DERMAX:
+ *   y^(0) = g(t_c, x, u(t_c)) (as cosa_unit_get_output),
+ *   y^(j) = C x^(j) + D u^(j) (j >= 1), C = dg/dx, D = dg/du at (t_c, x, u(t_c)),
+ * where the state derivatives x^(j) are fixed by the last step (the input
+ * polynomial it integrated with, continued to t_c; the type's
+ * state_derivatives rule) -- or, before the first step after
+ * cosa_unit_set_state, taken with the current input -- and u^(j) are the
+ * derivatives at t_c of the input polynomial currently set, so a feedthrough
+ * output changes when new inputs are set.  COSA_ERANGE for n out of range.
+ * Does not allocate. */
+cosa_status cosa_unit_get_output_derivatives(cosa_unit *u, int n, double *dy);
+/* One step of h as cosa_unit_do_step that also samples the output at the
+ * middle of the step: ymid (ny) = g(t_c + h/2, x(t_c + h/2), u(t_c + h/2))
+ * with the same input polynomial.  x(t_c + h/2) is the type's own
+ * (step_mid: forward Euler's step line), else the result of a first step of
+ * h/2 (the step is then taken in two halves; for linear units both are
+ * exact).  On failure the unit's time, state, input and last-step record
+ * are unchanged (an adaptive integrator's carried tolerance scales may have
+ * seen the midpoint). */
+cosa_status cosa_unit_do_step_sampled(cosa_unit *u, double h, double *ymid);
 /* The model itself at any point: xdot = f(t, x, uin), y = g(t, x, uin);
  * either output may be NULL.  Does not touch the unit's state. */
 cosa_status cosa_unit_eval(cosa_unit *u, double t, const double *x, const double *uin,
@@ -286,6 +331,26 @@ int cosa_unitset_is_sequence(const cosa_unitset *set, const size_t *seq);
  * if I - D L is singular.  Uses the set's own workspace (no allocation; not
  * for concurrent use on one set). */
 cosa_status cosa_unitset_loop_solve(cosa_unitset *set, double t, const double *x, double *y);
+
+/* Taylor inputs (defect paper eq 15, Algorithm 1 step 1): every unit's input
+ * polynomial of degree q is set to u^(j) = L y^(j), j = 0..q, from the
+ * stacked output derivatives yder (ny x (q+1) at least, ld ldy >= ny) at the
+ * units' current time.  Uses the set's workspace. */
+cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const double *yder,
+                                           size_t ldy);
+/* Consistent output derivatives (issue 12 section 1): read every unit's
+ * y^(0..n) (cosa_unit_get_output_derivatives) into yder (ny x (n+1), ld ny),
+ * set the Taylor inputs of degree min(m, n) from them, and repeat until the
+ * derivatives read are bitwise the same as the previous ones; on return the
+ * inputs set are those of yder.  At t0 (no step yet) this makes the state
+ * derivatives consistent too (for linear units y^(j) = C* A*^j x0 of the
+ * monolithic system when m >= n - 1); after a step only feedthrough changes.
+ * Without an algebraic loop this ends after at most nunits (n + 1) + 1
+ * exchanges; COSA_ENOTCONVERGED after nunits (n + 1) + 3.  *iters (may be
+ * NULL) counts the readings.  COSA_ERANGE for m, n < 0, n > COSA_UNIT_DERMAX
+ * or m above a unit's input degree. */
+cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, double *yder,
+                                              size_t *iters);
 
 /* ---- Master ------------------------------------------------------------------ */
 
@@ -373,6 +438,104 @@ cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *
 cosa_status cosa_master_info(const cosa_master *m, double *z);
 /* Index of the unit that failed in the last step or propose (or nunits). */
 size_t cosa_master_failed_unit(const cosa_master *m);
+
+/* ---- Step-size controllers ------------------------------------------------- */
+
+/* A controller turns the error measure err of the step h just taken into the
+ * next step (as SUNDIALS' SUNAdaptController_EstimateStep and GSL's
+ * gsl_odeiv2_control hadjust).  Variants are const descriptors in a table;
+ * the generic layer (lib/td/control.c) validates arguments and keeps the
+ * parameters and the type's state (nstate <= 4 doubles), so stepping never
+ * allocates.  Parameters: tol the target of err (> 0); kp, ki gains; grow
+ * the largest growth per step, h_next <= grow h (> 1; +inf: no cap). */
+typedef struct cosa_controller_params {
+    double tol;
+    double kp, ki;
+    double grow;
+} cosa_controller_params;
+
+/* A controller type:
+ *   defaults  fill the type's default kp, ki, grow (tol is the caller's);
+ *   reset     a new run starts with the step h0;
+ *   next      from (h, err > 0) the next step *hnext > 0 and whether the step
+ *             just taken is accepted (*accept = 1) or must be repeated with
+ *             *hnext (0: the caller restores the units, cosa_master_reject);
+ *             the state is updated. */
+typedef struct cosa_controller_type {
+    const char *name;
+    int nstate;
+    void (*defaults)(cosa_controller_params *p);
+    cosa_status (*reset)(const cosa_controller_params *p, double *state, double h0);
+    cosa_status (*next)(const cosa_controller_params *p, double *state, double h, double err,
+                        double *hnext, int *accept);
+} cosa_controller_type;
+
+/* The table: "pi" -- the PI law on the logarithm of the error of the defect
+ * paper (eq 39; defaults KP = 0.13, KI = 1/15, grow = 2, eq 50):
+ *   e = ln tol - ln err;  I' = I + KI e;  H' = exp(I' + KP e);
+ *   H_next = min(H', grow h);  I = I' + ln H_next - ln H';  I_0 = ln h0;
+ * it always accepts (the paper's method is non-iterative).
+ * "fixed" -- h_next = h0 whatever err (fixed-step runs through the same loop). */
+size_t cosa_controller_type_count(void);
+const cosa_controller_type *cosa_controller_type_at(size_t i); /* NULL past the end */
+const cosa_controller_type *cosa_controller_lookup(const char *name); /* NULL: unknown */
+/* p = the type's defaults with the given tol (grow = +inf unless the type sets it). */
+cosa_status cosa_controller_defaults(const cosa_controller_type *type, double tol,
+                                     cosa_controller_params *p);
+
+typedef struct cosa_controller cosa_controller;
+/* COSA_EINVAL (NULL, a type without reset/next), COSA_ENONFINITE (tol, kp,
+ * ki not finite or grow NaN), COSA_ERANGE (tol <= 0, grow <= 1). */
+cosa_status cosa_controller_create(const cosa_controller_type *type,
+                                   const cosa_controller_params *p, cosa_controller **out);
+void cosa_controller_free(cosa_controller *c);
+const cosa_controller_type *cosa_controller_get_type(const cosa_controller *c);
+/* Start a run with the first step h0 > 0 (COSA_ERANGE otherwise). */
+cosa_status cosa_controller_reset(cosa_controller *c, double h0);
+/* The next step after a step h > 0 with error measure err > 0 (finite:
+ * floor it, e.g. at 1e-16, before); accept may be NULL.  COSA_EINVAL before
+ * reset; COSA_ERANGE if the law gives no positive finite step. */
+cosa_status cosa_controller_next(cosa_controller *c, double h, double err, double *hnext,
+                                 int *accept);
+/* The type's state (nstate doubles; PI: the integral term I). */
+cosa_status cosa_controller_state(const cosa_controller *c, double *state);
+
+/* ---- Defects (defect paper section 3, issue 12 "Per step") ------------------ */
+
+/* On a step [t_k, t_{k+1}], H = t_{k+1} - t_k, with s in it:
+ *   output polynomial  Y(s) = sum_{j<=n} y^(j)(t_{k+1}) (s - t_{k+1})^j / j!;
+ *   input polynomial   U(s) = sum_{j<=m} u^(j)(t_k) (s - t_k)^j / j!;
+ *   connection defect  U - Y_src (eq 17), Y_src = sum_l L_il Y_l for input i;
+ *   output-defect estimate  Hhat - Y = c (s - t_{k+1})^(n+1) (eqs 30, 32), c
+ *     such that Hhat(t_k + H/2) = ymid, the output sampled mid-step;
+ * each measured by its RMS over the step, sqrt(int delta^2 ds / H) (run
+ * figures: sqrt(sum_k H_k rms_k^2 / T)). */
+typedef enum cosa_defect_control {
+    COSA_DEFECT_BOTH = 0,       /* eps = max over outputs and inputs        */
+    COSA_DEFECT_OUTPUT,         /* eps = max over the output defects only   */
+    COSA_DEFECT_CONNECTION      /* eps = max over the connection defects    */
+} cosa_defect_control;
+#define COSA_DEFECT_EPS_FLOOR 1e-16 /* eps is never below this (eq 38) */
+
+/* RMS of the output-defect estimate of one output: the closed form
+ * 2^(n+1) |ymid - Y(t_k + H/2)| / sqrt(2n + 3); yder = y^(0..n)(t_{k+1}).
+ * COSA_ERANGE for n outside 0..COSA_UNIT_DERMAX or H <= 0. */
+cosa_status cosa_defect_output_rms(int n, double H, const double *yder, double ymid,
+                                   double *rms);
+/* RMS of U - Y for one signal: uder = u^(0..m)(t_k), yder = y^(0..n)(t_{k+1}),
+ * exactly (the polynomial's square integrated term by term). */
+cosa_status cosa_defect_connection_rms(double H, int m, const double *uder, int n,
+                                       const double *yder, double *rms);
+/* Every defect of a step on a unit set: uder (nu x (m+1), ld nu) the input
+ * polynomials' derivatives at t_k, yder (ny x (n+1), ld ny) the outputs'
+ * derivatives at t_{k+1}, ymid (ny) the mid samples; dout (ny) and dconn
+ * (nu) receive the per-step RMS (either may be NULL), *eps (may be NULL) the
+ * controlled defect max(..., COSA_DEFECT_EPS_FLOOR) over the kinds which
+ * selects (eq 38).  No allocation. */
+cosa_status cosa_defect_step(const cosa_unitset *set, double H, int m, const double *uder,
+                             int n, const double *yder, const double *ymid,
+                             cosa_defect_control which, double *dout, double *dconn,
+                             double *eps);
 
 /* ---- Reference trajectories (the monolithic solution, sampled) -------------- */
 

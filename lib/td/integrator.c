@@ -185,7 +185,7 @@ static const integrator_type integrator_symplectic_euler = {
 };
 static const integrator_type integrator_euler = {
     .name = "euler", .kind = COSA_INTEGRATOR_EULER, .order = 1, .tableau = &tableau_euler,
-    .step = rk_step, FIXED_STEP_OPS,
+    .line_output = 1, .step = rk_step, FIXED_STEP_OPS,
 };
 
 /* Indexed by cosa_integrator_kind; "exact" has no ODE stepper (linear units). */

@@ -40,6 +40,11 @@ typedef struct integrator_type {
     int order;                      /* classical order (0: not an ODE method)  */
     int adaptive;                   /* 1: error-controlled internal steps      */
     int needs_kick;                 /* 1: needs cosa_ode.kick                  */
+    int line_output;                /* 1: the derivatives and the mid sample of
+                                       the numerical solution are those of the
+                                       step's chord (forward Euler: defect
+                                       paper eqs 45-47; exact for one micro
+                                       step per macro step)                   */
     const struct butcher_tableau *tableau; /* explicit RK data, or NULL        */
     /* state for one unit (NULL ops: the method has no state) */
     cosa_status (*alloc)(const struct integrator_type *it, const struct integ_problem *pb,

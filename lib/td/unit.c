@@ -14,6 +14,7 @@
 #include <string.h>
 
 #define NCOEF (COSA_UNIT_DEGMAX + 1)
+#define NDER (COSA_UNIT_DERMAX + 1)
 
 cosa_status cosa_unit_create(const cosa_unit_type *type, size_t nx, size_t nu, size_t ny,
                              void *impl, cosa_unit **out)
@@ -32,6 +33,7 @@ cosa_status cosa_unit_create(const cosa_unit_type *type, size_t nx, size_t nu, s
     u->nu = nu;
     u->ny = ny;
     size_t total = 5 * nx + nu * (NCOEF + 2) + 2 * ny + 1;
+    total += 3 * nx + 2 * nu * NCOEF + (nx + nu) * NDER + nx * nx + nx * nu + ny * nx + ny * nu;
     double *q = calloc(total, sizeof(double));
     if (!q) {
         free(u);
@@ -48,6 +50,17 @@ cosa_status cosa_unit_create(const cosa_unit_type *type, size_t nx, size_t nu, s
     CARVE(u->fdf2, nx);
     CARVE(u->fdg1, ny);
     CARVE(u->fdg2, ny);
+    CARVE(u->xprev, nx);
+    CARVE(u->scoef, nu * NCOEF);
+    CARVE(u->xbak, nx);
+    CARVE(u->cbak, nu * NCOEF);
+    CARVE(u->xder, nx * NDER);
+    CARVE(u->uder, nu * NDER);
+    CARVE(u->jA, nx * nx);
+    CARVE(u->jB, nx * nu);
+    CARVE(u->jC, ny * nx);
+    CARVE(u->jD, ny * nu);
+    CARVE(u->xmid, nx);
 #undef CARVE
     u->impl = impl;
     *out = u;
@@ -122,6 +135,7 @@ cosa_status cosa_unit_set_state(cosa_unit *u, double t, const double *x)
         memcpy(u->x, x, u->nx * sizeof *x);
     u->t = t;
     u->t_in = t;
+    u->stepped = 0;
     if (u->type->reset)
         u->type->reset(u);
     return COSA_OK;
@@ -158,6 +172,19 @@ cosa_status cosa_unit_set_input(cosa_unit *u, int deg, const double *der)
     return COSA_OK;
 }
 
+/* Remember a successful step of h from state x0 under the input polynomial
+ * c0 (about the step's start): it fixes the state derivatives. */
+static void record_step(cosa_unit *u, double h, const double *x0, const double *c0)
+{
+    if (u->nx && x0 != u->xprev)
+        memcpy(u->xprev, x0, u->nx * sizeof(double));
+    if (u->nu && c0 != u->scoef)
+        memcpy(u->scoef, c0, u->nu * NCOEF * sizeof(double));
+    u->sdeg = u->deg;
+    u->h_last = h;
+    u->stepped = 1;
+}
+
 cosa_status cosa_unit_do_step(cosa_unit *u, double h)
 {
     if (!u)
@@ -173,10 +200,196 @@ cosa_status cosa_unit_do_step(cosa_unit *u, double h)
         cosa_unit_fail(u, "%s: the state is not finite at t = %.17g", u->type->name, u->t + h);
         return COSA_ENONFINITE;
     }
+    record_step(u, h, u->x, u->coef);
     if (u->nx)
         memcpy(u->x, u->xnew, u->nx * sizeof *u->x);
     u->t += h;
     return COSA_OK;
+}
+
+/* The state at the middle of a step of h from the current point: the type's
+ * own (step_mid), else a first step of h/2, committed so that the second
+ * half starts there; then the output there into ymid.  On return with
+ * COSA_OK the unit is either still at t_c (xnew holds the end of the step)
+ * or at t_c + h/2 (*half = 1). */
+static cosa_status mid_sample(cosa_unit *u, double h, double *ymid, int *half)
+{
+    cosa_status st;
+    *half = 0;
+    if (u->type->step_mid) {
+        st = u->type->step_mid(u, h, u->xmid, u->xnew);
+        if (st == COSA_OK && !dense_isfinite(u->nx, 1, u->xnew, u->nx))
+            st = COSA_ENONFINITE;
+    } else {
+        st = u->type->step(u, 0.5 * h, u->xmid);
+        *half = 1;
+    }
+    if (st == COSA_OK && !dense_isfinite(u->nx, 1, u->xmid, u->nx))
+        st = COSA_ENONFINITE;
+    if (st == COSA_ENONFINITE)
+        cosa_unit_fail(u, "%s: the state is not finite at t = %.17g", u->type->name,
+                       u->t + (*half ? 0.5 * h : h));
+    if (st != COSA_OK)
+        return st;
+    if (u->ny) {
+        cosa_unit_input_at(u, 0.5 * h, u->uwork);
+        st = u->type->eval(u, u->t + 0.5 * h, u->xmid, u->uwork, NULL, ymid);
+        if (st == COSA_OK && !dense_isfinite(u->ny, 1, ymid, u->ny)) {
+            cosa_unit_fail(u, "%s: output not finite at t = %.17g", u->type->name,
+                           u->t + 0.5 * h);
+            st = COSA_ENONFINITE;
+        }
+    }
+    return st;
+}
+
+cosa_status cosa_unit_do_step_sampled(cosa_unit *u, double h, double *ymid)
+{
+    if (!u || (u->ny && !ymid))
+        return COSA_EINVAL;
+    if (!isfinite(h) || !(h > 0.0))
+        return COSA_ERANGE;
+    shift_input(u);
+    u->msg[0] = '\0';
+    const double t0 = u->t;
+    if (u->nx)
+        memcpy(u->xbak, u->x, u->nx * sizeof(double));
+    if (u->nu)
+        memcpy(u->cbak, u->coef, u->nu * NCOEF * sizeof(double));
+    int half;
+    cosa_status st = mid_sample(u, h, ymid, &half);
+    if (st == COSA_OK && half) {
+        /* second half from the midpoint, the input re-expanded about it */
+        if (u->nx)
+            memcpy(u->x, u->xmid, u->nx * sizeof(double));
+        u->t = t0 + 0.5 * h;
+        shift_input(u);
+        st = u->type->step(u, h - 0.5 * h, u->xnew);
+        if (st == COSA_OK && !dense_isfinite(u->nx, 1, u->xnew, u->nx)) {
+            cosa_unit_fail(u, "%s: the state is not finite at t = %.17g", u->type->name,
+                           t0 + h);
+            st = COSA_ENONFINITE;
+        }
+    }
+    if (st != COSA_OK) {
+        /* back to the start: time, state and input as on entry */
+        if (u->nx)
+            memcpy(u->x, u->xbak, u->nx * sizeof(double));
+        if (u->nu)
+            memcpy(u->coef, u->cbak, u->nu * NCOEF * sizeof(double));
+        u->t = t0;
+        u->t_in = t0;
+        return st;
+    }
+    record_step(u, h, u->xbak, u->cbak);
+    /* the input polynomial stays expanded about t0 + h/2 after two halves;
+     * put it back about t0 (exactly as on entry) so both routes leave the
+     * same coefficients */
+    if (u->nu)
+        memcpy(u->coef, u->cbak, u->nu * NCOEF * sizeof(double));
+    u->t_in = t0;
+    if (u->nx)
+        memcpy(u->x, u->xnew, u->nx * sizeof *u->x);
+    u->t = t0 + h;
+    return COSA_OK;
+}
+
+int cosa_unit_last_step(const cosa_unit *u, double *h, const double **xprev)
+{
+    if (!u || !u->stepped)
+        return 0;
+    if (h)
+        *h = u->h_last;
+    if (xprev)
+        *xprev = u->xprev;
+    return 1;
+}
+
+/* Derivatives d^j/dtau^j of sum_m c_m tau^m (degree deg, nu rows, ld nu) at
+ * tau, j = 0..n, into out (nu x (n+1), ld nu). */
+static void poly_derivs(size_t nu, int deg, const double *c, double tau, int n, double *out)
+{
+    for (int j = 0; j <= n; j++)
+        for (size_t k = 0; k < nu; k++) {
+            double s = 0.0;
+            for (int m = deg; m >= j; m--) {
+                double f = 1.0; /* m! / (m - j)! */
+                for (int i = 0; i < j; i++)
+                    f *= (double)(m - i);
+                s = s * tau + f * c[k + (size_t)m * nu];
+            }
+            out[k + (size_t)j * nu] = s;
+        }
+}
+
+cosa_status unit_model_derivatives(cosa_unit *u, int n, const double *uder, double *xder)
+{
+    const size_t nx = u->nx, nu = u->nu;
+    if (n < 1 || nx == 0)
+        return COSA_OK;
+    cosa_status st = u->type->eval(u, u->t, xder, uder, xder + nx, NULL);
+    if (st != COSA_OK || n < 2)
+        return st;
+    st = cosa_unit_jacobian(u, u->t, xder, uder, 0, u->jA, nu ? u->jB : NULL, NULL, NULL);
+    for (int j = 2; j <= n && st == COSA_OK; j++) {
+        double *xj = xder + (size_t)j * nx;
+        dense_gemv(nx, nx, 1.0, u->jA, nx, xj - nx, 0.0, xj);
+        if (nu)
+            dense_gemv(nx, nu, 1.0, u->jB, nx, uder + (size_t)(j - 1) * nu, 1.0, xj);
+    }
+    return st;
+}
+
+cosa_status cosa_unit_get_output_derivatives(cosa_unit *u, int n, double *dy)
+{
+    if (!u || (u->ny && !dy))
+        return COSA_EINVAL;
+    if (n < 0 || n > COSA_UNIT_DERMAX)
+        return COSA_ERANGE;
+    const size_t nx = u->nx, nu = u->nu, ny = u->ny;
+    if (!ny)
+        return COSA_OK;
+    /* x^(j): the last step's input polynomial continued to t_c, or the
+     * current input before any step */
+    if (nx)
+        memcpy(u->xder, u->x, nx * sizeof(double));
+    cosa_status st = COSA_OK;
+    if (n >= 1 && nx) {
+        if (u->stepped)
+            poly_derivs(nu, u->sdeg, u->scoef, u->h_last, n - 1, u->uder);
+        else
+            poly_derivs(nu, u->deg, u->coef, u->t - u->t_in, n - 1, u->uder);
+        st = u->type->state_derivatives ? u->type->state_derivatives(u, n, u->uder, u->xder)
+                                        : unit_model_derivatives(u, n, u->uder, u->xder);
+        if (st == COSA_OK && !dense_isfinite(nx, (size_t)n + 1, u->xder, nx)) {
+            cosa_unit_fail(u, "%s: state derivatives not finite at t = %.17g",
+                           u->type->name, u->t);
+            st = COSA_ENONFINITE;
+        }
+        if (st != COSA_OK)
+            return st;
+    }
+    /* u^(j) of the input currently set */
+    poly_derivs(nu, u->deg, u->coef, u->t - u->t_in, n, u->uder);
+    st = u->type->eval(u, u->t, u->x, u->uder, NULL, dy);
+    if (st == COSA_OK && n >= 1)
+        st = cosa_unit_jacobian(u, u->t, u->x, u->uder, 0, NULL, NULL, nx ? u->jC : NULL,
+                                nu ? u->jD : NULL);
+    for (int j = 1; j <= n && st == COSA_OK; j++) {
+        double *yj = dy + (size_t)j * ny;
+        for (size_t k = 0; k < ny; k++)
+            yj[k] = 0.0;
+        if (nx)
+            dense_gemv(ny, nx, 1.0, u->jC, ny, u->xder + (size_t)j * nx, 0.0, yj);
+        if (nu)
+            dense_gemv(ny, nu, 1.0, u->jD, ny, u->uder + (size_t)j * nu, 1.0, yj);
+    }
+    if (st == COSA_OK && !dense_isfinite(ny, (size_t)n + 1, dy, ny)) {
+        cosa_unit_fail(u, "%s: output derivatives not finite at t = %.17g", u->type->name,
+                       u->t);
+        st = COSA_ENONFINITE;
+    }
+    return st;
 }
 
 cosa_status cosa_unit_get_output(cosa_unit *u, double *y)
@@ -299,7 +512,10 @@ cosa_status cosa_unit_jacobian(cosa_unit *u, double t, const double *x, const do
 struct cosa_unit_snapshot {
     double t, t_in;
     int deg;
-    double *buf;  /* x (nx), coef (nu x (COSA_UNIT_DEGMAX+1)) */
+    int stepped, sdeg; /* the last-step record                  */
+    double h_last;
+    double *buf;  /* x (nx), coef (nu x (COSA_UNIT_DEGMAX+1)),
+                     xprev (nx), scoef (as coef)              */
     void *blob;   /* the type's own state (save_state)        */
 };
 
@@ -313,7 +529,7 @@ cosa_status cosa_unit_save(cosa_unit *u, cosa_unit_snapshot **snap)
     const size_t ncoef = u->nu * NCOEF;
     if (!sn) {
         sn = calloc(1, sizeof *sn);
-        if (!sn || !(sn->buf = calloc(u->nx + ncoef + 1, sizeof(double)))) {
+        if (!sn || !(sn->buf = calloc(2 * (u->nx + ncoef) + 1, sizeof(double)))) {
             free(sn);
             return COSA_ENOMEM;
         }
@@ -325,6 +541,13 @@ cosa_status cosa_unit_save(cosa_unit *u, cosa_unit_snapshot **snap)
         memcpy(sn->buf, u->x, u->nx * sizeof(double));
     if (ncoef)
         memcpy(sn->buf + u->nx, u->coef, ncoef * sizeof(double));
+    sn->stepped = u->stepped;
+    sn->sdeg = u->sdeg;
+    sn->h_last = u->h_last;
+    if (u->nx)
+        memcpy(sn->buf + u->nx + ncoef, u->xprev, u->nx * sizeof(double));
+    if (ncoef)
+        memcpy(sn->buf + 2 * u->nx + ncoef, u->scoef, ncoef * sizeof(double));
     if (u->type->save_state) {
         cosa_status st = u->type->save_state(u, &sn->blob);
         if (st != COSA_OK) {
@@ -353,8 +576,16 @@ cosa_status cosa_unit_restore(cosa_unit *u, const cosa_unit_snapshot *snap)
     u->deg = snap->deg;
     if (u->nx)
         memcpy(u->x, snap->buf, u->nx * sizeof(double));
-    if (u->nu)
-        memcpy(u->coef, snap->buf + u->nx, u->nu * NCOEF * sizeof(double));
+    const size_t ncoef = u->nu * NCOEF;
+    if (ncoef)
+        memcpy(u->coef, snap->buf + u->nx, ncoef * sizeof(double));
+    u->stepped = snap->stepped;
+    u->sdeg = snap->sdeg;
+    u->h_last = snap->h_last;
+    if (u->nx)
+        memcpy(u->xprev, snap->buf + u->nx + ncoef, u->nx * sizeof(double));
+    if (ncoef)
+        memcpy(u->scoef, snap->buf + 2 * u->nx + ncoef, ncoef * sizeof(double));
     return COSA_OK;
 }
 

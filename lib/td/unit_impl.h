@@ -19,8 +19,26 @@ struct cosa_unit {
     double *xnew;     /* nx: step result                                    */
     /* finite-difference scratch */
     double *fdx, *fdu, *fdf1, *fdf2, *fdg1, *fdg2; /* nx, nu, nx, nx, ny, ny */
+    /* the last step, which fixes the state derivatives (issue 12 section 1) */
+    int stepped;      /* 1: a step since the last set_state                  */
+    double h_last;    /* its length                                          */
+    int sdeg;         /* degree of its input polynomial                      */
+    double *xprev;    /* nx: the state at its start                          */
+    double *scoef;    /* nu x (COSA_UNIT_DEGMAX+1): its input polynomial,
+                         about its start                                     */
+    /* derivative and mid-sample scratch */
+    double *xbak, *cbak;   /* nx, nu x (DEGMAX+1): state and input at step start */
+    double *xder, *uder;   /* nx x (DERMAX+1), nu x (DERMAX+1)                 */
+    double *jA, *jB, *jC, *jD; /* nx x nx, nx x nu, ny x nx, ny x nu          */
+    double *xmid;          /* nx                                                */
     char msg[192];    /* last failure                                        */
     void *impl;
 };
+
+/* The model rule for the state derivatives at the unit's current point
+ * (the default of cosa_unit_type.state_derivatives): x' = f(t_c, x, u),
+ * x^(j) = A x^(j-1) + B u^(j-1) for j >= 2 with A = df/dx, B = df/du at
+ * (t_c, x, u^(0)) (cosa_unit_jacobian).  xder, uder as that operation. */
+cosa_status unit_model_derivatives(cosa_unit *u, int n, const double *uder, double *xder);
 
 #endif

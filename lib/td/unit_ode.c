@@ -98,17 +98,55 @@ static cosa_status restore_state(cosa_unit *u, const void *blob)
 
 static void free_state(cosa_unit *u, void *blob) { free(blob); }
 
+/* Forward Euler's numerical solution is a line over the step (one micro
+ * step of H; with more micro steps, the step's chord): x' = (x_{k+1} - x_k) / H,
+ * x^(j) = 0 for j >= 2 (defect paper eqs 45-47).  Before the first step the
+ * slope is that of the coming step, f(t_c, x, u(t_c)). */
+static cosa_status line_derivatives(cosa_unit *u, int n, const double *uder, double *xder)
+{
+    const size_t nx = u->nx;
+    double h;
+    const double *xprev;
+    if (cosa_unit_last_step(u, &h, &xprev)) {
+        for (size_t i = 0; i < nx; i++)
+            xder[nx + i] = (xder[i] - xprev[i]) / h;
+    } else {
+        cosa_status st = eval(u, u->t, xder, uder, xder + nx, NULL);
+        if (st != COSA_OK)
+            return st;
+    }
+    for (size_t k = 2 * nx; k < (size_t)(n + 1) * nx; k++)
+        xder[k] = 0.0;
+    return COSA_OK;
+}
+
+/* The midpoint of the step's line. */
+static cosa_status line_step_mid(cosa_unit *u, double h, double *xmid, double *xnew)
+{
+    cosa_status st = step(u, h, xnew);
+    if (st != COSA_OK)
+        return st;
+    for (size_t i = 0; i < u->nx; i++)
+        xmid[i] = 0.5 * (u->x[i] + xnew[i]);
+    return COSA_OK;
+}
+
 #define ODE_OPS                                                                          \
     .name = "ODE unit", .max_input_degree = COSA_UNIT_DEGMAX, .step = step, .eval = eval, \
     .reset = reset, .save_state = save_state, .restore_state = restore_state,           \
     .free_state = free_state, .destroy = destroy
 
-static const cosa_unit_type ode_type = {
-    .caps = COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN | COSA_UNIT_CAN_SAVE_STATE,
-    .jacobian = jac, ODE_OPS,
-};
-static const cosa_unit_type ode_type_nojac = {
-    .caps = COSA_UNIT_CAN_EVAL | COSA_UNIT_CAN_SAVE_STATE, .jacobian = NULL, ODE_OPS,
+#define LINE_OPS .state_derivatives = line_derivatives, .step_mid = line_step_mid
+
+/* [analytic Jacobian][line output] */
+static const cosa_unit_type ode_types[2][2] = {
+    {{.caps = COSA_UNIT_CAN_EVAL | COSA_UNIT_CAN_SAVE_STATE, .jacobian = NULL, ODE_OPS},
+     {.caps = COSA_UNIT_CAN_EVAL | COSA_UNIT_CAN_SAVE_STATE, .jacobian = NULL, ODE_OPS,
+      LINE_OPS}},
+    {{.caps = COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN | COSA_UNIT_CAN_SAVE_STATE,
+      .jacobian = jac, ODE_OPS},
+     {.caps = COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN | COSA_UNIT_CAN_SAVE_STATE,
+      .jacobian = jac, ODE_OPS, LINE_OPS}},
 };
 
 cosa_status cosa_unit_ode_create(const cosa_ode *ode, const cosa_integrator *integ,
@@ -132,7 +170,7 @@ cosa_status cosa_unit_ode_create(const cosa_ode *ode, const cosa_integrator *int
     if (!oi)
         return COSA_ENOMEM;
     cosa_unit *u = NULL;
-    cosa_status st = cosa_unit_create(ode->jac ? &ode_type : &ode_type_nojac, ode->nx, ode->nu,
+    cosa_status st = cosa_unit_create(&ode_types[ode->jac != NULL][it->line_output != 0], ode->nx, ode->nu,
                                       ode->ny, oi, &u);
     if (st != COSA_OK) {
         free(oi);

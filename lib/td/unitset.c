@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define NDER (COSA_UNIT_DERMAX + 1)
+
 struct cosa_unitset {
     size_t nunits, nx, nu, ny;
     cosa_unit **units;          /* borrowed                               */
@@ -20,6 +22,8 @@ struct cosa_unitset {
     /* algebraic-loop workspace */
     double *lu, *lg, *lD, *lJ, *lr, *lDi; /* nu, ny, ny x nu, ny x ny, ny, ny x nu */
     lapack_int *ipiv;           /* ny                                     */
+    /* derivative-exchange workspace (cosa_unitset_exchange_derivatives) */
+    double *ey, *eu, *ei;       /* ny x NDER, nu x NDER, one unit's max(nu_i, ny_i) x NDER */
     double *buf;
 };
 
@@ -32,6 +36,7 @@ void cosa_unitset_free(cosa_unitset *set)
     free(set->seen);
     free(set->buf);
     free(set->ipiv);
+    free(set->ey);
     free(set);
 }
 
@@ -82,7 +87,11 @@ cosa_status cosa_unitset_create(size_t nunits, cosa_unit *const *units, const do
     set->seen = malloc(nunits);
     set->buf = calloc(nu * ny + nu + ny + 2 * ny * nu + ny * ny + ny + 1, sizeof(double));
     set->ipiv = calloc(ny + 1, sizeof *set->ipiv);
-    if (!set->units || !set->ox || !set->seen || !set->buf || !set->ipiv) {
+    size_t dmax = 0;
+    for (size_t i = 0; i < nunits; i++)
+        dmax = units[i]->nu > dmax ? units[i]->nu : dmax, dmax = units[i]->ny > dmax ? units[i]->ny : dmax;
+    set->ey = calloc((ny + nu + dmax) * NDER + 1, sizeof(double));
+    if (!set->units || !set->ox || !set->seen || !set->buf || !set->ipiv || !set->ey) {
         cosa_unitset_free(set);
         return COSA_ENOMEM;
     }
@@ -113,6 +122,8 @@ cosa_status cosa_unitset_create(size_t nunits, cosa_unit *const *units, const do
     set->lJ = q, q += ny * ny;
     set->lr = q, q += ny;
     set->lDi = q;
+    set->eu = set->ey + ny * NDER;
+    set->ei = set->eu + nu * NDER;
     if (nu && ny)
         memcpy(set->L, L, nu * ny * sizeof *L);
     *out = set;
@@ -209,4 +220,82 @@ cosa_status cosa_unitset_loop_solve(cosa_unitset *set, double t, const double *x
         !dense_isfinite(set->ny, 1, y, set->ny))
         return COSA_ENONFINITE;
     return loop_newton(set, t, x, y);
+}
+
+/* Every unit's output derivatives y^(0..n) into y (ny x (n+1), ld ny). */
+static cosa_status read_derivatives(cosa_unitset *set, int n, double *y, size_t *failed)
+{
+    const size_t ny = set->ny;
+    for (size_t i = 0; i < set->nunits; i++) {
+        cosa_unit *un = set->units[i];
+        if (!un->ny)
+            continue;
+        cosa_status st = cosa_unit_get_output_derivatives(un, n, set->ei);
+        if (st != COSA_OK) {
+            *failed = i;
+            return st;
+        }
+        dense_copy(un->ny, (size_t)n + 1, set->ei, un->ny, y + set->oy[i], ny);
+    }
+    return COSA_OK;
+}
+
+cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const double *yder,
+                                           size_t ldy)
+{
+    if (!set || (set->ny && !yder) || ldy < set->ny)
+        return COSA_EINVAL;
+    if (q < 0 || q > COSA_UNIT_DEGMAX)
+        return COSA_ERANGE;
+    const size_t nu = set->nu, ny = set->ny;
+    if (!nu)
+        return COSA_OK;
+    /* u^(j) = L y^(j) */
+    if (ny)
+        dense_gemm('N', 'N', nu, (size_t)q + 1, ny, 1.0, set->L, nu, yder, ldy, 0.0, set->eu,
+                   nu);
+    else
+        dense_zero(nu, (size_t)q + 1, set->eu, nu);
+    for (size_t i = 0; i < set->nunits; i++) {
+        cosa_unit *un = set->units[i];
+        if (!un->nu)
+            continue;
+        dense_copy(un->nu, (size_t)q + 1, set->eu + set->ou[i], nu, set->ei, un->nu);
+        cosa_status st = cosa_unit_set_input(un, q, set->ei);
+        if (st != COSA_OK)
+            return st;
+    }
+    return COSA_OK;
+}
+
+cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, double *yder,
+                                              size_t *iters)
+{
+    if (iters)
+        *iters = 0;
+    if (!set || (set->ny && !yder))
+        return COSA_EINVAL;
+    if (m < 0 || n < 0 || n > COSA_UNIT_DERMAX || m > COSA_UNIT_DEGMAX)
+        return COSA_ERANGE;
+    const int q = m < n ? m : n;
+    const size_t ny = set->ny, len = ny * ((size_t)n + 1);
+    /* without an algebraic loop every derivative is final after at most
+     * nunits (n + 1) exchanges (the longest chain of dependencies), and one
+     * more exchange confirms it */
+    const size_t maxit = set->nunits * ((size_t)n + 1) + 3;
+    size_t failed = set->nunits;
+    for (size_t it = 1; it <= maxit; it++) {
+        cosa_status st = read_derivatives(set, n, yder, &failed);
+        if (st != COSA_OK)
+            return st;
+        if (iters)
+            *iters = it;
+        if (it > 1 && memcmp(yder, set->ey, len * sizeof(double)) == 0)
+            return COSA_OK;
+        if (len)
+            memcpy(set->ey, yder, len * sizeof(double));
+        if ((st = cosa_unitset_set_taylor_inputs(set, q, yder, ny)) != COSA_OK)
+            return st;
+    }
+    return COSA_ENOTCONVERGED;
 }

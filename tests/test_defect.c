@@ -1,0 +1,595 @@
+/* test_defect.c -- issue 12 groundwork (defect paper section 3): output
+ * derivatives and the mid-step sample of units, consistent t0 derivatives,
+ * the rotational-defect model, the controller table (the PI law of eq 39)
+ * and the per-step defects, each against an independent route. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+
+#include "cosa.h"
+#include "testutil.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The rotational-defect model: its coupled linear system and x0. */
+static cosa_system *rotdef(double *x0)
+{
+    const cosa_model *m = cosa_model_find("rotational-defect");
+    cr_assert_not_null(m);
+    double par[32];
+    cosa_model_defaults(m, par);
+    cosa_system *sys = NULL;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+    return sys;
+}
+
+/* ---- the model ---------------------------------------------------------------- */
+
+/* The split is the rotational oscillator: with phi2c = phi2 the monolithic
+ * A* of rotational-defect, restricted to (phi1, omega1, phi2, omega2), is the
+ * monolithic A* of rotational (same parameters), and the copy phi2c moves
+ * with phi2 (its row equals phi2's row).  Tolerance: both are sums of a few
+ * products of O(1) parameters, 8 eps. */
+Test(model, rotational_defect_is_the_rotational_oscillator)
+{
+    double x0[5], xr[4];
+    cosa_system *sd = rotdef(x0);
+    const cosa_model *mr = cosa_model_find("rotational");
+    double par[32];
+    cosa_model_defaults(mr, par);
+    cosa_system *sr = NULL;
+    cr_assert_eq(mr->create(mr, par, &sr), COSA_OK);
+    cr_assert_eq(mr->initial_state(mr, par, xr), COSA_OK);
+    double Ad[25], Ar[16];
+    cr_assert_eq(cosa_system_monolithic(sd, Ad, NULL), COSA_OK);
+    cr_assert_eq(cosa_system_monolithic(sr, Ar, NULL), COSA_OK);
+    /* d-index of each rotational state; phi2c is d-state 2 */
+    const size_t map[4] = {0, 1, 3, 4};
+    for (size_t i = 0; i < 4; i++)
+        for (size_t j = 0; j < 4; j++) {
+            double a = Ad[map[i] + 5 * map[j]];
+            if (j == 2) /* phi2 acts through phi2c on inertia 1 */
+                a += Ad[map[i] + 5 * 2];
+            cr_expect(fabs(a - Ar[i + 4 * j]) <= 8 * DBL_EPSILON, "A*(%zu,%zu)", i, j);
+        }
+    for (size_t j = 0; j < 5; j++)
+        cr_expect_eq(Ad[2 + 5 * j], Ad[3 + 5 * j], "phi2c' = phi2' (column %zu)", j);
+    double xe[5] = {0.1, 0.1, 0.2, 0.2, 0.1};
+    for (size_t k = 0; k < 5; k++)
+        cr_expect_eq(x0[k], xe[k], "x0[%zu]", k);
+    cr_expect_eq(cosa_system_nsub(sd), 2);
+    cosa_system_free(sd);
+    cosa_system_free(sr);
+}
+
+/* ---- output derivatives of a linear unit ---------------------------------------- */
+
+/* Unit omega2tau (3 states, feedthrough D = -dk) under the input
+ * u(t) = 0.3 - 0.7 t + 1.1 t^2 / 2 stepped exactly from x0 over h = 0.25:
+ * y^(1), y^(2) at the end of the step against central differences of the
+ * exact trajectory y(t) = C x(t) + D u(t) (independent exact steps of
+ * h -+ delta from x0).  delta = 1e-3: truncation delta^2/6 |y'''| and
+ * delta^2/12 |y''''| (|y^(j)| <= 2 here) ~ 4e-7; rounding of the exact steps
+ * ~ 10 eps |y| / delta^2 ~ 2e-9; tolerances 1e-6 (y') and 2e-6 (y''). */
+Test(unit, linear_output_derivatives_match_the_exact_trajectory)
+{
+    double x0[5];
+    cosa_system *sys = rotdef(x0);
+    const double h = 0.25, dl = 1e-3;
+    const double der[3] = {0.3, -0.7, 1.1};
+    double y[3], ydiff[3];
+    for (int k = -1; k <= 1; k++) {
+        cosa_unit *u = NULL;
+        cr_assert_eq(cosa_unit_linear_from_system(sys, 0, &u), COSA_OK);
+        cr_assert_eq(cosa_unit_set_state(u, 0.0, x0), COSA_OK);
+        cr_assert_eq(cosa_unit_set_input(u, 2, der), COSA_OK);
+        cr_assert_eq(cosa_unit_do_step(u, h + k * dl), COSA_OK);
+        cr_assert_eq(cosa_unit_get_output(u, &y[k + 1]), COSA_OK);
+        cosa_unit_free(u);
+    }
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_linear_from_system(sys, 0, &u), COSA_OK);
+    cr_assert_eq(cosa_unit_set_state(u, 0.0, x0), COSA_OK);
+    cr_assert_eq(cosa_unit_set_input(u, 2, der), COSA_OK);
+    cr_assert_eq(cosa_unit_do_step(u, h), COSA_OK);
+    double dy[3];
+    cr_assert_eq(cosa_unit_get_output_derivatives(u, 2, dy), COSA_OK);
+    ydiff[0] = y[1];
+    ydiff[1] = (y[2] - y[0]) / (2 * dl);
+    ydiff[2] = (y[2] - 2 * y[1] + y[0]) / (dl * dl);
+    cr_expect(fabs(dy[0] - ydiff[0]) <= 4 * DBL_EPSILON, "y: %g vs %g", dy[0], ydiff[0]);
+    cr_expect(fabs(dy[1] - ydiff[1]) <= 1e-6, "y': %.17g vs %.17g", dy[1], ydiff[1]);
+    cr_expect(fabs(dy[2] - ydiff[2]) <= 2e-6, "y'': %.17g vs %.17g", dy[2], ydiff[2]);
+    /* u^(j) is the input currently set: a new input changes the feedthrough
+     * part D u^(j) only (D = -dk = -2), the state derivatives stay fixed */
+    const double der2[3] = {1.0, 2.0, 3.0};
+    double du[3];
+    for (int j = 0; j < 3; j++) /* the old polynomial continued to t = h */
+        du[j] = der2[j] - (j == 0 ? der[0] + der[1] * h + der[2] * h * h / 2
+                           : j == 1 ? der[1] + der[2] * h : der[2]);
+    cr_assert_eq(cosa_unit_set_input(u, 2, der2), COSA_OK);
+    double dy2[3];
+    cr_assert_eq(cosa_unit_get_output_derivatives(u, 2, dy2), COSA_OK);
+    for (int j = 0; j < 3; j++)
+        cr_expect(fabs(dy2[j] - dy[j] - (-2.0) * du[j]) <= 16 * DBL_EPSILON,
+                  "feedthrough of the new input, j = %d", j);
+    cr_expect_eq(cosa_unit_get_output_derivatives(u, COSA_UNIT_DERMAX + 1, dy2), COSA_ERANGE);
+    cr_expect_eq(cosa_unit_get_output_derivatives(u, -1, dy2), COSA_ERANGE);
+    cosa_unit_free(u);
+    cosa_system_free(sys);
+}
+
+/* The mid sample of a linear unit is the output of an exact step of h/2
+ * (the first half is that step), and the end state equals one
+ * exact step of h up to rounding (|x| ~ 0.2: 64 eps). */
+Test(unit, linear_mid_sample_is_the_half_step)
+{
+    double x0[5];
+    cosa_system *sys = rotdef(x0);
+    const double der[3] = {0.3, -0.7, 1.1}, h = 0.4;
+    cosa_unit *a = NULL, *b = NULL, *c = NULL;
+    cr_assert_eq(cosa_unit_linear_from_system(sys, 0, &a), COSA_OK);
+    cr_assert_eq(cosa_unit_linear_from_system(sys, 0, &b), COSA_OK);
+    cr_assert_eq(cosa_unit_linear_from_system(sys, 0, &c), COSA_OK);
+    cosa_unit *all[3] = {a, b, c};
+    for (int k = 0; k < 3; k++) {
+        cr_assert_eq(cosa_unit_set_state(all[k], 1.5, x0), COSA_OK);
+        cr_assert_eq(cosa_unit_set_input(all[k], 2, der), COSA_OK);
+    }
+    double ymid, yhalf, xa[3], xc[3], t;
+    cr_assert_eq(cosa_unit_do_step_sampled(a, h, &ymid), COSA_OK);
+    cr_assert_eq(cosa_unit_do_step(b, 0.5 * h), COSA_OK);
+    cr_assert_eq(cosa_unit_get_output(b, &yhalf), COSA_OK);
+    /* the state is the half step's bitwise; the input at the midpoint is
+     * evaluated at tau = h/2 here and at (1.5 + h/2) - 1.5 there: a few ulps */
+    cr_expect(fabs(ymid - yhalf) <= 4 * DBL_EPSILON, "mid sample %.17g vs half step %.17g",
+              ymid, yhalf);
+    cr_assert_eq(cosa_unit_do_step(c, h), COSA_OK);
+    cr_assert_eq(cosa_unit_get_state(a, &t, xa), COSA_OK);
+    cr_expect_eq(t, 1.5 + h);
+    cr_assert_eq(cosa_unit_get_state(c, NULL, xc), COSA_OK);
+    cr_expect(tu_maxdiff(3, 1, xa, 3, xc, 3) <= 64 * DBL_EPSILON, "end state");
+    /* the derivatives after both routes agree (same step record) */
+    double da[3], dc[3];
+    cr_assert_eq(cosa_unit_get_output_derivatives(a, 2, da), COSA_OK);
+    cr_assert_eq(cosa_unit_get_output_derivatives(c, 2, dc), COSA_OK);
+    cr_expect(tu_maxdiff(1, 3, da, 1, dc, 1) <= 64 * DBL_EPSILON, "derivatives");
+    for (int k = 0; k < 3; k++)
+        cosa_unit_free(all[k]);
+    cosa_system_free(sys);
+}
+
+/* A forward-Euler ODE unit with one micro step per macro step: its output
+ * derivatives are those of the step's line (eqs 45-47: x' = (x1 - x0) / h,
+ * x'' = 0) and its mid sample lies on that line.  Unit tau2omega (no
+ * feedthrough), constant input. */
+Test(unit, euler_derivatives_and_mid_sample_are_the_step_line)
+{
+    double x0[5];
+    cosa_system *sys = rotdef(x0);
+    cosa_odesys *os = NULL;
+    cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
+    cosa_integrator integ;
+    cr_assert_eq(cosa_integrator_parse("euler", &integ), COSA_OK);
+    integ.hmicro = 1e300;
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_ode_create(cosa_odesys_sub(os, 1), &integ, &u), COSA_OK);
+    const double h = 0.1, tau = 0.37;
+    cr_assert_eq(cosa_unit_set_state(u, 0.0, x0 + 3), COSA_OK);
+    cr_assert_eq(cosa_unit_set_input(u, 0, &tau), COSA_OK);
+    /* before any step: the slope of the coming step, f(x0, u) */
+    double dy[3];
+    cr_assert_eq(cosa_unit_get_output_derivatives(u, 2, dy), COSA_OK);
+    const double w0 = x0[4], f0 = (-1.0 * x0[3] - 2.0 * x0[4] + tau) / 10.0;
+    cr_expect(fabs(dy[0] - w0) <= DBL_EPSILON && fabs(dy[1] - f0) <= 4 * DBL_EPSILON &&
+              dy[2] == 0.0, "t0: %g %g %g", dy[0], dy[1], dy[2]);
+    double ymid;
+    cr_assert_eq(cosa_unit_do_step_sampled(u, h, &ymid), COSA_OK);
+    const double w1 = w0 + h * f0;
+    cr_assert_eq(cosa_unit_get_output_derivatives(u, 2, dy), COSA_OK);
+    cr_expect(fabs(dy[0] - w1) <= 4 * DBL_EPSILON, "y");
+    cr_expect(fabs(dy[1] - f0) <= 1e-14, "y' = the slope %g vs %g", dy[1], f0);
+    cr_expect_eq(dy[2], 0.0, "y'' = 0");
+    cr_expect(fabs(ymid - 0.5 * (w0 + w1)) <= 4 * DBL_EPSILON, "mid sample on the line");
+    /* so the output-defect estimate of the line vanishes for n >= 1 */
+    double r;
+    cr_assert_eq(cosa_defect_output_rms(1, h, dy, ymid, &r), COSA_OK);
+    cr_expect(r <= 1e-15, "output defect of the line %g", r);
+    cosa_unit_free(u);
+    cosa_odesys_free(os);
+    cosa_system_free(sys);
+}
+
+/* ---- consistent t0 derivatives -------------------------------------------------- */
+
+/* With every unit at x0 and the exchange repeated, y^(j)(t0) = C* A*^j x0 of
+ * the monolithic system (eq 35), j = 0..n, for m = n = 2 -- for linear
+ * (exact) units and for CVODE units (the model rule with analytic
+ * Jacobians).  Tolerance: the products have O(1) entries and a handful of
+ * terms: 64 eps (|y^(j)| <= 1). */
+static void check_consistent(int ode)
+{
+    double x0[5];
+    cosa_system *sys = rotdef(x0);
+    cosa_odesys *os = NULL;
+    cosa_unit *un[2] = {NULL, NULL};
+    cosa_integrator integ;
+    cr_assert_eq(cosa_integrator_parse("cvode", &integ), COSA_OK);
+    if (ode)
+        cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(ode ? cosa_unit_ode_create(cosa_odesys_sub(os, i), &integ, &un[i])
+                         : cosa_unit_linear_from_system(sys, i, &un[i]),
+                     COSA_OK);
+    cosa_unitset *set = NULL;
+    cr_assert_eq(cosa_unitset_create(2, un, cosa_system_L(sys), NULL, &set), COSA_OK);
+    cr_assert_eq(cosa_unit_set_state(un[0], 0.0, x0), COSA_OK);
+    cr_assert_eq(cosa_unit_set_state(un[1], 0.0, x0 + 3), COSA_OK);
+    double yder[6];
+    size_t iters = 0;
+    cr_assert_eq(cosa_unitset_exchange_derivatives(set, 2, 2, yder, &iters), COSA_OK);
+    cr_expect(iters >= 2 && iters <= 2 * 3 + 1, "iterations %zu", iters);
+    double As[25], Cs[10], v[5], w[5];
+    cr_assert_eq(cosa_system_monolithic(sys, As, Cs), COSA_OK);
+    memcpy(v, x0, sizeof v);
+    for (int j = 0; j <= 2; j++) {
+        for (size_t r = 0; r < 2; r++) {
+            double s = 0.0;
+            for (size_t k = 0; k < 5; k++)
+                s += Cs[r + 2 * k] * v[k];
+            cr_expect(fabs(yder[r + 2 * j] - s) <= 64 * DBL_EPSILON,
+                      "%s: y%zu^(%d) = %.17g, C* A*^j x0 = %.17g", ode ? "cvode" : "exact", r,
+                      j, yder[r + 2 * j], s);
+        }
+        for (size_t r = 0; r < 5; r++) {
+            w[r] = 0.0;
+            for (size_t k = 0; k < 5; k++)
+                w[r] += As[r + 5 * k] * v[k];
+        }
+        memcpy(v, w, sizeof v);
+    }
+    cr_expect_eq(cosa_unitset_exchange_derivatives(set, 0, COSA_UNIT_DERMAX + 1, yder, NULL),
+                 COSA_ERANGE);
+    cosa_unitset_free(set);
+    cosa_unit_free(un[0]);
+    cosa_unit_free(un[1]);
+    cosa_odesys_free(os);
+    cosa_system_free(sys);
+}
+
+Test(unitset, consistent_t0_derivatives_exact) { check_consistent(0); }
+Test(unitset, consistent_t0_derivatives_cvode) { check_consistent(1); }
+
+/* ---- controllers ---------------------------------------------------------------- */
+
+/* The PI law of eq 39 with KP = 0.13, KI = 1/15, cap 2 H, tol = 1e-3,
+ * h0 = 0.01, errors 1e-5, 1e-5, 1e-2, 1e-3, 2e-4.  Expected H_next and I
+ * computed by hand with an independent script (Python math, IEEE double):
+ * step 1 is capped at 2 h0 = 0.02 (H' = 0.0247362...), and the windup
+ * correction I = I' + ln 0.02 - ln H' shows in every later value; at
+ * err = tol (e = 0) I does not move.  Tolerance 8 eps relative (a few
+ * logarithms and one exponential). */
+Test(controller, pi_sequence_with_cap_and_windup)
+{
+    const cosa_controller_type *T = cosa_controller_lookup("pi");
+    cr_assert_not_null(T);
+    cosa_controller_params p;
+    cr_assert_eq(cosa_controller_defaults(T, 1e-3, &p), COSA_OK);
+    cr_expect_eq(p.kp, 0.13);
+    cr_expect_eq(p.ki, 1.0 / 15.0);
+    cr_expect_eq(p.grow, 2.0);
+    cosa_controller *c = NULL;
+    cr_assert_eq(cosa_controller_create(T, &p, &c), COSA_OK);
+    double hn, I;
+    cr_expect_eq(cosa_controller_next(c, 0.01, 1e-5, &hn, NULL), COSA_EINVAL, "before reset");
+    cr_assert_eq(cosa_controller_reset(c, 0.01), COSA_OK);
+    cr_assert_eq(cosa_controller_state(c, &I), COSA_OK);
+    cr_expect_eq(I, log(0.01), "I_0 = ln h0");
+    static const struct { double err, hnext, I; } seq[] = {
+        {1e-5, 0.02, -4.5106951296065985},
+        {1e-5, 0.02718712781757051, -4.203683783874059},
+        {1e-2, 0.009499410652969116, -4.357189456740329},
+        {1e-3, 0.012814352377351065, -4.357189456740329},
+        {2e-4, 0.017585744665977933, -4.249893595911389},
+    };
+    double h = 0.01;
+    for (size_t k = 0; k < sizeof seq / sizeof seq[0]; k++) {
+        int acc = 0;
+        cr_assert_eq(cosa_controller_next(c, h, seq[k].err, &hn, &acc), COSA_OK);
+        cr_assert_eq(cosa_controller_state(c, &I), COSA_OK);
+        cr_expect(fabs(hn - seq[k].hnext) <= 8 * DBL_EPSILON * seq[k].hnext,
+                  "step %zu: H_next %.17g vs %.17g", k + 1, hn, seq[k].hnext);
+        cr_expect(fabs(I - seq[k].I) <= 8 * DBL_EPSILON * fabs(seq[k].I),
+                  "step %zu: I %.17g vs %.17g", k + 1, I, seq[k].I);
+        cr_expect_eq(acc, 1, "PI accepts every step");
+        h = hn;
+    }
+    /* the cap is exact: H_next = 2 h */
+    cr_assert_eq(cosa_controller_reset(c, 0.01), COSA_OK);
+    cr_assert_eq(cosa_controller_next(c, 0.01, 1e-5, &hn, NULL), COSA_OK);
+    cr_expect_eq(hn, 0.02);
+    /* bad arguments */
+    cr_expect_eq(cosa_controller_next(c, 0.01, 0.0, &hn, NULL), COSA_ERANGE);
+    cr_expect_eq(cosa_controller_next(c, -1.0, 1e-3, &hn, NULL), COSA_ERANGE);
+    cr_expect_eq(cosa_controller_next(c, 0.01, NAN, &hn, NULL), COSA_ENONFINITE);
+    cr_expect_eq(cosa_controller_reset(c, 0.0), COSA_ERANGE);
+    cosa_controller_free(c);
+    p.tol = 0.0;
+    cr_expect_eq(cosa_controller_create(T, &p, &c), COSA_ERANGE);
+    cr_expect_null(c);
+    cosa_controller_free(NULL);
+}
+
+Test(controller, table_and_fixed)
+{
+    cr_expect_geq(cosa_controller_type_count(), 2);
+    for (size_t i = 0; i < cosa_controller_type_count(); i++)
+        cr_expect_eq(cosa_controller_lookup(cosa_controller_type_at(i)->name),
+                     cosa_controller_type_at(i));
+    cr_expect_null(cosa_controller_type_at(cosa_controller_type_count()));
+    cr_expect_null(cosa_controller_lookup("pid"));
+    const cosa_controller_type *T = cosa_controller_lookup("fixed");
+    cosa_controller_params p;
+    cr_assert_eq(cosa_controller_defaults(T, 1.0, &p), COSA_OK);
+    cosa_controller *c = NULL;
+    cr_assert_eq(cosa_controller_create(T, &p, &c), COSA_OK);
+    cr_assert_eq(cosa_controller_reset(c, 0.1), COSA_OK);
+    double hn;
+    cr_assert_eq(cosa_controller_next(c, 0.1, 1e-9, &hn, NULL), COSA_OK);
+    cr_expect_eq(hn, 0.1);
+    cr_assert_eq(cosa_controller_next(c, 0.05, 1e3, &hn, NULL), COSA_OK);
+    cr_expect_eq(hn, 0.1);
+    cosa_controller_free(c);
+}
+
+/* ---- defects ---------------------------------------------------------------------- */
+
+/* 8-point Gauss-Legendre on [a, b]: exact for degree <= 15 (the squares of
+ * the polynomials here have degree <= 6). */
+static double gl8(double a, double b, double (*f)(double, const void *), const void *ctx)
+{
+    static const double x[4] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267,
+                                0.9602898564975363};
+    static const double w[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745,
+                                0.1012285362903763};
+    double c = 0.5 * (a + b), r = 0.5 * (b - a), s = 0.0;
+    for (int k = 0; k < 4; k++)
+        s += w[k] * (f(c - r * x[k], ctx) + f(c + r * x[k], ctx));
+    return r * s;
+}
+
+struct polys {
+    double tk, t1;
+    int m, n;
+    const double *u, *y; /* u^(j)(tk), y^(j)(t1) */
+    double c;            /* Hermite coefficient */
+};
+
+static double taylor(const double *d, int deg, double ds)
+{
+    double s = 0.0, f = 1.0, p = 1.0;
+    for (int j = 0; j <= deg; j++) {
+        if (j > 0)
+            f *= j, p *= ds;
+        s += d[j] * p / f;
+    }
+    return s;
+}
+
+static double conn_sq(double s, const void *ctx)
+{
+    const struct polys *P = ctx;
+    double d = taylor(P->u, P->m, s - P->tk) - taylor(P->y, P->n, s - P->t1);
+    return d * d;
+}
+
+static double out_sq(double s, const void *ctx)
+{
+    const struct polys *P = ctx;
+    double d = P->c * pow(s - P->t1, P->n + 1); /* Hhat - Y */
+    return d * d;
+}
+
+/* Connection defect against quadrature of (U - Y)^2 from the definitions
+ * (m, n = 0..2), and the output defect: the Hermite term through the mid
+ * sample, integrated, against the closed form 2^(n+1) |ymid - Y(tmid)| /
+ * sqrt(2n + 3).  Tolerance 1e-12 relative: the quadrature is exact for
+ * these degrees; the closed form avoids cancellation, the quadrature's
+ * rounding is ~ 1e-15 of the integrand. */
+Test(defect, formulas_against_quadrature)
+{
+    const double u[3] = {0.31, -1.7, 2.3}, y[3] = {0.29, -1.5, 4.1};
+    const double Hs[3] = {1.0, 0.1, 0.013};
+    for (int ih = 0; ih < 3; ih++) {
+        const double H = Hs[ih], tk = 2.0, t1 = tk + H;
+        for (int m = 0; m <= 2; m++)
+            for (int n = 0; n <= 2; n++) {
+                struct polys P = {tk, t1, m, n, u, y, 0.0};
+                double q = sqrt(gl8(tk, t1, conn_sq, &P) / H), r;
+                cr_assert_eq(cosa_defect_connection_rms(H, m, u, n, y, &r), COSA_OK);
+                cr_expect(fabs(r - q) <= 1e-12 * q, "conn H=%g m=%d n=%d: %.17g vs %.17g", H, m,
+                          n, r, q);
+            }
+        for (int n = 0; n <= 2; n++) {
+            const double ymid = 0.17, tm = tk + 0.5 * H;
+            struct polys P = {tk, t1, 0, n, u, y, 0.0};
+            double Ym = taylor(y, n, tm - t1);
+            P.c = (ymid - Ym) / pow(tm - t1, n + 1);
+            /* Hhat passes through the mid sample */
+            cr_expect(fabs(Ym + P.c * pow(tm - t1, n + 1) - ymid) <= 4 * DBL_EPSILON);
+            double q = sqrt(gl8(tk, t1, out_sq, &P) / H), r;
+            cr_assert_eq(cosa_defect_output_rms(n, H, y, ymid, &r), COSA_OK);
+            double closed = ldexp(fabs(ymid - Ym), n + 1) / sqrt(2.0 * n + 3.0);
+            cr_expect(fabs(r - q) <= 1e-12 * q, "out H=%g n=%d: %.17g vs %.17g", H, n, r, q);
+            cr_expect(fabs(r - closed) <= 1e-14 * closed, "closed form n=%d", n);
+        }
+    }
+    double r;
+    cr_expect_eq(cosa_defect_output_rms(COSA_UNIT_DERMAX + 1, 1.0, y, 0.0, &r), COSA_ERANGE);
+    cr_expect_eq(cosa_defect_connection_rms(0.0, 0, u, 0, y, &r), COSA_ERANGE);
+}
+
+/* On a unit set: each input's defect is the connection defect against the
+ * source L Y, each output's the output defect; eps is their maximum, or the
+ * maximum of one kind, floored at 1e-16. */
+Test(defect, step_on_a_unit_set)
+{
+    double x0[5];
+    cosa_system *sys = rotdef(x0);
+    cosa_unit *un[2];
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(cosa_unit_linear_from_system(sys, i, &un[i]), COSA_OK);
+    cosa_unitset *set = NULL;
+    cr_assert_eq(cosa_unitset_create(2, un, cosa_system_L(sys), NULL, &set), COSA_OK);
+    /* outputs (tau, omega2), inputs (omega2_in <- omega2, tau_in <- tau) */
+    const double H = 0.1;
+    const double yder[4] = {0.05, 0.11, -0.3, 0.02}; /* ny x 2 */
+    const double uder[4] = {0.1, 0.04, 0.2, -0.25};  /* nu x 2 */
+    const double ymid[2] = {0.07, 0.1};
+    double dout[2], dconn[2], eps, r;
+    cr_assert_eq(cosa_defect_step(set, H, 1, uder, 1, yder, ymid, COSA_DEFECT_BOTH, dout, dconn,
+                                  &eps),
+                 COSA_OK);
+    for (size_t k = 0; k < 2; k++) {
+        const double yk[2] = {yder[k], yder[k + 2]};
+        cr_assert_eq(cosa_defect_output_rms(1, H, yk, ymid[k], &r), COSA_OK);
+        cr_expect_eq(dout[k], r, "output %zu", k);
+        const double src[2] = {yder[1 - k], yder[3 - k]}, uk[2] = {uder[k], uder[k + 2]};
+        cr_assert_eq(cosa_defect_connection_rms(H, 1, uk, 1, src, &r), COSA_OK);
+        cr_expect_eq(dconn[k], r, "input %zu", k);
+    }
+    cr_expect_eq(eps, fmax(fmax(dout[0], dout[1]), fmax(dconn[0], dconn[1])));
+    cr_assert_eq(cosa_defect_step(set, H, 1, uder, 1, yder, ymid, COSA_DEFECT_OUTPUT, NULL, NULL,
+                                  &eps), COSA_OK);
+    cr_expect_eq(eps, fmax(dout[0], dout[1]));
+    cr_assert_eq(cosa_defect_step(set, H, 1, uder, 1, yder, ymid, COSA_DEFECT_CONNECTION, NULL,
+                                  NULL, &eps), COSA_OK);
+    cr_expect_eq(eps, fmax(dconn[0], dconn[1]));
+    /* zero defects: eps is the floor */
+    const double y0[2] = {0.5, 0.25}, u0[2] = {0.25, 0.5}, ym0[2] = {0.5, 0.25};
+    cr_assert_eq(cosa_defect_step(set, H, 0, u0, 0, y0, ym0, COSA_DEFECT_BOTH, dout, dconn, &eps),
+                 COSA_OK);
+    cr_expect_eq(dout[0], 0.0);
+    cr_expect_eq(dconn[1], 0.0);
+    cr_expect_eq(eps, COSA_DEFECT_EPS_FLOOR);
+    cosa_unitset_free(set);
+    cosa_unit_free(un[0]);
+    cosa_unit_free(un[1]);
+    cosa_system_free(sys);
+}
+
+/* ---- the published numbers (issue 12 "Done when"), through the pieces -------- */
+
+/* Fixed-step Algorithm 1 on rotational-defect written out from the library
+ * pieces (exchange of Taylor inputs, sampled steps, output derivatives,
+ * per-step defects): run RMS per signal, sqrt(sum_k H rms_k^2 / T).
+ * integrator: "euler" (one micro step per macro step) or "exact". */
+static void run_fixed(const char *integrator, double H, double T, int m, int n,
+                      double dout_run[2], double dconn_run[2])
+{
+    double x0[5];
+    cosa_system *sys = rotdef(x0);
+    cosa_odesys *os = NULL;
+    cosa_unit *un[2];
+    int exact = strcmp(integrator, "exact") == 0;
+    cosa_integrator integ;
+    if (!exact) {
+        cr_assert_eq(cosa_integrator_parse(integrator, &integ), COSA_OK);
+        integ.hmicro = 1e300;
+        cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
+    }
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(exact ? cosa_unit_linear_from_system(sys, i, &un[i])
+                           : cosa_unit_ode_create(cosa_odesys_sub(os, i), &integ, &un[i]),
+                     COSA_OK);
+    cosa_unitset *set = NULL;
+    cr_assert_eq(cosa_unitset_create(2, un, cosa_system_L(sys), NULL, &set), COSA_OK);
+    cr_assert_eq(cosa_unit_set_state(un[0], 0.0, x0), COSA_OK);
+    cr_assert_eq(cosa_unit_set_state(un[1], 0.0, x0 + 3), COSA_OK);
+    const int q = m < n ? m : n;
+    const double *L = cosa_system_L(sys);
+    double yk[2 * 3], y1[2 * 3], uk[2 * 3], ymid[2], dout[2], dconn[2];
+    double so[2] = {0, 0}, sc[2] = {0, 0}, t = 0.0;
+    while (t < T) {
+        double h = H;
+        if (t + h >= T - 1e-12 * T) /* the end-of-run rule */
+            h = T - t;
+        cr_assert_eq(cosa_unitset_exchange_derivatives(set, m, n, yk, NULL), COSA_OK);
+        for (int j = 0; j <= q; j++) /* u^(j) = L y^(j) (2 x 2) */
+            for (size_t i = 0; i < 2; i++)
+                uk[i + 2 * j] = L[i] * yk[2 * j] + L[i + 2] * yk[1 + 2 * j];
+        for (size_t i = 0; i < 2; i++)
+            cr_assert_eq(cosa_unit_do_step_sampled(un[i], h, &ymid[i]), COSA_OK);
+        for (size_t i = 0; i < 2; i++) {
+            double d[3];
+            cr_assert_eq(cosa_unit_get_output_derivatives(un[i], n, d), COSA_OK);
+            for (int j = 0; j <= n; j++)
+                y1[i + 2 * j] = d[j];
+        }
+        cr_assert_eq(cosa_defect_step(set, h, q, uk, n, y1, ymid, COSA_DEFECT_BOTH, dout, dconn,
+                                      NULL),
+                     COSA_OK);
+        for (size_t k = 0; k < 2; k++) {
+            so[k] += h * dout[k] * dout[k];
+            sc[k] += h * dconn[k] * dconn[k];
+        }
+        t += h;
+    }
+    for (size_t k = 0; k < 2; k++) {
+        dout_run[k] = sqrt(so[k] / T);
+        dconn_run[k] = sqrt(sc[k] / T);
+    }
+    cr_log_info("%s H=%g m=%d n=%d: out tau %.9g omega2 %.9g, conn omega2_in %.9g tau_in %.9g",
+                integrator, H, m, n, dout_run[0], dout_run[1], dconn_run[0], dconn_run[1]);
+    cosa_unitset_free(set);
+    cosa_unit_free(un[0]);
+    cosa_unit_free(un[1]);
+    cosa_odesys_free(os);
+    cosa_system_free(sys);
+}
+
+/* |a - b| within half a unit of the last printed digit of b (digits
+ * significant digits). */
+static int near_printed(double a, double b, int digits)
+{
+    double ulp = pow(10.0, floor(log10(fabs(b))) - (digits - 1));
+    return fabs(a - b) <= 0.5 * ulp;
+}
+
+/* Euler, T = 1: H = 0.1 and H = 1 with m = n = 0, H = 0.01 with m = n = 1
+ * (outputs: tau, omega2; inputs: omega2_in, tau_in), as published. */
+Test(published, euler_fixed_step_defects)
+{
+    double dout[2], dconn[2];
+    run_fixed("euler", 0.1, 1.0, 0, 0, dout, dconn);
+    cr_expect(near_printed(dout[1], 2.67015e-3, 6), "defect_out_omega2 %.9g", dout[1]);
+    cr_expect(near_printed(dout[0], 1.11063e-3, 6), "defect_out_tau %.9g", dout[0]);
+    cr_expect(near_printed(dconn[0], 4.62483e-3, 6), "defect_conn_omega2_in %.9g", dconn[0]);
+    cr_expect(near_printed(dconn[1], 1.92367e-3, 6), "defect_conn_tau_in %.9g", dconn[1]);
+    run_fixed("euler", 1.0, 1.0, 0, 0, dout, dconn);
+    cr_expect(fabs(dout[1] - 0.05 / sqrt(3.0)) <= 1e-6 * 0.05 / sqrt(3.0), "H=1 out omega2 %.17g",
+              dout[1]);
+    cr_expect(fabs(dout[0] - 0.02 / sqrt(3.0)) <= 1e-6 * 0.02 / sqrt(3.0), "H=1 out tau %.17g",
+              dout[0]);
+    cr_expect(fabs(dconn[0] - 0.05) <= 1e-6 * 0.05, "H=1 conn omega2_in %.17g", dconn[0]);
+    cr_expect(fabs(dconn[1] - 0.02) <= 1e-6 * 0.02, "H=1 conn tau_in %.17g", dconn[1]);
+    run_fixed("euler", 0.01, 1.0, 1, 1, dout, dconn);
+    cr_expect(near_printed(dconn[0], 4.996e-7, 4), "defect_conn_omega2_in %.9g", dconn[0]);
+    cr_expect(near_printed(dconn[1], 2.296e-7, 4), "defect_conn_tau_in %.9g", dconn[1]);
+    cr_expect(dout[0] <= 1e-15 && dout[1] <= 1e-15, "Euler output defects %g %g", dout[0],
+              dout[1]);
+}
+
+/* Exact units, H = 0.01, m = n = 1, as published. */
+Test(published, exact_fixed_step_defects)
+{
+    double dout[2], dconn[2];
+    run_fixed("exact", 0.01, 1.0, 1, 1, dout, dconn);
+    cr_expect(near_printed(dout[1], 1.949e-7, 4), "defect_out_omega2 %.9g", dout[1]);
+    cr_expect(near_printed(dout[0], 8.987e-8, 4), "defect_out_tau %.9g", dout[0]);
+    cr_expect(near_printed(dconn[0], 2.511e-7, 4), "defect_conn_omega2_in %.9g", dconn[0]);
+    cr_expect(near_printed(dconn[1], 1.163e-7, 4), "defect_conn_tau_in %.9g", dconn[1]);
+}

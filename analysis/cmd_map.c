@@ -12,6 +12,8 @@
 #include <omp.h>
 #endif
 
+extern const char cosa_plot_map_dt[]; /* plots/map_dt.gp */
+
 static void help(void)
 {
     printf("Usage: cosa map [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
@@ -27,6 +29,10 @@ static void help(void)
            "NAME_SCHEME.gp drawing, for each dt, the contour line value = level on the axes\n"
            "given, shaded from black (largest dt) to light grey (smallest) as in Figs 4 and 6\n"
            "of the MBCorr paper.  With several schemes also NAME_all.gp (one panel each).\n"
+           "With --y dt=LO:HI:log|lin:N the macro step is the second axis instead (no\n"
+           "--dt): rows 'x dt value' in one block, and the scripts draw the metric over\n"
+           "(x, dT) as a heat map with the contour value = level, one panel per scheme; for\n"
+           "an assumed parameter on x (--x assume.P=...) a dashed line marks P's true value.\n"
            "Values: rho(Phi) for rho; the NRMSE indicators for e_* ('inf' where the\n"
            "co-simulation is unstable); 'nan' where a point failed (the header counts them\n"
            "by reason).  Stdout lists the files written ('file PATH').\n\n"
@@ -34,7 +40,8 @@ static void help(void)
            "  --x, --y NAME=LO:HI:log|lin:N\n"
            "                       swept parameter, range, spacing and number of points;\n"
            "                       numbers may be written 10^X (e.g. --dt 10^-2.5);\n"
-           "                       NAME = assume.P sweeps P in the assumed model only\n"
+           "                       NAME = assume.P sweeps P in the assumed model only;\n"
+           "                       --y dt=LO:HI:log|lin:N sweeps the macro step\n"
            "  --dt LIST            macro steps: DT[,DT...] or LO:HI:log|lin:N\n"
            "  --scheme LIST        schemes, comma-separated\n"
            "  --metric M           rho (default), e_global, e_local, e_local_ref\n"
@@ -181,6 +188,93 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
     return CLI_OK;
 }
 
+/* One scheme's data file of a map over (x, dt): rows 'x dt value', x-major
+ * with a blank line after each x value (gnuplot grid format, one block). */
+static int write_data_dt(const char *cmd, const char *path, const cosa_sweep_spec *sp,
+                         const cli_case *cs, size_t is, double level, double tend,
+                         const double *values, const cosa_status *status)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    setvbuf(f, NULL, _IOFBF, 1 << 16);
+    const cosa_model *m = sp->model;
+    const cosa_scheme *s = &sp->schemes[is];
+    const int swept[1] = {sp->x.assumed ? -1 : sp->x.param};
+    const cosa_sweep_axis *ax[1] = {&sp->x};
+    char name[64];
+    cosa_scheme_name(s, name, sizeof name);
+    scli_header(f, "map", m, cs->mod.par, swept, 1);
+    scli_header_assume(f, &cs->mod, ax, 1);
+    fprintf(f, "# scheme %s\n# alpha %.17g\n# metric %s\n# level %.17g\n", name, s->alpha,
+            cosa_metric_name(sp->metric), level);
+    if (sp->metric != COSA_METRIC_RHO)
+        fprintf(f, "# tend %.17g\n", tend);
+    fprintf(f, "# x %s%s %.17g %.17g %s %zu\n", sp->x.assumed ? "assume." : "",
+            m->params[sp->x.param].name, sp->x.lo, sp->x.hi, sp->x.log ? "log" : "lin",
+            sp->x.n);
+    fprintf(f, "# y dt %.17g %.17g %zu values\n", sp->dt[0], sp->dt[sp->ndt - 1], sp->ndt);
+    size_t nfail[COSA_STATUS_COUNT] = {0}, total = 0;
+    for (size_t it = 0; it < sp->ndt; it++)
+        for (size_t ix = 0; ix < sp->x.n; ix++) {
+            cosa_status st = status[cosa_sweep_index(sp, is, it, ix, 0)];
+            if (st != COSA_OK && (unsigned)st < COSA_STATUS_COUNT) {
+                nfail[st]++;
+                total++;
+            }
+        }
+    fprintf(f, "# points %zu failed %zu\n", sp->ndt * sp->x.n, total);
+    for (int k = 0; k < COSA_STATUS_COUNT; k++)
+        if (nfail[k])
+            fprintf(f, "# failed %zu: %s\n", nfail[k], cosa_strerror((cosa_status)k));
+    fprintf(f, "# layout: one block, x-major, a blank line after each x value\n");
+    fprintf(f, "# columns: %s%s dt %s\n", sp->x.assumed ? "assume." : "",
+            m->params[sp->x.param].name, cosa_metric_name(sp->metric));
+    char xs[32], ds[32], vs[32];
+    for (size_t ix = 0; ix < sp->x.n; ix++) {
+        if (ix > 0)
+            fputc('\n', f);
+        fmt_num(xs, sizeof xs, cosa_sweep_axis_value(&sp->x, ix));
+        for (size_t it = 0; it < sp->ndt; it++) {
+            fmt_num(ds, sizeof ds, sp->dt[it]);
+            fmt_num(vs, sizeof vs, values[cosa_sweep_index(sp, is, it, ix, 0)]);
+            fprintf(f, "%s %s %s\n", xs, ds, vs);
+        }
+    }
+    if (fclose(f) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+/* The script of a map over (x, dt) (plots/map_dt.gp) for the data files
+ * files (space-separated) with panel titles titles. */
+static int write_dt_script(const char *cmd, const char *path, const char *gp, const char *outbase,
+                           const char *files, const char *titles, const char *lev,
+                           const char *zlog, const cosa_sweep_spec *sp, const cli_case *cs,
+                           const char *xlabel, cosa_metric metric, const char *model)
+{
+    char comment[1024], xmark[32], title[256];
+    snprintf(comment, sizeof comment,
+             "# cosa %s map: model %s, %s over (%s, dT), contour %s = %s\n# data: %s",
+             cosa_version(), model, cosa_metric_name(metric), xlabel, cosa_metric_name(metric),
+             lev, files);
+    /* an assumed parameter: mark its true value */
+    if (sp->x.assumed)
+        fmt_num(xmark, sizeof xmark, cs->mod.par[sp->x.param]);
+    else
+        snprintf(xmark, sizeof xmark, "NaN");
+    snprintf(title, sizeof title, "model %s", model);
+    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES", "TITLES", "LEVEL",
+                          "ZLOG",    "XMARK",  "XLOGV",   "XLABEL", "METRIC", "TITLE"};
+    const char *vals[] = {comment, gp,    outbase, files, titles, lev, zlog, xmark,
+                          sp->x.log ? "1" : "0", xlabel, cosa_metric_name(metric), title};
+    return scli_write_script(cmd, path, cosa_plot_map_dt, 12, keys, vals);
+}
+
 int cmd_map(int argc, char **argv)
 {
     const char *cmd = "map";
@@ -220,11 +314,29 @@ int cmd_map(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
+    /* --y dt=...: the macro step as the second axis */
+    const int dt_axis = strncmp(o.y, "dt=", 3) == 0;
+    if (dt_axis && cs.dt_text) {
+        cli_error(cmd, "--y dt=... gives the macro steps: drop --dt");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (dt_axis && o.heatmap) {
+        cli_error(cmd, "--heatmap: a map over --y dt is drawn as a heat map already");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
     cosa_metric metric = COSA_METRIC_RHO;
     if ((o.metric && (rc = scli_metric(cmd, o.metric, &metric)) != CLI_OK) ||
         (rc = scli_schemes(cmd, cs.scheme_text, cs.alpha, &schemes, &ns)) != CLI_OK ||
-        (rc = scli_dt_list(cmd, cs.dt_text, &dt, &ndt)) != CLI_OK)
+        (!dt_axis && (rc = scli_dt_list(cmd, cs.dt_text, &dt, &ndt)) != CLI_OK) ||
+        (dt_axis && (rc = scli_dt_list(cmd, o.y + 3, &dt, &ndt)) != CLI_OK))
         goto out;
+    if (dt_axis && ndt < 2) {
+        cli_error(cmd, "--y dt=LO:HI:log|lin:N needs a range of at least 2 macro steps");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
     double level;
     size_t threads;
     if ((rc = scli_sweep_setup(cmd, metric, o.level, o.threads, o.plot, &cs, schemes, ns, &level,
@@ -235,18 +347,20 @@ int cmd_map(int argc, char **argv)
     cosa_sweep_spec sp = {0};
     char xname[64], yname[64];
     if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &sp.x)) != CLI_OK ||
-        (rc = scli_axis(cmd, "--y", o.y, yname, sizeof yname, &sp.y)) != CLI_OK)
+        (!dt_axis && (rc = scli_axis(cmd, "--y", o.y, yname, sizeof yname, &sp.y)) != CLI_OK))
         goto out;
     if ((rc = scli_axis_param(cmd, "--x", m, xname, &sp.x)) != CLI_OK ||
-        (rc = scli_axis_param(cmd, "--y", m, yname, &sp.y)) != CLI_OK)
+        (!dt_axis && (rc = scli_axis_param(cmd, "--y", m, yname, &sp.y)) != CLI_OK))
         goto out;
-    if (sp.x.param < 0 || sp.y.param < 0) {
+    if (dt_axis)
+        sp.y = (cosa_sweep_axis){.param = -1, .lo = 0.0, .hi = 0.0, .n = 1};
+    if (sp.x.param < 0 || (!dt_axis && sp.y.param < 0)) {
         cli_error(cmd, "model '%s' has no parameter '%s' (see 'cosa models')", m->name,
                   sp.x.param < 0 ? xname : yname);
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (sp.x.param == sp.y.param && sp.x.assumed == sp.y.assumed) {
+    if (!dt_axis && sp.x.param == sp.y.param && sp.x.assumed == sp.y.assumed) {
         cli_error(cmd, "--x and --y sweep the same parameter '%s'", xname);
         rc = CLI_EUSAGE;
         goto out;
@@ -335,7 +449,8 @@ int cmd_map(int argc, char **argv)
         cosa_scheme_name(&schemes[i], nm, sizeof nm);
         scli_slug(nm, slug, sizeof slug);
         snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", out.dir, base, slug);
-        int r = write_data(cmd, dpath, &sp, &cs, i, level, sp.tend, values, status);
+        int r = dt_axis ? write_data_dt(cmd, dpath, &sp, &cs, i, level, sp.tend, values, status)
+                        : write_data(cmd, dpath, &sp, &cs, i, level, sp.tend, values, status);
         if (r != CLI_OK) {
 #pragma omp critical
             wrc = r;
@@ -363,7 +478,12 @@ int cmd_map(int argc, char **argv)
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
                               xlabel,  ylabel, keytitle};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
-        if ((rc = scli_write_script(cmd, path, cosa_plot_map, 12, keys, vals)) != CLI_OK)
+        if (dt_axis)
+            rc = write_dt_script(cmd, path, gp, outbase, dat, nm, lev, zlog, &sp, &cs, xlabel,
+                                 metric, m->name);
+        else
+            rc = scli_write_script(cmd, path, cosa_plot_map, 12, keys, vals);
+        if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);
         scripts[i] = strdup(gp);
@@ -407,7 +527,12 @@ int cmd_map(int argc, char **argv)
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
                               xlabel,  ylabel, keytitle};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
-        if ((rc = scli_write_script(cmd, path, cosa_plot_map, 12, keys, vals)) != CLI_OK)
+        if (dt_axis)
+            rc = write_dt_script(cmd, path, gp, outbase, files, titles, lev, zlog, &sp, &cs,
+                                 xlabel, metric, m->name);
+        else
+            rc = scli_write_script(cmd, path, cosa_plot_map, 12, keys, vals);
+        if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);
         scripts[2 * ns] = strdup(gp);

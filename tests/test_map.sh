@@ -222,6 +222,27 @@ expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-4 --scheme
 expect_exit 2 "$COSA" curve --x assume.v1=1:10:log:2 --dt 1e-4 --scheme zoh+mbcorr -o "$tmp/u"
 expect_exit 2 "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh+mbcorr --assume v1=1 -o "$tmp/u"
 
+# ---- the macro step as the second axis (--y dt=...) -----------------------------------
+# rows 'x dt value'; every row equals `cosa point` (here over an assumed ck)
+expect_exit 0 "$COSA" map --set ck=2e5 --set dk=5e2 --x assume.ck=5e4:8e5:log:4 --y dt=1e-5:1e-2:log:4 \
+    --scheme zoh+mbcorr --metric e_global -o "$tmp/dtax" --name r
+[ "$(grep -v '^#' "$tmp/dtax/r_zoh_mbcorr.dat" | grep -c .)" = 16 ] && ok || bad "--y dt map should have 16 rows"
+grep -q '^# y dt [0-9.e-]* [0-9.e-]* 4 values$' "$tmp/dtax/r_zoh_mbcorr.dat" && ok || bad "--y dt header"
+grep -v '^#' "$tmp/dtax/r_zoh_mbcorr.dat" | grep . | while read -r x dt v; do
+    p=$("$COSA" point --scheme zoh+mbcorr --dt "$dt" --set ck=2e5 --set dk=5e2 --assume ck="$x" |
+        awk '$1 == "e_global" { print $2 }')
+    [ "$p" = "$v" ] || echo "row assume.ck=$x dt=$dt: map $v, point $p"
+done >"$tmp/diff"
+if [ -s "$tmp/diff" ]; then bad "--y dt map differs from point: $(head -3 "$tmp/diff")"; else ok; fi
+grep -q 'xmark  = 200000$' "$tmp/dtax/r_zoh_mbcorr.gp" && ok || bad "the true ck is not marked in the script"
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dt=1e-5:1e-3:log:3 --dt 1e-4 --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dt=1e-5:1e-3:log:1 --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dt=1e-5:1e-3:log:3 --scheme zoh --heatmap -o "$tmp/u"
+if command -v gnuplot >/dev/null 2>&1; then
+    (cd "$tmp/dtax" && gnuplot r_zoh_mbcorr.gp 2>"$tmp/gperr") && [ -s "$tmp/dtax/r_zoh_mbcorr.png" ] &&
+        ok || bad "gnuplot rejects the --y dt script: $(cat "$tmp/gperr")"
+fi
+
 # ---- gnuplot parses and renders the scripts (skipped without gnuplot) ----------------
 if command -v gnuplot >/dev/null 2>&1; then
     expect_exit 0 "$COSA" map $args --heatmap -o "$tmp/t1" --plot png

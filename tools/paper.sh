@@ -9,6 +9,7 @@
 #   Fig 8  e_local vs dT, p = 0..4 +- MBCorr at ck = 2e5, dk = 5e2
 #   Fig 9  s1 of the nonlinear two-mass oscillator (section 5), ZOH +- MBCorr
 #   Tables 1-4
+#   robustness of MBCorr to a wrong c_k: rho and e_global over (assumed c_k, dT)
 #   cosa advise at tol 1e-2 and 1e-3 for the (c_k, d_k) pairs of Table 1 (issue 16)
 set -e
 cosa=${1:?usage: paper.sh COSA OUTDIR}
@@ -58,6 +59,19 @@ for t in 1 2 3 4; do
     "$cosa" table --paper mbcorr --table $t >"$out/table$t.md"
     printf '%-28s %s s\n' "table $t" "$(since "$ts")"
 done
+# robustness of MBCorr to a wrong model (issue 16): rho and e_global over the
+# assumed c_k (0.25 .. 4 x the true 2e5) and dT, c_k = 2e5, d_k = 5e2
+rob="--set ck=2e5 --set dk=5e2 --x assume.ck=5e4:8e5:log:64 --y dt=1e-5:1e-2:log:64"
+rob="$rob --scheme zoh+mbcorr,foh+mbcorr,soh+mbcorr"
+# shellcheck disable=SC2086
+step "robustness (rho)" "$cosa" map $rob --metric rho --name robust_rho -o "$out" --plot png
+# shellcheck disable=SC2086
+step "robustness (e_global)" "$cosa" map $rob --metric e_global --level 0.01 --name robust_eg \
+    -o "$out" --plot png
+ts=$(now)
+"$cosa" advise --tol 1e-2 --set ck=2e5 --set dk=5e2 --robust ck=0.25:4 \
+    --schemes zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr >"$out/advise_robust.md"
+printf '%-28s %s s\n' "robustness (advise)" "$(since "$ts")"
 # cosa advise for the (c_k, d_k) pairs of Table 1, at two tolerances
 for tol in 1e-2 1e-3; do
     ts=$(now)
@@ -78,4 +92,5 @@ done
 printf '%-28s %s s\n' "make paper total" "$(since "$t0")"
 echo "pictures: $out/fig4_all.png (Fig 4), $out/fig6_all.png (Fig 6), $out/fig5.png," \
     "$out/fig7.png, $out/fig8.png, $out/fig9_*.png; tables: $out/table1.md .. table4.md," \
-    "$out/advise_tol1e-2.md, $out/advise_tol1e-3.md"
+    "$out/advise_tol1e-2.md, $out/advise_tol1e-3.md; robustness: $out/robust_rho_all.png," \
+    "$out/robust_eg_all.png, $out/advise_robust.md"

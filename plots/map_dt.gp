@@ -1,0 +1,84 @@
+# Template of the scripts of `cosa map --y dt=LO:HI:log:N`: the metric over
+# (parameter, macro step dT), one panel per scheme (data file), one colour
+# scale for all panels, the contour metric = level in white, and for an
+# axis over an assumed parameter a dashed line at its true value (where it
+# meets the contour is the limit with a perfect model).  @NAME@ fields are
+# filled in by cosa.
+#
+@COMMENT@
+#
+# Render:  gnuplot @SCRIPT@                 -> @OUTBASE@.png
+#          gnuplot -e 'fmt="svg"' @SCRIPT@  (or "pdf")
+if (!exists("fmt")) fmt = "png"
+files  = "@FILES@"
+titles = "@TITLES@"
+level  = @LEVEL@
+zlog   = @ZLOG@
+xmark  = @XMARK@
+npanel = words(files)
+ncol   = (npanel >= 3) ? 3 : npanel
+nrow   = (npanel + ncol - 1) / ncol
+if (fmt eq "png") { set terminal pngcairo enhanced size 520*ncol, 440*nrow font ",10" }
+if (fmt eq "svg") { set terminal svg enhanced size 520*ncol, 440*nrow font ",10" }
+if (fmt eq "pdf") { set terminal pdfcairo enhanced size 4.3in*ncol, 3.6in*nrow font ",8" }
+set output "@OUTBASE@." . fmt
+
+# colour: log10 of an error clipped to [1e-12, 1e3] (+inf, unstable, and
+# NaN, failed, are not painted: white); rho in two tones, stable (<= 1)
+# and unstable, so that the white contour rho = 1 separates them
+clip(v) = (v != v || v > 1e300) ? NaN : \
+          (zlog ? ((v > 1e3) ? 3 : ((v < 1e-12) ? -12 : log10(v))) : ((v > 2) ? 2 : v))
+zl = zlog ? log10(level) : level
+if (zlog) { set cbrange [-12:3]; set cblabel "log10 @METRIC@ (white: unstable)" noenhanced; \
+            set palette rgb 33,13,10 } \
+else      { set cbrange [0:2]; set cblabel "@METRIC@" noenhanced; \
+            set palette defined (0 "#b7d7a8", 1 "#b7d7a8", 1 "#ea9999", 2 "#ea9999") }
+
+# axes: whole decades of dT; x ticks at 1, 2, 5 x 10^k on a log axis
+stats word(files, 1) using 1:2 nooutput
+xlog = @XLOGV@
+xf(v) = xlog ? log10(v) : v
+set xrange [xf(STATS_min_x):xf(STATS_max_x)]
+set yrange [log10(STATS_min_y):log10(STATS_max_y)]
+set ytics 1
+set format y "10^{%g}"
+if (xlog) {
+    set xtics ()
+    do for [e = floor(log10(STATS_min_x)) : ceil(log10(STATS_max_x))] {
+        do for [m in "1 2 5"] {
+            v = e + log10(real(m))
+            if (v >= log10(STATS_min_x) - 1e-9 && v <= log10(STATS_max_x) + 1e-9) {
+                if (m eq "1") { set xtics add (sprintf("10^{%d}", e) v) } \
+                else { set xtics add (sprintf("%s·10^{%d}", m, e) v) }
+            }
+        }
+    }
+}
+
+set view map
+set pm3d map corners2color c1
+set contour base
+unset clabel
+set cntrparam levels discrete zl
+set xlabel "@XLABEL@" noenhanced
+set ylabel "macro step ΔT [s]"
+unset key
+set tics out
+if (npanel > 1) { set multiplot layout nrow, ncol title "@TITLE@ (white line: @METRIC@ = @LEVEL@)" noenhanced }
+set lmargin 10
+do for [p = 1:npanel] {
+    f = word(files, p)
+    set title word(titles, p) noenhanced
+    # one colour scale for all panels: its box on the last panel only
+    if (p < npanel) { unset colorbox } else { set colorbox }
+    if (xmark == xmark) {
+        splot f using (xf($1)):(log10($2)):(clip($3)) with pm3d nocontour, \
+              f using (xf($1)):(log10($2)):(clip($3)) with lines nosurface lc rgb "white" lw 2, \
+              f every :::0::0 using (xf(xmark)):(log10($2)):(0) with lines nocontour \
+                  lc rgb "black" dt 2 lw 1.5
+    } else {
+        splot f using (xf($1)):(log10($2)):(clip($3)) with pm3d nocontour, \
+              f using (xf($1)):(log10($2)):(clip($3)) with lines nosurface lc rgb "white" lw 2
+    }
+}
+if (npanel > 1) { unset multiplot }

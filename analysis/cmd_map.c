@@ -92,6 +92,26 @@ static void fmt_num(char *buf, size_t size, double v)
         snprintf(buf, size, "%.17g", v);
 }
 
+/* "# points N failed M" and "# failed K: reason" lines of scheme is. */
+static void write_failures(FILE *f, const cosa_sweep_spec *sp, size_t is,
+                           const cosa_status *status)
+{
+    size_t nfail[COSA_STATUS_COUNT] = {0}, total = 0;
+    for (size_t it = 0; it < sp->ndt; it++)
+        for (size_t ix = 0; ix < sp->x.n; ix++)
+            for (size_t iy = 0; iy < sp->y.n; iy++) {
+                cosa_status st = status[cosa_sweep_index(sp, is, it, ix, iy)];
+                if (st != COSA_OK && (unsigned)st < COSA_STATUS_COUNT) {
+                    nfail[st]++;
+                    total++;
+                }
+            }
+    fprintf(f, "# points %zu failed %zu\n", sp->ndt * sp->x.n * sp->y.n, total);
+    for (int k = 0; k < COSA_STATUS_COUNT; k++)
+        if (nfail[k])
+            fprintf(f, "# failed %zu: %s\n", nfail[k], cosa_strerror((cosa_status)k));
+}
+
 /* One scheme's data file. */
 static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *sp,
                       const cli_case *cs, size_t is, double level, double tend,
@@ -123,21 +143,8 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
     fprintf(f, "# dt");
     for (size_t it = 0; it < sp->ndt; it++)
         fprintf(f, " %.17g", sp->dt[it]);
-    /* failures of this scheme, counted by status */
-    size_t nfail[COSA_STATUS_COUNT] = {0}, total = 0;
-    for (size_t it = 0; it < sp->ndt; it++)
-        for (size_t ix = 0; ix < sp->x.n; ix++)
-            for (size_t iy = 0; iy < sp->y.n; iy++) {
-                cosa_status st = status[cosa_sweep_index(sp, is, it, ix, iy)];
-                if (st != COSA_OK && (unsigned)st < COSA_STATUS_COUNT) {
-                    nfail[st]++;
-                    total++;
-                }
-            }
-    fprintf(f, "\n# points %zu failed %zu\n", sp->ndt * sp->x.n * sp->y.n, total);
-    for (int k = 0; k < COSA_STATUS_COUNT; k++)
-        if (nfail[k])
-            fprintf(f, "# failed %zu: %s\n", nfail[k], cosa_strerror((cosa_status)k));
+    fputc('\n', f);
+    write_failures(f, sp, is, status);
     fprintf(f, "# layout: one block per dt (in the order above), separated by two blank lines;\n"
                "#         x-major within a block, a blank line after each x value\n");
     fprintf(f, "# columns: %s%s %s%s dt %s\n", sp->x.assumed ? "assume." : "",
@@ -216,19 +223,7 @@ static int write_data_dt(const char *cmd, const char *path, const cosa_sweep_spe
             m->params[sp->x.param].name, sp->x.lo, sp->x.hi, sp->x.log ? "log" : "lin",
             sp->x.n);
     fprintf(f, "# y dt %.17g %.17g %zu values\n", sp->dt[0], sp->dt[sp->ndt - 1], sp->ndt);
-    size_t nfail[COSA_STATUS_COUNT] = {0}, total = 0;
-    for (size_t it = 0; it < sp->ndt; it++)
-        for (size_t ix = 0; ix < sp->x.n; ix++) {
-            cosa_status st = status[cosa_sweep_index(sp, is, it, ix, 0)];
-            if (st != COSA_OK && (unsigned)st < COSA_STATUS_COUNT) {
-                nfail[st]++;
-                total++;
-            }
-        }
-    fprintf(f, "# points %zu failed %zu\n", sp->ndt * sp->x.n, total);
-    for (int k = 0; k < COSA_STATUS_COUNT; k++)
-        if (nfail[k])
-            fprintf(f, "# failed %zu: %s\n", nfail[k], cosa_strerror((cosa_status)k));
+    write_failures(f, sp, is, status);
     fprintf(f, "# layout: one block, x-major, a blank line after each x value\n");
     fprintf(f, "# columns: %s%s dt %s\n", sp->x.assumed ? "assume." : "",
             m->params[sp->x.param].name, cosa_metric_name(sp->metric));

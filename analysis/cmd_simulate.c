@@ -303,6 +303,20 @@ int cmd_simulate(int argc, char **argv)
         (rc = positive(cmd, "--micro", o.micro, &micro)) != CLI_OK ||
         (rc = positive(cmd, "--ref-rtol", o.refrtol, &refrtol)) != CLI_OK)
         goto out;
+    /* the micro step: 0 < micro <= DT, at most COSA_MICRO_STEPS_MAX per macro step
+     * (compared as doubles: DT / micro may be far beyond any integer) */
+    if (o.micro && micro > dt) {
+        cli_error(cmd, "--micro %g is longer than the macro step --dt %g (need 0 < micro <= dt)",
+                  micro, dt);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (o.micro && !(ceil(dt / micro * (1.0 - 1e-12)) <= (double)COSA_MICRO_STEPS_MAX)) {
+        cli_error(cmd, "--micro %g: %.3g micro steps per macro step of %g s (at most %d)", micro,
+                  dt / micro, dt, COSA_MICRO_STEPS_MAX);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
     integ.hmicro = micro > 0.0 ? micro : dt / 100.0;
     cosa_master_opts mopt = {.force_fd = o.fd};
     if (o.lin && strcmp(o.lin, "start") && strcmp(o.lin, "end")) {
@@ -311,6 +325,11 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     mopt.lin_at_end = o.lin && strcmp(o.lin, "end") == 0;
+    if (scheme.model && (o.lin || o.fd))
+        fprintf(stderr, "cosa: %s: note: %s no effect with --assume: the assumed model gives "
+                        "the correction fixed Jacobians\n",
+                cmd, o.lin && o.fd ? "--linearize and --fd have" : o.lin ? "--linearize has"
+                                                                        : "--fd has");
     if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
         goto out;
     double nsteps = nearbyint(tend / dt);

@@ -199,5 +199,15 @@ expect_exit 0 "$COSA" table --paper mbcorr --table 4 --format csv --tend 0.05
 [ "$(grep -c '^[A-Z]' "$tmp/out")" = 30 ] && ok || bad "table 4 csv rows: $(wc -l <"$tmp/out")"
 expect_exit 2 "$COSA" table --paper mbcorr --table 4 --set nosuch=1
 
+# the micro step: 0 < micro <= dt, at most 1e7 micro steps per macro step
+# (--micro 1e-300 used to overflow the step count: undefined behaviour, garbage)
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --integrator rk4 --micro 1e-300 --tend 0.01
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --integrator rk4 --micro 1 --tend 0.01
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --integrator rk4 --micro 1e-11 --tend 0.01
+expect_exit 0 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --integrator rk4 --micro 1e-3 --tend 0.01
+# --assume gives fixed Jacobians: --fd / --linearize are noted as without effect
+"$COSA" simulate --model twomass --scheme zoh+mbcorr --dt 1e-3 --assume ck=4e5 --fd --tend 0.01 >/dev/null 2>"$tmp/err"
+grep -q '^cosa: simulate: note: --fd has no effect with --assume' "$tmp/err" && ok || bad "no --fd note: $(cat "$tmp/err")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

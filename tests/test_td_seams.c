@@ -603,3 +603,26 @@ Test(integrator_table, symplectic_euler_kicks_first)
     ode.kick = NULL;
     cr_expect_eq(cosa_unit_ode_create(&ode, &in, &u), COSA_EUNSUPPORTED);
 }
+
+/* A micro step so small that the count would not fit the step counter is a
+ * failed step (COSA_ERANGE, the unit says why), never a wrapped count. */
+Test(integrator_table, micro_step_count_is_bounded)
+{
+    double lambda = -1.0;
+    cosa_ode ode = {.nx = 1, .nu = 1, .ny = 1, .f = decay_f, .g = decay_g, .user_data = &lambda};
+    cosa_integrator in;
+    cr_assert_eq(cosa_integrator_parse("rk4", &in), COSA_OK);
+    in.hmicro = 1e-300;
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_ode_create(&ode, &in, &u), COSA_OK);
+    const double x0 = 1.0, zero = 0.0;
+    cr_assert_eq(cosa_unit_set_state(u, 0.0, &x0), COSA_OK);
+    cr_assert_eq(cosa_unit_set_input(u, 0, &zero), COSA_OK);
+    cr_expect_eq(cosa_unit_do_step(u, 1e-3), COSA_ERANGE);
+    cr_expect(strstr(cosa_unit_message(u), "micro steps") != NULL, "message: %s",
+              cosa_unit_message(u));
+    double t, x;
+    cosa_unit_get_state(u, &t, &x);
+    cr_expect(t == 0.0 && x == 1.0, "a failed step must leave the unit unchanged");
+    cosa_unit_free(u);
+}

@@ -90,6 +90,9 @@ typedef enum cosa_integrator_kind {
     COSA_INTEGRATOR_COUNT
 } cosa_integrator_kind;
 
+/* Most micro steps a fixed-step integrator takes in one macro step. */
+#define COSA_MICRO_STEPS_MAX 10000000
+
 typedef struct cosa_integrator {
     cosa_integrator_kind kind;
     double rtol;   /* CVODE relative tolerance (> 0)                         */
@@ -98,7 +101,9 @@ typedef struct cosa_integrator {
                       the macro points since the last cosa_unit_set_state
                       (rtol if all are 0)                                    */
     double hmicro; /* fixed-step methods: largest micro step [s]; each macro
-                      step h is cut into ceil(h / hmicro) equal micro steps;
+                      step h is cut into ceil(h / hmicro) equal micro steps
+                      (at most COSA_MICRO_STEPS_MAX: a step that would need
+                      more fails with COSA_ERANGE);
                       <= 0: 100 micro steps per macro step                   */
 } cosa_integrator;
 

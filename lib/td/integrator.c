@@ -25,12 +25,24 @@ int integ_rhs(const struct integ_problem *pb, double tau, const double *x, doubl
     return pb->ode->f(cosa_unit_time(pb->u) + tau, x, uw, xdot, pb->ode->user_data);
 }
 
+/* Micro steps for a macro step h: ceil(h / hmicro) (100 without hmicro), or
+ * 0 when that exceeds COSA_MICRO_STEPS_MAX (the double is compared before
+ * any conversion to an integer: h / hmicro may be 1e300). */
 static size_t micro_steps(const cosa_integrator *cfg, double h)
 {
     if (!(cfg->hmicro > 0.0))
         return MICRO_DEFAULT;
     double n = ceil(h / cfg->hmicro * (1.0 - 1e-12));
+    if (!(n <= (double)COSA_MICRO_STEPS_MAX))
+        return 0;
     return n < 1.0 ? 1 : (size_t)n;
+}
+
+static cosa_status too_many_micro_steps(const struct integ_problem *pb, double h)
+{
+    cosa_unit_fail(pb->u, "macro step %.17g / micro step %.17g needs more than %d micro steps", h,
+                   pb->cfg->hmicro, COSA_MICRO_STEPS_MAX);
+    return COSA_ERANGE;
 }
 
 /* ---- state of the fixed-step methods: stage vectors ------------------------ */
@@ -124,6 +136,8 @@ static cosa_status rk_step(const integrator_type *it, const struct integ_problem
 {
     struct fixed_state *fs = state;
     const size_t nsub = micro_steps(pb->cfg, h);
+    if (nsub == 0)
+        return too_many_micro_steps(pb, h);
     const double hm = h / (double)nsub;
     memcpy(x, cosa_unit_state(pb->u), fs->nx * sizeof *x);
     for (size_t k = 0; k < nsub; k++) {
@@ -139,6 +153,8 @@ static cosa_status symplectic_step(const integrator_type *it, const struct integ
 {
     struct fixed_state *fs = state;
     const size_t nx = fs->nx, nsub = micro_steps(pb->cfg, h);
+    if (nsub == 0)
+        return too_many_micro_steps(pb, h);
     const double hm = h / (double)nsub;
     const unsigned char *kick = pb->ode->kick;
     int rc;

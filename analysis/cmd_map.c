@@ -425,7 +425,10 @@ int cmd_map(int argc, char **argv)
     /* data files and scripts */
     char xlabel[128], ylabel[128], lev[32], comment[1024];
     scli_axis_label(m, &sp.x, xlabel, sizeof xlabel);
-    scli_axis_label(m, &sp.y, ylabel, sizeof ylabel);
+    if (dt_axis)
+        snprintf(ylabel, sizeof ylabel, "ΔT [s]"); /* drawn by plots/map_dt.gp itself */
+    else
+        scli_axis_label(m, &sp.y, ylabel, sizeof ylabel);
     fmt_num(lev, sizeof lev, level);
     const char *zlog = metric == COSA_METRIC_RHO ? "0" : "1";
     char files[4096] = "", titles[4096] = "";

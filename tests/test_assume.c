@@ -355,8 +355,9 @@ static double point_value(const cosa_model *m, const double *p, const double *a,
                           const cosa_scheme *s0, double dt, cosa_metric metric, cosa_status *st)
 {
     cosa_system *sys = NULL, *model = NULL;
-    double x0[4];
     cr_assert_eq(m->create(m, p, &sys), COSA_OK);
+    double *x0 = malloc(cosa_system_nx(sys) * sizeof *x0); /* chain: nx = 2 n */
+    cr_assert_not_null(x0);
     cr_assert_eq(m->initial_state(m, p, x0), COSA_OK);
     cosa_scheme s = *s0;
     *st = COSA_OK;
@@ -376,6 +377,7 @@ static double point_value(const cosa_model *m, const double *p, const double *a,
             v = metric == COSA_METRIC_RHO ? r.rho : r.err.e_global;
         cosa_eval_workspace_free(ew);
     }
+    free(x0);
     cosa_system_free(model);
     cosa_system_free(sys);
     return v;

@@ -7,15 +7,16 @@
 static void help(void)
 {
     printf("Usage: cosa phi [--model NAME] [--set NAME=VALUE]... --scheme SCHEME --dt DT\n"
-           "                [--alpha A] [--ref]\n\n"
+           "                [--assume NAME=VALUE]... [--alpha A] [--ref]\n\n"
            "Print the propagation matrix Phi of the scheme (z_{n+1} = Phi z_n), or with\n"
            "--ref the exact reference Phi* on the same layout.  Comment lines (#) name\n"
            "the blocks of the information vector\n"
            "  z = [ x | ybar_n | ybar_{n-1} | ... | ybar_{n-p} | du ]\n"
            "and each row/column; then one matrix row per line, entries with %%.17g.\n\n"
-           "%s\n%s\nOptions:\n%s"
-           "  --ref                print Phi* instead of Phi\n",
-           cli_model_help, cli_scheme_help, cli_case_help);
+           "%s%s\n%s\nOptions:\n%s"
+           "  --ref                print Phi* instead of Phi (Phi* uses no model: --assume\n"
+           "                       does not change it)\n",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
 }
 
 static int extra(void *ctx, int opt, const char *arg)
@@ -62,10 +63,11 @@ static void entry_name(const cosa_model *m, const double *par, const cosa_layout
 int cmd_phi(int argc, char **argv)
 {
     const char *cmd = "phi";
-    static const struct option more[] = {{"ref", no_argument, NULL, 'r'}, {0, 0, 0, 0}};
+    static const struct option more[] = {{"ref", no_argument, NULL, 'r'}, CLI_ASSUME_OPTION,
+                                         {0, 0, 0, 0}};
     int ref = 0;
     cli_case cs = {0};
-    cosa_system *sys = NULL;
+    cosa_system *sys = NULL, *model = NULL;
     cosa_phi_workspace *pw = NULL;
     double *Phi = NULL;
     cosa_scheme scheme;
@@ -77,8 +79,11 @@ int cmd_phi(int argc, char **argv)
     }
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
-        (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK)
+        (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
+        (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;
+    if (cli_assume_given(&cs.mod))
+        cli_assume_note(cmd, &scheme, 1);
     cosa_layout lay;
     cosa_status st = cosa_layout_get(sys, &scheme, &lay);
     if (st != COSA_OK) {
@@ -108,6 +113,7 @@ int cmd_phi(int argc, char **argv)
            scheme.alpha);
     for (size_t k = 0; k < m->nparam; k++)
         printf("# param %s %.17g\n", m->params[k].name, cs.mod.par[k]);
+    cli_assume_print(stdout, "# ", &cs.mod);
     printf("# dim %zu\n# blocks: x [%zu..%zu]", lay.dim, lay.off_x, lay.off_y - 1);
     for (size_t j = 0; j < lay.nhist; j++) {
         size_t a = lay.off_y + j * lay.ny;
@@ -132,6 +138,7 @@ int cmd_phi(int argc, char **argv)
 out:
     free(Phi);
     cosa_phi_workspace_free(pw);
+    cosa_system_free(model);
     cosa_system_free(sys);
     cli_case_free(&cs);
     return rc;

@@ -215,7 +215,14 @@ expect_exit 2 "$COSA" converge --scheme zoh+mbcorr --assume nosuch=1
 expect_exit 2 "$COSA" table --paper mbcorr --table 1 --assume nosuch=1
 expect_exit 2 "$COSA" point --model chain --scheme foh+mbcorr --dt 1e-3 --assume n=3
 expect_exit 2 "$COSA" demo --assume ck=1
-expect_exit 2 "$COSA" phi --scheme zoh+mbcorr --dt 1e-4 --assume ck=1
+expect_exit 2 "$COSA" phi --scheme zoh+mbcorr --dt 1e-4 --assume nosuch=1
+# phi --assume: the x rows (0..3) are those of the true Phi, the ybar rows are not
+"$COSA" phi --scheme zoh+mbcorr --dt 1e-4 | grep -v '^#' >"$tmp/phi0"
+"$COSA" phi --scheme zoh+mbcorr --dt 1e-4 --assume ck=4e5 >"$tmp/phi1.all"
+grep -q '^# assume ck 400000$' "$tmp/phi1.all" && ok || bad "phi --assume: no '# assume' line"
+grep -v '^#' "$tmp/phi1.all" >"$tmp/phi1"
+[ "$(head -4 "$tmp/phi0")" = "$(head -4 "$tmp/phi1")" ] && ok || bad "phi --assume changed the x rows"
+[ "$(sed -n 5,7p "$tmp/phi0")" != "$(sed -n 5,7p "$tmp/phi1")" ] && ok || bad "phi --assume left the ybar rows"
 # an assumed model the model rejects fails as the true one would (--set m1=0: exit 2)
 expect_exit 2 "$COSA" point --scheme zoh+mbcorr --dt 1e-4 --assume m1=0
 grep -qxF "cosa: point: model 'twomass' (assumed): unknown or invalid model parameter" "$tmp/err" &&

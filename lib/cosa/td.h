@@ -359,10 +359,29 @@ cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, d
 
 /* ---- Master ------------------------------------------------------------------ */
 
+/* How the master builds the inputs of a macro step (an extrapolation kind). */
+typedef enum cosa_extrapolation {
+    COSA_EXTRAP_HISTORY = 0, /* degree-p Lagrange polynomial through the stored
+                                corrected outputs ybar_n .. ybar_{n-p} (MBCorr
+                                paper; equidistant macro steps)               */
+    COSA_EXTRAP_TAYLOR       /* Taylor polynomial of degree q = min(p, n) from
+                                the outputs' derivatives y^(0..n)(T_n), made
+                                consistent by cosa_unitset_exchange_derivatives
+                                (defect paper eq 15, Algorithm 1 step 1); the
+                                macro step may change from step to step       */
+} cosa_extrapolation;
+
 typedef struct cosa_master_opts {
     int lin_at_end;   /* MBCorr linearisation point: 0 = start of the step,
                          (x_n, u~(T_n)); 1 = end, (x_{n+1}, u~(T_{n+1}))       */
     int force_fd;     /* 1: finite-difference Jacobians even if analytic      */
+    cosa_extrapolation extrapolation; /* default HISTORY                     */
+    int out_order;    /* TAYLOR: n, the output derivatives read at T_n and at
+                         T_{n+1} (0..COSA_UNIT_DERMAX)                        */
+    int sample_mid;   /* 1: every proposal also samples the outputs at
+                         T_n + H/2 through a unit snapshot (half step, read,
+                         restore: the step itself is unchanged, bitwise);
+                         units need COSA_UNIT_CAN_SAVE_STATE                  */
 } cosa_master_opts;
 
 typedef struct cosa_master cosa_master;
@@ -441,6 +460,21 @@ cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *
                             double *ybar, double *du);
 /* The information vector z_n in the layout of the scheme (METHOD.md). */
 cosa_status cosa_master_info(const cosa_master *m, double *z);
+/* The macro step of the next proposal (TAYLOR extrapolation only: the
+ * history of the other kinds assumes equidistant macro points;
+ * COSA_EUNSUPPORTED for them).  H > 0 finite, else COSA_ERANGE. */
+cosa_status cosa_master_set_step(cosa_master *m, double H);
+
+/* What the last successful proposal saw (valid until the next propose or
+ * init; any pointer may be NULL): H, the input polynomials' derivatives
+ * u^(0..q)(T_n) (nu x (q+1), ld nu; *q the input degree), the outputs'
+ * derivatives at T_n + H with the step's input polynomial continued there,
+ * y^(0..n) (ny x (n+1), ld ny; *n = out_order, TAYLOR only, else NULL and
+ * *n = -1), and with sample_mid the outputs at T_n + H/2 (ny; else NULL).
+ * COSA_EINVAL if there is no proposal. */
+cosa_status cosa_master_step_data(const cosa_master *m, double *H, int *q, const double **uder,
+                                  int *n, const double **yder, const double **ymid);
+
 /* Index of the unit that failed in the last step or propose (or nunits). */
 size_t cosa_master_failed_unit(const cosa_master *m);
 
@@ -541,6 +575,58 @@ cosa_status cosa_defect_step(const cosa_unitset *set, double H, int m, const dou
                              int n, const double *yder, const double *ymid,
                              cosa_defect_control which, double *dout, double *dconn,
                              double *eps);
+
+/* ---- Defect-controlled co-simulation (defect paper Algorithm 1) ----------- */
+
+/* Non-iterative Jacobi with Taylor inputs of order m from output derivatives
+ * of order n (the master with COSA_EXTRAP_TAYLOR and sample_mid), the
+ * defects of every step (cosa_defect_step) and, with tol > 0, the macro step
+ * chosen by a controller from the controlled defect (default "pi", eq 39;
+ * first step h0).  The end of the run: a step that would end within
+ * 1e-12 T of T, or beyond it, is shortened to end at T (fixed steps too). */
+typedef struct cosa_defect_opts {
+    int in_order;              /* m, 0..2 (at most the units' input degree)  */
+    int out_order;             /* n, 0..2                                     */
+    double H;                  /* fixed macro step (> 0), or 0 with tol       */
+    double tol;                /* defect tolerance (> 0) for a controlled run */
+    double h0;                 /* first step of a controlled run (> 0)        */
+    double tend;               /* T > 0                                       */
+    cosa_defect_control control;     /* which defects are controlled          */
+    const cosa_controller_type *controller; /* NULL: "pi"                     */
+} cosa_defect_opts;
+
+typedef struct cosa_defect_result {
+    size_t ny, nu, nsteps;      /* signals; macro steps taken                 */
+    int failed;                 /* 1: a unit failed at t_failed (reason)      */
+    double t_failed;
+    char reason[192];
+    double t_end;               /* T (or where it failed)                     */
+    double h_min, h_avg, h_max; /* over the steps; h_avg = t_end / nsteps     */
+    double eps_max;             /* largest controlled defect of a step        */
+    double *defect_out;         /* ny: run RMS sqrt(sum_k H_k rms_k^2 / T)    */
+    double *defect_conn;        /* nu: the same for the connection defects    */
+    double *error;              /* ny: sqrt(int_0^T (Y - y_exact)^2 dt / T),
+                                   continuous in time (8-point Gauss-Legendre
+                                   per step); NaN without a reference         */
+    double *y_end;              /* ny: Y at the end (y^(0) of the last step)  */
+    /* per step k (nsteps of each): end time, H, controlled defect, the
+     * per-step RMS of every output and connection defect, and the output
+     * polynomial Y's coefficients y^(0..n)(t_{k+1}) */
+    double *t, *h, *eps;
+    double *step_out;           /* ny x nsteps                                */
+    double *step_conn;          /* nu x nsteps                                */
+    double *coef;               /* ny x (n+1) x nsteps                        */
+    int out_order;
+} cosa_defect_result;
+
+/* One run from the stacked initial state x0 (the units' states are set).
+ * exact (may be NULL): the coupled linear system whose monolithic solution
+ * y* = C* e^{A* t} x0 is the reference of the error figures (the units must
+ * be its subsystems).  A unit's failure is a result (failed = 1, COSA_OK).
+ * Errors: COSA_EINVAL, COSA_ERANGE (orders, H, tol, h0, T), the master's. */
+cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_system *exact,
+                            const cosa_defect_opts *opts, cosa_defect_result **out);
+void cosa_defect_result_free(cosa_defect_result *r);
 
 /* ---- Reference trajectories (the monolithic solution, sampled) -------------- */
 

@@ -28,6 +28,7 @@ static const struct subcommand subcommands[] = {
     {"model-dump", cmd_model_dump, "write a model (built-in or file) as a model file"},
     {"models", cmd_models, "list the built-in models with parameters, defaults and units"},
     {"simulate", cmd_simulate, "time-domain co-simulation of a (nonlinear) model vs its reference"},
+    {"defect", cmd_defect, "defect-controlled co-simulation: defects, errors, step sizes (defect paper)"},
 };
 #define NSUB (sizeof subcommands / sizeof subcommands[0])
 

@@ -1,0 +1,1164 @@
+/* cmd_defect.c -- `cosa defect`: defect-controlled co-simulation (defect
+ * paper, Algorithm 1; issue 12 section 4) as a front end over
+ * cosa_defect_run: one run, or a sweep over the macro step H or the
+ * tolerance tol, printed as `name value` lines or a table; -o writes CSV
+ * data and gnuplot scripts (plots/defect_*.gp); --paper reproduces the
+ * paper's Figs 4-10. */
+#include "config.h"
+#include "sweep_cli.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char cosa_plot_defect_sweep[];    /* plots/defect_sweep.gp    */
+extern const char cosa_plot_defect_steps[];    /* plots/defect_steps.gp    */
+extern const char cosa_plot_defect_response[]; /* plots/defect_response.gp */
+
+#define DEFECT_ORDER_MAX 2          /* m, n in 0..2 (issue 12 section 3)   */
+#define DEFECT_SWEEP_MAX 10000      /* points of a sweep                    */
+#define DEFECT_FIXED_STEPS_MAX 1e7  /* T / H of a fixed-step run            */
+#define NAME_LEN 64
+
+static const char *const cmd = "defect";
+
+static void help(void)
+{
+    printf(
+        "Usage: cosa defect --model M [--set NAME=VALUE]... --integrator euler|exact|cvode\n"
+        "                   [--rtol R] --in-order M --out-order N\n"
+        "                   (--dt H | --tol TOL [--h0 H0]) [--tend T]\n"
+        "                   [--control both|output|connection] [-o DIR] [--plot png|svg]\n"
+        "       cosa defect --paper -o DIR [--plot png|svg]\n\n"
+        "Defect-controlled co-simulation (defect paper, Algorithm 1): non-iterative Jacobi\n"
+        "where every input is the Taylor polynomial of order min(M, N) of its source's output\n"
+        "derivatives y^(0..N) at the start of the macro step.  Per step it measures, as RMS\n"
+        "over the step, the output defect of every output (the output polynomial of order N\n"
+        "against its Hermite extension through the mid-step sample, eqs 30, 32) and the\n"
+        "connection defect of every input (input polynomial minus the source's output\n"
+        "polynomial, eq 17).  --dt H runs fixed macro steps; --tol TOL lets the PI controller\n"
+        "(eq 39) choose them from the largest defect eps (eq 38), starting with H0.\n"
+        "Prints 'name value' lines (%%.17g):\n"
+        "  status ok | failed t=TIME (a unit could not complete its step; exit code 1)\n"
+        "  steps, t_end, h_min, h_avg (= t_end / steps), h_max, eps_max\n"
+        "  defect_out_Y, error_Y, y_end_Y   per output Y: run RMS of the output defect,\n"
+        "                                   RMS error of the output polynomial against the\n"
+        "                                   exact monolithic solution (nan for a model\n"
+        "                                   without a linear form), Y at the end\n"
+        "  defect_conn_U                    per input U: run RMS of the connection defect\n"
+        "--dt LO:HI:log|lin:N or --tol LO:HI:log|lin:N runs a sweep and prints a table: a\n"
+        "header line, then one row per value with the same quantities as columns.\n"
+        "With -o DIR (or --plot) a run writes BASE.csv (one row per macro step: t, H, eps,\n"
+        "every per-step defect, every output's coefficients y^(j)(t_{k+1})), BASE_poly.csv\n"
+        "(the output polynomials sampled within every step), BASE_exact.csv (the exact\n"
+        "solution) and the scripts BASE_response.gp, BASE_steps.gp; a sweep writes BASE.csv\n"
+        "(the table) and BASE_defect_out.gp, BASE_defect_conn.gp, BASE_error.gp (log-log vs\n"
+        "H or tol) and, for --tol, BASE_h_avg.gp (mean H vs tol).\n"
+        "--paper writes the data, scripts and PNG pictures of the paper's Figs 4-10 for\n"
+        "rotational-defect into DIR (README \"Defects\"; 'make paper-defect').\n\n"
+        "%s\nOptions:\n"
+        "  --integrator I   euler (one forward Euler step per macro step, the paper's),\n"
+        "                   exact (matrix exponential; linear models) or cvode (BDF)\n"
+        "  --rtol R         CVODE relative tolerance (default 1e-10)\n"
+        "  --in-order M     input (extrapolation) order, 0..2\n"
+        "  --out-order N    output derivative order, 0..2\n"
+        "  --dt H           fixed macro step [s], or a sweep LO:HI:log|lin:N\n"
+        "  --tol TOL        defect tolerance, or a sweep LO:HI:log|lin:N\n"
+        "  --h0 H0          first macro step of a controlled run (default 1e-4)\n"
+        "  --tend T         horizon [s] (default: the model's; 1 s for rotational-defect)\n"
+        "  --control C      defects the controller sees: both (default), output, connection\n"
+        "  -o, --output DIR write the files into DIR (created; files there replaced)\n"
+        "  --plot FMT       also render the plots with gnuplot: png or svg (without -o the\n"
+        "                   files go to the current directory and existing ones are kept)\n"
+        "  --paper          the paper's figures (needs -o)\n",
+        cli_model_help);
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+struct dopts {
+    cli_model mod;
+    const char *integrator, *rtol, *in_order, *out_order, *dt, *tol, *h0, *tend, *control,
+        *output, *plot;
+    int paper;
+};
+
+enum { O_INTEG = 2000, O_RTOL, O_MIN, O_NOUT, O_DT, O_TOL, O_H0, O_TEND, O_CONTROL, O_PLOT,
+       O_PAPER, O_HELP };
+
+/* Returns CLI_OK, CLI_EUSAGE, or -1 after --help. */
+static int parse_args(int argc, char **argv, struct dopts *o)
+{
+    static const struct option opts[] = {
+        {"model", required_argument, NULL, OPT_MODEL},
+        {"model-file", required_argument, NULL, OPT_MODEL_FILE},
+        {"set", required_argument, NULL, OPT_SET},
+        {"integrator", required_argument, NULL, O_INTEG},
+        {"rtol", required_argument, NULL, O_RTOL},
+        {"in-order", required_argument, NULL, O_MIN},
+        {"out-order", required_argument, NULL, O_NOUT},
+        {"dt", required_argument, NULL, O_DT},
+        {"tol", required_argument, NULL, O_TOL},
+        {"h0", required_argument, NULL, O_H0},
+        {"tend", required_argument, NULL, O_TEND},
+        {"control", required_argument, NULL, O_CONTROL},
+        {"output", required_argument, NULL, 'o'},
+        {"plot", required_argument, NULL, O_PLOT},
+        {"paper", no_argument, NULL, O_PAPER},
+        {"help", no_argument, NULL, O_HELP},
+        {0, 0, 0, 0}};
+    const char **slot[] = {[O_INTEG - O_INTEG] = &o->integrator, [O_RTOL - O_INTEG] = &o->rtol,
+                           [O_MIN - O_INTEG] = &o->in_order,   [O_NOUT - O_INTEG] = &o->out_order,
+                           [O_DT - O_INTEG] = &o->dt,          [O_TOL - O_INTEG] = &o->tol,
+                           [O_H0 - O_INTEG] = &o->h0,          [O_TEND - O_INTEG] = &o->tend,
+                           [O_CONTROL - O_INTEG] = &o->control, [O_PLOT - O_INTEG] = &o->plot};
+    optind = 1;
+    opterr = 0;
+    int c, idx;
+    while ((c = getopt_long(argc, argv, "+ho:", opts, &idx)) != -1) {
+        int r = cli_model_option(&o->mod, cmd, c, optarg);
+        if (r < 0)
+            return CLI_EUSAGE;
+        if (r > 0)
+            continue;
+        if (c >= O_INTEG && c <= O_PLOT) {
+            if (*slot[c - O_INTEG]) {
+                cli_error(cmd, "option '%s' given twice", argv[optind - 1]);
+                return CLI_EUSAGE;
+            }
+            *slot[c - O_INTEG] = optarg;
+            continue;
+        }
+        switch (c) {
+        case 'o':
+            o->output = optarg;
+            continue;
+        case O_PAPER:
+            o->paper = 1;
+            continue;
+        case 'h':
+        case O_HELP:
+            help();
+            return -1;
+        default:
+            cli_error(cmd, "option '%s' is unknown or needs an argument (see 'cosa %s --help')",
+                      argv[optind - 1], cmd);
+            return CLI_EUSAGE;
+        }
+    }
+    if (optind < argc) {
+        cli_error(cmd, "unexpected argument '%s' (see 'cosa %s --help')", argv[optind], cmd);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+static int parse_positive(const char *opt, const char *text, double *v)
+{
+    if (!text)
+        return CLI_OK;
+    if (scli_number(text, v) != 0 || !(*v > 0.0) || !isfinite(*v)) {
+        cli_error(cmd, "%s must be a positive finite number, got '%s'", opt, text);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+static int parse_order(const char *opt, const char *text, int *v)
+{
+    if (!text) {
+        cli_error(cmd, "%s is required (0..%d; see 'cosa %s --help')", opt, DEFECT_ORDER_MAX,
+                  cmd);
+        return CLI_EUSAGE;
+    }
+    char *end = NULL;
+    errno = 0;
+    long k = strtol(text, &end, 10);
+    if (end == text || *end || errno || k < 0 || k > DEFECT_ORDER_MAX) {
+        cli_error(cmd, "%s must be an integer 0..%d, got '%s'", opt, DEFECT_ORDER_MAX, text);
+        return CLI_EUSAGE;
+    }
+    *v = (int)k;
+    return CLI_OK;
+}
+
+/* "V" (one value, *n = 1) or "LO:HI:log|lin:N" (a sweep, *sweep = 1): a new
+ * array of positive finite values. */
+static int parse_values(const char *opt, const char *text, double **v, size_t *n, int *sweep)
+{
+    *v = NULL;
+    *n = 0;
+    *sweep = strchr(text, ':') != NULL;
+    if (!*sweep) {
+        double x;
+        if (parse_positive(opt, text, &x) != CLI_OK)
+            return CLI_EUSAGE;
+        if (!(*v = malloc(sizeof(double)))) {
+            cli_error(cmd, "out of memory");
+            return CLI_EFAIL;
+        }
+        (*v)[0] = x;
+        *n = 1;
+        return CLI_OK;
+    }
+    char buf[256], *f[5];
+    size_t nf = 0, count = 0;
+    double lo = 0.0, hi = 0.0;
+    int ok = strlen(text) < sizeof buf;
+    if (ok) {
+        strcpy(buf, text);
+        for (char *p = buf; ok;) {
+            if (nf == 4) {
+                ok = 0;
+                break;
+            }
+            f[nf++] = p;
+            char *col = strchr(p, ':');
+            if (!col)
+                break;
+            *col = '\0';
+            p = col + 1;
+        }
+    }
+    ok = ok && nf == 4 && scli_number(f[0], &lo) == 0 && scli_number(f[1], &hi) == 0 &&
+         (strcmp(f[2], "log") == 0 || strcmp(f[2], "lin") == 0) &&
+         cli_parse_size(f[3], &count) == 0 && lo > 0.0 && hi > 0.0 && isfinite(lo) &&
+         isfinite(hi) && lo <= hi && count <= DEFECT_SWEEP_MAX && (count > 1 || lo == hi);
+    if (!ok) {
+        cli_error(cmd, "%s expects a positive value or LO:HI:log|lin:N with 0 < LO <= HI and "
+                       "1 <= N <= %d (N = 1 only for LO = HI), got '%s'",
+                  opt, DEFECT_SWEEP_MAX, text);
+        return CLI_EUSAGE;
+    }
+    if (!(*v = malloc(count * sizeof(double)))) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    const int lg = strcmp(f[2], "log") == 0;
+    for (size_t k = 0; k < count; k++) {
+        const double s = count > 1 ? (double)k / (double)(count - 1) : 0.0;
+        (*v)[k] = k + 1 == count ? hi
+                  : lg           ? exp(log(lo) + s * (log(hi) - log(lo)))
+                                 : lo + s * (hi - lo);
+    }
+    *n = count;
+    return CLI_OK;
+}
+
+/* ---- the model as units -------------------------------------------------- */
+
+/* The units of one model and integrator, created once and reused by every
+ * run (cosa_defect_run sets their states from x0). */
+struct dmodel {
+    const cosa_model *m;
+    const double *par;
+    cosa_system *sys;   /* linear form (exact units, the error reference) or NULL */
+    cosa_odesys *os;    /* ODE form for euler / cvode units                      */
+    cosa_unit **units;
+    size_t nsub, nx, nu, ny;
+    cosa_unitset *set;
+    double *x0;
+    const char *integ;  /* "euler", "exact", "cvode"                            */
+    char (*yname)[NAME_LEN], (*uname)[NAME_LEN];
+};
+
+static void dm_free(struct dmodel *d)
+{
+    cosa_unitset_free(d->set);
+    for (size_t i = 0; d->units && i < d->nsub; i++)
+        cosa_unit_free(d->units[i]);
+    free(d->units);
+    cosa_odesys_free(d->os);
+    cosa_system_free(d->sys);
+    free(d->x0);
+    free(d->yname);
+    free(d->uname);
+    memset(d, 0, sizeof *d);
+}
+
+static void signal_name(char *buf, const char *name, const char *prefix, size_t k)
+{
+    if (name)
+        snprintf(buf, NAME_LEN, "%s", name);
+    else
+        snprintf(buf, NAME_LEN, "%s%zu", prefix, k + 1);
+}
+
+/* Units of the resolved model cm for integrator integ ("euler", "exact",
+ * "cvode"; rtol for cvode).  Forward Euler takes one step per macro step
+ * (the paper's, eqs 45-47): its micro step is longer than any macro step. */
+static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel *d)
+{
+    memset(d, 0, sizeof *d);
+    d->m = cm->model;
+    d->par = cm->par;
+    d->integ = integ;
+    const int exact = strcmp(integ, "exact") == 0;
+    cosa_integrator in;
+    if (cosa_integrator_parse(integ, &in) != COSA_OK)
+        return CLI_EUSAGE; /* checked by the caller */
+    in.rtol = rtol;
+    if (in.kind == COSA_INTEGRATOR_EULER)
+        in.hmicro = DBL_MAX;
+    int rc;
+    cosa_status st = COSA_OK;
+    if (cosa_model_is_linear(d->m)) {
+        if ((rc = cli_model_system(cm, cmd, &d->sys)) != CLI_OK)
+            return rc;
+        d->nsub = cosa_system_nsub(d->sys);
+        d->nx = cosa_system_nx(d->sys);
+        d->nu = cosa_system_nu(d->sys);
+        d->ny = cosa_system_ny(d->sys);
+        if (!exact)
+            st = d->m->create_ode ? d->m->create_ode(d->m, d->par, &d->os)
+                                  : cosa_odesys_from_linear(d->sys, &d->os);
+    } else {
+        if (exact) {
+            cli_error(cmd, "--integrator exact needs a linear model; '%s' is nonlinear (use "
+                           "euler or cvode)", d->m->name);
+            return CLI_EUSAGE;
+        }
+        if ((rc = cli_model_odesys(cm, cmd, &d->os)) != CLI_OK)
+            return rc;
+        d->nsub = cosa_odesys_nsub(d->os);
+        d->nx = cosa_odesys_nx(d->os);
+        d->nu = cosa_odesys_nu(d->os);
+        d->ny = cosa_odesys_ny(d->os);
+    }
+    if ((rc = cli_model_x0(cm, cmd, d->nx, &d->x0)) != CLI_OK)
+        return rc;
+    d->units = calloc(d->nsub, sizeof *d->units);
+    d->yname = calloc(d->ny ? d->ny : 1, sizeof *d->yname);
+    d->uname = calloc(d->nu ? d->nu : 1, sizeof *d->uname);
+    if (!d->units || !d->yname || !d->uname) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    for (size_t i = 0; i < d->nsub && st == COSA_OK; i++)
+        st = exact ? cosa_unit_linear_from_system(d->sys, i, &d->units[i])
+                   : cosa_unit_ode_create(cosa_odesys_sub(d->os, i), &in, &d->units[i]);
+    if (st == COSA_OK)
+        st = cosa_unitset_create(d->nsub, d->units,
+                                 d->sys ? cosa_system_L(d->sys) : cosa_odesys_L(d->os), NULL,
+                                 &d->set);
+    if (st != COSA_OK) {
+        cli_error(cmd, "cannot create the units of '%s': %s", d->m->name, cosa_strerror(st));
+        return CLI_EFAIL;
+    }
+    for (size_t k = 0; k < d->ny; k++)
+        signal_name(d->yname[k], d->m->output_name ? d->m->output_name(d->m, d->par, k) : NULL,
+                    "y", k);
+    for (size_t k = 0; k < d->nu; k++)
+        signal_name(d->uname[k], d->m->input_name ? d->m->input_name(d->m, d->par, k) : NULL,
+                    "u", k);
+    return CLI_OK;
+}
+
+/* ---- runs ------------------------------------------------------------------ */
+
+struct dspec {
+    int m, n;
+    double H, tol, h0, tend; /* H > 0: fixed steps; else tol > 0 */
+    cosa_defect_control control;
+};
+
+static const char *const control_names[] = {"both", "output", "connection"};
+
+static int run_one(struct dmodel *d, const struct dspec *sp, cosa_defect_result **res)
+{
+    cosa_defect_opts op = {.in_order = sp->m, .out_order = sp->n, .H = sp->H,
+                           .tol = sp->H > 0.0 ? 0.0 : sp->tol, .h0 = sp->h0, .tend = sp->tend,
+                           .control = sp->control, .controller = NULL};
+    *res = NULL;
+    cosa_status st = cosa_defect_run(d->set, d->x0, d->sys, &op, res);
+    if (st != COSA_OK) {
+        cli_error(cmd, "the defect run failed: %s", cosa_strerror(st));
+        cosa_defect_result_free(*res);
+        *res = NULL;
+        return st == COSA_ERANGE || st == COSA_EINVAL ? CLI_EUSAGE : CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+/* Columns of a sweep table (1-based, as gnuplot counts) */
+enum { COL_X = 1, COL_STATUS, COL_STEPS, COL_TEND, COL_HMIN, COL_HAVG, COL_HMAX, COL_EPS,
+       COL_SIGNALS };
+static size_t col_defect_out(const struct dmodel *d, size_t k) { (void)d; return COL_SIGNALS + k; }
+static size_t col_error(const struct dmodel *d, size_t k) { return COL_SIGNALS + d->ny + k; }
+static size_t col_defect_conn(const struct dmodel *d, size_t k) { return COL_SIGNALS + 3 * d->ny + k; }
+
+static void table_header(FILE *f, const struct dmodel *d, const char *xname, char sep)
+{
+    fprintf(f, "%s%cstatus%csteps%ct_end%ch_min%ch_avg%ch_max%ceps_max", xname, sep, sep, sep,
+            sep, sep, sep, sep);
+    static const char *const q[] = {"defect_out", "error", "y_end"};
+    for (int j = 0; j < 3; j++)
+        for (size_t k = 0; k < d->ny; k++)
+            fprintf(f, "%c%s_%s", sep, q[j], d->yname[k]);
+    for (size_t k = 0; k < d->nu; k++)
+        fprintf(f, "%cdefect_conn_%s", sep, d->uname[k]);
+    fputc('\n', f);
+}
+
+static void table_row(FILE *f, const struct dmodel *d, double x, const cosa_defect_result *r,
+                      char sep)
+{
+    fprintf(f, "%.17g%c%s%c%zu%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g", x, sep,
+            r->failed ? "failed" : "ok", sep, r->nsteps, sep, r->t_end, sep, r->h_min, sep,
+            r->h_avg, sep, r->h_max, sep, r->eps_max);
+    const double *q[] = {r->defect_out, r->error, r->y_end};
+    for (int j = 0; j < 3; j++)
+        for (size_t k = 0; k < d->ny; k++)
+            fprintf(f, "%c%.17g", sep, q[j][k]);
+    for (size_t k = 0; k < d->nu; k++)
+        fprintf(f, "%c%.17g", sep, r->defect_conn[k]);
+    fputc('\n', f);
+}
+
+static void print_run(const struct dmodel *d, const cosa_defect_result *r)
+{
+    if (r->failed)
+        printf("status failed t=%.15g\nreason %s\n", r->t_failed, r->reason);
+    else
+        printf("status ok\n");
+    printf("steps %zu\nt_end %.17g\nh_min %.17g\nh_avg %.17g\nh_max %.17g\neps_max %.17g\n",
+           r->nsteps, r->t_end, r->h_min, r->h_avg, r->h_max, r->eps_max);
+    for (size_t k = 0; k < d->ny; k++)
+        printf("defect_out_%s %.17g\n", d->yname[k], r->defect_out[k]);
+    for (size_t k = 0; k < d->ny; k++)
+        printf("error_%s %.17g\n", d->yname[k], r->error[k]);
+    for (size_t k = 0; k < d->ny; k++)
+        printf("y_end_%s %.17g\n", d->yname[k], r->y_end[k]);
+    for (size_t k = 0; k < d->nu; k++)
+        printf("defect_conn_%s %.17g\n", d->uname[k], r->defect_conn[k]);
+}
+
+/* ---- files ------------------------------------------------------------------- */
+
+static FILE *open_out(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+    return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+    if (fclose(f) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+static void header(FILE *f, const struct dmodel *d, const struct dspec *sp, const char *swept)
+{
+    scli_header(f, cmd, d->m, d->par, NULL, 0);
+    fprintf(f, "# integrator %s%s\n# in_order %d\n# out_order %d\n# control %s\n# tend %.17g\n",
+            d->integ, strcmp(d->integ, "euler") == 0 ? " (one step per macro step)" : "", sp->m,
+            sp->n, control_names[sp->control], sp->tend);
+    if (swept && strcmp(swept, "dt") == 0)
+        fprintf(f, "# dt (swept)\n");
+    else if (swept)
+        fprintf(f, "# tol (swept)\n# h0 %.17g\n", sp->h0);
+    else if (sp->H > 0.0)
+        fprintf(f, "# dt %.17g\n", sp->H);
+    else
+        fprintf(f, "# tol %.17g\n# h0 %.17g\n", sp->tol, sp->h0);
+    fprintf(f, "# reference %s\n", d->sys ? "exact (matrix exponential of the monolithic system)"
+                                          : "none (nonlinear model: errors are nan)");
+}
+
+/* Per-step CSV of a run: t (end of the step), H, eps, the per-step RMS of
+ * every output and connection defect, every output's y^(j)(t_{k+1}). */
+static int write_steps(const char *path, const struct dmodel *d, const struct dspec *sp,
+                       const cosa_defect_result *r)
+{
+    FILE *f = open_out(path);
+    if (!f)
+        return CLI_EFAIL;
+    header(f, d, sp, NULL);
+    fprintf(f, "# status %s\n# columns: t end of the macro step [s]; H its length; eps the "
+               "controlled defect (eq 38); out.Y per-step RMS of the output defect; conn.U "
+               "per-step RMS of the connection defect; Y.dJ the output polynomial's "
+               "coefficient y^(J)(t)\n",
+            r->failed ? "failed" : "ok");
+    const size_t ny = d->ny, nu = d->nu, nc = (size_t)r->out_order + 1;
+    fprintf(f, "t,H,eps");
+    for (size_t k = 0; k < ny; k++)
+        fprintf(f, ",out.%s", d->yname[k]);
+    for (size_t k = 0; k < nu; k++)
+        fprintf(f, ",conn.%s", d->uname[k]);
+    for (size_t k = 0; k < ny; k++)
+        for (size_t j = 0; j < nc; j++)
+            fprintf(f, ",%s.d%zu", d->yname[k], j);
+    fputc('\n', f);
+    for (size_t s = 0; s < r->nsteps; s++) {
+        fprintf(f, "%.17g,%.17g,%.17g", r->t[s], r->h[s], r->eps[s]);
+        for (size_t k = 0; k < ny; k++)
+            fprintf(f, ",%.17g", r->step_out[k + s * ny]);
+        for (size_t k = 0; k < nu; k++)
+            fprintf(f, ",%.17g", r->step_conn[k + s * nu]);
+        for (size_t k = 0; k < ny; k++)
+            for (size_t j = 0; j < nc; j++)
+                fprintf(f, ",%.17g", r->coef[k + j * ny + s * ny * nc]);
+        fputc('\n', f);
+    }
+    return close_out(f, path);
+}
+
+/* The output polynomials Y(s) = sum_j y^(j)(t_{k+1}) (s - t_{k+1})^j / j!
+ * sampled within every step (2 points for n = 0, 9 otherwise), a blank line
+ * between steps so that gnuplot draws each step's piece on its own. */
+static int write_poly(const char *path, const struct dmodel *d, const struct dspec *sp,
+                      const cosa_defect_result *r)
+{
+    FILE *f = open_out(path);
+    if (!f)
+        return CLI_EFAIL;
+    header(f, d, sp, NULL);
+    fprintf(f, "# the output polynomial of every macro step sampled within it (a blank line "
+               "between steps)\nt");
+    for (size_t k = 0; k < d->ny; k++)
+        fprintf(f, ",%s", d->yname[k]);
+    fputc('\n', f);
+    const size_t ny = d->ny, nc = (size_t)r->out_order + 1, np = nc == 1 ? 2 : 9;
+    for (size_t s = 0; s < r->nsteps; s++) {
+        const double t1 = r->t[s], t0 = t1 - r->h[s];
+        for (size_t i = 0; i < np; i++) {
+            const double t = i + 1 == np ? t1 : t0 + (t1 - t0) * (double)i / (double)(np - 1);
+            const double dt = t - t1;
+            fprintf(f, "%.17g", t);
+            for (size_t k = 0; k < ny; k++) {
+                double y = 0.0, pw = 1.0;
+                for (size_t j = 0; j < nc; j++) {
+                    y += r->coef[k + j * ny + s * ny * nc] * pw;
+                    pw *= dt / (double)(j + 1);
+                }
+                fprintf(f, ",%.17g", y);
+            }
+            fputc('\n', f);
+        }
+        fputc('\n', f);
+    }
+    return close_out(f, path);
+}
+
+/* The exact monolithic solution y*(t) = C* e^{A* t} x0 at 2000 intervals. */
+static int write_exact(const char *path, const struct dmodel *d, double tend)
+{
+    const size_t N = 2000;
+    cosa_reftraj *ref = NULL;
+    cosa_status st = cosa_reftraj_exact(d->sys, d->x0, tend / (double)N, N + 1, &ref);
+    if (st != COSA_OK) {
+        cli_error(cmd, "the exact solution failed: %s", cosa_strerror(st));
+        return CLI_EFAIL;
+    }
+    FILE *f = open_out(path);
+    if (!f) {
+        cosa_reftraj_free(ref);
+        return CLI_EFAIL;
+    }
+    scli_header(f, cmd, d->m, d->par, NULL, 0);
+    fprintf(f, "# exact monolithic solution y*(t) = C* exp(A* t) x0\nt");
+    for (size_t k = 0; k < d->ny; k++)
+        fprintf(f, ",%s", d->yname[k]);
+    fputc('\n', f);
+    for (size_t i = 0; i <= N; i++) {
+        fprintf(f, "%.17g", tend * (double)i / (double)N);
+        for (size_t k = 0; k < d->ny; k++)
+            fprintf(f, ",%.17g", ref->y[k + i * ref->ny]);
+        fputc('\n', f);
+    }
+    cosa_reftraj_free(ref);
+    return close_out(f, path);
+}
+
+/* A list of scripts to render at the end. */
+struct scripts {
+    char *name[256];
+    size_t n;
+};
+
+static void scripts_free(struct scripts *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->name[i]);
+    s->n = 0;
+}
+
+static int script(const scli_out *out, struct scripts *list, const char *name, const char *tpl,
+                  size_t n, const char *const *keys, const char *const *vals)
+{
+    char path[1024];
+    int rc = scli_out_path(cmd, out, name, path, sizeof path);
+    if (rc == CLI_OK)
+        rc = scli_write_script(cmd, path, tpl, n, keys, vals);
+    if (rc != CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    if (list && list->n < sizeof list->name / sizeof list->name[0] &&
+        !(list->name[list->n] = strdup(name))) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    if (list)
+        list->n++;
+    return CLI_OK;
+}
+
+/* Appends to a word list (space separated) of a script field. */
+static void add_word(char *buf, size_t size, const char *w)
+{
+    size_t len = strlen(buf);
+    snprintf(buf + len, size - len, "%s%s", len ? " " : "", w);
+}
+
+/* A log-log script of curves (file, column, title) from sweep tables. */
+static int sweep_script(const scli_out *out, struct scripts *list, const char *gp,
+                        const char *files, const char *cols, const char *titles,
+                        const char *xlabel, const char *ylabel, const char *title, int diag,
+                        const char *about)
+{
+    char base[256], comment[1024];
+    snprintf(base, sizeof base, "%.*s", (int)(strlen(gp) - 3), gp);
+    snprintf(comment, sizeof comment, "# cosa %s defect: %s\n# data: %s", cosa_version(), about,
+             files);
+    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES", "COLS", "TITLES", "DIAG",
+                          "XLABEL", "YLABEL", "TITLE"};
+    const char *vals[] = {comment, gp, base, files, cols, titles, diag ? "1" : "0",
+                          xlabel, ylabel, title};
+    return script(out, list, gp, cosa_plot_defect_sweep, 10, keys, vals);
+}
+
+static int steps_script(const scli_out *out, struct scripts *list, const char *gp,
+                        const char *files, const char *titles, double tol, const char *title)
+{
+    char base[256], comment[1024], tols[64];
+    snprintf(base, sizeof base, "%.*s", (int)(strlen(gp) - 3), gp);
+    snprintf(comment, sizeof comment, "# cosa %s defect: macro steps and controlled defect "
+                                      "vs time\n# data: %s", cosa_version(), files);
+    snprintf(tols, sizeof tols, "%.17g", tol);
+    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES", "TITLES", "TOL", "TITLE"};
+    const char *vals[] = {comment, gp, base, files, titles, tols, title};
+    return script(out, list, gp, cosa_plot_defect_steps, 7, keys, vals);
+}
+
+static int response_script(const scli_out *out, struct scripts *list, const char *gp,
+                           const struct dmodel *d, const char *files, const char *titles,
+                           const char *exact, const char *title)
+{
+    char base[256], comment[1024], names[1024] = "";
+    snprintf(base, sizeof base, "%.*s", (int)(strlen(gp) - 3), gp);
+    snprintf(comment, sizeof comment, "# cosa %s defect: output polynomials vs time\n# data: %s %s",
+             cosa_version(), files, exact);
+    for (size_t k = 0; k < d->ny; k++)
+        add_word(names, sizeof names, d->yname[k]);
+    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES", "TITLES", "NAMES", "EXACT",
+                          "TITLE"};
+    const char *vals[] = {comment, gp, base, files, titles, names, exact, title};
+    return script(out, list, gp, cosa_plot_defect_response, 8, keys, vals);
+}
+
+/* Data files of one run (BASE.csv, BASE_poly.csv, BASE_exact.csv when the
+ * model has an exact solution); *exact_name receives the latter's name or "". */
+static int write_run_files(const scli_out *out, const char *base, const struct dmodel *d,
+                           const struct dspec *sp, const cosa_defect_result *r, int want_exact,
+                           char *exact_name, size_t exact_size)
+{
+    char name[300], path[1024];
+    int rc;
+    snprintf(name, sizeof name, "%s.csv", base);
+    if ((rc = scli_out_path(cmd, out, name, path, sizeof path)) != CLI_OK ||
+        (rc = write_steps(path, d, sp, r)) != CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    snprintf(name, sizeof name, "%s_poly.csv", base);
+    if ((rc = scli_out_path(cmd, out, name, path, sizeof path)) != CLI_OK ||
+        (rc = write_poly(path, d, sp, r)) != CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    if (d->sys && want_exact) {
+        snprintf(exact_name, exact_size, "%s_exact.csv", base);
+        if ((rc = scli_out_path(cmd, out, exact_name, path, sizeof path)) != CLI_OK ||
+            (rc = write_exact(path, d, sp->tend)) != CLI_OK)
+            return rc;
+        printf("file %s\n", path);
+    }
+    return CLI_OK;
+}
+
+/* ---- single runs and sweeps ---------------------------------------------------- */
+
+static void describe(char *buf, size_t size, const struct dmodel *d, const struct dspec *sp)
+{
+    if (sp->H > 0.0)
+        snprintf(buf, size, "%s, %s, m = %d, n = %d, H = %g s", d->m->name, d->integ, sp->m,
+                 sp->n, sp->H);
+    else
+        snprintf(buf, size, "%s, %s, m = %d, n = %d, tol = %g, h0 = %g s", d->m->name, d->integ,
+                 sp->m, sp->n, sp->tol, sp->h0);
+}
+
+static int single(struct dmodel *d, const struct dspec *sp, const char *outdir,
+                  const char *plot)
+{
+    cosa_defect_result *r = NULL;
+    int rc = run_one(d, sp, &r);
+    if (rc != CLI_OK)
+        return rc;
+    print_run(d, r);
+    fflush(stdout);
+    if (outdir || plot) {
+        scli_out out = {.dir = outdir};
+        struct scripts list = {0};
+        char base[256], exact[300] = "", gp[300], files[300], title[256];
+        snprintf(base, sizeof base, "%s_%s_m%d_n%d", d->m->name, d->integ, sp->m, sp->n);
+        describe(title, sizeof title, d, sp);
+        if ((rc = scli_out_prepare(cmd, &out)) == CLI_OK &&
+            (rc = write_run_files(&out, base, d, sp, r, 1, exact, sizeof exact)) == CLI_OK) {
+            snprintf(files, sizeof files, "%s_poly.csv", base);
+            snprintf(gp, sizeof gp, "%s_response.gp", base);
+            rc = response_script(&out, &list, gp, d, files, base, exact, title);
+        }
+        if (rc == CLI_OK) {
+            snprintf(files, sizeof files, "%s.csv", base);
+            snprintf(gp, sizeof gp, "%s_steps.gp", base);
+            rc = steps_script(&out, &list, gp, files, base, sp->H > 0.0 ? 0.0 : sp->tol, title);
+        }
+        if (rc == CLI_OK && plot) {
+            fflush(stdout);
+            rc = scli_gnuplot_many(cmd, out.dir, list.name, list.n, plot, 4);
+            for (size_t i = 0; rc == CLI_OK && i < list.n; i++)
+                printf("file %s/%.*s.%s\n", out.dir, (int)(strlen(list.name[i]) - 3),
+                       list.name[i], plot);
+        }
+        scripts_free(&list);
+    }
+    const int failed = r->failed;
+    cosa_defect_result_free(r);
+    return rc != CLI_OK ? rc : failed ? CLI_EFAIL : CLI_OK;
+}
+
+/* A sweep over H (what = "dt") or tol ("tol"): the table to f (may be NULL)
+ * and to the CSV file path (may be NULL).  *nfailed counts failed runs. */
+static int sweep_table(struct dmodel *d, const struct dspec *base, const char *what,
+                       const double *v, size_t nv, FILE *f, const char *path, size_t *nfailed)
+{
+    FILE *csv = NULL;
+    if (path) {
+        if (!(csv = open_out(path)))
+            return CLI_EFAIL;
+        header(csv, d, base, what);
+        table_header(csv, d, what, ',');
+    }
+    if (f)
+        table_header(f, d, what, ' ');
+    int rc = CLI_OK;
+    *nfailed = 0;
+    for (size_t i = 0; i < nv && rc == CLI_OK; i++) {
+        struct dspec sp = *base;
+        if (strcmp(what, "dt") == 0)
+            sp.H = v[i];
+        else
+            sp.tol = v[i], sp.H = 0.0;
+        cosa_defect_result *r = NULL;
+        if ((rc = run_one(d, &sp, &r)) != CLI_OK)
+            break;
+        *nfailed += r->failed != 0;
+        if (f)
+            table_row(f, d, v[i], r, ' '), fflush(f);
+        if (csv)
+            table_row(csv, d, v[i], r, ',');
+        cosa_defect_result_free(r);
+    }
+    if (csv) {
+        int c = close_out(csv, path);
+        if (rc == CLI_OK)
+            rc = c;
+    }
+    return rc;
+}
+
+/* The scripts of one sweep table: defects and errors vs H or tol, and for
+ * tol sweeps the mean step. */
+static int sweep_scripts(const scli_out *out, struct scripts *list, const struct dmodel *d,
+                         const char *base, const char *csv, const char *what, const char *title)
+{
+    const int tol = strcmp(what, "tol") == 0;
+    const char *xlabel = tol ? "tolerance tol" : "macro step H [s]";
+    char files[4096], cols[1024], titles[2048], gp[300], num[32], about[256];
+    static const char *const kinds[] = {"defect_out", "defect_conn", "error", "h_avg"};
+    static const char *const ylabels[] = {"output defect (run RMS)",
+                                          "connection defect (run RMS)",
+                                          "error (RMS vs exact solution)", "mean macro step [s]"};
+    int rc = CLI_OK;
+    for (int q = 0; q < (tol ? 4 : 3) && rc == CLI_OK; q++) {
+        files[0] = cols[0] = titles[0] = '\0';
+        const size_t ns = q == 1 ? d->nu : q == 3 ? 1 : d->ny;
+        for (size_t k = 0; k < ns; k++) {
+            const size_t c = q == 0 ? col_defect_out(d, k) : q == 1 ? col_defect_conn(d, k)
+                             : q == 2 ? col_error(d, k) : COL_HAVG;
+            snprintf(num, sizeof num, "%zu", c);
+            add_word(files, sizeof files, csv);
+            add_word(cols, sizeof cols, num);
+            add_word(titles, sizeof titles, q == 1 ? d->uname[k] : q == 3 ? "h_avg" : d->yname[k]);
+        }
+        snprintf(gp, sizeof gp, "%s_%s.gp", base, kinds[q]);
+        snprintf(about, sizeof about, "%s vs %s", kinds[q], what);
+        rc = sweep_script(out, list, gp, files, cols, titles, xlabel, ylabels[q], title,
+                          tol && q < 2, about);
+    }
+    return rc;
+}
+
+static int sweep(struct dmodel *d, const struct dspec *sp, const char *what, const double *v,
+                 size_t nv, const char *outdir, const char *plot)
+{
+    scli_out out = {.dir = outdir};
+    struct scripts list = {0};
+    char base[256], csv[300], path[1024], title[256];
+    snprintf(base, sizeof base, "%s_%s_m%d_n%d_%s_sweep", d->m->name, d->integ, sp->m, sp->n,
+             what);
+    snprintf(csv, sizeof csv, "%s.csv", base);
+    int rc = CLI_OK, files = outdir || plot;
+    if (files && ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
+                  (rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK))
+        return rc;
+    size_t nfailed = 0;
+    rc = sweep_table(d, sp, what, v, nv, stdout, files ? path : NULL, &nfailed);
+    if (rc == CLI_OK && files) {
+        printf("file %s\n", path);
+        if (strcmp(what, "dt") == 0)
+            snprintf(title, sizeof title, "%s, %s, m = %d, n = %d, T = %g s", d->m->name,
+                     d->integ, sp->m, sp->n, sp->tend);
+        else
+            snprintf(title, sizeof title, "%s, %s, m = %d, n = %d, h0 = %g s, T = %g s",
+                     d->m->name, d->integ, sp->m, sp->n, sp->h0, sp->tend);
+        rc = sweep_scripts(&out, &list, d, base, csv, what, title);
+        if (rc == CLI_OK && plot) {
+            fflush(stdout);
+            rc = scli_gnuplot_many(cmd, out.dir, list.name, list.n, plot, 4);
+            for (size_t i = 0; rc == CLI_OK && i < list.n; i++)
+                printf("file %s/%.*s.%s\n", out.dir, (int)(strlen(list.name[i]) - 3),
+                       list.name[i], plot);
+        }
+    }
+    scripts_free(&list);
+    if (rc == CLI_OK && nfailed) {
+        cli_error(cmd, "%zu of %zu runs failed (status column)", nfailed, nv);
+        rc = CLI_EFAIL;
+    }
+    return rc;
+}
+
+/* ---- the paper's figures ------------------------------------------------------- */
+
+/* Defect paper section 4 (issue 12 "Done when"), rotational-defect:
+ *   Fig 4a  responses, H = 1, T = 50, m = n = 0, 1, 2, with the exact solution
+ *   Fig 4b  responses and step sizes, h0 = 1, tol = 0.005, T = 50
+ *   Fig 5a, 5b, 6  output/connection defects and errors vs H = 10^(-3..0), 16 points, T = 1
+ *   Fig 7, 8, 9, 10  the same and the mean step vs tol = 10^(-3..0), 16 points, h0 = 1e-4
+ * for euler and exact, each for m = n (family "mn"), m = 0, n = 0..2 ("u0")
+ * and n = 0, m = 0..2 ("y0"). */
+static const int combos[][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 0}, {2, 0}};
+#define NCOMBO (sizeof combos / sizeof combos[0])
+static const struct {
+    const char *name, *doc;
+    int combo[3];
+} families[] = {
+    {"mn", "m = n", {0, 1, 2}},
+    {"u0", "m = 0, n = 0..2", {0, 3, 4}},
+    {"y0", "n = 0, m = 0..2", {0, 5, 6}},
+};
+
+static int paper(cli_model *cm, const char *outdir, const char *plot)
+{
+    if (!outdir) {
+        cli_error(cmd, "--paper needs -o DIR");
+        return CLI_EUSAGE;
+    }
+    static const char *const integs[] = {"euler", "exact"};
+    scli_out out = {.dir = outdir};
+    struct scripts list = {0};
+    int rc = scli_out_prepare(cmd, &out);
+    double hs[16], tols[16];
+    for (int i = 0; i < 16; i++)
+        hs[i] = tols[i] = pow(10.0, -3.0 + 3.0 * i / 15.0);
+    hs[15] = tols[15] = 1.0;
+    const double t0 = scli_now();
+    for (size_t ii = 0; ii < 2 && rc == CLI_OK; ii++) {
+        struct dmodel d;
+        if ((rc = dm_build(cm, integs[ii], 1e-10, &d)) != CLI_OK) {
+            dm_free(&d);
+            break;
+        }
+        const char *in = integs[ii];
+        char base[300], files[4096], titles[2048], cols[1024], gp[300], title[256], exact[300];
+        char csv[400], path[1024], tag[64];
+        /* Fig 4a (fixed H = 1) and 4b (tol = 0.005, h0 = 1), T = 50, m = n */
+        for (int fb = 0; fb < 2 && rc == CLI_OK; fb++) {
+            files[0] = titles[0] = exact[0] = '\0';
+            char sfiles[1024] = "";
+            for (int mn = 0; mn <= 2 && rc == CLI_OK; mn++) {
+                struct dspec sp = {.m = mn, .n = mn, .H = fb ? 0.0 : 1.0, .tol = 0.005,
+                                   .h0 = 1.0, .tend = 50.0, .control = COSA_DEFECT_BOTH};
+                cosa_defect_result *r = NULL;
+                if ((rc = run_one(&d, &sp, &r)) != CLI_OK)
+                    break;
+                snprintf(base, sizeof base, "fig4%c_%s_m%d_n%d", fb ? 'b' : 'a', in, mn, mn);
+                /* one exact solution per figure (the first run's) */
+                rc = write_run_files(&out, base, &d, &sp, r, mn == 0, exact, sizeof exact);
+                if (r->failed)
+                    fprintf(stderr, "cosa: %s: note: %s failed at t = %g (%s)\n", cmd, base,
+                            r->t_failed, r->reason);
+                cosa_defect_result_free(r);
+                snprintf(tag, sizeof tag, "m=n=%d", mn);
+                snprintf(csv, sizeof csv, "%s_poly.csv", base);
+                add_word(files, sizeof files, csv);
+                add_word(titles, sizeof titles, tag);
+                snprintf(csv, sizeof csv, "%s.csv", base);
+                add_word(sfiles, sizeof sfiles, csv);
+            }
+            if (rc != CLI_OK)
+                break;
+            if (fb == 0)
+                snprintf(title, sizeof title, "Fig 4a: %s, H = 1 s, T = 50 s", in);
+            else
+                snprintf(title, sizeof title, "Fig 4b: %s, tol = 0.005, h0 = 1 s, T = 50 s", in);
+            snprintf(gp, sizeof gp, "fig4%c_%s_response.gp", fb ? 'b' : 'a', in);
+            rc = response_script(&out, &list, gp, &d, files, titles, exact, title);
+            if (rc == CLI_OK) {
+                snprintf(gp, sizeof gp, "fig4%c_%s_steps.gp", fb ? 'b' : 'a', in);
+                rc = steps_script(&out, &list, gp, sfiles, titles, fb ? 0.005 : 0.0, title);
+            }
+        }
+        /* sweeps over H and tol for every (m, n) used by the families */
+        for (int w = 0; w < 2 && rc == CLI_OK; w++) {
+            const char *what = w ? "tol" : "dt";
+            for (size_t c = 0; c < NCOMBO && rc == CLI_OK; c++) {
+                struct dspec sp = {.m = combos[c][0], .n = combos[c][1], .H = 0.0, .tol = 0.0,
+                                   .h0 = 1e-4, .tend = 1.0, .control = COSA_DEFECT_BOTH};
+                snprintf(csv, sizeof csv, "sweep_%s_%s_m%d_n%d.csv", what, in, sp.m, sp.n);
+                size_t nfailed = 0;
+                if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
+                    (rc = sweep_table(&d, &sp, what, w ? tols : hs, 16, NULL, path, &nfailed)) !=
+                        CLI_OK)
+                    break;
+                printf("file %s\n", path);
+                if (nfailed)
+                    fprintf(stderr, "cosa: %s: note: %zu runs of %s failed\n", cmd, nfailed, csv);
+            }
+        }
+        /* Figs 5a, 5b, 6 (vs H) and 7, 8, 9, 10 (vs tol), per family */
+        static const struct {
+            const char *fig, *what, *kind, *ylabel;
+        } figs[] = {
+            {"fig5a", "dt", "defect_out", "output defect (run RMS)"},
+            {"fig5b", "dt", "defect_conn", "connection defect (run RMS)"},
+            {"fig6", "dt", "error", "error (RMS vs exact solution)"},
+            {"fig7", "tol", "defect_out", "output defect (run RMS)"},
+            {"fig8", "tol", "defect_conn", "connection defect (run RMS)"},
+            {"fig9", "tol", "error", "error (RMS vs exact solution)"},
+            {"fig10", "tol", "h_avg", "mean macro step [s]"},
+        };
+        for (size_t fi = 0; fi < sizeof figs / sizeof figs[0] && rc == CLI_OK; fi++)
+            for (size_t fa = 0; fa < sizeof families / sizeof families[0] && rc == CLI_OK;
+                 fa++) {
+                files[0] = cols[0] = titles[0] = '\0';
+                const int q = strcmp(figs[fi].kind, "defect_out") == 0    ? 0
+                              : strcmp(figs[fi].kind, "defect_conn") == 0 ? 1
+                              : strcmp(figs[fi].kind, "error") == 0       ? 2
+                                                                          : 3;
+                for (int j = 0; j < 3; j++) {
+                    const int *mn = combos[families[fa].combo[j]];
+                    snprintf(csv, sizeof csv, "sweep_%s_%s_m%d_n%d.csv", figs[fi].what, in,
+                             mn[0], mn[1]);
+                    const size_t ns = q == 1 ? d.nu : q == 3 ? 1 : d.ny;
+                    for (size_t k = 0; k < ns; k++) {
+                        const size_t col = q == 0 ? col_defect_out(&d, k)
+                                           : q == 1 ? col_defect_conn(&d, k)
+                                           : q == 2 ? col_error(&d, k)
+                                                    : COL_HAVG;
+                        char num[16], t[128];
+                        snprintf(num, sizeof num, "%zu", col);
+                        if (q == 3)
+                            snprintf(t, sizeof t, "m=%d,n=%d", mn[0], mn[1]);
+                        else
+                            snprintf(t, sizeof t, "m=%d,n=%d:%s", mn[0], mn[1],
+                                     q == 1 ? d.uname[k] : d.yname[k]);
+                        add_word(files, sizeof files, csv);
+                        add_word(cols, sizeof cols, num);
+                        add_word(titles, sizeof titles, t);
+                    }
+                }
+                const int vs_tol = strcmp(figs[fi].what, "tol") == 0;
+                snprintf(title, sizeof title, "%s: %s, %s, %s, T = 1 s%s", figs[fi].fig, in,
+                         families[fa].doc, figs[fi].kind, vs_tol ? ", h0 = 1e-4 s" : "");
+                snprintf(gp, sizeof gp, "%s_%s_%s.gp", figs[fi].fig, in, families[fa].name);
+                rc = sweep_script(&out, &list, gp, files, cols, titles,
+                                  vs_tol ? "tolerance tol" : "macro step H [s]",
+                                  figs[fi].ylabel, title, vs_tol && q < 2, title);
+            }
+        dm_free(&d);
+    }
+    if (rc == CLI_OK) {
+        fprintf(stderr, "cosa: %s: runs done in %.1f s, rendering %zu plots\n", cmd,
+                scli_now() - t0, list.n);
+        fflush(stdout);
+        rc = scli_gnuplot_many(cmd, out.dir, list.name, list.n, plot ? plot : "png", 4);
+        for (size_t i = 0; rc == CLI_OK && i < list.n; i++)
+            printf("file %s/%.*s.%s\n", out.dir, (int)(strlen(list.name[i]) - 3), list.name[i],
+                   plot ? plot : "png");
+    }
+    scripts_free(&list);
+    return rc;
+}
+
+/* ---- the command ------------------------------------------------------------------ */
+
+int cmd_defect(int argc, char **argv)
+{
+    struct dopts o = {0};
+    struct dmodel d = {0};
+    double *v = NULL;
+    int ac = 0;
+    char **av = scli_argv_output(argc, argv, &ac);
+    if (!av) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    int rc = parse_args(ac, av, &o);
+    if (rc < 0) {
+        rc = CLI_OK;
+        goto out;
+    }
+    if (rc != CLI_OK)
+        goto out;
+    if (o.plot && (strcmp(o.plot, "png") != 0 && strcmp(o.plot, "svg") != 0)) {
+        cli_error(cmd, "--plot must be png or svg, got '%s'", o.plot);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (o.paper) {
+        if (o.mod.name || o.mod.file || o.mod.nset || o.integrator || o.rtol || o.in_order ||
+            o.out_order || o.dt || o.tol || o.h0 || o.tend || o.control) {
+            cli_error(cmd, "--paper takes only -o DIR and --plot (its settings are the paper's)");
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+        o.mod.name = "rotational-defect";
+        if ((rc = cli_model_resolve(&o.mod, cmd)) == CLI_OK)
+            rc = paper(&o.mod, o.output, o.plot);
+        goto out;
+    }
+
+    /* everything checkable before building anything */
+    if (!o.mod.name && !o.mod.file) {
+        cli_error(cmd, "--model is required (e.g. --model rotational-defect; see 'cosa models')");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (!o.integrator) {
+        cli_error(cmd, "--integrator is required: euler, exact or cvode");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (strcmp(o.integrator, "euler") && strcmp(o.integrator, "exact") &&
+        strcmp(o.integrator, "cvode")) {
+        cli_error(cmd, "unknown integrator '%s' (expected euler, exact or cvode)", o.integrator);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    struct dspec sp = {.h0 = 1e-4, .control = COSA_DEFECT_BOTH};
+    double rtol = 1e-10;
+    if ((rc = parse_order("--in-order", o.in_order, &sp.m)) != CLI_OK ||
+        (rc = parse_order("--out-order", o.out_order, &sp.n)) != CLI_OK ||
+        (rc = parse_positive("--rtol", o.rtol, &rtol)) != CLI_OK ||
+        (rc = parse_positive("--h0", o.h0, &sp.h0)) != CLI_OK ||
+        (rc = parse_positive("--tend", o.tend, &sp.tend)) != CLI_OK)
+        goto out;
+    if (o.control) {
+        size_t k = 0;
+        while (k < 3 && strcmp(o.control, control_names[k]) != 0)
+            k++;
+        if (k == 3) {
+            cli_error(cmd, "unknown control '%s' (expected both, output or connection)",
+                      o.control);
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+        sp.control = (cosa_defect_control)k;
+    }
+    if (!o.dt == !o.tol) {
+        cli_error(cmd, o.dt ? "give either --dt or --tol, not both"
+                            : "give --dt H (fixed steps) or --tol TOL (controlled steps)");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (o.h0 && !o.tol) {
+        cli_error(cmd, "--h0 is the first step of a controlled run: it needs --tol");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    const char *what = o.dt ? "dt" : "tol";
+    size_t nv = 0;
+    int is_sweep = 0;
+    if ((rc = parse_values(o.dt ? "--dt" : "--tol", o.dt ? o.dt : o.tol, &v, &nv, &is_sweep)) !=
+        CLI_OK)
+        goto out;
+    if ((rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK)
+        goto out;
+    if (!o.tend)
+        sp.tend = o.mod.model->tend;
+    if (!(sp.tend > 0.0) || !isfinite(sp.tend)) {
+        cli_error(cmd, "model '%s' has no positive horizon: give --tend", o.mod.model->name);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (o.dt)
+        for (size_t i = 0; i < nv; i++)
+            if (sp.tend / v[i] > DEFECT_FIXED_STEPS_MAX) {
+                cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most %g)",
+                          sp.tend / v[i], DEFECT_FIXED_STEPS_MAX);
+                rc = CLI_EUSAGE;
+                goto out;
+            }
+    if ((rc = dm_build(&o.mod, o.integrator, rtol, &d)) != CLI_OK)
+        goto out;
+    if (!d.sys)
+        fprintf(stderr, "cosa: %s: note: model '%s' has no linear form, so no exact solution: "
+                        "error_* are nan\n", cmd, d.m->name);
+    if (!is_sweep) {
+        if (o.dt)
+            sp.H = v[0];
+        else
+            sp.tol = v[0];
+        printf("model %s\nintegrator %s\nin_order %d\nout_order %d\ncontrol %s\n", d.m->name,
+               d.integ, sp.m, sp.n, control_names[sp.control]);
+        if (o.dt)
+            printf("dt %.17g\n", sp.H);
+        else
+            printf("tol %.17g\nh0 %.17g\n", sp.tol, sp.h0);
+        printf("tend %.17g\n", sp.tend);
+        rc = single(&d, &sp, o.output, o.plot);
+    } else {
+        printf("# cosa %s defect: model %s, integrator %s, in_order %d, out_order %d, control "
+               "%s, tend %.17g",
+               cosa_version(), d.m->name, d.integ, sp.m, sp.n, control_names[sp.control],
+               sp.tend);
+        if (o.tol)
+            printf(", h0 %.17g", sp.h0);
+        printf("\n");
+        rc = sweep(&d, &sp, what, v, nv, o.output, o.plot);
+    }
+out:
+    dm_free(&d);
+    free(v);
+    cli_model_free(&o.mod);
+    free(av);
+    return rc;
+}

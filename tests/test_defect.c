@@ -593,3 +593,123 @@ Test(published, exact_fixed_step_defects)
     cr_expect(near_printed(dconn[0], 2.511e-7, 4), "defect_conn_omega2_in %.9g", dconn[0]);
     cr_expect(near_printed(dconn[1], 1.163e-7, 4), "defect_conn_tau_in %.9g", dconn[1]);
 }
+
+/* ---- the defect-controlled run (cosa_defect_run: the staged master with
+ * Taylor inputs and mid samples, the defect estimator, the PI controller) -- */
+
+/* rotational-defect units (euler: one Euler step per macro step) and a run. */
+static cosa_defect_result *run_lib(const char *integrator, const cosa_defect_opts *o)
+{
+    double x0[5];
+    cosa_system *sys = rotdef(x0);
+    cosa_odesys *os = NULL;
+    cosa_unit *un[2];
+    const int exact = strcmp(integrator, "exact") == 0;
+    cosa_integrator integ;
+    if (!exact) {
+        cr_assert_eq(cosa_integrator_parse(integrator, &integ), COSA_OK);
+        integ.hmicro = 1e300;
+        cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
+    }
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(exact ? cosa_unit_linear_from_system(sys, i, &un[i])
+                           : cosa_unit_ode_create(cosa_odesys_sub(os, i), &integ, &un[i]),
+                     COSA_OK);
+    cosa_unitset *set = NULL;
+    cr_assert_eq(cosa_unitset_create(2, un, cosa_system_L(sys), NULL, &set), COSA_OK);
+    cosa_defect_result *r = NULL;
+    cosa_status st = cosa_defect_run(set, x0, sys, o, &r);
+    cr_assert_eq(st, COSA_OK, "cosa_defect_run: %s", cosa_strerror(st));
+    cr_assert_not(r->failed, "run failed: %s", r->reason);
+    cosa_unitset_free(set);
+    cosa_unit_free(un[0]);
+    cosa_unit_free(un[1]);
+    cosa_odesys_free(os);
+    cosa_system_free(sys);
+    return r;
+}
+
+/* The library run reproduces the hand-written fixed-step loop above bitwise
+ * would be too strong (the loop steps in two halves for the mid sample, the
+ * master samples from a snapshot and takes the step whole); it reproduces
+ * the published values (outputs: tau, omega2; inputs: omega2_in, tau_in). */
+Test(published, library_run_fixed_steps)
+{
+    cosa_defect_opts o = {.in_order = 0, .out_order = 0, .H = 0.1, .tend = 1.0};
+    cosa_defect_result *r = run_lib("euler", &o);
+    cr_expect_eq(r->nsteps, 10);
+    cr_expect(near_printed(r->defect_out[1], 2.67015e-3, 6), "out omega2 %.9g", r->defect_out[1]);
+    cr_expect(near_printed(r->defect_out[0], 1.11063e-3, 6), "out tau %.9g", r->defect_out[0]);
+    cr_expect(near_printed(r->defect_conn[0], 4.62483e-3, 6), "conn omega2_in %.9g",
+              r->defect_conn[0]);
+    cr_expect(near_printed(r->defect_conn[1], 1.92367e-3, 6), "conn tau_in %.9g",
+              r->defect_conn[1]);
+    cosa_defect_result_free(r);
+    /* y_end_omega2 at H = 1, T = 50 (Euler, m = n = 0): -0.0213492 */
+    o = (cosa_defect_opts){.in_order = 0, .out_order = 0, .H = 1.0, .tend = 50.0};
+    r = run_lib("euler", &o);
+    cr_expect_eq(r->nsteps, 50);
+    cr_expect(near_printed(r->y_end[1], -0.0213492, 6), "y_end omega2 %.9g", r->y_end[1]);
+    cosa_defect_result_free(r);
+    /* exact, H = 0.01, m = n = 1: defects and the errors against the exact solution */
+    o = (cosa_defect_opts){.in_order = 1, .out_order = 1, .H = 0.01, .tend = 1.0};
+    r = run_lib("exact", &o);
+    cr_expect_eq(r->nsteps, 100);
+    cr_expect(near_printed(r->defect_out[1], 1.949e-7, 4), "out omega2 %.9g", r->defect_out[1]);
+    cr_expect(near_printed(r->defect_out[0], 8.987e-8, 4), "out tau %.9g", r->defect_out[0]);
+    cr_expect(near_printed(r->defect_conn[0], 2.511e-7, 4), "conn omega2_in %.9g",
+              r->defect_conn[0]);
+    cr_expect(near_printed(r->defect_conn[1], 1.163e-7, 4), "conn tau_in %.9g",
+              r->defect_conn[1]);
+    cr_expect(near_printed(r->error[1], 1.855e-7, 4), "error omega2 %.9g", r->error[1]);
+    cr_expect(near_printed(r->error[0], 4.103e-7, 4), "error tau %.9g", r->error[0]);
+    cosa_defect_result_free(r);
+}
+
+/* The PI-controlled run: tol = 0.01, m = n = 0, Euler, T = 1: 37 steps,
+ * h_avg 0.02703 (published); every step's controlled defect is the recorded
+ * eps, the steps add up to T exactly. */
+Test(published, library_run_controlled)
+{
+    cosa_defect_opts o = {.in_order = 0, .out_order = 0, .tol = 0.01, .h0 = 1e-4, .tend = 1.0};
+    cosa_defect_result *r = run_lib("euler", &o);
+    cr_log_info("tol 0.01: %zu steps, h_avg %.9g, h_min %.3g, h_max %.3g, eps_max %.3g",
+                r->nsteps, r->h_avg, r->h_min, r->h_max, r->eps_max);
+    cr_expect_eq(r->nsteps, 37);
+    cr_expect(near_printed(r->h_avg, 0.02703, 4), "h_avg %.9g", r->h_avg);
+    cr_expect_eq(r->t[r->nsteps - 1], 1.0, "the last step ends at T exactly");
+    cr_expect_eq(r->h[0], 1e-4, "the first step is h0");
+    cr_expect_leq(r->h[1], 2e-4, "the first cap is 2 h0");
+    cosa_defect_result_free(r);
+}
+
+/* Bad options are refused before anything runs. */
+Test(published, library_run_bad_options)
+{
+    double x0[5];
+    cosa_system *sys = rotdef(x0);
+    cosa_unit *un[2];
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(cosa_unit_linear_from_system(sys, i, &un[i]), COSA_OK);
+    cosa_unitset *set = NULL;
+    cr_assert_eq(cosa_unitset_create(2, un, cosa_system_L(sys), NULL, &set), COSA_OK);
+    cosa_defect_result *r = NULL;
+    const cosa_defect_opts bad[] = {
+        {.in_order = -1, .H = 0.1, .tend = 1.0},
+        {.out_order = COSA_UNIT_DERMAX + 1, .H = 0.1, .tend = 1.0},
+        {.H = 0.0, .tend = 1.0},                       /* neither H nor tol */
+        {.H = 0.1, .tol = 0.01, .h0 = 1e-4, .tend = 1.0}, /* both */
+        {.tol = 0.01, .h0 = 0.0, .tend = 1.0},
+        {.H = NAN, .tend = 1.0},
+        {.H = 0.1, .tend = -1.0},
+        {.H = 0.1, .tend = 1.0, .control = (cosa_defect_control)7},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        cr_expect_eq(cosa_defect_run(set, x0, sys, &bad[k], &r), COSA_ERANGE, "case %zu", k);
+        cr_expect_null(r);
+    }
+    cosa_unitset_free(set);
+    cosa_unit_free(un[0]);
+    cosa_unit_free(un[1]);
+    cosa_system_free(sys);
+}

@@ -465,13 +465,13 @@ cosa_status cosa_master_info(const cosa_master *m, double *z);
  * COSA_EUNSUPPORTED for them).  H > 0 finite, else COSA_ERANGE. */
 cosa_status cosa_master_set_step(cosa_master *m, double H);
 
-/* What the last successful proposal saw (valid until the next propose or
- * init; any pointer may be NULL): H, the input polynomials' derivatives
+/* What the last successful proposal saw (also after its commit, e.g. in an
+ * observer; valid until the next propose or init; any pointer may be NULL): H, the input polynomials' derivatives
  * u^(0..q)(T_n) (nu x (q+1), ld nu; *q the input degree), the outputs'
  * derivatives at T_n + H with the step's input polynomial continued there,
  * y^(0..n) (ny x (n+1), ld ny; *n = out_order, TAYLOR only, else NULL and
  * *n = -1), and with sample_mid the outputs at T_n + H/2 (ny; else NULL).
- * COSA_EINVAL if there is no proposal. */
+ * COSA_EINVAL if there has been no successful proposal since init. */
 cosa_status cosa_master_step_data(const cosa_master *m, double *H, int *q, const double **uder,
                                   int *n, const double **yder, const double **ymid);
 

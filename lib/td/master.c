@@ -73,6 +73,18 @@ struct cosa_master {
     int saved;                 /* the snapshots belong to the current proposal */
     cosa_observer obs[COSA_MASTER_OBSERVERS];
     size_t nobs;
+    /* extrapolation kind and step data */
+    int taylor;                /* COSA_EXTRAP_TAYLOR                           */
+    int nout;                  /* TAYLOR: output derivative order n            */
+    int q;                     /* input degree: p (HISTORY), min(p, n) (TAYLOR) */
+    double *yder;              /* ny x (n+1): y^(0..n)(T_n), consistent (TAYLOR) */
+    double *yend;              /* ny x (n+1): y^(0..n)(T_n + H) (TAYLOR)       */
+    double *uder;              /* nu x (q+1): u^(0..q)(T_n) of the proposal     */
+    double *ymid;              /* ny: outputs at T_n + H/2 (sample_mid)        */
+    double *dtmp;              /* ny x (n+1): one unit's output derivatives    */
+    cosa_unit_snapshot **msnaps; /* nunits: the mid-sample snapshots          */
+    double H_prop;             /* H of the last proposal                       */
+    int have_data;             /* the step data are those of the last proposal  */
 };
 
 /* ---- execution schemes (a table, not a branch per stage) --------------------- */
@@ -116,6 +128,11 @@ void cosa_master_free(cosa_master *m)
         for (size_t i = 0; i < m->nunits; i++)
             cosa_unit_snapshot_free(cosa_unitset_unit(m->set, i), m->snaps[i]);
     free(m->snaps);
+    if (m->msnaps)
+        for (size_t i = 0; i < m->nunits; i++)
+            cosa_unit_snapshot_free(cosa_unitset_unit(m->set, i), m->msnaps[i]);
+    free(m->msnaps);
+    free(m->yder);
     cosa_disc_workspace_free(m->dw);
     cosa_system_free(m->jsys);
     free(m->seq);
@@ -199,6 +216,13 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
         return COSA_EUNSUPPORTED;
     if (s->exec == COSA_GAUSS_SEIDEL && s->seq && !cosa_unitset_is_sequence(set, s->seq))
         return COSA_EINVAL;
+    const int taylor = opt && opt->extrapolation == COSA_EXTRAP_TAYLOR;
+    if (opt && opt->extrapolation != COSA_EXTRAP_HISTORY && !taylor)
+        return COSA_EINVAL;
+    if (taylor && (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE))
+        return COSA_EUNSUPPORTED; /* Algorithm 1: non-iterative Jacobi, no correction */
+    if (taylor && (opt->out_order < 0 || opt->out_order > COSA_UNIT_DERMAX))
+        return COSA_ERANGE;
 
     const size_t nunits = cosa_unitset_count(set), nx = cosa_unitset_nx(set),
                  nu = cosa_unitset_nu(set), ny = cosa_unitset_ny(set);
@@ -263,6 +287,20 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     CARVE(m->G0, ny * nu);
     CARVE(m->IGL, ny * ny);
 #undef CARVE
+    m->taylor = taylor;
+    m->nout = taylor ? opt->out_order : -1;
+    m->q = taylor && m->nout < m->p ? m->nout : m->p;
+    {
+        const size_t nd = (size_t)(taylor ? m->nout + 1 : 0);
+        const size_t nq = (size_t)m->q + 1;
+        m->yder = calloc(3 * ny * nd + nu * nq + ny + 1, sizeof(double));
+        if (!m->yder)
+            goto nomem;
+        m->yend = m->yder + ny * nd;
+        m->uder = m->yend + ny * nd;
+        m->ymid = m->uder + nu * nq;
+        m->dtmp = m->ymid + ny;
+    }
     m->kappa = cosa_order_tables(m->p, m->lag, m->e, m->w);
     cosa_lagrange_table(m->p, 1.0, m->lag1);
     if (s->corr & COSA_CORR_OUTPUT) {
@@ -311,9 +349,9 @@ static cosa_status notify(const cosa_master *m, int which)
 cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const double *yhist,
                              const double *du0)
 {
-    if (!m || (m->nx && !x0) || (m->ny && !yhist))
+    if (!m || (m->nx && !x0) || (m->ny && !yhist && !m->taylor))
         return COSA_EINVAL;
-    if (!isfinite(t0) || !dense_isfinite(m->ny, m->np, yhist, m->ny) ||
+    if (!isfinite(t0) || (yhist && !dense_isfinite(m->ny, m->np, yhist, m->ny)) ||
         (du0 && !dense_isfinite(m->nu, 1, du0, m->nu)))
         return COSA_ENONFINITE;
     for (size_t i = 0; i < m->nunits; i++) {
@@ -325,12 +363,24 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
             return st;
     }
     m->t = t0;
-    memcpy(m->hist, yhist, m->ny * m->np * sizeof *yhist);
-    memcpy(m->y, yhist, m->ny * sizeof *yhist);
+    if (m->taylor) {
+        /* consistent y^(0..n)(t0) (the inputs set on the way); the history
+         * holds y(t0) in every slot, as cosa_master_init_loop does */
+        cosa_status st = cosa_unitset_exchange_derivatives(m->set, m->p, m->nout, m->yder, NULL);
+        if (st != COSA_OK)
+            return st;
+        for (size_t j = 0; j < m->np; j++)
+            memcpy(m->hist + j * m->ny, m->yder, m->ny * sizeof *m->yder);
+        memcpy(m->y, m->yder, m->ny * sizeof *m->yder);
+    } else {
+        memcpy(m->hist, yhist, m->ny * m->np * sizeof *yhist);
+        memcpy(m->y, yhist, m->ny * sizeof *yhist);
+    }
     for (size_t k = 0; k < m->nu; k++)
         m->du[k] = m->has_du && du0 ? du0[k] : 0.0;
     m->proposed = 0;
     m->saved = 0;
+    m->have_data = 0;
     return notify(m, 0);
 }
 
@@ -405,6 +455,23 @@ static cosa_status linearise(cosa_master *m, double t, const double *uin)
     return COSA_OK;
 }
 
+/* The outputs of unit i at T_n + H/2 under the input polynomial it has:
+ * a half step from a snapshot, read, restore -- the step itself is then
+ * taken from the unchanged state, so it is bitwise the one without. */
+static cosa_status sample_mid(cosa_master *m, size_t i, cosa_unit *u, size_t oy)
+{
+    if (!m->msnaps && !(m->msnaps = calloc(m->nunits, sizeof *m->msnaps)))
+        return COSA_ENOMEM;
+    cosa_status st = cosa_unit_save(u, &m->msnaps[i]);
+    if (st != COSA_OK)
+        return st;
+    st = cosa_unit_do_step(u, 0.5 * m->H);
+    if (st == COSA_OK)
+        st = cosa_unit_get_output(u, m->ymid + oy);
+    cosa_status rs = cosa_unit_restore(u, m->msnaps[i]);
+    return st != COSA_OK ? st : rs;
+}
+
 /* Every unit gets its input polynomial, steps and reports y_{n+1}, in the
  * execution order; the scheme's after_unit hook updates the polynomials. */
 static cosa_status stage_advance(cosa_master *m)
@@ -429,12 +496,28 @@ static cosa_status stage_advance(cosa_master *m)
                 for (size_t r = 0; r < nui; r++)
                     m->der[r + k * nui] = m->a[ou + r + k * nu] * fact[k];
         }
-        cosa_status st;
-        if ((st = cosa_unit_set_input(u, m->p, m->der)) != COSA_OK ||
-            (st = cosa_unit_do_step(u, m->H)) != COSA_OK ||
+        cosa_status st = COSA_OK;
+        if (!m->taylor) { /* TAYLOR: the exchange at T_n has set the inputs */
+            st = cosa_unit_set_input(u, m->p, m->der);
+            for (size_t k = 0; k < np; k++)
+                for (size_t r = 0; r < nui; r++)
+                    m->uder[ou + r + k * nu] = m->der[r + k * nui];
+        }
+        if (st == COSA_OK && m->opt.sample_mid)
+            st = sample_mid(m, i, u, oy);
+        if (st != COSA_OK || (st = cosa_unit_do_step(u, m->H)) != COSA_OK ||
             (st = cosa_unit_get_output(u, m->y_new + oy)) != COSA_OK) {
             m->failed = i;
             return st;
+        }
+        if (m->taylor) { /* y^(0..n)(T_n + H) with the step's input continued */
+            if ((st = cosa_unit_get_output_derivatives(u, m->nout, m->dtmp)) != COSA_OK) {
+                m->failed = i;
+                return st;
+            }
+            for (int j = 0; j <= m->nout; j++)
+                for (size_t r = 0; r < u->ny; r++)
+                    m->yend[oy + r + (size_t)j * ny] = m->dtmp[r + (size_t)j * u->ny];
         }
         if (m->exec->after_unit)
             m->exec->after_unit(m, i);
@@ -532,9 +615,20 @@ cosa_status cosa_master_propose(cosa_master *m, int save)
     m->failed = m->nunits;
     m->proposed = 0;
     m->saved = 0;
+    m->have_data = 0;
     if (save && (st = save_units(m)) != COSA_OK)
         return st;
-    stage_extrapolate(m);
+    if (m->taylor) {
+        /* consistent y^(0..n)(T_n), the inputs set to their Taylor polynomials */
+        if ((st = cosa_unitset_exchange_derivatives(m->set, m->p, m->nout, m->yder, NULL)) !=
+            COSA_OK)
+            return st;
+        /* u^(j) = L y^(j), j = 0..q */
+        for (int j = 0; j <= m->q; j++)
+            dense_gemv(m->nu, m->ny, 1.0, m->L, m->nu, m->yder + (size_t)j * m->ny, 0.0,
+                       m->uder + (size_t)j * m->nu);
+    } else
+        stage_extrapolate(m);
     /* linearisation at the start of the step: (x_n, u~(T_n) = L ybar_n + du_n) */
     if ((m->s.corr & COSA_CORR_OUTPUT) && !m->opt.lin_at_end) {
         inputs_of(m, m->hist, m->u0);
@@ -544,7 +638,9 @@ cosa_status cosa_master_propose(cosa_master *m, int save)
     if ((st = stage_advance(m)) != COSA_OK || (st = stage_correct_outputs(m, ybar)) != COSA_OK ||
         (st = stage_correct_state(m, ybar)) != COSA_OK)
         return st;
+    m->H_prop = m->H;
     m->proposed = 1;
+    m->have_data = 1;
     return COSA_OK;
 }
 
@@ -626,3 +722,35 @@ cosa_status cosa_master_info(const cosa_master *m, double *z)
 }
 
 size_t cosa_master_failed_unit(const cosa_master *m) { return m ? m->failed : 0; }
+
+cosa_status cosa_master_set_step(cosa_master *m, double H)
+{
+    if (!m)
+        return COSA_EINVAL;
+    if (!m->taylor)
+        return COSA_EUNSUPPORTED; /* the history assumes equidistant macro points */
+    if (!isfinite(H) || !(H > 0.0))
+        return COSA_ERANGE;
+    m->H = H;
+    return COSA_OK;
+}
+
+cosa_status cosa_master_step_data(const cosa_master *m, double *H, int *q, const double **uder,
+                                  int *n, const double **yder, const double **ymid)
+{
+    if (!m || !m->have_data)
+        return COSA_EINVAL;
+    if (H)
+        *H = m->H_prop;
+    if (q)
+        *q = m->q;
+    if (uder)
+        *uder = m->uder;
+    if (n)
+        *n = m->taylor ? m->nout : -1;
+    if (yder)
+        *yder = m->taylor ? m->yend : NULL;
+    if (ymid)
+        *ymid = m->opt.sample_mid ? m->ymid : NULL;
+    return COSA_OK;
+}

@@ -1,0 +1,329 @@
+/* defect_run.c -- one defect-controlled co-simulation run (defect paper
+ * Algorithm 1; issue 12 section 3): a driver over the staged master with
+ * the Taylor extrapolation kind and mid-step samples, the per-step defects
+ * as the estimator (cosa_defect_step) and a controller from the table
+ * (cosa_controller_*) choosing the next macro step from the controlled
+ * defect.  Run figures: defect RMS per signal, the error of the output
+ * polynomials against the exact monolithic solution, continuous in time,
+ * and the step statistics. */
+#include "cosa/td.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define END_RTOL 1e-12 /* a step ending within END_RTOL T of T ends at T */
+
+void cosa_defect_result_free(cosa_defect_result *r)
+{
+    if (!r)
+        return;
+    free(r->defect_out);
+    free(r->t);
+    free(r->step_out);
+    free(r->coef);
+    free(r);
+}
+
+/* Room for cap steps in the per-step records. */
+static cosa_status records_grow(cosa_defect_result *r, size_t cap)
+{
+    const size_t ny = r->ny, nu = r->nu, nc = (size_t)r->out_order + 1;
+    double *t = realloc(r->t, 3 * cap * sizeof *t);
+    if (!t)
+        return COSA_ENOMEM;
+    /* t, h, eps share one block: move h and eps up to their new places */
+    const size_t old = r->t ? (size_t)(r->h - r->t) : 0;
+    if (old) {
+        memmove(t + 2 * cap, t + 2 * old, old * sizeof *t);
+        memmove(t + cap, t + old, old * sizeof *t);
+    }
+    r->t = t;
+    r->h = t + cap;
+    r->eps = t + 2 * cap;
+    double *so = realloc(r->step_out, (ny + nu) * cap * sizeof *so);
+    if (!so)
+        return COSA_ENOMEM;
+    if (old)
+        memmove(so + ny * cap, so + ny * old, nu * old * sizeof *so);
+    r->step_out = so;
+    r->step_conn = so + ny * cap;
+    double *c = realloc(r->coef, ny * nc * cap * sizeof *c);
+    if (!c)
+        return COSA_ENOMEM;
+    r->coef = c;
+    return COSA_OK;
+}
+
+/* The exact monolithic output y* = C* e^{A* s} x0 at s (ny), through the
+ * workspace of the caller (A*, C*, the exponential). */
+struct exact_ref {
+    size_t nx, ny;
+    double *As, *Cs, *M, *E, *xs;
+    const double *x0;
+    cosa_expm_workspace *ew;
+};
+
+static cosa_status exact_at(struct exact_ref *e, double s, double *y)
+{
+    for (size_t k = 0; k < e->nx * e->nx; k++)
+        e->M[k] = s * e->As[k];
+    cosa_status st = cosa_expm(e->nx, e->M, e->nx, e->E, e->nx, e->ew);
+    if (st != COSA_OK)
+        return st;
+    for (size_t i = 0; i < e->nx; i++) {
+        double acc = 0.0;
+        for (size_t j = 0; j < e->nx; j++)
+            acc += e->E[i + j * e->nx] * e->x0[j];
+        e->xs[i] = acc;
+    }
+    for (size_t r = 0; r < e->ny; r++) {
+        double acc = 0.0;
+        for (size_t j = 0; j < e->nx; j++)
+            acc += e->Cs[r + j * e->ny] * e->xs[j];
+        y[r] = acc;
+    }
+    return COSA_OK;
+}
+
+static void exact_free(struct exact_ref *e)
+{
+    free(e->As);
+    cosa_expm_workspace_free(e->ew);
+}
+
+static cosa_status exact_init(struct exact_ref *e, const cosa_system *sys, const double *x0)
+{
+    memset(e, 0, sizeof *e);
+    e->nx = cosa_system_nx(sys);
+    e->ny = cosa_system_ny(sys);
+    e->x0 = x0;
+    const size_t nx = e->nx, ny = e->ny;
+    e->As = malloc((4 * nx * nx + ny * nx + nx + 1) * sizeof(double));
+    e->ew = cosa_expm_workspace_alloc(nx);
+    if (!e->As || !e->ew) {
+        exact_free(e);
+        return COSA_ENOMEM;
+    }
+    e->Cs = e->As + nx * nx;
+    e->M = e->Cs + ny * nx;
+    e->E = e->M + nx * nx;
+    e->xs = e->E + nx * nx;
+    cosa_status st = cosa_system_monolithic(sys, e->As, e->Cs);
+    if (st != COSA_OK)
+        exact_free(e);
+    return st;
+}
+
+/* int_{t0}^{t0+h} sum_r (Y_r(s) - y*_r(s))^2 ds per output r (8-point
+ * Gauss-Legendre: exact for the polynomial part up to degree 15; the
+ * exponential part is smooth on the step), Y from coef (ny x (n+1)) about
+ * t0 + h. */
+static cosa_status step_error(struct exact_ref *e, double t0, double h, int n, const double *coef,
+                              double *ysq, double *acc)
+{
+    static const double gx[4] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267,
+                                 0.9602898564975363};
+    static const double gw[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745,
+                                 0.1012285362903763};
+    const size_t ny = e->ny;
+    for (size_t r = 0; r < ny; r++)
+        acc[r] = 0.0;
+    for (int k = 0; k < 8; k++) {
+        const double xi = k < 4 ? -gx[3 - k] : gx[k - 4], wi = k < 4 ? gw[3 - k] : gw[k - 4];
+        const double s = t0 + 0.5 * h * (xi + 1.0), ds = s - (t0 + h);
+        cosa_status st = exact_at(e, s, ysq);
+        if (st != COSA_OK)
+            return st;
+        for (size_t r = 0; r < ny; r++) {
+            double Y = 0.0, p = 1.0, fact = 1.0;
+            for (int j = 0; j <= n; j++) {
+                if (j > 0) {
+                    p *= ds;
+                    fact *= j;
+                }
+                Y += coef[r + (size_t)j * ny] * p / fact;
+            }
+            const double d = Y - ysq[r];
+            acc[r] += 0.5 * h * wi * d * d;
+        }
+    }
+    return COSA_OK;
+}
+
+static int is_failure(cosa_status st)
+{
+    return st == COSA_ENOTCONVERGED || st == COSA_ENONFINITE || st == COSA_ERANGE;
+}
+
+cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_system *exact,
+                            const cosa_defect_opts *o, cosa_defect_result **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    const size_t nx = cosa_unitset_nx(set), nu = cosa_unitset_nu(set),
+                 ny = cosa_unitset_ny(set);
+    if (!set || !o || (nx && !x0) || ny == 0)
+        return COSA_EINVAL;
+    const int fixed = o->tol == 0.0;
+    if (o->in_order < 0 || o->in_order > COSA_UNIT_DEGMAX || o->out_order < 0 ||
+        o->out_order > COSA_UNIT_DERMAX || !(o->tend > 0.0) || !isfinite(o->tend) ||
+        (fixed && (!(o->H > 0.0) || !isfinite(o->H))) ||
+        (!fixed && (!(o->tol > 0.0) || !isfinite(o->tol) || !(o->h0 > 0.0) ||
+                    !isfinite(o->h0) || o->H != 0.0)) ||
+        (o->control != COSA_DEFECT_BOTH && o->control != COSA_DEFECT_OUTPUT &&
+         o->control != COSA_DEFECT_CONNECTION))
+        return COSA_ERANGE;
+    if (exact && (cosa_system_nx(exact) != nx || cosa_system_ny(exact) != ny))
+        return COSA_EINVAL;
+    const double T = o->tend;
+    const int n = o->out_order;
+
+    cosa_status st;
+    cosa_master *m = NULL;
+    cosa_controller *ctl = NULL;
+    cosa_defect_result *r = calloc(1, sizeof *r);
+    struct exact_ref ex;
+    int have_exact = 0;
+    double *work = calloc(3 * ny + 3 * nu + 1, sizeof *work);
+    if (!r || !work) {
+        st = COSA_ENOMEM;
+        goto fail;
+    }
+    r->ny = ny;
+    r->nu = nu;
+    r->out_order = n;
+    r->defect_out = calloc(3 * ny + nu + 1, sizeof(double));
+    if (!r->defect_out) {
+        st = COSA_ENOMEM;
+        goto fail;
+    }
+    r->defect_conn = r->defect_out + ny;
+    r->error = r->defect_conn + nu;
+    r->y_end = r->error + ny;
+    size_t cap = 256;
+    if ((st = records_grow(r, cap)) != COSA_OK)
+        goto fail;
+    if (exact) {
+        if ((st = exact_init(&ex, exact, x0)) != COSA_OK)
+            goto fail;
+        have_exact = 1;
+    }
+    double *dout = work, *dconn = dout + ny, *ytmp = dconn + nu, *eacc = ytmp + ny;
+
+    /* the master: Jacobi, Taylor inputs of degree min(m, n), mid samples */
+    const cosa_scheme s = {.order = o->in_order, .corr = COSA_CORR_NONE, .alpha = 1.0,
+                           .exec = COSA_JACOBI};
+    const cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_TAYLOR, .out_order = n,
+                                 .sample_mid = 1};
+    if ((st = cosa_master_create(set, &s, fixed ? o->H : o->h0, &mo, &m)) != COSA_OK ||
+        (st = cosa_master_init(m, 0.0, x0, NULL, NULL)) != COSA_OK)
+        goto fail;
+    if (!fixed) {
+        const cosa_controller_type *type =
+            o->controller ? o->controller : cosa_controller_lookup("pi");
+        cosa_controller_params cp;
+        if (!type) {
+            st = COSA_EINVAL;
+            goto fail;
+        }
+        if ((st = cosa_controller_defaults(type, o->tol, &cp)) != COSA_OK ||
+            (st = cosa_controller_create(type, &cp, &ctl)) != COSA_OK ||
+            (st = cosa_controller_reset(ctl, o->h0)) != COSA_OK)
+            goto fail;
+    }
+
+    double t = 0.0, hnext = fixed ? o->H : o->h0;
+    size_t k = 0;
+    r->h_min = INFINITY;
+    for (int done = 0; !done;) {
+        /* the next step, shortened to end at T (integer counter for fixed steps) */
+        double h = hnext, tn = fixed ? (double)(k + 1) * o->H : t + h;
+        if (tn >= T - END_RTOL * T) {
+            h = T - t;
+            tn = T;
+            done = 1;
+        }
+        if ((st = cosa_master_set_step(m, h)) != COSA_OK)
+            goto fail;
+        st = cosa_master_propose(m, 0);
+        if (st != COSA_OK) {
+            if (!is_failure(st))
+                goto fail;
+            size_t iu = cosa_master_failed_unit(m);
+            cosa_unit *un = cosa_unitset_unit(set, iu);
+            r->failed = 1;
+            r->t_failed = tn;
+            snprintf(r->reason, sizeof r->reason, "%s%s%s", un ? "unit: " : "",
+                     un && cosa_unit_message(un)[0] ? cosa_unit_message(un) : "",
+                     un && cosa_unit_message(un)[0] ? "" : cosa_strerror(st));
+            break;
+        }
+        int q, nn;
+        const double *uder, *yend, *ymid;
+        double eps;
+        cosa_master_step_data(m, NULL, &q, &uder, &nn, &yend, &ymid);
+        if ((st = cosa_defect_step(set, h, q, uder, n, yend, ymid, o->control, dout, dconn,
+                                   &eps)) != COSA_OK)
+            goto fail;
+        if (k == cap && (st = records_grow(r, cap *= 2)) != COSA_OK)
+            goto fail;
+        for (size_t l = 0; l < ny; l++) {
+            r->defect_out[l] += h * dout[l] * dout[l];
+            r->step_out[l + k * ny] = dout[l];
+        }
+        for (size_t l = 0; l < nu; l++) {
+            r->defect_conn[l] += h * dconn[l] * dconn[l];
+            r->step_conn[l + k * nu] = dconn[l];
+        }
+        memcpy(r->coef + k * ny * (size_t)(n + 1), yend, ny * (size_t)(n + 1) * sizeof *yend);
+        if (have_exact) {
+            if ((st = step_error(&ex, t, h, n, yend, ytmp, eacc)) != COSA_OK)
+                goto fail;
+            for (size_t l = 0; l < ny; l++)
+                r->error[l] += eacc[l];
+        }
+        r->t[k] = tn;
+        r->h[k] = h;
+        r->eps[k] = eps;
+        r->eps_max = fmax(r->eps_max, eps);
+        r->h_min = fmin(r->h_min, h);
+        r->h_max = fmax(r->h_max, h);
+        memcpy(r->y_end, yend, ny * sizeof *yend);
+        if ((st = cosa_master_commit(m)) != COSA_OK)
+            goto fail;
+        t = tn;
+        k++;
+        if (!fixed && !done && (st = cosa_controller_next(ctl, h, eps, &hnext, NULL)) != COSA_OK)
+            goto fail;
+    }
+    r->nsteps = k;
+    r->t_end = r->failed ? t : T;
+    r->h_avg = k ? r->t_end / (double)k : NAN;
+    if (!k)
+        r->h_min = r->h_max = NAN;
+    const double span = r->t_end > 0.0 ? r->t_end : T;
+    for (size_t l = 0; l < ny; l++) {
+        r->defect_out[l] = sqrt(r->defect_out[l] / span);
+        r->error[l] = have_exact ? sqrt(r->error[l] / span) : NAN;
+    }
+    for (size_t l = 0; l < nu; l++)
+        r->defect_conn[l] = sqrt(r->defect_conn[l] / span);
+    cosa_controller_free(ctl);
+    cosa_master_free(m);
+    if (have_exact)
+        exact_free(&ex);
+    free(work);
+    *out = r;
+    return COSA_OK;
+fail:
+    cosa_controller_free(ctl);
+    cosa_master_free(m);
+    if (have_exact)
+        exact_free(&ex);
+    free(work);
+    cosa_defect_result_free(r);
+    return st;
+}

@@ -1,6 +1,6 @@
 # Template of the scripts `cosa defect` writes for runs (defect paper Fig 4b):
-# the macro step H and the controlled defect eps of every step against the
-# step's end time, one curve per run (per-step CSV: t, H, eps, ...), with
+# the macro step H (drawn over its step) and the controlled defect eps of every
+# step against the step's end time, one curve per run (per-step CSV: t, H, eps, ...), with
 # the tolerance dotted when the run was controlled.  @NAME@ fields are
 # filled in by cosa.
 #
@@ -27,7 +27,7 @@ set format y "10^{%L}"
 set multiplot layout 2,1 title "@TITLE@" noenhanced
 set xlabel "t [s]"
 set ylabel "macro step H [s]"
-plot for [c = 1:nrun] word(files, c) using 1:2 with steps lw 1.5 lc c title word(titles, c)
+plot for [c = 1:nrun] word(files, c) using 1:2 with fsteps lw 1.5 lc c title word(titles, c)
 set ylabel "controlled defect eps"
 plot for [c = 1:nrun] word(files, c) using 1:3 with linespoints lw 1.2 pt 7 ps 0.4 lc c \
          title word(titles, c), \

@@ -33,6 +33,6 @@ set grid lc rgb "#e0e0e0"
 set tics out
 set title "@TITLE@" noenhanced
 plot for [c = 1:ncurve] word(files, c) using 1:(fin(column(int(word(cols, c))))) \
-         with linespoints lw 1.5 pt 7 ps 0.6 lc ((c - 1) % 8 + 1) dt ((c - 1) / 8 + 1) \
+         with linespoints lw 1.5 pt 7 ps 0.6 lc int((c - 1) % 8 + 1) dt int((c - 1) / 8 + 1) \
          title word(titles, c), \
      (diag ? x : NaN) with lines lc rgb "black" dt 3 lw 1 title (diag ? "y = tol" : "")

@@ -123,11 +123,7 @@ static int parse_args(int argc, char **argv, struct dopts *o)
             return CLI_EUSAGE;
         if (r > 0)
             continue;
-        if (c >= O_INTEG && c <= O_PLOT) {
-            if (*slot[c - O_INTEG]) {
-                cli_error(cmd, "option '%s' given twice", argv[optind - 1]);
-                return CLI_EUSAGE;
-            }
+        if (c >= O_INTEG && c <= O_PLOT) { /* the last one counts (GNU habit) */
             *slot[c - O_INTEG] = optarg;
             continue;
         }

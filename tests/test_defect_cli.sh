@@ -1,0 +1,221 @@
+#!/bin/sh
+# test_defect_cli.sh -- `cosa defect` (issue 12 section 4): the defect paper's
+# published values through the command line (rotational-defect, to the
+# printed digits: 1e-6 relative or half a unit of the last printed digit,
+# whichever is larger), a failed integrator as a result (exit 1), every bad
+# input as one line and exit 2, the sweep table's shape and its agreement
+# with single runs, and the -o files (the run figures recomputed from the
+# per-step CSV: an independent route through the records).
+COSA=${COSA:-analysis/cosa}
+pass=0
+fail=0
+tmp=${TMPDIR:-/tmp}/cosa_defect_cli_$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+M="--model rotational-defect"
+E="$M --integrator euler"
+X="$M --integrator exact"
+
+# value NAME of a `name value` output file
+val() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
+
+# near FILE NAME WANT HALFUNIT: |got - want| <= max(1e-6 |want|, halfunit)
+near() {
+    got=$(val "$1" "$2")
+    if awk -v g="$got" -v w="$3" -v h="$4" 'BEGIN {
+            if (g == "") exit 1
+            d = g - w; if (d < 0) d = -d
+            a = w < 0 ? -w : w
+            t = 1e-6 * a; if (h > t) t = h
+            exit !(d <= t) }'; then
+        ok
+    else
+        bad "$2 = '$got', published $3 (tolerance max(1e-6 rel, $4)) [$5]"
+    fi
+}
+
+run() {
+    out=$1
+    shift
+    if "$COSA" defect "$@" >"$out" 2>"$tmp/err"; then ok; else bad "cosa defect $* failed: $(cat "$tmp/err")"; fi
+    grep -q '^status ok$' "$out" && ok || bad "cosa defect $*: no 'status ok'"
+}
+
+# ---- published values (issue 12 "Done when") ------------------------------
+run "$tmp/e01" $E --in-order 0 --out-order 0 --dt 0.1
+near "$tmp/e01" defect_out_omega2 2.67015e-3 0.5e-8 "euler H=0.1 m=n=0"
+near "$tmp/e01" defect_out_tau 1.11063e-3 0.5e-8 "euler H=0.1 m=n=0"
+near "$tmp/e01" defect_conn_omega2_in 4.62483e-3 0.5e-8 "euler H=0.1 m=n=0"
+near "$tmp/e01" defect_conn_tau_in 1.92367e-3 0.5e-8 "euler H=0.1 m=n=0"
+[ "$(val "$tmp/e01" steps)" = 10 ] && ok || bad "euler H=0.1: steps $(val "$tmp/e01" steps), expected 10"
+
+run "$tmp/e1" $E --in-order 0 --out-order 0 --dt 1
+s3=$(awk 'BEGIN { printf "%.17g %.17g", 0.05 / sqrt(3), 0.02 / sqrt(3) }')
+near "$tmp/e1" defect_out_omega2 "${s3% *}" 0 "euler H=1: 0.05/sqrt 3"
+near "$tmp/e1" defect_out_tau "${s3#* }" 0 "euler H=1: 0.02/sqrt 3"
+near "$tmp/e1" defect_conn_omega2_in 0.05 0 "euler H=1"
+near "$tmp/e1" defect_conn_tau_in 0.02 0 "euler H=1"
+
+run "$tmp/e11" $E --in-order 1 --out-order 1 --dt 0.01
+near "$tmp/e11" defect_conn_omega2_in 4.996e-7 0.5e-10 "euler H=0.01 m=n=1"
+near "$tmp/e11" defect_conn_tau_in 2.296e-7 0.5e-10 "euler H=0.01 m=n=1"
+# "defect_out_* = 0": Euler's output is a line, its estimate is rounding (<= 1e-15)
+near "$tmp/e11" defect_out_omega2 0 1e-15 "euler H=0.01 m=n=1"
+near "$tmp/e11" defect_out_tau 0 1e-15 "euler H=0.01 m=n=1"
+
+run "$tmp/etol" $E --in-order 0 --out-order 0 --tol 0.01
+[ "$(val "$tmp/etol" steps)" = 37 ] && ok || bad "euler tol=0.01: steps $(val "$tmp/etol" steps), published 37"
+near "$tmp/etol" h_avg 0.02703 0.5e-5 "euler tol=0.01 m=n=0"
+
+run "$tmp/e50" $E --in-order 0 --out-order 0 --dt 1 --tend 50
+near "$tmp/e50" y_end_omega2 -0.0213492 0.5e-7 "euler H=1 T=50"
+
+run "$tmp/x11" $X --in-order 1 --out-order 1 --dt 0.01
+near "$tmp/x11" defect_out_omega2 1.949e-7 0.5e-10 "exact H=0.01 m=n=1"
+near "$tmp/x11" defect_out_tau 8.987e-8 0.5e-11 "exact H=0.01 m=n=1"
+near "$tmp/x11" defect_conn_omega2_in 2.511e-7 0.5e-10 "exact H=0.01 m=n=1"
+near "$tmp/x11" defect_conn_tau_in 1.163e-7 0.5e-10 "exact H=0.01 m=n=1"
+near "$tmp/x11" error_omega2 1.855e-7 0.5e-10 "exact H=0.01 m=n=1"
+near "$tmp/x11" error_tau 4.103e-7 0.5e-10 "exact H=0.01 m=n=1"
+
+# every name the issue lists, once, and h_avg = t_end / steps
+for k in status steps t_end h_min h_avg h_max eps_max defect_out_tau defect_out_omega2 \
+    error_tau error_omega2 y_end_tau y_end_omega2 defect_conn_omega2_in defect_conn_tau_in; do
+    [ "$(awk -v k=$k '$1 == k' "$tmp/x11" | wc -l)" = 1 ] && ok || bad "'$k' not printed once"
+done
+awk '$1 == "t_end" { T = $2 } $1 == "steps" { n = $2 } $1 == "h_avg" { h = $2 }
+     END { d = h - T / n; exit !(d < 1e-15 && d > -1e-15) }' "$tmp/etol" && ok ||
+    bad "h_avg is not t_end / steps"
+
+# a nonlinear model has no exact solution: errors are nan, with a note
+"$COSA" defect --model twomass-nl --integrator euler --in-order 1 --out-order 1 --dt 1e-3 \
+    --tend 0.01 >"$tmp/nl" 2>"$tmp/err" && ok || bad "twomass-nl euler failed: $(cat "$tmp/err")"
+grep -q '^error_' "$tmp/nl" && grep '^error_' "$tmp/nl" | awk '$2 !~ /^-?nan$/ { exit 1 }' &&
+    ok || bad "twomass-nl: errors should be nan: $(grep ^error "$tmp/nl")"
+grep -q 'note: .*no exact solution' "$tmp/err" && ok || bad "twomass-nl: no note on the missing reference"
+
+# ---- a failed integrator is a result: status failed t=..., exit 1 -----------
+"$COSA" defect $M --integrator cvode --rtol 1e-300 --in-order 0 --out-order 0 --dt 0.1 \
+    >"$tmp/f" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 1 ] && ok || bad "a failed CVODE run exited $rc, expected 1"
+grep -q '^status failed t=' "$tmp/f" && ok || bad "a failed run should print 'status failed t=...'"
+
+# ---- bad input: one line 'cosa: ...' and exit 2 ---------------------------------
+expect_usage() {
+    "$COSA" defect "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" != 2 ]; then
+        bad "'cosa defect $*' exited $got, expected 2"
+    elif [ "$(wc -l <"$tmp/err")" != 1 ] || ! grep -q '^cosa: defect: ' "$tmp/err"; then
+        bad "'cosa defect $*' should print one 'cosa: defect: ...' line, got: $(cat "$tmp/err")"
+    else
+        ok
+    fi
+}
+O="--in-order 0 --out-order 0"
+for a in "--in-order -1 --out-order 0" "--in-order 3 --out-order 0" "--in-order 0 --out-order 3" \
+    "--in-order 1.5 --out-order 0" "--in-order x --out-order 0" "--out-order 0" "--in-order 0"; do
+    # shellcheck disable=SC2086
+    expect_usage $E $a --dt 0.1
+done
+for a in "--tol 0" "--tol -1" "--tol nan" "--tol inf" "--dt 0" "--dt -0.1" "--dt nan" \
+    "--dt inf" "--dt 1e-3 --tend 0" "--dt 1e-3 --tend -1" "--dt 1e-3 --tend nan" \
+    "--dt 1e-3 --tend inf" "--tol 0.01 --h0 0" "--tol 0.01 --h0 -1" "--tol 0.01 --h0 nan" \
+    "--tol 0.01 --h0 inf" "--dt 0.1 --tol 0.01" "" "--dt 0.1 --h0 1e-3" \
+    "--dt 0.1 --control foo" "--dt 0.1 --rtol 0" "--dt 0.1 --plot jpg" "--dt 0.1 stray" \
+    "--dt 0.1 --bogus" "--dt 1e-3:1:log" "--dt 1:1e-3:log:4" "--dt 1e-3:1:cube:4" \
+    "--dt 1e-3:1:log:0" "--dt 0:1:log:4" "--dt a:b:log:4" "--tol 1e-3:1:log:4:5" \
+    "--tol 1e-3:nan:log:4" "--tol -1:1:lin:4" "--dt 1e-3:inf:log:4" "--dt 1e-12"; do
+    # shellcheck disable=SC2086
+    expect_usage $E $O $a
+done
+expect_usage --model nope --integrator euler $O --dt 0.1
+expect_usage $M --integrator rk5 $O --dt 0.1
+expect_usage $M $O --dt 0.1
+expect_usage --integrator euler $O --dt 0.1
+expect_usage --model twomass-nl --integrator exact $O --dt 0.01
+expect_usage --paper
+expect_usage --paper -o "$tmp/p" --integrator euler
+"$COSA" defect --help >"$tmp/out" 2>&1 && grep -q '^Usage: cosa defect' "$tmp/out" && ok ||
+    bad "cosa defect --help"
+
+# ---- sweeps: the table's shape, and each row is the single run ---------------
+"$COSA" defect $E $O --dt 1e-2:1e-1:log:3 >"$tmp/sw" 2>"$tmp/err" && ok ||
+    bad "dt sweep failed: $(cat "$tmp/err")"
+hdr=$(grep -v '^#' "$tmp/sw" | head -1)
+want="dt status steps t_end h_min h_avg h_max eps_max defect_out_tau defect_out_omega2 error_tau error_omega2 y_end_tau y_end_omega2 defect_conn_omega2_in defect_conn_tau_in"
+[ "$hdr" = "$want" ] && ok || bad "sweep header: '$hdr'"
+[ "$(grep -v '^#' "$tmp/sw" | sed 1d | wc -l)" = 3 ] && ok || bad "expected 3 sweep rows"
+grep -v '^#' "$tmp/sw" | sed 1d | awk 'NF != 16 || $2 != "ok" { exit 1 }' && ok ||
+    bad "sweep rows should have 16 columns and status ok"
+row=$(grep -v '^#' "$tmp/sw" | awk '$1 + 0 > 0.099 && $1 + 0 < 0.101')
+[ -n "$row" ] && ok || bad "no sweep row at dt = 0.1"
+# column by column the same digits as the single run at H = 0.1
+i=0
+for k in $want; do
+    i=$((i + 1))
+    [ "$k" = dt ] || [ "$k" = status ] && continue
+    c=$(echo "$row" | awk -v i=$i '{ print $i }')
+    [ "$c" = "$(val "$tmp/e01" "$k")" ] && ok || bad "sweep $k '$c' vs single run '$(val "$tmp/e01" "$k")'"
+done
+"$COSA" defect $E $O --tol 1e-2:1e-1:log:4 >"$tmp/swt" 2>"$tmp/err" && ok ||
+    bad "tol sweep failed: $(cat "$tmp/err")"
+[ "$(grep -v '^#' "$tmp/swt" | head -1 | cut -d' ' -f1)" = tol ] && ok || bad "tol sweep header"
+[ "$(grep -v '^#' "$tmp/swt" | sed 1d | wc -l)" = 4 ] && ok || bad "expected 4 tol sweep rows"
+grep -v '^#' "$tmp/swt" | awk '$1 + 0 > 0.0099 && $1 + 0 < 0.0101 { exit !($3 == 37) }' && ok ||
+    bad "tol sweep row at 0.01 should take 37 steps"
+
+# ---- -o files ---------------------------------------------------------------------
+d=$tmp/o
+"$COSA" defect $X --in-order 1 --out-order 1 --tol 0.01 -o "$d" >"$tmp/o1" 2>"$tmp/err" && ok ||
+    bad "-o run failed: $(cat "$tmp/err")"
+b=$d/rotational-defect_exact_m1_n1
+for f in "$b.csv" "${b}_poly.csv" "${b}_exact.csv" "${b}_response.gp" "${b}_steps.gp"; do
+    [ -s "$f" ] && ok || bad "missing $f"
+done
+hdr=$(grep -v '^#' "$b.csv" | head -1)
+[ "$hdr" = "t,H,eps,out.tau,out.omega2,conn.omega2_in,conn.tau_in,tau.d0,tau.d1,omega2.d0,omega2.d1" ] &&
+    ok || bad "per-step CSV header: '$hdr'"
+n=$(val "$tmp/o1" steps)
+[ "$(grep -v '^#' "$b.csv" | sed 1d | wc -l)" = "$n" ] && ok || bad "per-step CSV should have $n rows"
+# the run figures from the per-step records: sum H = T, last t = T, max eps,
+# run RMS sqrt(sum H rms^2 / T), Y(T) = the last step's y^(0)
+grep -v '^#' "$b.csv" | sed 1d | awk -F, -v T="$(val "$tmp/o1" t_end)" \
+    -v e="$(val "$tmp/o1" eps_max)" -v dout="$(val "$tmp/o1" defect_out_omega2)" \
+    -v dconn="$(val "$tmp/o1" defect_conn_tau_in)" -v yend="$(val "$tmp/o1" y_end_omega2)" '
+    function rel(a, b) { d = a - b; if (d < 0) d = -d; s = b < 0 ? -b : b; return d <= 1e-12 * s + 1e-300 }
+    { sh += $2; if ($3 > m) m = $3; so += $2 * $5 * $5; sc += $2 * $7 * $7; t = $1; y = $10 }
+    END { if (!rel(sh, T) || t != T || !rel(m, e) || !rel(sqrt(so / T), dout) ||
+              !rel(sqrt(sc / T), dconn) || y != yend) {
+              printf "sum H %.17g T %s, last t %s, max eps %.17g vs %s, out %.17g vs %s, conn %.17g vs %s, y %s vs %s\n",
+                  sh, T, t, m, e, sqrt(so / T), dout, sqrt(sc / T), dconn, y, yend; exit 1 } }' &&
+    ok || bad "per-step records do not give the run figures"
+# the scripts name their data by relative path
+grep -q "^files  = \"rotational-defect_exact_m1_n1.csv\"" "${b}_steps.gp" && ok ||
+    bad "steps script should name its data file by relative path"
+"$COSA" defect $X --in-order 1 --out-order 1 --dt 1e-2:1e-1:log:3 -o "$d" >"$tmp/o2" 2>"$tmp/err" &&
+    ok || bad "-o sweep failed: $(cat "$tmp/err")"
+s=$d/rotational-defect_exact_m1_n1_dt_sweep
+for f in "$s.csv" "${s}_defect_out.gp" "${s}_defect_conn.gp" "${s}_error.gp"; do
+    [ -s "$f" ] && ok || bad "missing $f"
+done
+[ "$(grep -v '^#' "$s.csv" | head -1 | tr ',' ' ')" = "$want" ] && ok || bad "sweep CSV header"
+[ "$(grep -v '^#' "$s.csv" | sed 1d | wc -l)" = 3 ] && ok || bad "sweep CSV should have 3 rows"
+"$COSA" defect $X --in-order 1 --out-order 1 --tol 1e-2:1e-1:log:3 -o "$d" >/dev/null 2>&1 &&
+    [ -s "$d/rotational-defect_exact_m1_n1_tol_sweep_h_avg.gp" ] && ok ||
+    bad "tol sweep should write the mean-step script"
+if command -v gnuplot >/dev/null 2>&1; then
+    "$COSA" defect $E $O --dt 0.1 -o "$d" --plot png >/dev/null 2>"$tmp/err" &&
+        [ -s "$d/rotational-defect_euler_m0_n0_response.png" ] &&
+        [ -s "$d/rotational-defect_euler_m0_n0_steps.png" ] && ok ||
+        bad "--plot png: $(cat "$tmp/err")"
+    (cd "$d" && gnuplot "${s##*/}_defect_conn.gp" && [ -s "${s##*/}_defect_conn.png" ]) 2>"$tmp/err" &&
+        ok || bad "the sweep script does not render: $(cat "$tmp/err")"
+fi
+
+echo "test_defect_cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -713,3 +713,76 @@ Test(published, library_run_bad_options)
     cosa_unit_free(un[1]);
     cosa_system_free(sys);
 }
+
+/* Defects on an ordinary run (issue 12 section 5): computing them changes
+ * nothing of the run (bitwise: the mid sample comes from a snapshot), and
+ * the figures are those of the per-step defects accumulated by hand from a
+ * second run's step data. */
+static cosa_status acc_step(const cosa_master *m, void *ud)
+{
+    double *acc = ud; /* [0] sum H, [1..2] sum H dout^2, [3..4] sum H dconn^2, [5] set */
+    cosa_unitset *set = *(cosa_unitset **)(acc + 5);
+    double H, yder[2 * 2], d[2], dout[2], dconn[2];
+    int q;
+    const double *uder, *ymid;
+    cr_assert_eq(cosa_master_step_data(m, &H, &q, &uder, NULL, NULL, &ymid), COSA_OK);
+    for (size_t i = 0; i < 2; i++) {
+        cr_assert_eq(cosa_unit_get_output_derivatives(cosa_unitset_unit(set, i), 1, d), COSA_OK);
+        yder[i] = d[0];
+        yder[2 + i] = d[1];
+    }
+    cr_assert_eq(cosa_defect_step(set, H, q, uder, 1, yder, ymid, COSA_DEFECT_BOTH, dout, dconn,
+                                  NULL),
+                 COSA_OK);
+    acc[0] += H;
+    for (int l = 0; l < 2; l++) {
+        acc[1 + l] += H * dout[l] * dout[l];
+        acc[3 + l] += H * dconn[l] * dconn[l];
+    }
+    return COSA_OK;
+}
+
+Test(simulate_defects, unchanged_run_and_hand_accumulated_figures)
+{
+    double x0[5];
+    cosa_system *sys = rotdef(x0);
+    cosa_unit *un[2];
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(cosa_unit_linear_from_system(sys, i, &un[i]), COSA_OK);
+    cosa_unitset *set = NULL;
+    cr_assert_eq(cosa_unitset_create(2, un, cosa_system_L(sys), NULL, &set), COSA_OK);
+    const size_t N = 50;
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(sys, x0, 0.02, N + 3, &ref), COSA_OK);
+    const char *names[] = {"zoh", "foh", "soh", "gs:foh"};
+    for (int k = 0; k < 4; k++) {
+        cosa_scheme s;
+        cr_assert_eq(cosa_scheme_parse(names[k], &s), COSA_OK);
+        cosa_cosim_opts plain = {.nsteps = N};
+        double acc[6] = {0};
+        *(cosa_unitset **)(acc + 5) = set;
+        const cosa_observer hand = {.step_complete = acc_step, .user_data = acc};
+        cosa_cosim_opts with = {.nsteps = N, .defects = 1, .defect_out_order = 1,
+                                .observers = &hand, .nobservers = 1};
+        cosa_cosim_result *a = NULL, *b = NULL;
+        cr_assert_eq(cosa_cosim_run(set, &s, ref, &plain, &a), COSA_OK);
+        cr_assert_eq(cosa_cosim_run(set, &s, ref, &with, &b), COSA_OK);
+        const size_t nc = (N + 1) * (a->nx + 2 * a->nu + 3 * a->ny + 1);
+        cr_expect_eq(memcmp(a->t, b->t, nc * sizeof(double)), 0, "%s: the run changed", names[k]);
+        cr_expect_eq(a->e_global, b->e_global);
+        cr_expect(isnan(a->defect_out) && isnan(a->defect_conn), "no defects asked, NaN");
+        const double eo = fmax(sqrt(acc[1] / acc[0]), sqrt(acc[2] / acc[0]));
+        const double ec = fmax(sqrt(acc[3] / acc[0]), sqrt(acc[4] / acc[0]));
+        cr_log_info("%s: defect_out %.6g conn %.6g\n", names[k], b->defect_out, b->defect_conn);
+        cr_expect_eq(b->defect_out, eo, "%s: %.17g vs %.17g", names[k], b->defect_out, eo);
+        cr_expect_eq(b->defect_conn, ec, "%s: %.17g vs %.17g", names[k], b->defect_conn, ec);
+        cr_expect_gt(b->defect_conn, 0.0);
+        cosa_cosim_result_free(a);
+        cosa_cosim_result_free(b);
+    }
+    cosa_reftraj_free(ref);
+    cosa_unitset_free(set);
+    cosa_unit_free(un[0]);
+    cosa_unit_free(un[1]);
+    cosa_system_free(sys);
+}

@@ -786,3 +786,92 @@ Test(simulate_defects, unchanged_run_and_hand_accumulated_figures)
     cosa_unit_free(un[1]);
     cosa_system_free(sys);
 }
+
+/* With forward Euler (one step of H per macro step) the network is the
+ * monolithic forward Euler of the 4-state rotational oscillator, whatever the
+ * input and output orders: an Euler step uses the inputs' values at t_k only,
+ * and the exchange makes those consistent.  The monolithic matrix is written
+ * here from the parameters (J omega' = torques), an independent route; the
+ * two differ by the rounding of differently grouped sums, accumulated over
+ * the steps: 64 k eps relative to the amplitude. */
+Test(published, euler_network_is_monolithic_euler)
+{
+    const double J1 = 10, J2 = 10, c1 = 1, c2 = 1, d1 = 1, d2 = 2, ck = 1, dk = 2;
+    const double A[4][4] = {{0, 1, 0, 0},
+                            {-(c1 + ck) / J1, -(d1 + dk) / J1, ck / J1, dk / J1},
+                            {0, 0, 0, 1},
+                            {ck / J2, dk / J2, -(c2 + ck) / J2, -(d2 + dk) / J2}};
+    const double H = 0.05, T = 2.0;
+    for (int m = 0; m <= 2; m++)
+        for (int n = 0; n <= 2; n++) {
+            cosa_defect_opts o = {.in_order = m, .out_order = n, .H = H, .tend = T};
+            cosa_defect_result *r = run_lib("euler", &o);
+            double x[4] = {0.1, 0.1, 0.2, 0.1}, worst = 0.0, amp = 0.0;
+            for (size_t k = 0; k < r->nsteps; k++) {
+                double xn[4];
+                for (int i = 0; i < 4; i++) {
+                    xn[i] = x[i];
+                    for (int j = 0; j < 4; j++)
+                        xn[i] += H * A[i][j] * x[j];
+                }
+                memcpy(x, xn, sizeof x);
+                /* omega2 is output 1 (unit tau2omega); coef column 0 = y(t_{k+1}) */
+                const double w2 = r->coef[1 + k * 2 * (size_t)(n + 1)];
+                amp = fmax(amp, fabs(x[3]));
+                worst = fmax(worst, fabs(w2 - x[3]) / (64.0 * (double)(k + 1) * DBL_EPSILON));
+            }
+            cr_expect_eq(r->nsteps, 40);
+            cr_expect_leq(worst, amp, "m = %d, n = %d: omega2 differs from monolithic Euler", m, n);
+            cosa_defect_result_free(r);
+        }
+}
+
+/* Orders (issue: with exact units the connection defect and the error fall
+ * as O(H^{m+1}), the output defect as O(H^{n+1})): least-squares slopes of
+ * log defect against log H over H = 0.04, 0.02, 0.01, 0.005 (T = 1), each
+ * within 0.3 of the order (measured: 1.001/1.001/1.003, 2.000/2.004/1.996,
+ * 3.001/2.995/2.997 for m = n = 0, 1, 2; Euler's error 1.011). */
+static double slope4(const double *h, const double *e)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int k = 0; k < 4; k++) {
+        double X = log(h[k]), Y = log(e[k]);
+        sx += X, sy += Y, sxx += X * X, sxy += X * Y;
+    }
+    return (4 * sxy - sx * sy) / (4 * sxx - sx * sx);
+}
+
+Test(published, exact_orders)
+{
+    const double hs[4] = {0.04, 0.02, 0.01, 0.005};
+    for (int m = 0; m <= 2; m++) {
+        double conn[4], out[4], err[4];
+        for (int k = 0; k < 4; k++) {
+            cosa_defect_opts o = {.in_order = m, .out_order = m, .H = hs[k], .tend = 1.0};
+            cosa_defect_result *r = run_lib("exact", &o);
+            conn[k] = fmax(r->defect_conn[0], r->defect_conn[1]);
+            out[k] = fmax(r->defect_out[0], r->defect_out[1]);
+            err[k] = fmax(r->error[0], r->error[1]);
+            cosa_defect_result_free(r);
+        }
+        const double sc = slope4(hs, conn), so = slope4(hs, out), se = slope4(hs, err);
+        cr_log_info("exact m = n = %d: slopes connection %.3f output %.3f error %.3f\n", m, sc,
+                    so, se);
+        cr_expect(fabs(sc - (m + 1)) <= 0.3, "m = %d: connection slope %.3f", m, sc);
+        cr_expect(fabs(so - (m + 1)) <= 0.3, "n = %d: output slope %.3f", m, so);
+        cr_expect(fabs(se - (m + 1)) <= 0.3, "m = %d: error slope %.3f", m, se);
+    }
+    /* Euler: output defects vanish for n >= 1 (the output is the step's line),
+     * the error is O(H) */
+    double err[4];
+    for (int k = 0; k < 4; k++) {
+        cosa_defect_opts o = {.in_order = 1, .out_order = 1, .H = hs[k], .tend = 1.0};
+        cosa_defect_result *r = run_lib("euler", &o);
+        cr_expect_leq(fmax(r->defect_out[0], r->defect_out[1]), 1e-15, "Euler n = 1 output defect");
+        err[k] = fmax(r->error[0], r->error[1]);
+        cosa_defect_result_free(r);
+    }
+    const double se = slope4(hs, err);
+    cr_log_info("euler m = n = 1: error slope %.3f\n", se);
+    cr_expect(fabs(se - 1.0) <= 0.3, "Euler error slope %.3f", se);
+}

@@ -209,5 +209,17 @@ expect_exit 0 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --integrat
 "$COSA" simulate --model twomass --scheme zoh+mbcorr --dt 1e-3 --assume ck=4e5 --fd --tend 0.01 >/dev/null 2>"$tmp/err"
 grep -q '^cosa: simulate: note: --fd has no effect with --assume' "$tmp/err" && ok || bad "no --fd note: $(cat "$tmp/err")"
 
+# defects on every run (issue 12 section 5): two lines, finite for a stable run,
+# e_global as before; --out-order 0..2
+"$COSA" simulate --model rotational-defect --scheme foh --dt 0.01 --tend 1 >"$tmp/out" 2>"$tmp/err" &&
+    ok || bad "simulate rotational-defect: $(cat "$tmp/err")"
+awk '$1 == "defect_out" && $2 + 0 > 0 && $2 + 0 < 1 { o = 1 } $1 == "defect_conn" && $2 + 0 > 0 && $2 + 0 < 1 { c = 1 }
+    END { exit !(o && c) }' "$tmp/out" && ok || bad "no finite defect lines: $(cat "$tmp/out")"
+a=$("$COSA" simulate --model twomass --scheme zoh+mbcorr --dt 1e-4 --out-order 0 | awk '$1 == "e_global" { print $2 }')
+b=$("$COSA" simulate --model twomass --scheme zoh+mbcorr --dt 1e-4 --out-order 2 | awk '$1 == "e_global" { print $2 }')
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "--out-order changed e_global: $a vs $b"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --out-order 3
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --out-order x
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -670,7 +670,14 @@ typedef struct cosa_cosim_opts {
     cosa_master_opts master;
     double diverge_factor;   /* divergence threshold (see below); <= 0: 1e6    */
     const cosa_observer *observers; /* extra observers of the run (may be NULL) */
-    size_t nobservers;       /* at most COSA_MASTER_OBSERVERS - 1               */
+    size_t nobservers;       /* at most COSA_MASTER_OBSERVERS - 2               */
+    int defects;             /* 1: also the defects of every step (defect paper,
+                                issue 12 section 5): the scheme's own input
+                                polynomial, output polynomials from the output
+                                derivatives of order defect_out_order, the mid
+                                sample from a snapshot (the run is unchanged,
+                                bitwise); units need COSA_UNIT_CAN_SAVE_STATE */
+    int defect_out_order;    /* 0..COSA_UNIT_DERMAX                             */
 } cosa_cosim_opts;
 
 typedef struct cosa_cosim_result {
@@ -691,6 +698,9 @@ typedef struct cosa_cosim_result {
     double e_global;    /* NRMSE of ybar vs yref at t[1..N] (cosa_traj_nrmse);
                            +inf if diverged                                   */
     size_t ncomp;       /* output components in e_global                      */
+    double defect_out;  /* with opts.defects: the largest run RMS of an output
+                           defect, sqrt(sum_n H rms_n^2 / (N H)) (NaN without) */
+    double defect_conn; /* the same for the connection defects                */
 } cosa_cosim_result;
 
 /* Start-up (METHOD.md): the co-simulation starts at t = p H on the reference,

@@ -89,6 +89,54 @@ static cosa_status record(const cosa_master *m, void *user_data)
     return COSA_OK;
 }
 
+/* The defect observer: after every committed step, the per-step output and
+ * connection defects of the step (cosa_defect_step) from the master's step
+ * data and the units' output derivatives at the step's end, accumulated as
+ * sum H rms^2 per signal. */
+struct defect_acc {
+    cosa_unitset *set;
+    int n;
+    double *yder, *dout, *dconn, *sout, *sconn; /* ny (n+1), ny, nu, ny, nu */
+    double T;
+    cosa_status st;
+};
+
+static cosa_status defect_observe(const cosa_master *m, void *user_data)
+{
+    struct defect_acc *a = user_data;
+    const size_t ny = cosa_unitset_ny(a->set), nu = cosa_unitset_nu(a->set);
+    double H;
+    int q;
+    const double *uder, *ymid;
+    cosa_status st = cosa_master_step_data(m, &H, &q, &uder, NULL, NULL, &ymid);
+    /* y^(0..n) at the step's end, with the step's input continued there */
+    for (size_t i = 0; st == COSA_OK && i < cosa_unitset_count(a->set); i++) {
+        cosa_unit *u = cosa_unitset_unit(a->set, i);
+        size_t oy;
+        cosa_unitset_offsets(a->set, i, NULL, NULL, &oy);
+        const size_t nyi = cosa_unit_ny(u);
+        if ((st = cosa_unit_get_output_derivatives(u, a->n, a->dout)) != COSA_OK)
+            break;
+        for (int j = 0; j <= a->n; j++)
+            for (size_t r = 0; r < nyi; r++)
+                a->yder[oy + r + (size_t)j * ny] = a->dout[r + (size_t)j * nyi];
+    }
+    if (st == COSA_OK)
+        st = cosa_defect_step(a->set, H, q, uder, a->n, a->yder, ymid, COSA_DEFECT_BOTH, a->dout,
+                              a->dconn, NULL);
+    if (st != COSA_OK) {
+        if (a->st == COSA_OK)
+            a->st = st;
+        return COSA_OK; /* the co-simulation goes on; the figures are NaN */
+    }
+    for (size_t l = 0; l < ny; l++)
+        a->sout[l] += H * a->dout[l] * a->dout[l];
+    for (size_t l = 0; l < nu; l++)
+        a->sconn[l] += H * a->dconn[l] * a->dconn[l];
+    a->T += H;
+    return COSA_OK;
+}
+
 cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
                            const cosa_cosim_opts *opt, cosa_cosim_result **out)
 {
@@ -103,7 +151,8 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     if (ref->nx != nx || ref->ny != ny || ny == 0)
         return COSA_EINVAL;
     if (N == 0 || s->order < 0 || s->order > COSA_ORDER_MAX ||
-        ref->nsamples < (size_t)s->order + N + 1 || opt->nobservers >= COSA_MASTER_OBSERVERS)
+        ref->nsamples < (size_t)s->order + N + 1 || opt->nobservers + 2 > COSA_MASTER_OBSERVERS ||
+        (opt->defects && (opt->defect_out_order < 0 || opt->defect_out_order > COSA_UNIT_DERMAX)))
         return COSA_ERANGE;
     const size_t p = (size_t)s->order, np = p + 1;
     const double H = ref->H;
@@ -112,9 +161,28 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     cosa_master *m = NULL;
     cosa_cosim_result *r = NULL;
     double *yhist = NULL;
-    cosa_status st = cosa_master_create(set, s, H, &opt->master, &m);
-    if (st != COSA_OK)
+    cosa_master_opts mopt = opt->master;
+    struct defect_acc dacc = {.set = set, .n = opt->defect_out_order};
+    double *dbuf = NULL;
+    if (opt->defects) {
+        /* the mid sample comes from a snapshot: the steps are unchanged */
+        mopt.sample_mid = 1;
+        const size_t nd = (size_t)opt->defect_out_order + 1;
+        size_t big = ny * nd; /* one unit's derivatives fit in dout's room */
+        dbuf = calloc(ny * nd + big + 2 * nu + ny + 1, sizeof *dbuf);
+        if (!dbuf)
+            return COSA_ENOMEM;
+        dacc.yder = dbuf;
+        dacc.dout = dacc.yder + ny * nd;
+        dacc.dconn = dacc.dout + big;
+        dacc.sout = dacc.dconn + nu;
+        dacc.sconn = dacc.sout + ny;
+    }
+    cosa_status st = cosa_master_create(set, s, H, &mopt, &m);
+    if (st != COSA_OK) {
+        free(dbuf);
         return st;
+    }
     if ((st = result_alloc(nx, nu, ny, N, &r)) != COSA_OK)
         goto fail;
     yhist = malloc(ny * np * sizeof *yhist);
@@ -131,6 +199,9 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     const cosa_observer recorder = {.initialized = record, .step_complete = record,
                                     .user_data = &rec};
     cosa_master_add_observer(m, &recorder);
+    const cosa_observer defect_obs = {.step_complete = defect_observe, .user_data = &dacc};
+    if (opt->defects)
+        cosa_master_add_observer(m, &defect_obs);
     for (size_t k = 0; k < opt->nobservers; k++)
         cosa_master_add_observer(m, &opt->observers[k]);
     for (size_t j = 0; j < np; j++)
@@ -158,17 +229,27 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         n++;
     }
     r->ndone = n;
+    r->defect_out = r->defect_conn = NAN;
+    if (opt->defects && dacc.st == COSA_OK && dacc.T > 0.0) {
+        r->defect_out = r->defect_conn = 0.0;
+        for (size_t l = 0; l < ny; l++)
+            r->defect_out = fmax(r->defect_out, sqrt(dacc.sout[l] / dacc.T));
+        for (size_t l = 0; l < nu; l++)
+            r->defect_conn = fmax(r->defect_conn, sqrt(dacc.sconn[l] / dacc.T));
+    }
     if (r->diverged)
         r->e_global = INFINITY;
     else if ((st = cosa_traj_nrmse(ny, N, r->ybar + ny, ny, r->yref + ny, ny, &r->e_global,
                                    &r->ncomp)) != COSA_OK)
         goto fail;
     free(yhist);
+    free(dbuf);
     cosa_master_free(m);
     *out = r;
     return COSA_OK;
 fail:
     free(yhist);
+    free(dbuf);
     cosa_master_free(m);
     cosa_cosim_result_free(r);
     return st;

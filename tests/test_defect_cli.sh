@@ -103,6 +103,12 @@ grep -q 'note: .*no exact solution' "$tmp/err" && ok || bad "twomass-nl: no note
 rc=$?
 [ "$rc" = 1 ] && ok || bad "a failed CVODE run exited $rc, expected 1"
 grep -q '^status failed t=' "$tmp/f" && ok || bad "a failed run should print 'status failed t=...'"
+# a run that blows up (an unstable coupling: J1 = 1e-3 with Euler at H = 1) is a
+# result too, not an error
+"$COSA" defect --model rotational-defect --set J1=1e-3 --integrator euler --in-order 0 --out-order 0 \
+    --dt 1 --tend 1e4 >"$tmp/f2" 2>"$tmp/e2"
+[ $? = 1 ] && grep -q '^status failed t=' "$tmp/f2" && ok ||
+    bad "a diverging run should print 'status failed t=...' and exit 1: $(cat "$tmp/f2" "$tmp/e2")"
 
 # ---- bad input: one line 'cosa: ...' and exit 2 ---------------------------------
 expect_usage() {

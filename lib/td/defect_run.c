@@ -265,8 +265,15 @@ cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_syst
         const double *uder, *yend, *ymid;
         double eps;
         cosa_master_step_data(m, NULL, &q, &uder, &nn, &yend, &ymid);
-        if ((st = cosa_defect_step(set, h, q, uder, n, yend, ymid, o->control, dout, dconn,
-                                   &eps)) != COSA_OK)
+        st = cosa_defect_step(set, h, q, uder, n, yend, ymid, o->control, dout, dconn, &eps);
+        if (st == COSA_ENONFINITE) { /* the co-simulation blew up: a result */
+            r->failed = 1;
+            r->t_failed = tn;
+            snprintf(r->reason, sizeof r->reason, "the outputs or their derivatives left the "
+                                                  "finite numbers");
+            break;
+        }
+        if (st != COSA_OK)
             goto fail;
         if (k == cap && (st = records_grow(r, cap *= 2)) != COSA_OK)
             goto fail;

@@ -1022,3 +1022,55 @@ Test(published, library_run_equals_hand_written_algorithm)
                 }
     cr_log_info("library run vs hand-written: worst relative difference %.3g\n", worst_rel);
 }
+
+/* The paper's section 4 claims, each checked: (Fig 5b) with Euler the
+ * connection defect's order does not grow with the extrapolation order
+ * beyond 2 (measured slopes 1, 2, 2 for m = n = 0, 1, 2: limited by
+ * x'' = 0 of the Euler solution, eq 46; with exact units it grows as
+ * m + 1, test exact_orders); (Figs 7, 8) the PI
+ * controller keeps the run's output and connection defects below tol;
+ * (Fig 10) a higher extrapolation order reaches the same tolerance with
+ * larger steps on average. */
+Test(published, section4_claims)
+{
+    const double hs[4] = {0.04, 0.02, 0.01, 0.005};
+    double sl[3];
+    for (int mn = 0; mn <= 2; mn++) {
+        double conn[4];
+        for (int k = 0; k < 4; k++) {
+            cosa_defect_opts o = {.in_order = mn, .out_order = mn, .H = hs[k], .tend = 1.0};
+            cosa_defect_result *r = run_lib("euler", &o);
+            conn[k] = fmax(r->defect_conn[0], r->defect_conn[1]);
+            cosa_defect_result_free(r);
+        }
+        sl[mn] = slope4(hs, conn);
+    }
+    cr_log_info("euler connection slopes m = n = 0, 1, 2: %.3f %.3f %.3f\n", sl[0], sl[1], sl[2]);
+    cr_expect(fabs(sl[0] - 1.0) <= 0.3 && fabs(sl[1] - 2.0) <= 0.3 && fabs(sl[2] - 2.0) <= 0.3,
+              "Euler connection slopes %.3f %.3f %.3f: expected 1, 2, 2 (limited)", sl[0], sl[1],
+              sl[2]);
+
+    const char *integ[2] = {"euler", "exact"};
+    const double tols[3] = {0.05, 0.01, 0.002};
+    for (int g = 0; g < 2; g++)
+        for (int t = 0; t < 3; t++) {
+            double havg[3];
+            for (int mn = 0; mn <= 2; mn++) {
+                cosa_defect_opts o = {.in_order = mn, .out_order = mn, .tol = tols[t], .h0 = 1e-4,
+                                      .tend = 1.0};
+                cosa_defect_result *r = run_lib(integ[g], &o);
+                for (int l = 0; l < 2; l++) {
+                    cr_expect_leq(r->defect_out[l], tols[t], "%s tol %g m=n=%d out %g",
+                                  integ[g], tols[t], mn, r->defect_out[l]);
+                    cr_expect_leq(r->defect_conn[l], tols[t], "%s tol %g m=n=%d conn %g",
+                                  integ[g], tols[t], mn, r->defect_conn[l]);
+                }
+                havg[mn] = r->h_avg;
+                cosa_defect_result_free(r);
+            }
+            cr_log_info("%s tol %g: h_avg %.4g %.4g %.4g\n", integ[g], tols[t], havg[0], havg[1],
+                        havg[2]);
+            cr_expect_gt(havg[1], havg[0], "%s tol %g: order 1 should take larger steps",
+                         integ[g], tols[t]);
+        }
+}

@@ -34,7 +34,9 @@ void cli_error(const char *cmd, const char *fmt, ...)
 
 int cli_parse_double(const char *text, double *out)
 {
-    if (!text || !*text)
+    /* decimal notation only: strtod would also take " 1", "0x10" (= 16),
+     * "infinity" and "nan" */
+    if (!text || !*text || strspn(text, "0123456789+-.eE") != strlen(text))
         return -1;
     char *end = NULL;
     errno = 0;
@@ -557,4 +559,17 @@ void cli_case_free(cli_case *cs)
     cli_model_free(&cs->mod);
     free(cs->seq);
     cs->seq = NULL;
+}
+
+int cli_file_stem(const char *cmd, const char *opt, const char *name)
+{
+    const size_t n = strlen(name);
+    if (n == 0 || n > 100 || name[0] == '.' || name[0] == '-' ||
+        strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-") != n) {
+        cli_error(cmd, "%s '%s': a plain file stem is expected (letters, digits, '.', '_', '+', "
+                       "'-'; no directory, not starting with '.' or '-')",
+                  opt, name);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
 }

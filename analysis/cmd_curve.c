@@ -104,6 +104,8 @@ int cmd_curve(int argc, char **argv)
         rc = CLI_OK;
         goto out;
     }
+    if (rc == CLI_OK && o.name && (rc = cli_file_stem(cmd, "--name", o.name)) != CLI_OK)
+        goto out;
     if (rc != CLI_OK)
         goto out;
     if (!o.x) {

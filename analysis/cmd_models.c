@@ -8,8 +8,9 @@ static void help(void)
 {
     printf("Usage: cosa models [--help]\n\n"
            "List the built-in models with their parameters, defaults, units and\n"
-           "initial state.  Parameters can be changed with --set NAME=VALUE in every\n"
-           "analysis subcommand.\n");
+           "initial state: first the linear ones (every command), then the nonlinear ones\n"
+           "(time domain only: 'cosa simulate').  Parameters can be changed with\n"
+           "--set NAME=VALUE in every subcommand.\n");
 }
 
 int cmd_models(int argc, char **argv)
@@ -17,6 +18,7 @@ int cmd_models(int argc, char **argv)
     static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
+    opterr = 0; /* cosa prints its own one-line error */
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'h') {
             help();
@@ -29,22 +31,30 @@ int cmd_models(int argc, char **argv)
         cli_error("models", "unexpected argument '%s'", argv[optind]);
         return CLI_EUSAGE;
     }
-    /* the linear models; nonlinear ones are listed by 'cosa simulate --help' */
+    /* the linear models, then the nonlinear ones in a section of their own */
     int first = 1;
-    for (size_t i = 0; i < cosa_model_count(); i++) {
-        const cosa_model *m = cosa_model_at(i);
-        if (!cosa_model_is_linear(m))
-            continue;
-        if (!first)
-            printf("\n");
-        first = 0;
-        printf("%s: %s (natural horizon %g s)\n", m->name, m->doc, m->tend);
-        printf("  %-8s %-14s %-8s %s\n", "name", "default", "unit", "meaning");
-        for (size_t k = 0; k < m->nparam; k++) {
-            const cosa_param *p = &m->params[k];
-            printf("  %-8s %-14.10g %-8s %s%s\n", p->name, p->value, p->unit, p->doc,
-                   p->kind == COSA_PARAM_INITIAL ? " (initial state)" : "");
+    for (int nonlinear = 0; nonlinear <= 1; nonlinear++)
+        for (size_t i = 0; i < cosa_model_count(); i++) {
+            const cosa_model *m = cosa_model_at(i);
+            if (cosa_model_is_linear(m) == nonlinear)
+                continue;
+            if (nonlinear && first != 2) {
+                printf("\nNonlinear models (time domain only: 'cosa simulate'; Phi analyses need "
+                       "a linear model):\n");
+                first = 2;
+            }
+            if (first == 0)
+                printf("\n");
+            if (first == 1)
+                first = 0;
+            printf("%s%s: %s (natural horizon %g s)\n", nonlinear ? "\n" : "", m->name, m->doc,
+                   m->tend);
+            printf("  %-8s %-14s %-8s %s\n", "name", "default", "unit", "meaning");
+            for (size_t k = 0; k < m->nparam; k++) {
+                const cosa_param *p = &m->params[k];
+                printf("  %-8s %-14.10g %-8s %s%s\n", p->name, p->value, p->unit, p->doc,
+                       p->kind == COSA_PARAM_INITIAL ? " (initial state)" : "");
+            }
         }
-    }
     return CLI_OK;
 }

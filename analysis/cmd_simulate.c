@@ -284,6 +284,8 @@ int cmd_simulate(int argc, char **argv)
         rc = CLI_OK;
         goto out;
     }
+    if (rc == CLI_OK && o.name && (rc = cli_file_stem(cmd, "--name", o.name)) != CLI_OK)
+        goto out;
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
         (rc = build_systems(cmd, &cs, &scheme, &sm)) != CLI_OK)

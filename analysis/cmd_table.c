@@ -518,6 +518,11 @@ int cmd_table(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
+    if (ex.pairs && !*ex.pairs) {
+        cli_error(cmd, "--pairs: empty list (expected CK:DK[,CK:DK...])");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
     if (ex.pairs) {
         char buf[1024];
         if (strlen(ex.pairs) >= sizeof buf) {

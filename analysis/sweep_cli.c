@@ -128,6 +128,17 @@ void scli_header_assume(FILE *f, const cli_model *m, const cosa_sweep_axis *cons
     }
 }
 
+/* A comma-separated list has no empty item ("a,,b", ",a", "a,"). */
+static int list_items_ok(const char *cmd, const char *opt, const char *text)
+{
+    size_t len = strlen(text);
+    if (len == 0 || text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,")) {
+        cli_error(cmd, "%s: empty item in the list '%s'", opt, text);
+        return 0;
+    }
+    return 1;
+}
+
 int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n)
 {
     *dt = NULL;
@@ -154,6 +165,8 @@ int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n)
         *n = ax.n;
         return CLI_OK;
     }
+    if (!list_items_ok(cmd, "--dt", text))
+        return CLI_EUSAGE;
     size_t cap = 1;
     for (const char *p = text; *p; p++)
         cap += *p == ',';
@@ -172,6 +185,12 @@ int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n)
             free(buf);
             return CLI_EUSAGE;
         }
+        for (size_t j = 0; j < *n; j++)
+            if ((*dt)[j] == v) {
+                cli_error(cmd, "--dt lists %g twice (as '%s')", v, tok);
+                free(buf);
+                return CLI_EUSAGE;
+            }
         (*dt)[(*n)++] = v;
     }
     free(buf);
@@ -190,6 +209,8 @@ int scli_schemes(const char *cmd, const char *text, double alpha, cosa_scheme **
         cli_error(cmd, "--scheme is required (see 'cosa %s --help')", cmd);
         return CLI_EUSAGE;
     }
+    if (!list_items_ok(cmd, "--scheme", text))
+        return CLI_EUSAGE;
     size_t cap = 1;
     for (const char *p = text; *p; p++)
         cap += *p == ',';
@@ -205,6 +226,15 @@ int scli_schemes(const char *cmd, const char *text, double alpha, cosa_scheme **
     for (char *tok = strtok_r(buf, ",", &save); tok && rc == CLI_OK;
          tok = strtok_r(NULL, ",", &save)) {
         rc = cli_scheme(cmd, tok, &(*s)[*n]);
+        for (size_t j = 0; rc == CLI_OK && j < *n; j++) {
+            const cosa_scheme *a = &(*s)[j], *b = &(*s)[*n];
+            if (a->order == b->order && a->corr == b->corr && a->exec == b->exec) {
+                char nm[64];
+                cosa_scheme_name(b, nm, sizeof nm);
+                cli_error(cmd, "--scheme lists %s twice (as '%s')", nm, tok);
+                rc = CLI_EUSAGE;
+            }
+        }
         if (rc == CLI_OK)
             (*s)[(*n)++].alpha = alpha;
     }

@@ -100,7 +100,7 @@ expect_exit 0 "$COSA" table --paper mbcorr --table 1 --pairs 2e5:5e2 --format cs
 grep -q '^ZOH+MBCorr,200000,500,' "$tmp/out" && ok || bad "table csv row missing"
 
 # model files: every built-in model dumped and reloaded gives the same Phi to the last bit
-for m in $("$COSA" models | awk -F: '/^[a-z]/ { print $1 }'); do
+for m in $("$COSA" models | awk -F: '/^Nonlinear/ { exit } /^[a-z]/ { print $1 }'); do
     "$COSA" model-dump --model "$m" -o "$tmp/$m.cosa" 2>"$tmp/err" || bad "model-dump $m: $(cat "$tmp/err")"
     "$COSA" phi --model "$m" --scheme foh+mbcorr --dt 1e-3 | grep -v '^#' >"$tmp/a"
     "$COSA" phi --model-file "$tmp/$m.cosa" --scheme foh+mbcorr --dt 1e-3 | grep -v '^#' >"$tmp/b"
@@ -308,6 +308,25 @@ expect_exit 2 "$COSA" table --paper mbcorr --table 1 --format xml
 expect_exit 2 "$COSA" table --paper mbcorr --table 1 --pairs 1e5
 expect_exit 2 "$COSA" table --paper mbcorr --table 1 --scheme zoh
 expect_exit 2 "$COSA" point --scheme zoh --dt 1 --tend 0.3
+
+# ---- issue 14 findings fixed here: strict numbers, lists, models, --name ------------
+expect_exit 2 "$COSA" point --scheme zoh --dt 0x10
+expect_exit 2 "$COSA" point --scheme zoh --dt " 1e-3"
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-3 --set ck=infinity
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-3,,1e-4 --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-3, --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-3,1e-3 --scheme zoh -o "$tmp/u"
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-3 --scheme zoh,ZOH -o "$tmp/u"
+expect_exit 2 "$COSA" table --paper mbcorr --table 1 --pairs ""
+expect_exit 2 "$COSA" models --set x
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --name "a b" -o "$tmp/u"
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-3 --scheme zoh --name ../x -o "$tmp/u"
+expect_exit 2 "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh --name 'q"x' -o "$tmp/u"
+expect_exit 0 "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh --name fig_1.5-a -o "$tmp/u"
+# cosa models lists the nonlinear models in a section of their own
+"$COSA" models >"$tmp/out"
+grep -q '^Nonlinear models' "$tmp/out" && grep -q '^twomass-nl: ' "$tmp/out" && ok ||
+    bad "cosa models lacks the nonlinear section"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

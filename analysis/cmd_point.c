@@ -86,6 +86,32 @@ int cmd_point(int argc, char **argv)
     cosa_point_result r;
     cosa_status st = cosa_evaluate(sys, &scheme, dt, x0, tend,
                                    COSA_WANT_RHO | COSA_WANT_ERRORS, &r, ew);
+    /* The NRMSE can be undefined where rho is not (a horizon of one macro
+     * step, more steps than the error sums take, outputs that do not move):
+     * print rho, rho_ref and stable, the errors as nan, and say why. */
+    char note[160] = "";
+    const double nst = nearbyint(tend / dt);
+    if (st == COSA_ERANGE) {
+        cosa_status st2 = cosa_evaluate(sys, &scheme, dt, x0, tend,
+                                        COSA_WANT_RHO | COSA_WANT_RHO_REF, &r, ew);
+        if (st2 == COSA_OK) {
+            st = COSA_OK;
+            r.err = (cosa_errors){NAN, NAN, NAN, 0};
+            r.nsteps = nst <= 1e15 ? (size_t)nst : 0;
+            if (nst == 1.0)
+                snprintf(note, sizeof note,
+                         "1 macro step in the horizon: NRMSE undefined (it needs the spread "
+                         "of the reference over at least 2 macro points)");
+            else if (nst > 1e15)
+                snprintf(note, sizeof note,
+                         "%.3g macro steps in the horizon: more than the error sums take (1e15)",
+                         nst);
+            else
+                snprintf(note, sizeof note,
+                         "all outputs constant over the horizon: NRMSE undefined");
+        } else
+            st = st2;
+    }
     if (st == COSA_EUNSTABLEREF) {
         cli_error(cmd, "the monolithic reference is unstable (rho_ref = %.17g > 1): "
                        "accuracy is undefined", r.rho_ref);
@@ -106,9 +132,11 @@ int cmd_point(int argc, char **argv)
     printf("scheme %s\ndt %.17g\ndim %zu\n", name, dt, lay.dim);
     printf("rho %.17g\nrho_ref %.17g\nstable %s\n", r.rho, r.rho_ref,
            r.rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
-    printf("tend %.17g\nnsteps %zu\n", tend, r.nsteps);
+    printf("tend %.17g\nnsteps %.0f\n", tend, nst); /* round(tend / dt), as evaluated */
     printf("e_global %.17g\ne_local %.17g\ne_local_ref %.17g\n", r.err.e_global, r.err.e_local,
            r.err.e_local_ref);
+    if (*note)
+        printf("note %s\n", note);
 out:
     free(x0);
     cosa_eval_workspace_free(ew);

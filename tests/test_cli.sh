@@ -328,5 +328,44 @@ expect_exit 0 "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh --name fig_1.5-a
 grep -q '^Nonlinear models' "$tmp/out" && grep -q '^twomass-nl: ' "$tmp/out" && ok ||
     bad "cosa models lacks the nonlinear section"
 
+# rho is defined where the NRMSE is not: one macro step in the horizon, more
+# steps than the error sums take, outputs that do not move -> rho, rho_ref,
+# stable, e_* nan and a note saying why, exit 0
+for args in "--dt 0.2" "--dt 1e-16"; do
+    # shellcheck disable=SC2086
+    "$COSA" point --scheme zoh $args >"$tmp/out" 2>"$tmp/err" && ok || bad "point $args failed: $(cat "$tmp/err")"
+    grep -q '^rho 0\.' "$tmp/out" && grep -q '^stable ' "$tmp/out" && grep -q '^e_global nan$' "$tmp/out" &&
+        grep -q '^note ' "$tmp/out" && ok || bad "point $args: $(cat "$tmp/out")"
+done
+cat >"$tmp/still.cosa" <<'EOM'
+model still
+tend 1
+subsystem I
+  states a
+  inputs u
+  outputs y
+  A = [ 0 ]
+  B = [ 0 ]
+  C = [ 1 ]
+  D = [ 0 ]
+  x0 = [ 1 ]
+end
+subsystem II
+  states b
+  inputs v
+  outputs z
+  A = [ 0 ]
+  B = [ 0 ]
+  C = [ 1 ]
+  D = [ 0 ]
+  x0 = [ 2 ]
+end
+connect I.y -> II.v
+connect II.z -> I.u
+EOM
+"$COSA" point --model-file "$tmp/still.cosa" --scheme zoh --dt 0.1 >"$tmp/out" 2>"$tmp/err" &&
+    grep -q '^note all outputs constant' "$tmp/out" && grep -q '^rho 1$' "$tmp/out" && ok ||
+    bad "point on constant outputs: $(cat "$tmp/out" "$tmp/err")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -45,6 +45,12 @@ cosa_status cosa_advise(const cosa_system *sys, const double *x0, double tend,
             continue;
         a->dt = fmin(a->stable.dt_max, a->accurate.dt_max);
         const double steps = nearbyint(tend / a->dt);
+        if (!(steps <= 1e15)) { /* compared as a double: tend / dt may be 1e300 */
+            a->status = COSA_ERANGE;
+            a->usable = 0;
+            a->dt = 0.0;
+            continue;
+        }
         a->steps = steps < 1.0 ? 1 : (size_t)steps;
         a->cost = (double)a->steps * (schemes[i].corr ? 1.0 + cost_corr : 1.0);
     }

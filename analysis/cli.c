@@ -198,7 +198,10 @@ int cli_model_linear(const cli_model *m, const char *cmd, const char *why)
 static int model_failed(const cli_model *m, const char *cmd, cosa_status st)
 {
     cli_error(cmd, "model '%s': %s", m->model->name, cosa_strerror(st));
-    return st == COSA_EPARAM || st == COSA_ENONFINITE ? CLI_EUSAGE : CLI_EFAIL;
+    /* bad input: parameters the model rejects, and a coupled system whose
+     * algebraic loop is singular at them (exit 2); anything else failed (1) */
+    return st == COSA_EPARAM || st == COSA_ENONFINITE || st == COSA_EALGLOOP ? CLI_EUSAGE
+                                                                              : CLI_EFAIL;
 }
 
 int cli_model_system(cli_model *m, const char *cmd, cosa_system **sys)

@@ -119,12 +119,6 @@ int cmd_converge(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    char name[64];
-    cosa_scheme_name(&scheme, name, sizeof name);
-    printf("# cosa %s converge: model %s, scheme %s, tend %.17g\n", cosa_version(),
-           cs.mod.model->name, name, tend);
-    cli_assume_print(stdout, "# ", &cs.mod);
-    printf("dt e_local e_global\n");
     double l0 = log(dtmin), l1 = log(dtmax);
     for (size_t i = 0; i < npts; i++) {
         dts[i] = i == 0 ? dtmin : i + 1 == npts ? dtmax : exp(l0 + (l1 - l0) * i / (npts - 1));
@@ -133,7 +127,7 @@ int cmd_converge(int argc, char **argv)
                                        &r, ew);
         if (st == COSA_EUNSTABLEREF) {
             cli_error(cmd, "the monolithic reference is unstable (rho_ref = %.17g)", r.rho_ref);
-            rc = CLI_EFAIL;
+            rc = CLI_EUSAGE; /* the system given is unstable: bad input, not a failure */
             goto out;
         }
         if (st != COSA_OK) {
@@ -143,8 +137,16 @@ int cmd_converge(int argc, char **argv)
         }
         el[i] = r.err.e_local;
         eg[i] = r.err.e_global;
-        printf("%.17g %.17g %.17g\n", dts[i], el[i], eg[i]);
     }
+    /* everything computed: print (an error above leaves stdout empty) */
+    char name[64];
+    cosa_scheme_name(&scheme, name, sizeof name);
+    printf("# cosa %s converge: model %s, scheme %s, tend %.17g\n", cosa_version(),
+           cs.mod.model->name, name, tend);
+    cli_assume_print(stdout, "# ", &cs.mod);
+    printf("dt e_local e_global\n");
+    for (size_t i = 0; i < npts; i++)
+        printf("%.17g %.17g %.17g\n", dts[i], el[i], eg[i]);
     fit_line("local", npts, dts, el);
     fit_line("global", npts, dts, eg);
 out:

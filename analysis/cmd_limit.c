@@ -158,7 +158,7 @@ int cmd_limit(int argc, char **argv)
     if (st == COSA_EUNSTABLEREF) {
         cli_error(cmd, "the monolithic reference is unstable: %s limits are undefined",
                   crit == COSA_CRIT_STABLE ? "stability" : "accuracy");
-        rc = CLI_EFAIL;
+        rc = CLI_EUSAGE; /* the system given is unstable: bad input, not a failure */
         goto out;
     }
     if (st != COSA_OK) {

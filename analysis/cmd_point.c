@@ -115,7 +115,7 @@ int cmd_point(int argc, char **argv)
     if (st == COSA_EUNSTABLEREF) {
         cli_error(cmd, "the monolithic reference is unstable (rho_ref = %.17g > 1): "
                        "accuracy is undefined", r.rho_ref);
-        rc = CLI_EFAIL;
+        rc = CLI_EUSAGE; /* the system given is unstable: bad input, not a failure */
         goto out;
     }
     if (st != COSA_OK) {

@@ -367,5 +367,16 @@ EOM
     grep -q '^note all outputs constant' "$tmp/out" && grep -q '^rho 1$' "$tmp/out" && ok ||
     bad "point on constant outputs: $(cat "$tmp/out" "$tmp/err")"
 
+# exit codes: bad input is 2, also a singular algebraic loop and an unstable
+# reference (the system given cannot be analysed as asked)
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-3 --set c1=-1e6
+grep -q 'monolithic reference is unstable' "$tmp/err" && ok || bad "unstable reference message: $(cat "$tmp/err")"
+expect_exit 2 "$COSA" limit --scheme zoh --criterion accurate --set c1=-1e6
+expect_exit 2 "$COSA" converge --scheme zoh --set c1=-1e6
+sed -e 's/^model still/model loop1/' -e 's/A = \[ 0 \]/A = [ -1 ]/' -e 's/B = \[ 0 \]/B = [ 1 ]/' \
+    -e 's/D = \[ 0 \]/D = [ 1 ]/' "$tmp/still.cosa" >"$tmp/loop1.cosa"
+expect_exit 2 "$COSA" point --model-file "$tmp/loop1.cosa" --scheme zoh --dt 0.1
+grep -q 'algebraic loop not solvable' "$tmp/err" && ok || bad "algebraic loop message: $(cat "$tmp/err")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

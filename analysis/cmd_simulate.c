@@ -359,6 +359,25 @@ int cmd_simulate(int argc, char **argv)
     }
     const size_t N = (size_t)nsteps, nsamples = (size_t)scheme.order + N + 1;
 
+    /* the output files are checked before anything is computed (as map does) */
+    char sname[64], base[256], csv[512], gp[512];
+    cosa_scheme_name(&scheme, sname, sizeof sname);
+    scli_out out = {.dir = o.output};
+    if (o.output || o.plot) {
+        char slug[64], path[1024];
+        scli_slug(sname, slug, sizeof slug);
+        if (o.name)
+            snprintf(base, sizeof base, "%s", o.name);
+        else
+            snprintf(base, sizeof base, "%s_%s", cs.mod.model->name, slug);
+        snprintf(csv, sizeof csv, "%s.csv", base);
+        snprintf(gp, sizeof gp, "%s.gp", base);
+        if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
+            (rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
+            (rc = scli_out_path(cmd, &out, gp, path, sizeof path)) != CLI_OK)
+            goto out;
+    }
+
     /* units */
     units = calloc(sm.nsub, sizeof *units);
     if (!units) {
@@ -421,8 +440,7 @@ int cmd_simulate(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    char sname[64], idesc[96];
-    cosa_scheme_name(&scheme, sname, sizeof sname);
+    char idesc[96];
     if (cosa_integrator_is_adaptive(integ.kind))
         snprintf(idesc, sizeof idesc, "%s rtol %g", cosa_integrator_name(integ.kind), integ.rtol);
     else if (integ.kind == COSA_INTEGRATOR_EXACT)
@@ -444,17 +462,7 @@ int cmd_simulate(int argc, char **argv)
 
     /* files */
     if (o.output || o.plot) {
-        scli_out out = {.dir = o.output};
-        if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK)
-            goto out;
-        char base[256], slug[64], csv[512], gp[512], path[1024];
-        scli_slug(sname, slug, sizeof slug);
-        if (o.name)
-            snprintf(base, sizeof base, "%s", o.name);
-        else
-            snprintf(base, sizeof base, "%s_%s", m->name, slug);
-        snprintf(csv, sizeof csv, "%s.csv", base);
-        snprintf(gp, sizeof gp, "%s.gp", base);
+        char path[1024];
         if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
             (rc = write_csv(cmd, path, &cs.mod, &sm, sname, idesc, refdesc, dt, tend, res)) !=
                 CLI_OK)

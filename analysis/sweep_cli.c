@@ -341,6 +341,11 @@ int scli_out_prepare(const char *cmd, scli_out *o)
         return CLI_OK;
     }
     o->explicit_dir = 1;
+    struct stat sb;
+    if (stat(o->dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+        cli_error(cmd, "-o %s: not a directory (it exists as a file)", o->dir);
+        return CLI_EUSAGE;
+    }
     if (mkdir_p(o->dir) != 0) {
         cli_error(cmd, "cannot create output directory '%s': %s", o->dir, strerror(errno));
         return CLI_EFAIL;

@@ -378,5 +378,11 @@ sed -e 's/^model still/model loop1/' -e 's/A = \[ 0 \]/A = [ -1 ]/' -e 's/B = \[
 expect_exit 2 "$COSA" point --model-file "$tmp/loop1.cosa" --scheme zoh --dt 0.1
 grep -q 'algebraic loop not solvable' "$tmp/err" && ok || bad "algebraic loop message: $(cat "$tmp/err")"
 
+# -o naming a file: "not a directory", exit 2, before any computation (no stdout)
+: >"$tmp/plainfile"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 -o "$tmp/plainfile"
+grep -q 'not a directory' "$tmp/err" && ok || bad "-o file: $(cat "$tmp/err")"
+expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-3 --scheme zoh -o "$tmp/plainfile"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -381,7 +381,26 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
     optind = 1;
     opterr = 0;
     int c, idx;
+    /* values seen (by option value): an option given twice is an error,
+     * except the repeatable --set and --assume (and --order/--sequence,
+     * which share one slot) */
+    int seen[64], nseen = 0;
     while ((c = getopt_long(argc, argv, shortopts, opts, &idx)) != -1) {
+        const int key = c == OPT_ORDER_OLD ? OPT_SEQUENCE : c;
+        if (c != OPT_SET && c != OPT_ASSUME && c != '?' && c != ':' && c != 'h' && c != OPT_HELP) {
+            for (int k = 0; k < nseen; k++)
+                if (seen[k] == key) {
+                    const char *nm = NULL;
+                    for (size_t j = 0; opts[j].name && !nm; j++)
+                        if (opts[j].val == c)
+                            nm = opts[j].name;
+                    cli_error(cmd, "option --%s given twice (it takes one value)",
+                              nm ? nm : "?");
+                    return CLI_EUSAGE;
+                }
+            if (nseen < 64)
+                seen[nseen++] = key;
+        }
         int r = cli_model_option(&cs->mod, cmd, c, optarg);
         if (r < 0)
             return CLI_EUSAGE;

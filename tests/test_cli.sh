@@ -384,5 +384,13 @@ expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 -o "$tmp/p
 grep -q 'not a directory' "$tmp/err" && ok || bad "-o file: $(cat "$tmp/err")"
 expect_exit 2 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --dt 1e-3 --scheme zoh -o "$tmp/plainfile"
 
+# a single-valued option given twice is an error (the last no longer wins silently);
+# --set and --assume are repeatable
+expect_exit 2 "$COSA" point --scheme zoh --scheme foh --dt 1e-3
+grep -q 'option --scheme given twice' "$tmp/err" && ok || bad "repeated option: $(cat "$tmp/err")"
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-3 --dt 1e-4
+expect_exit 2 "$COSA" point --scheme gs:foh --dt 1e-3 --order 2,1 --sequence 1,2
+expect_exit 0 "$COSA" point --scheme zoh --dt 1e-3 --set ck=1e5 --set dk=1e2
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -340,14 +340,17 @@ int cli_scheme(const char *cmd, const char *text, cosa_scheme *s)
     return CLI_OK;
 }
 
-const char cli_case_help[] =
-    "  --scheme SCHEME      coupling scheme\n"
-    "  --dt DT              macro step in seconds, > 0\n"
-    "  --alpha A            state-correction gain alpha (default 1)\n"
-    "  --sequence LIST      Gauss-Seidel (gs:) execution sequence: comma-separated\n"
-    "                       subsystem names or 1-based indices (default: the model's;\n"
+#define HELP_SCHEME "  --scheme SCHEME      coupling scheme\n"
+#define HELP_DT "  --dt DT              macro step in seconds, > 0\n"
+#define HELP_REST                                                                         \
+    "  --alpha A            state-correction gain alpha (default 1)\n"                      \
+    "  --sequence LIST      Gauss-Seidel (gs:) execution sequence: comma-separated\n"       \
+    "                       subsystem names or 1-based indices (default: the model's;\n"   \
     "                       --order LIST is the deprecated spelling)\n"
-    "  -h, --help           this help\n";
+const char cli_case_help[] = HELP_SCHEME HELP_DT HELP_REST;
+const char cli_case_help_nodt[] = HELP_SCHEME HELP_REST;
+const char cli_case_help_rest[] = HELP_REST;
+const char cli_help_line[] = "  -h, --help           this help\n";
 
 int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra,
               cli_extra_fn fn, void *ctx, void (*help)(void), cli_case *cs)

@@ -159,8 +159,13 @@ typedef int (*cli_extra_fn)(void *ctx, int opt, const char *arg);
 int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra,
               cli_extra_fn fn, void *ctx, void (*help)(void), cli_case *cs);
 
-/* Text of the common options for --help. */
+/* Text of the common options for --help: all of them (--scheme, --dt,
+ * --alpha, --sequence), without --dt (scans), or --alpha and --sequence only
+ * (commands that list their own --scheme/--dt); the -h line goes last. */
 extern const char cli_case_help[];
+extern const char cli_case_help_nodt[];
+extern const char cli_case_help_rest[];
+extern const char cli_help_line[];
 
 /* Required --dt / --scheme of a cli_case, with one-line errors. */
 int cli_case_dt(const char *cmd, const char *text, double *dt);

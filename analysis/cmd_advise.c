@@ -58,8 +58,9 @@ static void help(void)
            "  --format F           md (default) or csv (full precision)\n"
            "  -o, --output DIR     also write advise.md|csv, advise.dat and advise.gp\n"
            "  --plot FMT           and render the bar chart: png, svg or pdf\n"
+           "%s"
            "%s",
-           ROBUST_POINTS, cli_model_help, cli_assume_help, cli_case_help);
+           ROBUST_POINTS, cli_model_help, cli_assume_help, cli_case_help_rest, cli_help_line);
 }
 
 struct opts {

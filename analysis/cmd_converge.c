@@ -22,8 +22,9 @@ static void help(void)
            "  --dt-min DT          smallest macro step (default 1e-6)\n"
            "  --dt-max DT          largest macro step (default 3e-3)\n"
            "  --points N           number of macro steps, log-spaced (default 36)\n"
-           "  --tend T             horizon (default: the model's)\n",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
+           "  --tend T             horizon (default: the model's)\n"
+           "%s",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_nodt, cli_help_line);
 }
 
 struct extra {

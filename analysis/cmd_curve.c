@@ -38,8 +38,9 @@ static void help(void)
            "                       replaced); without -o existing files are not overwritten\n"
            "  --name NAME          base name of the files (default: METRIC_vs_X)\n"
            "  --plot FMT           also run gnuplot: png, svg or pdf\n"
-           "  --progress           progress on stderr (default: only on a terminal)\n",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
+           "  --progress           progress on stderr (default: only on a terminal)\n"
+           "%s",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_rest, cli_help_line);
 }
 
 struct curve_opts {

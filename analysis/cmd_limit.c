@@ -30,8 +30,9 @@ static void help(void)
            "  --dt-min DT          smallest macro step of the scan (default 1e-9)\n"
            "  --dt-max DT          largest macro step of the scan (default 1e-2)\n"
            "  --per-decade N       grid points per decade (default 20)\n"
-           "  --tend T             horizon for the error indicators (default: the model's)\n",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
+           "  --tend T             horizon for the error indicators (default: the model's)\n"
+           "%s",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_nodt, cli_help_line);
 }
 
 struct extra {

@@ -54,8 +54,9 @@ static void help(void)
            "  --name NAME          base name of the files (default: the metric)\n"
            "  --plot FMT           also run gnuplot: png, svg or pdf\n"
            "  --heatmap            also write NAME_SCHEME_heat.gp drawing the metric itself\n"
-           "  --progress           progress on stderr (default: only on a terminal)\n",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
+           "  --progress           progress on stderr (default: only on a terminal)\n"
+           "%s",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_rest, cli_help_line);
 }
 
 struct map_opts {

@@ -15,8 +15,9 @@ static void help(void)
            "and each row/column; then one matrix row per line, entries with %%.17g.\n\n"
            "%s%s\n%s\nOptions:\n%s"
            "  --ref                print Phi* instead of Phi (Phi* uses no model: --assume\n"
-           "                       does not change it)\n",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
+           "                       does not change it)\n"
+           "%s",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_help_line);
 }
 
 static int extra(void *ctx, int opt, const char *arg)

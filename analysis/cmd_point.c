@@ -24,8 +24,9 @@ static void help(void)
            "reference trajectory at t = p*dt (METHOD.md); the outputs of the N new macro\n"
            "points enter the indicators.\n\n"
            "%s%s\n%s\nOptions:\n%s"
-           "  --tend T             horizon in seconds (default: the model's, 0.3 s for twomass)\n",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
+           "  --tend T             horizon in seconds (default: the model's, 0.3 s for twomass)\n"
+           "%s",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_help_line);
 }
 
 struct extra {

@@ -47,7 +47,8 @@ static void help(void)
            "and NAME.gp, a gnuplot script of the outputs against the reference (for\n"
            "twomass-nl the s1 panel is the paper's Fig 9).\n\n"
            "%s%s\n%s\nOptions:\n%s"
-           "  --tend T             horizon in seconds (default: the model's, 0.3 s)\n"
+           "  --tend T             horizon in seconds (default: the model's natural horizon,\n"
+           "                       'cosa models')\n"
            "  --integrator I       subsystem integrator: exact (linear models only; the\n"
            "                       default for them), cvode = cvode-bdf (default for\n"
            "                       nonlinear models), cvode-adams, rk4, symplectic-euler,\n"
@@ -67,21 +68,9 @@ static void help(void)
            "  --name NAME          base name of the files (default: MODEL_SCHEME)\n"
            "  --plot FMT           also render the plot with gnuplot: png, svg or pdf\n"
            "                       (without -o the files go to the current directory and\n"
-           "                       existing ones are not overwritten)\n",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help);
-    printf("\nNonlinear models (for simulate and 'cosa table --table 4'; linear models: see\n"
-           "'cosa models'):\n");
-    for (size_t i = 0; i < cosa_model_count(); i++) {
-        const cosa_model *m = cosa_model_at(i);
-        if (cosa_model_is_linear(m))
-            continue;
-        printf("%s: %s (natural horizon %g s)\n", m->name, m->doc, m->tend);
-        for (size_t k = 0; k < m->nparam; k++) {
-            const cosa_param *p = &m->params[k];
-            printf("  %-8s %-14.10g %-8s %s%s\n", p->name, p->value, p->unit, p->doc,
-                   p->kind == COSA_PARAM_INITIAL ? " (initial state)" : "");
-        }
-    }
+           "                       existing ones are not overwritten)\n"
+           "%s",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_help_line);
 }
 
 struct sim_opts {

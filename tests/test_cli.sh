@@ -392,5 +392,18 @@ expect_exit 2 "$COSA" point --scheme zoh --dt 1e-3 --dt 1e-4
 expect_exit 2 "$COSA" point --scheme gs:foh --dt 1e-3 --order 2,1 --sequence 1,2
 expect_exit 0 "$COSA" point --scheme zoh --dt 1e-3 --set ck=1e5 --set dk=1e2
 
+# --help: "-h, --help" is the last line; commands that reject --dt (limit,
+# converge, advise) do not list it; map and curve list --scheme and --dt once
+for c in point limit converge map curve phi simulate advise; do
+    [ "$("$COSA" $c --help | tail -n 1)" = "  -h, --help           this help" ] && ok || bad "$c --help: -h is not last"
+done
+for c in limit converge advise; do
+    "$COSA" $c --help | grep -q '^  --dt DT ' && bad "$c --help lists --dt" || ok
+done
+for c in map curve; do
+    [ "$("$COSA" $c --help | grep -c '^  --scheme ')" = 1 ] && [ "$("$COSA" $c --help | grep -c '^  --dt ')" = 1 ] &&
+        ok || bad "$c --help lists --scheme or --dt twice"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,6 +1,8 @@
 /* cmd_point.c -- `cosa point`: one scheme at one parameter point. */
 #include "cli.h"
 
+#include <float.h>
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -138,6 +140,12 @@ int cmd_point(int argc, char **argv)
            r.err.e_local_ref);
     if (*note)
         printf("note %s\n", note);
+    /* the rounding of Phi itself limits e_global to ~ N eps absolute
+     * (cosa/phi.h, cosa_nrmse): below that the digits are noise */
+    else if (isfinite(r.err.e_global) && r.err.e_global <= nst * DBL_EPSILON)
+        printf("note e_global is at or below the rounding floor ~N eps = %.2g (N = %.0f macro "
+               "steps): the true error may be smaller\n",
+               nst * DBL_EPSILON, nst);
 out:
     free(x0);
     cosa_eval_workspace_free(ew);

@@ -405,5 +405,10 @@ for c in map curve; do
         ok || bad "$c --help lists --scheme or --dt twice"
 done
 
+# e_global at the rounding floor (~N eps of the rounding in Phi) gets a note
+"$COSA" point --scheme zoh --dt 1e-14 >"$tmp/out" && grep -q '^note e_global is at or below the rounding floor' "$tmp/out" &&
+    ok || bad "no rounding-floor note at dt = 1e-14: $(tail -2 "$tmp/out")"
+"$COSA" point --scheme zoh --dt 1e-4 | grep -q '^note' && bad "a note at dt = 1e-4" || ok
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -290,10 +290,12 @@ int cmd_curve(int argc, char **argv)
     else
         scli_axis_label(m, &sp.x, xlabel, sizeof xlabel);
     snprintf(ylabel, sizeof ylabel, "%s", cosa_metric_name(metric));
+    char sets[384];
+    scli_title_sets(&cs.mod, ax, over_dt ? 0 : 1, sets, sizeof sets);
     if (over_dt)
-        snprintf(title, sizeof title, "model %s", m->name);
+        snprintf(title, sizeof title, "model %s%s", m->name, sets);
     else
-        snprintf(title, sizeof title, "model %s, ΔT = %g s", m->name, dt[0]);
+        snprintf(title, sizeof title, "model %s, ΔT = %g s%s", m->name, dt[0], sets);
     snprintf(comment, sizeof comment, "# cosa %s curve: model %s, %s against %s\n# data: %s",
              cosa_version(), m->name, cosa_metric_name(metric), xname, dat);
     const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",   "TITLES", "COLORS", "DASHES",

@@ -253,7 +253,7 @@ static int write_dt_script(const char *cmd, const char *path, const char *gp, co
                            const char *zlog, const cosa_sweep_spec *sp, const cli_case *cs,
                            const char *xlabel, cosa_metric metric, const char *model)
 {
-    char comment[1024], xmark[32], title[256];
+    char comment[1024], xmark[32], title[512];
     snprintf(comment, sizeof comment,
              "# cosa %s map: model %s, %s over (%s, dT), contour %s = %s\n# data: %s",
              cosa_version(), model, cosa_metric_name(metric), xlabel, cosa_metric_name(metric),
@@ -263,7 +263,10 @@ static int write_dt_script(const char *cmd, const char *path, const char *gp, co
         fmt_num(xmark, sizeof xmark, cs->mod.par[sp->x.param]);
     else
         snprintf(xmark, sizeof xmark, "NaN");
-    snprintf(title, sizeof title, "model %s", model);
+    char sets[384];
+    const cosa_sweep_axis *ax[1] = {&sp->x};
+    scli_title_sets(&cs->mod, ax, 1, sets, sizeof sets);
+    snprintf(title, sizeof title, "model %s%s", model, sets);
     const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES", "TITLES", "LEVEL",
                           "ZLOG",    "XMARK",  "XLOGV",   "XLABEL", "METRIC", "TITLE"};
     const char *vals[] = {comment, gp,    outbase, files, titles, lev, zlog, xmark,
@@ -435,8 +438,14 @@ int cmd_map(int argc, char **argv)
     fmt_num(lev, sizeof lev, level);
     const char *zlog = metric == COSA_METRIC_RHO ? "0" : "1";
     char files[4096] = "", titles[4096] = "";
-    char keytitle[64];
+    char keytitle[64], sets[384], maptitle[512];
     snprintf(keytitle, sizeof keytitle, "ΔT [s]");
+    {
+        const cosa_sweep_axis *ax[2] = {&sp.x, &sp.y};
+        scli_title_sets(&cs.mod, ax, dt_axis ? 1 : 2, sets, sizeof sets);
+    }
+    snprintf(maptitle, sizeof maptitle, "model %s, contour %s = %s%s", m->name,
+             cosa_metric_name(metric), lev, sets);
     /* the data files, written side by side; gnuplot runs as many at a time */
     int par = threads ? (int)threads : 1;
 #ifdef _OPENMP
@@ -473,28 +482,29 @@ int cmd_map(int argc, char **argv)
         snprintf(comment, sizeof comment,
                  "# cosa %s map: model %s, scheme %s, %s = %s for each dT\n# data: %s",
                  cosa_version(), m->name, nm, cosa_metric_name(metric), lev, dat);
-        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES", "LEVEL",
-                              "ZLOG",    "XLOGV",  "YLOGV",   "XLABEL", "YLABEL", "KEYTITLE"};
+        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
+                              "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE"};
         const char *vals[] = {comment, gp,  outbase, dat,    nm,     lev,
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
-                              xlabel,  ylabel, keytitle};
+                              xlabel,  ylabel, keytitle, maptitle};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
         if (dt_axis)
             rc = write_dt_script(cmd, path, gp, outbase, dat, nm, lev, zlog, &sp, &cs, xlabel,
                                  metric, m->name);
         else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 12, keys, vals);
+            rc = scli_write_script(cmd, path, cosa_plot_map, 13, keys, vals);
         if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);
         scripts[i] = strdup(gp);
         if (o.heatmap) {
-            char hgp[512], hbase[512], cblabel[64], title[128];
+            char hgp[512], hbase[512], cblabel[64], title[640];
             snprintf(hgp, sizeof hgp, "%s_%s_heat.gp", base, slug);
             snprintf(hbase, sizeof hbase, "%s_%s_heat", base, slug);
             snprintf(cblabel, sizeof cblabel, "%s%s", metric == COSA_METRIC_RHO ? "" : "log10 ",
                      cosa_metric_name(metric));
-            snprintf(title, sizeof title, "%s, %s", nm, cosa_metric_name(metric));
+            snprintf(title, sizeof title, "%s, %s, model %s%s", nm, cosa_metric_name(metric),
+                     m->name, sets);
             const char *hk[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",    "LEVEL", "ZLOG",
                                 "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "CBLABEL", "TITLE"};
             const char *hv[] = {comment, hgp, hbase, dat, lev, zlog, sp.x.log ? "1" : "0",
@@ -522,17 +532,17 @@ int cmd_map(int argc, char **argv)
         snprintf(comment, sizeof comment,
                  "# cosa %s map: model %s, %zu schemes, %s = %s for each dT", cosa_version(),
                  m->name, ns, cosa_metric_name(metric), lev);
-        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES", "LEVEL",
-                              "ZLOG",    "XLOGV",  "YLOGV",   "XLABEL", "YLABEL", "KEYTITLE"};
+        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
+                              "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE"};
         const char *vals[] = {comment, gp,     outbase, files,  titles, lev,
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
-                              xlabel,  ylabel, keytitle};
+                              xlabel,  ylabel, keytitle, maptitle};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
         if (dt_axis)
             rc = write_dt_script(cmd, path, gp, outbase, files, titles, lev, zlog, &sp, &cs,
                                  xlabel, metric, m->name);
         else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 12, keys, vals);
+            rc = scli_write_script(cmd, path, cosa_plot_map, 13, keys, vals);
         if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);

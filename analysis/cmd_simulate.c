@@ -472,7 +472,9 @@ int cmd_simulate(int argc, char **argv)
         }
         snprintf(ycol, sizeof ycol, "%zu", 2 + sm.nu + sm.ny);
         snprintf(rcol, sizeof rcol, "%zu", 2 + 2 * sm.nu + 2 * sm.ny);
-        snprintf(title, sizeof title, "%s, %s, ΔT = %g s%s", m->name, sname, dt,
+        char sets[384];
+        scli_title_sets(&cs.mod, NULL, 0, sets, sizeof sets);
+        snprintf(title, sizeof title, "%s, %s, ΔT = %g s%s%s", m->name, sname, dt, sets,
                  res->diverged ? " (diverged)" : "");
         snprintf(comment, sizeof comment, "# cosa %s simulate: model %s, scheme %s\n# data: %s",
                  cosa_version(), m->name, sname, csv);

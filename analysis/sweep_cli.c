@@ -128,6 +128,55 @@ void scli_header_assume(FILE *f, const cli_model *m, const cosa_sweep_axis *cons
     }
 }
 
+/* A number for a title: %.6g with "e+09" written "e9", "e-05" "e-5". */
+static void title_num(char *buf, size_t size, double v)
+{
+    char t[48];
+    snprintf(t, sizeof t, "%.6g", v);
+    char *e = strchr(t, 'e');
+    if (e) {
+        char *d = e + 1;
+        const char sign = *d;
+        if (sign == '+' || sign == '-')
+            d++;
+        while (*d == '0' && d[1])
+            d++;
+        snprintf(buf, size, "%.*se%s%s", (int)(e - t), t, sign == '-' ? "-" : "", d);
+    } else
+        snprintf(buf, size, "%s", t);
+}
+
+void scli_title_sets(const cli_model *m, const cosa_sweep_axis *const *axes, size_t nax,
+                     char *buf, size_t size)
+{
+    const cosa_model *md = m->model;
+    size_t len = 0;
+    if (size)
+        buf[0] = '\0';
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < md->nparam; k++) {
+            int given = 0, swept = 0;
+            if (pass == 0) {
+                for (size_t i = 0; i < m->nset; i++)
+                    given |= cosa_model_param_index(md, m->set_name[i]) == (int)k;
+            } else
+                given = m->assumed && m->assumed[k];
+            for (size_t a = 0; a < nax; a++)
+                swept |= axes[a]->param == (int)k && (axes[a]->assumed ? 1 : 0) == pass;
+            if (!given || swept)
+                continue;
+            char v[48];
+            title_num(v, sizeof v, pass ? m->apar[k] : m->par[k]);
+            int n = snprintf(buf + len, size > len ? size - len : 0, ", %s%s = %s",
+                             pass ? "assumed " : "", md->params[k].name, v);
+            if (n < 0 || len + (size_t)n >= size) {
+                buf[len] = '\0'; /* no room: leave the title as it was */
+                return;
+            }
+            len += (size_t)n;
+        }
+}
+
 /* A comma-separated list has no empty item ("a,,b", ",a", "a,"). */
 static int list_items_ok(const char *cmd, const char *opt, const char *text)
 {

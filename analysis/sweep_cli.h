@@ -33,6 +33,13 @@ void scli_axis_label(const cosa_model *m, const cosa_sweep_axis *ax, char *buf, 
 void scli_header_assume(FILE *f, const cli_model *m, const cosa_sweep_axis *const *axes,
                         size_t nax);
 
+/* The values fixed by --set and --assume for a picture's title:
+ * ", NAME = VALUE" per parameter set by --set (its final value) and
+ * ", assumed NAME = VALUE" per parameter set by --assume, in model order,
+ * leaving out the parameters swept by axes[0..nax-1]; "" without either. */
+void scli_title_sets(const cli_model *m, const cosa_sweep_axis *const *axes, size_t nax,
+                     char *buf, size_t size);
+
 /* "DT[,DT...]" or "LO:HI:log|lin:N": a new array of positive steps. */
 int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n);
 

@@ -19,8 +19,24 @@ if (fmt eq "svg") { set terminal svg enhanced size 800,560 font ",11" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 6in,4.2in font ",9" }
 set output "@OUTBASE@." . fmt
 
-# +inf (unstable) and NaN (failed) are gaps in the curves
+# +inf (unstable) and NaN (failed) are gaps in the curves; where a curve
+# is +inf a bar in its colour along the bottom of the plot (one row per
+# scheme, axis y2 from 0 to 1; solid for a solid curve, hatched for a dashed
+# one) marks it "unstable" in the key.  Each +inf sample's bar reaches back
+# to the previous sample: a stretch starts at the last finite point.
 fin(v) = (v != v || v > 1e300) ? NaN : v
+array NINF[ncurve]
+do for [c = 1:ncurve] { NINF[c] = 0 }
+cntinf(c, v) = (v > 1e300) ? NINF[c] = NINF[c] + 1 : 0
+set table $scratch
+plot for [c = 1:ncurve] f using (cntinf(c, column(c + 1))):(0) with table
+unset table
+xprev(x) = (t = (column(0) == 0) ? x : xp, xp = x, t)
+rowlo(c) = 0.012 + 0.04 * (c - 1)
+solid(c) = int(word(dashes, c)) == 1
+bar(c, v) = (v > 1e300) ? rowlo(c) + 0.015 : NaN
+set y2range [0:1]
+unset y2tics
 
 @XLOG@set logscale x
 @YLOG@set logscale y
@@ -31,7 +47,16 @@ set ylabel "@YLABEL@" noenhanced
 set key outside right top noenhanced
 set grid lc rgb "#e0e0e0"
 set tics out
+set autoscale xfix
+set xtics nomirror
+set ytics mirror
 set title "@TITLE@" noenhanced
 plot for [c = 1:ncurve] f using 1:(fin(column(c + 1))) with lines lw 1.6 \
          lc int(word(colors, c)) dt int(word(dashes, c)) title word(titles, c), \
-     level with lines lc rgb "black" dt 3 lw 1 title sprintf("%g", level)
+     level with lines lc rgb "black" dt 3 lw 1 title sprintf("%g", level), \
+     for [c = 1:ncurve] f using 1:(solid(c) ? bar(c, column(c + 1)) : NaN):(xprev($1)):1: \
+         (rowlo(c)):(rowlo(c) + 0.03) axes x1y2 with boxxyerror lc int(word(colors, c)) \
+         fs solid 0.85 noborder title (solid(c) && NINF[c] > 0 ? word(titles, c) . " unstable" : ""), \
+     for [c = 1:ncurve] f using 1:(solid(c) ? NaN : bar(c, column(c + 1))):(xprev($1)):1: \
+         (rowlo(c)):(rowlo(c) + 0.03) axes x1y2 with boxxyerror lc int(word(colors, c)) \
+         fs pattern 5 border title (!solid(c) && NINF[c] > 0 ? word(titles, c) . " unstable" : "")

@@ -32,7 +32,8 @@ set view map
 unset surface
 set contour base
 unset clabel
-set cntrparam levels discrete (zlog ? log10(level) : level)
+zl = zlog ? log10(level) : level
+set cntrparam levels discrete zl
 set cntrparam linear
 # log axes: contours are traced in log10 coordinates (gnuplot's contour
 # tracer merges points closer than a fraction of the linear range)
@@ -40,28 +41,47 @@ xlog = @XLOGV@
 ylog = @YLOGV@
 xf(v) = xlog ? log10(v) : v
 yf(v) = ylog ? log10(v) : v
+# axes end at the data; on a log axis the ticks are whole decades
+stats word(files, 1) using (xf($1)):(yf($2)) nooutput
+set xrange [STATS_min_x:STATS_max_x]
+set yrange [STATS_min_y:STATS_max_y]
+dstep(lo, hi) = (hi - lo <= 8) ? 1 : ceil((hi - lo) / 8.0)
+if (xlog && STATS_max_x - STATS_min_x >= 1) { set xtics dstep(STATS_min_x, STATS_max_x) }
+if (ylog && STATS_max_y - STATS_min_y >= 1) { set ytics dstep(STATS_min_y, STATS_max_y) }
 if (xlog) { set format x "10^{%g}" }
 if (ylog) { set format y "10^{%g}" }
 set xlabel "@XLABEL@" noenhanced
-set ylabel "@YLABEL@" noenhanced
+set ylabel "@YLABEL@" noenhanced offset -1, 0
+set lmargin 11
 set key outside right top title "@KEYTITLE@" box
 set tics out
 set grid front lc rgb "#e0e0e0"
-if (npanel > 1) { set multiplot layout nrow, ncol }
+if (npanel > 1) { set multiplot layout nrow, ncol title "@TITLE@" noenhanced }
 do for [p = 1:npanel] {
     f = word(files, p)
     # dT of every block (column 3) and its shade: log position between the
-    # smallest and the largest dT of the file
+    # smallest and the largest dT of the file; the range of the metric in
+    # each block: a dT whose values do not reach the level has no contour
+    # and says "(none)" in the key
     stats f using 3 nooutput
     nb = STATS_blocks
     lmin = log10(STATS_min)
     lmax = log10(STATS_max)
     array DT[nb]
+    array ZMIN[nb]
+    array ZMAX[nb]
+    do for [k = 1:nb] { ZMIN[k] = 1e308; ZMAX[k] = -1e308 }
+    zmin(k, v) = (v == v && v < ZMIN[k]) ? ZMIN[k] = v : 0
+    zmax(k, v) = (v == v && v > ZMAX[k]) ? ZMAX[k] = v : 0
     set table $scratch
-    plot f using (DT[int(column(-2)) + 1] = $3):(0) every 64 with table
+    plot f using (b = int(column(-2)) + 1, DT[b] = $3, z = zf($4), zmin(b, z), zmax(b, z)):(0) \
+        with table
     unset table
-    set title word(titles, p) noenhanced
+    if (npanel > 1) { set title word(titles, p) noenhanced } \
+    else { set title word(titles, p) . ", @TITLE@" noenhanced }
     splot for [k = 1:nb] f index (k - 1) using (xf($1)):(yf($2)):(zf($4)) with lines lw 1.6 \
-        lc rgb rgb(grey(log10(DT[k]))) title sprintf("%.3g", DT[k])
+        lc rgb rgb(grey(log10(DT[k]))) \
+        title sprintf("%.3g", DT[k]) . ((ZMIN[k] <= zl && ZMAX[k] >= zl && ZMIN[k] < ZMAX[k]) \
+                                         ? "" : " (none)")
 }
 if (npanel > 1) { unset multiplot }

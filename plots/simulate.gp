@@ -21,13 +21,21 @@ set output "@OUTBASE@." . fmt
 
 set datafile separator ","
 # the header row of the CSV is skipped as an invalid data line
-set key top right noenhanced
+# one layout for all panels: the same left margin (the plot areas line up
+# whatever the tick labels), one number format (%h: 0.12, 4×10^5), a shared
+# time axis labelled on the bottom panel, one key under the title, clear of
+# the curves
 set grid lc rgb "#e0e0e0"
 set tics out
-set xlabel "t [s]"
-set multiplot layout nout,1 title "@TITLE@" noenhanced
+set format y "%.3h"
+set key horizontal center top at screen 0.5, screen 1 - 34.0 / hpx noenhanced samplen 3
+set multiplot layout nout,1 title "@TITLE@" noenhanced \
+    margins 0.14, 0.97, 62.0 / hpx, 1 - 66.0 / hpx spacing 0.0, 30.0 / hpx
 do for [k = 1:nout] {
-    set ylabel word(names, k) noenhanced
+    # the output's name as y label, at the same x in every panel
+    set label 1 word(names, k) at screen 0.02, graph 0.5 center rotate by 90 noenhanced
+    if (k == nout) { set xlabel "t [s]"; set format x "%g" } else { unset xlabel; set format x "" }
+    if (k > 1) { unset key }
     plot f using 1:(column(ycol + k - 1)) with lines lw 1.4 lc rgb "#1f77b4" title "co-simulation", \
          f using 1:(column(rcol + k - 1)) with lines lw 1.4 dt 2 lc rgb "black" title "reference"
 }

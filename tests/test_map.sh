@@ -251,6 +251,31 @@ if command -v gnuplot >/dev/null 2>&1; then
     done
     (cd "$tmp/c" && gnuplot -e 'fmt="svg"' el.gp 2>"$tmp/gperr") || bad "gnuplot rejects el.gp: $(cat "$tmp/gperr")"
     [ -s "$tmp/c/el.svg" ] || bad "el.gp made no svg"
+    # titles carry the --set and --assume values, not the swept ones (issue 14)
+    # shellcheck disable=SC2086
+    expect_exit 0 "$COSA" map $args --set m1=12 --set ck=5 --assume m2=11 --heatmap -o "$tmp/st" --plot png
+    for f in rho_zoh.gp rho_all.gp rho_zoh_heat.gp; do
+        grep -q 'm1 = 12, assumed m2 = 11' "$tmp/st/$f" && ! grep -q 'ck = 5' "$tmp/st/$f" && ok ||
+            bad "$f: the title should name m1 = 12 and the assumed m2 = 11, not the swept ck"
+    done
+    grep -q 'ck = 200000, dk = 500' "$tmp/dtax/r_zoh_mbcorr.gp" && ok || bad "--y dt map title lacks the --set values"
+    expect_exit 0 "$COSA" curve --set ck=1e9 --set dk=3.6e5 --x dt=1e-5:1e-3:log:4 --scheme foh -o "$tmp/sc"
+    grep -q 'model twomass, ck = 1e9, dk = 360000' "$tmp/sc/rho_vs_dt.gp" && ok || bad "curve title lacks the --set values"
+    expect_exit 0 "$COSA" simulate --model twomass-nl --set nd=1.5 --scheme zoh+mbcorr --dt 1e-3 \
+        -o "$tmp/sim" --plot png
+    grep -q 'nd = 1.5' "$tmp/sim/twomass-nl_zoh_mbcorr.gp" && [ -s "$tmp/sim/twomass-nl_zoh_mbcorr.png" ] &&
+        ok || bad "simulate title lacks nd = 1.5 (or no png)"
+    # +inf stretches: a curve marks them "unstable" in its key, a heatmap on its colour box;
+    # a dT without contour says "(none)" in the map key
+    expect_exit 0 "$COSA" curve --x dt=1e-4:3e-3:log:8 --scheme p0,p1 --metric e_local -o "$tmp/ci" --plot png
+    (cd "$tmp/ci" && gnuplot -e 'fmt="svg"' e_local_vs_dt.gp 2>"$tmp/gperr") &&
+        grep -q 'ZOH unstable' "$tmp/ci/e_local_vs_dt.svg" && ok ||
+        bad "curve with inf: no 'ZOH unstable' key: $(cat "$tmp/gperr")"
+    expect_exit 0 "$COSA" map --x ck=1e3:1e10:log:3 --y dk=1:1e5:log:2 --dt 3e-3,1e-4 --scheme zoh \
+        --metric e_global -o "$tmp/ei" --heatmap --plot png
+    (cd "$tmp/ei" && gnuplot -e 'fmt="svg"' e_global_zoh.gp e_global_zoh_heat.gp 2>"$tmp/gperr") &&
+        grep -q '0.003 (none)' "$tmp/ei/e_global_zoh.svg" && grep -q 'unstable' "$tmp/ei/e_global_zoh_heat.svg" &&
+        ok || bad "map key without '(none)' or heatmap without 'unstable': $(cat "$tmp/gperr")"
 else
     echo "SKIP: gnuplot not installed, scripts not parsed"
 fi

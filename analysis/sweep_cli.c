@@ -491,8 +491,11 @@ int scli_plot_format(const char *cmd, const char *fmt)
  * else "gnuplot" in PATH.  0 on success. */
 static int find_gnuplot(char *buf, size_t size)
 {
-    const char *cands[] = {COSA_GNUPLOT, "gnuplot"};
-    for (size_t c = 0; c < 2; c++) {
+    /* $COSA_GNUPLOT (a path or a command name), the gnuplot configure found,
+     * then gnuplot on the PATH */
+    const char *env = getenv("COSA_GNUPLOT");
+    const char *cands[] = {env && *env ? env : COSA_GNUPLOT, COSA_GNUPLOT, "gnuplot"};
+    for (size_t c = 0; c < 3; c++) {
         const char *g = cands[c];
         if (strchr(g, '/')) {
             if (access(g, X_OK) == 0 && strlen(g) < size) {
@@ -628,6 +631,17 @@ int scli_gnuplot_many(const char *cmd, const char *dir, char *const *scripts, si
                     cli_error(cmd, "gnuplot failed on '%s/%s'%s%s", dir, scripts[i],
                               *msg ? ": " : "", msg);
                     rc = CLI_EFAIL;
+                }
+                if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
+                    /* no half-written picture is left behind: the scripts
+                     * write SCRIPT-without-.gp.FMT */
+                    char pic[4096];
+                    const size_t sl = strlen(scripts[i]);
+                    const int stem = sl > 3 && strcmp(scripts[i] + sl - 3, ".gp") == 0
+                                         ? (int)(sl - 3) : (int)sl;
+                    if (snprintf(pic, sizeof pic, "%s/%.*s.%s", dir, stem, scripts[i], fmt) <
+                        (int)sizeof pic)
+                        unlink(pic);
                 }
                 if (errs[i])
                     fclose(errs[i]);

@@ -70,13 +70,15 @@ do for [p = 1:npanel] {
     array DT[nb]
     array ZMIN[nb]
     array ZMAX[nb]
-    do for [k = 1:nb] { ZMIN[k] = 1e308; ZMAX[k] = -1e308 }
-    zmin(k, v) = (v == v && v < ZMIN[k]) ? ZMIN[k] = v : 0
-    zmax(k, v) = (v == v && v > ZMAX[k]) ? ZMAX[k] = v : 0
     set table $scratch
-    plot f using (b = int(column(-2)) + 1, DT[b] = $3, z = zf($4), zmin(b, z), zmax(b, z)):(0) \
-        with table
+    plot f using (DT[int(column(-2)) + 1] = $3):(0) every 64 with table
     unset table
+    # the metric's range per block (stats skips NaN, failed points)
+    do for [k = 1:nb] {
+        stats f index (k - 1) using (zf($4)) nooutput
+        ZMIN[k] = STATS_min
+        ZMAX[k] = STATS_max
+    }
     if (npanel > 1) { set title word(titles, p) noenhanced } \
     else { set title word(titles, p) . ", @TITLE@" noenhanced }
     splot for [k = 1:nb] f index (k - 1) using (xf($1)):(yf($2)):(zf($4)) with lines lw 1.6 \

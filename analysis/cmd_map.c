@@ -246,6 +246,26 @@ static int write_data_dt(const char *cmd, const char *path, const cosa_sweep_spe
     return CLI_OK;
 }
 
+/* One flag per dt of scheme is: '1' if its values cross the level (some
+ * below, some above; +inf counts as above, NaN not at all), else '0' -- the
+ * key of the script says "(none)" for a dt without a contour line. */
+static void contour_flags(const cosa_sweep_spec *sp, size_t is, const double *values,
+                          double level, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (size_t it = 0; it < sp->ndt && n + 1 < size; it++) {
+        int below = 0, above = 0;
+        for (size_t ix = 0; ix < sp->x.n; ix++)
+            for (size_t iy = 0; iy < sp->y.n; iy++) {
+                const double v = values[cosa_sweep_index(sp, is, it, ix, iy)];
+                below |= v < level;
+                above |= v > level;
+            }
+        buf[n++] = below && above ? '1' : '0';
+    }
+    buf[n] = '\0';
+}
+
 /* The script of a map over (x, dt) (plots/map_dt.gp) for the data files
  * files (space-separated) with panel titles titles. */
 static int write_dt_script(const char *cmd, const char *path, const char *gp, const char *outbase,
@@ -437,7 +457,7 @@ int cmd_map(int argc, char **argv)
         scli_axis_label(m, &sp.y, ylabel, sizeof ylabel);
     fmt_num(lev, sizeof lev, level);
     const char *zlog = metric == COSA_METRIC_RHO ? "0" : "1";
-    char files[4096] = "", titles[4096] = "";
+    char files[4096] = "", titles[4096] = "", nones[4096] = "";
     char keytitle[64], sets[384], maptitle[512];
     snprintf(keytitle, sizeof keytitle, "ΔT [s]");
     {
@@ -482,17 +502,25 @@ int cmd_map(int argc, char **argv)
         snprintf(comment, sizeof comment,
                  "# cosa %s map: model %s, scheme %s, %s = %s for each dT\n# data: %s",
                  cosa_version(), m->name, nm, cosa_metric_name(metric), lev, dat);
+        char flags[256];
+        contour_flags(&sp, i, values, level, flags, sizeof flags);
+        if (strlen(nones) + strlen(flags) + 2 < sizeof nones) {
+            if (i)
+                strcat(nones, " ");
+            strcat(nones, flags);
+        }
         const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
-                              "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE"};
+                              "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
+                              "NONE"};
         const char *vals[] = {comment, gp,  outbase, dat,    nm,     lev,
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
-                              xlabel,  ylabel, keytitle, maptitle};
+                              xlabel,  ylabel, keytitle, maptitle, flags};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
         if (dt_axis)
             rc = write_dt_script(cmd, path, gp, outbase, dat, nm, lev, zlog, &sp, &cs, xlabel,
                                  metric, m->name);
         else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 13, keys, vals);
+            rc = scli_write_script(cmd, path, cosa_plot_map, 14, keys, vals);
         if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);
@@ -533,16 +561,17 @@ int cmd_map(int argc, char **argv)
                  "# cosa %s map: model %s, %zu schemes, %s = %s for each dT", cosa_version(),
                  m->name, ns, cosa_metric_name(metric), lev);
         const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
-                              "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE"};
+                              "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
+                              "NONE"};
         const char *vals[] = {comment, gp,     outbase, files,  titles, lev,
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
-                              xlabel,  ylabel, keytitle, maptitle};
+                              xlabel,  ylabel, keytitle, maptitle, nones};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
         if (dt_axis)
             rc = write_dt_script(cmd, path, gp, outbase, files, titles, lev, zlog, &sp, &cs,
                                  xlabel, metric, m->name);
         else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 13, keys, vals);
+            rc = scli_write_script(cmd, path, cosa_plot_map, 14, keys, vals);
         if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);

@@ -12,6 +12,7 @@ if (!exists("fmt")) fmt = "png"
 files  = "@FILES@"
 titles = "@TITLES@"
 level  = @LEVEL@
+nones  = "@NONE@"
 zlog   = @ZLOG@
 npanel = words(files)
 ncol   = (npanel > 1) ? 2 : 1
@@ -43,8 +44,9 @@ xf(v) = xlog ? log10(v) : v
 yf(v) = ylog ? log10(v) : v
 # axes end at the data; on a log axis the ticks are whole decades
 stats word(files, 1) using (xf($1)):(yf($2)) nooutput
-set xrange [STATS_min_x:STATS_max_x]
-set yrange [STATS_min_y:STATS_max_y]
+XR0 = STATS_min_x; XR1 = STATS_max_x; YR0 = STATS_min_y; YR1 = STATS_max_y
+set xrange [XR0:XR1]
+set yrange [YR0:YR1]
 dstep(lo, hi) = (hi - lo <= 8) ? 1 : ceil((hi - lo) / 8.0)
 if (xlog && STATS_max_x - STATS_min_x >= 1) { set xtics dstep(STATS_min_x, STATS_max_x) }
 if (ylog && STATS_max_y - STATS_min_y >= 1) { set ytics dstep(STATS_min_y, STATS_max_y) }
@@ -60,30 +62,22 @@ if (npanel > 1) { set multiplot layout nrow, ncol title "@TITLE@" noenhanced }
 do for [p = 1:npanel] {
     f = word(files, p)
     # dT of every block (column 3) and its shade: log position between the
-    # smallest and the largest dT of the file; the range of the metric in
-    # each block: a dT whose values do not reach the level has no contour
-    # and says "(none)" in the key
+    # smallest and the largest dT of the file; a dT whose values do not
+    # cross the level has no contour and says "(none)" in the key (cosa
+    # writes one flag per dT and panel into nones: 1 = crossed)
     stats f using 3 nooutput
     nb = STATS_blocks
     lmin = log10(STATS_min)
     lmax = log10(STATS_max)
     array DT[nb]
-    array ZMIN[nb]
-    array ZMAX[nb]
     set table $scratch
     plot f using (DT[int(column(-2)) + 1] = $3):(0) every 64 with table
     unset table
-    # the metric's range per block (stats skips NaN, failed points)
-    do for [k = 1:nb] {
-        stats f index (k - 1) using (zf($4)) nooutput
-        ZMIN[k] = STATS_min
-        ZMAX[k] = STATS_max
-    }
+    fl = word(nones, p)
     if (npanel > 1) { set title word(titles, p) noenhanced } \
     else { set title word(titles, p) . ", @TITLE@" noenhanced }
     splot for [k = 1:nb] f index (k - 1) using (xf($1)):(yf($2)):(zf($4)) with lines lw 1.6 \
         lc rgb rgb(grey(log10(DT[k]))) \
-        title sprintf("%.3g", DT[k]) . ((ZMIN[k] <= zl && ZMAX[k] >= zl && ZMIN[k] < ZMAX[k]) \
-                                         ? "" : " (none)")
+        title sprintf("%.3g", DT[k]) . ((strlen(fl) >= k && fl[k:k] eq "1") ? "" : " (none)")
 }
 if (npanel > 1) { unset multiplot }

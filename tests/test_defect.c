@@ -483,6 +483,46 @@ Test(defect, step_on_a_unit_set)
 
 /* ---- the published numbers (issue 12 "Done when"), through the pieces -------- */
 
+/* The rotational-defect network: its system, x0, the ODE form (euler, cvode,
+ * ...; NULL for "exact"), two units (euler: one Euler step per macro step,
+ * as in the paper) and their set, states set to x0.  Freed by net_close. */
+struct net {
+    double x0[5];
+    cosa_system *sys;
+    cosa_odesys *os;
+    cosa_unit *un[2];
+    cosa_unitset *set;
+};
+
+static void net_open(struct net *nt, const char *integrator)
+{
+    memset(nt, 0, sizeof *nt);
+    nt->sys = rotdef(nt->x0);
+    const int exact = strcmp(integrator, "exact") == 0;
+    cosa_integrator integ;
+    if (!exact) {
+        cr_assert_eq(cosa_integrator_parse(integrator, &integ), COSA_OK);
+        integ.hmicro = 1e300;
+        cr_assert_eq(cosa_odesys_from_linear(nt->sys, &nt->os), COSA_OK);
+    }
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(exact ? cosa_unit_linear_from_system(nt->sys, i, &nt->un[i])
+                           : cosa_unit_ode_create(cosa_odesys_sub(nt->os, i), &integ, &nt->un[i]),
+                     COSA_OK);
+    cr_assert_eq(cosa_unitset_create(2, nt->un, cosa_system_L(nt->sys), NULL, &nt->set), COSA_OK);
+    cr_assert_eq(cosa_unit_set_state(nt->un[0], 0.0, nt->x0), COSA_OK);
+    cr_assert_eq(cosa_unit_set_state(nt->un[1], 0.0, nt->x0 + 3), COSA_OK);
+}
+
+static void net_close(struct net *nt)
+{
+    cosa_unitset_free(nt->set);
+    cosa_unit_free(nt->un[0]);
+    cosa_unit_free(nt->un[1]);
+    cosa_odesys_free(nt->os);
+    cosa_system_free(nt->sys);
+}
+
 /* Fixed-step Algorithm 1 on rotational-defect written out from the library
  * pieces (exchange of Taylor inputs, sampled steps, output derivatives,
  * per-step defects): run RMS per signal, sqrt(sum_k H rms_k^2 / T).
@@ -490,25 +530,11 @@ Test(defect, step_on_a_unit_set)
 static void run_fixed(const char *integrator, double H, double T, int m, int n,
                       double dout_run[2], double dconn_run[2])
 {
-    double x0[5];
-    cosa_system *sys = rotdef(x0);
-    cosa_odesys *os = NULL;
-    cosa_unit *un[2];
-    int exact = strcmp(integrator, "exact") == 0;
-    cosa_integrator integ;
-    if (!exact) {
-        cr_assert_eq(cosa_integrator_parse(integrator, &integ), COSA_OK);
-        integ.hmicro = 1e300;
-        cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
-    }
-    for (size_t i = 0; i < 2; i++)
-        cr_assert_eq(exact ? cosa_unit_linear_from_system(sys, i, &un[i])
-                           : cosa_unit_ode_create(cosa_odesys_sub(os, i), &integ, &un[i]),
-                     COSA_OK);
-    cosa_unitset *set = NULL;
-    cr_assert_eq(cosa_unitset_create(2, un, cosa_system_L(sys), NULL, &set), COSA_OK);
-    cr_assert_eq(cosa_unit_set_state(un[0], 0.0, x0), COSA_OK);
-    cr_assert_eq(cosa_unit_set_state(un[1], 0.0, x0 + 3), COSA_OK);
+    struct net nt;
+    net_open(&nt, integrator);
+    cosa_system *sys = nt.sys;
+    cosa_unitset *set = nt.set;
+    cosa_unit **un = nt.un;
     const int q = m < n ? m : n;
     const double *L = cosa_system_L(sys);
     double yk[2 * 3], y1[2 * 3], uk[2 * 3], ymid[2], dout[2], dconn[2];
@@ -544,11 +570,7 @@ static void run_fixed(const char *integrator, double H, double T, int m, int n,
     }
     cr_log_info("%s H=%g m=%d n=%d: out tau %.9g omega2 %.9g, conn omega2_in %.9g tau_in %.9g",
                 integrator, H, m, n, dout_run[0], dout_run[1], dconn_run[0], dconn_run[1]);
-    cosa_unitset_free(set);
-    cosa_unit_free(un[0]);
-    cosa_unit_free(un[1]);
-    cosa_odesys_free(os);
-    cosa_system_free(sys);
+    net_close(&nt);
 }
 
 /* |a - b| within half a unit of the last printed digit of b (digits
@@ -600,32 +622,13 @@ Test(published, exact_fixed_step_defects)
 /* rotational-defect units (euler: one Euler step per macro step) and a run. */
 static cosa_defect_result *run_lib(const char *integrator, const cosa_defect_opts *o)
 {
-    double x0[5];
-    cosa_system *sys = rotdef(x0);
-    cosa_odesys *os = NULL;
-    cosa_unit *un[2];
-    const int exact = strcmp(integrator, "exact") == 0;
-    cosa_integrator integ;
-    if (!exact) {
-        cr_assert_eq(cosa_integrator_parse(integrator, &integ), COSA_OK);
-        integ.hmicro = 1e300;
-        cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
-    }
-    for (size_t i = 0; i < 2; i++)
-        cr_assert_eq(exact ? cosa_unit_linear_from_system(sys, i, &un[i])
-                           : cosa_unit_ode_create(cosa_odesys_sub(os, i), &integ, &un[i]),
-                     COSA_OK);
-    cosa_unitset *set = NULL;
-    cr_assert_eq(cosa_unitset_create(2, un, cosa_system_L(sys), NULL, &set), COSA_OK);
+    struct net nt;
+    net_open(&nt, integrator);
     cosa_defect_result *r = NULL;
-    cosa_status st = cosa_defect_run(set, x0, sys, o, &r);
+    cosa_status st = cosa_defect_run(nt.set, nt.x0, nt.sys, o, &r);
     cr_assert_eq(st, COSA_OK, "cosa_defect_run: %s", cosa_strerror(st));
     cr_assert_not(r->failed, "run failed: %s", r->reason);
-    cosa_unitset_free(set);
-    cosa_unit_free(un[0]);
-    cosa_unit_free(un[1]);
-    cosa_odesys_free(os);
-    cosa_system_free(sys);
+    net_close(&nt);
     return r;
 }
 
@@ -890,25 +893,11 @@ Test(published, exact_orders)
 static void run_hand(const char *integrator, double H, double tol, int m, int n, double T,
                      double dout_run[2], double dconn_run[2], size_t *nsteps)
 {
-    double x0[5];
-    cosa_system *sys = rotdef(x0);
-    cosa_odesys *os = NULL;
-    cosa_unit *un[2];
-    const int exact = strcmp(integrator, "exact") == 0;
-    cosa_integrator integ;
-    if (!exact) {
-        cr_assert_eq(cosa_integrator_parse(integrator, &integ), COSA_OK);
-        integ.hmicro = 1e300;
-        cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
-    }
-    for (size_t i = 0; i < 2; i++)
-        cr_assert_eq(exact ? cosa_unit_linear_from_system(sys, i, &un[i])
-                           : cosa_unit_ode_create(cosa_odesys_sub(os, i), &integ, &un[i]),
-                     COSA_OK);
-    cosa_unitset *set = NULL;
-    cr_assert_eq(cosa_unitset_create(2, un, cosa_system_L(sys), NULL, &set), COSA_OK);
-    cr_assert_eq(cosa_unit_set_state(un[0], 0.0, x0), COSA_OK);
-    cr_assert_eq(cosa_unit_set_state(un[1], 0.0, x0 + 3), COSA_OK);
+    struct net nt;
+    net_open(&nt, integrator);
+    cosa_system *sys = nt.sys;
+    cosa_unitset *set = nt.set;
+    cosa_unit **un = nt.un;
     cosa_controller *c = NULL;
     if (tol > 0.0) {
         const cosa_controller_type *pi = cosa_controller_lookup("pi");
@@ -962,11 +951,7 @@ static void run_hand(const char *integrator, double H, double tol, int m, int n,
     }
     *nsteps = k;
     cosa_controller_free(c);
-    cosa_unitset_free(set);
-    cosa_unit_free(un[0]);
-    cosa_unit_free(un[1]);
-    cosa_odesys_free(os);
-    cosa_system_free(sys);
+    net_close(&nt);
 }
 
 static double worst_rel; /* largest relative difference seen (logged) */

@@ -20,9 +20,9 @@ if (fmt eq "pdf") { set terminal pdfcairo enhanced size 6in,4.2in font ",9" }
 set output "@OUTBASE@." . fmt
 
 # +inf (unstable) and NaN (failed) are gaps in the curves; where a curve
-# is +inf a bar in its colour along the bottom of the plot (one row per
-# scheme, axis y2 from 0 to 1; solid for a solid curve, hatched for a dashed
-# one) marks it "unstable" in the key.  Each +inf sample's bar reaches back
+# is +inf a thin bar in its colour along the bottom of the plot (one row per
+# scheme that has such samples, axis y2 from 0 to 1; solid for a solid curve,
+# hatched for a dashed one); one key entry explains the bars.  Each +inf sample's bar reaches back
 # to the previous sample: a stretch starts at the last finite point.
 fin(v) = (v != v || v > 1e300) ? NaN : v
 array NINF[ncurve]
@@ -32,9 +32,13 @@ set table $scratch
 plot for [c = 1:ncurve] f using (cntinf(c, column(c + 1))):(0) with table
 unset table
 xprev(x) = (t = (column(0) == 0) ? x : xp, xp = x, t)
-rowlo(c) = 0.012 + 0.04 * (c - 1)
+# rows only for the schemes that have unstable samples, packed at the bottom
+array RANK[ncurve]
+nbar = 0
+do for [c = 1:ncurve] { if (NINF[c] > 0) { nbar = nbar + 1; RANK[c] = nbar } else { RANK[c] = 0 } }
+rowlo(c) = 0.008 + 0.022 * (RANK[c] - 1)
 solid(c) = int(word(dashes, c)) == 1
-bar(c, v) = (v > 1e300) ? rowlo(c) + 0.015 : NaN
+bar(c, v) = (v > 1e300) ? rowlo(c) + 0.008 : NaN
 set y2range [0:1]
 unset y2tics
 
@@ -55,8 +59,10 @@ plot for [c = 1:ncurve] f using 1:(fin(column(c + 1))) with lines lw 1.6 \
          lc int(word(colors, c)) dt int(word(dashes, c)) title word(titles, c), \
      level with lines lc rgb "black" dt 3 lw 1 title sprintf("%g", level), \
      for [c = 1:ncurve] f using 1:(solid(c) ? bar(c, column(c + 1)) : NaN):(xprev($1)):1: \
-         (rowlo(c)):(rowlo(c) + 0.03) axes x1y2 with boxxyerror lc int(word(colors, c)) \
-         fs solid 0.85 noborder title (solid(c) && NINF[c] > 0 ? word(titles, c) . " unstable" : ""), \
+         (rowlo(c)):(rowlo(c) + 0.016) axes x1y2 with boxxyerror lc int(word(colors, c)) \
+         fs solid 0.85 noborder notitle, \
      for [c = 1:ncurve] f using 1:(solid(c) ? NaN : bar(c, column(c + 1))):(xprev($1)):1: \
-         (rowlo(c)):(rowlo(c) + 0.03) axes x1y2 with boxxyerror lc int(word(colors, c)) \
-         fs pattern 5 border title (!solid(c) && NINF[c] > 0 ? word(titles, c) . " unstable" : "")
+         (rowlo(c)):(rowlo(c) + 0.016) axes x1y2 with boxxyerror lc int(word(colors, c)) \
+         fs pattern 5 border notitle, \
+     (nbar > 0 ? NaN : 1/0) with boxes fs solid 0.85 lc rgb "#909090" \
+         title (nbar > 0 ? "unstable (bars)" : "")

@@ -269,8 +269,8 @@ if command -v gnuplot >/dev/null 2>&1; then
     # a dT without contour says "(none)" in the map key
     expect_exit 0 "$COSA" curve --x dt=1e-4:3e-3:log:8 --scheme p0,p1 --metric e_local -o "$tmp/ci" --plot png
     (cd "$tmp/ci" && gnuplot -e 'fmt="svg"' e_local_vs_dt.gp 2>"$tmp/gperr") &&
-        grep -q 'ZOH unstable' "$tmp/ci/e_local_vs_dt.svg" && ok ||
-        bad "curve with inf: no 'ZOH unstable' key: $(cat "$tmp/gperr")"
+        grep -q 'unstable (bars)' "$tmp/ci/e_local_vs_dt.svg" && ok ||
+        bad "curve with inf: no 'unstable (bars)' key: $(cat "$tmp/gperr")"
     expect_exit 0 "$COSA" map --x ck=1e3:1e10:log:3 --y dk=1:1e5:log:2 --dt 3e-3,1e-4 --scheme zoh \
         --metric e_global -o "$tmp/ei" --heatmap --plot png
     (cd "$tmp/ei" && gnuplot -e 'fmt="svg"' e_global_zoh.gp e_global_zoh_heat.gp 2>"$tmp/gperr") &&

@@ -212,22 +212,33 @@ static int name_taken(const mf_t *mf, const char *n)
     return 0;
 }
 
+/* The name a declaration introduces; NULL (error reported) when it is
+ * missing or already defined. */
+static char *new_name(struct mf_parser *p, const char *what)
+{
+    size_t line = p->line;
+    skip_blanks(p);
+    char *name = ident(p, what);
+    if (!name)
+        return NULL;
+    int prev = name_taken(p->mf, name);
+    if (prev) {
+        mf_perr(p, COSA_ESYNTAX, line, "'%s' is already defined (line %d)", name, prev);
+        free(name);
+        return NULL;
+    }
+    return name;
+}
+
 /* param|initial NAME = CONST [unit]  # doc */
 static void st_param(struct mf_parser *p, cosa_param_kind kind)
 {
     mf_t *mf = p->mf;
     char buf[16];
     size_t line = p->line;
-    skip_blanks(p);
-    char *name = ident(p, "a parameter name");
+    char *name = new_name(p, "a parameter name");
     if (!name)
         return;
-    int prev = name_taken(mf, name);
-    if (prev) {
-        mf_perr(p, COSA_ESYNTAX, line, "'%s' is already defined (line %d)", name, prev);
-        free(name);
-        return;
-    }
     mf_expr e;
     if (expect(p, '=', "after the parameter name") || parse_expr(p, &e, 0)) {
         free(name);
@@ -285,16 +296,9 @@ static void st_let(struct mf_parser *p)
 {
     mf_t *mf = p->mf;
     size_t line = p->line;
-    skip_blanks(p);
-    char *name = ident(p, "a name");
+    char *name = new_name(p, "a name");
     if (!name)
         return;
-    int prev = name_taken(mf, name);
-    if (prev) {
-        mf_perr(p, COSA_ESYNTAX, line, "'%s' is already defined (line %d)", name, prev);
-        free(name);
-        return;
-    }
     mf_expr e;
     if (expect(p, '=', "after the name") || parse_expr(p, &e, 1)) {
         free(name);

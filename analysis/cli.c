@@ -94,6 +94,23 @@ static int name_value(const char *cmd, const char *opt, const char *arg, const c
     return 1;
 }
 
+const char *cli_num(char *buf, size_t size, double v)
+{
+    if (isnan(v))
+        snprintf(buf, size, "nan");
+    else if (isinf(v))
+        snprintf(buf, size, v > 0 ? "inf" : "-inf");
+    else if (v == floor(v) && fabs(v) < 1e15) /* integers in full: 100000, not 1e+05 */
+        snprintf(buf, size, "%.0f", v);
+    else
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(buf, size, "%.*g", prec, v);
+            if (strtod(buf, NULL) == v)
+                break;
+        }
+    return buf;
+}
+
 int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg)
 {
     switch (opt) {
@@ -127,6 +144,13 @@ static int resolve_assume(cli_model *m, const char *cmd)
             cli_error(cmd, "--assume %s: '%s' is an initial state, not part of the assumed "
                            "model (which only the output correction uses); use --set",
                       m->assume_name[i], m->assume_name[i]);
+            return CLI_EUSAGE;
+        }
+        char msg[256], b[32];
+        if (cosa_param_check(md, (size_t)k, NULL, m->assume_value[i], msg, sizeof msg) !=
+            COSA_OK) {
+            cli_error(cmd, "--assume %s=%s: %s", m->assume_name[i],
+                      cli_num(b, sizeof b, m->assume_value[i]), msg);
             return CLI_EUSAGE;
         }
     }
@@ -181,6 +205,16 @@ int cli_model_resolve(cli_model *m, const char *cmd)
             cli_error(cmd, "model '%s' has no parameter '%s'", m->model->name, m->set_name[i]);
             return CLI_EUSAGE;
         }
+        /* the value's own rules now; bounds by other parameters once all
+         * are set (cli_model_check) */
+        char msg[256], b[32];
+        const int k = cosa_model_param_index(m->model, m->set_name[i]);
+        if (cosa_param_check(m->model, (size_t)k, NULL, m->set_value[i], msg, sizeof msg) !=
+            COSA_OK) {
+            cli_error(cmd, "--set %s=%s: %s", m->set_name[i],
+                      cli_num(b, sizeof b, m->set_value[i]), msg);
+            return CLI_EUSAGE;
+        }
     }
     return resolve_assume(m, cmd);
 }
@@ -204,9 +238,32 @@ static int model_failed(const cli_model *m, const char *cmd, cosa_status st)
                                                                               : CLI_EFAIL;
 }
 
+int cli_model_check(const cli_model *m, const char *cmd, const double *par)
+{
+    char msg[256], b[32];
+    size_t k;
+    if (cosa_model_check(m->model, par, &k, msg, sizeof msg) == COSA_OK)
+        return CLI_OK;
+    /* name the --set that gave the value (or the bound it is compared
+     * with), else the model */
+    const cosa_param *p = &m->model->params[k];
+    const char *names[3] = {p->name, p->range.lo_param, p->range.hi_param};
+    for (int j = 0; j < 3; j++)
+        for (size_t i = m->nset; names[j] && i-- > 0;)
+            if (strcmp(m->set_name[i], names[j]) == 0) {
+                cli_error(cmd, "--set %s=%s: %s", names[j],
+                          cli_num(b, sizeof b, m->set_value[i]), msg);
+                return CLI_EUSAGE;
+            }
+    cli_error(cmd, "model '%s': %s", m->model->name, msg);
+    return CLI_EUSAGE;
+}
+
 int cli_model_system(cli_model *m, const char *cmd, cosa_system **sys)
 {
     int rc = cli_model_linear(m, cmd, NULL);
+    if (rc == CLI_OK)
+        rc = cli_model_check(m, cmd, m->par);
     if (rc != CLI_OK)
         return rc;
     cosa_status st = m->model->create(m->model, m->par, sys);
@@ -215,6 +272,9 @@ int cli_model_system(cli_model *m, const char *cmd, cosa_system **sys)
 
 int cli_model_odesys(cli_model *m, const char *cmd, cosa_odesys **os)
 {
+    int rc = cli_model_check(m, cmd, m->par);
+    if (rc != CLI_OK)
+        return rc;
     cosa_status st = m->model->create_ode(m->model, m->par, os);
     return st == COSA_OK ? CLI_OK : model_failed(m, cmd, st);
 }

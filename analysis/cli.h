@@ -12,6 +12,12 @@ enum { CLI_OK = 0, CLI_EFAIL = 1, CLI_EUSAGE = 2 };
 /* One-line error on stderr: "cosa: CMD: message". */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* v in the shortest form that reads back as the same double ("0.000316",
+ * not "0.00031599999999999998"; "nan", "inf", "-inf"): settings echoed back
+ * to the user (dt, tend, tol, parameters).  Computed values use %.17g.
+ * Returns buf. */
+const char *cli_num(char *buf, size_t size, double v);
+
 /* Strict parse of a finite double ("1e-4", "1E-4", "0.0001"); 0 on success. */
 int cli_parse_double(const char *text, double *out);
 /* Strict parse of a positive integer; 0 on success. */
@@ -61,6 +67,11 @@ int cli_model_resolve(cli_model *m, const char *cmd);
  * error "model NAME is nonlinear: WHY" and CLI_EUSAGE.  why == NULL means
  * "Phi analysis needs a linear model (use cosa simulate)". */
 int cli_model_linear(const cli_model *m, const char *cmd, const char *why);
+
+/* CLI_OK if par satisfies every declared parameter range of the model;
+ * otherwise one line naming the --set (or the model) and the rule, e.g.
+ * "--set m1=0: m1 must be > 0", and CLI_EUSAGE. */
+int cli_model_check(const cli_model *m, const char *cmd, const double *par);
 
 /* Build the linear system (refusing a nonlinear model with
  * cli_model_linear's error) or, for a model without a linear form, the ODE

@@ -154,26 +154,18 @@ int cmd_curve(int argc, char **argv)
     }
     double level;
     size_t threads;
-    if ((rc = scli_sweep_setup(cmd, metric, o.level, o.threads, o.plot, &cs, schemes, ns, &level,
-                               &threads, &sys)) != CLI_OK)
-        goto out;
-    const cosa_model *m = cs.mod.model;
     cosa_sweep_spec sp = {0};
     sp.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0};
-    if (over_dt) {
-        sp.x = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0};
-    } else {
-        sp.x = xa;
-        if ((rc = scli_axis_param(cmd, "--x", m, xname, &sp.x)) != CLI_OK)
+    sp.x = over_dt ? (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0} : xa;
+    {
+        const char *const opt[1] = {"--x"}, *const nm[1] = {xname};
+        cosa_sweep_axis *const ax[1] = {&sp.x};
+        if ((rc = scli_sweep_setup(cmd, metric, o.level, o.threads, o.plot, &cs, schemes, ns,
+                                   &level, &threads, opt, nm, ax, over_dt ? 0 : 1, &sys)) !=
+            CLI_OK)
             goto out;
-        if (sp.x.param < 0) {
-            cli_error(cmd, "model '%s' has no parameter '%s' (see 'cosa models'; use dt for "
-                           "the macro step)",
-                      m->name, xname);
-            rc = CLI_EUSAGE;
-            goto out;
-        }
     }
+    const cosa_model *m = cs.mod.model;
     scli_progress prog;
     if ((rc = scli_spec_finish(cmd, &sp, m, cs.mod.par, dt, ndt, schemes, ns, metric, o.tend,
                                threads, o.progress, &prog)) != CLI_OK)

@@ -358,29 +358,24 @@ int cmd_map(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    double level;
-    size_t threads;
-    if ((rc = scli_sweep_setup(cmd, metric, o.level, o.threads, o.plot, &cs, schemes, ns, &level,
-                               &threads, &sys)) != CLI_OK)
-        goto out;
-    const cosa_model *m = cs.mod.model;
-
     cosa_sweep_spec sp = {0};
     char xname[64], yname[64];
     if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &sp.x)) != CLI_OK ||
         (!dt_axis && (rc = scli_axis(cmd, "--y", o.y, yname, sizeof yname, &sp.y)) != CLI_OK))
         goto out;
-    if ((rc = scli_axis_param(cmd, "--x", m, xname, &sp.x)) != CLI_OK ||
-        (!dt_axis && (rc = scli_axis_param(cmd, "--y", m, yname, &sp.y)) != CLI_OK))
-        goto out;
     if (dt_axis)
         sp.y = (cosa_sweep_axis){.param = -1, .lo = 0.0, .hi = 0.0, .n = 1};
-    if (sp.x.param < 0 || (!dt_axis && sp.y.param < 0)) {
-        cli_error(cmd, "model '%s' has no parameter '%s' (see 'cosa models')", m->name,
-                  sp.x.param < 0 ? xname : yname);
-        rc = CLI_EUSAGE;
-        goto out;
+    double level;
+    size_t threads;
+    {
+        const char *const opt[2] = {"--x", "--y"}, *const nm[2] = {xname, yname};
+        cosa_sweep_axis *const ax[2] = {&sp.x, &sp.y};
+        if ((rc = scli_sweep_setup(cmd, metric, o.level, o.threads, o.plot, &cs, schemes, ns,
+                                   &level, &threads, opt, nm, ax, dt_axis ? 1 : 2, &sys)) !=
+            CLI_OK)
+            goto out;
     }
+    const cosa_model *m = cs.mod.model;
     if (!dt_axis && sp.x.param == sp.y.param && sp.x.assumed == sp.y.assumed) {
         cli_error(cmd, "--x and --y sweep the same parameter '%s'", xname);
         rc = CLI_EUSAGE;

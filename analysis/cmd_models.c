@@ -7,10 +7,11 @@
 static void help(void)
 {
     printf("Usage: cosa models [--help]\n\n"
-           "List the built-in models with their parameters, defaults, units and\n"
+           "List the built-in models with their parameters, defaults, units, ranges and\n"
            "initial state: first the linear ones (every command), then the nonlinear ones\n"
            "(time domain only: 'cosa simulate').  Parameters can be changed with\n"
-           "--set NAME=VALUE in every subcommand.\n");
+           "--set NAME=VALUE in every subcommand; a value outside the range is refused\n"
+           "with the rule ('--set m1=0: m1 must be > 0'); '-' = any finite value.\n");
 }
 
 int cmd_models(int argc, char **argv)
@@ -49,11 +50,14 @@ int cmd_models(int argc, char **argv)
                 first = 0;
             printf("%s%s: %s (natural horizon %g s)\n", nonlinear ? "\n" : "", m->name, m->doc,
                    m->tend);
-            printf("  %-8s %-14s %-8s %s\n", "name", "default", "unit", "meaning");
+            printf("  %-8s %-14s %-8s %-24s %s\n", "name", "default", "unit", "range", "meaning");
             for (size_t k = 0; k < m->nparam; k++) {
                 const cosa_param *p = &m->params[k];
-                printf("  %-8s %-14.10g %-8s %s%s\n", p->name, p->value, p->unit, p->doc,
-                       p->kind == COSA_PARAM_INITIAL ? " (initial state)" : "");
+                char v[32], range[96];
+                if (cosa_param_range_text(m, k, range, sizeof range) == 0)
+                    snprintf(range, sizeof range, "-");
+                printf("  %-8s %-14s %-8s %-24s %s%s\n", p->name, cli_num(v, sizeof v, p->value),
+                       p->unit, range, p->doc, p->kind == COSA_PARAM_INITIAL ? " (initial state)" : "");
             }
         }
     return CLI_OK;

@@ -693,10 +693,103 @@ int scli_spec_finish(const char *cmd, cosa_sweep_spec *sp, const cosa_model *m, 
     return CLI_OK;
 }
 
+/* Resolve the axes' parameters; a note per axis with points outside the
+ * parameter's own declared range (numeric rules; those points are NaN). */
+static int sweep_axes(const char *cmd, const cosa_model *m, const char *const *opt,
+                      const char *const *axname, cosa_sweep_axis *const *ax, size_t nax)
+{
+    int rc;
+    for (size_t i = 0; i < nax; i++) {
+        if ((rc = scli_axis_param(cmd, opt[i], m, axname[i], ax[i])) != CLI_OK)
+            return rc;
+        if (ax[i]->param < 0) {
+            cli_error(cmd, "%s: model '%s' has no parameter '%s' (see 'cosa models')", opt[i],
+                      m->name, axname[i]);
+            return CLI_EUSAGE;
+        }
+        size_t bad = 0;
+        char msg[256] = "", one[256];
+        for (size_t k = 0; k < ax[i]->n; k++)
+            if (cosa_param_check(m, (size_t)ax[i]->param, NULL, cosa_sweep_axis_value(ax[i], k),
+                                 one, sizeof one) != COSA_OK) {
+                if (!bad++)
+                    snprintf(msg, sizeof msg, "%s", one);
+            }
+        if (bad == ax[i]->n) {
+            cli_error(cmd, "%s %s: no point of the axis is valid: %s", opt[i], axname[i], msg);
+            return CLI_EUSAGE;
+        }
+        if (bad)
+            fprintf(stderr, "cosa: %s: note: %s %s: %zu of %zu points are outside the range "
+                            "(%s) and give nan\n", cmd, opt[i], axname[i], bad, ax[i]->n, msg);
+    }
+    return CLI_OK;
+}
+
+/* The linear system at the base parameters or, if the model rejects them,
+ * at the first grid point of the true axes it accepts. */
+static int sweep_system(const char *cmd, cli_model *cm, cosa_sweep_axis *const *ax, size_t nax,
+                        cosa_system **sys)
+{
+    const cosa_model *m = cm->model;
+    int rc = cli_model_linear(cm, cmd, NULL);
+    if (rc != CLI_OK)
+        return rc;
+    cosa_status st = cosa_model_check(m, cm->par, NULL, NULL, 0);
+    if (st == COSA_OK && (st = m->create(m, cm->par, sys)) == COSA_OK)
+        return CLI_OK;
+    if (st == COSA_ENOMEM)
+        return cli_model_system(cm, cmd, sys); /* its message */
+    size_t n[2] = {1, 1};
+    int swept = 0;
+    for (size_t i = 0; i < nax && i < 2; i++)
+        if (!ax[i]->assumed) {
+            n[i] = ax[i]->n;
+            swept = 1;
+        }
+    if (!swept)
+        return cli_model_system(cm, cmd, sys); /* the base error */
+    double *par = malloc((m->nparam + 1) * sizeof *par);
+    if (!par) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    char first[256] = "";
+    cosa_status st0 = COSA_OK;
+    for (size_t k = 0; k < n[0] * n[1]; k++) {
+        memcpy(par, cm->par, m->nparam * sizeof *par);
+        const size_t idx[2] = {k / n[1], k % n[1]};
+        for (size_t i = 0; i < nax && i < 2; i++)
+            if (!ax[i]->assumed)
+                par[ax[i]->param] = cosa_sweep_axis_value(ax[i], idx[i]);
+        char msg[256];
+        st = cosa_model_check(m, par, NULL, msg, sizeof msg);
+        if (st == COSA_OK && (st = m->create(m, par, sys)) != COSA_OK)
+            snprintf(msg, sizeof msg, "%s", cosa_strerror(st));
+        if (k == 0) {
+            st0 = st;
+            snprintf(first, sizeof first, "%s", msg);
+        }
+        if (st == COSA_OK || st == COSA_ENOMEM)
+            break;
+    }
+    free(par);
+    if (st == COSA_OK)
+        return CLI_OK;
+    if (st == COSA_ENOMEM) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    cli_error(cmd, "model '%s': no point of the sweep is valid (the first: %s)", m->name, first);
+    return st0 == COSA_EPARAM || st0 == COSA_ENONFINITE || st0 == COSA_EALGLOOP ? CLI_EUSAGE
+                                                                                : CLI_EFAIL;
+}
+
 int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text,
                      const char *threads_text, const char *plot, cli_case *cs,
                      cosa_scheme *schemes, size_t ns, double *level, size_t *threads,
-                     cosa_system **sys)
+                     const char *const *opt, const char *const *axname, cosa_sweep_axis *const *ax,
+                     size_t nax, cosa_system **sys)
 {
     *level = metric == COSA_METRIC_RHO ? 1.0 : 0.01;
     if (level_text && (scli_number(level_text, level) != 0 || !(*level > 0.0))) {
@@ -711,14 +804,17 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
     int rc;
     if (plot && (rc = scli_plot_format(cmd, plot)) != CLI_OK)
         return rc;
-    /* the system at the base parameters, checked against a Gauss-Seidel scheme if any */
+    /* the system, checked against a Gauss-Seidel scheme if any */
     size_t pick = 0;
     for (size_t i = 0; i < ns; i++)
         if (schemes[i].exec == COSA_GAUSS_SEIDEL) {
             pick = i;
             break;
         }
-    if ((rc = cli_case_system(cmd, cs, &schemes[pick], sys)) != CLI_OK)
+    if ((rc = cli_model_resolve(&cs->mod, cmd)) != CLI_OK ||
+        (rc = sweep_axes(cmd, cs->mod.model, opt, axname, ax, nax)) != CLI_OK ||
+        (rc = sweep_system(cmd, &cs->mod, ax, nax, sys)) != CLI_OK ||
+        (rc = cli_case_sequence(cmd, cs, &schemes[pick], cosa_system_nsub(*sys), *sys)) != CLI_OK)
         return rc;
     for (size_t i = 0; i < ns; i++)
         if (schemes[i].exec == COSA_GAUSS_SEIDEL)

@@ -64,16 +64,21 @@ void scli_progress_init(scli_progress *p, const char *cmd);
 void scli_progress_fn(size_t done, size_t total, void *user_data);
 double scli_now(void); /* monotonic seconds */
 
-/* Output directory: dir (created with parents if missing).  explicit = 0
- * means the user gave no -o; then existing files are not overwritten. */
 /* Options shared by map and curve: --level (default 1 for rho, 0.01 for
- * errors), --threads, --plot format; then build the system at the base
- * parameters with the Gauss-Seidel order of the schemes (seq set in every
- * gs: scheme).  One-line errors; returns CLI_OK or an exit code. */
+ * errors), --threads, --plot format; resolve the model and the parameter
+ * axes ax[i] (parsed by scli_axis; named axname[i], given as opt[i]: param
+ * and assumed are set here, an unknown name is an error); then build the
+ * system, with the Gauss-Seidel order of the schemes (seq set in every gs:
+ * scheme), at the base parameters or, when the model rejects them (e.g. an
+ * invalid default of a swept parameter), at the first valid grid point: only
+ * the swept points matter.  No valid point at all is an error naming the
+ * reason; axes partly outside a parameter's declared range get a note (those
+ * points are NaN).  One-line errors; returns CLI_OK or an exit code. */
 int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text,
                      const char *threads_text, const char *plot, cli_case *cs,
                      cosa_scheme *schemes, size_t ns, double *level, size_t *threads,
-                     cosa_system **sys);
+                     const char *const *opt, const char *const *axname, cosa_sweep_axis *const *ax,
+                     size_t nax, cosa_system **sys);
 
 /* Finish a sweep spec shared by map and curve: parse --tend (NULL = the
  * model's horizon), check every dt fits in it for error metrics, fill the

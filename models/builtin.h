@@ -5,6 +5,10 @@
 
 #include "cosa.h"
 
+/* Declared parameter ranges (cosa_range) of the built-in models */
+#define RANGE_POSITIVE {COSA_RANGE_GT, 0.0, 0.0, NULL, NULL}    /* > 0  */
+#define RANGE_NONNEGATIVE {COSA_RANGE_GE, 0.0, 0.0, NULL, NULL} /* >= 0 */
+
 /* linear */
 extern const cosa_model model_twomass;    /* MBCorr paper eq 27 */
 extern const cosa_model model_twomass_fd; /* coupling on the mass-1 side */

@@ -28,10 +28,11 @@
 enum { N, R, M, C, D, S1, V1, NPAR };
 
 static const cosa_param params[NPAR] = {
-    [N] = {"n", 6.0, "", "number of masses (integer >= 1)", COSA_PARAM_MODEL},
-    [R] = {"r", 3.0, "", "number of subsystems, contiguous groups (integer, 1 <= r <= n)",
-           COSA_PARAM_MODEL},
-    [M] = {"m", 1.0, "kg", "mass of each body", COSA_PARAM_MODEL},
+    [N] = {"n", 6.0, "", "number of masses", COSA_PARAM_MODEL,
+           {COSA_RANGE_INT | COSA_RANGE_GE | COSA_RANGE_LE, 1.0, CHAIN_NMAX, NULL, NULL}},
+    [R] = {"r", 3.0, "", "number of subsystems, contiguous groups of masses",
+           COSA_PARAM_MODEL, {COSA_RANGE_INT | COSA_RANGE_GE | COSA_RANGE_LE, 1.0, 0.0, NULL, "n"}},
+    [M] = {"m", 1.0, "kg", "mass of each body", COSA_PARAM_MODEL, RANGE_POSITIVE},
     [C] = {"c", 1e4, "N/m", "spring between neighbours (and mass 1 to ground)",
            COSA_PARAM_MODEL},
     [D] = {"d", 10.0, "N s/m", "damper between neighbours (and mass 1 to ground)",

@@ -4,6 +4,7 @@
  * first "FILE:LINE: message". */
 #include "modelfile_impl.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -230,7 +231,84 @@ static char *new_name(struct mf_parser *p, const char *what)
     return name;
 }
 
-/* param|initial NAME = CONST [unit]  # doc */
+/* The range of a parameter: "( RULE [, RULE]... )", RULE one of integer,
+ * > B, >= B, < B, <= B; B a number or a parameter declared before.
+ * Returns 0 or -1 (error reported). */
+static int parse_range(struct mf_parser *p, const char *name, cosa_range *r)
+{
+    char buf[16];
+    p->pos++; /* '(' */
+    for (;;) {
+        skip_blanks(p);
+        const char *c = p->s + p->pos;
+        if (strncmp(c, "integer", 7) == 0 && !isalnum((unsigned char)c[7]) && c[7] != '_') {
+            if (r->flags & COSA_RANGE_INT) {
+                mf_perr(p, COSA_ESYNTAX, p->line, "range of '%s': 'integer' given twice", name);
+                return -1;
+            }
+            r->flags |= COSA_RANGE_INT;
+            p->pos += 7;
+        } else if (c[0] == '>' || c[0] == '<') {
+            const int lower = c[0] == '>', strict = c[1] != '=';
+            p->pos += strict ? 1 : 2;
+            if (r->flags & (lower ? COSA_RANGE_GT | COSA_RANGE_GE : COSA_RANGE_LT | COSA_RANGE_LE)) {
+                mf_perr(p, COSA_ESYNTAX, p->line, "range of '%s': two %s bounds", name,
+                        lower ? "lower" : "upper");
+                return -1;
+            }
+            skip_blanks(p);
+            const char *bname = NULL;
+            double b = 0.0;
+            const unsigned char ch = (unsigned char)p->s[p->pos];
+            if (isalpha(ch) || ch == '_') {
+                char *id = ident(p, "a parameter name or a number");
+                if (!id)
+                    return -1;
+                for (size_t i = 0; i < p->mf->nparam && !bname; i++)
+                    if (strcmp(p->mf->params[i].name, id) == 0)
+                        bname = p->mf->params[i].name;
+                if (!bname)
+                    mf_perr(p, COSA_ESYNTAX, p->line, "range of '%s': '%s' is not a parameter "
+                            "declared before", name, id);
+                free(id);
+                if (!bname)
+                    return -1;
+            } else {
+                mf_expr e;
+                if (parse_expr(p, &e, 0))
+                    return -1;
+                b = e.value;
+            }
+            if (lower) {
+                r->flags |= strict ? COSA_RANGE_GT : COSA_RANGE_GE;
+                r->lo = b;
+                r->lo_param = bname;
+            } else {
+                r->flags |= strict ? COSA_RANGE_LT : COSA_RANGE_LE;
+                r->hi = b;
+                r->hi_param = bname;
+            }
+        } else {
+            mf_perr(p, COSA_ESYNTAX, p->line, "range of '%s': expected integer, >, >=, < or <=, "
+                    "found %s", name, describe(c, buf));
+            return -1;
+        }
+        skip_blanks(p);
+        if (p->s[p->pos] == ',') {
+            p->pos++;
+            continue;
+        }
+        if (p->s[p->pos] == ')') {
+            p->pos++;
+            return 0;
+        }
+        mf_perr(p, COSA_ESYNTAX, p->line, "range of '%s': expected ',' or ')', found %s", name,
+                describe(p->s + p->pos, buf));
+        return -1;
+    }
+}
+
+/* param|initial NAME = CONST [unit] (range)  # doc */
 static void st_param(struct mf_parser *p, cosa_param_kind kind)
 {
     mf_t *mf = p->mf;
@@ -266,6 +344,13 @@ static void st_param(struct mf_parser *p, cosa_param_kind kind)
     } else {
         unit = mf_dup0("");
     }
+    cosa_range range = {0};
+    skip_blanks(p);
+    if (p->s[p->pos] == '(' && parse_range(p, name, &range)) {
+        free(name);
+        free(unit);
+        return;
+    }
     finish(p, &doc, "the parameter");
     if (!doc)
         doc = mf_dup0("");
@@ -287,7 +372,7 @@ static void st_param(struct mf_parser *p, cosa_param_kind kind)
         return;
     }
     mf->param_line = pl;
-    mf->params[mf->nparam] = (cosa_param){name, e.value, unit, doc, kind};
+    mf->params[mf->nparam] = (cosa_param){name, e.value, unit, doc, kind, range};
     mf->param_line[mf->nparam++] = line;
 }
 

@@ -182,6 +182,22 @@ void mf_resolve(struct mf_parser *p)
     free(src_line);
     if (p->st != COSA_OK)
         return;
+    /* the defaults must lie in the declared ranges */
+    const cosa_model view = {.name = mf->model.name, .nparam = mf->nparam, .params = mf->params};
+    double *def0 = malloc((mf->nparam + 1) * sizeof *def0);
+    if (!def0)
+        return mf_nomem(p);
+    for (size_t i = 0; i < mf->nparam; i++)
+        def0[i] = mf->params[i].value;
+    for (size_t i = 0; i < mf->nparam && p->st == COSA_OK; i++) {
+        char msg[256];
+        if (cosa_param_check(&view, i, def0, def0[i], msg, sizeof msg) != COSA_OK)
+            mf_perr(p, COSA_EPARAM, mf->param_line[i], "default of '%s' outside its range: %s",
+                    mf->params[i].name, msg);
+    }
+    free(def0);
+    if (p->st != COSA_OK)
+        return;
     /* every entry must be finite at the default parameter values */
     double *vals = malloc((mf->nparam + mf->nlet + 1) * sizeof *vals);
     if (!vals)

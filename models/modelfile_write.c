@@ -160,8 +160,10 @@ static void wr_header(struct writer *w, const cosa_model *m, const char *origin)
     wr(w, "\n");
 }
 
-static void wr_param(struct writer *w, const cosa_param *p, double value)
+/* Parameter k of m (params, nparam) with value and its declared range. */
+static void wr_param(struct writer *w, const cosa_model *m, size_t k, double value)
 {
+    const cosa_param *p = &m->params[k];
     wr(w, "%-7s %s = ", p->kind == COSA_PARAM_INITIAL ? "initial" : "param", p->name);
     wr_num(w, value);
     if (p->unit && *p->unit) {
@@ -169,6 +171,9 @@ static void wr_param(struct writer *w, const cosa_param *p, double value)
         wr_text(w, p->unit, 1);
         wr(w, "]");
     }
+    char range[160];
+    if (cosa_param_range_text(m, k, range, sizeof range) > 0)
+        wr(w, " (%s)", range);
     if (p->doc && *p->doc) {
         wr(w, "  # ");
         wr_text(w, p->doc, 0);
@@ -204,8 +209,9 @@ static void wr_file_model(struct writer *w, const mf_t *mf, const double *par,
     wr_header(w, &mf->model, origin);
     if (mf->nparam)
         wr(w, "\n");
+    const cosa_model view = {.nparam = mf->nparam, .params = mf->params};
     for (size_t i = 0; i < mf->nparam; i++)
-        wr_param(w, &mf->params[i], par[i]);
+        wr_param(w, &view, i, par[i]);
     if (mf->nlet)
         wr(w, "\n");
     for (size_t k = 0; k < mf->nlet; k++) {
@@ -332,7 +338,7 @@ static int text_template(const cosa_model_template *t, const cosa_model *m, cons
     wr(&w, "\n");
     for (size_t i = 0; i < m->nparam; i++) {
         if (!is_fixed(t, m->params[i].name)) {
-            wr_param(&w, &m->params[i], par[i]);
+            wr_param(&w, m, i, par[i]);
         } else {
             wr(&w, "# %s = ", m->params[i].name);
             wr_num(&w, par[i]);
@@ -460,7 +466,7 @@ static int text_numeric(const cosa_model *m, const double *par, const cosa_syste
         if (m->params[k].kind == COSA_PARAM_INITIAL)
             for (size_t i = 0; i < nx; i++)
                 if (pn[i] == m->params[k].name)
-                    wr_param(&w, &m->params[k], par[k]);
+                    wr_param(&w, m, k, par[k]);
     char **subn = names, **xn = names + nsub, **un = xn + nx, **yn = un + nu;
     for (size_t i = 0; i < nsub; i++) {
         size_t snx, snu, sny, ox, ou, oy;

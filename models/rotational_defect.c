@@ -17,10 +17,10 @@
 enum { J1, C1, D1, J2, C2, D2, CK, DK, PHI1, OMEGA1, PHI2, OMEGA2, NPAR };
 
 static const cosa_param params[NPAR] = {
-    [J1] = {"J1", 10.0, "kg m^2", "inertia 1", COSA_PARAM_MODEL},
+    [J1] = {"J1", 10.0, "kg m^2", "inertia 1", COSA_PARAM_MODEL, RANGE_POSITIVE},
     [C1] = {"c1", 1.0, "N m/rad", "torsion spring of inertia 1 to ground", COSA_PARAM_MODEL},
     [D1] = {"d1", 1.0, "N m s/rad", "torsion damper of inertia 1 to ground", COSA_PARAM_MODEL},
-    [J2] = {"J2", 10.0, "kg m^2", "inertia 2", COSA_PARAM_MODEL},
+    [J2] = {"J2", 10.0, "kg m^2", "inertia 2", COSA_PARAM_MODEL, RANGE_POSITIVE},
     [C2] = {"c2", 1.0, "N m/rad", "torsion spring of inertia 2 to ground", COSA_PARAM_MODEL},
     [D2] = {"d2", 2.0, "N m s/rad", "torsion damper of inertia 2 to ground", COSA_PARAM_MODEL},
     [CK] = {"ck", 1.0, "N m/rad", "coupling torsion spring", COSA_PARAM_MODEL},

@@ -15,8 +15,8 @@
 enum { M1, M2, C1, C2, D1, D2, CK, DK, S1, V1, S2, V2, NPAR };
 
 static const cosa_param params[NPAR] = {
-    [M1] = {"m1", 10.0, "kg", "mass 1", COSA_PARAM_MODEL},
-    [M2] = {"m2", 10.0, "kg", "mass 2", COSA_PARAM_MODEL},
+    [M1] = {"m1", 10.0, "kg", "mass 1", COSA_PARAM_MODEL, RANGE_POSITIVE},
+    [M2] = {"m2", 10.0, "kg", "mass 2", COSA_PARAM_MODEL, RANGE_POSITIVE},
     [C1] = {"c1", 1e6, "N/m", "spring of mass 1 to ground", COSA_PARAM_MODEL},
     [C2] = {"c2", 1e7, "N/m", "spring of mass 2 to ground", COSA_PARAM_MODEL},
     [D1] = {"d1", 1.0, "N s/m", "damper of mass 1 to ground", COSA_PARAM_MODEL},

@@ -16,8 +16,8 @@
 enum { M1, M2, K1, K2, KC, C1, C2, CC, X1, V1, X2, V2, NPAR };
 
 static const cosa_param params[NPAR] = {
-    [M1] = {"m1", 1.0, "kg", "mass 1", COSA_PARAM_MODEL},
-    [M2] = {"m2", 1.0, "kg", "mass 2", COSA_PARAM_MODEL},
+    [M1] = {"m1", 1.0, "kg", "mass 1", COSA_PARAM_MODEL, RANGE_POSITIVE},
+    [M2] = {"m2", 1.0, "kg", "mass 2", COSA_PARAM_MODEL, RANGE_POSITIVE},
     [K1] = {"k1", 10.0, "N/m", "spring of mass 1 to ground", COSA_PARAM_MODEL},
     [K2] = {"k2", 1000.0, "N/m", "spring of mass 2 to ground", COSA_PARAM_MODEL},
     [KC] = {"kc", 100.0, "N/m", "coupling stiffness", COSA_PARAM_MODEL},

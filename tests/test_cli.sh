@@ -223,9 +223,9 @@ grep -q '^# assume ck 400000$' "$tmp/phi1.all" && ok || bad "phi --assume: no '#
 grep -v '^#' "$tmp/phi1.all" >"$tmp/phi1"
 [ "$(head -4 "$tmp/phi0")" = "$(head -4 "$tmp/phi1")" ] && ok || bad "phi --assume changed the x rows"
 [ "$(sed -n 5,7p "$tmp/phi0")" != "$(sed -n 5,7p "$tmp/phi1")" ] && ok || bad "phi --assume left the ybar rows"
-# an assumed model the model rejects fails as the true one would (--set m1=0: exit 2)
+# an assumed value outside the parameter's range fails as --set would (exit 2)
 expect_exit 2 "$COSA" point --scheme zoh+mbcorr --dt 1e-4 --assume m1=0
-grep -qxF "cosa: point: model 'twomass' (assumed): unknown or invalid model parameter" "$tmp/err" &&
+grep -qxF "cosa: point: --assume m1=0: m1 must be > 0" "$tmp/err" &&
     ok || bad "rejected assumed model: $(cat "$tmp/err")"
 # an assumed model whose correction is not solvable: G_p = c dt exactly for
 # the integrator (a = 0) and the gain g = 1/(c dt) closes I - G_p L to zero;
@@ -409,6 +409,57 @@ done
 "$COSA" point --scheme zoh --dt 1e-14 >"$tmp/out" && grep -q '^note e_global is at or below the rounding floor' "$tmp/out" &&
     ok || bad "no rounding-floor note at dt = 1e-14: $(tail -2 "$tmp/out")"
 "$COSA" point --scheme zoh --dt 1e-4 | grep -q '^note' && bad "a note at dt = 1e-4" || ok
+
+# declared parameter ranges: the --set (or --assume) and the rule are named
+expect_msg() { # expect_msg TEXT CMD...: exit 2, one line containing TEXT
+    msg_want=$1
+    shift
+    expect_exit 2 "$@"
+    grep -qF -- "$msg_want" "$tmp/err" && ok || bad "'$*': expected '$msg_want', got: $(cat "$tmp/err")"
+}
+expect_msg "--set m1=0: m1 must be > 0" "$COSA" point --scheme zoh --dt 1e-4 --set m1=0
+expect_msg "--set n=0: n must be an integer in 1..100000" "$COSA" point --model chain --scheme zoh --dt 1e-3 --set n=0
+expect_msg "--set n=2.5: n must be an integer in 1..100000" "$COSA" point --model chain --scheme zoh --dt 1e-3 --set n=2.5
+expect_msg "--set r=7: r must be an integer in 1..n (n = 6)" "$COSA" point --model chain --scheme zoh --dt 1e-3 --set r=7
+expect_msg "--set n=2: r must be an integer in 1..n (n = 2)" "$COSA" limit --model chain --scheme zoh --criterion stable --set n=2
+expect_msg "--set nd=0: nd must be > 0" "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --set nd=0
+expect_msg "--set dkmax=1: dkmax must be >= dkmin (dkmin = 10)" "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --set dkmax=1
+expect_msg "--assume m1=-1: m1 must be > 0" "$COSA" point --scheme zoh+mbcorr --dt 1e-4 --assume m1=-1
+expect_msg "--set J1=0: J1 must be > 0" "$COSA" defect --model rotational-defect --integrator euler --in-order 0 --out-order 0 --dt 1e-2 --set J1=0
+# springs and dampers may be negative (active elements): ck = -1 is computed
+expect_exit 0 "$COSA" point --scheme zoh --dt 1e-4 --set ck=-1
+# cosa models prints the ranges
+"$COSA" models | grep -E '^  m1 +10 +kg +> 0 +mass 1$' >/dev/null && ok || bad "cosa models: no range column for m1"
+"$COSA" models | grep -E '^  r +3 +integer, >= 1, <= n ' >/dev/null && ok || bad "cosa models: no range for chain r"
+# a model file's ranges: --set checks them, the default is checked at load time
+cat >"$tmp/range.cosa" <<'EOM'
+param n = 4 (integer, >= 1, <= 10)
+param k = 2 [N/m] (> 0, <= n)
+subsystem P
+  states x
+  inputs u
+  outputs y
+  A = [ -k ]
+  B = [ 1 ]
+  C = [ 1 ]
+  D = [ 0 ]
+end
+subsystem Q
+  states z
+  inputs w
+  outputs q
+  A = [ -n ]
+  B = [ 1 ]
+  C = [ 1 ]
+  D = zeros
+end
+connect P.y -> Q.w
+connect Q.q -> P.u
+EOM
+expect_exit 0 "$COSA" point --model-file "$tmp/range.cosa" --scheme zoh --dt 0.1
+expect_msg "--set k=5: k must be > 0 and <= n (n = 4)" "$COSA" point --model-file "$tmp/range.cosa" --scheme zoh --dt 0.1 --set k=5
+sed 's/param k = 2 /param k = 20 /' "$tmp/range.cosa" >"$tmp/range2.cosa"
+expect_msg "range2.cosa:2: default of 'k' outside its range: k must be > 0 and <= n (n = 4)" "$COSA" point --model-file "$tmp/range2.cosa" --scheme zoh --dt 0.1
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

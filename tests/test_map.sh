@@ -85,13 +85,52 @@ grep -v '^#' "$tmp/e/e_global_zoh.dat" | grep . | while read -r x y dt v; do
 done >"$tmp/diff"
 if [ -s "$tmp/diff" ]; then bad "e_global map differs from point: $(head -3 "$tmp/diff")"; else ok; fi
 
-# failed points: m1 = -1 and 0 are rejected by the model (2 x 2 points); the sweep goes on
+# failed points: m1 = -1 and 0 are outside m1's range (> 0) (2 x 2 points);
+# the sweep goes on, with a note naming the rule
 expect_exit 0 "$COSA" map --x m1=-1:1:lin:3 --y ck=1e3:1e6:log:2 --dt 1e-4 --scheme zoh -o "$tmp/f"
+grep -qF 'note: --x m1: 2 of 3 points are outside the range (m1 must be > 0) and give nan' "$tmp/err" ||
+    bad "no note on the points outside the range: $(cat "$tmp/err")"
 grep -q '^failed 4$' "$tmp/out" || bad "map should report 4 failed points: $(cat "$tmp/out")"
 [ "$(grep -v '^#' "$tmp/f/rho_zoh.dat" | grep -c ' nan$')" = 4 ] || bad "failed points should be nan"
 [ "$(grep -v '^#' "$tmp/f/rho_zoh.dat" | grep . | grep -cv ' nan$')" = 2 ] ||
     bad "the points after a failure should be computed"
 grep -q '^# failed 4: ' "$tmp/f/rho_zoh.dat" || bad "the header should count failures by reason"
+# no valid point on an axis: one line naming the rule, exit 2
+expect_exit 2 "$COSA" map --x m1=-2:-1:lin:3 --y ck=1e3:1e6:log:2 --dt 1e-4 --scheme zoh -o "$tmp/f0"
+grep -qF -- '--x m1: no point of the axis is valid: m1 must be > 0' "$tmp/err" || bad "all-invalid axis: $(cat "$tmp/err")"
+# an invalid default of a swept parameter does not matter: a model file whose
+# algebraic loop is singular at its default a = 1 is mapped over a (only the
+# swept point a = 1 fails); point at the default is refused (exit 2)
+cat >"$tmp/loop.cosa" <<'EOM'
+param a = 1
+param k = 1
+subsystem S
+  states x
+  inputs u
+  outputs y
+  A = [ -k ]
+  B = [ 1 ]
+  C = [ 1 ]
+  D = [ a ]
+end
+subsystem T
+  states
+  inputs y
+  outputs u
+  D = [ 1 ]
+end
+connect S.y -> T.y
+connect T.u -> S.u
+EOM
+expect_exit 2 "$COSA" point --model-file "$tmp/loop.cosa" --scheme zoh --dt 0.1
+expect_exit 0 "$COSA" map --model-file "$tmp/loop.cosa" --x a=0:3:lin:4 --y k=1:2:lin:2 --scheme zoh --dt 0.1 -o "$tmp/loop"
+[ "$(grep -v '^#' "$tmp/loop/rho_zoh.dat" | grep -c ' nan$')" = 2 ] &&
+    [ "$(grep -v '^#' "$tmp/loop/rho_zoh.dat" | grep '^1 ' | grep -c ' nan$')" = 2 ] && ok ||
+    bad "map over a with a singular default: only a = 1 should be nan: $(cat "$tmp/loop/rho_zoh.dat")"
+grep -v '^#' "$tmp/loop/rho_zoh.dat" | grep '^2 1 ' | awk '{ print $4 }' >"$tmp/loop_v"
+"$COSA" point --model-file "$tmp/loop.cosa" --set a=2 --scheme zoh --dt 0.1 | awk '$1 == "rho" { print $2 }' | cmp -s - "$tmp/loop_v" &&
+    ok || bad "map point a=2 differs from cosa point"
+expect_exit 0 "$COSA" curve --model-file "$tmp/loop.cosa" --x a=0:3:lin:4 --scheme zoh --dt 0.1 -o "$tmp/loopc"
 
 # no silent overwrite without -o; -o DIR replaces
 expect_exit 1 sh -c "cd '$tmp/t1' && exec '$COSA' map $args"

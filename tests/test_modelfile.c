@@ -473,6 +473,14 @@ static const struct bad_case bad_cases[] = {
     {"eye for x0", 9, "  D = [ 0 ]\n  x0 = eye", COSA_ESYNTAX, 10},
     {"zero mass at the defaults", 1, "param k = 0\nlet w = 1/k", COSA_ENONFINITE, 2},
     {"unit not closed", 1, "param k = 2 [N/m", COSA_ESYNTAX, 1},
+    {"range not closed", 1, "param k = 2 (> 0", COSA_ESYNTAX, 1},
+    {"range: unknown rule", 1, "param k = 2 (positive)", COSA_ESYNTAX, 1},
+    {"range: missing comma", 1, "param k = 2 (> 0 < 5)", COSA_ESYNTAX, 1},
+    {"range: two lower bounds", 1, "param k = 2 (> 0, >= 1)", COSA_ESYNTAX, 1},
+    {"range: bound not declared before", 1, "param k = 2 (<= n)\nparam n = 3", COSA_ESYNTAX, 1},
+    {"default outside its range", 1, "param k = 2 (> 2)", COSA_EPARAM, 1},
+    {"default not an integer", 1, "param k = 2.5 [N/m] (integer)", COSA_EPARAM, 1},
+    {"default above a parameter bound", 1, "param n = 1\nparam k = 2 (<= n)", COSA_EPARAM, 2},
     {"non-ASCII outside comments", 4, "  inputs \xc3\xa4", COSA_ESYNTAX, 4},
     {"control byte", 5, "  outputs \x01y", COSA_ESYNTAX, 5},
     {"DEL byte", 5, "  outputs \x7fy", COSA_ESYNTAX, 5},
@@ -1043,4 +1051,58 @@ Test(corpus, every_file_parses_without_crashing)
     closedir(d);
     cr_expect_gt(nfiles, 10, "corpus has files");
     cr_log_info("corpus: %zu files, %zu parse", nfiles, nok);
+}
+
+/* Declared ranges: parsed into cosa_param.range, checked by cosa_param_check
+ * (with bounds by other parameters), written back by the dump. */
+Test(modelfile, parameter_ranges)
+{
+    static const char text[] =
+        "param n = 4 (integer, >= 1, <= 10)  # count\n"
+        "param k = 2 [N/m] (> 0, <= n)\n"
+        "param c = 0.5 (>= 0)\n"
+        "subsystem P\n  states x\n  inputs u\n  outputs y\n"
+        "  A = [ -k ]\n  B = [ 1 ]\n  C = [ 1 ]\n  D = [ 0 ]\nend\n"
+        "subsystem Q\n  states z\n  inputs w\n  outputs q\n"
+        "  A = [ -n ]\n  B = [ c ]\n  C = [ 1 ]\n  D = zeros\nend\n"
+        "connect P.y -> Q.w\nconnect Q.q -> P.u\n";
+    cosa_model *m;
+    char err[256], buf[128];
+    cr_assert_eq(parse(text, &m, err, sizeof err), COSA_OK, "%s", err);
+    cr_expect_eq(m->params[0].range.flags, COSA_RANGE_INT | COSA_RANGE_GE | COSA_RANGE_LE);
+    cr_expect_eq(m->params[0].range.lo, 1.0);
+    cr_expect_eq(m->params[0].range.hi, 10.0);
+    cr_expect_str_eq(m->params[1].range.hi_param, "n");
+    cr_expect_str_eq(m->params[0].doc, "count");
+    cosa_param_range_text(m, 1, buf, sizeof buf);
+    cr_expect_str_eq(buf, "> 0, <= n");
+    double par[3];
+    cosa_model_defaults(m, par);
+    cr_expect_eq(cosa_model_check(m, par, NULL, buf, sizeof buf), COSA_OK);
+    size_t k = 99;
+    par[1] = 5; /* k <= n = 4 violated */
+    cr_expect_eq(cosa_model_check(m, par, &k, buf, sizeof buf), COSA_EPARAM);
+    cr_expect_eq(k, 1);
+    cr_expect_str_eq(buf, "k must be > 0 and <= n (n = 4)");
+    par[1] = 2;
+    par[0] = 4.5;
+    cr_expect_eq(cosa_model_check(m, par, &k, buf, sizeof buf), COSA_EPARAM);
+    cr_expect_str_eq(buf, "n must be an integer in 1..10");
+    /* the dump writes the ranges; reading it back gives the same ranges */
+    cosa_status st;
+    char *t = dump_text(m, NULL, &st);
+    cr_assert_eq(st, COSA_OK);
+    cr_expect_not_null(strstr(t, "(integer, >= 1, <= 10)"), "%s", t);
+    cr_expect_not_null(strstr(t, "[N/m] (> 0, <= n)"), "%s", t);
+    cosa_model *r;
+    cr_assert_eq(parse(t, &r, err, sizeof err), COSA_OK, "%s", err);
+    for (size_t i = 0; i < 3; i++) {
+        char a[128], b[128];
+        cosa_param_range_text(m, i, a, sizeof a);
+        cosa_param_range_text(r, i, b, sizeof b);
+        cr_expect_str_eq(a, b);
+    }
+    free(t);
+    cosa_model_free(r);
+    cosa_model_free(m);
 }

@@ -661,3 +661,97 @@ Test(chain, hundreds_of_masses_are_cheap)
     cr_expect_eq(cosa_system_nx(sys), 1200);
     cosa_system_free(sys);
 }
+
+/* The declared ranges (cosa_range) agree with what create() accepts, which
+ * the model code checks on its own: probes at, just inside and outside every
+ * bound of every built-in parameter, and off-integer values. */
+Test(models, declared_ranges_agree_with_create)
+{
+    for (size_t i = 0; i < cosa_model_count(); i++) {
+        const cosa_model *m = cosa_model_at(i);
+        double def[64];
+        cosa_model_defaults(m, def);
+        for (size_t k = 0; k < m->nparam; k++) {
+            const cosa_range *r = &m->params[k].range;
+            if (!r->flags)
+                continue;
+            double lo = r->lo, hi = r->hi;
+            if (r->lo_param)
+                lo = def[cosa_model_param_index(m, r->lo_param)];
+            if (r->hi_param)
+                hi = def[cosa_model_param_index(m, r->hi_param)];
+            double probes[8];
+            size_t np = 0;
+            if (r->flags & (COSA_RANGE_GT | COSA_RANGE_GE)) {
+                probes[np++] = lo;
+                probes[np++] = lo - 1.0;
+                /* inside: not nextafter(lo): create() also refuses values whose
+                 * reciprocal overflows (m = 5e-324), which no range can say */
+                probes[np++] = (r->flags & COSA_RANGE_INT) ? lo + 1.0 : lo + 0.5;
+            }
+            if ((r->flags & (COSA_RANGE_LT | COSA_RANGE_LE)) && hi <= 64) { /* no huge chains */
+                probes[np++] = hi;
+                probes[np++] = hi + 1.0;
+            }
+            if (r->flags & COSA_RANGE_INT)
+                probes[np++] = def[k] + 0.5;
+            int probed = 0;
+            for (size_t j = 0; j < np; j++) {
+                double par[64];
+                memcpy(par, def, sizeof par);
+                par[k] = probes[j];
+                char msg[256];
+                const int declared = cosa_model_check(m, par, NULL, msg, sizeof msg) == COSA_OK;
+                cosa_status st;
+                if (m->create) {
+                    cosa_system *sys = NULL;
+                    st = m->create(m, par, &sys);
+                    cosa_system_free(sys);
+                } else {
+                    cosa_odesys *os = NULL;
+                    st = m->create_ode(m, par, &os);
+                    cosa_odesys_free(os);
+                }
+                cr_expect_eq(declared, st == COSA_OK, "%s %s = %.17g: declared range says %s "
+                             "(%s), create says %s", m->name, m->params[k].name, par[k],
+                             declared ? "valid" : "invalid", msg, cosa_strerror(st));
+                if (!declared)
+                    cr_expect_not_null(strstr(msg, m->params[k].name), "message names it: %s",
+                                       msg);
+                probed++;
+            }
+            cr_expect_gt(probed, 0);
+        }
+    }
+}
+
+/* The messages name the parameter and the rule, with the values of the
+ * parameters a bound refers to. */
+Test(models, range_messages)
+{
+    static const struct { const char *m, *p; double v; const char *msg; } cases[] = {
+        {"twomass", "m1", 0, "m1 must be > 0"},
+        {"chain", "r", 7, "r must be an integer in 1..n (n = 6)"},
+        {"chain", "n", 2.5, "n must be an integer in 1..100000"},
+        {"twomass-nl", "dkmax", 1, "dkmax must be >= dkmin (dkmin = 10)"},
+        {"twomass-nl", "nd", -0.5, "nd must be > 0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const cosa_model *m = model(cases[i].m);
+        double par[64];
+        char msg[256];
+        cosa_model_defaults(m, par);
+        setp(m, par, cases[i].p, cases[i].v);
+        size_t k;
+        cr_expect_eq(cosa_model_check(m, par, &k, msg, sizeof msg), COSA_EPARAM);
+        cr_expect_str_eq(msg, cases[i].msg);
+        cr_expect_str_eq(m->params[k].name, cases[i].p);
+    }
+    char buf[64];
+    const cosa_model *c = model("chain");
+    cosa_param_range_text(c, (size_t)cosa_model_param_index(c, "r"), buf, sizeof buf);
+    cr_expect_str_eq(buf, "integer, >= 1, <= n");
+    cosa_param_range_text(c, (size_t)cosa_model_param_index(c, "c"), buf, sizeof buf);
+    cr_expect_str_eq(buf, "");
+    cr_expect_eq(cosa_param_check(c, 0, NULL, NAN, buf, sizeof buf), COSA_ENONFINITE);
+}

@@ -24,12 +24,32 @@ typedef struct cosa_odesys cosa_odesys;
  * (kind COSA_PARAM_INITIAL) so that --set works on them. */
 typedef enum { COSA_PARAM_MODEL = 0, COSA_PARAM_INITIAL = 1 } cosa_param_kind;
 
+/* The declared range of a parameter: any combination of a lower bound
+ * (> or >=), an upper bound (< or <=) and "integer".  A bound is the number
+ * lo/hi, or the current value of another parameter of the model when
+ * lo_param/hi_param names one (e.g. chain's r <= n).  flags 0: any finite
+ * value.  Written as in model files: "> 0", "integer, >= 1, <= n". */
+enum {
+    COSA_RANGE_GT = 1u,  /* value >  lower bound */
+    COSA_RANGE_GE = 2u,  /* value >= lower bound */
+    COSA_RANGE_LT = 4u,  /* value <  upper bound */
+    COSA_RANGE_LE = 8u,  /* value <= upper bound */
+    COSA_RANGE_INT = 16u /* an integer            */
+};
+
+typedef struct cosa_range {
+    unsigned flags;
+    double lo, hi;
+    const char *lo_param, *hi_param; /* NULL: the numbers lo, hi */
+} cosa_range;
+
 typedef struct cosa_param {
     const char *name;
     double value;       /* default */
     const char *unit;
     const char *doc;
     cosa_param_kind kind;
+    cosa_range range;   /* values create() accepts (zero: any finite value) */
 } cosa_param;
 
 typedef struct cosa_model cosa_model;
@@ -111,6 +131,27 @@ void cosa_model_defaults(const cosa_model *m, double *par);
 /* Set parameter `name` to value in par; COSA_EPARAM if unknown,
  * COSA_ENONFINITE if value is not finite. */
 cosa_status cosa_model_set(const cosa_model *m, double *par, const char *name, double value);
+
+/* Check value for parameter k of m against its declared range.  Bounds
+ * given by other parameters are read from par; with par NULL they are
+ * skipped (only the numeric rules are checked, e.g. for a --set value before
+ * the other parameters are known).  COSA_OK, or COSA_EPARAM with one line in
+ * msg (if size > 0) that names the parameter and the rule, e.g.
+ * "m1 must be > 0", "r must be an integer in 1..n (n = 5)";
+ * COSA_ENONFINITE for NaN/inf, COSA_EINVAL for NULL m or k out of range. */
+cosa_status cosa_param_check(const cosa_model *m, size_t k, const double *par, double value,
+                             char *msg, size_t size);
+
+/* Check every parameter in par (m->nparam values) against its range (as
+ * cosa_param_check with par); the first violation's index goes to *culprit
+ * (may be NULL) and its message to msg. */
+cosa_status cosa_model_check(const cosa_model *m, const double *par, size_t *culprit, char *msg,
+                             size_t size);
+
+/* The range of parameter k in model-file syntax ("> 0", "integer, >= 1,
+ * <= n"; "" for any value) into buf; returns the length it needs, as
+ * snprintf. */
+int cosa_param_range_text(const cosa_model *m, size_t k, char *buf, size_t size);
 
 /* Free a model made at run time through its destroy slot; NULL and static
  * models (destroy == NULL, e.g. the built-in ones) are ignored.  Systems

@@ -232,7 +232,10 @@ static cosa_status thread_assumed(const cosa_sweep_spec *sp, size_t k, struct sw
     t->model = NULL;
     if (memcmp(t->apar, t->par, m->nparam * sizeof(double)) == 0)
         return COSA_OK;
-    cosa_status st = m->update(m, t->apar, t->asys);
+    cosa_status st = cosa_model_check(m, t->apar, NULL, NULL, 0);
+    if (st != COSA_OK)
+        return st;
+    st = m->update(m, t->apar, t->asys);
     if (st == COSA_EINVAL) { /* the structure changed (cosa_model.update) */
         cosa_system *sys = NULL;
         st = m->create(m, t->apar, &sys);
@@ -302,7 +305,10 @@ static cosa_status thread_point(const cosa_sweep_spec *sp, int pmax, int errors,
         return t->pst;
     const cosa_model *m = sp->model;
     set_point(sp, t->par, k / sp->y.n, k % sp->y.n);
-    cosa_status st = m->update(m, t->par, t->sys);
+    /* a point outside the declared parameter ranges fails (NaN, COSA_EPARAM) */
+    cosa_status st = cosa_model_check(m, t->par, NULL, NULL, 0);
+    if (st == COSA_OK)
+        st = m->update(m, t->par, t->sys);
     if (st == COSA_EINVAL) /* the structure changed (cosa_model.update) */
         st = thread_build(m, pmax, t);
     if (st == COSA_OK && errors)
@@ -373,8 +379,11 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
     if (errors && !(tend > 0.0 && isfinite(tend)))
         return COSA_ERANGE;
 
-    /* Base parameters with the axes at their first point; fall back to the
-     * plain base values if the model rejects that point. */
+    /* The prototype system (structure, scheme checks, the threads' first
+     * systems): the first grid point the model accepts, else the plain base
+     * values; only when neither is valid does the sweep fail (with the
+     * status of the first point).  So an invalid default of a swept
+     * parameter does not matter; invalid points become NaN. */
     double *par0 = calloc(np, sizeof(double));
     if (!par0)
         return COSA_ENOMEM;
@@ -389,11 +398,24 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
         return COSA_ENOMEM;
     }
     memcpy(par_base, par0, np * sizeof(double));
-    set_point(sp, par0, 0, 0);
-    st = m->create(m, par0, &proto);
-    if (st != COSA_OK) {
+    cosa_status st0 = COSA_OK;
+    st = COSA_EPARAM;
+    for (size_t k = 0; k < npts && st != COSA_OK && st != COSA_ENOMEM; k++) {
         memcpy(par0, par_base, np * sizeof(double));
-        st = m->create(m, par0, &proto);
+        set_point(sp, par0, k / ny, k % ny);
+        st = cosa_model_check(m, par0, NULL, NULL, 0);
+        if (st == COSA_OK)
+            st = m->create(m, par0, &proto);
+        if (k == 0)
+            st0 = st;
+    }
+    if (st != COSA_OK && st != COSA_ENOMEM) {
+        memcpy(par0, par_base, np * sizeof(double));
+        st = cosa_model_check(m, par0, NULL, NULL, 0);
+        if (st == COSA_OK)
+            st = m->create(m, par0, &proto);
+        if (st != COSA_OK)
+            st = st0;
     }
     free(par_base);
     if (st != COSA_OK) {

@@ -238,6 +238,16 @@ static int model_failed(const cli_model *m, const char *cmd, cosa_status st)
                                                                               : CLI_EFAIL;
 }
 
+int cli_need_outputs(const cli_model *m, const char *cmd, size_t ny)
+{
+    if (ny > 0)
+        return CLI_OK;
+    cli_error(cmd, "model '%s' has no outputs: accuracy (NRMSE) and time-domain runs are "
+                   "undefined (stability: cosa point, limit --criterion stable, map, curve)",
+              m->model->name);
+    return CLI_EUSAGE;
+}
+
 int cli_model_check(const cli_model *m, const char *cmd, const double *par)
 {
     char msg[256], b[32];
@@ -384,9 +394,11 @@ void cli_assume_print(FILE *f, const char *prefix, const cli_model *m)
 {
     if (!cli_assume_given(m))
         return;
+    char b[32];
     for (size_t k = 0; k < m->model->nparam; k++)
         if (m->assumed[k])
-            fprintf(f, "%sassume %s %.17g\n", prefix, m->model->params[k].name, m->apar[k]);
+            fprintf(f, "%sassume %s %s\n", prefix, m->model->params[k].name,
+                    cli_num(b, sizeof b, m->apar[k]));
 }
 
 int cli_scheme(const char *cmd, const char *text, cosa_scheme *s)

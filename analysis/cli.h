@@ -68,6 +68,15 @@ int cli_model_resolve(cli_model *m, const char *cmd);
  * "Phi analysis needs a linear model (use cosa simulate)". */
 int cli_model_linear(const cli_model *m, const char *cmd, const char *why);
 
+/* The one rule for models without outputs (ny = 0, e.g. no coupling
+ * signals, or chain with r = 1): stability (rho) is computed everywhere;
+ * accuracy and time-domain runs are undefined, and every command that needs
+ * them refuses with the same line, CLI_NO_OUTPUTS ("model 'NAME' has no
+ * outputs: ..."), exit 2.  `point` prints the errors as nan with
+ * CLI_NO_OUTPUTS_NOTE. */
+#define CLI_NO_OUTPUTS_NOTE "model has no outputs: accuracy (NRMSE) undefined"
+int cli_need_outputs(const cli_model *m, const char *cmd, size_t ny);
+
 /* CLI_OK if par satisfies every declared parameter range of the model;
  * otherwise one line naming the --set (or the model) and the rule, e.g.
  * "--set m1=0: m1 must be > 0", and CLI_EUSAGE. */

@@ -88,18 +88,6 @@ static int extra(void *ctx, int opt, const char *arg)
     }
 }
 
-/* The shortest of %.15g, %.16g, %.17g that reads back as v (settings are
- * printed as the user would write them: 0.3, not 0.29999999999999999). */
-static const char *shortest(char *buf, size_t n, double v)
-{
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    return buf;
-}
-
 /* One row: the nominal advice and, with --robust, the worst over the factors. */
 struct row {
     cosa_advice nom;
@@ -389,7 +377,8 @@ int cmd_advise(int argc, char **argv)
     }
     /* the system, with --sequence resolved for the gs: candidates */
     if ((rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK ||
-        (rc = cli_model_system(&cs.mod, cmd, &sys)) != CLI_OK)
+        (rc = cli_model_system(&cs.mod, cmd, &sys)) != CLI_OK ||
+        (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
     if (cs.seq_text) {
         /* --sequence: resolved once (with the first gs: candidate), shared */
@@ -531,13 +520,13 @@ int cmd_advise(int argc, char **argv)
     printf("model %s\n", m->name);
     cli_assume_print(stdout, "", &cs.mod);
     printf("error %s\n", crit == COSA_CRIT_LOCAL ? "local" : "global");
-    printf("tol %s\n", shortest(b1, sizeof b1, tol));
-    printf("tend %s\n", shortest(b1, sizeof b1, tend));
-    printf("dt_range %s %s\n", shortest(b1, sizeof b1, dtmin), shortest(b2, sizeof b2, dtmax));
-    printf("cost_mbcorr %s\n", shortest(b1, sizeof b1, cost));
+    printf("tol %s\n", cli_num(b1, sizeof b1, tol));
+    printf("tend %s\n", cli_num(b1, sizeof b1, tend));
+    printf("dt_range %s %s\n", cli_num(b1, sizeof b1, dtmin), cli_num(b2, sizeof b2, dtmax));
+    printf("cost_mbcorr %s\n", cli_num(b1, sizeof b1, cost));
     if (rparam >= 0)
         printf("robust %s %s %s (%d factors)\n", m->params[rparam].name,
-               shortest(b1, sizeof b1, lo), shortest(b2, sizeof b2, hi), ROBUST_POINTS);
+               cli_num(b1, sizeof b1, lo), cli_num(b2, sizeof b2, hi), ROBUST_POINTS);
     fwrite(table, 1, tablen, stdout);
     /* notes */
     for (size_t i = 0; i < ns; i++) {

@@ -98,6 +98,7 @@ int cmd_converge(int argc, char **argv)
     }
     if ((rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
+        (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK ||
         (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
         (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;
@@ -142,8 +143,9 @@ int cmd_converge(int argc, char **argv)
     /* everything computed: print (an error above leaves stdout empty) */
     char name[64];
     cosa_scheme_name(&scheme, name, sizeof name);
-    printf("# cosa %s converge: model %s, scheme %s, tend %.17g\n", cosa_version(),
-           cs.mod.model->name, name, tend);
+    char b1[32];
+    printf("# cosa %s converge: model %s, scheme %s, tend %s\n", cosa_version(),
+           cs.mod.model->name, name, cli_num(b1, sizeof b1, tend));
     cli_assume_print(stdout, "# ", &cs.mod);
     printf("dt e_local e_global\n");
     for (size_t i = 0; i < npts; i++)

@@ -323,7 +323,8 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
         d->nu = cosa_odesys_nu(d->os);
         d->ny = cosa_odesys_ny(d->os);
     }
-    if ((rc = cli_model_x0(cm, cmd, d->nx, &d->x0)) != CLI_OK)
+    if ((rc = cli_need_outputs(cm, cmd, d->ny)) != CLI_OK ||
+        (rc = cli_model_x0(cm, cmd, d->nx, &d->x0)) != CLI_OK)
         return rc;
     d->units = calloc(d->nsub, sizeof *d->units);
     d->yname = calloc(d->ny ? d->ny : 1, sizeof *d->yname);
@@ -453,17 +454,19 @@ static int close_out(FILE *f, const char *path)
 static void header(FILE *f, const struct dmodel *d, const struct dspec *sp, const char *swept)
 {
     scli_header(f, cmd, d->m, d->par, NULL, 0);
-    fprintf(f, "# integrator %s%s\n# in_order %d\n# out_order %d\n# control %s\n# tend %.17g\n",
+    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
+    fprintf(f, "# integrator %s%s\n# in_order %d\n# out_order %d\n# control %s\n# tend %s\n",
             d->integ, strcmp(d->integ, "euler") == 0 ? " (one step per macro step)" : "", sp->m,
-            sp->n, control_names[sp->control], sp->tend);
+            sp->n, control_names[sp->control], cli_num(b1, sizeof b1, sp->tend));
     if (swept && strcmp(swept, "dt") == 0)
         fprintf(f, "# dt (swept)\n");
     else if (swept)
-        fprintf(f, "# tol (swept)\n# h0 %.17g\n", sp->h0);
+        fprintf(f, "# tol (swept)\n# h0 %s\n", cli_num(b1, sizeof b1, sp->h0));
     else if (sp->H > 0.0)
-        fprintf(f, "# dt %.17g\n", sp->H);
+        fprintf(f, "# dt %s\n", cli_num(b1, sizeof b1, sp->H));
     else
-        fprintf(f, "# tol %.17g\n# h0 %.17g\n", sp->tol, sp->h0);
+        fprintf(f, "# tol %s\n# h0 %s\n", cli_num(b1, sizeof b1, sp->tol),
+                cli_num(b2, sizeof b2, sp->h0));
     fprintf(f, "# reference %s\n", d->sys ? "exact (matrix exponential of the monolithic system)"
                                           : "none (nonlinear model: errors are nan)");
 }
@@ -1135,19 +1138,21 @@ int cmd_defect(int argc, char **argv)
             sp.tol = v[0];
         printf("model %s\nintegrator %s\nin_order %d\nout_order %d\ncontrol %s\n", d.m->name,
                d.integ, sp.m, sp.n, control_names[sp.control]);
+        char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
         if (o.dt)
-            printf("dt %.17g\n", sp.H);
+            printf("dt %s\n", cli_num(b1, sizeof b1, sp.H));
         else
-            printf("tol %.17g\nh0 %.17g\n", sp.tol, sp.h0);
-        printf("tend %.17g\n", sp.tend);
+            printf("tol %s\nh0 %s\n", cli_num(b1, sizeof b1, sp.tol), cli_num(b2, sizeof b2, sp.h0));
+        printf("tend %s\n", cli_num(b1, sizeof b1, sp.tend));
         rc = single(&d, &sp, o.output, o.plot);
     } else {
+        char b1[32];
         printf("# cosa %s defect: model %s, integrator %s, in_order %d, out_order %d, control "
-               "%s, tend %.17g",
+               "%s, tend %s",
                cosa_version(), d.m->name, d.integ, sp.m, sp.n, control_names[sp.control],
-               sp.tend);
+               cli_num(b1, sizeof b1, sp.tend));
         if (o.tol)
-            printf(", h0 %.17g", sp.h0);
+            printf(", h0 %s", cli_num(b1, sizeof b1, sp.h0));
         printf("\n");
         rc = sweep(&d, &sp, what, v, nv, o.output, o.plot);
     }

@@ -139,6 +139,8 @@ int cmd_limit(int argc, char **argv)
     }
     if ((rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
+        (crit != COSA_CRIT_STABLE &&
+         (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK) ||
         (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
         (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;
@@ -172,9 +174,11 @@ int cmd_limit(int argc, char **argv)
     printf("model %s\n", cs.mod.model->name);
     cli_assume_print(stdout, "", &cs.mod);
     printf("scheme %s\ncriterion %s\n", name, ex.crit);
+    char b1[32], b2[32]; /* settings in the shortest form that reads back (cli_num) */
     if (crit != COSA_CRIT_STABLE)
-        printf("tol %.17g\ntend %.17g\n", tol, tend);
-    printf("dt_min %.17g\ndt_range_max %.17g\n", dtmin, dtmax);
+        printf("tol %s\ntend %s\n", cli_num(b1, sizeof b1, tol), cli_num(b2, sizeof b2, tend));
+    printf("dt_min %s\ndt_range_max %s\n", cli_num(b1, sizeof b1, dtmin),
+           cli_num(b2, sizeof b2, dtmax));
     printf("dt_max %.17g\n", lim.dt_max);
     cli_print_crossings(cr, lim.ncross < CAP ? lim.ncross : CAP, lim.monotone);
     printf("never_lost %s\ngood_at_min %s\nevaluations %zu\n", lim.never_lost ? "yes" : "no",

@@ -376,6 +376,8 @@ int cmd_map(int argc, char **argv)
             goto out;
     }
     const cosa_model *m = cs.mod.model;
+    if (metric != COSA_METRIC_RHO && (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
+        goto out;
     if (!dt_axis && sp.x.param == sp.y.param && sp.x.assumed == sp.y.assumed) {
         cli_error(cmd, "--x and --y sweep the same parameter '%s'", xname);
         rc = CLI_EUSAGE;

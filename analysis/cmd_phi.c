@@ -109,11 +109,12 @@ int cmd_phi(int argc, char **argv)
     char name[64], en[96];
     cosa_scheme_name(&scheme, name, sizeof name);
     const cosa_model *m = cs.mod.model;
-    printf("# cosa %s phi%s\n# model %s\n# scheme %s\n# dt %.17g\n# alpha %.17g\n",
-           cosa_version(), ref ? " --ref (exact reference Phi*)" : "", m->name, name, dt,
-           scheme.alpha);
+    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
+    printf("# cosa %s phi%s\n# model %s\n# scheme %s\n# dt %s\n# alpha %s\n",
+           cosa_version(), ref ? " --ref (exact reference Phi*)" : "", m->name, name,
+           cli_num(b1, sizeof b1, dt), cli_num(b2, sizeof b2, scheme.alpha));
     for (size_t k = 0; k < m->nparam; k++)
-        printf("# param %s %.17g\n", m->params[k].name, cs.mod.par[k]);
+        printf("# param %s %s\n", m->params[k].name, cli_num(b1, sizeof b1, cs.mod.par[k]));
     cli_assume_print(stdout, "# ", &cs.mod);
     printf("# dim %zu\n# blocks: x [%zu..%zu]", lay.dim, lay.off_x, lay.off_y - 1);
     for (size_t j = 0; j < lay.nhist; j++) {

@@ -109,6 +109,8 @@ int cmd_point(int argc, char **argv)
                 snprintf(note, sizeof note,
                          "%.3g macro steps in the horizon: more than the error sums take (1e15)",
                          nst);
+            else if (cosa_system_ny(sys) == 0)
+                snprintf(note, sizeof note, CLI_NO_OUTPUTS_NOTE);
             else
                 snprintf(note, sizeof note,
                          "all outputs constant over the horizon: NRMSE undefined");
@@ -132,10 +134,11 @@ int cmd_point(int argc, char **argv)
     cosa_scheme_name(&scheme, name, sizeof name);
     printf("model %s\n", cs.mod.model->name);
     cli_assume_print(stdout, "", &cs.mod);
-    printf("scheme %s\ndt %.17g\ndim %zu\n", name, dt, lay.dim);
+    char b1[32], b2[32]; /* settings in the shortest form that reads back (cli_num) */
+    printf("scheme %s\ndt %s\ndim %zu\n", name, cli_num(b1, sizeof b1, dt), lay.dim);
     printf("rho %.17g\nrho_ref %.17g\nstable %s\n", r.rho, r.rho_ref,
            r.rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
-    printf("tend %.17g\nnsteps %.0f\n", tend, nst); /* round(tend / dt), as evaluated */
+    printf("tend %s\nnsteps %.0f\n", cli_num(b2, sizeof b2, tend), nst); /* round(tend / dt) */
     printf("e_global %.17g\ne_local %.17g\ne_local_ref %.17g\n", r.err.e_global, r.err.e_local,
            r.err.e_local_ref);
     if (*note)

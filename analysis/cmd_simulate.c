@@ -153,7 +153,8 @@ static int build_systems(const char *cmd, cli_case *cs, cosa_scheme *s, struct s
         r->ny = cosa_odesys_ny(r->os);
         r->L = cosa_odesys_L(r->os);
     }
-    if ((rc = cli_case_sequence(cmd, cs, s, r->nsub, r->sys)) != CLI_OK ||
+    if ((rc = cli_need_outputs(&cs->mod, cmd, r->ny)) != CLI_OK ||
+        (rc = cli_case_sequence(cmd, cs, s, r->nsub, r->sys)) != CLI_OK ||
         (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, r->sys, s, 1, &r->model)) != CLI_OK)
         return rc;
     if (cli_assume_given(&cs->mod))
@@ -193,11 +194,13 @@ static int write_csv(const char *cmd, const char *path, const cli_model *cm,
     const cosa_model *m = cm->model;
     const double *par = cm->par;
     fprintf(f, "# cosa %s simulate\n# model %s\n", cosa_version(), m->name);
+    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
     for (size_t i = 0; i < m->nparam; i++)
-        fprintf(f, "# param %s %.17g\n", m->params[i].name, par[i]);
+        fprintf(f, "# param %s %s\n", m->params[i].name, cli_num(b1, sizeof b1, par[i]));
     cli_assume_print(f, "# ", cm);
     fprintf(f, "# scheme %s\n# integrator %s\n# reference %s\n", scheme, integ, refdesc);
-    fprintf(f, "# dt %.17g\n# tend %.17g\n# steps %zu of %zu\n", dt, tend, r->ndone, r->nsteps);
+    fprintf(f, "# dt %s\n# tend %s\n# steps %zu of %zu\n", cli_num(b1, sizeof b1, dt),
+            cli_num(b2, sizeof b2, tend), r->ndone, r->nsteps);
     if (r->diverged)
         fprintf(f, "# status diverged t=%.15g (%s)\n", r->t_diverged, r->reason);
     else
@@ -439,8 +442,9 @@ int cmd_simulate(int argc, char **argv)
                  integ.hmicro);
     printf("model %s\n", m->name);
     cli_assume_print(stdout, "", &cs.mod);
-    printf("scheme %s\nintegrator %s\nreference %s\ndt %.17g\ntend %.17g\n", sname, idesc,
-           refdesc, dt, tend);
+    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
+    printf("scheme %s\nintegrator %s\nreference %s\ndt %s\ntend %s\n", sname, idesc, refdesc,
+           cli_num(b1, sizeof b1, dt), cli_num(b2, sizeof b2, tend));
     if (res->diverged)
         printf("status diverged t=%.15g\nreason %s\n", res->t_diverged, res->reason);
     else

@@ -461,5 +461,53 @@ expect_msg "--set k=5: k must be > 0 and <= n (n = 4)" "$COSA" point --model-fil
 sed 's/param k = 2 /param k = 20 /' "$tmp/range.cosa" >"$tmp/range2.cosa"
 expect_msg "range2.cosa:2: default of 'k' outside its range: k must be > 0 and <= n (n = 4)" "$COSA" point --model-file "$tmp/range2.cosa" --scheme zoh --dt 0.1
 
+# a model without outputs (a file without inputs and outputs, chain with r = 1):
+# one rule, one message in every subcommand: stability is computed, accuracy
+# and time-domain runs are refused with the same line (point: nan and a note)
+cat >"$tmp/lonely.cosa" <<'EOM'
+param c = 1
+subsystem S
+  states x v
+  inputs
+  outputs
+  A = [ 0, 1; -c, 0 ]
+end
+EOM
+for mod in "--model-file $tmp/lonely.cosa" "--model chain --set r=1"; do
+    for c in "limit --scheme zoh --criterion stable" "phi --scheme zoh --dt 0.1" "demo" \
+        "curve --x dt=0.01:0.1:log:3 --scheme zoh -o $tmp/lc" \
+        "map --x c=1:2:lin:2 --y dt=0.01:0.1:log:2 --scheme zoh -o $tmp/lm"; do
+        # shellcheck disable=SC2086
+        expect_exit 0 "$COSA" $c $mod
+    done
+    # shellcheck disable=SC2086
+    # nothing is exchanged, so the co-simulation is the monolithic system: rho = rho_ref
+    # (both of exp(A dt), built by different routes: 1e-14 relative, ~50 eps)
+    "$COSA" point --scheme zoh --dt 0.1 $mod >"$tmp/out" 2>&1 &&
+        awk '$1 == "rho" { r = $2 } $1 == "rho_ref" { q = $2 } END { d = r - q; exit !(r > 0 && d * d <= 1e-28 * q * q) }' "$tmp/out" &&
+        grep -q '^e_global nan$' "$tmp/out" && grep -qx 'note model has no outputs: accuracy (NRMSE) undefined' "$tmp/out" &&
+        ok || bad "point without outputs: $(cat "$tmp/out")"
+    for c in "limit --scheme zoh --criterion accurate" "converge --scheme zoh" "advise --tol 0.01" \
+        "simulate --scheme zoh --dt 0.1" "curve --x dt=0.01:0.1:log:3 --scheme zoh --metric e_global -o $tmp/lc2" \
+        "map --x c=1:2:lin:2 --y dt=0.01:0.1:log:2 --scheme zoh --metric e_local -o $tmp/lm2" \
+        "defect --integrator euler --in-order 0 --out-order 0 --dt 0.1"; do
+        # shellcheck disable=SC2086
+        expect_msg "has no outputs: accuracy (NRMSE) and time-domain runs are undefined (stability: cosa point, limit --criterion stable, map, curve)" \
+            "$COSA" $c $mod
+    done
+done
+[ ! -e "$tmp/lc2" ] && [ ! -e "$tmp/lm2" ] && ok || bad "refused map/curve left a directory"
+
+# settings are echoed in the shortest form that reads back to the same double
+"$COSA" point --scheme zoh --dt 3.16e-4 | grep -qx 'dt 0.000316' && ok || bad "point: dt not shortest"
+"$COSA" limit --scheme zoh --criterion accurate --tend 0.3 | grep -qx 'tol 0.01' && ok || bad "limit: tol not shortest"
+"$COSA" simulate --scheme zoh --dt 1e-3 --tend 0.01 | grep -qx 'tend 0.01' && ok || bad "simulate: tend not shortest"
+for v in 0.1 0.33333333333333331 1.0000000000000002e-05 3e-300 123456789 0.000316; do
+    got=$("$COSA" point --scheme zoh --tend 1e300 --dt "$v" 2>/dev/null | awk '$1 == "dt" { print $2 }')
+    # the same double: compared as %.17g of both (awk reads doubles)
+    awk -v a="$got" -v b="$v" 'BEGIN { exit !(a != "" && sprintf("%.17g", a) == sprintf("%.17g", b)) }' &&
+        ok || bad "dt $v echoed as '$got'"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

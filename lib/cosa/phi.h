@@ -149,7 +149,7 @@ void cosa_nrmse_workspace_free(cosa_nrmse_workspace *w);
  * (twomass p4, dt = 1e-5: 5e-5) and e_global by up to ~N eps absolute
  * (twomass: e_global ~ 1.2e-12 at dt = 1e-6 for every p >= 2 is this floor).
  * Errors: COSA_EINVAL (NULL, dim/layout mismatch, ld/ldt < dim, lda < nx,
- * nx = 0, ny = 0), COSA_ERANGE (N = 0, or every output component constant),
+ * nx = 0), COSA_ERANGE (N = 0, no outputs (ny = 0), or every output component constant),
  * COSA_ENONFINITE (NaN/Inf in Phi, Phistar, Adstar, T or x0, rho NaN),
  * COSA_EWORKSPACE (dim or nx > dim_max), COSA_EUNSTABLEREF (reference
  * statistics overflow). */

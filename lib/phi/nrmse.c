@@ -151,10 +151,10 @@ static cosa_status validate(size_t dim, const double *Phi, const double *Phistar
 {
     if (!Phi || !Phistar || !lay || !A || !T || !x0 || !out || !w)
         return COSA_EINVAL;
-    if (dim == 0 || dim != lay->dim || ld < dim || lay->ny == 0 || lay->off_y > dim ||
+    if (dim == 0 || dim != lay->dim || ld < dim || lay->off_y > dim ||
         lay->ny > dim - lay->off_y || nx == 0 || lda < nx || ldt < dim)
         return COSA_EINVAL;
-    if (N == 0)
+    if (N == 0 || lay->ny == 0) /* no macro step, or no output to measure */
         return COSA_ERANGE;
     if (isnan(rho))
         return COSA_ENONFINITE;

@@ -498,6 +498,9 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
         case OPT_SEQUENCE:
             cs->seq_text = optarg;
             continue;
+        case OPT_PROGRESS:
+            cs->progress = 1;
+            continue;
         case OPT_ALPHA:
             if (cli_parse_double(optarg, &cs->alpha) != 0) {
                 cli_error(cmd, "--alpha must be a finite number, got '%s'", optarg);

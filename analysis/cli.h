@@ -165,10 +165,41 @@ typedef struct cli_case {
     const char *seq_text;    /* --sequence (Gauss-Seidel execution order) */
     int seq_deprecated;      /* given as --order (deprecated spelling)     */
     size_t *seq;             /* resolved sequence (owned)                 */
+    int progress;            /* --progress                                 */
 } cli_case;
 
 /* Option values of cli_parse (besides OPT_MODEL...). */
-enum { OPT_SCHEME = 1100, OPT_DT, OPT_ALPHA, OPT_HELP, OPT_SEQUENCE, OPT_ORDER_OLD };
+enum { OPT_SCHEME = 1100, OPT_DT, OPT_ALPHA, OPT_HELP, OPT_SEQUENCE, OPT_ORDER_OLD, OPT_PROGRESS };
+
+/* The getopt_long entry of --progress for a subcommand whose single runs can
+ * be long (point, limit, converge, simulate, advise): cli_parse sets
+ * cli_case.progress; the help line is cli_progress_help. */
+#define CLI_PROGRESS_OPTION {"progress", no_argument, NULL, OPT_PROGRESS}
+extern const char cli_progress_help[];
+
+/* Progress of long single runs (analysis/progress.c), on stderr: on a
+ * terminal (updated in place, from 0.5 s on) or when --progress is given
+ * (a line every 5 s and a closing line).  Lines start with the subcommand's
+ * name ("point: 12.0 s, evaluation 1: rho(Phi), dim 2004"), not "cosa:",
+ * which marks errors and notes. */
+typedef struct cli_progress {
+    const char *cmd;
+    int on, tty, printed, requested;
+    double t0, last;
+    size_t evals;            /* evaluations started (stage "start")      */
+    const char *stage;       /* current stage of cosa_evaluate            */
+    size_t dim, sdone, stotal; /* its sub-steps (stotal 0: none)          */
+    size_t done, total;      /* steps of a time-domain run (total 0: none) */
+} cli_progress;
+void cli_progress_init(cli_progress *p, const char *cmd, int requested);
+/* A cosa_stage_fn (user_data: the cli_progress): pass it to
+ * cosa_eval_workspace_set_progress. */
+void cli_progress_stage(const char *stage, size_t dim, size_t done, size_t total,
+                        void *user_data);
+/* done of total steps of a time-domain run. */
+void cli_progress_steps(cli_progress *p, size_t done, size_t total);
+/* The closing line (if anything was printed, or --progress was given). */
+void cli_progress_end(cli_progress *p);
 
 /* Extra options of one subcommand: return 0 if handled, 1 if not this
  * callback's option, -1 after printing an error. */

@@ -59,8 +59,8 @@ static void help(void)
            "  -o, --output DIR     also write advise.md|csv, advise.dat and advise.gp\n"
            "  --plot FMT           and render the bar chart: png, svg or pdf\n"
            "%s"
-           "%s",
-           ROBUST_POINTS, cli_model_help, cli_assume_help, cli_case_help_rest, cli_help_line);
+           "%s%s",
+           ROBUST_POINTS, cli_model_help, cli_assume_help, cli_case_help_rest, cli_progress_help, cli_help_line);
 }
 
 struct opts {
@@ -294,7 +294,7 @@ int cmd_advise(int argc, char **argv)
         {"per-decade", required_argument, NULL, 'P'}, {"cost-mbcorr", required_argument, NULL, 'c'},
         {"robust", required_argument, NULL, 'r'},    {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},    {"plot", required_argument, NULL, 'p'},
-        CLI_ASSUME_OPTION,                           {0, 0, 0, 0}};
+        CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,                           {0, 0, 0, 0}};
     struct opts o = {0};
     cli_case cs = {0};
     cosa_system *sys = NULL, *model = NULL, *amodel = NULL;
@@ -433,6 +433,10 @@ int cmd_advise(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
+    cli_progress prog;
+    cli_progress_init(&prog, cmd, cs.progress);
+    if (prog.on)
+        cosa_eval_workspace_set_progress(ew, cli_progress_stage, &prog);
     cosa_status st = cosa_advise(sys, x0, tend, crit, tol, schemes, ns, dtmin, dtmax,
                                  (unsigned)perdec, cost, adv, ew);
     if (st != COSA_OK) {
@@ -507,6 +511,7 @@ int cmd_advise(int argc, char **argv)
     }
     qsort(rows, ns, sizeof *rows, rparam >= 0 ? row_compare_robust : row_compare_nominal);
 
+    cli_progress_end(&prog);
     /* the table: to stdout, and kept for -o */
     FILE *mem = open_memstream(&table, &tablen);
     if (!mem) {

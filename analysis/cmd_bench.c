@@ -23,8 +23,8 @@ static void help(void)
            "  --grid N             N x N grid for rho (default 64)\n"
            "  --egrid N            N x N grid for e_global (default 16)\n"
            "  --threads LIST       thread counts, comma-separated (default 1,2)\n"
-           "%s",
-           cli_model_help);
+           "%s%s%s",
+           cli_model_help, cli_progress_help, cli_help_line);
 }
 
 struct bench_opts {
@@ -57,6 +57,7 @@ int cmd_bench(int argc, char **argv)
     static const struct option more[] = {{"grid", required_argument, NULL, 'g'},
                                          {"egrid", required_argument, NULL, 'e'},
                                          {"threads", required_argument, NULL, 'j'},
+                                         CLI_PROGRESS_OPTION,
                                          {0, 0, 0, 0}};
     struct bench_opts o = {0};
     cli_case cs = {0};
@@ -152,6 +153,15 @@ int cmd_bench(int argc, char **argv)
             sp.nscheme = i < ns ? 1 : ns;
             for (size_t k = 0; k < nthr; k++) {
                 sp.threads = (int)thr[k];
+                /* progress of each timed sweep (cheap: one call per 1/1000
+                 * of the points, from thread 0) on a terminal or --progress */
+                char label[128];
+                snprintf(label, sizeof label, "bench: %s %s, %zu thread%s",
+                         cosa_metric_name(sp.metric), nm, thr[k], thr[k] == 1 ? "" : "s");
+                scli_progress prog;
+                scli_progress_init(&prog, label);
+                sp.progress = prog.tty || cs.progress ? scli_progress_fn : NULL;
+                sp.user_data = &prog;
                 const double t = time_sweep(&sp, values, status);
                 const size_t pts = cosa_sweep_size(&sp);
                 if (i == ns && k < 64)

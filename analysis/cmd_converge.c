@@ -23,8 +23,8 @@ static void help(void)
            "  --dt-max DT          largest macro step (default 3e-3)\n"
            "  --points N           number of macro steps, log-spaced (default 36)\n"
            "  --tend T             horizon (default: the model's)\n"
-           "%s",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_nodt, cli_help_line);
+           "%s%s",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_nodt, cli_progress_help, cli_help_line);
 }
 
 struct extra {
@@ -62,7 +62,7 @@ int cmd_converge(int argc, char **argv)
     static const struct option more[] = {
         {"dt-min", required_argument, NULL, 'm'}, {"dt-max", required_argument, NULL, 'M'},
         {"points", required_argument, NULL, 'n'}, {"tend", required_argument, NULL, 't'},
-        CLI_ASSUME_OPTION,                        {0, 0, 0, 0}};
+        CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,                        {0, 0, 0, 0}};
     struct extra ex = {0};
     cli_case cs = {0};
     cosa_system *sys = NULL, *model = NULL;
@@ -121,6 +121,10 @@ int cmd_converge(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
+    cli_progress prog;
+    cli_progress_init(&prog, cmd, cs.progress);
+    if (prog.on)
+        cosa_eval_workspace_set_progress(ew, cli_progress_stage, &prog);
     double l0 = log(dtmin), l1 = log(dtmax);
     for (size_t i = 0; i < npts; i++) {
         dts[i] = i == 0 ? dtmin : i + 1 == npts ? dtmax : exp(l0 + (l1 - l0) * i / (npts - 1));
@@ -141,6 +145,7 @@ int cmd_converge(int argc, char **argv)
         eg[i] = r.err.e_global;
     }
     /* everything computed: print (an error above leaves stdout empty) */
+    cli_progress_end(&prog);
     char name[64];
     cosa_scheme_name(&scheme, name, sizeof name);
     char b1[32];

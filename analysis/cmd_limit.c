@@ -31,8 +31,8 @@ static void help(void)
            "  --dt-max DT          largest macro step of the scan (default 1e-2)\n"
            "  --per-decade N       grid points per decade (default 20)\n"
            "  --tend T             horizon for the error indicators (default: the model's)\n"
-           "%s",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_nodt, cli_help_line);
+           "%s%s",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_nodt, cli_progress_help, cli_help_line);
 }
 
 struct extra {
@@ -83,7 +83,7 @@ int cmd_limit(int argc, char **argv)
         {"criterion", required_argument, NULL, 'c'}, {"tol", required_argument, NULL, 'T'},
         {"dt-min", required_argument, NULL, 'm'},    {"dt-max", required_argument, NULL, 'M'},
         {"per-decade", required_argument, NULL, 'P'}, {"tend", required_argument, NULL, 't'},
-        CLI_ASSUME_OPTION,                            {0, 0, 0, 0}};
+        CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,                            {0, 0, 0, 0}};
     struct extra ex = {0};
     cli_case cs = {0};
     cosa_system *sys = NULL, *model = NULL;
@@ -155,6 +155,10 @@ int cmd_limit(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
+    cli_progress prog;
+    cli_progress_init(&prog, cmd, cs.progress);
+    if (prog.on)
+        cosa_eval_workspace_set_progress(ew, cli_progress_stage, &prog);
     cosa_limit lim;
     cosa_status st = cosa_dt_limit(sys, &scheme, x0, tend, crit, tol, dtmin, dtmax,
                                    (unsigned)perdec, cr, CAP, &lim, ew);
@@ -169,6 +173,7 @@ int cmd_limit(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
+    cli_progress_end(&prog);
     char name[64];
     cosa_scheme_name(&scheme, name, sizeof name);
     printf("model %s\n", cs.mod.model->name);

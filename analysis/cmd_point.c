@@ -27,8 +27,8 @@ static void help(void)
            "points enter the indicators.\n\n"
            "%s%s\n%s\nOptions:\n%s"
            "  --tend T             horizon in seconds (default: the model's, 0.3 s for twomass)\n"
-           "%s",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_help_line);
+           "%s%s",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_progress_help, cli_help_line);
 }
 
 struct extra {
@@ -47,7 +47,7 @@ int cmd_point(int argc, char **argv)
 {
     const char *cmd = "point";
     static const struct option more[] = {
-        {"tend", required_argument, NULL, 't'}, CLI_ASSUME_OPTION, {0, 0, 0, 0}};
+        {"tend", required_argument, NULL, 't'}, CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION, {0, 0, 0, 0}};
     struct extra ex = {0};
     cli_case cs = {0};
     cosa_system *sys = NULL, *model = NULL;
@@ -86,6 +86,10 @@ int cmd_point(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
+    cli_progress prog;
+    cli_progress_init(&prog, cmd, cs.progress);
+    if (prog.on)
+        cosa_eval_workspace_set_progress(ew, cli_progress_stage, &prog);
     cosa_point_result r;
     cosa_status st = cosa_evaluate(sys, &scheme, dt, x0, tend,
                                    COSA_WANT_RHO | COSA_WANT_ERRORS, &r, ew);
@@ -128,6 +132,7 @@ int cmd_point(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
+    cli_progress_end(&prog);
     char name[64];
     cosa_layout lay;
     cosa_layout_get(sys, &scheme, &lay);

@@ -69,8 +69,8 @@ static void help(void)
            "  --plot FMT           also render the plot with gnuplot: png, svg or pdf\n"
            "                       (without -o the files go to the current directory and\n"
            "                       existing ones are not overwritten)\n"
-           "%s",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_help_line);
+           "%s%s",
+           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_progress_help, cli_help_line);
 }
 
 struct sim_opts {
@@ -244,6 +244,20 @@ static int write_csv(const char *cmd, const char *path, const cli_model *cm,
     return CLI_OK;
 }
 
+/* Progress of the run: an observer counting committed macro steps. */
+struct step_progress {
+    cli_progress *p;
+    size_t n, N;
+};
+
+static cosa_status step_done(const cosa_master *m, void *user_data)
+{
+    (void)m;
+    struct step_progress *s = user_data;
+    cli_progress_steps(s->p, ++s->n, s->N);
+    return COSA_OK;
+}
+
 int cmd_simulate(int argc, char **argv)
 {
     const char *cmd = "simulate";
@@ -254,7 +268,7 @@ int cmd_simulate(int argc, char **argv)
         {"out-order", required_argument, NULL, 'O'},
         {"linearize", required_argument, NULL, 'l'}, {"fd", no_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},   {"name", required_argument, NULL, 'n'},
-        {"plot", required_argument, NULL, 'p'},     CLI_ASSUME_OPTION,
+        {"plot", required_argument, NULL, 'p'},     CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,
         {0, 0, 0, 0}};
     struct sim_opts o = {0};
     cli_case cs = {0};
@@ -400,6 +414,10 @@ int cmd_simulate(int argc, char **argv)
     }
 
     /* reference */
+    cli_progress prog;
+    cli_progress_init(&prog, cmd, cs.progress);
+    if (prog.on)
+        cli_progress_stage("reference", 0, 0, 0, &prog);
     char refdesc[64];
     if (sm.sys) {
         st = cosa_reftraj_exact(sm.sys, sm.x0, dt, nsamples, &ref);
@@ -424,9 +442,13 @@ int cmd_simulate(int argc, char **argv)
         }
         outorder = o.outorder[0] - '0';
     }
+    struct step_progress sprog = {&prog, 0, N};
+    const cosa_observer obs = {NULL, step_done, &sprog};
     cosa_cosim_opts copt = {.nsteps = N, .master = mopt, .defects = 1,
-                            .defect_out_order = outorder};
+                            .defect_out_order = outorder, .observers = prog.on ? &obs : NULL,
+                            .nobservers = prog.on ? 1 : 0};
     st = cosa_cosim_run(set, &scheme, ref, &copt, &res);
+    cli_progress_end(&prog);
     if (st != COSA_OK) {
         cli_error(cmd, "co-simulation failed: %s", cosa_strerror(st));
         rc = CLI_EFAIL;

@@ -509,5 +509,23 @@ for v in 0.1 0.33333333333333331 1.0000000000000002e-05 3e-300 123456789 0.00031
         ok || bad "dt $v echoed as '$got'"
 done
 
+# --progress: stdout unchanged, stderr ends with the closing line, exit 0
+for c in "point --scheme zoh --dt 1e-3" "limit --scheme zoh --criterion stable" \
+    "converge --scheme zoh --points 4" "advise --tol 0.01 --schemes zoh,foh" \
+    "simulate --scheme zoh --dt 1e-3 --tend 0.01"; do
+    name=${c%% *}
+    # shellcheck disable=SC2086
+    "$COSA" $c >"$tmp/plain" 2>/dev/null
+    # shellcheck disable=SC2086
+    if "$COSA" $c --progress >"$tmp/prog" 2>"$tmp/progerr" && cmp -s "$tmp/plain" "$tmp/prog" &&
+        tail -n 1 "$tmp/progerr" | grep -Eq "^$name: done in [0-9.]+ s \(" && ! grep -q '^cosa:' "$tmp/progerr"; then
+        ok
+    else
+        bad "$name --progress: $(cat "$tmp/progerr")"
+    fi
+done
+"$COSA" bench --grid 4 --egrid 2 --scheme zoh --dt 1e-3 --threads 1 --progress 2>"$tmp/progerr" >/dev/null &&
+    grep -q '^bench: rho ZOH, 1 thread: 16 points in' "$tmp/progerr" && ok || bad "bench --progress: $(cat "$tmp/progerr")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1299,3 +1299,73 @@ Test(convergence, limit_never_lost_and_errors)
     cr_assert_eq(cosa_limit_find(f_zero, NULL, NAN, 1e-6, 1e-2, 0, NULL, 0, &L), COSA_ERANGE);
     cr_assert_eq(cosa_limit_find(f_zero, NULL, 1.0, 1e-6, INFINITY, 0, NULL, 0, &L), COSA_ERANGE);
 }
+
+/* ---- progress of long evaluations ------------------------------------------ */
+
+struct stage_log {
+    char names[64][48];
+    size_t done[64], total[64];
+    size_t n;
+};
+
+static void log_stage(const char *stage, size_t dim, size_t done, size_t total, void *user)
+{
+    struct stage_log *l = user;
+    cr_assert_gt(dim, 0);
+    if (l->n < 64) {
+        snprintf(l->names[l->n], sizeof l->names[0], "%s", stage);
+        l->done[l->n] = done;
+        l->total[l->n] = total;
+        l->n++;
+    }
+}
+
+/* The stages of cosa_evaluate in order, the NRMSE's doubling steps counted
+ * 0 .. total-1 with total = the bit length of N - 1, and the same result
+ * bits with and without a progress callback. */
+Test(nrmse, progress_stages_and_unchanged_results)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    double par[32], x0[8];
+    cosa_model_defaults(m, par);
+    cosa_system *sys;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+    cosa_scheme s;
+    cr_assert_eq(cosa_scheme_parse("foh+mbcorr", &s), COSA_OK);
+    cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, s.order);
+    cosa_point_result r0, r1;
+    /* N = 300 steps: N - 1 = 299 = 100101011b, 9 bits */
+    cr_assert_eq(cosa_evaluate(sys, &s, 1e-3, x0, 0.3, COSA_WANT_RHO | COSA_WANT_ERRORS, &r0, w),
+                 COSA_OK);
+    struct stage_log l = {0};
+    cosa_eval_workspace_set_progress(w, log_stage, &l);
+    cr_assert_eq(cosa_evaluate(sys, &s, 1e-3, x0, 0.3, COSA_WANT_RHO | COSA_WANT_ERRORS, &r1, w),
+                 COSA_OK);
+    cr_expect(memcmp(&r0, &r1, sizeof r0) == 0, "a progress callback changes nothing");
+    static const char *const want[] = {"start", "Phi*", "rho(Phi*)", "Phi", "rho(Phi)",
+                                       "reference basis", "NRMSE"};
+    size_t k = 0;
+    for (; k < 7; k++) {
+        cr_expect_str_eq(l.names[k], want[k]);
+        cr_expect_eq(l.total[k], 0);
+    }
+    size_t setup = 0; /* the setup walks the nx = 4 state columns */
+    while (k < l.n && strncmp(l.names[k], "NRMSE setup", 11) == 0) {
+        cr_expect_eq(l.done[k], setup);
+        cr_expect_eq(l.total[k], 4);
+        k++;
+        setup++;
+    }
+    cr_expect_eq(setup, 4);
+    size_t step = 0;
+    for (; k < l.n; k++, step++) {
+        cr_expect_str_eq(l.names[k], "NRMSE");
+        cr_expect_eq(l.done[k], step);
+        cr_expect_eq(l.total[k], 9);
+    }
+    cr_expect_eq(step, 9);
+    cosa_eval_workspace_set_progress(w, NULL, NULL);
+    cosa_eval_workspace_free(w);
+    cosa_system_free(sys);
+}

@@ -119,12 +119,29 @@ typedef struct cosa_nrmse_sums {
     double *ss_local_ref; /* the same for e_local_ref                         */
 } cosa_nrmse_sums;
 
+/* Progress of long evaluations (a 1000-state chain takes a minute per
+ * point): fn(stage, dim, done, total, user_data) is called as each stage of
+ * cosa_evaluate starts, with done = total = 0: "start" (a new evaluation),
+ * "Phi*", "rho(Phi*)", "Phi", "rho(Phi)", "reference basis", "NRMSE"; dim is
+ * the order of the matrix the stage works on.  The NRMSE stage (most of a
+ * long point) also reports its doubling steps: done of total (total =
+ * log2 N + 1).  Every caller that passes the workspace on (cosa_dt_limit,
+ * cosa_advise, ...) reports through it.  fn NULL (the default): none. */
+typedef void (*cosa_stage_fn)(const char *stage, size_t dim, size_t done, size_t total,
+                              void *user_data);
+
 /* Workspace for cosa_nrmse / cosa_nrmse_direct on systems with dim <= dim_max
  * and nx <= dim_max (19 dim_max^2 + 22 dim_max doubles). */
 typedef struct cosa_nrmse_workspace cosa_nrmse_workspace;
 
 cosa_nrmse_workspace *cosa_nrmse_workspace_alloc(size_t dim_max);
 void cosa_nrmse_workspace_free(cosa_nrmse_workspace *w);
+/* Progress of cosa_nrmse: fn("NRMSE setup (K = T A - Phi T)", dim, done,
+ * total, user_data) through the compensated products of its setup, then
+ * fn("NRMSE", dim, done, total, user_data) per doubling step (cosa_stage_fn;
+ * NULL: none). */
+void cosa_nrmse_workspace_set_progress(cosa_nrmse_workspace *w, cosa_stage_fn fn,
+                                       void *user_data);
 
 /* The three indicators for N >= 1 macro steps, in O(dim^3 log2 N) time.
  * Arguments: Phi, Phistar (dim x dim, leading dimension ld >= dim); the
@@ -263,6 +280,9 @@ typedef struct cosa_eval_workspace cosa_eval_workspace;
 
 cosa_eval_workspace *cosa_eval_workspace_alloc(const cosa_system *sys, int pmax);
 void cosa_eval_workspace_free(cosa_eval_workspace *w);
+
+/* Progress of cosa_evaluate through this workspace (cosa_stage_fn). */
+void cosa_eval_workspace_set_progress(cosa_eval_workspace *w, cosa_stage_fn fn, void *user_data);
 
 /* Evaluate scheme s at macro step dt: rho(Phi), rho(Phi*) and, if wanted,
  * the NRMSE indicators over the horizon tend (N = round(tend/dt) >= 1 steps)

@@ -18,7 +18,24 @@ struct cosa_eval_workspace {
     double *Phi, *Phistar, *copy;
     double *Adstar; /* nx x nx: A*_d, the leading block of Phi*          */
     double *T;      /* dimmax x nx: reference basis, z*_n = T A*_d^n x0   */
+    cosa_stage_fn stage;  /* progress: called as each stage starts (may be NULL) */
+    void *stage_data;
 };
+
+void cosa_eval_workspace_set_progress(cosa_eval_workspace *w, cosa_stage_fn fn, void *user_data)
+{
+    if (!w)
+        return;
+    w->stage = fn;
+    w->stage_data = user_data;
+    cosa_nrmse_workspace_set_progress(w->nrmse, fn, user_data);
+}
+
+static void stage(const cosa_eval_workspace *w, const char *name, size_t dim)
+{
+    if (w->stage)
+        w->stage(name, dim, 0, 0, w->stage_data);
+}
 
 void cosa_eval_workspace_free(cosa_eval_workspace *w)
 {
@@ -100,11 +117,14 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
 
     if (want & COSA_WANT_ERRORS)
         want |= COSA_WANT_RHO_REF;
+    stage(w, "start", n);
     if (want & COSA_WANT_RHO_REF) {
         /* Phi* and rho(Phi*) from its state block (eig(Phi*) = eig(A*_d) u {0}). */
+        stage(w, "Phi*", n);
         st = cosa_phi_ref_build(sys, s, dt, w->Phistar, n, w->phi);
         if (st != COSA_OK)
             return st;
+        stage(w, "rho(Phi*)", lay.nx);
         dense_copy(lay.nx, lay.nx, w->Phistar, n, w->copy, lay.nx);
         st = cosa_spectral_radius(lay.nx, w->copy, lay.nx, &out->rho_ref, w->eig);
         if (st != COSA_OK)
@@ -118,11 +138,13 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
     const int jacobi = s->exec == COSA_JACOBI &&
                        !(s->model && s->model != sys && (s->corr & COSA_CORR_OUTPUT));
     if ((want & COSA_WANT_ERRORS) || !jacobi) {
+        stage(w, "Phi", n);
         st = cosa_phi_build(sys, s, dt, w->Phi, n, w->phi);
         if (st != COSA_OK)
             return st;
     }
     if (want & (COSA_WANT_RHO | COSA_WANT_ERRORS)) {
+        stage(w, "rho(Phi)", n);
         if (jacobi) {
             st = deflate_rho(sys, s, dt, &out->rho, w->defl);
         } else {
@@ -137,10 +159,12 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
     if (want & COSA_WANT_ERRORS) {
         /* reference trajectory in state form (METHOD.md "History"):
          * z*_n = T q_n, q_n = A*_d^n x0, z0 = T x0 */
+        stage(w, "reference basis", n);
         st = cosa_phi_ref_basis(sys, s, dt, w->T, n, w->phi);
         if (st != COSA_OK)
             return st;
         dense_copy(lay.nx, lay.nx, w->Phistar, n, w->Adstar, lay.nx);
+        stage(w, "NRMSE", n);
         st = cosa_nrmse(n, w->Phi, w->Phistar, n, &lay, lay.nx, w->Adstar, lay.nx, w->T, n, x0,
                         out->nsteps, out->rho, &out->err, NULL, w->nrmse);
         if (st != COSA_OK)

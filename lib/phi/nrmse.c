@@ -87,7 +87,18 @@ struct cosa_nrmse_workspace {
     blockstats b, a, t;    /* base, accumulated, temporary                      */
     double *vec;           /* NVEC vectors of length dmax                       */
     double *mem;
+    cosa_stage_fn stage;   /* progress (may be NULL)                            */
+    void *stage_data;
 };
+
+void cosa_nrmse_workspace_set_progress(cosa_nrmse_workspace *w, cosa_stage_fn fn,
+                                       void *user_data)
+{
+    if (!w)
+        return;
+    w->stage = fn;
+    w->stage_data = user_data;
+}
 
 enum { NVEC = 16 };
 
@@ -248,13 +259,28 @@ static void setup_rows(size_t d, size_t nx, const double *Phi, const double *Phi
                        size_t ld, const double *A, size_t lda, const double *T, size_t ldt,
                        size_t off, size_t ny, cosa_nrmse_workspace *w)
 {
+    /* rows of T and Phi as unit-stride columns of T^T (nx x d) and Phi^T
+     * (d x d) in the temporaries: the same products in the same order as
+     * reading the rows with stride ld, without a cache miss per term
+     * (a 1215-state chain: 29 s -> a few s) */
+    double *Tt = w->T1, *Pt = w->T2;
     for (size_t j = 0; j < nx; j++)
+        for (size_t i = 0; i < d; i++)
+            Tt[j + i * nx] = T[i + j * ldt];
+    for (size_t j = 0; j < d; j++)
+        for (size_t i = 0; i < d; i++)
+            Pt[j + i * d] = Phi[i + j * ld];
+    const size_t every = nx / 100 + 1; /* progress: about 100 reports */
+    for (size_t j = 0; j < nx; j++) {
+        if (w->stage && j % every == 0)
+            w->stage("NRMSE setup (K = T A - Phi T)", d, j, nx, w->stage_data);
         for (size_t i = 0; i < d; i++) {
             double hi = 0.0, lo = 0.0;
-            dot2_acc(nx, 1.0, T + i, ldt, A + j * lda, 1, &hi, &lo);
-            dot2_acc(d, -1.0, Phi + i, ld, T + j * ldt, 1, &hi, &lo);
+            dot2_acc(nx, 1.0, Tt + i * nx, 1, A + j * lda, 1, &hi, &lo);
+            dot2_acc(d, -1.0, Pt + i * d, 1, T + j * ldt, 1, &hi, &lo);
             w->K[i + j * d] = hi + lo;
         }
+    }
     for (size_t j = 0; j < nx; j++)
         for (size_t k = 0; k < ny; k++) {
             w->RT[k + j * ny] = T[off + k + j * ldt];
@@ -461,8 +487,12 @@ cosa_status cosa_nrmse(size_t dim, const double *Phi, const double *Phistar, siz
      * 0..nacc-1) is shifted by m = 2^k and the base block (indices 0..m-1)
      * is put in front of it. */
     const size_t M = N - 1;
-    size_t m = 1, nacc = 0;
+    size_t m = 1, nacc = 0, step = 0, nsteps = 0;
+    for (size_t rest = M; rest > 0; rest >>= 1)
+        nsteps++;
     for (size_t rest = M; rest > 0; rest >>= 1) {
+        if (w->stage)
+            w->stage("NRMSE", d, step++, nsteps, w->stage_data);
         if (rest & 1) {
             if (nacc == 0)
                 copy_block(nx, d, a, b, cosim);

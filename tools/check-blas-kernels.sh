@@ -56,6 +56,9 @@ fi
 
 # the same environment as make check (Makefile.am, AM_TESTS_ENVIRONMENT)
 export COSA="$cosa" COSA_SRCDIR="$srcdir" OPENBLAS_NUM_THREADS=1
+# the command-line fuzzer (test_fuzz_cli.sh) judges exits and messages, not
+# digits: 100 vectors per configuration here, 600 in make check
+export FUZZ_RUNS=100
 unset OPENBLAS_CORETYPE OPENBLAS_VERBOSE LD_PRELOAD
 
 limit=()

@@ -264,7 +264,11 @@ cosa_status cosa_limit_find(cosa_metric_fn f, void *user_data, double threshold,
 enum {
     COSA_WANT_RHO = 1,     /* rho(Phi)                                   */
     COSA_WANT_ERRORS = 2,  /* e_global, e_local, e_local_ref (eqs 31-33); implies RHO_REF */
-    COSA_WANT_RHO_REF = 4  /* rho(Phi*)                                  */
+    COSA_WANT_RHO_REF = 4, /* rho(Phi*)                                  */
+    COSA_GIVEN_RHO = 8     /* out->rho already holds rho(Phi) of this system, scheme
+                              and dt (an earlier call with COSA_WANT_RHO): it is
+                              used, not computed again (sweeps of the errors ask
+                              for rho first, to skip unstable points) */
 };
 
 typedef struct cosa_point_result {

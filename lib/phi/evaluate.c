@@ -92,6 +92,8 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
 {
     if (!sys || !s || !out || !w || ((want & COSA_WANT_ERRORS) && !x0))
         return COSA_EINVAL;
+    const double given_rho = out->rho;
+    const int have_rho = (want & COSA_GIVEN_RHO) && !isnan(given_rho);
     out->rho = out->rho_ref = NAN;
     out->err = (cosa_errors){NAN, NAN, NAN, 0};
     out->nsteps = 0;
@@ -143,7 +145,9 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
         if (st != COSA_OK)
             return st;
     }
-    if (want & (COSA_WANT_RHO | COSA_WANT_ERRORS)) {
+    if (have_rho && (want & (COSA_WANT_RHO | COSA_WANT_ERRORS))) {
+        out->rho = given_rho;
+    } else if (want & (COSA_WANT_RHO | COSA_WANT_ERRORS)) {
         stage(w, "rho(Phi)", n);
         if (jacobi) {
             st = deflate_rho(sys, s, dt, &out->rho, w->defl);

@@ -347,8 +347,12 @@ static cosa_status eval_one(const cosa_sweep_spec *sp, const cosa_scheme *s, dou
             return st;
         }
         /* fall through */
-    default:
-        st = cosa_evaluate(t->sys, s, dt, t->x0, tend, COSA_WANT_RHO | COSA_WANT_ERRORS, &r,
+    default: {
+        /* e_global, e_local fall through with r.rho = rho(Phi) from above:
+         * it is not computed again (e_local_ref comes here directly) */
+        const int given = sp->metric == COSA_METRIC_E_GLOBAL || sp->metric == COSA_METRIC_E_LOCAL;
+        st = cosa_evaluate(t->sys, s, dt, t->x0, tend,
+                           COSA_WANT_RHO | COSA_WANT_ERRORS | (given ? COSA_GIVEN_RHO : 0u), &r,
                            t->ew);
         if (st != COSA_OK)
             return st;
@@ -356,6 +360,7 @@ static cosa_status eval_one(const cosa_sweep_spec *sp, const cosa_scheme *s, dou
                  : sp->metric == COSA_METRIC_E_LOCAL ? r.err.e_local
                                                      : r.err.e_local_ref;
         return COSA_OK;
+    }
     }
 }
 

@@ -1369,3 +1369,34 @@ Test(nrmse, progress_stages_and_unchanged_results)
     cosa_eval_workspace_free(w);
     cosa_system_free(sys);
 }
+
+/* COSA_GIVEN_RHO: with the true rho the result is bitwise the same as
+ * computing it; the given value is really used (a wrong rho > 1 makes the
+ * co-simulation "unstable": e_global = inf), and NaN means "not given". */
+Test(nrmse, given_rho_is_used_not_recomputed)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    double par[32], x0[8];
+    cosa_model_defaults(m, par);
+    cosa_system *sys;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+    cosa_scheme s;
+    cr_assert_eq(cosa_scheme_parse("soh+mbcorr", &s), COSA_OK);
+    cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, s.order);
+    const unsigned all = COSA_WANT_RHO | COSA_WANT_ERRORS;
+    cosa_point_result r0, r1, r2, r3;
+    cr_assert_eq(cosa_evaluate(sys, &s, 1e-4, x0, 0.3, all, &r0, w), COSA_OK);
+    r1.rho = r0.rho;
+    cr_assert_eq(cosa_evaluate(sys, &s, 1e-4, x0, 0.3, all | COSA_GIVEN_RHO, &r1, w), COSA_OK);
+    cr_expect(memcmp(&r0, &r1, sizeof r0) == 0);
+    r2.rho = 2.0;
+    cr_assert_eq(cosa_evaluate(sys, &s, 1e-4, x0, 0.3, all | COSA_GIVEN_RHO, &r2, w), COSA_OK);
+    cr_expect_eq(r2.rho, 2.0);
+    cr_expect(isinf(r2.err.e_global) && isfinite(r0.err.e_global));
+    r3.rho = NAN;
+    cr_assert_eq(cosa_evaluate(sys, &s, 1e-4, x0, 0.3, all | COSA_GIVEN_RHO, &r3, w), COSA_OK);
+    cr_expect(memcmp(&r0, &r3, sizeof r0) == 0);
+    cosa_eval_workspace_free(w);
+    cosa_system_free(sys);
+}

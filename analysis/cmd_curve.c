@@ -39,13 +39,21 @@ static void help(void)
            "  --name NAME          base name of the files (default: METRIC_vs_X)\n"
            "  --plot FMT           also run gnuplot: png, svg or pdf\n"
            "  --progress           progress on stderr (default: only on a terminal)\n"
+           "  --adaptive           evaluate every K-th point, refine only where the curve\n"
+           "                       crosses or nears the level, interpolate the rest (the\n"
+           "                       curve is then exact only near the level); one column\n"
+           "                       exact_SCHEME per scheme (1 = evaluated, 0 = interpolated);\n"
+           "                       stdout: 'evaluated N of M'\n"
+           "  --coarse K           coarse step of --adaptive (default 8)\n"
+           "  --margin M           refine where the level is within M x the spread of an\n"
+           "                       interval's end values (default 1; log10 scale for errors)\n"
            "%s",
            cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_rest, cli_help_line);
 }
 
 struct curve_opts {
-    const char *x, *metric, *level, *tend, *threads, *output, *plot, *name;
-    int progress;
+    const char *x, *metric, *level, *tend, *threads, *output, *plot, *name, *coarse, *margin;
+    int progress, adaptive;
 };
 
 static int extra(void *ctx, int opt, const char *arg)
@@ -61,6 +69,9 @@ static int extra(void *ctx, int opt, const char *arg)
     case 'p': o->plot = arg; return 0;
     case 'n': o->name = arg; return 0;
     case 'P': o->progress = 1; return 0;
+    case 'A': o->adaptive = 1; return 0;
+    case 'K': o->coarse = arg; return 0;
+    case 'M': o->margin = arg; return 0;
     default: return 1;
     }
 }
@@ -84,6 +95,8 @@ int cmd_curve(int argc, char **argv)
         {"threads", required_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'},
         {"plot", required_argument, NULL, 'p'},   {"name", required_argument, NULL, 'n'},
         {"progress", no_argument, NULL, 'P'},     CLI_ASSUME_OPTION,
+        {"adaptive", no_argument, NULL, 'A'},     {"coarse", required_argument, NULL, 'K'},
+        {"margin", required_argument, NULL, 'M'},
         {0, 0, 0, 0}};
     struct curve_opts o = {0};
     cli_case cs = {0};
@@ -91,6 +104,7 @@ int cmd_curve(int argc, char **argv)
     cosa_scheme *schemes = NULL;
     double *dt = NULL, *values = NULL;
     cosa_status *status = NULL;
+    unsigned char *exact = NULL;
     char **av = NULL;
     size_t ns = 0, ndt = 0;
     int ac = 0, rc;
@@ -200,8 +214,24 @@ int cmd_curve(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    size_t nfailed = 0;
-    cosa_status st = cosa_sweep_run(&sp, values, status, &nfailed);
+    size_t nfailed = 0, nevaluated = total;
+    cosa_adaptive_opts aopt;
+    char adesc[160] = "";
+    if ((rc = scli_adaptive(cmd, o.adaptive, o.coarse, o.margin, metric, level, &aopt, adesc,
+                            sizeof adesc)) != CLI_OK)
+        goto out;
+    cosa_status st;
+    if (o.adaptive) {
+        exact = malloc(total ? total : 1);
+        if (!exact) {
+            cli_error(cmd, "out of memory");
+            rc = CLI_EFAIL;
+            goto out;
+        }
+        st = cosa_sweep_adaptive(&sp, &aopt, values, status, exact, &nfailed, &nevaluated);
+    } else {
+        st = cosa_sweep_run(&sp, values, status, &nfailed);
+    }
     if (st != COSA_OK) {
         cli_error(cmd, "%s", cosa_strerror(st));
         rc = st == COSA_EPARAM || st == COSA_EINVAL || st == COSA_ERANGE ? CLI_EUSAGE
@@ -247,11 +277,18 @@ int cmd_curve(int argc, char **argv)
             strcat(dashes, schemes[i].corr ? "1" : "2");
         }
     }
+    if (exact)
+        fprintf(f, "# adaptive: %s\n", adesc);
     fprintf(f, "# points %zu failed %zu\n# columns: %s", npt * ns, nfailed, xname);
     for (size_t i = 0; i < ns; i++) {
         char nm[64];
         cosa_scheme_name(&schemes[i], nm, sizeof nm);
         fprintf(f, " %s", nm);
+    }
+    for (size_t i = 0; exact && i < ns; i++) {
+        char nm[64];
+        cosa_scheme_name(&schemes[i], nm, sizeof nm);
+        fprintf(f, " exact_%s", nm);
     }
     fputc('\n', f);
     for (size_t k = 0; k < npt; k++) {
@@ -264,6 +301,11 @@ int cmd_curve(int argc, char **argv)
             fmt_num(b, sizeof b, values[idx]);
             fputc(' ', f);
             fputs(b, f);
+        }
+        for (size_t i = 0; exact && i < ns; i++) {
+            const size_t idx = over_dt ? cosa_sweep_index(&sp, i, k, 0, 0)
+                                       : cosa_sweep_index(&sp, i, 0, k, 0);
+            fputs(exact[idx] ? " 1" : " 0", f);
         }
         fputc('\n', f);
     }
@@ -301,6 +343,8 @@ int cmd_curve(int argc, char **argv)
     if ((rc = scli_write_script(cmd, path, cosa_plot_curve, 13, keys, vals)) != CLI_OK)
         goto out;
     printf("file %s\n", path);
+    if (o.adaptive)
+        printf("evaluated %zu of %zu\n", nevaluated, total);
     printf("points %zu\nfailed %zu\n", npt * ns, nfailed);
     fflush(stdout);
     if (o.plot) {
@@ -312,6 +356,7 @@ int cmd_curve(int argc, char **argv)
 out:
     free(values);
     free(status);
+    free(exact);
     free(dt);
     free(schemes);
     free(av);

@@ -21,7 +21,8 @@ static void help(void)
            "                [--metric rho|e_global|e_local|e_local_ref] [--level L] [--tend T]\n"
            "                [--assume NAME=VALUE]... [--alpha A] [--threads N] [-o DIR]\n"
            "                [--name NAME]\n"
-           "                [--plot png|svg|pdf] [--heatmap] [--progress]\n\n"
+           "                [--plot png|svg|pdf] [--heatmap] [--progress]\n"
+           "                [--adaptive [--coarse K] [--margin M]]\n\n"
            "Sweeps two model parameters over a grid, for every macro step and scheme, and\n"
            "writes per scheme a data file NAME_SCHEME.dat (comment header, then rows\n"
            "'x y dt value' with %%.17g; one block per dt separated by two blank lines, x-major\n"
@@ -55,13 +56,22 @@ static void help(void)
            "  --plot FMT           also run gnuplot: png, svg or pdf\n"
            "  --heatmap            also write NAME_SCHEME_heat.gp drawing the metric itself\n"
            "  --progress           progress on stderr (default: only on a terminal)\n"
+           "  --adaptive           evaluate every K-th point, then refine only the cells\n"
+           "                       whose corners straddle the level or come within the\n"
+           "                       margin of it, down to the full grid; the other points\n"
+           "                       are interpolated and get 0 in a 5th column 'exact'\n"
+           "                       (README 'Adaptive maps'); stdout: 'evaluated N of M'\n"
+           "  --coarse K           coarse grid step of --adaptive (default 8)\n"
+           "  --margin M           refine near the level: |rho - level| <= M level for rho\n"
+           "                       (default 0.02), |log10(e / level)| <= M for the errors\n"
+           "                       (default 0.5 decades)\n"
            "%s",
            cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_rest, cli_help_line);
 }
 
 struct map_opts {
-    const char *x, *y, *metric, *level, *tend, *threads, *output, *plot, *name;
-    int heatmap, progress;
+    const char *x, *y, *metric, *level, *tend, *threads, *output, *plot, *name, *coarse, *margin;
+    int heatmap, progress, adaptive;
 };
 
 static int extra(void *ctx, int opt, const char *arg)
@@ -79,6 +89,9 @@ static int extra(void *ctx, int opt, const char *arg)
     case 'n': o->name = arg; return 0;
     case 'H': o->heatmap = 1; return 0;
     case 'P': o->progress = 1; return 0;
+    case 'A': o->adaptive = 1; return 0;
+    case 'K': o->coarse = arg; return 0;
+    case 'M': o->margin = arg; return 0;
     default: return 1;
     }
 }
@@ -116,7 +129,8 @@ static void write_failures(FILE *f, const cosa_sweep_spec *sp, size_t is,
 /* One scheme's data file. */
 static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *sp,
                       const cli_case *cs, size_t is, double level, double tend,
-                      const double *values, const cosa_status *status)
+                      const double *values, const cosa_status *status,
+                      const unsigned char *exact, const char *adaptive)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -146,11 +160,14 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
         fprintf(f, " %.17g", sp->dt[it]);
     fputc('\n', f);
     write_failures(f, sp, is, status);
+    if (exact)
+        fprintf(f, "# adaptive: %s\n", adaptive);
     fprintf(f, "# layout: one block per dt (in the order above), separated by two blank lines;\n"
                "#         x-major within a block, a blank line after each x value\n");
-    fprintf(f, "# columns: %s%s %s%s dt %s\n", sp->x.assumed ? "assume." : "",
+    fprintf(f, "# columns: %s%s %s%s dt %s%s\n", sp->x.assumed ? "assume." : "",
             m->params[sp->x.param].name, sp->y.assumed ? "assume." : "",
-            m->params[sp->y.param].name, cosa_metric_name(sp->metric));
+            m->params[sp->y.param].name, cosa_metric_name(sp->metric),
+            exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
 
     /* the coordinates are formatted once */
     char(*xs)[32] = malloc(sp->x.n * sizeof *xs);
@@ -175,7 +192,8 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
             if (ix > 0)
                 fputc('\n', f);
             for (size_t iy = 0; iy < sp->y.n; iy++) {
-                fmt_num(vs, sizeof vs, values[cosa_sweep_index(sp, is, it, ix, iy)]);
+                const size_t idx = cosa_sweep_index(sp, is, it, ix, iy);
+                fmt_num(vs, sizeof vs, values[idx]);
                 fputs(xs[ix], f);
                 fputc(' ', f);
                 fputs(ys[iy], f);
@@ -183,6 +201,8 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
                 fputs(ds, f);
                 fputc(' ', f);
                 fputs(vs, f);
+                if (exact)
+                    fputs(exact[idx] ? " 1" : " 0", f);
                 fputc('\n', f);
             }
         }
@@ -200,7 +220,8 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
  * with a blank line after each x value (gnuplot grid format, one block). */
 static int write_data_dt(const char *cmd, const char *path, const cosa_sweep_spec *sp,
                          const cli_case *cs, size_t is, double level, double tend,
-                         const double *values, const cosa_status *status)
+                         const double *values, const cosa_status *status,
+                         const unsigned char *exact, const char *adaptive)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -225,9 +246,12 @@ static int write_data_dt(const char *cmd, const char *path, const cosa_sweep_spe
             sp->x.n);
     fprintf(f, "# y dt %.17g %.17g %zu values\n", sp->dt[0], sp->dt[sp->ndt - 1], sp->ndt);
     write_failures(f, sp, is, status);
+    if (exact)
+        fprintf(f, "# adaptive: %s\n", adaptive);
     fprintf(f, "# layout: one block, x-major, a blank line after each x value\n");
-    fprintf(f, "# columns: %s%s dt %s\n", sp->x.assumed ? "assume." : "",
-            m->params[sp->x.param].name, cosa_metric_name(sp->metric));
+    fprintf(f, "# columns: %s%s dt %s%s\n", sp->x.assumed ? "assume." : "",
+            m->params[sp->x.param].name, cosa_metric_name(sp->metric),
+            exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
     char xs[32], ds[32], vs[32];
     for (size_t ix = 0; ix < sp->x.n; ix++) {
         if (ix > 0)
@@ -235,8 +259,12 @@ static int write_data_dt(const char *cmd, const char *path, const cosa_sweep_spe
         fmt_num(xs, sizeof xs, cosa_sweep_axis_value(&sp->x, ix));
         for (size_t it = 0; it < sp->ndt; it++) {
             fmt_num(ds, sizeof ds, sp->dt[it]);
-            fmt_num(vs, sizeof vs, values[cosa_sweep_index(sp, is, it, ix, 0)]);
-            fprintf(f, "%s %s %s\n", xs, ds, vs);
+            const size_t idx = cosa_sweep_index(sp, is, it, ix, 0);
+            fmt_num(vs, sizeof vs, values[idx]);
+            if (exact)
+                fprintf(f, "%s %s %s %d\n", xs, ds, vs, exact[idx] != 0);
+            else
+                fprintf(f, "%s %s %s\n", xs, ds, vs);
         }
     }
     if (fclose(f) != 0) {
@@ -304,6 +332,8 @@ int cmd_map(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},   {"plot", required_argument, NULL, 'p'},
         {"name", required_argument, NULL, 'n'},     {"heatmap", no_argument, NULL, 'H'},
         {"progress", no_argument, NULL, 'P'},       CLI_ASSUME_OPTION,
+        {"adaptive", no_argument, NULL, 'A'},       {"coarse", required_argument, NULL, 'K'},
+        {"margin", required_argument, NULL, 'M'},
         {0, 0, 0, 0}};
     struct map_opts o = {0};
     cli_case cs = {0};
@@ -311,6 +341,7 @@ int cmd_map(int argc, char **argv)
     cosa_scheme *schemes = NULL;
     double *dt = NULL, *values = NULL;
     cosa_status *status = NULL;
+    unsigned char *exact = NULL;
     char **av = NULL;
     char **scripts = NULL;
     size_t ns = 0, ndt = 0, nscript = 0;
@@ -378,6 +409,11 @@ int cmd_map(int argc, char **argv)
     const cosa_model *m = cs.mod.model;
     if (metric != COSA_METRIC_RHO && (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
+    cosa_adaptive_opts aopt;
+    char adesc[160] = "";
+    if ((rc = scli_adaptive(cmd, o.adaptive, o.coarse, o.margin, metric, level, &aopt, adesc,
+                            sizeof adesc)) != CLI_OK)
+        goto out;
     if (!dt_axis && sp.x.param == sp.y.param && sp.x.assumed == sp.y.assumed) {
         cli_error(cmd, "--x and --y sweep the same parameter '%s'", xname);
         rc = CLI_EUSAGE;
@@ -434,9 +470,20 @@ int cmd_map(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    size_t nfailed = 0;
+    size_t nfailed = 0, nevaluated = total;
     const double t0 = scli_now();
-    cosa_status st = cosa_sweep_run(&sp, values, status, &nfailed);
+    cosa_status st;
+    if (o.adaptive) {
+        exact = malloc(total ? total : 1);
+        if (!exact) {
+            cli_error(cmd, "out of memory (%zu points)", total);
+            rc = CLI_EFAIL;
+            goto out;
+        }
+        st = cosa_sweep_adaptive(&sp, &aopt, values, status, exact, &nfailed, &nevaluated);
+    } else {
+        st = cosa_sweep_run(&sp, values, status, &nfailed);
+    }
     const double seconds = scli_now() - t0;
     if (st != COSA_OK) {
         cli_error(cmd, "%s", cosa_strerror(st));
@@ -476,8 +523,10 @@ int cmd_map(int argc, char **argv)
         cosa_scheme_name(&schemes[i], nm, sizeof nm);
         scli_slug(nm, slug, sizeof slug);
         snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", out.dir, base, slug);
-        int r = dt_axis ? write_data_dt(cmd, dpath, &sp, &cs, i, level, sp.tend, values, status)
-                        : write_data(cmd, dpath, &sp, &cs, i, level, sp.tend, values, status);
+        int r = dt_axis ? write_data_dt(cmd, dpath, &sp, &cs, i, level, sp.tend, values, status,
+                                        exact, adesc)
+                        : write_data(cmd, dpath, &sp, &cs, i, level, sp.tend, values, status,
+                                     exact, adesc);
         if (r != CLI_OK) {
 #pragma omp critical
             wrc = r;
@@ -574,6 +623,8 @@ int cmd_map(int argc, char **argv)
         printf("file %s\n", path);
         scripts[2 * ns] = strdup(gp);
     }
+    if (o.adaptive)
+        printf("evaluated %zu of %zu\n", nevaluated, total);
     printf("points %zu\nfailed %zu\nseconds %.3f\n", total, nfailed, seconds);
     fflush(stdout);
     if (o.plot) {
@@ -592,6 +643,7 @@ out:
     free(scripts);
     free(values);
     free(status);
+    free(exact);
     free(dt);
     free(schemes);
     free(av);

@@ -821,3 +821,34 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
             schemes[i].seq = cs->seq;
     return CLI_OK;
 }
+
+int scli_adaptive(const char *cmd, int adaptive, const char *coarse, const char *margin,
+                  cosa_metric metric, double level, cosa_adaptive_opts *o, char *desc,
+                  size_t size)
+{
+    const int errors = metric != COSA_METRIC_RHO;
+    *o = (cosa_adaptive_opts){level, 8, 1.0, errors};
+    if (!adaptive) {
+        if (coarse || margin) {
+            cli_error(cmd, "--%s applies to --adaptive only", coarse ? "coarse" : "margin");
+            return CLI_EUSAGE;
+        }
+        return CLI_OK;
+    }
+    size_t k;
+    if (coarse && (cli_parse_size(coarse, &k) != 0 || k > 1000000)) {
+        cli_error(cmd, "--coarse must be an integer in 1..1000000, got '%s'", coarse);
+        return CLI_EUSAGE;
+    }
+    if (coarse)
+        o->coarse = k;
+    if (margin && (cli_parse_double(margin, &o->margin) != 0 || !(o->margin >= 0.0))) {
+        cli_error(cmd, "--margin must be a finite number >= 0, got '%s'", margin);
+        return CLI_EUSAGE;
+    }
+    char b[32];
+    snprintf(desc, size, "coarse grid every %zu points, refined where the corners straddle the "
+             "level or one lies within %s x their spread of it%s", o->coarse,
+             cli_num(b, sizeof b, o->margin), errors ? " (log10 scale)" : "");
+    return CLI_OK;
+}

@@ -80,6 +80,14 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
                      const char *const *opt, const char *const *axname, cosa_sweep_axis *const *ax,
                      size_t nax, cosa_system **sys);
 
+/* --adaptive [--coarse K] [--margin M] of map and curve: the options of
+ * cosa_sweep_adaptive (defaults K = 8, margin 0.02 relative for rho, 0.5
+ * decades for the errors) and a one-line description for the data files'
+ * headers.  --coarse/--margin without --adaptive are errors. */
+int scli_adaptive(const char *cmd, int adaptive, const char *coarse, const char *margin,
+                  cosa_metric metric, double level, cosa_adaptive_opts *o, char *desc,
+                  size_t size);
+
 /* Finish a sweep spec shared by map and curve: parse --tend (NULL = the
  * model's horizon), check every dt fits in it for error metrics, fill the
  * remaining fields and hook progress (on a terminal or when progress is

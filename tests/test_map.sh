@@ -341,5 +341,29 @@ COSA_GNUPLOT="$tmp/fake/gnuplot" "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme z
 [ $? = 1 ] && grep -q 'gnuplot failed' "$tmp/err" && [ ! -e "$tmp/fp/rho_vs_dt.png" ] && [ -s "$tmp/fp/rho_vs_dt.gp" ] &&
     ok || bad "a failed --plot: exit/message/picture left: $(cat "$tmp/err"); $(ls "$tmp/fp")"
 
+# --adaptive: 'evaluated N of M' with N < M, a 5th column 'exact', the exact
+# values are the full map's (same digits), every row on the same side of the
+# level, and the options are checked
+ad="--x ck=1e3:1e10:log:40 --y dk=1:1e6:log:40 --scheme zoh,foh+mbcorr --dt 1e-3,1e-4"
+# shellcheck disable=SC2086
+expect_exit 0 "$COSA" map $ad -o "$tmp/adfull"
+# shellcheck disable=SC2086
+expect_exit 0 "$COSA" map $ad --adaptive -o "$tmp/ad"
+awk '$1 == "evaluated" { exit !($2 < $4 && $4 == 6400) }' "$tmp/out" || bad "adaptive: $(cat "$tmp/out")"
+grep -q '^# adaptive: coarse grid every 8 points' "$tmp/ad/rho_zoh.dat" || bad "adaptive header"
+for f in rho_zoh.dat rho_foh_mbcorr.dat; do
+    grep -v '^#' "$tmp/adfull/$f" >"$tmp/adf.txt"
+    grep -v '^#' "$tmp/ad/$f" >"$tmp/ada.txt"
+    paste -d ' ' "$tmp/adf.txt" "$tmp/ada.txt" | awk '
+        NF == 9 { n++; if ($9 == 1 && $4 != $8) e++; if (($4 < 1) != ($8 < 1)) c++; if ($9 == 1) x++ }
+        END { if (n != 3200 || e || c || !x) { printf "rows %d, exact differing %d, misclassified %d\n", n, e, c; exit 1 } }' ||
+        bad "adaptive $f against the full map"
+done
+expect_exit 2 "$COSA" map --x ck=1:10:log:4 --y dk=1:10:log:4 --scheme zoh --dt 1e-3 --coarse 4 -o "$tmp/adx"
+expect_exit 2 "$COSA" map --x ck=1:10:log:4 --y dk=1:10:log:4 --scheme zoh --dt 1e-3 --adaptive --coarse 0 -o "$tmp/adx"
+expect_exit 2 "$COSA" map --x ck=1:10:log:4 --y dk=1:10:log:4 --scheme zoh --dt 1e-3 --adaptive --margin -1 -o "$tmp/adx"
+expect_exit 0 "$COSA" curve --set ck=1e9 --set dk=3.6e5 --x dt=1e-6:10^-2.5:log:200 --scheme foh --adaptive -o "$tmp/adc"
+grep -q '^# columns: dt FOH exact_FOH$' "$tmp/adc/rho_vs_dt.dat" || bad "adaptive curve columns"
+
 echo "test_map.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -739,3 +739,162 @@ Test(sweep, dt_curve_uses_the_threads)
     for (size_t k = 0; k < 2 * NDT; k++)
         cr_assert(!isnan(v1[k]));
 }
+
+/* ---- listed and adaptive sweeps ---------------------------------------------- */
+
+/* A listed sweep writes exactly the listed results, bitwise those of the
+ * full sweep, in any order; an index past the end is refused. */
+Test(sweep, list_equals_full)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s[2];
+    cosa_scheme_parse("zoh", &s[0]);
+    cosa_scheme_parse("foh+mbcorr", &s[1]);
+    const double dt[2] = {1e-3, 1e-4};
+    cosa_sweep_spec sp = twomass_spec(m, s, 2, dt, 2, COSA_METRIC_E_GLOBAL, 6);
+    const size_t total = cosa_sweep_size(&sp);
+    double *full = malloc(total * sizeof *full), *part = malloc(total * sizeof *part);
+    size_t *list = malloc(total * sizeof *list), n = 0;
+    cr_assert_eq(cosa_sweep_run(&sp, full, NULL, NULL), COSA_OK);
+    for (size_t i = 0; i < total; i++)
+        part[i] = -7.0; /* untouched marker */
+    for (size_t i = total; i-- > 0;) /* every third, backwards */
+        if (i % 3 == 1)
+            list[n++] = i;
+    size_t nf = 99;
+    cr_assert_eq(cosa_sweep_run_list(&sp, list, n, part, NULL, &nf), COSA_OK);
+    cr_expect_eq(nf, 0);
+    for (size_t i = 0; i < total; i++)
+        if (i % 3 == 1)
+            cr_expect(memcmp(&part[i], &full[i], sizeof(double)) == 0, "result %zu", i);
+        else
+            cr_expect_eq(part[i], -7.0, "result %zu written though not listed", i);
+    list[0] = total;
+    cr_expect_eq(cosa_sweep_run_list(&sp, list, 1, part, NULL, NULL), COSA_EINVAL);
+    cr_expect_eq(cosa_sweep_run_list(&sp, NULL, 0, part, NULL, NULL), COSA_OK);
+    free(full);
+    free(part);
+    free(list);
+}
+
+/* value < level on both sides of the comparison */
+static int below(double v, double level) { return v < level; }
+
+/* An adaptive map against the full one: exact points bitwise equal, every
+ * point classified the same (this set has no sub-cell islands), every
+ * point with a differently classified neighbour exact, fewer evaluations;
+ * coarse = 1 is the full map. */
+static void check_adaptive(cosa_metric metric, double level, size_t n, size_t coarse)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s[3];
+    cosa_scheme_parse("zoh", &s[0]);
+    cosa_scheme_parse("foh+mbcorr", &s[1]);
+    cosa_scheme_parse("soh", &s[2]);
+    const double dt[2] = {10e-4, 10e-5};
+    cosa_sweep_spec sp = twomass_spec(m, s, 3, dt, 2, metric, n);
+    const size_t total = cosa_sweep_size(&sp);
+    double *full = malloc(total * sizeof *full), *ad = malloc(total * sizeof *ad);
+    unsigned char *ex = malloc(total);
+    cosa_status *st = malloc(total * sizeof *st);
+    cr_assert_eq(cosa_sweep_run(&sp, full, NULL, NULL), COSA_OK);
+    const cosa_adaptive_opts o = {level, coarse, 1.0, metric != COSA_METRIC_RHO};
+    size_t nf = 99, nev = 0;
+    cr_assert_eq(cosa_sweep_adaptive(&sp, &o, ad, st, ex, &nf, &nev), COSA_OK);
+    cr_expect_eq(nf, 0);
+    size_t nexact = 0;
+    for (size_t i = 0; i < total; i++) {
+        nexact += ex[i];
+        cr_expect_eq(st[i], COSA_OK);
+        if (ex[i])
+            cr_expect(memcmp(&ad[i], &full[i], sizeof(double)) == 0, "exact point %zu", i);
+        cr_expect_eq(below(ad[i], level), below(full[i], level),
+                     "point %zu: full %.17g, adaptive %.17g", i, full[i], ad[i]);
+    }
+    cr_expect_eq(nexact, nev);
+    for (size_t is = 0; is < 3; is++)
+        for (size_t it = 0; it < 2; it++)
+            for (size_t ix = 0; ix < n; ix++)
+                for (size_t iy = 0; iy < n; iy++) {
+                    const size_t i = cosa_sweep_index(&sp, is, it, ix, iy);
+                    const size_t nb[2] = {ix + 1 < n ? cosa_sweep_index(&sp, is, it, ix + 1, iy) : i,
+                                          iy + 1 < n ? cosa_sweep_index(&sp, is, it, ix, iy + 1) : i};
+                    for (int k = 0; k < 2; k++)
+                        if (below(full[i], level) != below(full[nb[k]], level))
+                            cr_expect(ex[i] && ex[nb[k]], "a contour between %zu and %zu, not exact",
+                                      i, nb[k]);
+                }
+    if (coarse == 1)
+        cr_expect_eq(nev, total);
+    else
+        cr_expect_lt(nev, total / 2, "evaluated %zu of %zu", nev, total);
+    free(full);
+    free(ad);
+    free(ex);
+    free(st);
+}
+
+Test(adaptive, rho_map) { check_adaptive(COSA_METRIC_RHO, 1.0, 48, 8); }
+Test(adaptive, e_global_map) { check_adaptive(COSA_METRIC_E_GLOBAL, 0.01, 24, 4); }
+Test(adaptive, coarse_one_is_the_full_map) { check_adaptive(COSA_METRIC_RHO, 1.0, 12, 1); }
+
+/* A curve over dt (the plane is (dt)): FOH at ck = 1e9, dk = 3.6e5 is stable
+ * only in a window below 3.16e-4 (MBCorr paper Fig 5); the adaptive curve
+ * keeps both crossings. */
+Test(adaptive, curve_over_dt_keeps_the_window)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    double par[32];
+    cosa_model_defaults(m, par);
+    par[cosa_model_param_index(m, "ck")] = 1e9;
+    par[cosa_model_param_index(m, "dk")] = 3.6e5;
+    cosa_scheme s;
+    cosa_scheme_parse("foh", &s);
+    enum { N = 300 };
+    double dt[N];
+    for (size_t k = 0; k < N; k++)
+        dt[k] = pow(10.0, -6.0 + 3.5 * (double)k / (N - 1));
+    cosa_sweep_spec sp = {0};
+    sp.model = m;
+    sp.par = par;
+    sp.x = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0};
+    sp.y = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 1, 0};
+    sp.dt = dt;
+    sp.ndt = N;
+    sp.schemes = &s;
+    sp.nscheme = 1;
+    sp.metric = COSA_METRIC_RHO;
+    double full[N], ad[N];
+    unsigned char ex[N];
+    cr_assert_eq(cosa_sweep_run(&sp, full, NULL, NULL), COSA_OK);
+    const cosa_adaptive_opts o = {1.0, 8, 1.0, 0};
+    size_t nev;
+    cr_assert_eq(cosa_sweep_adaptive(&sp, &o, ad, NULL, ex, NULL, &nev), COSA_OK);
+    size_t crossings = 0;
+    for (size_t k = 0; k < N; k++) {
+        cr_expect_eq(below(ad[k], 1.0), below(full[k], 1.0), "dt %g", dt[k]);
+        if (k + 1 < N && below(full[k], 1.0) != below(full[k + 1], 1.0)) {
+            crossings++;
+            cr_expect(ex[k] && ex[k + 1]);
+        }
+    }
+    cr_expect_geq(crossings, 2, "the window has two ends");
+    cr_expect_lt(nev, N / 2);
+}
+
+Test(adaptive, bad_options)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s;
+    cosa_scheme_parse("zoh", &s);
+    const double dt = 1e-3;
+    cosa_sweep_spec sp = twomass_spec(m, &s, 1, &dt, 1, COSA_METRIC_RHO, 4);
+    double v[16];
+    unsigned char ex[16];
+    const cosa_adaptive_opts bad[] = {{1.0, 0, 1.0, 0},  {1.0, 8, -1.0, 0}, {NAN, 8, 1.0, 0},
+                                      {0.0, 8, 1.0, 0},  {-1.0, 8, 1.0, 1}, {1.0, 8, INFINITY, 0}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        cr_expect_eq(cosa_sweep_adaptive(&sp, &bad[i], v, NULL, ex, NULL, NULL), COSA_ERANGE,
+                     "case %zu", i);
+    cr_expect_eq(cosa_sweep_adaptive(&sp, NULL, v, NULL, ex, NULL, NULL), COSA_EINVAL);
+}

@@ -4,6 +4,7 @@
 # PNG pictures, and say how long each step took.
 #   Fig 4  stability maps  rho = 1,      ZOH/FOH/SOH +- MBCorr, 256 x 256 x 8 dT
 #   Fig 6  accuracy maps   e_global = 0.01, the same grid
+#          (both adaptive: only cells near the contour evaluated; FULL=1: all)
 #   Fig 5  rho vs dT, FOH at ck = 1e9, dk = 3.6e5
 #   Fig 7  e_global vs ck, SOH+MBCorr at dk = 40, dT = 10^-3.5
 #   Fig 8  e_local vs dT, p = 0..4 +- MBCorr at ck = 2e5, dk = 5e2
@@ -33,14 +34,18 @@ dts=10^-2.5,10^-3,10^-3.5,10^-4,10^-4.5,10^-5,10^-5.5,10^-6
 six=zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr
 progress=
 [ -t 2 ] && progress=--progress
+# Figs 4 and 6 draw contours only: adaptive maps give the same contours
+# (README "Adaptive maps"); FULL=1 (make paper FULL=1) evaluates every point
+adaptive=--adaptive
+[ "${FULL:-0}" = 1 ] && adaptive=
 
 echo "make paper: figures and tables of the MBCorr paper into $out/"
 # shellcheck disable=SC2086
 step "fig4 (stability maps)" "$cosa" map $ranges --dt "$dts" --scheme "$six" --metric rho \
-    --name fig4 -o "$out" --plot png $progress
+    --name fig4 -o "$out" --plot png $progress $adaptive
 # shellcheck disable=SC2086
 step "fig6 (accuracy maps)" "$cosa" map $ranges --dt "$dts" --scheme "$six" --metric e_global \
-    --level 0.01 --name fig6 -o "$out" --plot png $progress
+    --level 0.01 --name fig6 -o "$out" --plot png $progress $adaptive
 step "fig5 (rho vs dT)" "$cosa" curve --set ck=1e9 --set dk=3.6e5 --x dt=1e-6:10^-2.5:log:500 \
     --scheme foh --metric rho --name fig5 -o "$out" --plot png
 step "fig7 (e_g vs ck)" "$cosa" curve --set dk=40 --dt 10^-3.5 --x ck=1:1e10:log:500 \

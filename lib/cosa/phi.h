@@ -479,6 +479,43 @@ size_t cosa_sweep_index(const cosa_sweep_spec *spec, size_t is, size_t it, size_
 cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_status *status,
                            size_t *nfailed);
 
+/* The same for the n results listed: list holds result positions
+ * (cosa_sweep_index), each < cosa_sweep_size (else COSA_EINVAL); values and
+ * status are full-size arrays of which only the listed entries are written
+ * (bitwise what cosa_sweep_run writes there).  Sorted by grid point is
+ * fastest (a thread keeps its system at a point across schemes and steps).
+ * *nfailed counts the failed listed results; progress counts listed
+ * results.  Adaptive maps and distributed sweeps are built on it. */
+cosa_status cosa_sweep_run_list(const cosa_sweep_spec *spec, const size_t *list, size_t n,
+                                double *values, cosa_status *status, size_t *nfailed);
+
+/* Adaptive sweeps (lib/phi/sweep_adaptive.c): maps and curves at the cost of
+ * their contour value = level.  Per plane (a scheme and a macro step of a
+ * map; a scheme of a curve) the grid is evaluated every coarse-th point, then
+ * every cell whose corners straddle the level, come within margin of it or
+ * failed is halved along its long sides, round by round, down to single grid
+ * cells; the points of the other cells are interpolated (bilinear, or the
+ * nearest corner where one is infinite) and marked exact[i] = 0.  Every
+ * point next to the contour is evaluated (exact[i] = 1), bitwise as
+ * cosa_sweep_run.  "Near" is scale-free: a corner's distance from the level
+ * is at most margin times the spread of the cell's finite corner values, in
+ * the metric's scale (log10 for the errors: log_scale 1). */
+typedef struct cosa_adaptive_opts {
+    double level;
+    size_t coarse;   /* K >= 1 (1: every point, the full sweep)          */
+    double margin;   /* >= 0                                            */
+    int log_scale;
+} cosa_adaptive_opts;
+
+/* values, status (may be NULL) and exact: cosa_sweep_size entries.  Returns
+ * cosa_sweep_run's statuses, COSA_ERANGE for bad options (coarse 0, margin
+ * < 0 or not finite, level 0 or not finite, log_scale with level <= 0);
+ * *nfailed (may be NULL): failed evaluated points; *nevaluated (may be
+ * NULL): points evaluated. */
+cosa_status cosa_sweep_adaptive(const cosa_sweep_spec *spec, const cosa_adaptive_opts *opt,
+                                double *values, cosa_status *status, unsigned char *exact,
+                                size_t *nfailed, size_t *nevaluated);
+
 
 #ifdef __cplusplus
 }

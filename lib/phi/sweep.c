@@ -364,8 +364,35 @@ static cosa_status eval_one(const cosa_sweep_spec *sp, const cosa_scheme *s, dou
     }
 }
 
-cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_status *status,
-                           size_t *nfailed)
+/* One result: scheme is, step it at the thread's current point (set by
+ * thread_point), into values/status at idx; 1 if it failed. */
+static int eval_item(const cosa_sweep_spec *sp, struct sweep_thread *t, cosa_status pst,
+                     int errors, int assumed, double tend, size_t is, size_t it, size_t idx,
+                     double *values, cosa_status *status)
+{
+    const double dt = sp->dt[it];
+    const int too_long = errors && !(nearbyint(tend / dt) >= 1.0);
+    double v = NAN;
+    cosa_status sst = too_long ? COSA_ERANGE : pst;
+    const cosa_scheme *s = &sp->schemes[is];
+    cosa_scheme sa;
+    if (sst == COSA_OK && assumed && (s->corr & COSA_CORR_OUTPUT)) {
+        sst = t->ast;
+        sa = *s;
+        sa.model = t->model;
+        s = &sa;
+    }
+    if (sst == COSA_OK)
+        sst = eval_one(sp, s, dt, tend, t, &v);
+    values[idx] = sst == COSA_OK ? v : NAN;
+    if (status)
+        status[idx] = sst;
+    return sst != COSA_OK;
+}
+
+/* The sweep: every result (list NULL) or the nlist results listed. */
+static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, size_t nlist,
+                              double *values, cosa_status *status, size_t *nfailed)
 {
     if (nfailed)
         *nfailed = 0;
@@ -451,7 +478,14 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
     /* work items: a grid point with all its macro steps (maps), or one
      * (grid point, macro step) pair when the points are too few */
     const size_t split = npts < SWEEP_POINTS_PER_THREAD * (size_t)nth ? sp->ndt : 1;
-    const size_t per_item = sp->ndt / split, nitems = npts * split;
+    const size_t per_item = sp->ndt / split, nitems = list ? nlist : npts * split;
+    if (list)
+        for (size_t i = 0; i < nlist; i++)
+            if (list[i] >= total) {
+                free(par0);
+                return COSA_EINVAL;
+            }
+
     if ((size_t)nth > nitems)
         nth = (int)nitems;
     struct sweep_thread *th = calloc((size_t)nth, sizeof *th);
@@ -477,9 +511,10 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
     }
 
     size_t done = 0, failed = 0, next_report = 0;
-    const size_t report_step = total / 1000 > 0 ? total / 1000 : 1;
-    const size_t item_values = per_item * sp->nscheme;
-    const int chunk = split > 1 ? 1 : 4;
+    const size_t todo = list ? nlist : total;
+    const size_t report_step = todo / 1000 > 0 ? todo / 1000 : 1;
+    const size_t item_values = list ? 1 : per_item * sp->nscheme;
+    const int chunk = list ? 16 : split > 1 ? 1 : 4;
 
 #pragma omp parallel num_threads(nth) reduction(+ : failed)
     {
@@ -490,46 +525,54 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
         struct sweep_thread *t = &th[tid];
 #pragma omp for schedule(dynamic, chunk)
         for (size_t item = 0; item < nitems; item++) {
-            const size_t k = item / split, ix = k / ny, iy = k % ny;
-            const size_t it0 = (item % split) * per_item;
-            const cosa_status pst = thread_point(sp, pmax, errors, assumed, k, t);
-            for (size_t it = it0; it < it0 + per_item; it++) {
-                const double dt = sp->dt[it];
-                const int too_long = errors && !(nearbyint(tend / dt) >= 1.0);
-                for (size_t is = 0; is < sp->nscheme; is++) {
-                    const size_t idx = cosa_sweep_index(sp, is, it, ix, iy);
-                    double v = NAN;
-                    cosa_status sst = too_long ? COSA_ERANGE : pst;
-                    const cosa_scheme *s = &sp->schemes[is];
-                    cosa_scheme sa;
-                    if (sst == COSA_OK && assumed && (s->corr & COSA_CORR_OUTPUT)) {
-                        sst = t->ast;
-                        sa = *s;
-                        sa.model = t->model;
-                        s = &sa;
-                    }
-                    if (sst == COSA_OK)
-                        sst = eval_one(sp, s, dt, tend, t, &v);
-                    values[idx] = sst == COSA_OK ? v : NAN;
-                    if (status)
-                        status[idx] = sst;
-                    if (sst != COSA_OK)
-                        failed++;
-                }
+            if (list) {
+                /* idx = (is * ndt + it) * npts + k (cosa_sweep_index) */
+                const size_t idx = list[item], k = idx % npts, rest = idx / npts;
+                const cosa_status pst = thread_point(sp, pmax, errors, assumed, k, t);
+                failed += (size_t)eval_item(sp, t, pst, errors, assumed, tend, rest / sp->ndt,
+                                            rest % sp->ndt, idx, values, status);
+            } else {
+                const size_t k = item / split, ix = k / ny, iy = k % ny;
+                const size_t it0 = (item % split) * per_item;
+                const cosa_status pst = thread_point(sp, pmax, errors, assumed, k, t);
+                for (size_t it = it0; it < it0 + per_item; it++)
+                    for (size_t is = 0; is < sp->nscheme; is++)
+                        failed += (size_t)eval_item(sp, t, pst, errors, assumed, tend, is, it,
+                                                    cosa_sweep_index(sp, is, it, ix, iy),
+                                                    values, status);
             }
             size_t now;
 #pragma omp atomic capture
             now = done += item_values;
-            if (tid == 0 && sp->progress && now >= next_report && now < total) {
+            if (tid == 0 && sp->progress && now >= next_report && now < todo) {
                 next_report = now + report_step;
-                sp->progress(now, total, sp->user_data);
+                sp->progress(now, todo, sp->user_data);
             }
         }
     }
     if (sp->progress)
-        sp->progress(total, total, sp->user_data);
+        sp->progress(todo, todo, sp->user_data);
     threads_free(th, nth);
     if (nfailed)
         *nfailed = failed;
     return COSA_OK;
+}
+
+cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_status *status,
+                           size_t *nfailed)
+{
+    return sweep_exec(spec, NULL, 0, values, status, nfailed);
+}
+
+cosa_status cosa_sweep_run_list(const cosa_sweep_spec *spec, const size_t *list, size_t n,
+                                double *values, cosa_status *status, size_t *nfailed)
+{
+    if (!list && n)
+        return COSA_EINVAL;
+    if (n == 0) { /* nothing to evaluate: only the spec is checked */
+        if (nfailed)
+            *nfailed = 0;
+        return spec_check(spec);
+    }
+    return sweep_exec(spec, list, n, values, status, nfailed);
 }

@@ -1,0 +1,292 @@
+/* sweep_adaptive.c -- maps and curves at the cost of their contours.
+ *
+ * A stability or accuracy map is read for its contour value = level.  Per
+ * plane (one scheme and, for a map over two parameters, one macro step) the
+ * grid is evaluated every K-th point first; then every cell whose corners
+ * straddle the level, or come within a margin of it, or failed (NaN), is
+ * split in two along each side longer than one grid step, and the new points
+ * are evaluated, round by round, until the active cells are single grid
+ * cells.  Cells that never became active hold no contour (their corners
+ * are on one side of the level, away from it): their points are filled by
+ * bilinear interpolation of the corners (the nearest corner where a corner
+ * is infinite), and marked not exact.  Every point next to a contour is
+ * then evaluated, so the contours drawn are those of the full grid unless
+ * a feature (an island) fits inside a coarse cell without coming within the
+ * margin of its corners.
+ *
+ * The plane of a sweep is the first two of (x, y, dt) with more than one
+ * point: (x, y) for maps, (x, dt) for maps over --y dt, (x) for a curve over a
+ * parameter and (dt) for a curve over the macro step; the other indices and
+ * the schemes enumerate the planes.  Each round is one cosa_sweep_run_list
+ * over all planes, so the evaluation is as parallel as a full sweep. */
+#include "cosa.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cell {
+    size_t plane, a0, a1, b0, b1;
+};
+
+struct view {
+    size_t na, nb;          /* plane size                          */
+    size_t sa, sb;          /* strides of a and b in the results   */
+    size_t nplane;
+    size_t dim[4], stride[4]; /* is, it, ix, iy                     */
+    int pa, pb;             /* which of it, ix, iy (1, 2, 3) a, b are */
+};
+
+/* Result index of plane p, point (a, b). */
+static size_t at(const struct view *v, size_t p, size_t a, size_t b)
+{
+    /* p enumerates the dims other than pa and pb, dim 0 (the scheme) slowest */
+    size_t idx = a * v->sa + b * v->sb;
+    for (int d = 3; d >= 0; d--) {
+        if (d == v->pa || d == v->pb)
+            continue;
+        idx += (p % v->dim[d]) * v->stride[d];
+        p /= v->dim[d];
+    }
+    return idx;
+}
+
+static void make_view(const cosa_sweep_spec *sp, struct view *v)
+{
+    v->dim[0] = sp->nscheme;
+    v->dim[1] = sp->ndt;
+    v->dim[2] = sp->x.n;
+    v->dim[3] = sp->y.n;
+    v->stride[3] = 1;
+    v->stride[2] = sp->y.n;
+    v->stride[1] = sp->x.n * sp->y.n;
+    v->stride[0] = sp->ndt * sp->x.n * sp->y.n;
+    /* preference x, y, dt */
+    static const int pref[3] = {2, 3, 1};
+    int chosen[2] = {-1, -1}, nc = 0;
+    for (int i = 0; i < 3 && nc < 2; i++)
+        if (v->dim[pref[i]] > 1)
+            chosen[nc++] = pref[i];
+    for (int i = 0; i < 3 && nc < 2; i++) /* fill with a dimension of size 1 */
+        if (pref[i] != chosen[0] && v->dim[pref[i]] == 1)
+            chosen[nc++] = pref[i];
+    v->pa = chosen[0];
+    v->pb = chosen[1];
+    v->na = v->dim[v->pa];
+    v->nb = v->dim[v->pb];
+    v->sa = v->stride[v->pa];
+    v->sb = v->stride[v->pb];
+    v->nplane = 1;
+    for (int d = 0; d < 4; d++)
+        if (d != v->pa && d != v->pb)
+            v->nplane *= v->dim[d];
+}
+
+/* v in the metric's scale: itself for rho, log10 for the errors. */
+static double scaled(double v, const cosa_adaptive_opts *o)
+{
+    return o->log_scale ? (v > 0.0 ? log10(v) : -INFINITY) : v;
+}
+
+/* 1 if the cell may hold a contour: a failed (NaN) corner, corners on both
+ * sides of the level, or a finite corner whose distance from the level is
+ * at most margin times the spread of the finite corner values (in the
+ * metric's scale): the level could be reached inside the cell by a bump of
+ * the size of the variation across it (an island). */
+static int active(const double *val, const struct view *v, const struct cell *c,
+                  const cosa_adaptive_opts *o)
+{
+    const size_t as[2] = {c->a0, c->a1}, bs[2] = {c->b0, c->b1};
+    const double lev = scaled(o->level, o);
+    int below = 0, above = 0;
+    double lo = INFINITY, hi = -INFINITY, dmin = INFINITY;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            const double x = val[at(v, c->plane, as[i], bs[j])];
+            if (isnan(x))
+                return 1;
+            if (x < o->level)
+                below = 1;
+            else
+                above = 1;
+            const double y = scaled(x, o);
+            if (isfinite(y)) {
+                lo = y < lo ? y : lo;
+                hi = y > hi ? y : hi;
+                const double d = fabs(y - lev);
+                dmin = d < dmin ? d : dmin;
+            }
+        }
+    if (below && above)
+        return 1;
+    return isfinite(dmin) && dmin <= o->margin * (hi - lo);
+}
+
+/* Fill the points of an inactive cell that were not evaluated. */
+static void fill(double *val, unsigned char *exact, const struct view *v, const struct cell *c)
+{
+    const double c00 = val[at(v, c->plane, c->a0, c->b0)], c10 = val[at(v, c->plane, c->a1, c->b0)],
+                 c01 = val[at(v, c->plane, c->a0, c->b1)], c11 = val[at(v, c->plane, c->a1, c->b1)];
+    const int finite = isfinite(c00) && isfinite(c10) && isfinite(c01) && isfinite(c11);
+    for (size_t a = c->a0; a <= c->a1; a++)
+        for (size_t b = c->b0; b <= c->b1; b++) {
+            const size_t idx = at(v, c->plane, a, b);
+            if (exact[idx])
+                continue;
+            const double ta = c->a1 > c->a0 ? (double)(a - c->a0) / (double)(c->a1 - c->a0) : 0.0;
+            const double tb = c->b1 > c->b0 ? (double)(b - c->b0) / (double)(c->b1 - c->b0) : 0.0;
+            if (finite)
+                val[idx] = (1.0 - ta) * ((1.0 - tb) * c00 + tb * c01) +
+                           ta * ((1.0 - tb) * c10 + tb * c11);
+            else /* the nearest corner */
+                val[idx] = ta <= 0.5 ? (tb <= 0.5 ? c00 : c01) : (tb <= 0.5 ? c10 : c11);
+        }
+}
+
+static int cmp_size(const void *p, const void *q)
+{
+    const size_t a = *(const size_t *)p, b = *(const size_t *)q;
+    return a < b ? -1 : a > b;
+}
+
+/* Append idx to the list if it was not evaluated or listed yet. */
+static void want(size_t idx, unsigned char *exact, size_t *list, size_t *n)
+{
+    if (!exact[idx]) {
+        exact[idx] = 2; /* listed; 1 once evaluated */
+        list[(*n)++] = idx;
+    }
+}
+
+/* Sort the list by grid point (a thread keeps its system at a point), run
+ * it, mark the results exact. */
+static cosa_status run(const cosa_sweep_spec *sp, size_t *list, size_t n, double *val,
+                       cosa_status *status, unsigned char *exact, size_t *failed, size_t *evals)
+{
+    const size_t npts = sp->x.n * sp->y.n;
+    /* key: grid point first, then the result index */
+    for (size_t i = 0; i < n; i++)
+        list[i] = (list[i] % npts) * (sp->nscheme * sp->ndt) + list[i] / npts;
+    qsort(list, n, sizeof *list, cmp_size);
+    for (size_t i = 0; i < n; i++)
+        list[i] = (list[i] % (sp->nscheme * sp->ndt)) * npts + list[i] / (sp->nscheme * sp->ndt);
+    size_t f = 0;
+    cosa_status st = cosa_sweep_run_list(sp, list, n, val, status, &f);
+    if (st != COSA_OK)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        exact[list[i]] = 1;
+    *failed += f;
+    *evals += n;
+    return COSA_OK;
+}
+
+cosa_status cosa_sweep_adaptive(const cosa_sweep_spec *spec, const cosa_adaptive_opts *opt,
+                                double *values, cosa_status *status, unsigned char *exact,
+                                size_t *nfailed, size_t *nevaluated)
+{
+    if (!spec || !opt || !values || !exact)
+        return COSA_EINVAL;
+    const size_t total = cosa_sweep_size(spec);
+    if (total == 0)
+        return COSA_EINVAL; /* an invalid spec (cosa_sweep_size) */
+    if (opt->coarse < 1 || !isfinite(opt->level) || !(opt->margin >= 0.0) ||
+        !isfinite(opt->margin) || (opt->log_scale && !(opt->level > 0.0)) || opt->level == 0.0)
+        return COSA_ERANGE;
+    struct view v;
+    make_view(spec, &v);
+    memset(exact, 0, total);
+    size_t failed = 0, evals = 0;
+    size_t *list = malloc(total * sizeof *list);
+    size_t ccap = 1, nc = 0;
+    struct cell *cells = malloc(sizeof *cells);
+    cosa_status st = list && cells ? COSA_OK : COSA_ENOMEM;
+
+    /* round 0: the coarse grid, every K-th point and the last of each side */
+    const size_t K = opt->coarse;
+    size_t *ca = malloc((v.na / K + 2) * sizeof *ca), *cb = malloc((v.nb / K + 2) * sizeof *cb);
+    size_t nca = 0, ncb = 0;
+    if (!ca || !cb)
+        st = COSA_ENOMEM;
+    for (size_t a = 0; st == COSA_OK && a < v.na; a += K)
+        ca[nca++] = a;
+    for (size_t b = 0; st == COSA_OK && b < v.nb; b += K)
+        cb[ncb++] = b;
+    if (st == COSA_OK && ca[nca - 1] != v.na - 1)
+        ca[nca++] = v.na - 1;
+    if (st == COSA_OK && cb[ncb - 1] != v.nb - 1)
+        cb[ncb++] = v.nb - 1;
+    size_t n = 0;
+    for (size_t p = 0; p < v.nplane && st == COSA_OK; p++)
+        for (size_t i = 0; i < nca; i++)
+            for (size_t j = 0; j < ncb; j++)
+                want(at(&v, p, ca[i], cb[j]), exact, list, &n);
+    if (st == COSA_OK)
+        st = run(spec, list, n, values, status, exact, &failed, &evals);
+    /* the coarse cells: consecutive coarse points (a side of one point: [0, 0]) */
+    const size_t cna = nca > 1 ? nca - 1 : 1, cnb = ncb > 1 ? ncb - 1 : 1;
+    if (st == COSA_OK) {
+        ccap = v.nplane * cna * cnb;
+        struct cell *c2 = realloc(cells, (ccap ? ccap : 1) * sizeof *cells);
+        if (c2)
+            cells = c2;
+        else
+            st = COSA_ENOMEM;
+    }
+    for (size_t p = 0; p < v.nplane && st == COSA_OK; p++)
+        for (size_t i = 0; i < cna; i++)
+            for (size_t j = 0; j < cnb; j++)
+                cells[nc++] = (struct cell){p, ca[i], ca[nca > 1 ? i + 1 : i], cb[j],
+                                            cb[ncb > 1 ? j + 1 : j]};
+    free(ca);
+    free(cb);
+
+    /* rounds: split the active cells, evaluate the new points */
+    while (st == COSA_OK && nc > 0) {
+        size_t nn = 0, nnew = 0;
+        struct cell *next = malloc((4 * nc + 1) * sizeof *next);
+        if (!next) {
+            st = COSA_ENOMEM;
+            break;
+        }
+        for (size_t i = 0; i < nc; i++) {
+            const struct cell *c = &cells[i];
+            if (!active(values, &v, c, opt)) {
+                fill(values, exact, &v, c);
+                continue;
+            }
+            if (c->a1 - c->a0 <= 1 && c->b1 - c->b0 <= 1)
+                continue; /* a single grid cell: its corners are exact */
+            const size_t am = c->a1 - c->a0 > 1 ? (c->a0 + c->a1) / 2 : c->a0;
+            const size_t bm = c->b1 - c->b0 > 1 ? (c->b0 + c->b1) / 2 : c->b0;
+            const size_t as[3] = {c->a0, am, c->a1}, bs[3] = {c->b0, bm, c->b1};
+            const int sa = am != c->a0, sb = bm != c->b0;
+            for (int i2 = 0; i2 < 3; i2++)
+                for (int j2 = 0; j2 < 3; j2++)
+                    want(at(&v, c->plane, as[i2], bs[j2]), exact, list, &nnew);
+            for (int i2 = 0; i2 <= sa; i2++)
+                for (int j2 = 0; j2 <= sb; j2++)
+                    next[nn++] = (struct cell){c->plane, sa ? as[i2] : c->a0,
+                                               sa ? as[i2 + 1] : c->a1, sb ? bs[j2] : c->b0,
+                                               sb ? bs[j2 + 1] : c->b1};
+        }
+        free(cells);
+        cells = next;
+        nc = nn;
+        if (nnew)
+            st = run(spec, list, nnew, values, status, exact, &failed, &evals);
+    }
+    /* exact: 1 evaluated, 0 interpolated */
+    for (size_t i = 0; i < total; i++) {
+        exact[i] = exact[i] == 1;
+        if (status && !exact[i])
+            status[i] = COSA_OK; /* interpolated, not failed */
+    }
+    free(cells);
+    free(list);
+    if (nfailed)
+        *nfailed = failed;
+    if (nevaluated)
+        *nevaluated = evals;
+    return st;
+}

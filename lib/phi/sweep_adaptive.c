@@ -19,7 +19,7 @@
  * parameter and (dt) for a curve over the macro step; the other indices and
  * the schemes enumerate the planes.  Each round is one cosa_sweep_run_list
  * over all planes, so the evaluation is as parallel as a full sweep. */
-#include "cosa.h"
+#include "cosa/phi.h"
 
 #include <math.h>
 #include <stdlib.h>

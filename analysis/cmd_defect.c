@@ -1005,7 +1005,7 @@ static int paper(cli_model *cm, const char *outdir, const char *plot)
         dm_free(&d);
     }
     if (rc == CLI_OK) {
-        fprintf(stderr, "cosa: %s: runs done in %.1f s, rendering %zu plots\n", cmd,
+        fprintf(stderr, "%s: runs done in %.1f s, rendering %zu plots\n", cmd,
                 scli_now() - t0, list.n);
         fflush(stdout);
         rc = scli_gnuplot_many(cmd, out.dir, list.name, list.n, plot ? plot : "png", 4);

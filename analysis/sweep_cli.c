@@ -597,15 +597,27 @@ int scli_gnuplot_many(const char *cmd, const char *dir, char *const *scripts, si
     size_t next = 0, done = 0, total = 0;
     for (size_t i = 0; i < n; i++)
         total += scripts[i] != NULL;
+    /* the order of starting: multi-panel scripts first */
+    size_t *order = malloc((n ? n : 1) * sizeof *order), no = 0;
+    if (!order) {
+        free(pids);
+        free(errs);
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n; i++) {
+            const size_t sl = scripts[i] ? strlen(scripts[i]) : 0;
+            const int multi = sl >= 7 && strcmp(scripts[i] + sl - 7, "_all.gp") == 0;
+            if (scripts[i] && multi == (pass == 0))
+                order[no++] = i;
+        }
     char msg[512];
     while (done < total) {
-        while (running < maxpar && next < n && rc == CLI_OK) {
-            if (!scripts[next]) {
-                next++;
-                continue;
-            }
-            pids[next] = gp_spawn(gp, dir, scripts[next], fmt, &errs[next]);
-            if (pids[next] < 0) {
+        while (running < maxpar && next < no && rc == CLI_OK) {
+            const size_t k = order[next];
+            pids[k] = gp_spawn(gp, dir, scripts[k], fmt, &errs[k]);
+            if (pids[k] < 0) {
                 cli_error(cmd, "--plot: cannot run gnuplot: %s", strerror(errno));
                 rc = CLI_EFAIL;
                 break;
@@ -649,6 +661,7 @@ int scli_gnuplot_many(const char *cmd, const char *dir, char *const *scripts, si
                 pids[i] = 0;
             }
     }
+    free(order);
     free(pids);
     free(errs);
     return rc;

@@ -122,7 +122,9 @@ int scli_write_script(const char *cmd, const char *path, const char *tpl, size_t
 /* Run gnuplot with -e 'fmt="FMT"' on script (in directory dir).  If gnuplot
  * cannot be found: one-line error, CLI_EFAIL. */
 int scli_gnuplot(const char *cmd, const char *dir, const char *script, const char *fmt);
-/* The same for n scripts (NULL entries skipped), at most maxpar at a time. */
+/* The same for n scripts (NULL entries skipped), at most maxpar at a time;
+ * multi-panel scripts (names ending "_all.gp", the longest to render) start
+ * first, so that no core idles at the end while one of them runs alone. */
 int scli_gnuplot_many(const char *cmd, const char *dir, char *const *scripts, size_t n,
                       const char *fmt, int maxpar);
 /* Valid --plot format (png, svg, pdf)? */

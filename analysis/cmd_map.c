@@ -502,6 +502,22 @@ int cmd_map(int argc, char **argv)
     fmt_num(lev, sizeof lev, level);
     const char *zlog = metric == COSA_METRIC_RHO ? "0" : "1";
     char files[4096] = "", titles[4096] = "", nones[4096] = "";
+    /* the dT list and the grid's corners for the scripts (plots/map.gp), as
+     * written in the data files (%.17g) */
+    char dts[8192] = "", ranges[4][32];
+    for (size_t it = 0; it < sp.ndt; it++) {
+        char b[32];
+        fmt_num(b, sizeof b, sp.dt[it]);
+        if (strlen(dts) + strlen(b) + 2 < sizeof dts) {
+            if (it)
+                strcat(dts, " ");
+            strcat(dts, b);
+        }
+    }
+    fmt_num(ranges[0], sizeof ranges[0], cosa_sweep_axis_value(&sp.x, 0));
+    fmt_num(ranges[1], sizeof ranges[1], cosa_sweep_axis_value(&sp.x, sp.x.n - 1));
+    fmt_num(ranges[2], sizeof ranges[2], cosa_sweep_axis_value(&sp.y, 0));
+    fmt_num(ranges[3], sizeof ranges[3], cosa_sweep_axis_value(&sp.y, sp.y.n > 0 ? sp.y.n - 1 : 0));
     char keytitle[64], sets[384], maptitle[512];
     snprintf(keytitle, sizeof keytitle, "ΔT [s]");
     {
@@ -557,16 +573,17 @@ int cmd_map(int argc, char **argv)
         }
         const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
                               "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
-                              "NONE"};
+                              "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI"};
         const char *vals[] = {comment, gp,  outbase, dat,    nm,     lev,
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
-                              xlabel,  ylabel, keytitle, maptitle, flags};
+                              xlabel,  ylabel, keytitle, maptitle, flags, dts, ranges[0],
+                              ranges[1], ranges[2], ranges[3]};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
         if (dt_axis)
             rc = write_dt_script(cmd, path, gp, outbase, dat, nm, lev, zlog, &sp, &cs, xlabel,
                                  metric, m->name);
         else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 14, keys, vals);
+            rc = scli_write_script(cmd, path, cosa_plot_map, 19, keys, vals);
         if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);
@@ -608,16 +625,17 @@ int cmd_map(int argc, char **argv)
                  m->name, ns, cosa_metric_name(metric), lev);
         const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
                               "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
-                              "NONE"};
+                              "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI"};
         const char *vals[] = {comment, gp,     outbase, files,  titles, lev,
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
-                              xlabel,  ylabel, keytitle, maptitle, nones};
+                              xlabel,  ylabel, keytitle, maptitle, nones, dts, ranges[0],
+                              ranges[1], ranges[2], ranges[3]};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
         if (dt_axis)
             rc = write_dt_script(cmd, path, gp, outbase, files, titles, lev, zlog, &sp, &cs,
                                  xlabel, metric, m->name);
         else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 14, keys, vals);
+            rc = scli_write_script(cmd, path, cosa_plot_map, 19, keys, vals);
         if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);

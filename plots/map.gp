@@ -1,8 +1,10 @@
 # Template of the scripts `cosa map` writes (one panel per data file).
 # Contour lines metric = level for every macro step dT, shaded from black
 # (largest dT) to light grey (smallest), as in Figs 4 and 6 of the MBCorr
-# paper.  Everything numeric comes from the data files; @NAME@ fields are
-# filled in by cosa (file names, labels, the contour level).
+# paper.  The values come from the data files; @NAME@ fields are filled in
+# by cosa (file names, labels, the contour level, the dT list and the axis
+# ranges, so that gnuplot reads each data file once: the rendering time is
+# the parsing of the data).
 #
 @COMMENT@
 #
@@ -42,14 +44,25 @@ xlog = @XLOGV@
 ylog = @YLOGV@
 xf(v) = xlog ? log10(v) : v
 yf(v) = ylog ? log10(v) : v
-# axes end at the data; on a log axis the ticks are whole decades
-stats word(files, 1) using (xf($1)):(yf($2)) nooutput
-XR0 = STATS_min_x; XR1 = STATS_max_x; YR0 = STATS_min_y; YR1 = STATS_max_y
+# axes end at the data (the grid's first and last values, in xf/yf
+# coordinates); on a log axis the ticks are whole decades
+XR0 = xf(@XLO@); XR1 = xf(@XHI@); YR0 = yf(@YLO@); YR1 = yf(@YHI@)
 set xrange [XR0:XR1]
 set yrange [YR0:YR1]
 dstep(lo, hi) = (hi - lo <= 8) ? 1 : ceil((hi - lo) / 8.0)
-if (xlog && STATS_max_x - STATS_min_x >= 1) { set xtics dstep(STATS_min_x, STATS_max_x) }
-if (ylog && STATS_max_y - STATS_min_y >= 1) { set ytics dstep(STATS_min_y, STATS_max_y) }
+if (xlog && XR1 - XR0 >= 1) { set xtics dstep(XR0, XR1) }
+if (ylog && YR1 - YR0 >= 1) { set ytics dstep(YR0, YR1) }
+# the dT of every block (index k - 1 holds DT[k]) and the shades: log position
+# between the smallest and the largest dT
+dts = "@DTS@"
+nb = words(dts)
+array DT[nb]
+lmin = 1e300; lmax = -1e300
+do for [k = 1:nb] {
+    DT[k] = real(word(dts, k))
+    lmin = (log10(DT[k]) < lmin) ? log10(DT[k]) : lmin
+    lmax = (log10(DT[k]) > lmax) ? log10(DT[k]) : lmax
+}
 if (xlog) { set format x "10^{%g}" }
 if (ylog) { set format y "10^{%g}" }
 set xlabel "@XLABEL@" noenhanced
@@ -61,18 +74,9 @@ set grid front lc rgb "#e0e0e0"
 if (npanel > 1) { set multiplot layout nrow, ncol title "@TITLE@" noenhanced }
 do for [p = 1:npanel] {
     f = word(files, p)
-    # dT of every block (column 3) and its shade: log position between the
-    # smallest and the largest dT of the file; a dT whose values do not
-    # cross the level has no contour and says "(none)" in the key (cosa
-    # writes one flag per dT and panel into nones: 1 = crossed)
-    stats f using 3 nooutput
-    nb = STATS_blocks
-    lmin = log10(STATS_min)
-    lmax = log10(STATS_max)
-    array DT[nb]
-    set table $scratch
-    plot f using (DT[int(column(-2)) + 1] = $3):(0) every 64 with table
-    unset table
+    # a dT whose values do not cross the level has no contour and says
+    # "(none)" in the key (cosa writes one flag per dT and panel into nones:
+    # 1 = crossed)
     fl = word(nones, p)
     if (npanel > 1) { set title word(titles, p) noenhanced } \
     else { set title word(titles, p) . ", @TITLE@" noenhanced }

@@ -228,9 +228,9 @@ int cmd_curve(int argc, char **argv)
             rc = CLI_EFAIL;
             goto out;
         }
-        st = cosa_sweep_adaptive(&sp, &aopt, values, status, exact, &nfailed, &nevaluated);
+        st = scli_sweep_adaptive(&sp, &aopt, values, status, exact, &nfailed, &nevaluated);
     } else {
-        st = cosa_sweep_run(&sp, values, status, &nfailed);
+        st = scli_sweep_run(&sp, values, status, &nfailed);
     }
     if (st != COSA_OK) {
         cli_error(cmd, "%s", cosa_strerror(st));
@@ -238,6 +238,8 @@ int cmd_curve(int argc, char **argv)
                                                                           : CLI_EFAIL;
         goto out;
     }
+    if (scli_mpi_rank() > 0) /* every process has the values; process 0 writes */
+        goto out;
     const size_t npt = over_dt ? ndt : sp.x.n;
 
     /* data file */

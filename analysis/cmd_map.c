@@ -480,9 +480,9 @@ int cmd_map(int argc, char **argv)
             rc = CLI_EFAIL;
             goto out;
         }
-        st = cosa_sweep_adaptive(&sp, &aopt, values, status, exact, &nfailed, &nevaluated);
+        st = scli_sweep_adaptive(&sp, &aopt, values, status, exact, &nfailed, &nevaluated);
     } else {
-        st = cosa_sweep_run(&sp, values, status, &nfailed);
+        st = scli_sweep_run(&sp, values, status, &nfailed);
     }
     const double seconds = scli_now() - t0;
     if (st != COSA_OK) {
@@ -491,6 +491,8 @@ int cmd_map(int argc, char **argv)
                                                                           : CLI_EFAIL;
         goto out;
     }
+    if (scli_mpi_rank() > 0) /* every process has the values; process 0 writes */
+        goto out;
 
     /* data files and scripts */
     char xlabel[128], ylabel[128], lev[32], comment[1024];

@@ -1,6 +1,7 @@
 /* cosa.c -- the `cosa` command: dispatch to subcommands. */
 #include "config.h"
 #include "cli.h"
+#include "sweep_cli.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -43,7 +44,26 @@ static void usage(FILE *f)
     fprintf(f, "\nRun 'cosa SUBCOMMAND --help' for the options of a subcommand.\n");
 }
 
+/* The subcommand (argv[1]) with MPI around it when mpirun/srun started us
+ * (sweep_mpi.c): processes other than 0 compute their share of a sweep and
+ * stay silent (their output would repeat process 0's). */
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    if (scli_mpi_init(&argc, &argv) != 0) {
+        cli_error(NULL, "MPI could not be initialised");
+        return CLI_EFAIL;
+    }
+    if (scli_mpi_rank() > 0 && (!freopen("/dev/null", "w", stdout) ||
+                                !freopen("/dev/null", "w", stderr)))
+        return CLI_EFAIL;
+    const int rc = run(argc, argv);
+    scli_mpi_finalize();
+    return rc;
+}
+
+static int run(int argc, char **argv)
 {
 #ifdef HAVE_OPENBLAS_SET_NUM_THREADS
     /* Our matrices are small and our sweeps parallelise over grid points:

@@ -80,6 +80,25 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
                      const char *const *opt, const char *const *axname, cosa_sweep_axis *const *ax,
                      size_t nax, cosa_system **sys);
 
+/* Sweeps over the processes of an MPI run (analysis/sweep_mpi.c; README
+ * "Large sweeps").  scli_mpi_init starts MPI when mpirun/srun launched the
+ * command (else, and without ./configure --with-mpi, there is one process);
+ * rank 0 writes and prints.  scli_sweep_run and scli_sweep_adaptive are
+ * cosa_sweep_run and cosa_sweep_adaptive with the grid points dealt out to
+ * the processes and the values gathered on all of them (bitwise the values
+ * of one process); scli_sweep_list is the list runner they use. */
+int scli_mpi_init(int *argc, char ***argv);
+void scli_mpi_finalize(void);
+int scli_mpi_rank(void);
+int scli_mpi_size(void);
+cosa_status scli_sweep_run(const cosa_sweep_spec *sp, double *values, cosa_status *status,
+                           size_t *nfailed);
+cosa_status scli_sweep_list(const cosa_sweep_spec *sp, const size_t *list, size_t n,
+                            double *values, cosa_status *status, size_t *nfailed, void *data);
+cosa_status scli_sweep_adaptive(const cosa_sweep_spec *sp, const cosa_adaptive_opts *o,
+                                double *values, cosa_status *status, unsigned char *exact,
+                                size_t *nfailed, size_t *nevaluated);
+
 /* --adaptive [--coarse K] [--margin M] of map and curve: the options of
  * cosa_sweep_adaptive (defaults K = 8, margin 0.02 relative for rho, 0.5
  * decades for the errors) and a one-line description for the data files'

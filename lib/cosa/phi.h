@@ -516,6 +516,18 @@ cosa_status cosa_sweep_adaptive(const cosa_sweep_spec *spec, const cosa_adaptive
                                 double *values, cosa_status *status, unsigned char *exact,
                                 size_t *nfailed, size_t *nevaluated);
 
+/* How the rounds of an adaptive sweep evaluate their lists: a function with
+ * cosa_sweep_run_list's contract (NULL: cosa_sweep_run_list itself), e.g.
+ * one that spreads each list over the processes of a cluster and gathers
+ * the values everywhere (the cosa command under mpirun). */
+typedef cosa_status (*cosa_sweep_list_fn)(const cosa_sweep_spec *spec, const size_t *list,
+                                          size_t n, double *values, cosa_status *status,
+                                          size_t *nfailed, void *user_data);
+cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_adaptive_opts *opt,
+                                     cosa_sweep_list_fn run, void *run_data, double *values,
+                                     cosa_status *status, unsigned char *exact, size_t *nfailed,
+                                     size_t *nevaluated);
+
 
 #ifdef __cplusplus
 }

@@ -160,8 +160,14 @@ static void want(size_t idx, unsigned char *exact, size_t *list, size_t *n)
 
 /* Sort the list by grid point (a thread keeps its system at a point), run
  * it, mark the results exact. */
-static cosa_status run(const cosa_sweep_spec *sp, size_t *list, size_t n, double *val,
-                       cosa_status *status, unsigned char *exact, size_t *failed, size_t *evals)
+struct runner {
+    cosa_sweep_list_fn fn;
+    void *data;
+};
+
+static cosa_status run(const cosa_sweep_spec *sp, const struct runner *rn, size_t *list,
+                       size_t n, double *val, cosa_status *status, unsigned char *exact,
+                       size_t *failed, size_t *evals)
 {
     const size_t npts = sp->x.n * sp->y.n;
     /* key: grid point first, then the result index */
@@ -171,7 +177,8 @@ static cosa_status run(const cosa_sweep_spec *sp, size_t *list, size_t n, double
     for (size_t i = 0; i < n; i++)
         list[i] = (list[i] % (sp->nscheme * sp->ndt)) * npts + list[i] / (sp->nscheme * sp->ndt);
     size_t f = 0;
-    cosa_status st = cosa_sweep_run_list(sp, list, n, val, status, &f);
+    cosa_status st = rn->fn ? rn->fn(sp, list, n, val, status, &f, rn->data)
+                            : cosa_sweep_run_list(sp, list, n, val, status, &f);
     if (st != COSA_OK)
         return st;
     for (size_t i = 0; i < n; i++)
@@ -185,6 +192,16 @@ cosa_status cosa_sweep_adaptive(const cosa_sweep_spec *spec, const cosa_adaptive
                                 double *values, cosa_status *status, unsigned char *exact,
                                 size_t *nfailed, size_t *nevaluated)
 {
+    return cosa_sweep_adaptive_with(spec, opt, NULL, NULL, values, status, exact, nfailed,
+                                    nevaluated);
+}
+
+cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_adaptive_opts *opt,
+                                     cosa_sweep_list_fn run_fn, void *run_data, double *values,
+                                     cosa_status *status, unsigned char *exact, size_t *nfailed,
+                                     size_t *nevaluated)
+{
+    const struct runner rn = {run_fn, run_data};
     if (!spec || !opt || !values || !exact)
         return COSA_EINVAL;
     const size_t total = cosa_sweep_size(spec);
@@ -222,7 +239,7 @@ cosa_status cosa_sweep_adaptive(const cosa_sweep_spec *spec, const cosa_adaptive
             for (size_t j = 0; j < ncb; j++)
                 want(at(&v, p, ca[i], cb[j]), exact, list, &n);
     if (st == COSA_OK)
-        st = run(spec, list, n, values, status, exact, &failed, &evals);
+        st = run(spec, &rn, list, n, values, status, exact, &failed, &evals);
     /* the coarse cells: consecutive coarse points (a side of one point: [0, 0]) */
     const size_t cna = nca > 1 ? nca - 1 : 1, cnb = ncb > 1 ? ncb - 1 : 1;
     if (st == COSA_OK) {
@@ -274,7 +291,7 @@ cosa_status cosa_sweep_adaptive(const cosa_sweep_spec *spec, const cosa_adaptive
         cells = next;
         nc = nn;
         if (nnew)
-            st = run(spec, list, nnew, values, status, exact, &failed, &evals);
+            st = run(spec, &rn, list, nnew, values, status, exact, &failed, &evals);
     }
     /* exact: 1 evaluated, 0 interpolated */
     for (size_t i = 0; i < total; i++) {

@@ -1323,17 +1323,40 @@ static void log_stage(const char *stage, size_t dim, size_t done, size_t total, 
 /* The stages of cosa_evaluate in order, the NRMSE's doubling steps counted
  * 0 .. total-1 with total = the bit length of N - 1, and the same result
  * bits with and without a progress callback. */
-Test(nrmse, progress_stages_and_unchanged_results)
+/* The two-mass oscillator at its defaults, its x0, a scheme and a workspace. */
+struct twomass_case {
+    cosa_system *sys;
+    double x0[8];
+    cosa_scheme s;
+    cosa_eval_workspace *w;
+};
+
+static void twomass_case_open(struct twomass_case *c, const char *scheme)
 {
     const cosa_model *m = cosa_model_find("twomass");
-    double par[32], x0[8];
+    double par[32];
     cosa_model_defaults(m, par);
-    cosa_system *sys;
-    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
-    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
-    cosa_scheme s;
-    cr_assert_eq(cosa_scheme_parse("foh+mbcorr", &s), COSA_OK);
-    cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, s.order);
+    cr_assert_eq(m->create(m, par, &c->sys), COSA_OK);
+    cr_assert_eq(m->initial_state(m, par, c->x0), COSA_OK);
+    cr_assert_eq(cosa_scheme_parse(scheme, &c->s), COSA_OK);
+    c->w = cosa_eval_workspace_alloc(c->sys, c->s.order);
+    cr_assert_not_null(c->w);
+}
+
+static void twomass_case_close(struct twomass_case *c)
+{
+    cosa_eval_workspace_free(c->w);
+    cosa_system_free(c->sys);
+}
+
+Test(nrmse, progress_stages_and_unchanged_results)
+{
+    struct twomass_case c;
+    twomass_case_open(&c, "foh+mbcorr");
+    cosa_system *sys = c.sys;
+    const double *x0 = c.x0;
+    const cosa_scheme s = c.s;
+    cosa_eval_workspace *w = c.w;
     cosa_point_result r0, r1;
     /* N = 300 steps: N - 1 = 299 = 100101011b, 9 bits */
     cr_assert_eq(cosa_evaluate(sys, &s, 1e-3, x0, 0.3, COSA_WANT_RHO | COSA_WANT_ERRORS, &r0, w),
@@ -1366,8 +1389,7 @@ Test(nrmse, progress_stages_and_unchanged_results)
     }
     cr_expect_eq(step, 9);
     cosa_eval_workspace_set_progress(w, NULL, NULL);
-    cosa_eval_workspace_free(w);
-    cosa_system_free(sys);
+    twomass_case_close(&c);
 }
 
 /* COSA_GIVEN_RHO: with the true rho the result is bitwise the same as
@@ -1375,15 +1397,12 @@ Test(nrmse, progress_stages_and_unchanged_results)
  * co-simulation "unstable": e_global = inf), and NaN means "not given". */
 Test(nrmse, given_rho_is_used_not_recomputed)
 {
-    const cosa_model *m = cosa_model_find("twomass");
-    double par[32], x0[8];
-    cosa_model_defaults(m, par);
-    cosa_system *sys;
-    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
-    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
-    cosa_scheme s;
-    cr_assert_eq(cosa_scheme_parse("soh+mbcorr", &s), COSA_OK);
-    cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, s.order);
+    struct twomass_case c;
+    twomass_case_open(&c, "soh+mbcorr");
+    cosa_system *sys = c.sys;
+    const double *x0 = c.x0;
+    const cosa_scheme s = c.s;
+    cosa_eval_workspace *w = c.w;
     const unsigned all = COSA_WANT_RHO | COSA_WANT_ERRORS;
     cosa_point_result r0, r1, r2, r3;
     cr_assert_eq(cosa_evaluate(sys, &s, 1e-4, x0, 0.3, all, &r0, w), COSA_OK);
@@ -1397,6 +1416,5 @@ Test(nrmse, given_rho_is_used_not_recomputed)
     r3.rho = NAN;
     cr_assert_eq(cosa_evaluate(sys, &s, 1e-4, x0, 0.3, all | COSA_GIVEN_RHO, &r3, w), COSA_OK);
     cr_expect(memcmp(&r0, &r3, sizeof r0) == 0);
-    cosa_eval_workspace_free(w);
-    cosa_system_free(sys);
+    twomass_case_close(&c);
 }

@@ -3,7 +3,11 @@
 # of `mpirun --oversubscribe -n 3 cosa map|curve` are bitwise those of one
 # threaded process, for full and adaptive maps, a curve, and an error metric;
 # bad input gives one cosa line (process 0) and exit 2 from every process.
-: "${COSA:?}" "${MPIRUN:?}"
+: "${COSA:?}"
+if [ -z "${MPIRUN:-}" ]; then
+    echo "skip - no mpirun (configure --with-mpi)"
+    exit 77
+fi
 # mpirun refuses root unless told (CI runs as root)
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM

@@ -501,9 +501,10 @@ static void tidy_exponent(char *s)
 /* Among the %.{p}g renderings that read back as x, the shortest; an
  * exponent counts two extra characters, so 1000 prints as "1000" and 1e6
  * as "1e6". */
-int mf_expr_print_number(FILE *f, double x)
+char *mf_expr_format_number(char *best, double x)
 {
-    char best[40] = "", buf[40];
+    char buf[MF_NUMBER_MAX];
+    best[0] = '\0';
     size_t best_score = SIZE_MAX;
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, sizeof buf, "%.*g", prec, x);
@@ -518,8 +519,14 @@ int mf_expr_print_number(FILE *f, double x)
         }
     }
     if (!best[0]) /* not reached for finite x: %.17g always reads back */
-        snprintf(best, sizeof best, "%.17g", x);
-    return fputs(best, f) < 0 ? -1 : 0;
+        snprintf(best, MF_NUMBER_MAX, "%.17g", x);
+    return best;
+}
+
+int mf_expr_print_number(FILE *f, double x)
+{
+    char best[MF_NUMBER_MAX];
+    return fputs(mf_expr_format_number(best, x), f) < 0 ? -1 : 0;
 }
 
 /* Binding strength of the subtree rooted at instruction k (see expr.h):

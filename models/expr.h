@@ -71,7 +71,11 @@ typedef const char *(*mf_expr_namer)(void *ctx, uint32_t id);
 int mf_expr_print(FILE *f, const mf_expr_pool *p, const mf_expr *e, mf_expr_namer name,
                   void *ctx);
 
-/* Print x with the fewest significant digits (<= 17) that read back as x. */
+/* x with the fewest significant digits (<= 17) that read back as x, an
+ * exponent counting two extra characters ("1000", "1e6"): written to f, or
+ * into buf (MF_NUMBER_MAX bytes; returns buf). */
+enum { MF_NUMBER_MAX = 40 };
 int mf_expr_print_number(FILE *f, double x);
+char *mf_expr_format_number(char *buf, double x);
 
 #endif

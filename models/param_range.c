@@ -2,10 +2,10 @@
  * against them, and writing them as text for `cosa models`, messages and
  * model files. */
 #include "cosa.h"
+#include "expr.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* The value of a bound: the number, or the parameter it names (in par). */
@@ -25,28 +25,12 @@ static int bound_value(const cosa_model *m, const char *pname, double number, co
     return 1;
 }
 
-/* A number for messages and model files: the shortest %g that reads back
- * as the same double. */
-static void num(char *buf, size_t size, double v)
-{
-    if (v == floor(v) && fabs(v) < 1e15) { /* integers in full: 100000, not 1e+05 */
-        snprintf(buf, size, "%.0f", v);
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
 static int bound_text(char *buf, size_t size, const char *pname, double number)
 {
     if (pname)
         return snprintf(buf, size, "%s", pname);
-    char b[32];
-    num(b, sizeof b, number);
-    return snprintf(buf, size, "%s", b);
+    char b[MF_NUMBER_MAX];
+    return snprintf(buf, size, "%s", mf_expr_format_number(b, number));
 }
 
 int cosa_param_range_text(const cosa_model *m, size_t k, char *buf, size_t size)
@@ -90,16 +74,11 @@ static void rule_text(const cosa_model *m, const cosa_range *r, const double *pa
     double v;
     bound_text(lo, sizeof lo, r->lo_param, r->lo);
     bound_text(hi, sizeof hi, r->hi_param, r->hi);
-    if (r->lo_param && bound_value(m, r->lo_param, r->lo, par, &v)) {
-        char b[32];
-        num(b, sizeof b, v);
-        snprintf(lov, sizeof lov, "%s = %s", r->lo_param, b);
-    }
-    if (r->hi_param && bound_value(m, r->hi_param, r->hi, par, &v)) {
-        char b[32];
-        num(b, sizeof b, v);
-        snprintf(hiv, sizeof hiv, "%s = %s", r->hi_param, b);
-    }
+    char b[MF_NUMBER_MAX];
+    if (r->lo_param && bound_value(m, r->lo_param, r->lo, par, &v))
+        snprintf(lov, sizeof lov, "%s = %s", r->lo_param, mf_expr_format_number(b, v));
+    if (r->hi_param && bound_value(m, r->hi_param, r->hi, par, &v))
+        snprintf(hiv, sizeof hiv, "%s = %s", r->hi_param, mf_expr_format_number(b, v));
     const int has_lo = (r->flags & (COSA_RANGE_GT | COSA_RANGE_GE)) != 0;
     const int has_hi = (r->flags & (COSA_RANGE_LT | COSA_RANGE_LE)) != 0;
     const char *glo = r->flags & COSA_RANGE_GT ? ">" : ">=";

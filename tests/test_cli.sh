@@ -418,8 +418,8 @@ expect_msg() { # expect_msg TEXT CMD...: exit 2, one line containing TEXT
     grep -qF -- "$msg_want" "$tmp/err" && ok || bad "'$*': expected '$msg_want', got: $(cat "$tmp/err")"
 }
 expect_msg "--set m1=0: m1 must be > 0" "$COSA" point --scheme zoh --dt 1e-4 --set m1=0
-expect_msg "--set n=0: n must be an integer in 1..100000" "$COSA" point --model chain --scheme zoh --dt 1e-3 --set n=0
-expect_msg "--set n=2.5: n must be an integer in 1..100000" "$COSA" point --model chain --scheme zoh --dt 1e-3 --set n=2.5
+expect_msg "--set n=0: n must be an integer in 1..1e5" "$COSA" point --model chain --scheme zoh --dt 1e-3 --set n=0
+expect_msg "--set n=2.5: n must be an integer in 1..1e5" "$COSA" point --model chain --scheme zoh --dt 1e-3 --set n=2.5
 expect_msg "--set r=7: r must be an integer in 1..n (n = 6)" "$COSA" point --model chain --scheme zoh --dt 1e-3 --set r=7
 expect_msg "--set n=2: r must be an integer in 1..n (n = 2)" "$COSA" limit --model chain --scheme zoh --criterion stable --set n=2
 expect_msg "--set nd=0: nd must be > 0" "$COSA" simulate --model twomass-nl --scheme zoh --dt 1e-3 --set nd=0

@@ -732,7 +732,7 @@ Test(models, range_messages)
     static const struct { const char *m, *p; double v; const char *msg; } cases[] = {
         {"twomass", "m1", 0, "m1 must be > 0"},
         {"chain", "r", 7, "r must be an integer in 1..n (n = 6)"},
-        {"chain", "n", 2.5, "n must be an integer in 1..100000"},
+        {"chain", "n", 2.5, "n must be an integer in 1..1e5"},
         {"twomass-nl", "dkmax", 1, "dkmax must be >= dkmin (dkmin = 10)"},
         {"twomass-nl", "nd", -0.5, "nd must be > 0"},
     };

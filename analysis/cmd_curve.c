@@ -334,6 +334,8 @@ int cmd_curve(int argc, char **argv)
         snprintf(title, sizeof title, "model %s%s", m->name, sets);
     else
         snprintf(title, sizeof title, "model %s, ΔT = %g s%s", m->name, dt[0], sets);
+    if (o.adaptive && strlen(title) + 48 < sizeof title) /* say so: exact only near the level */
+        strcat(title, " (adaptive: exact near the level only)");
     snprintf(comment, sizeof comment, "# cosa %s curve: model %s, %s against %s\n# data: %s",
              cosa_version(), m->name, cosa_metric_name(metric), xname, dat);
     const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",   "TITLES", "COLORS", "DASHES",

@@ -898,3 +898,42 @@ Test(adaptive, bad_options)
                      "case %zu", i);
     cr_expect_eq(cosa_sweep_adaptive(&sp, NULL, v, NULL, ex, NULL, NULL), COSA_EINVAL);
 }
+
+/* The progress of an adaptive map runs once through all grid points: never
+ * backwards over the rounds, the total only at the very end. */
+static size_t ad_ends;
+static void ad_progress(size_t done, size_t total, void *ud)
+{
+    (void)ud;
+    cr_assert_geq(done, last_done, "progress went back from %zu to %zu", last_done, done);
+    cr_assert_leq(done, total);
+    ad_ends += done == total;
+    calls++;
+    last_done = done;
+    last_total = total;
+}
+
+Test(adaptive, progress_through_the_rounds)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s[2];
+    cosa_scheme_parse("zoh", &s[0]);
+    cosa_scheme_parse("foh", &s[1]);
+    const double dt[2] = {1e-3, 1e-4};
+    cosa_sweep_spec sp = twomass_spec(m, s, 2, dt, 2, COSA_METRIC_RHO, 40);
+    sp.progress = ad_progress;
+    const size_t total = cosa_sweep_size(&sp);
+    double *v = malloc(total * sizeof *v);
+    unsigned char *ex = malloc(total);
+    const cosa_adaptive_opts o = {1.0, 8, 1.0, 0};
+    calls = last_done = last_total = ad_ends = 0;
+    size_t nev = 0;
+    cr_assert_eq(cosa_sweep_adaptive(&sp, &o, v, NULL, ex, NULL, &nev), COSA_OK);
+    cr_expect_gt(calls, 1);
+    cr_expect_eq(ad_ends, 1, "the total is reported once, at the end");
+    cr_expect_eq(last_done, total);
+    cr_expect_eq(last_total, total);
+    cr_expect_lt(nev, total);
+    free(v);
+    free(ex);
+}

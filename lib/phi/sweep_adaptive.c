@@ -122,17 +122,26 @@ static int active(const double *val, const struct view *v, const struct cell *c,
     return isfinite(dmin) && dmin <= o->margin * (hi - lo);
 }
 
-/* Fill the points of an inactive cell that were not evaluated. */
-static void fill(double *val, unsigned char *exact, const struct view *v, const struct cell *c)
+/* exact[] while the rounds run: 0 untouched, 1 evaluated, 2 listed for the
+ * next evaluation, 3 interpolated (may still be listed and evaluated later,
+ * when a neighbouring cell is refined). */
+enum { PT_NONE = 0, PT_EXACT = 1, PT_LISTED = 2, PT_FILLED = 3 };
+
+/* Fill the points of an inactive cell that were neither evaluated nor
+ * filled; returns how many it filled. */
+static size_t fill(double *val, unsigned char *exact, const struct view *v, const struct cell *c)
 {
+    size_t nfill = 0;
     const double c00 = val[at(v, c->plane, c->a0, c->b0)], c10 = val[at(v, c->plane, c->a1, c->b0)],
                  c01 = val[at(v, c->plane, c->a0, c->b1)], c11 = val[at(v, c->plane, c->a1, c->b1)];
     const int finite = isfinite(c00) && isfinite(c10) && isfinite(c01) && isfinite(c11);
     for (size_t a = c->a0; a <= c->a1; a++)
         for (size_t b = c->b0; b <= c->b1; b++) {
             const size_t idx = at(v, c->plane, a, b);
-            if (exact[idx])
+            if (exact[idx] != PT_NONE)
                 continue;
+            exact[idx] = PT_FILLED;
+            nfill++;
             const double ta = c->a1 > c->a0 ? (double)(a - c->a0) / (double)(c->a1 - c->a0) : 0.0;
             const double tb = c->b1 > c->b0 ? (double)(b - c->b0) / (double)(c->b1 - c->b0) : 0.0;
             if (finite)
@@ -141,6 +150,7 @@ static void fill(double *val, unsigned char *exact, const struct view *v, const 
             else /* the nearest corner */
                 val[idx] = ta <= 0.5 ? (tb <= 0.5 ? c00 : c01) : (tb <= 0.5 ? c10 : c11);
         }
+    return nfill;
 }
 
 static int cmp_size(const void *p, const void *q)
@@ -149,13 +159,34 @@ static int cmp_size(const void *p, const void *q)
     return a < b ? -1 : a > b;
 }
 
-/* Append idx to the list if it was not evaluated or listed yet. */
-static void want(size_t idx, unsigned char *exact, size_t *list, size_t *n)
+/* Append idx to the list if it was not evaluated or listed yet (an
+ * interpolated point is no longer settled: *settled counts down). */
+static void want(size_t idx, unsigned char *exact, size_t *list, size_t *n, size_t *settled)
 {
-    if (!exact[idx]) {
-        exact[idx] = 2; /* listed; 1 once evaluated */
+    if (exact[idx] == PT_NONE || exact[idx] == PT_FILLED) {
+        if (exact[idx] == PT_FILLED)
+            (*settled)--;
+        exact[idx] = PT_LISTED;
         list[(*n)++] = idx;
     }
+}
+
+/* Progress of the whole adaptive sweep through the rounds: a round's
+ * progress (done of its list) is reported as settled + done of all the
+ * points; only the end of the last round reports all of them. */
+struct progress_adapter {
+    const cosa_sweep_spec *outer;
+    size_t settled, total;
+};
+
+static void adapt_progress(size_t done, size_t n, void *user_data)
+{
+    (void)n;
+    const struct progress_adapter *a = user_data;
+    size_t now = a->settled + done;
+    if (now >= a->total)
+        now = a->total - 1;
+    a->outer->progress(now, a->total, a->outer->user_data);
 }
 
 /* Sort the list by grid point (a thread keeps its system at a point), run
@@ -167,8 +198,14 @@ struct runner {
 
 static cosa_status run(const cosa_sweep_spec *sp, const struct runner *rn, size_t *list,
                        size_t n, double *val, cosa_status *status, unsigned char *exact,
-                       size_t *failed, size_t *evals)
+                       size_t *failed, size_t *evals, size_t *settled)
 {
+    cosa_sweep_spec inner = *sp;
+    struct progress_adapter pa = {sp, *settled, cosa_sweep_size(sp)};
+    if (sp->progress) {
+        inner.progress = adapt_progress;
+        inner.user_data = &pa;
+    }
     const size_t npts = sp->x.n * sp->y.n;
     /* key: grid point first, then the result index */
     for (size_t i = 0; i < n; i++)
@@ -177,14 +214,15 @@ static cosa_status run(const cosa_sweep_spec *sp, const struct runner *rn, size_
     for (size_t i = 0; i < n; i++)
         list[i] = (list[i] % (sp->nscheme * sp->ndt)) * npts + list[i] / (sp->nscheme * sp->ndt);
     size_t f = 0;
-    cosa_status st = rn->fn ? rn->fn(sp, list, n, val, status, &f, rn->data)
-                            : cosa_sweep_run_list(sp, list, n, val, status, &f);
+    cosa_status st = rn->fn ? rn->fn(&inner, list, n, val, status, &f, rn->data)
+                            : cosa_sweep_run_list(&inner, list, n, val, status, &f);
     if (st != COSA_OK)
         return st;
     for (size_t i = 0; i < n; i++)
-        exact[list[i]] = 1;
+        exact[list[i]] = PT_EXACT;
     *failed += f;
     *evals += n;
+    *settled += n;
     return COSA_OK;
 }
 
@@ -213,7 +251,7 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
     struct view v;
     make_view(spec, &v);
     memset(exact, 0, total);
-    size_t failed = 0, evals = 0;
+    size_t failed = 0, evals = 0, settled = 0;
     size_t *list = malloc(total * sizeof *list);
     size_t ccap = 1, nc = 0;
     struct cell *cells = malloc(sizeof *cells);
@@ -237,9 +275,9 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
     for (size_t p = 0; p < v.nplane && st == COSA_OK; p++)
         for (size_t i = 0; i < nca; i++)
             for (size_t j = 0; j < ncb; j++)
-                want(at(&v, p, ca[i], cb[j]), exact, list, &n);
+                want(at(&v, p, ca[i], cb[j]), exact, list, &n, &settled);
     if (st == COSA_OK)
-        st = run(spec, &rn, list, n, values, status, exact, &failed, &evals);
+        st = run(spec, &rn, list, n, values, status, exact, &failed, &evals, &settled);
     /* the coarse cells: consecutive coarse points (a side of one point: [0, 0]) */
     const size_t cna = nca > 1 ? nca - 1 : 1, cnb = ncb > 1 ? ncb - 1 : 1;
     if (st == COSA_OK) {
@@ -269,7 +307,7 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
         for (size_t i = 0; i < nc; i++) {
             const struct cell *c = &cells[i];
             if (!active(values, &v, c, opt)) {
-                fill(values, exact, &v, c);
+                settled += fill(values, exact, &v, c);
                 continue;
             }
             if (c->a1 - c->a0 <= 1 && c->b1 - c->b0 <= 1)
@@ -280,7 +318,7 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
             const int sa = am != c->a0, sb = bm != c->b0;
             for (int i2 = 0; i2 < 3; i2++)
                 for (int j2 = 0; j2 < 3; j2++)
-                    want(at(&v, c->plane, as[i2], bs[j2]), exact, list, &nnew);
+                    want(at(&v, c->plane, as[i2], bs[j2]), exact, list, &nnew, &settled);
             for (int i2 = 0; i2 <= sa; i2++)
                 for (int j2 = 0; j2 <= sb; j2++)
                     next[nn++] = (struct cell){c->plane, sa ? as[i2] : c->a0,
@@ -291,11 +329,13 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
         cells = next;
         nc = nn;
         if (nnew)
-            st = run(spec, &rn, list, nnew, values, status, exact, &failed, &evals);
+            st = run(spec, &rn, list, nnew, values, status, exact, &failed, &evals, &settled);
     }
+    if (st == COSA_OK && spec->progress)
+        spec->progress(total, total, spec->user_data);
     /* exact: 1 evaluated, 0 interpolated */
     for (size_t i = 0; i < total; i++) {
-        exact[i] = exact[i] == 1;
+        exact[i] = exact[i] == PT_EXACT;
         if (status && !exact[i])
             status[i] = COSA_OK; /* interpolated, not failed */
     }

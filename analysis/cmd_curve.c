@@ -44,9 +44,10 @@ static void help(void)
            "                       curve is then exact only near the level); one column\n"
            "                       exact_SCHEME per scheme (1 = evaluated, 0 = interpolated);\n"
            "                       stdout: 'evaluated N of M'\n"
-           "  --coarse K           coarse step of --adaptive (default 8)\n"
+           "  --coarse K           coarse step of --adaptive (default 12)\n"
            "  --margin M           refine where the level is within M x the spread of an\n"
-           "                       interval's end values (default 1; log10 scale for errors)\n"
+           "                       interval's end values (default 0.5; log10 scale for\n"
+           "                       the errors)\n"
            "%s",
            cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_rest, cli_help_line);
 }

@@ -61,10 +61,10 @@ static void help(void)
            "                       margin of it, down to the full grid; the other points\n"
            "                       are interpolated and get 0 in a 5th column 'exact'\n"
            "                       (README 'Adaptive maps'); stdout: 'evaluated N of M'\n"
-           "  --coarse K           coarse grid step of --adaptive (default 8)\n"
-           "  --margin M           refine near the level: |rho - level| <= M level for rho\n"
-           "                       (default 0.02), |log10(e / level)| <= M for the errors\n"
-           "                       (default 0.5 decades)\n"
+           "  --coarse K           coarse grid step of --adaptive (default 12)\n"
+           "  --margin M           also refine a cell whose corner lies within M x the\n"
+           "                       spread of its corner values of the level (default 0.5;\n"
+           "                       log10 scale for the errors)\n"
            "%s",
            cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_rest, cli_help_line);
 }

@@ -350,7 +350,7 @@ expect_exit 0 "$COSA" map $ad -o "$tmp/adfull"
 # shellcheck disable=SC2086
 expect_exit 0 "$COSA" map $ad --adaptive -o "$tmp/ad"
 awk '$1 == "evaluated" { exit !($2 < $4 && $4 == 6400) }' "$tmp/out" || bad "adaptive: $(cat "$tmp/out")"
-grep -q '^# adaptive: coarse grid every 8 points' "$tmp/ad/rho_zoh.dat" || bad "adaptive header"
+grep -q '^# adaptive: coarse grid every 12 points' "$tmp/ad/rho_zoh.dat" || bad "adaptive header"
 for f in rho_zoh.dat rho_foh_mbcorr.dat; do
     grep -v '^#' "$tmp/adfull/$f" >"$tmp/adf.txt"
     grep -v '^#' "$tmp/ad/$f" >"$tmp/ada.txt"

@@ -899,6 +899,66 @@ Test(adaptive, bad_options)
     cr_expect_eq(cosa_sweep_adaptive(&sp, NULL, v, NULL, ex, NULL, NULL), COSA_EINVAL);
 }
 
+/* A synthetic plane through the list-function seam: value 2 everywhere
+ * except a 9 x 9 block in the far corner (detected by the coarse grid) and
+ * a line one point wide, a = b + 3, running from that block to the opposite
+ * edge between the coarse points, both at 0.5.  With margin 0 no coarse
+ * cell along the line hints at it (its corners all read 2); only contour
+ * tracing from the block follows it.  Without tracing the line is lost. */
+#define THIN_N 65
+static double thin_value(size_t a, size_t b)
+{
+    return (a >= THIN_N - 9 && b >= THIN_N - 9) || a == b + 3 ? 0.5 : 2.0;
+}
+
+static cosa_status thin_list(const cosa_sweep_spec *sp, const size_t *list, size_t n,
+                             double *values, cosa_status *status, size_t *nfailed, void *data)
+{
+    size_t *calls = data;
+    ++*calls;
+    for (size_t i = 0; i < n; i++) {
+        const size_t k = list[i] % (sp->x.n * sp->y.n);
+        values[list[i]] = thin_value(k / sp->y.n, k % sp->y.n);
+        if (status)
+            status[list[i]] = COSA_OK;
+    }
+    if (nfailed)
+        *nfailed = 0;
+    return COSA_OK;
+}
+
+Test(adaptive, tracing_follows_a_thin_valley)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s;
+    cosa_scheme_parse("zoh", &s);
+    const double dt = 1e-3;
+    cosa_sweep_spec sp = twomass_spec(m, &s, 1, &dt, 1, COSA_METRIC_RHO, THIN_N);
+    const size_t total = cosa_sweep_size(&sp);
+    double *v = malloc(total * sizeof *v);
+    unsigned char *ex = malloc(total);
+    const cosa_adaptive_opts o = {1.0, 16, 0.0, 0};
+    size_t calls = 0, nev = 0;
+    cr_assert_eq(cosa_sweep_adaptive_with(&sp, &o, thin_list, &calls, v, NULL, ex, NULL, &nev),
+                 COSA_OK);
+    for (size_t a = 0; a < THIN_N; a++)
+        for (size_t b = 0; b < THIN_N; b++) {
+            const size_t i = a * THIN_N + b;
+            cr_expect_eq(v[i] < 1.0, thin_value(a, b) < 1.0, "point (%zu, %zu): %g", a, b, v[i]);
+            /* both ends of every level crossing evaluated */
+            if (a + 1 < THIN_N && (thin_value(a, b) < 1.0) != (thin_value(a + 1, b) < 1.0))
+                cr_expect(ex[i] && ex[i + THIN_N], "crossing (%zu, %zu)-(%zu, %zu)", a, b, a + 1, b);
+            if (b + 1 < THIN_N && (thin_value(a, b) < 1.0) != (thin_value(a, b + 1) < 1.0))
+                cr_expect(ex[i] && ex[i + 1], "crossing (%zu, %zu)-(%zu, %zu)", a, b, a, b + 1);
+        }
+    /* the line and its two neighbour lines, the block's rim, the coarse
+     * grid: far fewer than all points, though more than one round */
+    cr_expect_lt(nev, total / 2, "evaluated %zu of %zu", nev, total);
+    cr_expect_gt(calls, 2);
+    free(v);
+    free(ex);
+}
+
 /* The progress of an adaptive map runs once through all grid points: never
  * backwards over the rounds, the total only at the very end. */
 static size_t ad_ends;

@@ -495,7 +495,8 @@ cosa_status cosa_sweep_run_list(const cosa_sweep_spec *spec, const size_t *list,
  * every cell whose corners straddle the level, come within margin of it or
  * failed is halved along its long sides, round by round, down to single grid
  * cells; the points of the other cells are interpolated (bilinear, or the
- * nearest corner where one is infinite) and marked exact[i] = 0.  Every
+ * nearest corner where one is infinite) and marked exact[i] = 0; then every
+ * contour found is traced across interpolated cells it enters.  Every
  * point next to the contour is evaluated (exact[i] = 1), bitwise as
  * cosa_sweep_run.  "Near" is scale-free: a corner's distance from the level
  * is at most margin times the spread of the cell's finite corner values, in

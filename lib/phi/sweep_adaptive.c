@@ -9,10 +9,12 @@
  * cells.  Cells that never became active hold no contour (their corners
  * are on one side of the level, away from it): their points are filled by
  * bilinear interpolation of the corners (the nearest corner where a corner
- * is infinite), and marked not exact.  Every point next to a contour is
- * then evaluated, so the contours drawn are those of the full grid unless
- * a feature (an island) fits inside a coarse cell without coming within the
- * margin of its corners.
+ * is infinite), and marked not exact.  Then the contours are traced (see
+ * trace()): a contour that left the refined cells (a thin valley between
+ * corners that do not hint at it) is followed from the crossings found.
+ * Every point next to a contour is then evaluated, so the contours drawn
+ * are those of the full grid unless a feature (an island) fits inside a
+ * coarse cell without coming within the margin of its corners.
  *
  * The plane of a sweep is the first two of (x, y, dt) with more than one
  * point: (x, y) for maps, (x, dt) for maps over --y dt, (x) for a curve over a
@@ -49,6 +51,20 @@ static size_t at(const struct view *v, size_t p, size_t a, size_t b)
         p /= v->dim[d];
     }
     return idx;
+}
+
+/* The inverse of at(): result index idx as p * na * nb + a * nb + b. */
+static size_t plane_index(const struct view *v, size_t idx)
+{
+    size_t comp[4], p = 0;
+    for (int d = 0; d < 4; d++) {
+        comp[d] = idx / v->stride[d];
+        idx %= v->stride[d];
+    }
+    for (int d = 0; d < 4; d++)
+        if (d != v->pa && d != v->pb)
+            p = p * v->dim[d] + comp[d];
+    return (p * v->na + comp[v->pa]) * v->nb + comp[v->pb];
 }
 
 static void make_view(const cosa_sweep_spec *sp, struct view *v)
@@ -226,6 +242,93 @@ static cosa_status run(const cosa_sweep_spec *sp, const struct runner *rn, size_
     return COSA_OK;
 }
 
+/* Side of the level of value x: 0 below, 1 at or above, 2 failed (NaN). */
+static int side(double x, double level)
+{
+    return isnan(x) ? 2 : x >= level;
+}
+
+/* Want the corners of the cells on both sides of the edge (a, b)-(a2, b2)
+ * of plane p (a2 = a + 1 or b2 = b + 1). */
+static void want_edge_cells(const struct view *v, size_t p, size_t a, size_t b, size_t a2,
+                            size_t b2, unsigned char *exact, size_t *list, size_t *n,
+                            size_t *settled)
+{
+    if (a2 != a) { /* edge along a: the cells at b - 1 and b + 1 */
+        const size_t lo = b > 0 ? b - 1 : b, hi = b + 1 < v->nb ? b + 1 : b;
+        for (size_t bb = lo; bb <= hi; bb++) {
+            want(at(v, p, a, bb), exact, list, n, settled);
+            want(at(v, p, a2, bb), exact, list, n, settled);
+        }
+    } else {
+        const size_t lo = a > 0 ? a - 1 : a, hi = a + 1 < v->na ? a + 1 : a;
+        for (size_t aa = lo; aa <= hi; aa++) {
+            want(at(v, p, aa, b), exact, list, n, settled);
+            want(at(v, p, aa, b2), exact, list, n, settled);
+        }
+    }
+}
+
+/* Contour tracing, after the rounds.  A contour that leaves the refined
+ * cells (a thin valley of the value that crosses a cell between corners
+ * that do not hint at it) shows as an evaluated point whose interpolated
+ * neighbour lies on the other side of the level, or as a level crossing
+ * between two evaluated neighbours whose cells are not all evaluated.  Both
+ * are evaluated, and the new points are examined in turn, until every
+ * crossing found is closed: then every grid edge that crosses the level in
+ * a contour reached by the refinement has both end points evaluated, and
+ * so have the cells on both sides of it.  Each pass examines only the
+ * points evaluated by the one before. */
+static cosa_status trace(const cosa_sweep_spec *sp, const struct runner *rn, const struct view *v,
+                         const cosa_adaptive_opts *o, size_t *list, double *val,
+                         cosa_status *status, unsigned char *exact, size_t *failed, size_t *evals,
+                         size_t *settled)
+{
+    const size_t total = cosa_sweep_size(sp), plane_n = v->na * v->nb;
+    /* the points to examine: all evaluated ones first, then each pass's new
+     * ones (kept as (plane, a, b) through a plane-local index) */
+    size_t *chk = malloc(total * sizeof *chk), nchk = 0;
+    if (!chk)
+        return COSA_ENOMEM;
+    for (size_t p = 0; p < v->nplane; p++)
+        for (size_t a = 0; a < v->na; a++)
+            for (size_t b = 0; b < v->nb; b++)
+                if (exact[at(v, p, a, b)] == PT_EXACT)
+                    chk[nchk++] = p * plane_n + a * v->nb + b;
+    cosa_status st = COSA_OK;
+    while (st == COSA_OK && nchk > 0) {
+        size_t n = 0;
+        for (size_t i = 0; i < nchk; i++) {
+            const size_t p = chk[i] / plane_n, a = chk[i] % plane_n / v->nb, b = chk[i] % v->nb;
+            const int s0 = side(val[at(v, p, a, b)], o->level);
+            /* the four neighbours (a -+ 1, b), (a, b -+ 1) */
+            const long da[4] = {-1, 1, 0, 0}, db[4] = {0, 0, -1, 1};
+            for (int k = 0; k < 4; k++) {
+                if ((da[k] < 0 && a == 0) || (da[k] > 0 && a + 1 >= v->na) ||
+                    (db[k] < 0 && b == 0) || (db[k] > 0 && b + 1 >= v->nb))
+                    continue;
+                const size_t a2 = a + (size_t)da[k], b2 = b + (size_t)db[k];
+                const size_t j = at(v, p, a2, b2);
+                if (side(val[j], o->level) == s0)
+                    continue;
+                if (exact[j] == PT_FILLED)
+                    want(j, exact, list, &n, settled);
+                else if (exact[j] == PT_EXACT)
+                    want_edge_cells(v, p, a < a2 ? a : a2, b < b2 ? b : b2, a < a2 ? a2 : a,
+                                    b < b2 ? b2 : b, exact, list, &n, settled);
+            }
+        }
+        nchk = 0;
+        if (n == 0)
+            break;
+        st = run(sp, rn, list, n, val, status, exact, failed, evals, settled);
+        for (size_t i = 0; st == COSA_OK && i < n; i++)
+            chk[nchk++] = plane_index(v, list[i]);
+    }
+    free(chk);
+    return st;
+}
+
 cosa_status cosa_sweep_adaptive(const cosa_sweep_spec *spec, const cosa_adaptive_opts *opt,
                                 double *values, cosa_status *status, unsigned char *exact,
                                 size_t *nfailed, size_t *nevaluated)
@@ -331,6 +434,8 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
         if (nnew)
             st = run(spec, &rn, list, nnew, values, status, exact, &failed, &evals, &settled);
     }
+    if (st == COSA_OK)
+        st = trace(spec, &rn, &v, opt, list, values, status, exact, &failed, &evals, &settled);
     if (st == COSA_OK && spec->progress)
         spec->progress(total, total, spec->user_data);
     /* exact: 1 evaluated, 0 interpolated */

@@ -104,11 +104,14 @@ static double scaled(double v, const cosa_adaptive_opts *o)
     return o->log_scale ? (v > 0.0 ? log10(v) : -INFINITY) : v;
 }
 
-/* 1 if the cell may hold a contour: a failed (NaN) corner, corners on both
- * sides of the level, or a finite corner whose distance from the level is
- * at most margin times the spread of the finite corner values (in the
- * metric's scale): the level could be reached inside the cell by a bump of
- * the size of the variation across it (an island). */
+enum { CELL_SETTLED = 0, CELL_CROSSED = 1, CELL_NEAR = 2 };
+
+/* Whether the cell may hold a contour: CELL_CROSSED for a failed (NaN)
+ * corner or corners on both sides of the level; CELL_NEAR for a finite
+ * corner whose distance from the level is at most margin times the spread
+ * of the finite corner values (in the metric's scale): the level could be
+ * reached inside the cell by a bump of the size of the variation across it
+ * (an island); else CELL_SETTLED. */
 static int active(const double *val, const struct view *v, const struct cell *c,
                   const cosa_adaptive_opts *o)
 {
@@ -120,7 +123,7 @@ static int active(const double *val, const struct view *v, const struct cell *c,
         for (int j = 0; j < 2; j++) {
             const double x = val[at(v, c->plane, as[i], bs[j])];
             if (isnan(x))
-                return 1;
+                return CELL_CROSSED;
             if (x < o->level)
                 below = 1;
             else
@@ -134,8 +137,8 @@ static int active(const double *val, const struct view *v, const struct cell *c,
             }
         }
     if (below && above)
-        return 1;
-    return isfinite(dmin) && dmin <= o->margin * (hi - lo);
+        return CELL_CROSSED;
+    return isfinite(dmin) && dmin <= o->margin * (hi - lo) ? CELL_NEAR : CELL_SETTLED;
 }
 
 /* exact[] while the rounds run: 0 untouched, 1 evaluated, 2 listed for the
@@ -409,7 +412,8 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
         }
         for (size_t i = 0; i < nc; i++) {
             const struct cell *c = &cells[i];
-            if (!active(values, &v, c, opt)) {
+            const int ac = active(values, &v, c, opt);
+            if (ac == CELL_SETTLED) {
                 settled += fill(values, exact, &v, c);
                 continue;
             }
@@ -417,6 +421,15 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
                 continue; /* a single grid cell: its corners are exact */
             const size_t am = c->a1 - c->a0 > 1 ? (c->a0 + c->a1) / 2 : c->a0;
             const size_t bm = c->b1 - c->b0 > 1 ? (c->b0 + c->b1) / 2 : c->b0;
+            if (ac == CELL_NEAR && c->a1 - c->a0 <= 2 && c->b1 - c->b0 <= 2) {
+                /* the last split of a cell that only comes near the level:
+                 * its centre is probed, the rest interpolated; if the
+                 * centre crosses the level, the tracing evaluates its
+                 * neighbours */
+                want(at(&v, c->plane, am, bm), exact, list, &nnew, &settled);
+                settled += fill(values, exact, &v, c);
+                continue;
+            }
             const size_t as[3] = {c->a0, am, c->a1}, bs[3] = {c->b0, bm, c->b1};
             const int sa = am != c->a0, sb = bm != c->b0;
             for (int i2 = 0; i2 < 3; i2++)

@@ -2,6 +2,7 @@
  * parameters for a list of macro steps and schemes (Figs 4 and 6 of the
  * MBCorr paper): data files in gnuplot grid format and gnuplot scripts. */
 #include "config.h"
+#include "map_data.h"
 #include "sweep_cli.h"
 
 #include <errno.h>
@@ -21,7 +22,7 @@ static void help(void)
            "                [--metric rho|e_global|e_local|e_local_ref] [--level L] [--tend T]\n"
            "                [--assume NAME=VALUE]... [--alpha A] [--threads N] [-o DIR]\n"
            "                [--name NAME]\n"
-           "                [--plot png|svg|pdf] [--heatmap] [--progress]\n"
+           "                [--plot png|svg|pdf] [--heatmap] [--progress] [--format text|bin]\n"
            "                [--adaptive [--coarse K] [--margin M]]\n\n"
            "Sweeps two model parameters over a grid, for every macro step and scheme, and\n"
            "writes per scheme a data file NAME_SCHEME.dat (comment header, then rows\n"
@@ -55,6 +56,10 @@ static void help(void)
            "  --name NAME          base name of the files (default: the metric)\n"
            "  --plot FMT           also run gnuplot: png, svg or pdf\n"
            "  --heatmap            also write NAME_SCHEME_heat.gp drawing the metric itself\n"
+           "  --format text|bin    data files as text (default), or bin: NAME_SCHEME.dat\n"
+           "                       holds the header only and NAME_SCHEME.bin the records as\n"
+           "                       float64 (smaller, faster to draw; 'cosa convert' turns\n"
+           "                       one into the other)\n"
            "  --progress           progress on stderr (default: only on a terminal)\n"
            "  --adaptive           evaluate every K-th point, then refine only the cells\n"
            "                       whose corners straddle the level or come within the\n"
@@ -71,6 +76,7 @@ static void help(void)
 
 struct map_opts {
     const char *x, *y, *metric, *level, *tend, *threads, *output, *plot, *name, *coarse, *margin;
+    const char *format;
     int heatmap, progress, adaptive;
 };
 
@@ -92,18 +98,9 @@ static int extra(void *ctx, int opt, const char *arg)
     case 'A': o->adaptive = 1; return 0;
     case 'K': o->coarse = arg; return 0;
     case 'M': o->margin = arg; return 0;
+    case 'F': o->format = arg; return 0;
     default: return 1;
     }
-}
-
-static void fmt_num(char *buf, size_t size, double v)
-{
-    if (isnan(v))
-        snprintf(buf, size, "nan");
-    else if (isinf(v))
-        snprintf(buf, size, v > 0 ? "inf" : "-inf");
-    else
-        snprintf(buf, size, "%.17g", v);
 }
 
 /* "# points N failed M" and "# failed K: reason" lines of scheme is. */
@@ -126,10 +123,79 @@ static void write_failures(FILE *f, const cosa_sweep_spec *sp, size_t is,
             fprintf(f, "# failed %zu: %s\n", nfail[k], cosa_strerror((cosa_status)k));
 }
 
+/* The records of a binary data file (map_data.h), block after block,
+ * x-major: (x, y, dt, value[, exact]) for a map over two parameters,
+ * (x, dt, value[, exact]) for a map over (x, dt); 0 on success. */
+static int write_records_bin(FILE *f, const cosa_sweep_spec *sp, size_t is, int dt_axis,
+                             const double *values, const unsigned char *exact)
+{
+    double rec[5];
+    const size_t nblock = dt_axis ? 1 : sp->ndt, ninner = dt_axis ? sp->ndt : sp->y.n;
+    for (size_t b = 0; b < nblock; b++)
+        for (size_t ix = 0; ix < sp->x.n; ix++)
+            for (size_t k = 0; k < ninner; k++) {
+                const size_t it = dt_axis ? k : b, iy = dt_axis ? 0 : k;
+                const size_t idx = cosa_sweep_index(sp, is, it, ix, iy);
+                size_t n = 0;
+                rec[n++] = cosa_sweep_axis_value(&sp->x, ix);
+                if (!dt_axis)
+                    rec[n++] = cosa_sweep_axis_value(&sp->y, iy);
+                rec[n++] = sp->dt[it];
+                rec[n++] = values[idx];
+                if (exact)
+                    rec[n++] = exact[idx] ? 1.0 : 0.0;
+                if (fwrite(rec, sizeof(double), n, f) != n)
+                    return -1;
+            }
+    return 0;
+}
+
+/* The shape of scheme data files (map_data.h). */
+static md_shape data_shape(const cosa_sweep_spec *sp, int dt_axis, int adaptive)
+{
+    md_shape s;
+    s.ncol = (dt_axis ? 3 : 4) + (adaptive ? 1 : 0);
+    s.nblock = dt_axis ? 1 : sp->ndt;
+    s.nx = sp->x.n;
+    s.ninner = dt_axis ? sp->ndt : sp->y.n;
+    return s;
+}
+
+/* --format bin: end the header in f (path, the .dat) with the binary line
+ * and write the records into binpath; both files are removed on failure. */
+static int finish_bin(const char *cmd, FILE *f, const char *path, const char *binpath,
+                      const cosa_sweep_spec *sp, size_t is, int dt_axis, const double *values,
+                      const unsigned char *exact)
+{
+    const char *slash = strrchr(binpath, '/');
+    const md_shape shape = data_shape(sp, dt_axis, exact != NULL);
+    md_binary_line(f, slash ? slash + 1 : binpath, &shape);
+    int bad = fclose(f) != 0;
+    const char *culprit = path;
+    FILE *b = bad ? NULL : fopen(binpath, "wb");
+    if (!bad && !b) {
+        bad = 1;
+        culprit = binpath;
+    }
+    if (b) {
+        setvbuf(b, NULL, _IOFBF, 1 << 16);
+        bad = write_records_bin(b, sp, is, dt_axis, values, exact) != 0;
+        bad |= fclose(b) != 0;
+        culprit = binpath;
+    }
+    if (bad) {
+        cli_error(cmd, "cannot write '%s': %s", culprit, strerror(errno));
+        remove(path);
+        remove(binpath);
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
 /* One scheme's data file. */
-static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *sp,
-                      const cli_case *cs, size_t is, double level, double tend,
-                      const double *values, const cosa_status *status,
+static int write_data(const char *cmd, const char *path, const char *binpath,
+                      const cosa_sweep_spec *sp, const cli_case *cs, size_t is, double level,
+                      double tend, const double *values, const cosa_status *status,
                       const unsigned char *exact, const char *adaptive)
 {
     FILE *f = fopen(path, "w");
@@ -168,6 +234,8 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
             m->params[sp->x.param].name, sp->y.assumed ? "assume." : "",
             m->params[sp->y.param].name, cosa_metric_name(sp->metric),
             exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
+    if (binpath)
+        return finish_bin(cmd, f, path, binpath, sp, is, 0, values, exact);
 
     /* the coordinates are formatted once */
     char(*xs)[32] = malloc(sp->x.n * sizeof *xs);
@@ -180,20 +248,20 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
         return CLI_EFAIL;
     }
     for (size_t ix = 0; ix < sp->x.n; ix++)
-        fmt_num(xs[ix], sizeof xs[ix], cosa_sweep_axis_value(&sp->x, ix));
+        md_num(xs[ix], sizeof xs[ix], cosa_sweep_axis_value(&sp->x, ix));
     for (size_t iy = 0; iy < sp->y.n; iy++)
-        fmt_num(ys[iy], sizeof ys[iy], cosa_sweep_axis_value(&sp->y, iy));
+        md_num(ys[iy], sizeof ys[iy], cosa_sweep_axis_value(&sp->y, iy));
     char ds[32], vs[32];
     for (size_t it = 0; it < sp->ndt; it++) {
         if (it > 0)
             fputs("\n\n", f);
-        fmt_num(ds, sizeof ds, sp->dt[it]);
+        md_num(ds, sizeof ds, sp->dt[it]);
         for (size_t ix = 0; ix < sp->x.n; ix++) {
             if (ix > 0)
                 fputc('\n', f);
             for (size_t iy = 0; iy < sp->y.n; iy++) {
                 const size_t idx = cosa_sweep_index(sp, is, it, ix, iy);
-                fmt_num(vs, sizeof vs, values[idx]);
+                md_num(vs, sizeof vs, values[idx]);
                 fputs(xs[ix], f);
                 fputc(' ', f);
                 fputs(ys[iy], f);
@@ -218,10 +286,11 @@ static int write_data(const char *cmd, const char *path, const cosa_sweep_spec *
 
 /* One scheme's data file of a map over (x, dt): rows 'x dt value', x-major
  * with a blank line after each x value (gnuplot grid format, one block). */
-static int write_data_dt(const char *cmd, const char *path, const cosa_sweep_spec *sp,
-                         const cli_case *cs, size_t is, double level, double tend,
-                         const double *values, const cosa_status *status,
-                         const unsigned char *exact, const char *adaptive)
+static int write_data_dt(const char *cmd, const char *path, const char *binpath,
+                         const cosa_sweep_spec *sp, const cli_case *cs, size_t is,
+                         double level, double tend, const double *values,
+                         const cosa_status *status, const unsigned char *exact,
+                         const char *adaptive)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -252,15 +321,17 @@ static int write_data_dt(const char *cmd, const char *path, const cosa_sweep_spe
     fprintf(f, "# columns: %s%s dt %s%s\n", sp->x.assumed ? "assume." : "",
             m->params[sp->x.param].name, cosa_metric_name(sp->metric),
             exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
+    if (binpath)
+        return finish_bin(cmd, f, path, binpath, sp, is, 1, values, exact);
     char xs[32], ds[32], vs[32];
     for (size_t ix = 0; ix < sp->x.n; ix++) {
         if (ix > 0)
             fputc('\n', f);
-        fmt_num(xs, sizeof xs, cosa_sweep_axis_value(&sp->x, ix));
+        md_num(xs, sizeof xs, cosa_sweep_axis_value(&sp->x, ix));
         for (size_t it = 0; it < sp->ndt; it++) {
-            fmt_num(ds, sizeof ds, sp->dt[it]);
+            md_num(ds, sizeof ds, sp->dt[it]);
             const size_t idx = cosa_sweep_index(sp, is, it, ix, 0);
-            fmt_num(vs, sizeof vs, values[idx]);
+            md_num(vs, sizeof vs, values[idx]);
             if (exact)
                 fprintf(f, "%s %s %s %d\n", xs, ds, vs, exact[idx] != 0);
             else
@@ -297,7 +368,8 @@ static void contour_flags(const cosa_sweep_spec *sp, size_t is, const double *va
 /* The script of a map over (x, dt) (plots/map_dt.gp) for the data files
  * files (space-separated) with panel titles titles. */
 static int write_dt_script(const char *cmd, const char *path, const char *gp, const char *outbase,
-                           const char *files, const char *titles, const char *lev,
+                           const char *files, const char *titles, const char *dspec,
+                           const char *lev,
                            const char *zlog, const cosa_sweep_spec *sp, const cli_case *cs,
                            const char *xlabel, cosa_metric metric, const char *model)
 {
@@ -308,18 +380,34 @@ static int write_dt_script(const char *cmd, const char *path, const char *gp, co
              lev, files);
     /* an assumed parameter: mark its true value */
     if (sp->x.assumed)
-        fmt_num(xmark, sizeof xmark, cs->mod.par[sp->x.param]);
+        md_num(xmark, sizeof xmark, cs->mod.par[sp->x.param]);
     else
         snprintf(xmark, sizeof xmark, "NaN");
     char sets[384];
     const cosa_sweep_axis *ax[1] = {&sp->x};
     scli_title_sets(&cs->mod, ax, 1, sets, sizeof sets);
     snprintf(title, sizeof title, "model %s%s", model, sets);
-    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES", "TITLES", "LEVEL",
-                          "ZLOG",    "XMARK",  "XLOGV",   "XLABEL", "METRIC", "TITLE"};
+    /* the data's extent, as written in the data files (%.17g) */
+    double ext[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    for (size_t ix = 0; ix < sp->x.n; ix++) {
+        const double v = cosa_sweep_axis_value(&sp->x, ix);
+        ext[0] = fmin(ext[0], v);
+        ext[1] = fmax(ext[1], v);
+    }
+    for (size_t it = 0; it < sp->ndt; it++) {
+        ext[2] = fmin(ext[2], sp->dt[it]);
+        ext[3] = fmax(ext[3], sp->dt[it]);
+    }
+    char es[4][32];
+    for (int k = 0; k < 4; k++)
+        md_num(es[k], sizeof es[k], ext[k]);
+    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES", "LEVEL",
+                          "ZLOG",    "XMARK",  "XLOGV",   "XLABEL", "METRIC", "TITLE",
+                          "DATASPEC", "XMIN",  "XMAX",    "YMIN",   "YMAX"};
     const char *vals[] = {comment, gp,    outbase, files, titles, lev, zlog, xmark,
-                          sp->x.log ? "1" : "0", xlabel, cosa_metric_name(metric), title};
-    return scli_write_script(cmd, path, cosa_plot_map_dt, 12, keys, vals);
+                          sp->x.log ? "1" : "0", xlabel, cosa_metric_name(metric), title,
+                          dspec,   es[0], es[1],   es[2], es[3]};
+    return scli_write_script(cmd, path, cosa_plot_map_dt, 17, keys, vals);
 }
 
 int cmd_map(int argc, char **argv)
@@ -333,7 +421,7 @@ int cmd_map(int argc, char **argv)
         {"name", required_argument, NULL, 'n'},     {"heatmap", no_argument, NULL, 'H'},
         {"progress", no_argument, NULL, 'P'},       CLI_ASSUME_OPTION,
         {"adaptive", no_argument, NULL, 'A'},       {"coarse", required_argument, NULL, 'K'},
-        {"margin", required_argument, NULL, 'M'},
+        {"margin", required_argument, NULL, 'M'},   {"format", required_argument, NULL, 'F'},
         {0, 0, 0, 0}};
     struct map_opts o = {0};
     cli_case cs = {0};
@@ -370,6 +458,12 @@ int cmd_map(int argc, char **argv)
     const int dt_axis = strncmp(o.y, "dt=", 3) == 0;
     if (dt_axis && cs.dt_text) {
         cli_error(cmd, "--y dt=... gives the macro steps: drop --dt");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    const int bin = o.format && strcmp(o.format, "bin") == 0;
+    if (o.format && !bin && strcmp(o.format, "text") != 0) {
+        cli_error(cmd, "--format must be text or bin, got '%s'", o.format);
         rc = CLI_EUSAGE;
         goto out;
     }
@@ -414,6 +508,20 @@ int cmd_map(int argc, char **argv)
     if ((rc = scli_adaptive(cmd, o.adaptive, o.coarse, o.margin, metric, level, &aopt, adesc,
                             sizeof adesc)) != CLI_OK)
         goto out;
+    /* gnuplot's data specifier of the binary files ("" for text) */
+    char dspec[16384] = "";
+    if (bin) {
+        sp.dt = dt;
+        sp.ndt = ndt;
+        const md_shape shape = data_shape(&sp, dt_axis, o.adaptive);
+        md_gnuplot_spec(dspec, sizeof dspec, &shape);
+        if (strlen(dspec) + 1 >= sizeof dspec) {
+            cli_error(cmd, "--format bin: too many macro steps (%zu) for one gnuplot data "
+                      "specifier; use --format text", ndt);
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+    }
     if (!dt_axis && sp.x.param == sp.y.param && sp.x.assumed == sp.y.assumed) {
         cli_error(cmd, "--x and --y sweep the same parameter '%s'", xname);
         rc = CLI_EUSAGE;
@@ -445,13 +553,16 @@ int cmd_map(int argc, char **argv)
         char nm[64], slug[64];
         cosa_scheme_name(&schemes[i], nm, sizeof nm);
         scli_slug(nm, slug, sizeof slug);
-        const char *ext[] = {".dat", ".gp", "_heat.gp", ".", "_heat."};
-        for (int e = 0; e < 5; e++) {
+        const char *ext[] = {".dat", ".gp", "_heat.gp", ".", "_heat.", ".bin"};
+        for (int e = 0; e < 6; e++) {
             if ((e == 2 || e == 4) && !o.heatmap)
                 continue;
-            if (e >= 3 && !o.plot)
+            if (e == 5 && !bin)
                 continue;
-            snprintf(fname, sizeof fname, "%s_%s%s%s", base, slug, ext[e], e >= 3 ? o.plot : "");
+            if ((e == 3 || e == 4) && !o.plot)
+                continue;
+            snprintf(fname, sizeof fname, "%s_%s%s%s", base, slug, ext[e],
+                     e == 3 || e == 4 ? o.plot : "");
             if ((rc = scli_out_path(cmd, &out, fname, path, sizeof path)) != CLI_OK)
                 goto out;
         }
@@ -501,7 +612,7 @@ int cmd_map(int argc, char **argv)
         snprintf(ylabel, sizeof ylabel, "ΔT [s]"); /* drawn by plots/map_dt.gp itself */
     else
         scli_axis_label(m, &sp.y, ylabel, sizeof ylabel);
-    fmt_num(lev, sizeof lev, level);
+    md_num(lev, sizeof lev, level);
     const char *zlog = metric == COSA_METRIC_RHO ? "0" : "1";
     char files[4096] = "", titles[4096] = "", nones[4096] = "";
     /* the dT list and the grid's corners for the scripts (plots/map.gp), as
@@ -509,17 +620,17 @@ int cmd_map(int argc, char **argv)
     char dts[8192] = "", ranges[4][32];
     for (size_t it = 0; it < sp.ndt; it++) {
         char b[32];
-        fmt_num(b, sizeof b, sp.dt[it]);
+        md_num(b, sizeof b, sp.dt[it]);
         if (strlen(dts) + strlen(b) + 2 < sizeof dts) {
             if (it)
                 strcat(dts, " ");
             strcat(dts, b);
         }
     }
-    fmt_num(ranges[0], sizeof ranges[0], cosa_sweep_axis_value(&sp.x, 0));
-    fmt_num(ranges[1], sizeof ranges[1], cosa_sweep_axis_value(&sp.x, sp.x.n - 1));
-    fmt_num(ranges[2], sizeof ranges[2], cosa_sweep_axis_value(&sp.y, 0));
-    fmt_num(ranges[3], sizeof ranges[3], cosa_sweep_axis_value(&sp.y, sp.y.n > 0 ? sp.y.n - 1 : 0));
+    md_num(ranges[0], sizeof ranges[0], cosa_sweep_axis_value(&sp.x, 0));
+    md_num(ranges[1], sizeof ranges[1], cosa_sweep_axis_value(&sp.x, sp.x.n - 1));
+    md_num(ranges[2], sizeof ranges[2], cosa_sweep_axis_value(&sp.y, 0));
+    md_num(ranges[3], sizeof ranges[3], cosa_sweep_axis_value(&sp.y, sp.y.n > 0 ? sp.y.n - 1 : 0));
     char keytitle[64], sets[384], maptitle[512];
     snprintf(keytitle, sizeof keytitle, "ΔT [s]");
     {
@@ -537,14 +648,16 @@ int cmd_map(int argc, char **argv)
     int wrc = CLI_OK;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(par)
     for (size_t i = 0; i < ns; i++) {
-        char nm[64], slug[64], dpath[4096];
+        char nm[64], slug[64], dpath[4096], bpath[4096];
         cosa_scheme_name(&schemes[i], nm, sizeof nm);
         scli_slug(nm, slug, sizeof slug);
         snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", out.dir, base, slug);
-        int r = dt_axis ? write_data_dt(cmd, dpath, &sp, &cs, i, level, sp.tend, values, status,
-                                        exact, adesc)
-                        : write_data(cmd, dpath, &sp, &cs, i, level, sp.tend, values, status,
-                                     exact, adesc);
+        snprintf(bpath, sizeof bpath, "%s/%s_%s.bin", out.dir, base, slug);
+        const char *bp = bin ? bpath : NULL;
+        int r = dt_axis ? write_data_dt(cmd, dpath, bp, &sp, &cs, i, level, sp.tend, values,
+                                        status, exact, adesc)
+                        : write_data(cmd, dpath, bp, &sp, &cs, i, level, sp.tend, values,
+                                     status, exact, adesc);
         if (r != CLI_OK) {
 #pragma omp critical
             wrc = r;
@@ -563,6 +676,11 @@ int cmd_map(int argc, char **argv)
         snprintf(outbase, sizeof outbase, "%s_%s", base, slug);
         snprintf(path, sizeof path, "%s/%s", out.dir, dat);
         printf("file %s\n", path);
+        if (bin) { /* the scripts read the records */
+            snprintf(dat, sizeof dat, "%s_%s.bin", base, slug);
+            snprintf(path, sizeof path, "%s/%s", out.dir, dat);
+            printf("file %s\n", path);
+        }
         snprintf(comment, sizeof comment,
                  "# cosa %s map: model %s, scheme %s, %s = %s for each dT\n# data: %s",
                  cosa_version(), m->name, nm, cosa_metric_name(metric), lev, dat);
@@ -575,17 +693,18 @@ int cmd_map(int argc, char **argv)
         }
         const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
                               "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
-                              "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI"};
+                              "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI",
+                              "DATASPEC"};
         const char *vals[] = {comment, gp,  outbase, dat,    nm,     lev,
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
                               xlabel,  ylabel, keytitle, maptitle, flags, dts, ranges[0],
-                              ranges[1], ranges[2], ranges[3]};
+                              ranges[1], ranges[2], ranges[3], dspec};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
         if (dt_axis)
-            rc = write_dt_script(cmd, path, gp, outbase, dat, nm, lev, zlog, &sp, &cs, xlabel,
-                                 metric, m->name);
+            rc = write_dt_script(cmd, path, gp, outbase, dat, nm, dspec, lev, zlog, &sp, &cs,
+                                 xlabel, metric, m->name);
         else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 19, keys, vals);
+            rc = scli_write_script(cmd, path, cosa_plot_map, 20, keys, vals);
         if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);
@@ -599,11 +718,15 @@ int cmd_map(int argc, char **argv)
             snprintf(title, sizeof title, "%s, %s, model %s%s", nm, cosa_metric_name(metric),
                      m->name, sets);
             const char *hk[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",    "LEVEL", "ZLOG",
-                                "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "CBLABEL", "TITLE"};
-            const char *hv[] = {comment, hgp, hbase, dat, lev, zlog, sp.x.log ? "1" : "0",
-                                sp.y.log ? "1" : "0", xlabel, ylabel, cblabel, title};
+                                "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "CBLABEL", "TITLE",
+                                "DATASPEC", "NBLOCK"};
+            char nblock[32];
+            snprintf(nblock, sizeof nblock, "%zu", sp.ndt);
+            const char *hv[] = {comment, hgp,    hbase,   dat,     lev,   zlog,
+                                sp.x.log ? "1" : "0", sp.y.log ? "1" : "0", xlabel, ylabel,
+                                cblabel, title,  dspec,   nblock};
             snprintf(path, sizeof path, "%s/%s", out.dir, hgp);
-            if ((rc = scli_write_script(cmd, path, cosa_plot_heatmap, 12, hk, hv)) != CLI_OK)
+            if ((rc = scli_write_script(cmd, path, cosa_plot_heatmap, 14, hk, hv)) != CLI_OK)
                 goto out;
             printf("file %s\n", path);
             scripts[ns + i] = strdup(hgp);
@@ -627,17 +750,18 @@ int cmd_map(int argc, char **argv)
                  m->name, ns, cosa_metric_name(metric), lev);
         const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
                               "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
-                              "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI"};
+                              "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI",
+                              "DATASPEC"};
         const char *vals[] = {comment, gp,     outbase, files,  titles, lev,
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
                               xlabel,  ylabel, keytitle, maptitle, nones, dts, ranges[0],
-                              ranges[1], ranges[2], ranges[3]};
+                              ranges[1], ranges[2], ranges[3], dspec};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
         if (dt_axis)
-            rc = write_dt_script(cmd, path, gp, outbase, files, titles, lev, zlog, &sp, &cs,
-                                 xlabel, metric, m->name);
+            rc = write_dt_script(cmd, path, gp, outbase, files, titles, dspec, lev, zlog, &sp,
+                                 &cs, xlabel, metric, m->name);
         else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 19, keys, vals);
+            rc = scli_write_script(cmd, path, cosa_plot_map, 20, keys, vals);
         if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);

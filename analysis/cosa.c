@@ -25,6 +25,7 @@ static const struct subcommand subcommands[] = {
     {"map", cmd_map, "stability/accuracy maps over two parameters (Figs 4, 6 of the paper)"},
     {"curve", cmd_curve, "a metric against dt or one parameter, per scheme (Figs 5, 7, 8)"},
     {"bench", cmd_bench, "time per point of rho and e_g sweeps, per scheme and thread count"},
+    {"convert", cmd_convert, "map data files from text to binary (float64) and back"},
     {"phi", cmd_phi, "print the propagation matrix Phi (or Phi*) with its block layout"},
     {"model-dump", cmd_model_dump, "write a model (built-in or file) as a model file"},
     {"models", cmd_models, "list the built-in models with parameters, defaults and units"},

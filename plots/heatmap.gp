@@ -10,8 +10,7 @@ if (!exists("fmt")) fmt = "png"
 f      = "@FILE@"
 level  = @LEVEL@
 zlog   = @ZLOG@
-stats f using 3 nooutput
-nb   = STATS_blocks
+nb   = @NBLOCK@
 ncol = (nb > 1) ? 2 : 1
 nrow = (nb + ncol - 1) / ncol
 if (fmt eq "png") { set terminal pngcairo enhanced size 600*ncol, 450*nrow font ",10" }
@@ -30,7 +29,7 @@ ninf = 0
 acc(v) = (v != v) ? 0 : ((v > 1e300) ? ninf = ninf + 1 : \
          (gmin = (zc(v) < gmin) ? zc(v) : gmin, gmax = (zc(v) > gmax) ? zc(v) : gmax))
 set table $scratch
-plot f using (acc($4)):(0) with table
+plot f @DATASPEC@ using (acc($4)):(0) with table
 unset table
 if (gmin > gmax) { gmin = 0; gmax = 1 }
 if (zlog) { lo = floor(gmin); hi = ceil(gmax) } else { lo = 0; hi = 2 }
@@ -59,7 +58,7 @@ ylog = @YLOGV@
 xf(v) = xlog ? log10(v) : v
 yf(v) = ylog ? log10(v) : v
 # axes end at the data; on a log axis the ticks are whole decades
-stats f using (xf($1)):(yf($2)) nooutput
+stats f @DATASPEC@ using (xf($1)):(yf($2)) nooutput
 set xrange [STATS_min_x:STATS_max_x]
 set yrange [STATS_min_y:STATS_max_y]
 dstep(lo, hi) = (hi - lo <= 8) ? 1 : ceil((hi - lo) / 8.0)
@@ -77,10 +76,10 @@ unset key
 set tics out
 if (nb > 1) { set multiplot layout nrow, ncol title "@TITLE@\n" . note noenhanced }
 do for [k = 1:nb] {
-    stats f index (k - 1) using 3 nooutput
+    stats f @DATASPEC@ index (k - 1) using 3 nooutput
     if (nb > 1) { set title sprintf("dT = %.3g s", STATS_min) } \
     else { set title sprintf("@TITLE@, dT = %.3g s\n", STATS_min) . note noenhanced }
-    splot f index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with pm3d nocontour, \
-          f index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with lines nosurface lc rgb "white" lw 1.5
+    splot f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with pm3d nocontour, \
+          f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with lines nosurface lc rgb "white" lw 1.5
 }
 if (nb > 1) { unset multiplot }

@@ -1,7 +1,8 @@
 # Template of the scripts `cosa map` writes (one panel per data file).
 # Contour lines metric = level for every macro step dT, shaded from black
 # (largest dT) to light grey (smallest), as in Figs 4 and 6 of the MBCorr
-# paper.  The values come from the data files; @NAME@ fields are filled in
+# paper.  The values come from the data files (text, or binary records
+# with the data specifier after the file name); @NAME@ fields are filled in
 # by cosa (file names, labels, the contour level, the dT list and the axis
 # ranges, so that gnuplot reads each data file once: the rendering time is
 # the parsing of the data).
@@ -80,7 +81,8 @@ do for [p = 1:npanel] {
     fl = word(nones, p)
     if (npanel > 1) { set title word(titles, p) noenhanced } \
     else { set title word(titles, p) . ", @TITLE@" noenhanced }
-    splot for [k = 1:nb] f index (k - 1) using (xf($1)):(yf($2)):(zf($4)) with lines lw 1.6 \
+    splot for [k = 1:nb] f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(zf($4)) \
+        with lines lw 1.6 \
         lc rgb rgb(grey(log10(DT[k]))) \
         title sprintf("%.3g", DT[k]) . ((strlen(fl) >= k && fl[k:k] eq "1") ? "" : " (none)")
 }

@@ -35,7 +35,8 @@ else      { set cbrange [0:2]; set cblabel "@METRIC@" noenhanced; \
             set palette defined (0 "#b7d7a8", 1 "#b7d7a8", 1 "#ea9999", 2 "#ea9999") }
 
 # axes: whole decades of dT; x ticks at 1, 2, 5 x 10^k on a log axis
-stats word(files, 1) using 1:2 nooutput
+# (the smallest and largest x and dT of the data, from cosa)
+STATS_min_x = @XMIN@; STATS_max_x = @XMAX@; STATS_min_y = @YMIN@; STATS_max_y = @YMAX@
 xlog = @XLOGV@
 xf(v) = xlog ? log10(v) : v
 set xrange [xf(STATS_min_x):xf(STATS_max_x)]
@@ -72,13 +73,13 @@ do for [p = 1:npanel] {
     # one colour scale for all panels: its box on the last panel only
     if (p < npanel) { unset colorbox } else { set colorbox }
     if (xmark == xmark) {
-        splot f using (xf($1)):(log10($2)):(clip($3)) with pm3d nocontour, \
-              f using (xf($1)):(log10($2)):(clip($3)) with lines nosurface lc rgb "white" lw 2, \
-              f every :::0::0 using (xf(xmark)):(log10($2)):(0) with lines nocontour \
+        splot f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with pm3d nocontour, \
+              f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with lines nosurface lc rgb "white" lw 2, \
+              f @DATASPEC@ every :::0::0 using (xf(xmark)):(log10($2)):(0) with lines nocontour \
                   lc rgb "black" dt 2 lw 1.5
     } else {
-        splot f using (xf($1)):(log10($2)):(clip($3)) with pm3d nocontour, \
-              f using (xf($1)):(log10($2)):(clip($3)) with lines nosurface lc rgb "white" lw 2
+        splot f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with pm3d nocontour, \
+              f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with lines nosurface lc rgb "white" lw 2
     }
 }
 if (npanel > 1) { unset multiplot }

@@ -365,5 +365,70 @@ expect_exit 2 "$COSA" map --x ck=1:10:log:4 --y dk=1:10:log:4 --scheme zoh --dt 
 expect_exit 0 "$COSA" curve --set ck=1e9 --set dk=3.6e5 --x dt=1e-6:10^-2.5:log:200 --scheme foh --adaptive -o "$tmp/adc"
 grep -q '^# columns: dt FOH exact_FOH$' "$tmp/adc/rho_vs_dt.dat" || bad "adaptive curve columns"
 
+# ---- --format bin and cosa convert --------------------------------------------------------
+# The binary files are the text ones in another form: converting either way
+# reproduces the other format byte for byte, so every check above on text
+# files holds for the binary ones too; the pictures are the same PNG.
+expect_exit 0 "$COSA" convert --help
+grep -q '^Usage: cosa convert' "$tmp/out" || bad "cosa convert --help has no usage line"
+bf="--x ck=1:1e10:log:24 --y dk=1:1e7:log:20 --dt 1e-3,1e-4 --scheme zoh,foh+mbcorr"
+mkdir -p "$tmp/bt" "$tmp/bb" "$tmp/bc"
+for fmt in text bin; do
+    d=$tmp/bt
+    [ "$fmt" = bin ] && d=$tmp/bb
+    # shellcheck disable=SC2086
+    expect_exit 0 "$COSA" map $bf --adaptive --heatmap --format "$fmt" -o "$d"
+    # shellcheck disable=SC2086
+    expect_exit 0 "$COSA" map --x ck=1:1e10:log:16 --y dt=1e-6:1e-2:log:9 --scheme zoh --name dt \
+        --format "$fmt" -o "$d"
+done
+grep -q '^file .*/rho_zoh\.bin$' "$tmp/out" || grep -q "rho_zoh.bin" "$tmp/bb/rho_zoh.dat" ||
+    bad "--format bin does not name its record file"
+[ ! -e "$tmp/bt/rho_zoh.bin" ] && [ -s "$tmp/bb/rho_zoh.bin" ] || bad "--format: .bin files"
+grep -q '^# binary rho_zoh.bin: float64 little-endian, 5 columns, 2 blocks of 24 x 20 records$' \
+    "$tmp/bb/rho_zoh.dat" || bad "binary header line: $(grep '^# binary' "$tmp/bb/rho_zoh.dat")"
+[ "$(grep -vc '^#' "$tmp/bb/rho_zoh.dat")" = 0 ] || bad "a binary header file holds records"
+# 2 blocks x 24 x 20 records of 5 float64
+[ "$(wc -c <"$tmp/bb/rho_zoh.bin")" = $((2 * 24 * 20 * 5 * 8)) ] || bad "size of rho_zoh.bin"
+for f in rho_zoh rho_foh_mbcorr dt_zoh; do
+    expect_exit 0 "$COSA" convert "$tmp/bt/$f.dat" "$tmp/bc/$f.dat"
+    cmp -s "$tmp/bc/$f.dat" "$tmp/bb/$f.dat" && cmp -s "$tmp/bc/$f.bin" "$tmp/bb/$f.bin" ||
+        bad "convert text -> bin of $f differs from map --format bin"
+    expect_exit 0 "$COSA" convert "$tmp/bb/$f.dat" "$tmp/bc/${f}_text.dat"
+    cmp -s "$tmp/bc/${f}_text.dat" "$tmp/bt/$f.dat" ||
+        bad "convert bin -> text of $f differs from map --format text"
+done
+# the binary values themselves: column 4 of the records against the text file
+od -A n -t f8 -v -w40 "$tmp/bb/rho_zoh.bin" | awk '{ print $4 }' >"$tmp/bvals"
+grep -v '^#' "$tmp/bt/rho_zoh.dat" | awk 'NF { print $4 }' >"$tmp/tvals"
+paste -d ' ' "$tmp/bvals" "$tmp/tvals" | awk '{ n++; d = $1 - $2; if (d < 0) d = -d;
+    if (d > 1e-15 * ($2 < 0 ? -$2 : $2)) e++ } END { exit !(n == 960 && !e) }' ||
+    bad "od of rho_zoh.bin disagrees with the text file"
+if command -v gnuplot >/dev/null 2>&1; then
+    for d in bt bb; do
+        (cd "$tmp/$d" && gnuplot rho_all.gp rho_zoh_heat.gp dt_zoh.gp 2>"$tmp/gperr") ||
+            bad "gnuplot rejects the $d scripts: $(cat "$tmp/gperr")"
+    done
+    for png in rho_all.png rho_zoh_heat.png dt_zoh.png; do
+        cmp -s "$tmp/bt/$png" "$tmp/bb/$png" || bad "$png differs between text and bin"
+    done
+fi
+# bad input: one line, no file left behind
+expect_exit 2 "$COSA" map --x ck=1:10:log:4 --y dk=1:10:log:4 --scheme zoh --dt 1e-3 --format xml -o "$tmp/bx"
+expect_exit 2 "$COSA" convert "$tmp/bt/rho_zoh.dat"
+expect_exit 2 "$COSA" convert "$tmp/bt/rho_zoh.dat" "$tmp/bc/x.txt"
+expect_exit 2 "$COSA" convert "$tmp/bt/rho_zoh.dat" "$tmp/bt/rho_zoh.dat"
+expect_exit 1 "$COSA" convert "$tmp/none.dat" "$tmp/bc/y.dat"
+printf '# something else\n1 2 3\n' >"$tmp/other.dat"
+expect_exit 2 "$COSA" convert "$tmp/other.dat" "$tmp/bc/y.dat"
+# one record less: x groups of unequal length
+awk '!/^#/ && NF { n++; if (n == 5) next } { print }' "$tmp/bt/rho_zoh.dat" >"$tmp/nogrid.dat"
+expect_exit 2 "$COSA" convert "$tmp/nogrid.dat" "$tmp/bc/y.dat"
+mkdir -p "$tmp/trunc"
+cp "$tmp/bb/rho_zoh.dat" "$tmp/trunc/"
+head -c 1000 "$tmp/bb/rho_zoh.bin" >"$tmp/trunc/rho_zoh.bin"
+expect_exit 2 "$COSA" convert "$tmp/trunc/rho_zoh.dat" "$tmp/bc/y.dat"
+[ -z "$(ls "$tmp/bc" | grep '^y\.\|tmp')" ] || bad "convert left files behind: $(ls "$tmp/bc")"
+
 echo "test_map.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -42,10 +42,10 @@ adaptive=--adaptive
 echo "make paper: figures and tables of the MBCorr paper into $out/"
 # shellcheck disable=SC2086
 step "fig4 (stability maps)" "$cosa" map $ranges --dt "$dts" --scheme "$six" --metric rho \
-    --name fig4 -o "$out" --plot png $progress $adaptive
+    --name fig4 -o "$out" --plot png --format bin $progress $adaptive
 # shellcheck disable=SC2086
 step "fig6 (accuracy maps)" "$cosa" map $ranges --dt "$dts" --scheme "$six" --metric e_global \
-    --level 0.01 --name fig6 -o "$out" --plot png $progress $adaptive
+    --level 0.01 --name fig6 -o "$out" --plot png --format bin $progress $adaptive
 step "fig5 (rho vs dT)" "$cosa" curve --set ck=1e9 --set dk=3.6e5 --x dt=1e-6:10^-2.5:log:500 \
     --scheme foh --metric rho --name fig5 -o "$out" --plot png
 step "fig7 (e_g vs ck)" "$cosa" curve --set dk=40 --dt 10^-3.5 --x ck=1:1e10:log:500 \

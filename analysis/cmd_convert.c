@@ -1,0 +1,430 @@
+/* cmd_convert.c -- `cosa convert`: map data files from text to binary and
+ * back (formats: map_data.h).  Either direction reproduces the file the
+ * other format of `cosa map` writes, byte for byte. */
+#include "cli.h"
+#include "map_data.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void help(void)
+{
+    printf("Usage: cosa convert IN.dat OUT.dat\n\n"
+           "Convert a data file of 'cosa map' between its two formats (--format):\n"
+           "  text -> bin   IN.dat holds header and records as text; writes OUT.dat (the\n"
+           "                header and a '# binary OUT.bin: ...' line) and OUT.bin (the\n"
+           "                records as float64 in this machine's byte order)\n"
+           "  bin -> text   IN.dat is the header of a binary file (its '# binary' line\n"
+           "                names the records, found next to IN.dat); writes OUT.dat as\n"
+           "                text\n"
+           "The direction follows from IN.dat.  The result equals what 'cosa map' writes\n"
+           "in the other format, byte for byte (the gnuplot scripts of a map refer to\n"
+           "the format it was run with).  OUT must end in .dat and differ from IN.\n"
+           "stdout: 'file PATH' per file written, then 'records N columns C blocks B'.\n");
+}
+
+/* Line reader growing its buffer. */
+struct lines {
+    FILE *f;
+    char *buf;
+    size_t cap;
+};
+
+static const char *next_line(struct lines *l)
+{
+    size_t n = 0;
+    for (;;) {
+        if (n + 2 > l->cap) {
+            size_t cap = l->cap ? 2 * l->cap : 256;
+            char *b = realloc(l->buf, cap);
+            if (!b)
+                return NULL;
+            l->buf = b;
+            l->cap = cap;
+        }
+        int c = fgetc(l->f);
+        if (c == EOF) {
+            if (n == 0)
+                return NULL;
+            break;
+        }
+        l->buf[n++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    l->buf[n] = '\0';
+    return l->buf;
+}
+
+/* path with its ".dat" replaced by ext (1 if path does not end in .dat). */
+static int sibling(const char *path, const char *ext, char *buf, size_t size)
+{
+    const size_t n = strlen(path);
+    if (n < 5 || strcmp(path + n - 4, ".dat") != 0 || n - 4 + strlen(ext) + 1 > size)
+        return 1;
+    memcpy(buf, path, n - 4);
+    strcpy(buf + n - 4, ext);
+    return 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* Open a temporary file next to path ("PATH.tmp.PID"); its name in tmp. */
+static FILE *open_tmp(const char *path, char *tmp, size_t size, const char *mode)
+{
+    if ((size_t)snprintf(tmp, size, "%s.tmp.%ld", path, (long)getpid()) >= size)
+        return NULL;
+    return fopen(tmp, mode);
+}
+
+/* Parse a text record: 1 and its columns in v (at most 8), 0 for a blank
+ * line, -1 for anything else. */
+static int parse_record(const char *line, double *v, size_t *ncol)
+{
+    const char *p = line;
+    size_t n = 0;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '\n' || *p == '\0')
+        return 0;
+    while (*p && *p != '\n') {
+        char *end;
+        if (n == 8)
+            return -1;
+        errno = 0;
+        v[n++] = strtod(p, &end);
+        if (end == p || (*end && *end != ' ' && *end != '\t' && *end != '\n'))
+            return -1;
+        p = end;
+        while (*p == ' ' || *p == '\t')
+            p++;
+    }
+    *ncol = n;
+    return 1;
+}
+
+struct conv {
+    const char *cmd, *in, *out;
+    char tmp_dat[4200], tmp_bin[4200], out_bin[4096];
+    FILE *dat, *bin;
+};
+
+static void conv_abort(struct conv *c)
+{
+    if (c->dat)
+        fclose(c->dat);
+    if (c->bin)
+        fclose(c->bin);
+    c->dat = c->bin = NULL;
+    if (c->tmp_dat[0])
+        remove(c->tmp_dat);
+    if (c->tmp_bin[0])
+        remove(c->tmp_bin);
+}
+
+/* Close the temporary files and move them to their names. */
+static int conv_commit(struct conv *c)
+{
+    int bad = 0;
+    const char *culprit = c->out;
+    if (c->bin) {
+        bad |= fclose(c->bin) != 0;
+        c->bin = NULL;
+        culprit = c->out_bin;
+    }
+    if (!bad && c->dat) {
+        bad |= fclose(c->dat) != 0;
+        c->dat = NULL;
+        culprit = c->out;
+    }
+    if (!bad && c->tmp_bin[0] && rename(c->tmp_bin, c->out_bin) != 0) {
+        bad = 1;
+        culprit = c->out_bin;
+    }
+    if (!bad && rename(c->tmp_dat, c->out) != 0) {
+        bad = 1;
+        culprit = c->out;
+        remove(c->out_bin);
+    }
+    if (bad) {
+        cli_error(c->cmd, "cannot write '%s': %s", culprit, strerror(errno));
+        conv_abort(c);
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+/* text -> bin: the header lines so far are in hdr (nh lines); l reads on. */
+static int to_bin(struct conv *c, struct lines *l, char **hdr, size_t nh, const char *first)
+{
+    if (sibling(c->out, ".bin", c->out_bin, sizeof c->out_bin)) {
+        cli_error(c->cmd, "'%s': the output must end in .dat", c->out);
+        return CLI_EUSAGE;
+    }
+    c->dat = open_tmp(c->out, c->tmp_dat, sizeof c->tmp_dat, "w");
+    c->bin = c->dat ? open_tmp(c->out_bin, c->tmp_bin, sizeof c->tmp_bin, "wb") : NULL;
+    if (!c->dat || !c->bin) {
+        cli_error(c->cmd, "cannot write '%s': %s", c->dat ? c->out_bin : c->out, strerror(errno));
+        conv_abort(c);
+        return CLI_EFAIL;
+    }
+    /* the records stream into the binary file; the blank lines before each
+     * are checked against the shape found at the end */
+    size_t nrec = 0, ncol = 0, blanks = 0, cap = 0, lineno = nh;
+    unsigned char *sep = NULL;
+    const char *line = first;
+    double v[8];
+    int rc = CLI_OK;
+    for (; line; line = next_line(l)) {
+        lineno++;
+        size_t n = 0;
+        const int r = parse_record(line, v, &n);
+        if (r < 0 || (r > 0 && ncol && n != ncol)) {
+            cli_error(c->cmd, "%s:%zu: not a record of %zu numbers", c->in, lineno,
+                      ncol ? ncol : n);
+            rc = CLI_EUSAGE;
+            break;
+        }
+        if (r == 0) {
+            blanks++;
+            continue;
+        }
+        ncol = n;
+        if (nrec == cap) {
+            cap = cap ? 2 * cap : 4096;
+            unsigned char *s2 = realloc(sep, cap);
+            if (!s2) {
+                cli_error(c->cmd, "out of memory");
+                rc = CLI_EFAIL;
+                break;
+            }
+            sep = s2;
+        }
+        sep[nrec++] = (unsigned char)(blanks > 2 ? 3 : blanks);
+        blanks = 0;
+        if (fwrite(v, sizeof(double), n, c->bin) != n) {
+            cli_error(c->cmd, "cannot write '%s': %s", c->out_bin, strerror(errno));
+            rc = CLI_EFAIL;
+            break;
+        }
+    }
+    md_shape s = {ncol, 0, 0, 0};
+    if (rc == CLI_OK && nrec == 0) {
+        cli_error(c->cmd, "%s: no records", c->in);
+        rc = CLI_EUSAGE;
+    }
+    if (rc == CLI_OK) {
+        size_t ninner = nrec, per_block = nrec;
+        for (size_t k = 1; k < nrec; k++)
+            if (sep[k]) {
+                ninner = k;
+                break;
+            }
+        for (size_t k = 1; k < nrec; k++)
+            if (sep[k] >= 2) {
+                per_block = k;
+                break;
+            }
+        s.ninner = ninner;
+        s.nx = per_block / ninner;
+        s.nblock = nrec / per_block;
+        int ok = per_block % ninner == 0 && nrec % per_block == 0;
+        for (size_t k = 0; ok && k < nrec; k++) {
+            const unsigned want = k == 0 ? 0 : k % per_block == 0 ? 2 : k % ninner == 0 ? 1 : 0;
+            ok = sep[k] == want;
+        }
+        if (!ok) {
+            cli_error(c->cmd, "%s: the blank lines do not form a grid (blocks of x values of "
+                      "equal length)", c->in);
+            rc = CLI_EUSAGE;
+        }
+    }
+    free(sep);
+    if (rc != CLI_OK) {
+        conv_abort(c);
+        return rc;
+    }
+    for (size_t i = 0; i < nh; i++)
+        fputs(hdr[i], c->dat);
+    md_binary_line(c->dat, base_name(c->out_bin), &s);
+    if ((rc = conv_commit(c)) != CLI_OK)
+        return rc;
+    printf("file %s\nfile %s\nrecords %zu columns %zu blocks %zu\n", c->out, c->out_bin, nrec,
+           s.ncol, s.nblock);
+    return CLI_OK;
+}
+
+/* bin -> text: hdr (nh lines) without the binary line, which named binname
+ * and the shape s. */
+static int to_text(struct conv *c, char **hdr, size_t nh, const char *binname, const md_shape *s)
+{
+    /* the records: next to the input header */
+    char binpath[4096];
+    const char *slash = strrchr(c->in, '/');
+    if (strchr(binname, '/') ||
+        (size_t)snprintf(binpath, sizeof binpath, "%.*s%s", slash ? (int)(slash - c->in + 1) : 0,
+                         c->in, binname) >= sizeof binpath) {
+        cli_error(c->cmd, "%s: bad record file name '%s'", c->in, binname);
+        return CLI_EUSAGE;
+    }
+    const size_t nrec = s->nblock * s->nx * s->ninner;
+    if (s->ncol == 0 || s->ncol > 8 || nrec == 0 || s->nx == 0 || s->ninner == 0 ||
+        nrec / s->nblock / s->nx != s->ninner) {
+        cli_error(c->cmd, "%s: bad binary shape", c->in);
+        return CLI_EUSAGE;
+    }
+    FILE *b = fopen(binpath, "rb");
+    if (!b) {
+        cli_error(c->cmd, "cannot read '%s': %s", binpath, strerror(errno));
+        return CLI_EFAIL;
+    }
+    struct stat st;
+    if (fstat(fileno(b), &st) != 0 || (size_t)st.st_size != nrec * s->ncol * sizeof(double)) {
+        cli_error(c->cmd, "%s: %lld bytes, the header says %zu records of %zu float64", binpath,
+                  (long long)st.st_size, nrec, s->ncol);
+        fclose(b);
+        return CLI_EUSAGE;
+    }
+    if (same_file(binpath, c->out)) {
+        cli_error(c->cmd, "'%s' would overwrite the records it reads", c->out);
+        fclose(b);
+        return CLI_EUSAGE;
+    }
+    c->dat = open_tmp(c->out, c->tmp_dat, sizeof c->tmp_dat, "w");
+    if (!c->dat) {
+        cli_error(c->cmd, "cannot write '%s': %s", c->out, strerror(errno));
+        fclose(b);
+        return CLI_EFAIL;
+    }
+    setvbuf(c->dat, NULL, _IOFBF, 1 << 16);
+    for (size_t i = 0; i < nh; i++)
+        fputs(hdr[i], c->dat);
+    double v[8];
+    for (size_t k = 0; k < nrec; k++) {
+        if (fread(v, sizeof(double), s->ncol, b) != s->ncol) {
+            cli_error(c->cmd, "cannot read '%s'", binpath);
+            fclose(b);
+            conv_abort(c);
+            return CLI_EFAIL;
+        }
+        md_text_separator(c->dat, s, k);
+        md_text_record(c->dat, v, s->ncol);
+    }
+    fclose(b);
+    int rc = conv_commit(c);
+    if (rc == CLI_OK)
+        printf("file %s\nrecords %zu columns %zu blocks %zu\n", c->out, nrec, s->ncol,
+               s->nblock);
+    return rc;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    const char *cmd = "convert";
+    static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+    int ch;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (ch == 'h') {
+            help();
+            return CLI_OK;
+        }
+        cli_error(cmd, "unknown option (see 'cosa convert --help')");
+        return CLI_EUSAGE;
+    }
+    if (argc - optind != 2) {
+        cli_error(cmd, "%s (see 'cosa convert --help')",
+                  argc - optind < 2 ? "needs IN.dat and OUT.dat" : "too many arguments");
+        return CLI_EUSAGE;
+    }
+    struct conv c = {0};
+    c.cmd = cmd;
+    c.in = argv[optind];
+    c.out = argv[optind + 1];
+    const size_t nout = strlen(c.out);
+    if (nout < 5 || strcmp(c.out + nout - 4, ".dat") != 0) {
+        cli_error(cmd, "'%s': the output must end in .dat", c.out);
+        return CLI_EUSAGE;
+    }
+    if (strcmp(c.in, c.out) == 0 || same_file(c.in, c.out)) {
+        cli_error(cmd, "'%s': the output must differ from the input", c.out);
+        return CLI_EUSAGE;
+    }
+    struct lines l = {fopen(c.in, "r"), NULL, 0};
+    if (!l.f) {
+        cli_error(cmd, "cannot read '%s': %s", c.in, strerror(errno));
+        return CLI_EFAIL;
+    }
+    /* the header: the leading '#' lines; the first says what wrote it */
+    char **hdr = NULL, binname[4096] = "";
+    size_t nh = 0, cap = 0;
+    int kind = 0, rc = CLI_OK;
+    md_shape s;
+    const char *line;
+    while ((line = next_line(&l)) && line[0] == '#') {
+        if (nh == 0 && (strncmp(line, "# cosa ", 7) != 0 || !strstr(line, " map\n"))) {
+            cli_error(cmd, "%s: not a data file of 'cosa map' (its first line must be "
+                      "'# cosa VERSION map')", c.in);
+            rc = CLI_EUSAGE;
+            break;
+        }
+        const int b = md_parse_binary_line(line, binname, sizeof binname, &s);
+        if (b < 0) {
+            cli_error(cmd, "%s: the records are in the other byte order", c.in);
+            rc = CLI_EUSAGE;
+            break;
+        }
+        if (b > 0) {
+            kind = 1;
+            continue;
+        }
+        if (nh == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **h2 = realloc(hdr, cap * sizeof *hdr);
+            if (!h2) {
+                cli_error(cmd, "out of memory");
+                rc = CLI_EFAIL;
+                break;
+            }
+            hdr = h2;
+        }
+        if (!(hdr[nh] = strdup(line))) {
+            cli_error(cmd, "out of memory");
+            rc = CLI_EFAIL;
+            break;
+        }
+        nh++;
+    }
+    if (rc == CLI_OK && nh == 0) {
+        cli_error(cmd, "%s: not a data file of 'cosa map' (no header)", c.in);
+        rc = CLI_EUSAGE;
+    }
+    if (rc == CLI_OK && kind == 1 && line) {
+        cli_error(cmd, "%s: a binary header followed by text records", c.in);
+        rc = CLI_EUSAGE;
+    }
+    if (rc == CLI_OK)
+        rc = kind == 1 ? to_text(&c, hdr, nh, binname, &s) : to_bin(&c, &l, hdr, nh, line);
+    for (size_t i = 0; i < nh; i++)
+        free(hdr[i]);
+    free(hdr);
+    free(l.buf);
+    fclose(l.f);
+    return rc;
+}

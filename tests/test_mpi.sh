@@ -42,6 +42,15 @@ c="--x dt=1e-6:1e-2:log:60 --scheme foh,zoh+mbcorr --set ck=1e9 --set dk=3.6e5"
 "$COSA" curve $c -o "$tmp/c1" >/dev/null && mpi "$COSA" curve $c -o "$tmp/c3" >/dev/null 2>&1 ||
     bad "curve"
 same_files "$tmp/c1" "$tmp/c3" "curve"
+# a binary map: the same files as one process
+b="--x ck=1:1e10:log:20 --y dk=1:1e7:log:16 --dt 1e-3,1e-4 --scheme zoh,foh+mbcorr --adaptive --format bin"
+# shellcheck disable=SC2086
+"$COSA" map $b -o "$tmp/b1" >/dev/null && mpi "$COSA" map $b -o "$tmp/b3" >/dev/null 2>&1 || bad "bin map"
+same_files "$tmp/b1" "$tmp/b3" "bin map"
+# cosa table is not split (its work is seconds): every process computes it,
+# process 0 prints it once
+"$COSA" table --paper mbcorr --table 1 >"$tmp/t1" && mpi "$COSA" table --paper mbcorr --table 1 >"$tmp/t3" 2>/dev/null &&
+    cmp -s "$tmp/t1" "$tmp/t3" && ok || bad "table under mpirun: $(diff "$tmp/t1" "$tmp/t3" | head -5)"
 # bad input: one line (process 0), exit 2
 mpi "$COSA" map --x ck=1:10:log:3 --y nosuch=1:2:lin:2 --scheme zoh --dt 1e-3 -o "$tmp/bad" >"$tmp/out" 2>"$tmp/err"
 rc=$?

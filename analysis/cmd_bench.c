@@ -186,7 +186,8 @@ int cmd_bench(int argc, char **argv)
             sp.progress = NULL;
             const size_t pts = cosa_sweep_size(&sp);
             unsigned char *ex = malloc(pts);
-            const cosa_adaptive_opts ao = {sp.metric == COSA_METRIC_RHO ? 1.0 : 0.01, 8, 1.0,
+            const cosa_adaptive_opts ao = {sp.metric == COSA_METRIC_RHO ? 1.0 : 0.01,
+                                           COSA_ADAPTIVE_COARSE, COSA_ADAPTIVE_MARGIN,
                                            sp.metric != COSA_METRIC_RHO};
             size_t nev = 0;
             const double ta0 = scli_now();

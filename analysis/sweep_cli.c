@@ -840,8 +840,7 @@ int scli_adaptive(const char *cmd, int adaptive, const char *coarse, const char 
                   size_t size)
 {
     const int errors = metric != COSA_METRIC_RHO;
-    /* defaults: README "Adaptive maps" (measured on the Fig 4 and Fig 6 sets) */
-    *o = (cosa_adaptive_opts){level, 12, 0.5, errors};
+    *o = (cosa_adaptive_opts){level, COSA_ADAPTIVE_COARSE, COSA_ADAPTIVE_MARGIN, errors};
     if (!adaptive) {
         if (coarse || margin) {
             cli_error(cmd, "--%s applies to --adaptive only", coarse ? "coarse" : "margin");

@@ -508,6 +508,11 @@ typedef struct cosa_adaptive_opts {
     int log_scale;
 } cosa_adaptive_opts;
 
+/* The defaults of the cosa command (chosen on the MBCorr paper's Figs 4 and
+ * 6: README "Adaptive maps"). */
+#define COSA_ADAPTIVE_COARSE 12
+#define COSA_ADAPTIVE_MARGIN 0.5
+
 /* values, status (may be NULL) and exact: cosa_sweep_size entries.  Returns
  * cosa_sweep_run's statuses, COSA_ERANGE for bad options (coarse 0, margin
  * < 0 or not finite, level 0 or not finite, log_scale with level <= 0);

@@ -240,6 +240,7 @@ int cmd_map(int argc, char **argv);
 int cmd_curve(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_fmu_info(int argc, char **argv);
 /* CLI_OK if name is a plain file stem for --name (files NAME.dat, NAME.gp,
  * ...: no directory part, nothing the gnuplot scripts would have to quote);
  * else a one-line error naming opt and CLI_EUSAGE. */

@@ -57,7 +57,7 @@ if [ "$shell_tests" = 1 ]; then
 fi
 
 # the same environment as make check (Makefile.am, AM_TESTS_ENVIRONMENT)
-export COSA="$cosa" COSA_SRCDIR="$srcdir" OPENBLAS_NUM_THREADS=1
+export COSA="$cosa" COSA_SRCDIR="$srcdir" OPENBLAS_NUM_THREADS=1 COSA_FMUDIR="$builddir/tests/fmu"
 # the command-line fuzzer (test_fuzz_cli.sh) judges exits and messages, not
 # digits: 100 vectors per configuration here, 600 in make check
 export FUZZ_RUNS=100

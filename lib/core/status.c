@@ -23,6 +23,7 @@ static const char *const messages[COSA_STATUS_COUNT] = {
     [COSA_ESYNTAX] = "syntax error",
     [COSA_EMODELSHAPE] = "the assumed (correction) model has other subsystem dimensions than the "
                          "system",
+    [COSA_EFMU] = "FMU could not be loaded, or one of its calls failed",
 };
 
 const char *cosa_strerror(cosa_status status)

@@ -33,6 +33,7 @@ typedef enum cosa_status {
     COSA_EIO,           /* file could not be read or written                    */
     COSA_ESYNTAX,       /* malformed input text (model file)                    */
     COSA_EMODELSHAPE,   /* a scheme's correction model is not shaped like the system */
+    COSA_EFMU,          /* an FMU could not be loaded, or one of its calls failed */
     COSA_STATUS_COUNT
 } cosa_status;
 

@@ -727,6 +727,69 @@ void cosa_cosim_result_free(cosa_cosim_result *r);
 cosa_status cosa_traj_nrmse(size_t ny, size_t N, const double *y, size_t ldy,
                             const double *yref, size_t ldr, double *e, size_t *ncomp);
 
+/* ---- FMU import (lib/td/fmu*.c) ------------------------------------------ */
+
+/* An FMI 3.0 or 2.0 co-simulation FMU, opened: unzipped into a private
+ * temporary directory (removed by cosa_fmu_close), modelDescription.xml
+ * parsed, the binary for this platform (binaries/x86_64-linux/ID.so for 3.0,
+ * binaries/linux64/ID.so for 2.0) loaded and its functions resolved. */
+typedef struct cosa_fmu cosa_fmu;
+
+enum cosa_fmu_causality {
+    COSA_FMU_PARAMETER, COSA_FMU_CALCULATED_PARAMETER, COSA_FMU_INPUT, COSA_FMU_OUTPUT,
+    COSA_FMU_LOCAL, COSA_FMU_INDEPENDENT, COSA_FMU_STRUCTURAL_PARAMETER
+};
+enum cosa_fmu_variability { COSA_FMU_CONSTANT, COSA_FMU_FIXED, COSA_FMU_TUNABLE,
+                            COSA_FMU_DISCRETE, COSA_FMU_CONTINUOUS };
+
+/* A Float64 (3.0) or Real (2.0) variable of the model description. */
+typedef struct cosa_fmu_var {
+    char *name;
+    unsigned vr;            /* valueReference                                 */
+    int causality;          /* enum cosa_fmu_causality (default local)        */
+    int variability;        /* enum cosa_fmu_variability (default continuous) */
+    int has_start;
+    double start;
+    long derivative_of;     /* index (in the variable list) of the variable it
+                               is the derivative of, or -1                     */
+} cosa_fmu_var;
+
+/* Capability flags of the CoSimulation element (cosa_fmu_caps). */
+enum {
+    COSA_FMU_CAP_GET_SET_STATE = 1u << 0,     /* canGetAndSetFMUState (2: ..FMUstate) */
+    COSA_FMU_CAP_DIRECTIONAL = 1u << 1,       /* providesDirectionalDerivative(s)      */
+    COSA_FMU_CAP_INTERPOLATE_INPUTS = 1u << 2, /* canInterpolateInputs (2.0)          */
+    COSA_FMU_CAP_INTERMEDIATE_UPDATE = 1u << 3, /* providesIntermediateUpdate (3.0)   */
+    COSA_FMU_CAP_VARIABLE_STEP = 1u << 4      /* canHandleVariableCommunicationStepSize */
+};
+
+/* Open the FMU at path.  On failure a status (COSA_EFMU for a bad FMU,
+ * COSA_EIO for an unreadable file, COSA_ENOMEM) and a one-line message in
+ * err that says what is wrong (no file name: the caller adds it), nothing
+ * left on disk, *out = NULL. */
+cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t errsize);
+/* Unload the binary and remove the temporary directory; NULL is a no-op. */
+void cosa_fmu_close(cosa_fmu *fmu);
+
+int cosa_fmu_version(const cosa_fmu *fmu);                 /* 2 or 3            */
+const char *cosa_fmu_model_name(const cosa_fmu *fmu);
+const char *cosa_fmu_identifier(const cosa_fmu *fmu);      /* modelIdentifier   */
+const char *cosa_fmu_token(const cosa_fmu *fmu);           /* token (3) / guid (2) */
+const char *cosa_fmu_directory(const cosa_fmu *fmu);       /* the unzipped tree */
+unsigned cosa_fmu_caps(const cosa_fmu *fmu);               /* COSA_FMU_CAP_*    */
+size_t cosa_fmu_nvar(const cosa_fmu *fmu);
+const cosa_fmu_var *cosa_fmu_var_at(const cosa_fmu *fmu, size_t i);
+/* The continuous states (the variables whose derivatives ModelStructure
+ * lists), inputs and outputs, as indices into the variable list (SIZE_MAX
+ * for i out of range). */
+size_t cosa_fmu_nstate(const cosa_fmu *fmu);
+size_t cosa_fmu_state(const cosa_fmu *fmu, size_t i);
+size_t cosa_fmu_state_derivative(const cosa_fmu *fmu, size_t i);
+size_t cosa_fmu_ninput(const cosa_fmu *fmu);
+size_t cosa_fmu_input(const cosa_fmu *fmu, size_t i);
+size_t cosa_fmu_noutput(const cosa_fmu *fmu);
+size_t cosa_fmu_output(const cosa_fmu *fmu, size_t i);
+
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,67 @@
+/* fmi3_types.h -- the FMI 3.0 types and co-simulation function types cosa
+ * uses, written from the signatures of the FMI 3.0 standard (fmi3PlatformTypes.h,
+ * fmi3FunctionTypes.h); not a copy of the standard's headers. */
+#ifndef COSA_FMI3_TYPES_H
+#define COSA_FMI3_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void *fmi3Instance;
+typedef void *fmi3InstanceEnvironment;
+typedef void *fmi3FMUState;
+typedef uint32_t fmi3ValueReference;
+typedef double fmi3Float64;
+typedef int32_t fmi3Int32;
+typedef bool fmi3Boolean;
+typedef const char *fmi3String;
+
+typedef enum { fmi3OK, fmi3Warning, fmi3Discard, fmi3Error, fmi3Fatal } fmi3Status;
+
+typedef void (*fmi3LogMessageCallback)(fmi3InstanceEnvironment env, fmi3Status status,
+                                       fmi3String category, fmi3String message);
+typedef void (*fmi3IntermediateUpdateCallback)(
+    fmi3InstanceEnvironment env, fmi3Float64 intermediateUpdateTime,
+    fmi3Boolean intermediateVariableSetRequested, fmi3Boolean intermediateVariableGetAllowed,
+    fmi3Boolean intermediateStepFinished, fmi3Boolean canReturnEarly,
+    fmi3Boolean *earlyReturnRequested, fmi3Float64 *earlyReturnTime);
+
+typedef const char *fmi3GetVersionTYPE(void);
+typedef fmi3Instance fmi3InstantiateCoSimulationTYPE(
+    fmi3String instanceName, fmi3String instantiationToken, fmi3String resourcePath,
+    fmi3Boolean visible, fmi3Boolean loggingOn, fmi3Boolean eventModeUsed,
+    fmi3Boolean earlyReturnAllowed, const fmi3ValueReference requiredIntermediateVariables[],
+    size_t nRequiredIntermediateVariables, fmi3InstanceEnvironment instanceEnvironment,
+    fmi3LogMessageCallback logMessage, fmi3IntermediateUpdateCallback intermediateUpdate);
+typedef void fmi3FreeInstanceTYPE(fmi3Instance instance);
+typedef fmi3Status fmi3EnterInitializationModeTYPE(fmi3Instance instance,
+                                                   fmi3Boolean toleranceDefined,
+                                                   fmi3Float64 tolerance, fmi3Float64 startTime,
+                                                   fmi3Boolean stopTimeDefined,
+                                                   fmi3Float64 stopTime);
+typedef fmi3Status fmi3ExitInitializationModeTYPE(fmi3Instance instance);
+typedef fmi3Status fmi3TerminateTYPE(fmi3Instance instance);
+typedef fmi3Status fmi3DoStepTYPE(fmi3Instance instance, fmi3Float64 currentCommunicationPoint,
+                                  fmi3Float64 communicationStepSize,
+                                  fmi3Boolean noSetFMUStatePriorToCurrentPoint,
+                                  fmi3Boolean *eventHandlingNeeded,
+                                  fmi3Boolean *terminateSimulation, fmi3Boolean *earlyReturn,
+                                  fmi3Float64 *lastSuccessfulTime);
+typedef fmi3Status fmi3GetFloat64TYPE(fmi3Instance instance,
+                                      const fmi3ValueReference valueReferences[],
+                                      size_t nValueReferences, fmi3Float64 values[],
+                                      size_t nValues);
+typedef fmi3Status fmi3SetFloat64TYPE(fmi3Instance instance,
+                                      const fmi3ValueReference valueReferences[],
+                                      size_t nValueReferences, const fmi3Float64 values[],
+                                      size_t nValues);
+typedef fmi3Status fmi3GetFMUStateTYPE(fmi3Instance instance, fmi3FMUState *FMUState);
+typedef fmi3Status fmi3SetFMUStateTYPE(fmi3Instance instance, fmi3FMUState FMUState);
+typedef fmi3Status fmi3FreeFMUStateTYPE(fmi3Instance instance, fmi3FMUState *FMUState);
+typedef fmi3Status fmi3GetDirectionalDerivativeTYPE(
+    fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
+    const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
+    fmi3Float64 sensitivity[], size_t nSensitivity);
+
+#endif

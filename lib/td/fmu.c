@@ -1,0 +1,210 @@
+/* fmu.c -- open an FMU: unzip (fmu_archive.c), read modelDescription.xml
+ * (fmu_description.c), load the binary for this platform and resolve its
+ * functions; accessors of the description. */
+#define _GNU_SOURCE
+#include "td/fmu_impl.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The platform directory of this build under binaries/ (FMI 3.0, FMI 2.0). */
+#if defined(__x86_64__) && defined(__linux__)
+#define PLATFORM3 "x86_64-linux"
+#define PLATFORM2 "linux64"
+#elif defined(__aarch64__) && defined(__linux__)
+#define PLATFORM3 "aarch64-linux"
+#define PLATFORM2 "aarch64-linux"
+#else
+#define PLATFORM3 "unknown"
+#define PLATFORM2 "unknown"
+#endif
+
+/* A function table entry: symbol name (without the fmi2/fmi3 prefix),
+ * offset of its pointer in the table, and whether it is required. */
+struct fn_entry {
+    const char *name;
+    size_t offset;
+    int required;
+};
+
+#define F3(n, req) {#n, offsetof(fmu_functions3, n), req}
+static const struct fn_entry fns3[] = {
+    F3(GetVersion, 1),   F3(InstantiateCoSimulation, 1), F3(FreeInstance, 1),
+    F3(EnterInitializationMode, 1), F3(ExitInitializationMode, 1), F3(Terminate, 1),
+    F3(DoStep, 1),       F3(GetFloat64, 1),     F3(SetFloat64, 1),
+    F3(GetFMUState, 0),  F3(SetFMUState, 0),    F3(FreeFMUState, 0),
+    F3(GetDirectionalDerivative, 0)};
+#define F2(n, req) {#n, offsetof(fmu_functions2, n), req}
+static const struct fn_entry fns2[] = {
+    F2(GetVersion, 1),   F2(Instantiate, 1),    F2(FreeInstance, 1),
+    F2(SetupExperiment, 1), F2(EnterInitializationMode, 1), F2(ExitInitializationMode, 1),
+    F2(Terminate, 1),    F2(DoStep, 1),         F2(GetReal, 1),
+    F2(SetReal, 1),      F2(SetRealInputDerivatives, 0), F2(GetFMUstate, 0),
+    F2(SetFMUstate, 0),  F2(FreeFMUstate, 0),   F2(GetDirectionalDerivative, 0)};
+
+/* The capabilities the description claims need these optional functions. */
+static const char *const state_fns[] = {"GetFMUState", "SetFMUState", "FreeFMUState",
+                                        "GetFMUstate", "SetFMUstate", "FreeFMUstate"};
+
+static int needed(const struct fn_entry *e, unsigned caps)
+{
+    if (e->required)
+        return 1;
+    if (caps & COSA_FMU_CAP_GET_SET_STATE)
+        for (size_t i = 0; i < sizeof state_fns / sizeof *state_fns; i++)
+            if (strcmp(e->name, state_fns[i]) == 0)
+                return 1;
+    if ((caps & COSA_FMU_CAP_DIRECTIONAL) && strcmp(e->name, "GetDirectionalDerivative") == 0)
+        return 1;
+    if ((caps & COSA_FMU_CAP_INTERPOLATE_INPUTS) && strcmp(e->name, "SetRealInputDerivatives") == 0)
+        return 1;
+    return 0;
+}
+
+/* The platforms present under binaries/ ("none" if there are none). */
+static void platforms(const char *dir, char *buf, size_t size)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/binaries", dir);
+    buf[0] = '\0';
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        const size_t n = strlen(buf);
+        snprintf(buf + n, size - n, "%s%s", n ? ", " : "", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    if (!buf[0])
+        snprintf(buf, size, "none");
+}
+
+static cosa_status load_binary(cosa_fmu *f, char *err, size_t errsize)
+{
+    const fmu_description *d = &f->desc;
+    const int v3 = d->version == 3;
+    char so[4400];
+    snprintf(so, sizeof so, "%s/binaries/%s/%s.so", f->dir, v3 ? PLATFORM3 : PLATFORM2,
+             d->identifier);
+    struct stat st;
+    if (stat(so, &st) != 0) {
+        char plats[512];
+        platforms(f->dir, plats, sizeof plats);
+        snprintf(err, errsize, "no binary for this platform (binaries/%s/%s.so); platforms in "
+                 "the FMU: %s", v3 ? PLATFORM3 : PLATFORM2, d->identifier, plats);
+        return COSA_EFMU;
+    }
+    /* RTLD_LOCAL: two FMUs export the same names; each handle resolves its own */
+    f->lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!f->lib) {
+        const char *e = dlerror();
+        snprintf(err, errsize, "cannot load the binary: %.300s", e ? e : "unknown error");
+        return COSA_EFMU;
+    }
+    const struct fn_entry *tab = v3 ? fns3 : fns2;
+    const size_t ntab = v3 ? sizeof fns3 / sizeof *fns3 : sizeof fns2 / sizeof *fns2;
+    char *base = v3 ? (char *)&f->f3 : (char *)&f->f2;
+    for (size_t i = 0; i < ntab; i++) {
+        char sym[96];
+        snprintf(sym, sizeof sym, "fmi%d%s", d->version, tab[i].name);
+        void *p = dlsym(f->lib, sym);
+        if (!p && needed(&tab[i], d->caps)) {
+            snprintf(err, errsize, "the binary does not export %s%s", sym,
+                     tab[i].required ? "" : " (the model description claims the capability)");
+            return COSA_EFMU;
+        }
+        memcpy(base + tab[i].offset, &p, sizeof p);
+    }
+    return COSA_OK;
+}
+
+cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t errsize)
+{
+    if (out)
+        *out = NULL;
+    if (!path || !out || !err || errsize == 0)
+        return COSA_EINVAL;
+    err[0] = '\0';
+    cosa_fmu *f = calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(err, errsize, "out of memory");
+        return COSA_ENOMEM;
+    }
+    const int x = fmu_archive_extract(path, f->dir, sizeof f->dir, err, errsize);
+    if (x != 0) {
+        free(f);
+        return x == -1 ? COSA_EFMU : x == -2 ? COSA_EIO : COSA_ENOMEM;
+    }
+    char md[4200];
+    snprintf(md, sizeof md, "%s/modelDescription.xml", f->dir);
+    struct stat st;
+    cosa_status s = COSA_OK;
+    if (stat(md, &st) != 0) {
+        snprintf(err, errsize, "not an FMU: no modelDescription.xml in the archive");
+        s = COSA_EFMU;
+    } else if (fmu_description_read(md, &f->desc, err, errsize) != 0) {
+        s = COSA_EFMU;
+    } else {
+        s = load_binary(f, err, errsize);
+    }
+    if (s != COSA_OK) {
+        cosa_fmu_close(f);
+        return s;
+    }
+    *out = f;
+    return COSA_OK;
+}
+
+void cosa_fmu_close(cosa_fmu *f)
+{
+    if (!f)
+        return;
+    if (f->lib)
+        dlclose(f->lib);
+    fmu_description_free(&f->desc);
+    fmu_archive_remove(f->dir);
+    free(f);
+}
+
+int cosa_fmu_version(const cosa_fmu *f) { return f ? f->desc.version : 0; }
+const char *cosa_fmu_model_name(const cosa_fmu *f)
+{
+    return f && f->desc.model_name ? f->desc.model_name : "";
+}
+const char *cosa_fmu_identifier(const cosa_fmu *f) { return f ? f->desc.identifier : ""; }
+const char *cosa_fmu_token(const cosa_fmu *f) { return f && f->desc.token ? f->desc.token : ""; }
+const char *cosa_fmu_directory(const cosa_fmu *f) { return f ? f->dir : ""; }
+unsigned cosa_fmu_caps(const cosa_fmu *f) { return f ? f->desc.caps : 0u; }
+size_t cosa_fmu_nvar(const cosa_fmu *f) { return f ? f->desc.nvar : 0; }
+const cosa_fmu_var *cosa_fmu_var_at(const cosa_fmu *f, size_t i)
+{
+    return f && i < f->desc.nvar ? &f->desc.vars[i] : NULL;
+}
+size_t cosa_fmu_nstate(const cosa_fmu *f) { return f ? f->desc.nstate : 0; }
+/* the index lists: SIZE_MAX for an index out of range */
+size_t cosa_fmu_state(const cosa_fmu *f, size_t i)
+{
+    return f && i < f->desc.nstate ? f->desc.states[i] : SIZE_MAX;
+}
+size_t cosa_fmu_state_derivative(const cosa_fmu *f, size_t i)
+{
+    return f && i < f->desc.nstate ? f->desc.derivs[i] : SIZE_MAX;
+}
+size_t cosa_fmu_ninput(const cosa_fmu *f) { return f ? f->desc.nin : 0; }
+size_t cosa_fmu_input(const cosa_fmu *f, size_t i)
+{
+    return f && i < f->desc.nin ? f->desc.inputs[i] : SIZE_MAX;
+}
+size_t cosa_fmu_noutput(const cosa_fmu *f) { return f ? f->desc.nout : 0; }
+size_t cosa_fmu_output(const cosa_fmu *f, size_t i)
+{
+    return f && i < f->desc.nout ? f->desc.outputs[i] : SIZE_MAX;
+}

@@ -1,0 +1,345 @@
+/* fmu_description.c -- the parts of modelDescription.xml (FMI 3.0 and 2.0)
+ * that cosa needs, read with libxml2: version, CoSimulation capabilities,
+ * the Float64/Real variables and ModelStructure's outputs and derivatives. */
+#include "td/fmu_impl.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Attribute as a malloc'ed string (NULL if absent). */
+static char *attr(xmlNode *n, const char *name)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    if (!v)
+        return NULL;
+    char *s = strdup((const char *)v);
+    xmlFree(v);
+    return s;
+}
+
+/* Boolean attribute: 1 for "true", else 0. */
+static int attr_true(xmlNode *n, const char *name)
+{
+    char *v = attr(n, name);
+    const int t = v && strcmp(v, "true") == 0;
+    free(v);
+    return t;
+}
+
+static int is(xmlNode *n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+static xmlNode *child(xmlNode *n, const char *name)
+{
+    for (xmlNode *c = n ? n->children : NULL; c; c = c->next)
+        if (is(c, name))
+            return c;
+    return NULL;
+}
+
+/* Unsigned integer attribute; 0 and *out, or -1. */
+static int attr_uint(xmlNode *n, const char *name, unsigned long *out)
+{
+    char *v = attr(n, name), *end;
+    if (!v)
+        return -1;
+    const unsigned long x = strtoul(v, &end, 10);
+    const int ok = end != v && *end == '\0' && v[0] != '-';
+    free(v);
+    if (!ok)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static int lookup(const char *v, const char *const *names, int n, int dflt)
+{
+    if (!v)
+        return dflt;
+    for (int i = 0; i < n; i++)
+        if (strcmp(v, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static const char *const causalities[] = {"parameter", "calculatedParameter", "input", "output",
+                                          "local",     "independent",         "structuralParameter"};
+static const char *const variabilities[] = {"constant", "fixed", "tunable", "discrete",
+                                            "continuous"};
+
+void fmu_description_free(fmu_description *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->nvar; i++)
+        free(d->vars[i].name);
+    free(d->vars);
+    free(d->model_name);
+    free(d->token);
+    free(d->identifier);
+    free(d->states);
+    free(d->derivs);
+    free(d->inputs);
+    free(d->outputs);
+    memset(d, 0, sizeof *d);
+}
+
+/* One variable (n: Float64 of 3.0, ScalarVariable with a Real child of
+ * 2.0) appended to d; *deriv the raw derivative attribute (3.0: the state's
+ * value reference; 2.0: its 1-based index among all ScalarVariables), or 0. */
+static int add_var(fmu_description *d, xmlNode *n, xmlNode *typed, unsigned long *deriv,
+                   char *err, size_t errsize)
+{
+    cosa_fmu_var v = {0};
+    v.derivative_of = -1;
+    unsigned long vr;
+    v.name = attr(n, "name");
+    if (!v.name || attr_uint(n, "valueReference", &vr) != 0 || vr > 0xffffffffUL) {
+        snprintf(err, errsize, "modelDescription.xml: variable '%.100s' without a valid name "
+                 "or valueReference", v.name ? v.name : "?");
+        free(v.name);
+        return -1;
+    }
+    v.vr = (unsigned)vr;
+    char *c = attr(n, "causality"), *va = attr(n, "variability"), *st = attr(typed, "start");
+    v.causality = lookup(c, causalities, 7, COSA_FMU_LOCAL);
+    v.variability = lookup(va, variabilities, 5, COSA_FMU_CONTINUOUS);
+    int bad = v.causality < 0 || v.variability < 0;
+    if (st) {
+        char *end;
+        v.start = strtod(st, &end);
+        v.has_start = 1;
+        bad |= end == st || *end != '\0';
+    }
+    if (bad)
+        snprintf(err, errsize, "modelDescription.xml: variable '%.100s': bad %s '%.40s'", v.name,
+                 v.causality < 0 ? "causality" : v.variability < 0 ? "variability" : "start",
+                 v.causality < 0 ? c : v.variability < 0 ? va : st);
+    free(c);
+    free(va);
+    free(st);
+    *deriv = 0;
+    if (!bad && xmlHasProp(typed, (const xmlChar *)"derivative")) {
+        bad = attr_uint(typed, "derivative", deriv) != 0 || *deriv == 0;
+        if (bad)
+            snprintf(err, errsize, "modelDescription.xml: variable '%.100s': bad derivative",
+                     v.name);
+    }
+    if (bad) {
+        free(v.name);
+        return -1;
+    }
+    cosa_fmu_var *nv = realloc(d->vars, (d->nvar + 1) * sizeof *nv);
+    if (!nv) {
+        free(v.name);
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    d->vars = nv;
+    d->vars[d->nvar++] = v;
+    return 0;
+}
+
+/* Index (in d->vars) of the variable with value reference vr, or -1. */
+static long by_vr(const fmu_description *d, unsigned long vr)
+{
+    for (size_t i = 0; i < d->nvar; i++)
+        if (d->vars[i].vr == vr)
+            return (long)i;
+    return -1;
+}
+
+static int push(size_t **arr, size_t *n, size_t v)
+{
+    size_t *a = realloc(*arr, (*n + 1) * sizeof *a);
+    if (!a)
+        return -1;
+    a[(*n)++] = v;
+    *arr = a;
+    return 0;
+}
+
+static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
+{
+    if (!is(root, "fmiModelDescription")) {
+        snprintf(err, errsize, "modelDescription.xml: the root element is not "
+                 "fmiModelDescription");
+        return -1;
+    }
+    char *ver = attr(root, "fmiVersion");
+    d->version = ver && strncmp(ver, "3.", 2) == 0 ? 3 : ver && strcmp(ver, "2.0") == 0 ? 2 : 0;
+    if (!d->version) {
+        snprintf(err, errsize, "fmiVersion '%.40s' is not supported (2.0 or 3.0)",
+                 ver ? ver : "(none)");
+        free(ver);
+        return -1;
+    }
+    free(ver);
+    d->model_name = attr(root, "modelName");
+    d->token = attr(root, d->version == 3 ? "instantiationToken" : "guid");
+    xmlNode *cs = child(root, "CoSimulation");
+    if (!cs) {
+        snprintf(err, errsize, "not a co-simulation FMU (no CoSimulation element)");
+        return -1;
+    }
+    d->identifier = attr(cs, "modelIdentifier");
+    if (!d->identifier || !d->identifier[0] || strchr(d->identifier, '/')) {
+        snprintf(err, errsize, "CoSimulation: missing or bad modelIdentifier");
+        return -1;
+    }
+    if (attr_true(cs, d->version == 3 ? "canGetAndSetFMUState" : "canGetAndSetFMUstate"))
+        d->caps |= COSA_FMU_CAP_GET_SET_STATE;
+    if (attr_true(cs, d->version == 3 ? "providesDirectionalDerivatives"
+                                      : "providesDirectionalDerivative"))
+        d->caps |= COSA_FMU_CAP_DIRECTIONAL;
+    if (d->version == 2 && attr_true(cs, "canInterpolateInputs"))
+        d->caps |= COSA_FMU_CAP_INTERPOLATE_INPUTS;
+    if (d->version == 3 && attr_true(cs, "providesIntermediateUpdate"))
+        d->caps |= COSA_FMU_CAP_INTERMEDIATE_UPDATE;
+    if (attr_true(cs, "canHandleVariableCommunicationStepSize"))
+        d->caps |= COSA_FMU_CAP_VARIABLE_STEP;
+    unsigned long mod = 0;
+    d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
+
+    xmlNode *mv = child(root, "ModelVariables");
+    if (!mv) {
+        snprintf(err, errsize, "modelDescription.xml: no ModelVariables");
+        return -1;
+    }
+    /* raw derivative attributes, and for 2.0 the ScalarVariable index of
+     * every Real (1-based over all ScalarVariables) */
+    unsigned long *raw = NULL, *pos = NULL;
+    size_t k2 = 0, nder = 0;
+    int rc = 0;
+    for (xmlNode *n = mv->children; n && rc == 0; n = n->next) {
+        xmlNode *typed = NULL;
+        if (d->version == 3 && is(n, "Float64"))
+            typed = n;
+        else if (d->version == 2 && is(n, "ScalarVariable")) {
+            k2++;
+            typed = child(n, "Real");
+        }
+        if (!typed)
+            continue;
+        unsigned long dv;
+        if ((rc = add_var(d, n, typed, &dv, err, errsize)) != 0)
+            break;
+        unsigned long *r2 = realloc(raw, d->nvar * sizeof *r2), *p2 = NULL;
+        if (r2) {
+            raw = r2;
+            p2 = realloc(pos, d->nvar * sizeof *p2);
+        }
+        if (!r2 || !p2) {
+            snprintf(err, errsize, "out of memory");
+            rc = -1;
+            break;
+        }
+        pos = p2;
+        raw[d->nvar - 1] = dv;
+        pos[d->nvar - 1] = k2;
+    }
+    /* derivative -> the index of the state it differentiates */
+    for (size_t i = 0; rc == 0 && i < d->nvar; i++) {
+        if (!raw[i])
+            continue;
+        long s = -1;
+        if (d->version == 3)
+            s = by_vr(d, raw[i]);
+        else
+            for (size_t j = 0; j < d->nvar; j++)
+                if (pos[j] == raw[i])
+                    s = (long)j;
+        if (s < 0) {
+            snprintf(err, errsize, "modelDescription.xml: '%.100s' is the derivative of an "
+                     "unknown variable (%lu)", d->vars[i].name, raw[i]);
+            rc = -1;
+        }
+        d->vars[i].derivative_of = s;
+    }
+    /* ModelStructure: outputs and state derivatives */
+    xmlNode *ms = child(root, "ModelStructure");
+    xmlNode *outs = d->version == 2 ? child(ms, "Outputs") : ms;
+    xmlNode *ders = d->version == 2 ? child(ms, "Derivatives") : ms;
+    const char *out_tag = d->version == 3 ? "Output" : "Unknown";
+    const char *der_tag = d->version == 3 ? "ContinuousStateDerivative" : "Unknown";
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        xmlNode *list = pass ? ders : outs;
+        for (xmlNode *n = list ? list->children : NULL; n && rc == 0; n = n->next) {
+            if (!is(n, pass ? der_tag : out_tag))
+                continue;
+            unsigned long ref;
+            long v = -1;
+            if (attr_uint(n, d->version == 3 ? "valueReference" : "index", &ref) == 0) {
+                if (d->version == 3)
+                    v = by_vr(d, ref);
+                else
+                    for (size_t j = 0; j < d->nvar; j++)
+                        if (pos[j] == ref)
+                            v = (long)j;
+            }
+            if (v < 0) {
+                snprintf(err, errsize, "ModelStructure: %s refers to no Float64/Real variable",
+                         pass ? "a derivative" : "an output");
+                rc = -1;
+                break;
+            }
+            if (pass == 0)
+                continue; /* outputs are taken from the causality below */
+            if (d->vars[v].derivative_of < 0) {
+                snprintf(err, errsize, "ModelStructure: '%.100s' is listed as a derivative but "
+                         "has no derivative attribute", d->vars[v].name);
+                rc = -1;
+                break;
+            }
+            if (push(&d->states, &d->nstate, (size_t)d->vars[v].derivative_of) ||
+                push(&d->derivs, &nder, (size_t)v)) {
+                snprintf(err, errsize, "out of memory");
+                rc = -1;
+            }
+        }
+    }
+    free(raw);
+    free(pos);
+    for (size_t i = 0; rc == 0 && i < d->nvar; i++) {
+        const cosa_fmu_var *v = &d->vars[i];
+        if (v->variability != COSA_FMU_CONTINUOUS)
+            continue;
+        if ((v->causality == COSA_FMU_INPUT && push(&d->inputs, &d->nin, i)) ||
+            (v->causality == COSA_FMU_OUTPUT && push(&d->outputs, &d->nout, i))) {
+            snprintf(err, errsize, "out of memory");
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+int fmu_description_read(const char *path, fmu_description *d, char *err, size_t errsize)
+{
+    memset(d, 0, sizeof *d);
+    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                              XML_PARSE_NOWARNING);
+    if (!doc) {
+        const xmlError *e = xmlGetLastError();
+        snprintf(err, errsize, "modelDescription.xml is not well-formed XML");
+        if (e && e->message) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "%s", e->message);
+            msg[strcspn(msg, "\n")] = '\0';
+            snprintf(err, errsize, "modelDescription.xml is not well-formed XML (line %d: %s)",
+                     e->line, msg);
+        }
+        xmlResetLastError();
+        return -1;
+    }
+    const int rc = parse(xmlDocGetRootElement(doc), d, err, errsize);
+    xmlFreeDoc(doc);
+    if (rc != 0)
+        fmu_description_free(d);
+    return rc;
+}

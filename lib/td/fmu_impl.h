@@ -1,0 +1,84 @@
+/* fmu_impl.h -- private parts of the FMU importer (lib/td/fmu*.c). */
+#ifndef COSA_FMU_IMPL_H
+#define COSA_FMU_IMPL_H
+
+#include "cosa/td.h"
+#include "td/fmi2_types.h"
+#include "td/fmi3_types.h"
+
+#include <stddef.h>
+
+/* The parsed modelDescription.xml (fmu_description.c). */
+typedef struct fmu_description {
+    int version;               /* 2 or 3                                         */
+    char *model_name, *token;  /* modelName; instantiationToken (3) / guid (2)   */
+    char *identifier;          /* CoSimulation modelIdentifier                   */
+    unsigned caps;             /* COSA_FMU_CAP_* flags                           */
+    int max_output_der;        /* maxOutputDerivativeOrder                        */
+    cosa_fmu_var *vars;        /* the Float64 (3) / Real (2) variables          */
+    size_t nvar;
+    size_t *states, *derivs;   /* indices into vars: state i, its derivative     */
+    size_t nstate;
+    size_t *inputs, *outputs;  /* continuous inputs and outputs                  */
+    size_t nin, nout;
+} fmu_description;
+
+/* Parse path (a modelDescription.xml); 0, or -1 with a one-line message in
+ * err (no file name: the caller adds it). */
+int fmu_description_read(const char *path, fmu_description *d, char *err, size_t errsize);
+void fmu_description_free(fmu_description *d);
+
+/* Unzip archive into a new private directory (mkdtemp under TMPDIR) whose
+ * name is stored in dir (size >= 4096); entries that would leave it (an
+ * absolute name or a ".." component) are refused.  0, or -1 with a message
+ * in err and nothing left on disk. */
+int fmu_archive_extract(const char *archive, char *dir, size_t dirsize, char *err,
+                        size_t errsize);
+/* Remove the directory tree dir (the extracted FMU). */
+void fmu_archive_remove(const char *dir);
+
+/* The functions of a loaded binary (NULL where the FMU does not export an
+ * optional one). */
+typedef struct fmu_functions3 {
+    fmi3GetVersionTYPE *GetVersion;
+    fmi3InstantiateCoSimulationTYPE *InstantiateCoSimulation;
+    fmi3FreeInstanceTYPE *FreeInstance;
+    fmi3EnterInitializationModeTYPE *EnterInitializationMode;
+    fmi3ExitInitializationModeTYPE *ExitInitializationMode;
+    fmi3TerminateTYPE *Terminate;
+    fmi3DoStepTYPE *DoStep;
+    fmi3GetFloat64TYPE *GetFloat64;
+    fmi3SetFloat64TYPE *SetFloat64;
+    fmi3GetFMUStateTYPE *GetFMUState;
+    fmi3SetFMUStateTYPE *SetFMUState;
+    fmi3FreeFMUStateTYPE *FreeFMUState;
+    fmi3GetDirectionalDerivativeTYPE *GetDirectionalDerivative;
+} fmu_functions3;
+
+typedef struct fmu_functions2 {
+    fmi2GetVersionTYPE *GetVersion;
+    fmi2InstantiateTYPE *Instantiate;
+    fmi2FreeInstanceTYPE *FreeInstance;
+    fmi2SetupExperimentTYPE *SetupExperiment;
+    fmi2EnterInitializationModeTYPE *EnterInitializationMode;
+    fmi2ExitInitializationModeTYPE *ExitInitializationMode;
+    fmi2TerminateTYPE *Terminate;
+    fmi2DoStepTYPE *DoStep;
+    fmi2GetRealTYPE *GetReal;
+    fmi2SetRealTYPE *SetReal;
+    fmi2SetRealInputDerivativesTYPE *SetRealInputDerivatives;
+    fmi2GetFMUstateTYPE *GetFMUstate;
+    fmi2SetFMUstateTYPE *SetFMUstate;
+    fmi2FreeFMUstateTYPE *FreeFMUstate;
+    fmi2GetDirectionalDerivativeTYPE *GetDirectionalDerivative;
+} fmu_functions2;
+
+struct cosa_fmu {
+    char dir[4096];       /* the unzipped FMU (removed on close)   */
+    fmu_description desc;
+    void *lib;            /* dlopen handle                        */
+    fmu_functions3 f3;    /* version 3                            */
+    fmu_functions2 f2;    /* version 2                            */
+};
+
+#endif

@@ -1,0 +1,438 @@
+/* twomass_fmu.c -- test FMUs for the FMU importer: one subsystem of the
+ * two-mass oscillator of the MBCorr paper (eq 27) as an FMI 3.0 and an FMI
+ * 2.0 co-simulation FMU (one binary exports both APIs; the zip's
+ * modelDescription.xml picks one).  Compiled with -DSUBSYSTEM=1 or 2:
+ *
+ *   I:  m1 s1'' = -c1 s1 - d1 s1' + Fk             input Fk, outputs s1, v1
+ *   II: m2 s2'' = -c2 s2 - d2 s2' - Fk,
+ *       Fk = ck (s2 - s1) + dk (v2 - v1)            inputs s1, v1, output Fk
+ *
+ * doStep integrates with classical RK4 on 100 equal substeps under the
+ * input held or, when derivatives were set (2.0: SetRealInputDerivatives),
+ * under that polynomial.  Directional derivatives (exact: the model is
+ * linear) and get/set FMU state are provided.  Variables (value references):
+ * 1 s, 2 v (states), 3 der(s), 4 der(v), 5.. inputs, then outputs and
+ * parameters as listed in the tables below.  Written for cosa's tests only;
+ * not an example of a complete FMU (no events, no logging categories). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SUBSYSTEM
+#define SUBSYSTEM 1
+#endif
+#define EXPORT __attribute__((visibility("default")))
+
+enum { NX = 2, NSUB = 100, NPAR = 5, MAXIN = 2, MAXDER = 3 };
+#if SUBSYSTEM == 1
+enum { NU = 1, NY = 2 };
+/* parameters: m1 c1 d1 (and two unused slots) */
+static const double par_default[NPAR] = {10.0, 1e6, 1.0, 0.0, 0.0};
+static const double x_default[NX] = {0.0, 100.0};
+#else
+enum { NU = 2, NY = 1 };
+/* parameters: m2 c2 d2 ck dk */
+static const double par_default[NPAR] = {10.0, 1e7, 2.0, 1e5, 1e2};
+static const double x_default[NX] = {0.0, 0.0};
+#endif
+/* value references */
+enum { VR_S = 1, VR_V = 2, VR_DS = 3, VR_DV = 4, VR_U0 = 5, VR_Y0 = 5 + NU, VR_P0 = 5 + NU + NY,
+       VR_END = VR_P0 + NPAR };
+
+typedef struct {
+    double t, x[NX], u[NU], uder[NU][MAXDER], p[NPAR];
+    int nder; /* input derivatives set for the coming step (orders 1..nder) */
+} model;
+
+static void rhs(const model *m, const double *x, const double *u, double *dx)
+{
+    const double *p = m->p;
+#if SUBSYSTEM == 1
+    dx[0] = x[1];
+    dx[1] = (-p[1] * x[0] - p[2] * x[1] + u[0]) / p[0];
+#else
+    const double fk = p[3] * (x[0] - u[0]) + p[4] * (x[1] - u[1]);
+    dx[0] = x[1];
+    dx[1] = (-p[1] * x[0] - p[2] * x[1] - fk) / p[0];
+#endif
+}
+
+static void outputs(const model *m, double *y)
+{
+#if SUBSYSTEM == 1
+    y[0] = m->x[0];
+    y[1] = m->x[1];
+#else
+    y[0] = m->p[3] * (m->x[0] - m->u[0]) + m->p[4] * (m->x[1] - m->u[1]);
+#endif
+}
+
+/* input at time t0 + s of a step from t0: the polynomial set by the derivatives */
+static void input_at(const model *m, double s, double *u)
+{
+    for (int i = 0; i < NU; i++) {
+        double v = m->u[i], f = 1.0;
+        for (int k = 1; k <= m->nder; k++) {
+            f *= s / k;
+            v += m->uder[i][k - 1] * f;
+        }
+        u[i] = v;
+    }
+}
+
+static void step(model *m, double h)
+{
+    const double dt = h / NSUB;
+    for (int n = 0; n < NSUB; n++) {
+        double k[4][NX], xs[NX], u[NU];
+        const double s0 = n * dt;
+        input_at(m, s0, u);
+        rhs(m, m->x, u, k[0]);
+        input_at(m, s0 + dt / 2, u);
+        for (int i = 0; i < NX; i++)
+            xs[i] = m->x[i] + dt / 2 * k[0][i];
+        rhs(m, xs, u, k[1]);
+        for (int i = 0; i < NX; i++)
+            xs[i] = m->x[i] + dt / 2 * k[1][i];
+        rhs(m, xs, u, k[2]);
+        input_at(m, s0 + dt, u);
+        for (int i = 0; i < NX; i++)
+            xs[i] = m->x[i] + dt * k[2][i];
+        rhs(m, xs, u, k[3]);
+        for (int i = 0; i < NX; i++)
+            m->x[i] += dt / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
+    }
+    /* the input at the end of the step becomes the held value */
+    double u[NU];
+    input_at(m, h, u);
+    memcpy(m->u, u, sizeof u);
+    m->nder = 0;
+    m->t += h;
+}
+
+static int get(const model *m, unsigned vr, double *v)
+{
+    double dx[NX], y[NY];
+    rhs(m, m->x, m->u, dx);
+    outputs(m, y);
+    if (vr == VR_S || vr == VR_V)
+        *v = m->x[vr - VR_S];
+    else if (vr == VR_DS || vr == VR_DV)
+        *v = dx[vr - VR_DS];
+    else if (vr >= VR_U0 && vr < VR_Y0)
+        *v = m->u[vr - VR_U0];
+    else if (vr >= VR_Y0 && vr < VR_P0)
+        *v = y[vr - VR_Y0];
+    else if (vr >= VR_P0 && vr < VR_END)
+        *v = m->p[vr - VR_P0];
+    else
+        return -1;
+    return 0;
+}
+
+static int set(model *m, unsigned vr, double v)
+{
+    if (vr == VR_S || vr == VR_V)
+        m->x[vr - VR_S] = v;
+    else if (vr >= VR_U0 && vr < VR_Y0)
+        m->u[vr - VR_U0] = v;
+    else if (vr >= VR_P0 && vr < VR_END)
+        m->p[vr - VR_P0] = v;
+    else
+        return -1;
+    return 0;
+}
+
+/* d(unknown)/d(known), analytic (the model is linear): unknowns der(s),
+ * der(v) and the outputs, knowns s, v and the inputs. */
+static int partial(const model *m, unsigned unknown, unsigned known, double *d)
+{
+    const double *p = m->p;
+    /* J[row][col]: rows der(s), der(v), outputs; columns s, v, inputs */
+    double J[2 + NY][NX + NU] = {{0}};
+    J[0][1] = 1.0;
+#if SUBSYSTEM == 1
+    J[1][0] = -p[1] / p[0];
+    J[1][1] = -p[2] / p[0];
+    J[1][2] = 1.0 / p[0];
+    J[2][0] = 1.0;
+    J[3][1] = 1.0;
+#else
+    J[1][0] = (-p[1] - p[3]) / p[0];
+    J[1][1] = (-p[2] - p[4]) / p[0];
+    J[1][2] = p[3] / p[0];
+    J[1][3] = p[4] / p[0];
+    J[2][0] = p[3];
+    J[2][1] = p[4];
+    J[2][2] = -p[3];
+    J[2][3] = -p[4];
+#endif
+    int r = -1, c = -1;
+    if (unknown == VR_DS || unknown == VR_DV)
+        r = (int)(unknown - VR_DS);
+    else if (unknown >= VR_Y0 && unknown < VR_P0)
+        r = 2 + (int)(unknown - VR_Y0);
+    if (known == VR_S || known == VR_V)
+        c = (int)(known - VR_S);
+    else if (known >= VR_U0 && known < VR_Y0)
+        c = NX + (int)(known - VR_U0);
+    if (r < 0 || c < 0)
+        return -1;
+    *d = J[r][c];
+    return 0;
+}
+
+static model *create(void)
+{
+    model *m = calloc(1, sizeof *m);
+    if (m) {
+        memcpy(m->p, par_default, sizeof m->p);
+        memcpy(m->x, x_default, sizeof m->x);
+    }
+    return m;
+}
+
+/* ---- FMI 3.0 ----------------------------------------------------------- */
+typedef void (*log3_fn)(void *env, int status, const char *category, const char *message);
+typedef struct {
+    model m;
+    void *env;
+    log3_fn log;
+    double fail_at; /* FAIL_STATUS at the first doStep reaching it (negative: never) */
+} inst3;
+
+#ifndef FAIL_STATUS
+#define FAIL_STATUS 0
+#endif
+#ifndef FAIL_AT
+#define FAIL_AT -1.0
+#endif
+
+EXPORT const char *fmi3GetVersion(void) { return "3.0"; }
+
+EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, const char *res,
+                                         bool visible, bool logging, bool eventMode,
+                                         bool earlyReturn, const uint32_t *req, size_t nreq,
+                                         void *env, log3_fn log, void *intermediate)
+{
+    (void)name; (void)res; (void)visible; (void)logging; (void)req; (void)nreq;
+    (void)intermediate;
+    if (!token || strcmp(token, "{cosa-test-twomass}") != 0 || eventMode || earlyReturn)
+        return NULL;
+    inst3 *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    model *m = create();
+    if (!m) {
+        free(c);
+        return NULL;
+    }
+    c->m = *m;
+    free(m);
+    c->env = env;
+    c->log = log;
+    c->fail_at = FAIL_AT;
+    return c;
+}
+
+EXPORT void fmi3FreeInstance(void *c) { free(c); }
+EXPORT int fmi3EnterInitializationMode(void *c, bool tolDef, double tol, double t0, bool stopDef,
+                                       double stop)
+{
+    (void)tolDef; (void)tol; (void)stopDef; (void)stop;
+    ((inst3 *)c)->m.t = t0;
+    return 0;
+}
+EXPORT int fmi3ExitInitializationMode(void *c) { (void)c; return 0; }
+EXPORT int fmi3Terminate(void *c) { (void)c; return 0; }
+
+#ifndef OMIT_DOSTEP
+EXPORT int fmi3DoStep(void *ci, double t, double h, bool noSet, bool *event, bool *term,
+                      bool *early, double *last)
+{
+    (void)noSet;
+    inst3 *c = ci;
+    *event = *term = *early = false;
+    if (c->fail_at >= 0.0 && t + h >= c->fail_at) {
+        if (c->log)
+            c->log(c->env, FAIL_STATUS, "logStatusError", "test FMU fails as configured");
+        *last = t;
+        return FAIL_STATUS;
+    }
+    if (!(h > 0.0) || fabs(t - c->m.t) > 1e-9 * (1.0 + fabs(t)))
+        return 3; /* fmi3Error */
+    step(&c->m, h);
+    *last = c->m.t;
+    return 0;
+}
+#endif /* OMIT_DOSTEP: a binary without it, for the importer's error test */
+
+EXPORT int fmi3GetFloat64(void *c, const uint32_t *vr, size_t n, double *v, size_t nv)
+{
+    if (nv != n)
+        return 3;
+    for (size_t i = 0; i < n; i++)
+        if (get(&((inst3 *)c)->m, vr[i], &v[i]))
+            return 3;
+    return 0;
+}
+
+EXPORT int fmi3SetFloat64(void *c, const uint32_t *vr, size_t n, const double *v, size_t nv)
+{
+    if (nv != n)
+        return 3;
+    for (size_t i = 0; i < n; i++)
+        if (set(&((inst3 *)c)->m, vr[i], v[i]))
+            return 3;
+    return 0;
+}
+
+EXPORT int fmi3GetFMUState(void *c, void **state)
+{
+    model *s = *state ? *state : malloc(sizeof *s);
+    if (!s)
+        return 3;
+    *s = ((inst3 *)c)->m;
+    *state = s;
+    return 0;
+}
+EXPORT int fmi3SetFMUState(void *c, void *state)
+{
+    ((inst3 *)c)->m = *(model *)state;
+    return 0;
+}
+EXPORT int fmi3FreeFMUState(void *c, void **state)
+{
+    (void)c;
+    free(*state);
+    *state = NULL;
+    return 0;
+}
+
+EXPORT int fmi3GetDirectionalDerivative(void *c, const uint32_t *unk, size_t nunk,
+                                        const uint32_t *kn, size_t nkn, const double *seed,
+                                        size_t nseed, double *sens, size_t nsens)
+{
+    if (nseed != nkn || nsens != nunk)
+        return 3;
+    for (size_t i = 0; i < nunk; i++) {
+        sens[i] = 0.0;
+        for (size_t j = 0; j < nkn; j++) {
+            double d;
+            if (partial(&((inst3 *)c)->m, unk[i], kn[j], &d))
+                return 3;
+            sens[i] += d * seed[j];
+        }
+    }
+    return 0;
+}
+
+/* ---- FMI 2.0 ----------------------------------------------------------- */
+typedef struct {
+    void (*logger)(void *, const char *, int, const char *, const char *, ...);
+    void *(*alloc)(size_t, size_t);
+    void (*free)(void *);
+    void (*step_finished)(void *, int);
+    void *env;
+} callbacks2;
+
+EXPORT const char *fmi2GetVersion(void) { return "2.0"; }
+EXPORT const char *fmi2GetTypesPlatform(void) { return "default"; }
+
+EXPORT void *fmi2Instantiate(const char *name, int type, const char *guid, const char *res,
+                             const callbacks2 *cb, int visible, int logging)
+{
+    (void)name; (void)res; (void)visible; (void)logging; (void)cb;
+    if (type != 1 || !guid || strcmp(guid, "{cosa-test-twomass}") != 0)
+        return NULL;
+    return create();
+}
+EXPORT void fmi2FreeInstance(void *c) { free(c); }
+EXPORT int fmi2SetupExperiment(void *c, int tolDef, double tol, double t0, int stopDef,
+                               double stop)
+{
+    (void)tolDef; (void)tol; (void)stopDef; (void)stop;
+    ((model *)c)->t = t0;
+    return 0;
+}
+EXPORT int fmi2EnterInitializationMode(void *c) { (void)c; return 0; }
+EXPORT int fmi2ExitInitializationMode(void *c) { (void)c; return 0; }
+EXPORT int fmi2Terminate(void *c) { (void)c; return 0; }
+EXPORT int fmi2DoStep(void *c, double t, double h, int noSet)
+{
+    (void)noSet;
+    model *m = c;
+    if (FAIL_AT >= 0.0 && t + h >= FAIL_AT)
+        return FAIL_STATUS;
+    if (!(h > 0.0) || fabs(t - m->t) > 1e-9 * (1.0 + fabs(t)))
+        return 3;
+    step(m, h);
+    return 0;
+}
+EXPORT int fmi2GetReal(void *c, const unsigned *vr, size_t n, double *v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (get(c, vr[i], &v[i]))
+            return 3;
+    return 0;
+}
+EXPORT int fmi2SetReal(void *c, const unsigned *vr, size_t n, const double *v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (set(c, vr[i], v[i]))
+            return 3;
+    return 0;
+}
+EXPORT int fmi2SetRealInputDerivatives(void *c, const unsigned *vr, size_t n, const int *order,
+                                       const double *v)
+{
+    model *m = c;
+    for (size_t i = 0; i < n; i++) {
+        if (vr[i] < VR_U0 || vr[i] >= VR_Y0 || order[i] < 1 || order[i] > MAXDER)
+            return 3;
+        m->uder[vr[i] - VR_U0][order[i] - 1] = v[i];
+        if (order[i] > m->nder)
+            m->nder = order[i];
+    }
+    return 0;
+}
+EXPORT int fmi2GetFMUstate(void *c, void **state)
+{
+    model *s = *state ? *state : malloc(sizeof *s);
+    if (!s)
+        return 3;
+    *s = *(model *)c;
+    *state = s;
+    return 0;
+}
+EXPORT int fmi2SetFMUstate(void *c, void *state)
+{
+    *(model *)c = *(model *)state;
+    return 0;
+}
+EXPORT int fmi2FreeFMUstate(void *c, void **state)
+{
+    (void)c;
+    free(*state);
+    *state = NULL;
+    return 0;
+}
+EXPORT int fmi2GetDirectionalDerivative(void *c, const unsigned *unk, size_t nunk,
+                                        const unsigned *kn, size_t nkn, const double *dk,
+                                        double *du)
+{
+    for (size_t i = 0; i < nunk; i++) {
+        du[i] = 0.0;
+        for (size_t j = 0; j < nkn; j++) {
+            double d;
+            if (partial(c, unk[i], kn[j], &d))
+                return 3;
+            du[i] += d * dk[j];
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# test_fmu_cli.sh -- `cosa fmu-info` on the test FMUs of make check: what it
+# prints for an FMI 3.0 and an FMI 2.0 FMU (as tests/fmu/*.xml declare), and
+# one line with exit code 2 for every broken FMU, nothing left in TMPDIR.
+COSA=${COSA:-analysis/cosa}
+FMU=${COSA_FMUDIR:-tests/fmu}
+[ "$(uname -m)" = x86_64 ] || { echo "skip - the test FMUs are built for x86_64-linux"; exit 77; }
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+TMPDIR=$tmp/t
+export TMPDIR
+mkdir -p "$TMPDIR"
+"$COSA" fmu-info --help >"$tmp/out" && grep -q '^Usage: cosa fmu-info' "$tmp/out" && ok || bad "--help"
+"$COSA" fmu-info "$FMU/twomass1_fmi3.fmu" >"$tmp/out" 2>"$tmp/err" && ok || bad "fmi3: $(cat "$tmp/err")"
+cat >"$tmp/want" <<'END'
+fmi 3.0
+model twomass1
+identifier twomass1
+capabilities get-set-state directional-derivatives variable-step
+state      s                    vr=1 start=0
+state      v                    vr=2 start=100
+input      Fk                   vr=5 start=0
+output     s1                   vr=6
+output     v1                   vr=7
+parameter  m1                   vr=8 start=10
+parameter  c1                   vr=9 start=1000000
+parameter  d1                   vr=10 start=1
+END
+cmp -s "$tmp/out" "$tmp/want" && ok || bad "fmi3 output: $(diff "$tmp/want" "$tmp/out")"
+"$COSA" fmu-info "$FMU/twomass2_fmi2.fmu" >"$tmp/out" 2>"$tmp/err" && ok || bad "fmi2: $(cat "$tmp/err")"
+grep -q '^fmi 2.0$' "$tmp/out" && grep -q '^capabilities .*interpolate-inputs' "$tmp/out" &&
+    grep -q '^input      v1 *vr=6 start=0$' "$tmp/out" && grep -q '^output     Fk *vr=7$' "$tmp/out" &&
+    grep -q '^parameter  ck *vr=11 start=100000$' "$tmp/out" && ok || bad "fmi2 output: $(cat "$tmp/out")"
+
+# broken FMUs: exit 2 (1: unreadable), one line 'cosa: fmu-info: FILE: what'
+check() { # CODE FILE WORDS
+    "$COSA" fmu-info "$2" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" = "$1" ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^cosa: fmu-info: $2: .*$3" "$tmp/err" &&
+        [ ! -s "$tmp/out" ] && ok || bad "$2: exit $rc, $(cat "$tmp/err")"
+}
+check 2 "$FMU/bad_notzip.fmu" "not a zip archive"
+check 2 "$FMU/bad_nomd.fmu" "no modelDescription.xml"
+check 2 "$FMU/bad_xml.fmu" "not well-formed XML"
+check 2 "$FMU/bad_version.fmu" "fmiVersion '1.0'"
+check 2 "$FMU/bad_nocs.fmu" "no CoSimulation"
+check 2 "$FMU/bad_platform.fmu" "platforms in the FMU"
+check 2 "$FMU/bad_symbol.fmu" "does not export fmi3DoStep"
+check 2 "$FMU/bad_escape.fmu" "outside the FMU's directory"
+check 1 "$tmp/none.fmu" "cannot read"
+"$COSA" fmu-info >/dev/null 2>&1; [ $? = 2 ] && ok || bad "no argument"
+"$COSA" fmu-info a.fmu b.fmu >/dev/null 2>&1; [ $? = 2 ] && ok || bad "two arguments"
+[ -z "$(ls -A "$TMPDIR")" ] && ok || bad "left in TMPDIR: $(ls -A "$TMPDIR")"
+[ ! -e "$tmp/cosa-escape-test.txt" ] && ok || bad "bad_escape.fmu wrote outside its directory"
+echo "test_fmu_cli.sh: $pass passed, $fail failed"
+[ "$fail" = 0 ]

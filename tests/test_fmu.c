@@ -183,7 +183,7 @@ Test(fmu, fmi3_functions_step_both_subsystems)
     cr_assert_eq(b->f3.SetFloat64(ib, uin, 2, u, 2), fmi3OK);
     double f0;
     cr_assert_eq(b->f3.GetFloat64(ib, &fko, 1, &f0, 1), fmi3OK);
-    cr_expect_eq(f0, 1e5 * (0.0 - 0.5) + 1e2 * (0.0 - (-2.0)));
+    cr_expect_eq(f0, 2e5 * (0.0 - 0.5) + 500.0 * (-100.0 - (-2.0)));
     /* an unknown value reference is an error, not garbage */
     const fmi3ValueReference nosuch = 99;
     cr_expect_eq(b->f3.GetFloat64(ib, &nosuch, 1, &f0, 1), fmi3Error);
@@ -240,4 +240,121 @@ Test(fmu, bad_arguments)
     cosa_fmu_close(NULL);
     cr_expect_eq(cosa_fmu_nvar(NULL), 0);
     cr_expect_eq(cosa_fmu_state(NULL, 0), SIZE_MAX);
+}
+
+/* ---- the FMU as a unit: co-simulation against the built-in model ---------- */
+
+/* The FMU pair (I, II) of version `ver` and the built-in twomass's linear
+ * units, each under a master with scheme `scheme` at H = 1e-4, from the
+ * model's initial state, N = 300 macro steps: the stacked states agree to
+ * 1e-10 of their scale.  Why that bound: the linear units step exactly; the
+ * FMUs take 100 RK4 substeps of dt = 1e-6 per macro step under the same
+ * input polynomial (RK4 integrates polynomial forcing of degree <= 3
+ * without quadrature error), so they differ by RK4's truncation error,
+ * about N * 100 * (omega dt)^5 / 120 with omega <= 1010 rad/s (subsystem
+ * II: sqrt((c2 + ck) / m2)), i.e. 3e-13 relative, plus rounding (a few
+ * hundred ulps over 30 000 substeps); 1e-10 leaves room for both and would
+ * still catch a wrong sign, a wrong input order or a step of the wrong
+ * length (those differ at 1e-3 and beyond). */
+static void cosim_against_linear(int ver, const char *scheme, int lin_at_end)
+{
+    char n1[64], n2[64];
+    snprintf(n1, sizeof n1, "twomass1_fmi%d.fmu", ver);
+    snprintf(n2, sizeof n2, "twomass2_fmi%d.fmu", ver);
+    cosa_fmu *f1 = open_ok(n1), *f2 = open_ok(n2);
+    cosa_unit *uf[2] = {NULL, NULL}, *ul[2] = {NULL, NULL};
+    cr_assert_eq(cosa_unit_fmu_create(f1, "I", &uf[0]), COSA_OK);
+    cr_assert_eq(cosa_unit_fmu_create(f2, "II", &uf[1]), COSA_OK);
+    const cosa_model *m = cosa_model_find("twomass");
+    double par[32];
+    cosa_model_defaults(m, par);
+    cosa_system *sys = NULL;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    double x0[4];
+    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(cosa_unit_linear_from_system(sys, i, &ul[i]), COSA_OK);
+    cosa_scheme s;
+    cr_assert_eq(cosa_scheme_parse(scheme, &s), COSA_OK);
+    const double H = 1e-4;
+    cosa_master_opts o = {0};
+    o.lin_at_end = lin_at_end;
+    cosa_unitset *sf = NULL, *sl = NULL;
+    cosa_master *mf = NULL, *ml = NULL;
+    cr_assert_eq(cosa_unitset_create(2, uf, cosa_system_L(sys), NULL, &sf), COSA_OK);
+    cr_assert_eq(cosa_unitset_create(2, ul, cosa_system_L(sys), NULL, &sl), COSA_OK);
+    cr_assert_eq(cosa_master_create(sf, &s, H, &o, &mf), COSA_OK);
+    cr_assert_eq(cosa_master_create(sl, &s, H, &o, &ml), COSA_OK);
+    cr_assert_eq(cosa_master_init_loop(mf, 0.0, x0), COSA_OK, "%s", cosa_unit_message(uf[1]));
+    cr_assert_eq(cosa_master_init_loop(ml, 0.0, x0), COSA_OK);
+    double xf[4], xl[4], tf, tl, worst = 0.0, scale = 0.0;
+    for (int n = 0; n < 300; n++) {
+        cosa_status st = cosa_master_step(mf);
+        cr_assert_eq(st, COSA_OK, "%s step %d: %s | %s", scheme, n, cosa_unit_message(uf[0]),
+                     cosa_unit_message(uf[1]));
+        cr_assert_eq(cosa_master_step(ml), COSA_OK);
+        cr_assert_eq(cosa_master_get(mf, &tf, xf, NULL, NULL, NULL, NULL), COSA_OK);
+        cr_assert_eq(cosa_master_get(ml, &tl, xl, NULL, NULL, NULL, NULL), COSA_OK);
+        cr_assert_eq(tf, tl);
+        for (int i = 0; i < 4; i++) {
+            worst = fmax(worst, fabs(xf[i] - xl[i]));
+            scale = fmax(scale, fabs(xl[i]));
+        }
+    }
+    cr_expect(worst <= 1e-10 * scale, "FMI %d %s: max |x_fmu - x_linear| = %g, scale %g", ver,
+              scheme, worst, scale);
+    cr_expect(scale > 1.0); /* the run did move */
+    cosa_master_free(mf);
+    cosa_master_free(ml);
+    cosa_unitset_free(sf);
+    cosa_unitset_free(sl);
+    for (int i = 0; i < 2; i++) {
+        cosa_unit_free(uf[i]);
+        cosa_unit_free(ul[i]);
+    }
+    cosa_system_free(sys);
+    cosa_fmu_close(f1);
+    cosa_fmu_close(f2);
+    cr_expect_eq(leftovers(), 0);
+}
+
+Test(fmu, unit_fmi3_zoh_against_linear_units) { cosim_against_linear(3, "zoh", 0); }
+Test(fmu, unit_fmi2_zoh_against_linear_units) { cosim_against_linear(2, "zoh", 0); }
+/* degree 1 and 2 through fmi2SetRealInputDerivatives */
+Test(fmu, unit_fmi2_foh_against_linear_units) { cosim_against_linear(2, "foh", 0); }
+Test(fmu, unit_fmi2_soh_against_linear_units) { cosim_against_linear(2, "soh", 0); }
+/* MBCorr from the directional derivatives at the end of the step (the
+ * FMU's current point) */
+Test(fmu, unit_fmi3_zoh_mbcorr_against_linear_units) { cosim_against_linear(3, "zoh+mbcorr", 1); }
+Test(fmu, unit_fmi2_gauss_seidel_against_linear_units) { cosim_against_linear(2, "gs:zoh", 0); }
+
+/* FOH on an FMI 3.0 FMU without intermediate update: refused, the reason
+ * named; the Jacobian away from the FMU's current point: refused. */
+Test(fmu, unit_refusals_name_the_reason)
+{
+    cosa_fmu *f1 = open_ok("twomass1_fmi3.fmu");
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_fmu_create(f1, "I", &u), COSA_OK);
+    const double der[2] = {1.0, 2.0};
+    cr_assert_eq(cosa_unit_set_input(u, 1, der), COSA_OK);
+    cr_expect_eq(cosa_unit_do_step(u, 1e-4), COSA_EUNSUPPORTED);
+    cr_expect(strstr(cosa_unit_message(u), "intermediate-update") != NULL, "%s",
+              cosa_unit_message(u));
+    cr_expect(strstr(cosa_unit_message(u), "FMU I") != NULL, "%s", cosa_unit_message(u));
+    const double x[2] = {1.0, 2.0}, uin[1] = {0.0};
+    double A[4];
+    cr_expect_eq(cosa_unit_jacobian(u, 0.0, x, uin, 0, A, NULL, NULL, NULL), COSA_EUNSUPPORTED);
+    cr_expect(strstr(cosa_unit_message(u), "current time and state") != NULL, "%s",
+              cosa_unit_message(u));
+    /* at the current point the directional derivatives are the model's A */
+    double xc[2];
+    cr_assert_eq(cosa_unit_get_state(u, NULL, xc), COSA_OK);
+    cr_assert_eq(cosa_unit_jacobian(u, 0.0, xc, uin, 0, A, NULL, NULL, NULL), COSA_OK);
+    cr_expect(A[0] == 0.0 && A[2] == 1.0 && A[1] == -1e6 / 10.0 && A[3] == -1.0 / 10.0);
+    cr_expect_eq(cosa_unit_fmu_set_start(u, "nosuch", 1.0), COSA_EPARAM);
+    cr_expect_eq(cosa_unit_fmu_set_start(u, "c1", 4e6), COSA_OK);
+    cr_assert_eq(cosa_unit_jacobian(u, 0.0, xc, uin, 0, A, NULL, NULL, NULL), COSA_OK);
+    cr_expect(A[1] == -4e6 / 10.0, "A21 = %g after c1 = 4e6", A[1]);
+    cosa_unit_free(u);
+    cosa_fmu_close(f1);
 }

@@ -790,6 +790,22 @@ size_t cosa_fmu_input(const cosa_fmu *fmu, size_t i);
 size_t cosa_fmu_noutput(const cosa_fmu *fmu);
 size_t cosa_fmu_output(const cosa_fmu *fmu, size_t i);
 
+/* The FMU as a unit (lib/td/unit_fmu.c; the FMU must outlive the unit): its
+ * continuous states, inputs and outputs in the description's order; one FMU
+ * instance named instance_name (NULL: the model identifier), instantiated
+ * again whenever the unit's state is set (start values of the states = the
+ * state, initialisation at the unit's time), starting at t = 0 with the
+ * states' start values.  Input polynomials of degree >= 1 need an FMI 2.0
+ * FMU with canInterpolateInputs (else the step fails with COSA_EUNSUPPORTED
+ * and says why).  eval and the Jacobians (directional derivatives) work at
+ * the FMU's current time and state only; snapshots need get/set FMU state.
+ * A failing FMU call gives COSA_EFMU and one line in cosa_unit_message. */
+cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_unit **out);
+/* Record a start value for the FMU variable called name (a parameter) and
+ * re-instantiate with it (at the unit's time and state).  COSA_EPARAM for
+ * an unknown name, COSA_EINVAL if u is not an FMU unit. */
+cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value);
+
 
 #ifdef __cplusplus
 }

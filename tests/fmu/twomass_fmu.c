@@ -36,8 +36,8 @@ static const double x_default[NX] = {0.0, 100.0};
 #else
 enum { NU = 2, NY = 1 };
 /* parameters: m2 c2 d2 ck dk */
-static const double par_default[NPAR] = {10.0, 1e7, 2.0, 1e5, 1e2};
-static const double x_default[NX] = {0.0, 0.0};
+static const double par_default[NPAR] = {10.0, 1e7, 2.0, 2e5, 500.0};
+static const double x_default[NX] = {0.0, -100.0};
 #endif
 /* value references */
 enum { VR_S = 1, VR_V = 2, VR_DS = 3, VR_DV = 4, VR_U0 = 5, VR_Y0 = 5 + NU, VR_P0 = 5 + NU + NY,

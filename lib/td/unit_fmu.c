@@ -1,0 +1,491 @@
+/* unit_fmu.c -- an FMI 3.0 / 2.0 co-simulation FMU behind the unit seam
+ * (cosa_unit_type).
+ *
+ * The unit's state x is the FMU's continuous states (the variables whose
+ * derivatives ModelStructure lists), read after every step.  Setting a
+ * state (cosa_unit_set_state: the master's start) instantiates the FMU
+ * afresh: the states' start values are set to x, recorded start values
+ * (cosa_unit_fmu_set_start) are applied, and the FMU is initialised at the
+ * unit's time.  A step sets the input polynomial -- its value at t_c for
+ * degree 0; for degree p >= 1 an FMI 2.0 FMU with canInterpolateInputs gets
+ * the derivatives 1..p through fmi2SetRealInputDerivatives, anything else is
+ * refused with the missing capability named -- then calls doStep and reads
+ * the states.  The model (eval) and its Jacobians are available only at the
+ * FMU's current point (its time and state): an FMU cannot be set to another
+ * state without its FMU-state functions; the Jacobians come from the
+ * directional derivatives (unknowns: state derivatives and outputs; knowns:
+ * states and inputs).  Snapshots use get/set FMU state when the FMU can.
+ * Any FMU call that returns Discard, Error or Fatal (or doStep asking for
+ * an event, termination or an early return) fails the step with one line:
+ * the instance, the function, the time, the status and the last message
+ * the FMU logged. */
+#define _GNU_SOURCE
+#include "td/fmu_impl.h"
+#include "td/unit_impl.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fmu_unit {
+    cosa_fmu *fmu;           /* borrowed                                      */
+    char name[64];           /* instance name                                 */
+    void *inst;              /* fmi3Instance / fmi2Component                  */
+    int bad;                 /* the last (re)instantiation failed             */
+    char why[1024];          /* ... and why                                   */
+    char log[256];           /* the last message the FMU logged               */
+    unsigned *vx, *vdx, *vu, *vy; /* value references                         */
+    double *tmp;             /* max(nx, nu, ny) scratch                       */
+    unsigned *starts_vr;     /* recorded start values                         */
+    double *starts;
+    size_t nstart;
+    fmi2CallbackFunctions cb2;
+} fmu_unit;
+
+static const char *status_name(int s)
+{
+    static const char *const n[] = {"OK", "Warning", "Discard", "Error", "Fatal", "Pending"};
+    return s >= 0 && s <= 5 ? n[s] : "unknown";
+}
+
+/* ---- logging callbacks: keep the last message ---------------------------- */
+static void fmu_log3(void *env, fmi3Status status, fmi3String category, fmi3String message)
+{
+    fmu_unit *f = env;
+    (void)status;
+    (void)category;
+    if (f && message)
+        snprintf(f->log, sizeof f->log, "%s", message);
+}
+
+static void fmu_log2(fmi2ComponentEnvironment env, fmi2String name, fmi2Status status,
+                 fmi2String category, fmi2String message, ...)
+{
+    fmu_unit *f = env;
+    (void)name;
+    (void)status;
+    (void)category;
+    if (!f || !message)
+        return;
+    va_list ap;
+    va_start(ap, message);
+    vsnprintf(f->log, sizeof f->log, message, ap);
+    va_end(ap);
+}
+
+static void *alloc2(size_t n, size_t size) { return calloc(n, size); }
+
+/* One line for a failed FMU call (into the unit's message). */
+static cosa_status fail(cosa_unit *u, const char *fn, double t, int status)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    f->log[strcspn(f->log, "\n")] = '\0';
+    cosa_unit_fail(u, "FMU %s: %s at t = %.17g returned %s%s%s", f->name, fn, t,
+                   status_name(status), f->log[0] ? "; it logged: " : "", f->log);
+    return COSA_EFMU;
+}
+
+static int v3(const fmu_unit *f) { return f->fmu->desc.version == 3; }
+
+static void free_instance(fmu_unit *f)
+{
+    if (!f->inst)
+        return;
+    if (v3(f)) {
+        f->fmu->f3.Terminate(f->inst);
+        f->fmu->f3.FreeInstance(f->inst);
+    } else {
+        f->fmu->f2.Terminate(f->inst);
+        f->fmu->f2.FreeInstance(f->inst);
+    }
+    f->inst = NULL;
+}
+
+static int set_reals(fmu_unit *f, const unsigned *vr, size_t n, const double *v)
+{
+    if (n == 0)
+        return 0;
+    if (v3(f))
+        return f->fmu->f3.SetFloat64(f->inst, vr, n, v, n);
+    return f->fmu->f2.SetReal(f->inst, vr, n, v);
+}
+
+static int get_reals(fmu_unit *f, const unsigned *vr, size_t n, double *v)
+{
+    if (n == 0)
+        return 0;
+    if (v3(f))
+        return f->fmu->f3.GetFloat64(f->inst, vr, n, v, n);
+    return f->fmu->f2.GetReal(f->inst, vr, n, v);
+}
+
+/* A new instance at time t with states x: start values, initialisation. */
+static void instantiate(cosa_unit *u)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    const cosa_fmu *m = f->fmu;
+    const double t = cosa_unit_time(u);
+    free_instance(f);
+    f->bad = 0;
+    f->log[0] = '\0';
+    const char *fn = v3(f) ? "fmi3InstantiateCoSimulation" : "fmi2Instantiate";
+    if (v3(f))
+        f->inst = m->f3.InstantiateCoSimulation(f->name, m->desc.token ? m->desc.token : "",
+                                                NULL, false, false, false, false, NULL, 0, f,
+                                                fmu_log3, NULL);
+    else
+        f->inst = m->f2.Instantiate(f->name, fmi2CoSimulation, m->desc.token ? m->desc.token : "",
+                                    NULL, &f->cb2, fmi2False, fmi2False);
+    int s = 0;
+    if (!f->inst) {
+        snprintf(f->why, sizeof f->why, "FMU %s: %s returned NULL%s%s", f->name, fn,
+                 f->log[0] ? "; it logged: " : "", f->log);
+        f->bad = 1;
+        return;
+    }
+    /* recorded start values (parameters), then the states */
+    if ((s = set_reals(f, f->starts_vr, f->nstart, f->starts)) > 1)
+        fn = v3(f) ? "fmi3SetFloat64 (start values)" : "fmi2SetReal (start values)";
+    else if ((s = set_reals(f, f->vx, cosa_unit_nx(u), cosa_unit_state(u))) > 1)
+        fn = v3(f) ? "fmi3SetFloat64 (states)" : "fmi2SetReal (states)";
+    else if (v3(f)) {
+        if ((s = m->f3.EnterInitializationMode(f->inst, false, 0.0, t, false, 0.0)) > 1)
+            fn = "fmi3EnterInitializationMode";
+        else if ((s = m->f3.ExitInitializationMode(f->inst)) > 1)
+            fn = "fmi3ExitInitializationMode";
+    } else {
+        if ((s = m->f2.SetupExperiment(f->inst, fmi2False, 0.0, t, fmi2False, 0.0)) > 1)
+            fn = "fmi2SetupExperiment";
+        else if ((s = m->f2.EnterInitializationMode(f->inst)) > 1)
+            fn = "fmi2EnterInitializationMode";
+        else if ((s = m->f2.ExitInitializationMode(f->inst)) > 1)
+            fn = "fmi2ExitInitializationMode";
+    }
+    if (s > 1) {
+        f->log[strcspn(f->log, "\n")] = '\0';
+        snprintf(f->why, sizeof f->why, "FMU %s: %s at t = %.17g returned %s%s%s", f->name, fn,
+                 t, status_name(s), f->log[0] ? "; it logged: " : "", f->log);
+        f->bad = 1;
+    }
+}
+
+static cosa_status ready(cosa_unit *u)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    if (!f->inst && !f->bad)
+        instantiate(u);
+    if (f->bad) {
+        cosa_unit_fail(u, "%s", f->why);
+        return COSA_EFMU;
+    }
+    return COSA_OK;
+}
+
+static void fmu_reset(cosa_unit *u) { instantiate(u); }
+
+/* The k-th derivative (k = 0..deg) of the input polynomial at tau0 =
+ * t_c - t_in, into v (nu). */
+static void input_derivative(const cosa_unit *u, int k, double *v)
+{
+    const double tau0 = cosa_unit_time(u) - u->t_in;
+    const size_t nu = u->nu;
+    for (size_t i = 0; i < nu; i++) {
+        double s = 0.0;
+        for (int j = u->deg; j >= k; j--) {
+            /* d^k/dtau^k tau^j = j!/(j-k)! tau^(j-k) */
+            double c = u->coef[i + (size_t)j * nu];
+            for (int m = 0; m < k; m++)
+                c *= (double)(j - m);
+            s = s * tau0 + c;
+        }
+        v[i] = s;
+    }
+}
+
+static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
+{
+    cosa_status st = ready(u);
+    if (st != COSA_OK)
+        return st;
+    fmu_unit *f = cosa_unit_impl(u);
+    const cosa_fmu *m = f->fmu;
+    const double t = cosa_unit_time(u);
+    const int deg = cosa_unit_input_degree(u);
+    const size_t nu = cosa_unit_nu(u);
+    if (deg > 0 && nu > 0 && !(m->desc.caps & COSA_FMU_CAP_INTERPOLATE_INPUTS)) {
+        cosa_unit_fail(u, "FMU %s: an input polynomial of degree %d needs %s; use a degree-0 "
+                       "scheme (zoh, p0) for this FMU", f->name, deg,
+                       v3(f) ? "the intermediate-update callback (FMI 3.0 "
+                               "providesIntermediateUpdate, not supported yet)"
+                             : "canInterpolateInputs (fmi2SetRealInputDerivatives)");
+        return COSA_EUNSUPPORTED;
+    }
+    input_derivative(u, 0, f->tmp);
+    int s = set_reals(f, f->vu, nu, f->tmp);
+    if (s > 1)
+        return fail(u, v3(f) ? "fmi3SetFloat64 (inputs)" : "fmi2SetReal (inputs)", t, s);
+    for (int k = 1; k <= deg && nu > 0; k++) {
+        input_derivative(u, k, f->tmp);
+        int order[COSA_UNIT_DEGMAX + 1];
+        for (size_t i = 0; i < nu && i <= COSA_UNIT_DEGMAX; i++)
+            order[i] = k;
+        for (size_t i = 0; i < nu && s <= 1; i++)
+            s = m->f2.SetRealInputDerivatives(f->inst, &f->vu[i], 1, &order[0], &f->tmp[i]);
+        if (s > 1)
+            return fail(u, "fmi2SetRealInputDerivatives", t, s);
+    }
+    if (v3(f)) {
+        fmi3Boolean event = false, term = false, early = false;
+        fmi3Float64 last = t;
+        s = m->f3.DoStep(f->inst, t, h, false, &event, &term, &early, &last);
+        if (s > 1)
+            return fail(u, "fmi3DoStep", t, s);
+        if (event || term || early) {
+            cosa_unit_fail(u, "FMU %s: fmi3DoStep at t = %.17g asked for %s (not supported)",
+                           f->name, t, event ? "event handling" : term ? "termination"
+                                                                   : "an early return");
+            return COSA_EFMU;
+        }
+    } else {
+        s = m->f2.DoStep(f->inst, t, h, fmi2True);
+        if (s > 1 || s == fmi2Pending)
+            return fail(u, "fmi2DoStep", t, s);
+    }
+    s = get_reals(f, f->vx, cosa_unit_nx(u), xnew);
+    if (s > 1)
+        return fail(u, v3(f) ? "fmi3GetFloat64 (states)" : "fmi2GetReal (states)", t + h, s);
+    return COSA_OK;
+}
+
+/* Only at the FMU's current point: its time and state. */
+static cosa_status at_current(cosa_unit *u, double t, const double *x)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    const size_t nx = cosa_unit_nx(u);
+    if (t != cosa_unit_time(u) || (nx && memcmp(x, cosa_unit_state(u), nx * sizeof *x) != 0)) {
+        cosa_unit_fail(u, "FMU %s: the model can be evaluated at the FMU's current time and "
+                       "state only", f->name);
+        return COSA_EUNSUPPORTED;
+    }
+    return ready(u);
+}
+
+static cosa_status fmu_eval(cosa_unit *u, double t, const double *x, const double *uin,
+                            double *xdot, double *y)
+{
+    cosa_status st = at_current(u, t, x);
+    if (st != COSA_OK)
+        return st;
+    fmu_unit *f = cosa_unit_impl(u);
+    int s = set_reals(f, f->vu, cosa_unit_nu(u), uin);
+    if (s > 1)
+        return fail(u, v3(f) ? "fmi3SetFloat64 (inputs)" : "fmi2SetReal (inputs)", t, s);
+    if (xdot && (s = get_reals(f, f->vdx, cosa_unit_nx(u), xdot)) > 1)
+        return fail(u, v3(f) ? "fmi3GetFloat64 (derivatives)" : "fmi2GetReal (derivatives)", t,
+                    s);
+    if (y && (s = get_reals(f, f->vy, cosa_unit_ny(u), y)) > 1)
+        return fail(u, v3(f) ? "fmi3GetFloat64 (outputs)" : "fmi2GetReal (outputs)", t, s);
+    return COSA_OK;
+}
+
+/* One column of the Jacobians: the directional derivative along known vr
+ * (seed 1) of the unknowns vr[] (n) into col. */
+static int ddir(fmu_unit *f, const unsigned *unk, size_t n, unsigned known, double *col)
+{
+    const double one = 1.0;
+    if (n == 0)
+        return 0;
+    if (v3(f))
+        return f->fmu->f3.GetDirectionalDerivative(f->inst, unk, n, &known, 1, &one, 1, col, n);
+    return f->fmu->f2.GetDirectionalDerivative(f->inst, unk, n, &known, 1, &one, col);
+}
+
+static cosa_status fmu_jacobian(cosa_unit *u, double t, const double *x, const double *uin,
+                                double *A, double *B, double *C, double *D)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    if (!(f->fmu->desc.caps & COSA_FMU_CAP_DIRECTIONAL)) {
+        cosa_unit_fail(u, "FMU %s provides no directional derivatives", f->name);
+        return COSA_EUNSUPPORTED;
+    }
+    cosa_status st = fmu_eval(u, t, x, uin, NULL, NULL); /* sets the inputs */
+    if (st != COSA_OK)
+        return st;
+    const size_t nx = cosa_unit_nx(u), nu = cosa_unit_nu(u), ny = cosa_unit_ny(u);
+    const char *fn = v3(f) ? "fmi3GetDirectionalDerivative" : "fmi2GetDirectionalDerivative";
+    for (size_t j = 0; j < nx; j++) {
+        int s = A ? ddir(f, f->vdx, nx, f->vx[j], A + j * nx) : 0;
+        if (s <= 1 && C)
+            s = ddir(f, f->vy, ny, f->vx[j], C + j * ny);
+        if (s > 1)
+            return fail(u, fn, t, s);
+    }
+    for (size_t j = 0; j < nu; j++) {
+        int s = B ? ddir(f, f->vdx, nx, f->vu[j], B + j * nx) : 0;
+        if (s <= 1 && D)
+            s = ddir(f, f->vy, ny, f->vu[j], D + j * ny);
+        if (s > 1)
+            return fail(u, fn, t, s);
+    }
+    return COSA_OK;
+}
+
+static cosa_status fmu_save(cosa_unit *u, void **blob)
+{
+    cosa_status st = ready(u);
+    if (st != COSA_OK)
+        return st;
+    fmu_unit *f = cosa_unit_impl(u);
+    const int s = v3(f) ? f->fmu->f3.GetFMUState(f->inst, blob)
+                        : f->fmu->f2.GetFMUstate(f->inst, blob);
+    return s > 1 ? fail(u, v3(f) ? "fmi3GetFMUState" : "fmi2GetFMUstate", cosa_unit_time(u), s)
+                 : COSA_OK;
+}
+
+static cosa_status fmu_restore(cosa_unit *u, const void *blob)
+{
+    cosa_status st = ready(u);
+    if (st != COSA_OK)
+        return st;
+    fmu_unit *f = cosa_unit_impl(u);
+    const int s = v3(f) ? f->fmu->f3.SetFMUState(f->inst, (void *)blob)
+                        : f->fmu->f2.SetFMUstate(f->inst, (void *)blob);
+    return s > 1 ? fail(u, v3(f) ? "fmi3SetFMUState" : "fmi2SetFMUstate", cosa_unit_time(u), s)
+                 : COSA_OK;
+}
+
+static void fmu_free_state(cosa_unit *u, void *blob)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    if (!blob || !f->inst)
+        return;
+    if (v3(f))
+        f->fmu->f3.FreeFMUState(f->inst, &blob);
+    else
+        f->fmu->f2.FreeFMUstate(f->inst, &blob);
+}
+
+static void fmu_destroy(cosa_unit *u)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    if (!f)
+        return;
+    free_instance(f);
+    free(f->vx);
+    free(f->tmp);
+    free(f->starts_vr);
+    free(f->starts);
+    free(f);
+}
+
+/* The type, in two flavours: with and without FMU-state functions. */
+static const cosa_unit_type fmu_type_state = {
+    "fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN | COSA_UNIT_CAN_SAVE_STATE,
+    COSA_UNIT_DEGMAX, fmu_step, fmu_eval, fmu_jacobian, fmu_reset, fmu_save, fmu_restore,
+    fmu_free_state, fmu_destroy, NULL, NULL};
+static const cosa_unit_type fmu_type_plain = {
+    "fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN, COSA_UNIT_DEGMAX, fmu_step, fmu_eval,
+    fmu_jacobian, fmu_reset, NULL, NULL, NULL, fmu_destroy, NULL, NULL};
+
+cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_unit **out)
+{
+    if (out)
+        *out = NULL;
+    if (!fmu || !out)
+        return COSA_EINVAL;
+    const fmu_description *d = &fmu->desc;
+    fmu_unit *f = calloc(1, sizeof *f);
+    if (!f)
+        return COSA_ENOMEM;
+    f->fmu = fmu;
+    snprintf(f->name, sizeof f->name, "%s", instance_name ? instance_name : d->identifier);
+    const size_t nx = d->nstate, nu = d->nin, ny = d->nout;
+    size_t nmax = nx > nu ? nx : nu;
+    nmax = ny > nmax ? ny : nmax;
+    f->vx = malloc((2 * nx + nu + ny + 1) * sizeof *f->vx);
+    f->tmp = malloc((nmax + 1) * sizeof *f->tmp);
+    if (!f->vx || !f->tmp) {
+        free(f->vx);
+        free(f->tmp);
+        free(f);
+        return COSA_ENOMEM;
+    }
+    f->vdx = f->vx + nx;
+    f->vu = f->vdx + nx;
+    f->vy = f->vu + nu;
+    for (size_t i = 0; i < nx; i++) {
+        f->vx[i] = d->vars[d->states[i]].vr;
+        f->vdx[i] = d->vars[d->derivs[i]].vr;
+    }
+    for (size_t i = 0; i < nu; i++)
+        f->vu[i] = d->vars[d->inputs[i]].vr;
+    for (size_t i = 0; i < ny; i++)
+        f->vy[i] = d->vars[d->outputs[i]].vr;
+    f->cb2 = (fmi2CallbackFunctions){fmu_log2, alloc2, free, NULL, f};
+    const cosa_unit_type *type =
+        d->caps & COSA_FMU_CAP_GET_SET_STATE ? &fmu_type_state : &fmu_type_plain;
+    cosa_status st = cosa_unit_create(type, nx, nu, ny, f, out);
+    if (st != COSA_OK) {
+        free(f->vx);
+        free(f->tmp);
+        free(f);
+        return st;
+    }
+    /* the unit starts at t = 0 with the FMU's own start values of the states */
+    double *x0 = calloc(nx + 1, sizeof *x0);
+    if (!x0) {
+        cosa_unit_free(*out);
+        *out = NULL;
+        return COSA_ENOMEM;
+    }
+    for (size_t i = 0; i < nx; i++)
+        x0[i] = d->vars[d->states[i]].has_start ? d->vars[d->states[i]].start : 0.0;
+    st = cosa_unit_set_state(*out, 0.0, x0);
+    free(x0);
+    if (st == COSA_OK && f->bad) {
+        st = COSA_EFMU;
+        cosa_unit_fail(*out, "%s", f->why);
+    }
+    return st;
+}
+
+cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value)
+{
+    if (!u || !name || cosa_unit_get_type(u)->step != fmu_step)
+        return COSA_EINVAL;
+    if (!isfinite(value))
+        return COSA_ENONFINITE;
+    fmu_unit *f = cosa_unit_impl(u);
+    const fmu_description *d = &f->fmu->desc;
+    long k = -1;
+    for (size_t i = 0; i < d->nvar && k < 0; i++)
+        if (strcmp(d->vars[i].name, name) == 0)
+            k = (long)i;
+    if (k < 0)
+        return COSA_EPARAM;
+    size_t j = 0;
+    while (j < f->nstart && f->starts_vr[j] != d->vars[k].vr)
+        j++;
+    if (j == f->nstart) {
+        unsigned *v2 = realloc(f->starts_vr, (f->nstart + 1) * sizeof *v2);
+        if (!v2)
+            return COSA_ENOMEM;
+        f->starts_vr = v2;
+        double *s2 = realloc(f->starts, (f->nstart + 1) * sizeof *s2);
+        if (!s2)
+            return COSA_ENOMEM;
+        f->starts = s2;
+        f->nstart++;
+    }
+    f->starts_vr[j] = d->vars[k].vr;
+    f->starts[j] = value;
+    /* takes effect now: a fresh instance at the unit's time and state */
+    instantiate(u);
+    if (f->bad) {
+        cosa_unit_fail(u, "%s", f->why);
+        return COSA_EFMU;
+    }
+    return COSA_OK;
+}

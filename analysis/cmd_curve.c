@@ -2,6 +2,7 @@
  * MBCorr paper): a metric against the macro step or one model parameter,
  * one curve per scheme, as a data file and a gnuplot script. */
 #include "config.h"
+#include "map_data.h"
 #include "sweep_cli.h"
 
 #include <errno.h>
@@ -75,16 +76,6 @@ static int extra(void *ctx, int opt, const char *arg)
     case 'M': o->margin = arg; return 0;
     default: return 1;
     }
-}
-
-static void fmt_num(char *buf, size_t size, double v)
-{
-    if (isnan(v))
-        snprintf(buf, size, "nan");
-    else if (isinf(v))
-        snprintf(buf, size, v > 0 ? "inf" : "-inf");
-    else
-        snprintf(buf, size, "%.17g", v);
 }
 
 int cmd_curve(int argc, char **argv)
@@ -296,12 +287,12 @@ int cmd_curve(int argc, char **argv)
     fputc('\n', f);
     for (size_t k = 0; k < npt; k++) {
         char b[32];
-        fmt_num(b, sizeof b, over_dt ? dt[k] : cosa_sweep_axis_value(&sp.x, k));
+        md_num(b, sizeof b, over_dt ? dt[k] : cosa_sweep_axis_value(&sp.x, k));
         fputs(b, f);
         for (size_t i = 0; i < ns; i++) {
             const size_t idx = over_dt ? cosa_sweep_index(&sp, i, k, 0, 0)
                                        : cosa_sweep_index(&sp, i, 0, k, 0);
-            fmt_num(b, sizeof b, values[idx]);
+            md_num(b, sizeof b, values[idx]);
             fputc(' ', f);
             fputs(b, f);
         }
@@ -323,7 +314,7 @@ int cmd_curve(int argc, char **argv)
     char gp[512], dat[512], lev[32], comment[1024], xlabel[128], ylabel[128], title[512];
     snprintf(gp, sizeof gp, "%s.gp", base);
     snprintf(dat, sizeof dat, "%s.dat", base);
-    fmt_num(lev, sizeof lev, level);
+    md_num(lev, sizeof lev, level);
     if (over_dt)
         snprintf(xlabel, sizeof xlabel, "ΔT [s]");
     else

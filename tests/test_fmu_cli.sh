@@ -35,7 +35,7 @@ cmp -s "$tmp/out" "$tmp/want" && ok || bad "fmi3 output: $(diff "$tmp/want" "$tm
 "$COSA" fmu-info "$FMU/twomass2_fmi2.fmu" >"$tmp/out" 2>"$tmp/err" && ok || bad "fmi2: $(cat "$tmp/err")"
 grep -q '^fmi 2.0$' "$tmp/out" && grep -q '^capabilities .*interpolate-inputs' "$tmp/out" &&
     grep -q '^input      v1 *vr=6 start=0$' "$tmp/out" && grep -q '^output     Fk *vr=7$' "$tmp/out" &&
-    grep -q '^parameter  ck *vr=11 start=100000$' "$tmp/out" && ok || bad "fmi2 output: $(cat "$tmp/out")"
+    grep -q '^parameter  ck *vr=11 start=200000$' "$tmp/out" && ok || bad "fmi2 output: $(cat "$tmp/out")"
 
 # broken FMUs: exit 2 (1: unreadable), one line 'cosa: fmu-info: FILE: what'
 check() { # CODE FILE WORDS

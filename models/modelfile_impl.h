@@ -131,6 +131,9 @@ void mf_perr(struct mf_parser *p, cosa_status st, size_t line, const char *fmt, 
 void mf_nomem(struct mf_parser *p);
 /* Read one statement (or blank/comment line) at p->pos. */
 void mf_statement(struct mf_parser *p);
+/* modelfile_fmu.c: the subsystem NAME (declared at line) from the FMU at
+ * path, appended to the model (errors through mf_perr). */
+void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *path);
 
 /* modelfile_resolve.c */
 /* After the whole text: names in expressions, offsets, L from the

@@ -470,6 +470,51 @@ static void st_subsystem(struct mf_parser *p)
     finish(p, NULL, "the subsystem name");
 }
 
+/* fmu NAME = PATH [# comment]: PATH is the rest of the line (trimmed) */
+static void st_fmu(struct mf_parser *p)
+{
+    mf_t *mf = p->mf;
+    size_t line = p->line;
+    skip_blanks(p);
+    char *name = ident(p, "a subsystem name");
+    if (!name)
+        return;
+    for (size_t i = 0; i < mf->nsub; i++)
+        if (strcmp(mf->subs[i].name, name) == 0) {
+            mf_perr(p, COSA_ESYNTAX, line, "subsystem '%s' is already defined (line %zu)", name,
+                    mf->subs[i].line);
+            free(name);
+            return;
+        }
+    skip_blanks(p);
+    if (expect(p, '=', "fmu NAME = PATH")) {
+        free(name);
+        return;
+    }
+    skip_blanks(p);
+    size_t b = p->pos;
+    while (p->s[p->pos] && p->s[p->pos] != '\n' && p->s[p->pos] != '#')
+        p->pos++;
+    size_t e = p->pos;
+    while (e > b && is_blank(p->s[e - 1]))
+        e--;
+    if (e == b) {
+        mf_perr(p, COSA_ESYNTAX, line, "fmu %s: expected the path of an FMU after '='", name);
+        free(name);
+        return;
+    }
+    char *path = mf_dupn(p->s + b, e - b);
+    if (!path) {
+        free(name);
+        return mf_nomem(p);
+    }
+    mf_st_fmu(p, name, line, path);
+    free(name);
+    free(path);
+    if (p->st == COSA_OK)
+        finish(p, NULL, "the FMU's path");
+}
+
 /* states|inputs|outputs NAME ... (blanks or commas between names) */
 static void st_names(struct mf_parser *p, int d)
 {
@@ -861,7 +906,7 @@ void mf_statement(struct mf_parser *p)
     const char *w = p->s + b;
 #define IS(kw) (n == sizeof(kw) - 1 && memcmp(w, kw, n) == 0)
     static const char *const top_only[] = {"model", "tend", "param", "initial", "let",
-                                           "subsystem", "connect"};
+                                           "subsystem", "connect", "fmu"};
     if (p->cur) {
         if (IS("states"))
             return st_names(p, DECL_X);
@@ -899,6 +944,8 @@ void mf_statement(struct mf_parser *p)
         return st_subsystem(p);
     if (IS("connect"))
         return st_connect(p);
+    if (IS("fmu"))
+        return st_fmu(p);
     if (IS("states") || IS("inputs") || IS("outputs") || IS("end") || IS("A") || IS("B") ||
         IS("C") || IS("D") || IS("x0")) {
         mf_perr(p, COSA_ESYNTAX, p->line, "'%.*s' outside a subsystem (missing 'subsystem NAME'?)",
@@ -906,6 +953,6 @@ void mf_statement(struct mf_parser *p)
         return;
     }
     mf_perr(p, COSA_ESYNTAX, p->line, "unknown statement '%.*s' (expected model, tend, param, "
-            "initial, let, subsystem or connect)", (int)(n > 40 ? 40 : n), w);
+            "initial, let, subsystem, fmu or connect)", (int)(n > 40 ? 40 : n), w);
 #undef IS
 }

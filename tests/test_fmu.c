@@ -1,9 +1,11 @@
-/* test_fmu.c -- the FMU importer's loading stage (lib/td/fmu*.c) on the test
- * FMUs that make check builds from tests/fmu/: the model description as
- * written in tests/fmu/*.xml (checked here against the XML's own numbers,
- * an independent reading), the binary's functions resolved and callable
- * (instantiate, step, read), and every broken FMU refused with its one-line
- * reason, nothing left in the temporary directory. */
+/* test_fmu.c -- the FMU importer (lib/td/fmu*.c, lib/td/unit_fmu.c) on the
+ * test FMUs that make check builds from tests/fmu/: the model descriptions
+ * against the XML files' own numbers, the resolved functions called
+ * directly, every broken FMU refused with its one-line reason and nothing
+ * left in the temporary directory, the FMU unit under the master against
+ * the built-in model's exact linear units, and the linearisation
+ * (directional derivatives and central differences) against the model's
+ * matrices. */
 #include <criterion/criterion.h>
 
 #include "cosa.h"
@@ -357,4 +359,65 @@ Test(fmu, unit_refusals_name_the_reason)
     cr_expect(A[1] == -4e6 / 10.0, "A21 = %g after c1 = 4e6", A[1]);
     cosa_unit_free(u);
     cosa_fmu_close(f1);
+}
+
+/* Linearisation: directional derivatives equal the model's matrices (the
+ * FMU evaluates the same expressions: bitwise), central differences
+ * through fresh instances agree with them to 1e-7 of each block's largest
+ * entry.  Why 1e-7: the model is linear, so the differences have no
+ * truncation error; what is left is rounding, about eps |f| / delta with
+ * delta = cbrt(eps) max(|z_j|, 1e-3 ||z||): eps^(2/3) = 4e-11 times the
+ * ratio |f| / (|J| |z|), which the operating point (v = 100, s = 0: the
+ * 1e-3 floor makes delta = 6e-6 * 0.1 for s) raises by up to 1e3. */
+Test(fmu, linearize_dd_and_fd)
+{
+    for (int which = 1; which <= 2; which++) {
+        cosa_fmu *f = open_ok(which == 1 ? "twomass1_fmi3.fmu" : "twomass2_fmi2.fmu");
+        cosa_unit *u = NULL;
+        cr_assert_eq(cosa_unit_fmu_create(f, NULL, &u), COSA_OK);
+        const size_t nx = cosa_unit_nx(u), nu = cosa_unit_nu(u), ny = cosa_unit_ny(u);
+        double dd[64] = {0}, fd[64] = {0};
+        const size_t off[4] = {0, nx * nx, nx * nx + nx * nu, nx * nx + nx * nu + ny * nx};
+        const size_t len[4] = {nx * nx, nx * nu, ny * nx, ny * nu};
+        cr_assert_eq(cosa_unit_fmu_linearize(u, 0, dd, dd + off[1], dd + off[2], dd + off[3]),
+                     COSA_OK);
+        cr_assert_eq(cosa_unit_fmu_linearize(u, 1, fd, fd + off[1], fd + off[2], fd + off[3]),
+                     COSA_OK, "%s", cosa_unit_message(u));
+        /* the built-in model's subsystem */
+        const cosa_model *m = cosa_model_find("twomass");
+        double par[32];
+        cosa_model_defaults(m, par);
+        cosa_system *sys = NULL;
+        cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+        const size_t NX = cosa_system_nx(sys), NU = cosa_system_nu(sys), NY = cosa_system_ny(sys);
+        const size_t ox = which == 1 ? 0 : 2, ou = which == 1 ? 0 : 1, oy = which == 1 ? 0 : 2;
+        const double *SA = cosa_system_A(sys), *SB = cosa_system_B(sys), *SC = cosa_system_C(sys),
+                     *SD = cosa_system_D(sys);
+        for (int k = 0; k < 4; k++) {
+            const size_t rows = k < 2 ? nx : ny;
+            double big = 0.0, worst = 0.0;
+            for (size_t i = 0; i < len[k]; i++) {
+                const size_t r = i % rows, c = i / rows;
+                const double ref = k == 0   ? SA[(ox + r) + (ox + c) * NX]
+                                   : k == 1 ? SB[(ox + r) + (ou + c) * NX]
+                                   : k == 2 ? SC[(oy + r) + (ox + c) * NY]
+                                            : SD[(oy + r) + (ou + c) * NY];
+                cr_expect_eq(dd[off[k] + i], ref, "FMU %d block %d entry %zu: %.17g vs %.17g",
+                             which, k, i, dd[off[k] + i], ref);
+                big = fmax(big, fabs(ref));
+                worst = fmax(worst, fabs(fd[off[k] + i] - ref));
+            }
+            cr_expect(worst <= 1e-7 * big, "FMU %d block %d: fd off by %g (scale %g)", which, k,
+                      worst, big);
+        }
+        (void)NU;
+        /* the unit is back at its operating point */
+        double x[2];
+        cr_assert_eq(cosa_unit_get_state(u, NULL, x), COSA_OK);
+        cr_expect(x[1] == (which == 1 ? 100.0 : -100.0) && x[0] == 0.0);
+        cosa_system_free(sys);
+        cosa_unit_free(u);
+        cosa_fmu_close(f);
+    }
+    cr_expect_eq(leftovers(), 0);
 }

@@ -55,6 +55,47 @@ check 2 "$FMU/bad_escape.fmu" "outside the FMU's directory"
 check 1 "$tmp/none.fmu" "cannot read"
 "$COSA" fmu-info >/dev/null 2>&1; [ $? = 2 ] && ok || bad "no argument"
 "$COSA" fmu-info a.fmu b.fmu >/dev/null 2>&1; [ $? = 2 ] && ok || bad "two arguments"
+# ---- model files with fmu statements: linearised at load, every Phi command ----------
+for v in 3 2; do
+    mf=$tmp/twomass-fmu$v.cosa
+    cat >"$mf" <<END
+# the two-mass oscillator as two FMUs (FMI $v.0)
+model twomass-fmu
+tend 0.3
+fmu I = $FMU/twomass1_fmi$v.fmu
+fmu II = $FMU/twomass2_fmi$v.fmu   # subsystem II
+connect I.s1 -> II.s1
+connect I.v1 -> II.v1
+connect II.Fk -> I.Fk
+END
+    for s in zoh foh+mbcorr soh gs:foh; do
+        "$COSA" point --model-file "$mf" --scheme "$s" --dt 1e-3 | grep -v '^model ' >"$tmp/a" &&
+            "$COSA" point --model twomass --scheme "$s" --dt 1e-3 | grep -v '^model ' >"$tmp/b" &&
+            cmp -s "$tmp/a" "$tmp/b" && ok || bad "point FMI $v $s: $(diff "$tmp/a" "$tmp/b")"
+    done
+    # the linearisation as an ordinary model file (cosa model-dump), read back: the same Phi
+    # entries, digit for digit (the headers name other states and parameters)
+    "$COSA" model-dump --model-file "$mf" -o "$tmp/lin$v.cosa" >/dev/null 2>&1 && ! grep -q '^fmu' "$tmp/lin$v.cosa" &&
+        "$COSA" phi --model-file "$tmp/lin$v.cosa" --scheme foh+mbcorr --dt 1e-4 | grep -v '^#' >"$tmp/a" &&
+        "$COSA" phi --model twomass --scheme foh+mbcorr --dt 1e-4 | grep -v '^#' >"$tmp/b" && [ -s "$tmp/b" ] &&
+        cmp -s "$tmp/a" "$tmp/b" && ok || bad "model-dump of the FMU model FMI $v: $(diff "$tmp/a" "$tmp/b" | head -5)"
+done
+# a broken FMU in a model file: one line with file and line, exit 2
+printf 'model x\nfmu I = %s\n' "$FMU/bad_symbol.fmu" >"$tmp/bad.cosa"
+"$COSA" point --model-file "$tmp/bad.cosa" --scheme zoh --dt 1e-3 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'bad.cosa:2: fmu I: .*does not export fmi3DoStep' "$tmp/err" &&
+    ok || bad "broken FMU in a model file: exit $rc, $(cat "$tmp/err")"
+printf 'model x\nfmu I =\n' >"$tmp/bad2.cosa"
+"$COSA" point --model-file "$tmp/bad2.cosa" --scheme zoh --dt 1e-3 >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'expected the path of an FMU' "$tmp/err" && ok || bad "fmu without a path: $(cat "$tmp/err")"
+# relative paths are taken from the model file's directory
+mkdir -p "$tmp/rel"
+cp "$FMU/twomass1_fmi3.fmu" "$FMU/twomass2_fmi3.fmu" "$tmp/rel/"
+sed -e "s|$FMU/twomass1_fmi3.fmu|twomass1_fmi3.fmu|; s|$FMU/twomass2_fmi3.fmu|twomass2_fmi3.fmu|" \
+    "$tmp/twomass-fmu3.cosa" >"$tmp/rel/m.cosa"
+(cd / && "$COSA" point --model-file "$tmp/rel/m.cosa" --scheme zoh --dt 1e-3 >/dev/null 2>"$tmp/err") &&
+    ok || bad "relative FMU path: $(cat "$tmp/err")"
 [ -z "$(ls -A "$TMPDIR")" ] && ok || bad "left in TMPDIR: $(ls -A "$TMPDIR")"
 [ ! -e "$tmp/cosa-escape-test.txt" ] && ok || bad "bad_escape.fmu wrote outside its directory"
 echo "test_fmu_cli.sh: $pass passed, $fail failed"

@@ -805,6 +805,16 @@ cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_
  * re-instantiate with it (at the unit's time and state).  COSA_EPARAM for
  * an unknown name, COSA_EINVAL if u is not an FMU unit. */
 cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value);
+/* A = df/dx, B = df/du, C = dg/dx, D = dg/du (column-major, ld = rows) of the
+ * FMU unit at its current time and state with the inputs at their start
+ * values (0 without one): its operating point after cosa_unit_fmu_create.
+ * From the directional derivatives when the FMU provides them and force_fd
+ * is 0; else central differences, the states perturbed through fresh
+ * instances (their start values; no doStep) and the inputs through eval,
+ * steps cbrt(eps) max(|z_j|, 1e-3 ||z||_inf) (cbrt(eps) for z = 0).  The
+ * unit is left at its operating point.  COSA_EUNSUPPORTED without states. */
+cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, double *B, double *C,
+                                    double *D);
 
 
 #ifdef __cplusplus

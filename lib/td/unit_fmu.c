@@ -489,3 +489,84 @@ cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value
     }
     return COSA_OK;
 }
+
+/* Central differences of the FMU at its operating point: states perturbed
+ * through fresh instances (set_state), inputs through eval. */
+static cosa_status fd_linearize(cosa_unit *u, const double *uin, double *A, double *B,
+                                double *C, double *D)
+{
+    const size_t nx = cosa_unit_nx(u), nu = cosa_unit_nu(u), ny = cosa_unit_ny(u);
+    const double t = cosa_unit_time(u);
+    const double h0 = cbrt(2.220446049250313e-16);
+    double *x = malloc((3 * nx + 2 * nu + 4 * (nx + ny) + 1) * sizeof *x);
+    if (!x)
+        return COSA_ENOMEM;
+    double *xp = x + nx, *up = xp + nx, *fp = up + nu, *fm = fp + nx, *gp = fm + nx,
+           *gm = gp + ny, *x0 = gm + ny;
+    memcpy(x, cosa_unit_state(u), nx * sizeof *x);
+    memcpy(x0, x, nx * sizeof *x);
+    cosa_status st = COSA_OK;
+    double zmax = 0.0;
+    for (size_t j = 0; j < nx; j++)
+        zmax = fmax(zmax, fabs(x[j]));
+    for (size_t j = 0; j < nx && st == COSA_OK; j++) {
+        const double d = h0 * fmax(fmax(fabs(x[j]), 1e-3 * zmax), zmax > 0.0 ? 0.0 : 1.0);
+        for (int sgn = 0; sgn < 2 && st == COSA_OK; sgn++) {
+            memcpy(xp, x, nx * sizeof *x);
+            xp[j] += sgn ? -d : d;
+            st = cosa_unit_set_state(u, t, xp);
+            if (st == COSA_OK)
+                st = cosa_unit_eval(u, t, xp, uin, sgn ? fm : fp, sgn ? gm : gp);
+        }
+        for (size_t i = 0; st == COSA_OK && i < nx; i++)
+            A[i + j * nx] = (fp[i] - fm[i]) / (2 * d);
+        for (size_t i = 0; st == COSA_OK && i < ny; i++)
+            C[i + j * ny] = (gp[i] - gm[i]) / (2 * d);
+    }
+    if (st == COSA_OK)
+        st = cosa_unit_set_state(u, t, x0);
+    zmax = 0.0;
+    for (size_t j = 0; j < nu; j++)
+        zmax = fmax(zmax, fabs(uin[j]));
+    for (size_t j = 0; j < nu && st == COSA_OK; j++) {
+        const double d = h0 * fmax(fmax(fabs(uin[j]), 1e-3 * zmax), zmax > 0.0 ? 0.0 : 1.0);
+        for (int sgn = 0; sgn < 2 && st == COSA_OK; sgn++) {
+            memcpy(up, uin, nu * sizeof *up);
+            up[j] += sgn ? -d : d;
+            st = cosa_unit_eval(u, t, x0, up, sgn ? fm : fp, sgn ? gm : gp);
+        }
+        for (size_t i = 0; st == COSA_OK && i < nx; i++)
+            B[i + j * nx] = (fp[i] - fm[i]) / (2 * d);
+        for (size_t i = 0; st == COSA_OK && i < ny; i++)
+            D[i + j * ny] = (gp[i] - gm[i]) / (2 * d);
+    }
+    free(x);
+    return st;
+}
+
+cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, double *B, double *C,
+                                    double *D)
+{
+    if (!u || cosa_unit_get_type(u)->step != fmu_step || !A || !B || !C || !D)
+        return COSA_EINVAL;
+    fmu_unit *f = cosa_unit_impl(u);
+    const fmu_description *d = &f->fmu->desc;
+    const size_t nx = cosa_unit_nx(u), nu = cosa_unit_nu(u);
+    if (nx == 0) {
+        cosa_unit_fail(u, "FMU %s has no continuous states to linearise", f->name);
+        return COSA_EUNSUPPORTED;
+    }
+    double *uin = calloc(nu + 1, sizeof *uin);
+    if (!uin)
+        return COSA_ENOMEM;
+    for (size_t j = 0; j < nu; j++)
+        if (d->vars[d->inputs[j]].has_start)
+            uin[j] = d->vars[d->inputs[j]].start;
+    cosa_status st;
+    if (!force_fd && (d->caps & COSA_FMU_CAP_DIRECTIONAL))
+        st = fmu_jacobian(u, cosa_unit_time(u), cosa_unit_state(u), uin, A, B, C, D);
+    else
+        st = fd_linearize(u, uin, A, B, C, D);
+    free(uin);
+    return st;
+}

@@ -1,0 +1,114 @@
+/* modelfile_fmu.c -- the statement `fmu NAME = PATH` of model files: a
+ * subsystem backed by an FMI 3.0 / 2.0 co-simulation FMU, linearised at its
+ * operating point (start time 0, start values; cosa_unit_fmu_linearize:
+ * directional derivatives, else central differences) when the file is
+ * read.  The subsystem's states, inputs and outputs are the FMU's
+ * continuous states, inputs and outputs, named after its variables (other
+ * characters than letters, digits and '_' become '_'); A, B, C, D are the
+ * linearisation, x0 the states' start values.  PATH is relative to the
+ * model file's directory. */
+#include "modelfile_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A variable name as a model-file identifier. */
+static char *ident_of(const char *name)
+{
+    char *r = malloc(strlen(name) + 2);
+    if (!r)
+        return NULL;
+    size_t n = 0;
+    if (!mf_ident_start(name[0]))
+        r[n++] = '_';
+    for (const char *c = name; *c; c++)
+        r[n++] = mf_ident_char(*c) ? *c : '_';
+    r[n] = '\0';
+    return r;
+}
+
+/* The subsystem s (name and line set) from the FMU unit u: names, blocks. */
+static cosa_status fill(struct mf_sub *s, const cosa_fmu *fmu, cosa_unit *u, const double *A,
+                        const double *B, const double *C, const double *D)
+{
+    const size_t n[3] = {cosa_fmu_nstate(fmu), cosa_fmu_ninput(fmu), cosa_fmu_noutput(fmu)};
+    for (int d = 0; d < 3; d++) {
+        s->n[d] = n[d];
+        s->decl_line[d] = s->line;
+        s->names[d] = calloc(n[d] + 1, sizeof(char *));
+        if (!s->names[d])
+            return COSA_ENOMEM;
+        for (size_t i = 0; i < n[d]; i++) {
+            const size_t v = d == DECL_X   ? cosa_fmu_state(fmu, i)
+                             : d == DECL_U ? cosa_fmu_input(fmu, i)
+                                           : cosa_fmu_output(fmu, i);
+            if (!(s->names[d][i] = ident_of(cosa_fmu_var_at(fmu, v)->name)))
+                return COSA_ENOMEM;
+        }
+    }
+    const double *src[4] = {A, B, C, D};
+    for (int k = 0; k < NBLK; k++) {
+        size_t r, c;
+        mf_block_dims(s, k, &r, &c);
+        if (mf_alloc_block(&s->b[k], r, c, 0) != COSA_OK)
+            return COSA_ENOMEM;
+        s->b[k].given = 1;
+        s->b[k].line = s->line;
+        for (size_t i = 0; i < r * c; i++) {
+            double v = k < BX0 ? src[k][i] : cosa_unit_state(u)[i];
+            s->b[k].e[i] = (mf_expr){v, 0, 0, (uint32_t)s->line};
+        }
+    }
+    return COSA_OK;
+}
+
+void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *path)
+{
+    mf_t *mf = p->mf;
+    /* PATH relative to the model file's directory */
+    char full[4096];
+    const char *slash = strrchr(p->fname, '/');
+    if (path[0] != '/' && slash && p->fname[0] != '<')
+        snprintf(full, sizeof full, "%.*s/%s", (int)(slash - p->fname), p->fname, path);
+    else
+        snprintf(full, sizeof full, "%s", path);
+    char err[512];
+    cosa_fmu *fmu = NULL;
+    cosa_unit *u = NULL;
+    cosa_status st = cosa_fmu_open(full, &fmu, err, sizeof err);
+    if (st != COSA_OK) {
+        mf_perr(p, st == COSA_ENOMEM ? COSA_ENOMEM : COSA_EFMU, line, "fmu %s: %s: %s", name,
+                path, err);
+        return;
+    }
+    st = cosa_unit_fmu_create(fmu, name, &u);
+    const size_t nx = cosa_fmu_nstate(fmu), nu = cosa_fmu_ninput(fmu), ny = cosa_fmu_noutput(fmu);
+    double *M = calloc(nx * nx + nx * nu + ny * nx + ny * nu + 1, sizeof *M);
+    if (st == COSA_OK && !M)
+        st = COSA_ENOMEM;
+    double *A = M, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
+    if (st == COSA_OK)
+        st = cosa_unit_fmu_linearize(u, 0, A, B, C, D);
+    if (st != COSA_OK) {
+        mf_perr(p, st == COSA_ENOMEM ? COSA_ENOMEM : COSA_EFMU, line, "fmu %s: %s: %s", name,
+                path, u && cosa_unit_message(u)[0] ? cosa_unit_message(u) : cosa_strerror(st));
+    } else {
+        struct mf_sub *subs = realloc(mf->subs, (mf->nsub + 1) * sizeof *subs);
+        if (!subs) {
+            mf_nomem(p);
+        } else {
+            mf->subs = subs;
+            mf->capsub = mf->nsub + 1;
+            struct mf_sub *s = &mf->subs[mf->nsub++];
+            memset(s, 0, sizeof *s);
+            s->name = mf_dup0(name);
+            s->line = line;
+            if (!s->name || fill(s, fmu, u, A, B, C, D) != COSA_OK)
+                mf_nomem(p);
+        }
+    }
+    free(M);
+    cosa_unit_free(u);
+    cosa_fmu_close(fmu);
+}

@@ -29,7 +29,13 @@ static void help(void)
            "eq 43) are accepted.  The co-simulation starts on the monolithic reference at\n"
            "t = p*DT (METHOD.md) and runs N = round(T/DT) macro steps.  The reference is\n"
            "exact (matrix exponential) for linear models and CVODE BDF at --ref-rtol for\n"
-           "nonlinear ones.  Prints 'name value' lines, among them\n"
+           "nonlinear ones.  A model file's 'fmu NAME = PATH' subsystems run the FMU itself\n"
+           "(FMI 3.0/2.0 co-simulation; README 'FMU import'), the reference being the\n"
+           "linearised network (exact for linear FMUs); their MBCorr Jacobians are the\n"
+           "FMU's directional derivatives at the end of the step (--linearize end, the\n"
+           "default then), and input polynomials of degree >= 1 need an FMI 2.0 FMU with\n"
+           "canInterpolateInputs.  Prints 'name value' lines (with FMUs first one line\n"
+           "'fmu NAME fmi 3.0|2.0 jacobian dd|none' each), among them\n"
            "  status     ok | diverged t=TIME  (an output beyond 1e6 x the largest reference\n"
            "             output, or a unit that cannot complete its step; exit code 0)\n"
            "  e_global   NRMSE of the corrected outputs at the N new macro points (eq 33;\n"
@@ -61,8 +67,9 @@ static void help(void)
            "  --micro H            micro step of rk4/euler/symplectic-euler in seconds\n"
            "                       (default: DT/100)\n"
            "  --ref-rtol R         tolerance of the CVODE reference (default 1e-12)\n"
-           "  --linearize P        MBCorr linearisation point: start (default; x_n and the\n"
-           "                       input at T_n) or end (x_{n+1}, input at T_{n+1})\n"
+           "  --linearize P        MBCorr linearisation point: start (default without FMUs;\n"
+           "                       x_n and the input at T_n) or end (x_{n+1}, input at\n"
+           "                       T_{n+1}; the default with FMUs)\n"
            "  --fd                 finite-difference Jacobians even where analytic ones exist\n"
            "  -o, --output DIR     write the files into DIR (created; files there replaced)\n"
            "  --name NAME          base name of the files (default: MODEL_SCHEME)\n"
@@ -274,6 +281,7 @@ int cmd_simulate(int argc, char **argv)
     cli_case cs = {0};
     struct sim_systems sm = {0};
     cosa_unit **units = NULL;
+    cosa_fmu **fmus = NULL; /* subsystems of a model file backed by FMUs */
     cosa_unitset *set = NULL;
     cosa_reftraj *ref = NULL;
     cosa_cosim_result *res = NULL;
@@ -386,7 +394,8 @@ int cmd_simulate(int argc, char **argv)
 
     /* units */
     units = calloc(sm.nsub, sizeof *units);
-    if (!units) {
+    fmus = calloc(sm.nsub, sizeof *fmus);
+    if (!units || !fmus) {
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;
         goto out;
@@ -395,10 +404,33 @@ int cmd_simulate(int argc, char **argv)
     if (integ.kind != COSA_INTEGRATOR_EXACT && !sm.os)
         st = m->create_ode ? m->create_ode(m, par, &sm.os)
                            : cosa_odesys_from_linear(sm.sys, &sm.os);
-    for (size_t i = 0; i < sm.nsub && st == COSA_OK; i++)
+    /* FMU subsystems run the FMU itself (README "FMU import"); their
+     * Jacobians exist at the FMU's current point only, so MBCorr linearises
+     * at the end of the step unless --linearize says otherwise */
+    size_t nfmu = 0;
+    for (size_t i = 0; i < sm.nsub && st == COSA_OK; i++) {
+        const char *fpath = cosa_model_file_fmu(m, i);
+        if (fpath) {
+            char err[512];
+            const char *sub = m->sub_name ? m->sub_name(m, par, i) : NULL;
+            st = cosa_fmu_open(fpath, &fmus[i], err, sizeof err);
+            if (st == COSA_OK)
+                st = cosa_unit_fmu_create(fmus[i], sub, &units[i]);
+            if (st != COSA_OK) {
+                cli_error(cmd, "%s: %s", fpath,
+                          fmus[i] && units[i] ? cosa_unit_message(units[i]) : err);
+                rc = st == COSA_EFMU ? CLI_EUSAGE : CLI_EFAIL;
+                goto out;
+            }
+            nfmu++;
+            continue;
+        }
         st = integ.kind == COSA_INTEGRATOR_EXACT
                  ? cosa_unit_linear_from_system(sm.sys, i, &units[i])
                  : cosa_unit_ode_create(cosa_odesys_sub(sm.os, i), &integ, &units[i]);
+    }
+    if (nfmu && !o.lin)
+        mopt.lin_at_end = 1;
     if (st == COSA_EUNSUPPORTED) {
         cli_error(cmd, "--integrator %s: model '%s' has no position/velocity split of its "
                        "states (symplectic Euler needs one)", iname, m->name);
@@ -450,8 +482,12 @@ int cmd_simulate(int argc, char **argv)
     st = cosa_cosim_run(set, &scheme, ref, &copt, &res);
     cli_progress_end(&prog);
     if (st != COSA_OK) {
-        cli_error(cmd, "co-simulation failed: %s", cosa_strerror(st));
-        rc = CLI_EFAIL;
+        /* a unit that says why (an FMU's failed call or missing capability) */
+        const char *why = "";
+        for (size_t i = 0; i < sm.nsub && !why[0]; i++)
+            why = cosa_unit_message(units[i]);
+        cli_error(cmd, "co-simulation failed: %s", why[0] ? why : cosa_strerror(st));
+        rc = st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
         goto out;
     }
     char idesc[96];
@@ -463,6 +499,11 @@ int cmd_simulate(int argc, char **argv)
         snprintf(idesc, sizeof idesc, "%s micro %g", cosa_integrator_name(integ.kind),
                  integ.hmicro);
     printf("model %s\n", m->name);
+    for (size_t i = 0; i < sm.nsub; i++)
+        if (fmus[i])
+            printf("fmu %s fmi %d.0 jacobian %s\n", m->sub_name ? m->sub_name(m, par, i) : "?",
+                   cosa_fmu_version(fmus[i]),
+                   cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_DIRECTIONAL ? "dd" : "none");
     cli_assume_print(stdout, "", &cs.mod);
     char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
     printf("scheme %s\nintegrator %s\nreference %s\ndt %s\ntend %s\n", sname, idesc, refdesc,
@@ -526,6 +567,9 @@ out:
     for (size_t i = 0; units && i < sm.nsub; i++)
         cosa_unit_free(units[i]);
     free(units);
+    for (size_t i = 0; fmus && i < sm.nsub; i++)
+        cosa_fmu_close(fmus[i]);
+    free(fmus);
     cosa_odesys_free(sm.os);
     cosa_system_free(sm.sys);
     cosa_system_free(sm.model);

@@ -55,6 +55,7 @@ void mf_free(mf_t *mf)
     for (size_t i = 0; i < mf->nsub; i++) {
         struct mf_sub *s = &mf->subs[i];
         free(s->name);
+        free(s->fmu);
         for (int d = 0; d < 3; d++) {
             for (size_t j = 0; j < s->n[d] && s->names[d]; j++)
                 free(s->names[d][j]);

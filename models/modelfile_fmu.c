@@ -103,8 +103,9 @@ void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *p
             struct mf_sub *s = &mf->subs[mf->nsub++];
             memset(s, 0, sizeof *s);
             s->name = mf_dup0(name);
+            s->fmu = mf_dup0(full);
             s->line = line;
-            if (!s->name || fill(s, fmu, u, A, B, C, D) != COSA_OK)
+            if (!s->name || !s->fmu || fill(s, fmu, u, A, B, C, D) != COSA_OK)
                 mf_nomem(p);
         }
     }

@@ -54,6 +54,7 @@ struct mf_sub {
     size_t decl_line[3];/* 0 = not declared                              */
     struct mf_block b[NBLK];
     size_t ox, ou, oy;
+    char *fmu;          /* `fmu NAME = PATH`: the FMU (path as opened), else NULL */
 };
 
 struct mf_conn {

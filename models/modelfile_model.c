@@ -204,3 +204,9 @@ const mf_t *mf_of(const cosa_model *m)
 {
     return m && m->create == mf_create ? m->data : NULL;
 }
+
+const char *cosa_model_file_fmu(const cosa_model *m, size_t i)
+{
+    const mf_t *mf = mf_of(m);
+    return mf && i < mf->nsub ? mf->subs[i].fmu : NULL;
+}

@@ -195,6 +195,12 @@ cosa_status cosa_model_file_parse(const char *text, size_t len, const char *name
  * not a 0/1 selection, COSA_EIO on a write error. */
 cosa_status cosa_model_dump(FILE *f, const cosa_model *m, const double *par);
 
+/* The FMU behind subsystem i of a model file (`fmu NAME = PATH`: the path as
+ * opened, relative to the working directory), or NULL (another model, a
+ * matrix subsystem, i out of range).  The model's linear form is the FMU's
+ * linearisation; `cosa simulate` runs the FMU itself (cosa_unit_fmu_create). */
+const char *cosa_model_file_fmu(const cosa_model *m, size_t i);
+
 #ifdef __cplusplus
 }
 #endif

@@ -799,7 +799,9 @@ size_t cosa_fmu_output(const cosa_fmu *fmu, size_t i);
  * FMU with canInterpolateInputs (else the step fails with COSA_EUNSUPPORTED
  * and says why).  eval and the Jacobians (directional derivatives) work at
  * the FMU's current time and state only; snapshots need get/set FMU state.
- * A failing FMU call gives COSA_EFMU and one line in cosa_unit_message. */
+ * A failing FMU call gives COSA_EFMU and one line in cosa_unit_message;
+ * when the first instantiation fails, create returns COSA_EFMU with *out
+ * set nonetheless, so that cosa_unit_message says why (free it). */
 cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_unit **out);
 /* Record a start value for the FMU variable called name (a parameter) and
  * re-instantiate with it (at the unit's time and state).  COSA_EPARAM for

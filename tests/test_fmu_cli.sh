@@ -104,6 +104,21 @@ done
 "$COSA" simulate --model-file "$tmp/twomass-fmu3.cosa" --scheme foh --dt 1e-4 >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'FMU I: an input polynomial of degree 1 needs the intermediate-update' "$tmp/err" &&
     ok || bad "FOH on FMI 3.0: $(cat "$tmp/err")"
+# an FMU that fails at run time (subsystem II's doStep reaching t = 0.01 s): exit 1, one
+# line with the instance, the function, the time, the status and what the FMU logged
+for case in "3 fail_error_fmi3 fmi3DoStep at t = 0.0090000000000000011 returned Error; it logged: test FMU fails as configured" \
+    "2 fail_discard_fmi2 fmi2DoStep at t = 0.0090000000000000011 returned Discard"; do
+    v=${case%% *}
+    rest=${case#* }
+    f=${rest%% *}
+    want=${rest#* }
+    sed "s|$FMU/twomass2_fmi$v.fmu|$FMU/$f.fmu|" "$tmp/twomass-fmu$v.cosa" >"$tmp/fail.cosa"
+    "$COSA" simulate --model-file "$tmp/fail.cosa" --scheme zoh --dt 1e-3 >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+        [ "$(cat "$tmp/err")" = "cosa: simulate: co-simulation failed: FMU II: $want" ] &&
+        ok || bad "$f: exit $rc, $(cat "$tmp/err")"
+done
 # a broken FMU in a model file: one line with file and line, exit 2
 printf 'model x\nfmu I = %s\n' "$FMU/bad_symbol.fmu" >"$tmp/bad.cosa"
 "$COSA" point --model-file "$tmp/bad.cosa" --scheme zoh --dt 1e-3 >"$tmp/out" 2>"$tmp/err"

@@ -179,7 +179,8 @@ int cli_model_resolve(cli_model *m, const char *cmd)
     }
     if (m->file) {
         char err[512] = "";
-        cosa_status st = cosa_model_file_load(m->file, &m->owned, err, sizeof err);
+        cosa_status st = cosa_model_file_load_flags(m->file, m->load_flags, &m->owned, err,
+                                                    sizeof err);
         if (st != COSA_OK) {
             cli_error(cmd, "%s", err[0] ? err : cosa_strerror(st));
             return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;

@@ -34,6 +34,7 @@ typedef struct cli_model {
     const char *assume_name[CLI_MAX_SETS]; /* --assume NAME=VALUE, in order */
     double assume_value[CLI_MAX_SETS];
     size_t nassume;
+    unsigned load_flags;   /* cosa_model_file_load_flags (cosa linearize --jacobian) */
     /* resolved by cli_model_resolve */
     const cosa_model *model;
     cosa_model *owned;     /* loaded from a file      */
@@ -147,6 +148,7 @@ int cmd_table(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_defect(int argc, char **argv);
 int cmd_model_dump(int argc, char **argv);
+int cmd_linearize(int argc, char **argv);
 
 /* Optional positive number option (text may be NULL: v unchanged). */
 int cli_positive(const char *cmd, const char *opt, const char *text, double *v);

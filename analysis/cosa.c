@@ -27,6 +27,7 @@ static const struct subcommand subcommands[] = {
     {"bench", cmd_bench, "time per point of rho and e_g sweeps, per scheme and thread count"},
     {"convert", cmd_convert, "map data files from text to binary (float64) and back"},
     {"fmu-info", cmd_fmu_info, "what cosa reads from an FMI 3.0/2.0 co-simulation FMU (states, inputs, outputs)"},
+    {"linearize", cmd_linearize, "an FMU network of a model file as a linear model file (A, B, C, D)"},
     {"phi", cmd_phi, "print the propagation matrix Phi (or Phi*) with its block layout"},
     {"model-dump", cmd_model_dump, "write a model (built-in or file) as a model file"},
     {"models", cmd_models, "list the built-in models with parameters, defaults and units"},

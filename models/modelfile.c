@@ -120,8 +120,17 @@ static char *name_from_path(const char *path)
     return r;
 }
 
+static cosa_status parse_flags(const char *text, size_t len, const char *name_for_errors,
+                               unsigned flags, cosa_model **out, char *err, size_t errsize);
+
 cosa_status cosa_model_file_parse(const char *text, size_t len, const char *name_for_errors,
                                   cosa_model **out, char *err, size_t errsize)
+{
+    return parse_flags(text, len, name_for_errors, 0u, out, err, errsize);
+}
+
+static cosa_status parse_flags(const char *text, size_t len, const char *name_for_errors,
+                               unsigned flags, cosa_model **out, char *err, size_t errsize)
 {
     if (err && errsize)
         err[0] = '\0';
@@ -133,7 +142,8 @@ cosa_status cosa_model_file_parse(const char *text, size_t len, const char *name
             snprintf(err, errsize, "%s: invalid argument", fname);
         return COSA_EINVAL;
     }
-    struct mf_parser p = {.fname = fname, .err = err, .errsize = errsize, .st = COSA_OK, .line = 1};
+    struct mf_parser p = {.fname = fname, .err = err, .errsize = errsize, .st = COSA_OK, .line = 1,
+                          .flags = flags};
     /* binary junk: NUL bytes and control characters are never valid */
     size_t line = 1;
     for (size_t i = 0; i < len; i++) {
@@ -185,6 +195,12 @@ cosa_status cosa_model_file_parse(const char *text, size_t len, const char *name
 
 cosa_status cosa_model_file_load(const char *path, cosa_model **out, char *err, size_t errsize)
 {
+    return cosa_model_file_load_flags(path, 0u, out, err, errsize);
+}
+
+cosa_status cosa_model_file_load_flags(const char *path, unsigned flags, cosa_model **out,
+                                       char *err, size_t errsize)
+{
     if (err && errsize)
         err[0] = '\0';
     if (out)
@@ -235,7 +251,7 @@ cosa_status cosa_model_file_load(const char *path, cosa_model **out, char *err, 
     }
     fclose(f);
     if (st == COSA_OK)
-        st = cosa_model_file_parse(buf, n, path, out, err, errsize);
+        st = parse_flags(buf, n, path, flags, out, err, errsize);
     free(buf);
     return st;
 }

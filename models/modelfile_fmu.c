@@ -88,11 +88,19 @@ void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *p
     if (st == COSA_OK && !M)
         st = COSA_ENOMEM;
     double *A = M, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
-    if (st == COSA_OK)
-        st = cosa_unit_fmu_linearize(u, 0, A, B, C, D);
+    if (st == COSA_OK && (p->flags & COSA_MODEL_FILE_FMU_DD) &&
+        !(cosa_fmu_caps(fmu) & COSA_FMU_CAP_DIRECTIONAL)) {
+        mf_perr(p, COSA_EFMU, line, "fmu %s: %s: --jacobian dd: the FMU provides no directional "
+                "derivatives", name, path);
+        st = COSA_EFMU;
+        u = (cosa_unit_free(u), NULL);
+    } else if (st == COSA_OK)
+        st = cosa_unit_fmu_linearize(u, (p->flags & COSA_MODEL_FILE_FMU_FD) != 0, A, B, C, D);
     if (st != COSA_OK) {
-        mf_perr(p, st == COSA_ENOMEM ? COSA_ENOMEM : COSA_EFMU, line, "fmu %s: %s: %s", name,
-                path, u && cosa_unit_message(u)[0] ? cosa_unit_message(u) : cosa_strerror(st));
+        if (p->st == COSA_OK) /* else already reported */
+            mf_perr(p, st == COSA_ENOMEM ? COSA_ENOMEM : COSA_EFMU, line, "fmu %s: %s: %s", name,
+                    path, u && cosa_unit_message(u)[0] ? cosa_unit_message(u)
+                                                       : cosa_strerror(st));
     } else {
         struct mf_sub *subs = realloc(mf->subs, (mf->nsub + 1) * sizeof *subs);
         if (!subs) {

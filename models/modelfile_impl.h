@@ -109,6 +109,7 @@ struct mf_parser {
     struct mf_sub *cur; /* open subsystem or NULL */
     size_t model_line, tend_line;
     size_t last_line;   /* line of the last statement (for end-of-file errors) */
+    unsigned flags;     /* COSA_MODEL_FILE_* of cosa_model_file_load_flags */
 };
 
 /* modelfile.c: strings, block shapes and the description's lifetime */

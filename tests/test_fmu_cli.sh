@@ -119,6 +119,33 @@ for case in "3 fail_error_fmi3 fmi3DoStep at t = 0.0090000000000000011 returned 
         [ "$(cat "$tmp/err")" = "cosa: simulate: co-simulation failed: FMU II: $want" ] &&
         ok || bad "$f: exit $rc, $(cat "$tmp/err")"
 done
+# cosa linearize: dd = the model-dump of the same file; fd within 1e-6 of the model (rho)
+"$COSA" linearize --model-file "$tmp/twomass-fmu3.cosa" --jacobian dd -o "$tmp/lin_dd.cosa" >/dev/null &&
+    "$COSA" model-dump --model-file "$tmp/twomass-fmu3.cosa" -o "$tmp/dump.cosa" >/dev/null &&
+    cmp -s "$tmp/lin_dd.cosa" "$tmp/dump.cosa" && ok || bad "linearize --jacobian dd differs from model-dump"
+"$COSA" linearize --model-file "$tmp/twomass-fmu3.cosa" --jacobian fd -o "$tmp/lin_fd.cosa" >/dev/null &&
+    ! cmp -s "$tmp/lin_fd.cosa" "$tmp/lin_dd.cosa" && ok || bad "linearize --jacobian fd: no file, or equal to dd"
+rhocmp() { # MODEL-FILE WHAT
+    "$COSA" point --model-file "$1" --scheme foh+mbcorr --dt 1e-3 >"$tmp/a" 2>"$tmp/err" &&
+        "$COSA" point --model twomass --scheme foh+mbcorr --dt 1e-3 >"$tmp/b" &&
+        awk 'FNR == 1 { f++ } $1 == "rho" { r[f] = $2; n++ }
+            END { d = r[1] - r[2]; if (d < 0) d = -d; exit !(n == 2 && d <= 1e-6 * r[2]) }' \
+            "$tmp/a" "$tmp/b" && ok || bad "$2: $(grep '^rho ' "$tmp/a" "$tmp/b") $(cat "$tmp/err")"
+}
+rhocmp "$tmp/lin_fd.cosa" "rho of the fd linearisation"
+"$COSA" linearize --model-file "$tmp/twomass-fmu3.cosa" --jacobian xx >/dev/null 2>&1
+[ $? = 2 ] && ok || bad "linearize --jacobian xx"
+# an FMU without directional derivatives: fd by default, dd refused, MBCorr in simulate refused
+sed "s|$FMU/twomass1_fmi3.fmu|$FMU/twomass1_nodd_fmi3.fmu|" "$tmp/twomass-fmu3.cosa" >"$tmp/nodd.cosa"
+rhocmp "$tmp/nodd.cosa" "rho with central differences for I"
+"$COSA" linearize --model-file "$tmp/nodd.cosa" --jacobian dd >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'nodd.cosa:4: fmu I: .*--jacobian dd: the FMU provides no directional derivatives' "$tmp/err" &&
+    ok || bad "linearize --jacobian dd without dd: $(cat "$tmp/err")"
+"$COSA" simulate --model-file "$tmp/nodd.cosa" --scheme zoh --dt 1e-4 >"$tmp/out" 2>"$tmp/err" &&
+    grep -q '^fmu I fmi 3.0 jacobian none$' "$tmp/out" && ok || bad "simulate zoh without dd: $(cat "$tmp/err")"
+"$COSA" simulate --model-file "$tmp/nodd.cosa" --scheme zoh+mbcorr --dt 1e-4 >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'FMU I provides no directional derivatives' "$tmp/err" && ok ||
+    bad "simulate zoh+mbcorr without dd: $(cat "$tmp/err")"
 # a broken FMU in a model file: one line with file and line, exit 2
 printf 'model x\nfmu I = %s\n' "$FMU/bad_symbol.fmu" >"$tmp/bad.cosa"
 "$COSA" point --model-file "$tmp/bad.cosa" --scheme zoh --dt 1e-3 >"$tmp/out" 2>"$tmp/err"

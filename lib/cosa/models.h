@@ -175,6 +175,14 @@ void cosa_model_free(cosa_model *m);
  * Free the model with cosa_model_free. */
 cosa_status cosa_model_file_load(const char *path, cosa_model **out, char *err, size_t errsize);
 
+/* The same with flags: how `fmu` subsystems are linearised --
+ * COSA_MODEL_FILE_FMU_FD central differences even where the FMU has
+ * directional derivatives; COSA_MODEL_FILE_FMU_DD directional derivatives
+ * or an error; neither: directional derivatives when the FMU has them. */
+enum { COSA_MODEL_FILE_FMU_FD = 1u << 0, COSA_MODEL_FILE_FMU_DD = 1u << 1 };
+cosa_status cosa_model_file_load_flags(const char *path, unsigned flags, cosa_model **out,
+                                       char *err, size_t errsize);
+
 /* The same for text in memory (len bytes, need not be NUL-terminated);
  * name_for_errors (may be NULL) prefixes messages and names the model when
  * the text has no "model" line. */

@@ -118,6 +118,17 @@ Test(fmu, fmi3_description_and_cleanup)
     cr_expect_eq(leftovers(), 0, "the FMU's directory was not removed");
 }
 
+/* An Int32 output listed in ModelStructure and a Float64 array parameter
+ * (as in the Reference FMUs) are ignored: the description is subsystem I's. */
+Test(fmu, other_types_and_array_parameters_are_ignored)
+{
+    cosa_fmu *f = open_ok("twomass1_extra_fmi3.fmu");
+    check_description_I(f, 3);
+    cr_expect_eq(var(f, "M"), -1);
+    cr_expect_eq(var(f, "count"), -1);
+    cosa_fmu_close(f);
+}
+
 Test(fmu, fmi2_description)
 {
     cosa_fmu *f = open_ok("twomass1_fmi2.fmu");
@@ -225,6 +236,7 @@ Test(fmu, broken_fmus_are_refused)
     refused("bad_platform.fmu", COSA_EFMU, "aarch64-darwin");
     refused("bad_symbol.fmu", COSA_EFMU, "does not export fmi3DoStep");
     refused("bad_escape.fmu", COSA_EFMU, "outside the FMU's directory");
+    refused("bad_array.fmu", COSA_EFMU, "array variable 'w' (input): FMI 3.0 arrays are not supported");
     refused("no_such_file.fmu", COSA_EIO, "cannot read");
     /* the escaping entry was not written next to the temporary directory */
     char esc[4200];

@@ -115,7 +115,9 @@ int fmu_archive_extract(const char *archive, char *dir, size_t dirsize, char *er
             continue;
         }
         zip_file_t *zf = zip_fopen_index(z, (zip_uint64_t)i, 0);
-        FILE *f = zf ? fopen(path, "wbx") : NULL;
+        /* "wb": an archive may list an entry twice (the last one wins, as
+         * unzip's); the directory is new and private, so nothing else is there */
+        FILE *f = zf ? fopen(path, "wb") : NULL;
         if (!zf || !f) {
             snprintf(err, errsize, zf ? "cannot unzip '%.200s': %s"
                                       : "not an FMU: corrupt zip entry '%.200s'%.0s",

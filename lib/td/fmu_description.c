@@ -219,6 +219,23 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     int rc = 0;
     for (xmlNode *n = mv->children; n && rc == 0; n = n->next) {
         xmlNode *typed = NULL;
+        if (d->version == 3 && is(n, "Float64") && child(n, "Dimension")) {
+            /* an array: fine as a parameter or internal variable cosa does
+             * not touch, not as an input, output or state */
+            char *c = attr(n, "causality"), *nm = attr(n, "name");
+            const int io = c && (!strcmp(c, "input") || !strcmp(c, "output"));
+            const int der = xmlHasProp(n, (const xmlChar *)"derivative") != NULL;
+            if (io || der)
+                snprintf(err, errsize, "array variable '%.100s' (%s): FMI 3.0 arrays are not "
+                         "supported", nm ? nm : "?", io ? c : "a state derivative");
+            free(c);
+            free(nm);
+            if (io || der) {
+                rc = -1;
+                break;
+            }
+            continue;
+        }
         if (d->version == 3 && is(n, "Float64"))
             typed = n;
         else if (d->version == 2 && is(n, "ScalarVariable")) {
@@ -283,14 +300,15 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
                         if (pos[j] == ref)
                             v = (long)j;
             }
+            if (pass == 0)
+                continue; /* outputs are taken from the causality below (outputs of
+                             other types than Float64/Real are not cosa's) */
             if (v < 0) {
-                snprintf(err, errsize, "ModelStructure: %s refers to no Float64/Real variable",
-                         pass ? "a derivative" : "an output");
+                snprintf(err, errsize, "ModelStructure: a derivative refers to no Float64/Real "
+                         "variable");
                 rc = -1;
                 break;
             }
-            if (pass == 0)
-                continue; /* outputs are taken from the causality below */
             if (d->vars[v].derivative_of < 0) {
                 snprintf(err, errsize, "ModelStructure: '%.100s' is listed as a derivative but "
                          "has no derivative attribute", d->vars[v].name);

@@ -752,6 +752,8 @@ typedef struct cosa_fmu_var {
     double start;
     long derivative_of;     /* index (in the variable list) of the variable it
                                is the derivative of, or -1                     */
+    int intermediate_update; /* FMI 3.0 intermediateUpdate="true": settable
+                                during a step (intermediate update mode)       */
 } cosa_fmu_var;
 
 /* Capability flags of the CoSimulation element (cosa_fmu_caps). */
@@ -796,8 +798,10 @@ size_t cosa_fmu_output(const cosa_fmu *fmu, size_t i);
  * again whenever the unit's state is set (start values of the states = the
  * state, initialisation at the unit's time), starting at t = 0 with the
  * states' start values.  Input polynomials of degree >= 1 need an FMI 2.0
- * FMU with canInterpolateInputs (else the step fails with COSA_EUNSUPPORTED
- * and says why).  eval and the Jacobians (directional derivatives) work at
+ * FMU with canInterpolateInputs (fmi2SetRealInputDerivatives) or an FMI 3.0
+ * FMU with providesIntermediateUpdate and intermediateUpdate inputs (set to
+ * the polynomial's value whenever the FMU asks during a step); else the step
+ * fails with COSA_EUNSUPPORTED and says why.  eval and the Jacobians (directional derivatives) work at
  * the FMU's current time and state only; snapshots need get/set FMU state.
  * A failing FMU call gives COSA_EFMU and one line in cosa_unit_message;
  * when the first instantiation fails, create returns COSA_EFMU with *out

@@ -108,6 +108,7 @@ static int add_var(fmu_description *d, xmlNode *n, xmlNode *typed, unsigned long
     }
     v.vr = (unsigned)vr;
     char *c = attr(n, "causality"), *va = attr(n, "variability"), *st = attr(typed, "start");
+    v.intermediate_update = attr_true(n, "intermediateUpdate");
     v.causality = lookup(c, causalities, 7, COSA_FMU_LOCAL);
     v.variability = lookup(va, variabilities, 5, COSA_FMU_CONTINUOUS);
     int bad = v.causality < 0 || v.variability < 0;

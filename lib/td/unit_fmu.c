@@ -31,6 +31,8 @@
 
 typedef struct fmu_unit {
     cosa_fmu *fmu;           /* borrowed                                      */
+    cosa_unit *unit;         /* the unit this is the implementation of        */
+    double *uim;             /* nu: inputs for an intermediate update         */
     char name[64];           /* instance name                                 */
     void *inst;              /* fmi3Instance / fmi2Component                  */
     int bad;                 /* the last (re)instantiation failed             */
@@ -76,6 +78,28 @@ static void fmu_log2(fmi2ComponentEnvironment env, fmi2String name, fmi2Status s
 }
 
 static void *alloc2(size_t n, size_t size) { return calloc(n, size); }
+
+/* FMI 3.0 intermediate update: during a step the FMU asks for its inputs at
+ * time t; they get the input polynomial's value there. */
+static void fmu_update3(fmi3InstanceEnvironment env, fmi3Float64 t, fmi3Boolean set_requested,
+                        fmi3Boolean get_allowed, fmi3Boolean step_finished,
+                        fmi3Boolean can_return_early, fmi3Boolean *early_requested,
+                        fmi3Float64 *early_time)
+{
+    fmu_unit *f = env;
+    (void)get_allowed;
+    (void)step_finished;
+    (void)can_return_early;
+    (void)early_time;
+    if (early_requested)
+        *early_requested = false;
+    if (!f || !f->unit || !set_requested)
+        return;
+    const size_t nu = cosa_unit_nu(f->unit);
+    cosa_unit_input_at(f->unit, t - cosa_unit_time(f->unit), f->uim);
+    if (nu)
+        f->fmu->f3.SetFloat64(f->inst, f->vu, nu, f->uim, nu);
+}
 
 /* One line for a failed FMU call (into the unit's message). */
 static cosa_status fail(cosa_unit *u, const char *fn, double t, int status)
@@ -132,9 +156,10 @@ static void instantiate(cosa_unit *u)
     f->log[0] = '\0';
     const char *fn = v3(f) ? "fmi3InstantiateCoSimulation" : "fmi2Instantiate";
     if (v3(f))
-        f->inst = m->f3.InstantiateCoSimulation(f->name, m->desc.token ? m->desc.token : "",
-                                                NULL, false, false, false, false, NULL, 0, f,
-                                                fmu_log3, NULL);
+        f->inst = m->f3.InstantiateCoSimulation(
+            f->name, m->desc.token ? m->desc.token : "", NULL, false, false, false, false,
+            f->vu, (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) ? cosa_unit_nu(u) : 0, f,
+            fmu_log3, (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) ? fmu_update3 : NULL);
     else
         f->inst = m->f2.Instantiate(f->name, fmi2CoSimulation, m->desc.token ? m->desc.token : "",
                                     NULL, &f->cb2, fmi2False, fmi2False);
@@ -214,11 +239,17 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
     const double t = cosa_unit_time(u);
     const int deg = cosa_unit_input_degree(u);
     const size_t nu = cosa_unit_nu(u);
-    if (deg > 0 && nu > 0 && !(m->desc.caps & COSA_FMU_CAP_INTERPOLATE_INPUTS)) {
+    /* degree >= 1: FMI 2.0 input derivatives, or FMI 3.0 intermediate update
+     * with every input settable then */
+    int im = v3(f) && (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE);
+    for (size_t i = 0; im && i < nu; i++)
+        im = m->desc.vars[m->desc.inputs[i]].intermediate_update;
+    if (deg > 0 && nu > 0 && !im && !(m->desc.caps & COSA_FMU_CAP_INTERPOLATE_INPUTS)) {
         cosa_unit_fail(u, "FMU %s: an input polynomial of degree %d needs %s; use a degree-0 "
                        "scheme (zoh, p0) for this FMU", f->name, deg,
                        v3(f) ? "the intermediate-update callback (FMI 3.0 "
-                               "providesIntermediateUpdate, not supported yet)"
+                               "providesIntermediateUpdate and every input with "
+                               "intermediateUpdate=\"true\")"
                              : "canInterpolateInputs (fmi2SetRealInputDerivatives)");
         return COSA_EUNSUPPORTED;
     }
@@ -226,7 +257,7 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
     int s = set_reals(f, f->vu, nu, f->tmp);
     if (s > 1)
         return fail(u, v3(f) ? "fmi3SetFloat64 (inputs)" : "fmi2SetReal (inputs)", t, s);
-    for (int k = 1; k <= deg && nu > 0; k++) {
+    for (int k = 1; k <= deg && nu > 0 && !v3(f); k++) {
         input_derivative(u, k, f->tmp);
         int order[COSA_UNIT_DEGMAX + 1];
         for (size_t i = 0; i < nu && i <= COSA_UNIT_DEGMAX; i++)
@@ -375,6 +406,7 @@ static void fmu_destroy(cosa_unit *u)
     free_instance(f);
     free(f->vx);
     free(f->tmp);
+    free(f->uim);
     free(f->starts_vr);
     free(f->starts);
     free(f);
@@ -406,9 +438,11 @@ cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_
     nmax = ny > nmax ? ny : nmax;
     f->vx = malloc((2 * nx + nu + ny + 1) * sizeof *f->vx);
     f->tmp = malloc((nmax + 1) * sizeof *f->tmp);
-    if (!f->vx || !f->tmp) {
+    f->uim = malloc((nu + 1) * sizeof *f->uim);
+    if (!f->vx || !f->tmp || !f->uim) {
         free(f->vx);
         free(f->tmp);
+        free(f->uim);
         free(f);
         return COSA_ENOMEM;
     }
@@ -430,9 +464,11 @@ cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_
     if (st != COSA_OK) {
         free(f->vx);
         free(f->tmp);
+        free(f->uim);
         free(f);
         return st;
     }
+    f->unit = *out;
     /* the unit starts at t = 0 with the FMU's own start values of the states */
     double *x0 = calloc(nx + 1, sizeof *x0);
     if (!x0) {

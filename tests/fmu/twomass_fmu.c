@@ -46,6 +46,10 @@ enum { VR_S = 1, VR_V = 2, VR_DS = 3, VR_DV = 4, VR_U0 = 5, VR_Y0 = 5 + NU, VR_P
 typedef struct {
     double t, x[NX], u[NU], uder[NU][MAXDER], p[NPAR];
     int nder; /* input derivatives set for the coming step (orders 1..nder) */
+    /* FMI 3.0 intermediate update: asks the importer for the inputs at time
+     * t (it sets them through fmi3SetFloat64) before every use of them */
+    void (*refresh)(void *ctx, double t);
+    void *rctx;
 } model;
 
 static void rhs(const model *m, const double *x, const double *u, double *dx)
@@ -71,9 +75,12 @@ static void outputs(const model *m, double *y)
 #endif
 }
 
-/* input at time t0 + s of a step from t0: the polynomial set by the derivatives */
-static void input_at(const model *m, double s, double *u)
+/* input at time t0 + s of a step from t0: the polynomial set by the
+ * derivatives, or what the importer sets on request (intermediate update) */
+static void input_at(model *m, double s, double *u)
 {
+    if (m->refresh)
+        m->refresh(m->rctx, m->t + s);
     for (int i = 0; i < NU; i++) {
         double v = m->u[i], f = 1.0;
         for (int k = 1; k <= m->nder; k++) {
@@ -198,10 +205,14 @@ static model *create(void)
 
 /* ---- FMI 3.0 ----------------------------------------------------------- */
 typedef void (*log3_fn)(void *env, int status, const char *category, const char *message);
+typedef void (*update3_fn)(void *env, double t, bool setRequested, bool getAllowed,
+                           bool stepFinished, bool canReturnEarly, bool *earlyReturnRequested,
+                           double *earlyReturnTime);
 typedef struct {
     model m;
     void *env;
     log3_fn log;
+    update3_fn update;
     double fail_at; /* FAIL_STATUS at the first doStep reaching it (negative: never) */
 } inst3;
 
@@ -217,10 +228,9 @@ EXPORT const char *fmi3GetVersion(void) { return "3.0"; }
 EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, const char *res,
                                          bool visible, bool logging, bool eventMode,
                                          bool earlyReturn, const uint32_t *req, size_t nreq,
-                                         void *env, log3_fn log, void *intermediate)
+                                         void *env, log3_fn log, update3_fn intermediate)
 {
     (void)name; (void)res; (void)visible; (void)logging; (void)req; (void)nreq;
-    (void)intermediate;
     if (!token || strcmp(token, "{cosa-test-twomass}") != 0 || eventMode || earlyReturn)
         return NULL;
     inst3 *c = calloc(1, sizeof *c);
@@ -235,6 +245,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
     free(m);
     c->env = env;
     c->log = log;
+    c->update = intermediate;
     c->fail_at = FAIL_AT;
     return c;
 }
@@ -249,6 +260,14 @@ EXPORT int fmi3EnterInitializationMode(void *c, bool tolDef, double tol, double 
 }
 EXPORT int fmi3ExitInitializationMode(void *c) { (void)c; return 0; }
 EXPORT int fmi3Terminate(void *c) { (void)c; return 0; }
+
+static void refresh3(void *ctx, double t)
+{
+    inst3 *c = ctx;
+    bool early = false;
+    double et = t;
+    c->update(c->env, t, true, false, false, false, &early, &et);
+}
 
 #ifndef OMIT_DOSTEP
 EXPORT int fmi3DoStep(void *ci, double t, double h, bool noSet, bool *event, bool *term,
@@ -265,7 +284,12 @@ EXPORT int fmi3DoStep(void *ci, double t, double h, bool noSet, bool *event, boo
     }
     if (!(h > 0.0) || fabs(t - c->m.t) > 1e-9 * (1.0 + fabs(t)))
         return 3; /* fmi3Error */
+    if (c->update) { /* the inputs come from the importer during the step */
+        c->m.refresh = refresh3;
+        c->m.rctx = c;
+    }
     step(&c->m, h);
+    c->m.refresh = NULL;
     *last = c->m.t;
     return 0;
 }

@@ -17,7 +17,8 @@ static void help(void)
     printf("Usage: cosa simulate [--model NAME] [--set NAME=VALUE]... --scheme S --dt DT\n"
            "                     [--tend T] [--integrator exact|cvode|cvode-adams|rk4|\n"
            "                     symplectic-euler|euler] [--rtol R] [--atol A] [--micro H]\n"
-           "                     [--ref-rtol R] [--linearize start|end] [--fd] [--alpha A]\n"
+           "                     [--ref-rtol R] [--ref auto|fine] [--linearize start|end]\n"
+           "                     [--fd] [--alpha A]\n"
            "                     [--sequence LIST] [--assume NAME=VALUE]... [-o DIR]\n"
            "                     [--name NAME] [--plot png|svg|pdf]\n\n"
            "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
@@ -68,6 +69,11 @@ static void help(void)
            "  --micro H            micro step of rk4/euler/symplectic-euler in seconds\n"
            "                       (default: DT/100)\n"
            "  --ref-rtol R         tolerance of the CVODE reference (default 1e-12)\n"
+           "  --ref auto|fine      the reference: auto (default: exact for linear models and\n"
+           "                       linearised FMU networks, CVODE for nonlinear models) or\n"
+           "                       fine: the same units co-simulated with SOH at DT/64 from\n"
+           "                       t = 0 (for nonlinear FMUs, whose linearisation is no\n"
+           "                       reference); the 'reference' line says which\n"
            "  --linearize P        MBCorr linearisation point: start (default without FMUs;\n"
            "                       x_n and the input at T_n) or end (x_{n+1}, input at\n"
            "                       T_{n+1}; the default with FMUs)\n"
@@ -81,9 +87,12 @@ static void help(void)
            cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_progress_help, cli_help_line);
 }
 
+/* --ref fine: the reference co-simulation's step is DT / this (issue 13) */
+#define REF_FINE_FACTOR 64
+
 struct sim_opts {
     const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *lin, *output, *name, *plot;
-    const char *outorder;
+    const char *outorder, *ref;
     int fd;
 };
 
@@ -103,6 +112,7 @@ static int extra(void *ctx, int opt, const char *arg)
     case 'n': o->name = arg; return 0;
     case 'p': o->plot = arg; return 0;
     case 'O': o->outorder = arg; return 0;
+    case 'F': o->ref = arg; return 0;
     default: return 1;
     }
 }
@@ -273,7 +283,7 @@ int cmd_simulate(int argc, char **argv)
         {"tend", required_argument, NULL, 't'},     {"integrator", required_argument, NULL, 'i'},
         {"rtol", required_argument, NULL, 'r'},     {"atol", required_argument, NULL, 'a'},
         {"micro", required_argument, NULL, 'm'},    {"ref-rtol", required_argument, NULL, 'R'},
-        {"out-order", required_argument, NULL, 'O'},
+        {"out-order", required_argument, NULL, 'O'}, {"ref", required_argument, NULL, 'F'},
         {"linearize", required_argument, NULL, 'l'}, {"fd", no_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},   {"name", required_argument, NULL, 'n'},
         {"plot", required_argument, NULL, 'p'},     CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,
@@ -353,6 +363,12 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     mopt.lin_at_end = o.lin && strcmp(o.lin, "end") == 0;
+    if (o.ref && strcmp(o.ref, "fine") && strcmp(o.ref, "auto")) {
+        cli_error(cmd, "--ref must be auto or fine, got '%s'", o.ref);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    const int fine = o.ref && strcmp(o.ref, "fine") == 0;
     if (scheme.model && (o.lin || o.fd))
         fprintf(stderr, "cosa: %s: note: %s no effect with --assume: the assumed model gives "
                         "the correction fixed Jacobians\n",
@@ -451,16 +467,26 @@ int cmd_simulate(int argc, char **argv)
     cli_progress_init(&prog, cmd, cs.progress);
     if (prog.on)
         cli_progress_stage("reference", 0, 0, 0, &prog);
-    char refdesc[64];
-    if (sm.sys) {
+    char refdesc[96];
+    if (fine) {
+        cosa_scheme soh;
+        cosa_scheme_parse("soh", &soh);
+        st = cosa_reftraj_cosim(set, &soh, sm.x0, dt, nsamples, REF_FINE_FACTOR, &ref);
+        snprintf(refdesc, sizeof refdesc, "fine co-simulation SOH dt/%d", REF_FINE_FACTOR);
+    } else if (sm.sys) {
         st = cosa_reftraj_exact(sm.sys, sm.x0, dt, nsamples, &ref);
-        snprintf(refdesc, sizeof refdesc, "exact");
+        snprintf(refdesc, sizeof refdesc, "exact%s",
+                 nfmu ? " (the linearised network: --ref fine for nonlinear FMUs)" : "");
     } else {
         st = cosa_reftraj_cvode(set, sm.x0, dt, nsamples, refrtol, &ref);
         snprintf(refdesc, sizeof refdesc, "cvode-bdf rtol %g", refrtol);
     }
     if (st != COSA_OK) {
-        cli_error(cmd, "the monolithic reference failed: %s", cosa_strerror(st));
+        const char *why = "";
+        for (size_t i = 0; fine && i < sm.nsub && !why[0]; i++)
+            why = cosa_unit_message(units[i]);
+        cli_error(cmd, "the %s reference failed: %s", fine ? "fine" : "monolithic",
+                  why[0] ? why : cosa_strerror(st));
         rc = CLI_EFAIL;
         goto out;
     }

@@ -148,6 +148,37 @@ rhocmp "$tmp/nodd.cosa" "rho with central differences for I"
 "$COSA" simulate --model-file "$tmp/nodd.cosa" --scheme foh --dt 1e-4 >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'FMU I: an input polynomial of degree 1 needs the intermediate-update' "$tmp/err" &&
     ok || bad "FOH on FMI 3.0 without intermediate update: $(cat "$tmp/err")"
+# the nonlinear FMU (eq 43, n_d = 1.5, no directional derivatives) with --ref fine against
+# twomass-nl with the same integrator (RK4, 100 micro steps per macro step, as the FMU's
+# doStep) and --ref fine: the same arithmetic, so the co-simulated outputs agree to rounding
+# (bound 1e-10 of each output's scale; measured: bitwise equal for ZOH) and e_global to 1e-8
+# relative (measured 4e-10: the fine references differ in their micro steps)
+cat >"$tmp/nl.cosa" <<END
+model twomass-nl-fmu
+tend 0.3
+fmu I = $FMU/twomass1_fmi3.fmu
+fmu II = $FMU/twomass2nl_fmi3.fmu
+connect I.s1 -> II.s1
+connect I.v1 -> II.v1
+connect II.Fk -> I.Fk
+END
+for s in zoh foh; do
+    "$COSA" simulate --model-file "$tmp/nl.cosa" --scheme $s --dt 1e-4 --ref fine -o "$tmp/nlf" --name r \
+        >"$tmp/a" 2>"$tmp/err" &&
+        "$COSA" simulate --model twomass-nl --set nd=1.5 --integrator rk4 --micro 1e-6 --scheme $s \
+            --dt 1e-4 --ref fine -o "$tmp/nlm" --name r >"$tmp/b" 2>>"$tmp/err" &&
+        grep -q '^reference fine co-simulation SOH dt/64$' "$tmp/a" && grep -q '^fmu II fmi 3.0 jacobian none$' "$tmp/a" &&
+        awk 'FNR == 1 { f++ } $1 == "e_global" { e[f] = $2; n++ }
+            END { d = e[1] - e[2]; if (d < 0) d = -d; exit !(n == 2 && e[2] > 0 && d <= 1e-8 * e[2]) }' \
+            "$tmp/a" "$tmp/b" &&
+        grep -v '^#' "$tmp/nlf/r.csv" | tail -n +2 >"$tmp/c1" &&
+        grep -v '^#' "$tmp/nlm/r.csv" | tail -n +2 >"$tmp/c2" &&
+        paste -d, "$tmp/c1" "$tmp/c2" |
+        awk -F, '{ for (k = 8; k <= 10; k++) { d = $k - $(k + 16); if (d < 0) d = -d; s = $(k + 16);
+                   if (s < 0) s = -s; if (s > m[k]) m[k] = s; if (d > w[k]) w[k] = d } n++ }
+            END { for (k = 8; k <= 10; k++) if (!(w[k] <= 1e-10 * m[k])) exit 1; exit !(n == 3001) }' &&
+        ok || bad "nonlinear FMU $s: $(grep e_global "$tmp/a" "$tmp/b") $(cat "$tmp/err")"
+done
 # a broken FMU in a model file: one line with file and line, exit 2
 printf 'model x\nfmu I = %s\n' "$FMU/bad_symbol.fmu" >"$tmp/bad.cosa"
 "$COSA" point --model-file "$tmp/bad.cosa" --scheme zoh --dt 1e-3 >"$tmp/out" 2>"$tmp/err"

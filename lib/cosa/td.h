@@ -661,6 +661,16 @@ cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double 
  * if CVODE fails. */
 cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, size_t nsamples,
                                double rtol, cosa_reftraj **out);
+/* Reference of a unit set by a fine co-simulation of the same units (for
+ * units cosa cannot integrate as one ODE, e.g. nonlinear FMUs): scheme s
+ * (e.g. SOH) at macro step H / factor from x0 at t = 0 (outputs from the
+ * algebraic loop: cosa_master_init_loop), sampled every factor steps: x and
+ * the (corrected) outputs.  Its error is the fine scheme's, O((H/factor)^(p+1))
+ * plus its start-up.  The units are left at the end of the run (the
+ * co-simulation that uses the reference sets their states again).
+ * exact = 0, rtol = 0, nsteps = fine macro steps. */
+cosa_status cosa_reftraj_cosim(cosa_unitset *set, const cosa_scheme *s, const double *x0,
+                               double H, size_t nsamples, unsigned factor, cosa_reftraj **out);
 void cosa_reftraj_free(cosa_reftraj *r);
 
 /* ---- Driver: one co-simulation run with the conventions of METHOD.md --------- */

@@ -296,8 +296,13 @@ static cosa_status at_current(cosa_unit *u, double t, const double *x)
     fmu_unit *f = cosa_unit_impl(u);
     const size_t nx = cosa_unit_nx(u);
     if (t != cosa_unit_time(u) || (nx && memcmp(x, cosa_unit_state(u), nx * sizeof *x) != 0)) {
-        cosa_unit_fail(u, "FMU %s: the model can be evaluated at the FMU's current time and "
-                       "state only", f->name);
+        if (!(f->fmu->desc.caps & COSA_FMU_CAP_DIRECTIONAL))
+            cosa_unit_fail(u, "FMU %s provides no directional derivatives, and its model can be "
+                           "evaluated at the FMU's current time and state only (no finite "
+                           "differences over its states)", f->name);
+        else
+            cosa_unit_fail(u, "FMU %s: the model can be evaluated at the FMU's current time and "
+                           "state only", f->name);
         return COSA_EUNSUPPORTED;
     }
     return ready(u);
@@ -412,14 +417,20 @@ static void fmu_destroy(cosa_unit *u)
     free(f);
 }
 
-/* The type, in two flavours: with and without FMU-state functions. */
-static const cosa_unit_type fmu_type_state = {
-    "fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN | COSA_UNIT_CAN_SAVE_STATE,
-    COSA_UNIT_DEGMAX, fmu_step, fmu_eval, fmu_jacobian, fmu_reset, fmu_save, fmu_restore,
-    fmu_free_state, fmu_destroy, NULL, NULL};
-static const cosa_unit_type fmu_type_plain = {
-    "fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN, COSA_UNIT_DEGMAX, fmu_step, fmu_eval,
-    fmu_jacobian, fmu_reset, NULL, NULL, NULL, fmu_destroy, NULL, NULL};
+/* The type, in four flavours: with or without FMU-state functions (index
+ * bit 0) and directional derivatives (bit 1).  Without the latter the
+ * generic layer's central differences run: over the inputs they work (the
+ * algebraic loop needs D), over the states they meet eval's refusal. */
+static const cosa_unit_type fmu_types[4] = {
+    {"fmu", COSA_UNIT_CAN_EVAL, COSA_UNIT_DEGMAX, fmu_step, fmu_eval, NULL, fmu_reset, NULL,
+     NULL, NULL, fmu_destroy, NULL, NULL},
+    {"fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_CAN_SAVE_STATE, COSA_UNIT_DEGMAX, fmu_step, fmu_eval,
+     NULL, fmu_reset, fmu_save, fmu_restore, fmu_free_state, fmu_destroy, NULL, NULL},
+    {"fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN, COSA_UNIT_DEGMAX, fmu_step, fmu_eval,
+     fmu_jacobian, fmu_reset, NULL, NULL, NULL, fmu_destroy, NULL, NULL},
+    {"fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN | COSA_UNIT_CAN_SAVE_STATE,
+     COSA_UNIT_DEGMAX, fmu_step, fmu_eval, fmu_jacobian, fmu_reset, fmu_save, fmu_restore,
+     fmu_free_state, fmu_destroy, NULL, NULL}};
 
 cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_unit **out)
 {
@@ -458,8 +469,8 @@ cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_
     for (size_t i = 0; i < ny; i++)
         f->vy[i] = d->vars[d->outputs[i]].vr;
     f->cb2 = (fmi2CallbackFunctions){fmu_log2, alloc2, free, NULL, f};
-    const cosa_unit_type *type =
-        d->caps & COSA_FMU_CAP_GET_SET_STATE ? &fmu_type_state : &fmu_type_plain;
+    const cosa_unit_type *type = &fmu_types[((d->caps & COSA_FMU_CAP_GET_SET_STATE) ? 1 : 0) +
+                                             ((d->caps & COSA_FMU_CAP_DIRECTIONAL) ? 2 : 0)];
     cosa_status st = cosa_unit_create(type, nx, nu, ny, f, out);
     if (st != COSA_OK) {
         free(f->vx);

@@ -6,6 +6,9 @@
  *   I:  m1 s1'' = -c1 s1 - d1 s1' + Fk             input Fk, outputs s1, v1
  *   II: m2 s2'' = -c2 s2 - d2 s2' - Fk,
  *       Fk = ck (s2 - s1) + dk (v2 - v1)            inputs s1, v1, output Fk
+ *   II with -DNONLINEAR: the damping of eq 43 (MBCorr paper section 5),
+ *       Fk = ck (s2 - s1) + d_eff(w) w, w = v2 - v1,
+ *       d_eff(w) = max(min(dk |w|^(nd - 1), dkmax), dkmin), nd = ND_DEFAULT
  *
  * doStep integrates with classical RK4 on 100 equal substeps under the
  * input held or, when derivatives were set (2.0: SetRealInputDerivatives),
@@ -27,16 +30,19 @@
 #endif
 #define EXPORT __attribute__((visibility("default")))
 
-enum { NX = 2, NSUB = 100, NPAR = 5, MAXIN = 2, MAXDER = 3 };
+enum { NX = 2, NSUB = 100, NPAR = 8, MAXIN = 2, MAXDER = 3 };
+#ifndef ND_DEFAULT
+#define ND_DEFAULT 1.5
+#endif
 #if SUBSYSTEM == 1
 enum { NU = 1, NY = 2 };
-/* parameters: m1 c1 d1 (and two unused slots) */
-static const double par_default[NPAR] = {10.0, 1e6, 1.0, 0.0, 0.0};
+/* parameters: m1 c1 d1 (and unused slots) */
+static const double par_default[NPAR] = {10.0, 1e6, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0};
 static const double x_default[NX] = {0.0, 100.0};
 #else
 enum { NU = 2, NY = 1 };
-/* parameters: m2 c2 d2 ck dk */
-static const double par_default[NPAR] = {10.0, 1e7, 2.0, 2e5, 500.0};
+/* parameters: m2 c2 d2 ck dk, and nd dkmin dkmax of the nonlinear variant */
+static const double par_default[NPAR] = {10.0, 1e7, 2.0, 2e5, 500.0, ND_DEFAULT, 10.0, 1e4};
 static const double x_default[NX] = {0.0, -100.0};
 #endif
 /* value references */
@@ -52,12 +58,30 @@ typedef struct {
     void *rctx;
 } model;
 
+#if SUBSYSTEM == 2 && defined(NONLINEAR)
+/* eq 43: ck (s2 - s1) + d_eff(w) w */
+static double coupling_nl(const double *p, const double *x, const double *u)
+{
+    const double w = x[1] - u[1];
+    double d = p[4] * pow(fabs(w), p[5] - 1.0);
+    if (!(d > p[6]))
+        d = p[6];
+    else if (!(d < p[7]))
+        d = p[7];
+    return p[3] * (x[0] - u[0]) + d * w;
+}
+#endif
+
 static void rhs(const model *m, const double *x, const double *u, double *dx)
 {
     const double *p = m->p;
 #if SUBSYSTEM == 1
     dx[0] = x[1];
     dx[1] = (-p[1] * x[0] - p[2] * x[1] + u[0]) / p[0];
+#elif defined(NONLINEAR)
+    const double fk = coupling_nl(p, x, u);
+    dx[0] = x[1];
+    dx[1] = (-p[1] * x[0] - p[2] * x[1] - fk) / p[0];
 #else
     const double fk = p[3] * (x[0] - u[0]) + p[4] * (x[1] - u[1]);
     dx[0] = x[1];
@@ -70,6 +94,8 @@ static void outputs(const model *m, double *y)
 #if SUBSYSTEM == 1
     y[0] = m->x[0];
     y[1] = m->x[1];
+#elif defined(NONLINEAR)
+    y[0] = coupling_nl(m->p, m->x, m->u);
 #else
     y[0] = m->p[3] * (m->x[0] - m->u[0]) + m->p[4] * (m->x[1] - m->u[1]);
 #endif

@@ -199,6 +199,10 @@ sed -e "s|$FMU/twomass1_fmi3.fmu|twomass1_fmi3.fmu|; s|$FMU/twomass2_fmi3.fmu|tw
 # line brings valgrind; without it this part is skipped, and says so)
 if ldd "$COSA" 2>/dev/null | grep -q libasan; then
     echo "note: an ASan build: the valgrind runs are skipped (ASan checks these runs itself)"
+elif [ -n "${OPENBLAS_CORETYPE:-}" ] || [ -n "${LD_PRELOAD:-}" ]; then
+    # a forced BLAS kernel (tools/check-blas-kernels.sh): valgrind cannot run SkylakeX's
+    # AVX-512 code; the plain make check runs these under valgrind
+    echo "note: a forced BLAS kernel: the valgrind runs are skipped"
 elif command -v valgrind >/dev/null 2>&1; then
     vg() { valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 "$@"; }
     for b in notzip nomd xml version nocs platform symbol escape array; do

@@ -443,21 +443,32 @@ static void st_tend(struct mf_parser *p)
     finish(p, NULL, "tend");
 }
 
-static void st_subsystem(struct mf_parser *p)
+/* A new subsystem's name (subsystem or fmu statement at line), or NULL
+ * after an error (not a name, or a subsystem of that name exists). */
+static char *new_sub_name(struct mf_parser *p, size_t line)
 {
     mf_t *mf = p->mf;
-    size_t line = p->line;
     skip_blanks(p);
     char *name = ident(p, "a subsystem name");
     if (!name)
-        return;
+        return NULL;
     for (size_t i = 0; i < mf->nsub; i++)
         if (strcmp(mf->subs[i].name, name) == 0) {
             mf_perr(p, COSA_ESYNTAX, line, "subsystem '%s' is already defined (line %zu)", name,
                     mf->subs[i].line);
             free(name);
-            return;
+            return NULL;
         }
+    return name;
+}
+
+static void st_subsystem(struct mf_parser *p)
+{
+    mf_t *mf = p->mf;
+    size_t line = p->line;
+    char *name = new_sub_name(p, line);
+    if (!name)
+        return;
     if (grow(&mf->subs, &mf->capsub, mf->nsub, sizeof *mf->subs)) {
         free(name);
         return mf_nomem(p);
@@ -473,19 +484,10 @@ static void st_subsystem(struct mf_parser *p)
 /* fmu NAME = PATH [# comment]: PATH is the rest of the line (trimmed) */
 static void st_fmu(struct mf_parser *p)
 {
-    mf_t *mf = p->mf;
     size_t line = p->line;
-    skip_blanks(p);
-    char *name = ident(p, "a subsystem name");
+    char *name = new_sub_name(p, line);
     if (!name)
         return;
-    for (size_t i = 0; i < mf->nsub; i++)
-        if (strcmp(mf->subs[i].name, name) == 0) {
-            mf_perr(p, COSA_ESYNTAX, line, "subsystem '%s' is already defined (line %zu)", name,
-                    mf->subs[i].line);
-            free(name);
-            return;
-        }
     skip_blanks(p);
     if (expect(p, '=', "fmu NAME = PATH")) {
         free(name);

@@ -29,8 +29,7 @@ void cosa_reftraj_free(cosa_reftraj *r)
     free(r);
 }
 
-static cosa_status ref_alloc(size_t nx, size_t ny, size_t nsamples, double H,
-                             cosa_reftraj **out)
+cosa_status reftraj_alloc(size_t nx, size_t ny, size_t nsamples, double H, cosa_reftraj **out)
 {
     cosa_reftraj *r = calloc(1, sizeof *r);
     if (!r)
@@ -63,7 +62,7 @@ cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double 
     if (!dense_isfinite(nx, 1, x0, nx))
         return COSA_ENONFINITE;
     cosa_reftraj *r = NULL;
-    cosa_status st = ref_alloc(nx, ny, nsamples, H, &r);
+    cosa_status st = reftraj_alloc(nx, ny, nsamples, H, &r);
     if (st != COSA_OK)
         return st;
     r->exact = 1;
@@ -229,7 +228,7 @@ cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, si
     if (!dense_isfinite(c.nx, 1, x0, c.nx))
         return COSA_ENONFINITE;
     cosa_reftraj *r = NULL;
-    cosa_status st = ref_alloc(c.nx, c.ny, nsamples, H, &r);
+    cosa_status st = reftraj_alloc(c.nx, c.ny, nsamples, H, &r);
     if (st != COSA_OK)
         return st;
     r->rtol = rtol;

@@ -2,7 +2,7 @@
  * the same unit set (cosa simulate --ref fine): for units whose monolithic
  * model cosa cannot integrate itself, such as nonlinear FMUs, whose
  * linearisation is no reference. */
-#include "cosa/td.h"
+#include "td/unit_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,17 +19,11 @@ cosa_status cosa_reftraj_cosim(cosa_unitset *set, const cosa_scheme *s, const do
     if (!isfinite(H) || !(H > 0.0))
         return COSA_ERANGE;
     const size_t nx = cosa_unitset_nx(set), ny = cosa_unitset_ny(set);
-    cosa_reftraj *r = calloc(1, sizeof *r);
-    if (!r)
-        return COSA_ENOMEM;
-    r->nx = nx;
-    r->ny = ny;
-    r->nsamples = nsamples;
-    r->H = H;
-    r->x = malloc((nx * nsamples + 1) * sizeof *r->x);
-    r->y = malloc((ny * nsamples + 1) * sizeof *r->y);
+    cosa_reftraj *r = NULL;
     cosa_master *m = NULL;
-    cosa_status st = r->x && r->y ? COSA_OK : COSA_ENOMEM;
+    cosa_status st = reftraj_alloc(nx, ny, nsamples, H, &r);
+    if (st != COSA_OK)
+        return st;
     if (st == COSA_OK)
         st = cosa_master_create(set, s, H / factor, NULL, &m);
     if (st == COSA_OK)

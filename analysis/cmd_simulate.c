@@ -18,7 +18,7 @@ static void help(void)
            "                     [--tend T] [--integrator exact|cvode|cvode-adams|rk4|\n"
            "                     symplectic-euler|euler] [--rtol R] [--atol A] [--micro H]\n"
            "                     [--ref-rtol R] [--ref auto|fine] [--linearize start|end]\n"
-           "                     [--fd] [--alpha A]\n"
+           "                     [--fd] [--jacobian dd|fd] [--alpha A]\n"
            "                     [--sequence LIST] [--assume NAME=VALUE]... [-o DIR]\n"
            "                     [--name NAME] [--plot png|svg|pdf]\n\n"
            "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
@@ -33,11 +33,13 @@ static void help(void)
            "nonlinear ones.  A model file's 'fmu NAME = PATH' subsystems run the FMU itself\n"
            "(FMI 3.0/2.0 co-simulation; README 'FMU import'), the reference being the\n"
            "linearised network (exact for linear FMUs); their MBCorr Jacobians are the\n"
-           "FMU's directional derivatives at the end of the step (--linearize end, the\n"
-           "default then), and input polynomials of degree >= 1 need an FMI 2.0 FMU with\n"
+           "FMU's directional derivatives (--jacobian) at the end of the step (--linearize\n"
+           "end, the default then; elsewhere than the FMU's current point a second instance\n"
+           "initialised there evaluates the model), and input polynomials of degree >= 1\n"
+           "need an FMI 2.0 FMU with\n"
            "canInterpolateInputs or an FMI 3.0 FMU with intermediate update.  Prints\n"
            "'name value' lines (with FMUs first one line 'fmu NAME fmi 3.0|2.0 jacobian\n"
-           "dd|none' each), among them\n"
+           "dd|fd' each), among them\n"
            "  status     ok | diverged t=TIME  (an output beyond 1e6 x the largest reference\n"
            "             output, or a unit that cannot complete its step; exit code 0)\n"
            "  e_global   NRMSE of the corrected outputs at the N new macro points (eq 33;\n"
@@ -78,6 +80,10 @@ static void help(void)
            "                       x_n and the input at T_n) or end (x_{n+1}, input at\n"
            "                       T_{n+1}; the default with FMUs)\n"
            "  --fd                 finite-difference Jacobians even where analytic ones exist\n"
+           "  --jacobian dd|fd     for FMUs: dd = directional derivatives (an error for an FMU\n"
+           "                       without them), fd = central differences (= --fd; an FMU's\n"
+           "                       states perturbed through a second instance initialised\n"
+           "                       there); default: dd where the FMU has them, else fd\n"
            "  -o, --output DIR     write the files into DIR (created; files there replaced)\n"
            "  --name NAME          base name of the files (default: MODEL_SCHEME)\n"
            "  --plot FMT           also render the plot with gnuplot: png, svg or pdf\n"
@@ -92,7 +98,7 @@ static void help(void)
 
 struct sim_opts {
     const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *lin, *output, *name, *plot;
-    const char *outorder, *ref;
+    const char *outorder, *ref, *jacobian;
     int fd;
 };
 
@@ -113,6 +119,7 @@ static int extra(void *ctx, int opt, const char *arg)
     case 'p': o->plot = arg; return 0;
     case 'O': o->outorder = arg; return 0;
     case 'F': o->ref = arg; return 0;
+    case 'J': o->jacobian = arg; return 0;
     default: return 1;
     }
 }
@@ -284,6 +291,7 @@ int cmd_simulate(int argc, char **argv)
         {"rtol", required_argument, NULL, 'r'},     {"atol", required_argument, NULL, 'a'},
         {"micro", required_argument, NULL, 'm'},    {"ref-rtol", required_argument, NULL, 'R'},
         {"out-order", required_argument, NULL, 'O'}, {"ref", required_argument, NULL, 'F'},
+        {"jacobian", required_argument, NULL, 'J'},
         {"linearize", required_argument, NULL, 'l'}, {"fd", no_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},   {"name", required_argument, NULL, 'n'},
         {"plot", required_argument, NULL, 'p'},     CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,
@@ -369,6 +377,13 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     const int fine = o.ref && strcmp(o.ref, "fine") == 0;
+    if (o.jacobian && strcmp(o.jacobian, "dd") && strcmp(o.jacobian, "fd")) {
+        cli_error(cmd, "--jacobian must be dd or fd, got '%s'", o.jacobian);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (o.jacobian && o.jacobian[0] == 'f')
+        mopt.force_fd = 1;
     if (scheme.model && (o.lin || o.fd))
         fprintf(stderr, "cosa: %s: note: %s no effect with --assume: the assumed model gives "
                         "the correction fixed Jacobians\n",
@@ -437,6 +452,13 @@ int cmd_simulate(int argc, char **argv)
                 cli_error(cmd, "%s: %s", fpath,
                           fmus[i] && units[i] ? cosa_unit_message(units[i]) : err);
                 rc = st == COSA_EFMU ? CLI_EUSAGE : CLI_EFAIL;
+                goto out;
+            }
+            if (o.jacobian && o.jacobian[0] == 'd' &&
+                !(cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_DIRECTIONAL)) {
+                cli_error(cmd, "%s: --jacobian dd: the FMU provides no directional derivatives",
+                          fpath);
+                rc = CLI_EUSAGE;
                 goto out;
             }
             nfmu++;
@@ -530,7 +552,8 @@ int cmd_simulate(int argc, char **argv)
         if (fmus[i])
             printf("fmu %s fmi %d.0 jacobian %s\n", m->sub_name ? m->sub_name(m, par, i) : "?",
                    cosa_fmu_version(fmus[i]),
-                   cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_DIRECTIONAL ? "dd" : "none");
+                   (cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_DIRECTIONAL) && !mopt.force_fd ? "dd"
+                                                                                          : "fd");
     cli_assume_print(stdout, "", &cs.mod);
     char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
     printf("scheme %s\nintegrator %s\nreference %s\ndt %s\ntend %s\n", sname, idesc, refdesc,

@@ -346,8 +346,12 @@ Test(fmu, unit_fmi3_foh_against_linear_units) { cosim_against_linear(3, "foh", 0
 Test(fmu, unit_fmi3_soh_mbcorr_against_linear_units) { cosim_against_linear(3, "soh+mbcorr", 1); }
 
 /* FOH on an FMI 3.0 FMU without intermediate update: refused, the reason
- * named; the Jacobian away from the FMU's current point: refused. */
-Test(fmu, unit_refusals_name_the_reason)
+ * named.  The Jacobian away from the FMU's current point comes from a second
+ * instance initialised there: the model's A, from directional derivatives
+ * exactly, from central differences (the FMU without them) to 1e-7 of A's
+ * scale (the bound of linearize_dd_and_fd below); the FMU's own instance is
+ * not disturbed (its next step equals a step of a fresh unit). */
+Test(fmu, unit_refusals_and_other_points)
 {
     cosa_fmu *f1 = open_ok("twomass1_nodd_fmi3.fmu");
     cosa_unit *u = NULL;
@@ -359,27 +363,45 @@ Test(fmu, unit_refusals_name_the_reason)
               cosa_unit_message(u));
     cr_expect(strstr(cosa_unit_message(u), "FMU I") != NULL, "%s", cosa_unit_message(u));
     const double x[2] = {1.0, 2.0}, uin[1] = {0.0};
+    const double Aref[4] = {0.0, -1e6 / 10.0, 1.0, -1.0 / 10.0};
     double A[4];
-    cr_expect_eq(cosa_unit_jacobian(u, 0.0, x, uin, 0, A, NULL, NULL, NULL), COSA_EUNSUPPORTED);
-    cr_expect(strstr(cosa_unit_message(u), "current time and state") != NULL ||
-                  strstr(cosa_unit_message(u), "no directional derivatives") != NULL,
-              "%s", cosa_unit_message(u));
+    cr_assert_eq(cosa_unit_jacobian(u, 0.5, x, uin, 0, A, NULL, NULL, NULL), COSA_OK, "%s",
+                 cosa_unit_message(u));
+    for (int k = 0; k < 4; k++)
+        cr_expect(fabs(A[k] - Aref[k]) <= 1e-7 * 1e5, "fd A[%d] = %.17g", k, A[k]);
     cosa_unit_free(u);
     cosa_fmu_close(f1);
     f1 = open_ok("twomass1_fmi3.fmu");
     cr_assert_eq(cosa_unit_fmu_create(f1, "I", &u), COSA_OK);
-    cr_expect_eq(cosa_unit_jacobian(u, 0.0, x, uin, 0, A, NULL, NULL, NULL), COSA_EUNSUPPORTED);
-    cr_expect(strstr(cosa_unit_message(u), "current time and state") != NULL, "%s",
-              cosa_unit_message(u));
+    cr_assert_eq(cosa_unit_jacobian(u, 0.5, x, uin, 0, A, NULL, NULL, NULL), COSA_OK, "%s",
+                 cosa_unit_message(u));
+    for (int k = 0; k < 4; k++)
+        cr_expect_eq(A[k], Aref[k], "dd A[%d] = %.17g", k, A[k]);
+    /* the unit's own instance was left alone: a step now equals a fresh unit's */
+    cosa_unit *v = NULL;
+    cr_assert_eq(cosa_unit_fmu_create(f1, "I2", &v), COSA_OK);
+    const double u0[1] = {250.0};
+    double xa[2], xb[2];
+    cr_assert_eq(cosa_unit_set_input(u, 0, u0), COSA_OK);
+    cr_assert_eq(cosa_unit_set_input(v, 0, u0), COSA_OK);
+    cr_assert_eq(cosa_unit_do_step(u, 1e-4), COSA_OK);
+    cr_assert_eq(cosa_unit_do_step(v, 1e-4), COSA_OK);
+    cr_assert_eq(cosa_unit_get_state(u, NULL, xa), COSA_OK);
+    cr_assert_eq(cosa_unit_get_state(v, NULL, xb), COSA_OK);
+    cr_expect(xa[0] == xb[0] && xa[1] == xb[1]);
+    cosa_unit_free(v);
     /* at the current point the directional derivatives are the model's A */
-    double xc[2];
-    cr_assert_eq(cosa_unit_get_state(u, NULL, xc), COSA_OK);
-    cr_assert_eq(cosa_unit_jacobian(u, 0.0, xc, uin, 0, A, NULL, NULL, NULL), COSA_OK);
+    double xc[2], tc;
+    cr_assert_eq(cosa_unit_get_state(u, &tc, xc), COSA_OK);
+    cr_assert_eq(cosa_unit_jacobian(u, tc, xc, uin, 0, A, NULL, NULL, NULL), COSA_OK);
     cr_expect(A[0] == 0.0 && A[2] == 1.0 && A[1] == -1e6 / 10.0 && A[3] == -1.0 / 10.0);
     cr_expect_eq(cosa_unit_fmu_set_start(u, "nosuch", 1.0), COSA_EPARAM);
     cr_expect_eq(cosa_unit_fmu_set_start(u, "c1", 4e6), COSA_OK);
-    cr_assert_eq(cosa_unit_jacobian(u, 0.0, xc, uin, 0, A, NULL, NULL, NULL), COSA_OK);
+    cr_assert_eq(cosa_unit_jacobian(u, tc, xc, uin, 0, A, NULL, NULL, NULL), COSA_OK);
     cr_expect(A[1] == -4e6 / 10.0, "A21 = %g after c1 = 4e6", A[1]);
+    /* and the second instance gets the recorded start value too */
+    cr_assert_eq(cosa_unit_jacobian(u, 0.5, x, uin, 0, A, NULL, NULL, NULL), COSA_OK);
+    cr_expect(A[1] == -4e6 / 10.0, "A21 = %g away from the current point", A[1]);
     cosa_unit_free(u);
     cosa_fmu_close(f1);
 }

@@ -811,8 +811,12 @@ size_t cosa_fmu_output(const cosa_fmu *fmu, size_t i);
  * FMU with canInterpolateInputs (fmi2SetRealInputDerivatives) or an FMI 3.0
  * FMU with providesIntermediateUpdate and intermediateUpdate inputs (set to
  * the polynomial's value whenever the FMU asks during a step); else the step
- * fails with COSA_EUNSUPPORTED and says why.  eval and the Jacobians (directional derivatives) work at
- * the FMU's current time and state only; snapshots need get/set FMU state.
+ * fails with COSA_EUNSUPPORTED and says why.  eval and the Jacobians
+ * (directional derivatives; without them the generic central differences)
+ * run on the FMU at its current time and state, elsewhere on a second
+ * instance initialised at that time with those states as start values
+ * (assumes no hidden state beyond states and parameters); snapshots need
+ * get/set FMU state.
  * A failing FMU call gives COSA_EFMU and one line in cosa_unit_message;
  * when the first instantiation fails, create returns COSA_EFMU with *out
  * set nonetheless, so that cosa_unit_message says why (free it). */

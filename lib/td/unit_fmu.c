@@ -44,6 +44,8 @@ typedef struct fmu_unit {
     double *starts;
     size_t nstart;
     fmi2CallbackFunctions cb2;
+    cosa_unit *helper;       /* a second instance for points other than the
+                                current one (created when first needed)      */
 } fmu_unit;
 
 static const char *status_name(int s)
@@ -245,11 +247,10 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
     for (size_t i = 0; im && i < nu; i++)
         im = m->desc.vars[m->desc.inputs[i]].intermediate_update;
     if (deg > 0 && nu > 0 && !im && !(m->desc.caps & COSA_FMU_CAP_INTERPOLATE_INPUTS)) {
-        cosa_unit_fail(u, "FMU %s: an input polynomial of degree %d needs %s; use a degree-0 "
-                       "scheme (zoh, p0) for this FMU", f->name, deg,
-                       v3(f) ? "the intermediate-update callback (FMI 3.0 "
-                               "providesIntermediateUpdate and every input with "
-                               "intermediateUpdate=\"true\")"
+        cosa_unit_fail(u, "FMU %s: an input polynomial of degree %d needs %s; use zoh or p0",
+                       f->name, deg,
+                       v3(f) ? "the intermediate-update callback (providesIntermediateUpdate, "
+                               "inputs intermediateUpdate=\"true\")"
                              : "canInterpolateInputs (fmi2SetRealInputDerivatives)");
         return COSA_EUNSUPPORTED;
     }
@@ -290,30 +291,76 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
     return COSA_OK;
 }
 
-/* Only at the FMU's current point: its time and state. */
-static cosa_status at_current(cosa_unit *u, double t, const double *x)
+/* The unit that evaluates the model at (t, x): u itself at its current
+ * time and state; elsewhere a second instance of the FMU (the helper,
+ * created when first needed), instantiated afresh at time t with the
+ * states' start values x and the recorded start values -- which assumes
+ * that the continuous states and parameters determine the FMU's state (no
+ * hidden discrete state).  *at = NULL on failure (u's message says why). */
+static cosa_status point_unit(cosa_unit *u, double t, const double *x, cosa_unit **at)
 {
     fmu_unit *f = cosa_unit_impl(u);
     const size_t nx = cosa_unit_nx(u);
-    if (t != cosa_unit_time(u) || (nx && memcmp(x, cosa_unit_state(u), nx * sizeof *x) != 0)) {
-        if (!(f->fmu->desc.caps & COSA_FMU_CAP_DIRECTIONAL))
-            cosa_unit_fail(u, "FMU %s provides no directional derivatives, and its model can be "
-                           "evaluated at the FMU's current time and state only (no finite "
-                           "differences over its states)", f->name);
-        else
-            cosa_unit_fail(u, "FMU %s: the model can be evaluated at the FMU's current time and "
-                           "state only", f->name);
-        return COSA_EUNSUPPORTED;
+    *at = NULL;
+    if (t == cosa_unit_time(u) && (!nx || memcmp(x, cosa_unit_state(u), nx * sizeof *x) == 0)) {
+        cosa_status st = ready(u);
+        if (st == COSA_OK)
+            *at = u;
+        return st;
     }
-    return ready(u);
+    cosa_status st = COSA_OK;
+    if (!f->helper) {
+        char name[96];
+        snprintf(name, sizeof name, "%s (second instance)", f->name);
+        st = cosa_unit_fmu_create(f->fmu, name, &f->helper);
+        if (st == COSA_OK && f->nstart) {
+            fmu_unit *h = cosa_unit_impl(f->helper);
+            h->starts_vr = malloc(f->nstart * sizeof *h->starts_vr);
+            h->starts = malloc(f->nstart * sizeof *h->starts);
+            if (!h->starts_vr || !h->starts)
+                st = COSA_ENOMEM;
+            else {
+                memcpy(h->starts_vr, f->starts_vr, f->nstart * sizeof *h->starts_vr);
+                memcpy(h->starts, f->starts, f->nstart * sizeof *h->starts);
+                h->nstart = f->nstart;
+            }
+        }
+        if (st != COSA_OK) {
+            cosa_unit_fail(u, "%s", f->helper && cosa_unit_message(f->helper)[0]
+                                        ? cosa_unit_message(f->helper)
+                                        : "FMU: cannot create a second instance");
+            cosa_unit_free(f->helper);
+            f->helper = NULL;
+            return st == COSA_ENOMEM ? st : COSA_EFMU;
+        }
+    }
+    /* re-instantiated at (t, x) unless it is there already */
+    if (!(t == cosa_unit_time(f->helper) &&
+          (!nx || memcmp(x, cosa_unit_state(f->helper), nx * sizeof *x) == 0)))
+        st = cosa_unit_set_state(f->helper, t, x);
+    if (st == COSA_OK)
+        st = ready(f->helper);
+    if (st != COSA_OK) {
+        cosa_unit_fail(u, "%s", cosa_unit_message(f->helper));
+        return st;
+    }
+    *at = f->helper;
+    return COSA_OK;
 }
 
 static cosa_status fmu_eval(cosa_unit *u, double t, const double *x, const double *uin,
                             double *xdot, double *y)
 {
-    cosa_status st = at_current(u, t, x);
+    cosa_unit *at;
+    cosa_status st = point_unit(u, t, x, &at);
     if (st != COSA_OK)
         return st;
+    if (at != u) {
+        st = fmu_eval(at, t, x, uin, xdot, y);
+        if (st != COSA_OK)
+            cosa_unit_fail(u, "%s", cosa_unit_message(at));
+        return st;
+    }
     fmu_unit *f = cosa_unit_impl(u);
     int s = set_reals(f, f->vu, cosa_unit_nu(u), uin);
     if (s > 1)
@@ -346,7 +393,16 @@ static cosa_status fmu_jacobian(cosa_unit *u, double t, const double *x, const d
         cosa_unit_fail(u, "FMU %s provides no directional derivatives", f->name);
         return COSA_EUNSUPPORTED;
     }
-    cosa_status st = fmu_eval(u, t, x, uin, NULL, NULL); /* sets the inputs */
+    cosa_unit *at;
+    cosa_status st = point_unit(u, t, x, &at);
+    if (st == COSA_OK && at != u) {
+        st = fmu_jacobian(at, t, x, uin, A, B, C, D);
+        if (st != COSA_OK)
+            cosa_unit_fail(u, "%s", cosa_unit_message(at));
+        return st;
+    }
+    if (st == COSA_OK)
+        st = fmu_eval(u, t, x, uin, NULL, NULL); /* sets the inputs */
     if (st != COSA_OK)
         return st;
     const size_t nx = cosa_unit_nx(u), nu = cosa_unit_nu(u), ny = cosa_unit_ny(u);
@@ -409,6 +465,7 @@ static void fmu_destroy(cosa_unit *u)
     if (!f)
         return;
     free_instance(f);
+    cosa_unit_free(f->helper);
     free(f->vx);
     free(f->tmp);
     free(f->uim);
@@ -528,6 +585,8 @@ cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value
     }
     f->starts_vr[j] = d->vars[k].vr;
     f->starts[j] = value;
+    cosa_unit_free(f->helper); /* made again, with this start value, when needed */
+    f->helper = NULL;
     /* takes effect now: a fresh instance at the unit's time and state */
     instantiate(u);
     if (f->bad) {

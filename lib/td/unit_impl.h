@@ -31,7 +31,7 @@ struct cosa_unit {
     double *xder, *uder;   /* nx x (DERMAX+1), nu x (DERMAX+1)                 */
     double *jA, *jB, *jC, *jD; /* nx x nx, nx x nu, ny x nx, ny x nu          */
     double *xmid;          /* nx                                                */
-    char msg[192];    /* last failure                                        */
+    char msg[512];    /* last failure                                        */
     void *impl;
 };
 

@@ -305,9 +305,7 @@ int cosa_unit_last_step(const cosa_unit *u, double *h, const double **xprev)
     return 1;
 }
 
-/* Derivatives d^j/dtau^j of sum_m c_m tau^m (degree deg, nu rows, ld nu) at
- * tau, j = 0..n, into out (nu x (n+1), ld nu). */
-static void poly_derivs(size_t nu, int deg, const double *c, double tau, int n, double *out)
+void unit_poly_derivs(size_t nu, int deg, const double *c, double tau, int n, double *out)
 {
     for (int j = 0; j <= n; j++)
         for (size_t k = 0; k < nu; k++) {
@@ -356,9 +354,9 @@ cosa_status cosa_unit_get_output_derivatives(cosa_unit *u, int n, double *dy)
     cosa_status st = COSA_OK;
     if (n >= 1 && nx) {
         if (u->stepped)
-            poly_derivs(nu, u->sdeg, u->scoef, u->h_last, n - 1, u->uder);
+            unit_poly_derivs(nu, u->sdeg, u->scoef, u->h_last, n - 1, u->uder);
         else
-            poly_derivs(nu, u->deg, u->coef, u->t - u->t_in, n - 1, u->uder);
+            unit_poly_derivs(nu, u->deg, u->coef, u->t - u->t_in, n - 1, u->uder);
         st = u->type->state_derivatives ? u->type->state_derivatives(u, n, u->uder, u->xder)
                                         : unit_model_derivatives(u, n, u->uder, u->xder);
         if (st == COSA_OK && !dense_isfinite(nx, (size_t)n + 1, u->xder, nx)) {
@@ -370,7 +368,7 @@ cosa_status cosa_unit_get_output_derivatives(cosa_unit *u, int n, double *dy)
             return st;
     }
     /* u^(j) of the input currently set */
-    poly_derivs(nu, u->deg, u->coef, u->t - u->t_in, n, u->uder);
+    unit_poly_derivs(nu, u->deg, u->coef, u->t - u->t_in, n, u->uder);
     st = u->type->eval(u, u->t, u->x, u->uder, NULL, dy);
     if (st == COSA_OK && n >= 1)
         st = cosa_unit_jacobian(u, u->t, u->x, u->uder, 0, NULL, NULL, nx ? u->jC : NULL,

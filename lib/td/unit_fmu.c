@@ -33,6 +33,7 @@ typedef struct fmu_unit {
     cosa_fmu *fmu;           /* borrowed                                      */
     cosa_unit *unit;         /* the unit this is the implementation of        */
     double *uim;             /* nu: inputs for an intermediate update         */
+    double *uder;            /* nu x (DEGMAX+1): input derivatives at t_c     */
     char name[64];           /* instance name                                 */
     void *inst;              /* fmi3Instance / fmi2Component                  */
     int bad;                 /* the last (re)instantiation failed             */
@@ -212,25 +213,6 @@ static cosa_status ready(cosa_unit *u)
 
 static void fmu_reset(cosa_unit *u) { instantiate(u); }
 
-/* The k-th derivative (k = 0..deg) of the input polynomial at tau0 =
- * t_c - t_in, into v (nu). */
-static void input_derivative(const cosa_unit *u, int k, double *v)
-{
-    const double tau0 = cosa_unit_time(u) - u->t_in;
-    const size_t nu = u->nu;
-    for (size_t i = 0; i < nu; i++) {
-        double s = 0.0;
-        for (int j = u->deg; j >= k; j--) {
-            /* d^k/dtau^k tau^j = j!/(j-k)! tau^(j-k) */
-            double c = u->coef[i + (size_t)j * nu];
-            for (int m = 0; m < k; m++)
-                c *= (double)(j - m);
-            s = s * tau0 + c;
-        }
-        v[i] = s;
-    }
-}
-
 static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
 {
     cosa_status st = ready(u);
@@ -254,17 +236,14 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
                              : "canInterpolateInputs (fmi2SetRealInputDerivatives)");
         return COSA_EUNSUPPORTED;
     }
-    input_derivative(u, 0, f->tmp);
-    int s = set_reals(f, f->vu, nu, f->tmp);
+    /* the input polynomial's value and derivatives at t_c (columns 0..deg) */
+    unit_poly_derivs(nu, deg, u->coef, t - u->t_in, v3(f) ? 0 : deg, f->uder);
+    int s = set_reals(f, f->vu, nu, f->uder);
     if (s > 1)
         return fail(u, v3(f) ? "fmi3SetFloat64 (inputs)" : "fmi2SetReal (inputs)", t, s);
     for (int k = 1; k <= deg && nu > 0 && !v3(f); k++) {
-        input_derivative(u, k, f->tmp);
-        int order[COSA_UNIT_DEGMAX + 1];
-        for (size_t i = 0; i < nu && i <= COSA_UNIT_DEGMAX; i++)
-            order[i] = k;
         for (size_t i = 0; i < nu && s <= 1; i++)
-            s = m->f2.SetRealInputDerivatives(f->inst, &f->vu[i], 1, &order[0], &f->tmp[i]);
+            s = m->f2.SetRealInputDerivatives(f->inst, &f->vu[i], 1, &k, &f->uder[i + k * nu]);
         if (s > 1)
             return fail(u, "fmi2SetRealInputDerivatives", t, s);
     }
@@ -469,6 +448,7 @@ static void fmu_destroy(cosa_unit *u)
     free(f->vx);
     free(f->tmp);
     free(f->uim);
+    free(f->uder);
     free(f->starts_vr);
     free(f->starts);
     free(f);
@@ -507,10 +487,12 @@ cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_
     f->vx = malloc((2 * nx + nu + ny + 1) * sizeof *f->vx);
     f->tmp = malloc((nmax + 1) * sizeof *f->tmp);
     f->uim = malloc((nu + 1) * sizeof *f->uim);
-    if (!f->vx || !f->tmp || !f->uim) {
+    f->uder = malloc((nu * (COSA_UNIT_DEGMAX + 1) + 1) * sizeof *f->uder);
+    if (!f->vx || !f->tmp || !f->uim || !f->uder) {
         free(f->vx);
         free(f->tmp);
         free(f->uim);
+        free(f->uder);
         free(f);
         return COSA_ENOMEM;
     }
@@ -533,6 +515,7 @@ cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_
         free(f->vx);
         free(f->tmp);
         free(f->uim);
+        free(f->uder);
         free(f);
         return st;
     }
@@ -596,60 +579,6 @@ cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value
     return COSA_OK;
 }
 
-/* Central differences of the FMU at its operating point: states perturbed
- * through fresh instances (set_state), inputs through eval. */
-static cosa_status fd_linearize(cosa_unit *u, const double *uin, double *A, double *B,
-                                double *C, double *D)
-{
-    const size_t nx = cosa_unit_nx(u), nu = cosa_unit_nu(u), ny = cosa_unit_ny(u);
-    const double t = cosa_unit_time(u);
-    const double h0 = cbrt(2.220446049250313e-16);
-    double *x = malloc((3 * nx + 2 * nu + 4 * (nx + ny) + 1) * sizeof *x);
-    if (!x)
-        return COSA_ENOMEM;
-    double *xp = x + nx, *up = xp + nx, *fp = up + nu, *fm = fp + nx, *gp = fm + nx,
-           *gm = gp + ny, *x0 = gm + ny;
-    memcpy(x, cosa_unit_state(u), nx * sizeof *x);
-    memcpy(x0, x, nx * sizeof *x);
-    cosa_status st = COSA_OK;
-    double zmax = 0.0;
-    for (size_t j = 0; j < nx; j++)
-        zmax = fmax(zmax, fabs(x[j]));
-    for (size_t j = 0; j < nx && st == COSA_OK; j++) {
-        const double d = h0 * fmax(fmax(fabs(x[j]), 1e-3 * zmax), zmax > 0.0 ? 0.0 : 1.0);
-        for (int sgn = 0; sgn < 2 && st == COSA_OK; sgn++) {
-            memcpy(xp, x, nx * sizeof *x);
-            xp[j] += sgn ? -d : d;
-            st = cosa_unit_set_state(u, t, xp);
-            if (st == COSA_OK)
-                st = cosa_unit_eval(u, t, xp, uin, sgn ? fm : fp, sgn ? gm : gp);
-        }
-        for (size_t i = 0; st == COSA_OK && i < nx; i++)
-            A[i + j * nx] = (fp[i] - fm[i]) / (2 * d);
-        for (size_t i = 0; st == COSA_OK && i < ny; i++)
-            C[i + j * ny] = (gp[i] - gm[i]) / (2 * d);
-    }
-    if (st == COSA_OK)
-        st = cosa_unit_set_state(u, t, x0);
-    zmax = 0.0;
-    for (size_t j = 0; j < nu; j++)
-        zmax = fmax(zmax, fabs(uin[j]));
-    for (size_t j = 0; j < nu && st == COSA_OK; j++) {
-        const double d = h0 * fmax(fmax(fabs(uin[j]), 1e-3 * zmax), zmax > 0.0 ? 0.0 : 1.0);
-        for (int sgn = 0; sgn < 2 && st == COSA_OK; sgn++) {
-            memcpy(up, uin, nu * sizeof *up);
-            up[j] += sgn ? -d : d;
-            st = cosa_unit_eval(u, t, x0, up, sgn ? fm : fp, sgn ? gm : gp);
-        }
-        for (size_t i = 0; st == COSA_OK && i < nx; i++)
-            B[i + j * nx] = (fp[i] - fm[i]) / (2 * d);
-        for (size_t i = 0; st == COSA_OK && i < ny; i++)
-            D[i + j * ny] = (gp[i] - gm[i]) / (2 * d);
-    }
-    free(x);
-    return st;
-}
-
 cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, double *B, double *C,
                                     double *D)
 {
@@ -668,11 +597,11 @@ cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, doubl
     for (size_t j = 0; j < nu; j++)
         if (d->vars[d->inputs[j]].has_start)
             uin[j] = d->vars[d->inputs[j]].start;
-    cosa_status st;
-    if (!force_fd && (d->caps & COSA_FMU_CAP_DIRECTIONAL))
-        st = fmu_jacobian(u, cosa_unit_time(u), cosa_unit_state(u), uin, A, B, C, D);
-    else
-        st = fd_linearize(u, uin, A, B, C, D);
+    /* directional derivatives, or the generic central differences (states
+     * perturbed through the second instance, inputs at the current point) */
+    cosa_status st = cosa_unit_jacobian(u, cosa_unit_time(u), cosa_unit_state(u), uin,
+                                        force_fd || !(d->caps & COSA_FMU_CAP_DIRECTIONAL), A, B,
+                                        C, D);
     free(uin);
     return st;
 }

@@ -39,6 +39,10 @@ struct cosa_unit {
  * (the default of cosa_unit_type.state_derivatives): x' = f(t_c, x, u),
  * x^(j) = A x^(j-1) + B u^(j-1) for j >= 2 with A = df/dx, B = df/du at
  * (t_c, x, u^(0)) (cosa_unit_jacobian).  xder, uder as that operation. */
+/* Derivatives d^j/dtau^j of sum_m c_m tau^m (degree deg, nu rows, ld nu) at
+ * tau, j = 0..n, into out (nu x (n+1), ld nu). */
+void unit_poly_derivs(size_t nu, int deg, const double *c, double tau, int n, double *out);
+
 /* A reference trajectory of nx states and ny outputs at nsamples samples
  * H apart, zeroed (lib/td/reftraj.c; also used by reftraj_cosim.c). */
 cosa_status reftraj_alloc(size_t nx, size_t ny, size_t nsamples, double H, cosa_reftraj **out);

@@ -27,7 +27,7 @@ static void help(void)
            "stdout: 'file PATH' per file written, then 'records N columns C blocks B'.\n");
 }
 
-/* Line reader growing its buffer. */
+/* Line reader (getline's buffer). */
 struct lines {
     FILE *f;
     char *buf;
@@ -36,28 +36,7 @@ struct lines {
 
 static const char *next_line(struct lines *l)
 {
-    size_t n = 0;
-    for (;;) {
-        if (n + 2 > l->cap) {
-            size_t cap = l->cap ? 2 * l->cap : 256;
-            char *b = realloc(l->buf, cap);
-            if (!b)
-                return NULL;
-            l->buf = b;
-            l->cap = cap;
-        }
-        int c = fgetc(l->f);
-        if (c == EOF) {
-            if (n == 0)
-                return NULL;
-            break;
-        }
-        l->buf[n++] = (char)c;
-        if (c == '\n')
-            break;
-    }
-    l->buf[n] = '\0';
-    return l->buf;
+    return getline(&l->buf, &l->cap, l->f) > 0 ? l->buf : NULL;
 }
 
 /* path with its ".dat" replaced by ext (1 if path does not end in .dat). */

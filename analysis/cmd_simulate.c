@@ -32,14 +32,14 @@ static void help(void)
            "exact (matrix exponential) for linear models and CVODE BDF at --ref-rtol for\n"
            "nonlinear ones.  A model file's 'fmu NAME = PATH' subsystems run the FMU itself\n"
            "(FMI 3.0/2.0 co-simulation; README 'FMU import'), the reference being the\n"
-           "linearised network (exact for linear FMUs); their MBCorr Jacobians are the\n"
-           "FMU's directional derivatives (--jacobian) at the end of the step (--linearize\n"
-           "end, the default then; elsewhere than the FMU's current point a second instance\n"
-           "initialised there evaluates the model), and input polynomials of degree >= 1\n"
-           "need an FMI 2.0 FMU with\n"
-           "canInterpolateInputs or an FMI 3.0 FMU with intermediate update.  Prints\n"
-           "'name value' lines (with FMUs first one line 'fmu NAME fmi 3.0|2.0 jacobian\n"
-           "dd|fd' each), among them\n"
+           "linearised network (exact for linear FMUs, else see --ref); MBCorr takes an\n"
+           "FMU's directional derivatives at the end of the step (--linearize end, the\n"
+           "default then; elsewhere than the FMU's current point a second instance\n"
+           "initialised there evaluates them), or finite differences through its state\n"
+           "over the step (--jacobian).  Input polynomials of degree >= 1 need an FMI 2.0\n"
+           "FMU with canInterpolateInputs or an FMI 3.0 FMU with intermediate update.\n"
+           "Prints 'name value' lines (with FMUs first one line 'fmu NAME fmi 3.0|2.0\n"
+           "jacobian dd|fd' each), among them\n"
            "  status     ok | diverged t=TIME  (an output beyond 1e6 x the largest reference\n"
            "             output, or a unit that cannot complete its step; exit code 0)\n"
            "  e_global   NRMSE of the corrected outputs at the N new macro points (eq 33;\n"
@@ -50,7 +50,8 @@ static void help(void)
            "             and over the inputs of the connection defect (defect paper; the\n"
            "             scheme's own input polynomials, output polynomials from the output\n"
            "             derivatives of order --out-order, the mid-step sample from a unit\n"
-           "             snapshot: the run itself is unchanged; nan when diverged)\n"
+           "             snapshot: the run itself is unchanged; nan when diverged or\n"
+           "             when an FMU cannot save its state)\n"
            "With -o DIR (or --plot) it writes NAME.csv (comment header, then a header row\n"
            "and one row per macro point: t, inputs u at the start of the step, raw outputs\n"
            "y, corrected outputs ybar, state-correction offsets du, reference outputs ref)\n"
@@ -81,9 +82,12 @@ static void help(void)
            "                       T_{n+1}; the default with FMUs)\n"
            "  --fd                 finite-difference Jacobians even where analytic ones exist\n"
            "  --jacobian dd|fd     for FMUs: dd = directional derivatives (an error for an FMU\n"
-           "                       without them), fd = central differences (= --fd; an FMU's\n"
-           "                       states perturbed through a second instance initialised\n"
-           "                       there); default: dd where the FMU has them, else fd\n"
+           "                       without them); fd = finite differences through the FMU's\n"
+           "                       state: G_p and G_0 of the output correction from central\n"
+           "                       differences of the outputs over the step itself (save the\n"
+           "                       FMU state, perturb the input polynomial, step, restore;\n"
+           "                       needs canGetAndSetFMUState); default: dd where the FMU has\n"
+           "                       them, else fd.  --fd implies fd\n"
            "  -o, --output DIR     write the files into DIR (created; files there replaced)\n"
            "  --name NAME          base name of the files (default: MODEL_SCHEME)\n"
            "  --plot FMT           also render the plot with gnuplot: png, svg or pdf\n"
@@ -301,6 +305,7 @@ int cmd_simulate(int argc, char **argv)
     struct sim_systems sm = {0};
     cosa_unit **units = NULL;
     cosa_fmu **fmus = NULL; /* subsystems of a model file backed by FMUs */
+    unsigned char *sgain = NULL; /* FMUs whose MBCorr gains come from their steps */
     cosa_unitset *set = NULL;
     cosa_reftraj *ref = NULL;
     cosa_cosim_result *res = NULL;
@@ -427,7 +432,8 @@ int cmd_simulate(int argc, char **argv)
     /* units */
     units = calloc(sm.nsub, sizeof *units);
     fmus = calloc(sm.nsub, sizeof *fmus);
-    if (!units || !fmus) {
+    sgain = calloc(sm.nsub, 1);
+    if (!units || !fmus || !sgain) {
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;
         goto out;
@@ -461,6 +467,24 @@ int cmd_simulate(int argc, char **argv)
                 rc = CLI_EUSAGE;
                 goto out;
             }
+            /* without directional derivatives (or with --jacobian fd), MBCorr's
+             * G_p and G_0 come from central differences through the FMU's
+             * state over the step itself (cosa_unit_step_gains) */
+            const unsigned caps = cosa_fmu_caps(fmus[i]);
+            if (!(caps & COSA_FMU_CAP_DIRECTIONAL) || mopt.force_fd) {
+                if (!(caps & COSA_FMU_CAP_GET_SET_STATE) && (scheme.corr & COSA_CORR_OUTPUT) &&
+                    !scheme.model) {
+                    cli_error(cmd, "%s: scheme %s needs Jacobians: the FMU provides %s "
+                                   "(canGetAndSetFMUState) for finite differences",
+                              fpath, sname,
+                              caps & COSA_FMU_CAP_DIRECTIONAL
+                                  ? "directional derivatives (drop --jacobian fd) but no state"
+                                  : "neither directional derivatives nor its state");
+                    rc = CLI_EUSAGE;
+                    goto out;
+                }
+                sgain[i] = 1;
+            }
             nfmu++;
             continue;
         }
@@ -470,6 +494,8 @@ int cmd_simulate(int argc, char **argv)
     }
     if (nfmu && !o.lin)
         mopt.lin_at_end = 1;
+    if (nfmu)
+        mopt.step_gains = sgain;
     if (st == COSA_EUNSUPPORTED) {
         cli_error(cmd, "--integrator %s: model '%s' has no position/velocity split of its "
                        "states (symplectic Euler needs one)", iname, m->name);
@@ -525,7 +551,13 @@ int cmd_simulate(int argc, char **argv)
     }
     struct step_progress sprog = {&prog, 0, N};
     const cosa_observer obs = {NULL, step_done, &sprog};
-    cosa_cosim_opts copt = {.nsteps = N, .master = mopt, .defects = 1,
+    /* the defects sample the mid-step outputs through unit snapshots: without
+     * them (an FMU without canGetAndSetFMUState) they are nan */
+    int defects = 1;
+    for (size_t i = 0; i < sm.nsub; i++)
+        if (!(cosa_unit_caps(units[i]) & COSA_UNIT_CAN_SAVE_STATE))
+            defects = 0;
+    cosa_cosim_opts copt = {.nsteps = N, .master = mopt, .defects = defects,
                             .defect_out_order = outorder, .observers = prog.on ? &obs : NULL,
                             .nobservers = prog.on ? 1 : 0};
     st = cosa_cosim_run(set, &scheme, ref, &copt, &res);
@@ -620,6 +652,7 @@ out:
     for (size_t i = 0; fmus && i < sm.nsub; i++)
         cosa_fmu_close(fmus[i]);
     free(fmus);
+    free(sgain);
     cosa_odesys_free(sm.os);
     cosa_system_free(sm.sys);
     cosa_system_free(sm.model);

@@ -83,9 +83,10 @@ done
 # cosa simulate runs the FMUs themselves: e_global as the built-in model's (exact units)
 # within 1e-6 relative (the issue's bound; measured: 1e-13 for ZOH, 1e-8 for SOH+MBCorr,
 # whose e_global of 1.4e-6 makes the FMUs' RK4 error of 1e-14 absolute look large); with
-# --jacobian fd (central differences, the states through a second instance) and with
-# --linearize start (Jacobians away from the FMU's current point: the second instance)
-# the same bound (measured: 5e-10 and 1.2e-8 for ZOH+MBCorr and SOH+MBCorr with fd)
+# --jacobian fd (G_p and G_0 by central differences through the FMU state over the step)
+# and with --linearize start (Jacobians away from the FMU's current point: the second
+# instance) the same bound (measured with fd: 1.2e-9 for ZOH+MBCorr at 1e-4, 5.5e-8 for
+# SOH+MBCorr at 1e-4, 1e-8 for SOH+MBCorr at 1e-3)
 simcmp() { # VERSION SCHEME DT [OPTION VALUE]
     jac=dd
     [ "${4:-}" = --jacobian ] && jac=$5
@@ -108,6 +109,8 @@ for dt in 1e-4 1e-3; do
     simcmp 2 soh+mbcorr $dt
     simcmp 2 gs:foh $dt
     simcmp 3 zoh+mbcorr $dt --jacobian fd
+    simcmp 3 soh+mbcorr $dt --jacobian fd
+    simcmp 2 foh+mbcorr $dt --jacobian fd
     simcmp 2 soh+mbcorr $dt --jacobian fd
     simcmp 3 foh+mbcorr $dt --linearize start
 done
@@ -150,14 +153,28 @@ rhocmp "$tmp/nodd.cosa" "rho with central differences for I"
     ok || bad "linearize --jacobian dd without dd: $(cat "$tmp/err")"
 "$COSA" simulate --model-file "$tmp/nodd.cosa" --scheme zoh --dt 1e-4 >"$tmp/out" 2>"$tmp/err" &&
     grep -q '^fmu I fmi 3.0 jacobian fd$' "$tmp/out" && ok || bad "simulate zoh without dd: $(cat "$tmp/err")"
-# MBCorr on an FMU without directional derivatives: central differences.  The reference is
-# now the linearisation by central differences too (B of I off by 6e-10 relative, test_fmu.c),
-# which this small e_global (3.6e-4) magnifies: measured 1.5e-6 relative, bound 1e-5
+# MBCorr on an FMU without directional derivatives: finite differences through its state.
+# The reference is the linearisation by central differences (B of I off by 6e-10 relative,
+# test_fmu.c), which this small e_global (3.6e-4) magnifies: measured 1.5e-6 relative, bound
+# 1e-5
 "$COSA" simulate --model-file "$tmp/nodd.cosa" --scheme zoh+mbcorr --dt 1e-4 >"$tmp/a" 2>"$tmp/err" &&
     "$COSA" simulate --model twomass --scheme zoh+mbcorr --dt 1e-4 >"$tmp/b" &&
     awk 'FNR == 1 { f++ } $1 == "e_global" { e[f] = $2; n++ }
         END { d = e[1] - e[2]; if (d < 0) d = -d; exit !(n == 2 && d <= 1e-5 * e[2]) }' "$tmp/a" "$tmp/b" &&
     ok || bad "simulate zoh+mbcorr without dd: $(grep e_global "$tmp/a" "$tmp/b") $(cat "$tmp/err")"
+# neither directional derivatives nor FMU state: MBCorr refused in one line (exit 2); a
+# scheme without correction runs, the defects (which sample through snapshots) nan
+sed "s|$FMU/twomass1_fmi3.fmu|$FMU/twomass1_nostate_fmi3.fmu|" "$tmp/twomass-fmu3.cosa" >"$tmp/nostate.cosa"
+"$COSA" simulate --model-file "$tmp/nostate.cosa" --scheme zoh+mbcorr --dt 1e-4 >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+    grep -q 'twomass1_nostate_fmi3.fmu: scheme ZOH+MBCorr needs Jacobians: the FMU provides neither directional derivatives nor its state' "$tmp/err" &&
+    ok || bad "MBCorr without dd and state: $(cat "$tmp/err")"
+"$COSA" simulate --model-file "$tmp/nostate.cosa" --scheme zoh --dt 1e-4 >"$tmp/a" 2>"$tmp/err" &&
+    "$COSA" simulate --model twomass --scheme zoh --dt 1e-4 >"$tmp/b" &&
+    grep -q '^defect_out nan$' "$tmp/a" && grep -q '^defect_conn nan$' "$tmp/a" &&
+    awk 'FNR == 1 { f++ } $1 == "e_global" { e[f] = $2; n++ }
+        END { d = e[1] - e[2]; if (d < 0) d = -d; exit !(n == 2 && d <= 1e-6 * e[2]) }' "$tmp/a" "$tmp/b" &&
+    ok || bad "ZOH without FMU state: $(cat "$tmp/a" "$tmp/err")"
 "$COSA" simulate --model-file "$tmp/nodd.cosa" --scheme zoh --dt 1e-4 --jacobian dd >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'jacobian dd: the FMU provides no directional derivatives' "$tmp/err" && ok ||
     bad "simulate --jacobian dd without dd: $(cat "$tmp/err")"

@@ -67,8 +67,9 @@ static void free_units(cosa_unit **u, size_t n, cosa_odesys *os, cosa_unitset *s
 
 /* Largest componentwise relative difference of the master's z_n against
  * Phi^n z0 over nsteps steps. */
-static double master_vs_phi(const cosa_system *sys, const cosa_scheme *s, double dt,
-                            const double *x0, size_t nsteps, const cosa_integrator *integ)
+static double master_vs_phi_opt(const cosa_system *sys, const cosa_scheme *s, double dt,
+                                const double *x0, size_t nsteps, const cosa_integrator *integ,
+                                const cosa_master_opts *opt)
 {
     cosa_layout lay;
     cr_assert_eq(cosa_layout_get(sys, s, &lay), COSA_OK);
@@ -86,7 +87,7 @@ static double master_vs_phi(const cosa_system *sys, const cosa_scheme *s, double
     size_t nsub = cosa_system_nsub(sys);
     cosa_unit **units = make_units(sys, integ, &os, &set);
     cosa_master *m = NULL;
-    cr_assert_eq(cosa_master_create(set, s, dt, NULL, &m), COSA_OK);
+    cr_assert_eq(cosa_master_create(set, s, dt, opt, &m), COSA_OK);
     /* z0 = [x | ybar_0 .. ybar_{-p} | du] */
     cr_assert_eq(cosa_master_init(m, s->order * dt, z, z + lay.off_y,
                                   lay.has_du ? z + lay.off_du : NULL),
@@ -134,6 +135,12 @@ static double master_vs_phi(const cosa_system *sys, const cosa_scheme *s, double
     free(dmax);
     free(rmax);
     return worst;
+}
+
+static double master_vs_phi(const cosa_system *sys, const cosa_scheme *s, double dt,
+                            const double *x0, size_t nsteps, const cosa_integrator *integ)
+{
+    return master_vs_phi_opt(sys, s, dt, x0, nsteps, integ, NULL);
 }
 
 static const unsigned corrs[4] = {COSA_CORR_NONE, COSA_CORR_OUTPUT, COSA_CORR_STATE,
@@ -214,6 +221,42 @@ Test(master_exact, alpha_and_lin_at_end)
     double e = master_vs_phi(sys, &s, 2e-4, x0, 100, &exact);
     cr_expect_leq(e, 1e-9, "FOH+MBCorr alpha 0.6: %.3g", e);
     cosa_system_free(sys);
+}
+
+/* G_p and G_0 by central differences through the units' snapshots
+ * (opt.step_gains: issue 13's finite differences through FMU state) for
+ * every unit and for one of two, every Jacobi scheme with output correction
+ * p = 0..4: Phi^n z0 as with the Jacobians.  The gains carry the
+ * differences' rounding, ~ eps^(2/3) |y| / (|G| |u|) relative (test_unit.c:
+ * up to ~1e-7 where a unit's free response dominates its outputs); the
+ * corrected outputs see it through G_p L (ybar - E_p), which is small
+ * against y, so the bound is 1e-7. */
+Test(master_exact, step_gains)
+{
+    const char *names[2] = {"twomass", "chain"};
+    const double dts[2] = {1e-4, 1e-3};
+    for (int mdl = 0; mdl < 2; mdl++) {
+        double x0[12];
+        cosa_system *sys = model_system(names[mdl], NULL, NULL, 0, x0);
+        const size_t n = cosa_system_nsub(sys);
+        unsigned char all[3] = {1, 1, 1}, one[3] = {0, 1, 0};
+        double worst = 0.0;
+        for (int which = 0; which < 2; which++)
+            for (int p = 0; p <= 4; p++)
+                for (int c = 1; c < 4; c += 2) { /* output correction, MBCorr */
+                    cosa_master_opts opt = {.step_gains = which ? one : all};
+                    cosa_scheme s = {.order = p, .corr = corrs[c], .alpha = 1.0,
+                                     .exec = COSA_JACOBI};
+                    double e = master_vs_phi_opt(sys, &s, dts[mdl], x0, 100, &exact, &opt);
+                    char nm[64];
+                    cosa_scheme_name(&s, nm, sizeof nm);
+                    cr_expect_leq(e, 1e-7, "%s %s, gains by steps for %s of %zu units: %.3g",
+                                  names[mdl], nm, which ? "one" : "all", n, e);
+                    worst = fmax(worst, e);
+                }
+        cr_log_info("%s, gains by steps: worst relative difference %.3g\n", names[mdl], worst);
+        cosa_system_free(sys);
+    }
 }
 
 /* ---- the same with CVODE (rtol 1e-10): ~1e-7 ---------------------------- */

@@ -261,6 +261,176 @@ Test(unit_jacobian, fd_vs_analytic)
     cosa_unit_free(v);
 }
 
+/* ---- step gains by central differences through snapshots ---------------------- */
+
+/* G_w = C int_0^h e^{A(h - tau)} B w(tau/h) dtau + D of subsystem i of sys
+ * (ny_i x nu_i) through the Van Loan exponential: the closed form the
+ * differences must reproduce. */
+static void gains_closed_form(const cosa_system *sys, size_t i, int p, double h, const double *w,
+                              double *G)
+{
+    size_t nx, nu, ny, ox, ou, oy;
+    cr_assert_eq(cosa_system_sub_dims(sys, i, &nx, &nu, &ny, &ox, &ou, &oy), COSA_OK);
+    const size_t NX = cosa_system_nx(sys), NY = cosa_system_ny(sys);
+    const double *A = cosa_system_A(sys), *B = cosa_system_B(sys), *C = cosa_system_C(sys),
+                 *D = cosa_system_D(sys);
+    cosa_vanloan_workspace *vw = cosa_vanloan_workspace_alloc(nx + (size_t)(p + 1) * nu);
+    double Ad[16], Q[5 * 16], QW[16] = {0};
+    cr_assert(vw && nx * nx <= 16 && nx * nu <= 16);
+    cr_assert_eq(cosa_vanloan(nx, nu, p, h, A + ox + ox * NX, NX, B + ox + ou * NX, NX, Ad, nx, Q,
+                              nx, nx * nu, vw),
+                 COSA_OK);
+    for (int m = 0; m <= p; m++)
+        for (size_t c = 0; c < nx * nu; c++)
+            QW[c] += w[m] * Q[(size_t)m * nx * nu + c];
+    for (size_t r = 0; r < ny; r++)
+        for (size_t k = 0; k < nu; k++) {
+            double g = D[oy + r + (ou + k) * NY];
+            for (size_t j = 0; j < nx; j++)
+                g += C[oy + r + (ox + j) * NY] * QW[j + k * nx];
+            G[r + k * ny] = g;
+        }
+    cosa_vanloan_workspace_free(vw);
+}
+
+/* For both subsystems of the two-mass oscillator (I: no feedthrough, II: D
+ * holds -c_k, -d_k), p = 0..4, from a state and input polynomial away from
+ * zero (the gains of a linear unit do not depend on the point): the exact
+ * linear unit and an RK4 unit (micro step h/100: its discrete map's gains
+ * differ from the exact ones by O((omega h_micro)^4) ~ 1e-12 relative) give
+ * the closed form.  Central differences of a map that is linear in the input
+ * have no truncation error, only the outputs' rounding over the difference
+ * step, ~ eps |y| / d_k with d_k = cbrt(eps) |u_k|: relative to the gain
+ * eps^(2/3) |y| / (|G| |u|), large when the free response dominates y (unit
+ * I: |y| / (|G| |u|) ~ 2e3, so ~ 1e-7).  Afterwards the unit is where it was:
+ * its next step is bitwise that of a twin that computed no gains. */
+Test(unit_step_gains, closed_form_linear_and_rk4)
+{
+    const cosa_model *mod = cosa_model_find("twomass");
+    cr_assert_not_null(mod);
+    double par[64];
+    cosa_model_defaults(mod, par);
+    cosa_system *sys = NULL;
+    cr_assert_eq(mod->create(mod, par, &sys), COSA_OK);
+    cosa_odesys *os = NULL;
+    cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
+    const double h = 1e-4;
+    cosa_integrator rk4;
+    cosa_integrator_parse("rk4", &rk4);
+    rk4.hmicro = h / 100;
+    const double x0[2] = {1e-3, 40.0};
+    const double uder[2 * 5] = {2e3, 3e-3, -1e5, 50.0, 3e6, -2e5, 0, 0, 0, 0};
+    for (size_t i = 0; i < 2; i++)
+        for (int kind = 0; kind < 2; kind++)
+            for (int p = 0; p <= 4; p++) {
+                cosa_unit *u = NULL, *twin = NULL;
+                for (int k = 0; k < 2; k++)
+                    cr_assert_eq(kind ? cosa_unit_ode_create(cosa_odesys_sub(os, i), &rk4,
+                                                             k ? &twin : &u)
+                                      : cosa_unit_linear_from_system(sys, i, k ? &twin : &u),
+                                 COSA_OK);
+                const size_t nu = cosa_unit_nu(u), ny = cosa_unit_ny(u);
+                double der[2 * 5] = {0}; /* nu x (p+1), ld nu */
+                for (int m = 0; m <= p && m < 3; m++)
+                    for (size_t k = 0; k < nu; k++)
+                        der[k + (size_t)m * nu] = uder[k + (size_t)m * 2];
+                for (int k = 0; k < 2; k++) {
+                    cosa_unit *v = k ? twin : u;
+                    cr_assert_eq(cosa_unit_set_state(v, 0.01, x0), COSA_OK);
+                    cr_assert_eq(cosa_unit_set_input(v, p, der), COSA_OK);
+                }
+                double lag[25], e[5], w[5], Gp[4], G0[4], Cp[4], C0[4], work[8];
+                cosa_order_tables(p, lag, e, w);
+                cosa_unit_snapshot *snap = NULL;
+                cr_assert_eq(cosa_unit_step_gains(u, h, p + 1, w, Gp, G0, &snap, work), COSA_OK);
+                const double one = 1.0;
+                gains_closed_form(sys, i, p, h, w, Cp);
+                gains_closed_form(sys, i, 0, h, &one, C0);
+                double ya[2], yb[2], xa[2], xb[2];
+                for (int k = 0; k < 2; k++) {
+                    cosa_unit *v = k ? twin : u;
+                    cr_assert_eq(cosa_unit_do_step(v, h), COSA_OK);
+                    cr_assert_eq(cosa_unit_get_output(v, k ? yb : ya), COSA_OK);
+                    cr_assert_eq(cosa_unit_get_state(v, NULL, k ? xb : xa), COSA_OK);
+                }
+                cr_expect(memcmp(ya, yb, ny * sizeof *ya) == 0 && memcmp(xa, xb, sizeof xa) == 0,
+                          "unit %zu p %d: the step after the gains differs", i, p);
+                /* the bound of each entry: the outputs' rounding, K eps |y|, over
+                 * the difference step d_k (K = 100: an RK4 step is 100 micro steps,
+                 * the exact one a few products), plus 1e-10 relative for RK4's own
+                 * map */
+                double ymax = 0.0, umax = fmax(fabs(der[0]), fabs(der[nu - 1]));
+                for (size_t r = 0; r < ny; r++)
+                    ymax = fmax(ymax, fabs(ya[r]));
+                double worst = 0.0;
+                for (size_t k = 0; k < nu; k++) {
+                    const double dk = cbrt(DBL_EPSILON) * fmax(fabs(der[k]), 1e-3 * umax);
+                    for (size_t r = 0; r < ny; r++) {
+                        const size_t c = r + k * ny;
+                        const double b = 100.0 * DBL_EPSILON * ymax / dk;
+                        const double ep = fabs(Gp[c] - Cp[c]), e0 = fabs(G0[c] - C0[c]);
+                        cr_expect_leq(ep, b + 1e-10 * fabs(Cp[c]),
+                                      "unit %zu %s p %d: G_p(%zu,%zu) %.17g, closed form %.17g",
+                                      i, kind ? "rk4" : "exact", p, r, k, Gp[c], Cp[c]);
+                        cr_expect_leq(e0, b + 1e-10 * fabs(C0[c]),
+                                      "unit %zu %s p %d: G_0(%zu,%zu) %.17g, closed form %.17g",
+                                      i, kind ? "rk4" : "exact", p, r, k, G0[c], C0[c]);
+                        worst = fmax(worst, fmax(ep / (b + 1e-10 * fabs(Cp[c])),
+                                                 e0 / (b + 1e-10 * fabs(C0[c]))));
+                    }
+                }
+                if (getenv("COSA_TEST_VERBOSE"))
+                    cr_log_info("unit %zu %s p %d: error / bound %.3g\n", i,
+                                kind ? "rk4" : "exact", p, worst);
+                cosa_unit_snapshot_free(u, snap);
+                cosa_unit_free(u);
+                cosa_unit_free(twin);
+            }
+    cosa_odesys_free(os);
+    cosa_system_free(sys);
+}
+
+/* A pass-through type without snapshots: y = u. */
+static cosa_status pass_step(cosa_unit *u, double h, double *xnew)
+{
+    (void)u, (void)h, (void)xnew;
+    return COSA_OK;
+}
+static cosa_status pass_eval(cosa_unit *u, double t, const double *x, const double *uin,
+                             double *xdot, double *y)
+{
+    (void)u, (void)t, (void)x, (void)xdot;
+    if (y)
+        y[0] = uin[0];
+    return COSA_OK;
+}
+
+/* Arguments; a type without snapshots has no step gains; a scalar closed
+ * form: x' = -x + u, y = x gives G_0 = 1 - e^{-h} (bound as above). */
+Test(unit_step_gains, arguments_and_scalar)
+{
+    static const cosa_unit_type pass = {.name = "pass", .caps = COSA_UNIT_CAN_EVAL,
+                                          .step = pass_step, .eval = pass_eval};
+    cosa_unit *q = NULL;
+    double work[8], G[4], w = 1.0;
+    cosa_unit_snapshot *snap = NULL;
+    cr_assert_eq(cosa_unit_create(&pass, 0, 1, 1, NULL, &q), COSA_OK);
+    cr_expect_eq(cosa_unit_step_gains(q, 1e-3, 1, &w, G, NULL, &snap, work), COSA_EUNSUPPORTED);
+    cosa_unit_free(q);
+    cr_expect_eq(cosa_unit_step_gains(NULL, 1e-3, 1, &w, G, NULL, &snap, work), COSA_EINVAL);
+    const double A = -1, B = 1, C = 1, D = 0;
+    cosa_subsystem sub = {1, 1, 1, &A, &B, &C, &D};
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_linear_create(&sub, &u), COSA_OK);
+    cr_expect_eq(cosa_unit_step_gains(u, -1e-3, 1, &w, G, NULL, &snap, work), COSA_ERANGE);
+    cr_expect_eq(cosa_unit_step_gains(u, 1e-3, 0, &w, G, NULL, &snap, work), COSA_EINVAL);
+    /* x' = -x + u, y = x: G_0 = 1 - e^{-h} */
+    cr_assert_eq(cosa_unit_step_gains(u, 1e-3, 1, &w, G, NULL, &snap, work), COSA_OK);
+    cr_expect_leq(fabs(G[0] - -expm1(-1e-3)), 1e-8 * -expm1(-1e-3), "G %.17g", G[0]);
+    cosa_unit_snapshot_free(u, snap);
+    cosa_unit_free(u);
+}
+
 /* ---- arguments, names ---------------------------------------------------------- */
 
 Test(unit_args, validation)

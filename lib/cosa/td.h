@@ -302,6 +302,21 @@ cosa_status cosa_unit_save(cosa_unit *u, cosa_unit_snapshot **snap);
 cosa_status cosa_unit_restore(cosa_unit *u, const cosa_unit_snapshot *snap);
 void cosa_unit_snapshot_free(cosa_unit *u, cosa_unit_snapshot *snap);
 
+/* The unit's input-output gains over a step of h from its current point and
+ * input polynomial, by central differences through snapshots ("finite
+ * differences through FMU state", issue 13): save; for each input k and
+ * sign, restore, add +-d_k e_k w(tau/h) to the input polynomial (w given by
+ * its nw monomial coefficients in s = tau/h), step, read y(t + h); restore.
+ * Gw (ny x nu) = dy(t + h)/d eps along w; G0 (may be NULL) the same for
+ * w = 1.  With w = w_p these are MBCorr's G_p and G_0 (METHOD.md) without
+ * Jacobians; for a linear unit exact up to rounding.  The steps d_k are
+ * those of cosa_unit_jacobian over the input values at t.  *snap as
+ * cosa_unit_save (reused); work holds 2 ny + nu doubles.  The unit is left
+ * as it was (state, time, input).  COSA_EUNSUPPORTED without
+ * COSA_UNIT_CAN_SAVE_STATE; a failed step's status otherwise. */
+cosa_status cosa_unit_step_gains(cosa_unit *u, double h, int nw, const double *w, double *Gw,
+                                 double *G0, cosa_unit_snapshot **snap, double *work);
+
 /* ---- Unit sets -------------------------------------------------------------- */
 
 /* The units of a co-simulation (borrowed: they must outlive the set), stacked
@@ -382,6 +397,15 @@ typedef struct cosa_master_opts {
                          T_n + H/2 through a unit snapshot (half step, read,
                          restore: the step itself is unchanged, bitwise);
                          units need COSA_UNIT_CAN_SAVE_STATE                  */
+    const unsigned char *step_gains; /* NULL, or one flag per unit: 1 = the
+                         output correction takes that unit's G_p and G_0 from
+                         central differences through its snapshots over the
+                         step itself (cosa_unit_step_gains, issue 13: "finite
+                         differences through FMU state") instead of its
+                         Jacobians (not linearised then; --linearize has no
+                         effect on it); the unit needs COSA_UNIT_CAN_SAVE_STATE.
+                         Copied by cosa_master_create; ignored with a
+                         scheme's fixed model (cosa_scheme.model)              */
 } cosa_master_opts;
 
 typedef struct cosa_master cosa_master;

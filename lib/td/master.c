@@ -83,6 +83,13 @@ struct cosa_master {
     double *ymid;              /* ny: outputs at T_n + H/2 (sample_mid)        */
     double *dtmp;              /* ny x (n+1): one unit's output derivatives    */
     cosa_unit_snapshot **msnaps; /* nunits: the mid-sample snapshots          */
+    /* G_p, G_0 by central differences through snapshots (opt.step_gains) */
+    unsigned char *sgain;      /* nunits: 1 = this unit's gains by steps       */
+    size_t nsgain;             /* how many                                     */
+    double *sGp, *sG0;         /* ny x nu: their blocks (zero elsewhere)       */
+    double *gwork;             /* 2 ny + nu: cosa_unit_step_gains scratch      */
+    double *gblk;              /* 2 x (largest ny_i x nu_i): one unit's gains  */
+    cosa_unit_snapshot **gsnaps; /* nunits: their snapshots                   */
     double H_prop;             /* H of the last proposal                       */
     int have_data;             /* the step data are those of the last proposal  */
 };
@@ -132,6 +139,12 @@ void cosa_master_free(cosa_master *m)
         for (size_t i = 0; i < m->nunits; i++)
             cosa_unit_snapshot_free(cosa_unitset_unit(m->set, i), m->msnaps[i]);
     free(m->msnaps);
+    if (m->gsnaps)
+        for (size_t i = 0; i < m->nunits; i++)
+            cosa_unit_snapshot_free(cosa_unitset_unit(m->set, i), m->gsnaps[i]);
+    free(m->gsnaps);
+    free(m->sgain);
+    free(m->sGp);
     free(m->yder);
     cosa_disc_workspace_free(m->dw);
     cosa_system_free(m->jsys);
@@ -196,6 +209,37 @@ static cosa_status use_model(cosa_master *m, const cosa_system *model)
             return st;
     }
     m->fixed_jac = 1;
+    return COSA_OK;
+}
+
+/* The units whose G_p, G_0 come from cosa_unit_step_gains (opt.step_gains):
+ * flags, the stacked blocks and the scratch. */
+static cosa_status step_gains_setup(cosa_master *m, const unsigned char *flags)
+{
+    size_t blk = 0;
+    for (size_t i = 0; i < m->nunits; i++) {
+        const cosa_unit *u = cosa_unitset_unit(m->set, i);
+        if (!flags[i])
+            continue;
+        if (!(u->type->caps & COSA_UNIT_CAN_SAVE_STATE)) {
+            m->failed = i;
+            return COSA_EUNSUPPORTED;
+        }
+        m->nsgain++;
+        blk = u->ny * u->nu > blk ? u->ny * u->nu : blk;
+    }
+    if (!m->nsgain)
+        return COSA_OK;
+    const size_t ny = m->ny, nu = m->nu;
+    m->sgain = malloc(m->nunits);
+    m->gsnaps = calloc(m->nunits, sizeof *m->gsnaps);
+    m->sGp = calloc(2 * ny * nu + 2 * ny + nu + 2 * blk + 1, sizeof(double));
+    if (!m->sgain || !m->gsnaps || !m->sGp)
+        return COSA_ENOMEM;
+    memcpy(m->sgain, flags, m->nunits);
+    m->sG0 = m->sGp + ny * nu;
+    m->gwork = m->sG0 + ny * nu;
+    m->gblk = m->gwork + 2 * ny + nu;
     return COSA_OK;
 }
 
@@ -313,6 +357,12 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
         }
     }
     m->s.model = NULL; /* copied into jsys; the master does not keep it */
+    if ((s->corr & COSA_CORR_OUTPUT) && !m->fixed_jac && opt && opt->step_gains &&
+        (st = step_gains_setup(m, opt->step_gains)) != COSA_OK) {
+        cosa_master_free(m);
+        return st;
+    }
+    m->opt.step_gains = NULL; /* borrowed: copied into sgain */
     *out = m;
     return COSA_OK;
 nomem:
@@ -434,7 +484,7 @@ static void inputs_of(const cosa_master *m, const double *v, double *uout)
  * Jacobians is not checked here. */
 static cosa_status linearise(cosa_master *m, double t, const double *uin)
 {
-    if (m->fixed_jac)
+    if (m->fixed_jac || m->nsgain == m->nunits)
         return COSA_OK;
     for (size_t i = 0; i < m->nunits; i++) {
         cosa_unit *u = cosa_unitset_unit(m->set, i);
@@ -442,7 +492,11 @@ static cosa_status linearise(cosa_master *m, double t, const double *uin)
         size_t ou;
         cosa_unitset_offsets(m->set, i, NULL, &ou, NULL);
         double *A = m->jA, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
-        cosa_status st = cosa_unit_jacobian(u, t, u->x, uin + ou, m->opt.force_fd, A, B, C, D);
+        cosa_status st = COSA_OK;
+        if (m->sgain && m->sgain[i]) /* G_p, G_0 from its steps (step_gains) */
+            memset(A, 0, (nx * nx + nx * nu + ny * nx + ny * nu) * sizeof *A);
+        else
+            st = cosa_unit_jacobian(u, t, u->x, uin + ou, m->opt.force_fd, A, B, C, D);
         if (st == COSA_OK) {
             cosa_subsystem sub = {nx, nu, ny, A, B, C, D};
             st = cosa_system_store_subsystem(m->jsys, i, &sub);
@@ -470,6 +524,20 @@ static cosa_status sample_mid(cosa_master *m, size_t i, cosa_unit *u, size_t oy)
         st = cosa_unit_get_output(u, m->ymid + oy);
     cosa_status rs = cosa_unit_restore(u, m->msnaps[i]);
     return st != COSA_OK ? st : rs;
+}
+
+/* G_p and G_0 of unit i over the coming step from its snapshots
+ * (cosa_unit_step_gains with w = w_p), into its blocks of sGp, sG0. */
+static cosa_status step_gains(cosa_master *m, size_t i, cosa_unit *u, size_t ou, size_t oy)
+{
+    const size_t nui = u->nu, nyi = u->ny, blk = nui * nyi;
+    cosa_status st = cosa_unit_step_gains(u, m->H, (int)m->np, m->w, m->gblk, m->gblk + blk,
+                                          &m->gsnaps[i], m->gwork);
+    if (st == COSA_OK) {
+        dense_copy(nyi, nui, m->gblk, nyi, m->sGp + oy + ou * m->ny, m->ny);
+        dense_copy(nyi, nui, m->gblk + blk, nyi, m->sG0 + oy + ou * m->ny, m->ny);
+    }
+    return st;
 }
 
 /* Every unit gets its input polynomial, steps and reports y_{n+1}, in the
@@ -503,6 +571,8 @@ static cosa_status stage_advance(cosa_master *m)
                 for (size_t r = 0; r < nui; r++)
                     m->uder[ou + r + k * nu] = m->der[r + k * nui];
         }
+        if (st == COSA_OK && m->sgain && m->sgain[i])
+            st = step_gains(m, i, u, ou, oy);
         if (st == COSA_OK && m->opt.sample_mid)
             st = sample_mid(m, i, u, oy);
         if (st != COSA_OK || (st = cosa_unit_do_step(u, m->H)) != COSA_OK ||
@@ -529,21 +599,37 @@ static cosa_status stage_advance(cosa_master *m)
 static cosa_status correct_outputs(cosa_master *m, double *ybar)
 {
     const size_t nx = m->nx, nu = m->nu, ny = m->ny, np = m->np;
-    cosa_status st = cosa_disc_compute(m->jsys, m->p, m->H, m->dw);
-    if (st != COSA_OK)
-        return st;
-    const double *Q = cosa_disc_Q(m->dw);
-    const double *C = cosa_system_C(m->jsys), *D = cosa_system_D(m->jsys);
-    /* QW = sum_m w_m Q_m, G_p = C QW + D, G_0 = C Q_0 + D */
-    dense_zero(nx, nu, m->QW, nx);
-    for (size_t k = 0; k < np; k++)
-        for (size_t c = 0; c < nx * nu; c++)
-            m->QW[c] += m->w[k] * Q[k * nx * nu + c];
-    dense_copy(ny, nu, D, ny, m->Gp, ny);
-    dense_copy(ny, nu, D, ny, m->G0, ny);
-    if (nx) {
-        dense_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, m->QW, nx, 1.0, m->Gp, ny);
-        dense_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, Q, nx, 1.0, m->G0, ny);
+    if (m->nsgain < m->nunits) {
+        cosa_status st = cosa_disc_compute(m->jsys, m->p, m->H, m->dw);
+        if (st != COSA_OK)
+            return st;
+        const double *Q = cosa_disc_Q(m->dw);
+        const double *C = cosa_system_C(m->jsys), *D = cosa_system_D(m->jsys);
+        /* QW = sum_m w_m Q_m, G_p = C QW + D, G_0 = C Q_0 + D */
+        dense_zero(nx, nu, m->QW, nx);
+        for (size_t k = 0; k < np; k++)
+            for (size_t c = 0; c < nx * nu; c++)
+                m->QW[c] += m->w[k] * Q[k * nx * nu + c];
+        dense_copy(ny, nu, D, ny, m->Gp, ny);
+        dense_copy(ny, nu, D, ny, m->G0, ny);
+        if (nx) {
+            dense_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, m->QW, nx, 1.0, m->Gp, ny);
+            dense_gemm('N', 'N', ny, nu, nx, 1.0, C, ny, Q, nx, 1.0, m->G0, ny);
+        }
+    } else {
+        dense_zero(ny, nu, m->Gp, ny);
+        dense_zero(ny, nu, m->G0, ny);
+    }
+    /* units with gains by steps: their blocks (their Jacobians were zero, and
+     * G_p, G_0 are block diagonal) */
+    for (size_t i = 0; m->nsgain && i < m->nunits; i++) {
+        if (!m->sgain[i])
+            continue;
+        const cosa_unit *u = cosa_unitset_unit(m->set, i);
+        size_t ou, oy;
+        cosa_unitset_offsets(m->set, i, NULL, &ou, &oy);
+        dense_copy(u->ny, u->nu, m->sGp + oy + ou * ny, ny, m->Gp + oy + ou * ny, ny);
+        dense_copy(u->ny, u->nu, m->sG0 + oy + ou * ny, ny, m->G0 + oy + ou * ny, ny);
     }
     dense_identity(ny, m->IGL, ny);
     dense_gemm('N', 'N', ny, ny, nu, -1.0, m->Gp, ny, m->L, nu, 1.0, m->IGL, ny);

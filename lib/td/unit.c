@@ -424,7 +424,7 @@ cosa_status cosa_unit_eval(cosa_unit *u, double t, const double *x, const double
 /* Central-difference step for entry j of z (length n): the scale is |z_j|,
  * at least 1e-3 ||z||_inf, or 1 if z is zero; the step is made exactly
  * representable (z_j + d - z_j == d). */
-static double fd_step(size_t n, const double *z, size_t j)
+double unit_fd_step(size_t n, const double *z, size_t j)
 {
     double zmax = 0.0;
     for (size_t i = 0; i < n; i++)
@@ -449,7 +449,7 @@ static cosa_status fd_columns(cosa_unit *u, double t, const double *x, const dou
     if (u->nu)
         memcpy(u->fdu, uin, u->nu * sizeof *uin);
     for (size_t j = 0; j < n; j++) {
-        double d = fd_step(n, z0, j);
+        double d = unit_fd_step(n, z0, j);
         z[j] = z0[j] + d;
         cosa_status st = u->type->eval(u, t, u->fdx, u->fdu, Jf ? u->fdf1 : NULL,
                                       Jg ? u->fdg1 : NULL);

@@ -47,6 +47,10 @@ void unit_poly_derivs(size_t nu, int deg, const double *c, double tau, int n, do
  * H apart, zeroed (lib/td/reftraj.c; also used by reftraj_cosim.c). */
 cosa_status reftraj_alloc(size_t nx, size_t ny, size_t nsamples, double H, cosa_reftraj **out);
 
+/* Central-difference step for entry j of z (length n): cbrt(eps) max(|z_j|,
+ * 1e-3 ||z||_inf) (cbrt(eps) if z is 0), exactly representable. */
+double unit_fd_step(size_t n, const double *z, size_t j);
+
 cosa_status unit_model_derivatives(cosa_unit *u, int n, const double *uder, double *xder);
 
 #endif

@@ -1,4 +1,5 @@
-/* cmd_models.c -- `cosa models`: list the built-in models. */
+/* cmd_models.c -- `cosa models`: list the built-in models, or the
+ * parameters of a model file (with its FMUs' parameters). */
 #include "cli.h"
 
 #include <getopt.h>
@@ -6,17 +7,36 @@
 
 static void help(void)
 {
-    printf("Usage: cosa models [--help]\n\n"
+    printf("Usage: cosa models [--model-file PATH] [--help]\n\n"
            "List the built-in models with their parameters, defaults, units, ranges and\n"
            "initial state: first the linear ones (every command), then the nonlinear ones\n"
            "(time domain only: 'cosa simulate').  Parameters can be changed with\n"
            "--set NAME=VALUE in every subcommand; a value outside the range is refused\n"
-           "with the rule ('--set m1=0: m1 must be > 0'); '-' = any finite value.\n");
+           "with the rule ('--set m1=0: m1 must be > 0'); '-' = any finite value.\n"
+           "With --model-file, the same list for that model file; an 'fmu NAME = PATH'\n"
+           "subsystem contributes the FMU's parameters and its states' start values as\n"
+           "NAME.VAR (README 'FMU import').\n");
+}
+
+static void list_params(const cosa_model *m)
+{
+    printf("  %-8s %-14s %-8s %-24s %s\n", "name", "default", "unit", "range", "meaning");
+    for (size_t k = 0; k < m->nparam; k++) {
+        const cosa_param *p = &m->params[k];
+        char v[32], range[96];
+        if (cosa_param_range_text(m, k, range, sizeof range) == 0)
+            snprintf(range, sizeof range, "-");
+        printf("  %-8s %-14s %-8s %-24s %s%s\n", p->name, cli_num(v, sizeof v, p->value),
+               p->unit, range, p->doc, p->kind == COSA_PARAM_INITIAL ? " (initial state)" : "");
+    }
 }
 
 int cmd_models(int argc, char **argv)
 {
-    static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+    static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
+                                         {"model-file", required_argument, NULL, 'f'},
+                                         {0, 0, 0, 0}};
+    const char *file = NULL;
     int c;
     optind = 1;
     opterr = 0; /* cosa prints its own one-line error */
@@ -25,12 +45,29 @@ int cmd_models(int argc, char **argv)
             help();
             return CLI_OK;
         }
+        if (c == 'f') {
+            file = optarg;
+            continue;
+        }
         cli_error("models", "unknown option (see 'cosa models --help')");
         return CLI_EUSAGE;
     }
     if (optind < argc) {
         cli_error("models", "unexpected argument '%s'", argv[optind]);
         return CLI_EUSAGE;
+    }
+    if (file) {
+        char err[1024];
+        cosa_model *m = NULL;
+        cosa_status st = cosa_model_file_load(file, &m, err, sizeof err);
+        if (st != COSA_OK) {
+            cli_error("models", "%s", err);
+            return st == COSA_EIO ? CLI_EFAIL : CLI_EUSAGE;
+        }
+        printf("%s: %s (natural horizon %g s)\n", m->name, m->doc[0] ? m->doc : file, m->tend);
+        list_params(m);
+        cosa_model_free(m);
+        return CLI_OK;
     }
     /* the linear models, then the nonlinear ones in a section of their own */
     int first = 1;
@@ -50,15 +87,7 @@ int cmd_models(int argc, char **argv)
                 first = 0;
             printf("%s%s: %s (natural horizon %g s)\n", nonlinear ? "\n" : "", m->name, m->doc,
                    m->tend);
-            printf("  %-8s %-14s %-8s %-24s %s\n", "name", "default", "unit", "range", "meaning");
-            for (size_t k = 0; k < m->nparam; k++) {
-                const cosa_param *p = &m->params[k];
-                char v[32], range[96];
-                if (cosa_param_range_text(m, k, range, sizeof range) == 0)
-                    snprintf(range, sizeof range, "-");
-                printf("  %-8s %-14s %-8s %-24s %s%s\n", p->name, cli_num(v, sizeof v, p->value),
-                       p->unit, range, p->doc, p->kind == COSA_PARAM_INITIAL ? " (initial state)" : "");
-            }
+            list_params(m);
         }
     return CLI_OK;
 }

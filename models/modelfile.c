@@ -56,6 +56,10 @@ void mf_free(mf_t *mf)
         struct mf_sub *s = &mf->subs[i];
         free(s->name);
         free(s->fmu);
+        cosa_fmu_close(s->fh);
+        for (size_t j = 0; s->fvar && s->fvar[j]; j++)
+            free(s->fvar[j]);
+        free(s->fvar);
         for (int d = 0; d < 3; d++) {
             for (size_t j = 0; j < s->n[d] && s->names[d]; j++)
                 free(s->names[d][j]);

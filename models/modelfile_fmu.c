@@ -63,6 +63,123 @@ static cosa_status fill(struct mf_sub *s, const cosa_fmu *fmu, cosa_unit *u, con
     return COSA_OK;
 }
 
+/* Append the parameter "SUB.VAR" (default value, kind) to the model; the
+ * name must be new.  0, or -1 after reporting. */
+static int add_param(struct mf_parser *p, const char *sub, const char *var, double value,
+                     cosa_param_kind kind, size_t line)
+{
+    mf_t *mf = p->mf;
+    char *id = ident_of(var);
+    size_t len = strlen(sub) + (id ? strlen(id) : 0) + 2;
+    char *name = id ? malloc(len) : NULL;
+    if (!name) {
+        free(id);
+        mf_nomem(p);
+        return -1;
+    }
+    snprintf(name, len, "%s.%s", sub, id);
+    free(id);
+    for (size_t i = 0; i < mf->nparam; i++)
+        if (strcmp(mf->params[i].name, name) == 0) {
+            mf_perr(p, COSA_EFMU, line, "fmu %s: two FMU variables are both called %s here "
+                    "(names outside letters, digits and _ are changed to _)", sub, name);
+            free(name);
+            return -1;
+        }
+    if (mf->nparam == mf->capparam) {
+        size_t cap = mf->capparam ? 2 * mf->capparam : 8;
+        cosa_param *np = realloc(mf->params, cap * sizeof *np);
+        if (np)
+            mf->params = np;
+        size_t *pl = np ? realloc(mf->param_line, cap * sizeof *pl) : NULL;
+        if (pl)
+            mf->param_line = pl;
+        if (!np || !pl) {
+            free(name);
+            mf_nomem(p);
+            return -1;
+        }
+        mf->capparam = cap;
+    }
+    char *unit = mf_dup0(""), *doc = mf_dup0(kind == COSA_PARAM_INITIAL
+                                                 ? "FMU state start value"
+                                                 : "FMU parameter");
+    if (!unit || !doc) {
+        free(name);
+        free(unit);
+        free(doc);
+        mf_nomem(p);
+        return -1;
+    }
+    mf->params[mf->nparam] = (cosa_param){name, value, unit, doc, kind, {0}};
+    mf->param_line[mf->nparam++] = line;
+    return 0;
+}
+
+/* The FMU's parameters (Float64/Real, causality parameter, fixed or tunable,
+ * with a start value) and its states' start values as model parameters
+ * "SUB.VAR" of the subsystem s; keeps the FMU open in s. */
+static void add_fmu_params(struct mf_parser *p, struct mf_sub *s, cosa_fmu *fmu, cosa_unit *u)
+{
+    const size_t nx = cosa_fmu_nstate(fmu), nv = cosa_fmu_nvar(fmu);
+    size_t npar = 0;
+    for (size_t v = 0; v < nv; v++) {
+        const cosa_fmu_var *var = cosa_fmu_var_at(fmu, v);
+        npar += var->causality == COSA_FMU_PARAMETER && var->has_start &&
+                (var->variability == COSA_FMU_FIXED || var->variability == COSA_FMU_TUNABLE);
+    }
+    s->fvar = calloc(npar + 1, sizeof *s->fvar);
+    if (!s->fvar) {
+        mf_nomem(p);
+        return;
+    }
+    s->fpar0 = p->mf->nparam;
+    size_t k = 0;
+    for (size_t v = 0; v < nv && p->st == COSA_OK; v++) {
+        const cosa_fmu_var *var = cosa_fmu_var_at(fmu, v);
+        if (!(var->causality == COSA_FMU_PARAMETER && var->has_start &&
+              (var->variability == COSA_FMU_FIXED || var->variability == COSA_FMU_TUNABLE)))
+            continue;
+        if (!(s->fvar[k] = mf_dup0(var->name))) {
+            mf_nomem(p);
+            return;
+        }
+        k++;
+        s->nfpar = k; /* what mf_free releases */
+        add_param(p, s->name, var->name, var->start, COSA_PARAM_MODEL, s->line);
+    }
+    for (size_t i = 0; i < nx && p->st == COSA_OK; i++)
+        if (add_param(p, s->name, cosa_fmu_var_at(fmu, cosa_fmu_state(fmu, i))->name,
+                      cosa_unit_state(u)[i], COSA_PARAM_INITIAL, s->line) == 0)
+            s->nfpar = npar + i + 1;
+}
+
+int mf_fmu_moved(const mf_t *mf, const struct mf_sub *s, const double *par)
+{
+    for (size_t k = 0; k < s->nfpar; k++)
+        if (memcmp(&par[s->fpar0 + k], &mf->params[s->fpar0 + k].value, sizeof *par) != 0)
+            return 1;
+    return 0;
+}
+
+cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const double *par,
+                             double *A, double *B, double *C, double *D)
+{
+    const size_t nx = s->n[DECL_X], np = s->nfpar - nx;
+    cosa_unit *u = NULL;
+    cosa_status st = cosa_unit_fmu_create(s->fh, s->name, &u);
+    for (size_t k = 0; k < np && st == COSA_OK; k++)
+        if (memcmp(&par[s->fpar0 + k], &mf->params[s->fpar0 + k].value, sizeof *par) != 0)
+            st = cosa_unit_fmu_set_start(u, s->fvar[k], par[s->fpar0 + k]);
+    if (st == COSA_OK && nx &&
+        memcmp(par + s->fpar0 + np, cosa_unit_state(u), nx * sizeof *par) != 0)
+        st = cosa_unit_set_state(u, 0.0, par + s->fpar0 + np);
+    if (st == COSA_OK)
+        st = cosa_unit_fmu_linearize(u, s->ffd, A, B, C, D);
+    cosa_unit_free(u);
+    return st;
+}
+
 void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *path)
 {
     mf_t *mf = p->mf;
@@ -113,8 +230,14 @@ void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *p
             s->name = mf_dup0(name);
             s->fmu = mf_dup0(full);
             s->line = line;
+            s->ffd = (p->flags & COSA_MODEL_FILE_FMU_FD) != 0;
             if (!s->name || !s->fmu || fill(s, fmu, u, A, B, C, D) != COSA_OK)
                 mf_nomem(p);
+            else {
+                s->fh = fmu; /* kept for linearising at other parameter values */
+                fmu = NULL;
+                add_fmu_params(p, s, s->fh, u);
+            }
         }
     }
     free(M);

@@ -55,6 +55,15 @@ struct mf_sub {
     struct mf_block b[NBLK];
     size_t ox, ou, oy;
     char *fmu;          /* `fmu NAME = PATH`: the FMU (path as opened), else NULL */
+    /* an FMU subsystem: the FMU, kept open to linearise it again at other
+     * parameter values; its parameters are the model's params [fpar0,
+     * fpar0 + nfpar) ("NAME.VAR", the FMU's Float64/Real parameters, then
+     * the nx state start values), the blocks hold the linearisation at their
+     * defaults */
+    cosa_fmu *fh;
+    size_t fpar0, nfpar;
+    char **fvar;        /* nfpar - nx: the FMU parameters' own names          */
+    int ffd;            /* linearise by central differences                  */
 };
 
 struct mf_conn {
@@ -136,6 +145,14 @@ void mf_statement(struct mf_parser *p);
 /* modelfile_fmu.c: the subsystem NAME (declared at line) from the FMU at
  * path, appended to the model (errors through mf_perr). */
 void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *path);
+
+/* 1 if the FMU subsystem's parameters in par differ from their defaults (its
+ * stored blocks are then not its linearisation there). */
+int mf_fmu_moved(const mf_t *mf, const struct mf_sub *s, const double *par);
+/* A, B, C, D (ld = rows) of the FMU subsystem s at the parameter values par:
+ * a fresh instance with those start values, linearised. */
+cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const double *par,
+                             double *A, double *B, double *C, double *D);
 
 /* modelfile_resolve.c */
 /* After the whole text: names in expressions, offsets, L from the

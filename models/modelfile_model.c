@@ -74,12 +74,17 @@ static cosa_status mf_create(const cosa_model *m, const double *par, cosa_system
     }
     mf_eval_vals(mf, par, buf);
     double *w = buf + nv;
-    for (size_t i = 0; i < mf->nsub; i++) {
-        subs[i] = eval_sub(mf, &mf->subs[i], buf, w);
+    cosa_status st = COSA_OK;
+    for (size_t i = 0; i < mf->nsub && st == COSA_OK; i++) {
         const struct mf_sub *s = &mf->subs[i];
+        subs[i] = eval_sub(mf, s, buf, w);
+        if (s->fh && mf_fmu_moved(mf, s, par)) /* an FMU at other parameter values */
+            st = mf_fmu_linearize(mf, s, par, (double *)subs[i].A, (double *)subs[i].B,
+                                  (double *)subs[i].C, (double *)subs[i].D);
         w += s->n[DECL_X] * (s->n[DECL_X] + s->n[DECL_U]) + s->n[DECL_Y] * (s->n[DECL_X] + s->n[DECL_U]);
     }
-    cosa_status st = cosa_system_create(out, mf->nsub, subs, mf->L);
+    if (st == COSA_OK)
+        st = cosa_system_create(out, mf->nsub, subs, mf->L);
     free(buf);
     free(subs);
     return st;
@@ -118,6 +123,10 @@ static cosa_status mf_update(const cosa_model *m, const double *par, cosa_system
     for (size_t i = 0; i < mf->nsub && st == COSA_OK; i++) {
         const struct mf_sub *s = &mf->subs[i];
         cosa_subsystem sub = eval_sub(mf, s, buf, buf + nv);
+        if (s->fh && mf_fmu_moved(mf, s, par) &&
+            (st = mf_fmu_linearize(mf, s, par, (double *)sub.A, (double *)sub.B, (double *)sub.C,
+                                   (double *)sub.D)) != COSA_OK)
+            break;
         int same = mf_same_bits(A + s->ox + s->ox * NX, NX, sub.A, sub.nx, sub.nx) &&
                    mf_same_bits(B + s->ox + s->ou * NX, NX, sub.B, sub.nx, sub.nu) &&
                    mf_same_bits(C + s->oy + s->ox * NY, NY, sub.C, sub.ny, sub.nx) &&
@@ -143,8 +152,14 @@ static cosa_status mf_initial_state(const cosa_model *m, const double *par, doub
     if (nv > MF_STACKBUF && !(vals = malloc(nv * sizeof *vals)))
         return COSA_ENOMEM;
     mf_eval_vals(mf, par, vals);
-    for (size_t i = 0; i < mf->nsub; i++)
-        eval_block(mf, &mf->subs[i], BX0, vals, x0 + mf->subs[i].ox);
+    for (size_t i = 0; i < mf->nsub; i++) {
+        const struct mf_sub *s = &mf->subs[i];
+        if (s->fh) /* an FMU: its state start values */
+            memcpy(x0 + s->ox, par + s->fpar0 + s->nfpar - s->n[DECL_X],
+                   s->n[DECL_X] * sizeof *x0);
+        else
+            eval_block(mf, s, BX0, vals, x0 + s->ox);
+    }
     if (vals != stackbuf)
         free(vals);
     for (size_t i = 0; i < mf->nx; i++)
@@ -209,4 +224,17 @@ const char *cosa_model_file_fmu(const cosa_model *m, size_t i)
 {
     const mf_t *mf = mf_of(m);
     return mf && i < mf->nsub ? mf->subs[i].fmu : NULL;
+}
+
+const char *cosa_model_file_fmu_param(const cosa_model *m, size_t i, size_t k, size_t *index)
+{
+    const mf_t *mf = mf_of(m);
+    if (!mf || i >= mf->nsub || !mf->subs[i].fh)
+        return NULL;
+    const struct mf_sub *s = &mf->subs[i];
+    if (k + s->n[DECL_X] >= s->nfpar)
+        return NULL;
+    if (index)
+        *index = s->fpar0 + k;
+    return s->fvar[k];
 }

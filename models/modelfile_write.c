@@ -184,14 +184,46 @@ static void wr_param(struct writer *w, const cosa_model *m, size_t k, double val
 struct mf_cellctx {
     const struct mf_sub *s;
     int k;
+    const double *M;       /* an FMU's block: numbers at rows ro.., cols co.. */
+    size_t ld, ro, co;
 };
 
 static struct cell mf_cell(const void *ctx, size_t i, size_t j)
 {
     const struct mf_cellctx *c = ctx;
+    if (c->M)
+        return (struct cell){NULL, NULL, c->M[c->ro + i + (c->co + j) * c->ld]};
     size_t r, cc;
     mf_block_dims(c->s, c->k, &r, &cc);
     return (struct cell){&c->s->b[c->k].e[i + j * r], NULL, 0.0};
+}
+
+/* 1 if parameter k is one of an FMU subsystem's ("SUB.VAR"). */
+static int is_fmu_param(const mf_t *mf, size_t k)
+{
+    for (size_t i = 0; i < mf->nsub; i++)
+        if (mf->subs[i].fh && k >= mf->subs[i].fpar0 && k < mf->subs[i].fpar0 + mf->subs[i].nfpar)
+            return 1;
+    return 0;
+}
+
+/* The cells of block k of s: its expressions, or for an FMU subsystem the
+ * numbers of its linearisation at the parameter values (sys, x0). */
+static struct mf_cellctx cells_of(const struct mf_sub *s, int k, const cosa_system *sys,
+                                  const double *x0)
+{
+    struct mf_cellctx cc = {s, k, NULL, 0, 0, 0};
+    if (!s->fh)
+        return cc;
+    const size_t nx = cosa_system_nx(sys), ny = cosa_system_ny(sys);
+    switch (k) {
+    case BA: cc.M = cosa_system_A(sys), cc.ld = nx, cc.ro = s->ox, cc.co = s->ox; break;
+    case BB: cc.M = cosa_system_B(sys), cc.ld = nx, cc.ro = s->ox, cc.co = s->ou; break;
+    case BC: cc.M = cosa_system_C(sys), cc.ld = ny, cc.ro = s->oy, cc.co = s->ox; break;
+    case BD: cc.M = cosa_system_D(sys), cc.ld = ny, cc.ro = s->oy, cc.co = s->ou; break;
+    default: cc.M = x0, cc.ld = nx, cc.ro = s->ox, cc.co = 0; break;
+    }
+    return cc;
 }
 
 static void wr_names(struct writer *w, const char *kw, char *const *names, size_t n)
@@ -204,14 +236,26 @@ static void wr_names(struct writer *w, const char *kw, char *const *names, size_
 
 /* A file model at parameter values par, expressions kept. */
 static void wr_file_model(struct writer *w, const mf_t *mf, const double *par,
-                          const char *origin)
+                          const cosa_system *sys, const double *x0, const char *origin)
 {
     wr_header(w, &mf->model, origin);
     if (mf->nparam)
         wr(w, "\n");
     const cosa_model view = {.nparam = mf->nparam, .params = mf->params};
+    /* an FMU subsystem is written as the numbers of its linearisation; its
+     * parameters (names with a dot) as a comment */
+    int any_fmu = 0;
     for (size_t i = 0; i < mf->nparam; i++)
-        wr_param(w, &view, i, par[i]);
+        if (!is_fmu_param(mf, i))
+            wr_param(w, &view, i, par[i]);
+        else {
+            wr(w, any_fmu ? ", %s = " : "# FMU parameters and state start values here: %s = ",
+               mf->params[i].name);
+            wr_num(w, par[i]);
+            any_fmu = 1;
+        }
+    if (any_fmu)
+        wr(w, "\n");
     if (mf->nlet)
         wr(w, "\n");
     for (size_t k = 0; k < mf->nlet; k++) {
@@ -228,7 +272,7 @@ static void wr_file_model(struct writer *w, const mf_t *mf, const double *par,
         for (int k = 0; k < NBLK; k++) {
             size_t r, c;
             mf_block_dims(s, k, &r, &c);
-            struct mf_cellctx cc = {s, k};
+            struct mf_cellctx cc = cells_of(s, k, sys, x0);
             wr_block(w, mf_blk_name[k], r, c, mf_cell, &cc, k == BX0);
         }
         wr(w, "end\n");
@@ -604,7 +648,7 @@ cosa_status cosa_model_dump(FILE *f, const cosa_model *m, const double *par)
             goto done;
         }
         struct writer w = {mem, mf, 0};
-        wr_file_model(&w, mf, par, "written by cosa model-dump");
+        wr_file_model(&w, mf, par, sys, x0, "written by cosa model-dump");
         if (fclose(mem) != 0 || w.err) {
             st = COSA_ENOMEM;
             goto done;

@@ -208,6 +208,14 @@ cosa_status cosa_model_dump(FILE *f, const cosa_model *m, const double *par);
  * matrix subsystem, i out of range).  The model's linear form is the FMU's
  * linearisation; `cosa simulate` runs the FMU itself (cosa_unit_fmu_create). */
 const char *cosa_model_file_fmu(const cosa_model *m, size_t i);
+/* The FMU subsystem i's parameters are model parameters "NAME.VAR" (the
+ * FMU's Float64/Real parameters with a start value, then its states' start
+ * values, kind COSA_PARAM_INITIAL); create/update linearise the FMU again
+ * where they differ from their defaults (so they can be --set and map
+ * axes).  This returns the FMU variable behind the k-th FMU parameter (not
+ * the states) of subsystem i and its index among m's parameters in *index,
+ * or NULL past the last one or when subsystem i is no FMU. */
+const char *cosa_model_file_fmu_param(const cosa_model *m, size_t i, size_t k, size_t *index);
 
 #ifdef __cplusplus
 }

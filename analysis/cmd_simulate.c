@@ -3,6 +3,7 @@
  * reference, with the start-up and error conventions of METHOD.md; writes
  * the trajectory as CSV and a gnuplot script (plots/simulate.gp). */
 #include "config.h"
+#include "ref_csv.h"
 #include "sweep_cli.h"
 
 #include <errno.h>
@@ -72,11 +73,20 @@ static void help(void)
            "  --micro H            micro step of rk4/euler/symplectic-euler in seconds\n"
            "                       (default: DT/100)\n"
            "  --ref-rtol R         tolerance of the CVODE reference (default 1e-12)\n"
-           "  --ref auto|fine      the reference: auto (default: exact for linear models and\n"
-           "                       linearised FMU networks, CVODE for nonlinear models) or\n"
+           "  --ref auto|fine|FILE the reference: auto (default: exact for linear models and\n"
+           "                       linearised FMU networks, CVODE for nonlinear models),\n"
            "                       fine: the same units co-simulated with SOH at DT/64 from\n"
            "                       t = 0 (for nonlinear FMUs, whose linearisation is no\n"
-           "                       reference); the 'reference' line says which\n"
+           "                       reference), or a CSV file computed elsewhere: '#'\n"
+           "                       comments, a header row naming the columns ('t' or\n"
+           "                       'time'; each output as NAME or ref.NAME; optionally\n"
+           "                       every state as x.SUB.NAME, or x.NAME if unique; other\n"
+           "                       columns ignored), rows of numbers at increasing times\n"
+           "                       covering 0 .. T + p*DT; values at the macro points are\n"
+           "                       the rows there, else cubic interpolation of the four\n"
+           "                       nearest rows.  Without state columns only schemes of\n"
+           "                       order 0 run (they start at t = 0 from the model's x0).\n"
+           "                       The 'reference' line says which\n"
            "  --linearize P        MBCorr linearisation point: start (default without FMUs;\n"
            "                       x_n and the input at T_n) or end (x_{n+1}, input at\n"
            "                       T_{n+1}; the default with FMUs)\n"
@@ -148,6 +158,79 @@ static const char *out_name(const cosa_model *m, const double *par, size_t k)
 static const char *in_name(const cosa_model *m, const double *par, size_t k)
 {
     return m->input_name ? m->input_name(m, par, k) : NULL;
+}
+
+/* --ref FILE.csv: the reference from a file (analysis/ref_csv.c) at the macro
+ * points; the states from the file, or for a scheme of order 0 (which starts
+ * at t = 0) from the model's x0 when the file has none. */
+static int read_reference(const char *cmd, const char *path, const cosa_model *m,
+                          const double *par, const cosa_unitset *set, const cosa_scheme *s,
+                          const double *x0, double dt, size_t nsamples, cosa_reftraj **ref)
+{
+    const size_t nx = cosa_unitset_nx(set), ny = cosa_unitset_ny(set);
+    const char **names = calloc(2 * nx + ny + 1, sizeof *names);
+    char **own = calloc(nx + ny + 1, sizeof *own);
+    double *t = NULL, *X = NULL, *Y = NULL;
+    size_t n = 0;
+    int rc = CLI_EFAIL;
+    if (!names || !own) {
+        cli_error(cmd, "out of memory");
+        goto done;
+    }
+    ref_csv_names nm = {ny, nx, names, names + ny, names + ny + nx};
+    /* names: the model's, else y1.., x1.. (as the trajectory file's columns) */
+    for (size_t k = 0; k < ny + nx; k++) {
+        const int isy = k < ny;
+        const size_t j = isy ? k : k - ny;
+        const char *nmk = isy ? out_name(m, par, j)
+                              : (m->state_name ? m->state_name(m, par, j) : NULL);
+        if (!nmk) {
+            if (!(own[k] = malloc(32)))
+                goto nomem;
+            snprintf(own[k], 32, "%s%zu", isy ? "y" : "x", j + 1);
+            nmk = own[k];
+        }
+        names[k] = nmk;
+    }
+    for (size_t i = 0; i < cosa_unitset_count(set); i++) {
+        size_t ox;
+        cosa_unitset_offsets(set, i, &ox, NULL, NULL);
+        for (size_t j = 0; j < cosa_unit_nx(cosa_unitset_unit(set, i)); j++)
+            names[ny + nx + ox + j] = m->sub_name ? m->sub_name(m, par, i) : NULL;
+    }
+    if ((rc = ref_csv_read(cmd, path, &nm, &t, &X, &Y, &n)) != CLI_OK)
+        goto done;
+    rc = CLI_EUSAGE;
+    if (!X && s->order > 0) {
+        char sname[64];
+        cosa_scheme_name(s, sname, sizeof sname);
+        cli_error(cmd, "--ref %s: no state columns (x.SUB.NAME): %s starts at t = %d*dt on the "
+                       "reference and needs its states there; give them, or use a scheme of "
+                       "order 0", path, sname, s->order);
+        goto done;
+    }
+    cosa_status st = cosa_reftraj_samples(nx, ny, n, t, X, x0, Y, dt, nsamples, ref);
+    char b1[32], b2[32], b3[32];
+    if (st == COSA_ERANGE)
+        cli_error(cmd, "--ref %s: its times %s .. %s do not cover the run, 0 .. %s", path,
+                  cli_num(b1, sizeof b1, t[0]), cli_num(b2, sizeof b2, t[n - 1]),
+                  cli_num(b3, sizeof b3, (double)(nsamples - 1) * dt));
+    else if (st != COSA_OK)
+        cli_error(cmd, "--ref %s: %s", path, cosa_strerror(st));
+    else
+        rc = CLI_OK;
+    goto done;
+nomem:
+    cli_error(cmd, "out of memory");
+done:
+    for (size_t k = 0; own && k < nx + ny; k++)
+        free(own[k]);
+    free(own);
+    free(names);
+    free(t);
+    free(X);
+    free(Y);
+    return rc;
 }
 
 /* Resolve the model (analysis/cli.c), build its linear system, or its ODE
@@ -376,12 +459,14 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     mopt.lin_at_end = o.lin && strcmp(o.lin, "end") == 0;
-    if (o.ref && strcmp(o.ref, "fine") && strcmp(o.ref, "auto")) {
-        cli_error(cmd, "--ref must be auto or fine, got '%s'", o.ref);
+    if (o.ref && !o.ref[0]) {
+        cli_error(cmd, "--ref must be auto, fine or a CSV file");
         rc = CLI_EUSAGE;
         goto out;
     }
     const int fine = o.ref && strcmp(o.ref, "fine") == 0;
+    /* --ref FILE: anything but auto and fine */
+    const char *reffile = o.ref && !fine && strcmp(o.ref, "auto") ? o.ref : NULL;
     if (o.jacobian && strcmp(o.jacobian, "dd") && strcmp(o.jacobian, "fd")) {
         cli_error(cmd, "--jacobian must be dd or fd, got '%s'", o.jacobian);
         rc = CLI_EUSAGE;
@@ -523,8 +608,15 @@ int cmd_simulate(int argc, char **argv)
     cli_progress_init(&prog, cmd, cs.progress);
     if (prog.on)
         cli_progress_stage("reference", 0, 0, 0, &prog);
-    char refdesc[96];
-    if (fine) {
+    char refdesc[1200];
+    if (reffile) {
+        if ((rc = read_reference(cmd, reffile, m, par, set, &scheme, sm.x0, dt, nsamples, &ref)) !=
+            CLI_OK)
+            goto out;
+        /* without state columns only x(0) is known: x0 of the model */
+        snprintf(refdesc, sizeof refdesc, "file %s (%ld samples%s)", reffile, ref->nsteps,
+                 ref->nx && isnan(ref->x[ref->nx]) ? ", the states at t = 0 from the model" : "");
+    } else if (fine) {
         cosa_scheme soh;
         cosa_scheme_parse("soh", &soh);
         st = cosa_reftraj_cosim(set, &soh, sm.x0, dt, nsamples, REF_FINE_FACTOR, &ref);

@@ -315,6 +315,72 @@ Test(reference, cvode_vs_exact)
     cosa_system_free(sys);
 }
 
+/* A reference from samples (cosa_reftraj_samples): cubics come back exactly
+ * from irregular samples (Lagrange interpolation of degree 3 reproduces
+ * them; the bound is rounding: the weights of four nodes sum to 1 and are
+ * at most ~3 in size here, so 1e-13 of the values' scale); samples at the
+ * macro points are taken bitwise; sin(t) sampled 0.01 apart is within the
+ * interpolation error bound max|f^(4)| max|prod (t - t_i)| / 4!, the product
+ * at most dt^4 (the first and last intervals; 9/16 dt^4 between the middle
+ * nodes): 4.17e-10; bad input is refused. */
+Test(reference, from_samples)
+{
+    enum { N = 400 };
+    double t[N], Y[2 * N], X[N], S[N];
+    for (size_t k = 0; k < N; k++) {
+        t[k] = 0.01 * (double)k + (k && k + 1 < N ? 0.003 * sin(7.0 * (double)k) : 0.0);
+        Y[2 * k] = 1.0 - 2.0 * t[k] + 3.0 * t[k] * t[k] - 0.5 * t[k] * t[k] * t[k];
+        Y[2 * k + 1] = 4.0 * t[k] * t[k];
+        X[k] = -t[k] * t[k] * t[k];
+        S[k] = sin(0.01 * (double)k);
+    }
+    const double H = 0.0137, x0 = 0.0;
+    const size_t ns = (size_t)(t[N - 1] / H) + 1;
+    cosa_reftraj *r = NULL;
+    cr_assert_eq(cosa_reftraj_samples(1, 2, N, t, X, NULL, Y, H, ns, &r), COSA_OK);
+    double worst = 0.0;
+    for (size_t k = 0; k < ns; k++) {
+        const double tk = (double)k * H;
+        const double y0 = 1.0 - 2.0 * tk + 3.0 * tk * tk - 0.5 * tk * tk * tk, y1 = 4.0 * tk * tk;
+        worst = fmax(worst, fmax(fabs(r->y[2 * k] - y0) / 33.0, fabs(r->y[2 * k + 1] - y1) / 64.0));
+        worst = fmax(worst, fabs(r->x[k] + tk * tk * tk) / 64.0);
+    }
+    cr_expect_leq(worst, 1e-13, "cubics from samples: %.3g of their scale", worst);
+    cosa_reftraj_free(r);
+    /* sin, regular samples not at the macro points; without states */
+    double tr[N];
+    for (size_t k = 0; k < N; k++)
+        tr[k] = 0.01 * (double)k;
+    cr_assert_eq(cosa_reftraj_samples(1, 1, N, tr, NULL, &x0, S, H, ns, &r), COSA_OK);
+    double es = 0.0;
+    for (size_t k = 0; k < ns; k++)
+        es = fmax(es, fabs(r->y[k] - sin((double)k * H)));
+    cr_expect_leq(es, 4.17e-10, "sin from samples 0.01 apart: %.3g", es);
+    cr_expect(r->x[0] == x0 && isnan(r->x[1]), "states without columns: x0, then NaN");
+    cosa_reftraj_free(r);
+    /* samples at the macro points are taken as they are (H = 0.02: every other) */
+    cr_assert_eq(cosa_reftraj_samples(1, 1, N, tr, NULL, &x0, S, 0.02, 100, &r), COSA_OK);
+    for (size_t k = 0; k < 100; k++)
+        cr_expect(r->y[k] == S[2 * k], "sample %zu not taken bitwise", k);
+    cosa_reftraj_free(r);
+    /* refusals */
+    cr_expect_eq(cosa_reftraj_samples(1, 1, N, tr, NULL, &x0, S, H, ns + 2, &r), COSA_ERANGE,
+                 "samples that end before the run");
+    cr_expect_eq(cosa_reftraj_samples(1, 1, N - 1, tr + 1, NULL, &x0, S + 1, H, 10, &r),
+                 COSA_ERANGE, "samples that start after t = 0");
+    double tb[3] = {0.0, 0.02, 0.02}, yb[3] = {0, 1, 2};
+    cr_expect_eq(cosa_reftraj_samples(0, 1, 3, tb, NULL, NULL, yb, 0.01, 2, &r), COSA_EINVAL,
+                 "times that do not increase");
+    tb[2] = 0.03;
+    yb[1] = NAN;
+    cr_expect_eq(cosa_reftraj_samples(0, 1, 3, tb, NULL, NULL, yb, 0.01, 2, &r), COSA_ENONFINITE);
+    yb[1] = 1.0;
+    cr_expect_eq(cosa_reftraj_samples(1, 1, 3, tb, NULL, NULL, yb, 0.01, 2, &r), COSA_EINVAL,
+                 "no states and no x0");
+    cr_expect_eq(cosa_reftraj_samples(0, 1, 3, tb, NULL, NULL, yb, -0.01, 2, &r), COSA_ERANGE);
+    cr_expect_null(r);
+}
+
 /* Newton on the algebraic loop gives y = C* x (eq 35). */
 Test(reference, loop_solve_is_cstar)
 {

@@ -221,5 +221,93 @@ b=$("$COSA" simulate --model twomass --scheme zoh+mbcorr --dt 1e-4 --out-order 2
 expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --out-order 3
 expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --out-order x
 
+# ---- --ref FILE.csv: a reference computed elsewhere ------------------------------------
+# e_global's difference to --ref auto is the references' difference over the outputs'
+# spread: near rounding with samples at the macro points (the exact reference accumulates
+# ~300 eps over its steps), the cubic's interpolation error between samples otherwise
+egcmp() { # FILE-RUN-OUTPUT AUTO-RUN-OUTPUT RELATIVE ABSOLUTE
+    awk -v rel="$3" -v abs="$4" 'FNR == 1 { f++ } $1 == "e_global" { e[f] = $2; n++ }
+        END { d = e[1] - e[2]; if (d < 0) d = -d; exit !(n == 2 && e[2] > 0 && d <= rel * e[2] + abs) }' "$1" "$2"
+}
+# twomass, ZOH: another run's trajectory file (its ref.* columns, rows from t = 0) as the
+# reference, samples at every macro point (dt/4: measured 2.6e-12 relative) and between
+# them (3e-5: measured 4.5e-9 relative, bound 1e-7)
+"$COSA" simulate --model twomass --scheme zoh --dt 2.5e-5 -o "$tmp/rf" --name a >/dev/null &&
+    "$COSA" simulate --model twomass --scheme zoh --dt 3e-5 -o "$tmp/rf" --name b >/dev/null &&
+    "$COSA" simulate --model twomass --scheme zoh --dt 1e-4 >"$tmp/auto" &&
+    "$COSA" simulate --model twomass --scheme zoh --dt 1e-4 --ref "$tmp/rf/a.csv" >"$tmp/a" &&
+    grep -q "^reference file $tmp/rf/a.csv (12001 samples, the states at t = 0 from the model)$" "$tmp/a" &&
+    egcmp "$tmp/a" "$tmp/auto" 1e-10 0 && ok || bad "--ref a.csv: $(grep -E 'e_gl|refer' "$tmp/a" "$tmp/auto")"
+"$COSA" simulate --model twomass --scheme zoh --dt 1e-4 --ref "$tmp/rf/b.csv" >"$tmp/b" &&
+    egcmp "$tmp/b" "$tmp/auto" 1e-7 0 && ok || bad "--ref b.csv: $(grep -E 'e_gl' "$tmp/b" "$tmp/auto")"
+# states: a one-way coupled pair in closed form (x_I = e^-t, x_II = e^-t + e^-2t; both
+# states called x, so the columns are x.I.x and x.II.x), for schemes that start at t = p*dt
+cat >"$tmp/oneway.cosa" <<'END'
+model oneway
+tend 0.3
+subsystem I
+  states x
+  inputs u
+  outputs y1
+  A = [ -1 ]
+  B = [ 0 ]
+  C = [ 1 ]
+  D = [ 0 ]
+  x0 = [ 1 ]
+end
+subsystem II
+  states x
+  inputs u
+  outputs y2
+  A = [ -2 ]
+  B = [ 1 ]
+  C = [ 1 ]
+  D = [ 0 ]
+  x0 = [ 2 ]
+end
+connect I.y1 -> II.u
+connect II.y2 -> I.u
+END
+awk -v d=0 'BEGIN { print "# x_I = e^-t, x_II = e^-t + e^-2t"; print "time,x.I.x,x.II.x,ref.y1,y2,extra";
+    for (k = 0; k <= 12400; k++) { t = k * 2.5e-5; a = exp(-t); b = exp(-t) + exp(-2 * t);
+        printf "%.17g,%.17g,%.17g,%.17g,%.17g,7\n", t, a, b + d, a, b } }' >"$tmp/oneway.csv"
+awk -v d=1e-6 'BEGIN { print "time,x.I.x,x.II.x,ref.y1,y2";
+    for (k = 0; k <= 12400; k++) { t = k * 2.5e-5; a = exp(-t); b = exp(-t) + exp(-2 * t);
+        printf "%.17g,%.17g,%.17g,%.17g,%.17g\n", t, a, b + d, a, b } }' >"$tmp/oneway_off.csv"
+for s in zoh foh soh+mbcorr; do
+    "$COSA" simulate --model-file "$tmp/oneway.cosa" --scheme $s --dt 1e-3 --ref "$tmp/oneway.csv" >"$tmp/a" &&
+        "$COSA" simulate --model-file "$tmp/oneway.cosa" --scheme $s --dt 1e-3 >"$tmp/auto" &&
+        grep -q "^reference file $tmp/oneway.csv (12401 samples)$" "$tmp/a" &&
+        egcmp "$tmp/a" "$tmp/auto" 1e-9 1e-12 && ok || bad "--ref oneway.csv $s: $(grep e_gl "$tmp/a" "$tmp/auto")"
+done
+# ... and the states are used: x_II off by 1e-6 at the start moves FOH's e_global (1.8e-7)
+"$COSA" simulate --model-file "$tmp/oneway.cosa" --scheme foh --dt 1e-3 --ref "$tmp/oneway_off.csv" >"$tmp/a" &&
+    ! egcmp "$tmp/a" "$tmp/auto" 1e-2 0 && ok || bad "--ref with other states: $(grep e_gl "$tmp/a" "$tmp/auto")"
+# bad reference files: one line each, exit 2 (1 for a file that cannot be read)
+printf 't,s1,v1\n0,0,100\n1,0,100\n' >"$tmp/r1.csv"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r1.csv"
+grep -q "no column for output 'Fk'" "$tmp/err" && ok || bad "missing output column: $(cat "$tmp/err")"
+printf 'a,s1,v1,Fk\n0,0,100,0\n' >"$tmp/r2.csv"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r2.csv"
+grep -q "r2.csv:1: no time column" "$tmp/err" && ok || bad "no time column: $(cat "$tmp/err")"
+printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100,0\n0.1,0,100,0\n' >"$tmp/r3.csv"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r3.csv"
+grep -q "r3.csv:4: time 0.1 does not increase" "$tmp/err" && ok || bad "time order: $(cat "$tmp/err")"
+printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,x,0\n' >"$tmp/r4.csv"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r4.csv"
+grep -q "r4.csv:3: column 'v1': 'x' is not a finite number" "$tmp/err" && ok || bad "bad number: $(cat "$tmp/err")"
+printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100\n' >"$tmp/r5.csv"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r5.csv"
+grep -q "r5.csv:3: 3 fields, the header (line 1) has 4" "$tmp/err" && ok || bad "short row: $(cat "$tmp/err")"
+printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100,0\n' >"$tmp/r6.csv"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r6.csv"
+grep -q "do not cover the run, 0 .. 0.3" "$tmp/err" && ok || bad "coverage: $(cat "$tmp/err")"
+expect_exit 2 "$COSA" simulate --model twomass --scheme foh --dt 1e-4 --ref "$tmp/rf/a.csv"
+grep -q "no state columns (x.SUB.NAME): FOH starts at t = 1\*dt" "$tmp/err" && ok || bad "FOH without states: $(cat "$tmp/err")"
+printf 'time,x.I.x,y1,y2\n0,1,1,2\n0.4,1,1,2\n' >"$tmp/r7.csv"
+expect_exit 2 "$COSA" simulate --model-file "$tmp/oneway.cosa" --scheme zoh --dt 1e-3 --ref "$tmp/r7.csv"
+grep -q "state columns for some states but not for 'II.x'" "$tmp/err" && ok || bad "some states: $(cat "$tmp/err")"
+expect_exit 1 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/none.csv"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -695,6 +695,20 @@ cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, si
  * exact = 0, rtol = 0, nsteps = fine macro steps. */
 cosa_status cosa_reftraj_cosim(cosa_unitset *set, const cosa_scheme *s, const double *x0,
                                double H, size_t nsamples, unsigned factor, cosa_reftraj **out);
+/* A reference from n samples computed elsewhere (e.g. a monolithic
+ * simulation tool's result): times t (strictly increasing, covering [0,
+ * (nsamples - 1) H] within 1e-9 H), outputs Y (ny x n) and states X (nx x n)
+ * or, without them (X = NULL), only the initial state x0 (the states at the
+ * other samples are then NaN: a co-simulation can start from it at t = 0
+ * only, i.e. p = 0).  The value at t_k = k H is the sample there (within
+ * 1e-9 H), else the cubic through the four nearest samples (the two or three
+ * there are when n < 4): exact for cubics, error O(dt^4 y'''') for smooth
+ * data sampled dt apart.  exact = 0, rtol = 0, nsteps = n.  COSA_EINVAL for
+ * times that do not increase, COSA_ERANGE when they do not cover the run,
+ * COSA_ENONFINITE for NaN/Inf. */
+cosa_status cosa_reftraj_samples(size_t nx, size_t ny, size_t n, const double *t, const double *X,
+                                 const double *x0, const double *Y, double H, size_t nsamples,
+                                 cosa_reftraj **out);
 void cosa_reftraj_free(cosa_reftraj *r);
 
 /* ---- Driver: one co-simulation run with the conventions of METHOD.md --------- */

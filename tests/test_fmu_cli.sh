@@ -99,19 +99,18 @@ simcmp() { # VERSION SCHEME DT [OPTION VALUE]
             "$tmp/a" "$tmp/b" && ok ||
         bad "simulate FMI $1 $2 dt $3 ${4:-} ${5:-}: $(grep e_global "$tmp/a" "$tmp/b") $(cat "$tmp/err")"
 }
+# every order with and without MBCorr, Jacobi and Gauss-Seidel, both FMI versions, both step
+# sizes; MBCorr with directional derivatives and with finite differences through FMU state
 for dt in 1e-4 1e-3; do
-    simcmp 3 zoh $dt
-    simcmp 3 zoh+mbcorr $dt
-    simcmp 3 gs:zoh $dt
-    simcmp 3 foh $dt
-    simcmp 3 soh+mbcorr $dt
-    simcmp 2 foh $dt
-    simcmp 2 soh+mbcorr $dt
-    simcmp 2 gs:foh $dt
-    simcmp 3 zoh+mbcorr $dt --jacobian fd
-    simcmp 3 soh+mbcorr $dt --jacobian fd
-    simcmp 2 foh+mbcorr $dt --jacobian fd
-    simcmp 2 soh+mbcorr $dt --jacobian fd
+    for v in 3 2; do
+        for sc in zoh foh soh gs:zoh gs:foh gs:soh; do
+            simcmp $v $sc $dt
+        done
+        for sc in zoh+mbcorr foh+mbcorr soh+mbcorr; do
+            simcmp $v $sc $dt
+            simcmp $v $sc $dt --jacobian fd
+        done
+    done
     simcmp 3 foh+mbcorr $dt --linearize start
 done
 # an FMU that fails at run time (subsystem II's doStep reaching t = 0.01 s): exit 1, one

@@ -29,6 +29,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A snapshot's FMU state and the instance it belongs to: an FMU state is
+ * only valid for the instance that made it, and setting the unit's state
+ * instantiates the FMU again.  The unit keeps its live snapshots in a list;
+ * freeing an instance frees their FMU states through it first, and a
+ * snapshot of an earlier instance cannot be restored (COSA_EFMU). */
+typedef struct fmu_snapshot {
+    void *fs;                /* the FMU state, or NULL                        */
+    unsigned long serial;    /* the instance it belongs to                    */
+    struct fmu_snapshot *prev, *next;
+} fmu_snapshot;
+
 typedef struct fmu_unit {
     cosa_fmu *fmu;           /* borrowed                                      */
     cosa_unit *unit;         /* the unit this is the implementation of        */
@@ -45,6 +56,9 @@ typedef struct fmu_unit {
     double *starts;
     size_t nstart;
     fmi2CallbackFunctions cb2;
+    unsigned long serial;    /* counts instantiations: which instance a
+                                snapshot's FMU state belongs to           */
+    fmu_snapshot *snaps;     /* the live snapshots                            */
     cosa_unit *helper;       /* a second instance for points other than the
                                 current one (created when first needed)      */
 } fmu_unit;
@@ -120,6 +134,14 @@ static void free_instance(fmu_unit *f)
 {
     if (!f->inst)
         return;
+    for (fmu_snapshot *w = f->snaps; w; w = w->next) /* their FMU states die with it */
+        if (w->fs && w->serial == f->serial) {
+            if (v3(f))
+                f->fmu->f3.FreeFMUState(f->inst, &w->fs);
+            else
+                f->fmu->f2.FreeFMUstate(f->inst, &w->fs);
+            w->fs = NULL;
+        }
     if (v3(f)) {
         f->fmu->f3.Terminate(f->inst);
         f->fmu->f3.FreeInstance(f->inst);
@@ -155,6 +177,7 @@ static void instantiate(cosa_unit *u)
     const cosa_fmu *m = f->fmu;
     const double t = cosa_unit_time(u);
     free_instance(f);
+    f->serial++;
     f->bad = 0;
     f->log[0] = '\0';
     const char *fn = v3(f) ? "fmi3InstantiateCoSimulation" : "fmi2Instantiate";
@@ -403,14 +426,27 @@ static cosa_status fmu_jacobian(cosa_unit *u, double t, const double *x, const d
     return COSA_OK;
 }
 
+
 static cosa_status fmu_save(cosa_unit *u, void **blob)
 {
     cosa_status st = ready(u);
     if (st != COSA_OK)
         return st;
     fmu_unit *f = cosa_unit_impl(u);
-    const int s = v3(f) ? f->fmu->f3.GetFMUState(f->inst, blob)
-                        : f->fmu->f2.GetFMUstate(f->inst, blob);
+    fmu_snapshot *w = *blob;
+    if (!w) {
+        if (!(w = calloc(1, sizeof *w)))
+            return COSA_ENOMEM;
+        w->next = f->snaps;
+        if (f->snaps)
+            f->snaps->prev = w;
+        f->snaps = w;
+    }
+    /* (an earlier instance's FMU state was freed with it: fs is NULL then) */
+    const int s = v3(f) ? f->fmu->f3.GetFMUState(f->inst, &w->fs)
+                        : f->fmu->f2.GetFMUstate(f->inst, &w->fs);
+    w->serial = f->serial;
+    *blob = w;
     return s > 1 ? fail(u, v3(f) ? "fmi3GetFMUState" : "fmi2GetFMUstate", cosa_unit_time(u), s)
                  : COSA_OK;
 }
@@ -421,8 +457,14 @@ static cosa_status fmu_restore(cosa_unit *u, const void *blob)
     if (st != COSA_OK)
         return st;
     fmu_unit *f = cosa_unit_impl(u);
-    const int s = v3(f) ? f->fmu->f3.SetFMUState(f->inst, (void *)blob)
-                        : f->fmu->f2.SetFMUstate(f->inst, (void *)blob);
+    const fmu_snapshot *w = blob;
+    if (!w || w->serial != f->serial) {
+        cosa_unit_fail(u, "FMU %s: a snapshot of an earlier instance (the unit's state was set "
+                          "since) cannot be restored", f->name);
+        return COSA_EFMU;
+    }
+    const int s = v3(f) ? f->fmu->f3.SetFMUState(f->inst, w->fs)
+                        : f->fmu->f2.SetFMUstate(f->inst, w->fs);
     return s > 1 ? fail(u, v3(f) ? "fmi3SetFMUState" : "fmi2SetFMUstate", cosa_unit_time(u), s)
                  : COSA_OK;
 }
@@ -430,12 +472,22 @@ static cosa_status fmu_restore(cosa_unit *u, const void *blob)
 static void fmu_free_state(cosa_unit *u, void *blob)
 {
     fmu_unit *f = cosa_unit_impl(u);
-    if (!blob || !f->inst)
+    fmu_snapshot *w = blob;
+    if (!w)
         return;
-    if (v3(f))
-        f->fmu->f3.FreeFMUState(f->inst, &blob);
+    if (w->fs && f->inst && w->serial == f->serial) {
+        if (v3(f))
+            f->fmu->f3.FreeFMUState(f->inst, &w->fs);
+        else
+            f->fmu->f2.FreeFMUstate(f->inst, &w->fs);
+    }
+    if (w->prev)
+        w->prev->next = w->next;
     else
-        f->fmu->f2.FreeFMUstate(f->inst, &blob);
+        f->snaps = w->next;
+    if (w->next)
+        w->next->prev = w->prev;
+    free(w);
 }
 
 static void fmu_destroy(cosa_unit *u)

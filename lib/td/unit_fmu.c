@@ -387,6 +387,23 @@ static int ddir(fmu_unit *f, const unsigned *unk, size_t n, unsigned known, doub
     return f->fmu->f2.GetDirectionalDerivative(f->inst, unk, n, &known, 1, &one, col);
 }
 
+/* Rows of (J_x, J_u) (n x nx, n x nu, ld n; either may be NULL) for the
+ * unknowns vk (n) that are a state vx or an input vu themselves: e_j. */
+static void alias_rows(const unsigned *vk, size_t n, const unsigned *vx, size_t nx,
+                       const unsigned *vu, size_t nu, double *Jx, double *Ju)
+{
+    for (size_t r = 0; r < n; r++)
+        for (size_t j = 0; j < nx + nu; j++) {
+            if ((j < nx ? vx[j] : vu[j - nx]) != vk[r])
+                continue;
+            for (size_t c = 0; Jx && c < nx; c++)
+                Jx[r + c * n] = j == c ? 1.0 : 0.0;
+            for (size_t c = 0; Ju && c < nu; c++)
+                Ju[r + c * n] = j == nx + c ? 1.0 : 0.0;
+            break;
+        }
+}
+
 static cosa_status fmu_jacobian(cosa_unit *u, double t, const double *x, const double *uin,
                                 double *A, double *B, double *C, double *D)
 {
@@ -423,6 +440,11 @@ static cosa_status fmu_jacobian(cosa_unit *u, double t, const double *x, const d
         if (s > 1)
             return fail(u, fn, t, s);
     }
+    /* an unknown that is a known itself (an output that is a state, a state
+     * derivative aliased to a state: the same value reference) has the unit
+     * row there -- some FMUs answer 0 for it (the Reference FMUs' VanDerPol) */
+    alias_rows(f->vdx, nx, f->vx, nx, f->vu, nu, A, B);
+    alias_rows(f->vy, ny, f->vx, nx, f->vu, nu, C, D);
     return COSA_OK;
 }
 

@@ -12,16 +12,27 @@
 #include <string.h>
 
 extern const char cosa_plot_simulate[]; /* plots/simulate.gp */
+extern const char cosa_plot_energy[];   /* plots/energy.gp */
+
+struct sim_opts {
+    const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *lin, *output, *name, *plot;
+    const char *outorder, *ref, *jacobian;
+    const char *mu, *nu, *limit; /* energy correction (--mu, --nu, --limit) */
+    int fd, energy;
+};
+
+enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT };
 
 static void help(void)
 {
     printf("Usage: cosa simulate [--model NAME] [--set NAME=VALUE]... --scheme S --dt DT\n"
            "                     [--tend T] [--integrator exact|cvode|cvode-adams|rk4|\n"
-           "                     symplectic-euler|euler] [--rtol R] [--atol A] [--micro H]\n"
-           "                     [--ref-rtol R] [--ref auto|fine] [--linearize start|end]\n"
-           "                     [--fd] [--jacobian dd|fd] [--alpha A]\n"
-           "                     [--sequence LIST] [--assume NAME=VALUE]... [-o DIR]\n"
-           "                     [--name NAME] [--plot png|svg|pdf]\n\n"
+           "                     symplectic-euler|euler] [--rtol R] [--atol A]\n"
+           "                     [--micro H|step] [--ref-rtol R] [--ref auto|fine|FILE]\n"
+           "                     [--linearize start|end] [--fd] [--jacobian dd|fd]\n"
+           "                     [--alpha A] [--sequence LIST] [--assume NAME=VALUE]...\n"
+           "                     [--energy [--mu MU|auto [--nu NU] [--limit FRAC|none]]]\n"
+           "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n\n"
            "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
            "its input as a polynomial over the macro step, steps, and returns its outputs;\n"
            "MBCorr linearises every unit at every macro step (MBCorr paper section 2.3);\n"
@@ -70,8 +81,9 @@ static void help(void)
            "                       each state)\n"
            "  --out-order N        order of the output derivatives in the defects (0, 1, 2;\n"
            "                       default 1)\n"
-           "  --micro H            micro step of rk4/euler/symplectic-euler in seconds\n"
-           "                       (default: DT/100)\n"
+           "  --micro H|step       micro step of rk4/euler/symplectic-euler in seconds\n"
+           "                       (default: DT/100); step: one micro step per macro step\n"
+           "                       (the energy paper's setting)\n"
            "  --ref-rtol R         tolerance of the CVODE reference (default 1e-12)\n"
            "  --ref auto|fine|FILE the reference: auto (default: exact for linear models and\n"
            "                       linearised FMU networks, CVODE for nonlinear models),\n"
@@ -90,6 +102,29 @@ static void help(void)
            "  --linearize P        MBCorr linearisation point: start (default without FMUs;\n"
            "                       x_n and the input at T_n) or end (x_{n+1}, input at\n"
            "                       T_{n+1}; the default with FMUs)\n"
+           "  --energy             the energy paper's indicators (models with a mechanical\n"
+           "                       energy and a power port: twomass-fd): at every macro\n"
+           "                       point the residual power dP = sum_b (f_b,n-1 v_n -\n"
+           "                       f_b,n v_n-1) of the uncorrected coupling forces f_b and\n"
+           "                       the velocity v they act on (eqs 7-9), the residual\n"
+           "                       energy dE = H sum dP (eq 12), E(x) and varsigma = E -\n"
+           "                       E_ref (eq 10); prints E0 E_end E_ref_end E_ratio dE_end\n"
+           "                       varsigma_end max_varsigma (max |varsigma|) mu_measured\n"
+           "                       (varsigma_end / dE_end); -o writes NAME_energy.csv and\n"
+           "                       NAME_energy.gp (E, E_ref, E0 + dE; dP over t).  The\n"
+           "                       paper's setting: --scheme zoh --integrator\n"
+           "                       symplectic-euler --micro step\n"
+           "  --mu MU|auto         the energy correction (eqs 13-17; plain Jacobi schemes):\n"
+           "                       f^c_n = -(mu H dP_n + nu Ucal_n) v_n / (|v_n|^2 H) added\n"
+           "                       to the receiving unit's force input over the next step;\n"
+           "                       auto: 0.5 with feedthrough, 0 without (single rate, eqs\n"
+           "                       20-21); also prints mu nu limit U_end (Ucal at the end)\n"
+           "                       caps (points where the limit bound)\n"
+           "  --nu NU              weight of the accumulated uncorrected energy Ucal\n"
+           "                       (eq 17; >= 0, default 0)\n"
+           "  --limit FRAC|none    |f^c| <= FRAC |sum_b f_b| (default 1 = 100 %%); none\n"
+           "                       removes the bound, which is ill-conditioned (near v = 0\n"
+           "                       the force is huge and results depend on rounding)\n"
            "  --fd                 finite-difference Jacobians even where analytic ones exist\n"
            "  --jacobian dd|fd     for FMUs: dd = directional derivatives (an error for an FMU\n"
            "                       without them); fd = finite differences through the FMU's\n"
@@ -107,14 +142,125 @@ static void help(void)
            cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_progress_help, cli_help_line);
 }
 
+/* The checks of --energy, --mu MU|auto, --nu NU, --limit FRAC|none; the
+ * numbers into mu (auto: left for later), nu, limit (none: INFINITY). */
+static int energy_options(const char *cmd, const struct sim_opts *o, const cosa_model *m,
+                          const cosa_scheme *s, double *mu, double *nu, double *limit)
+{
+    if (!o->energy) {
+        if (o->mu || o->nu || o->limit) {
+            cli_error(cmd, "%s needs --energy", o->mu ? "--mu" : o->nu ? "--nu" : "--limit");
+            return CLI_EUSAGE;
+        }
+        return CLI_OK;
+    }
+    if (!m->energy || !m->energy_port) {
+        cli_error(cmd, "--energy: model '%s' declares no mechanical energy and power port "
+                       "(models with them: twomass-fd)", m->name);
+        return CLI_EUSAGE;
+    }
+    if (!o->mu && (o->nu || o->limit)) {
+        cli_error(cmd, "%s needs --mu (the energy correction)", o->nu ? "--nu" : "--limit");
+        return CLI_EUSAGE;
+    }
+    if (!o->mu)
+        return CLI_OK;
+    if (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE) {
+        char sname[64];
+        cosa_scheme_name(s, sname, sizeof sname);
+        cli_error(cmd, "--mu: the energy correction needs a plain Jacobi scheme (no gs:, no "
+                       "+ocorr/+ecorr/+mbcorr), got %s", sname);
+        return CLI_EUSAGE;
+    }
+    if (strcmp(o->mu, "auto") && cli_parse_double(o->mu, mu) != 0) {
+        cli_error(cmd, "--mu must be a finite number or auto, got '%s'", o->mu);
+        return CLI_EUSAGE;
+    }
+    if (o->nu && (cli_parse_double(o->nu, nu) != 0 || *nu < 0.0)) {
+        cli_error(cmd, "--nu must be a finite number >= 0, got '%s'", o->nu);
+        return CLI_EUSAGE;
+    }
+    if (o->limit && strcmp(o->limit, "none") == 0)
+        *limit = INFINITY;
+    else if (o->limit && (cli_parse_double(o->limit, limit) != 0 || *limit < 0.0)) {
+        cli_error(cmd, "--limit must be a fraction >= 0 of the coupling force or none, got '%s'",
+                  o->limit);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* mu_SR of eqs 20-21 for a single-rate run: 0.5 if a unit has direct
+ * feedthrough (D != 0 at its start point), else 0. */
+static double mu_single_rate(const cosa_unitset *set, const double *x0)
+{
+    for (size_t i = 0; i < cosa_unitset_count(set); i++) {
+        cosa_unit *u = cosa_unitset_unit(set, i);
+        const size_t nu = cosa_unit_nu(u), ny = cosa_unit_ny(u);
+        size_t ox;
+        cosa_unitset_offsets(set, i, &ox, NULL, NULL);
+        double *buf = calloc(nu + ny * nu + 1, sizeof *buf);
+        int ft = 0;
+        if (buf && cosa_unit_jacobian(u, 0.0, x0 + ox, buf, 0, NULL, NULL, NULL, buf + nu) ==
+                       COSA_OK)
+            for (size_t k = 0; k < ny * nu; k++)
+                ft |= buf[nu + k] != 0.0;
+        free(buf);
+        if (ft)
+            return 0.5;
+    }
+    return 0.0;
+}
+
+struct energy_ctx {
+    const cosa_model *m;
+    const double *par;
+};
+
+static cosa_status model_energy(void *ctx, const double *x, double *E)
+{
+    const struct energy_ctx *c = ctx;
+    return c->m->energy(c->m, c->par, x, E);
+}
+
+/* NAME_energy.csv: t, E, E_ref, dP, dE, varsigma, fcorr..., U, Ucal, capped. */
+static int write_energy_csv(const char *cmd, const char *path, const char *model,
+                            const char *scheme, double dt, const cosa_cosim_result *r)
+{
+    const cosa_energy_result *e = r->energy;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    char b1[32];
+    fprintf(f, "# cosa %s simulate --energy: model %s, scheme %s, dt %s\n", cosa_version(), model,
+            scheme, cli_num(b1, sizeof b1, dt));
+    fprintf(f, "# columns: t [s]; E mechanical energy [J]; E_ref of the reference; dP residual "
+               "power [W] (eq 9); dE residual energy (eq 12); varsigma = E - E_ref (eq 10); "
+               "fcorr correction force (eq 17); U, Ucal uncorrected energy (eqs 15-16); "
+               "capped 1 where the limit bound fcorr\n");
+    fprintf(f, "t,E,E_ref,dP,dE,varsigma");
+    for (size_t c = 0; c < e->dim; c++)
+        fprintf(f, e->dim > 1 ? ",fcorr.%zu" : ",fcorr", c + 1);
+    fprintf(f, ",U,Ucal,capped\n");
+    for (size_t n = 0; n < e->npoints; n++) {
+        fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", r->t[n], e->E[n], e->Eref[n], e->dP[n],
+                e->dE[n], e->varsigma[n]);
+        for (size_t c = 0; c < e->dim; c++)
+            fprintf(f, ",%.17g", e->fcorr[c + n * e->dim]);
+        fprintf(f, ",%.17g,%.17g,%d\n", e->U[n], e->Ucal[n], e->capped[n]);
+    }
+    if (fclose(f) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
 /* --ref fine: the reference co-simulation's step is DT / this (issue 13) */
 #define REF_FINE_FACTOR 64
 
-struct sim_opts {
-    const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *lin, *output, *name, *plot;
-    const char *outorder, *ref, *jacobian;
-    int fd;
-};
 
 static int extra(void *ctx, int opt, const char *arg)
 {
@@ -134,6 +280,10 @@ static int extra(void *ctx, int opt, const char *arg)
     case 'O': o->outorder = arg; return 0;
     case 'F': o->ref = arg; return 0;
     case 'J': o->jacobian = arg; return 0;
+    case OPT_ENERGY: o->energy = 1; return 0;
+    case OPT_MU: o->mu = arg; return 0;
+    case OPT_NU: o->nu = arg; return 0;
+    case OPT_LIMIT: o->limit = arg; return 0;
     default: return 1;
     }
 }
@@ -382,6 +532,8 @@ int cmd_simulate(int argc, char **argv)
         {"linearize", required_argument, NULL, 'l'}, {"fd", no_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},   {"name", required_argument, NULL, 'n'},
         {"plot", required_argument, NULL, 'p'},     CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,
+        {"energy", no_argument, NULL, OPT_ENERGY},  {"mu", required_argument, NULL, OPT_MU},
+        {"nu", required_argument, NULL, OPT_NU},    {"limit", required_argument, NULL, OPT_LIMIT},
         {0, 0, 0, 0}};
     struct sim_opts o = {0};
     cli_case cs = {0};
@@ -430,11 +582,20 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     tend = m->tend;
+    if (o.micro && strcmp(o.micro, "step") == 0 &&
+        (integ.kind == COSA_INTEGRATOR_EXACT || cosa_integrator_is_adaptive(integ.kind))) {
+        cli_error(cmd, "--micro step: the %s integrator takes no fixed steps (use rk4, "
+                       "symplectic-euler or euler)", iname);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
     double micro = 0.0;
     if ((rc = positive(cmd, "--tend", o.tend, &tend)) != CLI_OK ||
         (rc = positive(cmd, "--rtol", o.rtol, &integ.rtol)) != CLI_OK ||
         (rc = positive(cmd, "--atol", o.atol, &integ.atol)) != CLI_OK ||
-        (rc = positive(cmd, "--micro", o.micro, &micro)) != CLI_OK ||
+        (rc = o.micro && strcmp(o.micro, "step") == 0
+                  ? (micro = dt, CLI_OK) /* one step per unit step (energy paper section 5) */
+                  : positive(cmd, "--micro", o.micro, &micro)) != CLI_OK ||
         (rc = positive(cmd, "--ref-rtol", o.refrtol, &refrtol)) != CLI_OK)
         goto out;
     /* the micro step: 0 < micro <= DT, at most COSA_MICRO_STEPS_MAX per macro step
@@ -481,6 +642,11 @@ int cmd_simulate(int argc, char **argv)
                                                                         : "--fd has");
     if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
         goto out;
+    /* --energy, --mu, --nu, --limit (energy paper) */
+    double e_mu = 0.0, e_nu = 0.0, e_limit = 1.0;
+    const int e_auto = o.mu && strcmp(o.mu, "auto") == 0;
+    if ((rc = energy_options(cmd, &o, m, &scheme, &e_mu, &e_nu, &e_limit)) != CLI_OK)
+        goto out;
     double nsteps = nearbyint(tend / dt);
     if (nsteps < 1) {
         cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to run", dt,
@@ -496,7 +662,7 @@ int cmd_simulate(int argc, char **argv)
     const size_t N = (size_t)nsteps, nsamples = (size_t)scheme.order + N + 1;
 
     /* the output files are checked before anything is computed (as map does) */
-    char sname[64], base[256], csv[512], gp[512];
+    char sname[64], base[256], csv[512], gp[512], ecsv[512], egp[512];
     cosa_scheme_name(&scheme, sname, sizeof sname);
     scli_out out = {.dir = o.output};
     if (o.output || o.plot) {
@@ -508,9 +674,13 @@ int cmd_simulate(int argc, char **argv)
             snprintf(base, sizeof base, "%s_%s", cs.mod.model->name, slug);
         snprintf(csv, sizeof csv, "%s.csv", base);
         snprintf(gp, sizeof gp, "%s.gp", base);
+        snprintf(ecsv, sizeof ecsv, "%s_energy.csv", base);
+        snprintf(egp, sizeof egp, "%s_energy.gp", base);
         if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
             (rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
-            (rc = scli_out_path(cmd, &out, gp, path, sizeof path)) != CLI_OK)
+            (rc = scli_out_path(cmd, &out, gp, path, sizeof path)) != CLI_OK ||
+            (o.energy && (rc = scli_out_path(cmd, &out, ecsv, path, sizeof path)) != CLI_OK) ||
+            (o.energy && (rc = scli_out_path(cmd, &out, egp, path, sizeof path)) != CLI_OK))
             goto out;
     }
 
@@ -657,7 +827,13 @@ int cmd_simulate(int argc, char **argv)
     for (size_t i = 0; i < sm.nsub; i++)
         if (!(cosa_unit_caps(units[i]) & COSA_UNIT_CAN_SAVE_STATE))
             defects = 0;
+    struct energy_ctx ectx = {m, par};
+    if (e_auto)
+        e_mu = mu_single_rate(set, sm.x0);
+    const cosa_energy_opts eopt = {m->energy_port, model_energy, &ectx, o.mu != NULL, e_mu, e_nu,
+                                   e_limit};
     cosa_cosim_opts copt = {.nsteps = N, .master = mopt, .defects = defects,
+                            .energy = o.energy ? &eopt : NULL,
                             .defect_out_order = outorder, .observers = prog.on ? &obs : NULL,
                             .nobservers = prog.on ? 1 : 0};
     st = cosa_cosim_run(set, &scheme, ref, &copt, &res);
@@ -696,6 +872,26 @@ int cmd_simulate(int argc, char **argv)
         printf("status ok\n");
     printf("e_global %.17g\nsteps %zu\n", res->e_global, res->ndone);
     printf("defect_out %.17g\ndefect_conn %.17g\n", res->defect_out, res->defect_conn);
+    const cosa_energy_result *en = res->energy;
+    if (en && en->npoints) {
+        /* the energy paper's figures at the last macro point reached */
+        const size_t L = en->npoints - 1;
+        double vmax = 0.0;
+        for (size_t k = 0; k < en->npoints; k++)
+            vmax = fmax(vmax, fabs(en->varsigma[k]));
+        printf("E0 %.17g\nE_end %.17g\nE_ref_end %.17g\nE_ratio %.17g\ndE_end %.17g\n"
+               "varsigma_end %.17g\nmax_varsigma %.17g\nmu_measured %.17g\n",
+               en->E[0], en->E[L], en->Eref[L], en->E[L] / en->Eref[L], en->dE[L],
+               en->varsigma[L], vmax, en->varsigma[L] / en->dE[L]);
+        if (en->correct) {
+            printf("mu %.17g\nnu %.17g\n", en->mu, en->nu);
+            if (isinf(en->limit))
+                printf("limit none\n");
+            else
+                printf("limit %.17g\n", en->limit);
+            printf("U_end %.17g\ncaps %zu\n", en->Ucal[L], en->caps);
+        }
+    }
     fflush(stdout);
 
     /* files */
@@ -739,6 +935,35 @@ int cmd_simulate(int argc, char **argv)
             if ((rc = scli_gnuplot(cmd, out.dir, gp, o.plot)) != CLI_OK)
                 goto out;
             printf("file %s/%s.%s\n", out.dir, base, o.plot);
+        }
+        if (res->energy) {
+            char ebase[300], e0[40], etitle[600], ecomment[1024];
+            snprintf(ebase, sizeof ebase, "%s_energy", base);
+            snprintf(e0, sizeof e0, "%.17g", res->energy->E[0]);
+            if (res->energy->correct)
+                snprintf(etitle, sizeof etitle, "%s, energy correction mu = %g, nu = %g", title,
+                         res->energy->mu, res->energy->nu);
+            else
+                snprintf(etitle, sizeof etitle, "%s, energy", title);
+            snprintf(ecomment, sizeof ecomment,
+                     "# cosa %s simulate --energy: model %s, scheme %s\n# data: %s",
+                     cosa_version(), m->name, sname, ecsv);
+            const char *ek[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE", "E0", "TITLE"};
+            const char *ev[] = {ecomment, egp, ebase, ecsv, e0, etitle};
+            if ((rc = scli_out_path(cmd, &out, ecsv, path, sizeof path)) != CLI_OK ||
+                (rc = write_energy_csv(cmd, path, m->name, sname, dt, res)) != CLI_OK)
+                goto out;
+            printf("file %s\n", path);
+            if ((rc = scli_out_path(cmd, &out, egp, path, sizeof path)) != CLI_OK ||
+                (rc = scli_write_script(cmd, path, cosa_plot_energy, 6, ek, ev)) != CLI_OK)
+                goto out;
+            printf("file %s\n", path);
+            fflush(stdout);
+            if (o.plot) {
+                if ((rc = scli_gnuplot(cmd, out.dir, egp, o.plot)) != CLI_OK)
+                    goto out;
+                printf("file %s/%s.%s\n", out.dir, ebase, o.plot);
+            }
         }
     }
     rc = CLI_OK;

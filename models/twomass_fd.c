@@ -113,6 +113,22 @@ static const cosa_model_template dump_template = {
         "connect II.v2 -> I.v2\n",
 };
 
+/* Mechanical energy: kinetic energy of both masses and the energy of the
+ * three springs, x = [x1, v1, x2, v2]. */
+static cosa_status energy(const cosa_model *m, const double *par, const double *x, double *E)
+{
+    (void)m;
+    const double dx = x[0] - x[2];
+    *E = 0.5 * (par[M1] * x[1] * x[1] + par[M2] * x[3] * x[3] + par[K1] * x[0] * x[0] +
+                par[K2] * x[2] * x[2] + par[KC] * dx * dx);
+    return COSA_OK;
+}
+
+/* The bond: force f (output 0) of subsystem I on mass 2, whose velocity v2
+ * is output 2; the correction goes into II.f (input 2). */
+static const size_t port_force[1] = {0}, port_velocity[1] = {2}, port_input[1] = {2};
+static const cosa_energy_port port = {1, 1, port_force, port_velocity, port_input};
+
 const cosa_model model_twomass_fd = {
     .name = "twomass-fd",
     .doc = "two-mass oscillator, coupling spring-damper with mass 1 (force feedthrough)",
@@ -122,4 +138,6 @@ const cosa_model model_twomass_fd = {
     .data = &desc,
     .dump_template = &dump_template,
     MODEL_FIXED_CALLBACKS,
+    .energy = energy,
+    .energy_port = &port,
 };

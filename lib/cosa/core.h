@@ -77,6 +77,17 @@ typedef struct cosa_subsystem {
     const double *A, *B, *C, *D;
 } cosa_subsystem;
 
+/* A power port of a coupled system (energy paper, issue 10): nbond force
+ * vectors f_b (dim components each, stacked output indices
+ * force[b * dim + c]; outputs of subsystems with feedthrough) act on the
+ * receiving subsystem whose velocity output is velocity[c] (dim stacked
+ * output indices); an energy correction force is added to its inputs
+ * input[c] (dim stacked input indices).  f_b . v has units of power. */
+typedef struct cosa_energy_port {
+    size_t dim, nbond;
+    const size_t *force, *velocity, *input;
+} cosa_energy_port;
+
 /* N subsystems stacked block-diagonally (eq 5) with coupling u = L y (eq 4). */
 typedef struct cosa_system cosa_system;
 

@@ -111,6 +111,10 @@ struct cosa_model {
     const void *data;
     const cosa_model_template *dump_template;
     void (*destroy)(cosa_model *m);
+    /* energy paper (optional, both or neither): the mechanical energy E(x) of
+     * the whole system at the stacked state x, and its power port */
+    cosa_status (*energy)(const cosa_model *m, const double *par, const double *x, double *E);
+    const cosa_energy_port *energy_port;
 };
 
 /* Registry of built-in models: the linear ones (twomass, twomass-fd,

@@ -450,6 +450,12 @@ cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0);
  * unchanged, the units' states may have advanced. */
 cosa_status cosa_master_step(cosa_master *m);
 
+/* An offset added to every input (nu entries; NULL = 0) from the next
+ * proposal on, as a constant over the step: u~(s) = L P(s) + du_n + off
+ * (the energy paper's correction force, cosa_energy).  Outputs of units
+ * with feedthrough see it like any input.  COSA_ENONFINITE for NaN/Inf. */
+cosa_status cosa_master_set_input_offset(cosa_master *m, const double *off);
+
 /* The stages of a macro step, for a controller that may reject it:
  * propose runs extrapolate -> advance -> correct outputs -> correct state
  * into a proposal (the master's time, history and offset are unchanged);
@@ -713,6 +719,36 @@ void cosa_reftraj_free(cosa_reftraj *r);
 
 /* ---- Driver: one co-simulation run with the conventions of METHOD.md --------- */
 
+/* ---- Energy indicators and correction (energy paper, issue 10) -------------- */
+
+/* The mechanical energy E(x) of the whole system at the stacked state x. */
+typedef cosa_status (*cosa_energy_fn)(void *ctx, const double *x, double *E);
+
+typedef struct cosa_energy_opts {
+    const cosa_energy_port *port;
+    cosa_energy_fn energy;
+    void *ctx;
+    int correct;          /* 1: the energy correction (eqs 13-17)               */
+    double mu, nu;        /* mu: the fraction of the residual energy; nu >= 0    */
+    double limit;         /* |f^c| <= limit |sum_b f_b| (>= 0; INFINITY: none)   */
+} cosa_energy_opts;
+
+/* The energy series at the macro points t[0..npoints-1] of the run. */
+typedef struct cosa_energy_result {
+    size_t npoints, dim;
+    double *E, *Eref;      /* E(x_n), E(x_ref(t_n))                              */
+    double *dP, *dE;       /* residual power (dP[0] = 0) and energy (eqs 9, 12)  */
+    double *varsigma;      /* E - Eref (eq 10)                                   */
+    double *U, *Ucal;      /* the uncorrected part of a step's correction and its
+                              sum (eqs 15-16, one point late; 0 without)        */
+    double *fcorr;         /* dim x npoints: f^c_n (0 without the correction)     */
+    unsigned char *capped; /* 1 where the limit bound f^c_n                       */
+    size_t caps;
+    int correct;
+    double mu, nu, limit;
+} cosa_energy_result;
+void cosa_energy_result_free(cosa_energy_result *r);
+
 typedef struct cosa_cosim_opts {
     size_t nsteps;           /* N = round(T_end / H) >= 1 macro steps           */
     cosa_master_opts master;
@@ -726,6 +762,11 @@ typedef struct cosa_cosim_opts {
                                 sample from a snapshot (the run is unchanged,
                                 bitwise); units need COSA_UNIT_CAN_SAVE_STATE */
     int defect_out_order;    /* 0..COSA_UNIT_DERMAX                             */
+    const cosa_energy_opts *energy; /* NULL, or the energy paper's indicators at
+                                every macro point (result.energy) and, with
+                                energy->correct, its correction force applied
+                                over the next step (Jacobi schemes without
+                                +ocorr/+ecorr/+mbcorr only: COSA_EUNSUPPORTED) */
 } cosa_cosim_opts;
 
 typedef struct cosa_cosim_result {
@@ -749,6 +790,7 @@ typedef struct cosa_cosim_result {
     double defect_out;  /* with opts.defects: the largest run RMS of an output
                            defect, sqrt(sum_n H rms_n^2 / (N H)) (NaN without) */
     double defect_conn; /* the same for the connection defects                */
+    cosa_energy_result *energy; /* with opts.energy, else NULL                   */
 } cosa_cosim_result;
 
 /* Start-up (METHOD.md): the co-simulation starts at t = p H on the reference,

@@ -5,6 +5,7 @@
  * The result arrays are filled by an observer of the master (recorder), the
  * divergence test reads what it recorded. */
 #include "cosa/td.h"
+#include "td/energy.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@ void cosa_cosim_result_free(cosa_cosim_result *r)
     if (!r)
         return;
     free(r->t);
+    cosa_energy_result_free(r->energy);
     free(r);
 }
 
@@ -137,6 +139,22 @@ static cosa_status defect_observe(const cosa_master *m, void *user_data)
     return COSA_OK;
 }
 
+/* Macro point n of the energy accounting from the recorded column n, and
+ * the correction force for the next step as the master's input offset (the
+ * recorded input of column n then includes it). */
+static cosa_status energy_point(energy_acc *a, cosa_master *m, cosa_cosim_result *r,
+                                const cosa_reftraj *ref, size_t p, size_t n, double *uoff)
+{
+    const size_t nx = r->nx, nu = r->nu, ny = r->ny;
+    cosa_status st = energy_acc_point(a, n, r->x + n * nx, ref->x + (p + n) * nx, r->y + n * ny,
+                                      uoff);
+    if (st == COSA_OK)
+        st = cosa_master_set_input_offset(m, uoff);
+    if (st == COSA_OK)
+        st = cosa_master_get(m, NULL, NULL, r->u + n * nu, NULL, NULL, NULL);
+    return st;
+}
+
 cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
                            const cosa_cosim_opts *opt, cosa_cosim_result **out)
 {
@@ -178,9 +196,27 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         dacc.sout = dacc.dconn + nu;
         dacc.sconn = dacc.sout + ny;
     }
-    cosa_status st = cosa_master_create(set, s, H, &mopt, &m);
+    /* the energy correction acts on plain Jacobi couplings only */
+    if (opt->energy && opt->energy->correct &&
+        (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE)) {
+        free(dbuf);
+        return COSA_EUNSUPPORTED;
+    }
+    energy_acc *eacc = NULL;
+    double *uoff = NULL;
+    cosa_status st = COSA_OK;
+    if (opt->energy &&
+        ((st = energy_acc_create(opt->energy, nx, nu, ny, N, H, &eacc)) != COSA_OK ||
+         !(uoff = calloc(nu + 1, sizeof *uoff)))) {
+        free(dbuf);
+        energy_acc_free(eacc);
+        return st != COSA_OK ? st : COSA_ENOMEM;
+    }
+    st = cosa_master_create(set, s, H, &mopt, &m);
     if (st != COSA_OK) {
         free(dbuf);
+        energy_acc_free(eacc);
+        free(uoff);
         return st;
     }
     if ((st = result_alloc(nx, nu, ny, N, &r)) != COSA_OK)
@@ -208,6 +244,9 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         memcpy(yhist + j * ny, ref->y + (p - j) * ny, ny * sizeof *yhist);
     if ((st = cosa_master_init(m, (double)p * H, ref->x + p * nx, yhist, NULL)) != COSA_OK)
         goto fail;
+    /* the energy accounting at t_0 (and the correction for the first step: 0) */
+    if (eacc && (st = energy_point(eacc, m, r, ref, p, 0, uoff)) != COSA_OK)
+        goto fail;
     size_t n = 0;
     while (!r->diverged && n < N) {
         st = cosa_master_step(m);
@@ -227,8 +266,12 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
             break;
         }
         n++;
+        if (eacc && !r->diverged && (st = energy_point(eacc, m, r, ref, p, n, uoff)) != COSA_OK)
+            goto fail;
     }
     r->ndone = n;
+    if (eacc)
+        r->energy = energy_acc_take(eacc);
     r->defect_out = r->defect_conn = NAN;
     if (opt->defects && dacc.st == COSA_OK && dacc.T > 0.0) {
         r->defect_out = r->defect_conn = 0.0;
@@ -244,12 +287,16 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         goto fail;
     free(yhist);
     free(dbuf);
+    free(uoff);
+    energy_acc_free(eacc);
     cosa_master_free(m);
     *out = r;
     return COSA_OK;
 fail:
     free(yhist);
     free(dbuf);
+    free(uoff);
+    energy_acc_free(eacc);
     cosa_master_free(m);
     cosa_cosim_result_free(r);
     return st;

@@ -51,6 +51,7 @@ struct cosa_master {
     double t;
     double *hist, *hist_new;   /* ny x np: ybar_n, ..., ybar_{n-p}; proposal   */
     double *du, *du_new;       /* nu; proposal                                 */
+    double *uoff;              /* nu: input offset (cosa_master_set_input_offset) */
     double *y, *y_new;         /* ny: raw outputs of the last step; proposal   */
     double lag[NP_MAX * NP_MAX], lag1[NP_MAX * NP_MAX], e[NP_MAX], w[NP_MAX];
     double kappa;
@@ -304,7 +305,7 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     }
     m->s.seq = m->seq;
     const size_t np = m->np;
-    size_t total = 2 * ny * np + 2 * nu + 2 * ny + ny * np + 2 * nu * np + ny + nu + ny + nu +
+    size_t total = 2 * ny * np + 3 * nu + 2 * ny + ny * np + 2 * nu * np + ny + nu + ny + nu +
                    big + nx * nu + 2 * ny * nu + ny * ny + 1;
     m->buf = calloc(total, sizeof(double));
     m->ipiv = calloc(ny + 1, sizeof *m->ipiv);
@@ -316,6 +317,7 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     CARVE(m->hist_new, ny * np);
     CARVE(m->du, nu);
     CARVE(m->du_new, nu);
+    CARVE(m->uoff, nu);
     CARVE(m->y, ny);
     CARVE(m->y_new, ny);
     CARVE(m->P, ny * np);
@@ -368,6 +370,17 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
 nomem:
     cosa_master_free(m);
     return COSA_ENOMEM;
+}
+
+cosa_status cosa_master_set_input_offset(cosa_master *m, const double *off)
+{
+    if (!m)
+        return COSA_EINVAL;
+    if (off && !dense_isfinite(m->nu, 1, off, m->nu))
+        return COSA_ENONFINITE;
+    for (size_t k = 0; k < m->nu; k++)
+        m->uoff[k] = off ? off[k] : 0.0;
+    return COSA_OK;
 }
 
 cosa_status cosa_master_add_observer(cosa_master *m, const cosa_observer *obs)
@@ -475,7 +488,7 @@ static void inputs_of(const cosa_master *m, const double *v, double *uout)
         return;
     dense_gemv(m->nu, m->ny, 1.0, m->L, m->nu, v, 0.0, uout);
     for (size_t k = 0; k < m->nu; k++)
-        uout[k] += m->du[k];
+        uout[k] += m->du[k] + m->uoff[k];
 }
 
 /* Linearise every unit at (t, its state, input uin (stacked)) and store the
@@ -558,7 +571,7 @@ static cosa_status stage_advance(cosa_master *m)
         if (nui) {
             dense_gemm('N', 'N', nui, np, ny, 1.0, m->L + ou, nu, m->P, ny, 0.0, m->a + ou, nu);
             for (size_t r = 0; r < nui; r++)
-                m->a[ou + r] += m->du[ou + r];
+                m->a[ou + r] += m->du[ou + r] + m->uoff[ou + r];
             /* d^k u/dt^k at T_n = k! a_k / H^k */
             for (size_t k = 0; k < np; k++)
                 for (size_t r = 0; r < nui; r++)

@@ -18,10 +18,13 @@ struct sim_opts {
     const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *lin, *output, *name, *plot;
     const char *outorder, *ref, *jacobian;
     const char *mu, *nu, *limit; /* energy correction (--mu, --nu, --limit) */
+    const char *input, *start;    /* --input poly|held, --start reference|initial */
+    const char *rate[16];         /* --rate NAME=K */
+    size_t nrate;
     int fd, energy;
 };
 
-enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT };
+enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT, OPT_RATE, OPT_INPUT, OPT_START };
 
 static void help(void)
 {
@@ -31,6 +34,8 @@ static void help(void)
            "                     [--micro H|step] [--ref-rtol R] [--ref auto|fine|FILE]\n"
            "                     [--linearize start|end] [--fd] [--jacobian dd|fd]\n"
            "                     [--alpha A] [--sequence LIST] [--assume NAME=VALUE]...\n"
+           "                     [--rate NAME=K]... [--input poly|held]\n"
+           "                     [--start reference|initial]\n"
            "                     [--energy [--mu MU|auto [--nu NU] [--limit FRAC|none]]]\n"
            "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n\n"
            "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
@@ -102,6 +107,20 @@ static void help(void)
            "  --linearize P        MBCorr linearisation point: start (default without FMUs;\n"
            "                       x_n and the input at T_n) or end (x_{n+1}, input at\n"
            "                       T_{n+1}; the default with FMUs)\n"
+           "  --rate NAME=K        multi-rate (energy paper): the unit NAME (subsystem name\n"
+           "                       or 1-based index) takes K equal steps of DT/K per macro\n"
+           "                       step (repeatable; plain Jacobi schemes); prints 'rate'\n"
+           "                       and, for two units, R = h_df / h_ndf (the step of the\n"
+           "                       unit with feedthrough over the other's)\n"
+           "  --input poly|held    poly (default): the input polynomial over the step; held:\n"
+           "                       before each of its steps a unit gets the polynomial's\n"
+           "                       value at the step's start and holds it (eq 9), so K = 1\n"
+           "                       units see the last sample\n"
+           "  --start reference|initial\n"
+           "                       reference (default): METHOD.md's start on the reference\n"
+           "                       at t = p*DT; initial: at t = 0 from x0, y0 from the\n"
+           "                       algebraic loop, the extrapolation order capped by the\n"
+           "                       samples that exist (step 1 ZOH, step 2 at most FOH)\n"
            "  --energy             the energy paper's indicators (models with a mechanical\n"
            "                       energy and a power port: twomass-fd): at every macro\n"
            "                       point the residual power dP = sum_b (f_b,n-1 v_n -\n"
@@ -112,13 +131,15 @@ static void help(void)
            "                       varsigma_end max_varsigma (max |varsigma|) mu_measured\n"
            "                       (varsigma_end / dE_end); -o writes NAME_energy.csv and\n"
            "                       NAME_energy.gp (E, E_ref, E0 + dE; dP over t).  The\n"
-           "                       paper's setting: --scheme zoh --integrator\n"
-           "                       symplectic-euler --micro step\n"
+           "                       paper's setting: --integrator symplectic-euler --micro\n"
+           "                       step --input held --start initial\n"
            "  --mu MU|auto         the energy correction (eqs 13-17; plain Jacobi schemes):\n"
            "                       f^c_n = -(mu H dP_n + nu Ucal_n) v_n / (|v_n|^2 H) added\n"
            "                       to the receiving unit's force input over the next step;\n"
-           "                       auto: 0.5 with feedthrough, 0 without (single rate, eqs\n"
-           "                       20-21); also prints mu nu limit U_end (Ucal at the end)\n"
+           "                       auto (two units): eqs 20-21, mu_SR = 0.5 with\n"
+           "                       feedthrough, 0 without; ZOH mu_SR (1.5 - 0.5/R) for R >\n"
+           "                       1, FOH/SOH mu_SR R for R < 1, else mu_SR; also prints mu\n"
+           "                       nu limit U_end (Ucal at the end)\n"
            "                       caps (points where the limit bound)\n"
            "  --nu NU              weight of the accumulated uncorrected energy Ucal\n"
            "                       (eq 17; >= 0, default 0)\n"
@@ -140,6 +161,86 @@ static void help(void)
            "                       existing ones are not overwritten)\n"
            "%s%s",
            cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_progress_help, cli_help_line);
+}
+
+/* --rate NAME=K (subsystem name or 1-based index, K a positive integer)
+ * into rate (nsub entries, 1 by default); --input, --start; the checks
+ * against the scheme.  *multirate: some K > 1. */
+static int coupling_options(const char *cmd, const struct sim_opts *o, const cosa_model *m,
+                            const double *par, size_t nsub, const cosa_scheme *s,
+                            unsigned *rate, int *held, int *initial)
+{
+    for (size_t i = 0; i < nsub; i++)
+        rate[i] = 1;
+    for (size_t k = 0; k < o->nrate; k++) {
+        const char *eq = strchr(o->rate[k], '=');
+        size_t idx = (size_t)-1, v;
+        if (!eq) {
+            cli_error(cmd, "--rate expects NAME=K, got '%s'", o->rate[k]);
+            return CLI_EUSAGE;
+        }
+        const size_t len = (size_t)(eq - o->rate[k]);
+        for (size_t i = 0; i < nsub && m->sub_name; i++) {
+            const char *nm = m->sub_name(m, par, i);
+            if (nm && strlen(nm) == len && strncmp(nm, o->rate[k], len) == 0)
+                idx = i;
+        }
+        char num[32];
+        if (idx == (size_t)-1 && len < sizeof num) {
+            memcpy(num, o->rate[k], len);
+            num[len] = '\0';
+            if (cli_parse_size(num, &v) == 0 && v >= 1 && v <= nsub)
+                idx = v - 1;
+        }
+        if (idx == (size_t)-1) {
+            cli_error(cmd, "--rate: '%.*s' is not a subsystem name or index 1..%zu", (int)len,
+                      o->rate[k], nsub);
+            return CLI_EUSAGE;
+        }
+        if (cli_parse_size(eq + 1, &v) != 0 || v < 1 || v > 1000000) {
+            cli_error(cmd, "--rate %s: K must be an integer 1..1000000 (unit steps per macro "
+                           "step)", o->rate[k]);
+            return CLI_EUSAGE;
+        }
+        rate[idx] = (unsigned)v;
+    }
+    if (o->input && strcmp(o->input, "held") && strcmp(o->input, "poly")) {
+        cli_error(cmd, "--input must be poly or held, got '%s'", o->input);
+        return CLI_EUSAGE;
+    }
+    if (o->start && strcmp(o->start, "initial") && strcmp(o->start, "reference")) {
+        cli_error(cmd, "--start must be reference or initial, got '%s'", o->start);
+        return CLI_EUSAGE;
+    }
+    *held = o->input && strcmp(o->input, "held") == 0;
+    *initial = o->start && strcmp(o->start, "initial") == 0;
+    if ((o->nrate || *held || *initial) &&
+        (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || s->model)) {
+        char sname[64];
+        cosa_scheme_name(s, sname, sizeof sname);
+        cli_error(cmd, "%s needs a plain Jacobi scheme (no gs:, no +ocorr/+ecorr/+mbcorr, no "
+                       "--assume), got %s",
+                  o->nrate ? "--rate" : *held ? "--input held" : "--start initial", sname);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* R = h_df / h_ndf of a two-unit run (the step of the unit with direct
+ * feedthrough over the other's), or 0 when it is not defined (not two
+ * units, or both or neither with feedthrough). */
+static int unit_feedthrough(const cosa_unitset *set, size_t i, const double *x0);
+static double step_ratio(const cosa_unitset *set, const double *x0, const unsigned *rate)
+{
+    if (cosa_unitset_count(set) != 2)
+        return 0.0;
+    int ft[2];
+    for (size_t i = 0; i < 2; i++)
+        ft[i] = unit_feedthrough(set, i, x0);
+    if (ft[0] == ft[1])
+        return 0.0;
+    const size_t df = ft[0] ? 0 : 1;
+    return (double)rate[1 - df] / (double)rate[df];
 }
 
 /* The checks of --energy, --mu MU|auto, --nu NU, --limit FRAC|none; the
@@ -190,26 +291,38 @@ static int energy_options(const char *cmd, const struct sim_opts *o, const cosa_
     return CLI_OK;
 }
 
-/* mu_SR of eqs 20-21 for a single-rate run: 0.5 if a unit has direct
- * feedthrough (D != 0 at its start point), else 0. */
-static double mu_single_rate(const cosa_unitset *set, const double *x0)
+/* 1 if unit i of set has direct feedthrough: D != 0 at its start point
+ * (state from x0, inputs 0). */
+static int unit_feedthrough(const cosa_unitset *set, size_t i, const double *x0)
 {
-    for (size_t i = 0; i < cosa_unitset_count(set); i++) {
-        cosa_unit *u = cosa_unitset_unit(set, i);
-        const size_t nu = cosa_unit_nu(u), ny = cosa_unit_ny(u);
-        size_t ox;
-        cosa_unitset_offsets(set, i, &ox, NULL, NULL);
-        double *buf = calloc(nu + ny * nu + 1, sizeof *buf);
-        int ft = 0;
-        if (buf && cosa_unit_jacobian(u, 0.0, x0 + ox, buf, 0, NULL, NULL, NULL, buf + nu) ==
-                       COSA_OK)
-            for (size_t k = 0; k < ny * nu; k++)
-                ft |= buf[nu + k] != 0.0;
-        free(buf);
-        if (ft)
-            return 0.5;
-    }
-    return 0.0;
+    cosa_unit *u = cosa_unitset_unit(set, i);
+    const size_t nu = cosa_unit_nu(u), ny = cosa_unit_ny(u);
+    size_t ox;
+    cosa_unitset_offsets(set, i, &ox, NULL, NULL);
+    double *buf = calloc(nu + ny * nu + 1, sizeof *buf);
+    int ft = 0;
+    if (buf && cosa_unit_jacobian(u, 0.0, x0 + ox, buf, 0, NULL, NULL, NULL, buf + nu) == COSA_OK)
+        for (size_t k = 0; k < ny * nu; k++)
+            ft |= buf[nu + k] != 0.0;
+    free(buf);
+    return ft;
+}
+
+/* --mu auto, eqs 20-21: mu_SR = 0.5 if a unit has direct feedthrough, else
+ * 0; for two units at the step ratio R (0: single rate) with extrapolation
+ * order p: ZOH mu_SR (1.5 - 0.5 / R) for R > 1, FOH and up mu_SR R for
+ * R < 1, else mu_SR. */
+static double mu_auto(const cosa_unitset *set, const double *x0, double R, int p)
+{
+    double mu_sr = 0.0;
+    for (size_t i = 0; i < cosa_unitset_count(set); i++)
+        if (unit_feedthrough(set, i, x0))
+            mu_sr = 0.5;
+    if (R > 1.0 && p == 0)
+        return mu_sr * (1.5 - 0.5 / R);
+    if (R > 0.0 && R < 1.0 && p > 0)
+        return mu_sr * R;
+    return mu_sr;
 }
 
 struct energy_ctx {
@@ -284,6 +397,13 @@ static int extra(void *ctx, int opt, const char *arg)
     case OPT_MU: o->mu = arg; return 0;
     case OPT_NU: o->nu = arg; return 0;
     case OPT_LIMIT: o->limit = arg; return 0;
+    case OPT_INPUT: o->input = arg; return 0;
+    case OPT_START: o->start = arg; return 0;
+    case OPT_RATE:
+        if (o->nrate == sizeof o->rate / sizeof o->rate[0])
+            return 1;
+        o->rate[o->nrate++] = arg;
+        return 0;
     default: return 1;
     }
 }
@@ -534,6 +654,8 @@ int cmd_simulate(int argc, char **argv)
         {"plot", required_argument, NULL, 'p'},     CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,
         {"energy", no_argument, NULL, OPT_ENERGY},  {"mu", required_argument, NULL, OPT_MU},
         {"nu", required_argument, NULL, OPT_NU},    {"limit", required_argument, NULL, OPT_LIMIT},
+        {"rate", required_argument, NULL, OPT_RATE}, {"input", required_argument, NULL, OPT_INPUT},
+        {"start", required_argument, NULL, OPT_START},
         {0, 0, 0, 0}};
     struct sim_opts o = {0};
     cli_case cs = {0};
@@ -541,6 +663,7 @@ int cmd_simulate(int argc, char **argv)
     cosa_unit **units = NULL;
     cosa_fmu **fmus = NULL; /* subsystems of a model file backed by FMUs */
     unsigned char *sgain = NULL; /* FMUs whose MBCorr gains come from their steps */
+    unsigned *rate = NULL;       /* --rate: unit steps per macro step */
     cosa_unitset *set = NULL;
     cosa_reftraj *ref = NULL;
     cosa_cosim_result *res = NULL;
@@ -646,6 +769,20 @@ int cmd_simulate(int argc, char **argv)
     double e_mu = 0.0, e_nu = 0.0, e_limit = 1.0;
     const int e_auto = o.mu && strcmp(o.mu, "auto") == 0;
     if ((rc = energy_options(cmd, &o, m, &scheme, &e_mu, &e_nu, &e_limit)) != CLI_OK)
+        goto out;
+    if (e_auto && sm.nsub != 2) {
+        cli_error(cmd, "--mu auto: eqs 20-21 are for two units, model '%s' has %zu (give --mu "
+                       "MU)", m->name, sm.nsub);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    int held = 0, initial = 0;
+    if (!(rate = calloc(sm.nsub + 1, sizeof *rate))) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    if ((rc = coupling_options(cmd, &o, m, par, sm.nsub, &scheme, rate, &held, &initial)) != CLI_OK)
         goto out;
     double nsteps = nearbyint(tend / dt);
     if (nsteps < 1) {
@@ -828,11 +965,17 @@ int cmd_simulate(int argc, char **argv)
         if (!(cosa_unit_caps(units[i]) & COSA_UNIT_CAN_SAVE_STATE))
             defects = 0;
     struct energy_ctx ectx = {m, par};
+    const double R = o.nrate ? step_ratio(set, sm.x0, rate) : 0.0;
     if (e_auto)
-        e_mu = mu_single_rate(set, sm.x0);
+        e_mu = mu_auto(set, sm.x0, R, scheme.order);
+    mopt.rate = o.nrate ? rate : NULL;
+    mopt.held = held;
     const cosa_energy_opts eopt = {m->energy_port, model_energy, &ectx, o.mu != NULL, e_mu, e_nu,
                                    e_limit};
+    if (o.nrate || held)
+        defects = 0; /* the mid sample is a polynomial-input half step */
     cosa_cosim_opts copt = {.nsteps = N, .master = mopt, .defects = defects,
+                            .start_initial = initial,
                             .energy = o.energy ? &eopt : NULL,
                             .defect_out_order = outorder, .observers = prog.on ? &obs : NULL,
                             .nobservers = prog.on ? 1 : 0};
@@ -870,6 +1013,16 @@ int cmd_simulate(int argc, char **argv)
         printf("status diverged t=%.15g\nreason %s\n", res->t_diverged, res->reason);
     else
         printf("status ok\n");
+    if (o.nrate) {
+        printf("rate");
+        for (size_t i = 0; i < sm.nsub; i++)
+            printf(" %s=%u", m->sub_name ? m->sub_name(m, par, i) : "?", rate[i]);
+        printf("\n");
+        if (R > 0.0)
+            printf("R %.17g\n", R);
+    }
+    if (held || initial)
+        printf("input %s\nstart %s\n", held ? "held" : "poly", initial ? "initial" : "reference");
     printf("e_global %.17g\nsteps %zu\n", res->e_global, res->ndone);
     printf("defect_out %.17g\ndefect_conn %.17g\n", res->defect_out, res->defect_conn);
     const cosa_energy_result *en = res->energy;
@@ -919,7 +1072,12 @@ int cmd_simulate(int argc, char **argv)
         snprintf(rcol, sizeof rcol, "%zu", 2 + 2 * sm.nu + 2 * sm.ny);
         char sets[384];
         scli_title_sets(&cs.mod, NULL, 0, sets, sizeof sets);
-        snprintf(title, sizeof title, "%s, %s, ΔT = %g s%s%s", m->name, sname, dt, sets,
+        char rdesc[160] = "";
+        for (size_t i = 0; o.nrate && i < sm.nsub; i++)
+            if (rate[i] > 1 && strlen(rdesc) + 40 < sizeof rdesc)
+                snprintf(rdesc + strlen(rdesc), sizeof rdesc - strlen(rdesc), ", %s: %u steps",
+                         m->sub_name ? m->sub_name(m, par, i) : "?", rate[i]);
+        snprintf(title, sizeof title, "%s, %s, ΔT = %g s%s%s%s", m->name, sname, dt, sets, rdesc,
                  res->diverged ? " (diverged)" : "");
         snprintf(comment, sizeof comment, "# cosa %s simulate: model %s, scheme %s\n# data: %s",
                  cosa_version(), m->name, sname, csv);
@@ -978,6 +1136,7 @@ out:
         cosa_fmu_close(fmus[i]);
     free(fmus);
     free(sgain);
+    free(rate);
     cosa_odesys_free(sm.os);
     cosa_system_free(sm.sys);
     cosa_system_free(sm.model);

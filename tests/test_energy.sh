@@ -85,6 +85,64 @@ done
     awk -v e="$(val E_end "$tmp/a")" 'BEGIN { d = e / 10000 - 1; if (d < 0) d = -d; exit !(d <= 0.02) }' &&
     grep -q '^caps [0-9]' "$tmp/a" && grep -q '^limit 1$' "$tmp/a" && ok || bad "case 1 corrected: $(grep E_end "$tmp/a")"
 
+# ---- multi-rate coupling, held inputs, start from the initial state ------------------------
+M="--model twomass-fd --dt 1e-3 --integrator symplectic-euler --micro step --input held --start initial --energy"
+# K = 1 with held inputs and the start from the initial state is today's ZOH run, bitwise
+"$COSA" simulate $M --scheme zoh --tend 1 -o "$tmp/k1" --name r >/dev/null &&
+    "$COSA" simulate $P --tend 1 -o "$tmp/k0" --name r >/dev/null &&
+    strip "$tmp/k1/r.csv" >"$tmp/a" && strip "$tmp/k0/r.csv" >"$tmp/b" && cmp -s "$tmp/a" "$tmp/b" &&
+    strip "$tmp/k1/r_energy.csv" >"$tmp/a" && strip "$tmp/k0/r_energy.csv" >"$tmp/b" && cmp -s "$tmp/a" "$tmp/b" &&
+    ok || bad "K = 1 held/initial differs from the plain run"
+# unit steps under the same polynomial input: exact units take K steps of H/K as one step of
+# H, to rounding: e_global is an error over the outputs' spread, so the trajectories'
+# rounding (7000 exact steps, ~1e-12 of the outputs' scale) moves it by ~1e-12 absolute
+# (measured 5.7e-14); bound 1e-10.  With ZOH a held input is the polynomial itself (bitwise)
+X="--model twomass-fd --dt 1e-3 --tend 1 --integrator exact"
+for sc in zoh foh soh; do
+    "$COSA" simulate $X --scheme $sc --rate II=7 >"$tmp/a" && "$COSA" simulate $X --scheme $sc >"$tmp/b" &&
+        awk -v a="$(val e_global "$tmp/a")" -v b="$(val e_global "$tmp/b")" \
+            'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-10) }' &&
+        ok || bad "exact units, $sc, 7 unit steps: $(val e_global "$tmp/a") vs $(val e_global "$tmp/b")"
+done
+"$COSA" simulate $X --scheme zoh --rate II=7 --input held >"$tmp/a" && "$COSA" simulate $X --scheme zoh --rate II=7 >"$tmp/b" &&
+    [ "$(val e_global "$tmp/a")" = "$(val e_global "$tmp/b")" ] && ok || bad "ZOH held != polynomial"
+# the capped start: SOH's first macro step is ZOH's and its second FOH's, bitwise
+for sc in zoh foh soh; do
+    "$COSA" simulate --model twomass-fd --dt 1e-3 --tend 0.01 --integrator exact --start initial --scheme $sc \
+        -o "$tmp/st" --name $sc >/dev/null || bad "start initial $sc"
+done
+strip "$tmp/st/soh.csv" | sed -n 3p | cut -d, -f5-7 >"$tmp/a" && strip "$tmp/st/zoh.csv" | sed -n 3p | cut -d, -f5-7 >"$tmp/b" &&
+    cmp -s "$tmp/a" "$tmp/b" && strip "$tmp/st/soh.csv" | sed -n 4p | cut -d, -f5-7 >"$tmp/a" &&
+    strip "$tmp/st/foh.csv" | sed -n 4p | cut -d, -f5-7 >"$tmp/b" && cmp -s "$tmp/a" "$tmp/b" &&
+    strip "$tmp/st/soh.csv" | sed -n 5p | cut -d, -f5-7 >"$tmp/a" && strip "$tmp/st/foh.csv" | sed -n 5p | cut -d, -f5-7 >"$tmp/b" &&
+    ! cmp -s "$tmp/a" "$tmp/b" && ok || bad "capped start"
+# eqs 20-21: mu auto (R = h_df / h_ndf: II's rate for R > 1, I's for R < 1)
+"$COSA" simulate $M --scheme zoh --tend 0.01 --rate II=10 --mu auto >"$tmp/a" &&
+    [ "$(val R "$tmp/a")" = 10 ] && [ "$(val mu "$tmp/a")" = 0.72499999999999998 ] && ok || bad "mu auto R = 10"
+"$COSA" simulate $M --scheme foh --tend 0.01 --rate I=40 --mu auto >"$tmp/a" &&
+    [ "$(val R "$tmp/a")" = 0.025000000000000001 ] && [ "$(val mu "$tmp/a")" = 0.012500000000000001 ] &&
+    ok || bad "mu auto R = 1/40: $(grep -E '^(R|mu) ' "$tmp/a")"
+# ... and mu_measured at 1 s is within 0.05 of them (measured: at most 0.037 away, FOH at
+# R = 1/5 and 1/10)
+for c in "zoh II=2 0.625" "zoh II=5 0.7" "zoh II=10 0.725" "zoh II=20 0.7375" "foh II=2 0.5" \
+    "foh II=5 0.5" "foh II=10 0.5" "foh II=20 0.5" "soh II=2 0.5" "soh II=5 0.5" "soh II=10 0.5" \
+    "soh II=20 0.5" "foh I=2 0.25" "foh I=5 0.1" "foh I=10 0.05"; do
+    set -- $c
+    "$COSA" simulate $M --scheme $1 --rate $2 --tend 1 >"$tmp/a" &&
+        awk -v m="$(val mu_measured "$tmp/a")" -v f="$3" 'BEGIN { d = m - f; if (d < 0) d = -d; exit !(d <= 0.05) }' &&
+        ok || bad "mu_measured $1 $2: $(val mu_measured "$tmp/a"), eqs 20-21: $3"
+done
+# Figs 20-21 (II ten times faster, ZOH): uncorrected E(10) > 2 E0; with mu auto and limit
+# 100 % |E - E_ref| <= 0.02 E0 throughout and max |x2| over [8, 10] s within 5 % of the
+# reference's (measured: E(10) = 3.02 E0; 128 J; 0.5 %)
+"$COSA" simulate $M --scheme zoh --tend 10 --rate II=10 >"$tmp/a" &&
+    awk -v e="$(val E_end "$tmp/a")" 'BEGIN { exit !(e > 20000) }' && ok || bad "Fig 20 uncorrected: $(val E_end "$tmp/a")"
+"$COSA" simulate $M --scheme zoh --tend 10 --rate II=10 --mu auto -o "$tmp/f20" --name r >"$tmp/a" &&
+    awk -v v="$(val max_varsigma "$tmp/a")" 'BEGIN { exit !(v <= 200) }' &&
+    strip "$tmp/f20/r.csv" | awk -F, 'NR > 1 && $1 >= 8 { a = $6; if (a < 0) a = -a; b = $15; if (b < 0) b = -b;
+        if (a > ma) ma = a; if (b > mb) mb = b } END { d = ma / mb - 1; if (d < 0) d = -d; exit !(mb > 0 && d <= 0.05) }' &&
+    ok || bad "Fig 21 corrected: $(val max_varsigma "$tmp/a")"
+
 # ---- errors: one line, exit 2 ---------------------------------------------------------------
 err() { # WORDS ARGS...
     w=$1
@@ -102,6 +160,15 @@ err "--nu needs --mu" $P --nu 0.5
 err "plain Jacobi scheme" --model twomass-fd --scheme zoh+mbcorr --dt 1e-3 --energy --mu 0.5
 err "plain Jacobi scheme" --model twomass-fd --scheme gs:zoh --dt 1e-3 --energy --mu 0.5
 err "takes no fixed steps" --model twomass-fd --scheme zoh --dt 1e-3 --integrator cvode --micro step
+err "K must be an integer" $P --rate II=0
+err "K must be an integer" $P --rate II=1.5
+err "not a subsystem name" $P --rate III=2
+err "--rate expects NAME=K" $P --rate II
+err "needs a plain Jacobi scheme" --model twomass-fd --scheme gs:zoh --dt 1e-3 --rate II=2
+err "needs a plain Jacobi scheme" --model twomass-fd --scheme zoh+mbcorr --dt 1e-3 --input held
+err "needs a plain Jacobi scheme" --model twomass-fd --scheme foh+ocorr --dt 1e-3 --start initial
+err "--input must be poly or held" $P --input x
+err "--start must be reference or initial" $P --start x
 
 echo "test_energy.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]

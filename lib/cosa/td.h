@@ -406,6 +406,16 @@ typedef struct cosa_master_opts {
                          effect on it); the unit needs COSA_UNIT_CAN_SAVE_STATE.
                          Copied by cosa_master_create; ignored with a
                          scheme's fixed model (cosa_scheme.model)              */
+    const unsigned *rate; /* NULL, or per unit K >= 1: the unit takes K equal
+                         steps of H / K per macro step (multi-rate, energy
+                         paper; copied)                                        */
+    int held;             /* 1: before each of its steps a unit gets the input
+                         polynomial's value at the step's start, held constant
+                         over the step (eq 9: a unit's outputs at T_{n+1} use
+                         the input of its last step; K = 1 units see the last
+                         sample).  rate and held need a plain Jacobi scheme
+                         without the mid sample, gains by steps or TAYLOR:
+                         else COSA_EUNSUPPORTED                                 */
 } cosa_master_opts;
 
 typedef struct cosa_master cosa_master;
@@ -444,6 +454,11 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
  * starting at 0) copied into every history slot, du = 0.  (This injects an
  * O(H) start-up error for p > 0; METHOD.md starts on the reference instead.) */
 cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0);
+/* The same, but the history holds y0 only: the extrapolation degree is
+ * capped by the samples that exist (step 1 ZOH, step 2 at most FOH, ...;
+ * energy paper's start, `--start initial`).  Schemes without corrections
+ * and with HISTORY extrapolation only (COSA_EUNSUPPORTED). */
+cosa_status cosa_master_init_initial(cosa_master *m, double t0, const double *x0);
 
 /* One macro step: cosa_master_propose, then cosa_master_commit.  On failure
  * (a unit's status, COSA_ECORRSINGULAR, ...) the master's history is
@@ -762,6 +777,11 @@ typedef struct cosa_cosim_opts {
                                 sample from a snapshot (the run is unchanged,
                                 bitwise); units need COSA_UNIT_CAN_SAVE_STATE */
     int defect_out_order;    /* 0..COSA_UNIT_DERMAX                             */
+    int start_initial;       /* 1: start at t = 0 from the reference's x(0), y_0
+                                from the algebraic loop, the extrapolation degree
+                                capped by the samples that exist
+                                (cosa_master_init_initial; energy paper);
+                                t[n] = n H then                                 */
     const cosa_energy_opts *energy; /* NULL, or the energy paper's indicators at
                                 every macro point (result.energy) and, with
                                 energy->correct, its correction force applied

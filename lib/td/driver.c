@@ -172,7 +172,9 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         ref->nsamples < (size_t)s->order + N + 1 || opt->nobservers + 2 > COSA_MASTER_OBSERVERS ||
         (opt->defects && (opt->defect_out_order < 0 || opt->defect_out_order > COSA_UNIT_DERMAX)))
         return COSA_ERANGE;
-    const size_t p = (size_t)s->order, np = p + 1;
+    /* p0: the first macro point's index on the reference (p: METHOD.md's
+     * start on the reference at t = p H; 0: from the initial state) */
+    const size_t np = (size_t)s->order + 1, p = opt->start_initial ? 0 : (size_t)s->order;
     const double H = ref->H;
     double factor = opt->diverge_factor > 0.0 ? opt->diverge_factor : DIVERGE_FACTOR;
 
@@ -240,9 +242,14 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         cosa_master_add_observer(m, &defect_obs);
     for (size_t k = 0; k < opt->nobservers; k++)
         cosa_master_add_observer(m, &opt->observers[k]);
-    for (size_t j = 0; j < np; j++)
-        memcpy(yhist + j * ny, ref->y + (p - j) * ny, ny * sizeof *yhist);
-    if ((st = cosa_master_init(m, (double)p * H, ref->x + p * nx, yhist, NULL)) != COSA_OK)
+    if (opt->start_initial)
+        st = cosa_master_init_initial(m, 0.0, ref->x);
+    else {
+        for (size_t j = 0; j < np; j++)
+            memcpy(yhist + j * ny, ref->y + (p - j) * ny, ny * sizeof *yhist);
+        st = cosa_master_init(m, (double)p * H, ref->x + p * nx, yhist, NULL);
+    }
+    if (st != COSA_OK)
         goto fail;
     /* the energy accounting at t_0 (and the correction for the first step: 0) */
     if (eacc && (st = energy_point(eacc, m, r, ref, p, 0, uoff)) != COSA_OK)

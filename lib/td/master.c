@@ -91,6 +91,9 @@ struct cosa_master {
     double *gwork;             /* 2 ny + nu: cosa_unit_step_gains scratch      */
     double *gblk;              /* 2 x (largest ny_i x nu_i): one unit's gains  */
     cosa_unit_snapshot **gsnaps; /* nunits: their snapshots                   */
+    /* multi-rate units and held inputs (energy paper, opt.rate / opt.held) */
+    unsigned *rate;            /* nunits: unit steps per macro step (NULL: 1)    */
+    size_t nvalid;             /* history samples that exist (capped start)     */
     double H_prop;             /* H of the last proposal                       */
     int have_data;             /* the step data are those of the last proposal  */
 };
@@ -146,6 +149,7 @@ void cosa_master_free(cosa_master *m)
     free(m->gsnaps);
     free(m->sgain);
     free(m->sGp);
+    free(m->rate);
     free(m->yder);
     cosa_disc_workspace_free(m->dw);
     cosa_system_free(m->jsys);
@@ -268,6 +272,18 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
         return COSA_EUNSUPPORTED; /* Algorithm 1: non-iterative Jacobi, no correction */
     if (taylor && (opt->out_order < 0 || opt->out_order > COSA_UNIT_DERMAX))
         return COSA_ERANGE;
+    int multirate = 0;
+    for (size_t i = 0; opt && opt->rate && i < cosa_unitset_count(set); i++) {
+        if (opt->rate[i] < 1)
+            return COSA_ERANGE;
+        multirate |= opt->rate[i] > 1;
+    }
+    /* unit steps and held inputs: plain Jacobi, no correction, no snapshots
+     * of the step (the mid sample, gains by steps), history extrapolation */
+    if ((multirate || (opt && opt->held)) &&
+        (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || taylor || opt->sample_mid ||
+         opt->step_gains))
+        return COSA_EUNSUPPORTED;
 
     const size_t nunits = cosa_unitset_count(set), nx = cosa_unitset_nx(set),
                  nu = cosa_unitset_nu(set), ny = cosa_unitset_ny(set);
@@ -365,6 +381,15 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
         return st;
     }
     m->opt.step_gains = NULL; /* borrowed: copied into sgain */
+    if (multirate) {
+        if (!(m->rate = malloc(nunits * sizeof *m->rate))) {
+            cosa_master_free(m);
+            return COSA_ENOMEM;
+        }
+        memcpy(m->rate, opt->rate, nunits * sizeof *m->rate);
+    }
+    m->opt.rate = NULL;
+    m->nvalid = m->np;
     *out = m;
     return COSA_OK;
 nomem:
@@ -426,6 +451,7 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
             return st;
     }
     m->t = t0;
+    m->nvalid = m->np;
     if (m->taylor) {
         /* consistent y^(0..n)(t0) (the inputs set on the way); the history
          * holds y(t0) in every slot, as cosa_master_init_loop does */
@@ -445,6 +471,18 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
     m->saved = 0;
     m->have_data = 0;
     return notify(m, 0);
+}
+
+cosa_status cosa_master_init_initial(cosa_master *m, double t0, const double *x0)
+{
+    if (!m)
+        return COSA_EINVAL;
+    if (m->s.corr != COSA_CORR_NONE || m->taylor)
+        return COSA_EUNSUPPORTED;
+    cosa_status st = cosa_master_init_loop(m, t0, x0);
+    if (st == COSA_OK)
+        m->nvalid = 1;
+    return st;
 }
 
 cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0)
@@ -467,15 +505,24 @@ cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0)
 static void stage_extrapolate(cosa_master *m)
 {
     const size_t ny = m->ny, np = m->np;
+    /* after a start from the initial state only nvalid samples exist: the
+     * degree is capped to nvalid - 1 (cosa_master_init_initial) */
+    const size_t nq = m->nvalid < np ? m->nvalid : np;
+    double lagq[NP_MAX * NP_MAX], eq[NP_MAX], wq[NP_MAX];
+    const double *lag = m->lag, *e = m->e;
+    if (nq < np) {
+        cosa_order_tables((int)nq - 1, lagq, eq, wq);
+        lag = lagq, e = eq;
+    }
     for (size_t l = 0; l < ny; l++) {
         double ep = 0.0;
-        for (size_t j = 0; j < np; j++)
-            ep += m->e[j] * m->hist[l + j * ny];
+        for (size_t j = 0; j < nq; j++)
+            ep += e[j] * m->hist[l + j * ny];
         m->Ep[l] = ep;
         for (size_t k = 0; k < np; k++) {
             double c = 0.0;
-            for (size_t j = 0; j < np; j++)
-                c += m->lag[j * np + k] * m->hist[l + j * ny];
+            for (size_t j = 0; k < nq && j < nq; j++)
+                c += lag[j * nq + k] * m->hist[l + j * ny];
             m->P[l + k * ny] = c;
         }
     }
@@ -553,6 +600,35 @@ static cosa_status step_gains(cosa_master *m, size_t i, cosa_unit *u, size_t ou,
     return st;
 }
 
+/* Unit i over the macro step: one step of H; with a rate K, K steps of
+ * H / K (the step length computed, not accumulated); with held inputs,
+ * before unit step j the input polynomial's value at s = j / K, held
+ * constant over that step (energy paper, eq 9: the outputs at T_{n+1} then
+ * see the input of the last step). */
+static cosa_status unit_steps(cosa_master *m, size_t i, cosa_unit *u, size_t ou)
+{
+    const unsigned K = m->rate ? m->rate[i] : 1;
+    const double h = m->H / (double)K;
+    const size_t nu = m->nu, np = m->np, nui = u->nu;
+    for (unsigned j = 0; j < K; j++) {
+        cosa_status st;
+        if (m->opt.held) {
+            const double sj = (double)j / (double)K;
+            for (size_t r = 0; r < nui; r++) { /* Horner in s */
+                double v = 0.0;
+                for (size_t k = np; k-- > 0;)
+                    v = v * sj + m->a[ou + r + k * nu];
+                m->der[r] = v;
+            }
+            if ((st = cosa_unit_set_input(u, 0, m->der)) != COSA_OK)
+                return st;
+        }
+        if ((st = cosa_unit_do_step(u, K == 1 ? m->H : h)) != COSA_OK)
+            return st;
+    }
+    return COSA_OK;
+}
+
 /* Every unit gets its input polynomial, steps and reports y_{n+1}, in the
  * execution order; the scheme's after_unit hook updates the polynomials. */
 static cosa_status stage_advance(cosa_master *m)
@@ -588,7 +664,7 @@ static cosa_status stage_advance(cosa_master *m)
             st = step_gains(m, i, u, ou, oy);
         if (st == COSA_OK && m->opt.sample_mid)
             st = sample_mid(m, i, u, oy);
-        if (st != COSA_OK || (st = cosa_unit_do_step(u, m->H)) != COSA_OK ||
+        if (st != COSA_OK || (st = unit_steps(m, i, u, ou)) != COSA_OK ||
             (st = cosa_unit_get_output(u, m->y_new + oy)) != COSA_OK) {
             m->failed = i;
             return st;
@@ -754,6 +830,8 @@ cosa_status cosa_master_commit(cosa_master *m)
     if (np > 1)
         memcpy(m->hist_new + ny, m->hist, (np - 1) * ny * sizeof *m->hist);
     memcpy(m->hist, m->hist_new, np * ny * sizeof *m->hist);
+    if (m->nvalid < np)
+        m->nvalid++;
     m->t += m->H;
     m->proposed = 0;
     m->saved = 0;

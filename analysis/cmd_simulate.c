@@ -122,8 +122,8 @@ static void help(void)
            "                       algebraic loop, the extrapolation order capped by the\n"
            "                       samples that exist (step 1 ZOH, step 2 at most FOH)\n"
            "  --energy             the energy paper's indicators (models with a mechanical\n"
-           "                       energy and a power port: twomass-fd): at every macro\n"
-           "                       point the residual power dP = sum_b (f_b,n-1 v_n -\n"
+           "                       energy and a power port: twomass-fd, multi-fd): at every\n"
+           "                       macro point the residual power dP = sum_b (f_b,n-1 v_n -\n"
            "                       f_b,n v_n-1) of the uncorrected coupling forces f_b and\n"
            "                       the velocity v they act on (eqs 7-9), the residual\n"
            "                       energy dE = H sum dP (eq 12), E(x) and varsigma = E -\n"
@@ -257,7 +257,7 @@ static int energy_options(const char *cmd, const struct sim_opts *o, const cosa_
     }
     if (!m->energy || !m->energy_port) {
         cli_error(cmd, "--energy: model '%s' declares no mechanical energy and power port "
-                       "(models with them: twomass-fd)", m->name);
+                       "(models with them: twomass-fd, multi-fd)", m->name);
         return CLI_EUSAGE;
     }
     if (!o->mu && (o->nu || o->limit)) {
@@ -664,6 +664,7 @@ int cmd_simulate(int argc, char **argv)
     cosa_fmu **fmus = NULL; /* subsystems of a model file backed by FMUs */
     unsigned char *sgain = NULL; /* FMUs whose MBCorr gains come from their steps */
     unsigned *rate = NULL;       /* --rate: unit steps per macro step */
+    size_t *portidx = NULL;      /* --energy: the power port's indices */
     cosa_unitset *set = NULL;
     cosa_reftraj *ref = NULL;
     cosa_cosim_result *res = NULL;
@@ -970,7 +971,19 @@ int cmd_simulate(int argc, char **argv)
         e_mu = mu_auto(set, sm.x0, R, scheme.order);
     mopt.rate = o.nrate ? rate : NULL;
     mopt.held = held;
-    const cosa_energy_opts eopt = {m->energy_port, model_energy, &ectx, o.mu != NULL, e_mu, e_nu,
+    cosa_energy_port eport = {0};
+    if (o.energy) {
+        free(portidx);
+        const size_t nidx = 2 * sm.ny + sm.nu + 2;
+        if (!(portidx = malloc(nidx * sizeof *portidx)) ||
+            m->energy_port(m, par, &eport, portidx, nidx) != COSA_OK) {
+            cli_error(cmd, "--energy: model '%s' gives no power port for these parameters",
+                      m->name);
+            rc = CLI_EFAIL;
+            goto out;
+        }
+    }
+    const cosa_energy_opts eopt = {&eport, model_energy, &ectx, o.mu != NULL, e_mu, e_nu,
                                    e_limit};
     if (o.nrate || held)
         defects = 0; /* the mid sample is a polynomial-input half step */
@@ -1137,6 +1150,7 @@ out:
     free(fmus);
     free(sgain);
     free(rate);
+    free(portidx);
     cosa_odesys_free(sm.os);
     cosa_system_free(sm.sys);
     cosa_system_free(sm.model);

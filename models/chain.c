@@ -213,17 +213,7 @@ static cosa_status initial_state(const cosa_model *model, const double *par, dou
 }
 
 /* Names "s1".."s999", "v1".., "F1".., "g1".. (groups) as static strings
- * (no storage per call). */
-#define U10(p) p "0", p "1", p "2", p "3", p "4", p "5", p "6", p "7", p "8", p "9"
-#define H100(p)                                                                               \
-    U10(p "0"), U10(p "1"), U10(p "2"), U10(p "3"), U10(p "4"), U10(p "5"), U10(p "6"),      \
-        U10(p "7"), U10(p "8"), U10(p "9")
-#define NAMES999(p)                                                                           \
-    p "1", p "2", p "3", p "4", p "5", p "6", p "7", p "8", p "9", U10(p "1"), U10(p "2"),   \
-        U10(p "3"), U10(p "4"), U10(p "5"), U10(p "6"), U10(p "7"), U10(p "8"), U10(p "9"),   \
-        H100(p "1"), H100(p "2"), H100(p "3"), H100(p "4"), H100(p "5"), H100(p "6"),        \
-        H100(p "7"), H100(p "8"), H100(p "9")
-#define NAMED 999
+ * (no storage per call; NAMES999 in builtin.h). */
 static const char *const sname[NAMED] = {NAMES999("s")};
 static const char *const vname[NAMED] = {NAMES999("v")};
 static const char *const fname[NAMED] = {NAMES999("F")};

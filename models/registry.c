@@ -14,6 +14,7 @@ static const cosa_model *const builtin[] = {
     &model_rotational,
     &model_rotational_defect,
     &model_chain,
+    &model_multi_fd,
     &model_twomass_nl,
 };
 

@@ -126,8 +126,16 @@ static cosa_status energy(const cosa_model *m, const double *par, const double *
 
 /* The bond: force f (output 0) of subsystem I on mass 2, whose velocity v2
  * is output 2; the correction goes into II.f (input 2). */
-static const size_t port_force[1] = {0}, port_velocity[1] = {2}, port_input[1] = {2};
-static const cosa_energy_port port = {1, 1, port_force, port_velocity, port_input};
+static cosa_status energy_port(const cosa_model *m, const double *par, cosa_energy_port *port,
+                               size_t *idx, size_t nidx)
+{
+    (void)m, (void)par;
+    if (nidx < 3)
+        return COSA_ERANGE;
+    idx[0] = 0, idx[1] = 2, idx[2] = 2;
+    *port = (cosa_energy_port){1, 1, idx, idx + 1, idx + 2};
+    return COSA_OK;
+}
 
 const cosa_model model_twomass_fd = {
     .name = "twomass-fd",
@@ -139,5 +147,5 @@ const cosa_model model_twomass_fd = {
     .dump_template = &dump_template,
     MODEL_FIXED_CALLBACKS,
     .energy = energy,
-    .energy_port = &port,
+    .energy_port = energy_port,
 };

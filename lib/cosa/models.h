@@ -112,9 +112,12 @@ struct cosa_model {
     const cosa_model_template *dump_template;
     void (*destroy)(cosa_model *m);
     /* energy paper (optional, both or neither): the mechanical energy E(x) of
-     * the whole system at the stacked state x, and its power port */
+     * the whole system at the stacked state x, and its power port at the
+     * parameter values par, whose index arrays go into idx (nidx entries;
+     * COSA_ERANGE if that is too small) */
     cosa_status (*energy)(const cosa_model *m, const double *par, const double *x, double *E);
-    const cosa_energy_port *energy_port;
+    cosa_status (*energy_port)(const cosa_model *m, const double *par, cosa_energy_port *port,
+                               size_t *idx, size_t nidx);
 };
 
 /* Registry of built-in models: the linear ones (twomass, twomass-fd,

@@ -16,6 +16,7 @@ static const cosa_model *const builtin[] = {
     &model_chain,
     &model_multi_fd,
     &model_twomass_nl,
+    &model_twomass_fd_nl,
 };
 
 size_t cosa_model_count(void) { return sizeof builtin / sizeof builtin[0]; }

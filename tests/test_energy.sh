@@ -167,6 +167,34 @@ done
     awk -v u="$(val E_end "$tmp/a")" -v c="$(val E_end "$tmp/b")" -v e="$(val E0 "$tmp/a")" \
         'BEGIN { exit !(e == 15000 && u > 2 * e && c <= 1.1 * e) }' && ok || bad "Figs 25-26: $(val E_end "$tmp/a") $(val E_end "$tmp/b")"
 
+# ---- twomass-fd-nl (section 4.2) -------------------------------------------------------------
+# spring = damper = 0 is twomass-fd: the co-simulated outputs (y, ybar) and E agree to 1e-12 of
+# their scales (the accelerations sum the same terms in another order)
+"$COSA" simulate --model twomass-fd-nl $S --scheme zoh --tend 2 -o "$tmp/nl0" --name r >/dev/null &&
+    "$COSA" simulate $M --scheme zoh --tend 2 -o "$tmp/l0" --name r >/dev/null &&
+    strip "$tmp/nl0/r.csv" | tail -n +2 | cut -d, -f1,5-10 >"$tmp/a" &&
+    strip "$tmp/l0/r.csv" | tail -n +2 | cut -d, -f1,5-10 >"$tmp/b" &&
+    paste -d, "$tmp/a" "$tmp/b" | awk -F, '{ for (k = 2; k <= 7; k++) { d = $k - $(k + 7); if (d < 0) d = -d;
+            s = $(k + 7); if (s < 0) s = -s; if (s > m[k]) m[k] = s; if (d > w[k]) w[k] = d } n++ }
+        END { for (k = 2; k <= 7; k++) if (!(w[k] <= 1e-12 * m[k])) exit 1; exit !(n == 2001) }' &&
+    ok || bad "twomass-fd-nl with linear elements differs from twomass-fd"
+# Figs 27-28, 31 (case 1: eq 22 springs, no damping; limit 100 %): mu = 0: E(10) > 1.05 E0 and
+# dE(10) > 0; mu = 0.5: E(10) > E0; mu = 0.7: E(10) < E0; mu = 0.5, nu = 0.25: |E - E_ref| <=
+# 0.03 E0 throughout (E_ref: CVODE, within 1e-6 of E0); Fig 30 (case 2: eq 23 dampers, linear
+# springs, c = 1e-3): |E(10) / E_ref(10) - 1| <= 0.02 with mu = 0.5
+NL="--model twomass-fd-nl --set spring=1 $S --scheme zoh --tend 10"
+"$COSA" simulate $NL --mu 0 >"$tmp/a0" && "$COSA" simulate $NL --mu 0.5 >"$tmp/a5" &&
+    "$COSA" simulate $NL --mu 0.7 >"$tmp/a7" && "$COSA" simulate $NL --mu 0.5 --nu 0.25 >"$tmp/ai" &&
+    awk -v e0="$(val E_end "$tmp/a0")" -v d0="$(val dE_end "$tmp/a0")" -v e5="$(val E_end "$tmp/a5")" \
+        -v e7="$(val E_end "$tmp/a7")" -v vi="$(val max_varsigma "$tmp/ai")" -v r="$(val E_ref_end "$tmp/a0")" \
+        'BEGIN { d = r - 10000; if (d < 0) d = -d;
+                 exit !(d <= 1e-2 && e0 > 10500 && d0 > 0 && e5 > 10000 && e7 < 10000 && vi <= 300) }' &&
+    ok || bad "Figs 27-28, 31: $(grep -h -E '^(E_end|max_varsigma)' "$tmp/a0" "$tmp/a5" "$tmp/a7" "$tmp/ai" | tr '\n' ' ')"
+"$COSA" simulate --model twomass-fd-nl --set damper=1 --set c1=1e-3 --set c2=1e-3 --set cc=1e-3 $S \
+    --scheme zoh --tend 10 --mu 0.5 >"$tmp/a" &&
+    awk -v q="$(val E_ratio "$tmp/a")" 'BEGIN { d = q - 1; if (d < 0) d = -d; exit !(d <= 0.02) }' &&
+    ok || bad "Fig 30: $(val E_ratio "$tmp/a")"
+
 # ---- errors: one line, exit 2 ---------------------------------------------------------------
 err() { # WORDS ARGS...
     w=$1

@@ -1,5 +1,5 @@
 /* cmd_point.c -- `cosa point`: one scheme at one parameter point. */
-#include "cli.h"
+#include "energy_cli.h"
 
 #include <float.h>
 
@@ -27,28 +27,60 @@ static void help(void)
            "points enter the indicators.\n\n"
            "%s%s\n%s\nOptions:\n%s"
            "  --tend T             horizon in seconds (default: the model's, 0.3 s for twomass)\n"
+           "  --energy             the energy paper's coupling (Jacobi, held inputs, one\n"
+           "                       integrator step per unit step) from its Phi, no time\n"
+           "                       stepping: prints rho E0 E_end E_ref_end E_ratio dE_end\n"
+           "                       varsigma_end mu_measured (as 'cosa simulate --energy')\n"
+           "                       and one line 'mu_mode OMEGA MU' per oscillating mode\n"
+           "                       (|lambda| > 0.5, decreasing OMEGA = arg(lambda)/DT): MU =\n"
+           "                       (|lambda|^2 - |e^{s* DT}|^2) w'Ww / (DT w'Qw), the energy a\n"
+           "                       mode gains per step over the residual power it shows\n"
+           "  --rate NAME=K        with --energy: unit NAME takes K steps of DT/K\n"
+           "  --start reference|initial\n"
+           "                       with --energy: METHOD.md's start (default) or from x0 at\n"
+           "                       t = 0 with the order capped\n"
+           "  --integrator exact|symplectic-euler|euler\n"
+           "                       with --energy: the units' step map (default exact)\n"
            "%s%s",
            cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_progress_help, cli_help_line);
 }
 
 struct extra {
     const char *tend_text;
+    int energy;
+    const char *rate[ECLI_MAX_RATES];
+    ecli_point e;
 };
+
+enum { OPT_ENERGY = 1200, OPT_RATE, OPT_START, OPT_INTEGRATOR };
 
 static int extra(void *ctx, int opt, const char *arg)
 {
-    if (opt != 't')
-        return 1;
-    ((struct extra *)ctx)->tend_text = arg;
-    return 0;
+    struct extra *x = ctx;
+    switch (opt) {
+    case 't': x->tend_text = arg; return 0;
+    case OPT_ENERGY: x->energy = 1; return 0;
+    case OPT_START: x->e.start = arg; return 0;
+    case OPT_INTEGRATOR: x->e.integrator = arg; return 0;
+    case OPT_RATE:
+        if (x->e.nrate == ECLI_MAX_RATES)
+            return 1;
+        x->rate[x->e.nrate++] = arg;
+        return 0;
+    default: return 1;
+    }
 }
 
 int cmd_point(int argc, char **argv)
 {
     const char *cmd = "point";
     static const struct option more[] = {
-        {"tend", required_argument, NULL, 't'}, CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION, {0, 0, 0, 0}};
+        {"tend", required_argument, NULL, 't'}, CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,
+        {"energy", no_argument, NULL, OPT_ENERGY}, {"rate", required_argument, NULL, OPT_RATE},
+        {"start", required_argument, NULL, OPT_START},
+        {"integrator", required_argument, NULL, OPT_INTEGRATOR}, {0, 0, 0, 0}};
     struct extra ex = {0};
+    ex.e.rate = ex.rate;
     cli_case cs = {0};
     cosa_system *sys = NULL, *model = NULL;
     cosa_eval_workspace *ew = NULL;
@@ -78,6 +110,16 @@ int cmd_point(int argc, char **argv)
         cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to evaluate",
                   dt, tend);
         rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (!ex.energy && (ex.e.nrate || ex.e.start || ex.e.integrator)) {
+        cli_error(cmd, "%s needs --energy (the energy paper's coupling)",
+                  ex.e.nrate ? "--rate" : ex.e.start ? "--start" : "--integrator");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (ex.energy) {
+        rc = ecli_point_energy(cmd, &cs, &scheme, sys, x0, dt, tend, &ex.e);
         goto out;
     }
     ew = cosa_eval_workspace_alloc(sys, scheme.order);

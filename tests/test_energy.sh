@@ -195,6 +195,52 @@ NL="--model twomass-fd-nl --set spring=1 $S --scheme zoh --tend 10"
     awk -v q="$(val E_ratio "$tmp/a")" 'BEGIN { d = q - 1; if (d < 0) d = -d; exit !(d <= 0.02) }' &&
     ok || bad "Fig 30: $(val E_ratio "$tmp/a")"
 
+# ---- the Phi route (cosa point --energy): no time stepping ----------------------------------
+# the same E(T) and dE(T) as the time-domain run, to 1e-10 relative (both are exact up to
+# rounding: ~1e4 steps of ~1e-16; measured <= 4e-13), for twomass-fd and multi-fd (n = 3),
+# ZOH/FOH/SOH, R = 1/10 .. 10, both starts, symplectic Euler and exact steps
+phi_td() { # MODEL-ARGS... ; uses $sc $r $st $integ
+    mi=
+    [ "$integ" != exact ] && mi="--micro step"
+    "$COSA" point "$@" --scheme $sc --dt 1e-3 --tend 1 --energy --integrator $integ --start $st \
+        --rate $r >"$tmp/p" 2>"$tmp/err" &&
+        "$COSA" simulate "$@" --scheme $sc --dt 1e-3 --tend 1 --energy --integrator $integ $mi \
+            --input held --start $st --rate $r >"$tmp/t" 2>>"$tmp/err" &&
+        awk '$1 == "E_end" || $1 == "dE_end" { v[FILENAME, $1] = $2 }
+             END { for (k in v) { split(k, a, SUBSEP); if (a[1] != ARGV[1]) continue;
+                       w = v[ARGV[2], a[2]]; d = v[k] - w; if (d < 0) d = -d; if (w < 0) w = -w;
+                       if (!(d <= 1e-10 * w)) exit 1; n++ }
+                   exit !(n == 2) }' "$tmp/p" "$tmp/t" &&
+        ok || bad "Phi vs time domain, $* $sc $r $st $integ: $(grep -h -E '^(E_end|dE_end)' "$tmp/p" "$tmp/t" | tr '\n' ' ') $(cat "$tmp/err")"
+}
+for sc in zoh foh soh; do
+    for r in II=10 II=2 II=1 I=2 I=10; do
+        st=initial integ=symplectic-euler phi_td --model twomass-fd
+    done
+    st=reference integ=exact r=II=5 phi_td --model twomass-fd
+    st=initial integ=euler r=I=3 phi_td --model twomass-fd
+    st=initial integ=symplectic-euler r=M3=4 phi_td --model multi-fd
+    st=reference integ=exact r=M1=2 phi_td --model multi-fd --set n=4
+done
+# eqs 20-21 from the modes of Phi (H = 1e-5, case 1, the fastest mode): mu_ZOH(R) - mu_SR =
+# (1 - 1/R)/4, mu_FOH(R > 1) = mu_SR, mu_FOH(R < 1) = R mu_SR, to 1e-3 (measured mu_SR =
+# 0.4545 for this mode, the relations to 1e-6)
+mode() { "$COSA" point --model twomass-fd --scheme $1 --dt 1e-5 --tend 0.01 --energy \
+    --integrator symplectic-euler --start initial --rate $2 | awk '$1 == "mu_mode" { print $3; exit }'; }
+msr=$(mode zoh II=1)
+for c in "zoh II=2 0.125" "zoh II=5 0.2" "zoh II=10 0.225" "zoh II=20 0.2375"; do
+    set -- $c
+    m=$(mode $1 $2)
+    awk -v m="$m" -v s="$msr" -v f="$3" 'BEGIN { d = m - s - f; if (d < 0) d = -d; exit !(s > 0.4 && d <= 1e-3) }' &&
+        ok || bad "mu_mode $1 $2: $m - $msr, want $3"
+done
+for c in "foh II=2 1" "foh II=10 1" "soh II=5 1" "foh I=2 0.5" "foh I=5 0.2" "foh I=10 0.1"; do
+    set -- $c
+    m=$(mode $1 $2)
+    awk -v m="$m" -v s="$msr" -v f="$3" 'BEGIN { d = m - f * s; if (d < 0) d = -d; exit !(d <= 1e-3) }' &&
+        ok || bad "mu_mode $1 $2: $m, want $3 x $msr"
+done
+
 # ---- errors: one line, exit 2 ---------------------------------------------------------------
 err() { # WORDS ARGS...
     w=$1
@@ -220,6 +266,14 @@ err "needs a plain Jacobi scheme" --model twomass-fd --scheme gs:zoh --dt 1e-3 -
 err "needs a plain Jacobi scheme" --model twomass-fd --scheme zoh+mbcorr --dt 1e-3 --input held
 err "needs a plain Jacobi scheme" --model twomass-fd --scheme foh+ocorr --dt 1e-3 --start initial
 err "--input must be poly or held" $P --input x
+"$COSA" point --model twomass-fd --scheme zoh --dt 1e-3 --rate II=2 >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "needs --energy" "$tmp/err" && ok || bad "point --rate without --energy: $(cat "$tmp/err")"
+"$COSA" point --model twomass --scheme zoh --dt 1e-3 --energy >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "declares no mechanical energy" "$tmp/err" && ok || bad "point --energy twomass: $(cat "$tmp/err")"
+"$COSA" point --model twomass-fd --scheme zoh+mbcorr --dt 1e-3 --energy >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "plain Jacobi" "$tmp/err" && ok || bad "point --energy zoh+mbcorr: $(cat "$tmp/err")"
+"$COSA" point --model twomass-fd --scheme zoh --dt 1e-3 --energy --integrator rk4 >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "integrator must be exact, symplectic-euler or euler" "$tmp/err" && ok || bad "point --energy rk4: $(cat "$tmp/err")"
 err "--start must be reference or initial" $P --start x
 
 echo "test_energy.sh: $pass passed, $fail failed"

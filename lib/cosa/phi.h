@@ -535,6 +535,60 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
                                      size_t *nevaluated);
 
 
+/* ------------------------------------------------------------------------ */
+/* The energy paper's coupling as a recurrence (lib/phi/energy_phi.c)       */
+/* ------------------------------------------------------------------------ */
+
+/* Jacobi with held inputs (energy paper eq 9): unit i takes rate[i] steps of
+ * H / rate[i], before each the extrapolation of degree q <= p through the
+ * last samples at the step's start, held; its outputs at T_{n+1} use the
+ * input of its last step.  One integrator step per unit step. */
+typedef enum { COSA_MR_EXACT, COSA_MR_SYMPLECTIC_EULER, COSA_MR_EULER } cosa_mr_integrator;
+
+typedef struct cosa_mr_scheme {
+    int p;                          /* extrapolation order (ZOH 0, FOH 1, SOH 2, ...) */
+    cosa_mr_integrator integrator;
+    const unsigned *rate;           /* nsub unit steps per macro step (NULL: 1)     */
+    const unsigned char *kick;      /* nx: symplectic Euler's kicked states (1)      */
+    int start_initial;              /* 1: from x0 at t = 0, y0 = C* x0, the order
+                                       capped by the samples (steps 1..p: q = 0..p-1);
+                                       0: on the reference at t = p H (METHOD.md)    */
+} cosa_mr_scheme;
+
+/* Order of z = [x | y_n | ... | y_{n-p}]: nx + (p + 1) ny. */
+size_t cosa_mr_dim(const cosa_system *sys, int p);
+
+/* Phi_q (dim x dim, ld >= dim) of one macro step H with extrapolation degree
+ * q <= p: z_{n+1} = Phi_q z_n. */
+cosa_status cosa_mr_phi(const cosa_system *sys, const cosa_mr_scheme *s, int q, double H,
+                        double *Phi, size_t ld);
+
+typedef struct cosa_mr_energy {
+    double rho;          /* spectral radius of Phi_p                          */
+    double t_end;        /* t0 + N H                                          */
+    double E0, E_end, E_ref_end, dE_end, varsigma_end, mu_measured;
+} cosa_mr_energy;
+
+/* The energy figures of N macro steps from x0 without time stepping: E =
+ * x' W x (W symmetric nx x nx), dE_N = H sum_n z_n' Q_n z_n (Q_n =
+ * sym(sum_b (e_f e_v' - e_v e_f') Phi_n), the port's forces and velocity in
+ * the y_n slot), the steady part by doubling (direct = 1: step by step),
+ * E_ref(t_N) from e^{A* t_N} x0, varsigma = E - E_ref, mu_measured =
+ * varsigma / dE. */
+cosa_status cosa_mr_energy_eval(const cosa_system *sys, const cosa_mr_scheme *s, double H,
+                                size_t N, const double *x0, const double *W,
+                                const cosa_energy_port *port, int direct, cosa_mr_energy *out);
+
+/* Per-mode mu (issue 10 section 3): for each eigenpair (lambda, w) of Phi_p
+ * with Im lambda > 0 and |lambda| > 0.5, omega = arg(lambda) / H and
+ * mu = (|lambda|^2 - |e^{s* H}|^2) w^H W w / (H w^H Q w), s* the eigenvalue
+ * of A* with Im > 0 nearest in frequency; decreasing omega.  *nmodes: in,
+ * the room in omega and mu; out, the modes found (all of them, even if more
+ * than the room). */
+cosa_status cosa_mr_energy_modes(const cosa_system *sys, const cosa_mr_scheme *s, double H,
+                                 const double *W, const cosa_energy_port *port, size_t *nmodes,
+                                 double *omega, double *mu);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,183 @@
+/* energy_cli.c -- the energy paper on the command line: --rate, the
+ * energy's quadratic form, and `cosa point --energy` (Phi route). */
+#include "energy_cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ecli_rates(const char *cmd, const char *const *text, size_t n, const cosa_model *m,
+               const double *par, size_t nsub, unsigned *rate)
+{
+    for (size_t i = 0; i < nsub; i++)
+        rate[i] = 1;
+    for (size_t k = 0; k < n; k++) {
+        const char *eq = strchr(text[k], '=');
+        size_t idx = (size_t)-1, v;
+        if (!eq) {
+            cli_error(cmd, "--rate expects NAME=K, got '%s'", text[k]);
+            return CLI_EUSAGE;
+        }
+        const size_t len = (size_t)(eq - text[k]);
+        for (size_t i = 0; i < nsub && m->sub_name; i++) {
+            const char *nm = m->sub_name(m, par, i);
+            if (nm && strlen(nm) == len && strncmp(nm, text[k], len) == 0)
+                idx = i;
+        }
+        char num[32];
+        if (idx == (size_t)-1 && len < sizeof num) {
+            memcpy(num, text[k], len);
+            num[len] = 0;
+            if (cli_parse_size(num, &v) == 0 && v >= 1 && v <= nsub)
+                idx = v - 1;
+        }
+        if (idx == (size_t)-1) {
+            cli_error(cmd, "--rate: '%.*s' is not a subsystem name or index 1..%zu", (int)len,
+                      text[k], nsub);
+            return CLI_EUSAGE;
+        }
+        if (cli_parse_size(eq + 1, &v) != 0 || v < 1 || v > 1000000) {
+            cli_error(cmd, "--rate %s: K must be an integer 1..1000000 (unit steps per macro "
+                           "step)", text[k]);
+            return CLI_EUSAGE;
+        }
+        rate[idx] = (unsigned)v;
+    }
+    return CLI_OK;
+}
+
+cosa_status ecli_energy_form(const cosa_model *m, const double *par, size_t nx, double *W)
+{
+    double *e = calloc(nx + 1, sizeof *e), *Ei = calloc(nx + 1, sizeof *Ei);
+    cosa_status st = e && Ei ? COSA_OK : COSA_ENOMEM;
+    for (size_t i = 0; i < nx && st == COSA_OK; i++) {
+        e[i] = 1.0;
+        st = m->energy(m, par, e, &Ei[i]);
+        e[i] = 0.0;
+        W[i + i * nx] = Ei[i];
+    }
+    for (size_t i = 0; i < nx && st == COSA_OK; i++)
+        for (size_t j = i + 1; j < nx && st == COSA_OK; j++) {
+            double Eij;
+            e[i] = e[j] = 1.0;
+            st = m->energy(m, par, e, &Eij);
+            e[i] = e[j] = 0.0;
+            W[i + j * nx] = W[j + i * nx] = 0.5 * (Eij - Ei[i] - Ei[j]);
+        }
+    free(e);
+    free(Ei);
+    return st;
+}
+
+int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
+                      const cosa_system *sys, const double *x0, double dt, double tend,
+                      const ecli_point *o)
+{
+    const cosa_model *m = cs->mod.model;
+    const double *par = cs->mod.par;
+    const size_t nsub = cosa_system_nsub(sys), nx = cosa_system_nx(sys),
+                 ny = cosa_system_ny(sys), nu = cosa_system_nu(sys);
+    if (!m->energy || !m->energy_port) {
+        cli_error(cmd, "--energy: model '%s' declares no mechanical energy and power port "
+                       "(models with them: twomass-fd, multi-fd)", m->name);
+        return CLI_EUSAGE;
+    }
+    if (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || s->model) {
+        char sname[64];
+        cosa_scheme_name(s, sname, sizeof sname);
+        cli_error(cmd, "--energy: the energy paper's coupling is plain Jacobi (no gs:, no "
+                       "+ocorr/+ecorr/+mbcorr, no --assume), got %s", sname);
+        return CLI_EUSAGE;
+    }
+    cosa_mr_scheme ms = {.p = s->order, .integrator = COSA_MR_EXACT};
+    if (o->integrator && strcmp(o->integrator, "exact")) {
+        if (!strcmp(o->integrator, "symplectic-euler"))
+            ms.integrator = COSA_MR_SYMPLECTIC_EULER;
+        else if (!strcmp(o->integrator, "euler"))
+            ms.integrator = COSA_MR_EULER;
+        else {
+            cli_error(cmd, "--integrator must be exact, symplectic-euler or euler with --energy "
+                           "(one step per unit step), got '%s'", o->integrator);
+            return CLI_EUSAGE;
+        }
+    }
+    if (o->start && strcmp(o->start, "initial") && strcmp(o->start, "reference")) {
+        cli_error(cmd, "--start must be reference or initial, got '%s'", o->start);
+        return CLI_EUSAGE;
+    }
+    ms.start_initial = o->start && !strcmp(o->start, "initial");
+    int rc = CLI_EFAIL;
+    unsigned *rate = calloc(nsub + 1, sizeof *rate);
+    double *W = calloc(nx * nx + 1, sizeof *W), omega[64], mu[64];
+    size_t *idx = calloc(2 * ny + nu + 2, sizeof *idx);
+    unsigned char *kicks = calloc(nx + 1, 1);
+    cosa_odesys *os = NULL;
+    if (!rate || !W || !idx || !kicks) {
+        cli_error(cmd, "out of memory");
+        goto done;
+    }
+    if ((rc = ecli_rates(cmd, o->rate, o->nrate, m, par, nsub, rate)) != CLI_OK)
+        goto done;
+    rc = CLI_EFAIL;
+    ms.rate = rate;
+    cosa_energy_port port;
+    cosa_status st = m->energy_port(m, par, &port, idx, 2 * ny + nu + 2);
+    if (st == COSA_OK)
+        st = ecli_energy_form(m, par, nx, W);
+    if (st == COSA_OK && ms.integrator == COSA_MR_SYMPLECTIC_EULER) {
+        /* the kicked states: as the time-domain units take them */
+        if ((st = cosa_odesys_from_linear(sys, &os)) == COSA_OK) {
+            unsigned char *kick = kicks;
+            for (size_t i = 0; i < nsub; i++) {
+                size_t a, b, c, ox, ou, oy;
+                cosa_system_sub_dims(sys, i, &a, &b, &c, &ox, &ou, &oy);
+                const cosa_ode *ode = cosa_odesys_sub(os, i);
+                if (!ode->kick) {
+                    cli_error(cmd, "--integrator symplectic-euler: model '%s' has no position/"
+                                   "velocity split of its states", m->name);
+                    rc = CLI_EUSAGE;
+                    goto done;
+                }
+                memcpy(kick + ox, ode->kick, a);
+            }
+            ms.kick = kick;
+        }
+    }
+    const double nst = nearbyint(tend / dt);
+    cosa_mr_energy e;
+    if (st == COSA_OK)
+        st = cosa_mr_energy_eval(sys, &ms, dt, (size_t)nst, x0, W, &port, 0, &e);
+    size_t nm = sizeof omega / sizeof omega[0];
+    if (st == COSA_OK)
+        st = cosa_mr_energy_modes(sys, &ms, dt, W, &port, &nm, omega, mu);
+    if (st != COSA_OK) {
+        cli_error(cmd, "--energy: %s", cosa_strerror(st));
+        goto done;
+    }
+    char name[64], b1[32], b2[32];
+    cosa_scheme_name(s, name, sizeof name);
+    printf("model %s\nscheme %s\ndt %s\ntend %s\nnsteps %.0f\n", m->name, name,
+           cli_num(b1, sizeof b1, dt), cli_num(b2, sizeof b2, tend), nst);
+    if (o->nrate) {
+        printf("rate");
+        for (size_t i = 0; i < nsub; i++)
+            printf(" %s=%u", m->sub_name ? m->sub_name(m, par, i) : "?", rate[i]);
+        printf("\n");
+    }
+    printf("integrator %s\nstart %s\n", o->integrator ? o->integrator : "exact",
+           ms.start_initial ? "initial" : "reference");
+    printf("rho %.17g\nE0 %.17g\nE_end %.17g\nE_ref_end %.17g\nE_ratio %.17g\ndE_end %.17g\n"
+           "varsigma_end %.17g\nmu_measured %.17g\n",
+           e.rho, e.E0, e.E_end, e.E_ref_end, e.E_end / e.E_ref_end, e.dE_end, e.varsigma_end,
+           e.mu_measured);
+    for (size_t k = 0; k < nm && k < sizeof omega / sizeof omega[0]; k++)
+        printf("mu_mode %.17g %.17g\n", omega[k], mu[k]);
+    rc = CLI_OK;
+done:
+    cosa_odesys_free(os);
+    free(rate);
+    free(W);
+    free(idx);
+    free(kicks);
+    return rc;
+}

@@ -1,0 +1,34 @@
+/* energy_cli.h -- command-line pieces of the energy paper shared by `cosa
+ * simulate` and `cosa point` (analysis/energy_cli.c): --rate NAME=K, the
+ * energy's quadratic form, and `cosa point --energy` (the Phi route). */
+#ifndef COSA_ENERGY_CLI_H
+#define COSA_ENERGY_CLI_H
+
+#include "cli.h"
+
+#define ECLI_MAX_RATES 16
+
+/* --rate NAME=K texts (subsystem name or 1-based index, K a positive
+ * integer) into rate (nsub entries, 1 where not given).  CLI_OK or one line
+ * and CLI_EUSAGE. */
+int ecli_rates(const char *cmd, const char *const *text, size_t n, const cosa_model *m,
+               const double *par, size_t nsub, unsigned *rate);
+
+/* W (nx x nx, symmetric) with E(x) = x' W x of a model whose energy is
+ * quadratic (linear models), by polarization: W_ii = E(e_i), W_ij =
+ * (E(e_i + e_j) - E(e_i) - E(e_j)) / 2. */
+cosa_status ecli_energy_form(const cosa_model *m, const double *par, size_t nx, double *W);
+
+/* `cosa point --energy`: the energy figures of the energy paper's coupling
+ * (held inputs, rates, start, one integrator step per unit step) from the
+ * Phi route, printed as 'name value' lines. */
+typedef struct ecli_point {
+    const char *const *rate;
+    size_t nrate;
+    const char *start, *integrator;
+} ecli_point;
+int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
+                      const cosa_system *sys, const double *x0, double dt, double tend,
+                      const ecli_point *o);
+
+#endif

@@ -3,6 +3,7 @@
  * reference, with the start-up and error conventions of METHOD.md; writes
  * the trajectory as CSV and a gnuplot script (plots/simulate.gp). */
 #include "config.h"
+#include "energy_cli.h"
 #include "ref_csv.h"
 #include "sweep_cli.h"
 
@@ -19,7 +20,7 @@ struct sim_opts {
     const char *outorder, *ref, *jacobian;
     const char *mu, *nu, *limit; /* energy correction (--mu, --nu, --limit) */
     const char *input, *start;    /* --input poly|held, --start reference|initial */
-    const char *rate[16];         /* --rate NAME=K */
+    const char *rate[ECLI_MAX_RATES]; /* --rate NAME=K */
     size_t nrate;
     int fd, energy;
 };
@@ -170,40 +171,9 @@ static int coupling_options(const char *cmd, const struct sim_opts *o, const cos
                             const double *par, size_t nsub, const cosa_scheme *s,
                             unsigned *rate, int *held, int *initial)
 {
-    for (size_t i = 0; i < nsub; i++)
-        rate[i] = 1;
-    for (size_t k = 0; k < o->nrate; k++) {
-        const char *eq = strchr(o->rate[k], '=');
-        size_t idx = (size_t)-1, v;
-        if (!eq) {
-            cli_error(cmd, "--rate expects NAME=K, got '%s'", o->rate[k]);
-            return CLI_EUSAGE;
-        }
-        const size_t len = (size_t)(eq - o->rate[k]);
-        for (size_t i = 0; i < nsub && m->sub_name; i++) {
-            const char *nm = m->sub_name(m, par, i);
-            if (nm && strlen(nm) == len && strncmp(nm, o->rate[k], len) == 0)
-                idx = i;
-        }
-        char num[32];
-        if (idx == (size_t)-1 && len < sizeof num) {
-            memcpy(num, o->rate[k], len);
-            num[len] = '\0';
-            if (cli_parse_size(num, &v) == 0 && v >= 1 && v <= nsub)
-                idx = v - 1;
-        }
-        if (idx == (size_t)-1) {
-            cli_error(cmd, "--rate: '%.*s' is not a subsystem name or index 1..%zu", (int)len,
-                      o->rate[k], nsub);
-            return CLI_EUSAGE;
-        }
-        if (cli_parse_size(eq + 1, &v) != 0 || v < 1 || v > 1000000) {
-            cli_error(cmd, "--rate %s: K must be an integer 1..1000000 (unit steps per macro "
-                           "step)", o->rate[k]);
-            return CLI_EUSAGE;
-        }
-        rate[idx] = (unsigned)v;
-    }
+    int rc = ecli_rates(cmd, o->rate, o->nrate, m, par, nsub, rate);
+    if (rc != CLI_OK)
+        return rc;
     if (o->input && strcmp(o->input, "held") && strcmp(o->input, "poly")) {
         cli_error(cmd, "--input must be poly or held, got '%s'", o->input);
         return CLI_EUSAGE;
@@ -308,21 +278,15 @@ static int unit_feedthrough(const cosa_unitset *set, size_t i, const double *x0)
     return ft;
 }
 
-/* --mu auto, eqs 20-21: mu_SR = 0.5 if a unit has direct feedthrough, else
- * 0; for two units at the step ratio R (0: single rate) with extrapolation
- * order p: ZOH mu_SR (1.5 - 0.5 / R) for R > 1, FOH and up mu_SR R for
- * R < 1, else mu_SR. */
+/* --mu auto: eqs 20-21 with mu_SR = 0.5 if a unit has direct feedthrough,
+ * else 0. */
 static double mu_auto(const cosa_unitset *set, const double *x0, double R, int p)
 {
     double mu_sr = 0.0;
     for (size_t i = 0; i < cosa_unitset_count(set); i++)
         if (unit_feedthrough(set, i, x0))
             mu_sr = 0.5;
-    if (R > 1.0 && p == 0)
-        return mu_sr * (1.5 - 0.5 / R);
-    if (R > 0.0 && R < 1.0 && p > 0)
-        return mu_sr * R;
-    return mu_sr;
+    return ecli_mu_eq(mu_sr, R, p);
 }
 
 struct energy_ctx {

@@ -1,6 +1,6 @@
 /* cmd_table.c -- `cosa table --paper mbcorr --table 1|2|3`: the tables of the
  * MBCorr paper, computed (their numbers are not in our copy of the paper). */
-#include "cli.h"
+#include "energy_cli.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,6 +9,8 @@
 static void help(void)
 {
     printf("Usage: cosa table --paper mbcorr --table 1|2|3|4 [--format md|csv]\n"
+           "       cosa table --paper energy --table mu [--set NAME=VALUE]... [--dt H]\n"
+           "                  [--format md|csv]\n"
            "                  [--pairs CK:DK[,CK:DK...]] [--set NAME=VALUE]...\n"
            "                  [--assume NAME=VALUE]...\n"
            "                  [--dt-min 1e-9] [--dt-max 1e-2] [--tol 0.01] [--tend T]\n\n"
@@ -33,8 +35,13 @@ static void help(void)
            "are model-free); the md caption names the values, csv gains a column 'assume'.\n"
            "Table 4 refuses --assume (its master linearises the nonlinear units online).\n\n"
            "Options:\n"
-           "  --paper mbcorr       the paper (only mbcorr for now)\n"
-           "  --table N            1, 2, 3 or 4\n"
+           "  --paper P            mbcorr, or energy: its table mu (Figs 11-12) for\n"
+           "                       twomass-fd (case 1 unless --set) at H = --dt (default\n"
+           "                       1e-3), the paper's setting (symplectic Euler, one step per\n"
+           "                       unit step, held inputs, start from x0): for R = 1/10 .. 20\n"
+           "                       and ZOH, FOH, SOH the mu of eqs 20-21, mu_measured at 1 s\n"
+           "                       and 10 s (Phi route) and the fastest mode's mu\n"
+           "  --table N            1, 2, 3 or 4 (mbcorr); mu (energy)\n"
            "  --format F           md (default) or csv\n"
            "  --pairs LIST         other (c_k, d_k) columns, e.g. 1e5:1e2,1e9:3.6e5\n"
            "  --set NAME=VALUE     other twomass parameters (see 'cosa models')\n"
@@ -483,6 +490,33 @@ int cmd_table(int argc, char **argv)
     }
     if (rc != CLI_OK)
         goto out;
+    if (ex.paper && strcmp(ex.paper, "energy") == 0) {
+        /* the energy paper's mu table (Figs 11-12): twomass-fd, --set and --dt apply */
+        double dt = 1e-3;
+        if (cs.scheme_text || cs.seq_text || cs.mod.file || cs.mod.nassume ||
+            (cs.mod.name && strcmp(cs.mod.name, "twomass-fd") != 0) || ex.pairs || ex.dtmin ||
+            ex.dtmax || ex.tol || ex.tend) {
+            cli_error(cmd, "--paper energy: the mu table fixes model (twomass-fd), schemes and "
+                           "step ratios; only --set, --dt and --format apply");
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+        if (!ex.table || strcmp(ex.table, "mu") != 0) {
+            cli_error(cmd, "--paper energy has one table: --table mu");
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+        if (ex.format && strcmp(ex.format, "md") && strcmp(ex.format, "csv")) {
+            cli_error(cmd, "--format must be md or csv, got '%s'", ex.format);
+            rc = CLI_EUSAGE;
+            goto out;
+        }
+        if (cs.dt_text && (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK)
+            goto out;
+        cs.mod.name = "twomass-fd";
+        rc = ecli_table_mu(cmd, &cs, dt, ex.format && strcmp(ex.format, "csv") == 0);
+        goto out;
+    }
     if (cs.scheme_text || cs.dt_text || cs.seq_text || cs.mod.file ||
         (cs.mod.name && strcmp(cs.mod.name, "twomass") != 0)) {
         cli_error(cmd, "the paper tables fix model (twomass), schemes and macro steps; "
@@ -492,7 +526,7 @@ int cmd_table(int argc, char **argv)
         goto out;
     }
     if (!ex.paper || strcmp(ex.paper, "mbcorr") != 0) {
-        cli_error(cmd, "--paper mbcorr is required (the only paper with tables so far)");
+        cli_error(cmd, "--paper must be mbcorr or energy");
         rc = CLI_EUSAGE;
         goto out;
     }

@@ -181,3 +181,103 @@ done:
     free(kicks);
     return rc;
 }
+
+double ecli_mu_eq(double mu_sr, double R, int p)
+{
+    if (R > 1.0 && p == 0)
+        return mu_sr * (1.5 - 0.5 / R);
+    if (R > 0.0 && R < 1.0 && p > 0)
+        return mu_sr * R;
+    return mu_sr;
+}
+
+int ecli_table_mu(const char *cmd, cli_case *cs, double dt, int csv)
+{
+    int rc = cli_model_resolve(&cs->mod, cmd);
+    if (rc != CLI_OK)
+        return rc;
+    const cosa_model *m = cs->mod.model;
+    const double *par = cs->mod.par;
+    cosa_system *sys = NULL;
+    cosa_odesys *os = NULL;
+    double x0[4], W[16];
+    size_t idx[8];
+    unsigned char kick[4];
+    cosa_energy_port port;
+    cosa_status st = m->create(m, par, &sys);
+    if (st == COSA_OK)
+        st = m->initial_state(m, par, x0);
+    if (st == COSA_OK)
+        st = ecli_energy_form(m, par, 4, W);
+    if (st == COSA_OK)
+        st = m->energy_port(m, par, &port, idx, 8);
+    if (st == COSA_OK)
+        st = cosa_odesys_from_linear(sys, &os);
+    for (size_t i = 0; st == COSA_OK && i < 2; i++) {
+        const cosa_ode *o = cosa_odesys_sub(os, i);
+        if (!o->kick)
+            st = COSA_EUNSUPPORTED;
+        else
+            memcpy(kick + 2 * i, o->kick, 2);
+    }
+    if (st != COSA_OK) {
+        cli_error(cmd, "twomass-fd: %s", cosa_strerror(st));
+        rc = CLI_EFAIL;
+        goto done;
+    }
+    static const double Rs[] = {0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0};
+    static const char *const Rt[] = {"1/10", "1/5", "1/2", "1", "2", "5", "10", "20"};
+    static const char *const nm[] = {"ZOH", "FOH", "SOH"};
+    char b1[32];
+    if (csv)
+        printf("R,scheme,mu_eq,mu_measured_1s,mu_measured_10s,mu_mode,omega_mode\n");
+    else {
+        printf("| R | scheme | eqs 20-21 | mu_measured 1 s | mu_measured 10 s | mu_mode "
+               "(fastest) |\n|---|---|---|---|---|---|\n");
+    }
+    for (int p = 0; p <= 2; p++)
+        for (size_t k = 0; k < sizeof Rs / sizeof Rs[0]; k++) {
+            /* R > 1: II (no feedthrough) is R times faster; R < 1: I is 1/R times */
+            unsigned rate[2] = {1, 1};
+            if (Rs[k] > 1.0)
+                rate[1] = (unsigned)Rs[k];
+            else if (Rs[k] < 1.0)
+                rate[0] = (unsigned)lround(1.0 / Rs[k]);
+            cosa_mr_scheme s = {.p = p, .integrator = COSA_MR_SYMPLECTIC_EULER, .rate = rate,
+                                .kick = kick, .start_initial = 1};
+            cosa_mr_energy e1, e10;
+            double om[16], mu[16];
+            size_t nmode = 16;
+            st = cosa_mr_energy_eval(sys, &s, dt, (size_t)lround(1.0 / dt), x0, W, &port, 0, &e1);
+            if (st == COSA_OK)
+                st = cosa_mr_energy_eval(sys, &s, dt, (size_t)lround(10.0 / dt), x0, W, &port, 0,
+                                         &e10);
+            if (st == COSA_OK)
+                st = cosa_mr_energy_modes(sys, &s, dt, W, &port, &nmode, om, mu);
+            if (st != COSA_OK) {
+                cli_error(cmd, "R = %s, %s: %s", Rt[k], nm[p], cosa_strerror(st));
+                rc = CLI_EFAIL;
+                goto done;
+            }
+            const double eq = ecli_mu_eq(0.5, Rs[k], p);
+            if (csv)
+                printf("%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g\n", cli_num(b1, sizeof b1, Rs[k]),
+                       nm[p], eq, e1.mu_measured, e10.mu_measured, nmode ? mu[0] : NAN,
+                       nmode ? om[0] : NAN);
+            else
+                printf("| %s | %s | %.4g | %.4f | %.4f | %.4f |\n", Rt[k], nm[p], eq,
+                       e1.mu_measured, e10.mu_measured, nmode ? mu[0] : NAN);
+        }
+    if (!csv) {
+        printf("\ntwomass-fd (energy paper case 1 unless --set), H = %s s, symplectic Euler, one "
+               "step per unit step, held inputs, start from the initial state; R = h_df/h_ndf "
+               "(R > 1: II takes R steps per macro step, R < 1: I takes 1/R); mu_measured = "
+               "varsigma/dE at T (Phi route); mu_mode of the fastest mode of Phi.\n",
+               cli_num(b1, sizeof b1, dt));
+    }
+    rc = CLI_OK;
+done:
+    cosa_odesys_free(os);
+    cosa_system_free(sys);
+    return rc;
+}

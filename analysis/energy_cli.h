@@ -31,4 +31,15 @@ int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
                       const cosa_system *sys, const double *x0, double dt, double tend,
                       const ecli_point *o);
 
+/* Eqs 20-21: mu for two units at the step ratio R = h_df / h_ndf (0: single
+ * rate) with extrapolation order p, given mu_SR: ZOH mu_SR (1.5 - 0.5 / R)
+ * for R > 1, FOH and up mu_SR R for R < 1, else mu_SR. */
+double ecli_mu_eq(double mu_sr, double R, int p);
+
+/* `cosa table --paper energy --table mu` (Figs 11-12): twomass-fd at cs's
+ * parameters (--set), H = dt, the paper's setting, for R = 1/10 .. 20 and
+ * ZOH, FOH, SOH: eqs 20-21, mu_measured at 1 s and 10 s (Phi route) and the
+ * fastest mode's mu; md or csv. */
+int ecli_table_mu(const char *cmd, cli_case *cs, double dt, int csv);
+
 #endif

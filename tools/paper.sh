@@ -13,6 +13,7 @@
 #   robustness of MBCorr to a wrong c_k: rho and e_global over (assumed c_k, dT)
 #   cosa advise at tol 1e-2 and 1e-3 for the (c_k, d_k) pairs of Table 1 (issue 16)
 #   the defect paper's Figs 4-10 (cosa defect --paper, into OUTDIR/defect; make paper-defect)
+#   the energy paper's figures (tools/paper-energy.sh, into OUTDIR/energy; make paper-energy)
 set -e
 cosa=${1:?usage: paper.sh COSA OUTDIR}
 out=${2:?usage: paper.sh COSA OUTDIR}
@@ -97,9 +98,11 @@ for tol in 1e-2 1e-3; do
 done
 # the defect paper (issue 12): Figs 4-10 for euler and exact units into $out/defect
 step "defect paper (Figs 4-10)" "$cosa" defect --paper -o "$out/defect" --plot png
+# the energy paper (issue 10): its figures into $out/energy (make paper-energy)
+step "energy paper" sh "$(dirname "$0")/paper-energy.sh" "$cosa" "$out/energy"
 printf '%-28s %s s\n' "make paper total" "$(since "$t0")"
 echo "pictures: $out/fig4_all.png (Fig 4), $out/fig6_all.png (Fig 6), $out/fig5.png," \
     "$out/fig7.png, $out/fig8.png, $out/fig9_*.png; tables: $out/table1.md .. table4.md," \
     "$out/advise_tol1e-2.md, $out/advise_tol1e-3.md; robustness: $out/robust_rho_all.png," \
     "$out/robust_eg_all.png, $out/advise_robust.md; defect paper: $out/defect/fig4a_*.png .." \
-    "$out/defect/fig10_*.png"
+    "$out/defect/fig10_*.png; energy paper: $out/energy/summary.md, $out/energy/fig*.png"

@@ -17,6 +17,7 @@ static const cosa_model *const builtin[] = {
     &model_multi_fd,
     &model_twomass_nl,
     &model_twomass_fd_nl,
+    &model_pendula,
 };
 
 size_t cosa_model_count(void) { return sizeof builtin / sizeof builtin[0]; }

@@ -11,7 +11,8 @@
 #               case 2 (eq 23 dampers) mu = 0.5
 # Paper setting everywhere: ZOH, H = 1 ms, T = 10 s, symplectic Euler with one
 # step per unit step, held inputs, start from the initial state.
-# Not yet (issue 10): the coupled pendula and the hydraulic crane (Figs 32-37).
+#   Figs 32-34  pendula: uncorrected, mu = 0.5 with nu = 1 (the paper's) and nu = 0
+# Not yet (issue 10): the hydraulic crane (Figs 35-37).
 set -e
 cosa=${1:?usage: paper-energy.sh COSA OUTDIR}
 out=${2:?usage: paper-energy.sh COSA OUTDIR}
@@ -53,6 +54,9 @@ run fig29_nl_mu07 29 "case 1, mu = 0.7" --model twomass-fd-nl --set spring=1 --m
 run fig31_nl_nu 31 "case 1, mu = 0.5, nu = 0.25" --model twomass-fd-nl --set spring=1 --mu 0.5 --nu 0.25
 run fig30_nl_case2 30 "case 2 (eq 23 dampers, c = 1e-3), mu = 0.5" --model twomass-fd-nl --set damper=1 \
     --set c1=1e-3 --set c2=1e-3 --set cc=1e-3 --mu 0.5
+run fig32_pendula 32 "pendula case 1, uncorrected" --model pendula
+run fig32_pendula_mu 32 "pendula, mu = 0.5, nu = 1 (the paper's)" --model pendula --mu 0.5 --nu 1
+run fig32_pendula_mu_nu0 32 "pendula, mu = 0.5, nu = 0" --model pendula --mu 0.5
 # Figs 11-12: mu against R
 "$cosa" table --paper energy --table mu >"$out/table_mu.md"
 "$cosa" table --paper energy --table mu --format csv >"$out/table_mu.csv"
@@ -62,7 +66,7 @@ run fig30_nl_case2 30 "case 2 (eq 23 dampers, c = 1e-3), mu = 0.5" --model twoma
     echo
     cat "$out/table_mu.md"
     echo
-    echo "Not yet (issue 10): the coupled pendula and the hydraulic crane (Figs 32-37)."
+    echo "Not yet (issue 10): the hydraulic crane (Figs 35-37)."
 } >>"$sum"
 cat >"$out/fig11_12_mu.gp" <<'END'
 # mu against the step ratio R = h_df / h_ndf (Figs 11-12 of the energy paper):

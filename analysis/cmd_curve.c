@@ -13,8 +13,8 @@
 static void help(void)
 {
     printf("Usage: cosa curve [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
-           "                  [--dt DT] --scheme S[,S...] [--metric rho|e_global|e_local|\n"
-           "                  e_local_ref] [--level L] [--tend T] [--alpha A] [--threads N]\n"
+           "                  [--dt DT] --scheme S[,S...] [--metric M] [--level L]\n"
+           "                  [--tend T] [--alpha A] [--threads N]\n"
            "                  [--assume NAME=VALUE]... [-o DIR] [--name NAME]\n"
            "                  [--plot png|svg|pdf] [--progress]\n\n"
            "A metric against one swept quantity, one curve per scheme: NAME = dt sweeps the\n"
@@ -31,8 +31,15 @@ static void help(void)
            "                       in the assumed model only\n"
            "  --dt DT              macro step when NAME is a parameter\n"
            "  --scheme LIST        schemes, comma-separated\n"
-           "  --metric M           rho (default), e_global, e_local, e_local_ref\n"
-           "  --level L            reference line (default 1 for rho, 0.01 for errors)\n"
+           "  --metric M           rho (default), e_global, e_local, e_local_ref; or the\n"
+           "                       energy paper's E_ratio (E/E_ref), dE, varsigma,\n"
+           "                       mu_measured at T (models with an energy: twomass-fd,\n"
+           "                       multi-fd; plain Jacobi schemes; its Phi route in the\n"
+           "                       paper's setting: symplectic Euler, one step per unit\n"
+           "                       step, held inputs, start from x0; 'cosa point --energy')\n"
+           "  --level L            reference line (default 1 for rho, 0.01 for errors,\n"
+           "                       1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
+           "                       varsigma)\n"
            "  --tend T             horizon for errors in seconds (default: the model's)\n"
            "  --threads N          OpenMP threads (default: all cores)\n"
            "  -o, --output DIR     write into DIR (created if missing; files there are\n"
@@ -333,7 +340,7 @@ int cmd_curve(int argc, char **argv)
     const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",   "TITLES", "COLORS", "DASHES",
                           "LEVEL",   "XLOG",   "YLOG",    "XLABEL", "YLABEL", "TITLE"};
     const char *vals[] = {comment, gp,  base,  dat, titles, colors, dashes, lev,
-                          xa.log ? "" : "# ", metric == COSA_METRIC_RHO ? "# " : "",
+                          xa.log ? "" : "# ", !cosa_metric_is_error(metric) ? "# " : "",
                           xlabel,  ylabel, title};
     snprintf(path, sizeof path, "%s/%s", out.dir, gp);
     if ((rc = scli_write_script(cmd, path, cosa_plot_curve, 13, keys, vals)) != CLI_OK)

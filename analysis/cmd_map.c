@@ -19,7 +19,7 @@ static void help(void)
 {
     printf("Usage: cosa map [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
            "                --y NAME=LO:HI:log|lin:N --dt DT[,DT...] --scheme S[,S...]\n"
-           "                [--metric rho|e_global|e_local|e_local_ref] [--level L] [--tend T]\n"
+           "                [--metric M] [--level L] [--tend T]\n"
            "                [--assume NAME=VALUE]... [--alpha A] [--threads N] [-o DIR]\n"
            "                [--name NAME]\n"
            "                [--plot png|svg|pdf] [--heatmap] [--progress] [--format text|bin]\n"
@@ -46,8 +46,15 @@ static void help(void)
            "                       --y dt=LO:HI:log|lin:N sweeps the macro step\n"
            "  --dt LIST            macro steps: DT[,DT...] or LO:HI:log|lin:N\n"
            "  --scheme LIST        schemes, comma-separated\n"
-           "  --metric M           rho (default), e_global, e_local, e_local_ref\n"
-           "  --level L            contour level (default 1 for rho, 0.01 for errors)\n"
+           "  --metric M           rho (default), e_global, e_local, e_local_ref; or the\n"
+           "                       energy paper's E_ratio (E/E_ref), dE, varsigma,\n"
+           "                       mu_measured at T (models with an energy: twomass-fd,\n"
+           "                       multi-fd; plain Jacobi schemes; its Phi route in the\n"
+           "                       paper's setting: symplectic Euler, one step per unit\n"
+           "                       step, held inputs, start from x0; 'cosa point --energy')\n"
+           "  --level L            contour level (default 1 for rho, 0.01 for errors,\n"
+           "                       1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
+           "                       varsigma)\n"
            "  --tend T             horizon for errors in seconds (default: the model's)\n"
            "  --threads N          OpenMP threads (default: all cores)\n"
            "  -o, --output DIR     write into DIR (created if missing; files there are\n"
@@ -613,7 +620,7 @@ int cmd_map(int argc, char **argv)
     else
         scli_axis_label(m, &sp.y, ylabel, sizeof ylabel);
     md_num(lev, sizeof lev, level);
-    const char *zlog = metric == COSA_METRIC_RHO ? "0" : "1";
+    const char *zlog = cosa_metric_is_error(metric) ? "1" : "0";
     char files[4096] = "", titles[4096] = "", nones[4096] = "";
     /* the dT list and the grid's corners for the scripts (plots/map.gp), as
      * written in the data files (%.17g) */
@@ -637,8 +644,9 @@ int cmd_map(int argc, char **argv)
         const cosa_sweep_axis *ax[2] = {&sp.x, &sp.y};
         scli_title_sets(&cs.mod, ax, dt_axis ? 1 : 2, sets, sizeof sets);
     }
+    char levshort[32]; /* the level as given: the shortest form that reads back */
     snprintf(maptitle, sizeof maptitle, "model %s, contour %s = %s%s", m->name,
-             cosa_metric_name(metric), lev, sets);
+             cosa_metric_name(metric), cli_num(levshort, sizeof levshort, level), sets);
     /* the data files, written side by side; gnuplot runs as many at a time */
     int par = threads ? (int)threads : 1;
 #ifdef _OPENMP
@@ -713,7 +721,7 @@ int cmd_map(int argc, char **argv)
             char hgp[512], hbase[512], cblabel[64], title[640];
             snprintf(hgp, sizeof hgp, "%s_%s_heat.gp", base, slug);
             snprintf(hbase, sizeof hbase, "%s_%s_heat", base, slug);
-            snprintf(cblabel, sizeof cblabel, "%s%s", metric == COSA_METRIC_RHO ? "" : "log10 ",
+            snprintf(cblabel, sizeof cblabel, "%s%s", !cosa_metric_is_error(metric) ? "" : "log10 ",
                      cosa_metric_name(metric));
             snprintf(title, sizeof title, "%s, %s, model %s%s", nm, cosa_metric_name(metric),
                      m->name, sets);

@@ -46,29 +46,6 @@ int ecli_rates(const char *cmd, const char *const *text, size_t n, const cosa_mo
     return CLI_OK;
 }
 
-cosa_status ecli_energy_form(const cosa_model *m, const double *par, size_t nx, double *W)
-{
-    double *e = calloc(nx + 1, sizeof *e), *Ei = calloc(nx + 1, sizeof *Ei);
-    cosa_status st = e && Ei ? COSA_OK : COSA_ENOMEM;
-    for (size_t i = 0; i < nx && st == COSA_OK; i++) {
-        e[i] = 1.0;
-        st = m->energy(m, par, e, &Ei[i]);
-        e[i] = 0.0;
-        W[i + i * nx] = Ei[i];
-    }
-    for (size_t i = 0; i < nx && st == COSA_OK; i++)
-        for (size_t j = i + 1; j < nx && st == COSA_OK; j++) {
-            double Eij;
-            e[i] = e[j] = 1.0;
-            st = m->energy(m, par, e, &Eij);
-            e[i] = e[j] = 0.0;
-            W[i + j * nx] = W[j + i * nx] = 0.5 * (Eij - Ei[i] - Ei[j]);
-        }
-    free(e);
-    free(Ei);
-    return st;
-}
-
 int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
                       const cosa_system *sys, const double *x0, double dt, double tend,
                       const ecli_point *o)
@@ -111,7 +88,6 @@ int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
     double *W = calloc(nx * nx + 1, sizeof *W), omega[64], mu[64];
     size_t *idx = calloc(2 * ny + nu + 2, sizeof *idx);
     unsigned char *kicks = calloc(nx + 1, 1);
-    cosa_odesys *os = NULL;
     if (!rate || !W || !idx || !kicks) {
         cli_error(cmd, "out of memory");
         goto done;
@@ -123,25 +99,16 @@ int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
     cosa_energy_port port;
     cosa_status st = m->energy_port(m, par, &port, idx, 2 * ny + nu + 2);
     if (st == COSA_OK)
-        st = ecli_energy_form(m, par, nx, W);
+        st = cosa_model_energy_form(m, par, nx, W);
     if (st == COSA_OK && ms.integrator == COSA_MR_SYMPLECTIC_EULER) {
         /* the kicked states: as the time-domain units take them */
-        if ((st = cosa_odesys_from_linear(sys, &os)) == COSA_OK) {
-            unsigned char *kick = kicks;
-            for (size_t i = 0; i < nsub; i++) {
-                size_t a, b, c, ox, ou, oy;
-                cosa_system_sub_dims(sys, i, &a, &b, &c, &ox, &ou, &oy);
-                const cosa_ode *ode = cosa_odesys_sub(os, i);
-                if (!ode->kick) {
-                    cli_error(cmd, "--integrator symplectic-euler: model '%s' has no position/"
-                                   "velocity split of its states", m->name);
-                    rc = CLI_EUSAGE;
-                    goto done;
-                }
-                memcpy(kick + ox, ode->kick, a);
-            }
-            ms.kick = kick;
+        if (cosa_system_kick_flags(sys, kicks) == 0) {
+            cli_error(cmd, "--integrator symplectic-euler: model '%s' has no position/velocity "
+                           "split of its states", m->name);
+            rc = CLI_EUSAGE;
+            goto done;
         }
+        ms.kick = kicks;
     }
     const double nst = nearbyint(tend / dt);
     cosa_mr_energy e;
@@ -174,7 +141,6 @@ int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
         printf("mu_mode %.17g %.17g\n", omega[k], mu[k]);
     rc = CLI_OK;
 done:
-    cosa_odesys_free(os);
     free(rate);
     free(W);
     free(idx);
@@ -199,7 +165,6 @@ int ecli_table_mu(const char *cmd, cli_case *cs, double dt, int csv)
     const cosa_model *m = cs->mod.model;
     const double *par = cs->mod.par;
     cosa_system *sys = NULL;
-    cosa_odesys *os = NULL;
     double x0[4], W[16];
     size_t idx[8];
     unsigned char kick[4];
@@ -208,18 +173,11 @@ int ecli_table_mu(const char *cmd, cli_case *cs, double dt, int csv)
     if (st == COSA_OK)
         st = m->initial_state(m, par, x0);
     if (st == COSA_OK)
-        st = ecli_energy_form(m, par, 4, W);
+        st = cosa_model_energy_form(m, par, 4, W);
     if (st == COSA_OK)
         st = m->energy_port(m, par, &port, idx, 8);
-    if (st == COSA_OK)
-        st = cosa_odesys_from_linear(sys, &os);
-    for (size_t i = 0; st == COSA_OK && i < 2; i++) {
-        const cosa_ode *o = cosa_odesys_sub(os, i);
-        if (!o->kick)
-            st = COSA_EUNSUPPORTED;
-        else
-            memcpy(kick + 2 * i, o->kick, 2);
-    }
+    if (st == COSA_OK && cosa_system_kick_flags(sys, kick) == 0)
+        st = COSA_EUNSUPPORTED;
     if (st != COSA_OK) {
         cli_error(cmd, "twomass-fd: %s", cosa_strerror(st));
         rc = CLI_EFAIL;
@@ -277,7 +235,6 @@ int ecli_table_mu(const char *cmd, cli_case *cs, double dt, int csv)
     }
     rc = CLI_OK;
 done:
-    cosa_odesys_free(os);
     cosa_system_free(sys);
     return rc;
 }

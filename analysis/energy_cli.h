@@ -14,11 +14,6 @@
 int ecli_rates(const char *cmd, const char *const *text, size_t n, const cosa_model *m,
                const double *par, size_t nsub, unsigned *rate);
 
-/* W (nx x nx, symmetric) with E(x) = x' W x of a model whose energy is
- * quadratic (linear models), by polarization: W_ii = E(e_i), W_ij =
- * (E(e_i + e_j) - E(e_i) - E(e_j)) / 2. */
-cosa_status ecli_energy_form(const cosa_model *m, const double *par, size_t nx, double *W);
-
 /* `cosa point --energy`: the energy figures of the energy paper's coupling
  * (held inputs, rates, start, one integrator step per unit step) from the
  * Phi route, printed as 'name value' lines. */

@@ -804,9 +804,26 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
                      const char *const *opt, const char *const *axname, cosa_sweep_axis *const *ax,
                      size_t nax, cosa_system **sys)
 {
-    *level = metric == COSA_METRIC_RHO ? 1.0 : 0.01;
-    if (level_text && (scli_number(level_text, level) != 0 || !(*level > 0.0))) {
-        cli_error(cmd, "--level must be a positive number, got '%s'", level_text);
+    *level = metric == COSA_METRIC_RHO            ? 1.0
+             : cosa_metric_is_error(metric)         ? 0.01
+             : metric == COSA_METRIC_E_RATIO        ? 1.1
+             : metric == COSA_METRIC_MU_MEASURED    ? 0.5
+                                                    : 0.0;
+    if (cosa_metric_is_energy(metric)) {
+        for (size_t i = 0; i < ns; i++)
+            if (schemes[i].exec != COSA_JACOBI || schemes[i].corr != COSA_CORR_NONE) {
+                char nm[64];
+                cosa_scheme_name(&schemes[i], nm, sizeof nm);
+                cli_error(cmd, "--metric %s: the energy paper's coupling is plain Jacobi (no gs:, "
+                               "no +ocorr/+ecorr/+mbcorr), got %s", cosa_metric_name(metric), nm);
+                return CLI_EUSAGE;
+            }
+    }
+    /* the energy metrics take any level (dE and varsigma have a sign) */
+    const int positive = !cosa_metric_is_energy(metric);
+    if (level_text && (scli_number(level_text, level) != 0 || (positive && !(*level > 0.0)))) {
+        cli_error(cmd, "--level must be a %s number, got '%s'", positive ? "positive" : "finite",
+                  level_text);
         return CLI_EUSAGE;
     }
     *threads = 0;
@@ -829,6 +846,13 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
         (rc = sweep_system(cmd, &cs->mod, ax, nax, sys)) != CLI_OK ||
         (rc = cli_case_sequence(cmd, cs, &schemes[pick], cosa_system_nsub(*sys), *sys)) != CLI_OK)
         return rc;
+    const cosa_model *m = cs->mod.model;
+    if (cosa_metric_is_energy(metric) && (!m->energy || !m->energy_port)) {
+        cli_error(cmd, "--metric %s: model '%s' declares no mechanical energy and power port "
+                       "(models with them: twomass-fd, multi-fd)", cosa_metric_name(metric),
+                  m->name);
+        return CLI_EUSAGE;
+    }
     for (size_t i = 0; i < ns; i++)
         if (schemes[i].exec == COSA_GAUSS_SEIDEL)
             schemes[i].seq = cs->seq;
@@ -839,7 +863,7 @@ int scli_adaptive(const char *cmd, int adaptive, const char *coarse, const char 
                   cosa_metric metric, double level, cosa_adaptive_opts *o, char *desc,
                   size_t size)
 {
-    const int errors = metric != COSA_METRIC_RHO;
+    const int errors = cosa_metric_is_error(metric);
     *o = (cosa_adaptive_opts){level, COSA_ADAPTIVE_COARSE, COSA_ADAPTIVE_MARGIN, errors};
     if (!adaptive) {
         if (coarse || margin) {

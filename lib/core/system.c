@@ -296,3 +296,31 @@ int cosa_system_is_valid(const cosa_system *sys)
 {
     return sys && sys->loop_ok && !sys->loop_stale;
 }
+
+size_t cosa_system_kick_flags(const cosa_system *sys, unsigned char *kick)
+{
+    const size_t NX = cosa_system_nx(sys);
+    const double *A = cosa_system_A(sys), *B = cosa_system_B(sys);
+    size_t npos = 0;
+    for (size_t i = 0; i < cosa_system_nsub(sys); i++) {
+        size_t nx, nu, ny, ox, ou, oy;
+        cosa_system_sub_dims(sys, i, &nx, &nu, &ny, &ox, &ou, &oy);
+        for (size_t r = ox; r < ox + nx; r++) {
+            size_t nnz = 0, col = 0;
+            double v = 0.0;
+            for (size_t c = ox; c < ox + nx; c++)
+                if (A[r + c * NX] != 0.0) {
+                    nnz++;
+                    col = c;
+                    v = A[r + c * NX];
+                }
+            for (size_t c = ou; c < ou + nu; c++)
+                if (B[r + c * NX] != 0.0)
+                    nnz += 2;
+            const int pos = nnz == 1 && col != r && v == 1.0;
+            kick[r] = pos ? 0 : 1;
+            npos += (size_t)pos;
+        }
+    }
+    return npos;
+}

@@ -140,6 +140,13 @@ const double *cosa_system_L(const cosa_system *sys);
  * and C* = (I - D L)^{-1} C  (ny x nx, ld ny).  Either output may be NULL. */
 cosa_status cosa_system_monolithic(const cosa_system *sys, double *Astar, double *Cstar);
 
+/* Symplectic Euler's split of the states (cosa_odesys_from_linear, the
+ * energy paper's Phi route): state r of a subsystem is a position (kick[r] =
+ * 0, drifted with the updated velocities) if its row of [A_i B_i] is a single
+ * 1 in the column of another state, else kicked (1).  Returns the number of
+ * positions (0: no split). */
+size_t cosa_system_kick_flags(const cosa_system *sys, unsigned char *kick);
+
 /* ------------------------------------------------------------------------ */
 /* Coupling schemes (lib/scheme.c)                                          */
 /* ------------------------------------------------------------------------ */

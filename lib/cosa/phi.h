@@ -372,11 +372,24 @@ typedef enum cosa_metric {
     COSA_METRIC_E_GLOBAL,    /* e_g (eqs 32-33); +inf when rho > 1 + COSA_RHO_TOL  */
     COSA_METRIC_E_LOCAL,     /* e_l on the co-simulation trajectory (eq 31); +inf when unstable */
     COSA_METRIC_E_LOCAL_REF, /* e_l on the reference trajectory                   */
+    /* the energy paper's coupling (cosa_sweep_spec.energy; models with an
+     * energy and a power port, plain Jacobi schemes), from cosa_mr_energy_eval
+     * over the horizon: */
+    COSA_METRIC_E_RATIO,     /* E(T) / E_ref(T)                                    */
+    COSA_METRIC_DE,          /* the residual energy dE(T)                          */
+    COSA_METRIC_VARSIGMA,    /* the energy error E(T) - E_ref(T)                   */
+    COSA_METRIC_MU_MEASURED, /* varsigma(T) / dE(T)                               */
     COSA_METRIC_COUNT
 } cosa_metric;
 
-/* "rho", "e_global", "e_local", "e_local_ref"; "?" for anything else. */
+/* "rho", "e_global", "e_local", "e_local_ref", "E_ratio", "dE", "varsigma",
+ * "mu_measured"; "?" for anything else. */
 const char *cosa_metric_name(cosa_metric m);
+/* 1 for the NRMSE metrics (positive, +inf when unstable: logarithmic
+ * scales), 0 otherwise. */
+int cosa_metric_is_error(cosa_metric m);
+/* 1 for the energy metrics. */
+int cosa_metric_is_energy(cosa_metric m);
 /* Inverse of cosa_metric_name (also accepts "e_g", "e_l"); COSA_EINVAL if unknown. */
 cosa_status cosa_metric_parse(const char *text, cosa_metric *out);
 
@@ -443,6 +456,10 @@ typedef struct cosa_sweep_spec {
     const double *apar;        /* assumed parameter values (model->nparam); NULL: none  */
     const unsigned char *apar_fixed; /* nparam flags: apar[k] is fixed (1) or follows the
                                         true value (0); NULL: all fixed */
+    const struct cosa_mr_scheme *energy; /* the energy metrics' coupling (its p is each
+                                        scheme's order, its kick flags the system's);
+                                        NULL: the paper's setting (symplectic Euler, one
+                                        step per unit step, single rate, start from x0) */
 } cosa_sweep_spec;
 
 /* Number of results: nscheme * ndt * x.n * y.n (0 for an invalid spec). */
@@ -578,6 +595,13 @@ typedef struct cosa_mr_energy {
 cosa_status cosa_mr_energy_eval(const cosa_system *sys, const cosa_mr_scheme *s, double H,
                                 size_t N, const double *x0, const double *W,
                                 const cosa_energy_port *port, int direct, cosa_mr_energy *out);
+
+/* W (nx x nx, symmetric) with E(x) = x' W x of a model whose energy is a
+ * quadratic form (linear models; m->energy), by polarization: W_ii =
+ * E(e_i), W_ij = (E(e_i + e_j) - E(e_i) - E(e_j)) / 2.  COSA_EUNSUPPORTED
+ * for a model without energy. */
+cosa_status cosa_model_energy_form(const struct cosa_model *m, const double *par, size_t nx,
+                                   double *W);
 
 /* Per-mode mu (issue 10 section 3): for each eigenpair (lambda, w) of Phi_p
  * with Im lambda > 0 and |lambda| > 0.5, omega = arg(lambda) / H and

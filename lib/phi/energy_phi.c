@@ -20,6 +20,7 @@
  * G_{A+B} = G_A + Phi^A' G_B Phi^A. */
 #include "core/dense.h"
 #include "phi/phi_impl.h"
+#include "cosa/models.h"
 
 #include <complex.h>
 #include <math.h>
@@ -411,3 +412,31 @@ done:
     cosa_eig_workspace_free(gw);
     return st;
 }
+
+cosa_status cosa_model_energy_form(const cosa_model *m, const double *par, size_t nx, double *W)
+{
+    if (!m || !par || !W)
+        return COSA_EINVAL;
+    if (!m->energy)
+        return COSA_EUNSUPPORTED;
+    double *e = calloc(nx + 1, sizeof *e), *Ei = calloc(nx + 1, sizeof *Ei);
+    cosa_status st = e && Ei ? COSA_OK : COSA_ENOMEM;
+    for (size_t i = 0; i < nx && st == COSA_OK; i++) {
+        e[i] = 1.0;
+        st = m->energy(m, par, e, &Ei[i]);
+        e[i] = 0.0;
+        W[i + i * nx] = Ei[i];
+    }
+    for (size_t i = 0; i < nx && st == COSA_OK; i++)
+        for (size_t j = i + 1; j < nx && st == COSA_OK; j++) {
+            double Eij;
+            e[i] = e[j] = 1.0;
+            st = m->energy(m, par, e, &Eij);
+            e[i] = e[j] = 0.0;
+            W[i + j * nx] = W[j + i * nx] = 0.5 * (Eij - Ei[i] - Ei[j]);
+        }
+    free(e);
+    free(Ei);
+    return st;
+}
+

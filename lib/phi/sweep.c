@@ -48,8 +48,18 @@
 #include <omp.h>
 #endif
 
-static const char *const metric_names[COSA_METRIC_COUNT] = {"rho", "e_global", "e_local",
-                                                            "e_local_ref"};
+static const char *const metric_names[COSA_METRIC_COUNT] = {
+    "rho", "e_global", "e_local", "e_local_ref", "E_ratio", "dE", "varsigma", "mu_measured"};
+
+int cosa_metric_is_error(cosa_metric m)
+{
+    return m == COSA_METRIC_E_GLOBAL || m == COSA_METRIC_E_LOCAL || m == COSA_METRIC_E_LOCAL_REF;
+}
+
+int cosa_metric_is_energy(cosa_metric m)
+{
+    return m >= COSA_METRIC_E_RATIO && m < COSA_METRIC_COUNT;
+}
 
 const char *cosa_metric_name(cosa_metric m)
 {
@@ -115,6 +125,13 @@ static cosa_status spec_check(const cosa_sweep_spec *sp)
         return COSA_EINVAL;
     if (sp->metric != COSA_METRIC_RHO && !sp->model->initial_state)
         return COSA_EINVAL;
+    if (cosa_metric_is_energy(sp->metric)) {
+        if (!sp->model->energy || !sp->model->energy_port)
+            return COSA_EUNSUPPORTED;
+        for (size_t i = 0; i < sp->nscheme; i++)
+            if (sp->schemes[i].exec != COSA_JACOBI || sp->schemes[i].corr != COSA_CORR_NONE)
+                return COSA_EUNSUPPORTED;
+    }
     cosa_status st;
     if ((st = axis_check(&sp->x, sp->model->nparam)) != COSA_OK ||
         (st = axis_check(&sp->y, sp->model->nparam)) != COSA_OK)
@@ -176,6 +193,12 @@ struct sweep_thread {
     double *apar;               /* its parameter vector at the point           */
     const cosa_system *model;   /* .model of the corrected schemes: asys or NULL */
     cosa_status ast;            /* status of setting the assumed system         */
+    /* energy metrics: the point's energy form, power port and symplectic split */
+    double *W;                  /* nx x nx                                      */
+    unsigned char *kick;        /* nx                                           */
+    size_t *pidx;               /* the port's indices                           */
+    size_t en_n, pidx_n;        /* room in W/kick (states), pidx                */
+    cosa_energy_port port;
 };
 
 static void threads_free(struct sweep_thread *t, int n)
@@ -189,6 +212,9 @@ static void threads_free(struct sweep_thread *t, int n)
         free(t[i].par);
         free(t[i].apar);
         free(t[i].x0);
+        free(t[i].W);
+        free(t[i].kick);
+        free(t[i].pidx);
     }
     free(t);
 }
@@ -295,6 +321,39 @@ static cosa_status thread_build_assumed(const cosa_sweep_spec *sp, struct sweep_
     return st;
 }
 
+/* The energy metrics' data at the thread's point: W, the power port, the
+ * symplectic split (room grown as the structure demands). */
+static cosa_status thread_energy(const cosa_model *m, struct sweep_thread *t)
+{
+    const size_t nx = cosa_system_nx(t->sys), need = 2 * cosa_system_ny(t->sys) +
+                                                     cosa_system_nu(t->sys) + 2;
+    if (nx > t->en_n || !t->W) {
+        double *W = malloc((nx * nx + 1) * sizeof *W);
+        unsigned char *k = malloc(nx + 1);
+        if (!W || !k) {
+            free(W);
+            free(k);
+            return COSA_ENOMEM;
+        }
+        free(t->W);
+        free(t->kick);
+        t->W = W, t->kick = k, t->en_n = nx;
+    }
+    if (need > t->pidx_n) {
+        size_t *p = malloc(need * sizeof *p);
+        if (!p)
+            return COSA_ENOMEM;
+        free(t->pidx);
+        t->pidx = p, t->pidx_n = need;
+    }
+    cosa_status st = cosa_model_energy_form(m, t->par, nx, t->W);
+    if (st == COSA_OK)
+        st = m->energy_port(m, t->par, &t->port, t->pidx, t->pidx_n);
+    if (st == COSA_OK)
+        cosa_system_kick_flags(t->sys, t->kick);
+    return st;
+}
+
 /* Set the thread's system (and x0 for error metrics, and the assumed
  * system when assumed is set) to grid point k (ix = k / y.n, iy = k % y.n);
  * the status of the point (the assumed model's in t->ast). */
@@ -313,6 +372,8 @@ static cosa_status thread_point(const cosa_sweep_spec *sp, int pmax, int errors,
         st = thread_build(m, pmax, t);
     if (st == COSA_OK && errors)
         st = m->initial_state(m, t->par, t->x0);
+    if (st == COSA_OK && cosa_metric_is_energy(sp->metric))
+        st = thread_energy(m, t);
     t->ast = st == COSA_OK && assumed ? thread_assumed(sp, k, t) : COSA_OK;
     t->point = k;
     t->pst = st;
@@ -326,6 +387,25 @@ static cosa_status eval_one(const cosa_sweep_spec *sp, const cosa_scheme *s, dou
     cosa_point_result r;
     cosa_status st;
     *value = NAN;
+    if (cosa_metric_is_energy(sp->metric)) {
+        cosa_mr_scheme ms = {.integrator = COSA_MR_SYMPLECTIC_EULER, .start_initial = 1};
+        if (sp->energy)
+            ms = *sp->energy;
+        ms.p = s->order;
+        ms.kick = t->kick;
+        const double nst = nearbyint(tend / dt);
+        if (!(nst >= 1.0 && nst <= 1e15))
+            return COSA_ERANGE;
+        cosa_mr_energy e;
+        st = cosa_mr_energy_eval(t->sys, &ms, dt, (size_t)nst, t->x0, t->W, &t->port, 0, &e);
+        if (st != COSA_OK)
+            return st;
+        *value = sp->metric == COSA_METRIC_E_RATIO    ? e.E_end / e.E_ref_end
+                 : sp->metric == COSA_METRIC_DE       ? e.dE_end
+                 : sp->metric == COSA_METRIC_VARSIGMA ? e.varsigma_end
+                                                      : e.mu_measured;
+        return COSA_OK;
+    }
     switch (sp->metric) {
     case COSA_METRIC_RHO:
         st = cosa_evaluate(t->sys, s, dt, NULL, tend, COSA_WANT_RHO, &r, t->ew);

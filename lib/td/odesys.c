@@ -167,31 +167,6 @@ static int lin_jac(double t, const double *x, const double *u, double *A, double
     return 0;
 }
 
-/* Kick flags of one linear subsystem: state r is a position (drifted, flag 0)
- * if its row of [A B] is a single 1 in the column of another state.  Returns
- * the number of positions. */
-static size_t lin_kick(const struct lin_ode *o, unsigned char *kick)
-{
-    size_t npos = 0;
-    for (size_t r = 0; r < o->nx; r++) {
-        size_t nnz = 0, col = 0;
-        double v = 0.0;
-        for (size_t c = 0; c < o->nx; c++)
-            if (o->A[r + c * o->nx] != 0.0) {
-                nnz++;
-                col = c;
-                v = o->A[r + c * o->nx];
-            }
-        for (size_t c = 0; c < o->nu; c++)
-            if (o->B[r + c * o->nx] != 0.0)
-                nnz += 2;
-        int pos = nnz == 1 && col != r && v == 1.0;
-        kick[r] = pos ? 0 : 1;
-        npos += (size_t)pos;
-    }
-    return npos;
-}
-
 cosa_status cosa_odesys_from_linear(const cosa_system *sys, cosa_odesys **out)
 {
     if (!out)
@@ -221,7 +196,7 @@ cosa_status cosa_odesys_from_linear(const cosa_system *sys, cosa_odesys **out)
         return COSA_ENOMEM;
     }
     double *q = d->buf;
-    size_t npos = 0;
+    const size_t npos = cosa_system_kick_flags(sys, d->kick);
     for (size_t i = 0; i < nsub; i++) {
         size_t nx, nu, ny, ox, ou, oy;
         cosa_system_sub_dims(sys, i, &nx, &nu, &ny, &ox, &ou, &oy);
@@ -233,7 +208,6 @@ cosa_status cosa_odesys_from_linear(const cosa_system *sys, cosa_odesys **out)
         dense_copy(nx, nu, cosa_system_B(sys) + ox + ou * NX, NX, o->B, nx);
         dense_copy(ny, nx, cosa_system_C(sys) + oy + ox * NY, NY, o->C, ny);
         dense_copy(ny, nu, cosa_system_D(sys) + oy + ou * NY, NY, o->D, ny);
-        npos += lin_kick(o, d->kick + ox);
         odes[i] = (cosa_ode){.nx = nx, .nu = nu, .ny = ny, .f = lin_f, .g = lin_g,
                              .jac = lin_jac, .kick = d->kick + ox, .user_data = o};
     }

@@ -42,6 +42,7 @@ void mf_free(mf_t *mf)
         return;
     free(mf->name);
     free(mf->doc);
+    mf_bonds_free(mf);
     for (size_t i = 0; i < mf->nparam; i++) {
         free((char *)mf->params[i].name);
         free((char *)mf->params[i].unit);
@@ -183,6 +184,8 @@ static cosa_status parse_flags(const char *text, size_t len, const char *name_fo
         mf_statement(&p);
     if (p.st == COSA_OK)
         mf_resolve(&p);
+    if (p.st == COSA_OK)
+        mf_resolve_energy(&p);
     free(copy);
     if (p.st == COSA_OK && !mf->name && !(mf->name = name_from_path(fname)))
         mf_perr(&p, COSA_ENOMEM, 0, "out of memory");
@@ -193,6 +196,7 @@ static cosa_status parse_flags(const char *text, size_t len, const char *name_fo
         return p.st;
     }
     mf_model_init(mf);
+    mf_energy_init(mf);
     *out = &mf->model;
     return COSA_OK;
 }

@@ -82,6 +82,14 @@ struct mf_let {
     size_t line;
 };
 
+/* `bond SUB.F[, SUB.F...] -> SUB.V[, SUB.V...]`: force outputs acting on a
+ * body whose velocity outputs pair with them (energy paper); dim
+ * components, names "SUB.OUT". */
+struct mf_bond {
+    char **force, **vel;
+    size_t dim, line;
+};
+
 typedef struct mf {
     cosa_model model; /* model.data == this */
     char *name, *doc;
@@ -104,6 +112,15 @@ typedef struct mf {
     const char **yg;   /* output names (ny), views             */
     size_t blkmax;     /* largest A+B+C+D entry count of one subsystem */
     double tend;
+    /* energy paper: `energy = [...]` (nx x nx, row-major as written: E =
+     * x' sym(W) x over the stacked states) and the bonds, resolved into the
+     * power port's indices (force, velocity, the correction inputs) */
+    mf_expr *W;
+    size_t W_r, W_c, W_line;
+    struct mf_bond *bonds;
+    size_t nbond, capbond;
+    size_t *port_idx;  /* nbond*dim + 2*dim */
+    size_t port_dim;
 } mf_t;
 
 /* Parser state, also used by resolution for its error messages. */
@@ -153,6 +170,13 @@ int mf_fmu_moved(const mf_t *mf, const struct mf_sub *s, const double *par);
  * a fresh instance with those start values, linearised. */
 cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const double *par,
                              double *A, double *B, double *C, double *D);
+
+/* modelfile_energy.c: the bonds and the energy matrix against the resolved
+ * names and connections (errors through mf_perr); the model's energy
+ * callbacks when both are given. */
+void mf_resolve_energy(struct mf_parser *p);
+void mf_energy_init(mf_t *mf);
+void mf_bonds_free(mf_t *mf);
 
 /* modelfile_resolve.c */
 /* After the whole text: names in expressions, offsets, L from the

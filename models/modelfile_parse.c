@@ -879,6 +879,116 @@ static void st_connect(struct mf_parser *p)
         finish(p, NULL, "the connection");
 }
 
+/* energy = [ ... ]: the system's energy as a quadratic form of the stacked
+ * states (energy paper; checked against nx when the file is resolved) */
+static void st_energy(struct mf_parser *p)
+{
+    mf_t *mf = p->mf;
+    size_t line = p->line;
+    if (expect(p, '=', "after 'energy'"))
+        return;
+    if (mf->W) {
+        mf_perr(p, COSA_ESYNTAX, line, "energy given twice (first at line %zu)", mf->W_line);
+        return;
+    }
+    skip_blanks(p);
+    if (p->s[p->pos] != '[') {
+        char buf[16];
+        mf_perr(p, COSA_ESYNTAX, line, "energy: expected '[' (the matrix W of E = x' W x over "
+                "all states), found %s", describe(p->s + p->pos, buf));
+        return;
+    }
+    mf_expr *v = parse_matrix(p, "energy", &mf->W_r, &mf->W_c);
+    if (!v) {
+        if (p->st == COSA_OK)
+            mf_nomem(p);
+        return;
+    }
+    mf->W = v;
+    mf->W_line = line;
+    finish(p, NULL, "the energy matrix");
+}
+
+/* bond SUB.F[, SUB.F...] -> SUB.V[, SUB.V...] */
+static void st_bond(struct mf_parser *p)
+{
+    mf_t *mf = p->mf;
+    char buf[16];
+    size_t line = p->line;
+    char *names[2][8];
+    size_t n[2] = {0, 0};
+    for (int side = 0; side < 2 && p->st == COSA_OK; side++) {
+        for (;;) {
+            char *sub, *out;
+            skip_blanks(p);
+            if (port(p, &sub, &out, "output"))
+                break;
+            if (n[side] == 8) {
+                mf_perr(p, COSA_ESYNTAX, line, "bond: at most 8 components");
+                free(sub);
+                free(out);
+                break;
+            }
+            char *q = malloc(strlen(sub) + strlen(out) + 2);
+            if (q)
+                sprintf(q, "%s.%s", sub, out);
+            free(sub);
+            free(out);
+            if (!q) {
+                mf_nomem(p);
+                break;
+            }
+            names[side][n[side]++] = q;
+            skip_blanks(p);
+            if (p->s[p->pos] != ',')
+                break;
+            p->pos++;
+        }
+        if (p->st != COSA_OK)
+            break;
+        skip_blanks(p);
+        if (side == 0) {
+            if (p->s[p->pos] != '-' || p->s[p->pos + 1] != '>') {
+                mf_perr(p, COSA_ESYNTAX, line, "bond: expected '->' between the forces and the "
+                        "velocities, found %s", describe(p->s + p->pos, buf));
+                break;
+            }
+            p->pos += 2;
+        }
+    }
+    if (p->st == COSA_OK && n[0] != n[1])
+        mf_perr(p, COSA_ESYNTAX, line, "bond: %zu force components but %zu velocities", n[0],
+                n[1]);
+    if (p->st == COSA_OK &&
+        (mf->nbond == mf->capbond &&
+         !(mf->bonds = realloc(mf->bonds, (mf->capbond = mf->capbond ? 2 * mf->capbond : 4) *
+                                              sizeof *mf->bonds))))
+        mf_nomem(p);
+    if (p->st != COSA_OK) {
+        for (int side = 0; side < 2; side++)
+            for (size_t k = 0; k < n[side]; k++)
+                free(names[side][k]);
+        return;
+    }
+    struct mf_bond *b = &mf->bonds[mf->nbond];
+    b->force = malloc(n[0] * sizeof *b->force);
+    b->vel = malloc(n[0] * sizeof *b->vel);
+    if (!b->force || !b->vel) {
+        free(b->force);
+        free(b->vel);
+        for (int side = 0; side < 2; side++)
+            for (size_t k = 0; k < n[side]; k++)
+                free(names[side][k]);
+        return mf_nomem(p);
+    }
+    memcpy(b->force, names[0], n[0] * sizeof *b->force);
+    memcpy(b->vel, names[1], n[0] * sizeof *b->vel);
+    b->dim = n[0];
+    b->line = line;
+    mf->nbond++;
+    finish(p, NULL, "the bond");
+}
+
 void mf_statement(struct mf_parser *p)
 {
     char buf[16];
@@ -908,7 +1018,7 @@ void mf_statement(struct mf_parser *p)
     const char *w = p->s + b;
 #define IS(kw) (n == sizeof(kw) - 1 && memcmp(w, kw, n) == 0)
     static const char *const top_only[] = {"model", "tend", "param", "initial", "let",
-                                           "subsystem", "connect", "fmu"};
+                                           "subsystem", "connect", "fmu", "bond", "energy"};
     if (p->cur) {
         if (IS("states"))
             return st_names(p, DECL_X);
@@ -948,6 +1058,10 @@ void mf_statement(struct mf_parser *p)
         return st_connect(p);
     if (IS("fmu"))
         return st_fmu(p);
+    if (IS("bond"))
+        return st_bond(p);
+    if (IS("energy"))
+        return st_energy(p);
     if (IS("states") || IS("inputs") || IS("outputs") || IS("end") || IS("A") || IS("B") ||
         IS("C") || IS("D") || IS("x0")) {
         mf_perr(p, COSA_ESYNTAX, p->line, "'%.*s' outside a subsystem (missing 'subsystem NAME'?)",
@@ -955,6 +1069,6 @@ void mf_statement(struct mf_parser *p)
         return;
     }
     mf_perr(p, COSA_ESYNTAX, p->line, "unknown statement '%.*s' (expected model, tend, param, "
-            "initial, let, subsystem, fmu or connect)", (int)(n > 40 ? 40 : n), w);
+            "initial, let, subsystem, fmu, connect, bond or energy)", (int)(n > 40 ? 40 : n), w);
 #undef IS
 }

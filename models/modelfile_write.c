@@ -235,6 +235,7 @@ static void wr_names(struct writer *w, const char *kw, char *const *names, size_
 }
 
 /* A file model at parameter values par, expressions kept. */
+static void wr_energy(struct writer *w, const mf_t *mf);
 static void wr_file_model(struct writer *w, const mf_t *mf, const double *par,
                           const cosa_system *sys, const double *x0, const char *origin)
 {
@@ -300,6 +301,32 @@ static void wr_file_model(struct writer *w, const mf_t *mf, const double *par,
         }
         if (!first)
             wr(w, "\n");
+    }
+    wr_energy(w, mf);
+}
+
+/* The energy matrix's entry (i, j) (stored row-major as written). */
+static struct cell energy_cell(const void *ctx, size_t i, size_t j)
+{
+    const mf_t *mf = ctx;
+    return (struct cell){&mf->W[i * mf->nx + j], NULL, 0.0};
+}
+
+/* energy = [...] and the bonds of a file model (energy paper). */
+static void wr_energy(struct writer *w, const mf_t *mf)
+{
+    if (!mf->port_dim)
+        return;
+    wr(w, "\n# the energy paper: E = x' W x over the states, and the power bonds\n");
+    wr_block(w, "energy", mf->nx, mf->nx, energy_cell, mf, 0);
+    for (size_t b = 0; b < mf->nbond; b++) {
+        wr(w, "bond ");
+        for (size_t c = 0; c < mf->bonds[b].dim; c++)
+            wr(w, "%s%s", c ? ", " : "", mf->bonds[b].force[c]);
+        wr(w, " ->");
+        for (size_t c = 0; c < mf->bonds[b].dim; c++)
+            wr(w, "%s %s", c ? "," : "", mf->bonds[b].vel[c]);
+        wr(w, "\n");
     }
 }
 

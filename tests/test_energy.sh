@@ -289,6 +289,39 @@ xrms() { strip "$1" | awk -F, 'NR == 1 { for (k = 1; k <= NF; k++) { if ($k == "
     strip "$tmp/pu/r_energy.csv" | awk -F, 'NR > 1 { s += $4; n++ } END { exit !(s / n > 0) }' &&
     ok || bad "pendula Figs 32-34: $(grep -h E_end "$tmp/pu.txt" "$tmp/pm.txt" | tr '\n' ' ') x2 $(xrms "$tmp/pu/r.csv") $(xrms "$tmp/pm/r.csv")"
 
+# ---- model files: energy = [...] and bond ----------------------------------------------------
+# twomass-fd written as a model file with its energy matrix and bond: the same corrected run
+# bitwise (the correction depends on dP, not on E), E from x' W x within 1e-12 of E0 of the
+# model's own formula (another order of the same terms), point --energy digit for digit; and
+# model-dump writes both statements back
+MF=${COSA_SRCDIR:-.}/tests/energy_twomass_fd.cosa
+"$COSA" simulate --model-file "$MF" $S --scheme zoh --tend 3 --mu 0.5 -o "$tmp/mf" --name r >/dev/null &&
+    "$COSA" simulate $M --scheme zoh --tend 3 --mu 0.5 -o "$tmp/bi" --name r >/dev/null &&
+    strip "$tmp/mf/r.csv" | tail -n +2 >"$tmp/a" && strip "$tmp/bi/r.csv" | tail -n +2 >"$tmp/b" &&
+    cmp -s "$tmp/a" "$tmp/b" && strip "$tmp/mf/r_energy.csv" >"$tmp/a" && strip "$tmp/bi/r_energy.csv" >"$tmp/b" &&
+    paste -d, "$tmp/a" "$tmp/b" | tail -n +2 | awk -F, '{ for (k = 2; k <= 10; k++) { d = $k - $(k + 10);
+        if (d < 0) d = -d; if (d > 1e-12 * 1e4) b++ } n++ } END { exit !(n == 3001 && !b) }' &&
+    ok || bad "model file with energy and bond differs from twomass-fd"
+"$COSA" point --model-file "$MF" --scheme foh --dt 1e-3 --tend 2 --energy --rate II=3 | grep -v '^model' >"$tmp/a" &&
+    "$COSA" point --model twomass-fd --scheme foh --dt 1e-3 --tend 2 --energy --rate II=3 | grep -v '^model' >"$tmp/b" &&
+    cmp -s "$tmp/a" "$tmp/b" && ok || bad "point --energy on the model file: $(diff "$tmp/a" "$tmp/b")"
+"$COSA" model-dump --model-file "$MF" -o "$tmp/dump.cosa" >/dev/null &&
+    grep -q '^bond I.f -> II.v2$' "$tmp/dump.cosa" && grep -q 'energy = \[' "$tmp/dump.cosa" &&
+    "$COSA" point --model-file "$tmp/dump.cosa" --scheme foh --dt 1e-3 --tend 2 --energy --rate II=3 | grep -v '^model' >"$tmp/c" &&
+    cmp -s "$tmp/a" "$tmp/c" && ok || bad "model-dump of energy and bond"
+mfbad() { # WORDS SED-EXPRESSION
+    sed "$2" "$MF" >"$tmp/bad.cosa"
+    "$COSA" simulate --model-file "$tmp/bad.cosa" $S --scheme zoh --tend 1 >"$tmp/out" 2>"$tmp/err"
+    [ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q -- "$1" "$tmp/err" && ok || bad "model file '$2': $(cat "$tmp/err")"
+}
+mfbad "bad.cosa:.*bond without 'energy" '/^energy/,/m2\/2 \]/d'
+mfbad "energy without a bond" '/^bond/d'
+mfbad "energy is 3x3, expected 4x4" '/^energy/,/m2\/2 \]/c\
+energy = [ 1, 0, 0; 0, 1, 0; 0, 0, 1 ]'
+mfbad "bond: no output 'II.w'" 's/^bond I.f -> II.v2/bond I.f -> II.w/'
+mfbad "2 force components but 1 velocities" 's/^bond I.f -> II.v2/bond I.f, I.f -> II.v2/'
+mfbad "feeds no input of subsystem 'I'" 's/^bond I.f -> II.v2/bond I.f -> I.f/'
+
 # ---- errors: one line, exit 2 ---------------------------------------------------------------
 err() { # WORDS ARGS...
     w=$1

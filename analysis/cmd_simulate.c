@@ -18,14 +18,15 @@ extern const char cosa_plot_energy[];   /* plots/energy.gp */
 struct sim_opts {
     const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *lin, *output, *name, *plot;
     const char *outorder, *ref, *jacobian;
-    const char *mu, *nu, *limit; /* energy correction (--mu, --nu, --limit) */
+    const char *mu, *nu, *limit, *limit_abs; /* energy correction (--mu, --nu, --limit) */
     const char *input, *start;    /* --input poly|held, --start reference|initial */
     const char *rate[ECLI_MAX_RATES]; /* --rate NAME=K */
     size_t nrate;
     int fd, energy;
 };
 
-enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT, OPT_RATE, OPT_INPUT, OPT_START };
+enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT, OPT_RATE, OPT_INPUT, OPT_START,
+       OPT_LIMIT_ABS };
 
 static void help(void)
 {
@@ -37,7 +38,8 @@ static void help(void)
            "                     [--alpha A] [--sequence LIST] [--assume NAME=VALUE]...\n"
            "                     [--rate NAME=K]... [--input poly|held]\n"
            "                     [--start reference|initial]\n"
-           "                     [--energy [--mu MU|auto [--nu NU] [--limit FRAC|none]]]\n"
+           "                     [--energy [--mu MU|auto [--nu NU] [--limit FRAC|none]\n"
+           "                     [--limit-abs F]]]\n"
            "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n\n"
            "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
            "its input as a polynomial over the macro step, steps, and returns its outputs;\n"
@@ -144,6 +146,7 @@ static void help(void)
            "                       caps (points where the limit bound)\n"
            "  --nu NU              weight of the accumulated uncorrected energy Ucal\n"
            "                       (eq 17; >= 0, default 0)\n"
+           "  --limit-abs F        also |f^c| <= F (newtons; the paper's crane: 100 N)\n"
            "  --limit FRAC|none    |f^c| <= FRAC |sum_b f_b| (default 1 = 100 %%); none\n"
            "                       removes the bound, which is ill-conditioned (near v = 0\n"
            "                       the force is huge and results depend on rounding)\n"
@@ -216,22 +219,25 @@ static double step_ratio(const cosa_unitset *set, const double *x0, const unsign
 /* The checks of --energy, --mu MU|auto, --nu NU, --limit FRAC|none; the
  * numbers into mu (auto: left for later), nu, limit (none: INFINITY). */
 static int energy_options(const char *cmd, const struct sim_opts *o, const cosa_model *m,
-                          const cosa_scheme *s, double *mu, double *nu, double *limit)
+                          const cosa_scheme *s, double *mu, double *nu, double *limit,
+                          double *limit_abs)
 {
     if (!o->energy) {
-        if (o->mu || o->nu || o->limit) {
-            cli_error(cmd, "%s needs --energy", o->mu ? "--mu" : o->nu ? "--nu" : "--limit");
+        if (o->mu || o->nu || o->limit || o->limit_abs) {
+            cli_error(cmd, "%s needs --energy", o->mu ? "--mu" : o->nu ? "--nu" : o->limit ? "--limit" : "--limit-abs");
             return CLI_EUSAGE;
         }
         return CLI_OK;
     }
     if (!m->energy || !m->energy_port) {
         cli_error(cmd, "--energy: model '%s' declares no mechanical energy and power port "
-                       "(models with them: twomass-fd, multi-fd)", m->name);
+                       "(models with them: twomass-fd, multi-fd, twomass-fd-nl, pendula, crane, model files with "
+                       "energy and bond)", m->name);
         return CLI_EUSAGE;
     }
-    if (!o->mu && (o->nu || o->limit)) {
-        cli_error(cmd, "%s needs --mu (the energy correction)", o->nu ? "--nu" : "--limit");
+    if (!o->mu && (o->nu || o->limit || o->limit_abs)) {
+        cli_error(cmd, "%s needs --mu (the energy correction)",
+                  o->nu ? "--nu" : o->limit ? "--limit" : "--limit-abs");
         return CLI_EUSAGE;
     }
     if (!o->mu)
@@ -256,6 +262,10 @@ static int energy_options(const char *cmd, const struct sim_opts *o, const cosa_
     else if (o->limit && (cli_parse_double(o->limit, limit) != 0 || *limit < 0.0)) {
         cli_error(cmd, "--limit must be a fraction >= 0 of the coupling force or none, got '%s'",
                   o->limit);
+        return CLI_EUSAGE;
+    }
+    if (o->limit_abs && (cli_parse_double(o->limit_abs, limit_abs) != 0 || !(*limit_abs > 0.0))) {
+        cli_error(cmd, "--limit-abs must be a force > 0, got '%s'", o->limit_abs);
         return CLI_EUSAGE;
     }
     return CLI_OK;
@@ -361,6 +371,7 @@ static int extra(void *ctx, int opt, const char *arg)
     case OPT_MU: o->mu = arg; return 0;
     case OPT_NU: o->nu = arg; return 0;
     case OPT_LIMIT: o->limit = arg; return 0;
+    case OPT_LIMIT_ABS: o->limit_abs = arg; return 0;
     case OPT_INPUT: o->input = arg; return 0;
     case OPT_START: o->start = arg; return 0;
     case OPT_RATE:
@@ -620,6 +631,7 @@ int cmd_simulate(int argc, char **argv)
         {"nu", required_argument, NULL, OPT_NU},    {"limit", required_argument, NULL, OPT_LIMIT},
         {"rate", required_argument, NULL, OPT_RATE}, {"input", required_argument, NULL, OPT_INPUT},
         {"start", required_argument, NULL, OPT_START},
+        {"limit-abs", required_argument, NULL, OPT_LIMIT_ABS},
         {0, 0, 0, 0}};
     struct sim_opts o = {0};
     cli_case cs = {0};
@@ -731,9 +743,9 @@ int cmd_simulate(int argc, char **argv)
     if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
         goto out;
     /* --energy, --mu, --nu, --limit (energy paper) */
-    double e_mu = 0.0, e_nu = 0.0, e_limit = 1.0;
+    double e_mu = 0.0, e_nu = 0.0, e_limit = 1.0, e_limit_abs = 0.0;
     const int e_auto = o.mu && strcmp(o.mu, "auto") == 0;
-    if ((rc = energy_options(cmd, &o, m, &scheme, &e_mu, &e_nu, &e_limit)) != CLI_OK)
+    if ((rc = energy_options(cmd, &o, m, &scheme, &e_mu, &e_nu, &e_limit, &e_limit_abs)) != CLI_OK)
         goto out;
     if (e_auto && sm.nsub != 2) {
         cli_error(cmd, "--mu auto: eqs 20-21 are for two units, model '%s' has %zu (give --mu "
@@ -948,7 +960,7 @@ int cmd_simulate(int argc, char **argv)
         }
     }
     const cosa_energy_opts eopt = {&eport, model_energy, &ectx, o.mu != NULL, e_mu, e_nu,
-                                   e_limit};
+                                   e_limit, e_limit_abs};
     if (o.nrate || held)
         defects = 0; /* the mid sample is a polynomial-input half step */
     cosa_cosim_opts copt = {.nsteps = N, .master = mopt, .defects = defects,
@@ -1019,6 +1031,8 @@ int cmd_simulate(int argc, char **argv)
                 printf("limit none\n");
             else
                 printf("limit %.17g\n", en->limit);
+            if (!isinf(en->limit_abs))
+                printf("limit_abs %.17g\n", en->limit_abs);
             printf("U_end %.17g\ncaps %zu\n", en->Ucal[L], en->caps);
         }
     }

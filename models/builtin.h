@@ -39,5 +39,6 @@ extern const cosa_model model_multi_fd;   /* energy paper section 4.1 */
 extern const cosa_model model_twomass_nl; /* MBCorr paper section 5, eq 43 */
 extern const cosa_model model_twomass_fd_nl; /* energy paper section 4.2 */
 extern const cosa_model model_pendula;    /* energy paper section 4.3 */
+extern const cosa_model model_crane;      /* energy paper section 4.4 */
 
 #endif

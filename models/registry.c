@@ -18,6 +18,7 @@ static const cosa_model *const builtin[] = {
     &model_twomass_nl,
     &model_twomass_fd_nl,
     &model_pendula,
+    &model_crane,
 };
 
 size_t cosa_model_count(void) { return sizeof builtin / sizeof builtin[0]; }

@@ -441,6 +441,6 @@ Test(twomass_nl, parameters)
     cr_expect_eq(m->create_ode(m, par, &os), COSA_EPARAM);
     cr_expect_null(os);
     cr_expect_null(cosa_model_find("twomass")->create_ode);
-    cr_expect_eq(cosa_model_at(cosa_model_count() - 3), m); /* then twomass-fd-nl, pendula */
+    cr_expect_eq(cosa_model_at(cosa_model_count() - 4), m); /* then twomass-fd-nl, pendula, crane */
     cr_expect_null(cosa_model_at(cosa_model_count()));
 }

@@ -9,16 +9,18 @@
 #   Figs 25-26  multi-fd, n = 3: uncorrected / mu = 0.5, limit 25 %
 #   Figs 27-31  twomass-fd-nl: case 1 (eq 22 springs) mu = 0, 0.5, 0.7, 0.5 + nu 0.25;
 #               case 2 (eq 23 dampers) mu = 0.5
-# Paper setting everywhere: ZOH, H = 1 ms, T = 10 s, symplectic Euler with one
-# step per unit step, held inputs, start from the initial state.
+# Paper setting: ZOH, H = 1 ms (the crane: FOH, its steps), T = 10 s, symplectic
+# Euler with one step per unit step, held inputs, start from the initial state.
 #   Figs 32-34  pendula: uncorrected, mu = 0.5 with nu = 1 (the paper's) and nu = 0
-# Not yet (issue 10): the hydraulic crane (Figs 35-37).
+#   Figs 35-37  crane (FOH, multi-rate): R = 1/40 uncorrected and corrected; H = 11.5 ms
+#               with h_H = 0.1 ms, uncorrected (the oscillation and the dP spike)
 set -e
 cosa=${1:?usage: paper-energy.sh COSA OUTDIR}
 out=${2:?usage: paper-energy.sh COSA OUTDIR}
 mkdir -p "$out"
-S="--scheme zoh --dt 1e-3 --tend 10 --integrator symplectic-euler --micro step --input held"
-S="$S --start initial --energy -o $out --plot png"
+S="--tend 10 --integrator symplectic-euler --micro step --input held --start initial --energy"
+S="$S -o $out --plot png"
+Z="--scheme zoh --dt 1e-3"
 sum="$out/summary.md"
 {
     echo "# The energy paper with cosa (make paper-energy)"
@@ -39,24 +41,29 @@ run() { # NAME FIGURE DESCRIPTION ARGS...
               v["E_end"], v["E_ref_end"], v["dE_end"], v["max_varsigma"], v["mu_measured"] }' \
         "$out/$name.txt" >>"$sum"
 }
-run fig09_case1 9 "twomass-fd case 1" --model twomass-fd
-run fig10_case2 10 "case 2 (c1 = c2 = cc = 0.1)" --model twomass-fd --set c1=0.1 --set c2=0.1 --set cc=0.1
-run fig20_r10 20 "R = 10, uncorrected" --model twomass-fd --rate II=10
-run fig21_r10_mu 21 "R = 10, mu auto (0.725)" --model twomass-fd --rate II=10 --mu auto
-run fig22_case7 22 "case 7 (m1 = 10), uncorrected" --model twomass-fd --set m1=10
-run fig23_case7_mu 23 "case 7, mu = 0.5" --model twomass-fd --set m1=10 --mu 0.5
-run fig24_case7_nu 24 "case 7, mu = 0.5, nu = 0.25" --model twomass-fd --set m1=10 --mu 0.5 --nu 0.25
-run fig25_multi3 25 "multi-fd n = 3, uncorrected" --model multi-fd --set n=3
-run fig26_multi3_mu 26 "multi-fd n = 3, mu = 0.5, limit 25 %" --model multi-fd --set n=3 --mu 0.5 --limit 0.25
-run fig27_nl_mu0 27 "twomass-fd-nl case 1, mu = 0" --model twomass-fd-nl --set spring=1 --mu 0
-run fig28_nl_mu05 28 "case 1, mu = 0.5" --model twomass-fd-nl --set spring=1 --mu 0.5
-run fig29_nl_mu07 29 "case 1, mu = 0.7" --model twomass-fd-nl --set spring=1 --mu 0.7
-run fig31_nl_nu 31 "case 1, mu = 0.5, nu = 0.25" --model twomass-fd-nl --set spring=1 --mu 0.5 --nu 0.25
-run fig30_nl_case2 30 "case 2 (eq 23 dampers, c = 1e-3), mu = 0.5" --model twomass-fd-nl --set damper=1 \
+run fig09_case1 9 "twomass-fd case 1" $Z --model twomass-fd
+run fig10_case2 10 "case 2 (c1 = c2 = cc = 0.1)" $Z --model twomass-fd --set c1=0.1 --set c2=0.1 --set cc=0.1
+run fig20_r10 20 "R = 10, uncorrected" $Z --model twomass-fd --rate II=10
+run fig21_r10_mu 21 "R = 10, mu auto (0.725)" $Z --model twomass-fd --rate II=10 --mu auto
+run fig22_case7 22 "case 7 (m1 = 10), uncorrected" $Z --model twomass-fd --set m1=10
+run fig23_case7_mu 23 "case 7, mu = 0.5" $Z --model twomass-fd --set m1=10 --mu 0.5
+run fig24_case7_nu 24 "case 7, mu = 0.5, nu = 0.25" $Z --model twomass-fd --set m1=10 --mu 0.5 --nu 0.25
+run fig25_multi3 25 "multi-fd n = 3, uncorrected" $Z --model multi-fd --set n=3
+run fig26_multi3_mu 26 "multi-fd n = 3, mu = 0.5, limit 25 %" $Z --model multi-fd --set n=3 --mu 0.5 --limit 0.25
+run fig27_nl_mu0 27 "twomass-fd-nl case 1, mu = 0" $Z --model twomass-fd-nl --set spring=1 --mu 0
+run fig28_nl_mu05 28 "case 1, mu = 0.5" $Z --model twomass-fd-nl --set spring=1 --mu 0.5
+run fig29_nl_mu07 29 "case 1, mu = 0.7" $Z --model twomass-fd-nl --set spring=1 --mu 0.7
+run fig31_nl_nu 31 "case 1, mu = 0.5, nu = 0.25" $Z --model twomass-fd-nl --set spring=1 --mu 0.5 --nu 0.25
+run fig30_nl_case2 30 "case 2 (eq 23 dampers, c = 1e-3), mu = 0.5" $Z --model twomass-fd-nl --set damper=1 \
     --set c1=1e-3 --set c2=1e-3 --set cc=1e-3 --mu 0.5
-run fig32_pendula 32 "pendula case 1, uncorrected" --model pendula
-run fig32_pendula_mu 32 "pendula, mu = 0.5, nu = 1 (the paper's)" --model pendula --mu 0.5 --nu 1
-run fig32_pendula_mu_nu0 32 "pendula, mu = 0.5, nu = 0" --model pendula --mu 0.5
+run fig32_pendula 32 "pendula case 1, uncorrected" $Z --model pendula
+run fig32_pendula_mu 32 "pendula, mu = 0.5, nu = 1 (the paper's)" $Z --model pendula --mu 0.5 --nu 1
+run fig32_pendula_mu_nu0 32 "pendula, mu = 0.5, nu = 0" $Z --model pendula --mu 0.5
+CR="--model crane --scheme foh"
+run fig35_crane 35 "crane, FOH, h_M = 10 ms, h_H = 0.25 ms, uncorrected" $CR --dt 1e-2 --rate H=40
+run fig35_crane_mu 35 "crane, as above, mu auto (0.0125), limit 10 % and 100 N" $CR --dt 1e-2 --rate H=40 \
+    --mu auto --limit 0.1 --limit-abs 100
+run fig36_crane 36 "crane, FOH, h_M = 11.5 ms, h_H = 0.1 ms, uncorrected" $CR --dt 0.0115 --rate H=115
 # Figs 11-12: mu against R
 "$cosa" table --paper energy --table mu >"$out/table_mu.md"
 "$cosa" table --paper energy --table mu --format csv >"$out/table_mu.csv"
@@ -66,7 +73,7 @@ run fig32_pendula_mu_nu0 32 "pendula, mu = 0.5, nu = 0" --model pendula --mu 0.5
     echo
     cat "$out/table_mu.md"
     echo
-    echo "Not yet (issue 10): the hydraulic crane (Figs 35-37)."
+    echo "Where cosa differs from the paper: README \"Energy indicators and correction\"."
 } >>"$sum"
 cat >"$out/fig11_12_mu.gp" <<'END'
 # mu against the step ratio R = h_df / h_ndf (Figs 11-12 of the energy paper):

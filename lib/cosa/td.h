@@ -746,6 +746,7 @@ typedef struct cosa_energy_opts {
     int correct;          /* 1: the energy correction (eqs 13-17)               */
     double mu, nu;        /* mu: the fraction of the residual energy; nu >= 0    */
     double limit;         /* |f^c| <= limit |sum_b f_b| (>= 0; INFINITY: none)   */
+    double limit_abs;     /* and |f^c| <= limit_abs (> 0; 0 or INFINITY: none)   */
 } cosa_energy_opts;
 
 /* The energy series at the macro points t[0..npoints-1] of the run. */
@@ -760,7 +761,7 @@ typedef struct cosa_energy_result {
     unsigned char *capped; /* 1 where the limit bound f^c_n                       */
     size_t caps;
     int correct;
-    double mu, nu, limit;
+    double mu, nu, limit, limit_abs;
 } cosa_energy_result;
 void cosa_energy_result_free(cosa_energy_result *r);
 

@@ -12,7 +12,8 @@
  *   Ucal_n = Ucal_{n-1} + U_n, U_n = s_{n-1} + f^c_{n-1} . v_n H  (n >= 2;
  *   U_1 = Ucal_1 = 0),
  *   f^c_n = -(s_n + nu Ucal_n) v_n / (|v_n|^2 H)   (0 if v_n = 0),
- *   |f^c_n| <= limit |sum_b f_b,n| (direction kept; counted in caps),
+ *   |f^c_n| <= limit |sum_b f_b,n| and <= limit_abs (direction kept; counted
+ *   in caps),
  * added to the receiving unit's force inputs over [t_n, t_{n+1}]. */
 #include "td/energy.h"
 
@@ -69,7 +70,7 @@ cosa_status energy_acc_create(const cosa_energy_opts *opt, size_t nx, size_t nu,
         if (p->velocity[k] >= ny || p->input[k] >= nu)
             return COSA_EINVAL;
     if (opt->correct && (!isfinite(opt->mu) || !isfinite(opt->nu) || opt->nu < 0.0 ||
-                         !(opt->limit >= 0.0)))
+                         !(opt->limit >= 0.0) || !(opt->limit_abs >= 0.0)))
         return COSA_ERANGE;
     energy_acc *a = calloc(1, sizeof *a);
     if (!a)
@@ -109,6 +110,7 @@ cosa_status energy_acc_create(const cosa_energy_opts *opt, size_t nx, size_t nu,
     r->mu = opt->correct ? opt->mu : 0.0;
     r->nu = opt->correct ? opt->nu : 0.0;
     r->limit = opt->correct ? opt->limit : INFINITY;
+    r->limit_abs = opt->correct && opt->limit_abs > 0.0 ? opt->limit_abs : INFINITY;
     r->correct = opt->correct;
     *out = a;
     return COSA_OK;
@@ -160,7 +162,10 @@ cosa_status energy_acc_point(energy_acc *a, size_t n, const double *x, const dou
         const double v2 = dot(d, a->v, a->v);
         for (size_t c = 0; c < d; c++)
             fc[c] = v2 > 0.0 ? -(s + a->opt.nu * r->Ucal[n]) * a->v[c] / (v2 * a->H) : 0.0;
-        const double fmag = sqrt(dot(d, fc, fc)), cap = a->opt.limit * sqrt(dot(d, a->fsum, a->fsum));
+        const double fmag = sqrt(dot(d, fc, fc));
+        double cap = a->opt.limit * sqrt(dot(d, a->fsum, a->fsum));
+        if (a->opt.limit_abs > 0.0 && a->opt.limit_abs < cap)
+            cap = a->opt.limit_abs;
         if (fmag > cap) {
             const double scale = cap / fmag;
             for (size_t c = 0; c < d; c++)

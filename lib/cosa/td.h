@@ -408,7 +408,8 @@ typedef struct cosa_master_opts {
                          scheme's fixed model (cosa_scheme.model)              */
     const unsigned *rate; /* NULL, or per unit K >= 1: the unit takes K equal
                          steps of H / K per macro step (multi-rate, energy
-                         paper; copied)                                        */
+                         paper; copied).  The master's time is t0 + n H from
+                         a step counter, never a running sum                   */
     int held;             /* 1: before each of its steps a unit gets the input
                          polynomial's value at the step's start, held constant
                          over the step (eq 9: a unit's outputs at T_{n+1} use

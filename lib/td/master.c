@@ -95,6 +95,8 @@ struct cosa_master {
     unsigned *rate;            /* nunits: unit steps per macro step (NULL: 1)    */
     size_t nvalid;             /* history samples that exist (capped start)     */
     double H_prop;             /* H of the last proposal                       */
+    double t_base;             /* the time is t_base + nsince H (no float sums)  */
+    unsigned long long nsince; /* macro steps since t_base at this H           */
     int have_data;             /* the step data are those of the last proposal  */
 };
 
@@ -451,6 +453,8 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
             return st;
     }
     m->t = t0;
+    m->t_base = t0;
+    m->nsince = 0;
     m->nvalid = m->np;
     if (m->taylor) {
         /* consistent y^(0..n)(t0) (the inputs set on the way); the history
@@ -832,7 +836,7 @@ cosa_status cosa_master_commit(cosa_master *m)
     memcpy(m->hist, m->hist_new, np * ny * sizeof *m->hist);
     if (m->nvalid < np)
         m->nvalid++;
-    m->t += m->H;
+    m->t = m->t_base + (double)(++m->nsince) * m->H; /* a step counter, not a sum */
     m->proposed = 0;
     m->saved = 0;
     return notify(m, 1);
@@ -909,6 +913,8 @@ cosa_status cosa_master_set_step(cosa_master *m, double H)
     if (!isfinite(H) || !(H > 0.0))
         return COSA_ERANGE;
     m->H = H;
+    m->t_base = m->t; /* the counter restarts at the new step */
+    m->nsince = 0;
     return COSA_OK;
 }
 

@@ -945,7 +945,6 @@ int cmd_simulate(int argc, char **argv)
     const double R = o.nrate ? step_ratio(set, sm.x0, rate) : 0.0;
     if (e_auto)
         e_mu = mu_auto(set, sm.x0, R, scheme.order);
-    mopt.rate = o.nrate ? rate : NULL;
     mopt.held = held;
     cosa_energy_port eport = {0};
     if (o.energy) {
@@ -959,8 +958,15 @@ int cmd_simulate(int argc, char **argv)
             goto out;
         }
     }
-    const cosa_energy_opts eopt = {&eport, model_energy, &ectx, o.mu != NULL, e_mu, e_nu,
-                                   e_limit, e_limit_abs};
+    if ((st = cosa_unitset_set_rates(set, rate)) != COSA_OK ||
+        (o.energy && (st = cosa_unitset_set_port(set, &eport)) != COSA_OK)) {
+        cli_error(cmd, "the unit set refuses the %s: %s", o.energy ? "rates or power port" : "rates",
+                  cosa_strerror(st));
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    const cosa_energy_opts eopt = {model_energy, &ectx, o.mu != NULL, e_mu, e_nu, e_limit,
+                                   e_limit_abs};
     if (o.nrate || held)
         defects = 0; /* the mid sample is a polynomial-input half step */
     cosa_cosim_opts copt = {.nsteps = N, .master = mopt, .defects = defects,

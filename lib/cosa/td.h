@@ -330,6 +330,16 @@ typedef struct cosa_unitset cosa_unitset;
 cosa_status cosa_unitset_create(size_t nunits, cosa_unit *const *units, const double *L,
                                 const size_t *sequence, cosa_unitset **out);
 void cosa_unitset_free(cosa_unitset *set);
+/* The energy paper's multi-rate stepping: unit i takes rate[i] >= 1 equal
+ * steps of H / rate[i] per macro step (copied; NULL: all 1).  COSA_ERANGE
+ * for a 0.  The master takes them (plain Jacobi schemes only). */
+cosa_status cosa_unitset_set_rates(cosa_unitset *set, const unsigned *rate);
+unsigned cosa_unitset_rate(const cosa_unitset *set, size_t i); /* 1 if none */
+/* The set's power port (energy paper; copied, checked against the set's
+ * dimensions; NULL removes it): what cosa_cosim_opts.energy's indicators and
+ * correction use.  NULL from cosa_unitset_port when there is none. */
+cosa_status cosa_unitset_set_port(cosa_unitset *set, const cosa_energy_port *port);
+const cosa_energy_port *cosa_unitset_port(const cosa_unitset *set);
 size_t cosa_unitset_count(const cosa_unitset *set);
 cosa_unit *cosa_unitset_unit(const cosa_unitset *set, size_t i); /* NULL if out of range */
 size_t cosa_unitset_nx(const cosa_unitset *set);
@@ -406,17 +416,15 @@ typedef struct cosa_master_opts {
                          effect on it); the unit needs COSA_UNIT_CAN_SAVE_STATE.
                          Copied by cosa_master_create; ignored with a
                          scheme's fixed model (cosa_scheme.model)              */
-    const unsigned *rate; /* NULL, or per unit K >= 1: the unit takes K equal
-                         steps of H / K per macro step (multi-rate, energy
-                         paper; copied).  The master's time is t0 + n H from
-                         a step counter, never a running sum                   */
     int held;             /* 1: before each of its steps a unit gets the input
                          polynomial's value at the step's start, held constant
                          over the step (eq 9: a unit's outputs at T_{n+1} use
                          the input of its last step; K = 1 units see the last
-                         sample).  rate and held need a plain Jacobi scheme
+                         sample).  held and the unit set's rates
+                         (cosa_unitset_set_rates) need a plain Jacobi scheme
                          without the mid sample, gains by steps or TAYLOR:
-                         else COSA_EUNSUPPORTED                                 */
+                         else COSA_EUNSUPPORTED.  The master's time is
+                         t0 + n H from a step counter, never a running sum     */
 } cosa_master_opts;
 
 typedef struct cosa_master cosa_master;
@@ -741,8 +749,7 @@ void cosa_reftraj_free(cosa_reftraj *r);
 typedef cosa_status (*cosa_energy_fn)(void *ctx, const double *x, double *E);
 
 typedef struct cosa_energy_opts {
-    const cosa_energy_port *port;
-    cosa_energy_fn energy;
+    cosa_energy_fn energy;   /* the power port is the unit set's (cosa_unitset_set_port) */
     void *ctx;
     int correct;          /* 1: the energy correction (eqs 13-17)               */
     double mu, nu;        /* mu: the fraction of the residual energy; nu >= 0    */
@@ -771,7 +778,7 @@ typedef struct cosa_cosim_opts {
     cosa_master_opts master;
     double diverge_factor;   /* divergence threshold (see below); <= 0: 1e6    */
     const cosa_observer *observers; /* extra observers of the run (may be NULL) */
-    size_t nobservers;       /* at most COSA_MASTER_OBSERVERS - 2               */
+    size_t nobservers;       /* at most COSA_MASTER_OBSERVERS - 3               */
     int defects;             /* 1: also the defects of every step (defect paper,
                                 issue 12 section 5): the scheme's own input
                                 polynomial, output polynomials from the output
@@ -785,10 +792,12 @@ typedef struct cosa_cosim_opts {
                                 (cosa_master_init_initial; energy paper);
                                 t[n] = n H then                                 */
     const cosa_energy_opts *energy; /* NULL, or the energy paper's indicators at
-                                every macro point (result.energy) and, with
-                                energy->correct, its correction force applied
-                                over the next step (Jacobi schemes without
-                                +ocorr/+ecorr/+mbcorr only: COSA_EUNSUPPORTED) */
+                                every macro point (result.energy; an observer of
+                                the run, over the unit set's power port) and,
+                                with energy->correct, its correction force, the
+                                master's input offset over the next step (Jacobi
+                                schemes without +ocorr/+ecorr/+mbcorr only:
+                                COSA_EUNSUPPORTED; no port: COSA_EINVAL)         */
 } cosa_cosim_opts;
 
 typedef struct cosa_cosim_result {

@@ -155,6 +155,28 @@ static cosa_status energy_point(energy_acc *a, cosa_master *m, cosa_cosim_result
     return st;
 }
 
+/* The energy observer: at t_0 (initialized) and after every committed step,
+ * the indicators of the macro point and the correction for the next step
+ * (registered after the recorder, whose column it reads). */
+struct energy_obs {
+    energy_acc *a;
+    cosa_master *m; /* the run's master: the correction is its input offset */
+    cosa_cosim_result *r;
+    const cosa_reftraj *ref;
+    size_t p, n;
+    double *uoff;
+};
+
+static cosa_status energy_observe(const cosa_master *mc, void *user_data)
+{
+    (void)mc;
+    struct energy_obs *e = user_data;
+    const size_t n = e->n++;
+    if (e->r->diverged) /* the recorder stopped the run at this point */
+        return COSA_OK;
+    return energy_point(e->a, e->m, e->r, e->ref, e->p, n, e->uoff);
+}
+
 cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
                            const cosa_cosim_opts *opt, cosa_cosim_result **out)
 {
@@ -169,7 +191,7 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     if (ref->nx != nx || ref->ny != ny || ny == 0)
         return COSA_EINVAL;
     if (N == 0 || s->order < 0 || s->order > COSA_ORDER_MAX ||
-        ref->nsamples < (size_t)s->order + N + 1 || opt->nobservers + 2 > COSA_MASTER_OBSERVERS ||
+        ref->nsamples < (size_t)s->order + N + 1 || opt->nobservers + 3 > COSA_MASTER_OBSERVERS ||
         (opt->defects && (opt->defect_out_order < 0 || opt->defect_out_order > COSA_UNIT_DERMAX)))
         return COSA_ERANGE;
     /* p0: the first macro point's index on the reference (p: METHOD.md's
@@ -208,7 +230,8 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     double *uoff = NULL;
     cosa_status st = COSA_OK;
     if (opt->energy &&
-        ((st = energy_acc_create(opt->energy, nx, nu, ny, N, H, &eacc)) != COSA_OK ||
+        ((st = energy_acc_create(opt->energy, cosa_unitset_port(set), nx, nu, ny, N, H, &eacc)) !=
+             COSA_OK ||
          !(uoff = calloc(nu + 1, sizeof *uoff)))) {
         free(dbuf);
         energy_acc_free(eacc);
@@ -240,6 +263,11 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     const cosa_observer defect_obs = {.step_complete = defect_observe, .user_data = &dacc};
     if (opt->defects)
         cosa_master_add_observer(m, &defect_obs);
+    struct energy_obs eobs = {eacc, m, r, ref, p, 0, uoff};
+    const cosa_observer energy_obs = {.initialized = energy_observe,
+                                      .step_complete = energy_observe, .user_data = &eobs};
+    if (eacc)
+        cosa_master_add_observer(m, &energy_obs);
     for (size_t k = 0; k < opt->nobservers; k++)
         cosa_master_add_observer(m, &opt->observers[k]);
     if (opt->start_initial)
@@ -250,9 +278,6 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         st = cosa_master_init(m, (double)p * H, ref->x + p * nx, yhist, NULL);
     }
     if (st != COSA_OK)
-        goto fail;
-    /* the energy accounting at t_0 (and the correction for the first step: 0) */
-    if (eacc && (st = energy_point(eacc, m, r, ref, p, 0, uoff)) != COSA_OK)
         goto fail;
     size_t n = 0;
     while (!r->diverged && n < N) {
@@ -273,8 +298,6 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
             break;
         }
         n++;
-        if (eacc && !r->diverged && (st = energy_point(eacc, m, r, ref, p, n, uoff)) != COSA_OK)
-            goto fail;
     }
     r->ndone = n;
     if (eacc)

@@ -53,13 +53,12 @@ void cosa_energy_result_free(cosa_energy_result *r)
     free(r);
 }
 
-cosa_status energy_acc_create(const cosa_energy_opts *opt, size_t nx, size_t nu, size_t ny,
-                              size_t N, double H, energy_acc **out)
+cosa_status energy_acc_create(const cosa_energy_opts *opt, const cosa_energy_port *p, size_t nx,
+                              size_t nu, size_t ny, size_t N, double H, energy_acc **out)
 {
     *out = NULL;
-    if (!opt || !opt->port || !opt->energy)
+    if (!opt || !p || !opt->energy)
         return COSA_EINVAL;
-    const cosa_energy_port *p = opt->port;
     const size_t d = p->dim, nb = p->nbond;
     if (d == 0 || nb == 0 || !p->force || !p->velocity || !p->input)
         return COSA_EINVAL;
@@ -95,7 +94,6 @@ cosa_status energy_acc_create(const cosa_energy_opts *opt, size_t nx, size_t nu,
     memcpy(a->idx + nb * d, p->velocity, d * sizeof *a->idx);
     memcpy(a->idx + nb * d + d, p->input, d * sizeof *a->idx);
     a->port = (cosa_energy_port){d, nb, a->idx, a->idx + nb * d, a->idx + nb * d + d};
-    a->opt.port = &a->port;
     a->vprev = a->fprev + d;
     a->fsum = a->vprev + d;
     a->v = a->fsum + d;

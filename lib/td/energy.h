@@ -9,9 +9,11 @@
 typedef struct energy_acc energy_acc;
 
 /* Accounting for N + 1 macro points (n = 0..N) of a run with nx states, nu
- * inputs, ny outputs; checks the port's indices.  COSA_EINVAL, COSA_ENOMEM. */
-cosa_status energy_acc_create(const cosa_energy_opts *opt, size_t nx, size_t nu, size_t ny,
-                              size_t N, double H, energy_acc **out);
+ * inputs, ny outputs over the power port (the unit set's); checks its
+ * indices.  COSA_EINVAL, COSA_ENOMEM. */
+cosa_status energy_acc_create(const cosa_energy_opts *opt, const cosa_energy_port *port,
+                              size_t nx, size_t nu, size_t ny, size_t N, double H,
+                              energy_acc **out);
 void energy_acc_free(energy_acc *a);
 /* Macro point n (0, 1, ... in order): the state x_n, the reference state
  * xref(t_n) and the raw outputs y_n.  With the correction, off (nu, may be

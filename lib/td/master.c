@@ -91,8 +91,7 @@ struct cosa_master {
     double *gwork;             /* 2 ny + nu: cosa_unit_step_gains scratch      */
     double *gblk;              /* 2 x (largest ny_i x nu_i): one unit's gains  */
     cosa_unit_snapshot **gsnaps; /* nunits: their snapshots                   */
-    /* multi-rate units and held inputs (energy paper, opt.rate / opt.held) */
-    unsigned *rate;            /* nunits: unit steps per macro step (NULL: 1)    */
+    /* held inputs (energy paper, opt.held; the rates are the unit set's) */
     size_t nvalid;             /* history samples that exist (capped start)     */
     double H_prop;             /* H of the last proposal                       */
     double t_base;             /* the time is t_base + nsince H (no float sums)  */
@@ -151,7 +150,6 @@ void cosa_master_free(cosa_master *m)
     free(m->gsnaps);
     free(m->sgain);
     free(m->sGp);
-    free(m->rate);
     free(m->yder);
     cosa_disc_workspace_free(m->dw);
     cosa_system_free(m->jsys);
@@ -275,16 +273,13 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     if (taylor && (opt->out_order < 0 || opt->out_order > COSA_UNIT_DERMAX))
         return COSA_ERANGE;
     int multirate = 0;
-    for (size_t i = 0; opt && opt->rate && i < cosa_unitset_count(set); i++) {
-        if (opt->rate[i] < 1)
-            return COSA_ERANGE;
-        multirate |= opt->rate[i] > 1;
-    }
+    for (size_t i = 0; i < cosa_unitset_count(set); i++)
+        multirate |= cosa_unitset_rate(set, i) > 1;
     /* unit steps and held inputs: plain Jacobi, no correction, no snapshots
      * of the step (the mid sample, gains by steps), history extrapolation */
     if ((multirate || (opt && opt->held)) &&
-        (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || taylor || opt->sample_mid ||
-         opt->step_gains))
+        (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || taylor ||
+         (opt && (opt->sample_mid || opt->step_gains))))
         return COSA_EUNSUPPORTED;
 
     const size_t nunits = cosa_unitset_count(set), nx = cosa_unitset_nx(set),
@@ -383,14 +378,6 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
         return st;
     }
     m->opt.step_gains = NULL; /* borrowed: copied into sgain */
-    if (multirate) {
-        if (!(m->rate = malloc(nunits * sizeof *m->rate))) {
-            cosa_master_free(m);
-            return COSA_ENOMEM;
-        }
-        memcpy(m->rate, opt->rate, nunits * sizeof *m->rate);
-    }
-    m->opt.rate = NULL;
     m->nvalid = m->np;
     *out = m;
     return COSA_OK;
@@ -611,7 +598,7 @@ static cosa_status step_gains(cosa_master *m, size_t i, cosa_unit *u, size_t ou,
  * see the input of the last step). */
 static cosa_status unit_steps(cosa_master *m, size_t i, cosa_unit *u, size_t ou)
 {
-    const unsigned K = m->rate ? m->rate[i] : 1;
+    const unsigned K = cosa_unitset_rate(m->set, i);
     const double h = m->H / (double)K;
     const size_t nu = m->nu, np = m->np, nui = u->nu;
     for (unsigned j = 0; j < K; j++) {

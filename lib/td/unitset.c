@@ -25,6 +25,10 @@ struct cosa_unitset {
     /* derivative-exchange workspace (cosa_unitset_exchange_derivatives) */
     double *ey, *eu, *ei;       /* ny x NDER, nu x NDER, one unit's max(nu_i, ny_i) x NDER */
     double *buf;
+    /* the energy paper: unit steps per macro step, the power port */
+    unsigned *rate;             /* nunits, or NULL (all 1)                  */
+    cosa_energy_port port;      /* dim = 0: none                            */
+    size_t *port_idx;
 };
 
 void cosa_unitset_free(cosa_unitset *set)
@@ -37,7 +41,69 @@ void cosa_unitset_free(cosa_unitset *set)
     free(set->buf);
     free(set->ipiv);
     free(set->ey);
+    free(set->rate);
+    free(set->port_idx);
     free(set);
+}
+
+cosa_status cosa_unitset_set_rates(cosa_unitset *set, const unsigned *rate)
+{
+    if (!set)
+        return COSA_EINVAL;
+    int multi = 0;
+    for (size_t i = 0; rate && i < set->nunits; i++) {
+        if (rate[i] < 1)
+            return COSA_ERANGE;
+        multi |= rate[i] > 1;
+    }
+    if (!multi) {
+        free(set->rate);
+        set->rate = NULL;
+        return COSA_OK;
+    }
+    if (!set->rate && !(set->rate = malloc(set->nunits * sizeof *set->rate)))
+        return COSA_ENOMEM;
+    memcpy(set->rate, rate, set->nunits * sizeof *set->rate);
+    return COSA_OK;
+}
+
+unsigned cosa_unitset_rate(const cosa_unitset *set, size_t i)
+{
+    return set && set->rate && i < set->nunits ? set->rate[i] : 1;
+}
+
+cosa_status cosa_unitset_set_port(cosa_unitset *set, const cosa_energy_port *port)
+{
+    if (!set)
+        return COSA_EINVAL;
+    free(set->port_idx);
+    set->port_idx = NULL;
+    set->port = (cosa_energy_port){0};
+    if (!port)
+        return COSA_OK;
+    const size_t d = port->dim, nb = port->nbond;
+    if (d == 0 || nb == 0 || !port->force || !port->velocity || !port->input)
+        return COSA_EINVAL;
+    for (size_t k = 0; k < nb * d; k++)
+        if (port->force[k] >= set->ny)
+            return COSA_EINVAL;
+    for (size_t k = 0; k < d; k++)
+        if (port->velocity[k] >= set->ny || port->input[k] >= set->nu)
+            return COSA_EINVAL;
+    size_t *idx = malloc((nb * d + 2 * d) * sizeof *idx);
+    if (!idx)
+        return COSA_ENOMEM;
+    memcpy(idx, port->force, nb * d * sizeof *idx);
+    memcpy(idx + nb * d, port->velocity, d * sizeof *idx);
+    memcpy(idx + nb * d + d, port->input, d * sizeof *idx);
+    set->port_idx = idx;
+    set->port = (cosa_energy_port){d, nb, idx, idx + nb * d, idx + nb * d + d};
+    return COSA_OK;
+}
+
+const cosa_energy_port *cosa_unitset_port(const cosa_unitset *set)
+{
+    return set && set->port.dim ? &set->port : NULL;
 }
 
 int cosa_unitset_is_sequence(const cosa_unitset *set, const size_t *seq)

@@ -20,6 +20,7 @@ set datafile separator ","
 E0 = @E0@
 set grid lc rgb "#e0e0e0"
 set tics out
+set autoscale xfix
 set format y "%.3h"
 set key top left vertical enhanced samplen 3 box opaque
 set multiplot layout 2,1 title "@TITLE@" noenhanced margins 0.14, 0.97, 0.09, 0.93 spacing 0.0, 0.06

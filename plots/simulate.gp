@@ -27,6 +27,7 @@ set datafile separator ","
 # the curves
 set grid lc rgb "#e0e0e0"
 set tics out
+set autoscale xfix
 set format y "%.3h"
 set key horizontal center top at screen 0.5, screen 1 - 34.0 / hpx noenhanced samplen 3
 set multiplot layout nout,1 title "@TITLE@" noenhanced \

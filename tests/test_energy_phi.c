@@ -115,3 +115,75 @@ Test(energy_phi, structure)
     free(Phi);
     cosa_system_free(sys);
 }
+
+/* Held inputs with K = 1 and p = 0 are ZOH: the Phi route with exact unit
+ * steps is the Phi engine's ZOH matrix (another construction: Van Loan per
+ * unit and Lagrange weights here, the stacked discretisation there), to
+ * rounding (1e-12 of the largest entry), also for units with many more
+ * outputs than states and inputs (their output rows and scratch). */
+static void check_zoh(size_t nsub, const cosa_subsystem *subs, const double *L)
+{
+    cosa_system *sys = NULL;
+    cr_assert_eq(cosa_system_create(&sys, nsub, subs, L), COSA_OK);
+    cosa_scheme zoh = {.order = 0, .corr = COSA_CORR_NONE, .alpha = 1.0, .exec = COSA_JACOBI};
+    cosa_layout lay;
+    cr_assert_eq(cosa_layout_get(sys, &zoh, &lay), COSA_OK);
+    const size_t d = cosa_mr_dim(sys, 0);
+    cr_assert_eq(lay.dim, d);
+    double *P1 = calloc(d * d, sizeof *P1), *P2 = calloc(d * d, sizeof *P2);
+    cosa_phi_workspace *w = cosa_phi_workspace_alloc(sys, 0);
+    cr_assert(P1 && P2 && w);
+    cosa_mr_scheme s = {.p = 0, .integrator = COSA_MR_EXACT};
+    cr_assert_eq(cosa_mr_phi(sys, &s, 0, 0.05, P1, d), COSA_OK);
+    cr_assert_eq(cosa_phi_build(sys, &zoh, 0.05, P2, d, w), COSA_OK);
+    double dm = 0.0, sc = 0.0;
+    for (size_t k = 0; k < d * d; k++) {
+        dm = fmax(dm, fabs(P1[k] - P2[k]));
+        sc = fmax(sc, fabs(P2[k]));
+    }
+    cr_expect_leq(dm, 1e-12 * sc, "Phi route vs ZOH: %.3g of %.3g", dm, sc);
+    cosa_phi_workspace_free(w);
+    free(P1);
+    free(P2);
+    cosa_system_free(sys);
+}
+
+Test(energy_phi, zoh_with_many_outputs)
+{
+    /* four units, one state, one input, two outputs each, in a ring */
+    const double A[4] = {-1.0, -2.0, -0.5, -3.0}, B[4] = {1.0, 0.5, 2.0, 1.5};
+    const double C[4][2] = {{1.0, 0.3}, {0.7, -1.0}, {2.0, 0.1}, {-0.4, 1.2}};
+    cosa_subsystem subs[4];
+    for (int i = 0; i < 4; i++)
+        subs[i] = (cosa_subsystem){1, 1, 2, &A[i], &B[i], C[i], (const double[2]){0.0, 0.0}};
+    double L[4 * 8] = {0}; /* unit i's input = output 0 of unit i+1 */
+    for (int i = 0; i < 4; i++)
+        L[i + (size_t)(2 * ((i + 1) % 4)) * 4] = 1.0;
+    check_zoh(4, subs, L);
+    /* one unit with six outputs and feedthrough, one with one output */
+    const double A0 = -1.0, B0 = 1.0, C0[6] = {1, 2, 3, 4, 5, 6}, D0[6] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+    const double A1 = -2.0, B1 = 1.0, C1 = 1.0, D1 = 0.0;
+    cosa_subsystem two[2] = {{1, 1, 6, &A0, &B0, C0, D0}, {1, 1, 1, &A1, &B1, &C1, &D1}};
+    double L2[2 * 7] = {0};
+    L2[0 + 6 * 2] = 1.0; /* unit 0's input: unit 1's output */
+    L2[1 + 0 * 2] = 1.0; /* unit 1's input: unit 0's first output */
+    check_zoh(2, two, L2);
+}
+
+Test(energy_phi, order_out_of_range)
+{
+    double par[32], x0[64], W[64 * 64] = {0};
+    size_t idx[64];
+    cosa_energy_port port;
+    cosa_model_defaults(cosa_model_find("twomass-fd"), par);
+    cosa_system *sys = model_sys("twomass-fd", par, x0, W, &port, idx);
+    cosa_mr_scheme s = {.p = -1, .integrator = COSA_MR_EXACT};
+    cosa_mr_energy e;
+    double om[4], mu[4];
+    size_t nm = 4;
+    cr_expect_eq(cosa_mr_energy_eval(sys, &s, 1e-3, 10, x0, W, &port, 0, &e), COSA_ERANGE);
+    cr_expect_eq(cosa_mr_energy_modes(sys, &s, 1e-3, W, &port, &nm, om, mu), COSA_ERANGE);
+    s.p = COSA_ORDER_MAX + 1;
+    cr_expect_eq(cosa_mr_energy_eval(sys, &s, 1e-3, 10, x0, W, &port, 0, &e), COSA_ERANGE);
+    cosa_system_free(sys);
+}

@@ -785,3 +785,29 @@ Test(models, crane_static_equilibrium)
     cr_expect_leq(fabs(fHv[0]) + fabs(fHv[1]), 1e-6 * 1e9, "pressure rates %g %g", fHv[0], fHv[1]);
     cosa_odesys_free(os);
 }
+
+/* At other pump pressures the crane's start is an equilibrium too, or the
+ * model says it found none: never a start far from rest. */
+Test(models, crane_equilibrium_other_pumps)
+{
+    const cosa_model *m = model("crane");
+    const double pumps[3] = {3e6, 5e6, 12e6};
+    for (int k = 0; k < 3; k++) {
+        double par[32], x0[6];
+        cosa_model_defaults(m, par);
+        cr_assert_eq(cosa_model_set(m, par, "pP", pumps[k]), COSA_OK);
+        if (m->initial_state(m, par, x0) != COSA_OK)
+            continue;
+        cosa_odesys *os = NULL;
+        cr_assert_eq(m->create_ode(m, par, &os), COSA_OK);
+        const cosa_ode *M = cosa_odesys_sub(os, 0), *H = cosa_odesys_sub(os, 1);
+        double yM[2], fHv[2];
+        cr_assert_eq(M->g(0.0, x0, NULL, yM, M->user_data), 0);
+        cr_assert_eq(H->f(0.0, x0 + 4, yM, fHv, H->user_data), 0);
+        cr_expect_leq(fabs(fHv[0]) + fabs(fHv[1]), 1e-6 * 1e9, "pP %g: pressure rates %g %g",
+                      pumps[k], fHv[0], fHv[1]);
+        cr_expect(x0[4] >= 1e5 && x0[4] <= pumps[k] && x0[5] >= 1e5 && x0[5] <= pumps[k],
+                  "pP %g: pressures %g %g outside the valves' range", pumps[k], x0[4], x0[5]);
+        cosa_odesys_free(os);
+    }
+}

@@ -111,15 +111,23 @@ cosa_status cosa_mr_phi(const cosa_system *sys, const cosa_mr_scheme *s, int q, 
     for (size_t m = 0; m + 1 < np; m++) /* the history shifts */
         for (size_t r = 0; r < ny; r++)
             Phi[nx + (m + 1) * ny + r + (nx + m * ny + r) * ld] = 1.0;
-    size_t big = 0;
+    /* per unit (the largest of each size): Ad (n x n), Bd (n x nu), P = Ad^k
+     * (n x n), T (n x n, n x ny, ny_i x ny), tmp (2 n x n), the weighted input
+     * sums S (n x ny per slot) and BL = Bd L_i (n x ny) */
+    size_t bn = 0, bu = 0, by = 0;
     for (size_t i = 0; i < cosa_system_nsub(sys); i++) {
         size_t a, b, c, ox, ou, oy;
         cosa_system_sub_dims(sys, i, &a, &b, &c, &ox, &ou, &oy);
-        big = a > big ? a : big;
-        big = b > big ? b : big;
+        bn = a > bn ? a : bn;
+        bu = b > bu ? b : bu;
+        by = c > by ? c : by;
     }
-    /* per unit: Ad, Bd, Ad^k, the weighted input sum S (n x ny per slot) */
-    double *buf = calloc(6 * big * big + 2 * big * ny * np + big * ny + 1, sizeof *buf);
+    size_t tsz = bn * bn;
+    tsz = bn * ny > tsz ? bn * ny : tsz;
+    tsz = by * ny > tsz ? by * ny : tsz;
+    const size_t ad_n = bn * bn, bd_n = bn * (bu > bn ? bu : bn);
+    double *buf = calloc(ad_n + bd_n + ad_n + tsz + 2 * ad_n + bn * ny * np + bn * ny + 1,
+                         sizeof *buf);
     if (!buf)
         return COSA_ENOMEM;
     cosa_status st = COSA_OK;
@@ -131,8 +139,8 @@ cosa_status cosa_mr_phi(const cosa_system *sys, const cosa_mr_scheme *s, int q, 
             st = COSA_ERANGE;
             break;
         }
-        double *Ad = buf, *Bd = Ad + big * big, *P = Bd + big * big, *T = P + big * big,
-               *tmp = T + big * big, *S = tmp + 2 * big * big, *BL = S + big * ny * np;
+        double *Ad = buf, *Bd = Ad + ad_n, *P = Bd + bd_n, *T = P + ad_n, *tmp = T + tsz,
+               *S = tmp + 2 * ad_n, *BL = S + bn * ny * np;
         if (n) {
             st = unit_step_map(s, n, nui, A + ox + ox * nx, nx, B + ox + ou * nx, nx,
                                s->kick ? s->kick + ox : NULL, H / (double)K, Ad, Bd, tmp);
@@ -237,6 +245,8 @@ cosa_status cosa_mr_energy_eval(const cosa_system *sys, const cosa_mr_scheme *s,
 {
     if (!sys || !s || !x0 || !W || !port || !out || N == 0)
         return COSA_EINVAL;
+    if (s->p < 0 || s->p > COSA_ORDER_MAX)
+        return COSA_ERANGE;
     const size_t nx = cosa_system_nx(sys), ny = cosa_system_ny(sys), np = (size_t)s->p + 1;
     const size_t d = nx + np * ny;
     for (size_t k = 0; k < port->nbond * port->dim; k++)
@@ -346,6 +356,8 @@ cosa_status cosa_mr_energy_modes(const cosa_system *sys, const cosa_mr_scheme *s
 {
     if (!sys || !s || !W || !port || !nmodes || (*nmodes && (!omega || !mu)))
         return COSA_EINVAL;
+    if (s->p < 0 || s->p > COSA_ORDER_MAX)
+        return COSA_ERANGE;
     const size_t nx = cosa_system_nx(sys), ny = cosa_system_ny(sys), np = (size_t)s->p + 1;
     const size_t d = nx + np * ny, dd = d * d, cap = *nmodes;
     double *mem = calloc(4 * dd + 4 * nx * nx + nx * ny + 4 * d + 2 * nx + 1, sizeof *mem);

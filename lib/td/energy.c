@@ -161,7 +161,9 @@ cosa_status energy_acc_point(energy_acc *a, size_t n, const double *x, const dou
         for (size_t c = 0; c < d; c++)
             fc[c] = v2 > 0.0 ? -(s + a->opt.nu * r->Ucal[n]) * a->v[c] / (v2 * a->H) : 0.0;
         const double fmag = sqrt(dot(d, fc, fc));
-        double cap = a->opt.limit * sqrt(dot(d, a->fsum, a->fsum));
+        /* (limit none: no relative cap, also where the force sum is 0) */
+        double cap = isfinite(a->opt.limit) ? a->opt.limit * sqrt(dot(d, a->fsum, a->fsum))
+                                            : INFINITY;
         if (a->opt.limit_abs > 0.0 && a->opt.limit_abs < cap)
             cap = a->opt.limit_abs;
         if (fmag > cap) {

@@ -153,9 +153,10 @@ Test(energy_phi, zoh_with_many_outputs)
     /* four units, one state, one input, two outputs each, in a ring */
     const double A[4] = {-1.0, -2.0, -0.5, -3.0}, B[4] = {1.0, 0.5, 2.0, 1.5};
     const double C[4][2] = {{1.0, 0.3}, {0.7, -1.0}, {2.0, 0.1}, {-0.4, 1.2}};
+    const double Dz[2] = {0.0, 0.0};
     cosa_subsystem subs[4];
     for (int i = 0; i < 4; i++)
-        subs[i] = (cosa_subsystem){1, 1, 2, &A[i], &B[i], C[i], (const double[2]){0.0, 0.0}};
+        subs[i] = (cosa_subsystem){1, 1, 2, &A[i], &B[i], C[i], Dz};
     double L[4 * 8] = {0}; /* unit i's input = output 0 of unit i+1 */
     for (int i = 0; i < 4; i++)
         L[i + (size_t)(2 * ((i + 1) % 4)) * 4] = 1.0;

@@ -30,6 +30,7 @@
  * Energy: the manipulator's, q'Mq q'/2 + L g (m / 2 + mp + mh) sin th1 + Lh g mh sin th2;
  * power bond fh . s1' (the hydraulic force on the actuator's rate). */
 #include "builtin.h"
+#include "fixed.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -280,43 +281,19 @@ static cosa_status energy(const cosa_model *m, const double *par, const double *
     return COSA_OK;
 }
 
-/* The bond fh (output 2) on the actuator, whose rate is s1' (output 1); the
- * correction into M's input fh (input 0). */
-static cosa_status energy_port(const cosa_model *m, const double *par, cosa_energy_port *port,
-                               size_t *idx, size_t nidx)
-{
-    (void)m, (void)par;
-    if (nidx < 3)
-        return COSA_ERANGE;
-    idx[0] = 2, idx[1] = 1, idx[2] = 0;
-    *port = (cosa_energy_port){1, 1, idx, idx + 1, idx + 2};
-    return COSA_OK;
-}
-
-static const char *state_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"th1", "th2", "w1", "w2", "p1", "p2"};
-    return k < 6 ? n[k] : NULL;
-}
-static const char *output_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"s1", "s1d", "fh"};
-    return k < 3 ? n[k] : NULL;
-}
-static const char *input_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"M.fh", "H.s1", "H.s1d"};
-    return k < 3 ? n[k] : NULL;
-}
-static const char *sub_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"M", "H"};
-    return k < 2 ? n[k] : NULL;
-}
+/* names, and the bond fh (output 2) on the actuator, whose rate is s1'
+ * (output 1); the correction into M's input fh (input 0) */
+static const char *const state_names[] = {"th1", "th2", "w1", "w2", "p1", "p2"};
+static const char *const input_names[] = {"M.fh", "H.s1", "H.s1d"};
+static const char *const output_names[] = {"s1", "s1d", "fh"};
+static const char *const sub_names[] = {"M", "H"};
+static const size_t port_force[1] = {2}, port_velocity[1] = {1}, port_input[1] = {0};
+static const cosa_energy_port port = {1, 1, port_force, port_velocity, port_input};
+static const model_fixed_desc desc = {
+    .nsub = 2, .nx = 6, .nu = 3, .ny = 3, .L = coupling, .state_names = state_names,
+    .input_names = input_names, .output_names = output_names, .sub_names = sub_names,
+    .port = &port,
+};
 
 const cosa_model model_crane = {
     .name = "crane",
@@ -327,10 +304,8 @@ const cosa_model model_crane = {
     .tend = 10.0,
     .create_ode = create_ode,
     .initial_state = initial_state,
-    .state_name = state_name,
-    .input_name = input_name,
-    .output_name = output_name,
-    .sub_name = sub_name,
+    MODEL_FIXED_NAME_CALLBACKS,
+    .data = &desc,
     .energy = energy,
-    .energy_port = energy_port,
+    .energy_port = model_fixed_energy_port,
 };

@@ -1,6 +1,8 @@
 /* fixed.c -- callbacks shared by the fixed-structure built-in models. */
 #include "fixed.h"
 
+#include <string.h>
+
 static const model_fixed_desc *desc(const cosa_model *m)
 {
     return m ? (const model_fixed_desc *)m->data : NULL;
@@ -70,4 +72,22 @@ const char *model_fixed_sub_name(const cosa_model *m, const double *par, size_t 
 {
     const model_fixed_desc *d = desc(m);
     return d ? pick(d->sub_names, d->nsub, k) : NULL;
+}
+
+cosa_status model_fixed_energy_port(const cosa_model *m, const double *par,
+                                    cosa_energy_port *port, size_t *idx, size_t nidx)
+{
+    (void)par;
+    const model_fixed_desc *d = desc(m);
+    if (!d || !d->port || !port || !idx)
+        return COSA_EINVAL;
+    const cosa_energy_port *p = d->port;
+    const size_t dim = p->dim, nf = p->nbond * dim;
+    if (nidx < nf + 2 * dim)
+        return COSA_ERANGE;
+    memcpy(idx, p->force, nf * sizeof *idx);
+    memcpy(idx + nf, p->velocity, dim * sizeof *idx);
+    memcpy(idx + nf + dim, p->input, dim * sizeof *idx);
+    *port = (cosa_energy_port){dim, p->nbond, idx, idx + nf, idx + nf + dim};
+    return COSA_OK;
 }

@@ -22,6 +22,7 @@ typedef struct model_fixed_desc {
     const char *const *input_names; /* nu names  */
     const char *const *output_names;/* ny names  */
     const char *const *sub_names;   /* nsub names */
+    const cosa_energy_port *port;   /* the energy paper's power port, or NULL */
 } model_fixed_desc;
 
 cosa_status model_fixed_create(const cosa_model *m, const double *par, cosa_system **out);
@@ -31,6 +32,16 @@ const char *model_fixed_state_name(const cosa_model *m, const double *par, size_
 const char *model_fixed_input_name(const cosa_model *m, const double *par, size_t k);
 const char *model_fixed_output_name(const cosa_model *m, const double *par, size_t k);
 const char *model_fixed_sub_name(const cosa_model *m, const double *par, size_t k);
+/* cosa_model.energy_port from desc->port (its indices copied into idx). */
+cosa_status model_fixed_energy_port(const cosa_model *m, const double *par,
+                                    cosa_energy_port *port, size_t *idx, size_t nidx);
+
+/* The fixed-structure parts a nonlinear built-in model shares (its ODE form,
+ * energy and, if it needs one, initial state are its own): names from the
+ * desc, x0 from desc->x0_param, the power port. */
+#define MODEL_FIXED_NAME_CALLBACKS                                                       \
+    .state_name = model_fixed_state_name, .input_name = model_fixed_input_name,          \
+    .output_name = model_fixed_output_name, .sub_name = model_fixed_sub_name
 
 #define MODEL_FIXED_CALLBACKS                                                            \
     .create = model_fixed_create, .update = model_fixed_update,                          \

@@ -13,6 +13,7 @@
  * sum (m l^2 w^2 / 2 + m g l (1 - cos th)) + k (L - l0)^2 / 2; the power port
  * is the vector bond (fx, fy) . (vx2, vy2). */
 #include "builtin.h"
+#include "fixed.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -150,16 +151,6 @@ static cosa_status create_ode(const cosa_model *m, const double *par, cosa_odesy
     return cosa_odesys_create(out, 2, subs, coupling, d, free);
 }
 
-static cosa_status initial_state(const cosa_model *m, const double *par, double *x0)
-{
-    (void)m;
-    x0[0] = par[TH1];
-    x0[1] = par[W1];
-    x0[2] = par[TH2];
-    x0[3] = par[W2];
-    return COSA_OK;
-}
-
 static cosa_status energy(const cosa_model *m, const double *par, const double *x, double *E)
 {
     (void)m;
@@ -176,43 +167,20 @@ static cosa_status energy(const cosa_model *m, const double *par, const double *
     return COSA_OK;
 }
 
-/* The vector bond (fx, fy) (outputs 0, 1) on tip 2, whose velocity is
- * (vx2, vy2) (outputs 4, 5); the correction into M2's inputs 4, 5. */
-static cosa_status energy_port(const cosa_model *m, const double *par, cosa_energy_port *port,
-                               size_t *idx, size_t nidx)
-{
-    (void)m, (void)par;
-    if (nidx < 6)
-        return COSA_ERANGE;
-    idx[0] = 0, idx[1] = 1, idx[2] = 4, idx[3] = 5, idx[4] = 4, idx[5] = 5;
-    *port = (cosa_energy_port){2, 1, idx, idx + 2, idx + 4};
-    return COSA_OK;
-}
-
-static const char *state_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"th1", "w1", "th2", "w2"};
-    return k < 4 ? n[k] : NULL;
-}
-static const char *output_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"fx", "fy", "x2", "y2", "vx2", "vy2"};
-    return k < 6 ? n[k] : NULL;
-}
-static const char *input_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"M1.x2", "M1.y2", "M1.vx2", "M1.vy2", "M2.fx", "M2.fy"};
-    return k < 6 ? n[k] : NULL;
-}
-static const char *sub_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"M1", "M2"};
-    return k < 2 ? n[k] : NULL;
-}
+/* names, x0, and the vector bond (fx, fy) (outputs 0, 1) on tip 2, whose
+ * velocity is (vx2, vy2) (outputs 4, 5); the correction into M2's inputs 4, 5 */
+static const char *const state_names[] = {"th1", "w1", "th2", "w2"};
+static const char *const input_names[] = {"M1.x2", "M1.y2", "M1.vx2", "M1.vy2", "M2.fx", "M2.fy"};
+static const char *const output_names[] = {"fx", "fy", "x2", "y2", "vx2", "vy2"};
+static const char *const sub_names[] = {"M1", "M2"};
+static const int x0_param[] = {TH1, W1, TH2, W2};
+static const size_t port_force[2] = {0, 1}, port_velocity[2] = {4, 5}, port_input[2] = {4, 5};
+static const cosa_energy_port port = {2, 1, port_force, port_velocity, port_input};
+static const model_fixed_desc desc = {
+    .nsub = 2, .nx = 4, .nu = 6, .ny = 6, .L = coupling, .x0_param = x0_param,
+    .state_names = state_names, .input_names = input_names, .output_names = output_names,
+    .sub_names = sub_names, .port = &port,
+};
 
 const cosa_model model_pendula = {
     .name = "pendula",
@@ -222,11 +190,9 @@ const cosa_model model_pendula = {
     .params = params,
     .tend = 10.0,
     .create_ode = create_ode,
-    .initial_state = initial_state,
-    .state_name = state_name,
-    .input_name = input_name,
-    .output_name = output_name,
-    .sub_name = sub_name,
+    .initial_state = model_fixed_initial_state,
+    MODEL_FIXED_NAME_CALLBACKS,
+    .data = &desc,
     .energy = energy,
-    .energy_port = energy_port,
+    .energy_port = model_fixed_energy_port,
 };

@@ -69,10 +69,15 @@ static const char *const output_names[] = {"f", "x2", "v2"};
 static const char *const sub_names[] = {"I", "II"};
 static const int x0_param[] = {X1, V1, X2, V2};
 
+/* The bond: force f (output 0) of subsystem I on mass 2, whose velocity v2
+ * is output 2; the correction goes into II.f (input 2). */
+static const size_t port_force[1] = {0}, port_velocity[1] = {2}, port_input[1] = {2};
+static const cosa_energy_port port = {1, 1, port_force, port_velocity, port_input};
+
 static const model_fixed_desc desc = {
     .nsub = 2, .nx = 4, .nu = 3, .ny = 3, .L = coupling, .fill = fill, .x0_param = x0_param,
     .state_names = state_names, .input_names = input_names, .output_names = output_names,
-    .sub_names = sub_names,
+    .sub_names = sub_names, .port = &port,
 };
 
 /* The model-file form of this model for cosa_model_dump (README "Model
@@ -124,19 +129,6 @@ static cosa_status energy(const cosa_model *m, const double *par, const double *
     return COSA_OK;
 }
 
-/* The bond: force f (output 0) of subsystem I on mass 2, whose velocity v2
- * is output 2; the correction goes into II.f (input 2). */
-static cosa_status energy_port(const cosa_model *m, const double *par, cosa_energy_port *port,
-                               size_t *idx, size_t nidx)
-{
-    (void)m, (void)par;
-    if (nidx < 3)
-        return COSA_ERANGE;
-    idx[0] = 0, idx[1] = 2, idx[2] = 2;
-    *port = (cosa_energy_port){1, 1, idx, idx + 1, idx + 2};
-    return COSA_OK;
-}
-
 const cosa_model model_twomass_fd = {
     .name = "twomass-fd",
     .doc = "two-mass oscillator, coupling spring-damper with mass 1 (force feedthrough)",
@@ -147,5 +139,5 @@ const cosa_model model_twomass_fd = {
     .dump_template = &dump_template,
     MODEL_FIXED_CALLBACKS,
     .energy = energy,
-    .energy_port = energy_port,
+    .energy_port = model_fixed_energy_port,
 };

@@ -17,6 +17,7 @@
  * The Jacobians are left to central differences: eq 22's derivative is
  * unbounded at e = 0. */
 #include "builtin.h"
+#include "fixed.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -134,16 +135,6 @@ static cosa_status create_ode(const cosa_model *m, const double *par, cosa_odesy
     return cosa_odesys_create(out, 2, subs, coupling, d, free);
 }
 
-static cosa_status initial_state(const cosa_model *m, const double *par, double *x0)
-{
-    (void)m;
-    x0[0] = par[X1];
-    x0[1] = par[V1];
-    x0[2] = par[X2];
-    x0[3] = par[V2];
-    return COSA_OK;
-}
-
 static cosa_status energy(const cosa_model *m, const double *par, const double *x, double *E)
 {
     (void)m;
@@ -155,43 +146,20 @@ static cosa_status energy(const cosa_model *m, const double *par, const double *
     return COSA_OK;
 }
 
-/* As twomass-fd: the force f (output 0) on mass 2, velocity v2 (output 2),
- * the correction into II.f (input 2). */
-static cosa_status energy_port(const cosa_model *m, const double *par, cosa_energy_port *port,
-                               size_t *idx, size_t nidx)
-{
-    (void)m, (void)par;
-    if (nidx < 3)
-        return COSA_ERANGE;
-    idx[0] = 0, idx[1] = 2, idx[2] = 2;
-    *port = (cosa_energy_port){1, 1, idx, idx + 1, idx + 2};
-    return COSA_OK;
-}
-
-static const char *state_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"x1", "v1", "x2", "v2"};
-    return k < 4 ? n[k] : NULL;
-}
-static const char *output_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"f", "x2", "v2"};
-    return k < 3 ? n[k] : NULL;
-}
-static const char *input_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"I.x2", "I.v2", "II.f"};
-    return k < 3 ? n[k] : NULL;
-}
-static const char *sub_name(const cosa_model *m, const double *par, size_t k)
-{
-    (void)m, (void)par;
-    static const char *const n[] = {"I", "II"};
-    return k < 2 ? n[k] : NULL;
-}
+/* names, x0 and the bond as twomass-fd: the force f (output 0) on mass 2,
+ * velocity v2 (output 2), the correction into II.f (input 2) */
+static const char *const state_names[] = {"x1", "v1", "x2", "v2"};
+static const char *const input_names[] = {"I.x2", "I.v2", "II.f"};
+static const char *const output_names[] = {"f", "x2", "v2"};
+static const char *const sub_names[] = {"I", "II"};
+static const int x0_param[] = {X1, V1, X2, V2};
+static const size_t port_force[1] = {0}, port_velocity[1] = {2}, port_input[1] = {2};
+static const cosa_energy_port port = {1, 1, port_force, port_velocity, port_input};
+static const model_fixed_desc desc = {
+    .nsub = 2, .nx = 4, .nu = 3, .ny = 3, .L = coupling, .x0_param = x0_param,
+    .state_names = state_names, .input_names = input_names, .output_names = output_names,
+    .sub_names = sub_names, .port = &port,
+};
 
 const cosa_model model_twomass_fd_nl = {
     .name = "twomass-fd-nl",
@@ -201,11 +169,9 @@ const cosa_model model_twomass_fd_nl = {
     .params = params,
     .tend = 10.0,
     .create_ode = create_ode,
-    .initial_state = initial_state,
-    .state_name = state_name,
-    .input_name = input_name,
-    .output_name = output_name,
-    .sub_name = sub_name,
+    .initial_state = model_fixed_initial_state,
+    MODEL_FIXED_NAME_CALLBACKS,
+    .data = &desc,
     .energy = energy,
-    .energy_port = energy_port,
+    .energy_port = model_fixed_energy_port,
 };

@@ -490,6 +490,11 @@ int cmd_table(int argc, char **argv)
     }
     if (rc != CLI_OK)
         goto out;
+    if (ex.format && strcmp(ex.format, "md") && strcmp(ex.format, "csv")) {
+        cli_error(cmd, "--format must be md or csv, got '%s'", ex.format);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
     if (ex.paper && strcmp(ex.paper, "energy") == 0) {
         /* the energy paper's mu table (Figs 11-12): twomass-fd, --set and --dt apply */
         double dt = 1e-3;
@@ -503,11 +508,6 @@ int cmd_table(int argc, char **argv)
         }
         if (!ex.table || strcmp(ex.table, "mu") != 0) {
             cli_error(cmd, "--paper energy has one table: --table mu");
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        if (ex.format && strcmp(ex.format, "md") && strcmp(ex.format, "csv")) {
-            cli_error(cmd, "--format must be md or csv, got '%s'", ex.format);
             rc = CLI_EUSAGE;
             goto out;
         }
@@ -533,11 +533,6 @@ int cmd_table(int argc, char **argv)
     if (!ex.table || (strcmp(ex.table, "1") && strcmp(ex.table, "2") && strcmp(ex.table, "3") &&
                       strcmp(ex.table, "4"))) {
         cli_error(cmd, "--table must be 1, 2, 3 or 4");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (ex.format && strcmp(ex.format, "md") && strcmp(ex.format, "csv")) {
-        cli_error(cmd, "--format must be md or csv, got '%s'", ex.format);
         rc = CLI_EUSAGE;
         goto out;
     }

@@ -144,6 +144,24 @@ done
         if (a > ma) ma = a; if (b > mb) mb = b } END { d = ma / mb - 1; if (d < 0) d = -d; exit !(mb > 0 && d <= 0.05) }' &&
     ok || bad "Fig 21 corrected: $(val max_varsigma "$tmp/a")"
 
+# ---- cosa table --paper energy --table mu (Figs 11-12) ------------------------------------------
+# the eqs 20-21 column is the paper's (written here by hand); mu_measured at 1 s (Phi route) is
+# the time-domain run's to 1e-9 (R = 10 ZOH, R = 2 FOH, R = 1/5 FOH, single rate)
+"$COSA" table --paper energy --table mu --format csv >"$tmp/tmu" 2>"$tmp/err" &&
+    [ "$(grep -c . "$tmp/tmu")" = 25 ] &&
+    awk -F, 'NR > 1 { key = $1 " " $2; e[key] = $3 }
+        END { want["10 ZOH"] = 0.725; want["2 ZOH"] = 0.625; want["20 ZOH"] = 0.7375; want["1 ZOH"] = 0.5;
+              want["5 FOH"] = 0.5; want["0.1 FOH"] = 0.05; want["0.5 SOH"] = 0.25; want["0.2 FOH"] = 0.1;
+              for (k in want) { d = e[k] - want[k]; if (d < 0) d = -d; if (!(k in e) || d > 1e-15) exit 1 } }' "$tmp/tmu" &&
+    ok || bad "table mu: eqs 20-21 column $(cat "$tmp/err")"
+for c in "10 zoh II=10" "2 foh II=2" "0.2 foh I=5" "1 zoh II=1"; do
+    set -- $c
+    "$COSA" simulate $M --scheme $2 --rate $3 --tend 1 >"$tmp/a" &&
+        awk -F, -v r="$1" -v s="$(echo $2 | tr a-z A-Z)" -v t="$(val mu_measured "$tmp/a")" \
+            '$1 == r && $2 == s { d = $4 - t; if (d < 0) d = -d; if (t < 0) t = -t; found = 1; exit !(d <= 1e-9 * t) }
+             END { if (!found) exit 1 }' "$tmp/tmu" && ok || bad "table mu $c: $(val mu_measured "$tmp/a")"
+done
+
 # ---- multi-fd (section 4.1) -----------------------------------------------------------------
 # n = 2 is twomass-fd, bitwise (trajectory and energy files; the header rows name other
 # signals)

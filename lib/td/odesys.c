@@ -12,6 +12,8 @@ struct cosa_odesys {
     cosa_ode *subs;          /* copies; kick points into kicks   */
     unsigned char *kicks;    /* nx flags, concatenated           */
     double *L;               /* nu x ny                          */
+    cosa_coupling cpl;       /* nc = 0: none                     */
+    double *cS;              /* nu x nc (owned)                  */
     void *data;
     void (*data_free)(void *);
 };
@@ -25,8 +27,32 @@ void cosa_odesys_free(cosa_odesys *s)
     free(s->subs);
     free(s->kicks);
     free(s->L);
+    free(s->cS);
     free(s);
 }
+
+cosa_status cosa_odesys_set_coupling(cosa_odesys *s, const cosa_coupling *c)
+{
+    if (!s || !c || !c->nc || !c->phi || (s->nu && !c->S))
+        return COSA_EINVAL;
+    double *S = calloc(s->nu * c->nc + 1, sizeof *S);
+    if (!S)
+        return COSA_ENOMEM;
+    if (s->nu)
+        memcpy(S, c->S, s->nu * c->nc * sizeof *S);
+    free(s->cS);
+    s->cS = S;
+    s->cpl = *c;
+    s->cpl.S = S;
+    return COSA_OK;
+}
+
+const cosa_coupling *cosa_odesys_coupling(const cosa_odesys *s)
+{
+    return s && s->cpl.nc ? &s->cpl : NULL;
+}
+
+void *cosa_odesys_data(const cosa_odesys *s) { return s ? s->data : NULL; }
 
 cosa_status cosa_odesys_create(cosa_odesys **out, size_t nsub, const cosa_ode *subs,
                                const double *L, void *data, void (*data_free)(void *))

@@ -98,13 +98,71 @@ done:
     return st;
 }
 
+cosa_status cosa_reftraj_exact_at(const cosa_system *sys, const double *x0, size_t nsamples,
+                                  const double *times, cosa_reftraj **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!sys || !x0 || !times || nsamples == 0)
+        return COSA_EINVAL;
+    if (times[0] != 0.0)
+        return COSA_ERANGE;
+    for (size_t k = 1; k < nsamples; k++)
+        if (!isfinite(times[k]) || !(times[k] > times[k - 1]))
+            return COSA_ERANGE;
+    const size_t nx = cosa_system_nx(sys), ny = cosa_system_ny(sys);
+    if (!dense_isfinite(nx, 1, x0, nx))
+        return COSA_ENONFINITE;
+    cosa_reftraj *r = NULL;
+    cosa_status st = reftraj_alloc(nx, ny, nsamples, 0.0, &r);
+    if (st != COSA_OK)
+        return st;
+    r->exact = 1;
+    double *As = calloc(3 * nx * nx + ny * nx + 1, sizeof(double));
+    cosa_expm_workspace *ew = cosa_expm_workspace_alloc(nx ? nx : 1);
+    if (!As || !ew) {
+        st = COSA_ENOMEM;
+        goto done;
+    }
+    double *Cs = As + nx * nx, *M = Cs + ny * nx, *Ad = M + nx * nx;
+    if ((st = cosa_system_monolithic(sys, As, Cs)) != COSA_OK)
+        goto done;
+    /* x(t_k) = exp(A* t_k) x0 for every sample: no error accumulates over
+     * the samples (the cost is one exponential each) */
+    memcpy(r->x, x0, nx * sizeof *x0);
+    for (size_t k = 0; k < nsamples; k++) {
+        if (k > 0) {
+            for (size_t c = 0; c < nx * nx; c++)
+                M[c] = times[k] * As[c];
+            if (nx && (st = cosa_expm(nx, M, nx, Ad, nx, ew)) != COSA_OK)
+                goto done;
+            dense_gemv(nx, nx, 1.0, Ad, nx, x0, 0.0, r->x + k * nx);
+        }
+        dense_gemv(ny, nx, 1.0, Cs, ny, r->x + k * nx, 0.0, r->y + k * ny);
+    }
+    if (!dense_isfinite(nx, nsamples, r->x, nx) || !dense_isfinite(ny, nsamples, r->y, ny))
+        st = COSA_ENOTCONVERGED;
+done:
+    free(As);
+    cosa_expm_workspace_free(ew);
+    if (st == COSA_OK)
+        *out = r;
+    else
+        cosa_reftraj_free(r);
+    return st;
+}
+
 /* ---- CVODE reference ------------------------------------------------------- */
 
 struct refctx {
     cosa_unitset *set;
-    const double *L;
+    const double *times;    /* sample times, or NULL: k H */
     size_t nx, nu, ny;
     double *y, *u;          /* ny (warm start of the loop), nu */
+    /* the Jacobian of the coupled right-hand side (ref_jac) */
+    double *jA, *jB, *jC, *jD, *jU, *jM, *jZ, *jW; /* stacked; U = du/dy; scratch */
+    lapack_int *jpiv;
     char msg[160];
 };
 
@@ -117,8 +175,8 @@ static cosa_status ref_outputs(struct refctx *c, double t, const double *x)
         memset(c->y, 0, c->ny * sizeof *c->y);
         st = cosa_unitset_loop_solve(c->set, t, x, c->y);
     }
-    if (st == COSA_OK && c->nu)
-        dense_gemv(c->nu, c->ny, 1.0, c->L, c->nu, c->y, 0.0, c->u);
+    if (st == COSA_OK && c->nu) /* u = L y, or S phi(t, y) (coupling variables) */
+        st = cosa_unitset_inputs(c->set, t, c->y, c->u, NULL);
     return st;
 }
 
@@ -135,10 +193,63 @@ static int ref_rhs(sunrealtype t, N_Vector X, N_Vector Xdot, void *ud)
         cosa_unit *un = cosa_unitset_unit(c->set, i);
         size_t ox, ou;
         cosa_unitset_offsets(c->set, i, &ox, &ou, NULL);
+        /* a failed evaluation (e.g. an exponential contact force that
+         * overflows beyond the step CVODE tried) is recoverable: CVODE
+         * retries with a smaller step */
         if (un->nx && cosa_unit_eval(un, t, x + ox, c->u + ou, xd + ox, NULL) != COSA_OK)
-            return -1;
+            return 1;
     }
     return dense_isfinite(c->nx, 1, xd, c->nx) ? 0 : 1;
+}
+
+/* J = df/dx of the coupled system x' = f(t, x, u(y)), y = g(t, x, u(y)):
+ * with the units' A, B, C, D (block diagonal) and U = du/dy,
+ *   dy/dx = Z = (I - D U)^{-1} C,   J = A + B U Z.
+ * Analytic wherever the units' Jacobians are (CVODE's difference quotients
+ * fail on stiff exponential contact forces). */
+static int ref_jac(sunrealtype t, N_Vector X, N_Vector fy, SUNMatrix Jm, void *ud, N_Vector t1,
+                   N_Vector t2, N_Vector t3)
+{
+    (void)fy, (void)t1, (void)t2, (void)t3;
+    struct refctx *c = ud;
+    const size_t nx = c->nx, nu = c->nu, ny = c->ny;
+    const double *x = N_VGetArrayPointer(X);
+    if (!dense_isfinite(nx, 1, x, nx) || ref_outputs(c, t, x) != COSA_OK)
+        return 1;
+    if (nu && cosa_unitset_inputs(c->set, t, c->y, c->u, c->jU) != COSA_OK)
+        return 1;
+    memset(c->jA, 0, nx * nx * sizeof *c->jA);
+    memset(c->jB, 0, (nx * nu + ny * nx + ny * nu) * sizeof *c->jB);
+    for (size_t i = 0; i < cosa_unitset_count(c->set); i++) {
+        cosa_unit *un = cosa_unitset_unit(c->set, i);
+        size_t ox, ou, oy;
+        cosa_unitset_offsets(c->set, i, &ox, &ou, &oy);
+        double *A = c->jW, *B = A + un->nx * un->nx, *C = B + un->nx * un->nu,
+               *D = C + un->ny * un->nx;
+        if (cosa_unit_jacobian(un, t, x + ox, c->u + ou, 0, un->nx ? A : NULL,
+                               un->nx && un->nu ? B : NULL, un->ny && un->nx ? C : NULL,
+                               un->ny && un->nu ? D : NULL) != COSA_OK)
+            return 1;
+        dense_copy(un->nx, un->nx, A, un->nx, c->jA + ox + ox * nx, nx);
+        dense_copy(un->nx, un->nu, B, un->nx, c->jB + ox + ou * nx, nx);
+        dense_copy(un->ny, un->nx, C, un->ny, c->jC + oy + ox * ny, ny);
+        dense_copy(un->ny, un->nu, D, un->ny, c->jD + oy + ou * ny, ny);
+    }
+    double *Jd = SUNDenseMatrix_Data(Jm);
+    memcpy(Jd, c->jA, nx * nx * sizeof *Jd);
+    if (nu && ny) {
+        /* M = I - D U; Z = M^{-1} C */
+        dense_identity(ny, c->jM, ny);
+        dense_gemm('N', 'N', ny, ny, nu, -1.0, c->jD, ny, c->jU, nu, 1.0, c->jM, ny);
+        memcpy(c->jZ, c->jC, ny * nx * sizeof *c->jZ);
+        if (dense_lu(ny, c->jM, ny, c->jpiv) != 0)
+            return 1;
+        dense_lu_solve(ny, nx, c->jM, ny, c->jpiv, c->jZ, ny);
+        /* J += B (U Z): U Z is nu x nx, kept in jW */
+        dense_gemm('N', 'N', nu, nx, ny, 1.0, c->jU, nu, c->jZ, ny, 0.0, c->jW, nu);
+        dense_gemm('N', 'N', nx, nx, nu, 1.0, c->jB, nx, c->jW, nu, 1.0, Jd, nx);
+    }
+    return dense_isfinite(nx, nx, Jd, nx) ? 0 : 1;
 }
 
 static void ref_err(int code, const char *module, const char *function, char *msg, void *ud)
@@ -169,10 +280,12 @@ static cosa_status ref_pass(struct refctx *c, SUNContext ctx, const double *x0,
         CVodeSetLinearSolver(mem, LS, J) != CV_SUCCESS)
         goto done;
     CVodeSetUserData(mem, c);
+    if (c->jA && CVodeSetJacFn(mem, ref_jac) != CV_SUCCESS)
+        goto done;
     CVodeSetMaxNumSteps(mem, 10000000L);
     memcpy(r->x, x0, nx * sizeof *x0);
     for (size_t k = 1; k < r->nsamples; k++) {
-        const double tk = (double)k * r->H;
+        const double tk = c->times ? c->times[k] : (double)k * r->H;
         sunrealtype tret;
         int flag = CVodeSetStopTime(mem, tk);
         if (flag == CV_SUCCESS)
@@ -211,19 +324,48 @@ static void scaled_atol(size_t nx, const double *m, double rtol, double *atol)
         atol[i] = rtol * (mmax > 0.0 ? fmax(m[i], 1e-6 * mmax) : 1.0);
 }
 
+static cosa_status reftraj_cvode_run(cosa_unitset *set, const double *x0, double H,
+                                     const double *times, size_t nsamples, double rtol,
+                                     cosa_reftraj **out);
+
 cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, size_t nsamples,
                                double rtol, cosa_reftraj **out)
 {
     if (!out)
         return COSA_EINVAL;
     *out = NULL;
+    if (!isfinite(H) || !(H > 0.0))
+        return COSA_ERANGE;
+    return reftraj_cvode_run(set, x0, H, NULL, nsamples, rtol, out);
+}
+
+cosa_status cosa_reftraj_cvode_at(cosa_unitset *set, const double *x0, size_t nsamples,
+                                  const double *times, double rtol, cosa_reftraj **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!times || nsamples == 0)
+        return COSA_EINVAL;
+    if (times[0] != 0.0)
+        return COSA_ERANGE;
+    for (size_t k = 1; k < nsamples; k++)
+        if (!isfinite(times[k]) || !(times[k] > times[k - 1]))
+            return COSA_ERANGE;
+    return reftraj_cvode_run(set, x0, 0.0, times, nsamples, rtol, out);
+}
+
+static cosa_status reftraj_cvode_run(cosa_unitset *set, const double *x0, double H,
+                                     const double *times, size_t nsamples, double rtol,
+                                     cosa_reftraj **out)
+{
     if (!set || nsamples == 0)
         return COSA_EINVAL;
-    struct refctx c = {.set = set, .L = cosa_unitset_L(set), .nx = cosa_unitset_nx(set),
+    struct refctx c = {.set = set, .times = times, .nx = cosa_unitset_nx(set),
                        .nu = cosa_unitset_nu(set), .ny = cosa_unitset_ny(set)};
     if (c.nx && !x0)
         return COSA_EINVAL;
-    if (!isfinite(H) || !(H > 0.0) || !isfinite(rtol) || !(rtol > 0.0))
+    if (!isfinite(rtol) || !(rtol > 0.0))
         return COSA_ERANGE;
     if (!dense_isfinite(c.nx, 1, x0, c.nx))
         return COSA_ENONFINITE;
@@ -241,6 +383,38 @@ cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, si
     double *m = work, *atol = m + c.nx;
     c.y = atol + c.nx;
     c.u = c.y + c.ny;
+    /* the analytic Jacobian's workspace (dense; left out for huge systems:
+     * CVODE's difference quotients then) */
+    double *jwork = NULL;
+    {
+        const size_t nx = c.nx, nu = c.nu, ny = c.ny;
+        size_t wmax = nu * nx;
+        for (size_t i = 0; i < cosa_unitset_count(set); i++) {
+            const cosa_unit *un = cosa_unitset_unit(set, i);
+            const size_t w = un->nx * un->nx + un->nx * un->nu + un->ny * un->nx + un->ny * un->nu;
+            wmax = w > wmax ? w : wmax;
+        }
+        const size_t total = nx * nx + nx * nu + 2 * ny * nx + ny * nu + nu * ny + ny * ny + wmax;
+        if (nx && total < ((size_t)1 << 27))
+            jwork = calloc(total + 1, sizeof(double));
+        c.jpiv = jwork ? calloc(ny + 1, sizeof *c.jpiv) : NULL;
+        if (jwork && c.jpiv) {
+            double *q = jwork;
+            c.jA = q, q += nx * nx;
+            c.jB = q, q += nx * nu;
+            c.jC = q, q += ny * nx;
+            c.jD = q, q += ny * nu;
+            c.jU = q, q += nu * ny;
+            c.jM = q, q += ny * ny;
+            c.jZ = q, q += ny * nx;
+            c.jW = q;
+        } else {
+            free(jwork);
+            free(c.jpiv);
+            jwork = NULL;
+            c.jpiv = NULL;
+        }
+    }
     if (SUNContext_Create(NULL, &ctx) != 0) {
         st = COSA_ENOMEM;
         goto done;
@@ -261,7 +435,8 @@ cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, si
     }
     memset(c.y, 0, c.ny * sizeof *c.y);
     for (size_t k = 0; k < nsamples; k++) {
-        if ((st = ref_outputs(&c, (double)k * H, r->x + k * c.nx)) != COSA_OK)
+        if ((st = ref_outputs(&c, times ? times[k] : (double)k * H, r->x + k * c.nx)) !=
+            COSA_OK)
             goto done;
         memcpy(r->y + k * c.ny, c.y, c.ny * sizeof *c.y);
     }
@@ -269,6 +444,8 @@ done:
     if (ctx)
         SUNContext_Free(&ctx);
     free(work);
+    free(c.jA);
+    free(c.jpiv);
     if (st == COSA_OK)
         *out = r;
     else

@@ -29,6 +29,10 @@ struct cosa_unitset {
     unsigned *rate;             /* nunits, or NULL (all 1)                  */
     cosa_energy_port port;      /* dim = 0: none                            */
     size_t *port_idx;
+    /* coupling variables (cosa_unitset_set_coupling): c = phi(t, y), u = S c */
+    cosa_coupling cpl;          /* nc = 0: none (c = u = L y)                */
+    double *cS;                 /* nu x nc (owned copy)                      */
+    double *cc, *cJ, *cdudy;    /* nc, nc x ny, nu x ny: scratch             */
 };
 
 void cosa_unitset_free(cosa_unitset *set)
@@ -43,6 +47,7 @@ void cosa_unitset_free(cosa_unitset *set)
     free(set->ey);
     free(set->rate);
     free(set->port_idx);
+    free(set->cS);
     free(set);
 }
 
@@ -222,6 +227,90 @@ cosa_status cosa_unitset_offsets(const cosa_unitset *set, size_t i, size_t *ox, 
     return COSA_OK;
 }
 
+/* ---- coupling variables -------------------------------------------------- */
+
+cosa_status cosa_unitset_set_coupling(cosa_unitset *set, const cosa_coupling *c)
+{
+    if (!set)
+        return COSA_EINVAL;
+    free(set->cS);
+    set->cS = NULL;
+    memset(&set->cpl, 0, sizeof set->cpl);
+    if (!c)
+        return COSA_OK;
+    if (!c->nc || !c->phi || (set->nu && !c->S))
+        return COSA_EINVAL;
+    const size_t nu = set->nu, ny = set->ny, nc = c->nc;
+    if (nu && !dense_isfinite(nu, nc, c->S, nu))
+        return COSA_ENONFINITE;
+    set->cS = calloc(nu * nc + nc + nc * ny + nu * ny + 1, sizeof(double));
+    if (!set->cS)
+        return COSA_ENOMEM;
+    if (nu)
+        memcpy(set->cS, c->S, nu * nc * sizeof(double));
+    set->cc = set->cS + nu * nc;
+    set->cJ = set->cc + nc;
+    set->cdudy = set->cJ + nc * ny;
+    set->cpl = *c;
+    set->cpl.S = set->cS;
+    return COSA_OK;
+}
+
+size_t cosa_unitset_nc(const cosa_unitset *set)
+{
+    return set ? (set->cpl.nc ? set->cpl.nc : set->nu) : 0;
+}
+
+int cosa_unitset_has_coupling(const cosa_unitset *set) { return set && set->cpl.nc; }
+
+const double *cosa_unitset_coupling_S(const cosa_unitset *set)
+{
+    return set && set->cpl.nc ? set->cS : NULL;
+}
+
+cosa_status cosa_unitset_coupling_eval(const cosa_unitset *set, double t, const double *y,
+                                       double *c, double *J)
+{
+    if (!set || (set->ny && !y) || !c)
+        return COSA_EINVAL;
+    const size_t nu = set->nu, ny = set->ny;
+    if (!set->cpl.nc) { /* c = u = L y */
+        if (nu && ny)
+            dense_gemv(nu, ny, 1.0, set->L, nu, y, 0.0, c);
+        else if (nu)
+            memset(c, 0, nu * sizeof *c);
+        if (J && nu && ny)
+            memcpy(J, set->L, nu * ny * sizeof *J);
+        return COSA_OK;
+    }
+    cosa_status st = set->cpl.phi(set->cpl.ctx, t, y, c, J);
+    if (st != COSA_OK)
+        return st;
+    if (!dense_isfinite(set->cpl.nc, 1, c, set->cpl.nc) ||
+        (J && !dense_isfinite(set->cpl.nc, ny, J, set->cpl.nc)))
+        return COSA_ENONFINITE;
+    return COSA_OK;
+}
+
+cosa_status cosa_unitset_inputs(cosa_unitset *set, double t, const double *y, double *u,
+                                double *dudy)
+{
+    if (!set || (set->ny && !y) || (set->nu && !u))
+        return COSA_EINVAL;
+    const size_t nu = set->nu, ny = set->ny, nc = set->cpl.nc;
+    if (!nc)
+        return cosa_unitset_coupling_eval(set, t, y, u, dudy);
+    cosa_status st = cosa_unitset_coupling_eval(set, t, y, set->cc, dudy ? set->cJ : NULL);
+    if (st != COSA_OK)
+        return st;
+    if (nu) {
+        dense_gemv(nu, nc, 1.0, set->cS, nu, set->cc, 0.0, u);
+        if (dudy && ny)
+            dense_gemm('N', 'N', nu, ny, nc, 1.0, set->cS, nu, set->cJ, nc, 0.0, dudy, nu);
+    }
+    return COSA_OK;
+}
+
 /* Newton on r(y) = y - g(t, x, L y):  (I - D L) dy = r,  y <- y - dy, with
  * D = dg/du (block diagonal) at the current iterate.  Converged one
  * iteration after ||dy||_inf <= 1e-10 ||y||_inf (quadratic convergence then
@@ -234,7 +323,12 @@ static cosa_status loop_newton(cosa_unitset *set, double t, const double *x, dou
         return COSA_OK;
     int last = 0;
     for (int it = 0; it < 50; it++) {
-        if (nu)
+        if (set->cpl.nc) { /* u = S phi(t, y), du/dy = S dphi/dy */
+            cosa_status st = cosa_unitset_inputs(set, t, y, set->lu, set->cdudy);
+            if (st != COSA_OK)
+                return st == COSA_ENONFINITE ? COSA_ENOTCONVERGED : st;
+            L = set->cdudy;
+        } else if (nu)
             dense_gemv(nu, ny, 1.0, L, nu, y, 0.0, set->lu);
         dense_zero(ny, nu, set->lD, ny);
         for (size_t i = 0; i < set->nunits; i++) {

@@ -76,6 +76,9 @@ struct cosa_master {
     size_t nobs;
     /* extrapolation kind and step data */
     int taylor;                /* COSA_EXTRAP_TAYLOR                           */
+    int given;                 /* COSA_EXTRAP_GIVEN: cosa_master_set_inputs    */
+    double *gder;              /* GIVEN: nu x (DEGMAX+1), unit i's block at ou (DEGMAX+1) */
+    cosa_status *gst;          /* GIVEN: nunits statuses of the parallel advance */
     int nout;                  /* TAYLOR: output derivative order n            */
     int q;                     /* input degree: p (HISTORY), min(p, n) (TAYLOR) */
     double *yder;              /* ny x (n+1): y^(0..n)(T_n), consistent (TAYLOR) */
@@ -151,6 +154,8 @@ void cosa_master_free(cosa_master *m)
     free(m->sgain);
     free(m->sGp);
     free(m->yder);
+    free(m->gder);
+    free(m->gst);
     cosa_disc_workspace_free(m->dw);
     cosa_system_free(m->jsys);
     free(m->seq);
@@ -266,8 +271,17 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     if (s->exec == COSA_GAUSS_SEIDEL && s->seq && !cosa_unitset_is_sequence(set, s->seq))
         return COSA_EINVAL;
     const int taylor = opt && opt->extrapolation == COSA_EXTRAP_TAYLOR;
-    if (opt && opt->extrapolation != COSA_EXTRAP_HISTORY && !taylor)
+    const int given = opt && opt->extrapolation == COSA_EXTRAP_GIVEN;
+    if (opt && opt->extrapolation != COSA_EXTRAP_HISTORY && !taylor && !given)
         return COSA_EINVAL;
+    /* GIVEN: plain Jacobi without corrections, mid samples, gains or held
+     * inputs; only GIVEN takes a set with coupling variables (u = S phi(y)
+     * is no L ybar) */
+    if (given && (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE ||
+                  opt->sample_mid || opt->step_gains || opt->held))
+        return COSA_EUNSUPPORTED;
+    if (!given && cosa_unitset_has_coupling(set))
+        return COSA_EUNSUPPORTED;
     if (taylor && (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE))
         return COSA_EUNSUPPORTED; /* Algorithm 1: non-iterative Jacobi, no correction */
     if (taylor && (opt->out_order < 0 || opt->out_order > COSA_UNIT_DERMAX))
@@ -347,11 +361,19 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     CARVE(m->IGL, ny * ny);
 #undef CARVE
     m->taylor = taylor;
+    m->given = given;
     m->nout = taylor ? opt->out_order : -1;
     m->q = taylor && m->nout < m->p ? m->nout : m->p;
+    if (given) {
+        m->q = 0;
+        m->gder = calloc(nu * (COSA_UNIT_DEGMAX + 1) + 1, sizeof(double));
+        m->gst = calloc(nunits + 1, sizeof *m->gst);
+        if (!m->gder || !m->gst)
+            goto nomem;
+    }
     {
         const size_t nd = (size_t)(taylor ? m->nout + 1 : 0);
-        const size_t nq = (size_t)m->q + 1;
+        const size_t nq = (size_t)(given ? COSA_UNIT_DEGMAX : m->q) + 1;
         m->yder = calloc(3 * ny * nd + nu * nq + ny + 1, sizeof(double));
         if (!m->yder)
             goto nomem;
@@ -426,7 +448,7 @@ static cosa_status notify(const cosa_master *m, int which)
 cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const double *yhist,
                              const double *du0)
 {
-    if (!m || (m->nx && !x0) || (m->ny && !yhist && !m->taylor))
+    if (!m || (m->nx && !x0) || (m->ny && !yhist && !m->taylor && !m->given))
         return COSA_EINVAL;
     if (!isfinite(t0) || (yhist && !dense_isfinite(m->ny, m->np, yhist, m->ny)) ||
         (du0 && !dense_isfinite(m->nu, 1, du0, m->nu)))
@@ -452,6 +474,17 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
         for (size_t j = 0; j < m->np; j++)
             memcpy(m->hist + j * m->ny, m->yder, m->ny * sizeof *m->yder);
         memcpy(m->y, m->yder, m->ny * sizeof *m->yder);
+    } else if (!yhist) { /* GIVEN: the outputs at t0 (the history is unused) */
+        for (size_t i = 0; i < m->nunits; i++) {
+            size_t oy;
+            cosa_unitset_offsets(m->set, i, NULL, NULL, &oy);
+            cosa_unit *u = cosa_unitset_unit(m->set, i);
+            cosa_status st = u->ny ? cosa_unit_get_output(u, m->y + oy) : COSA_OK;
+            if (st != COSA_OK)
+                return st;
+        }
+        for (size_t j = 0; j < m->np; j++)
+            memcpy(m->hist + j * m->ny, m->y, m->ny * sizeof *m->y);
     } else {
         memcpy(m->hist, yhist, m->ny * m->np * sizeof *yhist);
         memcpy(m->y, yhist, m->ny * sizeof *yhist);
@@ -620,10 +653,48 @@ static cosa_status unit_steps(cosa_master *m, size_t i, cosa_unit *u, size_t ou)
     return COSA_OK;
 }
 
+/* GIVEN: every unit gets its block of the caller's input derivatives, steps
+ * and reports y_{n+1}.  The units are independent (Jacobi), so they run in
+ * parallel (OpenMP); each writes only its own blocks, so the result does not
+ * depend on the thread count, and the failure reported is the lowest index. */
+static cosa_status stage_advance_given(cosa_master *m)
+{
+    const size_t nu = m->nu, nq = (size_t)m->q + 1, nunits = m->nunits;
+    const long n = (long)nunits;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) if (nunits > 1)
+#endif
+    for (long ii = 0; ii < n; ii++) {
+        const size_t i = (size_t)ii;
+        cosa_unit *u = cosa_unitset_unit(m->set, i);
+        size_t ou, oy;
+        cosa_unitset_offsets(m->set, i, NULL, &ou, &oy);
+        const size_t nui = u->nu;
+        double *der = m->gder + ou * (COSA_UNIT_DEGMAX + 1);
+        for (size_t k = 0; k < nq; k++)
+            for (size_t r = 0; r < nui; r++)
+                der[r + k * nui] = m->uder[ou + r + k * nu];
+        cosa_status st = cosa_unit_set_input(u, m->q, der);
+        if (st == COSA_OK)
+            st = cosa_unit_do_step(u, m->H);
+        if (st == COSA_OK && u->ny)
+            st = cosa_unit_get_output(u, m->y_new + oy);
+        m->gst[i] = st;
+    }
+    for (size_t i = 0; i < nunits; i++)
+        if (m->gst[i] != COSA_OK) {
+            m->failed = i;
+            return m->gst[i];
+        }
+    return COSA_OK;
+}
+
 /* Every unit gets its input polynomial, steps and reports y_{n+1}, in the
  * execution order; the scheme's after_unit hook updates the polynomials. */
 static cosa_status stage_advance(cosa_master *m)
 {
+    if (m->given)
+        return stage_advance_given(m);
     const size_t nu = m->nu, ny = m->ny, np = m->np;
     double fact[NP_MAX]; /* k! / H^k */
     fact[0] = 1.0;
@@ -793,7 +864,7 @@ cosa_status cosa_master_propose(cosa_master *m, int save)
         for (int j = 0; j <= m->q; j++)
             dense_gemv(m->nu, m->ny, 1.0, m->L, m->nu, m->yder + (size_t)j * m->ny, 0.0,
                        m->uder + (size_t)j * m->nu);
-    } else
+    } else if (!m->given)
         stage_extrapolate(m);
     /* linearisation at the start of the step: (x_n, u~(T_n) = L ybar_n + du_n) */
     if ((m->s.corr & COSA_CORR_OUTPUT) && !m->opt.lin_at_end) {
@@ -895,13 +966,39 @@ cosa_status cosa_master_set_step(cosa_master *m, double H)
 {
     if (!m)
         return COSA_EINVAL;
-    if (!m->taylor)
+    if (!m->taylor && !m->given)
         return COSA_EUNSUPPORTED; /* the history assumes equidistant macro points */
     if (!isfinite(H) || !(H > 0.0))
         return COSA_ERANGE;
     m->H = H;
     m->t_base = m->t; /* the counter restarts at the new step */
     m->nsince = 0;
+    return COSA_OK;
+}
+
+cosa_status cosa_master_proposal_outputs(const cosa_master *m, double *y)
+{
+    if (!m || (m->ny && !y))
+        return COSA_EINVAL;
+    if (!m->proposed)
+        return COSA_EINVAL;
+    memcpy(y, m->y_new, m->ny * sizeof *y);
+    return COSA_OK;
+}
+
+cosa_status cosa_master_set_inputs(cosa_master *m, int q, const double *uder)
+{
+    if (!m || (m->nu && !uder))
+        return COSA_EINVAL;
+    if (!m->given)
+        return COSA_EUNSUPPORTED;
+    if (q < 0 || q > COSA_UNIT_DEGMAX)
+        return COSA_ERANGE;
+    if (!dense_isfinite(m->nu, (size_t)q + 1, uder, m->nu))
+        return COSA_ENONFINITE;
+    m->q = q;
+    if (m->nu)
+        memcpy(m->uder, uder, m->nu * ((size_t)q + 1) * sizeof *uder);
     return COSA_OK;
 }
 

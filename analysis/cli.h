@@ -146,6 +146,7 @@ int cmd_advise(int argc, char **argv);
 int cmd_converge(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
 int cmd_defect(int argc, char **argv);
 int cmd_model_dump(int argc, char **argv);
 int cmd_linearize(int argc, char **argv);

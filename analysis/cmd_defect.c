@@ -318,6 +318,12 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
         }
         if ((rc = cli_model_odesys(cm, cmd, &d->os)) != CLI_OK)
             return rc;
+        if (cosa_odesys_coupling(d->os)) {
+            cli_error(cmd, "model '%s' couples its units through coupling variables u = phi(y) "
+                           "(a force/force split): cosa defect runs u = L y couplings only (use "
+                           "cosa simulate --coupling)", d->m->name);
+            return CLI_EUSAGE;
+        }
         d->nsub = cosa_odesys_nsub(d->os);
         d->nx = cosa_odesys_nx(d->os);
         d->nu = cosa_odesys_nu(d->os);

@@ -6,6 +6,7 @@
 #include "energy_cli.h"
 #include "ref_csv.h"
 #include "sweep_cli.h"
+#include "varorder_cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -40,7 +41,9 @@ static void help(void)
            "                     [--start reference|initial]\n"
            "                     [--energy [--mu MU|auto [--nu NU] [--limit FRAC|none]\n"
            "                     [--limit-abs F]]]\n"
-           "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n\n"
+           "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n"
+           "       cosa simulate --coupling explicit|implicit ...  (the variable-order engine;\n"
+           "                     see cosa simulate --coupling explicit --help)\n\n"
            "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
            "its input as a polynomial over the macro step, steps, and returns its outputs;\n"
            "MBCorr linearises every unit at every macro step (MBCorr paper section 2.3);\n"
@@ -619,6 +622,10 @@ static cosa_status step_done(const cosa_master *m, void *user_data)
 int cmd_simulate(int argc, char **argv)
 {
     const char *cmd = "simulate";
+    /* --coupling explicit|implicit: the variable-order engine (issue 11) */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--coupling") || !strncmp(argv[i], "--coupling=", 11))
+            return cmd_simulate_vo(argc, argv);
     static const struct option more[] = {
         {"tend", required_argument, NULL, 't'},     {"integrator", required_argument, NULL, 'i'},
         {"rtol", required_argument, NULL, 'r'},     {"atol", required_argument, NULL, 'a'},
@@ -666,6 +673,12 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     const cosa_model *m = cs.mod.model;
     const double *par = cs.mod.par;
+    if (sm.os && cosa_odesys_coupling(sm.os)) {
+        cli_error(cmd, "model '%s' couples its units through coupling variables u = phi(y) (a "
+                       "force/force split): run it with --coupling explicit|implicit", m->name);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
 
     /* integrator and tolerances */
     cosa_integrator integ;

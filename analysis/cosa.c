@@ -32,6 +32,7 @@ static const struct subcommand subcommands[] = {
     {"model-dump", cmd_model_dump, "write a model (built-in or file) as a model file"},
     {"models", cmd_models, "list the built-in models with parameters, defaults and units"},
     {"simulate", cmd_simulate, "time-domain co-simulation of a (nonlinear) model vs its reference"},
+    {"estimate", cmd_estimate, "one macro step from the reference: local error vs its estimate"},
     {"defect", cmd_defect, "defect-controlled co-simulation: defects, errors, step sizes (defect paper)"},
 };
 #define NSUB (sizeof subcommands / sizeof subcommands[0])

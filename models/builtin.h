@@ -40,5 +40,7 @@ extern const cosa_model model_twomass_nl; /* MBCorr paper section 5, eq 43 */
 extern const cosa_model model_twomass_fd_nl; /* energy paper section 4.2 */
 extern const cosa_model model_pendula;    /* energy paper section 4.3 */
 extern const cosa_model model_crane;      /* energy paper section 4.4 */
+extern const cosa_model model_twomass_ff; /* variable-order paper section 6.1 */
+extern const cosa_model model_chain_ff;   /* variable-order paper section 6.2 */
 
 #endif

@@ -19,6 +19,8 @@ static const cosa_model *const builtin[] = {
     &model_twomass_fd_nl,
     &model_pendula,
     &model_crane,
+    &model_twomass_ff,
+    &model_chain_ff,
 };
 
 size_t cosa_model_count(void) { return sizeof builtin / sizeof builtin[0]; }

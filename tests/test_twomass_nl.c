@@ -441,6 +441,7 @@ Test(twomass_nl, parameters)
     cr_expect_eq(m->create_ode(m, par, &os), COSA_EPARAM);
     cr_expect_null(os);
     cr_expect_null(cosa_model_find("twomass")->create_ode);
-    cr_expect_eq(cosa_model_at(cosa_model_count() - 4), m); /* then twomass-fd-nl, pendula, crane */
+    /* then twomass-fd-nl, pendula, crane, twomass-ff, chain-ff */
+    cr_expect_eq(cosa_model_at(cosa_model_count() - 6), m);
     cr_expect_null(cosa_model_at(cosa_model_count()));
 }

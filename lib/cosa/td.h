@@ -78,6 +78,31 @@ size_t cosa_odesys_ny(const cosa_odesys *s);
 const cosa_ode *cosa_odesys_sub(const cosa_odesys *s, size_t i); /* NULL if out of range */
 const double *cosa_odesys_L(const cosa_odesys *s);
 
+/* ---- Coupling variables (variable-order paper, issue 11) ------------------ */
+
+/* The coupling variables of a system (the paper's u, eq 4): nc values
+ * c = phi(t, y) of the stacked outputs y, and the units' inputs u = S c
+ * (S nu x nc, column-major; e.g. force/force splits: +c on one body, -c on
+ * the other, each coupling force counted once).  phi writes c (nc) and, when
+ * J is not NULL, dphi/dy (nc x ny, column-major); returns COSA_OK or a
+ * failure status.  Without one, a system's coupling variables are its inputs:
+ * c = u = L y (nc = nu, S = I). */
+typedef cosa_status (*cosa_coupling_fn)(void *ctx, double t, const double *y, double *c,
+                                        double *J);
+typedef struct cosa_coupling {
+    size_t nc;
+    cosa_coupling_fn phi;
+    const double *S;   /* nu x nc                                            */
+    void *ctx;         /* passed to phi; borrowed                            */
+} cosa_coupling;
+
+/* An ODE system's coupling variables (copied; S copied, ctx borrowed -- e.g.
+ * the system's own data).  Its L stays what the linear analyses use (for a
+ * linear phi, L = S dphi/dy).  COSA_EINVAL for nc = 0 or a missing phi/S. */
+cosa_status cosa_odesys_set_coupling(cosa_odesys *s, const cosa_coupling *c);
+const cosa_coupling *cosa_odesys_coupling(const cosa_odesys *s); /* NULL: none */
+void *cosa_odesys_data(const cosa_odesys *s);
+
 /* ---- Integrators ---------------------------------------------------------- */
 
 typedef enum cosa_integrator_kind {
@@ -340,6 +365,26 @@ unsigned cosa_unitset_rate(const cosa_unitset *set, size_t i); /* 1 if none */
  * correction use.  NULL from cosa_unitset_port when there is none. */
 cosa_status cosa_unitset_set_port(cosa_unitset *set, const cosa_energy_port *port);
 const cosa_energy_port *cosa_unitset_port(const cosa_unitset *set);
+/* Coupling variables of the set (copied; ctx borrowed; NULL removes them):
+ * then the algebraic loop solves y = g(t, x, S phi(t, y)) and the CVODE
+ * reference integrates x' = f(t, x, S phi(t, y)); the master (MBCorr
+ * schemes, u = L ybar) does not take such a set (COSA_EUNSUPPORTED), the
+ * variable-order engine (cosa_vo_run) does.  COSA_EINVAL for nc = 0 or a
+ * missing phi / S, COSA_ENONFINITE for a non-finite S. */
+cosa_status cosa_unitset_set_coupling(cosa_unitset *set, const cosa_coupling *c);
+int cosa_unitset_has_coupling(const cosa_unitset *set);
+/* nc: the coupling variables' count (nu without a coupling). */
+size_t cosa_unitset_nc(const cosa_unitset *set);
+/* S (nu x nc), or NULL without a coupling (S = I). */
+const double *cosa_unitset_coupling_S(const cosa_unitset *set);
+/* c = phi(t, y) (nc) and J = dphi/dy (nc x ny; may be NULL); without a
+ * coupling c = L y, J = L.  COSA_ENONFINITE if phi gives NaN/Inf. */
+cosa_status cosa_unitset_coupling_eval(const cosa_unitset *set, double t, const double *y,
+                                       double *c, double *J);
+/* The inputs of outputs y: u = S phi(t, y) (or L y), dudy = du/dy (nu x ny;
+ * may be NULL).  Uses the set's scratch (not for concurrent use). */
+cosa_status cosa_unitset_inputs(cosa_unitset *set, double t, const double *y, double *u,
+                                double *dudy);
 size_t cosa_unitset_count(const cosa_unitset *set);
 cosa_unit *cosa_unitset_unit(const cosa_unitset *set, size_t i); /* NULL if out of range */
 size_t cosa_unitset_nx(const cosa_unitset *set);
@@ -389,11 +434,18 @@ typedef enum cosa_extrapolation {
     COSA_EXTRAP_HISTORY = 0, /* degree-p Lagrange polynomial through the stored
                                 corrected outputs ybar_n .. ybar_{n-p} (MBCorr
                                 paper; equidistant macro steps)               */
-    COSA_EXTRAP_TAYLOR       /* Taylor polynomial of degree q = min(p, n) from
+    COSA_EXTRAP_TAYLOR,      /* Taylor polynomial of degree q = min(p, n) from
                                 the outputs' derivatives y^(0..n)(T_n), made
                                 consistent by cosa_unitset_exchange_derivatives
                                 (defect paper eq 15, Algorithm 1 step 1); the
                                 macro step may change from step to step       */
+    COSA_EXTRAP_GIVEN        /* the caller sets every proposal's input
+                                polynomials (cosa_master_set_inputs) and its
+                                macro step (cosa_master_set_step): the
+                                variable-order engine's explicit and implicit
+                                couplings (issue 11).  Plain Jacobi without
+                                corrections; the units advance in parallel
+                                (OpenMP), bitwise as on one thread             */
 } cosa_extrapolation;
 
 typedef struct cosa_master_opts {
@@ -518,6 +570,14 @@ cosa_status cosa_master_info(const cosa_master *m, double *z);
  * history of the other kinds assumes equidistant macro points;
  * COSA_EUNSUPPORTED for them).  H > 0 finite, else COSA_ERANGE. */
 cosa_status cosa_master_set_step(cosa_master *m, double H);
+
+/* GIVEN: the input polynomials of the next proposals, u^(0..q)(T_n) (nu x
+ * (q+1), ld nu; copied), q <= COSA_UNIT_DEGMAX.  COSA_EUNSUPPORTED for the
+ * other kinds. */
+cosa_status cosa_master_set_inputs(cosa_master *m, int q, const double *uder);
+/* The raw outputs y_{n+1} (ny) of the proposal waiting for commit (the
+ * units' states are its states).  COSA_EINVAL without one. */
+cosa_status cosa_master_proposal_outputs(const cosa_master *m, double *y);
 
 /* What the last successful proposal saw (also after its commit, e.g. in an
  * observer; valid until the next propose or init; any pointer may be NULL): H, the input polynomials' derivatives
@@ -704,6 +764,10 @@ typedef struct cosa_reftraj {
  * y_k = C* x_k (eq 35). */
 cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double H,
                                size_t nsamples, cosa_reftraj **out);
+/* The same at the given times (strictly increasing, times[0] = 0, else
+ * COSA_ERANGE): x(t_k) = exp(A* t_k) x0, one exponential per sample; H = 0. */
+cosa_status cosa_reftraj_exact_at(const cosa_system *sys, const double *x0, size_t nsamples,
+                                  const double *times, cosa_reftraj **out);
 /* Reference of any unit set: the coupled system as one ODE,
  * x' = f(t, x, L y) with y = g(t, x, L y) solved by Newton inside the
  * right-hand side (the set's loop solver, warm-started), integrated by CVODE
@@ -715,6 +779,10 @@ cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double 
  * if CVODE fails. */
 cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, size_t nsamples,
                                double rtol, cosa_reftraj **out);
+/* The same at the given times (nsamples, strictly increasing, times[0] = 0;
+ * else COSA_ERANGE); the result's H is 0 (not equidistant). */
+cosa_status cosa_reftraj_cvode_at(cosa_unitset *set, const double *x0, size_t nsamples,
+                                  const double *times, double rtol, cosa_reftraj **out);
 /* Reference of a unit set by a fine co-simulation of the same units (for
  * units cosa cannot integrate as one ODE, e.g. nonlinear FMUs): scheme s
  * (e.g. SOH) at macro step H / factor from x0 at t = 0 (outputs from the
@@ -947,6 +1015,206 @@ cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value
 cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, double *B, double *C,
                                     double *D);
 
+
+/* ---- Variable order and macro-step control (variable-order paper, issue 11) */
+
+/* Order and macro-step control (sect. 5, Figs 6-7), after every attempted
+ * macro step T_N -> T_N + H_N of degree k:
+ *  1. local error test (eqs 25-27): the step passes if its error norm
+ *     (max(err_pos, err_vel) for estimators on states, err_u for those on
+ *     coupling variables) is <= 1 and the corrector (implicit) converged;
+ *     M = N + 1 if it passed, else M = N (eq 28);
+ *  2. order (order = 1 only; sect. 5.2.2): with SDN(j) of the history ending
+ *     at T_M (hist->sdn),
+ *       k = 1 and SDN(1) <= SDN(2)/2                   -> k_new = 0,
+ *       k > 1 and max(SDN(k), SDN(k-1)) <= SDN(k+1)    -> k_new = k - 1,
+ *       N_fail > 5 -> 0;  N_fail > 3 -> min(k_new, 1);
+ *     then, only after a passed step whose decrease tests left k unchanged,
+ *     with k < kmax and N_succ > k:
+ *       k = 0 and SDN(2) < SDN(1)/2                    -> 1,
+ *       k > 0 and SDN(k) <= min(SDN(k+1), SDN(k+2))    -> k - 1,
+ *       k > 0 and SDN(k+2) < SDN(k+1)                  -> k + 1;
+ *     N_succ counts passed steps in a row at degree k; a degree change, a
+ *     failed step or a step smaller than its predecessor restarts it (the
+ *     next passed step counts 1);
+ *  3. step (sect. 5.3, eqs 32-34): unchanged degree: r = min((SF err_pos)^(-1/(k+3)),
+ *     (SF err_vel)^(-1/(k+2))) or (SF err_u)^(-1/(k+1)); changed degree:
+ *     r = (SF ||eps~||)^(-1/(k_new+1)) with eps~ of eq 31 (hist->etilde); r =
+ *     inf for a zero norm; then N_fail = 0: H = rmax H_N if r >= rmax,
+ *     min(0.9, max(rmin, r)) H_N if r < 1, else H_N; N_fail = 1:
+ *     min(0.9, max(0.25, 0.9 r)) H_N; N_fail > 1 or a failed corrector:
+ *     0.25 H_N; H <= hmin: the run stops (decision.stop). */
+typedef struct cosa_vo_control_params {
+    int order;        /* 1: order and step size; 0: step size only          */
+    int kmax;         /* 0..COSA_VO_KMAX                                     */
+    double sf;        /* safety factor SF > 0 (6)                            */
+    double rmin;      /* < 1 (0.5)                                           */
+    double rmax;      /* > 1 (2)                                             */
+    double hmin;      /* >= 0 (1e-12)                                        */
+} cosa_vo_control_params;
+#define COSA_VO_KMAX 8
+
+/* What the controller knows of the attempted step. */
+typedef struct cosa_vo_control_input {
+    double H;          /* H_N                                                */
+    int k;             /* its degree                                         */
+    int state_est;     /* 1: estimator on states (eq 32 alpha), 0: on u (beta) */
+    double err_pos, err_vel; /* WRMS norms (state estimators)                */
+    double err_u;      /* WRMS norm (coupling-variable estimators)           */
+    int corr_failed;   /* 1: the implicit corrector did not converge         */
+} cosa_vo_control_input;
+
+/* The history the order and step decisions read, ending at T_M (passed = 1:
+ * M = N + 1, the new point included; 0: M = N):
+ *   sdn(ctx, passed, j)     SDN(j), j >= 1: the WRMS norm (weights atol_u +
+ *                           rtol |u_M|) of j! times the leading coefficient
+ *                           of P^j through T_M .. T_{M-j}, written in
+ *                           s = (t - T_M) / H_N; negative: not available
+ *                           (too little history: that test is skipped);
+ *   etilde(ctx, passed, k)  the WRMS norm of eps~ (eq 31) of degree k at
+ *                           T_{M+1} = T_M + H_N. */
+typedef struct cosa_vo_history {
+    double (*sdn)(void *ctx, int passed, int j);
+    double (*etilde)(void *ctx, int passed, int k);
+    void *ctx;
+} cosa_vo_history;
+
+/* The controller's memory between attempts (zero it, then cosa_vo_control_reset). */
+typedef struct cosa_vo_control_state {
+    int nfail;         /* failed attempts of the current step                */
+    int nsucc;         /* passed steps in a row at the current degree        */
+    int restart;       /* the next passed step restarts nsucc                */
+    double hprev;      /* the last passed step (0: none yet)                 */
+} cosa_vo_control_state;
+
+typedef struct cosa_vo_decision {
+    int accept;        /* 1: the step passed (commit), 0: repeat it          */
+    int k;             /* degree of the next attempt                         */
+    double H;          /* its macro step                                     */
+    double r;          /* r^rho before the limits (inf: zero norm)           */
+    int stop;          /* 1: H <= hmin, the run stops                        */
+} cosa_vo_decision;
+
+void cosa_vo_control_reset(cosa_vo_control_state *s);
+/* One decision.  COSA_EINVAL (NULL), COSA_ERANGE (params or input out of
+ * range: kmax, k > kmax, SF <= 0, rmin >= 1, rmax <= 1, H <= 0, norms < 0 or
+ * NaN). */
+cosa_status cosa_vo_control_decide(const cosa_vo_control_params *p, cosa_vo_control_state *s,
+                                   const cosa_vo_control_input *in, const cosa_vo_history *hist,
+                                   cosa_vo_decision *out);
+
+/* ---- Variable-order co-simulation engine (lib/td/vo_*.c) ------------------ */
+
+/* Error estimators (sect. 4): entries of a table.  Each estimates the local
+ * error of a macro step and reports scaled (WRMS) norms:
+ *   exlocal   eq 15: |z - z^|, z^ from a second integration with the degree
+ *             k+1 extrapolation (explicit);
+ *   exmilne   eq 19/20: (C^{k+1}/C^k) |z - z^|, z^ from the degree-k
+ *             interpolation through (T_{N+1}, P^{k+1}(T_{N+1})) (explicit);
+ *   exslocal  eq 21: |P^k(T_{N+1}) - u_{N+1}| on coupling variables (explicit);
+ *   immilne   eq 22/23: (1 - C^{k+1}/C^k) |z^pre - z| (implicit);
+ *   imslocal  eq 24: |u^pre_{N+1} - u_{N+1}| on coupling variables (implicit).
+ * C^k: eq 17 (positions) and eq 20 (velocities) for the step's own nodes. */
+typedef struct cosa_vo_estimator cosa_vo_estimator;
+size_t cosa_vo_estimator_count(void);
+const cosa_vo_estimator *cosa_vo_estimator_at(size_t i);          /* NULL past the end */
+const cosa_vo_estimator *cosa_vo_estimator_lookup(const char *name); /* NULL: unknown */
+const char *cosa_vo_estimator_name(const cosa_vo_estimator *e);
+int cosa_vo_estimator_implicit(const cosa_vo_estimator *e); /* 1: implicit coupling */
+int cosa_vo_estimator_on_states(const cosa_vo_estimator *e); /* 1: states, 0: u     */
+
+typedef enum cosa_vo_coupling_kind { COSA_VO_EXPLICIT = 0, COSA_VO_IMPLICIT } cosa_vo_coupling_kind;
+typedef enum cosa_vo_jacobian { COSA_VO_JAC_FD = 0, COSA_VO_JAC_LOS, COSA_VO_JAC_EXACT } cosa_vo_jacobian;
+typedef enum cosa_vo_control_kind {
+    COSA_VO_CONTROL_NONE = 0, /* fixed H and k                               */
+    COSA_VO_CONTROL_STEP,     /* macro step controlled, k fixed              */
+    COSA_VO_CONTROL_ORDER     /* order and macro step controlled             */
+} cosa_vo_control_kind;
+
+/* The error constants of a step T_N -> T_N + H with the extrapolation nodes
+ * s_j = (T_{N-j} - T_N)/H, j = 0..k-1 (s_0 = 0): with
+ * L^k(s) = prod_{j<k} (s - s_j)/(1 - s_j),
+ *   C_vel^k = int_0^1 L^k ds (eq 20),  C_pos^k = int_0^1 (1 - s) L^k ds (eq 17)
+ * (Gauss-Legendre, exact for k <= 14).  k = 0: 1 and 1/2. */
+cosa_status cosa_vo_error_constants(int k, const double *s, double *cpos, double *cvel);
+
+/* The reference the engine reads: the monolithic states X (nx x n) at the
+ * times t[0..n-1] (increasing, t[0] = 0) from the run's initial state. */
+typedef cosa_status (*cosa_vo_ref_fn)(void *ctx, size_t n, const double *t, double *X);
+
+typedef struct cosa_vo_opts {
+    cosa_vo_coupling_kind coupling;
+    int k;                 /* the (initial) degree, 0..kmax                  */
+    int kmax;              /* 0..COSA_VO_KMAX (5)                            */
+    double H;              /* macro step (fixed) or H0 (controlled)          */
+    double tend;           /* the run covers [t_s, t_s + tend]               */
+    const cosa_vo_estimator *estimator; /* NULL: none (control none only)    */
+    cosa_vo_control_kind control;
+    double rtol, atol_x, atol_v, atol_u;
+    double rtol_u;         /* rtol of the coupling variables (0: rtol)        */
+    double sf, rmin, rmax, hmin;
+    int ctl_coupling;      /* 1: n* = the coupling bodies' states only       */
+    cosa_vo_jacobian jacobian;
+    double corr_tol;       /* 1e-10                                          */
+    int corr_max;          /* 10                                             */
+    const unsigned char *is_vel; /* nx: 1 velocity, 0 position (NULL: the
+                              units' kick flags are not known: all velocities) */
+    size_t max_attempts;   /* 0: 10^7                                        */
+} cosa_vo_opts;
+
+/* Defaults of the issue: k 0, kmax 5, rtol 1e-5, atol_x 1e-3 rtol, atol_v
+ * rtol, atol_u 1e2 rtol, SF 6, rmin 0.5, rmax 2, hmin 1e-12, corr_tol 1e-10,
+ * corr_max 10, explicit, control none, fd. */
+void cosa_vo_opts_default(cosa_vo_opts *o);
+
+typedef enum cosa_vo_status {
+    COSA_VO_OK = 0, COSA_VO_HMIN, COSA_VO_DIVERGED, COSA_VO_MAXSTEPS
+} cosa_vo_status;
+const char *cosa_vo_status_name(cosa_vo_status s); /* "ok", "hmin", "diverged", "max-steps" */
+
+typedef struct cosa_vo_result {
+    size_t nx, nc;
+    cosa_vo_status status;
+    char reason[192];
+    size_t steps, rejected, corrector_iters, k_changes;
+    double t_start, t_end;
+    double H_mean, H_min, H_max;     /* over the accepted steps              */
+    size_t k_hist[COSA_VO_KMAX + 1]; /* accepted steps per degree            */
+    double e36_coupling, e36_all;    /* eq 36 over the accepted macro points */
+    double e_end;                    /* max_i |z_i - zref_i| (end) / max_n |zref_i| */
+    /* every attempt a = 0..nattempts-1: end time, H, k, accepted, norms,
+     * corrector iterations */
+    size_t nattempts;
+    double *at, *aH, *aerr_pos, *aerr_vel, *aerr_u;
+    int *ak, *aacc, *aiters;
+    /* the accepted macro points n = 0..steps (0: t_s): times, states and
+     * the reference (nx x (steps+1)); coupling-body flags (nx) */
+    double *t, *x, *xref;
+    unsigned char *coupling_body;
+} cosa_vo_result;
+void cosa_vo_result_free(cosa_vo_result *r);
+
+/* One run on a unit set (its coupling variables: cosa_unitset_set_coupling,
+ * else u = L y), from the reference's x(0) (start-up of the issue: u at
+ * T_j = j H0, j = 0..K+1, K = k or kmax with order control, and z(t_s) from
+ * the reference; t_s = (K+1) H0).  A run that stops (H <= hmin, divergence)
+ * is a result (status), COSA_OK.  Errors: COSA_EINVAL, COSA_ERANGE (options),
+ * COSA_EUNSUPPORTED (an estimator of the other coupling, exact Jacobian on
+ * nonlinear units, control without estimator). */
+cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
+                        const cosa_vo_opts *o, cosa_vo_result **out);
+
+/* One macro step for `cosa estimate`: from the reference at t0 (states),
+ * history u at t0 - j H (j = 0..k+2) from the reference, one step of H with
+ * degree k.  Fills (each may be NULL) err_pos/est_pos/err_vel/est_vel (state
+ * estimators: 2-norms over all positions / velocities, err against the
+ * monolithic step = the reference at t0 + H) or err_u/est_u (|u_pred -
+ * u_exact|, 2-norm).  t0 >= (k+1) H (COSA_ERANGE otherwise). */
+typedef struct cosa_vo_estimate {
+    double err_pos, est_pos, err_vel, est_vel, err_u, est_u;
+} cosa_vo_estimate;
+cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
+                                  const cosa_vo_opts *o, double t0, cosa_vo_estimate *out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,238 @@
+/* cmd_simulate_vo.c -- `cosa simulate --coupling explicit|implicit ...`: one
+ * run of the variable-order engine (cosa_vo_run, issue 11) on a model with
+ * its coupling variables, against its monolithic reference; `name value`
+ * lines, and with -o a per-step CSV and a gnuplot script (plots/varorder.gp:
+ * H, k and the state error against t). */
+#include "config.h"
+#include "sweep_cli.h"
+#include "varorder_cli.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char cosa_plot_varorder[]; /* plots/varorder.gp */
+
+static const char *const cmd = "simulate";
+
+static void help(void)
+{
+    printf("Usage: cosa simulate --coupling explicit|implicit --model M [--set NAME=VALUE]...\n"
+           "                     --scheme zoh|foh|soh|pK --dt H [--estimator E]\n"
+           "                     [--control none|step|order] [options] [-o DIR] [--plot png]\n\n"
+           "The variable-order co-simulation engine (variable-order paper, sect. 3-5): the\n"
+           "coupling variables u (coupling forces of models with a force/force split such as\n"
+           "twomass-ff and chain-ff; the inputs u = L y otherwise) are approximated by Lagrange\n"
+           "polynomials of degree k through the last macro points; explicit coupling\n"
+           "extrapolates and updates u at every macro point, implicit coupling iterates a\n"
+           "predictor/corrector (Newton on u - phi(y) = 0).  --control step lets the\n"
+           "estimator's error choose the macro step, --control order also the degree.  The\n"
+           "run starts at t_s = (K+1) H on the monolithic reference (K = k, or kmax with\n"
+           "--control order) and covers --tend (the model's horizon).\n\n"
+           "Options:\n%s"
+           "  --tend T              horizon after t_s\n"
+           "  -o, --output DIR      write NAME.csv (one row per attempted step: t, H, k,\n"
+           "                        accepted, err_pos, err_vel, err_u, iters, err_state,\n"
+           "                        the states and the reference at accepted points) and\n"
+           "                        NAME.gp (H, k and the state error against t)\n"
+           "  --name NAME           file stem (default MODEL_COUPLING_SCHEME)\n"
+           "  --plot png|svg|pdf    also render NAME.gp (gnuplot)\n"
+           "%s%s\n"
+           "Prints 'name value' lines: status (ok | hmin | diverged | max-steps), steps\n"
+           "(accepted), rejected, corrector_iters, t_start, t_end, H_mean, H_min, H_max,\n"
+           "k_hist (accepted steps per degree, K:N,...), k_changes, e36_coupling and e36_all\n"
+           "(eq 36 over the accepted macro points after t_s: the coupling bodies' states /\n"
+           "all states), e_end (max over the states of |z - z_ref| at the end divided by the\n"
+           "state's largest |z_ref| over the macro points).  A run that stops (H <= hmin,\n"
+           "divergence) is a result: exit 0.  Bad input: one line on stderr, exit 2.\n",
+           vo_cli_help, cli_progress_help, cli_help_line);
+}
+
+static void col(FILE *f, const char *prefix, const char *name, size_t k)
+{
+    if (name)
+        fprintf(f, ",%s%s", prefix, name);
+    else
+        fprintf(f, ",%sx%zu", prefix, k + 1);
+}
+
+/* the scaled state error of accepted point n: max_i |x - xref| / max_j |xref_i| */
+static double state_error(const cosa_vo_result *r, const double *scale, size_t n)
+{
+    double e = 0.0;
+    for (size_t i = 0; i < r->nx; i++)
+        if (scale[i] > 0.0)
+            e = fmax(e, fabs(r->x[i + n * r->nx] - r->xref[i + n * r->nx]) / scale[i]);
+    return e;
+}
+
+static int write_csv(const char *path, const struct vo_cli *v, const cosa_vo_result *r)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error(cmd, "cannot write %s", path);
+        return CLI_EFAIL;
+    }
+    double *scale = calloc(r->nx + 1, sizeof *scale);
+    if (!scale) {
+        fclose(f);
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    for (size_t i = 0; i < r->nx; i++)
+        for (size_t n = 0; n <= r->steps; n++)
+            scale[i] = fmax(scale[i], fabs(r->xref[i + n * r->nx]));
+    fprintf(f, "t,H,k,accepted,err_pos,err_vel,err_u,iters,err_state");
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < r->nx; i++)
+            col(f, pass ? "ref." : "", v->m->state_name ? v->m->state_name(v->m, v->par, i) : NULL,
+                i);
+    fprintf(f, "\n");
+    /* the start point, then every attempt */
+    size_t n = 0;
+    fprintf(f, "%.17g,nan,nan,1,nan,nan,nan,0,%.17g", r->t[0], state_error(r, scale, 0));
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < r->nx; i++)
+            fprintf(f, ",%.17g", (pass ? r->xref : r->x)[i]);
+    fprintf(f, "\n");
+    for (size_t a = 0; a < r->nattempts; a++) {
+        fprintf(f, "%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%d", r->at[a], r->aH[a], r->ak[a],
+                r->aacc[a], r->aerr_pos[a], r->aerr_vel[a], r->aerr_u[a], r->aiters[a]);
+        if (r->aacc[a] && n < r->steps) {
+            n++;
+            fprintf(f, ",%.17g", state_error(r, scale, n));
+            for (int pass = 0; pass < 2; pass++)
+                for (size_t i = 0; i < r->nx; i++)
+                    fprintf(f, ",%.17g", (pass ? r->xref : r->x)[i + n * r->nx]);
+        } else {
+            fprintf(f, ",nan");
+            for (size_t i = 0; i < 2 * r->nx; i++)
+                fprintf(f, ",nan");
+        }
+        fprintf(f, "\n");
+    }
+    free(scale);
+    if (fclose(f) != 0) {
+        cli_error(cmd, "cannot write %s", path);
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+int cmd_simulate_vo(int argc, char **argv)
+{
+    struct vo_cli_opts o = {0};
+    cli_case cs = {0};
+    struct vo_cli v = {0};
+    cosa_vo_result *r = NULL;
+    int ac = 0;
+    char **av = scli_argv_output(argc, argv, &ac);
+    if (!av) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    int rc = cli_parse(cmd, ac, av, vo_cli_options, vo_cli_extra, &o, help, &cs);
+    if (rc < 0) {
+        rc = CLI_OK;
+        goto out;
+    }
+    if (rc != CLI_OK)
+        goto out;
+    if (o.t0) {
+        cli_error(cmd, "--t0 is an option of cosa estimate");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if (o.name && (rc = cli_file_stem(cmd, "--name", o.name)) != CLI_OK)
+        goto out;
+    if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
+        goto out;
+    if ((rc = vo_cli_setup(cmd, &cs, &o, cs.dt_text, &v)) != CLI_OK)
+        goto out;
+    if (v.vo.control == COSA_VO_CONTROL_NONE && !(v.vo.tend / v.vo.H < 1e8)) {
+        cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most 1e8)",
+                  v.vo.tend / v.vo.H);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    /* output files checked before anything runs */
+    char sname[64], slug[64], base[256], csv[300], gp[300], path[1024];
+    cosa_scheme_name(&v.scheme, sname, sizeof sname);
+    scli_slug(sname, slug, sizeof slug);
+    scli_out out = {.dir = o.output};
+    if (o.output || o.plot) {
+        if (o.name)
+            snprintf(base, sizeof base, "%s", o.name);
+        else
+            snprintf(base, sizeof base, "%s_%s_%s", v.m->name, o.coupling, slug);
+        snprintf(csv, sizeof csv, "%s.csv", base);
+        snprintf(gp, sizeof gp, "%s.gp", base);
+        if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
+            (rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
+            (rc = scli_out_path(cmd, &out, gp, path, sizeof path)) != CLI_OK)
+            goto out;
+    }
+    cosa_status st = cosa_vo_run(v.set, vo_cli_ref, &v, &v.vo, &r);
+    if (st != COSA_OK) {
+        cli_error(cmd, "the run failed: %s%s%s", cosa_strerror(st), r ? ": " : "",
+                  r ? r->reason : "");
+        rc = st == COSA_ERANGE || st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
+        goto out;
+    }
+    printf("model %s\ncoupling %s\nscheme %s\nestimator %s\ncontrol %s\nintegrator %s\n",
+           v.m->name, o.coupling, sname,
+           v.vo.estimator ? cosa_vo_estimator_name(v.vo.estimator) : "none",
+           o.control ? o.control : "none", v.iname);
+    if (r->status == COSA_VO_OK)
+        printf("status ok\n");
+    else
+        printf("status %s\nreason %s\n", cosa_vo_status_name(r->status), r->reason);
+    printf("steps %zu\nrejected %zu\ncorrector_iters %zu\n", r->steps, r->rejected,
+           r->corrector_iters);
+    printf("t_start %.17g\nt_end %.17g\nH_mean %.17g\nH_min %.17g\nH_max %.17g\n", r->t_start,
+           r->t_end, r->H_mean, r->H_min, r->H_max);
+    printf("k_hist ");
+    for (int k = 0, first = 1; k <= COSA_VO_KMAX; k++)
+        if (r->k_hist[k]) {
+            printf("%s%d:%zu", first ? "" : ",", k, r->k_hist[k]);
+            first = 0;
+        }
+    printf("%s\nk_changes %zu\n", r->steps ? "" : "none", r->k_changes);
+    printf("e36_coupling %.17g\ne36_all %.17g\ne_end %.17g\n", r->e36_coupling, r->e36_all,
+           r->e_end);
+    fflush(stdout);
+    if (o.output || o.plot) {
+        if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
+            (rc = write_csv(path, &v, r)) != CLI_OK)
+            goto out;
+        printf("file %s\n", path);
+        char title[512], comment[1024], sets[384];
+        scli_title_sets(&cs.mod, NULL, 0, sets, sizeof sets);
+        snprintf(title, sizeof title, "%s, %s %s, %s, control %s%s", v.m->name, o.coupling,
+                 sname, v.vo.estimator ? cosa_vo_estimator_name(v.vo.estimator) : "no estimator",
+                 o.control ? o.control : "none", sets);
+        snprintf(comment, sizeof comment, "# cosa %s simulate --coupling: model %s\n# data: %s",
+                 cosa_version(), v.m->name, csv);
+        const char *tt = v.vo.estimator ? cosa_vo_estimator_name(v.vo.estimator) : o.coupling;
+        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES", "TITLES", "TITLE"};
+        const char *vals[] = {comment, gp, base, csv, tt, title};
+        if ((rc = scli_out_path(cmd, &out, gp, path, sizeof path)) != CLI_OK ||
+            (rc = scli_write_script(cmd, path, cosa_plot_varorder, 6, keys, vals)) != CLI_OK)
+            goto out;
+        printf("file %s\n", path);
+        fflush(stdout);
+        if (o.plot) {
+            if ((rc = scli_gnuplot(cmd, out.dir, gp, o.plot)) != CLI_OK)
+                goto out;
+            printf("file %s/%s.%s\n", out.dir, base, o.plot);
+        }
+    }
+    rc = CLI_OK;
+out:
+    cosa_vo_result_free(r);
+    vo_cli_free(&v);
+    cli_case_free(&cs);
+    free(av);
+    return rc;
+}

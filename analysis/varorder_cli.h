@@ -1,0 +1,51 @@
+/* varorder_cli.h -- shared set-up of `cosa simulate --coupling ...` and
+ * `cosa estimate` (variable-order paper, issue 11): options, the units of a
+ * model with its coupling variables, and the reference callback. */
+#ifndef COSA_VARORDER_CLI_H
+#define COSA_VARORDER_CLI_H
+
+#include "cli.h"
+
+/* Option texts (NULL: not given). */
+struct vo_cli_opts {
+    const char *coupling, *estimator, *control, *kmax, *ctl_rtol, *atol_x, *atol_v, *atol_u;
+    const char *rtol_u;
+    const char *sf, *rmin, *rmax, *hmin, *ctl_vars, *jacobian, *corr_tol, *corr_max, *threads;
+    const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *output, *name, *plot, *t0;
+};
+
+/* The getopt_long entries (terminated) and their handler for cli_parse. */
+extern const struct option vo_cli_options[];
+int vo_cli_extra(void *ctx, int opt, const char *arg);
+/* The help lines of the shared options. */
+extern const char vo_cli_help[];
+
+/* Everything a run needs, built from the parsed options. */
+struct vo_cli {
+    const cosa_model *m;
+    const double *par;
+    cosa_system *sys;        /* linear form (NULL for a nonlinear model)   */
+    cosa_odesys *os;         /* ODE form: kick flags, coupling variables   */
+    cosa_unit **units;
+    size_t nsub, nx;
+    cosa_unitset *set;
+    double *x0;
+    unsigned char *is_vel;
+    double refrtol;
+    cosa_vo_opts vo;
+    cosa_scheme scheme;
+    const char *iname;       /* the integrator's name                      */
+};
+
+/* Parse and check every option (one-line errors, CLI_EUSAGE), build the
+ * units; dt_text may be NULL (estimate sets vo.H itself). */
+int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, const char *dt_text,
+                 struct vo_cli *r);
+void vo_cli_free(struct vo_cli *r);
+/* The reference callback (ctx: the struct vo_cli): exact for linear
+ * models, CVODE at --ref-rtol otherwise. */
+cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, double *X);
+
+int cmd_simulate_vo(int argc, char **argv);
+
+#endif

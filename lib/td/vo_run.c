@@ -1,0 +1,1119 @@
+/* vo_run.c -- the variable-order co-simulation engine of the variable-order
+ * paper (issue 11): explicit (sect. 3.1) and implicit (sect. 3.2) coupling of
+ * the coupling variables u (cosa_coupling; u = L y without one) with Lagrange
+ * polynomials on the non-uniform macro grid, the five error estimators
+ * (vo_estimator.c, a table) and the order and macro-step controller
+ * (vo_control.c).
+ *
+ * The units advance through the master (COSA_EXTRAP_GIVEN: this file hands
+ * it each proposal's input polynomials and macro step; the master saves and
+ * restores the units, and advances them in parallel).  A macro step
+ * T_N -> T_N + H of degree k:
+ *   explicit  P^k through (T_N, u_N) .. (T_{N-k}, u_{N-k}), advance, update
+ *             step u_{N+1} = phi(T_{N+1}, y_{N+1}) (the algebraic loop when a
+ *             unit has feedthrough); ExLocal / ExMilne first integrate their
+ *             comparative solution from the same start (then restore);
+ *   implicit  predictor = the explicit step without update; Newton on
+ *             g(u*) = u* - phi(y(u*)) (eq 11) with the interface Jacobian of
+ *             the predictor point (fd: one forward-difference integration per
+ *             (unit, input); los: S ~ H g1 B + H^2 g2 A B; exact: linear
+ *             units' responses from zero state), the units restored before
+ *             every corrector integration; converged when max_i |du_i| /
+ *             max(|u_i|, 1e-3 max |u|) <= corr_tol, failed after corr_max.
+ * Then the estimator's error vector, its WRMS norms (eqs 25-27), and the
+ * controller's decision: commit (history shift) or reject (restore). */
+#include "td/vo.h"
+#include "td/unit_impl.h"
+#include "core/dense.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cosa_vo_opts_default(cosa_vo_opts *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->coupling = COSA_VO_EXPLICIT;
+    o->k = 0;
+    o->kmax = 5;
+    o->rtol = 1e-5;
+    o->atol_x = 1e-3 * o->rtol;
+    o->atol_v = o->rtol;
+    o->atol_u = 1e2 * o->rtol;
+    o->sf = 6.0;
+    o->rmin = 0.5;
+    o->rmax = 2.0;
+    o->hmin = 1e-12;
+    o->corr_tol = 1e-10;
+    o->corr_max = 10;
+    o->jacobian = COSA_VO_JAC_FD;
+    o->control = COSA_VO_CONTROL_NONE;
+}
+
+const char *cosa_vo_status_name(cosa_vo_status s)
+{
+    switch (s) {
+    case COSA_VO_OK: return "ok";
+    case COSA_VO_HMIN: return "hmin";
+    case COSA_VO_DIVERGED: return "diverged";
+    case COSA_VO_MAXSTEPS: return "max-steps";
+    }
+    return "?";
+}
+
+void cosa_vo_result_free(cosa_vo_result *r)
+{
+    if (!r)
+        return;
+    free(r->at);
+    free(r->aH);
+    free(r->aerr_pos);
+    free(r->aerr_vel);
+    free(r->aerr_u);
+    free(r->ak);
+    free(r->aacc);
+    free(r->aiters);
+    free(r->t);
+    free(r->x);
+    free(r->xref);
+    free(r->coupling_body);
+    free(r);
+}
+
+static int finite_pos(double v) { return isfinite(v) && v > 0.0; }
+
+static cosa_status check_opts(const cosa_unitset *set, const cosa_vo_opts *o)
+{
+    if (o->kmax < 0 || o->kmax > COSA_VO_KMAX || o->k < 0 || o->k > o->kmax)
+        return COSA_ERANGE;
+    if (!finite_pos(o->H) || !finite_pos(o->tend) || !finite_pos(o->rtol) ||
+        !finite_pos(o->atol_x) || !finite_pos(o->atol_v) || !finite_pos(o->atol_u) ||
+        !finite_pos(o->sf) || !finite_pos(o->corr_tol) || o->corr_max < 1 ||
+        !(o->rtol_u >= 0.0) || !isfinite(o->rtol_u))
+        return COSA_ERANGE;
+    if (!(o->rmin > 0.0 && o->rmin < 1.0) || !(o->rmax > 1.0) || isnan(o->rmax) ||
+        !(o->hmin >= 0.0) || !isfinite(o->hmin))
+        return COSA_ERANGE;
+    if (o->coupling != COSA_VO_EXPLICIT && o->coupling != COSA_VO_IMPLICIT)
+        return COSA_EINVAL;
+    if (o->control != COSA_VO_CONTROL_NONE && !o->estimator)
+        return COSA_EUNSUPPORTED;
+    if (o->estimator && o->estimator->implicit != (o->coupling == COSA_VO_IMPLICIT))
+        return COSA_EUNSUPPORTED;
+    /* ExLocal integrates degree k+1 inputs */
+    const int kmaxrun = o->control == COSA_VO_CONTROL_ORDER ? o->kmax : o->k;
+    if (o->estimator && o->estimator->comparative == 1 && kmaxrun + 1 > COSA_UNIT_DEGMAX)
+        return COSA_ERANGE;
+    for (size_t i = 0; i < cosa_unitset_count(set); i++) {
+        cosa_unit *u = cosa_unitset_unit(set, i);
+        if (!(cosa_unit_caps(u) & COSA_UNIT_CAN_SAVE_STATE))
+            return COSA_EUNSUPPORTED;
+        if (o->coupling == COSA_VO_IMPLICIT && o->jacobian == COSA_VO_JAC_EXACT &&
+            !cosa_unit_is_linear(u))
+            return COSA_EUNSUPPORTED;
+    }
+    return COSA_OK;
+}
+
+static void vo_free(struct vo *v)
+{
+    if (!v)
+        return;
+    if (v->snaps)
+        for (size_t i = 0; i < v->nunits; i++)
+            cosa_unit_snapshot_free(cosa_unitset_unit(v->set, i), v->snaps[i]);
+    free(v->snaps);
+    cosa_master_free(v->m);
+    free(v->C);
+    free(v->ipiv);
+    free(v->is_vel);
+    free(v->ust);
+    free(v->woff);
+    free(v);
+}
+
+static cosa_status vo_create(cosa_unitset *set, const cosa_vo_opts *o, struct vo **out)
+{
+    struct vo *v = calloc(1, sizeof *v);
+    if (!v)
+        return COSA_ENOMEM;
+    v->set = set;
+    v->o = *o;
+    v->nunits = cosa_unitset_count(set);
+    v->nx = cosa_unitset_nx(set);
+    v->nu = cosa_unitset_nu(set);
+    v->ny = cosa_unitset_ny(set);
+    v->nc = cosa_unitset_nc(set);
+    v->S = cosa_unitset_coupling_S(set);
+    const size_t nx = v->nx, nu = v->nu, ny = v->ny, nc = v->nc, D1 = VO_DEGMAX + 2;
+    size_t nmax = nx > ny ? nx : ny;
+    nmax = nu > nmax ? nu : nmax;
+    nmax = nc > nmax ? nc : nmax;
+    size_t fdw = 0;
+    for (size_t i = 0; i < v->nunits; i++) {
+        const cosa_unit *u = cosa_unitset_unit(set, i);
+        fdw += u->nu * (COSA_UNIT_DEGMAX + 1) + u->ny + u->nx * u->nx + 2 * u->nx * u->nu +
+               u->ny * u->nx + u->ny * u->nu + u->nx;
+    }
+    size_t total = nc * VO_NH + nc * D1 * 3 + nu * D1 + nx * 6 + ny * 2 + nc * 6 + ny * nu +
+                   ny * nc + nc * nc + nc * ny + nmax * 4 + fdw + 1;
+    v->C = calloc(total, sizeof(double));
+    v->ipiv = calloc(nc + 1, sizeof(lapack_int));
+    v->snaps = calloc(v->nunits + 1, sizeof *v->snaps);
+    v->ust = calloc(v->nunits + 1, sizeof *v->ust);
+    v->woff = calloc(v->nunits + 1, sizeof *v->woff);
+    if (!v->ust || !v->woff) {
+        vo_free(v);
+        return COSA_ENOMEM;
+    }
+    for (size_t i = 0, w = 0; i < v->nunits; i++) {
+        const cosa_unit *u = cosa_unitset_unit(set, i);
+        v->woff[i] = w;
+        w += u->nu * (COSA_UNIT_DEGMAX + 1) + u->ny + u->nx * u->nx + 2 * u->nx * u->nu +
+             u->ny * u->nx + u->ny * u->nu + u->nx;
+    }
+    cosa_scheme zoh = {.order = 0, .corr = COSA_CORR_NONE, .alpha = 1.0, .exec = COSA_JACOBI};
+    cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_GIVEN};
+    cosa_status st = v->C && v->ipiv && v->snaps ? cosa_master_create(set, &zoh, o->H, &mo, &v->m)
+                                                 : COSA_ENOMEM;
+    if (st != COSA_OK) {
+        vo_free(v);
+        return st;
+    }
+    double *q = v->C + nc * VO_NH;
+#define CARVE(p, n) ((p) = q, q += (n))
+    CARVE(v->coef, nc * D1);
+    CARVE(v->cder, nc * D1);
+    CARVE(v->V, nc * D1);
+    CARVE(v->uder, nu * D1);
+    CARVE(v->xN, nx);
+    CARVE(v->x1, nx);
+    CARVE(v->xh, nx);
+    CARVE(v->epsx, nx);
+    CARVE(v->y1, ny);
+    CARVE(v->yh, ny);
+    CARVE(v->c1, nc);
+    CARVE(v->cpred, nc);
+    CARVE(v->epsu, nc);
+    CARVE(v->g, nc);
+    CARVE(v->dc, nc);
+    CARVE(v->cstar, nc);
+    CARVE(v->G, ny * nu);
+    CARVE(v->GS, ny * nc);
+    CARVE(v->Jc, nc * nc);
+    CARVE(v->Phy, nc * ny);
+    CARVE(v->tmp, nmax * 4);
+    CARVE(v->fdwork, fdw);
+#undef CARVE
+    v->is_vel = calloc(2 * nx + 1, 1);
+    if (!v->is_vel) {
+        vo_free(v);
+        return COSA_ENOMEM;
+    }
+    v->cbody = v->is_vel + nx;
+    for (size_t i = 0; i < nx; i++)
+        v->is_vel[i] = o->is_vel ? (o->is_vel[i] != 0) : 1;
+    *out = v;
+    return COSA_OK;
+}
+
+/* ---- advancing, update, norms -------------------------------------------------- */
+
+static void read_states(struct vo *v, double *x)
+{
+    for (size_t i = 0; i < v->nunits; i++) {
+        size_t ox;
+        cosa_unitset_offsets(v->set, i, &ox, NULL, NULL);
+        cosa_unit_get_state(cosa_unitset_unit(v->set, i), NULL, x + ox);
+    }
+}
+
+/* Advance every unit from T_N by H with v->uder (degree d): a proposal of
+ * the master (units saved first), states x and raw outputs y. */
+static cosa_status advance(struct vo *v, int d, double *x, double *y)
+{
+    cosa_status st;
+    if ((st = cosa_master_set_inputs(v->m, d, v->uder)) != COSA_OK ||
+        (st = cosa_master_set_step(v->m, v->H)) != COSA_OK)
+        return st;
+    if ((st = cosa_master_propose(v->m, 1)) != COSA_OK) {
+        const size_t f = cosa_master_failed_unit(v->m);
+        snprintf(v->msg, sizeof v->msg, "unit %zu: %s", f,
+                 f < v->nunits ? cosa_unit_message(cosa_unitset_unit(v->set, f)) : "");
+        cosa_master_reject(v->m);
+        return st;
+    }
+    read_states(v, x);
+    if ((st = cosa_master_proposal_outputs(v->m, y)) != COSA_OK)
+        return st;
+    if (!dense_isfinite(v->nx, 1, x, v->nx) || !dense_isfinite(v->ny, 1, y, v->ny)) {
+        snprintf(v->msg, sizeof v->msg, "the states or outputs left the finite numbers");
+        cosa_master_reject(v->m);
+        return COSA_ENONFINITE;
+    }
+    return COSA_OK;
+}
+
+/* Update step: consistent u at (t, x): the outputs y (the algebraic loop
+ * when a unit has feedthrough), then c = phi(t, y). */
+static cosa_status update(struct vo *v, double t, const double *x, double *y, double *c)
+{
+    cosa_status st;
+    if (v->feedthrough && (st = cosa_unitset_loop_solve(v->set, t, x, y)) != COSA_OK)
+        return st;
+    return cosa_unitset_coupling_eval(v->set, t, y, c, NULL);
+}
+
+static double wrms_states(const struct vo *v, int vel, const double *eps, const double *x)
+{
+    const double atol = vel ? v->o.atol_v : v->o.atol_x;
+    double s = 0.0;
+    size_t n = 0;
+    for (size_t i = 0; i < v->nx; i++) {
+        if (v->is_vel[i] != vel || (v->o.ctl_coupling && !v->cbody[i]))
+            continue;
+        const double r = eps[i] / (atol + v->o.rtol * fabs(x[i]));
+        s += r * r;
+        n++;
+    }
+    return n ? sqrt(s / (double)n) : 0.0;
+}
+
+static double wrms_u(const struct vo *v, const double *eps, const double *u)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < v->nc; i++) {
+        const double r = eps[i] / (v->o.atol_u + v->o.rtol_u * fabs(u[i]));
+        s += r * r;
+    }
+    return v->nc ? sqrt(s / (double)v->nc) : 0.0;
+}
+
+/* s_j = (T_{N-j} - T_N) / H for the history */
+static void set_nodes(struct vo *v)
+{
+    for (size_t j = 0; j < v->nh; j++)
+        v->s[j] = (v->T[j] - v->T[0]) / v->H;
+}
+
+/* ---- the history the controller reads (SDN, eq 31) ------------------------------ */
+
+/* Nodes and values of the history ending at T_M: passed = 1 adds
+ * (T_{N+1}, u_{N+1}) in front.  Returns the number of points. */
+static size_t hist_nodes(struct vo *v, int passed, double *s, double *V)
+{
+    const size_t nc = v->nc;
+    size_t n = 0;
+    const double TM = passed ? v->T[0] + v->H : v->T[0];
+    if (passed) {
+        s[0] = 0.0;
+        memcpy(V, v->c1, nc * sizeof *V);
+        n = 1;
+    }
+    for (size_t j = 0; j < v->nh && n < VO_NH + 1; j++, n++) {
+        s[n] = (v->T[j] - TM) / v->H;
+        memcpy(V + n * nc, v->C + j * nc, nc * sizeof *V);
+    }
+    return n;
+}
+
+struct hist_ctx {
+    struct vo *v;
+    double s[VO_NH + 1];
+    double *V;   /* nc x (VO_NH + 1) */
+    double *dd;  /* nc */
+};
+
+static double hist_sdn(void *ctx, int passed, int j)
+{
+    struct hist_ctx *h = ctx;
+    struct vo *v = h->v;
+    const size_t n = hist_nodes(v, passed, h->s, h->V);
+    if (j < 1 || (size_t)j + 1 > n)
+        return -1.0;
+    vo_divided_difference(v->nc, j, h->s, h->V, v->nc, h->dd);
+    double f = 1.0;
+    for (int m = 2; m <= j; m++)
+        f *= (double)m;
+    double s2 = 0.0;
+    for (size_t i = 0; i < v->nc; i++) {
+        const double r = f * h->dd[i] / (v->o.atol_u + v->o.rtol_u * fabs(h->V[i]));
+        s2 += r * r;
+    }
+    return v->nc ? sqrt(s2 / (double)v->nc) : 0.0;
+}
+
+/* eq 31: P^{k+1}(T_{M+1}) - P^k(T_{M+1}) = f[T_M..T_{M-k-1}] prod_{j=0..k} (1 - s_j) */
+static double hist_etilde(void *ctx, int passed, int k)
+{
+    struct hist_ctx *h = ctx;
+    struct vo *v = h->v;
+    const size_t n = hist_nodes(v, passed, h->s, h->V);
+    if (k < 0 || (size_t)k + 2 > n)
+        return -1.0;
+    vo_divided_difference(v->nc, k + 1, h->s, h->V, v->nc, h->dd);
+    double p = 1.0;
+    for (int j = 0; j <= k; j++)
+        p *= 1.0 - h->s[j];
+    double s2 = 0.0;
+    for (size_t i = 0; i < v->nc; i++) {
+        const double r = p * h->dd[i] / (v->o.atol_u + v->o.rtol_u * fabs(h->V[i]));
+        s2 += r * r;
+    }
+    return v->nc ? sqrt(s2 / (double)v->nc) : 0.0;
+}
+
+static void push_history(struct vo *v, double t, const double *c)
+{
+    const size_t nc = v->nc;
+    const size_t n = v->nh < VO_NH ? v->nh + 1 : VO_NH;
+    for (size_t j = n - 1; j > 0; j--) {
+        v->T[j] = v->T[j - 1];
+        memcpy(v->C + j * nc, v->C + (j - 1) * nc, nc * sizeof *v->C);
+    }
+    v->T[0] = t;
+    memcpy(v->C, c, nc * sizeof *c);
+    v->nh = n;
+}
+
+/* ---- the implicit corrector's interface Jacobian -------------------------------- */
+
+/* The basis polynomial of the node T_{N+1} of the degree-k corrector
+ * polynomial, l(s) = prod_{j<k} (s - s_j)/(1 - s_j), as derivatives at T_N
+ * (lder[m] = m! l_m / H^m). */
+static void node_basis(const struct vo *v, int k, double *lder)
+{
+    double s[VO_NH + 1], B[(VO_NH + 1) * (VO_NH + 1)];
+    s[0] = 1.0;
+    for (int j = 0; j < k; j++)
+        s[j + 1] = v->s[j];
+    vo_lagrange_basis(k + 1, s, B);
+    double f = 1.0;
+    for (int m = 0; m <= k; m++) {
+        if (m > 0)
+            f *= (double)m / v->H;
+        lder[m] = B[0 + (size_t)m * (size_t)(k + 1)] * f;
+    }
+}
+
+/* dy_i(T_{N+1}) / du_i along l(s) for unit i into its block of v->G
+ * (forward differences or exact responses), units at T_N on entry and exit. */
+static cosa_status unit_gains_by_steps(struct vo *v, size_t i, const double *lder, int exact,
+                                       double *work)
+{
+    cosa_unit *u = cosa_unitset_unit(v->set, i);
+    size_t ox, ou, oy;
+    cosa_unitset_offsets(v->set, i, &ox, &ou, &oy);
+    const size_t nui = u->nu, nyi = u->ny, nq = (size_t)v->k + 1;
+    if (!nui || !nyi)
+        return COSA_OK;
+    double *der = work, *yp = der + nui * (COSA_UNIT_DEGMAX + 1);
+    cosa_status st = cosa_unit_save(u, &v->snaps[i]);
+    if (st != COSA_OK)
+        return st;
+    const double tN = v->T[0];
+    for (size_t r = 0; r < nui && st == COSA_OK; r++) {
+        double delta = 1.0;
+        for (size_t m = 0; m < nq; m++)
+            for (size_t l = 0; l < nui; l++)
+                der[l + m * nui] = exact ? 0.0 : v->uder[ou + l + m * v->nu];
+        if (!exact) {
+            /* u_r at T_{N+1} of the predictor polynomial */
+            double ur = 0.0, f = 1.0;
+            for (size_t m = 0; m < nq; m++) {
+                if (m > 0)
+                    f *= v->H / (double)m;
+                ur += der[r + m * nui] * f;
+            }
+            delta = sqrt(DBL_EPSILON) * fmax(fabs(ur), v->o.atol_u);
+        }
+        for (size_t m = 0; m < nq; m++)
+            der[r + m * nui] += delta * lder[m];
+        if ((st = cosa_unit_restore(u, v->snaps[i])) != COSA_OK)
+            break;
+        if (exact) { /* from the zero state: the response itself */
+            double *z = yp + nyi;
+            memset(z, 0, u->nx * sizeof *z);
+            if ((st = cosa_unit_set_state(u, tN, z)) != COSA_OK)
+                break;
+        }
+        if ((st = cosa_unit_set_input(u, (int)nq - 1, der)) != COSA_OK ||
+            (st = cosa_unit_do_step(u, v->H)) != COSA_OK ||
+            (st = cosa_unit_get_output(u, yp)) != COSA_OK)
+            break;
+        for (size_t l = 0; l < nyi; l++)
+            v->G[oy + l + (ou + r) * v->ny] = exact ? yp[l] : (yp[l] - v->yh[oy + l]) / delta;
+    }
+    cosa_status st2 = cosa_unit_restore(u, v->snaps[i]);
+    return st != COSA_OK ? st : st2;
+}
+
+/* LOS: dx(T_{N+1})/du ~ H g1 B + H^2 g2 A B (g1 = C_vel^k, g2 = C_pos^k, the
+ * integrals of the node's basis), A, B at (T_N, x_N, u_N); dy/du = C S + D. */
+static cosa_status unit_gains_los(struct vo *v, size_t i, double g1, double g2, double *work)
+{
+    cosa_unit *u = cosa_unitset_unit(v->set, i);
+    size_t ox, ou, oy;
+    cosa_unitset_offsets(v->set, i, &ox, &ou, &oy);
+    const size_t nx = u->nx, nu = u->nu, ny = u->ny;
+    if (!nu || !ny)
+        return COSA_OK;
+    double *A = work, *B = A + nx * nx, *Cm = B + nx * nu, *Dm = Cm + ny * nx, *Sx = Dm + ny * nu;
+    double *uN = Sx + nx * nu;
+    for (size_t l = 0; l < nu; l++)
+        uN[l] = v->uder[ou + l];
+    cosa_status st = cosa_unit_jacobian(u, v->T[0], v->xN + ox, uN, 0, A, B, Cm, Dm);
+    if (st != COSA_OK)
+        return st;
+    /* Sx = H g1 B + H^2 g2 A B */
+    for (size_t c = 0; c < nu; c++)
+        for (size_t r = 0; r < nx; r++) {
+            double ab = 0.0;
+            for (size_t l = 0; l < nx; l++)
+                ab += A[r + l * nx] * B[l + c * nx];
+            Sx[r + c * nx] = v->H * g1 * B[r + c * nx] + v->H * v->H * g2 * ab;
+        }
+    for (size_t c = 0; c < nu; c++)
+        for (size_t r = 0; r < ny; r++) {
+            double a = Dm[r + c * ny];
+            for (size_t l = 0; l < nx; l++)
+                a += Cm[r + l * ny] * Sx[l + c * nx];
+            v->G[oy + r + (ou + c) * v->ny] = a;
+        }
+    return COSA_OK;
+}
+
+/* Jc = dg/du* = I - dphi/dy G S at the predictor point, LU-factored. */
+static cosa_status interface_jacobian(struct vo *v)
+{
+    const size_t nc = v->nc, ny = v->ny, nu = v->nu;
+    cosa_status st = cosa_unitset_coupling_eval(v->set, v->T[0] + v->H, v->yh, v->g, v->Phy);
+    if (st != COSA_OK)
+        return st;
+    memset(v->G, 0, ny * nu * sizeof *v->G);
+    double lder[VO_NH + 1];
+    node_basis(v, v->k, lder);
+    double g2 = 0.5, g1 = 1.0;
+    if (v->o.jacobian == COSA_VO_JAC_LOS &&
+        (st = cosa_vo_error_constants(v->k, v->s, &g2, &g1)) != COSA_OK)
+        return st;
+    const long n = (long)v->nunits;
+    cosa_status *ust = v->ust;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) if (n > 1)
+#endif
+    for (long ii = 0; ii < n; ii++) {
+        const size_t i = (size_t)ii;
+        const size_t w = v->woff[i]; /* the unit's own slice of the scratch */
+        cosa_status s1 =
+            v->o.jacobian == COSA_VO_JAC_LOS
+                ? unit_gains_los(v, i, g1, g2, v->fdwork + w)
+                : unit_gains_by_steps(v, i, lder, v->o.jacobian == COSA_VO_JAC_EXACT,
+                                      v->fdwork + w);
+        ust[i] = s1;
+    }
+    for (size_t i = 0; i < v->nunits; i++)
+        if (ust[i] != COSA_OK)
+            return ust[i];
+    /* GS = G S (ny x nc), Jc = I - Phy GS */
+    if (!v->S)
+        memcpy(v->GS, v->G, ny * nc * sizeof *v->GS);
+    else
+        dense_gemm('N', 'N', ny, nc, nu, 1.0, v->G, ny, v->S, nu, 0.0, v->GS, ny);
+    dense_identity(nc, v->Jc, nc);
+    dense_gemm('N', 'N', nc, nc, ny, -1.0, v->Phy, nc, v->GS, ny, 1.0, v->Jc, nc);
+    if (!dense_isfinite(nc, nc, v->Jc, nc))
+        return COSA_ENONFINITE;
+    if (dense_lu(nc, v->Jc, nc, (lapack_int *)v->ipiv) != 0) {
+        snprintf(v->msg, sizeof v->msg, "the interface Jacobian is singular");
+        return COSA_EALGLOOP;
+    }
+    return COSA_OK;
+}
+
+/* ---- one attempt --------------------------------------------------------------- */
+
+/* C^k and C^{k+1} (eqs 17, 20) on the step's nodes. */
+static cosa_status step_constants(struct vo *v)
+{
+    cosa_status st = cosa_vo_error_constants(v->k, v->s, &v->cpos[0], &v->cvel[0]);
+    if (st == COSA_OK)
+        st = cosa_vo_error_constants(v->k + 1, v->s, &v->cpos[1], &v->cvel[1]);
+    return st;
+}
+
+/* Explicit step (sect. 3.1) with the estimator's comparative solution. */
+static cosa_status attempt_explicit(struct vo *v)
+{
+    const cosa_vo_estimator *e = v->o.estimator;
+    const double t1 = v->T[0] + v->H;
+    cosa_status st;
+    if (e && e->comparative) {
+        if (e->comparative == 1)
+            vo_build_extrapolation(v, v->k + 1);
+        else { /* through (T_{N+1}, P^{k+1}(T_{N+1})), T_N .. T_{N-k+1} */
+            vo_build_extrapolation(v, v->k + 1);
+            vo_poly_at_end(v, v->k + 1, v->cstar);
+            vo_build_interpolation(v, v->k, v->cstar);
+        }
+        if ((st = advance(v, e->comparative == 1 ? v->k + 1 : v->k, v->xh, v->yh)) != COSA_OK)
+            return st;
+        if ((st = cosa_master_reject(v->m)) != COSA_OK)
+            return st;
+    }
+    vo_build_extrapolation(v, v->k);
+    vo_poly_at_end(v, v->k, v->cpred);
+    if ((st = advance(v, v->k, v->x1, v->y1)) != COSA_OK)
+        return st;
+    return update(v, t1, v->x1, v->y1, v->c1);
+}
+
+/* Implicit step (sect. 3.2): predictor, then Newton on eq 11. */
+static cosa_status attempt_implicit(struct vo *v)
+{
+    const size_t nc = v->nc;
+    const double t1 = v->T[0] + v->H;
+    cosa_status st;
+    vo_build_extrapolation(v, v->k);
+    vo_poly_at_end(v, v->k, v->cpred);
+    if ((st = advance(v, v->k, v->xh, v->yh)) != COSA_OK)
+        return st;
+    /* the predictor is the corrector polynomial at u* = P^k(T_{N+1}) */
+    memcpy(v->cstar, v->cpred, nc * sizeof *v->cstar);
+    memcpy(v->x1, v->xh, v->nx * sizeof *v->x1);
+    memcpy(v->y1, v->yh, v->ny * sizeof *v->y1);
+    if (v->o.jacobian != COSA_VO_JAC_LOS && (st = cosa_master_reject(v->m)) != COSA_OK)
+        return st;
+    if ((st = interface_jacobian(v)) != COSA_OK) {
+        cosa_master_reject(v->m);
+        return st;
+    }
+    int pending = v->o.jacobian == COSA_VO_JAC_LOS; /* a proposal is waiting */
+    v->corr_iters = 0;
+    v->corr_failed = 1;
+    while (v->corr_iters < v->o.corr_max) {
+        /* g = u* - phi(y(u*)) */
+        if ((st = cosa_unitset_coupling_eval(v->set, t1, v->y1, v->g, NULL)) != COSA_OK)
+            return st;
+        for (size_t i = 0; i < nc; i++)
+            v->dc[i] = v->g[i] - v->cstar[i]; /* -g */
+        dense_lu_solve(nc, 1, v->Jc, nc, (lapack_int *)v->ipiv, v->dc, nc);
+        double cmax = 0.0;
+        for (size_t i = 0; i < nc; i++) {
+            v->cstar[i] += v->dc[i];
+            cmax = fmax(cmax, fabs(v->cstar[i]));
+        }
+        double conv = 0.0;
+        for (size_t i = 0; i < nc; i++) {
+            const double sc = fmax(fabs(v->cstar[i]), 1e-3 * cmax);
+            conv = fmax(conv, sc > 0.0 ? fabs(v->dc[i]) / sc : (v->dc[i] != 0.0 ? INFINITY : 0.0));
+        }
+        if (!isfinite(conv))
+            break;
+        if (pending && (st = cosa_master_reject(v->m)) != COSA_OK)
+            return st;
+        vo_build_interpolation(v, v->k, v->cstar);
+        v->corr_iters++;
+        if ((st = advance(v, v->k, v->x1, v->y1)) != COSA_OK)
+            return st;
+        pending = 1;
+        if (conv <= v->o.corr_tol) {
+            v->corr_failed = 0;
+            break;
+        }
+    }
+    memcpy(v->c1, v->cstar, nc * sizeof *v->c1);
+    if (!pending) { /* never re-integrated: the predictor is the proposal */
+        vo_build_extrapolation(v, v->k);
+        if ((st = advance(v, v->k, v->x1, v->y1)) != COSA_OK)
+            return st;
+    }
+    return COSA_OK;
+}
+
+/* Error vector and norms of the attempt just integrated. */
+static void estimate(struct vo *v, cosa_vo_control_input *in)
+{
+    const cosa_vo_estimator *e = v->o.estimator;
+    in->err_pos = in->err_vel = in->err_u = NAN;
+    if (!e)
+        return;
+    e->estimate(v);
+    if (e->on_states) {
+        in->err_pos = wrms_states(v, 0, v->epsx, v->x1);
+        in->err_vel = wrms_states(v, 1, v->epsx, v->x1);
+    } else
+        in->err_u = wrms_u(v, v->epsu, v->c1);
+}
+
+/* ---- result bookkeeping -------------------------------------------------------- */
+
+static cosa_status grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return COSA_OK;
+    size_t nc = *cap ? *cap : 64;
+    while (nc < need)
+        nc *= 2;
+    void *q = realloc(*p, nc * elem);
+    if (!q)
+        return COSA_ENOMEM;
+    *p = q;
+    *cap = nc;
+    return COSA_OK;
+}
+
+struct rec {
+    size_t acap, pcap;
+};
+
+static cosa_status record_attempt(cosa_vo_result *r, struct rec *rc, double t, double H, int k,
+                                  int acc, const cosa_vo_control_input *in, int iters)
+{
+    const size_t n = r->nattempts + 1;
+    size_t c0 = rc->acap, c;
+    cosa_status st = COSA_OK;
+#define G(arr, T)                                                                        \
+    c = c0;                                                                              \
+    if (st == COSA_OK)                                                                   \
+        st = grow((void **)&r->arr, &c, n, sizeof(T));
+    G(at, double) G(aH, double) G(aerr_pos, double) G(aerr_vel, double) G(aerr_u, double)
+    G(ak, int) G(aacc, int) G(aiters, int)
+#undef G
+    if (st != COSA_OK)
+        return st;
+    rc->acap = c;
+    const size_t a = r->nattempts;
+    r->at[a] = t;
+    r->aH[a] = H;
+    r->ak[a] = k;
+    r->aacc[a] = acc;
+    r->aerr_pos[a] = in->err_pos;
+    r->aerr_vel[a] = in->err_vel;
+    r->aerr_u[a] = in->err_u;
+    r->aiters[a] = iters;
+    r->nattempts = n;
+    return COSA_OK;
+}
+
+static cosa_status record_point(cosa_vo_result *r, struct rec *rc, double t, const double *x)
+{
+    const size_t n = r->steps + 1; /* points 0..steps */
+    size_t c = rc->pcap;
+    cosa_status st = grow((void **)&r->t, &c, n, sizeof(double));
+    size_t c2 = rc->pcap;
+    if (st == COSA_OK)
+        st = grow((void **)&r->x, &c2, n, r->nx * sizeof(double));
+    if (st != COSA_OK)
+        return st;
+    rc->pcap = c;
+    r->t[n - 1] = t;
+    memcpy(r->x + (n - 1) * r->nx, x, r->nx * sizeof *x);
+    return COSA_OK;
+}
+
+/* eq 36 over the points 1..steps for the states flagged (all if sel NULL) */
+static double e36(const cosa_vo_result *r, const unsigned char *sel)
+{
+    const size_t nx = r->nx, N = r->steps;
+    double e2 = 0.0;
+    size_t used = 0;
+    for (size_t i = 0; i < nx; i++) {
+        if (sel && !sel[i])
+            continue;
+        double mean = 0.0;
+        for (size_t j = 1; j <= N; j++)
+            mean += r->xref[i + j * nx];
+        mean /= (double)N;
+        double num = 0.0, den = 0.0;
+        for (size_t j = 1; j <= N; j++) {
+            const double d = r->xref[i + j * nx] - r->x[i + j * nx];
+            const double m = r->xref[i + j * nx] - mean;
+            num += d * d;
+            den += m * m;
+        }
+        if (!(den > 0.0))
+            continue; /* a constant reference component has no scale */
+        e2 += num / den;
+        used++;
+    }
+    return used ? sqrt(e2) : NAN;
+}
+
+static void summarize(cosa_vo_result *r)
+{
+    const size_t nx = r->nx, N = r->steps;
+    r->e36_all = N ? e36(r, NULL) : NAN;
+    r->e36_coupling = N ? e36(r, r->coupling_body) : NAN;
+    double emax = 0.0;
+    int any = 0;
+    for (size_t i = 0; i < nx; i++) {
+        double scale = 0.0;
+        for (size_t j = 0; j <= N; j++)
+            scale = fmax(scale, fabs(r->xref[i + j * nx]));
+        if (!(scale > 0.0))
+            continue;
+        emax = fmax(emax, fabs(r->x[i + N * nx] - r->xref[i + N * nx]) / scale);
+        any = 1;
+    }
+    r->e_end = any ? emax : NAN;
+}
+
+/* ---- start-up (extends METHOD.md) ----------------------------------------------- */
+
+/* u at T_j = j H0, j = 0..K+1 from the reference, the history newest first,
+ * and the units' states at t_s = (K+1) H0. */
+static cosa_status startup(struct vo *v, cosa_vo_ref_fn ref, void *refctx, int K, double *X)
+{
+    const size_t nx = v->nx, np = (size_t)K + 2;
+    double t[VO_NH + 2];
+    for (size_t j = 0; j < np; j++)
+        t[j] = (double)j * v->o.H;
+    cosa_status st = ref(refctx, np, t, X);
+    if (st != COSA_OK) {
+        snprintf(v->msg, sizeof v->msg, "the reference failed at the start-up");
+        return st;
+    }
+    v->nh = 0;
+    for (size_t j = 0; j < np; j++) {
+        memset(v->y1, 0, v->ny * sizeof *v->y1);
+        if ((st = cosa_unitset_loop_solve(v->set, t[j], X + j * nx, v->y1)) != COSA_OK ||
+            (st = cosa_unitset_coupling_eval(v->set, t[j], v->y1, v->c1, NULL)) != COSA_OK) {
+            snprintf(v->msg, sizeof v->msg, "no consistent coupling variables at t = %g", t[j]);
+            return st;
+        }
+        push_history(v, t[j], v->c1);
+    }
+    memcpy(v->xN, X + (np - 1) * nx, nx * sizeof *v->xN);
+    return cosa_master_init(v->m, t[np - 1], v->xN, NULL, NULL);
+}
+
+/* Feedthrough and the coupling bodies at the start: a state is a coupling
+ * body's if it enters (dg/dx) an output that phi depends on. */
+static cosa_status structure(struct vo *v)
+{
+    const double t = v->T[0];
+    /* v->y1 holds the outputs at t_s from the start-up */
+    cosa_status st = cosa_unitset_coupling_eval(v->set, t, v->y1, v->c1, v->Phy);
+    if (st != COSA_OK)
+        return st;
+    const size_t nc = v->nc;
+    for (size_t i = 0; i < v->nunits; i++) {
+        cosa_unit *u = cosa_unitset_unit(v->set, i);
+        size_t ox, ou, oy;
+        cosa_unitset_offsets(v->set, i, &ox, &ou, &oy);
+        double *Cm = v->fdwork + v->woff[i], *Dm = Cm + u->ny * u->nx, *ui = Dm + u->ny * u->nu;
+        if (!u->ny)
+            continue;
+        double *uall = v->tmp;
+        if ((st = cosa_unitset_inputs(v->set, t, v->y1, uall, NULL)) != COSA_OK)
+            return st;
+        for (size_t l = 0; l < u->nu; l++)
+            ui[l] = uall[ou + l];
+        if ((st = cosa_unit_jacobian(u, t, v->xN + ox, ui, 0, NULL, NULL, Cm, u->nu ? Dm : NULL)) !=
+            COSA_OK)
+            return st;
+        for (size_t q = 0; q < u->ny * u->nu; q++)
+            v->feedthrough |= Dm[q] != 0.0;
+        for (size_t r = 0; r < u->ny; r++) {
+            int used = 0;
+            for (size_t c = 0; c < nc; c++)
+                used |= v->Phy[c + (oy + r) * nc] != 0.0;
+            if (!used)
+                continue;
+            for (size_t k = 0; k < u->nx; k++)
+                if (Cm[r + k * u->ny] != 0.0)
+                    v->cbody[ox + k] = 1;
+        }
+    }
+    return COSA_OK;
+}
+
+/* ---- the run --------------------------------------------------------------------- */
+
+cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
+                        const cosa_vo_opts *o, cosa_vo_result **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!set || !ref || !o)
+        return COSA_EINVAL;
+    cosa_status st = check_opts(set, o);
+    if (st != COSA_OK)
+        return st;
+    struct vo *v = NULL;
+    if ((st = vo_create(set, o, &v)) != COSA_OK)
+        return st;
+    if (!(v->o.rtol_u > 0.0))
+        v->o.rtol_u = v->o.rtol;
+    const size_t nx = v->nx;
+    cosa_vo_result *r = calloc(1, sizeof *r);
+    const int K = o->control == COSA_VO_CONTROL_ORDER ? o->kmax : o->k;
+    double *X = calloc(nx * ((size_t)K + 2) + 1, sizeof *X);
+    struct hist_ctx hc = {.v = v};
+    hc.V = calloc(v->nc * (VO_NH + 1) + v->nc + 1, sizeof(double));
+    struct rec rc = {0};
+    if (!r || !X || !hc.V) {
+        st = COSA_ENOMEM;
+        goto done;
+    }
+    hc.dd = hc.V + v->nc * (VO_NH + 1);
+    r->nx = nx;
+    r->nc = v->nc;
+    r->coupling_body = calloc(nx + 1, 1);
+    if (!r->coupling_body) {
+        st = COSA_ENOMEM;
+        goto done;
+    }
+    if ((st = startup(v, ref, refctx, K, X)) != COSA_OK || (st = structure(v)) != COSA_OK) {
+        snprintf(r->reason, sizeof r->reason, "%s", v->msg);
+        goto done;
+    }
+    memcpy(r->coupling_body, v->cbody, nx);
+    const double ts = v->T[0];
+    r->t_start = ts;
+    if ((st = record_point(r, &rc, ts, v->xN)) != COSA_OK)
+        goto done;
+    const int fixed = o->control == COSA_VO_CONTROL_NONE;
+    const size_t nfixed = fixed ? (size_t)fmax(1.0, round(o->tend / o->H)) : 0;
+    const double tend = fixed ? ts + (double)nfixed * o->H : ts + o->tend;
+    const size_t maxatt = o->max_attempts ? o->max_attempts : 10000000u;
+    cosa_vo_control_params cp = {.order = o->control == COSA_VO_CONTROL_ORDER,
+                                 .kmax = o->control == COSA_VO_CONTROL_ORDER ? o->kmax
+                                                                              : COSA_VO_KMAX,
+                                 .sf = o->sf, .rmin = o->rmin, .rmax = o->rmax, .hmin = o->hmin};
+    cosa_vo_control_state cs;
+    cosa_vo_control_reset(&cs);
+    cosa_vo_history hist = {.sdn = hist_sdn, .etilde = hist_etilde, .ctx = &hc};
+    v->k = o->k;
+    double H = o->H;
+    double hsum = 0.0;
+    r->H_min = INFINITY;
+    r->H_max = 0.0;
+    r->status = COSA_VO_OK;
+    while (fixed ? r->steps < nfixed : v->T[0] < tend) {
+        if (r->nattempts >= maxatt) {
+            r->status = COSA_VO_MAXSTEPS;
+            snprintf(r->reason, sizeof r->reason, "%zu attempts without reaching the end",
+                     r->nattempts);
+            break;
+        }
+        /* the step: fixed, or clipped to end at t_s + tend */
+        int last = 0;
+        if (fixed)
+            v->H = o->H;
+        else {
+            v->H = H;
+            const double left = tend - v->T[0];
+            if (v->H >= left * (1.0 - 1e-12))
+                v->H = left, last = 1;
+        }
+        set_nodes(v);
+        read_states(v, v->xN);
+        v->corr_iters = 0;
+        v->corr_failed = 0;
+        cosa_vo_control_input in = {.H = v->H, .k = v->k,
+                                    .state_est = o->estimator ? o->estimator->on_states : 1};
+        st = step_constants(v);
+        if (st == COSA_OK)
+            st = o->coupling == COSA_VO_IMPLICIT ? attempt_implicit(v) : attempt_explicit(v);
+        int unit_failed = 0;
+        if (st != COSA_OK) {
+            if (st == COSA_ENOMEM || st == COSA_EINVAL)
+                goto done;
+            unit_failed = 1; /* a result: the step is repeated smaller or the run stops */
+            in.err_pos = in.err_vel = in.err_u = INFINITY;
+            cosa_master_reject(v->m);
+        } else
+            estimate(v, &in);
+        in.corr_failed = v->corr_failed || unit_failed;
+        const double tnew = v->T[0] + v->H;
+        cosa_vo_decision d = {.accept = !in.corr_failed, .k = v->k, .H = v->H};
+        if (!fixed) {
+            if ((st = cosa_vo_control_decide(&cp, &cs, &in, &hist, &d)) != COSA_OK)
+                goto done;
+        } else if (unit_failed || in.corr_failed) {
+            d.accept = 0;
+        }
+        if ((st = record_attempt(r, &rc, tnew, v->H, v->k, d.accept, &in, v->corr_iters)) !=
+            COSA_OK)
+            goto done;
+        r->corrector_iters += (size_t)v->corr_iters;
+        if (fixed && !d.accept) {
+            r->status = COSA_VO_DIVERGED;
+            snprintf(r->reason, sizeof r->reason, "t = %.6g: %s", tnew,
+                     unit_failed ? v->msg : "the corrector did not converge");
+            break;
+        }
+        if (d.accept) {
+            if ((st = cosa_master_commit(v->m)) != COSA_OK)
+                goto done;
+            push_history(v, fixed ? ts + (double)(r->steps + 1) * o->H : tnew, v->c1);
+            if (last) /* exactly at the end */
+                v->T[0] = tend;
+            r->steps++;
+            r->k_hist[v->k]++;
+            hsum += v->H;
+            r->H_min = fmin(r->H_min, v->H);
+            r->H_max = fmax(r->H_max, v->H);
+            read_states(v, v->x1);
+            if ((st = record_point(r, &rc, v->T[0], v->x1)) != COSA_OK)
+                goto done;
+        } else if ((st = cosa_master_reject(v->m)) != COSA_OK)
+            goto done;
+        if (!fixed) {
+            if (d.k != v->k)
+                r->k_changes++;
+            v->k = d.k;
+            H = d.H;
+            if (d.stop) {
+                r->status = COSA_VO_HMIN;
+                snprintf(r->reason, sizeof r->reason, "t = %.6g: the macro step %.3g is <= hmin",
+                         v->T[0], d.H);
+                break;
+            }
+        }
+    }
+    r->rejected = r->nattempts - r->steps;
+    r->t_end = v->T[0];
+    r->H_mean = r->steps ? hsum / (double)r->steps : NAN;
+    if (!r->steps)
+        r->H_min = r->H_max = NAN;
+    /* the reference at the accepted macro points */
+    {
+        const size_t n = r->steps + 1;
+        double *tt = malloc((n + 1) * sizeof *tt), *XX = malloc((n + 1) * nx * sizeof *XX + 1);
+        r->xref = malloc(n * nx * sizeof *r->xref + 1);
+        if (!tt || !XX || !r->xref) {
+            free(tt);
+            free(XX);
+            st = COSA_ENOMEM;
+            goto done;
+        }
+        tt[0] = 0.0;
+        memcpy(tt + 1, r->t, n * sizeof *tt);
+        st = ref(refctx, n + 1, tt, XX);
+        if (st == COSA_OK)
+            memcpy(r->xref, XX + nx, n * nx * sizeof *XX);
+        free(tt);
+        free(XX);
+        if (st != COSA_OK) {
+            snprintf(r->reason, sizeof r->reason, "the reference failed");
+            goto done;
+        }
+        summarize(r);
+    }
+done:
+    free(X);
+    free(hc.V);
+    vo_free(v);
+    if (st == COSA_OK)
+        *out = r;
+    else
+        cosa_vo_result_free(r);
+    return st;
+}
+
+/* ---- one step from the reference (cosa estimate) --------------------------------- */
+
+static double norm2_sel(const struct vo *v, const double *a, const double *b, int vel)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < v->nx; i++)
+        if (v->is_vel[i] == vel) {
+            const double d = b ? a[i] - b[i] : a[i];
+            s += d * d;
+        }
+    return sqrt(s);
+}
+
+cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
+                                  const cosa_vo_opts *o, double t0, cosa_vo_estimate *out)
+{
+    if (!set || !ref || !o || !out || !o->estimator)
+        return COSA_EINVAL;
+    cosa_vo_opts oo = *o;
+    oo.control = COSA_VO_CONTROL_NONE;
+    oo.tend = o->H;
+    if (oo.kmax < oo.k)
+        oo.kmax = oo.k;
+    cosa_status st = check_opts(set, &oo);
+    if (st != COSA_OK)
+        return st;
+    if (!isfinite(t0) || t0 < (double)(o->k + 1) * o->H * (1.0 - 1e-12))
+        return COSA_ERANGE;
+    struct vo *v = NULL;
+    if ((st = vo_create(set, &oo, &v)) != COSA_OK)
+        return st;
+    if (!(v->o.rtol_u > 0.0))
+        v->o.rtol_u = v->o.rtol;
+    const size_t nx = v->nx, np = (size_t)o->k + 2;
+    /* times: [0,] t0 - (k+1) H, ..., t0, t0 + H */
+    double t[VO_NH + 4];
+    size_t n = 0, first;
+    const double tfirst = t0 - (double)(np - 1) * o->H;
+    if (tfirst > 0.0)
+        t[n++] = 0.0;
+    first = n;
+    for (size_t j = 0; j < np; j++)
+        t[n++] = j + 1 == np ? t0 : fmax(0.0, t0 - (double)(np - 1 - j) * o->H);
+    t[n++] = t0 + o->H;
+    double *X = calloc(nx * n + 1, sizeof *X), *c1ex = calloc(v->nc + 1, sizeof *c1ex);
+    if (!X || !c1ex) {
+        st = COSA_ENOMEM;
+        goto done;
+    }
+    if ((st = ref(refctx, n, t, X)) != COSA_OK)
+        goto done;
+    v->nh = 0;
+    for (size_t j = 0; j < np; j++) {
+        const double *xj = X + (first + j) * nx;
+        memset(v->y1, 0, v->ny * sizeof *v->y1);
+        if ((st = cosa_unitset_loop_solve(set, t[first + j], xj, v->y1)) != COSA_OK ||
+            (st = cosa_unitset_coupling_eval(set, t[first + j], v->y1, v->c1, NULL)) != COSA_OK)
+            goto done;
+        push_history(v, t[first + j], v->c1);
+    }
+    memcpy(v->xN, X + (first + np - 1) * nx, nx * sizeof *v->xN);
+    if ((st = cosa_master_init(v->m, t0, v->xN, NULL, NULL)) != COSA_OK ||
+        (st = structure(v)) != COSA_OK)
+        goto done;
+    /* the exact u at T_{N+1} */
+    const double *xend = X + (n - 1) * nx;
+    memset(v->yh, 0, v->ny * sizeof *v->yh);
+    if ((st = cosa_unitset_loop_solve(set, t0 + o->H, xend, v->yh)) != COSA_OK ||
+        (st = cosa_unitset_coupling_eval(set, t0 + o->H, v->yh, c1ex, NULL)) != COSA_OK)
+        goto done;
+    v->k = o->k;
+    v->H = o->H;
+    set_nodes(v);
+    if ((st = step_constants(v)) != COSA_OK)
+        goto done;
+    st = o->coupling == COSA_VO_IMPLICIT ? attempt_implicit(v) : attempt_explicit(v);
+    if (st != COSA_OK)
+        goto done;
+    o->estimator->estimate(v);
+    memset(out, 0, sizeof *out);
+    out->err_pos = norm2_sel(v, v->x1, xend, 0);
+    out->err_vel = norm2_sel(v, v->x1, xend, 1);
+    out->est_pos = norm2_sel(v, v->epsx, NULL, 0);
+    out->est_vel = norm2_sel(v, v->epsx, NULL, 1);
+    double eu = 0.0, su = 0.0;
+    for (size_t i = 0; i < v->nc; i++) {
+        eu += (v->cpred[i] - c1ex[i]) * (v->cpred[i] - c1ex[i]);
+        su += v->epsu[i] * v->epsu[i];
+    }
+    out->err_u = sqrt(eu);
+    out->est_u = sqrt(su);
+    cosa_master_reject(v->m);
+done:
+    free(X);
+    free(c1ex);
+    vo_free(v);
+    return st;
+}

@@ -1,0 +1,443 @@
+/* test_vo.c -- the variable-order engine (lib/td/vo_*.c, issue 11) against
+ * independent routes: the error constants C^k against their closed forms;
+ * fixed-step global convergence of order k+1 (explicit and implicit, k =
+ * 0..4) against the exact monolithic solution; exact linear unit steps
+ * against CVODE; the implicit corrector's fixed point reached by every
+ * interface Jacobian; the local-error orders of `cosa estimate`'s step and
+ * the estimators' est/err -> 1; a controlled run; thread independence; a
+ * coupling function that equals u = L y; bad options. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+
+#include "cosa.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* ---- fixture: the linear two-mass oscillator as exact units ---------------- */
+
+struct fx {
+    const cosa_model *m;
+    cosa_system *sys;
+    cosa_odesys *os;
+    cosa_unit *u[4];
+    size_t n;
+    cosa_unitset *set;
+    double x0[16];
+    unsigned char is_vel[16];
+};
+
+static cosa_status ref_exact(void *ctx, size_t n, const double *t, double *X)
+{
+    struct fx *f = ctx;
+    cosa_reftraj *r = NULL;
+    cosa_status st = cosa_reftraj_exact_at(f->sys, f->x0, n, t, &r);
+    if (st == COSA_OK)
+        memcpy(X, r->x, n * r->nx * sizeof *X);
+    cosa_reftraj_free(r);
+    return st;
+}
+
+static void fx_init(struct fx *f, const char *integrator)
+{
+    memset(f, 0, sizeof *f);
+    f->m = cosa_model_find("twomass");
+    cr_assert_not_null(f->m);
+    double par[64];
+    cosa_model_defaults(f->m, par);
+    cr_assert_eq(f->m->create(f->m, par, &f->sys), COSA_OK);
+    cr_assert_eq(f->m->initial_state(f->m, par, f->x0), COSA_OK);
+    cr_assert_eq(cosa_odesys_from_linear(f->sys, &f->os), COSA_OK);
+    f->n = cosa_system_nsub(f->sys);
+    cosa_integrator in;
+    cr_assert_eq(cosa_integrator_parse(integrator, &in), COSA_OK);
+    in.rtol = 1e-12;
+    size_t ox = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const cosa_ode *sub = cosa_odesys_sub(f->os, i);
+        for (size_t k = 0; k < sub->nx; k++)
+            f->is_vel[ox + k] = sub->kick ? sub->kick[k] : 1;
+        ox += sub->nx;
+        cr_assert_eq(in.kind == COSA_INTEGRATOR_EXACT
+                         ? cosa_unit_linear_from_system(f->sys, i, &f->u[i])
+                         : cosa_unit_ode_create(sub, &in, &f->u[i]),
+                     COSA_OK);
+    }
+    cr_assert_eq(cosa_unitset_create(f->n, f->u, cosa_system_L(f->sys), NULL, &f->set), COSA_OK);
+}
+
+static void fx_free(struct fx *f)
+{
+    cosa_unitset_free(f->set);
+    for (size_t i = 0; i < f->n; i++)
+        cosa_unit_free(f->u[i]);
+    cosa_odesys_free(f->os);
+    cosa_system_free(f->sys);
+}
+
+static cosa_vo_opts opts(struct fx *f, cosa_vo_coupling_kind c, int k, double H, double tend)
+{
+    cosa_vo_opts o;
+    cosa_vo_opts_default(&o);
+    o.coupling = c;
+    o.k = k;
+    o.kmax = 5;
+    o.H = H;
+    o.tend = tend;
+    o.is_vel = f->is_vel;
+    return o;
+}
+
+static cosa_vo_result *run(struct fx *f, const cosa_vo_opts *o)
+{
+    cosa_vo_result *r = NULL;
+    cosa_status st = cosa_vo_run(f->set, ref_exact, f, o, &r);
+    cr_assert_eq(st, COSA_OK, "cosa_vo_run: %s", cosa_strerror(st));
+    cr_assert_not_null(r);
+    return r;
+}
+
+/* componentwise scale-free difference of the end states of two runs:
+ * max_i |a_i - b_i| / max_n |xref_i,n| */
+static double end_diff(const cosa_vo_result *a, const cosa_vo_result *b)
+{
+    cr_assert_eq(a->steps, b->steps);
+    const size_t nx = a->nx, N = a->steps;
+    double d = 0.0;
+    for (size_t i = 0; i < nx; i++) {
+        double s = 0.0;
+        for (size_t n = 0; n <= N; n++)
+            s = fmax(s, fabs(a->xref[i + n * nx]));
+        d = fmax(d, fabs(a->x[i + N * nx] - b->x[i + N * nx]) / s);
+    }
+    return d;
+}
+
+/* ---- error constants (eqs 17, 20) ------------------------------------------- */
+
+/* Uniform steps, s_j = -j: C_vel^k are the Adams-Bashforth gammas 1, 1/2,
+ * 5/12, 3/8 and C_pos^k = int_0^1 (1-s) L^k = 1/2, 1/6, 1/8, 19/180 (by hand
+ * from L^1 = s, L^2 = s(s+1)/2, L^3 = s(s+1)(s+2)/6).  8-point Gauss-Legendre
+ * is exact for these degrees: only rounding, a few ulps of sums of 8 terms. */
+Test(vo_constants, uniform_closed_forms)
+{
+    const double s[4] = {0.0, -1.0, -2.0, -3.0};
+    const double cv[4] = {1.0, 0.5, 5.0 / 12.0, 3.0 / 8.0};
+    const double cp[4] = {0.5, 1.0 / 6.0, 1.0 / 8.0, 19.0 / 180.0};
+    for (int k = 0; k < 4; k++) {
+        double a, b;
+        cr_assert_eq(cosa_vo_error_constants(k, s, &a, &b), COSA_OK);
+        cr_expect(fabs(a - cp[k]) <= 16 * DBL_EPSILON * cp[k], "C_pos^%d = %.17g", k, a);
+        cr_expect(fabs(b - cv[k]) <= 16 * DBL_EPSILON * cv[k], "C_vel^%d = %.17g", k, b);
+    }
+}
+
+/* Non-uniform, k = 2, s = (0, -2): L = s (s + 2) / 3, so C_vel = (1/3 + 1)/3
+ * = 4/9 and C_pos = int (1-s) s (s+2)/3 = (-1/4 - 1/3 + 1)/3 = 5/36. */
+Test(vo_constants, nonuniform_closed_form)
+{
+    const double s[2] = {0.0, -2.0};
+    double a, b;
+    cr_assert_eq(cosa_vo_error_constants(2, s, &a, &b), COSA_OK);
+    cr_expect(fabs(a - 5.0 / 36.0) <= 16 * DBL_EPSILON, "C_pos = %.17g", a);
+    cr_expect(fabs(b - 4.0 / 9.0) <= 16 * DBL_EPSILON, "C_vel = %.17g", b);
+    cr_expect_eq(cosa_vo_error_constants(-1, s, &a, &b), COSA_ERANGE);
+    const double bad[2] = {0.0, 1.0}; /* a node at T_{N+1} */
+    cr_expect_eq(cosa_vo_error_constants(2, bad, &a, &b), COSA_ERANGE);
+}
+
+/* ---- fixed-step convergence ---------------------------------------------------- */
+
+/* Global error (eq 36 over all states) of order k+1 (sect. 4: the coupling
+ * variables are O(H^(k+1)), the global error inherits it).  Measured between
+ * H = 1e-4 and 5e-5 over 0.02 s, where the observed orders are within 0.06
+ * of k+1 for k = 0..4; the bound 0.2 leaves room for the next term of the
+ * expansion (relative size O(H omega), omega ~ 1e3 here) and still tells
+ * k+1 from k or k+2. */
+static void convergence(cosa_vo_coupling_kind c, cosa_vo_jacobian jac)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    for (int k = 0; k <= 4; k++) {
+        double e[2];
+        for (int j = 0; j < 2; j++) {
+            cosa_vo_opts o = opts(&f, c, k, j ? 5e-5 : 1e-4, 0.02);
+            o.jacobian = jac;
+            cosa_vo_result *r = run(&f, &o);
+            cr_assert_eq(r->status, COSA_VO_OK);
+            cr_assert_eq(r->steps, j ? 400u : 200u);
+            cr_assert_eq(r->rejected, 0u);
+            e[j] = r->e36_all;
+            cosa_vo_result_free(r);
+        }
+        const double order = log2(e[0] / e[1]);
+        cr_expect(fabs(order - (k + 1)) < 0.2, "%s k = %d: order %.3f (e %.3g -> %.3g)",
+                  c == COSA_VO_IMPLICIT ? "implicit" : "explicit", k, order, e[0], e[1]);
+    }
+    fx_free(&f);
+}
+
+Test(vo_fixed, explicit_order_k_plus_1) { convergence(COSA_VO_EXPLICIT, COSA_VO_JAC_FD); }
+Test(vo_fixed, implicit_order_k_plus_1) { convergence(COSA_VO_IMPLICIT, COSA_VO_JAC_EXACT); }
+
+/* Exact unit steps against CVODE units at rtol 1e-12 (the same scheme, the
+ * same history): the difference is CVODE's own error, ~1e-12 per step
+ * relative, summed over 200 steps and amplified by the coupling's
+ * sensitivity; 1e-7 of the states' scale is far above it and far below the
+ * scheme's own error (~1e-4 for k = 1 here). */
+Test(vo_fixed, exact_units_match_cvode)
+{
+    struct fx fe, fc;
+    fx_init(&fe, "exact");
+    fx_init(&fc, "cvode");
+    cosa_vo_opts oe = opts(&fe, COSA_VO_EXPLICIT, 1, 1e-4, 0.02);
+    cosa_vo_opts oc = opts(&fc, COSA_VO_EXPLICIT, 1, 1e-4, 0.02);
+    cosa_vo_result *a = run(&fe, &oe), *b = run(&fc, &oc);
+    const double d = end_diff(a, b);
+    cr_expect(d < 1e-7, "exact vs CVODE units: %.3g", d);
+    cr_expect(a->e36_all > 1e-6, "the scheme's error %.3g must dominate", a->e36_all);
+    cosa_vo_result_free(a);
+    cosa_vo_result_free(b);
+    fx_free(&fe);
+    fx_free(&fc);
+}
+
+/* The corrector converges to the same fixed point with every interface
+ * Jacobian: the Jacobian only changes the path (for these linear units the
+ * exact one converges in one Newton step, fd and los in a few).  Each
+ * step's fixed point is met to corr_tol = 1e-10 relative in u; over 200
+ * steps the states then differ by far less than 1e-8 of their scale. */
+Test(vo_fixed, implicit_jacobians_reach_the_same_fixed_point)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    cosa_vo_result *r[3];
+    const cosa_vo_jacobian jac[3] = {COSA_VO_JAC_EXACT, COSA_VO_JAC_FD, COSA_VO_JAC_LOS};
+    for (int j = 0; j < 3; j++) {
+        cosa_vo_opts o = opts(&f, COSA_VO_IMPLICIT, 2, 1e-4, 0.02);
+        o.jacobian = jac[j];
+        r[j] = run(&f, &o);
+        cr_assert_eq(r[j]->status, COSA_VO_OK);
+    }
+    /* exact: one Newton step and one verifying integration per macro step */
+    cr_expect_eq(r[0]->corrector_iters, 2 * r[0]->steps);
+    for (int j = 1; j < 3; j++) {
+        const double d = end_diff(r[0], r[j]);
+        cr_expect(d < 1e-8, "jacobian %d vs exact: %.3g", j, d);
+        cr_expect(r[j]->corrector_iters >= r[0]->corrector_iters);
+    }
+    for (int j = 0; j < 3; j++)
+        cosa_vo_result_free(r[j]);
+    fx_free(&f);
+}
+
+/* A coupling function that is u = L y itself (S = I) gives the run without
+ * one, to rounding (the same sums in another order). */
+static cosa_status phi_L(void *ctx, double t, const double *y, double *c, double *J)
+{
+    const cosa_system *sys = ctx;
+    const size_t nu = cosa_system_nu(sys), ny = cosa_system_ny(sys);
+    const double *L = cosa_system_L(sys);
+    for (size_t i = 0; i < nu; i++) {
+        double a = 0.0;
+        for (size_t l = 0; l < ny; l++)
+            a += L[i + l * nu] * y[l];
+        c[i] = a;
+    }
+    if (J)
+        memcpy(J, L, nu * ny * sizeof *J);
+    return COSA_OK;
+}
+
+Test(vo_fixed, coupling_function_equal_to_L)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 2, 1e-4, 0.02);
+    cosa_vo_result *a = run(&f, &o);
+    const size_t nu = cosa_system_nu(f.sys);
+    double S[64] = {0};
+    for (size_t i = 0; i < nu; i++)
+        S[i + i * nu] = 1.0;
+    cosa_coupling cp = {.nc = nu, .phi = phi_L, .S = S, .ctx = f.sys};
+    cr_assert_eq(cosa_unitset_set_coupling(f.set, &cp), COSA_OK);
+    cr_expect_eq(cosa_unitset_nc(f.set), nu);
+    cosa_vo_result *b = run(&f, &o);
+    const double d = end_diff(a, b);
+    cr_expect(d < 1e-12, "phi = L y vs u = L y: %.3g", d);
+    /* the MBCorr master does not take a set with coupling variables */
+    cosa_scheme zoh;
+    cosa_scheme_parse("zoh", &zoh);
+    cosa_master *m = NULL;
+    cr_expect_eq(cosa_master_create(f.set, &zoh, 1e-4, NULL, &m), COSA_EUNSUPPORTED);
+    cosa_vo_result_free(a);
+    cosa_vo_result_free(b);
+    fx_free(&f);
+}
+
+/* ---- threads --------------------------------------------------------------------- */
+
+/* The units of a step (and the FD perturbations) run in parallel, each on
+ * its own data: the result is bitwise that of one thread. */
+Test(vo_threads, one_and_two_threads_bitwise)
+{
+#ifdef _OPENMP
+    struct fx f;
+    fx_init(&f, "cvode");
+    cosa_vo_result *r[2];
+    for (int j = 0; j < 2; j++) {
+        omp_set_num_threads(j + 1);
+        cosa_vo_opts o = opts(&f, COSA_VO_IMPLICIT, 1, 1e-4, 0.01);
+        o.estimator = cosa_vo_estimator_lookup("immilne");
+        o.control = COSA_VO_CONTROL_ORDER;
+        r[j] = run(&f, &o);
+    }
+    cr_expect_eq(r[0]->nattempts, r[1]->nattempts);
+    cr_expect_eq(r[0]->steps, r[1]->steps);
+    cr_expect(memcmp(r[0]->x, r[1]->x, (r[0]->steps + 1) * r[0]->nx * sizeof(double)) == 0,
+              "1 and 2 threads differ");
+    cr_expect(memcmp(r[0]->aH, r[1]->aH, r[0]->nattempts * sizeof(double)) == 0);
+    cosa_vo_result_free(r[0]);
+    cosa_vo_result_free(r[1]);
+    fx_free(&f);
+#else
+    cr_log_warn("built without OpenMP: one thread only");
+#endif
+}
+
+/* ---- controlled runs ----------------------------------------------------------- */
+
+/* Order and step control on the linear oscillator: the run ends exactly at
+ * t_s + tend, the degree history adds up, and the global error is of the
+ * size the tolerance asks for (rtol 1e-5 per step; eq 36 over 300 ms of a
+ * lightly damped oscillation, well below 1e-2). */
+Test(vo_control_run, order_control_reaches_the_end)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    const char *est[3] = {"exlocal", "exmilne", "exslocal"};
+    for (int e = 0; e < 3; e++) {
+        cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.1);
+        o.estimator = cosa_vo_estimator_lookup(est[e]);
+        o.control = COSA_VO_CONTROL_ORDER;
+        cosa_vo_result *r = run(&f, &o);
+        cr_expect_eq(r->status, COSA_VO_OK, "%s: %s", est[e], r->reason);
+        cr_expect_eq(r->t_end, r->t_start + 0.1);
+        cr_expect_eq(r->t_start, 6 * 1e-4); /* (kmax + 1) H0 */
+        size_t sum = 0;
+        for (int k = 0; k <= COSA_VO_KMAX; k++)
+            sum += r->k_hist[k];
+        cr_expect_eq(sum, r->steps);
+        cr_expect_eq(r->nattempts, r->steps + r->rejected);
+        cr_expect(r->k_changes > 0, "%s: the degree never changed", est[e]);
+        cr_expect(r->H_max > r->H_min);
+        cr_expect(r->e36_all < 1e-2, "%s: e36 %.3g", est[e], r->e36_all);
+        cosa_vo_result_free(r);
+    }
+    fx_free(&f);
+}
+
+/* ---- one step from the reference (cosa estimate) ---------------------------- */
+
+/* Local errors of orders k+3 (positions), k+2 (velocities), k+1 (u), and
+ * every estimator's estimate converging to them one order faster (sect. 4):
+ * slopes over H = h0, h0/2 (h0 chosen per k so that the errors stay far
+ * above rounding).  Bounds: 0.3 on the error slopes (two-point slopes in
+ * the asymptotic range, measured within 0.1), and est/err within 10 % of 1
+ * at the smaller H. */
+Test(vo_estimate, orders_and_est_over_err)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    const char *names[5] = {"exlocal", "exmilne", "exslocal", "immilne", "imslocal"};
+    for (int e = 0; e < 5; e++) {
+        const cosa_vo_estimator *est = cosa_vo_estimator_lookup(names[e]);
+        for (int k = 0; k <= 2; k++) {
+            const double h0 = k == 0 ? 2e-5 : k == 1 ? 4e-5 : 1e-4;
+            cosa_vo_estimate r[2];
+            for (int j = 0; j < 2; j++) {
+                cosa_vo_opts o = opts(&f, cosa_vo_estimator_implicit(est) ? COSA_VO_IMPLICIT
+                                                                           : COSA_VO_EXPLICIT,
+                                      k, j ? h0 / 2 : h0, 1.0);
+                o.estimator = est;
+                o.jacobian = COSA_VO_JAC_EXACT;
+                cr_assert_eq(cosa_vo_estimate_step(f.set, ref_exact, &f, &o, 0.01, &r[j]),
+                             COSA_OK);
+            }
+            if (cosa_vo_estimator_on_states(est)) {
+                const double op = log2(r[0].err_pos / r[1].err_pos);
+                const double ov = log2(r[0].err_vel / r[1].err_vel);
+                cr_expect(fabs(op - (k + 3)) < 0.3, "%s k %d: pos order %.3f", names[e], k, op);
+                cr_expect(fabs(ov - (k + 2)) < 0.3, "%s k %d: vel order %.3f", names[e], k, ov);
+                cr_expect(fabs(r[1].est_pos / r[1].err_pos - 1) < 0.1, "%s k %d: est/err pos %.4f",
+                          names[e], k, r[1].est_pos / r[1].err_pos);
+                cr_expect(fabs(r[1].est_vel / r[1].err_vel - 1) < 0.1, "%s k %d: est/err vel %.4f",
+                          names[e], k, r[1].est_vel / r[1].err_vel);
+            } else {
+                const double ou = log2(r[0].err_u / r[1].err_u);
+                cr_expect(fabs(ou - (k + 1)) < 0.3, "%s k %d: u order %.3f", names[e], k, ou);
+                cr_expect(fabs(r[1].est_u / r[1].err_u - 1) < 0.1, "%s k %d: est/err u %.4f",
+                          names[e], k, r[1].est_u / r[1].err_u);
+            }
+        }
+    }
+    fx_free(&f);
+}
+
+/* ---- bad options ------------------------------------------------------------------- */
+
+Test(vo_bad, options_rejected)
+{
+    struct fx f, fc;
+    fx_init(&f, "exact");
+    fx_init(&fc, "cvode");
+    cosa_vo_result *r = NULL;
+    cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
+    o.estimator = cosa_vo_estimator_lookup("immilne"); /* the other coupling */
+    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_EUNSUPPORTED);
+    o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
+    o.control = COSA_VO_CONTROL_STEP; /* no estimator */
+    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_EUNSUPPORTED);
+    o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
+    o.kmax = 9;
+    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE);
+    o = opts(&f, COSA_VO_EXPLICIT, 4, 1e-4, 0.01);
+    o.kmax = 3; /* degree above kmax */
+    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE);
+    const double bad[][2] = {{0.0, 1}, {-1e-5, 1}, {NAN, 1}, {INFINITY, 1}};
+    for (size_t i = 0; i < 4; i++) {
+        o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
+        o.rtol = bad[i][0];
+        cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE, "rtol %g",
+                     bad[i][0]);
+        o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
+        o.sf = bad[i][0];
+        cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE, "sf %g", bad[i][0]);
+    }
+    o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
+    o.rmin = 1.0;
+    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE);
+    o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
+    o.rmax = 1.0;
+    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE);
+    o = opts(&f, COSA_VO_EXPLICIT, 1, -1e-4, 0.01);
+    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE);
+    /* exact Jacobian on CVODE (nonlinear-capable) units */
+    o = opts(&fc, COSA_VO_IMPLICIT, 1, 1e-4, 0.01);
+    o.jacobian = COSA_VO_JAC_EXACT;
+    cr_expect_eq(cosa_vo_run(fc.set, ref_exact, &fc, &o, &r), COSA_EUNSUPPORTED);
+    cr_expect_null(r);
+    /* estimate: t0 before (k+1) H */
+    cosa_vo_estimate est;
+    o = opts(&f, COSA_VO_EXPLICIT, 2, 1e-3, 0.01);
+    o.estimator = cosa_vo_estimator_lookup("exmilne");
+    cr_expect_eq(cosa_vo_estimate_step(f.set, ref_exact, &f, &o, 2e-3, &est), COSA_ERANGE);
+    cr_expect_null(cosa_vo_estimator_lookup("nope"));
+    fx_free(&f);
+    fx_free(&fc);
+}

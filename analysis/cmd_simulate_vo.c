@@ -44,8 +44,12 @@ static void help(void)
            "k_hist (accepted steps per degree, K:N,...), k_changes, e36_coupling and e36_all\n"
            "(eq 36 over the accepted macro points after t_s: the coupling bodies' states /\n"
            "all states), e_end (max over the states of |z - z_ref| at the end divided by the\n"
-           "state's largest |z_ref| over the macro points).  A run that stops (H <= hmin,\n"
-           "divergence) is a result: exit 0.  Bad input: one line on stderr, exit 2.\n",
+           "state's largest |z_ref| over the macro points), cores (units + FD perturbations\n"
+           "+ master: the cores a fully parallel run uses per macro step), seconds_cosim and\n"
+           "seconds_reference (wall clock of the co-simulation and of the monolithic\n"
+           "reference).  Long chains (more than 20000 states) keep only the coupling bodies'\n"
+           "states: e36_all is nan.  A run that stops (H <= hmin, divergence) is a result:\n"
+           "exit 0.  Bad input: one line on stderr, exit 2.\n",
            vo_cli_help, cli_progress_help, cli_help_line);
 }
 
@@ -173,7 +177,9 @@ int cmd_simulate_vo(int argc, char **argv)
             (rc = scli_out_path(cmd, &out, gp, path, sizeof path)) != CLI_OK)
             goto out;
     }
+    const double wall0 = vo_cli_now();
     cosa_status st = cosa_vo_run(v.set, vo_cli_ref, &v, &v.vo, &r);
+    const double wall = vo_cli_now() - wall0;
     if (st != COSA_OK) {
         cli_error(cmd, "the run failed: %s%s%s", cosa_strerror(st), r ? ": " : "",
                   r ? r->reason : "");
@@ -201,6 +207,14 @@ int cmd_simulate_vo(int argc, char **argv)
     printf("%s\nk_changes %zu\n", r->steps ? "" : "none", r->k_changes);
     printf("e36_coupling %.17g\ne36_all %.17g\ne_end %.17g\n", r->e36_coupling, r->e36_all,
            r->e_end);
+    /* the cores a fully parallel run would use per macro step (sect. 6.4):
+     * every unit, the FD perturbations (one per unit input), the master */
+    size_t cores = v.nsub + 1;
+    if (v.vo.coupling == COSA_VO_IMPLICIT && v.vo.jacobian == COSA_VO_JAC_FD)
+        for (size_t i = 0; i < v.nsub; i++)
+            cores += cosa_unit_nu(v.units[i]);
+    printf("cores %zu\nseconds_cosim %.6g\nseconds_reference %.6g\n", cores,
+           wall - v.ref_seconds, v.ref_seconds);
     fflush(stdout);
     if (o.output || o.plot) {
         if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||

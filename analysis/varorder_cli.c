@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -164,16 +165,28 @@ void vo_cli_free(struct vo_cli *r)
     memset(r, 0, sizeof *r);
 }
 
-cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, double *X)
+double vo_cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, size_t nsel, const size_t *sel,
+                       double *X)
 {
     struct vo_cli *r = ctx;
     cosa_reftraj *ref = NULL;
-    cosa_status st = r->sys ? cosa_reftraj_exact_at(r->sys, r->x0, n, t, &ref)
-                            : cosa_reftraj_cvode_at(r->set, r->x0, n, t, r->refrtol, &ref);
+    const double t0 = vo_cli_now();
+    cosa_status st = r->sys && !sel
+                         ? cosa_reftraj_exact_at(r->sys, r->x0, n, t, &ref)
+                         : cosa_reftraj_cvode_sel(r->set, r->x0, n, t, r->refrtol, sel ? nsel : 0,
+                                                  sel, &ref);
     if (st != COSA_OK)
         return st;
-    memcpy(X, ref->x, n * r->nx * sizeof *X);
+    memcpy(X, ref->x, n * ref->nx * sizeof *X);
     cosa_reftraj_free(ref);
+    r->ref_seconds += vo_cli_now() - t0;
     return COSA_OK;
 }
 
@@ -378,6 +391,9 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
     const cosa_coupling *cp = cosa_odesys_coupling(r->os);
     if (st == COSA_OK && cp)
         st = cosa_unitset_set_coupling(r->set, cp);
+    size_t blo, bup;
+    if (st == COSA_OK && cosa_odesys_band(r->os, &blo, &bup))
+        st = cosa_unitset_set_band(r->set, blo, bup);
     if (st != COSA_OK) {
         cli_error(cmd, "cannot create the units: %s", cosa_strerror(st));
         return CLI_EFAIL;

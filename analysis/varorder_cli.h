@@ -35,6 +35,7 @@ struct vo_cli {
     cosa_vo_opts vo;
     cosa_scheme scheme;
     const char *iname;       /* the integrator's name                      */
+    double ref_seconds;      /* wall-clock time spent in the reference     */
 };
 
 /* Parse and check every option (one-line errors, CLI_EUSAGE), build the
@@ -44,7 +45,11 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
 void vo_cli_free(struct vo_cli *r);
 /* The reference callback (ctx: the struct vo_cli): exact for linear
  * models, CVODE at --ref-rtol otherwise. */
-cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, double *X);
+cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, size_t nsel, const size_t *sel,
+                       double *X);
+
+/* Wall-clock seconds (monotonic). */
+double vo_cli_now(void);
 
 int cmd_simulate_vo(int argc, char **argv);
 

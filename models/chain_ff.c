@@ -54,7 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHAIN_FF_NMAX 100000          /* masses (as chain)                      */
+#define CHAIN_FF_NMAX 1000000         /* masses (issue 11: n up to 1e6)         */
 #define SEED_MAX 4294967295.0         /* 2^32 - 1                               */
 #define PULSES_MAX 1e6                /* overlapping pulses per evaluation      */
 #define TANH_CUT 20.0                 /* |arg| beyond which tanh is +-1         */
@@ -459,9 +459,14 @@ static cosa_status create_ode(const cosa_model *m, const double *par, cosa_odesy
     size_t ou = 0;
     for (size_t g = 0; g < r; g++) {
         const size_t k = gsize(&L, g);
+        /* banded: x_i' = v_i (upper 1), v_i' = f(x_{i-1}, v_{i-1}, x_i, v_i,
+         * x_{i+1}, v_{i+1}) (lower 3, upper 2) with the states interleaved;
+         * CVODE then never forms a dense matrix (long chains) */
         subs[g] = (cosa_ode){.nx = 2 * k, .nu = gnu(&L, g), .ny = gny(&L, g), .f = f_unit,
                              .g = g_unit, .jac = jac_unit, .kick = d->kick,
-                             .user_data = &d->unit[g]};
+                             .user_data = &d->unit[g], .banded = 1,
+                             .band_lower = 2 * k - 1 < 3 ? 2 * k - 1 : 3,
+                             .band_upper = 2 * k - 1 < 2 ? 2 * k - 1 : 2};
         if (g > 0)
             S[ou + (g - 1) * nu] = -1.0;           /* fl_f = -u_{g-1}     */
         if (g + 1 < r)
@@ -478,6 +483,10 @@ static cosa_status create_ode(const cosa_model *m, const double *par, cosa_odesy
                         Lm[i + j * nu] += S[i + s * nu] * J0[s + j * nc];
     }
     st = cosa_odesys_create(out, r, subs, Lm, d, cff_free); /* owns d from here */
+    /* the whole chain, masses in order: the same bands (the coupling
+     * elements join neighbouring masses) */
+    if (st == COSA_OK)
+        st = cosa_odesys_set_band(*out, 3, 2);
     if (st == COSA_OK && nc) {
         const cosa_coupling cpl = {.nc = nc, .phi = phi, .S = S, .ctx = d};
         st = cosa_odesys_set_coupling(*out, &cpl);

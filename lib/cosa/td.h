@@ -52,6 +52,13 @@ typedef struct cosa_ode {
                                    Euler advances first (velocities, flag 1);
                                    the others (positions) then use them      */
     void *user_data;            /* passed to f, g, jac; not owned            */
+    int banded;                 /* 1: df/dx is banded (band_lower sub- and
+                                   band_upper super-diagonals): CVODE uses a
+                                   band matrix and its own band difference
+                                   quotients (jac is not used for df/dx), and
+                                   no dense nx x nx matrix is ever allocated
+                                   (long chains, issue 11)                   */
+    size_t band_lower, band_upper;
 } cosa_ode;
 
 /* A coupled nonlinear system: nsub ODE subsystems, stacked like eq 5, with
@@ -101,6 +108,12 @@ typedef struct cosa_coupling {
  * linear phi, L = S dphi/dy).  COSA_EINVAL for nc = 0 or a missing phi/S. */
 cosa_status cosa_odesys_set_coupling(cosa_odesys *s, const cosa_coupling *c);
 const cosa_coupling *cosa_odesys_coupling(const cosa_odesys *s); /* NULL: none */
+/* The bandwidths of the whole system's df/dx with the subsystems' states
+ * stacked (e.g. a chain with its masses in order): the CVODE reference then
+ * uses a band matrix (cosa_unitset_set_band).  Unset (cosa_odesys_band
+ * returns 0): dense. */
+cosa_status cosa_odesys_set_band(cosa_odesys *s, size_t lower, size_t upper);
+int cosa_odesys_band(const cosa_odesys *s, size_t *lower, size_t *upper);
 void *cosa_odesys_data(const cosa_odesys *s);
 
 /* ---- Integrators ---------------------------------------------------------- */
@@ -373,6 +386,10 @@ const cosa_energy_port *cosa_unitset_port(const cosa_unitset *set);
  * missing phi / S, COSA_ENONFINITE for a non-finite S. */
 cosa_status cosa_unitset_set_coupling(cosa_unitset *set, const cosa_coupling *c);
 int cosa_unitset_has_coupling(const cosa_unitset *set);
+/* The stacked system's bandwidths for the CVODE reference (band matrix and
+ * band difference quotients instead of the dense analytic Jacobian). */
+cosa_status cosa_unitset_set_band(cosa_unitset *set, size_t lower, size_t upper);
+int cosa_unitset_band(const cosa_unitset *set, size_t *lower, size_t *upper);
 /* nc: the coupling variables' count (nu without a coupling). */
 size_t cosa_unitset_nc(const cosa_unitset *set);
 /* S (nu x nc), or NULL without a coupling (S = I). */
@@ -783,6 +800,13 @@ cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, si
  * else COSA_ERANGE); the result's H is 0 (not equidistant). */
 cosa_status cosa_reftraj_cvode_at(cosa_unitset *set, const double *x0, size_t nsamples,
                                   const double *times, double rtol, cosa_reftraj **out);
+/* The same keeping only the states sel[0..nsel-1] (r->nx = nsel, no outputs:
+ * r->ny = 0): long chains whose full trajectory would not fit in memory.
+ * A unit set with bandwidths (cosa_unitset_set_band) is integrated with a
+ * band matrix (all three variants). */
+cosa_status cosa_reftraj_cvode_sel(cosa_unitset *set, const double *x0, size_t nsamples,
+                                   const double *times, double rtol, size_t nsel,
+                                   const size_t *sel, cosa_reftraj **out);
 /* Reference of a unit set by a fine co-simulation of the same units (for
  * units cosa cannot integrate as one ODE, e.g. nonlinear FMUs): scheme s
  * (e.g. SOH) at macro step H / factor from x0 at t = 0 (outputs from the
@@ -1138,9 +1162,11 @@ typedef enum cosa_vo_control_kind {
  * (Gauss-Legendre, exact for k <= 14).  k = 0: 1 and 1/2. */
 cosa_status cosa_vo_error_constants(int k, const double *s, double *cpos, double *cvel);
 
-/* The reference the engine reads: the monolithic states X (nx x n) at the
- * times t[0..n-1] (increasing, t[0] = 0) from the run's initial state. */
-typedef cosa_status (*cosa_vo_ref_fn)(void *ctx, size_t n, const double *t, double *X);
+/* The reference the engine reads: the monolithic states at the times
+ * t[0..n-1] (increasing, t[0] = 0) from the run's initial state, all of them
+ * (sel = NULL: X is nx x n) or the states sel[0..nsel-1] (X nsel x n). */
+typedef cosa_status (*cosa_vo_ref_fn)(void *ctx, size_t n, const double *t, size_t nsel,
+                                      const size_t *sel, double *X);
 
 typedef struct cosa_vo_opts {
     cosa_vo_coupling_kind coupling;
@@ -1160,6 +1186,9 @@ typedef struct cosa_vo_opts {
     const unsigned char *is_vel; /* nx: 1 velocity, 0 position (NULL: the
                               units' kick flags are not known: all velocities) */
     size_t max_attempts;   /* 0: 10^7                                        */
+    size_t store_max;      /* keep every state at the macro points when nx <=
+                              store_max (0: 20000), else only the coupling
+                              bodies' (e36_all is then NaN)                  */
 } cosa_vo_opts;
 
 /* Defaults of the issue: k 0, kmax 5, rtol 1e-5, atol_x 1e-3 rtol, atol_v
@@ -1173,7 +1202,11 @@ typedef enum cosa_vo_status {
 const char *cosa_vo_status_name(cosa_vo_status s); /* "ok", "hmin", "diverged", "max-steps" */
 
 typedef struct cosa_vo_result {
-    size_t nx, nc;
+    size_t nx;             /* states kept at the macro points (rows of x)   */
+    size_t nx_total;       /* the system's states                           */
+    size_t *stored;        /* nx: their indices in the stacked state        */
+    int all_stored;        /* 1: every state (stored[i] = i)                */
+    size_t nc;
     cosa_vo_status status;
     char reason[192];
     size_t steps, rejected, corrector_iters, k_changes;
@@ -1187,8 +1220,8 @@ typedef struct cosa_vo_result {
     size_t nattempts;
     double *at, *aH, *aerr_pos, *aerr_vel, *aerr_u;
     int *ak, *aacc, *aiters;
-    /* the accepted macro points n = 0..steps (0: t_s): times, states and
-     * the reference (nx x (steps+1)); coupling-body flags (nx) */
+    /* the accepted macro points n = 0..steps (0: t_s): times, the kept
+     * states and their reference (nx x (steps+1)); coupling-body flags (nx) */
     double *t, *x, *xref;
     unsigned char *coupling_body;
 } cosa_vo_result;

@@ -1,6 +1,7 @@
 /* integrator_cvode.c -- SUNDIALS CVODE (>= 6) as the integrator of an ODE
  * unit: BDF or Adams-Moulton, Newton with a dense linear solver (analytic
- * df/dx when the subsystem has Jacobians), restarted at every macro step
+ * df/dx when the subsystem has Jacobians) or, for a banded subsystem
+ * (cosa_ode.banded), a band solver with CVODE's band difference quotients, restarted at every macro step
  * because the input polynomial changes there, stopped exactly at its end.
  * Absolute tolerances per state (cosa/td.h, cosa_integrator.atol) come from
  * the largest |x_i| seen at the macro points since the last new state: that
@@ -14,7 +15,9 @@
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_band.h>
 #include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_band.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
 #define CVODE_MAXSTEPS 1000000L /* internal steps per macro step */
@@ -120,11 +123,18 @@ static cosa_status cv_setup(struct cvode_state *cs)
     if (CVodeInit(cs->mem, cv_rhs, cosa_unit_time(cs->pb.u), cs->y) != CV_SUCCESS ||
         CVodeSVtolerances(cs->mem, cfg->rtol, cs->atolv) != CV_SUCCESS)
         return COSA_ENOMEM;
-    cs->J = SUNDenseMatrix(n, n, cs->ctx);
-    cs->LS = cs->J ? SUNLinSol_Dense(cs->y, cs->J, cs->ctx) : NULL;
+    const cosa_ode *ode = cs->pb.ode;
+    if (ode->banded) { /* long chains: band matrix, CVODE's band difference quotients */
+        cs->J = SUNBandMatrix(n, (sunindextype)ode->band_upper, (sunindextype)ode->band_lower,
+                              cs->ctx);
+        cs->LS = cs->J ? SUNLinSol_Band(cs->y, cs->J, cs->ctx) : NULL;
+    } else {
+        cs->J = SUNDenseMatrix(n, n, cs->ctx);
+        cs->LS = cs->J ? SUNLinSol_Dense(cs->y, cs->J, cs->ctx) : NULL;
+    }
     if (!cs->LS || CVodeSetLinearSolver(cs->mem, cs->LS, cs->J) != CV_SUCCESS)
         return COSA_ENOMEM;
-    if (cs->pb.ode->jac && CVodeSetJacFn(cs->mem, cv_jac) != CV_SUCCESS)
+    if (ode->jac && !ode->banded && CVodeSetJacFn(cs->mem, cv_jac) != CV_SUCCESS)
         return COSA_ENOMEM;
     CVodeSetUserData(cs->mem, cs);
     CVodeSetMaxNumSteps(cs->mem, CVODE_MAXSTEPS);

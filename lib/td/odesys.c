@@ -13,6 +13,8 @@ struct cosa_odesys {
     unsigned char *kicks;    /* nx flags, concatenated           */
     double *L;               /* nu x ny                          */
     cosa_coupling cpl;       /* nc = 0: none                     */
+    int banded;              /* monolithic bandwidths set        */
+    size_t blo, bup;
     double *cS;              /* nu x nc (owned)                  */
     void *data;
     void (*data_free)(void *);
@@ -53,6 +55,27 @@ const cosa_coupling *cosa_odesys_coupling(const cosa_odesys *s)
 }
 
 void *cosa_odesys_data(const cosa_odesys *s) { return s ? s->data : NULL; }
+
+cosa_status cosa_odesys_set_band(cosa_odesys *s, size_t lower, size_t upper)
+{
+    if (!s)
+        return COSA_EINVAL;
+    s->banded = 1;
+    s->blo = lower;
+    s->bup = upper;
+    return COSA_OK;
+}
+
+int cosa_odesys_band(const cosa_odesys *s, size_t *lower, size_t *upper)
+{
+    if (!s || !s->banded)
+        return 0;
+    if (lower)
+        *lower = s->blo;
+    if (upper)
+        *upper = s->bup;
+    return 1;
+}
 
 cosa_status cosa_odesys_create(cosa_odesys **out, size_t nsub, const cosa_ode *subs,
                                const double *L, void *data, void (*data_free)(void *))

@@ -17,7 +17,9 @@
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_band.h>
 #include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_band.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
 void cosa_reftraj_free(cosa_reftraj *r)
@@ -163,8 +165,26 @@ struct refctx {
     /* the Jacobian of the coupled right-hand side (ref_jac) */
     double *jA, *jB, *jC, *jD, *jU, *jM, *jZ, *jW; /* stacked; U = du/dy; scratch */
     lapack_int *jpiv;
+    /* stored states (NULL: all) and the amplitudes seen at the samples */
+    const size_t *sel;
+    size_t nsel;
+    double *amp;            /* nx */
+    int banded;
+    size_t blo, bup;
     char msg[160];
 };
+
+/* store the selected states of x as sample k and track the amplitudes */
+static void ref_store(struct refctx *c, cosa_reftraj *r, size_t k, const double *x)
+{
+    for (size_t i = 0; i < c->nx; i++)
+        c->amp[i] = fmax(c->amp[i], fabs(x[i]));
+    if (!c->sel)
+        memcpy(r->x + k * c->nx, x, c->nx * sizeof *x);
+    else
+        for (size_t j = 0; j < c->nsel; j++)
+            r->x[j + k * c->nsel] = x[c->sel[j]];
+}
 
 /* Outputs and inputs at (t, x): the algebraic loop, warm-started. */
 static cosa_status ref_outputs(struct refctx *c, double t, const double *x)
@@ -267,8 +287,11 @@ static cosa_status ref_pass(struct refctx *c, SUNContext ctx, const double *x0,
     cosa_status st = COSA_ENOMEM;
     N_Vector y = N_VNew_Serial((sunindextype)nx, ctx);
     N_Vector av = N_VNew_Serial((sunindextype)nx, ctx);
-    SUNMatrix J = SUNDenseMatrix((sunindextype)nx, (sunindextype)nx, ctx);
-    SUNLinearSolver LS = y && J ? SUNLinSol_Dense(y, J, ctx) : NULL;
+    SUNMatrix J = c->banded ? SUNBandMatrix((sunindextype)nx, (sunindextype)c->bup,
+                                            (sunindextype)c->blo, ctx)
+                            : SUNDenseMatrix((sunindextype)nx, (sunindextype)nx, ctx);
+    SUNLinearSolver LS = !y || !J ? NULL
+                         : c->banded ? SUNLinSol_Band(y, J, ctx) : SUNLinSol_Dense(y, J, ctx);
     void *mem = CVodeCreate(CV_BDF, ctx);
     if (!y || !av || !J || !LS || !mem)
         goto done;
@@ -283,7 +306,7 @@ static cosa_status ref_pass(struct refctx *c, SUNContext ctx, const double *x0,
     if (c->jA && CVodeSetJacFn(mem, ref_jac) != CV_SUCCESS)
         goto done;
     CVodeSetMaxNumSteps(mem, 10000000L);
-    memcpy(r->x, x0, nx * sizeof *x0);
+    ref_store(c, r, 0, x0);
     for (size_t k = 1; k < r->nsamples; k++) {
         const double tk = c->times ? c->times[k] : (double)k * r->H;
         sunrealtype tret;
@@ -294,7 +317,7 @@ static cosa_status ref_pass(struct refctx *c, SUNContext ctx, const double *x0,
             st = COSA_ENOTCONVERGED;
             goto done;
         }
-        memcpy(r->x + k * nx, N_VGetArrayPointer(y), nx * sizeof(double));
+        ref_store(c, r, k, N_VGetArrayPointer(y));
     }
     long ns = 0;
     CVodeGetNumSteps(mem, &ns);
@@ -326,7 +349,7 @@ static void scaled_atol(size_t nx, const double *m, double rtol, double *atol)
 
 static cosa_status reftraj_cvode_run(cosa_unitset *set, const double *x0, double H,
                                      const double *times, size_t nsamples, double rtol,
-                                     cosa_reftraj **out);
+                                     size_t nsel, const size_t *sel, cosa_reftraj **out);
 
 cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, size_t nsamples,
                                double rtol, cosa_reftraj **out)
@@ -336,7 +359,7 @@ cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, si
     *out = NULL;
     if (!isfinite(H) || !(H > 0.0))
         return COSA_ERANGE;
-    return reftraj_cvode_run(set, x0, H, NULL, nsamples, rtol, out);
+    return reftraj_cvode_run(set, x0, H, NULL, nsamples, rtol, 0, NULL, out);
 }
 
 cosa_status cosa_reftraj_cvode_at(cosa_unitset *set, const double *x0, size_t nsamples,
@@ -352,12 +375,32 @@ cosa_status cosa_reftraj_cvode_at(cosa_unitset *set, const double *x0, size_t ns
     for (size_t k = 1; k < nsamples; k++)
         if (!isfinite(times[k]) || !(times[k] > times[k - 1]))
             return COSA_ERANGE;
-    return reftraj_cvode_run(set, x0, 0.0, times, nsamples, rtol, out);
+    return reftraj_cvode_run(set, x0, 0.0, times, nsamples, rtol, 0, NULL, out);
+}
+
+cosa_status cosa_reftraj_cvode_sel(cosa_unitset *set, const double *x0, size_t nsamples,
+                                   const double *times, double rtol, size_t nsel,
+                                   const size_t *sel, cosa_reftraj **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!times || nsamples == 0 || (nsel && !sel))
+        return COSA_EINVAL;
+    if (times[0] != 0.0)
+        return COSA_ERANGE;
+    for (size_t k = 1; k < nsamples; k++)
+        if (!isfinite(times[k]) || !(times[k] > times[k - 1]))
+            return COSA_ERANGE;
+    for (size_t j = 0; j < nsel; j++)
+        if (sel[j] >= cosa_unitset_nx(set))
+            return COSA_ERANGE;
+    return reftraj_cvode_run(set, x0, 0.0, times, nsamples, rtol, nsel, sel, out);
 }
 
 static cosa_status reftraj_cvode_run(cosa_unitset *set, const double *x0, double H,
                                      const double *times, size_t nsamples, double rtol,
-                                     cosa_reftraj **out)
+                                     size_t nsel, const size_t *sel, cosa_reftraj **out)
 {
     if (!set || nsamples == 0)
         return COSA_EINVAL;
@@ -370,12 +413,16 @@ static cosa_status reftraj_cvode_run(cosa_unitset *set, const double *x0, double
     if (!dense_isfinite(c.nx, 1, x0, c.nx))
         return COSA_ENONFINITE;
     cosa_reftraj *r = NULL;
-    cosa_status st = reftraj_alloc(c.nx, c.ny, nsamples, H, &r);
+    /* with a selection: only those states are kept, and no outputs */
+    c.sel = sel;
+    c.nsel = nsel;
+    c.banded = cosa_unitset_band(set, &c.blo, &c.bup);
+    cosa_status st = reftraj_alloc(sel ? nsel : c.nx, sel ? 0 : c.ny, nsamples, H, &r);
     if (st != COSA_OK)
         return st;
     r->rtol = rtol;
     SUNContext ctx = NULL;
-    double *work = calloc(2 * c.nx + c.ny + c.nu + 1, sizeof(double));
+    double *work = calloc(3 * c.nx + c.ny + c.nu + 1, sizeof(double));
     if (!work) {
         st = COSA_ENOMEM;
         goto done;
@@ -383,6 +430,7 @@ static cosa_status reftraj_cvode_run(cosa_unitset *set, const double *x0, double
     double *m = work, *atol = m + c.nx;
     c.y = atol + c.nx;
     c.u = c.y + c.ny;
+    c.amp = c.u + c.nu;
     /* the analytic Jacobian's workspace (dense; left out for huge systems:
      * CVODE's difference quotients then) */
     double *jwork = NULL;
@@ -395,7 +443,7 @@ static cosa_status reftraj_cvode_run(cosa_unitset *set, const double *x0, double
             wmax = w > wmax ? w : wmax;
         }
         const size_t total = nx * nx + nx * nu + 2 * ny * nx + ny * nu + nu * ny + ny * ny + wmax;
-        if (nx && total < ((size_t)1 << 27))
+        if (nx && !c.banded && total < ((size_t)1 << 27))
             jwork = calloc(total + 1, sizeof(double));
         c.jpiv = jwork ? calloc(ny + 1, sizeof *c.jpiv) : NULL;
         if (jwork && c.jpiv) {
@@ -426,15 +474,15 @@ static cosa_status reftraj_cvode_run(cosa_unitset *set, const double *x0, double
         for (int pass = 0; pass < 2; pass++) {
             scaled_atol(c.nx, m, rtol, atol);
             memset(c.y, 0, c.ny * sizeof *c.y);
+            memset(c.amp, 0, c.nx * sizeof *c.amp);
             if ((st = ref_pass(&c, ctx, x0, atol, rtol, r)) != COSA_OK)
                 goto done;
-            for (size_t k = 0; k < nsamples; k++)
-                for (size_t i = 0; i < c.nx; i++)
-                    m[i] = fmax(m[i], fabs(r->x[i + k * c.nx]));
+            for (size_t i = 0; i < c.nx; i++)
+                m[i] = fmax(m[i], c.amp[i]);
         }
     }
     memset(c.y, 0, c.ny * sizeof *c.y);
-    for (size_t k = 0; k < nsamples; k++) {
+    for (size_t k = 0; !sel && k < nsamples; k++) {
         if ((st = ref_outputs(&c, times ? times[k] : (double)k * H, r->x + k * c.nx)) !=
             COSA_OK)
             goto done;

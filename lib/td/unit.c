@@ -33,7 +33,9 @@ cosa_status cosa_unit_create(const cosa_unit_type *type, size_t nx, size_t nu, s
     u->nu = nu;
     u->ny = ny;
     size_t total = 5 * nx + nu * (NCOEF + 2) + 2 * ny + 1;
-    total += 3 * nx + 2 * nu * NCOEF + (nx + nu) * NDER + nx * nx + nx * nu + ny * nx + ny * nu;
+    /* jA (nx x nx) is allocated when first needed (unit_model_derivatives):
+     * long banded chains never need it */
+    total += 3 * nx + 2 * nu * NCOEF + (nx + nu) * NDER + nx * nu + ny * nx + ny * nu;
     double *q = calloc(total, sizeof(double));
     if (!q) {
         free(u);
@@ -56,7 +58,7 @@ cosa_status cosa_unit_create(const cosa_unit_type *type, size_t nx, size_t nu, s
     CARVE(u->cbak, nu * NCOEF);
     CARVE(u->xder, nx * NDER);
     CARVE(u->uder, nu * NDER);
-    CARVE(u->jA, nx * nx);
+    u->jA = NULL;
     CARVE(u->jB, nx * nu);
     CARVE(u->jC, ny * nx);
     CARVE(u->jD, ny * nu);
@@ -74,6 +76,7 @@ void cosa_unit_free(cosa_unit *u)
     if (u->type->destroy)
         u->type->destroy(u);
     free(u->x);
+    free(u->jA);
     free(u);
 }
 
@@ -328,6 +331,8 @@ cosa_status unit_model_derivatives(cosa_unit *u, int n, const double *uder, doub
     cosa_status st = u->type->eval(u, u->t, xder, uder, xder + nx, NULL);
     if (st != COSA_OK || n < 2)
         return st;
+    if (!u->jA && !(u->jA = calloc(nx * nx, sizeof *u->jA)))
+        return COSA_ENOMEM;
     st = cosa_unit_jacobian(u, u->t, xder, uder, 0, u->jA, nu ? u->jB : NULL, NULL, NULL);
     for (int j = 2; j <= n && st == COSA_OK; j++) {
         double *xj = xder + (size_t)j * nx;

@@ -170,8 +170,11 @@ cosa_status cosa_unit_ode_create(const cosa_ode *ode, const cosa_integrator *int
     if (!oi)
         return COSA_ENOMEM;
     cosa_unit *u = NULL;
-    cosa_status st = cosa_unit_create(&ode_types[ode->jac != NULL][it->line_output != 0], ode->nx, ode->nu,
-                                      ode->ny, oi, &u);
+    /* a banded subsystem never forms its dense df/dx: generic finite
+     * differences for the Jacobians the master asks for (columns of g, f) */
+    cosa_status st = cosa_unit_create(&ode_types[ode->jac != NULL && !ode->banded]
+                                                [it->line_output != 0],
+                                      ode->nx, ode->nu, ode->ny, oi, &u);
     if (st != COSA_OK) {
         free(oi);
         return st;
@@ -180,11 +183,12 @@ cosa_status cosa_unit_ode_create(const cosa_ode *ode, const cosa_integrator *int
     oi->ode = *ode;
     oi->cfg = *integ;
     oi->it = it;
-    oi->buf = calloc(nx * nx + nx * nu + ny * nx + ny * nu + 1, sizeof(double));
+    const size_t nxx = ode->banded ? 0 : nx * nx;
+    oi->buf = calloc(nxx + nx * nu + ny * nx + ny * nu + 1, sizeof(double));
     if (!oi->buf)
         goto nomem;
     double *q = oi->buf;
-    oi->jA = q, q += nx * nx;
+    oi->jA = q, q += nxx;
     oi->jB = q, q += nx * nu;
     oi->jC = q, q += ny * nx;
     oi->jD = q;

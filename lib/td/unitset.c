@@ -31,6 +31,8 @@ struct cosa_unitset {
     size_t *port_idx;
     /* coupling variables (cosa_unitset_set_coupling): c = phi(t, y), u = S c */
     cosa_coupling cpl;          /* nc = 0: none (c = u = L y)                */
+    int banded;                 /* the reference's band matrix               */
+    size_t blo, bup;
     double *cS;                 /* nu x nc (owned copy)                      */
     double *cc, *cJ, *cdudy;    /* nc, nc x ny, nu x ny: scratch             */
 };
@@ -254,6 +256,27 @@ cosa_status cosa_unitset_set_coupling(cosa_unitset *set, const cosa_coupling *c)
     set->cpl = *c;
     set->cpl.S = set->cS;
     return COSA_OK;
+}
+
+cosa_status cosa_unitset_set_band(cosa_unitset *set, size_t lower, size_t upper)
+{
+    if (!set)
+        return COSA_EINVAL;
+    set->banded = 1;
+    set->blo = lower;
+    set->bup = upper;
+    return COSA_OK;
+}
+
+int cosa_unitset_band(const cosa_unitset *set, size_t *lower, size_t *upper)
+{
+    if (!set || !set->banded)
+        return 0;
+    if (lower)
+        *lower = set->blo;
+    if (upper)
+        *upper = set->bup;
+    return 1;
 }
 
 size_t cosa_unitset_nc(const cosa_unitset *set)

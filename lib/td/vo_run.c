@@ -81,6 +81,7 @@ void cosa_vo_result_free(cosa_vo_result *r)
     free(r->x);
     free(r->xref);
     free(r->coupling_body);
+    free(r->stored);
     free(r);
 }
 
@@ -119,6 +120,14 @@ static cosa_status check_opts(const cosa_unitset *set, const cosa_vo_opts *o)
     return COSA_OK;
 }
 
+/* Per-unit scratch of the interface Jacobian (no nx x nx matrix: long
+ * banded units): FD by steps der, y, z; matrix-free LOS f+-, x, B_j, (AB)_j,
+ * Sx_j, u, g+-, D_j. */
+static size_t unit_scratch(const cosa_unit *u)
+{
+    return 6 * u->nx + 4 * u->ny + u->nu * (COSA_UNIT_DEGMAX + 2) + 8;
+}
+
 static void vo_free(struct vo *v)
 {
     if (!v)
@@ -154,11 +163,8 @@ static cosa_status vo_create(cosa_unitset *set, const cosa_vo_opts *o, struct vo
     nmax = nu > nmax ? nu : nmax;
     nmax = nc > nmax ? nc : nmax;
     size_t fdw = 0;
-    for (size_t i = 0; i < v->nunits; i++) {
-        const cosa_unit *u = cosa_unitset_unit(set, i);
-        fdw += u->nu * (COSA_UNIT_DEGMAX + 1) + u->ny + u->nx * u->nx + 2 * u->nx * u->nu +
-               u->ny * u->nx + u->ny * u->nu + u->nx;
-    }
+    for (size_t i = 0; i < v->nunits; i++)
+        fdw += unit_scratch(cosa_unitset_unit(set, i));
     size_t total = nc * VO_NH + nc * D1 * 3 + nu * D1 + nx * 6 + ny * 2 + nc * 6 + ny * nu +
                    ny * nc + nc * nc + nc * ny + nmax * 4 + fdw + 1;
     v->C = calloc(total, sizeof(double));
@@ -171,10 +177,8 @@ static cosa_status vo_create(cosa_unitset *set, const cosa_vo_opts *o, struct vo
         return COSA_ENOMEM;
     }
     for (size_t i = 0, w = 0; i < v->nunits; i++) {
-        const cosa_unit *u = cosa_unitset_unit(set, i);
         v->woff[i] = w;
-        w += u->nu * (COSA_UNIT_DEGMAX + 1) + u->ny + u->nx * u->nx + 2 * u->nx * u->nu +
-             u->ny * u->nx + u->ny * u->nu + u->nx;
+        w += unit_scratch(cosa_unitset_unit(set, i));
     }
     cosa_scheme zoh = {.order = 0, .corr = COSA_CORR_NONE, .alpha = 1.0, .exec = COSA_JACOBI};
     cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_GIVEN};
@@ -453,7 +457,20 @@ static cosa_status unit_gains_by_steps(struct vo *v, size_t i, const double *lde
 }
 
 /* LOS: dx(T_{N+1})/du ~ H g1 B + H^2 g2 A B (g1 = C_vel^k, g2 = C_pos^k, the
- * integrals of the node's basis), A, B at (T_N, x_N, u_N); dy/du = C S + D. */
+ * integrals of the node's basis), A, B at (T_N, x_N, u_N); dy/du = C Sx + D.
+ * Matrix-free (no nx x nx matrix for long units): per input j, central
+ * differences of f give B_j, of f along B_j give (A B)_j, of g along Sx_j
+ * give C Sx_j, and of g give D_j; steps cbrt(eps) times the scale of the
+ * variable perturbed (relative error ~ eps^(2/3); LOS is an O(H^3)
+ * approximation anyway, and only the corrector's speed depends on it). */
+static double inf_norm(size_t n, const double *a)
+{
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++)
+        m = fmax(m, fabs(a[i]));
+    return m;
+}
+
 static cosa_status unit_gains_los(struct vo *v, size_t i, double g1, double g2, double *work)
 {
     cosa_unit *u = cosa_unitset_unit(v->set, i);
@@ -462,29 +479,65 @@ static cosa_status unit_gains_los(struct vo *v, size_t i, double g1, double g2, 
     const size_t nx = u->nx, nu = u->nu, ny = u->ny;
     if (!nu || !ny)
         return COSA_OK;
-    double *A = work, *B = A + nx * nx, *Cm = B + nx * nu, *Dm = Cm + ny * nx, *Sx = Dm + ny * nu;
-    double *uN = Sx + nx * nu;
+    double *fp = work, *fm = fp + nx, *xp = fm + nx, *Bj = xp + nx, *ABj = Bj + nx, *Sx = ABj + nx;
+    double *gp = Sx + nx, *gm = gp + ny, *Dj = gm + ny, *up = Dj + ny;
+    const double *x = v->xN + ox, t = v->T[0], cb = cbrt(DBL_EPSILON);
     for (size_t l = 0; l < nu; l++)
-        uN[l] = v->uder[ou + l];
-    cosa_status st = cosa_unit_jacobian(u, v->T[0], v->xN + ox, uN, 0, A, B, Cm, Dm);
-    if (st != COSA_OK)
-        return st;
-    /* Sx = H g1 B + H^2 g2 A B */
-    for (size_t c = 0; c < nu; c++)
-        for (size_t r = 0; r < nx; r++) {
-            double ab = 0.0;
-            for (size_t l = 0; l < nx; l++)
-                ab += A[r + l * nx] * B[l + c * nx];
-            Sx[r + c * nx] = v->H * g1 * B[r + c * nx] + v->H * v->H * g2 * ab;
+        up[l] = v->uder[ou + l];
+    const double xs = fmax(inf_norm(nx, x), 1e-300);
+    const double us = inf_norm(nu, up);
+    cosa_status st = COSA_OK;
+    for (size_t j = 0; j < nu && st == COSA_OK; j++) {
+        const double uj = up[j];
+        const double du = cb * fmax(fmax(fabs(uj), 1e-3 * us), v->o.atol_u);
+        up[j] = uj + du;
+        st = cosa_unit_eval(u, t, x, up, nx ? fp : NULL, gp);
+        up[j] = uj - du;
+        if (st == COSA_OK)
+            st = cosa_unit_eval(u, t, x, up, nx ? fm : NULL, gm);
+        up[j] = uj;
+        if (st != COSA_OK)
+            break;
+        for (size_t r = 0; r < nx; r++)
+            Bj[r] = (fp[r] - fm[r]) / (2.0 * du);
+        for (size_t r = 0; r < ny; r++)
+            Dj[r] = (gp[r] - gm[r]) / (2.0 * du);
+        /* (A B)_j: f along B_j */
+        const double bn = inf_norm(nx, Bj);
+        if (nx && bn > 0.0) {
+            const double e = cb * xs / bn;
+            for (size_t r = 0; r < nx; r++)
+                xp[r] = x[r] + e * Bj[r];
+            st = cosa_unit_eval(u, t, xp, up, fp, NULL);
+            for (size_t r = 0; r < nx && st == COSA_OK; r++)
+                xp[r] = x[r] - e * Bj[r];
+            if (st == COSA_OK)
+                st = cosa_unit_eval(u, t, xp, up, fm, NULL);
+            for (size_t r = 0; r < nx; r++)
+                ABj[r] = (fp[r] - fm[r]) / (2.0 * e);
+        } else
+            memset(ABj, 0, nx * sizeof *ABj);
+        for (size_t r = 0; r < nx; r++)
+            Sx[r] = v->H * g1 * Bj[r] + v->H * v->H * g2 * ABj[r];
+        /* C Sx_j: g along Sx_j */
+        const double sn = inf_norm(nx, Sx);
+        double *col = v->G + oy + (ou + j) * v->ny;
+        for (size_t r = 0; r < ny; r++)
+            col[r] = Dj[r];
+        if (st == COSA_OK && nx && sn > 0.0) {
+            const double e = cb * xs / sn;
+            for (size_t r = 0; r < nx; r++)
+                xp[r] = x[r] + e * Sx[r];
+            st = cosa_unit_eval(u, t, xp, up, NULL, gp);
+            for (size_t r = 0; r < nx && st == COSA_OK; r++)
+                xp[r] = x[r] - e * Sx[r];
+            if (st == COSA_OK)
+                st = cosa_unit_eval(u, t, xp, up, NULL, gm);
+            for (size_t r = 0; r < ny; r++)
+                col[r] += (gp[r] - gm[r]) / (2.0 * e);
         }
-    for (size_t c = 0; c < nu; c++)
-        for (size_t r = 0; r < ny; r++) {
-            double a = Dm[r + c * ny];
-            for (size_t l = 0; l < nx; l++)
-                a += Cm[r + l * ny] * Sx[l + c * nx];
-            v->G[oy + r + (ou + c) * v->ny] = a;
-        }
-    return COSA_OK;
+    }
+    return st;
 }
 
 /* Jc = dg/du* = I - dphi/dy G S at the predictor point, LU-factored. */
@@ -712,7 +765,8 @@ static cosa_status record_point(cosa_vo_result *r, struct rec *rc, double t, con
         return st;
     rc->pcap = c;
     r->t[n - 1] = t;
-    memcpy(r->x + (n - 1) * r->nx, x, r->nx * sizeof *x);
+    for (size_t j = 0; j < r->nx; j++)
+        r->x[j + (n - 1) * r->nx] = x[r->stored[j]];
     return COSA_OK;
 }
 
@@ -747,7 +801,7 @@ static double e36(const cosa_vo_result *r, const unsigned char *sel)
 static void summarize(cosa_vo_result *r)
 {
     const size_t nx = r->nx, N = r->steps;
-    r->e36_all = N ? e36(r, NULL) : NAN;
+    r->e36_all = N && r->all_stored ? e36(r, NULL) : NAN;
     r->e36_coupling = N ? e36(r, r->coupling_body) : NAN;
     double emax = 0.0;
     int any = 0;
@@ -773,7 +827,7 @@ static cosa_status startup(struct vo *v, cosa_vo_ref_fn ref, void *refctx, int K
     double t[VO_NH + 2];
     for (size_t j = 0; j < np; j++)
         t[j] = (double)j * v->o.H;
-    cosa_status st = ref(refctx, np, t, X);
+    cosa_status st = ref(refctx, np, t, 0, NULL, X);
     if (st != COSA_OK) {
         snprintf(v->msg, sizeof v->msg, "the reference failed at the start-up");
         return st;
@@ -801,25 +855,27 @@ static cosa_status structure(struct vo *v)
     cosa_status st = cosa_unitset_coupling_eval(v->set, t, v->y1, v->c1, v->Phy);
     if (st != COSA_OK)
         return st;
+    double *uall = v->tmp; /* nu <= 4 max(nx, ny, nu, nc) */
+    if ((st = cosa_unitset_inputs(v->set, t, v->y1, uall, NULL)) != COSA_OK)
+        return st;
     const size_t nc = v->nc;
-    for (size_t i = 0; i < v->nunits; i++) {
+    for (size_t i = 0; i < v->nunits && st == COSA_OK; i++) {
         cosa_unit *u = cosa_unitset_unit(v->set, i);
         size_t ox, ou, oy;
         cosa_unitset_offsets(v->set, i, &ox, &ou, &oy);
-        double *Cm = v->fdwork + v->woff[i], *Dm = Cm + u->ny * u->nx, *ui = Dm + u->ny * u->nu;
         if (!u->ny)
             continue;
-        double *uall = v->tmp;
-        if ((st = cosa_unitset_inputs(v->set, t, v->y1, uall, NULL)) != COSA_OK)
-            return st;
-        for (size_t l = 0; l < u->nu; l++)
-            ui[l] = uall[ou + l];
-        if ((st = cosa_unit_jacobian(u, t, v->xN + ox, ui, 0, NULL, NULL, Cm, u->nu ? Dm : NULL)) !=
-            COSA_OK)
-            return st;
-        for (size_t q = 0; q < u->ny * u->nu; q++)
+        /* C (ny x nx) and D of this unit, once per run (a long banded unit
+         * gets them by differences of g alone: O(nx) evaluations) */
+        double *Cm = malloc((u->ny * u->nx + u->ny * u->nu + 1) * sizeof *Cm);
+        if (!Cm)
+            return COSA_ENOMEM;
+        double *Dm = Cm + u->ny * u->nx;
+        st = cosa_unit_jacobian(u, t, v->xN + ox, uall + ou, 0, NULL, NULL, Cm,
+                                u->nu ? Dm : NULL);
+        for (size_t q = 0; st == COSA_OK && q < u->ny * u->nu; q++)
             v->feedthrough |= Dm[q] != 0.0;
-        for (size_t r = 0; r < u->ny; r++) {
+        for (size_t r = 0; st == COSA_OK && r < u->ny; r++) {
             int used = 0;
             for (size_t c = 0; c < nc; c++)
                 used |= v->Phy[c + (oy + r) * nc] != 0.0;
@@ -829,8 +885,9 @@ static cosa_status structure(struct vo *v)
                 if (Cm[r + k * u->ny] != 0.0)
                     v->cbody[ox + k] = 1;
         }
+        free(Cm);
     }
-    return COSA_OK;
+    return st;
 }
 
 /* ---- the run --------------------------------------------------------------------- */
@@ -863,10 +920,11 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         goto done;
     }
     hc.dd = hc.V + v->nc * (VO_NH + 1);
-    r->nx = nx;
+    r->nx_total = nx;
     r->nc = v->nc;
     r->coupling_body = calloc(nx + 1, 1);
-    if (!r->coupling_body) {
+    r->stored = calloc(nx + 1, sizeof *r->stored);
+    if (!r->coupling_body || !r->stored) {
         st = COSA_ENOMEM;
         goto done;
     }
@@ -874,7 +932,13 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         snprintf(r->reason, sizeof r->reason, "%s", v->msg);
         goto done;
     }
-    memcpy(r->coupling_body, v->cbody, nx);
+    /* the states kept at the macro points: all, or the coupling bodies' */
+    r->all_stored = nx <= (o->store_max ? o->store_max : 20000u);
+    for (size_t i = 0; i < nx; i++)
+        if (r->all_stored || v->cbody[i]) {
+            r->coupling_body[r->nx] = v->cbody[i];
+            r->stored[r->nx++] = i;
+        }
     const double ts = v->T[0];
     r->t_start = ts;
     if ((st = record_point(r, &rc, ts, v->xN)) != COSA_OK)
@@ -987,8 +1051,8 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
     /* the reference at the accepted macro points */
     {
         const size_t n = r->steps + 1;
-        double *tt = malloc((n + 1) * sizeof *tt), *XX = malloc((n + 1) * nx * sizeof *XX + 1);
-        r->xref = malloc(n * nx * sizeof *r->xref + 1);
+        double *tt = malloc((n + 1) * sizeof *tt), *XX = malloc((n + 1) * r->nx * sizeof *XX + 1);
+        r->xref = malloc(n * r->nx * sizeof *r->xref + 1);
         if (!tt || !XX || !r->xref) {
             free(tt);
             free(XX);
@@ -997,9 +1061,10 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         }
         tt[0] = 0.0;
         memcpy(tt + 1, r->t, n * sizeof *tt);
-        st = ref(refctx, n + 1, tt, XX);
+        const size_t ns = r->nx;
+        st = ref(refctx, n + 1, tt, r->all_stored ? 0 : ns, r->all_stored ? NULL : r->stored, XX);
         if (st == COSA_OK)
-            memcpy(r->xref, XX + nx, n * nx * sizeof *XX);
+            memcpy(r->xref, XX + ns, n * ns * sizeof *XX);
         free(tt);
         free(XX);
         if (st != COSA_OK) {
@@ -1068,7 +1133,7 @@ cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *r
         st = COSA_ENOMEM;
         goto done;
     }
-    if ((st = ref(refctx, n, t, X)) != COSA_OK)
+    if ((st = ref(refctx, n, t, 0, NULL, X)) != COSA_OK)
         goto done;
     v->nh = 0;
     for (size_t j = 0; j < np; j++) {

@@ -186,6 +186,12 @@ int cmd_simulate_vo(int argc, char **argv)
         rc = st == COSA_ERANGE || st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
         goto out;
     }
+    if (r->status == COSA_VO_NOREF) {
+        cli_error(cmd, "model '%s': the monolithic reference failed: %s (try --ref-rtol, or "
+                       "check the model's parameters)", v.m->name, r->reason);
+        rc = CLI_EFAIL;
+        goto out;
+    }
     printf("model %s\ncoupling %s\nscheme %s\nestimator %s\ncontrol %s\nintegrator %s\n",
            v.m->name, o.coupling, sname,
            v.vo.estimator ? cosa_vo_estimator_name(v.vo.estimator) : "none",

@@ -1197,9 +1197,12 @@ typedef struct cosa_vo_opts {
 void cosa_vo_opts_default(cosa_vo_opts *o);
 
 typedef enum cosa_vo_status {
-    COSA_VO_OK = 0, COSA_VO_HMIN, COSA_VO_DIVERGED, COSA_VO_MAXSTEPS
+    COSA_VO_OK = 0, COSA_VO_HMIN, COSA_VO_DIVERGED, COSA_VO_MAXSTEPS,
+    COSA_VO_NOREF           /* the monolithic reference failed (reason says
+                               where); no error figures (NaN, xref NULL)     */
 } cosa_vo_status;
-const char *cosa_vo_status_name(cosa_vo_status s); /* "ok", "hmin", "diverged", "max-steps" */
+/* "ok", "hmin", "diverged", "max-steps", "reference-failed" */
+const char *cosa_vo_status_name(cosa_vo_status s);
 
 typedef struct cosa_vo_result {
     size_t nx;             /* states kept at the macro points (rows of x)   */

@@ -307,10 +307,17 @@ static cosa_status ref_pass(struct refctx *c, SUNContext ctx, const double *x0,
         goto done;
     CVodeSetMaxNumSteps(mem, 10000000L);
     ref_store(c, r, 0, x0);
+    if (c->times && r->nsamples > 1 &&
+        CVodeSetStopTime(mem, c->times[r->nsamples - 1]) != CV_SUCCESS)
+        goto done;
     for (size_t k = 1; k < r->nsamples; k++) {
         const double tk = c->times ? c->times[k] : (double)k * r->H;
         sunrealtype tret;
-        int flag = CVodeSetStopTime(mem, tk);
+        /* equidistant samples stop the integrator at each one; the many
+         * non-uniform samples of a controlled run (the _at/_sel variants) are
+         * read from CVODE's own interpolant (error of the order of its local
+         * error), which stops only at the last (set before the loop) */
+        int flag = c->times ? CV_SUCCESS : CVodeSetStopTime(mem, tk);
         if (flag == CV_SUCCESS)
             flag = CVode(mem, tk, y, &tret, CV_NORMAL);
         if (flag < 0) {

@@ -61,6 +61,7 @@ const char *cosa_vo_status_name(cosa_vo_status s)
     case COSA_VO_HMIN: return "hmin";
     case COSA_VO_DIVERGED: return "diverged";
     case COSA_VO_MAXSTEPS: return "max-steps";
+    case COSA_VO_NOREF: return "reference-failed";
     }
     return "?";
 }
@@ -929,7 +930,13 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         goto done;
     }
     if ((st = startup(v, ref, refctx, K, X)) != COSA_OK || (st = structure(v)) != COSA_OK) {
-        snprintf(r->reason, sizeof r->reason, "%s", v->msg);
+        if (st == COSA_ENOMEM)
+            goto done;
+        /* a result: the reference (or the start on it) failed */
+        r->status = COSA_VO_NOREF;
+        snprintf(r->reason, sizeof r->reason, "%s (%s)",
+                 v->msg[0] ? v->msg : "no consistent start on the reference", cosa_strerror(st));
+        st = COSA_OK;
         goto done;
     }
     /* the states kept at the macro points: all, or the coupling bodies' */
@@ -1068,7 +1075,15 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         free(tt);
         free(XX);
         if (st != COSA_OK) {
-            snprintf(r->reason, sizeof r->reason, "the reference failed");
+            if (st == COSA_ENOMEM)
+                goto done;
+            r->status = COSA_VO_NOREF;
+            snprintf(r->reason, sizeof r->reason,
+                     "the reference failed at the macro points (%s)", cosa_strerror(st));
+            r->e36_all = r->e36_coupling = r->e_end = NAN;
+            st = COSA_OK;
+            free(r->xref);
+            r->xref = NULL;
             goto done;
         }
         summarize(r);

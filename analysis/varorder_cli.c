@@ -19,7 +19,7 @@ enum {
     VO_COUPLING = 1300, VO_ESTIMATOR, VO_CONTROL, VO_KMAX, VO_CTL_RTOL, VO_ATOL_X, VO_ATOL_V,
     VO_ATOL_U, VO_SF, VO_RMIN, VO_RMAX, VO_HMIN, VO_CTL_VARS, VO_JACOBIAN, VO_CORR_TOL,
     VO_CORR_MAX, VO_THREADS, VO_TEND, VO_INTEGRATOR, VO_RTOL, VO_ATOL, VO_MICRO, VO_REFRTOL,
-    VO_OUTPUT, VO_NAME, VO_PLOT, VO_T0, VO_RTOL_U
+    VO_OUTPUT, VO_NAME, VO_PLOT, VO_T0, VO_RTOL_U, VO_MAXATT
 };
 
 const struct option vo_cli_options[] = {
@@ -32,6 +32,7 @@ const struct option vo_cli_options[] = {
     {"ctl-atol-v", required_argument, NULL, VO_ATOL_V},
     {"ctl-atol-u", required_argument, NULL, VO_ATOL_U},
     {"ctl-rtol-u", required_argument, NULL, VO_RTOL_U},
+    {"max-attempts", required_argument, NULL, VO_MAXATT},
     {"sf", required_argument, NULL, VO_SF},
     {"rmin", required_argument, NULL, VO_RMIN},
     {"rmax", required_argument, NULL, VO_RMAX},
@@ -68,6 +69,7 @@ int vo_cli_extra(void *ctx, int opt, const char *arg)
     case VO_ATOL_V: slot = &o->atol_v; break;
     case VO_ATOL_U: slot = &o->atol_u; break;
     case VO_RTOL_U: slot = &o->rtol_u; break;
+    case VO_MAXATT: slot = &o->max_attempts; break;
     case VO_SF: slot = &o->sf; break;
     case VO_RMIN: slot = &o->rmin; break;
     case VO_RMAX: slot = &o->rmax; break;
@@ -116,6 +118,8 @@ const char vo_cli_help[] =
     "                        cvode-adams, rk4, symplectic-euler, euler\n"
     "  --rtol R --atol A --micro H  the units' integrator settings\n"
     "  --ref-rtol R          CVODE reference of nonlinear models (1e-12)\n"
+    "  --max-attempts N      stop a run after N attempted macro steps (status\n"
+    "                        max-steps; default 1e7)\n"
     "  --threads N           OpenMP threads for the units of a step (the result does not\n"
     "                        depend on it)\n";
 
@@ -303,6 +307,11 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
             cli_error(cmd, "--jacobian must be fd, los or exact, got '%s'", o->jacobian);
             return CLI_EUSAGE;
         }
+    }
+    if (o->max_attempts && (cli_parse_size(o->max_attempts, &v->max_attempts) != 0 ||
+                            v->max_attempts == 0)) {
+        cli_error(cmd, "--max-attempts must be a positive integer, got '%s'", o->max_attempts);
+        return CLI_EUSAGE;
     }
     if (o->threads) {
         int nt = 1;

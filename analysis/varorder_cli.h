@@ -9,7 +9,7 @@
 /* Option texts (NULL: not given). */
 struct vo_cli_opts {
     const char *coupling, *estimator, *control, *kmax, *ctl_rtol, *atol_x, *atol_v, *atol_u;
-    const char *rtol_u;
+    const char *rtol_u, *max_attempts;
     const char *sf, *rmin, *rmax, *hmin, *ctl_vars, *jacobian, *corr_tol, *corr_max, *threads;
     const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *output, *name, *plot, *t0;
 };

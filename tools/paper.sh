@@ -14,6 +14,8 @@
 #   cosa advise at tol 1e-2 and 1e-3 for the (c_k, d_k) pairs of Table 1 (issue 16)
 #   the defect paper's Figs 4-10 (cosa defect --paper, into OUTDIR/defect; make paper-defect)
 #   the energy paper's figures (tools/paper-energy.sh, into OUTDIR/energy; make paper-energy)
+#   the variable-order paper's examples (tools/paper-varorder.sh, into OUTDIR/varorder;
+#   make paper-varorder)
 set -e
 cosa=${1:?usage: paper.sh COSA OUTDIR}
 out=${2:?usage: paper.sh COSA OUTDIR}
@@ -100,6 +102,8 @@ done
 step "defect paper (Figs 4-10)" "$cosa" defect --paper -o "$out/defect" --plot png
 # the energy paper (issue 10): its figures into $out/energy (make paper-energy)
 step "energy paper" sh "$(dirname "$0")/paper-energy.sh" "$cosa" "$out/energy"
+# the variable-order paper (issue 11): its examples into $out/varorder (make paper-varorder)
+step "variable-order paper" sh "$(dirname "$0")/paper-varorder.sh" "$cosa" "$out/varorder"
 printf '%-28s %s s\n' "make paper total" "$(since "$t0")"
 echo "pictures: $out/fig4_all.png (Fig 4), $out/fig6_all.png (Fig 6), $out/fig5.png," \
     "$out/fig7.png, $out/fig8.png, $out/fig9_*.png; tables: $out/table1.md .. table4.md," \

@@ -444,3 +444,60 @@ Test(vo_bad, options_rejected)
     fx_free(&f);
     fx_free(&fc);
 }
+
+/* ---- the controller table: sect. 5's rules and the PI law behind one ops table -- */
+
+/* "order" and "step" sit in the controller table with decide(); their
+ * scalar next() is the same rules for a degree-0 estimate on u: a passing
+ * error err gives r = (SF err)^-1 with the limits of sect. 5.3 (err = 1/24:
+ * r = 4 >= rmax -> 2 H; err = 4: the step fails, the first failure repeats
+ * it with min(0.9, max(0.25, 0.9 r)) H = 0.25 H since 0.9/24 < 0.25). */
+Test(vo_control_run, controller_table_entries)
+{
+    const cosa_controller_type *o = cosa_controller_lookup("order");
+    const cosa_controller_type *s = cosa_controller_lookup("step");
+    cr_assert_not_null(o);
+    cr_assert_not_null(s);
+    cr_expect_not_null(o->decide);
+    cr_expect_null(cosa_controller_lookup("pi")->decide);
+    cosa_controller_params p;
+    cr_assert_eq(cosa_controller_defaults(s, 1.0, &p), COSA_OK);
+    cr_expect_eq(p.vo.sf, 6.0);
+    cr_expect_eq(p.grow, 2.0);
+    cosa_controller *c = NULL;
+    cr_assert_eq(cosa_controller_create(s, &p, &c), COSA_OK);
+    cr_assert_eq(cosa_controller_reset(c, 1e-3), COSA_OK);
+    double hn;
+    int acc;
+    cr_assert_eq(cosa_controller_next(c, 1e-3, 1.0 / 24.0, &hn, &acc), COSA_OK);
+    cr_expect_eq(acc, 1);
+    cr_expect_eq(hn, 2e-3);
+    cr_assert_eq(cosa_controller_next(c, 2e-3, 4.0, &hn, &acc), COSA_OK);
+    cr_expect_eq(acc, 0);
+    cr_expect_eq(hn, 0.25 * 2e-3);
+    cosa_controller_free(c);
+}
+
+/* The engine takes any entry of the table: "step" keeps the degree, and the
+ * defect paper's PI law (no decide(): next() on the error norm, tol 1)
+ * drives a run to its end as well. */
+Test(vo_control_run, step_and_pi_controllers_in_the_engine)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    const char *names[2] = {"step", "pi"};
+    for (int j = 0; j < 2; j++) {
+        cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 2, 1e-4, 0.05);
+        o.estimator = cosa_vo_estimator_lookup("exmilne");
+        o.control = COSA_VO_CONTROL_STEP;
+        o.controller = cosa_controller_lookup(names[j]);
+        cosa_vo_result *r = run(&f, &o);
+        cr_expect_eq(r->status, COSA_VO_OK, "%s: %s", names[j], r->reason);
+        cr_expect_eq(r->k_hist[2], r->steps, "%s changed the degree", names[j]);
+        cr_expect_eq(r->k_changes, 0u);
+        cr_expect_eq(r->t_end, r->t_start + 0.05);
+        cr_expect(r->H_max > r->H_min, "%s: the step never changed", names[j]);
+        cosa_vo_result_free(r);
+    }
+    fx_free(&f);
+}

@@ -609,6 +609,93 @@ cosa_status cosa_master_step_data(const cosa_master *m, double *H, int *q, const
 /* Index of the unit that failed in the last step or propose (or nunits). */
 size_t cosa_master_failed_unit(const cosa_master *m);
 
+/* ---- Variable order and macro-step control (variable-order paper, issue 11) */
+
+/* Order and macro-step control (sect. 5, Figs 6-7), after every attempted
+ * macro step T_N -> T_N + H_N of degree k:
+ *  1. local error test (eqs 25-27): the step passes if its error norm
+ *     (max(err_pos, err_vel) for estimators on states, err_u for those on
+ *     coupling variables) is <= 1 and the corrector (implicit) converged;
+ *     M = N + 1 if it passed, else M = N (eq 28);
+ *  2. order (order = 1 only; sect. 5.2.2): with SDN(j) of the history ending
+ *     at T_M (hist->sdn),
+ *       k = 1 and SDN(1) <= SDN(2)/2                   -> k_new = 0,
+ *       k > 1 and max(SDN(k), SDN(k-1)) <= SDN(k+1)    -> k_new = k - 1,
+ *       N_fail > 5 -> 0;  N_fail > 3 -> min(k_new, 1);
+ *     then, only after a passed step whose decrease tests left k unchanged,
+ *     with k < kmax and N_succ > k:
+ *       k = 0 and SDN(2) < SDN(1)/2                    -> 1,
+ *       k > 0 and SDN(k) <= min(SDN(k+1), SDN(k+2))    -> k - 1,
+ *       k > 0 and SDN(k+2) < SDN(k+1)                  -> k + 1;
+ *     N_succ counts passed steps in a row at degree k; a degree change, a
+ *     failed step or a step smaller than its predecessor restarts it (the
+ *     next passed step counts 1);
+ *  3. step (sect. 5.3, eqs 32-34): unchanged degree: r = min((SF err_pos)^(-1/(k+3)),
+ *     (SF err_vel)^(-1/(k+2))) or (SF err_u)^(-1/(k+1)); changed degree:
+ *     r = (SF ||eps~||)^(-1/(k_new+1)) with eps~ of eq 31 (hist->etilde); r =
+ *     inf for a zero norm; then N_fail = 0: H = rmax H_N if r >= rmax,
+ *     min(0.9, max(rmin, r)) H_N if r < 1, else H_N; N_fail = 1:
+ *     min(0.9, max(0.25, 0.9 r)) H_N; N_fail > 1 or a failed corrector:
+ *     0.25 H_N; H <= hmin: the run stops (decision.stop). */
+typedef struct cosa_vo_control_params {
+    int order;        /* 1: order and step size; 0: step size only          */
+    int kmax;         /* 0..COSA_VO_KMAX                                     */
+    double sf;        /* safety factor SF > 0 (6)                            */
+    double rmin;      /* < 1 (0.5)                                           */
+    double rmax;      /* > 1 (2)                                             */
+    double hmin;      /* >= 0 (1e-12)                                        */
+} cosa_vo_control_params;
+#define COSA_VO_KMAX 8
+
+/* What the controller knows of the attempted step. */
+typedef struct cosa_vo_control_input {
+    double H;          /* H_N                                                */
+    int k;             /* its degree                                         */
+    int state_est;     /* 1: estimator on states (eq 32 alpha), 0: on u (beta) */
+    double err_pos, err_vel; /* WRMS norms (state estimators)                */
+    double err_u;      /* WRMS norm (coupling-variable estimators)           */
+    int corr_failed;   /* 1: the implicit corrector did not converge         */
+} cosa_vo_control_input;
+
+/* The history the order and step decisions read, ending at T_M (passed = 1:
+ * M = N + 1, the new point included; 0: M = N):
+ *   sdn(ctx, passed, j)     SDN(j), j >= 1: the WRMS norm (weights atol_u +
+ *                           rtol |u_M|) of j! times the leading coefficient
+ *                           of P^j through T_M .. T_{M-j}, written in
+ *                           s = (t - T_M) / H_N; negative: not available
+ *                           (too little history: that test is skipped);
+ *   etilde(ctx, passed, k)  the WRMS norm of eps~ (eq 31) of degree k at
+ *                           T_{M+1} = T_M + H_N. */
+typedef struct cosa_vo_history {
+    double (*sdn)(void *ctx, int passed, int j);
+    double (*etilde)(void *ctx, int passed, int k);
+    void *ctx;
+} cosa_vo_history;
+
+/* The controller's memory between attempts (zero it, then cosa_vo_control_reset). */
+typedef struct cosa_vo_control_state {
+    int nfail;         /* failed attempts of the current step                */
+    int nsucc;         /* passed steps in a row at the current degree        */
+    int restart;       /* the next passed step restarts nsucc                */
+    double hprev;      /* the last passed step (0: none yet)                 */
+} cosa_vo_control_state;
+
+typedef struct cosa_vo_decision {
+    int accept;        /* 1: the step passed (commit), 0: repeat it          */
+    int k;             /* degree of the next attempt                         */
+    double H;          /* its macro step                                     */
+    double r;          /* r^rho before the limits (inf: zero norm)           */
+    int stop;          /* 1: H <= hmin, the run stops                        */
+} cosa_vo_decision;
+
+void cosa_vo_control_reset(cosa_vo_control_state *s);
+/* One decision.  COSA_EINVAL (NULL), COSA_ERANGE (params or input out of
+ * range: kmax, k > kmax, SF <= 0, rmin >= 1, rmax <= 1, H <= 0, norms < 0 or
+ * NaN). */
+cosa_status cosa_vo_control_decide(const cosa_vo_control_params *p, cosa_vo_control_state *s,
+                                   const cosa_vo_control_input *in, const cosa_vo_history *hist,
+                                   cosa_vo_decision *out);
+
 /* ---- Step-size controllers ------------------------------------------------- */
 
 /* A controller turns the error measure err of the step h just taken into the
@@ -622,6 +709,8 @@ typedef struct cosa_controller_params {
     double tol;
     double kp, ki;
     double grow;
+    cosa_vo_control_params vo; /* the order and step rules' ("order", "step";
+                                  vo.rmax is grow); the others keep hmin     */
 } cosa_controller_params;
 
 /* A controller type:
@@ -638,6 +727,13 @@ typedef struct cosa_controller_type {
     cosa_status (*reset)(const cosa_controller_params *p, double *state, double h0);
     cosa_status (*next)(const cosa_controller_params *p, double *state, double h, double err,
                         double *hnext, int *accept);
+    /* (may be NULL) the variable-order engine's decision after an attempt
+     * (cosa_controller_decide): step, acceptance and the next degree; NULL:
+     * the generic layer drives next() with the attempt's error norm and
+     * keeps the degree */
+    cosa_status (*decide)(const cosa_controller_params *p, double *state,
+                          const cosa_vo_control_input *in, const cosa_vo_history *hist,
+                          cosa_vo_decision *out);
 } cosa_controller_type;
 
 /* The table: "pi" -- the PI law on the logarithm of the error of the defect
@@ -645,7 +741,12 @@ typedef struct cosa_controller_type {
  *   e = ln tol - ln err;  I' = I + KI e;  H' = exp(I' + KP e);
  *   H_next = min(H', grow h);  I = I' + ln H_next - ln H';  I_0 = ln h0;
  * it always accepts (the paper's method is non-iterative).
- * "fixed" -- h_next = h0 whatever err (fixed-step runs through the same loop). */
+ * "fixed" -- h_next = h0 whatever err (fixed-step runs through the same loop).
+ * "order", "step" -- the variable-order paper's order and macro-step control
+ * (sect. 5, cosa_vo_control_decide; "step" keeps the degree): their decide()
+ * is the engine's; their next() is the same rules for a scalar error norm
+ * err (<= 1 passes) of a degree-0 estimate on coupling variables, r = (SF
+ * err)^-1, with the limits of sect. 5.3. */
 size_t cosa_controller_type_count(void);
 const cosa_controller_type *cosa_controller_type_at(size_t i); /* NULL past the end */
 const cosa_controller_type *cosa_controller_lookup(const char *name); /* NULL: unknown */
@@ -669,6 +770,13 @@ cosa_status cosa_controller_next(cosa_controller *c, double h, double err, doubl
                                  int *accept);
 /* The type's state (nstate doubles; PI: the integral term I). */
 cosa_status cosa_controller_state(const cosa_controller *c, double *state);
+/* The decision after an attempted macro step of the variable-order engine:
+ * the type's decide(), or, without one, next() on the attempt's error norm
+ * (max(err_pos, err_vel) or err_u, floored at 1e-16; a failed corrector
+ * repeats the step at a quarter), the degree unchanged, stop when the next
+ * step is <= p->vo.hmin.  COSA_EINVAL before reset. */
+cosa_status cosa_controller_decide(cosa_controller *c, const cosa_vo_control_input *in,
+                                   const cosa_vo_history *hist, cosa_vo_decision *out);
 
 /* ---- Defects (defect paper section 3, issue 12 "Per step") ------------------ */
 
@@ -1040,93 +1148,6 @@ cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, doubl
                                     double *D);
 
 
-/* ---- Variable order and macro-step control (variable-order paper, issue 11) */
-
-/* Order and macro-step control (sect. 5, Figs 6-7), after every attempted
- * macro step T_N -> T_N + H_N of degree k:
- *  1. local error test (eqs 25-27): the step passes if its error norm
- *     (max(err_pos, err_vel) for estimators on states, err_u for those on
- *     coupling variables) is <= 1 and the corrector (implicit) converged;
- *     M = N + 1 if it passed, else M = N (eq 28);
- *  2. order (order = 1 only; sect. 5.2.2): with SDN(j) of the history ending
- *     at T_M (hist->sdn),
- *       k = 1 and SDN(1) <= SDN(2)/2                   -> k_new = 0,
- *       k > 1 and max(SDN(k), SDN(k-1)) <= SDN(k+1)    -> k_new = k - 1,
- *       N_fail > 5 -> 0;  N_fail > 3 -> min(k_new, 1);
- *     then, only after a passed step whose decrease tests left k unchanged,
- *     with k < kmax and N_succ > k:
- *       k = 0 and SDN(2) < SDN(1)/2                    -> 1,
- *       k > 0 and SDN(k) <= min(SDN(k+1), SDN(k+2))    -> k - 1,
- *       k > 0 and SDN(k+2) < SDN(k+1)                  -> k + 1;
- *     N_succ counts passed steps in a row at degree k; a degree change, a
- *     failed step or a step smaller than its predecessor restarts it (the
- *     next passed step counts 1);
- *  3. step (sect. 5.3, eqs 32-34): unchanged degree: r = min((SF err_pos)^(-1/(k+3)),
- *     (SF err_vel)^(-1/(k+2))) or (SF err_u)^(-1/(k+1)); changed degree:
- *     r = (SF ||eps~||)^(-1/(k_new+1)) with eps~ of eq 31 (hist->etilde); r =
- *     inf for a zero norm; then N_fail = 0: H = rmax H_N if r >= rmax,
- *     min(0.9, max(rmin, r)) H_N if r < 1, else H_N; N_fail = 1:
- *     min(0.9, max(0.25, 0.9 r)) H_N; N_fail > 1 or a failed corrector:
- *     0.25 H_N; H <= hmin: the run stops (decision.stop). */
-typedef struct cosa_vo_control_params {
-    int order;        /* 1: order and step size; 0: step size only          */
-    int kmax;         /* 0..COSA_VO_KMAX                                     */
-    double sf;        /* safety factor SF > 0 (6)                            */
-    double rmin;      /* < 1 (0.5)                                           */
-    double rmax;      /* > 1 (2)                                             */
-    double hmin;      /* >= 0 (1e-12)                                        */
-} cosa_vo_control_params;
-#define COSA_VO_KMAX 8
-
-/* What the controller knows of the attempted step. */
-typedef struct cosa_vo_control_input {
-    double H;          /* H_N                                                */
-    int k;             /* its degree                                         */
-    int state_est;     /* 1: estimator on states (eq 32 alpha), 0: on u (beta) */
-    double err_pos, err_vel; /* WRMS norms (state estimators)                */
-    double err_u;      /* WRMS norm (coupling-variable estimators)           */
-    int corr_failed;   /* 1: the implicit corrector did not converge         */
-} cosa_vo_control_input;
-
-/* The history the order and step decisions read, ending at T_M (passed = 1:
- * M = N + 1, the new point included; 0: M = N):
- *   sdn(ctx, passed, j)     SDN(j), j >= 1: the WRMS norm (weights atol_u +
- *                           rtol |u_M|) of j! times the leading coefficient
- *                           of P^j through T_M .. T_{M-j}, written in
- *                           s = (t - T_M) / H_N; negative: not available
- *                           (too little history: that test is skipped);
- *   etilde(ctx, passed, k)  the WRMS norm of eps~ (eq 31) of degree k at
- *                           T_{M+1} = T_M + H_N. */
-typedef struct cosa_vo_history {
-    double (*sdn)(void *ctx, int passed, int j);
-    double (*etilde)(void *ctx, int passed, int k);
-    void *ctx;
-} cosa_vo_history;
-
-/* The controller's memory between attempts (zero it, then cosa_vo_control_reset). */
-typedef struct cosa_vo_control_state {
-    int nfail;         /* failed attempts of the current step                */
-    int nsucc;         /* passed steps in a row at the current degree        */
-    int restart;       /* the next passed step restarts nsucc                */
-    double hprev;      /* the last passed step (0: none yet)                 */
-} cosa_vo_control_state;
-
-typedef struct cosa_vo_decision {
-    int accept;        /* 1: the step passed (commit), 0: repeat it          */
-    int k;             /* degree of the next attempt                         */
-    double H;          /* its macro step                                     */
-    double r;          /* r^rho before the limits (inf: zero norm)           */
-    int stop;          /* 1: H <= hmin, the run stops                        */
-} cosa_vo_decision;
-
-void cosa_vo_control_reset(cosa_vo_control_state *s);
-/* One decision.  COSA_EINVAL (NULL), COSA_ERANGE (params or input out of
- * range: kmax, k > kmax, SF <= 0, rmin >= 1, rmax <= 1, H <= 0, norms < 0 or
- * NaN). */
-cosa_status cosa_vo_control_decide(const cosa_vo_control_params *p, cosa_vo_control_state *s,
-                                   const cosa_vo_control_input *in, const cosa_vo_history *hist,
-                                   cosa_vo_decision *out);
-
 /* ---- Variable-order co-simulation engine (lib/td/vo_*.c) ------------------ */
 
 /* Error estimators (sect. 4): entries of a table.  Each estimates the local
@@ -1186,6 +1207,10 @@ typedef struct cosa_vo_opts {
     const unsigned char *is_vel; /* nx: 1 velocity, 0 position (NULL: the
                               units' kick flags are not known: all velocities) */
     size_t max_attempts;   /* 0: 10^7                                        */
+    const cosa_controller_type *controller; /* NULL: "order" or "step" of the
+                              controller table by control; else any entry
+                              (e.g. "pi": the step alone, from the error norm
+                              with tol 1)                                     */
     size_t store_max;      /* keep every state at the macro points when nx <=
                               store_max (0: 20000), else only the coupling
                               bodies' (e36_all is then NaN)                  */

@@ -4,6 +4,7 @@
  * step; the generic layer validates, owns the parameters and the type's few
  * doubles of state, and never allocates after create. */
 #include "cosa/td.h"
+#include "td/vo.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -92,7 +93,8 @@ static const cosa_controller_type controller_fixed = {
 
 /* ---- the table and the generic layer --------------------------------------- */
 
-static const cosa_controller_type *const table[] = {&controller_pi, &controller_fixed};
+static const cosa_controller_type *const table[] = {&controller_pi, &controller_fixed,
+                                                    &vo_controller_order, &vo_controller_step};
 
 size_t cosa_controller_type_count(void) { return sizeof table / sizeof table[0]; }
 
@@ -183,6 +185,32 @@ cosa_status cosa_controller_next(cosa_controller *c, double h, double err, doubl
     *hnext = hn;
     if (accept)
         *accept = acc;
+    return COSA_OK;
+}
+
+cosa_status cosa_controller_decide(cosa_controller *c, const cosa_vo_control_input *in,
+                                   const cosa_vo_history *hist, cosa_vo_decision *out)
+{
+    if (!c || !in || !out || !c->ready)
+        return COSA_EINVAL;
+    if (c->type->decide)
+        return c->type->decide(&c->par, c->state, in, hist, out);
+    /* a controller of the step alone: next() on the attempt's error norm */
+    memset(out, 0, sizeof *out);
+    out->k = in->k;
+    out->r = NAN;
+    const double err = in->state_est ? fmax(in->err_pos, in->err_vel) : in->err_u;
+    if (in->corr_failed || !isfinite(err)) {
+        out->accept = 0;
+        out->H = 0.25 * in->H;
+    } else {
+        int acc = 1;
+        cosa_status st = cosa_controller_next(c, in->H, fmax(err, 1e-16), &out->H, &acc);
+        if (st != COSA_OK)
+            return st;
+        out->accept = acc;
+    }
+    out->stop = !(out->H > c->par.vo.hmin);
     return COSA_OK;
 }
 

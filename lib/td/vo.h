@@ -65,6 +65,10 @@ struct vo {
     char msg[160];
 };
 
+/* The controller table's entries of sect. 5 (vo_control.c; lib/td/control.c
+ * lists them). */
+extern const cosa_controller_type vo_controller_order, vo_controller_step;
+
 /* The estimator table entries (vo_estimator.c). */
 struct cosa_vo_estimator {
     const char *name;

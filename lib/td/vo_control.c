@@ -251,3 +251,83 @@ cosa_status cosa_vo_control_decide(const cosa_vo_control_params *p, cosa_vo_cont
     out->stop = H <= p->hmin;
     return COSA_OK;
 }
+
+/* ---- the controller table's entries "order" and "step" (lib/td/control.c) ---------- */
+
+/* state[0..3] = nfail, nsucc, restart, hprev (cosa_controller keeps doubles) */
+static void load_state(const double *state, cosa_vo_control_state *s)
+{
+    s->nfail = (int)state[0];
+    s->nsucc = (int)state[1];
+    s->restart = (int)state[2];
+    s->hprev = state[3];
+}
+
+static void store_state(const cosa_vo_control_state *s, double *state)
+{
+    state[0] = s->nfail;
+    state[1] = s->nsucc;
+    state[2] = s->restart;
+    state[3] = s->hprev;
+}
+
+static void defaults_common(cosa_controller_params *p, int order)
+{
+    p->vo = (cosa_vo_control_params){.order = order, .kmax = order ? 5 : COSA_VO_KMAX,
+                                     .sf = 6.0, .rmin = 0.5, .rmax = 2.0, .hmin = 1e-12};
+    p->grow = p->vo.rmax;
+}
+
+static void order_defaults(cosa_controller_params *p) { defaults_common(p, 1); }
+static void step_defaults(cosa_controller_params *p) { defaults_common(p, 0); }
+
+static cosa_status vo_reset(const cosa_controller_params *p, double *state, double h0)
+{
+    (void)p, (void)h0;
+    cosa_vo_control_state s;
+    cosa_vo_control_reset(&s);
+    store_state(&s, state);
+    return COSA_OK;
+}
+
+static cosa_status vo_decide(const cosa_controller_params *p, double *state,
+                             const cosa_vo_control_input *in, const cosa_vo_history *hist,
+                             cosa_vo_decision *out)
+{
+    cosa_vo_control_params q = p->vo;
+    q.rmax = p->grow;
+    cosa_vo_control_state s;
+    load_state(state, &s);
+    cosa_status st = cosa_vo_control_decide(&q, &s, in, hist, out);
+    if (st == COSA_OK)
+        store_state(&s, state);
+    return st;
+}
+
+/* next(): the same rules for a scalar norm err of a degree-0 estimate on
+ * coupling variables: r = (SF err)^-1, the degree fixed */
+static cosa_status vo_next(const cosa_controller_params *p, double *state, double h, double err,
+                           double *hnext, int *accept)
+{
+    cosa_vo_control_params q = p->vo;
+    q.order = 0;
+    q.rmax = p->grow;
+    const cosa_vo_control_input in = {.H = h, .k = 0, .state_est = 0, .err_u = err};
+    cosa_vo_control_state s;
+    load_state(state, &s);
+    cosa_vo_decision d;
+    cosa_status st = cosa_vo_control_decide(&q, &s, &in, NULL, &d);
+    if (st != COSA_OK)
+        return st;
+    store_state(&s, state);
+    *hnext = d.H;
+    *accept = d.accept;
+    return COSA_OK;
+}
+
+const cosa_controller_type vo_controller_order = {
+    .name = "order", .nstate = 4, .defaults = order_defaults, .reset = vo_reset,
+    .next = vo_next, .decide = vo_decide};
+const cosa_controller_type vo_controller_step = {
+    .name = "step", .nstate = 4, .defaults = step_defaults, .reset = vo_reset,
+    .next = vo_next, .decide = vo_decide};

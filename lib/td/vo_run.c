@@ -689,6 +689,17 @@ static cosa_status attempt_implicit(struct vo *v)
     return COSA_OK;
 }
 
+/* The couplings, a table: an attempt integrates the step from T_N (the units
+ * left with a pending proposal of the master) and sets u_{N+1}. */
+struct coupling_type {
+    const char *name;
+    cosa_status (*attempt)(struct vo *v);
+};
+static const struct coupling_type couplings[] = {
+    [COSA_VO_EXPLICIT] = {"explicit", attempt_explicit},
+    [COSA_VO_IMPLICIT] = {"implicit", attempt_implicit},
+};
+
 /* Error vector and norms of the attempt just integrated. */
 static void estimate(struct vo *v, cosa_vo_control_input *in)
 {
@@ -916,6 +927,7 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
     struct hist_ctx hc = {.v = v};
     hc.V = calloc(v->nc * (VO_NH + 1) + v->nc + 1, sizeof(double));
     struct rec rc = {0};
+    cosa_controller *ctl = NULL;
     if (!r || !X || !hc.V) {
         st = COSA_ENOMEM;
         goto done;
@@ -954,12 +966,28 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
     const size_t nfixed = fixed ? (size_t)fmax(1.0, round(o->tend / o->H)) : 0;
     const double tend = fixed ? ts + (double)nfixed * o->H : ts + o->tend;
     const size_t maxatt = o->max_attempts ? o->max_attempts : 10000000u;
-    cosa_vo_control_params cp = {.order = o->control == COSA_VO_CONTROL_ORDER,
-                                 .kmax = o->control == COSA_VO_CONTROL_ORDER ? o->kmax
-                                                                              : COSA_VO_KMAX,
-                                 .sf = o->sf, .rmin = o->rmin, .rmax = o->rmax, .hmin = o->hmin};
-    cosa_vo_control_state cs;
-    cosa_vo_control_reset(&cs);
+    /* the controller: an entry of the controller table (sect. 5's "order" /
+     * "step", or any other, e.g. the defect paper's "pi") */
+    if (!fixed) {
+        const cosa_controller_type *ct =
+            o->controller ? o->controller
+                          : cosa_controller_lookup(o->control == COSA_VO_CONTROL_ORDER ? "order"
+                                                                                     : "step");
+        cosa_controller_params cp;
+        if ((st = cosa_controller_defaults(ct, 1.0, &cp)) != COSA_OK)
+            goto done;
+        cp.vo = (cosa_vo_control_params){.order = o->control == COSA_VO_CONTROL_ORDER,
+                                         .kmax = o->control == COSA_VO_CONTROL_ORDER
+                                                     ? o->kmax
+                                                     : COSA_VO_KMAX,
+                                         .sf = o->sf, .rmin = o->rmin, .rmax = o->rmax,
+                                         .hmin = o->hmin};
+        if (ct->decide)
+            cp.grow = o->rmax;
+        if ((st = cosa_controller_create(ct, &cp, &ctl)) != COSA_OK ||
+            (st = cosa_controller_reset(ctl, o->H)) != COSA_OK)
+            goto done;
+    }
     cosa_vo_history hist = {.sdn = hist_sdn, .etilde = hist_etilde, .ctx = &hc};
     v->k = o->k;
     double H = o->H;
@@ -992,7 +1020,7 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
                                     .state_est = o->estimator ? o->estimator->on_states : 1};
         st = step_constants(v);
         if (st == COSA_OK)
-            st = o->coupling == COSA_VO_IMPLICIT ? attempt_implicit(v) : attempt_explicit(v);
+            st = couplings[o->coupling].attempt(v);
         int unit_failed = 0;
         if (st != COSA_OK) {
             if (st == COSA_ENOMEM || st == COSA_EINVAL)
@@ -1006,7 +1034,7 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         const double tnew = v->T[0] + v->H;
         cosa_vo_decision d = {.accept = !in.corr_failed, .k = v->k, .H = v->H};
         if (!fixed) {
-            if ((st = cosa_vo_control_decide(&cp, &cs, &in, &hist, &d)) != COSA_OK)
+            if ((st = cosa_controller_decide(ctl, &in, &hist, &d)) != COSA_OK)
                 goto done;
         } else if (unit_failed || in.corr_failed) {
             d.accept = 0;
@@ -1089,6 +1117,7 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         summarize(r);
     }
 done:
+    cosa_controller_free(ctl);
     free(X);
     free(hc.V);
     vo_free(v);
@@ -1174,7 +1203,7 @@ cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *r
     set_nodes(v);
     if ((st = step_constants(v)) != COSA_OK)
         goto done;
-    st = o->coupling == COSA_VO_IMPLICIT ? attempt_implicit(v) : attempt_explicit(v);
+    st = couplings[o->coupling].attempt(v);
     if (st != COSA_OK)
         goto done;
     o->estimator->estimate(v);

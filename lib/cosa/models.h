@@ -121,7 +121,8 @@ struct cosa_model {
 };
 
 /* Registry of built-in models: the linear ones (twomass, twomass-fd,
- * rotational, chain), then the nonlinear twomass-nl. */
+ * rotational, chain, ...), then the nonlinear ones (twomass-nl, the energy
+ * paper's, twomass-ff and chain-ff last). */
 size_t cosa_model_count(void);
 const cosa_model *cosa_model_at(size_t i);           /* NULL if i >= count */
 const cosa_model *cosa_model_find(const char *name); /* NULL if unknown */

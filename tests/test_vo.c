@@ -348,20 +348,24 @@ Test(vo_control_run, order_control_reaches_the_end)
 /* ---- one step from the reference (cosa estimate) ---------------------------- */
 
 /* Local errors of orders k+3 (positions), k+2 (velocities), k+1 (u), and
- * every estimator's estimate converging to them one order faster (sect. 4):
- * slopes over H = h0, h0/2 (h0 chosen per k so that the errors stay far
- * above rounding).  Bounds: 0.3 on the error slopes (two-point slopes in
- * the asymptotic range, measured within 0.1), and est/err within 10 % of 1
- * at the smaller H. */
+ * every estimator's estimate converging to them (sect. 4): slopes over H =
+ * h0, h0/2, h0 chosen per k so that the errors stay far above rounding
+ * (k = 3: err_pos ~ 3e-8 of a 0.1 m amplitude at h0).  Bounds: 0.3 on the
+ * error slopes (two-point slopes, measured within 0.1 of k+3, k+2, k+1),
+ * est/err within 10 % of 1 at h0/2 (measured at most 7.5 %), and est/err - 1
+ * linear in H for k <= 2 (its ratio between h0 and h0/2 in [1.6, 2.5],
+ * measured 1.9-2.2) where it is large enough to be measured (> 0.5 %; the
+ * S-estimators' est/err is 1 within 0.2 % already). */
 Test(vo_estimate, orders_and_est_over_err)
 {
     struct fx f;
     fx_init(&f, "exact");
     const char *names[5] = {"exlocal", "exmilne", "exslocal", "immilne", "imslocal"};
+    const double h0s[4] = {2e-5, 4e-5, 1e-4, 2e-4};
     for (int e = 0; e < 5; e++) {
         const cosa_vo_estimator *est = cosa_vo_estimator_lookup(names[e]);
-        for (int k = 0; k <= 2; k++) {
-            const double h0 = k == 0 ? 2e-5 : k == 1 ? 4e-5 : 1e-4;
+        for (int k = 0; k <= 3; k++) {
+            const double h0 = h0s[k];
             cosa_vo_estimate r[2];
             for (int j = 0; j < 2; j++) {
                 cosa_vo_opts o = opts(&f, cosa_vo_estimator_implicit(est) ? COSA_VO_IMPLICIT
@@ -372,20 +376,27 @@ Test(vo_estimate, orders_and_est_over_err)
                 cr_assert_eq(cosa_vo_estimate_step(f.set, ref_exact, &f, &o, 0.01, &r[j]),
                              COSA_OK);
             }
-            if (cosa_vo_estimator_on_states(est)) {
-                const double op = log2(r[0].err_pos / r[1].err_pos);
-                const double ov = log2(r[0].err_vel / r[1].err_vel);
-                cr_expect(fabs(op - (k + 3)) < 0.3, "%s k %d: pos order %.3f", names[e], k, op);
-                cr_expect(fabs(ov - (k + 2)) < 0.3, "%s k %d: vel order %.3f", names[e], k, ov);
-                cr_expect(fabs(r[1].est_pos / r[1].err_pos - 1) < 0.1, "%s k %d: est/err pos %.4f",
-                          names[e], k, r[1].est_pos / r[1].err_pos);
-                cr_expect(fabs(r[1].est_vel / r[1].err_vel - 1) < 0.1, "%s k %d: est/err vel %.4f",
-                          names[e], k, r[1].est_vel / r[1].err_vel);
-            } else {
-                const double ou = log2(r[0].err_u / r[1].err_u);
-                cr_expect(fabs(ou - (k + 1)) < 0.3, "%s k %d: u order %.3f", names[e], k, ou);
-                cr_expect(fabs(r[1].est_u / r[1].err_u - 1) < 0.1, "%s k %d: est/err u %.4f",
-                          names[e], k, r[1].est_u / r[1].err_u);
+            double dev[2][2], err[2][2];
+            const int nq = cosa_vo_estimator_on_states(est) ? 2 : 1;
+            for (int j = 0; j < 2; j++) {
+                err[j][0] = nq == 2 ? r[j].err_pos : r[j].err_u;
+                dev[j][0] = (nq == 2 ? r[j].est_pos : r[j].est_u) / err[j][0] - 1.0;
+                err[j][1] = r[j].err_vel;
+                dev[j][1] = r[j].est_vel / r[j].err_vel - 1.0;
+            }
+            for (int q = 0; q < nq; q++) {
+                const int want = nq == 2 ? k + 3 - q : k + 1;
+                const double order = log2(err[0][q] / err[1][q]);
+                cr_expect(fabs(order - want) < 0.3, "%s k %d: order %.3f (want %d)", names[e],
+                          k, order, want);
+                cr_expect(fabs(dev[1][q]) < 0.1, "%s k %d: est/err - 1 = %.4f", names[e], k,
+                          dev[1][q]);
+                if (k <= 2 && fabs(dev[1][q]) > 5e-3) {
+                    const double ratio = dev[0][q] / dev[1][q];
+                    cr_expect(ratio > 1.6 && ratio < 2.5,
+                              "%s k %d: est/err - 1 not linear in H: %.4g -> %.4g", names[e], k,
+                              dev[0][q], dev[1][q]);
+                }
             }
         }
     }

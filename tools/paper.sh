@@ -109,4 +109,5 @@ echo "pictures: $out/fig4_all.png (Fig 4), $out/fig6_all.png (Fig 6), $out/fig5.
     "$out/fig7.png, $out/fig8.png, $out/fig9_*.png; tables: $out/table1.md .. table4.md," \
     "$out/advise_tol1e-2.md, $out/advise_tol1e-3.md; robustness: $out/robust_rho_all.png," \
     "$out/robust_eg_all.png, $out/advise_robust.md; defect paper: $out/defect/fig4a_*.png .." \
-    "$out/defect/fig10_*.png; energy paper: $out/energy/summary.md, $out/energy/fig*.png"
+    "$out/defect/fig10_*.png; energy paper: $out/energy/summary.md, $out/energy/fig*.png;" \
+    "variable-order paper: $out/varorder/summary.md, $out/varorder/ex*.png"

@@ -331,9 +331,13 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
         big = sz > big ? sz : big;
     }
     m->s.seq = m->seq;
+    if (!(s->corr & COSA_CORR_OUTPUT))
+        big = 0; /* one unit's Jacobians serve the output correction only (long
+                    banded units must not get an nx x nx scratch) */
     const size_t np = m->np;
+    const size_t nqw = (s->corr & COSA_CORR_OUTPUT) ? nx * nu : 0; /* QW: correction only */
     size_t total = 2 * ny * np + 3 * nu + 2 * ny + ny * np + 2 * nu * np + ny + nu + ny + nu +
-                   big + nx * nu + 2 * ny * nu + ny * ny + 1;
+                   big + nqw + 2 * ny * nu + ny * ny + 1;
     m->buf = calloc(total, sizeof(double));
     m->ipiv = calloc(ny + 1, sizeof *m->ipiv);
     if (!m->buf || !m->ipiv)
@@ -355,7 +359,7 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     CARVE(m->vy, ny);
     CARVE(m->u0, nu);
     CARVE(m->jA, big);
-    CARVE(m->QW, nx * nu);
+    CARVE(m->QW, nqw);
     CARVE(m->Gp, ny * nu);
     CARVE(m->G0, ny * nu);
     CARVE(m->IGL, ny * ny);

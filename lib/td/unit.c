@@ -429,17 +429,23 @@ cosa_status cosa_unit_eval(cosa_unit *u, double t, const double *x, const double
 /* Central-difference step for entry j of z (length n): the scale is |z_j|,
  * at least 1e-3 ||z||_inf, or 1 if z is zero; the step is made exactly
  * representable (z_j + d - z_j == d). */
+/* The step for entry zj of a vector whose largest |entry| is zmax. */
+static double fd_step_scaled(double zmax, double zj)
+{
+    double scale = fmax(fabs(zj), 1e-3 * zmax);
+    if (scale == 0.0)
+        scale = 1.0;
+    double d = cbrt(DBL_EPSILON) * scale;
+    volatile double tmp = zj + d;
+    return tmp - zj;
+}
+
 double unit_fd_step(size_t n, const double *z, size_t j)
 {
     double zmax = 0.0;
     for (size_t i = 0; i < n; i++)
         zmax = fmax(zmax, fabs(z[i]));
-    double scale = fmax(fabs(z[j]), 1e-3 * zmax);
-    if (scale == 0.0)
-        scale = 1.0;
-    double d = cbrt(DBL_EPSILON) * scale;
-    volatile double tmp = z[j] + d;
-    return tmp - z[j];
+    return fd_step_scaled(zmax, z[j]);
 }
 
 /* Columns of d(f, g)/dz by central differences, z = x (which = 0) or uin (1). */
@@ -453,8 +459,11 @@ static cosa_status fd_columns(cosa_unit *u, double t, const double *x, const dou
         memcpy(u->fdx, x, u->nx * sizeof *x);
     if (u->nu)
         memcpy(u->fdu, uin, u->nu * sizeof *uin);
+    double zmax = 0.0; /* once, not per column: long units */
+    for (size_t i = 0; i < n; i++)
+        zmax = fmax(zmax, fabs(z0[i]));
     for (size_t j = 0; j < n; j++) {
-        double d = unit_fd_step(n, z0, j);
+        double d = fd_step_scaled(zmax, z0[j]);
         z[j] = z0[j] + d;
         cosa_status st = u->type->eval(u, t, u->fdx, u->fdu, Jf ? u->fdf1 : NULL,
                                       Jg ? u->fdg1 : NULL);

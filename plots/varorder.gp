@@ -22,6 +22,7 @@ set datafile separator ","
 set key outside right top noenhanced
 set grid lc rgb "#e0e0e0"
 set tics out
+set autoscale xfix
 set multiplot layout 3,1 title "@TITLE@" noenhanced
 set xlabel "t [s]"
 set logscale y

@@ -117,8 +117,10 @@ set grid y lc rgb "#e0e0e0"
 set xtics rotate by -30
 set multiplot layout 1,2 title "twomass-ff: macro steps and e36 (all states)"
 set ylabel "accepted macro steps"
+set yrange [0:*]
 plot "$out/ex1_summary.dat" using 2:xtic(1) notitle lc rgb "#4060c0"
 set ylabel "e36"
+set autoscale y
 set logscale y
 plot "$out/ex1_summary.dat" using 3:xtic(1) notitle lc rgb "#c04040"
 unset multiplot
@@ -233,6 +235,7 @@ set output "$out/ex5.png"
 set grid lc rgb "#e0e0e0"
 set style data histograms
 set style fill solid 0.7
+set yrange [0:*]
 set multiplot layout 1,2 title "chain-ff: co-simulation time against SF"
 set ylabel "explicit (ExMilne) time [s]"
 plot "$out/ex5.dat" using 2:xtic(1) lc rgb "#4060c0" notitle

@@ -50,16 +50,23 @@ cosa_status reftraj_alloc(size_t nx, size_t ny, size_t nsamples, double H, cosa_
     return COSA_OK;
 }
 
-cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double H,
-                                 size_t nsamples, cosa_reftraj **out)
+/* Sample times: strictly increasing from times[0] = 0 (the _at variants). */
+static int times_ok(size_t n, const double *times)
 {
-    if (!out)
-        return COSA_EINVAL;
-    *out = NULL;
-    if (!sys || !x0 || nsamples == 0)
-        return COSA_EINVAL;
-    if (!isfinite(H) || !(H > 0.0))
-        return COSA_ERANGE;
+    if (times[0] != 0.0)
+        return 0;
+    for (size_t k = 1; k < n; k++)
+        if (!isfinite(times[k]) || !(times[k] > times[k - 1]))
+            return 0;
+    return 1;
+}
+
+/* The exact reference at t_k = k H (times NULL: x_{k+1} = exp(A* H) x_k,
+ * one exponential) or at the given times (x(t_k) = exp(A* t_k) x0, one
+ * exponential per sample: no error accumulates over the samples). */
+static cosa_status exact_run(const cosa_system *sys, const double *x0, double H,
+                             const double *times, size_t nsamples, cosa_reftraj **out)
+{
     const size_t nx = cosa_system_nx(sys), ny = cosa_system_ny(sys);
     if (!dense_isfinite(nx, 1, x0, nx))
         return COSA_ENONFINITE;
@@ -75,17 +82,20 @@ cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double 
         goto done;
     }
     double *Cs = As + nx * nx, *M = Cs + ny * nx, *Ad = M + nx * nx;
-    st = cosa_system_monolithic(sys, As, Cs);
-    if (st != COSA_OK)
-        goto done;
-    for (size_t c = 0; c < nx * nx; c++)
-        M[c] = H * As[c];
-    if (nx && (st = cosa_expm(nx, M, nx, Ad, nx, ew)) != COSA_OK)
+    if ((st = cosa_system_monolithic(sys, As, Cs)) != COSA_OK)
         goto done;
     memcpy(r->x, x0, nx * sizeof *x0);
     for (size_t k = 0; k < nsamples; k++) {
+        if (k > 0 && (times || k == 1)) { /* exp(A* t_k), or exp(A* H) once */
+            const double tau = times ? times[k] : H;
+            for (size_t c = 0; c < nx * nx; c++)
+                M[c] = tau * As[c];
+            if (nx && (st = cosa_expm(nx, M, nx, Ad, nx, ew)) != COSA_OK)
+                goto done;
+        }
         if (k > 0)
-            dense_gemv(nx, nx, 1.0, Ad, nx, r->x + (k - 1) * nx, 0.0, r->x + k * nx);
+            dense_gemv(nx, nx, 1.0, Ad, nx, times ? x0 : r->x + (k - 1) * nx, 0.0,
+                       r->x + k * nx);
         dense_gemv(ny, nx, 1.0, Cs, ny, r->x + k * nx, 0.0, r->y + k * ny);
     }
     if (!dense_isfinite(nx, nsamples, r->x, nx) || !dense_isfinite(ny, nsamples, r->y, ny))
@@ -100,6 +110,19 @@ done:
     return st;
 }
 
+cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double H,
+                                 size_t nsamples, cosa_reftraj **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!sys || !x0 || nsamples == 0)
+        return COSA_EINVAL;
+    if (!isfinite(H) || !(H > 0.0))
+        return COSA_ERANGE;
+    return exact_run(sys, x0, H, NULL, nsamples, out);
+}
+
 cosa_status cosa_reftraj_exact_at(const cosa_system *sys, const double *x0, size_t nsamples,
                                   const double *times, cosa_reftraj **out)
 {
@@ -108,51 +131,9 @@ cosa_status cosa_reftraj_exact_at(const cosa_system *sys, const double *x0, size
     *out = NULL;
     if (!sys || !x0 || !times || nsamples == 0)
         return COSA_EINVAL;
-    if (times[0] != 0.0)
+    if (!times_ok(nsamples, times))
         return COSA_ERANGE;
-    for (size_t k = 1; k < nsamples; k++)
-        if (!isfinite(times[k]) || !(times[k] > times[k - 1]))
-            return COSA_ERANGE;
-    const size_t nx = cosa_system_nx(sys), ny = cosa_system_ny(sys);
-    if (!dense_isfinite(nx, 1, x0, nx))
-        return COSA_ENONFINITE;
-    cosa_reftraj *r = NULL;
-    cosa_status st = reftraj_alloc(nx, ny, nsamples, 0.0, &r);
-    if (st != COSA_OK)
-        return st;
-    r->exact = 1;
-    double *As = calloc(3 * nx * nx + ny * nx + 1, sizeof(double));
-    cosa_expm_workspace *ew = cosa_expm_workspace_alloc(nx ? nx : 1);
-    if (!As || !ew) {
-        st = COSA_ENOMEM;
-        goto done;
-    }
-    double *Cs = As + nx * nx, *M = Cs + ny * nx, *Ad = M + nx * nx;
-    if ((st = cosa_system_monolithic(sys, As, Cs)) != COSA_OK)
-        goto done;
-    /* x(t_k) = exp(A* t_k) x0 for every sample: no error accumulates over
-     * the samples (the cost is one exponential each) */
-    memcpy(r->x, x0, nx * sizeof *x0);
-    for (size_t k = 0; k < nsamples; k++) {
-        if (k > 0) {
-            for (size_t c = 0; c < nx * nx; c++)
-                M[c] = times[k] * As[c];
-            if (nx && (st = cosa_expm(nx, M, nx, Ad, nx, ew)) != COSA_OK)
-                goto done;
-            dense_gemv(nx, nx, 1.0, Ad, nx, x0, 0.0, r->x + k * nx);
-        }
-        dense_gemv(ny, nx, 1.0, Cs, ny, r->x + k * nx, 0.0, r->y + k * ny);
-    }
-    if (!dense_isfinite(nx, nsamples, r->x, nx) || !dense_isfinite(ny, nsamples, r->y, ny))
-        st = COSA_ENOTCONVERGED;
-done:
-    free(As);
-    cosa_expm_workspace_free(ew);
-    if (st == COSA_OK)
-        *out = r;
-    else
-        cosa_reftraj_free(r);
-    return st;
+    return exact_run(sys, x0, 0.0, times, nsamples, out);
 }
 
 /* ---- CVODE reference ------------------------------------------------------- */
@@ -372,17 +353,7 @@ cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, si
 cosa_status cosa_reftraj_cvode_at(cosa_unitset *set, const double *x0, size_t nsamples,
                                   const double *times, double rtol, cosa_reftraj **out)
 {
-    if (!out)
-        return COSA_EINVAL;
-    *out = NULL;
-    if (!times || nsamples == 0)
-        return COSA_EINVAL;
-    if (times[0] != 0.0)
-        return COSA_ERANGE;
-    for (size_t k = 1; k < nsamples; k++)
-        if (!isfinite(times[k]) || !(times[k] > times[k - 1]))
-            return COSA_ERANGE;
-    return reftraj_cvode_run(set, x0, 0.0, times, nsamples, rtol, 0, NULL, out);
+    return cosa_reftraj_cvode_sel(set, x0, nsamples, times, rtol, 0, NULL, out);
 }
 
 cosa_status cosa_reftraj_cvode_sel(cosa_unitset *set, const double *x0, size_t nsamples,
@@ -394,11 +365,8 @@ cosa_status cosa_reftraj_cvode_sel(cosa_unitset *set, const double *x0, size_t n
     *out = NULL;
     if (!times || nsamples == 0 || (nsel && !sel))
         return COSA_EINVAL;
-    if (times[0] != 0.0)
+    if (!times_ok(nsamples, times))
         return COSA_ERANGE;
-    for (size_t k = 1; k < nsamples; k++)
-        if (!isfinite(times[k]) || !(times[k] > times[k - 1]))
-            return COSA_ERANGE;
     for (size_t j = 0; j < nsel; j++)
         if (sel[j] >= cosa_unitset_nx(set))
             return COSA_ERANGE;

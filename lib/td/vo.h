@@ -58,7 +58,7 @@ struct vo {
     size_t *woff;              /* nunits: each unit's slice of fdwork         */
     double *Jc, *Phy;          /* nc x nc, nc x ny                            */
     double *g, *dc, *cstar;    /* nc                                          */
-    double *tmp;               /* max(nx, ny, nu, nc) x 4 scratch             */
+    double *tmp;               /* nu: the inputs at t_s (structure)           */
     void *ipiv;                /* lapack_int[nc]                              */
     cosa_unit_snapshot **snaps;/* nunits: FD perturbations                    */
     double *fdwork;            /* per unit: nu_i (DEGMAX+1) + ny_i            */

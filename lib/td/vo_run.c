@@ -160,14 +160,11 @@ static cosa_status vo_create(cosa_unitset *set, const cosa_vo_opts *o, struct vo
     v->nc = cosa_unitset_nc(set);
     v->S = cosa_unitset_coupling_S(set);
     const size_t nx = v->nx, nu = v->nu, ny = v->ny, nc = v->nc, D1 = VO_DEGMAX + 2;
-    size_t nmax = nx > ny ? nx : ny;
-    nmax = nu > nmax ? nu : nmax;
-    nmax = nc > nmax ? nc : nmax;
     size_t fdw = 0;
     for (size_t i = 0; i < v->nunits; i++)
         fdw += unit_scratch(cosa_unitset_unit(set, i));
-    size_t total = nc * VO_NH + nc * D1 * 3 + nu * D1 + nx * 6 + ny * 2 + nc * 6 + ny * nu +
-                   ny * nc + nc * nc + nc * ny + nmax * 4 + fdw + 1;
+    size_t total = nc * VO_NH + nc * D1 * 3 + nu * D1 + nx * 4 + ny * 2 + nc * 6 + ny * nu +
+                   ny * nc + nc * nc + nc * ny + nu + fdw + 1;
     v->C = calloc(total, sizeof(double));
     v->ipiv = calloc(nc + 1, sizeof(lapack_int));
     v->snaps = calloc(v->nunits + 1, sizeof *v->snaps);
@@ -211,7 +208,7 @@ static cosa_status vo_create(cosa_unitset *set, const cosa_vo_opts *o, struct vo
     CARVE(v->GS, ny * nc);
     CARVE(v->Jc, nc * nc);
     CARVE(v->Phy, nc * ny);
-    CARVE(v->tmp, nmax * 4);
+    CARVE(v->tmp, nu);
     CARVE(v->fdwork, fdw);
 #undef CARVE
     v->is_vel = calloc(2 * nx + 1, 1);
@@ -867,7 +864,7 @@ static cosa_status structure(struct vo *v)
     cosa_status st = cosa_unitset_coupling_eval(v->set, t, v->y1, v->c1, v->Phy);
     if (st != COSA_OK)
         return st;
-    double *uall = v->tmp; /* nu <= 4 max(nx, ny, nu, nc) */
+    double *uall = v->tmp; /* nu */
     if ((st = cosa_unitset_inputs(v->set, t, v->y1, uall, NULL)) != COSA_OK)
         return st;
     const size_t nc = v->nc;

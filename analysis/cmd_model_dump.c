@@ -112,6 +112,14 @@ static int dump_main(const char *cmd, int argc, char **argv, int linearize)
         goto out;
     }
     cosa_status st = cosa_model_dump(f ? f : stdout, cs.mod.model, cs.mod.par);
+    if (st == COSA_EIO && outpath) { /* the stream's error again, with its reason */
+        f = NULL;
+        errno = EIO;
+        outfile_commit(&of);
+        cli_error(cmd, "cannot write '%s': %s", outpath, strerror(errno));
+        rc = CLI_EFAIL;
+        goto out;
+    }
     if (st != COSA_OK) {
         cli_error(cmd, "model '%s': %s", cs.mod.model->name,
                   st == COSA_EUNSUPPORTED ? "coupling is not a 0/1 selection matrix"

@@ -41,6 +41,7 @@ static void block_signals(sigset_t *old)
     sigaddset(&s, SIGINT);
     sigaddset(&s, SIGTERM);
     sigaddset(&s, SIGHUP);
+    sigaddset(&s, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &s, old);
 }
 
@@ -113,14 +114,14 @@ static void on_signal(int sig)
 
 int outfile_init(void)
 {
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         sigaddset(&sa.sa_mask, sigs[k]);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         struct sigaction was;
         /* a signal ignored by whoever started us (nohup, &) stays ignored */
         if (sigaction(sigs[k], NULL, &was) != 0)
@@ -437,8 +438,8 @@ pid_t outfile_spawn(const char *dir, int errfd, char *const argv[])
     pid_t pid = fork();
     if (pid == 0) {
         /* the child: default signals (a pending one ends it), then gnuplot */
-        const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
-        for (int k = 0; k < 4; k++)
+        const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
+        for (int k = 0; k < 5; k++)
             signal(sigs[k], SIG_DFL);
         pthread_sigmask(SIG_SETMASK, &old, NULL);
         dup2(errfd, 2);

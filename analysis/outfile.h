@@ -5,9 +5,10 @@
  * closed ("staged").  Staged files are renamed into place together when the
  * command succeeds (outfile_finish) or when gnuplot is about to read them
  * (outfile_publish); on a failure they are removed, so the files of earlier
- * runs stay as they were.  SIGINT, SIGTERM and SIGHUP kill and reap the
- * gnuplot children, remove every temporary and the empty output directories
- * this run created, and exit 128 + the signal number (130, 143, 129).
+ * runs stay as they were.  SIGINT, SIGTERM, SIGHUP and SIGPIPE kill and
+ * reap the gnuplot children, remove every temporary and the empty output
+ * directories this run created, and exit 128 + the signal number (130, 143,
+ * 129, 141).
  *
  * The registry of temporaries, children and created directories is the
  * one process global of the command (the signal handler must reach it);
@@ -27,8 +28,9 @@ typedef struct outfile {
     const char *tmp; /* the temporary name (the registry's copy) */
 } outfile;
 
-/* Install the handlers of SIGINT, SIGTERM and SIGHUP (and ignore SIGXFSZ so
- * that a file size limit is the error EFBIG).  0 on success, -1 (errno). */
+/* Install the handlers of SIGINT, SIGTERM, SIGHUP and SIGPIPE (a signal
+ * ignored by whoever started us stays ignored), and ignore SIGXFSZ so that a
+ * file size limit is the error EFBIG.  0 on success, -1 (errno). */
 int outfile_init(void);
 
 /* Create the temporary of path (O_EXCL, mode 0666 & ~umask) and open it:

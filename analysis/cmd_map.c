@@ -407,6 +407,52 @@ static int write_dt_script(const char *cmd, const char *path, const char *gp, co
     return scli_write_script(cmd, path, cosa_plot_map_dt, 17, keys, vals);
 }
 
+/* The data files of every scheme, side by side (par threads, at most one per
+ * file: a thread count beyond the number of schemes, --threads 100000, must
+ * not reach the OpenMP runtime).  One line for the first scheme whose file
+ * failed, CLI_EFAIL; else CLI_OK. */
+static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_case *cs,
+                          const char *dir, const char *base, int bin, int dt_axis, double level,
+                          const double *values, const cosa_status *status,
+                          const unsigned char *exact, const char *adesc, int par)
+{
+    const size_t ns = sp->nscheme;
+    int wpar = ns < 64 ? (int)ns : 64;
+    if (par < wpar)
+        wpar = par;
+    int *werr = calloc(ns ? ns : 1, sizeof *werr);
+    if (!werr) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(wpar)
+    for (size_t i = 0; i < ns; i++) {
+        char nm[64], slug[64], dpath[4096], bpath[4096];
+        cosa_scheme_name(&sp->schemes[i], nm, sizeof nm);
+        scli_slug(nm, slug, sizeof slug);
+        snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", dir, base, slug);
+        snprintf(bpath, sizeof bpath, "%s/%s_%s.bin", dir, base, slug);
+        const char *bp = bin ? bpath : NULL, *culprit = dpath;
+        int e = dt_axis ? write_data_dt(dpath, bp, sp, cs, i, level, sp->tend, values, status,
+                                        exact, adesc, &culprit)
+                        : write_data(dpath, bp, sp, cs, i, level, sp->tend, values, status,
+                                     exact, adesc, &culprit);
+        werr[i] = e ? 2 * e + (culprit == bpath) : 0; /* errno, and which file */
+    }
+    int rc = CLI_OK;
+    for (size_t i = 0; i < ns && rc == CLI_OK; i++)
+        if (werr[i]) {
+            char nm[64], slug[64];
+            cosa_scheme_name(&sp->schemes[i], nm, sizeof nm);
+            scli_slug(nm, slug, sizeof slug);
+            cli_error(cmd, "cannot write '%s/%s_%s.%s': %s", dir, base, slug,
+                      werr[i] % 2 ? "bin" : "dat", strerror(werr[i] / 2));
+            rc = CLI_EFAIL;
+        }
+    free(werr);
+    return rc;
+}
+
 int cmd_map(int argc, char **argv)
 {
     const char *cmd = "map";
@@ -427,7 +473,6 @@ int cmd_map(int argc, char **argv)
     double *dt = NULL, *values = NULL;
     cosa_status *status = NULL;
     unsigned char *exact = NULL;
-    int *werr = NULL;
     char **av = NULL;
     char **scripts = NULL;
     size_t ns = 0, ndt = 0, nscript = 0;
@@ -644,41 +689,9 @@ int cmd_map(int argc, char **argv)
     if (!threads)
         par = omp_get_max_threads();
 #endif
-    /* one thread per file at most: a thread count beyond the number of
-     * schemes (--threads 100000) must not reach the OpenMP runtime */
-    int wpar = ns < 64 ? (int)ns : 64;
-    if (par < wpar)
-        wpar = par;
-    werr = calloc(ns, sizeof *werr);
-    if (!werr) {
-        cli_error(cmd, "out of memory");
-        rc = CLI_EFAIL;
+    if ((rc = write_all_data(cmd, &sp, &cs, out.dir, base, bin, dt_axis, level, values, status,
+                             exact, adesc, par)) != CLI_OK)
         goto out;
-    }
-#pragma omp parallel for schedule(dynamic, 1) num_threads(wpar)
-    for (size_t i = 0; i < ns; i++) {
-        char nm[64], slug[64], dpath[4096], bpath[4096];
-        cosa_scheme_name(&schemes[i], nm, sizeof nm);
-        scli_slug(nm, slug, sizeof slug);
-        snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", out.dir, base, slug);
-        snprintf(bpath, sizeof bpath, "%s/%s_%s.bin", out.dir, base, slug);
-        const char *bp = bin ? bpath : NULL, *culprit = dpath;
-        int e = dt_axis ? write_data_dt(dpath, bp, &sp, &cs, i, level, sp.tend, values, status,
-                                        exact, adesc, &culprit)
-                        : write_data(dpath, bp, &sp, &cs, i, level, sp.tend, values, status,
-                                     exact, adesc, &culprit);
-        werr[i] = e ? 2 * e + (culprit == bpath) : 0; /* errno, and which file */
-    }
-    for (size_t i = 0; i < ns; i++)
-        if (werr[i]) { /* one line: the first scheme's failure */
-            char nm[64], slug[64];
-            cosa_scheme_name(&schemes[i], nm, sizeof nm);
-            scli_slug(nm, slug, sizeof slug);
-            cli_error(cmd, "cannot write '%s/%s_%s.%s': %s", out.dir, base, slug,
-                      werr[i] % 2 ? "bin" : "dat", strerror(werr[i] / 2));
-            rc = CLI_EFAIL;
-            goto out;
-        }
     for (size_t i = 0; i < ns; i++) {
         char nm[64], slug[64], dat[512], gp[512], outbase[512];
         cosa_scheme_name(&schemes[i], nm, sizeof nm);
@@ -800,7 +813,6 @@ out:
     free(values);
     free(status);
     free(exact);
-    free(werr);
     free(dt);
     free(schemes);
     free(av);

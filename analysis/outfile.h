@@ -50,7 +50,8 @@ int outfile_commit(outfile *o);
 void outfile_abandon(outfile *o);
 
 /* Rename the staged files into place.  CLI_OK, or a one-line error naming
- * the file ("cannot write 'PATH': REASON") and CLI_EFAIL. */
+ * the file ("cannot write 'PATH': REASON") and CLI_EFAIL.  Like
+ * outfile_finish, only while no other thread opens or commits files. */
 int outfile_publish(const char *cmd);
 
 /* The end of a command with exit code rc: publish on success (the result is

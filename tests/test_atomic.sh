@@ -130,10 +130,16 @@ for s in $sigs; do
 done
 [ $interrupted -ge 4 ] && ok || bad "only $interrupted map runs were interrupted: the test proves little"
 
-# a new -o directory of an interrupted run is removed (all levels it created)
+# a new -o directory of an interrupted run is removed (all levels it created):
+# the signal as soon as the directory exists (it is made before the sweep)
+# shellcheck disable=SC2086
 $bg_env "$COSA" map $map_new -o "$tmp/fresh/a/b" >/dev/null 2>&1 &
 pid=$!
-sleep 0.1
+n=0
+until [ -d "$tmp/fresh/a/b" ] || [ $n -ge 500 ]; do
+    sleep 0.005
+    n=$((n + 1))
+done
 kill -TERM $pid
 wait $pid
 rc=$?

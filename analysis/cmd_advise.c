@@ -5,6 +5,7 @@
  * recommendation, and with -o a data file and a bar chart. */
 #include "config.h"
 #include "sweep_cli.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -240,15 +241,22 @@ static int write_files(const char *cmd, const scli_out *out, const struct row *r
     int rc;
     if ((rc = scli_out_path(cmd, out, tabname, path, sizeof path)) != CLI_OK)
         return rc;
-    FILE *f = fopen(path, "w");
-    if (!f || fwrite(table, 1, tablen, f) != tablen || fclose(f) != 0) {
+    outfile of;
+    FILE *f = outfile_open(&of, path, 0);
+    if (f && fwrite(table, 1, tablen, f) != tablen) {
+        const int e = errno;
+        outfile_abandon(&of);
+        f = NULL;
+        errno = e;
+    }
+    if (!f || outfile_commit(&of) != 0) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
     printf("file %s\n", path);
     if ((rc = scli_out_path(cmd, out, "advise.dat", path, sizeof path)) != CLI_OK)
         return rc;
-    f = fopen(path, "w");
+    f = outfile_open(&of, path, 0);
     if (!f) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
@@ -263,7 +271,7 @@ static int write_files(const char *cmd, const scli_out *out, const struct row *r
         double d2 = r->status == COSA_OK && r->usable ? r->dt : NAN;
         fprintf(f, "%zu %s %.17g %.17g\n", i, name, d1, d2);
     }
-    if (fclose(f) != 0) {
+    if (outfile_commit(&of) != 0) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }

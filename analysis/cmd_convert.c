@@ -3,6 +3,7 @@
  * other format of `cosa map` writes, byte for byte. */
 #include "cli.h"
 #include "map_data.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -63,14 +64,6 @@ static int same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
-/* Open a temporary file next to path ("PATH.tmp.PID"); its name in tmp. */
-static FILE *open_tmp(const char *path, char *tmp, size_t size, const char *mode)
-{
-    if ((size_t)snprintf(tmp, size, "%s.tmp.%ld", path, (long)getpid()) >= size)
-        return NULL;
-    return fopen(tmp, mode);
-}
-
 /* Parse a text record: 1 and its columns in v (at most 8), 0 for a blank
  * line, -1 for anything else. */
 static int parse_record(const char *line, double *v, size_t *ncol)
@@ -99,47 +92,29 @@ static int parse_record(const char *line, double *v, size_t *ncol)
 
 struct conv {
     const char *cmd, *in, *out;
-    char tmp_dat[4200], tmp_bin[4200], out_bin[4096];
+    char out_bin[4096];
+    outfile od, ob; /* the new files under temporary names (outfile.h) */
     FILE *dat, *bin;
 };
 
 static void conv_abort(struct conv *c)
 {
-    if (c->dat)
-        fclose(c->dat);
-    if (c->bin)
-        fclose(c->bin);
+    outfile_abandon(&c->od);
+    outfile_abandon(&c->ob);
     c->dat = c->bin = NULL;
-    if (c->tmp_dat[0])
-        remove(c->tmp_dat);
-    if (c->tmp_bin[0])
-        remove(c->tmp_bin);
 }
 
-/* Close the temporary files and move them to their names. */
+/* Flush and close the temporary files; they are renamed into place when
+ * the command succeeds. */
 static int conv_commit(struct conv *c)
 {
-    int bad = 0;
-    const char *culprit = c->out;
-    if (c->bin) {
-        bad |= fclose(c->bin) != 0;
-        c->bin = NULL;
-        culprit = c->out_bin;
-    }
-    if (!bad && c->dat) {
-        bad |= fclose(c->dat) != 0;
-        c->dat = NULL;
+    const char *culprit = c->out_bin;
+    int bad = c->bin && outfile_commit(&c->ob) != 0;
+    if (!bad) {
         culprit = c->out;
+        bad = outfile_commit(&c->od) != 0;
     }
-    if (!bad && c->tmp_bin[0] && rename(c->tmp_bin, c->out_bin) != 0) {
-        bad = 1;
-        culprit = c->out_bin;
-    }
-    if (!bad && rename(c->tmp_dat, c->out) != 0) {
-        bad = 1;
-        culprit = c->out;
-        remove(c->out_bin);
-    }
+    c->dat = c->bin = NULL;
     if (bad) {
         cli_error(c->cmd, "cannot write '%s': %s", culprit, strerror(errno));
         conv_abort(c);
@@ -155,8 +130,8 @@ static int to_bin(struct conv *c, struct lines *l, char **hdr, size_t nh, const 
         cli_error(c->cmd, "'%s': the output must end in .dat", c->out);
         return CLI_EUSAGE;
     }
-    c->dat = open_tmp(c->out, c->tmp_dat, sizeof c->tmp_dat, "w");
-    c->bin = c->dat ? open_tmp(c->out_bin, c->tmp_bin, sizeof c->tmp_bin, "wb") : NULL;
+    c->dat = outfile_open(&c->od, c->out, 0);
+    c->bin = c->dat ? outfile_open(&c->ob, c->out_bin, 1) : NULL;
     if (!c->dat || !c->bin) {
         cli_error(c->cmd, "cannot write '%s': %s", c->dat ? c->out_bin : c->out, strerror(errno));
         conv_abort(c);
@@ -284,7 +259,7 @@ static int to_text(struct conv *c, char **hdr, size_t nh, const char *binname, c
         fclose(b);
         return CLI_EUSAGE;
     }
-    c->dat = open_tmp(c->out, c->tmp_dat, sizeof c->tmp_dat, "w");
+    c->dat = outfile_open(&c->od, c->out, 0);
     if (!c->dat) {
         cli_error(c->cmd, "cannot write '%s': %s", c->out, strerror(errno));
         fclose(b);
@@ -333,6 +308,7 @@ int cmd_convert(int argc, char **argv)
         return CLI_EUSAGE;
     }
     struct conv c = {0};
+    c.od.id = c.ob.id = -1;
     c.cmd = cmd;
     c.in = argv[optind];
     c.out = argv[optind + 1];

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "map_data.h"
 #include "sweep_cli.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -243,7 +244,8 @@ int cmd_curve(int argc, char **argv)
 
     /* data file */
     snprintf(path, sizeof path, "%s/%s.dat", out.dir, base);
-    FILE *f = fopen(path, "w");
+    outfile of;
+    FILE *f = outfile_open(&of, path, 0);
     if (!f) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         rc = CLI_EFAIL;
@@ -310,7 +312,7 @@ int cmd_curve(int argc, char **argv)
         }
         fputc('\n', f);
     }
-    if (fclose(f) != 0) {
+    if (outfile_commit(&of) != 0) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         rc = CLI_EFAIL;
         goto out;

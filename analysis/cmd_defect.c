@@ -6,6 +6,7 @@
  * paper's Figs 4-10. */
 #include "config.h"
 #include "sweep_cli.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <float.h>
@@ -440,17 +441,19 @@ static void print_run(const struct dmodel *d, const cosa_defect_result *r)
 
 /* ---- files ------------------------------------------------------------------- */
 
-static FILE *open_out(const char *path)
+/* A file under a temporary name, renamed into place when the command
+ * succeeds (outfile.h). */
+static FILE *open_out(outfile *of, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = outfile_open(of, path, 0);
     if (!f)
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
     return f;
 }
 
-static int close_out(FILE *f, const char *path)
+static int close_out(outfile *of, const char *path)
 {
-    if (fclose(f) != 0) {
+    if (outfile_commit(of) != 0) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
@@ -482,7 +485,8 @@ static void header(FILE *f, const struct dmodel *d, const struct dspec *sp, cons
 static int write_steps(const char *path, const struct dmodel *d, const struct dspec *sp,
                        const cosa_defect_result *r)
 {
-    FILE *f = open_out(path);
+    outfile of;
+    FILE *f = open_out(&of, path);
     if (!f)
         return CLI_EFAIL;
     header(f, d, sp, NULL);
@@ -512,7 +516,7 @@ static int write_steps(const char *path, const struct dmodel *d, const struct ds
                 fprintf(f, ",%.17g", r->coef[k + j * ny + s * ny * nc]);
         fputc('\n', f);
     }
-    return close_out(f, path);
+    return close_out(&of, path);
 }
 
 /* The output polynomials Y(s) = sum_j y^(j)(t_{k+1}) (s - t_{k+1})^j / j!
@@ -521,7 +525,8 @@ static int write_steps(const char *path, const struct dmodel *d, const struct ds
 static int write_poly(const char *path, const struct dmodel *d, const struct dspec *sp,
                       const cosa_defect_result *r)
 {
-    FILE *f = open_out(path);
+    outfile of;
+    FILE *f = open_out(&of, path);
     if (!f)
         return CLI_EFAIL;
     header(f, d, sp, NULL);
@@ -549,7 +554,7 @@ static int write_poly(const char *path, const struct dmodel *d, const struct dsp
         }
         fputc('\n', f);
     }
-    return close_out(f, path);
+    return close_out(&of, path);
 }
 
 /* The exact monolithic solution y*(t) = C* e^{A* t} x0 at 2000 intervals. */
@@ -562,7 +567,8 @@ static int write_exact(const char *path, const struct dmodel *d, double tend)
         cli_error(cmd, "the exact solution failed: %s", cosa_strerror(st));
         return CLI_EFAIL;
     }
-    FILE *f = open_out(path);
+    outfile of;
+    FILE *f = open_out(&of, path);
     if (!f) {
         cosa_reftraj_free(ref);
         return CLI_EFAIL;
@@ -579,7 +585,7 @@ static int write_exact(const char *path, const struct dmodel *d, double tend)
         fputc('\n', f);
     }
     cosa_reftraj_free(ref);
-    return close_out(f, path);
+    return close_out(&of, path);
 }
 
 /* A list of scripts to render at the end. */
@@ -745,6 +751,9 @@ static int single(struct dmodel *d, const struct dspec *sp, const char *outdir,
     }
     const int failed = r->failed;
     cosa_defect_result_free(r);
+    /* a failed run's files are complete: kept although the command exits 1 */
+    if (rc == CLI_OK && failed)
+        rc = outfile_publish(cmd);
     return rc != CLI_OK ? rc : failed ? CLI_EFAIL : CLI_OK;
 }
 
@@ -754,8 +763,9 @@ static int sweep_table(struct dmodel *d, const struct dspec *base, const char *w
                        const double *v, size_t nv, FILE *f, const char *path, size_t *nfailed)
 {
     FILE *csv = NULL;
+    outfile of;
     if (path) {
-        if (!(csv = open_out(path)))
+        if (!(csv = open_out(&of, path)))
             return CLI_EFAIL;
         header(csv, d, base, what);
         table_header(csv, d, what, ',');
@@ -780,11 +790,10 @@ static int sweep_table(struct dmodel *d, const struct dspec *base, const char *w
             table_row(csv, d, v[i], r, ',');
         cosa_defect_result_free(r);
     }
-    if (csv) {
-        int c = close_out(csv, path);
-        if (rc == CLI_OK)
-            rc = c;
-    }
+    if (csv && rc != CLI_OK)
+        outfile_abandon(&of);
+    else if (csv)
+        rc = close_out(&of, path);
     return rc;
 }
 
@@ -853,7 +862,8 @@ static int sweep(struct dmodel *d, const struct dspec *sp, const char *what, con
         }
     }
     scripts_free(&list);
-    if (rc == CLI_OK && nfailed) {
+    /* the files are complete: kept although the command exits 1 */
+    if (rc == CLI_OK && nfailed && (rc = outfile_publish(cmd)) == CLI_OK) {
         cli_error(cmd, "%zu of %zu runs failed (status column)", nfailed, nv);
         rc = CLI_EFAIL;
     }

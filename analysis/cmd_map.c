@@ -3,6 +3,7 @@
  * MBCorr paper): data files in gnuplot grid format and gnuplot scripts. */
 #include "config.h"
 #include "map_data.h"
+#include "outfile.h"
 #include "sweep_cli.h"
 
 #include <errno.h>
@@ -168,48 +169,45 @@ static md_shape data_shape(const cosa_sweep_spec *sp, int dt_axis, int adaptive)
     return s;
 }
 
-/* --format bin: end the header in f (path, the .dat) with the binary line
- * and write the records into binpath; both files are removed on failure. */
-static int finish_bin(const char *cmd, FILE *f, const char *path, const char *binpath,
+/* --format bin: end the header in od (path, the .dat) with the binary line
+ * and write the records into binpath.  0, or an errno value with the file
+ * in *culprit; nothing is left of a failed file. */
+static int finish_bin(outfile *od, const char *path, const char *binpath,
                       const cosa_sweep_spec *sp, size_t is, int dt_axis, const double *values,
-                      const unsigned char *exact)
+                      const unsigned char *exact, const char **culprit)
 {
     const char *slash = strrchr(binpath, '/');
     const md_shape shape = data_shape(sp, dt_axis, exact != NULL);
-    md_binary_line(f, slash ? slash + 1 : binpath, &shape);
-    int bad = fclose(f) != 0;
-    const char *culprit = path;
-    FILE *b = bad ? NULL : fopen(binpath, "wb");
-    if (!bad && !b) {
-        bad = 1;
-        culprit = binpath;
+    md_binary_line(od->f, slash ? slash + 1 : binpath, &shape);
+    *culprit = path;
+    if (outfile_commit(od) != 0)
+        return errno;
+    *culprit = binpath;
+    outfile ob;
+    FILE *b = outfile_open(&ob, binpath, 1);
+    if (!b)
+        return errno;
+    setvbuf(b, NULL, _IOFBF, 1 << 16);
+    if (write_records_bin(b, sp, is, dt_axis, values, exact) != 0) {
+        const int e = errno;
+        outfile_abandon(&ob);
+        return e;
     }
-    if (b) {
-        setvbuf(b, NULL, _IOFBF, 1 << 16);
-        bad = write_records_bin(b, sp, is, dt_axis, values, exact) != 0;
-        bad |= fclose(b) != 0;
-        culprit = binpath;
-    }
-    if (bad) {
-        cli_error(cmd, "cannot write '%s': %s", culprit, strerror(errno));
-        remove(path);
-        remove(binpath);
-        return CLI_EFAIL;
-    }
-    return CLI_OK;
+    return outfile_commit(&ob) != 0 ? errno : 0;
 }
 
-/* One scheme's data file. */
-static int write_data(const char *cmd, const char *path, const char *binpath,
-                      const cosa_sweep_spec *sp, const cli_case *cs, size_t is, double level,
-                      double tend, const double *values, const cosa_status *status,
-                      const unsigned char *exact, const char *adaptive)
+/* One scheme's data file (and its records with binpath).  0, or an errno
+ * value with the file in *culprit (the caller reports it). */
+static int write_data(const char *path, const char *binpath, const cosa_sweep_spec *sp,
+                      const cli_case *cs, size_t is, double level, double tend,
+                      const double *values, const cosa_status *status,
+                      const unsigned char *exact, const char *adaptive, const char **culprit)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
+    outfile od;
+    FILE *f = outfile_open(&od, path, 0);
+    *culprit = path;
+    if (!f)
+        return errno;
     setvbuf(f, NULL, _IOFBF, 1 << 16);
     const cosa_model *m = sp->model;
     const cosa_scheme *s = &sp->schemes[is];
@@ -242,7 +240,7 @@ static int write_data(const char *cmd, const char *path, const char *binpath,
             m->params[sp->y.param].name, cosa_metric_name(sp->metric),
             exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
     if (binpath)
-        return finish_bin(cmd, f, path, binpath, sp, is, 0, values, exact);
+        return finish_bin(&od, path, binpath, sp, is, 0, values, exact, culprit);
 
     /* the coordinates are formatted once */
     char(*xs)[32] = malloc(sp->x.n * sizeof *xs);
@@ -250,9 +248,8 @@ static int write_data(const char *cmd, const char *path, const char *binpath,
     if (!xs || !ys) {
         free(xs);
         free(ys);
-        fclose(f);
-        cli_error(cmd, "out of memory");
-        return CLI_EFAIL;
+        outfile_abandon(&od);
+        return ENOMEM;
     }
     for (size_t ix = 0; ix < sp->x.n; ix++)
         md_num(xs[ix], sizeof xs[ix], cosa_sweep_axis_value(&sp->x, ix));
@@ -284,26 +281,23 @@ static int write_data(const char *cmd, const char *path, const char *binpath,
     }
     free(xs);
     free(ys);
-    if (fclose(f) != 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
-    return CLI_OK;
+    return outfile_commit(&od) != 0 ? errno : 0;
 }
 
 /* One scheme's data file of a map over (x, dt): rows 'x dt value', x-major
- * with a blank line after each x value (gnuplot grid format, one block). */
-static int write_data_dt(const char *cmd, const char *path, const char *binpath,
-                         const cosa_sweep_spec *sp, const cli_case *cs, size_t is,
-                         double level, double tend, const double *values,
-                         const cosa_status *status, const unsigned char *exact,
-                         const char *adaptive)
+ * with a blank line after each x value (gnuplot grid format, one block).
+ * 0, or an errno value with the file in *culprit. */
+static int write_data_dt(const char *path, const char *binpath, const cosa_sweep_spec *sp,
+                         const cli_case *cs, size_t is, double level, double tend,
+                         const double *values, const cosa_status *status,
+                         const unsigned char *exact, const char *adaptive,
+                         const char **culprit)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
+    outfile od;
+    FILE *f = outfile_open(&od, path, 0);
+    *culprit = path;
+    if (!f)
+        return errno;
     setvbuf(f, NULL, _IOFBF, 1 << 16);
     const cosa_model *m = sp->model;
     const cosa_scheme *s = &sp->schemes[is];
@@ -329,7 +323,7 @@ static int write_data_dt(const char *cmd, const char *path, const char *binpath,
             m->params[sp->x.param].name, cosa_metric_name(sp->metric),
             exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
     if (binpath)
-        return finish_bin(cmd, f, path, binpath, sp, is, 1, values, exact);
+        return finish_bin(&od, path, binpath, sp, is, 1, values, exact, culprit);
     char xs[32], ds[32], vs[32];
     for (size_t ix = 0; ix < sp->x.n; ix++) {
         if (ix > 0)
@@ -345,11 +339,7 @@ static int write_data_dt(const char *cmd, const char *path, const char *binpath,
                 fprintf(f, "%s %s %s\n", xs, ds, vs);
         }
     }
-    if (fclose(f) != 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
-    return CLI_OK;
+    return outfile_commit(&od) != 0 ? errno : 0;
 }
 
 /* One flag per dt of scheme is: '1' if its values cross the level (some
@@ -415,6 +405,52 @@ static int write_dt_script(const char *cmd, const char *path, const char *gp, co
                           sp->x.log ? "1" : "0", xlabel, cosa_metric_name(metric), title,
                           dspec,   es[0], es[1],   es[2], es[3]};
     return scli_write_script(cmd, path, cosa_plot_map_dt, 17, keys, vals);
+}
+
+/* The data files of every scheme, side by side (par threads, at most one per
+ * file: a thread count beyond the number of schemes, --threads 100000, must
+ * not reach the OpenMP runtime).  One line for the first scheme whose file
+ * failed, CLI_EFAIL; else CLI_OK. */
+static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_case *cs,
+                          const char *dir, const char *base, int bin, int dt_axis, double level,
+                          const double *values, const cosa_status *status,
+                          const unsigned char *exact, const char *adesc, int par)
+{
+    const size_t ns = sp->nscheme;
+    int wpar = ns < 64 ? (int)ns : 64;
+    if (par < wpar)
+        wpar = par;
+    int *werr = calloc(ns ? ns : 1, sizeof *werr);
+    if (!werr) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(wpar)
+    for (size_t i = 0; i < ns; i++) {
+        char nm[64], slug[64], dpath[4096], bpath[4096];
+        cosa_scheme_name(&sp->schemes[i], nm, sizeof nm);
+        scli_slug(nm, slug, sizeof slug);
+        snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", dir, base, slug);
+        snprintf(bpath, sizeof bpath, "%s/%s_%s.bin", dir, base, slug);
+        const char *bp = bin ? bpath : NULL, *culprit = dpath;
+        int e = dt_axis ? write_data_dt(dpath, bp, sp, cs, i, level, sp->tend, values, status,
+                                        exact, adesc, &culprit)
+                        : write_data(dpath, bp, sp, cs, i, level, sp->tend, values, status,
+                                     exact, adesc, &culprit);
+        werr[i] = e ? 2 * e + (culprit == bpath) : 0; /* errno, and which file */
+    }
+    int rc = CLI_OK;
+    for (size_t i = 0; i < ns && rc == CLI_OK; i++)
+        if (werr[i]) {
+            char nm[64], slug[64];
+            cosa_scheme_name(&sp->schemes[i], nm, sizeof nm);
+            scli_slug(nm, slug, sizeof slug);
+            cli_error(cmd, "cannot write '%s/%s_%s.%s': %s", dir, base, slug,
+                      werr[i] % 2 ? "bin" : "dat", strerror(werr[i] / 2));
+            rc = CLI_EFAIL;
+        }
+    free(werr);
+    return rc;
 }
 
 int cmd_map(int argc, char **argv)
@@ -653,28 +689,9 @@ int cmd_map(int argc, char **argv)
     if (!threads)
         par = omp_get_max_threads();
 #endif
-    int wrc = CLI_OK;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(par)
-    for (size_t i = 0; i < ns; i++) {
-        char nm[64], slug[64], dpath[4096], bpath[4096];
-        cosa_scheme_name(&schemes[i], nm, sizeof nm);
-        scli_slug(nm, slug, sizeof slug);
-        snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", out.dir, base, slug);
-        snprintf(bpath, sizeof bpath, "%s/%s_%s.bin", out.dir, base, slug);
-        const char *bp = bin ? bpath : NULL;
-        int r = dt_axis ? write_data_dt(cmd, dpath, bp, &sp, &cs, i, level, sp.tend, values,
-                                        status, exact, adesc)
-                        : write_data(cmd, dpath, bp, &sp, &cs, i, level, sp.tend, values,
-                                     status, exact, adesc);
-        if (r != CLI_OK) {
-#pragma omp critical
-            wrc = r;
-        }
-    }
-    if (wrc != CLI_OK) {
-        rc = wrc;
+    if ((rc = write_all_data(cmd, &sp, &cs, out.dir, base, bin, dt_axis, level, values, status,
+                             exact, adesc, par)) != CLI_OK)
         goto out;
-    }
     for (size_t i = 0; i < ns; i++) {
         char nm[64], slug[64], dat[512], gp[512], outbase[512];
         cosa_scheme_name(&schemes[i], nm, sizeof nm);

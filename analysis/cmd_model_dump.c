@@ -2,7 +2,9 @@
  * `cosa linearize`: the same for a model file with FMUs, their linearisation
  * chosen by --jacobian. */
 #include "cli.h"
+#include "outfile.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +69,7 @@ static int dump_main(const char *cmd, int argc, char **argv, int linearize)
                                              {0, 0, 0, 0}};
     struct dump_opts o = {0};
     cli_case cs = {0};
-    char *tmp = NULL;
+    outfile of = {NULL, -1, NULL};
     FILE *f = NULL;
     int rc = cli_parse(cmd, argc, argv, linearize ? more_lin : more, extra, &o,
                        linearize ? help_linearize : help, &cs);
@@ -102,46 +104,36 @@ static int dump_main(const char *cmd, int argc, char **argv, int linearize)
         (rc = cli_model_linear(&cs.mod, cmd, "model files describe linear models only")) !=
             CLI_OK)
         goto out;
-    if (outpath) {
-        size_t n = strlen(outpath) + 16;
-        tmp = malloc(n);
-        if (!tmp) {
-            cli_error(cmd, "out of memory");
-            rc = CLI_EFAIL;
-            goto out;
-        }
-        snprintf(tmp, n, "%s.tmp%ld", outpath, (long)getpid());
-        f = fopen(tmp, "w");
-        if (!f) {
-            cli_error(cmd, "cannot write '%s'", outpath);
-            rc = CLI_EFAIL;
-            goto out;
-        }
+    /* -o: a temporary next to FILE, renamed into place when the command
+     * succeeds (outfile.h) */
+    if (outpath && !(f = outfile_open(&of, outpath, 0))) {
+        cli_error(cmd, "cannot write '%s': %s", outpath, strerror(errno));
+        rc = CLI_EFAIL;
+        goto out;
     }
     cosa_status st = cosa_model_dump(f ? f : stdout, cs.mod.model, cs.mod.par);
-    if (f && fclose(f) != 0 && st == COSA_OK)
-        st = COSA_EIO;
-    f = NULL;
+    if (st == COSA_EIO && outpath) { /* the stream's error again, with its reason */
+        f = NULL;
+        errno = EIO;
+        outfile_commit(&of);
+        cli_error(cmd, "cannot write '%s': %s", outpath, strerror(errno));
+        rc = CLI_EFAIL;
+        goto out;
+    }
     if (st != COSA_OK) {
-        if (tmp)
-            remove(tmp);
         cli_error(cmd, "model '%s': %s", cs.mod.model->name,
                   st == COSA_EUNSUPPORTED ? "coupling is not a 0/1 selection matrix"
                                           : cosa_strerror(st));
         rc = st == COSA_EIO ? CLI_EFAIL : CLI_EUSAGE;
         goto out;
     }
-    if (tmp && rename(tmp, outpath) != 0) {
-        remove(tmp);
-        cli_error(cmd, "cannot write '%s'", outpath);
+    f = NULL;
+    if (outpath && outfile_commit(&of) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", outpath, strerror(errno));
         rc = CLI_EFAIL;
     }
 out:
-    if (f) {
-        fclose(f);
-        remove(tmp);
-    }
-    free(tmp);
+    outfile_abandon(&of);
     cli_case_free(&cs);
     return rc;
 }

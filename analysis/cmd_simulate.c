@@ -6,6 +6,7 @@
 #include "energy_cli.h"
 #include "ref_csv.h"
 #include "sweep_cli.h"
+#include "outfile.h"
 #include "varorder_cli.h"
 
 #include <errno.h>
@@ -319,7 +320,8 @@ static int write_energy_csv(const char *cmd, const char *path, const char *model
                             const char *scheme, double dt, const cosa_cosim_result *r)
 {
     const cosa_energy_result *e = r->energy;
-    FILE *f = fopen(path, "w");
+    outfile of;
+    FILE *f = outfile_open(&of, path, 0);
     if (!f) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
@@ -342,7 +344,7 @@ static int write_energy_csv(const char *cmd, const char *path, const char *model
             fprintf(f, ",%.17g", e->fcorr[c + n * e->dim]);
         fprintf(f, ",%.17g,%.17g,%d\n", e->U[n], e->Ucal[n], e->capped[n]);
     }
-    if (fclose(f) != 0) {
+    if (outfile_commit(&of) != 0) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
@@ -547,7 +549,8 @@ static int write_csv(const char *cmd, const char *path, const cli_model *cm,
                      const struct sim_systems *sm, const char *scheme, const char *integ,
                      const char *refdesc, double dt, double tend, const cosa_cosim_result *r)
 {
-    FILE *f = fopen(path, "w");
+    outfile of;
+    FILE *f = outfile_open(&of, path, 0);
     if (!f) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
@@ -598,7 +601,7 @@ static int write_csv(const char *cmd, const char *path, const cli_model *cm,
             fprintf(f, ",%.17g", r->yref[k + n * ny]);
         fputc('\n', f);
     }
-    if (fclose(f) != 0) {
+    if (outfile_commit(&of) != 0) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }

@@ -5,8 +5,10 @@
  * H, k and the state error against t). */
 #include "config.h"
 #include "sweep_cli.h"
+#include "outfile.h"
 #include "varorder_cli.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,14 +75,15 @@ static double state_error(const cosa_vo_result *r, const double *scale, size_t n
 
 static int write_csv(const char *path, const struct vo_cli *v, const cosa_vo_result *r)
 {
-    FILE *f = fopen(path, "w");
+    outfile of;
+    FILE *f = outfile_open(&of, path, 0);
     if (!f) {
-        cli_error(cmd, "cannot write %s", path);
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
     double *scale = calloc(r->nx + 1, sizeof *scale);
     if (!scale) {
-        fclose(f);
+        outfile_abandon(&of);
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
@@ -117,8 +120,8 @@ static int write_csv(const char *path, const struct vo_cli *v, const cosa_vo_res
         fprintf(f, "\n");
     }
     free(scale);
-    if (fclose(f) != 0) {
-        cli_error(cmd, "cannot write %s", path);
+    if (outfile_commit(&of) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
     return CLI_OK;

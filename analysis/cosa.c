@@ -1,6 +1,7 @@
 /* cosa.c -- the `cosa` command: dispatch to subcommands. */
 #include "config.h"
 #include "cli.h"
+#include "outfile.h"
 #include "sweep_cli.h"
 
 #include <stdio.h>
@@ -62,7 +63,13 @@ int main(int argc, char **argv)
     if (scli_mpi_rank() > 0 && (!freopen("/dev/null", "w", stdout) ||
                                 !freopen("/dev/null", "w", stderr)))
         return CLI_EFAIL;
-    const int rc = run(argc, argv);
+    /* every file is written under a temporary name and renamed into place
+     * when the command succeeds; a failure or a signal removes them */
+    if (outfile_init() != 0) {
+        cli_error(NULL, "cannot install the signal handlers");
+        return CLI_EFAIL;
+    }
+    const int rc = outfile_finish(argc > 1 ? argv[1] : NULL, run(argc, argv));
     scli_mpi_finalize();
     return rc;
 }

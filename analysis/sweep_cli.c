@@ -1,6 +1,7 @@
 /* sweep_cli.c -- shared pieces of `cosa map`, `cosa curve`, `cosa bench`. */
 #include "config.h"
 #include "sweep_cli.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -363,30 +364,16 @@ void scli_progress_fn(size_t done, size_t total, void *user_data)
     fflush(stderr);
 }
 
-static int mkdir_p(const char *dir)
-{
-    char buf[4096];
-    if (strlen(dir) >= sizeof buf)
-        return -1;
-    strcpy(buf, dir);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
-    struct stat st;
-    return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
-}
-
 int scli_out_prepare(const char *cmd, scli_out *o)
 {
     if (!o->dir || !*o->dir) {
         o->dir = ".";
         o->explicit_dir = 0;
+        if (outfile_probe(o->dir) != 0) {
+            cli_error(cmd, "cannot write in the current directory: %s (use -o DIR)",
+                      strerror(errno));
+            return CLI_EUSAGE;
+        }
         return CLI_OK;
     }
     o->explicit_dir = 1;
@@ -395,9 +382,14 @@ int scli_out_prepare(const char *cmd, scli_out *o)
         cli_error(cmd, "-o %s: not a directory (it exists as a file)", o->dir);
         return CLI_EUSAGE;
     }
-    if (mkdir_p(o->dir) != 0) {
+    /* before any computation: the directory exists and takes a file */
+    if (outfile_mkdir(o->dir) != 0) {
         cli_error(cmd, "cannot create output directory '%s': %s", o->dir, strerror(errno));
-        return CLI_EFAIL;
+        return CLI_EUSAGE;
+    }
+    if (outfile_probe(o->dir) != 0) {
+        cli_error(cmd, "cannot write into output directory '%s': %s", o->dir, strerror(errno));
+        return CLI_EUSAGE;
     }
     return CLI_OK;
 }
@@ -451,7 +443,8 @@ void scli_header(FILE *f, const char *cmd, const cosa_model *m, const double *pa
 int scli_write_script(const char *cmd, const char *path, const char *tpl, size_t n,
                       const char *const *keys, const char *const *values)
 {
-    FILE *f = fopen(path, "w");
+    outfile of;
+    FILE *f = outfile_open(&of, path, 0);
     if (!f) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
@@ -472,7 +465,7 @@ int scli_write_script(const char *cmd, const char *path, const char *tpl, size_t
         }
         fputc(*p++, f);
     }
-    if (fclose(f) != 0) {
+    if (outfile_commit(&of) != 0) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
@@ -520,30 +513,37 @@ static int find_gnuplot(char *buf, size_t size)
     return -1;
 }
 
-/* Start gnuplot on script in dir, its stderr into the temporary file *err. */
+/* Start gnuplot on script in dir, its stderr into the temporary file *err,
+ * the picture into the temporary *pic (plots/: "outfile" overrides the
+ * template's OUTBASE.FMT, renamed into place when gnuplot succeeds). */
 static pid_t gp_spawn(const char *gp, const char *dir, const char *script, const char *fmt,
-                      FILE **err)
+                      FILE **err, outfile *pic)
 {
-    char fmtarg[64];
-    snprintf(fmtarg, sizeof fmtarg, "fmt=\"%s\"", fmt);
-    *err = tmpfile();
-    if (!*err)
+    char picpath[4200], defs[4400];
+    const size_t sl = strlen(script);
+    const int stem = sl > 3 && strcmp(script + sl - 3, ".gp") == 0 ? (int)(sl - 3) : (int)sl;
+    if ((size_t)snprintf(picpath, sizeof picpath, "%s/%.*s.%s", dir, stem, script, fmt) >=
+        sizeof picpath) {
+        errno = ENAMETOOLONG;
         return -1;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fileno(*err), 2);
-        int dn = open("/dev/null", O_WRONLY);
-        if (dn >= 0)
-            dup2(dn, 1);
-        if (chdir(dir) != 0)
-            _exit(126);
-        execl(gp, gp, "-e", fmtarg, script, (char *)NULL);
-        _exit(127);
     }
+    if (outfile_reserve(pic, picpath) != 0)
+        return -1;
+    const char *slash = strrchr(pic->tmp, '/');
+    snprintf(defs, sizeof defs, "fmt=\"%s\"; outfile=\"%s\"", fmt, slash ? slash + 1 : pic->tmp);
+    *err = tmpfile();
+    if (!*err) {
+        outfile_abandon(pic);
+        return -1;
+    }
+    char *argv[] = {(char *)gp, "-e", defs, (char *)script, NULL};
+    pid_t pid = outfile_spawn(dir, fileno(*err), argv);
     if (pid < 0) {
+        const int e = errno;
         fclose(*err);
         *err = NULL;
+        outfile_abandon(pic);
+        errno = e;
     }
     return pid;
 }
@@ -577,6 +577,10 @@ int scli_gnuplot_many(const char *cmd, const char *dir, char *const *scripts, si
         first++;
     if (first == n)
         return CLI_OK;
+    /* the scripts read the data under their final names */
+    int rc = outfile_publish(cmd);
+    if (rc != CLI_OK)
+        return rc;
     if (find_gnuplot(gp, sizeof gp) != 0) {
         cli_error(cmd, "--plot: gnuplot is not installed (apt-get install gnuplot-nox); the "
                        "data and the script '%s/%s' are written, render them later with gnuplot",
@@ -587,13 +591,17 @@ int scli_gnuplot_many(const char *cmd, const char *dir, char *const *scripts, si
         maxpar = 1;
     pid_t *pids = calloc(n, sizeof *pids);
     FILE **errs = calloc(n, sizeof *errs);
-    if (!pids || !errs) {
+    outfile *pics = calloc(n, sizeof *pics);
+    if (!pids || !errs || !pics) {
         free(pids);
         free(errs);
+        free(pics);
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
-    int rc = CLI_OK, running = 0;
+    for (size_t i = 0; i < n; i++)
+        pics[i].id = -1;
+    int running = 0;
     size_t next = 0, done = 0, total = 0;
     for (size_t i = 0; i < n; i++)
         total += scripts[i] != NULL;
@@ -602,6 +610,7 @@ int scli_gnuplot_many(const char *cmd, const char *dir, char *const *scripts, si
     if (!order) {
         free(pids);
         free(errs);
+        free(pics);
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
@@ -616,7 +625,7 @@ int scli_gnuplot_many(const char *cmd, const char *dir, char *const *scripts, si
     while (done < total) {
         while (running < maxpar && next < no && rc == CLI_OK) {
             const size_t k = order[next];
-            pids[k] = gp_spawn(gp, dir, scripts[k], fmt, &errs[k]);
+            pids[k] = gp_spawn(gp, dir, scripts[k], fmt, &errs[k], &pics[k]);
             if (pids[k] < 0) {
                 cli_error(cmd, "--plot: cannot run gnuplot: %s", strerror(errno));
                 rc = CLI_EFAIL;
@@ -634,36 +643,38 @@ int scli_gnuplot_many(const char *cmd, const char *dir, char *const *scripts, si
                 continue;
             break;
         }
+        outfile_reaped(pid);
         for (size_t i = 0; i < n; i++)
             if (pids[i] == pid) {
                 running--;
                 done++;
-                if ((!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) && rc == CLI_OK) {
+                int ok = WIFEXITED(wst) && WEXITSTATUS(wst) == 0;
+                if (ok && outfile_commit(&pics[i]) != 0) { /* an empty picture */
+                    if (rc == CLI_OK)
+                        cli_error(cmd, "gnuplot failed on '%s/%s': %s", dir, scripts[i],
+                                  errno == ENODATA ? "it wrote an empty picture"
+                                                   : strerror(errno));
+                    rc = CLI_EFAIL;
+                } else if (!ok && rc == CLI_OK) {
                     gp_message(errs[i], msg, sizeof msg);
                     cli_error(cmd, "gnuplot failed on '%s/%s'%s%s", dir, scripts[i],
                               *msg ? ": " : "", msg);
                     rc = CLI_EFAIL;
                 }
-                if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
-                    /* no half-written picture is left behind: the scripts
-                     * write SCRIPT-without-.gp.FMT */
-                    char pic[4096];
-                    const size_t sl = strlen(scripts[i]);
-                    const int stem = sl > 3 && strcmp(scripts[i] + sl - 3, ".gp") == 0
-                                         ? (int)(sl - 3) : (int)sl;
-                    if (snprintf(pic, sizeof pic, "%s/%.*s.%s", dir, stem, scripts[i], fmt) <
-                        (int)sizeof pic)
-                        unlink(pic);
-                }
+                /* no half-written picture: a failed one is never renamed */
+                outfile_abandon(&pics[i]);
                 if (errs[i])
                     fclose(errs[i]);
                 errs[i] = NULL;
                 pids[i] = 0;
             }
     }
+    for (size_t i = 0; i < n; i++)
+        outfile_abandon(&pics[i]);
     free(order);
     free(pids);
     free(errs);
+    free(pics);
     return rc;
 }
 

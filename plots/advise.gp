@@ -10,7 +10,9 @@ f = "@FILE@"
 if (fmt eq "png") { set terminal pngcairo enhanced size 900,520 font ",11" }
 if (fmt eq "svg") { set terminal svg enhanced size 900,520 font ",11" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 6.5in,3.8in font ",9" }
-set output "@OUTBASE@." . fmt
+if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
+set output outfile
+undefine outfile
 
 set title "@TITLE@" noenhanced
 set ylabel "usable macro step ΔT [s]"

@@ -17,7 +17,9 @@ ncurve = words(titles)
 if (fmt eq "png") { set terminal pngcairo enhanced size 800,560 font ",11" }
 if (fmt eq "svg") { set terminal svg enhanced size 800,560 font ",11" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 6in,4.2in font ",9" }
-set output "@OUTBASE@." . fmt
+if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
+set output outfile
+undefine outfile
 
 # +inf (unstable) and NaN (failed) are gaps in the curves; where a curve
 # is +inf a thin bar in its colour along the bottom of the plot (one row per

@@ -19,7 +19,9 @@ hpx    = 280 * nout + 60
 if (fmt eq "png") { set terminal pngcairo enhanced size 960,hpx font ",11" }
 if (fmt eq "svg") { set terminal svg enhanced size 960,hpx font ",11" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 6.5in,(2.2 * nout + 0.5) font ",9" }
-set output "@OUTBASE@." . fmt
+if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
+set output outfile
+undefine outfile
 
 set datafile separator ","
 set key outside right top noenhanced

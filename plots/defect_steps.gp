@@ -16,7 +16,9 @@ nrun   = words(files)
 if (fmt eq "png") { set terminal pngcairo enhanced size 900,700 font ",11" }
 if (fmt eq "svg") { set terminal svg enhanced size 900,700 font ",11" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 6.5in,5in font ",9" }
-set output "@OUTBASE@." . fmt
+if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
+set output outfile
+undefine outfile
 
 set datafile separator ","
 set key outside right top noenhanced

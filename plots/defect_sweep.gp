@@ -17,7 +17,9 @@ ncurve = words(titles)
 if (fmt eq "png") { set terminal pngcairo enhanced size 860,580 font ",11" }
 if (fmt eq "svg") { set terminal svg enhanced size 860,580 font ",11" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 6in,4in font ",9" }
-set output "@OUTBASE@." . fmt
+if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
+set output outfile
+undefine outfile
 
 set datafile separator ","
 # the header row is skipped as an invalid data line; zero (e.g. Euler's output

@@ -12,7 +12,9 @@ f = "@FILE@"
 if (fmt eq "png") { set terminal pngcairo enhanced size 900,640 font ",11" }
 if (fmt eq "svg") { set terminal svg enhanced size 900,640 font ",11" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,5in font ",9" }
-set output "@OUTBASE@." . fmt
+if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
+set output outfile
+undefine outfile
 
 set datafile separator ","
 # columns: t, E, E_ref, dP, dE, varsigma, ...; the header row is skipped as

@@ -16,7 +16,9 @@ nrow = (nb + ncol - 1) / ncol
 if (fmt eq "png") { set terminal pngcairo enhanced size 600*ncol, 450*nrow font ",10" }
 if (fmt eq "svg") { set terminal svg enhanced size 600*ncol, 450*nrow font ",10" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 5in*ncol, 3.75in*nrow font ",8" }
-set output "@OUTBASE@." . fmt
+if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
+set output outfile
+undefine outfile
 
 # colour: log10 of an error (clipped to 1e-12 .. 1e3), rho clipped to [0, 2];
 # one colour range for all panels (the range of the finite values of the

@@ -23,7 +23,9 @@ nrow   = (npanel + ncol - 1) / ncol
 if (fmt eq "png") { set terminal pngcairo enhanced size 600*ncol, 450*nrow font ",10" }
 if (fmt eq "svg") { set terminal svg enhanced size 600*ncol, 450*nrow font ",10" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 5in*ncol, 3.75in*nrow font ",8" }
-set output "@OUTBASE@." . fmt
+if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
+set output outfile
+undefine outfile
 
 # failed points (NaN) are holes; +inf (unstable, for errors) is clipped so
 # that contours can be drawn next to it

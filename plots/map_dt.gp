@@ -21,7 +21,9 @@ nrow   = (npanel + ncol - 1) / ncol
 if (fmt eq "png") { set terminal pngcairo enhanced size 520*ncol, 440*nrow font ",10" }
 if (fmt eq "svg") { set terminal svg enhanced size 520*ncol, 440*nrow font ",10" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 4.3in*ncol, 3.6in*nrow font ",8" }
-set output "@OUTBASE@." . fmt
+if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
+set output outfile
+undefine outfile
 
 # colour: log10 of an error clipped to [1e-12, 1e3] (+inf, unstable, and
 # NaN, failed, are not painted: white); rho in two tones, stable (<= 1)

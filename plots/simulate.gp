@@ -17,7 +17,9 @@ hpx   = 240 * nout + 60
 if (fmt eq "png") { set terminal pngcairo enhanced size 900,hpx font ",11" }
 if (fmt eq "svg") { set terminal svg enhanced size 900,hpx font ",11" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,(2.0 * nout + 0.5) font ",9" }
-set output "@OUTBASE@." . fmt
+if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
+set output outfile
+undefine outfile
 
 set datafile separator ","
 # the header row of the CSV is skipped as an invalid data line

@@ -332,13 +332,14 @@ expect_exit 2 "$COSA" curve --x dt=1e-5:1e-3:log:3 --dt 1e-4 --scheme zoh -o "$t
 expect_exit 2 "$COSA" curve --x ck=1:10:log:3 --scheme zoh -o "$tmp/u"
 
 # a failed --plot leaves no picture behind ($COSA_GNUPLOT: a gnuplot that writes
-# its output, complains and fails)
+# its output where cosa tells it, -e '...; outfile="NAME"', complains and fails)
 mkdir -p "$tmp/fake"
-printf '#!/bin/sh\n: > "$(basename "$3" .gp).png"\necho broken >&2\nexit 1\n' >"$tmp/fake/gnuplot"
+printf '#!/bin/sh\neval "$2"\n: > "$outfile"\necho broken >&2\nexit 1\n' >"$tmp/fake/gnuplot"
 chmod +x "$tmp/fake/gnuplot"
 COSA_GNUPLOT="$tmp/fake/gnuplot" "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh -o "$tmp/fp" --plot png \
     >/dev/null 2>"$tmp/err"
 [ $? = 1 ] && grep -q 'gnuplot failed' "$tmp/err" && [ ! -e "$tmp/fp/rho_vs_dt.png" ] && [ -s "$tmp/fp/rho_vs_dt.gp" ] &&
+    [ -z "$(ls -A "$tmp/fp" | grep '^\.')" ] &&
     ok || bad "a failed --plot: exit/message/picture left: $(cat "$tmp/err"); $(ls "$tmp/fp")"
 
 # --adaptive: 'evaluated N of M' with N < M, a 5th column 'exact', the exact

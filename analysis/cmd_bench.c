@@ -97,10 +97,8 @@ int cmd_bench(int argc, char **argv)
     }
     char *save = NULL;
     for (char *tok = strtok_r(tb, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        if (cli_parse_size(tok, &thr[nthr++]) != 0) {
-            cli_error(cmd, "--threads must list positive integers, got '%s'", tok);
+        if ((rc = cli_threads(cmd, tok, &thr[nthr++])) != CLI_OK) {
             free(tb);
-            rc = CLI_EUSAGE;
             goto out;
         }
     free(tb);

@@ -153,13 +153,7 @@ static int parse_args(int argc, char **argv, struct dopts *o)
 
 static int parse_positive(const char *opt, const char *text, double *v)
 {
-    if (!text)
-        return CLI_OK;
-    if (scli_number(text, v) != 0 || !(*v > 0.0) || !isfinite(*v)) {
-        cli_error(cmd, "%s must be a positive finite number, got '%s'", opt, text);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
+    return cli_positive(cmd, opt, text, v);
 }
 
 static int parse_order(const char *opt, const char *text, int *v)

@@ -53,18 +53,6 @@ static int extra(void *ctx, int opt, const char *arg)
     }
 }
 
-/* Parse an optional positive number option; returns CLI_OK or CLI_EUSAGE. */
-int cli_positive(const char *cmd, const char *opt, const char *text, double *v)
-{
-    if (!text)
-        return CLI_OK;
-    if (cli_parse_double(text, v) != 0 || !(*v > 0.0)) {
-        cli_error(cmd, "%s must be a positive finite number, got '%s'", opt, text);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
-}
-
 /* Print 'crossings ...' and 'monotone ...' lines of a limit result. */
 void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone)
 {

@@ -102,11 +102,8 @@ int cmd_point(int argc, char **argv)
     if (cli_assume_given(&cs.mod))
         cli_assume_note(cmd, &scheme, 1);
     tend = cs.mod.model->tend;
-    if (ex.tend_text && (cli_parse_double(ex.tend_text, &tend) != 0 || !(tend > 0))) {
-        cli_error(cmd, "--tend must be a positive finite number, got '%s'", ex.tend_text);
-        rc = CLI_EUSAGE;
+    if ((rc = cli_positive(cmd, "--tend", ex.tend_text, &tend)) != CLI_OK)
         goto out;
-    }
     if (nearbyint(tend / dt) < 1) {
         cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to evaluate",
                   dt, tend);

@@ -523,17 +523,6 @@ static int build_systems(const char *cmd, cli_case *cs, cosa_scheme *s, struct s
     return cli_model_x0(&cs->mod, cmd, nx, &r->x0);
 }
 
-static int positive(const char *cmd, const char *opt, const char *text, double *v)
-{
-    if (!text)
-        return CLI_OK;
-    if (cli_parse_double(text, v) != 0 || !(*v > 0.0)) {
-        cli_error(cmd, "%s must be a positive finite number, got '%s'", opt, text);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
-}
-
 /* "name" or "NAMEk" (1-based) when the model has no name for entry k. */
 static void col_name(char *buf, size_t size, const char *prefix, const char *name, size_t k)
 {
@@ -704,13 +693,13 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     double micro = 0.0;
-    if ((rc = positive(cmd, "--tend", o.tend, &tend)) != CLI_OK ||
-        (rc = positive(cmd, "--rtol", o.rtol, &integ.rtol)) != CLI_OK ||
-        (rc = positive(cmd, "--atol", o.atol, &integ.atol)) != CLI_OK ||
+    if ((rc = cli_positive(cmd, "--tend", o.tend, &tend)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--rtol", o.rtol, &integ.rtol)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--atol", o.atol, &integ.atol)) != CLI_OK ||
         (rc = o.micro && strcmp(o.micro, "step") == 0
                   ? (micro = dt, CLI_OK) /* one step per unit step (energy paper section 5) */
-                  : positive(cmd, "--micro", o.micro, &micro)) != CLI_OK ||
-        (rc = positive(cmd, "--ref-rtol", o.refrtol, &refrtol)) != CLI_OK)
+                  : cli_positive(cmd, "--micro", o.micro, &micro)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--ref-rtol", o.refrtol, &refrtol)) != CLI_OK)
         goto out;
     /* the micro step: 0 < micro <= DT, at most COSA_MICRO_STEPS_MAX per macro step
      * (compared as doubles: DT / micro may be far beyond any integer) */

@@ -15,17 +15,7 @@
 
 int scli_number(const char *text, double *out)
 {
-    if (text && strncmp(text, "10^", 3) == 0) {
-        double e;
-        if (cli_parse_double(text + 3, &e) != 0)
-            return -1;
-        const double v = pow(10.0, e);
-        if (!isfinite(v))
-            return -1;
-        *out = v;
-        return 0;
-    }
-    return cli_parse_double(text, out);
+    return cli_parse_double(text, out); /* 10^X included */
 }
 
 /* Split "LO:HI:log|lin:N" (no name). */
@@ -679,10 +669,9 @@ int scli_spec_finish(const char *cmd, cosa_sweep_spec *sp, const cosa_model *m, 
                      scli_progress *prog)
 {
     double tend = m->tend;
-    if (tend_text && (cli_parse_double(tend_text, &tend) != 0 || !(tend > 0.0))) {
-        cli_error(cmd, "--tend must be a positive finite number, got '%s'", tend_text);
-        return CLI_EUSAGE;
-    }
+    int rc0 = cli_positive(cmd, "--tend", tend_text, &tend);
+    if (rc0 != CLI_OK)
+        return rc0;
     if (metric != COSA_METRIC_RHO)
         for (size_t i = 0; i < ndt; i++)
             if (nearbyint(tend / dt[i]) < 1) {
@@ -827,11 +816,9 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
         return CLI_EUSAGE;
     }
     *threads = 0;
-    if (threads_text && cli_parse_size(threads_text, threads) != 0) {
-        cli_error(cmd, "--threads must be a positive integer, got '%s'", threads_text);
-        return CLI_EUSAGE;
-    }
     int rc;
+    if (threads_text && (rc = cli_threads(cmd, threads_text, threads)) != CLI_OK)
+        return rc;
     if (plot && (rc = scli_plot_format(cmd, plot)) != CLI_OK)
         return rc;
     /* the system, checked against a Gauss-Seidel scheme if any */

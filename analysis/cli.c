@@ -277,6 +277,11 @@ int cli_model_resolve(cli_model *m, const char *cmd)
     cosa_model_defaults(m->model, m->par);
     for (size_t i = 0; i < m->nset; i++) {
         cosa_status st = cosa_model_set(m->model, m->par, m->set_name[i], m->set_value[i]);
+        if (st != COSA_OK && cosa_model_file_is_let(m->model, m->set_name[i])) {
+            cli_error(cmd, "--set %s: '%s' is derived (let), not settable", m->set_name[i],
+                      m->set_name[i]);
+            return CLI_EUSAGE;
+        }
         if (st != COSA_OK) {
             cli_error(cmd, "model '%s' has no parameter '%s'", m->model->name, m->set_name[i]);
             return CLI_EUSAGE;
@@ -304,10 +309,25 @@ int cli_model_linear(const cli_model *m, const char *cmd, const char *why)
     return CLI_EUSAGE;
 }
 
-/* "model 'NAME': message" for a status of a model callback. */
+/* "model 'NAME': message" for a status of a model callback; for a model
+ * file that became non-finite, the entry and the --set values, e.g.
+ * "model 'M': A[2,1] of subsystem 'I' is not finite (inf) (with m1 = 0)". */
 static int model_failed(const cli_model *m, const char *cmd, cosa_status st)
 {
-    cli_error(cmd, "model '%s': %s", m->model->name, cosa_strerror(st));
+    char what[256];
+    if (st == COSA_ENONFINITE &&
+        cosa_model_file_nonfinite(m->model, m->par, what, sizeof what) == COSA_ENONFINITE) {
+        char with[512] = "", b[32];
+        size_t len = 0;
+        for (size_t i = 0; i < m->nset && len < sizeof with; i++)
+            len += (size_t)snprintf(with + len, sizeof with - len, "%s%s = %s",
+                                    i ? ", " : " (with ", m->set_name[i],
+                                    cli_num(b, sizeof b, m->set_value[i]));
+        if (m->nset && len < sizeof with)
+            snprintf(with + len, sizeof with - len, ")");
+        cli_error(cmd, "model '%s': %s%s", m->model->name, what, with);
+    } else
+        cli_error(cmd, "model '%s': %s", m->model->name, cosa_strerror(st));
     /* bad input: parameters the model rejects, and a coupled system whose
      * algebraic loop is singular at them (exit 2); anything else failed (1) */
     return st == COSA_EPARAM || st == COSA_ENONFINITE || st == COSA_EALGLOOP ? CLI_EUSAGE

@@ -765,3 +765,29 @@ int cli_file_stem(const char *cmd, const char *opt, const char *name)
     }
     return CLI_OK;
 }
+
+int cli_dt_fits(const char *cmd, const char *opt, double dt, const cosa_system *sys)
+{
+    /* the discretisation exponentiates the Van Loan matrix whose top block
+     * row is dt [A B] (METHOD.md): its infinity norm must stay well inside
+     * the double range (1e300 leaves room for the sums of the exponential's
+     * scaling and squaring) */
+    const size_t nx = cosa_system_nx(sys), nu = cosa_system_nu(sys);
+    const double *A = cosa_system_A(sys), *B = cosa_system_B(sys);
+    double norm = 0.0;
+    for (size_t i = 0; i < nx; i++) {
+        double r = 0.0;
+        for (size_t j = 0; j < nx; j++)
+            r += fabs(A[i + j * nx]);
+        for (size_t j = 0; j < nu; j++)
+            r += fabs(B[i + j * nx]);
+        norm = r > norm ? r : norm;
+    }
+    if (!(dt * norm > CLI_DT_NORM_MAX))
+        return CLI_OK;
+    char b[32];
+    cli_error(cmd, "%s %s is too large: dt x |[A B]| = %.3g overflows the discretisation "
+                   "(|[A B]| = %.3g, largest row sum; bound 1e300): at most %.3g",
+              opt, cli_num(b, sizeof b, dt), dt * norm, norm, CLI_DT_NORM_MAX / norm);
+    return CLI_EUSAGE;
+}

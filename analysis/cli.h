@@ -171,6 +171,11 @@ int cmd_linearize(int argc, char **argv);
  * positive-number parser (analysis/cli.c): one line naming opt and, for an
  * overflow or underflow, which. */
 int cli_positive(const char *cmd, const char *opt, const char *text, double *v);
+/* CLI_OK if the macro step dt (option opt, e.g. "--dt-max") can be
+ * discretised for sys: dt |[A B]|_inf <= CLI_DT_NORM_MAX; otherwise one line
+ * naming what overflows and the largest usable value, and CLI_EUSAGE. */
+#define CLI_DT_NORM_MAX 1e300
+int cli_dt_fits(const char *cmd, const char *opt, double dt, const cosa_system *sys);
 /* 'crossings DT:leaves|enters,...' and 'monotone yes|no' lines. */
 void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone);
 

@@ -129,6 +129,7 @@ int cmd_limit(int argc, char **argv)
         (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
         (crit != COSA_CRIT_STABLE &&
          (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK) ||
+        (rc = cli_dt_fits(cmd, "--dt-max", dtmax, sys)) != CLI_OK ||
         (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
         (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;

@@ -183,7 +183,10 @@ int cmd_point(int argc, char **argv)
     printf("scheme %s\ndt %s\ndim %zu\n", name, cli_num(b1, sizeof b1, dt), lay.dim);
     printf("rho %.17g\nrho_ref %.17g\nstable %s\n", r.rho, r.rho_ref,
            r.rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
-    printf("tend %s\nnsteps %.0f\n", cli_num(b2, sizeof b2, tend), nst); /* round(tend / dt) */
+    /* round(tend / dt): an integer up to 1e15 (cli_num), beyond that (where
+     * the error sums refuse, with a note) in the shortest exact form, 3e+299 */
+    printf("tend %s\n", cli_num(b2, sizeof b2, tend));
+    printf("nsteps %s\n", cli_num(b1, sizeof b1, nst));
     printf("e_global %.17g\ne_local %.17g\ne_local_ref %.17g\n", r.err.e_global, r.err.e_local,
            r.err.e_local_ref);
     if (*note)

@@ -1022,6 +1022,12 @@ int cmd_simulate(int argc, char **argv)
     if (held || initial)
         printf("input %s\nstart %s\n", held ? "held" : "poly", initial ? "initial" : "reference");
     printf("e_global %.17g\nsteps %zu\n", res->e_global, res->ndone);
+    /* the same notes as `cosa point` where the NRMSE is undefined */
+    if (isnan(res->e_global) && !res->diverged)
+        printf("note %s\n", res->ndone == 1
+                                ? "1 macro step in the horizon: NRMSE undefined (it needs the "
+                                  "spread of the reference over at least 2 macro points)"
+                                : "all outputs constant over the horizon: NRMSE undefined");
     printf("defect_out %.17g\ndefect_conn %.17g\n", res->defect_out, res->defect_conn);
     const cosa_energy_result *en = res->energy;
     if (en && en->npoints) {

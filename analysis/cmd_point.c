@@ -131,8 +131,10 @@ int cmd_point(int argc, char **argv)
     if (prog.on)
         cosa_eval_workspace_set_progress(ew, cli_progress_stage, &prog);
     cosa_point_result r;
+    /* the errors of the run even where rho > 1 (README, "Accuracy": the
+     * rule point and simulate share) */
     cosa_status st = cosa_evaluate(sys, &scheme, dt, x0, tend,
-                                   COSA_WANT_RHO | COSA_WANT_ERRORS, &r, ew);
+                                   COSA_WANT_RHO | COSA_WANT_ERRORS | COSA_WANT_RUN, &r, ew);
     /* The NRMSE can be undefined where rho is not (a horizon of one macro
      * step, more steps than the error sums take, outputs that do not move):
      * print rho, rho_ref and stable, the errors as nan, and say why. */
@@ -187,6 +189,9 @@ int cmd_point(int argc, char **argv)
      * the error sums refuse, with a note) in the shortest exact form, 3e+299 */
     printf("tend %s\n", cli_num(b2, sizeof b2, tend));
     printf("nsteps %s\n", cli_num(b1, sizeof b1, nst));
+    /* an unstable scheme: how much its worst mode grows over the horizon */
+    if (r.rho > 1.0 + COSA_RHO_TOL)
+        printf("growth %.17g\n", pow(r.rho, nst));
     printf("e_global %.17g\ne_local %.17g\ne_local_ref %.17g\n", r.err.e_global, r.err.e_local,
            r.err.e_local_ref);
     if (*note)

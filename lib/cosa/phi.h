@@ -212,8 +212,9 @@ cosa_status cosa_order_fit(size_t n, const double *dt, const double *err, double
  * at smaller dt.  emax <= 0 / slope_tol <= 0 select the defaults above.
  * Result: the index range [*first, *last]; feed it to cosa_order_fit
  * (dt + first, err + first, last - first + 1).
+ * O(n) time (a sliding window), O(n) memory.
  * COSA_EINVAL (NULL), COSA_ERANGE (dt not strictly increasing, or no run of
- * two points). */
+ * two points), COSA_ENOMEM. */
 cosa_status cosa_order_range(size_t n, const double *dt, const double *err, double emax,
                              double slope_tol, size_t *first, size_t *last);
 

@@ -653,6 +653,8 @@ int cmd_map(int argc, char **argv)
     if (!threads)
         par = omp_get_max_threads();
 #endif
+    if ((size_t)par > ns) /* never more threads than files to write */
+        par = (int)ns;
     int wrc = CLI_OK;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(par)
     for (size_t i = 0; i < ns; i++) {

@@ -134,6 +134,8 @@ refuse 2 "model 'twomass' has no parameter 'nope'" "$COSA" point --model-file "$
 # a step that overflows the discretisation: refused at once, naming it
 refuse 2 "limit: --dt-max 1e+308 is too large|overflows the discretisation|at most" "$COSA" limit \
     --scheme zoh --criterion stable --dt-max 1e308
+refuse 2 "table: --dt-max 1e+308 is too large|overflows the discretisation" "$COSA" table \
+    --paper mbcorr --table 1 --dt-max 1e308
 # underflow and overflow told apart, for --set and for options
 refuse 2 "--set ck: '1e-400' underflows to 0" "$COSA" point --scheme zoh --dt 1e-4 --set ck=1e-400
 refuse 2 "--set ck: '1e400' overflows" "$COSA" point --scheme zoh --dt 1e-4 --set ck=1e400

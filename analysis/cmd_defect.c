@@ -163,10 +163,8 @@ static int parse_order(const char *opt, const char *text, int *v)
                   cmd);
         return CLI_EUSAGE;
     }
-    char *end = NULL;
-    errno = 0;
-    long k = strtol(text, &end, 10);
-    if (end == text || *end || errno || k < 0 || k > DEFECT_ORDER_MAX) {
+    double k; /* the shared parser: "1", "1e0"; exact integers only */
+    if (cli_parse_double(text, &k) != 0 || k != floor(k) || k < 0 || k > DEFECT_ORDER_MAX) {
         cli_error(cmd, "%s must be an integer 0..%d, got '%s'", opt, DEFECT_ORDER_MAX, text);
         return CLI_EUSAGE;
     }

@@ -2,6 +2,10 @@
 #include "config.h"
 #include "sweep_cli.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -819,6 +823,11 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
     int rc;
     if (threads_text && (rc = cli_threads(cmd, threads_text, threads)) != CLI_OK)
         return rc;
+#ifdef _OPENMP
+    /* the default (all cores, or OMP_NUM_THREADS) under the same limit */
+    if (!threads_text && omp_get_max_threads() > CLI_THREADS_MAX)
+        *threads = CLI_THREADS_MAX;
+#endif
     if (plot && (rc = scli_plot_format(cmd, plot)) != CLI_OK)
         return rc;
     /* the system, checked against a Gauss-Seidel scheme if any */

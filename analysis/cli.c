@@ -3,9 +3,9 @@
 
 #include <errno.h>
 #include <float.h>
-#include <stdint.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -188,10 +188,13 @@ int cmd_point(int argc, char **argv)
     printf("scheme %s\ndt %s\ndim %zu\n", name, cli_num(b1, sizeof b1, dt), lay.dim);
     printf("rho %.17g\nrho_ref %.17g\nstable %s\n", r.rho, r.rho_ref,
            r.rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
-    /* round(tend / dt): an integer up to 1e15 (cli_num), beyond that (where
-     * the error sums refuse, with a note) in the shortest exact form, 3e+299 */
+    /* round(tend / dt): an integer up to 1e15, beyond that (where the error
+     * sums refuse, with a note) in the shortest exact form, 3e+299 */
     printf("tend %s\n", cli_num(b2, sizeof b2, tend));
-    printf("nsteps %s\n", cli_num(b1, sizeof b1, nst));
+    if (nst <= 1e15)
+        printf("nsteps %.0f\n", nst);
+    else
+        printf("nsteps %s\n", cli_num(b1, sizeof b1, nst));
     /* an unstable scheme: how much its worst mode grows over the horizon */
     if (r.rho > 1.0 + COSA_RHO_TOL)
         printf("growth %.17g\n", pow(r.rho, nst));

@@ -99,6 +99,7 @@ int cmd_point(int argc, char **argv)
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
         (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
+        (rc = cli_dt_fits(cmd, "--dt", dt, sys)) != CLI_OK ||
         (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
         (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;

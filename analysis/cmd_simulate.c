@@ -658,7 +658,8 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
-        (rc = build_systems(cmd, &cs, &scheme, &sm)) != CLI_OK)
+        (rc = build_systems(cmd, &cs, &scheme, &sm)) != CLI_OK ||
+        (sm.sys && (rc = cli_dt_fits(cmd, "--dt", dt, sm.sys)) != CLI_OK))
         goto out;
     const cosa_model *m = cs.mod.model;
     const double *par = cs.mod.par;

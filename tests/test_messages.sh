@@ -136,6 +136,10 @@ refuse 2 "limit: --dt-max 1e+308 is too large|overflows the discretisation|at mo
     --scheme zoh --criterion stable --dt-max 1e308
 refuse 2 "table: --dt-max 1e+308 is too large|overflows the discretisation" "$COSA" table \
     --paper mbcorr --table 1 --dt-max 1e308
+for c in point simulate; do
+    refuse 2 "$c: --dt 1e+305 is too large|overflows the discretisation" "$COSA" $c --scheme zoh \
+        --dt 1e305 --tend 1e306
+done
 # underflow and overflow told apart, for --set and for options
 refuse 2 "--set ck: '1e-400' underflows to 0" "$COSA" point --scheme zoh --dt 1e-4 --set ck=1e-400
 refuse 2 "--set ck: '1e400' overflows" "$COSA" point --scheme zoh --dt 1e-4 --set ck=1e400

@@ -393,6 +393,10 @@ int cli_model_x0(cli_model *m, const char *cmd, size_t nx, double **x0)
         return CLI_EFAIL;
     }
     cosa_status st = m->model->initial_state(m->model, m->par, *x0);
+    char what[8];
+    if (st == COSA_ENONFINITE &&
+        cosa_model_file_nonfinite(m->model, m->par, what, sizeof what) == COSA_ENONFINITE)
+        return model_failed(m, cmd, st); /* names the entry and the --set values */
     if (st != COSA_OK) {
         cli_error(cmd, "model '%s': initial state: %s", m->model->name, cosa_strerror(st));
         return CLI_EFAIL;

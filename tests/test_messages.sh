@@ -129,7 +129,7 @@ refuse 2 "A\[2,1\] of subsystem 'II' is not finite|with m2 = 0" "$COSA" simulate
 printf 'param m = 2\ninitial s0 = 1\nsubsystem S\n  states s\n  inputs\n  outputs s\n  A = [ -1/m ]\n  C = eye\n  x0 = [ 1/s0 ]\nend\n' >"$tmp/x0.cosa"
 refuse 2 "x0\[1\] of subsystem 'S' is not finite|with s0 = 0" "$COSA" point --model-file "$tmp/x0.cosa" \
     --scheme zoh --dt 1e-2 --set s0=0
-sed 's/^param dk .*/&\nlet kk = ck + c2/' "$mf" >"$tmp/let.cosa"
+awk '{ print } /^param dk / { print "let kk = ck + c2" }' "$mf" >"$tmp/let.cosa"
 refuse 2 "--set kk: 'kk' is derived (let), not settable" "$COSA" point --model-file "$tmp/let.cosa" \
     --scheme zoh --dt 1e-4 --set kk=3
 refuse 2 "model 'twomass' has no parameter 'nope'" "$COSA" point --model-file "$tmp/let.cosa" \

@@ -2,8 +2,10 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,32 +34,104 @@ void cli_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
 }
 
-int cli_parse_double(const char *text, double *out)
+/* decimal notation only: strtod would also take " 1", "0x10" (= 16),
+ * "infinity" and "nan" */
+static int parse_decimal(const char *text, double *out)
 {
-    /* decimal notation only: strtod would also take " 1", "0x10" (= 16),
-     * "infinity" and "nan" */
     if (!text || !*text || strspn(text, "0123456789+-.eE") != strlen(text))
-        return -1;
+        return CLI_NUM_SYNTAX;
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
-        return -1;
+    if (end == text || *end != '\0')
+        return CLI_NUM_SYNTAX;
+    /* ERANGE: beyond DBL_MAX (+-HUGE_VAL), or below the smallest normal
+     * double (0 or a subnormal that lost digits) */
+    if (errno == ERANGE || !isfinite(v))
+        return fabs(v) >= 1.0 || !isfinite(v) ? CLI_NUM_OVERFLOW : CLI_NUM_UNDERFLOW;
     *out = v;
-    return 0;
+    return CLI_NUM_OK;
+}
+
+int cli_parse_double(const char *text, double *out)
+{
+    if (text && strncmp(text, "10^", 3) == 0) {
+        double e, v;
+        int rc = parse_decimal(text + 3, &e);
+        if (rc == CLI_NUM_OVERFLOW) /* 10^(+-huge) */
+            return text[3] == '-' ? CLI_NUM_UNDERFLOW : CLI_NUM_OVERFLOW;
+        if (rc != CLI_NUM_OK)
+            return CLI_NUM_SYNTAX;
+        v = pow(10.0, e);
+        if (!isfinite(v))
+            return CLI_NUM_OVERFLOW;
+        if (fabs(v) < DBL_MIN)
+            return CLI_NUM_UNDERFLOW;
+        *out = v;
+        return CLI_NUM_OK;
+    }
+    return parse_decimal(text, out);
+}
+
+const char *cli_number_why(int code)
+{
+    switch (code) {
+    case CLI_NUM_OVERFLOW: return "overflows (beyond 1.8e308, the largest double)";
+    case CLI_NUM_UNDERFLOW: return "underflows to 0 (below 2.2e-308, the smallest normal double)";
+    default: return "not a finite number";
+    }
 }
 
 int cli_parse_size(const char *text, size_t *out)
 {
     if (!text || !*text || *text == '-')
         return -1;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE || v == 0)
+    if (strspn(text, "0123456789") == strlen(text)) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long v = strtoull(text, &end, 10);
+        if (end == text || *end != '\0' || errno == ERANGE || v == 0 || v > SIZE_MAX)
+            return -1;
+        *out = (size_t)v;
+        return 0;
+    }
+    /* "1e6", "10^6": exact integer values only, up to 2^53 (beyond it a
+     * double no longer holds every integer) */
+    double v;
+    if (cli_parse_double(text, &v) != CLI_NUM_OK || v != floor(v) || !(v >= 1.0) ||
+        v > 9007199254740992.0 || v > (double)SIZE_MAX)
         return -1;
     *out = (size_t)v;
     return 0;
+}
+
+int cli_positive(const char *cmd, const char *opt, const char *text, double *v)
+{
+    if (!text)
+        return CLI_OK;
+    double x;
+    const int rc = cli_parse_double(text, &x);
+    if (rc == CLI_NUM_OK && x > 0.0) {
+        *v = x;
+        return CLI_OK;
+    }
+    if (rc == CLI_NUM_OVERFLOW || rc == CLI_NUM_UNDERFLOW)
+        cli_error(cmd, "%s must be a positive finite number: '%s' %s", opt, text,
+                  cli_number_why(rc));
+    else
+        cli_error(cmd, "%s must be a positive finite number, got '%s'", opt, text);
+    return CLI_EUSAGE;
+}
+
+int cli_threads(const char *cmd, const char *text, size_t *n)
+{
+    size_t v;
+    if (cli_parse_size(text, &v) != 0 || v > CLI_THREADS_MAX) {
+        cli_error(cmd, "--threads must be an integer in 1..%d, got '%s'", CLI_THREADS_MAX, text);
+        return CLI_EUSAGE;
+    }
+    *n = v;
+    return CLI_OK;
 }
 
 /* "NAME=VALUE" of option opt ("--set", "--assume") appended to names and
@@ -75,9 +149,10 @@ static int name_value(const char *cmd, const char *opt, const char *arg, const c
         return -1;
     }
     double v;
-    if (cli_parse_double(eq + 1, &v) != 0) {
-        cli_error(cmd, "%s %.*s: '%s' is not a finite number", opt, (int)(eq - arg), arg,
-                  eq + 1);
+    const int rc = cli_parse_double(eq + 1, &v);
+    if (rc != CLI_NUM_OK) {
+        cli_error(cmd, "%s %.*s: '%s' %s%s", opt, (int)(eq - arg), arg, eq + 1,
+                  rc == CLI_NUM_SYNTAX ? "is " : "", cli_number_why(rc));
         return -1;
     }
     size_t len = (size_t)(eq - arg);
@@ -202,6 +277,11 @@ int cli_model_resolve(cli_model *m, const char *cmd)
     cosa_model_defaults(m->model, m->par);
     for (size_t i = 0; i < m->nset; i++) {
         cosa_status st = cosa_model_set(m->model, m->par, m->set_name[i], m->set_value[i]);
+        if (st != COSA_OK && cosa_model_file_is_let(m->model, m->set_name[i])) {
+            cli_error(cmd, "--set %s: '%s' is derived (let), not settable", m->set_name[i],
+                      m->set_name[i]);
+            return CLI_EUSAGE;
+        }
         if (st != COSA_OK) {
             cli_error(cmd, "model '%s' has no parameter '%s'", m->model->name, m->set_name[i]);
             return CLI_EUSAGE;
@@ -229,10 +309,25 @@ int cli_model_linear(const cli_model *m, const char *cmd, const char *why)
     return CLI_EUSAGE;
 }
 
-/* "model 'NAME': message" for a status of a model callback. */
+/* "model 'NAME': message" for a status of a model callback; for a model
+ * file that became non-finite, the entry and the --set values, e.g.
+ * "model 'M': A[2,1] of subsystem 'I' is not finite (inf) (with m1 = 0)". */
 static int model_failed(const cli_model *m, const char *cmd, cosa_status st)
 {
-    cli_error(cmd, "model '%s': %s", m->model->name, cosa_strerror(st));
+    char what[256];
+    if (st == COSA_ENONFINITE &&
+        cosa_model_file_nonfinite(m->model, m->par, what, sizeof what) == COSA_ENONFINITE) {
+        char with[512] = "", b[32];
+        size_t len = 0;
+        for (size_t i = 0; i < m->nset && len < sizeof with; i++)
+            len += (size_t)snprintf(with + len, sizeof with - len, "%s%s = %s",
+                                    i ? ", " : " (with ", m->set_name[i],
+                                    cli_num(b, sizeof b, m->set_value[i]));
+        if (m->nset && len < sizeof with)
+            snprintf(with + len, sizeof with - len, ")");
+        cli_error(cmd, "model '%s': %s%s", m->model->name, what, with);
+    } else
+        cli_error(cmd, "model '%s': %s", m->model->name, cosa_strerror(st));
     /* bad input: parameters the model rejects, and a coupled system whose
      * algebraic loop is singular at them (exit 2); anything else failed (1) */
     return st == COSA_EPARAM || st == COSA_ENONFINITE || st == COSA_EALGLOOP ? CLI_EUSAGE
@@ -298,6 +393,10 @@ int cli_model_x0(cli_model *m, const char *cmd, size_t nx, double **x0)
         return CLI_EFAIL;
     }
     cosa_status st = m->model->initial_state(m->model, m->par, *x0);
+    char what[8];
+    if (st == COSA_ENONFINITE &&
+        cosa_model_file_nonfinite(m->model, m->par, what, sizeof what) == COSA_ENONFINITE)
+        return model_failed(m, cmd, st); /* names the entry and the --set values */
     if (st != COSA_OK) {
         cli_error(cmd, "model '%s': initial state: %s", m->model->name, cosa_strerror(st));
         return CLI_EFAIL;
@@ -546,11 +645,7 @@ int cli_case_dt(const char *cmd, const char *text, double *dt)
         cli_error(cmd, "--dt is required (see 'cosa %s --help')", cmd);
         return CLI_EUSAGE;
     }
-    if (cli_parse_double(text, dt) != 0 || !(*dt > 0.0)) {
-        cli_error(cmd, "--dt must be a positive finite number, got '%s'", text);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
+    return cli_positive(cmd, "--dt", text, dt);
 }
 
 int cli_case_scheme(const char *cmd, const cli_case *cs, cosa_scheme *s)
@@ -673,4 +768,30 @@ int cli_file_stem(const char *cmd, const char *opt, const char *name)
         return CLI_EUSAGE;
     }
     return CLI_OK;
+}
+
+int cli_dt_fits(const char *cmd, const char *opt, double dt, const cosa_system *sys)
+{
+    /* the discretisation exponentiates the Van Loan matrix whose top block
+     * row is dt [A B] (METHOD.md): its infinity norm must stay well inside
+     * the double range (1e300 leaves room for the sums of the exponential's
+     * scaling and squaring) */
+    const size_t nx = cosa_system_nx(sys), nu = cosa_system_nu(sys);
+    const double *A = cosa_system_A(sys), *B = cosa_system_B(sys);
+    double norm = 0.0;
+    for (size_t i = 0; i < nx; i++) {
+        double r = 0.0;
+        for (size_t j = 0; j < nx; j++)
+            r += fabs(A[i + j * nx]);
+        for (size_t j = 0; j < nu; j++)
+            r += fabs(B[i + j * nx]);
+        norm = r > norm ? r : norm;
+    }
+    if (!(dt * norm > CLI_DT_NORM_MAX))
+        return CLI_OK;
+    char b[32];
+    cli_error(cmd, "%s %s is too large: dt x |[A B]| = %.3g overflows the discretisation "
+                   "(|[A B]| = %.3g, largest row sum; bound 1e300): at most %.3g",
+              opt, cli_num(b, sizeof b, dt), dt * norm, norm, CLI_DT_NORM_MAX / norm);
+    return CLI_EUSAGE;
 }

@@ -18,10 +18,26 @@ void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(prin
  * Returns buf. */
 const char *cli_num(char *buf, size_t size, double v);
 
-/* Strict parse of a finite double ("1e-4", "1E-4", "0.0001"); 0 on success. */
+/* The one number parser of the command line.  Strict parse of a finite
+ * double in decimal notation ("1e-4", "1E-4", "0.0001") or written 10^X
+ * (= pow(10, X), X decimal: "10^-2.5").  Returns CLI_NUM_OK (0), or
+ * CLI_NUM_SYNTAX, CLI_NUM_OVERFLOW (beyond DBL_MAX) or CLI_NUM_UNDERFLOW
+ * (nonzero but below DBL_MIN: it would be 0 or a subnormal); *out is set on
+ * success only. */
+enum { CLI_NUM_OK = 0, CLI_NUM_SYNTAX = -1, CLI_NUM_OVERFLOW = -2, CLI_NUM_UNDERFLOW = -3 };
 int cli_parse_double(const char *text, double *out);
-/* Strict parse of a positive integer; 0 on success. */
+/* Why a number was refused, for messages: "not a finite number",
+ * "overflows (...)", "underflows to 0 (...)". */
+const char *cli_number_why(int code);
+/* Strict parse of a positive integer: digits, or an exact integer value
+ * written as a number ("1e6", "10^3"; up to 2^53); 0 on success. */
 int cli_parse_size(const char *text, size_t *out);
+
+/* --threads N, the one rule of every command: an integer 1..CLI_THREADS_MAX
+ * (more threads than that are never useful and may fail to start);
+ * otherwise one line and CLI_EUSAGE. */
+#define CLI_THREADS_MAX 4096
+int cli_threads(const char *cmd, const char *text, size_t *n);
 
 /* Model selection shared by every analysis subcommand. */
 #define CLI_MAX_SETS 64
@@ -151,8 +167,15 @@ int cmd_defect(int argc, char **argv);
 int cmd_model_dump(int argc, char **argv);
 int cmd_linearize(int argc, char **argv);
 
-/* Optional positive number option (text may be NULL: v unchanged). */
+/* Optional positive number option (text may be NULL: v unchanged); the one
+ * positive-number parser (analysis/cli.c): one line naming opt and, for an
+ * overflow or underflow, which. */
 int cli_positive(const char *cmd, const char *opt, const char *text, double *v);
+/* CLI_OK if the macro step dt (option opt, e.g. "--dt-max") can be
+ * discretised for sys: dt |[A B]|_inf <= CLI_DT_NORM_MAX; otherwise one line
+ * naming what overflows and the largest usable value, and CLI_EUSAGE. */
+#define CLI_DT_NORM_MAX 1e300
+int cli_dt_fits(const char *cmd, const char *opt, double dt, const cosa_system *sys);
 /* 'crossings DT:leaves|enters,...' and 'monotone yes|no' lines. */
 void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone);
 

@@ -24,7 +24,7 @@ static void help(void)
            "  --dt LIST            macro steps (default: 10^-2.5 ... 10^-6, factor sqrt 10)\n"
            "  --grid N             N x N grid for rho (default 64)\n"
            "  --egrid N            N x N grid for e_global (default 16)\n"
-           "  --threads LIST       thread counts, comma-separated (default 1,2)\n"
+           "  --threads LIST       thread counts 1..4096, comma-separated (default 1,2)\n"
            "%s%s%s",
            cli_model_help, cli_progress_help, cli_help_line);
 }
@@ -97,10 +97,8 @@ int cmd_bench(int argc, char **argv)
     }
     char *save = NULL;
     for (char *tok = strtok_r(tb, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        if (cli_parse_size(tok, &thr[nthr++]) != 0) {
-            cli_error(cmd, "--threads must list positive integers, got '%s'", tok);
+        if ((rc = cli_threads(cmd, tok, &thr[nthr++])) != CLI_OK) {
             free(tb);
-            rc = CLI_EUSAGE;
             goto out;
         }
     free(tb);

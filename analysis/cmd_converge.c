@@ -43,17 +43,34 @@ static int extra(void *ctx, int opt, const char *arg)
     }
 }
 
-static void fit_line(const char *name, size_t n, const double *dt, const double *e)
+/* A fitted convergence order: the asymptotic range first..last (used
+ * points), or none (ok = 0). */
+struct fit {
+    int ok;
+    double order;
+    size_t first, last, used;
+};
+
+/* O(n): cosa_order_range is a sliding window, cosa_order_fit two passes.
+ * 0, or -1 when out of memory. */
+static int fit_order(size_t n, const double *dt, const double *e, struct fit *f)
 {
-    size_t first, last, used = 0;
-    double order = NAN;
-    if (cosa_order_range(n, dt, e, 0, 0, &first, &last) == COSA_OK &&
-        cosa_order_fit(last - first + 1, dt + first, e + first, &order, NULL, &used) == COSA_OK) {
-        printf("order_%s %.6f\nrange_%s %.6g %.6g %zu\n", name, order, name, dt[first], dt[last],
-               used);
-    } else {
+    *f = (struct fit){.order = NAN};
+    cosa_status st = cosa_order_range(n, dt, e, 0, 0, &f->first, &f->last);
+    if (st == COSA_ENOMEM)
+        return -1;
+    f->ok = st == COSA_OK && cosa_order_fit(f->last - f->first + 1, dt + f->first,
+                                            e + f->first, &f->order, NULL, &f->used) == COSA_OK;
+    return 0;
+}
+
+static void fit_line(const char *name, const double *dt, const struct fit *f)
+{
+    if (f->ok)
+        printf("order_%s %.6f\nrange_%s %.6g %.6g %zu\n", name, f->order, name, dt[f->first],
+               dt[f->last], f->used);
+    else
         printf("order_%s nan\nrange_%s none\n", name, name);
-    }
 }
 
 int cmd_converge(int argc, char **argv)
@@ -144,7 +161,14 @@ int cmd_converge(int argc, char **argv)
         el[i] = r.err.e_local;
         eg[i] = r.err.e_global;
     }
-    /* everything computed: print (an error above leaves stdout empty) */
+    /* the fits, then print everything (an error above leaves stdout empty) */
+    struct fit fl, fg;
+    cli_progress_stage("order fit", npts, 0, 0, &prog);
+    if (fit_order(npts, dts, el, &fl) != 0 || fit_order(npts, dts, eg, &fg) != 0) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
     cli_progress_end(&prog);
     char name[64];
     cosa_scheme_name(&scheme, name, sizeof name);
@@ -155,8 +179,8 @@ int cmd_converge(int argc, char **argv)
     printf("dt e_local e_global\n");
     for (size_t i = 0; i < npts; i++)
         printf("%.17g %.17g %.17g\n", dts[i], el[i], eg[i]);
-    fit_line("local", npts, dts, el);
-    fit_line("global", npts, dts, eg);
+    fit_line("local", dts, &fl);
+    fit_line("global", dts, &fg);
 out:
     free(dts);
     free(el);

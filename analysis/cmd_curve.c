@@ -42,7 +42,7 @@ static void help(void)
            "                       1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
            "                       varsigma)\n"
            "  --tend T             horizon for errors in seconds (default: the model's)\n"
-           "  --threads N          OpenMP threads (default: all cores)\n"
+           "  --threads N          OpenMP threads, 1..4096 (default: all cores)\n"
            "  -o, --output DIR     write into DIR (created if missing; files there are\n"
            "                       replaced); without -o existing files are not overwritten\n"
            "  --name NAME          base name of the files (default: METRIC_vs_X)\n"

@@ -154,13 +154,7 @@ static int parse_args(int argc, char **argv, struct dopts *o)
 
 static int parse_positive(const char *opt, const char *text, double *v)
 {
-    if (!text)
-        return CLI_OK;
-    if (scli_number(text, v) != 0 || !(*v > 0.0) || !isfinite(*v)) {
-        cli_error(cmd, "%s must be a positive finite number, got '%s'", opt, text);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
+    return cli_positive(cmd, opt, text, v);
 }
 
 static int parse_order(const char *opt, const char *text, int *v)
@@ -170,10 +164,8 @@ static int parse_order(const char *opt, const char *text, int *v)
                   cmd);
         return CLI_EUSAGE;
     }
-    char *end = NULL;
-    errno = 0;
-    long k = strtol(text, &end, 10);
-    if (end == text || *end || errno || k < 0 || k > DEFECT_ORDER_MAX) {
+    double k; /* the shared parser: "1", "1e0"; exact integers only */
+    if (cli_parse_double(text, &k) != 0 || k != floor(k) || k < 0 || k > DEFECT_ORDER_MAX) {
         cli_error(cmd, "%s must be an integer 0..%d, got '%s'", opt, DEFECT_ORDER_MAX, text);
         return CLI_EUSAGE;
     }

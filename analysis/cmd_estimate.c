@@ -97,11 +97,13 @@ int cmd_estimate(int argc, char **argv)
     if ((rc = scli_dt_list(cmd, cs.dt_text, &dt, &ndt)) != CLI_OK)
         goto out;
     double t0 = NAN;
-    if (!o.t0 || cli_parse_double(o.t0, &t0) != 0 || !isfinite(t0) || !(t0 > 0.0)) {
-        cli_error(cmd, "--t0 must be a positive time, got '%s'", o.t0 ? o.t0 : "");
+    if (!o.t0) {
+        cli_error(cmd, "--t0 is required (a positive time)");
         rc = CLI_EUSAGE;
         goto out;
     }
+    if ((rc = cli_positive(cmd, "--t0", o.t0, &t0)) != CLI_OK)
+        goto out;
     if ((rc = vo_cli_setup(cmd, &cs, &o, NULL, &v)) != CLI_OK)
         goto out;
     const int k = v.vo.k;

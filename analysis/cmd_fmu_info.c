@@ -56,7 +56,8 @@ int cmd_fmu_info(int argc, char **argv)
     const cosa_status st = cosa_fmu_open(path, &f, err, sizeof err);
     if (st != COSA_OK) {
         cli_error(cmd, "%s: %s", path, err);
-        return st == COSA_EFMU ? CLI_EUSAGE : CLI_EFAIL;
+        /* a missing or unreadable file is bad input like a broken FMU */
+        return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;
     }
     const unsigned caps = cosa_fmu_caps(f);
     static const char *const capname[] = {"get-set-state", "directional-derivatives",

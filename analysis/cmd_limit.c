@@ -53,18 +53,6 @@ static int extra(void *ctx, int opt, const char *arg)
     }
 }
 
-/* Parse an optional positive number option; returns CLI_OK or CLI_EUSAGE. */
-int cli_positive(const char *cmd, const char *opt, const char *text, double *v)
-{
-    if (!text)
-        return CLI_OK;
-    if (cli_parse_double(text, v) != 0 || !(*v > 0.0)) {
-        cli_error(cmd, "%s must be a positive finite number, got '%s'", opt, text);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
-}
-
 /* Print 'crossings ...' and 'monotone ...' lines of a limit result. */
 void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone)
 {
@@ -141,6 +129,7 @@ int cmd_limit(int argc, char **argv)
         (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
         (crit != COSA_CRIT_STABLE &&
          (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK) ||
+        (rc = cli_dt_fits(cmd, "--dt-max", dtmax, sys)) != CLI_OK ||
         (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
         (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;

@@ -18,13 +18,16 @@ static void help(void)
            "  rho_ref                  spectral radius of the exact reference Phi*\n"
            "  stable                   yes | no  (rho <= 1 + 1e-12)\n"
            "  tend, nsteps             horizon and N = round(tend/dt) macro steps\n"
+           "  growth                   rho^N, only for an unstable scheme (stable no)\n"
            "  e_global                 global NRMSE (eqs 32-33): outputs of Phi^n z0 vs Phi*^n z0\n"
            "  e_local                  local NRMSE (eq 31): (Phi* - Phi) z_n on the co-simulation\n"
            "                           trajectory\n"
            "  e_local_ref              the same on the reference trajectory z*_n\n"
-           "Errors of an unstable scheme are 'inf'.  The co-simulation starts on the\n"
-           "reference trajectory at t = p*dt (METHOD.md); the outputs of the N new macro\n"
-           "points enter the indicators.\n\n"
+           "For an unstable scheme the errors are those of the run over the horizon (as\n"
+           "'cosa simulate' prints them), 'inf' once they overflow; sweeps mark unstable\n"
+           "points 'inf'.  The co-simulation starts on the reference trajectory at\n"
+           "t = p*dt (METHOD.md); the outputs of the N new macro points enter the\n"
+           "indicators.\n\n"
            "%s%s\n%s\nOptions:\n%s"
            "  --tend T             horizon in seconds (default: the model's, 0.3 s for twomass)\n"
            "  --energy             the energy paper's coupling (Jacobi, held inputs, one\n"
@@ -96,17 +99,15 @@ int cmd_point(int argc, char **argv)
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
         (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
+        (rc = cli_dt_fits(cmd, "--dt", dt, sys)) != CLI_OK ||
         (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
         (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;
     if (cli_assume_given(&cs.mod))
         cli_assume_note(cmd, &scheme, 1);
     tend = cs.mod.model->tend;
-    if (ex.tend_text && (cli_parse_double(ex.tend_text, &tend) != 0 || !(tend > 0))) {
-        cli_error(cmd, "--tend must be a positive finite number, got '%s'", ex.tend_text);
-        rc = CLI_EUSAGE;
+    if ((rc = cli_positive(cmd, "--tend", ex.tend_text, &tend)) != CLI_OK)
         goto out;
-    }
     if (nearbyint(tend / dt) < 1) {
         cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to evaluate",
                   dt, tend);
@@ -134,8 +135,10 @@ int cmd_point(int argc, char **argv)
     if (prog.on)
         cosa_eval_workspace_set_progress(ew, cli_progress_stage, &prog);
     cosa_point_result r;
+    /* the errors of the run even where rho > 1 (README, "Accuracy": the
+     * rule point and simulate share) */
     cosa_status st = cosa_evaluate(sys, &scheme, dt, x0, tend,
-                                   COSA_WANT_RHO | COSA_WANT_ERRORS, &r, ew);
+                                   COSA_WANT_RHO | COSA_WANT_ERRORS | COSA_WANT_RUN, &r, ew);
     /* The NRMSE can be undefined where rho is not (a horizon of one macro
      * step, more steps than the error sums take, outputs that do not move):
      * print rho, rho_ref and stable, the errors as nan, and say why. */
@@ -186,7 +189,16 @@ int cmd_point(int argc, char **argv)
     printf("scheme %s\ndt %s\ndim %zu\n", name, cli_num(b1, sizeof b1, dt), lay.dim);
     printf("rho %.17g\nrho_ref %.17g\nstable %s\n", r.rho, r.rho_ref,
            r.rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
-    printf("tend %s\nnsteps %.0f\n", cli_num(b2, sizeof b2, tend), nst); /* round(tend / dt) */
+    /* round(tend / dt): an integer up to 1e15, beyond that (where the error
+     * sums refuse, with a note) in the shortest exact form, 3e+299 */
+    printf("tend %s\n", cli_num(b2, sizeof b2, tend));
+    if (nst <= 1e15)
+        printf("nsteps %.0f\n", nst);
+    else
+        printf("nsteps %s\n", cli_num(b1, sizeof b1, nst));
+    /* an unstable scheme: how much its worst mode grows over the horizon */
+    if (r.rho > 1.0 + COSA_RHO_TOL)
+        printf("growth %.17g\n", pow(r.rho, nst));
     printf("e_global %.17g\ne_local %.17g\ne_local_ref %.17g\n", r.err.e_global, r.err.e_local,
            r.err.e_local_ref);
     if (*note)

@@ -525,17 +525,6 @@ static int build_systems(const char *cmd, cli_case *cs, cosa_scheme *s, struct s
     return cli_model_x0(&cs->mod, cmd, nx, &r->x0);
 }
 
-static int positive(const char *cmd, const char *opt, const char *text, double *v)
-{
-    if (!text)
-        return CLI_OK;
-    if (cli_parse_double(text, v) != 0 || !(*v > 0.0)) {
-        cli_error(cmd, "%s must be a positive finite number, got '%s'", opt, text);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
-}
-
 /* "name" or "NAMEk" (1-based) when the model has no name for entry k. */
 static void col_name(char *buf, size_t size, const char *prefix, const char *name, size_t k)
 {
@@ -672,7 +661,8 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
         (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
-        (rc = build_systems(cmd, &cs, &scheme, &sm)) != CLI_OK)
+        (rc = build_systems(cmd, &cs, &scheme, &sm)) != CLI_OK ||
+        (sm.sys && (rc = cli_dt_fits(cmd, "--dt", dt, sm.sys)) != CLI_OK))
         goto out;
     const cosa_model *m = cs.mod.model;
     const double *par = cs.mod.par;
@@ -707,13 +697,13 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     double micro = 0.0;
-    if ((rc = positive(cmd, "--tend", o.tend, &tend)) != CLI_OK ||
-        (rc = positive(cmd, "--rtol", o.rtol, &integ.rtol)) != CLI_OK ||
-        (rc = positive(cmd, "--atol", o.atol, &integ.atol)) != CLI_OK ||
+    if ((rc = cli_positive(cmd, "--tend", o.tend, &tend)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--rtol", o.rtol, &integ.rtol)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--atol", o.atol, &integ.atol)) != CLI_OK ||
         (rc = o.micro && strcmp(o.micro, "step") == 0
                   ? (micro = dt, CLI_OK) /* one step per unit step (energy paper section 5) */
-                  : positive(cmd, "--micro", o.micro, &micro)) != CLI_OK ||
-        (rc = positive(cmd, "--ref-rtol", o.refrtol, &refrtol)) != CLI_OK)
+                  : cli_positive(cmd, "--micro", o.micro, &micro)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--ref-rtol", o.refrtol, &refrtol)) != CLI_OK)
         goto out;
     /* the micro step: 0 < micro <= DT, at most COSA_MICRO_STEPS_MAX per macro step
      * (compared as doubles: DT / micro may be far beyond any integer) */
@@ -1036,6 +1026,12 @@ int cmd_simulate(int argc, char **argv)
     if (held || initial)
         printf("input %s\nstart %s\n", held ? "held" : "poly", initial ? "initial" : "reference");
     printf("e_global %.17g\nsteps %zu\n", res->e_global, res->ndone);
+    /* the same notes as `cosa point` where the NRMSE is undefined */
+    if (isnan(res->e_global) && !res->diverged)
+        printf("note %s\n", res->ndone == 1
+                                ? "1 macro step in the horizon: NRMSE undefined (it needs the "
+                                  "spread of the reference over at least 2 macro points)"
+                                : "all outputs constant over the horizon: NRMSE undefined");
     printf("defect_out %.17g\ndefect_conn %.17g\n", res->defect_out, res->defect_conn);
     const cosa_energy_result *en = res->energy;
     if (en && en->npoints) {

@@ -89,6 +89,27 @@ struct table_ctx {
 /* Build the twomass system at (ck, dk) with the user's other parameters,
  * and the assumed system there (--assume; NULL without it or where it is
  * the true system), which the rows with an output correction use. */
+/* --dt-max can be discretised at every pair of the table (table 3: the
+ * first, or the default 2e5:5e2), checked before anything is printed. */
+static int dt_max_fits(struct table_ctx *t)
+{
+    const cosa_model *m = t->cs->mod.model;
+    double *par = t->cs->mod.par;
+    const size_t n = t->npairs ? t->npairs : 1;
+    for (size_t j = 0; j < n; j++) {
+        cosa_model_set(m, par, "ck", t->npairs ? t->ck[j] : 2e5);
+        cosa_model_set(m, par, "dk", t->npairs ? t->dk[j] : 5e2);
+        cosa_system *sys = NULL;
+        if (m->create(m, par, &sys) != COSA_OK)
+            continue; /* reported where the pair is computed */
+        const int rc = cli_dt_fits(t->cmd, "--dt-max", t->dtmax, sys);
+        cosa_system_free(sys);
+        if (rc != CLI_OK)
+            return rc;
+    }
+    return CLI_OK;
+}
+
 static int build(struct table_ctx *t, double ck, double dk, cosa_system **sys, double *x0,
                  cosa_system **model)
 {
@@ -596,7 +617,7 @@ int cmd_table(int argc, char **argv)
         rc = table4(&t);
         goto out;
     }
-    if ((rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK)
+    if ((rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK || (rc = dt_max_fits(&t)) != CLI_OK)
         goto out;
     if (ex.table[0] == '1')
         rc = limits_table(&t, COSA_CRIT_STABLE);

@@ -3,6 +3,10 @@
 #include "sweep_cli.h"
 #include "outfile.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -16,17 +20,7 @@
 
 int scli_number(const char *text, double *out)
 {
-    if (text && strncmp(text, "10^", 3) == 0) {
-        double e;
-        if (cli_parse_double(text + 3, &e) != 0)
-            return -1;
-        const double v = pow(10.0, e);
-        if (!isfinite(v))
-            return -1;
-        *out = v;
-        return 0;
-    }
-    return cli_parse_double(text, out);
+    return cli_parse_double(text, out); /* 10^X included */
 }
 
 /* Split "LO:HI:log|lin:N" (no name). */
@@ -690,10 +684,9 @@ int scli_spec_finish(const char *cmd, cosa_sweep_spec *sp, const cosa_model *m, 
                      scli_progress *prog)
 {
     double tend = m->tend;
-    if (tend_text && (cli_parse_double(tend_text, &tend) != 0 || !(tend > 0.0))) {
-        cli_error(cmd, "--tend must be a positive finite number, got '%s'", tend_text);
-        return CLI_EUSAGE;
-    }
+    int rc0 = cli_positive(cmd, "--tend", tend_text, &tend);
+    if (rc0 != CLI_OK)
+        return rc0;
     if (metric != COSA_METRIC_RHO)
         for (size_t i = 0; i < ndt; i++)
             if (nearbyint(tend / dt[i]) < 1) {
@@ -838,11 +831,14 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
         return CLI_EUSAGE;
     }
     *threads = 0;
-    if (threads_text && cli_parse_size(threads_text, threads) != 0) {
-        cli_error(cmd, "--threads must be a positive integer, got '%s'", threads_text);
-        return CLI_EUSAGE;
-    }
     int rc;
+    if (threads_text && (rc = cli_threads(cmd, threads_text, threads)) != CLI_OK)
+        return rc;
+#ifdef _OPENMP
+    /* the default (all cores, or OMP_NUM_THREADS) under the same limit */
+    if (!threads_text && omp_get_max_threads() > CLI_THREADS_MAX)
+        *threads = CLI_THREADS_MAX;
+#endif
     if (plot && (rc = scli_plot_format(cmd, plot)) != CLI_OK)
         return rc;
     /* the system, checked against a Gauss-Seidel scheme if any */

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-/* A number as cli_parse_double, or "10^X" (= pow(10, X)); 0 on success. */
+/* A number as cli_parse_double (which reads "10^X" too); 0 on success. */
 int scli_number(const char *text, double *out);
 
 /* "NAME=LO:HI:log|lin:N" into name (size namesz) and the axis (param not

@@ -120,14 +120,16 @@ const char vo_cli_help[] =
     "  --ref-rtol R          CVODE reference of nonlinear models (1e-12)\n"
     "  --max-attempts N      stop a run after N attempted macro steps (status\n"
     "                        max-steps; default 1e7)\n"
-    "  --threads N           OpenMP threads for the units of a step (the result does not\n"
-    "                        depend on it)\n";
+    "  --threads N           OpenMP threads (1..4096) for the units of a step (the result\n"
+    "                        does not depend on it)\n";
 
 static int dbl(const char *cmd, const char *opt, const char *text, double *v, int positive)
 {
     if (!text)
         return CLI_OK;
-    if (cli_parse_double(text, v) != 0 || !isfinite(*v) || (positive && !(*v > 0.0))) {
+    if (positive)
+        return cli_positive(cmd, opt, text, v);
+    if (cli_parse_double(text, v) != 0 || !isfinite(*v)) {
         cli_error(cmd, "%s must be a %snumber, got '%s'", opt, positive ? "positive finite " : "",
                   text);
         return CLI_EUSAGE;
@@ -314,11 +316,11 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
         return CLI_EUSAGE;
     }
     if (o->threads) {
-        int nt = 1;
-        if ((rc = integer(cmd, "--threads", o->threads, 1, 4096, &nt)) != CLI_OK)
+        size_t nt = 1;
+        if ((rc = cli_threads(cmd, o->threads, &nt)) != CLI_OK)
             return rc;
 #ifdef _OPENMP
-        omp_set_num_threads(nt);
+        omp_set_num_threads((int)nt);
 #endif
     }
     if (dt_text) {

@@ -147,6 +147,11 @@ static cosa_status parse_flags(const char *text, size_t len, const char *name_fo
             snprintf(err, errsize, "%s: invalid argument", fname);
         return COSA_EINVAL;
     }
+    /* a UTF-8 byte order mark (editors on Windows write one) is no text */
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
     struct mf_parser p = {.fname = fname, .err = err, .errsize = errsize, .st = COSA_OK, .line = 1,
                           .flags = flags};
     /* binary junk: NUL bytes and control characters are never valid */

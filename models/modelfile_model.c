@@ -4,6 +4,7 @@
 #include "modelfile_impl.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,4 +238,64 @@ const char *cosa_model_file_fmu_param(const cosa_model *m, size_t i, size_t k, s
     if (index)
         *index = s->fpar0 + k;
     return s->fvar[k];
+}
+
+int cosa_model_file_is_let(const cosa_model *m, const char *name)
+{
+    const mf_t *mf = mf_of(m);
+    for (size_t k = 0; mf && name && k < mf->nlet; k++)
+        if (strcmp(mf->lets[k].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The first non-finite entry of subsystem s (blocks A..x0) into msg; 1 if
+ * one was found. */
+static int sub_nonfinite(const mf_t *mf, const struct mf_sub *s, const double *vals, char *msg,
+                         size_t size)
+{
+    for (int k = 0; k < NBLK; k++) {
+        size_t r, c;
+        mf_block_dims(s, k, &r, &c);
+        for (size_t j = 0; j < r * c; j++) {
+            const double v = mf_expr_eval(mf->pool, &s->b[k].e[j], vals);
+            if (isfinite(v))
+                continue;
+            if (k == BX0)
+                snprintf(msg, size, "x0[%zu] of subsystem '%s' is not finite (%g)", j + 1,
+                         s->name, v);
+            else
+                snprintf(msg, size, "%s[%zu,%zu] of subsystem '%s' is not finite (%g)",
+                         mf_blk_name[k], j % r + 1, j / r + 1, s->name, v);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+cosa_status cosa_model_file_nonfinite(const cosa_model *m, const double *par, char *msg,
+                                      size_t size)
+{
+    const mf_t *mf = mf_of(m);
+    if (!mf || !par || !msg || size == 0 || !par_finite(mf, par))
+        return COSA_EINVAL;
+    msg[0] = '\0';
+    double *vals = malloc((mf->nparam + mf->nlet + 1) * sizeof *vals);
+    if (!vals)
+        return COSA_ENOMEM;
+    mf_eval_vals(mf, par, vals);
+    cosa_status st = COSA_OK;
+    for (size_t k = 0; k < mf->nlet && st == COSA_OK; k++)
+        if (!isfinite(vals[mf->nparam + k])) {
+            snprintf(msg, size, "let '%s' is not finite (%g)", mf->lets[k].name,
+                     vals[mf->nparam + k]);
+            st = COSA_ENONFINITE;
+        }
+    /* FMU subsystems have no expressions to blame (their blocks come from
+     * the FMU's linearisation) */
+    for (size_t i = 0; i < mf->nsub && st == COSA_OK; i++)
+        if (!mf->subs[i].fh && sub_nonfinite(mf, &mf->subs[i], vals, msg, size))
+            st = COSA_ENONFINITE;
+    free(vals);
+    return st;
 }

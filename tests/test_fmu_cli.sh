@@ -37,7 +37,7 @@ grep -q '^fmi 2.0$' "$tmp/out" && grep -q '^capabilities .*interpolate-inputs' "
     grep -q '^input      v1 *vr=6 start=0$' "$tmp/out" && grep -q '^output     Fk *vr=7$' "$tmp/out" &&
     grep -q '^parameter  ck *vr=11 start=200000$' "$tmp/out" && ok || bad "fmi2 output: $(cat "$tmp/out")"
 
-# broken FMUs: exit 2 (1: unreadable), one line 'cosa: fmu-info: FILE: what'
+# broken FMUs, missing ones too: exit 2, one line 'cosa: fmu-info: FILE: what'
 check() { # CODE FILE WORDS
     "$COSA" fmu-info "$2" >"$tmp/out" 2>"$tmp/err"
     rc=$?
@@ -52,7 +52,7 @@ check 2 "$FMU/bad_nocs.fmu" "no CoSimulation"
 check 2 "$FMU/bad_platform.fmu" "platforms in the FMU"
 check 2 "$FMU/bad_symbol.fmu" "does not export fmi3DoStep"
 check 2 "$FMU/bad_escape.fmu" "outside the FMU's directory"
-check 1 "$tmp/none.fmu" "cannot read"
+check 2 "$tmp/none.fmu" "cannot read"
 "$COSA" fmu-info >/dev/null 2>&1; [ $? = 2 ] && ok || bad "no argument"
 "$COSA" fmu-info a.fmu b.fmu >/dev/null 2>&1; [ $? = 2 ] && ok || bad "two arguments"
 # ---- model files with fmu statements: linearised at load, every Phi command ----------

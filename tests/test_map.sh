@@ -13,6 +13,12 @@ trap 'rm -rf "$tmp"' EXIT
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
+# swept NAME: the value a sweep stores for the `cosa point` output on stdin:
+# the NAME line, or inf where point says 'stable no' (sweeps mark unstable
+# points inf; point prints the run's errors: README, "Accuracy")
+swept() { awk -v n="$1" '$1 == "stable" { s = $2 } $1 == n { v = $2 }
+                         END { print (s == "no" && n ~ /^e_/) ? "inf" : v }'; }
+
 # expect_exit CODE CMD... : exit code, and for errors exactly one stderr line "cosa: ..."
 expect_exit() {
     want=$1
@@ -79,8 +85,7 @@ expect_exit 0 "$COSA" map --x ck=1e3:1e10:log:3 --y dk=1:1e5:log:2 --dt 3e-3,1e-
 grep -q '^inf' "$tmp/e/e_global_zoh.dat" && bad "values in the wrong column"
 grep -v '^#' "$tmp/e/e_global_zoh.dat" | grep -q ' inf$' || bad "no 'inf' for unstable points"
 grep -v '^#' "$tmp/e/e_global_zoh.dat" | grep . | while read -r x y dt v; do
-    p=$("$COSA" point --scheme zoh --dt "$dt" --set ck="$x" --set dk="$y" |
-        awk '$1 == "e_global" { print $2 }')
+    p=$("$COSA" point --scheme zoh --dt "$dt" --set ck="$x" --set dk="$y" | swept e_global)
     [ "$p" = "$v" ] || echo "row ck=$x dk=$y dt=$dt: map $v, point $p"
 done >"$tmp/diff"
 if [ -s "$tmp/diff" ]; then bad "e_global map differs from point: $(head -3 "$tmp/diff")"; else ok; fi
@@ -206,7 +211,7 @@ expect_exit 0 "$COSA" map --x ck=1e4:1e7:log:3 --y assume.ck=1e4:1e7:log:3 --dt 
     --scheme zoh+mbcorr --metric e_global --assume dk=300 -o "$tmp/mm"
 grep -v '^#' "$tmp/mm/e_global_zoh_mbcorr.dat" | grep . | while read -r x y dt v; do
     p=$("$COSA" point --scheme zoh+mbcorr --dt "$dt" --set ck="$x" --assume ck="$y" --assume dk=300 |
-        awk '$1 == "e_global" { print $2 }')
+        swept e_global)
     [ "$p" = "$v" ] || echo "row ck=$x assume.ck=$y: map $v, point $p"
 done >"$tmp/diff"
 if [ -s "$tmp/diff" ]; then bad "mismatch map differs from point: $(head -3 "$tmp/diff")"; else ok; fi
@@ -246,8 +251,7 @@ expect_exit 0 "$COSA" curve --x assume.ck=1e3:1e8:log:6 --dt 10^-3.5 --scheme zo
 grep -q '^# assume ck (swept)$' "$tmp/ac/e_global_vs_assume.ck.dat" || bad "curve header lacks '# assume ck (swept)'"
 dtc=$(awk '$1 == "#" && $2 == "dt" { print $3 }' "$tmp/ac/e_global_vs_assume.ck.dat")
 grep -v '^#' "$tmp/ac/e_global_vs_assume.ck.dat" | while read -r x a b; do
-    p=$("$COSA" point --scheme soh+mbcorr --dt "$dtc" --assume ck="$x" |
-        awk '$1 == "e_global" { print $2 }')
+    p=$("$COSA" point --scheme soh+mbcorr --dt "$dtc" --assume ck="$x" | swept e_global)
     [ "$p" = "$b" ] || echo "assume.ck=$x: curve $b, point $p"
 done >"$tmp/diff"
 if [ -s "$tmp/diff" ]; then bad "assumed curve differs from point: $(head -3 "$tmp/diff")"; else ok; fi
@@ -269,7 +273,7 @@ expect_exit 0 "$COSA" map --set ck=2e5 --set dk=5e2 --x assume.ck=5e4:8e5:log:4 
 grep -q '^# y dt [0-9.e-]* [0-9.e-]* 4 values$' "$tmp/dtax/r_zoh_mbcorr.dat" && ok || bad "--y dt header"
 grep -v '^#' "$tmp/dtax/r_zoh_mbcorr.dat" | grep . | while read -r x dt v; do
     p=$("$COSA" point --scheme zoh+mbcorr --dt "$dt" --set ck=2e5 --set dk=5e2 --assume ck="$x" |
-        awk '$1 == "e_global" { print $2 }')
+        swept e_global)
     [ "$p" = "$v" ] || echo "row assume.ck=$x dt=$dt: map $v, point $p"
 done >"$tmp/diff"
 if [ -s "$tmp/diff" ]; then bad "--y dt map differs from point: $(head -3 "$tmp/diff")"; else ok; fi

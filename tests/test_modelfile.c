@@ -1106,3 +1106,66 @@ Test(modelfile, parameter_ranges)
     cosa_model_free(r);
     cosa_model_free(m);
 }
+
+/* A UTF-8 byte order mark is skipped: the model is the one without it, bit
+ * for bit; a BOM anywhere else stays an error. */
+Test(modelfile, byte_order_mark_skipped)
+{
+    static const char text[] = "param m = 2\n"
+                               "subsystem S\n  states s\n  inputs\n  outputs s\n"
+                               "  A = [ -1/m ]\n  C = eye\nend\n";
+    char bom[sizeof text + 3] = "\xEF\xBB\xBF";
+    memcpy(bom + 3, text, sizeof text);
+    cosa_model *a = NULL, *b = NULL;
+    char err[256];
+    cr_assert_eq(parse(text, &a, err, sizeof err), COSA_OK, "%s", err);
+    cr_assert_eq(parse(bom, &b, err, sizeof err), COSA_OK, "%s", err);
+    cosa_system *sa = NULL, *sb = NULL;
+    const double par[1] = {2.0};
+    cr_assert_eq(a->create(a, par, &sa), COSA_OK);
+    cr_assert_eq(b->create(b, par, &sb), COSA_OK);
+    cr_expect(same_bits(cosa_system_A(sa), cosa_system_A(sb), 1));
+    cosa_system_free(sa);
+    cosa_system_free(sb);
+    cosa_model_free(a);
+    cosa_model_free(b);
+    char mid[sizeof text + 4] = "\n\xEF\xBB\xBF";
+    memcpy(mid + 4, text, sizeof text);
+    cr_expect_neq(parse(mid, &a, err, sizeof err), COSA_OK, "a BOM on line 2 is no text");
+}
+
+/* Which entry became non-finite, and let names (derived, not settable). */
+Test(modelfile, nonfinite_entry_and_let_names)
+{
+    static const char text[] = "param m = 2\nparam c = 8\nlet w2 = c/m\n"
+                               "subsystem S\n  states s v\n  inputs\n  outputs s\n"
+                               "  A = [ 0, 1; -w2, -1/m ]\n  C = [ 1, 0 ]\n  x0 = [ 1; m ]\nend\n";
+    cosa_model *m = NULL;
+    char err[256], msg[256];
+    cr_assert_eq(parse(text, &m, err, sizeof err), COSA_OK, "%s", err);
+    cr_expect(cosa_model_file_is_let(m, "w2"));
+    cr_expect(!cosa_model_file_is_let(m, "m"));
+    cr_expect(!cosa_model_file_is_let(m, "nope"));
+    cr_expect(!cosa_model_file_is_let(cosa_model_find("twomass"), "ck"));
+    double par[2] = {2.0, 8.0};
+    cr_expect_eq(cosa_model_file_nonfinite(m, par, msg, sizeof msg), COSA_OK);
+    par[0] = 0.0; /* w2 = c/0 = inf: the let is named first */
+    cr_expect_eq(cosa_model_file_nonfinite(m, par, msg, sizeof msg), COSA_ENONFINITE);
+    cr_expect_str_eq(msg, "let 'w2' is not finite (inf)");
+    cosa_system *sys = NULL;
+    cr_expect_eq(m->create(m, par, &sys), COSA_ENONFINITE, "create refuses what is named");
+    cr_expect_null(sys);
+    static const char text2[] = "param m = 2\n"
+                                "subsystem S\n  states s v\n  inputs\n  outputs s\n"
+                                "  A = [ 0, 1; -1, -1/m ]\n  C = [ 1, 0 ]\nend\n";
+    cosa_model *m2 = NULL;
+    cr_assert_eq(parse(text2, &m2, err, sizeof err), COSA_OK, "%s", err);
+    cr_expect_eq(cosa_model_file_nonfinite(m2, par, msg, sizeof msg), COSA_ENONFINITE);
+    cr_expect_str_eq(msg, "A[2,2] of subsystem 'S' is not finite (-inf)");
+    par[0] = NAN;
+    cr_expect_eq(cosa_model_file_nonfinite(m2, par, msg, sizeof msg), COSA_EINVAL);
+    cr_expect_eq(cosa_model_file_nonfinite(cosa_model_find("twomass"), par, msg, sizeof msg),
+                 COSA_EINVAL);
+    cosa_model_free(m);
+    cosa_model_free(m2);
+}

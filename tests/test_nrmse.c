@@ -1211,6 +1211,108 @@ Test(convergence, order_range_synthetic)
     cr_assert_eq(cosa_order_range(3, d2, e2, 0.0, 0.0, &first, &last), COSA_ERANGE);
 }
 
+/* The asymptotic-range rule applied literally (the quadratic loop that
+ * cosa_order_range used before its sliding window): for every start i the
+ * run is extended while the next point is in range and the spread of the
+ * slopes stays <= tol; the longest run wins, ties to smaller dt. */
+static int range_direct(size_t n, const double *dt, const double *err, double emax, double tol,
+                        size_t *first, size_t *last)
+{
+    size_t best_i = 0, best_len = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (!(isfinite(err[i]) && err[i] > 0.0 && err[i] <= emax))
+            continue;
+        double smin = INFINITY, smax = -INFINITY;
+        size_t j = i;
+        while (j + 1 < n && isfinite(err[j + 1]) && err[j + 1] > 0.0 && err[j + 1] <= emax) {
+            const double sl = log(err[j + 1] / err[j]) / log(dt[j + 1] / dt[j]);
+            const double lo = sl < smin ? sl : smin, hi = sl > smax ? sl : smax;
+            if (!isfinite(sl) || hi - lo > tol)
+                break;
+            smin = lo;
+            smax = hi;
+            j++;
+        }
+        if (j > i && j - i + 1 > best_len) {
+            best_len = j - i + 1;
+            best_i = i;
+        }
+    }
+    if (best_len < 2)
+        return 1;
+    *first = best_i;
+    *last = best_i + best_len - 1;
+    return 0;
+}
+
+/* The sliding window gives exactly the literal rule's range (same index
+ * pair, same status) on random error curves: noisy power laws with
+ * plateaus, jumps, points above emax, NaN, inf and 0, for n = 2..80 and
+ * tolerances that make runs short and long. */
+Test(convergence, order_range_window_equals_direct)
+{
+    rng r = {0x9e3779b97f4a7c15ull};
+    enum { nmax = 80 };
+    double dt[nmax], e[nmax];
+    const double tols[3] = {0.05, 0.3, 2.0};
+    for (int trial = 0; trial < 3000; trial++) {
+        const size_t n = 2 + (size_t)(rng_uniform(&r) * (nmax - 1));
+        const double noise = rng_uniform(&r) < 0.5 ? 0.02 : 0.5;
+        double p = 1.0 + 3.0 * rng_uniform(&r);
+        for (size_t i = 0; i < n; i++) {
+            dt[i] = 1e-6 * pow(10.0, 4.0 * (double)i / (double)nmax);
+            if (rng_uniform(&r) < 0.05)
+                p = 1.0 + 3.0 * rng_uniform(&r); /* the order changes */
+            e[i] = 1e3 * pow(dt[i], p) * (1.0 + noise * rng_sym(&r));
+            const double u = rng_uniform(&r);
+            if (u < 0.02)
+                e[i] = NAN;
+            else if (u < 0.04)
+                e[i] = INFINITY;
+            else if (u < 0.05)
+                e[i] = 0.0;
+            else if (u < 0.10)
+                e[i] = 0.5; /* above emax = 0.1 */
+            else if (u < 0.15 && i > 0)
+                e[i] = e[i - 1]; /* plateau: slope 0 */
+        }
+        const double tol = tols[trial % 3];
+        size_t f1 = 0, l1 = 0, f2 = 0, l2 = 0;
+        const int d = range_direct(n, dt, e, 0.1, tol, &f1, &l1);
+        const cosa_status st = cosa_order_range(n, dt, e, 0.1, tol, &f2, &l2);
+        cr_assert_eq(st, d ? COSA_ERANGE : COSA_OK, "trial %d: status %d", trial, (int)st);
+        if (!d)
+            cr_assert(f1 == f2 && l1 == l2, "trial %d (n %zu, tol %g): direct %zu..%zu, "
+                      "window %zu..%zu", trial, n, tol, f1, l1, f2, l2);
+    }
+}
+
+/* Closed form at the size of `converge --points 100000`: e = 3 dt^2 on a
+ * log grid whose errors stay below emax up to dt = sqrt(0.1/3): the range is
+ * every point with e <= 0.1 and the fitted order is 2 (rounding of log over
+ * 1e5 points: 1e-9 is far above it and far below any real change of order). */
+Test(convergence, order_range_large_closed_form)
+{
+    enum { n = 100000 };
+    double *dt = malloc(n * sizeof *dt), *e = malloc(n * sizeof *e);
+    cr_assert(dt && e);
+    size_t inside = 0;
+    for (size_t i = 0; i < n; i++) {
+        dt[i] = 1e-6 * pow(10.0, 5.0 * (double)i / (double)(n - 1)); /* 1e-6 .. 0.1 */
+        e[i] = 3.0 * dt[i] * dt[i];
+        inside += e[i] <= 0.1;
+    }
+    size_t first, last;
+    cr_assert_eq(cosa_order_range(n, dt, e, 0.0, 0.0, &first, &last), COSA_OK);
+    cr_assert_eq(first, 0);
+    cr_assert_eq(last, inside - 1);
+    double p;
+    cr_assert_eq(cosa_order_fit(last + 1, dt, e, &p, NULL, NULL), COSA_OK);
+    cr_assert(fabs(p - 2.0) <= 1e-9, "order %.17g", p);
+    free(dt);
+    free(e);
+}
+
 /* ---- macro-step limits ------------------------------------------------------ */
 
 static double f_square(double dt, void *ud)

@@ -225,6 +225,19 @@ const char *cosa_model_file_fmu(const cosa_model *m, size_t i);
  * or NULL past the last one or when subsystem i is no FMU. */
 const char *cosa_model_file_fmu_param(const cosa_model *m, size_t i, size_t k, size_t *index);
 
+/* 1 if name is one of the `let` names of model file m (a derived
+ * quantity: not settable), else 0 (also for any other model). */
+int cosa_model_file_is_let(const cosa_model *m, const char *name);
+
+/* Where model file m stops being finite at parameter values par (m->nparam
+ * entries): COSA_OK if every `let` and every entry of A, B, C, D, x0 is
+ * finite; otherwise COSA_ENONFINITE and in msg (size bytes) the first
+ * non-finite quantity, e.g. "A[2,1] of subsystem 'I' is not finite (-inf)"
+ * or "let 'w' is not finite (nan)".  COSA_EINVAL for another model, a
+ * NULL argument, or a non-finite parameter value; COSA_ENOMEM. */
+cosa_status cosa_model_file_nonfinite(const cosa_model *m, const double *par, char *msg,
+                                      size_t size);
+
 #ifdef __cplusplus
 }
 #endif

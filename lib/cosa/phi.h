@@ -212,8 +212,9 @@ cosa_status cosa_order_fit(size_t n, const double *dt, const double *err, double
  * at smaller dt.  emax <= 0 / slope_tol <= 0 select the defaults above.
  * Result: the index range [*first, *last]; feed it to cosa_order_fit
  * (dt + first, err + first, last - first + 1).
+ * O(n) time (a sliding window), O(n) memory.
  * COSA_EINVAL (NULL), COSA_ERANGE (dt not strictly increasing, or no run of
- * two points). */
+ * two points), COSA_ENOMEM. */
 cosa_status cosa_order_range(size_t n, const double *dt, const double *err, double emax,
                              double slope_tol, size_t *first, size_t *last);
 
@@ -265,10 +266,15 @@ enum {
     COSA_WANT_RHO = 1,     /* rho(Phi)                                   */
     COSA_WANT_ERRORS = 2,  /* e_global, e_local, e_local_ref (eqs 31-33); implies RHO_REF */
     COSA_WANT_RHO_REF = 4, /* rho(Phi*)                                  */
-    COSA_GIVEN_RHO = 8     /* out->rho already holds rho(Phi) of this system, scheme
+    COSA_GIVEN_RHO = 8,    /* out->rho already holds rho(Phi) of this system, scheme
                               and dt (an earlier call with COSA_WANT_RHO): it is
                               used, not computed again (sweeps of the errors ask
                               for rho first, to skip unstable points) */
+    COSA_WANT_RUN = 16     /* with ERRORS: e_global and e_local of the run over the
+                              horizon even when rho > 1 + COSA_RHO_TOL (finite while
+                              its sums are; +inf once they overflow), not the +inf
+                              of an unstable scheme: one run (cosa point), not a
+                              sweep's stability mark */
 };
 
 typedef struct cosa_point_result {
@@ -293,7 +299,8 @@ void cosa_eval_workspace_set_progress(cosa_eval_workspace *w, cosa_stage_fn fn, 
  * from the initial state x0 (z0 by METHOD.md's convention).
  * Whenever rho_ref is computed and rho_ref > 1 + COSA_RHO_TOL, the function
  * returns COSA_EUNSTABLEREF (rho and rho_ref are still filled).
- * Errors of an unstable scheme are +inf (see cosa_nrmse).
+ * Errors of an unstable scheme are +inf (see cosa_nrmse), unless
+ * COSA_WANT_RUN asks for the run's finite-horizon values.
  * COSA_ERANGE if tend / dt rounds to 0 steps or tend is not positive. */
 cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double dt,
                           const double *x0, double tend, unsigned want,

@@ -1016,7 +1016,8 @@ typedef struct cosa_cosim_result {
     char reason[160];   /* why it diverged ("" if not)                        */
     double yref_max;    /* largest |reference output| over t = 0 .. t[N]      */
     double e_global;    /* NRMSE of ybar vs yref at t[1..N] (cosa_traj_nrmse);
-                           +inf if diverged                                   */
+                           +inf if diverged; NaN where it is undefined (one
+                           macro step, N = 1, or every output constant)      */
     size_t ncomp;       /* output components in e_global                      */
     double defect_out;  /* with opts.defects: the largest run RMS of an output
                            defect, sqrt(sum_n H rms_n^2 / (N H)) (NaN without) */

@@ -4,6 +4,7 @@
 #include "cosa/phi.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static int usable(double dt, double e)
 {
@@ -53,6 +54,48 @@ cosa_status cosa_order_fit(size_t n, const double *dt, const double *err, double
     return COSA_OK;
 }
 
+/* A point of the asymptotic range: usable, and err <= emax. */
+static int in_range(const double *dt, const double *err, size_t i, double emax)
+{
+    return usable(dt[i], err[i]) && err[i] <= emax;
+}
+
+/* Sliding window over the local slopes s_k (k = i..j-1, points i..j) with
+ * monotone deques of slope indices for the window's minimum (qmin: slopes
+ * increasing from head to tail) and maximum (qmax: decreasing), so that the
+ * longest run from every start i costs O(n) in all (Lemire 2006, "Streaming
+ * maximum-minimum filter").  The window's end never moves back: a run i..j
+ * that satisfies the rule contains the run i+1..j.  The comparisons are
+ * those of the literal rule (the window's min and max are the same doubles),
+ * so the range is the same. */
+struct slope_window {
+    const double *s;
+    size_t *qmin, *qmax;
+    size_t hmin, tmin, hmax, tmax;
+};
+
+static void window_push(struct slope_window *w, size_t k)
+{
+    const double *s = w->s;
+    while (w->tmin > w->hmin && s[w->qmin[w->tmin - 1]] >= s[k])
+        w->tmin--;
+    w->qmin[w->tmin++] = k;
+    while (w->tmax > w->hmax && s[w->qmax[w->tmax - 1]] <= s[k])
+        w->tmax--;
+    w->qmax[w->tmax++] = k;
+}
+
+/* Would slope k keep max - min <= tol? */
+static int window_fits(const struct slope_window *w, size_t k, double tol)
+{
+    double lo = w->s[k], hi = w->s[k];
+    if (w->hmin < w->tmin && w->s[w->qmin[w->hmin]] < lo)
+        lo = w->s[w->qmin[w->hmin]];
+    if (w->hmax < w->tmax && w->s[w->qmax[w->hmax]] > hi)
+        hi = w->s[w->qmax[w->hmax]];
+    return !(hi - lo > tol);
+}
+
 cosa_status cosa_order_range(size_t n, const double *dt, const double *err, double emax,
                              double slope_tol, size_t *first, size_t *last)
 {
@@ -67,28 +110,50 @@ cosa_status cosa_order_range(size_t n, const double *dt, const double *err, doub
     for (size_t i = 0; i < n; i++)
         if (!isfinite(dt[i]) || !(dt[i] > 0.0) || (i > 0 && !(dt[i] > dt[i - 1])))
             return COSA_ERANGE;
+    if (n < 2)
+        return COSA_ERANGE;
 
-    size_t best_i = 0, best_len = 0;
+    /* s_k between points k and k+1; NaN (a barrier) unless both are in range */
+    struct slope_window w = {0};
+    double *s = malloc((n - 1) * sizeof *s);
+    w.qmin = malloc((n - 1) * sizeof *w.qmin);
+    w.qmax = malloc((n - 1) * sizeof *w.qmax);
+    if (!s || !w.qmin || !w.qmax) {
+        free(s);
+        free(w.qmin);
+        free(w.qmax);
+        return COSA_ENOMEM;
+    }
+    w.s = s;
+    for (size_t k = 0; k + 1 < n; k++)
+        s[k] = in_range(dt, err, k, emax) && in_range(dt, err, k + 1, emax)
+                   ? log(err[k + 1] / err[k]) / log(dt[k + 1] / dt[k])
+                   : NAN;
+
+    size_t best_i = 0, best_len = 0, j = 0;
     for (size_t i = 0; i + 1 < n; i++) {
-        if (!usable(dt[i], err[i]) || err[i] > emax)
+        if (!in_range(dt, err, i, emax))
             continue;
-        double smin = INFINITY, smax = -INFINITY;
-        size_t j = i;
-        while (j + 1 < n && usable(dt[j + 1], err[j + 1]) && err[j + 1] <= emax) {
-            const double s = log(err[j + 1] / err[j]) / log(dt[j + 1] / dt[j]);
-            const double lo = s < smin ? s : smin, hi = s > smax ? s : smax;
-            if (!isfinite(s) || hi - lo > slope_tol)
-                break;
-            smin = lo;
-            smax = hi;
-            j++;
+        if (j < i) { /* a new run: empty window */
+            j = i;
+            w.hmin = w.tmin = w.hmax = w.tmax = 0;
+        } else { /* the run goes on from i: drop slope i-1 (a head, if held) */
+            if (w.hmin < w.tmin && w.qmin[w.hmin] < i)
+                w.hmin++;
+            if (w.hmax < w.tmax && w.qmax[w.hmax] < i)
+                w.hmax++;
         }
+        while (j + 1 < n && isfinite(s[j]) && window_fits(&w, j, slope_tol))
+            window_push(&w, j++);
         /* strictly longer only: ties keep the run at smaller dt */
         if (j > i && j - i + 1 > best_len) {
             best_len = j - i + 1;
             best_i = i;
         }
     }
+    free(s);
+    free(w.qmin);
+    free(w.qmax);
     if (best_len < 2)
         return COSA_ERANGE;
     *first = best_i;

@@ -169,8 +169,11 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
             return st;
         dense_copy(lay.nx, lay.nx, w->Phistar, n, w->Adstar, lay.nx);
         stage(w, "NRMSE", n);
+        /* COSA_WANT_RUN: the run's values whatever rho (cosa_nrmse's
+         * COSA_RHO_UNKNOWN) */
+        const double rho = (want & COSA_WANT_RUN) ? COSA_RHO_UNKNOWN : out->rho;
         st = cosa_nrmse(n, w->Phi, w->Phistar, n, &lay, lay.nx, w->Adstar, lay.nx, w->T, n, x0,
-                        out->nsteps, out->rho, &out->err, NULL, w->nrmse);
+                        out->nsteps, rho, &out->err, NULL, w->nrmse);
         if (st != COSA_OK)
             return st;
     }

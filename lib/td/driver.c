@@ -313,7 +313,9 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     if (r->diverged)
         r->e_global = INFINITY;
     else if ((st = cosa_traj_nrmse(ny, N, r->ybar + ny, ny, r->yref + ny, ny, &r->e_global,
-                                   &r->ncomp)) != COSA_OK)
+                                   &r->ncomp)) == COSA_ERANGE)
+        st = COSA_OK; /* undefined: one macro point (N = 1), or all outputs constant: NaN */
+    else if (st != COSA_OK)
         goto fail;
     free(yhist);
     free(dbuf);

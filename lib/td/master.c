@@ -28,6 +28,9 @@
 #include "core/dense.h"
 
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -666,7 +669,8 @@ static cosa_status stage_advance_given(cosa_master *m)
     const size_t nu = m->nu, nq = (size_t)m->q + 1, nunits = m->nunits;
     const long n = (long)nunits;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) if (nunits > 1)
+#pragma omp parallel for schedule(dynamic, 1) if (nunits > 1) \
+    num_threads(omp_get_max_threads() < n ? omp_get_max_threads() : (int)n)
 #endif
     for (long ii = 0; ii < n; ii++) {
         const size_t i = (size_t)ii;

@@ -28,6 +28,9 @@
 
 #include <float.h>
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -555,7 +558,8 @@ static cosa_status interface_jacobian(struct vo *v)
     const long n = (long)v->nunits;
     cosa_status *ust = v->ust;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) if (n > 1)
+#pragma omp parallel for schedule(dynamic, 1) if (n > 1) \
+    num_threads(omp_get_max_threads() < n ? omp_get_max_threads() : (int)n)
 #endif
     for (long ii = 0; ii < n; ii++) {
         const size_t i = (size_t)ii;

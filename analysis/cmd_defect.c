@@ -436,6 +436,9 @@ static void print_run(const struct dmodel *d, const cosa_defect_result *r)
         printf("y_end_%s %.17g\n", d->yname[k], r->y_end[k]);
     for (size_t k = 0; k < d->nu; k++)
         printf("defect_conn_%s %.17g\n", d->uname[k], r->defect_conn[k]);
+    /* the statistics every time-domain run prints (issue 23): Algorithm 1 of
+     * the defect paper accepts every step (the controller only sets the next) */
+    printf("rejected 0\n");
 }
 
 /* ---- files ------------------------------------------------------------------- */

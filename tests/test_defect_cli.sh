@@ -86,6 +86,13 @@ for k in status steps t_end h_min h_avg h_max eps_max defect_out_tau defect_out_
     error_tau error_omega2 y_end_tau y_end_omega2 defect_conn_omega2_in defect_conn_tau_in; do
     [ "$(awk -v k=$k '$1 == k' "$tmp/x11" | wc -l)" = 1 ] && ok || bad "'$k' not printed once"
 done
+# and the statistics every time-domain run prints (issue 23): rejected 0 (Algorithm 1
+# accepts every step), after the lines printed before it
+for f in x11 etol; do
+    [ "$(awk '$1 == "rejected"' "$tmp/$f" | wc -l)" = 1 ] && [ "$(val "$tmp/$f" rejected)" = 0 ] &&
+        ok || bad "$f: 'rejected 0' not printed once"
+    [ "$(tail -1 "$tmp/$f")" = "rejected 0" ] && ok || bad "$f: rejected is not the last line"
+done
 awk '$1 == "t_end" { T = $2 } $1 == "steps" { n = $2 } $1 == "h_avg" { h = $2 }
      END { d = h - T / n; exit !(d < 1e-15 && d > -1e-15) }' "$tmp/etol" && ok ||
     bad "h_avg is not t_end / steps"

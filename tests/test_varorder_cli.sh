@@ -110,6 +110,20 @@ awk '$1 == "order_err_vel" { exit !($2 > 2.7 && $2 < 3.3) }' "$tmp/est" && ok ||
     >"$tmp/est2" 2>&1 && [ "$(awk 'NR == 1' "$tmp/est2")" = "dt err_u est_u" ] && ok ||
     bad "estimate u header: $(head -2 "$tmp/est2")"
 
+# ---- statistics every time-domain run prints (issue 23): status steps
+# rejected h_min h_max, each once; h_min/h_max are H_min/H_max again; estimate:
+# one step of each DT, none rejected, h_min/h_max the smallest and largest DT
+for k in status steps rejected h_min h_max; do
+    [ "$(awk -v k=$k '$1 == k' "$tmp/o" | wc -l)" = 1 ] && ok || bad "simulate --coupling: '$k' not once"
+    [ "$(awk -v k=$k '$1 == k' "$tmp/est" | wc -l)" = 1 ] && ok || bad "estimate: '$k' not once"
+done
+[ "$(val "$tmp/o" h_min)" = "$(val "$tmp/o" H_min)" ] && [ "$(val "$tmp/o" h_max)" = "$(val "$tmp/o" H_max)" ] &&
+    ok || bad "h_min/h_max differ from H_min/H_max"
+awk '$1 == "status" { s = $2 } $1 == "steps" { n = $2 } $1 == "rejected" { r = $2 }
+     $1 == "h_min" { a = $2 } $1 == "h_max" { b = $2 }
+     END { exit !(s == "ok" && n == 3 && r == 0 && a + 0 == 2e-5 && b + 0 == 8e-5) }' "$tmp/est" &&
+    ok || bad "estimate statistics: $(tail -5 "$tmp/est" | tr '\n' ' ')"
+
 # --help of both
 "$COSA" simulate --coupling explicit --help >"$tmp/h" && grep -q -- "--estimator" "$tmp/h" && ok ||
     bad "simulate --coupling --help"

@@ -1,6 +1,7 @@
 /* sweep_cli.c -- shared pieces of `cosa map`, `cosa curve`, `cosa bench`. */
 #include "config.h"
 #include "sweep_cli.h"
+#include "argfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -307,8 +308,9 @@ int scli_metric(const char *cmd, const char *text, cosa_metric *m)
 
 char **scli_argv_output(int argc, char **argv, int *argc_out)
 {
-    /* "-oDIR" becomes two entries, so at most 2 argc + 1 */
-    char **v = calloc(2 * (size_t)argc + 1, sizeof *v);
+    /* "-oDIR" becomes two entries, so at most 2 argc, then NULL and the
+     * trailer of the origins of @FILE arguments (argfile.h) */
+    char **v = calloc(2 * (size_t)argc + 3, sizeof *v);
     if (!v)
         return NULL;
     int n = 0, rest = 0;
@@ -325,6 +327,7 @@ char **scli_argv_output(int argc, char **argv, int *argc_out)
             v[n++] = argv[i];
         }
     }
+    argfile_copy_trailer(argc, argv, n, v);
     *argc_out = n;
     return v;
 }

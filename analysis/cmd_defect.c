@@ -5,6 +5,7 @@
  * data and gnuplot scripts (plots/defect_*.gp); --paper reproduces the
  * paper's Figs 4-10. */
 #include "config.h"
+#include "argfile.h"
 #include "sweep_cli.h"
 
 #include <errno.h>
@@ -114,6 +115,7 @@ static int parse_args(int argc, char **argv, struct dopts *o)
                            [O_DT - O_INTEG] = &o->dt,          [O_TOL - O_INTEG] = &o->tol,
                            [O_H0 - O_INTEG] = &o->h0,          [O_TEND - O_INTEG] = &o->tend,
                            [O_CONTROL - O_INTEG] = &o->control, [O_PLOT - O_INTEG] = &o->plot};
+    char where[512]; /* "FILE:LINE: " of an argument from an @FILE (argfile.h) */
     optind = 1;
     opterr = 0;
     int c, idx;
@@ -139,13 +141,15 @@ static int parse_args(int argc, char **argv, struct dopts *o)
             help();
             return -1;
         default:
-            cli_error(cmd, "option '%s' is unknown or needs an argument (see 'cosa %s --help')",
+            cli_error(cmd, "%soption '%s' is unknown or needs an argument (see 'cosa %s --help')",
+                      argfile_where(argc, argv, argv[optind - 1], where, sizeof where),
                       argv[optind - 1], cmd);
             return CLI_EUSAGE;
         }
     }
     if (optind < argc) {
-        cli_error(cmd, "unexpected argument '%s' (see 'cosa %s --help')", argv[optind], cmd);
+        cli_error(cmd, "%sunexpected argument '%s' (see 'cosa %s --help')",
+                  argfile_where(argc, argv, argv[optind], where, sizeof where), argv[optind], cmd);
         return CLI_EUSAGE;
     }
     return CLI_OK;

@@ -1,5 +1,6 @@
 /* cli.c -- shared command-line helpers. */
 #include "cli.h"
+#include "argfile.h"
 
 #include <errno.h>
 #include <float.h>
@@ -553,6 +554,9 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
         if (extra[k].val == 'o')
             shortopts = "+ho:";
     cs->alpha = 1.0;
+    /* "FILE:LINE: " before an error about argv[i] read from an @FILE */
+    char where[512];
+#define ARG_WHERE(i) argfile_where(argc, argv, argv[i], where, sizeof where)
     optind = 1;
     opterr = 0;
     int c, idx;
@@ -614,11 +618,11 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
         case '?':
         case ':':
             if (optopt)
-                cli_error(cmd, "option '%s' is unknown or needs an argument (see 'cosa %s --help')",
-                          argv[optind - 1], cmd);
+                cli_error(cmd, "%soption '%s' is unknown or needs an argument (see 'cosa %s --help')",
+                          ARG_WHERE(optind - 1), argv[optind - 1], cmd);
             else
-                cli_error(cmd, "unknown option '%s' (see 'cosa %s --help')", argv[optind - 1],
-                          cmd);
+                cli_error(cmd, "%sunknown option '%s' (see 'cosa %s --help')",
+                          ARG_WHERE(optind - 1), argv[optind - 1], cmd);
             return CLI_EUSAGE;
         default:
             if (fn) {
@@ -628,14 +632,17 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
                 if (rr < 0)
                     return CLI_EUSAGE;
             }
-            cli_error(cmd, "unknown option '%s' (see 'cosa %s --help')", argv[optind - 1], cmd);
+            cli_error(cmd, "%sunknown option '%s' (see 'cosa %s --help')",
+                      ARG_WHERE(optind - 1), argv[optind - 1], cmd);
             return CLI_EUSAGE;
         }
     }
     if (optind < argc) {
-        cli_error(cmd, "unexpected argument '%s' (see 'cosa %s --help')", argv[optind], cmd);
+        cli_error(cmd, "%sunexpected argument '%s' (see 'cosa %s --help')", ARG_WHERE(optind),
+                  argv[optind], cmd);
         return CLI_EUSAGE;
     }
+#undef ARG_WHERE
     return CLI_OK;
 }
 

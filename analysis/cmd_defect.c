@@ -5,6 +5,7 @@
  * data and gnuplot scripts (plots/defect_*.gp); --paper reproduces the
  * paper's Figs 4-10. */
 #include "config.h"
+#include "argfile.h"
 #include "sweep_cli.h"
 #include "outfile.h"
 
@@ -115,6 +116,7 @@ static int parse_args(int argc, char **argv, struct dopts *o)
                            [O_DT - O_INTEG] = &o->dt,          [O_TOL - O_INTEG] = &o->tol,
                            [O_H0 - O_INTEG] = &o->h0,          [O_TEND - O_INTEG] = &o->tend,
                            [O_CONTROL - O_INTEG] = &o->control, [O_PLOT - O_INTEG] = &o->plot};
+    char where[512]; /* "FILE:LINE: " of an argument from an @FILE (argfile.h) */
     optind = 1;
     opterr = 0;
     int c, idx;
@@ -140,13 +142,15 @@ static int parse_args(int argc, char **argv, struct dopts *o)
             help();
             return -1;
         default:
-            cli_error(cmd, "option '%s' is unknown or needs an argument (see 'cosa %s --help')",
+            cli_error(cmd, "%soption '%s' is unknown or needs an argument (see 'cosa %s --help')",
+                      argfile_where(argc, argv, argv[optind - 1], where, sizeof where),
                       argv[optind - 1], cmd);
             return CLI_EUSAGE;
         }
     }
     if (optind < argc) {
-        cli_error(cmd, "unexpected argument '%s' (see 'cosa %s --help')", argv[optind], cmd);
+        cli_error(cmd, "%sunexpected argument '%s' (see 'cosa %s --help')",
+                  argfile_where(argc, argv, argv[optind], where, sizeof where), argv[optind], cmd);
         return CLI_EUSAGE;
     }
     return CLI_OK;
@@ -429,6 +433,9 @@ static void print_run(const struct dmodel *d, const cosa_defect_result *r)
         printf("y_end_%s %.17g\n", d->yname[k], r->y_end[k]);
     for (size_t k = 0; k < d->nu; k++)
         printf("defect_conn_%s %.17g\n", d->uname[k], r->defect_conn[k]);
+    /* the statistics every time-domain run prints (issue 23): Algorithm 1 of
+     * the defect paper accepts every step (the controller only sets the next) */
+    printf("rejected 0\n");
 }
 
 /* ---- files ------------------------------------------------------------------- */

@@ -162,6 +162,12 @@ int cmd_estimate(int argc, char **argv)
         }
         free(col);
     }
+    /* the statistics every time-domain run prints (issue 23): one macro step
+     * of each DT, none rejected (a failed step is an error above) */
+    double hmin = dt[0], hmax = dt[0];
+    for (size_t i = 1; i < ndt; i++)
+        hmin = fmin(hmin, dt[i]), hmax = fmax(hmax, dt[i]);
+    printf("status ok\nsteps %zu\nrejected 0\nh_min %.17g\nh_max %.17g\n", ndt, hmin, hmax);
     rc = CLI_OK;
 out:
     free(dt);

@@ -1055,6 +1055,9 @@ int cmd_simulate(int argc, char **argv)
             printf("U_end %.17g\ncaps %zu\n", en->Ucal[L], en->caps);
         }
     }
+    /* the statistics every time-domain run prints (issue 23): fixed macro
+     * steps, none rejected */
+    printf("rejected 0\nh_min %.17g\nh_max %.17g\n", dt, dt);
     fflush(stdout);
 
     /* files */

@@ -224,6 +224,9 @@ int cmd_simulate_vo(int argc, char **argv)
             cores += cosa_unit_nu(v.units[i]);
     printf("cores %zu\nseconds_cosim %.6g\nseconds_reference %.6g\n", cores,
            wall - v.ref_seconds, v.ref_seconds);
+    /* the statistics every time-domain run prints (issue 23): H_min and
+     * H_max again under the common names */
+    printf("h_min %.17g\nh_max %.17g\n", r->H_min, r->H_max);
     fflush(stdout);
     if (o.output || o.plot) {
         if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||

@@ -1,5 +1,6 @@
 /* cosa.c -- the `cosa` command: dispatch to subcommands. */
 #include "config.h"
+#include "argfile.h"
 #include "cli.h"
 #include "outfile.h"
 #include "sweep_cli.h"
@@ -46,7 +47,8 @@ static void usage(FILE *f)
                "Subcommands:\n");
     for (size_t i = 0; i < NSUB; i++)
         fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
-    fprintf(f, "\nRun 'cosa SUBCOMMAND --help' for the options of a subcommand.\n");
+    fprintf(f, "\nRun 'cosa SUBCOMMAND --help' for the options of a subcommand.\n"
+               "Options can also come from a file: cosa SUBCOMMAND @FILE (one per line).\n");
 }
 
 /* The subcommand (argv[1]) with MPI around it when mpirun/srun started us
@@ -95,8 +97,16 @@ static int run(int argc, char **argv)
         return CLI_OK;
     }
     for (size_t i = 0; i < NSUB; i++)
-        if (strcmp(cmd, subcommands[i].name) == 0)
-            return subcommands[i].run(argc - 1, argv + 1);
+        if (strcmp(cmd, subcommands[i].name) == 0) {
+            /* @FILE arguments expanded (argfile.c); always a copy, so that
+             * every subcommand's argv carries the origin table */
+            argfile af;
+            int rc = argfile_expand(cmd, argc - 1, argv + 1, 1, &af);
+            if (rc == CLI_OK)
+                rc = subcommands[i].run(af.argc, af.argv);
+            argfile_free(&af);
+            return rc;
+        }
     cli_error(NULL, "unknown subcommand '%s' (see 'cosa --help')", cmd);
     return CLI_EUSAGE;
 }

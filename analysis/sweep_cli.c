@@ -6,6 +6,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include "argfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -302,8 +303,9 @@ int scli_metric(const char *cmd, const char *text, cosa_metric *m)
 
 char **scli_argv_output(int argc, char **argv, int *argc_out)
 {
-    /* "-oDIR" becomes two entries, so at most 2 argc + 1 */
-    char **v = calloc(2 * (size_t)argc + 1, sizeof *v);
+    /* "-oDIR" becomes two entries, so at most 2 argc, then NULL and the
+     * trailer of the origins of @FILE arguments (argfile.h) */
+    char **v = calloc(2 * (size_t)argc + 3, sizeof *v);
     if (!v)
         return NULL;
     int n = 0, rest = 0;
@@ -320,6 +322,7 @@ char **scli_argv_output(int argc, char **argv, int *argc_out)
             v[n++] = argv[i];
         }
     }
+    argfile_copy_trailer(argc, argv, n, v);
     *argc_out = n;
     return v;
 }

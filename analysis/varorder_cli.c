@@ -114,7 +114,8 @@ const char vo_cli_help[] =
     "  --sf SF --rmin R --rmax R --hmin H  safety factor (6), step ratio limits (0.5,\n"
     "                        2), smallest step (1e-12)\n"
     "  --ctl-vars all|coupling  states in the error norm: all, or the coupling bodies'\n"
-    "  --integrator I        exact (linear models, default), cvode (default otherwise),\n"
+    "  --integrator I        exact (linear models, default; and the linear parameter\n"
+    "                        sets of twomass-ff, chain-ff), cvode (default otherwise),\n"
     "                        cvode-adams, rk4, symplectic-euler, euler\n"
     "  --rtol R --atol A --micro H  the units' integrator settings\n"
     "  --ref-rtol R          CVODE reference of nonlinear models (1e-12)\n"
@@ -360,6 +361,16 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
         cli_error(cmd, "unknown integrator '%s' (expected exact, cvode, cvode-adams, rk4, "
                        "symplectic-euler or euler)", r->iname);
         return CLI_EUSAGE;
+    }
+    /* a nonlinear model at a linear parameter set (twomass-ff with Cc = Dc =
+     * Acon = 0, ...): its linear system, for exact units and the exact
+     * reference -- only when asked for, so that the default stays cvode */
+    if (integ.kind == COSA_INTEGRATOR_EXACT && !r->sys && cosa_odesys_is_linear(r->os)) {
+        st = cosa_odesys_linear_system(r->os, &r->sys);
+        if (st != COSA_OK) {
+            cli_error(cmd, "model '%s': its linear system: %s", m->name, cosa_strerror(st));
+            return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;
+        }
     }
     if (integ.kind == COSA_INTEGRATOR_EXACT && !r->sys) {
         cli_error(cmd, "--integrator exact needs a linear model; '%s' is nonlinear with these "

@@ -495,6 +495,15 @@ static cosa_status create_ode(const cosa_model *m, const double *par, cosa_odesy
             *out = NULL;
         }
     }
+    /* Cn = Dn = 0, no impulse and no contact force: linear units and a
+     * linear phi (exact units, issue 23) */
+    if (st == COSA_OK) { /* (d is alive: *out owns it) */
+        int forced = 0;
+        for (size_t i = 0; i < L.n; i++)
+            forced |= (d->impulses && d->dF[i] != 0.0) || (d->contacts && d->con[i]);
+        if (par[CN] == 0.0 && par[DN] == 0.0 && !forced)
+            st = cosa_odesys_set_linear(*out);
+    }
 done:
     free(subs);
     free(S);

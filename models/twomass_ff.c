@@ -29,7 +29,9 @@
  * silently for another system.  Without one, the Phi commands refuse the
  * model with "model twomass-ff is nonlinear"; its linear case (Cc = Dc =
  * Acon = 0) is the two-mass oscillator that `twomass` covers (with ck = cc,
- * dk = dc), up to the split. */
+ * dk = dc), up to the split; there the ODE system is declared linear
+ * (cosa_odesys_set_linear), so that the variable-order engine can run exact
+ * units and the exact reference on it (--integrator exact). */
 #include "builtin.h"
 #include "fixed.h"
 
@@ -188,6 +190,9 @@ static cosa_status create_ode(const cosa_model *m, const double *par, cosa_odesy
         return st; /* d released by cosa_odesys_create */
     const cosa_coupling cpl = {.nc = 1, .phi = phi, .S = S, .ctx = d};
     st = cosa_odesys_set_coupling(*out, &cpl);
+    /* Cc = Dc = Acon = 0: both units and phi are linear (exact units) */
+    if (st == COSA_OK && par[CCUB] == 0.0 && par[DCUB] == 0.0 && par[ACON] == 0.0)
+        st = cosa_odesys_set_linear(*out);
     if (st != COSA_OK) {
         cosa_odesys_free(*out);
         *out = NULL;

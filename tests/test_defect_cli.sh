@@ -86,6 +86,24 @@ for k in status steps t_end h_min h_avg h_max eps_max defect_out_tau defect_out_
     error_tau error_omega2 y_end_tau y_end_omega2 defect_conn_omega2_in defect_conn_tau_in; do
     [ "$(awk -v k=$k '$1 == k' "$tmp/x11" | wc -l)" = 1 ] && ok || bad "'$k' not printed once"
 done
+# and the statistics every time-domain run prints (issue 23): rejected 0 (Algorithm 1
+# accepts every step), after the lines printed before it
+for f in x11 etol; do
+    [ "$(awk '$1 == "rejected"' "$tmp/$f" | wc -l)" = 1 ] && [ "$(val "$tmp/$f" rejected)" = 0 ] &&
+        ok || bad "$f: 'rejected 0' not printed once"
+    [ "$(tail -1 "$tmp/$f")" = "rejected 0" ] && ok || bad "$f: rejected is not the last line"
+done
+# a fixed step is the same every step: h_min = h_max = dt, also when t_end is
+# reached by k dt only up to rounding (H = 0.01 to T = 1 here; 0.1 to 0.3 below)
+# (%.17g reads back to the same double: compared as numbers)
+fixed_h() { # FILE DT STEPS
+    awk -v dt="$2" -v n="$3" '$1 == "h_min" { a = $2 } $1 == "h_max" { b = $2 } $1 == "steps" { s = $2 }
+        END { exit !(a + 0 == dt + 0 && b + 0 == dt + 0 && (n == "" || s == n)) }' "$1" && ok ||
+        bad "$1: steps/h_min/h_max, want dt $2: $(grep -E '^(steps|h_m)' "$1" | tr '\n' ' ')"
+}
+fixed_h "$tmp/x11" 0.01 ""
+run "$tmp/x3" $X --in-order 0 --out-order 0 --dt 0.1 --tend 0.3
+fixed_h "$tmp/x3" 0.1 3
 awk '$1 == "t_end" { T = $2 } $1 == "steps" { n = $2 } $1 == "h_avg" { h = $2 }
      END { d = h - T / n; exit !(d < 1e-15 && d > -1e-15) }' "$tmp/etol" && ok ||
     bad "h_avg is not t_end / steps"

@@ -309,5 +309,31 @@ expect_exit 2 "$COSA" simulate --model-file "$tmp/oneway.cosa" --scheme zoh --dt
 grep -q "state columns for some states but not for 'II.x'" "$tmp/err" && ok || bad "some states: $(cat "$tmp/err")"
 expect_exit 1 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/none.csv"
 
+# ---- statistics every time-domain run prints (issue 23): status steps rejected
+# h_min h_max, each once; a fixed macro step rejects nothing and has
+# h_min = h_max = dt (read back as numbers: %.17g of dt reads back to dt)
+stats_fixed() { # FILE DT STEPS WHAT
+    for k in status steps rejected h_min h_max; do
+        [ "$(awk -v k=$k '$1 == k' "$1" | wc -l)" = 1 ] && ok || bad "$4: '$k' not printed once"
+    done
+    awk -v dt="$2" -v n="$3" '$1 == "rejected" { r = $2 } $1 == "h_min" { a = $2 }
+        $1 == "h_max" { b = $2 } $1 == "steps" { s = $2 }
+        END { exit !(r == 0 && a + 0 == dt + 0 && b + 0 == dt + 0 && s == n) }' "$1" && ok ||
+        bad "$4: rejected/h_min/h_max/steps: $(grep -E '^(rejected|h_m|steps)' "$1" | tr '\n' ' ')"
+    # appended after the lines that were there before (scripts reading them keep working)
+    awk '$1 == "defect_conn" { d = NR } $1 == "rejected" { r = NR } END { exit !(d && r > d) }' \
+        "$1" && ok || bad "$4: rejected is not after defect_conn"
+}
+expect_exit 0 "$COSA" simulate --model twomass --scheme zoh --dt 1e-4 --tend 0.01
+stats_fixed "$tmp/out" 1e-4 100 "simulate"
+expect_exit 0 "$COSA" simulate --model twomass --scheme foh --dt 1e-4 --tend 0.01 --rate I=2
+stats_fixed "$tmp/out" 1e-4 100 "simulate --rate"
+expect_exit 0 "$COSA" simulate --model twomass-fd --scheme zoh --dt 1e-4 --tend 0.01 --energy
+stats_fixed "$tmp/out" 1e-4 100 "simulate --energy"
+expect_exit 0 "$COSA" simulate --model twomass-nl --set nd=2 --scheme zoh --dt 1e-3 --tend 0.2
+for k in status steps rejected h_min h_max; do
+    [ "$(awk -v k=$k '$1 == k' "$tmp/out" | wc -l)" = 1 ] && ok || bad "diverged: '$k' not printed once"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

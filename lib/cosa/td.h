@@ -115,6 +115,18 @@ const cosa_coupling *cosa_odesys_coupling(const cosa_odesys *s); /* NULL: none *
 cosa_status cosa_odesys_set_band(cosa_odesys *s, size_t lower, size_t upper);
 int cosa_odesys_band(const cosa_odesys *s, size_t *lower, size_t *upper);
 void *cosa_odesys_data(const cosa_odesys *s);
+/* Linear parameter sets of a nonlinear model (issue 23 item 6): the model
+ * declares that, at its parameter values, every subsystem is linear and
+ * time-invariant (f = A x + B u, g = C x + D u with constant Jacobians, no
+ * forcing) and its coupling phi is linear (then L = S dphi/dy is exact).
+ * cosa_odesys_linear_system builds that linear coupled system (A..D from the
+ * analytic Jacobians at x = 0, u = 0, t = 0; L) for exact units and the
+ * exact reference.  COSA_EUNSUPPORTED when the system was not declared
+ * linear, a subsystem has no analytic Jacobian, or f or g is not 0 at
+ * x = 0, u = 0 (a forcing term); else cosa_system_create's statuses. */
+cosa_status cosa_odesys_set_linear(cosa_odesys *s);
+int cosa_odesys_is_linear(const cosa_odesys *s); /* 1: declared linear */
+cosa_status cosa_odesys_linear_system(const cosa_odesys *s, cosa_system **out);
 
 /* ---- Integrators ---------------------------------------------------------- */
 

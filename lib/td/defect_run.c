@@ -242,7 +242,10 @@ cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_syst
         /* the next step, shortened to end at T (integer counter for fixed steps) */
         double h = hnext, tn = fixed ? (double)(k + 1) * o->H : t + h;
         if (tn >= T - END_RTOL * T) {
-            h = T - t;
+            /* a fixed step that ends at T up to the rounding of t = k H
+             * stays H (the statistics: h_min = h_max = H) */
+            if (!fixed || fabs((T - t) - h) > END_RTOL * T)
+                h = T - t;
             tn = T;
             done = 1;
         }

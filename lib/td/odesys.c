@@ -14,6 +14,7 @@ struct cosa_odesys {
     double *L;               /* nu x ny                          */
     cosa_coupling cpl;       /* nc = 0: none                     */
     int banded;              /* monolithic bandwidths set        */
+    int linear;              /* declared linear (set_linear)     */
     size_t blo, bup;
     double *cS;              /* nu x nc (owned)                  */
     void *data;
@@ -55,6 +56,16 @@ const cosa_coupling *cosa_odesys_coupling(const cosa_odesys *s)
 }
 
 void *cosa_odesys_data(const cosa_odesys *s) { return s ? s->data : NULL; }
+
+cosa_status cosa_odesys_set_linear(cosa_odesys *s)
+{
+    if (!s)
+        return COSA_EINVAL;
+    s->linear = 1;
+    return COSA_OK;
+}
+
+int cosa_odesys_is_linear(const cosa_odesys *s) { return s && s->linear; }
 
 cosa_status cosa_odesys_set_band(cosa_odesys *s, size_t lower, size_t upper)
 {

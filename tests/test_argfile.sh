@@ -1,0 +1,91 @@
+#!/bin/sh
+# test_argfile.sh -- options from a file, `cosa SUBCOMMAND @FILE` (issue 23
+# item 4, analysis/argfile.c): the same options from a file and from the
+# command line print byte-identical stdout (simulate, point, map -- and map's
+# files are byte-identical too); comments, blank lines, "--opt value",
+# "--opt=value", CRLF line ends; errors are one line naming FILE:LINE, exit 2,
+# nothing on stdout.
+COSA=${COSA:-analysis/cosa}
+pass=0
+fail=0
+tmp=${TMPDIR:-/tmp}/cosa_argfile_$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run_cmp NAME: stdout of $tmp/cl.sh and $tmp/af.sh (two command lines) byte-identical
+run_cmp() {
+    sh "$tmp/cl.sh" >"$tmp/o1" 2>"$tmp/e1" || { bad "$1: command line failed: $(cat "$tmp/e1")"; return; }
+    sh "$tmp/af.sh" >"$tmp/o2" 2>"$tmp/e2" || { bad "$1: @file failed: $(cat "$tmp/e2")"; return; }
+    [ -s "$tmp/o1" ] || { bad "$1: no output"; return; }
+    cmp -s "$tmp/o1" "$tmp/o2" && ok || bad "$1: stdout differs: $(diff "$tmp/o1" "$tmp/o2" | head -5)"
+}
+
+# ---- simulate: comments, blank lines, both option forms, a trailing comment, CRLF
+printf '%s\n' '# a small run of the two-mass oscillator' '' '--model twomass' \
+    '  --set ck=2e5   # the coupling spring' '--set=dk=5e2' '--scheme foh+mbcorr' \
+    '--dt=1e-4' '--tend 0.005' >"$tmp/sim.args"
+echo "'$COSA' simulate --model twomass --set ck=2e5 --set dk=5e2 --scheme foh+mbcorr --dt 1e-4 --tend 0.005" >"$tmp/cl.sh"
+echo "'$COSA' simulate @'$tmp/sim.args'" >"$tmp/af.sh"
+run_cmp "simulate"
+# the file in the middle of the command line, CRLF line ends
+printf -- '--set ck=2e5\r\n--set dk=5e2\r\n' >"$tmp/crlf.args"
+echo "'$COSA' simulate --model twomass @'$tmp/crlf.args' --scheme foh+mbcorr --dt 1e-4 --tend 0.005" >"$tmp/af.sh"
+run_cmp "simulate, CRLF file between options"
+
+# ---- point
+printf '%s\n' '--scheme zoh+mbcorr' '--dt 3.16e-4' '--set ck=1e9' '--set dk=3.6e5' >"$tmp/point.args"
+echo "'$COSA' point --scheme zoh+mbcorr --dt 3.16e-4 --set ck=1e9 --set dk=3.6e5" >"$tmp/cl.sh"
+echo "'$COSA' point @'$tmp/point.args'" >"$tmp/af.sh"
+run_cmp "point"
+
+# ---- map: stdout (it names the files) and the files themselves
+printf '%s\n' '--x ck=1e3:1e9:log:3' '--y dk=1:1e5:log:2' '--dt 1e-3' '--scheme zoh,foh' \
+    "-o $tmp/m" '--threads 1' >"$tmp/map.args"
+echo "'$COSA' map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:2 --dt 1e-3 --scheme zoh,foh -o '$tmp/m' --threads 1" >"$tmp/cl.sh"
+echo "'$COSA' map @'$tmp/map.args'" >"$tmp/af.sh"
+sh "$tmp/cl.sh" >/dev/null 2>&1 && cp -r "$tmp/m" "$tmp/m1" && rm -rf "$tmp/m" || bad "map (command line) failed"
+run_cmp "map"
+for f in "$tmp"/m1/*; do
+    cmp -s "$f" "$tmp/m/${f##*/}" && ok || bad "map: ${f##*/} differs between the two runs"
+done
+[ -n "$(ls "$tmp/m1")" ] && ok || bad "map wrote no files"
+
+# ---- errors: one line "cosa: SUB: ...", exit 2, nothing on stdout
+# err WANT ARGS...
+err() {
+    want=$1
+    shift
+    "$COSA" "$@" >"$tmp/o" 2>"$tmp/e"
+    rc=$?
+    if [ $rc -ne 2 ]; then bad "exit $rc (want 2): $*"; return; fi
+    if [ "$(wc -l <"$tmp/e")" -ne 1 ] || ! grep -q '^cosa: ' "$tmp/e"; then
+        bad "not one 'cosa:' line: $* -> $(cat "$tmp/e")"; return
+    fi
+    grep -qF -- "$want" "$tmp/e" && ok || bad "'$want' not in: $(cat "$tmp/e")"
+    [ -s "$tmp/o" ] && bad "stdout on error: $*"
+}
+printf '%s\n' '# line 1' '--model twomass' '--foo 3' >"$tmp/bad.args"
+err "cosa: simulate: $tmp/bad.args:3: unknown option '--foo'" simulate @"$tmp/bad.args" --scheme zoh --dt 1e-3
+printf '%s\n' '--scheme zoh' '' '--dt 1e-3' 'stray' >"$tmp/stray.args"
+err "cosa: point: $tmp/stray.args:4: unexpected argument 'stray'" point @"$tmp/stray.args"
+err "cosa: point: @$tmp/none.args: cannot read the option file" point --scheme zoh @"$tmp/none.args"
+printf '%s\n' '--scheme zoh' "@$tmp/point.args" >"$tmp/nest.args"
+err "cosa: point: $tmp/nest.args:2: option files do not nest" point @"$tmp/nest.args"
+err "cosa: map: '@' without a file name" map @
+printf 'x\000y\n' >"$tmp/nul.args"
+err "cosa: point: $tmp/nul.args:1: a NUL byte" point @"$tmp/nul.args"
+# defect parses its own options: its errors name FILE:LINE too
+printf '%s\n' '--model twomass' '--bogus' >"$tmp/d.args"
+err "cosa: defect: $tmp/d.args:2: option '--bogus' is unknown" defect @"$tmp/d.args"
+# a value error from a file is the usual one-line error
+printf '%s\n' '--scheme zoh' '--dt -1' >"$tmp/dt.args"
+err "cosa: point: " point @"$tmp/dt.args"
+# after "--" nothing is expanded: '@...' is an argument like any other
+err "unexpected argument '@$tmp/point.args'" point --scheme zoh --dt 1e-3 -- @"$tmp/point.args"
+# an unknown option on the command line names no file
+err "cosa: simulate: unknown option '--foo'" simulate --foo
+
+echo "test_argfile: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

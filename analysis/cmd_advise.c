@@ -4,10 +4,13 @@
  * parameter off by a factor in LO..HI), as a table sorted by cost, a
  * recommendation, and with -o a data file and a bar chart. */
 #include "config.h"
+#include "advise_json.h"
+#include "fmu_notes.h"
 #include "sweep_cli.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +25,7 @@ static void help(void)
     printf("Usage: cosa advise [--model NAME | --model-file FILE] [--set NAME=VALUE]...\n"
            "                   --tol E [--error global|local] [--tend T] [--schemes LIST]\n"
            "                   [--dt-min A] [--dt-max B] [--per-decade N] [--cost-mbcorr C]\n"
-           "                   [--robust NAME=LO:HI] [--format md|csv] [-o DIR] [--plot FMT]\n\n"
+           "                   [--robust NAME=LO:HI] [--format md|csv|json] [-o DIR] [--plot FMT]\n\n"
            "Which coupling scheme, with which macro step?  For every candidate scheme: the\n"
            "largest macro step dt_stable below which the scheme is stable (rho(Phi) <= 1)\n"
            "and the largest dt_accurate below which its error stays <= E (global NRMSE\n"
@@ -43,6 +46,9 @@ static void help(void)
            "true one evolves; README \"Imperfect model knowledge\"): dt_robust is the\n"
            "worst dt over those factors, and the ranking uses it.  Plain schemes do not\n"
            "use a model.\n\n"
+           "For a model file with FMUs only the schemes cosa simulate can run on them are\n"
+           "ranked (input degree <= what each FMU accepts, Jacobians for MBCorr); the\n"
+           "others get a 'note SCHEME: not ranked: ...' line with the reason.\n\n"
            "%s\nOptions:\n"
            "%s"
            "  --tol E              error threshold (required, > 0)\n"
@@ -55,8 +61,12 @@ static void help(void)
            "  --per-decade N       grid points per decade (default 20)\n"
            "  --cost-mbcorr C      relative overhead of a corrected step (default 0.2)\n"
            "  --robust NAME=LO:HI  assumed NAME = F x true NAME, F in LO..HI (0 < LO <= HI)\n"
-           "  --format F           md (default) or csv (full precision)\n"
-           "  -o, --output DIR     also write advise.md|csv, advise.dat and advise.gp\n"
+           "  --format F           md (default), csv (full precision) or json (one JSON\n"
+           "                       object on stdout: settings, FMUs, every candidate with\n"
+           "                       dt_stable dt_accurate dt steps cost usable why, notes,\n"
+           "                       recommendation)\n"
+           "  -o, --output DIR     also write advise.md|csv, advise.dat, advise.gp and\n"
+           "                       advice.json\n"
            "  --plot FMT           and render the bar chart: png, svg or pdf\n"
            "%s"
            "%s%s",
@@ -88,21 +98,24 @@ static int extra(void *ctx, int opt, const char *arg)
     }
 }
 
-/* One row: the nominal advice and, with --robust, the worst over the factors. */
-struct row {
-    cosa_advice nom;
-    cosa_advice rob; /* worst factor (status, usable, dt, steps, cost) */
-    double rob_factor;
-};
+/* A row: the nominal advice and, with --robust, the worst over the factors
+ * (advise_json.h).  Schemes the model's FMUs can run come first. */
+#define row advise_row
 
 static int row_compare_nominal(const void *a, const void *b)
 {
-    return cosa_advice_compare(&((const struct row *)a)->nom, &((const struct row *)b)->nom);
+    const struct row *ra = a, *rb = b;
+    if (ra->runnable != rb->runnable)
+        return ra->runnable ? -1 : 1;
+    return cosa_advice_compare(&ra->nom, &rb->nom);
 }
 
 static int row_compare_robust(const void *a, const void *b)
 {
-    int c = cosa_advice_compare(&((const struct row *)a)->rob, &((const struct row *)b)->rob);
+    const struct row *ra = a, *rb = b;
+    if (ra->runnable != rb->runnable)
+        return ra->runnable ? -1 : 1;
+    int c = cosa_advice_compare(&ra->rob, &rb->rob);
     return c ? c : row_compare_nominal(a, b);
 }
 
@@ -215,26 +228,81 @@ static void write_table(FILE *f, const struct row *rows, size_t n, int csv, int 
     }
 }
 
+/* A note line: kept in nf (for the JSON document) and, with echo, printed. */
+static void note(FILE *nf, int echo, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(FILE *nf, int echo, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (echo) {
+        va_list aq;
+        va_copy(aq, ap);
+        vprintf(fmt, aq);
+        va_end(aq);
+    }
+    vfprintf(nf, fmt, ap);
+    va_end(ap);
+}
+
 /* Later crossings (windows above the first loss) of one criterion. */
-static void note_windows(const char *scheme, const char *what, const cosa_limit *l,
-                         const cosa_crossing *cr)
+static void note_windows(FILE *nf, int echo, const char *scheme, const char *what,
+                         const cosa_limit *l, const cosa_crossing *cr)
 {
     size_t n = l->ncross < COSA_ADVICE_CROSSINGS ? l->ncross : COSA_ADVICE_CROSSINGS;
     size_t first = l->good_at_min ? 1 : 0; /* crossing 0 is the first loss */
     if (n <= first)
         return;
-    printf("note %s: %s again above the first loss:", scheme, what);
-    for (size_t k = first; k < n; k++)
-        printf(" %.4g:%s", cr[k].dt, cr[k].enters ? "enters" : "leaves");
-    if (l->ncross > COSA_ADVICE_CROSSINGS)
-        printf(" (+%zu more)", l->ncross - COSA_ADVICE_CROSSINGS);
-    printf("\n");
+    char line[1024];
+    int len = snprintf(line, sizeof line, "note %s: %s again above the first loss:", scheme, what);
+    for (size_t k = first; k < n && len > 0 && (size_t)len < sizeof line; k++)
+        len += snprintf(line + len, sizeof line - (size_t)len, " %.4g:%s", cr[k].dt,
+                        cr[k].enters ? "enters" : "leaves");
+    if (l->ncross > COSA_ADVICE_CROSSINGS && len > 0 && (size_t)len < sizeof line)
+        snprintf(line + len, sizeof line - (size_t)len, " (+%zu more)",
+                 l->ncross - COSA_ADVICE_CROSSINGS);
+    note(nf, echo, "%s\n", line);
+}
+
+/* The note lines of the ranked rows (after the table), including the
+ * candidates the model's FMUs cannot run, with their reason. */
+static void write_notes(FILE *nf, int echo, const struct row *rows, size_t ns, double dtmin,
+                        double dtmax, const cosa_model *m, int rparam)
+{
+    for (size_t i = 0; i < ns; i++) {
+        const cosa_advice *a = &rows[i].nom;
+        char name[64];
+        cosa_scheme_name(&a->scheme, name, sizeof name);
+        if (!rows[i].runnable) {
+            char b[32] = "-";
+            if (a->status == COSA_OK && a->usable)
+                snprintf(b, sizeof b, "%.4g", a->dt);
+            note(nf, echo, "note %s: not ranked: cosa simulate cannot run it on these FMUs "
+                           "(%s); dt on the linearised network %s\n",
+                 name, rows[i].why, b);
+            continue;
+        }
+        if (a->status != COSA_OK) {
+            note(nf, echo, "note %s: not judged: %s\n", name, cosa_strerror(a->status));
+            continue;
+        }
+        if (!a->usable)
+            note(nf, echo, "note %s: not %s at dt-min %g\n", name,
+                 !a->stable.good_at_min ? "stable" : "accurate", dtmin);
+        note_windows(nf, echo, name, "stable", &a->stable, a->cross_stable);
+        note_windows(nf, echo, name, "accurate", &a->accurate, a->cross_accurate);
+        if (a->usable && a->dt == dtmax)
+            note(nf, echo, "note %s: good up to dt-max %g (a larger step may be good too)\n",
+                 name, dtmax);
+        if (rparam >= 0 && (a->scheme.corr & COSA_CORR_OUTPUT))
+            note(nf, echo, "note %s: worst assumed %s = %g x true\n", name,
+                 m->params[rparam].name, rows[i].rob_factor);
+    }
 }
 
 /* advise.dat (index, scheme, dt, dt_robust) and advise.gp; render if asked. */
 static int write_files(const char *cmd, const scli_out *out, const struct row *rows, size_t n,
                        int robust, const char *fmt, const char *table, size_t tablen,
-                       const char *tabname, const char *title)
+                       const char *tabname, const char *title, int say)
 {
     char path[1024];
     int rc;
@@ -245,7 +313,8 @@ static int write_files(const char *cmd, const scli_out *out, const struct row *r
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
-    printf("file %s\n", path);
+    if (say)
+        printf("file %s\n", path);
     if ((rc = scli_out_path(cmd, out, "advise.dat", path, sizeof path)) != CLI_OK)
         return rc;
     f = fopen(path, "w");
@@ -267,20 +336,46 @@ static int write_files(const char *cmd, const scli_out *out, const struct row *r
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
-    printf("file %s\n", path);
+    if (say)
+        printf("file %s\n", path);
     if ((rc = scli_out_path(cmd, out, "advise.gp", path, sizeof path)) != CLI_OK)
         return rc;
     const char *keys[] = {"FILE", "OUTBASE", "TITLE", "ROBUST"};
     const char *vals[] = {"advise.dat", "advise", title, robust ? "" : "# "};
     if ((rc = scli_write_script(cmd, path, cosa_plot_advise, 4, keys, vals)) != CLI_OK)
         return rc;
-    printf("file %s\n", path);
+    if (say)
+        printf("file %s\n", path);
     if (fmt) {
         fflush(stdout);
         if ((rc = scli_gnuplot(cmd, out->dir, "advise.gp", fmt)) != CLI_OK)
             return rc;
-        printf("file %s/advise.%s\n", out->dir, fmt);
+        if (say)
+            printf("file %s/advise.%s\n", out->dir, fmt);
     }
+    return CLI_OK;
+}
+
+/* advice.json: the JSON document (advise_json.c) next to the table. */
+static int write_json(const char *cmd, const scli_out *out, const struct advise_json_info *ji,
+                      const struct row *rows, size_t n, int say)
+{
+    char path[1024];
+    int rc;
+    if ((rc = scli_out_path(cmd, out, "advice.json", path, sizeof path)) != CLI_OK)
+        return rc;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    advise_json_write(f, ji, rows, n);
+    if (fclose(f) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    if (say)
+        printf("file %s\n", path);
     return CLI_OK;
 }
 
@@ -303,11 +398,12 @@ int cmd_advise(int argc, char **argv)
     cosa_advice *adv = NULL;
     struct row *rows = NULL;
     double *x0 = NULL, *apar = NULL;
-    char *table = NULL;
-    size_t ns = 0, tablen = 0;
+    char *table = NULL, *notes = NULL;
+    size_t ns = 0, tablen = 0, notelen = 0;
+    FILE *nf = NULL; /* the note lines, kept for the JSON document */
     double tol, tend, dtmin = 1e-7, dtmax = 1e-2, perdec = COSA_LIMIT_PER_DECADE, cost = 0.2;
     double lo = 1.0, hi = 1.0;
-    int rparam = -1, csv = 0;
+    int rparam = -1, csv = 0, json = 0;
     cosa_criterion crit = COSA_CRIT_ACCURATE;
     int ac = 0;
     char **av = scli_argv_output(argc, argv, &ac);
@@ -354,12 +450,19 @@ int cmd_advise(int argc, char **argv)
         goto out;
     }
     crit = o.error && strcmp(o.error, "local") == 0 ? COSA_CRIT_LOCAL : COSA_CRIT_ACCURATE;
-    if (o.format && strcmp(o.format, "md") && strcmp(o.format, "csv")) {
-        cli_error(cmd, "--format must be md or csv, got '%s'", o.format);
+    if (o.format && strcmp(o.format, "md") && strcmp(o.format, "csv") &&
+        strcmp(o.format, "json")) {
+        cli_error(cmd, "--format must be md, csv or json, got '%s'", o.format);
         rc = CLI_EUSAGE;
         goto out;
     }
     csv = o.format && strcmp(o.format, "csv") == 0;
+    json = o.format && strcmp(o.format, "json") == 0;
+    if (!(nf = open_memstream(&notes, &notelen))) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
     if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
         goto out;
     if (o.plot && !o.output) {
@@ -403,6 +506,7 @@ int cmd_advise(int argc, char **argv)
         goto out;
     if (cli_assume_given(&cs.mod))
         cli_assume_note(cmd, schemes, ns);
+    fmu_notes(cmd, &cs.mod, NULL, 0); /* the candidates' own notes follow the table */
     const cosa_model *m = cs.mod.model;
     tend = m->tend;
     if ((rc = cli_positive(cmd, "--tend", o.tend, &tend)) != CLI_OK)
@@ -444,8 +548,12 @@ int cmd_advise(int argc, char **argv)
         rc = st == COSA_EMODELSHAPE || st == COSA_ERANGE ? CLI_EUSAGE : CLI_EFAIL;
         goto out;
     }
-    for (size_t i = 0; i < ns; i++)
+    /* which candidates the model's FMUs can run (all, for other models) */
+    for (size_t i = 0; i < ns; i++) {
         rows[i].nom = rows[i].rob = adv[i];
+        rows[i].runnable =
+            fmu_scheme_runnable(&cs.mod, &schemes[i], rows[i].why, sizeof rows[i].why);
+    }
     /* --robust: every corrected scheme again with assumed models */
     if (rparam >= 0) {
         cosa_scheme *sc = malloc(ns * sizeof *sc);
@@ -488,7 +596,7 @@ int cmd_advise(int argc, char **argv)
                     ra[j].status = st;
                     ra[j].cost = INFINITY;
                 }
-                printf("note assumed %s = %g x %g: %s\n", m->params[rparam].name, fac,
+                note(nf, !json, "note assumed %s = %g x %g: %s\n", m->params[rparam].name, fac,
                        cs.mod.par[rparam], cosa_strerror(st));
             }
             /* keep the worst (cost) per scheme */
@@ -511,6 +619,9 @@ int cmd_advise(int argc, char **argv)
     }
     qsort(rows, ns, sizeof *rows, rparam >= 0 ? row_compare_robust : row_compare_nominal);
 
+    size_t nrun = 0; /* the ranked rows: those the FMUs can run, first */
+    while (nrun < ns && rows[nrun].runnable)
+        nrun++;
     cli_progress_end(&prog);
     /* the table: to stdout, and kept for -o */
     FILE *mem = open_memstream(&table, &tablen);
@@ -519,54 +630,45 @@ int cmd_advise(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    write_table(mem, rows, ns, csv, rparam >= 0);
+    write_table(mem, rows, nrun, csv, rparam >= 0);
     fclose(mem);
     char b1[32], b2[32];
-    printf("model %s\n", m->name);
-    cli_assume_print(stdout, "", &cs.mod);
-    printf("error %s\n", crit == COSA_CRIT_LOCAL ? "local" : "global");
-    printf("tol %s\n", cli_num(b1, sizeof b1, tol));
-    printf("tend %s\n", cli_num(b1, sizeof b1, tend));
-    printf("dt_range %s %s\n", cli_num(b1, sizeof b1, dtmin), cli_num(b2, sizeof b2, dtmax));
-    printf("cost_mbcorr %s\n", cli_num(b1, sizeof b1, cost));
-    if (rparam >= 0)
-        printf("robust %s %s %s (%d factors)\n", m->params[rparam].name,
-               cli_num(b1, sizeof b1, lo), cli_num(b2, sizeof b2, hi), ROBUST_POINTS);
-    fwrite(table, 1, tablen, stdout);
-    /* notes */
-    for (size_t i = 0; i < ns; i++) {
-        const cosa_advice *a = &rows[i].nom;
-        char name[64];
-        cosa_scheme_name(&a->scheme, name, sizeof name);
-        if (a->status != COSA_OK) {
-            printf("note %s: not judged: %s\n", name, cosa_strerror(a->status));
-            continue;
-        }
-        if (!a->usable)
-            printf("note %s: not %s at dt-min %g\n", name,
-                   !a->stable.good_at_min ? "stable" : "accurate", dtmin);
-        note_windows(name, "stable", &a->stable, a->cross_stable);
-        note_windows(name, "accurate", &a->accurate, a->cross_accurate);
-        if (a->usable && a->dt == dtmax)
-            printf("note %s: good up to dt-max %g (a larger step may be good too)\n", name,
-                   dtmax);
-        if (rparam >= 0 && (a->scheme.corr & COSA_CORR_OUTPUT))
-            printf("note %s: worst assumed %s = %g x true\n", name, m->params[rparam].name,
-                   rows[i].rob_factor);
+    if (!json) {
+        printf("model %s\n", m->name);
+        cli_assume_print(stdout, "", &cs.mod);
+        printf("error %s\n", crit == COSA_CRIT_LOCAL ? "local" : "global");
+        printf("tol %s\n", cli_num(b1, sizeof b1, tol));
+        printf("tend %s\n", cli_num(b1, sizeof b1, tend));
+        printf("dt_range %s %s\n", cli_num(b1, sizeof b1, dtmin), cli_num(b2, sizeof b2, dtmax));
+        printf("cost_mbcorr %s\n", cli_num(b1, sizeof b1, cost));
+        if (rparam >= 0)
+            printf("robust %s %s %s (%d factors)\n", m->params[rparam].name,
+                   cli_num(b1, sizeof b1, lo), cli_num(b2, sizeof b2, hi), ROBUST_POINTS);
+        fwrite(table, 1, tablen, stdout);
     }
+    write_notes(nf, !json, rows, ns, dtmin, dtmax, m, rparam);
     const struct row *best = NULL;
-    for (size_t i = 0; i < ns && !best; i++) {
+    for (size_t i = 0; i < nrun && !best; i++) {
         const cosa_advice *a = rparam >= 0 ? &rows[i].rob : &rows[i].nom;
         if (a->status == COSA_OK && a->usable)
             best = &rows[i];
     }
-    if (best) {
+    if (json) {
+        /* nothing else on stdout: the document alone */
+    } else if (best) {
         const cosa_advice *a = rparam >= 0 ? &best->rob : &best->nom;
         char name[64];
         cosa_scheme_name(&a->scheme, name, sizeof name);
         printf("recommend %s dt %.17g steps %zu\n", name, a->dt, a->steps);
     } else
         printf("recommend none (no candidate is stable and accurate at dt-min %g)\n", dtmin);
+    fflush(nf);
+    const struct advise_json_info ji = {&cs.mod, crit == COSA_CRIT_LOCAL ? "local" : "global",
+                                        tol, tend, dtmin, dtmax, cost, rparam >= 0,
+                                        rparam >= 0 ? m->params[rparam].name : NULL, lo, hi,
+                                        ROBUST_POINTS, notes, best};
+    if (json)
+        advise_json_write(stdout, &ji, rows, ns);
     if (o.output) {
         scli_out out = {o.output, 1};
         char title[256];
@@ -574,12 +676,16 @@ int cmd_advise(int argc, char **argv)
                  m->name, crit == COSA_CRIT_LOCAL ? "local" : "global", tol);
         fflush(stdout);
         if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
-            (rc = write_files(cmd, &out, rows, ns, rparam >= 0, o.plot, table, tablen,
-                              csv ? "advise.csv" : "advise.md", title)) != CLI_OK)
+            (rc = write_files(cmd, &out, rows, nrun, rparam >= 0, o.plot, table, tablen,
+                              csv ? "advise.csv" : "advise.md", title, !json)) != CLI_OK ||
+            (rc = write_json(cmd, &out, &ji, rows, ns, !json)) != CLI_OK)
             goto out;
     }
     rc = CLI_OK;
 out:
+    if (nf)
+        fclose(nf);
+    free(notes);
     free(table);
     free(rows);
     free(adv);

@@ -1,5 +1,6 @@
 /* cmd_point.c -- `cosa point`: one scheme at one parameter point. */
 #include "energy_cli.h"
+#include "fmu_notes.h"
 
 #include <float.h>
 
@@ -101,6 +102,7 @@ int cmd_point(int argc, char **argv)
         goto out;
     if (cli_assume_given(&cs.mod))
         cli_assume_note(cmd, &scheme, 1);
+    fmu_notes(cmd, &cs.mod, &scheme, 1);
     tend = cs.mod.model->tend;
     if (ex.tend_text && (cli_parse_double(ex.tend_text, &tend) != 0 || !(tend > 0))) {
         cli_error(cmd, "--tend must be a positive finite number, got '%s'", ex.tend_text);

@@ -4,6 +4,7 @@
  * the trajectory as CSV and a gnuplot script (plots/simulate.gp). */
 #include "config.h"
 #include "energy_cli.h"
+#include "fmu_notes.h"
 #include "ref_csv.h"
 #include "sweep_cli.h"
 #include "varorder_cli.h"
@@ -739,7 +740,7 @@ int cmd_simulate(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    const int fine = o.ref && strcmp(o.ref, "fine") == 0;
+    int fine = o.ref && strcmp(o.ref, "fine") == 0;
     /* --ref FILE: anything but auto and fine */
     const char *reffile = o.ref && !fine && strcmp(o.ref, "auto") ? o.ref : NULL;
     if (o.jacobian && strcmp(o.jacobian, "dd") && strcmp(o.jacobian, "fd")) {
@@ -882,6 +883,15 @@ int cmd_simulate(int argc, char **argv)
         st = integ.kind == COSA_INTEGRATOR_EXACT
                  ? cosa_unit_linear_from_system(sm.sys, i, &units[i])
                  : cosa_unit_ode_create(cosa_odesys_sub(sm.os, i), &integ, &units[i]);
+    }
+    /* a nonlinear or affine FMU network: the linearised network is no
+     * reference, the fine co-simulation is the default (README "FMU import") */
+    char nlwhy[256];
+    if (nfmu && (!o.ref || !strcmp(o.ref, "auto")) && !fmu_network_linear(m, par, nlwhy,
+                                                                           sizeof nlwhy)) {
+        fine = 1;
+        fprintf(stderr, "cosa: %s: note: %s: the reference is the fine co-simulation (as "
+                        "--ref fine), not the linearised network\n", cmd, nlwhy);
     }
     if (nfmu && !o.lin)
         mopt.lin_at_end = 1;

@@ -90,3 +90,24 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
     }
     return nonlin;
 }
+
+int fmu_network_linear(const cosa_model *m, const double *par, char *why, size_t size)
+{
+    for (size_t i = 0; has_sub(m, par, i); i++) {
+        cosa_linearity lin;
+        if (!cosa_model_file_fmu_capability(m, i) ||
+            cosa_model_file_fmu_linearity(m, par, i, &lin) != COSA_OK)
+            continue;
+        if (lin.is_nonlinear || lin.is_affine) {
+            if (size)
+                snprintf(why, size, lin.is_nonlinear
+                                        ? "FMU %s is nonlinear (%.2g from its linearisation at "
+                                          "10 %% perturbations)"
+                                        : "FMU %s has a constant term of %.3g that its "
+                                          "linearisation drops",
+                         sub_name(m, par, i), lin.is_nonlinear ? lin.nonlinear : lin.affine_abs);
+            return 0;
+        }
+    }
+    return 1;
+}

@@ -17,4 +17,10 @@ int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, s
  * number of nonlinear or affine FMUs. */
 int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes, size_t ns);
 
+/* 1 if every FMU of model m at parameter values par is linear (no affine
+ * term, no curvature: cosa_model_file_fmu_linearity), else 0 with "FMU NAME
+ * is nonlinear" or "... has a constant term" in why.  Models without FMUs,
+ * and FMUs whose check fails, count as linear. */
+int fmu_network_linear(const cosa_model *m, const double *par, char *why, size_t size);
+
 #endif

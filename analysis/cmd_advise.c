@@ -356,6 +356,95 @@ static int write_files(const char *cmd, const scli_out *out, const struct row *r
     return CLI_OK;
 }
 
+/* What --robust judges against. */
+struct robust_in {
+    const cli_model *mod;
+    const cosa_system *sys;
+    const double *x0;
+    double tend;
+    cosa_criterion crit;
+    double tol, dtmin, dtmax;
+    unsigned perdec;
+    double cost;
+    int rparam;
+    double lo, hi;
+};
+
+/* --robust: every corrected scheme again with assumed models whose
+ * parameter rparam is F x its true value, for ROBUST_POINTS factors F
+ * log-spaced over lo..hi; rows[i].rob keeps the worst.  apar: scratch of
+ * nparam values. */
+static int robust_rows(const char *cmd, const struct robust_in *in, const cosa_scheme *schemes,
+                       size_t ns, struct row *rows, double *apar, cosa_eval_workspace *ew,
+                       FILE *nf, int echo)
+{
+    const cosa_model *m = in->mod->model;
+    const int rparam = in->rparam;
+    const double lo = in->lo, hi = in->hi;
+    cosa_system *model = NULL;
+    cosa_scheme *sc = malloc(ns * sizeof *sc);
+    cosa_advice *ra = calloc(ns, sizeof *ra);
+    size_t nc = 0;
+    if (!sc || !ra) {
+        free(sc);
+        free(ra);
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    for (int k = 0; k < ROBUST_POINTS; k++) {
+        const double fac = ROBUST_POINTS > 1 && hi > lo
+                               ? lo * pow(hi / lo, (double)k / (ROBUST_POINTS - 1))
+                               : lo;
+        /* the --assume values, with NAME at fac x its true value */
+        cli_assume_par(in->mod, in->mod->par, apar);
+        apar[rparam] = fac * in->mod->par[rparam];
+        cosa_system_free(model);
+        model = NULL;
+        cosa_status st = m->create(m, apar, &model);
+        nc = 0;
+        for (size_t i = 0; i < ns; i++)
+            if (schemes[i].corr & COSA_CORR_OUTPUT) {
+                sc[nc] = schemes[i];
+                sc[nc++].model = model;
+            }
+        if (nc == 0)
+            break;
+        if (st == COSA_OK)
+            st = cosa_advise(in->sys, in->x0, in->tend, in->crit, in->tol, sc, nc, in->dtmin,
+                             in->dtmax, in->perdec, in->cost, ra, ew);
+        if (st != COSA_OK) {
+            /* the assumed model itself is invalid at this factor: every
+             * corrected scheme fails there, with the reason */
+            for (size_t j = 0; j < nc; j++) {
+                memset(&ra[j], 0, sizeof ra[j]);
+                ra[j].scheme = sc[j];
+                ra[j].status = st;
+                ra[j].cost = INFINITY;
+            }
+            note(nf, echo, "note assumed %s = %g x %g: %s\n", m->params[rparam].name, fac,
+                 in->mod->par[rparam], cosa_strerror(st));
+        }
+        /* keep the worst (cost) per scheme */
+        for (size_t i = 0, j = 0; i < ns; i++) {
+            if (!(schemes[i].corr & COSA_CORR_OUTPUT))
+                continue;
+            cosa_advice *r = &rows[i].rob, *c = &ra[j++];
+            int worse = (c->status != COSA_OK && r->status == COSA_OK) ||
+                        (c->status == COSA_OK && r->status == COSA_OK &&
+                         (!c->usable ? r->usable : r->usable && c->dt < r->dt));
+            if (k == 0 || worse) {
+                *r = *c;
+                r->scheme.model = NULL;
+                rows[i].rob_factor = fac;
+            }
+        }
+    }
+    free(sc);
+    free(ra);
+    cosa_system_free(model);
+    return CLI_OK;
+}
+
 /* advice.json: the JSON document (advise_json.c) next to the table. */
 static int write_json(const char *cmd, const scli_out *out, const struct advise_json_info *ji,
                       const struct row *rows, size_t n, int say)
@@ -379,6 +468,80 @@ static int write_json(const char *cmd, const scli_out *out, const struct advise_
     return CLI_OK;
 }
 
+/* The output of advise: the settings, the table of the ranked rows (the
+ * runnable ones, sorted first), the notes and the recommendation on stdout
+ * (or the JSON document alone with --format json), and with -o the files.
+ * nf collects the note lines; *notes is its buffer. */
+static int report(const char *cmd, const struct opts *o, struct advise_json_info *ji,
+                  const struct row *rows, size_t ns, int csv, int json, FILE *nf,
+                  char *const *notes)
+{
+    const cosa_model *m = ji->mod->model;
+    const int robust = ji->robust;
+    size_t nrun = 0, tablen = 0;
+    while (nrun < ns && rows[nrun].runnable)
+        nrun++;
+    /* the table: to stdout, and kept for -o */
+    char *table = NULL;
+    FILE *mem = open_memstream(&table, &tablen);
+    if (!mem) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    write_table(mem, rows, nrun, csv, robust);
+    fclose(mem);
+    char b1[32], b2[32];
+    if (!json) {
+        printf("model %s\n", m->name);
+        cli_assume_print(stdout, "", ji->mod);
+        printf("error %s\n", ji->error);
+        printf("tol %s\n", cli_num(b1, sizeof b1, ji->tol));
+        printf("tend %s\n", cli_num(b1, sizeof b1, ji->tend));
+        printf("dt_range %s %s\n", cli_num(b1, sizeof b1, ji->dtmin),
+               cli_num(b2, sizeof b2, ji->dtmax));
+        printf("cost_mbcorr %s\n", cli_num(b1, sizeof b1, ji->cost));
+        if (robust)
+            printf("robust %s %s %s (%d factors)\n", ji->rparam, cli_num(b1, sizeof b1, ji->lo),
+                   cli_num(b2, sizeof b2, ji->hi), ROBUST_POINTS);
+        fwrite(table, 1, tablen, stdout);
+    }
+    write_notes(nf, !json, rows, ns, ji->dtmin, ji->dtmax, m,
+                robust ? cosa_model_param_index(m, ji->rparam) : -1);
+    for (size_t i = 0; i < nrun && !ji->best; i++) {
+        const cosa_advice *a = robust ? &rows[i].rob : &rows[i].nom;
+        if (a->status == COSA_OK && a->usable)
+            ji->best = &rows[i];
+    }
+    if (json) {
+        /* nothing else on stdout: the document alone */
+    } else if (ji->best) {
+        const cosa_advice *a = robust ? &ji->best->rob : &ji->best->nom;
+        char name[64];
+        cosa_scheme_name(&a->scheme, name, sizeof name);
+        printf("recommend %s dt %.17g steps %zu\n", name, a->dt, a->steps);
+    } else
+        printf("recommend none (no candidate is stable and accurate at dt-min %g)\n",
+               ji->dtmin);
+    fflush(nf);
+    ji->notes = *notes;
+    if (json)
+        advise_json_write(stdout, ji, rows, ns);
+    int rc = CLI_OK;
+    if (o->output) {
+        scli_out out = {o->output, 1};
+        char title[256];
+        snprintf(title, sizeof title, "model %s: usable macro step per scheme (e_%s <= %g)",
+                 m->name, ji->error, ji->tol);
+        fflush(stdout);
+        if ((rc = scli_out_prepare(cmd, &out)) == CLI_OK &&
+            (rc = write_files(cmd, &out, rows, nrun, robust, o->plot, table, tablen,
+                              csv ? "advise.csv" : "advise.md", title, !json)) == CLI_OK)
+            rc = write_json(cmd, &out, ji, rows, ns, !json);
+    }
+    free(table);
+    return rc;
+}
+
 int cmd_advise(int argc, char **argv)
 {
     const char *cmd = "advise";
@@ -392,14 +555,14 @@ int cmd_advise(int argc, char **argv)
         CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,                           {0, 0, 0, 0}};
     struct opts o = {0};
     cli_case cs = {0};
-    cosa_system *sys = NULL, *model = NULL, *amodel = NULL;
+    cosa_system *sys = NULL, *amodel = NULL;
     cosa_eval_workspace *ew = NULL;
     cosa_scheme *schemes = NULL;
     cosa_advice *adv = NULL;
     struct row *rows = NULL;
     double *x0 = NULL, *apar = NULL;
-    char *table = NULL, *notes = NULL;
-    size_t ns = 0, tablen = 0, notelen = 0;
+    char *notes = NULL;
+    size_t ns = 0, notelen = 0;
     FILE *nf = NULL; /* the note lines, kept for the JSON document */
     double tol, tend, dtmin = 1e-7, dtmax = 1e-2, perdec = COSA_LIMIT_PER_DECADE, cost = 0.2;
     double lo = 1.0, hi = 1.0;
@@ -556,137 +719,25 @@ int cmd_advise(int argc, char **argv)
     }
     /* --robust: every corrected scheme again with assumed models */
     if (rparam >= 0) {
-        cosa_scheme *sc = malloc(ns * sizeof *sc);
-        cosa_advice *ra = calloc(ns, sizeof *ra);
-        size_t nc = 0;
-        if (!sc || !ra) {
-            free(sc);
-            free(ra);
-            cli_error(cmd, "out of memory");
-            rc = CLI_EFAIL;
+        const struct robust_in rin = {&cs.mod, sys, x0, tend, crit, tol, dtmin, dtmax,
+                                      (unsigned)perdec, cost, rparam, lo, hi};
+        if ((rc = robust_rows(cmd, &rin, schemes, ns, rows, apar, ew, nf, !json)) != CLI_OK)
             goto out;
-        }
-        for (int k = 0; k < ROBUST_POINTS && rc == CLI_OK; k++) {
-            const double fac = ROBUST_POINTS > 1 && hi > lo
-                                   ? lo * pow(hi / lo, (double)k / (ROBUST_POINTS - 1))
-                                   : lo;
-            /* the --assume values, with NAME at fac x its true value */
-            cli_assume_par(&cs.mod, cs.mod.par, apar);
-            apar[rparam] = fac * cs.mod.par[rparam];
-            cosa_system_free(model);
-            model = NULL;
-            st = m->create(m, apar, &model);
-            nc = 0;
-            for (size_t i = 0; i < ns; i++)
-                if (schemes[i].corr & COSA_CORR_OUTPUT) {
-                    sc[nc] = schemes[i];
-                    sc[nc++].model = model;
-                }
-            if (nc == 0)
-                break;
-            if (st == COSA_OK)
-                st = cosa_advise(sys, x0, tend, crit, tol, sc, nc, dtmin, dtmax,
-                                 (unsigned)perdec, cost, ra, ew);
-            if (st != COSA_OK) {
-                /* the assumed model itself is invalid at this factor: every
-                 * corrected scheme fails there, with the reason */
-                for (size_t j = 0; j < nc; j++) {
-                    memset(&ra[j], 0, sizeof ra[j]);
-                    ra[j].scheme = sc[j];
-                    ra[j].status = st;
-                    ra[j].cost = INFINITY;
-                }
-                note(nf, !json, "note assumed %s = %g x %g: %s\n", m->params[rparam].name, fac,
-                       cs.mod.par[rparam], cosa_strerror(st));
-            }
-            /* keep the worst (cost) per scheme */
-            for (size_t i = 0, j = 0; i < ns; i++) {
-                if (!(schemes[i].corr & COSA_CORR_OUTPUT))
-                    continue;
-                cosa_advice *r = &rows[i].rob, *c = &ra[j++];
-                int worse = (c->status != COSA_OK && r->status == COSA_OK) ||
-                            (c->status == COSA_OK && r->status == COSA_OK &&
-                             (!c->usable ? r->usable : r->usable && c->dt < r->dt));
-                if (k == 0 || worse) {
-                    *r = *c;
-                    r->scheme.model = NULL;
-                    rows[i].rob_factor = fac;
-                }
-            }
-        }
-        free(sc);
-        free(ra);
     }
     qsort(rows, ns, sizeof *rows, rparam >= 0 ? row_compare_robust : row_compare_nominal);
 
-    size_t nrun = 0; /* the ranked rows: those the FMUs can run, first */
-    while (nrun < ns && rows[nrun].runnable)
-        nrun++;
     cli_progress_end(&prog);
-    /* the table: to stdout, and kept for -o */
-    FILE *mem = open_memstream(&table, &tablen);
-    if (!mem) {
-        cli_error(cmd, "out of memory");
-        rc = CLI_EFAIL;
+    struct advise_json_info ji = {&cs.mod, crit == COSA_CRIT_LOCAL ? "local" : "global",
+                                  tol, tend, dtmin, dtmax, cost, rparam >= 0,
+                                  rparam >= 0 ? m->params[rparam].name : NULL, lo, hi,
+                                  ROBUST_POINTS, NULL, NULL};
+    if ((rc = report(cmd, &o, &ji, rows, ns, csv, json, nf, &notes)) != CLI_OK)
         goto out;
-    }
-    write_table(mem, rows, nrun, csv, rparam >= 0);
-    fclose(mem);
-    char b1[32], b2[32];
-    if (!json) {
-        printf("model %s\n", m->name);
-        cli_assume_print(stdout, "", &cs.mod);
-        printf("error %s\n", crit == COSA_CRIT_LOCAL ? "local" : "global");
-        printf("tol %s\n", cli_num(b1, sizeof b1, tol));
-        printf("tend %s\n", cli_num(b1, sizeof b1, tend));
-        printf("dt_range %s %s\n", cli_num(b1, sizeof b1, dtmin), cli_num(b2, sizeof b2, dtmax));
-        printf("cost_mbcorr %s\n", cli_num(b1, sizeof b1, cost));
-        if (rparam >= 0)
-            printf("robust %s %s %s (%d factors)\n", m->params[rparam].name,
-                   cli_num(b1, sizeof b1, lo), cli_num(b2, sizeof b2, hi), ROBUST_POINTS);
-        fwrite(table, 1, tablen, stdout);
-    }
-    write_notes(nf, !json, rows, ns, dtmin, dtmax, m, rparam);
-    const struct row *best = NULL;
-    for (size_t i = 0; i < nrun && !best; i++) {
-        const cosa_advice *a = rparam >= 0 ? &rows[i].rob : &rows[i].nom;
-        if (a->status == COSA_OK && a->usable)
-            best = &rows[i];
-    }
-    if (json) {
-        /* nothing else on stdout: the document alone */
-    } else if (best) {
-        const cosa_advice *a = rparam >= 0 ? &best->rob : &best->nom;
-        char name[64];
-        cosa_scheme_name(&a->scheme, name, sizeof name);
-        printf("recommend %s dt %.17g steps %zu\n", name, a->dt, a->steps);
-    } else
-        printf("recommend none (no candidate is stable and accurate at dt-min %g)\n", dtmin);
-    fflush(nf);
-    const struct advise_json_info ji = {&cs.mod, crit == COSA_CRIT_LOCAL ? "local" : "global",
-                                        tol, tend, dtmin, dtmax, cost, rparam >= 0,
-                                        rparam >= 0 ? m->params[rparam].name : NULL, lo, hi,
-                                        ROBUST_POINTS, notes, best};
-    if (json)
-        advise_json_write(stdout, &ji, rows, ns);
-    if (o.output) {
-        scli_out out = {o.output, 1};
-        char title[256];
-        snprintf(title, sizeof title, "model %s: usable macro step per scheme (e_%s <= %g)",
-                 m->name, crit == COSA_CRIT_LOCAL ? "local" : "global", tol);
-        fflush(stdout);
-        if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
-            (rc = write_files(cmd, &out, rows, nrun, rparam >= 0, o.plot, table, tablen,
-                              csv ? "advise.csv" : "advise.md", title, !json)) != CLI_OK ||
-            (rc = write_json(cmd, &out, &ji, rows, ns, !json)) != CLI_OK)
-            goto out;
-    }
     rc = CLI_OK;
 out:
     if (nf)
         fclose(nf);
     free(notes);
-    free(table);
     free(rows);
     free(adv);
     free(apar);
@@ -694,7 +745,6 @@ out:
     free(schemes);
     free(av);
     cosa_eval_workspace_free(ew);
-    cosa_system_free(model);
     cosa_system_free(amodel);
     cosa_system_free(sys);
     cli_case_free(&cs);

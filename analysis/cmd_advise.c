@@ -519,7 +519,9 @@ static int report(const char *cmd, const struct opts *o, struct advise_json_info
         char name[64];
         cosa_scheme_name(&a->scheme, name, sizeof name);
         printf("recommend %s dt %.17g steps %zu\n", name, a->dt, a->steps);
-    } else
+    } else if (nrun == 0)
+        printf("recommend none (no candidate can run on these FMUs)\n");
+    else
         printf("recommend none (no candidate is stable and accurate at dt-min %g)\n",
                ji->dtmin);
     fflush(nf);

@@ -78,6 +78,9 @@ done
 "$COSA" advise --model-file "$tmp/nostate.cosa" --tol 1e-2 --schemes zoh,zoh+mbcorr >"$tmp/a" 2>&1
 grep -q '^note ZOH+MBCorr: not ranked: cosa simulate cannot run it on these FMUs (FMU I: the output correction needs Jacobians: the FMU provides neither directional derivatives nor its state (canGetAndSetFMUState))' "$tmp/a" &&
     grep -q '^recommend ZOH dt ' "$tmp/a" && ok || bad "nostate advise: $(cat "$tmp/a")"
+"$COSA" advise --model-file "$tmp/noiu.cosa" --tol 1e-2 --schemes foh,soh >"$tmp/a" 2>&1 &&
+    grep -q '^recommend none (no candidate can run on these FMUs)$' "$tmp/a" && ok ||
+    bad "advise without a runnable candidate: $(cat "$tmp/a")"
 "$COSA" simulate --model-file "$tmp/nostate.cosa" --scheme zoh+mbcorr --dt 1e-3 >/dev/null 2>&1
 [ $? = 2 ] && ok || bad "nostate: simulate zoh+mbcorr not refused"
 

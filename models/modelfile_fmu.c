@@ -6,7 +6,9 @@
  * continuous states, inputs and outputs, named after its variables (other
  * characters than letters, digits and '_' become '_'); A, B, C, D are the
  * linearisation, x0 the states' start values.  PATH is relative to the
- * model file's directory. */
+ * model file's directory.  The subsystem keeps the FMU open and its
+ * capability summary (cosa_fmu_capability: input degree, Jacobians, FMU
+ * state, fixed step), which cosa_model_file_fmu_capability exposes. */
 #include "modelfile_impl.h"
 
 #include <stdio.h>

@@ -2,7 +2,9 @@
  * step for this system (cosa_advise over a list of candidates), optionally
  * robust to a wrong correction model (--robust: the assumed value of one
  * parameter off by a factor in LO..HI), as a table sorted by cost, a
- * recommendation, and with -o a data file and a bar chart. */
+ * recommendation, and with -o a data file and a bar chart.  With FMUs only
+ * the schemes they can run are ranked; --format json (and advice.json with
+ * -o) gives the same as one JSON document (advise_json.c). */
 #include "config.h"
 #include "advise_json.h"
 #include "fmu_notes.h"
@@ -25,7 +27,8 @@ static void help(void)
     printf("Usage: cosa advise [--model NAME | --model-file FILE] [--set NAME=VALUE]...\n"
            "                   --tol E [--error global|local] [--tend T] [--schemes LIST]\n"
            "                   [--dt-min A] [--dt-max B] [--per-decade N] [--cost-mbcorr C]\n"
-           "                   [--robust NAME=LO:HI] [--format md|csv|json] [-o DIR] [--plot FMT]\n\n"
+           "                   [--robust NAME=LO:HI] [--format md|csv|json] [-o DIR]\n"
+           "                   [--plot FMT]\n\n"
            "Which coupling scheme, with which macro step?  For every candidate scheme: the\n"
            "largest macro step dt_stable below which the scheme is stable (rho(Phi) <= 1)\n"
            "and the largest dt_accurate below which its error stays <= E (global NRMSE\n"

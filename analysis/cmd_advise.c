@@ -2,13 +2,18 @@
  * step for this system (cosa_advise over a list of candidates), optionally
  * robust to a wrong correction model (--robust: the assumed value of one
  * parameter off by a factor in LO..HI), as a table sorted by cost, a
- * recommendation, and with -o a data file and a bar chart. */
+ * recommendation, and with -o a data file and a bar chart.  With FMUs only
+ * the schemes they can run are ranked; --format json (and advice.json with
+ * -o) gives the same as one JSON document (advise_json.c). */
 #include "config.h"
+#include "advise_json.h"
+#include "fmu_notes.h"
 #include "sweep_cli.h"
 #include "outfile.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +28,8 @@ static void help(void)
     printf("Usage: cosa advise [--model NAME | --model-file FILE] [--set NAME=VALUE]...\n"
            "                   --tol E [--error global|local] [--tend T] [--schemes LIST]\n"
            "                   [--dt-min A] [--dt-max B] [--per-decade N] [--cost-mbcorr C]\n"
-           "                   [--robust NAME=LO:HI] [--format md|csv] [-o DIR] [--plot FMT]\n\n"
+           "                   [--robust NAME=LO:HI] [--format md|csv|json] [-o DIR]\n"
+           "                   [--plot FMT]\n\n"
            "Which coupling scheme, with which macro step?  For every candidate scheme: the\n"
            "largest macro step dt_stable below which the scheme is stable (rho(Phi) <= 1)\n"
            "and the largest dt_accurate below which its error stays <= E (global NRMSE\n"
@@ -44,6 +50,9 @@ static void help(void)
            "true one evolves; README \"Imperfect model knowledge\"): dt_robust is the\n"
            "worst dt over those factors, and the ranking uses it.  Plain schemes do not\n"
            "use a model.\n\n"
+           "For a model file with FMUs only the schemes cosa simulate can run on them are\n"
+           "ranked (input degree <= what each FMU accepts, Jacobians for MBCorr); the\n"
+           "others get a 'note SCHEME: not ranked: ...' line with the reason.\n\n"
            "%s\nOptions:\n"
            "%s"
            "  --tol E              error threshold (required, > 0)\n"
@@ -56,8 +65,12 @@ static void help(void)
            "  --per-decade N       grid points per decade (default 20)\n"
            "  --cost-mbcorr C      relative overhead of a corrected step (default 0.2)\n"
            "  --robust NAME=LO:HI  assumed NAME = F x true NAME, F in LO..HI (0 < LO <= HI)\n"
-           "  --format F           md (default) or csv (full precision)\n"
-           "  -o, --output DIR     also write advise.md|csv, advise.dat and advise.gp\n"
+           "  --format F           md (default), csv (full precision) or json (one JSON\n"
+           "                       object on stdout: settings, FMUs, every candidate with\n"
+           "                       dt_stable dt_accurate dt steps cost usable why, notes,\n"
+           "                       recommendation)\n"
+           "  -o, --output DIR     also write advise.md|csv, advise.dat, advise.gp and\n"
+           "                       advice.json\n"
            "  --plot FMT           and render the bar chart: png, svg or pdf\n"
            "%s"
            "%s%s",
@@ -89,21 +102,24 @@ static int extra(void *ctx, int opt, const char *arg)
     }
 }
 
-/* One row: the nominal advice and, with --robust, the worst over the factors. */
-struct row {
-    cosa_advice nom;
-    cosa_advice rob; /* worst factor (status, usable, dt, steps, cost) */
-    double rob_factor;
-};
+/* A row: the nominal advice and, with --robust, the worst over the factors
+ * (advise_json.h).  Schemes the model's FMUs can run come first. */
+#define row advise_row
 
 static int row_compare_nominal(const void *a, const void *b)
 {
-    return cosa_advice_compare(&((const struct row *)a)->nom, &((const struct row *)b)->nom);
+    const struct row *ra = a, *rb = b;
+    if (ra->runnable != rb->runnable)
+        return ra->runnable ? -1 : 1;
+    return cosa_advice_compare(&ra->nom, &rb->nom);
 }
 
 static int row_compare_robust(const void *a, const void *b)
 {
-    int c = cosa_advice_compare(&((const struct row *)a)->rob, &((const struct row *)b)->rob);
+    const struct row *ra = a, *rb = b;
+    if (ra->runnable != rb->runnable)
+        return ra->runnable ? -1 : 1;
+    int c = cosa_advice_compare(&ra->rob, &rb->rob);
     return c ? c : row_compare_nominal(a, b);
 }
 
@@ -216,26 +232,81 @@ static void write_table(FILE *f, const struct row *rows, size_t n, int csv, int 
     }
 }
 
+/* A note line: kept in nf (for the JSON document) and, with echo, printed. */
+static void note(FILE *nf, int echo, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(FILE *nf, int echo, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (echo) {
+        va_list aq;
+        va_copy(aq, ap);
+        vprintf(fmt, aq);
+        va_end(aq);
+    }
+    vfprintf(nf, fmt, ap);
+    va_end(ap);
+}
+
 /* Later crossings (windows above the first loss) of one criterion. */
-static void note_windows(const char *scheme, const char *what, const cosa_limit *l,
-                         const cosa_crossing *cr)
+static void note_windows(FILE *nf, int echo, const char *scheme, const char *what,
+                         const cosa_limit *l, const cosa_crossing *cr)
 {
     size_t n = l->ncross < COSA_ADVICE_CROSSINGS ? l->ncross : COSA_ADVICE_CROSSINGS;
     size_t first = l->good_at_min ? 1 : 0; /* crossing 0 is the first loss */
     if (n <= first)
         return;
-    printf("note %s: %s again above the first loss:", scheme, what);
-    for (size_t k = first; k < n; k++)
-        printf(" %.4g:%s", cr[k].dt, cr[k].enters ? "enters" : "leaves");
-    if (l->ncross > COSA_ADVICE_CROSSINGS)
-        printf(" (+%zu more)", l->ncross - COSA_ADVICE_CROSSINGS);
-    printf("\n");
+    char line[1024];
+    int len = snprintf(line, sizeof line, "note %s: %s again above the first loss:", scheme, what);
+    for (size_t k = first; k < n && len > 0 && (size_t)len < sizeof line; k++)
+        len += snprintf(line + len, sizeof line - (size_t)len, " %.4g:%s", cr[k].dt,
+                        cr[k].enters ? "enters" : "leaves");
+    if (l->ncross > COSA_ADVICE_CROSSINGS && len > 0 && (size_t)len < sizeof line)
+        snprintf(line + len, sizeof line - (size_t)len, " (+%zu more)",
+                 l->ncross - COSA_ADVICE_CROSSINGS);
+    note(nf, echo, "%s\n", line);
+}
+
+/* The note lines of the ranked rows (after the table), including the
+ * candidates the model's FMUs cannot run, with their reason. */
+static void write_notes(FILE *nf, int echo, const struct row *rows, size_t ns, double dtmin,
+                        double dtmax, const cosa_model *m, int rparam)
+{
+    for (size_t i = 0; i < ns; i++) {
+        const cosa_advice *a = &rows[i].nom;
+        char name[64];
+        cosa_scheme_name(&a->scheme, name, sizeof name);
+        if (!rows[i].runnable) {
+            char b[32] = "-";
+            if (a->status == COSA_OK && a->usable)
+                snprintf(b, sizeof b, "%.4g", a->dt);
+            note(nf, echo, "note %s: not ranked: cosa simulate cannot run it on these FMUs "
+                           "(%s); dt on the linearised network %s\n",
+                 name, rows[i].why, b);
+            continue;
+        }
+        if (a->status != COSA_OK) {
+            note(nf, echo, "note %s: not judged: %s\n", name, cosa_strerror(a->status));
+            continue;
+        }
+        if (!a->usable)
+            note(nf, echo, "note %s: not %s at dt-min %g\n", name,
+                 !a->stable.good_at_min ? "stable" : "accurate", dtmin);
+        note_windows(nf, echo, name, "stable", &a->stable, a->cross_stable);
+        note_windows(nf, echo, name, "accurate", &a->accurate, a->cross_accurate);
+        if (a->usable && a->dt == dtmax)
+            note(nf, echo, "note %s: good up to dt-max %g (a larger step may be good too)\n",
+                 name, dtmax);
+        if (rparam >= 0 && (a->scheme.corr & COSA_CORR_OUTPUT))
+            note(nf, echo, "note %s: worst assumed %s = %g x true\n", name,
+                 m->params[rparam].name, rows[i].rob_factor);
+    }
 }
 
 /* advise.dat (index, scheme, dt, dt_robust) and advise.gp; render if asked. */
 static int write_files(const char *cmd, const scli_out *out, const struct row *rows, size_t n,
                        int robust, const char *fmt, const char *table, size_t tablen,
-                       const char *tabname, const char *title)
+                       const char *tabname, const char *title, int say)
 {
     char path[1024];
     int rc;
@@ -253,7 +324,8 @@ static int write_files(const char *cmd, const scli_out *out, const struct row *r
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
-    printf("file %s\n", path);
+    if (say)
+        printf("file %s\n", path);
     if ((rc = scli_out_path(cmd, out, "advise.dat", path, sizeof path)) != CLI_OK)
         return rc;
     f = outfile_open(&of, path, 0);
@@ -275,21 +347,212 @@ static int write_files(const char *cmd, const scli_out *out, const struct row *r
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
-    printf("file %s\n", path);
+    if (say)
+        printf("file %s\n", path);
     if ((rc = scli_out_path(cmd, out, "advise.gp", path, sizeof path)) != CLI_OK)
         return rc;
     const char *keys[] = {"FILE", "OUTBASE", "TITLE", "ROBUST"};
     const char *vals[] = {"advise.dat", "advise", title, robust ? "" : "# "};
     if ((rc = scli_write_script(cmd, path, cosa_plot_advise, 4, keys, vals)) != CLI_OK)
         return rc;
-    printf("file %s\n", path);
+    if (say)
+        printf("file %s\n", path);
     if (fmt) {
         fflush(stdout);
         if ((rc = scli_gnuplot(cmd, out->dir, "advise.gp", fmt)) != CLI_OK)
             return rc;
-        printf("file %s/advise.%s\n", out->dir, fmt);
+        if (say)
+            printf("file %s/advise.%s\n", out->dir, fmt);
     }
     return CLI_OK;
+}
+
+/* What --robust judges against. */
+struct robust_in {
+    const cli_model *mod;
+    const cosa_system *sys;
+    const double *x0;
+    double tend;
+    cosa_criterion crit;
+    double tol, dtmin, dtmax;
+    unsigned perdec;
+    double cost;
+    int rparam;
+    double lo, hi;
+};
+
+/* --robust: every corrected scheme again with assumed models whose
+ * parameter rparam is F x its true value, for ROBUST_POINTS factors F
+ * log-spaced over lo..hi; rows[i].rob keeps the worst.  apar: scratch of
+ * nparam values. */
+static int robust_rows(const char *cmd, const struct robust_in *in, const cosa_scheme *schemes,
+                       size_t ns, struct row *rows, double *apar, cosa_eval_workspace *ew,
+                       FILE *nf, int echo)
+{
+    const cosa_model *m = in->mod->model;
+    const int rparam = in->rparam;
+    const double lo = in->lo, hi = in->hi;
+    cosa_system *model = NULL;
+    cosa_scheme *sc = malloc(ns * sizeof *sc);
+    cosa_advice *ra = calloc(ns, sizeof *ra);
+    size_t nc = 0;
+    if (!sc || !ra) {
+        free(sc);
+        free(ra);
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    for (int k = 0; k < ROBUST_POINTS; k++) {
+        const double fac = ROBUST_POINTS > 1 && hi > lo
+                               ? lo * pow(hi / lo, (double)k / (ROBUST_POINTS - 1))
+                               : lo;
+        /* the --assume values, with NAME at fac x its true value */
+        cli_assume_par(in->mod, in->mod->par, apar);
+        apar[rparam] = fac * in->mod->par[rparam];
+        cosa_system_free(model);
+        model = NULL;
+        cosa_status st = m->create(m, apar, &model);
+        nc = 0;
+        for (size_t i = 0; i < ns; i++)
+            if (schemes[i].corr & COSA_CORR_OUTPUT) {
+                sc[nc] = schemes[i];
+                sc[nc++].model = model;
+            }
+        if (nc == 0)
+            break;
+        if (st == COSA_OK)
+            st = cosa_advise(in->sys, in->x0, in->tend, in->crit, in->tol, sc, nc, in->dtmin,
+                             in->dtmax, in->perdec, in->cost, ra, ew);
+        if (st != COSA_OK) {
+            /* the assumed model itself is invalid at this factor: every
+             * corrected scheme fails there, with the reason */
+            for (size_t j = 0; j < nc; j++) {
+                memset(&ra[j], 0, sizeof ra[j]);
+                ra[j].scheme = sc[j];
+                ra[j].status = st;
+                ra[j].cost = INFINITY;
+            }
+            note(nf, echo, "note assumed %s = %g x %g: %s\n", m->params[rparam].name, fac,
+                 in->mod->par[rparam], cosa_strerror(st));
+        }
+        /* keep the worst (cost) per scheme */
+        for (size_t i = 0, j = 0; i < ns; i++) {
+            if (!(schemes[i].corr & COSA_CORR_OUTPUT))
+                continue;
+            cosa_advice *r = &rows[i].rob, *c = &ra[j++];
+            int worse = (c->status != COSA_OK && r->status == COSA_OK) ||
+                        (c->status == COSA_OK && r->status == COSA_OK &&
+                         (!c->usable ? r->usable : r->usable && c->dt < r->dt));
+            if (k == 0 || worse) {
+                *r = *c;
+                r->scheme.model = NULL;
+                rows[i].rob_factor = fac;
+            }
+        }
+    }
+    free(sc);
+    free(ra);
+    cosa_system_free(model);
+    return CLI_OK;
+}
+
+/* advice.json: the JSON document (advise_json.c) next to the table. */
+static int write_json(const char *cmd, const scli_out *out, const struct advise_json_info *ji,
+                      const struct row *rows, size_t n, int say)
+{
+    char path[1024];
+    int rc;
+    if ((rc = scli_out_path(cmd, out, "advice.json", path, sizeof path)) != CLI_OK)
+        return rc;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    advise_json_write(f, ji, rows, n);
+    if (fclose(f) != 0) {
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    if (say)
+        printf("file %s\n", path);
+    return CLI_OK;
+}
+
+/* The output of advise: the settings, the table of the ranked rows (the
+ * runnable ones, sorted first), the notes and the recommendation on stdout
+ * (or the JSON document alone with --format json), and with -o the files.
+ * nf collects the note lines; *notes is its buffer. */
+static int report(const char *cmd, const struct opts *o, struct advise_json_info *ji,
+                  const struct row *rows, size_t ns, int csv, int json, FILE *nf,
+                  char *const *notes)
+{
+    const cosa_model *m = ji->mod->model;
+    const int robust = ji->robust;
+    size_t nrun = 0, tablen = 0;
+    while (nrun < ns && rows[nrun].runnable)
+        nrun++;
+    /* the table: to stdout, and kept for -o */
+    char *table = NULL;
+    FILE *mem = open_memstream(&table, &tablen);
+    if (!mem) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    write_table(mem, rows, nrun, csv, robust);
+    fclose(mem);
+    char b1[32], b2[32];
+    if (!json) {
+        printf("model %s\n", m->name);
+        cli_assume_print(stdout, "", ji->mod);
+        printf("error %s\n", ji->error);
+        printf("tol %s\n", cli_num(b1, sizeof b1, ji->tol));
+        printf("tend %s\n", cli_num(b1, sizeof b1, ji->tend));
+        printf("dt_range %s %s\n", cli_num(b1, sizeof b1, ji->dtmin),
+               cli_num(b2, sizeof b2, ji->dtmax));
+        printf("cost_mbcorr %s\n", cli_num(b1, sizeof b1, ji->cost));
+        if (robust)
+            printf("robust %s %s %s (%d factors)\n", ji->rparam, cli_num(b1, sizeof b1, ji->lo),
+                   cli_num(b2, sizeof b2, ji->hi), ROBUST_POINTS);
+        fwrite(table, 1, tablen, stdout);
+    }
+    write_notes(nf, !json, rows, ns, ji->dtmin, ji->dtmax, m,
+                robust ? cosa_model_param_index(m, ji->rparam) : -1);
+    for (size_t i = 0; i < nrun && !ji->best; i++) {
+        const cosa_advice *a = robust ? &rows[i].rob : &rows[i].nom;
+        if (a->status == COSA_OK && a->usable)
+            ji->best = &rows[i];
+    }
+    if (json) {
+        /* nothing else on stdout: the document alone */
+    } else if (ji->best) {
+        const cosa_advice *a = robust ? &ji->best->rob : &ji->best->nom;
+        char name[64];
+        cosa_scheme_name(&a->scheme, name, sizeof name);
+        printf("recommend %s dt %.17g steps %zu\n", name, a->dt, a->steps);
+    } else if (nrun == 0)
+        printf("recommend none (no candidate can run on these FMUs)\n");
+    else
+        printf("recommend none (no candidate is stable and accurate at dt-min %g)\n",
+               ji->dtmin);
+    fflush(nf);
+    ji->notes = *notes;
+    if (json)
+        advise_json_write(stdout, ji, rows, ns);
+    int rc = CLI_OK;
+    if (o->output) {
+        scli_out out = {o->output, 1};
+        char title[256];
+        snprintf(title, sizeof title, "model %s: usable macro step per scheme (e_%s <= %g)",
+                 m->name, ji->error, ji->tol);
+        fflush(stdout);
+        if ((rc = scli_out_prepare(cmd, &out)) == CLI_OK &&
+            (rc = write_files(cmd, &out, rows, nrun, robust, o->plot, table, tablen,
+                              csv ? "advise.csv" : "advise.md", title, !json)) == CLI_OK)
+            rc = write_json(cmd, &out, ji, rows, ns, !json);
+    }
+    free(table);
+    return rc;
 }
 
 int cmd_advise(int argc, char **argv)
@@ -305,17 +568,18 @@ int cmd_advise(int argc, char **argv)
         CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,                           {0, 0, 0, 0}};
     struct opts o = {0};
     cli_case cs = {0};
-    cosa_system *sys = NULL, *model = NULL, *amodel = NULL;
+    cosa_system *sys = NULL, *amodel = NULL;
     cosa_eval_workspace *ew = NULL;
     cosa_scheme *schemes = NULL;
     cosa_advice *adv = NULL;
     struct row *rows = NULL;
     double *x0 = NULL, *apar = NULL;
-    char *table = NULL;
-    size_t ns = 0, tablen = 0;
+    char *notes = NULL;
+    size_t ns = 0, notelen = 0;
+    FILE *nf = NULL; /* the note lines, kept for the JSON document */
     double tol, tend, dtmin = 1e-7, dtmax = 1e-2, perdec = COSA_LIMIT_PER_DECADE, cost = 0.2;
     double lo = 1.0, hi = 1.0;
-    int rparam = -1, csv = 0;
+    int rparam = -1, csv = 0, json = 0;
     cosa_criterion crit = COSA_CRIT_ACCURATE;
     int ac = 0;
     char **av = scli_argv_output(argc, argv, &ac);
@@ -362,12 +626,19 @@ int cmd_advise(int argc, char **argv)
         goto out;
     }
     crit = o.error && strcmp(o.error, "local") == 0 ? COSA_CRIT_LOCAL : COSA_CRIT_ACCURATE;
-    if (o.format && strcmp(o.format, "md") && strcmp(o.format, "csv")) {
-        cli_error(cmd, "--format must be md or csv, got '%s'", o.format);
+    if (o.format && strcmp(o.format, "md") && strcmp(o.format, "csv") &&
+        strcmp(o.format, "json")) {
+        cli_error(cmd, "--format must be md, csv or json, got '%s'", o.format);
         rc = CLI_EUSAGE;
         goto out;
     }
     csv = o.format && strcmp(o.format, "csv") == 0;
+    json = o.format && strcmp(o.format, "json") == 0;
+    if (!(nf = open_memstream(&notes, &notelen))) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
     if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
         goto out;
     if (o.plot && !o.output) {
@@ -411,6 +682,7 @@ int cmd_advise(int argc, char **argv)
         goto out;
     if (cli_assume_given(&cs.mod))
         cli_assume_note(cmd, schemes, ns);
+    fmu_notes(cmd, &cs.mod, NULL, 0); /* the candidates' own notes follow the table */
     const cosa_model *m = cs.mod.model;
     tend = m->tend;
     if ((rc = cli_positive(cmd, "--tend", o.tend, &tend)) != CLI_OK)
@@ -452,143 +724,33 @@ int cmd_advise(int argc, char **argv)
         rc = st == COSA_EMODELSHAPE || st == COSA_ERANGE ? CLI_EUSAGE : CLI_EFAIL;
         goto out;
     }
-    for (size_t i = 0; i < ns; i++)
+    /* which candidates the model's FMUs can run (all, for other models) */
+    for (size_t i = 0; i < ns; i++) {
         rows[i].nom = rows[i].rob = adv[i];
+        rows[i].runnable =
+            fmu_scheme_runnable(&cs.mod, &schemes[i], rows[i].why, sizeof rows[i].why);
+    }
     /* --robust: every corrected scheme again with assumed models */
     if (rparam >= 0) {
-        cosa_scheme *sc = malloc(ns * sizeof *sc);
-        cosa_advice *ra = calloc(ns, sizeof *ra);
-        size_t nc = 0;
-        if (!sc || !ra) {
-            free(sc);
-            free(ra);
-            cli_error(cmd, "out of memory");
-            rc = CLI_EFAIL;
+        const struct robust_in rin = {&cs.mod, sys, x0, tend, crit, tol, dtmin, dtmax,
+                                      (unsigned)perdec, cost, rparam, lo, hi};
+        if ((rc = robust_rows(cmd, &rin, schemes, ns, rows, apar, ew, nf, !json)) != CLI_OK)
             goto out;
-        }
-        for (int k = 0; k < ROBUST_POINTS && rc == CLI_OK; k++) {
-            const double fac = ROBUST_POINTS > 1 && hi > lo
-                                   ? lo * pow(hi / lo, (double)k / (ROBUST_POINTS - 1))
-                                   : lo;
-            /* the --assume values, with NAME at fac x its true value */
-            cli_assume_par(&cs.mod, cs.mod.par, apar);
-            apar[rparam] = fac * cs.mod.par[rparam];
-            cosa_system_free(model);
-            model = NULL;
-            st = m->create(m, apar, &model);
-            nc = 0;
-            for (size_t i = 0; i < ns; i++)
-                if (schemes[i].corr & COSA_CORR_OUTPUT) {
-                    sc[nc] = schemes[i];
-                    sc[nc++].model = model;
-                }
-            if (nc == 0)
-                break;
-            if (st == COSA_OK)
-                st = cosa_advise(sys, x0, tend, crit, tol, sc, nc, dtmin, dtmax,
-                                 (unsigned)perdec, cost, ra, ew);
-            if (st != COSA_OK) {
-                /* the assumed model itself is invalid at this factor: every
-                 * corrected scheme fails there, with the reason */
-                for (size_t j = 0; j < nc; j++) {
-                    memset(&ra[j], 0, sizeof ra[j]);
-                    ra[j].scheme = sc[j];
-                    ra[j].status = st;
-                    ra[j].cost = INFINITY;
-                }
-                printf("note assumed %s = %g x %g: %s\n", m->params[rparam].name, fac,
-                       cs.mod.par[rparam], cosa_strerror(st));
-            }
-            /* keep the worst (cost) per scheme */
-            for (size_t i = 0, j = 0; i < ns; i++) {
-                if (!(schemes[i].corr & COSA_CORR_OUTPUT))
-                    continue;
-                cosa_advice *r = &rows[i].rob, *c = &ra[j++];
-                int worse = (c->status != COSA_OK && r->status == COSA_OK) ||
-                            (c->status == COSA_OK && r->status == COSA_OK &&
-                             (!c->usable ? r->usable : r->usable && c->dt < r->dt));
-                if (k == 0 || worse) {
-                    *r = *c;
-                    r->scheme.model = NULL;
-                    rows[i].rob_factor = fac;
-                }
-            }
-        }
-        free(sc);
-        free(ra);
     }
     qsort(rows, ns, sizeof *rows, rparam >= 0 ? row_compare_robust : row_compare_nominal);
 
     cli_progress_end(&prog);
-    /* the table: to stdout, and kept for -o */
-    FILE *mem = open_memstream(&table, &tablen);
-    if (!mem) {
-        cli_error(cmd, "out of memory");
-        rc = CLI_EFAIL;
+    struct advise_json_info ji = {&cs.mod, crit == COSA_CRIT_LOCAL ? "local" : "global",
+                                  tol, tend, dtmin, dtmax, cost, rparam >= 0,
+                                  rparam >= 0 ? m->params[rparam].name : NULL, lo, hi,
+                                  ROBUST_POINTS, NULL, NULL};
+    if ((rc = report(cmd, &o, &ji, rows, ns, csv, json, nf, &notes)) != CLI_OK)
         goto out;
-    }
-    write_table(mem, rows, ns, csv, rparam >= 0);
-    fclose(mem);
-    char b1[32], b2[32];
-    printf("model %s\n", m->name);
-    cli_assume_print(stdout, "", &cs.mod);
-    printf("error %s\n", crit == COSA_CRIT_LOCAL ? "local" : "global");
-    printf("tol %s\n", cli_num(b1, sizeof b1, tol));
-    printf("tend %s\n", cli_num(b1, sizeof b1, tend));
-    printf("dt_range %s %s\n", cli_num(b1, sizeof b1, dtmin), cli_num(b2, sizeof b2, dtmax));
-    printf("cost_mbcorr %s\n", cli_num(b1, sizeof b1, cost));
-    if (rparam >= 0)
-        printf("robust %s %s %s (%d factors)\n", m->params[rparam].name,
-               cli_num(b1, sizeof b1, lo), cli_num(b2, sizeof b2, hi), ROBUST_POINTS);
-    fwrite(table, 1, tablen, stdout);
-    /* notes */
-    for (size_t i = 0; i < ns; i++) {
-        const cosa_advice *a = &rows[i].nom;
-        char name[64];
-        cosa_scheme_name(&a->scheme, name, sizeof name);
-        if (a->status != COSA_OK) {
-            printf("note %s: not judged: %s\n", name, cosa_strerror(a->status));
-            continue;
-        }
-        if (!a->usable)
-            printf("note %s: not %s at dt-min %g\n", name,
-                   !a->stable.good_at_min ? "stable" : "accurate", dtmin);
-        note_windows(name, "stable", &a->stable, a->cross_stable);
-        note_windows(name, "accurate", &a->accurate, a->cross_accurate);
-        if (a->usable && a->dt == dtmax)
-            printf("note %s: good up to dt-max %g (a larger step may be good too)\n", name,
-                   dtmax);
-        if (rparam >= 0 && (a->scheme.corr & COSA_CORR_OUTPUT))
-            printf("note %s: worst assumed %s = %g x true\n", name, m->params[rparam].name,
-                   rows[i].rob_factor);
-    }
-    const struct row *best = NULL;
-    for (size_t i = 0; i < ns && !best; i++) {
-        const cosa_advice *a = rparam >= 0 ? &rows[i].rob : &rows[i].nom;
-        if (a->status == COSA_OK && a->usable)
-            best = &rows[i];
-    }
-    if (best) {
-        const cosa_advice *a = rparam >= 0 ? &best->rob : &best->nom;
-        char name[64];
-        cosa_scheme_name(&a->scheme, name, sizeof name);
-        printf("recommend %s dt %.17g steps %zu\n", name, a->dt, a->steps);
-    } else
-        printf("recommend none (no candidate is stable and accurate at dt-min %g)\n", dtmin);
-    if (o.output) {
-        scli_out out = {o.output, 1};
-        char title[256];
-        snprintf(title, sizeof title, "model %s: usable macro step per scheme (e_%s <= %g)",
-                 m->name, crit == COSA_CRIT_LOCAL ? "local" : "global", tol);
-        fflush(stdout);
-        if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
-            (rc = write_files(cmd, &out, rows, ns, rparam >= 0, o.plot, table, tablen,
-                              csv ? "advise.csv" : "advise.md", title)) != CLI_OK)
-            goto out;
-    }
     rc = CLI_OK;
 out:
-    free(table);
+    if (nf)
+        fclose(nf);
+    free(notes);
     free(rows);
     free(adv);
     free(apar);
@@ -596,7 +758,6 @@ out:
     free(schemes);
     free(av);
     cosa_eval_workspace_free(ew);
-    cosa_system_free(model);
     cosa_system_free(amodel);
     cosa_system_free(sys);
     cli_case_free(&cs);

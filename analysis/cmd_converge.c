@@ -1,5 +1,6 @@
 /* cmd_converge.c -- `cosa converge`: error vs macro step, convergence orders. */
 #include "cli.h"
+#include "fmu_notes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -121,6 +122,7 @@ int cmd_converge(int argc, char **argv)
         goto out;
     if (cli_assume_given(&cs.mod))
         cli_assume_note(cmd, &scheme, 1);
+    fmu_notes(cmd, &cs.mod, &scheme, 1);
     tend = cs.mod.model->tend;
     if ((rc = cli_positive(cmd, "--tend", ex.tend, &tend)) != CLI_OK)
         goto out;

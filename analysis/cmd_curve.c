@@ -2,6 +2,7 @@
  * MBCorr paper): a metric against the macro step or one model parameter,
  * one curve per scheme, as a data file and a gnuplot script. */
 #include "config.h"
+#include "fmu_notes.h"
 #include "map_data.h"
 #include "sweep_cli.h"
 #include "outfile.h"
@@ -182,6 +183,7 @@ int cmd_curve(int argc, char **argv)
     const cosa_model *m = cs.mod.model;
     if (metric != COSA_METRIC_RHO && (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
+    fmu_notes(cmd, &cs.mod, schemes, ns);
     scli_progress prog;
     if ((rc = scli_spec_finish(cmd, &sp, m, cs.mod.par, dt, ndt, schemes, ns, metric, o.tend,
                                threads, o.progress, &prog)) != CLI_OK)

@@ -1,5 +1,6 @@
 /* cmd_limit.c -- `cosa limit`: largest stable or accurate macro step. */
 #include "cli.h"
+#include "fmu_notes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -135,6 +136,7 @@ int cmd_limit(int argc, char **argv)
         goto out;
     if (cli_assume_given(&cs.mod))
         cli_assume_note(cmd, &scheme, 1);
+    fmu_notes(cmd, &cs.mod, &scheme, 1);
     tend = cs.mod.model->tend;
     if ((rc = cli_positive(cmd, "--tend", ex.tend, &tend)) != CLI_OK)
         goto out;

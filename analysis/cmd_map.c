@@ -2,6 +2,7 @@
  * parameters for a list of macro steps and schemes (Figs 4 and 6 of the
  * MBCorr paper): data files in gnuplot grid format and gnuplot scripts. */
 #include "config.h"
+#include "fmu_notes.h"
 #include "map_data.h"
 #include "outfile.h"
 #include "sweep_cli.h"
@@ -546,6 +547,7 @@ int cmd_map(int argc, char **argv)
     const cosa_model *m = cs.mod.model;
     if (metric != COSA_METRIC_RHO && (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
+    fmu_notes(cmd, &cs.mod, schemes, ns);
     cosa_adaptive_opts aopt;
     char adesc[160] = "";
     if ((rc = scli_adaptive(cmd, o.adaptive, o.coarse, o.margin, metric, level, &aopt, adesc,

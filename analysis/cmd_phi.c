@@ -1,5 +1,6 @@
 /* cmd_phi.c -- `cosa phi`: print Phi or Phi* with its block layout. */
 #include "cli.h"
+#include "fmu_notes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,7 @@ int cmd_phi(int argc, char **argv)
         goto out;
     if (cli_assume_given(&cs.mod))
         cli_assume_note(cmd, &scheme, 1);
+    fmu_notes(cmd, &cs.mod, &scheme, 1);
     cosa_layout lay;
     cosa_status st = cosa_layout_get(sys, &scheme, &lay);
     if (st != COSA_OK) {

@@ -1,5 +1,6 @@
 /* cmd_point.c -- `cosa point`: one scheme at one parameter point. */
 #include "energy_cli.h"
+#include "fmu_notes.h"
 
 #include <float.h>
 
@@ -105,6 +106,7 @@ int cmd_point(int argc, char **argv)
         goto out;
     if (cli_assume_given(&cs.mod))
         cli_assume_note(cmd, &scheme, 1);
+    fmu_notes(cmd, &cs.mod, &scheme, 1);
     tend = cs.mod.model->tend;
     if ((rc = cli_positive(cmd, "--tend", ex.tend_text, &tend)) != CLI_OK)
         goto out;

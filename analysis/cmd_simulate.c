@@ -4,6 +4,7 @@
  * the trajectory as CSV and a gnuplot script (plots/simulate.gp). */
 #include "config.h"
 #include "energy_cli.h"
+#include "fmu_notes.h"
 #include "ref_csv.h"
 #include "sweep_cli.h"
 #include "outfile.h"
@@ -56,7 +57,9 @@ static void help(void)
            "exact (matrix exponential) for linear models and CVODE BDF at --ref-rtol for\n"
            "nonlinear ones.  A model file's 'fmu NAME = PATH' subsystems run the FMU itself\n"
            "(FMI 3.0/2.0 co-simulation; README 'FMU import'), the reference being the\n"
-           "linearised network (exact for linear FMUs, else see --ref); MBCorr takes an\n"
+           "linearised network (exact for linear FMUs) or, for FMUs that depart from\n"
+           "their linearisation (nonlinear, or a constant term), the fine co-simulation\n"
+           "(--ref fine, with a note); MBCorr takes an\n"
            "FMU's directional derivatives at the end of the step (--linearize end, the\n"
            "default then; elsewhere than the FMU's current point a second instance\n"
            "initialised there evaluates them), or finite differences through its state\n"
@@ -98,7 +101,8 @@ static void help(void)
            "                       (the energy paper's setting)\n"
            "  --ref-rtol R         tolerance of the CVODE reference (default 1e-12)\n"
            "  --ref auto|fine|FILE the reference: auto (default: exact for linear models and\n"
-           "                       linearised FMU networks, CVODE for nonlinear models),\n"
+           "                       linear FMU networks, fine for nonlinear or affine FMUs,\n"
+           "                       CVODE for nonlinear models),\n"
            "                       fine: the same units co-simulated with SOH at DT/64 from\n"
            "                       t = 0 (for nonlinear FMUs, whose linearisation is no\n"
            "                       reference), or a CSV file computed elsewhere: '#'\n"
@@ -732,7 +736,7 @@ int cmd_simulate(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    const int fine = o.ref && strcmp(o.ref, "fine") == 0;
+    int fine = o.ref && strcmp(o.ref, "fine") == 0;
     /* --ref FILE: anything but auto and fine */
     const char *reffile = o.ref && !fine && strcmp(o.ref, "auto") ? o.ref : NULL;
     if (o.jacobian && strcmp(o.jacobian, "dd") && strcmp(o.jacobian, "fd")) {
@@ -875,6 +879,15 @@ int cmd_simulate(int argc, char **argv)
         st = integ.kind == COSA_INTEGRATOR_EXACT
                  ? cosa_unit_linear_from_system(sm.sys, i, &units[i])
                  : cosa_unit_ode_create(cosa_odesys_sub(sm.os, i), &integ, &units[i]);
+    }
+    /* a nonlinear or affine FMU network: the linearised network is no
+     * reference, the fine co-simulation is the default (README "FMU import") */
+    char nlwhy[256];
+    if (nfmu && (!o.ref || !strcmp(o.ref, "auto")) && !fmu_network_linear(m, par, nlwhy,
+                                                                           sizeof nlwhy)) {
+        fine = 1;
+        fprintf(stderr, "cosa: %s: note: %s: the reference is the fine co-simulation (as "
+                        "--ref fine), not the linearised network\n", cmd, nlwhy);
     }
     if (nfmu && !o.lin)
         mopt.lin_at_end = 1;

@@ -6,7 +6,9 @@
  * continuous states, inputs and outputs, named after its variables (other
  * characters than letters, digits and '_' become '_'); A, B, C, D are the
  * linearisation, x0 the states' start values.  PATH is relative to the
- * model file's directory. */
+ * model file's directory.  The subsystem keeps the FMU open and its
+ * capability summary (cosa_fmu_capability: input degree, Jacobians, FMU
+ * state, fixed step), which cosa_model_file_fmu_capability exposes. */
 #include "modelfile_impl.h"
 
 #include <stdio.h>
@@ -162,8 +164,11 @@ int mf_fmu_moved(const mf_t *mf, const struct mf_sub *s, const double *par)
     return 0;
 }
 
-cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const double *par,
-                             double *A, double *B, double *C, double *D)
+/* A unit of subsystem s's FMU at parameter values par: the FMU
+ * parameters that differ from their defaults as start values, the states'
+ * start values as its state at t = 0. */
+static cosa_status unit_at(const mf_t *mf, const struct mf_sub *s, const double *par,
+                           cosa_unit **out)
 {
     const size_t nx = s->n[DECL_X], np = s->nfpar - nx;
     cosa_unit *u = NULL;
@@ -174,9 +179,43 @@ cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const doubl
     if (st == COSA_OK && nx &&
         memcmp(par + s->fpar0 + np, cosa_unit_state(u), nx * sizeof *par) != 0)
         st = cosa_unit_set_state(u, 0.0, par + s->fpar0 + np);
+    *out = u;
+    return st;
+}
+
+cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const double *par,
+                             double *A, double *B, double *C, double *D)
+{
+    cosa_unit *u = NULL;
+    cosa_status st = unit_at(mf, s, par, &u);
     if (st == COSA_OK)
         st = cosa_unit_fmu_linearize(u, s->ffd, A, B, C, D);
     cosa_unit_free(u);
+    return st;
+}
+
+cosa_status mf_fmu_linearity(const mf_t *mf, const struct mf_sub *s, const double *par,
+                             cosa_linearity *out)
+{
+    const size_t nx = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
+    double *M = calloc(nx * nx + nx * nu + ny * nx + ny * nu + nu + 1, sizeof *M);
+    if (!M)
+        return COSA_ENOMEM;
+    double *A = M, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx, *u0 = D + ny * nu;
+    /* the operating point of cosa_unit_fmu_linearize: inputs at their start
+     * values (0 without one) */
+    for (size_t j = 0; j < nu; j++) {
+        const cosa_fmu_var *v = cosa_fmu_var_at(s->fh, cosa_fmu_input(s->fh, j));
+        u0[j] = v && v->has_start ? v->start : 0.0;
+    }
+    cosa_unit *u = NULL;
+    cosa_status st = unit_at(mf, s, par, &u);
+    if (st == COSA_OK)
+        st = cosa_unit_fmu_linearize(u, s->ffd, A, B, C, D);
+    if (st == COSA_OK)
+        st = cosa_unit_linearity(u, cosa_unit_time(u), cosa_unit_state(u), u0, A, B, C, D, out);
+    cosa_unit_free(u);
+    free(M);
     return st;
 }
 
@@ -235,6 +274,7 @@ void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *p
                 mf_nomem(p);
             else {
                 s->fh = fmu; /* kept for linearising at other parameter values */
+                cosa_fmu_capability_get(fmu, &s->cap);
                 fmu = NULL;
                 add_fmu_params(p, s, s->fh, u);
             }

@@ -64,6 +64,7 @@ struct mf_sub {
     size_t fpar0, nfpar;
     char **fvar;        /* nfpar - nx: the FMU parameters' own names          */
     int ffd;            /* linearise by central differences                  */
+    cosa_fmu_capability cap; /* what the FMU can do (cosa_fmu_capability_get)  */
 };
 
 struct mf_conn {
@@ -170,6 +171,10 @@ int mf_fmu_moved(const mf_t *mf, const struct mf_sub *s, const double *par);
  * a fresh instance with those start values, linearised. */
 cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const double *par,
                              double *A, double *B, double *C, double *D);
+/* How far the FMU of subsystem s at parameter values par is from its
+ * linearisation there (cosa_unit_linearity at its start point). */
+cosa_status mf_fmu_linearity(const mf_t *mf, const struct mf_sub *s, const double *par,
+                             cosa_linearity *out);
 
 /* modelfile_energy.c: the bonds and the energy matrix against the resolved
  * names and connections (errors through mf_perr); the model's energy

@@ -227,6 +227,21 @@ const char *cosa_model_file_fmu(const cosa_model *m, size_t i)
     return mf && i < mf->nsub ? mf->subs[i].fmu : NULL;
 }
 
+const cosa_fmu_capability *cosa_model_file_fmu_capability(const cosa_model *m, size_t i)
+{
+    const mf_t *mf = mf_of(m);
+    return mf && i < mf->nsub && mf->subs[i].fh ? &mf->subs[i].cap : NULL;
+}
+
+cosa_status cosa_model_file_fmu_linearity(const cosa_model *m, const double *par, size_t i,
+                                          cosa_linearity *out)
+{
+    const mf_t *mf = mf_of(m);
+    if (!mf || i >= mf->nsub || !mf->subs[i].fh || !par || !out)
+        return COSA_EINVAL;
+    return mf_fmu_linearity(mf, &mf->subs[i], par, out);
+}
+
 const char *cosa_model_file_fmu_param(const cosa_model *m, size_t i, size_t k, size_t *index)
 {
     const mf_t *mf = mf_of(m);

@@ -216,6 +216,18 @@ cosa_status cosa_model_dump(FILE *f, const cosa_model *m, const double *par);
  * matrix subsystem, i out of range).  The model's linear form is the FMU's
  * linearisation; `cosa simulate` runs the FMU itself (cosa_unit_fmu_create). */
 const char *cosa_model_file_fmu(const cosa_model *m, size_t i);
+/* What the FMU behind subsystem i can do (cosa/td.h: input degree,
+ * directional derivatives, FMU state, fixed internal step), read when the
+ * file was loaded; NULL when subsystem i is no FMU. */
+typedef struct cosa_fmu_capability cosa_fmu_capability;
+const cosa_fmu_capability *cosa_model_file_fmu_capability(const cosa_model *m, size_t i);
+/* How far the FMU behind subsystem i, at parameter values par (m->nparam),
+ * is from the linearisation the model uses there (cosa/td.h,
+ * cosa_unit_linearity: an affine term, curvature at perturbed states and
+ * inputs).  COSA_EINVAL when subsystem i is no FMU; an FMU failure's status. */
+typedef struct cosa_linearity cosa_linearity;
+cosa_status cosa_model_file_fmu_linearity(const cosa_model *m, const double *par, size_t i,
+                                          cosa_linearity *out);
 /* The FMU subsystem i's parameters are model parameters "NAME.VAR" (the
  * FMU's Float64/Real parameters with a start value, then its states' start
  * values, kind COSA_PARAM_INITIAL); create/update linearise the FMU again

@@ -1161,6 +1161,70 @@ cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, doubl
                                     double *D);
 
 
+/* What an FMU can do for a master (lib/td/fmu_capability.c), read from its
+ * model description: the summary a model file carries per FMU subsystem
+ * (cosa_model_file_fmu_capability) and every command consults. */
+typedef struct cosa_fmu_capability {
+    int fmi_version;          /* 2 or 3                                          */
+    int input_degree_max;     /* largest input polynomial degree a step accepts:
+                                 COSA_UNIT_DEGMAX with FMI 2.0
+                                 canInterpolateInputs (fmi2SetRealInputDerivatives
+                                 takes any order) or FMI 3.0
+                                 providesIntermediateUpdate with every input
+                                 intermediateUpdate="true"; else 0 (held inputs);
+                                 COSA_UNIT_DEGMAX for an FMU without inputs      */
+    int max_output_derivative_order; /* maxOutputDerivativeOrder (what
+                                 fmi2/3GetOutputDerivatives may be asked; cosa
+                                 extrapolates outputs itself, so it does not
+                                 bound the input degree)                         */
+    int directional;          /* providesDirectionalDerivative(s): Jacobians     */
+    int fmu_state;            /* canGetAndSetFMUState: snapshots, finite
+                                 differences through the FMU's state             */
+    int variable_step;        /* canHandleVariableCommunicationStepSize          */
+    double fixed_step;        /* fixedInternalStepSize (3.0) [s]; 0: not given   */
+    double default_step;      /* DefaultExperiment stepSize [s]; 0: not given    */
+    char degree_why[160];     /* why input_degree_max is 0 ("" otherwise)        */
+} cosa_fmu_capability;
+
+/* The capability summary of fmu into *cap (zeroed for NULL fmu). */
+void cosa_fmu_capability_get(const cosa_fmu *fmu, cosa_fmu_capability *cap);
+/* Whether a co-simulation unit of this FMU can run scheme s: its input
+ * polynomials have degree s->order (none needed without inputs: nu = 0),
+ * and an output correction (MBCorr) without an assumed model (s->model)
+ * needs Jacobians -- directional derivatives, or the FMU's state for finite
+ * differences through it.  COSA_OK, or COSA_EUNSUPPORTED with the reason in
+ * why (one clause, no FMU name; may be NULL); COSA_EINVAL for NULL cap/s. */
+cosa_status cosa_fmu_capability_check(const cosa_fmu_capability *cap, size_t nu,
+                                      const cosa_scheme *s, char *why, size_t size);
+
+/* How far a unit is from its linearisation (lib/td/linearity.c). */
+typedef struct cosa_linearity {
+    double nonlinear; /* max over finite perturbations dz (10 % of each state
+                         and input, a joint one, both signs) of
+                         |f(z0+dz) - f(z0) - J dz|_inf / max(|f(z0+dz) - f(z0)|_inf,
+                         |J dz|_inf), f the state derivatives and the outputs  */
+    double affine;    /* |f(x0,u0) - A x0 - B u0|_inf (and g - C x0 - D u0)
+                         relative to |f(x0,u0)|_inf + |A x0|_inf + |B u0|_inf   */
+    double affine_abs; /* the largest entry of that term, absolute             */
+    int is_nonlinear; /* nonlinear > COSA_LINEARITY_TOL                         */
+    int is_affine;    /* affine > COSA_LINEARITY_TOL (a constant term, such as
+                         gravity, that x' = A x + B u drops)                    */
+} cosa_linearity;
+/* The threshold: central differences are accurate to ~eps^(2/3) = 4e-11
+ * relative, and rounding of f to a few eps of its terms, so 1e-6 is far
+ * above both for a linear unit, and far below the 2.5 % a 10 % step shows
+ * for a power law |w|^1.5 (eq 43). */
+#define COSA_LINEARITY_TOL 1e-6
+/* Compare unit u (with eval) at time t with its linearisation A, B, C, D
+ * (column-major) at (x0, u0): the affine residual at the point and the
+ * nonlinear residual at perturbed states and inputs.  Perturbations are
+ * 0.1 max(|z_j|, 1e-3 |z|_inf) per entry (0.1 for an all-zero z).
+ * Evaluations through cosa_unit_eval (for an FMU, a second instance away
+ * from its current point).  COSA_OK, or eval's status. */
+cosa_status cosa_unit_linearity(cosa_unit *u, double t, const double *x0, const double *u0,
+                                const double *A, const double *B, const double *C,
+                                const double *D, cosa_linearity *out);
+
 /* ---- Variable-order co-simulation engine (lib/td/vo_*.c) ------------------ */
 
 /* Error estimators (sect. 4): entries of a table.  Each estimates the local

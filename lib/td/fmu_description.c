@@ -58,6 +58,17 @@ static int attr_uint(xmlNode *n, const char *name, unsigned long *out)
     return 0;
 }
 
+/* A step size attribute: its value if it is a number > 0, else 0. */
+static double attr_step(xmlNode *n, const char *name)
+{
+    char *v = n ? attr(n, name) : NULL, *end;
+    double x = v ? strtod(v, &end) : 0.0;
+    if (!v || end == v || *end != '\0' || !(x > 0.0) || !isfinite(x))
+        x = 0.0;
+    free(v);
+    return x;
+}
+
 static int lookup(const char *v, const char *const *names, int n, int dflt)
 {
     if (!v)
@@ -207,6 +218,8 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
         d->caps |= COSA_FMU_CAP_VARIABLE_STEP;
     unsigned long mod = 0;
     d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
+    d->fixed_step = attr_step(cs, "fixedInternalStepSize");
+    d->default_step = attr_step(child(root, "DefaultExperiment"), "stepSize");
 
     xmlNode *mv = child(root, "ModelVariables");
     if (!mv) {

@@ -9,6 +9,9 @@
  *   II with -DNONLINEAR: the damping of eq 43 (MBCorr paper section 5),
  *       Fk = ck (s2 - s1) + d_eff(w) w, w = v2 - v1,
  *       d_eff(w) = max(min(dk |w|^(nd - 1), dkmax), dkmin), nd = ND_DEFAULT
+ *   I with -DAFFINE: a constant force F0 on mass 1 (parameter F0, default
+ *       F0_DEFAULT = -98.1 N: gravity on m1 = 10 kg), an affine model
+ *       m1 s1'' = -c1 s1 - d1 s1' + Fk + F0
  *
  * doStep integrates with classical RK4 on 100 equal substeps under the
  * input held or, when derivatives were set (2.0: SetRealInputDerivatives),
@@ -34,10 +37,17 @@ enum { NX = 2, NSUB = 100, NPAR = 8, MAXIN = 2, MAXDER = 3 };
 #ifndef ND_DEFAULT
 #define ND_DEFAULT 1.5
 #endif
+#ifndef F0_DEFAULT
+#define F0_DEFAULT -98.1
+#endif
 #if SUBSYSTEM == 1
 enum { NU = 1, NY = 2 };
-/* parameters: m1 c1 d1 (and unused slots) */
+/* parameters: m1 c1 d1, F0 of the affine variant (and unused slots) */
+#ifdef AFFINE
+static const double par_default[NPAR] = {10.0, 1e6, 1.0, F0_DEFAULT, 0.0, 0.0, 0.0, 0.0};
+#else
 static const double par_default[NPAR] = {10.0, 1e6, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+#endif
 static const double x_default[NX] = {0.0, 100.0};
 #else
 enum { NU = 2, NY = 1 };
@@ -77,7 +87,11 @@ static void rhs(const model *m, const double *x, const double *u, double *dx)
     const double *p = m->p;
 #if SUBSYSTEM == 1
     dx[0] = x[1];
+#ifdef AFFINE
+    dx[1] = (-p[1] * x[0] - p[2] * x[1] + u[0] + p[3]) / p[0];
+#else
     dx[1] = (-p[1] * x[0] - p[2] * x[1] + u[0]) / p[0];
+#endif
 #elif defined(NONLINEAR)
     const double fk = coupling_nl(p, x, u);
     dx[0] = x[1];

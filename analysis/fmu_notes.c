@@ -1,0 +1,113 @@
+/* fmu_notes.c -- the Phi commands (point, limit, map, curve, phi, advise)
+ * analyse a model file's FMUs through their linearisation at the start
+ * point, as exact subsystems.  What that leaves out is said in notes: a
+ * scheme the FMUs cannot run in cosa simulate (an input degree they do not
+ * accept, an output correction without Jacobians), an FMU with a fixed
+ * internal step (its own error), an FMU that is nonlinear or has a
+ * constant term x' = A x + B u drops (README "FMU import"). */
+#include "fmu_notes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *sub_name(const cosa_model *m, const double *par, size_t i)
+{
+    const char *n = m->sub_name ? m->sub_name(m, par, i) : NULL;
+    return n ? n : "?";
+}
+
+/* 1 while i is a subsystem of m (model files name their subsystems). */
+static int has_sub(const cosa_model *m, const double *par, size_t i)
+{
+    return m->sub_name && m->sub_name(m, par, i) != NULL;
+}
+
+int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, size_t size)
+{
+    const cosa_model *m = mod->model;
+    char r[256];
+    for (size_t i = 0; has_sub(m, mod->par, i); i++) {
+        const cosa_fmu_capability *cap = cosa_model_file_fmu_capability(m, i);
+        /* nu = 1: the summary already allows any degree without inputs */
+        if (cap && cosa_fmu_capability_check(cap, 1, s, r, sizeof r) != COSA_OK) {
+            if (size)
+                snprintf(why, size, "FMU %s: %s", sub_name(m, mod->par, i), r);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes, size_t ns)
+{
+    const cosa_model *m = mod->model;
+    const double *par = mod->par;
+    int nonlin = 0;
+    for (size_t i = 0; has_sub(m, par, i); i++) {
+        const cosa_fmu_capability *cap = cosa_model_file_fmu_capability(m, i);
+        if (!cap)
+            continue;
+        const char *name = sub_name(m, par, i);
+        char b[32];
+        if (cap->fixed_step > 0.0)
+            fprintf(stderr, "cosa: %s: note: FMU %s takes fixed internal steps of %s s "
+                            "(fixedInternalStepSize): the Phi analysis assumes exact subsystems, "
+                            "so the FMU's own integration error is not in these numbers\n",
+                    cmd, name, cli_num(b, sizeof b, cap->fixed_step));
+        else if (cap->default_step > 0.0)
+            fprintf(stderr, "cosa: %s: note: FMU %s documents a step size of %s s "
+                            "(DefaultExperiment stepSize): if it integrates with a fixed step, "
+                            "its own error is not in these numbers (the Phi analysis assumes "
+                            "exact subsystems)\n",
+                    cmd, name, cli_num(b, sizeof b, cap->default_step));
+        cosa_linearity lin;
+        if (cosa_model_file_fmu_linearity(m, par, i, &lin) != COSA_OK)
+            continue; /* linearising it worked when the model was read */
+        if (lin.is_nonlinear)
+            fprintf(stderr, "cosa: %s: note: FMU %s is nonlinear (it departs from its "
+                            "linearisation by %.2g relative at 10 %% perturbations of its states "
+                            "and inputs): these numbers are the linearised network's at the start "
+                            "point; cosa simulate's default reference is then the fine "
+                            "co-simulation\n",
+                    cmd, name, lin.nonlinear);
+        else if (lin.is_affine)
+            fprintf(stderr, "cosa: %s: note: FMU %s has a constant term f(x0,u0) - A x0 - B u0 "
+                            "(largest entry %.3g) that its linearisation x' = A x + B u drops: "
+                            "rho holds for the affine network, the errors are those of its "
+                            "linear part; cosa simulate's default reference is then the fine "
+                            "co-simulation\n",
+                    cmd, name, lin.affine_abs);
+        nonlin += lin.is_nonlinear || lin.is_affine;
+    }
+    for (size_t k = 0; k < ns; k++) {
+        char why[320], sname[64];
+        if (fmu_scheme_runnable(mod, &schemes[k], why, sizeof why))
+            continue;
+        cosa_scheme_name(&schemes[k], sname, sizeof sname);
+        fprintf(stderr, "cosa: %s: note: scheme %s cannot run on these FMUs (%s): the numbers "
+                        "are the linearised network's, and cosa simulate refuses the scheme\n",
+                cmd, sname, why);
+    }
+    return nonlin;
+}
+
+int fmu_network_linear(const cosa_model *m, const double *par, char *why, size_t size)
+{
+    for (size_t i = 0; has_sub(m, par, i); i++) {
+        cosa_linearity lin;
+        if (!cosa_model_file_fmu_capability(m, i) ||
+            cosa_model_file_fmu_linearity(m, par, i, &lin) != COSA_OK)
+            continue;
+        if (lin.is_nonlinear || lin.is_affine) {
+            if (size)
+                snprintf(why, size, lin.is_nonlinear
+                                        ? "FMU %s is nonlinear (%.2g from its linearisation at "
+                                          "10 %% perturbations)"
+                                        : "FMU %s has a constant term of %.3g that its "
+                                          "linearisation drops",
+                         sub_name(m, par, i), lin.is_nonlinear ? lin.nonlinear : lin.affine_abs);
+            return 0;
+        }
+    }
+    return 1;
+}

@@ -1,0 +1,26 @@
+/* fmu_notes.h -- what the Phi commands say about a model file's FMUs
+ * (analysis/fmu_notes.c). */
+#ifndef COSA_FMU_NOTES_H
+#define COSA_FMU_NOTES_H
+
+#include "cli.h"
+
+/* 1 if every FMU of the model can run scheme s in cosa simulate, else 0
+ * with "FMU NAME: reason" in why (size > 0).  Models without FMUs: 1. */
+int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, size_t size);
+
+/* Notes on stderr ("cosa: CMD: note: ...") for a model file with FMUs: an
+ * FMU with a fixed internal step (or a documented step size), an FMU that
+ * is nonlinear or has a constant term the linearisation drops (at the
+ * parameter values mod->par), and every scheme of schemes[0..ns) that the
+ * FMUs cannot run (ns = 0: none).  Nothing for other models.  Returns the
+ * number of nonlinear or affine FMUs. */
+int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes, size_t ns);
+
+/* 1 if every FMU of model m at parameter values par is linear (no affine
+ * term, no curvature: cosa_model_file_fmu_linearity), else 0 with "FMU NAME
+ * is nonlinear" or "... has a constant term" in why.  Models without FMUs,
+ * and FMUs whose check fails, count as linear. */
+int fmu_network_linear(const cosa_model *m, const double *par, char *why, size_t size);
+
+#endif

@@ -1,0 +1,72 @@
+/* fmu_capability.c -- what an FMU can do for a master, summarised from its
+ * model description (input polynomial degree, Jacobians, FMU state, step
+ * sizes), and whether a coupling scheme can run on it.  The same rules as
+ * the unit's step (unit_fmu.c) and cosa simulate's checks, in one place for
+ * the analyses (advise, point, limit, map) to consult before any run. */
+#include "td/fmu_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void cosa_fmu_capability_get(const cosa_fmu *fmu, cosa_fmu_capability *cap)
+{
+    if (!cap)
+        return;
+    memset(cap, 0, sizeof *cap);
+    if (!fmu)
+        return;
+    const fmu_description *d = &fmu->desc;
+    cap->fmi_version = d->version;
+    cap->max_output_derivative_order = d->max_output_der;
+    cap->directional = (d->caps & COSA_FMU_CAP_DIRECTIONAL) != 0;
+    cap->fmu_state = (d->caps & COSA_FMU_CAP_GET_SET_STATE) != 0;
+    cap->variable_step = (d->caps & COSA_FMU_CAP_VARIABLE_STEP) != 0;
+    cap->fixed_step = d->fixed_step;
+    cap->default_step = d->default_step;
+    /* degree >= 1: FMI 2.0 input derivatives (any order: the standard sets
+     * no bound on fmi2SetRealInputDerivatives' order), or FMI 3.0
+     * intermediate update with every input settable during the step */
+    int im = d->version == 3 && (d->caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE);
+    size_t bad = d->nin;
+    for (size_t i = 0; im && i < d->nin; i++)
+        if (!d->vars[d->inputs[i]].intermediate_update) {
+            im = 0;
+            bad = i;
+        }
+    const int interp = d->version == 2 && (d->caps & COSA_FMU_CAP_INTERPOLATE_INPUTS);
+    cap->input_degree_max = d->nin == 0 || im || interp ? COSA_UNIT_DEGMAX : 0;
+    if (cap->input_degree_max > 0)
+        return;
+    if (d->version == 2)
+        snprintf(cap->degree_why, sizeof cap->degree_why,
+                 "FMI 2.0 without canInterpolateInputs holds its inputs (degree 0)");
+    else if (!(d->caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE))
+        snprintf(cap->degree_why, sizeof cap->degree_why,
+                 "FMI 3.0 without providesIntermediateUpdate holds its inputs (degree 0)");
+    else
+        snprintf(cap->degree_why, sizeof cap->degree_why,
+                 "input %.60s is not intermediateUpdate=\"true\": inputs held (degree 0)",
+                 bad < d->nin ? d->vars[d->inputs[bad]].name : "?");
+}
+
+cosa_status cosa_fmu_capability_check(const cosa_fmu_capability *cap, size_t nu,
+                                      const cosa_scheme *s, char *why, size_t size)
+{
+    if (why && size)
+        why[0] = '\0';
+    if (!cap || !s)
+        return COSA_EINVAL;
+    if (nu > 0 && s->order > cap->input_degree_max) {
+        if (why && size)
+            snprintf(why, size, "an input polynomial of degree %d needs input interpolation: %s",
+                     s->order, cap->degree_why);
+        return COSA_EUNSUPPORTED;
+    }
+    if ((s->corr & COSA_CORR_OUTPUT) && !s->model && !cap->directional && !cap->fmu_state) {
+        if (why && size)
+            snprintf(why, size, "the output correction needs Jacobians: the FMU provides "
+                     "neither directional derivatives nor its state (canGetAndSetFMUState)");
+        return COSA_EUNSUPPORTED;
+    }
+    return COSA_OK;
+}

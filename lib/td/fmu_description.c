@@ -87,6 +87,11 @@ void fmu_description_free(fmu_description *d)
     free(d->derivs);
     free(d->inputs);
     free(d->outputs);
+    for (size_t i = 0; i < d->nother; i++) {
+        free(d->other[i].name);
+        free(d->other[i].type);
+    }
+    free(d->other);
     memset(d, 0, sizeof *d);
 }
 
@@ -147,6 +152,53 @@ static int add_var(fmu_description *d, xmlNode *n, xmlNode *typed, unsigned long
     return 0;
 }
 
+/* A variable cosa does not read (typed: its type element; array: a
+ * Dimension child) appended to d->other; 0, or -1 (out of memory). */
+static int add_other(fmu_description *d, xmlNode *n, xmlNode *typed, int array)
+{
+    cosa_fmu_other o = {0};
+    unsigned long vr = 0;
+    char *c = attr(n, "causality"), *va = attr(n, "variability");
+    o.causality = lookup(c, causalities, 7, COSA_FMU_LOCAL);
+    o.variability = lookup(va, variabilities, 5,
+                           is(typed, "Float64") || is(typed, "Real") || is(typed, "Float32")
+                               ? COSA_FMU_CONTINUOUS : COSA_FMU_DISCRETE);
+    free(c);
+    free(va);
+    o.vr = attr_uint(n, "valueReference", &vr) == 0 ? (unsigned)vr : 0u;
+    o.name = attr(n, "name");
+    const char *tn = (const char *)typed->name;
+    o.type = malloc(strlen(tn) + 8);
+    cosa_fmu_other *no = o.name && o.type ? realloc(d->other, (d->nother + 1) * sizeof *no) : NULL;
+    if (!no) {
+        free(o.name);
+        free(o.type);
+        return -1;
+    }
+    sprintf(o.type, "%s%s", tn, array ? " array" : "");
+    d->other = no;
+    d->other[d->nother++] = o;
+    return 0;
+}
+
+/* DefaultExperiment's startTime and stopTime (NaN where absent or bad). */
+static void default_experiment(xmlNode *root, fmu_description *d)
+{
+    xmlNode *de = child(root, "DefaultExperiment");
+    const char *names[2] = {"startTime", "stopTime"};
+    double *dst[2] = {&d->start_time, &d->stop_time};
+    for (int k = 0; k < 2; k++) {
+        char *v = de ? attr(de, names[k]) : NULL, *end = NULL;
+        *dst[k] = NAN;
+        if (v) {
+            const double x = strtod(v, &end);
+            if (end != v && *end == '\0' && isfinite(x))
+                *dst[k] = x;
+        }
+        free(v);
+    }
+}
+
 /* Index (in d->vars) of the variable with value reference vr, or -1. */
 static long by_vr(const fmu_description *d, unsigned long vr)
 {
@@ -205,6 +257,7 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
         d->caps |= COSA_FMU_CAP_INTERMEDIATE_UPDATE;
     if (attr_true(cs, "canHandleVariableCommunicationStepSize"))
         d->caps |= COSA_FMU_CAP_VARIABLE_STEP;
+    default_experiment(root, d);
     unsigned long mod = 0;
     d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
 
@@ -235,6 +288,10 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
                 rc = -1;
                 break;
             }
+            if (add_other(d, n, n, 1) != 0) {
+                snprintf(err, errsize, "out of memory");
+                rc = -1;
+            }
             continue;
         }
         if (d->version == 3 && is(n, "Float64"))
@@ -243,8 +300,19 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
             k2++;
             typed = child(n, "Real");
         }
-        if (!typed)
+        if (!typed) {
+            /* another type: listed by fmu-info, otherwise not cosa's */
+            xmlNode *ty = d->version == 3 ? n : NULL;
+            for (xmlNode *c = is(n, "ScalarVariable") ? n->children : NULL; c && !ty; c = c->next)
+                if (c->type == XML_ELEMENT_NODE)
+                    ty = c;
+            if (ty && ty->type == XML_ELEMENT_NODE &&
+                add_other(d, n, ty, d->version == 3 && child(n, "Dimension") != NULL) != 0) {
+                snprintf(err, errsize, "out of memory");
+                rc = -1;
+            }
             continue;
+        }
         unsigned long dv;
         if ((rc = add_var(d, n, typed, &dv, err, errsize)) != 0)
             break;

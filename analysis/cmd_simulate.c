@@ -5,6 +5,7 @@
 #include "config.h"
 #include "energy_cli.h"
 #include "ref_csv.h"
+#include "sim_fmu.h"
 #include "sweep_cli.h"
 #include "varorder_cli.h"
 
@@ -23,11 +24,11 @@ struct sim_opts {
     const char *input, *start;    /* --input poly|held, --start reference|initial */
     const char *rate[ECLI_MAX_RATES]; /* --rate NAME=K */
     size_t nrate;
-    int fd, energy;
+    int fd, energy, fmu_log;
 };
 
 enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT, OPT_RATE, OPT_INPUT, OPT_START,
-       OPT_LIMIT_ABS };
+       OPT_LIMIT_ABS, OPT_FMU_LOG };
 
 static void help(void)
 {
@@ -38,7 +39,7 @@ static void help(void)
            "                     [--linearize start|end] [--fd] [--jacobian dd|fd]\n"
            "                     [--alpha A] [--sequence LIST] [--assume NAME=VALUE]...\n"
            "                     [--rate NAME=K]... [--input poly|held]\n"
-           "                     [--start reference|initial]\n"
+           "                     [--start reference|initial] [--fmu-log]\n"
            "                     [--energy [--mu MU|auto [--nu NU] [--limit FRAC|none]\n"
            "                     [--limit-abs F]]]\n"
            "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n"
@@ -162,6 +163,9 @@ static void help(void)
            "                       polynomial, step, restore; needs canGetAndSetFMUState);\n"
            "                       default: dd where the FMU has them, else fd.  --fd\n"
            "                       implies fd\n"
+           "  --fmu-log            FMU logging on (loggingOn): every message an FMU logs\n"
+           "                       goes to stderr with the FMU's name (a Warning status is\n"
+           "                       noted once per FMU also without it)\n"
            "  -o, --output DIR     write the files into DIR (created; files there replaced)\n"
            "  --name NAME          base name of the files (default: MODEL_SCHEME)\n"
            "  --plot FMT           also render the plot with gnuplot: png, svg or pdf\n"
@@ -378,6 +382,7 @@ static int extra(void *ctx, int opt, const char *arg)
     case OPT_LIMIT_ABS: o->limit_abs = arg; return 0;
     case OPT_INPUT: o->input = arg; return 0;
     case OPT_START: o->start = arg; return 0;
+    case OPT_FMU_LOG: o->fmu_log = 1; return 0;
     case OPT_RATE:
         if (o->nrate == sizeof o->rate / sizeof o->rate[0])
             return 1;
@@ -640,6 +645,7 @@ int cmd_simulate(int argc, char **argv)
         {"rate", required_argument, NULL, OPT_RATE}, {"input", required_argument, NULL, OPT_INPUT},
         {"start", required_argument, NULL, OPT_START},
         {"limit-abs", required_argument, NULL, OPT_LIMIT_ABS},
+        {"fmu-log", no_argument, NULL, OPT_FMU_LOG},
         {0, 0, 0, 0}};
     struct sim_opts o = {0};
     cli_case cs = {0};
@@ -837,6 +843,8 @@ int cmd_simulate(int argc, char **argv)
             st = cosa_fmu_open(fpath, &fmus[i], err, sizeof err);
             if (st == COSA_OK)
                 st = cosa_unit_fmu_create(fmus[i], sub, &units[i]);
+            if (st == COSA_OK && o.fmu_log) /* loggingOn, messages on stderr */
+                st = cosa_unit_fmu_set_logger(units[i], sim_fmu_log, (void *)cmd);
             /* its parameters as set (--set NAME.VAR=VALUE); the states' start
              * values come with the start on the reference */
             const char *pv;
@@ -885,6 +893,8 @@ int cmd_simulate(int argc, char **argv)
     }
     if (nfmu && !o.lin)
         mopt.lin_at_end = 1;
+    if (nfmu)
+        sim_fmu_horizon(cmd, fmus, m, par, sm.nsub, (double)(nsamples - 1) * dt);
     if (nfmu)
         mopt.step_gains = sgain;
     if (st == COSA_EUNSUPPORTED) {
@@ -999,6 +1009,7 @@ int cmd_simulate(int argc, char **argv)
         rc = st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
         goto out;
     }
+    sim_fmu_warnings(cmd, units, fmus, sm.nsub);
     char idesc[96];
     if (cosa_integrator_is_adaptive(integ.kind))
         snprintf(idesc, sizeof idesc, "%s rtol %g", cosa_integrator_name(integ.kind), integ.rtol);

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "energy_cli.h"
 #include "ref_csv.h"
+#include "sim_csv.h"
 #include "sim_fmu.h"
 #include "sweep_cli.h"
 #include "varorder_cli.h"
@@ -22,13 +23,14 @@ struct sim_opts {
     const char *outorder, *ref, *jacobian;
     const char *mu, *nu, *limit, *limit_abs; /* energy correction (--mu, --nu, --limit) */
     const char *input, *start;    /* --input poly|held, --start reference|initial */
+    const char *outputs, *interval; /* --outputs LIST, --output-interval DT  */
     const char *rate[ECLI_MAX_RATES]; /* --rate NAME=K */
     size_t nrate;
     int fd, energy, fmu_log;
 };
 
 enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT, OPT_RATE, OPT_INPUT, OPT_START,
-       OPT_LIMIT_ABS, OPT_FMU_LOG };
+       OPT_LIMIT_ABS, OPT_FMU_LOG, OPT_OUTPUTS, OPT_OUTPUT_INTERVAL };
 
 static void help(void)
 {
@@ -383,6 +385,8 @@ static int extra(void *ctx, int opt, const char *arg)
     case OPT_INPUT: o->input = arg; return 0;
     case OPT_START: o->start = arg; return 0;
     case OPT_FMU_LOG: o->fmu_log = 1; return 0;
+    case OPT_OUTPUTS: o->outputs = arg; return 0;
+    case OPT_OUTPUT_INTERVAL: o->interval = arg; return 0;
     case OPT_RATE:
         if (o->nrate == sizeof o->rate / sizeof o->rate[0])
             return 1;
@@ -409,11 +413,6 @@ static const char *out_name(const cosa_model *m, const double *par, size_t k)
     return m->output_name ? m->output_name(m, par, k) : NULL;
 }
 
-static const char *in_name(const cosa_model *m, const double *par, size_t k)
-{
-    return m->input_name ? m->input_name(m, par, k) : NULL;
-}
-
 /* --ref FILE.csv: the reference from a file (analysis/ref_csv.c) at the macro
  * points; the states from the file, or for a scheme of order 0 (which starts
  * at t = 0) from the model's x0 when the file has none. */
@@ -422,7 +421,7 @@ static int read_reference(const char *cmd, const char *path, const cosa_model *m
                           const double *x0, double dt, size_t nsamples, cosa_reftraj **ref)
 {
     const size_t nx = cosa_unitset_nx(set), ny = cosa_unitset_ny(set);
-    const char **names = calloc(2 * nx + ny + 1, sizeof *names);
+    const char **names = calloc(2 * nx + 2 * ny + 1, sizeof *names);
     char **own = calloc(nx + ny + 1, sizeof *own);
     double *t = NULL, *X = NULL, *Y = NULL;
     size_t n = 0;
@@ -431,7 +430,7 @@ static int read_reference(const char *cmd, const char *path, const cosa_model *m
         cli_error(cmd, "out of memory");
         goto done;
     }
-    ref_csv_names nm = {ny, nx, names, names + ny, names + ny + nx};
+    ref_csv_names nm = {ny, nx, names, names + ny, names + ny + nx, names + ny + 2 * nx};
     /* names: the model's, else y1.., x1.. (as the trajectory file's columns) */
     for (size_t k = 0; k < ny + nx; k++) {
         const int isy = k < ny;
@@ -447,10 +446,12 @@ static int read_reference(const char *cmd, const char *path, const cosa_model *m
         names[k] = nmk;
     }
     for (size_t i = 0; i < cosa_unitset_count(set); i++) {
-        size_t ox;
-        cosa_unitset_offsets(set, i, &ox, NULL, NULL);
+        size_t ox, oy;
+        cosa_unitset_offsets(set, i, &ox, NULL, &oy);
         for (size_t j = 0; j < cosa_unit_nx(cosa_unitset_unit(set, i)); j++)
             names[ny + nx + ox + j] = m->sub_name ? m->sub_name(m, par, i) : NULL;
+        for (size_t j = 0; j < cosa_unit_ny(cosa_unitset_unit(set, i)); j++)
+            names[ny + 2 * nx + oy + j] = m->sub_name ? m->sub_name(m, par, i) : NULL;
     }
     if ((rc = ref_csv_read(cmd, path, &nm, &t, &X, &Y, &n)) != CLI_OK)
         goto done;
@@ -539,77 +540,6 @@ static int positive(const char *cmd, const char *opt, const char *text, double *
     return CLI_OK;
 }
 
-/* "name" or "NAMEk" (1-based) when the model has no name for entry k. */
-static void col_name(char *buf, size_t size, const char *prefix, const char *name, size_t k)
-{
-    if (name)
-        snprintf(buf, size, "%s.%s", prefix, name);
-    else
-        snprintf(buf, size, "%s%zu", prefix, k + 1);
-}
-
-static int write_csv(const char *cmd, const char *path, const cli_model *cm,
-                     const struct sim_systems *sm, const char *scheme, const char *integ,
-                     const char *refdesc, double dt, double tend, const cosa_cosim_result *r)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
-    const cosa_model *m = cm->model;
-    const double *par = cm->par;
-    fprintf(f, "# cosa %s simulate\n# model %s\n", cosa_version(), m->name);
-    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
-    for (size_t i = 0; i < m->nparam; i++)
-        fprintf(f, "# param %s %s\n", m->params[i].name, cli_num(b1, sizeof b1, par[i]));
-    cli_assume_print(f, "# ", cm);
-    fprintf(f, "# scheme %s\n# integrator %s\n# reference %s\n", scheme, integ, refdesc);
-    fprintf(f, "# dt %s\n# tend %s\n# steps %zu of %zu\n", cli_num(b1, sizeof b1, dt),
-            cli_num(b2, sizeof b2, tend), r->ndone, r->nsteps);
-    if (r->diverged)
-        fprintf(f, "# status diverged t=%.15g (%s)\n", r->t_diverged, r->reason);
-    else
-        fprintf(f, "# status ok\n");
-    fprintf(f, "# e_global %.17g\n", r->e_global);
-    fprintf(f, "# columns: t [s]; u.* input at the start of the macro step (L ybar + du); "
-               "y.* raw outputs; ybar.* corrected outputs; du.* state-correction offsets; "
-               "ref.* monolithic reference outputs\n");
-    char nm[128];
-    fprintf(f, "t");
-    for (size_t k = 0; k < sm->nu; k++)
-        col_name(nm, sizeof nm, "u", in_name(m, par, k), k), fprintf(f, ",%s", nm);
-    const char *pre[3] = {"y", "ybar", NULL};
-    for (int b = 0; b < 2; b++)
-        for (size_t k = 0; k < sm->ny; k++)
-            col_name(nm, sizeof nm, pre[b], out_name(m, par, k), k), fprintf(f, ",%s", nm);
-    for (size_t k = 0; k < sm->nu; k++)
-        col_name(nm, sizeof nm, "du", in_name(m, par, k), k), fprintf(f, ",%s", nm);
-    for (size_t k = 0; k < sm->ny; k++)
-        col_name(nm, sizeof nm, "ref", out_name(m, par, k), k), fprintf(f, ",%s", nm);
-    fputc('\n', f);
-    const size_t nu = sm->nu, ny = sm->ny;
-    for (size_t n = 0; n <= r->ndone; n++) {
-        fprintf(f, "%.17g", r->t[n]);
-        for (size_t k = 0; k < nu; k++)
-            fprintf(f, ",%.17g", r->u[k + n * nu]);
-        for (size_t k = 0; k < ny; k++)
-            fprintf(f, ",%.17g", r->y[k + n * ny]);
-        for (size_t k = 0; k < ny; k++)
-            fprintf(f, ",%.17g", r->ybar[k + n * ny]);
-        for (size_t k = 0; k < nu; k++)
-            fprintf(f, ",%.17g", r->du[k + n * nu]);
-        for (size_t k = 0; k < ny; k++)
-            fprintf(f, ",%.17g", r->yref[k + n * ny]);
-        fputc('\n', f);
-    }
-    if (fclose(f) != 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
-    return CLI_OK;
-}
-
 /* Progress of the run: an observer counting committed macro steps. */
 struct step_progress {
     cli_progress *p;
@@ -646,6 +576,8 @@ int cmd_simulate(int argc, char **argv)
         {"start", required_argument, NULL, OPT_START},
         {"limit-abs", required_argument, NULL, OPT_LIMIT_ABS},
         {"fmu-log", no_argument, NULL, OPT_FMU_LOG},
+        {"outputs", required_argument, NULL, OPT_OUTPUTS},
+        {"output-interval", required_argument, NULL, OPT_OUTPUT_INTERVAL},
         {0, 0, 0, 0}};
     struct sim_opts o = {0};
     cli_case cs = {0};
@@ -658,6 +590,7 @@ int cmd_simulate(int argc, char **argv)
     cosa_unitset *set = NULL;
     cosa_reftraj *ref = NULL;
     cosa_cosim_result *res = NULL;
+    sim_csv cols = {0};
     cosa_scheme scheme;
     double dt, tend = 0.0, refrtol = 1e-12;
     int ac = 0;
@@ -893,8 +826,7 @@ int cmd_simulate(int argc, char **argv)
     }
     if (nfmu && !o.lin)
         mopt.lin_at_end = 1;
-    if (nfmu)
-        sim_fmu_horizon(cmd, fmus, m, par, sm.nsub, (double)(nsamples - 1) * dt);
+
     if (nfmu)
         mopt.step_gains = sgain;
     if (st == COSA_EUNSUPPORTED) {
@@ -908,6 +840,21 @@ int cmd_simulate(int argc, char **argv)
     if (st != COSA_OK) {
         cli_error(cmd, "cannot create the units: %s", cosa_strerror(st));
         rc = CLI_EFAIL;
+        goto out;
+    }
+    /* the trajectory file's columns: named by subsystem, --outputs, --output-interval */
+    if ((o.outputs || o.interval) && !o.output && !o.plot) {
+        cli_error(cmd, "--%s: no trajectory file to write (give -o DIR or --plot)",
+                  o.outputs ? "outputs" : "output-interval");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if ((o.output || o.plot) &&
+        (rc = sim_csv_init(cmd, m, par, set, o.outputs, o.interval, dt, &cols)) != CLI_OK)
+        goto out;
+    if (o.plot && cols.nysel == 0) {
+        cli_error(cmd, "--plot: --outputs names no output to plot");
+        rc = CLI_EUSAGE;
         goto out;
     }
 
@@ -1009,6 +956,8 @@ int cmd_simulate(int argc, char **argv)
         rc = st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
         goto out;
     }
+    /* notes (stderr) once the run has succeeded: errors stay one line */
+    sim_fmu_horizon(cmd, fmus, m, par, sm.nsub, (double)(nsamples - 1) * dt);
     sim_fmu_warnings(cmd, units, fmus, sm.nsub);
     char idesc[96];
     if (cosa_integrator_is_adaptive(integ.kind))
@@ -1073,25 +1022,23 @@ int cmd_simulate(int argc, char **argv)
     if (o.output || o.plot) {
         char path[1024];
         if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
-            (rc = write_csv(cmd, path, &cs.mod, &sm, sname, idesc, refdesc, dt, tend, res)) !=
-                CLI_OK)
+            (rc = sim_csv_write(cmd, path, &cs.mod, &cols, sname, idesc, refdesc, dt, tend,
+                                res)) != CLI_OK)
             goto out;
         printf("file %s\n", path);
         char names[2048] = "", title[512], comment[1024], ycol[32], rcol[32];
         for (size_t k = 0; k < sm.ny; k++) {
-            char nm[128];
-            const char *n = out_name(m, par, k);
-            if (n)
-                snprintf(nm, sizeof nm, "%s", n);
-            else
-                snprintf(nm, sizeof nm, "y%zu", k + 1);
+            if (!cols.ysel[k])
+                continue;
+            const char *nm = cols.yname[k];
             if (strlen(names) + strlen(nm) + 2 < sizeof names) {
-                strcat(names, k ? " " : "");
+                strcat(names, names[0] ? " " : "");
                 strcat(names, nm);
             }
         }
-        snprintf(ycol, sizeof ycol, "%zu", 2 + sm.nu + sm.ny);
-        snprintf(rcol, sizeof rcol, "%zu", 2 + 2 * sm.nu + 2 * sm.ny);
+        /* the corrected outputs and the reference (plots/simulate.gp) */
+        snprintf(ycol, sizeof ycol, "%zu", 2 + cols.nusel + cols.nysel);
+        snprintf(rcol, sizeof rcol, "%zu", 2 + 2 * cols.nusel + 2 * cols.nysel);
         char sets[384];
         scli_title_sets(&cs.mod, NULL, 0, sets, sizeof sets);
         char rdesc[160] = "";
@@ -1148,6 +1095,7 @@ int cmd_simulate(int argc, char **argv)
     }
     rc = CLI_OK;
 out:
+    sim_csv_free(&cols);
     cosa_cosim_result_free(res);
     cosa_reftraj_free(ref);
     cosa_unitset_free(set);

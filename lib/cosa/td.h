@@ -1142,6 +1142,11 @@ double cosa_fmu_stop_time(const cosa_fmu *fmu);
  * instance initialised at that time with those states as start values
  * (assumes no hidden state beyond states and parameters); snapshots need
  * get/set FMU state.
+ * An fmi3DoStep whose lastSuccessfulTime is not t + h (to rounding) fails
+ * with COSA_EFMU; one that was given a polynomial of degree >= 1 and never
+ * asked for its inputs inside the step (intermediate update declared, not
+ * used) with COSA_EUNSUPPORTED.  The FMU gets its resources/ directory at
+ * instantiation (3.0: a path ending in '/'; 2.0: a file:// URI).
  * A failing FMU call gives COSA_EFMU and one line in cosa_unit_message;
  * when the first instantiation fails, create returns COSA_EFMU with *out
  * set nonetheless, so that cosa_unit_message says why (free it). */

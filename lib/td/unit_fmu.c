@@ -16,9 +16,12 @@
  * directional derivatives (unknowns: state derivatives and outputs; knowns:
  * states and inputs).  Snapshots use get/set FMU state when the FMU can.
  * Any FMU call that returns Discard, Error or Fatal (or doStep asking for
- * an event, termination or an early return) fails the step with one line:
+ * an event, termination or an early return, reporting a lastSuccessfulTime
+ * other than t + h, or never asking for the inputs of a polynomial of
+ * degree >= 1 through intermediate update) fails the step with one line:
  * the instance, the function, the time, the status and the last message
- * the FMU logged. */
+ * the FMU logged.  The first Warning is kept; with a logger (--fmu-log) the
+ * FMU is instantiated with loggingOn and every message is passed on. */
 #define _GNU_SOURCE
 #include "td/fmu_impl.h"
 #include "td/unit_impl.h"

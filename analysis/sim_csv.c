@@ -23,8 +23,6 @@ void sim_csv_free(sim_csv *c)
     free(c->uname);
     free(c->yname);
     free(c->xname);
-    free(c->ysub);
-    free(c->yshort);
     free(c->usel);
     free(c->anon);
     memset(c, 0, sizeof *c);
@@ -141,11 +139,9 @@ int sim_csv_init(const char *cmd, const cosa_model *m, const double *par,
     c->uname = calloc(c->nu + 1, sizeof *c->uname);
     c->yname = calloc(c->ny + 1, sizeof *c->yname);
     c->xname = calloc(c->nx + 1, sizeof *c->xname);
-    c->ysub = calloc(c->ny + 1, sizeof *c->ysub);
-    c->yshort = calloc(c->ny + 1, sizeof *c->yshort);
     c->usel = calloc(c->nu + c->ny + c->nx + 1, 1);
     c->anon = calloc(c->nu + c->ny + c->nx + 1, 1);
-    if (!c->uname || !c->yname || !c->xname || !c->ysub || !c->yshort || !c->usel || !c->anon)
+    if (!c->uname || !c->yname || !c->xname || !c->usel || !c->anon)
         goto nomem;
     c->ysel = c->usel + c->nu;
     c->xsel = c->ysel + c->ny;
@@ -163,8 +159,6 @@ int sim_csv_init(const char *cmd, const cosa_model *m, const double *par,
         for (size_t j = 0; j < cosa_unit_ny(u); j++) {
             const char *nm = m->output_name ? m->output_name(m, par, oy + j) : NULL;
             c->anon[c->nu + oy + j] = !nm;
-            c->ysub[oy + j] = sub;
-            c->yshort[oy + j] = nm;
             if (!(c->yname[oy + j] = qualified(sub, nm, "y", oy + j)))
                 goto nomem;
         }

@@ -11,8 +11,6 @@
 typedef struct sim_csv {
     size_t nu, ny, nx;
     char **uname, **yname, **xname;   /* qualified names (nu, ny, nx)          */
-    const char **ysub;                /* ny: the subsystem of each output      */
-    const char **yshort;              /* ny: the model's output names          */
     unsigned char *usel, *ysel, *xsel; /* in the file: without --outputs every
                                           input and output, no state          */
     unsigned char *anon;              /* nu + ny + nx: the model has no name  */

@@ -769,5 +769,6 @@ const char *cosa_unit_fmu_warning(const cosa_unit *u)
     if (!u || cosa_unit_get_type(u)->step != fmu_step)
         return NULL;
     const fmu_unit *f = cosa_unit_impl(u);
-    return f->warning;
+    /* the unit's own, else its second instance's */
+    return f->warning[0] || !f->helper ? f->warning : cosa_unit_fmu_warning(f->helper);
 }

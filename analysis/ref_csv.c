@@ -82,6 +82,19 @@ static long output_column(char *const *h, size_t nh, const ref_csv_names *nm, si
     return c >= 0 ? c : column(h, nh, NULL, nm->y[k]);
 }
 
+static void no_output_column(const char *cmd, const char *path, size_t lineno,
+                             const ref_csv_names *nm, size_t k)
+{
+    const char *sb = nm->ysub && nm->ysub[k] ? nm->ysub[k] : NULL;
+    if (sb)
+        cli_error(cmd, "--ref %s:%zu: no column for output '%s' of %s (named 'ref.%s.%s' or "
+                       "'%s.%s', or where the name is unique 'ref.%s' or '%s')", path, lineno,
+                  nm->y[k], sb, sb, nm->y[k], sb, nm->y[k], nm->y[k], nm->y[k]);
+    else
+        cli_error(cmd, "--ref %s:%zu: no column for output '%s' (named '%s' or 'ref.%s')", path,
+                  lineno, nm->y[k], nm->y[k], nm->y[k]);
+}
+
 int ref_csv_read(const char *cmd, const char *path, const ref_csv_names *nm, double **t,
                  double **X, double **Y, size_t *n)
 {
@@ -129,15 +142,7 @@ int ref_csv_read(const char *cmd, const char *path, const ref_csv_names *nm, dou
             for (size_t k = 0; k < nm->ny; k++) {
                 ycol[k] = output_column(h, nh, nm, k);
                 if (ycol[k] < 0) {
-                    const char *sb = nm->ysub && nm->ysub[k] ? nm->ysub[k] : NULL;
-                    if (sb)
-                        cli_error(cmd, "--ref %s:%zu: no column for output '%s' of %s (named "
-                                       "'ref.%s.%s' or '%s.%s', or where the name is unique "
-                                       "'ref.%s' or '%s')", path, lineno, nm->y[k], sb, sb,
-                                  nm->y[k], sb, nm->y[k], nm->y[k], nm->y[k]);
-                    else
-                        cli_error(cmd, "--ref %s:%zu: no column for output '%s' (named '%s' or "
-                                       "'ref.%s')", path, lineno, nm->y[k], nm->y[k], nm->y[k]);
+                    no_output_column(cmd, path, lineno, nm, k);
                     goto out;
                 }
             }

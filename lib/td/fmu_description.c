@@ -218,6 +218,58 @@ static int push(size_t **arr, size_t *n, size_t v)
     return 0;
 }
 
+/* ModelStructure's state derivatives (pos: the 1-based ScalarVariable
+ * index of every variable, FMI 2.0) into d->states and d->derivs; 0 or -1. */
+static int model_structure(xmlNode *root, fmu_description *d, const unsigned long *pos,
+                           char *err, size_t errsize)
+{
+    int rc = 0;
+    size_t nder = 0;
+    xmlNode *ms = child(root, "ModelStructure");
+    xmlNode *outs = d->version == 2 ? child(ms, "Outputs") : ms;
+    xmlNode *ders = d->version == 2 ? child(ms, "Derivatives") : ms;
+    const char *out_tag = d->version == 3 ? "Output" : "Unknown";
+    const char *der_tag = d->version == 3 ? "ContinuousStateDerivative" : "Unknown";
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        xmlNode *list = pass ? ders : outs;
+        for (xmlNode *n = list ? list->children : NULL; n && rc == 0; n = n->next) {
+            if (!is(n, pass ? der_tag : out_tag))
+                continue;
+            unsigned long ref;
+            long v = -1;
+            if (attr_uint(n, d->version == 3 ? "valueReference" : "index", &ref) == 0) {
+                if (d->version == 3)
+                    v = by_vr(d, ref);
+                else
+                    for (size_t j = 0; j < d->nvar; j++)
+                        if (pos[j] == ref)
+                            v = (long)j;
+            }
+            if (pass == 0)
+                continue; /* outputs are taken from the causality below (outputs of
+                             other types than Float64/Real are not cosa's) */
+            if (v < 0) {
+                snprintf(err, errsize, "ModelStructure: a derivative refers to no Float64/Real "
+                         "variable");
+                rc = -1;
+                break;
+            }
+            if (d->vars[v].derivative_of < 0) {
+                snprintf(err, errsize, "ModelStructure: '%.100s' is listed as a derivative but "
+                         "has no derivative attribute", d->vars[v].name);
+                rc = -1;
+                break;
+            }
+            if (push(&d->states, &d->nstate, (size_t)d->vars[v].derivative_of) ||
+                push(&d->derivs, &nder, (size_t)v)) {
+                snprintf(err, errsize, "out of memory");
+                rc = -1;
+            }
+        }
+    }
+    return rc;
+}
+
 static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
 {
     if (!is(root, "fmiModelDescription")) {
@@ -269,7 +321,7 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     /* raw derivative attributes, and for 2.0 the ScalarVariable index of
      * every Real (1-based over all ScalarVariables) */
     unsigned long *raw = NULL, *pos = NULL;
-    size_t k2 = 0, nder = 0;
+    size_t k2 = 0;
     int rc = 0;
     for (xmlNode *n = mv->children; n && rc == 0; n = n->next) {
         xmlNode *typed = NULL;
@@ -348,49 +400,8 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
         }
         d->vars[i].derivative_of = s;
     }
-    /* ModelStructure: outputs and state derivatives */
-    xmlNode *ms = child(root, "ModelStructure");
-    xmlNode *outs = d->version == 2 ? child(ms, "Outputs") : ms;
-    xmlNode *ders = d->version == 2 ? child(ms, "Derivatives") : ms;
-    const char *out_tag = d->version == 3 ? "Output" : "Unknown";
-    const char *der_tag = d->version == 3 ? "ContinuousStateDerivative" : "Unknown";
-    for (int pass = 0; pass < 2 && rc == 0; pass++) {
-        xmlNode *list = pass ? ders : outs;
-        for (xmlNode *n = list ? list->children : NULL; n && rc == 0; n = n->next) {
-            if (!is(n, pass ? der_tag : out_tag))
-                continue;
-            unsigned long ref;
-            long v = -1;
-            if (attr_uint(n, d->version == 3 ? "valueReference" : "index", &ref) == 0) {
-                if (d->version == 3)
-                    v = by_vr(d, ref);
-                else
-                    for (size_t j = 0; j < d->nvar; j++)
-                        if (pos[j] == ref)
-                            v = (long)j;
-            }
-            if (pass == 0)
-                continue; /* outputs are taken from the causality below (outputs of
-                             other types than Float64/Real are not cosa's) */
-            if (v < 0) {
-                snprintf(err, errsize, "ModelStructure: a derivative refers to no Float64/Real "
-                         "variable");
-                rc = -1;
-                break;
-            }
-            if (d->vars[v].derivative_of < 0) {
-                snprintf(err, errsize, "ModelStructure: '%.100s' is listed as a derivative but "
-                         "has no derivative attribute", d->vars[v].name);
-                rc = -1;
-                break;
-            }
-            if (push(&d->states, &d->nstate, (size_t)d->vars[v].derivative_of) ||
-                push(&d->derivs, &nder, (size_t)v)) {
-                snprintf(err, errsize, "out of memory");
-                rc = -1;
-            }
-        }
-    }
+    if (rc == 0)
+        rc = model_structure(root, d, pos, err, errsize);
     free(raw);
     free(pos);
     for (size_t i = 0; rc == 0 && i < d->nvar; i++) {

@@ -464,13 +464,14 @@ static int write_json(const char *cmd, const scli_out *out, const struct advise_
     int rc;
     if ((rc = scli_out_path(cmd, out, "advice.json", path, sizeof path)) != CLI_OK)
         return rc;
-    FILE *f = fopen(path, "w");
+    outfile of;
+    FILE *f = outfile_open(&of, path, 0);
     if (!f) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
     advise_json_write(f, ji, rows, n);
-    if (fclose(f) != 0) {
+    if (outfile_commit(&of) != 0) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }

@@ -5,35 +5,150 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void help(void)
 {
-    printf("Usage: cosa fmu-info FILE.fmu\n\n"
+    printf("Usage: cosa fmu-info [--name SUB] FILE.fmu\n\n"
            "Open an FMI 3.0 or 2.0 co-simulation FMU as cosa's importer does (unzip into a\n"
            "private temporary directory, read modelDescription.xml, load the binary for\n"
            "this platform and resolve its functions) and print what it found:\n"
            "  fmi VERSION, model NAME, identifier ID, capabilities (get-set-state,\n"
            "  directional-derivatives, interpolate-inputs, intermediate-update,\n"
-           "  variable-step), then one line per continuous state, input, output and\n"
-           "  parameter: KIND NAME vr=VALUE_REFERENCE [start=VALUE]\n"
+           "  variable-step), default-experiment start=T0 stop=T1 (when given), then one\n"
+           "  line per variable: KIND NAME vr=VALUE_REFERENCE [start=VALUE] [set=SUB.VAR]\n"
+           "  with KIND state, input, output, parameter (the continuous states, inputs\n"
+           "  and outputs and the parameters cosa uses), derivative (of a state) or\n"
+           "  unused (with the reason: its type, variability or causality).\n"
+           "  set=SUB.VAR is the model parameter of an 'fmu SUB = FILE.fmu' subsystem\n"
+           "  (--set SUB.VAR=VALUE, map axes): parameters and states' start values\n"
+           "  --name SUB   the subsystem name shown in set= (default SUB)\n"
            "A broken FMU gives one line naming the file and what is wrong, exit code 2\n"
            "(1 if the file cannot be read); the temporary directory is always removed.\n");
 }
 
-static void line(const char *kind, const cosa_fmu_var *v)
+/* The model-file name of an FMU variable (models/modelfile_fmu.c): characters
+ * other than letters, digits and '_' become '_', and a name that does not
+ * start with a letter or '_' gets a leading '_'. */
+static void ident(char *buf, size_t size, const char *name)
+{
+    size_t n = 0;
+    if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') ||
+          name[0] == '_') && n + 1 < size)
+        buf[n++] = '_';
+    for (const char *c = name; *c && n + 1 < size; c++) {
+        const int ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                       (*c >= '0' && *c <= '9') || *c == '_';
+        buf[n++] = ok ? *c : '_';
+    }
+    buf[n] = '\0';
+}
+
+static void line(const char *kind, const cosa_fmu_var *v, const char *sub, const char *extra)
 {
     char b[32];
     printf("%-10s %-20s vr=%u", kind, v->name, v->vr);
     if (v->has_start)
         printf(" start=%s", cli_num(b, sizeof b, v->start));
-    printf("\n");
+    if (sub) {
+        char id[256];
+        ident(id, sizeof id, v->name);
+        printf(" set=%s.%s", sub, id);
+    }
+    printf("%s%s\n", extra ? " " : "", extra ? extra : "");
+}
+
+static const char *const causality_name[] = {"parameter", "calculated parameter", "input",
+                                             "output", "local", "independent",
+                                             "structural parameter"};
+static const char *const variability_name[] = {"constant", "fixed", "tunable", "discrete",
+                                               "continuous"};
+
+/* Why cosa does not use the Float64/Real variable v (not a state, its
+ * derivative, a continuous input or output, or a parameter with a start). */
+static const char *why_unused(const cosa_fmu_var *v, char *buf, size_t size)
+{
+    const char *c = v->causality >= 0 && v->causality <= 6 ? causality_name[v->causality] : "?";
+    const char *va = v->variability >= 0 && v->variability <= 4
+                         ? variability_name[v->variability] : "?";
+    if (v->causality == COSA_FMU_INPUT || v->causality == COSA_FMU_OUTPUT)
+        snprintf(buf, size, "(%s %s: cosa couples continuous inputs and outputs only)", va, c);
+    else if (v->causality == COSA_FMU_PARAMETER && !v->has_start)
+        snprintf(buf, size, "(parameter without a start value)");
+    else if (v->causality == COSA_FMU_PARAMETER)
+        snprintf(buf, size, "(%s parameter: only fixed and tunable ones are model parameters)",
+                 va);
+    else if (v->causality == COSA_FMU_INDEPENDENT)
+        snprintf(buf, size, "(independent: the time)");
+    else
+        snprintf(buf, size, "(%s %s: not a state, input, output or parameter)", va, c);
+    return buf;
+}
+
+/* The variables cosa does not read at all: other types and arrays. */
+static void other_lines(const cosa_fmu *f)
+{
+    for (size_t i = 0; i < cosa_fmu_nother(f); i++) {
+        const cosa_fmu_other *o = cosa_fmu_other_at(f, i);
+        const int c = o->causality, va = o->variability;
+        printf("%-10s %-20s vr=%u (%s %s %s: cosa reads %s)\n", "unused", o->name, o->vr,
+               va >= 0 && va <= 4 ? variability_name[va] : "?", o->type,
+               c >= 0 && c <= 6 ? causality_name[c] : "?",
+               strstr(o->type, "array") ? "scalar variables only"
+                                        : cosa_fmu_version(f) == 3 ? "Float64 variables only"
+                                                                   : "Real variables only");
+    }
+}
+
+/* Every variable: the states, inputs, outputs and parameters cosa uses
+ * (README "FMU import"), the derivatives, then the unused ones. */
+static void var_lines(const cosa_fmu *f, const char *sub)
+{
+    const size_t nv = cosa_fmu_nvar(f);
+    unsigned char *used = calloc(nv + 1, 1);
+    if (!used)
+        return;
+    for (size_t i = 0; i < cosa_fmu_nstate(f); i++) {
+        line("state", cosa_fmu_var_at(f, cosa_fmu_state(f, i)), sub, NULL);
+        used[cosa_fmu_state(f, i)] = used[cosa_fmu_state_derivative(f, i)] = 1;
+    }
+    for (size_t i = 0; i < cosa_fmu_ninput(f); i++) {
+        line("input", cosa_fmu_var_at(f, cosa_fmu_input(f, i)), NULL, NULL);
+        used[cosa_fmu_input(f, i)] = 1;
+    }
+    for (size_t i = 0; i < cosa_fmu_noutput(f); i++) {
+        line("output", cosa_fmu_var_at(f, cosa_fmu_output(f, i)), NULL, NULL);
+        used[cosa_fmu_output(f, i)] = 1;
+    }
+    for (size_t i = 0; i < nv; i++) {
+        const cosa_fmu_var *v = cosa_fmu_var_at(f, i);
+        if (v->causality == COSA_FMU_PARAMETER && v->has_start &&
+            (v->variability == COSA_FMU_FIXED || v->variability == COSA_FMU_TUNABLE)) {
+            line("parameter", v, sub, NULL);
+            used[i] = 1;
+        }
+    }
+    char of[300], why[200];
+    for (size_t i = 0; i < cosa_fmu_nstate(f); i++) {
+        snprintf(of, sizeof of, "of=%s", cosa_fmu_var_at(f, cosa_fmu_state(f, i))->name);
+        line("derivative", cosa_fmu_var_at(f, cosa_fmu_state_derivative(f, i)), NULL, of);
+    }
+    for (size_t i = 0; i < nv; i++)
+        if (!used[i])
+            line("unused", cosa_fmu_var_at(f, i), NULL,
+                 why_unused(cosa_fmu_var_at(f, i), why, sizeof why));
+    other_lines(f);
+    free(used);
 }
 
 int cmd_fmu_info(int argc, char **argv)
 {
     const char *cmd = "fmu-info";
-    static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+    static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
+                                         {"name", required_argument, NULL, 'n'},
+                                         {0, 0, 0, 0}};
+    const char *sub = "SUB";
     int c;
     optind = 1;
     opterr = 0;
@@ -41,6 +156,10 @@ int cmd_fmu_info(int argc, char **argv)
         if (c == 'h') {
             help();
             return CLI_OK;
+        }
+        if (c == 'n') {
+            sub = optarg;
+            continue;
         }
         cli_error(cmd, "unknown option (see 'cosa fmu-info --help')");
         return CLI_EUSAGE;
@@ -72,17 +191,17 @@ int cmd_fmu_info(int argc, char **argv)
             any = 1;
         }
     printf("%s\n", any ? "" : " none");
-    for (size_t i = 0; i < cosa_fmu_nstate(f); i++)
-        line("state", cosa_fmu_var_at(f, cosa_fmu_state(f, i)));
-    for (size_t i = 0; i < cosa_fmu_ninput(f); i++)
-        line("input", cosa_fmu_var_at(f, cosa_fmu_input(f, i)));
-    for (size_t i = 0; i < cosa_fmu_noutput(f); i++)
-        line("output", cosa_fmu_var_at(f, cosa_fmu_output(f, i)));
-    for (size_t i = 0; i < cosa_fmu_nvar(f); i++) {
-        const cosa_fmu_var *v = cosa_fmu_var_at(f, i);
-        if (v->causality == COSA_FMU_PARAMETER)
-            line("parameter", v);
+    const double t0 = cosa_fmu_start_time(f), t1 = cosa_fmu_stop_time(f);
+    if (t0 == t0 || t1 == t1) {
+        char b0[32], b1[32];
+        printf("default-experiment");
+        if (t0 == t0)
+            printf(" start=%s", cli_num(b0, sizeof b0, t0));
+        if (t1 == t1)
+            printf(" stop=%s", cli_num(b1, sizeof b1, t1));
+        printf("\n");
     }
+    var_lines(f, sub);
     cosa_fmu_close(f);
     return CLI_OK;
 }

@@ -6,6 +6,8 @@
 #include "energy_cli.h"
 #include "fmu_notes.h"
 #include "ref_csv.h"
+#include "sim_csv.h"
+#include "sim_fmu.h"
 #include "sweep_cli.h"
 #include "outfile.h"
 #include "varorder_cli.h"
@@ -23,13 +25,14 @@ struct sim_opts {
     const char *outorder, *ref, *jacobian;
     const char *mu, *nu, *limit, *limit_abs; /* energy correction (--mu, --nu, --limit) */
     const char *input, *start;    /* --input poly|held, --start reference|initial */
+    const char *outputs, *interval; /* --outputs LIST, --output-interval DT  */
     const char *rate[ECLI_MAX_RATES]; /* --rate NAME=K */
     size_t nrate;
-    int fd, energy;
+    int fd, energy, fmu_log;
 };
 
 enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT, OPT_RATE, OPT_INPUT, OPT_START,
-       OPT_LIMIT_ABS };
+       OPT_LIMIT_ABS, OPT_FMU_LOG, OPT_OUTPUTS, OPT_OUTPUT_INTERVAL };
 
 static void help(void)
 {
@@ -40,10 +43,11 @@ static void help(void)
            "                     [--linearize start|end] [--fd] [--jacobian dd|fd]\n"
            "                     [--alpha A] [--sequence LIST] [--assume NAME=VALUE]...\n"
            "                     [--rate NAME=K]... [--input poly|held]\n"
-           "                     [--start reference|initial]\n"
+           "                     [--start reference|initial] [--fmu-log]\n"
            "                     [--energy [--mu MU|auto [--nu NU] [--limit FRAC|none]\n"
            "                     [--limit-abs F]]]\n"
            "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n"
+           "                     [--outputs LIST] [--output-interval DT]\n"
            "       cosa simulate --coupling explicit|implicit ...  (the variable-order engine;\n"
            "                     see cosa simulate --coupling explicit --help)\n\n"
            "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
@@ -81,7 +85,8 @@ static void help(void)
            "             when an FMU cannot save its state)\n"
            "With -o DIR (or --plot) it writes NAME.csv (comment header, then a header row\n"
            "and one row per macro point: t, inputs u at the start of the step, raw outputs\n"
-           "y, corrected outputs ybar, state-correction offsets du, reference outputs ref)\n"
+           "y, corrected outputs ybar, state-correction offsets du, reference outputs ref;\n"
+           "columns named PREFIX.SUB.NAME by subsystem, e.g. y.I.s1)\n"
            "and NAME.gp, a gnuplot script of the outputs against the reference (for\n"
            "twomass-nl the s1 panel is the paper's Fig 9).\n\n"
            "%s%s\n%s\nOptions:\n%s"
@@ -107,7 +112,8 @@ static void help(void)
            "                       t = 0 (for nonlinear FMUs, whose linearisation is no\n"
            "                       reference), or a CSV file computed elsewhere: '#'\n"
            "                       comments, a header row naming the columns ('t' or\n"
-           "                       'time'; each output as NAME or ref.NAME; optionally\n"
+           "                       'time'; each output as ref.SUB.NAME or SUB.NAME, or\n"
+           "                       NAME or ref.NAME where NAME is unique; optionally\n"
            "                       every state as x.SUB.NAME, or x.NAME if unique; other\n"
            "                       columns ignored), rows of numbers at increasing times\n"
            "                       covering 0 .. T + p*DT; values at the macro points are\n"
@@ -167,11 +173,21 @@ static void help(void)
            "                       polynomial, step, restore; needs canGetAndSetFMUState);\n"
            "                       default: dd where the FMU has them, else fd.  --fd\n"
            "                       implies fd\n"
+           "  --fmu-log            FMU logging on (loggingOn): every message an FMU logs\n"
+           "                       goes to stderr with the FMU's name (a Warning status is\n"
+           "                       noted once per FMU also without it)\n"
            "  -o, --output DIR     write the files into DIR (created; files there replaced)\n"
            "  --name NAME          base name of the files (default: MODEL_SCHEME)\n"
            "  --plot FMT           also render the plot with gnuplot: png, svg or pdf\n"
            "                       (without -o the files go to the current directory and\n"
            "                       existing ones are not overwritten)\n"
+           "  --outputs LIST       the columns of NAME.csv: comma-separated outputs (their\n"
+           "                       y, ybar and ref columns; also outputs connected to\n"
+           "                       nothing), inputs (u, du) and states (x.SUB.NAME), each\n"
+           "                       as SUB.NAME or NAME where that is unique (default:\n"
+           "                       every input and output, no state)\n"
+           "  --output-interval DT a row every DT seconds (a whole multiple of --dt) and\n"
+           "                       the last one (default: every macro point)\n"
            "%s%s",
            cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_progress_help, cli_help_line);
 }
@@ -384,6 +400,9 @@ static int extra(void *ctx, int opt, const char *arg)
     case OPT_LIMIT_ABS: o->limit_abs = arg; return 0;
     case OPT_INPUT: o->input = arg; return 0;
     case OPT_START: o->start = arg; return 0;
+    case OPT_FMU_LOG: o->fmu_log = 1; return 0;
+    case OPT_OUTPUTS: o->outputs = arg; return 0;
+    case OPT_OUTPUT_INTERVAL: o->interval = arg; return 0;
     case OPT_RATE:
         if (o->nrate == sizeof o->rate / sizeof o->rate[0])
             return 1;
@@ -410,11 +429,6 @@ static const char *out_name(const cosa_model *m, const double *par, size_t k)
     return m->output_name ? m->output_name(m, par, k) : NULL;
 }
 
-static const char *in_name(const cosa_model *m, const double *par, size_t k)
-{
-    return m->input_name ? m->input_name(m, par, k) : NULL;
-}
-
 /* --ref FILE.csv: the reference from a file (analysis/ref_csv.c) at the macro
  * points; the states from the file, or for a scheme of order 0 (which starts
  * at t = 0) from the model's x0 when the file has none. */
@@ -423,7 +437,7 @@ static int read_reference(const char *cmd, const char *path, const cosa_model *m
                           const double *x0, double dt, size_t nsamples, cosa_reftraj **ref)
 {
     const size_t nx = cosa_unitset_nx(set), ny = cosa_unitset_ny(set);
-    const char **names = calloc(2 * nx + ny + 1, sizeof *names);
+    const char **names = calloc(2 * nx + 2 * ny + 1, sizeof *names);
     char **own = calloc(nx + ny + 1, sizeof *own);
     double *t = NULL, *X = NULL, *Y = NULL;
     size_t n = 0;
@@ -432,7 +446,7 @@ static int read_reference(const char *cmd, const char *path, const cosa_model *m
         cli_error(cmd, "out of memory");
         goto done;
     }
-    ref_csv_names nm = {ny, nx, names, names + ny, names + ny + nx};
+    ref_csv_names nm = {ny, nx, names, names + ny, names + ny + nx, names + ny + 2 * nx};
     /* names: the model's, else y1.., x1.. (as the trajectory file's columns) */
     for (size_t k = 0; k < ny + nx; k++) {
         const int isy = k < ny;
@@ -448,10 +462,12 @@ static int read_reference(const char *cmd, const char *path, const cosa_model *m
         names[k] = nmk;
     }
     for (size_t i = 0; i < cosa_unitset_count(set); i++) {
-        size_t ox;
-        cosa_unitset_offsets(set, i, &ox, NULL, NULL);
+        size_t ox, oy;
+        cosa_unitset_offsets(set, i, &ox, NULL, &oy);
         for (size_t j = 0; j < cosa_unit_nx(cosa_unitset_unit(set, i)); j++)
             names[ny + nx + ox + j] = m->sub_name ? m->sub_name(m, par, i) : NULL;
+        for (size_t j = 0; j < cosa_unit_ny(cosa_unitset_unit(set, i)); j++)
+            names[ny + 2 * nx + oy + j] = m->sub_name ? m->sub_name(m, par, i) : NULL;
     }
     if ((rc = ref_csv_read(cmd, path, &nm, &t, &X, &Y, &n)) != CLI_OK)
         goto done;
@@ -529,78 +545,6 @@ static int build_systems(const char *cmd, cli_case *cs, cosa_scheme *s, struct s
     return cli_model_x0(&cs->mod, cmd, nx, &r->x0);
 }
 
-/* "name" or "NAMEk" (1-based) when the model has no name for entry k. */
-static void col_name(char *buf, size_t size, const char *prefix, const char *name, size_t k)
-{
-    if (name)
-        snprintf(buf, size, "%s.%s", prefix, name);
-    else
-        snprintf(buf, size, "%s%zu", prefix, k + 1);
-}
-
-static int write_csv(const char *cmd, const char *path, const cli_model *cm,
-                     const struct sim_systems *sm, const char *scheme, const char *integ,
-                     const char *refdesc, double dt, double tend, const cosa_cosim_result *r)
-{
-    outfile of;
-    FILE *f = outfile_open(&of, path, 0);
-    if (!f) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
-    const cosa_model *m = cm->model;
-    const double *par = cm->par;
-    fprintf(f, "# cosa %s simulate\n# model %s\n", cosa_version(), m->name);
-    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
-    for (size_t i = 0; i < m->nparam; i++)
-        fprintf(f, "# param %s %s\n", m->params[i].name, cli_num(b1, sizeof b1, par[i]));
-    cli_assume_print(f, "# ", cm);
-    fprintf(f, "# scheme %s\n# integrator %s\n# reference %s\n", scheme, integ, refdesc);
-    fprintf(f, "# dt %s\n# tend %s\n# steps %zu of %zu\n", cli_num(b1, sizeof b1, dt),
-            cli_num(b2, sizeof b2, tend), r->ndone, r->nsteps);
-    if (r->diverged)
-        fprintf(f, "# status diverged t=%.15g (%s)\n", r->t_diverged, r->reason);
-    else
-        fprintf(f, "# status ok\n");
-    fprintf(f, "# e_global %.17g\n", r->e_global);
-    fprintf(f, "# columns: t [s]; u.* input at the start of the macro step (L ybar + du); "
-               "y.* raw outputs; ybar.* corrected outputs; du.* state-correction offsets; "
-               "ref.* monolithic reference outputs\n");
-    char nm[128];
-    fprintf(f, "t");
-    for (size_t k = 0; k < sm->nu; k++)
-        col_name(nm, sizeof nm, "u", in_name(m, par, k), k), fprintf(f, ",%s", nm);
-    const char *pre[3] = {"y", "ybar", NULL};
-    for (int b = 0; b < 2; b++)
-        for (size_t k = 0; k < sm->ny; k++)
-            col_name(nm, sizeof nm, pre[b], out_name(m, par, k), k), fprintf(f, ",%s", nm);
-    for (size_t k = 0; k < sm->nu; k++)
-        col_name(nm, sizeof nm, "du", in_name(m, par, k), k), fprintf(f, ",%s", nm);
-    for (size_t k = 0; k < sm->ny; k++)
-        col_name(nm, sizeof nm, "ref", out_name(m, par, k), k), fprintf(f, ",%s", nm);
-    fputc('\n', f);
-    const size_t nu = sm->nu, ny = sm->ny;
-    for (size_t n = 0; n <= r->ndone; n++) {
-        fprintf(f, "%.17g", r->t[n]);
-        for (size_t k = 0; k < nu; k++)
-            fprintf(f, ",%.17g", r->u[k + n * nu]);
-        for (size_t k = 0; k < ny; k++)
-            fprintf(f, ",%.17g", r->y[k + n * ny]);
-        for (size_t k = 0; k < ny; k++)
-            fprintf(f, ",%.17g", r->ybar[k + n * ny]);
-        for (size_t k = 0; k < nu; k++)
-            fprintf(f, ",%.17g", r->du[k + n * nu]);
-        for (size_t k = 0; k < ny; k++)
-            fprintf(f, ",%.17g", r->yref[k + n * ny]);
-        fputc('\n', f);
-    }
-    if (outfile_commit(&of) != 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
-    return CLI_OK;
-}
-
 /* Progress of the run: an observer counting committed macro steps. */
 struct step_progress {
     cli_progress *p;
@@ -636,6 +580,9 @@ int cmd_simulate(int argc, char **argv)
         {"rate", required_argument, NULL, OPT_RATE}, {"input", required_argument, NULL, OPT_INPUT},
         {"start", required_argument, NULL, OPT_START},
         {"limit-abs", required_argument, NULL, OPT_LIMIT_ABS},
+        {"fmu-log", no_argument, NULL, OPT_FMU_LOG},
+        {"outputs", required_argument, NULL, OPT_OUTPUTS},
+        {"output-interval", required_argument, NULL, OPT_OUTPUT_INTERVAL},
         {0, 0, 0, 0}};
     struct sim_opts o = {0};
     cli_case cs = {0};
@@ -648,6 +595,7 @@ int cmd_simulate(int argc, char **argv)
     cosa_unitset *set = NULL;
     cosa_reftraj *ref = NULL;
     cosa_cosim_result *res = NULL;
+    sim_csv cols = {0};
     cosa_scheme scheme;
     double dt, tend = 0.0, refrtol = 1e-12;
     int ac = 0;
@@ -834,6 +782,8 @@ int cmd_simulate(int argc, char **argv)
             st = cosa_fmu_open(fpath, &fmus[i], err, sizeof err);
             if (st == COSA_OK)
                 st = cosa_unit_fmu_create(fmus[i], sub, &units[i]);
+            if (st == COSA_OK && o.fmu_log) /* loggingOn, messages on stderr */
+                st = cosa_unit_fmu_set_logger(units[i], sim_fmu_log, (void *)cmd);
             /* its parameters as set (--set NAME.VAR=VALUE); the states' start
              * values come with the start on the reference */
             const char *pv;
@@ -891,6 +841,7 @@ int cmd_simulate(int argc, char **argv)
     }
     if (nfmu && !o.lin)
         mopt.lin_at_end = 1;
+
     if (nfmu)
         mopt.step_gains = sgain;
     if (st == COSA_EUNSUPPORTED) {
@@ -904,6 +855,21 @@ int cmd_simulate(int argc, char **argv)
     if (st != COSA_OK) {
         cli_error(cmd, "cannot create the units: %s", cosa_strerror(st));
         rc = CLI_EFAIL;
+        goto out;
+    }
+    /* the trajectory file's columns: named by subsystem, --outputs, --output-interval */
+    if ((o.outputs || o.interval) && !o.output && !o.plot) {
+        cli_error(cmd, "--%s: no trajectory file to write (give -o DIR or --plot)",
+                  o.outputs ? "outputs" : "output-interval");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if ((o.output || o.plot) &&
+        (rc = sim_csv_init(cmd, m, par, set, o.outputs, o.interval, dt, &cols)) != CLI_OK)
+        goto out;
+    if (o.plot && cols.nysel == 0) {
+        cli_error(cmd, "--plot: --outputs names no output to plot");
+        rc = CLI_EUSAGE;
         goto out;
     }
 
@@ -1005,6 +971,9 @@ int cmd_simulate(int argc, char **argv)
         rc = st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
         goto out;
     }
+    /* notes (stderr) once the run has succeeded: errors stay one line */
+    sim_fmu_horizon(cmd, fmus, m, par, sm.nsub, (double)(nsamples - 1) * dt);
+    sim_fmu_warnings(cmd, units, fmus, sm.nsub);
     char idesc[96];
     if (cosa_integrator_is_adaptive(integ.kind))
         snprintf(idesc, sizeof idesc, "%s rtol %g", cosa_integrator_name(integ.kind), integ.rtol);
@@ -1077,25 +1046,23 @@ int cmd_simulate(int argc, char **argv)
     if (o.output || o.plot) {
         char path[1024];
         if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
-            (rc = write_csv(cmd, path, &cs.mod, &sm, sname, idesc, refdesc, dt, tend, res)) !=
-                CLI_OK)
+            (rc = sim_csv_write(cmd, path, &cs.mod, &cols, sname, idesc, refdesc, dt, tend,
+                                res)) != CLI_OK)
             goto out;
         printf("file %s\n", path);
         char names[2048] = "", title[512], comment[1024], ycol[32], rcol[32];
         for (size_t k = 0; k < sm.ny; k++) {
-            char nm[128];
-            const char *n = out_name(m, par, k);
-            if (n)
-                snprintf(nm, sizeof nm, "%s", n);
-            else
-                snprintf(nm, sizeof nm, "y%zu", k + 1);
+            if (!cols.ysel[k])
+                continue;
+            const char *nm = cols.yname[k];
             if (strlen(names) + strlen(nm) + 2 < sizeof names) {
-                strcat(names, k ? " " : "");
+                strcat(names, names[0] ? " " : "");
                 strcat(names, nm);
             }
         }
-        snprintf(ycol, sizeof ycol, "%zu", 2 + sm.nu + sm.ny);
-        snprintf(rcol, sizeof rcol, "%zu", 2 + 2 * sm.nu + 2 * sm.ny);
+        /* the corrected outputs and the reference (plots/simulate.gp) */
+        snprintf(ycol, sizeof ycol, "%zu", 2 + cols.nusel + cols.nysel);
+        snprintf(rcol, sizeof rcol, "%zu", 2 + 2 * cols.nusel + 2 * cols.nysel);
         char sets[384];
         scli_title_sets(&cs.mod, NULL, 0, sets, sizeof sets);
         char rdesc[160] = "";
@@ -1152,6 +1119,7 @@ int cmd_simulate(int argc, char **argv)
     }
     rc = CLI_OK;
 out:
+    sim_csv_free(&cols);
     cosa_cosim_result_free(res);
     cosa_reftraj_free(ref);
     cosa_unitset_free(set);

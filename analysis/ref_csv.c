@@ -62,6 +62,39 @@ static long state_column(char *const *h, size_t nh, const ref_csv_names *nm, siz
     return column(h, nh, "x.", nm->x[k]);
 }
 
+/* Column of output k: "ref.SUB.NAME" or "SUB.NAME", else (NAME unique among
+ * the outputs) "ref.NAME" or "NAME". */
+static long output_column(char *const *h, size_t nh, const ref_csv_names *nm, size_t k)
+{
+    const char *sub = nm->ysub ? nm->ysub[k] : NULL;
+    const size_t ls = sub ? strlen(sub) : 0;
+    for (int pass = 0; sub && pass < 2; pass++)
+        for (size_t c = 0; c < nh; c++) {
+            const char *s = h[c] + (pass == 0 ? 4 : 0);
+            if ((pass == 1 || strncmp(h[c], "ref.", 4) == 0) && strncmp(s, sub, ls) == 0 &&
+                s[ls] == '.' && strcmp(s + ls + 1, nm->y[k]) == 0)
+                return (long)c;
+        }
+    for (size_t j = 0; j < nm->ny; j++)
+        if (j != k && strcmp(nm->y[j], nm->y[k]) == 0)
+            return -1; /* ambiguous without the subsystem */
+    const long c = column(h, nh, "ref.", nm->y[k]);
+    return c >= 0 ? c : column(h, nh, NULL, nm->y[k]);
+}
+
+static void no_output_column(const char *cmd, const char *path, size_t lineno,
+                             const ref_csv_names *nm, size_t k)
+{
+    const char *sb = nm->ysub && nm->ysub[k] ? nm->ysub[k] : NULL;
+    if (sb)
+        cli_error(cmd, "--ref %s:%zu: no column for output '%s' of %s (named 'ref.%s.%s' or "
+                       "'%s.%s', or where the name is unique 'ref.%s' or '%s')", path, lineno,
+                  nm->y[k], sb, sb, nm->y[k], sb, nm->y[k], nm->y[k], nm->y[k]);
+    else
+        cli_error(cmd, "--ref %s:%zu: no column for output '%s' (named '%s' or 'ref.%s')", path,
+                  lineno, nm->y[k], nm->y[k], nm->y[k]);
+}
+
 int ref_csv_read(const char *cmd, const char *path, const ref_csv_names *nm, double **t,
                  double **X, double **Y, size_t *n)
 {
@@ -107,12 +140,9 @@ int ref_csv_read(const char *cmd, const char *path, const ref_csv_names *nm, dou
                 goto out;
             }
             for (size_t k = 0; k < nm->ny; k++) {
-                ycol[k] = column(h, nh, "ref.", nm->y[k]);
-                if (ycol[k] < 0)
-                    ycol[k] = column(h, nh, NULL, nm->y[k]);
+                ycol[k] = output_column(h, nh, nm, k);
                 if (ycol[k] < 0) {
-                    cli_error(cmd, "--ref %s:%zu: no column for output '%s' (named '%s' or "
-                                   "'ref.%s')", path, lineno, nm->y[k], nm->y[k], nm->y[k]);
+                    no_output_column(cmd, path, lineno, nm, k);
                     goto out;
                 }
             }

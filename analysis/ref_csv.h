@@ -5,14 +5,17 @@
 
 #include "cli.h"
 
-/* Columns wanted from the file: the outputs (column "ref.NAME" or "NAME")
- * and the states (column "x.SUB.NAME", or "x.NAME" when NAME is unique
- * among the states). */
+/* Columns wanted from the file: the outputs (column "ref.SUB.NAME" or
+ * "SUB.NAME", as simulate writes them; or "ref.NAME" or "NAME" when NAME is
+ * unique among the outputs) and the states (column "x.SUB.NAME", or
+ * "x.NAME" when NAME is unique among the states). */
 typedef struct ref_csv_names {
     size_t ny, nx;
     const char *const *y;       /* ny output names                         */
     const char *const *x;       /* nx state names                          */
     const char *const *xsub;    /* nx: the subsystem of each state (or NULL) */
+    const char *const *ysub;    /* ny: the subsystem of each output (NULL:
+                                   the array or an entry)                  */
 } ref_csv_names;
 
 /* Read path: comment lines '#', blank lines, a header row naming the

@@ -11,6 +11,7 @@
  * state, fixed step), which cosa_model_file_fmu_capability exposes. */
 #include "modelfile_impl.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +220,23 @@ cosa_status mf_fmu_linearity(const mf_t *mf, const struct mf_sub *s, const doubl
     return st;
 }
 
+/* Without a 'tend' line (so far: a later one overrides), the horizon is the
+ * smallest DefaultExperiment stopTime of the FMUs that give one (cosa starts
+ * every unit at t = 0). */
+static void default_tend(struct mf_parser *p)
+{
+    if (p->tend_line)
+        return;
+    double tend = 0.0;
+    for (size_t i = 0; i < p->mf->nsub; i++) {
+        const double stop = p->mf->subs[i].fh ? cosa_fmu_stop_time(p->mf->subs[i].fh) : NAN;
+        if (stop > 0.0 && (tend == 0.0 || stop < tend))
+            tend = stop;
+    }
+    if (tend > 0.0)
+        p->mf->tend = tend;
+}
+
 void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *path)
 {
     mf_t *mf = p->mf;
@@ -277,6 +295,7 @@ void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *p
                 cosa_fmu_capability_get(fmu, &s->cap);
                 fmu = NULL;
                 add_fmu_params(p, s, s->fh, u);
+                default_tend(p);
             }
         }
     }

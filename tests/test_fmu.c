@@ -503,3 +503,136 @@ Test(fmu, linearize_dd_and_fd)
     }
     cr_expect_eq(leftovers(), 0);
 }
+
+/* ---- what third-party FMUs exposed (README "FMU import") ------------------ */
+
+/* The gain FMU (tests/fmu/gain_fmu.c, gain_fmi3.xml): no continuous states,
+ * the variables of other types kept for fmu-info, DefaultExperiment. */
+Test(fmu, gain_description_other_types_and_default_experiment)
+{
+    cosa_fmu *f = open_ok("gain_fmi3.fmu");
+    cr_expect_eq(cosa_fmu_nstate(f), 0u);
+    cr_expect_eq(cosa_fmu_ninput(f), 1u);
+    cr_expect_eq(cosa_fmu_noutput(f), 1u); /* y; uhold is a discrete output */
+    cr_assert_eq(cosa_fmu_nother(f), 2u);
+    cr_expect_str_eq(cosa_fmu_other_at(f, 0)->name, "count");
+    cr_expect_str_eq(cosa_fmu_other_at(f, 0)->type, "Int32");
+    cr_expect_eq(cosa_fmu_other_at(f, 0)->causality, COSA_FMU_OUTPUT);
+    cr_expect_str_eq(cosa_fmu_other_at(f, 1)->type, "Boolean");
+    cr_expect_eq(cosa_fmu_other_at(f, 1)->variability, COSA_FMU_FIXED);
+    cr_expect_null(cosa_fmu_other_at(f, 2));
+    cr_expect_eq(cosa_fmu_start_time(f), 0.0);
+    cr_expect_eq(cosa_fmu_stop_time(f), 0.2); /* the XML's "0.2", read by strtod */
+    cosa_fmu_close(f);
+    f = open_ok("twomass1_fmi3.fmu");
+    cr_expect(isnan(cosa_fmu_stop_time(f)) && isnan(cosa_fmu_start_time(f)));
+    cosa_fmu_close(f);
+}
+
+/* A unit without states: linearised to D alone; D by central differences of
+ * y = k u, exact but for rounding: |D - k| <= k eps / (relative step
+ * cbrt(eps)) ~ 4e-11 k, bound 1e-9 k; k = 2 comes from resources/gain.txt
+ * (FMI 3.0: resourcePath, FMI 2.0: a file:// URI), which the FMU needs to
+ * instantiate at all. */
+static void gain_unit(const char *name, double k)
+{
+    cosa_fmu *f = open_ok(name);
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_fmu_create(f, "G", &u), COSA_OK, "%s: %s", name,
+                 u ? cosa_unit_message(u) : "");
+    cr_expect_eq(cosa_unit_nx(u), 0u);
+    double D = 0.0, none = 0.0;
+    cr_assert_eq(cosa_unit_fmu_linearize(u, 0, &none, &none, &none, &D), COSA_OK, "%s",
+                 cosa_unit_message(u));
+    cr_expect(fabs(D - k) <= 1e-9 * k, "%s: D = %.17g, k = %g", name, D, k);
+    /* a step under a constant input: y = k u after it */
+    const double in = 3.0;
+    double y = 0.0;
+    cr_assert_eq(cosa_unit_set_input(u, 0, &in), COSA_OK);
+    cr_assert_eq(cosa_unit_do_step(u, 1e-3), COSA_OK, "%s", cosa_unit_message(u));
+    cr_assert_eq(cosa_unit_eval(u, cosa_unit_time(u), NULL, &in, NULL, &y), COSA_OK);
+    cr_expect_eq(y, k * in);
+    cosa_unit_free(u);
+    cosa_fmu_close(f);
+}
+Test(fmu, stateless_fmu_and_resources)
+{
+    gain_unit("gain_fmi3.fmu", 1.0);
+    gain_unit("gain_fmi2.fmu", 1.0);
+    gain_unit("gainres_fmi3.fmu", 2.0);
+    gain_unit("gainres_fmi2.fmu", 2.0);
+    /* without resources/ the FMU cannot instantiate: create says why */
+    cosa_fmu *f = open_ok("gainres_nores_fmi3.fmu");
+    cosa_unit *u = NULL;
+    cr_expect_eq(cosa_unit_fmu_create(f, "G", &u), COSA_EFMU);
+    cr_expect(u && strstr(cosa_unit_message(u), "cannot read gain.txt"), "%s",
+              u ? cosa_unit_message(u) : "");
+    cosa_unit_free(u);
+    cosa_fmu_close(f);
+}
+
+/* The logger: every message with the instance's name and status; the first
+ * Warning kept once. */
+struct logbook {
+    int n, warnings;
+    char first[256];
+};
+static void logbook_add(void *user, const char *instance, int status, const char *category,
+                        const char *message)
+{
+    struct logbook *b = user;
+    if (b->n++ == 0)
+        snprintf(b->first, sizeof b->first, "%s|%d|%s|%s", instance, status, category, message);
+    b->warnings += status == 1;
+}
+Test(fmu, logger_and_first_warning)
+{
+    cosa_fmu *f = open_ok("gainwarn_fmi3.fmu");
+    cosa_unit *u = NULL;
+    struct logbook b = {0};
+    cr_assert_eq(cosa_unit_fmu_create(f, "G", &u), COSA_OK);
+    cr_expect_eq(b.n, 0); /* loggingOn false: the FMU logs nothing */
+    cr_assert_eq(cosa_unit_fmu_set_logger(u, logbook_add, &b), COSA_OK);
+    cr_expect_str_eq(b.first, "G|0|logEvents|gain FMU instantiated with k = 1");
+    cr_expect_str_eq(cosa_unit_fmu_warning(u), "");
+    const double in = 1.0;
+    cr_assert_eq(cosa_unit_set_input(u, 0, &in), COSA_OK);
+    for (int n = 0; n < 4; n++) /* 0 .. 0.02: Warning from t + h >= 0.01 on */
+        cr_assert_eq(cosa_unit_do_step(u, 5e-3), COSA_OK, "%s", cosa_unit_message(u));
+    cr_expect_eq(b.warnings, 3);
+    cr_expect_str_eq(cosa_unit_fmu_warning(u),
+                     "FMU G: fmi3DoStep at t = 0.0050000000000000001 returned Warning; it "
+                     "logged: gain FMU warns as configured (t = 0.01)");
+    cr_expect_null(cosa_unit_fmu_warning(NULL));
+    cosa_unit_free(u);
+    cosa_fmu_close(f);
+}
+
+/* lastSuccessfulTime t + h/2 without an early return; an FMU declaring
+ * intermediate update that never asks during a step with a polynomial input
+ * of degree 1. */
+Test(fmu, last_successful_time_and_unrequested_intermediate_update)
+{
+    cosa_fmu *f = open_ok("gainshort_fmi3.fmu");
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_fmu_create(f, "G", &u), COSA_OK);
+    const double in = 1.0;
+    cr_assert_eq(cosa_unit_set_input(u, 0, &in), COSA_OK);
+    cr_expect_eq(cosa_unit_do_step(u, 1e-3), COSA_EFMU);
+    cr_expect(strstr(cosa_unit_message(u), "lastSuccessfulTime = 0.0005") &&
+              strstr(cosa_unit_message(u), "before t + h = 0.001 (an early return"),
+              "%s", cosa_unit_message(u));
+    cosa_unit_free(u);
+    cosa_fmu_close(f);
+    f = open_ok("twomass2_norefresh_fmi3.fmu");
+    cr_assert_eq(cosa_unit_fmu_create(f, "II", &u), COSA_OK);
+    const double held[2] = {0.0, 0.0}, ramp[4] = {0.0, 0.0, 1.0, 1.0};
+    cr_assert_eq(cosa_unit_set_input(u, 0, held), COSA_OK);
+    cr_expect_eq(cosa_unit_do_step(u, 1e-4), COSA_OK, "%s", cosa_unit_message(u));
+    cr_assert_eq(cosa_unit_set_input(u, 1, ramp), COSA_OK);
+    cr_expect_eq(cosa_unit_do_step(u, 1e-4), COSA_EUNSUPPORTED);
+    cr_expect(strstr(cosa_unit_message(u), "FMU II: declares intermediate update but never "
+                                           "asked for its inputs"), "%s", cosa_unit_message(u));
+    cosa_unit_free(u);
+    cosa_fmu_close(f);
+}

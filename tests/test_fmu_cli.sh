@@ -22,20 +22,22 @@ fmi 3.0
 model twomass1
 identifier twomass1
 capabilities get-set-state directional-derivatives intermediate-update variable-step
-state      s                    vr=1 start=0
-state      v                    vr=2 start=100
+state      s                    vr=1 start=0 set=SUB.s
+state      v                    vr=2 start=100 set=SUB.v
 input      Fk                   vr=5 start=0
 output     s1                   vr=6
 output     v1                   vr=7
-parameter  m1                   vr=8 start=10
-parameter  c1                   vr=9 start=1000000
-parameter  d1                   vr=10 start=1
+parameter  m1                   vr=8 start=10 set=SUB.m1
+parameter  c1                   vr=9 start=1000000 set=SUB.c1
+parameter  d1                   vr=10 start=1 set=SUB.d1
+derivative der(s)               vr=3 of=s
+derivative der(v)               vr=4 of=v
 END
 cmp -s "$tmp/out" "$tmp/want" && ok || bad "fmi3 output: $(diff "$tmp/want" "$tmp/out")"
 "$COSA" fmu-info "$FMU/twomass2_fmi2.fmu" >"$tmp/out" 2>"$tmp/err" && ok || bad "fmi2: $(cat "$tmp/err")"
 grep -q '^fmi 2.0$' "$tmp/out" && grep -q '^capabilities .*interpolate-inputs' "$tmp/out" &&
     grep -q '^input      v1 *vr=6 start=0$' "$tmp/out" && grep -q '^output     Fk *vr=7$' "$tmp/out" &&
-    grep -q '^parameter  ck *vr=11 start=200000$' "$tmp/out" && ok || bad "fmi2 output: $(cat "$tmp/out")"
+    grep -q '^parameter  ck *vr=11 start=200000 set=SUB.ck$' "$tmp/out" && ok || bad "fmi2 output: $(cat "$tmp/out")"
 
 # broken FMUs, missing ones too: exit 2, one line 'cosa: fmu-info: FILE: what'
 check() { # CODE FILE WORDS

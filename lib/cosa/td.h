@@ -1125,6 +1125,20 @@ size_t cosa_fmu_ninput(const cosa_fmu *fmu);
 size_t cosa_fmu_input(const cosa_fmu *fmu, size_t i);
 size_t cosa_fmu_noutput(const cosa_fmu *fmu);
 size_t cosa_fmu_output(const cosa_fmu *fmu, size_t i);
+/* A variable cosa does not read: another type than Float64/Real (type is the
+ * element's name: Int32, Boolean, String, ...) or a Float64 array. */
+typedef struct cosa_fmu_other {
+    char *name;
+    char *type;             /* "Int32", ..., "Float64 array"                  */
+    unsigned vr;
+    int causality;          /* enum cosa_fmu_causality                        */
+    int variability;        /* enum cosa_fmu_variability                      */
+} cosa_fmu_other;
+size_t cosa_fmu_nother(const cosa_fmu *fmu);
+const cosa_fmu_other *cosa_fmu_other_at(const cosa_fmu *fmu, size_t i);
+/* DefaultExperiment's startTime and stopTime (NaN where not given). */
+double cosa_fmu_start_time(const cosa_fmu *fmu);
+double cosa_fmu_stop_time(const cosa_fmu *fmu);
 
 /* The FMU as a unit (lib/td/unit_fmu.c; the FMU must outlive the unit): its
  * continuous states, inputs and outputs in the description's order; one FMU
@@ -1141,6 +1155,11 @@ size_t cosa_fmu_output(const cosa_fmu *fmu, size_t i);
  * instance initialised at that time with those states as start values
  * (assumes no hidden state beyond states and parameters); snapshots need
  * get/set FMU state.
+ * An fmi3DoStep whose lastSuccessfulTime is not t + h (to rounding) fails
+ * with COSA_EFMU; one that was given a polynomial of degree >= 1 and never
+ * asked for its inputs inside the step (intermediate update declared, not
+ * used) with COSA_EUNSUPPORTED.  The FMU gets its resources/ directory at
+ * instantiation (3.0: a path ending in '/'; 2.0: a file:// URI).
  * A failing FMU call gives COSA_EFMU and one line in cosa_unit_message;
  * when the first instantiation fails, create returns COSA_EFMU with *out
  * set nonetheless, so that cosa_unit_message says why (free it). */
@@ -1156,9 +1175,24 @@ cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value
  * is 0; else central differences, the states perturbed through fresh
  * instances (their start values; no doStep) and the inputs through eval,
  * steps cbrt(eps) max(|z_j|, 1e-3 ||z||_inf) (cbrt(eps) for z = 0).  The
- * unit is left at its operating point.  COSA_EUNSUPPORTED without states. */
+ * unit is left at its operating point.  An FMU without continuous states
+ * (a gain, a table) has only D (A, B, C are empty). */
 cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, double *B, double *C,
                                     double *D);
+/* A message an FMU logged: the instance's name, the status it logged with
+ * (0 OK .. 4 Fatal), its category and text (one message, maybe several
+ * lines). */
+typedef void cosa_fmu_log_fn(void *user, const char *instance, int status, const char *category,
+                             const char *message);
+/* Turn the FMU's logging on (loggingOn at instantiation) and pass every
+ * message it logs to fn (NULL: logging off again); the FMU is instantiated
+ * again now, at the unit's time and state.  COSA_EINVAL if u is not an FMU
+ * unit, COSA_EFMU if the new instance fails (cosa_unit_message says why). */
+cosa_status cosa_unit_fmu_set_logger(cosa_unit *u, cosa_fmu_log_fn *fn, void *user);
+/* The first Warning status an FMU call of the unit returned, as one line
+ * (the instance, the function, the time and what the FMU logged), or "" if
+ * none did; NULL if u is not an FMU unit. */
+const char *cosa_unit_fmu_warning(const cosa_unit *u);
 
 
 /* What an FMU can do for a master (lib/td/fmu_capability.c), read from its

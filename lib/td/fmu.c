@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,43 @@ static cosa_status load_binary(cosa_fmu *f, char *err, size_t errsize)
     return COSA_OK;
 }
 
+/* The resources directory, if the FMU has one, as FMI 3.0's resourcePath
+ * (an absolute path ending in '/') and FMI 2.0's fmuResourceLocation (a
+ * file:// URI, RFC 3986: bytes other than unreserved characters and '/'
+ * percent-encoded). */
+static cosa_status resource_locations(cosa_fmu *f, char *err, size_t errsize)
+{
+    char path[4200], *abs;
+    struct stat st;
+    snprintf(path, sizeof path, "%s/resources", f->dir);
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return COSA_OK;
+    if (!(abs = realpath(path, NULL))) {
+        snprintf(err, errsize, "cannot resolve the path of its resources directory");
+        return COSA_EIO;
+    }
+    const size_t n = strlen(abs);
+    f->res3 = malloc(n + 2);
+    f->res2 = malloc(3 * n + 8);
+    if (!f->res3 || !f->res2) {
+        free(abs);
+        snprintf(err, errsize, "out of memory");
+        return COSA_ENOMEM;
+    }
+    snprintf(f->res3, n + 2, "%s/", abs);
+    char *w = f->res2 + sprintf(f->res2, "file://");
+    for (const unsigned char *c = (const unsigned char *)abs; *c; c++) {
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+            strchr("-._~/", *c))
+            *w++ = (char)*c;
+        else
+            w += sprintf(w, "%%%02X", *c);
+    }
+    *w = '\0';
+    free(abs);
+    return COSA_OK;
+}
+
 cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t errsize)
 {
     if (out)
@@ -155,6 +193,8 @@ cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t er
     } else {
         s = load_binary(f, err, errsize);
     }
+    if (s == COSA_OK)
+        s = resource_locations(f, err, errsize);
     if (s != COSA_OK) {
         cosa_fmu_close(f);
         return s;
@@ -170,6 +210,8 @@ void cosa_fmu_close(cosa_fmu *f)
     if (f->lib)
         dlclose(f->lib);
     fmu_description_free(&f->desc);
+    free(f->res3);
+    free(f->res2);
     fmu_archive_remove(f->dir);
     free(f);
 }
@@ -208,3 +250,10 @@ size_t cosa_fmu_output(const cosa_fmu *f, size_t i)
 {
     return f && i < f->desc.nout ? f->desc.outputs[i] : SIZE_MAX;
 }
+size_t cosa_fmu_nother(const cosa_fmu *f) { return f ? f->desc.nother : 0; }
+const cosa_fmu_other *cosa_fmu_other_at(const cosa_fmu *f, size_t i)
+{
+    return f && i < f->desc.nother ? &f->desc.other[i] : NULL;
+}
+double cosa_fmu_start_time(const cosa_fmu *f) { return f ? f->desc.start_time : NAN; }
+double cosa_fmu_stop_time(const cosa_fmu *f) { return f ? f->desc.stop_time : NAN; }

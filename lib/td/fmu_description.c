@@ -58,17 +58,6 @@ static int attr_uint(xmlNode *n, const char *name, unsigned long *out)
     return 0;
 }
 
-/* A step size attribute: its value if it is a number > 0, else 0. */
-static double attr_step(xmlNode *n, const char *name)
-{
-    char *v = n ? attr(n, name) : NULL, *end;
-    double x = v ? strtod(v, &end) : 0.0;
-    if (!v || end == v || *end != '\0' || !(x > 0.0) || !isfinite(x))
-        x = 0.0;
-    free(v);
-    return x;
-}
-
 static int lookup(const char *v, const char *const *names, int n, int dflt)
 {
     if (!v)
@@ -98,6 +87,11 @@ void fmu_description_free(fmu_description *d)
     free(d->derivs);
     free(d->inputs);
     free(d->outputs);
+    for (size_t i = 0; i < d->nother; i++) {
+        free(d->other[i].name);
+        free(d->other[i].type);
+    }
+    free(d->other);
     memset(d, 0, sizeof *d);
 }
 
@@ -158,6 +152,64 @@ static int add_var(fmu_description *d, xmlNode *n, xmlNode *typed, unsigned long
     return 0;
 }
 
+/* A variable cosa does not read (typed: its type element; array: a
+ * Dimension child) appended to d->other; 0, or -1 (out of memory). */
+static int add_other(fmu_description *d, xmlNode *n, xmlNode *typed, int array)
+{
+    cosa_fmu_other o = {0};
+    unsigned long vr = 0;
+    char *c = attr(n, "causality"), *va = attr(n, "variability");
+    o.causality = lookup(c, causalities, 7, COSA_FMU_LOCAL);
+    o.variability = lookup(va, variabilities, 5,
+                           is(typed, "Float64") || is(typed, "Real") || is(typed, "Float32")
+                               ? COSA_FMU_CONTINUOUS : COSA_FMU_DISCRETE);
+    free(c);
+    free(va);
+    o.vr = attr_uint(n, "valueReference", &vr) == 0 ? (unsigned)vr : 0u;
+    o.name = attr(n, "name");
+    const char *tn = (const char *)typed->name;
+    o.type = malloc(strlen(tn) + 8);
+    cosa_fmu_other *no = o.name && o.type ? realloc(d->other, (d->nother + 1) * sizeof *no) : NULL;
+    if (!no) {
+        free(o.name);
+        free(o.type);
+        return -1;
+    }
+    sprintf(o.type, "%s%s", tn, array ? " array" : "");
+    d->other = no;
+    d->other[d->nother++] = o;
+    return 0;
+}
+
+/* A step size attribute: its value if it is a number > 0, else 0. */
+static double attr_step(xmlNode *n, const char *name)
+{
+    char *v = n ? attr(n, name) : NULL, *end;
+    double x = v ? strtod(v, &end) : 0.0;
+    if (!v || end == v || *end != '\0' || !(x > 0.0) || !isfinite(x))
+        x = 0.0;
+    free(v);
+    return x;
+}
+
+/* DefaultExperiment's startTime and stopTime (NaN where absent or bad). */
+static void default_experiment(xmlNode *root, fmu_description *d)
+{
+    xmlNode *de = child(root, "DefaultExperiment");
+    const char *names[2] = {"startTime", "stopTime"};
+    double *dst[2] = {&d->start_time, &d->stop_time};
+    for (int k = 0; k < 2; k++) {
+        char *v = de ? attr(de, names[k]) : NULL, *end = NULL;
+        *dst[k] = NAN;
+        if (v) {
+            const double x = strtod(v, &end);
+            if (end != v && *end == '\0' && isfinite(x))
+                *dst[k] = x;
+        }
+        free(v);
+    }
+}
+
 /* Index (in d->vars) of the variable with value reference vr, or -1. */
 static long by_vr(const fmu_description *d, unsigned long vr)
 {
@@ -177,123 +229,13 @@ static int push(size_t **arr, size_t *n, size_t v)
     return 0;
 }
 
-static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
+/* ModelStructure's state derivatives (pos: the 1-based ScalarVariable
+ * index of every variable, FMI 2.0) into d->states and d->derivs; 0 or -1. */
+static int model_structure(xmlNode *root, fmu_description *d, const unsigned long *pos,
+                           char *err, size_t errsize)
 {
-    if (!is(root, "fmiModelDescription")) {
-        snprintf(err, errsize, "modelDescription.xml: the root element is not "
-                 "fmiModelDescription");
-        return -1;
-    }
-    char *ver = attr(root, "fmiVersion");
-    d->version = ver && strncmp(ver, "3.", 2) == 0 ? 3 : ver && strcmp(ver, "2.0") == 0 ? 2 : 0;
-    if (!d->version) {
-        snprintf(err, errsize, "fmiVersion '%.40s' is not supported (2.0 or 3.0)",
-                 ver ? ver : "(none)");
-        free(ver);
-        return -1;
-    }
-    free(ver);
-    d->model_name = attr(root, "modelName");
-    d->token = attr(root, d->version == 3 ? "instantiationToken" : "guid");
-    xmlNode *cs = child(root, "CoSimulation");
-    if (!cs) {
-        snprintf(err, errsize, "not a co-simulation FMU (no CoSimulation element)");
-        return -1;
-    }
-    d->identifier = attr(cs, "modelIdentifier");
-    if (!d->identifier || !d->identifier[0] || strchr(d->identifier, '/')) {
-        snprintf(err, errsize, "CoSimulation: missing or bad modelIdentifier");
-        return -1;
-    }
-    if (attr_true(cs, d->version == 3 ? "canGetAndSetFMUState" : "canGetAndSetFMUstate"))
-        d->caps |= COSA_FMU_CAP_GET_SET_STATE;
-    if (attr_true(cs, d->version == 3 ? "providesDirectionalDerivatives"
-                                      : "providesDirectionalDerivative"))
-        d->caps |= COSA_FMU_CAP_DIRECTIONAL;
-    if (d->version == 2 && attr_true(cs, "canInterpolateInputs"))
-        d->caps |= COSA_FMU_CAP_INTERPOLATE_INPUTS;
-    if (d->version == 3 && attr_true(cs, "providesIntermediateUpdate"))
-        d->caps |= COSA_FMU_CAP_INTERMEDIATE_UPDATE;
-    if (attr_true(cs, "canHandleVariableCommunicationStepSize"))
-        d->caps |= COSA_FMU_CAP_VARIABLE_STEP;
-    unsigned long mod = 0;
-    d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
-    d->fixed_step = attr_step(cs, "fixedInternalStepSize");
-    d->default_step = attr_step(child(root, "DefaultExperiment"), "stepSize");
-
-    xmlNode *mv = child(root, "ModelVariables");
-    if (!mv) {
-        snprintf(err, errsize, "modelDescription.xml: no ModelVariables");
-        return -1;
-    }
-    /* raw derivative attributes, and for 2.0 the ScalarVariable index of
-     * every Real (1-based over all ScalarVariables) */
-    unsigned long *raw = NULL, *pos = NULL;
-    size_t k2 = 0, nder = 0;
     int rc = 0;
-    for (xmlNode *n = mv->children; n && rc == 0; n = n->next) {
-        xmlNode *typed = NULL;
-        if (d->version == 3 && is(n, "Float64") && child(n, "Dimension")) {
-            /* an array: fine as a parameter or internal variable cosa does
-             * not touch, not as an input, output or state */
-            char *c = attr(n, "causality"), *nm = attr(n, "name");
-            const int io = c && (!strcmp(c, "input") || !strcmp(c, "output"));
-            const int der = xmlHasProp(n, (const xmlChar *)"derivative") != NULL;
-            if (io || der)
-                snprintf(err, errsize, "array variable '%.100s' (%s): FMI 3.0 arrays are not "
-                         "supported", nm ? nm : "?", io ? c : "a state derivative");
-            free(c);
-            free(nm);
-            if (io || der) {
-                rc = -1;
-                break;
-            }
-            continue;
-        }
-        if (d->version == 3 && is(n, "Float64"))
-            typed = n;
-        else if (d->version == 2 && is(n, "ScalarVariable")) {
-            k2++;
-            typed = child(n, "Real");
-        }
-        if (!typed)
-            continue;
-        unsigned long dv;
-        if ((rc = add_var(d, n, typed, &dv, err, errsize)) != 0)
-            break;
-        unsigned long *r2 = realloc(raw, d->nvar * sizeof *r2), *p2 = NULL;
-        if (r2) {
-            raw = r2;
-            p2 = realloc(pos, d->nvar * sizeof *p2);
-        }
-        if (!r2 || !p2) {
-            snprintf(err, errsize, "out of memory");
-            rc = -1;
-            break;
-        }
-        pos = p2;
-        raw[d->nvar - 1] = dv;
-        pos[d->nvar - 1] = k2;
-    }
-    /* derivative -> the index of the state it differentiates */
-    for (size_t i = 0; rc == 0 && i < d->nvar; i++) {
-        if (!raw[i])
-            continue;
-        long s = -1;
-        if (d->version == 3)
-            s = by_vr(d, raw[i]);
-        else
-            for (size_t j = 0; j < d->nvar; j++)
-                if (pos[j] == raw[i])
-                    s = (long)j;
-        if (s < 0) {
-            snprintf(err, errsize, "modelDescription.xml: '%.100s' is the derivative of an "
-                     "unknown variable (%lu)", d->vars[i].name, raw[i]);
-            rc = -1;
-        }
-        d->vars[i].derivative_of = s;
-    }
-    /* ModelStructure: outputs and state derivatives */
+    size_t nder = 0;
     xmlNode *ms = child(root, "ModelStructure");
     xmlNode *outs = d->version == 2 ? child(ms, "Outputs") : ms;
     xmlNode *ders = d->version == 2 ? child(ms, "Derivatives") : ms;
@@ -336,6 +278,143 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
             }
         }
     }
+    return rc;
+}
+
+static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
+{
+    if (!is(root, "fmiModelDescription")) {
+        snprintf(err, errsize, "modelDescription.xml: the root element is not "
+                 "fmiModelDescription");
+        return -1;
+    }
+    char *ver = attr(root, "fmiVersion");
+    d->version = ver && strncmp(ver, "3.", 2) == 0 ? 3 : ver && strcmp(ver, "2.0") == 0 ? 2 : 0;
+    if (!d->version) {
+        snprintf(err, errsize, "fmiVersion '%.40s' is not supported (2.0 or 3.0)",
+                 ver ? ver : "(none)");
+        free(ver);
+        return -1;
+    }
+    free(ver);
+    d->model_name = attr(root, "modelName");
+    d->token = attr(root, d->version == 3 ? "instantiationToken" : "guid");
+    xmlNode *cs = child(root, "CoSimulation");
+    if (!cs) {
+        snprintf(err, errsize, "not a co-simulation FMU (no CoSimulation element)");
+        return -1;
+    }
+    d->identifier = attr(cs, "modelIdentifier");
+    if (!d->identifier || !d->identifier[0] || strchr(d->identifier, '/')) {
+        snprintf(err, errsize, "CoSimulation: missing or bad modelIdentifier");
+        return -1;
+    }
+    if (attr_true(cs, d->version == 3 ? "canGetAndSetFMUState" : "canGetAndSetFMUstate"))
+        d->caps |= COSA_FMU_CAP_GET_SET_STATE;
+    if (attr_true(cs, d->version == 3 ? "providesDirectionalDerivatives"
+                                      : "providesDirectionalDerivative"))
+        d->caps |= COSA_FMU_CAP_DIRECTIONAL;
+    if (d->version == 2 && attr_true(cs, "canInterpolateInputs"))
+        d->caps |= COSA_FMU_CAP_INTERPOLATE_INPUTS;
+    if (d->version == 3 && attr_true(cs, "providesIntermediateUpdate"))
+        d->caps |= COSA_FMU_CAP_INTERMEDIATE_UPDATE;
+    if (attr_true(cs, "canHandleVariableCommunicationStepSize"))
+        d->caps |= COSA_FMU_CAP_VARIABLE_STEP;
+    default_experiment(root, d);
+    d->fixed_step = attr_step(cs, "fixedInternalStepSize");
+    d->default_step = attr_step(child(root, "DefaultExperiment"), "stepSize");
+    unsigned long mod = 0;
+    d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
+
+    xmlNode *mv = child(root, "ModelVariables");
+    if (!mv) {
+        snprintf(err, errsize, "modelDescription.xml: no ModelVariables");
+        return -1;
+    }
+    /* raw derivative attributes, and for 2.0 the ScalarVariable index of
+     * every Real (1-based over all ScalarVariables) */
+    unsigned long *raw = NULL, *pos = NULL;
+    size_t k2 = 0;
+    int rc = 0;
+    for (xmlNode *n = mv->children; n && rc == 0; n = n->next) {
+        xmlNode *typed = NULL;
+        if (d->version == 3 && is(n, "Float64") && child(n, "Dimension")) {
+            /* an array: fine as a parameter or internal variable cosa does
+             * not touch, not as an input, output or state */
+            char *c = attr(n, "causality"), *nm = attr(n, "name");
+            const int io = c && (!strcmp(c, "input") || !strcmp(c, "output"));
+            const int der = xmlHasProp(n, (const xmlChar *)"derivative") != NULL;
+            if (io || der)
+                snprintf(err, errsize, "array variable '%.100s' (%s): FMI 3.0 arrays are not "
+                         "supported", nm ? nm : "?", io ? c : "a state derivative");
+            free(c);
+            free(nm);
+            if (io || der) {
+                rc = -1;
+                break;
+            }
+            if (add_other(d, n, n, 1) != 0) {
+                snprintf(err, errsize, "out of memory");
+                rc = -1;
+            }
+            continue;
+        }
+        if (d->version == 3 && is(n, "Float64"))
+            typed = n;
+        else if (d->version == 2 && is(n, "ScalarVariable")) {
+            k2++;
+            typed = child(n, "Real");
+        }
+        if (!typed) {
+            /* another type: listed by fmu-info, otherwise not cosa's */
+            xmlNode *ty = d->version == 3 ? n : NULL;
+            for (xmlNode *c = is(n, "ScalarVariable") ? n->children : NULL; c && !ty; c = c->next)
+                if (c->type == XML_ELEMENT_NODE)
+                    ty = c;
+            if (ty && ty->type == XML_ELEMENT_NODE &&
+                add_other(d, n, ty, d->version == 3 && child(n, "Dimension") != NULL) != 0) {
+                snprintf(err, errsize, "out of memory");
+                rc = -1;
+            }
+            continue;
+        }
+        unsigned long dv;
+        if ((rc = add_var(d, n, typed, &dv, err, errsize)) != 0)
+            break;
+        unsigned long *r2 = realloc(raw, d->nvar * sizeof *r2), *p2 = NULL;
+        if (r2) {
+            raw = r2;
+            p2 = realloc(pos, d->nvar * sizeof *p2);
+        }
+        if (!r2 || !p2) {
+            snprintf(err, errsize, "out of memory");
+            rc = -1;
+            break;
+        }
+        pos = p2;
+        raw[d->nvar - 1] = dv;
+        pos[d->nvar - 1] = k2;
+    }
+    /* derivative -> the index of the state it differentiates */
+    for (size_t i = 0; rc == 0 && i < d->nvar; i++) {
+        if (!raw[i])
+            continue;
+        long s = -1;
+        if (d->version == 3)
+            s = by_vr(d, raw[i]);
+        else
+            for (size_t j = 0; j < d->nvar; j++)
+                if (pos[j] == raw[i])
+                    s = (long)j;
+        if (s < 0) {
+            snprintf(err, errsize, "modelDescription.xml: '%.100s' is the derivative of an "
+                     "unknown variable (%lu)", d->vars[i].name, raw[i]);
+            rc = -1;
+        }
+        d->vars[i].derivative_of = s;
+    }
+    if (rc == 0)
+        rc = model_structure(root, d, pos, err, errsize);
     free(raw);
     free(pos);
     for (size_t i = 0; rc == 0 && i < d->nvar; i++) {

@@ -23,6 +23,10 @@ typedef struct fmu_description {
     size_t nstate;
     size_t *inputs, *outputs;  /* continuous inputs and outputs                  */
     size_t nin, nout;
+    cosa_fmu_other *other;     /* the variables cosa does not read (other types,
+                                  Float64 arrays), for fmu-info              */
+    size_t nother;
+    double start_time, stop_time; /* DefaultExperiment (NaN where absent)     */
 } fmu_description;
 
 /* Parse path (a modelDescription.xml); 0, or -1 with a one-line message in
@@ -77,6 +81,10 @@ typedef struct fmu_functions2 {
 
 struct cosa_fmu {
     char dir[4096];       /* the unzipped FMU (removed on close)   */
+    char *res3, *res2;    /* its resources directory as FMI 3.0's resourcePath
+                             (absolute, ending in '/') and FMI 2.0's
+                             fmuResourceLocation (a file:// URI); NULL
+                             without resources/                    */
     fmu_description desc;
     void *lib;            /* dlopen handle                        */
     fmu_functions3 f3;    /* version 3                            */

@@ -16,13 +16,17 @@
  * directional derivatives (unknowns: state derivatives and outputs; knowns:
  * states and inputs).  Snapshots use get/set FMU state when the FMU can.
  * Any FMU call that returns Discard, Error or Fatal (or doStep asking for
- * an event, termination or an early return) fails the step with one line:
+ * an event, termination or an early return, reporting a lastSuccessfulTime
+ * other than t + h, or never asking for the inputs of a polynomial of
+ * degree >= 1 through intermediate update) fails the step with one line:
  * the instance, the function, the time, the status and the last message
- * the FMU logged. */
+ * the FMU logged.  The first Warning is kept; with a logger (--fmu-log) the
+ * FMU is instantiated with loggingOn and every message is passed on. */
 #define _GNU_SOURCE
 #include "td/fmu_impl.h"
 #include "td/unit_impl.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,6 +65,11 @@ typedef struct fmu_unit {
     fmu_snapshot *snaps;     /* the live snapshots                            */
     cosa_unit *helper;       /* a second instance for points other than the
                                 current one (created when first needed)      */
+    unsigned long nupdate;   /* intermediate-update requests for inputs inside
+                                the current fmi3DoStep                        */
+    cosa_fmu_log_fn *logger; /* --fmu-log: loggingOn, messages passed on      */
+    void *log_user;
+    char warning[512];       /* the first Warning status, as one line         */
 } fmu_unit;
 
 static const char *status_name(int s)
@@ -73,10 +82,11 @@ static const char *status_name(int s)
 static void fmu_log3(void *env, fmi3Status status, fmi3String category, fmi3String message)
 {
     fmu_unit *f = env;
-    (void)status;
-    (void)category;
-    if (f && message)
-        snprintf(f->log, sizeof f->log, "%s", message);
+    if (!f || !message)
+        return;
+    snprintf(f->log, sizeof f->log, "%s", message);
+    if (f->logger)
+        f->logger(f->log_user, f->name, (int)status, category ? category : "", message);
 }
 
 static void fmu_log2(fmi2ComponentEnvironment env, fmi2String name, fmi2Status status,
@@ -84,14 +94,16 @@ static void fmu_log2(fmi2ComponentEnvironment env, fmi2String name, fmi2Status s
 {
     fmu_unit *f = env;
     (void)name;
-    (void)status;
-    (void)category;
     if (!f || !message)
         return;
+    char text[1024];
     va_list ap;
     va_start(ap, message);
-    vsnprintf(f->log, sizeof f->log, message, ap);
+    vsnprintf(text, sizeof text, message, ap);
     va_end(ap);
+    snprintf(f->log, sizeof f->log, "%.255s", text);
+    if (f->logger)
+        f->logger(f->log_user, f->name, (int)status, category ? category : "", text);
 }
 
 static void *alloc2(size_t n, size_t size) { return calloc(n, size); }
@@ -112,6 +124,10 @@ static void fmu_update3(fmi3InstanceEnvironment env, fmi3Float64 t, fmi3Boolean 
         *early_requested = false;
     if (!f || !f->unit || !set_requested)
         return;
+    /* a request inside the step: the input polynomial is applied there (one
+     * at the step's start adds nothing to the value set before the step) */
+    if (t > cosa_unit_time(f->unit))
+        f->nupdate++;
     const size_t nu = cosa_unit_nu(f->unit);
     cosa_unit_input_at(f->unit, t - cosa_unit_time(f->unit), f->uim);
     if (nu)
@@ -129,6 +145,17 @@ static cosa_status fail(cosa_unit *u, const char *fn, double t, int status)
 }
 
 static int v3(const fmu_unit *f) { return f->fmu->desc.version == 3; }
+
+/* Status Warning (1) of a call: the first one is kept (one line), the run
+ * goes on. */
+static void warned(fmu_unit *f, const char *fn, double t, int status)
+{
+    if (status != 1 || f->warning[0])
+        return;
+    f->log[strcspn(f->log, "\n")] = '\0';
+    snprintf(f->warning, sizeof f->warning, "FMU %s: %s at t = %.17g returned Warning%s%.300s",
+             f->name, fn, t, f->log[0] ? "; it logged: " : "", f->log);
+}
 
 static void free_instance(fmu_unit *f)
 {
@@ -181,14 +208,17 @@ static void instantiate(cosa_unit *u)
     f->bad = 0;
     f->log[0] = '\0';
     const char *fn = v3(f) ? "fmi3InstantiateCoSimulation" : "fmi2Instantiate";
+    /* the resources directory: 3.0 a path ending in '/', 2.0 a file:// URI */
     if (v3(f))
         f->inst = m->f3.InstantiateCoSimulation(
-            f->name, m->desc.token ? m->desc.token : "", NULL, false, false, false, false,
-            f->vu, (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) ? cosa_unit_nu(u) : 0, f,
-            fmu_log3, (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) ? fmu_update3 : NULL);
+            f->name, m->desc.token ? m->desc.token : "", m->res3, false, f->logger != NULL,
+            false, false, f->vu,
+            (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) ? cosa_unit_nu(u) : 0, f, fmu_log3,
+            (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) ? fmu_update3 : NULL);
     else
         f->inst = m->f2.Instantiate(f->name, fmi2CoSimulation, m->desc.token ? m->desc.token : "",
-                                    NULL, &f->cb2, fmi2False, fmi2False);
+                                    m->res2, &f->cb2, fmi2False,
+                                    f->logger ? fmi2True : fmi2False);
     int s = 0;
     if (!f->inst) {
         snprintf(f->why, sizeof f->why, "FMU %s: %s returned NULL%s%s", f->name, fn,
@@ -220,6 +250,8 @@ static void instantiate(cosa_unit *u)
                  t, status_name(s), f->log[0] ? "; it logged: " : "", f->log);
         f->bad = 1;
     }
+    warned(f, v3(f) ? "fmi3 instantiation and initialisation"
+                    : "fmi2 instantiation and initialisation", t, s);
 }
 
 static cosa_status ready(cosa_unit *u)
@@ -235,6 +267,47 @@ static cosa_status ready(cosa_unit *u)
 }
 
 static void fmu_reset(cosa_unit *u) { instantiate(u); }
+
+/* fmi3DoStep from the unit's time over h, and what it answers: events,
+ * termination and early returns are refused; lastSuccessfulTime must be
+ * t + h (to rounding: an FMU that sums its internal steps of the step
+ * differs from t + h by a few ulps per internal step, so |last - (t + h)|
+ * <= 1e-9 h + 4 eps |t + h| admits up to ~1e6 internal steps); with poly
+ * (an input polynomial of degree >= 1 through intermediate update) the FMU
+ * must have asked for its inputs inside the step at least once, else the
+ * polynomial was never applied and the step was a ZOH step. */
+static cosa_status do_step3(cosa_unit *u, double h, int poly)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    const double t = cosa_unit_time(u);
+    fmi3Boolean event = false, term = false, early = false;
+    fmi3Float64 last = t;
+    f->nupdate = 0;
+    const int s = f->fmu->f3.DoStep(f->inst, t, h, false, &event, &term, &early, &last);
+    if (s > 1)
+        return fail(u, "fmi3DoStep", t, s);
+    warned(f, "fmi3DoStep", t, s);
+    if (event || term || early) {
+        cosa_unit_fail(u, "FMU %s: fmi3DoStep at t = %.17g asked for %s (not supported)",
+                       f->name, t, event ? "event handling" : term ? "termination"
+                                                               : "an early return");
+        return COSA_EFMU;
+    }
+    if (!(fabs(last - (t + h)) <= 1e-9 * h + 4.0 * DBL_EPSILON * fabs(t + h))) {
+        cosa_unit_fail(u, "FMU %s: fmi3DoStep from t = %.17g over %.17g returned "
+                          "lastSuccessfulTime = %.17g, %s t + h = %.17g (%s)",
+                       f->name, t, h, last, last < t + h ? "before" : "after", t + h,
+                       last < t + h ? "an early return cosa did not allow" : "an overshoot");
+        return COSA_EFMU;
+    }
+    if (poly && f->nupdate == 0) {
+        cosa_unit_fail(u, "FMU %s: declares intermediate update but never asked for its inputs "
+                          "during fmi3DoStep at t = %.17g, so an input polynomial of degree >= 1 "
+                          "would run as ZOH; use zoh or p0", f->name, t);
+        return COSA_EUNSUPPORTED;
+    }
+    return COSA_OK;
+}
 
 static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
 {
@@ -271,25 +344,19 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
             return fail(u, "fmi2SetRealInputDerivatives", t, s);
     }
     if (v3(f)) {
-        fmi3Boolean event = false, term = false, early = false;
-        fmi3Float64 last = t;
-        s = m->f3.DoStep(f->inst, t, h, false, &event, &term, &early, &last);
-        if (s > 1)
-            return fail(u, "fmi3DoStep", t, s);
-        if (event || term || early) {
-            cosa_unit_fail(u, "FMU %s: fmi3DoStep at t = %.17g asked for %s (not supported)",
-                           f->name, t, event ? "event handling" : term ? "termination"
-                                                                   : "an early return");
-            return COSA_EFMU;
-        }
+        st = do_step3(u, h, deg > 0 && nu > 0 && im);
+        if (st != COSA_OK)
+            return st;
     } else {
         s = m->f2.DoStep(f->inst, t, h, fmi2True);
         if (s > 1 || s == fmi2Pending)
             return fail(u, "fmi2DoStep", t, s);
+        warned(f, "fmi2DoStep", t, s);
     }
     s = get_reals(f, f->vx, cosa_unit_nx(u), xnew);
     if (s > 1)
         return fail(u, v3(f) ? "fmi3GetFloat64 (states)" : "fmi2GetReal (states)", t + h, s);
+    warned(f, v3(f) ? "fmi3GetFloat64 (states)" : "fmi2GetReal (states)", t + h, s);
     return COSA_OK;
 }
 
@@ -315,6 +382,8 @@ static cosa_status point_unit(cosa_unit *u, double t, const double *x, cosa_unit
         char name[96];
         snprintf(name, sizeof name, "%s (second instance)", f->name);
         st = cosa_unit_fmu_create(f->fmu, name, &f->helper);
+        if (st == COSA_OK && f->logger)
+            st = cosa_unit_fmu_set_logger(f->helper, f->logger, f->log_user);
         if (st == COSA_OK && f->nstart) {
             fmu_unit *h = cosa_unit_impl(f->helper);
             h->starts_vr = malloc(f->nstart * sizeof *h->starts_vr);
@@ -372,6 +441,7 @@ static cosa_status fmu_eval(cosa_unit *u, double t, const double *x, const doubl
                     s);
     if (y && (s = get_reals(f, f->vy, cosa_unit_ny(u), y)) > 1)
         return fail(u, v3(f) ? "fmi3GetFloat64 (outputs)" : "fmi2GetReal (outputs)", t, s);
+    warned(f, v3(f) ? "fmi3GetFloat64" : "fmi2GetReal", t, s);
     return COSA_OK;
 }
 
@@ -660,11 +730,8 @@ cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, doubl
         return COSA_EINVAL;
     fmu_unit *f = cosa_unit_impl(u);
     const fmu_description *d = &f->fmu->desc;
-    const size_t nx = cosa_unit_nx(u), nu = cosa_unit_nu(u);
-    if (nx == 0) {
-        cosa_unit_fail(u, "FMU %s has no continuous states to linearise", f->name);
-        return COSA_EUNSUPPORTED;
-    }
+    const size_t nu = cosa_unit_nu(u);
+    /* an FMU without continuous states (a gain, a table): D only */
     double *uin = calloc(nu + 1, sizeof *uin);
     if (!uin)
         return COSA_ENOMEM;
@@ -678,4 +745,30 @@ cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, doubl
                                         C, D);
     free(uin);
     return st;
+}
+
+cosa_status cosa_unit_fmu_set_logger(cosa_unit *u, cosa_fmu_log_fn *fn, void *user)
+{
+    if (!u || cosa_unit_get_type(u)->step != fmu_step)
+        return COSA_EINVAL;
+    fmu_unit *f = cosa_unit_impl(u);
+    f->logger = fn;
+    f->log_user = user;
+    if (f->helper) /* made again, with the logger, when needed */
+        f->helper = (cosa_unit_free(f->helper), NULL);
+    instantiate(u); /* loggingOn is an argument of the instantiation */
+    if (f->bad) {
+        cosa_unit_fail(u, "%s", f->why);
+        return COSA_EFMU;
+    }
+    return COSA_OK;
+}
+
+const char *cosa_unit_fmu_warning(const cosa_unit *u)
+{
+    if (!u || cosa_unit_get_type(u)->step != fmu_step)
+        return NULL;
+    const fmu_unit *f = cosa_unit_impl(u);
+    /* the unit's own, else its second instance's */
+    return f->warning[0] || !f->helper ? f->warning : cosa_unit_fmu_warning(f->helper);
 }

@@ -330,10 +330,13 @@ EXPORT int fmi3DoStep(void *ci, double t, double h, bool noSet, bool *event, boo
     }
     if (!(h > 0.0) || fabs(t - c->m.t) > 1e-9 * (1.0 + fabs(t)))
         return 3; /* fmi3Error */
+#ifndef NO_REFRESH /* -DNO_REFRESH: declares intermediate update, never asks (the importer
+                      must notice that its input polynomial was not applied) */
     if (c->update) { /* the inputs come from the importer during the step */
         c->m.refresh = refresh3;
         c->m.rctx = c;
     }
+#endif
     step(&c->m, h);
     c->m.refresh = NULL;
     *last = c->m.t;

@@ -19,6 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* startElement / endElement of connection c: NULL when absent or empty
+ * (both mean the system's own connector; OMSimulator writes ""). */
+static const char *end_element(const xmlNode *c, int start)
+{
+    const char *e = ssp_attr(c, start ? "startElement" : "endElement");
+    return e && e[0] ? e : NULL;
+}
+
 /* The parent system of system node sys, or NULL for the top. */
 static xmlNode *parent_system(const struct ssp *s, xmlNode *sys)
 {
@@ -54,8 +62,10 @@ static xmlNode *connector(xmlNode *e, const char *name)
 static const char *unit_of(xmlNode *c)
 {
     for (xmlNode *t = ssp_next(c->children); t; t = ssp_next(t->next))
-        if (ssp_is(t, SSP_NS_SSC, "Real") || ssp_is(t, SSP_NS_SSC, "Float64"))
-            return ssp_attr(t, "unit");
+        if (ssp_is(t, SSP_NS_SSC, "Real") || ssp_is(t, SSP_NS_SSC, "Float64")) {
+            const char *u = ssp_attr(t, "unit");
+            return u && u[0] ? u : NULL; /* unit="" gives none */
+        }
     return NULL;
 }
 
@@ -89,7 +99,7 @@ struct mf_sub *ssp_component_sub(struct ssp *s, const xmlNode *c)
  * is a source (start: an output of an element, an input of sys) or a sink. */
 static xmlNode *conn_end(struct ssp *s, xmlNode *sys, xmlNode *c, int start)
 {
-    const char *en = ssp_attr(c, start ? "startElement" : "endElement");
+    const char *en = end_element(c, start);
     const char *cn = ssp_attr(c, start ? "startConnector" : "endConnector");
     if (!cn) {
         mf_perr(s->p, COSA_ESYNTAX, ssp_line(c), "ssd:Connection without %s",
@@ -157,7 +167,7 @@ static xmlNode *ending_at(struct ssp *s, xmlNode *sys, const char *elem, const c
     for (xmlNode *t = ssp_next(sys->children); t; t = ssp_next(t->next))
         if (ssp_is(t, SSP_NS_SSD, "Connections"))
             for (xmlNode *c = ssp_next(t->children); c; c = ssp_next(c->next)) {
-                const char *ee = ssp_attr(c, "endElement"), *ec = ssp_attr(c, "endConnector");
+                const char *ee = end_element(c, 0), *ec = ssp_attr(c, "endConnector");
                 if (!ssp_is(c, SSP_NS_SSD, "Connection") || (ee == NULL) != (elem == NULL) ||
                     (ee && strcmp(ee, elem) != 0) || strcmp(ec, conn) != 0)
                     continue;
@@ -197,7 +207,7 @@ static int trace(struct ssp *s, xmlNode *sys, const char *elem, const char *conn
     if (!c)
         return s->p->st == COSA_OK ? 0 : -1;
     *gain *= factor_of(s, c);
-    const char *se = ssp_attr(c, "startElement"), *sc = ssp_attr(c, "startConnector");
+    const char *se = end_element(c, 1), *sc = ssp_attr(c, "startConnector");
     if (!se) { /* an input connector of sys: from outside */
         xmlNode *up = parent_system(s, sys);
         if (!up) {

@@ -4,7 +4,9 @@
 #define _GNU_SOURCE
 #include "td/fmu_impl.h"
 
+#include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -126,6 +128,28 @@ static cosa_status load_binary(cosa_fmu *f, char *err, size_t errsize)
     return COSA_OK;
 }
 
+/* The resources directory as the instantiate functions take it: an
+ * absolute path with a trailing '/' (FMI 3.0 resourcePath) and a file URI
+ * (FMI 2.0 fmuResourceLocation, RFC 3986: characters other than unreserved
+ * ones and '/' percent-encoded).  Exporters read it at instantiation, some
+ * (OpenModelica's) without checking for NULL. */
+static void resource_location(cosa_fmu *f)
+{
+    char abs[PATH_MAX];
+    if (!realpath(f->dir, abs))
+        snprintf(abs, sizeof abs, "%s", f->dir);
+    snprintf(f->res3, sizeof f->res3, "%s/resources/", abs);
+    size_t n = (size_t)snprintf(f->res2, sizeof f->res2, "file://");
+    for (const unsigned char *c = (const unsigned char *)f->res3; *c && n + 4 < sizeof f->res2;
+         c++) {
+        if (isalnum(*c) || strchr("-._~/", *c))
+            f->res2[n++] = (char)*c;
+        else
+            n += (size_t)snprintf(f->res2 + n, 4, "%%%02X", *c);
+    }
+    f->res2[n] = '\0';
+}
+
 cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t errsize)
 {
     if (out)
@@ -143,6 +167,7 @@ cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t er
         free(f);
         return x == -1 ? COSA_EFMU : x == -2 ? COSA_EIO : COSA_ENOMEM;
     }
+    resource_location(f);
     char md[4200];
     snprintf(md, sizeof md, "%s/modelDescription.xml", f->dir);
     struct stat st;

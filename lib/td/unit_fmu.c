@@ -183,12 +183,12 @@ static void instantiate(cosa_unit *u)
     const char *fn = v3(f) ? "fmi3InstantiateCoSimulation" : "fmi2Instantiate";
     if (v3(f))
         f->inst = m->f3.InstantiateCoSimulation(
-            f->name, m->desc.token ? m->desc.token : "", NULL, false, false, false, false,
+            f->name, m->desc.token ? m->desc.token : "", m->res3, false, false, false, false,
             f->vu, (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) ? cosa_unit_nu(u) : 0, f,
             fmu_log3, (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) ? fmu_update3 : NULL);
     else
         f->inst = m->f2.Instantiate(f->name, fmi2CoSimulation, m->desc.token ? m->desc.token : "",
-                                    NULL, &f->cb2, fmi2False, fmi2False);
+                                    m->res2, &f->cb2, fmi2False, fmi2False);
     int s = 0;
     if (!f->inst) {
         snprintf(f->why, sizeof f->why, "FMU %s: %s returned NULL%s%s", f->name, fn,

@@ -95,9 +95,10 @@ struct mf_sub *ssp_component_sub(struct ssp *s, const xmlNode *c)
     return r;
 }
 
-/* One end of connection c in system sys: its connector node, and whether it
- * is a source (start: an output of an element, an input of sys) or a sink. */
-static xmlNode *conn_end(struct ssp *s, xmlNode *sys, xmlNode *c, int start)
+/* One end of connection c in system sys: its connector node, and in
+ * *source whether it is a source (an output of an element, an input of sys)
+ * or a sink (an input of an element, an output of sys). */
+static xmlNode *conn_end(struct ssp *s, xmlNode *sys, xmlNode *c, int start, int *source)
 {
     const char *en = end_element(c, start);
     const char *cn = ssp_attr(c, start ? "startConnector" : "endConnector");
@@ -119,19 +120,58 @@ static xmlNode *conn_end(struct ssp *s, xmlNode *sys, xmlNode *c, int start)
                 ssp_attr(e, "name"), cn);
         return NULL;
     }
-    /* data flow: out of an element's output or a system's own input, into an
-     * element's input or a system's own output */
-    const char *want = (start != 0) == (en != NULL) ? "output" : "input";
-    if (strcmp(ssp_attr(k, "kind"), want) != 0) {
-        mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(c), "ssd:Connection %s %.80s%s%.80s: a "
-                "connector of kind '%.40s' (cosa couples outputs to inputs: the %s must be %s)",
-                start ? "from" : "to", en ? en : "", en ? "." : "", cn, ssp_attr(k, "kind"),
-                start ? "start" : "end", en ? (start ? "an output" : "an input")
-                                            : (start ? "an input of the system itself"
-                                                     : "an output of the system itself"));
+    /* data flow (SSP 1.0 sect. 5.3.6: start and end do not give the direction,
+     * the kinds do): out of an element's output or a system's own input,
+     * into an element's input or a system's own output */
+    const char *kind = ssp_attr(k, "kind");
+    if (strcmp(kind, "input") != 0 && strcmp(kind, "output") != 0) {
+        mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(c), "ssd:Connection at %.80s%s%.80s: a "
+                "connector of kind '%.40s': not supported (cosa couples outputs to inputs)",
+                en ? en : "", en ? "." : "", cn, kind);
         return NULL;
     }
+    *source = (strcmp(kind, "output") == 0) == (en != NULL);
     return k;
+}
+
+/* The ssc:Unit called name anywhere in the document below n, or NULL. */
+static xmlNode *unit_def(xmlNode *n, const char *name)
+{
+    for (xmlNode *c = ssp_next(n->children); c; c = ssp_next(c->next)) {
+        const char *un = ssp_attr(c, "name");
+        if (ssp_is(c, SSP_NS_SSC, "Unit") && un && strcmp(un, name) == 0)
+            return c;
+        xmlNode *r = unit_def(c, name);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+/* 1 if units a and b are the same: equal names, or definitions (ssc:Unit)
+ * with equal base units (SI exponents, factor, offset: "Nm" and "N.m"). */
+static int same_unit(struct ssp *s, const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return 1;
+    xmlNode *root = xmlDocGetRootElement(s->top->doc);
+    xmlNode *da = unit_def(root, a), *db = unit_def(root, b);
+    xmlNode *ba = NULL, *bb = NULL;
+    for (xmlNode *c = da ? ssp_next(da->children) : NULL; c; c = ssp_next(c->next))
+        ba = ssp_is(c, SSP_NS_SSC, "BaseUnit") ? c : ba;
+    for (xmlNode *c = db ? ssp_next(db->children) : NULL; c; c = ssp_next(c->next))
+        bb = ssp_is(c, SSP_NS_SSC, "BaseUnit") ? c : bb;
+    if (!ba || !bb)
+        return 0;
+    static const char *const attr[] = {"kg", "m", "s", "A", "K", "mol", "cd", "rad", "factor",
+                                       "offset"};
+    for (size_t i = 0; i < sizeof attr / sizeof *attr; i++) {
+        const double dflt = strcmp(attr[i], "factor") == 0 ? 1.0 : 0.0;
+        double x, y;
+        if (ssp_number(s, ba, attr[i], dflt, &x) || ssp_number(s, bb, attr[i], dflt, &y) || x != y)
+            return 0;
+    }
+    return 1;
 }
 
 static void check_connections(struct ssp *s, xmlNode *sys)
@@ -142,10 +182,20 @@ static void check_connections(struct ssp *s, xmlNode *sys)
                  c = ssp_next(c->next)) {
                 if (!ssp_is(c, SSP_NS_SSD, "Connection"))
                     continue;
-                xmlNode *a = conn_end(s, sys, c, 1), *b = a ? conn_end(s, sys, c, 0) : NULL;
+                int sa = 0, sb = 0;
+                xmlNode *a = conn_end(s, sys, c, 1, &sa), *b = a ? conn_end(s, sys, c, 0, &sb) : NULL;
+                if (b && sa == sb) {
+                    mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(c), "ssd:Connection %.80s -> %.80s "
+                            "joins two %s: not supported (cosa couples an output to an input)",
+                            ssp_attr(c, "startConnector"), ssp_attr(c, "endConnector"),
+                            sa ? "sources (outputs, or inputs of the system itself)"
+                               : "sinks (inputs, or outputs of the system itself)");
+                    break;
+                }
                 const char *ua = a ? unit_of(a) : NULL, *ub = b ? unit_of(b) : NULL;
                 const char *sup = ssp_attr(c, "suppressUnitConversion");
-                if (ua && ub && strcmp(ua, ub) != 0 && !(sup && strcmp(sup, "true") == 0))
+                if (ua && ub && !same_unit(s, ua, ub) && !(sup && strcmp(sup, "true") == 0) &&
+                    s->p->st == COSA_OK)
                     mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(c), "ssd:Connection %.80s -> "
                             "%.80s: units '%.40s' and '%.40s' differ: not supported: cosa makes "
                             "no unit conversion (state it as a LinearTransformation factor "
@@ -159,17 +209,29 @@ static void check_connections(struct ssp *s, xmlNode *sys)
                     check_connections(s, e);
 }
 
-/* The one connection of sys ending at (elem, conn) (elem NULL: the system's
- * own connector), or NULL; two are an error. */
-static xmlNode *ending_at(struct ssp *s, xmlNode *sys, const char *elem, const char *conn)
+/* 1 if end start (1) or end (0) of connection c is (elem, conn). */
+static int at(const xmlNode *c, int start, const char *elem, const char *conn)
+{
+    const char *e = end_element(c, start), *k = ssp_attr(c, start ? "startConnector"
+                                                                  : "endConnector");
+    return (e == NULL) == (elem == NULL) && (!e || strcmp(e, elem) == 0) && k &&
+           strcmp(k, conn) == 0;
+}
+
+/* The one connection of sys that feeds (elem, conn) (elem NULL: the
+ * system's own connector; a sink), or NULL; *from: 1 if its source is the
+ * connection's start, 0 if its end.  Two are an error. */
+static xmlNode *ending_at(struct ssp *s, xmlNode *sys, const char *elem, const char *conn,
+                          int *from)
 {
     xmlNode *found = NULL;
     for (xmlNode *t = ssp_next(sys->children); t; t = ssp_next(t->next))
         if (ssp_is(t, SSP_NS_SSD, "Connections"))
             for (xmlNode *c = ssp_next(t->children); c; c = ssp_next(c->next)) {
-                const char *ee = end_element(c, 0), *ec = ssp_attr(c, "endConnector");
-                if (!ssp_is(c, SSP_NS_SSD, "Connection") || (ee == NULL) != (elem == NULL) ||
-                    (ee && strcmp(ee, elem) != 0) || strcmp(ec, conn) != 0)
+                if (!ssp_is(c, SSP_NS_SSD, "Connection"))
+                    continue;
+                const int f = at(c, 0, elem, conn) ? 1 : at(c, 1, elem, conn) ? 0 : -1;
+                if (f < 0)
                     continue;
                 if (found) {
                     mf_perr(s->p, COSA_ESYNTAX, ssp_line(c), "%.80s%s%.80s has two sources "
@@ -178,6 +240,7 @@ static xmlNode *ending_at(struct ssp *s, xmlNode *sys, const char *elem, const c
                     return NULL;
                 }
                 found = c;
+                *from = f;
             }
     return found;
 }
@@ -203,11 +266,13 @@ static int trace(struct ssp *s, xmlNode *sys, const char *elem, const char *conn
                 "through system connectors", conn);
         return -1;
     }
-    xmlNode *c = ending_at(s, sys, elem, conn);
+    int from = 1;
+    xmlNode *c = ending_at(s, sys, elem, conn, &from);
     if (!c)
         return s->p->st == COSA_OK ? 0 : -1;
-    *gain *= factor_of(s, c);
-    const char *se = end_element(c, 1), *sc = ssp_attr(c, "startConnector");
+    *gain *= factor_of(s, c); /* target = factor source (along the data flow) */
+    const char *se = end_element(c, from);
+    const char *sc = ssp_attr(c, from ? "startConnector" : "endConnector");
     if (!se) { /* an input connector of sys: from outside */
         xmlNode *up = parent_system(s, sys);
         if (!up) {
@@ -313,7 +378,9 @@ static void add_connections(struct ssp *s, xmlNode *sys)
                     xmlNode *src = NULL;
                     const char *out = NULL;
                     double gain = 1.0;
-                    xmlNode *c = ending_at(s, sys, ssp_attr(e, "name"), ssp_attr(k, "name"));
+                    int from;
+                    xmlNode *c = ending_at(s, sys, ssp_attr(e, "name"), ssp_attr(k, "name"),
+                                           &from);
                     if (!c || trace(s, sys, ssp_attr(e, "name"), ssp_attr(k, "name"), &src,
                                     &out, &gain, 0) != 1)
                         continue; /* no source: reported by mf_resolve */

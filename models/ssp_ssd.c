@@ -243,7 +243,10 @@ static void check_component(struct ssp *s, xmlNode *c)
         return;
     }
     if (impl && strcmp(impl, "any") != 0 && strcmp(impl, "CoSimulation") != 0) {
-        refuse(s, c, "implementation other than CoSimulation or any");
+        char why[160];
+        snprintf(why, sizeof why, "implementation '%.40s' (cosa runs co-simulation FMUs: "
+                 "CoSimulation or any)", impl);
+        refuse(s, c, why);
         return;
     }
     if (!ssp_attr(c, "name")) {

@@ -220,6 +220,19 @@ for ssp in "$tmp/flat2.ssp" "$d2/SystemStructure.ssd" "$tmp/nested1.ssp" "$d1/Sy
         same "simulate" "$ssp" "$mf" "$sets" simulate --scheme $s --dt 1e-3
     done
 done
+# start and end of a connection do not give the direction, the connectors' kinds do (SSP
+# 1.0 sect. 5.3.6): the flat system with I.s1 -> II.s1 and the factor-carrying II.Fk -> I.Fk
+# written end to start is the same system
+sed -e 's|startElement="I" startConnector="s1" endElement="II" endConnector="s1"|startElement="II" startConnector="s1" endElement="I" endConnector="s1"|' \
+    -e 's|startElement="II" startConnector="Fk" endElement="I" endConnector="Fk"|startElement="I" startConnector="Fk" endElement="II" endConnector="Fk"|' \
+    "$d2/SystemStructure.ssd" >"$d2/reversed.ssd"
+grep -q 'startElement="II" startConnector="s1"' "$d2/reversed.ssd" && ok || bad "reversed.ssd"
+same "reversed" "$d2/reversed.ssd" "$tmp/flat.cosa" "$FLATSET" point --scheme foh+mbcorr --dt 1e-4
+# ... also inside a nested system, where it carries the factor 1.5 (target = 1.5 source)
+sed 's|<ssd:Connection startConnector="Fk" endElement="I" endConnector="Fk">|<ssd:Connection startElement="I" startConnector="Fk" endConnector="Fk">|' \
+    "$d1/SystemStructure.ssd" >"$d1/reversed.ssd"
+grep -q 'startElement="I" startConnector="Fk" endConnector="Fk"' "$d1/reversed.ssd" && ok || bad "reversed nested"
+same "reversed nested" "$d1/reversed.ssd" "$tmp/nested.cosa" "$NESTSET" point --scheme foh+mbcorr --dt 1e-4
 # the parameters' defaults are the bound values; the horizon is stopTime
 "$COSA" models --model-file "$tmp/flat2.ssp" >"$tmp/a" 2>&1 &&
     grep -q '^twomass-ssp: SSP 2.0 system top (natural horizon 0.3 s)$' "$tmp/a" &&
@@ -284,8 +297,10 @@ variant noconn 's|endElement="II" endConnector="v1"|endElement="II" endConnector
 refused "$tmp/noconn/SystemStructure.ssd" "component 'II' has no connector 'w1'"
 variant fmuconn 's|<ssd:Connector name="v1" kind="input"/>|<ssd:Connector name="w1" kind="input"/>|; s|endElement="II" endConnector="v1"|endElement="II" endConnector="w1"|'
 refused "$tmp/fmuconn/SystemStructure.ssd" "connector 'w1' of component 'II': its FMU .* has no continuous Float64 input"
-variant direction 's|startElement="I" startConnector="s1" endElement="II" endConnector="s1"|startElement="II" startConnector="s1" endElement="I" endConnector="s1"|'
-refused "$tmp/direction/SystemStructure.ssd" "from II.s1: a connector of kind 'input'"
+variant twoout 's|startElement="I" startConnector="s1" endElement="II" endConnector="s1"|startElement="I" startConnector="s1" endElement="II" endConnector="Fk"|'
+refused "$tmp/twoout/SystemStructure.ssd" "ssd:Connection s1 -> Fk joins two sources"
+variant parconn 's|startElement="I" startConnector="s1" endElement="II" endConnector="s1"|startElement="I" startConnector="s1" endElement="II" endConnector="ck"|'
+refused "$tmp/parconn/SystemStructure.ssd" "at II.ck: a connector of kind 'parameter': not supported"
 variant sigdict 's|    </ssd:Elements>|      <ssd:SignalDictionaryReference name="D" dictionary="x"/>\n    </ssd:Elements>|'
 refused "$tmp/sigdict/SystemStructure.ssd" "ssd:SignalDictionaryReference 'D': not supported: signal dictionaries"
 variant nonfmu 's|<ssd:Component name="II" source|<ssd:Component name="II" type="application/x-ssp-package" source|'
@@ -342,7 +357,7 @@ refused "$d1/f64.ssd" "ssc:Float64 is SSP 2.0's, the file says version 1.0"
 # a system input that nothing feeds
 sed 's|<ssd:Connection startElement="II" startConnector="Fk" endElement="A" endConnector="Fk">|<ssd:Connection startElement="II" startConnector="Fk" endElement="A" endConnector="s1">|' \
     "$d1/SystemStructure.ssd" >"$d1/open.ssd"
-refused "$d1/open.ssd" "to A.s1: a connector of kind 'output'"
+refused "$d1/open.ssd" "ssd:Connection Fk -> s1 joins two sources"
 refused "$tmp/none.ssp" "none.ssp: cannot read"
 "$COSA" models --model-file "$tmp/ssvtype/SystemStructure.ssd" >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "models, broken: $(cat "$tmp/err")"

@@ -183,7 +183,8 @@ static void check_connections(struct ssp *s, xmlNode *sys)
                 if (!ssp_is(c, SSP_NS_SSD, "Connection"))
                     continue;
                 int sa = 0, sb = 0;
-                xmlNode *a = conn_end(s, sys, c, 1, &sa), *b = a ? conn_end(s, sys, c, 0, &sb) : NULL;
+                xmlNode *a = conn_end(s, sys, c, 1, &sa);
+                xmlNode *b = a ? conn_end(s, sys, c, 0, &sb) : NULL;
                 if (b && sa == sb) {
                     mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(c), "ssd:Connection %.80s -> %.80s "
                             "joins two %s: not supported (cosa couples an output to an input)",

@@ -42,7 +42,11 @@ const char *ssp_attr(const xmlNode *n, const char *name)
     return NULL;
 }
 
-size_t ssp_line(const xmlNode *n) { return (size_t)xmlGetLineNo(n) > 0 ? (size_t)xmlGetLineNo(n) : 0; }
+size_t ssp_line(const xmlNode *n)
+{
+    const long l = xmlGetLineNo(n);
+    return l > 0 ? (size_t)l : 0;
+}
 
 xmlNode *ssp_next(xmlNode *c)
 {

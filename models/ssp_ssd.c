@@ -450,18 +450,20 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, cosa_model **out, char
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (doc)
         check_root(&s, root);
+    if (p.st == COSA_OK && !(mf->name = model_name(ssp_attr(root, "name"))))
+        mf_nomem(&p);
+    if (p.st == COSA_OK)
+        ssp_flatten(&s);
     if (p.st == COSA_OK) {
-        if (!(mf->name = model_name(ssp_attr(root, "name"))))
-            mf_nomem(&p);
         const char *d = ssp_attr(root, "description");
         char buf[512];
-        snprintf(buf, sizeof buf, "SSP %d.0 system %.200s%s%.200s", s.version,
-                 ssp_attr(s.top, "name"), d && d[0] ? ": " : "", d ? d : "");
+        snprintf(buf, sizeof buf, "SSP %d.0 system %.200s with %zu FMU component%s and %zu "
+                 "connection%s%s%.200s", s.version, ssp_attr(s.top, "name"), mf->nsub,
+                 mf->nsub == 1 ? "" : "s", mf->nconn, mf->nconn == 1 ? "" : "s",
+                 d && d[0] ? ": " : "", d ? d : "");
         if (!(mf->doc = mf_dup0(buf)))
             mf_nomem(&p);
     }
-    if (p.st == COSA_OK)
-        ssp_flatten(&s);
     if (p.st == COSA_OK)
         ssp_bind(&s);
     xmlFreeDoc(doc);

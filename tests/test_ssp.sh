@@ -235,7 +235,7 @@ grep -q 'startElement="I" startConnector="Fk" endConnector="Fk"' "$d1/reversed.s
 same "reversed nested" "$d1/reversed.ssd" "$tmp/nested.cosa" "$NESTSET" point --scheme foh+mbcorr --dt 1e-4
 # the parameters' defaults are the bound values; the horizon is stopTime
 "$COSA" models --model-file "$tmp/flat2.ssp" >"$tmp/a" 2>&1 &&
-    grep -q '^twomass-ssp: SSP 2.0 system top (natural horizon 0.3 s)$' "$tmp/a" &&
+    grep -q '^twomass-ssp: SSP 2.0 system top with 2 FMU components and 3 connections (natural horizon 0.3 s)$' "$tmp/a" &&
     grep -q '^  II\.ck  *1000000 ' "$tmp/a" && grep -q '^  II\.dk  *300 ' "$tmp/a" &&
     grep -q '^  I\.v  *50 ' "$tmp/a" && ok || bad "models flat2.ssp: $(cat "$tmp/a")"
 "$COSA" models --model-file "$d1/SystemStructure.ssd" >"$tmp/a" 2>&1 &&

@@ -402,9 +402,12 @@ static int locate(const char *path, int archive, mf_t *mf, char *dir, char *ssd,
         return 0;
     }
     FILE *f = fopen(path, "rb");
-    if (!f) {
+    struct stat sb;
+    if (!f || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         *st = COSA_EIO;
-        snprintf(err, errsize, "%s: cannot open", path);
+        snprintf(err, errsize, "%s: cannot open%s", path, f ? ": not a regular file" : "");
+        if (f)
+            fclose(f);
         return -1;
     }
     fclose(f);

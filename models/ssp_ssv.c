@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* The element called name in system sys, or NULL. */
 static xmlNode *element(xmlNode *sys, const char *name, size_t n)
@@ -174,6 +176,12 @@ static void bind_one(struct ssp *s, xmlNode *target, xmlNode *b)
     }
     if (ssp_source_path(s, source, ssp_line(b), "ssd:ParameterBinding", path, sizeof path) != 0)
         return;
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        mf_perr(s->p, COSA_ESYNTAX, ssp_line(b), "ssd:ParameterBinding: source '%.200s': %s",
+                source, access(path, F_OK) == 0 ? "not a regular file" : "no such file");
+        return;
+    }
     /* messages about the .ssv name it, as shown */
     const char *fname = s->p->fname;
     if (s->archive)

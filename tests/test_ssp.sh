@@ -338,6 +338,10 @@ refused "$tmp/ssvtype/SystemStructure.ssd" "ssvtype/resources/II.ssv:[0-9]*: par
 variant ssvns 's|x|x|'
 ssv 2.0 Float64 ck=7 | sed 's|SSP1/SystemStructureParameterValues|SSP9/X|' >"$tmp/ssvns/resources/II.ssv"
 refused "$tmp/ssvns/SystemStructure.ssd" "expected ssv:ParameterSet (namespace"
+variant nossv 's|resources/II.ssv|resources/none.ssv|'
+refused "$tmp/nossv/SystemStructure.ssd" "SystemStructure.ssd:[0-9]*: ssd:ParameterBinding: source 'resources/none.ssv': no such file"
+mkdir -p "$tmp/dir.ssd"
+refused "$tmp/dir.ssd" "dir.ssd: cannot open: not a regular file"
 # archives: an entry escaping the directory; no SystemStructure.ssd; not a zip; a '..' source
 "$MKZIP" "$tmp/escape.ssp" SystemStructure.ssd="$d2/SystemStructure.ssd" \
     ../cosa-ssp-escape.txt=@x || bad "mkfmu escape.ssp"

@@ -120,9 +120,9 @@ static xmlNode *conn_end(struct ssp *s, xmlNode *sys, xmlNode *c, int start, int
                 ssp_attr(e, "name"), cn);
         return NULL;
     }
-    /* data flow (SSP 1.0 sect. 5.3.6: start and end do not give the direction,
-     * the kinds do): out of an element's output or a system's own input,
-     * into an element's input or a system's own output */
+    /* data flow (the standard on ssd:Connection: start and end do not give
+     * the direction, the kinds do): out of an element's output or a system's
+     * own input, into an element's input or a system's own output */
     const char *kind = ssp_attr(k, "kind");
     if (strcmp(kind, "input") != 0 && strcmp(kind, "output") != 0) {
         mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(c), "ssd:Connection at %.80s%s%.80s: a "

@@ -63,7 +63,7 @@ void ssp_flatten(struct ssp *s);
 struct mf_sub *ssp_component_sub(struct ssp *s, const xmlNode *c);
 
 /* ssp_ssv.c: the parameter bindings of every system and component, inner
- * ones first (outer bindings take precedence, SSP 1.0 sect. 5.3.4); FMUs
+ * ones first (outer bindings take precedence, as the standard says); FMUs
  * whose parameters changed are linearised again there. */
 void ssp_bind(struct ssp *s);
 

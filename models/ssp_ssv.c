@@ -8,8 +8,8 @@
  * becomes the default of the model parameter "COMP.VAR" (a Float64/Real FMU
  * parameter with a start value, or a state's start value: README "FMU
  * parameters"), so --set and map axes start from it.  Bindings are applied
- * inner ones first and in document order, so outer and later ones win (SSP
- * 1.0 sect. 5.3.4).  Refused in one line: a name that matches no such
+ * inner ones first and in document order, so outer and later ones win (the
+ * standard on ssd:ParameterBinding).  Refused in one line: a name that matches no such
  * variable (the standard lets tools ignore it; cosa does not ignore
  * silently), a value of another type than ssv:Real / ssv:Float64 (type
  * mismatch), parameter mappings, sources of other types or bases. */

@@ -220,8 +220,8 @@ for ssp in "$tmp/flat2.ssp" "$d2/SystemStructure.ssd" "$tmp/nested1.ssp" "$d1/Sy
         same "simulate" "$ssp" "$mf" "$sets" simulate --scheme $s --dt 1e-3
     done
 done
-# start and end of a connection do not give the direction, the connectors' kinds do (SSP
-# 1.0 sect. 5.3.6): the flat system with I.s1 -> II.s1 and the factor-carrying II.Fk -> I.Fk
+# start and end of a connection do not give the direction, the connectors' kinds do (the
+# standard on ssd:Connection): the flat system with I.s1 -> II.s1 and the factor-carrying II.Fk -> I.Fk
 # written end to start is the same system
 sed -e 's|startElement="I" startConnector="s1" endElement="II" endConnector="s1"|startElement="II" startConnector="s1" endElement="I" endConnector="s1"|' \
     -e 's|startElement="II" startConnector="Fk" endElement="I" endConnector="Fk"|startElement="I" startConnector="Fk" endElement="II" endConnector="Fk"|' \

@@ -243,6 +243,14 @@ same "reversed nested" "$d1/reversed.ssd" "$tmp/nested.cosa" "$NESTSET" point --
 # --set on top of the bindings
 same "point --set" "$tmp/flat2.ssp" "$tmp/flat.cosa" "--set II.ck=1e6 --set II.dk=300 --set I.v=20" \
     point --scheme zoh --dt 1e-4 --set I.v=20
+# a map over two component parameters (from their bound values on): the model file's map
+# over the same axes, value for value (the comment header lists the defaults, which differ)
+"$COSA" map --model-file "$tmp/flat2.ssp" --x II.ck=1e5:1e6:log:3 --y II.dk=100:1000:log:3 \
+    --scheme zoh --dt 1e-4 -o "$tmp/map1" >/dev/null 2>"$tmp/err" &&
+    "$COSA" map --model-file "$tmp/flat.cosa" --set I.v=50 --x II.ck=1e5:1e6:log:3 \
+        --y II.dk=100:1000:log:3 --scheme zoh --dt 1e-4 -o "$tmp/map2" >/dev/null 2>&1 &&
+    grep -v '^#' "$tmp/map1/rho_zoh.dat" >"$tmp/a" && grep -v '^#' "$tmp/map2/rho_zoh.dat" >"$tmp/b" &&
+    [ "$(wc -l <"$tmp/b")" -ge 9 ] && cmp -s "$tmp/a" "$tmp/b" && ok || bad "map: $(cat "$tmp/err") $(diff "$tmp/a" "$tmp/b" | head -4)"
 # model-dump writes the equivalent model file (numbers, the factor 3), which reads back
 # to the same Phi
 "$COSA" model-dump --model-file "$tmp/nested1.ssp" -o "$tmp/dump.cosa" >/dev/null 2>&1 &&

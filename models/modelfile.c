@@ -2,11 +2,13 @@
  * files"): the entry points cosa_model_file_parse/load, and the lifetime and
  * small helpers of the parsed description shared by models/modelfile*.c. */
 #include "modelfile_impl.h"
+#include "ssp_impl.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MF_MAXFILE (256u << 20) /* bytes of a model file */
 
@@ -61,6 +63,7 @@ void mf_free(mf_t *mf)
         for (size_t j = 0; s->fvar && s->fvar[j]; j++)
             free(s->fvar[j]);
         free(s->fvar);
+        free(s->fown);
         for (int d = 0; d < 3; d++) {
             for (size_t j = 0; j < s->n[d] && s->names[d]; j++)
                 free(s->names[d][j]);
@@ -90,6 +93,9 @@ void mf_free(mf_t *mf)
     free(mf->uq);
     free(mf->xg);
     free(mf->yg);
+    if (mf->tmpdir)
+        cosa_archive_remove(mf->tmpdir);
+    free(mf->tmpdir);
     free(mf);
 }
 
@@ -187,18 +193,25 @@ static cosa_status parse_flags(const char *text, size_t len, const char *name_fo
     p.s = copy;
     while (p.st == COSA_OK && p.s[p.pos] != '\0')
         mf_statement(&p);
-    if (p.st == COSA_OK)
-        mf_resolve(&p);
-    if (p.st == COSA_OK)
-        mf_resolve_energy(&p);
+    cosa_status st = mf_finish(&p, out);
     free(copy);
-    if (p.st == COSA_OK && !mf->name && !(mf->name = name_from_path(fname)))
-        mf_perr(&p, COSA_ENOMEM, 0, "out of memory");
-    if (p.st == COSA_OK && !mf->doc && !(mf->doc = mf_dup0("")))
-        mf_perr(&p, COSA_ENOMEM, 0, "out of memory");
-    if (p.st != COSA_OK) {
+    return st;
+}
+
+cosa_status mf_finish(struct mf_parser *p, cosa_model **out)
+{
+    mf_t *mf = p->mf;
+    if (p->st == COSA_OK)
+        mf_resolve(p);
+    if (p->st == COSA_OK)
+        mf_resolve_energy(p);
+    if (p->st == COSA_OK && !mf->name && !(mf->name = name_from_path(p->fname)))
+        mf_perr(p, COSA_ENOMEM, 0, "out of memory");
+    if (p->st == COSA_OK && !mf->doc && !(mf->doc = mf_dup0("")))
+        mf_perr(p, COSA_ENOMEM, 0, "out of memory");
+    if (p->st != COSA_OK) {
         mf_free(mf);
-        return p.st;
+        return p->st;
     }
     mf_model_init(mf);
     mf_energy_init(mf);
@@ -223,6 +236,11 @@ cosa_status cosa_model_file_load_flags(const char *path, unsigned flags, cosa_mo
             snprintf(err, errsize, "%s: invalid argument", path ? path : "(null)");
         return COSA_EINVAL;
     }
+    /* an SSP (README "SSP import"): an archive or an unpacked system's .ssd */
+    const size_t plen = strlen(path);
+    if (plen > 4 && (strcasecmp(path + plen - 4, ".ssp") == 0 ||
+                     strcasecmp(path + plen - 4, ".ssd") == 0))
+        return mf_ssp_load(path, flags, out, err, errsize);
     FILE *f = fopen(path, "rb");
     if (!f) {
         if (err && errsize)

@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* A variable name as a model-file identifier. */
-static char *ident_of(const char *name)
+char *mf_ident_of(const char *name)
 {
     char *r = malloc(strlen(name) + 2);
     if (!r)
@@ -46,7 +46,7 @@ static cosa_status fill(struct mf_sub *s, const cosa_fmu *fmu, cosa_unit *u, con
             const size_t v = d == DECL_X   ? cosa_fmu_state(fmu, i)
                              : d == DECL_U ? cosa_fmu_input(fmu, i)
                                            : cosa_fmu_output(fmu, i);
-            if (!(s->names[d][i] = ident_of(cosa_fmu_var_at(fmu, v)->name)))
+            if (!(s->names[d][i] = mf_ident_of(cosa_fmu_var_at(fmu, v)->name)))
                 return COSA_ENOMEM;
         }
     }
@@ -72,7 +72,7 @@ static int add_param(struct mf_parser *p, const char *sub, const char *var, doub
                      cosa_param_kind kind, size_t line)
 {
     mf_t *mf = p->mf;
-    char *id = ident_of(var);
+    char *id = mf_ident_of(var);
     size_t len = strlen(sub) + (id ? strlen(id) : 0) + 2;
     char *name = id ? malloc(len) : NULL;
     if (!name) {
@@ -132,7 +132,8 @@ static void add_fmu_params(struct mf_parser *p, struct mf_sub *s, cosa_fmu *fmu,
                 (var->variability == COSA_FMU_FIXED || var->variability == COSA_FMU_TUNABLE);
     }
     s->fvar = calloc(npar + 1, sizeof *s->fvar);
-    if (!s->fvar) {
+    s->fown = calloc(npar + 1, sizeof *s->fown);
+    if (!s->fvar || !s->fown) {
         mf_nomem(p);
         return;
     }
@@ -147,6 +148,7 @@ static void add_fmu_params(struct mf_parser *p, struct mf_sub *s, cosa_fmu *fmu,
             mf_nomem(p);
             return;
         }
+        s->fown[k] = var->start;
         k++;
         s->nfpar = k; /* what mf_free releases */
         add_param(p, s->name, var->name, var->start, COSA_PARAM_MODEL, s->line);
@@ -174,8 +176,9 @@ static cosa_status unit_at(const mf_t *mf, const struct mf_sub *s, const double 
     const size_t nx = s->n[DECL_X], np = s->nfpar - nx;
     cosa_unit *u = NULL;
     cosa_status st = cosa_unit_fmu_create(s->fh, s->name, &u);
-    for (size_t k = 0; k < np && st == COSA_OK; k++)
-        if (memcmp(&par[s->fpar0 + k], &mf->params[s->fpar0 + k].value, sizeof *par) != 0)
+    (void)mf;
+    for (size_t k = 0; k < np && st == COSA_OK; k++) /* where they differ from the FMU's own */
+        if (memcmp(&par[s->fpar0 + k], &s->fown[k], sizeof *par) != 0)
             st = cosa_unit_fmu_set_start(u, s->fvar[k], par[s->fpar0 + k]);
     if (st == COSA_OK && nx &&
         memcmp(par + s->fpar0 + np, cosa_unit_state(u), nx * sizeof *par) != 0)
@@ -220,6 +223,36 @@ cosa_status mf_fmu_linearity(const mf_t *mf, const struct mf_sub *s, const doubl
     return st;
 }
 
+cosa_status mf_fmu_rebind(struct mf_parser *p, struct mf_sub *s)
+{
+    const mf_t *mf = p->mf;
+    const size_t nx = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
+    double *par = malloc((mf->nparam + 1) * sizeof *par);
+    double *M = calloc(nx * nx + nx * nu + ny * nx + ny * nu + 1, sizeof *M);
+    cosa_status st = par && M ? COSA_OK : COSA_ENOMEM;
+    for (size_t i = 0; st == COSA_OK && i < mf->nparam; i++)
+        par[i] = mf->params[i].value;
+    double *A = M, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
+    if (st == COSA_OK)
+        st = mf_fmu_linearize(mf, s, par, A, B, C, D);
+    if (st == COSA_OK) {
+        const double *src[NBLK] = {A, B, C, D, par + s->fpar0 + s->nfpar - nx};
+        for (int k = 0; k < NBLK; k++) {
+            size_t r, c;
+            mf_block_dims(s, k, &r, &c);
+            for (size_t i = 0; i < r * c; i++)
+                s->b[k].e[i].value = src[k][i];
+        }
+    } else if (st == COSA_ENOMEM)
+        mf_nomem(p);
+    else
+        mf_perr(p, COSA_EFMU, s->line, "fmu %s: cannot linearise at the parameter values "
+                "given: %s", s->name, cosa_strerror(st));
+    free(par);
+    free(M);
+    return st;
+}
+
 /* Without a 'tend' line (so far: a later one overrides), the horizon is the
  * smallest DefaultExperiment stopTime of the FMUs that give one (cosa starts
  * every unit at t = 0). */
@@ -239,7 +272,6 @@ static void default_tend(struct mf_parser *p)
 
 void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *path)
 {
-    mf_t *mf = p->mf;
     /* PATH relative to the model file's directory */
     char full[4096];
     const char *slash = strrchr(p->fname, '/');
@@ -247,6 +279,13 @@ void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *p
         snprintf(full, sizeof full, "%.*s/%s", (int)(slash - p->fname), p->fname, path);
     else
         snprintf(full, sizeof full, "%s", path);
+    mf_fmu_add(p, name, line, full, path);
+}
+
+void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *full,
+                const char *path)
+{
+    mf_t *mf = p->mf;
     char err[512];
     cosa_fmu *fmu = NULL;
     cosa_unit *u = NULL;

@@ -16,7 +16,7 @@
  *     A = [ e, e ; e, e ]  |  A = zeros  |  A = eye      (also B, C, D, x0)
  *     A[i,j] = EXPR        (1-based, after A = zeros|eye)
  *   end
- *   connect SUB.OUTPUT -> SUB.INPUT [, SUB.INPUT ...]
+ *   connect SUB.OUTPUT -> SUB.INPUT [* FACTOR] [, SUB.INPUT [* FACTOR] ...]
  *
  * Reading: modelfile.c (entry points, the description's lifetime) drives
  * modelfile_parse.c (lexer and statements) and modelfile_resolve.c (names,
@@ -63,6 +63,7 @@ struct mf_sub {
     cosa_fmu *fh;
     size_t fpar0, nfpar;
     char **fvar;        /* nfpar - nx: the FMU parameters' own names          */
+    double *fown;       /* nfpar - nx: their start values in the FMU          */
     int ffd;            /* linearise by central differences                  */
     cosa_fmu_capability cap; /* what the FMU can do (cosa_fmu_capability_get)  */
 };
@@ -70,6 +71,7 @@ struct mf_sub {
 struct mf_conn {
     char *src, *out, *dst, *in;
     size_t line;
+    double gain;        /* `-> T.IN * FACTOR`, else 1: L's entry (u = L y) */
 };
 
 struct mf_sym {
@@ -122,6 +124,7 @@ typedef struct mf {
     size_t nbond, capbond;
     size_t *port_idx;  /* nbond*dim + 2*dim */
     size_t port_dim;
+    char *tmpdir;      /* an SSP archive's unpacked directory (removed by mf_free) */
 } mf_t;
 
 /* Parser state, also used by resolution for its error messages. */
@@ -149,6 +152,10 @@ void mf_block_dims(const struct mf_sub *s, int k, size_t *r, size_t *c);
 cosa_status mf_alloc_block(struct mf_block *b, size_t r, size_t c, int base);
 void mf_free(mf_t *mf); /* NULL is ignored */
 
+/* After the statements (or an SSP's translation): resolve, name, and hand
+ * out the model (*out), or free mf and return the first error's status. */
+cosa_status mf_finish(struct mf_parser *p, cosa_model **out);
+
 /* Characters of names (parameters, subsystems, states, ...). */
 static inline int mf_ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
 static inline int mf_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
@@ -163,6 +170,17 @@ void mf_statement(struct mf_parser *p);
 /* modelfile_fmu.c: the subsystem NAME (declared at line) from the FMU at
  * path, appended to the model (errors through mf_perr). */
 void mf_st_fmu(struct mf_parser *p, const char *name, size_t line, const char *path);
+/* A variable name as a model-file identifier (characters other than
+ * letters, digits and '_' become '_', '_' before a leading digit); malloc'd,
+ * NULL when out of memory. */
+char *mf_ident_of(const char *name);
+/* The same with the FMU at full (as opened), shown as path in messages. */
+void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *full,
+                const char *path);
+/* After the defaults of FMU subsystem s's parameters changed (SSP parameter
+ * bindings): its blocks and x0 the linearisation there (errors through
+ * mf_perr). */
+cosa_status mf_fmu_rebind(struct mf_parser *p, struct mf_sub *s);
 
 /* 1 if the FMU subsystem's parameters in par differ from their defaults (its
  * stored blocks are then not its linearisation there). */

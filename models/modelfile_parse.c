@@ -867,8 +867,22 @@ static void st_connect(struct mf_parser *p)
             mf_nomem(p);
             break;
         }
-        mf->conns[mf->nconn++] = (struct mf_conn){s2, o2, dst, in, p->line};
+        mf->conns[mf->nconn++] = (struct mf_conn){s2, o2, dst, in, p->line, 1.0};
         skip_blanks(p);
+        if (p->s[p->pos] == '*') { /* T.IN * FACTOR: u = FACTOR y (L's entry) */
+            mf_expr e;
+            p->pos++;
+            skip_blanks(p);
+            if (parse_expr(p, &e, 0))
+                break;
+            if (!(e.value != 0.0 && e.value - e.value == 0.0)) {
+                mf_perr(p, COSA_ERANGE, p->line, "connect: the factor of %s.%s must be finite "
+                        "and not 0 (got %g)", dst, in, e.value);
+                break;
+            }
+            mf->conns[mf->nconn - 1].gain = e.value;
+            skip_blanks(p);
+        }
         if (p->s[p->pos] != ',')
             break;
         p->pos++;

@@ -166,7 +166,7 @@ void mf_resolve(struct mf_parser *p)
                         "input %s.%s has two sources (lines %zu and %zu)", b->name, cn->in,
                         src_line[gi], cn->line);
             src_line[gi] = cn->line;
-            mf->L[gi + go * nu] = 1.0;
+            mf->L[gi + go * nu] = cn->gain;
         }
     }
     for (size_t i = 0; i < mf->nsub && p->st == COSA_OK; i++) {

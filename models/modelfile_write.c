@@ -296,6 +296,10 @@ static void wr_file_model(struct writer *w, const mf_t *mf, const double *par,
                     else
                         wr(w, ", ");
                     wr(w, "%s.%s", b->name, b->names[DECL_U][k]);
+                    if (mf->L[b->ou + k + j * mf->nu] != 1.0) { /* a factor */
+                        wr(w, " * ");
+                        wr_num(w, mf->L[b->ou + k + j * mf->nu]);
+                    }
                     first = 0;
                 }
         }

@@ -151,8 +151,8 @@ Test(fmu, fmi3_functions_step_both_subsystems)
 {
     cosa_fmu *a = open_ok("twomass1_fmi3.fmu"), *b = open_ok("twomass2_fmi3.fmu");
     cr_assert_neq(a->f3.DoStep, b->f3.DoStep, "both handles resolved the same binary");
-    fmi3Instance ia = a->f3.InstantiateCoSimulation("I", "{cosa-test-twomass}", NULL, false, false,
-                                                    false, false, NULL, 0, NULL, NULL, NULL);
+    fmi3Instance ia = a->f3.InstantiateCoSimulation("I", "{cosa-test-twomass}", a->res3, false,
+                                                    false, false, false, NULL, 0, NULL, NULL, NULL);
     cr_assert_not_null(ia);
     cr_assert_eq(a->f3.EnterInitializationMode(ia, false, 0.0, 0.0, false, 0.0), fmi3OK);
     cr_assert_eq(a->f3.ExitInitializationMode(ia), fmi3OK);
@@ -186,7 +186,7 @@ Test(fmu, fmi3_functions_step_both_subsystems)
     cr_expect(fabs(y[0] - x[0]) <= 1e-12 * fabs(x[1]) * h, "s1 %.17g vs %.17g", y[0], x[0]);
     cr_expect(fabs(y[1] - x[1]) <= 1e-12 * fabs(x[1]), "v1 %.17g vs %.17g", y[1], x[1]);
     /* subsystem II's output is the coupling force ck (s2 - s1) + dk (v2 - v1) */
-    fmi3Instance ib = b->f3.InstantiateCoSimulation("II", "{cosa-test-twomass}", NULL, false,
+    fmi3Instance ib = b->f3.InstantiateCoSimulation("II", "{cosa-test-twomass}", b->res3, false,
                                                     false, false, false, NULL, 0, NULL, NULL, NULL);
     cr_assert_not_null(ib);
     cr_assert_eq(b->f3.EnterInitializationMode(ib, false, 0.0, 0.0, false, 0.0), fmi3OK);

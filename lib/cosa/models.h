@@ -180,6 +180,10 @@ void cosa_model_free(cosa_model *m);
  * or two sources), COSA_EPARAM (unknown parameter in an expression),
  * COSA_ENONFINITE (a number, or an entry at the default parameter values,
  * is not finite), COSA_ERANGE (tend <= 0), COSA_ENOMEM.
+ * A path ending in .ssp (an archive) or .ssd (an unpacked system) is read
+ * as an SSP 1.0/2.0 system of FMUs (README "SSP import"): the same model a
+ * model file with `fmu` subsystems and `connect` lines gives; what cosa
+ * cannot use is refused (COSA_EUNSUPPORTED, one line naming the element).
  * Free the model with cosa_model_free. */
 cosa_status cosa_model_file_load(const char *path, cosa_model **out, char *err, size_t errsize);
 

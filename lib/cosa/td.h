@@ -1107,6 +1107,18 @@ cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t er
 /* Unload the binary and remove the temporary directory; NULL is a no-op. */
 void cosa_fmu_close(cosa_fmu *fmu);
 
+/* Unzip archive (an FMU, an SSP; kind names it in messages: "not an SSP:
+ * ...") into a new private directory under $TMPDIR, whose name is stored in
+ * dir (dirsize >= 4096 for long TMPDIRs); an entry with an absolute name or
+ * a ".." component is refused before anything is written.  COSA_OK, or
+ * COSA_ESYNTAX (not a zip archive, a corrupt or escaping entry), COSA_EIO
+ * (cannot read the file or write the directory), COSA_ENOMEM, COSA_EINVAL,
+ * with a one-line message in err (no file name) and nothing left on disk.
+ * Remove the directory with cosa_archive_remove. */
+cosa_status cosa_archive_extract(const char *archive, const char *kind, char *dir,
+                                 size_t dirsize, char *err, size_t errsize);
+void cosa_archive_remove(const char *dir);
+
 int cosa_fmu_version(const cosa_fmu *fmu);                 /* 2 or 3            */
 const char *cosa_fmu_model_name(const cosa_fmu *fmu);
 const char *cosa_fmu_identifier(const cosa_fmu *fmu);      /* modelIdentifier   */

@@ -4,7 +4,9 @@
 #define _GNU_SOURCE
 #include "td/fmu_impl.h"
 
+#include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
@@ -127,41 +129,26 @@ static cosa_status load_binary(cosa_fmu *f, char *err, size_t errsize)
     return COSA_OK;
 }
 
-/* The resources directory, if the FMU has one, as FMI 3.0's resourcePath
- * (an absolute path ending in '/') and FMI 2.0's fmuResourceLocation (a
- * file:// URI, RFC 3986: bytes other than unreserved characters and '/'
- * percent-encoded). */
-static cosa_status resource_locations(cosa_fmu *f, char *err, size_t errsize)
+/* The resources directory as the instantiate functions take it: an
+ * absolute path with a trailing '/' (FMI 3.0 resourcePath) and a file URI
+ * (FMI 2.0 fmuResourceLocation, RFC 3986: characters other than unreserved
+ * ones and '/' percent-encoded).  Exporters read it at instantiation, some
+ * (OpenModelica's) without checking for NULL. */
+static void resource_location(cosa_fmu *f)
 {
-    char path[4200], *abs;
-    struct stat st;
-    snprintf(path, sizeof path, "%s/resources", f->dir);
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return COSA_OK;
-    if (!(abs = realpath(path, NULL))) {
-        snprintf(err, errsize, "cannot resolve the path of its resources directory");
-        return COSA_EIO;
-    }
-    const size_t n = strlen(abs);
-    f->res3 = malloc(n + 2);
-    f->res2 = malloc(3 * n + 8);
-    if (!f->res3 || !f->res2) {
-        free(abs);
-        snprintf(err, errsize, "out of memory");
-        return COSA_ENOMEM;
-    }
-    snprintf(f->res3, n + 2, "%s/", abs);
-    char *w = f->res2 + sprintf(f->res2, "file://");
-    for (const unsigned char *c = (const unsigned char *)abs; *c; c++) {
-        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-            strchr("-._~/", *c))
-            *w++ = (char)*c;
+    char abs[PATH_MAX];
+    if (!realpath(f->dir, abs))
+        snprintf(abs, sizeof abs, "%s", f->dir);
+    snprintf(f->res3, sizeof f->res3, "%s/resources/", abs);
+    size_t n = (size_t)snprintf(f->res2, sizeof f->res2, "file://");
+    for (const unsigned char *c = (const unsigned char *)f->res3; *c && n + 4 < sizeof f->res2;
+         c++) {
+        if (isalnum(*c) || strchr("-._~/", *c))
+            f->res2[n++] = (char)*c;
         else
-            w += sprintf(w, "%%%02X", *c);
+            n += (size_t)snprintf(f->res2 + n, 4, "%%%02X", *c);
     }
-    *w = '\0';
-    free(abs);
-    return COSA_OK;
+    f->res2[n] = '\0';
 }
 
 cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t errsize)
@@ -181,6 +168,7 @@ cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t er
         free(f);
         return x == -1 ? COSA_EFMU : x == -2 ? COSA_EIO : COSA_ENOMEM;
     }
+    resource_location(f);
     char md[4200];
     snprintf(md, sizeof md, "%s/modelDescription.xml", f->dir);
     struct stat st;
@@ -193,8 +181,6 @@ cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t er
     } else {
         s = load_binary(f, err, errsize);
     }
-    if (s == COSA_OK)
-        s = resource_locations(f, err, errsize);
     if (s != COSA_OK) {
         cosa_fmu_close(f);
         return s;
@@ -210,8 +196,6 @@ void cosa_fmu_close(cosa_fmu *f)
     if (f->lib)
         dlclose(f->lib);
     fmu_description_free(&f->desc);
-    free(f->res3);
-    free(f->res2);
     fmu_archive_remove(f->dir);
     free(f);
 }

@@ -1,5 +1,6 @@
-/* fmu_archive.c -- unzip an FMU into a private temporary directory (libzip),
- * refusing entries that would land outside it, and remove it again. */
+/* fmu_archive.c -- unzip an FMU (or an SSP, README "SSP import") into a
+ * private temporary directory (libzip), refusing entries that would land
+ * outside it, and remove it again. */
 #define _XOPEN_SOURCE 700
 #include "td/fmu_impl.h"
 
@@ -58,8 +59,9 @@ static int make_parents(char *path, size_t rootlen)
     return 0;
 }
 
-int fmu_archive_extract(const char *archive, char *dir, size_t dirsize, char *err,
-                        size_t errsize)
+/* kind ("FMU", "SSP") names the archive in messages. */
+static int extract(const char *archive, const char *kind, char *dir, size_t dirsize, char *err,
+                   size_t errsize)
 {
     dir[0] = '\0';
     int zerr = 0;
@@ -71,7 +73,8 @@ int fmu_archive_extract(const char *archive, char *dir, size_t dirsize, char *er
         }
         zip_error_t ze;
         zip_error_init_with_code(&ze, zerr);
-        snprintf(err, errsize, "not an FMU: not a zip archive (%s)", zip_error_strerror(&ze));
+        snprintf(err, errsize, "not an %s: not a zip archive (%s)", kind,
+                 zip_error_strerror(&ze));
         zip_error_fini(&ze);
         return -1;
     }
@@ -95,8 +98,8 @@ int fmu_archive_extract(const char *archive, char *dir, size_t dirsize, char *er
     for (zip_int64_t i = 0; rc == 0 && i < n; i++) {
         const char *name = zip_get_name(z, (zip_uint64_t)i, 0);
         if (!name || !safe_name(name) || strlen(name) > 4096) {
-            snprintf(err, errsize, "not an FMU: archive entry '%.200s' would be written outside "
-                     "the FMU's directory", name ? name : "?");
+            snprintf(err, errsize, "not an %s: archive entry '%.200s' would be written outside "
+                     "the %s's directory", kind, name ? name : "?", kind);
             rc = -1;
             break;
         }
@@ -119,9 +122,10 @@ int fmu_archive_extract(const char *archive, char *dir, size_t dirsize, char *er
          * unzip's); the directory is new and private, so nothing else is there */
         FILE *f = zf ? fopen(path, "wb") : NULL;
         if (!zf || !f) {
-            snprintf(err, errsize, zf ? "cannot unzip '%.200s': %s"
-                                      : "not an FMU: corrupt zip entry '%.200s'%.0s",
-                     name, zf ? strerror(errno) : "");
+            if (zf)
+                snprintf(err, errsize, "cannot unzip '%.200s': %s", name, strerror(errno));
+            else
+                snprintf(err, errsize, "not an %s: corrupt zip entry '%.200s'", kind, name);
             rc = zf ? -2 : -1;
         }
         zip_int64_t got;
@@ -131,7 +135,7 @@ int fmu_archive_extract(const char *archive, char *dir, size_t dirsize, char *er
                 rc = -2;
             }
         if (rc == 0 && got < 0) {
-            snprintf(err, errsize, "not an FMU: corrupt zip entry '%.200s'", name);
+            snprintf(err, errsize, "not an %s: corrupt zip entry '%.200s'", kind, name);
             rc = -1;
         }
         if (f && fclose(f) != 0 && rc == 0) {
@@ -150,3 +154,20 @@ int fmu_archive_extract(const char *archive, char *dir, size_t dirsize, char *er
     }
     return rc;
 }
+
+int fmu_archive_extract(const char *archive, char *dir, size_t dirsize, char *err,
+                        size_t errsize)
+{
+    return extract(archive, "FMU", dir, dirsize, err, errsize);
+}
+
+cosa_status cosa_archive_extract(const char *archive, const char *kind, char *dir,
+                                 size_t dirsize, char *err, size_t errsize)
+{
+    if (!archive || !kind || !dir || dirsize < 64 || !err || !errsize)
+        return COSA_EINVAL;
+    const int rc = extract(archive, kind, dir, dirsize, err, errsize);
+    return rc == 0 ? COSA_OK : rc == -1 ? COSA_ESYNTAX : rc == -3 ? COSA_ENOMEM : COSA_EIO;
+}
+
+void cosa_archive_remove(const char *dir) { fmu_archive_remove(dir); }

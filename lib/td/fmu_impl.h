@@ -81,10 +81,8 @@ typedef struct fmu_functions2 {
 
 struct cosa_fmu {
     char dir[4096];       /* the unzipped FMU (removed on close)   */
-    char *res3, *res2;    /* its resources directory as FMI 3.0's resourcePath
-                             (absolute, ending in '/') and FMI 2.0's
-                             fmuResourceLocation (a file:// URI); NULL
-                             without resources/                    */
+    char res3[4200];      /* FMI 3.0 resourcePath: DIR/resources/ (absolute)  */
+    char res2[3 * 4200];  /* FMI 2.0 fmuResourceLocation: file:// URI of it   */
     fmu_description desc;
     void *lib;            /* dlopen handle                        */
     fmu_functions3 f3;    /* version 3                            */

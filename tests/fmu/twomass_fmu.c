@@ -276,8 +276,12 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
                                          bool earlyReturn, const uint32_t *req, size_t nreq,
                                          void *env, log3_fn log, update3_fn intermediate)
 {
-    (void)name; (void)res; (void)visible; (void)logging; (void)req; (void)nreq;
+    (void)name; (void)visible; (void)logging; (void)req; (void)nreq;
     if (!token || strcmp(token, "{cosa-test-twomass}") != 0 || eventMode || earlyReturn)
+        return NULL;
+    /* the resources directory: an absolute path ending in '/' (FMI 3.0); some
+     * exporters read it unconditionally */
+    if (!res || res[0] != '/' || res[strlen(res) - 1] != '/')
         return NULL;
     inst3 *c = calloc(1, sizeof *c);
     if (!c)
@@ -419,8 +423,11 @@ EXPORT const char *fmi2GetTypesPlatform(void) { return "default"; }
 EXPORT void *fmi2Instantiate(const char *name, int type, const char *guid, const char *res,
                              const callbacks2 *cb, int visible, int logging)
 {
-    (void)name; (void)res; (void)visible; (void)logging; (void)cb;
+    (void)name; (void)visible; (void)logging; (void)cb;
     if (type != 1 || !guid || strcmp(guid, "{cosa-test-twomass}") != 0)
+        return NULL;
+    /* the resources directory as a file URI (FMI 2.0 fmuResourceLocation) */
+    if (!res || strncmp(res, "file:///", 8) != 0 || res[strlen(res) - 1] != '/')
         return NULL;
     return create();
 }

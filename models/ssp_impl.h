@@ -1,0 +1,74 @@
+/* ssp_impl.h -- SSP import (System Structure and Parameterization, SSP 1.0
+ * and 2.0; README "SSP import"), private to models/.
+ *
+ * An .ssp archive (unzipped into a private directory, as FMUs are) or an
+ * unpacked system's .ssd becomes the same description a model file with
+ * `fmu` subsystems gives (mf_t, modelfile_impl.h), so every command that
+ * takes --model-file takes an SSP:
+ *   ssp_ssd.c      opening the archive or the .ssd, the document's root
+ *                  (namespace, version), and the check that every element
+ *                  is one cosa can use (refused in one line otherwise);
+ *   ssp_flatten.c  nested systems flattened: FMU components -> `fmu`
+ *                  subsystems, connections traced through system connectors
+ *                  -> `connect` with the product of the linear
+ *                  transformations' factors;
+ *   ssp_ssv.c      parameter bindings (.ssv files, inline ParameterValues)
+ *                  -> the defaults of the FMU parameters "COMP.VAR".
+ * Both SSP versions use the namespaces http://ssp-standard.org/SSP1/...;
+ * the root's version attribute ("1.0", "2.0") tells them apart. */
+#ifndef COSA_MODELS_SSP_IMPL_H
+#define COSA_MODELS_SSP_IMPL_H
+
+#include "modelfile_impl.h"
+
+#include <libxml/tree.h>
+
+#define SSP_NS_SSD "http://ssp-standard.org/SSP1/SystemStructureDescription"
+#define SSP_NS_SSC "http://ssp-standard.org/SSP1/SystemStructureCommon"
+#define SSP_NS_SSV "http://ssp-standard.org/SSP1/SystemStructureParameterValues"
+
+struct ssp {
+    struct mf_parser *p; /* errors: p->fname is the .ssd as shown ("a.ssp:SystemStructure.ssd") */
+    const char *dir;     /* the .ssd's directory: sources are relative to it */
+    int archive;         /* 1: sources must stay inside dir (no "..")             */
+    int version;         /* 1 or 2                                                */
+    xmlNode *top;        /* the top-level ssd:System                              */
+};
+
+/* ssp_ssd.c: XML helpers */
+/* 1 if n is the element NAME of namespace ns. */
+int ssp_is(const xmlNode *n, const char *ns, const char *name);
+/* The value of attribute name (no namespace) of n, or NULL when absent. */
+const char *ssp_attr(const xmlNode *n, const char *name);
+/* The element's source line. */
+size_t ssp_line(const xmlNode *n);
+/* The next element child of n from c on (c = n->children first), or NULL. */
+xmlNode *ssp_next(xmlNode *c);
+/* "ssd:Name" of an element for messages (buf of 64). */
+const char *ssp_qname(const xmlNode *n, char buf[64]);
+/* Read an XML file without network, DTD loading or entity expansion; NULL
+ * after reporting through mf_perr (what names it, "the .ssd", ...). */
+xmlDoc *ssp_read_xml(struct ssp *s, const char *path, const char *what);
+/* A source attribute (FMU, .ssv) as a path below s->dir into out (4096):
+ * relative, no URI scheme, inside the archive's directory; 0, or -1 after
+ * reporting at line. */
+int ssp_source_path(struct ssp *s, const char *source, size_t line, const char *what,
+                    char *out, size_t outsize);
+/* A number attribute (xs:double): 0 and *v, or -1 after reporting. */
+int ssp_number(struct ssp *s, const xmlNode *n, const char *attr, double dflt, double *v);
+
+/* ssp_flatten.c: the top system's components and connections into s->p->mf */
+void ssp_flatten(struct ssp *s);
+/* The flattened subsystem of component element c, or NULL. */
+struct mf_sub *ssp_component_sub(struct ssp *s, const xmlNode *c);
+
+/* ssp_ssv.c: the parameter bindings of every system and component, inner
+ * ones first (outer bindings take precedence, as the standard says); FMUs
+ * whose parameters changed are linearised again there. */
+void ssp_bind(struct ssp *s);
+
+/* ssp_ssd.c: the entry point (modelfile.c calls it for *.ssp and *.ssd). */
+cosa_status mf_ssp_load(const char *path, unsigned flags, cosa_model **out, char *err,
+                        size_t errsize);
+
+#endif

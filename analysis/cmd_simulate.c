@@ -784,15 +784,20 @@ int cmd_simulate(int argc, char **argv)
                 st = cosa_unit_fmu_create(fmus[i], sub, &units[i]);
             if (st == COSA_OK && o.fmu_log) /* loggingOn, messages on stderr */
                 st = cosa_unit_fmu_set_logger(units[i], sim_fmu_log, (void *)cmd);
-            /* its parameters as set (--set NAME.VAR=VALUE; their defaults may
-             * differ from the FMU's own, e.g. from an SSP's parameter
-             * bindings, so all are set); the states' start values come with
+            /* its parameters as set (--set NAME.VAR=VALUE, or a default that
+             * differs from the FMU's own start value, e.g. from an SSP's
+             * parameter bindings), as the linearisation sets them: a value
+             * equal to the FMU's own stays the FMU's (which may have read
+             * it from its resources); the states' start values come with
              * the start on the reference */
             const char *pv;
             size_t pi;
             for (size_t k = 0; st == COSA_OK &&
-                               (pv = cosa_model_file_fmu_param(m, i, k, &pi)) != NULL; k++)
-                st = cosa_unit_fmu_set_start(units[i], pv, par[pi]);
+                               (pv = cosa_model_file_fmu_param(m, i, k, &pi)) != NULL; k++) {
+                const double own = cosa_model_file_fmu_param_own(m, i, k);
+                if (memcmp(&own, &par[pi], sizeof own) != 0)
+                    st = cosa_unit_fmu_set_start(units[i], pv, par[pi]);
+            }
             if (st != COSA_OK) {
                 cli_error(cmd, "%s: %s", fpath,
                           fmus[i] && units[i] ? cosa_unit_message(units[i]) : err);

@@ -255,6 +255,15 @@ const char *cosa_model_file_fmu_param(const cosa_model *m, size_t i, size_t k, s
     return s->fvar[k];
 }
 
+double cosa_model_file_fmu_param_own(const cosa_model *m, size_t i, size_t k)
+{
+    const mf_t *mf = mf_of(m);
+    if (!mf || i >= mf->nsub || !mf->subs[i].fh)
+        return NAN;
+    const struct mf_sub *s = &mf->subs[i];
+    return k + s->n[DECL_X] < s->nfpar ? s->fown[k] : NAN;
+}
+
 int cosa_model_file_is_let(const cosa_model *m, const char *name)
 {
     const mf_t *mf = mf_of(m);

@@ -240,6 +240,11 @@ cosa_status cosa_model_file_fmu_linearity(const cosa_model *m, const double *par
  * the states) of subsystem i and its index among m's parameters in *index,
  * or NULL past the last one or when subsystem i is no FMU. */
 const char *cosa_model_file_fmu_param(const cosa_model *m, size_t i, size_t k, size_t *index);
+/* The FMU's own start value (from its model description) of the k-th FMU
+ * parameter of subsystem i, which may differ from the model parameter's
+ * default (an SSP's parameter binding): a unit needs the parameter set
+ * only where the value differs from this.  NAN where there is none. */
+double cosa_model_file_fmu_param_own(const cosa_model *m, size_t i, size_t k);
 
 /* 1 if name is one of the `let` names of model file m (a derived
  * quantity: not settable), else 0 (also for any other model). */

@@ -10,7 +10,7 @@
 const char cli_model_help[] =
     "Model:\n"
     "  --model NAME         built-in model (default: twomass; see 'cosa models')\n"
-    "  --model-file PATH    model file (format: README, 'Model files')\n"
+    "  --model-file PATH    model file (format: man 5 cosa-model)\n"
     "  --set NAME=VALUE     override a model parameter or initial state (repeatable)\n";
 
 const char cli_scheme_help[] =

@@ -49,5 +49,9 @@ OMP_WAIT_POLICY=passive (waiting threads sleep instead of spinning)
 0 on success, 1 when a computation failed, 2 on bad input (one line on stderr
 names the culprit).
 .SH SEE ALSO
-README.md of the cosa sources: model files, schemes, outputs, accuracy and the papers.
+.BR cosa\-model (5):
+the model-file format.
+README.md and method.md in cosa's documentation directory (README.md and
+doc/method.md in the sources): schemes, outputs, accuracy, the method and
+its conventions, and the papers.
 TAIL

@@ -13,7 +13,7 @@
 const char cli_model_help[] =
     "Model:\n"
     "  --model NAME         built-in model (default: twomass; see 'cosa models')\n"
-    "  --model-file PATH    model file (format: README, 'Model files')\n"
+    "  --model-file PATH    model file (format: man 5 cosa-model)\n"
     "  --set NAME=VALUE     override a model parameter or initial state (repeatable)\n";
 
 const char cli_scheme_help[] =
@@ -780,7 +780,7 @@ int cli_file_stem(const char *cmd, const char *opt, const char *name)
 int cli_dt_fits(const char *cmd, const char *opt, double dt, const cosa_system *sys)
 {
     /* the discretisation exponentiates the Van Loan matrix whose top block
-     * row is dt [A B] (METHOD.md): its infinity norm must stay well inside
+     * row is dt [A B] (doc/method.md): its infinity norm must stay well inside
      * the double range (1e300 leaves room for the sums of the exponential's
      * scaling and squaring) */
     const size_t nx = cosa_system_nx(sys), nu = cosa_system_nu(sys);

@@ -10,7 +10,7 @@ static void help(void)
     printf("Usage: cosa converge [--model NAME] [--set NAME=VALUE]... --scheme SCHEME\n"
            "                     [--assume NAME=VALUE]... [--dt-min 1e-6] [--dt-max 3e-3]\n"
            "                     [--points 36] [--tend T]\n\n"
-           "Local and global NRMSE on a log grid of macro steps (METHOD.md conventions),\n"
+           "Local and global NRMSE on a log grid of macro steps (doc/method.md, sect. 9),\n"
            "then the convergence orders: least-squares slopes of log e vs log dt over the\n"
            "asymptotic range (the longest run of consecutive points with 0 < e <= 0.1 whose\n"
            "local slopes agree within 0.3).\n"

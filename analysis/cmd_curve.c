@@ -342,12 +342,15 @@ int cmd_curve(int argc, char **argv)
     snprintf(comment, sizeof comment, "# cosa %s curve: model %s, %s against %s\n# data: %s",
              cosa_version(), m->name, cosa_metric_name(metric), xname, dat);
     const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",   "TITLES", "COLORS", "DASHES",
-                          "LEVEL",   "XLOG",   "YLOG",    "XLABEL", "YLABEL", "TITLE"};
+                          "LEVEL",   "XLOG",   "YLOG",    "XLABEL", "YLABEL", "TITLE", "GOOD"};
     const char *vals[] = {comment, gp,  base,  dat, titles, colors, dashes, lev,
                           xa.log ? "" : "# ", !cosa_metric_is_error(metric) ? "# " : "",
-                          xlabel,  ylabel, title};
+                          xlabel,  ylabel, title,
+                          metric == COSA_METRIC_RHO       ? ": stable below"
+                          : cosa_metric_is_error(metric) ? ": accurate below"
+                                                         : ""};
     snprintf(path, sizeof path, "%s/%s", out.dir, gp);
-    if ((rc = scli_write_script(cmd, path, cosa_plot_curve, 13, keys, vals)) != CLI_OK)
+    if ((rc = scli_write_script(cmd, path, cosa_plot_curve, 14, keys, vals)) != CLI_OK)
         goto out;
     printf("file %s\n", path);
     if (o.adaptive)

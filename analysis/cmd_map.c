@@ -682,6 +682,10 @@ int cmd_map(int argc, char **argv)
         const cosa_sweep_axis *ax[2] = {&sp.x, &sp.y};
         scli_title_sets(&cs.mod, ax, dt_axis ? 1 : 2, sets, sizeof sets);
     }
+    /* what metric <= level means, for the key entry of the filled side */
+    const char *good = metric == COSA_METRIC_RHO        ? "stable"
+                       : cosa_metric_is_error(metric) ? "accurate"
+                                                      : "";
     char levshort[32]; /* the level as given: the shortest form that reads back */
     snprintf(maptitle, sizeof maptitle, "model %s, contour %s = %s%s", m->name,
              cosa_metric_name(metric), cli_num(levshort, sizeof levshort, level), sets);
@@ -721,17 +725,17 @@ int cmd_map(int argc, char **argv)
         const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
                               "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
                               "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI",
-                              "DATASPEC"};
+                              "DATASPEC", "GOOD",  "METRIC"};
         const char *vals[] = {comment, gp,  outbase, dat,    nm,     lev,
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
                               xlabel,  ylabel, keytitle, maptitle, flags, dts, ranges[0],
-                              ranges[1], ranges[2], ranges[3], dspec};
+                              ranges[1], ranges[2], ranges[3], dspec, good, cosa_metric_name(metric)};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
         if (dt_axis)
             rc = write_dt_script(cmd, path, gp, outbase, dat, nm, dspec, lev, zlog, &sp, &cs,
                                  xlabel, metric, m->name);
         else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 20, keys, vals);
+            rc = scli_write_script(cmd, path, cosa_plot_map, 22, keys, vals);
         if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);
@@ -778,17 +782,17 @@ int cmd_map(int argc, char **argv)
         const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
                               "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
                               "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI",
-                              "DATASPEC"};
+                              "DATASPEC", "GOOD",  "METRIC"};
         const char *vals[] = {comment, gp,     outbase, files,  titles, lev,
                               zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
                               xlabel,  ylabel, keytitle, maptitle, nones, dts, ranges[0],
-                              ranges[1], ranges[2], ranges[3], dspec};
+                              ranges[1], ranges[2], ranges[3], dspec, good, cosa_metric_name(metric)};
         snprintf(path, sizeof path, "%s/%s", out.dir, gp);
         if (dt_axis)
             rc = write_dt_script(cmd, path, gp, outbase, files, titles, dspec, lev, zlog, &sp,
                                  &cs, xlabel, metric, m->name);
         else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 20, keys, vals);
+            rc = scli_write_script(cmd, path, cosa_plot_map, 22, keys, vals);
         if (rc != CLI_OK)
             goto out;
         printf("file %s\n", path);

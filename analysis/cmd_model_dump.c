@@ -15,7 +15,7 @@ static void help(void)
     printf("Usage: cosa model-dump [--model NAME | --model-file PATH] [--set NAME=VALUE]...\n"
            "                       [-o FILE]\n\n"
            "Write the model, with the parameter values given, as a model file (format:\n"
-           "README, 'Model files') to stdout, or to FILE with -o.  Loading the file gives\n"
+           "cosa-model(5)) to stdout, or to FILE with -o.  Loading the file gives\n"
            "the same A, B, C, D, L and initial state to the last bit, hence the same Phi.\n"
            "Built-in models keep their parameter expressions where cosa knows them, so\n"
            "--set and map axes work on the dumped file too.\n\n"

@@ -1,6 +1,6 @@
 /* cmd_simulate.c -- `cosa simulate`: one time-domain co-simulation run of a
  * linear or nonlinear model (lib/master.c), against its monolithic
- * reference, with the start-up and error conventions of METHOD.md; writes
+ * reference, with the start-up and error conventions of doc/method.md; writes
  * the trajectory as CSV and a gnuplot script (plots/simulate.gp). */
 #include "config.h"
 #include "energy_cli.h"
@@ -57,7 +57,7 @@ static void help(void)
            "(models with a linear form only; --linearize and --fd then have no effect).\n"
            "Linear models (see 'cosa models') and nonlinear ones (twomass-nl: section 5,\n"
            "eq 43) are accepted.  The co-simulation starts on the monolithic reference at\n"
-           "t = p*DT (METHOD.md) and runs N = round(T/DT) macro steps.  The reference is\n"
+           "t = p*DT (doc/method.md), runs N = round(T/DT) macro steps.  The reference is\n"
            "exact (matrix exponential) for linear models and CVODE BDF at --ref-rtol for\n"
            "nonlinear ones.  A model file's 'fmu NAME = PATH' subsystems run the FMU itself\n"
            "(FMI 3.0/2.0 co-simulation; README 'FMU import'), the reference being the\n"
@@ -134,8 +134,8 @@ static void help(void)
            "                       value at the step's start and holds it (eq 9), so K = 1\n"
            "                       units see the last sample\n"
            "  --start reference|initial\n"
-           "                       reference (default): METHOD.md's start on the reference\n"
-           "                       at t = p*DT; initial: at t = 0 from x0, y0 from the\n"
+           "                       reference (default): on the reference at t = p*DT\n"
+           "                       (doc/method.md); initial: at t = 0 from x0, y0 from the\n"
            "                       algebraic loop, the extrapolation order capped by the\n"
            "                       samples that exist (step 1 ZOH, step 2 at most FOH)\n"
            "  --energy             the energy paper's indicators (models with a mechanical\n"

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "outfile.h"
 #include "sweep_cli.h"
+#include "wait_policy.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -58,6 +59,7 @@ static int run(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
+    cli_wait_policy_passive(argv); /* returns unless it re-executes cosa */
     if (scli_mpi_init(&argc, &argv) != 0) {
         cli_error(NULL, "MPI could not be initialised");
         return CLI_EFAIL;

@@ -121,7 +121,9 @@ const char vo_cli_help[] =
     "  --ref-rtol R          CVODE reference of nonlinear models (1e-12)\n"
     "  --max-attempts N      stop a run after N attempted macro steps (status\n"
     "                        max-steps; default 1e7)\n"
-    "  --threads N           OpenMP threads (1..4096) for the units of a step (the result\n"
+    "  --threads N           OpenMP threads (1..4096) for the units of a step\n"
+    "                        (default: one per core; waiting threads sleep, README\n"
+    "                        'Threads'; the result\n"
     "                        does not depend on it)\n";
 
 static int dbl(const char *cmd, const char *opt, const char *text, double *v, int positive)

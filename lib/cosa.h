@@ -1,6 +1,6 @@
 /* cosa.h -- public API of libcosa (co-simulation analysis).
  *
- * Conventions (see README and ../shared/METHOD.md):
+ * Conventions (see README and doc/method.md):
  *  - All matrices are dense, column-major, with an explicit leading dimension
  *    where the caller owns the storage.  Sizes are size_t.
  *  - Every entry point validates its arguments and returns a cosa_status;

@@ -1,7 +1,8 @@
 # Template of the scripts `cosa curve` writes: one curve per scheme (data
 # column 2, 3, ...) against the swept quantity (column 1), with a dashed
 # line at the level (rho = 1, or the error tolerance) as in Figs 5, 7 and 8
-# of the MBCorr paper.  @NAME@ fields are filled in by cosa.
+# of the MBCorr paper; its key entry says that below it is stable (rho) or
+# accurate (errors).  @NAME@ fields are filled in by cosa.
 #
 @COMMENT@
 #
@@ -59,7 +60,7 @@ set ytics mirror
 set title "@TITLE@" noenhanced
 plot for [c = 1:ncurve] f using 1:(fin(column(c + 1))) with lines lw 1.6 \
          lc int(word(colors, c)) dt int(word(dashes, c)) title word(titles, c), \
-     level with lines lc rgb "black" dt 3 lw 1 title sprintf("%g", level), \
+     level with lines lc rgb "black" dt 3 lw 1 title sprintf("%g%s", level, "@GOOD@"), \
      for [c = 1:ncurve] f using 1:(solid(c) ? bar(c, column(c + 1)) : NaN):(xprev($1)):1: \
          (rowlo(c)):(rowlo(c) + 0.016) axes x1y2 with boxxyerror lc int(word(colors, c)) \
          fs solid 0.85 noborder notitle, \

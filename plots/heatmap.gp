@@ -1,6 +1,7 @@
 # Template of the --heatmap scripts of `cosa map`: the metric itself over the
 # parameter plane, one panel per macro step dT (one data file), with the
-# contour metric = level in white.  @NAME@ fields are filled in by cosa.
+# contour metric = level in white; the note says which side of it is stable
+# or accurate.  @NAME@ fields are filled in by cosa.
 #
 @COMMENT@
 #
@@ -73,7 +74,8 @@ set ylabel "@YLABEL@" noenhanced offset -1, 0
 set lmargin 11
 set cblabel "@CBLABEL@" noenhanced offset -1, 0
 set rmargin 12
-note = "white line: @LEVEL@, grey: unstable (inf), white: failed (NaN)"
+good = ("@CBLABEL@" eq "rho") ? "stable" : ((strstrt("@CBLABEL@", "log10 e_") == 1) ? "accurate" : "metric <= level")
+note = "white line: @LEVEL@, " . good . " where the value is below it (colour box); grey: unstable (inf), white: failed (NaN)"
 unset key
 set tics out
 if (nb > 1) { set multiplot layout nrow, ncol title "@TITLE@\n" . note noenhanced }

@@ -1,7 +1,11 @@
 # Template of the scripts `cosa map` writes (one panel per data file).
 # Contour lines metric = level for every macro step dT, shaded from black
 # (largest dT) to light grey (smallest), as in Figs 4 and 6 of the MBCorr
-# paper.  The values come from the data files (text, or binary records
+# paper.  Which side of a line is stable or accurate: the region where
+# metric <= level at the largest dT is filled in light green, with a key
+# entry saying so (the side can change from line to line where stability
+# windows exist, so the fill shows it for one dT rather than a rule of
+# thumb).  The values come from the data files (text, or binary records
 # with the data specifier after the file name); @NAME@ fields are filled in
 # by cosa (file names, labels, the contour level, the dT list and the axis
 # ranges, so that gnuplot reads each data file once: the rendering time is
@@ -15,6 +19,7 @@ if (!exists("fmt")) fmt = "png"
 files  = "@FILES@"
 titles = "@TITLES@"
 level  = @LEVEL@
+good   = "@GOOD@"
 nones  = "@NONE@"
 zlog   = @ZLOG@
 npanel = words(files)
@@ -35,7 +40,6 @@ grey(l) = (lmax > lmin) ? 0.8 * (lmax - l) / (lmax - lmin) : 0
 rgb(g)  = 65793 * int(255 * g)
 
 set view map
-unset surface
 set contour base
 unset clabel
 zl = zlog ? log10(level) : level
@@ -66,6 +70,16 @@ do for [k = 1:nb] {
     lmin = (log10(DT[k]) < lmin) ? log10(DT[k]) : lmin
     lmax = (log10(DT[k]) > lmax) ? log10(DT[k]) : lmax
 }
+# the block of the largest dT, whose metric <= level region is filled
+kbig = 1
+do for [k = 1:nb] { if (log10(DT[k]) >= lmax) { kbig = k } }
+# fill: 2 where metric <= level, else 0 (white); NaN (failed) stays a hole;
+# the contour lines are drawn 'nosurface', the fill is the only surface
+side(v) = (v != v) ? NaN : ((v <= level) ? 2 : 0)
+set palette defined (0 "white", 1 "white", 1 "#d9ead3", 2 "#d9ead3")
+set cbrange [0:2]
+unset colorbox
+set pm3d corners2color min
 if (xlog) { set format x "10^{%g}" }
 if (ylog) { set format y "10^{%g}" }
 set xlabel "@XLABEL@" noenhanced
@@ -83,8 +97,12 @@ do for [p = 1:npanel] {
     fl = word(nones, p)
     if (npanel > 1) { set title word(titles, p) noenhanced } \
     else { set title word(titles, p) . ", @TITLE@" noenhanced }
-    splot for [k = 1:nb] f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(zf($4)) \
-        with lines lw 1.6 \
+    splot f @DATASPEC@ index (kbig - 1) using (xf($1)):(yf($2)):(side($4)) \
+        with pm3d nocontour notitle, \
+        keyentry with lines lw 8 lc rgb "#d9ead3" \
+        title sprintf("fill: %s at %.3g", (good eq "") ? "@METRIC@ ≤ @LEVEL@" : good, DT[kbig]), \
+        for [k = 1:nb] f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(zf($4)) \
+        with lines nosurface lw 1.6 \
         lc rgb rgb(grey(log10(DT[k]))) \
         title sprintf("%.3g", DT[k]) . ((strlen(fl) >= k && fl[k:k] eq "1") ? "" : " (none)")
 }

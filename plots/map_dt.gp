@@ -2,8 +2,9 @@
 # (parameter, macro step dT), one panel per scheme (data file), one colour
 # scale for all panels, the contour metric = level in white, and for an
 # axis over an assumed parameter a dashed line at its true value (where it
-# meets the contour is the limit with a perfect model).  @NAME@ fields are
-# filled in by cosa.
+# meets the contour is the limit with a perfect model).  The colour box and
+# the titles say which side of the white line is stable (rho <= 1) or
+# accurate (error <= level).  @NAME@ fields are filled in by cosa.
 #
 @COMMENT@
 #
@@ -31,9 +32,13 @@ undefine outfile
 clip(v) = (v != v || v > 1e300) ? NaN : \
           (zlog ? ((v > 1e3) ? 3 : ((v < 1e-12) ? -12 : log10(v))) : ((v > 2) ? 2 : v))
 zl = zlog ? log10(level) : level
-if (zlog) { set cbrange [-12:3]; set cblabel "log10 @METRIC@ (white: unstable)" noenhanced; \
+# the side of the white line where metric <= level, in words
+good = ("@METRIC@" eq "rho") ? "stable" : ((strstrt("@METRIC@", "e_") == 1) ? "accurate" : "@METRIC@ <= @LEVEL@")
+if (zlog) { set cbrange [-12:3]; \
+            set cblabel "log10 @METRIC@ (" . good . " below log10 @LEVEL@; white: unstable)" noenhanced; \
             set palette rgb 33,13,10 } \
-else      { set cbrange [0:2]; set cblabel "@METRIC@" noenhanced; \
+else      { set cbrange [0:2]; \
+            set cblabel "@METRIC@ (green: " . good . ", @METRIC@ <= @LEVEL@; red: above)" noenhanced; \
             set palette defined (0 "#b7d7a8", 1 "#b7d7a8", 1 "#ea9999", 2 "#ea9999") }
 
 # axes: whole decades of dT; x ticks at 1, 2, 5 x 10^k on a log axis
@@ -67,11 +72,13 @@ set xlabel "@XLABEL@" noenhanced
 set ylabel "macro step ΔT [s]"
 unset key
 set tics out
-if (npanel > 1) { set multiplot layout nrow, ncol title "@TITLE@ (white line: @METRIC@ = @LEVEL@)" noenhanced }
+note = "white line: @METRIC@ = @LEVEL@, " . good . " where @METRIC@ is below it"
+if (npanel > 1) { set multiplot layout nrow, ncol title "@TITLE@ (" . note . ")" noenhanced }
 set lmargin 10
 do for [p = 1:npanel] {
     f = word(files, p)
-    set title word(titles, p) noenhanced
+    if (npanel > 1) { set title word(titles, p) noenhanced } \
+    else { set title word(titles, p) . ", @TITLE@\n" . note noenhanced }
     # one colour scale for all panels: its box on the last panel only
     if (p < npanel) { unset colorbox } else { set colorbox }
     if (xmark == xmark) {

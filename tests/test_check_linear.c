@@ -805,7 +805,7 @@ Test(check_linear, zoh_mbcorr_forgets_previous_outputs)
  * and du.  Measure max_n ||z_n - Phi^n z0||_inf / max_n ||z_n||_inf.
  * Tolerance 1e-10: both sides are accurate to ~1e-15 relative per step on
  * benign sets; the stiff set (||A dt|| ~ 3e4, non-normal) costs a few digits
- * in the exponentials of both sides (METHOD.md reports 3e-11 there), and for
+ * in the exponentials of both sides (doc/method.md reports 3e-11 there), and for
  * unstable schemes the perturbations grow like the trajectory, so the ratio
  * stays bounded. */
 struct xcase {

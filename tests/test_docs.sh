@@ -5,7 +5,12 @@
 #  - the man page cosa.1 holds, for every subcommand that 'cosa --help' lists,
 #    exactly the text of 'cosa SUBCOMMAND --help' (after undoing the roff
 #    escapes), and every subcommand runs --help with exit 0;
-#  - groff renders the page without warnings (when groff is installed).
+#  - groff renders the page without warnings (when groff is installed);
+#  - every file README.md or a --help text names exists: in the source tree
+#    (also as a path suffix: "vo_run.c", "cosa/phi.h"), in the build tree, or
+#    on the short allow-list of names cosa or make paper write and example
+#    names of the text; a doc/ file a --help text names is installed
+#    (dist_doc_DATA, dist_man_MANS), and so is every man page named NAME(5).
 set -u
 : "${COSA:?}" "${COSA_SRCDIR:?}"
 man=${COSA_MAN:-$(dirname "$COSA")/../cosa.1}
@@ -52,5 +57,67 @@ if command -v groff >/dev/null 2>&1; then
     fi
 else
     echo "skip - groff not installed: rendering of cosa.1 not checked"
+fi
+# files named by README and the --help texts
+build=$(cd "$(dirname "$COSA")/.." && pwd)
+{
+    "$COSA" --help
+    for s in $subs; do "$COSA" "$s" --help; done
+} > "$tmp/helps" 2>&1
+cat "$COSA_SRCDIR/README.md" "$tmp/helps" > "$tmp/texts"
+# a name: letters before a known extension (numbers such as 0.5 are not names)
+names() {
+    grep -oE '[A-Za-z0-9_./+*-]*[A-Za-z_][A-Za-z0-9_*+-]*\.(md|c|h|sh|gp|cosa|fmu|png|svg|pdf|txt|csv|dat|am|ac|xml|pc|so|log|bin|gz)\b' "$1" |
+        sort -u
+}
+# Written by cosa or make paper (out/..., maps/..., the paper's figures and
+# tables), built by make or make check (cosa.pc, libcosa.so, the test FMUs),
+# example names of the text (m.cosa, model.fmu, ...), FMU archive members and
+# a system header: names that need not exist.
+allowed() {
+    case $1 in
+    out/* | maps/* | fig[0-9]*.png | table[0-9]*.md | summary.md | advise.* | robust_* | rho_*) return 0 ;;
+    ex1_*.png | m.cosa | f.cosa | twomass-stiff.cosa | model.fmu | bad.fmu | twomass2.fmu) return 0 ;;
+    modelDescription.xml | binaries/* | stdio.h) return 0 ;;
+    cosa.pc | libcosa.so | twomass[12]_fmi[23].fmu) return 0 ;;
+    esac
+    return 1
+}
+# A template of a name (NAME_SCHEME.dat, BASE_poly.csv, ..._steps.gp, fig4*_...):
+# capitals, an ellipsis or a wildcard.
+template() { echo "$1" | grep -qE '[A-Z]{2,}|\.\.\.|[*]'; }
+found() {
+    [ -e "$COSA_SRCDIR/$1" ] || [ -e "$build/$1" ] || [ -e "$COSA_SRCDIR/lib/$1" ] && return 0
+    [ -n "$(find "$COSA_SRCDIR" "$build" -path "*/$1" -not -path '*/.git/*' 2>/dev/null | head -n 1)" ]
+}
+nmiss=0 nname=0
+for n in $(names "$tmp/texts"); do
+    nname=$((nname + 1))
+    found "$n" && continue
+    allowed "$n" && continue
+    template "$n" && continue
+    bad "README or a --help text names '$n', which is neither in the source tree nor installed nor written by cosa"
+    nmiss=$((nmiss + 1))
+done
+[ "$nname" -ge 50 ] || bad "only $nname file names read from README and the --help texts"
+[ "$nmiss" = 0 ] && ok "the $nname file names of README and the --help texts exist (or cosa writes them)"
+# doc/ files the help texts name, and man pages NAME(5), are installed
+am="$COSA_SRCDIR/Makefile.am"
+inst=$(sed -n -e 's/^dist_doc_DATA *=//p' -e 's/^dist_man_MANS *=//p' "$am" | tr '\n' ' ')
+for d in $(grep -oE 'doc/[A-Za-z0-9_.-]+' "$tmp/helps" | sort -u) \
+    $(grep -oE '[a-z][a-z-]*\(5\)|man 5 [a-z][a-z-]*' "$tmp/texts" | sed -e 's/^man 5 \(.*\)/\1(5)/' \
+        -e 's|^\(.*\)(5)$|doc/\1.5|' | sort -u); do
+    if [ -f "$COSA_SRCDIR/$d" ] && echo " $inst " | grep -q " $d "; then
+        ok "$d exists and is installed"
+    else
+        bad "$d is named by the documentation but missing or not installed (Makefile.am dist_doc_DATA/dist_man_MANS)"
+    fi
+done
+if command -v groff >/dev/null 2>&1; then
+    if groff -man -Tutf8 -ww -z "$COSA_SRCDIR/doc/cosa-model.5" > "$tmp/groff5" 2>&1 && [ ! -s "$tmp/groff5" ]; then
+        ok "groff renders cosa-model.5 without warnings"
+    else
+        bad "groff warnings in cosa-model.5:"; head -5 "$tmp/groff5"
+    fi
 fi
 exit $fail

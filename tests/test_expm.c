@@ -833,7 +833,7 @@ Test(expm, van_loan_similarity)
     cosa_expm_workspace_free(w);
 }
 
-/* First-order-hold chain of METHOD.md for a scalar subsystem:
+/* First-order-hold chain of doc/method.md for a scalar subsystem:
  * exp([[alpha, c, 0], [0, 0, 1], [0, 0, 0]]) has first row
  * [e^alpha, c phi1(alpha), c phi2(alpha)], phi1 = expm1(a)/a,
  * phi2 = (expm1(a) - a)/a^2, and lower rows [0, 1, 1], [0, 0, 1].

@@ -1116,7 +1116,7 @@ Test(nrmse_twomass, reference_basis)
         }
 }
 
-/* MBCorr paper, section 4.3 (METHOD.md "Statements ... cosa must reproduce"),
+/* MBCorr paper, section 4.3 (doc/method.md, section 12),
  * at the twomass defaults (c_k = 2e5, d_k = 5e2): local error 1e-3 needs
  * dt ~ 7e-6 for ZOH and ~ 2e-4 for ZOH+MBCorr.  Checked as brackets through
  * cosa_evaluate: e_l(5e-6) < 1e-3 < e_l(9e-6) (ZOH) and

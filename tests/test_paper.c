@@ -1,5 +1,5 @@
 /* test_paper.c -- the checkable statements of the MBCorr paper (listed at the
- * end of METHOD.md), each with the tolerance the issue states. */
+ * end of doc/method.md), each with the tolerance the issue states. */
 #include "cosa.h"
 #include "testutil.h"
 
@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-static const double X0[4] = {0, 100, 0, -100}; /* METHOD.md initial state */
+static const double X0[4] = {0, 100, 0, -100}; /* doc/method.md initial state */
 
 static cosa_limit limit_of(double ck, double dk, const char *scheme, cosa_criterion crit,
                            double tol, double dtmin, double dtmax, cosa_crossing *cr,

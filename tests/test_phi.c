@@ -205,7 +205,7 @@ static void paper_step(const cosa_system *sys, int p, unsigned corr, double alph
     for (int j = 1; j <= p; j++)
         memcpy(znew + NX + j * NY, z + NX + (j - 1) * NY, NY * sizeof(double));
     if (has_du) {
-        /* eq 24 (p = 0), eq 25 (p = 1); p = 2 with kappa_2 = 3/8 (METHOD.md) */
+        /* eq 24 (p = 0), eq 25 (p = 1); p = 2 with kappa_2 = 3/8 (doc/method.md) */
         double d[NY], Ld[NU];
         for (int i = 0; i < NY; i++) {
             if (p == 0)
@@ -382,7 +382,7 @@ Test(phi, rho_ref_from_eig_Astar)
     }
 }
 
-/* z0 (METHOD.md): x = exp(A* p dt) x0, slot j = C* exp(A* (p-j) dt) x0, du = 0;
+/* z0 (doc/method.md): x = exp(A* p dt) x0, slot j = C* exp(A* (p-j) dt) x0, du = 0;
  * checked with exponentials of A* k dt taken directly (not powers). */
 Test(phi, z0_on_reference_trajectory)
 {
@@ -429,7 +429,7 @@ Test(phi, z0_on_reference_trajectory)
     cosa_system_free(sys);
 }
 
-/* Order tables against the values listed in METHOD.md. */
+/* Order tables against the values listed in doc/method.md. */
 double cosa_order_tables(int p, double *lag, double *e, double *w);
 Test(phi, order_tables_match_method)
 {

@@ -66,7 +66,7 @@ Test(phi_gs, twomass_matches_time_domain)
                 double z0[64];
                 cosa_layout lay;
                 cosa_layout_get(sys, &s, &lay);
-                /* x0 as in METHOD.md, history of the right magnitudes */
+                /* x0 as in doc/method.md, history of the right magnitudes */
                 random_z0(sys, &s, 1234 + p, z0);
                 z0[0] = 0; z0[1] = 100; z0[2] = 0; z0[3] = -100;
                 for (size_t j = 0; j < lay.nhist; j++)

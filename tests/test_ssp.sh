@@ -263,7 +263,7 @@ same "point --set" "$tmp/flat2.ssp" "$tmp/flat.cosa" "--set II.ck=1e6 --set II.d
 # twomass.cosa with II.Fk -> I.Fk * 2 against the same file with the 2 folded into B (the
 # column of F_k): the same A*, hence rho equal up to the round-off of the different
 # matrix-exponential scaling (B enters the Van Loan matrix's norm): eigenvalue round-off
-# ~1e-12 (METHOD.md), checked at 1e-10 relative
+# ~1e-12 (doc/method.md), checked at 1e-10 relative
 src=${COSA_SRCDIR:-.}
 sed 's/^connect II.Fk -> I.Fk$/connect II.Fk -> I.Fk * 2/' "$src/data/models/twomass.cosa" >"$tmp/g2.cosa"
 sed 's|^        1/m1 \]$|        2/m1 ]|' "$src/data/models/twomass.cosa" >"$tmp/b2.cosa"

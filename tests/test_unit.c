@@ -93,7 +93,7 @@ static const unsigned char osc_kick[2] = {0, 1};
 static double one_step_error(cosa_integrator_kind kind, size_t nmicro, const double *xexact,
                              struct osc *o, double h, const double *x0, const double *der)
 {
-    cosa_ode ode = {2, 1, 1, osc_f, osc_g, osc_jac, osc_kick, o};
+    cosa_ode ode = {2, 1, 1, osc_f, osc_g, osc_jac, osc_kick, o, 0, 0, 0};
     cosa_integrator integ = {.kind = kind, .hmicro = h / (double)nmicro};
     cosa_unit *u = NULL;
     cr_assert_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_OK);
@@ -167,7 +167,7 @@ Test(unit_ode, cvode_vs_exact)
                  C[2] = {1.0, 0.0}, D[1] = {0.0};
     cosa_subsystem sub = {2, 1, 1, A, B, C, D};
     for (int variant = 0; variant < 3; variant++) {
-        cosa_ode ode = {2, 1, 1, osc_f, osc_g, variant == 2 ? NULL : osc_jac, NULL, &o};
+        cosa_ode ode = {2, 1, 1, osc_f, osc_g, variant == 2 ? NULL : osc_jac, NULL, &o, 0, 0, 0};
         cosa_integrator integ;
         cosa_integrator_parse(variant == 1 ? "cvode-adams" : "cvode-bdf", &integ);
         cosa_unit *u = NULL, *ex = NULL;
@@ -226,7 +226,7 @@ static int nl_jac(double t, const double *x, const double *u, double *A, double 
  * 1e-8 (relative to the largest entry of each matrix). */
 Test(unit_jacobian, fd_vs_analytic)
 {
-    cosa_ode ode = {2, 2, 1, nl_f, nl_g, nl_jac, NULL, NULL};
+    cosa_ode ode = {2, 2, 1, nl_f, nl_g, nl_jac, NULL, NULL, 0, 0, 0};
     cosa_integrator integ;
     cosa_integrator_parse("rk4", &integ);
     cosa_unit *u = NULL;
@@ -436,7 +436,7 @@ Test(unit_step_gains, arguments_and_scalar)
 Test(unit_args, validation)
 {
     struct osc o = {.w = 1.0, .z = 0.1};
-    cosa_ode ode = {2, 1, 1, osc_f, osc_g, osc_jac, NULL, &o};
+    cosa_ode ode = {2, 1, 1, osc_f, osc_g, osc_jac, NULL, &o, 0, 0, 0};
     cosa_integrator integ;
     cosa_unit *u = NULL;
     cr_assert_eq(cosa_integrator_parse("exact", &integ), COSA_OK);
@@ -475,7 +475,7 @@ static int bad_f(double t, const double *x, const double *u, double *out, void *
 }
 Test(unit_ode, callback_failure)
 {
-    cosa_ode ode = {1, 0, 1, bad_f, osc_g, NULL, NULL, NULL};
+    cosa_ode ode = {1, 0, 1, bad_f, osc_g, NULL, NULL, NULL, 0, 0, 0};
     const char *kinds[] = {"rk4", "cvode"};
     for (int k = 0; k < 2; k++) {
         cosa_integrator integ;

@@ -41,9 +41,17 @@ the gnuplot command used by \fB\-\-plot\fR (default: the one found by configure)
 .TP
 .B OMP_NUM_THREADS
 threads of the sweeps (map, curve, table, bench)
+.TP
+.BR OMP_WAIT_POLICY ", " GOMP_SPINCOUNT
+how waiting OpenMP threads wait; when neither is set, cosa runs with
+OMP_WAIT_POLICY=passive (waiting threads sleep instead of spinning)
 .SH EXIT STATUS
 0 on success, 1 when a computation failed, 2 on bad input (one line on stderr
 names the culprit).
 .SH SEE ALSO
-README.md of the cosa sources: model files, schemes, outputs, accuracy and the papers.
+.BR cosa\-model (5):
+the model-file format.
+README.md and method.md in cosa's documentation directory (README.md and
+doc/method.md in the sources): schemes, outputs, accuracy, the method and
+its conventions, and the papers.
 TAIL

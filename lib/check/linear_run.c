@@ -10,14 +10,14 @@
  *     expanded to monomials), plus the offset du_n;
  *  2. every subsystem is advanced exactly with that polynomial input (one
  *     matrix exponential of an augmented system per subsystem and step);
- *  3. output correction (eq 14 in integral form, METHOD.md): the correction
+ *  3. output correction (eq 14 in integral form, doc/method.md): the correction
  *     matrices G, G0 are obtained by probing the subsystem models with the
  *     difference polynomial of "true" and extrapolated inputs;
  *  4. state correction (eq 22): the integral of ubar - utilde over the step,
  *     from the monomial coefficients of both polynomials;
  *  5. the output history is shifted.
  *
- * Gauss-Seidel (METHOD.md): subsystems advance in the order s->seq; an output
+ * Gauss-Seidel (doc/method.md): subsystems advance in the order s->seq; an output
  * of a subsystem that has already advanced in this step is represented by
  * its interpolation polynomial through y_{n+1}, y_n, ..., y_{n+1-p}
  * (s = 1, 0, ..., 1-p) instead of the extrapolation polynomial.  Corrections
@@ -184,7 +184,7 @@ static cosa_status probe(struct cosim *c, const double *q, double *Gout)
     return COSA_OK;
 }
 
-/* Correction matrices of the output correction (section 2.1, METHOD.md).
+/* Correction matrices of the output correction (section 2.1, doc/method.md).
  * Over the step, ubar - utilde = L (ybar_{n+1} - E) q(s) - du_n, where q is the
  * difference of the degree-p interpolant through ybar_{n+1}, ..., ybar_{n+1-p}
  * and the extrapolant through ybar_n, ..., ybar_{n-p}, taken for unit data

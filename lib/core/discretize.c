@@ -1,5 +1,5 @@
 /* discretize.c -- exact zero-/higher-order-hold discretisation of the
- * subsystems through the Van Loan block exponential (METHOD.md):
+ * subsystems through the Van Loan block exponential (doc/method.md):
  *
  *   M = [[hA, hB, 0, ..., 0], [0, 0, I, ..., 0], ..., [0, ..., 0, I], [0, ..., 0]]
  *

@@ -1,5 +1,5 @@
 /* scheme.c -- coupling schemes: parsing, names, validation, and the
- * information-vector layout of METHOD.md. */
+ * information-vector layout of doc/method.md. */
 #include "cosa/core.h"
 
 #include <ctype.h>

@@ -2,7 +2,7 @@
  * Phi engine (lib/phi/) and the time-domain master (lib/td/): Lagrange basis
  * polynomials on equidistant nodes, the extrapolation weights e_j = l_j(1),
  * the weights w_m of the output-correction integral and kappa_p of the
- * state correction (METHOD.md "Order-p formulas").  Exact small rationals,
+ * state correction (doc/method.md, sections 4-6).  Exact small rationals,
  * computed in double. */
 #include "cosa/core.h"
 

@@ -154,7 +154,7 @@ size_t cosa_system_kick_flags(const cosa_system *sys, unsigned char *kick);
 /* Correction flags; MBCorr = output | state. */
 enum {
     COSA_CORR_NONE = 0,
-    COSA_CORR_OUTPUT = 1, /* model-based output correction (eq 14, METHOD.md)   */
+    COSA_CORR_OUTPUT = 1, /* model-based output correction (eq 14, doc/method.md) */
     COSA_CORR_STATE = 2,  /* state (energy) correction offset du (eq 22)         */
     COSA_CORR_MBCORR = 3
 };
@@ -199,7 +199,7 @@ void cosa_scheme_name(const cosa_scheme *s, char *buf, size_t size);
  * subsystem split, else COSA_EMODELSHAPE). sys may be NULL. */
 cosa_status cosa_scheme_check(const cosa_scheme *s, const cosa_system *sys);
 
-/* Information-vector layout (METHOD.md):
+/* Information-vector layout (doc/method.md):
  *   z = [ x | ybar_n | ybar_{n-1} | ... | ybar_{n-p} | du ]
  * du is present only when the scheme has a state correction. */
 typedef struct cosa_layout {
@@ -216,7 +216,7 @@ cosa_status cosa_layout_get(const cosa_system *sys, const cosa_scheme *s, cosa_l
 
 
 /* NRMSE convention shared by the Phi engine and the time-domain driver
- * (METHOD.md): an output whose reference standard deviation is below this
+ * (doc/method.md): an output whose reference standard deviation is below this
  * fraction of its RMS is constant and left out of the error. */
 #define COSA_NRMSE_STD_RTOL 1e-10 /* relative std below which an output is constant */
 
@@ -228,7 +228,7 @@ cosa_status cosa_layout_get(const cosa_system *sys, const cosa_scheme *s, cosa_l
  * lag[j*(p+1)+m] = coefficient of s^m of l_j(s). */
 void cosa_lagrange_table(int p, double first, double *lag);
 
-/* Coefficient tables for order p (METHOD.md):
+/* Coefficient tables for order p (doc/method.md):
  * lag[j*(p+1)+m]: coefficient of s^m of the Lagrange basis l_j(s) for the
  *                 nodes s = 0, -1, ..., -p;
  * e[j]          : l_j(1) = (-1)^j binom(p+1, j+1);

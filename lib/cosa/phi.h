@@ -34,7 +34,7 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
 cosa_status cosa_phi_ref_build(const cosa_system *sys, const cosa_scheme *s, double dt,
                                double *Phi, size_t ld, cosa_phi_workspace *w);
 
-/* Initial information vector (METHOD.md): the co-simulation starts on the
+/* Initial information vector (doc/method.md): the co-simulation starts on the
  * reference trajectory at t = p dt: x = exp(A* p dt) x0,
  * ybar_{-j} = C* exp(A* (p-j) dt) x0 (j = 0..p), du = 0.  z0 has layout.dim entries. */
 cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double dt,
@@ -63,7 +63,7 @@ cosa_status cosa_discretize(const cosa_system *sys, int p, double dt, double *Ad
 /* ------------------------------------------------------------------------ */
 
 /* Error indicators of a co-simulation against its monolithic reference
- * (eqs 31-33, METHOD.md "Conventions for accuracy").  Only the slot ybar_n of
+ * (eqs 31-33, doc/method.md, section 9).  Only the slot ybar_n of
  * the information vector (rows lay->off_y .. lay->off_y + lay->ny - 1, "R")
  * enters.  The reference trajectory is given in state form: q_n = A*_d^n x0
  * (A*_d: nx x nx) and z*_n = T q_n (T: dim x nx, cosa_phi_ref_basis), with
@@ -296,7 +296,7 @@ void cosa_eval_workspace_set_progress(cosa_eval_workspace *w, cosa_stage_fn fn, 
 
 /* Evaluate scheme s at macro step dt: rho(Phi), rho(Phi*) and, if wanted,
  * the NRMSE indicators over the horizon tend (N = round(tend/dt) >= 1 steps)
- * from the initial state x0 (z0 by METHOD.md's convention).
+ * from the initial state x0 (z0 by doc/method.md's convention).
  * Whenever rho_ref is computed and rho_ref > 1 + COSA_RHO_TOL, the function
  * returns COSA_EUNSTABLEREF (rho and rho_ref are still filled).
  * Errors of an unstable scheme are +inf (see cosa_nrmse), unless
@@ -576,7 +576,7 @@ typedef struct cosa_mr_scheme {
     const unsigned char *kick;      /* nx: symplectic Euler's kicked states (1)      */
     int start_initial;              /* 1: from x0 at t = 0, y0 = C* x0, the order
                                        capped by the samples (steps 1..p: q = 0..p-1);
-                                       0: on the reference at t = p H (METHOD.md)    */
+                                       0: on the reference at t = p H (doc/method.md)    */
 } cosa_mr_scheme;
 
 /* Order of z = [x | y_n | ... | y_{n-p}]: nx + (p + 1) ny. */

@@ -28,7 +28,7 @@ extern "C" {
  *   get/set_state.
  * The master runs the coupling schemes of the Phi engine (cosa_scheme) on a
  * set of units in the time domain; a monolithic reference and a driver with
- * the start-up and error conventions of METHOD.md complete the picture. */
+ * the start-up and error conventions of doc/method.md complete the picture. */
 
 /* ---- Nonlinear subsystems  x' = f(t, x, u),  y = g(t, x, u) ------------- */
 
@@ -358,7 +358,7 @@ void cosa_unit_snapshot_free(cosa_unit *u, cosa_unit_snapshot *snap);
  * sign, restore, add +-d_k e_k w(tau/h) to the input polynomial (w given by
  * its nw monomial coefficients in s = tau/h), step, read y(t + h); restore.
  * Gw (ny x nu) = dy(t + h)/d eps along w; G0 (may be NULL) the same for
- * w = 1.  With w = w_p these are MBCorr's G_p and G_0 (METHOD.md) without
+ * w = 1.  With w = w_p these are MBCorr's G_p and G_0 (doc/method.md) without
  * Jacobians; for a linear unit exact up to rounding.  The steps d_k are
  * those of cosa_unit_jacobian over the input values at t.  *snap as
  * cosa_unit_save (reused); work holds 2 ny + nu doubles.  The unit is left
@@ -515,7 +515,7 @@ typedef struct cosa_master cosa_master;
  * master).  A Gauss-Seidel scheme runs the units in the order s->seq when it
  * is given (it must be a permutation), else in the set's sequence.  H > 0 is
  * the macro step; opt may be NULL (defaults 0).
- * Per macro step T_n -> T_{n+1} (MBCorr paper section 2.3, METHOD.md):
+ * Per macro step T_n -> T_{n+1} (MBCorr paper section 2.3, doc/method.md):
  *  1. every input gets u~(s) = L P(s) + du_n, P the degree-p extrapolation
  *     of the corrected outputs ybar_n..ybar_{n-p} (s = (t - T_n)/H); for
  *     Gauss-Seidel, outputs of units already advanced in this step use the
@@ -542,7 +542,7 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
                              const double *du0);
 /* Start from x0 alone: y0 from the algebraic loop (cosa_unitset_loop_solve,
  * starting at 0) copied into every history slot, du = 0.  (This injects an
- * O(H) start-up error for p > 0; METHOD.md starts on the reference instead.) */
+ * O(H) start-up error for p > 0; doc/method.md starts on the reference instead.) */
 cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0);
 /* The same, but the history holds y0 only: the extrapolation degree is
  * capped by the samples that exist (step 1 ZOH, step 2 at most FOH, ...;
@@ -593,7 +593,7 @@ cosa_status cosa_master_add_observer(cosa_master *m, const cosa_observer *obs);
  * y_n (ny; after init: ybar_0), corrected outputs ybar_n (ny), du_n (nu). */
 cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *u, double *y,
                             double *ybar, double *du);
-/* The information vector z_n in the layout of the scheme (METHOD.md). */
+/* The information vector z_n in the layout of the scheme (doc/method.md). */
 cosa_status cosa_master_info(const cosa_master *m, double *z);
 /* The macro step of the next proposal (TAYLOR extrapolation only: the
  * history of the other kinds assumes equidistant macro points;
@@ -953,7 +953,7 @@ cosa_status cosa_reftraj_samples(size_t nx, size_t ny, size_t n, const double *t
                                  cosa_reftraj **out);
 void cosa_reftraj_free(cosa_reftraj *r);
 
-/* ---- Driver: one co-simulation run with the conventions of METHOD.md --------- */
+/* ---- Driver: one co-simulation run with the conventions of doc/method.md --------- */
 
 /* ---- Energy indicators and correction (energy paper, issue 10) -------------- */
 
@@ -1037,7 +1037,7 @@ typedef struct cosa_cosim_result {
     cosa_energy_result *energy; /* with opts.energy, else NULL                   */
 } cosa_cosim_result;
 
-/* Start-up (METHOD.md): the co-simulation starts at t = p H on the reference,
+/* Start-up (doc/method.md): the co-simulation starts at t = p H on the reference,
  * x = x_ref(pH), ybar_{-j} = y_ref((p-j) H), du = 0, then runs N macro steps
  * (ref must have nsamples >= p + N + 1 at the same H, else COSA_ERANGE).
  * Divergence (a result, not an error: COSA_OK with diverged = 1): an output
@@ -1050,7 +1050,7 @@ void cosa_cosim_result_free(cosa_cosim_result *r);
 
 /* ---- NRMSE of sampled trajectories (lib/td/trajectory_nrmse.c) ----------- */
 
-/* Global NRMSE (eq 33, METHOD.md) of N samples y (ny x N, ld ldy) against the
+/* Global NRMSE (eq 33, doc/method.md) of N samples y (ny x N, ld ldy) against the
  * reference yref (ld ldr): per component k, RMS_n(y_kn - yref_kn) divided by
  * the population standard deviation of yref_k over the same samples, then the
  * RMS over the components; components with std_k <= COSA_NRMSE_STD_RTOL *

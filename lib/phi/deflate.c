@@ -11,7 +11,7 @@
  *    du rows: L), and du only through K du.  With c = Lh ybar, Lh = K L
  *    (r x ny), v = K du, the co-simulation is that of the equivalent system
  *      (A, Bh, Ch = Lh C, Dt = Lh Dh, coupling I_r)
- *    on z_d = [x | c_n | c_{n-1} | ... | c_{n-p} | v]  (METHOD.md formulas:
+ *    on z_d = [x | c_n | c_{n-1} | ... | c_{n-p} | v]  (doc/method.md formulas:
  *    x' = A_d x + sum_j P_j c_{n-j} + Q_0 v, y' = Ch x' + Dt (E_p + v),
  *    c' = (I - G_p)^{-1} (y' - G_p E_p - G_0 v) with G_p = Ch W_p + Dt,
  *    W_p = sum_m w_m Q_m, G_0 = Ch Q_0 + Dt, v' = (1-alpha) v
@@ -424,7 +424,7 @@ static cosa_status compress_sub(const cosa_system *sys, struct dsub *d,
 }
 
 /* Discretisation of subsystem i with Bh_i at Van Loan order P (cached):
- * Ad_i and Q_m, m = 0..P (lib/discretize.c, METHOD.md).  *out: the entry. */
+ * Ad_i and Q_m, m = 0..P (lib/discretize.c, doc/method.md).  *out: the entry. */
 static cosa_status disc_sub(const cosa_system *sys, struct dsub *d, int P, double h,
                             deflate_workspace *w, const struct ddisc **out)
 {

@@ -269,7 +269,7 @@ cosa_status cosa_mr_energy_eval(const cosa_system *sys, const cosa_mr_scheme *s,
     if (st == COSA_OK)
         st = cosa_system_monolithic(sys, As, Cs);
     /* the start: from x0 (y0 = C* x0 in every slot, capped order) or on the
-     * reference at t0 = p H (METHOD.md) */
+     * reference at t0 = p H (doc/method.md) */
     const double t0 = s->start_initial ? 0.0 : (double)s->p * H;
     for (size_t m = 0; st == COSA_OK && m < np; m++) {
         const double tm = s->start_initial ? 0.0 : (double)(s->p - (int)m) * H;

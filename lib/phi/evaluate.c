@@ -161,7 +161,7 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
     if ((want & COSA_WANT_RHO_REF) && out->rho_ref > 1.0 + COSA_RHO_TOL)
         return COSA_EUNSTABLEREF;
     if (want & COSA_WANT_ERRORS) {
-        /* reference trajectory in state form (METHOD.md "History"):
+        /* reference trajectory in state form (doc/method.md, section 8):
          * z*_n = T q_n, q_n = A*_d^n x0, z0 = T x0 */
         stage(w, "reference basis", n);
         st = cosa_phi_ref_basis(sys, s, dt, w->T, n, w->phi);

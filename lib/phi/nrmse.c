@@ -1,5 +1,5 @@
 /* nrmse.c -- NRMSE error indicators of a co-simulation (eqs 31-33 of the
- * MBCorr paper; conventions in METHOD.md, "Conventions for accuracy").
+ * MBCorr paper; conventions in doc/method.md, section 9).
  *
  * Notation: Phi (co-simulation) and Phi* (reference) act on z (dimension d);
  * R selects the slot ybar_n.  The reference trajectory is given by its state:

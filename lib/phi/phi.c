@@ -1,8 +1,8 @@
 /* phi.c -- propagation matrices Phi (co-simulation, Jacobi schemes) and
  * Phi* (exact reference, eq 37) on the information-vector layout of
- * METHOD.md, and the initial information vector z0.
+ * doc/method.md, and the initial information vector z0.
  *
- * Jacobi scheme of order p with offset du (METHOD.md, eqs 38-42 generalised):
+ * Jacobi scheme of order p with offset du (doc/method.md, eqs 38-42 generalised):
  *   utilde(s) = L sum_j l_j(s) ybar_{n-j} + du_n,   s = (t - T_n)/h
  *   x_{n+1}   = A_d x_n + sum_j P_j L ybar_{n-j} + Q_0 du_n,   P_j = sum_m lag_jm Q_m
  *   y_{n+1}   = C x_{n+1} + D (L E_p + du_n),                  E_p = sum_j e_j ybar_{n-j}
@@ -152,7 +152,7 @@ static void set_history_shift(const cosa_layout *lay, double *Phi, size_t ld)
             Phi[lay->off_y + j * lay->ny + k + (lay->off_y + (j - 1) * lay->ny + k) * ld] = 1.0;
 }
 
-/* Gauss-Seidel (sequential) scheme of order p, METHOD.md: subsystems advance
+/* Gauss-Seidel (sequential) scheme of order p, doc/method.md: subsystems advance
  * one after another in the order s->seq.  An output whose subsystem has
  * already advanced in this macro step enters its consumers through the
  * degree-p interpolant through y_{n+1}, ybar_n, ..., ybar_{n+1-p} (nodes
@@ -392,7 +392,7 @@ cosa_status cosa_phi_ref_build(const cosa_system *sys, const cosa_scheme *s, dou
     return COSA_OK;
 }
 
-/* T = [A*_d^p; C* A*_d^p; C* A*_d^(p-1); ...; C*; 0] (METHOD.md, "History"):
+/* T = [A*_d^p; C* A*_d^p; C* A*_d^(p-1); ...; C*; 0] (doc/method.md, section 8):
  * the information vector of the reference at state q is T q, and
  * Phi* T = T A*_d.  Built by the row recursion slot_{j-1} = slot_j A*_d, so
  * that the shift rows of Phi* T - T A*_d are rounding-level componentwise. */

@@ -1,5 +1,5 @@
 /* driver.c -- one time-domain co-simulation run with the conventions of
- * METHOD.md: start on the reference at t = p H (state and the p+1 history
+ * doc/method.md: start on the reference at t = p H (state and the p+1 history
  * outputs from it), N macro steps, the global NRMSE of the corrected outputs
  * at the N new macro points, and divergence as a result ("diverged at t").
  * The result arrays are filled by an observer of the master (recorder), the
@@ -194,7 +194,7 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         ref->nsamples < (size_t)s->order + N + 1 || opt->nobservers + 3 > COSA_MASTER_OBSERVERS ||
         (opt->defects && (opt->defect_out_order < 0 || opt->defect_out_order > COSA_UNIT_DERMAX)))
         return COSA_ERANGE;
-    /* p0: the first macro point's index on the reference (p: METHOD.md's
+    /* p0: the first macro point's index on the reference (p: doc/method.md's
      * start on the reference at t = p H; 0: from the initial state) */
     const size_t np = (size_t)s->order + 1, p = opt->start_initial ? 0 : (size_t)s->order;
     const double H = ref->H;

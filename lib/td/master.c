@@ -1,7 +1,7 @@
 /* master.c -- the time-domain master: runs any Jacobi or Gauss-Seidel scheme
  * of the Phi engine (cosa_scheme) on a unit set, with output correction,
  * state correction and MBCorr from Jacobians the units supply at every macro
- * step (MBCorr paper section 2.3, steps 1-5; METHOD.md "Order-p formulas",
+ * step (MBCorr paper section 2.3, steps 1-5; doc/method.md, sections 4-6,
  * "Gauss-Seidel").
  *
  * A macro step T_n -> T_{n+1}, s = (t - T_n)/H, is a chain of stages that

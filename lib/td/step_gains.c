@@ -1,7 +1,7 @@
 /* step_gains.c -- a unit's input-output gains over one step by central
  * differences through its snapshots (issue 13, "finite differences through
  * FMU state"): save, perturb the input polynomial, step, read the outputs,
- * restore.  For MBCorr these are G_p and G_0 of METHOD.md directly:
+ * restore.  For MBCorr these are G_p and G_0 of doc/method.md directly:
  *   G_w = d y(t + h) / d eps  for the input u~(tau) + eps e_k w(tau / h),
  * w = w_p (G_p) or w = 1 (G_0); for a linear unit
  * G_w = C int_0^h e^{A(h - tau)} B w(tau/h) dtau + D exactly. */

@@ -1,5 +1,5 @@
 /* trajectory_nrmse.c -- global NRMSE (eq 33 of the MBCorr paper, conventions
- * of METHOD.md) of a sampled output trajectory against a sampled reference:
+ * of doc/method.md) of a sampled output trajectory against a sampled reference:
  *
  *   e = sqrt( (1/K) sum_k  [ (1/N) sum_n (y_kn - r_kn)^2 ] / var_k ),
  *   var_k = (1/N) sum_n (r_kn - mean_k)^2   (population variance, ddof = 0),

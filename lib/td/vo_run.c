@@ -830,7 +830,7 @@ static void summarize(cosa_vo_result *r)
     r->e_end = any ? emax : NAN;
 }
 
-/* ---- start-up (extends METHOD.md) ----------------------------------------------- */
+/* ---- start-up (extends doc/method.md) ----------------------------------------------- */
 
 /* u at T_j = j H0, j = 0..K+1 from the reference, the history newest first,
  * and the units' states at t_s = (K+1) H0. */

@@ -29,4 +29,6 @@ awk -v a="$shared" -v b="$static" -v c="$cli" 'function ad(x) { return x < 0 ? -
     BEGIN { tol = 8 * 2.220446049250313e-16 * ad(c);
             if (!(c > 0 && ad(a - c) <= tol && ad(b - c) <= tol)) { print "installcheck: rho differs" > "/dev/stderr"; exit 1 } }'
 [ -f "$mandir/man1/cosa.1" ] || { echo "installcheck: no man page $mandir/man1/cosa.1" >&2; exit 1; }
-echo "installcheck: libcosa (shared, static), cosa.pc, cosa.h, cosa and cosa.1 work from $libdir"
+# the model-file format that the --help texts name (man 5 cosa-model)
+[ -f "$mandir/man5/cosa-model.5" ] || { echo "installcheck: no man page $mandir/man5/cosa-model.5" >&2; exit 1; }
+echo "installcheck: libcosa (shared, static), cosa.pc, cosa.h, cosa, cosa.1 and cosa-model.5 work from $libdir"

@@ -72,13 +72,14 @@ names() {
 }
 # Written by cosa or make paper (out/..., maps/..., the paper's figures and
 # tables), built by make or make check (cosa.pc, libcosa.so, the test FMUs),
-# example names of the text (m.cosa, model.fmu, ...), FMU archive members and
+# example names of the text (m.cosa, model.fmu, ...), FMU and SSP archive members and
 # a system header: names that need not exist.
 allowed() {
     case $1 in
     out/* | maps/* | fig[0-9]*.png | table[0-9]*.md | summary.md | advise.* | robust_* | rho_*) return 0 ;;
     ex1_*.png | m.cosa | f.cosa | twomass-stiff.cosa | model.fmu | bad.fmu | twomass2.fmu) return 0 ;;
-    modelDescription.xml | binaries/* | stdio.h) return 0 ;;
+    modelDescription.xml | binaries/* | resources/* | stdio.h) return 0 ;;
+    twomass-lin.cosa) return 0 ;;
     cosa.pc | libcosa.so | twomass[12]_fmi[23].fmu) return 0 ;;
     esac
     return 1

@@ -22,6 +22,11 @@ static void help(void)
            "  e_local                  local NRMSE (eq 31): (Phi* - Phi) z_n on the co-simulation\n"
            "                           trajectory\n"
            "  e_local_ref              the same on the reference trajectory z*_n\n"
+           "For imp: and gs-imp: (README \"Iterative coupling\") also\n"
+           "  iterations, relax        the sweeps per macro step (inf: converged) and omega\n"
+           "  rho_iter                 rho(T(omega)) of the iteration, T = (1-omega) I + omega M\n"
+           "  relax_max                sup of omega > 0 with rho(T) < 1 ('none' if there is none)\n"
+           "  relax_opt, rho_iter_opt  the omega minimising rho(T), and that minimum\n"
            "Errors of an unstable scheme are 'inf'.  The co-simulation starts on the\n"
            "reference trajectory at t = p*dt (METHOD.md); the outputs of the N new macro\n"
            "points enter the indicators.\n\n"
@@ -134,8 +139,9 @@ int cmd_point(int argc, char **argv)
     if (prog.on)
         cosa_eval_workspace_set_progress(ew, cli_progress_stage, &prog);
     cosa_point_result r;
+    const unsigned iter = scheme.implicit ? COSA_WANT_ITER : 0u;
     cosa_status st = cosa_evaluate(sys, &scheme, dt, x0, tend,
-                                   COSA_WANT_RHO | COSA_WANT_ERRORS, &r, ew);
+                                   COSA_WANT_RHO | COSA_WANT_ERRORS | iter, &r, ew);
     /* The NRMSE can be undefined where rho is not (a horizon of one macro
      * step, more steps than the error sums take, outputs that do not move):
      * print rho, rho_ref and stable, the errors as nan, and say why. */
@@ -143,7 +149,7 @@ int cmd_point(int argc, char **argv)
     const double nst = nearbyint(tend / dt);
     if (st == COSA_ERANGE) {
         cosa_status st2 = cosa_evaluate(sys, &scheme, dt, x0, tend,
-                                        COSA_WANT_RHO | COSA_WANT_RHO_REF, &r, ew);
+                                        COSA_WANT_RHO | COSA_WANT_RHO_REF | iter, &r, ew);
         if (st2 == COSA_OK) {
             st = COSA_OK;
             r.err = (cosa_errors){NAN, NAN, NAN, 0};
@@ -186,6 +192,8 @@ int cmd_point(int argc, char **argv)
     printf("scheme %s\ndt %s\ndim %zu\n", name, cli_num(b1, sizeof b1, dt), lay.dim);
     printf("rho %.17g\nrho_ref %.17g\nstable %s\n", r.rho, r.rho_ref,
            r.rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
+    if (iter)
+        cli_iter_print(&scheme, &r.iter);
     printf("tend %s\nnsteps %.0f\n", cli_num(b2, sizeof b2, tend), nst); /* round(tend / dt) */
     printf("e_global %.17g\ne_local %.17g\ne_local_ref %.17g\n", r.err.e_global, r.err.e_local,
            r.err.e_local_ref);

@@ -277,7 +277,8 @@ int scli_schemes(const char *cmd, const char *text, double alpha, cosa_scheme **
         rc = cli_scheme(cmd, tok, &(*s)[*n]);
         for (size_t j = 0; rc == CLI_OK && j < *n; j++) {
             const cosa_scheme *a = &(*s)[j], *b = &(*s)[*n];
-            if (a->order == b->order && a->corr == b->corr && a->exec == b->exec) {
+            if (a->order == b->order && a->corr == b->corr && a->exec == b->exec &&
+                a->implicit == b->implicit && a->q_extra == b->q_extra) {
                 char nm[64];
                 cosa_scheme_name(b, nm, sizeof nm);
                 cli_error(cmd, "--scheme lists %s twice (as '%s')", nm, tok);
@@ -426,7 +427,7 @@ void scli_slug(const char *name, char *buf, size_t size)
             c = (char)(c - 'A' + 'a');
         else if (c == '+')
             c = '_';
-        else if (c == ':')
+        else if (c == ':' || c == '/')
             c = '-';
         buf[k++] = c;
     }
@@ -804,6 +805,9 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
                      const char *const *opt, const char *const *axname, cosa_sweep_axis *const *ax,
                      size_t nax, cosa_system **sys)
 {
+    int rc = cli_iter_apply(cmd, cs, schemes, ns);
+    if (rc != CLI_OK)
+        return rc;
     *level = metric == COSA_METRIC_RHO            ? 1.0
              : cosa_metric_is_error(metric)         ? 0.01
              : metric == COSA_METRIC_E_RATIO        ? 1.1
@@ -831,7 +835,6 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
         cli_error(cmd, "--threads must be a positive integer, got '%s'", threads_text);
         return CLI_EUSAGE;
     }
-    int rc;
     if (plot && (rc = scli_plot_format(cmd, plot)) != CLI_OK)
         return rc;
     /* the system, checked against a Gauss-Seidel scheme if any */

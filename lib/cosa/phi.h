@@ -50,6 +50,36 @@ cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double d
 cosa_status cosa_phi_ref_basis(const cosa_system *sys, const cosa_scheme *s, double dt,
                                  double *T, size_t ldt, cosa_phi_workspace *w);
 
+/* Iterative coupling (README "Iterative coupling"; lib/phi/phi_iter.c).
+ * For an implicit scheme (s->implicit), M = d y^(j)_R / d yhat^(j-1)_R is the
+ * iteration matrix of one sweep over the outputs R read as relaxed iterates
+ * (Jacobi: every coupled output; Gauss-Seidel: those read by a unit that runs
+ * no later than their own), T(omega) = (1 - omega) I + omega M, a_i = 1 - mu_i
+ * over the eigenvalues mu_i of M. */
+typedef struct cosa_iter_info {
+    size_t nr;           /* |R|, the order of M                                       */
+    double rho_iter;     /* rho(T(omega)) at omega = s->relax (0 if nr = 0)           */
+    double relax_max;    /* sup of omega > 0 with rho(T) < 1 = min_i 2 Re a_i / |a_i|^2;
+                            NaN ("none") if some Re a_i <= 0; +inf if nr = 0          */
+    double relax_opt;    /* the omega in (0, relax_max) minimising rho(T); NaN if none;
+                            1 if nr = 0                                                */
+    double rho_iter_opt; /* that minimum (NaN if none)                                 */
+} cosa_iter_info;
+
+/* rho(T), relax_max, relax_opt and rho_iter_opt from the n eigenvalues
+ * (wr, wi) of M at relaxation omega.  rho(T(omega)) = max_i |1 - omega a_i|
+ * is convex in omega (a maximum of norms of affine functions), so relax_opt
+ * is found by golden-section search on (0, relax_max) to ~DBL_EPSILON
+ * relative in omega.  COSA_EINVAL (NULL with n > 0, out NULL), COSA_ENONFINITE. */
+cosa_status cosa_relax_analysis(size_t n, const double *wr, const double *wi, double omega,
+                                cosa_iter_info *out);
+
+/* M of an implicit scheme s at macro step dt (its eigenvalues through dgeev)
+ * and cosa_relax_analysis at omega = s->relax.  COSA_EUNSUPPORTED for an
+ * explicit scheme; errors as cosa_phi_build. */
+cosa_status cosa_phi_iter_info(const cosa_system *sys, const cosa_scheme *s, double dt,
+                               cosa_iter_info *out, cosa_phi_workspace *w);
+
 /* Discrete-time pieces of subsystem-stacked system for order p, step dt:
  * Ad = exp(A dt) (nx x nx) and Q_m = int_0^dt exp(A(dt-t)) B (t/dt)^m dt
  * for m = 0..p, stored consecutively in Q (p+1 blocks of nx x nu, ld nx).
@@ -265,10 +295,12 @@ enum {
     COSA_WANT_RHO = 1,     /* rho(Phi)                                   */
     COSA_WANT_ERRORS = 2,  /* e_global, e_local, e_local_ref (eqs 31-33); implies RHO_REF */
     COSA_WANT_RHO_REF = 4, /* rho(Phi*)                                  */
-    COSA_GIVEN_RHO = 8     /* out->rho already holds rho(Phi) of this system, scheme
+    COSA_GIVEN_RHO = 8,    /* out->rho already holds rho(Phi) of this system, scheme
                               and dt (an earlier call with COSA_WANT_RHO): it is
                               used, not computed again (sweeps of the errors ask
                               for rho first, to skip unstable points) */
+    COSA_WANT_ITER = 16    /* out->iter: cosa_phi_iter_info (implicit schemes only;
+                              COSA_EUNSUPPORTED for an explicit one) */
 };
 
 typedef struct cosa_point_result {
@@ -276,6 +308,7 @@ typedef struct cosa_point_result {
     double rho_ref;     /* spectral radius of Phi* (= rho(exp(A* dt))), NaN if not wanted */
     cosa_errors err;    /* NaN if not wanted                                  */
     size_t nsteps;      /* N = round(tend / dt) macro steps of the horizon    */
+    cosa_iter_info iter;/* iteration figures (COSA_WANT_ITER), else NaN        */
 } cosa_point_result;
 
 /* Workspace for cosa_evaluate: Phi/Phi* builders, eigenvalue and NRMSE

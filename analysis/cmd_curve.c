@@ -179,7 +179,8 @@ int cmd_curve(int argc, char **argv)
             goto out;
     }
     const cosa_model *m = cs.mod.model;
-    if (metric != COSA_METRIC_RHO && (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
+    if (metric != COSA_METRIC_RHO && metric != COSA_METRIC_RHO_ITER &&
+        (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
     scli_progress prog;
     if ((rc = scli_spec_finish(cmd, &sp, m, cs.mod.par, dt, ndt, schemes, ns, metric, o.tend,

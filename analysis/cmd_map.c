@@ -222,11 +222,11 @@ static int write_data(const char *cmd, const char *path, const char *binpath,
     scli_header_assume(f, &cs->mod, ax, 2);
     fprintf(f, "# scheme %s\n# alpha %.17g\n# metric %s\n# level %.17g\n", name, s->alpha,
             cosa_metric_name(sp->metric), level);
-    if (sp->metric != COSA_METRIC_RHO)
+    if (sp->metric != COSA_METRIC_RHO && sp->metric != COSA_METRIC_RHO_ITER)
         fprintf(f, "# tend %.17g\n", tend);
     for (int a = 0; a < 2; a++)
         fprintf(f, "# %s %s%s %.17g %.17g %s %zu\n", a ? "y" : "x",
-                ax[a]->assumed ? "assume." : "", m->params[ax[a]->param].name, ax[a]->lo,
+                ax[a]->assumed ? "assume." : "", scli_axis_name(m, ax[a]), ax[a]->lo,
                 ax[a]->hi, ax[a]->log ? "log" : "lin", ax[a]->n);
     fprintf(f, "# dt");
     for (size_t it = 0; it < sp->ndt; it++)
@@ -238,8 +238,8 @@ static int write_data(const char *cmd, const char *path, const char *binpath,
     fprintf(f, "# layout: one block per dt (in the order above), separated by two blank lines;\n"
                "#         x-major within a block, a blank line after each x value\n");
     fprintf(f, "# columns: %s%s %s%s dt %s%s\n", sp->x.assumed ? "assume." : "",
-            m->params[sp->x.param].name, sp->y.assumed ? "assume." : "",
-            m->params[sp->y.param].name, cosa_metric_name(sp->metric),
+            scli_axis_name(m, &sp->x), sp->y.assumed ? "assume." : "",
+            scli_axis_name(m, &sp->y), cosa_metric_name(sp->metric),
             exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
     if (binpath)
         return finish_bin(cmd, f, path, binpath, sp, is, 0, values, exact);
@@ -315,10 +315,10 @@ static int write_data_dt(const char *cmd, const char *path, const char *binpath,
     scli_header_assume(f, &cs->mod, ax, 1);
     fprintf(f, "# scheme %s\n# alpha %.17g\n# metric %s\n# level %.17g\n", name, s->alpha,
             cosa_metric_name(sp->metric), level);
-    if (sp->metric != COSA_METRIC_RHO)
+    if (sp->metric != COSA_METRIC_RHO && sp->metric != COSA_METRIC_RHO_ITER)
         fprintf(f, "# tend %.17g\n", tend);
     fprintf(f, "# x %s%s %.17g %.17g %s %zu\n", sp->x.assumed ? "assume." : "",
-            m->params[sp->x.param].name, sp->x.lo, sp->x.hi, sp->x.log ? "log" : "lin",
+            scli_axis_name(m, &sp->x), sp->x.lo, sp->x.hi, sp->x.log ? "log" : "lin",
             sp->x.n);
     fprintf(f, "# y dt %.17g %.17g %zu values\n", sp->dt[0], sp->dt[sp->ndt - 1], sp->ndt);
     write_failures(f, sp, is, status);
@@ -326,7 +326,7 @@ static int write_data_dt(const char *cmd, const char *path, const char *binpath,
         fprintf(f, "# adaptive: %s\n", adaptive);
     fprintf(f, "# layout: one block, x-major, a blank line after each x value\n");
     fprintf(f, "# columns: %s%s dt %s%s\n", sp->x.assumed ? "assume." : "",
-            m->params[sp->x.param].name, cosa_metric_name(sp->metric),
+            scli_axis_name(m, &sp->x), cosa_metric_name(sp->metric),
             exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
     if (binpath)
         return finish_bin(cmd, f, path, binpath, sp, is, 1, values, exact);
@@ -508,7 +508,8 @@ int cmd_map(int argc, char **argv)
             goto out;
     }
     const cosa_model *m = cs.mod.model;
-    if (metric != COSA_METRIC_RHO && (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
+    if (metric != COSA_METRIC_RHO && metric != COSA_METRIC_RHO_ITER &&
+        (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
     cosa_adaptive_opts aopt;
     char adesc[160] = "";

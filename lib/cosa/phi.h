@@ -399,7 +399,8 @@ int cosa_advice_compare(const void *a, const void *b);
 
 struct cosa_model; /* models/, below */
 
-/* What a sweep computes at every point (cosa_evaluate). */
+/* What a sweep computes at every point (cosa_evaluate; rho_iter: every
+ * scheme implicit, else the sweep is COSA_EUNSUPPORTED). */
 typedef enum cosa_metric {
     COSA_METRIC_RHO = 0,     /* rho(Phi) (eq 29)                                  */
     COSA_METRIC_E_GLOBAL,    /* e_g (eqs 32-33); +inf when rho > 1 + COSA_RHO_TOL  */
@@ -412,11 +413,12 @@ typedef enum cosa_metric {
     COSA_METRIC_DE,          /* the residual energy dE(T)                          */
     COSA_METRIC_VARSIGMA,    /* the energy error E(T) - E_ref(T)                   */
     COSA_METRIC_MU_MEASURED, /* varsigma(T) / dE(T)                               */
+    COSA_METRIC_RHO_ITER,    /* rho(T(omega)) of an iterative scheme (cosa_phi_iter_info) */
     COSA_METRIC_COUNT
 } cosa_metric;
 
 /* "rho", "e_global", "e_local", "e_local_ref", "E_ratio", "dE", "varsigma",
- * "mu_measured"; "?" for anything else. */
+ * "mu_measured", "rho_iter"; "?" for anything else. */
 const char *cosa_metric_name(cosa_metric m);
 /* 1 for the NRMSE metrics (positive, +inf when unstable: logarithmic
  * scales), 0 otherwise. */
@@ -435,6 +437,12 @@ cosa_status cosa_metric_parse(const char *text, cosa_metric *out);
  * model the output correction believes in (cosa_sweep_spec.apar; README
  * "Imperfect model knowledge"), and leaves the true system alone.  An axis
  * over ck and an assumed axis over ck may be combined (a mismatch map). */
+/* Axes over a scheme's iteration settings (cosa_sweep_axis.param; every
+ * scheme of the sweep must be implicit): the relaxation omega (nonzero) and
+ * the sweeps per macro step k (values rounded to integers >= 1). */
+#define COSA_AXIS_RELAX (-2)
+#define COSA_AXIS_ITERATIONS (-3)
+
 typedef struct cosa_sweep_axis {
     int param;
     double lo, hi;

@@ -90,5 +90,22 @@ c=$(awk '!/^#/ && $1 == 1 { print $2 }' "$tmp/cur/rho_vs_iterations.dat")
 [ -n "$c" ] && close "$c" "$(val rho "$tmp/f")" && ok ||
     bad "curve rho at one iteration '$c' is not foh's $(val rho "$tmp/f")"
 
+# advise: iterative candidates cost steps x k x (1 + R), k from the note line;
+# their dt is at most the converging step; --iterations does not apply
+"$COSA" advise --tol 1e-3 --format csv --schemes imp:foh,gs-imp:zoh,foh --dt-min 1e-6 \
+    --per-decade 10 --cost-rollback 0.25 >"$tmp/adv" 2>"$tmp/err" && ok || bad "advise: $(cat "$tmp/err")"
+for s in imp:FOH gs-imp:ZOH; do
+    row=$(grep "^$s," "$tmp/adv")
+    k=$(awk -v s="$s:" '$1 == "note" && $2 == s && /sweeps per macro step/ {
+        for (i = 1; i <= NF; i++) if ($(i + 1) == "sweeps") print $i }' "$tmp/adv")
+    cv=$(awk -v s="$s:" '$1 == "note" && $2 == s && /converges up to dt/ { sub(/;$/, "", $8); print $8 }' "$tmp/adv")
+    echo "$row" | awk -F, -v k="$k" -v cv="$cv" '{ c = $5 * k * 1.25; d = c - $6; if (d < 0) d = -d
+        exit !(k >= 1 && d <= 1e-9 * c && $4 + 0 <= cv + 0) }' && ok ||
+        bad "advise $s: row '$row', k '$k', converging dt '$cv'"
+done
+expect_usage "$COSA" advise --tol 1e-3 --iterations 3
+expect_usage "$COSA" advise --tol 1e-3 --iter-tol 1
+expect_usage "$COSA" advise --tol 1e-3 --cost-rollback -1
+
 echo "test_iter_cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -338,7 +338,9 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
 typedef enum cosa_criterion {
     COSA_CRIT_STABLE = 0,  /* rho(Phi) <= 1 + COSA_RHO_TOL            */
     COSA_CRIT_ACCURATE,    /* e_global <= tol                          */
-    COSA_CRIT_LOCAL        /* e_local <= tol (co-simulation trajectory) */
+    COSA_CRIT_LOCAL,       /* e_local <= tol (co-simulation trajectory) */
+    COSA_CRIT_ITERATION    /* implicit schemes: the iteration converges with the
+                              best relaxation, rho_iter_opt <= 1 - COSA_RHO_TOL */
 } cosa_criterion;
 
 /* Largest stable / accurate macro step of scheme s for sys between dt_min and
@@ -370,9 +372,22 @@ typedef struct cosa_advice {
     int usable;              /* stable and accurate at dt_min                */
     double dt;               /* min(stable.dt_max, accurate.dt_max) if usable, else 0 */
     size_t steps;            /* round(tend / dt) (0 if not usable)           */
-    double cost;             /* steps * (1 + cost_corr if the scheme corrects); +inf
-                                if not usable                                */
+    double cost;             /* steps * (1 + cost_corr if the scheme corrects), or
+                                steps * iterations * (1 + cost_rollback) for an
+                                implicit one; +inf if not usable              */
+    /* implicit schemes (README "Iterative coupling"; zero otherwise) */
+    cosa_limit converge;     /* cosa_dt_limit, criterion iteration            */
+    cosa_crossing cross_converge[COSA_ADVICE_CROSSINGS];
+    double rho_iter_opt;     /* at dt (NaN if not usable or explicit)         */
+    unsigned iterations;     /* sweeps per macro step: 1 + the least j >= 1 with
+                                rho_iter_opt^j <= iter_tol (the accepted step
+                                uses the iterate of the sweep before); 1 if
+                                explicit or no output is iterated              */
 } cosa_advice;
+
+#define COSA_ADVISE_ITER_TOL 1e-8     /* default relative tolerance of the iteration */
+#define COSA_ADVISE_COST_ROLLBACK 0.1 /* default cost of saving/restoring the units per
+                                         sweep, relative to one unit step          */
 
 /* For every candidate scheme: the largest stable macro step and the largest
  * accurate one (criterion crit = COSA_CRIT_ACCURATE or COSA_CRIT_LOCAL with
@@ -392,6 +407,19 @@ cosa_status cosa_advise(const cosa_system *sys, const double *x0, double tend,
 /* Order of advice for a table: by cost, ties by larger dt, then by input
  * order (qsort-compatible on cosa_advice; stable for equal schemes). */
 int cosa_advice_compare(const void *a, const void *b);
+
+/* cosa_advise with the iteration settings of implicit candidates: an
+ * implicit scheme is usable where it is stable, accurate and its iteration
+ * converges (criterion COSA_CRIT_ITERATION) at dt_min, its dt the least of
+ * the three limits, and its cost steps * k * (1 + cost_rollback) with k the
+ * sweeps to reach iter_tol (relative) at rho_iter_opt at dt.  cosa_advise is
+ * this with COSA_ADVISE_ITER_TOL and COSA_ADVISE_COST_ROLLBACK.  COSA_ERANGE
+ * also for iter_tol not in (0, 1) or cost_rollback < 0. */
+cosa_status cosa_advise_iter(const cosa_system *sys, const double *x0, double tend,
+                             cosa_criterion crit, double tol, const cosa_scheme *schemes,
+                             size_t nschemes, double dt_min, double dt_max, unsigned per_decade,
+                             double cost_corr, double iter_tol, double cost_rollback,
+                             cosa_advice *out, cosa_eval_workspace *w);
 
 /* ------------------------------------------------------------------------ */
 /* Sweeps (lib/sweep.c)                                                     */

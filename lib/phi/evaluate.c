@@ -140,7 +140,7 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
      * assumed model (s->model) the full Phi is used. */
     const int jacobi = s->exec == COSA_JACOBI && !s->implicit &&
                        !(s->model && s->model != sys && (s->corr & COSA_CORR_OUTPUT));
-    if ((want & COSA_WANT_ERRORS) || !jacobi) {
+    if ((want & COSA_WANT_ERRORS) || (!jacobi && (want & (COSA_WANT_RHO | COSA_WANT_RHO_REF)))) {
         stage(w, "Phi", n);
         st = cosa_phi_build(sys, s, dt, w->Phi, n, w->phi);
         if (st != COSA_OK)

@@ -37,6 +37,8 @@ static void help(void)
            "                       multi-fd; plain Jacobi schemes; its Phi route in the\n"
            "                       paper's setting: symplectic Euler, one step per unit\n"
            "                       step, held inputs, start from x0; 'cosa point --energy')\n"
+           "                       or rho_iter: rho(T(omega)) of imp:/gs-imp: schemes\n"
+           "                       (NAME = relax or iterations sweeps their omega or k)\n"
            "  --level L            reference line (default 1 for rho, 0.01 for errors,\n"
            "                       1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
            "                       varsigma)\n"

@@ -627,3 +627,58 @@ Test(phi_iter, scheme_syntax)
     cr_expect_str_eq(nm, "gs:SOH/3");
     cr_expect_eq(cosa_scheme_check(&s, NULL), COSA_OK);
 }
+
+/* Sweeps: a relax axis with the metric rho_iter gives cosa_phi_iter_info at
+ * each omega, an iterations axis with rho gives cosa_evaluate at each k
+ * (bitwise: the same computation); explicit schemes are refused. */
+Test(phi_iter, sweep_axes_relax_and_iterations)
+{
+    const cosa_model *m = cosa_model_find("oscillator");
+    cr_assert_not_null(m);
+    double par[16];
+    cosa_model_defaults(m, par);
+    cosa_system *sys = NULL;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    const double dt[2] = {1e-3, 1e-2};
+    cosa_scheme s[2] = {scheme("imp:foh", 0, 1.0, NULL), scheme("gs-imp:zoh/1", 0, 1.0, NULL)};
+    cosa_sweep_spec sp = {.model = m, .dt = dt, .ndt = 2, .schemes = s, .nscheme = 2,
+                          .metric = COSA_METRIC_RHO_ITER, .threads = 1};
+    sp.x = (cosa_sweep_axis){COSA_AXIS_RELAX, 0.2, 1.8, 0, 5, 0};
+    sp.y = (cosa_sweep_axis){COSA_AXIS_ITERATIONS, 1, 3, 0, 3, 0};
+    double v[2 * 2 * 5 * 3];
+    cr_assert_eq(cosa_sweep_size(&sp), 60);
+    cr_assert_eq(cosa_sweep_run(&sp, v, NULL, NULL), COSA_OK);
+    cosa_eval_workspace *ew = cosa_eval_workspace_alloc(sys, 1);
+    for (size_t is = 0; is < 2; is++)
+        for (size_t it = 0; it < 2; it++)
+            for (size_t ix = 0; ix < 5; ix++)
+                for (size_t iy = 0; iy < 3; iy++) {
+                    cosa_scheme t = s[is];
+                    t.relax = cosa_sweep_axis_value(&sp.x, ix);
+                    t.iterations = (unsigned)(iy + 1);
+                    cosa_point_result r;
+                    cr_assert_eq(cosa_evaluate(sys, &t, dt[it], NULL, 1.0,
+                                               COSA_WANT_ITER | COSA_WANT_RHO, &r, ew),
+                                 COSA_OK);
+                    const double got = v[cosa_sweep_index(&sp, is, it, ix, iy)];
+                    cr_expect_eq(got, r.iter.rho_iter, "%zu %zu %zu %zu: %.17g vs %.17g", is, it,
+                                 ix, iy, got, r.iter.rho_iter);
+                }
+    sp.metric = COSA_METRIC_RHO;
+    cr_assert_eq(cosa_sweep_run(&sp, v, NULL, NULL), COSA_OK);
+    for (size_t iy = 0; iy < 3; iy++) {
+        cosa_scheme t = s[0];
+        t.relax = 0.2;
+        t.iterations = (unsigned)(iy + 1);
+        cosa_point_result r;
+        cr_assert_eq(cosa_evaluate(sys, &t, dt[1], NULL, 1.0, COSA_WANT_RHO, &r, ew), COSA_OK);
+        cr_expect_eq(v[cosa_sweep_index(&sp, 0, 1, 0, iy)], r.rho, "k = %zu", iy + 1);
+    }
+    cosa_scheme ex[1] = {scheme("foh", 0, 1.0, NULL)};
+    sp.schemes = ex;
+    sp.nscheme = 1;
+    cr_expect_eq(cosa_sweep_size(&sp), 0); /* an iteration axis with an explicit scheme */
+    cr_expect_eq(cosa_sweep_run(&sp, v, NULL, NULL), COSA_EUNSUPPORTED);
+    cosa_eval_workspace_free(ew);
+    cosa_system_free(sys);
+}

@@ -86,7 +86,7 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
     }
     w->ew = cosa_expm_workspace_alloc(nx);
     w->M = dalloc(nx * nx);
-    w->P = dalloc(np * nx * nu);
+    w->P = dalloc(nq * nx * nu); /* P_j of degree p (Jacobi) or q (phi_iter.c) */
     w->PL = dalloc(nx * ny);
     w->Y = dalloc(ny * w->wmax);
     w->Gp = dalloc(ny * nu);

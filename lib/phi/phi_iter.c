@@ -9,10 +9,10 @@
  *   u_o(s) = l_0(s) v_o + sum_{i=1..q} l_i(s) ybar_{n-i+1, o},
  * whose end value v_o is y^(j)_o if o's unit already advanced in this sweep
  * (Gauss-Seidel, in sequence order), else yhat^(j-1)_o.  With Q_m of the
- * Van Loan exponential (lib/core/discretize.c) unit i advances exactly:
- *   x^(j)_i = A_d,i x_n,i + sum_m Q_m,i U_m,   U_m = L_i R_m,
- *   y^(j)_i = C_i x^(j)_i + D_i sum_m U_m       (the input at s = 1),
- * where R_m holds the s^m coefficients of the output polynomials.  Then
+ * Van Loan exponential (lib/core/discretize.c) unit i advances exactly,
+ * x^(j)_i = A_d,i x_n,i + sum_m Q_m,i U_m with U_m the s^m coefficients of
+ * its input, and y^(j)_i = C_i x^(j)_i + D_i u_i(s = 1); summed over the
+ * Lagrange basis this is P_j = sum_m l_jm Q_m per node (sweep()).  Then
  * yhat^(j) = yhat^(j-1) + omega (y^(j) - yhat^(j-1)).  Accepted:
  * x_{n+1} = x^(k), ybar_{n+1} = y^(k).
  *
@@ -31,61 +31,58 @@
 #include <math.h>
 #include <string.h>
 
+/* P_j = sum_m l_jm Q_m (w->P, q + 1 blocks nx x nu): the input-to-state map
+ * of the node-j value of the degree-q input polynomial through the nodes
+ * s = 1, 0, ..., 1 - q (l_jm: the s^m coefficient of the Lagrange basis). */
+static void node_maps(int q, cosa_phi_workspace *w)
+{
+    const size_t nq = (size_t)q + 1, xu = w->nx * w->nu;
+    double itp[(COSA_ORDER_MAX + 1) * (COSA_ORDER_MAX + 1)];
+    cosa_lagrange_table(q, 1.0, itp);
+    for (size_t j = 0; j < nq; j++) {
+        double *Pj = w->P + j * xu;
+        memset(Pj, 0, xu * sizeof(double));
+        for (size_t m = 0; m < nq; m++)
+            for (size_t k = 0; k < xu; k++)
+                Pj[k] += itp[j * nq + m] * w->Q[m * xu + k];
+    }
+}
+
 /* One sweep over W columns from the iterate Hin (ny x W, ld ldh): x^(j) into
- * w->iX (nx x W, ld nx), y^(j) into w->Y (ny x W, ld ny). */
+ * w->iX (nx x W, ld nx), y^(j) into w->Y (ny x W, ld ny).  With the end
+ * values v (Hin, or y^(j) of units already advanced) unit i advances by
+ *   x^(j)_i = A_d,i x_n,i + P_0,i L_i v + sum_{j=1..q} P_j,i L_i ybar_{n-j+1},
+ *   y^(j)_i = C_i x^(j)_i + D_i L_i v     (l_j(1) = 1 for j = 0, else 0);
+ * w->P holds P_j (node_maps). */
 static void sweep(const cosa_system *sys, const cosa_scheme *s, const cosa_layout *lay, size_t W,
                   const double *Hin, size_t ldh, cosa_phi_workspace *w)
 {
     const int q = COSA_SCHEME_Q(s);
-    const size_t nq = (size_t)q + 1, nx = lay->nx, ny = lay->ny, nu = lay->nu;
-    const size_t rb = ny * W, ub = nu * W, xu = nx * nu;
+    const size_t nq = (size_t)q + 1, nx = lay->nx, ny = lay->ny, nu = lay->nu, xu = nx * nu;
     const int gs = s->exec == COSA_GAUSS_SEIDEL;
-    double itp[(COSA_ORDER_MAX + 1) * (COSA_ORDER_MAX + 1)];
-    cosa_lagrange_table(q, 1.0, itp); /* nodes 1, 0, ..., 1 - q */
-    double *R = w->gsR, *U = w->gsU, *X = w->iX, *Y = w->Y;
-
-    /* R_m(o) = itp_0m v_o + sum_{i>=1} itp_im ybar_{n-i+1, o}, v = Hin */
-    for (size_t m = 0; m < nq; m++) {
-        double *Rm = R + m * rb;
-        for (size_t c = 0; c < W; c++)
-            for (size_t o = 0; o < ny; o++)
-                Rm[o + c * ny] = itp[m] * Hin[o + c * ldh];
-        for (size_t i = 1; i < nq; i++)
-            for (size_t o = 0; o < ny; o++)
-                Rm[o + (lay->off_y + (i - 1) * ny + o) * ny] += itp[i * nq + m];
-    }
+    double *V = w->gsR, *LV = w->gsU, *X = w->iX, *Y = w->Y;
+    dense_copy(ny, W, Hin, ldh, V, ny);
     for (size_t k = 0; k < sys->nsub; k++) {
         const size_t i = gs && s->seq ? s->seq[k] : k;
         const struct cosa_sub_info *b = &sys->sub[i];
-        for (size_t m = 0; m < nq; m++)
-            dense_gemm('N', 'N', b->nu, W, ny, 1.0, sys->L + b->ou, nu, R + m * rb, ny, 0.0,
-                       U + m * ub, nu);
-        /* x^(j)_i = A_d,i x_n,i + sum_m Q_m,i U_m (rollback: from x_n) */
+        dense_gemm('N', 'N', b->nu, W, ny, 1.0, sys->L + b->ou, nu, V, ny, 0.0, LV, nu);
+        /* x^(j)_i (rollback: from x_n) */
         double *Xi = X + b->ox;
         dense_zero(b->nx, W, Xi, nx);
         dense_copy(b->nx, b->nx, w->Ad + b->ox + b->ox * nx, nx, Xi + b->ox * nx, nx);
-        for (size_t m = 0; m < nq; m++)
-            dense_gemm('N', 'N', b->nx, W, b->nu, 1.0, w->Q + m * xu + b->ox + b->ou * nx, nx,
-                       U + m * ub, nu, 1.0, Xi, nx);
+        dense_gemm('N', 'N', b->nx, W, b->nu, 1.0, w->P + b->ox + b->ou * nx, nx, LV, nu, 1.0,
+                   Xi, nx);
+        for (size_t j = 1; j < nq; j++)
+            dense_gemm('N', 'N', b->nx, ny, b->nu, 1.0, w->P + j * xu + b->ox + b->ou * nx, nx,
+                       sys->L + b->ou, nu, 1.0, Xi + (lay->off_y + (j - 1) * ny) * nx, nx);
         /* y^(j)_i = C_i x^(j)_i + D_i u_i(1) */
         double *Yi = Y + b->oy;
         dense_gemm('N', 'N', b->ny, W, b->nx, 1.0, sys->C + b->oy + b->ox * ny, ny, Xi, nx, 0.0,
                    Yi, ny);
-        for (size_t m = 0; m < nq; m++)
-            dense_gemm('N', 'N', b->ny, W, b->nu, 1.0, sys->D + b->oy + b->ou * ny, ny,
-                       U + m * ub, nu, 1.0, Yi, ny);
-        if (!gs)
-            continue;
-        /* later units read i's fresh outputs: end value y^(j) */
-        for (size_t m = 0; m < nq; m++) {
-            double *Rm = R + m * rb;
-            for (size_t o = b->oy; o < b->oy + b->ny; o++) {
-                for (size_t c = 0; c < W; c++)
-                    Rm[o + c * ny] = itp[m] * Y[o + c * ny];
-                for (size_t r = 1; r < nq; r++)
-                    Rm[o + (lay->off_y + (r - 1) * ny + o) * ny] += itp[r * nq + m];
-            }
-        }
+        dense_gemm('N', 'N', b->ny, W, b->nu, 1.0, sys->D + b->oy + b->ou * ny, ny, LV, nu, 1.0,
+                   Yi, ny);
+        if (gs) /* later units read i's fresh outputs as their end values */
+            dense_copy(b->ny, W, Yi, ny, V + b->oy, ny);
     }
 }
 
@@ -167,6 +164,7 @@ cosa_status phi_build_iter(const cosa_system *sys, const cosa_scheme *s, const c
     cosa_status st = cosa_disc_compute(sys, q, dt, w->dw);
     if (st != COSA_OK)
         return st;
+    node_maps(q, w);
     /* an explicit scheme is one sweep (gs:P/Q) */
     const unsigned k = s->implicit ? s->iterations : 1u;
     if (k == 0)
@@ -285,6 +283,7 @@ cosa_status cosa_phi_iter_info(const cosa_system *sys, const cosa_scheme *s, dou
         return COSA_EWORKSPACE;
     if ((st = cosa_disc_compute(sys, q, dt, w->dw)) != COSA_OK)
         return st;
+    node_maps(q, w);
     sweep_affine(sys, s, &lay, w);
     const size_t nr = iterate_set(sys, s, w), dim = lay.dim, ny = lay.ny;
     double *M = w->iS;

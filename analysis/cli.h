@@ -232,6 +232,10 @@ int cli_iter_apply(const char *cmd, const cli_case *cs, cosa_scheme *s, size_t n
 /* `cosa point` lines of an iterative scheme: iterations, relax, rho_iter,
  * relax_max, relax_opt, rho_iter_opt ("none" where undefined). */
 void cli_iter_print(const cosa_scheme *s, const cosa_iter_info *it);
+/* Data-file header lines "# iterations K|inf|(swept)" and "# relax W|(swept)"
+ * of an implicit scheme (nothing for an explicit one); x, y: the sweep axes. */
+void cli_iter_header(FILE *f, const cosa_scheme *s, const cosa_sweep_axis *x,
+                     const cosa_sweep_axis *y);
 
 /* Required --dt / --scheme of a cli_case, with one-line errors
  * (cli_case_scheme applies --alpha, --iterations and --relax). */

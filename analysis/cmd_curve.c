@@ -281,6 +281,11 @@ int cmd_curve(int argc, char **argv)
             strcat(dashes, schemes[i].corr ? "1" : "2");
         }
     }
+    for (size_t i = 0; i < ns; i++)
+        if (schemes[i].implicit) { /* --iterations and --relax are the same for all */
+            cli_iter_header(f, &schemes[i], &sp.x, &sp.y);
+            break;
+        }
     if (exact)
         fprintf(f, "# adaptive: %s\n", adesc);
     fprintf(f, "# points %zu failed %zu\n# columns: %s", npt * ns, nfailed, xname);

@@ -225,6 +225,7 @@ static int write_data(const char *cmd, const char *path, const char *binpath,
     scli_header_assume(f, &cs->mod, ax, 2);
     fprintf(f, "# scheme %s\n# alpha %.17g\n# metric %s\n# level %.17g\n", name, s->alpha,
             cosa_metric_name(sp->metric), level);
+    cli_iter_header(f, s, &sp->x, &sp->y);
     if (sp->metric != COSA_METRIC_RHO && sp->metric != COSA_METRIC_RHO_ITER)
         fprintf(f, "# tend %.17g\n", tend);
     for (int a = 0; a < 2; a++)
@@ -318,6 +319,7 @@ static int write_data_dt(const char *cmd, const char *path, const char *binpath,
     scli_header_assume(f, &cs->mod, ax, 1);
     fprintf(f, "# scheme %s\n# alpha %.17g\n# metric %s\n# level %.17g\n", name, s->alpha,
             cosa_metric_name(sp->metric), level);
+    cli_iter_header(f, s, &sp->x, &sp->y);
     if (sp->metric != COSA_METRIC_RHO && sp->metric != COSA_METRIC_RHO_ITER)
         fprintf(f, "# tend %.17g\n", tend);
     fprintf(f, "# x %s%s %.17g %.17g %s %zu\n", sp->x.assumed ? "assume." : "",

@@ -62,3 +62,22 @@ void cli_iter_print(const cosa_scheme *s, const cosa_iter_info *it)
     figure("relax_opt", it->relax_opt);
     figure("rho_iter_opt", it->rho_iter_opt);
 }
+
+void cli_iter_header(FILE *f, const cosa_scheme *s, const cosa_sweep_axis *x,
+                     const cosa_sweep_axis *y)
+{
+    if (!s->implicit)
+        return;
+    const int sw_k = x->param == COSA_AXIS_ITERATIONS || y->param == COSA_AXIS_ITERATIONS;
+    const int sw_w = x->param == COSA_AXIS_RELAX || y->param == COSA_AXIS_RELAX;
+    if (sw_k)
+        fprintf(f, "# iterations (swept)\n");
+    else if (s->iterations)
+        fprintf(f, "# iterations %u\n", s->iterations);
+    else
+        fprintf(f, "# iterations inf\n");
+    if (sw_w)
+        fprintf(f, "# relax (swept)\n");
+    else
+        fprintf(f, "# relax %.17g\n", s->relax);
+}

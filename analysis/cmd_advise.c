@@ -99,6 +99,20 @@ static int extra(void *ctx, int opt, const char *arg)
     }
 }
 
+/* --iter-tol and --cost-rollback (iterative candidates). */
+static int iter_options(const char *cmd, const struct opts *o, double *itol, double *crb)
+{
+    if (o->itol && (cli_parse_double(o->itol, itol) != 0 || !(*itol > 0.0 && *itol < 1.0))) {
+        cli_error(cmd, "--iter-tol must be a number in (0, 1), got '%s'", o->itol);
+        return CLI_EUSAGE;
+    }
+    if (o->crb && (cli_parse_double(o->crb, crb) != 0 || !(*crb >= 0.0))) {
+        cli_error(cmd, "--cost-rollback must be a finite number >= 0, got '%s'", o->crb);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
 /* One row: the nominal advice and, with --robust, the worst over the factors. */
 struct row {
     cosa_advice nom;
@@ -295,6 +309,17 @@ static int write_files(const char *cmd, const scli_out *out, const struct row *r
     return CLI_OK;
 }
 
+/* The iteration of an implicit candidate: where it converges, its sweeps. */
+static void note_iteration(const char *name, const cosa_advice *a, double dtmin)
+{
+    if (!a->converge.good_at_min)
+        printf("note %s: iteration does not converge at dt-min %g\n", name, dtmin);
+    note_windows(name, "convergent", &a->converge, a->cross_converge);
+    if (a->usable)
+        printf("note %s: iteration converges up to dt %.17g; %u sweeps per macro step at "
+               "rho_iter_opt %.17g\n", name, a->converge.dt_max, a->iterations, a->rho_iter_opt);
+}
+
 int cmd_advise(int argc, char **argv)
 {
     const char *cmd = "advise";
@@ -340,16 +365,8 @@ int cmd_advise(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (o.itol && (cli_parse_double(o.itol, &itol) != 0 || !(itol > 0.0 && itol < 1.0))) {
-        cli_error(cmd, "--iter-tol must be a number in (0, 1), got '%s'", o.itol);
-        rc = CLI_EUSAGE;
+    if ((rc = iter_options(cmd, &o, &itol, &crb)) != CLI_OK)
         goto out;
-    }
-    if (o.crb && (cli_parse_double(o.crb, &crb) != 0 || !(crb >= 0.0))) {
-        cli_error(cmd, "--cost-rollback must be a finite number >= 0, got '%s'", o.crb);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
     if (cs.scheme_text || cs.dt_text) {
         cli_error(cmd, "--scheme and --dt do not apply: give candidates with --schemes and the "
                        "scan range with --dt-min/--dt-max");
@@ -581,15 +598,8 @@ int cmd_advise(int argc, char **argv)
                    !a->stable.good_at_min ? "stable" : "accurate", dtmin);
         note_windows(name, "stable", &a->stable, a->cross_stable);
         note_windows(name, "accurate", &a->accurate, a->cross_accurate);
-        if (a->scheme.implicit) {
-            if (!a->converge.good_at_min)
-                printf("note %s: iteration does not converge at dt-min %g\n", name, dtmin);
-            note_windows(name, "convergent", &a->converge, a->cross_converge);
-            if (a->usable)
-                printf("note %s: iteration converges up to dt %.17g; %u sweeps per macro step "
-                       "at rho_iter_opt %.17g\n", name, a->converge.dt_max, a->iterations,
-                       a->rho_iter_opt);
-        }
+        if (a->scheme.implicit)
+            note_iteration(name, a, dtmin);
         if (a->usable && a->dt == dtmax)
             printf("note %s: good up to dt-max %g (a larger step may be good too)\n", name,
                    dtmax);

@@ -103,6 +103,9 @@ for s in imp:FOH gs-imp:ZOH; do
         exit !(k >= 1 && d <= 1e-9 * c && $4 + 0 <= cv + 0) }' && ok ||
         bad "advise $s: row '$row', k '$k', converging dt '$cv'"
 done
+expect_usage "$COSA" limit --scheme foh --criterion iteration
+"$COSA" limit --scheme imp:foh --criterion iteration --model oscillator --dt-max 1 >"$tmp/lim" &&
+    grep -q '^dt_max ' "$tmp/lim" && ok || bad "limit --criterion iteration failed"
 expect_usage "$COSA" advise --tol 1e-3 --iterations 3
 expect_usage "$COSA" advise --tol 1e-3 --iter-tol 1
 expect_usage "$COSA" advise --tol 1e-3 --cost-rollback -1

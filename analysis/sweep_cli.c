@@ -854,10 +854,11 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
                                                     : 0.0;
     if (cosa_metric_is_energy(metric)) {
         for (size_t i = 0; i < ns; i++)
-            if (schemes[i].exec != COSA_JACOBI || schemes[i].corr != COSA_CORR_NONE) {
+            if (schemes[i].exec != COSA_JACOBI || schemes[i].corr != COSA_CORR_NONE ||
+                schemes[i].implicit) {
                 char nm[64];
                 cosa_scheme_name(&schemes[i], nm, sizeof nm);
-                cli_error(cmd, "--metric %s: the energy paper's coupling is plain Jacobi (no gs:, "
+                cli_error(cmd, "--metric %s: the energy paper's coupling is plain Jacobi (no gs:, imp:, "
                                "no +ocorr/+ecorr/+mbcorr), got %s", cosa_metric_name(metric), nm);
                 return CLI_EUSAGE;
             }

@@ -104,6 +104,12 @@ for s in imp:FOH gs-imp:ZOH; do
         bad "advise $s: row '$row', k '$k', converging dt '$cv'"
 done
 expect_usage "$COSA" limit --scheme foh --criterion iteration
+expect_usage "$COSA" point --energy --model twomass-fd --scheme imp:zoh --dt 1e-3
+expect_usage "$COSA" map --model twomass-fd --metric E_ratio --scheme imp:zoh \
+    --x k=1:10:log:2 --y dt=1e-3:1e-2:log:2 -o "$tmp/m2"
+expect_usage "$COSA" simulate --coupling explicit --model twomass-ff --scheme imp:foh --dt 1e-4
+expect_usage "$COSA" estimate --model twomass --scheme imp:p1 --estimator exlocal --t0 0.01 \
+    --dt 1e-4
 "$COSA" limit --scheme imp:foh --criterion iteration --model oscillator --dt-max 1 >"$tmp/lim" &&
     grep -q '^dt_max ' "$tmp/lim" && ok || bad "limit --criterion iteration failed"
 expect_usage "$COSA" advise --tol 1e-3 --iterations 3

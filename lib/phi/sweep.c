@@ -148,7 +148,8 @@ static cosa_status spec_check(const cosa_sweep_spec *sp)
         if (!sp->model->energy || !sp->model->energy_port)
             return COSA_EUNSUPPORTED;
         for (size_t i = 0; i < sp->nscheme; i++)
-            if (sp->schemes[i].exec != COSA_JACOBI || sp->schemes[i].corr != COSA_CORR_NONE)
+            if (sp->schemes[i].exec != COSA_JACOBI || sp->schemes[i].corr != COSA_CORR_NONE ||
+                sp->schemes[i].implicit)
                 return COSA_EUNSUPPORTED;
     }
     cosa_status st;

@@ -682,3 +682,34 @@ Test(phi_iter, sweep_axes_relax_and_iterations)
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);
 }
+
+/* x' = u, y = x, u = y (one unit reading its own output): the converged
+ * q = 0 step is implicit Euler, x_{n+1} = x_n / (1 - h) (the fixed point of
+ * yhat = x_n + h yhat), exact in closed form; at h = 1, I - M = 1 - h is
+ * singular and refused.  The only rounding is that of 1 / (1 - h) and of
+ * Q_0 = h from the Van Loan exponential: 8 eps relative. */
+Test(phi_iter, implicit_euler_closed_form_and_singular_fixed_point)
+{
+    const double A = 0.0, B = 1.0, C = 1.0, D = 0.0, L = 1.0;
+    cosa_subsystem sub = {1, 1, 1, &A, &B, &C, &D};
+    cosa_system *sys = NULL;
+    cr_assert_eq(cosa_system_create(&sys, 1, &sub, &L), COSA_OK);
+    cosa_scheme s = scheme("imp:zoh", 0, 1.0, NULL);
+    cosa_phi_workspace *w = cosa_phi_workspace_alloc(sys, 0);
+    double Phi[4];
+    const double hs[3] = {0.5, 0.1, 3.0};
+    for (int k = 0; k < 3; k++) {
+        const double h = hs[k], want = 1.0 / (1.0 - h);
+        cr_assert_eq(cosa_phi_build(sys, &s, h, Phi, 2, w), COSA_OK);
+        cr_expect(fabs(Phi[0] - want) <= 8 * DBL_EPSILON * fabs(want), "h %g: %.17g", h, Phi[0]);
+        cr_expect(fabs(Phi[1] - want) <= 8 * DBL_EPSILON * fabs(want), "h %g: %.17g", h, Phi[1]);
+        cr_expect(Phi[2] == 0.0 && Phi[3] == 0.0, "h %g: ybar_n does not enter", h);
+    }
+    cr_expect_eq(cosa_phi_build(sys, &s, 1.0, Phi, 2, w), COSA_EITERSINGULAR);
+    cosa_iter_info it;
+    cr_assert_eq(cosa_phi_iter_info(sys, &s, 0.5, &it, w), COSA_OK);
+    cr_expect(it.nr == 1 && fabs(it.rho_iter - 0.5) <= 4 * DBL_EPSILON, "M = h = 0.5: %g",
+              it.rho_iter);
+    cosa_phi_workspace_free(w);
+    cosa_system_free(sys);
+}

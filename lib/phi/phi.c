@@ -52,6 +52,8 @@ void cosa_phi_workspace_free(cosa_phi_workspace *w)
     free(w->iS);
     free(w->iwr);
     free(w->iwi);
+    free(w->icw);
+    free(w->iciw);
     free(w->iridx);
     free(w->ipos);
     cosa_eig_workspace_free(w->ieig);
@@ -108,10 +110,13 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
     w->iS = dalloc(ny * ny);
     w->iwr = dalloc(ny);
     w->iwi = dalloc(ny);
+    w->icw = dalloc(4 * ny);
+    w->iciw = calloc(ny + 1, sizeof(lapack_int));
     w->iridx = calloc(ny + 1, sizeof(size_t));
     w->ipos = calloc(sys->nsub + 1, sizeof(size_t));
     w->ieig = cosa_eig_workspace_alloc(ny ? ny : 1);
-    if (!w->iX || !w->iH || !w->iS || !w->iwr || !w->iwi || !w->iridx || !w->ipos || !w->ieig)
+    if (!w->iX || !w->iH || !w->iS || !w->iwr || !w->iwi || !w->icw || !w->iciw || !w->iridx ||
+        !w->ipos || !w->ieig)
         goto fail;
     w->done = calloc(sys->nsub, 1);
     w->owner = calloc(ny + 1, sizeof(size_t));

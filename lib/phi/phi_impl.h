@@ -41,6 +41,8 @@ struct cosa_phi_workspace {
     double *iH;              /* ny x wmax: the iterate yhat^(j)                            */
     double *iS;              /* ny x ny: I - S of the fixed point; the iteration matrix M  */
     double *iwr, *iwi;       /* ny: eigenvalues of M                                       */
+    double *icw;             /* 4 ny: dgecon's work                                        */
+    lapack_int *iciw;        /* ny: dgecon's integer work                                  */
     size_t *iridx;           /* ny: the outputs R read as relaxed iterates                 */
     size_t *ipos;            /* nsub: position of each subsystem in the sequence           */
     cosa_eig_workspace *ieig;/* order ny                                                   */

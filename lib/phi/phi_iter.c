@@ -105,7 +105,9 @@ static void history_shift(const cosa_layout *lay, double *Phi, size_t ld)
             Phi[lay->off_y + j * lay->ny + k + (lay->off_y + (j - 1) * lay->ny + k) * ld] = 1.0;
 }
 
-/* k = inf: the fixed point (I - S) Ybar = Y_c, x = X_c + S_x Ybar. */
+/* k = inf: the fixed point (I - S) Ybar = Y_c, x = X_c + S_x Ybar;
+ * COSA_EITERSINGULAR when I - S is singular or its reciprocal condition
+ * number is below DBL_EPSILON. */
 static cosa_status build_converged(const cosa_system *sys, const cosa_scheme *s,
                                    const cosa_layout *lay, double *Phi, size_t ld,
                                    cosa_phi_workspace *w)
@@ -116,7 +118,10 @@ static cosa_status build_converged(const cosa_system *sys, const cosa_scheme *s,
     for (size_t c = 0; c < ny; c++)
         for (size_t r = 0; r < ny; r++)
             A[r + c * ny] = (r == c ? 1.0 : 0.0) - w->Y[r + (dim + c) * ny];
-    if (ny && dense_lu(ny, A, ny, w->ipiv) != 0)
+    /* singular, or so ill-conditioned that the solve has no correct digit */
+    const double anorm = dense_norm1(ny, ny, A, ny);
+    if (ny && (dense_lu(ny, A, ny, w->ipiv) != 0 ||
+               !(dense_lu_rcond(ny, A, ny, anorm, w->icw, w->iciw) >= DBL_EPSILON)))
         return COSA_EITERSINGULAR;
     dense_copy(ny, dim, w->Y, ny, Yb, ny);
     if (ny)

@@ -22,6 +22,7 @@ struct advise_json_info {
     const cli_model *mod;
     const char *error;        /* "global" or "local" */
     double tol, tend, dtmin, dtmax, cost;
+    double itol, crb;         /* --iter-tol, --cost-rollback (iterative candidates) */
     int robust;               /* --robust given: its parameter, LO, HI, factors */
     const char *rparam;
     double lo, hi;

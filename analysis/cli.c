@@ -21,7 +21,10 @@ const char cli_scheme_help[] =
     "  zoh | foh | soh | p0 .. p8     extrapolation order p (ZOH = p0, FOH = p1, SOH = p2)\n"
     "  followed optionally by +mbcorr (output + state correction),\n"
     "  +ocorr (output correction only) or +ecorr (state/energy correction only).\n"
-    "  Prefix gs: for Gauss-Seidel (sequential) execution, e.g. gs:foh (no corrections).\n";
+    "  Prefix gs: for Gauss-Seidel (sequential) execution, e.g. gs:foh (no corrections).\n"
+    "  Prefix imp: (Jacobi) or gs-imp: (Gauss-Seidel) for iterative coupling, e.g.\n"
+    "  imp:foh (no corrections; --iterations, --relax).  gs:, imp:, gs-imp: take\n"
+    "  /Q, the interpolation degree Q = p or p+1 of the inputs (default p): gs:zoh/1.\n";
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -505,8 +508,8 @@ void cli_assume_print(FILE *f, const char *prefix, const cli_model *m)
 int cli_scheme(const char *cmd, const char *text, cosa_scheme *s)
 {
     if (cosa_scheme_parse(text, s) != COSA_OK) {
-        cli_error(cmd, "unknown scheme '%s' (expected zoh|foh|soh|p0..p%d with optional "
-                       "+mbcorr|+ocorr|+ecorr)",
+        cli_error(cmd, "unknown scheme '%s' (expected [gs:|imp:|gs-imp:]zoh|foh|soh|p0..p%d, "
+                       "/Q = p or p+1 after gs:, imp:, gs-imp:, optional +mbcorr|+ocorr|+ecorr)",
                   text, COSA_ORDER_MAX);
         return CLI_EUSAGE;
     }
@@ -519,7 +522,9 @@ int cli_scheme(const char *cmd, const char *text, cosa_scheme *s)
     "  --alpha A            state-correction gain alpha (default 1)\n"                      \
     "  --sequence LIST      Gauss-Seidel (gs:) execution sequence: comma-separated\n"       \
     "                       subsystem names or 1-based indices (default: the model's;\n"   \
-    "                       --order LIST is the deprecated spelling)\n"
+    "                       --order LIST is the deprecated spelling)\n"                  \
+    "  --iterations K       imp:/gs-imp: sweeps per macro step, K >= 1 or inf (default)\n" \
+    "  --relax W            imp:/gs-imp: relaxation omega, finite and nonzero (default 1)\n"
 const char cli_case_help[] = HELP_SCHEME HELP_DT HELP_REST;
 const char cli_case_help_nodt[] = HELP_SCHEME HELP_REST;
 const char cli_case_help_rest[] = HELP_REST;
@@ -538,6 +543,8 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
         {"help", no_argument, NULL, OPT_HELP},
         {"sequence", required_argument, NULL, OPT_SEQUENCE},
         {"order", required_argument, NULL, OPT_ORDER_OLD}, /* deprecated */
+        {"iterations", required_argument, NULL, OPT_ITERATIONS},
+        {"relax", required_argument, NULL, OPT_RELAX},
     };
     enum { NCOMMON = sizeof common / sizeof common[0], NMAX = 64 };
     struct option opts[NCOMMON + NMAX + 1];
@@ -605,6 +612,12 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra
         case OPT_PROGRESS:
             cs->progress = 1;
             continue;
+        case OPT_ITERATIONS:
+            cs->iter_text = optarg;
+            continue;
+        case OPT_RELAX:
+            cs->relax_text = optarg;
+            continue;
         case OPT_ALPHA:
             if (cli_parse_double(optarg, &cs->alpha) != 0) {
                 cli_error(cmd, "--alpha must be a finite number, got '%s'", optarg);
@@ -664,7 +677,7 @@ int cli_case_scheme(const char *cmd, const cli_case *cs, cosa_scheme *s)
     int rc = cli_scheme(cmd, cs->scheme_text, s);
     if (rc == CLI_OK)
         s->alpha = cs->alpha;
-    return rc;
+    return rc == CLI_OK ? cli_iter_apply(cmd, cs, s, 1) : rc;
 }
 
 /* Parse "--sequence II,I" or "--sequence 2,1" into a permutation. */
@@ -745,7 +758,7 @@ int cli_case_sequence(const char *cmd, cli_case *cs, cosa_scheme *s, size_t nsub
     }
     cosa_status st = cosa_scheme_check(s, sys);
     if (st == COSA_EUNSUPPORTED) {
-        cli_error(cmd, "scheme '%s': corrections are defined for Jacobi schemes only",
+        cli_error(cmd, "scheme '%s': corrections are defined for explicit Jacobi schemes only",
                   cs->scheme_text ? cs->scheme_text : "?");
         return CLI_EUSAGE;
     }

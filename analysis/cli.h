@@ -192,10 +192,13 @@ typedef struct cli_case {
     int seq_deprecated;      /* given as --order (deprecated spelling)     */
     size_t *seq;             /* resolved sequence (owned)                 */
     int progress;            /* --progress                                 */
+    const char *iter_text;   /* --iterations K|inf (iterative schemes)     */
+    const char *relax_text;  /* --relax W (iterative schemes)              */
 } cli_case;
 
 /* Option values of cli_parse (besides OPT_MODEL...). */
-enum { OPT_SCHEME = 1100, OPT_DT, OPT_ALPHA, OPT_HELP, OPT_SEQUENCE, OPT_ORDER_OLD, OPT_PROGRESS };
+enum { OPT_SCHEME = 1100, OPT_DT, OPT_ALPHA, OPT_HELP, OPT_SEQUENCE, OPT_ORDER_OLD, OPT_PROGRESS,
+       OPT_ITERATIONS, OPT_RELAX };
 
 /* The getopt_long entry of --progress for a subcommand whose single runs can
  * be long (point, limit, converge, simulate, advise): cli_parse sets
@@ -244,7 +247,21 @@ extern const char cli_case_help_nodt[];
 extern const char cli_case_help_rest[];
 extern const char cli_help_line[];
 
-/* Required --dt / --scheme of a cli_case, with one-line errors. */
+/* --iterations and --relax of cs applied to the schemes s[0..n-1]
+ * (analysis/iter_cli.c; README "Iterative coupling"): K an integer >= 1 or
+ * inf, W finite and nonzero; either option with a scheme that is not
+ * imp:/gs-imp:, or a correction with one, is a one-line error (CLI_EUSAGE). */
+int cli_iter_apply(const char *cmd, const cli_case *cs, cosa_scheme *s, size_t n);
+/* `cosa point` lines of an iterative scheme: iterations, relax, rho_iter,
+ * relax_max, relax_opt, rho_iter_opt ("none" where undefined). */
+void cli_iter_print(const cosa_scheme *s, const cosa_iter_info *it);
+/* Data-file header lines "# iterations K|inf|(swept)" and "# relax W|(swept)"
+ * of an implicit scheme (nothing for an explicit one); x, y: the sweep axes. */
+void cli_iter_header(FILE *f, const cosa_scheme *s, const cosa_sweep_axis *x,
+                     const cosa_sweep_axis *y);
+
+/* Required --dt / --scheme of a cli_case, with one-line errors
+ * (cli_case_scheme applies --alpha, --iterations and --relax). */
 int cli_case_dt(const char *cmd, const char *text, double *dt);
 int cli_case_scheme(const char *cmd, const cli_case *cs, cosa_scheme *s);
 

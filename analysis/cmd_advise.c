@@ -20,7 +20,7 @@
 extern const char cosa_plot_advise[]; /* plots/advise.gp */
 
 #define DEFAULT_SCHEMES "p0,p0+mbcorr,p1,p1+mbcorr,p2,p2+mbcorr,p3,p3+mbcorr,p4,p4+mbcorr," \
-                        "gs:p0,gs:p1,gs:p2"
+                        "gs:p0,gs:p1,gs:p2,imp:p0,imp:p1,gs-imp:p0,gs-imp:p1"
 #define ROBUST_POINTS 7 /* assumed/true factors, log-spaced over LO..HI */
 
 static void help(void)
@@ -38,7 +38,12 @@ static void help(void)
            "The usable step is dt = min(dt_stable, dt_accurate), steps = round(T/dt) macro\n"
            "steps over the horizon, and cost = steps x (1 + C) for a corrected scheme\n"
            "(C = --cost-mbcorr, the relative overhead of one MBCorr step; default 0.2),\n"
-           "steps for a plain one.  A scheme that is not stable and accurate already at\n"
+           "steps for a plain one.  An iterative candidate (imp:, gs-imp:; converged) is\n"
+           "usable where its iteration also converges with the best relaxation\n"
+           "(rho_iter_opt < 1), dt is the least of the three limits, and cost = steps x k x\n"
+           "(1 + R): k sweeps reach --iter-tol at rho_iter_opt, each with a save or\n"
+           "restore of the units (R = --cost-rollback).  A scheme that is not stable and\n"
+           "accurate already at\n"
            "--dt-min is not usable (cost inf).  Output: a table sorted by cost with the\n"
            "columns scheme dt_stable dt_accurate dt steps cost (with --robust also\n"
            "dt_robust steps_robust cost_robust), 'note' lines (stability/accuracy windows\n"
@@ -59,11 +64,15 @@ static void help(void)
            "  --error KIND         global (e_global, default) or local (e_local)\n"
            "  --tend T             horizon in seconds (default: the model's)\n"
            "  --schemes LIST       candidates, comma-separated (default: p0..p4 plain and\n"
-           "                       +mbcorr, gs:p0..gs:p2); --sequence applies to gs: ones\n"
+           "                       +mbcorr, gs:p0..gs:p2, imp:p0, imp:p1, gs-imp:p0,\n"
+           "                       gs-imp:p1); --sequence applies to gs: and gs-imp: ones\n"
            "  --dt-min A           smallest macro step of the scan (default 1e-7)\n"
            "  --dt-max B           largest macro step of the scan (default 1e-2, at most T)\n"
            "  --per-decade N       grid points per decade (default 20)\n"
            "  --cost-mbcorr C      relative overhead of a corrected step (default 0.2)\n"
+           "  --iter-tol T         relative tolerance of the iteration (default 1e-8)\n"
+           "  --cost-rollback R    cost of saving/restoring the units per sweep, relative\n"
+           "                       to a step (default 0.1)\n"
            "  --robust NAME=LO:HI  assumed NAME = F x true NAME, F in LO..HI (0 < LO <= HI)\n"
            "  --format F           md (default), csv (full precision) or json (one JSON\n"
            "                       object on stdout: settings, FMUs, every candidate with\n"
@@ -79,7 +88,7 @@ static void help(void)
 
 struct opts {
     const char *tol, *error, *tend, *schemes, *dtmin, *dtmax, *perdec, *cost, *robust, *format,
-        *output, *plot;
+        *output, *plot, *itol, *crb;
 };
 
 static int extra(void *ctx, int opt, const char *arg)
@@ -98,6 +107,8 @@ static int extra(void *ctx, int opt, const char *arg)
     case 'f': o->format = arg; return 0;
     case 'o': o->output = arg; return 0;
     case 'p': o->plot = arg; return 0;
+    case 'I': o->itol = arg; return 0;
+    case 'R': o->crb = arg; return 0;
     default: return 1;
     }
 }
@@ -248,6 +259,20 @@ static void note(FILE *nf, int echo, const char *fmt, ...)
     va_end(ap);
 }
 
+/* --iter-tol and --cost-rollback (iterative candidates). */
+static int iter_options(const char *cmd, const struct opts *o, double *itol, double *crb)
+{
+    if (o->itol && (cli_parse_double(o->itol, itol) != 0 || !(*itol > 0.0 && *itol < 1.0))) {
+        cli_error(cmd, "--iter-tol must be a number in (0, 1), got '%s'", o->itol);
+        return CLI_EUSAGE;
+    }
+    if (o->crb && (cli_parse_double(o->crb, crb) != 0 || !(*crb >= 0.0))) {
+        cli_error(cmd, "--cost-rollback must be a finite number >= 0, got '%s'", o->crb);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
 /* Later crossings (windows above the first loss) of one criterion. */
 static void note_windows(FILE *nf, int echo, const char *scheme, const char *what,
                          const cosa_limit *l, const cosa_crossing *cr)
@@ -265,6 +290,19 @@ static void note_windows(FILE *nf, int echo, const char *scheme, const char *wha
         snprintf(line + len, sizeof line - (size_t)len, " (+%zu more)",
                  l->ncross - COSA_ADVICE_CROSSINGS);
     note(nf, echo, "%s\n", line);
+}
+
+/* The iteration of an implicit candidate: where it converges, its sweeps. */
+static void note_iteration(FILE *nf, int echo, const char *name, const cosa_advice *a,
+                           double dtmin)
+{
+    if (!a->converge.good_at_min)
+        note(nf, echo, "note %s: iteration does not converge at dt-min %g\n", name, dtmin);
+    note_windows(nf, echo, name, "convergent", &a->converge, a->cross_converge);
+    if (a->usable)
+        note(nf, echo, "note %s: iteration converges up to dt %.17g; %u sweeps per macro step "
+                       "at rho_iter_opt %.17g\n",
+             name, a->converge.dt_max, a->iterations, a->rho_iter_opt);
 }
 
 /* The note lines of the ranked rows (after the table), including the
@@ -289,11 +327,13 @@ static void write_notes(FILE *nf, int echo, const struct row *rows, size_t ns, d
             note(nf, echo, "note %s: not judged: %s\n", name, cosa_strerror(a->status));
             continue;
         }
-        if (!a->usable)
+        if (!a->usable && (a->stable.good_at_min == 0 || a->accurate.good_at_min == 0))
             note(nf, echo, "note %s: not %s at dt-min %g\n", name,
                  !a->stable.good_at_min ? "stable" : "accurate", dtmin);
         note_windows(nf, echo, name, "stable", &a->stable, a->cross_stable);
         note_windows(nf, echo, name, "accurate", &a->accurate, a->cross_accurate);
+        if (a->scheme.implicit)
+            note_iteration(nf, echo, name, a, dtmin);
         if (a->usable && a->dt == dtmax)
             note(nf, echo, "note %s: good up to dt-max %g (a larger step may be good too)\n",
                  name, dtmax);
@@ -512,6 +552,12 @@ static int report(const char *cmd, const struct opts *o, struct advise_json_info
         printf("dt_range %s %s\n", cli_num(b1, sizeof b1, ji->dtmin),
                cli_num(b2, sizeof b2, ji->dtmax));
         printf("cost_mbcorr %s\n", cli_num(b1, sizeof b1, ji->cost));
+        int implicit = 0;
+        for (size_t i = 0; i < ns; i++)
+            implicit |= rows[i].nom.scheme.implicit;
+        if (implicit)
+            printf("iter_tol %s\ncost_rollback %s\n", cli_num(b1, sizeof b1, ji->itol),
+                   cli_num(b2, sizeof b2, ji->crb));
         if (robust)
             printf("robust %s %s %s (%d factors)\n", ji->rparam, cli_num(b1, sizeof b1, ji->lo),
                    cli_num(b2, sizeof b2, ji->hi), ROBUST_POINTS);
@@ -566,6 +612,7 @@ int cmd_advise(int argc, char **argv)
         {"per-decade", required_argument, NULL, 'P'}, {"cost-mbcorr", required_argument, NULL, 'c'},
         {"robust", required_argument, NULL, 'r'},    {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},    {"plot", required_argument, NULL, 'p'},
+        {"iter-tol", required_argument, NULL, 'I'}, {"cost-rollback", required_argument, NULL, 'R'},
         CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,                           {0, 0, 0, 0}};
     struct opts o = {0};
     cli_case cs = {0};
@@ -579,7 +626,7 @@ int cmd_advise(int argc, char **argv)
     size_t ns = 0, notelen = 0;
     FILE *nf = NULL; /* the note lines, kept for the JSON document */
     double tol, tend, dtmin = 1e-7, dtmax = 1e-2, perdec = COSA_LIMIT_PER_DECADE, cost = 0.2;
-    double lo = 1.0, hi = 1.0;
+    double lo = 1.0, hi = 1.0, itol = COSA_ADVISE_ITER_TOL, crb = COSA_ADVISE_COST_ROLLBACK;
     int rparam = -1, csv = 0, json = 0;
     cosa_criterion crit = COSA_CRIT_ACCURATE;
     int ac = 0;
@@ -594,6 +641,14 @@ int cmd_advise(int argc, char **argv)
         goto out;
     }
     if (rc != CLI_OK)
+        goto out;
+    if (cs.iter_text || cs.relax_text) {
+        cli_error(cmd, "%s does not apply: iterative candidates are judged converged, at the "
+                       "best relaxation", cs.iter_text ? "--iterations" : "--relax");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if ((rc = iter_options(cmd, &o, &itol, &crb)) != CLI_OK)
         goto out;
     if (cs.scheme_text || cs.dt_text) {
         cli_error(cmd, "--scheme and --dt do not apply: give candidates with --schemes and the "
@@ -718,8 +773,8 @@ int cmd_advise(int argc, char **argv)
     cli_progress_init(&prog, cmd, cs.progress);
     if (prog.on)
         cosa_eval_workspace_set_progress(ew, cli_progress_stage, &prog);
-    cosa_status st = cosa_advise(sys, x0, tend, crit, tol, schemes, ns, dtmin, dtmax,
-                                 (unsigned)perdec, cost, adv, ew);
+    cosa_status st = cosa_advise_iter(sys, x0, tend, crit, tol, schemes, ns, dtmin, dtmax,
+                                      (unsigned)perdec, cost, itol, crb, adv, ew);
     if (st != COSA_OK) {
         cli_error(cmd, "%s", cosa_strerror(st));
         rc = st == COSA_EMODELSHAPE || st == COSA_ERANGE ? CLI_EUSAGE : CLI_EFAIL;
@@ -742,7 +797,7 @@ int cmd_advise(int argc, char **argv)
 
     cli_progress_end(&prog);
     struct advise_json_info ji = {&cs.mod, crit == COSA_CRIT_LOCAL ? "local" : "global",
-                                  tol, tend, dtmin, dtmax, cost, rparam >= 0,
+                                  tol, tend, dtmin, dtmax, cost, itol, crb, rparam >= 0,
                                   rparam >= 0 ? m->params[rparam].name : NULL, lo, hi,
                                   ROBUST_POINTS, NULL, NULL};
     if ((rc = report(cmd, &o, &ji, rows, ns, csv, json, nf, &notes)) != CLI_OK)

@@ -39,6 +39,8 @@ static void help(void)
            "                       multi-fd; plain Jacobi schemes; its Phi route in the\n"
            "                       paper's setting: symplectic Euler, one step per unit\n"
            "                       step, held inputs, start from x0; 'cosa point --energy')\n"
+           "                       or rho_iter: rho(T(omega)) of imp:/gs-imp: schemes\n"
+           "                       (NAME = relax or iterations sweeps their omega or k)\n"
            "  --level L            reference line (default 1 for rho, 0.01 for errors,\n"
            "                       1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
            "                       varsigma)\n"
@@ -181,7 +183,8 @@ int cmd_curve(int argc, char **argv)
             goto out;
     }
     const cosa_model *m = cs.mod.model;
-    if (metric != COSA_METRIC_RHO && (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
+    if (metric != COSA_METRIC_RHO && metric != COSA_METRIC_RHO_ITER &&
+        (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
     fmu_notes(cmd, &cs.mod, schemes, ns);
     scli_progress prog;
@@ -282,6 +285,11 @@ int cmd_curve(int argc, char **argv)
             strcat(dashes, schemes[i].corr ? "1" : "2");
         }
     }
+    for (size_t i = 0; i < ns; i++)
+        if (schemes[i].implicit) { /* --iterations and --relax are the same for all */
+            cli_iter_header(f, &schemes[i], &sp.x, &sp.y);
+            break;
+        }
     if (exact)
         fprintf(f, "# adaptive: %s\n", adesc);
     fprintf(f, "# points %zu failed %zu\n# columns: %s", npt * ns, nfailed, xname);

@@ -9,10 +9,13 @@
 static void help(void)
 {
     printf("Usage: cosa limit [--model NAME] [--set NAME=VALUE]... [--assume NAME=VALUE]...\n"
-           "                  --scheme SCHEME --criterion stable|accurate|local [--tol TOL]\n"
+           "                  --scheme SCHEME --criterion stable|accurate|local|iteration\n"
+           "                  [--tol TOL]\n"
            "                  [--dt-min 1e-9] [--dt-max 1e-2] [--per-decade 20] [--tend T]\n\n"
            "Largest macro step for which the scheme is stable (rho(Phi) <= 1), accurate\n"
-           "(global NRMSE e_global <= TOL, default 0.01) or locally accurate (e_local <= TOL).\n"
+           "(global NRMSE e_global <= TOL, default 0.01) or locally accurate (e_local <= TOL),\n"
+           "or, for imp:/gs-imp: schemes, whose iteration converges with the best\n"
+           "relaxation (rho_iter_opt < 1; README \"Iterative coupling\").\n"
            "The macro step is scanned upward on a log grid from --dt-min to --dt-max and\n"
            "every change between good and bad is refined by bisection to 1e-6 relative.\n"
            "Output ('name value' lines):\n"
@@ -26,7 +29,7 @@ static void help(void)
            "Near dt -> 0, rho -> 1 and eigenvalue round-off (~1e-12) makes stability\n"
            "limits below ~1e-8 approximate; a 'note' line says so when it matters.\n\n"
            "%s%s\n%s\nOptions:\n%s"
-           "  --criterion C        stable | accurate | local (required)\n"
+           "  --criterion C        stable | accurate | local | iteration (required)\n"
            "  --tol TOL            error threshold for accurate/local (default 0.01)\n"
            "  --dt-min DT          smallest macro step of the scan (default 1e-9)\n"
            "  --dt-max DT          largest macro step of the scan (default 1e-2)\n"
@@ -106,8 +109,11 @@ int cmd_limit(int argc, char **argv)
         crit = COSA_CRIT_ACCURATE;
     else if (strcmp(ex.crit, "local") == 0)
         crit = COSA_CRIT_LOCAL;
+    else if (strcmp(ex.crit, "iteration") == 0)
+        crit = COSA_CRIT_ITERATION;
     else {
-        cli_error(cmd, "unknown criterion '%s' (expected stable, accurate or local)", ex.crit);
+        cli_error(cmd, "unknown criterion '%s' (expected stable, accurate, local or iteration)",
+                  ex.crit);
         rc = CLI_EUSAGE;
         goto out;
     }
@@ -126,9 +132,16 @@ int cmd_limit(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    if ((rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
-        (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
-        (crit != COSA_CRIT_STABLE &&
+    const int errors = crit == COSA_CRIT_ACCURATE || crit == COSA_CRIT_LOCAL;
+    if ((rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK)
+        goto out;
+    if (crit == COSA_CRIT_ITERATION && !scheme.implicit) {
+        cli_error(cmd, "--criterion iteration needs an iterative scheme (imp:, gs-imp:)");
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if ((rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
+        (errors &&
          (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK) ||
         (rc = cli_dt_fits(cmd, "--dt-max", dtmax, sys)) != CLI_OK ||
         (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
@@ -171,7 +184,7 @@ int cmd_limit(int argc, char **argv)
     cli_assume_print(stdout, "", &cs.mod);
     printf("scheme %s\ncriterion %s\n", name, ex.crit);
     char b1[32], b2[32]; /* settings in the shortest form that reads back (cli_num) */
-    if (crit != COSA_CRIT_STABLE)
+    if (errors)
         printf("tol %s\ntend %s\n", cli_num(b1, sizeof b1, tol), cli_num(b2, sizeof b2, tend));
     printf("dt_min %s\ndt_range_max %s\n", cli_num(b1, sizeof b1, dtmin),
            cli_num(b2, sizeof b2, dtmax));

@@ -45,7 +45,9 @@ static void help(void)
            "                       swept parameter, range, spacing and number of points;\n"
            "                       numbers may be written 10^X (e.g. --dt 10^-2.5);\n"
            "                       NAME = assume.P sweeps P in the assumed model only;\n"
-           "                       --y dt=LO:HI:log|lin:N sweeps the macro step\n"
+           "                       --y dt=LO:HI:log|lin:N sweeps the macro step;\n"
+           "                       NAME = relax or iterations sweeps omega or k of\n"
+           "                       imp:/gs-imp: schemes (README \"Iterative coupling\")\n"
            "  --dt LIST            macro steps: DT[,DT...] or LO:HI:log|lin:N\n"
            "  --scheme LIST        schemes, comma-separated\n"
            "  --metric M           rho (default), e_global, e_local, e_local_ref; or the\n"
@@ -54,6 +56,7 @@ static void help(void)
            "                       multi-fd; plain Jacobi schemes; its Phi route in the\n"
            "                       paper's setting: symplectic Euler, one step per unit\n"
            "                       step, held inputs, start from x0; 'cosa point --energy')\n"
+           "                       or rho_iter: rho(T(omega)) of imp:/gs-imp: schemes\n"
            "  --level L            contour level (default 1 for rho, 0.01 for errors,\n"
            "                       1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
            "                       varsigma)\n"
@@ -221,11 +224,12 @@ static int write_data(const char *path, const char *binpath, const cosa_sweep_sp
     scli_header_assume(f, &cs->mod, ax, 2);
     fprintf(f, "# scheme %s\n# alpha %.17g\n# metric %s\n# level %.17g\n", name, s->alpha,
             cosa_metric_name(sp->metric), level);
-    if (sp->metric != COSA_METRIC_RHO)
+    cli_iter_header(f, s, &sp->x, &sp->y);
+    if (sp->metric != COSA_METRIC_RHO && sp->metric != COSA_METRIC_RHO_ITER)
         fprintf(f, "# tend %.17g\n", tend);
     for (int a = 0; a < 2; a++)
         fprintf(f, "# %s %s%s %.17g %.17g %s %zu\n", a ? "y" : "x",
-                ax[a]->assumed ? "assume." : "", m->params[ax[a]->param].name, ax[a]->lo,
+                ax[a]->assumed ? "assume." : "", scli_axis_name(m, ax[a]), ax[a]->lo,
                 ax[a]->hi, ax[a]->log ? "log" : "lin", ax[a]->n);
     fprintf(f, "# dt");
     for (size_t it = 0; it < sp->ndt; it++)
@@ -237,8 +241,8 @@ static int write_data(const char *path, const char *binpath, const cosa_sweep_sp
     fprintf(f, "# layout: one block per dt (in the order above), separated by two blank lines;\n"
                "#         x-major within a block, a blank line after each x value\n");
     fprintf(f, "# columns: %s%s %s%s dt %s%s\n", sp->x.assumed ? "assume." : "",
-            m->params[sp->x.param].name, sp->y.assumed ? "assume." : "",
-            m->params[sp->y.param].name, cosa_metric_name(sp->metric),
+            scli_axis_name(m, &sp->x), sp->y.assumed ? "assume." : "",
+            scli_axis_name(m, &sp->y), cosa_metric_name(sp->metric),
             exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
     if (binpath)
         return finish_bin(&od, path, binpath, sp, is, 0, values, exact, culprit);
@@ -310,10 +314,11 @@ static int write_data_dt(const char *path, const char *binpath, const cosa_sweep
     scli_header_assume(f, &cs->mod, ax, 1);
     fprintf(f, "# scheme %s\n# alpha %.17g\n# metric %s\n# level %.17g\n", name, s->alpha,
             cosa_metric_name(sp->metric), level);
-    if (sp->metric != COSA_METRIC_RHO)
+    cli_iter_header(f, s, &sp->x, &sp->y);
+    if (sp->metric != COSA_METRIC_RHO && sp->metric != COSA_METRIC_RHO_ITER)
         fprintf(f, "# tend %.17g\n", tend);
     fprintf(f, "# x %s%s %.17g %.17g %s %zu\n", sp->x.assumed ? "assume." : "",
-            m->params[sp->x.param].name, sp->x.lo, sp->x.hi, sp->x.log ? "log" : "lin",
+            scli_axis_name(m, &sp->x), sp->x.lo, sp->x.hi, sp->x.log ? "log" : "lin",
             sp->x.n);
     fprintf(f, "# y dt %.17g %.17g %zu values\n", sp->dt[0], sp->dt[sp->ndt - 1], sp->ndt);
     write_failures(f, sp, is, status);
@@ -321,7 +326,7 @@ static int write_data_dt(const char *path, const char *binpath, const cosa_sweep
         fprintf(f, "# adaptive: %s\n", adaptive);
     fprintf(f, "# layout: one block, x-major, a blank line after each x value\n");
     fprintf(f, "# columns: %s%s dt %s%s\n", sp->x.assumed ? "assume." : "",
-            m->params[sp->x.param].name, cosa_metric_name(sp->metric),
+            scli_axis_name(m, &sp->x), cosa_metric_name(sp->metric),
             exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
     if (binpath)
         return finish_bin(&od, path, binpath, sp, is, 1, values, exact, culprit);
@@ -545,7 +550,8 @@ int cmd_map(int argc, char **argv)
             goto out;
     }
     const cosa_model *m = cs.mod.model;
-    if (metric != COSA_METRIC_RHO && (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
+    if (metric != COSA_METRIC_RHO && metric != COSA_METRIC_RHO_ITER &&
+        (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
     fmu_notes(cmd, &cs.mod, schemes, ns);
     cosa_adaptive_opts aopt;

@@ -115,6 +115,13 @@ int cmd_phi(int argc, char **argv)
     printf("# cosa %s phi%s\n# model %s\n# scheme %s\n# dt %s\n# alpha %s\n",
            cosa_version(), ref ? " --ref (exact reference Phi*)" : "", m->name, name,
            cli_num(b1, sizeof b1, dt), cli_num(b2, sizeof b2, scheme.alpha));
+    if (scheme.implicit) { /* README "Iterative coupling" */
+        if (scheme.iterations)
+            printf("# iterations %u\n", scheme.iterations);
+        else
+            printf("# iterations inf\n");
+        printf("# relax %s\n", cli_num(b1, sizeof b1, scheme.relax));
+    }
     for (size_t k = 0; k < m->nparam; k++)
         printf("# param %s %s\n", m->params[k].name, cli_num(b1, sizeof b1, cs.mod.par[k]));
     cli_assume_print(stdout, "# ", &cs.mod);

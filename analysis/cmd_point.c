@@ -24,6 +24,11 @@ static void help(void)
            "  e_local                  local NRMSE (eq 31): (Phi* - Phi) z_n on the co-simulation\n"
            "                           trajectory\n"
            "  e_local_ref              the same on the reference trajectory z*_n\n"
+           "For imp: and gs-imp: (README \"Iterative coupling\") also\n"
+           "  iterations, relax        the sweeps per macro step (inf: converged) and omega\n"
+           "  rho_iter                 rho(T(omega)) of the iteration, T = (1-omega) I + omega M\n"
+           "  relax_max                sup of omega > 0 with rho(T) < 1 ('none' if there is none)\n"
+           "  relax_opt, rho_iter_opt  the omega minimising rho(T), and that minimum\n"
            "For an unstable scheme the errors are those of the run over the horizon (as\n"
            "'cosa simulate' prints them), 'inf' once they overflow; sweeps mark unstable\n"
            "points 'inf'.  The co-simulation starts on the reference trajectory at\n"
@@ -139,8 +144,10 @@ int cmd_point(int argc, char **argv)
     cosa_point_result r;
     /* the errors of the run even where rho > 1 (README, "Accuracy": the
      * rule point and simulate share) */
+    const unsigned iter = scheme.implicit ? COSA_WANT_ITER : 0u;
     cosa_status st = cosa_evaluate(sys, &scheme, dt, x0, tend,
-                                   COSA_WANT_RHO | COSA_WANT_ERRORS | COSA_WANT_RUN, &r, ew);
+                                   COSA_WANT_RHO | COSA_WANT_ERRORS | COSA_WANT_RUN | iter, &r,
+                                   ew);
     /* The NRMSE can be undefined where rho is not (a horizon of one macro
      * step, more steps than the error sums take, outputs that do not move):
      * print rho, rho_ref and stable, the errors as nan, and say why. */
@@ -148,7 +155,7 @@ int cmd_point(int argc, char **argv)
     const double nst = nearbyint(tend / dt);
     if (st == COSA_ERANGE) {
         cosa_status st2 = cosa_evaluate(sys, &scheme, dt, x0, tend,
-                                        COSA_WANT_RHO | COSA_WANT_RHO_REF, &r, ew);
+                                        COSA_WANT_RHO | COSA_WANT_RHO_REF | iter, &r, ew);
         if (st2 == COSA_OK) {
             st = COSA_OK;
             r.err = (cosa_errors){NAN, NAN, NAN, 0};
@@ -191,6 +198,8 @@ int cmd_point(int argc, char **argv)
     printf("scheme %s\ndt %s\ndim %zu\n", name, cli_num(b1, sizeof b1, dt), lay.dim);
     printf("rho %.17g\nrho_ref %.17g\nstable %s\n", r.rho, r.rho_ref,
            r.rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
+    if (iter)
+        cli_iter_print(&scheme, &r.iter);
     /* round(tend / dt): an integer up to 1e15, beyond that (where the error
      * sums refuse, with a note) in the shortest exact form, 3e+299 */
     printf("tend %s\n", cli_num(b2, sizeof b2, tend));

@@ -611,8 +611,15 @@ int cmd_simulate(int argc, char **argv)
     }
     if (rc == CLI_OK && o.name && (rc = cli_file_stem(cmd, "--name", o.name)) != CLI_OK)
         goto out;
-    if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
-        (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
+    if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK)
+        goto out;
+    if (scheme.implicit || scheme.q_extra) {
+        cli_error(cmd, "scheme '%s': iterative coupling and gs:P/Q are analysed through Phi "
+                       "only (point, phi, map, ...), not in the time domain yet", cs.scheme_text);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    if ((rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
         (rc = build_systems(cmd, &cs, &scheme, &sm)) != CLI_OK ||
         (sm.sys && (rc = cli_dt_fits(cmd, "--dt", dt, sm.sys)) != CLI_OK))
         goto out;

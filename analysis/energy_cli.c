@@ -59,10 +59,10 @@ int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
                        "(models with them: twomass-fd, multi-fd)", m->name);
         return CLI_EUSAGE;
     }
-    if (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || s->model) {
+    if (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || s->model || s->implicit) {
         char sname[64];
         cosa_scheme_name(s, sname, sizeof sname);
-        cli_error(cmd, "--energy: the energy paper's coupling is plain Jacobi (no gs:, no "
+        cli_error(cmd, "--energy: the energy paper's coupling is plain Jacobi (no gs:, imp:, no "
                        "+ocorr/+ecorr/+mbcorr, no --assume), got %s", sname);
         return CLI_EUSAGE;
     }

@@ -92,6 +92,12 @@ int scli_axis_param(const char *cmd, const char *opt, const cosa_model *m, const
     ax->assumed = strncmp(name, prefix, sizeof prefix - 1) == 0;
     const char *p = ax->assumed ? name + sizeof prefix - 1 : name;
     ax->param = cosa_model_param_index(m, p);
+    /* the iteration settings of imp:/gs-imp: schemes (a model parameter of
+     * the same name comes first) */
+    if (ax->param < 0 && !ax->assumed && strcmp(p, "relax") == 0)
+        ax->param = COSA_AXIS_RELAX;
+    if (ax->param < 0 && !ax->assumed && strcmp(p, "iterations") == 0)
+        ax->param = COSA_AXIS_ITERATIONS;
     if (ax->assumed && ax->param >= 0 && m->params[ax->param].kind == COSA_PARAM_INITIAL) {
         cli_error(cmd, "%s %s: '%s' is an initial state, not part of the assumed model (which "
                        "only the output correction uses)", opt, name, p);
@@ -100,8 +106,21 @@ int scli_axis_param(const char *cmd, const char *opt, const cosa_model *m, const
     return CLI_OK;
 }
 
+const char *scli_axis_name(const cosa_model *m, const cosa_sweep_axis *ax)
+{
+    if (ax->param == COSA_AXIS_RELAX)
+        return "relax";
+    if (ax->param == COSA_AXIS_ITERATIONS)
+        return "iterations";
+    return ax->param >= 0 ? m->params[ax->param].name : "?";
+}
+
 void scli_axis_label(const cosa_model *m, const cosa_sweep_axis *ax, char *buf, size_t size)
 {
+    if (ax->param < -1) {
+        snprintf(buf, size, "%s", ax->param == COSA_AXIS_RELAX ? "relaxation ω" : "iterations k");
+        return;
+    }
     const cosa_param *p = &m->params[ax->param];
     const char *pre = ax->assumed ? "assumed " : "";
     if (p->unit && *p->unit)
@@ -273,7 +292,8 @@ int scli_schemes(const char *cmd, const char *text, double alpha, cosa_scheme **
         rc = cli_scheme(cmd, tok, &(*s)[*n]);
         for (size_t j = 0; rc == CLI_OK && j < *n; j++) {
             const cosa_scheme *a = &(*s)[j], *b = &(*s)[*n];
-            if (a->order == b->order && a->corr == b->corr && a->exec == b->exec) {
+            if (a->order == b->order && a->corr == b->corr && a->exec == b->exec &&
+                a->implicit == b->implicit && a->q_extra == b->q_extra) {
                 char nm[64];
                 cosa_scheme_name(b, nm, sizeof nm);
                 cli_error(cmd, "--scheme lists %s twice (as '%s')", nm, tok);
@@ -294,7 +314,8 @@ int scli_schemes(const char *cmd, const char *text, double alpha, cosa_scheme **
 int scli_metric(const char *cmd, const char *text, cosa_metric *m)
 {
     if (cosa_metric_parse(text, m) != COSA_OK) {
-        cli_error(cmd, "unknown metric '%s' (expected rho, e_global, e_local or e_local_ref)",
+        cli_error(cmd, "unknown metric '%s' (expected rho, e_global, e_local, e_local_ref or "
+                       "rho_iter)",
                   text);
         return CLI_EUSAGE;
     }
@@ -415,7 +436,7 @@ void scli_slug(const char *name, char *buf, size_t size)
             c = (char)(c - 'A' + 'a');
         else if (c == '+')
             c = '_';
-        else if (c == ':')
+        else if (c == ':' || c == '/')
             c = '-';
         buf[k++] = c;
     }
@@ -690,7 +711,7 @@ int scli_spec_finish(const char *cmd, cosa_sweep_spec *sp, const cosa_model *m, 
     int rc0 = cli_positive(cmd, "--tend", tend_text, &tend);
     if (rc0 != CLI_OK)
         return rc0;
-    if (metric != COSA_METRIC_RHO)
+    if (metric != COSA_METRIC_RHO && metric != COSA_METRIC_RHO_ITER)
         for (size_t i = 0; i < ndt; i++)
             if (nearbyint(tend / dt[i]) < 1) {
                 cli_error(cmd, "dt %g is longer than the horizon --tend %g", dt[i], tend);
@@ -722,6 +743,8 @@ static int sweep_axes(const char *cmd, const cosa_model *m, const char *const *o
     for (size_t i = 0; i < nax; i++) {
         if ((rc = scli_axis_param(cmd, opt[i], m, axname[i], ax[i])) != CLI_OK)
             return rc;
+        if (ax[i]->param < -1) /* relax, iterations: checked with the schemes */
+            continue;
         if (ax[i]->param < 0) {
             cli_error(cmd, "%s: model '%s' has no parameter '%s' (see 'cosa models')", opt[i],
                       m->name, axname[i]);
@@ -763,7 +786,7 @@ static int sweep_system(const char *cmd, cli_model *cm, cosa_sweep_axis *const *
     size_t n[2] = {1, 1};
     int swept = 0;
     for (size_t i = 0; i < nax && i < 2; i++)
-        if (!ax[i]->assumed) {
+        if (!ax[i]->assumed && ax[i]->param >= 0) {
             n[i] = ax[i]->n;
             swept = 1;
         }
@@ -780,7 +803,7 @@ static int sweep_system(const char *cmd, cli_model *cm, cosa_sweep_axis *const *
         memcpy(par, cm->par, m->nparam * sizeof *par);
         const size_t idx[2] = {k / n[1], k % n[1]};
         for (size_t i = 0; i < nax && i < 2; i++)
-            if (!ax[i]->assumed)
+            if (!ax[i]->assumed && ax[i]->param >= 0)
                 par[ax[i]->param] = cosa_sweep_axis_value(ax[i], idx[i]);
         char msg[256];
         st = cosa_model_check(m, par, NULL, msg, sizeof msg);
@@ -811,17 +834,38 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
                      const char *const *opt, const char *const *axname, cosa_sweep_axis *const *ax,
                      size_t nax, cosa_system **sys)
 {
-    *level = metric == COSA_METRIC_RHO            ? 1.0
+    int rc = cli_iter_apply(cmd, cs, schemes, ns);
+    if (rc != CLI_OK)
+        return rc;
+    for (size_t i = 0; i < ns; i++) {
+        char nm[64];
+        cosa_scheme_name(&schemes[i], nm, sizeof nm);
+        if (metric == COSA_METRIC_RHO_ITER && !schemes[i].implicit) {
+            cli_error(cmd, "--metric rho_iter needs iterative schemes (imp:, gs-imp:), got %s", nm);
+            return CLI_EUSAGE;
+        }
+        for (size_t a = 0; a < nax; a++) {
+            const char *an = axname[a];
+            if ((strcmp(an, "relax") == 0 || strcmp(an, "iterations") == 0) &&
+                !schemes[i].implicit) {
+                cli_error(cmd, "%s %s needs iterative schemes (imp:, gs-imp:), got %s", opt[a],
+                          an, nm);
+                return CLI_EUSAGE;
+            }
+        }
+    }
+    *level = metric == COSA_METRIC_RHO || metric == COSA_METRIC_RHO_ITER ? 1.0
              : cosa_metric_is_error(metric)         ? 0.01
              : metric == COSA_METRIC_E_RATIO        ? 1.1
              : metric == COSA_METRIC_MU_MEASURED    ? 0.5
                                                     : 0.0;
     if (cosa_metric_is_energy(metric)) {
         for (size_t i = 0; i < ns; i++)
-            if (schemes[i].exec != COSA_JACOBI || schemes[i].corr != COSA_CORR_NONE) {
+            if (schemes[i].exec != COSA_JACOBI || schemes[i].corr != COSA_CORR_NONE ||
+                schemes[i].implicit) {
                 char nm[64];
                 cosa_scheme_name(&schemes[i], nm, sizeof nm);
-                cli_error(cmd, "--metric %s: the energy paper's coupling is plain Jacobi (no gs:, "
+                cli_error(cmd, "--metric %s: the energy paper's coupling is plain Jacobi (no gs:, imp:, "
                                "no +ocorr/+ecorr/+mbcorr), got %s", cosa_metric_name(metric), nm);
                 return CLI_EUSAGE;
             }
@@ -834,7 +878,6 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
         return CLI_EUSAGE;
     }
     *threads = 0;
-    int rc;
     if (threads_text && (rc = cli_threads(cmd, threads_text, threads)) != CLI_OK)
         return rc;
 #ifdef _OPENMP

@@ -24,6 +24,10 @@ int scli_axis(const char *cmd, const char *opt, const char *text, char *name, si
 int scli_axis_param(const char *cmd, const char *opt, const cosa_model *m, const char *name,
                     cosa_sweep_axis *ax);
 
+/* The name of an axis' parameter: the model parameter's, or "relax" /
+ * "iterations" for the iteration axes (COSA_AXIS_RELAX, COSA_AXIS_ITERATIONS). */
+const char *scli_axis_name(const cosa_model *m, const cosa_sweep_axis *ax);
+
 /* Axis label "NAME [unit]" ("assumed NAME [unit]" for an assumed axis). */
 void scli_axis_label(const cosa_model *m, const cosa_sweep_axis *ax, char *buf, size_t size);
 

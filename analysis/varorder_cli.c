@@ -210,9 +210,10 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
     /* the scheme: a plain degree */
     if ((rc = cli_case_scheme(cmd, cs, &r->scheme)) != CLI_OK)
         return rc;
-    if (r->scheme.exec != COSA_JACOBI || r->scheme.corr != COSA_CORR_NONE) {
-        cli_error(cmd, "--coupling takes the schemes zoh, foh, soh or pK only (no gs: and no "
-                       "+mbcorr/+ocorr/+ecorr)");
+    if (r->scheme.exec != COSA_JACOBI || r->scheme.corr != COSA_CORR_NONE ||
+        r->scheme.implicit) {
+        cli_error(cmd, "--coupling takes the schemes zoh, foh, soh or pK only (no gs:, imp: and "
+                       "no +mbcorr/+ocorr/+ecorr)");
         return CLI_EUSAGE;
     }
     v->k = r->scheme.order;

@@ -35,6 +35,7 @@ extern const cosa_model model_rotational; /* two inertias, torque coupling */
 extern const cosa_model model_rotational_defect; /* defect paper split */
 extern const cosa_model model_chain;      /* n masses in r groups */
 extern const cosa_model model_multi_fd;   /* energy paper section 4.1 */
+extern const cosa_model model_oscillator; /* preCICE's oscillator tutorial */
 /* nonlinear */
 extern const cosa_model model_twomass_nl; /* MBCorr paper section 5, eq 43 */
 extern const cosa_model model_twomass_fd_nl; /* energy paper section 4.2 */

@@ -15,6 +15,7 @@ static const cosa_model *const builtin[] = {
     &model_rotational_defect,
     &model_chain,
     &model_multi_fd,
+    &model_oscillator,
     &model_twomass_nl,
     &model_twomass_fd_nl,
     &model_pendula,

@@ -112,7 +112,7 @@ Test(models, one_registry_for_linear_and_nonlinear)
 {
     static const struct { const char *name; int linear; } all[] = {
         {"twomass", 1},    {"twomass-fd", 1}, {"rotational", 1},
-        {"rotational-defect", 1}, {"chain", 1}, {"multi-fd", 1}, {"twomass-nl", 0},
+        {"rotational-defect", 1}, {"chain", 1}, {"multi-fd", 1}, {"oscillator", 1}, {"twomass-nl", 0},
         {"twomass-fd-nl", 0}, {"pendula", 0}, {"crane", 0}, {"twomass-ff", 0},
         {"chain-ff", 0}};
     const size_t n = sizeof all / sizeof all[0];

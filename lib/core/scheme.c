@@ -24,10 +24,14 @@ cosa_status cosa_scheme_parse(const char *text, cosa_scheme *out)
     if (!text || !out)
         return COSA_EINVAL;
     cosa_scheme s = {.order = -1, .corr = COSA_CORR_NONE, .alpha = 1.0,
-                     .exec = COSA_JACOBI, .seq = NULL, .model = NULL};
+                     .exec = COSA_JACOBI, .seq = NULL, .model = NULL, .relax = 1.0};
     const char *p = text;
     if (eat(&p, "gs:"))
         s.exec = COSA_GAUSS_SEIDEL;
+    else if (eat(&p, "gs-imp:"))
+        s.exec = COSA_GAUSS_SEIDEL, s.implicit = 1;
+    else if (eat(&p, "imp:"))
+        s.implicit = 1;
     else
         (void)eat(&p, "jacobi:");
     if (eat(&p, "zoh"))
@@ -42,6 +46,17 @@ cosa_status cosa_scheme_parse(const char *text, cosa_scheme *out)
         p += 2;
     } else
         return COSA_ESCHEME;
+    /* "/Q": interpolation degree q = p or p + 1 (Gauss-Seidel or implicit) */
+    if (*p == '/') {
+        if (!isdigit((unsigned char)p[1]) || isdigit((unsigned char)p[2]) ||
+            (s.exec != COSA_GAUSS_SEIDEL && !s.implicit))
+            return COSA_ESCHEME;
+        const int q = p[1] - '0';
+        if (q != s.order && q != s.order + 1)
+            return COSA_ESCHEME;
+        s.q_extra = q - s.order;
+        p += 2;
+    }
     if (*p == '+') {
         p++;
         if (eat(&p, "mbcorr"))
@@ -53,7 +68,7 @@ cosa_status cosa_scheme_parse(const char *text, cosa_scheme *out)
         else
             return COSA_ESCHEME;
     }
-    if (*p != '\0' || s.order > COSA_ORDER_MAX)
+    if (*p != '\0' || s.order > COSA_ORDER_MAX || COSA_SCHEME_Q(&s) > COSA_ORDER_MAX)
         return COSA_ESCHEME;
     *out = s;
     return COSA_OK;
@@ -69,13 +84,16 @@ void cosa_scheme_name(const cosa_scheme *s, char *buf, size_t size)
         snprintf(buf, size, "invalid");
         return;
     }
-    char ord[16];
+    char ord[16], q[8] = "";
     if (s->order <= 2)
         snprintf(ord, sizeof ord, "%s", base[s->order]);
     else
         snprintf(ord, sizeof ord, "p%d", s->order);
-    snprintf(buf, size, "%s%s%s", s->exec == COSA_GAUSS_SEIDEL ? "gs:" : "", ord,
-             suffix[s->corr]);
+    if (s->q_extra)
+        snprintf(q, sizeof q, "/%d", COSA_SCHEME_Q(s));
+    const char *pre = s->implicit ? (s->exec == COSA_GAUSS_SEIDEL ? "gs-imp:" : "imp:")
+                                  : (s->exec == COSA_GAUSS_SEIDEL ? "gs:" : "");
+    snprintf(buf, size, "%s%s%s%s", pre, ord, q, suffix[s->corr]);
 }
 
 cosa_status cosa_scheme_check(const cosa_scheme *s, const cosa_system *sys)
@@ -87,8 +105,13 @@ cosa_status cosa_scheme_check(const cosa_scheme *s, const cosa_system *sys)
         return COSA_ESCHEME;
     if (!isfinite(s->alpha))
         return COSA_ENONFINITE;
-    if (s->exec == COSA_GAUSS_SEIDEL && s->corr != COSA_CORR_NONE)
-        return COSA_EUNSUPPORTED; /* corrections are defined for Jacobi only */
+    if ((s->exec == COSA_GAUSS_SEIDEL || s->implicit) && s->corr != COSA_CORR_NONE)
+        return COSA_EUNSUPPORTED; /* corrections are defined for explicit Jacobi only */
+    if (s->q_extra < 0 || s->q_extra > 1 || COSA_SCHEME_Q(s) > COSA_ORDER_MAX ||
+        (s->q_extra && s->exec != COSA_GAUSS_SEIDEL && !s->implicit))
+        return COSA_ESCHEME;
+    if (s->implicit && !(isfinite(s->relax) && s->relax != 0.0))
+        return COSA_ERANGE;
     if (s->model && sys && s->model != sys) {
         size_t n = cosa_system_nsub(sys);
         if (cosa_system_nsub(s->model) != n)

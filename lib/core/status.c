@@ -24,6 +24,7 @@ static const char *const messages[COSA_STATUS_COUNT] = {
     [COSA_EMODELSHAPE] = "the assumed (correction) model has other subsystem dimensions than the "
                          "system",
     [COSA_EFMU] = "FMU could not be loaded, or one of its calls failed",
+    [COSA_EITERSINGULAR] = "implicit coupling has no unique fixed point: I - M is singular",
 };
 
 const char *cosa_strerror(cosa_status status)

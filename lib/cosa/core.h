@@ -34,6 +34,7 @@ typedef enum cosa_status {
     COSA_ESYNTAX,       /* malformed input text (model file)                    */
     COSA_EMODELSHAPE,   /* a scheme's correction model is not shaped like the system */
     COSA_EFMU,          /* an FMU could not be loaded, or one of its calls failed */
+    COSA_EITERSINGULAR, /* implicit coupling: the fixed point's I - M is singular */
     COSA_STATUS_COUNT
 } cosa_status;
 
@@ -183,20 +184,41 @@ typedef struct cosa_scheme {
     cosa_exec exec;
     const size_t *seq;
     const cosa_system *model;
+    /* Iterative coupling (README "Iterative coupling"); all zero: the explicit
+     * scheme.  implicit = 1: every macro step is iterated (imp: with Jacobi,
+     * gs-imp: with Gauss-Seidel exec), predictor the extrapolation E_p, then
+     * `iterations` sweeps (0: to the converged fixed point) relaxed by relax.
+     * q_extra = q - p in {0, 1}: inputs read inside a sweep are the degree-q
+     * interpolants through the end value and ybar_n ... ybar_{n-q+1}
+     * (Gauss-Seidel and implicit schemes; explicit Jacobi has none). */
+    int implicit;
+    int q_extra;
+    unsigned iterations;
+    double relax;
 } cosa_scheme;
 
-/* Parse "zoh", "foh", "soh", "p0".."p8", optionally prefixed "gs:" (Gauss-Seidel)
- * and followed by "+mbcorr", "+ecorr" (state correction only) or "+ocorr"
- * (output correction only); case-insensitive.  alpha is set to 1.
- * Returns COSA_ESCHEME for anything else. */
+/* Interpolation degree q = order + q_extra of a scheme. */
+#define COSA_SCHEME_Q(s) ((s)->order + (s)->q_extra)
+
+/* Parse "zoh", "foh", "soh", "p0".."p8", optionally prefixed "gs:" (Gauss-Seidel),
+ * "imp:" (implicit Jacobi) or "gs-imp:" (implicit Gauss-Seidel), then for gs:,
+ * imp: and gs-imp: optionally "/Q" with the interpolation degree Q = p or
+ * p + 1 (<= 8), and optionally "+mbcorr", "+ecorr" (state correction only)
+ * or "+ocorr" (output correction only); case-insensitive.  alpha and relax
+ * are set to 1, iterations to 0 (converged).  Returns COSA_ESCHEME for
+ * anything else. */
 cosa_status cosa_scheme_parse(const char *text, cosa_scheme *out);
 
-/* Canonical name ("ZOH", "FOH+MBCorr", "p3+ecorr", "gs:SOH") into buf. */
+/* Canonical name ("ZOH", "FOH+MBCorr", "p3+ecorr", "gs:SOH", "gs:ZOH/1",
+ * "imp:FOH", "gs-imp:ZOH/1") into buf. */
 void cosa_scheme_name(const cosa_scheme *s, char *buf, size_t size);
 
-/* Validate a scheme (order range, alpha finite, flags, Gauss-Seidel without
- * corrections) against a system (seq a permutation; model with the same
- * subsystem split, else COSA_EMODELSHAPE). sys may be NULL. */
+/* Validate a scheme (order range, alpha finite, flags, Gauss-Seidel and
+ * implicit schemes without corrections (COSA_EUNSUPPORTED), q_extra 0 or 1
+ * and only for Gauss-Seidel or implicit schemes, q <= COSA_ORDER_MAX, relax
+ * of an implicit scheme finite and nonzero (COSA_ERANGE)) against a system
+ * (seq a permutation; model with the same subsystem split, else
+ * COSA_EMODELSHAPE). sys may be NULL. */
 cosa_status cosa_scheme_check(const cosa_scheme *s, const cosa_system *sys);
 
 /* Information-vector layout (doc/method.md):

@@ -50,6 +50,36 @@ cosa_status cosa_z0_build(const cosa_system *sys, const cosa_scheme *s, double d
 cosa_status cosa_phi_ref_basis(const cosa_system *sys, const cosa_scheme *s, double dt,
                                  double *T, size_t ldt, cosa_phi_workspace *w);
 
+/* Iterative coupling (README "Iterative coupling"; lib/phi/phi_iter.c).
+ * For an implicit scheme (s->implicit), M = d y^(j)_R / d yhat^(j-1)_R is the
+ * iteration matrix of one sweep over the outputs R read as relaxed iterates
+ * (Jacobi: every coupled output; Gauss-Seidel: those read by a unit that runs
+ * no later than their own), T(omega) = (1 - omega) I + omega M, a_i = 1 - mu_i
+ * over the eigenvalues mu_i of M. */
+typedef struct cosa_iter_info {
+    size_t nr;           /* |R|, the order of M                                       */
+    double rho_iter;     /* rho(T(omega)) at omega = s->relax (0 if nr = 0)           */
+    double relax_max;    /* sup of omega > 0 with rho(T) < 1 = min_i 2 Re a_i / |a_i|^2;
+                            NaN ("none") if some Re a_i <= 0; +inf if nr = 0          */
+    double relax_opt;    /* the omega in (0, relax_max) minimising rho(T); NaN if none;
+                            1 if nr = 0                                                */
+    double rho_iter_opt; /* that minimum (NaN if none)                                 */
+} cosa_iter_info;
+
+/* rho(T), relax_max, relax_opt and rho_iter_opt from the n eigenvalues
+ * (wr, wi) of M at relaxation omega.  rho(T(omega)) = max_i |1 - omega a_i|
+ * is convex in omega (a maximum of norms of affine functions), so relax_opt
+ * is found by golden-section search on (0, relax_max) to ~DBL_EPSILON
+ * relative in omega.  COSA_EINVAL (NULL with n > 0, out NULL), COSA_ENONFINITE. */
+cosa_status cosa_relax_analysis(size_t n, const double *wr, const double *wi, double omega,
+                                cosa_iter_info *out);
+
+/* M of an implicit scheme s at macro step dt (its eigenvalues through dgeev)
+ * and cosa_relax_analysis at omega = s->relax.  COSA_EUNSUPPORTED for an
+ * explicit scheme; errors as cosa_phi_build. */
+cosa_status cosa_phi_iter_info(const cosa_system *sys, const cosa_scheme *s, double dt,
+                               cosa_iter_info *out, cosa_phi_workspace *w);
+
 /* Discrete-time pieces of subsystem-stacked system for order p, step dt:
  * Ad = exp(A dt) (nx x nx) and Q_m = int_0^dt exp(A(dt-t)) B (t/dt)^m dt
  * for m = 0..p, stored consecutively in Q (p+1 blocks of nx x nu, ld nx).
@@ -270,11 +300,13 @@ enum {
                               and dt (an earlier call with COSA_WANT_RHO): it is
                               used, not computed again (sweeps of the errors ask
                               for rho first, to skip unstable points) */
-    COSA_WANT_RUN = 16     /* with ERRORS: e_global and e_local of the run over the
+    COSA_WANT_RUN = 16,    /* with ERRORS: e_global and e_local of the run over the
                               horizon even when rho > 1 + COSA_RHO_TOL (finite while
                               its sums are; +inf once they overflow), not the +inf
                               of an unstable scheme: one run (cosa point), not a
                               sweep's stability mark */
+    COSA_WANT_ITER = 32    /* out->iter: cosa_phi_iter_info (implicit schemes only;
+                              COSA_EUNSUPPORTED for an explicit one) */
 };
 
 typedef struct cosa_point_result {
@@ -282,6 +314,7 @@ typedef struct cosa_point_result {
     double rho_ref;     /* spectral radius of Phi* (= rho(exp(A* dt))), NaN if not wanted */
     cosa_errors err;    /* NaN if not wanted                                  */
     size_t nsteps;      /* N = round(tend / dt) macro steps of the horizon    */
+    cosa_iter_info iter;/* iteration figures (COSA_WANT_ITER), else NaN        */
 } cosa_point_result;
 
 /* Workspace for cosa_evaluate: Phi/Phi* builders, eigenvalue and NRMSE
@@ -312,7 +345,9 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
 typedef enum cosa_criterion {
     COSA_CRIT_STABLE = 0,  /* rho(Phi) <= 1 + COSA_RHO_TOL            */
     COSA_CRIT_ACCURATE,    /* e_global <= tol                          */
-    COSA_CRIT_LOCAL        /* e_local <= tol (co-simulation trajectory) */
+    COSA_CRIT_LOCAL,       /* e_local <= tol (co-simulation trajectory) */
+    COSA_CRIT_ITERATION    /* implicit schemes: the iteration converges with the
+                              best relaxation, rho_iter_opt <= 1 - COSA_RHO_TOL */
 } cosa_criterion;
 
 /* Largest stable / accurate macro step of scheme s for sys between dt_min and
@@ -344,9 +379,22 @@ typedef struct cosa_advice {
     int usable;              /* stable and accurate at dt_min                */
     double dt;               /* min(stable.dt_max, accurate.dt_max) if usable, else 0 */
     size_t steps;            /* round(tend / dt) (0 if not usable)           */
-    double cost;             /* steps * (1 + cost_corr if the scheme corrects); +inf
-                                if not usable                                */
+    double cost;             /* steps * (1 + cost_corr if the scheme corrects), or
+                                steps * iterations * (1 + cost_rollback) for an
+                                implicit one; +inf if not usable              */
+    /* implicit schemes (README "Iterative coupling"; zero otherwise) */
+    cosa_limit converge;     /* cosa_dt_limit, criterion iteration            */
+    cosa_crossing cross_converge[COSA_ADVICE_CROSSINGS];
+    double rho_iter_opt;     /* at dt (NaN if not usable or explicit)         */
+    unsigned iterations;     /* sweeps per macro step: 1 + the least j >= 1 with
+                                rho_iter_opt^j <= iter_tol (the accepted step
+                                uses the iterate of the sweep before); 1 if
+                                explicit or no output is iterated              */
 } cosa_advice;
+
+#define COSA_ADVISE_ITER_TOL 1e-8     /* default relative tolerance of the iteration */
+#define COSA_ADVISE_COST_ROLLBACK 0.1 /* default cost of saving/restoring the units per
+                                         sweep, relative to one unit step          */
 
 /* For every candidate scheme: the largest stable macro step and the largest
  * accurate one (criterion crit = COSA_CRIT_ACCURATE or COSA_CRIT_LOCAL with
@@ -367,13 +415,27 @@ cosa_status cosa_advise(const cosa_system *sys, const double *x0, double tend,
  * order (qsort-compatible on cosa_advice; stable for equal schemes). */
 int cosa_advice_compare(const void *a, const void *b);
 
+/* cosa_advise with the iteration settings of implicit candidates: an
+ * implicit scheme is usable where it is stable, accurate and its iteration
+ * converges (criterion COSA_CRIT_ITERATION) at dt_min, its dt the least of
+ * the three limits, and its cost steps * k * (1 + cost_rollback) with k the
+ * sweeps to reach iter_tol (relative) at rho_iter_opt at dt.  cosa_advise is
+ * this with COSA_ADVISE_ITER_TOL and COSA_ADVISE_COST_ROLLBACK.  COSA_ERANGE
+ * also for iter_tol not in (0, 1) or cost_rollback < 0. */
+cosa_status cosa_advise_iter(const cosa_system *sys, const double *x0, double tend,
+                             cosa_criterion crit, double tol, const cosa_scheme *schemes,
+                             size_t nschemes, double dt_min, double dt_max, unsigned per_decade,
+                             double cost_corr, double iter_tol, double cost_rollback,
+                             cosa_advice *out, cosa_eval_workspace *w);
+
 /* ------------------------------------------------------------------------ */
 /* Sweeps (lib/sweep.c)                                                     */
 /* ------------------------------------------------------------------------ */
 
 struct cosa_model; /* models/, below */
 
-/* What a sweep computes at every point (cosa_evaluate). */
+/* What a sweep computes at every point (cosa_evaluate; rho_iter: every
+ * scheme implicit, else the sweep is COSA_EUNSUPPORTED). */
 typedef enum cosa_metric {
     COSA_METRIC_RHO = 0,     /* rho(Phi) (eq 29)                                  */
     COSA_METRIC_E_GLOBAL,    /* e_g (eqs 32-33); +inf when rho > 1 + COSA_RHO_TOL  */
@@ -386,11 +448,12 @@ typedef enum cosa_metric {
     COSA_METRIC_DE,          /* the residual energy dE(T)                          */
     COSA_METRIC_VARSIGMA,    /* the energy error E(T) - E_ref(T)                   */
     COSA_METRIC_MU_MEASURED, /* varsigma(T) / dE(T)                               */
+    COSA_METRIC_RHO_ITER,    /* rho(T(omega)) of an iterative scheme (cosa_phi_iter_info) */
     COSA_METRIC_COUNT
 } cosa_metric;
 
 /* "rho", "e_global", "e_local", "e_local_ref", "E_ratio", "dE", "varsigma",
- * "mu_measured"; "?" for anything else. */
+ * "mu_measured", "rho_iter"; "?" for anything else. */
 const char *cosa_metric_name(cosa_metric m);
 /* 1 for the NRMSE metrics (positive, +inf when unstable: logarithmic
  * scales), 0 otherwise. */
@@ -409,6 +472,12 @@ cosa_status cosa_metric_parse(const char *text, cosa_metric *out);
  * model the output correction believes in (cosa_sweep_spec.apar; README
  * "Imperfect model knowledge"), and leaves the true system alone.  An axis
  * over ck and an assumed axis over ck may be combined (a mismatch map). */
+/* Axes over a scheme's iteration settings (cosa_sweep_axis.param; every
+ * scheme of the sweep must be implicit): the relaxation omega (nonzero) and
+ * the sweeps per macro step k (values rounded to integers >= 1). */
+#define COSA_AXIS_RELAX (-2)
+#define COSA_AXIS_ITERATIONS (-3)
+
 typedef struct cosa_sweep_axis {
     int param;
     double lo, hi;

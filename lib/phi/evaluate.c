@@ -97,6 +97,7 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
     out->rho = out->rho_ref = NAN;
     out->err = (cosa_errors){NAN, NAN, NAN, 0};
     out->nsteps = 0;
+    out->iter = (cosa_iter_info){0, NAN, NAN, NAN, NAN};
     if (!isfinite(dt) || ((want & COSA_WANT_ERRORS) && !isfinite(tend)))
         return COSA_ENONFINITE;
     if (!(dt > 0.0))
@@ -137,9 +138,9 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
      * the same nonzero eigenvalues, a smaller dgeev, no full Phi needed).
      * The deflation assumes the correction uses the true system; with an
      * assumed model (s->model) the full Phi is used. */
-    const int jacobi = s->exec == COSA_JACOBI &&
+    const int jacobi = s->exec == COSA_JACOBI && !s->implicit &&
                        !(s->model && s->model != sys && (s->corr & COSA_CORR_OUTPUT));
-    if ((want & COSA_WANT_ERRORS) || !jacobi) {
+    if ((want & COSA_WANT_ERRORS) || (!jacobi && (want & (COSA_WANT_RHO | COSA_WANT_RHO_REF)))) {
         stage(w, "Phi", n);
         st = cosa_phi_build(sys, s, dt, w->Phi, n, w->phi);
         if (st != COSA_OK)
@@ -156,6 +157,11 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
             st = cosa_spectral_radius(n, w->copy, n, &out->rho, w->eig);
         }
         if (st != COSA_OK)
+            return st;
+    }
+    if (want & COSA_WANT_ITER) {
+        stage(w, "M (iteration)", lay.ny);
+        if ((st = cosa_phi_iter_info(sys, s, dt, &out->iter, w->phi)) != COSA_OK)
             return st;
     }
     if ((want & COSA_WANT_RHO_REF) && out->rho_ref > 1.0 + COSA_RHO_TOL)

@@ -26,15 +26,16 @@ static double metric(double dt, void *ud)
 {
     struct limit_ctx *c = ud;
     cosa_point_result r;
-    unsigned want = c->crit == COSA_CRIT_STABLE ? COSA_WANT_RHO | COSA_WANT_RHO_REF
-                                                 : COSA_WANT_ERRORS;
+    unsigned want = c->crit == COSA_CRIT_STABLE      ? COSA_WANT_RHO | COSA_WANT_RHO_REF
+                    : c->crit == COSA_CRIT_ITERATION ? COSA_WANT_ITER
+                                                     : COSA_WANT_ERRORS;
     cosa_status st = cosa_evaluate(c->sys, c->s, dt, c->x0, c->tend, want, &r, c->w);
     /* A numerical failure at this dt (singular correction, overflow, QR not
      * converged, too few steps) makes the point "not good"; anything else
      * (unstable reference, bad arguments, workspace, memory) invalidates the
      * whole scan and is returned. */
     int local = st == COSA_ECORRSINGULAR || st == COSA_ENOTCONVERGED || st == COSA_ELAPACK ||
-                st == COSA_ERANGE;
+                st == COSA_ERANGE || st == COSA_EITERSINGULAR;
     if (st != COSA_OK && !local && c->fatal == COSA_OK)
         c->fatal = st;
     if (st != COSA_OK)
@@ -44,6 +45,8 @@ static double metric(double dt, void *ud)
         return r.rho;
     case COSA_CRIT_ACCURATE:
         return r.err.e_global;
+    case COSA_CRIT_ITERATION:
+        return r.iter.rho_iter_opt; /* NaN (none): not good */
     default:
         return r.err.e_local;
     }
@@ -54,19 +57,24 @@ cosa_status cosa_dt_limit(const cosa_system *sys, const cosa_scheme *s, const do
                           double dt_max, unsigned per_decade, cosa_crossing *cross,
                           size_t cross_cap, cosa_limit *out, cosa_eval_workspace *w)
 {
-    if (!sys || !s || !out || !w || (crit != COSA_CRIT_STABLE && !x0))
+    const int errors = crit == COSA_CRIT_ACCURATE || crit == COSA_CRIT_LOCAL;
+    if (!sys || !s || !out || !w || (errors && !x0))
         return COSA_EINVAL;
-    if (crit != COSA_CRIT_STABLE && crit != COSA_CRIT_ACCURATE && crit != COSA_CRIT_LOCAL)
+    if (!errors && crit != COSA_CRIT_STABLE && crit != COSA_CRIT_ITERATION)
         return COSA_EINVAL;
-    if (crit != COSA_CRIT_STABLE && !(tol > 0.0 && isfinite(tol)))
+    if (crit == COSA_CRIT_ITERATION && !s->implicit)
+        return COSA_EUNSUPPORTED;
+    if (errors && !(tol > 0.0 && isfinite(tol)))
         return COSA_ERANGE;
     cosa_status st = cosa_scheme_check(s, sys);
     if (st != COSA_OK)
         return st;
-    if (crit != COSA_CRIT_STABLE && !finite_vec(cosa_system_nx(sys), x0))
+    if (errors && !finite_vec(cosa_system_nx(sys), x0))
         return COSA_ENONFINITE;
     struct limit_ctx c = {sys, s, x0, tend, crit, w, COSA_OK};
-    double threshold = crit == COSA_CRIT_STABLE ? 1.0 + COSA_RHO_TOL : tol;
+    double threshold = crit == COSA_CRIT_STABLE      ? 1.0 + COSA_RHO_TOL
+                       : crit == COSA_CRIT_ITERATION ? 1.0 - COSA_RHO_TOL
+                                                     : tol;
     st = cosa_limit_find(metric, &c, threshold, dt_min, dt_max, per_decade, cross, cross_cap,
                          out);
     if (st != COSA_OK)

@@ -47,6 +47,16 @@ void cosa_phi_workspace_free(cosa_phi_workspace *w)
     free(w->done);
     free(w->owner);
     free(w->sub_dims);
+    free(w->iX);
+    free(w->iH);
+    free(w->iS);
+    free(w->iwr);
+    free(w->iwi);
+    free(w->icw);
+    free(w->iciw);
+    free(w->iridx);
+    free(w->ipos);
+    cosa_eig_workspace_free(w->ieig);
     free(w);
 }
 
@@ -66,7 +76,11 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
     w->ny = ny;
     w->pmax = pmax;
     w->dimmax = nx + np * ny + nu;
-    w->dw = cosa_disc_workspace_alloc(sys, pmax);
+    /* iterative schemes interpolate with degree q <= p + 1 (<= COSA_ORDER_MAX) */
+    w->qmax = pmax < COSA_ORDER_MAX ? pmax + 1 : COSA_ORDER_MAX;
+    w->wmax = w->dimmax + ny;
+    const size_t nq = (size_t)w->qmax + 1;
+    w->dw = cosa_disc_workspace_alloc(sys, w->qmax);
     w->dwm = cosa_disc_workspace_alloc(sys, pmax);
     if (w->dw) {
         w->Ad = cosa_disc_Ad(w->dw);
@@ -74,9 +88,9 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
     }
     w->ew = cosa_expm_workspace_alloc(nx);
     w->M = dalloc(nx * nx);
-    w->P = dalloc(np * nx * nu);
+    w->P = dalloc(nq * nx * nu); /* P_j of degree p (Jacobi) or q (phi_iter.c) */
     w->PL = dalloc(nx * ny);
-    w->Y = dalloc(ny * w->dimmax);
+    w->Y = dalloc(ny * w->wmax);
     w->Gp = dalloc(ny * nu);
     w->G0 = dalloc(ny * nu);
     w->IGL = dalloc(ny * ny);
@@ -89,8 +103,21 @@ cosa_phi_workspace *cosa_phi_workspace_alloc(const cosa_system *sys, int pmax)
     w->xk = dalloc(nx);
     w->xk1 = dalloc(nx);
     w->Tref = dalloc(w->dimmax * nx);
-    w->gsR = dalloc(np * ny * w->dimmax);
-    w->gsU = dalloc(np * nu * w->dimmax);
+    w->gsR = dalloc(nq * ny * w->wmax);
+    w->gsU = dalloc(nq * nu * w->wmax);
+    w->iX = dalloc(nx * w->wmax);
+    w->iH = dalloc(ny * w->wmax);
+    w->iS = dalloc(ny * ny);
+    w->iwr = dalloc(ny);
+    w->iwi = dalloc(ny);
+    w->icw = dalloc(4 * ny);
+    w->iciw = calloc(ny + 1, sizeof(lapack_int));
+    w->iridx = calloc(ny + 1, sizeof(size_t));
+    w->ipos = calloc(sys->nsub + 1, sizeof(size_t));
+    w->ieig = cosa_eig_workspace_alloc(ny ? ny : 1);
+    if (!w->iX || !w->iH || !w->iS || !w->iwr || !w->iwi || !w->icw || !w->iciw || !w->iridx ||
+        !w->ipos || !w->ieig)
+        goto fail;
     w->done = calloc(sys->nsub, 1);
     w->owner = calloc(ny + 1, sizeof(size_t));
     w->sub_dims = calloc(3 * sys->nsub, sizeof(size_t));
@@ -238,6 +265,8 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
         return st;
     if (!Phi || ld < lay.dim)
         return COSA_EINVAL;
+    if (s->implicit || s->q_extra)
+        return phi_build_iter(sys, s, &lay, dt, Phi, ld, w);
     if (s->exec == COSA_GAUSS_SEIDEL) {
         st = cosa_disc_compute(sys, s->order, dt, w->dw);
         return st == COSA_OK ? phi_build_gs(sys, s, &lay, Phi, ld, w) : st;

@@ -33,7 +33,25 @@ struct cosa_phi_workspace {
     unsigned char *done;     /* nsub flags: advanced in this macro step         */
     size_t *owner;           /* ny: subsystem owning each output                */
     size_t *sub_dims;        /* nsub x 3: nx_i, nu_i, ny_i of the system it was sized for */
+    /* Iterative coupling (lib/phi/phi_iter.c); gsR, gsU and Y have room for
+     * qmax + 1 blocks of wmax columns */
+    int qmax;                /* min(pmax + 1, COSA_ORDER_MAX): largest interpolation degree */
+    size_t wmax;             /* dimmax + ny: columns of [z | yhat]                        */
+    double *iX;              /* nx x wmax: x^(j) over the columns                         */
+    double *iH;              /* ny x wmax: the iterate yhat^(j)                            */
+    double *iS;              /* ny x ny: I - S of the fixed point; the iteration matrix M  */
+    double *iwr, *iwi;       /* ny: eigenvalues of M                                       */
+    double *icw;             /* 4 ny: dgecon's work                                        */
+    lapack_int *iciw;        /* ny: dgecon's integer work                                  */
+    size_t *iridx;           /* ny: the outputs R read as relaxed iterates                 */
+    size_t *ipos;            /* nsub: position of each subsystem in the sequence           */
+    cosa_eig_workspace *ieig;/* order ny                                                   */
 };
+
+/* Phi of an implicit scheme or of an explicit Gauss-Seidel scheme with
+ * q = p + 1 (lib/phi/phi_iter.c); arguments checked by cosa_phi_build. */
+cosa_status phi_build_iter(const cosa_system *sys, const cosa_scheme *s, const cosa_layout *lay,
+                           double dt, double *Phi, size_t ld, cosa_phi_workspace *w);
 
 /* 1 if workspace w was sized for a system with the same subsystem split as
  * sys (totals and every nx_i, nu_i, ny_i) and for order p. */

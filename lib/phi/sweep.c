@@ -49,7 +49,8 @@
 #endif
 
 static const char *const metric_names[COSA_METRIC_COUNT] = {
-    "rho", "e_global", "e_local", "e_local_ref", "E_ratio", "dE", "varsigma", "mu_measured"};
+    "rho", "e_global", "e_local", "e_local_ref", "E_ratio", "dE", "varsigma", "mu_measured",
+    "rho_iter"};
 
 int cosa_metric_is_error(cosa_metric m)
 {
@@ -58,7 +59,7 @@ int cosa_metric_is_error(cosa_metric m)
 
 int cosa_metric_is_energy(cosa_metric m)
 {
-    return m >= COSA_METRIC_E_RATIO && m < COSA_METRIC_COUNT;
+    return m >= COSA_METRIC_E_RATIO && m <= COSA_METRIC_MU_MEASURED;
 }
 
 const char *cosa_metric_name(cosa_metric m)
@@ -106,6 +107,18 @@ static cosa_status axis_check(const cosa_sweep_axis *a, size_t nparam)
 {
     if (a->n == 0)
         return COSA_EINVAL;
+    if (a->param == COSA_AXIS_RELAX || a->param == COSA_AXIS_ITERATIONS) {
+        if (a->assumed)
+            return COSA_EINVAL;
+        if (!isfinite(a->lo) || !isfinite(a->hi))
+            return COSA_ENONFINITE;
+        for (size_t k = 0; k < a->n; k++) {
+            const double v = cosa_sweep_axis_value(a, k);
+            if (a->param == COSA_AXIS_RELAX ? v == 0.0 : !(nearbyint(v) >= 1.0 && v < 4e9))
+                return COSA_ERANGE;
+        }
+        return a->log && !(a->lo > 0.0 && a->hi > 0.0) ? COSA_ERANGE : COSA_OK;
+    }
     if (a->param < 0)
         return a->param == -1 && a->n == 1 && !a->assumed ? COSA_OK : COSA_EINVAL;
     if ((size_t)a->param >= nparam)
@@ -123,20 +136,28 @@ static cosa_status spec_check(const cosa_sweep_spec *sp)
         sp->ndt == 0 || !sp->schemes || sp->nscheme == 0 ||
         (unsigned)sp->metric >= COSA_METRIC_COUNT)
         return COSA_EINVAL;
-    if (sp->metric != COSA_METRIC_RHO && !sp->model->initial_state)
+    if (sp->metric != COSA_METRIC_RHO && sp->metric != COSA_METRIC_RHO_ITER &&
+        !sp->model->initial_state)
         return COSA_EINVAL;
+    /* iteration metric and axes: implicit schemes only */
+    if (sp->metric == COSA_METRIC_RHO_ITER || sp->x.param < -1 || sp->y.param < -1)
+        for (size_t i = 0; i < sp->nscheme; i++)
+            if (!sp->schemes[i].implicit)
+                return COSA_EUNSUPPORTED;
     if (cosa_metric_is_energy(sp->metric)) {
         if (!sp->model->energy || !sp->model->energy_port)
             return COSA_EUNSUPPORTED;
         for (size_t i = 0; i < sp->nscheme; i++)
-            if (sp->schemes[i].exec != COSA_JACOBI || sp->schemes[i].corr != COSA_CORR_NONE)
+            if (sp->schemes[i].exec != COSA_JACOBI || sp->schemes[i].corr != COSA_CORR_NONE ||
+                sp->schemes[i].implicit)
                 return COSA_EUNSUPPORTED;
     }
     cosa_status st;
     if ((st = axis_check(&sp->x, sp->model->nparam)) != COSA_OK ||
         (st = axis_check(&sp->y, sp->model->nparam)) != COSA_OK)
         return st;
-    if (sp->x.param >= 0 && sp->x.param == sp->y.param && !sp->x.assumed == !sp->y.assumed)
+    if ((sp->x.param >= 0 || sp->x.param < -1) && sp->x.param == sp->y.param &&
+        !sp->x.assumed == !sp->y.assumed)
         return COSA_EINVAL;
     if (sp->apar)
         for (size_t k = 0; k < sp->model->nparam; k++)
@@ -407,6 +428,11 @@ static cosa_status eval_one(const cosa_sweep_spec *sp, const cosa_scheme *s, dou
         return COSA_OK;
     }
     switch (sp->metric) {
+    case COSA_METRIC_RHO_ITER:
+        st = cosa_evaluate(t->sys, s, dt, NULL, tend, COSA_WANT_ITER, &r, t->ew);
+        if (st == COSA_OK)
+            *value = r.iter.rho_iter;
+        return st;
     case COSA_METRIC_RHO:
         st = cosa_evaluate(t->sys, s, dt, NULL, tend, COSA_WANT_RHO, &r, t->ew);
         if (st == COSA_OK)
@@ -455,7 +481,20 @@ static int eval_item(const cosa_sweep_spec *sp, struct sweep_thread *t, cosa_sta
     double v = NAN;
     cosa_status sst = too_long ? COSA_ERANGE : pst;
     const cosa_scheme *s = &sp->schemes[is];
-    cosa_scheme sa;
+    cosa_scheme sa, si;
+    if (sp->x.param < -1 || sp->y.param < -1) { /* iteration axes set the scheme */
+        const size_t k = idx % (sp->x.n * sp->y.n), ixy[2] = {k / sp->y.n, k % sp->y.n};
+        const cosa_sweep_axis *ax[2] = {&sp->x, &sp->y};
+        si = *s;
+        for (int a = 0; a < 2; a++) {
+            const double av = cosa_sweep_axis_value(ax[a], ixy[a]);
+            if (ax[a]->param == COSA_AXIS_RELAX)
+                si.relax = av;
+            else if (ax[a]->param == COSA_AXIS_ITERATIONS)
+                si.iterations = (unsigned)nearbyint(av);
+        }
+        s = &si;
+    }
     if (sst == COSA_OK && assumed && (s->corr & COSA_CORR_OUTPUT)) {
         sst = t->ast;
         sa = *s;
@@ -486,7 +525,7 @@ static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, s
     const size_t np = m->nparam ? m->nparam : 1;
     const size_t nx = sp->x.n, ny = sp->y.n, npts = nx * ny;
     const size_t total = sp->nscheme * sp->ndt * npts;
-    const int errors = sp->metric != COSA_METRIC_RHO;
+    const int errors = sp->metric != COSA_METRIC_RHO && sp->metric != COSA_METRIC_RHO_ITER;
     const double tend = sp->tend > 0.0 ? sp->tend : m->tend;
     if (errors && !(tend > 0.0 && isfinite(tend)))
         return COSA_ERANGE;

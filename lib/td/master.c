@@ -271,6 +271,8 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
         return st;
     if (s->exec == COSA_GAUSS_SEIDEL && s->corr != COSA_CORR_NONE)
         return COSA_EUNSUPPORTED;
+    if (s->implicit || s->q_extra) /* iterative coupling: Phi only, for now */
+        return COSA_EUNSUPPORTED;
     if (s->exec == COSA_GAUSS_SEIDEL && s->seq && !cosa_unitset_is_sequence(set, s->seq))
         return COSA_EINVAL;
     const int taylor = opt && opt->extrapolation == COSA_EXTRAP_TAYLOR;

@@ -1,0 +1,83 @@
+/* iter_cli.c -- --iterations and --relax of the iterative coupling schemes
+ * (README "Iterative coupling"). */
+#include "cli.h"
+
+#include <math.h>
+#include <string.h>
+
+int cli_iter_apply(const char *cmd, const cli_case *cs, cosa_scheme *s, size_t n)
+{
+    size_t k = 0;
+    double w = 1.0;
+    if (cs->iter_text && strcmp(cs->iter_text, "inf") != 0 &&
+        (cli_parse_size(cs->iter_text, &k) != 0 || k > 1000000)) {
+        cli_error(cmd, "--iterations must be an integer in 1..1000000 or inf, got '%s'",
+                  cs->iter_text);
+        return CLI_EUSAGE;
+    }
+    if (cs->relax_text && (cli_parse_double(cs->relax_text, &w) != 0 || w == 0.0)) {
+        cli_error(cmd, "--relax must be a finite nonzero number, got '%s'", cs->relax_text);
+        return CLI_EUSAGE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char nm[64];
+        cosa_scheme_name(&s[i], nm, sizeof nm);
+        if (!s[i].implicit && (cs->iter_text || cs->relax_text)) {
+            cli_error(cmd, "%s applies to iterative schemes (imp:, gs-imp:) only, got %s",
+                      cs->iter_text ? "--iterations" : "--relax", nm);
+            return CLI_EUSAGE;
+        }
+        if (s[i].implicit && s[i].corr != COSA_CORR_NONE) {
+            cli_error(cmd, "scheme %s: corrections (+ocorr, +ecorr, +mbcorr) are not defined for "
+                           "iterative schemes", nm);
+            return CLI_EUSAGE;
+        }
+        if (s[i].implicit) {
+            s[i].iterations = (unsigned)k;
+            s[i].relax = w;
+        }
+    }
+    return CLI_OK;
+}
+
+/* A figure that may be undefined: %.17g, or "none" for NaN. */
+static void figure(const char *name, double v)
+{
+    if (isnan(v))
+        printf("%s none\n", name);
+    else
+        printf("%s %.17g\n", name, v);
+}
+
+void cli_iter_print(const cosa_scheme *s, const cosa_iter_info *it)
+{
+    char b[32];
+    if (s->iterations)
+        printf("iterations %u\n", s->iterations);
+    else
+        printf("iterations inf\n");
+    printf("relax %s\n", cli_num(b, sizeof b, s->relax));
+    printf("rho_iter %.17g\n", it->rho_iter);
+    figure("relax_max", it->relax_max);
+    figure("relax_opt", it->relax_opt);
+    figure("rho_iter_opt", it->rho_iter_opt);
+}
+
+void cli_iter_header(FILE *f, const cosa_scheme *s, const cosa_sweep_axis *x,
+                     const cosa_sweep_axis *y)
+{
+    if (!s->implicit)
+        return;
+    const int sw_k = x->param == COSA_AXIS_ITERATIONS || y->param == COSA_AXIS_ITERATIONS;
+    const int sw_w = x->param == COSA_AXIS_RELAX || y->param == COSA_AXIS_RELAX;
+    if (sw_k)
+        fprintf(f, "# iterations (swept)\n");
+    else if (s->iterations)
+        fprintf(f, "# iterations %u\n", s->iterations);
+    else
+        fprintf(f, "# iterations inf\n");
+    if (sw_w)
+        fprintf(f, "# relax (swept)\n");
+    else
+        fprintf(f, "# relax %.17g\n", s->relax);
+}

@@ -62,6 +62,12 @@ cosa_status cosa_fmu_capability_check(const cosa_fmu_capability *cap, size_t nu,
                      s->order, cap->degree_why);
         return COSA_EUNSUPPORTED;
     }
+    if (s->implicit && !cap->fmu_state) {
+        if (why && size)
+            snprintf(why, size, "an iterative scheme restores the units before every sweep: the "
+                     "FMU cannot get and set its state (canGetAndSetFMUState)");
+        return COSA_EUNSUPPORTED;
+    }
     if ((s->corr & COSA_CORR_OUTPUT) && !s->model && !cap->directional && !cap->fmu_state) {
         if (why && size)
             snprintf(why, size, "the output correction needs Jacobians: the FMU provides "

@@ -980,10 +980,12 @@ typedef struct cosa_iter_stats {
     size_t sweeps;        /* sweeps over all of them (accepted ones included) */
     unsigned sweeps_max;  /* most sweeps in one macro step                   */
     size_t not_converged; /* macro steps whose last update missed tol        */
-    double contraction;   /* geometric mean over the macro steps of the late
-                             contraction per sweep, sqrt(d_j / d_{j-2}) at the
-                             last sweep j with d_j > 1e-11 |yhat^(j)| (d the
-                             update norms; NaN where no step had 3 such)     */
+    double contraction;   /* geometric mean over the macro steps of the
+                             contraction per sweep: exp of the least-squares
+                             slope of log d_j, j = 2 .. the last sweep with
+                             d_j > 1e-11 |yhat^(j)| (d_j the update norms;
+                             steps with fewer than 3 such sweeps are left
+                             out; NaN if all are)                            */
     size_t nest;          /* macro steps in contraction                      */
     double relax_last;    /* the last sweep's omega (Aitken's varies)        */
 } cosa_iter_stats;
@@ -992,8 +994,8 @@ typedef struct cosa_iter cosa_iter;
 /* An iteration over a unit set (borrowed) for scheme s (implicit or q_extra,
  * no corrections: else COSA_EUNSUPPORTED) with macro step H; it owns a
  * master (COSA_EXTRAP_GIVEN, a plain Jacobi scheme of order p) made with
- * mopt (may be NULL; held, step_gains, sample_mid, unit rates and coupling
- * variables: COSA_EUNSUPPORTED).  Gauss-Seidel sweeps step the units
+ * mopt (may be NULL; held, sample_mid, unit rates and coupling variables:
+ * COSA_EUNSUPPORTED; step_gains and lin_at_end are ignored: no correction).  Gauss-Seidel sweeps step the units
  * directly from snapshots (COSA_UNIT_CAN_SAVE_STATE needed, as for the
  * Jacobi rollback).  COSA_ERANGE for H, tol or q out of range. */
 cosa_status cosa_iter_create(cosa_unitset *set, const cosa_scheme *s, double H,

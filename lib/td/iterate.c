@@ -118,7 +118,7 @@ static cosa_status check_args(cosa_unitset *set, const cosa_scheme *s, double H,
     if (s->implicit && (!isfinite(s->relax) || s->relax == 0.0))
         return COSA_ERANGE;
     if (cosa_unitset_has_coupling(set) ||
-        (mopt && (mopt->held || mopt->step_gains || mopt->sample_mid)))
+        (mopt && (mopt->held || mopt->sample_mid)))
         return COSA_EUNSUPPORTED;
     for (size_t i = 0; i < cosa_unitset_count(set); i++)
         if (cosa_unitset_rate(set, i) > 1)
@@ -164,6 +164,7 @@ cosa_status cosa_iter_create(cosa_unitset *set, const cosa_scheme *s, double H,
     cosa_scheme plain = {.order = s->order, .alpha = 1.0, .exec = COSA_JACOBI};
     cosa_master_opts mo = mopt ? *mopt : (cosa_master_opts){0};
     mo.extrapolation = COSA_EXTRAP_GIVEN;
+    mo.step_gains = NULL; /* gains serve the output correction: none here */
     const size_t ny = it->ny, nu = it->nu, nq = it->nq;
     size_t big = 1;
     for (size_t i = 0; i < it->nunits; i++)
@@ -309,13 +310,15 @@ static double relax(cosa_iter *it, unsigned j, double *ynorm)
         const double a = fabs(it->omega) < it->omega0 ? fabs(it->omega) : it->omega0;
         it->omega = it->omega < 0.0 ? -a : a;
     } else if (it->aitken) {
-        double num = 0.0, den = 0.0;
+        double num = 0.0, den = 0.0, yy = 0.0;
         for (size_t k = 0; k < nr; k++) {
             const double dr = it->r[k] - it->rold[k];
             num += it->rold[k] * dr;
             den += dr * dr;
+            yy += it->yhat[it->ridx[k]] * it->yhat[it->ridx[k]];
         }
-        if (den > 0.0 && isfinite(num / den))
+        /* a residual change at rounding level carries no secant: keep omega */
+        if (den > CONTRACTION_FLOOR * CONTRACTION_FLOOR * yy && isfinite(num / den))
             it->omega = -it->omega * num / den;
     }
     memcpy(it->rold, it->r, nr * sizeof *it->r);
@@ -334,8 +337,7 @@ static double relax(cosa_iter *it, unsigned j, double *ynorm)
 }
 
 /* Statistics of a finished window of J sweeps with updates d_1..d_J: the
- * contraction per sweep from the last two sweeps above rounding, over two
- * sweeps (exact for the +-mu pairs of two-unit Jacobi iterations). */
+ * contraction per sweep from the sweeps whose update is above rounding. */
 static void window_done(cosa_iter *it, unsigned J, int converged, double ylast)
 {
     it->st.windows++;
@@ -348,10 +350,18 @@ static void window_done(cosa_iter *it, unsigned J, int converged, double ylast)
     for (unsigned j = 1; j <= J; j++)
         if (it->d[j] > CONTRACTION_FLOOR * ylast)
             jb = j;
-    if (jb >= 3 && it->d[jb - 2] > 0.0) {
-        it->logsum += 0.5 * log(it->d[jb] / it->d[jb - 2]);
-        it->st.nest++;
+    if (jb < 4)
+        return;
+    /* least-squares slope of log d_j over j = 2..jb (d_j = T d_{j-1} from
+     * j = 2 on): the oscillation of a complex pair averages out */
+    double sj = 0.0, sl = 0.0, sjj = 0.0, sjl = 0.0;
+    const double n = (double)(jb - 1);
+    for (unsigned k = 2; k <= jb; k++) {
+        const double l = log(it->d[k]);
+        sj += k, sl += l, sjj += (double)k * k, sjl += k * l;
     }
+    it->logsum += (n * sjl - sj * sl) / (n * sjj - sj * sj);
+    it->st.nest++;
 }
 
 cosa_status cosa_iter_step(cosa_iter *it)

@@ -194,6 +194,8 @@ typedef struct cli_case {
     int progress;            /* --progress                                 */
     const char *iter_text;   /* --iterations K|inf (iterative schemes)     */
     const char *relax_text;  /* --relax W (iterative schemes)              */
+    int td_relax;            /* set before cli_parse by `simulate`: --relax
+                                aitken[:W0] is accepted (time domain only) */
 } cli_case;
 
 /* Option values of cli_parse (besides OPT_MODEL...). */
@@ -252,6 +254,10 @@ extern const char cli_help_line[];
  * inf, W finite and nonzero; either option with a scheme that is not
  * imp:/gs-imp:, or a correction with one, is a one-line error (CLI_EUSAGE). */
 int cli_iter_apply(const char *cmd, const cli_case *cs, cosa_scheme *s, size_t n);
+/* 1 if --relax is aitken[:W0] (Aitken's dynamic relaxation, time domain
+ * only: refused by cli_iter_apply unless cs->td_relax; the scheme's relax is
+ * then W0, default 0.5). */
+int cli_iter_aitken(const cli_case *cs);
 /* `cosa point` lines of an iterative scheme: iterations, relax, rho_iter,
  * relax_max, relax_opt, rho_iter_opt ("none" where undefined). */
 void cli_iter_print(const cosa_scheme *s, const cosa_iter_info *it);

@@ -8,6 +8,7 @@
 #include "ref_csv.h"
 #include "sim_csv.h"
 #include "sim_fmu.h"
+#include "sim_iter.h"
 #include "sweep_cli.h"
 #include "outfile.h"
 #include "varorder_cli.h"
@@ -25,6 +26,7 @@ struct sim_opts {
     const char *outorder, *ref, *jacobian;
     const char *mu, *nu, *limit, *limit_abs; /* energy correction (--mu, --nu, --limit) */
     const char *input, *start;    /* --input poly|held, --start reference|initial */
+    const char *itol;             /* --iter-tol (iterative schemes)              */
     const char *outputs, *interval; /* --outputs LIST, --output-interval DT  */
     const char *rate[ECLI_MAX_RATES]; /* --rate NAME=K */
     size_t nrate;
@@ -32,7 +34,7 @@ struct sim_opts {
 };
 
 enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT, OPT_RATE, OPT_INPUT, OPT_START,
-       OPT_LIMIT_ABS, OPT_FMU_LOG, OPT_OUTPUTS, OPT_OUTPUT_INTERVAL };
+       OPT_LIMIT_ABS, OPT_FMU_LOG, OPT_OUTPUTS, OPT_OUTPUT_INTERVAL, OPT_ITER_TOL };
 
 static void help(void)
 {
@@ -173,6 +175,17 @@ static void help(void)
            "                       polynomial, step, restore; needs canGetAndSetFMUState);\n"
            "                       default: dd where the FMU has them, else fd.  --fd\n"
            "                       implies fd\n"
+           "  --iter-tol T         iterative schemes (README \"Iterative coupling\"): the\n"
+           "                       sweeps of a macro step stop at |yhat^(j) - yhat^(j-1)|\n"
+           "                       <= T |yhat^(j)| over the outputs read as iterates\n"
+           "                       (default 1e-8) with --iterations inf (default; at most\n"
+           "                       100 sweeps) or K (at most K); --iterations K alone\n"
+           "                       sweeps K times.  Every unit is rolled back to the\n"
+           "                       step's start before each sweep.  Prints\n"
+           "                       iterations_mean, iterations_max, windows_not_converged\n"
+           "                       (last update above T) and contraction (update ratio\n"
+           "                       per sweep); --relax also takes aitken[:W0], Aitken's\n"
+           "                       dynamic relaxation from W0 (default 0.5)\n"
            "  --fmu-log            FMU logging on (loggingOn): every message an FMU logs\n"
            "                       goes to stderr with the FMU's name (a Warning status is\n"
            "                       noted once per FMU also without it)\n"
@@ -403,6 +416,7 @@ static int extra(void *ctx, int opt, const char *arg)
     case OPT_FMU_LOG: o->fmu_log = 1; return 0;
     case OPT_OUTPUTS: o->outputs = arg; return 0;
     case OPT_OUTPUT_INTERVAL: o->interval = arg; return 0;
+    case OPT_ITER_TOL: o->itol = arg; return 0;
     case OPT_RATE:
         if (o->nrate == sizeof o->rate / sizeof o->rate[0])
             return 1;
@@ -583,9 +597,11 @@ int cmd_simulate(int argc, char **argv)
         {"fmu-log", no_argument, NULL, OPT_FMU_LOG},
         {"outputs", required_argument, NULL, OPT_OUTPUTS},
         {"output-interval", required_argument, NULL, OPT_OUTPUT_INTERVAL},
+        {"iter-tol", required_argument, NULL, OPT_ITER_TOL},
         {0, 0, 0, 0}};
     struct sim_opts o = {0};
-    cli_case cs = {0};
+    cli_case cs = {.td_relax = 1}; /* --relax aitken: the time domain's own */
+    cosa_iter_opts iopt = {0};
     struct sim_systems sm = {0};
     cosa_unit **units = NULL;
     cosa_fmu **fmus = NULL; /* subsystems of a model file backed by FMUs */
@@ -613,9 +629,17 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK)
         goto out;
-    if (scheme.implicit || scheme.q_extra) {
-        cli_error(cmd, "scheme '%s': iterative coupling and gs:P/Q are analysed through Phi "
-                       "only (point, phi, map, ...), not in the time domain yet", cs.scheme_text);
+    const int iterative = scheme.implicit || scheme.q_extra; /* lib/td/iterate.c */
+    if (iterative &&
+        (rc = sim_iter_options(cmd, &cs, &scheme, o.itol,
+                               o.nrate ? "--rate" : o.input && !strcmp(o.input, "held")
+                                   ? "--input held" : o.start && !strcmp(o.start, "initial")
+                                   ? "--start initial" : o.mu ? "--mu" : NULL,
+                               &iopt)) != CLI_OK)
+        goto out;
+    if (!iterative && o.itol) {
+        cli_error(cmd, "--iter-tol applies to iterative schemes (imp:, gs-imp:) only, got %s",
+                  cs.scheme_text);
         rc = CLI_EUSAGE;
         goto out;
     }
@@ -966,13 +990,14 @@ int cmd_simulate(int argc, char **argv)
     }
     const cosa_energy_opts eopt = {model_energy, &ectx, o.mu != NULL, e_mu, e_nu, e_limit,
                                    e_limit_abs};
-    if (o.nrate || held)
-        defects = 0; /* the mid sample is a polynomial-input half step */
+    if (o.nrate || held || iterative)
+        defects = 0; /* the mid sample is a polynomial-input half step (and the
+                        iteration's inputs are given: no mid sample) */
     cosa_cosim_opts copt = {.nsteps = N, .master = mopt, .defects = defects,
                             .start_initial = initial,
                             .energy = o.energy ? &eopt : NULL,
                             .defect_out_order = outorder, .observers = prog.on ? &obs : NULL,
-                            .nobservers = prog.on ? 1 : 0};
+                            .nobservers = prog.on ? 1 : 0, .iter = iterative ? &iopt : NULL};
     st = cosa_cosim_run(set, &scheme, ref, &copt, &res);
     cli_progress_end(&prog);
     if (st != COSA_OK) {
@@ -1027,6 +1052,7 @@ int cmd_simulate(int argc, char **argv)
                                 ? "1 macro step in the horizon: NRMSE undefined (it needs the "
                                   "spread of the reference over at least 2 macro points)"
                                 : "all outputs constant over the horizon: NRMSE undefined");
+    sim_iter_print(&scheme, &iopt, res);
     printf("defect_out %.17g\ndefect_conn %.17g\n", res->defect_out, res->defect_conn);
     const cosa_energy_result *en = res->energy;
     if (en && en->npoints) {

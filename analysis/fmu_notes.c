@@ -28,13 +28,6 @@ int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, s
     char r[256];
     for (size_t i = 0; has_sub(m, mod->par, i); i++) {
         const cosa_fmu_capability *cap = cosa_model_file_fmu_capability(m, i);
-        /* the iterative schemes and gs:P/Q have no time-domain run yet */
-        if (cap && (s->implicit || s->q_extra)) {
-            if (size)
-                snprintf(why, size, "cosa simulate runs imp:, gs-imp: and gs:P/Q schemes "
-                                    "through Phi only, not in the time domain yet");
-            return 0;
-        }
         /* nu = 1: the summary already allows any degree without inputs */
         if (cap && cosa_fmu_capability_check(cap, 1, s, r, sizeof r) != COSA_OK) {
             if (size)

@@ -15,7 +15,22 @@ int cli_iter_apply(const char *cmd, const cli_case *cs, cosa_scheme *s, size_t n
                   cs->iter_text);
         return CLI_EUSAGE;
     }
-    if (cs->relax_text && (cli_parse_double(cs->relax_text, &w) != 0 || w == 0.0)) {
+    if (cli_iter_aitken(cs)) {
+        /* Aitken's factor changes from sweep to sweep: no Phi describes it */
+        const char *w0 = cs->relax_text + 6;
+        if (!cs->td_relax) {
+            cli_error(cmd, "--relax aitken is Aitken's dynamic relaxation of the time-domain "
+                           "iteration (cosa simulate) and has no Phi: give a number");
+            return CLI_EUSAGE;
+        }
+        w = 0.5; /* preCICE's usual initial relaxation */
+        if (*w0 && (*w0 != ':' || cli_parse_double(w0 + 1, &w) != 0 || !(w > 0.0) ||
+                    w > 2.0)) {
+            cli_error(cmd, "--relax aitken:W0 needs an initial factor W0 in (0, 2], got '%s'",
+                      cs->relax_text);
+            return CLI_EUSAGE;
+        }
+    } else if (cs->relax_text && (cli_parse_double(cs->relax_text, &w) != 0 || w == 0.0)) {
         cli_error(cmd, "--relax must be a finite nonzero number, got '%s'", cs->relax_text);
         return CLI_EUSAGE;
     }
@@ -38,6 +53,12 @@ int cli_iter_apply(const char *cmd, const cli_case *cs, cosa_scheme *s, size_t n
         }
     }
     return CLI_OK;
+}
+
+int cli_iter_aitken(const cli_case *cs)
+{
+    return cs->relax_text && strncmp(cs->relax_text, "aitken", 6) == 0 &&
+           (cs->relax_text[6] == '\0' || cs->relax_text[6] == ':');
 }
 
 /* A figure that may be undefined: %.17g, or "none" for NaN. */

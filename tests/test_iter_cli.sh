@@ -38,7 +38,15 @@ expect_usage "$COSA" $pt --scheme zoh --iterations 3
 expect_usage "$COSA" $pt --scheme gs:foh --relax 0.5
 expect_usage "$COSA" $pt --scheme gs:zoh/1 --iterations inf
 expect_usage "$COSA" phi --dt 1e-4 --scheme foh --relax 1
-expect_usage "$COSA" simulate --dt 1e-4 --scheme imp:zoh -o "$tmp/sim"
+# the time domain (lib/td/iterate.c): --relax aitken and --iter-tol are its own
+expect_usage "$COSA" $pt --scheme imp:zoh --relax aitken
+expect_usage "$COSA" map --scheme imp:zoh --relax aitken --metric rho_iter --x ck=1e5:1e6:log:3 \
+    --y dk=1:10:log:3 --dt 1e-4 -o "$tmp/m2"
+expect_usage "$COSA" simulate --dt 1e-3 --scheme zoh --iter-tol 1e-6
+expect_usage "$COSA" simulate --dt 1e-3 --scheme imp:zoh --iter-tol 0
+expect_usage "$COSA" simulate --dt 1e-3 --scheme imp:zoh --relax aitken:3
+expect_usage "$COSA" simulate --dt 1e-3 --scheme imp:zoh --input held
+expect_usage "$COSA" simulate --dt 1e-3 --scheme gs-imp:zoh --start initial
 expect_usage "$COSA" map --scheme zoh --x relax=0.1:1:lin:3 --y dt=1e-4:1e-3:log:3 -o "$tmp/m0"
 expect_usage "$COSA" map --scheme imp:zoh,foh --metric rho_iter --x ck=1e5:1e6:log:3 \
     --y dk=1:10:log:3 --dt 1e-4 -o "$tmp/m1"
@@ -116,5 +124,30 @@ expect_usage "$COSA" advise --tol 1e-3 --iterations 3
 expect_usage "$COSA" advise --tol 1e-3 --iter-tol 1
 expect_usage "$COSA" advise --tol 1e-3 --cost-rollback -1
 
+# ---- the time domain (lib/td/iterate.c; tests/test_iterate.c has Phi^n z0) ----
+# a run: the lines; --iterations K alone is K sweeps in every window
+sim="simulate --model twomass --dt 1e-3 --tend 0.05"
+"$COSA" $sim --scheme imp:zoh --iterations 4 >"$tmp/s4" 2>"$tmp/err" && ok || bad "simulate imp:zoh: $(cat "$tmp/err")"
+for f in status e_global steps iterations_mean iterations_max windows_not_converged contraction rejected h_min h_max; do
+    grep -q "^$f " "$tmp/s4" && ok || bad "simulate imp:zoh: no line '$f'"
+done
+[ "$(awk '$1 == "iterations_mean" || $1 == "iterations_max" { print $2 }' "$tmp/s4" | tr '\n' ' ')" = "4 4 " ] &&
+    ok || bad "--iterations 4: $(grep iterations "$tmp/s4")"
+# k = 1 with q = p is the explicit scheme: the same e_global to rounding
+"$COSA" $sim --scheme imp:foh --iterations 1 >"$tmp/k1" && "$COSA" $sim --scheme foh >"$tmp/foh" &&
+    close "$(val e_global "$tmp/k1")" "$(val e_global "$tmp/foh")" && ok ||
+    bad "imp:foh k = 1 vs foh: $(val e_global "$tmp/k1") $(val e_global "$tmp/foh")"
+# converged (default: to 1e-8): every window reaches the tolerance
+"$COSA" $sim --scheme imp:zoh >"$tmp/conv" && "$COSA" point --model twomass --dt 1e-3 \
+    --scheme imp:zoh >"$tmp/pt"
+[ "$(val windows_not_converged "$tmp/conv")" = 0 ] && ok || bad "converged run: $(cat "$tmp/conv")"
+# the contraction measured in the run is rho_iter of cosa point (within 2 %)
+close "$(val contraction "$tmp/s4")" "$(val rho_iter "$tmp/pt")" 0.02 && ok ||
+    bad "contraction $(val contraction "$tmp/s4") vs rho_iter $(val rho_iter "$tmp/pt")"
+# Aitken on Gauss-Seidel (M is 1 x 1 here): the secant, 3 sweeps, the same e_global
+"$COSA" $sim --scheme gs-imp:foh >"$tmp/g1" && "$COSA" $sim --scheme gs-imp:foh --relax aitken >"$tmp/ga" &&
+    close "$(val e_global "$tmp/g1")" "$(val e_global "$tmp/ga")" 1e-6 &&
+    [ "$(val iterations_max "$tmp/ga")" -le 4 ] && ok ||
+    bad "aitken: $(grep -E 'e_global|iterations_max' "$tmp/g1" "$tmp/ga")"
 echo "test_iter_cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -16,6 +16,7 @@
 #   the energy paper's figures (tools/paper-energy.sh, into OUTDIR/energy; make paper-energy)
 #   the variable-order paper's examples (tools/paper-varorder.sh, into OUTDIR/varorder;
 #   make paper-varorder)
+#   the section "Iterative coupling" (tools/paper-iter.sh, into OUTDIR/iter; make paper-iter)
 set -e
 cosa=${1:?usage: paper.sh COSA OUTDIR}
 out=${2:?usage: paper.sh COSA OUTDIR}
@@ -104,10 +105,13 @@ step "defect paper (Figs 4-10)" "$cosa" defect --paper -o "$out/defect" --plot p
 step "energy paper" sh "$(dirname "$0")/paper-energy.sh" "$cosa" "$out/energy"
 # the variable-order paper (issue 11): its examples into $out/varorder (make paper-varorder)
 step "variable-order paper" sh "$(dirname "$0")/paper-varorder.sh" "$cosa" "$out/varorder"
+# iterative coupling (issue 26): rho_iter maps, explicit p = 0..4, sweeps, orders
+step "iterative coupling" sh "$(dirname "$0")/paper-iter.sh" "$cosa" "$out/iter"
 printf '%-28s %s s\n' "make paper total" "$(since "$t0")"
 echo "pictures: $out/fig4_all.png (Fig 4), $out/fig6_all.png (Fig 6), $out/fig5.png," \
     "$out/fig7.png, $out/fig8.png, $out/fig9_*.png; tables: $out/table1.md .. table4.md," \
     "$out/advise_tol1e-2.md, $out/advise_tol1e-3.md; robustness: $out/robust_rho_all.png," \
     "$out/robust_eg_all.png, $out/advise_robust.md; defect paper: $out/defect/fig4a_*.png .." \
     "$out/defect/fig10_*.png; energy paper: $out/energy/summary.md, $out/energy/fig*.png;" \
-    "variable-order paper: $out/varorder/summary.md, $out/varorder/ex*.png"
+    "variable-order paper: $out/varorder/summary.md, $out/varorder/ex*.png;" \
+    "iterative coupling: $out/iter/summary.md, $out/iter/*.png"

@@ -953,6 +953,64 @@ cosa_status cosa_reftraj_samples(size_t nx, size_t ny, size_t n, const double *t
                                  cosa_reftraj **out);
 void cosa_reftraj_free(cosa_reftraj *r);
 
+/* ---- Iterative coupling in the time domain (lib/td/iterate.c) -------------- */
+
+/* The schemes imp:P[/Q], gs-imp:P[/Q] and the explicit gs:P/Q (one sweep) run
+ * on units with rollback (README "Iterative coupling"): per macro step the
+ * predictor E_p, then sweeps j = 1, 2, ... from x_n with the degree-q input
+ * polynomials through the iterate's end values and ybar_n .. ybar_{n-q+1},
+ * relaxed yhat^(j) = yhat^(j-1) + omega (y^(j) - yhat^(j-1)); accepted
+ * x_{n+1} = x^(j), ybar_{n+1} = y^(j) of the last sweep. */
+#define COSA_ITER_MAX_DEFAULT 100
+typedef struct cosa_iter_opts {
+    unsigned iterations; /* fixed sweeps per macro step (converge = 0), or the
+                            most sweeps when converging; 0: the scheme's
+                            iterations, COSA_ITER_MAX_DEFAULT if those are 0 */
+    int converge;        /* 1: stop at the first sweep with |yhat^(j) -
+                            yhat^(j-1)|_2 <= tol |yhat^(j)|_2 over the outputs
+                            read as iterates (preCICE's relative measure)   */
+    double tol;          /* > 0; also what windows_not_converged counts
+                            against in fixed mode                          */
+    int aitken;          /* 1: Aitken's dynamic relaxation (preCICE), starting
+                            from the scheme's relax                         */
+} cosa_iter_opts;
+
+typedef struct cosa_iter_stats {
+    size_t windows;       /* committed macro steps                           */
+    size_t sweeps;        /* sweeps over all of them (accepted ones included) */
+    unsigned sweeps_max;  /* most sweeps in one macro step                   */
+    size_t not_converged; /* macro steps whose last update missed tol        */
+    double contraction;   /* geometric mean over the macro steps of the
+                             contraction per sweep: exp of the least-squares
+                             slope of log d_j, j = 2 .. the last sweep with
+                             d_j > 1e-11 |yhat^(j)| (d_j the update norms;
+                             steps with fewer than 3 such sweeps are left
+                             out; NaN if all are)                            */
+    size_t nest;          /* macro steps in contraction                      */
+    double relax_last;    /* the last sweep's omega (Aitken's varies)        */
+} cosa_iter_stats;
+
+typedef struct cosa_iter cosa_iter;
+/* An iteration over a unit set (borrowed) for scheme s (implicit or q_extra,
+ * no corrections: else COSA_EUNSUPPORTED) with macro step H; it owns a
+ * master (COSA_EXTRAP_GIVEN, a plain Jacobi scheme of order p) made with
+ * mopt (may be NULL; held, sample_mid, unit rates and coupling variables:
+ * COSA_EUNSUPPORTED; step_gains and lin_at_end are ignored: no correction).  Gauss-Seidel sweeps step the units
+ * directly from snapshots (COSA_UNIT_CAN_SAVE_STATE needed, as for the
+ * Jacobi rollback).  COSA_ERANGE for H, tol or q out of range. */
+cosa_status cosa_iter_create(cosa_unitset *set, const cosa_scheme *s, double H,
+                             const cosa_master_opts *mopt, const cosa_iter_opts *opt,
+                             cosa_iter **out);
+void cosa_iter_free(cosa_iter *it);
+/* The master (initialise it with cosa_master_init; observers, read-out). */
+cosa_master *cosa_iter_master(cosa_iter *it);
+/* One macro step (sweeps, then commit).  On failure the master's history is
+ * unchanged, the units may have advanced. */
+cosa_status cosa_iter_step(cosa_iter *it);
+cosa_status cosa_iter_get_stats(const cosa_iter *it, cosa_iter_stats *st);
+/* The unit that failed in the last step (or nunits). */
+size_t cosa_iter_failed_unit(const cosa_iter *it);
+
 /* ---- Driver: one co-simulation run with the conventions of doc/method.md --------- */
 
 /* ---- Energy indicators and correction (energy paper, issue 10) -------------- */
@@ -1010,6 +1068,10 @@ typedef struct cosa_cosim_opts {
                                 master's input offset over the next step (Jacobi
                                 schemes without +ocorr/+ecorr/+mbcorr only:
                                 COSA_EUNSUPPORTED; no port: COSA_EINVAL)         */
+    const cosa_iter_opts *iter; /* imp:, gs-imp:, gs:P/Q (cosa_iter): NULL = the
+                                scheme's iterations, or to 1e-8 with at most
+                                COSA_ITER_MAX_DEFAULT sweeps; no defects, start
+                                on the reference, no energy correction       */
 } cosa_cosim_opts;
 
 typedef struct cosa_cosim_result {
@@ -1035,6 +1097,8 @@ typedef struct cosa_cosim_result {
                            defect, sqrt(sum_n H rms_n^2 / (N H)) (NaN without) */
     double defect_conn; /* the same for the connection defects                */
     cosa_energy_result *energy; /* with opts.energy, else NULL                   */
+    int iterative;      /* 1: iter holds the iteration's statistics            */
+    cosa_iter_stats iter;
 } cosa_cosim_result;
 
 /* Start-up (doc/method.md): the co-simulation starts at t = p H on the reference,

@@ -201,12 +201,16 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     double factor = opt->diverge_factor > 0.0 ? opt->diverge_factor : DIVERGE_FACTOR;
 
     cosa_master *m = NULL;
+    cosa_iter *it = NULL; /* iterative schemes: the iteration drives the master */
+    const int iterative = s->implicit || s->q_extra;
     cosa_cosim_result *r = NULL;
     double *yhist = NULL;
     cosa_master_opts mopt = opt->master;
     struct defect_acc dacc = {.set = set, .n = opt->defect_out_order};
     double *dbuf = NULL;
-    if (opt->defects) {
+    if (iterative && (opt->start_initial || (opt->energy && opt->energy->correct)))
+        return COSA_EUNSUPPORTED;
+    if (opt->defects && !iterative) { /* (no mid sample with given inputs) */
         /* the mid sample comes from a snapshot: the steps are unchanged */
         mopt.sample_mid = 1;
         const size_t nd = (size_t)opt->defect_out_order + 1;
@@ -237,7 +241,12 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         energy_acc_free(eacc);
         return st != COSA_OK ? st : COSA_ENOMEM;
     }
-    st = cosa_master_create(set, s, H, &mopt, &m);
+    if (iterative) {
+        cosa_iter_opts io = {.tol = 1e-8, .converge = s->iterations == 0};
+        st = cosa_iter_create(set, s, H, &mopt, opt->iter ? opt->iter : &io, &it);
+        m = cosa_iter_master(it);
+    } else
+        st = cosa_master_create(set, s, H, &mopt, &m);
     if (st != COSA_OK) {
         free(dbuf);
         energy_acc_free(eacc);
@@ -281,12 +290,12 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         goto fail;
     size_t n = 0;
     while (!r->diverged && n < N) {
-        st = cosa_master_step(m);
+        st = it ? cosa_iter_step(it) : cosa_master_step(m);
         if (st != COSA_OK) {
             if (!is_divergence(st))
                 goto fail;
             /* the step to t_{n+1} failed: nothing is recorded for it */
-            size_t iu = cosa_master_failed_unit(m);
+            size_t iu = it ? cosa_iter_failed_unit(it) : cosa_master_failed_unit(m);
             cosa_unit *un = cosa_unitset_unit(set, iu);
             r->diverged = 1;
             r->t_diverged = (double)(p + n + 1) * H;
@@ -300,6 +309,10 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         n++;
     }
     r->ndone = n;
+    if (it) {
+        r->iterative = 1;
+        cosa_iter_get_stats(it, &r->iter);
+    }
     if (eacc)
         r->energy = energy_acc_take(eacc);
     r->defect_out = r->defect_conn = NAN;
@@ -321,7 +334,10 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     free(dbuf);
     free(uoff);
     energy_acc_free(eacc);
-    cosa_master_free(m);
+    if (it)
+        cosa_iter_free(it); /* with its master */
+    else
+        cosa_master_free(m);
     *out = r;
     return COSA_OK;
 fail:
@@ -329,7 +345,10 @@ fail:
     free(dbuf);
     free(uoff);
     energy_acc_free(eacc);
-    cosa_master_free(m);
+    if (it)
+        cosa_iter_free(it); /* with its master */
+    else
+        cosa_master_free(m);
     cosa_cosim_result_free(r);
     return st;
 }

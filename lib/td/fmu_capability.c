@@ -56,16 +56,21 @@ cosa_status cosa_fmu_capability_check(const cosa_fmu_capability *cap, size_t nu,
         why[0] = '\0';
     if (!cap || !s)
         return COSA_EINVAL;
-    if (nu > 0 && s->order > cap->input_degree_max) {
+    /* the input degree: q = p + q_extra for the sweeps of imp:, gs-imp:, gs:P/Q */
+    if (nu > 0 && COSA_SCHEME_Q(s) > cap->input_degree_max) {
         if (why && size)
             snprintf(why, size, "an input polynomial of degree %d needs input interpolation: %s",
-                     s->order, cap->degree_why);
+                     COSA_SCHEME_Q(s), cap->degree_why);
         return COSA_EUNSUPPORTED;
     }
-    if (s->implicit && !cap->fmu_state) {
+    /* lib/td/iterate.c rolls the units back before every sweep, and steps a
+     * Gauss-Seidel sweep (gs:P/Q too) from snapshots before the master
+     * repeats the accepted one */
+    if ((s->implicit || s->q_extra) && !cap->fmu_state) {
         if (why && size)
-            snprintf(why, size, "an iterative scheme restores the units before every sweep: the "
-                     "FMU cannot get and set its state (canGetAndSetFMUState)");
+            snprintf(why, size, "%s restores the units %s: the FMU cannot get and set its "
+                     "state (canGetAndSetFMUState)", s->implicit ? "an iterative scheme" :
+                     "gs:P/Q", s->implicit ? "before every sweep" : "after its sweep");
         return COSA_EUNSUPPORTED;
     }
     if ((s->corr & COSA_CORR_OUTPUT) && !s->model && !cap->directional && !cap->fmu_state) {

@@ -77,7 +77,7 @@ names() {
 allowed() {
     case $1 in
     out/* | maps/* | fig[0-9]*.png | table[0-9]*.md | summary.md | advise.* | robust_* | rho_*) return 0 ;;
-    ex1_*.png | m.cosa | f.cosa | twomass-stiff.cosa | model.fmu | bad.fmu | twomass2.fmu) return 0 ;;
+    ex1_*.png | explicit_*.png | sweeps_*.png | m.cosa | f.cosa | twomass-stiff.cosa | model.fmu | bad.fmu | twomass2.fmu) return 0 ;;
     modelDescription.xml | binaries/* | resources/* | stdio.h) return 0 ;;
     twomass-lin.cosa) return 0 ;;
     cosa.pc | libcosa.so | twomass[12]_fmi[23].fmu) return 0 ;;

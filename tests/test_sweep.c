@@ -138,7 +138,7 @@ Test(deflate, twomass_orders_and_spectra)
         cr_assert(sys);
         for (int p = 0; p <= 4; p++)
             for (int c = 0; c < 4; c++) {
-                cosa_scheme s = {p, corrs[c], 1.0, COSA_JACOBI, NULL, NULL};
+                cosa_scheme s = {p, corrs[c], 1.0, COSA_JACOBI, NULL, NULL, 0, 0, 0, 0.0};
                 const size_t np = (size_t)p + 1;
                 size_t expect = 4 + np * 2 + ((corrs[c] & COSA_CORR_STATE) ? 2 : 0) -
                                 ((corrs[c] & COSA_CORR_OUTPUT) ? 0 : 1);
@@ -156,7 +156,7 @@ Test(deflate, alpha_not_one_keeps_one_minus_alpha)
     const double alphas[] = {0.0, 0.3, 1.7};
     for (size_t a = 0; a < 3; a++)
         for (int p = 0; p <= 2; p++) {
-            cosa_scheme s = {p, COSA_CORR_MBCORR, alphas[a], COSA_JACOBI, NULL, NULL};
+            cosa_scheme s = {p, COSA_CORR_MBCORR, alphas[a], COSA_JACOBI, NULL, NULL, 0, 0, 0, 0.0};
             check_deflation(sys, &s, 1e-4, 0);
             s.corr = COSA_CORR_STATE;
             check_deflation(sys, &s, 1e-4, 0);
@@ -177,7 +177,7 @@ Test(deflate, other_models)
         cr_assert_eq(m->create(m, par, &sys), COSA_OK);
         for (int p = 0; p <= 3; p++)
             for (int c = 0; c < 4; c++) {
-                cosa_scheme s = {p, corrs[c], 1.0, COSA_JACOBI, NULL, NULL};
+                cosa_scheme s = {p, corrs[c], 1.0, COSA_JACOBI, NULL, NULL, 0, 0, 0, 0.0};
                 check_deflation(sys, &s, 1e-3, 0);
             }
         cosa_system_free(sys);
@@ -240,7 +240,7 @@ Test(deflate, random_systems)
                 /* alpha = 1: with alpha != 1 the eigenvalue 1 - alpha is
                  * multiple and defective here, so rounding moves it by
                  * ~sqrt(eps) (the twomass test covers alpha != 1) */
-                cosa_scheme s = {p, corrs[c], 1.0, COSA_JACOBI, NULL, NULL};
+                cosa_scheme s = {p, corrs[c], 1.0, COSA_JACOBI, NULL, NULL, 0, 0, 0, 0.0};
                 check_deflation(sys, &s, 0.1, 0);
             }
         cosa_system_free(sys);
@@ -251,7 +251,7 @@ Test(deflate, gauss_seidel_unsupported)
 {
     cosa_system *sys = tu_twomass(2e5, 5e2);
     deflate_workspace *dw = deflate_workspace_alloc(sys, 2);
-    cosa_scheme s = {1, COSA_CORR_NONE, 1.0, COSA_GAUSS_SEIDEL, NULL, NULL};
+    cosa_scheme s = {1, COSA_CORR_NONE, 1.0, COSA_GAUSS_SEIDEL, NULL, NULL, 0, 0, 0, 0.0};
     double rho;
     cr_assert_eq(deflate_rho(sys, &s, 1e-4, &rho, dw), COSA_EUNSUPPORTED);
     deflate_workspace_free(dw);

@@ -157,6 +157,12 @@ static int is_failure(cosa_status st)
     return st == COSA_ENOTCONVERGED || st == COSA_ENONFINITE || st == COSA_ERANGE;
 }
 
+const char *cosa_defect_end_name(cosa_defect_end e)
+{
+    static const char *const names[] = {"ok", "failed", "max-steps", "hmin"};
+    return (unsigned)e < sizeof names / sizeof *names ? names[e] : NULL;
+}
+
 /* Validation at the boundary: COSA_EINVAL (NULL, sizes), COSA_ERANGE. */
 static cosa_status check_args(cosa_unitset *set, const double *x0, const cosa_system *exact,
                               const cosa_defect_opts *o)
@@ -171,7 +177,8 @@ static cosa_status check_args(cosa_unitset *set, const double *x0, const cosa_sy
         (!fixed && (!(o->tol > 0.0) || !isfinite(o->tol) || !(o->h0 > 0.0) ||
                     !isfinite(o->h0) || o->H != 0.0)) ||
         (o->control != COSA_DEFECT_BOTH && o->control != COSA_DEFECT_OUTPUT &&
-         o->control != COSA_DEFECT_CONNECTION))
+         o->control != COSA_DEFECT_CONNECTION) ||
+        !(o->hmin >= 0.0) || !isfinite(o->hmin))
         return COSA_ERANGE;
     if (exact && (cosa_system_nx(exact) != nx || cosa_system_ny(exact) != ny))
         return COSA_EINVAL;
@@ -189,6 +196,7 @@ struct drun {
     cosa_controller *ctl;
     cosa_defect_result *r;
     size_t cap;           /* room in r's per-step records                  */
+    size_t max_steps;     /* the step limit (opts.max_steps or the default)  */
     struct exact_ref ex;
     int have_exact;
     double *work;
@@ -220,7 +228,7 @@ static cosa_status result_alloc(struct drun *d)
     r->defect_conn = r->defect_out + ny;
     r->error = r->defect_conn + nu;
     r->y_end = r->error + ny;
-    d->cap = 256;
+    d->cap = d->max_steps < 256 ? d->max_steps : 256;
     return records_grow(r, d->cap);
 }
 
@@ -274,6 +282,7 @@ static void unit_failed(struct drun *d, cosa_status st, double tn)
     cosa_unit *un = cosa_unitset_unit(d->set, iu);
     cosa_defect_result *r = d->r;
     r->failed = 1;
+    r->end = COSA_DEFECT_END_FAILED;
     r->t_failed = tn;
     snprintf(r->reason, sizeof r->reason, "%s%s%s", un ? "unit: " : "",
              un && cosa_unit_message(un)[0] ? cosa_unit_message(un) : "",
@@ -289,8 +298,12 @@ static cosa_status record_step(struct drun *d, size_t k, double t, double h, dou
     const size_t ny = d->ny, nu = d->nu;
     const int n = d->n;
     cosa_status st;
-    if (k == d->cap && (st = records_grow(r, d->cap *= 2)) != COSA_OK)
-        return st;
+    if (k == d->cap) {
+        /* at most max_steps records: the memory stays bounded */
+        d->cap = d->cap < d->max_steps / 2 ? 2 * d->cap : d->max_steps;
+        if ((st = records_grow(r, d->cap)) != COSA_OK)
+            return st;
+    }
     for (size_t l = 0; l < ny; l++) {
         r->defect_out[l] += h * d->dout[l] * d->dout[l];
         r->step_out[l + k * ny] = d->dout[l];
@@ -316,6 +329,14 @@ static cosa_status record_step(struct drun *d, size_t k, double t, double h, dou
     return COSA_OK;
 }
 
+/* A run that stops short of T at t (the time reached). */
+static void stopped(cosa_defect_result *r, cosa_defect_end end, double t)
+{
+    r->failed = 1;
+    r->end = end;
+    r->t_failed = t;
+}
+
 /* The time loop (Algorithm 1): propose, measure the defects, record,
  * commit, choose the next step.  Ends at T or at a failure (a result). */
 static cosa_status drun_loop(struct drun *d)
@@ -329,6 +350,11 @@ static cosa_status drun_loop(struct drun *d)
     size_t k = 0;
     r->h_min = INFINITY;
     for (int done = 0; !done;) {
+        if (k == d->max_steps) { /* the limit before T: a result */
+            stopped(r, COSA_DEFECT_END_MAX_STEPS, t);
+            snprintf(r->reason, sizeof r->reason, "%zu steps taken before T = %.17g", k, T);
+            break;
+        }
         /* the next step, shortened to end at T (integer counter for fixed steps) */
         double h = hnext, tn = fixed ? (double)(k + 1) * o->H : t + h;
         if (tn >= T - END_RTOL * T) {
@@ -356,6 +382,7 @@ static cosa_status drun_loop(struct drun *d)
                               d->dconn, &eps);
         if (st == COSA_ENONFINITE) { /* the co-simulation blew up: a result */
             r->failed = 1;
+            r->end = COSA_DEFECT_END_FAILED;
             r->t_failed = tn;
             snprintf(r->reason, sizeof r->reason, "the outputs or their derivatives left the "
                                                   "finite numbers");
@@ -369,6 +396,12 @@ static cosa_status drun_loop(struct drun *d)
         if (!fixed && !done &&
             (st = cosa_controller_next(d->ctl, h, eps, &hnext, NULL)) != COSA_OK)
             return st;
+        if (!fixed && !done && hnext < o->hmin) { /* the floor: a result */
+            stopped(r, COSA_DEFECT_END_HMIN, t);
+            snprintf(r->reason, sizeof r->reason, "the next macro step %.17g is below hmin "
+                                                  "%.17g", hnext, o->hmin);
+            break;
+        }
     }
     r->nsteps = k;
     r->t_end = r->failed ? t : T;
@@ -401,7 +434,8 @@ cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_syst
     if (st != COSA_OK)
         return st;
     struct drun d = {.set = set, .o = o, .fixed = o->tol == 0.0, .n = o->out_order,
-                     .ny = cosa_unitset_ny(set), .nu = cosa_unitset_nu(set)};
+                     .ny = cosa_unitset_ny(set), .nu = cosa_unitset_nu(set),
+                     .max_steps = o->max_steps ? o->max_steps : COSA_DEFECT_MAX_STEPS};
     if ((st = drun_setup(&d, x0, exact)) == COSA_OK && (st = drun_loop(&d)) == COSA_OK) {
         finish(d.r, o->tend, d.have_exact);
         *out = d.r;

@@ -1059,6 +1059,26 @@ static int paper(cli_model *cm, const char *outdir, const char *plot)
 
 /* ---- the command ------------------------------------------------------------------ */
 
+/* --max-steps N (> 0) and --hmin H (>= 0, with --tol only). */
+static int parse_limits(const struct dopts *o, struct dspec *sp)
+{
+    if (o->max_steps &&
+        (cli_parse_size(o->max_steps, &sp->max_steps) != 0 || sp->max_steps == 0)) {
+        cli_error(cmd, "--max-steps must be a positive integer, got '%s'", o->max_steps);
+        return CLI_EUSAGE;
+    }
+    if (o->hmin && (cli_parse_double(o->hmin, &sp->hmin) != 0 || !(sp->hmin >= 0.0) ||
+                    !isfinite(sp->hmin))) {
+        cli_error(cmd, "--hmin must be a finite number >= 0, got '%s'", o->hmin);
+        return CLI_EUSAGE;
+    }
+    if (o->hmin && !o->tol) {
+        cli_error(cmd, "--hmin is the floor of a controlled run's step: it needs --tol");
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
 int cmd_defect(int argc, char **argv)
 {
     struct dopts o = {0};
@@ -1139,23 +1159,8 @@ int cmd_defect(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (o.max_steps &&
-        (cli_parse_size(o.max_steps, &sp.max_steps) != 0 || sp.max_steps == 0)) {
-        cli_error(cmd, "--max-steps must be a positive integer, got '%s'", o.max_steps);
-        rc = CLI_EUSAGE;
+    if ((rc = parse_limits(&o, &sp)) != CLI_OK)
         goto out;
-    }
-    if (o.hmin && (cli_parse_double(o.hmin, &sp.hmin) != 0 || !(sp.hmin >= 0.0) ||
-                   !isfinite(sp.hmin))) {
-        cli_error(cmd, "--hmin must be a finite number >= 0, got '%s'", o.hmin);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (o.hmin && !o.tol) {
-        cli_error(cmd, "--hmin is the floor of a controlled run's step: it needs --tol");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
     if (o.h0 && !o.tol) {
         cli_error(cmd, "--h0 is the first step of a controlled run: it needs --tol");
         rc = CLI_EUSAGE;

@@ -602,6 +602,101 @@ static int report(const char *cmd, const struct opts *o, struct advise_json_info
     return rc;
 }
 
+/* The options that need no model: what does not apply, the numbers, the
+ * error kind and the format. */
+static int check_options(const char *cmd, const struct opts *o, const cli_case *cs, double *tol,
+                         double *dtmin, double *dtmax, double *perdec, double *cost,
+                         double *itol, double *crb)
+{
+    int rc;
+    if (cs->iter_text || cs->relax_text) {
+        cli_error(cmd, "%s does not apply: iterative candidates are judged converged, at the "
+                       "best relaxation", cs->iter_text ? "--iterations" : "--relax");
+        return CLI_EUSAGE;
+    }
+    if ((rc = iter_options(cmd, o, itol, crb)) != CLI_OK)
+        return rc;
+    if (cs->scheme_text || cs->dt_text) {
+        cli_error(cmd, "--scheme and --dt do not apply: give candidates with --schemes and the "
+                       "scan range with --dt-min/--dt-max");
+        return CLI_EUSAGE;
+    }
+    if (!o->tol) {
+        cli_error(cmd, "--tol E (the error threshold) is required");
+        return CLI_EUSAGE;
+    }
+    if ((rc = cli_positive(cmd, "--tol", o->tol, tol)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--dt-min", o->dtmin, dtmin)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--dt-max", o->dtmax, dtmax)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--per-decade", o->perdec, perdec)) != CLI_OK)
+        return rc;
+    if (o->cost && (cli_parse_double(o->cost, cost) != 0 || !(*cost >= 0.0))) {
+        cli_error(cmd, "--cost-mbcorr must be a finite number >= 0, got '%s'", o->cost);
+        return CLI_EUSAGE;
+    }
+    if (*perdec != floor(*perdec) || *perdec > 1000) {
+        cli_error(cmd, "--per-decade must be an integer in 1..1000, got '%s'", o->perdec);
+        return CLI_EUSAGE;
+    }
+    if (o->error && strcmp(o->error, "global") && strcmp(o->error, "local")) {
+        cli_error(cmd, "--error must be global or local, got '%s'", o->error);
+        return CLI_EUSAGE;
+    }
+    if (o->format && strcmp(o->format, "md") && strcmp(o->format, "csv") &&
+        strcmp(o->format, "json")) {
+        cli_error(cmd, "--format must be md, csv or json, got '%s'", o->format);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* --sequence: resolved once (with the first gs: candidate), shared by every
+ * Gauss-Seidel candidate. */
+static int shared_sequence(const char *cmd, cli_case *cs, cosa_scheme *schemes, size_t ns,
+                           const cosa_system *sys)
+{
+    size_t first = ns;
+    for (size_t i = 0; i < ns && first == ns; i++)
+        if (schemes[i].exec == COSA_GAUSS_SEIDEL)
+            first = i;
+    if (first == ns) {
+        cli_error(cmd, "--sequence applies to Gauss-Seidel candidates only (prefix 'gs:')");
+        return CLI_EUSAGE;
+    }
+    int rc = cli_case_sequence(cmd, cs, &schemes[first], cosa_system_nsub(sys), sys);
+    if (rc != CLI_OK)
+        return rc;
+    for (size_t i = 0; i < ns; i++)
+        if (schemes[i].exec == COSA_GAUSS_SEIDEL)
+            schemes[i].seq = schemes[first].seq;
+    return CLI_OK;
+}
+
+/* The table's rows from the advice, and which candidates the model's FMUs
+ * can run (all, for other models). */
+static void fill_rows(const cli_model *mod, const cosa_scheme *schemes, const cosa_advice *adv,
+                      size_t ns, struct row *rows)
+{
+    for (size_t i = 0; i < ns; i++) {
+        rows[i].nom = rows[i].rob = adv[i];
+        rows[i].runnable = fmu_scheme_runnable(mod, &schemes[i], rows[i].why, sizeof rows[i].why);
+    }
+}
+
+/* The scan range [dtmin, dtmax] within the horizon tend. */
+static int check_range(const char *cmd, double dtmin, double dtmax, double tend)
+{
+    if (!(dtmin < dtmax)) {
+        cli_error(cmd, "--dt-min (%g) must be smaller than --dt-max (%g)", dtmin, dtmax);
+        return CLI_EUSAGE;
+    }
+    if (dtmax > tend) {
+        cli_error(cmd, "--dt-max %g is longer than the horizon %g s", dtmax, tend);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
 int cmd_advise(int argc, char **argv)
 {
     const char *cmd = "advise";
@@ -642,52 +737,10 @@ int cmd_advise(int argc, char **argv)
     }
     if (rc != CLI_OK)
         goto out;
-    if (cs.iter_text || cs.relax_text) {
-        cli_error(cmd, "%s does not apply: iterative candidates are judged converged, at the "
-                       "best relaxation", cs.iter_text ? "--iterations" : "--relax");
-        rc = CLI_EUSAGE;
+    if ((rc = check_options(cmd, &o, &cs, &tol, &dtmin, &dtmax, &perdec, &cost, &itol, &crb)) !=
+        CLI_OK)
         goto out;
-    }
-    if ((rc = iter_options(cmd, &o, &itol, &crb)) != CLI_OK)
-        goto out;
-    if (cs.scheme_text || cs.dt_text) {
-        cli_error(cmd, "--scheme and --dt do not apply: give candidates with --schemes and the "
-                       "scan range with --dt-min/--dt-max");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (!o.tol) {
-        cli_error(cmd, "--tol E (the error threshold) is required");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if ((rc = cli_positive(cmd, "--tol", o.tol, &tol)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--dt-min", o.dtmin, &dtmin)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--dt-max", o.dtmax, &dtmax)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--per-decade", o.perdec, &perdec)) != CLI_OK)
-        goto out;
-    if (o.cost && (cli_parse_double(o.cost, &cost) != 0 || !(cost >= 0.0))) {
-        cli_error(cmd, "--cost-mbcorr must be a finite number >= 0, got '%s'", o.cost);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (perdec != floor(perdec) || perdec > 1000) {
-        cli_error(cmd, "--per-decade must be an integer in 1..1000, got '%s'", o.perdec);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (o.error && strcmp(o.error, "global") && strcmp(o.error, "local")) {
-        cli_error(cmd, "--error must be global or local, got '%s'", o.error);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
     crit = o.error && strcmp(o.error, "local") == 0 ? COSA_CRIT_LOCAL : COSA_CRIT_ACCURATE;
-    if (o.format && strcmp(o.format, "md") && strcmp(o.format, "csv") &&
-        strcmp(o.format, "json")) {
-        cli_error(cmd, "--format must be md, csv or json, got '%s'", o.format);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
     csv = o.format && strcmp(o.format, "csv") == 0;
     json = o.format && strcmp(o.format, "json") == 0;
     if (!(nf = open_memstream(&notes, &notelen))) {
@@ -715,24 +768,8 @@ int cmd_advise(int argc, char **argv)
         (rc = cli_model_system(&cs.mod, cmd, &sys)) != CLI_OK ||
         (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
-    if (cs.seq_text) {
-        /* --sequence: resolved once (with the first gs: candidate), shared */
-        size_t first = ns;
-        for (size_t i = 0; i < ns && first == ns; i++)
-            if (schemes[i].exec == COSA_GAUSS_SEIDEL)
-                first = i;
-        if (first == ns) {
-            cli_error(cmd, "--sequence applies to Gauss-Seidel candidates only (prefix 'gs:')");
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        if ((rc = cli_case_sequence(cmd, &cs, &schemes[first], cosa_system_nsub(sys), sys)) !=
-            CLI_OK)
-            goto out;
-        for (size_t i = 0; i < ns; i++)
-            if (schemes[i].exec == COSA_GAUSS_SEIDEL)
-                schemes[i].seq = schemes[first].seq;
-    }
+    if (cs.seq_text && (rc = shared_sequence(cmd, &cs, schemes, ns, sys)) != CLI_OK)
+        goto out;
     if ((rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
         (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, schemes, ns, &amodel)) != CLI_OK)
         goto out;
@@ -745,16 +782,8 @@ int cmd_advise(int argc, char **argv)
         goto out;
     if (!o.dtmax && dtmax > tend)
         dtmax = tend;
-    if (!(dtmin < dtmax)) {
-        cli_error(cmd, "--dt-min (%g) must be smaller than --dt-max (%g)", dtmin, dtmax);
-        rc = CLI_EUSAGE;
+    if ((rc = check_range(cmd, dtmin, dtmax, tend)) != CLI_OK)
         goto out;
-    }
-    if (dtmax > tend) {
-        cli_error(cmd, "--dt-max %g is longer than the horizon %g s", dtmax, tend);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
     if (o.robust && (rc = parse_robust(cmd, o.robust, m, &rparam, &lo, &hi)) != CLI_OK)
         goto out;
     int pmax = 0;
@@ -780,12 +809,7 @@ int cmd_advise(int argc, char **argv)
         rc = st == COSA_EMODELSHAPE || st == COSA_ERANGE ? CLI_EUSAGE : CLI_EFAIL;
         goto out;
     }
-    /* which candidates the model's FMUs can run (all, for other models) */
-    for (size_t i = 0; i < ns; i++) {
-        rows[i].nom = rows[i].rob = adv[i];
-        rows[i].runnable =
-            fmu_scheme_runnable(&cs.mod, &schemes[i], rows[i].why, sizeof rows[i].why);
-    }
+    fill_rows(&cs.mod, schemes, adv, ns, rows);
     /* --robust: every corrected scheme again with assumed models */
     if (rparam >= 0) {
         const struct robust_in rin = {&cs.mod, sys, x0, tend, crit, tol, dtmin, dtmax,

@@ -53,6 +53,56 @@ static double time_sweep(cosa_sweep_spec *sp, double *values, cosa_status *statu
     return st == COSA_OK ? t : NAN;
 }
 
+/* "N,M,...": the thread counts to time (a new array, *n of them). */
+static int parse_threads(const char *cmd, const char *ttext, size_t **thr, size_t *n)
+{
+    *thr = calloc(strlen(ttext) + 1, sizeof **thr);
+    char *tb = strdup(ttext);
+    if (!*thr || !tb) {
+        free(tb);
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    int rc = CLI_OK;
+    char *save = NULL;
+    for (char *tok = strtok_r(tb, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        if ((rc = cli_threads(cmd, tok, &(*thr)[(*n)++])) != CLI_OK)
+            break;
+    free(tb);
+    return rc;
+}
+
+/* The sweep of all schemes sp as an adaptive map (README "Adaptive maps")
+ * at nth threads: its cost per grid point, how many points it evaluated and
+ * its speed against the full sweep's time t_full. */
+static void bench_adaptive(cosa_sweep_spec *sp, size_t nth, double t_full, double *values,
+                           cosa_status *status)
+{
+    const size_t ns = sp->nscheme;
+    sp->threads = (int)nth;
+    sp->progress = NULL;
+    const size_t pts = cosa_sweep_size(sp);
+    unsigned char *ex = malloc(pts);
+    const cosa_adaptive_opts ao = {sp->metric == COSA_METRIC_RHO ? 1.0 : 0.01,
+                                   COSA_ADAPTIVE_COARSE, COSA_ADAPTIVE_MARGIN,
+                                   sp->metric != COSA_METRIC_RHO};
+    size_t nev = 0;
+    const double ta0 = scli_now();
+    cosa_status ast =
+        ex ? cosa_sweep_adaptive(sp, &ao, values, status, ex, NULL, &nev) : COSA_ENOMEM;
+    const double ta = scli_now() - ta0;
+    free(ex);
+    if (ast == COSA_OK) {
+        printf("%s all-%zu-adaptive %zu %zu %.3f %.2f\n", cosa_metric_name(sp->metric), ns, nth,
+               pts, ta, ta * (double)nth / (double)pts * 1e6);
+        printf("# adaptive %s all-%zu: evaluated %zu of %zu points (%.1fx fewer), "
+               "%.2fx faster than the full sweep at %zu threads\n",
+               cosa_metric_name(sp->metric), ns, nev, pts, (double)pts / (double)nev,
+               t_full / ta, nth);
+    }
+    fflush(stdout);
+}
+
 int cmd_bench(int argc, char **argv)
 {
     const char *cmd = "bench";
@@ -86,22 +136,8 @@ int cmd_bench(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    const char *ttext = o.threads ? o.threads : "1,2";
-    thr = calloc(strlen(ttext) + 1, sizeof *thr);
-    char *tb = strdup(ttext);
-    if (!thr || !tb) {
-        free(tb);
-        cli_error(cmd, "out of memory");
-        rc = CLI_EFAIL;
+    if ((rc = parse_threads(cmd, o.threads ? o.threads : "1,2", &thr, &nthr)) != CLI_OK)
         goto out;
-    }
-    char *save = NULL;
-    for (char *tok = strtok_r(tb, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        if ((rc = cli_threads(cmd, tok, &thr[nthr++])) != CLI_OK) {
-            free(tb);
-            goto out;
-        }
-    free(tb);
     if ((rc = scli_schemes(cmd, stext, cs.alpha, &schemes, &ns)) != CLI_OK ||
         (rc = scli_dt_list(cmd, dtext, &dt, &ndt)) != CLI_OK ||
         (rc = cli_case_system(cmd, &cs, &schemes[0], &sys)) != CLI_OK)
@@ -180,28 +216,8 @@ int cmd_bench(int argc, char **argv)
         if (ns > 1) {
             sp.schemes = schemes;
             sp.nscheme = ns;
-            sp.threads = (int)thr[nthr - 1];
-            sp.progress = NULL;
-            const size_t pts = cosa_sweep_size(&sp);
-            unsigned char *ex = malloc(pts);
-            const cosa_adaptive_opts ao = {sp.metric == COSA_METRIC_RHO ? 1.0 : 0.01,
-                                           COSA_ADAPTIVE_COARSE, COSA_ADAPTIVE_MARGIN,
-                                           sp.metric != COSA_METRIC_RHO};
-            size_t nev = 0;
-            const double ta0 = scli_now();
-            cosa_status ast = ex ? cosa_sweep_adaptive(&sp, &ao, values, status, ex, NULL, &nev)
-                                 : COSA_ENOMEM;
-            const double ta = scli_now() - ta0;
-            free(ex);
-            if (ast == COSA_OK) {
-                printf("%s all-%zu-adaptive %zu %zu %.3f %.2f\n", cosa_metric_name(sp.metric),
-                       ns, thr[nthr - 1], pts, ta, ta * (double)thr[nthr - 1] / (double)pts * 1e6);
-                printf("# adaptive %s all-%zu: evaluated %zu of %zu points (%.1fx fewer), "
-                       "%.2fx faster than the full sweep at %zu threads\n",
-                       cosa_metric_name(sp.metric), ns, nev, pts, (double)pts / (double)nev,
-                       t_all[nthr - 1 < 64 ? nthr - 1 : 63] / ta, thr[nthr - 1]);
-            }
-            fflush(stdout);
+            bench_adaptive(&sp, thr[nthr - 1], t_all[nthr - 1 < 64 ? nthr - 1 : 63], values,
+                           status);
         }
     }
     rc = CLI_OK;

@@ -89,6 +89,239 @@ static int extra(void *ctx, int opt, const char *arg)
     }
 }
 
+/* "BASE.gp" into buf. */
+static const char *base_gp(const char *base, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s.gp", base);
+    return buf;
+}
+
+/* The macro steps: the swept axis of --x dt=..., else the one --dt. */
+static int curve_steps(const char *cmd, const cli_case *cs, int over_dt,
+                       const cosa_sweep_axis *xa, double **dt, size_t *ndt)
+{
+    int rc;
+    if (over_dt) {
+        if (cs->dt_text) {
+            cli_error(cmd, "--dt cannot be combined with --x dt=...");
+            return CLI_EUSAGE;
+        }
+        if (!(xa->lo > 0.0 && xa->hi > 0.0)) {
+            cli_error(cmd, "--x dt: macro steps must be positive");
+            return CLI_EUSAGE;
+        }
+        *ndt = xa->n;
+        *dt = malloc(*ndt * sizeof **dt);
+        if (!*dt) {
+            cli_error(cmd, "out of memory");
+            return CLI_EFAIL;
+        }
+        for (size_t k = 0; k < *ndt; k++)
+            (*dt)[k] = cosa_sweep_axis_value(xa, k);
+        return CLI_OK;
+    }
+    if ((rc = scli_dt_list(cmd, cs->dt_text, dt, ndt)) != CLI_OK)
+        return rc;
+    if (*ndt != 1) {
+        cli_error(cmd, "--dt takes one macro step when --x sweeps a parameter");
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* A computed curve: what the data file and the script are written from. */
+struct curve {
+    const char *cmd;
+    const cli_case *cs;
+    const cosa_model *m;
+    const cosa_sweep_spec *sp;
+    const cosa_scheme *schemes;
+    size_t ns;
+    cosa_metric metric;
+    double level;
+    const char *xname;
+    const cosa_sweep_axis *xa; /* as given (dt too)                           */
+    int over_dt, adaptive;
+    const double *dt;
+    size_t ndt, npt;           /* macro steps; points of the curve            */
+    const double *values;
+    const unsigned char *exact; /* adaptive: which values are exact, or NULL   */
+    size_t nfailed;
+    const char *adesc;
+};
+
+/* The value index of scheme i at point k. */
+static size_t curve_index(const struct curve *c, size_t i, size_t k)
+{
+    return c->over_dt ? cosa_sweep_index(c->sp, i, k, 0, 0) : cosa_sweep_index(c->sp, i, 0, k, 0);
+}
+
+/* The data file's header: settings, schemes and columns. */
+static void curve_header(FILE *f, const struct curve *c)
+{
+    const cosa_sweep_axis *xa = c->xa;
+    const int swept[1] = {c->sp->x.assumed ? -1 : c->sp->x.param};
+    const cosa_sweep_axis *ax[1] = {&c->sp->x};
+    scli_header(f, "curve", c->m, c->cs->mod.par, swept, c->over_dt ? 0 : 1);
+    scli_header_assume(f, &c->cs->mod, ax, c->over_dt ? 0 : 1);
+    fprintf(f, "# metric %s\n# level %.17g\n", cosa_metric_name(c->metric), c->level);
+    if (c->metric != COSA_METRIC_RHO)
+        fprintf(f, "# tend %.17g\n", c->sp->tend);
+    if (c->over_dt)
+        fprintf(f, "# x dt %.17g %.17g %s %zu\n", xa->lo, xa->hi, xa->log ? "log" : "lin", xa->n);
+    else
+        fprintf(f, "# x %s %.17g %.17g %s %zu\n# dt %.17g\n", c->xname, xa->lo, xa->hi,
+                xa->log ? "log" : "lin", xa->n, c->dt[0]);
+    for (size_t i = 0; i < c->ns; i++) {
+        char nm[64];
+        cosa_scheme_name(&c->schemes[i], nm, sizeof nm);
+        fprintf(f, "# scheme %zu %s alpha %.17g\n", i + 1, nm, c->schemes[i].alpha);
+    }
+    for (size_t i = 0; i < c->ns; i++)
+        if (c->schemes[i].implicit) { /* --iterations and --relax are the same for all */
+            cli_iter_header(f, &c->schemes[i], &c->sp->x, &c->sp->y);
+            break;
+        }
+    if (c->exact)
+        fprintf(f, "# adaptive: %s\n", c->adesc);
+    fprintf(f, "# points %zu failed %zu\n# columns: %s", c->npt * c->ns, c->nfailed, c->xname);
+    for (size_t i = 0; i < c->ns; i++) {
+        char nm[64];
+        cosa_scheme_name(&c->schemes[i], nm, sizeof nm);
+        fprintf(f, " %s", nm);
+    }
+    for (size_t i = 0; c->exact && i < c->ns; i++) {
+        char nm[64];
+        cosa_scheme_name(&c->schemes[i], nm, sizeof nm);
+        fprintf(f, " exact_%s", nm);
+    }
+    fputc('\n', f);
+}
+
+/* The data file path: the header, then one row per point. */
+static int curve_data(const struct curve *c, const char *path)
+{
+    outfile of;
+    FILE *f = outfile_open(&of, path, 0);
+    if (!f) {
+        cli_error(c->cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    curve_header(f, c);
+    for (size_t k = 0; k < c->npt; k++) {
+        char b[32];
+        md_num(b, sizeof b, c->over_dt ? c->dt[k] : cosa_sweep_axis_value(&c->sp->x, k));
+        fputs(b, f);
+        for (size_t i = 0; i < c->ns; i++) {
+            md_num(b, sizeof b, c->values[curve_index(c, i, k)]);
+            fputc(' ', f);
+            fputs(b, f);
+        }
+        for (size_t i = 0; c->exact && i < c->ns; i++)
+            fputs(c->exact[curve_index(c, i, k)] ? " 1" : " 0", f);
+        fputc('\n', f);
+    }
+    if (outfile_commit(&of) != 0) {
+        cli_error(c->cmd, "cannot write '%s': %s", path, strerror(errno));
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+/* The script dir/base.gp (plots/curve.gp) over base.dat: one line per
+ * scheme, one colour per extrapolation order, solid with a correction. */
+static int curve_script(const struct curve *c, const char *dir, const char *base)
+{
+    char titles[4096] = "", colors[1024] = "", dashes[1024] = "";
+    for (size_t i = 0; i < c->ns; i++) {
+        char nm[64], col[16];
+        cosa_scheme_name(&c->schemes[i], nm, sizeof nm);
+        snprintf(col, sizeof col, "%s%d", i ? " " : "", c->schemes[i].order + 1);
+        if (strlen(titles) + strlen(nm) + 2 < sizeof titles &&
+            strlen(colors) + strlen(col) + 1 < sizeof colors && strlen(dashes) + 3 < sizeof dashes) {
+            if (i)
+                strcat(titles, " ");
+            strcat(titles, nm);
+            strcat(colors, col);
+            strcat(dashes, i ? " " : "");
+            strcat(dashes, c->schemes[i].corr ? "1" : "2");
+        }
+    }
+    const cosa_model *m = c->m;
+    const cosa_sweep_axis *ax[1] = {&c->sp->x};
+    char gp[512], dat[512], lev[32], comment[1024], xlabel[128], ylabel[128], title[512];
+    char path[4096];
+    snprintf(gp, sizeof gp, "%s.gp", base);
+    snprintf(dat, sizeof dat, "%s.dat", base);
+    md_num(lev, sizeof lev, c->level);
+    if (c->over_dt)
+        snprintf(xlabel, sizeof xlabel, "ΔT [s]");
+    else
+        scli_axis_label(m, &c->sp->x, xlabel, sizeof xlabel);
+    snprintf(ylabel, sizeof ylabel, "%s", cosa_metric_name(c->metric));
+    char sets[384];
+    scli_title_sets(&c->cs->mod, ax, c->over_dt ? 0 : 1, sets, sizeof sets);
+    if (c->over_dt)
+        snprintf(title, sizeof title, "model %s%s", m->name, sets);
+    else
+        snprintf(title, sizeof title, "model %s, ΔT = %g s%s", m->name, c->dt[0], sets);
+    if (c->adaptive && strlen(title) + 48 < sizeof title) /* say so: exact only near the level */
+        strcat(title, " (adaptive: exact near the level only)");
+    snprintf(comment, sizeof comment, "# cosa %s curve: model %s, %s against %s\n# data: %s",
+             cosa_version(), m->name, cosa_metric_name(c->metric), c->xname, dat);
+    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",   "TITLES", "COLORS", "DASHES",
+                          "LEVEL",   "XLOG",   "YLOG",    "XLABEL", "YLABEL", "TITLE", "GOOD"};
+    const char *vals[] = {comment, gp,  base,  dat, titles, colors, dashes, lev,
+                          c->xa->log ? "" : "# ", !cosa_metric_is_error(c->metric) ? "# " : "",
+                          xlabel,  ylabel, title,
+                          c->metric == COSA_METRIC_RHO       ? ": stable below"
+                          : cosa_metric_is_error(c->metric) ? ": accurate below"
+                                                            : ""};
+    snprintf(path, sizeof path, "%s/%s", dir, gp);
+    int rc = scli_write_script(c->cmd, path, cosa_plot_curve, 14, keys, vals);
+    if (rc == CLI_OK)
+        printf("file %s\n", path);
+    return rc;
+}
+
+/* The sweep, full or adaptive (*exact: which values are exact), into new
+ * arrays; *adesc describes the adaptive settings. */
+static int curve_sweep(const char *cmd, const struct curve_opts *o, cosa_sweep_spec *sp,
+                       cosa_metric metric, double level, double **values, cosa_status **status,
+                       unsigned char **exact, size_t *nfailed, size_t *nevaluated, char *adesc,
+                       size_t adsize)
+{
+    const size_t total = cosa_sweep_size(sp);
+    *values = malloc((total ? total : 1) * sizeof **values);
+    *status = malloc((total ? total : 1) * sizeof **status);
+    if (!*values || !*status) {
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    cosa_adaptive_opts aopt;
+    int rc = scli_adaptive(cmd, o->adaptive, o->coarse, o->margin, metric, level, &aopt, adesc,
+                           adsize);
+    if (rc != CLI_OK)
+        return rc;
+    cosa_status st;
+    if (o->adaptive) {
+        *exact = malloc(total ? total : 1);
+        if (!*exact) {
+            cli_error(cmd, "out of memory");
+            return CLI_EFAIL;
+        }
+        st = scli_sweep_adaptive(sp, &aopt, *values, *status, *exact, nfailed, nevaluated);
+    } else {
+        st = scli_sweep_run(sp, *values, *status, nfailed);
+    }
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s", cosa_strerror(st));
+        return st == COSA_EPARAM || st == COSA_EINVAL || st == COSA_ERANGE ? CLI_EUSAGE
+                                                                            : CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
 int cmd_curve(int argc, char **argv)
 {
     const char *cmd = "curve";
@@ -140,35 +373,8 @@ int cmd_curve(int argc, char **argv)
     if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &xa)) != CLI_OK)
         goto out;
     const int over_dt = strcmp(xname, "dt") == 0;
-    if (over_dt) {
-        if (cs.dt_text) {
-            cli_error(cmd, "--dt cannot be combined with --x dt=...");
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        if (!(xa.lo > 0.0 && xa.hi > 0.0)) {
-            cli_error(cmd, "--x dt: macro steps must be positive");
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        ndt = xa.n;
-        dt = malloc(ndt * sizeof *dt);
-        if (!dt) {
-            cli_error(cmd, "out of memory");
-            rc = CLI_EFAIL;
-            goto out;
-        }
-        for (size_t k = 0; k < ndt; k++)
-            dt[k] = cosa_sweep_axis_value(&xa, k);
-    } else {
-        if ((rc = scli_dt_list(cmd, cs.dt_text, &dt, &ndt)) != CLI_OK)
-            goto out;
-        if (ndt != 1) {
-            cli_error(cmd, "--dt takes one macro step when --x sweeps a parameter");
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-    }
+    if ((rc = curve_steps(cmd, &cs, over_dt, &xa, &dt, &ndt)) != CLI_OK)
+        goto out;
     double level;
     size_t threads;
     cosa_sweep_spec sp = {0};
@@ -212,161 +418,30 @@ int cmd_curve(int argc, char **argv)
     }
 
     const size_t total = cosa_sweep_size(&sp);
-    values = malloc((total ? total : 1) * sizeof *values);
-    status = malloc((total ? total : 1) * sizeof *status);
-    if (!values || !status) {
-        cli_error(cmd, "out of memory");
-        rc = CLI_EFAIL;
-        goto out;
-    }
     size_t nfailed = 0, nevaluated = total;
-    cosa_adaptive_opts aopt;
     char adesc[160] = "";
-    if ((rc = scli_adaptive(cmd, o.adaptive, o.coarse, o.margin, metric, level, &aopt, adesc,
-                            sizeof adesc)) != CLI_OK)
+    if ((rc = curve_sweep(cmd, &o, &sp, metric, level, &values, &status, &exact, &nfailed,
+                          &nevaluated, adesc, sizeof adesc)) != CLI_OK)
         goto out;
-    cosa_status st;
-    if (o.adaptive) {
-        exact = malloc(total ? total : 1);
-        if (!exact) {
-            cli_error(cmd, "out of memory");
-            rc = CLI_EFAIL;
-            goto out;
-        }
-        st = scli_sweep_adaptive(&sp, &aopt, values, status, exact, &nfailed, &nevaluated);
-    } else {
-        st = scli_sweep_run(&sp, values, status, &nfailed);
-    }
-    if (st != COSA_OK) {
-        cli_error(cmd, "%s", cosa_strerror(st));
-        rc = st == COSA_EPARAM || st == COSA_EINVAL || st == COSA_ERANGE ? CLI_EUSAGE
-                                                                          : CLI_EFAIL;
-        goto out;
-    }
     if (scli_mpi_rank() > 0) /* every process has the values; process 0 writes */
         goto out;
     const size_t npt = over_dt ? ndt : sp.x.n;
-
-    /* data file */
+    const struct curve c = {cmd,    &cs,    m,       &sp,    schemes, ns,    metric,
+                            level,  xname,  &xa,     over_dt, o.adaptive, dt, ndt,
+                            npt,    values, exact,   nfailed, adesc};
     snprintf(path, sizeof path, "%s/%s.dat", out.dir, base);
-    outfile of;
-    FILE *f = outfile_open(&of, path, 0);
-    if (!f) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        rc = CLI_EFAIL;
-        goto out;
-    }
-    const int swept[1] = {sp.x.assumed ? -1 : sp.x.param};
-    const cosa_sweep_axis *ax[1] = {&sp.x};
-    scli_header(f, "curve", m, cs.mod.par, swept, over_dt ? 0 : 1);
-    scli_header_assume(f, &cs.mod, ax, over_dt ? 0 : 1);
-    fprintf(f, "# metric %s\n# level %.17g\n", cosa_metric_name(metric), level);
-    if (metric != COSA_METRIC_RHO)
-        fprintf(f, "# tend %.17g\n", sp.tend);
-    if (over_dt)
-        fprintf(f, "# x dt %.17g %.17g %s %zu\n", xa.lo, xa.hi, xa.log ? "log" : "lin", xa.n);
-    else
-        fprintf(f, "# x %s %.17g %.17g %s %zu\n# dt %.17g\n", xname, xa.lo, xa.hi,
-                xa.log ? "log" : "lin", xa.n, dt[0]);
-    char titles[4096] = "", colors[1024] = "", dashes[1024] = "";
-    for (size_t i = 0; i < ns; i++) {
-        char nm[64], c[16];
-        cosa_scheme_name(&schemes[i], nm, sizeof nm);
-        fprintf(f, "# scheme %zu %s alpha %.17g\n", i + 1, nm, schemes[i].alpha);
-        /* one colour per extrapolation order, solid with a correction */
-        snprintf(c, sizeof c, "%s%d", i ? " " : "", schemes[i].order + 1);
-        if (strlen(titles) + strlen(nm) + 2 < sizeof titles &&
-            strlen(colors) + strlen(c) + 1 < sizeof colors && strlen(dashes) + 3 < sizeof dashes) {
-            if (i)
-                strcat(titles, " ");
-            strcat(titles, nm);
-            strcat(colors, c);
-            strcat(dashes, i ? " " : "");
-            strcat(dashes, schemes[i].corr ? "1" : "2");
-        }
-    }
-    for (size_t i = 0; i < ns; i++)
-        if (schemes[i].implicit) { /* --iterations and --relax are the same for all */
-            cli_iter_header(f, &schemes[i], &sp.x, &sp.y);
-            break;
-        }
-    if (exact)
-        fprintf(f, "# adaptive: %s\n", adesc);
-    fprintf(f, "# points %zu failed %zu\n# columns: %s", npt * ns, nfailed, xname);
-    for (size_t i = 0; i < ns; i++) {
-        char nm[64];
-        cosa_scheme_name(&schemes[i], nm, sizeof nm);
-        fprintf(f, " %s", nm);
-    }
-    for (size_t i = 0; exact && i < ns; i++) {
-        char nm[64];
-        cosa_scheme_name(&schemes[i], nm, sizeof nm);
-        fprintf(f, " exact_%s", nm);
-    }
-    fputc('\n', f);
-    for (size_t k = 0; k < npt; k++) {
-        char b[32];
-        md_num(b, sizeof b, over_dt ? dt[k] : cosa_sweep_axis_value(&sp.x, k));
-        fputs(b, f);
-        for (size_t i = 0; i < ns; i++) {
-            const size_t idx = over_dt ? cosa_sweep_index(&sp, i, k, 0, 0)
-                                       : cosa_sweep_index(&sp, i, 0, k, 0);
-            md_num(b, sizeof b, values[idx]);
-            fputc(' ', f);
-            fputs(b, f);
-        }
-        for (size_t i = 0; exact && i < ns; i++) {
-            const size_t idx = over_dt ? cosa_sweep_index(&sp, i, k, 0, 0)
-                                       : cosa_sweep_index(&sp, i, 0, k, 0);
-            fputs(exact[idx] ? " 1" : " 0", f);
-        }
-        fputc('\n', f);
-    }
-    if (outfile_commit(&of) != 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        rc = CLI_EFAIL;
-        goto out;
-    }
-    printf("file %s\n", path);
-
-    /* script */
-    char gp[512], dat[512], lev[32], comment[1024], xlabel[128], ylabel[128], title[512];
-    snprintf(gp, sizeof gp, "%s.gp", base);
-    snprintf(dat, sizeof dat, "%s.dat", base);
-    md_num(lev, sizeof lev, level);
-    if (over_dt)
-        snprintf(xlabel, sizeof xlabel, "ΔT [s]");
-    else
-        scli_axis_label(m, &sp.x, xlabel, sizeof xlabel);
-    snprintf(ylabel, sizeof ylabel, "%s", cosa_metric_name(metric));
-    char sets[384];
-    scli_title_sets(&cs.mod, ax, over_dt ? 0 : 1, sets, sizeof sets);
-    if (over_dt)
-        snprintf(title, sizeof title, "model %s%s", m->name, sets);
-    else
-        snprintf(title, sizeof title, "model %s, ΔT = %g s%s", m->name, dt[0], sets);
-    if (o.adaptive && strlen(title) + 48 < sizeof title) /* say so: exact only near the level */
-        strcat(title, " (adaptive: exact near the level only)");
-    snprintf(comment, sizeof comment, "# cosa %s curve: model %s, %s against %s\n# data: %s",
-             cosa_version(), m->name, cosa_metric_name(metric), xname, dat);
-    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",   "TITLES", "COLORS", "DASHES",
-                          "LEVEL",   "XLOG",   "YLOG",    "XLABEL", "YLABEL", "TITLE", "GOOD"};
-    const char *vals[] = {comment, gp,  base,  dat, titles, colors, dashes, lev,
-                          xa.log ? "" : "# ", !cosa_metric_is_error(metric) ? "# " : "",
-                          xlabel,  ylabel, title,
-                          metric == COSA_METRIC_RHO       ? ": stable below"
-                          : cosa_metric_is_error(metric) ? ": accurate below"
-                                                         : ""};
-    snprintf(path, sizeof path, "%s/%s", out.dir, gp);
-    if ((rc = scli_write_script(cmd, path, cosa_plot_curve, 14, keys, vals)) != CLI_OK)
+    if ((rc = curve_data(&c, path)) != CLI_OK)
         goto out;
     printf("file %s\n", path);
+    if ((rc = curve_script(&c, out.dir, base)) != CLI_OK)
+        goto out;
     if (o.adaptive)
         printf("evaluated %zu of %zu\n", nevaluated, total);
     printf("points %zu\nfailed %zu\n", npt * ns, nfailed);
     fflush(stdout);
     if (o.plot) {
-        if ((rc = scli_gnuplot(cmd, out.dir, gp, o.plot)) != CLI_OK)
+        if ((rc = scli_gnuplot(cmd, out.dir, base_gp(base, fname, sizeof fname), o.plot)) !=
+            CLI_OK)
             goto out;
         printf("file %s/%s.%s\n", out.dir, base, o.plot);
     }

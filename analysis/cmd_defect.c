@@ -32,7 +32,8 @@ static void help(void)
         "Usage: cosa defect --model M [--set NAME=VALUE]... --integrator euler|exact|cvode\n"
         "                   [--rtol R] --in-order M --out-order N\n"
         "                   (--dt H | --tol TOL [--h0 H0]) [--tend T]\n"
-        "                   [--control both|output|connection] [-o DIR] [--plot png|svg]\n"
+        "                   [--control both|output|connection] [--max-steps N] [--hmin H]\n"
+        "                   [-o DIR] [--plot png|svg]\n"
         "       cosa defect --paper -o DIR [--plot png|svg]\n\n"
         "Defect-controlled co-simulation (defect paper, Algorithm 1): non-iterative Jacobi\n"
         "where every input is the Taylor polynomial of order min(M, N) of its source's output\n"
@@ -44,6 +45,8 @@ static void help(void)
         "(eq 39) choose them from the largest defect eps (eq 38), starting with H0.\n"
         "Prints 'name value' lines (%%.17g):\n"
         "  status ok | failed t=TIME (a unit could not complete its step; exit code 1)\n"
+        "         | max-steps t=TIME (N steps taken before T; exit code 1)\n"
+        "         | hmin t=TIME (the controller's next step fell below H; exit code 1)\n"
         "  steps, t_end, h_min, h_avg (= t_end / steps), h_max, eps_max\n"
         "  defect_out_Y, error_Y, y_end_Y   per output Y: run RMS of the output defect,\n"
         "                                   RMS error of the output polynomial against the\n"
@@ -71,6 +74,10 @@ static void help(void)
         "  --h0 H0          first macro step of a controlled run (default 1e-4)\n"
         "  --tend T         horizon [s] (default: the model's; 1 s for rotational-defect)\n"
         "  --control C      defects the controller sees: both (default), output, connection\n"
+        "  --max-steps N    stop a run after N macro steps (default 1000000; every step is\n"
+        "                   kept, so this bounds the memory too)\n"
+        "  --hmin H         stop a controlled run when its next step is below H [s]\n"
+        "                   (default 0: no floor)\n"
         "  -o, --output DIR write the files into DIR (created; files there replaced)\n"
         "  --plot FMT       also render the plots with gnuplot: png or svg (without -o the\n"
         "                   files go to the current directory and existing ones are kept)\n"
@@ -83,12 +90,12 @@ static void help(void)
 struct dopts {
     cli_model mod;
     const char *integrator, *rtol, *in_order, *out_order, *dt, *tol, *h0, *tend, *control,
-        *output, *plot;
+        *output, *plot, *max_steps, *hmin;
     int paper;
 };
 
 enum { O_INTEG = 2000, O_RTOL, O_MIN, O_NOUT, O_DT, O_TOL, O_H0, O_TEND, O_CONTROL, O_PLOT,
-       O_PAPER, O_HELP };
+       O_PAPER, O_HELP, O_MAXSTEPS, O_HMIN };
 
 /* Returns CLI_OK, CLI_EUSAGE, or -1 after --help. */
 static int parse_args(int argc, char **argv, struct dopts *o)
@@ -109,6 +116,8 @@ static int parse_args(int argc, char **argv, struct dopts *o)
         {"output", required_argument, NULL, 'o'},
         {"plot", required_argument, NULL, O_PLOT},
         {"paper", no_argument, NULL, O_PAPER},
+        {"max-steps", required_argument, NULL, O_MAXSTEPS},
+        {"hmin", required_argument, NULL, O_HMIN},
         {"help", no_argument, NULL, O_HELP},
         {0, 0, 0, 0}};
     const char **slot[] = {[O_INTEG - O_INTEG] = &o->integrator, [O_RTOL - O_INTEG] = &o->rtol,
@@ -136,6 +145,12 @@ static int parse_args(int argc, char **argv, struct dopts *o)
             continue;
         case O_PAPER:
             o->paper = 1;
+            continue;
+        case O_MAXSTEPS:
+            o->max_steps = optarg;
+            continue;
+        case O_HMIN:
+            o->hmin = optarg;
             continue;
         case 'h':
         case O_HELP:
@@ -362,6 +377,8 @@ struct dspec {
     int m, n;
     double H, tol, h0, tend; /* H > 0: fixed steps; else tol > 0 */
     cosa_defect_control control;
+    size_t max_steps;        /* 0: the library's default */
+    double hmin;
 };
 
 static const char *const control_names[] = {"both", "output", "connection"};
@@ -370,7 +387,8 @@ static int run_one(struct dmodel *d, const struct dspec *sp, cosa_defect_result 
 {
     cosa_defect_opts op = {.in_order = sp->m, .out_order = sp->n, .H = sp->H,
                            .tol = sp->H > 0.0 ? 0.0 : sp->tol, .h0 = sp->h0, .tend = sp->tend,
-                           .control = sp->control, .controller = NULL};
+                           .control = sp->control, .controller = NULL,
+                           .max_steps = sp->max_steps, .hmin = sp->hmin};
     *res = NULL;
     cosa_status st = cosa_defect_run(d->set, d->x0, d->sys, &op, res);
     if (st != COSA_OK) {
@@ -406,7 +424,7 @@ static void table_row(FILE *f, const struct dmodel *d, double x, const cosa_defe
                       char sep)
 {
     fprintf(f, "%.17g%c%s%c%zu%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g", x, sep,
-            r->failed ? "failed" : "ok", sep, r->nsteps, sep, r->t_end, sep, r->h_min, sep,
+            cosa_defect_end_name(r->end), sep, r->nsteps, sep, r->t_end, sep, r->h_min, sep,
             r->h_avg, sep, r->h_max, sep, r->eps_max);
     const double *q[] = {r->defect_out, r->error, r->y_end};
     for (int j = 0; j < 3; j++)
@@ -420,7 +438,8 @@ static void table_row(FILE *f, const struct dmodel *d, double x, const cosa_defe
 static void print_run(const struct dmodel *d, const cosa_defect_result *r)
 {
     if (r->failed)
-        printf("status failed t=%.15g\nreason %s\n", r->t_failed, r->reason);
+        printf("status %s t=%.15g\nreason %s\n", cosa_defect_end_name(r->end), r->t_failed,
+               r->reason);
     else
         printf("status ok\n");
     printf("steps %zu\nt_end %.17g\nh_min %.17g\nh_avg %.17g\nh_max %.17g\neps_max %.17g\n",
@@ -493,7 +512,7 @@ static int write_steps(const char *path, const struct dmodel *d, const struct ds
                "controlled defect (eq 38); out.Y per-step RMS of the output defect; conn.U "
                "per-step RMS of the connection defect; Y.dJ the output polynomial's "
                "coefficient y^(J)(t)\n",
-            r->failed ? "failed" : "ok");
+            cosa_defect_end_name(r->end));
     const size_t ny = d->ny, nu = d->nu, nc = (size_t)r->out_order + 1;
     fprintf(f, "t,H,eps");
     for (size_t k = 0; k < ny; k++)
@@ -749,6 +768,12 @@ static int single(struct dmodel *d, const struct dspec *sp, const char *outdir,
         scripts_free(&list);
     }
     const int failed = r->failed;
+    if (r->end == COSA_DEFECT_END_MAX_STEPS)
+        cli_error(cmd, "stopped after %zu macro steps (--max-steps) at t = %.15g of T = %.15g",
+                  r->nsteps, r->t_failed, sp->tend);
+    else if (r->end == COSA_DEFECT_END_HMIN)
+        cli_error(cmd, "the macro step fell below --hmin %g at t = %.15g of T = %.15g", sp->hmin,
+                  r->t_failed, sp->tend);
     cosa_defect_result_free(r);
     /* a failed run's files are complete: kept although the command exits 1 */
     if (rc == CLI_OK && failed)
@@ -1034,6 +1059,26 @@ static int paper(cli_model *cm, const char *outdir, const char *plot)
 
 /* ---- the command ------------------------------------------------------------------ */
 
+/* --max-steps N (> 0) and --hmin H (>= 0, with --tol only). */
+static int parse_limits(const struct dopts *o, struct dspec *sp)
+{
+    if (o->max_steps &&
+        (cli_parse_size(o->max_steps, &sp->max_steps) != 0 || sp->max_steps == 0)) {
+        cli_error(cmd, "--max-steps must be a positive integer, got '%s'", o->max_steps);
+        return CLI_EUSAGE;
+    }
+    if (o->hmin && (cli_parse_double(o->hmin, &sp->hmin) != 0 || !(sp->hmin >= 0.0) ||
+                    !isfinite(sp->hmin))) {
+        cli_error(cmd, "--hmin must be a finite number >= 0, got '%s'", o->hmin);
+        return CLI_EUSAGE;
+    }
+    if (o->hmin && !o->tol) {
+        cli_error(cmd, "--hmin is the floor of a controlled run's step: it needs --tol");
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
 int cmd_defect(int argc, char **argv)
 {
     struct dopts o = {0};
@@ -1059,7 +1104,8 @@ int cmd_defect(int argc, char **argv)
     }
     if (o.paper) {
         if (o.mod.name || o.mod.file || o.mod.nset || o.integrator || o.rtol || o.in_order ||
-            o.out_order || o.dt || o.tol || o.h0 || o.tend || o.control) {
+            o.out_order || o.dt || o.tol || o.h0 || o.tend || o.control || o.max_steps ||
+            o.hmin) {
             cli_error(cmd, "--paper takes only -o DIR and --plot (its settings are the paper's)");
             rc = CLI_EUSAGE;
             goto out;
@@ -1113,6 +1159,8 @@ int cmd_defect(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
+    if ((rc = parse_limits(&o, &sp)) != CLI_OK)
+        goto out;
     if (o.h0 && !o.tol) {
         cli_error(cmd, "--h0 is the first step of a controlled run: it needs --tol");
         rc = CLI_EUSAGE;

@@ -459,6 +459,325 @@ static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_
     return rc;
 }
 
+/* The options checked before anything is built: both axes, --y dt=...
+ * (*dt_axis) without --dt or --heatmap, --format (*bin). */
+static int check_options(const char *cmd, const struct map_opts *o, const cli_case *cs,
+                         int *dt_axis, int *bin)
+{
+    if (!o->x || !o->y) {
+        cli_error(cmd, "--%s is required (see 'cosa map --help')", o->x ? "y" : "x");
+        return CLI_EUSAGE;
+    }
+    /* --y dt=...: the macro step as the second axis */
+    *dt_axis = strncmp(o->y, "dt=", 3) == 0;
+    if (*dt_axis && cs->dt_text) {
+        cli_error(cmd, "--y dt=... gives the macro steps: drop --dt");
+        return CLI_EUSAGE;
+    }
+    *bin = o->format && strcmp(o->format, "bin") == 0;
+    if (o->format && !*bin && strcmp(o->format, "text") != 0) {
+        cli_error(cmd, "--format must be text or bin, got '%s'", o->format);
+        return CLI_EUSAGE;
+    }
+    if (*dt_axis && o->heatmap) {
+        cli_error(cmd, "--heatmap: a map over --y dt is drawn as a heat map already");
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* gnuplot's data specifier of the binary files into dspec ("" for text). */
+static int data_spec(const char *cmd, cosa_sweep_spec *sp, const double *dt, size_t ndt,
+                     int bin, int dt_axis, int adaptive, char *dspec, size_t size)
+{
+    if (!bin)
+        return CLI_OK;
+    sp->dt = dt;
+    sp->ndt = ndt;
+    const md_shape shape = data_shape(sp, dt_axis, adaptive);
+    md_gnuplot_spec(dspec, size, &shape);
+    if (strlen(dspec) + 1 >= size) {
+        cli_error(cmd, "--format bin: too many macro steps (%zu) for one gnuplot data "
+                  "specifier; use --format text", ndt);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* Every file the map will write, checked (scli_out_path) before the
+ * computation. */
+static int check_names(const char *cmd, const scli_out *out, const struct map_opts *o,
+                       const char *base, const cosa_scheme *schemes, size_t ns, int bin)
+{
+    char path[4096], fname[512];
+    int rc;
+    for (size_t i = 0; i < ns; i++) {
+        char nm[64], slug[64];
+        cosa_scheme_name(&schemes[i], nm, sizeof nm);
+        scli_slug(nm, slug, sizeof slug);
+        const char *ext[] = {".dat", ".gp", "_heat.gp", ".", "_heat.", ".bin"};
+        for (int e = 0; e < 6; e++) {
+            if ((e == 2 || e == 4) && !o->heatmap)
+                continue;
+            if (e == 5 && !bin)
+                continue;
+            if ((e == 3 || e == 4) && !o->plot)
+                continue;
+            snprintf(fname, sizeof fname, "%s_%s%s%s", base, slug, ext[e],
+                     e == 3 || e == 4 ? o->plot : "");
+            if ((rc = scli_out_path(cmd, out, fname, path, sizeof path)) != CLI_OK)
+                return rc;
+        }
+    }
+    for (int e = 0; ns > 1 && e < (o->plot ? 2 : 1); e++) {
+        snprintf(fname, sizeof fname, "%s_all.%s", base, e ? o->plot : "gp");
+        if ((rc = scli_out_path(cmd, out, fname, path, sizeof path)) != CLI_OK)
+            return rc;
+    }
+    return CLI_OK;
+}
+
+/* The sweep, full or adaptive (*exact: which values are exact), into new
+ * arrays; *seconds its wall time. */
+static int map_sweep(const char *cmd, const cosa_sweep_spec *sp, int adaptive,
+                     const cosa_adaptive_opts *aopt, double **values, cosa_status **status,
+                     unsigned char **exact, size_t *nfailed, size_t *nevaluated, double *seconds)
+{
+    const size_t total = cosa_sweep_size(sp);
+    *values = malloc((total ? total : 1) * sizeof **values);
+    *status = malloc((total ? total : 1) * sizeof **status);
+    if (!*values || !*status) {
+        cli_error(cmd, "out of memory (%zu points)", total);
+        return CLI_EFAIL;
+    }
+    const double t0 = scli_now();
+    cosa_status st;
+    if (adaptive) {
+        *exact = malloc(total ? total : 1);
+        if (!*exact) {
+            cli_error(cmd, "out of memory (%zu points)", total);
+            return CLI_EFAIL;
+        }
+        st = scli_sweep_adaptive(sp, aopt, *values, *status, *exact, nfailed, nevaluated);
+    } else {
+        st = scli_sweep_run(sp, *values, *status, nfailed);
+    }
+    *seconds = scli_now() - t0;
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s", cosa_strerror(st));
+        return st == COSA_EPARAM || st == COSA_EINVAL || st == COSA_ERANGE ? CLI_EUSAGE
+                                                                            : CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
+/* What the scripts of a computed map are written from: the settings, the
+ * labels and titles, and the lists the combined script collects. */
+struct map_scripts {
+    const char *cmd;
+    const cosa_sweep_spec *sp;
+    const cli_case *cs;
+    const cosa_model *m;
+    cosa_metric metric;
+    const char *dir, *base, *dspec;
+    int dt_axis, bin, heatmap;
+    const double *values;
+    double level;
+    char xlabel[128], ylabel[128], lev[32], keytitle[64], sets[384], maptitle[512];
+    const char *zlog, *good;
+    char dts[8192], ranges[4][32];
+    char files[4096], titles[4096], nones[4096]; /* over the schemes so far */
+    char **scripts;                              /* 2 ns + 1 names for gnuplot */
+};
+
+/* Labels, the dT list and the grid's corners for the scripts (plots/map.gp),
+ * as written in the data files (%.17g). */
+static void scripts_init(struct map_scripts *c)
+{
+    const cosa_sweep_spec *sp = c->sp;
+    scli_axis_label(c->m, &sp->x, c->xlabel, sizeof c->xlabel);
+    if (c->dt_axis)
+        snprintf(c->ylabel, sizeof c->ylabel, "ΔT [s]"); /* drawn by plots/map_dt.gp itself */
+    else
+        scli_axis_label(c->m, &sp->y, c->ylabel, sizeof c->ylabel);
+    md_num(c->lev, sizeof c->lev, c->level);
+    c->zlog = cosa_metric_is_error(c->metric) ? "1" : "0";
+    c->files[0] = c->titles[0] = c->nones[0] = c->dts[0] = '\0';
+    for (size_t it = 0; it < sp->ndt; it++) {
+        char b[32];
+        md_num(b, sizeof b, sp->dt[it]);
+        if (strlen(c->dts) + strlen(b) + 2 < sizeof c->dts) {
+            if (it)
+                strcat(c->dts, " ");
+            strcat(c->dts, b);
+        }
+    }
+    md_num(c->ranges[0], sizeof c->ranges[0], cosa_sweep_axis_value(&sp->x, 0));
+    md_num(c->ranges[1], sizeof c->ranges[1], cosa_sweep_axis_value(&sp->x, sp->x.n - 1));
+    md_num(c->ranges[2], sizeof c->ranges[2], cosa_sweep_axis_value(&sp->y, 0));
+    md_num(c->ranges[3], sizeof c->ranges[3],
+           cosa_sweep_axis_value(&sp->y, sp->y.n > 0 ? sp->y.n - 1 : 0));
+    snprintf(c->keytitle, sizeof c->keytitle, "ΔT [s]");
+    const cosa_sweep_axis *ax[2] = {&sp->x, &sp->y};
+    scli_title_sets(&c->cs->mod, ax, c->dt_axis ? 1 : 2, c->sets, sizeof c->sets);
+    /* what metric <= level means, for the key entry of the filled side */
+    c->good = c->metric == COSA_METRIC_RHO        ? "stable"
+              : cosa_metric_is_error(c->metric) ? "accurate"
+                                                : "";
+    char levshort[32]; /* the level as given: the shortest form that reads back */
+    snprintf(c->maptitle, sizeof c->maptitle, "model %s, contour %s = %s%s", c->m->name,
+             cosa_metric_name(c->metric), cli_num(levshort, sizeof levshort, c->level), c->sets);
+}
+
+/* A contour script (plots/map.gp, or plots/map_dt.gp over dt) for the data
+ * files files with titles titles; its name is printed and kept in slot. */
+static int contour_script(struct map_scripts *c, const char *gp, const char *outbase,
+                          const char *comment, const char *files, const char *titles,
+                          const char *none, size_t slot)
+{
+    const cosa_sweep_spec *sp = c->sp;
+    char path[4096];
+    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
+                          "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
+                          "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI",
+                          "DATASPEC", "GOOD",  "METRIC"};
+    const char *vals[] = {comment, gp,  outbase, files,  titles, c->lev,
+                          c->zlog, sp->x.log ? "1" : "0", sp->y.log ? "1" : "0",
+                          c->xlabel, c->ylabel, c->keytitle, c->maptitle, none, c->dts,
+                          c->ranges[0], c->ranges[1], c->ranges[2], c->ranges[3], c->dspec,
+                          c->good, cosa_metric_name(c->metric)};
+    snprintf(path, sizeof path, "%s/%s", c->dir, gp);
+    int rc;
+    if (c->dt_axis)
+        rc = write_dt_script(c->cmd, path, gp, outbase, files, titles, c->dspec, c->lev, c->zlog,
+                             sp, c->cs, c->xlabel, c->metric, c->m->name);
+    else
+        rc = scli_write_script(c->cmd, path, cosa_plot_map, 22, keys, vals);
+    if (rc != CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    c->scripts[slot] = strdup(gp);
+    return CLI_OK;
+}
+
+/* The heat map script of scheme i (plots/heatmap.gp). */
+static int heat_script(struct map_scripts *c, size_t i, const char *nm, const char *slug,
+                       const char *dat, const char *comment)
+{
+    const cosa_sweep_spec *sp = c->sp;
+    char hgp[512], hbase[512], cblabel[64], title[640], path[4096];
+    snprintf(hgp, sizeof hgp, "%s_%s_heat.gp", c->base, slug);
+    snprintf(hbase, sizeof hbase, "%s_%s_heat", c->base, slug);
+    snprintf(cblabel, sizeof cblabel, "%s%s", !cosa_metric_is_error(c->metric) ? "" : "log10 ",
+             cosa_metric_name(c->metric));
+    snprintf(title, sizeof title, "%s, %s, model %s%s", nm, cosa_metric_name(c->metric),
+             c->m->name, c->sets);
+    const char *hk[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",    "LEVEL", "ZLOG",
+                        "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "CBLABEL", "TITLE",
+                        "DATASPEC", "NBLOCK"};
+    char nblock[32];
+    snprintf(nblock, sizeof nblock, "%zu", sp->ndt);
+    const char *hv[] = {comment, hgp,    hbase,   dat,     c->lev,   c->zlog,
+                        sp->x.log ? "1" : "0", sp->y.log ? "1" : "0", c->xlabel, c->ylabel,
+                        cblabel, title,  c->dspec, nblock};
+    snprintf(path, sizeof path, "%s/%s", c->dir, hgp);
+    int rc = scli_write_script(c->cmd, path, cosa_plot_heatmap, 14, hk, hv);
+    if (rc != CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    c->scripts[c->sp->nscheme + i] = strdup(hgp);
+    return CLI_OK;
+}
+
+/* Scheme i's files: its data file names printed, its contour script and
+ * heat map script; its data file and title join the combined lists. */
+static int scheme_scripts(struct map_scripts *c, size_t i)
+{
+    char nm[64], slug[64], dat[512], gp[512], outbase[512], path[4096], comment[1024];
+    cosa_scheme_name(&c->sp->schemes[i], nm, sizeof nm);
+    scli_slug(nm, slug, sizeof slug);
+    snprintf(dat, sizeof dat, "%s_%s.dat", c->base, slug);
+    snprintf(gp, sizeof gp, "%s_%s.gp", c->base, slug);
+    snprintf(outbase, sizeof outbase, "%s_%s", c->base, slug);
+    snprintf(path, sizeof path, "%s/%s", c->dir, dat);
+    printf("file %s\n", path);
+    if (c->bin) { /* the scripts read the records */
+        snprintf(dat, sizeof dat, "%s_%s.bin", c->base, slug);
+        snprintf(path, sizeof path, "%s/%s", c->dir, dat);
+        printf("file %s\n", path);
+    }
+    snprintf(comment, sizeof comment,
+             "# cosa %s map: model %s, scheme %s, %s = %s for each dT\n# data: %s",
+             cosa_version(), c->m->name, nm, cosa_metric_name(c->metric), c->lev, dat);
+    char flags[256];
+    contour_flags(c->sp, i, c->values, c->level, flags, sizeof flags);
+    if (strlen(c->nones) + strlen(flags) + 2 < sizeof c->nones) {
+        if (i)
+            strcat(c->nones, " ");
+        strcat(c->nones, flags);
+    }
+    int rc = contour_script(c, gp, outbase, comment, dat, nm, flags, i);
+    if (rc == CLI_OK && c->heatmap)
+        rc = heat_script(c, i, nm, slug, dat, comment);
+    if (rc != CLI_OK)
+        return rc;
+    if (strlen(c->files) + strlen(dat) + 2 < sizeof c->files &&
+        strlen(c->titles) + strlen(nm) + 2 < sizeof c->titles) {
+        if (i) {
+            strcat(c->files, " ");
+            strcat(c->titles, " ");
+        }
+        strcat(c->files, dat);
+        strcat(c->titles, nm);
+    }
+    return CLI_OK;
+}
+
+/* Every script: one per scheme (and its heat map), and with several
+ * schemes the combined one. */
+static int map_scripts_write(struct map_scripts *c)
+{
+    const size_t ns = c->sp->nscheme;
+    int rc;
+    scripts_init(c);
+    for (size_t i = 0; i < ns; i++)
+        if ((rc = scheme_scripts(c, i)) != CLI_OK)
+            return rc;
+    if (ns < 2)
+        return CLI_OK;
+    char gp[512], outbase[512], comment[1024];
+    snprintf(gp, sizeof gp, "%s_all.gp", c->base);
+    snprintf(outbase, sizeof outbase, "%s_all", c->base);
+    snprintf(comment, sizeof comment, "# cosa %s map: model %s, %zu schemes, %s = %s for each dT",
+             cosa_version(), c->m->name, ns, cosa_metric_name(c->metric), c->lev);
+    return contour_script(c, gp, outbase, comment, c->files, c->titles, c->nones, 2 * ns);
+}
+
+/* How many files are written and drawn at a time: the threads asked for
+ * (0: OpenMP's default). */
+static int parallel_jobs(size_t threads)
+{
+    int par = threads ? (int)threads : 1;
+#ifdef _OPENMP
+    if (!threads)
+        par = omp_get_max_threads();
+#endif
+    return par;
+}
+
+/* gnuplot on the scripts (par at a time); the pictures' names printed. */
+static int draw(const char *cmd, const char *dir, char **scripts, size_t nscript,
+                const char *fmt, int par)
+{
+    int rc = scli_gnuplot_many(cmd, dir, scripts, nscript, fmt, par);
+    if (rc != CLI_OK)
+        return rc;
+    for (size_t i = 0; i < nscript; i++)
+        if (scripts[i])
+            printf("file %s/%.*s.%s\n", dir, (int)strlen(scripts[i]) - 3, scripts[i], fmt);
+    return CLI_OK;
+}
+
 int cmd_map(int argc, char **argv)
 {
     const char *cmd = "map";
@@ -482,7 +801,7 @@ int cmd_map(int argc, char **argv)
     char **av = NULL;
     char **scripts = NULL;
     size_t ns = 0, ndt = 0, nscript = 0;
-    int ac = 0, rc;
+    int ac = 0, rc, dt_axis, bin;
 
     av = scli_argv_output(argc, argv, &ac);
     if (!av) {
@@ -496,31 +815,8 @@ int cmd_map(int argc, char **argv)
     }
     if (rc == CLI_OK && o.name && (rc = cli_file_stem(cmd, "--name", o.name)) != CLI_OK)
         goto out;
-    if (rc != CLI_OK)
+    if (rc != CLI_OK || (rc = check_options(cmd, &o, &cs, &dt_axis, &bin)) != CLI_OK)
         goto out;
-    if (!o.x || !o.y) {
-        cli_error(cmd, "--%s is required (see 'cosa map --help')", o.x ? "y" : "x");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    /* --y dt=...: the macro step as the second axis */
-    const int dt_axis = strncmp(o.y, "dt=", 3) == 0;
-    if (dt_axis && cs.dt_text) {
-        cli_error(cmd, "--y dt=... gives the macro steps: drop --dt");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    const int bin = o.format && strcmp(o.format, "bin") == 0;
-    if (o.format && !bin && strcmp(o.format, "text") != 0) {
-        cli_error(cmd, "--format must be text or bin, got '%s'", o.format);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (dt_axis && o.heatmap) {
-        cli_error(cmd, "--heatmap: a map over --y dt is drawn as a heat map already");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
     cosa_metric metric = COSA_METRIC_RHO;
     if ((o.metric && (rc = scli_metric(cmd, o.metric, &metric)) != CLI_OK) ||
         (rc = scli_schemes(cmd, cs.scheme_text, cs.alpha, &schemes, &ns)) != CLI_OK ||
@@ -556,23 +852,12 @@ int cmd_map(int argc, char **argv)
     fmu_notes(cmd, &cs.mod, schemes, ns);
     cosa_adaptive_opts aopt;
     char adesc[160] = "";
+    char dspec[16384] = ""; /* gnuplot's data specifier of the binary files ("" for text) */
     if ((rc = scli_adaptive(cmd, o.adaptive, o.coarse, o.margin, metric, level, &aopt, adesc,
-                            sizeof adesc)) != CLI_OK)
+                            sizeof adesc)) != CLI_OK ||
+        (rc = data_spec(cmd, &sp, dt, ndt, bin, dt_axis, o.adaptive, dspec, sizeof dspec)) !=
+            CLI_OK)
         goto out;
-    /* gnuplot's data specifier of the binary files ("" for text) */
-    char dspec[16384] = "";
-    if (bin) {
-        sp.dt = dt;
-        sp.ndt = ndt;
-        const md_shape shape = data_shape(&sp, dt_axis, o.adaptive);
-        md_gnuplot_spec(dspec, sizeof dspec, &shape);
-        if (strlen(dspec) + 1 >= sizeof dspec) {
-            cli_error(cmd, "--format bin: too many macro steps (%zu) for one gnuplot data "
-                      "specifier; use --format text", ndt);
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-    }
     if (!dt_axis && sp.x.param == sp.y.param && sp.x.assumed == sp.y.assumed) {
         cli_error(cmd, "--x and --y sweep the same parameter '%s'", xname);
         rc = CLI_EUSAGE;
@@ -599,224 +884,34 @@ int cmd_map(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    char path[4096], fname[512];
-    for (size_t i = 0; i < ns; i++) {
-        char nm[64], slug[64];
-        cosa_scheme_name(&schemes[i], nm, sizeof nm);
-        scli_slug(nm, slug, sizeof slug);
-        const char *ext[] = {".dat", ".gp", "_heat.gp", ".", "_heat.", ".bin"};
-        for (int e = 0; e < 6; e++) {
-            if ((e == 2 || e == 4) && !o.heatmap)
-                continue;
-            if (e == 5 && !bin)
-                continue;
-            if ((e == 3 || e == 4) && !o.plot)
-                continue;
-            snprintf(fname, sizeof fname, "%s_%s%s%s", base, slug, ext[e],
-                     e == 3 || e == 4 ? o.plot : "");
-            if ((rc = scli_out_path(cmd, &out, fname, path, sizeof path)) != CLI_OK)
-                goto out;
-        }
-    }
-    for (int e = 0; ns > 1 && e < (o.plot ? 2 : 1); e++) {
-        snprintf(fname, sizeof fname, "%s_all.%s", base, e ? o.plot : "gp");
-        if ((rc = scli_out_path(cmd, &out, fname, path, sizeof path)) != CLI_OK)
-            goto out;
-    }
-
+    if ((rc = check_names(cmd, &out, &o, base, schemes, ns, bin)) != CLI_OK)
+        goto out;
     const size_t total = cosa_sweep_size(&sp);
-    values = malloc((total ? total : 1) * sizeof *values);
-    status = malloc((total ? total : 1) * sizeof *status);
-    if (!values || !status) {
-        cli_error(cmd, "out of memory (%zu points)", total);
-        rc = CLI_EFAIL;
-        goto out;
-    }
     size_t nfailed = 0, nevaluated = total;
-    const double t0 = scli_now();
-    cosa_status st;
-    if (o.adaptive) {
-        exact = malloc(total ? total : 1);
-        if (!exact) {
-            cli_error(cmd, "out of memory (%zu points)", total);
-            rc = CLI_EFAIL;
-            goto out;
-        }
-        st = scli_sweep_adaptive(&sp, &aopt, values, status, exact, &nfailed, &nevaluated);
-    } else {
-        st = scli_sweep_run(&sp, values, status, &nfailed);
-    }
-    const double seconds = scli_now() - t0;
-    if (st != COSA_OK) {
-        cli_error(cmd, "%s", cosa_strerror(st));
-        rc = st == COSA_EPARAM || st == COSA_EINVAL || st == COSA_ERANGE ? CLI_EUSAGE
-                                                                          : CLI_EFAIL;
+    double seconds;
+    if ((rc = map_sweep(cmd, &sp, o.adaptive, &aopt, &values, &status, &exact, &nfailed,
+                        &nevaluated, &seconds)) != CLI_OK)
         goto out;
-    }
     if (scli_mpi_rank() > 0) /* every process has the values; process 0 writes */
         goto out;
 
-    /* data files and scripts */
-    char xlabel[128], ylabel[128], lev[32], comment[1024];
-    scli_axis_label(m, &sp.x, xlabel, sizeof xlabel);
-    if (dt_axis)
-        snprintf(ylabel, sizeof ylabel, "ΔT [s]"); /* drawn by plots/map_dt.gp itself */
-    else
-        scli_axis_label(m, &sp.y, ylabel, sizeof ylabel);
-    md_num(lev, sizeof lev, level);
-    const char *zlog = cosa_metric_is_error(metric) ? "1" : "0";
-    char files[4096] = "", titles[4096] = "", nones[4096] = "";
-    /* the dT list and the grid's corners for the scripts (plots/map.gp), as
-     * written in the data files (%.17g) */
-    char dts[8192] = "", ranges[4][32];
-    for (size_t it = 0; it < sp.ndt; it++) {
-        char b[32];
-        md_num(b, sizeof b, sp.dt[it]);
-        if (strlen(dts) + strlen(b) + 2 < sizeof dts) {
-            if (it)
-                strcat(dts, " ");
-            strcat(dts, b);
-        }
-    }
-    md_num(ranges[0], sizeof ranges[0], cosa_sweep_axis_value(&sp.x, 0));
-    md_num(ranges[1], sizeof ranges[1], cosa_sweep_axis_value(&sp.x, sp.x.n - 1));
-    md_num(ranges[2], sizeof ranges[2], cosa_sweep_axis_value(&sp.y, 0));
-    md_num(ranges[3], sizeof ranges[3], cosa_sweep_axis_value(&sp.y, sp.y.n > 0 ? sp.y.n - 1 : 0));
-    char keytitle[64], sets[384], maptitle[512];
-    snprintf(keytitle, sizeof keytitle, "ΔT [s]");
-    {
-        const cosa_sweep_axis *ax[2] = {&sp.x, &sp.y};
-        scli_title_sets(&cs.mod, ax, dt_axis ? 1 : 2, sets, sizeof sets);
-    }
-    /* what metric <= level means, for the key entry of the filled side */
-    const char *good = metric == COSA_METRIC_RHO        ? "stable"
-                       : cosa_metric_is_error(metric) ? "accurate"
-                                                      : "";
-    char levshort[32]; /* the level as given: the shortest form that reads back */
-    snprintf(maptitle, sizeof maptitle, "model %s, contour %s = %s%s", m->name,
-             cosa_metric_name(metric), cli_num(levshort, sizeof levshort, level), sets);
     /* the data files, written side by side; gnuplot runs as many at a time */
-    int par = threads ? (int)threads : 1;
-#ifdef _OPENMP
-    if (!threads)
-        par = omp_get_max_threads();
-#endif
+    const int par = parallel_jobs(threads);
     if ((rc = write_all_data(cmd, &sp, &cs, out.dir, base, bin, dt_axis, level, values, status,
                              exact, adesc, par)) != CLI_OK)
         goto out;
-    for (size_t i = 0; i < ns; i++) {
-        char nm[64], slug[64], dat[512], gp[512], outbase[512];
-        cosa_scheme_name(&schemes[i], nm, sizeof nm);
-        scli_slug(nm, slug, sizeof slug);
-        snprintf(dat, sizeof dat, "%s_%s.dat", base, slug);
-        snprintf(gp, sizeof gp, "%s_%s.gp", base, slug);
-        snprintf(outbase, sizeof outbase, "%s_%s", base, slug);
-        snprintf(path, sizeof path, "%s/%s", out.dir, dat);
-        printf("file %s\n", path);
-        if (bin) { /* the scripts read the records */
-            snprintf(dat, sizeof dat, "%s_%s.bin", base, slug);
-            snprintf(path, sizeof path, "%s/%s", out.dir, dat);
-            printf("file %s\n", path);
-        }
-        snprintf(comment, sizeof comment,
-                 "# cosa %s map: model %s, scheme %s, %s = %s for each dT\n# data: %s",
-                 cosa_version(), m->name, nm, cosa_metric_name(metric), lev, dat);
-        char flags[256];
-        contour_flags(&sp, i, values, level, flags, sizeof flags);
-        if (strlen(nones) + strlen(flags) + 2 < sizeof nones) {
-            if (i)
-                strcat(nones, " ");
-            strcat(nones, flags);
-        }
-        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
-                              "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
-                              "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI",
-                              "DATASPEC", "GOOD",  "METRIC"};
-        const char *vals[] = {comment, gp,  outbase, dat,    nm,     lev,
-                              zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
-                              xlabel,  ylabel, keytitle, maptitle, flags, dts, ranges[0],
-                              ranges[1], ranges[2], ranges[3], dspec, good, cosa_metric_name(metric)};
-        snprintf(path, sizeof path, "%s/%s", out.dir, gp);
-        if (dt_axis)
-            rc = write_dt_script(cmd, path, gp, outbase, dat, nm, dspec, lev, zlog, &sp, &cs,
-                                 xlabel, metric, m->name);
-        else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 22, keys, vals);
-        if (rc != CLI_OK)
-            goto out;
-        printf("file %s\n", path);
-        scripts[i] = strdup(gp);
-        if (o.heatmap) {
-            char hgp[512], hbase[512], cblabel[64], title[640];
-            snprintf(hgp, sizeof hgp, "%s_%s_heat.gp", base, slug);
-            snprintf(hbase, sizeof hbase, "%s_%s_heat", base, slug);
-            snprintf(cblabel, sizeof cblabel, "%s%s", !cosa_metric_is_error(metric) ? "" : "log10 ",
-                     cosa_metric_name(metric));
-            snprintf(title, sizeof title, "%s, %s, model %s%s", nm, cosa_metric_name(metric),
-                     m->name, sets);
-            const char *hk[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",    "LEVEL", "ZLOG",
-                                "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "CBLABEL", "TITLE",
-                                "DATASPEC", "NBLOCK"};
-            char nblock[32];
-            snprintf(nblock, sizeof nblock, "%zu", sp.ndt);
-            const char *hv[] = {comment, hgp,    hbase,   dat,     lev,   zlog,
-                                sp.x.log ? "1" : "0", sp.y.log ? "1" : "0", xlabel, ylabel,
-                                cblabel, title,  dspec,   nblock};
-            snprintf(path, sizeof path, "%s/%s", out.dir, hgp);
-            if ((rc = scli_write_script(cmd, path, cosa_plot_heatmap, 14, hk, hv)) != CLI_OK)
-                goto out;
-            printf("file %s\n", path);
-            scripts[ns + i] = strdup(hgp);
-        }
-        if (strlen(files) + strlen(dat) + 2 < sizeof files &&
-            strlen(titles) + strlen(nm) + 2 < sizeof titles) {
-            if (i) {
-                strcat(files, " ");
-                strcat(titles, " ");
-            }
-            strcat(files, dat);
-            strcat(titles, nm);
-        }
-    }
-    if (ns > 1) {
-        char gp[512], outbase[512];
-        snprintf(gp, sizeof gp, "%s_all.gp", base);
-        snprintf(outbase, sizeof outbase, "%s_all", base);
-        snprintf(comment, sizeof comment,
-                 "# cosa %s map: model %s, %zu schemes, %s = %s for each dT", cosa_version(),
-                 m->name, ns, cosa_metric_name(metric), lev);
-        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
-                              "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
-                              "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI",
-                              "DATASPEC", "GOOD",  "METRIC"};
-        const char *vals[] = {comment, gp,     outbase, files,  titles, lev,
-                              zlog,    sp.x.log ? "1" : "0", sp.y.log ? "1" : "0",
-                              xlabel,  ylabel, keytitle, maptitle, nones, dts, ranges[0],
-                              ranges[1], ranges[2], ranges[3], dspec, good, cosa_metric_name(metric)};
-        snprintf(path, sizeof path, "%s/%s", out.dir, gp);
-        if (dt_axis)
-            rc = write_dt_script(cmd, path, gp, outbase, files, titles, dspec, lev, zlog, &sp,
-                                 &cs, xlabel, metric, m->name);
-        else
-            rc = scli_write_script(cmd, path, cosa_plot_map, 22, keys, vals);
-        if (rc != CLI_OK)
-            goto out;
-        printf("file %s\n", path);
-        scripts[2 * ns] = strdup(gp);
-    }
+    struct map_scripts c = {.cmd = cmd, .sp = &sp, .cs = &cs, .m = m, .metric = metric,
+                            .dir = out.dir, .base = base, .dspec = dspec, .dt_axis = dt_axis,
+                            .bin = bin, .heatmap = o.heatmap, .values = values, .level = level,
+                            .scripts = scripts};
+    if ((rc = map_scripts_write(&c)) != CLI_OK)
+        goto out;
     if (o.adaptive)
         printf("evaluated %zu of %zu\n", nevaluated, total);
     printf("points %zu\nfailed %zu\nseconds %.3f\n", total, nfailed, seconds);
     fflush(stdout);
-    if (o.plot) {
-        if ((rc = scli_gnuplot_many(cmd, out.dir, scripts, nscript, o.plot, par)) != CLI_OK)
-            goto out;
-        for (size_t i = 0; i < nscript; i++)
-            if (scripts[i])
-                printf("file %s/%.*s.%s\n", out.dir, (int)strlen(scripts[i]) - 3, scripts[i],
-                       o.plot);
-    }
-    rc = CLI_OK;
+    if (o.plot)
+        rc = draw(cmd, out.dir, scripts, nscript, o.plot, par);
 out:
     if (scripts)
         for (size_t i = 0; i < nscript; i++)

@@ -25,20 +25,11 @@ static struct mf_sub *find_sub(mf_t *mf, const char *name)
     return NULL;
 }
 
-void mf_resolve(struct mf_parser *p)
+/* Names in expressions -> parameter / let slots; a let may use only the
+ * lets before it. */
+static void resolve_names(struct mf_parser *p, size_t eof_line)
 {
     mf_t *mf = p->mf;
-    size_t eof_line = p->last_line ? p->last_line : 1;
-    if (p->cur) {
-        mf_perr(p, COSA_ESYNTAX, eof_line, "end of file inside subsystem '%s' (line %zu): "
-                "missing 'end' (file truncated?)", p->cur->name, p->cur->line);
-        return;
-    }
-    if (mf->nsub == 0) {
-        mf_perr(p, COSA_ESYNTAX, eof_line, "no subsystem defined (empty or truncated file?)");
-        return;
-    }
-    /* names in expressions -> parameter / let slots */
     uint32_t *map = malloc((mf->nsym ? mf->nsym : 1) * sizeof *map);
     if (!map)
         return mf_nomem(p);
@@ -73,7 +64,12 @@ void mf_resolve(struct mf_parser *p)
             return;
         }
     }
-    /* offsets, totals, global names */
+}
+
+/* Offsets, totals, global names; the blocks a subsystem left out (zero). */
+static void resolve_layout(struct mf_parser *p, size_t eof_line)
+{
+    mf_t *mf = p->mf;
     size_t nx = 0, nu = 0, ny = 0;
     for (size_t i = 0; i < mf->nsub; i++) {
         struct mf_sub *s = &mf->subs[i];
@@ -116,11 +112,8 @@ void mf_resolve(struct mf_parser *p)
     mf->uq = calloc(nu + 1, sizeof *mf->uq);
     mf->xg = calloc(nx + 1, sizeof *mf->xg);
     mf->yg = calloc(ny + 1, sizeof *mf->yg);
-    size_t *src_line = calloc(nu + 1, sizeof *src_line);
-    if (!mf->L || !mf->uq || !mf->xg || !mf->yg || !src_line) {
-        free(src_line);
+    if (!mf->L || !mf->uq || !mf->xg || !mf->yg)
         return mf_nomem(p);
-    }
     for (size_t i = 0; i < mf->nsub; i++) {
         struct mf_sub *s = &mf->subs[i];
         for (size_t j = 0; j < s->n[DECL_X]; j++)
@@ -130,17 +123,24 @@ void mf_resolve(struct mf_parser *p)
         for (size_t j = 0; j < s->n[DECL_U]; j++) {
             size_t l1 = strlen(s->name), l2 = strlen(s->names[DECL_U][j]);
             char *q = malloc(l1 + l2 + 2);
-            if (!q) {
-                free(src_line);
+            if (!q)
                 return mf_nomem(p);
-            }
             memcpy(q, s->name, l1);
             q[l1] = '.';
             memcpy(q + l1 + 1, s->names[DECL_U][j], l2 + 1);
             mf->uq[s->ou + j] = q;
         }
     }
-    /* connections -> L */
+}
+
+/* Connections -> L: every input exactly one source. */
+static void resolve_connections(struct mf_parser *p)
+{
+    mf_t *mf = p->mf;
+    const size_t nu = mf->nu;
+    size_t *src_line = calloc(nu + 1, sizeof *src_line);
+    if (!src_line)
+        return mf_nomem(p);
     for (size_t c = 0; c < mf->nconn && p->st == COSA_OK; c++) {
         const struct mf_conn *cn = &mf->conns[c];
         struct mf_sub *a = find_sub(mf, cn->src), *b = find_sub(mf, cn->dst);
@@ -180,9 +180,13 @@ void mf_resolve(struct mf_parser *p)
             }
     }
     free(src_line);
-    if (p->st != COSA_OK)
-        return;
-    /* the defaults must lie in the declared ranges */
+}
+
+/* The defaults must lie in the declared ranges, and every entry must be
+ * finite at the default parameter values. */
+static void check_defaults(struct mf_parser *p)
+{
+    mf_t *mf = p->mf;
     const cosa_model view = {.name = mf->model.name, .nparam = mf->nparam, .params = mf->params};
     double *def0 = malloc((mf->nparam + 1) * sizeof *def0);
     if (!def0)
@@ -238,4 +242,26 @@ void mf_resolve(struct mf_parser *p)
         }
     }
     free(vals);
+}
+
+void mf_resolve(struct mf_parser *p)
+{
+    mf_t *mf = p->mf;
+    size_t eof_line = p->last_line ? p->last_line : 1;
+    if (p->cur) {
+        mf_perr(p, COSA_ESYNTAX, eof_line, "end of file inside subsystem '%s' (line %zu): "
+                "missing 'end' (file truncated?)", p->cur->name, p->cur->line);
+        return;
+    }
+    if (mf->nsub == 0) {
+        mf_perr(p, COSA_ESYNTAX, eof_line, "no subsystem defined (empty or truncated file?)");
+        return;
+    }
+    resolve_names(p, eof_line);
+    if (p->st == COSA_OK)
+        resolve_layout(p, eof_line);
+    if (p->st == COSA_OK)
+        resolve_connections(p);
+    if (p->st == COSA_OK)
+        check_defaults(p);
 }

@@ -464,16 +464,12 @@ static char *clean_name(const char *s, char *const *used, size_t n, const char *
     return mf_dup0(buf);
 }
 
-static int text_numeric(const cosa_model *m, const double *par, const cosa_system *sys,
-                        const double *x0, char **text, size_t *len)
+/* The coupling as a selection: src[i] the output feeding input i; 1 if L is
+ * not one 1 per input row. */
+static int coupling_sources(const cosa_system *sys, size_t *src)
 {
-    size_t nsub = cosa_system_nsub(sys), nx = cosa_system_nx(sys), nu = cosa_system_nu(sys),
-           ny = cosa_system_ny(sys);
+    size_t nu = cosa_system_nu(sys), ny = cosa_system_ny(sys);
     const double *L = cosa_system_L(sys);
-    /* the coupling must be a selection: one 1 per input row */
-    size_t *src = malloc((nu + 1) * sizeof *src);
-    if (!src)
-        return -1;
     for (size_t i = 0; i < nu; i++) {
         size_t cnt = 0;
         for (size_t j = 0; j < ny; j++)
@@ -483,19 +479,17 @@ static int text_numeric(const cosa_model *m, const double *par, const cosa_syste
                 if (L[i + j * nu] != 1.0)
                     cnt = 99;
             }
-        if (cnt != 1) {
-            free(src);
+        if (cnt != 1)
             return 1;
-        }
     }
-    /* initial-state parameters that x0 entries copy (probed one at a time) */
-    const char **pn = calloc(nx + 1, sizeof *pn);
-    double *pp = malloc((m->nparam + 1) * sizeof *pp), *xp = malloc((nx + 1) * sizeof *xp);
-    int ret = -1;
-    FILE *f = NULL;
-    char **names = NULL;
-    if (!pn || !pp || !xp)
-        goto done;
+    return 0;
+}
+
+/* pn[i]: the initial-state parameter that x0[i] copies, probed one at a time
+ * (pp, xp: scratch of nparam and nx). */
+static void initial_params(const cosa_model *m, const double *par, const double *x0, size_t nx,
+                           const char **pn, double *pp, double *xp)
+{
     for (size_t k = 0; k < m->nparam; k++) {
         if (m->params[k].kind != COSA_PARAM_INITIAL)
             continue;
@@ -515,6 +509,99 @@ static int text_numeric(const cosa_model *m, const double *par, const cosa_syste
             memcmp(&xp[at], &pp[k], sizeof xp[at]) == 0)
             pn[at] = m->params[k].name;
     }
+}
+
+/* The names of subsystem i and of its states, inputs and outputs (new
+ * strings into subn, xn, un, yn); -1: out of memory. */
+static int sub_names(const cosa_model *m, const double *par, const cosa_system *sys, size_t i,
+                     char **subn, char **xn, char **un, char **yn)
+{
+    size_t snx, snu, sny, ox, ou, oy;
+    cosa_system_sub_dims(sys, i, &snx, &snu, &sny, &ox, &ou, &oy);
+    /* subsystem name: sub_name, else the common prefix "P." of its
+     * input names (stripped from the input names when it matches) */
+    const char *pre = NULL;
+    size_t pl = 0;
+    for (size_t j = 0; j < snu; j++) {
+        const char *q = m->input_name ? m->input_name(m, par, ou + j) : NULL;
+        const char *dot = q ? strchr(q, '.') : NULL;
+        if (!dot || (pre && ((size_t)(dot - q) != pl || strncmp(q, pre, pl) != 0))) {
+            pre = NULL;
+            break;
+        }
+        pre = q;
+        pl = (size_t)(dot - q);
+    }
+    char pbuf[MF_EXPR_MAXNAME + 1];
+    snprintf(pbuf, sizeof pbuf, "%.*s", (int)(pl < MF_EXPR_MAXNAME ? pl : 0), pre ? pre : "");
+    const char *sn = m->sub_name ? m->sub_name(m, par, i) : NULL;
+    if (sn && pre && strcmp(sn, pbuf) != 0)
+        pre = NULL;
+    subn[i] = clean_name(sn ? sn : pbuf, subn, i, "S", i);
+    if (!subn[i])
+        return -1;
+    for (size_t j = 0; j < snx; j++) {
+        const char *q = m->state_name ? m->state_name(m, par, ox + j) : NULL;
+        if (!(xn[ox + j] = clean_name(q, xn + ox, j, "x", j)))
+            return -1;
+    }
+    for (size_t j = 0; j < snu; j++) {
+        const char *q = m->input_name ? m->input_name(m, par, ou + j) : NULL;
+        if (q && pre)
+            q += pl + 1;
+        if (!(un[ou + j] = clean_name(q, un + ou, j, "u", j)))
+            return -1;
+    }
+    for (size_t j = 0; j < sny; j++) {
+        const char *q = m->output_name ? m->output_name(m, par, oy + j) : NULL;
+        if (!(yn[oy + j] = clean_name(q, yn + oy, j, "y", j)))
+            return -1;
+    }
+    return 0;
+}
+
+/* One "connect" line per input, from its source src[]. */
+static void wr_connects(struct writer *w, const cosa_system *sys, const size_t *src,
+                        char **subn, char **un, char **yn)
+{
+    const size_t nsub = cosa_system_nsub(sys);
+    for (size_t i = 0; i < nsub; i++) {
+        size_t snu, ou;
+        cosa_system_sub_dims(sys, i, NULL, &snu, NULL, NULL, &ou, NULL);
+        for (size_t j = 0; j < snu; j++) {
+            size_t y = src[ou + j], sy = 0, oy = 0, ny_s = 0;
+            for (sy = 0; sy < nsub; sy++) {
+                cosa_system_sub_dims(sys, sy, NULL, NULL, &ny_s, NULL, NULL, &oy);
+                if (y >= oy && y < oy + ny_s)
+                    break;
+            }
+            wr(w, "connect %s.%s -> %s.%s\n", subn[sy], yn[y], subn[i], un[ou + j]);
+        }
+    }
+}
+
+static int text_numeric(const cosa_model *m, const double *par, const cosa_system *sys,
+                        const double *x0, char **text, size_t *len)
+{
+    size_t nsub = cosa_system_nsub(sys), nx = cosa_system_nx(sys), nu = cosa_system_nu(sys),
+           ny = cosa_system_ny(sys);
+    /* the coupling must be a selection: one 1 per input row */
+    size_t *src = malloc((nu + 1) * sizeof *src);
+    if (!src)
+        return -1;
+    if (coupling_sources(sys, src) != 0) {
+        free(src);
+        return 1;
+    }
+    /* initial-state parameters that x0 entries copy (probed one at a time) */
+    const char **pn = calloc(nx + 1, sizeof *pn);
+    double *pp = malloc((m->nparam + 1) * sizeof *pp), *xp = malloc((nx + 1) * sizeof *xp);
+    int ret = -1;
+    FILE *f = NULL;
+    char **names = NULL;
+    if (!pn || !pp || !xp)
+        goto done;
+    initial_params(m, par, x0, nx, pn, pp, xp);
     /* names: subsystems from a common "SUB." prefix of their inputs */
     names = calloc(nsub + nx + nu + ny + 1, sizeof *names);
     if (!names)
@@ -546,46 +633,8 @@ static int text_numeric(const cosa_model *m, const double *par, const cosa_syste
     for (size_t i = 0; i < nsub; i++) {
         size_t snx, snu, sny, ox, ou, oy;
         cosa_system_sub_dims(sys, i, &snx, &snu, &sny, &ox, &ou, &oy);
-        /* subsystem name: sub_name, else the common prefix "P." of its
-         * input names (stripped from the input names when it matches) */
-        const char *pre = NULL;
-        size_t pl = 0;
-        for (size_t j = 0; j < snu; j++) {
-            const char *q = m->input_name ? m->input_name(m, par, ou + j) : NULL;
-            const char *dot = q ? strchr(q, '.') : NULL;
-            if (!dot || (pre && ((size_t)(dot - q) != pl || strncmp(q, pre, pl) != 0))) {
-                pre = NULL;
-                break;
-            }
-            pre = q;
-            pl = (size_t)(dot - q);
-        }
-        char pbuf[MF_EXPR_MAXNAME + 1];
-        snprintf(pbuf, sizeof pbuf, "%.*s", (int)(pl < MF_EXPR_MAXNAME ? pl : 0),
-                 pre ? pre : "");
-        const char *sn = m->sub_name ? m->sub_name(m, par, i) : NULL;
-        if (sn && pre && strcmp(sn, pbuf) != 0)
-            pre = NULL;
-        subn[i] = clean_name(sn ? sn : pbuf, subn, i, "S", i);
-        if (!subn[i])
+        if (sub_names(m, par, sys, i, subn, xn, un, yn) != 0)
             goto done;
-        for (size_t j = 0; j < snx; j++) {
-            const char *q = m->state_name ? m->state_name(m, par, ox + j) : NULL;
-            if (!(xn[ox + j] = clean_name(q, xn + ox, j, "x", j)))
-                goto done;
-        }
-        for (size_t j = 0; j < snu; j++) {
-            const char *q = m->input_name ? m->input_name(m, par, ou + j) : NULL;
-            if (q && pre)
-                q += pl + 1;
-            if (!(un[ou + j] = clean_name(q, un + ou, j, "u", j)))
-                goto done;
-        }
-        for (size_t j = 0; j < sny; j++) {
-            const char *q = m->output_name ? m->output_name(m, par, oy + j) : NULL;
-            if (!(yn[oy + j] = clean_name(q, yn + oy, j, "y", j)))
-                goto done;
-        }
         wr(&w, "\nsubsystem %s\n", subn[i]);
         wr_names(&w, "states", xn + ox, snx);
         wr_names(&w, "inputs", un + ou, snu);
@@ -603,19 +652,7 @@ static int text_numeric(const cosa_model *m, const double *par, const cosa_syste
         wr(&w, "end\n");
     }
     wr(&w, "\n");
-    for (size_t i = 0; i < nsub; i++) {
-        size_t snu, ou;
-        cosa_system_sub_dims(sys, i, NULL, &snu, NULL, NULL, &ou, NULL);
-        for (size_t j = 0; j < snu; j++) {
-            size_t y = src[ou + j], sy = 0, oy = 0, ny_s = 0;
-            for (sy = 0; sy < nsub; sy++) {
-                cosa_system_sub_dims(sys, sy, NULL, NULL, &ny_s, NULL, NULL, &oy);
-                if (y >= oy && y < oy + ny_s)
-                    break;
-            }
-            wr(&w, "connect %s.%s -> %s.%s\n", subn[sy], yn[y], subn[i], un[ou + j]);
-        }
-    }
+    wr_connects(&w, sys, src, subn, un, yn);
     ret = w.err ? -1 : 0;
 done:
     if (f && fclose(f) != 0)

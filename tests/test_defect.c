@@ -686,6 +686,45 @@ Test(published, library_run_controlled)
     cosa_defect_result_free(r);
 }
 
+/* The step limit and the step floor end a run as results (failed, end, the
+ * time reached), with the steps before them exactly those of the run
+ * without them: the limit only stops the loop. */
+Test(published, library_run_limits)
+{
+    struct net nt;
+    net_open(&nt, "euler");
+    cosa_defect_opts o = {.in_order = 0, .out_order = 0, .tol = 0.01, .h0 = 1e-4, .tend = 1.0};
+    cosa_defect_result *full = NULL, *r = NULL;
+    cr_assert_eq(cosa_defect_run(nt.set, nt.x0, nt.sys, &o, &full), COSA_OK);
+    cr_assert_eq(full->end, COSA_DEFECT_END_OK);
+    cr_assert_eq(full->nsteps, 37);
+    o.max_steps = 5;
+    cr_assert_eq(cosa_defect_run(nt.set, nt.x0, nt.sys, &o, &r), COSA_OK);
+    cr_expect(r->failed);
+    cr_expect_eq(r->end, COSA_DEFECT_END_MAX_STEPS);
+    cr_expect_str_eq(cosa_defect_end_name(r->end), "max-steps");
+    cr_expect_eq(r->nsteps, 5);
+    cr_expect_eq(r->t_failed, full->t[4], "the time reached is the end of step 5");
+    cr_expect_eq(r->t_end, full->t[4]);
+    for (size_t k = 0; k < 5; k++)
+        cr_expect_eq(r->h[k], full->h[k], "step %zu", k);
+    cosa_defect_result_free(r);
+    /* the floor: the largest step of the full run stops it right after the
+     * first step whose successor is smaller */
+    o.max_steps = 0;
+    o.hmin = full->h_max;
+    cr_assert_eq(cosa_defect_run(nt.set, nt.x0, nt.sys, &o, &r), COSA_OK);
+    cr_expect_eq(r->end, COSA_DEFECT_END_HMIN);
+    cr_expect_str_eq(cosa_defect_end_name(r->end), "hmin");
+    cr_expect(r->nsteps >= 1 && r->nsteps < full->nsteps);
+    cr_expect_eq(r->t_failed, full->t[r->nsteps - 1]);
+    cr_expect_lt(full->h[r->nsteps], o.hmin, "the step refused is below the floor");
+    cosa_defect_result_free(r);
+    cosa_defect_result_free(full);
+    cr_expect_null(cosa_defect_end_name((cosa_defect_end)9));
+    net_close(&nt);
+}
+
 /* Bad options are refused before anything runs. */
 Test(published, library_run_bad_options)
 {
@@ -706,6 +745,8 @@ Test(published, library_run_bad_options)
         {.H = NAN, .tend = 1.0},
         {.H = 0.1, .tend = -1.0},
         {.H = 0.1, .tend = 1.0, .control = (cosa_defect_control)7},
+        {.tol = 0.01, .h0 = 1e-4, .tend = 1.0, .hmin = -1.0},
+        {.tol = 0.01, .h0 = 1e-4, .tend = 1.0, .hmin = NAN},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         cr_expect_eq(cosa_defect_run(set, x0, sys, &bad[k], &r), COSA_ERANGE, "case %zu", k);

@@ -128,6 +128,50 @@ grep -q '^status failed t=' "$tmp/f" && ok || bad "a failed run should print 'st
 [ $? = 1 ] && grep -q '^status failed t=' "$tmp/f2" && ok ||
     bad "a diverging run should print 'status failed t=...' and exit 1: $(cat "$tmp/f2" "$tmp/e2")"
 
+# ---- the step limit and the step floor are results: exit 1, one stderr line ----
+# (the collapsing run of issue 23: twomass, exact units, m = 0, n = 1, tol 1e-3,
+# whose controlled step falls to 1e-10 s; without a limit it ran for minutes)
+C="--model twomass --integrator exact --in-order 0 --out-order 1 --tol 1e-3 --tend 0.01"
+# shellcheck disable=SC2086
+"$COSA" defect $C --max-steps 200 >"$tmp/ms" 2>"$tmp/ems"
+[ $? = 1 ] && ok || bad "a run that hits --max-steps should exit 1"
+[ "$(val "$tmp/ms" steps)" = 200 ] && ok || bad "--max-steps 200: steps $(val "$tmp/ms" steps)"
+t_ms=$(val "$tmp/ms" t_end)
+grep -q "^status max-steps t=" "$tmp/ms" && ok || bad "--max-steps: no 'status max-steps t=...'"
+awk -v t="$t_ms" 'BEGIN { exit !(t > 0 && t < 0.01) }' && ok ||
+    bad "--max-steps: t_end $t_ms should be inside (0, T)"
+[ "$(wc -l <"$tmp/ems")" = 1 ] && grep -q '^cosa: defect: stopped after 200 macro steps (--max-steps) at t = ' "$tmp/ems" &&
+    ok || bad "--max-steps: one stderr line naming the limit and the time, got: $(cat "$tmp/ems")"
+# the same steps as the first 200 of a longer run (the limit only stops it)
+# shellcheck disable=SC2086
+"$COSA" defect $C --max-steps 400 -o "$tmp/ms4" >"$tmp/ms4.out" 2>/dev/null
+# shellcheck disable=SC2086
+"$COSA" defect $C --max-steps 200 -o "$tmp/ms2" >/dev/null 2>&1
+f4=$tmp/ms4/twomass_exact_m0_n1.csv
+f2=$tmp/ms2/twomass_exact_m0_n1.csv
+[ "$(grep -v '^#' "$f2" | wc -l)" = 201 ] && [ "$(grep -v '^#' "$f4" | head -201)" = "$(grep -v '^#' "$f2")" ] &&
+    grep -q '^# status max-steps' "$f2" && ok ||
+    bad "--max-steps 200: the per-step CSV should be the first 200 rows of --max-steps 400's"
+# the floor: the collapse stops when the next step is below --hmin
+# shellcheck disable=SC2086
+"$COSA" defect $C --hmin 1e-8 >"$tmp/hm" 2>"$tmp/ehm"
+[ $? = 1 ] && grep -q '^status hmin t=' "$tmp/hm" && [ "$(wc -l <"$tmp/ehm")" = 1 ] &&
+    grep -q '^cosa: defect: the macro step fell below --hmin 1e-08 at t = ' "$tmp/ehm" && ok ||
+    bad "--hmin 1e-8: status hmin, exit 1, one stderr line: $(cat "$tmp/hm" "$tmp/ehm")"
+awk -v h="$(val "$tmp/hm" h_min)" 'BEGIN { exit !(h >= 1e-8) }' && ok ||
+    bad "--hmin 1e-8: a step below the floor was taken (h_min $(val "$tmp/hm" h_min))"
+# a run that ends at T is unchanged by a limit it does not reach
+"$COSA" defect $E --in-order 0 --out-order 0 --dt 0.1 --max-steps 10 >"$tmp/m10" 2>&1 &&
+    [ "$(cat "$tmp/m10")" = "$(cat "$tmp/e01")" ] && ok ||
+    bad "--max-steps 10 on a 10-step run should change nothing"
+"$COSA" defect $E --in-order 0 --out-order 0 --dt 0.1 --max-steps 9 >"$tmp/m9" 2>/dev/null
+[ $? = 1 ] && grep -q '^status max-steps t=0.9$' "$tmp/m9" && ok ||
+    bad "--max-steps 9 on a 10-step run: $(head -12 "$tmp/m9")"
+# in a sweep, the status column
+"$COSA" defect $C --max-steps 50 --tol 1e-3:1e-2:log:2 >"$tmp/msw" 2>/dev/null
+[ $? = 1 ] && [ "$(awk '!/^#/ && $2 == "max-steps"' "$tmp/msw" | wc -l)" -ge 1 ] && ok ||
+    bad "sweep with --max-steps: a 'max-steps' status row expected: $(cat "$tmp/msw")"
+
 # ---- bad input: one line 'cosa: ...' and exit 2 ---------------------------------
 expect_usage() {
     "$COSA" defect "$@" >"$tmp/out" 2>"$tmp/err"
@@ -153,7 +197,10 @@ for a in "--tol 0" "--tol -1" "--tol nan" "--tol inf" "--dt 0" "--dt -0.1" "--dt
     "--dt 0.1 --control foo" "--dt 0.1 --rtol 0" "--dt 0.1 --plot jpg" "--dt 0.1 stray" \
     "--dt 0.1 --bogus" "--dt 1e-3:1:log" "--dt 1:1e-3:log:4" "--dt 1e-3:1:cube:4" \
     "--dt 1e-3:1:log:0" "--dt 0:1:log:4" "--dt a:b:log:4" "--tol 1e-3:1:log:4:5" \
-    "--tol 1e-3:nan:log:4" "--tol -1:1:lin:4" "--dt 1e-3:inf:log:4" "--dt 1e-12"; do
+    "--tol 1e-3:nan:log:4" "--tol -1:1:lin:4" "--dt 1e-3:inf:log:4" "--dt 1e-12" \
+    "--dt 0.1 --max-steps 0" "--dt 0.1 --max-steps -1" "--dt 0.1 --max-steps 1.5" \
+    "--dt 0.1 --max-steps x" "--tol 0.01 --hmin -1" "--tol 0.01 --hmin nan" \
+    "--tol 0.01 --hmin inf" "--dt 0.1 --hmin 1e-6"; do
     # shellcheck disable=SC2086
     expect_usage $E $O $a
 done
@@ -164,6 +211,7 @@ expect_usage --integrator euler $O --dt 0.1
 expect_usage --model twomass-nl --integrator exact $O --dt 0.01
 expect_usage --paper
 expect_usage --paper -o "$tmp/p" --integrator euler
+expect_usage --paper -o "$tmp/p" --max-steps 10
 "$COSA" defect --help >"$tmp/out" 2>&1 && grep -q '^Usage: cosa defect' "$tmp/out" && ok ||
     bad "cosa defect --help"
 

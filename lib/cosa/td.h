@@ -844,12 +844,34 @@ typedef struct cosa_defect_opts {
     double tend;               /* T > 0                                       */
     cosa_defect_control control;     /* which defects are controlled          */
     const cosa_controller_type *controller; /* NULL: "pi"                     */
+    size_t max_steps;          /* steps before the run stops short of T
+                                  (end COSA_DEFECT_END_MAX_STEPS; every step
+                                  is kept, so this bounds the memory);
+                                  0: COSA_DEFECT_MAX_STEPS                    */
+    double hmin;               /* a controlled run stops (COSA_DEFECT_END_HMIN)
+                                  when the controller's next step is below
+                                  hmin (>= 0; 0: no floor)                    */
 } cosa_defect_opts;
+#define COSA_DEFECT_MAX_STEPS 1000000
+
+/* How a run ended. */
+typedef enum cosa_defect_end {
+    COSA_DEFECT_END_OK = 0,    /* at T                                           */
+    COSA_DEFECT_END_FAILED,    /* a unit failed, or the outputs left the finite
+                                  numbers                                        */
+    COSA_DEFECT_END_MAX_STEPS, /* opts.max_steps steps taken before T            */
+    COSA_DEFECT_END_HMIN       /* the controller's next step fell below opts.hmin */
+} cosa_defect_end;
+/* "ok", "failed", "max-steps", "hmin" (NULL past the end). */
+const char *cosa_defect_end_name(cosa_defect_end e);
 
 typedef struct cosa_defect_result {
     size_t ny, nu, nsteps;      /* signals; macro steps taken                 */
-    int failed;                 /* 1: a unit failed at t_failed (reason)      */
-    double t_failed;
+    int failed;                 /* 1: the run stopped short of T (end, reason) */
+    cosa_defect_end end;        /* how it ended                               */
+    double t_failed;            /* where: the end of the failed step (a unit,
+                                   non-finite outputs) or the time reached
+                                   (max-steps, hmin)                          */
     char reason[192];
     double t_end;               /* T (or where it failed)                     */
     double h_min, h_avg, h_max; /* over the steps; h_avg = t_end / nsteps     */
@@ -873,8 +895,10 @@ typedef struct cosa_defect_result {
 /* One run from the stacked initial state x0 (the units' states are set).
  * exact (may be NULL): the coupled linear system whose monolithic solution
  * y* = C* e^{A* t} x0 is the reference of the error figures (the units must
- * be its subsystems).  A unit's failure is a result (failed = 1, COSA_OK).
- * Errors: COSA_EINVAL, COSA_ERANGE (orders, H, tol, h0, T), the master's. */
+ * be its subsystems).  A unit's failure, the step limit and the step floor
+ * are results (failed = 1, end, COSA_OK).
+ * Errors: COSA_EINVAL, COSA_ERANGE (orders, H, tol, h0, T, hmin), the
+ * master's. */
 cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_system *exact,
                             const cosa_defect_opts *opts, cosa_defect_result **out);
 void cosa_defect_result_free(cosa_defect_result *r);

@@ -510,6 +510,85 @@ static int eval_item(const cosa_sweep_spec *sp, struct sweep_thread *t, cosa_sta
 }
 
 /* The sweep: every result (list NULL) or the nlist results listed. */
+/* The prototype system (structure, scheme checks, the threads' first
+ * systems): the first grid point the model accepts, else the plain base
+ * values par0; only when neither is valid does the sweep fail (with the
+ * status of the first point).  So an invalid default of a swept parameter
+ * does not matter; invalid points become NaN.  par0 becomes the prototype's
+ * parameters; *pmax the highest order of the schemes, *corrected whether
+ * one corrects outputs. */
+static cosa_status sweep_prototype(const cosa_sweep_spec *sp, double *par0, int *pmax,
+                                   int *corrected)
+{
+    const cosa_model *m = sp->model;
+    const size_t np = m->nparam ? m->nparam : 1;
+    const size_t npts = sp->x.n * sp->y.n, ny = sp->y.n;
+    cosa_system *proto = NULL;
+    double *par_base = malloc(np * sizeof(double));
+    if (!par_base)
+        return COSA_ENOMEM;
+    memcpy(par_base, par0, np * sizeof(double));
+    cosa_status st0 = COSA_OK, st = COSA_EPARAM;
+    for (size_t k = 0; k < npts && st != COSA_OK && st != COSA_ENOMEM; k++) {
+        memcpy(par0, par_base, np * sizeof(double));
+        set_point(sp, par0, k / ny, k % ny);
+        st = cosa_model_check(m, par0, NULL, NULL, 0);
+        if (st == COSA_OK)
+            st = m->create(m, par0, &proto);
+        if (k == 0)
+            st0 = st;
+    }
+    if (st != COSA_OK && st != COSA_ENOMEM) {
+        memcpy(par0, par_base, np * sizeof(double));
+        st = cosa_model_check(m, par0, NULL, NULL, 0);
+        if (st == COSA_OK)
+            st = m->create(m, par0, &proto);
+        if (st != COSA_OK)
+            st = st0;
+    }
+    free(par_base);
+    if (st != COSA_OK)
+        return st;
+    *pmax = 0;
+    *corrected = 0;
+    for (size_t i = 0; i < sp->nscheme && st == COSA_OK; i++) {
+        st = cosa_scheme_check(&sp->schemes[i], proto);
+        if (sp->schemes[i].order > *pmax)
+            *pmax = sp->schemes[i].order;
+        *corrected |= (sp->schemes[i].corr & COSA_CORR_OUTPUT) != 0;
+    }
+    cosa_system_free(proto);
+    return st;
+}
+
+/* nth thread workspaces, each with its copy of par0 and its systems. */
+static cosa_status sweep_threads(const cosa_sweep_spec *sp, const double *par0, int pmax,
+                                 int assumed, int nth, struct sweep_thread **out)
+{
+    const cosa_model *m = sp->model;
+    const size_t np = m->nparam ? m->nparam : 1;
+    cosa_status st = COSA_OK;
+    struct sweep_thread *th = *out = calloc((size_t)nth, sizeof *th);
+    if (!th)
+        return COSA_ENOMEM;
+    for (int i = 0; i < nth && st == COSA_OK; i++) {
+        th[i].point = SIZE_MAX;
+        if (!(th[i].par = malloc(np * sizeof(double)))) {
+            st = COSA_ENOMEM;
+            break;
+        }
+        memcpy(th[i].par, par0, np * sizeof(double));
+        st = thread_build(m, pmax, &th[i]);
+        if (st == COSA_OK && assumed)
+            st = thread_build_assumed(sp, &th[i]);
+    }
+    if (st != COSA_OK) {
+        threads_free(th, nth);
+        *out = NULL;
+    }
+    return st;
+}
+
 static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, size_t nlist,
                               double *values, cosa_status *status, size_t *nfailed)
 {
@@ -530,11 +609,6 @@ static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, s
     if (errors && !(tend > 0.0 && isfinite(tend)))
         return COSA_ERANGE;
 
-    /* The prototype system (structure, scheme checks, the threads' first
-     * systems): the first grid point the model accepts, else the plain base
-     * values; only when neither is valid does the sweep fail (with the
-     * status of the first point).  So an invalid default of a swept
-     * parameter does not matter; invalid points become NaN. */
     double *par0 = calloc(np, sizeof(double));
     if (!par0)
         return COSA_ENOMEM;
@@ -542,45 +616,8 @@ static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, s
         memcpy(par0, sp->par, m->nparam * sizeof(double));
     else
         cosa_model_defaults(m, par0);
-    cosa_system *proto = NULL;
-    double *par_base = malloc(np * sizeof(double));
-    if (!par_base) {
-        free(par0);
-        return COSA_ENOMEM;
-    }
-    memcpy(par_base, par0, np * sizeof(double));
-    cosa_status st0 = COSA_OK;
-    st = COSA_EPARAM;
-    for (size_t k = 0; k < npts && st != COSA_OK && st != COSA_ENOMEM; k++) {
-        memcpy(par0, par_base, np * sizeof(double));
-        set_point(sp, par0, k / ny, k % ny);
-        st = cosa_model_check(m, par0, NULL, NULL, 0);
-        if (st == COSA_OK)
-            st = m->create(m, par0, &proto);
-        if (k == 0)
-            st0 = st;
-    }
-    if (st != COSA_OK && st != COSA_ENOMEM) {
-        memcpy(par0, par_base, np * sizeof(double));
-        st = cosa_model_check(m, par0, NULL, NULL, 0);
-        if (st == COSA_OK)
-            st = m->create(m, par0, &proto);
-        if (st != COSA_OK)
-            st = st0;
-    }
-    free(par_base);
-    if (st != COSA_OK) {
-        free(par0);
-        return st;
-    }
     int pmax = 0, corrected = 0;
-    for (size_t i = 0; i < sp->nscheme && st == COSA_OK; i++) {
-        st = cosa_scheme_check(&sp->schemes[i], proto);
-        if (sp->schemes[i].order > pmax)
-            pmax = sp->schemes[i].order;
-        corrected |= (sp->schemes[i].corr & COSA_CORR_OUTPUT) != 0;
-    }
-    cosa_system_free(proto);
+    st = sweep_prototype(sp, par0, &pmax, &corrected);
     /* the assumed model matters only to schemes with an output correction */
     const int assumed = spec_has_assumed(sp) && corrected;
     if (st != COSA_OK) {
@@ -607,28 +644,11 @@ static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, s
 
     if ((size_t)nth > nitems)
         nth = (int)nitems;
-    struct sweep_thread *th = calloc((size_t)nth, sizeof *th);
-    if (!th) {
-        free(par0);
-        return COSA_ENOMEM;
-    }
-    for (int i = 0; i < nth && st == COSA_OK; i++) {
-        th[i].point = SIZE_MAX;
-        if (!(th[i].par = malloc(np * sizeof(double)))) {
-            st = COSA_ENOMEM;
-            break;
-        }
-        memcpy(th[i].par, par0, np * sizeof(double));
-        st = thread_build(m, pmax, &th[i]);
-        if (st == COSA_OK && assumed)
-            st = thread_build_assumed(sp, &th[i]);
-    }
+    struct sweep_thread *th = NULL;
+    st = sweep_threads(sp, par0, pmax, assumed, nth, &th);
     free(par0);
-    if (st != COSA_OK) {
-        threads_free(th, nth);
+    if (st != COSA_OK)
         return st;
-    }
-
     size_t done = 0, failed = 0, next_report = 0;
     const size_t todo = list ? nlist : total;
     const size_t report_step = todo / 1000 > 0 ? todo / 1000 : 1;

@@ -157,14 +157,17 @@ static int is_failure(cosa_status st)
     return st == COSA_ENOTCONVERGED || st == COSA_ENONFINITE || st == COSA_ERANGE;
 }
 
-cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_system *exact,
-                            const cosa_defect_opts *o, cosa_defect_result **out)
+const char *cosa_defect_end_name(cosa_defect_end e)
 {
-    if (!out)
-        return COSA_EINVAL;
-    *out = NULL;
-    const size_t nx = cosa_unitset_nx(set), nu = cosa_unitset_nu(set),
-                 ny = cosa_unitset_ny(set);
+    static const char *const names[] = {"ok", "failed", "max-steps", "hmin"};
+    return (unsigned)e < sizeof names / sizeof *names ? names[e] : NULL;
+}
+
+/* Validation at the boundary: COSA_EINVAL (NULL, sizes), COSA_ERANGE. */
+static cosa_status check_args(cosa_unitset *set, const double *x0, const cosa_system *exact,
+                              const cosa_defect_opts *o)
+{
+    const size_t nx = cosa_unitset_nx(set), ny = cosa_unitset_ny(set);
     if (!set || !o || (nx && !x0) || ny == 0)
         return COSA_EINVAL;
     const int fixed = o->tol == 0.0;
@@ -174,71 +177,184 @@ cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_syst
         (!fixed && (!(o->tol > 0.0) || !isfinite(o->tol) || !(o->h0 > 0.0) ||
                     !isfinite(o->h0) || o->H != 0.0)) ||
         (o->control != COSA_DEFECT_BOTH && o->control != COSA_DEFECT_OUTPUT &&
-         o->control != COSA_DEFECT_CONNECTION))
+         o->control != COSA_DEFECT_CONNECTION) ||
+        !(o->hmin >= 0.0) || !isfinite(o->hmin))
         return COSA_ERANGE;
     if (exact && (cosa_system_nx(exact) != nx || cosa_system_ny(exact) != ny))
         return COSA_EINVAL;
-    const double T = o->tend;
-    const int n = o->out_order;
+    return COSA_OK;
+}
 
-    cosa_status st;
-    cosa_master *m = NULL;
-    cosa_controller *ctl = NULL;
-    cosa_defect_result *r = calloc(1, sizeof *r);
+/* One run's state: the master, the controller, the reference, the result
+ * being filled and the estimator's workspace. */
+struct drun {
+    cosa_unitset *set;
+    const cosa_defect_opts *o;
+    int fixed, n;
+    size_t ny, nu;
+    cosa_master *m;
+    cosa_controller *ctl;
+    cosa_defect_result *r;
+    size_t cap;           /* room in r's per-step records                  */
+    size_t max_steps;     /* the step limit (opts.max_steps or the default)  */
     struct exact_ref ex;
-    int have_exact = 0;
-    double *work = calloc(3 * ny + 3 * nu + 1, sizeof *work);
-    if (!r || !work) {
-        st = COSA_ENOMEM;
-        goto fail;
-    }
+    int have_exact;
+    double *work;
+    double *dout, *dconn, *ytmp, *eacc; /* in work                          */
+};
+
+static void drun_free(struct drun *d)
+{
+    cosa_controller_free(d->ctl);
+    cosa_master_free(d->m);
+    if (d->have_exact)
+        exact_free(&d->ex);
+    free(d->work);
+}
+
+/* The result with its run figures zeroed and room for the first steps. */
+static cosa_status result_alloc(struct drun *d)
+{
+    const size_t ny = d->ny, nu = d->nu;
+    cosa_defect_result *r = d->r = calloc(1, sizeof *r);
+    if (!r)
+        return COSA_ENOMEM;
     r->ny = ny;
     r->nu = nu;
-    r->out_order = n;
+    r->out_order = d->n;
     r->defect_out = calloc(3 * ny + nu + 1, sizeof(double));
-    if (!r->defect_out) {
-        st = COSA_ENOMEM;
-        goto fail;
-    }
+    if (!r->defect_out)
+        return COSA_ENOMEM;
     r->defect_conn = r->defect_out + ny;
     r->error = r->defect_conn + nu;
     r->y_end = r->error + ny;
-    size_t cap = 256;
-    if ((st = records_grow(r, cap)) != COSA_OK)
-        goto fail;
-    if (exact) {
-        if ((st = exact_init(&ex, exact, x0)) != COSA_OK)
-            goto fail;
-        have_exact = 1;
-    }
-    double *dout = work, *dconn = dout + ny, *ytmp = dconn + nu, *eacc = ytmp + ny;
+    d->cap = d->max_steps < 256 ? d->max_steps : 256;
+    return records_grow(r, d->cap);
+}
 
-    /* the master: Jacobi, Taylor inputs of degree min(m, n), mid samples */
+/* Everything a run needs: the workspace, the result, the reference, the
+ * master (Jacobi, Taylor inputs of degree min(m, n), mid samples) and, for
+ * a controlled run, the controller. */
+static cosa_status drun_setup(struct drun *d, const double *x0, const cosa_system *exact)
+{
+    const cosa_defect_opts *o = d->o;
+    const size_t ny = d->ny, nu = d->nu;
+    cosa_status st;
+    d->work = calloc(3 * ny + 3 * nu + 1, sizeof *d->work);
+    if (!d->work)
+        return COSA_ENOMEM;
+    d->dout = d->work;
+    d->dconn = d->dout + ny;
+    d->ytmp = d->dconn + nu;
+    d->eacc = d->ytmp + ny;
+    if ((st = result_alloc(d)) != COSA_OK)
+        return st;
+    if (exact) {
+        if ((st = exact_init(&d->ex, exact, x0)) != COSA_OK)
+            return st;
+        d->have_exact = 1;
+    }
     const cosa_scheme s = {.order = o->in_order, .corr = COSA_CORR_NONE, .alpha = 1.0,
                            .exec = COSA_JACOBI};
-    const cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_TAYLOR, .out_order = n,
+    const cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_TAYLOR, .out_order = d->n,
                                  .sample_mid = 1};
-    if ((st = cosa_master_create(set, &s, fixed ? o->H : o->h0, &mo, &m)) != COSA_OK ||
-        (st = cosa_master_init(m, 0.0, x0, NULL, NULL)) != COSA_OK)
-        goto fail;
-    if (!fixed) {
-        const cosa_controller_type *type =
-            o->controller ? o->controller : cosa_controller_lookup("pi");
-        cosa_controller_params cp;
-        if (!type) {
-            st = COSA_EINVAL;
-            goto fail;
-        }
-        if ((st = cosa_controller_defaults(type, o->tol, &cp)) != COSA_OK ||
-            (st = cosa_controller_create(type, &cp, &ctl)) != COSA_OK ||
-            (st = cosa_controller_reset(ctl, o->h0)) != COSA_OK)
-            goto fail;
-    }
+    if ((st = cosa_master_create(d->set, &s, d->fixed ? o->H : o->h0, &mo, &d->m)) != COSA_OK ||
+        (st = cosa_master_init(d->m, 0.0, x0, NULL, NULL)) != COSA_OK)
+        return st;
+    if (d->fixed)
+        return COSA_OK;
+    const cosa_controller_type *type =
+        o->controller ? o->controller : cosa_controller_lookup("pi");
+    cosa_controller_params cp;
+    if (!type)
+        return COSA_EINVAL;
+    if ((st = cosa_controller_defaults(type, o->tol, &cp)) != COSA_OK ||
+        (st = cosa_controller_create(type, &cp, &d->ctl)) != COSA_OK ||
+        (st = cosa_controller_reset(d->ctl, o->h0)) != COSA_OK)
+        return st;
+    return COSA_OK;
+}
 
+/* A unit's failure on the step ending at tn: a result. */
+static void unit_failed(struct drun *d, cosa_status st, double tn)
+{
+    size_t iu = cosa_master_failed_unit(d->m);
+    cosa_unit *un = cosa_unitset_unit(d->set, iu);
+    cosa_defect_result *r = d->r;
+    r->failed = 1;
+    r->end = COSA_DEFECT_END_FAILED;
+    r->t_failed = tn;
+    snprintf(r->reason, sizeof r->reason, "%s%s%s", un ? "unit: " : "",
+             un && cosa_unit_message(un)[0] ? cosa_unit_message(un) : "",
+             un && cosa_unit_message(un)[0] ? "" : cosa_strerror(st));
+}
+
+/* Step k [t, t + h = tn] into the records and run figures: its defects,
+ * output coefficients yend and, with the reference, its error. */
+static cosa_status record_step(struct drun *d, size_t k, double t, double h, double tn,
+                               double eps, const double *yend)
+{
+    cosa_defect_result *r = d->r;
+    const size_t ny = d->ny, nu = d->nu;
+    const int n = d->n;
+    cosa_status st;
+    if (k == d->cap) {
+        /* at most max_steps records: the memory stays bounded */
+        d->cap = d->cap < d->max_steps / 2 ? 2 * d->cap : d->max_steps;
+        if ((st = records_grow(r, d->cap)) != COSA_OK)
+            return st;
+    }
+    for (size_t l = 0; l < ny; l++) {
+        r->defect_out[l] += h * d->dout[l] * d->dout[l];
+        r->step_out[l + k * ny] = d->dout[l];
+    }
+    for (size_t l = 0; l < nu; l++) {
+        r->defect_conn[l] += h * d->dconn[l] * d->dconn[l];
+        r->step_conn[l + k * nu] = d->dconn[l];
+    }
+    memcpy(r->coef + k * ny * (size_t)(n + 1), yend, ny * (size_t)(n + 1) * sizeof *yend);
+    if (d->have_exact) {
+        if ((st = step_error(&d->ex, t, h, n, yend, d->ytmp, d->eacc)) != COSA_OK)
+            return st;
+        for (size_t l = 0; l < ny; l++)
+            r->error[l] += d->eacc[l];
+    }
+    r->t[k] = tn;
+    r->h[k] = h;
+    r->eps[k] = eps;
+    r->eps_max = fmax(r->eps_max, eps);
+    r->h_min = fmin(r->h_min, h);
+    r->h_max = fmax(r->h_max, h);
+    memcpy(r->y_end, yend, ny * sizeof *yend);
+    return COSA_OK;
+}
+
+/* A run that stops short of T at t (the time reached). */
+static void stopped(cosa_defect_result *r, cosa_defect_end end, double t)
+{
+    r->failed = 1;
+    r->end = end;
+    r->t_failed = t;
+}
+
+/* The time loop (Algorithm 1): propose, measure the defects, record,
+ * commit, choose the next step.  Ends at T or at a failure (a result). */
+static cosa_status drun_loop(struct drun *d)
+{
+    const cosa_defect_opts *o = d->o;
+    cosa_defect_result *r = d->r;
+    const double T = o->tend;
+    const int fixed = d->fixed;
+    cosa_status st;
     double t = 0.0, hnext = fixed ? o->H : o->h0;
     size_t k = 0;
     r->h_min = INFINITY;
     for (int done = 0; !done;) {
+        if (k == d->max_steps) { /* the limit before T: a result */
+            stopped(r, COSA_DEFECT_END_MAX_STEPS, t);
+            snprintf(r->reason, sizeof r->reason, "%zu steps taken before T = %.17g", k, T);
+            break;
+        }
         /* the next step, shortened to end at T (integer counter for fixed steps) */
         double h = hnext, tn = fixed ? (double)(k + 1) * o->H : t + h;
         if (tn >= T - END_RTOL * T) {
@@ -249,91 +365,83 @@ cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_syst
             tn = T;
             done = 1;
         }
-        if ((st = cosa_master_set_step(m, h)) != COSA_OK)
-            goto fail;
-        st = cosa_master_propose(m, 0);
+        if ((st = cosa_master_set_step(d->m, h)) != COSA_OK)
+            return st;
+        st = cosa_master_propose(d->m, 0);
         if (st != COSA_OK) {
             if (!is_failure(st))
-                goto fail;
-            size_t iu = cosa_master_failed_unit(m);
-            cosa_unit *un = cosa_unitset_unit(set, iu);
-            r->failed = 1;
-            r->t_failed = tn;
-            snprintf(r->reason, sizeof r->reason, "%s%s%s", un ? "unit: " : "",
-                     un && cosa_unit_message(un)[0] ? cosa_unit_message(un) : "",
-                     un && cosa_unit_message(un)[0] ? "" : cosa_strerror(st));
+                return st;
+            unit_failed(d, st, tn);
             break;
         }
         int q, nn;
         const double *uder, *yend, *ymid;
         double eps;
-        cosa_master_step_data(m, NULL, &q, &uder, &nn, &yend, &ymid);
-        st = cosa_defect_step(set, h, q, uder, n, yend, ymid, o->control, dout, dconn, &eps);
+        cosa_master_step_data(d->m, NULL, &q, &uder, &nn, &yend, &ymid);
+        st = cosa_defect_step(d->set, h, q, uder, d->n, yend, ymid, o->control, d->dout,
+                              d->dconn, &eps);
         if (st == COSA_ENONFINITE) { /* the co-simulation blew up: a result */
             r->failed = 1;
+            r->end = COSA_DEFECT_END_FAILED;
             r->t_failed = tn;
             snprintf(r->reason, sizeof r->reason, "the outputs or their derivatives left the "
                                                   "finite numbers");
             break;
         }
-        if (st != COSA_OK)
-            goto fail;
-        if (k == cap && (st = records_grow(r, cap *= 2)) != COSA_OK)
-            goto fail;
-        for (size_t l = 0; l < ny; l++) {
-            r->defect_out[l] += h * dout[l] * dout[l];
-            r->step_out[l + k * ny] = dout[l];
-        }
-        for (size_t l = 0; l < nu; l++) {
-            r->defect_conn[l] += h * dconn[l] * dconn[l];
-            r->step_conn[l + k * nu] = dconn[l];
-        }
-        memcpy(r->coef + k * ny * (size_t)(n + 1), yend, ny * (size_t)(n + 1) * sizeof *yend);
-        if (have_exact) {
-            if ((st = step_error(&ex, t, h, n, yend, ytmp, eacc)) != COSA_OK)
-                goto fail;
-            for (size_t l = 0; l < ny; l++)
-                r->error[l] += eacc[l];
-        }
-        r->t[k] = tn;
-        r->h[k] = h;
-        r->eps[k] = eps;
-        r->eps_max = fmax(r->eps_max, eps);
-        r->h_min = fmin(r->h_min, h);
-        r->h_max = fmax(r->h_max, h);
-        memcpy(r->y_end, yend, ny * sizeof *yend);
-        if ((st = cosa_master_commit(m)) != COSA_OK)
-            goto fail;
+        if (st != COSA_OK || (st = record_step(d, k, t, h, tn, eps, yend)) != COSA_OK ||
+            (st = cosa_master_commit(d->m)) != COSA_OK)
+            return st;
         t = tn;
         k++;
-        if (!fixed && !done && (st = cosa_controller_next(ctl, h, eps, &hnext, NULL)) != COSA_OK)
-            goto fail;
+        if (!fixed && !done &&
+            (st = cosa_controller_next(d->ctl, h, eps, &hnext, NULL)) != COSA_OK)
+            return st;
+        if (!fixed && !done && hnext < o->hmin) { /* the floor: a result */
+            stopped(r, COSA_DEFECT_END_HMIN, t);
+            snprintf(r->reason, sizeof r->reason, "the next macro step %.17g is below hmin "
+                                                  "%.17g", hnext, o->hmin);
+            break;
+        }
     }
     r->nsteps = k;
     r->t_end = r->failed ? t : T;
+    return COSA_OK;
+}
+
+/* The run figures from the sums over the steps. */
+static void finish(cosa_defect_result *r, double T, int have_exact)
+{
+    const size_t k = r->nsteps;
     r->h_avg = k ? r->t_end / (double)k : NAN;
     if (!k)
         r->h_min = r->h_max = NAN;
     const double span = r->t_end > 0.0 ? r->t_end : T;
-    for (size_t l = 0; l < ny; l++) {
+    for (size_t l = 0; l < r->ny; l++) {
         r->defect_out[l] = sqrt(r->defect_out[l] / span);
         r->error[l] = have_exact ? sqrt(r->error[l] / span) : NAN;
     }
-    for (size_t l = 0; l < nu; l++)
+    for (size_t l = 0; l < r->nu; l++)
         r->defect_conn[l] = sqrt(r->defect_conn[l] / span);
-    cosa_controller_free(ctl);
-    cosa_master_free(m);
-    if (have_exact)
-        exact_free(&ex);
-    free(work);
-    *out = r;
-    return COSA_OK;
-fail:
-    cosa_controller_free(ctl);
-    cosa_master_free(m);
-    if (have_exact)
-        exact_free(&ex);
-    free(work);
-    cosa_defect_result_free(r);
+}
+
+cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_system *exact,
+                            const cosa_defect_opts *o, cosa_defect_result **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    cosa_status st = check_args(set, x0, exact, o);
+    if (st != COSA_OK)
+        return st;
+    struct drun d = {.set = set, .o = o, .fixed = o->tol == 0.0, .n = o->out_order,
+                     .ny = cosa_unitset_ny(set), .nu = cosa_unitset_nu(set),
+                     .max_steps = o->max_steps ? o->max_steps : COSA_DEFECT_MAX_STEPS};
+    if ((st = drun_setup(&d, x0, exact)) == COSA_OK && (st = drun_loop(&d)) == COSA_OK) {
+        finish(d.r, o->tend, d.have_exact);
+        *out = d.r;
+        d.r = NULL;
+    }
+    drun_free(&d);
+    cosa_defect_result_free(d.r);
     return st;
 }

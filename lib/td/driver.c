@@ -177,16 +177,13 @@ static cosa_status energy_observe(const cosa_master *mc, void *user_data)
     return energy_point(e->a, e->m, e->r, e->ref, e->p, n, e->uoff);
 }
 
-cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
-                           const cosa_cosim_opts *opt, cosa_cosim_result **out)
+/* The arguments of a run: COSA_EINVAL (NULL, sizes), COSA_ERANGE. */
+static cosa_status run_check(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
+                             const cosa_cosim_opts *opt)
 {
-    if (!out)
-        return COSA_EINVAL;
-    *out = NULL;
     if (!set || !s || !ref || !opt || (opt->nobservers && !opt->observers))
         return COSA_EINVAL;
-    const size_t nx = cosa_unitset_nx(set), nu = cosa_unitset_nu(set),
-                 ny = cosa_unitset_ny(set);
+    const size_t nx = cosa_unitset_nx(set), ny = cosa_unitset_ny(set);
     const size_t N = opt->nsteps;
     if (ref->nx != nx || ref->ny != ny || ny == 0)
         return COSA_EINVAL;
@@ -194,6 +191,65 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         ref->nsamples < (size_t)s->order + N + 1 || opt->nobservers + 3 > COSA_MASTER_OBSERVERS ||
         (opt->defects && (opt->defect_out_order < 0 || opt->defect_out_order > COSA_UNIT_DERMAX)))
         return COSA_ERANGE;
+    return COSA_OK;
+}
+
+/* The N macro steps from t = p H; a unit's failure or divergence ends them
+ * as a result (r->diverged, where, why); other errors are returned. */
+static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, size_t N,
+                             size_t p, double H, cosa_cosim_result *r)
+{
+    size_t n = 0;
+    while (!r->diverged && n < N) {
+        /* iterative schemes: the iteration drives the master */
+        cosa_status st = it ? cosa_iter_step(it) : cosa_master_step(m);
+        if (st != COSA_OK) {
+            if (!is_divergence(st))
+                return st;
+            /* the step to t_{n+1} failed: nothing is recorded for it */
+            size_t iu = it ? cosa_iter_failed_unit(it) : cosa_master_failed_unit(m);
+            cosa_unit *un = cosa_unitset_unit(set, iu);
+            r->diverged = 1;
+            r->t_diverged = (double)(p + n + 1) * H;
+            if (un && cosa_unit_message(un)[0])
+                snprintf(r->reason, sizeof r->reason, "unit %zu: %s", iu,
+                         cosa_unit_message(un));
+            else
+                snprintf(r->reason, sizeof r->reason, "%s", cosa_strerror(st));
+            break;
+        }
+        n++;
+    }
+    r->ndone = n;
+    return COSA_OK;
+}
+
+/* The run RMS of the defects: the largest over the outputs and over the
+ * inputs, sqrt(sum H rms^2 / T) (NaN when none were measured). */
+static void defect_figures(const struct defect_acc *dacc, size_t ny, size_t nu,
+                           cosa_cosim_result *r)
+{
+    if (dacc->st != COSA_OK || !(dacc->T > 0.0))
+        return;
+    r->defect_out = r->defect_conn = 0.0;
+    for (size_t l = 0; l < ny; l++)
+        r->defect_out = fmax(r->defect_out, sqrt(dacc->sout[l] / dacc->T));
+    for (size_t l = 0; l < nu; l++)
+        r->defect_conn = fmax(r->defect_conn, sqrt(dacc->sconn[l] / dacc->T));
+}
+
+cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
+                           const cosa_cosim_opts *opt, cosa_cosim_result **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    cosa_status st = run_check(set, s, ref, opt);
+    if (st != COSA_OK)
+        return st;
+    const size_t nx = cosa_unitset_nx(set), nu = cosa_unitset_nu(set),
+                 ny = cosa_unitset_ny(set);
+    const size_t N = opt->nsteps;
     /* p0: the first macro point's index on the reference (p: doc/method.md's
      * start on the reference at t = p H; 0: from the initial state) */
     const size_t np = (size_t)s->order + 1, p = opt->start_initial ? 0 : (size_t)s->order;
@@ -232,7 +288,6 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     }
     energy_acc *eacc = NULL;
     double *uoff = NULL;
-    cosa_status st = COSA_OK;
     if (opt->energy &&
         ((st = energy_acc_create(opt->energy, cosa_unitset_port(set), nx, nu, ny, N, H, &eacc)) !=
              COSA_OK ||
@@ -288,27 +343,8 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     }
     if (st != COSA_OK)
         goto fail;
-    size_t n = 0;
-    while (!r->diverged && n < N) {
-        st = it ? cosa_iter_step(it) : cosa_master_step(m);
-        if (st != COSA_OK) {
-            if (!is_divergence(st))
-                goto fail;
-            /* the step to t_{n+1} failed: nothing is recorded for it */
-            size_t iu = it ? cosa_iter_failed_unit(it) : cosa_master_failed_unit(m);
-            cosa_unit *un = cosa_unitset_unit(set, iu);
-            r->diverged = 1;
-            r->t_diverged = (double)(p + n + 1) * H;
-            if (un && cosa_unit_message(un)[0])
-                snprintf(r->reason, sizeof r->reason, "unit %zu: %s", iu,
-                         cosa_unit_message(un));
-            else
-                snprintf(r->reason, sizeof r->reason, "%s", cosa_strerror(st));
-            break;
-        }
-        n++;
-    }
-    r->ndone = n;
+    if ((st = run_steps(m, it, set, N, p, H, r)) != COSA_OK)
+        goto fail;
     if (it) {
         r->iterative = 1;
         cosa_iter_get_stats(it, &r->iter);
@@ -316,13 +352,8 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     if (eacc)
         r->energy = energy_acc_take(eacc);
     r->defect_out = r->defect_conn = NAN;
-    if (opt->defects && dacc.st == COSA_OK && dacc.T > 0.0) {
-        r->defect_out = r->defect_conn = 0.0;
-        for (size_t l = 0; l < ny; l++)
-            r->defect_out = fmax(r->defect_out, sqrt(dacc.sout[l] / dacc.T));
-        for (size_t l = 0; l < nu; l++)
-            r->defect_conn = fmax(r->defect_conn, sqrt(dacc.sconn[l] / dacc.T));
-    }
+    if (opt->defects)
+        defect_figures(&dacc, ny, nu, r);
     if (r->diverged)
         r->e_global = INFINITY;
     else if ((st = cosa_traj_nrmse(ny, N, r->ybar + ny, ny, r->yref + ny, ny, &r->e_global,

@@ -256,12 +256,10 @@ static cosa_status step_gains_setup(cosa_master *m, const unsigned char *flags)
     return COSA_OK;
 }
 
-cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H,
-                               const cosa_master_opts *opt, cosa_master **out)
+/* What the master runs, checked before anything is allocated. */
+static cosa_status master_check(cosa_unitset *set, const cosa_scheme *s, double H,
+                                const cosa_master_opts *opt)
 {
-    if (!out)
-        return COSA_EINVAL;
-    *out = NULL;
     if (!set || !s)
         return COSA_EINVAL;
     if (!isfinite(H) || !(H > 0.0))
@@ -300,34 +298,21 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
         (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || taylor ||
          (opt && (opt->sample_mid || opt->step_gains))))
         return COSA_EUNSUPPORTED;
+    return COSA_OK;
+}
 
-    const size_t nunits = cosa_unitset_count(set), nx = cosa_unitset_nx(set),
-                 nu = cosa_unitset_nu(set), ny = cosa_unitset_ny(set);
-    cosa_master *m = calloc(1, sizeof *m);
-    if (!m)
-        return COSA_ENOMEM;
-    m->set = set;
-    m->nunits = nunits;
-    m->nx = nx;
-    m->nu = nu;
-    m->ny = ny;
-    m->L = cosa_unitset_L(set);
-    m->s = *s;
-    m->exec = &exec_types[s->exec];
-    m->p = s->order;
-    m->np = (size_t)s->order + 1;
-    m->has_du = (s->corr & COSA_CORR_STATE) != 0;
-    m->H = H;
-    if (opt)
-        m->opt = *opt;
-    m->failed = nunits;
+/* The execution sequence and the one block of the step's vectors and
+ * matrices (m->buf, carved). */
+static cosa_status master_alloc_work(cosa_master *m, const cosa_scheme *s)
+{
+    const size_t nunits = m->nunits, nx = m->nx, nu = m->nu, ny = m->ny;
     m->seq = calloc(nunits, sizeof *m->seq);
     if (!m->seq)
-        goto nomem;
-    const size_t *setseq = cosa_unitset_sequence(set);
+        return COSA_ENOMEM;
+    const size_t *setseq = cosa_unitset_sequence(m->set);
     size_t big = 0;
     for (size_t i = 0; i < nunits; i++) {
-        const cosa_unit *u = cosa_unitset_unit(set, i);
+        const cosa_unit *u = cosa_unitset_unit(m->set, i);
         if (s->exec == COSA_GAUSS_SEIDEL)
             m->seq[i] = s->seq ? s->seq[i] : setseq[i];
         else
@@ -346,7 +331,7 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     m->buf = calloc(total, sizeof(double));
     m->ipiv = calloc(ny + 1, sizeof *m->ipiv);
     if (!m->buf || !m->ipiv)
-        goto nomem;
+        return COSA_ENOMEM;
     double *q = m->buf;
 #define CARVE(ptr, n) ((ptr) = q, q += (n))
     CARVE(m->hist, ny * np);
@@ -369,6 +354,15 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     CARVE(m->G0, ny * nu);
     CARVE(m->IGL, ny * ny);
 #undef CARVE
+    return COSA_OK;
+}
+
+/* The extrapolation kind's state: Taylor output derivatives, given input
+ * polynomials, and the derivative records every kind hands out. */
+static cosa_status master_alloc_extrap(cosa_master *m, const cosa_master_opts *opt, int taylor,
+                                       int given)
+{
+    const size_t nu = m->nu, ny = m->ny;
     m->taylor = taylor;
     m->given = given;
     m->nout = taylor ? opt->out_order : -1;
@@ -376,20 +370,56 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     if (given) {
         m->q = 0;
         m->gder = calloc(nu * (COSA_UNIT_DEGMAX + 1) + 1, sizeof(double));
-        m->gst = calloc(nunits + 1, sizeof *m->gst);
+        m->gst = calloc(m->nunits + 1, sizeof *m->gst);
         if (!m->gder || !m->gst)
-            goto nomem;
+            return COSA_ENOMEM;
     }
-    {
-        const size_t nd = (size_t)(taylor ? m->nout + 1 : 0);
-        const size_t nq = (size_t)(given ? COSA_UNIT_DEGMAX : m->q) + 1;
-        m->yder = calloc(3 * ny * nd + nu * nq + ny + 1, sizeof(double));
-        if (!m->yder)
-            goto nomem;
-        m->yend = m->yder + ny * nd;
-        m->uder = m->yend + ny * nd;
-        m->ymid = m->uder + nu * nq;
-        m->dtmp = m->ymid + ny;
+    const size_t nd = (size_t)(taylor ? m->nout + 1 : 0);
+    const size_t nq = (size_t)(given ? COSA_UNIT_DEGMAX : m->q) + 1;
+    m->yder = calloc(3 * ny * nd + nu * nq + ny + 1, sizeof(double));
+    if (!m->yder)
+        return COSA_ENOMEM;
+    m->yend = m->yder + ny * nd;
+    m->uder = m->yend + ny * nd;
+    m->ymid = m->uder + nu * nq;
+    m->dtmp = m->ymid + ny;
+    return COSA_OK;
+}
+
+cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H,
+                               const cosa_master_opts *opt, cosa_master **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    cosa_status st = master_check(set, s, H, opt);
+    if (st != COSA_OK)
+        return st;
+    const int taylor = opt && opt->extrapolation == COSA_EXTRAP_TAYLOR;
+    const int given = opt && opt->extrapolation == COSA_EXTRAP_GIVEN;
+
+    cosa_master *m = calloc(1, sizeof *m);
+    if (!m)
+        return COSA_ENOMEM;
+    m->set = set;
+    m->nunits = cosa_unitset_count(set);
+    m->nx = cosa_unitset_nx(set);
+    m->nu = cosa_unitset_nu(set);
+    m->ny = cosa_unitset_ny(set);
+    m->L = cosa_unitset_L(set);
+    m->s = *s;
+    m->exec = &exec_types[s->exec];
+    m->p = s->order;
+    m->np = (size_t)s->order + 1;
+    m->has_du = (s->corr & COSA_CORR_STATE) != 0;
+    m->H = H;
+    if (opt)
+        m->opt = *opt;
+    m->failed = m->nunits;
+    if ((st = master_alloc_work(m, s)) != COSA_OK ||
+        (st = master_alloc_extrap(m, opt, taylor, given)) != COSA_OK) {
+        cosa_master_free(m);
+        return st;
     }
     m->kappa = cosa_order_tables(m->p, m->lag, m->e, m->w);
     cosa_lagrange_table(m->p, 1.0, m->lag1);
@@ -412,9 +442,6 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     m->nvalid = m->np;
     *out = m;
     return COSA_OK;
-nomem:
-    cosa_master_free(m);
-    return COSA_ENOMEM;
 }
 
 cosa_status cosa_master_set_input_offset(cosa_master *m, const double *off)

@@ -905,6 +905,200 @@ static cosa_status structure(struct vo *v)
 
 /* ---- the run --------------------------------------------------------------------- */
 
+/* The controller: an entry of the controller table (sect. 5's "order" /
+ * "step", or any other, e.g. the defect paper's "pi"). */
+static cosa_status vo_controller(const cosa_vo_opts *o, cosa_controller **ctl)
+{
+    const cosa_controller_type *ct =
+        o->controller ? o->controller
+                      : cosa_controller_lookup(o->control == COSA_VO_CONTROL_ORDER ? "order"
+                                                                                 : "step");
+    cosa_controller_params cp;
+    cosa_status st;
+    if ((st = cosa_controller_defaults(ct, 1.0, &cp)) != COSA_OK)
+        return st;
+    cp.vo = (cosa_vo_control_params){.order = o->control == COSA_VO_CONTROL_ORDER,
+                                     .kmax = o->control == COSA_VO_CONTROL_ORDER
+                                                 ? o->kmax
+                                                 : COSA_VO_KMAX,
+                                     .sf = o->sf, .rmin = o->rmin, .rmax = o->rmax,
+                                     .hmin = o->hmin};
+    if (ct->decide)
+        cp.grow = o->rmax;
+    if ((st = cosa_controller_create(ct, &cp, ctl)) != COSA_OK ||
+        (st = cosa_controller_reset(*ctl, o->H)) != COSA_OK)
+        return st;
+    return COSA_OK;
+}
+
+/* One attempt of the step v->H from v->T[0] at degree v->k: the coupling's
+ * proposal and the estimate into *in.  A unit's failure is a result
+ * (*unit_failed, the proposal rejected, infinite norms); COSA_ENOMEM and
+ * COSA_EINVAL are returned. */
+static cosa_status attempt_step(struct vo *v, const cosa_vo_opts *o, cosa_vo_control_input *in,
+                                int *unit_failed)
+{
+    set_nodes(v);
+    read_states(v, v->xN);
+    v->corr_iters = 0;
+    v->corr_failed = 0;
+    *in = (cosa_vo_control_input){.H = v->H, .k = v->k,
+                                  .state_est = o->estimator ? o->estimator->on_states : 1};
+    cosa_status st = step_constants(v);
+    if (st == COSA_OK)
+        st = couplings[o->coupling].attempt(v);
+    *unit_failed = 0;
+    if (st != COSA_OK) {
+        if (st == COSA_ENOMEM || st == COSA_EINVAL)
+            return st;
+        *unit_failed = 1; /* a result: the step is repeated smaller or the run stops */
+        in->err_pos = in->err_vel = in->err_u = INFINITY;
+        cosa_master_reject(v->m);
+    } else
+        estimate(v, in);
+    in->corr_failed = v->corr_failed || *unit_failed;
+    return COSA_OK;
+}
+
+/* An accepted step ending at tnew (the end exactly when last): commit, the
+ * history, the statistics and the recorded point. */
+static cosa_status accept_step(struct vo *v, cosa_vo_result *r, struct rec *rc, double tnew,
+                               int last, double tend, double *hsum)
+{
+    cosa_status st;
+    if ((st = cosa_master_commit(v->m)) != COSA_OK)
+        return st;
+    push_history(v, tnew, v->c1);
+    if (last) /* exactly at the end */
+        v->T[0] = tend;
+    r->steps++;
+    r->k_hist[v->k]++;
+    *hsum += v->H;
+    r->H_min = fmin(r->H_min, v->H);
+    r->H_max = fmax(r->H_max, v->H);
+    read_states(v, v->x1);
+    return record_point(r, rc, v->T[0], v->x1);
+}
+
+/* The time loop from t_s = v->T[0]: attempts until the end, the attempt
+ * limit, a failed fixed step or the step floor (r->status, r->reason). */
+static cosa_status vo_loop(struct vo *v, const cosa_vo_opts *o, cosa_controller *ctl,
+                           const cosa_vo_history *hist, struct rec *rc, cosa_vo_result *r)
+{
+    cosa_status st;
+    const double ts = v->T[0];
+    const int fixed = o->control == COSA_VO_CONTROL_NONE;
+    const size_t nfixed = fixed ? (size_t)fmax(1.0, round(o->tend / o->H)) : 0;
+    const double tend = fixed ? ts + (double)nfixed * o->H : ts + o->tend;
+    const size_t maxatt = o->max_attempts ? o->max_attempts : 10000000u;
+    v->k = o->k;
+    double H = o->H;
+    double hsum = 0.0;
+    r->H_min = INFINITY;
+    r->H_max = 0.0;
+    r->status = COSA_VO_OK;
+    while (fixed ? r->steps < nfixed : v->T[0] < tend) {
+        if (r->nattempts >= maxatt) {
+            r->status = COSA_VO_MAXSTEPS;
+            snprintf(r->reason, sizeof r->reason, "%zu attempts without reaching the end",
+                     r->nattempts);
+            break;
+        }
+        /* the step: fixed, or clipped to end at t_s + tend */
+        int last = 0;
+        if (fixed)
+            v->H = o->H;
+        else {
+            v->H = H;
+            const double left = tend - v->T[0];
+            if (v->H >= left * (1.0 - 1e-12))
+                v->H = left, last = 1;
+        }
+        cosa_vo_control_input in;
+        int unit_failed;
+        if ((st = attempt_step(v, o, &in, &unit_failed)) != COSA_OK)
+            return st;
+        const double tnew = v->T[0] + v->H;
+        cosa_vo_decision d = {.accept = !in.corr_failed, .k = v->k, .H = v->H};
+        if (!fixed) {
+            if ((st = cosa_controller_decide(ctl, &in, hist, &d)) != COSA_OK)
+                return st;
+        } else if (unit_failed || in.corr_failed) {
+            d.accept = 0;
+        }
+        if ((st = record_attempt(r, rc, tnew, v->H, v->k, d.accept, &in, v->corr_iters)) !=
+            COSA_OK)
+            return st;
+        r->corrector_iters += (size_t)v->corr_iters;
+        if (fixed && !d.accept) {
+            r->status = COSA_VO_DIVERGED;
+            snprintf(r->reason, sizeof r->reason, "t = %.6g: %s", tnew,
+                     unit_failed ? v->msg : "the corrector did not converge");
+            break;
+        }
+        if (d.accept) {
+            if ((st = accept_step(v, r, rc, fixed ? ts + (double)(r->steps + 1) * o->H : tnew,
+                                  last, tend, &hsum)) != COSA_OK)
+                return st;
+        } else if ((st = cosa_master_reject(v->m)) != COSA_OK)
+            return st;
+        if (!fixed) {
+            if (d.k != v->k)
+                r->k_changes++;
+            v->k = d.k;
+            H = d.H;
+            if (d.stop) {
+                r->status = COSA_VO_HMIN;
+                snprintf(r->reason, sizeof r->reason, "t = %.6g: the macro step %.3g is <= hmin",
+                         v->T[0], d.H);
+                break;
+            }
+        }
+    }
+    r->rejected = r->nattempts - r->steps;
+    r->t_end = v->T[0];
+    r->H_mean = r->steps ? hsum / (double)r->steps : NAN;
+    if (!r->steps)
+        r->H_min = r->H_max = NAN;
+    return COSA_OK;
+}
+
+/* The reference at the accepted macro points (r->xref) and the run's
+ * figures; a failed reference is a result (COSA_VO_NOREF). */
+static cosa_status reference_at_points(cosa_vo_result *r, cosa_vo_ref_fn ref, void *refctx)
+{
+    const size_t n = r->steps + 1;
+    double *tt = malloc((n + 1) * sizeof *tt), *XX = malloc((n + 1) * r->nx * sizeof *XX + 1);
+    r->xref = malloc(n * r->nx * sizeof *r->xref + 1);
+    if (!tt || !XX || !r->xref) {
+        free(tt);
+        free(XX);
+        return COSA_ENOMEM;
+    }
+    tt[0] = 0.0;
+    memcpy(tt + 1, r->t, n * sizeof *tt);
+    const size_t ns = r->nx;
+    cosa_status st =
+        ref(refctx, n + 1, tt, r->all_stored ? 0 : ns, r->all_stored ? NULL : r->stored, XX);
+    if (st == COSA_OK)
+        memcpy(r->xref, XX + ns, n * ns * sizeof *XX);
+    free(tt);
+    free(XX);
+    if (st != COSA_OK) {
+        if (st == COSA_ENOMEM)
+            return st;
+        r->status = COSA_VO_NOREF;
+        snprintf(r->reason, sizeof r->reason, "the reference failed at the macro points (%s)",
+                 cosa_strerror(st));
+        r->e36_all = r->e36_coupling = r->e_end = NAN;
+        free(r->xref);
+        r->xref = NULL;
+        return COSA_OK;
+    }
+    summarize(r);
+    return COSA_OK;
+}
+
 cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
                         const cosa_vo_opts *o, cosa_vo_result **out)
 {
@@ -959,164 +1153,14 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
             r->coupling_body[r->nx] = v->cbody[i];
             r->stored[r->nx++] = i;
         }
-    const double ts = v->T[0];
-    r->t_start = ts;
-    if ((st = record_point(r, &rc, ts, v->xN)) != COSA_OK)
+    r->t_start = v->T[0];
+    if ((st = record_point(r, &rc, v->T[0], v->xN)) != COSA_OK)
         goto done;
-    const int fixed = o->control == COSA_VO_CONTROL_NONE;
-    const size_t nfixed = fixed ? (size_t)fmax(1.0, round(o->tend / o->H)) : 0;
-    const double tend = fixed ? ts + (double)nfixed * o->H : ts + o->tend;
-    const size_t maxatt = o->max_attempts ? o->max_attempts : 10000000u;
-    /* the controller: an entry of the controller table (sect. 5's "order" /
-     * "step", or any other, e.g. the defect paper's "pi") */
-    if (!fixed) {
-        const cosa_controller_type *ct =
-            o->controller ? o->controller
-                          : cosa_controller_lookup(o->control == COSA_VO_CONTROL_ORDER ? "order"
-                                                                                     : "step");
-        cosa_controller_params cp;
-        if ((st = cosa_controller_defaults(ct, 1.0, &cp)) != COSA_OK)
-            goto done;
-        cp.vo = (cosa_vo_control_params){.order = o->control == COSA_VO_CONTROL_ORDER,
-                                         .kmax = o->control == COSA_VO_CONTROL_ORDER
-                                                     ? o->kmax
-                                                     : COSA_VO_KMAX,
-                                         .sf = o->sf, .rmin = o->rmin, .rmax = o->rmax,
-                                         .hmin = o->hmin};
-        if (ct->decide)
-            cp.grow = o->rmax;
-        if ((st = cosa_controller_create(ct, &cp, &ctl)) != COSA_OK ||
-            (st = cosa_controller_reset(ctl, o->H)) != COSA_OK)
-            goto done;
-    }
-    cosa_vo_history hist = {.sdn = hist_sdn, .etilde = hist_etilde, .ctx = &hc};
-    v->k = o->k;
-    double H = o->H;
-    double hsum = 0.0;
-    r->H_min = INFINITY;
-    r->H_max = 0.0;
-    r->status = COSA_VO_OK;
-    while (fixed ? r->steps < nfixed : v->T[0] < tend) {
-        if (r->nattempts >= maxatt) {
-            r->status = COSA_VO_MAXSTEPS;
-            snprintf(r->reason, sizeof r->reason, "%zu attempts without reaching the end",
-                     r->nattempts);
-            break;
-        }
-        /* the step: fixed, or clipped to end at t_s + tend */
-        int last = 0;
-        if (fixed)
-            v->H = o->H;
-        else {
-            v->H = H;
-            const double left = tend - v->T[0];
-            if (v->H >= left * (1.0 - 1e-12))
-                v->H = left, last = 1;
-        }
-        set_nodes(v);
-        read_states(v, v->xN);
-        v->corr_iters = 0;
-        v->corr_failed = 0;
-        cosa_vo_control_input in = {.H = v->H, .k = v->k,
-                                    .state_est = o->estimator ? o->estimator->on_states : 1};
-        st = step_constants(v);
-        if (st == COSA_OK)
-            st = couplings[o->coupling].attempt(v);
-        int unit_failed = 0;
-        if (st != COSA_OK) {
-            if (st == COSA_ENOMEM || st == COSA_EINVAL)
-                goto done;
-            unit_failed = 1; /* a result: the step is repeated smaller or the run stops */
-            in.err_pos = in.err_vel = in.err_u = INFINITY;
-            cosa_master_reject(v->m);
-        } else
-            estimate(v, &in);
-        in.corr_failed = v->corr_failed || unit_failed;
-        const double tnew = v->T[0] + v->H;
-        cosa_vo_decision d = {.accept = !in.corr_failed, .k = v->k, .H = v->H};
-        if (!fixed) {
-            if ((st = cosa_controller_decide(ctl, &in, &hist, &d)) != COSA_OK)
-                goto done;
-        } else if (unit_failed || in.corr_failed) {
-            d.accept = 0;
-        }
-        if ((st = record_attempt(r, &rc, tnew, v->H, v->k, d.accept, &in, v->corr_iters)) !=
-            COSA_OK)
-            goto done;
-        r->corrector_iters += (size_t)v->corr_iters;
-        if (fixed && !d.accept) {
-            r->status = COSA_VO_DIVERGED;
-            snprintf(r->reason, sizeof r->reason, "t = %.6g: %s", tnew,
-                     unit_failed ? v->msg : "the corrector did not converge");
-            break;
-        }
-        if (d.accept) {
-            if ((st = cosa_master_commit(v->m)) != COSA_OK)
-                goto done;
-            push_history(v, fixed ? ts + (double)(r->steps + 1) * o->H : tnew, v->c1);
-            if (last) /* exactly at the end */
-                v->T[0] = tend;
-            r->steps++;
-            r->k_hist[v->k]++;
-            hsum += v->H;
-            r->H_min = fmin(r->H_min, v->H);
-            r->H_max = fmax(r->H_max, v->H);
-            read_states(v, v->x1);
-            if ((st = record_point(r, &rc, v->T[0], v->x1)) != COSA_OK)
-                goto done;
-        } else if ((st = cosa_master_reject(v->m)) != COSA_OK)
-            goto done;
-        if (!fixed) {
-            if (d.k != v->k)
-                r->k_changes++;
-            v->k = d.k;
-            H = d.H;
-            if (d.stop) {
-                r->status = COSA_VO_HMIN;
-                snprintf(r->reason, sizeof r->reason, "t = %.6g: the macro step %.3g is <= hmin",
-                         v->T[0], d.H);
-                break;
-            }
-        }
-    }
-    r->rejected = r->nattempts - r->steps;
-    r->t_end = v->T[0];
-    r->H_mean = r->steps ? hsum / (double)r->steps : NAN;
-    if (!r->steps)
-        r->H_min = r->H_max = NAN;
-    /* the reference at the accepted macro points */
-    {
-        const size_t n = r->steps + 1;
-        double *tt = malloc((n + 1) * sizeof *tt), *XX = malloc((n + 1) * r->nx * sizeof *XX + 1);
-        r->xref = malloc(n * r->nx * sizeof *r->xref + 1);
-        if (!tt || !XX || !r->xref) {
-            free(tt);
-            free(XX);
-            st = COSA_ENOMEM;
-            goto done;
-        }
-        tt[0] = 0.0;
-        memcpy(tt + 1, r->t, n * sizeof *tt);
-        const size_t ns = r->nx;
-        st = ref(refctx, n + 1, tt, r->all_stored ? 0 : ns, r->all_stored ? NULL : r->stored, XX);
-        if (st == COSA_OK)
-            memcpy(r->xref, XX + ns, n * ns * sizeof *XX);
-        free(tt);
-        free(XX);
-        if (st != COSA_OK) {
-            if (st == COSA_ENOMEM)
-                goto done;
-            r->status = COSA_VO_NOREF;
-            snprintf(r->reason, sizeof r->reason,
-                     "the reference failed at the macro points (%s)", cosa_strerror(st));
-            r->e36_all = r->e36_coupling = r->e_end = NAN;
-            st = COSA_OK;
-            free(r->xref);
-            r->xref = NULL;
-            goto done;
-        }
-        summarize(r);
-    }
+    if (o->control != COSA_VO_CONTROL_NONE && (st = vo_controller(o, &ctl)) != COSA_OK)
+        goto done;
+    const cosa_vo_history hist = {.sdn = hist_sdn, .etilde = hist_etilde, .ctx = &hc};
+    if ((st = vo_loop(v, o, ctl, &hist, &rc, r)) == COSA_OK)
+        st = reference_at_points(r, ref, refctx);
 done:
     cosa_controller_free(ctl);
     free(X);

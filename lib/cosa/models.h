@@ -27,6 +27,94 @@ const cosa_model *cosa_model_at(size_t i);           /* NULL if i >= count */
 const cosa_model *cosa_model_find(const char *name); /* NULL if unknown */
 
 /* ------------------------------------------------------------------------ */
+/* Unit sets of a model (models/unitset_build.c)                            */
+/* ------------------------------------------------------------------------ */
+
+/* Time-domain objects (cosa/td.h), named here only. */
+typedef struct cosa_integrator cosa_integrator;
+typedef struct cosa_unit cosa_unit;
+typedef struct cosa_unitset cosa_unitset;
+typedef struct cosa_fmu cosa_fmu;
+
+/* What a method needs of an FMU unit (cosa_model_units_opts.need); an FMU
+ * that lacks it is refused with the capability in
+ * cosa_model_units_error.missing. */
+enum {
+    COSA_MODEL_UNITS_NEED_STATE = 1u << 0,       /* snapshots (canGetAndSetFMUState):
+                                                    rejected steps, restored runs  */
+    COSA_MODEL_UNITS_NEED_DIRECTIONAL = 1u << 1, /* directional derivatives          */
+    COSA_MODEL_UNITS_NEED_JACOBIAN = 1u << 2,    /* Jacobians: directional derivatives
+                                                    (unless force_fd), else the state
+                                                    for finite differences          */
+    COSA_MODEL_UNITS_NEED_OUTPUT_DERIVATIVES = 1u << 3 /* output derivatives up to
+                                                    out_order (maxOutputDerivativeOrder) */
+};
+
+/* How cosa_model_units_create builds the units of a model.  Subsystems of a
+ * model file written `fmu NAME = PATH` are FMU units (the FMU itself, its
+ * parameters set where they differ from its own start values); the others
+ * are linear units of the linear form (integ->kind COSA_INTEGRATOR_EXACT)
+ * or ODE units with integrator integ (cvode, rk4, symplectic Euler, ...).
+ * sys and os are the model's forms at par when the caller has them (they
+ * stay the caller's); NULL: built here where needed (and owned by the
+ * result). */
+typedef struct cosa_model_units_opts {
+    const cosa_integrator *integ; /* required                                       */
+    const cosa_system *sys;       /* linear form at par, or NULL                    */
+    const cosa_odesys *os;        /* ODE form at par, or NULL                       */
+    unsigned need;                /* COSA_MODEL_UNITS_NEED_* of FMU units           */
+    int out_order;                /* output derivatives NEED_OUTPUT_DERIVATIVES asks */
+    int force_fd;                 /* FMU Jacobians by finite differences through the
+                                     state even where directional derivatives exist */
+    int coupling;                 /* put the ODE form's coupling variables u = phi(y)
+                                     and band onto the set (cosa_unitset_set_coupling) */
+    /* an FMU logger (cosa_fmu_log_fn; NULL: logging off) and its user data */
+    void (*log)(void *user, const char *instance, int status, const char *category,
+                const char *message);
+    void *log_user;
+} cosa_model_units_opts;
+
+/* Why cosa_model_units_create failed: the subsystem (sub; nsub when no
+ * subsystem in particular), its FMU's path (NULL for no FMU), the
+ * COSA_MODEL_UNITS_NEED_* capability the FMU lacks (0: another failure),
+ * what the FMU has (COSA_FMU_CAP_*), and one line from the FMU or the
+ * importer (or ""). */
+typedef struct cosa_model_units_error {
+    size_t sub;
+    const char *fmu;
+    unsigned missing;
+    unsigned caps;
+    char msg[512];
+} cosa_model_units_error;
+
+/* The units of model m at parameter values par and their unit set
+ * (u = L y, or coupling variables with opts->coupling).  Status: COSA_OK;
+ * COSA_EINVAL (NULL argument, no integrator, exact units of a model without
+ * a linear form); COSA_EUNSUPPORTED (an FMU lacks a capability of
+ * opts->need: err->missing; or the integrator cannot run a subsystem, e.g.
+ * symplectic Euler without a position/velocity split: err->fmu NULL);
+ * COSA_EFMU or another status from an FMU (err->msg says why); the status
+ * of building the ODE form, a unit or the set.  err may be NULL.  Free the
+ * result with cosa_model_units_free. */
+typedef struct cosa_model_units cosa_model_units;
+cosa_status cosa_model_units_create(const cosa_model *m, const double *par,
+                                    const cosa_model_units_opts *opts, cosa_model_units **out,
+                                    cosa_model_units_error *err);
+void cosa_model_units_free(cosa_model_units *mu);
+/* The unit set; its units (nsub entries, in subsystem order); the FMUs
+ * behind them (nsub entries, NULL where a unit is no FMU); how many are
+ * FMUs; per subsystem 1 where an FMU's MBCorr gains come from its own steps
+ * (no directional derivatives, or force_fd: cosa_master_opts.step_gains),
+ * else 0; the ODE form the units use (NULL with linear units only). */
+cosa_unitset *cosa_model_units_set(const cosa_model_units *mu);
+size_t cosa_model_units_count(const cosa_model_units *mu);
+cosa_unit *const *cosa_model_units_units(const cosa_model_units *mu);
+cosa_fmu *const *cosa_model_units_fmus(const cosa_model_units *mu);
+size_t cosa_model_units_nfmu(const cosa_model_units *mu);
+const unsigned char *cosa_model_units_step_gains(const cosa_model_units *mu);
+const cosa_odesys *cosa_model_units_odesys(const cosa_model_units *mu);
+
+/* ------------------------------------------------------------------------ */
 /* Model files (models/modelfile*.c)                                       */
 /* ------------------------------------------------------------------------ */
 

@@ -249,9 +249,9 @@ struct dmodel {
     const double *par;
     cosa_system *sys;   /* linear form (exact units, the error reference) or NULL */
     cosa_odesys *os;    /* ODE form for euler / cvode units                      */
-    cosa_unit **units;
+    cosa_model_units *mu; /* the units and their set (models/unitset_build.c)     */
     size_t nsub, nx, nu, ny;
-    cosa_unitset *set;
+    cosa_unitset *set;    /* mu's                                                 */
     double *x0;
     const char *integ;  /* "euler", "exact", "cvode"                            */
     char (*yname)[NAME_LEN], (*uname)[NAME_LEN];
@@ -259,10 +259,7 @@ struct dmodel {
 
 static void dm_free(struct dmodel *d)
 {
-    cosa_unitset_free(d->set);
-    for (size_t i = 0; d->units && i < d->nsub; i++)
-        cosa_unit_free(d->units[i]);
-    free(d->units);
+    cosa_model_units_free(d->mu); /* the units and their set */
     cosa_odesys_free(d->os);
     cosa_system_free(d->sys);
     free(d->x0);
@@ -296,7 +293,6 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
     if (in.kind == COSA_INTEGRATOR_EULER)
         in.hmicro = DBL_MAX;
     int rc;
-    cosa_status st = COSA_OK;
     if (cosa_model_is_linear(d->m)) {
         if ((rc = cli_model_system(cm, cmd, &d->sys)) != CLI_OK)
             return rc;
@@ -304,9 +300,6 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
         d->nx = cosa_system_nx(d->sys);
         d->nu = cosa_system_nu(d->sys);
         d->ny = cosa_system_ny(d->sys);
-        if (!exact)
-            st = d->m->create_ode ? d->m->create_ode(d->m, d->par, &d->os)
-                                  : cosa_odesys_from_linear(d->sys, &d->os);
     } else {
         if (exact) {
             cli_error(cmd, "--integrator exact needs a linear model; '%s' is nonlinear (use "
@@ -329,24 +322,22 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
     if ((rc = cli_need_outputs(cm, cmd, d->ny)) != CLI_OK ||
         (rc = cli_model_x0(cm, cmd, d->nx, &d->x0)) != CLI_OK)
         return rc;
-    d->units = calloc(d->nsub, sizeof *d->units);
     d->yname = calloc(d->ny ? d->ny : 1, sizeof *d->yname);
     d->uname = calloc(d->nu ? d->nu : 1, sizeof *d->uname);
-    if (!d->units || !d->yname || !d->uname) {
+    if (!d->yname || !d->uname) {
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
-    for (size_t i = 0; i < d->nsub && st == COSA_OK; i++)
-        st = exact ? cosa_unit_linear_from_system(d->sys, i, &d->units[i])
-                   : cosa_unit_ode_create(cosa_odesys_sub(d->os, i), &in, &d->units[i]);
-    if (st == COSA_OK)
-        st = cosa_unitset_create(d->nsub, d->units,
-                                 d->sys ? cosa_system_L(d->sys) : cosa_odesys_L(d->os), NULL,
-                                 &d->set);
+    /* the units (models/unitset_build.c); a model file's FMUs run as their
+     * linearisation */
+    const cosa_model_units_opts uo = {.integ = &in, .sys = d->sys, .os = d->os,
+                                      .fmu_linearized = 1};
+    cosa_status st = cosa_model_units_create(d->m, d->par, &uo, &d->mu, NULL);
     if (st != COSA_OK) {
         cli_error(cmd, "cannot create the units of '%s': %s", d->m->name, cosa_strerror(st));
         return CLI_EFAIL;
     }
+    d->set = cosa_model_units_set(d->mu);
     for (size_t k = 0; k < d->ny; k++)
         signal_name(d->yname[k], d->m->output_name ? d->m->output_name(d->m, d->par, k) : NULL,
                     "y", k);

@@ -197,7 +197,7 @@ cosa_status cosa_model_units_create(const cosa_model *m, const double *par,
     }
     err->sub = mu->nsub;
     for (size_t i = 0; i < mu->nsub && st == COSA_OK; i++) {
-        const char *fpath = cosa_model_file_fmu(m, i);
+        const char *fpath = opts->fmu_linearized ? NULL : cosa_model_file_fmu(m, i);
         err->sub = i;
         if (fpath) {
             err->fmu = fpath;

@@ -68,6 +68,8 @@ typedef struct cosa_model_units_opts {
                                      state even where directional derivatives exist */
     int coupling;                 /* put the ODE form's coupling variables u = phi(y)
                                      and band onto the set (cosa_unitset_set_coupling) */
+    int fmu_linearized;           /* `fmu` subsystems as units of their linearisation
+                                     (the linear form), not the FMU itself          */
     /* an FMU logger (cosa_fmu_log_fn; NULL: logging off) and its user data */
     void (*log)(void *user, const char *instance, int status, const char *category,
                 const char *message);

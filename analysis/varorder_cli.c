@@ -5,6 +5,7 @@
  * kick flags, and the reference callback. */
 #include "config.h"
 #include "varorder_cli.h"
+#include "fmu_notes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -341,12 +342,14 @@ static int vo_setup_model(const char *cmd, cli_case *cs, const struct vo_cli_opt
         return rc;
     const cosa_model *m = r->m = cs->mod.model;
     r->par = cs->mod.par;
-    for (size_t i = 0; i < 256; i++)
-        if (cosa_model_file_fmu(m, i)) {
-            cli_error(cmd, "--coupling: model '%s' has FMU subsystems (not supported by the "
-                           "variable-order engine yet)", m->name);
-            return CLI_EUSAGE;
-        }
+    /* FMU subsystems run the FMU itself; the reference is the linearised
+     * network, which is one only for linear FMUs */
+    char why[256];
+    if (!fmu_network_linear(m, r->par, why, sizeof why)) {
+        cli_error(cmd, "--coupling: %s: the variable-order engine's reference is the "
+                       "linearised network (linear FMUs only)", why);
+        return CLI_EUSAGE;
+    }
     r->vo.tend = m->tend;
     if ((rc = dbl(cmd, "--tend", o->tend, &r->vo.tend, 1)) != CLI_OK)
         return rc;
@@ -420,9 +423,20 @@ static int vo_setup_units(const char *cmd, struct vo_cli *r, const cosa_integrat
         ox += sub->nx;
     }
     r->vo.is_vel = r->is_vel;
-    const cosa_model_units_opts uo = {.integ = integ, .sys = r->sys, .os = r->os, .coupling = 1};
+    /* rejected steps and comparative integrations restore unit snapshots:
+     * an FMU needs its state */
+    const cosa_model_units_opts uo = {.integ = integ, .sys = r->sys, .os = r->os, .coupling = 1,
+                                      .need = COSA_MODEL_UNITS_NEED_STATE};
     cosa_model_units_error e;
     cosa_status st = cosa_model_units_create(r->m, r->par, &uo, &r->mu, &e);
+    if (st != COSA_OK && e.fmu) {
+        if (e.missing)
+            cli_error(cmd, "%s: --coupling needs the FMU's state (canGetAndSetFMUState): the "
+                           "engine restores units to retry and compare steps", e.fmu);
+        else
+            cli_error(cmd, "%s: %s", e.fmu, e.msg);
+        return e.missing || st == COSA_EFMU ? CLI_EUSAGE : CLI_EFAIL;
+    }
     if (st != COSA_OK && e.sub < r->nsub) {
         cli_error(cmd, "cannot create unit %zu: %s", e.sub, cosa_strerror(st));
         return st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;

@@ -6,6 +6,7 @@
  * paper's Figs 4-10. */
 #include "config.h"
 #include "argfile.h"
+#include "fmu_notes.h"
 #include "sweep_cli.h"
 #include "outfile.h"
 
@@ -328,11 +329,29 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
-    /* the units (models/unitset_build.c); a model file's FMUs run as their
-     * linearisation */
+    /* the error columns compare with the linear form: for FMUs their
+     * linearisation, a reference only for linear FMUs */
+    char why[256];
+    if (!fmu_network_linear(d->m, d->par, why, sizeof why)) {
+        cli_error(cmd, "%s: the defect run's exact solution is the linearised network (linear "
+                       "FMUs only)", why);
+        return CLI_EUSAGE;
+    }
+    /* the units (models/unitset_build.c): a model file's FMUs run
+     * themselves; the mid-step sample of the output defect comes from unit
+     * snapshots, so an FMU needs its state */
     const cosa_model_units_opts uo = {.integ = &in, .sys = d->sys, .os = d->os,
-                                      .fmu_linearized = 1};
-    cosa_status st = cosa_model_units_create(d->m, d->par, &uo, &d->mu, NULL);
+                                      .need = COSA_MODEL_UNITS_NEED_STATE};
+    cosa_model_units_error e;
+    cosa_status st = cosa_model_units_create(d->m, d->par, &uo, &d->mu, &e);
+    if (st != COSA_OK && e.fmu) {
+        if (e.missing)
+            cli_error(cmd, "%s: the defect run needs the FMU's state (canGetAndSetFMUState): "
+                           "it samples the mid-step outputs through snapshots", e.fmu);
+        else
+            cli_error(cmd, "%s: %s", e.fmu, e.msg);
+        return e.missing || st == COSA_EFMU ? CLI_EUSAGE : CLI_EFAIL;
+    }
     if (st != COSA_OK) {
         cli_error(cmd, "cannot create the units of '%s': %s", d->m->name, cosa_strerror(st));
         return CLI_EFAIL;

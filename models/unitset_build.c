@@ -73,12 +73,11 @@ static cosa_status fmu_params(const cosa_model *m, const double *par, size_t i, 
     return st;
 }
 
-/* The capability of o->need that an FMU with caps (COSA_FMU_CAP_*) and
- * capability summary cap lacks, or 0.  Jacobians come from directional
+/* The capability of o->need that an FMU with caps (COSA_FMU_CAP_*) lacks,
+ * or 0.  Jacobians come from directional
  * derivatives, or (without them, or with force_fd) from finite
  * differences through the FMU's state. */
-static unsigned fmu_missing(const cosa_model_units_opts *o, unsigned caps,
-                            const cosa_fmu_capability *cap)
+static unsigned fmu_missing(const cosa_model_units_opts *o, unsigned caps)
 {
     const int dd = (caps & COSA_FMU_CAP_DIRECTIONAL) != 0;
     const int state = (caps & COSA_FMU_CAP_GET_SET_STATE) != 0;
@@ -88,9 +87,6 @@ static unsigned fmu_missing(const cosa_model_units_opts *o, unsigned caps,
         return COSA_MODEL_UNITS_NEED_JACOBIAN;
     if ((o->need & COSA_MODEL_UNITS_NEED_STATE) && !state)
         return COSA_MODEL_UNITS_NEED_STATE;
-    if ((o->need & COSA_MODEL_UNITS_NEED_OUTPUT_DERIVATIVES) && o->out_order > 0 &&
-        cap->max_output_derivative_order < o->out_order)
-        return COSA_MODEL_UNITS_NEED_OUTPUT_DERIVATIVES;
     return 0;
 }
 
@@ -113,10 +109,8 @@ static cosa_status fmu_unit(const cosa_model *m, const double *par, const cosa_m
         return st;
     }
     const unsigned caps = cosa_fmu_caps(mu->fmus[i]);
-    cosa_fmu_capability cap;
-    cosa_fmu_capability_get(mu->fmus[i], &cap);
     err->caps = caps;
-    if ((err->missing = fmu_missing(o, caps, &cap)) != 0)
+    if ((err->missing = fmu_missing(o, caps)) != 0)
         return COSA_EUNSUPPORTED;
     /* without directional derivatives (or with force_fd), MBCorr's G_p and
      * G_0 come from central differences through the FMU's state over the

@@ -43,12 +43,12 @@ enum {
     COSA_MODEL_UNITS_NEED_STATE = 1u << 0,       /* snapshots (canGetAndSetFMUState):
                                                     rejected steps, restored runs  */
     COSA_MODEL_UNITS_NEED_DIRECTIONAL = 1u << 1, /* directional derivatives          */
-    COSA_MODEL_UNITS_NEED_JACOBIAN = 1u << 2,    /* Jacobians: directional derivatives
+    COSA_MODEL_UNITS_NEED_JACOBIAN = 1u << 2     /* Jacobians: directional derivatives
                                                     (unless force_fd), else the state
                                                     for finite differences          */
-    COSA_MODEL_UNITS_NEED_OUTPUT_DERIVATIVES = 1u << 3 /* output derivatives up to
-                                                    out_order (maxOutputDerivativeOrder) */
 };
+/* (Output derivatives need nothing of an FMU: cosa derives them from the
+ * unit's Jacobians, not from fmi3GetOutputDerivatives.) */
 
 /* How cosa_model_units_create builds the units of a model.  Subsystems of a
  * model file written `fmu NAME = PATH` are FMU units (the FMU itself, its
@@ -63,7 +63,6 @@ typedef struct cosa_model_units_opts {
     const cosa_system *sys;       /* linear form at par, or NULL                    */
     const cosa_odesys *os;        /* ODE form at par, or NULL                       */
     unsigned need;                /* COSA_MODEL_UNITS_NEED_* of FMU units           */
-    int out_order;                /* output derivatives NEED_OUTPUT_DERIVATIVES asks */
     int force_fd;                 /* FMU Jacobians by finite differences through the
                                      state even where directional derivatives exist */
     int coupling;                 /* put the ODE form's coupling variables u = phi(y)

@@ -6,6 +6,7 @@
  * paper's Figs 4-10. */
 #include "config.h"
 #include "argfile.h"
+#include "fmu_notes.h"
 #include "sweep_cli.h"
 #include "outfile.h"
 
@@ -264,9 +265,9 @@ struct dmodel {
     const double *par;
     cosa_system *sys;   /* linear form (exact units, the error reference) or NULL */
     cosa_odesys *os;    /* ODE form for euler / cvode units                      */
-    cosa_unit **units;
+    cosa_model_units *mu; /* the units and their set (models/unitset_build.c)     */
     size_t nsub, nx, nu, ny;
-    cosa_unitset *set;
+    cosa_unitset *set;    /* mu's                                                 */
     double *x0;
     const char *integ;  /* "euler", "exact", "cvode"                            */
     char (*yname)[NAME_LEN], (*uname)[NAME_LEN];
@@ -274,10 +275,7 @@ struct dmodel {
 
 static void dm_free(struct dmodel *d)
 {
-    cosa_unitset_free(d->set);
-    for (size_t i = 0; d->units && i < d->nsub; i++)
-        cosa_unit_free(d->units[i]);
-    free(d->units);
+    cosa_model_units_free(d->mu); /* the units and their set */
     cosa_odesys_free(d->os);
     cosa_system_free(d->sys);
     free(d->x0);
@@ -311,7 +309,6 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
     if (in.kind == COSA_INTEGRATOR_EULER)
         in.hmicro = DBL_MAX;
     int rc;
-    cosa_status st = COSA_OK;
     if (cosa_model_is_linear(d->m)) {
         if ((rc = cli_model_system(cm, cmd, &d->sys)) != CLI_OK)
             return rc;
@@ -319,9 +316,6 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
         d->nx = cosa_system_nx(d->sys);
         d->nu = cosa_system_nu(d->sys);
         d->ny = cosa_system_ny(d->sys);
-        if (!exact)
-            st = d->m->create_ode ? d->m->create_ode(d->m, d->par, &d->os)
-                                  : cosa_odesys_from_linear(d->sys, &d->os);
     } else {
         if (exact) {
             cli_error(cmd, "--integrator exact needs a linear model; '%s' is nonlinear (use "
@@ -344,24 +338,40 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
     if ((rc = cli_need_outputs(cm, cmd, d->ny)) != CLI_OK ||
         (rc = cli_model_x0(cm, cmd, d->nx, &d->x0)) != CLI_OK)
         return rc;
-    d->units = calloc(d->nsub, sizeof *d->units);
     d->yname = calloc(d->ny ? d->ny : 1, sizeof *d->yname);
     d->uname = calloc(d->nu ? d->nu : 1, sizeof *d->uname);
-    if (!d->units || !d->yname || !d->uname) {
+    if (!d->yname || !d->uname) {
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
-    for (size_t i = 0; i < d->nsub && st == COSA_OK; i++)
-        st = exact ? cosa_unit_linear_from_system(d->sys, i, &d->units[i])
-                   : cosa_unit_ode_create(cosa_odesys_sub(d->os, i), &in, &d->units[i]);
-    if (st == COSA_OK)
-        st = cosa_unitset_create(d->nsub, d->units,
-                                 d->sys ? cosa_system_L(d->sys) : cosa_odesys_L(d->os), NULL,
-                                 &d->set);
+    /* the error columns compare with the linear form: for FMUs their
+     * linearisation, a reference only for linear FMUs */
+    char why[256];
+    if (!fmu_network_linear(d->m, d->par, why, sizeof why)) {
+        cli_error(cmd, "%s: the defect run's exact solution is the linearised network (linear "
+                       "FMUs only)", why);
+        return CLI_EUSAGE;
+    }
+    /* the units (models/unitset_build.c): a model file's FMUs run
+     * themselves; the mid-step sample of the output defect comes from unit
+     * snapshots, so an FMU needs its state */
+    const cosa_model_units_opts uo = {.integ = &in, .sys = d->sys, .os = d->os,
+                                      .need = COSA_MODEL_UNITS_NEED_STATE};
+    cosa_model_units_error e;
+    cosa_status st = cosa_model_units_create(d->m, d->par, &uo, &d->mu, &e);
+    if (st != COSA_OK && e.fmu) {
+        if (e.missing)
+            cli_error(cmd, "%s: the defect run needs the FMU's state (canGetAndSetFMUState): "
+                           "it samples the mid-step outputs through snapshots", e.fmu);
+        else
+            cli_error(cmd, "%s: %s", e.fmu, e.msg);
+        return e.missing || st == COSA_EFMU ? CLI_EUSAGE : CLI_EFAIL;
+    }
     if (st != COSA_OK) {
         cli_error(cmd, "cannot create the units of '%s': %s", d->m->name, cosa_strerror(st));
         return CLI_EFAIL;
     }
+    d->set = cosa_model_units_set(d->mu);
     for (size_t k = 0; k < d->ny; k++)
         signal_name(d->yname[k], d->m->output_name ? d->m->output_name(d->m, d->par, k) : NULL,
                     "y", k);

@@ -36,9 +36,10 @@ struct sim_opts {
 enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT, OPT_RATE, OPT_INPUT, OPT_START,
        OPT_LIMIT_ABS, OPT_FMU_LOG, OPT_OUTPUTS, OPT_OUTPUT_INTERVAL, OPT_ITER_TOL };
 
-static void help(void)
+/* --help: usage and what the command does. */
+static void help_intro(void)
 {
-    printf("Usage: cosa simulate [--model NAME] [--set NAME=VALUE]... --scheme S --dt DT\n"
+    fputs("Usage: cosa simulate [--model NAME] [--set NAME=VALUE]... --scheme S --dt DT\n"
            "                     [--tend T] [--integrator exact|cvode|cvode-adams|rk4|\n"
            "                     symplectic-euler|euler] [--rtol R] [--atol A]\n"
            "                     [--micro H|step] [--ref-rtol R] [--ref auto|fine|FILE]\n"
@@ -90,9 +91,14 @@ static void help(void)
            "y, corrected outputs ybar, state-correction offsets du, reference outputs ref;\n"
            "columns named PREFIX.SUB.NAME by subsystem, e.g. y.I.s1)\n"
            "and NAME.gp, a gnuplot script of the outputs against the reference (for\n"
-           "twomass-nl the s1 panel is the paper's Fig 9).\n\n"
-           "%s%s\n%s\nOptions:\n%s"
-           "  --tend T             horizon in seconds (default: the model's natural horizon,\n"
+           "twomass-nl the s1 panel is the paper's Fig 9).\n\n",
+          stdout);
+}
+
+/* --help: the options of simulate itself. */
+static void help_options(void)
+{
+    printf("  --tend T             horizon in seconds (default: the model's natural horizon,\n"
            "                       'cosa models')\n"
            "  --integrator I       subsystem integrator: exact (linear models only; the\n"
            "                       default for them), cvode = cvode-bdf (default for\n"
@@ -202,7 +208,15 @@ static void help(void)
            "  --output-interval DT a row every DT seconds (a whole multiple of --dt) and\n"
            "                       the last one (default: every macro point)\n"
            "%s%s",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_progress_help, cli_help_line);
+           cli_progress_help, cli_help_line);
+}
+
+static void help(void)
+{
+    help_intro();
+    printf("%s%s\n%s\nOptions:\n%s", cli_model_help, cli_assume_help, cli_scheme_help,
+           cli_case_help);
+    help_options();
 }
 
 /* --rate NAME=K (subsystem name or 1-based index, K a positive integer)
@@ -573,478 +587,530 @@ static cosa_status step_done(const cosa_master *m, void *user_data)
     return COSA_OK;
 }
 
-int cmd_simulate(int argc, char **argv)
-{
-    const char *cmd = "simulate";
-    /* --coupling explicit|implicit: the variable-order engine (issue 11) */
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--coupling") || !strncmp(argv[i], "--coupling=", 11))
-            return cmd_simulate_vo(argc, argv);
-    static const struct option more[] = {
-        {"tend", required_argument, NULL, 't'},     {"integrator", required_argument, NULL, 'i'},
-        {"rtol", required_argument, NULL, 'r'},     {"atol", required_argument, NULL, 'a'},
-        {"micro", required_argument, NULL, 'm'},    {"ref-rtol", required_argument, NULL, 'R'},
-        {"out-order", required_argument, NULL, 'O'}, {"ref", required_argument, NULL, 'F'},
-        {"jacobian", required_argument, NULL, 'J'},
-        {"linearize", required_argument, NULL, 'l'}, {"fd", no_argument, NULL, 'f'},
-        {"output", required_argument, NULL, 'o'},   {"name", required_argument, NULL, 'n'},
-        {"plot", required_argument, NULL, 'p'},     CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,
-        {"energy", no_argument, NULL, OPT_ENERGY},  {"mu", required_argument, NULL, OPT_MU},
-        {"nu", required_argument, NULL, OPT_NU},    {"limit", required_argument, NULL, OPT_LIMIT},
-        {"rate", required_argument, NULL, OPT_RATE}, {"input", required_argument, NULL, OPT_INPUT},
-        {"start", required_argument, NULL, OPT_START},
-        {"limit-abs", required_argument, NULL, OPT_LIMIT_ABS},
-        {"fmu-log", no_argument, NULL, OPT_FMU_LOG},
-        {"outputs", required_argument, NULL, OPT_OUTPUTS},
-        {"output-interval", required_argument, NULL, OPT_OUTPUT_INTERVAL},
-        {"iter-tol", required_argument, NULL, OPT_ITER_TOL},
-        {0, 0, 0, 0}};
-    struct sim_opts o = {0};
-    cli_case cs = {.td_relax = 1}; /* --relax aitken: the time domain's own */
-    cosa_iter_opts iopt = {0};
-    struct sim_systems sm = {0};
-    cosa_unit **units = NULL;
-    cosa_fmu **fmus = NULL; /* subsystems of a model file backed by FMUs */
-    unsigned char *sgain = NULL; /* FMUs whose MBCorr gains come from their steps */
-    unsigned *rate = NULL;       /* --rate: unit steps per macro step */
-    size_t *portidx = NULL;      /* --energy: the power port's indices */
-    cosa_unitset *set = NULL;
-    cosa_reftraj *ref = NULL;
-    cosa_cosim_result *res = NULL;
-    sim_csv cols = {0};
+/* Everything one run holds, from the options to the result. */
+struct sim_run {
+    const char *cmd;
+    struct sim_opts o;
+    cli_case cs;
+    struct sim_systems sm;
     cosa_scheme scheme;
-    double dt, tend = 0.0, refrtol = 1e-12;
-    int ac = 0;
-    char **av = scli_argv_output(argc, argv, &ac);
-    if (!av) {
+    int iterative;         /* imp:, gs-imp:, gs:P/Q (lib/td/iterate.c)        */
+    cosa_iter_opts iopt;
+    char sname[64];
+    double dt, tend, refrtol;
+    cosa_integrator integ;
+    const char *iname;
+    char idesc[96];
+    cosa_master_opts mopt;
+    int fine;              /* --ref fine, or the default for nonlinear FMUs */
+    const char *reffile;   /* --ref FILE                                    */
+    double e_mu, e_nu, e_limit, e_limit_abs;
+    int e_auto, held, initial;
+    unsigned *rate;        /* --rate: unit steps per macro step             */
+    size_t N, nsamples;
+    char base[256], csv[512], gp[512], ecsv[512], egp[512];
+    scli_out out;
+    cosa_model_units *mu;  /* the units (models/unitset_build.c)           */
+    cosa_unitset *set;
+    size_t *portidx;       /* --energy: the power port's indices            */
+    sim_csv cols;
+    cli_progress prog;
+    cosa_reftraj *ref;
+    char refdesc[1200];
+    double R;              /* --rate: h_df / h_ndf of two units             */
+    cosa_cosim_result *res;
+};
+
+static const struct option sim_options[] = {
+    {"tend", required_argument, NULL, 't'},     {"integrator", required_argument, NULL, 'i'},
+    {"rtol", required_argument, NULL, 'r'},     {"atol", required_argument, NULL, 'a'},
+    {"micro", required_argument, NULL, 'm'},    {"ref-rtol", required_argument, NULL, 'R'},
+    {"out-order", required_argument, NULL, 'O'}, {"ref", required_argument, NULL, 'F'},
+    {"jacobian", required_argument, NULL, 'J'},
+    {"linearize", required_argument, NULL, 'l'}, {"fd", no_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},   {"name", required_argument, NULL, 'n'},
+    {"plot", required_argument, NULL, 'p'},     CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,
+    {"energy", no_argument, NULL, OPT_ENERGY},  {"mu", required_argument, NULL, OPT_MU},
+    {"nu", required_argument, NULL, OPT_NU},    {"limit", required_argument, NULL, OPT_LIMIT},
+    {"rate", required_argument, NULL, OPT_RATE}, {"input", required_argument, NULL, OPT_INPUT},
+    {"start", required_argument, NULL, OPT_START},
+    {"limit-abs", required_argument, NULL, OPT_LIMIT_ABS},
+    {"fmu-log", no_argument, NULL, OPT_FMU_LOG},
+    {"outputs", required_argument, NULL, OPT_OUTPUTS},
+    {"output-interval", required_argument, NULL, OPT_OUTPUT_INTERVAL},
+    {"iter-tol", required_argument, NULL, OPT_ITER_TOL},
+    {0, 0, 0, 0}};
+
+/* Parse the command line, the scheme and --dt, and build the model's
+ * systems; < 0 after --help. */
+static int sim_parse(struct sim_run *r, int argc, char **argv)
+{
+    const char *cmd = r->cmd;
+    int rc = cli_parse(cmd, argc, argv, sim_options, extra, &r->o, help, &r->cs);
+    if (rc < 0)
+        return rc;
+    if (rc == CLI_OK && r->o.name && (rc = cli_file_stem(cmd, "--name", r->o.name)) != CLI_OK)
+        return rc;
+    if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &r->cs, &r->scheme)) != CLI_OK)
+        return rc;
+    const struct sim_opts *o = &r->o;
+    r->iterative = r->scheme.implicit || r->scheme.q_extra;
+    if (r->iterative &&
+        (rc = sim_iter_options(cmd, &r->cs, &r->scheme, o->itol,
+                               o->nrate ? "--rate" : o->input && !strcmp(o->input, "held")
+                                   ? "--input held" : o->start && !strcmp(o->start, "initial")
+                                   ? "--start initial" : o->mu ? "--mu" : NULL,
+                               &r->iopt)) != CLI_OK)
+        return rc;
+    if (!r->iterative && o->itol) {
+        cli_error(cmd, "--iter-tol applies to iterative schemes (imp:, gs-imp:) only, got %s",
+                  r->cs.scheme_text);
+        return CLI_EUSAGE;
+    }
+    if ((rc = cli_case_dt(cmd, r->cs.dt_text, &r->dt)) != CLI_OK ||
+        (rc = build_systems(cmd, &r->cs, &r->scheme, &r->sm)) != CLI_OK ||
+        (r->sm.sys && (rc = cli_dt_fits(cmd, "--dt", r->dt, r->sm.sys)) != CLI_OK))
+        return rc;
+    if (r->sm.os && cosa_odesys_coupling(r->sm.os)) {
+        cli_error(cmd, "model '%s' couples its units through coupling variables u = phi(y) (a "
+                       "force/force split): run it with --coupling explicit|implicit",
+                  r->cs.mod.model->name);
+        return CLI_EUSAGE;
+    }
+    cosa_scheme_name(&r->scheme, r->sname, sizeof r->sname);
+    return CLI_OK;
+}
+
+/* --integrator, --tend, --rtol, --atol, --micro, --ref-rtol. */
+static int sim_integrator(struct sim_run *r)
+{
+    const char *cmd = r->cmd;
+    const struct sim_opts *o = &r->o;
+    const cosa_model *m = r->cs.mod.model;
+    r->iname = o->integrator ? o->integrator : r->sm.sys ? "exact" : "cvode";
+    if (cosa_integrator_parse(r->iname, &r->integ) != COSA_OK) {
+        cli_error(cmd, "unknown integrator '%s' (expected exact, cvode, cvode-adams, rk4, "
+                       "symplectic-euler or euler)", r->iname);
+        return CLI_EUSAGE;
+    }
+    if (r->integ.kind == COSA_INTEGRATOR_EXACT && !r->sm.sys) {
+        cli_error(cmd, "--integrator exact needs a linear model; '%s' is nonlinear (use cvode, "
+                       "rk4, symplectic-euler or euler)", m->name);
+        return CLI_EUSAGE;
+    }
+    r->tend = m->tend;
+    const int step = o->micro && strcmp(o->micro, "step") == 0;
+    if (step && (r->integ.kind == COSA_INTEGRATOR_EXACT ||
+                 cosa_integrator_is_adaptive(r->integ.kind))) {
+        cli_error(cmd, "--micro step: the %s integrator takes no fixed steps (use rk4, "
+                       "symplectic-euler or euler)", r->iname);
+        return CLI_EUSAGE;
+    }
+    double micro = 0.0;
+    int rc;
+    if ((rc = cli_positive(cmd, "--tend", o->tend, &r->tend)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--rtol", o->rtol, &r->integ.rtol)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--atol", o->atol, &r->integ.atol)) != CLI_OK ||
+        (rc = step ? (micro = r->dt, CLI_OK) /* one step per unit step (energy paper sect. 5) */
+                   : cli_positive(cmd, "--micro", o->micro, &micro)) != CLI_OK ||
+        (rc = cli_positive(cmd, "--ref-rtol", o->refrtol, &r->refrtol)) != CLI_OK)
+        return rc;
+    /* the micro step: 0 < micro <= DT, at most COSA_MICRO_STEPS_MAX per macro step
+     * (compared as doubles: DT / micro may be far beyond any integer) */
+    if (o->micro && micro > r->dt) {
+        cli_error(cmd, "--micro %g is longer than the macro step --dt %g (need 0 < micro <= dt)",
+                  micro, r->dt);
+        return CLI_EUSAGE;
+    }
+    if (o->micro && !(ceil(r->dt / micro * (1.0 - 1e-12)) <= (double)COSA_MICRO_STEPS_MAX)) {
+        cli_error(cmd, "--micro %g: %.3g micro steps per macro step of %g s (at most %d)", micro,
+                  r->dt / micro, r->dt, COSA_MICRO_STEPS_MAX);
+        return CLI_EUSAGE;
+    }
+    r->integ.hmicro = micro > 0.0 ? micro : r->dt / 100.0;
+    return CLI_OK;
+}
+
+/* --linearize, --fd, --ref, --jacobian, --plot. */
+static int sim_master_options(struct sim_run *r)
+{
+    const char *cmd = r->cmd;
+    const struct sim_opts *o = &r->o;
+    r->mopt.force_fd = o->fd;
+    if (o->lin && strcmp(o->lin, "start") && strcmp(o->lin, "end")) {
+        cli_error(cmd, "--linearize must be start or end, got '%s'", o->lin);
+        return CLI_EUSAGE;
+    }
+    r->mopt.lin_at_end = o->lin && strcmp(o->lin, "end") == 0;
+    if (o->ref && !o->ref[0]) {
+        cli_error(cmd, "--ref must be auto, fine or a CSV file");
+        return CLI_EUSAGE;
+    }
+    r->fine = o->ref && strcmp(o->ref, "fine") == 0;
+    /* --ref FILE: anything but auto and fine */
+    r->reffile = o->ref && !r->fine && strcmp(o->ref, "auto") ? o->ref : NULL;
+    if (o->jacobian && strcmp(o->jacobian, "dd") && strcmp(o->jacobian, "fd")) {
+        cli_error(cmd, "--jacobian must be dd or fd, got '%s'", o->jacobian);
+        return CLI_EUSAGE;
+    }
+    if (o->jacobian && o->jacobian[0] == 'f')
+        r->mopt.force_fd = 1;
+    if (r->scheme.model && (o->lin || o->fd))
+        fprintf(stderr, "cosa: %s: note: %s no effect with --assume: the assumed model gives "
+                        "the correction fixed Jacobians\n",
+                cmd, o->lin && o->fd ? "--linearize and --fd have" : o->lin ? "--linearize has"
+                                                                          : "--fd has");
+    if (o->plot)
+        return scli_plot_format(cmd, o->plot);
+    return CLI_OK;
+}
+
+/* The energy paper's options, --rate, --input, --start and the number of
+ * macro steps. */
+static int sim_run_options(struct sim_run *r)
+{
+    const char *cmd = r->cmd;
+    const cosa_model *m = r->cs.mod.model;
+    r->e_limit = 1.0;
+    r->e_auto = r->o.mu && strcmp(r->o.mu, "auto") == 0;
+    int rc = energy_options(cmd, &r->o, m, &r->scheme, &r->e_mu, &r->e_nu, &r->e_limit,
+                            &r->e_limit_abs);
+    if (rc != CLI_OK)
+        return rc;
+    if (r->e_auto && r->sm.nsub != 2) {
+        cli_error(cmd, "--mu auto: eqs 20-21 are for two units, model '%s' has %zu (give --mu "
+                       "MU)", m->name, r->sm.nsub);
+        return CLI_EUSAGE;
+    }
+    if (!(r->rate = calloc(r->sm.nsub + 1, sizeof *r->rate))) {
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
-    int rc = cli_parse(cmd, ac, av, more, extra, &o, help, &cs);
-    if (rc < 0) {
-        rc = CLI_OK;
-        goto out;
-    }
-    if (rc == CLI_OK && o.name && (rc = cli_file_stem(cmd, "--name", o.name)) != CLI_OK)
-        goto out;
-    if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK)
-        goto out;
-    const int iterative = scheme.implicit || scheme.q_extra; /* lib/td/iterate.c */
-    if (iterative &&
-        (rc = sim_iter_options(cmd, &cs, &scheme, o.itol,
-                               o.nrate ? "--rate" : o.input && !strcmp(o.input, "held")
-                                   ? "--input held" : o.start && !strcmp(o.start, "initial")
-                                   ? "--start initial" : o.mu ? "--mu" : NULL,
-                               &iopt)) != CLI_OK)
-        goto out;
-    if (!iterative && o.itol) {
-        cli_error(cmd, "--iter-tol applies to iterative schemes (imp:, gs-imp:) only, got %s",
-                  cs.scheme_text);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if ((rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
-        (rc = build_systems(cmd, &cs, &scheme, &sm)) != CLI_OK ||
-        (sm.sys && (rc = cli_dt_fits(cmd, "--dt", dt, sm.sys)) != CLI_OK))
-        goto out;
-    const cosa_model *m = cs.mod.model;
-    const double *par = cs.mod.par;
-    if (sm.os && cosa_odesys_coupling(sm.os)) {
-        cli_error(cmd, "model '%s' couples its units through coupling variables u = phi(y) (a "
-                       "force/force split): run it with --coupling explicit|implicit", m->name);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-
-    /* integrator and tolerances */
-    cosa_integrator integ;
-    const char *iname = o.integrator ? o.integrator : sm.sys ? "exact" : "cvode";
-    if (cosa_integrator_parse(iname, &integ) != COSA_OK) {
-        cli_error(cmd, "unknown integrator '%s' (expected exact, cvode, cvode-adams, rk4, "
-                       "symplectic-euler or euler)", iname);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (integ.kind == COSA_INTEGRATOR_EXACT && !sm.sys) {
-        cli_error(cmd, "--integrator exact needs a linear model; '%s' is nonlinear (use cvode, "
-                       "rk4, symplectic-euler or euler)", m->name);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    tend = m->tend;
-    if (o.micro && strcmp(o.micro, "step") == 0 &&
-        (integ.kind == COSA_INTEGRATOR_EXACT || cosa_integrator_is_adaptive(integ.kind))) {
-        cli_error(cmd, "--micro step: the %s integrator takes no fixed steps (use rk4, "
-                       "symplectic-euler or euler)", iname);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    double micro = 0.0;
-    if ((rc = cli_positive(cmd, "--tend", o.tend, &tend)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--rtol", o.rtol, &integ.rtol)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--atol", o.atol, &integ.atol)) != CLI_OK ||
-        (rc = o.micro && strcmp(o.micro, "step") == 0
-                  ? (micro = dt, CLI_OK) /* one step per unit step (energy paper section 5) */
-                  : cli_positive(cmd, "--micro", o.micro, &micro)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--ref-rtol", o.refrtol, &refrtol)) != CLI_OK)
-        goto out;
-    /* the micro step: 0 < micro <= DT, at most COSA_MICRO_STEPS_MAX per macro step
-     * (compared as doubles: DT / micro may be far beyond any integer) */
-    if (o.micro && micro > dt) {
-        cli_error(cmd, "--micro %g is longer than the macro step --dt %g (need 0 < micro <= dt)",
-                  micro, dt);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (o.micro && !(ceil(dt / micro * (1.0 - 1e-12)) <= (double)COSA_MICRO_STEPS_MAX)) {
-        cli_error(cmd, "--micro %g: %.3g micro steps per macro step of %g s (at most %d)", micro,
-                  dt / micro, dt, COSA_MICRO_STEPS_MAX);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    integ.hmicro = micro > 0.0 ? micro : dt / 100.0;
-    cosa_master_opts mopt = {.force_fd = o.fd};
-    if (o.lin && strcmp(o.lin, "start") && strcmp(o.lin, "end")) {
-        cli_error(cmd, "--linearize must be start or end, got '%s'", o.lin);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    mopt.lin_at_end = o.lin && strcmp(o.lin, "end") == 0;
-    if (o.ref && !o.ref[0]) {
-        cli_error(cmd, "--ref must be auto, fine or a CSV file");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    int fine = o.ref && strcmp(o.ref, "fine") == 0;
-    /* --ref FILE: anything but auto and fine */
-    const char *reffile = o.ref && !fine && strcmp(o.ref, "auto") ? o.ref : NULL;
-    if (o.jacobian && strcmp(o.jacobian, "dd") && strcmp(o.jacobian, "fd")) {
-        cli_error(cmd, "--jacobian must be dd or fd, got '%s'", o.jacobian);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (o.jacobian && o.jacobian[0] == 'f')
-        mopt.force_fd = 1;
-    if (scheme.model && (o.lin || o.fd))
-        fprintf(stderr, "cosa: %s: note: %s no effect with --assume: the assumed model gives "
-                        "the correction fixed Jacobians\n",
-                cmd, o.lin && o.fd ? "--linearize and --fd have" : o.lin ? "--linearize has"
-                                                                        : "--fd has");
-    if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
-        goto out;
-    /* --energy, --mu, --nu, --limit (energy paper) */
-    double e_mu = 0.0, e_nu = 0.0, e_limit = 1.0, e_limit_abs = 0.0;
-    const int e_auto = o.mu && strcmp(o.mu, "auto") == 0;
-    if ((rc = energy_options(cmd, &o, m, &scheme, &e_mu, &e_nu, &e_limit, &e_limit_abs)) != CLI_OK)
-        goto out;
-    if (e_auto && sm.nsub != 2) {
-        cli_error(cmd, "--mu auto: eqs 20-21 are for two units, model '%s' has %zu (give --mu "
-                       "MU)", m->name, sm.nsub);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    int held = 0, initial = 0;
-    if (!(rate = calloc(sm.nsub + 1, sizeof *rate))) {
-        cli_error(cmd, "out of memory");
-        rc = CLI_EFAIL;
-        goto out;
-    }
-    if ((rc = coupling_options(cmd, &o, m, par, sm.nsub, &scheme, rate, &held, &initial)) != CLI_OK)
-        goto out;
-    double nsteps = nearbyint(tend / dt);
+    if ((rc = coupling_options(cmd, &r->o, m, r->cs.mod.par, r->sm.nsub, &r->scheme, r->rate,
+                               &r->held, &r->initial)) != CLI_OK)
+        return rc;
+    const double nsteps = nearbyint(r->tend / r->dt);
     if (nsteps < 1) {
-        cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to run", dt,
-                  tend);
-        rc = CLI_EUSAGE;
-        goto out;
+        cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to run",
+                  r->dt, r->tend);
+        return CLI_EUSAGE;
     }
     if (nsteps > 1e8) {
         cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most 1e8)", nsteps);
-        rc = CLI_EUSAGE;
-        goto out;
+        return CLI_EUSAGE;
     }
-    const size_t N = (size_t)nsteps, nsamples = (size_t)scheme.order + N + 1;
+    r->N = (size_t)nsteps;
+    r->nsamples = (size_t)r->scheme.order + r->N + 1;
+    return CLI_OK;
+}
 
-    /* the output files are checked before anything is computed (as map does) */
-    char sname[64], base[256], csv[512], gp[512], ecsv[512], egp[512];
-    cosa_scheme_name(&scheme, sname, sizeof sname);
-    scli_out out = {.dir = o.output};
-    if (o.output || o.plot) {
-        char slug[64], path[1024];
-        scli_slug(sname, slug, sizeof slug);
-        if (o.name)
-            snprintf(base, sizeof base, "%s", o.name);
-        else
-            snprintf(base, sizeof base, "%s_%s", cs.mod.model->name, slug);
-        snprintf(csv, sizeof csv, "%s.csv", base);
-        snprintf(gp, sizeof gp, "%s.gp", base);
-        snprintf(ecsv, sizeof ecsv, "%s_energy.csv", base);
-        snprintf(egp, sizeof egp, "%s_energy.gp", base);
-        if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
-            (rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
-            (rc = scli_out_path(cmd, &out, gp, path, sizeof path)) != CLI_OK ||
-            (o.energy && (rc = scli_out_path(cmd, &out, ecsv, path, sizeof path)) != CLI_OK) ||
-            (o.energy && (rc = scli_out_path(cmd, &out, egp, path, sizeof path)) != CLI_OK))
-            goto out;
-    }
+/* The output files' names, checked before anything is computed (as map
+ * does). */
+static int sim_files_prepare(struct sim_run *r)
+{
+    const char *cmd = r->cmd;
+    const struct sim_opts *o = &r->o;
+    r->out.dir = o->output;
+    if (!o->output && !o->plot)
+        return CLI_OK;
+    char slug[64], path[1024];
+    scli_slug(r->sname, slug, sizeof slug);
+    if (o->name)
+        snprintf(r->base, sizeof r->base, "%s", o->name);
+    else
+        snprintf(r->base, sizeof r->base, "%s_%s", r->cs.mod.model->name, slug);
+    snprintf(r->csv, sizeof r->csv, "%s.csv", r->base);
+    snprintf(r->gp, sizeof r->gp, "%s.gp", r->base);
+    snprintf(r->ecsv, sizeof r->ecsv, "%s_energy.csv", r->base);
+    snprintf(r->egp, sizeof r->egp, "%s_energy.gp", r->base);
+    int rc;
+    if ((rc = scli_out_prepare(cmd, &r->out)) != CLI_OK ||
+        (rc = scli_out_path(cmd, &r->out, r->csv, path, sizeof path)) != CLI_OK ||
+        (rc = scli_out_path(cmd, &r->out, r->gp, path, sizeof path)) != CLI_OK ||
+        (o->energy && (rc = scli_out_path(cmd, &r->out, r->ecsv, path, sizeof path)) != CLI_OK) ||
+        (o->energy && (rc = scli_out_path(cmd, &r->out, r->egp, path, sizeof path)) != CLI_OK))
+        return rc;
+    return CLI_OK;
+}
 
-    /* units */
-    units = calloc(sm.nsub, sizeof *units);
-    fmus = calloc(sm.nsub, sizeof *fmus);
-    sgain = calloc(sm.nsub, 1);
-    if (!units || !fmus || !sgain) {
-        cli_error(cmd, "out of memory");
-        rc = CLI_EFAIL;
-        goto out;
+/* One line for a failed cosa_model_units_create; the exit code. */
+static int sim_units_error(const struct sim_run *r, cosa_status st,
+                           const cosa_model_units_error *e)
+{
+    const char *cmd = r->cmd;
+    if (e->fmu && e->missing == COSA_MODEL_UNITS_NEED_DIRECTIONAL) {
+        cli_error(cmd, "%s: --jacobian dd: the FMU provides no directional derivatives", e->fmu);
+        return CLI_EUSAGE;
     }
-    cosa_status st = COSA_OK;
-    if (integ.kind != COSA_INTEGRATOR_EXACT && !sm.os)
-        st = m->create_ode ? m->create_ode(m, par, &sm.os)
-                           : cosa_odesys_from_linear(sm.sys, &sm.os);
-    /* FMU subsystems run the FMU itself (README "FMU import"); their
-     * Jacobians exist at the FMU's current point only, so MBCorr linearises
-     * at the end of the step unless --linearize says otherwise */
-    size_t nfmu = 0;
-    for (size_t i = 0; i < sm.nsub && st == COSA_OK; i++) {
-        const char *fpath = cosa_model_file_fmu(m, i);
-        if (fpath) {
-            char err[512];
-            const char *sub = m->sub_name ? m->sub_name(m, par, i) : NULL;
-            st = cosa_fmu_open(fpath, &fmus[i], err, sizeof err);
-            if (st == COSA_OK)
-                st = cosa_unit_fmu_create(fmus[i], sub, &units[i]);
-            if (st == COSA_OK && o.fmu_log) /* loggingOn, messages on stderr */
-                st = cosa_unit_fmu_set_logger(units[i], sim_fmu_log, (void *)cmd);
-            /* its parameters as set (--set NAME.VAR=VALUE, or a default that
-             * differs from the FMU's own start value, e.g. from an SSP's
-             * parameter bindings), as the linearisation sets them: a value
-             * equal to the FMU's own stays the FMU's (which may have read
-             * it from its resources); the states' start values come with
-             * the start on the reference */
-            const char *pv;
-            size_t pi;
-            for (size_t k = 0; st == COSA_OK &&
-                               (pv = cosa_model_file_fmu_param(m, i, k, &pi)) != NULL; k++) {
-                const double own = cosa_model_file_fmu_param_own(m, i, k);
-                if (memcmp(&own, &par[pi], sizeof own) != 0)
-                    st = cosa_unit_fmu_set_start(units[i], pv, par[pi]);
-            }
-            if (st != COSA_OK) {
-                cli_error(cmd, "%s: %s", fpath,
-                          fmus[i] && units[i] ? cosa_unit_message(units[i]) : err);
-                rc = st == COSA_EFMU ? CLI_EUSAGE : CLI_EFAIL;
-                goto out;
-            }
-            if (o.jacobian && o.jacobian[0] == 'd' &&
-                !(cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_DIRECTIONAL)) {
-                cli_error(cmd, "%s: --jacobian dd: the FMU provides no directional derivatives",
-                          fpath);
-                rc = CLI_EUSAGE;
-                goto out;
-            }
-            /* without directional derivatives (or with --jacobian fd), MBCorr's
-             * G_p and G_0 come from central differences through the FMU's
-             * state over the step itself (cosa_unit_step_gains) */
-            const unsigned caps = cosa_fmu_caps(fmus[i]);
-            if (!(caps & COSA_FMU_CAP_DIRECTIONAL) || mopt.force_fd) {
-                if (!(caps & COSA_FMU_CAP_GET_SET_STATE) && (scheme.corr & COSA_CORR_OUTPUT) &&
-                    !scheme.model) {
-                    cli_error(cmd, "%s: scheme %s needs Jacobians: the FMU provides %s "
-                                   "(canGetAndSetFMUState) for finite differences",
-                              fpath, sname,
-                              caps & COSA_FMU_CAP_DIRECTIONAL
-                                  ? "directional derivatives (drop --jacobian fd) but no state"
-                                  : "neither directional derivatives nor its state");
-                    rc = CLI_EUSAGE;
-                    goto out;
-                }
-                sgain[i] = 1;
-            }
-            nfmu++;
-            continue;
-        }
-        st = integ.kind == COSA_INTEGRATOR_EXACT
-                 ? cosa_unit_linear_from_system(sm.sys, i, &units[i])
-                 : cosa_unit_ode_create(cosa_odesys_sub(sm.os, i), &integ, &units[i]);
+    if (e->fmu && e->missing == COSA_MODEL_UNITS_NEED_STATE) {
+        cli_error(cmd, "%s: scheme %s rolls the units back before every sweep: the FMU cannot "
+                       "get and set its state (canGetAndSetFMUState)", e->fmu, r->sname);
+        return CLI_EUSAGE;
     }
+    if (e->fmu && e->missing) {
+        cli_error(cmd, "%s: scheme %s needs Jacobians: the FMU provides %s "
+                       "(canGetAndSetFMUState) for finite differences",
+                  e->fmu, r->sname,
+                  e->caps & COSA_FMU_CAP_DIRECTIONAL
+                      ? "directional derivatives (drop --jacobian fd) but no state"
+                      : "neither directional derivatives nor its state");
+        return CLI_EUSAGE;
+    }
+    if (e->fmu) {
+        cli_error(cmd, "%s: %s", e->fmu, e->msg);
+        return st == COSA_EFMU ? CLI_EUSAGE : CLI_EFAIL;
+    }
+    if (st == COSA_EUNSUPPORTED) {
+        cli_error(cmd, "--integrator %s: model '%s' has no position/velocity split of its "
+                       "states (symplectic Euler needs one)", r->iname, r->cs.mod.model->name);
+        return CLI_EUSAGE;
+    }
+    cli_error(cmd, "cannot create the units: %s", cosa_strerror(st));
+    return CLI_EFAIL;
+}
+
+/* The units (FMU subsystems run the FMU itself, README "FMU import"; their
+ * Jacobians exist at the FMU's current point only, so MBCorr linearises at
+ * the end of the step unless --linearize says otherwise) and the
+ * trajectory file's columns. */
+static int sim_units(struct sim_run *r)
+{
+    const char *cmd = r->cmd;
+    const struct sim_opts *o = &r->o;
+    const cosa_model *m = r->cs.mod.model;
+    const double *par = r->cs.mod.par;
+    cosa_model_units_opts uo = {.integ = &r->integ, .sys = r->sm.sys, .os = r->sm.os,
+                                .force_fd = r->mopt.force_fd,
+                                .log = o->fmu_log ? sim_fmu_log : NULL, .log_user = (void *)cmd};
+    if (o->jacobian && o->jacobian[0] == 'd')
+        uo.need |= COSA_MODEL_UNITS_NEED_DIRECTIONAL;
+    if ((r->scheme.corr & COSA_CORR_OUTPUT) && !r->scheme.model)
+        uo.need |= COSA_MODEL_UNITS_NEED_JACOBIAN;
+    if (r->iterative) /* rollback before every sweep */
+        uo.need |= COSA_MODEL_UNITS_NEED_STATE;
+    cosa_model_units_error e;
+    cosa_status st = cosa_model_units_create(m, par, &uo, &r->mu, &e);
+    if (st != COSA_OK)
+        return sim_units_error(r, st, &e);
+    r->set = cosa_model_units_set(r->mu);
+    const size_t nfmu = cosa_model_units_nfmu(r->mu);
     /* a nonlinear or affine FMU network: the linearised network is no
      * reference, the fine co-simulation is the default (README "FMU import") */
     char nlwhy[256];
-    if (nfmu && (!o.ref || !strcmp(o.ref, "auto")) && !fmu_network_linear(m, par, nlwhy,
-                                                                           sizeof nlwhy)) {
-        fine = 1;
+    if (nfmu && (!o->ref || !strcmp(o->ref, "auto")) &&
+        !fmu_network_linear(m, par, nlwhy, sizeof nlwhy)) {
+        r->fine = 1;
         fprintf(stderr, "cosa: %s: note: %s: the reference is the fine co-simulation (as "
                         "--ref fine), not the linearised network\n", cmd, nlwhy);
     }
-    if (nfmu && !o.lin)
-        mopt.lin_at_end = 1;
-
+    if (nfmu && !o->lin)
+        r->mopt.lin_at_end = 1;
     if (nfmu)
-        mopt.step_gains = sgain;
-    if (st == COSA_EUNSUPPORTED) {
-        cli_error(cmd, "--integrator %s: model '%s' has no position/velocity split of its "
-                       "states (symplectic Euler needs one)", iname, m->name);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (st == COSA_OK)
-        st = cosa_unitset_create(sm.nsub, units, sm.L, NULL, &set);
-    if (st != COSA_OK) {
-        cli_error(cmd, "cannot create the units: %s", cosa_strerror(st));
-        rc = CLI_EFAIL;
-        goto out;
-    }
+        r->mopt.step_gains = cosa_model_units_step_gains(r->mu);
     /* the trajectory file's columns: named by subsystem, --outputs, --output-interval */
-    if ((o.outputs || o.interval) && !o.output && !o.plot) {
+    if ((o->outputs || o->interval) && !o->output && !o->plot) {
         cli_error(cmd, "--%s: no trajectory file to write (give -o DIR or --plot)",
-                  o.outputs ? "outputs" : "output-interval");
-        rc = CLI_EUSAGE;
-        goto out;
+                  o->outputs ? "outputs" : "output-interval");
+        return CLI_EUSAGE;
     }
-    if ((o.output || o.plot) &&
-        (rc = sim_csv_init(cmd, m, par, set, o.outputs, o.interval, dt, &cols)) != CLI_OK)
-        goto out;
-    if (o.plot && cols.nysel == 0) {
-        cli_error(cmd, "--plot: --outputs names no output to plot");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-
-    /* reference */
-    cli_progress prog;
-    cli_progress_init(&prog, cmd, cs.progress);
-    if (prog.on)
-        cli_progress_stage("reference", 0, 0, 0, &prog);
-    char refdesc[1200];
-    if (reffile) {
-        if ((rc = read_reference(cmd, reffile, m, par, set, &scheme, sm.x0, dt, nsamples, &ref)) !=
+    int rc;
+    if ((o->output || o->plot) &&
+        (rc = sim_csv_init(cmd, m, par, r->set, o->outputs, o->interval, r->dt, &r->cols)) !=
             CLI_OK)
-            goto out;
+        return rc;
+    if (o->plot && r->cols.nysel == 0) {
+        cli_error(cmd, "--plot: --outputs names no output to plot");
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* The first message a unit left (an FMU's failed call or missing
+ * capability), or "". */
+static const char *units_why(const struct sim_run *r)
+{
+    cosa_unit *const *units = cosa_model_units_units(r->mu);
+    const char *why = "";
+    for (size_t i = 0; i < r->sm.nsub && !why[0]; i++)
+        why = cosa_unit_message(units[i]);
+    return why;
+}
+
+/* The reference trajectory: a file, the fine co-simulation, exact, or
+ * CVODE. */
+static int sim_reference(struct sim_run *r)
+{
+    const char *cmd = r->cmd;
+    cosa_status st = COSA_OK;
+    if (r->reffile) {
+        int rc = read_reference(cmd, r->reffile, r->cs.mod.model, r->cs.mod.par, r->set,
+                                &r->scheme, r->sm.x0, r->dt, r->nsamples, &r->ref);
+        if (rc != CLI_OK)
+            return rc;
         /* without state columns only x(0) is known: x0 of the model */
-        snprintf(refdesc, sizeof refdesc, "file %s (%ld samples%s)", reffile, ref->nsteps,
-                 ref->nx && isnan(ref->x[ref->nx]) ? ", the states at t = 0 from the model" : "");
-    } else if (fine) {
+        snprintf(r->refdesc, sizeof r->refdesc, "file %s (%ld samples%s)", r->reffile,
+                 r->ref->nsteps,
+                 r->ref->nx && isnan(r->ref->x[r->ref->nx]) ? ", the states at t = 0 from the model"
+                                                             : "");
+    } else if (r->fine) {
         cosa_scheme soh;
         cosa_scheme_parse("soh", &soh);
-        st = cosa_reftraj_cosim(set, &soh, sm.x0, dt, nsamples, REF_FINE_FACTOR, &ref);
-        snprintf(refdesc, sizeof refdesc, "fine co-simulation SOH dt/%d", REF_FINE_FACTOR);
-    } else if (sm.sys) {
-        st = cosa_reftraj_exact(sm.sys, sm.x0, dt, nsamples, &ref);
-        snprintf(refdesc, sizeof refdesc, "exact%s",
-                 nfmu ? " (the linearised network: --ref fine for nonlinear FMUs)" : "");
+        st = cosa_reftraj_cosim(r->set, &soh, r->sm.x0, r->dt, r->nsamples, REF_FINE_FACTOR,
+                                &r->ref);
+        snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation SOH dt/%d", REF_FINE_FACTOR);
+    } else if (r->sm.sys) {
+        st = cosa_reftraj_exact(r->sm.sys, r->sm.x0, r->dt, r->nsamples, &r->ref);
+        snprintf(r->refdesc, sizeof r->refdesc, "exact%s",
+                 cosa_model_units_nfmu(r->mu)
+                     ? " (the linearised network: --ref fine for nonlinear FMUs)" : "");
     } else {
-        st = cosa_reftraj_cvode(set, sm.x0, dt, nsamples, refrtol, &ref);
-        snprintf(refdesc, sizeof refdesc, "cvode-bdf rtol %g", refrtol);
+        st = cosa_reftraj_cvode(r->set, r->sm.x0, r->dt, r->nsamples, r->refrtol, &r->ref);
+        snprintf(r->refdesc, sizeof r->refdesc, "cvode-bdf rtol %g", r->refrtol);
     }
     if (st != COSA_OK) {
-        const char *why = "";
-        for (size_t i = 0; fine && i < sm.nsub && !why[0]; i++)
-            why = cosa_unit_message(units[i]);
-        cli_error(cmd, "the %s reference failed: %s", fine ? "fine" : "monolithic",
+        const char *why = r->fine ? units_why(r) : "";
+        cli_error(cmd, "the %s reference failed: %s", r->fine ? "fine" : "monolithic",
                   why[0] ? why : cosa_strerror(st));
-        rc = CLI_EFAIL;
-        goto out;
+        return CLI_EFAIL;
     }
+    return CLI_OK;
+}
 
-    /* run */
+/* --out-order, the rates, the power port and the co-simulation itself. */
+static int sim_cosim(struct sim_run *r)
+{
+    const char *cmd = r->cmd;
+    const struct sim_opts *o = &r->o;
+    const cosa_model *m = r->cs.mod.model;
     int outorder = 1;
-    if (o.outorder) {
-        if (strcmp(o.outorder, "0") && strcmp(o.outorder, "1") && strcmp(o.outorder, "2")) {
-            cli_error(cmd, "--out-order must be 0, 1 or 2, got '%s'", o.outorder);
-            rc = CLI_EUSAGE;
-            goto out;
+    if (o->outorder) {
+        if (strcmp(o->outorder, "0") && strcmp(o->outorder, "1") && strcmp(o->outorder, "2")) {
+            cli_error(cmd, "--out-order must be 0, 1 or 2, got '%s'", o->outorder);
+            return CLI_EUSAGE;
         }
-        outorder = o.outorder[0] - '0';
+        outorder = o->outorder[0] - '0';
     }
-    struct step_progress sprog = {&prog, 0, N};
+    struct step_progress sprog = {&r->prog, 0, r->N};
     const cosa_observer obs = {NULL, step_done, &sprog};
     /* the defects sample the mid-step outputs through unit snapshots: without
      * them (an FMU without canGetAndSetFMUState) they are nan */
     int defects = 1;
-    for (size_t i = 0; i < sm.nsub; i++)
+    cosa_unit *const *units = cosa_model_units_units(r->mu);
+    for (size_t i = 0; i < r->sm.nsub; i++)
         if (!(cosa_unit_caps(units[i]) & COSA_UNIT_CAN_SAVE_STATE))
             defects = 0;
-    struct energy_ctx ectx = {m, par};
-    const double R = o.nrate ? step_ratio(set, sm.x0, rate) : 0.0;
-    if (e_auto)
-        e_mu = mu_auto(set, sm.x0, R, scheme.order);
-    mopt.held = held;
+    struct energy_ctx ectx = {m, r->cs.mod.par};
+    r->R = o->nrate ? step_ratio(r->set, r->sm.x0, r->rate) : 0.0;
+    if (r->e_auto)
+        r->e_mu = mu_auto(r->set, r->sm.x0, r->R, r->scheme.order);
+    r->mopt.held = r->held;
     cosa_energy_port eport = {0};
-    if (o.energy) {
-        free(portidx);
-        const size_t nidx = 2 * sm.ny + sm.nu + 2;
-        if (!(portidx = malloc(nidx * sizeof *portidx)) ||
-            m->energy_port(m, par, &eport, portidx, nidx) != COSA_OK) {
+    if (o->energy) {
+        const size_t nidx = 2 * r->sm.ny + r->sm.nu + 2;
+        if (!(r->portidx = malloc(nidx * sizeof *r->portidx)) ||
+            m->energy_port(m, r->cs.mod.par, &eport, r->portidx, nidx) != COSA_OK) {
             cli_error(cmd, "--energy: model '%s' gives no power port for these parameters",
                       m->name);
-            rc = CLI_EFAIL;
-            goto out;
+            return CLI_EFAIL;
         }
     }
-    if ((st = cosa_unitset_set_rates(set, rate)) != COSA_OK ||
-        (o.energy && (st = cosa_unitset_set_port(set, &eport)) != COSA_OK)) {
-        cli_error(cmd, "the unit set refuses the %s: %s", o.energy ? "rates or power port" : "rates",
-                  cosa_strerror(st));
-        rc = CLI_EFAIL;
-        goto out;
+    cosa_status st;
+    if ((st = cosa_unitset_set_rates(r->set, r->rate)) != COSA_OK ||
+        (o->energy && (st = cosa_unitset_set_port(r->set, &eport)) != COSA_OK)) {
+        cli_error(cmd, "the unit set refuses the %s: %s",
+                  o->energy ? "rates or power port" : "rates", cosa_strerror(st));
+        return CLI_EFAIL;
     }
-    const cosa_energy_opts eopt = {model_energy, &ectx, o.mu != NULL, e_mu, e_nu, e_limit,
-                                   e_limit_abs};
-    if (o.nrate || held || iterative)
+    const cosa_energy_opts eopt = {model_energy, &ectx, o->mu != NULL, r->e_mu, r->e_nu,
+                                   r->e_limit, r->e_limit_abs};
+    if (o->nrate || r->held || r->iterative)
         defects = 0; /* the mid sample is a polynomial-input half step (and the
                         iteration's inputs are given: no mid sample) */
-    cosa_cosim_opts copt = {.nsteps = N, .master = mopt, .defects = defects,
-                            .start_initial = initial,
-                            .energy = o.energy ? &eopt : NULL,
-                            .defect_out_order = outorder, .observers = prog.on ? &obs : NULL,
-                            .nobservers = prog.on ? 1 : 0, .iter = iterative ? &iopt : NULL};
-    st = cosa_cosim_run(set, &scheme, ref, &copt, &res);
-    cli_progress_end(&prog);
+    cosa_cosim_opts copt = {.nsteps = r->N, .master = r->mopt, .defects = defects,
+                            .start_initial = r->initial,
+                            .energy = o->energy ? &eopt : NULL,
+                            .defect_out_order = outorder, .observers = r->prog.on ? &obs : NULL,
+                            .nobservers = r->prog.on ? 1 : 0,
+                            .iter = r->iterative ? &r->iopt : NULL};
+    st = cosa_cosim_run(r->set, &r->scheme, r->ref, &copt, &r->res);
+    cli_progress_end(&r->prog);
     if (st != COSA_OK) {
-        /* a unit that says why (an FMU's failed call or missing capability) */
-        const char *why = "";
-        for (size_t i = 0; i < sm.nsub && !why[0]; i++)
-            why = cosa_unit_message(units[i]);
+        const char *why = units_why(r);
         cli_error(cmd, "co-simulation failed: %s", why[0] ? why : cosa_strerror(st));
-        rc = st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
-        goto out;
+        return st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
     }
-    /* notes (stderr) once the run has succeeded: errors stay one line */
-    sim_fmu_horizon(cmd, fmus, m, par, sm.nsub, (double)(nsamples - 1) * dt);
-    sim_fmu_warnings(cmd, units, fmus, sm.nsub);
-    char idesc[96];
-    if (cosa_integrator_is_adaptive(integ.kind))
-        snprintf(idesc, sizeof idesc, "%s rtol %g", cosa_integrator_name(integ.kind), integ.rtol);
-    else if (integ.kind == COSA_INTEGRATOR_EXACT)
-        snprintf(idesc, sizeof idesc, "exact");
+    return CLI_OK;
+}
+
+/* The energy paper's figures at the last macro point reached. */
+static void print_energy(const cosa_energy_result *en)
+{
+    if (!en || !en->npoints)
+        return;
+    const size_t L = en->npoints - 1;
+    double vmax = 0.0;
+    for (size_t k = 0; k < en->npoints; k++)
+        vmax = fmax(vmax, fabs(en->varsigma[k]));
+    printf("E0 %.17g\nE_end %.17g\nE_ref_end %.17g\nE_ratio %.17g\ndE_end %.17g\n"
+           "varsigma_end %.17g\nmax_varsigma %.17g\nmu_measured %.17g\n",
+           en->E[0], en->E[L], en->Eref[L], en->E[L] / en->Eref[L], en->dE[L],
+           en->varsigma[L], vmax, en->varsigma[L] / en->dE[L]);
+    if (!en->correct)
+        return;
+    printf("mu %.17g\nnu %.17g\n", en->mu, en->nu);
+    if (isinf(en->limit))
+        printf("limit none\n");
     else
-        snprintf(idesc, sizeof idesc, "%s micro %g", cosa_integrator_name(integ.kind),
-                 integ.hmicro);
+        printf("limit %.17g\n", en->limit);
+    if (!isinf(en->limit_abs))
+        printf("limit_abs %.17g\n", en->limit_abs);
+    printf("U_end %.17g\ncaps %zu\n", en->Ucal[L], en->caps);
+}
+
+/* The 'name value' lines of the run (notes on stderr first). */
+static void sim_print(struct sim_run *r)
+{
+    const cosa_model *m = r->cs.mod.model;
+    const double *par = r->cs.mod.par;
+    const cosa_integrator *in = &r->integ;
+    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
+    const cosa_cosim_result *res = r->res;
+    /* notes (stderr) once the run has succeeded: errors stay one line */
+    sim_fmu_horizon(r->cmd, fmus, m, par, r->sm.nsub, (double)(r->nsamples - 1) * r->dt);
+    sim_fmu_warnings(r->cmd, cosa_model_units_units(r->mu), fmus, r->sm.nsub);
+    if (cosa_integrator_is_adaptive(in->kind))
+        snprintf(r->idesc, sizeof r->idesc, "%s rtol %g", cosa_integrator_name(in->kind), in->rtol);
+    else if (in->kind == COSA_INTEGRATOR_EXACT)
+        snprintf(r->idesc, sizeof r->idesc, "exact");
+    else
+        snprintf(r->idesc, sizeof r->idesc, "%s micro %g", cosa_integrator_name(in->kind),
+                 in->hmicro);
     printf("model %s\n", m->name);
-    for (size_t i = 0; i < sm.nsub; i++)
+    for (size_t i = 0; i < r->sm.nsub; i++)
         if (fmus[i])
             printf("fmu %s fmi %d.0 jacobian %s\n", m->sub_name ? m->sub_name(m, par, i) : "?",
                    cosa_fmu_version(fmus[i]),
-                   (cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_DIRECTIONAL) && !mopt.force_fd ? "dd"
-                                                                                          : "fd");
-    cli_assume_print(stdout, "", &cs.mod);
+                   (cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_DIRECTIONAL) && !r->mopt.force_fd
+                       ? "dd" : "fd");
+    cli_assume_print(stdout, "", &r->cs.mod);
     char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
-    printf("scheme %s\nintegrator %s\nreference %s\ndt %s\ntend %s\n", sname, idesc, refdesc,
-           cli_num(b1, sizeof b1, dt), cli_num(b2, sizeof b2, tend));
+    printf("scheme %s\nintegrator %s\nreference %s\ndt %s\ntend %s\n", r->sname, r->idesc,
+           r->refdesc, cli_num(b1, sizeof b1, r->dt), cli_num(b2, sizeof b2, r->tend));
     if (res->diverged)
         printf("status diverged t=%.15g\nreason %s\n", res->t_diverged, res->reason);
     else
         printf("status ok\n");
-    if (o.nrate) {
+    if (r->o.nrate) {
         printf("rate");
-        for (size_t i = 0; i < sm.nsub; i++)
-            printf(" %s=%u", m->sub_name ? m->sub_name(m, par, i) : "?", rate[i]);
+        for (size_t i = 0; i < r->sm.nsub; i++)
+            printf(" %s=%u", m->sub_name ? m->sub_name(m, par, i) : "?", r->rate[i]);
         printf("\n");
-        if (R > 0.0)
-            printf("R %.17g\n", R);
+        if (r->R > 0.0)
+            printf("R %.17g\n", r->R);
     }
-    if (held || initial)
-        printf("input %s\nstart %s\n", held ? "held" : "poly", initial ? "initial" : "reference");
+    if (r->held || r->initial)
+        printf("input %s\nstart %s\n", r->held ? "held" : "poly",
+               r->initial ? "initial" : "reference");
     printf("e_global %.17g\nsteps %zu\n", res->e_global, res->ndone);
     /* the same notes as `cosa point` where the NRMSE is undefined */
     if (isnan(res->e_global) && !res->diverged)
@@ -1052,130 +1118,160 @@ int cmd_simulate(int argc, char **argv)
                                 ? "1 macro step in the horizon: NRMSE undefined (it needs the "
                                   "spread of the reference over at least 2 macro points)"
                                 : "all outputs constant over the horizon: NRMSE undefined");
-    sim_iter_print(&scheme, &iopt, res);
+    sim_iter_print(&r->scheme, &r->iopt, res);
     printf("defect_out %.17g\ndefect_conn %.17g\n", res->defect_out, res->defect_conn);
-    const cosa_energy_result *en = res->energy;
-    if (en && en->npoints) {
-        /* the energy paper's figures at the last macro point reached */
-        const size_t L = en->npoints - 1;
-        double vmax = 0.0;
-        for (size_t k = 0; k < en->npoints; k++)
-            vmax = fmax(vmax, fabs(en->varsigma[k]));
-        printf("E0 %.17g\nE_end %.17g\nE_ref_end %.17g\nE_ratio %.17g\ndE_end %.17g\n"
-               "varsigma_end %.17g\nmax_varsigma %.17g\nmu_measured %.17g\n",
-               en->E[0], en->E[L], en->Eref[L], en->E[L] / en->Eref[L], en->dE[L],
-               en->varsigma[L], vmax, en->varsigma[L] / en->dE[L]);
-        if (en->correct) {
-            printf("mu %.17g\nnu %.17g\n", en->mu, en->nu);
-            if (isinf(en->limit))
-                printf("limit none\n");
-            else
-                printf("limit %.17g\n", en->limit);
-            if (!isinf(en->limit_abs))
-                printf("limit_abs %.17g\n", en->limit_abs);
-            printf("U_end %.17g\ncaps %zu\n", en->Ucal[L], en->caps);
-        }
-    }
+    print_energy(res->energy);
     /* the statistics every time-domain run prints (issue 23): fixed macro
      * steps, none rejected */
-    printf("rejected 0\nh_min %.17g\nh_max %.17g\n", dt, dt);
+    printf("rejected 0\nh_min %.17g\nh_max %.17g\n", r->dt, r->dt);
     fflush(stdout);
+}
 
-    /* files */
-    if (o.output || o.plot) {
-        char path[1024];
-        if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
-            (rc = sim_csv_write(cmd, path, &cs.mod, &cols, sname, idesc, refdesc, dt, tend,
-                                res)) != CLI_OK)
-            goto out;
-        printf("file %s\n", path);
-        char names[2048] = "", title[512], comment[1024], ycol[32], rcol[32];
-        for (size_t k = 0; k < sm.ny; k++) {
-            if (!cols.ysel[k])
-                continue;
-            const char *nm = cols.yname[k];
-            if (strlen(names) + strlen(nm) + 2 < sizeof names) {
-                strcat(names, names[0] ? " " : "");
-                strcat(names, nm);
-            }
-        }
-        /* the corrected outputs and the reference (plots/simulate.gp) */
-        snprintf(ycol, sizeof ycol, "%zu", 2 + cols.nusel + cols.nysel);
-        snprintf(rcol, sizeof rcol, "%zu", 2 + 2 * cols.nusel + 2 * cols.nysel);
-        char sets[384];
-        scli_title_sets(&cs.mod, NULL, 0, sets, sizeof sets);
-        char rdesc[160] = "";
-        for (size_t i = 0; o.nrate && i < sm.nsub; i++)
-            if (rate[i] > 1 && strlen(rdesc) + 40 < sizeof rdesc)
-                snprintf(rdesc + strlen(rdesc), sizeof rdesc - strlen(rdesc), ", %s: %u steps",
-                         m->sub_name ? m->sub_name(m, par, i) : "?", rate[i]);
-        snprintf(title, sizeof title, "%s, %s, ΔT = %g s%s%s%s", m->name, sname, dt, sets, rdesc,
-                 res->diverged ? " (diverged)" : "");
-        snprintf(comment, sizeof comment, "# cosa %s simulate: model %s, scheme %s\n# data: %s",
-                 cosa_version(), m->name, sname, csv);
-        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE", "NAMES", "YCOL", "RCOL",
-                              "TITLE"};
-        const char *vals[] = {comment, gp, base, csv, names, ycol, rcol, title};
-        if ((rc = scli_out_path(cmd, &out, gp, path, sizeof path)) != CLI_OK ||
-            (rc = scli_write_script(cmd, path, cosa_plot_simulate, 8, keys, vals)) != CLI_OK)
-            goto out;
-        printf("file %s\n", path);
-        fflush(stdout);
-        if (o.plot) {
-            if ((rc = scli_gnuplot(cmd, out.dir, gp, o.plot)) != CLI_OK)
-                goto out;
-            printf("file %s/%s.%s\n", out.dir, base, o.plot);
-        }
-        if (res->energy) {
-            char ebase[300], e0[40], etitle[600], ecomment[1024];
-            snprintf(ebase, sizeof ebase, "%s_energy", base);
-            snprintf(e0, sizeof e0, "%.17g", res->energy->E[0]);
-            if (res->energy->correct)
-                snprintf(etitle, sizeof etitle, "%s, energy correction mu = %g, nu = %g", title,
-                         res->energy->mu, res->energy->nu);
-            else
-                snprintf(etitle, sizeof etitle, "%s, energy", title);
-            snprintf(ecomment, sizeof ecomment,
-                     "# cosa %s simulate --energy: model %s, scheme %s\n# data: %s",
-                     cosa_version(), m->name, sname, ecsv);
-            const char *ek[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE", "E0", "TITLE"};
-            const char *ev[] = {ecomment, egp, ebase, ecsv, e0, etitle};
-            if ((rc = scli_out_path(cmd, &out, ecsv, path, sizeof path)) != CLI_OK ||
-                (rc = write_energy_csv(cmd, path, m->name, sname, dt, res)) != CLI_OK)
-                goto out;
-            printf("file %s\n", path);
-            if ((rc = scli_out_path(cmd, &out, egp, path, sizeof path)) != CLI_OK ||
-                (rc = scli_write_script(cmd, path, cosa_plot_energy, 6, ek, ev)) != CLI_OK)
-                goto out;
-            printf("file %s\n", path);
-            fflush(stdout);
-            if (o.plot) {
-                if ((rc = scli_gnuplot(cmd, out.dir, egp, o.plot)) != CLI_OK)
-                    goto out;
-                printf("file %s/%s.%s\n", out.dir, ebase, o.plot);
-            }
+/* NAME_energy.csv and NAME_energy.gp (title: the trajectory plot's). */
+static int sim_energy_files(struct sim_run *r, const char *title)
+{
+    const char *cmd = r->cmd;
+    const cosa_energy_result *en = r->res->energy;
+    char path[1024], ebase[300], e0[40], etitle[600], ecomment[1024];
+    snprintf(ebase, sizeof ebase, "%s_energy", r->base);
+    snprintf(e0, sizeof e0, "%.17g", en->E[0]);
+    if (en->correct)
+        snprintf(etitle, sizeof etitle, "%s, energy correction mu = %g, nu = %g", title, en->mu,
+                 en->nu);
+    else
+        snprintf(etitle, sizeof etitle, "%s, energy", title);
+    snprintf(ecomment, sizeof ecomment,
+             "# cosa %s simulate --energy: model %s, scheme %s\n# data: %s", cosa_version(),
+             r->cs.mod.model->name, r->sname, r->ecsv);
+    const char *ek[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE", "E0", "TITLE"};
+    const char *ev[] = {ecomment, r->egp, ebase, r->ecsv, e0, etitle};
+    int rc;
+    if ((rc = scli_out_path(cmd, &r->out, r->ecsv, path, sizeof path)) != CLI_OK ||
+        (rc = write_energy_csv(cmd, path, r->cs.mod.model->name, r->sname, r->dt, r->res)) !=
+            CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    if ((rc = scli_out_path(cmd, &r->out, r->egp, path, sizeof path)) != CLI_OK ||
+        (rc = scli_write_script(cmd, path, cosa_plot_energy, 6, ek, ev)) != CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    fflush(stdout);
+    if (r->o.plot) {
+        if ((rc = scli_gnuplot(cmd, r->out.dir, r->egp, r->o.plot)) != CLI_OK)
+            return rc;
+        printf("file %s/%s.%s\n", r->out.dir, ebase, r->o.plot);
+    }
+    return CLI_OK;
+}
+
+/* NAME.csv and NAME.gp (plots/simulate.gp: the corrected outputs and the
+ * reference), the rendered plot, then the energy files. */
+static int sim_files(struct sim_run *r)
+{
+    const char *cmd = r->cmd;
+    const cosa_model *m = r->cs.mod.model;
+    const double *par = r->cs.mod.par;
+    const sim_csv *cols = &r->cols;
+    char path[1024];
+    int rc;
+    if ((rc = scli_out_path(cmd, &r->out, r->csv, path, sizeof path)) != CLI_OK ||
+        (rc = sim_csv_write(cmd, path, &r->cs.mod, cols, r->sname, r->idesc, r->refdesc, r->dt,
+                            r->tend, r->res)) != CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    char names[2048] = "", title[512], comment[1024], ycol[32], rcol[32];
+    for (size_t k = 0; k < r->sm.ny; k++) {
+        if (!cols->ysel[k])
+            continue;
+        const char *nm = cols->yname[k];
+        if (strlen(names) + strlen(nm) + 2 < sizeof names) {
+            strcat(names, names[0] ? " " : "");
+            strcat(names, nm);
         }
     }
+    snprintf(ycol, sizeof ycol, "%zu", 2 + cols->nusel + cols->nysel);
+    snprintf(rcol, sizeof rcol, "%zu", 2 + 2 * cols->nusel + 2 * cols->nysel);
+    char sets[384];
+    scli_title_sets(&r->cs.mod, NULL, 0, sets, sizeof sets);
+    char rdesc[160] = "";
+    for (size_t i = 0; r->o.nrate && i < r->sm.nsub; i++)
+        if (r->rate[i] > 1 && strlen(rdesc) + 40 < sizeof rdesc)
+            snprintf(rdesc + strlen(rdesc), sizeof rdesc - strlen(rdesc), ", %s: %u steps",
+                     m->sub_name ? m->sub_name(m, par, i) : "?", r->rate[i]);
+    snprintf(title, sizeof title, "%s, %s, ΔT = %g s%s%s%s", m->name, r->sname, r->dt, sets,
+             rdesc, r->res->diverged ? " (diverged)" : "");
+    snprintf(comment, sizeof comment, "# cosa %s simulate: model %s, scheme %s\n# data: %s",
+             cosa_version(), m->name, r->sname, r->csv);
+    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE", "NAMES", "YCOL", "RCOL",
+                          "TITLE"};
+    const char *vals[] = {comment, r->gp, r->base, r->csv, names, ycol, rcol, title};
+    if ((rc = scli_out_path(cmd, &r->out, r->gp, path, sizeof path)) != CLI_OK ||
+        (rc = scli_write_script(cmd, path, cosa_plot_simulate, 8, keys, vals)) != CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    fflush(stdout);
+    if (r->o.plot) {
+        if ((rc = scli_gnuplot(cmd, r->out.dir, r->gp, r->o.plot)) != CLI_OK)
+            return rc;
+        printf("file %s/%s.%s\n", r->out.dir, r->base, r->o.plot);
+    }
+    return r->res->energy ? sim_energy_files(r, title) : CLI_OK;
+}
+
+static void sim_free(struct sim_run *r)
+{
+    sim_csv_free(&r->cols);
+    cosa_cosim_result_free(r->res);
+    cosa_reftraj_free(r->ref);
+    cosa_model_units_free(r->mu);
+    free(r->rate);
+    free(r->portidx);
+    cosa_odesys_free(r->sm.os);
+    cosa_system_free(r->sm.sys);
+    cosa_system_free(r->sm.model);
+    free(r->sm.x0);
+    cli_case_free(&r->cs);
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+    const char *cmd = "simulate";
+    /* --coupling explicit|implicit: the variable-order engine (issue 11) */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--coupling") || !strncmp(argv[i], "--coupling=", 11))
+            return cmd_simulate_vo(argc, argv);
+    struct sim_run *r = calloc(1, sizeof *r);
+    int ac = 0;
+    char **av = r ? scli_argv_output(argc, argv, &ac) : NULL;
+    if (!av) {
+        free(r);
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    r->cmd = cmd;
+    r->cs.td_relax = 1;   /* --relax aitken: the time domain's own */
+    r->refrtol = 1e-12; /* --ref-rtol */
+    int rc = sim_parse(r, ac, av);
+    if (rc < 0) {
+        rc = CLI_OK;
+        goto out;
+    }
+    if (rc != CLI_OK || (rc = sim_integrator(r)) != CLI_OK ||
+        (rc = sim_master_options(r)) != CLI_OK || (rc = sim_run_options(r)) != CLI_OK ||
+        (rc = sim_files_prepare(r)) != CLI_OK || (rc = sim_units(r)) != CLI_OK)
+        goto out;
+    cli_progress_init(&r->prog, cmd, r->cs.progress);
+    if (r->prog.on)
+        cli_progress_stage("reference", 0, 0, 0, &r->prog);
+    if ((rc = sim_reference(r)) != CLI_OK || (rc = sim_cosim(r)) != CLI_OK)
+        goto out;
+    sim_print(r);
+    if ((r->o.output || r->o.plot) && (rc = sim_files(r)) != CLI_OK)
+        goto out;
     rc = CLI_OK;
 out:
-    sim_csv_free(&cols);
-    cosa_cosim_result_free(res);
-    cosa_reftraj_free(ref);
-    cosa_unitset_free(set);
-    for (size_t i = 0; units && i < sm.nsub; i++)
-        cosa_unit_free(units[i]);
-    free(units);
-    for (size_t i = 0; fmus && i < sm.nsub; i++)
-        cosa_fmu_close(fmus[i]);
-    free(fmus);
-    free(sgain);
-    free(rate);
-    free(portidx);
-    cosa_odesys_free(sm.os);
-    cosa_system_free(sm.sys);
-    cosa_system_free(sm.model);
-    free(sm.x0);
-    cli_case_free(&cs);
+    sim_free(r);
+    free(r);
     free(av);
     return rc;
 }

@@ -379,7 +379,7 @@ static int table4(struct table_ctx *t)
         cosa_scheme_parse(rows[i], &sch[i]);
     for (int j = 0; j < NND; j++) {
         cosa_odesys *os = NULL;
-        cosa_unit *u[2] = {NULL, NULL};
+        cosa_model_units *mu = NULL; /* the units (models/unitset_build.c) */
         cosa_unitset *set = NULL;
         cosa_reftraj *ref = NULL;
         double x0[4];
@@ -389,10 +389,9 @@ static int table4(struct table_ctx *t)
             st = COSA_EMODEL;
         if (st == COSA_OK)
             st = m->initial_state(m, par, x0);
-        for (size_t i = 0; i < 2 && st == COSA_OK; i++)
-            st = cosa_unit_ode_create(cosa_odesys_sub(os, i), &integ, &u[i]);
-        if (st == COSA_OK)
-            st = cosa_unitset_create(2, u, cosa_odesys_L(os), NULL, &set);
+        const cosa_model_units_opts uo = {.integ = &integ, .os = os};
+        if (st == COSA_OK && (st = cosa_model_units_create(m, par, &uo, &mu, NULL)) == COSA_OK)
+            set = cosa_model_units_set(mu);
         if (st == COSA_OK)
             st = cosa_reftraj_cvode(set, x0, dt, 2 + N + 1, refrtol, &ref);
         for (int i = 0; i < NS && st == COSA_OK; i++) {
@@ -406,9 +405,7 @@ static int table4(struct table_ctx *t)
             cosa_cosim_result_free(r);
         }
         cosa_reftraj_free(ref);
-        cosa_unitset_free(set);
-        cosa_unit_free(u[0]);
-        cosa_unit_free(u[1]);
+        cosa_model_units_free(mu);
         cosa_odesys_free(os);
         if (st != COSA_OK) {
             cli_error(t->cmd, "twomass-nl at n_d = %g: %s", nd[j], cosa_strerror(st));

@@ -5,6 +5,7 @@
  * kick flags, and the reference callback. */
 #include "config.h"
 #include "varorder_cli.h"
+#include "fmu_notes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -163,10 +164,7 @@ void vo_cli_free(struct vo_cli *r)
 {
     if (!r)
         return;
-    cosa_unitset_free(r->set);
-    for (size_t i = 0; r->units && i < r->nsub; i++)
-        cosa_unit_free(r->units[i]);
-    free(r->units);
+    cosa_model_units_free(r->mu); /* the units and their set */
     cosa_odesys_free(r->os);
     cosa_system_free(r->sys);
     free(r->x0);
@@ -199,15 +197,12 @@ cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, size_t nsel, const 
     return COSA_OK;
 }
 
-int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, const char *dt_text,
-                 struct vo_cli *r)
+/* The scheme (a plain degree), --coupling, --estimator, --control, --kmax. */
+static int vo_setup_method(const char *cmd, cli_case *cs, const struct vo_cli_opts *o,
+                           struct vo_cli *r)
 {
-    memset(r, 0, sizeof *r);
     cosa_vo_opts *v = &r->vo;
-    cosa_vo_opts_default(v);
-    r->refrtol = 1e-12;
     int rc;
-    /* the scheme: a plain degree */
     if ((rc = cli_case_scheme(cmd, cs, &r->scheme)) != CLI_OK)
         return rc;
     if (r->scheme.exec != COSA_JACOBI || r->scheme.corr != COSA_CORR_NONE ||
@@ -217,7 +212,6 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
         return CLI_EUSAGE;
     }
     v->k = r->scheme.order;
-    /* coupling, estimator, control */
     if (!o->coupling || (strcmp(o->coupling, "explicit") && strcmp(o->coupling, "implicit"))) {
         cli_error(cmd, "--coupling must be explicit or implicit, got '%s'",
                   o->coupling ? o->coupling : "");
@@ -267,7 +261,15 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
                   COSA_UNIT_DEGMAX - 1);
         return CLI_EUSAGE;
     }
-    /* tolerances and limits */
+    return CLI_OK;
+}
+
+/* The controller's tolerances and limits, --ctl-vars, --jacobian,
+ * --max-attempts, --threads. */
+static int vo_setup_control(const char *cmd, const struct vo_cli_opts *o, struct vo_cli *r)
+{
+    cosa_vo_opts *v = &r->vo;
+    int rc;
     if ((rc = dbl(cmd, "--ctl-rtol", o->ctl_rtol, &v->rtol, 1)) != CLI_OK)
         return rc;
     v->atol_x = 1e-3 * v->rtol;
@@ -327,23 +329,29 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
         omp_set_num_threads((int)nt);
 #endif
     }
-    if (dt_text) {
-        if ((rc = cli_case_dt(cmd, dt_text, &v->H)) != CLI_OK)
-            return rc;
-    }
-    /* the model */
+    return CLI_OK;
+}
+
+/* The model: --tend, its linear form, its ODE form (kick flags, coupling
+ * variables), x0. */
+static int vo_setup_model(const char *cmd, cli_case *cs, const struct vo_cli_opts *o,
+                          struct vo_cli *r)
+{
+    int rc;
     if ((rc = cli_model_resolve(&cs->mod, cmd)) != CLI_OK)
         return rc;
     const cosa_model *m = r->m = cs->mod.model;
     r->par = cs->mod.par;
-    for (size_t i = 0; i < 256; i++)
-        if (cosa_model_file_fmu(m, i)) {
-            cli_error(cmd, "--coupling: model '%s' has FMU subsystems (not supported by the "
-                           "variable-order engine yet)", m->name);
-            return CLI_EUSAGE;
-        }
-    v->tend = m->tend;
-    if ((rc = dbl(cmd, "--tend", o->tend, &v->tend, 1)) != CLI_OK)
+    /* FMU subsystems run the FMU itself; the reference is the linearised
+     * network, which is one only for linear FMUs */
+    char why[256];
+    if (!fmu_network_linear(m, r->par, why, sizeof why)) {
+        cli_error(cmd, "--coupling: %s: the variable-order engine's reference is the "
+                       "linearised network (linear FMUs only)", why);
+        return CLI_EUSAGE;
+    }
+    r->vo.tend = m->tend;
+    if ((rc = dbl(cmd, "--tend", o->tend, &r->vo.tend, 1)) != CLI_OK)
         return rc;
     if (cosa_model_is_linear(m) && (rc = cli_model_system(&cs->mod, cmd, &r->sys)) != CLI_OK)
         return rc;
@@ -355,12 +363,16 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
     }
     r->nsub = cosa_odesys_nsub(r->os);
     r->nx = cosa_odesys_nx(r->os);
-    if ((rc = cli_model_x0(&cs->mod, cmd, r->nx, &r->x0)) != CLI_OK)
-        return rc;
-    /* integrator */
-    cosa_integrator integ;
+    return cli_model_x0(&cs->mod, cmd, r->nx, &r->x0);
+}
+
+/* --integrator and its settings into integ. */
+static int vo_setup_integrator(const char *cmd, const struct vo_cli_opts *o, struct vo_cli *r,
+                               cosa_integrator *integ)
+{
+    const cosa_model *m = r->m;
     r->iname = o->integrator ? o->integrator : r->sys ? "exact" : "cvode";
-    if (cosa_integrator_parse(r->iname, &integ) != COSA_OK) {
+    if (cosa_integrator_parse(r->iname, integ) != COSA_OK) {
         cli_error(cmd, "unknown integrator '%s' (expected exact, cvode, cvode-adams, rk4, "
                        "symplectic-euler or euler)", r->iname);
         return CLI_EUSAGE;
@@ -368,32 +380,38 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
     /* a nonlinear model at a linear parameter set (twomass-ff with Cc = Dc =
      * Acon = 0, ...): its linear system, for exact units and the exact
      * reference -- only when asked for, so that the default stays cvode */
-    if (integ.kind == COSA_INTEGRATOR_EXACT && !r->sys && cosa_odesys_is_linear(r->os)) {
-        st = cosa_odesys_linear_system(r->os, &r->sys);
+    if (integ->kind == COSA_INTEGRATOR_EXACT && !r->sys && cosa_odesys_is_linear(r->os)) {
+        cosa_status st = cosa_odesys_linear_system(r->os, &r->sys);
         if (st != COSA_OK) {
             cli_error(cmd, "model '%s': its linear system: %s", m->name, cosa_strerror(st));
             return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;
         }
     }
-    if (integ.kind == COSA_INTEGRATOR_EXACT && !r->sys) {
+    if (integ->kind == COSA_INTEGRATOR_EXACT && !r->sys) {
         cli_error(cmd, "--integrator exact needs a linear model; '%s' is nonlinear with these "
                        "parameters (use cvode, rk4, symplectic-euler or euler)", m->name);
         return CLI_EUSAGE;
     }
-    if (v->coupling == COSA_VO_IMPLICIT && v->jacobian == COSA_VO_JAC_EXACT &&
-        integ.kind != COSA_INTEGRATOR_EXACT) {
+    if (r->vo.coupling == COSA_VO_IMPLICIT && r->vo.jacobian == COSA_VO_JAC_EXACT &&
+        integ->kind != COSA_INTEGRATOR_EXACT) {
         cli_error(cmd, "--jacobian exact needs linear units (--integrator exact on a linear "
                        "model)");
         return CLI_EUSAGE;
     }
-    if ((rc = dbl(cmd, "--rtol", o->rtol, &integ.rtol, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--atol", o->atol, &integ.atol, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--micro", o->micro, &integ.hmicro, 1)) != CLI_OK)
+    int rc;
+    if ((rc = dbl(cmd, "--rtol", o->rtol, &integ->rtol, 1)) != CLI_OK ||
+        (rc = dbl(cmd, "--atol", o->atol, &integ->atol, 1)) != CLI_OK ||
+        (rc = dbl(cmd, "--micro", o->micro, &integ->hmicro, 1)) != CLI_OK)
         return rc;
-    /* units, positions and velocities */
-    r->units = calloc(r->nsub, sizeof *r->units);
+    return CLI_OK;
+}
+
+/* Positions and velocities (the kick flags), the units and their set with
+ * the coupling variables (models/unitset_build.c). */
+static int vo_setup_units(const char *cmd, struct vo_cli *r, const cosa_integrator *integ)
+{
     r->is_vel = calloc(r->nx + 1, 1);
-    if (!r->units || !r->is_vel) {
+    if (!r->is_vel) {
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
@@ -403,25 +421,50 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
         for (size_t k = 0; k < sub->nx; k++)
             r->is_vel[ox + k] = sub->kick ? sub->kick[k] : 1;
         ox += sub->nx;
-        st = integ.kind == COSA_INTEGRATOR_EXACT ? cosa_unit_linear_from_system(r->sys, i,
-                                                                                &r->units[i])
-                                                 : cosa_unit_ode_create(sub, &integ, &r->units[i]);
-        if (st != COSA_OK) {
-            cli_error(cmd, "cannot create unit %zu: %s", i, cosa_strerror(st));
-            return st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
-        }
     }
-    v->is_vel = r->is_vel;
-    st = cosa_unitset_create(r->nsub, r->units, cosa_odesys_L(r->os), NULL, &r->set);
-    const cosa_coupling *cp = cosa_odesys_coupling(r->os);
-    if (st == COSA_OK && cp)
-        st = cosa_unitset_set_coupling(r->set, cp);
-    size_t blo, bup;
-    if (st == COSA_OK && cosa_odesys_band(r->os, &blo, &bup))
-        st = cosa_unitset_set_band(r->set, blo, bup);
+    r->vo.is_vel = r->is_vel;
+    /* rejected steps and comparative integrations restore unit snapshots:
+     * an FMU needs its state */
+    const cosa_model_units_opts uo = {.integ = integ, .sys = r->sys, .os = r->os, .coupling = 1,
+                                      .need = COSA_MODEL_UNITS_NEED_STATE};
+    cosa_model_units_error e;
+    cosa_status st = cosa_model_units_create(r->m, r->par, &uo, &r->mu, &e);
+    if (st != COSA_OK && e.fmu) {
+        if (e.missing)
+            cli_error(cmd, "%s: --coupling needs the FMU's state (canGetAndSetFMUState): the "
+                           "engine restores units to retry and compare steps", e.fmu);
+        else
+            cli_error(cmd, "%s: %s", e.fmu, e.msg);
+        return e.missing || st == COSA_EFMU ? CLI_EUSAGE : CLI_EFAIL;
+    }
+    if (st != COSA_OK && e.sub < r->nsub) {
+        cli_error(cmd, "cannot create unit %zu: %s", e.sub, cosa_strerror(st));
+        return st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
+    }
     if (st != COSA_OK) {
         cli_error(cmd, "cannot create the units: %s", cosa_strerror(st));
         return CLI_EFAIL;
     }
+    r->set = cosa_model_units_set(r->mu);
+    r->units = cosa_model_units_units(r->mu);
     return CLI_OK;
+}
+
+int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, const char *dt_text,
+                 struct vo_cli *r)
+{
+    memset(r, 0, sizeof *r);
+    cosa_vo_opts_default(&r->vo);
+    r->refrtol = 1e-12;
+    int rc;
+    if ((rc = vo_setup_method(cmd, cs, o, r)) != CLI_OK ||
+        (rc = vo_setup_control(cmd, o, r)) != CLI_OK)
+        return rc;
+    if (dt_text && (rc = cli_case_dt(cmd, dt_text, &r->vo.H)) != CLI_OK)
+        return rc;
+    cosa_integrator integ;
+    if ((rc = vo_setup_model(cmd, cs, o, r)) != CLI_OK ||
+        (rc = vo_setup_integrator(cmd, o, r, &integ)) != CLI_OK)
+        return rc;
+    return vo_setup_units(cmd, r, &integ);
 }

@@ -26,9 +26,10 @@ struct vo_cli {
     const double *par;
     cosa_system *sys;        /* linear form (NULL for a nonlinear model)   */
     cosa_odesys *os;         /* ODE form: kick flags, coupling variables   */
-    cosa_unit **units;
+    cosa_model_units *mu;    /* the units and their set (owns them)      */
+    cosa_unit *const *units; /* mu's units, nsub entries                 */
     size_t nsub, nx;
-    cosa_unitset *set;
+    cosa_unitset *set;       /* mu's set                                 */
     double *x0;
     unsigned char *is_vel;
     double refrtol;

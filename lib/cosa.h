@@ -13,11 +13,12 @@
  *    (papers/model-based-corrector-mbcorr.txt).
  *
  * The API is split by module (README "Architecture"):
- *   cosa/core.h    status, expm, coupled linear systems, schemes, eigenvalues
+ *   cosa/core.h    status, expm, coupled linear systems, schemes, eigenvalues,
+ *                  the model descriptor
  *   cosa/phi.h     propagation matrices, accuracy, limits, sweeps
  *   cosa/td.h      time-domain units, integrators, master, driver
  *   cosa/check.h   independent cross-checks used by the tests
- *   cosa/models.h  model descriptors, registries, model files
+ *   cosa/models.h  the registry of built-in models, model files, units of a model
  */
 #ifndef COSA_H
 #define COSA_H

@@ -74,7 +74,7 @@ int mf_expr_print(FILE *f, const mf_expr_pool *p, const mf_expr *e, mf_expr_name
 /* x with the fewest significant digits (<= 17) that read back as x, an
  * exponent counting two extra characters ("1000", "1e6"): written to f, or
  * into buf (MF_NUMBER_MAX bytes; returns buf). */
-enum { MF_NUMBER_MAX = 40 };
+enum { MF_NUMBER_MAX = COSA_NUMBER_MAX };
 int mf_expr_print_number(FILE *f, double x);
 char *mf_expr_format_number(char *buf, double x);
 

@@ -2,13 +2,19 @@
 # test_layers.sh -- the dependency rule of the library's modules (README
 # "Architecture"), checked on the #include lines of the sources:
 #   lib/core   includes only core (cosa/core.h, core/*.h);
-#   lib/phi    includes core, phi and the public cosa/models.h, never td;
+#   lib/phi    includes core and phi, never td (the model descriptor its
+#              sweeps use is core's);
 #   lib/td     includes core and td, never phi;
 #   lib/check  includes core and check only;
 #   lib/cosa/  public headers: core.h includes no module; phi.h, td.h,
 #              check.h include only cosa/core.h; models.h only cosa/core.h;
 #   models/, analysis/ include only public headers (cosa.h, cosa/*.h) and
 #              their own directory's headers.
+# and on the calls of the compiled objects (nm): no name a lib/ object
+# uses (an undefined symbol of lib/*/*.o) may be defined in models/ or
+# analysis/ -- the library's modules never call up into the models or the
+# command (a call the include rule does not see: a prototype written in
+# place, or a public header that declares a name models/ defines).
 # Prints one line per violation and "N passed, M failed" (files checked).
 src=${COSA_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$src" || exit 2
@@ -38,7 +44,7 @@ allowed() {
     if [ $bad = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 }
 for f in lib/core/*.[ch]; do allowed "$f" 'cosa/core.h' 'core/*.h' 'config.h'; done
-for f in lib/phi/*.[ch]; do allowed "$f" 'cosa/core.h' 'cosa/phi.h' 'cosa/models.h' 'core/*.h' 'phi/*.h'; done
+for f in lib/phi/*.[ch]; do allowed "$f" 'cosa/core.h' 'cosa/phi.h' 'core/*.h' 'phi/*.h'; done
 for f in lib/td/*.[ch]; do allowed "$f" 'cosa/core.h' 'cosa/td.h' 'core/*.h' 'td/*.h'; done
 for f in lib/check/*.[ch]; do allowed "$f" 'cosa/core.h' 'cosa/check.h' 'core/*.h'; done
 allowed lib/cosa/core.h
@@ -52,5 +58,34 @@ for f in lib/*.c; do
     echo "layer violation: $f is outside lib/core, lib/phi, lib/td, lib/check"
     fail=$((fail + 1))
 done
+# calls: the objects of the build tree (next to analysis/cosa, $COSA)
+bld=$(cd "$(dirname "${COSA:-$src/analysis/cosa}")/.." 2>/dev/null && pwd)
+if command -v nm >/dev/null 2>&1 && [ -n "$bld" ] && ls "$bld"/lib/core/*.o >/dev/null 2>&1; then
+    up=$(mktemp) || exit 2
+    # every global name defined (code or data) in models/ and analysis/
+    # (objects of today's sources only: analysis/cosa-NAME.o is NAME.c)
+    for o in "$bld"/models/*.o "$bld"/analysis/*.o; do
+        d=$(basename "$(dirname "$o")")
+        c=$(basename "$o" .o)
+        c=${c#cosa-}
+        [ -e "$o" ] && [ -e "$src/$d/$c.c" ] && nm -g --defined-only "$o" 2>/dev/null
+    done | awk 'NF == 3 && $2 ~ /^[TDBRC]$/ { print $3 }' | sort -u >"$up"
+    for o in "$bld"/lib/*/*.o; do
+        c=$(basename "$o" .o)
+        [ -e "$src/$(dirname "${o#"$bld"/}")/$c.c" ] || continue
+        bad=$(nm -u "$o" 2>/dev/null | awk '{ print $NF }' | grep -xF -f "$up")
+        if [ -n "$bad" ]; then
+            for name in $bad; do
+                echo "layer violation: ${o#"$bld"/} calls $name (defined in models/ or analysis/)"
+            done
+            fail=$((fail + 1))
+        else
+            pass=$((pass + 1))
+        fi
+    done
+    rm -f "$up"
+else
+    echo "layers: calls not checked (no nm, or no objects under ${bld:-the build tree})"
+fi
 echo "layers: $pass passed, $fail failed"
 [ $fail = 0 ]

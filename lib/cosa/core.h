@@ -5,6 +5,7 @@
 #define COSA_CORE_H
 
 #include <stddef.h>
+#include <stdio.h> /* FILE, for cosa_model_template */
 
 #ifdef __cplusplus
 extern "C" {
@@ -318,6 +319,165 @@ cosa_status cosa_spectral_radius(size_t n, double *M, size_t lda, double *rho,
 cosa_status cosa_eigenvalues(size_t n, double *M, size_t lda, double *wr, double *wi,
                              cosa_eig_workspace *w);
 
+
+/* ------------------------------------------------------------------------ */
+/* Numbers as text (lib/core/number.c)                                      */
+/* ------------------------------------------------------------------------ */
+
+/* x with the fewest significant digits (<= 17) that read back as x bit for
+ * bit, an exponent counting two extra characters ("1000", "1e6", "2.5e-7"),
+ * into buf (COSA_NUMBER_MAX bytes); returns buf. */
+enum { COSA_NUMBER_MAX = 40 };
+char *cosa_number_format(char *buf, double x);
+
+/* ------------------------------------------------------------------------ */
+/* The model descriptor (lib/core/model.c, lib/core/param_range.c; the     */
+/* built-in models and model files are models/, cosa/models.h)              */
+/* ------------------------------------------------------------------------ */
+
+/* The ODE form of a model is a time-domain object (cosa/td.h); models.h only
+ * names it, so that the Phi layer's sweeps (which use the linear form) do not
+ * depend on the time-domain layer. */
+typedef struct cosa_odesys cosa_odesys;
+
+/* A named scalar model parameter.  Initial-state entries are parameters too
+ * (kind COSA_PARAM_INITIAL) so that --set works on them. */
+typedef enum { COSA_PARAM_MODEL = 0, COSA_PARAM_INITIAL = 1 } cosa_param_kind;
+
+/* The declared range of a parameter: any combination of a lower bound
+ * (> or >=), an upper bound (< or <=) and "integer".  A bound is the number
+ * lo/hi, or the current value of another parameter of the model when
+ * lo_param/hi_param names one (e.g. chain's r <= n).  flags 0: any finite
+ * value.  Written as in model files: "> 0", "integer, >= 1, <= n". */
+enum {
+    COSA_RANGE_GT = 1u,  /* value >  lower bound */
+    COSA_RANGE_GE = 2u,  /* value >= lower bound */
+    COSA_RANGE_LT = 4u,  /* value <  upper bound */
+    COSA_RANGE_LE = 8u,  /* value <= upper bound */
+    COSA_RANGE_INT = 16u /* an integer            */
+};
+
+typedef struct cosa_range {
+    unsigned flags;
+    double lo, hi;
+    const char *lo_param, *hi_param; /* NULL: the numbers lo, hi */
+} cosa_range;
+
+typedef struct cosa_param {
+    const char *name;
+    double value;       /* default */
+    const char *unit;
+    const char *doc;
+    cosa_param_kind kind;
+    cosa_range range;   /* values create() accepts (zero: any finite value) */
+} cosa_param;
+
+typedef struct cosa_model cosa_model;
+
+/* How cosa_model_dump writes a model with parameter expressions: the
+ * subsystems and connections of a model file in terms of the model's
+ * parameter names (the header and the param lines are generated), either
+ * fixed text or written by write() for the parameter values par (returns 0,
+ * or -1 on a write error).  Parameters named in fixed (NULL-terminated; may
+ * be NULL) are structural: the text holds their values, so they are written
+ * as comments, not as settable params.  A template is used only if reading
+ * it back reproduces the model's system bit for bit. */
+typedef struct cosa_model_template {
+    const char *text;
+    int (*write)(FILE *f, const cosa_model *m, const double *par);
+    const char *const *fixed;
+} cosa_model_template;
+
+/* A model: a parameterised family of coupled systems, in a linear form, an
+ * ODE form, or both.  Parameters are m->params (values passed as par, in
+ * that order); callbacks return COSA_EPARAM for parameter values they
+ * cannot build.
+ *
+ * Linear form (create != NULL, cosa_model_is_linear): create() builds a new
+ * coupled linear system; update() rewrites an existing system of the same
+ * model in place (fast path for sweeps; may touch only the subsystems that
+ * depend on the changed parameters; COSA_EINVAL when the structure changed).
+ * Phi analyses need this form.
+ *
+ * ODE form (create_ode != NULL): create_ode() builds the coupled nonlinear
+ * system for time-domain co-simulation.  When it is NULL (every linear
+ * built-in model and model files), a time-domain run uses
+ * cosa_odesys_from_linear of create()'s system instead.
+ *
+ * initial_state() writes x0 (nx entries) for either form.  The name
+ * callbacks are optional (may be NULL) and return NULL past the end.
+ * data is the model's private description (NULL if it has none).
+ * dump_template (may be NULL) is how cosa_model_dump keeps expressions.
+ * destroy (NULL for static models) frees a model made at run time (model
+ * files); call it through cosa_model_free. */
+struct cosa_model {
+    const char *name;
+    const char *doc;
+    size_t nparam;
+    const cosa_param *params;
+    double tend;  /* natural horizon [s] for accuracy analyses and simulate */
+    /* linear form (both NULL for a nonlinear model) */
+    cosa_status (*create)(const cosa_model *m, const double *par, cosa_system **out);
+    cosa_status (*update)(const cosa_model *m, const double *par, cosa_system *sys);
+    /* ODE form (NULL: cosa_odesys_from_linear of the linear form) */
+    cosa_status (*create_ode)(const cosa_model *m, const double *par, cosa_odesys **out);
+    cosa_status (*initial_state)(const cosa_model *m, const double *par, double *x0);
+    /* optional names of states, inputs, outputs and subsystems (the latter
+     * for --sequence of Gauss-Seidel schemes) */
+    const char *(*state_name)(const cosa_model *m, const double *par, size_t k);
+    const char *(*input_name)(const cosa_model *m, const double *par, size_t k);
+    const char *(*output_name)(const cosa_model *m, const double *par, size_t k);
+    const char *(*sub_name)(const cosa_model *m, const double *par, size_t k);
+    const void *data;
+    const cosa_model_template *dump_template;
+    void (*destroy)(cosa_model *m);
+    /* energy paper (optional, both or neither): the mechanical energy E(x) of
+     * the whole system at the stacked state x, and its power port at the
+     * parameter values par, whose index arrays go into idx (nidx entries;
+     * COSA_ERANGE if that is too small) */
+    cosa_status (*energy)(const cosa_model *m, const double *par, const double *x, double *E);
+    cosa_status (*energy_port)(const cosa_model *m, const double *par, cosa_energy_port *port,
+                               size_t *idx, size_t nidx);
+};
+
+/* 1 if m has a linear form (m->create), else 0 (also for NULL). */
+int cosa_model_is_linear(const cosa_model *m);
+
+/* Index of a parameter by name, or -1. */
+int cosa_model_param_index(const cosa_model *m, const char *name);
+
+/* Copy the defaults into par (m->nparam entries). */
+void cosa_model_defaults(const cosa_model *m, double *par);
+
+/* Set parameter `name` to value in par; COSA_EPARAM if unknown,
+ * COSA_ENONFINITE if value is not finite. */
+cosa_status cosa_model_set(const cosa_model *m, double *par, const char *name, double value);
+
+/* Check value for parameter k of m against its declared range.  Bounds
+ * given by other parameters are read from par; with par NULL they are
+ * skipped (only the numeric rules are checked, e.g. for a --set value before
+ * the other parameters are known).  COSA_OK, or COSA_EPARAM with one line in
+ * msg (if size > 0) that names the parameter and the rule, e.g.
+ * "m1 must be > 0", "r must be an integer in 1..n (n = 5)";
+ * COSA_ENONFINITE for NaN/inf, COSA_EINVAL for NULL m or k out of range. */
+cosa_status cosa_param_check(const cosa_model *m, size_t k, const double *par, double value,
+                             char *msg, size_t size);
+
+/* Check every parameter in par (m->nparam values) against its range (as
+ * cosa_param_check with par); the first violation's index goes to *culprit
+ * (may be NULL) and its message to msg. */
+cosa_status cosa_model_check(const cosa_model *m, const double *par, size_t *culprit, char *msg,
+                             size_t size);
+
+/* The range of parameter k in model-file syntax ("> 0", "integer, >= 1,
+ * <= n"; "" for any value) into buf; returns the length it needs, as
+ * snprintf. */
+int cosa_param_range_text(const cosa_model *m, size_t k, char *buf, size_t size);
+
+/* Free a model made at run time through its destroy slot; NULL and static
+ * models (destroy == NULL, e.g. the built-in ones) are ignored.  Systems
+ * created from the model stay valid. */
+void cosa_model_free(cosa_model *m);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
-/* cosa/models.h -- the model descriptor, the registry of built-in models
- * (models/) and model files.
+/* cosa/models.h -- the registry of built-in models (models/) and model
+ * files.
  * Part of the public API; include <cosa.h> (the umbrella header) or this file. */
 #ifndef COSA_MODELS_H
 #define COSA_MODELS_H
@@ -11,114 +11,13 @@
 extern "C" {
 #endif
 
-/* The ODE form of a model is a time-domain object (cosa/td.h); models.h only
- * names it, so that the Phi layer's sweeps (which use the linear form) do not
- * depend on the time-domain layer. */
-typedef struct cosa_odesys cosa_odesys;
+/* The model descriptor (cosa_model, cosa_param, cosa_range) and its
+ * helpers (cosa_model_defaults, cosa_model_check, ...) are core objects:
+ * cosa/core.h. */
 
 /* ------------------------------------------------------------------------ */
 /* Models (models/)                                                         */
 /* ------------------------------------------------------------------------ */
-
-/* A named scalar model parameter.  Initial-state entries are parameters too
- * (kind COSA_PARAM_INITIAL) so that --set works on them. */
-typedef enum { COSA_PARAM_MODEL = 0, COSA_PARAM_INITIAL = 1 } cosa_param_kind;
-
-/* The declared range of a parameter: any combination of a lower bound
- * (> or >=), an upper bound (< or <=) and "integer".  A bound is the number
- * lo/hi, or the current value of another parameter of the model when
- * lo_param/hi_param names one (e.g. chain's r <= n).  flags 0: any finite
- * value.  Written as in model files: "> 0", "integer, >= 1, <= n". */
-enum {
-    COSA_RANGE_GT = 1u,  /* value >  lower bound */
-    COSA_RANGE_GE = 2u,  /* value >= lower bound */
-    COSA_RANGE_LT = 4u,  /* value <  upper bound */
-    COSA_RANGE_LE = 8u,  /* value <= upper bound */
-    COSA_RANGE_INT = 16u /* an integer            */
-};
-
-typedef struct cosa_range {
-    unsigned flags;
-    double lo, hi;
-    const char *lo_param, *hi_param; /* NULL: the numbers lo, hi */
-} cosa_range;
-
-typedef struct cosa_param {
-    const char *name;
-    double value;       /* default */
-    const char *unit;
-    const char *doc;
-    cosa_param_kind kind;
-    cosa_range range;   /* values create() accepts (zero: any finite value) */
-} cosa_param;
-
-typedef struct cosa_model cosa_model;
-
-/* How cosa_model_dump writes a model with parameter expressions: the
- * subsystems and connections of a model file in terms of the model's
- * parameter names (the header and the param lines are generated), either
- * fixed text or written by write() for the parameter values par (returns 0,
- * or -1 on a write error).  Parameters named in fixed (NULL-terminated; may
- * be NULL) are structural: the text holds their values, so they are written
- * as comments, not as settable params.  A template is used only if reading
- * it back reproduces the model's system bit for bit. */
-typedef struct cosa_model_template {
-    const char *text;
-    int (*write)(FILE *f, const cosa_model *m, const double *par);
-    const char *const *fixed;
-} cosa_model_template;
-
-/* A model: a parameterised family of coupled systems, in a linear form, an
- * ODE form, or both.  Parameters are m->params (values passed as par, in
- * that order); callbacks return COSA_EPARAM for parameter values they
- * cannot build.
- *
- * Linear form (create != NULL, cosa_model_is_linear): create() builds a new
- * coupled linear system; update() rewrites an existing system of the same
- * model in place (fast path for sweeps; may touch only the subsystems that
- * depend on the changed parameters; COSA_EINVAL when the structure changed).
- * Phi analyses need this form.
- *
- * ODE form (create_ode != NULL): create_ode() builds the coupled nonlinear
- * system for time-domain co-simulation.  When it is NULL (every linear
- * built-in model and model files), a time-domain run uses
- * cosa_odesys_from_linear of create()'s system instead.
- *
- * initial_state() writes x0 (nx entries) for either form.  The name
- * callbacks are optional (may be NULL) and return NULL past the end.
- * data is the model's private description (NULL if it has none).
- * dump_template (may be NULL) is how cosa_model_dump keeps expressions.
- * destroy (NULL for static models) frees a model made at run time (model
- * files); call it through cosa_model_free. */
-struct cosa_model {
-    const char *name;
-    const char *doc;
-    size_t nparam;
-    const cosa_param *params;
-    double tend;  /* natural horizon [s] for accuracy analyses and simulate */
-    /* linear form (both NULL for a nonlinear model) */
-    cosa_status (*create)(const cosa_model *m, const double *par, cosa_system **out);
-    cosa_status (*update)(const cosa_model *m, const double *par, cosa_system *sys);
-    /* ODE form (NULL: cosa_odesys_from_linear of the linear form) */
-    cosa_status (*create_ode)(const cosa_model *m, const double *par, cosa_odesys **out);
-    cosa_status (*initial_state)(const cosa_model *m, const double *par, double *x0);
-    /* optional names of states, inputs, outputs and subsystems (the latter
-     * for --sequence of Gauss-Seidel schemes) */
-    const char *(*state_name)(const cosa_model *m, const double *par, size_t k);
-    const char *(*input_name)(const cosa_model *m, const double *par, size_t k);
-    const char *(*output_name)(const cosa_model *m, const double *par, size_t k);
-    const char *(*sub_name)(const cosa_model *m, const double *par, size_t k);
-    const void *data;
-    const cosa_model_template *dump_template;
-    void (*destroy)(cosa_model *m);
-    /* energy paper (optional, both or neither): the mechanical energy E(x) of
-     * the whole system at the stacked state x, and its power port at the
-     * parameter values par, whose index arrays go into idx (nidx entries;
-     * COSA_ERANGE if that is too small) */
-    cosa_status (*energy)(const cosa_model *m, const double *par, const double *x, double *E);
-    cosa_status (*energy_port)(const cosa_model *m, const double *par, cosa_energy_port *port,
-                               size_t *idx, size_t nidx);
-};
 
 /* Registry of built-in models: the linear ones (twomass, twomass-fd,
  * rotational, chain, ...), then the nonlinear ones (twomass-nl, the energy
@@ -127,44 +26,94 @@ size_t cosa_model_count(void);
 const cosa_model *cosa_model_at(size_t i);           /* NULL if i >= count */
 const cosa_model *cosa_model_find(const char *name); /* NULL if unknown */
 
-/* 1 if m has a linear form (m->create), else 0 (also for NULL). */
-int cosa_model_is_linear(const cosa_model *m);
+/* ------------------------------------------------------------------------ */
+/* Unit sets of a model (models/unitset_build.c)                            */
+/* ------------------------------------------------------------------------ */
 
-/* Index of a parameter by name, or -1. */
-int cosa_model_param_index(const cosa_model *m, const char *name);
+/* Time-domain objects (cosa/td.h), named here only. */
+typedef struct cosa_integrator cosa_integrator;
+typedef struct cosa_unit cosa_unit;
+typedef struct cosa_unitset cosa_unitset;
+typedef struct cosa_fmu cosa_fmu;
 
-/* Copy the defaults into par (m->nparam entries). */
-void cosa_model_defaults(const cosa_model *m, double *par);
+/* What a method needs of an FMU unit (cosa_model_units_opts.need); an FMU
+ * that lacks it is refused with the capability in
+ * cosa_model_units_error.missing. */
+enum {
+    COSA_MODEL_UNITS_NEED_STATE = 1u << 0,       /* snapshots (canGetAndSetFMUState):
+                                                    rejected steps, restored runs  */
+    COSA_MODEL_UNITS_NEED_DIRECTIONAL = 1u << 1, /* directional derivatives          */
+    COSA_MODEL_UNITS_NEED_JACOBIAN = 1u << 2     /* Jacobians: directional derivatives
+                                                    (unless force_fd), else the state
+                                                    for finite differences          */
+};
+/* (Output derivatives need nothing of an FMU: cosa derives them from the
+ * unit's Jacobians, not from fmi3GetOutputDerivatives.) */
 
-/* Set parameter `name` to value in par; COSA_EPARAM if unknown,
- * COSA_ENONFINITE if value is not finite. */
-cosa_status cosa_model_set(const cosa_model *m, double *par, const char *name, double value);
+/* How cosa_model_units_create builds the units of a model.  Subsystems of a
+ * model file written `fmu NAME = PATH` are FMU units (the FMU itself, its
+ * parameters set where they differ from its own start values); the others
+ * are linear units of the linear form (integ->kind COSA_INTEGRATOR_EXACT)
+ * or ODE units with integrator integ (cvode, rk4, symplectic Euler, ...).
+ * sys and os are the model's forms at par when the caller has them (they
+ * stay the caller's); NULL: built here where needed (and owned by the
+ * result). */
+typedef struct cosa_model_units_opts {
+    const cosa_integrator *integ; /* required                                       */
+    const cosa_system *sys;       /* linear form at par, or NULL                    */
+    const cosa_odesys *os;        /* ODE form at par, or NULL                       */
+    unsigned need;                /* COSA_MODEL_UNITS_NEED_* of FMU units           */
+    int force_fd;                 /* FMU Jacobians by finite differences through the
+                                     state even where directional derivatives exist */
+    int coupling;                 /* put the ODE form's coupling variables u = phi(y)
+                                     and band onto the set (cosa_unitset_set_coupling) */
+    int fmu_linearized;           /* `fmu` subsystems as units of their linearisation
+                                     (the linear form), not the FMU itself          */
+    /* an FMU logger (cosa_fmu_log_fn; NULL: logging off) and its user data */
+    void (*log)(void *user, const char *instance, int status, const char *category,
+                const char *message);
+    void *log_user;
+} cosa_model_units_opts;
 
-/* Check value for parameter k of m against its declared range.  Bounds
- * given by other parameters are read from par; with par NULL they are
- * skipped (only the numeric rules are checked, e.g. for a --set value before
- * the other parameters are known).  COSA_OK, or COSA_EPARAM with one line in
- * msg (if size > 0) that names the parameter and the rule, e.g.
- * "m1 must be > 0", "r must be an integer in 1..n (n = 5)";
- * COSA_ENONFINITE for NaN/inf, COSA_EINVAL for NULL m or k out of range. */
-cosa_status cosa_param_check(const cosa_model *m, size_t k, const double *par, double value,
-                             char *msg, size_t size);
+/* Why cosa_model_units_create failed: the subsystem (sub; nsub when no
+ * subsystem in particular), its FMU's path (NULL for no FMU), the
+ * COSA_MODEL_UNITS_NEED_* capability the FMU lacks (0: another failure),
+ * what the FMU has (COSA_FMU_CAP_*), and one line from the FMU or the
+ * importer (or ""). */
+typedef struct cosa_model_units_error {
+    size_t sub;
+    const char *fmu;
+    unsigned missing;
+    unsigned caps;
+    char msg[512];
+} cosa_model_units_error;
 
-/* Check every parameter in par (m->nparam values) against its range (as
- * cosa_param_check with par); the first violation's index goes to *culprit
- * (may be NULL) and its message to msg. */
-cosa_status cosa_model_check(const cosa_model *m, const double *par, size_t *culprit, char *msg,
-                             size_t size);
-
-/* The range of parameter k in model-file syntax ("> 0", "integer, >= 1,
- * <= n"; "" for any value) into buf; returns the length it needs, as
- * snprintf. */
-int cosa_param_range_text(const cosa_model *m, size_t k, char *buf, size_t size);
-
-/* Free a model made at run time through its destroy slot; NULL and static
- * models (destroy == NULL, e.g. the built-in ones) are ignored.  Systems
- * created from the model stay valid. */
-void cosa_model_free(cosa_model *m);
+/* The units of model m at parameter values par and their unit set
+ * (u = L y, or coupling variables with opts->coupling).  Status: COSA_OK;
+ * COSA_EINVAL (NULL argument, no integrator, exact units of a model without
+ * a linear form); COSA_EUNSUPPORTED (an FMU lacks a capability of
+ * opts->need: err->missing; or the integrator cannot run a subsystem, e.g.
+ * symplectic Euler without a position/velocity split: err->fmu NULL);
+ * COSA_EFMU or another status from an FMU (err->msg says why); the status
+ * of building the ODE form, a unit or the set.  err may be NULL.  Free the
+ * result with cosa_model_units_free. */
+typedef struct cosa_model_units cosa_model_units;
+cosa_status cosa_model_units_create(const cosa_model *m, const double *par,
+                                    const cosa_model_units_opts *opts, cosa_model_units **out,
+                                    cosa_model_units_error *err);
+void cosa_model_units_free(cosa_model_units *mu);
+/* The unit set; its units (nsub entries, in subsystem order); the FMUs
+ * behind them (nsub entries, NULL where a unit is no FMU); how many are
+ * FMUs; per subsystem 1 where an FMU's MBCorr gains come from its own steps
+ * (no directional derivatives, or force_fd: cosa_master_opts.step_gains),
+ * else 0; the ODE form the units use (NULL with linear units only). */
+cosa_unitset *cosa_model_units_set(const cosa_model_units *mu);
+size_t cosa_model_units_count(const cosa_model_units *mu);
+cosa_unit *const *cosa_model_units_units(const cosa_model_units *mu);
+cosa_fmu *const *cosa_model_units_fmus(const cosa_model_units *mu);
+size_t cosa_model_units_nfmu(const cosa_model_units *mu);
+const unsigned char *cosa_model_units_step_gains(const cosa_model_units *mu);
+const cosa_odesys *cosa_model_units_odesys(const cosa_model_units *mu);
 
 /* ------------------------------------------------------------------------ */
 /* Model files (models/modelfile*.c)                                       */

@@ -20,7 +20,6 @@
  * G_{A+B} = G_A + Phi^A' G_B Phi^A. */
 #include "core/dense.h"
 #include "phi/phi_impl.h"
-#include "cosa/models.h"
 
 #include <complex.h>
 #include <math.h>

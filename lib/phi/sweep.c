@@ -38,7 +38,6 @@
  * all where the assumed vector equals the true one: there the schemes get
  * .model = NULL, as `cosa point --assume` with the true values does. */
 #include "cosa/phi.h"
-#include "cosa/models.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,8 +1,7 @@
 /* param_range.c -- declared parameter ranges (cosa_range): checking a value
  * against them, and writing them as text for `cosa models`, messages and
  * model files. */
-#include "cosa.h"
-#include "expr.h"
+#include "cosa/core.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,8 +28,8 @@ static int bound_text(char *buf, size_t size, const char *pname, double number)
 {
     if (pname)
         return snprintf(buf, size, "%s", pname);
-    char b[MF_NUMBER_MAX];
-    return snprintf(buf, size, "%s", mf_expr_format_number(b, number));
+    char b[COSA_NUMBER_MAX];
+    return snprintf(buf, size, "%s", cosa_number_format(b, number));
 }
 
 int cosa_param_range_text(const cosa_model *m, size_t k, char *buf, size_t size)
@@ -74,11 +73,11 @@ static void rule_text(const cosa_model *m, const cosa_range *r, const double *pa
     double v;
     bound_text(lo, sizeof lo, r->lo_param, r->lo);
     bound_text(hi, sizeof hi, r->hi_param, r->hi);
-    char b[MF_NUMBER_MAX];
+    char b[COSA_NUMBER_MAX];
     if (r->lo_param && bound_value(m, r->lo_param, r->lo, par, &v))
-        snprintf(lov, sizeof lov, "%s = %s", r->lo_param, mf_expr_format_number(b, v));
+        snprintf(lov, sizeof lov, "%s = %s", r->lo_param, cosa_number_format(b, v));
     if (r->hi_param && bound_value(m, r->hi_param, r->hi, par, &v))
-        snprintf(hiv, sizeof hiv, "%s = %s", r->hi_param, mf_expr_format_number(b, v));
+        snprintf(hiv, sizeof hiv, "%s = %s", r->hi_param, cosa_number_format(b, v));
     const int has_lo = (r->flags & (COSA_RANGE_GT | COSA_RANGE_GE)) != 0;
     const int has_hi = (r->flags & (COSA_RANGE_LT | COSA_RANGE_LE)) != 0;
     const char *glo = r->flags & COSA_RANGE_GT ? ">" : ">=";

@@ -1,0 +1,216 @@
+/* unitset_build.c -- the units of a model and their unit set
+ * (cosa_model_units_create): FMU units for a model file's `fmu`
+ * subsystems, linear units of the linear form (exact integration) or ODE
+ * units with an integrator for the others, and the capabilities a method
+ * needs of an FMU checked once, here, for every command. */
+#include "cosa.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cosa_model_units {
+    size_t nsub, nfmu;
+    cosa_unit **units;
+    cosa_fmu **fmus;
+    unsigned char *sgain;  /* 1: the FMU's MBCorr gains come from its steps */
+    cosa_system *own_sys;  /* forms built here (NULL: the caller's)        */
+    cosa_odesys *own_os;
+    const cosa_system *sys;
+    const cosa_odesys *os;
+    cosa_unitset *set;
+};
+
+void cosa_model_units_free(cosa_model_units *mu)
+{
+    if (!mu)
+        return;
+    cosa_unitset_free(mu->set);
+    for (size_t i = 0; mu->units && i < mu->nsub; i++)
+        cosa_unit_free(mu->units[i]);
+    for (size_t i = 0; mu->fmus && i < mu->nsub; i++)
+        cosa_fmu_close(mu->fmus[i]);
+    free(mu->units);
+    free(mu->fmus);
+    free(mu->sgain);
+    cosa_odesys_free(mu->own_os);
+    cosa_system_free(mu->own_sys);
+    free(mu);
+}
+
+cosa_unitset *cosa_model_units_set(const cosa_model_units *mu) { return mu ? mu->set : NULL; }
+size_t cosa_model_units_count(const cosa_model_units *mu) { return mu ? mu->nsub : 0; }
+cosa_unit *const *cosa_model_units_units(const cosa_model_units *mu)
+{
+    return mu ? mu->units : NULL;
+}
+cosa_fmu *const *cosa_model_units_fmus(const cosa_model_units *mu) { return mu ? mu->fmus : NULL; }
+size_t cosa_model_units_nfmu(const cosa_model_units *mu) { return mu ? mu->nfmu : 0; }
+const unsigned char *cosa_model_units_step_gains(const cosa_model_units *mu)
+{
+    return mu ? mu->sgain : NULL;
+}
+const cosa_odesys *cosa_model_units_odesys(const cosa_model_units *mu)
+{
+    return mu ? mu->os : NULL;
+}
+
+/* The FMU's parameters as the model sets them (--set NAME.VAR=VALUE, or a
+ * default that differs from the FMU's own start value, e.g. from an SSP's
+ * parameter bindings), as the linearisation sets them: a value equal to
+ * the FMU's own stays the FMU's (which may have read it from its
+ * resources); the states' start values come with the start of the run. */
+static cosa_status fmu_params(const cosa_model *m, const double *par, size_t i, cosa_unit *u)
+{
+    const char *pv;
+    size_t pi;
+    cosa_status st = COSA_OK;
+    for (size_t k = 0; st == COSA_OK && (pv = cosa_model_file_fmu_param(m, i, k, &pi)) != NULL;
+         k++) {
+        const double own = cosa_model_file_fmu_param_own(m, i, k);
+        if (memcmp(&own, &par[pi], sizeof own) != 0)
+            st = cosa_unit_fmu_set_start(u, pv, par[pi]);
+    }
+    return st;
+}
+
+/* The capability of o->need that an FMU with caps (COSA_FMU_CAP_*) lacks,
+ * or 0.  Jacobians come from directional
+ * derivatives, or (without them, or with force_fd) from finite
+ * differences through the FMU's state. */
+static unsigned fmu_missing(const cosa_model_units_opts *o, unsigned caps)
+{
+    const int dd = (caps & COSA_FMU_CAP_DIRECTIONAL) != 0;
+    const int state = (caps & COSA_FMU_CAP_GET_SET_STATE) != 0;
+    if ((o->need & COSA_MODEL_UNITS_NEED_DIRECTIONAL) && !dd)
+        return COSA_MODEL_UNITS_NEED_DIRECTIONAL;
+    if ((o->need & COSA_MODEL_UNITS_NEED_JACOBIAN) && (!dd || o->force_fd) && !state)
+        return COSA_MODEL_UNITS_NEED_JACOBIAN;
+    if ((o->need & COSA_MODEL_UNITS_NEED_STATE) && !state)
+        return COSA_MODEL_UNITS_NEED_STATE;
+    return 0;
+}
+
+/* The FMU unit of subsystem i (path fpath). */
+static cosa_status fmu_unit(const cosa_model *m, const double *par, const cosa_model_units_opts *o,
+                            size_t i, const char *fpath, cosa_model_units *mu,
+                            cosa_model_units_error *err)
+{
+    const char *sub = m->sub_name ? m->sub_name(m, par, i) : NULL;
+    cosa_status st = cosa_fmu_open(fpath, &mu->fmus[i], err->msg, sizeof err->msg);
+    if (st == COSA_OK)
+        st = cosa_unit_fmu_create(mu->fmus[i], sub, &mu->units[i]);
+    if (st == COSA_OK && o->log) /* loggingOn, messages to the logger */
+        st = cosa_unit_fmu_set_logger(mu->units[i], o->log, o->log_user);
+    if (st == COSA_OK)
+        st = fmu_params(m, par, i, mu->units[i]);
+    if (st != COSA_OK) {
+        if (mu->fmus[i] && mu->units[i])
+            snprintf(err->msg, sizeof err->msg, "%s", cosa_unit_message(mu->units[i]));
+        return st;
+    }
+    const unsigned caps = cosa_fmu_caps(mu->fmus[i]);
+    err->caps = caps;
+    if ((err->missing = fmu_missing(o, caps)) != 0)
+        return COSA_EUNSUPPORTED;
+    /* without directional derivatives (or with force_fd), MBCorr's G_p and
+     * G_0 come from central differences through the FMU's state over the
+     * step itself (cosa_unit_step_gains) */
+    mu->sgain[i] = !(caps & COSA_FMU_CAP_DIRECTIONAL) || o->force_fd;
+    mu->nfmu++;
+    return COSA_OK;
+}
+
+/* The forms the units need: the linear system for exact units, the ODE
+ * form for ODE units and coupling variables (the model's nonlinear form,
+ * else made from the linear one). */
+static cosa_status forms(const cosa_model *m, const double *par, const cosa_model_units_opts *o,
+                         cosa_model_units *mu)
+{
+    const int exact = o->integ->kind == COSA_INTEGRATOR_EXACT;
+    mu->sys = o->sys;
+    mu->os = o->os;
+    cosa_status st = COSA_OK;
+    if (!mu->sys && (exact || (!mu->os && !m->create_ode)) && cosa_model_is_linear(m)) {
+        if ((st = m->create(m, par, &mu->own_sys)) != COSA_OK)
+            return st;
+        mu->sys = mu->own_sys;
+    }
+    if (exact && !mu->sys)
+        return COSA_EINVAL;
+    if (!mu->os && (!exact || o->coupling)) {
+        st = m->create_ode ? m->create_ode(m, par, &mu->own_os)
+                           : cosa_odesys_from_linear(mu->sys, &mu->own_os);
+        mu->os = mu->own_os;
+    }
+    return st;
+}
+
+/* The unit set over the units: u = L y of the linear form (else the ODE
+ * form's), with the ODE form's coupling variables and band if asked. */
+static cosa_status make_set(const cosa_model_units_opts *o, cosa_model_units *mu)
+{
+    const double *L = mu->sys ? cosa_system_L(mu->sys) : cosa_odesys_L(mu->os);
+    if (o->coupling && mu->os)
+        L = cosa_odesys_L(mu->os);
+    cosa_status st = cosa_unitset_create(mu->nsub, mu->units, L, NULL, &mu->set);
+    if (st != COSA_OK || !o->coupling || !mu->os)
+        return st;
+    const cosa_coupling *cp = cosa_odesys_coupling(mu->os);
+    if (cp && (st = cosa_unitset_set_coupling(mu->set, cp)) != COSA_OK)
+        return st;
+    size_t blo, bup;
+    if (cosa_odesys_band(mu->os, &blo, &bup))
+        st = cosa_unitset_set_band(mu->set, blo, bup);
+    return st;
+}
+
+cosa_status cosa_model_units_create(const cosa_model *m, const double *par,
+                                    const cosa_model_units_opts *opts, cosa_model_units **out,
+                                    cosa_model_units_error *err)
+{
+    cosa_model_units_error dummy;
+    if (!err)
+        err = &dummy;
+    memset(err, 0, sizeof *err);
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!m || !par || !opts || !opts->integ)
+        return COSA_EINVAL;
+    cosa_model_units *mu = calloc(1, sizeof *mu);
+    if (!mu)
+        return COSA_ENOMEM;
+    cosa_status st = forms(m, par, opts, mu);
+    if (st == COSA_OK) {
+        mu->nsub = mu->sys ? cosa_system_nsub(mu->sys) : cosa_odesys_nsub(mu->os);
+        mu->units = calloc(mu->nsub + 1, sizeof *mu->units);
+        mu->fmus = calloc(mu->nsub + 1, sizeof *mu->fmus);
+        mu->sgain = calloc(mu->nsub + 1, 1);
+        if (!mu->units || !mu->fmus || !mu->sgain)
+            st = COSA_ENOMEM;
+    }
+    err->sub = mu->nsub;
+    for (size_t i = 0; i < mu->nsub && st == COSA_OK; i++) {
+        const char *fpath = opts->fmu_linearized ? NULL : cosa_model_file_fmu(m, i);
+        err->sub = i;
+        if (fpath) {
+            err->fmu = fpath;
+            st = fmu_unit(m, par, opts, i, fpath, mu, err);
+        } else if (opts->integ->kind == COSA_INTEGRATOR_EXACT) {
+            st = cosa_unit_linear_from_system(mu->sys, i, &mu->units[i]);
+        } else {
+            st = cosa_unit_ode_create(cosa_odesys_sub(mu->os, i), opts->integ, &mu->units[i]);
+        }
+    }
+    if (st == COSA_OK) {
+        err->sub = mu->nsub;
+        err->fmu = NULL;
+        st = make_set(opts, mu);
+    }
+    if (st != COSA_OK) {
+        cosa_model_units_free(mu);
+        return st;
+    }
+    *out = mu;
+    return COSA_OK;
+}

@@ -5,18 +5,7 @@
 # reason, in md and as JSON; point notes a scheme the FMUs cannot run, a
 # fixed internal step and a documented step; a nonlinear or affine FMU is
 # detected and makes the fine co-simulation simulate's default reference.
-COSA=${COSA:-analysis/cosa}
-FMU=${COSA_FMUDIR:-tests/fmu}
-[ "$(uname -m)" = x86_64 ] || { echo "skip - the test FMUs are built for x86_64-linux"; exit 77; }
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-TMPDIR=$tmp/t
-export TMPDIR
-mkdir -p "$TMPDIR"
+. "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 # net NAME FMU_I FMU_II: the two-mass oscillator of two FMUs
 net() {
     cat >"$tmp/$1.cosa" <<END
@@ -183,6 +172,4 @@ done
         "$tmp/a" "$tmp/b" && ok || bad "affine simulate: $(grep e_global "$tmp/a" "$tmp/b") $(cat "$tmp/err")"
 "$COSA" advise --model-file "$tmp/nl.cosa" --tol 1e-2 --schemes zoh --format json 2>/dev/null |
     grep -q '"subsystem": "II", .*"nonlinear": true, "affine": ' && ok || bad "nonlinear in JSON"
-[ -z "$(ls -A "$TMPDIR")" ] && ok || bad "left in TMPDIR: $(ls -A "$TMPDIR")"
-echo "test_fmu_analysis.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+fmu_env_done test_fmu_analysis.sh

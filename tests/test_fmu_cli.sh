@@ -2,19 +2,7 @@
 # test_fmu_cli.sh -- `cosa fmu-info` on the test FMUs of make check: what it
 # prints for an FMI 3.0 and an FMI 2.0 FMU (as tests/fmu/*.xml declare), and
 # one line with exit code 2 for every broken FMU, nothing left in TMPDIR.
-COSA=${COSA:-analysis/cosa}
-FMU=${COSA_FMUDIR:-tests/fmu}
-[ "$(uname -m)" = x86_64 ] || { echo "skip - the test FMUs are built for x86_64-linux"; exit 77; }
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-TMPDIR=$tmp/t
-export TMPDIR
-mkdir -p "$TMPDIR"
+. "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 "$COSA" fmu-info --help >"$tmp/out" && grep -q '^Usage: cosa fmu-info' "$tmp/out" && ok || bad "--help"
 "$COSA" fmu-info "$FMU/twomass1_fmi3.fmu" >"$tmp/out" 2>"$tmp/err" && ok || bad "fmi3: $(cat "$tmp/err")"
 cat >"$tmp/want" <<'END'
@@ -395,7 +383,5 @@ elif command -v valgrind >/dev/null 2>&1; then
 else
     echo "note: valgrind not installed: the valgrind runs of the broken FMUs are skipped"
 fi
-[ -z "$(ls -A "$TMPDIR")" ] && ok || bad "left in TMPDIR: $(ls -A "$TMPDIR")"
 [ ! -e "$tmp/cosa-escape-test.txt" ] && ok || bad "bad_escape.fmu wrote outside its directory"
-echo "test_fmu_cli.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+fmu_env_done test_fmu_cli.sh

@@ -4,18 +4,7 @@
 # intermediate update declared but never requested, FMUs without continuous states,
 # resources, fmu-info's full variable list, CSV columns named by subsystem, --outputs
 # and --output-interval, DefaultExperiment, --fmu-log and Warning, lastSuccessfulTime.
-COSA=${COSA:-analysis/cosa}
-FMU=${COSA_FMUDIR:-tests/fmu}
-[ "$(uname -m)" = x86_64 ] || { echo "skip - the test FMUs are built for x86_64-linux"; exit 77; }
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-TMPDIR=$tmp/t
-export TMPDIR
-mkdir -p "$TMPDIR"
+. "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 # e_global of two runs' outputs: relative difference within $3
 ecmp() { # FILE-A FILE-B BOUND
     awk -v b="$3" 'FNR == 1 { f++ } $1 == "e_global" { e[f] = $2; n++ }
@@ -258,6 +247,4 @@ if command -v valgrind >/dev/null 2>&1 && ! ldd "$COSA" 2>/dev/null | grep -q li
 else
     echo "note: valgrind not usable here: its run is skipped"
 fi
-[ -z "$(ls -A "$TMPDIR")" ] && ok || bad "left in TMPDIR: $(ls -A "$TMPDIR")"
-echo "test_fmu_gaps.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+fmu_env_done test_fmu_gaps.sh

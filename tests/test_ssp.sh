@@ -10,19 +10,8 @@
 # by the same code, so any difference is an import error); `connect ... *
 # FACTOR` against the factor folded into B; every broken SSP is one line and
 # exit code 2, and nothing is left in TMPDIR.
-COSA=${COSA:-analysis/cosa}
-FMU=${COSA_FMUDIR:-tests/fmu}
+. "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 MKZIP=$FMU/mkfmu
-[ "$(uname -m)" = x86_64 ] || { echo "skip - the test FMUs are built for x86_64-linux"; exit 77; }
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-TMPDIR=$tmp/t
-export TMPDIR
-mkdir -p "$TMPDIR"
 NS='xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"
     xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon"
     xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues"'
@@ -373,6 +362,4 @@ refused "$d1/open.ssd" "ssd:Connection Fk -> s1 joins two sources"
 refused "$tmp/none.ssp" "none.ssp: cannot read"
 "$COSA" models --model-file "$tmp/ssvtype/SystemStructure.ssd" >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "models, broken: $(cat "$tmp/err")"
-[ -z "$(ls -A "$TMPDIR")" ] && ok || bad "left in TMPDIR: $(ls -A "$TMPDIR")"
-echo "test_ssp.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+fmu_env_done test_ssp.sh

@@ -1,0 +1,24 @@
+# fmu_env.sh -- sourced by the shell tests that run cosa on the test FMUs of
+# make check (test_fmu_cli.sh, test_fmu_gaps.sh, test_fmu_analysis.sh,
+# test_ssp.sh): COSA and FMU, skip (77) off x86_64 (the test FMUs are built for
+# x86_64-linux), a scratch directory removed at exit, TMPDIR inside it (so a
+# test can check that cosa leaves nothing behind), the ok/bad counters and
+# fmu_env_done NAME, the closing line and status.
+COSA=${COSA:-analysis/cosa}
+FMU=${COSA_FMUDIR:-tests/fmu}
+[ "$(uname -m)" = x86_64 ] || { echo "skip - the test FMUs are built for x86_64-linux"; exit 77; }
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+TMPDIR=$tmp/t
+export TMPDIR
+mkdir -p "$TMPDIR"
+# nothing left in TMPDIR, then "NAME: N passed, M failed" and the status
+fmu_env_done() {
+    [ -z "$(ls -A "$TMPDIR")" ] && ok || bad "left in TMPDIR: $(ls -A "$TMPDIR")"
+    echo "$1: $pass passed, $fail failed"
+    [ "$fail" = 0 ]
+}

@@ -107,6 +107,9 @@ static cosa_status check_opts(const cosa_unitset *set, const cosa_vo_opts *o)
         return COSA_EINVAL;
     if (o->control != COSA_VO_CONTROL_NONE && !o->estimator)
         return COSA_EUNSUPPORTED;
+    if (o->estimator && (!o->estimator->estimate || o->estimator->comparative < 0 ||
+                         o->estimator->comparative > 2))
+        return COSA_EINVAL;
     if (o->estimator && o->estimator->implicit != (o->coupling == COSA_VO_IMPLICIT))
         return COSA_EUNSUPPORTED;
     /* ExLocal integrates degree k+1 inputs */
@@ -708,7 +711,7 @@ static void estimate(struct vo *v, cosa_vo_control_input *in)
     in->err_pos = in->err_vel = in->err_u = NAN;
     if (!e)
         return;
-    e->estimate(v);
+    vo_estimate(v);
     if (e->on_states) {
         in->err_pos = wrms_states(v, 0, v->epsx, v->x1);
         in->err_vel = wrms_states(v, 1, v->epsx, v->x1);
@@ -1251,7 +1254,7 @@ cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *r
     st = couplings[o->coupling].attempt(v);
     if (st != COSA_OK)
         goto done;
-    o->estimator->estimate(v);
+    vo_estimate(v);
     memset(out, 0, sizeof *out);
     out->err_pos = norm2_sel(v, v->x1, xend, 0);
     out->err_vel = norm2_sel(v, v->x1, xend, 1);

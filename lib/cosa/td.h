@@ -1260,7 +1260,9 @@ double cosa_fmu_stop_time(const cosa_fmu *fmu);
  * asked for its inputs inside the step (intermediate update declared, not
  * used) with COSA_EUNSUPPORTED.  The FMU gets its resources/ directory at
  * instantiation (3.0: a path ending in '/'; 2.0: a file:// URI).
- * A failing FMU call gives COSA_EFMU and one line in cosa_unit_message;
+ * A failing FMU call gives COSA_EFMU (COSA_EDISCARD for a Discard: the step
+ * could not be completed, a result of the run) and one line in
+ * cosa_unit_message;
  * when the first instantiation fails, create returns COSA_EFMU with *out
  * set nonetheless, so that cosa_unit_message says why (free it). */
 cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_unit **out);

@@ -22,6 +22,7 @@
  *             max(|u_i|, 1e-3 max |u|) <= corr_tol, failed after corr_max.
  * Then the estimator's error vector, its WRMS norms (eqs 25-27), and the
  * controller's decision: commit (history shift) or reject (restore). */
+#include "td/failure.h"
 #include "td/vo.h"
 #include "td/unit_impl.h"
 #include "core/dense.h"
@@ -943,6 +944,7 @@ static cosa_status attempt_step(struct vo *v, const cosa_vo_opts *o, cosa_vo_con
 {
     set_nodes(v);
     read_states(v, v->xN);
+    v->msg[0] = '\0'; /* this attempt's reason only */
     v->corr_iters = 0;
     v->corr_failed = 0;
     *in = (cosa_vo_control_input){.H = v->H, .k = v->k,
@@ -952,9 +954,11 @@ static cosa_status attempt_step(struct vo *v, const cosa_vo_opts *o, cosa_vo_con
         st = couplings[o->coupling].attempt(v);
     *unit_failed = 0;
     if (st != COSA_OK) {
-        if (st == COSA_ENOMEM || st == COSA_EINVAL)
+        if (!td_failure_is_result(st))
             return st;
         *unit_failed = 1; /* a result: the step is repeated smaller or the run stops */
+        if (!v->msg[0])
+            snprintf(v->msg, sizeof v->msg, "%s", cosa_strerror(st));
         in->err_pos = in->err_vel = in->err_u = INFINITY;
         cosa_master_reject(v->m);
     } else

@@ -184,8 +184,15 @@ int cmd_simulate_vo(int argc, char **argv)
     cosa_status st = cosa_vo_run(v.set, vo_cli_ref, &v, &v.vo, &r);
     const double wall = vo_cli_now() - wall0;
     if (st != COSA_OK) {
-        cli_error(cmd, "the run failed: %s%s%s", cosa_strerror(st), r ? ": " : "",
-                  r ? r->reason : "");
+        /* an error of a unit (a broken FMU, README "Failures"): its own line */
+        const char *why = "";
+        for (size_t i = 0; i < cosa_unitset_count(v.set) && !why[0]; i++)
+            why = cosa_unit_message(cosa_unitset_unit(v.set, i));
+        if (why[0])
+            cli_error(cmd, "co-simulation failed: %s", why);
+        else
+            cli_error(cmd, "the run failed: %s%s%s", cosa_strerror(st), r ? ": " : "",
+                      r ? r->reason : "");
         rc = st == COSA_ERANGE || st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
         goto out;
     }

@@ -931,8 +931,16 @@ Test(published, exact_orders)
  * run figures agree to 1e-8 relative (measured <= 1.8e-10); with the PI
  * controller a rounding difference in eps also moves every later step a
  * little, so the figures agree to 1e-6 (measured <= 4.9e-9). */
+/* Per-step records of run_hand (may be NULL): end time, H and the
+ * controlled defect eps of each step, cap entries at most. */
+struct hand_steps {
+    size_t cap;
+    double *t, *h, *eps;
+};
+
 static void run_hand(const char *integrator, double H, double tol, int m, int n, double T,
-                     double dout_run[2], double dconn_run[2], size_t *nsteps)
+                     double dout_run[2], double dconn_run[2], size_t *nsteps,
+                     struct hand_steps *rec)
 {
     struct net nt;
     net_open(&nt, integrator);
@@ -978,6 +986,12 @@ static void run_hand(const char *integrator, double H, double tol, int m, int n,
             so[l] += h * dout[l] * dout[l];
             sc[l] += h * dconn[l] * dconn[l];
         }
+        if (rec) {
+            cr_assert_lt(k, rec->cap, "hand-written run: more than %zu steps", rec->cap);
+            rec->t[k] = tn;
+            rec->h[k] = h;
+            rec->eps[k] = eps;
+        }
         t = tn;
         if (c && !done) {
             double hn;
@@ -1020,7 +1034,7 @@ Test(published, library_run_equals_hand_written_algorithm)
                     const double H = controlled ? 1e-3 : hs[v], tol = controlled ? tols[v - 2] : 0;
                     double ho[2], hc[2];
                     size_t hn;
-                    run_hand(integ[g], H, tol, m, n, 1.0, ho, hc, &hn);
+                    run_hand(integ[g], H, tol, m, n, 1.0, ho, hc, &hn, NULL);
                     if (getenv("COSA_TEST_VERBOSE"))
                         cr_log_info("case %s m=%d n=%d v=%d\n", integ[g], m, n, v);
                     cosa_defect_opts o = {.in_order = m, .out_order = n, .tend = 1.0};
@@ -1047,6 +1061,92 @@ Test(published, library_run_equals_hand_written_algorithm)
                     cosa_defect_result_free(r);
                 }
     cr_log_info("library run vs hand-written: worst relative difference %.3g\n", worst_rel);
+}
+
+/* Behaviour kept (issue 23): the variable-step run of the issue -- Euler
+ * units, m = n = 2, tol = 10^-0.4, h0 = 1e-4, T = 1 -- against the
+ * hand-written Algorithm 1 above (run_hand), step by step.
+ * With Euler units and n >= 1 the output polynomial is the step's line, so
+ * the output defect is rounding (README "Defects"): from the second step on
+ * eps, the larger defect, is the connection defect (checked), made by the
+ * same library calls on the same data in both routes (exchange, output
+ * derivatives, cosa_defect_step), so it agrees exactly when the steps do.
+ * The routes' arithmetic differs only in the mid sample (run_hand: the
+ * midpoint 0.5 (x + x_new) of Euler's line; the library: a snapshot step of
+ * h/2, x + (h/2) f), which enters only the output defect.  At the first
+ * step both defects are rounding (consistent start): eps_0 is noise below
+ * the floor 64 eps_mach max|y| (a difference of O(|y|) terms after a few
+ * dozen roundings), and the PI law carries it on: the second step is capped
+ * (2 h0), and its anti-windup keeps -KP ln(eps_0/tol) in I, so every later
+ * step scales with eps_0^KP.  Tolerances: H_k and t_k relative
+ * dH = expm1(KP |ln(eps_0 lib / eps_0 hand)|) + 1e-12 (0 + rounding when
+ * the two noises agree); eps_k (k >= 1) relative 2 dH (the connection
+ * defect of Euler units grows like H^2 at most, README Fig 5b slopes) plus
+ * 1e-12; the connection run figures 2 dH + n_steps eps_mach (a sum of
+ * n_steps positive terms, perhaps in another order); the output run figures
+ * below the rounding floor.  The step sizes are also checked against eq 39
+ * evaluated here from the recorded eps: relative 1e-12 (exp of a sum of
+ * logarithms of magnitude <= 40, a few roundings each). */
+Test(published, variable_step_euler_m2_n2_equals_hand_written)
+{
+    const double tol = pow(10.0, -0.4), h0 = 1e-4, T = 1.0;
+    enum { CAP = 100000 };
+    static double ht[CAP], hh[CAP], he[CAP];
+    struct hand_steps rec = {CAP, ht, hh, he};
+    double ho[2], hc[2];
+    size_t hn;
+    run_hand("euler", h0, tol, 2, 2, T, ho, hc, &hn, &rec);
+    cosa_defect_opts o = {.in_order = 2, .out_order = 2, .tend = T, .tol = tol, .h0 = h0};
+    cosa_defect_result *r = run_lib("euler", &o);
+    cr_assert_eq(r->nsteps, hn, "steps: library %zu, hand-written %zu", r->nsteps, hn);
+    double ymax = 0.0;
+    for (size_t k = 0; k < hn; k++)
+        for (int l = 0; l < 2; l++)
+            ymax = fmax(ymax, fabs(r->coef[l + 2 * 3 * k]));
+    const double floor_out = 64.0 * DBL_EPSILON * ymax;
+    cr_expect(r->eps[0] <= floor_out && he[0] <= floor_out,
+              "first step: eps %.3g (hand %.3g) above the rounding floor %.3g", r->eps[0], he[0],
+              floor_out);
+    const double dH = expm1(0.13 * fabs(log(r->eps[0] / he[0]))) + 1e-12;
+    size_t nbit = 0;
+    for (size_t k = 0; k < hn; k++) {
+        nbit += r->t[k] == ht[k] && r->h[k] == hh[k] && r->eps[k] == he[k];
+        cr_expect(fabs(r->h[k] - hh[k]) <= dH * hh[k] && fabs(r->t[k] - ht[k]) <= dH * ht[k],
+                  "step %zu: library t %.17g H %.17g, hand %.17g %.17g", k, r->t[k], r->h[k],
+                  ht[k], hh[k]);
+        if (k == 0)
+            continue;
+        cr_expect(fabs(r->eps[k] - he[k]) <= (2.0 * dH + 1e-12) * he[k],
+                  "step %zu: eps library %.17g, hand %.17g", k, r->eps[k], he[k]);
+        const double conn = fmax(r->step_conn[2 * k], r->step_conn[2 * k + 1]);
+        cr_expect(r->eps[k] == conn, "step %zu: eps %.17g is not the connection defect %.17g",
+                  k, r->eps[k], conn);
+    }
+    /* eq 39 by hand: I_0 = ln h0; e = ln tol - ln eps; I' = I + KI e;
+     * H' = exp(I' + KP e); H = min(H', 2 h); I = I' + ln H - ln H' */
+    double I = log(h0);
+    for (size_t k = 0; k + 2 < hn; k++) {
+        const double e = log(tol) - log(he[k]);
+        const double I1 = I + e / 15.0;
+        const double Hp = exp(I1 + 0.13 * e);
+        const double Hn = fmin(Hp, 2.0 * hh[k]);
+        I = I1 + log(Hn) - log(Hp);
+        cr_expect(fabs(hh[k + 1] - Hn) <= 1e-12 * Hn, "step %zu: H %.17g, eq 39 gives %.17g",
+                  k + 1, hh[k + 1], Hn);
+    }
+    cr_expect(ht[hn - 1] == T, "the last step ends at T: %.17g", ht[hn - 1]);
+    for (int l = 0; l < 2; l++) {
+        cr_expect(r->defect_out[l] <= floor_out && ho[l] <= floor_out,
+                  "output defect %d: library %.3g, hand %.3g, rounding floor %.3g", l,
+                  r->defect_out[l], ho[l], floor_out);
+        cr_expect(fabs(r->defect_conn[l] - hc[l]) <= (2.0 * dH + (double)hn * DBL_EPSILON) * hc[l],
+                  "connection defect %d: library %.17g, hand %.17g", l, r->defect_conn[l], hc[l]);
+    }
+    cr_log_info("euler m=n=2 tol=10^-0.4 h0=1e-4 T=1: %zu steps (%zu bitwise equal), H %.6g..%.6g, eps_max %.6g, "
+                "defect_conn %.6g %.6g (hand %.6g %.6g), defect_out %.3g %.3g (hand %.3g %.3g)\n",
+                hn, nbit, r->h_min, r->h_max, r->eps_max, r->defect_conn[0], r->defect_conn[1], hc[0],
+                hc[1], r->defect_out[0], r->defect_out[1], ho[0], ho[1]);
+    cosa_defect_result_free(r);
 }
 
 /* The paper's section 4 claims, each checked: (Fig 5b) with Euler the

@@ -36,6 +36,8 @@ typedef enum cosa_status {
     COSA_EMODELSHAPE,   /* a scheme's correction model is not shaped like the system */
     COSA_EFMU,          /* an FMU could not be loaded, or one of its calls failed */
     COSA_EITERSINGULAR, /* implicit coupling: the fixed point's I - M is singular */
+    COSA_EDISCARD,      /* a unit could not complete a step and said so (an FMU's
+                           Discard): its state at the step's start is valid     */
     COSA_STATUS_COUNT
 } cosa_status;
 

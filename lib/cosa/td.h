@@ -1260,7 +1260,9 @@ double cosa_fmu_stop_time(const cosa_fmu *fmu);
  * asked for its inputs inside the step (intermediate update declared, not
  * used) with COSA_EUNSUPPORTED.  The FMU gets its resources/ directory at
  * instantiation (3.0: a path ending in '/'; 2.0: a file:// URI).
- * A failing FMU call gives COSA_EFMU and one line in cosa_unit_message;
+ * A failing FMU call gives COSA_EFMU (COSA_EDISCARD for a Discard: the step
+ * could not be completed, a result of the run) and one line in
+ * cosa_unit_message;
  * when the first instantiation fails, create returns COSA_EFMU with *out
  * set nonetheless, so that cosa_unit_message says why (free it). */
 cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_unit **out);
@@ -1371,7 +1373,39 @@ cosa_status cosa_unit_linearity(cosa_unit *u, double t, const double *x0, const 
  *   immilne   eq 22/23: (1 - C^{k+1}/C^k) |z^pre - z| (implicit);
  *   imslocal  eq 24: |u^pre_{N+1} - u_{N+1}| on coupling variables (implicit).
  * C^k: eq 17 (positions) and eq 20 (velocities) for the step's own nodes. */
-typedef struct cosa_vo_estimator cosa_vo_estimator;
+/* An estimator is a const descriptor (issue 23: a user may write one and
+ * pass it in cosa_vo_opts.estimator).  After the step T_N -> T_N + H of
+ * degree k is integrated, the engine calls estimate() with what it saw
+ * (arrays borrowed for the call) and the descriptor's user_data; estimate
+ * writes the error vector eps (nx entries if on_states, else nc) and
+ * returns COSA_OK.  The engine takes its WRMS norms (eqs 25-27).  Any other
+ * status makes the norms +inf: the step fails the local error test (as a
+ * unit's failure does).  comparative (explicit coupling only): 1 = the
+ * engine first integrates a comparative solution with the degree k+1
+ * extrapolation, 2 = with the degree-k interpolation through
+ * (T_{N+1}, P^{k+1}(T_{N+1})), 0 = none. */
+typedef struct cosa_vo_step_view {
+    size_t nx, nc;               /* states, coupling variables               */
+    int k;                       /* the step's degree                        */
+    double H;                    /* its macro step                           */
+    const double *x1;            /* nx: z_{N+1}, the step's states           */
+    const double *xh;            /* nx: the comparative (explicit,
+                                    comparative > 0) or predictor (implicit)
+                                    states; NULL for neither                 */
+    const double *c1;            /* nc: u_{N+1} (updated or corrected)       */
+    const double *cpred;         /* nc: P^k(T_{N+1}) (u^ext, u^pre)          */
+    const unsigned char *is_vel; /* nx: 1 velocity, 0 position               */
+    double cpos[2], cvel[2];     /* C^k, C^{k+1} of eqs 17, 20 on the step's
+                                    nodes (cosa_vo_error_constants)          */
+} cosa_vo_step_view;
+typedef struct cosa_vo_estimator {
+    const char *name;
+    int implicit;                /* 1: implicit coupling, 0: explicit        */
+    int on_states;               /* 1: eps on states (eq 32 alpha), 0: on u  */
+    int comparative;             /* 0, 1 or 2 (above)                        */
+    cosa_status (*estimate)(const cosa_vo_step_view *s, double *eps, void *user_data);
+    void *user_data;
+} cosa_vo_estimator;
 size_t cosa_vo_estimator_count(void);
 const cosa_vo_estimator *cosa_vo_estimator_at(size_t i);          /* NULL past the end */
 const cosa_vo_estimator *cosa_vo_estimator_lookup(const char *name); /* NULL: unknown */

@@ -7,6 +7,7 @@
  * polynomials against the exact monolithic solution, continuous in time,
  * and the step statistics. */
 #include "cosa/td.h"
+#include "td/failure.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -152,10 +153,7 @@ static cosa_status step_error(struct exact_ref *e, double t0, double h, int n, c
     return COSA_OK;
 }
 
-static int is_failure(cosa_status st)
-{
-    return st == COSA_ENOTCONVERGED || st == COSA_ENONFINITE || st == COSA_ERANGE;
-}
+static int is_failure(cosa_status st) { return td_failure_is_result(st); }
 
 const char *cosa_defect_end_name(cosa_defect_end e)
 {

@@ -6,6 +6,7 @@
  * divergence test reads what it recorded. */
 #include "cosa/td.h"
 #include "td/energy.h"
+#include "td/failure.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,11 +54,7 @@ static cosa_status result_alloc(size_t nx, size_t nu, size_t ny, size_t N,
 }
 
 /* Numerical failures of a step that mean the co-simulation blew up. */
-static int is_divergence(cosa_status st)
-{
-    return st == COSA_ENOTCONVERGED || st == COSA_ENONFINITE || st == COSA_ECORRSINGULAR ||
-           st == COSA_EALGLOOP || st == COSA_ELAPACK;
-}
+static int is_divergence(cosa_status st) { return td_failure_is_result(st); }
 
 /* The recording observer: column n of the result after init (n = 0) and after
  * every committed step, and the divergence test on what it recorded. */

@@ -141,7 +141,10 @@ static cosa_status fail(cosa_unit *u, const char *fn, double t, int status)
     f->log[strcspn(f->log, "\n")] = '\0';
     cosa_unit_fail(u, "FMU %s: %s at t = %.17g returned %s%s%s", f->name, fn, t,
                    status_name(status), f->log[0] ? "; it logged: " : "", f->log);
-    return COSA_EFMU;
+    /* Discard (2): the FMU could not complete the step, its instance stays
+     * usable -- a numerical result (README "Failures"); Error, Fatal: the
+     * instance is broken -- an error */
+    return status == 2 ? COSA_EDISCARD : COSA_EFMU;
 }
 
 static int v3(const fmu_unit *f) { return f->fmu->desc.version == 3; }

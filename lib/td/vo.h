@@ -69,17 +69,9 @@ struct vo {
  * lists them). */
 extern const cosa_controller_type vo_controller_order, vo_controller_step;
 
-/* The estimator table entries (vo_estimator.c). */
-struct cosa_vo_estimator {
-    const char *name;
-    int implicit;              /* 1: implicit coupling                        */
-    int on_states;             /* 1: states (eq 32 alpha), 0: u (beta)        */
-    int comparative;           /* explicit: 1 = degree k+1 extrapolation,
-                                  2 = interpolation through P^{k+1}(T_{N+1}),
-                                  0 = no second integration                   */
-    /* the error vector from the step just integrated */
-    void (*estimate)(struct vo *v);
-};
+/* The attempt's error vector (v->epsx or v->epsu) from the run's
+ * estimator (vo_estimator.c): +inf entries when it fails. */
+void vo_estimate(struct vo *v);
 
 /* Polynomial of the step (into v->coef) and its inputs (v->uder):
  * extrapolation of degree d through T_N..T_{N-d}, or (node1 = 1) the degree-d

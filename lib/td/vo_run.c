@@ -22,6 +22,7 @@
  *             max(|u_i|, 1e-3 max |u|) <= corr_tol, failed after corr_max.
  * Then the estimator's error vector, its WRMS norms (eqs 25-27), and the
  * controller's decision: commit (history shift) or reject (restore). */
+#include "td/failure.h"
 #include "td/vo.h"
 #include "td/unit_impl.h"
 #include "core/dense.h"
@@ -107,6 +108,9 @@ static cosa_status check_opts(const cosa_unitset *set, const cosa_vo_opts *o)
         return COSA_EINVAL;
     if (o->control != COSA_VO_CONTROL_NONE && !o->estimator)
         return COSA_EUNSUPPORTED;
+    if (o->estimator && (!o->estimator->estimate || o->estimator->comparative < 0 ||
+                         o->estimator->comparative > 2))
+        return COSA_EINVAL;
     if (o->estimator && o->estimator->implicit != (o->coupling == COSA_VO_IMPLICIT))
         return COSA_EUNSUPPORTED;
     /* ExLocal integrates degree k+1 inputs */
@@ -708,7 +712,7 @@ static void estimate(struct vo *v, cosa_vo_control_input *in)
     in->err_pos = in->err_vel = in->err_u = NAN;
     if (!e)
         return;
-    e->estimate(v);
+    vo_estimate(v);
     if (e->on_states) {
         in->err_pos = wrms_states(v, 0, v->epsx, v->x1);
         in->err_vel = wrms_states(v, 1, v->epsx, v->x1);
@@ -940,6 +944,7 @@ static cosa_status attempt_step(struct vo *v, const cosa_vo_opts *o, cosa_vo_con
 {
     set_nodes(v);
     read_states(v, v->xN);
+    v->msg[0] = '\0'; /* this attempt's reason only */
     v->corr_iters = 0;
     v->corr_failed = 0;
     *in = (cosa_vo_control_input){.H = v->H, .k = v->k,
@@ -949,9 +954,11 @@ static cosa_status attempt_step(struct vo *v, const cosa_vo_opts *o, cosa_vo_con
         st = couplings[o->coupling].attempt(v);
     *unit_failed = 0;
     if (st != COSA_OK) {
-        if (st == COSA_ENOMEM || st == COSA_EINVAL)
+        if (!td_failure_is_result(st))
             return st;
         *unit_failed = 1; /* a result: the step is repeated smaller or the run stops */
+        if (!v->msg[0])
+            snprintf(v->msg, sizeof v->msg, "%s", cosa_strerror(st));
         in->err_pos = in->err_vel = in->err_u = INFINITY;
         cosa_master_reject(v->m);
     } else
@@ -1251,7 +1258,7 @@ cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *r
     st = couplings[o->coupling].attempt(v);
     if (st != COSA_OK)
         goto done;
-    o->estimator->estimate(v);
+    vo_estimate(v);
     memset(out, 0, sizeof *out);
     out->err_pos = norm2_sel(v, v->x1, xend, 0);
     out->err_vel = norm2_sel(v, v->x1, xend, 1);

@@ -1,0 +1,144 @@
+#!/bin/sh
+# test_failures.sh -- the failure policy of the time-domain runs (README
+# "Time-domain co-simulation", "Failures"), in every mode: fixed-step
+# `simulate`, `simulate --coupling explicit|implicit` and `defect`.
+#   FMU Error       an error: exit 1, one stderr line naming the FMU, the call,
+#                   the time, the status and what it logged; no status line
+#   FMU Discard     a result: the status line (diverged / failed) at the end
+#                   of the step that failed, the FMU's line as the reason, exit 0
+#   divergence      a result: the same status line, exit 0
+#   singular loop   (of the model, found before any step) a model error:
+#                   exit 2, one line
+COSA=${COSA:-analysis/cosa}
+FMU=${COSA_FMUDIR:-tests/fmu}
+FMU=$(cd "$FMU" && pwd) # model files resolve relative paths against their own folder
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run NAME WANT_EXIT COMMAND...: stdout in $tmp/NAME.out, stderr in $tmp/NAME.err
+run() {
+    n=$1
+    want=$2
+    shift 2
+    "$COSA" "$@" >"$tmp/$n.out" 2>"$tmp/$n.err"
+    rc=$?
+    [ "$rc" = "$want" ] && ok || bad "$n: exit $rc, expected $want: $(head -3 "$tmp/$n.err")"
+}
+# result NAME STATUS-LINE REASON-LINE: a result's status and reason, nothing on stderr
+result() {
+    grep -qx "$2" "$tmp/$1.out" && grep -qx "$3" "$tmp/$1.out" && [ ! -s "$tmp/$1.err" ] && ok ||
+        bad "$1: want '$2' / '$3', got: $(grep -E '^(status|reason)' "$tmp/$1.out") $(cat "$tmp/$1.err")"
+}
+# error NAME LINE: one stderr line, no status on stdout
+error() {
+    [ "$(wc -l <"$tmp/$1.err")" = 1 ] && [ "$(cat "$tmp/$1.err")" = "$2" ] &&
+        ! grep -q '^status' "$tmp/$1.out" && ok ||
+        bad "$1: want one line '$2', got: $(cat "$tmp/$1.err") $(grep '^status' "$tmp/$1.out")"
+}
+
+VO="--scheme zoh --dt 1e-3"
+DE="--integrator exact --in-order 0 --out-order 0 --dt 1e-3"
+
+# ---- FMUs that fail at run time: subsystem II's doStep reaching t = 0.01 s ---------
+if [ "$(uname -m)" = x86_64 ]; then
+    for v in 3 2; do
+        cat >"$tmp/fmu$v.cosa" <<END
+model twomass-fmu
+tend 0.3
+fmu I = $FMU/twomass1_fmi$v.fmu
+fmu II = $FMU/twomass2_fmi$v.fmu
+connect I.s1 -> II.s1
+connect I.v1 -> II.v1
+connect II.Fk -> I.Fk
+END
+    done
+    sed "s|twomass2_fmi3.fmu|fail_error_fmi3.fmu|" "$tmp/fmu3.cosa" >"$tmp/error.cosa"
+    sed "s|twomass2_fmi2.fmu|fail_discard_fmi2.fmu|" "$tmp/fmu2.cosa" >"$tmp/discard.cosa"
+    E="co-simulation failed: FMU II: fmi3DoStep at t = 0.0090000000000000011 returned Error; it logged: test FMU fails as configured"
+    run err_fixed 1 simulate --model-file "$tmp/error.cosa" --scheme zoh --dt 1e-3
+    error err_fixed "cosa: simulate: $E"
+    for c in explicit implicit; do
+        run err_$c 1 simulate --model-file "$tmp/error.cosa" --coupling $c $VO
+        error err_$c "cosa: simulate: $E"
+    done
+    # shellcheck disable=SC2086
+    run err_defect 1 defect --model-file "$tmp/error.cosa" $DE
+    error err_defect "cosa: defect: $E"
+
+    D="FMU II: fmi2DoStep at t = 0.0090000000000000011 returned Discard"
+    run dis_fixed 0 simulate --model-file "$tmp/discard.cosa" --scheme zoh --dt 1e-3
+    result dis_fixed "status diverged t=0.01" "reason unit 1: $D"
+    for c in explicit implicit; do
+        # shellcheck disable=SC2086
+        run dis_$c 0 simulate --model-file "$tmp/discard.cosa" --coupling $c $VO
+        result dis_$c "status diverged" "reason t = 0.01: unit 1: $D"
+    done
+    # shellcheck disable=SC2086
+    run dis_defect 0 defect --model-file "$tmp/discard.cosa" $DE
+    result dis_defect "status failed t=0.01" "reason unit: $D"
+else
+    echo "note: the test FMUs are built for x86_64-linux: the FMU cases are skipped"
+fi
+
+# ---- divergence: unstable couplings at large steps -----------------------------------
+# fixed-step SOH on the stiff twomass at 10 ms: the outputs pass 1e6 x the reference's
+run div_fixed 0 simulate --model twomass --scheme soh --dt 1e-2 --tend 1
+grep -q '^status diverged t=' "$tmp/div_fixed.out" && grep -q '^reason output .* exceeds 1e+06 x' "$tmp/div_fixed.out" &&
+    grep -qx 'e_global inf' "$tmp/div_fixed.out" && ok || bad "div_fixed: $(grep -E '^(status|reason)' "$tmp/div_fixed.out")"
+# explicit degree 5 at 20 ms: the exact units' states overflow
+run div_explicit 0 simulate --model twomass --coupling explicit --scheme p5 --dt 2e-2 --tend 20
+grep -q '^status diverged$' "$tmp/div_explicit.out" &&
+    grep -q '^reason t = [0-9.]*: non-finite value' "$tmp/div_explicit.out" && ok ||
+    bad "div_explicit: $(grep -E '^(status|reason)' "$tmp/div_explicit.out")"
+# implicit at 10 ms on twomass-ff: the corrector does not converge
+run div_implicit 0 simulate --model twomass-ff --coupling implicit --scheme zoh --dt 1e-2 --tend 1
+grep -q '^status diverged$' "$tmp/div_implicit.out" &&
+    grep -qx 'reason t = 0.02: the corrector did not converge' "$tmp/div_implicit.out" && ok ||
+    bad "div_implicit: $(grep -E '^(status|reason)' "$tmp/div_implicit.out")"
+# defect: Taylor inputs of order 2 on exact twomass units at 10 ms grow past the doubles
+run div_defect 0 defect --model twomass --integrator exact --in-order 2 --out-order 2 --dt 1e-2 --tend 10
+grep -q '^status failed t=' "$tmp/div_defect.out" &&
+    grep -qx 'reason the outputs or their derivatives left the finite numbers' "$tmp/div_defect.out" &&
+    ok || bad "div_defect: $(grep -E '^(status|reason)' "$tmp/div_defect.out")"
+
+# ---- a singular algebraic loop: y1 = s + u1 (D = 1) fed back through a unit gain --------
+cat >"$tmp/singular.cosa" <<'END'
+model singular-loop
+tend 0.1
+subsystem I
+  states s v
+  inputs F
+  outputs y
+  A = [ 0, 1 ; -100, 0 ]
+  B = [ 0 ; 1 ]
+  C = [ 1, 0 ]
+  D = [ 1 ]
+  x0 = [ 1 ; 0 ]
+end
+subsystem II
+  states
+  inputs u
+  outputs w
+  D = [ 1 ]
+end
+connect I.y -> II.u
+connect II.w -> I.F
+END
+S="model 'singular-loop': algebraic loop not solvable: I - D L is singular"
+run loop_fixed 2 simulate --model-file "$tmp/singular.cosa" --scheme zoh --dt 1e-3
+error loop_fixed "cosa: simulate: $S"
+for c in explicit implicit; do
+    # shellcheck disable=SC2086
+    run loop_$c 2 simulate --model-file "$tmp/singular.cosa" --coupling $c $VO
+    error loop_$c "cosa: simulate: $S"
+done
+# shellcheck disable=SC2086
+run loop_defect 2 defect --model-file "$tmp/singular.cosa" $DE
+error loop_defect "cosa: defect: $S"
+
+echo "test_failures.sh: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -170,7 +170,10 @@ sed "s|$FMU/twomass1_fmi3.fmu|$FMU/twomass1_nostate_fmi3.fmu|" "$tmp/twomass-fmu
 # with RK4 on 100 substeps, --model twomass's exact units with the matrix exponential:
 # the local error estimates differ by the RK4 error, so the controlled step sequences
 # part after a few steps, and run measures agree only as the controller's tolerance
-# allows: steps and e36 within 2 % (measured: 5876 vs 5871 steps, e36 2e-3 relative;
+# allows: the controller bounds each step's error estimate, not the global e36, so two
+# runs on different step sequences agree in e36 only to a fraction of e36 itself: steps
+# within 2 %, e36 within 10 % (measured: 5876 vs 5871 steps, e36 2e-3 relative with
+# OpenBLAS; 5886 vs 5876 steps, e36 3.7e-2 relative with the reference BLAS/LAPACK;
 # implicit with order control: 768 steps each, e36 7e-8 relative)
 for c in "explicit --estimator exmilne --control step" "implicit --estimator immilne --control order"; do
     # shellcheck disable=SC2086
@@ -179,8 +182,8 @@ for c in "explicit --estimator exmilne --control step" "implicit --estimator imm
         "$COSA" simulate --model twomass --coupling $c --scheme foh --dt 1e-3 >"$tmp/b" &&
         grep -q '^status ok$' "$tmp/a" &&
         awk 'FNR == 1 { f++ } $1 == "steps" || $1 == "e36_all" { v[f, $1] = $2 }
-            function near(a, b) { d = a - b; if (d < 0) d = -d; return d <= 0.02 * b }
-            END { exit !(near(v[1, "steps"], v[2, "steps"]) && near(v[1, "e36_all"], v[2, "e36_all"])) }' \
+            function near(a, b, r) { d = a - b; if (d < 0) d = -d; return d <= r * b }
+            END { exit !(near(v[1, "steps"], v[2, "steps"], 0.02) && near(v[1, "e36_all"], v[2, "e36_all"], 0.1)) }' \
             "$tmp/a" "$tmp/b" &&
         ok || bad "--coupling $c on FMUs: $(grep -E '^(steps|e36_all)' "$tmp/a" "$tmp/b") $(cat "$tmp/err")"
 done

@@ -1,0 +1,149 @@
+/* evolve.c -- the one run loop of the time domain (evolve.h): propose ->
+ * estimate -> decide -> commit, or reject and retry; and the parts every
+ * configuration shares (the fixed-step controller, the master and the
+ * iteration as steppers). */
+#include "td/evolve.h"
+
+#include <stddef.h>
+
+/* The committed attempt a to every observer; *halt when one asks to stop. */
+static cosa_status observe(const evolve_config *c, const evolve_attempt *a, int *halt)
+{
+    for (size_t i = 0; i < c->nobservers; i++) {
+        cosa_status st = c->observers[i].committed(c->observers[i].ctx, a, halt);
+        if (st != COSA_OK)
+            return st;
+    }
+    return COSA_OK;
+}
+
+/* One attempt: the proposal (a failure is recorded in a->fail when the
+ * policy says it is one) and, when it succeeded, its estimate. */
+static cosa_status attempt(const evolve_config *c, evolve_attempt *a)
+{
+    a->fail = COSA_OK;
+    a->fail_estimate = 0;
+    a->err = 0.0;
+    cosa_status st = c->stepper->propose(c->stepper_ctx, a);
+    if (st != COSA_OK) {
+        if (!c->is_failure || !c->is_failure(st))
+            return st;
+        a->fail = st;
+        return COSA_OK;
+    }
+    if (c->estimator)
+        return c->estimator->estimate(c->estimator_ctx, a);
+    return COSA_OK;
+}
+
+cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
+{
+    if (!c || !s || !c->stepper || !c->controller || (c->nobservers && !c->observers))
+        return COSA_EINVAL;
+    evolve_attempt a = {.t = c->t0};
+    evolve_end end;
+    size_t rejected = 0;
+    cosa_status st = COSA_OK;
+    while ((end = c->controller->plan(c->controller_ctx, &a)) == EVOLVE_GO) {
+        if ((st = attempt(c, &a)) != COSA_OK)
+            return st;
+        a.attempts++;
+        evolve_decision d = {.accept = a.fail == COSA_OK, .end = EVOLVE_GO};
+        if ((st = c->controller->decide(c->controller_ctx, &a, &d)) != COSA_OK)
+            return st;
+        if (d.accept) {
+            int halt = 0;
+            if ((st = c->stepper->commit(c->stepper_ctx, &a)) != COSA_OK ||
+                (st = observe(c, &a, &halt)) != COSA_OK)
+                return st;
+            a.k++;
+            a.t = a.tn;
+            if (halt && d.end == EVOLVE_GO)
+                d.end = EVOLVE_HALTED;
+        } else {
+            if ((st = c->stepper->reject(c->stepper_ctx, &a)) != COSA_OK)
+                return st;
+            rejected++;
+        }
+        if (d.end != EVOLVE_GO) {
+            end = d.end;
+            break;
+        }
+    }
+    *s = (evolve_stats){.end = end, .steps = a.k, .rejected = rejected,
+                        .attempts = a.attempts, .t = a.t, .last = a};
+    return COSA_OK;
+}
+
+/* ---- fixed steps ------------------------------------------------------------------- */
+
+static evolve_end fixed_plan(void *ctx, evolve_attempt *a)
+{
+    const evolve_fixed *f = ctx;
+    if (a->k >= f->n)
+        return EVOLVE_DONE;
+    a->h = f->H;
+    a->tn = (double)(f->i0 + a->k + 1) * f->H;
+    a->last = a->k + 1 == f->n;
+    return EVOLVE_GO;
+}
+
+static cosa_status fixed_decide(void *ctx, const evolve_attempt *a, evolve_decision *d)
+{
+    (void)ctx;
+    d->accept = a->fail == COSA_OK;
+    d->end = d->accept ? EVOLVE_GO : EVOLVE_FAILED;
+    return COSA_OK;
+}
+
+const evolve_controller evolve_controller_fixed = {"fixed", fixed_plan, fixed_decide};
+
+/* ---- the master and the iteration as steppers --------------------------------------- */
+
+static cosa_status master_propose(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return cosa_master_propose(ctx, 0);
+}
+
+static cosa_status master_commit(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return cosa_master_commit(ctx);
+}
+
+static cosa_status master_reject(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return cosa_master_reject(ctx);
+}
+
+const evolve_stepper evolve_stepper_master = {"master", master_propose, master_commit,
+                                              master_reject};
+
+static cosa_status iter_propose_op(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return iter_propose(ctx);
+}
+
+static cosa_status iter_commit(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return cosa_master_commit(cosa_iter_master(ctx));
+}
+
+static cosa_status iter_reject(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return cosa_master_reject(cosa_iter_master(ctx));
+}
+
+const evolve_stepper evolve_stepper_iter = {"iteration", iter_propose_op, iter_commit,
+                                            iter_reject};
+
+int evolve_is_divergence(cosa_status st)
+{
+    return st == COSA_ENOTCONVERGED || st == COSA_ENONFINITE || st == COSA_ECORRSINGULAR ||
+           st == COSA_EALGLOOP || st == COSA_ELAPACK;
+}

@@ -445,8 +445,8 @@ static cosa_status decide_controlled(void *ctx, const evolve_attempt *a, evolve_
 }
 
 static const evolve_controller defect_controllers[] = {
-    {"fixed", plan_fixed, decide_fixed},
-    {"controlled", plan_controlled, decide_controlled},
+    {"fixed", plan_fixed, decide_fixed, NULL},
+    {"controlled", plan_controlled, decide_controlled, NULL},
 };
 
 /* The recording observer: the committed step into the records. */
@@ -466,7 +466,7 @@ static cosa_status drun_loop(struct drun *d)
     const double T = o->tend;
     d->hnext = d->fixed ? o->H : o->h0;
     r->h_min = INFINITY;
-    const evolve_observer rec = {record_committed, d};
+    const evolve_observer rec = {.committed = record_committed, .ctx = d};
     const evolve_config c = {.stepper = &defect_stepper, .stepper_ctx = d,
                              .estimator = &defect_estimator, .estimator_ctx = d,
                              .controller = &defect_controllers[!d->fixed], .controller_ctx = d,

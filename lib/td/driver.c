@@ -204,7 +204,7 @@ static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, s
                              size_t p, double H, cosa_cosim_result *r)
 {
     evolve_fixed fixed = {.n = N, .i0 = p, .H = H};
-    const evolve_observer halt = {halt_on_divergence, r};
+    const evolve_observer halt = {.committed = halt_on_divergence, .ctx = r};
     const evolve_config c = {.stepper = it ? &evolve_stepper_iter : &evolve_stepper_master,
                              .stepper_ctx = it ? (void *)it : (void *)m,
                              .controller = &evolve_controller_fixed,

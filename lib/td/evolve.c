@@ -10,7 +10,21 @@
 static cosa_status observe(const evolve_config *c, const evolve_attempt *a, int *halt)
 {
     for (size_t i = 0; i < c->nobservers; i++) {
-        cosa_status st = c->observers[i].committed(c->observers[i].ctx, a, halt);
+        const evolve_observer *o = &c->observers[i];
+        cosa_status st = o->committed ? o->committed(o->ctx, a, halt) : COSA_OK;
+        if (st != COSA_OK)
+            return st;
+    }
+    return COSA_OK;
+}
+
+/* The attempt a and its decision to every observer. */
+static cosa_status observe_attempt(const evolve_config *c, const evolve_attempt *a,
+                                   const evolve_decision *d)
+{
+    for (size_t i = 0; i < c->nobservers; i++) {
+        const evolve_observer *o = &c->observers[i];
+        cosa_status st = o->attempted ? o->attempted(o->ctx, a, d) : COSA_OK;
         if (st != COSA_OK)
             return st;
     }
@@ -49,7 +63,8 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
             return st;
         a.attempts++;
         evolve_decision d = {.accept = a.fail == COSA_OK, .end = EVOLVE_GO};
-        if ((st = c->controller->decide(c->controller_ctx, &a, &d)) != COSA_OK)
+        if ((st = c->controller->decide(c->controller_ctx, &a, &d)) != COSA_OK ||
+            (st = observe_attempt(c, &a, &d)) != COSA_OK)
             return st;
         if (d.accept) {
             int halt = 0;
@@ -65,6 +80,9 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
                 return st;
             rejected++;
         }
+        if (c->controller->update &&
+            (st = c->controller->update(c->controller_ctx, &a, &d)) != COSA_OK)
+            return st;
         if (d.end != EVOLVE_GO) {
             end = d.end;
             break;
@@ -96,7 +114,7 @@ static cosa_status fixed_decide(void *ctx, const evolve_attempt *a, evolve_decis
     return COSA_OK;
 }
 
-const evolve_controller evolve_controller_fixed = {"fixed", fixed_plan, fixed_decide};
+const evolve_controller evolve_controller_fixed = {"fixed", fixed_plan, fixed_decide, NULL};
 
 /* ---- the master and the iteration as steppers --------------------------------------- */
 

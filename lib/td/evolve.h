@@ -60,18 +60,24 @@ typedef struct evolve_estimator {
 
 /* The step controller: plan sets the next attempt's a->h, a->tn, a->last
  * (or returns why the run ends); decide accepts or rejects an attempt and
- * chooses the next step (kept in its context). */
+ * chooses the next step (kept in its context); update (optional) takes the
+ * decision over once the attempt is committed or rejected and observed
+ * (ARKODE's controller update after a step). */
 typedef struct evolve_controller {
     const char *name;
     evolve_end (*plan)(void *ctx, evolve_attempt *a);
     cosa_status (*decide)(void *ctx, const evolve_attempt *a, evolve_decision *d);
+    cosa_status (*update)(void *ctx, const evolve_attempt *a, const evolve_decision *d);
 } evolve_controller;
 
-/* An observer of committed steps (after the stepper's commit); setting
- * *halt stops the run (EVOLVE_HALTED). */
+/* An observer (either callback may be NULL): attempted sees every attempt
+ * with its decision before it is committed or rejected; committed sees the
+ * committed steps (after the stepper's commit), and setting *halt stops
+ * the run (EVOLVE_HALTED). */
 typedef struct evolve_observer {
     cosa_status (*committed)(void *ctx, const evolve_attempt *a, int *halt);
     void *ctx;
+    cosa_status (*attempted)(void *ctx, const evolve_attempt *a, const evolve_decision *d);
 } evolve_observer;
 
 /* A run description: the parts and their contexts, and the failure

@@ -61,7 +61,7 @@ cosa_status cosa_reftraj_cosim(cosa_unitset *set, const cosa_scheme *s, const do
         st = sample(m, &smp, 0);
     /* (nsamples - 1) factor fixed steps of the one loop, sampled */
     evolve_fixed fixed = {.n = (nsamples - 1) * factor, .H = H / factor};
-    const evolve_observer sampler = {sample_step, &smp};
+    const evolve_observer sampler = {.committed = sample_step, .ctx = &smp};
     const evolve_config c = {.stepper = &evolve_stepper_master, .stepper_ctx = m,
                              .controller = &evolve_controller_fixed, .controller_ctx = &fixed,
                              .observers = &sampler, .nobservers = 1};

@@ -342,29 +342,6 @@ static void stopped(cosa_defect_result *r, cosa_defect_end end, double t)
 
 /* ---- Algorithm 1 as a configuration of the one loop (evolve.h) ------------------------ */
 
-/* The stepper: the master at the attempt's macro step. */
-static cosa_status step_propose(void *ctx, const evolve_attempt *a)
-{
-    struct drun *d = ctx;
-    cosa_status st = cosa_master_set_step(d->m, a->h);
-    return st == COSA_OK ? cosa_master_propose(d->m, 0) : st;
-}
-
-static cosa_status step_commit(void *ctx, const evolve_attempt *a)
-{
-    (void)a;
-    return cosa_master_commit(((struct drun *)ctx)->m);
-}
-
-static cosa_status step_reject(void *ctx, const evolve_attempt *a)
-{
-    (void)a;
-    return cosa_master_reject(((struct drun *)ctx)->m);
-}
-
-static const evolve_stepper defect_stepper = {"master (Taylor inputs, variable step)",
-                                              step_propose, step_commit, step_reject};
-
 /* The estimator: the step's defects (cosa_defect_step), the controlled one
  * as the error; outputs that left the finite numbers are a failed step. */
 static cosa_status defect_estimate(void *ctx, evolve_attempt *a)
@@ -467,7 +444,7 @@ static cosa_status drun_loop(struct drun *d)
     d->hnext = d->fixed ? o->H : o->h0;
     r->h_min = INFINITY;
     const evolve_observer rec = {.committed = record_committed, .ctx = d};
-    const evolve_config c = {.stepper = &defect_stepper, .stepper_ctx = d,
+    const evolve_config c = {.stepper = &evolve_stepper_master_h, .stepper_ctx = d->m,
                              .estimator = &defect_estimator, .estimator_ctx = d,
                              .controller = &defect_controllers[!d->fixed], .controller_ctx = d,
                              .observers = &rec, .nobservers = 1, .is_failure = is_failure};

@@ -139,6 +139,15 @@ static cosa_status master_reject(void *ctx, const evolve_attempt *a)
 const evolve_stepper evolve_stepper_master = {"master", master_propose, master_commit,
                                               master_reject};
 
+static cosa_status master_h_propose(void *ctx, const evolve_attempt *a)
+{
+    cosa_status st = cosa_master_set_step(ctx, a->h);
+    return st == COSA_OK ? cosa_master_propose(ctx, 0) : st;
+}
+
+const evolve_stepper evolve_stepper_master_h = {"master at a variable step", master_h_propose,
+                                                master_commit, master_reject};
+
 static cosa_status iter_propose_op(void *ctx, const evolve_attempt *a)
 {
     (void)a;

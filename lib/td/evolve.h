@@ -121,6 +121,9 @@ extern const evolve_controller evolve_controller_fixed;
  * iteration (iterate.c: iterated steps with rollback), context a cosa_iter.
  * A step's numerical failures (divergence) are failures. */
 extern const evolve_stepper evolve_stepper_master;
+/* The master at the attempt's macro step a->h (cosa_master_set_step: its
+ * Taylor or given inputs), context a cosa_master. */
+extern const evolve_stepper evolve_stepper_master_h;
 extern const evolve_stepper evolve_stepper_iter;
 
 /* The iteration's step without its commit (iterate.c). */

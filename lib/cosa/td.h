@@ -1056,7 +1056,37 @@ cosa_status cosa_controller_state(const cosa_controller *c, double *state);
 cosa_status cosa_controller_decide(cosa_controller *c, const cosa_vo_control_input *in,
                                    const cosa_vo_history *hist, cosa_vo_decision *out);
 
-/* ---- 4d. Observers and runs ------------------------------------------------ */
+/* ---- 4d. One run's statistics, the same for every run ---------------------- */
+
+/* How a run of the loop ended. */
+typedef enum cosa_run_end {
+    COSA_RUN_OK = 0, /* the end of the horizon                                  */
+    COSA_RUN_FAILED, /* a step failed and was not retried (a unit's failure, the
+                        outputs left the finite numbers, the corrector)         */
+    COSA_RUN_LIMIT,  /* the step or attempt limit before the end                */
+    COSA_RUN_HMIN,   /* the next macro step below the floor                     */
+    COSA_RUN_HALTED  /* an observer stopped it (the driver's divergence test)   */
+} cosa_run_end;
+/* "ok", "failed", "limit", "hmin", "halted"; NULL for another value. */
+const char *cosa_run_end_name(cosa_run_end e);
+
+/* The loop's own figures (as ARKODE's ARKodeGetNumSteps, GetNumErrTestFails,
+ * GetLastStep: the same names whatever the configuration); every run result
+ * below carries one as its member run. */
+typedef struct cosa_run_stats {
+    cosa_run_end end;
+    double t_end;                /* the time reached                            */
+    size_t steps;                /* committed macro steps                       */
+    size_t rejected;             /* attempts rejected (restored and retried)    */
+    size_t attempts;             /* steps + rejected                            */
+    double h_min, h_mean, h_max; /* over the committed steps (NaN without)      */
+    cosa_status fail;            /* the failed attempt's status (else COSA_OK)  */
+    double t_fail;               /* the end of the failed attempt (else NaN)    */
+    size_t fail_unit;            /* the unit that failed, or (size_t)-1         */
+    double seconds;              /* wall time of the loop                       */
+} cosa_run_stats;
+
+/* ---- 4e. Observers and runs ------------------------------------------------ */
 
 /* ---- Energy indicators and correction (energy paper, issue 10) -------------- */
 
@@ -1146,6 +1176,7 @@ typedef struct cosa_cosim_result {
     cosa_energy_result *energy; /* with opts.energy, else NULL                   */
     int iterative;      /* 1: iter holds the iteration's statistics            */
     cosa_iter_stats iter;
+    cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
 } cosa_cosim_result;
 
 /* Start-up (doc/method.md): the co-simulation starts at t = p H on the reference,
@@ -1222,6 +1253,7 @@ typedef struct cosa_defect_result {
     double *step_conn;          /* nu x nsteps                                */
     double *coef;               /* ny x (n+1) x nsteps                        */
     int out_order;
+    cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
 } cosa_defect_result;
 
 /* One run from the stacked initial state x0 (the units' states are set).
@@ -1321,6 +1353,7 @@ typedef struct cosa_vo_result {
      * states and their reference (nx x (steps+1)); coupling-body flags (nx) */
     double *t, *x, *xref;
     unsigned char *coupling_body;
+    cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
 } cosa_vo_result;
 void cosa_vo_result_free(cosa_vo_result *r);
 

@@ -468,6 +468,10 @@ static cosa_status drun_loop(struct drun *d)
     }
     r->nsteps = s.steps;
     r->t_end = r->failed ? s.t : T;
+    r->run = s.run;
+    r->run.t_end = r->t_end;
+    if (r->run.fail_unit >= cosa_unitset_count(d->set))
+        r->run.fail_unit = (size_t)-1;
     return COSA_OK;
 }
 

@@ -229,6 +229,9 @@ static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, s
             snprintf(r->reason, sizeof r->reason, "%s", cosa_strerror(s.last.fail));
     }
     r->ndone = s.steps;
+    r->run = s.run;
+    if (r->run.fail_unit >= cosa_unitset_count(set))
+        r->run.fail_unit = (size_t)-1;
     return COSA_OK;
 }
 

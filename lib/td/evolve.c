@@ -2,9 +2,12 @@
  * estimate -> decide -> commit, or reject and retry; and the parts every
  * configuration shares (the fixed-step controller, the master and the
  * iteration as steppers). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "td/evolve.h"
 
+#include <math.h>
 #include <stddef.h>
+#include <time.h>
 
 /* The committed attempt a to every observer; *halt when one asks to stop. */
 static cosa_status observe(const evolve_config *c, const evolve_attempt *a, int *halt)
@@ -50,10 +53,51 @@ static cosa_status attempt(const evolve_config *c, evolve_attempt *a)
     return COSA_OK;
 }
 
+const char *cosa_run_end_name(cosa_run_end e)
+{
+    static const char *const names[] = {"ok", "failed", "limit", "hmin", "halted"};
+    return (unsigned)e < sizeof names / sizeof *names ? names[e] : NULL;
+}
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The public figures of the run that ended with a, in s. */
+static void run_stats(const evolve_config *c, const evolve_attempt *a, double hsum,
+                      evolve_stats *s)
+{
+    static const cosa_run_end ends[] = {
+        [EVOLVE_GO] = COSA_RUN_OK,         [EVOLVE_DONE] = COSA_RUN_OK,
+        [EVOLVE_FAILED] = COSA_RUN_FAILED, [EVOLVE_LIMIT] = COSA_RUN_LIMIT,
+        [EVOLVE_HMIN] = COSA_RUN_HMIN,     [EVOLVE_HALTED] = COSA_RUN_HALTED};
+    cosa_run_stats *r = &s->run;
+    r->end = ends[s->end];
+    r->t_end = s->t;
+    r->steps = s->steps;
+    r->rejected = s->rejected;
+    r->attempts = s->attempts;
+    if (!s->steps)
+        r->h_min = r->h_mean = r->h_max = NAN;
+    else
+        r->h_mean = hsum / (double)s->steps;
+    const int failed = s->end == EVOLVE_FAILED && a->fail != COSA_OK;
+    r->fail = failed ? a->fail : COSA_OK;
+    r->t_fail = failed ? a->tn : NAN;
+    r->fail_unit = failed && !a->fail_estimate && c->stepper->failed_unit
+                       ? c->stepper->failed_unit(c->stepper_ctx)
+                       : (size_t)-1;
+}
+
 cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
 {
     if (!c || !s || !c->stepper || !c->controller || (c->nobservers && !c->observers))
         return COSA_EINVAL;
+    const double wall0 = wall_seconds();
+    double hsum = 0.0, hmin = INFINITY, hmax = -INFINITY;
     evolve_attempt a = {.t = c->t0};
     evolve_end end;
     size_t rejected = 0;
@@ -73,6 +117,9 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
                 return st;
             a.k++;
             a.t = a.tn;
+            hsum += a.h;
+            hmin = fmin(hmin, a.h);
+            hmax = fmax(hmax, a.h);
             if (halt && d.end == EVOLVE_GO)
                 d.end = EVOLVE_HALTED;
         } else {
@@ -89,7 +136,10 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
         }
     }
     *s = (evolve_stats){.end = end, .steps = a.k, .rejected = rejected,
-                        .attempts = a.attempts, .t = a.t, .last = a};
+                        .attempts = a.attempts, .t = a.t, .last = a,
+                        .run = {.h_min = hmin, .h_max = hmax}};
+    run_stats(c, &a, hsum, s);
+    s->run.seconds = wall_seconds() - wall0;
     return COSA_OK;
 }
 
@@ -136,8 +186,10 @@ static cosa_status master_reject(void *ctx, const evolve_attempt *a)
     return cosa_master_reject(ctx);
 }
 
+static size_t master_failed_unit(void *ctx) { return cosa_master_failed_unit(ctx); }
+
 const evolve_stepper evolve_stepper_master = {"master", master_propose, master_commit,
-                                              master_reject};
+                                              master_reject, master_failed_unit};
 
 static cosa_status master_h_propose(void *ctx, const evolve_attempt *a)
 {
@@ -146,7 +198,8 @@ static cosa_status master_h_propose(void *ctx, const evolve_attempt *a)
 }
 
 const evolve_stepper evolve_stepper_master_h = {"master at a variable step", master_h_propose,
-                                                master_commit, master_reject};
+                                                master_commit, master_reject,
+                                                master_failed_unit};
 
 static cosa_status iter_propose_op(void *ctx, const evolve_attempt *a)
 {
@@ -166,8 +219,10 @@ static cosa_status iter_reject(void *ctx, const evolve_attempt *a)
     return cosa_master_reject(cosa_iter_master(ctx));
 }
 
+static size_t iter_failed_unit(void *ctx) { return cosa_iter_failed_unit(ctx); }
+
 const evolve_stepper evolve_stepper_iter = {"iteration", iter_propose_op, iter_commit,
-                                            iter_reject};
+                                            iter_reject, iter_failed_unit};
 
 int evolve_is_divergence(cosa_status st)
 {

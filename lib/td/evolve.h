@@ -49,6 +49,7 @@ typedef struct evolve_stepper {
     cosa_status (*propose)(void *ctx, const evolve_attempt *a);
     cosa_status (*commit)(void *ctx, const evolve_attempt *a);
     cosa_status (*reject)(void *ctx, const evolve_attempt *a);
+    size_t (*failed_unit)(void *ctx); /* the failing unit (NULL: not known) */
 } evolve_stepper;
 
 /* The error estimator: measures a proposal (a->err); a failure of the
@@ -96,12 +97,14 @@ typedef struct evolve_config {
     double t0;
 } evolve_config;
 
-/* What the loop counted. */
+/* What the loop counted: the public figures (run) and the last attempt
+ * (the failed one, etc.). */
 typedef struct evolve_stats {
     evolve_end end;
     size_t steps, rejected, attempts;
-    double t;            /* the time reached                      */
-    evolve_attempt last; /* the last attempt (the failed one, etc.) */
+    double t;            /* the time reached */
+    evolve_attempt last;
+    cosa_run_stats run;
 } evolve_stats;
 
 /* The loop: COSA_OK with the run's end in *stats (a failed step is a

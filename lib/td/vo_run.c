@@ -991,8 +991,13 @@ static cosa_status vo_reject(void *ctx, const evolve_attempt *a)
     return cosa_master_reject(((struct vorun *)ctx)->v->m);
 }
 
+static size_t vo_failed_unit(void *ctx)
+{
+    return cosa_master_failed_unit(((struct vorun *)ctx)->v->m);
+}
+
 static const evolve_stepper vo_stepper = {"given input polynomials", vo_propose, vo_commit,
-                                          vo_reject};
+                                          vo_reject, vo_failed_unit};
 
 /* A unit's failure is a result (the step is repeated smaller or the run
  * stops); COSA_ENOMEM and COSA_EINVAL are errors. */
@@ -1143,6 +1148,10 @@ static cosa_status vo_loop(struct vo *v, const cosa_vo_opts *o, cosa_controller 
         snprintf(r->reason, sizeof r->reason, "t = %.6g: the macro step %.3g is <= hmin",
                  v->T[0], w.d.H);
     }
+    r->run = s.run;
+    r->run.t_end = v->T[0];
+    if (r->run.fail_unit >= v->nunits)
+        r->run.fail_unit = (size_t)-1;
     r->rejected = r->nattempts - r->steps;
     r->t_end = v->T[0];
     r->H_mean = r->steps ? w.hsum / (double)r->steps : NAN;

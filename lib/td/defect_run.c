@@ -153,11 +153,6 @@ static cosa_status step_error(struct exact_ref *e, double t0, double h, int n, c
     return COSA_OK;
 }
 
-static int is_failure(cosa_status st)
-{
-    return st == COSA_ENOTCONVERGED || st == COSA_ENONFINITE || st == COSA_ERANGE;
-}
-
 const char *cosa_defect_end_name(cosa_defect_end e)
 {
     static const char *const names[] = {"ok", "failed", "max-steps", "hmin"};
@@ -447,7 +442,7 @@ static cosa_status drun_loop(struct drun *d)
     const evolve_config c = {.stepper = &evolve_stepper_master_h, .stepper_ctx = d->m,
                              .estimator = &defect_estimator, .estimator_ctx = d,
                              .controller = &defect_controllers[!d->fixed], .controller_ctx = d,
-                             .observers = &rec, .nobservers = 1, .is_failure = is_failure};
+                             .observers = &rec, .nobservers = 1, .is_failure = evolve_fails_numerically};
     evolve_stats s;
     cosa_status st = evolve_run(&c, &s);
     if (st != COSA_OK)

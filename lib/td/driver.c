@@ -211,7 +211,7 @@ static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, s
                              .controller_ctx = &fixed,
                              .observers = &halt,
                              .nobservers = 1,
-                             .is_failure = evolve_is_divergence,
+                             .is_failure = evolve_fails_divergence,
                              .t0 = (double)p * H};
     evolve_stats s;
     cosa_status st = evolve_run(&c, &s);

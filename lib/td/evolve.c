@@ -224,8 +224,17 @@ static size_t iter_failed_unit(void *ctx) { return cosa_iter_failed_unit(ctx); }
 const evolve_stepper evolve_stepper_iter = {"iteration", iter_propose_op, iter_commit,
                                             iter_reject, iter_failed_unit};
 
-int evolve_is_divergence(cosa_status st)
+/* ---- failure policies ---------------------------------------------------------------- */
+
+int evolve_fails_divergence(cosa_status st)
 {
     return st == COSA_ENOTCONVERGED || st == COSA_ENONFINITE || st == COSA_ECORRSINGULAR ||
            st == COSA_EALGLOOP || st == COSA_ELAPACK;
 }
+
+int evolve_fails_numerically(cosa_status st)
+{
+    return st == COSA_ENOTCONVERGED || st == COSA_ENONFINITE || st == COSA_ERANGE;
+}
+
+int evolve_fails_unless_misuse(cosa_status st) { return st != COSA_ENOMEM && st != COSA_EINVAL; }

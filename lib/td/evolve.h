@@ -132,7 +132,16 @@ extern const evolve_stepper evolve_stepper_iter;
 /* The iteration's step without its commit (iterate.c). */
 cosa_status iter_propose(cosa_iter *it);
 
-/* The numerical failures of a step that mean the co-simulation blew up. */
-int evolve_is_divergence(cosa_status st);
+/* The failure policies, side by side (evolve_config.is_failure): which
+ * statuses of a proposal are a failed step, a result of the run.
+ *   divergence     the numerical failures that mean the co-simulation blew
+ *                  up (the fixed-step driver: a diverged run);
+ *   numerically    a unit that did not converge, non-finite values, a
+ *                  range error (the defect-controlled run);
+ *   unless_misuse  everything but COSA_ENOMEM and COSA_EINVAL (the
+ *                  variable-order engine: the step is retried smaller). */
+int evolve_fails_divergence(cosa_status st);
+int evolve_fails_numerically(cosa_status st);
+int evolve_fails_unless_misuse(cosa_status st);
 
 #endif

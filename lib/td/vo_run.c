@@ -999,10 +999,6 @@ static size_t vo_failed_unit(void *ctx)
 static const evolve_stepper vo_stepper = {"given input polynomials", vo_propose, vo_commit,
                                           vo_reject, vo_failed_unit};
 
-/* A unit's failure is a result (the step is repeated smaller or the run
- * stops); COSA_ENOMEM and COSA_EINVAL are errors. */
-static int vo_is_failure(cosa_status st) { return st != COSA_ENOMEM && st != COSA_EINVAL; }
-
 /* The estimator: the entry of the estimator table, its norms into the
  * control input. */
 static cosa_status vo_estimate(void *ctx, evolve_attempt *a)
@@ -1129,7 +1125,7 @@ static cosa_status vo_loop(struct vo *v, const cosa_vo_opts *o, cosa_controller 
     const evolve_config c = {.stepper = &vo_stepper, .stepper_ctx = &w,
                              .estimator = &vo_estimator, .estimator_ctx = &w,
                              .controller = &vo_control, .controller_ctx = &w,
-                             .observers = &rec, .nobservers = 1, .is_failure = vo_is_failure,
+                             .observers = &rec, .nobservers = 1, .is_failure = evolve_fails_unless_misuse,
                              .t0 = w.ts};
     evolve_stats s;
     cosa_status st = evolve_run(&c, &s);

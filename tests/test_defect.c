@@ -698,12 +698,17 @@ Test(published, library_run_limits)
     cr_assert_eq(cosa_defect_run(nt.set, nt.x0, nt.sys, &o, &full), COSA_OK);
     cr_assert_eq(full->end, COSA_DEFECT_END_OK);
     cr_assert_eq(full->nsteps, 37);
+    /* the loop's own figures (cosa_run_stats) are the run's */
+    cr_expect(full->run.end == COSA_RUN_OK && full->run.steps == 37 && full->run.rejected == 0);
+    cr_expect(full->run.h_min == full->h_min && full->run.h_max == full->h_max);
+    cr_expect(fabs(full->run.h_mean - full->h_avg) <= 1e-12 * full->h_avg);
     o.max_steps = 5;
     cr_assert_eq(cosa_defect_run(nt.set, nt.x0, nt.sys, &o, &r), COSA_OK);
     cr_expect(r->failed);
     cr_expect_eq(r->end, COSA_DEFECT_END_MAX_STEPS);
     cr_expect_str_eq(cosa_defect_end_name(r->end), "max-steps");
     cr_expect_eq(r->nsteps, 5);
+    cr_expect(r->run.end == COSA_RUN_LIMIT && r->run.steps == 5 && r->run.t_end == r->t_end);
     cr_expect_eq(r->t_failed, full->t[4], "the time reached is the end of step 5");
     cr_expect_eq(r->t_end, full->t[4]);
     for (size_t k = 0; k < 5; k++)
@@ -715,6 +720,8 @@ Test(published, library_run_limits)
     o.hmin = full->h_max;
     cr_assert_eq(cosa_defect_run(nt.set, nt.x0, nt.sys, &o, &r), COSA_OK);
     cr_expect_eq(r->end, COSA_DEFECT_END_HMIN);
+    cr_expect_eq(r->run.end, COSA_RUN_HMIN);
+    cr_expect_str_eq(cosa_run_end_name(r->run.end), "hmin");
     cr_expect_str_eq(cosa_defect_end_name(r->end), "hmin");
     cr_expect(r->nsteps >= 1 && r->nsteps < full->nsteps);
     cr_expect_eq(r->t_failed, full->t[r->nsteps - 1]);

@@ -444,6 +444,7 @@ Test(driver, e_global_matches_phi_engine)
         cr_assert_eq(cosa_cosim_run(set, &s, ref, &o, &r), COSA_OK);
         cr_assert_not(r->diverged, "%s diverged: %s", names[k], r->reason);
         cr_assert_eq(r->ndone, N);
+        cr_expect(r->run.end == COSA_RUN_OK && r->run.steps == N && r->run.rejected == 0);
         double rel = fabs(r->e_global - pr.err.e_global) / pr.err.e_global;
         cr_log_info("%s: e_g time domain %.10g, Phi engine %.10g (rel %.2g)\n", names[k],
                     r->e_global, pr.err.e_global, rel);
@@ -487,6 +488,9 @@ Test(driver, divergence_is_a_result)
     cr_expect(isinf(r->e_global) && r->e_global > 0);
     cr_expect(isfinite(r->t_diverged) && r->t_diverged > 0 && r->t_diverged <= 0.3 + 1e-12);
     cr_expect_lt(r->ndone, N);
+    /* the loop's figures: stopped by the divergence test or a failed step */
+    cr_expect(r->run.steps == r->ndone &&
+              (r->run.end == COSA_RUN_HALTED || r->run.end == COSA_RUN_FAILED));
     cr_expect_neq(r->reason[0], '\0');
     for (size_t n = 0; n < r->ndone; n++)
         for (size_t j = 0; j < 3; j++)

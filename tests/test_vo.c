@@ -339,6 +339,11 @@ Test(vo_control_run, order_control_reaches_the_end)
         cr_expect_eq(r->nattempts, r->steps + r->rejected);
         cr_expect(r->k_changes > 0, "%s: the degree never changed", est[e]);
         cr_expect(r->H_max > r->H_min);
+        /* the loop's own figures (cosa_run_stats) are the engine's */
+        cr_expect(r->run.end == COSA_RUN_OK && r->run.steps == r->steps &&
+                  r->run.rejected == r->rejected && r->run.attempts == r->nattempts);
+        cr_expect(r->run.h_min == r->H_min && r->run.h_max == r->H_max &&
+                  r->run.t_end == r->t_end);
         cr_expect(r->e36_all < 1e-2, "%s: e36 %.3g", est[e], r->e36_all);
         cosa_vo_result_free(r);
     }

@@ -1,5 +1,8 @@
-/* cosa/td.h -- time-domain layer: ODE systems, integrators, co-simulation
- * units, the master, monolithic reference trajectories and the driver.
+/* cosa/td.h -- time-domain layer, by concept: 1. units (ODE systems,
+ * integrators, the unit type), 2. unit sets and their coupling, 3. reference
+ * trajectories, 4. the run loop and its tables (input builders, error
+ * estimators, step controllers, observers, and the runs that configure it),
+ * 5. FMU import.
  * Part of the public API; include <cosa.h> (the umbrella header) or this file. */
 #ifndef COSA_TD_H
 #define COSA_TD_H
@@ -29,6 +32,10 @@ extern "C" {
  * The master runs the coupling schemes of the Phi engine (cosa_scheme) on a
  * set of units in the time domain; a monolithic reference and a driver with
  * the start-up and error conventions of doc/method.md complete the picture. */
+
+/* ======================================================================== */
+/* 1. Units: subsystems, integrators, the unit type                         */
+/* ======================================================================== */
 
 /* ---- Nonlinear subsystems  x' = f(t, x, u),  y = g(t, x, u) ------------- */
 
@@ -84,49 +91,6 @@ size_t cosa_odesys_nu(const cosa_odesys *s);
 size_t cosa_odesys_ny(const cosa_odesys *s);
 const cosa_ode *cosa_odesys_sub(const cosa_odesys *s, size_t i); /* NULL if out of range */
 const double *cosa_odesys_L(const cosa_odesys *s);
-
-/* ---- Coupling variables (variable-order paper, issue 11) ------------------ */
-
-/* The coupling variables of a system (the paper's u, eq 4): nc values
- * c = phi(t, y) of the stacked outputs y, and the units' inputs u = S c
- * (S nu x nc, column-major; e.g. force/force splits: +c on one body, -c on
- * the other, each coupling force counted once).  phi writes c (nc) and, when
- * J is not NULL, dphi/dy (nc x ny, column-major); returns COSA_OK or a
- * failure status.  Without one, a system's coupling variables are its inputs:
- * c = u = L y (nc = nu, S = I). */
-typedef cosa_status (*cosa_coupling_fn)(void *ctx, double t, const double *y, double *c,
-                                        double *J);
-typedef struct cosa_coupling {
-    size_t nc;
-    cosa_coupling_fn phi;
-    const double *S;   /* nu x nc                                            */
-    void *ctx;         /* passed to phi; borrowed                            */
-} cosa_coupling;
-
-/* An ODE system's coupling variables (copied; S copied, ctx borrowed -- e.g.
- * the system's own data).  Its L stays what the linear analyses use (for a
- * linear phi, L = S dphi/dy).  COSA_EINVAL for nc = 0 or a missing phi/S. */
-cosa_status cosa_odesys_set_coupling(cosa_odesys *s, const cosa_coupling *c);
-const cosa_coupling *cosa_odesys_coupling(const cosa_odesys *s); /* NULL: none */
-/* The bandwidths of the whole system's df/dx with the subsystems' states
- * stacked (e.g. a chain with its masses in order): the CVODE reference then
- * uses a band matrix (cosa_unitset_set_band).  Unset (cosa_odesys_band
- * returns 0): dense. */
-cosa_status cosa_odesys_set_band(cosa_odesys *s, size_t lower, size_t upper);
-int cosa_odesys_band(const cosa_odesys *s, size_t *lower, size_t *upper);
-void *cosa_odesys_data(const cosa_odesys *s);
-/* Linear parameter sets of a nonlinear model (issue 23 item 6): the model
- * declares that, at its parameter values, every subsystem is linear and
- * time-invariant (f = A x + B u, g = C x + D u with constant Jacobians, no
- * forcing) and its coupling phi is linear (then L = S dphi/dy is exact).
- * cosa_odesys_linear_system builds that linear coupled system (A..D from the
- * analytic Jacobians at x = 0, u = 0, t = 0; L) for exact units and the
- * exact reference.  COSA_EUNSUPPORTED when the system was not declared
- * linear, a subsystem has no analytic Jacobian, or f or g is not 0 at
- * x = 0, u = 0 (a forcing term); else cosa_system_create's statuses. */
-cosa_status cosa_odesys_set_linear(cosa_odesys *s);
-int cosa_odesys_is_linear(const cosa_odesys *s); /* 1: declared linear */
-cosa_status cosa_odesys_linear_system(const cosa_odesys *s, cosa_system **out);
 
 /* ---- Integrators ---------------------------------------------------------- */
 
@@ -367,6 +331,81 @@ void cosa_unit_snapshot_free(cosa_unit *u, cosa_unit_snapshot *snap);
 cosa_status cosa_unit_step_gains(cosa_unit *u, double h, int nw, const double *w, double *Gw,
                                  double *G0, cosa_unit_snapshot **snap, double *work);
 
+/* ---- How far a unit is from its linearisation (lib/td/linearity.c) ------- */
+typedef struct cosa_linearity {
+    double nonlinear; /* max over finite perturbations dz (10 % of each state
+                         and input, a joint one, both signs) of
+                         |f(z0+dz) - f(z0) - J dz|_inf / max(|f(z0+dz) - f(z0)|_inf,
+                         |J dz|_inf), f the state derivatives and the outputs  */
+    double affine;    /* |f(x0,u0) - A x0 - B u0|_inf (and g - C x0 - D u0)
+                         relative to |f(x0,u0)|_inf + |A x0|_inf + |B u0|_inf   */
+    double affine_abs; /* the largest entry of that term, absolute             */
+    int is_nonlinear; /* nonlinear > COSA_LINEARITY_TOL                         */
+    int is_affine;    /* affine > COSA_LINEARITY_TOL (a constant term, such as
+                         gravity, that x' = A x + B u drops)                    */
+} cosa_linearity;
+/* The threshold: central differences are accurate to ~eps^(2/3) = 4e-11
+ * relative, and rounding of f to a few eps of its terms, so 1e-6 is far
+ * above both for a linear unit, and far below the 2.5 % a 10 % step shows
+ * for a power law |w|^1.5 (eq 43). */
+#define COSA_LINEARITY_TOL 1e-6
+/* Compare unit u (with eval) at time t with its linearisation A, B, C, D
+ * (column-major) at (x0, u0): the affine residual at the point and the
+ * nonlinear residual at perturbed states and inputs.  Perturbations are
+ * 0.1 max(|z_j|, 1e-3 |z|_inf) per entry (0.1 for an all-zero z).
+ * Evaluations through cosa_unit_eval (for an FMU, a second instance away
+ * from its current point).  COSA_OK, or eval's status. */
+cosa_status cosa_unit_linearity(cosa_unit *u, double t, const double *x0, const double *u0,
+                                const double *A, const double *B, const double *C,
+                                const double *D, cosa_linearity *out);
+
+/* ======================================================================== */
+/* 2. Unit sets and their coupling                                          */
+/* ======================================================================== */
+
+/* ---- Coupling variables (variable-order paper, issue 11) ------------------ */
+
+/* The coupling variables of a system (the paper's u, eq 4): nc values
+ * c = phi(t, y) of the stacked outputs y, and the units' inputs u = S c
+ * (S nu x nc, column-major; e.g. force/force splits: +c on one body, -c on
+ * the other, each coupling force counted once).  phi writes c (nc) and, when
+ * J is not NULL, dphi/dy (nc x ny, column-major); returns COSA_OK or a
+ * failure status.  Without one, a system's coupling variables are its inputs:
+ * c = u = L y (nc = nu, S = I). */
+typedef cosa_status (*cosa_coupling_fn)(void *ctx, double t, const double *y, double *c,
+                                        double *J);
+typedef struct cosa_coupling {
+    size_t nc;
+    cosa_coupling_fn phi;
+    const double *S;   /* nu x nc                                            */
+    void *ctx;         /* passed to phi; borrowed                            */
+} cosa_coupling;
+
+/* An ODE system's coupling variables (copied; S copied, ctx borrowed -- e.g.
+ * the system's own data).  Its L stays what the linear analyses use (for a
+ * linear phi, L = S dphi/dy).  COSA_EINVAL for nc = 0 or a missing phi/S. */
+cosa_status cosa_odesys_set_coupling(cosa_odesys *s, const cosa_coupling *c);
+const cosa_coupling *cosa_odesys_coupling(const cosa_odesys *s); /* NULL: none */
+/* The bandwidths of the whole system's df/dx with the subsystems' states
+ * stacked (e.g. a chain with its masses in order): the CVODE reference then
+ * uses a band matrix (cosa_unitset_set_band).  Unset (cosa_odesys_band
+ * returns 0): dense. */
+cosa_status cosa_odesys_set_band(cosa_odesys *s, size_t lower, size_t upper);
+int cosa_odesys_band(const cosa_odesys *s, size_t *lower, size_t *upper);
+void *cosa_odesys_data(const cosa_odesys *s);
+/* Linear parameter sets of a nonlinear model (issue 23 item 6): the model
+ * declares that, at its parameter values, every subsystem is linear and
+ * time-invariant (f = A x + B u, g = C x + D u with constant Jacobians, no
+ * forcing) and its coupling phi is linear (then L = S dphi/dy is exact).
+ * cosa_odesys_linear_system builds that linear coupled system (A..D from the
+ * analytic Jacobians at x = 0, u = 0, t = 0; L) for exact units and the
+ * exact reference.  COSA_EUNSUPPORTED when the system was not declared
+ * linear, a subsystem has no analytic Jacobian, or f or g is not 0 at
+ * x = 0, u = 0 (a forcing term); else cosa_system_create's statuses. */
+cosa_status cosa_odesys_set_linear(cosa_odesys *s);
+int cosa_odesys_is_linear(const cosa_odesys *s); /* 1: declared linear */
+cosa_status cosa_odesys_linear_system(const cosa_odesys *s, cosa_system **out);
+
 /* ---- Unit sets -------------------------------------------------------------- */
 
 /* The units of a co-simulation (borrowed: they must outlive the set), stacked
@@ -455,6 +494,114 @@ cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const doubl
  * or m above a unit's input degree. */
 cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, double *yder,
                                               size_t *iters);
+
+/* ======================================================================== */
+/* 3. References: trajectories and their distance                           */
+/* ======================================================================== */
+
+/* ---- Reference trajectories (the monolithic solution, sampled) -------------- */
+
+/* "Reference" names three different things in cosa; each has its own name:
+ * the reference *trajectory* here (time-domain samples of the monolithic
+ * solution), the reference *propagation matrix* Phi* (cosa_phi_ref_build)
+ * and the *monolithic* system matrices A*, C* (cosa_system_monolithic).
+ *
+ * A reference trajectory sampled at t_k = k H, k = 0..nsamples-1. */
+typedef struct cosa_reftraj {
+    size_t nx, ny, nsamples;
+    double H;
+    double *x;    /* nx x nsamples, column k = x(t_k)  */
+    double *y;    /* ny x nsamples, column k = y(t_k)  */
+    int exact;    /* 1: matrix exponential, 0: CVODE    */
+    double rtol;  /* CVODE tolerance (0 when exact)     */
+    long nsteps;  /* CVODE internal steps (0 when exact) */
+} cosa_reftraj;
+
+/* Exact reference of a linear coupled system: x_{k+1} = exp(A* H) x_k,
+ * y_k = C* x_k (eq 35). */
+cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double H,
+                               size_t nsamples, cosa_reftraj **out);
+/* The same at the given times (strictly increasing, times[0] = 0, else
+ * COSA_ERANGE): x(t_k) = exp(A* t_k) x0, one exponential per sample; H = 0. */
+cosa_status cosa_reftraj_exact_at(const cosa_system *sys, const double *x0, size_t nsamples,
+                                  const double *times, cosa_reftraj **out);
+/* Reference of any unit set: the coupled system as one ODE,
+ * x' = f(t, x, L y) with y = g(t, x, L y) solved by Newton inside the
+ * right-hand side (the set's loop solver, warm-started), integrated by CVODE
+ * BDF at relative tolerance rtol (e.g. 1e-12) from x0 at t = 0 and stopped at
+ * every sample.  Two passes: the first finds the amplitude m_i of every state
+ * over the samples, the second integrates with atol_i = rtol max(m_i, 1e-6
+ * max_j m_j).  Uses only the units' model evaluations (cosa_unit_eval,
+ * cosa_unit_jacobian), not their integrators or states.  COSA_ENOTCONVERGED
+ * if CVODE fails. */
+cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, size_t nsamples,
+                               double rtol, cosa_reftraj **out);
+/* The same at the given times (nsamples, strictly increasing, times[0] = 0;
+ * else COSA_ERANGE); the result's H is 0 (not equidistant). */
+cosa_status cosa_reftraj_cvode_at(cosa_unitset *set, const double *x0, size_t nsamples,
+                                  const double *times, double rtol, cosa_reftraj **out);
+/* The same keeping only the states sel[0..nsel-1] (r->nx = nsel, no outputs:
+ * r->ny = 0): long chains whose full trajectory would not fit in memory.
+ * A unit set with bandwidths (cosa_unitset_set_band) is integrated with a
+ * band matrix (all three variants). */
+cosa_status cosa_reftraj_cvode_sel(cosa_unitset *set, const double *x0, size_t nsamples,
+                                   const double *times, double rtol, size_t nsel,
+                                   const size_t *sel, cosa_reftraj **out);
+/* Reference of a unit set by a fine co-simulation of the same units (for
+ * units cosa cannot integrate as one ODE, e.g. nonlinear FMUs): scheme s
+ * (e.g. SOH) at macro step H / factor from x0 at t = 0 (outputs from the
+ * algebraic loop: cosa_master_init_loop), sampled every factor steps: x and
+ * the (corrected) outputs.  Its error is the fine scheme's, O((H/factor)^(p+1))
+ * plus its start-up.  The units are left at the end of the run (the
+ * co-simulation that uses the reference sets their states again).
+ * exact = 0, rtol = 0, nsteps = fine macro steps. */
+cosa_status cosa_reftraj_cosim(cosa_unitset *set, const cosa_scheme *s, const double *x0,
+                               double H, size_t nsamples, unsigned factor, cosa_reftraj **out);
+/* A reference from n samples computed elsewhere (e.g. a monolithic
+ * simulation tool's result): times t (strictly increasing, covering [0,
+ * (nsamples - 1) H] within 1e-9 H), outputs Y (ny x n) and states X (nx x n)
+ * or, without them (X = NULL), only the initial state x0 (the states at the
+ * other samples are then NaN: a co-simulation can start from it at t = 0
+ * only, i.e. p = 0).  The value at t_k = k H is the sample there (within
+ * 1e-9 H), else the cubic through the four nearest samples (the two or three
+ * there are when n < 4): exact for cubics, error O(dt^4 y'''') for smooth
+ * data sampled dt apart.  exact = 0, rtol = 0, nsteps = n.  COSA_EINVAL for
+ * times that do not increase, COSA_ERANGE when they do not cover the run,
+ * COSA_ENONFINITE for NaN/Inf. */
+cosa_status cosa_reftraj_samples(size_t nx, size_t ny, size_t n, const double *t, const double *X,
+                                 const double *x0, const double *Y, double H, size_t nsamples,
+                                 cosa_reftraj **out);
+void cosa_reftraj_free(cosa_reftraj *r);
+
+/* ---- NRMSE of sampled trajectories (lib/td/trajectory_nrmse.c) ----------- */
+
+/* Global NRMSE (eq 33, doc/method.md) of N samples y (ny x N, ld ldy) against the
+ * reference yref (ld ldr): per component k, RMS_n(y_kn - yref_kn) divided by
+ * the population standard deviation of yref_k over the same samples, then the
+ * RMS over the components; components with std_k <= COSA_NRMSE_STD_RTOL *
+ * sqrt(mean_k^2 + std_k^2) are left out (as cosa_nrmse).  *e = +inf if a y
+ * entry is not finite or the sums overflow.  ncomp (may be NULL) counts the
+ * components used.  COSA_EINVAL (NULL, ny = 0, ld < ny), COSA_ERANGE (N = 0 or
+ * every component constant), COSA_ENONFINITE (yref not finite). */
+cosa_status cosa_traj_nrmse(size_t ny, size_t N, const double *y, size_t ldy,
+                            const double *yref, size_t ldr, double *e, size_t *ncomp);
+
+/* ======================================================================== */
+/* 4. The run loop and its tables (lib/td/evolve.c)                         */
+/* ======================================================================== */
+
+/* Every run is one loop, propose -> estimate -> decide -> commit (or
+ * reject: restore the units and retry), with the variable parts as tables:
+ *   input builders   the master (extrapolation of order p, Taylor, held
+ *                    multi-rate, given polynomials) and the iteration;
+ *   estimators       none, the per-step defects, the variable-order table;
+ *   controllers      fixed, the controller table (PI, order, step) and the
+ *                    variable-order rules behind it;
+ *   observers        recording, energy indicators, progress.
+ * The runs below (cosa_cosim_run, cosa_defect_run, cosa_vo_run) are
+ * configurations of that loop. */
+
+/* ---- 4a. Input builders ---------------------------------------------------- */
 
 /* ---- Master ------------------------------------------------------------------ */
 
@@ -620,6 +767,157 @@ cosa_status cosa_master_step_data(const cosa_master *m, double *H, int *q, const
 
 /* Index of the unit that failed in the last step or propose (or nunits). */
 size_t cosa_master_failed_unit(const cosa_master *m);
+
+/* ---- Iterative coupling in the time domain (lib/td/iterate.c) -------------- */
+
+/* The schemes imp:P[/Q], gs-imp:P[/Q] and the explicit gs:P/Q (one sweep) run
+ * on units with rollback (README "Iterative coupling"): per macro step the
+ * predictor E_p, then sweeps j = 1, 2, ... from x_n with the degree-q input
+ * polynomials through the iterate's end values and ybar_n .. ybar_{n-q+1},
+ * relaxed yhat^(j) = yhat^(j-1) + omega (y^(j) - yhat^(j-1)); accepted
+ * x_{n+1} = x^(j), ybar_{n+1} = y^(j) of the last sweep. */
+#define COSA_ITER_MAX_DEFAULT 100
+typedef struct cosa_iter_opts {
+    unsigned iterations; /* fixed sweeps per macro step (converge = 0), or the
+                            most sweeps when converging; 0: the scheme's
+                            iterations, COSA_ITER_MAX_DEFAULT if those are 0 */
+    int converge;        /* 1: stop at the first sweep with |yhat^(j) -
+                            yhat^(j-1)|_2 <= tol |yhat^(j)|_2 over the outputs
+                            read as iterates (preCICE's relative measure)   */
+    double tol;          /* > 0; also what windows_not_converged counts
+                            against in fixed mode                          */
+    int aitken;          /* 1: Aitken's dynamic relaxation (preCICE), starting
+                            from the scheme's relax                         */
+} cosa_iter_opts;
+
+typedef struct cosa_iter_stats {
+    size_t windows;       /* committed macro steps                           */
+    size_t sweeps;        /* sweeps over all of them (accepted ones included) */
+    unsigned sweeps_max;  /* most sweeps in one macro step                   */
+    size_t not_converged; /* macro steps whose last update missed tol        */
+    double contraction;   /* geometric mean over the macro steps of the
+                             contraction per sweep: exp of the least-squares
+                             slope of log d_j, j = 2 .. the last sweep with
+                             d_j > 1e-11 |yhat^(j)| (d_j the update norms;
+                             steps with fewer than 3 such sweeps are left
+                             out; NaN if all are)                            */
+    size_t nest;          /* macro steps in contraction                      */
+    double relax_last;    /* the last sweep's omega (Aitken's varies)        */
+} cosa_iter_stats;
+
+typedef struct cosa_iter cosa_iter;
+/* An iteration over a unit set (borrowed) for scheme s (implicit or q_extra,
+ * no corrections: else COSA_EUNSUPPORTED) with macro step H; it owns a
+ * master (COSA_EXTRAP_GIVEN, a plain Jacobi scheme of order p) made with
+ * mopt (may be NULL; held, sample_mid, unit rates and coupling variables:
+ * COSA_EUNSUPPORTED; step_gains and lin_at_end are ignored: no correction).  Gauss-Seidel sweeps step the units
+ * directly from snapshots (COSA_UNIT_CAN_SAVE_STATE needed, as for the
+ * Jacobi rollback).  COSA_ERANGE for H, tol or q out of range. */
+cosa_status cosa_iter_create(cosa_unitset *set, const cosa_scheme *s, double H,
+                             const cosa_master_opts *mopt, const cosa_iter_opts *opt,
+                             cosa_iter **out);
+void cosa_iter_free(cosa_iter *it);
+/* The master (initialise it with cosa_master_init; observers, read-out). */
+cosa_master *cosa_iter_master(cosa_iter *it);
+/* One macro step (sweeps, then commit).  On failure the master's history is
+ * unchanged, the units may have advanced. */
+cosa_status cosa_iter_step(cosa_iter *it);
+cosa_status cosa_iter_get_stats(const cosa_iter *it, cosa_iter_stats *st);
+/* The unit that failed in the last step (or nunits). */
+size_t cosa_iter_failed_unit(const cosa_iter *it);
+
+/* ---- 4b. Error estimators -------------------------------------------------- */
+
+/* ---- Defects (defect paper section 3, issue 12 "Per step") ------------------ */
+
+/* On a step [t_k, t_{k+1}], H = t_{k+1} - t_k, with s in it:
+ *   output polynomial  Y(s) = sum_{j<=n} y^(j)(t_{k+1}) (s - t_{k+1})^j / j!;
+ *   input polynomial   U(s) = sum_{j<=m} u^(j)(t_k) (s - t_k)^j / j!;
+ *   connection defect  U - Y_src (eq 17), Y_src = sum_l L_il Y_l for input i;
+ *   output-defect estimate  Hhat - Y = c (s - t_{k+1})^(n+1) (eqs 30, 32), c
+ *     such that Hhat(t_k + H/2) = ymid, the output sampled mid-step;
+ * each measured by its RMS over the step, sqrt(int delta^2 ds / H) (run
+ * figures: sqrt(sum_k H_k rms_k^2 / T)). */
+typedef enum cosa_defect_control {
+    COSA_DEFECT_BOTH = 0,       /* eps = max over outputs and inputs        */
+    COSA_DEFECT_OUTPUT,         /* eps = max over the output defects only   */
+    COSA_DEFECT_CONNECTION      /* eps = max over the connection defects    */
+} cosa_defect_control;
+#define COSA_DEFECT_EPS_FLOOR 1e-16 /* eps is never below this (eq 38) */
+
+/* RMS of the output-defect estimate of one output: the closed form
+ * 2^(n+1) |ymid - Y(t_k + H/2)| / sqrt(2n + 3); yder = y^(0..n)(t_{k+1}).
+ * COSA_ERANGE for n outside 0..COSA_UNIT_DERMAX or H <= 0. */
+cosa_status cosa_defect_output_rms(int n, double H, const double *yder, double ymid,
+                                   double *rms);
+/* RMS of U - Y for one signal: uder = u^(0..m)(t_k), yder = y^(0..n)(t_{k+1}),
+ * exactly (the polynomial's square integrated term by term). */
+cosa_status cosa_defect_connection_rms(double H, int m, const double *uder, int n,
+                                       const double *yder, double *rms);
+/* Every defect of a step on a unit set: uder (nu x (m+1), ld nu) the input
+ * polynomials' derivatives at t_k, yder (ny x (n+1), ld ny) the outputs'
+ * derivatives at t_{k+1}, ymid (ny) the mid samples; dout (ny) and dconn
+ * (nu) receive the per-step RMS (either may be NULL), *eps (may be NULL) the
+ * controlled defect max(..., COSA_DEFECT_EPS_FLOOR) over the kinds which
+ * selects (eq 38).  No allocation. */
+cosa_status cosa_defect_step(const cosa_unitset *set, double H, int m, const double *uder,
+                             int n, const double *yder, const double *ymid,
+                             cosa_defect_control which, double *dout, double *dconn,
+                             double *eps);
+
+/* ---- Error estimators of the variable-order paper (lib/td/vo_estimator.c) -- */
+
+/* Error estimators (sect. 4): entries of a table.  Each estimates the local
+ * error of a macro step and reports scaled (WRMS) norms:
+ *   exlocal   eq 15: |z - z^|, z^ from a second integration with the degree
+ *             k+1 extrapolation (explicit);
+ *   exmilne   eq 19/20: (C^{k+1}/C^k) |z - z^|, z^ from the degree-k
+ *             interpolation through (T_{N+1}, P^{k+1}(T_{N+1})) (explicit);
+ *   exslocal  eq 21: |P^k(T_{N+1}) - u_{N+1}| on coupling variables (explicit);
+ *   immilne   eq 22/23: (1 - C^{k+1}/C^k) |z^pre - z| (implicit);
+ *   imslocal  eq 24: |u^pre_{N+1} - u_{N+1}| on coupling variables (implicit).
+ * C^k: eq 17 (positions) and eq 20 (velocities) for the step's own nodes. */
+/* An estimator is a const descriptor (issue 23: a user may write one and
+ * pass it in cosa_vo_opts.estimator).  After the step T_N -> T_N + H of
+ * degree k is integrated, the engine calls estimate() with what it saw
+ * (arrays borrowed for the call) and the descriptor's user_data; estimate
+ * writes the error vector eps (nx entries if on_states, else nc) and
+ * returns COSA_OK.  The engine takes its WRMS norms (eqs 25-27).  Any other
+ * status makes the norms +inf: the step fails the local error test (as a
+ * unit's failure does).  comparative (explicit coupling only): 1 = the
+ * engine first integrates a comparative solution with the degree k+1
+ * extrapolation, 2 = with the degree-k interpolation through
+ * (T_{N+1}, P^{k+1}(T_{N+1})), 0 = none. */
+typedef struct cosa_vo_step_view {
+    size_t nx, nc;               /* states, coupling variables               */
+    int k;                       /* the step's degree                        */
+    double H;                    /* its macro step                           */
+    const double *x1;            /* nx: z_{N+1}, the step's states           */
+    const double *xh;            /* nx: the comparative (explicit,
+                                    comparative > 0) or predictor (implicit)
+                                    states; NULL for neither                 */
+    const double *c1;            /* nc: u_{N+1} (updated or corrected)       */
+    const double *cpred;         /* nc: P^k(T_{N+1}) (u^ext, u^pre)          */
+    const unsigned char *is_vel; /* nx: 1 velocity, 0 position               */
+    double cpos[2], cvel[2];     /* C^k, C^{k+1} of eqs 17, 20 on the step's
+                                    nodes (cosa_vo_error_constants)          */
+} cosa_vo_step_view;
+typedef struct cosa_vo_estimator {
+    const char *name;
+    int implicit;                /* 1: implicit coupling, 0: explicit        */
+    int on_states;               /* 1: eps on states (eq 32 alpha), 0: on u  */
+    int comparative;             /* 0, 1 or 2 (above)                        */
+    cosa_status (*estimate)(const cosa_vo_step_view *s, double *eps, void *user_data);
+    void *user_data;
+} cosa_vo_estimator;
+size_t cosa_vo_estimator_count(void);
+const cosa_vo_estimator *cosa_vo_estimator_at(size_t i);          /* NULL past the end */
+const cosa_vo_estimator *cosa_vo_estimator_lookup(const char *name); /* NULL: unknown */
+const char *cosa_vo_estimator_name(const cosa_vo_estimator *e);
+int cosa_vo_estimator_implicit(const cosa_vo_estimator *e); /* 1: implicit coupling */
+int cosa_vo_estimator_on_states(const cosa_vo_estimator *e); /* 1: states, 0: u     */
+
+/* ---- 4c. Step controllers -------------------------------------------------- */
 
 /* ---- Variable order and macro-step control (variable-order paper, issue 11) */
 
@@ -790,42 +1088,139 @@ cosa_status cosa_controller_state(const cosa_controller *c, double *state);
 cosa_status cosa_controller_decide(cosa_controller *c, const cosa_vo_control_input *in,
                                    const cosa_vo_history *hist, cosa_vo_decision *out);
 
-/* ---- Defects (defect paper section 3, issue 12 "Per step") ------------------ */
+/* ---- 4d. One run's statistics, the same for every run ---------------------- */
 
-/* On a step [t_k, t_{k+1}], H = t_{k+1} - t_k, with s in it:
- *   output polynomial  Y(s) = sum_{j<=n} y^(j)(t_{k+1}) (s - t_{k+1})^j / j!;
- *   input polynomial   U(s) = sum_{j<=m} u^(j)(t_k) (s - t_k)^j / j!;
- *   connection defect  U - Y_src (eq 17), Y_src = sum_l L_il Y_l for input i;
- *   output-defect estimate  Hhat - Y = c (s - t_{k+1})^(n+1) (eqs 30, 32), c
- *     such that Hhat(t_k + H/2) = ymid, the output sampled mid-step;
- * each measured by its RMS over the step, sqrt(int delta^2 ds / H) (run
- * figures: sqrt(sum_k H_k rms_k^2 / T)). */
-typedef enum cosa_defect_control {
-    COSA_DEFECT_BOTH = 0,       /* eps = max over outputs and inputs        */
-    COSA_DEFECT_OUTPUT,         /* eps = max over the output defects only   */
-    COSA_DEFECT_CONNECTION      /* eps = max over the connection defects    */
-} cosa_defect_control;
-#define COSA_DEFECT_EPS_FLOOR 1e-16 /* eps is never below this (eq 38) */
+/* How a run of the loop ended. */
+typedef enum cosa_run_end {
+    COSA_RUN_OK = 0, /* the end of the horizon                                  */
+    COSA_RUN_FAILED, /* a step failed and was not retried (a unit's failure, the
+                        outputs left the finite numbers, the corrector)         */
+    COSA_RUN_LIMIT,  /* the step or attempt limit before the end                */
+    COSA_RUN_HMIN,   /* the next macro step below the floor                     */
+    COSA_RUN_HALTED  /* an observer stopped it (the driver's divergence test)   */
+} cosa_run_end;
+/* "ok", "failed", "limit", "hmin", "halted"; NULL for another value. */
+const char *cosa_run_end_name(cosa_run_end e);
 
-/* RMS of the output-defect estimate of one output: the closed form
- * 2^(n+1) |ymid - Y(t_k + H/2)| / sqrt(2n + 3); yder = y^(0..n)(t_{k+1}).
- * COSA_ERANGE for n outside 0..COSA_UNIT_DERMAX or H <= 0. */
-cosa_status cosa_defect_output_rms(int n, double H, const double *yder, double ymid,
-                                   double *rms);
-/* RMS of U - Y for one signal: uder = u^(0..m)(t_k), yder = y^(0..n)(t_{k+1}),
- * exactly (the polynomial's square integrated term by term). */
-cosa_status cosa_defect_connection_rms(double H, int m, const double *uder, int n,
-                                       const double *yder, double *rms);
-/* Every defect of a step on a unit set: uder (nu x (m+1), ld nu) the input
- * polynomials' derivatives at t_k, yder (ny x (n+1), ld ny) the outputs'
- * derivatives at t_{k+1}, ymid (ny) the mid samples; dout (ny) and dconn
- * (nu) receive the per-step RMS (either may be NULL), *eps (may be NULL) the
- * controlled defect max(..., COSA_DEFECT_EPS_FLOOR) over the kinds which
- * selects (eq 38).  No allocation. */
-cosa_status cosa_defect_step(const cosa_unitset *set, double H, int m, const double *uder,
-                             int n, const double *yder, const double *ymid,
-                             cosa_defect_control which, double *dout, double *dconn,
-                             double *eps);
+/* The loop's own figures (as ARKODE's ARKodeGetNumSteps, GetNumErrTestFails,
+ * GetLastStep: the same names whatever the configuration); every run result
+ * below carries one as its member run. */
+typedef struct cosa_run_stats {
+    cosa_run_end end;
+    double t_end;                /* the time reached                            */
+    size_t steps;                /* committed macro steps                       */
+    size_t rejected;             /* attempts rejected (restored and retried)    */
+    size_t attempts;             /* steps + rejected                            */
+    double h_min, h_mean, h_max; /* over the committed steps (NaN without)      */
+    cosa_status fail;            /* the failed attempt's status (else COSA_OK)  */
+    double t_fail;               /* the end of the failed attempt (else NaN)    */
+    size_t fail_unit;            /* the unit that failed, or (size_t)-1         */
+    double seconds;              /* wall time of the loop                       */
+} cosa_run_stats;
+
+/* ---- 4e. Observers and runs ------------------------------------------------ */
+
+/* ---- Energy indicators and correction (energy paper, issue 10) -------------- */
+
+/* The mechanical energy E(x) of the whole system at the stacked state x. */
+typedef cosa_status (*cosa_energy_fn)(void *ctx, const double *x, double *E);
+
+typedef struct cosa_energy_opts {
+    cosa_energy_fn energy;   /* the power port is the unit set's (cosa_unitset_set_port) */
+    void *ctx;
+    int correct;          /* 1: the energy correction (eqs 13-17)               */
+    double mu, nu;        /* mu: the fraction of the residual energy; nu >= 0    */
+    double limit;         /* |f^c| <= limit |sum_b f_b| (>= 0; INFINITY: none)   */
+    double limit_abs;     /* and |f^c| <= limit_abs (> 0; 0 or INFINITY: none)   */
+} cosa_energy_opts;
+
+/* The energy series at the macro points t[0..npoints-1] of the run. */
+typedef struct cosa_energy_result {
+    size_t npoints, dim;
+    double *E, *Eref;      /* E(x_n), E(x_ref(t_n))                              */
+    double *dP, *dE;       /* residual power (dP[0] = 0) and energy (eqs 9, 12)  */
+    double *varsigma;      /* E - Eref (eq 10)                                   */
+    double *U, *Ucal;      /* the uncorrected part of a step's correction and its
+                              sum (eqs 15-16, one point late; 0 without)        */
+    double *fcorr;         /* dim x npoints: f^c_n (0 without the correction)     */
+    unsigned char *capped; /* 1 where the limit bound f^c_n                       */
+    size_t caps;
+    int correct;
+    double mu, nu, limit, limit_abs;
+} cosa_energy_result;
+void cosa_energy_result_free(cosa_energy_result *r);
+
+/* ---- Fixed-step run (driver) with the conventions of doc/method.md --------- */
+
+typedef struct cosa_cosim_opts {
+    size_t nsteps;           /* N = round(T_end / H) >= 1 macro steps           */
+    cosa_master_opts master;
+    double diverge_factor;   /* divergence threshold (see below); <= 0: 1e6    */
+    const cosa_observer *observers; /* extra observers of the run (may be NULL) */
+    size_t nobservers;       /* at most COSA_MASTER_OBSERVERS - 3               */
+    int defects;             /* 1: also the defects of every step (defect paper,
+                                issue 12 section 5): the scheme's own input
+                                polynomial, output polynomials from the output
+                                derivatives of order defect_out_order, the mid
+                                sample from a snapshot (the run is unchanged,
+                                bitwise); units need COSA_UNIT_CAN_SAVE_STATE */
+    int defect_out_order;    /* 0..COSA_UNIT_DERMAX                             */
+    int start_initial;       /* 1: start at t = 0 from the reference's x(0), y_0
+                                from the algebraic loop, the extrapolation degree
+                                capped by the samples that exist
+                                (cosa_master_init_initial; energy paper);
+                                t[n] = n H then                                 */
+    const cosa_energy_opts *energy; /* NULL, or the energy paper's indicators at
+                                every macro point (result.energy; an observer of
+                                the run, over the unit set's power port) and,
+                                with energy->correct, its correction force, the
+                                master's input offset over the next step (Jacobi
+                                schemes without +ocorr/+ecorr/+mbcorr only:
+                                COSA_EUNSUPPORTED; no port: COSA_EINVAL)         */
+    const cosa_iter_opts *iter; /* imp:, gs-imp:, gs:P/Q (cosa_iter): NULL = the
+                                scheme's iterations, or to 1e-8 with at most
+                                COSA_ITER_MAX_DEFAULT sweeps; no defects, start
+                                on the reference, no energy correction       */
+} cosa_cosim_opts;
+
+typedef struct cosa_cosim_result {
+    size_t nx, nu, ny;
+    size_t nsteps;      /* N requested                                        */
+    size_t ndone;       /* macro steps completed (N unless diverged)          */
+    double *t;          /* N+1 times: t[n] = (p + n) H                        */
+    double *x;          /* nx x (N+1): unit states at t[n]                    */
+    double *u;          /* nu x (N+1): input at the start of step n, L ybar_n + du_n */
+    double *y;          /* ny x (N+1): raw outputs at t[n] (column 0: ybar_0)  */
+    double *ybar;       /* ny x (N+1): corrected outputs at t[n]               */
+    double *du;         /* nu x (N+1): state-correction offset (0 without)     */
+    double *yref;       /* ny x (N+1): reference outputs at t[n]               */
+    int diverged;       /* 1: stopped at t_diverged (columns > ndone are NaN)  */
+    double t_diverged;
+    char reason[160];   /* why it diverged ("" if not)                        */
+    double yref_max;    /* largest |reference output| over t = 0 .. t[N]      */
+    double e_global;    /* NRMSE of ybar vs yref at t[1..N] (cosa_traj_nrmse);
+                           +inf if diverged; NaN where it is undefined (one
+                           macro step, N = 1, or every output constant)      */
+    size_t ncomp;       /* output components in e_global                      */
+    double defect_out;  /* with opts.defects: the largest run RMS of an output
+                           defect, sqrt(sum_n H rms_n^2 / (N H)) (NaN without) */
+    double defect_conn; /* the same for the connection defects                */
+    cosa_energy_result *energy; /* with opts.energy, else NULL                   */
+    int iterative;      /* 1: iter holds the iteration's statistics            */
+    cosa_iter_stats iter;
+    cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
+} cosa_cosim_result;
+
+/* Start-up (doc/method.md): the co-simulation starts at t = p H on the reference,
+ * x = x_ref(pH), ybar_{-j} = y_ref((p-j) H), du = 0, then runs N macro steps
+ * (ref must have nsamples >= p + N + 1 at the same H, else COSA_ERANGE).
+ * Divergence (a result, not an error: COSA_OK with diverged = 1): an output
+ * (raw or corrected) exceeds diverge_factor * yref_max or is not finite, or a
+ * unit / the correction fails numerically (reason says which).  The result is
+ * owned by the caller (cosa_cosim_result_free). */
+cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
+                           const cosa_cosim_opts *opt, cosa_cosim_result **out);
+void cosa_cosim_result_free(cosa_cosim_result *r);
 
 /* ---- Defect-controlled co-simulation (defect paper Algorithm 1) ----------- */
 
@@ -890,6 +1285,7 @@ typedef struct cosa_defect_result {
     double *step_conn;          /* nu x nsteps                                */
     double *coef;               /* ny x (n+1) x nsteps                        */
     int out_order;
+    cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
 } cosa_defect_result;
 
 /* One run from the stacked initial state x0 (the units' states are set).
@@ -903,251 +1299,121 @@ cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_syst
                             const cosa_defect_opts *opts, cosa_defect_result **out);
 void cosa_defect_result_free(cosa_defect_result *r);
 
-/* ---- Reference trajectories (the monolithic solution, sampled) -------------- */
+/* ---- Variable-order co-simulation engine (lib/td/vo_*.c) ------------------ */
 
-/* "Reference" names three different things in cosa; each has its own name:
- * the reference *trajectory* here (time-domain samples of the monolithic
- * solution), the reference *propagation matrix* Phi* (cosa_phi_ref_build)
- * and the *monolithic* system matrices A*, C* (cosa_system_monolithic).
- *
- * A reference trajectory sampled at t_k = k H, k = 0..nsamples-1. */
-typedef struct cosa_reftraj {
-    size_t nx, ny, nsamples;
-    double H;
-    double *x;    /* nx x nsamples, column k = x(t_k)  */
-    double *y;    /* ny x nsamples, column k = y(t_k)  */
-    int exact;    /* 1: matrix exponential, 0: CVODE    */
-    double rtol;  /* CVODE tolerance (0 when exact)     */
-    long nsteps;  /* CVODE internal steps (0 when exact) */
-} cosa_reftraj;
+typedef enum cosa_vo_coupling_kind { COSA_VO_EXPLICIT = 0, COSA_VO_IMPLICIT } cosa_vo_coupling_kind;
+typedef enum cosa_vo_jacobian { COSA_VO_JAC_FD = 0, COSA_VO_JAC_LOS, COSA_VO_JAC_EXACT } cosa_vo_jacobian;
+typedef enum cosa_vo_control_kind {
+    COSA_VO_CONTROL_NONE = 0, /* fixed H and k                               */
+    COSA_VO_CONTROL_STEP,     /* macro step controlled, k fixed              */
+    COSA_VO_CONTROL_ORDER     /* order and macro step controlled             */
+} cosa_vo_control_kind;
 
-/* Exact reference of a linear coupled system: x_{k+1} = exp(A* H) x_k,
- * y_k = C* x_k (eq 35). */
-cosa_status cosa_reftraj_exact(const cosa_system *sys, const double *x0, double H,
-                               size_t nsamples, cosa_reftraj **out);
-/* The same at the given times (strictly increasing, times[0] = 0, else
- * COSA_ERANGE): x(t_k) = exp(A* t_k) x0, one exponential per sample; H = 0. */
-cosa_status cosa_reftraj_exact_at(const cosa_system *sys, const double *x0, size_t nsamples,
-                                  const double *times, cosa_reftraj **out);
-/* Reference of any unit set: the coupled system as one ODE,
- * x' = f(t, x, L y) with y = g(t, x, L y) solved by Newton inside the
- * right-hand side (the set's loop solver, warm-started), integrated by CVODE
- * BDF at relative tolerance rtol (e.g. 1e-12) from x0 at t = 0 and stopped at
- * every sample.  Two passes: the first finds the amplitude m_i of every state
- * over the samples, the second integrates with atol_i = rtol max(m_i, 1e-6
- * max_j m_j).  Uses only the units' model evaluations (cosa_unit_eval,
- * cosa_unit_jacobian), not their integrators or states.  COSA_ENOTCONVERGED
- * if CVODE fails. */
-cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, size_t nsamples,
-                               double rtol, cosa_reftraj **out);
-/* The same at the given times (nsamples, strictly increasing, times[0] = 0;
- * else COSA_ERANGE); the result's H is 0 (not equidistant). */
-cosa_status cosa_reftraj_cvode_at(cosa_unitset *set, const double *x0, size_t nsamples,
-                                  const double *times, double rtol, cosa_reftraj **out);
-/* The same keeping only the states sel[0..nsel-1] (r->nx = nsel, no outputs:
- * r->ny = 0): long chains whose full trajectory would not fit in memory.
- * A unit set with bandwidths (cosa_unitset_set_band) is integrated with a
- * band matrix (all three variants). */
-cosa_status cosa_reftraj_cvode_sel(cosa_unitset *set, const double *x0, size_t nsamples,
-                                   const double *times, double rtol, size_t nsel,
-                                   const size_t *sel, cosa_reftraj **out);
-/* Reference of a unit set by a fine co-simulation of the same units (for
- * units cosa cannot integrate as one ODE, e.g. nonlinear FMUs): scheme s
- * (e.g. SOH) at macro step H / factor from x0 at t = 0 (outputs from the
- * algebraic loop: cosa_master_init_loop), sampled every factor steps: x and
- * the (corrected) outputs.  Its error is the fine scheme's, O((H/factor)^(p+1))
- * plus its start-up.  The units are left at the end of the run (the
- * co-simulation that uses the reference sets their states again).
- * exact = 0, rtol = 0, nsteps = fine macro steps. */
-cosa_status cosa_reftraj_cosim(cosa_unitset *set, const cosa_scheme *s, const double *x0,
-                               double H, size_t nsamples, unsigned factor, cosa_reftraj **out);
-/* A reference from n samples computed elsewhere (e.g. a monolithic
- * simulation tool's result): times t (strictly increasing, covering [0,
- * (nsamples - 1) H] within 1e-9 H), outputs Y (ny x n) and states X (nx x n)
- * or, without them (X = NULL), only the initial state x0 (the states at the
- * other samples are then NaN: a co-simulation can start from it at t = 0
- * only, i.e. p = 0).  The value at t_k = k H is the sample there (within
- * 1e-9 H), else the cubic through the four nearest samples (the two or three
- * there are when n < 4): exact for cubics, error O(dt^4 y'''') for smooth
- * data sampled dt apart.  exact = 0, rtol = 0, nsteps = n.  COSA_EINVAL for
- * times that do not increase, COSA_ERANGE when they do not cover the run,
- * COSA_ENONFINITE for NaN/Inf. */
-cosa_status cosa_reftraj_samples(size_t nx, size_t ny, size_t n, const double *t, const double *X,
-                                 const double *x0, const double *Y, double H, size_t nsamples,
-                                 cosa_reftraj **out);
-void cosa_reftraj_free(cosa_reftraj *r);
+/* The error constants of a step T_N -> T_N + H with the extrapolation nodes
+ * s_j = (T_{N-j} - T_N)/H, j = 0..k-1 (s_0 = 0): with
+ * L^k(s) = prod_{j<k} (s - s_j)/(1 - s_j),
+ *   C_vel^k = int_0^1 L^k ds (eq 20),  C_pos^k = int_0^1 (1 - s) L^k ds (eq 17)
+ * (Gauss-Legendre, exact for k <= 14).  k = 0: 1 and 1/2. */
+cosa_status cosa_vo_error_constants(int k, const double *s, double *cpos, double *cvel);
 
-/* ---- Iterative coupling in the time domain (lib/td/iterate.c) -------------- */
+/* The reference the engine reads: the monolithic states at the times
+ * t[0..n-1] (increasing, t[0] = 0) from the run's initial state, all of them
+ * (sel = NULL: X is nx x n) or the states sel[0..nsel-1] (X nsel x n). */
+typedef cosa_status (*cosa_vo_ref_fn)(void *ctx, size_t n, const double *t, size_t nsel,
+                                      const size_t *sel, double *X);
 
-/* The schemes imp:P[/Q], gs-imp:P[/Q] and the explicit gs:P/Q (one sweep) run
- * on units with rollback (README "Iterative coupling"): per macro step the
- * predictor E_p, then sweeps j = 1, 2, ... from x_n with the degree-q input
- * polynomials through the iterate's end values and ybar_n .. ybar_{n-q+1},
- * relaxed yhat^(j) = yhat^(j-1) + omega (y^(j) - yhat^(j-1)); accepted
- * x_{n+1} = x^(j), ybar_{n+1} = y^(j) of the last sweep. */
-#define COSA_ITER_MAX_DEFAULT 100
-typedef struct cosa_iter_opts {
-    unsigned iterations; /* fixed sweeps per macro step (converge = 0), or the
-                            most sweeps when converging; 0: the scheme's
-                            iterations, COSA_ITER_MAX_DEFAULT if those are 0 */
-    int converge;        /* 1: stop at the first sweep with |yhat^(j) -
-                            yhat^(j-1)|_2 <= tol |yhat^(j)|_2 over the outputs
-                            read as iterates (preCICE's relative measure)   */
-    double tol;          /* > 0; also what windows_not_converged counts
-                            against in fixed mode                          */
-    int aitken;          /* 1: Aitken's dynamic relaxation (preCICE), starting
-                            from the scheme's relax                         */
-} cosa_iter_opts;
+typedef struct cosa_vo_opts {
+    cosa_vo_coupling_kind coupling;
+    int k;                 /* the (initial) degree, 0..kmax                  */
+    int kmax;              /* 0..COSA_VO_KMAX (5)                            */
+    double H;              /* macro step (fixed) or H0 (controlled)          */
+    double tend;           /* the run covers [t_s, t_s + tend]               */
+    const cosa_vo_estimator *estimator; /* NULL: none (control none only)    */
+    cosa_vo_control_kind control;
+    double rtol, atol_x, atol_v, atol_u;
+    double rtol_u;         /* rtol of the coupling variables (0: rtol)        */
+    double sf, rmin, rmax, hmin;
+    int ctl_coupling;      /* 1: n* = the coupling bodies' states only       */
+    cosa_vo_jacobian jacobian;
+    double corr_tol;       /* 1e-10                                          */
+    int corr_max;          /* 10                                             */
+    const unsigned char *is_vel; /* nx: 1 velocity, 0 position (NULL: the
+                              units' kick flags are not known: all velocities) */
+    size_t max_attempts;   /* 0: 10^7                                        */
+    const cosa_controller_type *controller; /* NULL: "order" or "step" of the
+                              controller table by control; else any entry
+                              (e.g. "pi": the step alone, from the error norm
+                              with tol 1)                                     */
+    size_t store_max;      /* keep every state at the macro points when nx <=
+                              store_max (0: 20000), else only the coupling
+                              bodies' (e36_all is then NaN)                  */
+} cosa_vo_opts;
 
-typedef struct cosa_iter_stats {
-    size_t windows;       /* committed macro steps                           */
-    size_t sweeps;        /* sweeps over all of them (accepted ones included) */
-    unsigned sweeps_max;  /* most sweeps in one macro step                   */
-    size_t not_converged; /* macro steps whose last update missed tol        */
-    double contraction;   /* geometric mean over the macro steps of the
-                             contraction per sweep: exp of the least-squares
-                             slope of log d_j, j = 2 .. the last sweep with
-                             d_j > 1e-11 |yhat^(j)| (d_j the update norms;
-                             steps with fewer than 3 such sweeps are left
-                             out; NaN if all are)                            */
-    size_t nest;          /* macro steps in contraction                      */
-    double relax_last;    /* the last sweep's omega (Aitken's varies)        */
-} cosa_iter_stats;
+/* Defaults of the issue: k 0, kmax 5, rtol 1e-5, atol_x 1e-3 rtol, atol_v
+ * rtol, atol_u 1e2 rtol, SF 6, rmin 0.5, rmax 2, hmin 1e-12, corr_tol 1e-10,
+ * corr_max 10, explicit, control none, fd. */
+void cosa_vo_opts_default(cosa_vo_opts *o);
 
-typedef struct cosa_iter cosa_iter;
-/* An iteration over a unit set (borrowed) for scheme s (implicit or q_extra,
- * no corrections: else COSA_EUNSUPPORTED) with macro step H; it owns a
- * master (COSA_EXTRAP_GIVEN, a plain Jacobi scheme of order p) made with
- * mopt (may be NULL; held, sample_mid, unit rates and coupling variables:
- * COSA_EUNSUPPORTED; step_gains and lin_at_end are ignored: no correction).  Gauss-Seidel sweeps step the units
- * directly from snapshots (COSA_UNIT_CAN_SAVE_STATE needed, as for the
- * Jacobi rollback).  COSA_ERANGE for H, tol or q out of range. */
-cosa_status cosa_iter_create(cosa_unitset *set, const cosa_scheme *s, double H,
-                             const cosa_master_opts *mopt, const cosa_iter_opts *opt,
-                             cosa_iter **out);
-void cosa_iter_free(cosa_iter *it);
-/* The master (initialise it with cosa_master_init; observers, read-out). */
-cosa_master *cosa_iter_master(cosa_iter *it);
-/* One macro step (sweeps, then commit).  On failure the master's history is
- * unchanged, the units may have advanced. */
-cosa_status cosa_iter_step(cosa_iter *it);
-cosa_status cosa_iter_get_stats(const cosa_iter *it, cosa_iter_stats *st);
-/* The unit that failed in the last step (or nunits). */
-size_t cosa_iter_failed_unit(const cosa_iter *it);
+typedef enum cosa_vo_status {
+    COSA_VO_OK = 0, COSA_VO_HMIN, COSA_VO_DIVERGED, COSA_VO_MAXSTEPS,
+    COSA_VO_NOREF           /* the monolithic reference failed (reason says
+                               where); no error figures (NaN, xref NULL)     */
+} cosa_vo_status;
+/* "ok", "hmin", "diverged", "max-steps", "reference-failed" */
+const char *cosa_vo_status_name(cosa_vo_status s);
 
-/* ---- Driver: one co-simulation run with the conventions of doc/method.md --------- */
+typedef struct cosa_vo_result {
+    size_t nx;             /* states kept at the macro points (rows of x)   */
+    size_t nx_total;       /* the system's states                           */
+    size_t *stored;        /* nx: their indices in the stacked state        */
+    int all_stored;        /* 1: every state (stored[i] = i)                */
+    size_t nc;
+    cosa_vo_status status;
+    char reason[192];
+    size_t steps, rejected, corrector_iters, k_changes;
+    double t_start, t_end;
+    double H_mean, H_min, H_max;     /* over the accepted steps              */
+    size_t k_hist[COSA_VO_KMAX + 1]; /* accepted steps per degree            */
+    double e36_coupling, e36_all;    /* eq 36 over the accepted macro points */
+    double e_end;                    /* max_i |z_i - zref_i| (end) / max_n |zref_i| */
+    /* every attempt a = 0..nattempts-1: end time, H, k, accepted, norms,
+     * corrector iterations */
+    size_t nattempts;
+    double *at, *aH, *aerr_pos, *aerr_vel, *aerr_u;
+    int *ak, *aacc, *aiters;
+    /* the accepted macro points n = 0..steps (0: t_s): times, the kept
+     * states and their reference (nx x (steps+1)); coupling-body flags (nx) */
+    double *t, *x, *xref;
+    unsigned char *coupling_body;
+    cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
+} cosa_vo_result;
+void cosa_vo_result_free(cosa_vo_result *r);
 
-/* ---- Energy indicators and correction (energy paper, issue 10) -------------- */
+/* One run on a unit set (its coupling variables: cosa_unitset_set_coupling,
+ * else u = L y), from the reference's x(0) (start-up of the issue: u at
+ * T_j = j H0, j = 0..K+1, K = k or kmax with order control, and z(t_s) from
+ * the reference; t_s = (K+1) H0).  A run that stops (H <= hmin, divergence)
+ * is a result (status), COSA_OK.  Errors: COSA_EINVAL, COSA_ERANGE (options),
+ * COSA_EUNSUPPORTED (an estimator of the other coupling, exact Jacobian on
+ * nonlinear units, control without estimator). */
+cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
+                        const cosa_vo_opts *o, cosa_vo_result **out);
 
-/* The mechanical energy E(x) of the whole system at the stacked state x. */
-typedef cosa_status (*cosa_energy_fn)(void *ctx, const double *x, double *E);
+/* One macro step for `cosa estimate`: from the reference at t0 (states),
+ * history u at t0 - j H (j = 0..k+2) from the reference, one step of H with
+ * degree k.  Fills (each may be NULL) err_pos/est_pos/err_vel/est_vel (state
+ * estimators: 2-norms over all positions / velocities, err against the
+ * monolithic step = the reference at t0 + H) or err_u/est_u (|u_pred -
+ * u_exact|, 2-norm).  t0 >= (k+1) H (COSA_ERANGE otherwise). */
+typedef struct cosa_vo_estimate {
+    double err_pos, est_pos, err_vel, est_vel, err_u, est_u;
+} cosa_vo_estimate;
+cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
+                                  const cosa_vo_opts *o, double t0, cosa_vo_estimate *out);
 
-typedef struct cosa_energy_opts {
-    cosa_energy_fn energy;   /* the power port is the unit set's (cosa_unitset_set_port) */
-    void *ctx;
-    int correct;          /* 1: the energy correction (eqs 13-17)               */
-    double mu, nu;        /* mu: the fraction of the residual energy; nu >= 0    */
-    double limit;         /* |f^c| <= limit |sum_b f_b| (>= 0; INFINITY: none)   */
-    double limit_abs;     /* and |f^c| <= limit_abs (> 0; 0 or INFINITY: none)   */
-} cosa_energy_opts;
-
-/* The energy series at the macro points t[0..npoints-1] of the run. */
-typedef struct cosa_energy_result {
-    size_t npoints, dim;
-    double *E, *Eref;      /* E(x_n), E(x_ref(t_n))                              */
-    double *dP, *dE;       /* residual power (dP[0] = 0) and energy (eqs 9, 12)  */
-    double *varsigma;      /* E - Eref (eq 10)                                   */
-    double *U, *Ucal;      /* the uncorrected part of a step's correction and its
-                              sum (eqs 15-16, one point late; 0 without)        */
-    double *fcorr;         /* dim x npoints: f^c_n (0 without the correction)     */
-    unsigned char *capped; /* 1 where the limit bound f^c_n                       */
-    size_t caps;
-    int correct;
-    double mu, nu, limit, limit_abs;
-} cosa_energy_result;
-void cosa_energy_result_free(cosa_energy_result *r);
-
-typedef struct cosa_cosim_opts {
-    size_t nsteps;           /* N = round(T_end / H) >= 1 macro steps           */
-    cosa_master_opts master;
-    double diverge_factor;   /* divergence threshold (see below); <= 0: 1e6    */
-    const cosa_observer *observers; /* extra observers of the run (may be NULL) */
-    size_t nobservers;       /* at most COSA_MASTER_OBSERVERS - 3               */
-    int defects;             /* 1: also the defects of every step (defect paper,
-                                issue 12 section 5): the scheme's own input
-                                polynomial, output polynomials from the output
-                                derivatives of order defect_out_order, the mid
-                                sample from a snapshot (the run is unchanged,
-                                bitwise); units need COSA_UNIT_CAN_SAVE_STATE */
-    int defect_out_order;    /* 0..COSA_UNIT_DERMAX                             */
-    int start_initial;       /* 1: start at t = 0 from the reference's x(0), y_0
-                                from the algebraic loop, the extrapolation degree
-                                capped by the samples that exist
-                                (cosa_master_init_initial; energy paper);
-                                t[n] = n H then                                 */
-    const cosa_energy_opts *energy; /* NULL, or the energy paper's indicators at
-                                every macro point (result.energy; an observer of
-                                the run, over the unit set's power port) and,
-                                with energy->correct, its correction force, the
-                                master's input offset over the next step (Jacobi
-                                schemes without +ocorr/+ecorr/+mbcorr only:
-                                COSA_EUNSUPPORTED; no port: COSA_EINVAL)         */
-    const cosa_iter_opts *iter; /* imp:, gs-imp:, gs:P/Q (cosa_iter): NULL = the
-                                scheme's iterations, or to 1e-8 with at most
-                                COSA_ITER_MAX_DEFAULT sweeps; no defects, start
-                                on the reference, no energy correction       */
-} cosa_cosim_opts;
-
-typedef struct cosa_cosim_result {
-    size_t nx, nu, ny;
-    size_t nsteps;      /* N requested                                        */
-    size_t ndone;       /* macro steps completed (N unless diverged)          */
-    double *t;          /* N+1 times: t[n] = (p + n) H                        */
-    double *x;          /* nx x (N+1): unit states at t[n]                    */
-    double *u;          /* nu x (N+1): input at the start of step n, L ybar_n + du_n */
-    double *y;          /* ny x (N+1): raw outputs at t[n] (column 0: ybar_0)  */
-    double *ybar;       /* ny x (N+1): corrected outputs at t[n]               */
-    double *du;         /* nu x (N+1): state-correction offset (0 without)     */
-    double *yref;       /* ny x (N+1): reference outputs at t[n]               */
-    int diverged;       /* 1: stopped at t_diverged (columns > ndone are NaN)  */
-    double t_diverged;
-    char reason[160];   /* why it diverged ("" if not)                        */
-    double yref_max;    /* largest |reference output| over t = 0 .. t[N]      */
-    double e_global;    /* NRMSE of ybar vs yref at t[1..N] (cosa_traj_nrmse);
-                           +inf if diverged; NaN where it is undefined (one
-                           macro step, N = 1, or every output constant)      */
-    size_t ncomp;       /* output components in e_global                      */
-    double defect_out;  /* with opts.defects: the largest run RMS of an output
-                           defect, sqrt(sum_n H rms_n^2 / (N H)) (NaN without) */
-    double defect_conn; /* the same for the connection defects                */
-    cosa_energy_result *energy; /* with opts.energy, else NULL                   */
-    int iterative;      /* 1: iter holds the iteration's statistics            */
-    cosa_iter_stats iter;
-} cosa_cosim_result;
-
-/* Start-up (doc/method.md): the co-simulation starts at t = p H on the reference,
- * x = x_ref(pH), ybar_{-j} = y_ref((p-j) H), du = 0, then runs N macro steps
- * (ref must have nsamples >= p + N + 1 at the same H, else COSA_ERANGE).
- * Divergence (a result, not an error: COSA_OK with diverged = 1): an output
- * (raw or corrected) exceeds diverge_factor * yref_max or is not finite, or a
- * unit / the correction fails numerically (reason says which).  The result is
- * owned by the caller (cosa_cosim_result_free). */
-cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
-                           const cosa_cosim_opts *opt, cosa_cosim_result **out);
-void cosa_cosim_result_free(cosa_cosim_result *r);
-
-/* ---- NRMSE of sampled trajectories (lib/td/trajectory_nrmse.c) ----------- */
-
-/* Global NRMSE (eq 33, doc/method.md) of N samples y (ny x N, ld ldy) against the
- * reference yref (ld ldr): per component k, RMS_n(y_kn - yref_kn) divided by
- * the population standard deviation of yref_k over the same samples, then the
- * RMS over the components; components with std_k <= COSA_NRMSE_STD_RTOL *
- * sqrt(mean_k^2 + std_k^2) are left out (as cosa_nrmse).  *e = +inf if a y
- * entry is not finite or the sums overflow.  ncomp (may be NULL) counts the
- * components used.  COSA_EINVAL (NULL, ny = 0, ld < ny), COSA_ERANGE (N = 0 or
- * every component constant), COSA_ENONFINITE (yref not finite). */
-cosa_status cosa_traj_nrmse(size_t ny, size_t N, const double *y, size_t ldy,
-                            const double *yref, size_t ldr, double *e, size_t *ncomp);
+/* ======================================================================== */
+/* 5. FMU import                                                            */
+/* ======================================================================== */
 
 /* ---- FMU import (lib/td/fmu*.c) ------------------------------------------ */
 
@@ -1296,7 +1562,6 @@ cosa_status cosa_unit_fmu_set_logger(cosa_unit *u, cosa_fmu_log_fn *fn, void *us
  * none did; NULL if u is not an FMU unit. */
 const char *cosa_unit_fmu_warning(const cosa_unit *u);
 
-
 /* What an FMU can do for a master (lib/td/fmu_capability.c), read from its
  * model description: the summary a model file carries per FMU subsystem
  * (cosa_model_file_fmu_capability) and every command consults. */
@@ -1332,195 +1597,6 @@ void cosa_fmu_capability_get(const cosa_fmu *fmu, cosa_fmu_capability *cap);
  * why (one clause, no FMU name; may be NULL); COSA_EINVAL for NULL cap/s. */
 cosa_status cosa_fmu_capability_check(const cosa_fmu_capability *cap, size_t nu,
                                       const cosa_scheme *s, char *why, size_t size);
-
-/* How far a unit is from its linearisation (lib/td/linearity.c). */
-typedef struct cosa_linearity {
-    double nonlinear; /* max over finite perturbations dz (10 % of each state
-                         and input, a joint one, both signs) of
-                         |f(z0+dz) - f(z0) - J dz|_inf / max(|f(z0+dz) - f(z0)|_inf,
-                         |J dz|_inf), f the state derivatives and the outputs  */
-    double affine;    /* |f(x0,u0) - A x0 - B u0|_inf (and g - C x0 - D u0)
-                         relative to |f(x0,u0)|_inf + |A x0|_inf + |B u0|_inf   */
-    double affine_abs; /* the largest entry of that term, absolute             */
-    int is_nonlinear; /* nonlinear > COSA_LINEARITY_TOL                         */
-    int is_affine;    /* affine > COSA_LINEARITY_TOL (a constant term, such as
-                         gravity, that x' = A x + B u drops)                    */
-} cosa_linearity;
-/* The threshold: central differences are accurate to ~eps^(2/3) = 4e-11
- * relative, and rounding of f to a few eps of its terms, so 1e-6 is far
- * above both for a linear unit, and far below the 2.5 % a 10 % step shows
- * for a power law |w|^1.5 (eq 43). */
-#define COSA_LINEARITY_TOL 1e-6
-/* Compare unit u (with eval) at time t with its linearisation A, B, C, D
- * (column-major) at (x0, u0): the affine residual at the point and the
- * nonlinear residual at perturbed states and inputs.  Perturbations are
- * 0.1 max(|z_j|, 1e-3 |z|_inf) per entry (0.1 for an all-zero z).
- * Evaluations through cosa_unit_eval (for an FMU, a second instance away
- * from its current point).  COSA_OK, or eval's status. */
-cosa_status cosa_unit_linearity(cosa_unit *u, double t, const double *x0, const double *u0,
-                                const double *A, const double *B, const double *C,
-                                const double *D, cosa_linearity *out);
-
-/* ---- Variable-order co-simulation engine (lib/td/vo_*.c) ------------------ */
-
-/* Error estimators (sect. 4): entries of a table.  Each estimates the local
- * error of a macro step and reports scaled (WRMS) norms:
- *   exlocal   eq 15: |z - z^|, z^ from a second integration with the degree
- *             k+1 extrapolation (explicit);
- *   exmilne   eq 19/20: (C^{k+1}/C^k) |z - z^|, z^ from the degree-k
- *             interpolation through (T_{N+1}, P^{k+1}(T_{N+1})) (explicit);
- *   exslocal  eq 21: |P^k(T_{N+1}) - u_{N+1}| on coupling variables (explicit);
- *   immilne   eq 22/23: (1 - C^{k+1}/C^k) |z^pre - z| (implicit);
- *   imslocal  eq 24: |u^pre_{N+1} - u_{N+1}| on coupling variables (implicit).
- * C^k: eq 17 (positions) and eq 20 (velocities) for the step's own nodes. */
-/* An estimator is a const descriptor (issue 23: a user may write one and
- * pass it in cosa_vo_opts.estimator).  After the step T_N -> T_N + H of
- * degree k is integrated, the engine calls estimate() with what it saw
- * (arrays borrowed for the call) and the descriptor's user_data; estimate
- * writes the error vector eps (nx entries if on_states, else nc) and
- * returns COSA_OK.  The engine takes its WRMS norms (eqs 25-27).  Any other
- * status makes the norms +inf: the step fails the local error test (as a
- * unit's failure does).  comparative (explicit coupling only): 1 = the
- * engine first integrates a comparative solution with the degree k+1
- * extrapolation, 2 = with the degree-k interpolation through
- * (T_{N+1}, P^{k+1}(T_{N+1})), 0 = none. */
-typedef struct cosa_vo_step_view {
-    size_t nx, nc;               /* states, coupling variables               */
-    int k;                       /* the step's degree                        */
-    double H;                    /* its macro step                           */
-    const double *x1;            /* nx: z_{N+1}, the step's states           */
-    const double *xh;            /* nx: the comparative (explicit,
-                                    comparative > 0) or predictor (implicit)
-                                    states; NULL for neither                 */
-    const double *c1;            /* nc: u_{N+1} (updated or corrected)       */
-    const double *cpred;         /* nc: P^k(T_{N+1}) (u^ext, u^pre)          */
-    const unsigned char *is_vel; /* nx: 1 velocity, 0 position               */
-    double cpos[2], cvel[2];     /* C^k, C^{k+1} of eqs 17, 20 on the step's
-                                    nodes (cosa_vo_error_constants)          */
-} cosa_vo_step_view;
-typedef struct cosa_vo_estimator {
-    const char *name;
-    int implicit;                /* 1: implicit coupling, 0: explicit        */
-    int on_states;               /* 1: eps on states (eq 32 alpha), 0: on u  */
-    int comparative;             /* 0, 1 or 2 (above)                        */
-    cosa_status (*estimate)(const cosa_vo_step_view *s, double *eps, void *user_data);
-    void *user_data;
-} cosa_vo_estimator;
-size_t cosa_vo_estimator_count(void);
-const cosa_vo_estimator *cosa_vo_estimator_at(size_t i);          /* NULL past the end */
-const cosa_vo_estimator *cosa_vo_estimator_lookup(const char *name); /* NULL: unknown */
-const char *cosa_vo_estimator_name(const cosa_vo_estimator *e);
-int cosa_vo_estimator_implicit(const cosa_vo_estimator *e); /* 1: implicit coupling */
-int cosa_vo_estimator_on_states(const cosa_vo_estimator *e); /* 1: states, 0: u     */
-
-typedef enum cosa_vo_coupling_kind { COSA_VO_EXPLICIT = 0, COSA_VO_IMPLICIT } cosa_vo_coupling_kind;
-typedef enum cosa_vo_jacobian { COSA_VO_JAC_FD = 0, COSA_VO_JAC_LOS, COSA_VO_JAC_EXACT } cosa_vo_jacobian;
-typedef enum cosa_vo_control_kind {
-    COSA_VO_CONTROL_NONE = 0, /* fixed H and k                               */
-    COSA_VO_CONTROL_STEP,     /* macro step controlled, k fixed              */
-    COSA_VO_CONTROL_ORDER     /* order and macro step controlled             */
-} cosa_vo_control_kind;
-
-/* The error constants of a step T_N -> T_N + H with the extrapolation nodes
- * s_j = (T_{N-j} - T_N)/H, j = 0..k-1 (s_0 = 0): with
- * L^k(s) = prod_{j<k} (s - s_j)/(1 - s_j),
- *   C_vel^k = int_0^1 L^k ds (eq 20),  C_pos^k = int_0^1 (1 - s) L^k ds (eq 17)
- * (Gauss-Legendre, exact for k <= 14).  k = 0: 1 and 1/2. */
-cosa_status cosa_vo_error_constants(int k, const double *s, double *cpos, double *cvel);
-
-/* The reference the engine reads: the monolithic states at the times
- * t[0..n-1] (increasing, t[0] = 0) from the run's initial state, all of them
- * (sel = NULL: X is nx x n) or the states sel[0..nsel-1] (X nsel x n). */
-typedef cosa_status (*cosa_vo_ref_fn)(void *ctx, size_t n, const double *t, size_t nsel,
-                                      const size_t *sel, double *X);
-
-typedef struct cosa_vo_opts {
-    cosa_vo_coupling_kind coupling;
-    int k;                 /* the (initial) degree, 0..kmax                  */
-    int kmax;              /* 0..COSA_VO_KMAX (5)                            */
-    double H;              /* macro step (fixed) or H0 (controlled)          */
-    double tend;           /* the run covers [t_s, t_s + tend]               */
-    const cosa_vo_estimator *estimator; /* NULL: none (control none only)    */
-    cosa_vo_control_kind control;
-    double rtol, atol_x, atol_v, atol_u;
-    double rtol_u;         /* rtol of the coupling variables (0: rtol)        */
-    double sf, rmin, rmax, hmin;
-    int ctl_coupling;      /* 1: n* = the coupling bodies' states only       */
-    cosa_vo_jacobian jacobian;
-    double corr_tol;       /* 1e-10                                          */
-    int corr_max;          /* 10                                             */
-    const unsigned char *is_vel; /* nx: 1 velocity, 0 position (NULL: the
-                              units' kick flags are not known: all velocities) */
-    size_t max_attempts;   /* 0: 10^7                                        */
-    const cosa_controller_type *controller; /* NULL: "order" or "step" of the
-                              controller table by control; else any entry
-                              (e.g. "pi": the step alone, from the error norm
-                              with tol 1)                                     */
-    size_t store_max;      /* keep every state at the macro points when nx <=
-                              store_max (0: 20000), else only the coupling
-                              bodies' (e36_all is then NaN)                  */
-} cosa_vo_opts;
-
-/* Defaults of the issue: k 0, kmax 5, rtol 1e-5, atol_x 1e-3 rtol, atol_v
- * rtol, atol_u 1e2 rtol, SF 6, rmin 0.5, rmax 2, hmin 1e-12, corr_tol 1e-10,
- * corr_max 10, explicit, control none, fd. */
-void cosa_vo_opts_default(cosa_vo_opts *o);
-
-typedef enum cosa_vo_status {
-    COSA_VO_OK = 0, COSA_VO_HMIN, COSA_VO_DIVERGED, COSA_VO_MAXSTEPS,
-    COSA_VO_NOREF           /* the monolithic reference failed (reason says
-                               where); no error figures (NaN, xref NULL)     */
-} cosa_vo_status;
-/* "ok", "hmin", "diverged", "max-steps", "reference-failed" */
-const char *cosa_vo_status_name(cosa_vo_status s);
-
-typedef struct cosa_vo_result {
-    size_t nx;             /* states kept at the macro points (rows of x)   */
-    size_t nx_total;       /* the system's states                           */
-    size_t *stored;        /* nx: their indices in the stacked state        */
-    int all_stored;        /* 1: every state (stored[i] = i)                */
-    size_t nc;
-    cosa_vo_status status;
-    char reason[192];
-    size_t steps, rejected, corrector_iters, k_changes;
-    double t_start, t_end;
-    double H_mean, H_min, H_max;     /* over the accepted steps              */
-    size_t k_hist[COSA_VO_KMAX + 1]; /* accepted steps per degree            */
-    double e36_coupling, e36_all;    /* eq 36 over the accepted macro points */
-    double e_end;                    /* max_i |z_i - zref_i| (end) / max_n |zref_i| */
-    /* every attempt a = 0..nattempts-1: end time, H, k, accepted, norms,
-     * corrector iterations */
-    size_t nattempts;
-    double *at, *aH, *aerr_pos, *aerr_vel, *aerr_u;
-    int *ak, *aacc, *aiters;
-    /* the accepted macro points n = 0..steps (0: t_s): times, the kept
-     * states and their reference (nx x (steps+1)); coupling-body flags (nx) */
-    double *t, *x, *xref;
-    unsigned char *coupling_body;
-} cosa_vo_result;
-void cosa_vo_result_free(cosa_vo_result *r);
-
-/* One run on a unit set (its coupling variables: cosa_unitset_set_coupling,
- * else u = L y), from the reference's x(0) (start-up of the issue: u at
- * T_j = j H0, j = 0..K+1, K = k or kmax with order control, and z(t_s) from
- * the reference; t_s = (K+1) H0).  A run that stops (H <= hmin, divergence)
- * is a result (status), COSA_OK.  Errors: COSA_EINVAL, COSA_ERANGE (options),
- * COSA_EUNSUPPORTED (an estimator of the other coupling, exact Jacobian on
- * nonlinear units, control without estimator). */
-cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
-                        const cosa_vo_opts *o, cosa_vo_result **out);
-
-/* One macro step for `cosa estimate`: from the reference at t0 (states),
- * history u at t0 - j H (j = 0..k+2) from the reference, one step of H with
- * degree k.  Fills (each may be NULL) err_pos/est_pos/err_vel/est_vel (state
- * estimators: 2-norms over all positions / velocities, err against the
- * monolithic step = the reference at t0 + H) or err_u/est_u (|u_pred -
- * u_exact|, 2-norm).  t0 >= (k+1) H (COSA_ERANGE otherwise). */
-typedef struct cosa_vo_estimate {
-    double err_pos, est_pos, err_vel, est_vel, err_u, est_u;
-} cosa_vo_estimate;
-cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
-                                  const cosa_vo_opts *o, double t0, cosa_vo_estimate *out);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
  * polynomials against the exact monolithic solution, continuous in time,
  * and the step statistics. */
 #include "cosa/td.h"
+#include "td/evolve.h"
 #include "td/failure.h"
 
 #include <math.h>
@@ -153,8 +154,6 @@ static cosa_status step_error(struct exact_ref *e, double t0, double h, int n, c
     return COSA_OK;
 }
 
-static int is_failure(cosa_status st) { return td_failure_is_result(st); }
-
 const char *cosa_defect_end_name(cosa_defect_end e)
 {
     static const char *const names[] = {"ok", "failed", "max-steps", "hmin"};
@@ -199,6 +198,8 @@ struct drun {
     int have_exact;
     double *work;
     double *dout, *dconn, *ytmp, *eacc; /* in work                          */
+    const double *yend;   /* the proposal's output coefficients (master's)   */
+    double hnext;         /* the controller's next step                      */
 };
 
 static void drun_free(struct drun *d)
@@ -335,74 +336,138 @@ static void stopped(cosa_defect_result *r, cosa_defect_end end, double t)
     r->t_failed = t;
 }
 
-/* The time loop (Algorithm 1): propose, measure the defects, record,
- * commit, choose the next step.  Ends at T or at a failure (a result). */
+/* ---- Algorithm 1 as a configuration of the one loop (evolve.h) ------------------------ */
+
+/* The estimator: the step's defects (cosa_defect_step), the controlled one
+ * as the error; outputs that left the finite numbers are a failed step. */
+static cosa_status defect_estimate(void *ctx, evolve_attempt *a)
+{
+    struct drun *d = ctx;
+    int q;
+    const double *uder, *ymid;
+    cosa_master_step_data(d->m, NULL, &q, &uder, NULL, &d->yend, &ymid);
+    cosa_status st = cosa_defect_step(d->set, a->h, q, uder, d->n, d->yend, ymid, d->o->control,
+                                      d->dout, d->dconn, &a->err);
+    if (st == COSA_ENONFINITE) {
+        a->fail = st;
+        a->fail_estimate = 1;
+        return COSA_OK;
+    }
+    return st;
+}
+
+static const evolve_estimator defect_estimator = {"defects", defect_estimate};
+
+/* The controllers' clock: the step limit, the next step shortened to end
+ * at T (a fixed step that ends at T up to the rounding of t = k H stays H:
+ * the statistics h_min = h_max = H). */
+static evolve_end clip_to_end(const struct drun *d, evolve_attempt *a)
+{
+    const double T = d->o->tend;
+    if (a->tn >= T - END_RTOL * T) {
+        if (!d->fixed || fabs((T - a->t) - a->h) > END_RTOL * T)
+            a->h = T - a->t;
+        a->tn = T;
+        a->last = 1;
+    }
+    return EVOLVE_GO;
+}
+
+static evolve_end plan_fixed(void *ctx, evolve_attempt *a)
+{
+    struct drun *d = ctx;
+    if (a->k == d->max_steps)
+        return EVOLVE_LIMIT;
+    a->h = d->o->H;
+    a->tn = (double)(a->k + 1) * d->o->H; /* an integer counter */
+    return clip_to_end(d, a);
+}
+
+static evolve_end plan_controlled(void *ctx, evolve_attempt *a)
+{
+    struct drun *d = ctx;
+    if (a->k == d->max_steps)
+        return EVOLVE_LIMIT;
+    a->h = d->hnext;
+    a->tn = a->t + a->h;
+    return clip_to_end(d, a);
+}
+
+/* Every measured step is accepted (Algorithm 1 never rejects); a failed
+ * one ends the run, the last one too. */
+static cosa_status decide_fixed(void *ctx, const evolve_attempt *a, evolve_decision *dec)
+{
+    (void)ctx;
+    dec->accept = a->fail == COSA_OK;
+    dec->end = !dec->accept ? EVOLVE_FAILED : a->last ? EVOLVE_DONE : EVOLVE_GO;
+    return COSA_OK;
+}
+
+/* ... and the controller of the table chooses the next step from the
+ * controlled defect, with the floor hmin. */
+static cosa_status decide_controlled(void *ctx, const evolve_attempt *a, evolve_decision *dec)
+{
+    struct drun *d = ctx;
+    decide_fixed(ctx, a, dec);
+    if (dec->end != EVOLVE_GO)
+        return COSA_OK;
+    cosa_status st = cosa_controller_next(d->ctl, a->h, a->err, &d->hnext, NULL);
+    if (st == COSA_OK && d->hnext < d->o->hmin)
+        dec->end = EVOLVE_HMIN;
+    return st;
+}
+
+static const evolve_controller defect_controllers[] = {
+    {"fixed", plan_fixed, decide_fixed, NULL},
+    {"controlled", plan_controlled, decide_controlled, NULL},
+};
+
+/* The recording observer: the committed step into the records. */
+static cosa_status record_committed(void *ctx, const evolve_attempt *a, int *halt)
+{
+    (void)halt;
+    struct drun *d = ctx;
+    return record_step(d, a->k, a->t, a->h, a->tn, a->err, d->yend);
+}
+
+/* The run (Algorithm 1): the one loop with the defects as the estimator;
+ * ends at T or at a failure, the step limit or the floor (a result). */
 static cosa_status drun_loop(struct drun *d)
 {
     const cosa_defect_opts *o = d->o;
     cosa_defect_result *r = d->r;
     const double T = o->tend;
-    const int fixed = d->fixed;
-    cosa_status st;
-    double t = 0.0, hnext = fixed ? o->H : o->h0;
-    size_t k = 0;
+    d->hnext = d->fixed ? o->H : o->h0;
     r->h_min = INFINITY;
-    for (int done = 0; !done;) {
-        if (k == d->max_steps) { /* the limit before T: a result */
-            stopped(r, COSA_DEFECT_END_MAX_STEPS, t);
-            snprintf(r->reason, sizeof r->reason, "%zu steps taken before T = %.17g", k, T);
-            break;
-        }
-        /* the next step, shortened to end at T (integer counter for fixed steps) */
-        double h = hnext, tn = fixed ? (double)(k + 1) * o->H : t + h;
-        if (tn >= T - END_RTOL * T) {
-            /* a fixed step that ends at T up to the rounding of t = k H
-             * stays H (the statistics: h_min = h_max = H) */
-            if (!fixed || fabs((T - t) - h) > END_RTOL * T)
-                h = T - t;
-            tn = T;
-            done = 1;
-        }
-        if ((st = cosa_master_set_step(d->m, h)) != COSA_OK)
-            return st;
-        st = cosa_master_propose(d->m, 0);
-        if (st != COSA_OK) {
-            if (!is_failure(st))
-                return st;
-            unit_failed(d, st, tn);
-            break;
-        }
-        int q, nn;
-        const double *uder, *yend, *ymid;
-        double eps;
-        cosa_master_step_data(d->m, NULL, &q, &uder, &nn, &yend, &ymid);
-        st = cosa_defect_step(d->set, h, q, uder, d->n, yend, ymid, o->control, d->dout,
-                              d->dconn, &eps);
-        if (st == COSA_ENONFINITE) { /* the co-simulation blew up: a result */
-            r->failed = 1;
-            r->end = COSA_DEFECT_END_FAILED;
-            r->t_failed = tn;
-            snprintf(r->reason, sizeof r->reason, "the outputs or their derivatives left the "
-                                                  "finite numbers");
-            break;
-        }
-        if (st != COSA_OK || (st = record_step(d, k, t, h, tn, eps, yend)) != COSA_OK ||
-            (st = cosa_master_commit(d->m)) != COSA_OK)
-            return st;
-        t = tn;
-        k++;
-        if (!fixed && !done &&
-            (st = cosa_controller_next(d->ctl, h, eps, &hnext, NULL)) != COSA_OK)
-            return st;
-        if (!fixed && !done && hnext < o->hmin) { /* the floor: a result */
-            stopped(r, COSA_DEFECT_END_HMIN, t);
-            snprintf(r->reason, sizeof r->reason, "the next macro step %.17g is below hmin "
-                                                  "%.17g", hnext, o->hmin);
-            break;
-        }
+    const evolve_observer rec = {.committed = record_committed, .ctx = d};
+    const evolve_config c = {.stepper = &evolve_stepper_master_h, .stepper_ctx = d->m,
+                             .estimator = &defect_estimator, .estimator_ctx = d,
+                             .controller = &defect_controllers[!d->fixed], .controller_ctx = d,
+                             .observers = &rec, .nobservers = 1, .is_failure = td_failure_is_result};
+    evolve_stats s;
+    cosa_status st = evolve_run(&c, &s);
+    if (st != COSA_OK)
+        return st;
+    if (s.end == EVOLVE_FAILED && s.last.fail_estimate) { /* the co-simulation blew up */
+        stopped(r, COSA_DEFECT_END_FAILED, s.last.tn);
+        snprintf(r->reason, sizeof r->reason, "the outputs or their derivatives left the "
+                                              "finite numbers");
+    } else if (s.end == EVOLVE_FAILED)
+        unit_failed(d, s.last.fail, s.last.tn);
+    else if (s.end == EVOLVE_LIMIT) {
+        stopped(r, COSA_DEFECT_END_MAX_STEPS, s.t);
+        snprintf(r->reason, sizeof r->reason, "%zu steps taken before T = %.17g", s.steps, T);
+    } else if (s.end == EVOLVE_HMIN) {
+        stopped(r, COSA_DEFECT_END_HMIN, s.t);
+        snprintf(r->reason, sizeof r->reason, "the next macro step %.17g is below hmin %.17g",
+                 d->hnext, o->hmin);
     }
-    r->nsteps = k;
-    r->t_end = r->failed ? t : T;
+    r->nsteps = s.steps;
+    r->t_end = r->failed ? s.t : T;
+    r->run = s.run;
+    r->run.t_end = r->t_end;
+    if (r->run.fail_unit >= cosa_unitset_count(d->set))
+        r->run.fail_unit = (size_t)-1;
     return COSA_OK;
 }
 

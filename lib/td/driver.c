@@ -6,6 +6,7 @@
  * divergence test reads what it recorded. */
 #include "cosa/td.h"
 #include "td/energy.h"
+#include "td/evolve.h"
 #include "td/failure.h"
 
 #include <math.h>
@@ -52,9 +53,6 @@ static cosa_status result_alloc(size_t nx, size_t nu, size_t ny, size_t N,
     *out = r;
     return COSA_OK;
 }
-
-/* Numerical failures of a step that mean the co-simulation blew up. */
-static int is_divergence(cosa_status st) { return td_failure_is_result(st); }
 
 /* The recording observer: column n of the result after init (n = 0) and after
  * every committed step, and the divergence test on what it recorded. */
@@ -191,33 +189,50 @@ static cosa_status run_check(cosa_unitset *set, const cosa_scheme *s, const cosa
     return COSA_OK;
 }
 
-/* The N macro steps from t = p H; a unit's failure or divergence ends them
- * as a result (r->diverged, where, why); other errors are returned. */
+/* The divergence test of the recorder as the loop's halt. */
+static cosa_status halt_on_divergence(void *ctx, const evolve_attempt *a, int *halt)
+{
+    (void)a;
+    *halt = ((const cosa_cosim_result *)ctx)->diverged;
+    return COSA_OK;
+}
+
+/* The N macro steps from t = p H: fixed steps of the one loop, on the
+ * master or, for iterative schemes, the iteration driving it; a unit's
+ * failure or divergence ends them as a result (r->diverged, where, why);
+ * other errors are returned. */
 static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, size_t N,
                              size_t p, double H, cosa_cosim_result *r)
 {
-    size_t n = 0;
-    while (!r->diverged && n < N) {
-        /* iterative schemes: the iteration drives the master */
-        cosa_status st = it ? cosa_iter_step(it) : cosa_master_step(m);
-        if (st != COSA_OK) {
-            if (!is_divergence(st))
-                return st;
-            /* the step to t_{n+1} failed: nothing is recorded for it */
-            size_t iu = it ? cosa_iter_failed_unit(it) : cosa_master_failed_unit(m);
-            cosa_unit *un = cosa_unitset_unit(set, iu);
-            r->diverged = 1;
-            r->t_diverged = (double)(p + n + 1) * H;
-            if (un && cosa_unit_message(un)[0])
-                snprintf(r->reason, sizeof r->reason, "unit %zu: %s", iu,
-                         cosa_unit_message(un));
-            else
-                snprintf(r->reason, sizeof r->reason, "%s", cosa_strerror(st));
-            break;
-        }
-        n++;
+    evolve_fixed fixed = {.n = N, .i0 = p, .H = H};
+    const evolve_observer halt = {.committed = halt_on_divergence, .ctx = r};
+    const evolve_config c = {.stepper = it ? &evolve_stepper_iter : &evolve_stepper_master,
+                             .stepper_ctx = it ? (void *)it : (void *)m,
+                             .controller = &evolve_controller_fixed,
+                             .controller_ctx = &fixed,
+                             .observers = &halt,
+                             .nobservers = 1,
+                             .is_failure = td_failure_is_result,
+                             .t0 = (double)p * H};
+    evolve_stats s;
+    cosa_status st = evolve_run(&c, &s);
+    if (st != COSA_OK)
+        return st;
+    if (s.end == EVOLVE_FAILED) {
+        /* the step to t_{n+1} failed: nothing is recorded for it */
+        size_t iu = it ? cosa_iter_failed_unit(it) : cosa_master_failed_unit(m);
+        cosa_unit *un = cosa_unitset_unit(set, iu);
+        r->diverged = 1;
+        r->t_diverged = s.last.tn;
+        if (un && cosa_unit_message(un)[0])
+            snprintf(r->reason, sizeof r->reason, "unit %zu: %s", iu, cosa_unit_message(un));
+        else
+            snprintf(r->reason, sizeof r->reason, "%s", cosa_strerror(s.last.fail));
     }
-    r->ndone = n;
+    r->ndone = s.steps;
+    r->run = s.run;
+    if (r->run.fail_unit >= cosa_unitset_count(set))
+        r->run.fail_unit = (size_t)-1;
     return COSA_OK;
 }
 

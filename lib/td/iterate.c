@@ -34,6 +34,7 @@
  * input polynomials it used (deterministic units give it bitwise again) and
  * committed, so that observers, history and read-out are the master's. */
 #include "td/unit_impl.h"
+#include "td/evolve.h"
 #include "core/dense.h"
 
 #include <math.h>
@@ -364,7 +365,9 @@ static void window_done(cosa_iter *it, unsigned J, int converged, double ylast)
     it->st.nest++;
 }
 
-cosa_status cosa_iter_step(cosa_iter *it)
+/* The iterated step up to its commit: the sweeps, their rollbacks, and the
+ * accepted sweep's proposal left on the master (evolve.h). */
+cosa_status iter_propose(cosa_iter *it)
 {
     if (!it)
         return COSA_EINVAL;
@@ -414,5 +417,11 @@ cosa_status cosa_iter_step(cosa_iter *it)
             (st = cosa_master_propose(it->m, 0)) != COSA_OK)
             return st;
     }
-    return cosa_master_commit(it->m);
+    return COSA_OK;
+}
+
+cosa_status cosa_iter_step(cosa_iter *it)
+{
+    cosa_status st = iter_propose(it);
+    return st == COSA_OK ? cosa_master_commit(it->m) : st;
 }

@@ -22,6 +22,7 @@
  *             max(|u_i|, 1e-3 max |u|) <= corr_tol, failed after corr_max.
  * Then the estimator's error vector, its WRMS norms (eqs 25-27), and the
  * controller's decision: commit (history shift) or reject (restore). */
+#include "td/evolve.h"
 #include "td/failure.h"
 #include "td/vo.h"
 #include "td/unit_impl.h"
@@ -935,56 +936,182 @@ static cosa_status vo_controller(const cosa_vo_opts *o, cosa_controller **ctl)
     return COSA_OK;
 }
 
-/* One attempt of the step v->H from v->T[0] at degree v->k: the coupling's
- * proposal and the estimate into *in.  A unit's failure is a result
- * (*unit_failed, the proposal rejected, infinite norms); COSA_ENOMEM and
- * COSA_EINVAL are returned. */
-static cosa_status attempt_step(struct vo *v, const cosa_vo_opts *o, cosa_vo_control_input *in,
-                                int *unit_failed)
+/* ---- the engine as a configuration of the one loop (evolve.h) ------------------------ */
+
+/* One run's loop state: the engine, the controller and history, the
+ * result, and the attempt's control input and decision. */
+struct vorun {
+    struct vo *v;
+    const cosa_vo_opts *o;
+    cosa_controller *ctl;
+    const cosa_vo_history *hist;
+    struct rec *rc;
+    cosa_vo_result *r;
+    int fixed;
+    size_t nfixed, maxatt;
+    double ts, tend, H, hsum; /* H: the controller's next step */
+    cosa_vo_control_input in;
+    cosa_vo_decision d;
+};
+
+/* The stepper: the coupling's proposal of the step v->H from v->T[0] at
+ * degree v->k (the units left with a pending proposal of the master). */
+static cosa_status vo_propose(void *ctx, const evolve_attempt *a)
 {
+    (void)a;
+    struct vorun *w = ctx;
+    struct vo *v = w->v;
     set_nodes(v);
     read_states(v, v->xN);
     v->msg[0] = '\0'; /* this attempt's reason only */
     v->corr_iters = 0;
     v->corr_failed = 0;
-    *in = (cosa_vo_control_input){.H = v->H, .k = v->k,
-                                  .state_est = o->estimator ? o->estimator->on_states : 1};
+    w->in = (cosa_vo_control_input){.H = v->H, .k = v->k,
+                                    .state_est = w->o->estimator ? w->o->estimator->on_states
+                                                                 : 1};
     cosa_status st = step_constants(v);
-    if (st == COSA_OK)
-        st = couplings[o->coupling].attempt(v);
-    *unit_failed = 0;
-    if (st != COSA_OK) {
-        if (!td_failure_is_result(st))
-            return st;
-        *unit_failed = 1; /* a result: the step is repeated smaller or the run stops */
-        if (!v->msg[0])
-            snprintf(v->msg, sizeof v->msg, "%s", cosa_strerror(st));
-        in->err_pos = in->err_vel = in->err_u = INFINITY;
-        cosa_master_reject(v->m);
-    } else
-        estimate(v, in);
-    in->corr_failed = v->corr_failed || *unit_failed;
-    return COSA_OK;
+    return st == COSA_OK ? couplings[w->o->coupling].attempt(v) : st;
 }
 
-/* An accepted step ending at tnew (the end exactly when last): commit, the
- * history, the statistics and the recorded point. */
-static cosa_status accept_step(struct vo *v, cosa_vo_result *r, struct rec *rc, double tnew,
-                               int last, double tend, double *hsum)
+/* An accepted step ending at tnew (the end exactly when last): commit and
+ * the history. */
+static cosa_status vo_commit(void *ctx, const evolve_attempt *a)
 {
+    struct vorun *w = ctx;
+    struct vo *v = w->v;
+    const double tnew =
+        w->fixed ? w->ts + (double)(w->r->steps + 1) * w->o->H : a->tn;
     cosa_status st;
     if ((st = cosa_master_commit(v->m)) != COSA_OK)
         return st;
     push_history(v, tnew, v->c1);
-    if (last) /* exactly at the end */
-        v->T[0] = tend;
+    if (a->last) /* exactly at the end */
+        v->T[0] = w->tend;
+    return COSA_OK;
+}
+
+static cosa_status vo_reject(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return cosa_master_reject(((struct vorun *)ctx)->v->m);
+}
+
+static size_t vo_failed_unit(void *ctx)
+{
+    return cosa_master_failed_unit(((struct vorun *)ctx)->v->m);
+}
+
+static const evolve_stepper vo_stepper = {"given input polynomials", vo_propose, vo_commit,
+                                          vo_reject, vo_failed_unit};
+
+/* The estimator: the entry of the estimator table, its norms into the
+ * control input. */
+static cosa_status vo_estimate_op(void *ctx, evolve_attempt *a)
+{
+    (void)a;
+    struct vorun *w = ctx;
+    estimate(w->v, &w->in);
+    return COSA_OK;
+}
+
+static const evolve_estimator vo_estimator = {"variable-order", vo_estimate_op};
+
+/* The clock: until the end (fixed: nfixed steps), the attempt limit; the
+ * step fixed, or clipped to end at t_s + tend. */
+static evolve_end vo_plan(void *ctx, evolve_attempt *a)
+{
+    struct vorun *w = ctx;
+    struct vo *v = w->v;
+    if (w->fixed ? w->r->steps >= w->nfixed : !(v->T[0] < w->tend))
+        return EVOLVE_DONE;
+    if (w->r->nattempts >= w->maxatt)
+        return EVOLVE_LIMIT;
+    a->last = 0;
+    if (w->fixed)
+        v->H = w->o->H;
+    else {
+        v->H = w->H;
+        const double left = w->tend - v->T[0];
+        if (v->H >= left * (1.0 - 1e-12))
+            v->H = left, a->last = 1;
+    }
+    a->h = v->H;
+    a->tn = v->T[0] + v->H;
+    return EVOLVE_GO;
+}
+
+/* The decision: the controller of the table (sect. 5), or, with fixed
+ * steps, acceptance unless the step failed (then the run stops). */
+static cosa_status vo_decide(void *ctx, const evolve_attempt *a, evolve_decision *dec)
+{
+    struct vorun *w = ctx;
+    struct vo *v = w->v;
+    const int failed = a->fail != COSA_OK;
+    if (failed) {
+        if (!v->msg[0]) /* the reason of a failed step (README "Failures") */
+            snprintf(v->msg, sizeof v->msg, "%s", cosa_strerror(a->fail));
+        w->in.err_pos = w->in.err_vel = w->in.err_u = INFINITY;
+        cosa_master_reject(v->m);
+    }
+    w->in.corr_failed = v->corr_failed || failed;
+    w->d = (cosa_vo_decision){.accept = !w->in.corr_failed, .k = v->k, .H = v->H};
+    if (!w->fixed) {
+        cosa_status st = cosa_controller_decide(w->ctl, &w->in, w->hist, &w->d);
+        if (st != COSA_OK)
+            return st;
+    } else if (failed || w->in.corr_failed)
+        w->d.accept = 0;
+    dec->accept = w->d.accept;
+    dec->end = w->fixed && !w->d.accept ? EVOLVE_FAILED
+               : !w->fixed && w->d.stop ? EVOLVE_HMIN
+                                        : EVOLVE_GO;
+    return COSA_OK;
+}
+
+/* The order and step of the decision, once the attempt is committed or
+ * rejected and recorded. */
+static cosa_status vo_update(void *ctx, const evolve_attempt *a, const evolve_decision *dec)
+{
+    (void)a;
+    (void)dec;
+    struct vorun *w = ctx;
+    if (w->fixed)
+        return COSA_OK;
+    if (w->d.k != w->v->k)
+        w->r->k_changes++;
+    w->v->k = w->d.k;
+    w->H = w->d.H;
+    return COSA_OK;
+}
+
+static const evolve_controller vo_control = {"variable-order", vo_plan, vo_decide, vo_update};
+
+/* The recording observer: every attempt, and every accepted point with
+ * the step statistics. */
+static cosa_status vo_attempted(void *ctx, const evolve_attempt *a, const evolve_decision *dec)
+{
+    struct vorun *w = ctx;
+    struct vo *v = w->v;
+    cosa_status st =
+        record_attempt(w->r, w->rc, a->tn, v->H, v->k, dec->accept, &w->in, v->corr_iters);
+    w->r->corrector_iters += (size_t)v->corr_iters;
+    return st;
+}
+
+static cosa_status vo_committed(void *ctx, const evolve_attempt *a, int *halt)
+{
+    (void)a;
+    (void)halt;
+    struct vorun *w = ctx;
+    struct vo *v = w->v;
+    cosa_vo_result *r = w->r;
     r->steps++;
     r->k_hist[v->k]++;
-    *hsum += v->H;
+    w->hsum += v->H;
     r->H_min = fmin(r->H_min, v->H);
     r->H_max = fmax(r->H_max, v->H);
     read_states(v, v->x1);
-    return record_point(r, rc, v->T[0], v->x1);
+    return record_point(r, w->rc, v->T[0], v->x1);
 }
 
 /* The time loop from t_s = v->T[0]: attempts until the end, the attempt
@@ -992,79 +1119,45 @@ static cosa_status accept_step(struct vo *v, cosa_vo_result *r, struct rec *rc, 
 static cosa_status vo_loop(struct vo *v, const cosa_vo_opts *o, cosa_controller *ctl,
                            const cosa_vo_history *hist, struct rec *rc, cosa_vo_result *r)
 {
-    cosa_status st;
-    const double ts = v->T[0];
-    const int fixed = o->control == COSA_VO_CONTROL_NONE;
-    const size_t nfixed = fixed ? (size_t)fmax(1.0, round(o->tend / o->H)) : 0;
-    const double tend = fixed ? ts + (double)nfixed * o->H : ts + o->tend;
-    const size_t maxatt = o->max_attempts ? o->max_attempts : 10000000u;
+    struct vorun w = {.v = v, .o = o, .ctl = ctl, .hist = hist, .rc = rc, .r = r,
+                      .fixed = o->control == COSA_VO_CONTROL_NONE, .ts = v->T[0], .H = o->H,
+                      .maxatt = o->max_attempts ? o->max_attempts : 10000000u};
+    w.nfixed = w.fixed ? (size_t)fmax(1.0, round(o->tend / o->H)) : 0;
+    w.tend = w.fixed ? w.ts + (double)w.nfixed * o->H : w.ts + o->tend;
     v->k = o->k;
-    double H = o->H;
-    double hsum = 0.0;
     r->H_min = INFINITY;
     r->H_max = 0.0;
     r->status = COSA_VO_OK;
-    while (fixed ? r->steps < nfixed : v->T[0] < tend) {
-        if (r->nattempts >= maxatt) {
-            r->status = COSA_VO_MAXSTEPS;
-            snprintf(r->reason, sizeof r->reason, "%zu attempts without reaching the end",
-                     r->nattempts);
-            break;
-        }
-        /* the step: fixed, or clipped to end at t_s + tend */
-        int last = 0;
-        if (fixed)
-            v->H = o->H;
-        else {
-            v->H = H;
-            const double left = tend - v->T[0];
-            if (v->H >= left * (1.0 - 1e-12))
-                v->H = left, last = 1;
-        }
-        cosa_vo_control_input in;
-        int unit_failed;
-        if ((st = attempt_step(v, o, &in, &unit_failed)) != COSA_OK)
-            return st;
-        const double tnew = v->T[0] + v->H;
-        cosa_vo_decision d = {.accept = !in.corr_failed, .k = v->k, .H = v->H};
-        if (!fixed) {
-            if ((st = cosa_controller_decide(ctl, &in, hist, &d)) != COSA_OK)
-                return st;
-        } else if (unit_failed || in.corr_failed) {
-            d.accept = 0;
-        }
-        if ((st = record_attempt(r, rc, tnew, v->H, v->k, d.accept, &in, v->corr_iters)) !=
-            COSA_OK)
-            return st;
-        r->corrector_iters += (size_t)v->corr_iters;
-        if (fixed && !d.accept) {
-            r->status = COSA_VO_DIVERGED;
-            snprintf(r->reason, sizeof r->reason, "t = %.6g: %s", tnew,
-                     unit_failed ? v->msg : "the corrector did not converge");
-            break;
-        }
-        if (d.accept) {
-            if ((st = accept_step(v, r, rc, fixed ? ts + (double)(r->steps + 1) * o->H : tnew,
-                                  last, tend, &hsum)) != COSA_OK)
-                return st;
-        } else if ((st = cosa_master_reject(v->m)) != COSA_OK)
-            return st;
-        if (!fixed) {
-            if (d.k != v->k)
-                r->k_changes++;
-            v->k = d.k;
-            H = d.H;
-            if (d.stop) {
-                r->status = COSA_VO_HMIN;
-                snprintf(r->reason, sizeof r->reason, "t = %.6g: the macro step %.3g is <= hmin",
-                         v->T[0], d.H);
-                break;
-            }
-        }
+    const evolve_observer rec = {vo_committed, &w, vo_attempted};
+    const evolve_config c = {.stepper = &vo_stepper, .stepper_ctx = &w,
+                             .estimator = &vo_estimator, .estimator_ctx = &w,
+                             .controller = &vo_control, .controller_ctx = &w,
+                             .observers = &rec, .nobservers = 1, .is_failure = td_failure_is_result,
+                             .t0 = w.ts};
+    evolve_stats s;
+    cosa_status st = evolve_run(&c, &s);
+    if (st != COSA_OK)
+        return st;
+    if (s.end == EVOLVE_LIMIT) {
+        r->status = COSA_VO_MAXSTEPS;
+        snprintf(r->reason, sizeof r->reason, "%zu attempts without reaching the end",
+                 r->nattempts);
+    } else if (s.end == EVOLVE_FAILED) {
+        r->status = COSA_VO_DIVERGED;
+        snprintf(r->reason, sizeof r->reason, "t = %.6g: %s", s.last.tn,
+                 s.last.fail != COSA_OK ? v->msg : "the corrector did not converge");
+    } else if (s.end == EVOLVE_HMIN) {
+        r->status = COSA_VO_HMIN;
+        snprintf(r->reason, sizeof r->reason, "t = %.6g: the macro step %.3g is <= hmin",
+                 v->T[0], w.d.H);
     }
+    r->run = s.run;
+    r->run.t_end = v->T[0];
+    if (r->run.fail_unit >= v->nunits)
+        r->run.fail_unit = (size_t)-1;
     r->rejected = r->nattempts - r->steps;
     r->t_end = v->T[0];
-    r->H_mean = r->steps ? hsum / (double)r->steps : NAN;
+    r->H_mean = r->steps ? w.hsum / (double)r->steps : NAN;
     if (!r->steps)
         r->H_min = r->H_max = NAN;
     return COSA_OK;

@@ -1,0 +1,225 @@
+/* evolve.c -- the one run loop of the time domain (evolve.h): propose ->
+ * estimate -> decide -> commit, or reject and retry; and the parts every
+ * configuration shares (the fixed-step controller, the master and the
+ * iteration as steppers). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "td/evolve.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <time.h>
+
+/* The committed attempt a to every observer; *halt when one asks to stop. */
+static cosa_status observe(const evolve_config *c, const evolve_attempt *a, int *halt)
+{
+    for (size_t i = 0; i < c->nobservers; i++) {
+        const evolve_observer *o = &c->observers[i];
+        cosa_status st = o->committed ? o->committed(o->ctx, a, halt) : COSA_OK;
+        if (st != COSA_OK)
+            return st;
+    }
+    return COSA_OK;
+}
+
+/* The attempt a and its decision to every observer. */
+static cosa_status observe_attempt(const evolve_config *c, const evolve_attempt *a,
+                                   const evolve_decision *d)
+{
+    for (size_t i = 0; i < c->nobservers; i++) {
+        const evolve_observer *o = &c->observers[i];
+        cosa_status st = o->attempted ? o->attempted(o->ctx, a, d) : COSA_OK;
+        if (st != COSA_OK)
+            return st;
+    }
+    return COSA_OK;
+}
+
+/* One attempt: the proposal (a failure is recorded in a->fail when the
+ * policy says it is one) and, when it succeeded, its estimate. */
+static cosa_status attempt(const evolve_config *c, evolve_attempt *a)
+{
+    a->fail = COSA_OK;
+    a->fail_estimate = 0;
+    a->err = 0.0;
+    cosa_status st = c->stepper->propose(c->stepper_ctx, a);
+    if (st != COSA_OK) {
+        if (!c->is_failure || !c->is_failure(st))
+            return st;
+        a->fail = st;
+        return COSA_OK;
+    }
+    if (c->estimator)
+        return c->estimator->estimate(c->estimator_ctx, a);
+    return COSA_OK;
+}
+
+const char *cosa_run_end_name(cosa_run_end e)
+{
+    static const char *const names[] = {"ok", "failed", "limit", "hmin", "halted"};
+    return (unsigned)e < sizeof names / sizeof *names ? names[e] : NULL;
+}
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The public figures of the run that ended with a, in s. */
+static void run_stats(const evolve_config *c, const evolve_attempt *a, double hsum,
+                      evolve_stats *s)
+{
+    static const cosa_run_end ends[] = {
+        [EVOLVE_GO] = COSA_RUN_OK,         [EVOLVE_DONE] = COSA_RUN_OK,
+        [EVOLVE_FAILED] = COSA_RUN_FAILED, [EVOLVE_LIMIT] = COSA_RUN_LIMIT,
+        [EVOLVE_HMIN] = COSA_RUN_HMIN,     [EVOLVE_HALTED] = COSA_RUN_HALTED};
+    cosa_run_stats *r = &s->run;
+    r->end = ends[s->end];
+    r->t_end = s->t;
+    r->steps = s->steps;
+    r->rejected = s->rejected;
+    r->attempts = s->attempts;
+    if (!s->steps)
+        r->h_min = r->h_mean = r->h_max = NAN;
+    else
+        r->h_mean = hsum / (double)s->steps;
+    const int failed = s->end == EVOLVE_FAILED && a->fail != COSA_OK;
+    r->fail = failed ? a->fail : COSA_OK;
+    r->t_fail = failed ? a->tn : NAN;
+    r->fail_unit = failed && !a->fail_estimate && c->stepper->failed_unit
+                       ? c->stepper->failed_unit(c->stepper_ctx)
+                       : (size_t)-1;
+}
+
+cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
+{
+    if (!c || !s || !c->stepper || !c->controller || (c->nobservers && !c->observers))
+        return COSA_EINVAL;
+    const double wall0 = wall_seconds();
+    double hsum = 0.0, hmin = INFINITY, hmax = -INFINITY;
+    evolve_attempt a = {.t = c->t0};
+    evolve_end end;
+    size_t rejected = 0;
+    cosa_status st = COSA_OK;
+    while ((end = c->controller->plan(c->controller_ctx, &a)) == EVOLVE_GO) {
+        if ((st = attempt(c, &a)) != COSA_OK)
+            return st;
+        a.attempts++;
+        evolve_decision d = {.accept = a.fail == COSA_OK, .end = EVOLVE_GO};
+        if ((st = c->controller->decide(c->controller_ctx, &a, &d)) != COSA_OK ||
+            (st = observe_attempt(c, &a, &d)) != COSA_OK)
+            return st;
+        if (d.accept) {
+            int halt = 0;
+            if ((st = c->stepper->commit(c->stepper_ctx, &a)) != COSA_OK ||
+                (st = observe(c, &a, &halt)) != COSA_OK)
+                return st;
+            a.k++;
+            a.t = a.tn;
+            hsum += a.h;
+            hmin = fmin(hmin, a.h);
+            hmax = fmax(hmax, a.h);
+            if (halt && d.end == EVOLVE_GO)
+                d.end = EVOLVE_HALTED;
+        } else {
+            if ((st = c->stepper->reject(c->stepper_ctx, &a)) != COSA_OK)
+                return st;
+            rejected++;
+        }
+        if (c->controller->update &&
+            (st = c->controller->update(c->controller_ctx, &a, &d)) != COSA_OK)
+            return st;
+        if (d.end != EVOLVE_GO) {
+            end = d.end;
+            break;
+        }
+    }
+    *s = (evolve_stats){.end = end, .steps = a.k, .rejected = rejected,
+                        .attempts = a.attempts, .t = a.t, .last = a,
+                        .run = {.h_min = hmin, .h_max = hmax}};
+    run_stats(c, &a, hsum, s);
+    s->run.seconds = wall_seconds() - wall0;
+    return COSA_OK;
+}
+
+/* ---- fixed steps ------------------------------------------------------------------- */
+
+static evolve_end fixed_plan(void *ctx, evolve_attempt *a)
+{
+    const evolve_fixed *f = ctx;
+    if (a->k >= f->n)
+        return EVOLVE_DONE;
+    a->h = f->H;
+    a->tn = (double)(f->i0 + a->k + 1) * f->H;
+    a->last = a->k + 1 == f->n;
+    return EVOLVE_GO;
+}
+
+static cosa_status fixed_decide(void *ctx, const evolve_attempt *a, evolve_decision *d)
+{
+    (void)ctx;
+    d->accept = a->fail == COSA_OK;
+    d->end = d->accept ? EVOLVE_GO : EVOLVE_FAILED;
+    return COSA_OK;
+}
+
+const evolve_controller evolve_controller_fixed = {"fixed", fixed_plan, fixed_decide, NULL};
+
+/* ---- the master and the iteration as steppers --------------------------------------- */
+
+static cosa_status master_propose(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return cosa_master_propose(ctx, 0);
+}
+
+static cosa_status master_commit(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return cosa_master_commit(ctx);
+}
+
+static cosa_status master_reject(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return cosa_master_reject(ctx);
+}
+
+static size_t master_failed_unit(void *ctx) { return cosa_master_failed_unit(ctx); }
+
+const evolve_stepper evolve_stepper_master = {"master", master_propose, master_commit,
+                                              master_reject, master_failed_unit};
+
+static cosa_status master_h_propose(void *ctx, const evolve_attempt *a)
+{
+    cosa_status st = cosa_master_set_step(ctx, a->h);
+    return st == COSA_OK ? cosa_master_propose(ctx, 0) : st;
+}
+
+const evolve_stepper evolve_stepper_master_h = {"master at a variable step", master_h_propose,
+                                                master_commit, master_reject,
+                                                master_failed_unit};
+
+static cosa_status iter_propose_op(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return iter_propose(ctx);
+}
+
+static cosa_status iter_commit(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return cosa_master_commit(cosa_iter_master(ctx));
+}
+
+static cosa_status iter_reject(void *ctx, const evolve_attempt *a)
+{
+    (void)a;
+    return cosa_master_reject(cosa_iter_master(ctx));
+}
+
+static size_t iter_failed_unit(void *ctx) { return cosa_iter_failed_unit(ctx); }
+
+const evolve_stepper evolve_stepper_iter = {"iteration", iter_propose_op, iter_commit,
+                                            iter_reject, iter_failed_unit};

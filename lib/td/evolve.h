@@ -1,0 +1,136 @@
+/* evolve.h -- the time domain's one run loop (private): propose -> estimate
+ * -> decide -> commit, or reject and retry (the counterpart of GSL's
+ * gsl_odeiv2_evolve_apply, ARKODE's ARKodeEvolve, libcosim's
+ * execution::step).  What varies between runs is data: a stepper (the
+ * input builder and the proposal: extrapolation of order p, held
+ * multi-rate inputs, given polynomials, iterated steps with rollback), an
+ * error estimator (none, the defects, the variable-order estimators), a
+ * step controller (the clock and the decision: fixed, PI, order and step)
+ * and observers of the committed steps.  Each is a const ops table with a
+ * context of its configuration; the loop itself knows no paper. */
+#ifndef COSA_TD_EVOLVE_H
+#define COSA_TD_EVOLVE_H
+
+#include "cosa/td.h"
+
+#include <stddef.h>
+
+/* How a run ended (EVOLVE_GO: the controller plans another attempt). */
+typedef enum evolve_end {
+    EVOLVE_GO = 0,
+    EVOLVE_DONE,   /* the end of the horizon                             */
+    EVOLVE_FAILED, /* a failed step the controller does not retry        */
+    EVOLVE_LIMIT,  /* the step or attempt limit before the end           */
+    EVOLVE_HMIN,   /* the next step below the floor                      */
+    EVOLVE_HALTED  /* an observer asked to stop (e.g. a divergence test) */
+} evolve_end;
+
+/* One attempt [t, tn] as the loop's parts see it. */
+typedef struct evolve_attempt {
+    size_t k;          /* steps committed before this attempt          */
+    size_t attempts;   /* attempts before this one                     */
+    double t, h, tn;   /* the attempt (tn: the controller's clock)     */
+    int last;          /* ends the horizon when accepted               */
+    cosa_status fail;  /* COSA_OK, or the failure of the attempt       */
+    int fail_estimate; /* the failure came from the estimator          */
+    double err;        /* the estimator's scaled error (0 without one) */
+} evolve_attempt;
+
+/* The controller's decision on an attempt. */
+typedef struct evolve_decision {
+    int accept;     /* commit (else reject: restore and retry)           */
+    evolve_end end; /* EVOLVE_GO, or why the run stops after this attempt */
+} evolve_decision;
+
+/* The stepper: builds the inputs of the attempt and proposes it on the
+ * units; commit and reject (restore the units) end it. */
+typedef struct evolve_stepper {
+    const char *name;
+    cosa_status (*propose)(void *ctx, const evolve_attempt *a);
+    cosa_status (*commit)(void *ctx, const evolve_attempt *a);
+    cosa_status (*reject)(void *ctx, const evolve_attempt *a);
+    size_t (*failed_unit)(void *ctx); /* the failing unit (NULL: not known) */
+} evolve_stepper;
+
+/* The error estimator: measures a proposal (a->err); a failure of the
+ * measurement that is a result sets a->fail. */
+typedef struct evolve_estimator {
+    const char *name;
+    cosa_status (*estimate)(void *ctx, evolve_attempt *a);
+} evolve_estimator;
+
+/* The step controller: plan sets the next attempt's a->h, a->tn, a->last
+ * (or returns why the run ends); decide accepts or rejects an attempt and
+ * chooses the next step (kept in its context); update (optional) takes the
+ * decision over once the attempt is committed or rejected and observed
+ * (ARKODE's controller update after a step). */
+typedef struct evolve_controller {
+    const char *name;
+    evolve_end (*plan)(void *ctx, evolve_attempt *a);
+    cosa_status (*decide)(void *ctx, const evolve_attempt *a, evolve_decision *d);
+    cosa_status (*update)(void *ctx, const evolve_attempt *a, const evolve_decision *d);
+} evolve_controller;
+
+/* An observer (either callback may be NULL): attempted sees every attempt
+ * with its decision before it is committed or rejected; committed sees the
+ * committed steps (after the stepper's commit), and setting *halt stops
+ * the run (EVOLVE_HALTED). */
+typedef struct evolve_observer {
+    cosa_status (*committed)(void *ctx, const evolve_attempt *a, int *halt);
+    void *ctx;
+    cosa_status (*attempted)(void *ctx, const evolve_attempt *a, const evolve_decision *d);
+} evolve_observer;
+
+/* A run description: the parts and their contexts, and the failure
+ * policy: which statuses of a proposal are a failed step (a result the
+ * controller decides on) rather than an error of the run (NULL: none). */
+typedef struct evolve_config {
+    const evolve_stepper *stepper;
+    void *stepper_ctx;
+    const evolve_estimator *estimator; /* NULL: none */
+    void *estimator_ctx;
+    const evolve_controller *controller;
+    void *controller_ctx;
+    const evolve_observer *observers;
+    size_t nobservers;
+    int (*is_failure)(cosa_status st);
+    double t0;
+} evolve_config;
+
+/* What the loop counted: the public figures (run) and the last attempt
+ * (the failed one, etc.). */
+typedef struct evolve_stats {
+    evolve_end end;
+    size_t steps, rejected, attempts;
+    double t;            /* the time reached */
+    evolve_attempt last;
+    cosa_run_stats run;
+} evolve_stats;
+
+/* The loop: COSA_OK with the run's end in *stats (a failed step is a
+ * result), or the first error of a part. */
+cosa_status evolve_run(const evolve_config *c, evolve_stats *stats);
+
+/* Fixed steps: n steps of H from i0 H (tn = (i0 + k + 1) H, a counter,
+ * not a sum); every attempt is accepted and a failed one ends the run. */
+typedef struct evolve_fixed {
+    size_t n, i0;
+    double H;
+} evolve_fixed;
+extern const evolve_controller evolve_controller_fixed;
+
+/* The master as the stepper (its configured input builder: extrapolation,
+ * Taylor, held multi-rate or given inputs), context a cosa_master; and the
+ * iteration (iterate.c: iterated steps with rollback), context a cosa_iter.
+ * A step's numerical failures (divergence) are failures. */
+extern const evolve_stepper evolve_stepper_master;
+/* The master at the attempt's macro step a->h (cosa_master_set_step: its
+ * Taylor or given inputs), context a cosa_master. */
+extern const evolve_stepper evolve_stepper_master_h;
+extern const evolve_stepper evolve_stepper_iter;
+
+/* The iteration's step without its commit (iterate.c). */
+cosa_status iter_propose(cosa_iter *it);
+
+
+#endif

@@ -89,21 +89,66 @@ fi
 run div_fixed 0 simulate --model twomass --scheme soh --dt 1e-2 --tend 1
 grep -q '^status diverged t=' "$tmp/div_fixed.out" && grep -q '^reason output .* exceeds 1e+06 x' "$tmp/div_fixed.out" &&
     grep -qx 'e_global inf' "$tmp/div_fixed.out" && ok || bad "div_fixed: $(grep -E '^(status|reason)' "$tmp/div_fixed.out")"
-# explicit degree 5 at 20 ms: the exact units' states overflow
+# One rule in every mode (README "Failures"): a value beyond 1e6 x the largest magnitude of
+# the reference over the horizon diverges at the first such accepted point.
+# first_beyond CSV COLS ACCCOL REASON: the rows of CSV (comma-separated, '#' comments,
+# a header; ACCCOL = 0: every row is accepted, else the column that says so) up to the
+# last one keep every |column| of COLS (a comma-separated list) within the bound the reason states
+# ("... exceeds 1e+06 x the largest ... M": 1e6 M), and the last row passes it. M is
+# printed with 3 significant digits: the bound is known to a relative 5e-3, hence the
+# factors 1 -/+ 5e-3 (the runs below grow by far more than 1 % per macro step).
+first_beyond() {
+    m=$(printf '%s\n' "$4" | sed -n 's/.*exceeds 1e+06 x the largest [a-z ]* \([^ ]*\)$/\1/p')
+    [ -n "$m" ] || return 1
+    awk -F, -v c="$2" -v acc="$3" -v m="$m" '
+        /^#/ || !/^[0-9]/ { next }
+        acc && $acc != 1 { next }
+        { nc = split(c, r, ","); a = 0
+          for (i = 1; i <= nc; i++) { v = $r[i] < 0 ? -$r[i] : $r[i]; if (v > a) a = v }
+          n++; amax[n] = a }
+        END { lo = 1e6 * m * (1 - 5e-3); hi = 1e6 * m * (1 + 5e-3)
+              if (n < 2 || !(amax[n] > lo)) exit 1
+              for (k = 1; k < n; k++) if (!(amax[k] <= hi)) exit 1 }' "$1"
+}
+# variable order, explicit SOH at 10 ms (README "Failures"; before issue 25: status ok with
+# e36 = 6.5e112): diverged at the first point beyond the bound, the figures cut there
+run div_soh 0 simulate --model twomass --coupling explicit --scheme soh --dt 1e-2 --tend 3 -o "$tmp/soh"
+r=$(grep '^reason' "$tmp/div_soh.out" | cut -c8-)
+te=$(sed -n 's/^t_end //p' "$tmp/div_soh.out")
+grep -qx 'status diverged' "$tmp/div_soh.out" &&
+    printf '%s\n' "$r" | grep -q "^t = [0-9.]*: state [0-9]* = .* exceeds 1e+06 x the largest reference magnitude" &&
+    [ "$(printf '%s\n' "$r" | sed 's/^t = \([0-9.]*\):.*/\1/')" = "$(printf '%.6g' "$te")" ] &&
+    grep -qx 'e36_all inf' "$tmp/div_soh.out" && [ ! -s "$tmp/div_soh.err" ] &&
+    first_beyond "$tmp/soh/twomass_explicit_soh.csv" 10,11,12,13 4 "$r" && ok ||
+    bad "div_soh: $(grep -E '^(status|reason|t_end)' "$tmp/div_soh.out")"
+# explicit degree 5 at 20 ms: past the bound long before the states overflow
 run div_explicit 0 simulate --model twomass --coupling explicit --scheme p5 --dt 2e-2 --tend 20
 grep -q '^status diverged$' "$tmp/div_explicit.out" &&
-    grep -q '^reason t = [0-9.]*: non-finite value' "$tmp/div_explicit.out" && ok ||
+    grep -q '^reason t = [0-9.]*: state [0-9]* = .* exceeds 1e+06 x' "$tmp/div_explicit.out" && ok ||
     bad "div_explicit: $(grep -E '^(status|reason)' "$tmp/div_explicit.out")"
+# a stable run of the same engine is not touched by the rule
+run stable_explicit 0 simulate --model twomass --coupling explicit --scheme soh --dt 1e-3 --tend 3
+grep -qx 'status ok' "$tmp/stable_explicit.out" && ! grep -q '^reason' "$tmp/stable_explicit.out" &&
+    grep -qx 'steps 3000' "$tmp/stable_explicit.out" && ok ||
+    bad "stable_explicit: $(grep -E '^(status|reason|steps)' "$tmp/stable_explicit.out")"
 # implicit at 10 ms on twomass-ff: the corrector does not converge
 run div_implicit 0 simulate --model twomass-ff --coupling implicit --scheme zoh --dt 1e-2 --tend 1
 grep -q '^status diverged$' "$tmp/div_implicit.out" &&
     grep -qx 'reason t = 0.02: the corrector did not converge' "$tmp/div_implicit.out" && ok ||
     bad "div_implicit: $(grep -E '^(status|reason)' "$tmp/div_implicit.out")"
-# defect: Taylor inputs of order 2 on exact twomass units at 10 ms grow past the doubles
-run div_defect 0 defect --model twomass --integrator exact --in-order 2 --out-order 2 --dt 1e-2 --tend 10
-grep -q '^status failed t=' "$tmp/div_defect.out" &&
-    grep -qx 'reason the outputs or their derivatives left the finite numbers' "$tmp/div_defect.out" &&
-    ok || bad "div_defect: $(grep -E '^(status|reason)' "$tmp/div_defect.out")"
+# defect: Taylor inputs of order 2 on exact twomass units at 10 ms: an output passes 1e6 x
+# the largest exact output (before: at t = 0.22 still status ok, the outputs left the
+# doubles later)
+run div_defect 0 defect --model twomass --integrator exact --in-order 2 --out-order 2 --dt 1e-2 --tend 10 -o "$tmp/de"
+r=$(grep '^reason' "$tmp/div_defect.out" | cut -c8-)
+grep -qx "status failed t=$(sed -n 's/^t_end //p' "$tmp/div_defect.out")" "$tmp/div_defect.out" &&
+    printf '%s\n' "$r" | grep -q '^output [0-9]* = .* exceeds 1e+06 x the largest exact output' &&
+    first_beyond "$tmp/de/twomass_exact_m2_n2.csv" 10,13,16 0 "$r" && [ ! -s "$tmp/div_defect.err" ] &&
+    ok || bad "div_defect: $(grep -E '^(status|reason|t_end)' "$tmp/div_defect.out")"
+# ... and a stable defect run (in-order 0 at 0.1 s) is not
+run stable_defect 0 defect --model twomass --integrator exact --in-order 0 --out-order 0 --dt 0.1 --tend 10
+grep -qx 'status ok' "$tmp/stable_defect.out" && grep -qx 'steps 100' "$tmp/stable_defect.out" && ok ||
+    bad "stable_defect: $(grep -E '^(status|reason|steps)' "$tmp/stable_defect.out")"
 
 # ---- a singular algebraic loop: y1 = s + u1 (D = 1) fed back through a unit gain --------
 cat >"$tmp/singular.cosa" <<'END'

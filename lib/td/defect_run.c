@@ -62,7 +62,7 @@ static cosa_status records_grow(cosa_defect_result *r, size_t cap)
  * workspace of the caller (A*, C*, the exponential). */
 struct exact_ref {
     size_t nx, ny;
-    double *As, *Cs, *M, *E, *xs;
+    double *As, *Cs, *M, *E, *xs, *xw; /* xw: 2 nx (exact_bound) */
     const double *x0;
     cosa_expm_workspace *ew;
 };
@@ -102,7 +102,7 @@ static cosa_status exact_init(struct exact_ref *e, const cosa_system *sys, const
     e->ny = cosa_system_ny(sys);
     e->x0 = x0;
     const size_t nx = e->nx, ny = e->ny;
-    e->As = malloc((4 * nx * nx + ny * nx + nx + 1) * sizeof(double));
+    e->As = malloc((4 * nx * nx + ny * nx + 3 * nx + 1) * sizeof(double));
     e->ew = cosa_expm_workspace_alloc(nx);
     if (!e->As || !e->ew) {
         exact_free(e);
@@ -112,10 +112,49 @@ static cosa_status exact_init(struct exact_ref *e, const cosa_system *sys, const
     e->M = e->Cs + ny * nx;
     e->E = e->M + nx * nx;
     e->xs = e->E + nx * nx;
+    e->xw = e->xs + nx;
     cosa_status st = cosa_system_monolithic(sys, e->As, e->Cs);
     if (st != COSA_OK)
         exact_free(e);
     return st;
+}
+
+#define DIVERGE_FACTOR 1e6 /* the fixed-step driver's factor (driver.c) */
+#define BOUND_SAMPLES 1024 /* samples of y* over [0, T] for its largest magnitude */
+
+/* The divergence bound of README "Failures": DIVERGE_FACTOR x the largest
+ * |y*_r| over [0, T], sampled at s_k = k T / BOUND_SAMPLES by x*(s_{k+1}) =
+ * e^{A* T / BOUND_SAMPLES} x*(s_k) (one exponential).  A sampled maximum
+ * is below the true one by at most the variation between samples, which
+ * the factor 1e6 makes immaterial. */
+static cosa_status exact_bound(struct exact_ref *e, double T, double *bound)
+{
+    const size_t nx = e->nx, ny = e->ny;
+    for (size_t k = 0; k < nx * nx; k++)
+        e->M[k] = (T / BOUND_SAMPLES) * e->As[k];
+    cosa_status st = cosa_expm(nx, e->M, nx, e->E, nx, e->ew);
+    if (st != COSA_OK)
+        return st;
+    double *x = e->xw, *xn = e->xw + nx;
+    double ymax = 0.0;
+    memcpy(x, e->x0, nx * sizeof *x);
+    for (size_t k = 0; k <= BOUND_SAMPLES; k++) {
+        for (size_t r = 0; r < ny; r++) {
+            double acc = 0.0;
+            for (size_t j = 0; j < nx; j++)
+                acc += e->Cs[r + j * ny] * x[j];
+            ymax = fmax(ymax, fabs(acc));
+        }
+        for (size_t i = 0; i < nx; i++) {
+            double acc = 0.0;
+            for (size_t j = 0; j < nx; j++)
+                acc += e->E[i + j * nx] * x[j];
+            xn[i] = acc;
+        }
+        memcpy(x, xn, nx * sizeof *x);
+    }
+    *bound = ymax > 0.0 ? DIVERGE_FACTOR * ymax : INFINITY; /* zero: no scale */
+    return COSA_OK;
 }
 
 /* int_{t0}^{t0+h} sum_r (Y_r(s) - y*_r(s))^2 ds per output r (8-point
@@ -196,6 +235,7 @@ struct drun {
     size_t max_steps;     /* the step limit (opts.max_steps or the default)  */
     struct exact_ref ex;
     int have_exact;
+    double bound;         /* divergence: 1e6 max |y*| over [0, T] (inf: none) */
     double *work;
     double *dout, *dconn, *ytmp, *eacc; /* in work                          */
     const double *yend;   /* the proposal's output coefficients (master's)   */
@@ -252,6 +292,8 @@ static cosa_status drun_setup(struct drun *d, const double *x0, const cosa_syste
         if ((st = exact_init(&d->ex, exact, x0)) != COSA_OK)
             return st;
         d->have_exact = 1;
+        if ((st = exact_bound(&d->ex, o->tend, &d->bound)) != COSA_OK)
+            return st;
     }
     const cosa_scheme s = {.order = o->in_order, .corr = COSA_CORR_NONE, .alpha = 1.0,
                            .exec = COSA_JACOBI};
@@ -425,9 +467,19 @@ static const evolve_controller defect_controllers[] = {
 /* The recording observer: the committed step into the records. */
 static cosa_status record_committed(void *ctx, const evolve_attempt *a, int *halt)
 {
-    (void)halt;
     struct drun *d = ctx;
-    return record_step(d, a->k, a->t, a->h, a->tn, a->err, d->yend);
+    cosa_status st = record_step(d, a->k, a->t, a->h, a->tn, a->err, d->yend);
+    /* divergence (README "Failures"): an output at tn beyond the bound */
+    for (size_t l = 0; st == COSA_OK && l < d->ny; l++)
+        if (!(fabs(d->yend[l]) <= d->bound)) {
+            stopped(d->r, COSA_DEFECT_END_FAILED, a->tn);
+            snprintf(d->r->reason, sizeof d->r->reason,
+                     "output %zu = %.3g exceeds %.3g x the largest exact output %.3g", l,
+                     fabs(d->yend[l]), DIVERGE_FACTOR, d->bound / DIVERGE_FACTOR);
+            *halt = 1;
+            break;
+        }
+    return st;
 }
 
 /* The run (Algorithm 1): the one loop with the defects as the estimator;
@@ -439,6 +491,8 @@ static cosa_status drun_loop(struct drun *d)
     const double T = o->tend;
     d->hnext = d->fixed ? o->H : o->h0;
     r->h_min = INFINITY;
+    if (!d->have_exact)
+        d->bound = INFINITY; /* no reference: only numbers that leave the doubles */
     const evolve_observer rec = {.committed = record_committed, .ctx = d};
     const evolve_config c = {.stepper = &evolve_stepper_master_h, .stepper_ctx = d->m,
                              .estimator = &defect_estimator, .estimator_ctx = d,
@@ -462,6 +516,7 @@ static cosa_status drun_loop(struct drun *d)
         snprintf(r->reason, sizeof r->reason, "the next macro step %.17g is below hmin %.17g",
                  d->hnext, o->hmin);
     }
+    /* EVOLVE_HALTED: the divergence test (record_committed) said why */
     r->nsteps = s.steps;
     r->t_end = r->failed ? s.t : T;
     r->run = s.run;

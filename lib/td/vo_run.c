@@ -1163,9 +1163,125 @@ static cosa_status vo_loop(struct vo *v, const cosa_vo_opts *o, cosa_controller 
     return COSA_OK;
 }
 
+/* ---- divergence: the rule of every time-domain run (README "Failures") ---------------- */
+
+#define VO_DIVERGE_FACTOR 1e6 /* the fixed-step driver's factor (driver.c) */
+
+/* The run's figures cut back to the accepted points 0..j (the attempts up
+ * to the one that accepted point j): counts, degrees and macro steps. */
+static void truncate_at_point(cosa_vo_result *r, size_t j)
+{
+    size_t a = 0, acc = 0;
+    for (; a < r->nattempts; a++)
+        if (r->aacc[a] && ++acc == j)
+            break;
+    r->nattempts = a + 1;
+    r->steps = j;
+    r->rejected = r->nattempts - j;
+    r->corrector_iters = 0;
+    r->k_changes = 0;
+    memset(r->k_hist, 0, sizeof r->k_hist);
+    for (size_t b = 0; b < r->nattempts; b++) {
+        r->corrector_iters += (size_t)r->aiters[b];
+        r->k_changes += b > 0 && r->ak[b] != r->ak[b - 1];
+        if (r->aacc[b])
+            r->k_hist[r->ak[b]]++;
+    }
+    r->H_min = INFINITY;
+    r->H_max = 0.0;
+    for (size_t n = 1; n <= j; n++) {
+        r->H_min = fmin(r->H_min, r->t[n] - r->t[n - 1]);
+        r->H_max = fmax(r->H_max, r->t[n] - r->t[n - 1]);
+    }
+    r->H_mean = (r->t[j] - r->t[0]) / (double)j;
+    r->t_end = r->t[j];
+    r->run.end = COSA_RUN_HALTED;
+    r->run.t_end = r->t_end;
+    r->run.steps = j;
+    r->run.rejected = r->rejected;
+    r->run.attempts = r->nattempts;
+    r->run.h_min = r->H_min;
+    r->run.h_mean = r->H_mean;
+    r->run.h_max = r->H_max;
+}
+
+#define VO_BOUND_SAMPLES 1024 /* samples of the rest of the horizon after a short run */
+
+/* The largest |x_ref| of the kept states over the horizon [0, tend]: at
+ * the accepted points (and t = 0, divergence_check), and for a run that stopped short of tend also at
+ * VO_BOUND_SAMPLES + 1 uniform times over [0, tend] (a failed reference
+ * there leaves the points' maximum).  A sampled maximum misses at most the
+ * variation between samples, immaterial against the factor 1e6. */
+static cosa_status reference_max(const cosa_vo_result *r, cosa_vo_ref_fn ref, void *refctx,
+                                 double tend, double *refmax)
+{
+    const size_t nx = r->nx, M = VO_BOUND_SAMPLES + 1;
+    *refmax = 0.0;
+    for (size_t k = 0; k < nx * (r->steps + 1); k++)
+        *refmax = fmax(*refmax, fabs(r->xref[k]));
+    if (r->status == COSA_VO_OK)
+        return COSA_OK;
+    double *tt = malloc(M * sizeof *tt), *XX = malloc(M * nx * sizeof *XX + 1);
+    if (!tt || !XX) {
+        free(tt);
+        free(XX);
+        return COSA_ENOMEM;
+    }
+    for (size_t i = 0; i < M; i++)
+        tt[i] = tend * (double)i / VO_BOUND_SAMPLES;
+    cosa_status st =
+        ref(refctx, M, tt, r->all_stored ? 0 : nx, r->all_stored ? NULL : r->stored, XX);
+    for (size_t k = 0; st == COSA_OK && k < M * nx; k++)
+        *refmax = fmax(*refmax, fabs(XX[k]));
+    free(tt);
+    free(XX);
+    return st == COSA_ENOMEM ? st : COSA_OK;
+}
+
+/* After the run (the reference is evaluated after it): a kept state
+ * beyond VO_DIVERGE_FACTOR x the largest magnitude of the reference over
+ * the horizon diverges at the first such accepted point --
+ * COSA_VO_DIVERGED with the state, value, bound and time, the figures cut
+ * there and the errors inf (as the driver's e_global). */
+static cosa_status divergence_check(cosa_vo_result *r, cosa_vo_ref_fn ref, void *refctx,
+                                    double tend, double ref0)
+{
+    const size_t nx = r->nx, N = r->steps;
+    double refmax;
+    cosa_status st = reference_max(r, ref, refctx, tend, &refmax);
+    refmax = fmax(refmax, ref0);
+    const double bound = VO_DIVERGE_FACTOR * refmax;
+    if (st != COSA_OK || !(refmax > 0.0) || !isfinite(bound))
+        return st; /* a zero reference has no scale */
+    for (size_t j = 1; j <= N; j++)
+        for (size_t i = 0; i < nx; i++) {
+            const double a = fabs(r->x[i + j * nx]);
+            if (a <= bound)
+                continue;
+            r->status = COSA_VO_DIVERGED;
+            snprintf(r->reason, sizeof r->reason,
+                     "t = %.6g: state %zu = %.3g exceeds %.3g x the largest reference magnitude "
+                     "%.3g",
+                     r->t[j], r->stored[i], a, VO_DIVERGE_FACTOR, refmax);
+            truncate_at_point(r, j);
+            r->e36_all = r->e36_coupling = r->e_end = INFINITY;
+            return COSA_OK;
+        }
+    return COSA_OK;
+}
+
+/* The end of the horizon: vo_loop's (fixed: N = round(tend / H) steps of H). */
+static double vo_horizon(const cosa_vo_opts *o, double ts)
+{
+    if (o->control == COSA_VO_CONTROL_NONE)
+        return ts + fmax(1.0, round(o->tend / o->H)) * o->H;
+    return ts + o->tend;
+}
+
 /* The reference at the accepted macro points (r->xref) and the run's
  * figures; a failed reference is a result (COSA_VO_NOREF). */
-static cosa_status reference_at_points(cosa_vo_result *r, cosa_vo_ref_fn ref, void *refctx)
+static cosa_status reference_at_points(cosa_vo_result *r, cosa_vo_ref_fn ref, void *refctx,
+                                       double tend)
 {
     const size_t n = r->steps + 1;
     double *tt = malloc((n + 1) * sizeof *tt), *XX = malloc((n + 1) * r->nx * sizeof *XX + 1);
@@ -1180,8 +1296,11 @@ static cosa_status reference_at_points(cosa_vo_result *r, cosa_vo_ref_fn ref, vo
     const size_t ns = r->nx;
     cosa_status st =
         ref(refctx, n + 1, tt, r->all_stored ? 0 : ns, r->all_stored ? NULL : r->stored, XX);
+    double ref0 = 0.0; /* the largest |x_ref(0)|: the start of the horizon */
     if (st == COSA_OK)
         memcpy(r->xref, XX + ns, n * ns * sizeof *XX);
+    for (size_t i = 0; st == COSA_OK && i < ns; i++)
+        ref0 = fmax(ref0, fabs(XX[i]));
     free(tt);
     free(XX);
     if (st != COSA_OK) {
@@ -1196,7 +1315,7 @@ static cosa_status reference_at_points(cosa_vo_result *r, cosa_vo_ref_fn ref, vo
         return COSA_OK;
     }
     summarize(r);
-    return COSA_OK;
+    return divergence_check(r, ref, refctx, tend, ref0);
 }
 
 cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
@@ -1260,7 +1379,7 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         goto done;
     const cosa_vo_history hist = {.sdn = hist_sdn, .etilde = hist_etilde, .ctx = &hc};
     if ((st = vo_loop(v, o, ctl, &hist, &rc, r)) == COSA_OK)
-        st = reference_at_points(r, ref, refctx);
+        st = reference_at_points(r, ref, refctx, vo_horizon(o, r->t_start));
 done:
     cosa_controller_free(ctl);
     free(X);

@@ -51,7 +51,9 @@ static void help(void)
            "seconds_reference (wall clock of the co-simulation and of the monolithic\n"
            "reference).  Long chains (more than 20000 states) keep only the coupling bodies'\n"
            "states: e36_all is nan.  A run that stops (H <= hmin, divergence) is a result:\n"
-           "exit 0.  Bad input: one line on stderr, exit 2.\n",
+           "exit 0.  Divergence: a failed step, or a state beyond 1e6 x the largest\n"
+           "reference magnitude over the horizon (status diverged at the first such point,\n"
+           "the figures cut there, the errors inf).  Bad input: one line on stderr, exit 2.\n",
            vo_cli_help, cli_progress_help, cli_help_line);
 }
 

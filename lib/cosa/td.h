@@ -1252,8 +1252,9 @@ typedef struct cosa_defect_opts {
 /* How a run ended. */
 typedef enum cosa_defect_end {
     COSA_DEFECT_END_OK = 0,    /* at T                                           */
-    COSA_DEFECT_END_FAILED,    /* a unit failed, or the outputs left the finite
-                                  numbers                                        */
+    COSA_DEFECT_END_FAILED,    /* a unit failed, the outputs left the finite
+                                  numbers, or an output passed 1e6 x the largest
+                                  exact output (divergence)                      */
     COSA_DEFECT_END_MAX_STEPS, /* opts.max_steps steps taken before T            */
     COSA_DEFECT_END_HMIN       /* the controller's next step fell below opts.hmin */
 } cosa_defect_end;
@@ -1265,7 +1266,8 @@ typedef struct cosa_defect_result {
     int failed;                 /* 1: the run stopped short of T (end, reason) */
     cosa_defect_end end;        /* how it ended                               */
     double t_failed;            /* where: the end of the failed step (a unit,
-                                   non-finite outputs) or the time reached
+                                   non-finite outputs), the first step past the
+                                   divergence bound, or the time reached
                                    (max-steps, hmin)                          */
     char reason[192];
     double t_end;               /* T (or where it failed)                     */
@@ -1292,7 +1294,11 @@ typedef struct cosa_defect_result {
  * exact (may be NULL): the coupled linear system whose monolithic solution
  * y* = C* e^{A* t} x0 is the reference of the error figures (the units must
  * be its subsystems).  A unit's failure, the step limit and the step floor
- * are results (failed = 1, end, COSA_OK).
+ * are results (failed = 1, end, COSA_OK); so is divergence (README
+ * "Failures"): with exact, the first committed step whose output y^(0)
+ * exceeds 1e6 x the largest |y*| over [0, T] (1024 uniform samples) ends
+ * the run there (end FAILED, run.end COSA_RUN_HALTED, the reason names the
+ * output, value and bound); without it only non-finite outputs are seen.
  * Errors: COSA_EINVAL, COSA_ERANGE (orders, H, tol, h0, T, hmin), the
  * master's. */
 cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_system *exact,
@@ -1393,7 +1399,15 @@ void cosa_vo_result_free(cosa_vo_result *r);
  * else u = L y), from the reference's x(0) (start-up of the issue: u at
  * T_j = j H0, j = 0..K+1, K = k or kmax with order control, and z(t_s) from
  * the reference; t_s = (K+1) H0).  A run that stops (H <= hmin, divergence)
- * is a result (status), COSA_OK.  Errors: COSA_EINVAL, COSA_ERANGE (options),
+ * is a result (status), COSA_OK.  Divergence (README "Failures"): a failed
+ * step (non-finite values, a unit's failure, the corrector), or -- checked
+ * after the run, when the reference is evaluated -- a kept state beyond
+ * 1e6 x the largest |x_ref| over the horizon (the accepted points, t = 0
+ * and, for a run that stopped short, 1025 uniform samples of [0, tend]):
+ * COSA_VO_DIVERGED at the first such accepted point, the reason naming the
+ * state, value, bound and time, every figure cut back to that point
+ * (steps, attempts, k_hist, H_*, t_end, run with end COSA_RUN_HALTED) and
+ * e36_coupling, e36_all, e_end +inf.  Errors: COSA_EINVAL, COSA_ERANGE (options),
  * COSA_EUNSUPPORTED (an estimator of the other coupling, exact Jacobian on
  * nonlinear units, control without estimator). */
 cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,

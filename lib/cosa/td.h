@@ -1464,8 +1464,16 @@ enum {
     COSA_FMU_CAP_DIRECTIONAL = 1u << 1,       /* providesDirectionalDerivative(s)      */
     COSA_FMU_CAP_INTERPOLATE_INPUTS = 1u << 2, /* canInterpolateInputs (2.0)          */
     COSA_FMU_CAP_INTERMEDIATE_UPDATE = 1u << 3, /* providesIntermediateUpdate (3.0)   */
-    COSA_FMU_CAP_VARIABLE_STEP = 1u << 4      /* canHandleVariableCommunicationStepSize */
+    COSA_FMU_CAP_VARIABLE_STEP = 1u << 4,     /* canHandleVariableCommunicationStepSize */
+    COSA_FMU_CAP_EVENT_MODE = 1u << 5,        /* hasEventMode (3.0)                     */
+    COSA_FMU_CAP_EARLY_RETURN = 1u << 6,      /* canReturnEarlyAfterIntermediateUpdate  */
+    COSA_FMU_CAP_CLOCKS = 1u << 7,            /* a Clock variable (3.0)                 */
+    COSA_FMU_CAP_SCHEDULED = 1u << 8          /* a ScheduledExecution element (3.0)     */
 };
+/* recommendedIntermediateInputSmoothness of the CoSimulation element (3.0;
+ * 0 when absent or for 2.0): the number of continuous derivatives the FMU
+ * recommends for inputs set during a step. */
+int cosa_fmu_input_smoothness(const cosa_fmu *fmu);
 
 /* Open the FMU at path.  On failure a status (COSA_EFMU for a bad FMU,
  * COSA_EIO for an unreadable file, COSA_ENOMEM) and a one-line message in
@@ -1598,6 +1606,12 @@ typedef struct cosa_fmu_capability {
     int variable_step;        /* canHandleVariableCommunicationStepSize          */
     double fixed_step;        /* fixedInternalStepSize (3.0) [s]; 0: not given   */
     double default_step;      /* DefaultExperiment stepSize [s]; 0: not given    */
+    int event_mode;           /* hasEventMode (3.0)                              */
+    int early_return;         /* canReturnEarlyAfterIntermediateUpdate (3.0)     */
+    int clocks;               /* has Clock variables (3.0)                       */
+    int scheduled;            /* offers ScheduledExecution too (3.0; cosa uses
+                                 CoSimulation only)                              */
+    int smoothness;           /* recommendedIntermediateInputSmoothness (0: none) */
     char degree_why[160];     /* why input_degree_max is 0 ("" otherwise)        */
 } cosa_fmu_capability;
 

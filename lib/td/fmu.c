@@ -209,6 +209,7 @@ const char *cosa_fmu_identifier(const cosa_fmu *f) { return f ? f->desc.identifi
 const char *cosa_fmu_token(const cosa_fmu *f) { return f && f->desc.token ? f->desc.token : ""; }
 const char *cosa_fmu_directory(const cosa_fmu *f) { return f ? f->dir : ""; }
 unsigned cosa_fmu_caps(const cosa_fmu *f) { return f ? f->desc.caps : 0u; }
+int cosa_fmu_input_smoothness(const cosa_fmu *f) { return f ? f->desc.smoothness : 0; }
 size_t cosa_fmu_nvar(const cosa_fmu *f) { return f ? f->desc.nvar : 0; }
 const cosa_fmu_var *cosa_fmu_var_at(const cosa_fmu *f, size_t i)
 {

@@ -23,6 +23,11 @@ void cosa_fmu_capability_get(const cosa_fmu *fmu, cosa_fmu_capability *cap)
     cap->variable_step = (d->caps & COSA_FMU_CAP_VARIABLE_STEP) != 0;
     cap->fixed_step = d->fixed_step;
     cap->default_step = d->default_step;
+    cap->event_mode = (d->caps & COSA_FMU_CAP_EVENT_MODE) != 0;
+    cap->early_return = (d->caps & COSA_FMU_CAP_EARLY_RETURN) != 0;
+    cap->clocks = (d->caps & COSA_FMU_CAP_CLOCKS) != 0;
+    cap->scheduled = (d->caps & COSA_FMU_CAP_SCHEDULED) != 0;
+    cap->smoothness = d->smoothness;
     /* degree >= 1: FMI 2.0 input derivatives (any order: the standard sets
      * no bound on fmi2SetRealInputDerivatives' order), or FMI 3.0
      * intermediate update with every input settable during the step */

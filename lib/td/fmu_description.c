@@ -176,6 +176,8 @@ static int add_other(fmu_description *d, xmlNode *n, xmlNode *typed, int array)
         return -1;
     }
     sprintf(o.type, "%s%s", tn, array ? " array" : "");
+    if (strcmp(tn, "Clock") == 0)
+        d->caps |= COSA_FMU_CAP_CLOCKS;
     d->other = no;
     d->other[d->nother++] = o;
     return 0;
@@ -325,6 +327,17 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     d->default_step = attr_step(child(root, "DefaultExperiment"), "stepSize");
     unsigned long mod = 0;
     d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
+    if (d->version == 3) {
+        unsigned long sm = 0;
+        d->smoothness = attr_uint(cs, "recommendedIntermediateInputSmoothness", &sm) == 0 &&
+                                sm < 64 ? (int)sm : 0;
+        if (attr_true(cs, "hasEventMode"))
+            d->caps |= COSA_FMU_CAP_EVENT_MODE;
+        if (attr_true(cs, "canReturnEarlyAfterIntermediateUpdate"))
+            d->caps |= COSA_FMU_CAP_EARLY_RETURN;
+        if (child(root, "ScheduledExecution"))
+            d->caps |= COSA_FMU_CAP_SCHEDULED;
+    }
 
     xmlNode *mv = child(root, "ModelVariables");
     if (!mv) {

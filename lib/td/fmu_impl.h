@@ -15,6 +15,7 @@ typedef struct fmu_description {
     char *identifier;          /* CoSimulation modelIdentifier                   */
     unsigned caps;             /* COSA_FMU_CAP_* flags                           */
     int max_output_der;        /* maxOutputDerivativeOrder                        */
+    int smoothness;            /* recommendedIntermediateInputSmoothness (3.0), 0 */
     double fixed_step;         /* fixedInternalStepSize (3.0), 0 if absent        */
     double default_step;       /* DefaultExperiment stepSize, 0 if absent         */
     cosa_fmu_var *vars;        /* the Float64 (3) / Real (2) variables          */

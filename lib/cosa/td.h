@@ -305,6 +305,25 @@ cosa_status cosa_unit_jacobian(cosa_unit *u, double t, const double *x, const do
 /* Last failure of this unit as one line ("" if none); never NULL. */
 const char *cosa_unit_message(const cosa_unit *u);
 
+/* What a unit did since it was created or its counters were reset: the
+ * generic layer counts committed steps (cosa_unit_do_step and
+ * cosa_unit_do_step_sampled; a step taken in two halves counts once) and
+ * restores (cosa_unit_restore: rollbacks of a rejected or iterated step, an
+ * event, and the snapshots of finite differences through the unit's state);
+ * a unit type counts its events and early returns (FMI 3.0 units).  The run
+ * statistics report them per unit. */
+typedef struct cosa_unit_counters {
+    size_t steps;          /* committed steps                               */
+    size_t restores;       /* restores to a snapshot                        */
+    size_t events;         /* event handling (FMI 3.0 Event Mode entries)   */
+    size_t early_returns;  /* steps that ended before their end (FMI 3.0)  */
+} cosa_unit_counters;
+/* *c = u's counters (zero for u NULL). */
+void cosa_unit_get_counters(const cosa_unit *u, cosa_unit_counters *c);
+void cosa_unit_counters_reset(cosa_unit *u);
+/* For type implementers: the counters to update (NULL for u NULL). */
+cosa_unit_counters *cosa_unit_counters_of(cosa_unit *u);
+
 /* Snapshots (as fmi3GetFMUState / fmi3SetFMUState / fmi3FreeFMUState): the
  * unit's time, state, input polynomial and its type's own state.  save
  * allocates *snap when it is NULL and overwrites it otherwise (no allocation

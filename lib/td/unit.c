@@ -204,6 +204,7 @@ cosa_status cosa_unit_do_step(cosa_unit *u, double h)
         return COSA_ENONFINITE;
     }
     record_step(u, h, u->x, u->coef);
+    u->count.steps++;
     if (u->nx)
         memcpy(u->x, u->xnew, u->nx * sizeof *u->x);
     u->t += h;
@@ -285,6 +286,7 @@ cosa_status cosa_unit_do_step_sampled(cosa_unit *u, double h, double *ymid)
         return st;
     }
     record_step(u, h, u->xbak, u->cbak);
+    u->count.steps++;
     /* the input polynomial stays expanded about t0 + h/2 after two halves;
      * put it back about t0 (exactly as on entry) so both routes leave the
      * same coefficients */
@@ -583,6 +585,7 @@ cosa_status cosa_unit_restore(cosa_unit *u, const cosa_unit_snapshot *snap)
         if (st != COSA_OK)
             return st;
     }
+    u->count.restores++;
     u->t = snap->t;
     u->t_in = snap->t_in;
     u->deg = snap->deg;
@@ -610,3 +613,21 @@ void cosa_unit_snapshot_free(cosa_unit *u, cosa_unit_snapshot *snap)
     free(snap->buf);
     free(snap);
 }
+
+void cosa_unit_get_counters(const cosa_unit *u, cosa_unit_counters *c)
+{
+    if (!c)
+        return;
+    if (u)
+        *c = u->count;
+    else
+        memset(c, 0, sizeof *c);
+}
+
+void cosa_unit_counters_reset(cosa_unit *u)
+{
+    if (u)
+        memset(&u->count, 0, sizeof u->count);
+}
+
+cosa_unit_counters *cosa_unit_counters_of(cosa_unit *u) { return u ? &u->count : NULL; }

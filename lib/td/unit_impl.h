@@ -32,6 +32,7 @@ struct cosa_unit {
     double *jA, *jB, *jC, *jD; /* nx x nx, nx x nu, ny x nx, ny x nu          */
     double *xmid;          /* nx                                                */
     char msg[512];    /* last failure                                        */
+    cosa_unit_counters count; /* what the unit did (cosa_unit_get_counters)  */
     void *impl;
 };
 

@@ -295,6 +295,7 @@ void cli_case_free(cli_case *cs);
  * The shared rows of the analysis commands, to include (OPTK_INCLUDE) in a
  * command's table at the offset of its cli_model or cli_case:
  *   cli_model_rows     --model, --model-file, --set NAME=VALUE  (cli_model)
+ *   cli_set_rows       --set NAME=VALUE alone                    (cli_model)
  *   cli_assume_rows    --assume NAME=VALUE                       (cli_model)
  *   cli_scheme_rows    --scheme SCHEME                           (cli_case)
  *   cli_dt_rows        --dt DT                                   (cli_case)
@@ -304,7 +305,7 @@ void cli_case_free(cli_case *cs);
  *   cli_help_rows      -h, --help                                (none)
  * Commands whose --scheme or --dt take lists have their own rows for them
  * (into cli_case.scheme_text, .dt_text). */
-extern const opt_row cli_model_rows[], cli_assume_rows[], cli_scheme_rows[], cli_dt_rows[],
+extern const opt_row cli_model_rows[], cli_set_rows[], cli_assume_rows[], cli_scheme_rows[], cli_dt_rows[],
     cli_case_rest_rows[], cli_progress_rows[], cli_help_rows[];
 
 /* Parse argv of subcommand cmd against rows into dest (cs: the cli_case in

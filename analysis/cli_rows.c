@@ -19,14 +19,18 @@ static int model_pair(const opt_row *row, const char *value, void *dst, char *ms
 
 static const int assume_tag = 1;
 
+const opt_row cli_set_rows[] = {
+    {.kind = OPTK_CUSTOM, .name = "set", .arg = "NAME=VALUE", .fn = model_pair,
+     .flags = OPTF_REPEAT,
+     .help = "override a model parameter or initial state (repeatable)"},
+    {0}};
+
 const opt_row cli_model_rows[] = {
     {.kind = OPTK_STRING, .name = "model", .off = offsetof(cli_model, name), .arg = "NAME",
      .help = "built-in model (default: twomass; see 'cosa models')"},
     {.kind = OPTK_PATH, .name = "model-file", .off = offsetof(cli_model, file), .arg = "PATH",
      .help = "model file (format: man 5 cosa-model)"},
-    {.kind = OPTK_CUSTOM, .name = "set", .arg = "NAME=VALUE", .fn = model_pair,
-     .flags = OPTF_REPEAT,
-     .help = "override a model parameter or initial state (repeatable)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_set_rows},
     {0}};
 
 const opt_row cli_assume_rows[] = {

@@ -308,6 +308,12 @@ void cli_case_free(cli_case *cs);
 extern const opt_row cli_model_rows[], cli_set_rows[], cli_assume_rows[], cli_scheme_rows[], cli_dt_rows[],
     cli_case_rest_rows[], cli_progress_rows[], cli_help_rows[];
 
+/* The OPTK_CUSTOM parser of --set and --assume NAME=VALUE (dst: the
+ * cli_model; row->data == &cli_row_assume_tag for --assume), for a
+ * command that words their help differently. */
+int cli_row_model_pair(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
+extern const int cli_row_assume_tag;
+
 /* Parse argv of subcommand cmd against rows into dest (cs: the cli_case in
  * dest, or NULL; its alpha defaults to 1).  --help prints usage (the usage
  * line and the description, hand-written) and the rows (opt_help) on

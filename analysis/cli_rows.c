@@ -28,7 +28,7 @@ const opt_row cli_model_rows[] = {
     {.kind = OPTK_STRING, .name = "model", .off = offsetof(cli_model, name), .arg = "NAME",
      .help = "built-in model (default: twomass; see 'cosa models')"},
     {.kind = OPTK_PATH, .name = "model-file", .off = offsetof(cli_model, file), .arg = "PATH",
-     .help = "model file (format: man 5 cosa-model)"},
+     .excludes = "model", .help = "model file (format: man 5 cosa-model)"},
     {.kind = OPTK_INCLUDE, .sub = cli_set_rows},
     {0}};
 

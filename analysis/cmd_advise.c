@@ -683,6 +683,35 @@ static int check_range(const char *cmd, double dtmin, double dtmax, double tend)
     return CLI_OK;
 }
 
+/* The candidates (--schemes), the system with --sequence resolved for the
+ * gs: ones, x0 and the assumed model; one-line errors. */
+static int advise_system(const char *cmd, cli_case *cs, const char *list, cosa_scheme **schemes,
+                         size_t *ns, cosa_system **sys, double **x0, cosa_system **amodel)
+{
+    int rc;
+    if ((rc = scli_schemes(cmd, list ? list : DEFAULT_SCHEMES, cs->alpha, schemes, ns)) !=
+        CLI_OK)
+        return rc;
+    if (*ns == 0) {
+        cli_error(cmd, "--schemes: empty candidate list");
+        return CLI_EUSAGE;
+    }
+    if ((rc = cli_model_resolve(&cs->mod, cmd)) != CLI_OK ||
+        (rc = cli_model_system(&cs->mod, cmd, sys)) != CLI_OK ||
+        (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(*sys))) != CLI_OK)
+        return rc;
+    if (cs->seq_text && (rc = shared_sequence(cmd, cs, *schemes, *ns, *sys)) != CLI_OK)
+        return rc;
+    if ((rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(*sys), x0)) != CLI_OK ||
+        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, *sys, *schemes, *ns, amodel)) !=
+            CLI_OK)
+        return rc;
+    if (cli_assume_given(&cs->mod))
+        cli_assume_note(cmd, *schemes, *ns);
+    fmu_notes(cmd, &cs->mod, NULL, 0); /* the candidates' own notes follow the table */
+    return CLI_OK;
+}
+
 int cmd_advise(int argc, char **argv)
 {
     const char *cmd = "advise";
@@ -717,27 +746,8 @@ int cmd_advise(int argc, char **argv)
     }
     if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
         goto out;
-    if ((rc = scli_schemes(cmd, o.schemes ? o.schemes : DEFAULT_SCHEMES, cs->alpha, &schemes,
-                           &ns)) != CLI_OK)
+    if ((rc = advise_system(cmd, cs, o.schemes, &schemes, &ns, &sys, &x0, &amodel)) != CLI_OK)
         goto out;
-    if (ns == 0) {
-        cli_error(cmd, "--schemes: empty candidate list");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    /* the system, with --sequence resolved for the gs: candidates */
-    if ((rc = cli_model_resolve(&cs->mod, cmd)) != CLI_OK ||
-        (rc = cli_model_system(&cs->mod, cmd, &sys)) != CLI_OK ||
-        (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(sys))) != CLI_OK)
-        goto out;
-    if (cs->seq_text && (rc = shared_sequence(cmd, cs, schemes, ns, sys)) != CLI_OK)
-        goto out;
-    if ((rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
-        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, sys, schemes, ns, &amodel)) != CLI_OK)
-        goto out;
-    if (cli_assume_given(&cs->mod))
-        cli_assume_note(cmd, schemes, ns);
-    fmu_notes(cmd, &cs->mod, NULL, 0); /* the candidates' own notes follow the table */
     const cosa_model *m = cs->mod.model;
     const double tend = o.tend > 0.0 ? o.tend : m->tend;
     double dtmax = o.dtmax > 0.0 ? o.dtmax : 1e-2;

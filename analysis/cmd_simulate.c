@@ -5,6 +5,7 @@
 #include "config.h"
 #include "energy_cli.h"
 #include "fmu_notes.h"
+#include "sim_init.h"
 #include "ref_csv.h"
 #include "sim_csv.h"
 #include "sim_fmu.h"
@@ -616,6 +617,7 @@ struct sim_run {
     sim_csv cols;
     cli_progress prog;
     cosa_reftraj *ref;
+    sim_init init;         /* the initialization loop of FMUs (sim_init.c)  */
     char refdesc[1200];
     double R;              /* --rate: h_df / h_ndf of two units             */
     cosa_cosim_result *res;
@@ -894,6 +896,10 @@ static int sim_units(struct sim_run *r)
         return sim_units_error(r, st, &e);
     r->set = cosa_model_units_set(r->mu);
     const size_t nfmu = cosa_model_units_nfmu(r->mu);
+    /* FMUs in an algebraic loop: iterated in Initialization Mode first */
+    int rci = nfmu ? sim_init_run(cmd, m, par, r->set, r->sm.x0, &r->init) : CLI_OK;
+    if (rci != CLI_OK)
+        return rci;
     /* a nonlinear or affine FMU network: the linearised network is no
      * reference, the fine co-simulation is the default (README "FMU import") */
     char nlwhy[256];
@@ -1096,6 +1102,7 @@ static void sim_print(struct sim_run *r)
     char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
     printf("scheme %s\nintegrator %s\nreference %s\ndt %s\ntend %s\n", r->sname, r->idesc,
            r->refdesc, cli_num(b1, sizeof b1, r->dt), cli_num(b2, sizeof b2, r->tend));
+    sim_init_print(m, par, r->set, &r->init);
     if (res->diverged)
         printf("status diverged t=%.15g\nreason %s\n", res->t_diverged, res->reason);
     else
@@ -1223,6 +1230,7 @@ static void sim_free(struct sim_run *r)
     sim_csv_free(&r->cols);
     cosa_cosim_result_free(r->res);
     cosa_reftraj_free(r->ref);
+    sim_init_free(&r->init);
     cosa_model_units_free(r->mu);
     free(r->rate);
     free(r->portidx);

@@ -493,6 +493,13 @@ int cosa_unitset_is_sequence(const cosa_unitset *set, const size_t *seq);
  * if I - D L is singular.  Uses the set's own workspace (no allocation; not
  * for concurrent use on one set). */
 cosa_status cosa_unitset_loop_solve(cosa_unitset *set, double t, const double *x, double *y);
+/* The iteration limit of cosa_unitset_loop_solve. */
+#define COSA_UNITSET_LOOP_MAXIT 50
+/* cosa_unitset_loop_solve, also reporting the Newton iterations done and the
+ * residual ||y - g(t, x, L y)||_inf at the last iterate evaluated (NULL:
+ * not wanted); on success the residual is the one before the last update. */
+cosa_status cosa_unitset_loop_solve_stats(cosa_unitset *set, double t, const double *x,
+                                          double *y, int *iterations, double *residual);
 
 /* Taylor inputs (defect paper eq 15, Algorithm 1 step 1): every unit's input
  * polynomial of degree q is set to u^(j) = L y^(j), j = 0..q, from the
@@ -1602,6 +1609,39 @@ cosa_status cosa_unit_fmu_set_logger(cosa_unit *u, cosa_fmu_log_fn *fn, void *us
  * (the instance, the function, the time and what the FMU logged), or "" if
  * none did; NULL if u is not an FMU unit. */
 const char *cosa_unit_fmu_warning(const cosa_unit *u);
+
+/* Keep the FMU unit u in Initialization Mode: it is instantiated afresh at
+ * time t with states x (as cosa_unit_set_state), entered into Initialization
+ * Mode and left there, so that its inputs can be set and its outputs read
+ * (cosa_unit_eval at (t, x)) while a loop is iterated; no step until
+ * cosa_unit_fmu_init_exit.  COSA_EINVAL if u is not an FMU unit, COSA_EFMU
+ * if the instantiation fails (cosa_unit_message says why). */
+cosa_status cosa_unit_fmu_init_enter(cosa_unit *u, double t, const double *x);
+/* Leave Initialization Mode (fmi3/fmi2ExitInitializationMode); COSA_OK if
+ * u is not in it.  COSA_EFMU with one line if the FMU fails. */
+cosa_status cosa_unit_fmu_init_exit(cosa_unit *u);
+
+/* The initialization loop (lib/td/fmu_init.c, README "FMU import"). */
+typedef struct cosa_fmu_init_result {
+    int loop;          /* 1: FMU units with direct feedthrough are in an algebraic
+                          loop (a cycle of u = L y through D != 0); 0: nothing done */
+    int iterations;    /* Newton iterations in Initialization Mode              */
+    double residual;   /* ||y - g(t, x, L y)||_inf at the last iterate          */
+} cosa_fmu_init_result;
+/* At time t and stacked state x, find the units whose direct feedthrough
+ * (D_i from cosa_unit_jacobian at inputs 0: a structural zero there is taken
+ * as none) closes a cycle of the coupling u = L y; in_loop (nunits, may be
+ * NULL) flags them.  When an FMU unit is among them, every FMU unit of the
+ * loop is put in Initialization Mode at (t, x_i) (cosa_unit_fmu_init_enter),
+ * the loop y = g(t, x, L y) is solved there by cosa_unitset_loop_solve's
+ * Newton method and tolerance (||dy||_inf <= 1e-10 ||y||_inf, then one more
+ * iteration; at most COSA_UNITSET_LOOP_MAXIT), from y = 0, and the FMUs
+ * leave Initialization Mode; y (ny) receives the outputs.  Every unit is set
+ * to (t, x_i) first.  COSA_ENOTCONVERGED (no convergence within the limit)
+ * or COSA_EALGLOOP (I - D L singular: no unique fixed point), with the
+ * iterations and residual in *res; other statuses from the units. */
+cosa_status cosa_fmu_init_loop(cosa_unitset *set, double t, const double *x, double *y,
+                               unsigned char *in_loop, cosa_fmu_init_result *res);
 
 /* What an FMU can do for a master (lib/td/fmu_capability.c), read from its
  * model description: the summary a model file carries per FMU subsystem

@@ -896,8 +896,14 @@ static int sim_units(struct sim_run *r)
         return sim_units_error(r, st, &e);
     r->set = cosa_model_units_set(r->mu);
     const size_t nfmu = cosa_model_units_nfmu(r->mu);
-    /* FMUs in an algebraic loop: iterated in Initialization Mode first */
-    int rci = nfmu ? sim_init_run(cmd, m, par, r->set, r->sm.x0, &r->init) : CLI_OK;
+    /* the input smoothness the FMUs recommend caps the input degree; FMUs in
+     * an algebraic loop are iterated in Initialization Mode first */
+    int rci = nfmu ? sim_fmu_smoothness(cmd, cosa_model_units_units(r->mu),
+                                        cosa_model_units_fmus(r->mu), m, par, r->sm.nsub,
+                                        &r->scheme, r->sname)
+                   : CLI_OK;
+    if (rci == CLI_OK && nfmu)
+        rci = sim_init_run(cmd, m, par, r->set, r->sm.x0, &r->init);
     if (rci != CLI_OK)
         return rci;
     /* a nonlinear or affine FMU network: the linearised network is no

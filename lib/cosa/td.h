@@ -1547,6 +1547,10 @@ typedef struct cosa_fmu_other {
     unsigned vr;
     int causality;          /* enum cosa_fmu_causality                        */
     int variability;        /* enum cosa_fmu_variability                      */
+    char *interval_variability; /* a Clock's intervalVariability (constant,
+                               fixed, calculated, tunable, changing,
+                               countdown, triggered), or NULL              */
+    double interval;        /* a Clock's intervalDecimal [s], 0 if not given  */
 } cosa_fmu_other;
 size_t cosa_fmu_nother(const cosa_fmu *fmu);
 const cosa_fmu_other *cosa_fmu_other_at(const cosa_fmu *fmu, size_t i);
@@ -1674,10 +1678,22 @@ typedef struct cosa_fmu_capability {
     char degree_why[160];     /* why input_degree_max is 0 ("" otherwise)        */
 } cosa_fmu_capability;
 
+/* The largest input polynomial degree that recommendedIntermediateInputSmoothness
+ * k allows (README "FMU import"): k for k >= 1 (derivatives above the k the
+ * FMU's solver is built for come from the extrapolation's least accurate
+ * terms), COSA_UNIT_DEGMAX for k = 0 or absent (the standard's default). */
+int cosa_fmu_smoothness_degree(int k);
+/* Whether scheme s's input degree (nu > 0) is within the smoothness cap of
+ * cap: COSA_OK, or COSA_EUNSUPPORTED with the reason in why (one clause);
+ * part of cosa_fmu_capability_check, and what cosa simulate checks before a
+ * run. */
+cosa_status cosa_fmu_smoothness_check(const cosa_fmu_capability *cap, size_t nu,
+                                      const cosa_scheme *s, char *why, size_t size);
 /* The capability summary of fmu into *cap (zeroed for NULL fmu). */
 void cosa_fmu_capability_get(const cosa_fmu *fmu, cosa_fmu_capability *cap);
 /* Whether a co-simulation unit of this FMU can run scheme s: its input
  * polynomials have degree s->order (none needed without inputs: nu = 0),
+ * within the smoothness cap (cosa_fmu_smoothness_check),
  * and an output correction (MBCorr) without an assumed model (s->model)
  * needs Jacobians -- directional derivatives, or the FMU's state for finite
  * differences through it.  COSA_OK, or COSA_EUNSUPPORTED with the reason in

@@ -90,6 +90,7 @@ void fmu_description_free(fmu_description *d)
     for (size_t i = 0; i < d->nother; i++) {
         free(d->other[i].name);
         free(d->other[i].type);
+        free(d->other[i].interval_variability);
     }
     free(d->other);
     memset(d, 0, sizeof *d);
@@ -176,8 +177,15 @@ static int add_other(fmu_description *d, xmlNode *n, xmlNode *typed, int array)
         return -1;
     }
     sprintf(o.type, "%s%s", tn, array ? " array" : "");
-    if (strcmp(tn, "Clock") == 0)
+    if (strcmp(tn, "Clock") == 0) {
         d->caps |= COSA_FMU_CAP_CLOCKS;
+        /* a periodic clock's interval: intervalDecimal (constant or fixed) */
+        o.interval_variability = attr(n, "intervalVariability");
+        char *iv = attr(n, "intervalDecimal"), *end = NULL;
+        const double x = iv ? strtod(iv, &end) : 0.0;
+        o.interval = iv && end != iv && *end == '\0' && x > 0.0 && isfinite(x) ? x : 0.0;
+        free(iv);
+    }
     d->other = no;
     d->other[d->nother++] = o;
     return 0;
@@ -302,6 +310,12 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     d->model_name = attr(root, "modelName");
     d->token = attr(root, d->version == 3 ? "instantiationToken" : "guid");
     xmlNode *cs = child(root, "CoSimulation");
+    if (!cs && d->version == 3 && child(root, "ScheduledExecution")) {
+        snprintf(err, errsize, "not a co-simulation FMU: it offers only Scheduled Execution "
+                               "(a ScheduledExecution element, no CoSimulation element), an "
+                               "interface cosa does not import");
+        return -1;
+    }
     if (!cs) {
         snprintf(err, errsize, "not a co-simulation FMU (no CoSimulation element)");
         return -1;

@@ -191,6 +191,33 @@ static int add_other(fmu_description *d, xmlNode *n, xmlNode *typed, int array)
     return 0;
 }
 
+/* Why an FMU without a CoSimulation element is refused: an FMI 3.0 FMU that
+ * offers only Scheduled Execution is named so (cosa imports co-simulation). */
+static void no_cosimulation(xmlNode *root, int version, char *err, size_t errsize)
+{
+    if (version == 3 && child(root, "ScheduledExecution"))
+        snprintf(err, errsize, "not a co-simulation FMU: it offers only Scheduled Execution "
+                               "(a ScheduledExecution element, no CoSimulation element), an "
+                               "interface cosa does not import");
+    else
+        snprintf(err, errsize, "not a co-simulation FMU (no CoSimulation element)");
+}
+
+/* The FMI 3.0 co-simulation concepts of CoSimulation element cs: input
+ * smoothness, event mode, early return, and a ScheduledExecution element. */
+static void fmi3_attributes(xmlNode *root, xmlNode *cs, fmu_description *d)
+{
+    unsigned long sm = 0;
+    d->smoothness = attr_uint(cs, "recommendedIntermediateInputSmoothness", &sm) == 0 &&
+                            sm < 64 ? (int)sm : 0;
+    if (attr_true(cs, "hasEventMode"))
+        d->caps |= COSA_FMU_CAP_EVENT_MODE;
+    if (attr_true(cs, "canReturnEarlyAfterIntermediateUpdate"))
+        d->caps |= COSA_FMU_CAP_EARLY_RETURN;
+    if (child(root, "ScheduledExecution"))
+        d->caps |= COSA_FMU_CAP_SCHEDULED;
+}
+
 /* A step size attribute: its value if it is a number > 0, else 0. */
 static double attr_step(xmlNode *n, const char *name)
 {
@@ -310,14 +337,8 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     d->model_name = attr(root, "modelName");
     d->token = attr(root, d->version == 3 ? "instantiationToken" : "guid");
     xmlNode *cs = child(root, "CoSimulation");
-    if (!cs && d->version == 3 && child(root, "ScheduledExecution")) {
-        snprintf(err, errsize, "not a co-simulation FMU: it offers only Scheduled Execution "
-                               "(a ScheduledExecution element, no CoSimulation element), an "
-                               "interface cosa does not import");
-        return -1;
-    }
     if (!cs) {
-        snprintf(err, errsize, "not a co-simulation FMU (no CoSimulation element)");
+        no_cosimulation(root, d->version, err, errsize);
         return -1;
     }
     d->identifier = attr(cs, "modelIdentifier");
@@ -341,17 +362,8 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     d->default_step = attr_step(child(root, "DefaultExperiment"), "stepSize");
     unsigned long mod = 0;
     d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
-    if (d->version == 3) {
-        unsigned long sm = 0;
-        d->smoothness = attr_uint(cs, "recommendedIntermediateInputSmoothness", &sm) == 0 &&
-                                sm < 64 ? (int)sm : 0;
-        if (attr_true(cs, "hasEventMode"))
-            d->caps |= COSA_FMU_CAP_EVENT_MODE;
-        if (attr_true(cs, "canReturnEarlyAfterIntermediateUpdate"))
-            d->caps |= COSA_FMU_CAP_EARLY_RETURN;
-        if (child(root, "ScheduledExecution"))
-            d->caps |= COSA_FMU_CAP_SCHEDULED;
-    }
+    if (d->version == 3)
+        fmi3_attributes(root, cs, d);
 
     xmlNode *mv = child(root, "ModelVariables");
     if (!mv) {

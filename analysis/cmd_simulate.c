@@ -77,7 +77,8 @@ static void help_intro(void)
            "(a scheme above it is refused in one line, exit 2; advise applies the same\n"
            "rule).  FMUs whose direct feedthrough closes an algebraic loop are first\n"
            "iterated in Initialization Mode at t = 0 to the fixed point y = g(x0, L y)\n"
-           "(Newton, the loop solver's tolerance: update <= 1e-10 |y|, 50 iterations);\n"
+           "(Newton, the loop solver's tolerance: update <= 1e-10 |y|, 50 iterations),\n"
+           "and again where the run starts;\n"
            "a loop without a fixed point is refused in one line naming its FMUs and the\n"
            "residual, exit 2.\n"
            "Prints 'name value' lines (with FMUs first one line 'fmu NAME fmi 3.0|2.0\n"
@@ -1048,11 +1049,18 @@ static int sim_cosim(struct sim_run *r)
     if (o->nrate || r->held || r->iterative)
         defects = 0; /* the mid sample is a polynomial-input half step (and the
                         iteration's inputs are given: no mid sample) */
+    /* progress; the initialization loop again at the master's start */
+    cosa_observer obsv[2];
+    size_t nobs = 0;
+    if (r->prog.on)
+        obsv[nobs++] = obs;
+    if (r->init.res.loop)
+        obsv[nobs++] = (cosa_observer){sim_init_observe, NULL, &r->init};
     cosa_cosim_opts copt = {.nsteps = r->N, .master = r->mopt, .defects = defects,
                             .start_initial = r->initial,
                             .energy = o->energy ? &eopt : NULL,
-                            .defect_out_order = outorder, .observers = r->prog.on ? &obs : NULL,
-                            .nobservers = r->prog.on ? 1 : 0,
+                            .defect_out_order = outorder, .observers = nobs ? obsv : NULL,
+                            .nobservers = nobs,
                             .iter = r->iterative ? &r->iopt : NULL};
     st = cosa_cosim_run(r->set, &r->scheme, r->ref, &copt, &r->res);
     cli_progress_end(&r->prog);

@@ -32,9 +32,12 @@ int sim_init_run(const char *cmd, const cosa_model *m, const double *par, cosa_u
 {
     memset(si, 0, sizeof *si);
     const size_t n = cosa_unitset_count(set), ny = cosa_unitset_ny(set);
-    si->y = calloc(ny + 1, sizeof *si->y);
+    si->set = set;
+    si->y = calloc(2 * ny + 1, sizeof *si->y);
+    si->yw = si->y + ny;
+    si->x = calloc(cosa_unitset_nx(set) + 1, sizeof *si->x);
     si->in_loop = calloc(n + 1, 1);
-    if (!si->y || !si->in_loop) {
+    if (!si->y || !si->x || !si->in_loop) {
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
@@ -82,8 +85,20 @@ void sim_init_print(const cosa_model *m, const double *par, const cosa_unitset *
     }
 }
 
+cosa_status sim_init_observe(const cosa_master *m, void *user_data)
+{
+    sim_init *si = user_data;
+    double t;
+    cosa_status st = cosa_master_get(m, &t, si->x, NULL, NULL, NULL, NULL);
+    cosa_fmu_init_result res;
+    if (st == COSA_OK) /* into yw: the printed outputs stay those of t = 0 */
+        st = cosa_fmu_init_loop(si->set, t, si->x, si->yw, NULL, &res);
+    return st;
+}
+
 void sim_init_free(sim_init *si)
 {
+    free(si->x);
     free(si->y);
     free(si->in_loop);
     memset(si, 0, sizeof *si);

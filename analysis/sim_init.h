@@ -10,7 +10,10 @@
 typedef struct sim_init {
     cosa_fmu_init_result res;
     double *y;               /* ny: the outputs at the fixed point          */
+    double *yw;              /* ny: scratch (within y's allocation)         */
     unsigned char *in_loop;  /* nunits: the units of the loop               */
+    double *x;               /* nx: the master's state at its start         */
+    cosa_unitset *set;       /* the units (borrowed)                        */
 } sim_init;
 
 /* Iterate the FMUs of an algebraic loop in Initialization Mode at t = 0 with
@@ -27,6 +30,14 @@ int sim_init_run(const char *cmd, const cosa_model *m, const double *par, cosa_u
  * output of the loop's units) on stdout when there was a loop. */
 void sim_init_print(const cosa_model *m, const double *par, const cosa_unitset *set,
                     const sim_init *si);
+
+/* The observer of the run's master (user_data: the sim_init of a network
+ * with a loop): when the master has started, the loop's FMUs, instantiated
+ * again there, are iterated in Initialization Mode once more at the master's
+ * time and state (cosa_fmu_init_loop), so the FMUs that run left it with
+ * consistent inputs; the master's outputs (from the reference) are not
+ * changed.  A status from the loop fails the run's start. */
+cosa_status sim_init_observe(const cosa_master *m, void *user_data);
 
 void sim_init_free(sim_init *si);
 

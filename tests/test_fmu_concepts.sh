@@ -56,6 +56,45 @@ awk -F, -v y2="$(val 'init_output B.y' "$tmp/out")" 'BEGIN { bad = 0; tau = 0.1;
       if (d > 8 * (k + 1) * eps * y2) bad = 1; rows++ }
     END { exit !(rows == 51 && !bad) }' "$tmp/o/loopnet_zoh.csv" && ok || bad "filter state against its ZOH response"
 
+# the FMUs that run left Initialization Mode with the fixed point's inputs (the loop is
+# iterated again where the master starts): with --fmu-log the loop FMU logs its input when it
+# leaves Initialization Mode, the last time for A u1 = y2, for B u2 = y1 (exact: the printed
+# %.17g of the same doubles)
+"$COSA" simulate --model-file "$tmp/loop.cosa" "$@" --scheme zoh --dt 0.01 --ref "$tmp/ref.csv" \
+    --fmu-log >"$tmp/out" 2>"$tmp/err" && ok || bad "--fmu-log: $(tail -3 "$tmp/err")"
+lastu() { grep "^cosa: simulate: FMU $1: \[OK logEvents\] loop FMU leaves Initialization Mode" "$tmp/err" |
+    tail -1 | sed 's/.* u = //'; }
+[ -n "$(lastu A)" ] && [ "$(lastu A)" = "$(val 'init_output B.y' "$tmp/out")" ] &&
+    [ "$(lastu B)" = "$(val 'init_output A.y' "$tmp/out")" ] &&
+    [ "$(grep -c '^cosa: simulate: FMU A: .*leaves Initialization Mode with u = 4.66666' "$tmp/err")" = 2 ] &&
+    ok || bad "inputs on leaving Initialization Mode: A $(lastu A), B $(lastu B)"
+
+# a loop of an FMU and a matrix subsystem y = k u (k = -1.5): the matrix unit is evaluated
+# as it is, the FMU in Initialization Mode; y_A = b1 / (1 - a1 k), y_G = k y_A, tolerance as
+# above with ||(I - D L)^-1||_inf = (1 + max(a1, |k|)) / (1 - a1 k) = 2.5 / 1.75 < 3
+cat >"$tmp/mix.cosa" <<END
+model mix
+tend 0.5
+fmu A = $FMU/loop_fmi3.fmu
+subsystem G
+  states
+  inputs u
+  outputs y
+  D = [ -1.5 ]
+end
+connect A.y -> G.u
+connect G.y -> A.u
+END
+awk 'BEGIN { ya = 1 / (1 + 0.75); yg = -1.5 * ya; print "t,ref.A.y,ref.G.y"
+    for (k = 0; k <= 60; k++) printf "%.17g,%.17g,%.17g\n", k * 0.01, ya, yg }' >"$tmp/mref.csv"
+"$COSA" simulate --model-file "$tmp/mix.cosa" --scheme zoh --dt 0.01 --ref "$tmp/mref.csv" \
+    >"$tmp/out" 2>"$tmp/err" &&
+    awk -v ya="$(val 'init_output A.y' "$tmp/out")" -v yg="$(val 'init_output G.y' "$tmp/out")" \
+        'BEGIN { eps = 2.220446049250313e-16; a = 1 / (1 + 0.75); g = -1.5 * a; tol = 16 * 3 * eps
+            d1 = ya - a; d2 = yg - g; if (d1 < 0) d1 = -d1; if (d2 < 0) d2 = -d2
+            exit !(ya != "" && yg != "" && d1 <= tol && d2 <= tol) }' &&
+    ok || bad "FMU and matrix loop: $(cat "$tmp/out" "$tmp/err")"
+
 # ---- 2. no loop: A without feedthrough (a1 = 0) -- nothing iterated, nothing printed ------
 "$COSA" simulate --model-file "$tmp/loop.cosa" --set A.a=0 --scheme zoh --dt 0.01 \
     --ref "$tmp/ref.csv" >"$tmp/out" 2>"$tmp/err" && ! grep -q '^init_' "$tmp/out" && ok ||

@@ -12,12 +12,14 @@
  * the zero-order-hold response u + (x(t) - u) exp(-h / tau).
  * Value references: 1 u (input), 2 y (output), 3 x (state), 4 der(x),
  * 5 a, 6 b, 7 tau (parameters).  Outputs and derivatives may be read in
- * Initialization Mode, as the standard allows.  Written for cosa's tests
+ * Initialization Mode, as the standard allows; with loggingOn the FMU logs
+ * the input it has when it leaves Initialization Mode.  Written for cosa's tests
  * only. */
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +34,7 @@ typedef struct {
     double t, u, x, a, b, tau;
     void *env;
     update3_fn update;
+    log3_fn log;           /* with loggingOn: Initialization Mode is logged */
 } loop;
 
 EXPORT const char *fmi3GetVersion(void) { return "3.0"; }
@@ -41,7 +44,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
                                          bool earlyReturn, const uint32_t *req, size_t nreq,
                                          void *env, log3_fn log, update3_fn intermediate)
 {
-    (void)name; (void)res; (void)visible; (void)logging; (void)req; (void)nreq; (void)log;
+    (void)name; (void)res; (void)visible; (void)req; (void)nreq;
     (void)eventMode; /* no events: event mode and early returns are never used */
     (void)earlyReturn;
     if (!token || strcmp(token, "{cosa-test-loop}") != 0)
@@ -53,6 +56,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
         l->tau = 0.1;
         l->env = env;
         l->update = intermediate;
+        l->log = logging ? log : NULL;
     }
     return l;
 }
@@ -64,7 +68,16 @@ EXPORT int fmi3EnterInitializationMode(void *c, bool tolDef, double tol, double 
     ((loop *)c)->t = t0;
     return 0;
 }
-EXPORT int fmi3ExitInitializationMode(void *c) { (void)c; return 0; }
+EXPORT int fmi3ExitInitializationMode(void *c)
+{
+    loop *l = c;
+    if (l->log) { /* what the loop's iteration left in Initialization Mode */
+        char msg[160];
+        snprintf(msg, sizeof msg, "loop FMU leaves Initialization Mode with u = %.17g", l->u);
+        l->log(l->env, 0, "logEvents", msg);
+    }
+    return 0;
+}
 EXPORT int fmi3Terminate(void *c) { (void)c; return 0; }
 EXPORT int fmi3DoStep(void *c, double t, double h, bool noSet, bool *event, bool *term,
                       bool *early, double *last)

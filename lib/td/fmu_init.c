@@ -10,11 +10,11 @@
 
 /* in_loop[i] = 1 for the units on a cycle of the feedthrough graph: an edge
  * j -> i when an output of j feeds (L != 0) an input k of i whose column of
- * D_i is not zero.  Warshall's closure on the nunits x nunits graph. */
+ * D_i is not zero (a unit without Jacobians counts as without feedthrough).
+ * Warshall's closure on the nunits x nunits graph. */
 static cosa_status find_loop(cosa_unitset *set, double t, const double *x, unsigned char *in_loop)
 {
     const size_t n = cosa_unitset_count(set), nu = cosa_unitset_nu(set);
-    const size_t ny = cosa_unitset_ny(set);
     const double *L = cosa_unitset_L(set);
     size_t dmax = 0, umax = 0;
     for (size_t i = 0; i < n; i++) {
@@ -39,6 +39,12 @@ static cosa_status find_loop(cosa_unitset *set, double t, const double *x, unsig
         if (!u->nu || !u->ny)
             continue;
         st = cosa_unit_jacobian(u, t, x + ox, u0, 0, NULL, NULL, NULL, D);
+        if (st == COSA_EUNSUPPORTED) { /* no Jacobians: no loop solver either; the
+                                          unit counts as without feedthrough */
+            cosa_unit_fail(u, "%s", "");
+            st = COSA_OK;
+            continue;
+        }
         for (size_t k = 0; st == COSA_OK && k < u->nu; k++)
             for (size_t r = 0; r < u->ny; r++)
                 ft[ou + k] |= D[r + k * u->ny] != 0.0;
@@ -63,7 +69,6 @@ static cosa_status find_loop(cosa_unitset *set, double t, const double *x, unsig
                 g[i + j * n] |= g[i + k * n];
     for (size_t i = 0; i < n; i++)
         in_loop[i] = st == COSA_OK && g[i + i * n];
-    (void)ny;
     free(g);
     free(D);
     return st;

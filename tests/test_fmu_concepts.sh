@@ -141,6 +141,11 @@ simwhy=$(sed -n 's/.*FMU G: \(.*allows\);.*/\1/p' "$tmp/err")
     grep -qF "note SOH: not ranked: cosa simulate cannot run it on these FMUs (FMU G: $simwhy)" "$tmp/out" &&
     [ -n "$simwhy" ] && ok || bad "smoothness 1, advise: $(cat "$tmp/out" "$tmp/err")"
 
+# advise --format json carries the attribute and the degree it allows (G: 1 and 1)
+"$COSA" advise --model-file "$tmp/gs.cosa" --schemes zoh,foh --tol 1e-2 --format json >"$tmp/out" 2>"$tmp/err" &&
+    grep -q '"subsystem": "G", .*"input_smoothness": 1, "input_degree_smoothness_max": 1,' "$tmp/out" &&
+    ok || bad "smoothness 1, advise json: $(grep '"G"' "$tmp/out") $(cat "$tmp/err")"
+
 # ---- 5. what Phi cannot see: one note for FMUs with events or clocks -----------------------
 for net in ev clock; do
     "$COSA" point --model-file "$tmp/$net.cosa" --scheme zoh --dt 0.01 >/dev/null 2>"$tmp/err" &&

@@ -58,8 +58,12 @@ int sim_init_run(const char *cmd, const cosa_model *m, const double *par, cosa_u
     const char *why = "";
     for (size_t i = 0; i < n && !why[0]; i++)
         why = cosa_unit_message(cosa_unitset_unit(set, i));
-    cli_error(cmd, "the initialization loop of FMUs %s failed: %s", names,
-              why[0] ? why : cosa_strerror(st));
+    if (names[0])
+        cli_error(cmd, "the initialization loop of FMUs %s failed: %s", names,
+                  why[0] ? why : cosa_strerror(st));
+    else /* before a loop was found: the feedthrough check at t = 0 */
+        cli_error(cmd, "the check for initialization loops (feedthrough at t = 0) failed: %s",
+                  why[0] ? why : cosa_strerror(st));
     return CLI_EFAIL;
 }
 

@@ -70,6 +70,9 @@ typedef struct fmu_unit {
     cosa_fmu_log_fn *logger; /* --fmu-log: loggingOn, messages passed on      */
     void *log_user;
     char warning[512];       /* the first Warning status, as one line         */
+    int init_hold;           /* instantiate() stays in Initialization Mode
+                                (cosa_unit_fmu_init_enter), until
+                                cosa_unit_fmu_init_exit                       */
 } fmu_unit;
 
 static const char *status_name(int s)
@@ -237,14 +240,14 @@ static void instantiate(cosa_unit *u)
     else if (v3(f)) {
         if ((s = m->f3.EnterInitializationMode(f->inst, false, 0.0, t, false, 0.0)) > 1)
             fn = "fmi3EnterInitializationMode";
-        else if ((s = m->f3.ExitInitializationMode(f->inst)) > 1)
+        else if (!f->init_hold && (s = m->f3.ExitInitializationMode(f->inst)) > 1)
             fn = "fmi3ExitInitializationMode";
     } else {
         if ((s = m->f2.SetupExperiment(f->inst, fmi2False, 0.0, t, fmi2False, 0.0)) > 1)
             fn = "fmi2SetupExperiment";
         else if ((s = m->f2.EnterInitializationMode(f->inst)) > 1)
             fn = "fmi2EnterInitializationMode";
-        else if ((s = m->f2.ExitInitializationMode(f->inst)) > 1)
+        else if (!f->init_hold && (s = m->f2.ExitInitializationMode(f->inst)) > 1)
             fn = "fmi2ExitInitializationMode";
     }
     if (s > 1) {
@@ -774,4 +777,41 @@ const char *cosa_unit_fmu_warning(const cosa_unit *u)
     const fmu_unit *f = cosa_unit_impl(u);
     /* the unit's own, else its second instance's */
     return f->warning[0] || !f->helper ? f->warning : cosa_unit_fmu_warning(f->helper);
+}
+
+/* ---- Initialization Mode for the initialization loop (lib/td/fmu_init.c) -- */
+
+cosa_status cosa_unit_fmu_init_enter(cosa_unit *u, double t, const double *x)
+{
+    if (!u || cosa_unit_get_type(u)->step != fmu_step)
+        return COSA_EINVAL;
+    fmu_unit *f = cosa_unit_impl(u);
+    f->init_hold = 1; /* setting the state instantiates afresh: it stays there */
+    cosa_status st = cosa_unit_set_state(u, t, x);
+    if (st == COSA_OK && f->bad) {
+        cosa_unit_fail(u, "%s", f->why);
+        st = COSA_EFMU;
+    }
+    if (st != COSA_OK)
+        f->init_hold = 0;
+    return st;
+}
+
+cosa_status cosa_unit_fmu_init_exit(cosa_unit *u)
+{
+    if (!u || cosa_unit_get_type(u)->step != fmu_step)
+        return COSA_EINVAL;
+    fmu_unit *f = cosa_unit_impl(u);
+    if (!f->init_hold)
+        return COSA_OK;
+    f->init_hold = 0;
+    if (!f->inst)
+        return COSA_OK;
+    const double t = cosa_unit_time(u);
+    const int s = v3(f) ? f->fmu->f3.ExitInitializationMode(f->inst)
+                        : f->fmu->f2.ExitInitializationMode(f->inst);
+    if (s > 1)
+        return fail(u, v3(f) ? "fmi3ExitInitializationMode" : "fmi2ExitInitializationMode", t, s);
+    warned(f, v3(f) ? "fmi3ExitInitializationMode" : "fmi2ExitInitializationMode", t, s);
+    return COSA_OK;
 }

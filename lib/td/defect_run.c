@@ -9,6 +9,7 @@
 #include "cosa/td.h"
 #include "td/evolve.h"
 #include "td/failure.h"
+#include "td/run_impl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -200,8 +201,8 @@ const char *cosa_defect_end_name(cosa_defect_end e)
 }
 
 /* Validation at the boundary: COSA_EINVAL (NULL, sizes), COSA_ERANGE. */
-static cosa_status check_args(cosa_unitset *set, const double *x0, const cosa_system *exact,
-                              const cosa_defect_opts *o)
+cosa_status td_defect_check(cosa_unitset *set, const double *x0, const cosa_system *exact,
+                            const cosa_defect_opts *o)
 {
     const size_t nx = cosa_unitset_nx(set), ny = cosa_unitset_ny(set);
     if (!set || !o || (nx && !x0) || ny == 0)
@@ -548,9 +549,10 @@ cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_syst
     if (!out)
         return COSA_EINVAL;
     *out = NULL;
-    cosa_status st = check_args(set, x0, exact, o);
+    cosa_status st = td_defect_check(set, x0, exact, o);
     if (st != COSA_OK)
         return st;
+    cosa_unitset_counters_reset(set); /* the units' counters are this run's */
     struct drun d = {.set = set, .o = o, .fixed = o->tol == 0.0, .n = o->out_order,
                      .ny = cosa_unitset_ny(set), .nu = cosa_unitset_nu(set),
                      .max_steps = o->max_steps ? o->max_steps : COSA_DEFECT_MAX_STEPS};

@@ -80,6 +80,9 @@ static void run_stats(const evolve_config *c, const evolve_attempt *a, double hs
     r->steps = s->steps;
     r->rejected = s->rejected;
     r->attempts = s->attempts;
+    r->rollbacks = s->rejected; /* each rejected attempt restored the units;
+                                   a configuration adds its iterations' */
+    r->corrector_iterations = 0;
     if (!s->steps)
         r->h_min = r->h_mean = r->h_max = NAN;
     else

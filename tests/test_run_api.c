@@ -507,6 +507,9 @@ Test(run_api, unit_failure_reason)
     cr_expect_eq(r->fail_unit, 0u);
     cr_expect_eq(r->t_stop, 2e-3); /* the first step, from p H = 1 ms */
     cr_expect_eq(r->run.steps, 0u);
+    /* the failed attempt ends the run: not retried, no rollback (and a
+     * fixed-step master keeps no snapshots: no unit was restored) */
+    cr_expect(r->run.rollbacks == 0 && r->units[0].restores == 0 && r->units[1].restores == 0);
     cr_expect(strstr(r->reason, "unit I (0), step to t = 0.002: rk4: the step from t = 0.001") ==
                   r->reason,
               "reason: %s", r->reason);

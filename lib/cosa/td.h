@@ -1148,12 +1148,16 @@ typedef struct cosa_run_stats {
     double t_fail;               /* the end of the failed attempt (else NaN)    */
     size_t fail_unit;            /* the unit that failed, or (size_t)-1         */
     double seconds;              /* wall time of the loop                       */
-    size_t rollbacks;            /* restores of the units by the run: the
-                                    rejected attempts, plus the iterations'
-                                    restarts from the step's start (iterative
-                                    coupling: every sweep after a window's
-                                    first; the variable-order implicit
-                                    corrector: every corrector integration)    */
+    size_t rollbacks;            /* the run's restarts from a step's start:
+                                    the rejected attempts it retried (a failed
+                                    attempt that ends the run is not one), plus
+                                    the iterations' (cosa_iter_stats.rollbacks;
+                                    the variable-order implicit corrector: each
+                                    corrector integration).  An estimator's
+                                    comparative integration and the mid-step
+                                    sample of the defects restore the units too
+                                    (cosa_unit_counters.restores) but are
+                                    measurements, not rollbacks                */
     size_t corrector_iterations; /* iterations of the coupling: sweeps of the
                                     iterative schemes (cosa_iter_stats.sweeps),
                                     the implicit corrector's integrations

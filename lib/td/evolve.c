@@ -80,8 +80,9 @@ static void run_stats(const evolve_config *c, const evolve_attempt *a, double hs
     r->steps = s->steps;
     r->rejected = s->rejected;
     r->attempts = s->attempts;
-    r->rollbacks = s->rejected; /* each rejected attempt restored the units;
-                                   a configuration adds its iterations' */
+    r->rollbacks = s->retried; /* a rejected attempt restored and retried (a
+                                  failed one that ends the run is not); a
+                                  configuration adds its iterations' */
     r->corrector_iterations = 0;
     if (!s->steps)
         r->h_min = r->h_mean = r->h_max = NAN;
@@ -103,7 +104,7 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
     double hsum = 0.0, hmin = INFINITY, hmax = -INFINITY;
     evolve_attempt a = {.t = c->t0};
     evolve_end end;
-    size_t rejected = 0;
+    size_t rejected = 0, retried = 0;
     cosa_status st = COSA_OK;
     while ((end = c->controller->plan(c->controller_ctx, &a)) == EVOLVE_GO) {
         if ((st = attempt(c, &a)) != COSA_OK)
@@ -129,6 +130,7 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
             if ((st = c->stepper->reject(c->stepper_ctx, &a)) != COSA_OK)
                 return st;
             rejected++;
+            retried += d.end == EVOLVE_GO;
         }
         if (c->controller->update &&
             (st = c->controller->update(c->controller_ctx, &a, &d)) != COSA_OK)
@@ -138,7 +140,7 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
             break;
         }
     }
-    *s = (evolve_stats){.end = end, .steps = a.k, .rejected = rejected,
+    *s = (evolve_stats){.end = end, .steps = a.k, .rejected = rejected, .retried = retried,
                         .attempts = a.attempts, .t = a.t, .last = a,
                         .run = {.h_min = hmin, .h_max = hmax}};
     run_stats(c, &a, hsum, s);

@@ -1127,7 +1127,6 @@ static cosa_status vo_committed(void *ctx, const evolve_attempt *a, int *halt)
 static void run_iterations(cosa_vo_result *r, const cosa_vo_opts *o)
 {
     r->run.corrector_iterations = r->corrector_iters;
-    r->run.rollbacks = r->run.rejected;
     if (o->coupling == COSA_VO_IMPLICIT)
         r->run.rollbacks += r->corrector_iters;
 }
@@ -1190,8 +1189,9 @@ static cosa_status vo_loop(struct vo *v, const cosa_vo_opts *o, cosa_controller 
  * to the one that accepted point j): counts, degrees and macro steps. */
 static void truncate_at_point(cosa_vo_result *r, size_t j)
 {
-    /* implicit coupling: the corrector's integrations are rollbacks too */
-    const int corr_rollbacks = r->run.rollbacks > r->run.rejected;
+    /* implicit coupling: the corrector's integrations are rollbacks too
+     * (every rejection before the cut point was retried) */
+    const int corr_rollbacks = r->run.corrector_iterations > 0;
     size_t a = 0, acc = 0;
     for (; a < r->nattempts; a++)
         if (r->aacc[a] && ++acc == j)

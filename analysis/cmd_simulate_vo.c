@@ -54,7 +54,10 @@ static void help(void)
            "states: e36_all is nan.  A run that stops (H <= hmin, divergence) is a result:\n"
            "exit 0.  Divergence: a failed step, or a state beyond 1e6 x the largest\n"
            "reference magnitude over the horizon (status diverged at the first such point,\n"
-           "the figures cut there, the errors inf).  Bad input: one line on stderr, exit 2.\n",
+           "the figures cut there, the errors inf).  Bad input: one line on stderr, exit 2.\n"
+           "Last the common statistics: h_min, h_max (= H_min, H_max), rollbacks (rejected\n"
+           "attempts retried, plus the implicit corrector's integrations), corrector_iterations\n"
+           "and per unit 'unit NAME steps S restores R events E early_returns K'.\n",
            vo_cli_help, cli_progress_help, cli_help_line);
 }
 

@@ -12,6 +12,7 @@
 
 #include "cosa.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -544,56 +545,131 @@ Test(run_api, divergence_reason)
     fx_free(&f);
 }
 
-/* The two-mass oscillator as two FMI 2.0 FMUs, II's doStep discarding at
- * t = 0.01 (tests/fmu): a result in every configuration, the reason names
- * the unit, the time and the FMU call. */
-Test(run_api, fmu_discard_reason)
+/* The two-mass oscillator as two FMUs, II failing in its doStep reaching
+ * t = 0.01 (tests/fmu), with its linear form, initial state and units. */
+struct fmu_fx {
+    cosa_model *m;
+    double *par, x0[16];
+    unsigned char is_vel[16];
+    cosa_system *sys;
+    cosa_model_units *mu;
+    cosa_unitset *set;
+};
+
+static void fmu_fx_init(struct fmu_fx *f, const char *first, const char *second)
 {
     const char *d = getenv("COSA_FMUDIR");
     char text[9000], err[512];
+    memset(f, 0, sizeof *f);
     snprintf(text, sizeof text,
-             "model twomass-fmu\nfmu I = %s/twomass1_fmi2.fmu\nfmu II = %s/fail_discard_fmi2.fmu\n"
+             "model twomass-fmu\nfmu I = %s/%s\nfmu II = %s/%s\n"
              "connect I.s1 -> II.s1\nconnect I.v1 -> II.v1\nconnect II.Fk -> I.Fk\n",
-             d ? d : "tests/fmu", d ? d : "tests/fmu");
-    cosa_model *m = NULL;
-    cr_assert_eq(cosa_model_file_parse(text, strlen(text), "net", &m, err, sizeof err), COSA_OK,
-                 "%s", err);
-    double *par = calloc(m->nparam + 1, sizeof *par), x0[16];
-    cosa_model_defaults(m, par);
-    cosa_system *sys = NULL;
-    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
-    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+             d ? d : "tests/fmu", first, d ? d : "tests/fmu", second);
+    cr_assert_eq(cosa_model_file_parse(text, strlen(text), "net", &f->m, err, sizeof err),
+                 COSA_OK, "%s", err);
+    f->par = calloc(f->m->nparam + 1, sizeof *f->par);
+    cosa_model_defaults(f->m, f->par);
+    cr_assert_eq(f->m->create(f->m, f->par, &f->sys), COSA_OK);
+    cr_assert_eq(f->m->initial_state(f->m, f->par, f->x0), COSA_OK);
     cosa_integrator ex;
     cr_assert_eq(cosa_integrator_parse("exact", &ex), COSA_OK);
-    const cosa_model_units_opts uo = {.integ = &ex, .sys = sys};
-    cosa_model_units *mu = NULL;
-    cr_assert_eq(cosa_model_units_create(m, par, &uo, &mu, NULL), COSA_OK);
-    cosa_unitset *set = cosa_model_units_set(mu);
+    const cosa_model_units_opts uo = {.integ = &ex, .sys = f->sys};
+    cr_assert_eq(cosa_model_units_create(f->m, f->par, &uo, &f->mu, NULL), COSA_OK);
+    f->set = cosa_model_units_set(f->mu);
+    for (size_t i = 0; i < cosa_unitset_nx(f->set); i++)
+        f->is_vel[i] = i % 2;
+}
+
+static void fmu_fx_free(struct fmu_fx *f)
+{
+    cosa_model_units_free(f->mu);
+    cosa_system_free(f->sys);
+    free(f->par);
+    cosa_model_free(f->m);
+}
+
+static cosa_status fmu_ref(void *ctx, size_t n, const double *t, size_t nsel, const size_t *sel,
+                           double *X)
+{
+    (void)nsel;
+    (void)sel;
+    struct fmu_fx *f = ctx;
+    cosa_reftraj *r = NULL;
+    cosa_status st = cosa_reftraj_exact_at(f->sys, f->x0, n, t, &r);
+    if (st == COSA_OK)
+        memcpy(X, r->x, n * r->nx * sizeof *X);
+    cosa_reftraj_free(r);
+    return st;
+}
+
+/* One run description per configuration over [0, 0.02] at 1 ms. */
+static void fmu_opts(cosa_run_opts *o, cosa_run_kind kind, const struct fmu_fx *f)
+{
+    cosa_run_opts_default(o);
+    o->kind = kind;
+    o->fixed.nsteps = 20;
+    o->defect.in_order = o->defect.out_order = 0;
+    o->defect.H = 1e-3;
+    o->defect.tend = 0.02;
+    o->vo.H = 1e-3;
+    o->vo.tend = 0.02;
+    o->vo.is_vel = f->is_vel;
+}
+
+/* FMI 2.0, II's doStep discards: a result in every configuration; the
+ * reason names the unit, the time and the FMU call. */
+Test(run_api, fmu_discard_reason)
+{
+    struct fmu_fx f;
+    fmu_fx_init(&f, "twomass1_fmi2.fmu", "fail_discard_fmi2.fmu");
     cosa_reftraj *ref = NULL;
-    cr_assert_eq(cosa_reftraj_exact(sys, x0, 1e-3, 30, &ref), COSA_OK);
-    const char *want = "unit II (1), step to t = 0.01: FMU II: fmi2DoStep at t = "
-                       "0.0090000000000000011 returned Discard";
-    cosa_run_opts o;
-    for (int k = 0; k < 2; k++) {
-        cosa_run_opts_default(&o);
-        o.kind = k ? COSA_RUN_DEFECT : COSA_RUN_FIXED;
-        o.fixed.nsteps = 20;
-        o.defect.in_order = o.defect.out_order = 0;
-        o.defect.H = 1e-3;
-        o.defect.tend = 0.02;
-        const cosa_run_ref rr = {.traj = ref, .x0 = x0, .exact = sys};
+    cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, 1e-3, 30, &ref), COSA_OK);
+    const char *call = ": FMU II: fmi2DoStep at t = 0.0090000000000000011 returned Discard";
+    for (int k = 0; k < COSA_RUN_KIND_COUNT; k++) {
+        cosa_run_opts o;
+        fmu_opts(&o, (cosa_run_kind)k, &f);
+        const char *kn = cosa_run_kind_name(o.kind);
+        const cosa_run_ref rr = {.traj = ref, .x0 = f.x0, .exact = f.sys, .fn = fmu_ref,
+                                 .ctx = &f};
         cosa_run_result *r = NULL;
-        cr_assert_eq(cosa_run(set, &o, &rr, &r), COSA_OK, "%s", cosa_run_kind_name(o.kind));
-        cr_expect_eq(r->status, COSA_RUN_STATUS_FAILED, "%s", cosa_run_kind_name(o.kind));
+        cr_assert_eq(cosa_run(f.set, &o, &rr, &r), COSA_OK, "%s", kn);
+        cr_expect_eq(r->status, COSA_RUN_STATUS_FAILED, "%s", kn);
         cr_expect_eq(r->fail_unit, 1u);
-        cr_expect_str_eq(r->reason, want, "%s: %s", cosa_run_kind_name(o.kind), r->reason);
-        cr_expect_eq(r->run.steps, 9u, "%s: %zu steps", cosa_run_kind_name(o.kind),
+        /* the step that ends at 0.01: (k + 1) H for the fixed steps; the
+         * variable-order run sums t_s + H over 9 steps, 9 roundings of at
+         * most half an ulp of 0.01 each: 4.5 ulp */
+        cr_expect(fabs(r->t_stop - 0.01) <= 4.5 * 0.01 * DBL_EPSILON, "%s: t_stop %.17g", kn,
+                  r->t_stop);
+        char head[64];
+        snprintf(head, sizeof head, "unit II (1), step to t = %.17g", r->t_stop);
+        cr_expect(strstr(r->reason, head) == r->reason && strstr(r->reason, call) &&
+                      strlen(strstr(r->reason, call)) == strlen(call),
+                  "%s: %s", kn, r->reason);
+        cr_expect_eq(r->run.steps, k == COSA_RUN_VO ? 8u : 9u, "%s: %zu steps", kn,
                      r->run.steps);
         cosa_run_result_free(r);
     }
     cosa_reftraj_free(ref);
-    cosa_model_units_free(mu);
-    cosa_system_free(sys);
-    free(par);
-    cosa_model_free(m);
+    fmu_fx_free(&f);
+}
+
+/* FMI 3.0, II's doStep returns Error: an error of the run (a returned
+ * status, no result), in every configuration. */
+Test(run_api, fmu_error_is_an_error)
+{
+    struct fmu_fx f;
+    fmu_fx_init(&f, "twomass1_fmi3.fmu", "fail_error_fmi3.fmu");
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, 1e-3, 30, &ref), COSA_OK);
+    for (int k = 0; k < COSA_RUN_KIND_COUNT; k++) {
+        cosa_run_opts o;
+        fmu_opts(&o, (cosa_run_kind)k, &f);
+        const cosa_run_ref rr = {.traj = ref, .x0 = f.x0, .exact = f.sys, .fn = fmu_ref,
+                                 .ctx = &f};
+        cosa_run_result *r = (cosa_run_result *)&r;
+        cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EFMU, "%s", cosa_run_kind_name(o.kind));
+        cr_expect_null(r);
+    }
+    cosa_reftraj_free(ref);
+    fmu_fx_free(&f);
 }

@@ -353,6 +353,7 @@ static cosa_run_result *defect_pair(struct fx *f, double H, double tol)
     for (size_t l = 0; l < ny; l++)
         e = fmax(e, b->error[l]), dout = fmax(dout, b->defect_out[l]);
     cr_expect(r->e_output == e && r->defect_out == dout && isnan(r->e_global));
+    cr_expect(r->seconds_reference >= 0.0 && r->seconds_reference <= r->seconds_total);
     cosa_defect_result_free(b);
     return r;
 }

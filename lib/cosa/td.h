@@ -1335,6 +1335,9 @@ typedef struct cosa_defect_result {
     double *coef;               /* ny x (n+1) x nsteps                        */
     int out_order;
     cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
+    double seconds_reference; /* wall time in the exact solution (its bound
+                                 before the run, the error integrals of every
+                                 step) [s]; NaN without exact               */
 } cosa_defect_result;
 
 /* One run from the stacked initial state x0 (the units' states are set).
@@ -1561,10 +1564,11 @@ typedef struct cosa_run_result {
     double defect_out, defect_conn; /* FIXED (with defects) and DEFECT: the
                              largest run RMS of the output / connection defects */
     double e36_coupling, e36_all, e_end; /* VO (cosa_vo_result)               */
-    /* wall times [s]: the whole call, the loop (run.seconds), and the
-     * reference evaluations inside the run (VO: its reference function;
-     * NaN for FIXED -- the caller computed the trajectory before -- and for
-     * DEFECT, whose exact solution is evaluated inside the loop)           */
+    /* wall times [s]: the whole call, the loop (run.seconds; for DEFECT it
+     * includes the error integrals), and the reference evaluations of the
+     * run (VO: its reference function; DEFECT: the exact solution,
+     * cosa_defect_result.seconds_reference; NaN for FIXED -- the caller
+     * computed the trajectory before -- and for DEFECT without exact)     */
     double seconds_total, seconds_loop, seconds_reference;
     /* the configuration's own result (the one of kind; the others NULL),
      * owned by this result: every figure of that configuration */

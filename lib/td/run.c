@@ -112,6 +112,7 @@ static cosa_status run_defect(cosa_unitset *set, const cosa_run_opts *o, const c
     r->e_output = max_of(d->ny, d->error);
     r->defect_out = max_of(d->ny, d->defect_out);
     r->defect_conn = max_of(d->nu, d->defect_conn);
+    r->seconds_reference = d->seconds_reference;
     e->reason = d->reason;
     e->t = d->failed ? d->t_failed : d->t_end;
     return COSA_OK;

@@ -627,7 +627,9 @@ cosa_status cosa_traj_nrmse(size_t ny, size_t N, const double *y, size_t ldy,
  *                    variable-order rules behind it;
  *   observers        recording, energy indicators, progress.
  * The runs below (cosa_cosim_run, cosa_defect_run, cosa_vo_run) are
- * configurations of that loop. */
+ * configurations of that loop; cosa_run (4f) is their one entry point, with
+ * one run description and one result.  Every run resets its units'
+ * counters (cosa_unitset_counters_reset) at its start. */
 
 /* ---- 4a. Input builders ---------------------------------------------------- */
 

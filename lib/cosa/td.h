@@ -1161,10 +1161,12 @@ typedef struct cosa_run_stats {
                                     (cosa_unit_counters.restores) but are
                                     measurements, not rollbacks                */
     size_t corrector_iterations; /* iterations of the coupling: sweeps of the
-                                    iterative schemes (cosa_iter_stats.sweeps),
-                                    the implicit corrector's integrations
+                                    schemes run by cosa_iter (imp:, gs-imp:,
+                                    and gs:P/Q's one sweep per window;
+                                    cosa_iter_stats.sweeps), the implicit
+                                    corrector's integrations
                                     (cosa_vo_result.corrector_iters); 0 for
-                                    explicit couplings                         */
+                                    every other coupling                       */
 } cosa_run_stats;
 
 /* ---- 4e. Observers and runs ------------------------------------------------ */

@@ -512,6 +512,9 @@ Test(run_api, unit_failure_reason)
     /* the failed attempt ends the run: not retried, no rollback (and a
      * fixed-step master keeps no snapshots: no unit was restored) */
     cr_expect(r->run.rollbacks == 0 && r->units[0].restores == 0 && r->units[1].restores == 0);
+    /* and no rejection: a fixed step rejects nothing; the attempt counts */
+    cr_expect(r->run.rejected == 0 && r->run.attempts == 1, "rejected %zu, attempts %zu",
+              r->run.rejected, r->run.attempts);
     cr_expect(strstr(r->reason, "unit I (0), step to t = 0.002: rk4: the step from t = 0.001") ==
                   r->reason,
               "reason: %s", r->reason);

@@ -1143,8 +1143,11 @@ typedef struct cosa_run_stats {
     cosa_run_end end;
     double t_end;                /* the time reached                            */
     size_t steps;                /* committed macro steps                       */
-    size_t rejected;             /* attempts rejected (restored and retried)    */
-    size_t attempts;             /* steps + rejected                            */
+    size_t rejected;             /* attempts rejected (restored and retried; a
+                                    failed attempt that ends the run is none:
+                                    a fixed-step run has 0)                     */
+    size_t attempts;             /* steps + rejected, + 1 for a failed last
+                                    attempt                                     */
     double h_min, h_mean, h_max; /* over the committed steps (NaN without)      */
     cosa_status fail;            /* the failed attempt's status (else COSA_OK)  */
     double t_fail;               /* the end of the failed attempt (else NaN)    */

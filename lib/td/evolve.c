@@ -78,11 +78,12 @@ static void run_stats(const evolve_config *c, const evolve_attempt *a, double hs
     r->end = ends[s->end];
     r->t_end = s->t;
     r->steps = s->steps;
-    r->rejected = s->rejected;
+    r->rejected = s->retried; /* a failed attempt that ends the run is no
+                                 rejection (it counts in attempts) */
     r->attempts = s->attempts;
-    r->rollbacks = s->retried; /* a rejected attempt restored and retried (a
-                                  failed one that ends the run is not); a
-                                  configuration adds its iterations' */
+    r->rollbacks = s->retried; /* each retried attempt restarted from the
+                                  step's start; a configuration adds its
+                                  iterations' */
     r->corrector_iterations = 0;
     if (!s->steps)
         r->h_min = r->h_mean = r->h_max = NAN;

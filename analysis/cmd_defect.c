@@ -469,7 +469,6 @@ static void print_run(const struct dmodel *d, const cosa_defect_result *r)
     v.t = r->failed ? r->t_failed : NAN;
     v.reason = r->failed ? r->reason : NULL;
     v.steps = r->nsteps;
-    v.rejected = 0;
     v.h_min = r->h_min;
     v.h_max = r->h_max;
     run_stats_print(stdout, &v, RUN_STATS_STATUS | RUN_STATS_STEPS);

@@ -1110,7 +1110,6 @@ static void sim_print(struct sim_run *r)
     v.t = res->diverged ? res->t_diverged : NAN;
     v.reason = res->diverged ? res->reason : NULL;
     v.steps = res->ndone;
-    v.rejected = 0;
     v.h_min = v.h_max = r->dt;
     run_stats_print(stdout, &v, RUN_STATS_STATUS);
     if (r->o.nrate) {

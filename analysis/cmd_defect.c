@@ -9,6 +9,7 @@
 #include "fmu_notes.h"
 #include "sweep_cli.h"
 #include "outfile.h"
+#include "run_stats.h"
 
 #include <errno.h>
 #include <float.h>
@@ -57,6 +58,8 @@ static void help(void)
         "                                   exact monolithic solution (nan for a model\n"
         "                                   without a linear form), Y at the end\n"
         "  defect_conn_U                    per input U: run RMS of the connection defect\n"
+        "  rejected, rollbacks, corrector_iterations   0 (Algorithm 1 accepts every step)\n"
+        "  unit NAME steps S restores R events E early_returns K   per unit, its run\n"
         "--dt LO:HI:log|lin:N or --tol LO:HI:log|lin:N runs a sweep and prints a table: a\n"
         "header line, then one row per value with the same quantities as columns.\n"
         "With -o DIR (or --plot) a run writes BASE.csv (one row per macro step: t, H, eps,\n"
@@ -457,13 +460,23 @@ static void table_row(FILE *f, const struct dmodel *d, double x, const cosa_defe
 
 static void print_run(const struct dmodel *d, const cosa_defect_result *r)
 {
-    if (r->failed)
-        printf("status %s t=%.15g\nreason %s\n", cosa_defect_end_name(r->end), r->t_failed,
-               r->reason);
-    else
-        printf("status ok\n");
-    printf("steps %zu\nt_end %.17g\nh_min %.17g\nh_avg %.17g\nh_max %.17g\neps_max %.17g\n",
-           r->nsteps, r->t_end, r->h_min, r->h_avg, r->h_max, r->eps_max);
+    /* the statistics every time-domain run prints (issue 23, run_stats.h):
+     * Algorithm 1 of the defect paper accepts every step (the controller
+     * only sets the next): rejected 0 */
+    run_stats_view v;
+    run_stats_view_of(&v, &r->run, d->set);
+    v.status = r->failed ? cosa_defect_end_name(r->end) : "ok";
+    v.t = r->failed ? r->t_failed : NAN;
+    v.reason = r->failed ? r->reason : NULL;
+    v.steps = r->nsteps;
+    v.h_min = r->h_min;
+    v.h_max = r->h_max;
+    run_stats_print(stdout, &v, RUN_STATS_STATUS | RUN_STATS_STEPS);
+    printf("t_end %.17g\n", r->t_end);
+    run_stats_print(stdout, &v, RUN_STATS_H_MIN);
+    printf("h_avg %.17g\n", r->h_avg);
+    run_stats_print(stdout, &v, RUN_STATS_H_MAX);
+    printf("eps_max %.17g\n", r->eps_max);
     for (size_t k = 0; k < d->ny; k++)
         printf("defect_out_%s %.17g\n", d->yname[k], r->defect_out[k]);
     for (size_t k = 0; k < d->ny; k++)
@@ -472,9 +485,7 @@ static void print_run(const struct dmodel *d, const cosa_defect_result *r)
         printf("y_end_%s %.17g\n", d->yname[k], r->y_end[k]);
     for (size_t k = 0; k < d->nu; k++)
         printf("defect_conn_%s %.17g\n", d->uname[k], r->defect_conn[k]);
-    /* the statistics every time-domain run prints (issue 23): Algorithm 1 of
-     * the defect paper accepts every step (the controller only sets the next) */
-    printf("rejected 0\n");
+    run_stats_print(stdout, &v, RUN_STATS_REJECTED | RUN_STATS_NEW);
 }
 
 /* ---- files ------------------------------------------------------------------- */

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "sweep_cli.h"
 #include "varorder_cli.h"
+#include "run_stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,7 +32,9 @@ static void help(void)
            "  dt err_u est_u                       (estimators on coupling variables:\n"
            "                                        err = |u_predicted - u_exact|)\n"
            "then for a sweep of two or more DT: order_err_pos, order_dev_pos, ... (the\n"
-           "least-squares slopes of log err and log |est - err| against log DT).\n"
+           "least-squares slopes of log err and log |est - err| against log DT), then status,\n"
+           "steps (one per DT), rejected (0), h_min, h_max (the smallest and largest DT) and\n"
+           "per unit 'unit NAME steps S restores R events E early_returns K'.\n"
            "Expected: err_pos O(DT^(k+3)), err_vel O(DT^(k+2)), err_u O(DT^(k+1)), and\n"
            "|est - err| one order higher.  t0 must be >= (k+1) DT.\n\n"
            "Options:\n%s"
@@ -162,12 +165,17 @@ int cmd_estimate(int argc, char **argv)
         }
         free(col);
     }
-    /* the statistics every time-domain run prints (issue 23): one macro step
-     * of each DT, none rejected (a failed step is an error above) */
-    double hmin = dt[0], hmax = dt[0];
+    /* the statistics every time-domain run prints (issue 23, run_stats.h):
+     * one macro step of each DT, none rejected (a failed step is an error
+     * above); no loop, so no rollbacks or corrector lines; the units' lines
+     * count what they did over all the DTs */
+    run_stats_view sv;
+    run_stats_view_of(&sv, NULL, v.set);
+    sv.steps = ndt;
+    sv.h_min = sv.h_max = dt[0];
     for (size_t i = 1; i < ndt; i++)
-        hmin = fmin(hmin, dt[i]), hmax = fmax(hmax, dt[i]);
-    printf("status ok\nsteps %zu\nrejected 0\nh_min %.17g\nh_max %.17g\n", ndt, hmin, hmax);
+        sv.h_min = fmin(sv.h_min, dt[i]), sv.h_max = fmax(sv.h_max, dt[i]);
+    run_stats_print(stdout, &sv, RUN_STATS_COMMON | RUN_STATS_UNITS);
     rc = CLI_OK;
 out:
     free(dt);

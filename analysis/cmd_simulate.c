@@ -12,6 +12,7 @@
 #include "sim_iter.h"
 #include "sweep_cli.h"
 #include "outfile.h"
+#include "run_stats.h"
 #include "varorder_cli.h"
 
 #include <errno.h>
@@ -98,6 +99,11 @@ static void help_intro(void)
            "             derivatives of order --out-order, the mid-step sample from a unit\n"
            "             snapshot: the run itself is unchanged; nan when diverged or\n"
            "             when an FMU cannot save its state)\n"
+           "  rejected, h_min, h_max, rollbacks, corrector_iterations\n"
+           "             the run's statistics (fixed steps: 0, dt, dt; rollbacks and\n"
+           "             corrector_iterations: the iterated schemes' restarts and sweeps)\n"
+           "  unit NAME steps S restores R events E early_returns K\n"
+           "             per unit, what it did in the run\n"
            "With -o DIR (or --plot) it writes NAME.csv (comment header, then a header row\n"
            "and one row per macro point: t, inputs u at the start of the step, raw outputs\n"
            "y, corrected outputs ybar, state-correction offsets du, reference outputs ref;\n"
@@ -1127,10 +1133,16 @@ static void sim_print(struct sim_run *r)
     printf("scheme %s\nintegrator %s\nreference %s\ndt %s\ntend %s\n", r->sname, r->idesc,
            r->refdesc, cli_num(b1, sizeof b1, r->dt), cli_num(b2, sizeof b2, r->tend));
     sim_init_print(m, par, r->set, &r->init);
-    if (res->diverged)
-        printf("status diverged t=%.15g\nreason %s\n", res->t_diverged, res->reason);
-    else
-        printf("status ok\n");
+    /* the statistics every time-domain run prints (issue 23, run_stats.h):
+     * fixed macro steps, none rejected, h_min = h_max = dt */
+    run_stats_view v;
+    run_stats_view_of(&v, &res->run, r->set);
+    v.status = res->diverged ? "diverged" : "ok";
+    v.t = res->diverged ? res->t_diverged : NAN;
+    v.reason = res->diverged ? res->reason : NULL;
+    v.steps = res->ndone;
+    v.h_min = v.h_max = r->dt;
+    run_stats_print(stdout, &v, RUN_STATS_STATUS);
     if (r->o.nrate) {
         printf("rate");
         for (size_t i = 0; i < r->sm.nsub; i++)
@@ -1142,7 +1154,8 @@ static void sim_print(struct sim_run *r)
     if (r->held || r->initial)
         printf("input %s\nstart %s\n", r->held ? "held" : "poly",
                r->initial ? "initial" : "reference");
-    printf("e_global %.17g\nsteps %zu\n", res->e_global, res->ndone);
+    printf("e_global %.17g\n", res->e_global);
+    run_stats_print(stdout, &v, RUN_STATS_STEPS);
     /* the same notes as `cosa point` where the NRMSE is undefined */
     if (isnan(res->e_global) && !res->diverged)
         printf("note %s\n", res->ndone == 1
@@ -1152,9 +1165,8 @@ static void sim_print(struct sim_run *r)
     sim_iter_print(&r->scheme, &r->iopt, res);
     printf("defect_out %.17g\ndefect_conn %.17g\n", res->defect_out, res->defect_conn);
     print_energy(res->energy);
-    /* the statistics every time-domain run prints (issue 23): fixed macro
-     * steps, none rejected */
-    printf("rejected 0\nh_min %.17g\nh_max %.17g\n", r->dt, r->dt);
+    run_stats_print(stdout, &v, RUN_STATS_REJECTED | RUN_STATS_H_MIN | RUN_STATS_H_MAX |
+                                    RUN_STATS_NEW);
     fflush(stdout);
 }
 

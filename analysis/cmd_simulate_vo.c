@@ -6,6 +6,7 @@
 #include "config.h"
 #include "sweep_cli.h"
 #include "outfile.h"
+#include "run_stats.h"
 #include "varorder_cli.h"
 
 #include <errno.h>
@@ -53,7 +54,10 @@ static void help(void)
            "states: e36_all is nan.  A run that stops (H <= hmin, divergence) is a result:\n"
            "exit 0.  Divergence: a failed step, or a state beyond 1e6 x the largest\n"
            "reference magnitude over the horizon (status diverged at the first such point,\n"
-           "the figures cut there, the errors inf).  Bad input: one line on stderr, exit 2.\n",
+           "the figures cut there, the errors inf).  Bad input: one line on stderr, exit 2.\n"
+           "Last the common statistics: h_min, h_max (= H_min, H_max), rollbacks (rejected\n"
+           "attempts retried, plus the implicit corrector's integrations), corrector_iterations\n"
+           "and per unit 'unit NAME steps S restores R events E early_returns K'.\n",
            vo_cli_help, cli_progress_help, cli_help_line);
 }
 
@@ -208,12 +212,18 @@ int cmd_simulate_vo(int argc, char **argv)
            v.m->name, o.coupling, sname,
            v.vo.estimator ? cosa_vo_estimator_name(v.vo.estimator) : "none",
            o.control ? o.control : "none", v.iname);
-    if (r->status == COSA_VO_OK)
-        printf("status ok\n");
-    else
-        printf("status %s\nreason %s\n", cosa_vo_status_name(r->status), r->reason);
-    printf("steps %zu\nrejected %zu\ncorrector_iters %zu\n", r->steps, r->rejected,
-           r->corrector_iters);
+    /* the statistics every time-domain run prints (issue 23, run_stats.h);
+     * h_min and h_max are H_min and H_max again under the common names */
+    run_stats_view sv;
+    run_stats_view_of(&sv, &r->run, v.set);
+    sv.status = cosa_vo_status_name(r->status);
+    sv.reason = r->status == COSA_VO_OK ? NULL : r->reason;
+    sv.steps = r->steps;
+    sv.rejected = r->rejected;
+    sv.h_min = r->H_min;
+    sv.h_max = r->H_max;
+    run_stats_print(stdout, &sv, RUN_STATS_STATUS | RUN_STATS_STEPS | RUN_STATS_REJECTED);
+    printf("corrector_iters %zu\n", r->corrector_iters);
     printf("t_start %.17g\nt_end %.17g\nH_mean %.17g\nH_min %.17g\nH_max %.17g\n", r->t_start,
            r->t_end, r->H_mean, r->H_min, r->H_max);
     printf("k_hist ");
@@ -233,9 +243,7 @@ int cmd_simulate_vo(int argc, char **argv)
             cores += cosa_unit_nu(v.units[i]);
     printf("cores %zu\nseconds_cosim %.6g\nseconds_reference %.6g\n", cores,
            wall - v.ref_seconds, v.ref_seconds);
-    /* the statistics every time-domain run prints (issue 23): H_min and
-     * H_max again under the common names */
-    printf("h_min %.17g\nh_max %.17g\n", r->H_min, r->H_max);
+    run_stats_print(stdout, &sv, RUN_STATS_H_MIN | RUN_STATS_H_MAX | RUN_STATS_NEW);
     fflush(stdout);
     if (o.output || o.plot) {
         if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||

@@ -164,6 +164,24 @@ static cosa_status make_set(const cosa_model_units_opts *o, cosa_model_units *mu
     return st;
 }
 
+/* The subsystems' names on the set: what run results call the units. */
+static cosa_status set_names(const cosa_model *m, const double *par, cosa_model_units *mu)
+{
+    const char **names = calloc(mu->nsub + 1, sizeof *names);
+    if (!names)
+        return COSA_ENOMEM;
+    for (size_t i = 0; i < mu->nsub; i++) {
+        names[i] = m->sub_name(m, par, i);
+        if (!names[i]) { /* a model without a name for it: none at all */
+            free(names);
+            return COSA_OK;
+        }
+    }
+    cosa_status st = cosa_unitset_set_names(mu->set, names);
+    free(names);
+    return st;
+}
+
 cosa_status cosa_model_units_create(const cosa_model *m, const double *par,
                                     const cosa_model_units_opts *opts, cosa_model_units **out,
                                     cosa_model_units_error *err)
@@ -207,6 +225,8 @@ cosa_status cosa_model_units_create(const cosa_model *m, const double *par,
         err->fmu = NULL;
         st = make_set(opts, mu);
     }
+    if (st == COSA_OK && m->sub_name)
+        st = set_names(m, par, mu);
     if (st != COSA_OK) {
         cosa_model_units_free(mu);
         return st;

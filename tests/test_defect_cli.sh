@@ -91,7 +91,16 @@ done
 for f in x11 etol; do
     [ "$(awk '$1 == "rejected"' "$tmp/$f" | wc -l)" = 1 ] && [ "$(val "$tmp/$f" rejected)" = 0 ] &&
         ok || bad "$f: 'rejected 0' not printed once"
-    [ "$(tail -1 "$tmp/$f")" = "rejected 0" ] && ok || bad "$f: rejected is not the last line"
+    # the last line before the run's iterations and units (run_stats.h)
+    [ "$(grep -Ev '^(rollbacks|corrector_iterations|unit) ' "$tmp/$f" | tail -1)" = "rejected 0" ] &&
+        ok || bad "$f: rejected is not the last line before rollbacks"
+    # no rollbacks or iterations (Algorithm 1); per unit: every macro step plus its
+    # mid-step sample (a half step from a snapshot, then a restore): 2 N steps, N restores
+    n=$(val "$tmp/$f" steps)
+    awk -v n="$n" '$1 == "rollbacks" { r = $2; nr++ } $1 == "corrector_iterations" { c = $2; nc++ }
+        $1 == "unit" { u++; if ($4 != 2 * n || $6 != n || $8 != 0 || $10 != 0) badu = 1 }
+        END { exit !(nr == 1 && r == 0 && nc == 1 && c == 0 && u == 2 && !badu) }' "$tmp/$f" &&
+        ok || bad "$f: rollbacks/corrector_iterations/unit lines: $(grep -E '^(rollbacks|corr|unit)' "$tmp/$f" | tr '\n' ' ')"
 done
 # a fixed step is the same every step: h_min = h_max = dt, also when t_end is
 # reached by k dt only up to rounding (H = 0.01 to T = 1 here; 0.1 to 0.3 below)

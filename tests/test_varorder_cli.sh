@@ -124,6 +124,24 @@ awk '$1 == "status" { s = $2 } $1 == "steps" { n = $2 } $1 == "rejected" { r = $
      END { exit !(s == "ok" && n == 3 && r == 0 && a + 0 == 2e-5 && b + 0 == 8e-5) }' "$tmp/est" &&
     ok || bad "estimate statistics: $(tail -5 "$tmp/est" | tr '\n' ' ')"
 
+# then the run's iterations and units (run_stats.h): an explicit run retries
+# every rejected attempt from the step's start (rollbacks = rejected when it
+# ends ok) and has no corrector; an implicit run's corrector_iterations are its
+# corrector_iters, each from the restored units (rollbacks = rejected + them);
+# estimate runs no loop: unit lines only
+awk '$1 == "status" { s = $2 } $1 == "rejected" { r = $2 } $1 == "rollbacks" { b = $2; nb++ }
+     $1 == "corrector_iterations" { c = $2; nc++ } $1 == "unit" { u++ }
+     END { exit !(s == "ok" && nb == 1 && b == r && nc == 1 && c == 0 && u == 2) }' "$tmp/o" &&
+    ok || bad "explicit: $(grep -E '^(rejected|rollbacks|corr|unit)' "$tmp/o" | tr '\n' ' ')"
+"$COSA" $S implicit $L --scheme foh --estimator immilne --control order >"$tmp/im" 2>"$tmp/e" ||
+    bad "implicit: $(cat "$tmp/e")"
+awk '$1 == "rejected" { r = $2 } $1 == "corrector_iters" { i = $2 } $1 == "rollbacks" { b = $2 }
+     $1 == "corrector_iterations" { c = $2 } $1 == "unit" { u++ }
+     END { exit !(i > 0 && c == i && b == r + i && u == 2) }' "$tmp/im" &&
+    ok || bad "implicit: $(grep -E '^(rejected|rollbacks|corr|unit)' "$tmp/im" | tr '\n' ' ')"
+[ "$(grep -c '^unit ' "$tmp/est")" = 2 ] && ! grep -Eq '^(rollbacks|corrector_iterations) ' "$tmp/est" &&
+    ok || bad "estimate: unit lines, no rollbacks: $(tail -3 "$tmp/est" | tr '\n' ' ')"
+
 # ---- exact units on the linear parameter sets of twomass-ff and chain-ff (issue 23
 # item 6); nonlinear values are refused in one line (above, and here for chain-ff)
 FFL="--model twomass-ff --set Cc=0 --set Dc=0 --set Acon=0 --scheme p1 --dt 1e-4 --tend 0.01"

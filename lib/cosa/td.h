@@ -474,6 +474,15 @@ cosa_status cosa_unitset_inputs(cosa_unitset *set, double t, const double *y, do
                                 double *dudy);
 size_t cosa_unitset_count(const cosa_unitset *set);
 cosa_unit *cosa_unitset_unit(const cosa_unitset *set, size_t i); /* NULL if out of range */
+/* Names of the units (e.g. the model's subsystems; nunits strings, copied;
+ * NULL removes them): what run results and failure reasons call the units
+ * (cosa_run_result).  COSA_EINVAL for a NULL set or a NULL name. */
+cosa_status cosa_unitset_set_names(cosa_unitset *set, const char *const *names);
+/* The name of unit i, or NULL (no names, i out of range). */
+const char *cosa_unitset_unit_name(const cosa_unitset *set, size_t i);
+/* Every unit's counters to zero (cosa_unit_counters_reset): each run does
+ * this at its start, so the counters are that run's. */
+void cosa_unitset_counters_reset(cosa_unitset *set);
 size_t cosa_unitset_nx(const cosa_unitset *set);
 size_t cosa_unitset_nu(const cosa_unitset *set);
 size_t cosa_unitset_ny(const cosa_unitset *set);
@@ -625,7 +634,9 @@ cosa_status cosa_traj_nrmse(size_t ny, size_t N, const double *y, size_t ldy,
  *                    variable-order rules behind it;
  *   observers        recording, energy indicators, progress.
  * The runs below (cosa_cosim_run, cosa_defect_run, cosa_vo_run) are
- * configurations of that loop. */
+ * configurations of that loop; cosa_run (4f) is their one entry point, with
+ * one run description and one result.  Every run resets its units'
+ * counters (cosa_unitset_counters_reset) at its start. */
 
 /* ---- 4a. Input builders ---------------------------------------------------- */
 
@@ -829,6 +840,10 @@ typedef struct cosa_iter_stats {
                              out; NaN if all are)                            */
     size_t nest;          /* macro steps in contraction                      */
     double relax_last;    /* the last sweep's omega (Aitken's varies)        */
+    size_t rollbacks;     /* restarts from the window's start: Jacobi sweeps
+                             after the first (J - 1 per window), Gauss-Seidel
+                             sweeps after the first and the replay of the
+                             accepted one through the master (J per window)  */
 } cosa_iter_stats;
 
 typedef struct cosa_iter cosa_iter;
@@ -1135,13 +1150,33 @@ typedef struct cosa_run_stats {
     cosa_run_end end;
     double t_end;                /* the time reached                            */
     size_t steps;                /* committed macro steps                       */
-    size_t rejected;             /* attempts rejected (restored and retried)    */
-    size_t attempts;             /* steps + rejected                            */
+    size_t rejected;             /* attempts rejected (restored and retried; a
+                                    failed attempt that ends the run is none:
+                                    a fixed-step run has 0)                     */
+    size_t attempts;             /* steps + rejected, + 1 for a failed last
+                                    attempt                                     */
     double h_min, h_mean, h_max; /* over the committed steps (NaN without)      */
     cosa_status fail;            /* the failed attempt's status (else COSA_OK)  */
     double t_fail;               /* the end of the failed attempt (else NaN)    */
     size_t fail_unit;            /* the unit that failed, or (size_t)-1         */
     double seconds;              /* wall time of the loop                       */
+    size_t rollbacks;            /* the run's restarts from a step's start:
+                                    the rejected attempts it retried (a failed
+                                    attempt that ends the run is not one), plus
+                                    the iterations' (cosa_iter_stats.rollbacks;
+                                    the variable-order implicit corrector: each
+                                    corrector integration).  An estimator's
+                                    comparative integration and the mid-step
+                                    sample of the defects restore the units too
+                                    (cosa_unit_counters.restores) but are
+                                    measurements, not rollbacks                */
+    size_t corrector_iterations; /* iterations of the coupling: sweeps of the
+                                    schemes run by cosa_iter (imp:, gs-imp:,
+                                    and gs:P/Q's one sweep per window;
+                                    cosa_iter_stats.sweeps), the implicit
+                                    corrector's integrations
+                                    (cosa_vo_result.corrector_iters); 0 for
+                                    every other coupling                       */
 } cosa_run_stats;
 
 /* ---- 4e. Observers and runs ------------------------------------------------ */
@@ -1314,6 +1349,9 @@ typedef struct cosa_defect_result {
     double *coef;               /* ny x (n+1) x nsteps                        */
     int out_order;
     cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
+    double seconds_reference; /* wall time in the exact solution (its bound
+                                 before the run, the error integrals of every
+                                 step) [s]; NaN without exact               */
 } cosa_defect_result;
 
 /* One run from the stacked initial state x0 (the units' states are set).
@@ -1450,6 +1488,121 @@ typedef struct cosa_vo_estimate {
 } cosa_vo_estimate;
 cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
                                   const cosa_vo_opts *o, double t0, cosa_vo_estimate *out);
+
+/* ---- 4f. One run description, one entry point, one result ---------------- */
+
+/* The configurations of the one loop a run description selects. */
+typedef enum cosa_run_kind {
+    COSA_RUN_FIXED = 0, /* a coupling scheme at a fixed macro step (cosa_cosim_run) */
+    COSA_RUN_DEFECT,    /* the defect paper's run, fixed or controlled (cosa_defect_run) */
+    COSA_RUN_VO,        /* the variable-order engine (cosa_vo_run)                */
+    COSA_RUN_KIND_COUNT
+} cosa_run_kind;
+/* "fixed", "defect", "vo"; NULL for another value. */
+const char *cosa_run_kind_name(cosa_run_kind k);
+
+/* One run description: the configuration and the options of each (only
+ * the selected one's are read). */
+typedef struct cosa_run_opts {
+    cosa_run_kind kind;
+    cosa_scheme scheme;      /* FIXED: the coupling scheme                   */
+    cosa_cosim_opts fixed;   /* FIXED: N, master options, ...; the macro step
+                                is the reference trajectory's H           */
+    cosa_defect_opts defect; /* DEFECT                                       */
+    cosa_vo_opts vo;         /* VO                                           */
+} cosa_run_opts;
+
+/* The defaults: kind FIXED; scheme ZOH (Jacobi, order 0, no corrections,
+ * alpha = relax = 1: cosa_scheme_parse("zoh")); fixed: zero (nsteps 0 --
+ * set it --, master options 0, diverge_factor 0 = 1e6, no defects, no
+ * energy, no iteration options); defect: in_order 1, out_order 1 (first
+ * order Taylor inputs and outputs), H 0, tol 0, h0 0, tend 0 (a fixed run needs H
+ * and tend, a controlled one tol, h0 and tend), control BOTH, controller
+ * NULL ("pi"), max_steps 0 (COSA_DEFECT_MAX_STEPS), hmin 0; vo:
+ * cosa_vo_opts_default (H and tend 0: set them).  NULL is a no-op. */
+void cosa_run_opts_default(cosa_run_opts *o);
+
+/* What a run compares against, by configuration: FIXED the reference
+ * trajectory traj (start-up and e_global); DEFECT the initial state x0 and
+ * the coupled linear system exact (may be NULL: no error figures); VO the
+ * reference function fn with its context. */
+typedef struct cosa_run_ref {
+    const cosa_reftraj *traj;
+    const double *x0;
+    const cosa_system *exact;
+    cosa_vo_ref_fn fn;
+    void *ctx;
+} cosa_run_ref;
+
+/* How a run ended, the same in every configuration (README "Failures"):
+ * every one is a result (cosa_run returns COSA_OK). */
+typedef enum cosa_run_status {
+    COSA_RUN_STATUS_OK = 0,   /* the end of the horizon                        */
+    COSA_RUN_STATUS_DIVERGED, /* the divergence test stopped it (a value beyond
+                                 1e6 x the reference's largest magnitude, or
+                                 not finite)                                  */
+    COSA_RUN_STATUS_FAILED,   /* a step failed: a unit's call (an FMU Discard,
+                                 an integrator), non-finite values, a singular
+                                 loop or correction, the corrector            */
+    COSA_RUN_STATUS_LIMIT,    /* the step or attempt limit before the end      */
+    COSA_RUN_STATUS_HMIN,     /* the next macro step below the floor           */
+    COSA_RUN_STATUS_NOREF     /* the reference failed (VO): no error figures   */
+} cosa_run_status;
+/* "ok", "diverged", "failed", "limit", "hmin", "reference-failed"; NULL for
+ * another value. */
+const char *cosa_run_status_name(cosa_run_status s);
+
+typedef struct cosa_run_result {
+    cosa_run_kind kind;
+    cosa_run_status status;
+    char reason[640];     /* "" for ok; else one line: a failed unit's name
+                             (or index) and the step's end time, then the
+                             unit's message (the call that failed: "FMU II:
+                             fmi3DoStep at t = ... returned Discard", "CVODE
+                             CVode: ..."); for the others the time and what
+                             stopped the run                                  */
+    double t_stop;        /* where it stopped: the failed step's end, the
+                             diverged point, the time reached (NaN for ok)    */
+    size_t fail_unit;     /* the unit whose call failed, or (size_t)-1        */
+    cosa_run_stats run;   /* steps, rejected, attempts, h_min, h_mean, h_max,
+                             rollbacks, corrector_iterations, the loop's wall
+                             time (as the configuration's result.run)         */
+    size_t nunits;
+    cosa_unit_counters *units; /* nunits: what each unit did in this run
+                             (cosa_unit_get_counters; reset at its start)    */
+    /* the errors against the reference that the configuration computes (NaN
+     * where it computes none; +inf once diverged where it says so): */
+    double e_global;      /* FIXED: NRMSE of the corrected outputs (eq 33)    */
+    double e_output;      /* DEFECT: the largest RMS over the outputs of Y -
+                             y*, continuous in time (cosa_defect_result.error) */
+    double defect_out, defect_conn; /* FIXED (with defects) and DEFECT: the
+                             largest run RMS of the output / connection defects */
+    double e36_coupling, e36_all, e_end; /* VO (cosa_vo_result)               */
+    /* wall times [s]: the whole call, the loop (run.seconds; for DEFECT it
+     * includes the error integrals), and the reference evaluations of the
+     * run (VO: its reference function; DEFECT: the exact solution,
+     * cosa_defect_result.seconds_reference; NaN for FIXED -- the caller
+     * computed the trajectory before -- and for DEFECT without exact)     */
+    double seconds_total, seconds_loop, seconds_reference;
+    /* the configuration's own result (the one of kind; the others NULL),
+     * owned by this result: every figure of that configuration */
+    cosa_cosim_result *fixed;
+    cosa_defect_result *defect;
+    cosa_vo_result *vo;
+} cosa_run_result;
+
+/* One run of the configuration o->kind on the unit set: validates the
+ * description once (the configuration's own checks: COSA_EINVAL for a NULL
+ * argument, a missing reference of that configuration or an unknown kind;
+ * COSA_ERANGE for numbers out of range or not finite -- a macro step <= 0,
+ * a NaN tolerance, ...; COSA_EUNSUPPORTED as the configuration), then runs
+ * it through the configuration's entry point (cosa_cosim_run,
+ * cosa_defect_run, cosa_vo_run: bitwise the same figures) and fills the one
+ * result.  A run that stops is a result (status, reason), COSA_OK; errors
+ * (a broken FMU, memory) are returned.  Free with cosa_run_result_free. */
+cosa_status cosa_run(cosa_unitset *set, const cosa_run_opts *o, const cosa_run_ref *ref,
+                     cosa_run_result **out);
+void cosa_run_result_free(cosa_run_result *r);
 
 /* ======================================================================== */
 /* 5. FMU import                                                            */

@@ -8,6 +8,7 @@
 #include "td/energy.h"
 #include "td/evolve.h"
 #include "td/failure.h"
+#include "td/run_impl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -173,11 +174,13 @@ static cosa_status energy_observe(const cosa_master *mc, void *user_data)
 }
 
 /* The arguments of a run: COSA_EINVAL (NULL, sizes), COSA_ERANGE. */
-static cosa_status run_check(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
-                             const cosa_cosim_opts *opt)
+cosa_status td_cosim_check(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
+                           const cosa_cosim_opts *opt)
 {
     if (!set || !s || !ref || !opt || (opt->nobservers && !opt->observers))
         return COSA_EINVAL;
+    if (!(ref->H > 0.0) || !isfinite(ref->H) || isnan(opt->diverge_factor))
+        return COSA_ERANGE;
     const size_t nx = cosa_unitset_nx(set), ny = cosa_unitset_ny(set);
     const size_t N = opt->nsteps;
     if (ref->nx != nx || ref->ny != ny || ny == 0)
@@ -256,9 +259,10 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     if (!out)
         return COSA_EINVAL;
     *out = NULL;
-    cosa_status st = run_check(set, s, ref, opt);
+    cosa_status st = td_cosim_check(set, s, ref, opt);
     if (st != COSA_OK)
         return st;
+    cosa_unitset_counters_reset(set); /* the units' counters are this run's */
     const size_t nx = cosa_unitset_nx(set), nu = cosa_unitset_nu(set),
                  ny = cosa_unitset_ny(set);
     const size_t N = opt->nsteps;
@@ -360,6 +364,8 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     if (it) {
         r->iterative = 1;
         cosa_iter_get_stats(it, &r->iter);
+        r->run.rollbacks += r->iter.rollbacks;
+        r->run.corrector_iterations = r->iter.sweeps;
     }
     if (eacc)
         r->energy = energy_acc_take(eacc);

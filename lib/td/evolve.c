@@ -78,8 +78,13 @@ static void run_stats(const evolve_config *c, const evolve_attempt *a, double hs
     r->end = ends[s->end];
     r->t_end = s->t;
     r->steps = s->steps;
-    r->rejected = s->rejected;
+    r->rejected = s->retried; /* a failed attempt that ends the run is no
+                                 rejection (it counts in attempts) */
     r->attempts = s->attempts;
+    r->rollbacks = s->retried; /* each retried attempt restarted from the
+                                  step's start; a configuration adds its
+                                  iterations' */
+    r->corrector_iterations = 0;
     if (!s->steps)
         r->h_min = r->h_mean = r->h_max = NAN;
     else
@@ -100,7 +105,7 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
     double hsum = 0.0, hmin = INFINITY, hmax = -INFINITY;
     evolve_attempt a = {.t = c->t0};
     evolve_end end;
-    size_t rejected = 0;
+    size_t rejected = 0, retried = 0;
     cosa_status st = COSA_OK;
     while ((end = c->controller->plan(c->controller_ctx, &a)) == EVOLVE_GO) {
         if ((st = attempt(c, &a)) != COSA_OK)
@@ -126,6 +131,7 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
             if ((st = c->stepper->reject(c->stepper_ctx, &a)) != COSA_OK)
                 return st;
             rejected++;
+            retried += d.end == EVOLVE_GO;
         }
         if (c->controller->update &&
             (st = c->controller->update(c->controller_ctx, &a, &d)) != COSA_OK)
@@ -135,7 +141,7 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
             break;
         }
     }
-    *s = (evolve_stats){.end = end, .steps = a.k, .rejected = rejected,
+    *s = (evolve_stats){.end = end, .steps = a.k, .rejected = rejected, .retried = retried,
                         .attempts = a.attempts, .t = a.t, .last = a,
                         .run = {.h_min = hmin, .h_max = hmax}};
     run_stats(c, &a, hsum, s);

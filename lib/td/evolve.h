@@ -102,6 +102,7 @@ typedef struct evolve_config {
 typedef struct evolve_stats {
     evolve_end end;
     size_t steps, rejected, attempts;
+    size_t retried;      /* rejected attempts the loop went on from */
     double t;            /* the time reached */
     evolve_attempt last;
     cosa_run_stats run;

@@ -40,7 +40,10 @@ static size_t micro_steps(const cosa_integrator *cfg, double h)
 
 static cosa_status too_many_micro_steps(const struct integ_problem *pb, double h)
 {
-    cosa_unit_fail(pb->u, "macro step %.17g / micro step %.17g needs more than %d micro steps", h,
+    cosa_unit_fail(pb->u,
+                   "%s: the step from t = %.17g of %.17g / micro step %.17g needs more than %d "
+                   "micro steps",
+                   cosa_integrator_name(pb->cfg->kind), cosa_unit_time(pb->u), h,
                    pb->cfg->hmicro, COSA_MICRO_STEPS_MAX);
     return COSA_ERANGE;
 }

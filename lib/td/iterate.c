@@ -404,9 +404,11 @@ cosa_status iter_propose(cosa_iter *it)
             break;
         if (!it->gs && (st = cosa_master_reject(it->m)) != COSA_OK)
             return st;
+        it->st.rollbacks++; /* the next sweep starts from T_n again */
     }
     window_done(it, j, converged, ynorm);
     if (it->gs) { /* the accepted sweep once more through the master */
+        it->st.rollbacks++;
         for (size_t i = 0; i < it->nunits; i++)
             if ((st = cosa_unit_restore(cosa_unitset_unit(it->set, i), it->snaps[i])) !=
                 COSA_OK) {

@@ -35,6 +35,7 @@ struct cosa_unitset {
     size_t blo, bup;
     double *cS;                 /* nu x nc (owned copy)                      */
     double *cc, *cJ, *cdudy;    /* nc, nc x ny, nu x ny: scratch             */
+    char **names;               /* nunits copied names, or NULL (none)       */
 };
 
 void cosa_unitset_free(cosa_unitset *set)
@@ -50,6 +51,7 @@ void cosa_unitset_free(cosa_unitset *set)
     free(set->rate);
     free(set->port_idx);
     free(set->cS);
+    cosa_unitset_set_names(set, NULL);
     free(set);
 }
 
@@ -204,6 +206,44 @@ cosa_status cosa_unitset_create(size_t nunits, cosa_unit *const *units, const do
 }
 
 size_t cosa_unitset_count(const cosa_unitset *set) { return set ? set->nunits : 0; }
+
+cosa_status cosa_unitset_set_names(cosa_unitset *set, const char *const *names)
+{
+    if (!set)
+        return COSA_EINVAL;
+    for (size_t i = 0; names && i < set->nunits; i++)
+        if (!names[i])
+            return COSA_EINVAL;
+    if (set->names)
+        for (size_t i = 0; i < set->nunits; i++)
+            free(set->names[i]);
+    free(set->names);
+    set->names = NULL;
+    if (!names)
+        return COSA_OK;
+    if (!(set->names = calloc(set->nunits, sizeof *set->names)))
+        return COSA_ENOMEM;
+    for (size_t i = 0; i < set->nunits; i++) {
+        const size_t n = strlen(names[i]) + 1;
+        if (!(set->names[i] = malloc(n))) {
+            cosa_unitset_set_names(set, NULL);
+            return COSA_ENOMEM;
+        }
+        memcpy(set->names[i], names[i], n);
+    }
+    return COSA_OK;
+}
+
+const char *cosa_unitset_unit_name(const cosa_unitset *set, size_t i)
+{
+    return set && set->names && i < set->nunits ? set->names[i] : NULL;
+}
+
+void cosa_unitset_counters_reset(cosa_unitset *set)
+{
+    for (size_t i = 0; set && i < set->nunits; i++)
+        cosa_unit_counters_reset(set->units[i]);
+}
 size_t cosa_unitset_nx(const cosa_unitset *set) { return set ? set->nx : 0; }
 size_t cosa_unitset_nu(const cosa_unitset *set) { return set ? set->nu : 0; }
 size_t cosa_unitset_ny(const cosa_unitset *set) { return set ? set->ny : 0; }

@@ -24,6 +24,7 @@
  * controller's decision: commit (history shift) or reject (restore). */
 #include "td/evolve.h"
 #include "td/failure.h"
+#include "td/run_impl.h"
 #include "td/vo.h"
 #include "td/unit_impl.h"
 #include "core/dense.h"
@@ -127,6 +128,13 @@ static cosa_status check_opts(const cosa_unitset *set, const cosa_vo_opts *o)
             return COSA_EUNSUPPORTED;
     }
     return COSA_OK;
+}
+
+cosa_status td_vo_check(const cosa_unitset *set, cosa_vo_ref_fn ref, const cosa_vo_opts *o)
+{
+    if (!set || !ref || !o)
+        return COSA_EINVAL;
+    return check_opts(set, o);
 }
 
 /* Per-unit scratch of the interface Jacobian (no nx x nx matrix: long
@@ -1114,6 +1122,15 @@ static cosa_status vo_committed(void *ctx, const evolve_attempt *a, int *halt)
     return record_point(r, w->rc, v->T[0], v->x1);
 }
 
+/* The iterations in the loop's figures: the implicit corrector's
+ * integrations, each from the units restored to T_N (a rollback). */
+static void run_iterations(cosa_vo_result *r, const cosa_vo_opts *o)
+{
+    r->run.corrector_iterations = r->corrector_iters;
+    if (o->coupling == COSA_VO_IMPLICIT)
+        r->run.rollbacks += r->corrector_iters;
+}
+
 /* The time loop from t_s = v->T[0]: attempts until the end, the attempt
  * limit, a failed fixed step or the step floor (r->status, r->reason). */
 static cosa_status vo_loop(struct vo *v, const cosa_vo_opts *o, cosa_controller *ctl,
@@ -1153,6 +1170,7 @@ static cosa_status vo_loop(struct vo *v, const cosa_vo_opts *o, cosa_controller 
     }
     r->run = s.run;
     r->run.t_end = v->T[0];
+    run_iterations(r, o);
     if (r->run.fail_unit >= v->nunits)
         r->run.fail_unit = (size_t)-1;
     r->rejected = r->nattempts - r->steps;
@@ -1171,6 +1189,9 @@ static cosa_status vo_loop(struct vo *v, const cosa_vo_opts *o, cosa_controller 
  * to the one that accepted point j): counts, degrees and macro steps. */
 static void truncate_at_point(cosa_vo_result *r, size_t j)
 {
+    /* implicit coupling: the corrector's integrations are rollbacks too
+     * (every rejection before the cut point was retried) */
+    const int corr_rollbacks = r->run.corrector_iterations > 0;
     size_t a = 0, acc = 0;
     for (; a < r->nattempts; a++)
         if (r->aacc[a] && ++acc == j)
@@ -1203,6 +1224,8 @@ static void truncate_at_point(cosa_vo_result *r, size_t j)
     r->run.h_min = r->H_min;
     r->run.h_mean = r->H_mean;
     r->run.h_max = r->H_max;
+    r->run.corrector_iterations = r->corrector_iters;
+    r->run.rollbacks = r->rejected + (corr_rollbacks ? r->corrector_iters : 0);
 }
 
 #define VO_BOUND_SAMPLES 1024 /* samples of the rest of the horizon after a short run */
@@ -1324,11 +1347,10 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
     if (!out)
         return COSA_EINVAL;
     *out = NULL;
-    if (!set || !ref || !o)
-        return COSA_EINVAL;
-    cosa_status st = check_opts(set, o);
+    cosa_status st = td_vo_check(set, ref, o);
     if (st != COSA_OK)
         return st;
+    cosa_unitset_counters_reset(set); /* the units' counters are this run's */
     struct vo *v = NULL;
     if ((st = vo_create(set, o, &v)) != COSA_OK)
         return st;

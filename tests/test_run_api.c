@@ -1,0 +1,679 @@
+/* test_run_api.c -- the one run description, entry point and result
+ * (lib/td/run.c, issue 23 item 2): cosa_run gives bitwise the figures of
+ * the three configurations' own entry points on the built-in twomass
+ * (units from cosa_model_units_create); the documented defaults; the
+ * validation statuses; the per-unit counters against the counts the
+ * algorithms imply (N macro steps of a single-rate Jacobi scheme = N unit
+ * steps, K N for a unit at rate K, ...); rollbacks against rejected
+ * attempts and iteration restarts; corrector iterations against the
+ * variable-order result's per-attempt record; the one-line reasons of a
+ * unit failure, an FMU Discard and a divergence. */
+#include <criterion/criterion.h>
+
+#include "cosa.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- fixture: twomass, its units, its exact reference ---------------------- */
+
+struct fx {
+    const cosa_model *m;
+    double par[64];
+    cosa_system *sys;
+    cosa_model_units *mu;
+    cosa_unitset *set;
+    double x0[16];
+    unsigned char is_vel[16];
+};
+
+static void fx_init(struct fx *f, const char *integrator)
+{
+    memset(f, 0, sizeof *f);
+    f->m = cosa_model_find("twomass");
+    cr_assert_not_null(f->m);
+    cosa_model_defaults(f->m, f->par);
+    cr_assert_eq(f->m->create(f->m, f->par, &f->sys), COSA_OK);
+    cr_assert_eq(f->m->initial_state(f->m, f->par, f->x0), COSA_OK);
+    cosa_integrator in;
+    cr_assert_eq(cosa_integrator_parse(integrator, &in), COSA_OK);
+    const cosa_model_units_opts o = {.integ = &in, .sys = f->sys};
+    cr_assert_eq(cosa_model_units_create(f->m, f->par, &o, &f->mu, NULL), COSA_OK);
+    f->set = cosa_model_units_set(f->mu);
+    /* twomass: per mass (position, velocity) */
+    for (size_t i = 0; i < cosa_unitset_nx(f->set); i++)
+        f->is_vel[i] = i % 2;
+}
+
+static void fx_free(struct fx *f)
+{
+    cosa_model_units_free(f->mu);
+    cosa_system_free(f->sys);
+}
+
+static cosa_status ref_exact(void *ctx, size_t n, const double *t, size_t nsel,
+                             const size_t *sel, double *X)
+{
+    (void)nsel;
+    (void)sel;
+    struct fx *f = ctx;
+    cosa_reftraj *r = NULL;
+    cosa_status st = cosa_reftraj_exact_at(f->sys, f->x0, n, t, &r);
+    if (st == COSA_OK)
+        memcpy(X, r->x, n * r->nx * sizeof *X);
+    cosa_reftraj_free(r);
+    return st;
+}
+
+/* bitwise equality of n doubles (NaN included) */
+static int same(size_t n, const double *a, const double *b)
+{
+    return n == 0 || memcmp(a, b, n * sizeof *a) == 0;
+}
+
+/* The loop's figures of two results are the same, bit for bit (but the
+ * wall time). */
+static void expect_same_stats(const cosa_run_stats *a, const cosa_run_stats *b)
+{
+    cr_expect_eq(a->end, b->end);
+    cr_expect_eq(a->steps, b->steps);
+    cr_expect_eq(a->rejected, b->rejected);
+    cr_expect_eq(a->attempts, b->attempts);
+    cr_expect(same(1, &a->t_end, &b->t_end) && same(1, &a->h_min, &b->h_min) &&
+              same(1, &a->h_mean, &b->h_mean) && same(1, &a->h_max, &b->h_max));
+    cr_expect_eq(a->rollbacks, b->rollbacks);
+    cr_expect_eq(a->corrector_iterations, b->corrector_iterations);
+}
+
+/* ---- defaults, names ----------------------------------------------------------- */
+
+Test(run_api, defaults_as_documented)
+{
+    cosa_run_opts o;
+    memset(&o, 0xab, sizeof o);
+    cosa_run_opts_default(&o);
+    cr_expect_eq(o.kind, COSA_RUN_FIXED);
+    cosa_scheme zoh;
+    cr_assert_eq(cosa_scheme_parse("zoh", &zoh), COSA_OK);
+    cr_expect(o.scheme.order == 0 && o.scheme.exec == COSA_JACOBI &&
+              o.scheme.corr == COSA_CORR_NONE && o.scheme.alpha == 1.0 &&
+              o.scheme.relax == 1.0 && !o.scheme.implicit && !o.scheme.q_extra &&
+              !o.scheme.seq && !o.scheme.model);
+    cr_expect(o.scheme.order == zoh.order && o.scheme.corr == zoh.corr);
+    cr_expect(o.fixed.nsteps == 0 && o.fixed.diverge_factor == 0.0 && !o.fixed.defects &&
+              !o.fixed.energy && !o.fixed.iter && !o.fixed.observers && !o.fixed.start_initial);
+    cr_expect(o.defect.in_order == 1 && o.defect.out_order == 1 && o.defect.H == 0.0 &&
+              o.defect.tol == 0.0 && o.defect.h0 == 0.0 && o.defect.tend == 0.0 &&
+              o.defect.control == COSA_DEFECT_BOTH && !o.defect.controller &&
+              o.defect.max_steps == 0 && o.defect.hmin == 0.0);
+    cosa_vo_opts vo;
+    cosa_vo_opts_default(&vo);
+    cr_expect_eq(memcmp(&o.vo, &vo, sizeof vo), 0, "vo: cosa_vo_opts_default");
+    cosa_run_opts_default(NULL); /* a no-op */
+    cr_expect_str_eq(cosa_run_kind_name(COSA_RUN_FIXED), "fixed");
+    cr_expect_str_eq(cosa_run_kind_name(COSA_RUN_DEFECT), "defect");
+    cr_expect_str_eq(cosa_run_kind_name(COSA_RUN_VO), "vo");
+    cr_expect_null(cosa_run_kind_name(COSA_RUN_KIND_COUNT));
+    const char *want[] = {"ok", "diverged", "failed", "limit", "hmin", "reference-failed"};
+    for (int s = 0; s <= COSA_RUN_STATUS_NOREF; s++)
+        cr_expect_str_eq(cosa_run_status_name((cosa_run_status)s), want[s]);
+    cr_expect_null(cosa_run_status_name((cosa_run_status)(COSA_RUN_STATUS_NOREF + 1)));
+    cosa_run_result_free(NULL);
+}
+
+/* ---- validation -------------------------------------------------------------------- */
+
+Test(run_api, validation_statuses)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    const double H = 1e-3;
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, H, 20, &ref), COSA_OK);
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    o.fixed.nsteps = 10;
+    cosa_run_ref rr = {.traj = ref, .x0 = f.x0, .exact = f.sys, .fn = ref_exact, .ctx = &f};
+    cosa_run_result *r = (cosa_run_result *)&r;
+    /* NULLs and an unknown configuration: COSA_EINVAL, *out NULL */
+    cr_expect_eq(cosa_run(NULL, &o, &rr, &r), COSA_EINVAL);
+    cr_expect_null(r);
+    cr_expect_eq(cosa_run(f.set, NULL, &rr, &r), COSA_EINVAL);
+    cr_expect_eq(cosa_run(f.set, &o, NULL, &r), COSA_EINVAL);
+    cr_expect_eq(cosa_run(f.set, &o, &rr, NULL), COSA_EINVAL);
+    o.kind = COSA_RUN_KIND_COUNT;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EINVAL);
+    o.kind = (cosa_run_kind)-1;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EINVAL);
+    /* the reference of the selected configuration is missing: COSA_EINVAL */
+    o.kind = COSA_RUN_FIXED;
+    cosa_run_ref none = {0};
+    cr_expect_eq(cosa_run(f.set, &o, &none, &r), COSA_EINVAL);
+    o.kind = COSA_RUN_DEFECT;
+    o.defect.H = H;
+    o.defect.tend = 0.01;
+    cr_expect_eq(cosa_run(f.set, &o, &none, &r), COSA_EINVAL);
+    o.kind = COSA_RUN_VO;
+    o.vo.H = H;
+    o.vo.tend = 0.01;
+    cr_expect_eq(cosa_run(f.set, &o, &none, &r), COSA_EINVAL);
+    /* a negative macro step: COSA_ERANGE in every configuration */
+    cosa_reftraj neg = *ref;
+    neg.H = -H;
+    const cosa_run_ref rneg = {.traj = &neg};
+    o.kind = COSA_RUN_FIXED;
+    cr_expect_eq(cosa_run(f.set, &o, &rneg, &r), COSA_ERANGE);
+    o.kind = COSA_RUN_DEFECT;
+    o.defect.H = -H;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
+    o.kind = COSA_RUN_VO;
+    o.vo.H = -H;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
+    /* a NaN tolerance: COSA_ERANGE */
+    o.kind = COSA_RUN_DEFECT;
+    o.defect.H = 0.0;
+    o.defect.h0 = H;
+    o.defect.tol = NAN;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
+    o.kind = COSA_RUN_VO;
+    o.vo.H = H;
+    o.vo.rtol = NAN;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
+    /* N = 0 steps of the fixed-step run (the default): COSA_ERANGE */
+    cosa_run_opts_default(&o);
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
+    cr_expect_null(r);
+    /* the configurations' own entry points say the same (one validation) */
+    cosa_cosim_result *cr = NULL;
+    cr_expect_eq(cosa_cosim_run(f.set, &o.scheme, &neg, &o.fixed, &cr), COSA_ERANGE);
+    cosa_reftraj_free(ref);
+    fx_free(&f);
+}
+
+/* ---- FIXED: the fixed-step run ------------------------------------------------------ */
+
+/* cosa_run against cosa_cosim_run for scheme text at H over N steps on the
+ * fixture's set: the same arrays and figures; the one result's. */
+static cosa_run_result *fixed_pair(struct fx *f, const char *scheme, size_t N,
+                                   const cosa_iter_opts *iter, cosa_cosim_result **direct)
+{
+    const double H = 1e-3;
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    cr_assert_eq(cosa_scheme_parse(scheme, &o.scheme), COSA_OK);
+    o.fixed.nsteps = N;
+    o.fixed.iter = iter;
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(f->sys, f->x0, H, (size_t)o.scheme.order + N + 1, &ref),
+                 COSA_OK);
+    const cosa_run_ref rr = {.traj = ref};
+    cosa_run_result *r = NULL;
+    cr_assert_eq(cosa_run(f->set, &o, &rr, &r), COSA_OK);
+    cr_assert_eq(cosa_cosim_run(f->set, &o.scheme, ref, &o.fixed, direct), COSA_OK);
+    const cosa_cosim_result *a = r->fixed, *b = *direct;
+    cr_assert_not_null(a);
+    cr_expect(r->kind == COSA_RUN_FIXED && !r->defect && !r->vo);
+    const size_t nc = N + 1;
+    cr_expect(same(nc, a->t, b->t) && same(a->nx * nc, a->x, b->x) &&
+                  same(a->ny * nc, a->ybar, b->ybar) && same(a->ny * nc, a->y, b->y) &&
+                  same(a->nu * nc, a->u, b->u),
+              "%s: the trajectories differ", scheme);
+    cr_expect(same(1, &a->e_global, &b->e_global) && same(1, &r->e_global, &b->e_global),
+              "%s: e_global", scheme);
+    cr_expect_eq(a->ndone, b->ndone);
+    expect_same_stats(&r->run, &b->run);
+    expect_same_stats(&a->run, &b->run);
+    cosa_reftraj_free(ref);
+    return r;
+}
+
+/* A fixed step: status ok, no reason, rejected 0, h_min = h_max = H; a
+ * single-rate Jacobi scheme steps every unit once per macro step and
+ * restores none; no errors of the other configurations. */
+Test(run_api, fixed_step_same_as_direct)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    const char *schemes[] = {"zoh", "foh+mbcorr", "soh"};
+    const size_t N = 200;
+    for (int s = 0; s < 3; s++) {
+        cosa_cosim_result *d = NULL;
+        cosa_run_result *r = fixed_pair(&f, schemes[s], N, NULL, &d);
+        cr_expect_eq(r->status, COSA_RUN_STATUS_OK, "%s: %s", schemes[s], r->reason);
+        cr_expect_str_eq(r->reason, "");
+        cr_expect(isnan(r->t_stop) && r->fail_unit == (size_t)-1);
+        cr_expect_eq(r->run.steps, N);
+        cr_expect_eq(r->run.rejected, 0u);
+        cr_expect(r->run.h_min == 1e-3 && r->run.h_max == 1e-3);
+        cr_expect(r->run.rollbacks == 0 && r->run.corrector_iterations == 0);
+        cr_expect(isfinite(r->e_global) && r->e_global > 0.0);
+        cr_expect(isnan(r->e_output) && isnan(r->e36_all) && isnan(r->e_end));
+        cr_expect(isnan(r->seconds_reference) && r->seconds_loop >= 0.0 &&
+                  r->seconds_total >= r->seconds_loop);
+        cr_assert_eq(r->nunits, 2u);
+        for (size_t i = 0; i < 2; i++) {
+            cr_expect_eq(r->units[i].steps, N, "%s unit %zu: %zu steps", schemes[s], i,
+                         r->units[i].steps);
+            cr_expect_eq(r->units[i].restores, 0u);
+            /* the direct call left the same counts (each run resets them) */
+            cosa_unit_counters c;
+            cosa_unit_get_counters(cosa_unitset_unit(f.set, i), &c);
+            cr_expect_eq(c.steps, N);
+        }
+        cosa_run_result_free(r);
+        cosa_cosim_result_free(d);
+    }
+    fx_free(&f);
+}
+
+/* Multi-rate (energy paper): unit i at rate K_i takes K_i N steps. */
+Test(run_api, multi_rate_unit_steps)
+{
+    struct fx f;
+    fx_init(&f, "rk4");
+    const unsigned rate[2] = {1, 3};
+    cr_assert_eq(cosa_unitset_set_rates(f.set, rate), COSA_OK);
+    const size_t N = 50;
+    cosa_cosim_result *d = NULL;
+    cosa_run_result *r = fixed_pair(&f, "zoh", N, NULL, &d);
+    cr_expect_eq(r->status, COSA_RUN_STATUS_OK, "%s", r->reason);
+    for (size_t i = 0; i < 2; i++)
+        cr_expect_eq(r->units[i].steps, rate[i] * N, "unit %zu: %zu steps", i,
+                     r->units[i].steps);
+    cosa_run_result_free(r);
+    cosa_cosim_result_free(d);
+    fx_free(&f);
+}
+
+/* An iterated scheme with J fixed sweeps per window (README "Iterative
+ * coupling"): J N corrector iterations; Jacobi restarts every sweep after
+ * the first (J - 1 per window), Gauss-Seidel every one after the first and
+ * replays the accepted one (J per window); each unit steps once per sweep
+ * plus the replay, and is restored once per rollback. */
+Test(run_api, iterations_and_rollbacks)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    const size_t N = 40;
+    const unsigned J = 3;
+    const cosa_iter_opts io = {.iterations = J, .converge = 0, .tol = 1e-8};
+    const char *schemes[] = {"imp:zoh", "gs-imp:zoh"};
+    for (int s = 0; s < 2; s++) {
+        const int gs = s == 1;
+        cosa_cosim_result *d = NULL;
+        cosa_run_result *r = fixed_pair(&f, schemes[s], N, &io, &d);
+        cr_expect_eq(r->status, COSA_RUN_STATUS_OK, "%s", r->reason);
+        cr_expect_eq(r->run.corrector_iterations, J * N, "%s: %zu", schemes[s],
+                     r->run.corrector_iterations);
+        cr_expect_eq(r->fixed->iter.sweeps, J * N);
+        const size_t rb = (gs ? J : J - 1) * N;
+        cr_expect_eq(r->run.rollbacks, rb, "%s: %zu rollbacks", schemes[s], r->run.rollbacks);
+        for (size_t i = 0; i < 2; i++) {
+            cr_expect_eq(r->units[i].restores, rb, "%s unit %zu: %zu restores", schemes[s], i,
+                         r->units[i].restores);
+            cr_expect_eq(r->units[i].steps, (gs ? J + 1 : J) * N, "%s unit %zu: %zu steps",
+                         schemes[s], i, r->units[i].steps);
+        }
+        cosa_run_result_free(r);
+        cosa_cosim_result_free(d);
+    }
+    fx_free(&f);
+}
+
+/* ---- DEFECT ---------------------------------------------------------------------- */
+
+static cosa_run_result *defect_pair(struct fx *f, double H, double tol)
+{
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    o.kind = COSA_RUN_DEFECT;
+    o.defect.H = H;
+    o.defect.tol = tol;
+    o.defect.h0 = tol > 0.0 ? 1e-4 : 0.0;
+    o.defect.tend = 0.2;
+    const cosa_run_ref rr = {.x0 = f->x0, .exact = f->sys};
+    cosa_run_result *r = NULL;
+    cosa_defect_result *b = NULL;
+    cr_assert_eq(cosa_run(f->set, &o, &rr, &r), COSA_OK);
+    cr_assert_eq(cosa_defect_run(f->set, f->x0, f->sys, &o.defect, &b), COSA_OK);
+    const cosa_defect_result *a = r->defect;
+    cr_assert_not_null(a);
+    cr_assert_eq(a->nsteps, b->nsteps);
+    const size_t n = a->nsteps, ny = a->ny, nu = a->nu;
+    cr_expect(same(n, a->t, b->t) && same(n, a->h, b->h) && same(n, a->eps, b->eps) &&
+              same(ny * n, a->step_out, b->step_out) && same(nu * n, a->step_conn, b->step_conn));
+    cr_expect(same(ny, a->error, b->error) && same(ny, a->defect_out, b->defect_out) &&
+              same(ny, a->y_end, b->y_end));
+    expect_same_stats(&r->run, &b->run);
+    /* the one result's errors are the configuration's largest */
+    double e = 0.0, dout = 0.0;
+    for (size_t l = 0; l < ny; l++)
+        e = fmax(e, b->error[l]), dout = fmax(dout, b->defect_out[l]);
+    cr_expect(r->e_output == e && r->defect_out == dout && isnan(r->e_global));
+    cr_expect(r->seconds_reference >= 0.0 && r->seconds_reference <= r->seconds_total);
+    cosa_defect_result_free(b);
+    return r;
+}
+
+/* Fixed and controlled: the same figures; Algorithm 1 never rejects; the
+ * mid-step sample of every step is a half step from a snapshot, then a
+ * restore (cosa_master_opts.sample_mid): 2 unit steps and 1 restore per
+ * macro step, none of them a rollback of the run. */
+Test(run_api, defect_same_as_direct)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    /* controlled: the defects are in the outputs' units (N, m/s; twomass's
+     * force is of order 1e5 N), so tol 100 asks for a few hundred steps */
+    const double tol[2] = {0.0, 100.0};
+    for (int c = 0; c < 2; c++) {
+        cosa_run_result *r = defect_pair(&f, tol[c] > 0.0 ? 0.0 : 1e-3, tol[c]);
+        cr_expect_eq(r->status, COSA_RUN_STATUS_OK, "%s", r->reason);
+        const size_t N = r->run.steps;
+        cr_expect(c > 0 || N == 200, "fixed: %zu steps", N);
+        cr_expect(r->run.rejected == 0 && r->run.rollbacks == 0);
+        if (c == 0)
+            cr_expect(r->run.h_min == 1e-3 && r->run.h_max == 1e-3);
+        else
+            cr_expect(r->run.h_max > r->run.h_min);
+        for (size_t i = 0; i < 2; i++)
+            cr_expect(r->units[i].steps == 2 * N && r->units[i].restores == N,
+                      "unit %zu: %zu steps, %zu restores over %zu macro steps", i,
+                      r->units[i].steps, r->units[i].restores, N);
+        cosa_run_result_free(r);
+    }
+    fx_free(&f);
+}
+
+/* ---- VO -------------------------------------------------------------------------------- */
+
+static cosa_run_result *vo_pair(struct fx *f, const cosa_vo_opts *vo)
+{
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    o.kind = COSA_RUN_VO;
+    o.vo = *vo;
+    const cosa_run_ref rr = {.fn = ref_exact, .ctx = f};
+    cosa_run_result *r = NULL;
+    cosa_vo_result *b = NULL;
+    cr_assert_eq(cosa_run(f->set, &o, &rr, &r), COSA_OK);
+    cr_assert_eq(cosa_vo_run(f->set, ref_exact, f, vo, &b), COSA_OK);
+    const cosa_vo_result *a = r->vo;
+    cr_assert_not_null(a);
+    cr_assert(a->steps == b->steps && a->nattempts == b->nattempts && a->nx == b->nx);
+    const size_t n = a->steps + 1, na = a->nattempts;
+    cr_expect(same(n, a->t, b->t) && same(a->nx * n, a->x, b->x) &&
+              same(a->nx * n, a->xref, b->xref) && same(na, a->aH, b->aH));
+    cr_expect(same(1, &a->e36_all, &b->e36_all) && same(1, &r->e36_all, &b->e36_all) &&
+              same(1, &r->e36_coupling, &b->e36_coupling) && same(1, &r->e_end, &b->e_end));
+    cr_expect(a->corrector_iters == b->corrector_iters && a->rejected == b->rejected);
+    expect_same_stats(&r->run, &b->run);
+    cr_expect(r->seconds_reference >= 0.0 && isnan(r->e_global));
+    cosa_vo_result_free(b);
+    return r;
+}
+
+/* Implicit, fixed steps: the corrector iterations are the sum of the
+ * per-attempt record (aiters), and every one restarted the units (a
+ * rollback). */
+Test(run_api, vo_implicit_corrector_iterations)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    cosa_vo_opts vo;
+    cosa_vo_opts_default(&vo);
+    vo.coupling = COSA_VO_IMPLICIT;
+    vo.k = 1;
+    vo.H = 1e-3;
+    vo.tend = 0.05;
+    vo.is_vel = f.is_vel;
+    cosa_run_result *r = vo_pair(&f, &vo);
+    cr_expect_eq(r->status, COSA_RUN_STATUS_OK, "%s", r->reason);
+    size_t sum = 0;
+    for (size_t a = 0; a < r->vo->nattempts; a++)
+        sum += (size_t)r->vo->aiters[a];
+    cr_expect(sum >= r->vo->nattempts, "at least one corrector iteration per step");
+    cr_expect_eq(r->run.corrector_iterations, sum);
+    cr_expect_eq(r->run.rejected, 0u);
+    cr_expect_eq(r->run.rollbacks, sum);
+    cr_expect(r->run.h_min == 1e-3 && r->run.h_max == 1e-3);
+    cosa_run_result_free(r);
+    fx_free(&f);
+}
+
+/* Controlled, explicit, an estimator without a comparative integration
+ * (exslocal): the only restores of the units are the rejected attempts'. */
+Test(run_api, vo_controlled_rollbacks_are_rejections)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    cosa_vo_opts vo;
+    cosa_vo_opts_default(&vo);
+    vo.k = 1;
+    vo.H = 1e-4;
+    vo.tend = 0.1;
+    vo.is_vel = f.is_vel;
+    vo.estimator = cosa_vo_estimator_lookup("exslocal");
+    vo.control = COSA_VO_CONTROL_ORDER;
+    cosa_run_result *r = vo_pair(&f, &vo);
+    cr_expect_eq(r->status, COSA_RUN_STATUS_OK, "%s", r->reason);
+    cr_assert(r->run.rejected > 0, "the run must reject attempts for this test to mean anything");
+    cr_expect_eq(r->run.rollbacks, r->run.rejected);
+    cr_expect_eq(r->run.rejected, r->vo->nattempts - r->vo->steps);
+    cr_expect_eq(r->run.corrector_iterations, 0u);
+    for (size_t i = 0; i < 2; i++) {
+        cr_expect_eq(r->units[i].restores, r->run.rejected, "unit %zu: %zu restores", i,
+                     r->units[i].restores);
+        cr_expect_eq(r->units[i].steps, r->vo->nattempts, "unit %zu: %zu steps", i,
+                     r->units[i].steps);
+    }
+    cosa_run_result_free(r);
+    fx_free(&f);
+}
+
+/* ---- failures: status and one-line reason ------------------------------------------- */
+
+/* A unit's integrator that cannot take the step (RK4 past its micro-step
+ * limit): failed at the first step, the reason names the unit, the step's
+ * end and the call. */
+Test(run_api, unit_failure_reason)
+{
+    struct fx f;
+    memset(&f, 0, sizeof f);
+    f.m = cosa_model_find("twomass");
+    cosa_model_defaults(f.m, f.par);
+    cr_assert_eq(f.m->create(f.m, f.par, &f.sys), COSA_OK);
+    cr_assert_eq(f.m->initial_state(f.m, f.par, f.x0), COSA_OK);
+    cosa_integrator in;
+    cr_assert_eq(cosa_integrator_parse("rk4", &in), COSA_OK);
+    in.hmicro = 1e-12; /* 1e9 micro steps per 1 ms macro step > COSA_MICRO_STEPS_MAX */
+    const cosa_model_units_opts uo = {.integ = &in, .sys = f.sys};
+    cr_assert_eq(cosa_model_units_create(f.m, f.par, &uo, &f.mu, NULL), COSA_OK);
+    f.set = cosa_model_units_set(f.mu);
+    cr_expect_str_eq(cosa_unitset_unit_name(f.set, 0), "I");
+    cr_expect_str_eq(cosa_unitset_unit_name(f.set, 1), "II");
+    cr_expect_null(cosa_unitset_unit_name(f.set, 2));
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, 1e-3, 20, &ref), COSA_OK);
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    cr_assert_eq(cosa_scheme_parse("foh", &o.scheme), COSA_OK);
+    o.fixed.nsteps = 10;
+    const cosa_run_ref rr = {.traj = ref};
+    cosa_run_result *r = NULL;
+    cr_assert_eq(cosa_run(f.set, &o, &rr, &r), COSA_OK);
+    cr_expect_eq(r->status, COSA_RUN_STATUS_FAILED);
+    cr_expect_eq(r->fail_unit, 0u);
+    cr_expect_eq(r->t_stop, 2e-3); /* the first step, from p H = 1 ms */
+    cr_expect_eq(r->run.steps, 0u);
+    /* the failed attempt ends the run: not retried, no rollback (and a
+     * fixed-step master keeps no snapshots: no unit was restored) */
+    cr_expect(r->run.rollbacks == 0 && r->units[0].restores == 0 && r->units[1].restores == 0);
+    /* and no rejection: a fixed step rejects nothing; the attempt counts */
+    cr_expect(r->run.rejected == 0 && r->run.attempts == 1, "rejected %zu, attempts %zu",
+              r->run.rejected, r->run.attempts);
+    cr_expect(strstr(r->reason, "unit I (0), step to t = 0.002: rk4: the step from t = 0.001") ==
+                  r->reason,
+              "reason: %s", r->reason);
+    cr_expect(strstr(r->reason, "micro steps") != NULL, "reason: %s", r->reason);
+    cosa_run_result_free(r);
+    cosa_reftraj_free(ref);
+    fx_free(&f);
+}
+
+/* Divergence (the driver's test with a factor that every output passes):
+ * diverged at the first macro point, the reason gives the time. */
+Test(run_api, divergence_reason)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, 1e-3, 20, &ref), COSA_OK);
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    o.fixed.nsteps = 10;
+    o.fixed.diverge_factor = 1e-300;
+    const cosa_run_ref rr = {.traj = ref};
+    cosa_run_result *r = NULL;
+    cr_assert_eq(cosa_run(f.set, &o, &rr, &r), COSA_OK);
+    cr_expect_eq(r->status, COSA_RUN_STATUS_DIVERGED, "%s", cosa_run_status_name(r->status));
+    cr_expect_eq(r->t_stop, 1e-3);
+    cr_expect_eq(r->run.steps, 1u);
+    cr_expect(strstr(r->reason, "t = 0.001: output ") == r->reason, "reason: %s", r->reason);
+    cr_expect(isinf(r->e_global));
+    cosa_run_result_free(r);
+    cosa_reftraj_free(ref);
+    fx_free(&f);
+}
+
+/* The two-mass oscillator as two FMUs, II failing in its doStep reaching
+ * t = 0.01 (tests/fmu), with its linear form, initial state and units. */
+struct fmu_fx {
+    cosa_model *m;
+    double *par, x0[16];
+    unsigned char is_vel[16];
+    cosa_system *sys;
+    cosa_model_units *mu;
+    cosa_unitset *set;
+};
+
+static void fmu_fx_init(struct fmu_fx *f, const char *first, const char *second)
+{
+    const char *d = getenv("COSA_FMUDIR");
+    char text[9000], err[512];
+    memset(f, 0, sizeof *f);
+    snprintf(text, sizeof text,
+             "model twomass-fmu\nfmu I = %s/%s\nfmu II = %s/%s\n"
+             "connect I.s1 -> II.s1\nconnect I.v1 -> II.v1\nconnect II.Fk -> I.Fk\n",
+             d ? d : "tests/fmu", first, d ? d : "tests/fmu", second);
+    cr_assert_eq(cosa_model_file_parse(text, strlen(text), "net", &f->m, err, sizeof err),
+                 COSA_OK, "%s", err);
+    f->par = calloc(f->m->nparam + 1, sizeof *f->par);
+    cosa_model_defaults(f->m, f->par);
+    cr_assert_eq(f->m->create(f->m, f->par, &f->sys), COSA_OK);
+    cr_assert_eq(f->m->initial_state(f->m, f->par, f->x0), COSA_OK);
+    cosa_integrator ex;
+    cr_assert_eq(cosa_integrator_parse("exact", &ex), COSA_OK);
+    const cosa_model_units_opts uo = {.integ = &ex, .sys = f->sys};
+    cr_assert_eq(cosa_model_units_create(f->m, f->par, &uo, &f->mu, NULL), COSA_OK);
+    f->set = cosa_model_units_set(f->mu);
+    for (size_t i = 0; i < cosa_unitset_nx(f->set); i++)
+        f->is_vel[i] = i % 2;
+}
+
+static void fmu_fx_free(struct fmu_fx *f)
+{
+    cosa_model_units_free(f->mu);
+    cosa_system_free(f->sys);
+    free(f->par);
+    cosa_model_free(f->m);
+}
+
+static cosa_status fmu_ref(void *ctx, size_t n, const double *t, size_t nsel, const size_t *sel,
+                           double *X)
+{
+    (void)nsel;
+    (void)sel;
+    struct fmu_fx *f = ctx;
+    cosa_reftraj *r = NULL;
+    cosa_status st = cosa_reftraj_exact_at(f->sys, f->x0, n, t, &r);
+    if (st == COSA_OK)
+        memcpy(X, r->x, n * r->nx * sizeof *X);
+    cosa_reftraj_free(r);
+    return st;
+}
+
+/* One run description per configuration over [0, 0.02] at 1 ms. */
+static void fmu_opts(cosa_run_opts *o, cosa_run_kind kind, const struct fmu_fx *f)
+{
+    cosa_run_opts_default(o);
+    o->kind = kind;
+    o->fixed.nsteps = 20;
+    o->defect.in_order = o->defect.out_order = 0;
+    o->defect.H = 1e-3;
+    o->defect.tend = 0.02;
+    o->vo.H = 1e-3;
+    o->vo.tend = 0.02;
+    o->vo.is_vel = f->is_vel;
+}
+
+/* FMI 2.0, II's doStep discards: a result in every configuration; the
+ * reason names the unit, the time and the FMU call. */
+Test(run_api, fmu_discard_reason)
+{
+    struct fmu_fx f;
+    fmu_fx_init(&f, "twomass1_fmi2.fmu", "fail_discard_fmi2.fmu");
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, 1e-3, 30, &ref), COSA_OK);
+    const char *call = ": FMU II: fmi2DoStep at t = 0.0090000000000000011 returned Discard";
+    for (int k = 0; k < COSA_RUN_KIND_COUNT; k++) {
+        cosa_run_opts o;
+        fmu_opts(&o, (cosa_run_kind)k, &f);
+        const char *kn = cosa_run_kind_name(o.kind);
+        const cosa_run_ref rr = {.traj = ref, .x0 = f.x0, .exact = f.sys, .fn = fmu_ref,
+                                 .ctx = &f};
+        cosa_run_result *r = NULL;
+        cr_assert_eq(cosa_run(f.set, &o, &rr, &r), COSA_OK, "%s", kn);
+        cr_expect_eq(r->status, COSA_RUN_STATUS_FAILED, "%s", kn);
+        cr_expect_eq(r->fail_unit, 1u);
+        /* the step that ends at 0.01: (k + 1) H for the fixed steps; the
+         * variable-order run sums t_s + H over 9 steps, 9 roundings of at
+         * most half an ulp of 0.01 each: 4.5 ulp */
+        cr_expect(fabs(r->t_stop - 0.01) <= 4.5 * 0.01 * DBL_EPSILON, "%s: t_stop %.17g", kn,
+                  r->t_stop);
+        char head[64];
+        snprintf(head, sizeof head, "unit II (1), step to t = %.17g", r->t_stop);
+        cr_expect(strstr(r->reason, head) == r->reason && strstr(r->reason, call) &&
+                      strlen(strstr(r->reason, call)) == strlen(call),
+                  "%s: %s", kn, r->reason);
+        cr_expect_eq(r->run.steps, k == COSA_RUN_VO ? 8u : 9u, "%s: %zu steps", kn,
+                     r->run.steps);
+        cosa_run_result_free(r);
+    }
+    cosa_reftraj_free(ref);
+    fmu_fx_free(&f);
+}
+
+/* FMI 3.0, II's doStep returns Error: an error of the run (a returned
+ * status, no result), in every configuration. */
+Test(run_api, fmu_error_is_an_error)
+{
+    struct fmu_fx f;
+    fmu_fx_init(&f, "twomass1_fmi3.fmu", "fail_error_fmi3.fmu");
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, 1e-3, 30, &ref), COSA_OK);
+    for (int k = 0; k < COSA_RUN_KIND_COUNT; k++) {
+        cosa_run_opts o;
+        fmu_opts(&o, (cosa_run_kind)k, &f);
+        const cosa_run_ref rr = {.traj = ref, .x0 = f.x0, .exact = f.sys, .fn = fmu_ref,
+                                 .ctx = &f};
+        cosa_run_result *r = (cosa_run_result *)&r;
+        cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EFMU, "%s", cosa_run_kind_name(o.kind));
+        cr_expect_null(r);
+    }
+    cosa_reftraj_free(ref);
+    fmu_fx_free(&f);
+}

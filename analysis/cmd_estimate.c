@@ -19,7 +19,7 @@ static void help(void)
 {
     printf("Usage: cosa estimate --model M [--set NAME=VALUE]... --scheme zoh|foh|soh|pK\n"
            "                     --estimator E --t0 T --dt DT[,DT...]|LO:HI:log|lin:N\n"
-           "                     [--jacobian fd|los|exact] [options]\n\n"
+           "                     [--corrector-jacobian fd|los|exact] [options]\n\n"
            "One macro step T_N = t0 -> t0 + DT of degree k from the monolithic reference:\n"
            "the states at t0 and the coupling variables at t0 - j DT (j = 0..k+1) are the\n"
            "reference's; the step is integrated as the estimator's coupling does it\n"
@@ -59,7 +59,7 @@ static double slope(size_t n, const double *x, const double *y)
 
 int cmd_estimate(int argc, char **argv)
 {
-    struct vo_cli_opts o = {0};
+    struct vo_cli_opts o = {.cmd = cmd};
     cli_case cs = {0};
     struct vo_cli v = {0};
     double *dt = NULL, *tab = NULL;
@@ -121,6 +121,7 @@ int cmd_estimate(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
+    vo_cli_notes(cmd, &o);
     printf(states ? "dt err_pos est_pos err_vel est_vel\n" : "dt err_u est_u\n");
     for (size_t i = 0; i < ndt; i++) {
         cosa_vo_estimate r;

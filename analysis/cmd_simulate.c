@@ -24,6 +24,7 @@ extern const char cosa_plot_energy[];   /* plots/energy.gp */
 struct sim_opts {
     const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *lin, *output, *name, *plot;
     const char *outorder, *ref, *jacobian;
+    const char *jacobian_opt;     /* its spelling: --mbcorr-jacobian or --jacobian (deprecated) */
     const char *mu, *nu, *limit, *limit_abs; /* energy correction (--mu, --nu, --limit) */
     const char *input, *start;    /* --input poly|held, --start reference|initial */
     const char *itol;             /* --iter-tol (iterative schemes)              */
@@ -31,10 +32,12 @@ struct sim_opts {
     const char *rate[ECLI_MAX_RATES]; /* --rate NAME=K */
     size_t nrate;
     int fd, energy, fmu_log;
+    int events;                   /* --events: -1 auto (default), 0 off, 1 on */
 };
 
 enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT, OPT_RATE, OPT_INPUT, OPT_START,
-       OPT_LIMIT_ABS, OPT_FMU_LOG, OPT_OUTPUTS, OPT_OUTPUT_INTERVAL, OPT_ITER_TOL };
+       OPT_LIMIT_ABS, OPT_FMU_LOG, OPT_OUTPUTS, OPT_OUTPUT_INTERVAL, OPT_ITER_TOL,
+       OPT_MBCORR_JAC, OPT_EVENTS };
 
 /* --help: usage and what the command does. */
 static void help_intro(void)
@@ -43,10 +46,10 @@ static void help_intro(void)
            "                     [--tend T] [--integrator exact|cvode|cvode-adams|rk4|\n"
            "                     symplectic-euler|euler] [--rtol R] [--atol A]\n"
            "                     [--micro H|step] [--ref-rtol R] [--ref auto|fine|FILE]\n"
-           "                     [--linearize start|end] [--fd] [--jacobian dd|fd]\n"
+           "                     [--linearize start|end] [--fd] [--mbcorr-jacobian dd|fd]\n"
            "                     [--alpha A] [--sequence LIST] [--assume NAME=VALUE]...\n"
            "                     [--rate NAME=K]... [--input poly|held]\n"
-           "                     [--start reference|initial] [--fmu-log]\n"
+           "                     [--start reference|initial] [--fmu-log] [--events on|off]\n"
            "                     [--energy [--mu MU|auto [--nu NU] [--limit FRAC|none]\n"
            "                     [--limit-abs F]]]\n"
            "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n"
@@ -70,8 +73,9 @@ static void help_intro(void)
            "FMU's directional derivatives at the end of the step (--linearize end, the\n"
            "default then; elsewhere than the FMU's current point a second instance\n"
            "initialised there evaluates them), or finite differences through its state\n"
-           "over the step (--jacobian).  Input polynomials of degree >= 1 need an FMI 2.0\n"
-           "FMU with canInterpolateInputs or an FMI 3.0 FMU with intermediate update.\n"
+           "over the step (--mbcorr-jacobian).  Input polynomials of degree >= 1 need an\n"
+           "FMI 2.0 FMU with canInterpolateInputs or an FMI 3.0 FMU with intermediate\n"
+           "update.\n"
            "Prints 'name value' lines (with FMUs first one line 'fmu NAME fmi 3.0|2.0\n"
            "jacobian dd|fd' each), among them\n"
            "  status     ok | diverged t=TIME  (an output beyond 1e6 x the largest reference\n"
@@ -173,15 +177,20 @@ static void help_options(void)
            "                       removes the bound, which is ill-conditioned (near v = 0\n"
            "                       the force is huge and results depend on rounding)\n"
            "  --fd                 finite-difference Jacobians even where analytic ones exist\n"
-           "  --jacobian dd|fd     for FMUs: dd = directional derivatives (an error for\n"
-           "                       an FMU without them); fd = finite differences through\n"
-           "                       the FMU's state: G_p and G_0 of the output correction\n"
-           "                       from central differences of the outputs over the step\n"
-           "                       itself (save the FMU state, perturb the input\n"
-           "                       polynomial, step, restore; needs canGetAndSetFMUState);\n"
-           "                       default: dd where the FMU has them, else fd.  --fd\n"
-           "                       implies fd\n"
-           "  --iter-tol T         iterative schemes (README \"Iterative coupling\"): the\n"
+           "  --mbcorr-jacobian dd|fd\n"
+           "                       how MBCorr gets an FMU's Jacobians: dd = directional\n"
+           "                       derivatives (an error for an FMU without them); fd =\n"
+           "                       finite differences through the FMU's state: G_p and G_0\n"
+           "                       of the output correction from central differences of\n"
+           "                       the outputs over the step itself (save the FMU state,\n"
+           "                       perturb the input polynomial, step, restore; needs\n"
+           "                       canGetAndSetFMUState); default: dd where the FMU has\n"
+           "                       them, else fd.  --fd implies fd.  --jacobian is the\n"
+           "                       deprecated spelling (with --coupling it means\n"
+           "                       --corrector-jacobian)\n"
+           "  --events on|off      FMI 3.0 event handling: on (default for FMUs with event\n"
+           "                       mode) or off (steps only, as before)\n"
+"  --iter-tol T         iterative schemes (README \"Iterative coupling\"): the\n"
            "                       sweeps of a macro step stop at |yhat^(j) - yhat^(j-1)|\n"
            "                       <= T |yhat^(j)| over the outputs read as iterates\n"
            "                       (default 1e-8) with --iterations inf (default; at most\n"
@@ -402,6 +411,31 @@ static int write_energy_csv(const char *cmd, const char *path, const char *model
 #define REF_FINE_FACTOR 64
 
 
+/* --mbcorr-jacobian (or its deprecated spelling --jacobian) with value arg;
+ * -1 after one line when the other spelling was given too. */
+static int mbcorr_jacobian(struct sim_opts *o, const char *opt, const char *arg)
+{
+    if (o->jacobian_opt && strcmp(o->jacobian_opt, opt)) {
+        cli_error("simulate", "option --mbcorr-jacobian given twice (--jacobian is its "
+                              "deprecated spelling)");
+        return -1;
+    }
+    o->jacobian = arg;
+    o->jacobian_opt = opt;
+    return 0;
+}
+
+/* --events on|off (the behaviour: lib/td, README "FMU import"). */
+static int events_option(struct sim_opts *o, const char *arg)
+{
+    if (strcmp(arg, "on") && strcmp(arg, "off")) {
+        cli_error("simulate", "--events must be on or off, got '%s'", arg);
+        return -1;
+    }
+    o->events = strcmp(arg, "on") == 0;
+    return 0;
+}
+
 static int extra(void *ctx, int opt, const char *arg)
 {
     struct sim_opts *o = ctx;
@@ -419,7 +453,9 @@ static int extra(void *ctx, int opt, const char *arg)
     case 'p': o->plot = arg; return 0;
     case 'O': o->outorder = arg; return 0;
     case 'F': o->ref = arg; return 0;
-    case 'J': o->jacobian = arg; return 0;
+    case 'J': return mbcorr_jacobian(o, "--jacobian", arg);
+    case OPT_MBCORR_JAC: return mbcorr_jacobian(o, "--mbcorr-jacobian", arg);
+    case OPT_EVENTS: return events_option(o, arg);
     case OPT_ENERGY: o->energy = 1; return 0;
     case OPT_MU: o->mu = arg; return 0;
     case OPT_NU: o->nu = arg; return 0;
@@ -626,7 +662,9 @@ static const struct option sim_options[] = {
     {"rtol", required_argument, NULL, 'r'},     {"atol", required_argument, NULL, 'a'},
     {"micro", required_argument, NULL, 'm'},    {"ref-rtol", required_argument, NULL, 'R'},
     {"out-order", required_argument, NULL, 'O'}, {"ref", required_argument, NULL, 'F'},
-    {"jacobian", required_argument, NULL, 'J'},
+    {"jacobian", required_argument, NULL, 'J'}, /* deprecated: --mbcorr-jacobian */
+    {"mbcorr-jacobian", required_argument, NULL, OPT_MBCORR_JAC},
+    {"events", required_argument, NULL, OPT_EVENTS},
     {"linearize", required_argument, NULL, 'l'}, {"fd", no_argument, NULL, 'f'},
     {"output", required_argument, NULL, 'o'},   {"name", required_argument, NULL, 'n'},
     {"plot", required_argument, NULL, 'p'},     CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,
@@ -641,17 +679,142 @@ static const struct option sim_options[] = {
     {"iter-tol", required_argument, NULL, OPT_ITER_TOL},
     {0, 0, 0, 0}};
 
-/* Parse the command line, the scheme and --dt, and build the model's
- * systems; < 0 after --help. */
-static int sim_parse(struct sim_run *r, int argc, char **argv)
+/* ---- one command line, two modes --------------------------------------- */
+
+/* The fixed-step options above and the variable-order engine's
+ * (analysis/varorder_cli.c) are parsed together; the mode is decided after
+ * parsing: --coupling selects the variable-order engine.  The options both
+ * modes share (--tend, --integrator, --rtol, --atol, --micro, --ref-rtol,
+ * -o, --name, --plot, --progress, the model and the scheme) are the
+ * fixed-step rows; an option of the other mode is one line. */
+struct sim_args {
+    struct sim_opts *fs;
+    struct vo_cli_opts *vo;
+    const struct option *opts; /* the combined rows                         */
+    const char *fs_only;       /* the first fixed-step option given (name)  */
+    const char *vo_only;       /* the first --coupling option given (name)  */
+};
+
+/* The values of sim_options both modes take. */
+static int shared_option(int opt)
+{
+    return opt > 0 && opt < 128 && strchr("tiramRonpJ", opt) != NULL;
+}
+
+static const char *option_name(const struct option *opts, int val)
+{
+    for (size_t k = 0; opts[k].name; k++)
+        if (opts[k].val == val)
+            return opts[k].name;
+    return "?";
+}
+
+static int sim_args_extra(void *ctx, int opt, const char *arg)
+{
+    struct sim_args *a = ctx;
+    int rr = extra(a->fs, opt, arg);
+    if (rr <= 0) {
+        if (rr == 0 && !shared_option(opt) && !a->fs_only)
+            a->fs_only = option_name(a->opts, opt);
+        return rr;
+    }
+    rr = vo_cli_extra(a->vo, opt, arg);
+    const char *nm = option_name(a->opts, opt);
+    if (rr == 0 && strcmp(nm, "coupling") && strcmp(nm, "t0") && !a->vo_only)
+        a->vo_only = nm;
+    return rr;
+}
+
+static void help_none(void) {}
+
+/* The combined rows: sim_options, then the --coupling ones (those not among
+ * them).  opts has room for SIM_ARGS_MAX entries and the terminator. */
+#define SIM_ARGS_MAX 64
+static void sim_args_rows(struct option *opts)
+{
+    size_t n = 0;
+    for (size_t k = 0; sim_options[k].name; k++)
+        opts[n++] = sim_options[k];
+    const size_t nfs = n;
+    for (size_t k = 0; vo_cli_options[k].name && n < SIM_ARGS_MAX; k++) {
+        size_t j = 0;
+        while (j < nfs && strcmp(opts[j].name, vo_cli_options[k].name))
+            j++;
+        if (j == nfs)
+            opts[n++] = vo_cli_options[k];
+    }
+    opts[n] = (struct option){0, 0, 0, 0};
+}
+
+/* The mode, decided after parsing: the first option of the other mode is
+ * one line; the shared options are copied into vo for a --coupling run. */
+static int sim_mode(const char *cmd, struct sim_args *a, const cli_case *cs)
+{
+    struct sim_opts *o = a->fs;
+    struct vo_cli_opts *vo = a->vo;
+    if (vo->t0) {
+        cli_error(cmd, "--t0 is an option of cosa estimate");
+        return CLI_EUSAGE;
+    }
+    if (!vo->coupling) {
+        if (a->vo_only) {
+            cli_error(cmd, "--%s is an option of --coupling runs (see 'cosa simulate --coupling "
+                           "explicit --help')", a->vo_only);
+            return CLI_EUSAGE;
+        }
+        return CLI_OK;
+    }
+    const char *fs = a->fs_only            ? a->fs_only
+                     : cs->mod.nassume     ? "assume"
+                     : cs->seq_text        ? (cs->seq_deprecated ? "order" : "sequence")
+                     : cs->iter_text       ? "iterations"
+                     : cs->relax_text      ? "relax"
+                     : o->jacobian_opt && strcmp(o->jacobian_opt, "--jacobian")
+                         ? "mbcorr-jacobian" : NULL;
+    if (fs) {
+        cli_error(cmd, "--%s is an option of fixed-step runs (without --coupling)", fs);
+        return CLI_EUSAGE;
+    }
+    vo->tend = o->tend, vo->integrator = o->integrator, vo->rtol = o->rtol, vo->atol = o->atol;
+    vo->micro = o->micro, vo->refrtol = o->refrtol, vo->output = o->output, vo->name = o->name;
+    vo->plot = o->plot;
+    if (o->jacobian)
+        return vo_cli_jacobian(cmd, vo, "--jacobian", o->jacobian);
+    return CLI_OK;
+}
+
+/* Parse the command line into r->o (fixed-step) or vo (--coupling, *coupling
+ * set); < 0 after --help (printed). */
+static int sim_args_parse(struct sim_run *r, int argc, char **argv, struct vo_cli_opts *vo,
+                          int *coupling)
+{
+    struct option opts[SIM_ARGS_MAX + 1];
+    sim_args_rows(opts);
+    struct sim_args a = {&r->o, vo, opts, NULL, NULL};
+    r->o.events = -1;
+    int rc = cli_parse(r->cmd, argc, argv, opts, sim_args_extra, &a, help_none, &r->cs);
+    if (rc < 0) { /* the help of the mode the options before --help chose */
+        if (vo->coupling)
+            cmd_simulate_vo_help();
+        else
+            help();
+        return rc;
+    }
+    if (rc != CLI_OK || (rc = sim_mode(r->cmd, &a, &r->cs)) != CLI_OK)
+        return rc;
+    *coupling = vo->coupling != NULL;
+    return CLI_OK;
+}
+
+/* The checks of the fixed-step options: the scheme and --dt; build the
+ * model's systems. */
+static int sim_parse(struct sim_run *r)
 {
     const char *cmd = r->cmd;
-    int rc = cli_parse(cmd, argc, argv, sim_options, extra, &r->o, help, &r->cs);
-    if (rc < 0)
+    int rc;
+    if (r->o.name && (rc = cli_file_stem(cmd, "--name", r->o.name)) != CLI_OK)
         return rc;
-    if (rc == CLI_OK && r->o.name && (rc = cli_file_stem(cmd, "--name", r->o.name)) != CLI_OK)
-        return rc;
-    if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &r->cs, &r->scheme)) != CLI_OK)
+    if ((rc = cli_case_scheme(cmd, &r->cs, &r->scheme)) != CLI_OK)
         return rc;
     const struct sim_opts *o = &r->o;
     r->iterative = r->scheme.implicit || r->scheme.q_extra;
@@ -731,7 +894,7 @@ static int sim_integrator(struct sim_run *r)
     return CLI_OK;
 }
 
-/* --linearize, --fd, --ref, --jacobian, --plot. */
+/* --linearize, --fd, --ref, --mbcorr-jacobian, --plot. */
 static int sim_master_options(struct sim_run *r)
 {
     const char *cmd = r->cmd;
@@ -750,7 +913,7 @@ static int sim_master_options(struct sim_run *r)
     /* --ref FILE: anything but auto and fine */
     r->reffile = o->ref && !r->fine && strcmp(o->ref, "auto") ? o->ref : NULL;
     if (o->jacobian && strcmp(o->jacobian, "dd") && strcmp(o->jacobian, "fd")) {
-        cli_error(cmd, "--jacobian must be dd or fd, got '%s'", o->jacobian);
+        cli_error(cmd, "%s must be dd or fd, got '%s'", o->jacobian_opt, o->jacobian);
         return CLI_EUSAGE;
     }
     if (o->jacobian && o->jacobian[0] == 'f')
@@ -839,7 +1002,8 @@ static int sim_units_error(const struct sim_run *r, cosa_status st,
 {
     const char *cmd = r->cmd;
     if (e->fmu && e->missing == COSA_MODEL_UNITS_NEED_DIRECTIONAL) {
-        cli_error(cmd, "%s: --jacobian dd: the FMU provides no directional derivatives", e->fmu);
+        cli_error(cmd, "%s: %s dd: the FMU provides no directional derivatives", e->fmu,
+                  r->o.jacobian_opt);
         return CLI_EUSAGE;
     }
     if (e->fmu && e->missing == COSA_MODEL_UNITS_NEED_STATE) {
@@ -848,12 +1012,14 @@ static int sim_units_error(const struct sim_run *r, cosa_status st,
         return CLI_EUSAGE;
     }
     if (e->fmu && e->missing) {
-        cli_error(cmd, "%s: scheme %s needs Jacobians: the FMU provides %s "
+        cli_error(cmd, "%s: scheme %s needs Jacobians: the FMU provides %s%s%s "
                        "(canGetAndSetFMUState) for finite differences",
                   e->fmu, r->sname,
+                  e->caps & COSA_FMU_CAP_DIRECTIONAL ? "directional derivatives (drop "
+                                                     : "neither directional derivatives nor its state",
                   e->caps & COSA_FMU_CAP_DIRECTIONAL
-                      ? "directional derivatives (drop --jacobian fd) but no state"
-                      : "neither directional derivatives nor its state");
+                      ? (r->o.jacobian_opt ? r->o.jacobian_opt : "--mbcorr-jacobian") : "",
+                  e->caps & COSA_FMU_CAP_DIRECTIONAL ? " fd) but no state" : "");
         return CLI_EUSAGE;
     }
     if (e->fmu) {
@@ -1078,6 +1244,9 @@ static void sim_print(struct sim_run *r)
     /* notes (stderr) once the run has succeeded: errors stay one line */
     sim_fmu_horizon(r->cmd, fmus, m, par, r->sm.nsub, (double)(r->nsamples - 1) * r->dt);
     sim_fmu_warnings(r->cmd, cosa_model_units_units(r->mu), fmus, r->sm.nsub);
+    if (r->o.jacobian_opt && !strcmp(r->o.jacobian_opt, "--jacobian"))
+        fprintf(stderr, "cosa: %s: note: --jacobian is deprecated; use --mbcorr-jacobian\n",
+                r->cmd);
     if (cosa_integrator_is_adaptive(in->kind))
         snprintf(r->idesc, sizeof r->idesc, "%s rtol %g", cosa_integrator_name(in->kind), in->rtol);
     else if (in->kind == COSA_INTEGRATOR_EXACT)
@@ -1236,10 +1405,6 @@ static void sim_free(struct sim_run *r)
 int cmd_simulate(int argc, char **argv)
 {
     const char *cmd = "simulate";
-    /* --coupling explicit|implicit: the variable-order engine (issue 11) */
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--coupling") || !strncmp(argv[i], "--coupling=", 11))
-            return cmd_simulate_vo(argc, argv);
     struct sim_run *r = calloc(1, sizeof *r);
     int ac = 0;
     char **av = r ? scli_argv_output(argc, argv, &ac) : NULL;
@@ -1251,12 +1416,18 @@ int cmd_simulate(int argc, char **argv)
     r->cmd = cmd;
     r->cs.td_relax = 1;   /* --relax aitken: the time domain's own */
     r->refrtol = 1e-12; /* --ref-rtol */
-    int rc = sim_parse(r, ac, av);
+    struct vo_cli_opts vo = {.cmd = cmd};
+    int coupling = 0;
+    int rc = sim_args_parse(r, ac, av, &vo, &coupling);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
-    if (rc != CLI_OK || (rc = sim_integrator(r)) != CLI_OK ||
+    if (rc == CLI_OK && coupling) { /* the variable-order engine (issue 11) */
+        rc = cmd_simulate_vo(&r->cs, &vo);
+        goto out;
+    }
+    if (rc != CLI_OK || (rc = sim_parse(r)) != CLI_OK || (rc = sim_integrator(r)) != CLI_OK ||
         (rc = sim_master_options(r)) != CLI_OK || (rc = sim_run_options(r)) != CLI_OK ||
         (rc = sim_files_prepare(r)) != CLI_OK || (rc = sim_units(r)) != CLI_OK)
         goto out;

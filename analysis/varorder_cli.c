@@ -20,7 +20,7 @@ enum {
     VO_COUPLING = 1300, VO_ESTIMATOR, VO_CONTROL, VO_KMAX, VO_CTL_RTOL, VO_ATOL_X, VO_ATOL_V,
     VO_ATOL_U, VO_SF, VO_RMIN, VO_RMAX, VO_HMIN, VO_CTL_VARS, VO_JACOBIAN, VO_CORR_TOL,
     VO_CORR_MAX, VO_THREADS, VO_TEND, VO_INTEGRATOR, VO_RTOL, VO_ATOL, VO_MICRO, VO_REFRTOL,
-    VO_OUTPUT, VO_NAME, VO_PLOT, VO_T0, VO_RTOL_U, VO_MAXATT
+    VO_OUTPUT, VO_NAME, VO_PLOT, VO_T0, VO_RTOL_U, VO_MAXATT, VO_CORR_JAC
 };
 
 const struct option vo_cli_options[] = {
@@ -39,7 +39,8 @@ const struct option vo_cli_options[] = {
     {"rmax", required_argument, NULL, VO_RMAX},
     {"hmin", required_argument, NULL, VO_HMIN},
     {"ctl-vars", required_argument, NULL, VO_CTL_VARS},
-    {"jacobian", required_argument, NULL, VO_JACOBIAN},
+    {"corrector-jacobian", required_argument, NULL, VO_CORR_JAC},
+    {"jacobian", required_argument, NULL, VO_JACOBIAN}, /* deprecated */
     {"corr-tol", required_argument, NULL, VO_CORR_TOL},
     {"corr-max", required_argument, NULL, VO_CORR_MAX},
     {"threads", required_argument, NULL, VO_THREADS},
@@ -56,11 +57,35 @@ const struct option vo_cli_options[] = {
     CLI_PROGRESS_OPTION,
     {0, 0, 0, 0}};
 
+int vo_cli_jacobian(const char *cmd, struct vo_cli_opts *o, const char *opt, const char *arg)
+{
+    if (o->jacobian_opt && strcmp(o->jacobian_opt, opt)) {
+        cli_error(cmd, "option --corrector-jacobian given twice (--jacobian is its deprecated "
+                       "spelling)");
+        return CLI_EUSAGE;
+    }
+    o->jacobian = arg;
+    o->jacobian_opt = opt;
+    return CLI_OK;
+}
+
+void vo_cli_notes(const char *cmd, const struct vo_cli_opts *o)
+{
+    if (o->jacobian_opt && !strcmp(o->jacobian_opt, "--jacobian"))
+        fprintf(stderr, "cosa: %s: note: --jacobian is deprecated; use --corrector-jacobian\n",
+                cmd);
+}
+
 int vo_cli_extra(void *ctx, int opt, const char *arg)
 {
     struct vo_cli_opts *o = ctx;
     const char **slot = NULL;
     switch (opt) {
+    case VO_JACOBIAN:
+    case VO_CORR_JAC:
+        return vo_cli_jacobian(o->cmd, o, opt == VO_JACOBIAN ? "--jacobian"
+                                                             : "--corrector-jacobian", arg)
+                   ? -1 : 0;
     case VO_COUPLING: slot = &o->coupling; break;
     case VO_ESTIMATOR: slot = &o->estimator; break;
     case VO_CONTROL: slot = &o->control; break;
@@ -76,7 +101,6 @@ int vo_cli_extra(void *ctx, int opt, const char *arg)
     case VO_RMAX: slot = &o->rmax; break;
     case VO_HMIN: slot = &o->hmin; break;
     case VO_CTL_VARS: slot = &o->ctl_vars; break;
-    case VO_JACOBIAN: slot = &o->jacobian; break;
     case VO_CORR_TOL: slot = &o->corr_tol; break;
     case VO_CORR_MAX: slot = &o->corr_max; break;
     case VO_THREADS: slot = &o->threads; break;
@@ -102,9 +126,10 @@ const char vo_cli_help[] =
     "  --scheme zoh|foh|soh|pK  the (initial) polynomial degree k of u\n"
     "  --estimator E         exlocal, exmilne, exslocal (explicit); immilne, imslocal\n"
     "                        (implicit): the local error estimate of sect. 4\n"
-    "  --jacobian fd|los|exact  implicit: interface Jacobian by forward differences\n"
-    "                        (one integration per unit input), low-order sensitivities\n"
-    "                        or exact (linear units) (fd)\n"
+    "  --corrector-jacobian fd|los|exact  implicit: the corrector's interface Jacobian\n"
+    "                        by forward differences (one integration per unit input),\n"
+    "                        low-order sensitivities or exact (linear units) (fd);\n"
+    "                        --jacobian is its deprecated spelling\n"
     "  --corr-tol TOL        corrector: stop at max |du| / max(|u|, 1e-3 max|u|) <= TOL\n"
     "                        (1e-10)\n"
     "  --corr-max N          corrector iterations before the step fails (10)\n"
@@ -264,7 +289,7 @@ static int vo_setup_method(const char *cmd, cli_case *cs, const struct vo_cli_op
     return CLI_OK;
 }
 
-/* The controller's tolerances and limits, --ctl-vars, --jacobian,
+/* The controller's tolerances and limits, --ctl-vars, --corrector-jacobian,
  * --max-attempts, --threads. */
 static int vo_setup_control(const char *cmd, const struct vo_cli_opts *o, struct vo_cli *r)
 {
@@ -312,7 +337,7 @@ static int vo_setup_control(const char *cmd, const struct vo_cli_opts *o, struct
         else if (!strcmp(o->jacobian, "exact"))
             v->jacobian = COSA_VO_JAC_EXACT;
         else {
-            cli_error(cmd, "--jacobian must be fd, los or exact, got '%s'", o->jacobian);
+            cli_error(cmd, "%s must be fd, los or exact, got '%s'", o->jacobian_opt, o->jacobian);
             return CLI_EUSAGE;
         }
     }
@@ -394,8 +419,8 @@ static int vo_setup_integrator(const char *cmd, const struct vo_cli_opts *o, str
     }
     if (r->vo.coupling == COSA_VO_IMPLICIT && r->vo.jacobian == COSA_VO_JAC_EXACT &&
         integ->kind != COSA_INTEGRATOR_EXACT) {
-        cli_error(cmd, "--jacobian exact needs linear units (--integrator exact on a linear "
-                       "model)");
+        cli_error(cmd, "%s exact needs linear units (--integrator exact on a linear model)",
+                  o->jacobian_opt);
         return CLI_EUSAGE;
     }
     int rc;

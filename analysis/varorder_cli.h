@@ -8,10 +8,14 @@
 
 /* Option texts (NULL: not given). */
 struct vo_cli_opts {
+    const char *cmd; /* the subcommand, for vo_cli_extra's errors (set before cli_parse) */
     const char *coupling, *estimator, *control, *kmax, *ctl_rtol, *atol_x, *atol_v, *atol_u;
     const char *rtol_u, *max_attempts;
     const char *sf, *rmin, *rmax, *hmin, *ctl_vars, *jacobian, *corr_tol, *corr_max, *threads;
     const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *output, *name, *plot, *t0;
+    /* the spelling jacobian was given with: "--corrector-jacobian", or
+     * "--jacobian" (deprecated: vo_cli_notes says so) */
+    const char *jacobian_opt;
 };
 
 /* The getopt_long entries (terminated) and their handler for cli_parse. */
@@ -39,6 +43,15 @@ struct vo_cli {
     double ref_seconds;      /* wall-clock time spent in the reference     */
 };
 
+/* --corrector-jacobian (or its deprecated spelling --jacobian) with value
+ * arg into o: CLI_OK, or one line and CLI_EUSAGE when the other spelling
+ * was given too. */
+int vo_cli_jacobian(const char *cmd, struct vo_cli_opts *o, const char *opt, const char *arg);
+/* The notes of accepted options (stderr, one line each): the deprecated
+ * --jacobian.  Call once the run has been set up, so that an error stays
+ * one line. */
+void vo_cli_notes(const char *cmd, const struct vo_cli_opts *o);
+
 /* Parse and check every option (one-line errors, CLI_EUSAGE), build the
  * units; dt_text may be NULL (estimate sets vo.H itself). */
 int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, const char *dt_text,
@@ -52,6 +65,11 @@ cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, size_t nsel, const 
 /* Wall-clock seconds (monotonic). */
 double vo_cli_now(void);
 
-int cmd_simulate_vo(int argc, char **argv);
+/* `cosa simulate --coupling ...` after the command line was parsed
+ * (analysis/cmd_simulate.c decides the mode): cs and o as cli_parse and
+ * vo_cli_extra left them. */
+int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o);
+/* Its --help. */
+void cmd_simulate_vo_help(void);
 
 #endif

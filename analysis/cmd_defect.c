@@ -933,6 +933,138 @@ static const struct {
     {"y0", "n = 0, m = 0..2", {0, 5, 6}},
 };
 
+/* Figs 4a and 4b of integrator in (the units dm): responses and steps. */
+static int paper_fig4(scli_out *out, struct scripts *list, struct dmodel *dm, const char *in)
+{
+    int rc = CLI_OK;
+    char base[300], files[4096], titles[2048], gp[300], title[256], exact[300], csv[400],
+        tag[64];
+    /* Fig 4a (fixed H = 1) and 4b (tol = 0.005, h0 = 1), T = 50, m = n */
+    for (int fb = 0; fb < 2 && rc == CLI_OK; fb++) {
+        files[0] = titles[0] = exact[0] = '\0';
+        char sfiles[1024] = "";
+        for (int mn = 0; mn <= 2 && rc == CLI_OK; mn++) {
+            struct dspec sp = {.m = mn, .n = mn, .H = fb ? 0.0 : 1.0, .tol = 0.005,
+                               .h0 = 1.0, .tend = 50.0, .control = COSA_DEFECT_BOTH};
+            cosa_defect_result *r = NULL;
+            if ((rc = run_one(dm, &sp, &r)) != CLI_OK)
+                break;
+            snprintf(base, sizeof base, "fig4%c_%s_m%d_n%d", fb ? 'b' : 'a', in, mn, mn);
+            /* one exact solution per figure (the first run's) */
+            rc = write_run_files(out, base, dm, &sp, r, mn == 0, exact, sizeof exact);
+            if (r->failed)
+                fprintf(stderr, "cosa: %s: note: %s failed at t = %g (%s)\n", cmd, base,
+                        r->t_failed, r->reason);
+            cosa_defect_result_free(r);
+            snprintf(tag, sizeof tag, "m=n=%d", mn);
+            snprintf(csv, sizeof csv, "%s_poly.csv", base);
+            add_word(files, sizeof files, csv);
+            add_word(titles, sizeof titles, tag);
+            snprintf(csv, sizeof csv, "%s.csv", base);
+            add_word(sfiles, sizeof sfiles, csv);
+        }
+        if (rc != CLI_OK)
+            break;
+        if (fb == 0)
+            snprintf(title, sizeof title, "Fig 4a: %s, H = 1 s, T = 50 s", in);
+        else
+            snprintf(title, sizeof title, "Fig 4b: %s, tol = 0.005, h0 = 1 s, T = 50 s", in);
+        snprintf(gp, sizeof gp, "fig4%c_%s_response.gp", fb ? 'b' : 'a', in);
+        rc = response_script(out, list, gp, dm, files, titles, exact, title);
+        if (rc == CLI_OK) {
+            snprintf(gp, sizeof gp, "fig4%c_%s_steps.gp", fb ? 'b' : 'a', in);
+            rc = steps_script(out, list, gp, sfiles, titles, fb ? 0.005 : 0.0, title);
+        }
+    }
+    return rc;
+}
+
+/* The sweeps over H and tol of integrator in for every (m, n) the families
+ * use: sweep_dt|tol_IN_mM_nN.csv. */
+static int paper_sweeps(scli_out *out, struct dmodel *dm, const char *in, const double *hs,
+                        const double *tols)
+{
+    int rc = CLI_OK;
+    char csv[400], path[1024];
+    /* sweeps over H and tol for every (m, n) used by the families */
+    for (int w = 0; w < 2 && rc == CLI_OK; w++) {
+        const char *what = w ? "tol" : "dt";
+        for (size_t c = 0; c < NCOMBO && rc == CLI_OK; c++) {
+            struct dspec sp = {.m = combos[c][0], .n = combos[c][1], .H = 0.0, .tol = 0.0,
+                               .h0 = 1e-4, .tend = 1.0, .control = COSA_DEFECT_BOTH};
+            snprintf(csv, sizeof csv, "sweep_%s_%s_m%d_n%d.csv", what, in, sp.m, sp.n);
+            size_t nfailed = 0;
+            if ((rc = scli_out_path(cmd, out, csv, path, sizeof path)) != CLI_OK ||
+                (rc = sweep_table(dm, &sp, what, w ? tols : hs, 16, NULL, path, &nfailed)) !=
+                    CLI_OK)
+                break;
+            printf("file %s\n", path);
+            if (nfailed)
+                fprintf(stderr, "cosa: %s: note: %zu runs of %s failed\n", cmd, nfailed, csv);
+        }
+    }
+    return rc;
+}
+
+/* Figs 5a, 5b, 6 (vs H) and 7, 8, 9, 10 (vs tol) of integrator in, per
+ * family: scripts over the sweep files. */
+static int paper_figs(scli_out *out, struct scripts *list, struct dmodel *dm, const char *in)
+{
+    int rc = CLI_OK;
+    char files[4096], titles[2048], cols[1024], gp[300], title[256], csv[400];
+    /* Figs 5a, 5b, 6 (vs H) and 7, 8, 9, 10 (vs tol), per family */
+    static const struct {
+        const char *fig, *what, *kind, *ylabel;
+    } figs[] = {
+        {"fig5a", "dt", "defect_out", "output defect (run RMS)"},
+        {"fig5b", "dt", "defect_conn", "connection defect (run RMS)"},
+        {"fig6", "dt", "error", "error (RMS vs exact solution)"},
+        {"fig7", "tol", "defect_out", "output defect (run RMS)"},
+        {"fig8", "tol", "defect_conn", "connection defect (run RMS)"},
+        {"fig9", "tol", "error", "error (RMS vs exact solution)"},
+        {"fig10", "tol", "h_avg", "mean macro step [s]"},
+    };
+    for (size_t fi = 0; fi < sizeof figs / sizeof figs[0] && rc == CLI_OK; fi++)
+        for (size_t fa = 0; fa < sizeof families / sizeof families[0] && rc == CLI_OK;
+             fa++) {
+            files[0] = cols[0] = titles[0] = '\0';
+            const int q = strcmp(figs[fi].kind, "defect_out") == 0    ? 0
+                          : strcmp(figs[fi].kind, "defect_conn") == 0 ? 1
+                          : strcmp(figs[fi].kind, "error") == 0       ? 2
+                                                                      : 3;
+            for (int j = 0; j < 3; j++) {
+                const int *mn = combos[families[fa].combo[j]];
+                snprintf(csv, sizeof csv, "sweep_%s_%s_m%d_n%d.csv", figs[fi].what, in,
+                         mn[0], mn[1]);
+                const size_t ns = q == 1 ? dm->nu : q == 3 ? 1 : dm->ny;
+                for (size_t k = 0; k < ns; k++) {
+                    const size_t col = q == 0 ? col_defect_out(dm, k)
+                                       : q == 1 ? col_defect_conn(dm, k)
+                                       : q == 2 ? col_error(dm, k)
+                                                : COL_HAVG;
+                    char num[16], t[128];
+                    snprintf(num, sizeof num, "%zu", col);
+                    if (q == 3)
+                        snprintf(t, sizeof t, "m=%d,n=%d", mn[0], mn[1]);
+                    else
+                        snprintf(t, sizeof t, "m=%d,n=%d:%s", mn[0], mn[1],
+                                 q == 1 ? dm->uname[k] : dm->yname[k]);
+                    add_word(files, sizeof files, csv);
+                    add_word(cols, sizeof cols, num);
+                    add_word(titles, sizeof titles, t);
+                }
+            }
+            const int vs_tol = strcmp(figs[fi].what, "tol") == 0;
+            snprintf(title, sizeof title, "%s: %s, %s, %s, T = 1 s%s", figs[fi].fig, in,
+                     families[fa].doc, figs[fi].kind, vs_tol ? ", h0 = 1e-4 s" : "");
+            snprintf(gp, sizeof gp, "%s_%s_%s.gp", figs[fi].fig, in, families[fa].name);
+            rc = sweep_script(out, list, gp, files, cols, titles,
+                              vs_tol ? "tolerance tol" : "macro step H [s]",
+                              figs[fi].ylabel, title, vs_tol && q < 2, title);
+        }
+    return rc;
+}
+
 static int paper(cli_model *cm, const char *outdir, const char *plot)
 {
     if (!outdir) {
@@ -955,112 +1087,9 @@ static int paper(cli_model *cm, const char *outdir, const char *plot)
             break;
         }
         const char *in = integs[ii];
-        char base[300], files[4096], titles[2048], cols[1024], gp[300], title[256], exact[300];
-        char csv[400], path[1024], tag[64];
-        /* Fig 4a (fixed H = 1) and 4b (tol = 0.005, h0 = 1), T = 50, m = n */
-        for (int fb = 0; fb < 2 && rc == CLI_OK; fb++) {
-            files[0] = titles[0] = exact[0] = '\0';
-            char sfiles[1024] = "";
-            for (int mn = 0; mn <= 2 && rc == CLI_OK; mn++) {
-                struct dspec sp = {.m = mn, .n = mn, .H = fb ? 0.0 : 1.0, .tol = 0.005,
-                                   .h0 = 1.0, .tend = 50.0, .control = COSA_DEFECT_BOTH};
-                cosa_defect_result *r = NULL;
-                if ((rc = run_one(&d, &sp, &r)) != CLI_OK)
-                    break;
-                snprintf(base, sizeof base, "fig4%c_%s_m%d_n%d", fb ? 'b' : 'a', in, mn, mn);
-                /* one exact solution per figure (the first run's) */
-                rc = write_run_files(&out, base, &d, &sp, r, mn == 0, exact, sizeof exact);
-                if (r->failed)
-                    fprintf(stderr, "cosa: %s: note: %s failed at t = %g (%s)\n", cmd, base,
-                            r->t_failed, r->reason);
-                cosa_defect_result_free(r);
-                snprintf(tag, sizeof tag, "m=n=%d", mn);
-                snprintf(csv, sizeof csv, "%s_poly.csv", base);
-                add_word(files, sizeof files, csv);
-                add_word(titles, sizeof titles, tag);
-                snprintf(csv, sizeof csv, "%s.csv", base);
-                add_word(sfiles, sizeof sfiles, csv);
-            }
-            if (rc != CLI_OK)
-                break;
-            if (fb == 0)
-                snprintf(title, sizeof title, "Fig 4a: %s, H = 1 s, T = 50 s", in);
-            else
-                snprintf(title, sizeof title, "Fig 4b: %s, tol = 0.005, h0 = 1 s, T = 50 s", in);
-            snprintf(gp, sizeof gp, "fig4%c_%s_response.gp", fb ? 'b' : 'a', in);
-            rc = response_script(&out, &list, gp, &d, files, titles, exact, title);
-            if (rc == CLI_OK) {
-                snprintf(gp, sizeof gp, "fig4%c_%s_steps.gp", fb ? 'b' : 'a', in);
-                rc = steps_script(&out, &list, gp, sfiles, titles, fb ? 0.005 : 0.0, title);
-            }
-        }
-        /* sweeps over H and tol for every (m, n) used by the families */
-        for (int w = 0; w < 2 && rc == CLI_OK; w++) {
-            const char *what = w ? "tol" : "dt";
-            for (size_t c = 0; c < NCOMBO && rc == CLI_OK; c++) {
-                struct dspec sp = {.m = combos[c][0], .n = combos[c][1], .H = 0.0, .tol = 0.0,
-                                   .h0 = 1e-4, .tend = 1.0, .control = COSA_DEFECT_BOTH};
-                snprintf(csv, sizeof csv, "sweep_%s_%s_m%d_n%d.csv", what, in, sp.m, sp.n);
-                size_t nfailed = 0;
-                if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
-                    (rc = sweep_table(&d, &sp, what, w ? tols : hs, 16, NULL, path, &nfailed)) !=
-                        CLI_OK)
-                    break;
-                printf("file %s\n", path);
-                if (nfailed)
-                    fprintf(stderr, "cosa: %s: note: %zu runs of %s failed\n", cmd, nfailed, csv);
-            }
-        }
-        /* Figs 5a, 5b, 6 (vs H) and 7, 8, 9, 10 (vs tol), per family */
-        static const struct {
-            const char *fig, *what, *kind, *ylabel;
-        } figs[] = {
-            {"fig5a", "dt", "defect_out", "output defect (run RMS)"},
-            {"fig5b", "dt", "defect_conn", "connection defect (run RMS)"},
-            {"fig6", "dt", "error", "error (RMS vs exact solution)"},
-            {"fig7", "tol", "defect_out", "output defect (run RMS)"},
-            {"fig8", "tol", "defect_conn", "connection defect (run RMS)"},
-            {"fig9", "tol", "error", "error (RMS vs exact solution)"},
-            {"fig10", "tol", "h_avg", "mean macro step [s]"},
-        };
-        for (size_t fi = 0; fi < sizeof figs / sizeof figs[0] && rc == CLI_OK; fi++)
-            for (size_t fa = 0; fa < sizeof families / sizeof families[0] && rc == CLI_OK;
-                 fa++) {
-                files[0] = cols[0] = titles[0] = '\0';
-                const int q = strcmp(figs[fi].kind, "defect_out") == 0    ? 0
-                              : strcmp(figs[fi].kind, "defect_conn") == 0 ? 1
-                              : strcmp(figs[fi].kind, "error") == 0       ? 2
-                                                                          : 3;
-                for (int j = 0; j < 3; j++) {
-                    const int *mn = combos[families[fa].combo[j]];
-                    snprintf(csv, sizeof csv, "sweep_%s_%s_m%d_n%d.csv", figs[fi].what, in,
-                             mn[0], mn[1]);
-                    const size_t ns = q == 1 ? d.nu : q == 3 ? 1 : d.ny;
-                    for (size_t k = 0; k < ns; k++) {
-                        const size_t col = q == 0 ? col_defect_out(&d, k)
-                                           : q == 1 ? col_defect_conn(&d, k)
-                                           : q == 2 ? col_error(&d, k)
-                                                    : COL_HAVG;
-                        char num[16], t[128];
-                        snprintf(num, sizeof num, "%zu", col);
-                        if (q == 3)
-                            snprintf(t, sizeof t, "m=%d,n=%d", mn[0], mn[1]);
-                        else
-                            snprintf(t, sizeof t, "m=%d,n=%d:%s", mn[0], mn[1],
-                                     q == 1 ? d.uname[k] : d.yname[k]);
-                        add_word(files, sizeof files, csv);
-                        add_word(cols, sizeof cols, num);
-                        add_word(titles, sizeof titles, t);
-                    }
-                }
-                const int vs_tol = strcmp(figs[fi].what, "tol") == 0;
-                snprintf(title, sizeof title, "%s: %s, %s, %s, T = 1 s%s", figs[fi].fig, in,
-                         families[fa].doc, figs[fi].kind, vs_tol ? ", h0 = 1e-4 s" : "");
-                snprintf(gp, sizeof gp, "%s_%s_%s.gp", figs[fi].fig, in, families[fa].name);
-                rc = sweep_script(&out, &list, gp, files, cols, titles,
-                                  vs_tol ? "tolerance tol" : "macro step H [s]",
-                                  figs[fi].ylabel, title, vs_tol && q < 2, title);
-            }
+        if ((rc = paper_fig4(&out, &list, &d, in)) == CLI_OK &&
+            (rc = paper_sweeps(&out, &d, in, hs, tols)) == CLI_OK)
+            rc = paper_figs(&out, &list, &d, in);
         dm_free(&d);
     }
     if (rc == CLI_OK) {
@@ -1098,6 +1127,119 @@ static int parse_limits(const struct dopts *o, struct dspec *sp)
     return CLI_OK;
 }
 
+/* --paper: the paper's settings (only -o and --plot besides). */
+static int paper_mode(struct dopts *o)
+{
+    if (o->mod.name || o->mod.file || o->mod.nset || o->integrator || o->rtol || o->in_order ||
+        o->out_order || o->dt || o->tol || o->h0 || o->tend || o->control || o->max_steps ||
+        o->hmin) {
+        cli_error(cmd, "--paper takes only -o DIR and --plot (its settings are the paper's)");
+        return CLI_EUSAGE;
+    }
+    o->mod.name = "rotational-defect";
+    int rc = cli_model_resolve(&o->mod, cmd);
+    return rc == CLI_OK ? paper(&o->mod, o->output, o->plot) : rc;
+}
+
+/* Everything checkable before building anything: the model given, the
+ * integrator, the orders, --rtol, --h0, --tend, --control, --dt or --tol,
+ * the limits. */
+static int run_spec(const struct dopts *o, struct dspec *sp, double *rtol)
+{
+    if (!o->mod.name && !o->mod.file) {
+        cli_error(cmd, "--model is required (e.g. --model rotational-defect; see 'cosa models')");
+        return CLI_EUSAGE;
+    }
+    if (!o->integrator) {
+        cli_error(cmd, "--integrator is required: euler, exact or cvode");
+        return CLI_EUSAGE;
+    }
+    if (strcmp(o->integrator, "euler") && strcmp(o->integrator, "exact") &&
+        strcmp(o->integrator, "cvode")) {
+        cli_error(cmd, "unknown integrator '%s' (expected euler, exact or cvode)", o->integrator);
+        return CLI_EUSAGE;
+    }
+    int rc;
+    if ((rc = parse_order("--in-order", o->in_order, &sp->m)) != CLI_OK ||
+        (rc = parse_order("--out-order", o->out_order, &sp->n)) != CLI_OK ||
+        (rc = parse_positive("--rtol", o->rtol, rtol)) != CLI_OK ||
+        (rc = parse_positive("--h0", o->h0, &sp->h0)) != CLI_OK ||
+        (rc = parse_positive("--tend", o->tend, &sp->tend)) != CLI_OK)
+        return rc;
+    if (o->control) {
+        size_t k = 0;
+        while (k < 3 && strcmp(o->control, control_names[k]) != 0)
+            k++;
+        if (k == 3) {
+            cli_error(cmd, "unknown control '%s' (expected both, output or connection)",
+                      o->control);
+            return CLI_EUSAGE;
+        }
+        sp->control = (cosa_defect_control)k;
+    }
+    if (!o->dt == !o->tol) {
+        cli_error(cmd, o->dt ? "give either --dt or --tol, not both"
+                             : "give --dt H (fixed steps) or --tol TOL (controlled steps)");
+        return CLI_EUSAGE;
+    }
+    if ((rc = parse_limits(o, sp)) != CLI_OK)
+        return rc;
+    if (o->h0 && !o->tol) {
+        cli_error(cmd, "--h0 is the first step of a controlled run: it needs --tol");
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* The horizon (--tend, else the model's) and the number of fixed steps of
+ * every --dt value v[0..nv-1]. */
+static int run_horizon(const struct dopts *o, struct dspec *sp, const double *v, size_t nv)
+{
+    if (!o->tend)
+        sp->tend = o->mod.model->tend;
+    if (!(sp->tend > 0.0) || !isfinite(sp->tend)) {
+        cli_error(cmd, "model '%s' has no positive horizon: give --tend", o->mod.model->name);
+        return CLI_EUSAGE;
+    }
+    if (o->dt)
+        for (size_t i = 0; i < nv; i++)
+            if (sp->tend / v[i] > DEFECT_FIXED_STEPS_MAX) {
+                cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most %g)",
+                          sp->tend / v[i], DEFECT_FIXED_STEPS_MAX);
+                return CLI_EUSAGE;
+            }
+    return CLI_OK;
+}
+
+/* One run ('name value' lines) or a sweep (a table) over v[0..nv-1]. */
+static int run_or_sweep(const struct dopts *o, struct dmodel *d, struct dspec *sp,
+                        const double *v, size_t nv, int is_sweep)
+{
+    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
+    if (is_sweep) {
+        printf("# cosa %s defect: model %s, integrator %s, in_order %d, out_order %d, control "
+               "%s, tend %s",
+               cosa_version(), d->m->name, d->integ, sp->m, sp->n, control_names[sp->control],
+               cli_num(b1, sizeof b1, sp->tend));
+        if (o->tol)
+            printf(", h0 %s", cli_num(b1, sizeof b1, sp->h0));
+        printf("\n");
+        return sweep(d, sp, o->dt ? "dt" : "tol", v, nv, o->output, o->plot);
+    }
+    if (o->dt)
+        sp->H = v[0];
+    else
+        sp->tol = v[0];
+    printf("model %s\nintegrator %s\nin_order %d\nout_order %d\ncontrol %s\n", d->m->name,
+           d->integ, sp->m, sp->n, control_names[sp->control]);
+    if (o->dt)
+        printf("dt %s\n", cli_num(b1, sizeof b1, sp->H));
+    else
+        printf("tol %s\nh0 %s\n", cli_num(b1, sizeof b1, sp->tol), cli_num(b2, sizeof b2, sp->h0));
+    printf("tend %s\n", cli_num(b1, sizeof b1, sp->tend));
+    return single(d, sp, o->output, o->plot);
+}
+
 int cmd_defect(int argc, char **argv)
 {
     struct dopts o = {0};
@@ -1122,122 +1264,24 @@ int cmd_defect(int argc, char **argv)
         goto out;
     }
     if (o.paper) {
-        if (o.mod.name || o.mod.file || o.mod.nset || o.integrator || o.rtol || o.in_order ||
-            o.out_order || o.dt || o.tol || o.h0 || o.tend || o.control || o.max_steps ||
-            o.hmin) {
-            cli_error(cmd, "--paper takes only -o DIR and --plot (its settings are the paper's)");
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        o.mod.name = "rotational-defect";
-        if ((rc = cli_model_resolve(&o.mod, cmd)) == CLI_OK)
-            rc = paper(&o.mod, o.output, o.plot);
-        goto out;
-    }
-
-    /* everything checkable before building anything */
-    if (!o.mod.name && !o.mod.file) {
-        cli_error(cmd, "--model is required (e.g. --model rotational-defect; see 'cosa models')");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (!o.integrator) {
-        cli_error(cmd, "--integrator is required: euler, exact or cvode");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (strcmp(o.integrator, "euler") && strcmp(o.integrator, "exact") &&
-        strcmp(o.integrator, "cvode")) {
-        cli_error(cmd, "unknown integrator '%s' (expected euler, exact or cvode)", o.integrator);
-        rc = CLI_EUSAGE;
+        rc = paper_mode(&o);
         goto out;
     }
     struct dspec sp = {.h0 = 1e-4, .control = COSA_DEFECT_BOTH};
     double rtol = 1e-10;
-    if ((rc = parse_order("--in-order", o.in_order, &sp.m)) != CLI_OK ||
-        (rc = parse_order("--out-order", o.out_order, &sp.n)) != CLI_OK ||
-        (rc = parse_positive("--rtol", o.rtol, &rtol)) != CLI_OK ||
-        (rc = parse_positive("--h0", o.h0, &sp.h0)) != CLI_OK ||
-        (rc = parse_positive("--tend", o.tend, &sp.tend)) != CLI_OK)
-        goto out;
-    if (o.control) {
-        size_t k = 0;
-        while (k < 3 && strcmp(o.control, control_names[k]) != 0)
-            k++;
-        if (k == 3) {
-            cli_error(cmd, "unknown control '%s' (expected both, output or connection)",
-                      o.control);
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        sp.control = (cosa_defect_control)k;
-    }
-    if (!o.dt == !o.tol) {
-        cli_error(cmd, o.dt ? "give either --dt or --tol, not both"
-                            : "give --dt H (fixed steps) or --tol TOL (controlled steps)");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if ((rc = parse_limits(&o, &sp)) != CLI_OK)
-        goto out;
-    if (o.h0 && !o.tol) {
-        cli_error(cmd, "--h0 is the first step of a controlled run: it needs --tol");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    const char *what = o.dt ? "dt" : "tol";
     size_t nv = 0;
     int is_sweep = 0;
-    if ((rc = parse_values(o.dt ? "--dt" : "--tol", o.dt ? o.dt : o.tol, &v, &nv, &is_sweep)) !=
-        CLI_OK)
-        goto out;
-    if ((rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK)
-        goto out;
-    if (!o.tend)
-        sp.tend = o.mod.model->tend;
-    if (!(sp.tend > 0.0) || !isfinite(sp.tend)) {
-        cli_error(cmd, "model '%s' has no positive horizon: give --tend", o.mod.model->name);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (o.dt)
-        for (size_t i = 0; i < nv; i++)
-            if (sp.tend / v[i] > DEFECT_FIXED_STEPS_MAX) {
-                cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most %g)",
-                          sp.tend / v[i], DEFECT_FIXED_STEPS_MAX);
-                rc = CLI_EUSAGE;
-                goto out;
-            }
-    if ((rc = dm_build(&o.mod, o.integrator, rtol, &d)) != CLI_OK)
+    if ((rc = run_spec(&o, &sp, &rtol)) != CLI_OK ||
+        (rc = parse_values(o.dt ? "--dt" : "--tol", o.dt ? o.dt : o.tol, &v, &nv, &is_sweep)) !=
+            CLI_OK ||
+        (rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK ||
+        (rc = run_horizon(&o, &sp, v, nv)) != CLI_OK ||
+        (rc = dm_build(&o.mod, o.integrator, rtol, &d)) != CLI_OK)
         goto out;
     if (!d.sys)
         fprintf(stderr, "cosa: %s: note: model '%s' has no linear form, so no exact solution: "
                         "error_* are nan\n", cmd, d.m->name);
-    if (!is_sweep) {
-        if (o.dt)
-            sp.H = v[0];
-        else
-            sp.tol = v[0];
-        printf("model %s\nintegrator %s\nin_order %d\nout_order %d\ncontrol %s\n", d.m->name,
-               d.integ, sp.m, sp.n, control_names[sp.control]);
-        char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
-        if (o.dt)
-            printf("dt %s\n", cli_num(b1, sizeof b1, sp.H));
-        else
-            printf("tol %s\nh0 %s\n", cli_num(b1, sizeof b1, sp.tol), cli_num(b2, sizeof b2, sp.h0));
-        printf("tend %s\n", cli_num(b1, sizeof b1, sp.tend));
-        rc = single(&d, &sp, o.output, o.plot);
-    } else {
-        char b1[32];
-        printf("# cosa %s defect: model %s, integrator %s, in_order %d, out_order %d, control "
-               "%s, tend %s",
-               cosa_version(), d.m->name, d.integ, sp.m, sp.n, control_names[sp.control],
-               cli_num(b1, sizeof b1, sp.tend));
-        if (o.tol)
-            printf(", h0 %s", cli_num(b1, sizeof b1, sp.h0));
-        printf("\n");
-        rc = sweep(&d, &sp, what, v, nv, o.output, o.plot);
-    }
+    rc = run_or_sweep(&o, &d, &sp, v, nv, is_sweep);
 out:
     dm_free(&d);
     free(v);

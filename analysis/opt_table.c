@@ -18,6 +18,7 @@
 typedef struct ent {
     const opt_row *row;
     char *base;
+    unsigned modes; /* the row's .modes, else those of the table that includes it */
 } ent;
 
 typedef struct parser {
@@ -33,21 +34,26 @@ typedef struct parser {
     unsigned mode;           /* the mode decided                              */
 } parser;
 
-static void flatten(parser *p, const opt_row *rows, char *base)
+static void flatten_modes(parser *p, const opt_row *rows, char *base, unsigned modes)
 {
     for (const opt_row *r = rows; r->kind != OPTK_END; r++) {
         if (r->kind == OPTK_TEXT)
             continue;
         if (r->kind == OPTK_INCLUDE) {
-            flatten(p, r->sub, base ? base + r->off : NULL);
+            flatten_modes(p, r->sub, base ? base + r->off : NULL, r->modes ? r->modes : modes);
             continue;
         }
         if (p->n == OPT_MAX_ROWS) {
             p->overflow = 1;
             return;
         }
-        p->e[p->n++] = (ent){r, base};
+        p->e[p->n++] = (ent){r, base, r->modes ? r->modes : modes};
     }
+}
+
+static void flatten(parser *p, const opt_row *rows, char *base)
+{
+    flatten_modes(p, rows, base, 0);
 }
 
 /* One line "cosa: CMD: FILE:LINE: message" (the FILE:LINE of argv[i] when
@@ -388,8 +394,8 @@ static int check_modes(parser *p)
     p->mode = m ? m->bit : 0;
     int first = 0, kf = -1; /* the first on the command line */
     for (size_t k = 0; k < p->n; k++) {
-        const opt_row *r = p->e[k].row;
-        if (p->seen[k] && r->modes && !(r->modes & p->mode) && (kf < 0 || p->seen[k] < first))
+        const unsigned m = p->e[k].modes;
+        if (p->seen[k] && m && !(m & p->mode) && (kf < 0 || p->seen[k] < first))
             first = p->seen[k], kf = (int)k;
     }
     if (kf < 0)
@@ -397,7 +403,7 @@ static int check_modes(parser *p)
     const opt_row *r = p->e[kf].row;
     const char *runs = "another mode";
     for (const opt_mode *q = p->modes; q->bit; q++)
-        if (r->modes & q->bit) {
+        if (p->e[kf].modes & q->bit) {
             runs = q->runs;
             break;
         }

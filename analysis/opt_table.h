@@ -110,7 +110,8 @@ typedef struct opt_row {
     const char *requires_why; /* appended to the message: "--rate needs --energy (WHY)" */
     const char *excludes; /* long name of an option that cannot go with this one     */
     const struct opt_row *sub; /* OPTK_INCLUDE                                       */
-    unsigned modes;       /* opt_parse_modes: the modes (bits) it belongs to; 0: all */
+    unsigned modes;       /* opt_parse_modes: the modes (bits) it belongs to; 0: all
+                             (an OPTK_INCLUDE's: of its rows that have none)  */
 } opt_row;
 
 /* opt_parse results besides CLI_OK (0) and CLI_EUSAGE (2). */

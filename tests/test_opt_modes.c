@@ -147,3 +147,41 @@ Test(opt_modes, help_of_one_mode)
     cr_expect_not_null(strstr(buf, "--estimator"));
     free(buf);
 }
+
+/* an included table takes the modes of its OPTK_INCLUDE row */
+struct outer {
+    struct opts in;
+    const char *sel;
+};
+static const opt_row sub_rows[] = {
+    {.kind = OPTK_FLAG, .name = "energy", .off = offsetof(struct opts, energy), .help = "e"},
+    {0}};
+static const opt_row outer_rows[] = {
+    {.kind = OPTK_STRING, .name = "coupling", .off = offsetof(struct outer, sel), .arg = "C",
+     .modes = COUPLED},
+    {.kind = OPTK_INCLUDE, .sub = sub_rows, .off = offsetof(struct outer, in), .modes = FIXED},
+    {0}};
+
+Test(opt_modes, included_rows_inherit_the_mode)
+{
+    char *argv[] = {"cosa", "--energy", "--coupling", "x", NULL};
+    argfile af = {0};
+    cr_assert_eq(argfile_expand("t", 4, argv, 1, &af), 0);
+    struct outer o = {0};
+    unsigned mode = 0;
+    FILE *tmp = tmpfile();
+    const int saved = dup(2);
+    dup2(fileno(tmp), 2);
+    const int rc = opt_parse_modes("t", outer_rows, modes, &o, af.argc, af.argv, NULL, &mode);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char err[512] = "";
+    rewind(tmp);
+    err[fread(err, 1, sizeof err - 1, tmp)] = '\0';
+    fclose(tmp);
+    argfile_free(&af);
+    cr_expect_eq(rc, CLI_EUSAGE);
+    cr_expect_eq(mode, COUPLED);
+    cr_expect_str_eq(err, "cosa: t: --energy is an option of fixed-step runs (without --coupling)\n");
+}

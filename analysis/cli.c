@@ -26,31 +26,29 @@ const char cli_scheme_help[] =
     "  imp:foh (no corrections; --iterations, --relax).  gs:, imp:, gs-imp: take\n"
     "  /Q, the interpolation degree Q = p or p+1 of the inputs (default p): gs:zoh/1.\n";
 
-/* "NAME=VALUE" of option opt ("--set", "--assume") appended to names and
- * values (*n of CLI_MAX_SETS used); 1, or -1 after a one-line error. */
-static int name_value(const char *cmd, const char *opt, const char *arg, const char **names,
-                      double *values, size_t *n)
+int cli_name_value(const char *opt, const char *arg, const char **names, double *values,
+                   size_t *n, char *msg, size_t size)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg) {
-        cli_error(cmd, "%s expects NAME=VALUE, got '%s'", opt, arg);
+        snprintf(msg, size, "%s expects NAME=VALUE, got '%s'", opt, arg);
         return -1;
     }
     if (*n >= CLI_MAX_SETS) {
-        cli_error(cmd, "too many %s options (at most %d)", opt, CLI_MAX_SETS);
+        snprintf(msg, size, "too many %s options (at most %d)", opt, CLI_MAX_SETS);
         return -1;
     }
     double v;
     const int rc = cli_parse_double(eq + 1, &v);
     if (rc != CLI_NUM_OK) {
-        cli_error(cmd, "%s %.*s: '%s' %s%s", opt, (int)(eq - arg), arg, eq + 1,
-                  rc == CLI_NUM_SYNTAX ? "is " : "", cli_number_why(rc));
+        snprintf(msg, size, "%s %.*s: '%s' %s%s", opt, (int)(eq - arg), arg, eq + 1,
+                 rc == CLI_NUM_SYNTAX ? "is " : "", cli_number_why(rc));
         return -1;
     }
     size_t len = (size_t)(eq - arg);
     char *name = malloc(len + 1);
     if (!name) {
-        cli_error(cmd, "out of memory");
+        snprintf(msg, size, "out of memory");
         return -1;
     }
     memcpy(name, arg, len);
@@ -58,7 +56,18 @@ static int name_value(const char *cmd, const char *opt, const char *arg, const c
     names[*n] = name;
     values[*n] = v;
     (*n)++;
-    return 1;
+    return 0;
+}
+
+/* cli_name_value with its message printed: 1, or -1 after the line */
+static int name_value(const char *cmd, const char *opt, const char *arg, const char **names,
+                      double *values, size_t *n)
+{
+    char msg[512];
+    if (cli_name_value(opt, arg, names, values, n, msg, sizeof msg) == 0)
+        return 1;
+    cli_error(cmd, "%s", msg);
+    return -1;
 }
 
 int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg)

@@ -152,7 +152,8 @@ void opt_help_mode(FILE *f, const opt_row *rows, unsigned mode);
 
 /* The rows as --help lines: "  -o, --output DIR   help", the help text
  * starting at column 23 (on the next line when the option is longer),
- * continuation lines indented to column 23 and wrapped before column 80.
+ * continuation lines indented to column 23 and wrapped before column 88
+ * (today's help texts reach column 86).
  * OPTK_TEXT rows are printed verbatim, included tables in place, aliases
  * and OPTF_HIDDEN rows not at all. */
 void opt_help(FILE *f, const opt_row *rows);

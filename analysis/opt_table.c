@@ -394,8 +394,8 @@ static int check_modes(parser *p)
     p->mode = m ? m->bit : 0;
     int first = 0, kf = -1; /* the first on the command line */
     for (size_t k = 0; k < p->n; k++) {
-        const unsigned m = p->e[k].modes;
-        if (p->seen[k] && m && !(m & p->mode) && (kf < 0 || p->seen[k] < first))
+        const unsigned em = p->e[k].modes;
+        if (p->seen[k] && em && !(em & p->mode) && (kf < 0 || p->seen[k] < first))
             first = p->seen[k], kf = (int)k;
     }
     if (kf < 0)

@@ -18,43 +18,45 @@ extern const char cosa_plot_varorder[]; /* plots/varorder.gp */
 
 static const char *const cmd = "simulate";
 
-void cmd_simulate_vo_help(void)
+const char cmd_simulate_vo_usage[] =
+    "Usage: cosa simulate --coupling explicit|implicit --model M [--set NAME=VALUE]...\n"
+    "                     --scheme zoh|foh|soh|pK --dt H [--estimator E]\n"
+    "                     [--control none|step|order] [options] [-o DIR] [--plot png]\n\n"
+    "The variable-order co-simulation engine (variable-order paper, sect. 3-5): the\n"
+    "coupling variables u (coupling forces of models with a force/force split such as\n"
+    "twomass-ff and chain-ff; the inputs u = L y otherwise) are approximated by Lagrange\n"
+    "polynomials of degree k through the last macro points; explicit coupling\n"
+    "extrapolates and updates u at every macro point, implicit coupling iterates a\n"
+    "predictor/corrector (Newton on u - phi(y) = 0).  --control step lets the\n"
+    "estimator's error choose the macro step, --control order also the degree.  The\n"
+    "run starts at t_s = (K+1) H on the monolithic reference (K = k, or kmax with\n"
+    "--control order) and covers --tend (the model's horizon) after t_s.  --scheme\n"
+    "zoh|foh|soh|pK is the (initial) polynomial degree k of u.  -o DIR writes NAME.csv\n"
+    "(one row per attempted step: t, H, k, accepted, err_pos, err_vel, err_u, iters,\n"
+    "err_state, the states and the reference at accepted points) and NAME.gp (H, k\n"
+    "and the state error against t); --name NAME is the file stem (default\n"
+    "MODEL_COUPLING_SCHEME), --plot also renders NAME.gp (gnuplot).\n\n";
+
+const char cmd_simulate_vo_prints[] =
+    "\nPrints 'name value' lines: status (ok | hmin | diverged | max-steps), steps\n"
+    "(accepted), rejected, corrector_iters, t_start, t_end, H_mean, H_min, H_max,\n"
+    "k_hist (accepted steps per degree, K:N,...), k_changes, e36_coupling and e36_all\n"
+    "(eq 36 over the accepted macro points after t_s: the coupling bodies' states /\n"
+    "all states), e_end (max over the states of |z - z_ref| at the end divided by the\n"
+    "state's largest |z_ref| over the macro points), cores (units + FD perturbations\n"
+    "+ master: the cores a fully parallel run uses per macro step), seconds_cosim and\n"
+    "seconds_reference (wall clock of the co-simulation and of the monolithic\n"
+    "reference).  Long chains (more than 20000 states) keep only the coupling bodies'\n"
+    "states: e36_all is nan.  A run that stops (H <= hmin, divergence) is a result:\n"
+    "exit 0.  Divergence: a failed step, or a state beyond 1e6 x the largest\n"
+    "reference magnitude over the horizon (status diverged at the first such point,\n"
+    "the figures cut there, the errors inf).  Bad input: one line on stderr, exit 2.\n";
+
+/* the names of cosa_vo_control, in its order (the "control" line) */
+static const char *control_name(const cosa_vo_opts *vo)
 {
-    printf("Usage: cosa simulate --coupling explicit|implicit --model M [--set NAME=VALUE]...\n"
-           "                     --scheme zoh|foh|soh|pK --dt H [--estimator E]\n"
-           "                     [--control none|step|order] [options] [-o DIR] [--plot png]\n\n"
-           "The variable-order co-simulation engine (variable-order paper, sect. 3-5): the\n"
-           "coupling variables u (coupling forces of models with a force/force split such as\n"
-           "twomass-ff and chain-ff; the inputs u = L y otherwise) are approximated by Lagrange\n"
-           "polynomials of degree k through the last macro points; explicit coupling\n"
-           "extrapolates and updates u at every macro point, implicit coupling iterates a\n"
-           "predictor/corrector (Newton on u - phi(y) = 0).  --control step lets the\n"
-           "estimator's error choose the macro step, --control order also the degree.  The\n"
-           "run starts at t_s = (K+1) H on the monolithic reference (K = k, or kmax with\n"
-           "--control order) and covers --tend (the model's horizon).\n\n"
-           "Options:\n%s"
-           "  --tend T              horizon after t_s\n"
-           "  -o, --output DIR      write NAME.csv (one row per attempted step: t, H, k,\n"
-           "                        accepted, err_pos, err_vel, err_u, iters, err_state,\n"
-           "                        the states and the reference at accepted points) and\n"
-           "                        NAME.gp (H, k and the state error against t)\n"
-           "  --name NAME           file stem (default MODEL_COUPLING_SCHEME)\n"
-           "  --plot png|svg|pdf    also render NAME.gp (gnuplot)\n"
-           "%s%s\n"
-           "Prints 'name value' lines: status (ok | hmin | diverged | max-steps), steps\n"
-           "(accepted), rejected, corrector_iters, t_start, t_end, H_mean, H_min, H_max,\n"
-           "k_hist (accepted steps per degree, K:N,...), k_changes, e36_coupling and e36_all\n"
-           "(eq 36 over the accepted macro points after t_s: the coupling bodies' states /\n"
-           "all states), e_end (max over the states of |z - z_ref| at the end divided by the\n"
-           "state's largest |z_ref| over the macro points), cores (units + FD perturbations\n"
-           "+ master: the cores a fully parallel run uses per macro step), seconds_cosim and\n"
-           "seconds_reference (wall clock of the co-simulation and of the monolithic\n"
-           "reference).  Long chains (more than 20000 states) keep only the coupling bodies'\n"
-           "states: e36_all is nan.  A run that stops (H <= hmin, divergence) is a result:\n"
-           "exit 0.  Divergence: a failed step, or a state beyond 1e6 x the largest\n"
-           "reference magnitude over the horizon (status diverged at the first such point,\n"
-           "the figures cut there, the errors inf).  Bad input: one line on stderr, exit 2.\n",
-           vo_cli_help, cli_progress_help, cli_help_line);
+    static const char *const names[] = {"none", "step", "order"};
+    return (size_t)vo->control < sizeof names / sizeof names[0] ? names[vo->control] : "?";
 }
 
 static void col(FILE *f, const char *prefix, const char *name, size_t k)
@@ -180,7 +182,7 @@ static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const 
     printf("model %s\ncoupling %s\nscheme %s\nestimator %s\ncontrol %s\nintegrator %s\n",
            v->m->name, o->coupling, sname,
            v->vo.estimator ? cosa_vo_estimator_name(v->vo.estimator) : "none",
-           o->control ? o->control : "none", v->iname);
+           control_name(&v->vo), v->iname);
     if (r->status == COSA_VO_OK)
         printf("status ok\n");
     else
@@ -227,7 +229,7 @@ static int vo_write_files(const cli_case *cs, const struct vo_cli_opts *o,
     scli_title_sets(&cs->mod, NULL, 0, sets, sizeof sets);
     snprintf(title, sizeof title, "%s, %s %s, %s, control %s%s", v->m->name, o->coupling, sname,
              v->vo.estimator ? cosa_vo_estimator_name(v->vo.estimator) : "no estimator",
-             o->control ? o->control : "none", sets);
+             control_name(&v->vo), sets);
     snprintf(comment, sizeof comment, "# cosa %s simulate --coupling: model %s\n# data: %s",
              cosa_version(), v->m->name, f->csv);
     const char *tt = v->vo.estimator ? cosa_vo_estimator_name(v->vo.estimator) : o->coupling;

@@ -33,7 +33,8 @@ struct sim_opts {
     const char *jacobian;                 /* --jacobian: deprecated, its meaning is
                                              the mode's (sim_mode)                */
     const char *mu, *limit;               /* --mu MU|auto, --limit FRAC|none      */
-    double nu, limit_abs;
+    double nu;
+    const char *limit_abs;                /* --limit-abs F (a force > 0)          */
     int input, start;                     /* --input 0 poly, 1 held; --start 0
                                              reference, 1 initial                 */
     const char *itol;                     /* --iter-tol (iterative schemes)       */
@@ -183,8 +184,10 @@ static int energy_options(const char *cmd, const struct sim_opts *o, const cosa_
                   o->limit);
         return CLI_EUSAGE;
     }
-    if (!isnan(o->limit_abs))
-        *limit_abs = o->limit_abs;
+    if (o->limit_abs && (cli_parse_double(o->limit_abs, limit_abs) != 0 || !(*limit_abs > 0.0))) {
+        cli_error(cmd, "--limit-abs must be a force > 0, got '%s'", o->limit_abs);
+        return CLI_EUSAGE;
+    }
     return CLI_OK;
 }
 
@@ -515,7 +518,7 @@ static const opt_row sim_rows[] = {
              "run (they start at t = 0 from the model's x0). The 'reference' line "
              "says which"},
     {.kind = OPTK_ENUM, .name = "linearize", .off = SIM(o.lin), .arg = "start|end", .modes = SIM_FIXED,
-     .names = lin_names, .help = "MBCorr linearisation point: start (default without FMUs; x_n and the "
+     .names = lin_names, .flags = OPTF_OR_LIST, .help = "MBCorr linearisation point: start (default without FMUs; x_n and the "
              "input at T_n) or end (x_{n+1}, input at T_{n+1}; the default with "
              "FMUs)"},
     {.kind = OPTK_LIST, .name = "rate", .off = SIM(o.rate), .arg = "NAME=K", .modes = SIM_FIXED,
@@ -524,11 +527,11 @@ static const opt_row sim_rows[] = {
              "Jacobi schemes); prints 'rate' and, for two units, R = h_df / h_ndf "
              "(the step of the unit with feedthrough over the other's)"},
     {.kind = OPTK_ENUM, .name = "input", .off = SIM(o.input), .arg = "poly|held", .modes = SIM_FIXED,
-     .names = input_names, .help = "poly (default): the input polynomial over the step; held: before "
+     .names = input_names, .flags = OPTF_OR_LIST, .help = "poly (default): the input polynomial over the step; held: before "
              "each of its steps a unit gets the polynomial's value at the step's "
              "start and holds it (eq 9), so K = 1 units see the last sample"},
     {.kind = OPTK_ENUM, .name = "start", .off = SIM(o.start), .arg = "reference|initial", .modes = SIM_FIXED,
-     .names = start_names, .help = "reference (default): on the reference at t = p*DT (doc/method.md); "
+     .names = start_names, .flags = OPTF_OR_LIST, .help = "reference (default): on the reference at t = p*DT (doc/method.md); "
              "initial: at t = 0 from x0, y0 from the algebraic loop, the "
              "extrapolation order capped by the samples that exist (step 1 ZOH, "
              "step 2 at most FOH)"},
@@ -553,7 +556,7 @@ static const opt_row sim_rows[] = {
     {.kind = OPTK_NONNEG, .name = "nu", .off = SIM(o.nu), .arg = "NU", .modes = SIM_FIXED,
      .requires = "mu", .requires_why = "the energy correction", .help = "weight of the accumulated uncorrected energy Ucal (eq 17; >= 0, "
              "default 0)"},
-    {.kind = OPTK_POSITIVE, .name = "limit-abs", .off = SIM(o.limit_abs), .arg = "F", .modes = SIM_FIXED,
+    {.kind = OPTK_STRING, .name = "limit-abs", .off = SIM(o.limit_abs), .arg = "F", .modes = SIM_FIXED,
      .requires = "mu", .requires_why = "the energy correction", .help = "also |f^c| <= F (newtons; the paper's crane: 100 N)"},
     {.kind = OPTK_STRING, .name = "limit", .off = SIM(o.limit), .arg = "FRAC|none", .modes = SIM_FIXED,
      .requires = "mu", .requires_why = "the energy correction", .help = "|f^c| <= FRAC |sum_b f_b| (default 1 = 100 %); none removes the "
@@ -562,7 +565,7 @@ static const opt_row sim_rows[] = {
     {.kind = OPTK_FLAG, .name = "fd", .off = SIM(o.fd), .modes = SIM_FIXED,
      .help = "finite-difference Jacobians even where analytic ones exist"},
     {.kind = OPTK_ENUM, .name = "mbcorr-jacobian", .off = SIM(o.mbcorr_jac), .arg = "dd|fd", .modes = SIM_FIXED,
-     .names = mbcorr_jac_names, .help = "how MBCorr gets an FMU's Jacobians: dd = directional derivatives (an "
+     .names = mbcorr_jac_names, .flags = OPTF_OR_LIST, .help = "how MBCorr gets an FMU's Jacobians: dd = directional derivatives (an "
              "error for an FMU without them); fd = finite differences through the "
              "FMU's state: G_p and G_0 of the output correction from central "
              "differences of the outputs over the step itself (save the FMU state, "
@@ -571,7 +574,7 @@ static const opt_row sim_rows[] = {
              "--fd implies fd.  --jacobian is the deprecated spelling (with "
              "--coupling it means --corrector-jacobian)"},
     {.kind = OPTK_ENUM, .name = "events", .off = SIM(o.events), .arg = "on|off", .modes = SIM_FIXED,
-     .names = events_names, .help = "FMI 3.0 event handling: on (default for FMUs with event mode) or off "
+     .names = events_names, .flags = OPTF_OR_LIST, .help = "FMI 3.0 event handling: on (default for FMUs with event mode) or off "
              "(steps only, as before)"},
     {.kind = OPTK_STRING, .name = "iter-tol", .off = SIM(o.itol), .arg = "T", .modes = SIM_FIXED,
      .help = "iterative schemes (README \"Iterative coupling\"): the sweeps of a "
@@ -666,7 +669,7 @@ static int sim_args_parse(struct sim_run *r, int argc, char **argv, unsigned *mo
 {
     const char *cmd = r->cmd;
     struct sim_opts *o = &r->o;
-    o->tend = o->rtol = o->atol = o->refrtol = o->nu = o->limit_abs = NAN;
+    o->tend = o->rtol = o->atol = o->refrtol = o->nu = NAN;
     o->outorder = -1;
     o->lin = o->mbcorr_jac = o->input = o->start = o->events = -1;
     vo_cli_opts_init(&r->vo, cmd);

@@ -181,7 +181,12 @@ static int enum_value(const parser *p, int i, const opt_row *r, const char *v, i
         if (len < sizeof list)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", nm);
     }
-    perr(p, i, "--%s must be one of %s; got '%s'", r->name, list, v);
+    const char *last = strrchr(list, ',');
+    if ((r->flags & OPTF_OR_LIST) && last) /* "A, B or C, got" (H3's addition) */
+        perr(p, i, "--%s must be %.*s or %s, got '%s'", r->name, (int)(last - list), list,
+             last + 2, v);
+    else
+        perr(p, i, "--%s must be one of %s; got '%s'", r->name, list, v);
     return -1;
 }
 

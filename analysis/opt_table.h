@@ -79,7 +79,9 @@ enum {
     OPTF_REPEAT = 1u << 0,   /* may be given more than once (OPTK_CUSTOM: fn appends) */
     OPTF_REQUIRED = 1u << 1, /* must be given: "--NAME is required (see 'cosa CMD --help')" */
     OPTF_MARK = 1u << 2,     /* OPTK_ALIAS: set the int at off, print no note */
-    OPTF_HIDDEN = 1u << 3    /* not in --help (aliases are never listed on their own) */
+    OPTF_HIDDEN = 1u << 3,   /* not in --help (aliases are never listed on their own) */
+    OPTF_OR_LIST = 1u << 4   /* OPTK_ENUM: "--NAME must be A, B or C, got 'x'" (the wording
+                                of older messages that scripts know) */
 };
 
 struct opt_row;

@@ -41,7 +41,7 @@ const opt_row vo_cli_rows[] = {
      .help = "exlocal, exmilne, exslocal (explicit); immilne, imslocal (implicit): the local "
              "error estimate of sect. 4"},
     {.kind = OPTK_ENUM, .name = "corrector-jacobian", .off = VO(jacobian), .arg = "fd|los|exact",
-     .names = jacobian_names,
+     .names = jacobian_names, .flags = OPTF_OR_LIST,
      .help = "implicit: the corrector's interface Jacobian by forward differences (one "
              "integration per unit input), low-order sensitivities or exact (linear units) "
              "(fd); --jacobian is its deprecated spelling"},
@@ -69,7 +69,7 @@ const opt_row vo_cli_rows[] = {
     {.kind = OPTK_NONNEG, .name = "hmin", .off = VO(hmin), .arg = "H",
      .help = "smallest step (1e-12)"},
     {.kind = OPTK_ENUM, .name = "ctl-vars", .off = VO(ctl_vars), .arg = "all|coupling",
-     .names = ctl_vars_names,
+     .names = ctl_vars_names, .flags = OPTF_OR_LIST,
      .help = "states in the error norm: all, or the coupling bodies'"},
     {.kind = OPTK_SIZE, .name = "max-attempts", .off = VO(max_attempts), .arg = "N",
      .help = "stop a run after N attempted macro steps (status max-steps; default 1e7)"},
@@ -81,7 +81,7 @@ const opt_row vo_cli_rows[] = {
 
 const opt_row vo_cli_control_rows[] = {
     {.kind = OPTK_ENUM, .name = "control", .off = VO(control), .arg = "none|step|order",
-     .names = control_names,
+     .names = control_names, .flags = OPTF_OR_LIST,
      .help = "none (fixed H and k, default), step (the estimator's error chooses H), order "
              "(also k)"},
     {0}};

@@ -3,8 +3,8 @@
  * decided after the whole command line is read (by its selector option,
  * wherever it stands), an option of another mode is one line naming the
  * option and the runs it belongs to (the first such option on the command
- * line), shared rows work in every mode, and --help of a mode lists its
- * rows and the shared ones only. */
+ * line), shared rows work in every mode, --help of a mode lists its
+ * rows and the shared ones only; and the "A, B or C" wording of OPTF_OR_LIST. */
 #include <criterion/criterion.h>
 
 #include "argfile.h"
@@ -184,4 +184,46 @@ Test(opt_modes, included_rows_inherit_the_mode)
     cr_expect_eq(rc, CLI_EUSAGE);
     cr_expect_eq(mode, COUPLED);
     cr_expect_str_eq(err, "cosa: t: --energy is an option of fixed-step runs (without --coupling)\n");
+}
+
+/* OPTF_OR_LIST: the enum's message in the older wording "A, B or C" */
+struct eo {
+    int e;
+};
+static const char *const three[] = {"none", "step", "order", NULL};
+static const char *const two[] = {"poly", "held", NULL};
+static const opt_row enum_rows[] = {
+    {.kind = OPTK_ENUM, .name = "control", .off = offsetof(struct eo, e), .names = three,
+     .flags = OPTF_OR_LIST},
+    {.kind = OPTK_ENUM, .name = "input", .off = offsetof(struct eo, e), .names = two,
+     .flags = OPTF_OR_LIST},
+    {0}};
+
+static void enum_message(const char *opt, const char *value, const char *want)
+{
+    char *argv[] = {"cosa", (char *)opt, (char *)value, NULL};
+    argfile af = {0};
+    cr_assert_eq(argfile_expand("t", 3, argv, 1, &af), 0);
+    struct eo o = {-1};
+    FILE *tmp = tmpfile();
+    const int saved = dup(2);
+    dup2(fileno(tmp), 2);
+    const int rc = opt_parse("t", enum_rows, &o, af.argc, af.argv, NULL);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char err[512] = "";
+    rewind(tmp);
+    err[fread(err, 1, sizeof err - 1, tmp)] = '\0';
+    fclose(tmp);
+    argfile_free(&af);
+    cr_expect_eq(rc, CLI_EUSAGE);
+    cr_expect_str_eq(err, want);
+}
+
+Test(opt_modes, enum_or_list_wording)
+{
+    enum_message("--control", "always",
+                 "cosa: t: --control must be none, step or order, got 'always'\n");
+    enum_message("--input", "x", "cosa: t: --input must be poly or held, got 'x'\n");
 }

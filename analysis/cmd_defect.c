@@ -5,7 +5,6 @@
  * data and gnuplot scripts (plots/defect_*.gp); --paper reproduces the
  * paper's Figs 4-10. */
 #include "config.h"
-#include "argfile.h"
 #include "fmu_notes.h"
 #include "sweep_cli.h"
 #include "outfile.h"
@@ -27,173 +26,129 @@ extern const char cosa_plot_defect_response[]; /* plots/defect_response.gp */
 
 static const char *const cmd = "defect";
 
-static void help(void)
-{
-    printf(
-        "Usage: cosa defect --model M [--set NAME=VALUE]... --integrator euler|exact|cvode\n"
-        "                   [--rtol R] --in-order M --out-order N\n"
-        "                   (--dt H | --tol TOL [--h0 H0]) [--tend T]\n"
-        "                   [--control both|output|connection] [--max-steps N] [--hmin H]\n"
-        "                   [-o DIR] [--plot png|svg]\n"
-        "       cosa defect --paper -o DIR [--plot png|svg]\n\n"
-        "Defect-controlled co-simulation (defect paper, Algorithm 1): non-iterative Jacobi\n"
-        "where every input is the Taylor polynomial of order min(M, N) of its source's output\n"
-        "derivatives y^(0..N) at the start of the macro step.  Per step it measures, as RMS\n"
-        "over the step, the output defect of every output (the output polynomial of order N\n"
-        "against its Hermite extension through the mid-step sample, eqs 30, 32) and the\n"
-        "connection defect of every input (input polynomial minus the source's output\n"
-        "polynomial, eq 17).  --dt H runs fixed macro steps; --tol TOL lets the PI controller\n"
-        "(eq 39) choose them from the largest defect eps (eq 38), starting with H0.\n"
-        "Prints 'name value' lines (%%.17g):\n"
-        "  status ok | failed t=TIME (the run diverged -- an output beyond 1e6 x the\n"
-        "                             largest exact output, or not finite -- or a unit\n"
-        "                             could not complete its step)\n"
-        "         | max-steps t=TIME (N steps taken before T)\n"
-        "         | hmin t=TIME (the controller's next step fell below H)\n"
-        "  (all results: exit code 0; an error, such as an FMU's Error, exits 1)\n"
-        "  steps, t_end, h_min, h_avg (= t_end / steps), h_max, eps_max\n"
-        "  defect_out_Y, error_Y, y_end_Y   per output Y: run RMS of the output defect,\n"
-        "                                   RMS error of the output polynomial against the\n"
-        "                                   exact monolithic solution (nan for a model\n"
-        "                                   without a linear form), Y at the end\n"
-        "  defect_conn_U                    per input U: run RMS of the connection defect\n"
-        "--dt LO:HI:log|lin:N or --tol LO:HI:log|lin:N runs a sweep and prints a table: a\n"
-        "header line, then one row per value with the same quantities as columns.\n"
-        "With -o DIR (or --plot) a run writes BASE.csv (one row per macro step: t, H, eps,\n"
-        "every per-step defect, every output's coefficients y^(j)(t_{k+1})), BASE_poly.csv\n"
-        "(the output polynomials sampled within every step), BASE_exact.csv (the exact\n"
-        "solution) and the scripts BASE_response.gp, BASE_steps.gp; a sweep writes BASE.csv\n"
-        "(the table) and BASE_defect_out.gp, BASE_defect_conn.gp, BASE_error.gp (log-log vs\n"
-        "H or tol) and, for --tol, BASE_h_avg.gp (mean H vs tol).\n"
-        "--paper writes the data, scripts and PNG pictures of the paper's Figs 4-10 for\n"
-        "rotational-defect into DIR (README \"Defects\"; 'make paper-defect').\n\n"
-        "%s\nOptions:\n"
-        "  --integrator I   euler (one forward Euler step per macro step, the paper's),\n"
-        "                   exact (matrix exponential; linear models) or cvode (BDF)\n"
-        "  --rtol R         CVODE relative tolerance (default 1e-10)\n"
-        "  --in-order M     input (extrapolation) order, 0..2\n"
-        "  --out-order N    output derivative order, 0..2\n"
-        "  --dt H           fixed macro step [s], or a sweep LO:HI:log|lin:N\n"
-        "  --tol TOL        defect tolerance, or a sweep LO:HI:log|lin:N\n"
-        "  --h0 H0          first macro step of a controlled run (default 1e-4)\n"
-        "  --tend T         horizon [s] (default: the model's; 1 s for rotational-defect)\n"
-        "  --control C      defects the controller sees: both (default), output, connection\n"
-        "  --max-steps N    stop a run after N macro steps (default 1000000; every step is\n"
-        "                   kept, so this bounds the memory too)\n"
-        "  --hmin H         stop a controlled run when its next step is below H [s]\n"
-        "                   (default 0: no floor)\n"
-        "  -o, --output DIR write the files into DIR (created; files there replaced)\n"
-        "  --plot FMT       also render the plots with gnuplot: png or svg (without -o the\n"
-        "                   files go to the current directory and existing ones are kept)\n"
-        "  --paper          the paper's figures (needs -o)\n",
-        cli_model_help);
-}
+static const char usage[] =
+    "Usage: cosa defect --model M [--set NAME=VALUE]... --integrator euler|exact|cvode\n"
+    "                   [--rtol R] --in-order M --out-order N\n"
+    "                   (--dt H | --tol TOL [--h0 H0]) [--tend T]\n"
+    "                   [--control both|output|connection] [--max-steps N] [--hmin H]\n"
+    "                   [-o DIR] [--plot png|svg]\n"
+    "       cosa defect --paper -o DIR [--plot png|svg]\n\n"
+    "Defect-controlled co-simulation (defect paper, Algorithm 1): non-iterative Jacobi\n"
+    "where every input is the Taylor polynomial of order min(M, N) of its source's output\n"
+    "derivatives y^(0..N) at the start of the macro step.  Per step it measures, as RMS\n"
+    "over the step, the output defect of every output (the output polynomial of order N\n"
+    "against its Hermite extension through the mid-step sample, eqs 30, 32) and the\n"
+    "connection defect of every input (input polynomial minus the source's output\n"
+    "polynomial, eq 17).  --dt H runs fixed macro steps; --tol TOL lets the PI controller\n"
+    "(eq 39) choose them from the largest defect eps (eq 38), starting with H0.\n"
+    "Prints 'name value' lines (%.17g):\n"
+    "  status ok | failed t=TIME (the run diverged -- an output beyond 1e6 x the\n"
+    "                             largest exact output, or not finite -- or a unit\n"
+    "                             could not complete its step)\n"
+    "         | max-steps t=TIME (N steps taken before T)\n"
+    "         | hmin t=TIME (the controller's next step fell below H)\n"
+    "  (all results: exit code 0; an error, such as an FMU's Error, exits 1)\n"
+    "  steps, t_end, h_min, h_avg (= t_end / steps), h_max, eps_max\n"
+    "  defect_out_Y, error_Y, y_end_Y   per output Y: run RMS of the output defect,\n"
+    "                                   RMS error of the output polynomial against the\n"
+    "                                   exact monolithic solution (nan for a model\n"
+    "                                   without a linear form), Y at the end\n"
+    "  defect_conn_U                    per input U: run RMS of the connection defect\n"
+    "--dt LO:HI:log|lin:N or --tol LO:HI:log|lin:N runs a sweep and prints a table: a\n"
+    "header line, then one row per value with the same quantities as columns.\n"
+    "With -o DIR (or --plot) a run writes BASE.csv (one row per macro step: t, H, eps,\n"
+    "every per-step defect, every output's coefficients y^(j)(t_{k+1})), BASE_poly.csv\n"
+    "(the output polynomials sampled within every step), BASE_exact.csv (the exact\n"
+    "solution) and the scripts BASE_response.gp, BASE_steps.gp; a sweep writes BASE.csv\n"
+    "(the table) and BASE_defect_out.gp, BASE_defect_conn.gp, BASE_error.gp (log-log vs\n"
+    "H or tol) and, for --tol, BASE_h_avg.gp (mean H vs tol).\n"
+    "--paper writes the data, scripts and PNG pictures of the paper's Figs 4-10 for\n"
+    "rotational-defect into DIR (README \"Defects\"; 'make paper-defect').\n\n";
 
 /* ---- options ------------------------------------------------------------- */
 
 struct dopts {
     cli_model mod;
-    const char *integrator, *rtol, *in_order, *out_order, *dt, *tol, *h0, *tend, *control,
-        *output, *plot, *max_steps, *hmin;
+    int integrator;         /* --integrator: integrator_names index, or -1 */
+    double rtol, h0, tend;  /* NAN: not given                              */
+    long in_order, out_order; /* -1: not given                             */
+    const char *dt, *tol;   /* a value or a sweep LO:HI:log|lin:N          */
+    int control;            /* --control: control_names index, or -1      */
+    const char *output;
+    int plot;               /* --plot: plot_names index, or -1            */
+    size_t max_steps;       /* 0: not given                                */
+    double hmin;            /* NAN: not given                              */
     int paper;
 };
 
-enum { O_INTEG = 2000, O_RTOL, O_MIN, O_NOUT, O_DT, O_TOL, O_H0, O_TEND, O_CONTROL, O_PLOT,
-       O_PAPER, O_HELP, O_MAXSTEPS, O_HMIN };
+static const char *const integrator_names[] = {"euler", "exact", "cvode", NULL};
+/* the names of cosa_defect_control, in its order */
+static const char *const control_names[] = {"both", "output", "connection", NULL};
+static const char *const plot_names[] = {"png", "svg", NULL};
+
+/* defect's options take the last value given (OPTF_REPEAT), as they always
+ * did: scripts append an option to override an earlier one */
+#define DO(f) offsetof(struct dopts, f)
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = DO(mod)},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_ENUM, .name = "integrator", .off = DO(integrator), .arg = "I",
+     .names = integrator_names, .flags = OPTF_OR_LIST | OPTF_REPEAT,
+     .help = "euler (one forward Euler step per macro step, the paper's), exact (matrix "
+             "exponential; linear models) or cvode (BDF)"},
+    {.kind = OPTK_POSITIVE, .name = "rtol", .flags = OPTF_REPEAT, .off = DO(rtol), .arg = "R",
+     .help = "CVODE relative tolerance (default 1e-10)"},
+    {.kind = OPTK_INT, .name = "in-order", .flags = OPTF_REPEAT, .off = DO(in_order), .arg = "M", .imin = 0,
+     .imax = DEFECT_ORDER_MAX, .help = "input (extrapolation) order, 0..2"},
+    {.kind = OPTK_INT, .name = "out-order", .flags = OPTF_REPEAT, .off = DO(out_order), .arg = "N", .imin = 0,
+     .imax = DEFECT_ORDER_MAX, .help = "output derivative order, 0..2"},
+    {.kind = OPTK_STRING, .name = "dt", .flags = OPTF_REPEAT, .off = DO(dt), .arg = "H", .excludes = "tol",
+     .help = "fixed macro step [s], or a sweep LO:HI:log|lin:N"},
+    {.kind = OPTK_STRING, .name = "tol", .flags = OPTF_REPEAT, .off = DO(tol), .arg = "TOL",
+     .help = "defect tolerance, or a sweep LO:HI:log|lin:N"},
+    {.kind = OPTK_POSITIVE, .name = "h0", .flags = OPTF_REPEAT, .off = DO(h0), .arg = "H0", .requires = "tol",
+     .requires_why = "the first step of a controlled run",
+     .help = "first macro step of a controlled run (default 1e-4)"},
+    {.kind = OPTK_POSITIVE, .name = "tend", .flags = OPTF_REPEAT, .off = DO(tend), .arg = "T",
+     .help = "horizon [s] (default: the model's; 1 s for rotational-defect)"},
+    {.kind = OPTK_ENUM, .name = "control", .off = DO(control), .arg = "C",
+     .names = control_names, .flags = OPTF_OR_LIST | OPTF_REPEAT,
+     .help = "defects the controller sees: both (default), output, connection"},
+    {.kind = OPTK_SIZE, .name = "max-steps", .flags = OPTF_REPEAT, .off = DO(max_steps), .arg = "N",
+     .help = "stop a run after N macro steps (default 1000000; every step is kept, so this "
+             "bounds the memory too)"},
+    {.kind = OPTK_NONNEG, .name = "hmin", .flags = OPTF_REPEAT, .off = DO(hmin), .arg = "H", .requires = "tol",
+     .requires_why = "the floor of a controlled run's step",
+     .help = "stop a controlled run when its next step is below H [s] (default 0: no floor)"},
+    {.kind = OPTK_PATH, .name = "output", .flags = OPTF_REPEAT, .short_name = 'o', .off = DO(output), .arg = "DIR",
+     .help = "write the files into DIR (created; files there replaced)"},
+    {.kind = OPTK_ENUM, .name = "plot", .off = DO(plot), .arg = "FMT", .names = plot_names,
+     .flags = OPTF_OR_LIST | OPTF_REPEAT,
+     .help = "also render the plots with gnuplot: png or svg (without -o the files go to the "
+             "current directory and existing ones are kept)"},
+    {.kind = OPTK_FLAG, .name = "paper", .off = DO(paper),
+     .help = "the paper's figures (needs -o)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
+#undef DO
 
 /* Returns CLI_OK, CLI_EUSAGE, or -1 after --help. */
 static int parse_args(int argc, char **argv, struct dopts *o)
 {
-    static const struct option opts[] = {
-        {"model", required_argument, NULL, OPT_MODEL},
-        {"model-file", required_argument, NULL, OPT_MODEL_FILE},
-        {"set", required_argument, NULL, OPT_SET},
-        {"integrator", required_argument, NULL, O_INTEG},
-        {"rtol", required_argument, NULL, O_RTOL},
-        {"in-order", required_argument, NULL, O_MIN},
-        {"out-order", required_argument, NULL, O_NOUT},
-        {"dt", required_argument, NULL, O_DT},
-        {"tol", required_argument, NULL, O_TOL},
-        {"h0", required_argument, NULL, O_H0},
-        {"tend", required_argument, NULL, O_TEND},
-        {"control", required_argument, NULL, O_CONTROL},
-        {"output", required_argument, NULL, 'o'},
-        {"plot", required_argument, NULL, O_PLOT},
-        {"paper", no_argument, NULL, O_PAPER},
-        {"max-steps", required_argument, NULL, O_MAXSTEPS},
-        {"hmin", required_argument, NULL, O_HMIN},
-        {"help", no_argument, NULL, O_HELP},
-        {0, 0, 0, 0}};
-    const char **slot[] = {[O_INTEG - O_INTEG] = &o->integrator, [O_RTOL - O_INTEG] = &o->rtol,
-                           [O_MIN - O_INTEG] = &o->in_order,   [O_NOUT - O_INTEG] = &o->out_order,
-                           [O_DT - O_INTEG] = &o->dt,          [O_TOL - O_INTEG] = &o->tol,
-                           [O_H0 - O_INTEG] = &o->h0,          [O_TEND - O_INTEG] = &o->tend,
-                           [O_CONTROL - O_INTEG] = &o->control, [O_PLOT - O_INTEG] = &o->plot};
-    char where[512]; /* "FILE:LINE: " of an argument from an @FILE (argfile.h) */
-    optind = 1;
-    opterr = 0;
-    int c, idx;
-    while ((c = getopt_long(argc, argv, "+ho:", opts, &idx)) != -1) {
-        int r = cli_model_option(&o->mod, cmd, c, optarg);
-        if (r < 0)
-            return CLI_EUSAGE;
-        if (r > 0)
-            continue;
-        if (c >= O_INTEG && c <= O_PLOT) { /* the last one counts (GNU habit) */
-            *slot[c - O_INTEG] = optarg;
-            continue;
-        }
-        switch (c) {
-        case 'o':
-            o->output = optarg;
-            continue;
-        case O_PAPER:
-            o->paper = 1;
-            continue;
-        case O_MAXSTEPS:
-            o->max_steps = optarg;
-            continue;
-        case O_HMIN:
-            o->hmin = optarg;
-            continue;
-        case 'h':
-        case O_HELP:
-            help();
-            return -1;
-        default:
-            cli_error(cmd, "%soption '%s' is unknown or needs an argument (see 'cosa %s --help')",
-                      argfile_where(argc, argv, argv[optind - 1], where, sizeof where),
-                      argv[optind - 1], cmd);
-            return CLI_EUSAGE;
-        }
-    }
-    if (optind < argc) {
-        cli_error(cmd, "%sunexpected argument '%s' (see 'cosa %s --help')",
-                  argfile_where(argc, argv, argv[optind], where, sizeof where), argv[optind], cmd);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
+    o->integrator = o->control = o->plot = -1;
+    o->rtol = o->h0 = o->tend = o->hmin = NAN;
+    o->in_order = o->out_order = -1;
+    return cli_parse_rows(cmd, rows, o, NULL, argc, argv, usage);
 }
 
-static int parse_positive(const char *opt, const char *text, double *v)
+/* --in-order or --out-order: required (besides --paper). */
+static int need_order(const char *opt, long v)
 {
-    return cli_positive(cmd, opt, text, v);
-}
-
-static int parse_order(const char *opt, const char *text, int *v)
-{
-    if (!text) {
-        cli_error(cmd, "%s is required (0..%d; see 'cosa %s --help')", opt, DEFECT_ORDER_MAX,
-                  cmd);
-        return CLI_EUSAGE;
-    }
-    double k; /* the shared parser: "1", "1e0"; exact integers only */
-    if (cli_parse_double(text, &k) != 0 || k != floor(k) || k < 0 || k > DEFECT_ORDER_MAX) {
-        cli_error(cmd, "%s must be an integer 0..%d, got '%s'", opt, DEFECT_ORDER_MAX, text);
-        return CLI_EUSAGE;
-    }
-    *v = (int)k;
-    return CLI_OK;
+    if (v >= 0)
+        return CLI_OK;
+    cli_error(cmd, "%s is required (0..%d; see 'cosa %s --help')", opt, DEFECT_ORDER_MAX, cmd);
+    return CLI_EUSAGE;
 }
 
 /* "V" (one value, *n = 1) or "LO:HI:log|lin:N" (a sweep, *sweep = 1): a new
@@ -205,7 +160,7 @@ static int parse_values(const char *opt, const char *text, double **v, size_t *n
     *sweep = strchr(text, ':') != NULL;
     if (!*sweep) {
         double x;
-        if (parse_positive(opt, text, &x) != CLI_OK)
+        if (cli_positive(cmd, opt, text, &x) != CLI_OK)
             return CLI_EUSAGE;
         if (!(*v = malloc(sizeof(double)))) {
             cli_error(cmd, "out of memory");
@@ -393,8 +348,6 @@ struct dspec {
     size_t max_steps;        /* 0: the library's default */
     double hmin;
 };
-
-static const char *const control_names[] = {"both", "output", "connection"};
 
 static int run_one(struct dmodel *d, const struct dspec *sp, cosa_defect_result **res)
 {
@@ -1107,38 +1060,19 @@ static int paper(cli_model *cm, const char *outdir, const char *plot)
 
 /* ---- the command ------------------------------------------------------------------ */
 
-/* --max-steps N (> 0) and --hmin H (>= 0, with --tol only). */
-static int parse_limits(const struct dopts *o, struct dspec *sp)
-{
-    if (o->max_steps &&
-        (cli_parse_size(o->max_steps, &sp->max_steps) != 0 || sp->max_steps == 0)) {
-        cli_error(cmd, "--max-steps must be a positive integer, got '%s'", o->max_steps);
-        return CLI_EUSAGE;
-    }
-    if (o->hmin && (cli_parse_double(o->hmin, &sp->hmin) != 0 || !(sp->hmin >= 0.0) ||
-                    !isfinite(sp->hmin))) {
-        cli_error(cmd, "--hmin must be a finite number >= 0, got '%s'", o->hmin);
-        return CLI_EUSAGE;
-    }
-    if (o->hmin && !o->tol) {
-        cli_error(cmd, "--hmin is the floor of a controlled run's step: it needs --tol");
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
-}
-
 /* --paper: the paper's settings (only -o and --plot besides). */
 static int paper_mode(struct dopts *o)
 {
-    if (o->mod.name || o->mod.file || o->mod.nset || o->integrator || o->rtol || o->in_order ||
-        o->out_order || o->dt || o->tol || o->h0 || o->tend || o->control || o->max_steps ||
-        o->hmin) {
+    if (o->mod.name || o->mod.file || o->mod.nset || o->integrator >= 0 || !isnan(o->rtol) ||
+        o->in_order >= 0 || o->out_order >= 0 || o->dt || o->tol || !isnan(o->h0) ||
+        !isnan(o->tend) || o->control >= 0 || o->max_steps || !isnan(o->hmin)) {
         cli_error(cmd, "--paper takes only -o DIR and --plot (its settings are the paper's)");
         return CLI_EUSAGE;
     }
     o->mod.name = "rotational-defect";
     int rc = cli_model_resolve(&o->mod, cmd);
-    return rc == CLI_OK ? paper(&o->mod, o->output, o->plot) : rc;
+    return rc == CLI_OK ? paper(&o->mod, o->output, o->plot >= 0 ? plot_names[o->plot] : NULL)
+                        : rc;
 }
 
 /* Everything checkable before building anything: the model given, the
@@ -1150,44 +1084,31 @@ static int run_spec(const struct dopts *o, struct dspec *sp, double *rtol)
         cli_error(cmd, "--model is required (e.g. --model rotational-defect; see 'cosa models')");
         return CLI_EUSAGE;
     }
-    if (!o->integrator) {
+    if (o->integrator < 0) {
         cli_error(cmd, "--integrator is required: euler, exact or cvode");
         return CLI_EUSAGE;
     }
-    if (strcmp(o->integrator, "euler") && strcmp(o->integrator, "exact") &&
-        strcmp(o->integrator, "cvode")) {
-        cli_error(cmd, "unknown integrator '%s' (expected euler, exact or cvode)", o->integrator);
-        return CLI_EUSAGE;
-    }
     int rc;
-    if ((rc = parse_order("--in-order", o->in_order, &sp->m)) != CLI_OK ||
-        (rc = parse_order("--out-order", o->out_order, &sp->n)) != CLI_OK ||
-        (rc = parse_positive("--rtol", o->rtol, rtol)) != CLI_OK ||
-        (rc = parse_positive("--h0", o->h0, &sp->h0)) != CLI_OK ||
-        (rc = parse_positive("--tend", o->tend, &sp->tend)) != CLI_OK)
+    if ((rc = need_order("--in-order", o->in_order)) != CLI_OK ||
+        (rc = need_order("--out-order", o->out_order)) != CLI_OK)
         return rc;
-    if (o->control) {
-        size_t k = 0;
-        while (k < 3 && strcmp(o->control, control_names[k]) != 0)
-            k++;
-        if (k == 3) {
-            cli_error(cmd, "unknown control '%s' (expected both, output or connection)",
-                      o->control);
-            return CLI_EUSAGE;
-        }
-        sp->control = (cosa_defect_control)k;
-    }
-    if (!o->dt == !o->tol) {
-        cli_error(cmd, o->dt ? "give either --dt or --tol, not both"
-                             : "give --dt H (fixed steps) or --tol TOL (controlled steps)");
+    sp->m = (int)o->in_order;
+    sp->n = (int)o->out_order;
+    if (!isnan(o->rtol))
+        *rtol = o->rtol;
+    if (!isnan(o->h0))
+        sp->h0 = o->h0;
+    if (!isnan(o->tend))
+        sp->tend = o->tend;
+    if (o->control >= 0)
+        sp->control = (cosa_defect_control)o->control;
+    if (!o->dt && !o->tol) {
+        cli_error(cmd, "give --dt H (fixed steps) or --tol TOL (controlled steps)");
         return CLI_EUSAGE;
     }
-    if ((rc = parse_limits(o, sp)) != CLI_OK)
-        return rc;
-    if (o->h0 && !o->tol) {
-        cli_error(cmd, "--h0 is the first step of a controlled run: it needs --tol");
-        return CLI_EUSAGE;
-    }
+    sp->max_steps = o->max_steps;
+    if (!isnan(o->hmin))
+        sp->hmin = o->hmin;
     return CLI_OK;
 }
 
@@ -1195,7 +1116,7 @@ static int run_spec(const struct dopts *o, struct dspec *sp, double *rtol)
  * every --dt value v[0..nv-1]. */
 static int run_horizon(const struct dopts *o, struct dspec *sp, const double *v, size_t nv)
 {
-    if (!o->tend)
+    if (isnan(o->tend))
         sp->tend = o->mod.model->tend;
     if (!(sp->tend > 0.0) || !isfinite(sp->tend)) {
         cli_error(cmd, "model '%s' has no positive horizon: give --tend", o->mod.model->name);
@@ -1216,6 +1137,7 @@ static int run_or_sweep(const struct dopts *o, struct dmodel *d, struct dspec *s
                         const double *v, size_t nv, int is_sweep)
 {
     char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
+    const char *plot = o->plot >= 0 ? plot_names[o->plot] : NULL;
     if (is_sweep) {
         printf("# cosa %s defect: model %s, integrator %s, in_order %d, out_order %d, control "
                "%s, tend %s",
@@ -1224,7 +1146,7 @@ static int run_or_sweep(const struct dopts *o, struct dmodel *d, struct dspec *s
         if (o->tol)
             printf(", h0 %s", cli_num(b1, sizeof b1, sp->h0));
         printf("\n");
-        return sweep(d, sp, o->dt ? "dt" : "tol", v, nv, o->output, o->plot);
+        return sweep(d, sp, o->dt ? "dt" : "tol", v, nv, o->output, plot);
     }
     if (o->dt)
         sp->H = v[0];
@@ -1237,7 +1159,7 @@ static int run_or_sweep(const struct dopts *o, struct dmodel *d, struct dspec *s
     else
         printf("tol %s\nh0 %s\n", cli_num(b1, sizeof b1, sp->tol), cli_num(b2, sizeof b2, sp->h0));
     printf("tend %s\n", cli_num(b1, sizeof b1, sp->tend));
-    return single(d, sp, o->output, o->plot);
+    return single(d, sp, o->output, plot);
 }
 
 int cmd_defect(int argc, char **argv)
@@ -1245,24 +1167,13 @@ int cmd_defect(int argc, char **argv)
     struct dopts o = {0};
     struct dmodel d = {0};
     double *v = NULL;
-    int ac = 0;
-    char **av = scli_argv_output(argc, argv, &ac);
-    if (!av) {
-        cli_error(cmd, "out of memory");
-        return CLI_EFAIL;
-    }
-    int rc = parse_args(ac, av, &o);
+    int rc = parse_args(argc, argv, &o);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
     if (rc != CLI_OK)
         goto out;
-    if (o.plot && (strcmp(o.plot, "png") != 0 && strcmp(o.plot, "svg") != 0)) {
-        cli_error(cmd, "--plot must be png or svg, got '%s'", o.plot);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
     if (o.paper) {
         rc = paper_mode(&o);
         goto out;
@@ -1276,7 +1187,7 @@ int cmd_defect(int argc, char **argv)
             CLI_OK ||
         (rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK ||
         (rc = run_horizon(&o, &sp, v, nv)) != CLI_OK ||
-        (rc = dm_build(&o.mod, o.integrator, rtol, &d)) != CLI_OK)
+        (rc = dm_build(&o.mod, integrator_names[o.integrator], rtol, &d)) != CLI_OK)
         goto out;
     if (!d.sys)
         fprintf(stderr, "cosa: %s: note: model '%s' has no linear form, so no exact solution: "
@@ -1286,6 +1197,5 @@ out:
     dm_free(&d);
     free(v);
     cli_model_free(&o.mod);
-    free(av);
     return rc;
 }

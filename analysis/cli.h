@@ -295,6 +295,7 @@ void cli_case_free(cli_case *cs);
  * The shared rows of the analysis commands, to include (OPTK_INCLUDE) in a
  * command's table at the offset of its cli_model or cli_case:
  *   cli_model_rows     --model, --model-file, --set NAME=VALUE  (cli_model)
+ *   cli_set_rows       --set NAME=VALUE alone                    (cli_model)
  *   cli_assume_rows    --assume NAME=VALUE                       (cli_model)
  *   cli_scheme_rows    --scheme SCHEME                           (cli_case)
  *   cli_dt_rows        --dt DT                                   (cli_case)
@@ -304,8 +305,14 @@ void cli_case_free(cli_case *cs);
  *   cli_help_rows      -h, --help                                (none)
  * Commands whose --scheme or --dt take lists have their own rows for them
  * (into cli_case.scheme_text, .dt_text). */
-extern const opt_row cli_model_rows[], cli_assume_rows[], cli_scheme_rows[], cli_dt_rows[],
+extern const opt_row cli_model_rows[], cli_set_rows[], cli_assume_rows[], cli_scheme_rows[], cli_dt_rows[],
     cli_case_rest_rows[], cli_progress_rows[], cli_help_rows[];
+
+/* The OPTK_CUSTOM parser of --set and --assume NAME=VALUE (dst: the
+ * cli_model; row->data == &cli_row_assume_tag for --assume), for a
+ * command that words their help differently. */
+int cli_row_model_pair(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
+extern const int cli_row_assume_tag;
 
 /* Parse argv of subcommand cmd against rows into dest (cs: the cli_case in
  * dest, or NULL; its alpha defaults to 1).  --help prints usage (the usage

@@ -7,8 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* --set / --assume NAME=VALUE into the cli_model (row->data: 1 for --assume) */
-static int model_pair(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
+int cli_row_model_pair(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
 {
     cli_model *m = dst;
     if (row->data)
@@ -17,21 +16,25 @@ static int model_pair(const opt_row *row, const char *value, void *dst, char *ms
     return cli_name_value("--set", value, m->set_name, m->set_value, &m->nset, msg, size);
 }
 
-static const int assume_tag = 1;
+const int cli_row_assume_tag = 1;
+
+const opt_row cli_set_rows[] = {
+    {.kind = OPTK_CUSTOM, .name = "set", .arg = "NAME=VALUE", .fn = cli_row_model_pair,
+     .flags = OPTF_REPEAT,
+     .help = "override a model parameter or initial state (repeatable)"},
+    {0}};
 
 const opt_row cli_model_rows[] = {
     {.kind = OPTK_STRING, .name = "model", .off = offsetof(cli_model, name), .arg = "NAME",
      .help = "built-in model (default: twomass; see 'cosa models')"},
     {.kind = OPTK_PATH, .name = "model-file", .off = offsetof(cli_model, file), .arg = "PATH",
-     .help = "model file (format: man 5 cosa-model)"},
-    {.kind = OPTK_CUSTOM, .name = "set", .arg = "NAME=VALUE", .fn = model_pair,
-     .flags = OPTF_REPEAT,
-     .help = "override a model parameter or initial state (repeatable)"},
+     .excludes = "model", .help = "model file (format: man 5 cosa-model)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_set_rows},
     {0}};
 
 const opt_row cli_assume_rows[] = {
-    {.kind = OPTK_CUSTOM, .name = "assume", .arg = "NAME=VALUE", .fn = model_pair,
-     .data = &assume_tag, .flags = OPTF_REPEAT,
+    {.kind = OPTK_CUSTOM, .name = "assume", .arg = "NAME=VALUE", .fn = cli_row_model_pair,
+     .data = &cli_row_assume_tag, .flags = OPTF_REPEAT,
      .help = "imperfect model knowledge: the output correction (+ocorr,\n"
              "+mbcorr) believes in the model with NAME = VALUE (the\n"
              "other parameters as the true ones; repeatable; README,\n"

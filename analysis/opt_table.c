@@ -112,7 +112,7 @@ static int lookup_short(const parser *p, char c)
     return -1;
 }
 
-/* "--name" or "-c" as the user wrote it: for messages. */
+/* "--name" of a row, for messages (an alias: its own name). */
 static const char *spelled(const opt_row *r, char *buf, size_t size)
 {
     snprintf(buf, size, "--%s", r->name);
@@ -540,13 +540,11 @@ void opt_help_mode(FILE *f, const opt_row *rows, unsigned mode)
         }
         if (r->kind == OPTK_ALIAS || (r->flags & OPTF_HIDDEN))
             continue;
-        char left[256];
-        int n = snprintf(left, sizeof left, "  %s%c%s--%s%s%s", r->short_name ? "-" : "",
-                         r->short_name ? r->short_name : ' ', r->short_name ? ", " : "", r->name,
-                         r->arg ? " " : "", r->arg ? r->arg : "");
-        if (!r->short_name) /* "  --name", not "   --name" */
-            n = snprintf(left, sizeof left, "  --%s%s%s", r->name, r->arg ? " " : "",
-                         r->arg ? r->arg : "");
+        char left[256], sh[8] = ""; /* "  -o, --output DIR" or "  --name ARG" */
+        if (r->short_name)
+            snprintf(sh, sizeof sh, "-%c, ", r->short_name);
+        const int n = snprintf(left, sizeof left, "  %s--%s%s%s", sh, r->name, r->arg ? " " : "",
+                               r->arg ? r->arg : "");
         if (n < 0)
             continue;
         if (!r->help || !*r->help) {

@@ -283,6 +283,21 @@ static int model_structure(xmlNode *root, fmu_description *d, const unsigned lon
     return rc;
 }
 
+/* The FMI 3.0 co-simulation concepts beyond steps: event mode, early
+ * return, Scheduled Execution offered, recommendedIntermediateInputSmoothness. */
+static void fmi3_concepts(xmlNode *root, xmlNode *cs, fmu_description *d)
+{
+    unsigned long sm = 0;
+    d->smoothness = attr_uint(cs, "recommendedIntermediateInputSmoothness", &sm) == 0 && sm < 64
+                        ? (int)sm : 0;
+    if (attr_true(cs, "hasEventMode"))
+        d->caps |= COSA_FMU_CAP_EVENT_MODE;
+    if (attr_true(cs, "canReturnEarlyAfterIntermediateUpdate"))
+        d->caps |= COSA_FMU_CAP_EARLY_RETURN;
+    if (child(root, "ScheduledExecution"))
+        d->caps |= COSA_FMU_CAP_SCHEDULED;
+}
+
 static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
 {
     if (!is(root, "fmiModelDescription")) {
@@ -327,17 +342,8 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     d->default_step = attr_step(child(root, "DefaultExperiment"), "stepSize");
     unsigned long mod = 0;
     d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
-    if (d->version == 3) {
-        unsigned long sm = 0;
-        d->smoothness = attr_uint(cs, "recommendedIntermediateInputSmoothness", &sm) == 0 &&
-                                sm < 64 ? (int)sm : 0;
-        if (attr_true(cs, "hasEventMode"))
-            d->caps |= COSA_FMU_CAP_EVENT_MODE;
-        if (attr_true(cs, "canReturnEarlyAfterIntermediateUpdate"))
-            d->caps |= COSA_FMU_CAP_EARLY_RETURN;
-        if (child(root, "ScheduledExecution"))
-            d->caps |= COSA_FMU_CAP_SCHEDULED;
-    }
+    if (d->version == 3)
+        fmi3_concepts(root, cs, d);
 
     xmlNode *mv = child(root, "ModelVariables");
     if (!mv) {

@@ -502,8 +502,10 @@ static const opt_row sim_rows[] = {
     {.kind = OPTK_POSITIVE, .name = "ref-rtol", .off = SIM(o.refrtol), .arg = "R",
      .help = "tolerance of the CVODE reference (default 1e-12)"},
     {.kind = OPTK_INT, .name = "out-order", .off = SIM(o.outorder), .arg = "N", .modes = SIM_FIXED,
-     .imin = 0, .imax = 2, .help = "order of the output derivatives in the defects (0, 1, 2; default 1)"},
-    {.kind = OPTK_STRING, .name = "ref", .off = SIM(o.ref), .arg = "auto|fine|FILE", .modes = SIM_FIXED,
+     .imin = 0, .imax = 2,
+     .help = "order of the output derivatives in the defects (0, 1, 2; default 1)"},
+    {.kind = OPTK_STRING, .name = "ref", .off = SIM(o.ref), .arg = "auto|fine|FILE",
+     .modes = SIM_FIXED,
      .help = "the reference: auto (default: exact for linear models and linear FMU "
              "networks, fine for nonlinear or affine FMUs, CVODE for nonlinear "
              "models), fine: the same units co-simulated with SOH at DT/64 from t "
@@ -517,21 +519,25 @@ static const opt_row sim_rows[] = {
              "four nearest rows.  Without state columns only schemes of order 0 "
              "run (they start at t = 0 from the model's x0). The 'reference' line "
              "says which"},
-    {.kind = OPTK_ENUM, .name = "linearize", .off = SIM(o.lin), .arg = "start|end", .modes = SIM_FIXED,
-     .names = lin_names, .flags = OPTF_OR_LIST, .help = "MBCorr linearisation point: start (default without FMUs; x_n and the "
+    {.kind = OPTK_ENUM, .name = "linearize", .off = SIM(o.lin), .arg = "start|end",
+     .modes = SIM_FIXED, .names = lin_names, .flags = OPTF_OR_LIST,
+     .help = "MBCorr linearisation point: start (default without FMUs; x_n and the "
              "input at T_n) or end (x_{n+1}, input at T_{n+1}; the default with "
              "FMUs)"},
     {.kind = OPTK_LIST, .name = "rate", .off = SIM(o.rate), .arg = "NAME=K", .modes = SIM_FIXED,
-     .max = ECLI_MAX_RATES, .off_count = SIM(o.nrate), .help = "multi-rate (energy paper): the unit NAME (subsystem name or 1-based "
+     .max = ECLI_MAX_RATES, .off_count = SIM(o.nrate),
+     .help = "multi-rate (energy paper): the unit NAME (subsystem name or 1-based "
              "index) takes K equal steps of DT/K per macro step (repeatable; plain "
              "Jacobi schemes); prints 'rate' and, for two units, R = h_df / h_ndf "
              "(the step of the unit with feedthrough over the other's)"},
-    {.kind = OPTK_ENUM, .name = "input", .off = SIM(o.input), .arg = "poly|held", .modes = SIM_FIXED,
-     .names = input_names, .flags = OPTF_OR_LIST, .help = "poly (default): the input polynomial over the step; held: before "
+    {.kind = OPTK_ENUM, .name = "input", .off = SIM(o.input), .arg = "poly|held",
+     .modes = SIM_FIXED, .names = input_names, .flags = OPTF_OR_LIST,
+     .help = "poly (default): the input polynomial over the step; held: before "
              "each of its steps a unit gets the polynomial's value at the step's "
              "start and holds it (eq 9), so K = 1 units see the last sample"},
-    {.kind = OPTK_ENUM, .name = "start", .off = SIM(o.start), .arg = "reference|initial", .modes = SIM_FIXED,
-     .names = start_names, .flags = OPTF_OR_LIST, .help = "reference (default): on the reference at t = p*DT (doc/method.md); "
+    {.kind = OPTK_ENUM, .name = "start", .off = SIM(o.start), .arg = "reference|initial",
+     .modes = SIM_FIXED, .names = start_names, .flags = OPTF_OR_LIST,
+     .help = "reference (default): on the reference at t = p*DT (doc/method.md); "
              "initial: at t = 0 from x0, y0 from the algebraic loop, the "
              "extrapolation order capped by the samples that exist (step 1 ZOH, "
              "step 2 at most FOH)"},
@@ -547,25 +553,32 @@ static const opt_row sim_rows[] = {
              "over t).  The paper's setting: --integrator symplectic-euler --micro "
              "step --input held --start initial"},
     {.kind = OPTK_STRING, .name = "mu", .off = SIM(o.mu), .arg = "MU|auto", .modes = SIM_FIXED,
-     .requires = "energy", .help = "the energy correction (eqs 13-17; plain Jacobi schemes): f^c_n = "
+     .requires = "energy",
+     .help = "the energy correction (eqs 13-17; plain Jacobi schemes): f^c_n = "
              "-(mu H dP_n + nu Ucal_n) v_n / (|v_n|^2 H) added to the receiving "
              "unit's force input over the next step; auto (two units): eqs 20-21, "
              "mu_SR = 0.5 with feedthrough, 0 without; ZOH mu_SR (1.5 - 0.5/R) for "
              "R > 1, FOH/SOH mu_SR R for R < 1, else mu_SR; also prints mu nu "
              "limit U_end (Ucal at the end) caps (points where the limit bound)"},
     {.kind = OPTK_NONNEG, .name = "nu", .off = SIM(o.nu), .arg = "NU", .modes = SIM_FIXED,
-     .requires = "mu", .requires_why = "the energy correction", .help = "weight of the accumulated uncorrected energy Ucal (eq 17; >= 0, "
+     .requires = "mu", .requires_why = "the energy correction",
+     .help = "weight of the accumulated uncorrected energy Ucal (eq 17; >= 0, "
              "default 0)"},
-    {.kind = OPTK_STRING, .name = "limit-abs", .off = SIM(o.limit_abs), .arg = "F", .modes = SIM_FIXED,
-     .requires = "mu", .requires_why = "the energy correction", .help = "also |f^c| <= F (newtons; the paper's crane: 100 N)"},
-    {.kind = OPTK_STRING, .name = "limit", .off = SIM(o.limit), .arg = "FRAC|none", .modes = SIM_FIXED,
-     .requires = "mu", .requires_why = "the energy correction", .help = "|f^c| <= FRAC |sum_b f_b| (default 1 = 100 %); none removes the "
+    {.kind = OPTK_STRING, .name = "limit-abs", .off = SIM(o.limit_abs), .arg = "F",
+     .modes = SIM_FIXED,
+     .requires = "mu", .requires_why = "the energy correction",
+     .help = "also |f^c| <= F (newtons; the paper's crane: 100 N)"},
+    {.kind = OPTK_STRING, .name = "limit", .off = SIM(o.limit), .arg = "FRAC|none",
+     .modes = SIM_FIXED,
+     .requires = "mu", .requires_why = "the energy correction",
+     .help = "|f^c| <= FRAC |sum_b f_b| (default 1 = 100 %); none removes the "
              "bound, which is ill-conditioned (near v = 0 the force is huge and "
              "results depend on rounding)"},
     {.kind = OPTK_FLAG, .name = "fd", .off = SIM(o.fd), .modes = SIM_FIXED,
      .help = "finite-difference Jacobians even where analytic ones exist"},
-    {.kind = OPTK_ENUM, .name = "mbcorr-jacobian", .off = SIM(o.mbcorr_jac), .arg = "dd|fd", .modes = SIM_FIXED,
-     .names = mbcorr_jac_names, .flags = OPTF_OR_LIST, .help = "how MBCorr gets an FMU's Jacobians: dd = directional derivatives (an "
+    {.kind = OPTK_ENUM, .name = "mbcorr-jacobian", .off = SIM(o.mbcorr_jac), .arg = "dd|fd",
+     .modes = SIM_FIXED, .names = mbcorr_jac_names, .flags = OPTF_OR_LIST,
+     .help = "how MBCorr gets an FMU's Jacobians: dd = directional derivatives (an "
              "error for an FMU without them); fd = finite differences through the "
              "FMU's state: G_p and G_0 of the output correction from central "
              "differences of the outputs over the step itself (save the FMU state, "
@@ -573,8 +586,9 @@ static const opt_row sim_rows[] = {
              "canGetAndSetFMUState); default: dd where the FMU has them, else fd.  "
              "--fd implies fd.  --jacobian is the deprecated spelling (with "
              "--coupling it means --corrector-jacobian)"},
-    {.kind = OPTK_ENUM, .name = "events", .off = SIM(o.events), .arg = "on|off", .modes = SIM_FIXED,
-     .names = events_names, .flags = OPTF_OR_LIST, .help = "FMI 3.0 event handling: on (default for FMUs with event mode) or off "
+    {.kind = OPTK_ENUM, .name = "events", .off = SIM(o.events), .arg = "on|off",
+     .modes = SIM_FIXED, .names = events_names, .flags = OPTF_OR_LIST,
+     .help = "FMI 3.0 event handling: on (default for FMUs with event mode) or off "
              "(steps only, as before)"},
     {.kind = OPTK_STRING, .name = "iter-tol", .off = SIM(o.itol), .arg = "T", .modes = SIM_FIXED,
      .help = "iterative schemes (README \"Iterative coupling\"): the sweeps of a "
@@ -599,12 +613,14 @@ static const opt_row sim_rows[] = {
      .help = "also render the plot with gnuplot: png, svg or pdf (without -o the "
              "files go to the current directory and existing ones are not "
              "overwritten)"},
-    {.kind = OPTK_STRING, .name = "outputs", .off = SIM(o.outputs), .arg = "LIST", .modes = SIM_FIXED,
+    {.kind = OPTK_STRING, .name = "outputs", .off = SIM(o.outputs), .arg = "LIST",
+     .modes = SIM_FIXED,
      .help = "the columns of NAME.csv: comma-separated outputs (their y, ybar and "
              "ref columns; also outputs connected to nothing), inputs (u, du) and "
              "states (x.SUB.NAME), each as SUB.NAME or NAME where that is unique "
              "(default: every input and output, no state)"},
-    {.kind = OPTK_STRING, .name = "output-interval", .off = SIM(o.interval), .arg = "DT", .modes = SIM_FIXED,
+    {.kind = OPTK_STRING, .name = "output-interval", .off = SIM(o.interval), .arg = "DT",
+     .modes = SIM_FIXED,
      .help = "a row every DT seconds (a whole multiple of --dt) and the last one "
              "(default: every macro point)"},
     {.kind = OPTK_STRING, .name = "jacobian", .off = SIM(o.jacobian), .flags = OPTF_HIDDEN},
@@ -801,8 +817,9 @@ static int sim_master_options(struct sim_run *r)
     if (r->scheme.model && (o->lin >= 0 || o->fd))
         fprintf(stderr, "cosa: %s: note: %s no effect with --assume: the assumed model gives "
                         "the correction fixed Jacobians\n",
-                cmd, o->lin >= 0 && o->fd ? "--linearize and --fd have" : o->lin >= 0 ? "--linearize has"
-                                                                          : "--fd has");
+                cmd, o->lin >= 0 && o->fd ? "--linearize and --fd have"
+                     : o->lin >= 0        ? "--linearize has"
+                                          : "--fd has");
     if (o->plot)
         return scli_plot_format(cmd, o->plot);
     return CLI_OK;
@@ -898,14 +915,13 @@ static int sim_units_error(const struct sim_run *r, cosa_status st,
         return CLI_EUSAGE;
     }
     if (e->fmu && e->missing) {
+        const int dd = (e->caps & COSA_FMU_CAP_DIRECTIONAL) != 0;
         cli_error(cmd, "%s: scheme %s needs Jacobians: the FMU provides %s%s%s "
                        "(canGetAndSetFMUState) for finite differences",
                   e->fmu, r->sname,
-                  e->caps & COSA_FMU_CAP_DIRECTIONAL ? "directional derivatives (drop "
-                                                     : "neither directional derivatives nor its state",
-                  e->caps & COSA_FMU_CAP_DIRECTIONAL
-                      ? jacobian_spelling(&r->o) : "",
-                  e->caps & COSA_FMU_CAP_DIRECTIONAL ? " fd) but no state" : "");
+                  dd ? "directional derivatives (drop "
+                     : "neither directional derivatives nor its state",
+                  dd ? jacobian_spelling(&r->o) : "", dd ? " fd) but no state" : "");
         return CLI_EUSAGE;
     }
     if (e->fmu) {

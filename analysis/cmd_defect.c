@@ -5,7 +5,6 @@
  * data and gnuplot scripts (plots/defect_*.gp); --paper reproduces the
  * paper's Figs 4-10. */
 #include "config.h"
-#include "argfile.h"
 #include "fmu_notes.h"
 #include "sweep_cli.h"
 #include "outfile.h"
@@ -28,175 +27,138 @@ extern const char cosa_plot_defect_response[]; /* plots/defect_response.gp */
 
 static const char *const cmd = "defect";
 
-static void help(void)
-{
-    printf(
-        "Usage: cosa defect --model M [--set NAME=VALUE]... --integrator euler|exact|cvode\n"
-        "                   [--rtol R] --in-order M --out-order N\n"
-        "                   (--dt H | --tol TOL [--h0 H0]) [--tend T]\n"
-        "                   [--control both|output|connection] [--max-steps N] [--hmin H]\n"
-        "                   [-o DIR] [--plot png|svg]\n"
-        "       cosa defect --paper -o DIR [--plot png|svg]\n\n"
-        "Defect-controlled co-simulation (defect paper, Algorithm 1): non-iterative Jacobi\n"
-        "where every input is the Taylor polynomial of order min(M, N) of its source's output\n"
-        "derivatives y^(0..N) at the start of the macro step.  Per step it measures, as RMS\n"
-        "over the step, the output defect of every output (the output polynomial of order N\n"
-        "against its Hermite extension through the mid-step sample, eqs 30, 32) and the\n"
-        "connection defect of every input (input polynomial minus the source's output\n"
-        "polynomial, eq 17).  --dt H runs fixed macro steps; --tol TOL lets the PI controller\n"
-        "(eq 39) choose them from the largest defect eps (eq 38), starting with H0.\n"
-        "Prints 'name value' lines (%%.17g):\n"
-        "  status ok | failed t=TIME (the run diverged -- an output beyond 1e6 x the\n"
-        "                             largest exact output, or not finite -- or a unit\n"
-        "                             could not complete its step)\n"
-        "         | max-steps t=TIME (N steps taken before T)\n"
-        "         | hmin t=TIME (the controller's next step fell below H)\n"
-        "  (all results: exit code 0; an error, such as an FMU's Error, exits 1)\n"
-        "  steps, t_end, h_min, h_avg (= t_end / steps), h_max, eps_max\n"
-        "  defect_out_Y, error_Y, y_end_Y   per output Y: run RMS of the output defect,\n"
-        "                                   RMS error of the output polynomial against the\n"
-        "                                   exact monolithic solution (nan for a model\n"
-        "                                   without a linear form), Y at the end\n"
-        "  defect_conn_U                    per input U: run RMS of the connection defect\n"
-        "  rejected, rollbacks, corrector_iterations   0 (Algorithm 1 accepts every step)\n"
-        "  unit NAME steps S restores R events E early_returns K   per unit, its run\n"
-        "--dt LO:HI:log|lin:N or --tol LO:HI:log|lin:N runs a sweep and prints a table: a\n"
-        "header line, then one row per value with the same quantities as columns.\n"
-        "With -o DIR (or --plot) a run writes BASE.csv (one row per macro step: t, H, eps,\n"
-        "every per-step defect, every output's coefficients y^(j)(t_{k+1})), BASE_poly.csv\n"
-        "(the output polynomials sampled within every step), BASE_exact.csv (the exact\n"
-        "solution) and the scripts BASE_response.gp, BASE_steps.gp; a sweep writes BASE.csv\n"
-        "(the table) and BASE_defect_out.gp, BASE_defect_conn.gp, BASE_error.gp (log-log vs\n"
-        "H or tol) and, for --tol, BASE_h_avg.gp (mean H vs tol).\n"
-        "--paper writes the data, scripts and PNG pictures of the paper's Figs 4-10 for\n"
-        "rotational-defect into DIR (README \"Defects\"; 'make paper-defect').\n\n"
-        "%s\nOptions:\n"
-        "  --integrator I   euler (one forward Euler step per macro step, the paper's),\n"
-        "                   exact (matrix exponential; linear models) or cvode (BDF)\n"
-        "  --rtol R         CVODE relative tolerance (default 1e-10)\n"
-        "  --in-order M     input (extrapolation) order, 0..2\n"
-        "  --out-order N    output derivative order, 0..2\n"
-        "  --dt H           fixed macro step [s], or a sweep LO:HI:log|lin:N\n"
-        "  --tol TOL        defect tolerance, or a sweep LO:HI:log|lin:N\n"
-        "  --h0 H0          first macro step of a controlled run (default 1e-4)\n"
-        "  --tend T         horizon [s] (default: the model's; 1 s for rotational-defect)\n"
-        "  --control C      defects the controller sees: both (default), output, connection\n"
-        "  --max-steps N    stop a run after N macro steps (default 1000000; every step is\n"
-        "                   kept, so this bounds the memory too)\n"
-        "  --hmin H         stop a controlled run when its next step is below H [s]\n"
-        "                   (default 0: no floor)\n"
-        "  -o, --output DIR write the files into DIR (created; files there replaced)\n"
-        "  --plot FMT       also render the plots with gnuplot: png or svg (without -o the\n"
-        "                   files go to the current directory and existing ones are kept)\n"
-        "  --paper          the paper's figures (needs -o)\n",
-        cli_model_help);
-}
+static const char usage[] =
+    "Usage: cosa defect --model M [--set NAME=VALUE]... --integrator euler|exact|cvode\n"
+    "                   [--rtol R] --in-order M --out-order N\n"
+    "                   (--dt H | --tol TOL [--h0 H0]) [--tend T]\n"
+    "                   [--control both|output|connection] [--max-steps N] [--hmin H]\n"
+    "                   [-o DIR] [--plot png|svg]\n"
+    "       cosa defect --paper -o DIR [--plot png|svg]\n\n"
+    "Defect-controlled co-simulation (defect paper, Algorithm 1): non-iterative Jacobi\n"
+    "where every input is the Taylor polynomial of order min(M, N) of its source's output\n"
+    "derivatives y^(0..N) at the start of the macro step.  Per step it measures, as RMS\n"
+    "over the step, the output defect of every output (the output polynomial of order N\n"
+    "against its Hermite extension through the mid-step sample, eqs 30, 32) and the\n"
+    "connection defect of every input (input polynomial minus the source's output\n"
+    "polynomial, eq 17).  --dt H runs fixed macro steps; --tol TOL lets the PI controller\n"
+    "(eq 39) choose them from the largest defect eps (eq 38), starting with H0.\n"
+    "Prints 'name value' lines (%.17g):\n"
+    "  status ok | failed t=TIME (the run diverged -- an output beyond 1e6 x the\n"
+    "                             largest exact output, or not finite -- or a unit\n"
+    "                             could not complete its step)\n"
+    "         | max-steps t=TIME (N steps taken before T)\n"
+    "         | hmin t=TIME (the controller's next step fell below H)\n"
+    "  (all results: exit code 0; an error, such as an FMU's Error, exits 1)\n"
+    "  steps, t_end, h_min, h_avg (= t_end / steps), h_max, eps_max\n"
+    "  defect_out_Y, error_Y, y_end_Y   per output Y: run RMS of the output defect,\n"
+    "                                   RMS error of the output polynomial against the\n"
+    "                                   exact monolithic solution (nan for a model\n"
+    "                                   without a linear form), Y at the end\n"
+    "  defect_conn_U                    per input U: run RMS of the connection defect\n"
+    "  rejected, rollbacks, corrector_iterations   0 (Algorithm 1 accepts every step)\n"
+    "  unit NAME steps S restores R events E early_returns K   per unit, its run\n"
+    "--dt LO:HI:log|lin:N or --tol LO:HI:log|lin:N runs a sweep and prints a table: a\n"
+    "header line, then one row per value with the same quantities as columns.\n"
+    "With -o DIR (or --plot) a run writes BASE.csv (one row per macro step: t, H, eps,\n"
+    "every per-step defect, every output's coefficients y^(j)(t_{k+1})), BASE_poly.csv\n"
+    "(the output polynomials sampled within every step), BASE_exact.csv (the exact\n"
+    "solution) and the scripts BASE_response.gp, BASE_steps.gp; a sweep writes BASE.csv\n"
+    "(the table) and BASE_defect_out.gp, BASE_defect_conn.gp, BASE_error.gp (log-log vs\n"
+    "H or tol) and, for --tol, BASE_h_avg.gp (mean H vs tol).\n"
+    "--paper writes the data, scripts and PNG pictures of the paper's Figs 4-10 for\n"
+    "rotational-defect into DIR (README \"Defects\"; 'make paper-defect').\n\n";
 
 /* ---- options ------------------------------------------------------------- */
 
 struct dopts {
     cli_model mod;
-    const char *integrator, *rtol, *in_order, *out_order, *dt, *tol, *h0, *tend, *control,
-        *output, *plot, *max_steps, *hmin;
+    int integrator;         /* --integrator: integrator_names index, or -1 */
+    double rtol, h0, tend;  /* NAN: not given                              */
+    long in_order, out_order; /* -1: not given                             */
+    const char *dt, *tol;   /* a value or a sweep LO:HI:log|lin:N          */
+    int control;            /* --control: control_names index, or -1      */
+    const char *output;
+    int plot;               /* --plot: plot_names index, or -1            */
+    size_t max_steps;       /* 0: not given                                */
+    double hmin;            /* NAN: not given                              */
     int paper;
 };
 
-enum { O_INTEG = 2000, O_RTOL, O_MIN, O_NOUT, O_DT, O_TOL, O_H0, O_TEND, O_CONTROL, O_PLOT,
-       O_PAPER, O_HELP, O_MAXSTEPS, O_HMIN };
+static const char *const integrator_names[] = {"euler", "exact", "cvode", NULL};
+/* the names of cosa_defect_control, in its order */
+static const char *const control_names[] = {"both", "output", "connection", NULL};
+static const char *const plot_names[] = {"png", "svg", NULL};
+
+/* defect's options take the last value given (OPTF_REPEAT), as they always
+ * did: scripts append an option to override an earlier one */
+#define DO(f) offsetof(struct dopts, f)
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = DO(mod)},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_ENUM, .name = "integrator", .off = DO(integrator), .arg = "I",
+     .names = integrator_names, .flags = OPTF_OR_LIST | OPTF_REPEAT,
+     .help = "euler (one forward Euler step per macro step, the paper's), exact (matrix "
+             "exponential; linear models) or cvode (BDF)"},
+    {.kind = OPTK_POSITIVE, .name = "rtol", .flags = OPTF_REPEAT, .off = DO(rtol), .arg = "R",
+     .help = "CVODE relative tolerance (default 1e-10)"},
+    {.kind = OPTK_INT, .name = "in-order", .flags = OPTF_REPEAT, .off = DO(in_order), .arg = "M",
+     .imin = 0,
+     .imax = DEFECT_ORDER_MAX, .help = "input (extrapolation) order, 0..2"},
+    {.kind = OPTK_INT, .name = "out-order", .flags = OPTF_REPEAT, .off = DO(out_order), .arg = "N",
+     .imin = 0,
+     .imax = DEFECT_ORDER_MAX, .help = "output derivative order, 0..2"},
+    {.kind = OPTK_STRING, .name = "dt", .flags = OPTF_REPEAT, .off = DO(dt), .arg = "H",
+     .excludes = "tol",
+     .help = "fixed macro step [s], or a sweep LO:HI:log|lin:N"},
+    {.kind = OPTK_STRING, .name = "tol", .flags = OPTF_REPEAT, .off = DO(tol), .arg = "TOL",
+     .help = "defect tolerance, or a sweep LO:HI:log|lin:N"},
+    {.kind = OPTK_POSITIVE, .name = "h0", .flags = OPTF_REPEAT, .off = DO(h0), .arg = "H0",
+     .requires = "tol",
+     .requires_why = "the first step of a controlled run",
+     .help = "first macro step of a controlled run (default 1e-4)"},
+    {.kind = OPTK_POSITIVE, .name = "tend", .flags = OPTF_REPEAT, .off = DO(tend), .arg = "T",
+     .help = "horizon [s] (default: the model's; 1 s for rotational-defect)"},
+    {.kind = OPTK_ENUM, .name = "control", .off = DO(control), .arg = "C",
+     .names = control_names, .flags = OPTF_OR_LIST | OPTF_REPEAT,
+     .help = "defects the controller sees: both (default), output, connection"},
+    {.kind = OPTK_SIZE, .name = "max-steps", .flags = OPTF_REPEAT, .off = DO(max_steps),
+     .arg = "N",
+     .help = "stop a run after N macro steps (default 1000000; every step is kept, so this "
+             "bounds the memory too)"},
+    {.kind = OPTK_NONNEG, .name = "hmin", .flags = OPTF_REPEAT, .off = DO(hmin), .arg = "H",
+     .requires = "tol",
+     .requires_why = "the floor of a controlled run's step",
+     .help = "stop a controlled run when its next step is below H [s] (default 0: no floor)"},
+    {.kind = OPTK_PATH, .name = "output", .flags = OPTF_REPEAT, .short_name = 'o',
+     .off = DO(output), .arg = "DIR",
+     .help = "write the files into DIR (created; files there replaced)"},
+    {.kind = OPTK_ENUM, .name = "plot", .off = DO(plot), .arg = "FMT", .names = plot_names,
+     .flags = OPTF_OR_LIST | OPTF_REPEAT,
+     .help = "also render the plots with gnuplot: png or svg (without -o the files go to the "
+             "current directory and existing ones are kept)"},
+    {.kind = OPTK_FLAG, .name = "paper", .off = DO(paper),
+     .help = "the paper's figures (needs -o)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
+#undef DO
 
 /* Returns CLI_OK, CLI_EUSAGE, or -1 after --help. */
 static int parse_args(int argc, char **argv, struct dopts *o)
 {
-    static const struct option opts[] = {
-        {"model", required_argument, NULL, OPT_MODEL},
-        {"model-file", required_argument, NULL, OPT_MODEL_FILE},
-        {"set", required_argument, NULL, OPT_SET},
-        {"integrator", required_argument, NULL, O_INTEG},
-        {"rtol", required_argument, NULL, O_RTOL},
-        {"in-order", required_argument, NULL, O_MIN},
-        {"out-order", required_argument, NULL, O_NOUT},
-        {"dt", required_argument, NULL, O_DT},
-        {"tol", required_argument, NULL, O_TOL},
-        {"h0", required_argument, NULL, O_H0},
-        {"tend", required_argument, NULL, O_TEND},
-        {"control", required_argument, NULL, O_CONTROL},
-        {"output", required_argument, NULL, 'o'},
-        {"plot", required_argument, NULL, O_PLOT},
-        {"paper", no_argument, NULL, O_PAPER},
-        {"max-steps", required_argument, NULL, O_MAXSTEPS},
-        {"hmin", required_argument, NULL, O_HMIN},
-        {"help", no_argument, NULL, O_HELP},
-        {0, 0, 0, 0}};
-    const char **slot[] = {[O_INTEG - O_INTEG] = &o->integrator, [O_RTOL - O_INTEG] = &o->rtol,
-                           [O_MIN - O_INTEG] = &o->in_order,   [O_NOUT - O_INTEG] = &o->out_order,
-                           [O_DT - O_INTEG] = &o->dt,          [O_TOL - O_INTEG] = &o->tol,
-                           [O_H0 - O_INTEG] = &o->h0,          [O_TEND - O_INTEG] = &o->tend,
-                           [O_CONTROL - O_INTEG] = &o->control, [O_PLOT - O_INTEG] = &o->plot};
-    char where[512]; /* "FILE:LINE: " of an argument from an @FILE (argfile.h) */
-    optind = 1;
-    opterr = 0;
-    int c, idx;
-    while ((c = getopt_long(argc, argv, "+ho:", opts, &idx)) != -1) {
-        int r = cli_model_option(&o->mod, cmd, c, optarg);
-        if (r < 0)
-            return CLI_EUSAGE;
-        if (r > 0)
-            continue;
-        if (c >= O_INTEG && c <= O_PLOT) { /* the last one counts (GNU habit) */
-            *slot[c - O_INTEG] = optarg;
-            continue;
-        }
-        switch (c) {
-        case 'o':
-            o->output = optarg;
-            continue;
-        case O_PAPER:
-            o->paper = 1;
-            continue;
-        case O_MAXSTEPS:
-            o->max_steps = optarg;
-            continue;
-        case O_HMIN:
-            o->hmin = optarg;
-            continue;
-        case 'h':
-        case O_HELP:
-            help();
-            return -1;
-        default:
-            cli_error(cmd, "%soption '%s' is unknown or needs an argument (see 'cosa %s --help')",
-                      argfile_where(argc, argv, argv[optind - 1], where, sizeof where),
-                      argv[optind - 1], cmd);
-            return CLI_EUSAGE;
-        }
-    }
-    if (optind < argc) {
-        cli_error(cmd, "%sunexpected argument '%s' (see 'cosa %s --help')",
-                  argfile_where(argc, argv, argv[optind], where, sizeof where), argv[optind], cmd);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
+    o->integrator = o->control = o->plot = -1;
+    o->rtol = o->h0 = o->tend = o->hmin = NAN;
+    o->in_order = o->out_order = -1;
+    return cli_parse_rows(cmd, rows, o, NULL, argc, argv, usage);
 }
 
-static int parse_positive(const char *opt, const char *text, double *v)
+/* --in-order or --out-order: required (besides --paper). */
+static int need_order(const char *opt, long v)
 {
-    return cli_positive(cmd, opt, text, v);
-}
-
-static int parse_order(const char *opt, const char *text, int *v)
-{
-    if (!text) {
-        cli_error(cmd, "%s is required (0..%d; see 'cosa %s --help')", opt, DEFECT_ORDER_MAX,
-                  cmd);
-        return CLI_EUSAGE;
-    }
-    double k; /* the shared parser: "1", "1e0"; exact integers only */
-    if (cli_parse_double(text, &k) != 0 || k != floor(k) || k < 0 || k > DEFECT_ORDER_MAX) {
-        cli_error(cmd, "%s must be an integer 0..%d, got '%s'", opt, DEFECT_ORDER_MAX, text);
-        return CLI_EUSAGE;
-    }
-    *v = (int)k;
-    return CLI_OK;
+    if (v >= 0)
+        return CLI_OK;
+    cli_error(cmd, "%s is required (0..%d; see 'cosa %s --help')", opt, DEFECT_ORDER_MAX, cmd);
+    return CLI_EUSAGE;
 }
 
 /* "V" (one value, *n = 1) or "LO:HI:log|lin:N" (a sweep, *sweep = 1): a new
@@ -208,7 +170,7 @@ static int parse_values(const char *opt, const char *text, double **v, size_t *n
     *sweep = strchr(text, ':') != NULL;
     if (!*sweep) {
         double x;
-        if (parse_positive(opt, text, &x) != CLI_OK)
+        if (cli_positive(cmd, opt, text, &x) != CLI_OK)
             return CLI_EUSAGE;
         if (!(*v = malloc(sizeof(double)))) {
             cli_error(cmd, "out of memory");
@@ -396,8 +358,6 @@ struct dspec {
     size_t max_steps;        /* 0: the library's default */
     double hmin;
 };
-
-static const char *const control_names[] = {"both", "output", "connection"};
 
 static int run_one(struct dmodel *d, const struct dspec *sp, cosa_defect_result **res)
 {
@@ -944,6 +904,138 @@ static const struct {
     {"y0", "n = 0, m = 0..2", {0, 5, 6}},
 };
 
+/* Figs 4a and 4b of integrator in (the units dm): responses and steps. */
+static int paper_fig4(scli_out *out, struct scripts *list, struct dmodel *dm, const char *in)
+{
+    int rc = CLI_OK;
+    char base[300], files[4096], titles[2048], gp[300], title[256], exact[300], csv[400],
+        tag[64];
+    /* Fig 4a (fixed H = 1) and 4b (tol = 0.005, h0 = 1), T = 50, m = n */
+    for (int fb = 0; fb < 2 && rc == CLI_OK; fb++) {
+        files[0] = titles[0] = exact[0] = '\0';
+        char sfiles[1024] = "";
+        for (int mn = 0; mn <= 2 && rc == CLI_OK; mn++) {
+            struct dspec sp = {.m = mn, .n = mn, .H = fb ? 0.0 : 1.0, .tol = 0.005,
+                               .h0 = 1.0, .tend = 50.0, .control = COSA_DEFECT_BOTH};
+            cosa_defect_result *r = NULL;
+            if ((rc = run_one(dm, &sp, &r)) != CLI_OK)
+                break;
+            snprintf(base, sizeof base, "fig4%c_%s_m%d_n%d", fb ? 'b' : 'a', in, mn, mn);
+            /* one exact solution per figure (the first run's) */
+            rc = write_run_files(out, base, dm, &sp, r, mn == 0, exact, sizeof exact);
+            if (r->failed)
+                fprintf(stderr, "cosa: %s: note: %s failed at t = %g (%s)\n", cmd, base,
+                        r->t_failed, r->reason);
+            cosa_defect_result_free(r);
+            snprintf(tag, sizeof tag, "m=n=%d", mn);
+            snprintf(csv, sizeof csv, "%s_poly.csv", base);
+            add_word(files, sizeof files, csv);
+            add_word(titles, sizeof titles, tag);
+            snprintf(csv, sizeof csv, "%s.csv", base);
+            add_word(sfiles, sizeof sfiles, csv);
+        }
+        if (rc != CLI_OK)
+            break;
+        if (fb == 0)
+            snprintf(title, sizeof title, "Fig 4a: %s, H = 1 s, T = 50 s", in);
+        else
+            snprintf(title, sizeof title, "Fig 4b: %s, tol = 0.005, h0 = 1 s, T = 50 s", in);
+        snprintf(gp, sizeof gp, "fig4%c_%s_response.gp", fb ? 'b' : 'a', in);
+        rc = response_script(out, list, gp, dm, files, titles, exact, title);
+        if (rc == CLI_OK) {
+            snprintf(gp, sizeof gp, "fig4%c_%s_steps.gp", fb ? 'b' : 'a', in);
+            rc = steps_script(out, list, gp, sfiles, titles, fb ? 0.005 : 0.0, title);
+        }
+    }
+    return rc;
+}
+
+/* The sweeps over H and tol of integrator in for every (m, n) the families
+ * use: sweep_dt|tol_IN_mM_nN.csv. */
+static int paper_sweeps(scli_out *out, struct dmodel *dm, const char *in, const double *hs,
+                        const double *tols)
+{
+    int rc = CLI_OK;
+    char csv[400], path[1024];
+    /* sweeps over H and tol for every (m, n) used by the families */
+    for (int w = 0; w < 2 && rc == CLI_OK; w++) {
+        const char *what = w ? "tol" : "dt";
+        for (size_t c = 0; c < NCOMBO && rc == CLI_OK; c++) {
+            struct dspec sp = {.m = combos[c][0], .n = combos[c][1], .H = 0.0, .tol = 0.0,
+                               .h0 = 1e-4, .tend = 1.0, .control = COSA_DEFECT_BOTH};
+            snprintf(csv, sizeof csv, "sweep_%s_%s_m%d_n%d.csv", what, in, sp.m, sp.n);
+            size_t nfailed = 0;
+            if ((rc = scli_out_path(cmd, out, csv, path, sizeof path)) != CLI_OK ||
+                (rc = sweep_table(dm, &sp, what, w ? tols : hs, 16, NULL, path, &nfailed)) !=
+                    CLI_OK)
+                break;
+            printf("file %s\n", path);
+            if (nfailed)
+                fprintf(stderr, "cosa: %s: note: %zu runs of %s failed\n", cmd, nfailed, csv);
+        }
+    }
+    return rc;
+}
+
+/* Figs 5a, 5b, 6 (vs H) and 7, 8, 9, 10 (vs tol) of integrator in, per
+ * family: scripts over the sweep files. */
+static int paper_figs(scli_out *out, struct scripts *list, struct dmodel *dm, const char *in)
+{
+    int rc = CLI_OK;
+    char files[4096], titles[2048], cols[1024], gp[300], title[256], csv[400];
+    /* Figs 5a, 5b, 6 (vs H) and 7, 8, 9, 10 (vs tol), per family */
+    static const struct {
+        const char *fig, *what, *kind, *ylabel;
+    } figs[] = {
+        {"fig5a", "dt", "defect_out", "output defect (run RMS)"},
+        {"fig5b", "dt", "defect_conn", "connection defect (run RMS)"},
+        {"fig6", "dt", "error", "error (RMS vs exact solution)"},
+        {"fig7", "tol", "defect_out", "output defect (run RMS)"},
+        {"fig8", "tol", "defect_conn", "connection defect (run RMS)"},
+        {"fig9", "tol", "error", "error (RMS vs exact solution)"},
+        {"fig10", "tol", "h_avg", "mean macro step [s]"},
+    };
+    for (size_t fi = 0; fi < sizeof figs / sizeof figs[0] && rc == CLI_OK; fi++)
+        for (size_t fa = 0; fa < sizeof families / sizeof families[0] && rc == CLI_OK;
+             fa++) {
+            files[0] = cols[0] = titles[0] = '\0';
+            const int q = strcmp(figs[fi].kind, "defect_out") == 0    ? 0
+                          : strcmp(figs[fi].kind, "defect_conn") == 0 ? 1
+                          : strcmp(figs[fi].kind, "error") == 0       ? 2
+                                                                      : 3;
+            for (int j = 0; j < 3; j++) {
+                const int *mn = combos[families[fa].combo[j]];
+                snprintf(csv, sizeof csv, "sweep_%s_%s_m%d_n%d.csv", figs[fi].what, in,
+                         mn[0], mn[1]);
+                const size_t ns = q == 1 ? dm->nu : q == 3 ? 1 : dm->ny;
+                for (size_t k = 0; k < ns; k++) {
+                    const size_t col = q == 0 ? col_defect_out(dm, k)
+                                       : q == 1 ? col_defect_conn(dm, k)
+                                       : q == 2 ? col_error(dm, k)
+                                                : COL_HAVG;
+                    char num[16], t[128];
+                    snprintf(num, sizeof num, "%zu", col);
+                    if (q == 3)
+                        snprintf(t, sizeof t, "m=%d,n=%d", mn[0], mn[1]);
+                    else
+                        snprintf(t, sizeof t, "m=%d,n=%d:%s", mn[0], mn[1],
+                                 q == 1 ? dm->uname[k] : dm->yname[k]);
+                    add_word(files, sizeof files, csv);
+                    add_word(cols, sizeof cols, num);
+                    add_word(titles, sizeof titles, t);
+                }
+            }
+            const int vs_tol = strcmp(figs[fi].what, "tol") == 0;
+            snprintf(title, sizeof title, "%s: %s, %s, %s, T = 1 s%s", figs[fi].fig, in,
+                     families[fa].doc, figs[fi].kind, vs_tol ? ", h0 = 1e-4 s" : "");
+            snprintf(gp, sizeof gp, "%s_%s_%s.gp", figs[fi].fig, in, families[fa].name);
+            rc = sweep_script(out, list, gp, files, cols, titles,
+                              vs_tol ? "tolerance tol" : "macro step H [s]",
+                              figs[fi].ylabel, title, vs_tol && q < 2, title);
+        }
+    return rc;
+}
+
 static int paper(cli_model *cm, const char *outdir, const char *plot)
 {
     if (!outdir) {
@@ -966,112 +1058,9 @@ static int paper(cli_model *cm, const char *outdir, const char *plot)
             break;
         }
         const char *in = integs[ii];
-        char base[300], files[4096], titles[2048], cols[1024], gp[300], title[256], exact[300];
-        char csv[400], path[1024], tag[64];
-        /* Fig 4a (fixed H = 1) and 4b (tol = 0.005, h0 = 1), T = 50, m = n */
-        for (int fb = 0; fb < 2 && rc == CLI_OK; fb++) {
-            files[0] = titles[0] = exact[0] = '\0';
-            char sfiles[1024] = "";
-            for (int mn = 0; mn <= 2 && rc == CLI_OK; mn++) {
-                struct dspec sp = {.m = mn, .n = mn, .H = fb ? 0.0 : 1.0, .tol = 0.005,
-                                   .h0 = 1.0, .tend = 50.0, .control = COSA_DEFECT_BOTH};
-                cosa_defect_result *r = NULL;
-                if ((rc = run_one(&d, &sp, &r)) != CLI_OK)
-                    break;
-                snprintf(base, sizeof base, "fig4%c_%s_m%d_n%d", fb ? 'b' : 'a', in, mn, mn);
-                /* one exact solution per figure (the first run's) */
-                rc = write_run_files(&out, base, &d, &sp, r, mn == 0, exact, sizeof exact);
-                if (r->failed)
-                    fprintf(stderr, "cosa: %s: note: %s failed at t = %g (%s)\n", cmd, base,
-                            r->t_failed, r->reason);
-                cosa_defect_result_free(r);
-                snprintf(tag, sizeof tag, "m=n=%d", mn);
-                snprintf(csv, sizeof csv, "%s_poly.csv", base);
-                add_word(files, sizeof files, csv);
-                add_word(titles, sizeof titles, tag);
-                snprintf(csv, sizeof csv, "%s.csv", base);
-                add_word(sfiles, sizeof sfiles, csv);
-            }
-            if (rc != CLI_OK)
-                break;
-            if (fb == 0)
-                snprintf(title, sizeof title, "Fig 4a: %s, H = 1 s, T = 50 s", in);
-            else
-                snprintf(title, sizeof title, "Fig 4b: %s, tol = 0.005, h0 = 1 s, T = 50 s", in);
-            snprintf(gp, sizeof gp, "fig4%c_%s_response.gp", fb ? 'b' : 'a', in);
-            rc = response_script(&out, &list, gp, &d, files, titles, exact, title);
-            if (rc == CLI_OK) {
-                snprintf(gp, sizeof gp, "fig4%c_%s_steps.gp", fb ? 'b' : 'a', in);
-                rc = steps_script(&out, &list, gp, sfiles, titles, fb ? 0.005 : 0.0, title);
-            }
-        }
-        /* sweeps over H and tol for every (m, n) used by the families */
-        for (int w = 0; w < 2 && rc == CLI_OK; w++) {
-            const char *what = w ? "tol" : "dt";
-            for (size_t c = 0; c < NCOMBO && rc == CLI_OK; c++) {
-                struct dspec sp = {.m = combos[c][0], .n = combos[c][1], .H = 0.0, .tol = 0.0,
-                                   .h0 = 1e-4, .tend = 1.0, .control = COSA_DEFECT_BOTH};
-                snprintf(csv, sizeof csv, "sweep_%s_%s_m%d_n%d.csv", what, in, sp.m, sp.n);
-                size_t nfailed = 0;
-                if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
-                    (rc = sweep_table(&d, &sp, what, w ? tols : hs, 16, NULL, path, &nfailed)) !=
-                        CLI_OK)
-                    break;
-                printf("file %s\n", path);
-                if (nfailed)
-                    fprintf(stderr, "cosa: %s: note: %zu runs of %s failed\n", cmd, nfailed, csv);
-            }
-        }
-        /* Figs 5a, 5b, 6 (vs H) and 7, 8, 9, 10 (vs tol), per family */
-        static const struct {
-            const char *fig, *what, *kind, *ylabel;
-        } figs[] = {
-            {"fig5a", "dt", "defect_out", "output defect (run RMS)"},
-            {"fig5b", "dt", "defect_conn", "connection defect (run RMS)"},
-            {"fig6", "dt", "error", "error (RMS vs exact solution)"},
-            {"fig7", "tol", "defect_out", "output defect (run RMS)"},
-            {"fig8", "tol", "defect_conn", "connection defect (run RMS)"},
-            {"fig9", "tol", "error", "error (RMS vs exact solution)"},
-            {"fig10", "tol", "h_avg", "mean macro step [s]"},
-        };
-        for (size_t fi = 0; fi < sizeof figs / sizeof figs[0] && rc == CLI_OK; fi++)
-            for (size_t fa = 0; fa < sizeof families / sizeof families[0] && rc == CLI_OK;
-                 fa++) {
-                files[0] = cols[0] = titles[0] = '\0';
-                const int q = strcmp(figs[fi].kind, "defect_out") == 0    ? 0
-                              : strcmp(figs[fi].kind, "defect_conn") == 0 ? 1
-                              : strcmp(figs[fi].kind, "error") == 0       ? 2
-                                                                          : 3;
-                for (int j = 0; j < 3; j++) {
-                    const int *mn = combos[families[fa].combo[j]];
-                    snprintf(csv, sizeof csv, "sweep_%s_%s_m%d_n%d.csv", figs[fi].what, in,
-                             mn[0], mn[1]);
-                    const size_t ns = q == 1 ? d.nu : q == 3 ? 1 : d.ny;
-                    for (size_t k = 0; k < ns; k++) {
-                        const size_t col = q == 0 ? col_defect_out(&d, k)
-                                           : q == 1 ? col_defect_conn(&d, k)
-                                           : q == 2 ? col_error(&d, k)
-                                                    : COL_HAVG;
-                        char num[16], t[128];
-                        snprintf(num, sizeof num, "%zu", col);
-                        if (q == 3)
-                            snprintf(t, sizeof t, "m=%d,n=%d", mn[0], mn[1]);
-                        else
-                            snprintf(t, sizeof t, "m=%d,n=%d:%s", mn[0], mn[1],
-                                     q == 1 ? d.uname[k] : d.yname[k]);
-                        add_word(files, sizeof files, csv);
-                        add_word(cols, sizeof cols, num);
-                        add_word(titles, sizeof titles, t);
-                    }
-                }
-                const int vs_tol = strcmp(figs[fi].what, "tol") == 0;
-                snprintf(title, sizeof title, "%s: %s, %s, %s, T = 1 s%s", figs[fi].fig, in,
-                         families[fa].doc, figs[fi].kind, vs_tol ? ", h0 = 1e-4 s" : "");
-                snprintf(gp, sizeof gp, "%s_%s_%s.gp", figs[fi].fig, in, families[fa].name);
-                rc = sweep_script(&out, &list, gp, files, cols, titles,
-                                  vs_tol ? "tolerance tol" : "macro step H [s]",
-                                  figs[fi].ylabel, title, vs_tol && q < 2, title);
-            }
+        if ((rc = paper_fig4(&out, &list, &d, in)) == CLI_OK &&
+            (rc = paper_sweeps(&out, &d, in, hs, tols)) == CLI_OK)
+            rc = paper_figs(&out, &list, &d, in);
         dm_free(&d);
     }
     if (rc == CLI_OK) {
@@ -1089,24 +1078,106 @@ static int paper(cli_model *cm, const char *outdir, const char *plot)
 
 /* ---- the command ------------------------------------------------------------------ */
 
-/* --max-steps N (> 0) and --hmin H (>= 0, with --tol only). */
-static int parse_limits(const struct dopts *o, struct dspec *sp)
+/* --paper: the paper's settings (only -o and --plot besides). */
+static int paper_mode(struct dopts *o)
 {
-    if (o->max_steps &&
-        (cli_parse_size(o->max_steps, &sp->max_steps) != 0 || sp->max_steps == 0)) {
-        cli_error(cmd, "--max-steps must be a positive integer, got '%s'", o->max_steps);
+    if (o->mod.name || o->mod.file || o->mod.nset || o->integrator >= 0 || !isnan(o->rtol) ||
+        o->in_order >= 0 || o->out_order >= 0 || o->dt || o->tol || !isnan(o->h0) ||
+        !isnan(o->tend) || o->control >= 0 || o->max_steps || !isnan(o->hmin)) {
+        cli_error(cmd, "--paper takes only -o DIR and --plot (its settings are the paper's)");
         return CLI_EUSAGE;
     }
-    if (o->hmin && (cli_parse_double(o->hmin, &sp->hmin) != 0 || !(sp->hmin >= 0.0) ||
-                    !isfinite(sp->hmin))) {
-        cli_error(cmd, "--hmin must be a finite number >= 0, got '%s'", o->hmin);
+    o->mod.name = "rotational-defect";
+    int rc = cli_model_resolve(&o->mod, cmd);
+    return rc == CLI_OK ? paper(&o->mod, o->output, o->plot >= 0 ? plot_names[o->plot] : NULL)
+                        : rc;
+}
+
+/* Everything checkable before building anything: the model given, the
+ * integrator, the orders, --rtol, --h0, --tend, --control, --dt or --tol,
+ * the limits. */
+static int run_spec(const struct dopts *o, struct dspec *sp, double *rtol)
+{
+    if (!o->mod.name && !o->mod.file) {
+        cli_error(cmd, "--model is required (e.g. --model rotational-defect; see 'cosa models')");
         return CLI_EUSAGE;
     }
-    if (o->hmin && !o->tol) {
-        cli_error(cmd, "--hmin is the floor of a controlled run's step: it needs --tol");
+    if (o->integrator < 0) {
+        cli_error(cmd, "--integrator is required: euler, exact or cvode");
         return CLI_EUSAGE;
     }
+    int rc;
+    if ((rc = need_order("--in-order", o->in_order)) != CLI_OK ||
+        (rc = need_order("--out-order", o->out_order)) != CLI_OK)
+        return rc;
+    sp->m = (int)o->in_order;
+    sp->n = (int)o->out_order;
+    if (!isnan(o->rtol))
+        *rtol = o->rtol;
+    if (!isnan(o->h0))
+        sp->h0 = o->h0;
+    if (!isnan(o->tend))
+        sp->tend = o->tend;
+    if (o->control >= 0)
+        sp->control = (cosa_defect_control)o->control;
+    if (!o->dt && !o->tol) {
+        cli_error(cmd, "give --dt H (fixed steps) or --tol TOL (controlled steps)");
+        return CLI_EUSAGE;
+    }
+    sp->max_steps = o->max_steps;
+    if (!isnan(o->hmin))
+        sp->hmin = o->hmin;
     return CLI_OK;
+}
+
+/* The horizon (--tend, else the model's) and the number of fixed steps of
+ * every --dt value v[0..nv-1]. */
+static int run_horizon(const struct dopts *o, struct dspec *sp, const double *v, size_t nv)
+{
+    if (isnan(o->tend))
+        sp->tend = o->mod.model->tend;
+    if (!(sp->tend > 0.0) || !isfinite(sp->tend)) {
+        cli_error(cmd, "model '%s' has no positive horizon: give --tend", o->mod.model->name);
+        return CLI_EUSAGE;
+    }
+    if (o->dt)
+        for (size_t i = 0; i < nv; i++)
+            if (sp->tend / v[i] > DEFECT_FIXED_STEPS_MAX) {
+                cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most %g)",
+                          sp->tend / v[i], DEFECT_FIXED_STEPS_MAX);
+                return CLI_EUSAGE;
+            }
+    return CLI_OK;
+}
+
+/* One run ('name value' lines) or a sweep (a table) over v[0..nv-1]. */
+static int run_or_sweep(const struct dopts *o, struct dmodel *d, struct dspec *sp,
+                        const double *v, size_t nv, int is_sweep)
+{
+    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
+    const char *plot = o->plot >= 0 ? plot_names[o->plot] : NULL;
+    if (is_sweep) {
+        printf("# cosa %s defect: model %s, integrator %s, in_order %d, out_order %d, control "
+               "%s, tend %s",
+               cosa_version(), d->m->name, d->integ, sp->m, sp->n, control_names[sp->control],
+               cli_num(b1, sizeof b1, sp->tend));
+        if (o->tol)
+            printf(", h0 %s", cli_num(b1, sizeof b1, sp->h0));
+        printf("\n");
+        return sweep(d, sp, o->dt ? "dt" : "tol", v, nv, o->output, plot);
+    }
+    if (o->dt)
+        sp->H = v[0];
+    else
+        sp->tol = v[0];
+    printf("model %s\nintegrator %s\nin_order %d\nout_order %d\ncontrol %s\n", d->m->name,
+           d->integ, sp->m, sp->n, control_names[sp->control]);
+    if (o->dt)
+        printf("dt %s\n", cli_num(b1, sizeof b1, sp->H));
+    else
+        printf("tol %s\nh0 %s\n", cli_num(b1, sizeof b1, sp->tol), cli_num(b2, sizeof b2, sp->h0));
+    printf("tend %s\n", cli_num(b1, sizeof b1, sp->tend));
+    return single(d, sp, o->output, plot);
 }
 
 int cmd_defect(int argc, char **argv)
@@ -1114,145 +1185,35 @@ int cmd_defect(int argc, char **argv)
     struct dopts o = {0};
     struct dmodel d = {0};
     double *v = NULL;
-    int ac = 0;
-    char **av = scli_argv_output(argc, argv, &ac);
-    if (!av) {
-        cli_error(cmd, "out of memory");
-        return CLI_EFAIL;
-    }
-    int rc = parse_args(ac, av, &o);
+    int rc = parse_args(argc, argv, &o);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
     if (rc != CLI_OK)
         goto out;
-    if (o.plot && (strcmp(o.plot, "png") != 0 && strcmp(o.plot, "svg") != 0)) {
-        cli_error(cmd, "--plot must be png or svg, got '%s'", o.plot);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
     if (o.paper) {
-        if (o.mod.name || o.mod.file || o.mod.nset || o.integrator || o.rtol || o.in_order ||
-            o.out_order || o.dt || o.tol || o.h0 || o.tend || o.control || o.max_steps ||
-            o.hmin) {
-            cli_error(cmd, "--paper takes only -o DIR and --plot (its settings are the paper's)");
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        o.mod.name = "rotational-defect";
-        if ((rc = cli_model_resolve(&o.mod, cmd)) == CLI_OK)
-            rc = paper(&o.mod, o.output, o.plot);
-        goto out;
-    }
-
-    /* everything checkable before building anything */
-    if (!o.mod.name && !o.mod.file) {
-        cli_error(cmd, "--model is required (e.g. --model rotational-defect; see 'cosa models')");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (!o.integrator) {
-        cli_error(cmd, "--integrator is required: euler, exact or cvode");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (strcmp(o.integrator, "euler") && strcmp(o.integrator, "exact") &&
-        strcmp(o.integrator, "cvode")) {
-        cli_error(cmd, "unknown integrator '%s' (expected euler, exact or cvode)", o.integrator);
-        rc = CLI_EUSAGE;
+        rc = paper_mode(&o);
         goto out;
     }
     struct dspec sp = {.h0 = 1e-4, .control = COSA_DEFECT_BOTH};
     double rtol = 1e-10;
-    if ((rc = parse_order("--in-order", o.in_order, &sp.m)) != CLI_OK ||
-        (rc = parse_order("--out-order", o.out_order, &sp.n)) != CLI_OK ||
-        (rc = parse_positive("--rtol", o.rtol, &rtol)) != CLI_OK ||
-        (rc = parse_positive("--h0", o.h0, &sp.h0)) != CLI_OK ||
-        (rc = parse_positive("--tend", o.tend, &sp.tend)) != CLI_OK)
-        goto out;
-    if (o.control) {
-        size_t k = 0;
-        while (k < 3 && strcmp(o.control, control_names[k]) != 0)
-            k++;
-        if (k == 3) {
-            cli_error(cmd, "unknown control '%s' (expected both, output or connection)",
-                      o.control);
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        sp.control = (cosa_defect_control)k;
-    }
-    if (!o.dt == !o.tol) {
-        cli_error(cmd, o.dt ? "give either --dt or --tol, not both"
-                            : "give --dt H (fixed steps) or --tol TOL (controlled steps)");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if ((rc = parse_limits(&o, &sp)) != CLI_OK)
-        goto out;
-    if (o.h0 && !o.tol) {
-        cli_error(cmd, "--h0 is the first step of a controlled run: it needs --tol");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    const char *what = o.dt ? "dt" : "tol";
     size_t nv = 0;
     int is_sweep = 0;
-    if ((rc = parse_values(o.dt ? "--dt" : "--tol", o.dt ? o.dt : o.tol, &v, &nv, &is_sweep)) !=
-        CLI_OK)
-        goto out;
-    if ((rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK)
-        goto out;
-    if (!o.tend)
-        sp.tend = o.mod.model->tend;
-    if (!(sp.tend > 0.0) || !isfinite(sp.tend)) {
-        cli_error(cmd, "model '%s' has no positive horizon: give --tend", o.mod.model->name);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (o.dt)
-        for (size_t i = 0; i < nv; i++)
-            if (sp.tend / v[i] > DEFECT_FIXED_STEPS_MAX) {
-                cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most %g)",
-                          sp.tend / v[i], DEFECT_FIXED_STEPS_MAX);
-                rc = CLI_EUSAGE;
-                goto out;
-            }
-    if ((rc = dm_build(&o.mod, o.integrator, rtol, &d)) != CLI_OK)
+    if ((rc = run_spec(&o, &sp, &rtol)) != CLI_OK ||
+        (rc = parse_values(o.dt ? "--dt" : "--tol", o.dt ? o.dt : o.tol, &v, &nv, &is_sweep)) !=
+            CLI_OK ||
+        (rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK ||
+        (rc = run_horizon(&o, &sp, v, nv)) != CLI_OK ||
+        (rc = dm_build(&o.mod, integrator_names[o.integrator], rtol, &d)) != CLI_OK)
         goto out;
     if (!d.sys)
         fprintf(stderr, "cosa: %s: note: model '%s' has no linear form, so no exact solution: "
                         "error_* are nan\n", cmd, d.m->name);
-    if (!is_sweep) {
-        if (o.dt)
-            sp.H = v[0];
-        else
-            sp.tol = v[0];
-        printf("model %s\nintegrator %s\nin_order %d\nout_order %d\ncontrol %s\n", d.m->name,
-               d.integ, sp.m, sp.n, control_names[sp.control]);
-        char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
-        if (o.dt)
-            printf("dt %s\n", cli_num(b1, sizeof b1, sp.H));
-        else
-            printf("tol %s\nh0 %s\n", cli_num(b1, sizeof b1, sp.tol), cli_num(b2, sizeof b2, sp.h0));
-        printf("tend %s\n", cli_num(b1, sizeof b1, sp.tend));
-        rc = single(&d, &sp, o.output, o.plot);
-    } else {
-        char b1[32];
-        printf("# cosa %s defect: model %s, integrator %s, in_order %d, out_order %d, control "
-               "%s, tend %s",
-               cosa_version(), d.m->name, d.integ, sp.m, sp.n, control_names[sp.control],
-               cli_num(b1, sizeof b1, sp.tend));
-        if (o.tol)
-            printf(", h0 %s", cli_num(b1, sizeof b1, sp.h0));
-        printf("\n");
-        rc = sweep(&d, &sp, what, v, nv, o.output, o.plot);
-    }
+    rc = run_or_sweep(&o, &d, &sp, v, nv, is_sweep);
 out:
     dm_free(&d);
     free(v);
     cli_model_free(&o.mod);
-    free(av);
     return rc;
 }

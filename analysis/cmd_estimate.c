@@ -16,31 +16,58 @@
 
 static const char *const cmd = "estimate";
 
-static void help(void)
-{
-    printf("Usage: cosa estimate --model M [--set NAME=VALUE]... --scheme zoh|foh|soh|pK\n"
-           "                     --estimator E --t0 T --dt DT[,DT...]|LO:HI:log|lin:N\n"
-           "                     [--jacobian fd|los|exact] [options]\n\n"
-           "One macro step T_N = t0 -> t0 + DT of degree k from the monolithic reference:\n"
-           "the states at t0 and the coupling variables at t0 - j DT (j = 0..k+1) are the\n"
-           "reference's; the step is integrated as the estimator's coupling does it\n"
-           "(explicit for exlocal/exmilne/exslocal, implicit for immilne/imslocal) and compared\n"
-           "with the reference at t0 + DT (the monolithic step).  Prints a header and one row\n"
-           "per DT:\n"
-           "  dt err_pos est_pos err_vel est_vel   (estimators on states: 2-norms over all\n"
-           "                                        positions / velocities)\n"
-           "  dt err_u est_u                       (estimators on coupling variables:\n"
-           "                                        err = |u_predicted - u_exact|)\n"
-           "then for a sweep of two or more DT: order_err_pos, order_dev_pos, ... (the\n"
-           "least-squares slopes of log err and log |est - err| against log DT), then status,\n"
-           "steps (one per DT), rejected (0), h_min, h_max (the smallest and largest DT) and\n"
-           "per unit 'unit NAME steps S restores R events E early_returns K'.\n"
-           "Expected: err_pos O(DT^(k+3)), err_vel O(DT^(k+2)), err_u O(DT^(k+1)), and\n"
-           "|est - err| one order higher.  t0 must be >= (k+1) DT.\n\n"
-           "Options:\n%s"
-           "  --t0 T                start of the step (> 0)\n%s",
-           vo_cli_help, cli_help_line);
-}
+static const char usage[] =
+    "Usage: cosa estimate --model M [--set NAME=VALUE]... --scheme zoh|foh|soh|pK\n"
+    "                     --estimator E --t0 T --dt DT[,DT...]|LO:HI:log|lin:N\n"
+    "                     [--corrector-jacobian fd|los|exact] [options]\n\n"
+    "One macro step T_N = t0 -> t0 + DT of degree k from the monolithic reference:\n"
+    "the states at t0 and the coupling variables at t0 - j DT (j = 0..k+1) are the\n"
+    "reference's; the step is integrated as the estimator's coupling does it\n"
+    "(explicit for exlocal/exmilne/exslocal, implicit for immilne/imslocal) and compared\n"
+    "with the reference at t0 + DT (the monolithic step).  Prints a header and one row\n"
+    "per DT:\n"
+    "  dt err_pos est_pos err_vel est_vel   (estimators on states: 2-norms over all\n"
+    "                                        positions / velocities)\n"
+    "  dt err_u est_u                       (estimators on coupling variables:\n"
+    "                                        err = |u_predicted - u_exact|)\n"
+    "then for a sweep of two or more DT: order_err_pos, order_dev_pos, ... (the\n"
+    "least-squares slopes of log err and log |est - err| against log DT), then status,\n"
+    "steps (one per DT), rejected (0), h_min, h_max (the smallest and largest DT) and\n"
+    "per unit 'unit NAME steps S restores R events E early_returns K'.\n"
+    "Expected: err_pos O(DT^(k+3)), err_vel O(DT^(k+2)), err_u O(DT^(k+1)), and\n"
+    "|est - err| one order higher.  t0 must be >= (k+1) DT.\n\n";
+
+struct est_opts {
+    cli_case cs;
+    struct vo_cli_opts vo;
+    const char *tend, *control; /* --tend, --control: options of cosa simulate */
+};
+
+#define EST(f) offsetof(struct est_opts, f)
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = EST(cs.mod)},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_STRING, .name = "scheme", .off = EST(cs.scheme_text), .arg = "zoh|foh|soh|pK",
+     .help = "the polynomial degree k of the coupling variables u"},
+    {.kind = OPTK_STRING, .name = "dt", .off = EST(cs.dt_text), .arg = "DT[,DT...]|LO:HI:log|lin:N",
+     .flags = OPTF_REQUIRED, .help = "the macro steps: a list or a sweep"},
+    {.kind = OPTK_POSITIVE, .name = "t0", .off = EST(vo.t0), .arg = "T", .flags = OPTF_REQUIRED,
+     .help = "start of the step (> 0)"},
+    {.kind = OPTK_INCLUDE, .sub = vo_cli_rows, .off = EST(vo)},
+    {.kind = OPTK_INCLUDE, .sub = vo_cli_unit_rows, .off = EST(vo)},
+    {.kind = OPTK_STRING, .name = "jacobian", .off = EST(vo.jacobian_old), .flags = OPTF_HIDDEN},
+    /* the options of cosa simulate --coupling: one line each (cmd_estimate) */
+    {.kind = OPTK_STRING, .name = "tend", .off = EST(tend), .flags = OPTF_HIDDEN},
+    {.kind = OPTK_STRING, .name = "control", .off = EST(control), .flags = OPTF_HIDDEN},
+    {.kind = OPTK_STRING, .name = "output", .short_name = 'o', .off = EST(vo.output),
+     .flags = OPTF_HIDDEN},
+    {.kind = OPTK_STRING, .name = "name", .off = EST(vo.name), .flags = OPTF_HIDDEN},
+    {.kind = OPTK_STRING, .name = "plot", .off = EST(vo.plot), .flags = OPTF_HIDDEN},
+    {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = EST(cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
+#undef EST
 
 /* least-squares slope of log y against log x over the finite positive pairs */
 static double slope(size_t n, const double *x, const double *y)
@@ -62,17 +89,20 @@ static double slope(size_t n, const double *x, const double *y)
 
 int cmd_estimate(int argc, char **argv)
 {
-    struct vo_cli_opts o = {0};
-    cli_case cs = {0};
+    struct est_opts eo = {0};
+    struct vo_cli_opts *const op = &eo.vo;
+    cli_case *const cs = &eo.cs;
     struct vo_cli v = {0};
     double *dt = NULL, *tab = NULL;
     size_t ndt = 0;
-    int rc = cli_parse(cmd, argc, argv, vo_cli_options, vo_cli_extra, &o, help, &cs);
+    vo_cli_opts_init(op, cmd);
+    int rc = cli_parse_rows(cmd, rows, &eo, cs, argc, argv, usage);
     if (rc < 0)
         return CLI_OK;
     if (rc != CLI_OK)
         goto out;
-    if (o.control || o.output || o.plot || o.name || o.tend) {
+    struct vo_cli_opts o = *op;
+    if (eo.control || o.output || o.plot || o.name || eo.tend) {
         cli_error(cmd, "--control, --tend, -o, --name and --plot are options of cosa simulate");
         rc = CLI_EUSAGE;
         goto out;
@@ -92,22 +122,11 @@ int cmd_estimate(int argc, char **argv)
     }
     if (!o.coupling)
         o.coupling = cosa_vo_estimator_implicit(e) ? "implicit" : "explicit";
-    if (!cs.dt_text) {
-        cli_error(cmd, "--dt is required");
-        rc = CLI_EUSAGE;
+    if ((rc = vo_cli_jacobian_old(cmd, &o)) != CLI_OK ||
+        (rc = scli_dt_list(cmd, cs->dt_text, &dt, &ndt)) != CLI_OK)
         goto out;
-    }
-    if ((rc = scli_dt_list(cmd, cs.dt_text, &dt, &ndt)) != CLI_OK)
-        goto out;
-    double t0 = NAN;
-    if (!o.t0) {
-        cli_error(cmd, "--t0 is required (a positive time)");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if ((rc = cli_positive(cmd, "--t0", o.t0, &t0)) != CLI_OK)
-        goto out;
-    if ((rc = vo_cli_setup(cmd, &cs, &o, NULL, &v)) != CLI_OK)
+    const double t0 = o.t0;
+    if ((rc = vo_cli_setup(cmd, cs, &o, NULL, &v)) != CLI_OK)
         goto out;
     const int k = v.vo.k;
     for (size_t i = 0; i < ndt; i++)
@@ -124,6 +143,7 @@ int cmd_estimate(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
+    vo_cli_notes(cmd, &o);
     printf(states ? "dt err_pos est_pos err_vel est_vel\n" : "dt err_u est_u\n");
     for (size_t i = 0; i < ndt; i++) {
         cosa_vo_estimate r;
@@ -181,6 +201,6 @@ out:
     free(dt);
     free(tab);
     vo_cli_free(&v);
-    cli_case_free(&cs);
+    cli_case_free(cs);
     return rc;
 }

@@ -23,20 +23,29 @@
 extern const char cosa_plot_simulate[]; /* plots/simulate.gp */
 extern const char cosa_plot_energy[];   /* plots/energy.gp */
 
+/* The options of a fixed-step run, as the option rows leave them (NAN, -1,
+ * 0 and NULL: not given; sim_args_parse sets them first). */
 struct sim_opts {
-    const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *lin, *output, *name, *plot;
-    const char *outorder, *ref, *jacobian;
-    const char *mu, *nu, *limit, *limit_abs; /* energy correction (--mu, --nu, --limit) */
-    const char *input, *start;    /* --input poly|held, --start reference|initial */
-    const char *itol;             /* --iter-tol (iterative schemes)              */
-    const char *outputs, *interval; /* --outputs LIST, --output-interval DT  */
-    const char *rate[ECLI_MAX_RATES]; /* --rate NAME=K */
-    size_t nrate;
+    double tend, rtol, atol, refrtol;     /* positive numbers                     */
+    const char *integrator, *micro, *ref; /* --micro H|step, --ref auto|fine|FILE */
+    long outorder;                        /* --out-order 0..2 (default 1)         */
+    int lin;                              /* --linearize: 0 start, 1 end          */
     int fd, energy, fmu_log;
+    int mbcorr_jac;                       /* --mbcorr-jacobian: 0 dd, 1 fd        */
+    const char *jacobian;                 /* --jacobian: deprecated, its meaning is
+                                             the mode's (sim_mode)                */
+    const char *mu, *limit;               /* --mu MU|auto, --limit FRAC|none      */
+    double nu;
+    const char *limit_abs;                /* --limit-abs F (a force > 0)          */
+    int input, start;                     /* --input 0 poly, 1 held; --start 0
+                                             reference, 1 initial                 */
+    const char *itol;                     /* --iter-tol (iterative schemes)       */
+    const char *output, *name, *plot;
+    const char *outputs, *interval;       /* --outputs LIST, --output-interval DT */
+    const char *rate[ECLI_MAX_RATES];     /* --rate NAME=K                        */
+    size_t nrate;
+    int events;                           /* --events: -1 auto (default), 0 off, 1 on */
 };
-
-enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT, OPT_RATE, OPT_INPUT, OPT_START,
-       OPT_LIMIT_ABS, OPT_FMU_LOG, OPT_OUTPUTS, OPT_OUTPUT_INTERVAL, OPT_ITER_TOL };
 
 /* --help: usage and what the command does. */
 static void help_intro(void)
@@ -45,10 +54,10 @@ static void help_intro(void)
            "                     [--tend T] [--integrator exact|cvode|cvode-adams|rk4|\n"
            "                     symplectic-euler|euler] [--rtol R] [--atol A]\n"
            "                     [--micro H|step] [--ref-rtol R] [--ref auto|fine|FILE]\n"
-           "                     [--linearize start|end] [--fd] [--jacobian dd|fd]\n"
+           "                     [--linearize start|end] [--fd] [--mbcorr-jacobian dd|fd]\n"
            "                     [--alpha A] [--sequence LIST] [--assume NAME=VALUE]...\n"
            "                     [--rate NAME=K]... [--input poly|held]\n"
-           "                     [--start reference|initial] [--fmu-log]\n"
+           "                     [--start reference|initial] [--fmu-log] [--events on|off]\n"
            "                     [--energy [--mu MU|auto [--nu NU] [--limit FRAC|none]\n"
            "                     [--limit-abs F]]]\n"
            "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n"
@@ -72,11 +81,11 @@ static void help_intro(void)
            "FMU's directional derivatives at the end of the step (--linearize end, the\n"
            "default then; elsewhere than the FMU's current point a second instance\n"
            "initialised there evaluates them), or finite differences through its state\n"
-           "over the step (--jacobian).  Input polynomials of degree >= 1 need an FMI 2.0\n"
-           "FMU with canInterpolateInputs or an FMI 3.0 FMU with intermediate update;\n"
-           "an FMU's recommendedIntermediateInputSmoothness K >= 1 caps the degree at K\n"
-           "(a scheme above it is refused in one line, exit 2; advise applies the same\n"
-           "rule).  FMUs whose direct feedthrough closes an algebraic loop are first\n"
+           "over the step (--mbcorr-jacobian).  Input polynomials of degree >= 1 need an\n"
+           "FMI 2.0 FMU with canInterpolateInputs or an FMI 3.0 FMU with intermediate\n"
+           "update.  An FMU's recommendedIntermediateInputSmoothness K >= 1 caps the\n"
+           "degree at K (a scheme above it is refused in one line, exit 2; advise applies\n"
+           "the same rule).  FMUs whose direct feedthrough closes an algebraic loop are first\n"
            "iterated in Initialization Mode at t = 0 to the fixed point y = g(x0, L y)\n"
            "(Newton, the loop solver's tolerance: update <= 1e-10 |y|, 50 iterations),\n"
            "and again where the run starts;\n"
@@ -113,130 +122,6 @@ static void help_intro(void)
           stdout);
 }
 
-/* --help: the options of simulate itself. */
-static void help_options(void)
-{
-    printf("  --tend T             horizon in seconds (default: the model's natural horizon,\n"
-           "                       'cosa models')\n"
-           "  --integrator I       subsystem integrator: exact (linear models only; the\n"
-           "                       default for them), cvode = cvode-bdf (default for\n"
-           "                       nonlinear models), cvode-adams, rk4, symplectic-euler,\n"
-           "                       euler\n"
-           "  --rtol R             CVODE relative tolerance (default 1e-10)\n"
-           "  --atol A             CVODE absolute tolerance (default: rtol x the scale of\n"
-           "                       each state)\n"
-           "  --out-order N        order of the output derivatives in the defects (0, 1, 2;\n"
-           "                       default 1)\n"
-           "  --micro H|step       micro step of rk4/euler/symplectic-euler in seconds\n"
-           "                       (default: DT/100); step: one micro step per macro step\n"
-           "                       (the energy paper's setting)\n"
-           "  --ref-rtol R         tolerance of the CVODE reference (default 1e-12)\n"
-           "  --ref auto|fine|FILE the reference: auto (default: exact for linear models and\n"
-           "                       linear FMU networks, fine for nonlinear or affine FMUs,\n"
-           "                       CVODE for nonlinear models),\n"
-           "                       fine: the same units co-simulated with SOH at DT/64 from\n"
-           "                       t = 0 (for nonlinear FMUs, whose linearisation is no\n"
-           "                       reference), or a CSV file computed elsewhere: '#'\n"
-           "                       comments, a header row naming the columns ('t' or\n"
-           "                       'time'; each output as ref.SUB.NAME or SUB.NAME, or\n"
-           "                       NAME or ref.NAME where NAME is unique; optionally\n"
-           "                       every state as x.SUB.NAME, or x.NAME if unique; other\n"
-           "                       columns ignored), rows of numbers at increasing times\n"
-           "                       covering 0 .. T + p*DT; values at the macro points are\n"
-           "                       the rows there, else cubic interpolation of the four\n"
-           "                       nearest rows.  Without state columns only schemes of\n"
-           "                       order 0 run (they start at t = 0 from the model's x0).\n"
-           "                       The 'reference' line says which\n"
-           "  --linearize P        MBCorr linearisation point: start (default without FMUs;\n"
-           "                       x_n and the input at T_n) or end (x_{n+1}, input at\n"
-           "                       T_{n+1}; the default with FMUs)\n"
-           "  --rate NAME=K        multi-rate (energy paper): the unit NAME (subsystem name\n"
-           "                       or 1-based index) takes K equal steps of DT/K per macro\n"
-           "                       step (repeatable; plain Jacobi schemes); prints 'rate'\n"
-           "                       and, for two units, R = h_df / h_ndf (the step of the\n"
-           "                       unit with feedthrough over the other's)\n"
-           "  --input poly|held    poly (default): the input polynomial over the step; held:\n"
-           "                       before each of its steps a unit gets the polynomial's\n"
-           "                       value at the step's start and holds it (eq 9), so K = 1\n"
-           "                       units see the last sample\n"
-           "  --start reference|initial\n"
-           "                       reference (default): on the reference at t = p*DT\n"
-           "                       (doc/method.md); initial: at t = 0 from x0, y0 from the\n"
-           "                       algebraic loop, the extrapolation order capped by the\n"
-           "                       samples that exist (step 1 ZOH, step 2 at most FOH)\n"
-           "  --energy             the energy paper's indicators (models with a mechanical\n"
-           "                       energy and a power port: twomass-fd, multi-fd): at every\n"
-           "                       macro point the residual power dP = sum_b (f_b,n-1 v_n -\n"
-           "                       f_b,n v_n-1) of the uncorrected coupling forces f_b and\n"
-           "                       the velocity v they act on (eqs 7-9), the residual\n"
-           "                       energy dE = H sum dP (eq 12), E(x) and varsigma = E -\n"
-           "                       E_ref (eq 10); prints E0 E_end E_ref_end E_ratio dE_end\n"
-           "                       varsigma_end max_varsigma (max |varsigma|) mu_measured\n"
-           "                       (varsigma_end / dE_end); -o writes NAME_energy.csv and\n"
-           "                       NAME_energy.gp (E, E_ref, E0 + dE; dP over t).  The\n"
-           "                       paper's setting: --integrator symplectic-euler --micro\n"
-           "                       step --input held --start initial\n"
-           "  --mu MU|auto         the energy correction (eqs 13-17; plain Jacobi schemes):\n"
-           "                       f^c_n = -(mu H dP_n + nu Ucal_n) v_n / (|v_n|^2 H) added\n"
-           "                       to the receiving unit's force input over the next step;\n"
-           "                       auto (two units): eqs 20-21, mu_SR = 0.5 with\n"
-           "                       feedthrough, 0 without; ZOH mu_SR (1.5 - 0.5/R) for R >\n"
-           "                       1, FOH/SOH mu_SR R for R < 1, else mu_SR; also prints mu\n"
-           "                       nu limit U_end (Ucal at the end)\n"
-           "                       caps (points where the limit bound)\n"
-           "  --nu NU              weight of the accumulated uncorrected energy Ucal\n"
-           "                       (eq 17; >= 0, default 0)\n"
-           "  --limit-abs F        also |f^c| <= F (newtons; the paper's crane: 100 N)\n"
-           "  --limit FRAC|none    |f^c| <= FRAC |sum_b f_b| (default 1 = 100 %%); none\n"
-           "                       removes the bound, which is ill-conditioned (near v = 0\n"
-           "                       the force is huge and results depend on rounding)\n"
-           "  --fd                 finite-difference Jacobians even where analytic ones exist\n"
-           "  --jacobian dd|fd     for FMUs: dd = directional derivatives (an error for\n"
-           "                       an FMU without them); fd = finite differences through\n"
-           "                       the FMU's state: G_p and G_0 of the output correction\n"
-           "                       from central differences of the outputs over the step\n"
-           "                       itself (save the FMU state, perturb the input\n"
-           "                       polynomial, step, restore; needs canGetAndSetFMUState);\n"
-           "                       default: dd where the FMU has them, else fd.  --fd\n"
-           "                       implies fd\n"
-           "  --iter-tol T         iterative schemes (README \"Iterative coupling\"): the\n"
-           "                       sweeps of a macro step stop at |yhat^(j) - yhat^(j-1)|\n"
-           "                       <= T |yhat^(j)| over the outputs read as iterates\n"
-           "                       (default 1e-8) with --iterations inf (default; at most\n"
-           "                       100 sweeps) or K (at most K); --iterations K alone\n"
-           "                       sweeps K times.  Every unit is rolled back to the\n"
-           "                       step's start before each sweep.  Prints\n"
-           "                       iterations_mean, iterations_max, windows_not_converged\n"
-           "                       (last update above T) and contraction (update ratio\n"
-           "                       per sweep); --relax also takes aitken[:W0], Aitken's\n"
-           "                       dynamic relaxation from W0 (default 0.5)\n"
-           "  --fmu-log            FMU logging on (loggingOn): every message an FMU logs\n"
-           "                       goes to stderr with the FMU's name (a Warning status is\n"
-           "                       noted once per FMU also without it)\n"
-           "  -o, --output DIR     write the files into DIR (created; files there replaced)\n"
-           "  --name NAME          base name of the files (default: MODEL_SCHEME)\n"
-           "  --plot FMT           also render the plot with gnuplot: png, svg or pdf\n"
-           "                       (without -o the files go to the current directory and\n"
-           "                       existing ones are not overwritten)\n"
-           "  --outputs LIST       the columns of NAME.csv: comma-separated outputs (their\n"
-           "                       y, ybar and ref columns; also outputs connected to\n"
-           "                       nothing), inputs (u, du) and states (x.SUB.NAME), each\n"
-           "                       as SUB.NAME or NAME where that is unique (default:\n"
-           "                       every input and output, no state)\n"
-           "  --output-interval DT a row every DT seconds (a whole multiple of --dt) and\n"
-           "                       the last one (default: every macro point)\n"
-           "%s%s",
-           cli_progress_help, cli_help_line);
-}
-
-static void help(void)
-{
-    help_intro();
-    printf("%s%s\n%s\nOptions:\n%s", cli_model_help, cli_assume_help, cli_scheme_help,
-           cli_case_help);
-    help_options();
-}
-
 /* --rate NAME=K (subsystem name or 1-based index, K a positive integer)
  * into rate (nsub entries, 1 by default); --input, --start; the checks
  * against the scheme.  *multirate: some K > 1. */
@@ -247,16 +132,8 @@ static int coupling_options(const char *cmd, const struct sim_opts *o, const cos
     int rc = ecli_rates(cmd, o->rate, o->nrate, m, par, nsub, rate);
     if (rc != CLI_OK)
         return rc;
-    if (o->input && strcmp(o->input, "held") && strcmp(o->input, "poly")) {
-        cli_error(cmd, "--input must be poly or held, got '%s'", o->input);
-        return CLI_EUSAGE;
-    }
-    if (o->start && strcmp(o->start, "initial") && strcmp(o->start, "reference")) {
-        cli_error(cmd, "--start must be reference or initial, got '%s'", o->start);
-        return CLI_EUSAGE;
-    }
-    *held = o->input && strcmp(o->input, "held") == 0;
-    *initial = o->start && strcmp(o->start, "initial") == 0;
+    *held = o->input == 1;
+    *initial = o->start == 1;
     if ((o->nrate || *held || *initial) &&
         (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || s->model)) {
         char sname[64];
@@ -286,28 +163,20 @@ static double step_ratio(const cosa_unitset *set, const double *x0, const unsign
     return (double)rate[1 - df] / (double)rate[df];
 }
 
-/* The checks of --energy, --mu MU|auto, --nu NU, --limit FRAC|none; the
- * numbers into mu (auto: left for later), nu, limit (none: INFINITY). */
+/* The checks of --energy, --mu MU|auto, --limit FRAC|none (the rows
+ * checked that --mu needs --energy and --nu, --limit, --limit-abs need
+ * --mu); the numbers into mu (auto: left for later), nu, limit (none:
+ * INFINITY), limit_abs. */
 static int energy_options(const char *cmd, const struct sim_opts *o, const cosa_model *m,
                           const cosa_scheme *s, double *mu, double *nu, double *limit,
                           double *limit_abs)
 {
-    if (!o->energy) {
-        if (o->mu || o->nu || o->limit || o->limit_abs) {
-            cli_error(cmd, "%s needs --energy", o->mu ? "--mu" : o->nu ? "--nu" : o->limit ? "--limit" : "--limit-abs");
-            return CLI_EUSAGE;
-        }
+    if (!o->energy)
         return CLI_OK;
-    }
     if (!m->energy || !m->energy_port) {
         cli_error(cmd, "--energy: model '%s' declares no mechanical energy and power port "
                        "(models with them: twomass-fd, multi-fd, twomass-fd-nl, pendula, crane, model files with "
                        "energy and bond)", m->name);
-        return CLI_EUSAGE;
-    }
-    if (!o->mu && (o->nu || o->limit || o->limit_abs)) {
-        cli_error(cmd, "%s needs --mu (the energy correction)",
-                  o->nu ? "--nu" : o->limit ? "--limit" : "--limit-abs");
         return CLI_EUSAGE;
     }
     if (!o->mu)
@@ -323,10 +192,8 @@ static int energy_options(const char *cmd, const struct sim_opts *o, const cosa_
         cli_error(cmd, "--mu must be a finite number or auto, got '%s'", o->mu);
         return CLI_EUSAGE;
     }
-    if (o->nu && (cli_parse_double(o->nu, nu) != 0 || *nu < 0.0)) {
-        cli_error(cmd, "--nu must be a finite number >= 0, got '%s'", o->nu);
-        return CLI_EUSAGE;
-    }
+    if (!isnan(o->nu))
+        *nu = o->nu;
     if (o->limit && strcmp(o->limit, "none") == 0)
         *limit = INFINITY;
     else if (o->limit && (cli_parse_double(o->limit, limit) != 0 || *limit < 0.0)) {
@@ -419,44 +286,6 @@ static int write_energy_csv(const char *cmd, const char *path, const char *model
 /* --ref fine: the reference co-simulation's step is DT / this (issue 13) */
 #define REF_FINE_FACTOR 64
 
-
-static int extra(void *ctx, int opt, const char *arg)
-{
-    struct sim_opts *o = ctx;
-    switch (opt) {
-    case 't': o->tend = arg; return 0;
-    case 'i': o->integrator = arg; return 0;
-    case 'r': o->rtol = arg; return 0;
-    case 'a': o->atol = arg; return 0;
-    case 'm': o->micro = arg; return 0;
-    case 'R': o->refrtol = arg; return 0;
-    case 'l': o->lin = arg; return 0;
-    case 'f': o->fd = 1; return 0;
-    case 'o': o->output = arg; return 0;
-    case 'n': o->name = arg; return 0;
-    case 'p': o->plot = arg; return 0;
-    case 'O': o->outorder = arg; return 0;
-    case 'F': o->ref = arg; return 0;
-    case 'J': o->jacobian = arg; return 0;
-    case OPT_ENERGY: o->energy = 1; return 0;
-    case OPT_MU: o->mu = arg; return 0;
-    case OPT_NU: o->nu = arg; return 0;
-    case OPT_LIMIT: o->limit = arg; return 0;
-    case OPT_LIMIT_ABS: o->limit_abs = arg; return 0;
-    case OPT_INPUT: o->input = arg; return 0;
-    case OPT_START: o->start = arg; return 0;
-    case OPT_FMU_LOG: o->fmu_log = 1; return 0;
-    case OPT_OUTPUTS: o->outputs = arg; return 0;
-    case OPT_OUTPUT_INTERVAL: o->interval = arg; return 0;
-    case OPT_ITER_TOL: o->itol = arg; return 0;
-    case OPT_RATE:
-        if (o->nrate == sizeof o->rate / sizeof o->rate[0])
-            return 1;
-        o->rate[o->nrate++] = arg;
-        return 0;
-    default: return 1;
-    }
-}
 
 /* The systems of one run: a model with a linear form gives its system (exact
  * units and reference); the ODE system is the model's nonlinear form, or
@@ -609,6 +438,8 @@ static cosa_status step_done(const cosa_master *m, void *user_data)
 struct sim_run {
     const char *cmd;
     struct sim_opts o;
+    struct vo_cli_opts vo; /* --coupling runs                                */
+    const char *t0;        /* --t0: an option of cosa estimate               */
     cli_case cs;
     struct sim_systems sm;
     cosa_scheme scheme;
@@ -640,45 +471,276 @@ struct sim_run {
     cosa_cosim_result *res;
 };
 
-static const struct option sim_options[] = {
-    {"tend", required_argument, NULL, 't'},     {"integrator", required_argument, NULL, 'i'},
-    {"rtol", required_argument, NULL, 'r'},     {"atol", required_argument, NULL, 'a'},
-    {"micro", required_argument, NULL, 'm'},    {"ref-rtol", required_argument, NULL, 'R'},
-    {"out-order", required_argument, NULL, 'O'}, {"ref", required_argument, NULL, 'F'},
-    {"jacobian", required_argument, NULL, 'J'},
-    {"linearize", required_argument, NULL, 'l'}, {"fd", no_argument, NULL, 'f'},
-    {"output", required_argument, NULL, 'o'},   {"name", required_argument, NULL, 'n'},
-    {"plot", required_argument, NULL, 'p'},     CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,
-    {"energy", no_argument, NULL, OPT_ENERGY},  {"mu", required_argument, NULL, OPT_MU},
-    {"nu", required_argument, NULL, OPT_NU},    {"limit", required_argument, NULL, OPT_LIMIT},
-    {"rate", required_argument, NULL, OPT_RATE}, {"input", required_argument, NULL, OPT_INPUT},
-    {"start", required_argument, NULL, OPT_START},
-    {"limit-abs", required_argument, NULL, OPT_LIMIT_ABS},
-    {"fmu-log", no_argument, NULL, OPT_FMU_LOG},
-    {"outputs", required_argument, NULL, OPT_OUTPUTS},
-    {"output-interval", required_argument, NULL, OPT_OUTPUT_INTERVAL},
-    {"iter-tol", required_argument, NULL, OPT_ITER_TOL},
-    {0, 0, 0, 0}};
+/* ---- one command line, two modes --------------------------------------- */
 
-/* Parse the command line, the scheme and --dt, and build the model's
- * systems; < 0 after --help. */
-static int sim_parse(struct sim_run *r, int argc, char **argv)
+/* simulate's option rows: the fixed-step run's (SIM_FIXED), the variable-
+ * order engine's (SIM_COUPLED, analysis/varorder_cli.c; selected by
+ * --coupling) and those both take.  The mode is decided after parsing; an
+ * option of the other mode is one line (opt_parse_modes). */
+enum { SIM_FIXED = 1, SIM_COUPLED = 2 };
+static const opt_mode sim_modes[] = {
+    {SIM_FIXED, NULL, "fixed-step runs (without --coupling)"},
+    {SIM_COUPLED, "coupling", "--coupling runs"},
+    {0}};
+
+static const char *const lin_names[] = {"start", "end", NULL};
+static const char *const input_names[] = {"poly", "held", NULL};
+static const char *const start_names[] = {"reference", "initial", NULL};
+static const char *const mbcorr_jac_names[] = {"dd", "fd", NULL};
+static const char *const events_names[] = {"off", "on", NULL};
+
+#define SIM(f) offsetof(struct sim_run, f)
+static const opt_row sim_rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = SIM(cs.mod)},
+    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = SIM(cs.mod), .modes = SIM_FIXED},
+    {.kind = OPTK_TEXT, .help = "\n", .modes = SIM_FIXED},
+    {.kind = OPTK_TEXT, .help = cli_scheme_help, .modes = SIM_FIXED},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows, .off = SIM(cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_dt_rows, .off = SIM(cs)},
+    {.kind = OPTK_INCLUDE, .sub = vo_cli_rows, .off = SIM(vo), .modes = SIM_COUPLED},
+    {.kind = OPTK_INCLUDE, .sub = vo_cli_control_rows, .off = SIM(vo), .modes = SIM_COUPLED},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = SIM(cs), .modes = SIM_FIXED},
+    {.kind = OPTK_POSITIVE, .name = "tend", .off = SIM(o.tend), .arg = "T",
+     .help = "horizon in seconds (default: the model's natural horizon, 'cosa "
+             "models'; with --coupling: after t_s)"},
+    {.kind = OPTK_STRING, .name = "integrator", .off = SIM(o.integrator), .arg = "I",
+     .help = "subsystem integrator: exact (linear models only; the default for "
+             "them), cvode = cvode-bdf (default for nonlinear models), "
+             "cvode-adams, rk4, symplectic-euler, euler"},
+    {.kind = OPTK_POSITIVE, .name = "rtol", .off = SIM(o.rtol), .arg = "R",
+     .help = "CVODE relative tolerance (default 1e-10)"},
+    {.kind = OPTK_POSITIVE, .name = "atol", .off = SIM(o.atol), .arg = "A",
+     .help = "CVODE absolute tolerance (default: rtol x the scale of each state)"},
+    {.kind = OPTK_STRING, .name = "micro", .off = SIM(o.micro), .arg = "H|step",
+     .help = "micro step of rk4/euler/symplectic-euler in seconds (default: "
+             "DT/100); step (fixed-step runs): one micro step per macro step (the "
+             "energy paper's setting)"},
+    {.kind = OPTK_POSITIVE, .name = "ref-rtol", .off = SIM(o.refrtol), .arg = "R",
+     .help = "tolerance of the CVODE reference (default 1e-12)"},
+    {.kind = OPTK_INT, .name = "out-order", .off = SIM(o.outorder), .arg = "N", .modes = SIM_FIXED,
+     .imin = 0, .imax = 2,
+     .help = "order of the output derivatives in the defects (0, 1, 2; default 1)"},
+    {.kind = OPTK_STRING, .name = "ref", .off = SIM(o.ref), .arg = "auto|fine|FILE",
+     .modes = SIM_FIXED,
+     .help = "the reference: auto (default: exact for linear models and linear FMU "
+             "networks, fine for nonlinear or affine FMUs, CVODE for nonlinear "
+             "models), fine: the same units co-simulated with SOH at DT/64 from t "
+             "= 0 (for nonlinear FMUs, whose linearisation is no reference), or a "
+             "CSV file computed elsewhere: '#' comments, a header row naming the "
+             "columns ('t' or 'time'; each output as ref.SUB.NAME or SUB.NAME, or "
+             "NAME or ref.NAME where NAME is unique; optionally every state as "
+             "x.SUB.NAME, or x.NAME if unique; other columns ignored), rows of "
+             "numbers at increasing times covering 0 .. T + p*DT; values at the "
+             "macro points are the rows there, else cubic interpolation of the "
+             "four nearest rows.  Without state columns only schemes of order 0 "
+             "run (they start at t = 0 from the model's x0). The 'reference' line "
+             "says which"},
+    {.kind = OPTK_ENUM, .name = "linearize", .off = SIM(o.lin), .arg = "start|end",
+     .modes = SIM_FIXED, .names = lin_names, .flags = OPTF_OR_LIST,
+     .help = "MBCorr linearisation point: start (default without FMUs; x_n and the "
+             "input at T_n) or end (x_{n+1}, input at T_{n+1}; the default with "
+             "FMUs)"},
+    {.kind = OPTK_LIST, .name = "rate", .off = SIM(o.rate), .arg = "NAME=K", .modes = SIM_FIXED,
+     .max = ECLI_MAX_RATES, .off_count = SIM(o.nrate),
+     .help = "multi-rate (energy paper): the unit NAME (subsystem name or 1-based "
+             "index) takes K equal steps of DT/K per macro step (repeatable; plain "
+             "Jacobi schemes); prints 'rate' and, for two units, R = h_df / h_ndf "
+             "(the step of the unit with feedthrough over the other's)"},
+    {.kind = OPTK_ENUM, .name = "input", .off = SIM(o.input), .arg = "poly|held",
+     .modes = SIM_FIXED, .names = input_names, .flags = OPTF_OR_LIST,
+     .help = "poly (default): the input polynomial over the step; held: before "
+             "each of its steps a unit gets the polynomial's value at the step's "
+             "start and holds it (eq 9), so K = 1 units see the last sample"},
+    {.kind = OPTK_ENUM, .name = "start", .off = SIM(o.start), .arg = "reference|initial",
+     .modes = SIM_FIXED, .names = start_names, .flags = OPTF_OR_LIST,
+     .help = "reference (default): on the reference at t = p*DT (doc/method.md); "
+             "initial: at t = 0 from x0, y0 from the algebraic loop, the "
+             "extrapolation order capped by the samples that exist (step 1 ZOH, "
+             "step 2 at most FOH)"},
+    {.kind = OPTK_FLAG, .name = "energy", .off = SIM(o.energy), .modes = SIM_FIXED,
+     .help = "the energy paper's indicators (models with a mechanical energy and a "
+             "power port: twomass-fd, multi-fd): at every macro point the residual "
+             "power dP = sum_b (f_b,n-1 v_n - f_b,n v_n-1) of the uncorrected "
+             "coupling forces f_b and the velocity v they act on (eqs 7-9), the "
+             "residual energy dE = H sum dP (eq 12), E(x) and varsigma = E - E_ref "
+             "(eq 10); prints E0 E_end E_ref_end E_ratio dE_end varsigma_end "
+             "max_varsigma (max |varsigma|) mu_measured (varsigma_end / dE_end); "
+             "-o writes NAME_energy.csv and NAME_energy.gp (E, E_ref, E0 + dE; dP "
+             "over t).  The paper's setting: --integrator symplectic-euler --micro "
+             "step --input held --start initial"},
+    {.kind = OPTK_STRING, .name = "mu", .off = SIM(o.mu), .arg = "MU|auto", .modes = SIM_FIXED,
+     .requires = "energy",
+     .help = "the energy correction (eqs 13-17; plain Jacobi schemes): f^c_n = "
+             "-(mu H dP_n + nu Ucal_n) v_n / (|v_n|^2 H) added to the receiving "
+             "unit's force input over the next step; auto (two units): eqs 20-21, "
+             "mu_SR = 0.5 with feedthrough, 0 without; ZOH mu_SR (1.5 - 0.5/R) for "
+             "R > 1, FOH/SOH mu_SR R for R < 1, else mu_SR; also prints mu nu "
+             "limit U_end (Ucal at the end) caps (points where the limit bound)"},
+    {.kind = OPTK_NONNEG, .name = "nu", .off = SIM(o.nu), .arg = "NU", .modes = SIM_FIXED,
+     .requires = "mu", .requires_why = "the energy correction",
+     .help = "weight of the accumulated uncorrected energy Ucal (eq 17; >= 0, "
+             "default 0)"},
+    {.kind = OPTK_STRING, .name = "limit-abs", .off = SIM(o.limit_abs), .arg = "F",
+     .modes = SIM_FIXED,
+     .requires = "mu", .requires_why = "the energy correction",
+     .help = "also |f^c| <= F (newtons; the paper's crane: 100 N)"},
+    {.kind = OPTK_STRING, .name = "limit", .off = SIM(o.limit), .arg = "FRAC|none",
+     .modes = SIM_FIXED,
+     .requires = "mu", .requires_why = "the energy correction",
+     .help = "|f^c| <= FRAC |sum_b f_b| (default 1 = 100 %); none removes the "
+             "bound, which is ill-conditioned (near v = 0 the force is huge and "
+             "results depend on rounding)"},
+    {.kind = OPTK_FLAG, .name = "fd", .off = SIM(o.fd), .modes = SIM_FIXED,
+     .help = "finite-difference Jacobians even where analytic ones exist"},
+    {.kind = OPTK_ENUM, .name = "mbcorr-jacobian", .off = SIM(o.mbcorr_jac), .arg = "dd|fd",
+     .modes = SIM_FIXED, .names = mbcorr_jac_names, .flags = OPTF_OR_LIST,
+     .help = "how MBCorr gets an FMU's Jacobians: dd = directional derivatives (an "
+             "error for an FMU without them); fd = finite differences through the "
+             "FMU's state: G_p and G_0 of the output correction from central "
+             "differences of the outputs over the step itself (save the FMU state, "
+             "perturb the input polynomial, step, restore; needs "
+             "canGetAndSetFMUState); default: dd where the FMU has them, else fd.  "
+             "--fd implies fd.  --jacobian is the deprecated spelling (with "
+             "--coupling it means --corrector-jacobian)"},
+    {.kind = OPTK_ENUM, .name = "events", .off = SIM(o.events), .arg = "on|off",
+     .modes = SIM_FIXED, .names = events_names, .flags = OPTF_OR_LIST,
+     .help = "FMI 3.0 event handling: on (default for FMUs with event mode) or off "
+             "(steps only, as before)"},
+    {.kind = OPTK_STRING, .name = "iter-tol", .off = SIM(o.itol), .arg = "T", .modes = SIM_FIXED,
+     .help = "iterative schemes (README \"Iterative coupling\"): the sweeps of a "
+             "macro step stop at |yhat^(j) - yhat^(j-1)| <= T |yhat^(j)| over the "
+             "outputs read as iterates (default 1e-8) with --iterations inf "
+             "(default; at most 100 sweeps) or K (at most K); --iterations K alone "
+             "sweeps K times.  Every unit is rolled back to the step's start "
+             "before each sweep.  Prints iterations_mean, iterations_max, "
+             "windows_not_converged (last update above T) and contraction (update "
+             "ratio per sweep); --relax also takes aitken[:W0], Aitken's dynamic "
+             "relaxation from W0 (default 0.5)"},
+    {.kind = OPTK_FLAG, .name = "fmu-log", .off = SIM(o.fmu_log), .modes = SIM_FIXED,
+     .help = "FMU logging on (loggingOn): every message an FMU logs goes to stderr "
+             "with the FMU's name (a Warning status is noted once per FMU also "
+             "without it)"},
+    {.kind = OPTK_PATH, .name = "output", .off = SIM(o.output), .arg = "DIR",
+     .short_name = 'o', .help = "write the files into DIR (created; files there replaced)"},
+    {.kind = OPTK_STRING, .name = "name", .off = SIM(o.name), .arg = "NAME",
+     .help = "base name of the files (default: MODEL_SCHEME; with --coupling: "
+             "MODEL_COUPLING_SCHEME)"},
+    {.kind = OPTK_STRING, .name = "plot", .off = SIM(o.plot), .arg = "FMT",
+     .help = "also render the plot with gnuplot: png, svg or pdf (without -o the "
+             "files go to the current directory and existing ones are not "
+             "overwritten)"},
+    {.kind = OPTK_STRING, .name = "outputs", .off = SIM(o.outputs), .arg = "LIST",
+     .modes = SIM_FIXED,
+     .help = "the columns of NAME.csv: comma-separated outputs (their y, ybar and "
+             "ref columns; also outputs connected to nothing), inputs (u, du) and "
+             "states (x.SUB.NAME), each as SUB.NAME or NAME where that is unique "
+             "(default: every input and output, no state)"},
+    {.kind = OPTK_STRING, .name = "output-interval", .off = SIM(o.interval), .arg = "DT",
+     .modes = SIM_FIXED,
+     .help = "a row every DT seconds (a whole multiple of --dt) and the last one "
+             "(default: every macro point)"},
+    {.kind = OPTK_STRING, .name = "jacobian", .off = SIM(o.jacobian), .flags = OPTF_HIDDEN},
+    {.kind = OPTK_STRING, .name = "t0", .off = SIM(t0), .flags = OPTF_HIDDEN},
+    {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = SIM(cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
+#undef SIM
+
+/* --help of the mode: the description, the rows of the mode. */
+static void help(unsigned mode)
+{
+    if (mode == SIM_COUPLED) {
+        fputs(cmd_simulate_vo_usage, stdout);
+        opt_help_mode(stdout, sim_rows, SIM_COUPLED);
+        fputs(cmd_simulate_vo_prints, stdout);
+        return;
+    }
+    help_intro();
+    opt_help_mode(stdout, sim_rows, SIM_FIXED);
+}
+
+/* The deprecated --jacobian in the mode decided: --mbcorr-jacobian dd|fd of
+ * a fixed-step run, --corrector-jacobian of a --coupling one (the note is
+ * printed with the results: an error stays one line). */
+static int old_jacobian(const char *cmd, struct sim_run *r, unsigned mode)
+{
+    struct sim_opts *o = &r->o;
+    if (!o->jacobian)
+        return CLI_OK;
+    if (mode == SIM_COUPLED) {
+        r->vo.jacobian_old = o->jacobian;
+        return vo_cli_jacobian_old(cmd, &r->vo);
+    }
+    if (o->mbcorr_jac >= 0) {
+        cli_error(cmd, "option --mbcorr-jacobian given twice (--jacobian is its deprecated "
+                       "spelling)");
+        return CLI_EUSAGE;
+    }
+    if (strcmp(o->jacobian, "dd") && strcmp(o->jacobian, "fd")) {
+        cli_error(cmd, "--jacobian must be dd or fd, got '%s'", o->jacobian);
+        return CLI_EUSAGE;
+    }
+    o->mbcorr_jac = o->jacobian[0] == 'f';
+    return CLI_OK;
+}
+
+/* A --coupling run takes the options both modes share from o. */
+static int coupling_shared(const char *cmd, struct sim_run *r)
+{
+    const struct sim_opts *o = &r->o;
+    struct vo_cli_opts *vo = &r->vo;
+    vo->tend = o->tend, vo->rtol = o->rtol, vo->atol = o->atol, vo->refrtol = o->refrtol;
+    vo->integrator = o->integrator, vo->output = o->output, vo->name = o->name;
+    vo->plot = o->plot;
+    return cli_positive(cmd, "--micro", o->micro, &vo->micro);
+}
+
+/* Parse the command line; *mode: SIM_FIXED or SIM_COUPLED.  < 0 after
+ * --help (printed: the help of the mode the options before it chose). */
+static int sim_args_parse(struct sim_run *r, int argc, char **argv, unsigned *mode)
 {
     const char *cmd = r->cmd;
-    int rc = cli_parse(cmd, argc, argv, sim_options, extra, &r->o, help, &r->cs);
-    if (rc < 0)
+    struct sim_opts *o = &r->o;
+    o->tend = o->rtol = o->atol = o->refrtol = o->nu = NAN;
+    o->outorder = -1;
+    o->lin = o->mbcorr_jac = o->input = o->start = o->events = -1;
+    vo_cli_opts_init(&r->vo, cmd);
+    r->cs.alpha = 1.0;
+    r->cs.td_relax = 1; /* --relax aitken: the time domain's own */
+    int rc = opt_parse_modes(cmd, sim_rows, sim_modes, r, argc, argv, NULL, mode);
+    if (rc == OPT_HELP_ASKED) {
+        help(r->vo.coupling ? SIM_COUPLED : SIM_FIXED);
+        return -1;
+    }
+    if (rc != CLI_OK)
         return rc;
-    if (rc == CLI_OK && r->o.name && (rc = cli_file_stem(cmd, "--name", r->o.name)) != CLI_OK)
+    if (r->t0) {
+        cli_error(cmd, "--t0 is an option of cosa estimate");
+        return CLI_EUSAGE;
+    }
+    if ((rc = old_jacobian(cmd, r, *mode)) != CLI_OK)
         return rc;
-    if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &r->cs, &r->scheme)) != CLI_OK)
+    return *mode == SIM_COUPLED ? coupling_shared(cmd, r) : CLI_OK;
+}
+
+/* The checks of the fixed-step options: the scheme and --dt; build the
+ * model's systems. */
+static int sim_parse(struct sim_run *r)
+{
+    const char *cmd = r->cmd;
+    int rc;
+    if (r->o.name && (rc = cli_file_stem(cmd, "--name", r->o.name)) != CLI_OK)
+        return rc;
+    if ((rc = cli_case_scheme(cmd, &r->cs, &r->scheme)) != CLI_OK)
         return rc;
     const struct sim_opts *o = &r->o;
     r->iterative = r->scheme.implicit || r->scheme.q_extra;
     if (r->iterative &&
         (rc = sim_iter_options(cmd, &r->cs, &r->scheme, o->itol,
-                               o->nrate ? "--rate" : o->input && !strcmp(o->input, "held")
-                                   ? "--input held" : o->start && !strcmp(o->start, "initial")
-                                   ? "--start initial" : o->mu ? "--mu" : NULL,
+                               o->nrate ? "--rate" : o->input == 1 ? "--input held"
+                                   : o->start == 1 ? "--start initial" : o->mu ? "--mu" : NULL,
                                &r->iopt)) != CLI_OK)
         return rc;
     if (!r->iterative && o->itol) {
@@ -727,12 +789,16 @@ static int sim_integrator(struct sim_run *r)
     }
     double micro = 0.0;
     int rc;
-    if ((rc = cli_positive(cmd, "--tend", o->tend, &r->tend)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--rtol", o->rtol, &r->integ.rtol)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--atol", o->atol, &r->integ.atol)) != CLI_OK ||
-        (rc = step ? (micro = r->dt, CLI_OK) /* one step per unit step (energy paper sect. 5) */
-                   : cli_positive(cmd, "--micro", o->micro, &micro)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--ref-rtol", o->refrtol, &r->refrtol)) != CLI_OK)
+    if (!isnan(o->tend))
+        r->tend = o->tend;
+    if (!isnan(o->rtol))
+        r->integ.rtol = o->rtol;
+    if (!isnan(o->atol))
+        r->integ.atol = o->atol;
+    if (!isnan(o->refrtol))
+        r->refrtol = o->refrtol;
+    if ((rc = step ? (micro = r->dt, CLI_OK) /* one step per unit step (energy paper sect. 5) */
+                   : cli_positive(cmd, "--micro", o->micro, &micro)) != CLI_OK)
         return rc;
     /* the micro step: 0 < micro <= DT, at most COSA_MICRO_STEPS_MAX per macro step
      * (compared as doubles: DT / micro may be far beyond any integer) */
@@ -750,17 +816,13 @@ static int sim_integrator(struct sim_run *r)
     return CLI_OK;
 }
 
-/* --linearize, --fd, --ref, --jacobian, --plot. */
+/* --linearize, --fd, --ref, --mbcorr-jacobian, --plot. */
 static int sim_master_options(struct sim_run *r)
 {
     const char *cmd = r->cmd;
     const struct sim_opts *o = &r->o;
     r->mopt.force_fd = o->fd;
-    if (o->lin && strcmp(o->lin, "start") && strcmp(o->lin, "end")) {
-        cli_error(cmd, "--linearize must be start or end, got '%s'", o->lin);
-        return CLI_EUSAGE;
-    }
-    r->mopt.lin_at_end = o->lin && strcmp(o->lin, "end") == 0;
+    r->mopt.lin_at_end = o->lin == 1;
     if (o->ref && !o->ref[0]) {
         cli_error(cmd, "--ref must be auto, fine or a CSV file");
         return CLI_EUSAGE;
@@ -768,17 +830,14 @@ static int sim_master_options(struct sim_run *r)
     r->fine = o->ref && strcmp(o->ref, "fine") == 0;
     /* --ref FILE: anything but auto and fine */
     r->reffile = o->ref && !r->fine && strcmp(o->ref, "auto") ? o->ref : NULL;
-    if (o->jacobian && strcmp(o->jacobian, "dd") && strcmp(o->jacobian, "fd")) {
-        cli_error(cmd, "--jacobian must be dd or fd, got '%s'", o->jacobian);
-        return CLI_EUSAGE;
-    }
-    if (o->jacobian && o->jacobian[0] == 'f')
+    if (o->mbcorr_jac == 1)
         r->mopt.force_fd = 1;
-    if (r->scheme.model && (o->lin || o->fd))
+    if (r->scheme.model && (o->lin >= 0 || o->fd))
         fprintf(stderr, "cosa: %s: note: %s no effect with --assume: the assumed model gives "
                         "the correction fixed Jacobians\n",
-                cmd, o->lin && o->fd ? "--linearize and --fd have" : o->lin ? "--linearize has"
-                                                                          : "--fd has");
+                cmd, o->lin >= 0 && o->fd ? "--linearize and --fd have"
+                     : o->lin >= 0        ? "--linearize has"
+                                          : "--fd has");
     if (o->plot)
         return scli_plot_format(cmd, o->plot);
     return CLI_OK;
@@ -852,13 +911,20 @@ static int sim_files_prepare(struct sim_run *r)
     return CLI_OK;
 }
 
+/* How the user spelled --mbcorr-jacobian (for messages). */
+static const char *jacobian_spelling(const struct sim_opts *o)
+{
+    return o->jacobian ? "--jacobian" : "--mbcorr-jacobian";
+}
+
 /* One line for a failed cosa_model_units_create; the exit code. */
 static int sim_units_error(const struct sim_run *r, cosa_status st,
                            const cosa_model_units_error *e)
 {
     const char *cmd = r->cmd;
     if (e->fmu && e->missing == COSA_MODEL_UNITS_NEED_DIRECTIONAL) {
-        cli_error(cmd, "%s: --jacobian dd: the FMU provides no directional derivatives", e->fmu);
+        cli_error(cmd, "%s: %s dd: the FMU provides no directional derivatives", e->fmu,
+                  jacobian_spelling(&r->o));
         return CLI_EUSAGE;
     }
     if (e->fmu && e->missing == COSA_MODEL_UNITS_NEED_STATE) {
@@ -867,12 +933,13 @@ static int sim_units_error(const struct sim_run *r, cosa_status st,
         return CLI_EUSAGE;
     }
     if (e->fmu && e->missing) {
-        cli_error(cmd, "%s: scheme %s needs Jacobians: the FMU provides %s "
+        const int dd = (e->caps & COSA_FMU_CAP_DIRECTIONAL) != 0;
+        cli_error(cmd, "%s: scheme %s needs Jacobians: the FMU provides %s%s%s "
                        "(canGetAndSetFMUState) for finite differences",
                   e->fmu, r->sname,
-                  e->caps & COSA_FMU_CAP_DIRECTIONAL
-                      ? "directional derivatives (drop --jacobian fd) but no state"
-                      : "neither directional derivatives nor its state");
+                  dd ? "directional derivatives (drop "
+                     : "neither directional derivatives nor its state",
+                  dd ? jacobian_spelling(&r->o) : "", dd ? " fd) but no state" : "");
         return CLI_EUSAGE;
     }
     if (e->fmu) {
@@ -901,7 +968,7 @@ static int sim_units(struct sim_run *r)
     cosa_model_units_opts uo = {.integ = &r->integ, .sys = r->sm.sys, .os = r->sm.os,
                                 .force_fd = r->mopt.force_fd,
                                 .log = o->fmu_log ? sim_fmu_log : NULL, .log_user = (void *)cmd};
-    if (o->jacobian && o->jacobian[0] == 'd')
+    if (o->mbcorr_jac == 0)
         uo.need |= COSA_MODEL_UNITS_NEED_DIRECTIONAL;
     if ((r->scheme.corr & COSA_CORR_OUTPUT) && !r->scheme.model)
         uo.need |= COSA_MODEL_UNITS_NEED_JACOBIAN;
@@ -932,7 +999,7 @@ static int sim_units(struct sim_run *r)
         fprintf(stderr, "cosa: %s: note: %s: the reference is the fine co-simulation (as "
                         "--ref fine), not the linearised network\n", cmd, nlwhy);
     }
-    if (nfmu && !o->lin)
+    if (nfmu && o->lin < 0)
         r->mopt.lin_at_end = 1;
     if (nfmu)
         r->mopt.step_gains = cosa_model_units_step_gains(r->mu);
@@ -1011,14 +1078,7 @@ static int sim_cosim(struct sim_run *r)
     const char *cmd = r->cmd;
     const struct sim_opts *o = &r->o;
     const cosa_model *m = r->cs.mod.model;
-    int outorder = 1;
-    if (o->outorder) {
-        if (strcmp(o->outorder, "0") && strcmp(o->outorder, "1") && strcmp(o->outorder, "2")) {
-            cli_error(cmd, "--out-order must be 0, 1 or 2, got '%s'", o->outorder);
-            return CLI_EUSAGE;
-        }
-        outorder = o->outorder[0] - '0';
-    }
+    const int outorder = o->outorder >= 0 ? (int)o->outorder : 1;
     struct step_progress sprog = {&r->prog, 0, r->N};
     const cosa_observer obs = {NULL, step_done, &sprog};
     /* the defects sample the mid-step outputs through unit snapshots: without
@@ -1114,6 +1174,9 @@ static void sim_print(struct sim_run *r)
     /* notes (stderr) once the run has succeeded: errors stay one line */
     sim_fmu_horizon(r->cmd, fmus, m, par, r->sm.nsub, (double)(r->nsamples - 1) * r->dt);
     sim_fmu_warnings(r->cmd, cosa_model_units_units(r->mu), fmus, r->sm.nsub);
+    if (r->o.jacobian)
+        fprintf(stderr, "cosa: %s: note: --jacobian is deprecated; use --mbcorr-jacobian\n",
+                r->cmd);
     if (cosa_integrator_is_adaptive(in->kind))
         snprintf(r->idesc, sizeof r->idesc, "%s rtol %g", cosa_integrator_name(in->kind), in->rtol);
     else if (in->kind == COSA_INTEGRATOR_EXACT)
@@ -1280,27 +1343,24 @@ static void sim_free(struct sim_run *r)
 int cmd_simulate(int argc, char **argv)
 {
     const char *cmd = "simulate";
-    /* --coupling explicit|implicit: the variable-order engine (issue 11) */
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--coupling") || !strncmp(argv[i], "--coupling=", 11))
-            return cmd_simulate_vo(argc, argv);
     struct sim_run *r = calloc(1, sizeof *r);
-    int ac = 0;
-    char **av = r ? scli_argv_output(argc, argv, &ac) : NULL;
-    if (!av) {
-        free(r);
+    if (!r) {
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
     r->cmd = cmd;
-    r->cs.td_relax = 1;   /* --relax aitken: the time domain's own */
     r->refrtol = 1e-12; /* --ref-rtol */
-    int rc = sim_parse(r, ac, av);
+    unsigned mode = SIM_FIXED;
+    int rc = sim_args_parse(r, argc, argv, &mode);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
-    if (rc != CLI_OK || (rc = sim_integrator(r)) != CLI_OK ||
+    if (rc == CLI_OK && mode == SIM_COUPLED) { /* the variable-order engine (issue 11) */
+        rc = cmd_simulate_vo(&r->cs, &r->vo);
+        goto out;
+    }
+    if (rc != CLI_OK || (rc = sim_parse(r)) != CLI_OK || (rc = sim_integrator(r)) != CLI_OK ||
         (rc = sim_master_options(r)) != CLI_OK || (rc = sim_run_options(r)) != CLI_OK ||
         (rc = sim_files_prepare(r)) != CLI_OK || (rc = sim_units(r)) != CLI_OK)
         goto out;
@@ -1316,6 +1376,5 @@ int cmd_simulate(int argc, char **argv)
 out:
     sim_free(r);
     free(r);
-    free(av);
     return rc;
 }

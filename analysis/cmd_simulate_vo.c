@@ -19,46 +19,48 @@ extern const char cosa_plot_varorder[]; /* plots/varorder.gp */
 
 static const char *const cmd = "simulate";
 
-static void help(void)
+const char cmd_simulate_vo_usage[] =
+    "Usage: cosa simulate --coupling explicit|implicit --model M [--set NAME=VALUE]...\n"
+    "                     --scheme zoh|foh|soh|pK --dt H [--estimator E]\n"
+    "                     [--control none|step|order] [options] [-o DIR] [--plot png]\n\n"
+    "The variable-order co-simulation engine (variable-order paper, sect. 3-5): the\n"
+    "coupling variables u (coupling forces of models with a force/force split such as\n"
+    "twomass-ff and chain-ff; the inputs u = L y otherwise) are approximated by Lagrange\n"
+    "polynomials of degree k through the last macro points; explicit coupling\n"
+    "extrapolates and updates u at every macro point, implicit coupling iterates a\n"
+    "predictor/corrector (Newton on u - phi(y) = 0).  --control step lets the\n"
+    "estimator's error choose the macro step, --control order also the degree.  The\n"
+    "run starts at t_s = (K+1) H on the monolithic reference (K = k, or kmax with\n"
+    "--control order) and covers --tend (the model's horizon) after t_s.  --scheme\n"
+    "zoh|foh|soh|pK is the (initial) polynomial degree k of u.  -o DIR writes NAME.csv\n"
+    "(one row per attempted step: t, H, k, accepted, err_pos, err_vel, err_u, iters,\n"
+    "err_state, the states and the reference at accepted points) and NAME.gp (H, k\n"
+    "and the state error against t); --name NAME is the file stem (default\n"
+    "MODEL_COUPLING_SCHEME), --plot also renders NAME.gp (gnuplot).\n\n";
+
+const char cmd_simulate_vo_prints[] =
+    "\nPrints 'name value' lines: status (ok | hmin | diverged | max-steps), steps\n"
+    "(accepted), rejected, corrector_iters, t_start, t_end, H_mean, H_min, H_max,\n"
+    "k_hist (accepted steps per degree, K:N,...), k_changes, e36_coupling and e36_all\n"
+    "(eq 36 over the accepted macro points after t_s: the coupling bodies' states /\n"
+    "all states), e_end (max over the states of |z - z_ref| at the end divided by the\n"
+    "state's largest |z_ref| over the macro points), cores (units + FD perturbations\n"
+    "+ master: the cores a fully parallel run uses per macro step), seconds_cosim and\n"
+    "seconds_reference (wall clock of the co-simulation and of the monolithic\n"
+    "reference).  Long chains (more than 20000 states) keep only the coupling bodies'\n"
+    "states: e36_all is nan.  A run that stops (H <= hmin, divergence) is a result:\n"
+    "exit 0.  Divergence: a failed step, or a state beyond 1e6 x the largest\n"
+    "reference magnitude over the horizon (status diverged at the first such point,\n"
+    "the figures cut there, the errors inf).  Bad input: one line on stderr, exit 2.\n"
+    "Last the common statistics: h_min, h_max (= H_min, H_max), rollbacks (rejected\n"
+    "attempts retried, plus the implicit corrector's integrations), corrector_iterations\n"
+    "and per unit 'unit NAME steps S restores R events E early_returns K'.\n";
+
+/* the names of cosa_vo_control, in its order (the "control" line) */
+static const char *control_name(const cosa_vo_opts *vo)
 {
-    printf("Usage: cosa simulate --coupling explicit|implicit --model M [--set NAME=VALUE]...\n"
-           "                     --scheme zoh|foh|soh|pK --dt H [--estimator E]\n"
-           "                     [--control none|step|order] [options] [-o DIR] [--plot png]\n\n"
-           "The variable-order co-simulation engine (variable-order paper, sect. 3-5): the\n"
-           "coupling variables u (coupling forces of models with a force/force split such as\n"
-           "twomass-ff and chain-ff; the inputs u = L y otherwise) are approximated by Lagrange\n"
-           "polynomials of degree k through the last macro points; explicit coupling\n"
-           "extrapolates and updates u at every macro point, implicit coupling iterates a\n"
-           "predictor/corrector (Newton on u - phi(y) = 0).  --control step lets the\n"
-           "estimator's error choose the macro step, --control order also the degree.  The\n"
-           "run starts at t_s = (K+1) H on the monolithic reference (K = k, or kmax with\n"
-           "--control order) and covers --tend (the model's horizon).\n\n"
-           "Options:\n%s"
-           "  --tend T              horizon after t_s\n"
-           "  -o, --output DIR      write NAME.csv (one row per attempted step: t, H, k,\n"
-           "                        accepted, err_pos, err_vel, err_u, iters, err_state,\n"
-           "                        the states and the reference at accepted points) and\n"
-           "                        NAME.gp (H, k and the state error against t)\n"
-           "  --name NAME           file stem (default MODEL_COUPLING_SCHEME)\n"
-           "  --plot png|svg|pdf    also render NAME.gp (gnuplot)\n"
-           "%s%s\n"
-           "Prints 'name value' lines: status (ok | hmin | diverged | max-steps), steps\n"
-           "(accepted), rejected, corrector_iters, t_start, t_end, H_mean, H_min, H_max,\n"
-           "k_hist (accepted steps per degree, K:N,...), k_changes, e36_coupling and e36_all\n"
-           "(eq 36 over the accepted macro points after t_s: the coupling bodies' states /\n"
-           "all states), e_end (max over the states of |z - z_ref| at the end divided by the\n"
-           "state's largest |z_ref| over the macro points), cores (units + FD perturbations\n"
-           "+ master: the cores a fully parallel run uses per macro step), seconds_cosim and\n"
-           "seconds_reference (wall clock of the co-simulation and of the monolithic\n"
-           "reference).  Long chains (more than 20000 states) keep only the coupling bodies'\n"
-           "states: e36_all is nan.  A run that stops (H <= hmin, divergence) is a result:\n"
-           "exit 0.  Divergence: a failed step, or a state beyond 1e6 x the largest\n"
-           "reference magnitude over the horizon (status diverged at the first such point,\n"
-           "the figures cut there, the errors inf).  Bad input: one line on stderr, exit 2.\n"
-           "Last the common statistics: h_min, h_max (= H_min, H_max), rollbacks (rejected\n"
-           "attempts retried, plus the implicit corrector's integrations), corrector_iterations\n"
-           "and per unit 'unit NAME steps S restores R events E early_returns K'.\n",
-           vo_cli_help, cli_progress_help, cli_help_line);
+    static const char *const names[] = {"none", "step", "order"};
+    return (size_t)vo->control < sizeof names / sizeof names[0] ? names[vo->control] : "?";
 }
 
 static void col(FILE *f, const char *prefix, const char *name, size_t k)
@@ -133,89 +135,62 @@ static int write_csv(const char *path, const struct vo_cli *v, const cosa_vo_res
     return CLI_OK;
 }
 
-int cmd_simulate_vo(int argc, char **argv)
+/* The output files' names (MODEL_COUPLING_SCHEME or --name), checked
+ * before anything runs. */
+struct vo_files {
+    scli_out out;
+    char base[256], csv[300], gp[300];
+};
+
+static int vo_files_prepare(const struct vo_cli_opts *o, const struct vo_cli *v,
+                            const char *sname, struct vo_files *f)
 {
-    struct vo_cli_opts o = {0};
-    cli_case cs = {0};
-    struct vo_cli v = {0};
-    cosa_vo_result *r = NULL;
-    int ac = 0;
-    char **av = scli_argv_output(argc, argv, &ac);
-    if (!av) {
-        cli_error(cmd, "out of memory");
-        return CLI_EFAIL;
-    }
-    int rc = cli_parse(cmd, ac, av, vo_cli_options, vo_cli_extra, &o, help, &cs);
-    if (rc < 0) {
-        rc = CLI_OK;
-        goto out;
-    }
-    if (rc != CLI_OK)
-        goto out;
-    if (o.t0) {
-        cli_error(cmd, "--t0 is an option of cosa estimate");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (o.name && (rc = cli_file_stem(cmd, "--name", o.name)) != CLI_OK)
-        goto out;
-    if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
-        goto out;
-    if ((rc = vo_cli_setup(cmd, &cs, &o, cs.dt_text, &v)) != CLI_OK)
-        goto out;
-    if (v.vo.control == COSA_VO_CONTROL_NONE && !(v.vo.tend / v.vo.H < 1e8)) {
-        cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most 1e8)",
-                  v.vo.tend / v.vo.H);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    /* output files checked before anything runs */
-    char sname[64], slug[64], base[256], csv[300], gp[300], path[1024];
-    cosa_scheme_name(&v.scheme, sname, sizeof sname);
+    char slug[64], path[1024];
     scli_slug(sname, slug, sizeof slug);
-    scli_out out = {.dir = o.output};
-    if (o.output || o.plot) {
-        if (o.name)
-            snprintf(base, sizeof base, "%s", o.name);
-        else
-            snprintf(base, sizeof base, "%s_%s_%s", v.m->name, o.coupling, slug);
-        snprintf(csv, sizeof csv, "%s.csv", base);
-        snprintf(gp, sizeof gp, "%s.gp", base);
-        if ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
-            (rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
-            (rc = scli_out_path(cmd, &out, gp, path, sizeof path)) != CLI_OK)
-            goto out;
-    }
-    const double wall0 = vo_cli_now();
-    cosa_status st = cosa_vo_run(v.set, vo_cli_ref, &v, &v.vo, &r);
-    const double wall = vo_cli_now() - wall0;
-    if (st != COSA_OK) {
-        /* an error of a unit (a broken FMU, README "Failures"): its own line */
-        const char *why = "";
-        for (size_t i = 0; i < cosa_unitset_count(v.set) && !why[0]; i++)
-            why = cosa_unit_message(cosa_unitset_unit(v.set, i));
-        if (why[0])
-            cli_error(cmd, "co-simulation failed: %s", why);
-        else
-            cli_error(cmd, "the run failed: %s%s%s", cosa_strerror(st), r ? ": " : "",
-                      r ? r->reason : "");
-        rc = st == COSA_ERANGE || st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
-        goto out;
-    }
-    if (r->status == COSA_VO_NOREF) {
-        cli_error(cmd, "model '%s': the monolithic reference failed: %s (try --ref-rtol, or "
-                       "check the model's parameters)", v.m->name, r->reason);
-        rc = CLI_EFAIL;
-        goto out;
-    }
+    f->out.dir = o->output;
+    if (!o->output && !o->plot)
+        return CLI_OK;
+    if (o->name)
+        snprintf(f->base, sizeof f->base, "%s", o->name);
+    else
+        snprintf(f->base, sizeof f->base, "%s_%s_%s", v->m->name, o->coupling, slug);
+    snprintf(f->csv, sizeof f->csv, "%s.csv", f->base);
+    snprintf(f->gp, sizeof f->gp, "%s.gp", f->base);
+    int rc;
+    if ((rc = scli_out_prepare(cmd, &f->out)) != CLI_OK ||
+        (rc = scli_out_path(cmd, &f->out, f->csv, path, sizeof path)) != CLI_OK ||
+        (rc = scli_out_path(cmd, &f->out, f->gp, path, sizeof path)) != CLI_OK)
+        return rc;
+    return CLI_OK;
+}
+
+/* One line for a failed cosa_vo_run (r may be NULL); the exit code. */
+static int vo_run_error(const struct vo_cli *v, cosa_status st, const cosa_vo_result *r)
+{
+    /* an error of a unit (a broken FMU, README "Failures"): its own line */
+    const char *why = "";
+    for (size_t i = 0; i < cosa_unitset_count(v->set) && !why[0]; i++)
+        why = cosa_unit_message(cosa_unitset_unit(v->set, i));
+    if (why[0])
+        cli_error(cmd, "co-simulation failed: %s", why);
+    else
+        cli_error(cmd, "the run failed: %s%s%s", cosa_strerror(st), r ? ": " : "",
+                  r ? r->reason : "");
+    return st == COSA_ERANGE || st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
+}
+
+/* The 'name value' lines of a run. */
+static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const char *sname,
+                     const cosa_vo_result *r, double wall)
+{
     printf("model %s\ncoupling %s\nscheme %s\nestimator %s\ncontrol %s\nintegrator %s\n",
-           v.m->name, o.coupling, sname,
-           v.vo.estimator ? cosa_vo_estimator_name(v.vo.estimator) : "none",
-           o.control ? o.control : "none", v.iname);
+           v->m->name, o->coupling, sname,
+           v->vo.estimator ? cosa_vo_estimator_name(v->vo.estimator) : "none",
+           control_name(&v->vo), v->iname);
     /* the statistics every time-domain run prints (issue 23, run_stats.h);
      * h_min and h_max are H_min and H_max again under the common names */
     run_stats_view sv;
-    run_stats_view_of(&sv, &r->run, v.set);
+    run_stats_view_of(&sv, &r->run, v->set);
     sv.status = cosa_vo_status_name(r->status);
     sv.reason = r->status == COSA_VO_OK ? NULL : r->reason;
     sv.steps = r->steps;
@@ -237,45 +212,91 @@ int cmd_simulate_vo(int argc, char **argv)
            r->e_end);
     /* the cores a fully parallel run would use per macro step (sect. 6.4):
      * every unit, the FD perturbations (one per unit input), the master */
-    size_t cores = v.nsub + 1;
-    if (v.vo.coupling == COSA_VO_IMPLICIT && v.vo.jacobian == COSA_VO_JAC_FD)
-        for (size_t i = 0; i < v.nsub; i++)
-            cores += cosa_unit_nu(v.units[i]);
+    size_t cores = v->nsub + 1;
+    if (v->vo.coupling == COSA_VO_IMPLICIT && v->vo.jacobian == COSA_VO_JAC_FD)
+        for (size_t i = 0; i < v->nsub; i++)
+            cores += cosa_unit_nu(v->units[i]);
     printf("cores %zu\nseconds_cosim %.6g\nseconds_reference %.6g\n", cores,
-           wall - v.ref_seconds, v.ref_seconds);
+           wall - v->ref_seconds, v->ref_seconds);
     run_stats_print(stdout, &sv, RUN_STATS_H_MIN | RUN_STATS_H_MAX | RUN_STATS_NEW);
     fflush(stdout);
-    if (o.output || o.plot) {
-        if ((rc = scli_out_path(cmd, &out, csv, path, sizeof path)) != CLI_OK ||
-            (rc = write_csv(path, &v, r)) != CLI_OK)
-            goto out;
-        printf("file %s\n", path);
-        char title[512], comment[1024], sets[384];
-        scli_title_sets(&cs.mod, NULL, 0, sets, sizeof sets);
-        snprintf(title, sizeof title, "%s, %s %s, %s, control %s%s", v.m->name, o.coupling,
-                 sname, v.vo.estimator ? cosa_vo_estimator_name(v.vo.estimator) : "no estimator",
-                 o.control ? o.control : "none", sets);
-        snprintf(comment, sizeof comment, "# cosa %s simulate --coupling: model %s\n# data: %s",
-                 cosa_version(), v.m->name, csv);
-        const char *tt = v.vo.estimator ? cosa_vo_estimator_name(v.vo.estimator) : o.coupling;
-        const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES", "TITLES", "TITLE"};
-        const char *vals[] = {comment, gp, base, csv, tt, title};
-        if ((rc = scli_out_path(cmd, &out, gp, path, sizeof path)) != CLI_OK ||
-            (rc = scli_write_script(cmd, path, cosa_plot_varorder, 6, keys, vals)) != CLI_OK)
-            goto out;
-        printf("file %s\n", path);
-        fflush(stdout);
-        if (o.plot) {
-            if ((rc = scli_gnuplot(cmd, out.dir, gp, o.plot)) != CLI_OK)
-                goto out;
-            printf("file %s/%s.%s\n", out.dir, base, o.plot);
-        }
+}
+
+/* NAME.csv, NAME.gp (plots/varorder.gp) and the rendered plot. */
+static int vo_write_files(const cli_case *cs, const struct vo_cli_opts *o,
+                          const struct vo_cli *v, const char *sname, const cosa_vo_result *r,
+                          struct vo_files *f)
+{
+    char path[1024];
+    int rc;
+    if ((rc = scli_out_path(cmd, &f->out, f->csv, path, sizeof path)) != CLI_OK ||
+        (rc = write_csv(path, v, r)) != CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    char title[512], comment[1024], sets[384];
+    scli_title_sets(&cs->mod, NULL, 0, sets, sizeof sets);
+    snprintf(title, sizeof title, "%s, %s %s, %s, control %s%s", v->m->name, o->coupling, sname,
+             v->vo.estimator ? cosa_vo_estimator_name(v->vo.estimator) : "no estimator",
+             control_name(&v->vo), sets);
+    snprintf(comment, sizeof comment, "# cosa %s simulate --coupling: model %s\n# data: %s",
+             cosa_version(), v->m->name, f->csv);
+    const char *tt = v->vo.estimator ? cosa_vo_estimator_name(v->vo.estimator) : o->coupling;
+    const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES", "TITLES", "TITLE"};
+    const char *vals[] = {comment, f->gp, f->base, f->csv, tt, title};
+    if ((rc = scli_out_path(cmd, &f->out, f->gp, path, sizeof path)) != CLI_OK ||
+        (rc = scli_write_script(cmd, path, cosa_plot_varorder, 6, keys, vals)) != CLI_OK)
+        return rc;
+    printf("file %s\n", path);
+    fflush(stdout);
+    if (o->plot) {
+        if ((rc = scli_gnuplot(cmd, f->out.dir, f->gp, o->plot)) != CLI_OK)
+            return rc;
+        printf("file %s/%s.%s\n", f->out.dir, f->base, o->plot);
     }
-    rc = CLI_OK;
+    return CLI_OK;
+}
+
+int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
+{
+    struct vo_cli v = {0};
+    cosa_vo_result *r = NULL;
+    int rc;
+    if (o->name && (rc = cli_file_stem(cmd, "--name", o->name)) != CLI_OK)
+        goto out;
+    if (o->plot && (rc = scli_plot_format(cmd, o->plot)) != CLI_OK)
+        goto out;
+    if ((rc = vo_cli_setup(cmd, cs, o, cs->dt_text, &v)) != CLI_OK)
+        goto out;
+    if (v.vo.control == COSA_VO_CONTROL_NONE && !(v.vo.tend / v.vo.H < 1e8)) {
+        cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most 1e8)",
+                  v.vo.tend / v.vo.H);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
+    char sname[64];
+    cosa_scheme_name(&v.scheme, sname, sizeof sname);
+    struct vo_files f;
+    memset(&f, 0, sizeof f);
+    if ((rc = vo_files_prepare(o, &v, sname, &f)) != CLI_OK)
+        goto out;
+    const double wall0 = vo_cli_now();
+    cosa_status st = cosa_vo_run(v.set, vo_cli_ref, &v, &v.vo, &r);
+    const double wall = vo_cli_now() - wall0;
+    if (st != COSA_OK) {
+        rc = vo_run_error(&v, st, r);
+        goto out;
+    }
+    if (r->status == COSA_VO_NOREF) {
+        cli_error(cmd, "model '%s': the monolithic reference failed: %s (try --ref-rtol, or "
+                       "check the model's parameters)", v.m->name, r->reason);
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    vo_cli_notes(cmd, o);
+    vo_print(o, &v, sname, r, wall);
+    rc = o->output || o->plot ? vo_write_files(cs, o, &v, sname, r, &f) : CLI_OK;
 out:
     cosa_vo_result_free(r);
     vo_cli_free(&v);
-    cli_case_free(&cs);
-    free(av);
     return rc;
 }

@@ -18,6 +18,7 @@
 typedef struct ent {
     const opt_row *row;
     char *base;
+    unsigned modes; /* the row's .modes, else those of the table that includes it */
 } ent;
 
 typedef struct parser {
@@ -29,23 +30,30 @@ typedef struct parser {
     int seen[OPT_MAX_ROWS];  /* argv index of the last use (0: not given) */
     int alias[OPT_MAX_ROWS]; /* the alias entry that gave it, or -1 */
     int overflow;
+    const opt_mode *modes;   /* opt_parse_modes (NULL: none)                 */
+    unsigned mode;           /* the mode decided                              */
 } parser;
 
-static void flatten(parser *p, const opt_row *rows, char *base)
+static void flatten_modes(parser *p, const opt_row *rows, char *base, unsigned modes)
 {
     for (const opt_row *r = rows; r->kind != OPTK_END; r++) {
         if (r->kind == OPTK_TEXT)
             continue;
         if (r->kind == OPTK_INCLUDE) {
-            flatten(p, r->sub, base ? base + r->off : NULL);
+            flatten_modes(p, r->sub, base ? base + r->off : NULL, r->modes ? r->modes : modes);
             continue;
         }
         if (p->n == OPT_MAX_ROWS) {
             p->overflow = 1;
             return;
         }
-        p->e[p->n++] = (ent){r, base};
+        p->e[p->n++] = (ent){r, base, r->modes ? r->modes : modes};
     }
+}
+
+static void flatten(parser *p, const opt_row *rows, char *base)
+{
+    flatten_modes(p, rows, base, 0);
 }
 
 /* One line "cosa: CMD: FILE:LINE: message" (the FILE:LINE of argv[i] when
@@ -173,7 +181,12 @@ static int enum_value(const parser *p, int i, const opt_row *r, const char *v, i
         if (len < sizeof list)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", nm);
     }
-    perr(p, i, "--%s must be one of %s; got '%s'", r->name, list, v);
+    const char *last = strrchr(list, ',');
+    if ((r->flags & OPTF_OR_LIST) && last) /* "A, B or C, got" (H3's addition) */
+        perr(p, i, "--%s must be %.*s or %s, got '%s'", r->name, (int)(last - list), list,
+             last + 2, v);
+    else
+        perr(p, i, "--%s must be one of %s; got '%s'", r->name, list, v);
     return -1;
 }
 
@@ -371,15 +384,55 @@ static void alias_notes(const parser *p)
                     p->e[p->alias[k]].row->name, p->e[k].row->name);
 }
 
+/* The mode of the command line (opt_parse_modes) and the first given
+ * option of another mode: one line. */
+static int check_modes(parser *p)
+{
+    const opt_mode *dflt = NULL, *m = NULL;
+    for (const opt_mode *q = p->modes; q->bit && !m; q++) {
+        if (!q->selector)
+            dflt = dflt ? dflt : q;
+        else if (given_name(p, q->selector))
+            m = q;
+    }
+    m = m ? m : dflt;
+    p->mode = m ? m->bit : 0;
+    int first = 0, kf = -1; /* the first on the command line */
+    for (size_t k = 0; k < p->n; k++) {
+        const unsigned em = p->e[k].modes;
+        if (p->seen[k] && em && !(em & p->mode) && (kf < 0 || p->seen[k] < first))
+            first = p->seen[k], kf = (int)k;
+    }
+    if (kf < 0)
+        return 0;
+    const opt_row *r = p->e[kf].row;
+    const char *runs = "another mode";
+    for (const opt_mode *q = p->modes; q->bit; q++)
+        if (p->e[kf].modes & q->bit) {
+            runs = q->runs;
+            break;
+        }
+    char b[128];
+    perr(p, first, "%s is an option of %s", spelled(p->alias[kf] >= 0 ? p->e[p->alias[kf]].row : r,
+                                                     b, sizeof b), runs);
+    return -1;
+}
+
 int opt_parse(const char *cmd, const opt_row *rows, void *dest, int argc, char **argv,
               int *first_positional)
+{
+    return opt_parse_modes(cmd, rows, NULL, dest, argc, argv, first_positional, NULL);
+}
+
+int opt_parse_modes(const char *cmd, const opt_row *rows, const opt_mode *modes, void *dest,
+                    int argc, char **argv, int *first_positional, unsigned *mode)
 {
     parser *p = calloc(1, sizeof *p);
     if (!p) {
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
-    *p = (parser){.cmd = cmd, .argc = argc, .argv = argv};
+    *p = (parser){.cmd = cmd, .argc = argc, .argv = argv, .modes = modes};
     flatten(p, rows, dest);
     int rc = CLI_OK, i = 1;
     if (p->overflow) {
@@ -412,10 +465,12 @@ int opt_parse(const char *cmd, const opt_row *rows, void *dest, int argc, char *
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (relations(p) != 0)
+    if ((p->modes && check_modes(p) != 0) || relations(p) != 0)
         rc = CLI_EUSAGE;
     else
         alias_notes(p);
+    if (mode)
+        *mode = p->mode;
 out:
     free(p);
     return rc;
@@ -467,13 +522,20 @@ static void help_text(FILE *f, const char *text, size_t col)
 
 void opt_help(FILE *f, const opt_row *rows)
 {
+    opt_help_mode(f, rows, 0);
+}
+
+void opt_help_mode(FILE *f, const opt_row *rows, unsigned mode)
+{
     for (const opt_row *r = rows; r->kind != OPTK_END; r++) {
+        if (mode && r->modes && !(r->modes & mode))
+            continue;
         if (r->kind == OPTK_TEXT) {
             fputs(r->help ? r->help : "", f);
             continue;
         }
         if (r->kind == OPTK_INCLUDE) {
-            opt_help(f, r->sub);
+            opt_help_mode(f, r->sub, mode);
             continue;
         }
         if (r->kind == OPTK_ALIAS || (r->flags & OPTF_HIDDEN))

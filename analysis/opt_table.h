@@ -79,7 +79,9 @@ enum {
     OPTF_REPEAT = 1u << 0,   /* may be given more than once (OPTK_CUSTOM: fn appends) */
     OPTF_REQUIRED = 1u << 1, /* must be given: "--NAME is required (see 'cosa CMD --help')" */
     OPTF_MARK = 1u << 2,     /* OPTK_ALIAS: set the int at off, print no note */
-    OPTF_HIDDEN = 1u << 3    /* not in --help (aliases are never listed on their own) */
+    OPTF_HIDDEN = 1u << 3,   /* not in --help (aliases are never listed on their own) */
+    OPTF_OR_LIST = 1u << 4   /* OPTK_ENUM: "--NAME must be A, B or C, got 'x'" (the wording
+                                of older messages that scripts know) */
 };
 
 struct opt_row;
@@ -110,6 +112,8 @@ typedef struct opt_row {
     const char *requires_why; /* appended to the message: "--rate needs --energy (WHY)" */
     const char *excludes; /* long name of an option that cannot go with this one     */
     const struct opt_row *sub; /* OPTK_INCLUDE                                       */
+    unsigned modes;       /* opt_parse_modes: the modes (bits) it belongs to; 0: all
+                             (an OPTK_INCLUDE's: of its rows that have none)  */
 } opt_row;
 
 /* opt_parse results besides CLI_OK (0) and CLI_EUSAGE (2). */
@@ -125,6 +129,28 @@ enum { OPT_HELP_ASKED = -1 };
  * (CLI_EUSAGE) after one line on stderr. */
 int opt_parse(const char *cmd, const opt_row *rows, void *dest, int argc, char **argv,
               int *first_positional);
+
+/* ---- Modes (H3's addition for `cosa simulate`) ------------------------------
+ * A command with modes (simulate: fixed-step, or --coupling) parses one
+ * table; the mode is decided after parsing, by which selector option was
+ * given (the first of modes[] whose selector was given, else the one with
+ * selector NULL).  A row whose .modes does not contain that mode's bit is
+ * one line: "--NAME is an option of RUNS" (the RUNS of a mode it belongs
+ * to), exit 2.  modes[] ends with a {0} entry. */
+typedef struct opt_mode {
+    unsigned bit;         /* the bit of opt_row.modes                           */
+    const char *selector; /* long name of the option selecting it; NULL: default */
+    const char *runs;     /* how messages name it: "--coupling runs"             */
+} opt_mode;
+
+/* opt_parse, then the mode rule above (modes NULL: opt_parse).  *mode (may
+ * be NULL) is set to the bit of the mode decided. */
+int opt_parse_modes(const char *cmd, const opt_row *rows, const opt_mode *modes, void *dest,
+                    int argc, char **argv, int *first_positional, unsigned *mode);
+
+/* opt_help of the rows (and OPTK_TEXT rows) that belong to mode (.modes 0
+ * or containing the bit; mode 0: every row). */
+void opt_help_mode(FILE *f, const opt_row *rows, unsigned mode);
 
 /* The rows as --help lines: "  -o, --output DIR   help", the help text
  * starting at column 23 (on the next line when the option is longer),

@@ -16,148 +16,121 @@
 #include <omp.h>
 #endif
 
-enum {
-    VO_COUPLING = 1300, VO_ESTIMATOR, VO_CONTROL, VO_KMAX, VO_CTL_RTOL, VO_ATOL_X, VO_ATOL_V,
-    VO_ATOL_U, VO_SF, VO_RMIN, VO_RMAX, VO_HMIN, VO_CTL_VARS, VO_JACOBIAN, VO_CORR_TOL,
-    VO_CORR_MAX, VO_THREADS, VO_TEND, VO_INTEGRATOR, VO_RTOL, VO_ATOL, VO_MICRO, VO_REFRTOL,
-    VO_OUTPUT, VO_NAME, VO_PLOT, VO_T0, VO_RTOL_U, VO_MAXATT
-};
-
-const struct option vo_cli_options[] = {
-    {"coupling", required_argument, NULL, VO_COUPLING},
-    {"estimator", required_argument, NULL, VO_ESTIMATOR},
-    {"control", required_argument, NULL, VO_CONTROL},
-    {"kmax", required_argument, NULL, VO_KMAX},
-    {"ctl-rtol", required_argument, NULL, VO_CTL_RTOL},
-    {"ctl-atol-x", required_argument, NULL, VO_ATOL_X},
-    {"ctl-atol-v", required_argument, NULL, VO_ATOL_V},
-    {"ctl-atol-u", required_argument, NULL, VO_ATOL_U},
-    {"ctl-rtol-u", required_argument, NULL, VO_RTOL_U},
-    {"max-attempts", required_argument, NULL, VO_MAXATT},
-    {"sf", required_argument, NULL, VO_SF},
-    {"rmin", required_argument, NULL, VO_RMIN},
-    {"rmax", required_argument, NULL, VO_RMAX},
-    {"hmin", required_argument, NULL, VO_HMIN},
-    {"ctl-vars", required_argument, NULL, VO_CTL_VARS},
-    {"jacobian", required_argument, NULL, VO_JACOBIAN},
-    {"corr-tol", required_argument, NULL, VO_CORR_TOL},
-    {"corr-max", required_argument, NULL, VO_CORR_MAX},
-    {"threads", required_argument, NULL, VO_THREADS},
-    {"tend", required_argument, NULL, VO_TEND},
-    {"integrator", required_argument, NULL, VO_INTEGRATOR},
-    {"rtol", required_argument, NULL, VO_RTOL},
-    {"atol", required_argument, NULL, VO_ATOL},
-    {"micro", required_argument, NULL, VO_MICRO},
-    {"ref-rtol", required_argument, NULL, VO_REFRTOL},
-    {"output", required_argument, NULL, VO_OUTPUT},
-    {"name", required_argument, NULL, VO_NAME},
-    {"plot", required_argument, NULL, VO_PLOT},
-    {"t0", required_argument, NULL, VO_T0},
-    CLI_PROGRESS_OPTION,
-    {0, 0, 0, 0}};
-
-int vo_cli_extra(void *ctx, int opt, const char *arg)
+void vo_cli_opts_init(struct vo_cli_opts *o, const char *cmd)
 {
-    struct vo_cli_opts *o = ctx;
-    const char **slot = NULL;
-    switch (opt) {
-    case VO_COUPLING: slot = &o->coupling; break;
-    case VO_ESTIMATOR: slot = &o->estimator; break;
-    case VO_CONTROL: slot = &o->control; break;
-    case VO_KMAX: slot = &o->kmax; break;
-    case VO_CTL_RTOL: slot = &o->ctl_rtol; break;
-    case VO_ATOL_X: slot = &o->atol_x; break;
-    case VO_ATOL_V: slot = &o->atol_v; break;
-    case VO_ATOL_U: slot = &o->atol_u; break;
-    case VO_RTOL_U: slot = &o->rtol_u; break;
-    case VO_MAXATT: slot = &o->max_attempts; break;
-    case VO_SF: slot = &o->sf; break;
-    case VO_RMIN: slot = &o->rmin; break;
-    case VO_RMAX: slot = &o->rmax; break;
-    case VO_HMIN: slot = &o->hmin; break;
-    case VO_CTL_VARS: slot = &o->ctl_vars; break;
-    case VO_JACOBIAN: slot = &o->jacobian; break;
-    case VO_CORR_TOL: slot = &o->corr_tol; break;
-    case VO_CORR_MAX: slot = &o->corr_max; break;
-    case VO_THREADS: slot = &o->threads; break;
-    case VO_TEND: slot = &o->tend; break;
-    case VO_INTEGRATOR: slot = &o->integrator; break;
-    case VO_RTOL: slot = &o->rtol; break;
-    case VO_ATOL: slot = &o->atol; break;
-    case VO_MICRO: slot = &o->micro; break;
-    case VO_REFRTOL: slot = &o->refrtol; break;
-    case VO_OUTPUT: slot = &o->output; break;
-    case VO_NAME: slot = &o->name; break;
-    case VO_PLOT: slot = &o->plot; break;
-    case VO_T0: slot = &o->t0; break;
-    default: return 1;
-    }
-    *slot = arg;
-    return 0;
+    memset(o, 0, sizeof *o);
+    o->cmd = cmd;
+    o->control = o->ctl_vars = o->jacobian = -1;
+    o->kmax = o->corr_max = -1;
+    o->ctl_rtol = o->atol_x = o->atol_v = o->atol_u = o->rtol_u = o->sf = o->rmin = o->rmax =
+        o->hmin = o->corr_tol = NAN;
+    o->rtol = o->atol = o->micro = o->refrtol = o->tend = o->t0 = NAN;
 }
 
-const char vo_cli_help[] =
-    "  --coupling explicit|implicit  explicit (sect. 3.1) or implicit predictor/corrector\n"
-    "                        (sect. 3.2) coupling of the coupling variables u\n"
-    "  --scheme zoh|foh|soh|pK  the (initial) polynomial degree k of u\n"
-    "  --estimator E         exlocal, exmilne, exslocal (explicit); immilne, imslocal\n"
-    "                        (implicit): the local error estimate of sect. 4\n"
-    "  --jacobian fd|los|exact  implicit: interface Jacobian by forward differences\n"
-    "                        (one integration per unit input), low-order sensitivities\n"
-    "                        or exact (linear units) (fd)\n"
-    "  --corr-tol TOL        corrector: stop at max |du| / max(|u|, 1e-3 max|u|) <= TOL\n"
-    "                        (1e-10)\n"
-    "  --corr-max N          corrector iterations before the step fails (10)\n"
-    "  --kmax K              largest degree, 0..8 (5)\n"
-    "  --ctl-rtol R          controller tolerance rtol (1e-5)\n"
-    "  --ctl-atol-x A        positions' atol (1e-3 R); --ctl-atol-v A velocities' (R);\n"
-    "  --ctl-atol-u A        coupling variables' (1e2 R); --ctl-rtol-u R their rtol (R)\n"
-    "  --sf SF --rmin R --rmax R --hmin H  safety factor (6), step ratio limits (0.5,\n"
-    "                        2), smallest step (1e-12)\n"
-    "  --ctl-vars all|coupling  states in the error norm: all, or the coupling bodies'\n"
-    "  --integrator I        exact (linear models, default; and the linear parameter\n"
-    "                        sets of twomass-ff, chain-ff), cvode (default otherwise),\n"
-    "                        cvode-adams, rk4, symplectic-euler, euler\n"
-    "  --rtol R --atol A --micro H  the units' integrator settings\n"
-    "  --ref-rtol R          CVODE reference of nonlinear models (1e-12)\n"
-    "  --max-attempts N      stop a run after N attempted macro steps (status\n"
-    "                        max-steps; default 1e7)\n"
-    "  --threads N           OpenMP threads (1..4096) for the units of a step\n"
-    "                        (default: one per core; waiting threads sleep, README\n"
-    "                        'Threads'; the result\n"
-    "                        does not depend on it)\n";
+/* the names of cosa_vo_control and cosa_vo_jacobian, in their order */
+static const char *const control_names[] = {"none", "step", "order", NULL};
+static const char *const jacobian_names[] = {"fd", "los", "exact", NULL};
+static const char *const ctl_vars_names[] = {"all", "coupling", NULL};
 
-static int dbl(const char *cmd, const char *opt, const char *text, double *v, int positive)
+#define VO(f) offsetof(struct vo_cli_opts, f)
+const opt_row vo_cli_rows[] = {
+    {.kind = OPTK_STRING, .name = "coupling", .off = VO(coupling), .arg = "explicit|implicit",
+     .help = "explicit (sect. 3.1) or implicit predictor/corrector (sect. 3.2) coupling of the "
+             "coupling variables u"},
+    {.kind = OPTK_STRING, .name = "estimator", .off = VO(estimator), .arg = "E",
+     .help = "exlocal, exmilne, exslocal (explicit); immilne, imslocal (implicit): the local "
+             "error estimate of sect. 4"},
+    {.kind = OPTK_ENUM, .name = "corrector-jacobian", .off = VO(jacobian), .arg = "fd|los|exact",
+     .names = jacobian_names, .flags = OPTF_OR_LIST,
+     .help = "implicit: the corrector's interface Jacobian by forward differences (one "
+             "integration per unit input), low-order sensitivities or exact (linear units) "
+             "(fd); --jacobian is its deprecated spelling"},
+    {.kind = OPTK_POSITIVE, .name = "corr-tol", .off = VO(corr_tol), .arg = "TOL",
+     .help = "corrector: stop at max |du| / max(|u|, 1e-3 max|u|) <= TOL (1e-10)"},
+    {.kind = OPTK_INT, .name = "corr-max", .off = VO(corr_max), .arg = "N", .imin = 1,
+     .imax = 1000, .help = "corrector iterations before the step fails (10)"},
+    {.kind = OPTK_INT, .name = "kmax", .off = VO(kmax), .arg = "K", .imin = 0,
+     .imax = COSA_VO_KMAX, .help = "largest degree, 0..8 (5)"},
+    {.kind = OPTK_POSITIVE, .name = "ctl-rtol", .off = VO(ctl_rtol), .arg = "R",
+     .help = "controller tolerance rtol (1e-5)"},
+    {.kind = OPTK_POSITIVE, .name = "ctl-atol-x", .off = VO(atol_x), .arg = "A",
+     .help = "positions' atol (1e-3 R)"},
+    {.kind = OPTK_POSITIVE, .name = "ctl-atol-v", .off = VO(atol_v), .arg = "A",
+     .help = "velocities' atol (R)"},
+    {.kind = OPTK_POSITIVE, .name = "ctl-atol-u", .off = VO(atol_u), .arg = "A",
+     .help = "coupling variables' atol (1e2 R)"},
+    {.kind = OPTK_POSITIVE, .name = "ctl-rtol-u", .off = VO(rtol_u), .arg = "R",
+     .help = "coupling variables' rtol (R)"},
+    {.kind = OPTK_POSITIVE, .name = "sf", .off = VO(sf), .arg = "SF", .help = "safety factor (6)"},
+    {.kind = OPTK_POSITIVE, .name = "rmin", .off = VO(rmin), .arg = "R",
+     .help = "smallest step ratio, below 1 (0.5)"},
+    {.kind = OPTK_POSITIVE, .name = "rmax", .off = VO(rmax), .arg = "R",
+     .help = "largest step ratio, above 1 (2)"},
+    {.kind = OPTK_NONNEG, .name = "hmin", .off = VO(hmin), .arg = "H",
+     .help = "smallest step (1e-12)"},
+    {.kind = OPTK_ENUM, .name = "ctl-vars", .off = VO(ctl_vars), .arg = "all|coupling",
+     .names = ctl_vars_names, .flags = OPTF_OR_LIST,
+     .help = "states in the error norm: all, or the coupling bodies'"},
+    {.kind = OPTK_SIZE, .name = "max-attempts", .off = VO(max_attempts), .arg = "N",
+     .help = "stop a run after N attempted macro steps (status max-steps; default 1e7)"},
+    {.kind = OPTK_SIZE, .name = "threads", .off = VO(threads), .arg = "N",
+     .imax = CLI_THREADS_MAX,
+     .help = "OpenMP threads (1..4096) for the units of a step (default: one per core; "
+             "waiting threads sleep, README 'Threads'; the result does not depend on it)"},
+    {0}};
+
+const opt_row vo_cli_control_rows[] = {
+    {.kind = OPTK_ENUM, .name = "control", .off = VO(control), .arg = "none|step|order",
+     .names = control_names, .flags = OPTF_OR_LIST,
+     .help = "none (fixed H and k, default), step (the estimator's error chooses H), order "
+             "(also k)"},
+    {0}};
+
+const opt_row vo_cli_unit_rows[] = {
+    {.kind = OPTK_STRING, .name = "integrator", .off = VO(integrator), .arg = "I",
+     .help = "exact (linear models, default; and the linear parameter sets of twomass-ff, "
+             "chain-ff), cvode (default otherwise), cvode-adams, rk4, symplectic-euler, euler"},
+    {.kind = OPTK_POSITIVE, .name = "rtol", .off = VO(rtol), .arg = "R",
+     .help = "the units' CVODE relative tolerance"},
+    {.kind = OPTK_POSITIVE, .name = "atol", .off = VO(atol), .arg = "A",
+     .help = "the units' CVODE absolute tolerance"},
+    {.kind = OPTK_POSITIVE, .name = "micro", .off = VO(micro), .arg = "H",
+     .help = "micro step of rk4/euler/symplectic-euler"},
+    {.kind = OPTK_POSITIVE, .name = "ref-rtol", .off = VO(refrtol), .arg = "R",
+     .help = "CVODE reference of nonlinear models (1e-12)"},
+    {0}};
+#undef VO
+
+int vo_cli_jacobian_old(const char *cmd, struct vo_cli_opts *o)
 {
-    if (!text)
+    if (!o->jacobian_old)
         return CLI_OK;
-    if (positive)
-        return cli_positive(cmd, opt, text, v);
-    if (cli_parse_double(text, v) != 0 || !isfinite(*v)) {
-        cli_error(cmd, "%s must be a %snumber, got '%s'", opt, positive ? "positive finite " : "",
-                  text);
+    if (o->jacobian >= 0) {
+        cli_error(cmd, "option --corrector-jacobian given twice (--jacobian is its deprecated "
+                       "spelling)");
         return CLI_EUSAGE;
     }
-    return CLI_OK;
+    for (int k = 0; jacobian_names[k]; k++)
+        if (!strcmp(o->jacobian_old, jacobian_names[k])) {
+            o->jacobian = k;
+            return CLI_OK;
+        }
+    cli_error(cmd, "--jacobian must be fd, los or exact, got '%s'", o->jacobian_old);
+    return CLI_EUSAGE;
 }
 
-static int integer(const char *cmd, const char *opt, const char *text, int lo, int hi, int *v)
+void vo_cli_notes(const char *cmd, const struct vo_cli_opts *o)
 {
-    if (!text)
-        return CLI_OK;
-    size_t s;
-    if (cli_parse_size(text, &s) != 0 && strcmp(text, "0") != 0) {
-        cli_error(cmd, "%s must be an integer in %d..%d, got '%s'", opt, lo, hi, text);
-        return CLI_EUSAGE;
-    }
-    if (strcmp(text, "0") == 0)
-        s = 0;
-    if ((long long)s < lo || (long long)s > hi) {
-        cli_error(cmd, "%s must be an integer in %d..%d, got '%s'", opt, lo, hi, text);
-        return CLI_EUSAGE;
-    }
-    *v = (int)s;
-    return CLI_OK;
+    if (o->jacobian_old)
+        fprintf(stderr, "cosa: %s: note: --jacobian is deprecated; use --corrector-jacobian\n",
+                cmd);
+}
+
+/* value, if given (not NAN), into *v */
+static void given(double value, double *v)
+{
+    if (!isnan(value))
+        *v = value;
 }
 
 void vo_cli_free(struct vo_cli *r)
@@ -233,24 +206,14 @@ static int vo_setup_method(const char *cmd, cli_case *cs, const struct vo_cli_op
             return CLI_EUSAGE;
         }
     }
-    if (o->control) {
-        if (!strcmp(o->control, "none"))
-            v->control = COSA_VO_CONTROL_NONE;
-        else if (!strcmp(o->control, "step"))
-            v->control = COSA_VO_CONTROL_STEP;
-        else if (!strcmp(o->control, "order"))
-            v->control = COSA_VO_CONTROL_ORDER;
-        else {
-            cli_error(cmd, "--control must be none, step or order, got '%s'", o->control);
-            return CLI_EUSAGE;
-        }
-    }
+    if (o->control >= 0)
+        v->control = (cosa_vo_control_kind)o->control;
     if (v->control != COSA_VO_CONTROL_NONE && !v->estimator) {
-        cli_error(cmd, "--control %s needs an --estimator", o->control);
+        cli_error(cmd, "--control %s needs an --estimator", control_names[o->control]);
         return CLI_EUSAGE;
     }
-    if ((rc = integer(cmd, "--kmax", o->kmax, 0, COSA_VO_KMAX, &v->kmax)) != CLI_OK)
-        return rc;
+    if (o->kmax >= 0)
+        v->kmax = (int)o->kmax;
     if (v->k > v->kmax) {
         cli_error(cmd, "the scheme's degree %d is above --kmax %d", v->k, v->kmax);
         return CLI_EUSAGE;
@@ -264,29 +227,29 @@ static int vo_setup_method(const char *cmd, cli_case *cs, const struct vo_cli_op
     return CLI_OK;
 }
 
-/* The controller's tolerances and limits, --ctl-vars, --jacobian,
- * --max-attempts, --threads. */
+/* The controller's tolerances and limits, --ctl-vars, --corrector-jacobian,
+ * --max-attempts, --threads (the rows checked each value; what is left are
+ * the relations the library cannot name an option for). */
 static int vo_setup_control(const char *cmd, const struct vo_cli_opts *o, struct vo_cli *r)
 {
     cosa_vo_opts *v = &r->vo;
-    int rc;
-    if ((rc = dbl(cmd, "--ctl-rtol", o->ctl_rtol, &v->rtol, 1)) != CLI_OK)
-        return rc;
+    given(o->ctl_rtol, &v->rtol);
     v->atol_x = 1e-3 * v->rtol;
     v->atol_v = v->rtol;
     v->atol_u = 1e2 * v->rtol;
-    if ((rc = dbl(cmd, "--ctl-atol-x", o->atol_x, &v->atol_x, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--ctl-atol-v", o->atol_v, &v->atol_v, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--ctl-atol-u", o->atol_u, &v->atol_u, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--ctl-rtol-u", o->rtol_u, &v->rtol_u, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--sf", o->sf, &v->sf, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--rmin", o->rmin, &v->rmin, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--rmax", o->rmax, &v->rmax, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--hmin", o->hmin, &v->hmin, 0)) != CLI_OK ||
-        (rc = dbl(cmd, "--corr-tol", o->corr_tol, &v->corr_tol, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--ref-rtol", o->refrtol, &r->refrtol, 1)) != CLI_OK ||
-        (rc = integer(cmd, "--corr-max", o->corr_max, 1, 1000, &v->corr_max)) != CLI_OK)
-        return rc;
+    given(o->atol_x, &v->atol_x);
+    given(o->atol_v, &v->atol_v);
+    given(o->atol_u, &v->atol_u);
+    given(o->rtol_u, &v->rtol_u);
+    given(o->sf, &v->sf);
+    given(o->rmin, &v->rmin);
+    given(o->rmax, &v->rmax);
+    given(o->hmin, &v->hmin);
+    given(o->corr_tol, &v->corr_tol);
+    given(o->refrtol, &r->refrtol);
+    if (o->corr_max > 0)
+        v->corr_max = (int)o->corr_max;
+    /* cosa_vo_run refuses them too, as COSA_ERANGE: here with the option's name */
     if (!(v->rmin < 1.0)) {
         cli_error(cmd, "--rmin must be below 1, got %g", v->rmin);
         return CLI_EUSAGE;
@@ -295,40 +258,15 @@ static int vo_setup_control(const char *cmd, const struct vo_cli_opts *o, struct
         cli_error(cmd, "--rmax must be above 1, got %g", v->rmax);
         return CLI_EUSAGE;
     }
-    if (!(v->hmin >= 0.0)) {
-        cli_error(cmd, "--hmin must be >= 0, got %g", v->hmin);
-        return CLI_EUSAGE;
-    }
-    if (o->ctl_vars && strcmp(o->ctl_vars, "all") && strcmp(o->ctl_vars, "coupling")) {
-        cli_error(cmd, "--ctl-vars must be all or coupling, got '%s'", o->ctl_vars);
-        return CLI_EUSAGE;
-    }
-    v->ctl_coupling = o->ctl_vars && !strcmp(o->ctl_vars, "coupling");
-    if (o->jacobian) {
-        if (!strcmp(o->jacobian, "fd"))
-            v->jacobian = COSA_VO_JAC_FD;
-        else if (!strcmp(o->jacobian, "los"))
-            v->jacobian = COSA_VO_JAC_LOS;
-        else if (!strcmp(o->jacobian, "exact"))
-            v->jacobian = COSA_VO_JAC_EXACT;
-        else {
-            cli_error(cmd, "--jacobian must be fd, los or exact, got '%s'", o->jacobian);
-            return CLI_EUSAGE;
-        }
-    }
-    if (o->max_attempts && (cli_parse_size(o->max_attempts, &v->max_attempts) != 0 ||
-                            v->max_attempts == 0)) {
-        cli_error(cmd, "--max-attempts must be a positive integer, got '%s'", o->max_attempts);
-        return CLI_EUSAGE;
-    }
-    if (o->threads) {
-        size_t nt = 1;
-        if ((rc = cli_threads(cmd, o->threads, &nt)) != CLI_OK)
-            return rc;
+    v->ctl_coupling = o->ctl_vars == 1;
+    if (o->jacobian >= 0)
+        v->jacobian = (cosa_vo_jacobian)o->jacobian;
+    if (o->max_attempts)
+        v->max_attempts = o->max_attempts;
 #ifdef _OPENMP
-        omp_set_num_threads((int)nt);
+    if (o->threads)
+        omp_set_num_threads((int)o->threads);
 #endif
-    }
     return CLI_OK;
 }
 
@@ -351,8 +289,7 @@ static int vo_setup_model(const char *cmd, cli_case *cs, const struct vo_cli_opt
         return CLI_EUSAGE;
     }
     r->vo.tend = m->tend;
-    if ((rc = dbl(cmd, "--tend", o->tend, &r->vo.tend, 1)) != CLI_OK)
-        return rc;
+    given(o->tend, &r->vo.tend);
     if (cosa_model_is_linear(m) && (rc = cli_model_system(&cs->mod, cmd, &r->sys)) != CLI_OK)
         return rc;
     cosa_status st = m->create_ode ? m->create_ode(m, r->par, &r->os)
@@ -394,15 +331,13 @@ static int vo_setup_integrator(const char *cmd, const struct vo_cli_opts *o, str
     }
     if (r->vo.coupling == COSA_VO_IMPLICIT && r->vo.jacobian == COSA_VO_JAC_EXACT &&
         integ->kind != COSA_INTEGRATOR_EXACT) {
-        cli_error(cmd, "--jacobian exact needs linear units (--integrator exact on a linear "
-                       "model)");
+        cli_error(cmd, "%s exact needs linear units (--integrator exact on a linear model)",
+                  o->jacobian_old ? "--jacobian" : "--corrector-jacobian");
         return CLI_EUSAGE;
     }
-    int rc;
-    if ((rc = dbl(cmd, "--rtol", o->rtol, &integ->rtol, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--atol", o->atol, &integ->atol, 1)) != CLI_OK ||
-        (rc = dbl(cmd, "--micro", o->micro, &integ->hmicro, 1)) != CLI_OK)
-        return rc;
+    given(o->rtol, &integ->rtol);
+    given(o->atol, &integ->atol);
+    given(o->micro, &integ->hmicro);
     return CLI_OK;
 }
 

@@ -6,19 +6,38 @@
 
 #include "cli.h"
 
-/* Option texts (NULL: not given). */
+/* The options of the variable-order engine, as the option rows leave them
+ * (vo_cli_opts_init first: NAN, -1, 0 and NULL mean "not given", the
+ * engine's default then). */
 struct vo_cli_opts {
-    const char *coupling, *estimator, *control, *kmax, *ctl_rtol, *atol_x, *atol_v, *atol_u;
-    const char *rtol_u, *max_attempts;
-    const char *sf, *rmin, *rmax, *hmin, *ctl_vars, *jacobian, *corr_tol, *corr_max, *threads;
-    const char *tend, *integrator, *rtol, *atol, *micro, *refrtol, *output, *name, *plot, *t0;
+    const char *cmd;                /* the subcommand, for messages             */
+    const char *coupling;           /* --coupling explicit|implicit              */
+    const char *estimator;          /* --estimator (the library's lookup)        */
+    int control;                    /* --control: cosa_vo_control_kind, or -1    */
+    long kmax, corr_max;            /* --kmax, --corr-max, or -1                 */
+    double ctl_rtol, atol_x, atol_v, atol_u, rtol_u, sf, rmin, rmax, hmin, corr_tol;
+    int ctl_vars;                   /* --ctl-vars: 0 all, 1 coupling, or -1      */
+    int jacobian;                   /* --corrector-jacobian: cosa_vo_jacobian, or -1 */
+    const char *jacobian_old;       /* --jacobian (deprecated spelling), as given */
+    size_t max_attempts, threads;   /* 0: not given                              */
+    /* the units, the reference and the horizon */
+    const char *integrator;
+    double rtol, atol, micro, refrtol, tend, t0;
+    const char *output, *name, *plot;
 };
 
-/* The getopt_long entries (terminated) and their handler for cli_parse. */
-extern const struct option vo_cli_options[];
-int vo_cli_extra(void *ctx, int opt, const char *arg);
-/* The help lines of the shared options. */
-extern const char vo_cli_help[];
+/* The "not given" values of every field; cmd as given. */
+void vo_cli_opts_init(struct vo_cli_opts *o, const char *cmd);
+
+/* The option rows of the engine (dest: a struct vo_cli_opts), for
+ * `cosa simulate` (included with .modes = its --coupling mode) and
+ * `cosa estimate`: --coupling ... --threads. */
+extern const opt_row vo_cli_rows[];
+/* --control none|step|order (simulate only). */
+extern const opt_row vo_cli_control_rows[];
+/* The units' rows of `cosa estimate` (simulate shares its own): --integrator,
+ * --rtol, --atol, --micro, --ref-rtol. */
+extern const opt_row vo_cli_unit_rows[];
 
 /* Everything a run needs, built from the parsed options. */
 struct vo_cli {
@@ -39,6 +58,15 @@ struct vo_cli {
     double ref_seconds;      /* wall-clock time spent in the reference     */
 };
 
+/* --jacobian (the deprecated spelling of --corrector-jacobian), o->jacobian_old,
+ * into o->jacobian: CLI_OK, or one line and CLI_EUSAGE for a bad value or
+ * when --corrector-jacobian was given too. */
+int vo_cli_jacobian_old(const char *cmd, struct vo_cli_opts *o);
+/* The notes of accepted options (stderr, one line each): the deprecated
+ * --jacobian.  Call once the run has been set up, so that an error stays
+ * one line. */
+void vo_cli_notes(const char *cmd, const struct vo_cli_opts *o);
+
 /* Parse and check every option (one-line errors, CLI_EUSAGE), build the
  * units; dt_text may be NULL (estimate sets vo.H itself). */
 int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, const char *dt_text,
@@ -52,6 +80,12 @@ cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, size_t nsel, const 
 /* Wall-clock seconds (monotonic). */
 double vo_cli_now(void);
 
-int cmd_simulate_vo(int argc, char **argv);
+/* `cosa simulate --coupling ...` after the command line was parsed
+ * (analysis/cmd_simulate.c decides the mode): cs and o as the option rows
+ * left them. */
+int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o);
+/* Its --help: the usage and description before the option rows, and what
+ * it prints after them. */
+extern const char cmd_simulate_vo_usage[], cmd_simulate_vo_prints[];
 
 #endif

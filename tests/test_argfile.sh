@@ -82,7 +82,7 @@ printf 'x\000y\n' >"$tmp/nul.args"
 err "cosa: point: $tmp/nul.args:1: a NUL byte" point @"$tmp/nul.args"
 # defect parses its own options: its errors name FILE:LINE too
 printf '%s\n' '--model twomass' '--bogus' >"$tmp/d.args"
-err "cosa: defect: $tmp/d.args:2: option '--bogus' is unknown" defect @"$tmp/d.args"
+err "cosa: defect: $tmp/d.args:2: unknown option '--bogus'" defect @"$tmp/d.args"
 # a value error from a file is the usual one-line error
 printf '%s\n' '--scheme zoh' '--dt -1' >"$tmp/dt.args"
 err "cosa: point: " point @"$tmp/dt.args"

@@ -32,6 +32,12 @@ for s in $subs; do
     echo ".nf"
     "$cosa" "$s" --help | esc
     echo ".fi"
+    if [ "$s" = simulate ]; then # its second mode: the variable-order engine's rows
+        echo ".SS cosa simulate \\-\\-coupling"
+        echo ".nf"
+        "$cosa" simulate --coupling explicit --help | esc
+        echo ".fi"
+    fi
 done
 cat <<TAIL
 .SH ENVIRONMENT

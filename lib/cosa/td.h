@@ -1475,6 +1475,10 @@ typedef struct cosa_fmu_var {
                                is the derivative of, or -1                     */
     int intermediate_update; /* FMI 3.0 intermediateUpdate="true": settable
                                 during a step (intermediate update mode)       */
+    const size_t *clocks;   /* FMI 3.0 `clocks` attribute: the clocks the
+                               variable belongs to, as indices into the clock
+                               list (cosa_fmu_clock_at); NULL if unclocked     */
+    size_t nclocks;
 } cosa_fmu_var;
 
 /* Capability flags of the CoSimulation element (cosa_fmu_caps). */
@@ -1543,6 +1547,44 @@ typedef struct cosa_fmu_other {
 } cosa_fmu_other;
 size_t cosa_fmu_nother(const cosa_fmu *fmu);
 const cosa_fmu_other *cosa_fmu_other_at(const cosa_fmu *fmu, size_t i);
+
+/* FMI 3.0 Clock variables (lib/td/fmu_clocks.c; also listed as "other"
+ * variables of type "Clock").  intervalVariability: constant, fixed,
+ * calculated and tunable clocks are periodic (interval and shift known to
+ * the importer: from the description for constant ones, from
+ * fmi3GetIntervalDecimal/fmi3GetShiftDecimal after initialization for the
+ * others); changing and countdown clocks are aperiodic, their next interval
+ * told by the FMU; triggered clocks tick when the importer (input) or the
+ * FMU (output) says. */
+enum cosa_fmu_interval_variability {
+    COSA_FMU_CLOCK_CONSTANT, COSA_FMU_CLOCK_FIXED, COSA_FMU_CLOCK_CALCULATED,
+    COSA_FMU_CLOCK_TUNABLE, COSA_FMU_CLOCK_CHANGING, COSA_FMU_CLOCK_COUNTDOWN,
+    COSA_FMU_CLOCK_TRIGGERED
+};
+typedef struct cosa_fmu_clock {
+    char *name;
+    unsigned vr;               /* valueReference                              */
+    int causality;             /* enum cosa_fmu_causality: input (the importer
+                                  activates it), output (the FMU ticks it) or
+                                  local                                        */
+    int interval_variability;  /* enum cosa_fmu_interval_variability          */
+    int periodic;              /* constant, fixed, calculated or tunable      */
+    double interval;           /* intervalDecimal [s], or intervalCounter /
+                                  resolution; NaN when the description gives
+                                  neither                                      */
+    double shift;              /* shiftDecimal [s] (or shiftCounter /
+                                  resolution); 0 when absent: the first tick
+                                  of a periodic clock is at start + shift      */
+    int can_be_deactivated;    /* canBeDeactivated                            */
+    long priority;             /* priority, -1 when absent                    */
+} cosa_fmu_clock;
+/* The Clock variables in the description's order; clock_at returns NULL
+ * for i out of range. */
+size_t cosa_fmu_nclock(const cosa_fmu *fmu);
+const cosa_fmu_clock *cosa_fmu_clock_at(const cosa_fmu *fmu, size_t i);
+/* The name of an interval variability ("constant", ..., "triggered"; "?"
+ * out of range). */
+const char *cosa_fmu_interval_variability_name(int iv);
 /* DefaultExperiment's startTime and stopTime (NaN where not given). */
 double cosa_fmu_start_time(const cosa_fmu *fmu);
 double cosa_fmu_stop_time(const cosa_fmu *fmu);

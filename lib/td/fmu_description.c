@@ -77,6 +77,7 @@ void fmu_description_free(fmu_description *d)
 {
     if (!d)
         return;
+    fmu_clocks_free(d);
     for (size_t i = 0; i < d->nvar; i++)
         free(d->vars[i].name);
     free(d->vars);
@@ -283,6 +284,21 @@ static int model_structure(xmlNode *root, fmu_description *d, const unsigned lon
     return rc;
 }
 
+/* The FMI 3.0 CoSimulation attributes of events and smoothness, and
+ * whether the FMU offers Scheduled Execution too. */
+static void caps3(xmlNode *root, xmlNode *cs, fmu_description *d)
+{
+    unsigned long sm = 0;
+    d->smoothness = attr_uint(cs, "recommendedIntermediateInputSmoothness", &sm) == 0 &&
+                            sm < 64 ? (int)sm : 0;
+    if (attr_true(cs, "hasEventMode"))
+        d->caps |= COSA_FMU_CAP_EVENT_MODE;
+    if (attr_true(cs, "canReturnEarlyAfterIntermediateUpdate"))
+        d->caps |= COSA_FMU_CAP_EARLY_RETURN;
+    if (child(root, "ScheduledExecution"))
+        d->caps |= COSA_FMU_CAP_SCHEDULED;
+}
+
 static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
 {
     if (!is(root, "fmiModelDescription")) {
@@ -327,17 +343,8 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     d->default_step = attr_step(child(root, "DefaultExperiment"), "stepSize");
     unsigned long mod = 0;
     d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
-    if (d->version == 3) {
-        unsigned long sm = 0;
-        d->smoothness = attr_uint(cs, "recommendedIntermediateInputSmoothness", &sm) == 0 &&
-                                sm < 64 ? (int)sm : 0;
-        if (attr_true(cs, "hasEventMode"))
-            d->caps |= COSA_FMU_CAP_EVENT_MODE;
-        if (attr_true(cs, "canReturnEarlyAfterIntermediateUpdate"))
-            d->caps |= COSA_FMU_CAP_EARLY_RETURN;
-        if (child(root, "ScheduledExecution"))
-            d->caps |= COSA_FMU_CAP_SCHEDULED;
-    }
+    if (d->version == 3)
+        caps3(root, cs, d);
 
     xmlNode *mv = child(root, "ModelVariables");
     if (!mv) {
@@ -461,7 +468,10 @@ int fmu_description_read(const char *path, fmu_description *d, char *err, size_t
         xmlResetLastError();
         return -1;
     }
-    const int rc = parse(xmlDocGetRootElement(doc), d, err, errsize);
+    xmlNode *root = xmlDocGetRootElement(doc);
+    int rc = parse(root, d, err, errsize);
+    if (rc == 0)
+        rc = fmu_clocks_read(child(root, "ModelVariables"), d, err, errsize);
     xmlFreeDoc(doc);
     if (rc != 0)
         fmu_description_free(d);

@@ -28,12 +28,22 @@ typedef struct fmu_description {
                                   Float64 arrays), for fmu-info              */
     size_t nother;
     double start_time, stop_time; /* DefaultExperiment (NaN where absent)     */
+    cosa_fmu_clock *clocks;    /* the Clock variables (fmu_clocks.c)         */
+    size_t nclock;
 } fmu_description;
 
 /* Parse path (a modelDescription.xml); 0, or -1 with a one-line message in
  * err (no file name: the caller adds it). */
 int fmu_description_read(const char *path, fmu_description *d, char *err, size_t errsize);
 void fmu_description_free(fmu_description *d);
+/* The Clock variables of ModelVariables (mv) into d->clocks, and the
+ * `clocks` attribute of d's Float64 variables resolved into indices of
+ * that list (fmu_clocks.c; after the variables are read).  0, or -1 with a
+ * one-line message in err (a bad intervalVariability, a clocks attribute
+ * naming no Clock). */
+struct _xmlNode;
+int fmu_clocks_read(struct _xmlNode *mv, fmu_description *d, char *err, size_t errsize);
+void fmu_clocks_free(fmu_description *d);
 
 /* Unzip archive into a new private directory (mkdtemp under TMPDIR) whose
  * name is stored in dir (size >= 4096); entries that would leave it (an
@@ -60,6 +70,12 @@ typedef struct fmu_functions3 {
     fmi3SetFMUStateTYPE *SetFMUState;
     fmi3FreeFMUStateTYPE *FreeFMUState;
     fmi3GetDirectionalDerivativeTYPE *GetDirectionalDerivative;
+    /* clocks (optional: NULL when absent) */
+    fmi3GetClockTYPE *GetClock;
+    fmi3SetClockTYPE *SetClock;
+    fmi3GetIntervalDecimalTYPE *GetIntervalDecimal;
+    fmi3SetIntervalDecimalTYPE *SetIntervalDecimal;
+    fmi3GetShiftDecimalTYPE *GetShiftDecimal;
 } fmu_functions3;
 
 typedef struct fmu_functions2 {

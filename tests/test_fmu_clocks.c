@@ -9,6 +9,7 @@
 #include "cosa.h"
 #include "td/fmu_impl.h"
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,4 +133,111 @@ Test(fmu_clocks, interval_variability_names)
         cr_expect_str_eq(cosa_fmu_interval_variability_name(i), want[i]);
     cr_expect_str_eq(cosa_fmu_interval_variability_name(7), "?");
     cr_expect_str_eq(cosa_fmu_interval_variability_name(-1), "?");
+}
+
+/* An instance of the sampler in Event Mode after initialisation at t0 (the
+ * test drives the FMI calls itself, as the unit does). */
+static void *sampler_instance(cosa_fmu *f, double t0)
+{
+    void *inst = f->f3.InstantiateCoSimulation("s", cosa_fmu_token(f), "", false, false, true,
+                                               false, NULL, 0, NULL, NULL, NULL);
+    cr_assert_not_null(inst);
+    cr_assert_eq(f->f3.EnterInitializationMode(inst, false, 0.0, t0, false, 0.0), fmi3OK);
+    cr_assert_eq(f->f3.ExitInitializationMode(inst), fmi3OK);
+    return inst;
+}
+
+/* Event Mode at t: activate, update, collect, back to Step Mode (the
+ * event functions looked up here: the importer's table is lib/td/fmu.c's). */
+static size_t event_at(cosa_fmu *f, void *inst, fmu_clock_sched *c, double t, int enter)
+{
+    int (*enter_event)(void *) = (int (*)(void *))dlsym(f->lib, "fmi3EnterEventMode");
+    int (*enter_step)(void *) = (int (*)(void *))dlsym(f->lib, "fmi3EnterStepMode");
+    int (*update)(void *, bool *, bool *, bool *, bool *, bool *, double *) =
+        (int (*)(void *, bool *, bool *, bool *, bool *, bool *, double *))dlsym(
+            f->lib, "fmi3UpdateDiscreteStates");
+    cr_assert(enter_event && enter_step && update);
+    size_t nact = 0;
+    bool again, term, nom, val, def;
+    double next;
+    if (enter)
+        cr_assert_eq(enter_event(inst), fmi3OK, "t = %.17g", t);
+    cr_assert_eq(fmu_clock_sched_activate(c, f, inst, t, &nact), 0, "t = %.17g", t);
+    cr_assert_eq(update(inst, &again, &term, &nom, &val, &def, &next), fmi3OK);
+    cr_assert_eq(fmu_clock_sched_collect(c, f, inst), 0);
+    cr_assert_eq(enter_step(inst), fmi3OK);
+    return nact;
+}
+
+Test(fmu_clocks, the_schedule_ticks_at_k_times_the_interval)
+{
+    cosa_fmu *f = NULL;
+    char err[512], why[256];
+    cr_assert_eq(open_fmu("sampler_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
+    void *inst = sampler_instance(f, 0.0);
+    fmu_clock_sched c = {0};
+    const char *fn = NULL;
+    cr_assert_eq(fmu_clock_sched_init(&c, f, inst, 0.0, &fn, why, sizeof why), 0, "%s", why);
+    /* the run reaches each tick once as the schedule's own k T and once as
+     * a sum of two steps (t + h, one more rounding): the FMU itself refuses
+     * a tick at any other time than k T and a step across a tick */
+    double t = 0.0;
+    const int N = 37;
+    void *before = NULL;
+    for (int k = 0; k <= N; k++) {
+        if (k == 1)
+            cr_assert_eq(f->f3.GetFMUState(inst, &before), fmi3OK);
+        cr_expect_eq(event_at(f, inst, &c, t, k > 0), 1, "tick %d at %.17g", k, t);
+        /* a second Event Mode at the same time activates nothing */
+        cr_expect_eq(event_at(f, inst, &c, t, 1), 0, "tick %d again", k);
+        const double next = fmu_clock_sched_next(&c, t);
+        cr_expect_eq(next, (k + 1) * 0.1, "next after tick %d: %.17g", k, next);
+        const double mid = t + 0.37 * (next - t);
+        cr_expect_eq(fmu_clock_sched_next(&c, mid), next, "next from inside the interval");
+        bool ev, term, early;
+        double last;
+        cr_assert_eq(f->f3.DoStep(inst, t, mid - t, false, &ev, &term, &early, &last), fmi3OK);
+        cr_assert_eq(f->f3.DoStep(inst, mid, next - mid, false, &ev, &term, &early, &last),
+                     fmi3OK, "step to tick %d", k + 1);
+        t = mid + (next - mid);
+    }
+    /* every tick activated once; the output clock every fifth tick (k = 0,
+     * 5, ..., 35: 8 of them), as the FMU's clocked count says */
+    cr_expect_eq(c.ticks[0], (unsigned long)N + 1);
+    cr_expect_eq(c.ticks[1], (unsigned long)(N / 5 + 1));
+    const fmi3ValueReference vr = 4;
+    double count = 0.0;
+    cr_expect_eq(f->f3.GetFloat64(inst, &vr, 1, &count, 1), fmi3OK);
+    cr_expect_eq(count, (double)c.ticks[1]);
+    /* restored to before tick 1, the same time activates again (the FMU
+     * refuses a tick it has had) */
+    cr_assert_eq(f->f3.SetFMUState(inst, before), fmi3OK);
+    fmu_clock_sched_forget(&c);
+    cr_expect_eq(event_at(f, inst, &c, 0.1, 1), 1, "tick 1 after the restore");
+    f->f3.FreeFMUState(inst, &before);
+    f->f3.FreeInstance(inst);
+    fmu_clock_sched_free(&c);
+    cosa_fmu_close(f);
+}
+
+Test(fmu_clocks, the_schedule_with_a_shift)
+{
+    cosa_fmu *f = NULL;
+    char err[512], why[256];
+    cr_assert_eq(open_fmu("sampler_counter_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
+    void *inst = sampler_instance(f, 0.0);
+    fmu_clock_sched c = {0};
+    const char *fn = NULL;
+    cr_assert_eq(fmu_clock_sched_init(&c, f, inst, 0.0, &fn, why, sizeof why), 0, "%s", why);
+    /* shift 3/10, interval 1/10: t_k = 0.3 + k 0.1 */
+    cr_expect_eq(fmu_clock_sched_next(&c, 0.0), 0.3);
+    cr_expect_eq(fmu_clock_sched_next(&c, 0.3), 0.3 + 1 * 0.1);
+    cr_expect_eq(fmu_clock_sched_next(&c, 0.95), 0.3 + 7 * 0.1);
+    /* from a later start the grid starts there */
+    fmu_clock_sched_free(&c);
+    cr_assert_eq(fmu_clock_sched_init(&c, f, inst, 2.0, &fn, why, sizeof why), 0, "%s", why);
+    cr_expect_eq(fmu_clock_sched_next(&c, 2.0), 2.0 + 0.3);
+    f->f3.FreeInstance(inst);
+    fmu_clock_sched_free(&c);
+    cosa_fmu_close(f);
 }

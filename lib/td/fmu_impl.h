@@ -45,6 +45,46 @@ struct _xmlNode;
 int fmu_clocks_read(struct _xmlNode *mv, fmu_description *d, char *err, size_t errsize);
 void fmu_clocks_free(fmu_description *d);
 
+/* The clock schedule of an FMU instance (fmu_clock_sched.c): when its
+ * periodic input clocks tick -- t_k = t0 + shift + k * interval, k an
+ * integer counter, computed afresh from the time so that a restored
+ * snapshot needs no clock state -- and how often each clock ticked
+ * (input clocks activated, output clocks seen active). */
+typedef struct fmu_clock_sched {
+    size_t n;                  /* the FMU's clocks (description order)       */
+    double t0;                 /* the instance's start time                  */
+    double *interval, *shift;  /* periodic input clocks; NaN for the others  */
+    unsigned long *ticks;      /* per clock                                  */
+    double *last;              /* the last activation time per clock: no
+                                  second activation at the same time; reset
+                                  when the instance's state is restored
+                                  (fmu_clock_sched_forget)                     */
+    unsigned *vr;              /* n scratch                                  */
+    fmi3Clock *val;            /* n scratch                                  */
+} fmu_clock_sched;
+/* Resolve the schedule of the instance inst of m started at t0 (in Event
+ * Mode after initialisation): constant clocks from the description; fixed,
+ * calculated and tunable ones from fmi3GetIntervalDecimal and
+ * fmi3GetShiftDecimal.  0; an FMU status > 1 with *fn the failing call; -1
+ * with why (a clock cosa cannot activate: aperiodic or triggered input
+ * clocks, a missing clock function, an interval <= 0); -2 out of memory. */
+int fmu_clock_sched_init(fmu_clock_sched *c, const cosa_fmu *m, void *inst, double t0,
+                         const char **fn, char *why, size_t whysize);
+void fmu_clock_sched_free(fmu_clock_sched *c);
+/* The instance went back in time (an FMU state set): forget the last
+ * activations. */
+void fmu_clock_sched_forget(fmu_clock_sched *c);
+/* The next tick after t (INFINITY: none). */
+double fmu_clock_sched_next(const fmu_clock_sched *c, double t);
+/* In Event Mode at t: fmi3SetClock for the input clocks that tick at t
+ * (to rounding: 4 eps max(|t|, interval)).  0, or the FMU's status > 1 of
+ * fmi3SetClock; *nact = the clocks activated. */
+int fmu_clock_sched_activate(fmu_clock_sched *c, const cosa_fmu *m, void *inst, double t,
+                             size_t *nact);
+/* In Event Mode after fmi3UpdateDiscreteStates: fmi3GetClock of the output
+ * clocks, their ticks counted.  0, or the FMU's status > 1. */
+int fmu_clock_sched_collect(fmu_clock_sched *c, const cosa_fmu *m, void *inst);
+
 /* Unzip archive into a new private directory (mkdtemp under TMPDIR) whose
  * name is stored in dir (size >= 4096); entries that would leave it (an
  * absolute name or a ".." component) are refused.  0, or -1 with a message

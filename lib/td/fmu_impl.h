@@ -60,6 +60,9 @@ typedef struct fmu_functions3 {
     fmi3SetFMUStateTYPE *SetFMUState;
     fmi3FreeFMUStateTYPE *FreeFMUState;
     fmi3GetDirectionalDerivativeTYPE *GetDirectionalDerivative;
+    fmi3EnterEventModeTYPE *EnterEventMode;             /* hasEventMode */
+    fmi3UpdateDiscreteStatesTYPE *UpdateDiscreteStates;
+    fmi3EnterStepModeTYPE *EnterStepMode;
 } fmu_functions3;
 
 typedef struct fmu_functions2 {

@@ -200,6 +200,10 @@ typedef struct cosa_unit_type {
     void (*destroy)(cosa_unit *u);
     cosa_status (*state_derivatives)(cosa_unit *u, int n, const double *uder, double *xder);
     cosa_status (*step_mid)(cosa_unit *u, double h, double *xmid, double *xnew);
+    /* Event Mode at the unit's current time (NULL: the type has no events):
+     * resolve the pending event, update the state, announce the next time
+     * event (cosa_unit_set_next_event); lib/td/unit_event.c */
+    cosa_status (*event_update)(cosa_unit *u);
 } cosa_unit_type;
 
 /* A unit of the given type with nx states, nu inputs, ny outputs; impl is
@@ -323,6 +327,35 @@ void cosa_unit_get_counters(const cosa_unit *u, cosa_unit_counters *c);
 void cosa_unit_counters_reset(cosa_unit *u);
 /* For type implementers: the counters to update (NULL for u NULL). */
 cosa_unit_counters *cosa_unit_counters_of(cosa_unit *u);
+
+/* ---- Events (lib/td/unit_event.c; FMI 3.0 event mode, README "Events") ----
+ * A unit with events (an FMI 3.0 FMU with hasEventMode, events on) may end
+ * a step early at an event, or signal an event at its end; the master then
+ * makes that time a communication point and runs Event Mode on it.
+ * cosa_unit_do_step never ends early: a unit with events handles them
+ * inside such a step itself. */
+/* One step of at most h that may end early: committed at t_c + *h_done
+ * (0 < *h_done <= h); *event = 1 when Event Mode is pending at the end
+ * (cosa_unit_event_update).  Without events: cosa_unit_do_step, *h_done =
+ * h, *event = 0. */
+cosa_status cosa_unit_do_step_event(cosa_unit *u, double h, double *h_done, int *event);
+/* Event Mode at the unit's time (the type's event_update; nothing for a
+ * unit without events); *t_next (may be NULL) = the next time event the
+ * unit announced, INFINITY for none.  A failure leaves one line in
+ * cosa_unit_message. */
+cosa_status cosa_unit_event_update(cosa_unit *u, double *t_next);
+int cosa_unit_has_events(const cosa_unit *u);    /* events on and handled */
+int cosa_unit_event_pending(const cosa_unit *u); /* after do_step_event   */
+double cosa_unit_next_event(const cosa_unit *u); /* INFINITY: none        */
+/* For type implementers: events on or off for this unit (the master asks
+ * cosa_unit_has_events); inside step, whether the caller accepts an early
+ * end, and the end reached (h_done < h: early; ignored when the caller does
+ * not accept it) with event = 1 when Event Mode is pending there; the next
+ * time event (INFINITY or NaN: none). */
+void cosa_unit_set_events(cosa_unit *u, int on);
+int cosa_unit_step_may_stop(const cosa_unit *u);
+void cosa_unit_step_stopped(cosa_unit *u, double h_done, int event);
+void cosa_unit_set_next_event(cosa_unit *u, double t);
 
 /* Snapshots (as fmi3GetFMUState / fmi3SetFMUState / fmi3FreeFMUState): the
  * unit's time, state, input polynomial and its type's own state.  save
@@ -1644,6 +1677,25 @@ cosa_status cosa_unit_fmu_set_logger(cosa_unit *u, cosa_fmu_log_fn *fn, void *us
  * (the instance, the function, the time and what the FMU logged), or "" if
  * none did; NULL if u is not an FMU unit. */
 const char *cosa_unit_fmu_warning(const cosa_unit *u);
+/* FMI 3.0 events (lib/td/fmu_event.c; README "Events"): on = 1 instantiates
+ * the FMU again (at the unit's time and state) with eventModeUsed, and
+ * earlyReturnAllowed when it declares canReturnEarlyAfterIntermediateUpdate;
+ * its steps then may end early at an event (cosa_unit_do_step_event) and
+ * Event Mode runs fmi3EnterEventMode, fmi3UpdateDiscreteStates until no
+ * further update is needed (at most COSA_FMU_EVENT_ITER_MAX calls, else
+ * COSA_EUNSUPPORTED and one line), fmi3EnterStepMode, and reads
+ * nextEventTime.  A plain cosa_unit_do_step handles the events inside the
+ * step.  on = 0: today's instantiation (no event mode; an FMU asking for
+ * event handling fails the step).  COSA_EUNSUPPORTED for on = 1 and an FMU
+ * without hasEventMode; COSA_EINVAL if u is not an FMU unit; COSA_EFMU if
+ * the new instance fails (cosa_unit_message says why).  An fmi3DoStep that
+ * returns early when that was not allowed fails with COSA_EUNSUPPORTED. */
+#define COSA_FMU_EVENT_ITER_MAX 100
+cosa_status cosa_unit_fmu_set_events(cosa_unit *u, int on);
+/* 1 when events are on for the FMU unit u (0 otherwise, or not an FMU). */
+int cosa_unit_fmu_events(const cosa_unit *u);
+/* The instance name of an FMU unit, NULL for other units. */
+const char *cosa_unit_fmu_name(const cosa_unit *u);
 
 /* What an FMU can do for a master (lib/td/fmu_capability.c), read from its
  * model description: the summary a model file carries per FMU subsystem

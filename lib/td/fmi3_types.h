@@ -67,6 +67,13 @@ typedef fmi3Status fmi3GetDirectionalDerivativeTYPE(
     fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
     const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
     fmi3Float64 sensitivity[], size_t nSensitivity);
+typedef fmi3Status fmi3EnterEventModeTYPE(fmi3Instance instance);
+typedef fmi3Status fmi3UpdateDiscreteStatesTYPE(
+    fmi3Instance instance, fmi3Boolean *discreteStatesNeedUpdate,
+    fmi3Boolean *terminateSimulation, fmi3Boolean *nominalsOfContinuousStatesChanged,
+    fmi3Boolean *valuesOfContinuousStatesChanged, fmi3Boolean *nextEventTimeDefined,
+    fmi3Float64 *nextEventTime);
+typedef fmi3Status fmi3EnterStepModeTYPE(fmi3Instance instance);
 
 /* clocks (FMI 3.0 section 2.2.9 and the interval functions of 3.2.3) */
 typedef fmi3Status fmi3GetClockTYPE(fmi3Instance instance,

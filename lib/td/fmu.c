@@ -42,7 +42,8 @@ static const struct fn_entry fns3[] = {
     F3(EnterInitializationMode, 1), F3(ExitInitializationMode, 1), F3(Terminate, 1),
     F3(DoStep, 1),       F3(GetFloat64, 1),     F3(SetFloat64, 1),
     F3(GetFMUState, 0),  F3(SetFMUState, 0),    F3(FreeFMUState, 0),
-    F3(GetDirectionalDerivative, 0),
+    F3(GetDirectionalDerivative, 0), F3(EnterEventMode, 0), F3(UpdateDiscreteStates, 0),
+    F3(EnterStepMode, 0),
     F3(GetClock, 0),     F3(SetClock, 0),       F3(GetIntervalDecimal, 0),
     F3(SetIntervalDecimal, 0), F3(GetShiftDecimal, 0)};
 #define F2(n, req) {#n, offsetof(fmu_functions2, n), req}
@@ -66,6 +67,10 @@ static int needed(const struct fn_entry *e, unsigned caps)
             if (strcmp(e->name, state_fns[i]) == 0)
                 return 1;
     if ((caps & COSA_FMU_CAP_DIRECTIONAL) && strcmp(e->name, "GetDirectionalDerivative") == 0)
+        return 1;
+    if ((caps & COSA_FMU_CAP_EVENT_MODE) &&
+        (!strcmp(e->name, "EnterEventMode") || !strcmp(e->name, "UpdateDiscreteStates") ||
+         !strcmp(e->name, "EnterStepMode")))
         return 1;
     if ((caps & COSA_FMU_CAP_INTERPOLATE_INPUTS) && strcmp(e->name, "SetRealInputDerivatives") == 0)
         return 1;

@@ -110,6 +110,9 @@ typedef struct fmu_functions3 {
     fmi3SetFMUStateTYPE *SetFMUState;
     fmi3FreeFMUStateTYPE *FreeFMUState;
     fmi3GetDirectionalDerivativeTYPE *GetDirectionalDerivative;
+    fmi3EnterEventModeTYPE *EnterEventMode;             /* hasEventMode */
+    fmi3UpdateDiscreteStatesTYPE *UpdateDiscreteStates;
+    fmi3EnterStepModeTYPE *EnterStepMode;
     /* clocks (optional: NULL when absent) */
     fmi3GetClockTYPE *GetClock;
     fmi3SetClockTYPE *SetClock;

@@ -64,8 +64,11 @@ Test(fmu_clocks, the_sampler_clocks_as_described)
     cr_expect_eq(count->clocks[0], 1u);
     cr_expect_eq(var_named(f, "u")->nclocks, 0);
     cr_expect_null(var_named(f, "u")->clocks);
-    /* the clocked outputs are not continuous outputs of the unit */
-    cr_expect_eq(cosa_fmu_noutput(f), 0);
+    /* the clocked outputs are outputs of the unit (held between ticks) */
+    cr_assert_eq(cosa_fmu_noutput(f), 2);
+    cr_expect_str_eq(cosa_fmu_var_at(f, cosa_fmu_output(f, 0))->name, "y");
+    cr_expect_str_eq(cosa_fmu_var_at(f, cosa_fmu_output(f, 1))->name, "count");
+    cr_expect_eq(cosa_fmu_ninput(f), 1);
     /* the optional clock functions the binary exports */
     cr_expect_not_null(f->f3.GetClock);
     cr_expect_not_null(f->f3.SetClock);

@@ -2,7 +2,8 @@
  * (causality, intervalVariability, intervalDecimal/shiftDecimal or their
  * counter/resolution forms, canBeDeactivated, priority) and the `clocks`
  * attribute of Float64 variables: which clocks a clocked variable belongs
- * to.  Read after fmu_description.c has read the Float64 variables. */
+ * to; clocked Float64 outputs join the unit's outputs.  Read after
+ * fmu_description.c has read the Float64 variables. */
 #include "td/fmu_impl.h"
 
 #include <libxml/tree.h>
@@ -186,6 +187,21 @@ int fmu_clocks_read(struct _xmlNode *mv, fmu_description *d, char *err, size_t e
     for (xmlNode *n = mv->children; n; n = n->next)
         if (is(n, "Float64") && var_clocks(d, n, err, errsize) != 0)
             return -1;
+    /* clocked Float64 outputs (discrete: their value changes at their
+     * clocks' ticks and is held in between) are outputs of the unit too */
+    for (size_t i = 0; i < d->nvar; i++) {
+        const cosa_fmu_var *v = &d->vars[i];
+        if (!v->nclocks || v->causality != COSA_FMU_OUTPUT ||
+            v->variability == COSA_FMU_CONTINUOUS)
+            continue;
+        size_t *o = realloc(d->outputs, (d->nout + 1) * sizeof *o);
+        if (!o) {
+            snprintf(err, errsize, "out of memory");
+            return -1;
+        }
+        d->outputs = o;
+        d->outputs[d->nout++] = i;
+    }
     return 0;
 }
 

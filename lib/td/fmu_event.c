@@ -11,6 +11,7 @@
 #include "td/unit_impl.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* The event iteration: updates until none is needed; *t_next the last
  * nextEventTime (INFINITY when not defined), *xchanged when an update
@@ -46,6 +47,41 @@ static cosa_status event_iterate(cosa_unit *u, fmu_unit *f, double t, double *t_
     return COSA_EUNSUPPORTED;
 }
 
+cosa_status fmu_clocks_start(cosa_unit *u, double t)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    const char *fn = "";
+    char why[400];
+    const int s = fmu_clock_sched_init(&f->clk, f->fmu, f->inst, t, &fn, why, sizeof why);
+    if (s == 0)
+        return COSA_OK;
+    if (s == -1)
+        snprintf(f->why, sizeof f->why, "FMU %s: %s", f->name, why);
+    else if (s == -2)
+        snprintf(f->why, sizeof f->why, "FMU %s: out of memory", f->name);
+    else {
+        fmu_unit_fail(u, fn, t, s);
+        snprintf(f->why, sizeof f->why, "%s", cosa_unit_message(u));
+    }
+    return s == -1 ? COSA_EUNSUPPORTED : s == -2 ? COSA_ENOMEM : COSA_EFMU;
+}
+
+/* The clocks in Event Mode at t (the co-simulation concepts, "Clock
+ * Support"): fmi3SetClock for the input clocks that tick at t, before the
+ * updates (enter = 0, the Event Mode that follows initialisation: none --
+ * the inputs are still their start values; the step from t activates a
+ * tick due there with the step's inputs). */
+static cosa_status clocks_activate(cosa_unit *u, fmu_unit *f, double t, int enter)
+{
+    size_t nact = 0;
+    const int s = enter && f->clk.n ? fmu_clock_sched_activate(&f->clk, f->fmu, f->inst, t,
+                                                                &nact) : 0;
+    if (s > 1)
+        return fmu_unit_fail(u, "fmi3SetClock", t, s);
+    fmu_unit_warned(f, "fmi3SetClock", t, s);
+    return COSA_OK;
+}
+
 cosa_status fmu_event_mode(cosa_unit *u, double t, int enter, double *x)
 {
     fmu_unit *f = cosa_unit_impl(u);
@@ -58,9 +94,14 @@ cosa_status fmu_event_mode(cosa_unit *u, double t, int enter, double *x)
     }
     double t_next;
     int xchanged;
-    cosa_status st = event_iterate(u, f, t, &t_next, &xchanged);
+    cosa_status st = clocks_activate(u, f, t, enter);
+    if (st == COSA_OK)
+        st = event_iterate(u, f, t, &t_next, &xchanged);
     if (st != COSA_OK)
         return st;
+    /* the output clocks' activation after the updates */
+    if (f->clk.n && (s = fmu_clock_sched_collect(&f->clk, f->fmu, f->inst)) > 1)
+        return fmu_unit_fail(u, "fmi3GetClock", t, s);
     if ((s = fn->EnterStepMode(f->inst)) > 1)
         return fmu_unit_fail(u, "fmi3EnterStepMode", t, s);
     fmu_unit_warned(f, "fmi3EnterStepMode", t, s);
@@ -68,7 +109,9 @@ cosa_status fmu_event_mode(cosa_unit *u, double t, int enter, double *x)
     const size_t nx = cosa_unit_nx(u);
     if (nx && x && (s = fn->GetFloat64(f->inst, f->vx, nx, x, nx)) > 1)
         return fmu_unit_fail(u, "fmi3GetFloat64 (states after the event)", t, s);
-    /* a next event at or before t is no event ahead */
-    cosa_unit_set_next_event(u, t_next > t ? t_next : INFINITY);
+    /* a next event at or before t is no event ahead; the next clock tick is
+     * one (a time event) */
+    cosa_unit_set_next_event(u, fmin(t_next > t ? t_next : INFINITY,
+                                     fmu_clock_sched_next(&f->clk, t)));
     return COSA_OK;
 }

@@ -40,7 +40,8 @@ void fmu_description_free(fmu_description *d);
  * `clocks` attribute of d's Float64 variables resolved into indices of
  * that list (fmu_clocks.c; after the variables are read).  0, or -1 with a
  * one-line message in err (a bad intervalVariability, a clocks attribute
- * naming no Clock). */
+ * naming no Clock).  Clocked discrete Float64 outputs are appended to
+ * d->outputs. */
 struct _xmlNode;
 int fmu_clocks_read(struct _xmlNode *mv, fmu_description *d, char *err, size_t errsize);
 void fmu_clocks_free(fmu_description *d);

@@ -169,6 +169,7 @@ static void instantiate(cosa_unit *u)
     const cosa_fmu *m = f->fmu;
     const double t = cosa_unit_time(u);
     free_instance(f);
+    fmu_clock_sched_free(&f->clk);
     f->serial++;
     f->bad = 0;
     f->log[0] = '\0';
@@ -205,7 +206,10 @@ static void instantiate(cosa_unit *u)
             fn = "fmi3EnterInitializationMode";
         else if ((s = m->f3.ExitInitializationMode(f->inst)) > 1)
             fn = "fmi3ExitInitializationMode";
-        else if (f->event_mode_used && fmu_event_mode(u, t, 0, NULL) != COSA_OK) {
+        else if (f->event_mode_used && m->desc.nclock && fmu_clocks_start(u, t) != COSA_OK) {
+            f->bad = 1; /* f->why says why */
+            return;
+        } else if (f->event_mode_used && fmu_event_mode(u, t, 0, NULL) != COSA_OK) {
             /* eventModeUsed: the instance is in Event Mode now */
             snprintf(f->why, sizeof f->why, "%s", cosa_unit_message(u));
             f->bad = 1;
@@ -302,33 +306,79 @@ static cosa_status do_step3(cosa_unit *u, double t, double h, int poly, double *
     return COSA_OK;
 }
 
+/* Clocks (fmu_clock_sched.c; README "Clocks"): the end of the part of a
+ * step from tc towards tend -- the next input clock tick if it lies inside
+ * (tc, tend) by more than the rounding of a tick time (4 eps, as
+ * fmu_clock_sched.c), else tend. */
+static double clock_part_end(const fmu_unit *f, double tc, double tend)
+{
+    const double tk = fmu_clock_sched_next(&f->clk, tc);
+    return tk < tend - 4.0 * DBL_EPSILON * fmax(fabs(tend), tend - tc) ? tk : tend;
+}
+
+/* Whether an input clock ticks at t (to the same rounding). */
+static int clock_ticks_at(const fmu_unit *f, double t)
+{
+    const double r = 4.0 * DBL_EPSILON * fmax(fabs(t), 1.0);
+    return f->clk.n && fmu_clock_sched_next(&f->clk, t - r) <= t + r;
+}
+
+/* A tick due at the step's start that no Event Mode has activated (the
+ * start time, or a master that did not stop there): Event Mode now, with
+ * the step's inputs. */
+static cosa_status clock_tick_now(cosa_unit *u, double t)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    size_t due = 0;
+    for (size_t i = 0; i < f->clk.n; i++)
+        due += f->clk.interval[i] > 0.0 && f->clk.last[i] != t;
+    if (!due || !clock_ticks_at(f, t))
+        return COSA_OK;
+    cosa_status st = fmu_event_mode(u, t, 1, NULL);
+    if (st == COSA_OK)
+        cosa_unit_counters_of(u)->events++;
+    return st;
+}
+
 /* The FMI 3.0 step over [t, t + h] with events: fmi3DoStep from the time
- * reached until t + h.  An early end or an event stops the step there when
- * the caller accepts it (cosa_unit_step_stopped: the master makes it a
- * communication point); otherwise Event Mode runs inside the step and the
- * step goes on from there, the inputs at the polynomial's value there.  At
- * most COSA_FMU_EVENT_ITER_MAX events without progress in time. */
+ * reached until t + h, in parts ending at the input clock ticks inside.
+ * An early end, an event or a tick stops the step there when the caller
+ * accepts it (cosa_unit_step_stopped: the master makes it a communication
+ * point); otherwise Event Mode runs inside the step and the step goes on
+ * from there, the inputs at the polynomial's value there.  A tick at the
+ * step's end is reported as pending Event Mode there.  At most
+ * COSA_FMU_EVENT_ITER_MAX events without progress in time. */
 static cosa_status step3_events(cosa_unit *u, double t, double h, int poly)
 {
     fmu_unit *f = cosa_unit_impl(u);
     const size_t nu = cosa_unit_nu(u);
     double tc = t;
     int stuck = 0;
+    cosa_status st = clock_tick_now(u, t);
+    if (st != COSA_OK)
+        return st;
     for (;;) {
         double last = tc;
         int ev = 0;
-        cosa_status st = do_step3(u, tc, t + h - tc, poly && tc == t, &last, &ev);
+        const double tend = clock_part_end(f, tc, t + h);
+        st = do_step3(u, tc, tend - tc, poly && tc == t, &last, &ev);
         if (st != COSA_OK)
             return st;
-        const int full = last == t + h;
-        if (!full)
+        const int full = last == t + h, tick = last == tend && !full;
+        if (!full && !tick)
             cosa_unit_counters_of(u)->early_returns++;
-        if (!ev)
+        if (full && !ev && clock_ticks_at(f, last) && cosa_unit_step_may_stop(u))
+            cosa_unit_step_stopped(u, h, 1); /* the tick at the end: Event Mode pending */
+        if (!ev && !tick)
             return COSA_OK;
         if (cosa_unit_step_may_stop(u) && last > t) {
             cosa_unit_step_stopped(u, full ? h : last - t, 1);
             return COSA_OK;
         }
+        cosa_unit_input_at(u, last - t, f->uim);
+        int s = set_reals(f, f->vu, nu, f->uim);
+        if (s > 1)
+            return fmu_unit_fail(u, "fmi3SetFloat64 (inputs)", last, s);
         if ((st = fmu_event_mode(u, last, 1, NULL)) != COSA_OK)
             return st;
         cosa_unit_counters_of(u)->events++;
@@ -340,10 +390,6 @@ static cosa_status step3_events(cosa_unit *u, double t, double h, int poly)
                               "without progress", f->name, last, stuck);
             return COSA_EUNSUPPORTED;
         }
-        cosa_unit_input_at(u, last - t, f->uim);
-        const int s = set_reals(f, f->vu, nu, f->uim);
-        if (s > 1)
-            return fmu_unit_fail(u, "fmi3SetFloat64 (inputs)", last, s);
         tc = last;
     }
 }
@@ -381,6 +427,11 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
             s = m->f2.SetRealInputDerivatives(f->inst, &f->vu[i], 1, &k, &f->uder[i + k * nu]);
         if (s > 1)
             return fmu_unit_fail(u, "fmi2SetRealInputDerivatives", t, s);
+    }
+    if (v3(f) && m->desc.nclock && !f->event_mode_used) {
+        cosa_unit_fail(u, "FMU %s has clocks (%s%s): clocks need event mode (--events on)",
+                       f->name, m->desc.clocks[0].name, m->desc.nclock > 1 ? ", ..." : "");
+        return COSA_EUNSUPPORTED;
     }
     if (v3(f)) {
         st = step3_events(u, t, h, deg > 0 && nu > 0 && im);
@@ -596,6 +647,7 @@ static cosa_status fmu_restore(cosa_unit *u, const void *blob)
     }
     const int s = v3(f) ? f->fmu->f3.SetFMUState(f->inst, w->fs)
                         : f->fmu->f2.SetFMUstate(f->inst, w->fs);
+    fmu_clock_sched_forget(&f->clk); /* the instance went back: ticks activate again */
     return s > 1 ? fmu_unit_fail(u, v3(f) ? "fmi3SetFMUState" : "fmi2SetFMUstate", cosa_unit_time(u), s)
                  : COSA_OK;
 }
@@ -631,6 +683,12 @@ static cosa_status fmu_event_update(cosa_unit *u)
     fmu_unit *f = cosa_unit_impl(u);
     if (!f->event_mode_used)
         return COSA_OK;
+    /* the inputs at t' as the master set them (a clock tick samples them) */
+    const size_t nu = cosa_unit_nu(u);
+    cosa_unit_input_at(u, 0.0, f->uim);
+    const int s = set_reals(f, f->vu, nu, f->uim);
+    if (s > 1)
+        return fmu_unit_fail(u, "fmi3SetFloat64 (inputs)", cosa_unit_time(u), s);
     st = fmu_event_mode(u, cosa_unit_time(u), 1, u->x);
     if (st == COSA_OK)
         cosa_unit_counters_of(u)->events++;
@@ -643,6 +701,7 @@ static void fmu_destroy(cosa_unit *u)
     if (!f)
         return;
     free_instance(f);
+    fmu_clock_sched_free(&f->clk);
     cosa_unit_free(f->helper);
     free(f->vx);
     free(f->tmp);

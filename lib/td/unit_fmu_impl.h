@@ -45,6 +45,9 @@ typedef struct fmu_unit {
     int events;              /* events on (cosa_unit_fmu_set_events)          */
     int event_mode_used;     /* the instance's eventModeUsed                  */
     int early_allowed;       /* the instance's earlyReturnAllowed             */
+    fmu_clock_sched clk;     /* clocks: the input clocks' ticks, the output
+                                clocks seen (fmu_clock_sched.c); n = 0 without
+                                clocks or event mode                          */
 } fmu_unit;
 
 /* One line for a failed FMU call fn at time t with status (into the unit's
@@ -64,5 +67,9 @@ void fmu_unit_warned(fmu_unit *f, const char *fn, double t, int status);
  * importer adds its fmi3GetClock / fmi3SetClock calls here, between the
  * updates. */
 cosa_status fmu_event_mode(cosa_unit *u, double t, int enter, double *x);
+/* The clocks of an instance with eventModeUsed just initialised at t (in
+ * Event Mode): its schedule (fmu_clock_sched_init); COSA_OK, or
+ * COSA_EUNSUPPORTED / COSA_EFMU with one line in f->why (fmu_event.c). */
+cosa_status fmu_clocks_start(cosa_unit *u, double t);
 
 #endif

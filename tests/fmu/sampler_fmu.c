@@ -11,7 +11,7 @@
  * 11 alarm.  The FMU checks the importer: a tick at a time other than k T,
  * a step across a tick that was not activated, getting an input clock, or
  * a clock call outside Event Mode returns Error with a logged message.
- * Without eventModeUsed the instantiation fails (clocks need Event Mode).
+ * Without eventModeUsed every fmi3DoStep fails (clocks need Event Mode).
  * Written for cosa's tests only. */
 #include <math.h>
 #include <stdbool.h>
@@ -35,6 +35,7 @@ typedef struct {
     int mode;
     bool active;       /* `tick` activated in this Event Mode               */
     bool alarm;        /* `alarm` ticks in this Event Mode (until read)     */
+    bool event_mode_used;
     void *env;
     log3_fn log;
 } sampler;
@@ -69,14 +70,10 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
     (void)req; (void)nreq; (void)intermediate;
     if (!token || strcmp(token, "{cosa-test-sampler}") != 0)
         return NULL;
-    if (!eventMode) {
-        if (log)
-            log(env, 3, "logStatusError", "sampler FMU: clocks need eventModeUsed");
-        return NULL;
-    }
     sampler *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    s->event_mode_used = eventMode;
     s->k = 2.0;
     s->env = env;
     s->log = log;
@@ -97,7 +94,8 @@ EXPORT int fmi3EnterInitializationMode(void *c, bool tolDef, double tol, double 
 /* with eventModeUsed, Initialization Mode is left into Event Mode */
 EXPORT int fmi3ExitInitializationMode(void *c)
 {
-    ((sampler *)c)->mode = MODE_EVENT;
+    sampler *s = c;
+    s->mode = s->event_mode_used ? MODE_EVENT : MODE_STEP;
     return 0;
 }
 EXPORT int fmi3EnterEventMode(void *c)
@@ -148,6 +146,8 @@ EXPORT int fmi3DoStep(void *c, double t, double h, bool noSet, bool *event, bool
     sampler *s = c;
     *event = *term = *early = false;
     *last = t;
+    if (!s->event_mode_used)
+        return error(s, "sampler FMU: clocks need eventModeUsed (fmi3DoStep at t = %g)", t);
     if (s->mode != MODE_STEP)
         return error(s, "sampler FMU: fmi3DoStep outside Step Mode (t = %g)", t);
     const double due = tick_time(s->ticks);

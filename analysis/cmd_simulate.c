@@ -31,10 +31,11 @@ struct sim_opts {
     const char *rate[ECLI_MAX_RATES]; /* --rate NAME=K */
     size_t nrate;
     int fd, energy, fmu_log;
+    int events;                   /* --events: -1 auto, 0 off, 1 on (-2: bad value) */
 };
 
 enum { OPT_ENERGY = 1200, OPT_MU, OPT_NU, OPT_LIMIT, OPT_RATE, OPT_INPUT, OPT_START,
-       OPT_LIMIT_ABS, OPT_FMU_LOG, OPT_OUTPUTS, OPT_OUTPUT_INTERVAL, OPT_ITER_TOL };
+       OPT_LIMIT_ABS, OPT_FMU_LOG, OPT_OUTPUTS, OPT_OUTPUT_INTERVAL, OPT_ITER_TOL, OPT_EVENTS };
 
 /* --help: usage and what the command does. */
 static void help_intro(void)
@@ -46,7 +47,7 @@ static void help_intro(void)
            "                     [--linearize start|end] [--fd] [--jacobian dd|fd]\n"
            "                     [--alpha A] [--sequence LIST] [--assume NAME=VALUE]...\n"
            "                     [--rate NAME=K]... [--input poly|held]\n"
-           "                     [--start reference|initial] [--fmu-log]\n"
+           "                     [--start reference|initial] [--fmu-log] [--events on|off]\n"
            "                     [--energy [--mu MU|auto [--nu NU] [--limit FRAC|none]\n"
            "                     [--limit-abs F]]]\n"
            "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n"
@@ -195,6 +196,12 @@ static void help_options(void)
            "  --fmu-log            FMU logging on (loggingOn): every message an FMU logs\n"
            "                       goes to stderr with the FMU's name (a Warning status is\n"
            "                       noted once per FMU also without it)\n"
+           "  --events on|off      FMI 3.0 event mode for the FMUs that offer it\n"
+           "                       (hasEventMode; default on): instantiated with\n"
+           "                       eventModeUsed (and earlyReturnAllowed with\n"
+           "                       canReturnEarlyAfterIntermediateUpdate), their events\n"
+           "                       handled in Event Mode inside the macro step (README\n"
+           "                       'Events'); off: no event mode, as before\n"
            "  -o, --output DIR     write the files into DIR (created; files there replaced)\n"
            "  --name NAME          base name of the files (default: MODEL_SCHEME)\n"
            "  --plot FMT           also render the plot with gnuplot: png, svg or pdf\n"
@@ -428,6 +435,7 @@ static int extra(void *ctx, int opt, const char *arg)
     case OPT_INPUT: o->input = arg; return 0;
     case OPT_START: o->start = arg; return 0;
     case OPT_FMU_LOG: o->fmu_log = 1; return 0;
+    case OPT_EVENTS: o->events = !strcmp(arg, "on") ? 1 : !strcmp(arg, "off") ? 0 : -2; return 0;
     case OPT_OUTPUTS: o->outputs = arg; return 0;
     case OPT_OUTPUT_INTERVAL: o->interval = arg; return 0;
     case OPT_ITER_TOL: o->itol = arg; return 0;
@@ -636,6 +644,7 @@ static const struct option sim_options[] = {
     {"start", required_argument, NULL, OPT_START},
     {"limit-abs", required_argument, NULL, OPT_LIMIT_ABS},
     {"fmu-log", no_argument, NULL, OPT_FMU_LOG},
+    {"events", required_argument, NULL, OPT_EVENTS},
     {"outputs", required_argument, NULL, OPT_OUTPUTS},
     {"output-interval", required_argument, NULL, OPT_OUTPUT_INTERVAL},
     {"iter-tol", required_argument, NULL, OPT_ITER_TOL},
@@ -869,6 +878,25 @@ static int sim_units_error(const struct sim_run *r, cosa_status st,
     return CLI_EFAIL;
 }
 
+/* --events (README "Events"): event mode on (auto: on) for every FMU
+ * subsystem that offers it (hasEventMode); off leaves today's instances. */
+static int sim_events(struct sim_run *r)
+{
+    if (r->o.events == 0)
+        return CLI_OK;
+    cosa_unit *const *units = cosa_model_units_units(r->mu);
+    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
+    for (size_t i = 0; i < r->sm.nsub; i++) {
+        if (!fmus[i] || !(cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_EVENT_MODE))
+            continue;
+        if (cosa_unit_fmu_set_events(units[i], 1) != COSA_OK) {
+            cli_error(r->cmd, "--events on: %s", cosa_unit_message(units[i]));
+            return CLI_EUSAGE; /* the FMU's own event handling fails: bad input */
+        }
+    }
+    return CLI_OK;
+}
+
 /* The units (FMU subsystems run the FMU itself, README "FMU import"; their
  * Jacobians exist at the FMU's current point only, so MBCorr linearises at
  * the end of the step unless --linearize says otherwise) and the
@@ -889,10 +917,17 @@ static int sim_units(struct sim_run *r)
     if (r->iterative) /* rollback before every sweep */
         uo.need |= COSA_MODEL_UNITS_NEED_STATE;
     cosa_model_units_error e;
+    if (o->events == -2) {
+        cli_error(cmd, "--events must be on or off");
+        return CLI_EUSAGE;
+    }
     cosa_status st = cosa_model_units_create(m, par, &uo, &r->mu, &e);
     if (st != COSA_OK)
         return sim_units_error(r, st, &e);
     r->set = cosa_model_units_set(r->mu);
+    int rc;
+    if ((rc = sim_events(r)) != CLI_OK)
+        return rc;
     const size_t nfmu = cosa_model_units_nfmu(r->mu);
     /* a nonlinear or affine FMU network: the linearised network is no
      * reference, the fine co-simulation is the default (README "FMU import") */
@@ -913,7 +948,6 @@ static int sim_units(struct sim_run *r)
                   o->outputs ? "outputs" : "output-interval");
         return CLI_EUSAGE;
     }
-    int rc;
     if ((o->output || o->plot) &&
         (rc = sim_csv_init(cmd, m, par, r->set, o->outputs, o->interval, r->dt, &r->cols)) !=
             CLI_OK)
@@ -971,7 +1005,8 @@ static int sim_reference(struct sim_run *r)
         const char *why = r->fine ? units_why(r) : "";
         cli_error(cmd, "the %s reference failed: %s", r->fine ? "fine" : "monolithic",
                   why[0] ? why : cosa_strerror(st));
-        return CLI_EFAIL;
+        /* an FMU doing what it was not allowed to (an early return): bad input */
+        return st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
     }
     return CLI_OK;
 }
@@ -1249,6 +1284,7 @@ int cmd_simulate(int argc, char **argv)
         return CLI_EFAIL;
     }
     r->cmd = cmd;
+    r->o.events = -1; /* --events: auto */
     r->cs.td_relax = 1;   /* --relax aitken: the time domain's own */
     r->refrtol = 1e-12; /* --ref-rtol */
     int rc = sim_parse(r, ac, av);

@@ -15,7 +15,9 @@
  *                   step to T, where doStep signals the event.
  *   -DMODEL_FILTER  x' = (u - x) / tau, y = x, the exact zero-order-hold
  *                   update x(t+h) = u + (x - u) e^{-h/tau} (u vr 1, y vr 2,
- *                   x vr 3, der(x) vr 4, tau vr 5).
+ *                   x vr 3, der(x) vr 4, tau vr 5); u is asked for at the
+ *                   step's end through intermediate update (a held input:
+ *                   the held value; a polynomial: its end value, held).
  * Variants: -DNOSETTLE (the ball's event iteration never settles),
  * -DRUDE (the ball returns early even when that was not allowed).
  * Written for cosa's tests only. */
@@ -29,6 +31,9 @@
 
 #define EXPORT __attribute__((visibility("default")))
 typedef void (*log3_fn)(void *env, int status, const char *category, const char *message);
+typedef void (*update3_fn)(void *env, double t, bool setRequested, bool getAllowed,
+                           bool stepFinished, bool canReturnEarly, bool *earlyReturnRequested,
+                           double *earlyReturnTime);
 enum { OK = 0, ERR = 3 };
 #define NV 8
 
@@ -38,6 +43,7 @@ typedef struct {
     int ev_used, early_ok, pending;
     void *env;
     log3_fn log;
+    update3_fn update;
 } model;
 
 static void say(model *m, const char *msg)
@@ -54,7 +60,6 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
                                          void *env, log3_fn log, void *update)
 {
     (void)name, (void)token, (void)res, (void)visible, (void)logging, (void)req, (void)nreq;
-    (void)update;
     model *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
@@ -62,6 +67,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
     m->early_ok = early_ok;
     m->env = env;
     m->log = log;
+    m->update = (update3_fn)update;
 #if defined(MODEL_BALL)
     m->v[1] = 1.0, m->v[3] = 0.0, m->v[5] = 9.81, m->v[6] = 0.7;
 #elif defined(MODEL_STEP)
@@ -187,6 +193,12 @@ EXPORT int fmi3DoStep(void *inst, double t, double H, bool nosetprior, bool *eve
             m->v[1] = m->v[3];
     }
 #else
+    /* the input: the importer's value at the step's end when it gives one
+     * (a held input has that value over the whole step) */
+    bool no = false;
+    double dummy = 0.0;
+    if (m->update)
+        m->update(m->env, tend, true, false, false, false, &no, &dummy);
     const double tau = m->v[5], u = m->v[1];
     m->v[3] = u + (m->v[3] - u) * exp(-H / tau);
     m->v[2] = m->v[3];

@@ -161,6 +161,15 @@ double fmu_clock_sched_next(const fmu_clock_sched *c, double t)
     return next;
 }
 
+int fmu_clock_sched_due(const fmu_clock_sched *c, double t, int pending)
+{
+    for (size_t i = 0; c && i < c->n; i++)
+        if (c->interval[i] > 0.0 && (!pending || c->last[i] != t) &&
+            fabs(tick_from(c, i, t) - t) <= tick_tol(t, c->interval[i]))
+            return 1;
+    return 0;
+}
+
 int fmu_clock_sched_activate(fmu_clock_sched *c, const cosa_fmu *m, void *inst, double t,
                              size_t *nact)
 {

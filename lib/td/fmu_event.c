@@ -52,7 +52,9 @@ cosa_status fmu_clocks_start(cosa_unit *u, double t)
     fmu_unit *f = cosa_unit_impl(u);
     const char *fn = "";
     char why[400];
-    const int s = fmu_clock_sched_init(&f->clk, f->fmu, f->inst, t, &fn, why, sizeof why);
+    /* the tick grid starts at t = 0, where cosa's runs start: an instance
+     * made later (the unit's state set at t, a reference start) keeps it */
+    const int s = fmu_clock_sched_init(&f->clk, f->fmu, f->inst, 0.0, &fn, why, sizeof why);
     if (s == 0)
         return COSA_OK;
     if (s == -1)
@@ -111,7 +113,9 @@ cosa_status fmu_event_mode(cosa_unit *u, double t, int enter, double *x)
         return fmu_unit_fail(u, "fmi3GetFloat64 (states after the event)", t, s);
     /* a next event at or before t is no event ahead; the next clock tick is
      * one (a time event) */
-    cosa_unit_set_next_event(u, fmin(t_next > t ? t_next : INFINITY,
-                                     fmu_clock_sched_next(&f->clk, t)));
+    const double tick = !enter && fmu_clock_sched_due(&f->clk, t, 1)
+                            ? t /* a tick at the start: due now, with the inputs at t */
+                            : fmu_clock_sched_next(&f->clk, t);
+    cosa_unit_set_next_event(u, fmin(t_next > t ? t_next : INFINITY, tick));
     return COSA_OK;
 }

@@ -77,6 +77,9 @@ void fmu_clock_sched_free(fmu_clock_sched *c);
 void fmu_clock_sched_forget(fmu_clock_sched *c);
 /* The next tick after t (INFINITY: none). */
 double fmu_clock_sched_next(const fmu_clock_sched *c, double t);
+/* Whether an input clock ticks at t (to the rounding of
+ * fmu_clock_sched_activate); pending: only one not activated at t yet. */
+int fmu_clock_sched_due(const fmu_clock_sched *c, double t, int pending);
 /* In Event Mode at t: fmi3SetClock for the input clocks that tick at t
  * (to rounding: 4 eps max(|t|, interval)).  0, or the FMU's status > 1 of
  * fmi3SetClock; *nact = the clocks activated. */

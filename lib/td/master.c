@@ -27,6 +27,7 @@
 #include "td/unit_impl.h"
 #include "core/dense.h"
 
+#include <float.h>
 #include <math.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -481,6 +482,43 @@ static cosa_status notify(const cosa_master *m, int which)
     return first;
 }
 
+static void inputs_of(const cosa_master *m, const double *v, double *uout);
+
+/* The units whose next time event is the communication point m->t -- an
+ * FMU's input clock tick (README "Clocks"), a nextEventTime on the grid:
+ * Event Mode there (cosa_unit_event_update) with their inputs at t (u = L
+ * ybar_n + du from the newest sample, the coupling as the next step sees
+ * it), then their outputs read again; the history of those outputs
+ * restarts at the new value (every slot), so no extrapolation spans the
+ * jump.  Time events off the grid are met inside the unit's step. */
+static cosa_status point_events(cosa_master *m)
+{
+    int inputs = 0;
+    for (size_t i = 0; i < m->nunits; i++) {
+        cosa_unit *u = cosa_unitset_unit(m->set, i);
+        const double tol = 4.0 * DBL_EPSILON * fmax(fabs(m->t), m->H);
+        if (!cosa_unit_has_events(u) || !(cosa_unit_next_event(u) <= m->t + tol))
+            continue;
+        if (!inputs)
+            inputs_of(m, m->hist, m->u0);
+        inputs = 1;
+        size_t ou, oy;
+        cosa_unitset_offsets(m->set, i, NULL, &ou, &oy);
+        cosa_status st = cosa_unit_set_input(u, 0, m->u0 + ou);
+        if (st == COSA_OK)
+            st = cosa_unit_event_update(u, NULL);
+        if (st == COSA_OK && u->ny)
+            st = cosa_unit_get_output(u, m->y + oy);
+        if (st != COSA_OK) {
+            m->failed = i;
+            return st;
+        }
+        for (size_t j = 0; j < m->np; j++)
+            memcpy(m->hist + j * m->ny + oy, m->y + oy, u->ny * sizeof *m->y);
+    }
+    return COSA_OK;
+}
+
 cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const double *yhist,
                              const double *du0)
 {
@@ -530,7 +568,8 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
     m->proposed = 0;
     m->saved = 0;
     m->have_data = 0;
-    return notify(m, 0);
+    cosa_status st = point_events(m);
+    return st == COSA_OK ? notify(m, 0) : st;
 }
 
 cosa_status cosa_master_init_initial(cosa_master *m, double t0, const double *x0)
@@ -934,7 +973,8 @@ cosa_status cosa_master_commit(cosa_master *m)
     m->t = m->t_base + (double)(++m->nsince) * m->H; /* a step counter, not a sum */
     m->proposed = 0;
     m->saved = 0;
-    return notify(m, 1);
+    cosa_status st = point_events(m);
+    return st == COSA_OK ? notify(m, 1) : st;
 }
 
 cosa_status cosa_master_reject(cosa_master *m)

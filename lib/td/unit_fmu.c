@@ -316,23 +316,13 @@ static double clock_part_end(const fmu_unit *f, double tc, double tend)
     return tk < tend - 4.0 * DBL_EPSILON * fmax(fabs(tend), tend - tc) ? tk : tend;
 }
 
-/* Whether an input clock ticks at t (to the same rounding). */
-static int clock_ticks_at(const fmu_unit *f, double t)
-{
-    const double r = 4.0 * DBL_EPSILON * fmax(fabs(t), 1.0);
-    return f->clk.n && fmu_clock_sched_next(&f->clk, t - r) <= t + r;
-}
-
 /* A tick due at the step's start that no Event Mode has activated (the
  * start time, or a master that did not stop there): Event Mode now, with
  * the step's inputs. */
 static cosa_status clock_tick_now(cosa_unit *u, double t)
 {
     fmu_unit *f = cosa_unit_impl(u);
-    size_t due = 0;
-    for (size_t i = 0; i < f->clk.n; i++)
-        due += f->clk.interval[i] > 0.0 && f->clk.last[i] != t;
-    if (!due || !clock_ticks_at(f, t))
+    if (!fmu_clock_sched_due(&f->clk, t, 1))
         return COSA_OK;
     cosa_status st = fmu_event_mode(u, t, 1, NULL);
     if (st == COSA_OK)
@@ -367,7 +357,7 @@ static cosa_status step3_events(cosa_unit *u, double t, double h, int poly)
         const int full = last == t + h, tick = last == tend && !full;
         if (!full && !tick)
             cosa_unit_counters_of(u)->early_returns++;
-        if (full && !ev && clock_ticks_at(f, last) && cosa_unit_step_may_stop(u))
+        if (full && !ev && fmu_clock_sched_due(&f->clk, last, 1) && cosa_unit_step_may_stop(u))
             cosa_unit_step_stopped(u, h, 1); /* the tick at the end: Event Mode pending */
         if (!ev && !tick)
             return COSA_OK;
@@ -624,6 +614,16 @@ static cosa_status fmu_save(cosa_unit *u, void **blob)
             f->snaps->prev = w;
         f->snaps = w;
     }
+    /* the clocks' activations belong to the state (sized once per snapshot) */
+    if (f->clk.n && w->nclk != f->clk.n) {
+        double *l = realloc(w->clk_last, f->clk.n * sizeof *l);
+        if (!l)
+            return COSA_ENOMEM;
+        w->clk_last = l;
+        w->nclk = f->clk.n;
+    }
+    if (f->clk.n)
+        memcpy(w->clk_last, f->clk.last, f->clk.n * sizeof *w->clk_last);
     /* (an earlier instance's FMU state was freed with it: fs is NULL then) */
     const int s = v3(f) ? f->fmu->f3.GetFMUState(f->inst, &w->fs)
                         : f->fmu->f2.GetFMUstate(f->inst, &w->fs);
@@ -647,7 +647,10 @@ static cosa_status fmu_restore(cosa_unit *u, const void *blob)
     }
     const int s = v3(f) ? f->fmu->f3.SetFMUState(f->inst, w->fs)
                         : f->fmu->f2.SetFMUstate(f->inst, w->fs);
-    fmu_clock_sched_forget(&f->clk); /* the instance went back: ticks activate again */
+    if (f->clk.n && w->nclk == f->clk.n) /* the clocks' activations as they were then */
+        memcpy(f->clk.last, w->clk_last, f->clk.n * sizeof *f->clk.last);
+    else
+        fmu_clock_sched_forget(&f->clk);
     return s > 1 ? fmu_unit_fail(u, v3(f) ? "fmi3SetFMUState" : "fmi2SetFMUstate", cosa_unit_time(u), s)
                  : COSA_OK;
 }
@@ -670,6 +673,7 @@ static void fmu_free_state(cosa_unit *u, void *blob)
         f->snaps = w->next;
     if (w->next)
         w->next->prev = w->prev;
+    free(w->clk_last);
     free(w);
 }
 

@@ -13,6 +13,8 @@
 typedef struct fmu_snapshot {
     void *fs;                /* the FMU state, or NULL                        */
     unsigned long serial;    /* the instance it belongs to                    */
+    double *clk_last;        /* the clocks' last activations then (n = nclk)  */
+    size_t nclk;
     struct fmu_snapshot *prev, *next;
 } fmu_snapshot;
 

@@ -880,8 +880,32 @@ static int sim_units_error(const struct sim_run *r, cosa_status st,
 
 /* --events (README "Events"): event mode on (auto: on) for every FMU
  * subsystem that offers it (hasEventMode); off leaves today's instances. */
+/* Clocks need Event Mode (README "Clocks"): an FMU with Clock variables
+ * under --events off, or without hasEventMode, is refused in one line. */
+static int sim_clocks_need_events(const struct sim_run *r)
+{
+    cosa_unit *const *units = cosa_model_units_units(r->mu);
+    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
+    for (size_t i = 0; i < r->sm.nsub; i++) {
+        if (!fmus[i] || !cosa_fmu_nclock(fmus[i]))
+            continue;
+        const int em = (cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_EVENT_MODE) != 0;
+        if (r->o.events == 0 || !em) {
+            cli_error(r->cmd, "%sFMU %s has clocks (%s%s), which need event mode%s",
+                      em ? "--events off: " : "", cosa_unit_fmu_name(units[i]),
+                      cosa_fmu_clock_at(fmus[i], 0)->name,
+                      cosa_fmu_nclock(fmus[i]) > 1 ? ", ..." : "",
+                      em ? " (--events on)" : ", and it does not declare hasEventMode");
+            return CLI_EUSAGE;
+        }
+    }
+    return CLI_OK;
+}
+
 static int sim_events(struct sim_run *r)
 {
+    if (sim_clocks_need_events(r) != CLI_OK)
+        return CLI_EUSAGE;
     if (r->o.events == 0)
         return CLI_OK;
     cosa_unit *const *units = cosa_model_units_units(r->mu);

@@ -129,11 +129,13 @@ int fmu_clock_sched_init(fmu_clock_sched *c, const cosa_fmu *m, void *inst, doub
     return 0;
 }
 
-/* Rounding of a tick time near t: t_k = t0 + shift + k T is formed with two
- * roundings and a time the master reached by another route (t + h) with
- * one more, so two times of the same tick differ by a few ulps of
- * max(|t|, T): 4 eps max(|t|, T) admits them and lies far below any T. */
-static double tick_tol(double t, double T) { return 4.0 * DBL_EPSILON * fmax(fabs(t), T); }
+/* How close a time t must be to a tick t_k to be that tick: t_k = t0 +
+ * shift + k T is formed with two roundings, but the unit's time is a sum
+ * of its step lengths, one rounding per step, so after n steps it differs
+ * from the grid by up to n ulps; 1e-9 T + 4 eps |t| admits that drift for
+ * up to ~1e6 steps at t/T <= 1e3 (as the lastSuccessfulTime check of
+ * unit_fmu.c) and lies far below T, the distance between two ticks. */
+static double tick_tol(double t, double T) { return 1e-9 * T + 4.0 * DBL_EPSILON * fabs(t); }
 
 /* The first tick of clock i at or after t - tol (its counter k >= 0). */
 static double tick_from(const fmu_clock_sched *c, size_t i, double t)

@@ -81,7 +81,8 @@ double fmu_clock_sched_next(const fmu_clock_sched *c, double t);
  * fmu_clock_sched_activate); pending: only one not activated at t yet. */
 int fmu_clock_sched_due(const fmu_clock_sched *c, double t, int pending);
 /* In Event Mode at t: fmi3SetClock for the input clocks that tick at t
- * (to rounding: 4 eps max(|t|, interval)).  0, or the FMU's status > 1 of
+ * (to rounding: 1e-9 interval + 4 eps |t|, the drift of a time summed from
+ * step lengths).  0, or the FMU's status > 1 of
  * fmi3SetClock; *nact = the clocks activated. */
 int fmu_clock_sched_activate(fmu_clock_sched *c, const cosa_fmu *m, void *inst, double t,
                              size_t *nact);

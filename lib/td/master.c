@@ -496,7 +496,9 @@ static cosa_status point_events(cosa_master *m)
     int inputs = 0;
     for (size_t i = 0; i < m->nunits; i++) {
         cosa_unit *u = cosa_unitset_unit(m->set, i);
-        const double tol = 4.0 * DBL_EPSILON * fmax(fabs(m->t), m->H);
+        /* the event time as the unit computed it (a tick t0 + k T from its own
+         * time, a sum of step lengths): 1e-9 H + 4 eps |t|, as the clocks' */
+        const double tol = 1e-9 * m->H + 4.0 * DBL_EPSILON * fabs(m->t);
         if (!cosa_unit_has_events(u) || !(cosa_unit_next_event(u) <= m->t + tol))
             continue;
         if (!inputs)

@@ -308,12 +308,12 @@ static cosa_status do_step3(cosa_unit *u, double t, double h, int poly, double *
 
 /* Clocks (fmu_clock_sched.c; README "Clocks"): the end of the part of a
  * step from tc towards tend -- the next input clock tick if it lies inside
- * (tc, tend) by more than the rounding of a tick time (4 eps, as
- * fmu_clock_sched.c), else tend. */
+ * (tc, tend) and is no tick at tend (fmu_clock_sched_due's rounding), else
+ * tend. */
 static double clock_part_end(const fmu_unit *f, double tc, double tend)
 {
     const double tk = fmu_clock_sched_next(&f->clk, tc);
-    return tk < tend - 4.0 * DBL_EPSILON * fmax(fabs(tend), tend - tc) ? tk : tend;
+    return tk < tend && !fmu_clock_sched_due(&f->clk, tend, 0) ? tk : tend;
 }
 
 /* A tick due at the step's start that no Event Mode has activated (the

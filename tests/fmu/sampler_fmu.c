@@ -44,11 +44,11 @@ typedef struct {
  * interval (no accumulated sums). */
 static double tick_time(long k) { return (double)k * PERIOD; }
 
-/* one-ulp-scale agreement of two times near t (both are k T, computed alike
- * or as t + h: 4 eps relative covers the rounding of one addition) */
+/* two times of the same tick: the importer's k T, or its time summed from
+ * step lengths (one rounding per step): 1e-9 T + 4 eps |t| */
 static int same_time(double a, double b)
 {
-    return fabs(a - b) <= 4.0 * 2.220446049250313e-16 * fmax(fabs(a), PERIOD);
+    return fabs(a - b) <= 1e-9 * PERIOD + 4.0 * 2.220446049250313e-16 * fabs(a);
 }
 
 static int error(sampler *s, const char *fmt, double t)

@@ -317,10 +317,12 @@ static cosa_status step3_events(cosa_unit *u, double t, double h, int poly)
     for (;;) {
         double last = tc;
         int ev = 0;
-        cosa_status st = do_step3(u, tc, t + h - tc, poly && tc == t, &last, &ev);
+        /* the first call over h itself: (t + h) - t need not be h */
+        const double hs = tc == t ? h : t + h - tc;
+        cosa_status st = do_step3(u, tc, hs, poly && tc == t, &last, &ev);
         if (st != COSA_OK)
             return st;
-        const int full = last == t + h;
+        const int full = last == tc + hs;
         if (!full)
             cosa_unit_counters_of(u)->early_returns++;
         if (!ev)

@@ -79,7 +79,9 @@ static void help_intro(void)
            "             output, or a unit that cannot complete its step; exit code 0)\n"
            "  e_global   NRMSE of the corrected outputs at the N new macro points (eq 33;\n"
            "             inf when diverged)\n"
-           "  steps      macro steps completed\n"
+           "  steps      macro steps completed (grid steps)\n"
+           "  event_points  with FMU events: the communication points at events off the\n"
+           "             grid (then h_min, h_max are those of all steps)\n"
            "  defect_out, defect_conn\n"
            "             the largest run RMS over the outputs of the output-defect estimate\n"
            "             and over the inputs of the connection defect (defect paper; the\n"
@@ -90,7 +92,8 @@ static void help_intro(void)
            "With -o DIR (or --plot) it writes NAME.csv (comment header, then a header row\n"
            "and one row per macro point: t, inputs u at the start of the step, raw outputs\n"
            "y, corrected outputs ybar, state-correction offsets du, reference outputs ref;\n"
-           "columns named PREFIX.SUB.NAME by subsystem, e.g. y.I.s1)\n"
+           "columns named PREFIX.SUB.NAME by subsystem, e.g. y.I.s1; with FMU events\n"
+           "also a row per event point and a last column 'event', 1 there)\n"
            "and NAME.gp, a gnuplot script of the outputs against the reference (for\n"
            "twomass-nl the s1 panel is the paper's Fig 9).\n\n",
           stdout);
@@ -199,12 +202,17 @@ static void help_options(void)
            "  --events on|off      FMI 3.0 event mode for the FMUs that offer it\n"
            "                       (hasEventMode; default on): instantiated with\n"
            "                       eventModeUsed (and earlyReturnAllowed with\n"
-           "                       canReturnEarlyAfterIntermediateUpdate), their events\n"
-           "                       handled in Event Mode inside the macro step (README\n"
-           "                       'Events'); off: no event mode, as before.  FMUs\n"
-           "                       with clocks need it: their periodic input clocks\n"
-           "                       tick at shift + k interval, in Event Mode with the\n"
-           "                       inputs there (README 'Clocks'); off refuses them\n"
+           "                       canReturnEarlyAfterIntermediateUpdate); an early return\n"
+           "                       or an event, and a nextEventTime, is a communication\n"
+           "                       point of every unit (units past it rolled back; the\n"
+           "                       input history restarts there; the grid continues at\n"
+           "                       the next grid point); CSV rows at the events and a\n"
+           "                       last column 'event'; plain Jacobi schemes without\n"
+           "                       corrections only (README 'Events'); off: no event\n"
+           "                       mode, as before.  FMUs with clocks need it: their\n"
+           "                       periodic input clocks tick at shift + k interval,\n"
+           "                       in Event Mode with the inputs there (README\n"
+           "                       'Clocks'); off refuses them\n"
            "  -o, --output DIR     write the files into DIR (created; files there replaced)\n"
            "  --name NAME          base name of the files (default: MODEL_SCHEME)\n"
            "  --plot FMT           also render the plot with gnuplot: png, svg or pdf\n"
@@ -920,6 +928,19 @@ static int sim_events(struct sim_run *r)
             cli_error(r->cmd, "--events on: %s", cosa_unit_message(units[i]));
             return CLI_EUSAGE; /* the FMU's own event handling fails: bad input */
         }
+        r->mopt.events = 1; /* event points are communication points */
+    }
+    const cosa_scheme *s = &r->scheme;
+    const char *why = !r->mopt.events ? NULL
+                      : r->iterative || s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE
+                          ? "a plain Jacobi scheme without corrections"
+                      : r->o.nrate ? "one step per unit (no --rate)"
+                      : r->held ? "--input poly"
+                      : r->o.energy ? "no --energy" : NULL;
+    if (why) {
+        cli_error(r->cmd, "--events on: the event points need %s (scheme %s; or --events off)",
+                  why, r->sname);
+        return CLI_EUSAGE;
     }
     return CLI_OK;
 }
@@ -965,6 +986,12 @@ static int sim_units(struct sim_run *r)
         fprintf(stderr, "cosa: %s: note: %s: the reference is the fine co-simulation (as "
                         "--ref fine), not the linearised network\n", cmd, nlwhy);
     }
+    /* events: the linearised network knows nothing of them */
+    if (r->mopt.events && !r->fine && (!o->ref || !strcmp(o->ref, "auto"))) {
+        r->fine = 1;
+        fprintf(stderr, "cosa: %s: note: an FMU has events: the reference is the fine "
+                        "co-simulation (as --ref fine), not the linearised network\n", cmd);
+    }
     if (nfmu && !o->lin)
         r->mopt.lin_at_end = 1;
     if (nfmu)
@@ -997,6 +1024,23 @@ static const char *units_why(const struct sim_run *r)
     return why;
 }
 
+/* The fine reference's scheme: SOH, or the highest input degree every
+ * FMU accepts -- ZOH when one holds its inputs (a sampled controller with
+ * clocks, README "Clocks"). */
+static const char *fine_scheme(const struct sim_run *r)
+{
+    int deg = 2;
+    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
+    for (size_t i = 0; i < r->sm.nsub; i++) {
+        if (!fmus[i] || !cosa_fmu_ninput(fmus[i]))
+            continue;
+        cosa_fmu_capability cap;
+        cosa_fmu_capability_get(fmus[i], &cap);
+        deg = cap.input_degree_max < deg ? cap.input_degree_max : deg;
+    }
+    return deg >= 2 ? "soh" : deg == 1 ? "foh" : "zoh";
+}
+
 /* The reference trajectory: a file, the fine co-simulation, exact, or
  * CVODE. */
 static int sim_reference(struct sim_run *r)
@@ -1014,11 +1058,13 @@ static int sim_reference(struct sim_run *r)
                  r->ref->nx && isnan(r->ref->x[r->ref->nx]) ? ", the states at t = 0 from the model"
                                                              : "");
     } else if (r->fine) {
-        cosa_scheme soh;
-        cosa_scheme_parse("soh", &soh);
-        st = cosa_reftraj_cosim(r->set, &soh, r->sm.x0, r->dt, r->nsamples, REF_FINE_FACTOR,
+        cosa_scheme fs;
+        const char *fname = fine_scheme(r);
+        cosa_scheme_parse(fname, &fs);
+        st = cosa_reftraj_cosim(r->set, &fs, r->sm.x0, r->dt, r->nsamples, REF_FINE_FACTOR,
                                 &r->ref);
-        snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation SOH dt/%d", REF_FINE_FACTOR);
+        snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation %s dt/%d",
+                 fname[0] == 's' ? "SOH" : fname[0] == 'f' ? "FOH" : "ZOH", REF_FINE_FACTOR);
     } else if (r->sm.sys) {
         st = cosa_reftraj_exact(r->sm.sys, r->sm.x0, r->dt, r->nsamples, &r->ref);
         snprintf(r->refdesc, sizeof r->refdesc, "exact%s",
@@ -1185,7 +1231,11 @@ static void sim_print(struct sim_run *r)
     print_energy(res->energy);
     /* the statistics every time-domain run prints (issue 23): fixed macro
      * steps, none rejected */
-    printf("rejected 0\nh_min %.17g\nh_max %.17g\n", r->dt, r->dt);
+    if (res->events) /* event points: the steps to and from them are shorter */
+        printf("event_points %zu\nrejected 0\nh_min %.17g\nh_max %.17g\n", res->events->n,
+               res->run.h_min, res->run.h_max);
+    else
+        printf("rejected 0\nh_min %.17g\nh_max %.17g\n", r->dt, r->dt);
     fflush(stdout);
 }
 

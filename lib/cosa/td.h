@@ -705,6 +705,21 @@ typedef struct cosa_master_opts {
                          without the mid sample, gains by steps or TAYLOR:
                          else COSA_EUNSUPPORTED.  The master's time is
                          t0 + n H from a step counter, never a running sum     */
+    int events;           /* 1: units with events (cosa_unit_has_events) may
+                         end a step early at an event, and the proposal ends
+                         there for every unit: the units with events step
+                         first, a unit already past the event is restored
+                         from its snapshot (taken before every step where the
+                         unit can save its state) and stepped again to it;
+                         the commit runs Event Mode on the units where it is
+                         pending, reads their outputs again and restarts the
+                         extrapolation's history there (its order builds up
+                         again; the Lagrange basis on the samples' actual
+                         times).  The macro step of each proposal is
+                         cosa_master_set_step's.  Needs a plain Jacobi scheme
+                         without corrections on the history's extrapolation,
+                         no rates, held inputs, mid samples or gains by steps:
+                         else COSA_EUNSUPPORTED (lib/td/master_event.c)        */
 } cosa_master_opts;
 
 typedef struct cosa_master cosa_master;
@@ -819,6 +834,21 @@ cosa_status cosa_master_step_data(const cosa_master *m, double *H, int *q, const
 
 /* Index of the unit that failed in the last step or propose (or nunits). */
 size_t cosa_master_failed_unit(const cosa_master *m);
+/* Events (opts.events; lib/td/master_event.c): where the proposal waiting
+ * for commit ends, *t (its T_n + H, or the earlier event), and whether Event
+ * Mode is pending there (*event; either pointer may be NULL); returns 1 when
+ * it ends before T_n + H, 0 otherwise (also without events or a proposal). */
+int cosa_master_reached(const cosa_master *m, double *t, int *event);
+/* The earliest time event the units with events announced (INFINITY: none,
+ * or events off). */
+double cosa_master_next_event(const cosa_master *m);
+/* 1 when the last commit was an event point (Event Mode ran there). */
+int cosa_master_at_event(const cosa_master *m);
+/* 1 when the master was created with opts.events. */
+int cosa_master_has_events(const cosa_master *m);
+/* Commit the proposal at time t (events: the run loop's clock, which is the
+ * proposal's end to rounding); without events as cosa_master_commit. */
+cosa_status cosa_master_commit_at(cosa_master *m, double t);
 
 /* ---- Iterative coupling in the time domain (lib/td/iterate.c) -------------- */
 
@@ -1235,6 +1265,17 @@ typedef struct cosa_cosim_opts {
                                 on the reference, no energy correction       */
 } cosa_cosim_opts;
 
+/* The communication points of a run with events (opts.master.events) off
+ * the grid t = (p + n) H -- event times and cuts at time events -- in time
+ * order, each with the same columns as the grid points (ld = nx, nu, ny);
+ * and per grid point whether it is an event point (Event Mode ran there). */
+typedef struct cosa_cosim_events {
+    size_t n, cap;        /* points recorded, room                           */
+    double *t;            /* n times                                         */
+    double *x, *u, *y, *ybar; /* nx, nu, ny, ny per point                    */
+    unsigned char *grid;  /* N+1: 1 where grid point n is an event point     */
+} cosa_cosim_events;
+
 typedef struct cosa_cosim_result {
     size_t nx, nu, ny;
     size_t nsteps;      /* N requested                                        */
@@ -1261,6 +1302,9 @@ typedef struct cosa_cosim_result {
     int iterative;      /* 1: iter holds the iteration's statistics            */
     cosa_iter_stats iter;
     cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
+    cosa_cosim_events *events; /* opts.master.events: the event points (else NULL;
+                           e_global and the divergence test see the grid
+                           points only; no defects or energy then)           */
 } cosa_cosim_result;
 
 /* Start-up (doc/method.md): the co-simulation starts at t = p H on the reference,

@@ -351,11 +351,14 @@ static cosa_status step3_events(cosa_unit *u, double t, double h, int poly)
         double last = tc;
         int ev = 0;
         const double tend = clock_part_end(f, tc, t + h);
-        st = do_step3(u, tc, tend - tc, poly && tc == t, &last, &ev);
+        /* the first call over h itself: (t + h) - t need not be h */
+        const double hs = tc == t && tend == t + h ? h : tend - tc;
+        st = do_step3(u, tc, hs, poly && tc == t, &last, &ev);
         if (st != COSA_OK)
             return st;
-        const int full = last == t + h, tick = last == tend && !full;
-        if (!full && !tick)
+        const int reached = last == tc + hs;
+        const int full = reached && tend == t + h, tick = reached && tend < t + h;
+        if (!reached)
             cosa_unit_counters_of(u)->early_returns++;
         if (full && !ev && fmu_clock_sched_due(&f->clk, last, 1) && cosa_unit_step_may_stop(u))
             cosa_unit_step_stopped(u, h, 1); /* the tick at the end: Event Mode pending */

@@ -117,7 +117,7 @@ EXPORT int fmi3UpdateDiscreteStates(void *inst, bool *again, bool *term, bool *n
     *again = true;
 #endif
 #elif defined(MODEL_STEP)
-    if (m->t >= m->v[2])
+    if (m->t >= m->v[2] - 1e-9 * (1.0 + fabs(m->v[2]))) /* at T to rounding */
         m->v[1] = m->v[3];
     else
         *next_defined = true, *next = m->v[2];

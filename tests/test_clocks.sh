@@ -16,11 +16,12 @@ net sampler_fmi3 2 >"$tmp/sl.cosa"
 # the CSV's rows as "t uS uL yS count yL" (columns found by name)
 rows() {
     awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-        { print $c["t"], $c["u.S.u"], $c["u.L.u"], $c["y.S.y"], $c["y.S.count"], $c["y.L.y"] }' "$1"
+        { print $c["t"], $c["u.S.u"], $c["u.L.u"], $c["y.S.y"], $c["y.S.count"], $c["y.L.y"], $c["event"] }' "$1"
 }
-# checks on the rows of a run at step DT (ticks on the grid when T/DT is an integer)
-check() { # ROWS-FILE DT ONGRID
-    awk -v dt="$2" -v ongrid="$3" '
+# checks on the rows of a run at step DT: every tick is a communication point (on the
+# grid, or an extra event point), flagged in the event column
+check() { # ROWS-FILE DT
+    awk -v dt="$2" '
     function abs(x) { return x < 0 ? -x : x }
     function max(a, b) { return a > b ? a : b }
     # a tick time k T: k = round(t/T); the tick is the double k * T, the same
@@ -29,30 +30,29 @@ check() { # ROWS-FILE DT ONGRID
     function tick(t) { k = int(t / T + 0.5); return abs(t - k * T) <= 8 * eps * max(t, T) }
     BEGIN { T = 0.1; K = 2; tau = 0.5; eps = 2.220446049250313e-16; n = 0; bad = 0
             a = exp(-T / tau); r = a - K * (1 - a) }
-    { t[n] = $1; uS[n] = $2; uL[n] = $3; yS[n] = $4; cnt[n] = $5; yL[n] = $6; n++ }
+    { t[n] = $1; uS[n] = $2; uL[n] = $3; yS[n] = $4; cnt[n] = $5; yL[n] = $6; ev[n] = $7; n++ }
     END {
         ticks = 0
         for (i = 0; i < n; i++) {
             if (tick(t[i])) ticks++
+            # Event Mode ran at every tick after the start, and only there
+            if (i > 0 && ev[i] != tick(t[i])) { print "event column " ev[i] " at " t[i]; bad++ }
             # the coupling: the sampler reads the lag, the lag reads the sampler
             if (uS[i] != yL[i] || uL[i] != yS[i]) { print "coupling at " t[i]; bad++ }
             # the output clock ticks at k = 0, 5, 10, ...: count = floor(k/5) + 1
             # for the ticks k T <= t (the row shows the value after its Event Mode)
             k = int(t[i] / T + 1e-9); if (cnt[i] != int(k / 5) + 1) { print "count " cnt[i] " at " t[i]; bad++ }
-            if (i > 0 && yS[i] != yS[i - 1]) {
-                # the clocked output changes only at a tick inside (t_{i-1}, t_i]
-                kk = int(t[i - 1] / T + 1e-9) + 1
-                if (!(kk * T <= t[i] + 8 * eps * max(t[i], T))) { print "y changes at " t[i] " without a tick"; bad++ }
-            }
-            if (ongrid && tick(t[i])) {
+            # the clocked output changes only at the ticks
+            if (i > 0 && yS[i] != yS[i - 1] && !tick(t[i])) { print "y changes at " t[i] " without a tick"; bad++ }
+            if (tick(t[i])) {
                 # the control law on the input sampled at the tick: y_k = -K u(t_k),
                 # u(t_k) = the lag output there (a product by 2: exact)
                 if (yS[i] != -K * yL[i]) { print "control law at " t[i] ": " yS[i] " vs " (-K * yL[i]); bad++ }
-                # the closed loop at the ticks: x(k T) = r^k; each of the m = t/dt + 1
-                # lag steps rounds a few times with condition 3a/|3a - 2| < 6 and its
-                # step length h = t_{n+1} - t_n carries the grid rounding (|dh| <=
-                # 2 eps t: relative x error 2 eps t/tau): 64 m eps |x| covers both
-                kt = int(t[i] / T + 0.5); xk = r ^ kt; m = t[i] / dt + 1
+                # the closed loop at the ticks: x(k T) = r^k; each of the m = i + 1
+                # lag steps so far rounds a few times with condition 3a/|3a - 2| < 6
+                # and its step length h = t_{n+1} - t_n carries the grid rounding
+                # (|dh| <= 2 eps t: relative x error 2 eps t/tau): 64 m eps |x|
+                kt = int(t[i] / T + 0.5); xk = r ^ kt; m = i + 1
                 if (abs(yL[i] - xk) > 64 * m * eps * abs(xk)) { print "closed form at " t[i] ": " yL[i] " vs " xk; bad++ }
             }
             if (i + 1 < n) {
@@ -65,34 +65,34 @@ check() { # ROWS-FILE DT ONGRID
                     print "ZOH step at " t[i] ": " yL[i + 1] " vs " want; bad++ }
             }
         }
-        # every tick k T <= tend is a communication point (on the grid)
-        if (ongrid && ticks != int(t[n - 1] / T + 0.5) + 1) { print "ticks " ticks; bad++ }
+        # every tick k T <= the last point is a communication point
+        if (ticks != int(t[n - 1] / T + 1e-9) + 1) { print "ticks " ticks; bad++ }
         exit bad != 0
     }' "$1"
 }
-# ---- 1. ticks on the grid (dt = 0.1, 0.05, 0.025): the closed loop at its ticks -----------
-for dt in 0.1 0.05 0.025; do
-    "$COSA" simulate --model-file "$tmp/sl.cosa" --scheme zoh --dt $dt -o "$tmp/g$dt" >"$tmp/out" 2>"$tmp/err" &&
-        grep -q "^status ok$" "$tmp/out" && rows "$tmp/g$dt/sl_zoh.csv" >"$tmp/rows" &&
-        check "$tmp/rows" $dt 1 >"$tmp/why" && ok || bad "dt $dt: $(cat "$tmp/why" "$tmp/err" | head -5)"
-done
-# Gauss-Seidel, and the iteration that restores both units before every sweep (the
-# clocks' activations travel with the FMU snapshots: a tick is neither repeated nor lost)
-for s in gs:zoh imp:zoh; do
-    "$COSA" simulate --model-file "$tmp/sl.cosa" --scheme $s --dt 0.05 --name run -o "$tmp/s" >"$tmp/out" 2>"$tmp/err" &&
-        grep -q "^status ok$" "$tmp/out" && rows "$tmp/s/run.csv" >"$tmp/rows" &&
-        check "$tmp/rows" 0.05 1 >"$tmp/why" && ok || bad "$s: $(cat "$tmp/why" "$tmp/err" | head -5)"
+# ---- 1. the sampled loop at dt = 0.1, 0.05 (ticks on the grid), 0.03 and 0.07 (ticks
+# between grid points: extra event points) -----------------------------------------------
+for dt in 0.1 0.05 0.03 0.07; do
+    "$COSA" simulate --model-file "$tmp/sl.cosa" --scheme zoh --dt $dt -o "$tmp/g$dt" >"$tmp/out$dt" 2>"$tmp/err" &&
+        grep -q "^status ok$" "$tmp/out$dt" && rows "$tmp/g$dt/sl_zoh.csv" >"$tmp/rows" &&
+        check "$tmp/rows" $dt >"$tmp/why" && ok || bad "dt $dt: $(cat "$tmp/why" "$tmp/err" | head -5)"
+    # the extra points are the ticks k T off the grid n dt (k T / dt not an integer, to
+    # rounding), up to the last point
+    want=$(rows "$tmp/g$dt/sl_zoh.csv" | awk -v dt=$dt 'END {
+        for (k = 1; k * 0.1 <= $1 + 1e-9; k++) { q = k * 0.1 / dt; d = q - int(q + 0.5); if (d < 0) d = -d; if (d > 1e-9) n++ }
+        print n + 0 }')
+    grep -q "^event_points $want\$" "$tmp/out$dt" && ok || bad "dt $dt: $(grep event_points "$tmp/out$dt"), want $want"
 done
 # the tick rows agree across the grids (each is the closed form to its bound): the lag
-# at t = 1 (tick 10) from dt 0.1 and 0.025
+# at t = 1 (tick 10) from dt 0.1 and 0.03
 a=$(rows "$tmp/g0.1/sl_zoh.csv" | awk '$1 + 0 > 0.999 && $1 + 0 < 1.001 { print $6 }')
-b=$(rows "$tmp/g0.025/sl_zoh.csv" | awk '$1 + 0 > 0.999 && $1 + 0 < 1.001 { print $6 }')
+b=$(rows "$tmp/g0.03/sl_zoh.csv" | awk '$1 + 0 > 0.999 && $1 + 0 < 1.001 { print $6 }')
 awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; s = a < 0 ? -a : a; exit !(a != "" && d <= 1e-13 * s) }' &&
-    ok || bad "x(1) from dt 0.1 and 0.025: $a $b"
-# ---- 2. ticks off the grid (dt = 0.03): met inside the sampler's steps -------------------
-"$COSA" simulate --model-file "$tmp/sl.cosa" --scheme zoh --dt 0.03 -o "$tmp/off" >"$tmp/out" 2>"$tmp/err" &&
-    grep -q "^status ok$" "$tmp/out" && rows "$tmp/off/sl_zoh.csv" >"$tmp/rows" &&
-    check "$tmp/rows" 0.03 0 >"$tmp/why" && ok || bad "dt 0.03: $(cat "$tmp/why" "$tmp/err" | head -5)"
+    ok || bad "x(1) from dt 0.1 and 0.03: $a $b"
+# event points need a plain Jacobi scheme ("Events"): Gauss-Seidel is refused in one line
+"$COSA" simulate --model-file "$tmp/sl.cosa" --scheme gs:zoh --dt 0.05 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "gs:zoh: exit $rc $(cat "$tmp/err")"
 # ---- 3. refusals: one line, exit 2, nothing written ----------------------------------------
 refuse() { # WHAT MODEL-FILE PATTERN [OPTIONS]
     what=$1 mf=$2 pat=$3

@@ -909,6 +909,16 @@ static int sim_clocks_need_events(const struct sim_run *r)
                       em ? " (--events on)" : ", and it does not declare hasEventMode");
             return CLI_EUSAGE;
         }
+        for (size_t k = 0; k < cosa_fmu_nclock(fmus[i]); k++) {
+            const cosa_fmu_clock *c = cosa_fmu_clock_at(fmus[i], k);
+            if (c->causality == COSA_FMU_INPUT && !c->periodic) {
+                cli_error(r->cmd, "FMU %s: input clock '%s' is %s: cosa activates periodic "
+                          "input clocks (a model file cannot connect clocks yet)",
+                          cosa_unit_fmu_name(units[i]), c->name,
+                          cosa_fmu_interval_variability_name(c->interval_variability));
+                return CLI_EUSAGE;
+            }
+        }
     }
     return CLI_OK;
 }

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 
 #include "cosa.h"
+#include "td/evolve.h"
 #include "td/fmu_impl.h"
 
 #include <dlfcn.h>
@@ -167,7 +168,7 @@ static size_t event_at(cosa_fmu *f, void *inst, fmu_clock_sched *c, double t, in
         cr_assert_eq(enter_event(inst), fmi3OK, "t = %.17g", t);
     cr_assert_eq(fmu_clock_sched_activate(c, f, inst, t, &nact), 0, "t = %.17g", t);
     cr_assert_eq(update(inst, &again, &term, &nom, &val, &def, &next), fmi3OK);
-    cr_assert_eq(fmu_clock_sched_collect(c, f, inst), 0);
+    cr_assert_eq(fmu_clock_sched_collect(c, f, inst, t), 0);
     cr_assert_eq(enter_step(inst), fmi3OK);
     return nact;
 }
@@ -243,4 +244,125 @@ Test(fmu_clocks, the_schedule_with_a_shift)
     f->f3.FreeInstance(inst);
     fmu_clock_sched_free(&c);
     cosa_fmu_close(f);
+}
+
+/* ---- a triggered input clock driven by another FMU's output clock --------------- */
+
+#define NPT 128
+typedef struct trig_run {
+    size_t n;
+    double t[NPT], y[NPT][5];
+} trig_run;
+
+static cosa_status trig_rec(const cosa_master *m, void *user)
+{
+    trig_run *r = user;
+    if (r->n < NPT) {
+        cosa_master_get(m, &r->t[r->n], NULL, NULL, r->y[r->n], NULL, NULL);
+        r->n++;
+    }
+    return COSA_OK;
+}
+
+/* S1 (periodic tick, T = 0.1) and S2 (its tick triggered) both sample the
+ * lag L, which S1 drives; with link, S1's output clock alarm (every fifth
+ * tick) triggers S2's tick.  ZOH, H = 0.05 over [0, 2], events on. */
+static void trig_net(int link, trig_run *r)
+{
+    const char *names[3] = {"sampler_fmi3.fmu", "sampler_trig_fmi3.fmu", "lag_fmi3.fmu"};
+    cosa_fmu *f[3];
+    cosa_unit *u[3];
+    for (int i = 0; i < 3; i++) {
+        char err[512];
+        cr_assert_eq(open_fmu(names[i], &f[i], err, sizeof err), COSA_OK, "%s", err);
+        cr_assert_eq(cosa_unit_fmu_create(f[i], names[i], &u[i]), COSA_OK);
+        if (i < 2)
+            cr_assert_eq(cosa_unit_fmu_set_events(u[i], 1), COSA_OK, "%s",
+                         cosa_unit_message(u[i]));
+    }
+    if (link)
+        cr_assert_eq(cosa_unit_fmu_clock_link(u[0], "alarm", u[1], "tick"), COSA_OK);
+    /* outputs S1.y S1.count S2.y S2.count L.y; inputs S1.u S2.u L.u */
+    double L[15] = {0};
+    L[0 + 4 * 3] = 1.0; /* S1.u = L.y */
+    L[1 + 4 * 3] = 1.0; /* S2.u = L.y */
+    L[2 + 0 * 3] = 1.0; /* L.u = S1.y */
+    cosa_unitset *set;
+    cr_assert_eq(cosa_unitset_create(3, u, L, NULL, &set), COSA_OK);
+    cosa_scheme s;
+    cr_assert_eq(cosa_scheme_parse("zoh", &s), COSA_OK);
+    const cosa_master_opts mo = {.events = 1};
+    cosa_master *m;
+    cr_assert_eq(cosa_master_create(set, &s, 0.05, &mo, &m), COSA_OK);
+    memset(r, 0, sizeof *r);
+    const cosa_observer obs = {trig_rec, trig_rec, r};
+    cosa_master_add_observer(m, &obs);
+    double x0[1], y0[5];
+    cosa_unit_get_state(u[2], NULL, x0);
+    for (int i = 0, k = 0; i < 3; k += (int)cosa_unit_ny(u[i]), i++)
+        cosa_unit_get_output(u[i], y0 + k);
+    cr_assert_eq(cosa_master_init(m, 0.0, x0, y0, NULL), COSA_OK);
+    evolve_fixed fx = {.n = 40, .i0 = 0, .H = 0.05};
+    const evolve_config c = {.stepper = &evolve_stepper_master, .stepper_ctx = m,
+                             .controller = &evolve_controller_fixed, .controller_ctx = &fx};
+    evolve_stats st;
+    cr_assert_eq(evolve_run(&c, &st), COSA_OK, "%s", cosa_unit_message(u[1]));
+    cosa_master_free(m);
+    cosa_unitset_free(set);
+    for (int i = 0; i < 3; i++) {
+        cosa_unit_free(u[i]);
+        cosa_fmu_close(f[i]);
+    }
+}
+
+Test(fmu_clocks, a_triggered_input_clock_follows_a_linked_output_clock)
+{
+    trig_run r;
+    trig_net(1, &r);
+    cr_assert_eq(r.n, 41);
+    size_t nchange = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        /* S1's alarm ticks at k = 0, 5, 10, 15, 20: t = 0.5 j (to the grid's
+         * rounding, 1e-9); S2 samples the lag there: y2 = -K x (exact) */
+        const double j = floor(r.t[i] / 0.5 + 0.5);
+        const int alarm = fabs(r.t[i] - 0.5 * j) <= 1e-9;
+        if (alarm)
+            cr_expect_eq(r.y[i][2], -2.0 * r.y[i][4], "S2 at its tick %.17g", r.t[i]);
+        if (i > 0 && r.y[i][2] != r.y[i - 1][2]) {
+            nchange++;
+            cr_expect(alarm, "S2's output changes at %.17g, no alarm tick", r.t[i]);
+        }
+        /* S2's own output clock ticks at its first tick only: count 1 */
+        cr_expect_eq(r.y[i][3], 1.0, "S2's count at %.17g", r.t[i]);
+    }
+
+    /* without the link S2's clock never ticks: its output stays at its start 0 */
+    trig_net(0, &r);
+    for (size_t i = 0; i < r.n; i++)
+        cr_expect_eq(r.y[i][2], 0.0, "unlinked S2 at %.17g", r.t[i]);
+}
+
+Test(fmu_clocks, clock_links_checked)
+{
+    cosa_fmu *f[2];
+    cosa_unit *u[2];
+    const char *names[2] = {"sampler_fmi3.fmu", "sampler_trig_fmi3.fmu"};
+    for (int i = 0; i < 2; i++) {
+        char err[512];
+        cr_assert_eq(open_fmu(names[i], &f[i], err, sizeof err), COSA_OK, "%s", err);
+        cr_assert_eq(cosa_unit_fmu_create(f[i], NULL, &u[i]), COSA_OK);
+    }
+    cr_expect_eq(cosa_unit_fmu_clock_link(u[0], "nope", u[1], "tick"), COSA_EPARAM);
+    cr_expect_eq(cosa_unit_fmu_clock_link(u[0], "alarm", u[1], "nope"), COSA_EPARAM);
+    /* a periodic input clock is the importer's, not a link's */
+    cr_expect_eq(cosa_unit_fmu_clock_link(u[1], "alarm", u[0], "tick"), COSA_EINVAL);
+    /* an input clock as the source, an output clock as the target */
+    cr_expect_eq(cosa_unit_fmu_clock_link(u[0], "tick", u[1], "tick"), COSA_EINVAL);
+    cr_expect_eq(cosa_unit_fmu_clock_link(u[0], "alarm", u[1], "alarm"), COSA_EINVAL);
+    cr_expect_eq(cosa_unit_fmu_clock_link(NULL, "alarm", u[1], "tick"), COSA_EINVAL);
+    cr_expect_eq(cosa_unit_fmu_clock_link(u[0], "alarm", u[1], "tick"), COSA_OK);
+    for (int i = 0; i < 2; i++) {
+        cosa_unit_free(u[i]);
+        cosa_fmu_close(f[i]);
+    }
 }

@@ -1740,6 +1740,17 @@ cosa_status cosa_unit_fmu_set_events(cosa_unit *u, int on);
 int cosa_unit_fmu_events(const cosa_unit *u);
 /* The instance name of an FMU unit, NULL for other units. */
 const char *cosa_unit_fmu_name(const cosa_unit *u);
+/* Connect an output clock of FMU unit from to a triggered input clock of
+ * FMU unit to (README "Clocks"): whenever out_clock ticks (fmi3GetClock
+ * active in from's Event Mode at t), in_clock ticks at t -- to's next event
+ * is set to t and its Event Mode there (the master runs it at the same
+ * communication point) activates in_clock with fmi3SetClock.  Both units
+ * need events on (cosa_unit_fmu_set_events; set them before linking).
+ * COSA_EPARAM for a name that is no clock of that FMU, COSA_EINVAL for a
+ * non-FMU unit, an out_clock that is no output clock or an in_clock that
+ * is no triggered input clock, COSA_ENOMEM. */
+cosa_status cosa_unit_fmu_clock_link(cosa_unit *from, const char *out_clock, cosa_unit *to,
+                                     const char *in_clock);
 
 /* What an FMU can do for a master (lib/td/fmu_capability.c), read from its
  * model description: the summary a model file carries per FMU subsystem

@@ -21,6 +21,7 @@ void fmu_clock_sched_free(fmu_clock_sched *c)
     free(c->shift);
     free(c->ticks);
     free(c->last);
+    free(c->at);
     free(c->vr);
     free(c->val);
     memset(c, 0, sizeof *c);
@@ -28,8 +29,10 @@ void fmu_clock_sched_free(fmu_clock_sched *c)
 
 void fmu_clock_sched_forget(fmu_clock_sched *c)
 {
-    for (size_t i = 0; c && c->last && i < c->n; i++)
+    for (size_t i = 0; c && c->last && i < c->n; i++) {
         c->last[i] = -INFINITY;
+        c->at[i] = NAN;
+    }
 }
 
 /* Intervals and shifts the FMU tells (fixed, calculated, tunable clocks). */
@@ -69,13 +72,13 @@ static int drivable(const cosa_fmu *m, const cosa_fmu_clock *k, char *why, size_
     }
     if (k->causality != COSA_FMU_INPUT)
         return 1;
-    if (!k->periodic) {
-        snprintf(why, whysize, "input clock '%.60s' is %s: cosa activates periodic input "
-                 "clocks only (constant, fixed, calculated, tunable)", k->name,
+    if (!k->periodic && k->interval_variability != COSA_FMU_CLOCK_TRIGGERED) {
+        snprintf(why, whysize, "input clock '%.60s' is %s: cosa activates periodic and "
+                 "triggered input clocks only", k->name,
                  cosa_fmu_interval_variability_name(k->interval_variability));
         return 0;
     }
-    if (!m->f3.SetClock || (k->interval_variability != COSA_FMU_CLOCK_CONSTANT &&
+    if (!m->f3.SetClock || (k->periodic && k->interval_variability != COSA_FMU_CLOCK_CONSTANT &&
                             !m->f3.GetIntervalDecimal)) {
         snprintf(why, whysize, "input clock '%.60s' but the binary does not export %s",
                  k->name, !m->f3.SetClock ? "fmi3SetClock" : "fmi3GetIntervalDecimal");
@@ -99,9 +102,10 @@ int fmu_clock_sched_init(fmu_clock_sched *c, const cosa_fmu *m, void *inst, doub
     c->shift = malloc(n * sizeof *c->shift);
     c->ticks = calloc(n, sizeof *c->ticks);
     c->last = malloc(n * sizeof *c->last);
+    c->at = malloc(n * sizeof *c->at);
     c->vr = malloc(n * sizeof *c->vr);
     c->val = malloc(n * sizeof *c->val);
-    if (!c->interval || !c->shift || !c->ticks || !c->last || !c->vr || !c->val) {
+    if (!c->interval || !c->shift || !c->ticks || !c->last || !c->at || !c->vr || !c->val) {
         fmu_clock_sched_free(c);
         return -2;
     }
@@ -111,13 +115,14 @@ int fmu_clock_sched_init(fmu_clock_sched *c, const cosa_fmu *m, void *inst, doub
         c->interval[i] = periodic_in ? k->interval : NAN;
         c->shift[i] = periodic_in ? k->shift : NAN;
         c->last[i] = -INFINITY;
+        c->at[i] = NAN;
     }
     const int s = ask_intervals(c, m, inst, fn);
     if (s != 0)
         return s;
     for (size_t i = 0; i < c->n; i++) {
         const cosa_fmu_clock *k = &d->clocks[i];
-        if (k->causality == COSA_FMU_INPUT && !(c->interval[i] > 0.0 && isfinite(c->interval[i]) &&
+        if (k->causality == COSA_FMU_INPUT && k->periodic && !(c->interval[i] > 0.0 && isfinite(c->interval[i]) &&
                                                  c->shift[i] >= 0.0 && isfinite(c->shift[i]))) {
             snprintf(why, whysize, "input clock '%.60s': no interval > 0 (%s, interval %.17g, "
                      "shift %.17g)", k->name,
@@ -186,11 +191,21 @@ int fmu_clock_sched_activate(fmu_clock_sched *c, const cosa_fmu *m, void *inst, 
             c->ticks[i]++;
         }
     }
+    /* triggered input clocks asked for (at this communication point: the
+     * master runs this Event Mode there; the asking unit's time may differ
+     * from this one's by the rounding of their step sums) */
+    for (size_t i = 0; i < c->n; i++)
+        if (!isnan(c->at[i]) && m->desc.clocks[i].causality == COSA_FMU_INPUT) {
+            c->at[i] = NAN;
+            c->vr[n] = m->desc.clocks[i].vr;
+            c->val[n++] = true;
+            c->ticks[i]++;
+        }
     *nact = n;
     return n ? m->f3.SetClock(inst, c->vr, n, c->val) : 0;
 }
 
-int fmu_clock_sched_collect(fmu_clock_sched *c, const cosa_fmu *m, void *inst)
+int fmu_clock_sched_collect(fmu_clock_sched *c, const cosa_fmu *m, void *inst, double t)
 {
     size_t n = 0;
     for (size_t i = 0; i < c->n; i++)
@@ -202,7 +217,9 @@ int fmu_clock_sched_collect(fmu_clock_sched *c, const cosa_fmu *m, void *inst)
     if (s > 1)
         return s;
     for (size_t i = 0, j = 0; i < c->n; i++)
-        if (m->desc.clocks[i].causality == COSA_FMU_OUTPUT && c->val[j++])
+        if (m->desc.clocks[i].causality == COSA_FMU_OUTPUT && c->val[j++]) {
             c->ticks[i]++;
+            c->at[i] = t;
+        }
     return s;
 }

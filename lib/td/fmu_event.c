@@ -102,8 +102,9 @@ cosa_status fmu_event_mode(cosa_unit *u, double t, int enter, double *x)
     if (st != COSA_OK)
         return st;
     /* the output clocks' activation after the updates */
-    if (f->clk.n && (s = fmu_clock_sched_collect(&f->clk, f->fmu, f->inst)) > 1)
+    if (f->clk.n && (s = fmu_clock_sched_collect(&f->clk, f->fmu, f->inst, t)) > 1)
         return fmu_unit_fail(u, "fmi3GetClock", t, s);
+    fmu_clock_links_fire(u, t);
     if ((s = fn->EnterStepMode(f->inst)) > 1)
         return fmu_unit_fail(u, "fmi3EnterStepMode", t, s);
     fmu_unit_warned(f, "fmi3EnterStepMode", t, s);

@@ -60,6 +60,9 @@ typedef struct fmu_clock_sched {
                                   second activation at the same time; reset
                                   when the instance's state is restored
                                   (fmu_clock_sched_forget)                     */
+    double *at;                /* per clock: an output clock's last tick seen;
+                                  a triggered input clock's activation asked
+                                  for at that time (NaN: none)                 */
     unsigned *vr;              /* n scratch                                  */
     fmi3Clock *val;            /* n scratch                                  */
 } fmu_clock_sched;
@@ -67,28 +70,32 @@ typedef struct fmu_clock_sched {
  * Mode after initialisation): constant clocks from the description; fixed,
  * calculated and tunable ones from fmi3GetIntervalDecimal and
  * fmi3GetShiftDecimal.  0; an FMU status > 1 with *fn the failing call; -1
- * with why (a clock cosa cannot activate: aperiodic or triggered input
- * clocks, a missing clock function, an interval <= 0); -2 out of memory. */
+ * with why (a clock cosa cannot activate: an aperiodic input clock, a
+ * missing clock function, an interval <= 0); -2 out of memory.  A
+ * triggered input clock ticks when asked for (at[i] = t: a linked output
+ * clock ticked, cosa_unit_fmu_clock_link). */
 int fmu_clock_sched_init(fmu_clock_sched *c, const cosa_fmu *m, void *inst, double t0,
                          const char **fn, char *why, size_t whysize);
 void fmu_clock_sched_free(fmu_clock_sched *c);
 /* The instance went back in time (an FMU state set): forget the last
- * activations. */
+ * activations and the triggers asked for. */
 void fmu_clock_sched_forget(fmu_clock_sched *c);
 /* The next tick after t (INFINITY: none). */
 double fmu_clock_sched_next(const fmu_clock_sched *c, double t);
 /* Whether an input clock ticks at t (to the rounding of
  * fmu_clock_sched_activate); pending: only one not activated at t yet. */
 int fmu_clock_sched_due(const fmu_clock_sched *c, double t, int pending);
-/* In Event Mode at t: fmi3SetClock for the input clocks that tick at t
+/* In Event Mode at t: fmi3SetClock for the periodic input clocks that tick at t, and the
+ * triggered ones asked for at t
  * (to rounding: 1e-9 interval + 4 eps |t|, the drift of a time summed from
  * step lengths).  0, or the FMU's status > 1 of
  * fmi3SetClock; *nact = the clocks activated. */
 int fmu_clock_sched_activate(fmu_clock_sched *c, const cosa_fmu *m, void *inst, double t,
                              size_t *nact);
-/* In Event Mode after fmi3UpdateDiscreteStates: fmi3GetClock of the output
- * clocks, their ticks counted.  0, or the FMU's status > 1. */
-int fmu_clock_sched_collect(fmu_clock_sched *c, const cosa_fmu *m, void *inst);
+/* In Event Mode at t after fmi3UpdateDiscreteStates: fmi3GetClock of the
+ * output clocks, their ticks counted and at[i] = t for those active.  0,
+ * or the FMU's status > 1. */
+int fmu_clock_sched_collect(fmu_clock_sched *c, const cosa_fmu *m, void *inst, double t);
 
 /* Unzip archive into a new private directory (mkdtemp under TMPDIR) whose
  * name is stored in dir (size >= 4096); entries that would leave it (an

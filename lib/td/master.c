@@ -432,30 +432,35 @@ static void inputs_of(const cosa_master *m, const double *v, double *uout);
  * jump.  Time events off the grid are met inside the unit's step. */
 static cosa_status point_events(cosa_master *m)
 {
-    int inputs = 0;
-    for (size_t i = 0; i < m->nunits; i++) {
-        cosa_unit *u = cosa_unitset_unit(m->set, i);
-        /* the event time as the unit computed it (a tick t0 + k T from its own
-         * time, a sum of step lengths): 1e-9 H + 4 eps |t|, as the clocks' */
-        const double tol = 1e-9 * m->H + 4.0 * DBL_EPSILON * fabs(m->t);
-        if (!cosa_unit_has_events(u) || !(cosa_unit_next_event(u) <= m->t + tol))
-            continue;
-        if (!inputs)
-            inputs_of(m, m->hist, m->u0);
-        inputs = 1;
-        size_t ou, oy;
-        cosa_unitset_offsets(m->set, i, NULL, &ou, &oy);
-        cosa_status st = cosa_unit_set_input(u, 0, m->u0 + ou);
-        if (st == COSA_OK)
-            st = cosa_unit_event_update(u, NULL);
-        if (st == COSA_OK && u->ny)
-            st = cosa_unit_get_output(u, m->y + oy);
-        if (st != COSA_OK) {
-            m->failed = i;
-            return st;
+    /* passes until no unit is due: an Event Mode may ask for another's at the
+     * same time (a clock link); the inputs from the outputs as they are */
+    int any = 1;
+    for (size_t pass = 0; any && pass <= m->nunits; pass++) {
+        any = 0;
+        for (size_t i = 0; i < m->nunits; i++) {
+            cosa_unit *u = cosa_unitset_unit(m->set, i);
+            /* the event time as the unit computed it (a tick t0 + k T from its
+             * own time, a sum of step lengths): 1e-9 H + 4 eps |t|, as the clocks' */
+            const double tol = 1e-9 * m->H + 4.0 * DBL_EPSILON * fabs(m->t);
+            if (!cosa_unit_has_events(u) || !(cosa_unit_next_event(u) <= m->t + tol))
+                continue;
+            if (!any)
+                inputs_of(m, m->hist, m->u0);
+            any = 1;
+            size_t ou, oy;
+            cosa_unitset_offsets(m->set, i, NULL, &ou, &oy);
+            cosa_status st = cosa_unit_set_input(u, 0, m->u0 + ou);
+            if (st == COSA_OK)
+                st = cosa_unit_event_update(u, NULL);
+            if (st == COSA_OK && u->ny)
+                st = cosa_unit_get_output(u, m->y + oy);
+            if (st != COSA_OK) {
+                m->failed = i;
+                return st;
+            }
+            for (size_t j = 0; j < m->np; j++)
+                memcpy(m->hist + j * m->ny + oy, m->y + oy, u->ny * sizeof *m->y);
         }
-        for (size_t j = 0; j < m->np; j++)
-            memcpy(m->hist + j * m->ny + oy, m->y + oy, u->ny * sizeof *m->y);
     }
     return COSA_OK;
 }

@@ -217,37 +217,59 @@ cosa_status master_event_propose(cosa_master *m)
     return COSA_OK;
 }
 
-/* Event Mode where it is pending, with the inputs at t' (u = L y(t') +
- * offset: an input clock's tick samples them, README "Clocks"), the
- * outputs read again, the history restarted at the event. */
-static cosa_status handle_events(cosa_master *m)
+/* One pass of Event Mode at t' over the units that need it (pass 0: where
+ * it is pending; later passes: a unit whose next event is t', asked for by
+ * a clock link in an earlier Event Mode, README "Clocks"), with the inputs
+ * at t' (u = L y(t') + offset from the outputs as they are now: an input
+ * clock's tick samples them); *any = 1 if a unit ran. */
+static cosa_status events_pass(cosa_master *m, size_t pass, int *any)
 {
+    *any = 0;
     if (m->nu) {
         dense_gemv(m->nu, m->ny, 1.0, m->L, m->nu, m->y, 0.0, m->u0);
         for (size_t k = 0; k < m->nu; k++)
             m->u0[k] += m->uoff[k];
     }
+    const double tol = 1e-9 * m->H + 4.0 * DBL_EPSILON * fabs(m->t);
     for (size_t i = 0; i < m->nunits; i++) {
         cosa_unit *u = cosa_unitset_unit(m->set, i);
+        const int due = pass == 0 ? m->ev_pend[i] != 0
+                                  : cosa_unit_has_events(u) &&
+                                        cosa_unit_next_event(u) <= m->t + tol;
+        if (!due)
+            continue;
+        *any = 1;
         size_t ou;
         cosa_unitset_offsets(m->set, i, NULL, &ou, NULL);
-        cosa_status st = m->ev_pend[i] ? cosa_unit_set_input(u, 0, m->u0 + ou) : COSA_OK;
-        if (st == COSA_OK && m->ev_pend[i])
+        cosa_status st = cosa_unit_set_input(u, 0, m->u0 + ou);
+        if (st == COSA_OK)
             st = cosa_unit_event_update(u, NULL);
         if (st != COSA_OK) {
             m->failed = i;
             return st;
         }
     }
-    for (size_t i = 0; i < m->nunits; i++) {
-        cosa_unit *u = cosa_unitset_unit(m->set, i);
-        size_t oy;
-        cosa_unitset_offsets(m->set, i, NULL, NULL, &oy);
-        cosa_status st = u->ny ? cosa_unit_get_output(u, m->y + oy) : COSA_OK;
-        if (st != COSA_OK) {
-            m->failed = i;
-            return st;
+    return COSA_OK;
+}
+
+/* Event Mode where it is pending (then where clock links ask for it, until
+ * no unit does), the outputs read again after each pass, the history
+ * restarted at the event. */
+static cosa_status handle_events(cosa_master *m)
+{
+    int any = 1;
+    for (size_t pass = 0; any && pass <= m->nunits; pass++) {
+        cosa_status st = events_pass(m, pass, &any);
+        for (size_t i = 0; st == COSA_OK && any && i < m->nunits; i++) {
+            cosa_unit *u = cosa_unitset_unit(m->set, i);
+            size_t oy;
+            cosa_unitset_offsets(m->set, i, NULL, NULL, &oy);
+            st = u->ny ? cosa_unit_get_output(u, m->y + oy) : COSA_OK;
+            if (st != COSA_OK)
+                m->failed = i;
         }
+        if (st != COSA_OK)
+            return st;
     }
     memcpy(m->hist, m->y, m->ny * sizeof *m->y);
     m->nvalid = 1;

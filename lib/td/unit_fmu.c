@@ -650,10 +650,9 @@ static cosa_status fmu_restore(cosa_unit *u, const void *blob)
     }
     const int s = v3(f) ? f->fmu->f3.SetFMUState(f->inst, w->fs)
                         : f->fmu->f2.SetFMUstate(f->inst, w->fs);
+    fmu_clock_sched_forget(&f->clk);
     if (f->clk.n && w->nclk == f->clk.n) /* the clocks' activations as they were then */
         memcpy(f->clk.last, w->clk_last, f->clk.n * sizeof *f->clk.last);
-    else
-        fmu_clock_sched_forget(&f->clk);
     return s > 1 ? fmu_unit_fail(u, v3(f) ? "fmi3SetFMUState" : "fmi2SetFMUstate", cosa_unit_time(u), s)
                  : COSA_OK;
 }
@@ -709,6 +708,7 @@ static void fmu_destroy(cosa_unit *u)
         return;
     free_instance(f);
     fmu_clock_sched_free(&f->clk);
+    free(f->links);
     cosa_unit_free(f->helper);
     free(f->vx);
     free(f->tmp);

@@ -18,6 +18,13 @@ typedef struct fmu_snapshot {
     struct fmu_snapshot *prev, *next;
 } fmu_snapshot;
 
+/* A clock link (fmu_clock_link.c): when this unit's output clock `out`
+ * ticks, the triggered input clock `in` of unit `to` ticks at that time. */
+typedef struct fmu_clock_link {
+    cosa_unit *to;
+    size_t out, in;          /* indices into the two FMUs' clock lists        */
+} fmu_clock_link;
+
 typedef struct fmu_unit {
     cosa_fmu *fmu;           /* borrowed                                      */
     cosa_unit *unit;         /* the unit this is the implementation of        */
@@ -50,6 +57,8 @@ typedef struct fmu_unit {
     fmu_clock_sched clk;     /* clocks: the input clocks' ticks, the output
                                 clocks seen (fmu_clock_sched.c); n = 0 without
                                 clocks or event mode                          */
+    fmu_clock_link *links;   /* from this unit's output clocks               */
+    size_t nlinks;
 } fmu_unit;
 
 /* One line for a failed FMU call fn at time t with status (into the unit's
@@ -73,5 +82,9 @@ cosa_status fmu_event_mode(cosa_unit *u, double t, int enter, double *x);
  * Event Mode): its schedule (fmu_clock_sched_init); COSA_OK, or
  * COSA_EUNSUPPORTED / COSA_EFMU with one line in f->why (fmu_event.c). */
 cosa_status fmu_clocks_start(cosa_unit *u, double t);
+/* After the output clocks of u were read in Event Mode at t: the linked
+ * triggered input clocks asked for, their units' next event set to t (the
+ * master runs their Event Mode at this point; fmu_clock_link.c). */
+void fmu_clock_links_fire(cosa_unit *u, double t);
 
 #endif

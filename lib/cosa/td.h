@@ -1745,7 +1745,8 @@ const char *cosa_unit_fmu_name(const cosa_unit *u);
  * active in from's Event Mode at t), in_clock ticks at t -- to's next event
  * is set to t and its Event Mode there (the master runs it at the same
  * communication point) activates in_clock with fmi3SetClock.  Both units
- * need events on (cosa_unit_fmu_set_events; set them before linking).
+ * need events on (cosa_unit_fmu_set_events, before or after linking: the
+ * link survives a new instance).
  * COSA_EPARAM for a name that is no clock of that FMU, COSA_EINVAL for a
  * non-FMU unit, an out_clock that is no output clock or an in_clock that
  * is no triggered input clock, COSA_ENOMEM. */

@@ -809,8 +809,9 @@ cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *
                             double *ybar, double *du);
 /* The information vector z_n in the layout of the scheme (doc/method.md). */
 cosa_status cosa_master_info(const cosa_master *m, double *z);
-/* The macro step of the next proposal (TAYLOR extrapolation only: the
- * history of the other kinds assumes equidistant macro points;
+/* The macro step of the next proposal (TAYLOR and GIVEN extrapolation, and
+ * any master with opts.events, whose history keeps its sample times: the
+ * history of the others assumes equidistant macro points;
  * COSA_EUNSUPPORTED for them).  H > 0 finite, else COSA_ERANGE. */
 cosa_status cosa_master_set_step(cosa_master *m, double H);
 

@@ -1094,6 +1094,10 @@ static int sim_cosim(struct sim_run *r)
                             .defect_out_order = outorder, .observers = r->prog.on ? &obs : NULL,
                             .nobservers = r->prog.on ? 1 : 0,
                             .iter = r->iterative ? &r->iopt : NULL};
+    /* the units' counters (steps, restores, events, early returns) are the
+     * co-simulation's: the fine reference ran on the same units */
+    for (size_t i = 0; i < r->sm.nsub; i++)
+        cosa_unit_counters_reset(units[i]);
     st = cosa_cosim_run(r->set, &r->scheme, r->ref, &copt, &r->res);
     cli_progress_end(&r->prog);
     if (st != COSA_OK) {

@@ -140,4 +140,16 @@ rc=$?
 [ "$rc" = 2 ] && [ "$(grep -vc ': note: ' "$tmp/err")" = 1 ] &&
     grep -q "FMU B: fmi3DoStep at t = .* returned early (lastSuccessfulTime = .*) although cosa did not allow it (earlyReturnAllowed = false; events off)$" "$tmp/err" &&
     ok || bad "rude early return: exit $rc $(cat "$tmp/err")"
+# an FMU that declares hasEventMode without exporting the event functions (the loop test
+# FMU's variant): by default a note and a run without event mode; --events on: one line, exit 2
+printf 'model le\ntend 0.5\nfmu A = %s/loopev_fmi3.fmu\nfmu F = %s/filter_fmi3.fmu\nconnect A.y -> F.u\nconnect F.y -> A.u\n' \
+    "$FMU" "$FMU" >"$tmp/le.cosa"
+"$COSA" simulate --model-file "$tmp/le.cosa" --scheme zoh --dt 0.1 >/dev/null 2>"$tmp/err" &&
+    grep -q "^cosa: simulate: note: FMU A declares hasEventMode but its binary does not export fmi3EnterEventMode: it runs without event mode$" "$tmp/err" &&
+    ok || bad "event functions missing, default: $(cat "$tmp/err")"
+"$COSA" simulate --model-file "$tmp/le.cosa" --scheme zoh --dt 0.1 --events on >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+    grep -q "^cosa: simulate: --events on: FMU A declares hasEventMode but its binary does not export fmi3EnterEventMode$" "$tmp/err" &&
+    ok || bad "event functions missing, --events on: exit $rc $(cat "$tmp/err")"
 fmu_env_done test_events.sh

@@ -45,6 +45,9 @@ typedef struct fmu_unit {
     int events;              /* events on (cosa_unit_fmu_set_events)          */
     int event_mode_used;     /* the instance's eventModeUsed                  */
     int early_allowed;       /* the instance's earlyReturnAllowed             */
+    int init_hold;           /* instantiate() stays in Initialization Mode
+                                (cosa_unit_fmu_init_enter), until
+                                cosa_unit_fmu_init_exit                       */
 } fmu_unit;
 
 /* One line for a failed FMU call fn at time t with status (into the unit's

@@ -124,6 +124,8 @@ static void fmus(FILE *f, const cli_model *mod)
         jnum(f, c->fixed_step > 0.0 ? c->fixed_step : NAN);
         fprintf(f, ", \"default_step\": ");
         jnum(f, c->default_step > 0.0 ? c->default_step : NAN);
+        fprintf(f, ", \"input_smoothness\": %d, \"input_degree_smoothness_max\": %d",
+                c->smoothness, cosa_fmu_smoothness_degree(c->smoothness));
         fprintf(f, ", \"nonlinear\": %s, \"affine\": %s}",
                 haslin ? jbool(lin.is_nonlinear) : "null", haslin ? jbool(lin.is_affine) : "null");
         first = 0;

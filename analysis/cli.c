@@ -26,143 +26,29 @@ const char cli_scheme_help[] =
     "  imp:foh (no corrections; --iterations, --relax).  gs:, imp:, gs-imp: take\n"
     "  /Q, the interpolation degree Q = p or p+1 of the inputs (default p): gs:zoh/1.\n";
 
-void cli_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("cosa: ", stderr);
-    if (cmd)
-        fprintf(stderr, "%s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-/* decimal notation only: strtod would also take " 1", "0x10" (= 16),
- * "infinity" and "nan" */
-static int parse_decimal(const char *text, double *out)
-{
-    if (!text || !*text || strspn(text, "0123456789+-.eE") != strlen(text))
-        return CLI_NUM_SYNTAX;
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0')
-        return CLI_NUM_SYNTAX;
-    /* ERANGE: beyond DBL_MAX (+-HUGE_VAL), or below the smallest normal
-     * double (0 or a subnormal that lost digits) */
-    if (errno == ERANGE || !isfinite(v))
-        return fabs(v) >= 1.0 || !isfinite(v) ? CLI_NUM_OVERFLOW : CLI_NUM_UNDERFLOW;
-    *out = v;
-    return CLI_NUM_OK;
-}
-
-int cli_parse_double(const char *text, double *out)
-{
-    if (text && strncmp(text, "10^", 3) == 0) {
-        double e, v;
-        int rc = parse_decimal(text + 3, &e);
-        if (rc == CLI_NUM_OVERFLOW) /* 10^(+-huge) */
-            return text[3] == '-' ? CLI_NUM_UNDERFLOW : CLI_NUM_OVERFLOW;
-        if (rc != CLI_NUM_OK)
-            return CLI_NUM_SYNTAX;
-        v = pow(10.0, e);
-        if (!isfinite(v))
-            return CLI_NUM_OVERFLOW;
-        if (fabs(v) < DBL_MIN)
-            return CLI_NUM_UNDERFLOW;
-        *out = v;
-        return CLI_NUM_OK;
-    }
-    return parse_decimal(text, out);
-}
-
-const char *cli_number_why(int code)
-{
-    switch (code) {
-    case CLI_NUM_OVERFLOW: return "overflows (beyond 1.8e308, the largest double)";
-    case CLI_NUM_UNDERFLOW: return "underflows to 0 (below 2.2e-308, the smallest normal double)";
-    default: return "not a finite number";
-    }
-}
-
-int cli_parse_size(const char *text, size_t *out)
-{
-    if (!text || !*text || *text == '-')
-        return -1;
-    if (strspn(text, "0123456789") == strlen(text)) {
-        char *end = NULL;
-        errno = 0;
-        unsigned long long v = strtoull(text, &end, 10);
-        if (end == text || *end != '\0' || errno == ERANGE || v == 0 || v > SIZE_MAX)
-            return -1;
-        *out = (size_t)v;
-        return 0;
-    }
-    /* "1e6", "10^6": exact integer values only, up to 2^53 (beyond it a
-     * double no longer holds every integer) */
-    double v;
-    if (cli_parse_double(text, &v) != CLI_NUM_OK || v != floor(v) || !(v >= 1.0) ||
-        v > 9007199254740992.0 || v > (double)SIZE_MAX)
-        return -1;
-    *out = (size_t)v;
-    return 0;
-}
-
-int cli_positive(const char *cmd, const char *opt, const char *text, double *v)
-{
-    if (!text)
-        return CLI_OK;
-    double x;
-    const int rc = cli_parse_double(text, &x);
-    if (rc == CLI_NUM_OK && x > 0.0) {
-        *v = x;
-        return CLI_OK;
-    }
-    if (rc == CLI_NUM_OVERFLOW || rc == CLI_NUM_UNDERFLOW)
-        cli_error(cmd, "%s must be a positive finite number: '%s' %s", opt, text,
-                  cli_number_why(rc));
-    else
-        cli_error(cmd, "%s must be a positive finite number, got '%s'", opt, text);
-    return CLI_EUSAGE;
-}
-
-int cli_threads(const char *cmd, const char *text, size_t *n)
-{
-    size_t v;
-    if (cli_parse_size(text, &v) != 0 || v > CLI_THREADS_MAX) {
-        cli_error(cmd, "--threads must be an integer in 1..%d, got '%s'", CLI_THREADS_MAX, text);
-        return CLI_EUSAGE;
-    }
-    *n = v;
-    return CLI_OK;
-}
-
-/* "NAME=VALUE" of option opt ("--set", "--assume") appended to names and
- * values (*n of CLI_MAX_SETS used); 1, or -1 after a one-line error. */
-static int name_value(const char *cmd, const char *opt, const char *arg, const char **names,
-                      double *values, size_t *n)
+int cli_name_value(const char *opt, const char *arg, const char **names, double *values,
+                   size_t *n, char *msg, size_t size)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg) {
-        cli_error(cmd, "%s expects NAME=VALUE, got '%s'", opt, arg);
+        snprintf(msg, size, "%s expects NAME=VALUE, got '%s'", opt, arg);
         return -1;
     }
     if (*n >= CLI_MAX_SETS) {
-        cli_error(cmd, "too many %s options (at most %d)", opt, CLI_MAX_SETS);
+        snprintf(msg, size, "too many %s options (at most %d)", opt, CLI_MAX_SETS);
         return -1;
     }
     double v;
     const int rc = cli_parse_double(eq + 1, &v);
     if (rc != CLI_NUM_OK) {
-        cli_error(cmd, "%s %.*s: '%s' %s%s", opt, (int)(eq - arg), arg, eq + 1,
-                  rc == CLI_NUM_SYNTAX ? "is " : "", cli_number_why(rc));
+        snprintf(msg, size, "%s %.*s: '%s' %s%s", opt, (int)(eq - arg), arg, eq + 1,
+                 rc == CLI_NUM_SYNTAX ? "is " : "", cli_number_why(rc));
         return -1;
     }
     size_t len = (size_t)(eq - arg);
     char *name = malloc(len + 1);
     if (!name) {
-        cli_error(cmd, "out of memory");
+        snprintf(msg, size, "out of memory");
         return -1;
     }
     memcpy(name, arg, len);
@@ -170,24 +56,18 @@ static int name_value(const char *cmd, const char *opt, const char *arg, const c
     names[*n] = name;
     values[*n] = v;
     (*n)++;
-    return 1;
+    return 0;
 }
 
-const char *cli_num(char *buf, size_t size, double v)
+/* cli_name_value with its message printed: 1, or -1 after the line */
+static int name_value(const char *cmd, const char *opt, const char *arg, const char **names,
+                      double *values, size_t *n)
 {
-    if (isnan(v))
-        snprintf(buf, size, "nan");
-    else if (isinf(v))
-        snprintf(buf, size, v > 0 ? "inf" : "-inf");
-    else if (v == floor(v) && fabs(v) < 1e15) /* integers in full: 100000, not 1e+05 */
-        snprintf(buf, size, "%.0f", v);
-    else
-        for (int prec = 1; prec <= 17; prec++) {
-            snprintf(buf, size, "%.*g", prec, v);
-            if (strtod(buf, NULL) == v)
-                break;
-        }
-    return buf;
+    char msg[512];
+    if (cli_name_value(opt, arg, names, values, n, msg, sizeof msg) == 0)
+        return 1;
+    cli_error(cmd, "%s", msg);
+    return -1;
 }
 
 int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg)

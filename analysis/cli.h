@@ -4,6 +4,7 @@
 #define COSA_CLI_H
 
 #include "cosa.h"
+#include "opt_table.h"
 #include <stdio.h>
 
 /* Exit codes (GNU habits): 0 ok, 1 computation failed, 2 usage error. */
@@ -71,6 +72,12 @@ enum { OPT_MODEL = 1000, OPT_MODEL_FILE, OPT_SET, OPT_ASSUME };
  * Returns 1 if opt was one of them (0 otherwise); on a bad argument prints
  * an error and returns -1. */
 int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg);
+
+/* "NAME=VALUE" of option opt ("--set", "--assume") appended to names and
+ * values (*n of CLI_MAX_SETS used; the name is a malloc'ed copy freed by
+ * cli_model_free); 0, or -1 with the one-line reason in msg. */
+int cli_name_value(const char *opt, const char *arg, const char **names, double *values,
+                   size_t *n, char *msg, size_t size);
 
 /* Load/find the model (linear or nonlinear), apply defaults and the --set
  * values in order, then the --assume values on a copy (m->apar, m->assumed).
@@ -283,6 +290,37 @@ int cli_case_sequence(const char *cmd, cli_case *cs, cosa_scheme *s, size_t nsub
 
 /* Free what cli_parse and cli_case_system allocated. */
 void cli_case_free(cli_case *cs);
+
+/* ---- Option tables (analysis/opt_table.h, analysis/cli_rows.c) ----------
+ * The shared rows of the analysis commands, to include (OPTK_INCLUDE) in a
+ * command's table at the offset of its cli_model or cli_case:
+ *   cli_model_rows     --model, --model-file, --set NAME=VALUE  (cli_model)
+ *   cli_set_rows       --set NAME=VALUE alone                    (cli_model)
+ *   cli_assume_rows    --assume NAME=VALUE                       (cli_model)
+ *   cli_scheme_rows    --scheme SCHEME                           (cli_case)
+ *   cli_dt_rows        --dt DT                                   (cli_case)
+ *   cli_case_rest_rows --alpha, --sequence (--order: deprecated),
+ *                      --iterations, --relax                     (cli_case)
+ *   cli_progress_rows  --progress                                (cli_case)
+ *   cli_help_rows      -h, --help                                (none)
+ * Commands whose --scheme or --dt take lists have their own rows for them
+ * (into cli_case.scheme_text, .dt_text). */
+extern const opt_row cli_model_rows[], cli_set_rows[], cli_assume_rows[], cli_scheme_rows[], cli_dt_rows[],
+    cli_case_rest_rows[], cli_progress_rows[], cli_help_rows[];
+
+/* The OPTK_CUSTOM parser of --set and --assume NAME=VALUE (dst: the
+ * cli_model; row->data == &cli_row_assume_tag for --assume), for a
+ * command that words their help differently. */
+int cli_row_model_pair(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
+extern const int cli_row_assume_tag;
+
+/* Parse argv of subcommand cmd against rows into dest (cs: the cli_case in
+ * dest, or NULL; its alpha defaults to 1).  --help prints usage (the usage
+ * line and the description, hand-written) and the rows (opt_help) on
+ * stdout.  Returns CLI_OK, CLI_EUSAGE (one line printed), or -1 when the
+ * help was printed. */
+int cli_parse_rows(const char *cmd, const opt_row *rows, void *dest, cli_case *cs, int argc,
+                   char **argv, const char *usage);
 
 /* Sweeps (analysis/cmd_map.c, cmd_curve.c, cmd_bench.c). */
 int cmd_map(int argc, char **argv);

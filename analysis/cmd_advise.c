@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,95 +24,102 @@ extern const char cosa_plot_advise[]; /* plots/advise.gp */
                         "gs:p0,gs:p1,gs:p2,imp:p0,imp:p1,gs-imp:p0,gs-imp:p1"
 #define ROBUST_POINTS 7 /* assumed/true factors, log-spaced over LO..HI */
 
-static void help(void)
-{
-    printf("Usage: cosa advise [--model NAME | --model-file FILE] [--set NAME=VALUE]...\n"
-           "                   --tol E [--error global|local] [--tend T] [--schemes LIST]\n"
-           "                   [--dt-min A] [--dt-max B] [--per-decade N] [--cost-mbcorr C]\n"
-           "                   [--robust NAME=LO:HI] [--format md|csv|json] [-o DIR]\n"
-           "                   [--plot FMT]\n\n"
-           "Which coupling scheme, with which macro step?  For every candidate scheme: the\n"
-           "largest macro step dt_stable below which the scheme is stable (rho(Phi) <= 1)\n"
-           "and the largest dt_accurate below which its error stays <= E (global NRMSE\n"
-           "e_global, or e_local with --error local), both as 'cosa limit' finds them: the\n"
-           "first loss scanning upward on a log grid from --dt-min, refined by bisection.\n"
-           "The usable step is dt = min(dt_stable, dt_accurate), steps = round(T/dt) macro\n"
-           "steps over the horizon, and cost = steps x (1 + C) for a corrected scheme\n"
-           "(C = --cost-mbcorr, the relative overhead of one MBCorr step; default 0.2),\n"
-           "steps for a plain one.  An iterative candidate (imp:, gs-imp:; converged) is\n"
-           "usable where its iteration also converges with the best relaxation\n"
-           "(rho_iter_opt < 1), dt is the least of the three limits, and cost = steps x k x\n"
-           "(1 + R): k sweeps reach --iter-tol at rho_iter_opt, each with a save or\n"
-           "restore of the units (R = --cost-rollback).  A scheme that is not stable and\n"
-           "accurate already at\n"
-           "--dt-min is not usable (cost inf).  Output: a table sorted by cost with the\n"
-           "columns scheme dt_stable dt_accurate dt steps cost (with --robust also\n"
-           "dt_robust steps_robust cost_robust), 'note' lines (stability/accuracy windows\n"
-           "above the first loss, scan ranges reached, schemes that could not be judged),\n"
-           "and a last line 'recommend SCHEME dt DT steps N': the row of least cost.\n\n"
-           "--robust NAME=LO:HI judges every corrected scheme also with an assumed model\n"
-           "whose parameter NAME is F times its true value, for %d factors F log-spaced\n"
-           "over LO..HI (the output correction believes in the assumed model while the\n"
-           "true one evolves; README \"Imperfect model knowledge\"): dt_robust is the\n"
-           "worst dt over those factors, and the ranking uses it.  Plain schemes do not\n"
-           "use a model.\n\n"
-           "For a model file with FMUs only the schemes cosa simulate can run on them are\n"
-           "ranked (input degree <= what each FMU accepts, Jacobians for MBCorr); the\n"
-           "others get a 'note SCHEME: not ranked: ...' line with the reason.\n\n"
-           "%s\nOptions:\n"
-           "%s"
-           "  --tol E              error threshold (required, > 0)\n"
-           "  --error KIND         global (e_global, default) or local (e_local)\n"
-           "  --tend T             horizon in seconds (default: the model's)\n"
-           "  --schemes LIST       candidates, comma-separated (default: p0..p4 plain and\n"
-           "                       +mbcorr, gs:p0..gs:p2, imp:p0, imp:p1, gs-imp:p0,\n"
-           "                       gs-imp:p1); --sequence applies to gs: and gs-imp: ones\n"
-           "  --dt-min A           smallest macro step of the scan (default 1e-7)\n"
-           "  --dt-max B           largest macro step of the scan (default 1e-2, at most T)\n"
-           "  --per-decade N       grid points per decade (default 20)\n"
-           "  --cost-mbcorr C      relative overhead of a corrected step (default 0.2)\n"
-           "  --iter-tol T         relative tolerance of the iteration (default 1e-8)\n"
-           "  --cost-rollback R    cost of saving/restoring the units per sweep, relative\n"
-           "                       to a step (default 0.1)\n"
-           "  --robust NAME=LO:HI  assumed NAME = F x true NAME, F in LO..HI (0 < LO <= HI)\n"
-           "  --format F           md (default), csv (full precision) or json (one JSON\n"
-           "                       object on stdout: settings, FMUs, every candidate with\n"
-           "                       dt_stable dt_accurate dt steps cost usable why, notes,\n"
-           "                       recommendation)\n"
-           "  -o, --output DIR     also write advise.md|csv, advise.dat, advise.gp and\n"
-           "                       advice.json\n"
-           "  --plot FMT           and render the bar chart: png, svg or pdf\n"
-           "%s"
-           "%s%s",
-           ROBUST_POINTS, cli_model_help, cli_assume_help, cli_case_help_rest, cli_progress_help, cli_help_line);
-}
+#define STR(x) #x
+#define XSTR(x) STR(x)
+static const char usage[] =
+    "Usage: cosa advise [--model NAME | --model-file FILE] [--set NAME=VALUE]...\n"
+    "                   --tol E [--error global|local] [--tend T] [--schemes LIST]\n"
+    "                   [--dt-min A] [--dt-max B] [--per-decade N] [--cost-mbcorr C]\n"
+    "                   [--robust NAME=LO:HI] [--format md|csv|json] [-o DIR]\n"
+    "                   [--plot FMT]\n\n"
+    "Which coupling scheme, with which macro step?  For every candidate scheme: the\n"
+    "largest macro step dt_stable below which the scheme is stable (rho(Phi) <= 1)\n"
+    "and the largest dt_accurate below which its error stays <= E (global NRMSE\n"
+    "e_global, or e_local with --error local), both as 'cosa limit' finds them: the\n"
+    "first loss scanning upward on a log grid from --dt-min, refined by bisection.\n"
+    "The usable step is dt = min(dt_stable, dt_accurate), steps = round(T/dt) macro\n"
+    "steps over the horizon, and cost = steps x (1 + C) for a corrected scheme\n"
+    "(C = --cost-mbcorr, the relative overhead of one MBCorr step; default 0.2),\n"
+    "steps for a plain one.  An iterative candidate (imp:, gs-imp:; converged) is\n"
+    "usable where its iteration also converges with the best relaxation\n"
+    "(rho_iter_opt < 1), dt is the least of the three limits, and cost = steps x k x\n"
+    "(1 + R): k sweeps reach --iter-tol at rho_iter_opt, each with a save or\n"
+    "restore of the units (R = --cost-rollback).  A scheme that is not stable and\n"
+    "accurate already at\n"
+    "--dt-min is not usable (cost inf).  Output: a table sorted by cost with the\n"
+    "columns scheme dt_stable dt_accurate dt steps cost (with --robust also\n"
+    "dt_robust steps_robust cost_robust), 'note' lines (stability/accuracy windows\n"
+    "above the first loss, scan ranges reached, schemes that could not be judged),\n"
+    "and a last line 'recommend SCHEME dt DT steps N': the row of least cost.\n\n"
+    "--robust NAME=LO:HI judges every corrected scheme also with an assumed model\n"
+    "whose parameter NAME is F times its true value, for " XSTR(ROBUST_POINTS) " factors F log-spaced\n"
+    "over LO..HI (the output correction believes in the assumed model while the\n"
+    "true one evolves; README \"Imperfect model knowledge\"): dt_robust is the\n"
+    "worst dt over those factors, and the ranking uses it.  Plain schemes do not\n"
+    "use a model.\n\n"
+    "For a model file with FMUs only the schemes cosa simulate can run on them are\n"
+    "ranked (input degree <= what each FMU accepts, Jacobians for MBCorr); the\n"
+    "others get a 'note SCHEME: not ranked: ...' line with the reason.\n\n";
 
 struct opts {
-    const char *tol, *error, *tend, *schemes, *dtmin, *dtmax, *perdec, *cost, *robust, *format,
-        *output, *plot, *itol, *crb;
+    cli_case cs;
+    double tol, dtmin, dtmax, cost, tend; /* dtmax, tend 0: not given */
+    long perdec;
+    int error; /* index of errors[] */
+    const char *schemes, *robust, *format, *output, *plot, *itol, *crb;
 };
 
-static int extra(void *ctx, int opt, const char *arg)
-{
-    struct opts *o = ctx;
-    switch (opt) {
-    case 'T': o->tol = arg; return 0;
-    case 'e': o->error = arg; return 0;
-    case 't': o->tend = arg; return 0;
-    case 'S': o->schemes = arg; return 0;
-    case 'm': o->dtmin = arg; return 0;
-    case 'M': o->dtmax = arg; return 0;
-    case 'P': o->perdec = arg; return 0;
-    case 'c': o->cost = arg; return 0;
-    case 'r': o->robust = arg; return 0;
-    case 'f': o->format = arg; return 0;
-    case 'o': o->output = arg; return 0;
-    case 'p': o->plot = arg; return 0;
-    case 'I': o->itol = arg; return 0;
-    case 'R': o->crb = arg; return 0;
-    default: return 1;
-    }
-}
+static const char *const errors[] = {"global", "local", NULL};
+
+#define S(field) .kind = OPTK_STRING, .off = offsetof(struct opts, field)
+static const opt_row rows_of_advise[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct opts, cs.mod)},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct opts, cs.mod)},
+    {.kind = OPTK_POSITIVE, .off = offsetof(struct opts, tol), .name = "tol", .arg = "E",
+     .flags = OPTF_REQUIRED, .help = "error threshold (required, > 0)"},
+    {.kind = OPTK_ENUM, .off = offsetof(struct opts, error), .name = "error", .arg = "KIND",
+     .names = errors, .help = "global (e_global, default) or local (e_local)"},
+    {.kind = OPTK_POSITIVE, .off = offsetof(struct opts, tend), .name = "tend", .arg = "T",
+     .help = "horizon in seconds (default: the model's)"},
+    {S(schemes), .name = "schemes", .arg = "LIST",
+     .help = "candidates, comma-separated (default: p0..p4 plain and\n"
+             "+mbcorr, gs:p0..gs:p2, imp:p0, imp:p1, gs-imp:p0,\n"
+             "gs-imp:p1); --sequence applies to gs: and gs-imp: ones"},
+    {.kind = OPTK_POSITIVE, .off = offsetof(struct opts, dtmin), .name = "dt-min", .arg = "A",
+     .help = "smallest macro step of the scan (default 1e-7)"},
+    {.kind = OPTK_POSITIVE, .off = offsetof(struct opts, dtmax), .name = "dt-max", .arg = "B",
+     .help = "largest macro step of the scan (default 1e-2, at most T)"},
+    {.kind = OPTK_INT, .off = offsetof(struct opts, perdec), .name = "per-decade", .arg = "N",
+     .imin = 1, .imax = 1000, .help = "grid points per decade (default 20)"},
+    {.kind = OPTK_NONNEG, .off = offsetof(struct opts, cost), .name = "cost-mbcorr", .arg = "C",
+     .help = "relative overhead of a corrected step (default 0.2)"},
+    {S(itol), .name = "iter-tol", .arg = "T",
+     .help = "relative tolerance of the iteration (default 1e-8)"},
+    {S(crb), .name = "cost-rollback", .arg = "R",
+     .help = "cost of saving/restoring the units per sweep, relative\nto a step (default 0.1)"},
+    {S(robust), .name = "robust", .arg = "NAME=LO:HI",
+     .help = "assumed NAME = F x true NAME, F in LO..HI (0 < LO <= HI)"},
+    {S(format), .name = "format", .arg = "F",
+     .help = "md (default), csv (full precision) or json (one JSON\n"
+             "object on stdout: settings, FMUs, every candidate with\n"
+             "dt_stable dt_accurate dt steps cost usable why, notes,\n"
+             "recommendation)"},
+    {.kind = OPTK_PATH, .off = offsetof(struct opts, output), .name = "output", .short_name = 'o',
+     .arg = "DIR", .help = "also write advise.md|csv, advise.dat, advise.gp and\nadvice.json"},
+    {S(plot), .name = "plot", .arg = "FMT", .requires = "output",
+     .requires_why = "the picture goes next to the table",
+     .help = "and render the bar chart: png, svg or pdf"},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct opts, cs)},
+    /* refused with their own message: the candidates and the scan range
+     * have options of their own */
+    {S(cs.scheme_text), .name = "scheme", .flags = OPTF_HIDDEN},
+    {S(cs.dt_text), .name = "dt", .flags = OPTF_HIDDEN},
+    {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
+#undef S
 
 /* A row: the nominal advice and, with --robust, the worst over the factors
  * (advise_json.h).  Schemes the model's FMUs can run come first. */
@@ -602,12 +610,11 @@ static int report(const char *cmd, const struct opts *o, struct advise_json_info
     return rc;
 }
 
-/* The options that need no model: what does not apply, the numbers, the
- * error kind and the format. */
-static int check_options(const char *cmd, const struct opts *o, const cli_case *cs, double *tol,
-                         double *dtmin, double *dtmax, double *perdec, double *cost,
-                         double *itol, double *crb)
+/* The options that need no model: what does not apply, the iteration's
+ * numbers and the format (the other numbers are rows of their kind). */
+static int check_options(const char *cmd, const struct opts *o, double *itol, double *crb)
 {
+    const cli_case *cs = &o->cs;
     int rc;
     if (cs->iter_text || cs->relax_text) {
         cli_error(cmd, "%s does not apply: iterative candidates are judged converged, at the "
@@ -619,27 +626,6 @@ static int check_options(const char *cmd, const struct opts *o, const cli_case *
     if (cs->scheme_text || cs->dt_text) {
         cli_error(cmd, "--scheme and --dt do not apply: give candidates with --schemes and the "
                        "scan range with --dt-min/--dt-max");
-        return CLI_EUSAGE;
-    }
-    if (!o->tol) {
-        cli_error(cmd, "--tol E (the error threshold) is required");
-        return CLI_EUSAGE;
-    }
-    if ((rc = cli_positive(cmd, "--tol", o->tol, tol)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--dt-min", o->dtmin, dtmin)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--dt-max", o->dtmax, dtmax)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--per-decade", o->perdec, perdec)) != CLI_OK)
-        return rc;
-    if (o->cost && (cli_parse_double(o->cost, cost) != 0 || !(*cost >= 0.0))) {
-        cli_error(cmd, "--cost-mbcorr must be a finite number >= 0, got '%s'", o->cost);
-        return CLI_EUSAGE;
-    }
-    if (*perdec != floor(*perdec) || *perdec > 1000) {
-        cli_error(cmd, "--per-decade must be an integer in 1..1000, got '%s'", o->perdec);
-        return CLI_EUSAGE;
-    }
-    if (o->error && strcmp(o->error, "global") && strcmp(o->error, "local")) {
-        cli_error(cmd, "--error must be global or local, got '%s'", o->error);
         return CLI_EUSAGE;
     }
     if (o->format && strcmp(o->format, "md") && strcmp(o->format, "csv") &&
@@ -697,20 +683,40 @@ static int check_range(const char *cmd, double dtmin, double dtmax, double tend)
     return CLI_OK;
 }
 
+/* The candidates (--schemes), the system with --sequence resolved for the
+ * gs: ones, x0 and the assumed model; one-line errors. */
+static int advise_system(const char *cmd, cli_case *cs, const char *list, cosa_scheme **schemes,
+                         size_t *ns, cosa_system **sys, double **x0, cosa_system **amodel)
+{
+    int rc;
+    if ((rc = scli_schemes(cmd, list ? list : DEFAULT_SCHEMES, cs->alpha, schemes, ns)) !=
+        CLI_OK)
+        return rc;
+    if (*ns == 0) {
+        cli_error(cmd, "--schemes: empty candidate list");
+        return CLI_EUSAGE;
+    }
+    if ((rc = cli_model_resolve(&cs->mod, cmd)) != CLI_OK ||
+        (rc = cli_model_system(&cs->mod, cmd, sys)) != CLI_OK ||
+        (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(*sys))) != CLI_OK)
+        return rc;
+    if (cs->seq_text && (rc = shared_sequence(cmd, cs, *schemes, *ns, *sys)) != CLI_OK)
+        return rc;
+    if ((rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(*sys), x0)) != CLI_OK ||
+        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, *sys, *schemes, *ns, amodel)) !=
+            CLI_OK)
+        return rc;
+    if (cli_assume_given(&cs->mod))
+        cli_assume_note(cmd, *schemes, *ns);
+    fmu_notes(cmd, &cs->mod, NULL, 0); /* the candidates' own notes follow the table */
+    return CLI_OK;
+}
+
 int cmd_advise(int argc, char **argv)
 {
     const char *cmd = "advise";
-    static const struct option more[] = {
-        {"tol", required_argument, NULL, 'T'},       {"error", required_argument, NULL, 'e'},
-        {"tend", required_argument, NULL, 't'},      {"schemes", required_argument, NULL, 'S'},
-        {"dt-min", required_argument, NULL, 'm'},    {"dt-max", required_argument, NULL, 'M'},
-        {"per-decade", required_argument, NULL, 'P'}, {"cost-mbcorr", required_argument, NULL, 'c'},
-        {"robust", required_argument, NULL, 'r'},    {"format", required_argument, NULL, 'f'},
-        {"output", required_argument, NULL, 'o'},    {"plot", required_argument, NULL, 'p'},
-        {"iter-tol", required_argument, NULL, 'I'}, {"cost-rollback", required_argument, NULL, 'R'},
-        CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,                           {0, 0, 0, 0}};
-    struct opts o = {0};
-    cli_case cs = {0};
+    struct opts o = {.dtmin = 1e-7, .perdec = COSA_LIMIT_PER_DECADE, .cost = 0.2};
+    cli_case *cs = &o.cs;
     cosa_system *sys = NULL, *amodel = NULL;
     cosa_eval_workspace *ew = NULL;
     cosa_scheme *schemes = NULL;
@@ -720,29 +726,19 @@ int cmd_advise(int argc, char **argv)
     char *notes = NULL;
     size_t ns = 0, notelen = 0;
     FILE *nf = NULL; /* the note lines, kept for the JSON document */
-    double tol, tend, dtmin = 1e-7, dtmax = 1e-2, perdec = COSA_LIMIT_PER_DECADE, cost = 0.2;
     double lo = 1.0, hi = 1.0, itol = COSA_ADVISE_ITER_TOL, crb = COSA_ADVISE_COST_ROLLBACK;
-    int rparam = -1, csv = 0, json = 0;
-    cosa_criterion crit = COSA_CRIT_ACCURATE;
-    int ac = 0;
-    char **av = scli_argv_output(argc, argv, &ac);
-    if (!av) {
-        cli_error(cmd, "out of memory");
-        return CLI_EFAIL;
-    }
-    int rc = cli_parse(cmd, ac, av, more, extra, &o, help, &cs);
+    int rparam = -1;
+    int rc = cli_parse_rows(cmd, rows_of_advise, &o, cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
-    if (rc != CLI_OK)
+    if (rc != CLI_OK || (rc = check_options(cmd, &o, &itol, &crb)) != CLI_OK)
         goto out;
-    if ((rc = check_options(cmd, &o, &cs, &tol, &dtmin, &dtmax, &perdec, &cost, &itol, &crb)) !=
-        CLI_OK)
-        goto out;
-    crit = o.error && strcmp(o.error, "local") == 0 ? COSA_CRIT_LOCAL : COSA_CRIT_ACCURATE;
-    csv = o.format && strcmp(o.format, "csv") == 0;
-    json = o.format && strcmp(o.format, "json") == 0;
+    const double tol = o.tol, dtmin = o.dtmin, perdec = (double)o.perdec, cost = o.cost;
+    const cosa_criterion crit = o.error == 1 ? COSA_CRIT_LOCAL : COSA_CRIT_ACCURATE;
+    const int csv = o.format && strcmp(o.format, "csv") == 0;
+    const int json = o.format && strcmp(o.format, "json") == 0;
     if (!(nf = open_memstream(&notes, &notelen))) {
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;
@@ -750,37 +746,12 @@ int cmd_advise(int argc, char **argv)
     }
     if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
         goto out;
-    if (o.plot && !o.output) {
-        cli_error(cmd, "--plot needs -o DIR (the picture goes next to the table)");
-        rc = CLI_EUSAGE;
+    if ((rc = advise_system(cmd, cs, o.schemes, &schemes, &ns, &sys, &x0, &amodel)) != CLI_OK)
         goto out;
-    }
-    if ((rc = scli_schemes(cmd, o.schemes ? o.schemes : DEFAULT_SCHEMES, cs.alpha, &schemes,
-                           &ns)) != CLI_OK)
-        goto out;
-    if (ns == 0) {
-        cli_error(cmd, "--schemes: empty candidate list");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    /* the system, with --sequence resolved for the gs: candidates */
-    if ((rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK ||
-        (rc = cli_model_system(&cs.mod, cmd, &sys)) != CLI_OK ||
-        (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
-        goto out;
-    if (cs.seq_text && (rc = shared_sequence(cmd, &cs, schemes, ns, sys)) != CLI_OK)
-        goto out;
-    if ((rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
-        (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, schemes, ns, &amodel)) != CLI_OK)
-        goto out;
-    if (cli_assume_given(&cs.mod))
-        cli_assume_note(cmd, schemes, ns);
-    fmu_notes(cmd, &cs.mod, NULL, 0); /* the candidates' own notes follow the table */
-    const cosa_model *m = cs.mod.model;
-    tend = m->tend;
-    if ((rc = cli_positive(cmd, "--tend", o.tend, &tend)) != CLI_OK)
-        goto out;
-    if (!o.dtmax && dtmax > tend)
+    const cosa_model *m = cs->mod.model;
+    const double tend = o.tend > 0.0 ? o.tend : m->tend;
+    double dtmax = o.dtmax > 0.0 ? o.dtmax : 1e-2;
+    if (o.dtmax == 0.0 && dtmax > tend)
         dtmax = tend;
     if ((rc = check_range(cmd, dtmin, dtmax, tend)) != CLI_OK)
         goto out;
@@ -799,7 +770,7 @@ int cmd_advise(int argc, char **argv)
         goto out;
     }
     cli_progress prog;
-    cli_progress_init(&prog, cmd, cs.progress);
+    cli_progress_init(&prog, cmd, cs->progress);
     if (prog.on)
         cosa_eval_workspace_set_progress(ew, cli_progress_stage, &prog);
     cosa_status st = cosa_advise_iter(sys, x0, tend, crit, tol, schemes, ns, dtmin, dtmax,
@@ -809,10 +780,10 @@ int cmd_advise(int argc, char **argv)
         rc = st == COSA_EMODELSHAPE || st == COSA_ERANGE ? CLI_EUSAGE : CLI_EFAIL;
         goto out;
     }
-    fill_rows(&cs.mod, schemes, adv, ns, rows);
+    fill_rows(&cs->mod, schemes, adv, ns, rows);
     /* --robust: every corrected scheme again with assumed models */
     if (rparam >= 0) {
-        const struct robust_in rin = {&cs.mod, sys, x0, tend, crit, tol, dtmin, dtmax,
+        const struct robust_in rin = {&cs->mod, sys, x0, tend, crit, tol, dtmin, dtmax,
                                       (unsigned)perdec, cost, rparam, lo, hi};
         if ((rc = robust_rows(cmd, &rin, schemes, ns, rows, apar, ew, nf, !json)) != CLI_OK)
             goto out;
@@ -820,7 +791,7 @@ int cmd_advise(int argc, char **argv)
     qsort(rows, ns, sizeof *rows, rparam >= 0 ? row_compare_robust : row_compare_nominal);
 
     cli_progress_end(&prog);
-    struct advise_json_info ji = {&cs.mod, crit == COSA_CRIT_LOCAL ? "local" : "global",
+    struct advise_json_info ji = {&cs->mod, crit == COSA_CRIT_LOCAL ? "local" : "global",
                                   tol, tend, dtmin, dtmax, cost, itol, crb, rparam >= 0,
                                   rparam >= 0 ? m->params[rparam].name : NULL, lo, hi,
                                   ROBUST_POINTS, NULL, NULL};
@@ -836,10 +807,9 @@ out:
     free(apar);
     free(x0);
     free(schemes);
-    free(av);
     cosa_eval_workspace_free(ew);
     cosa_system_free(amodel);
     cosa_system_free(sys);
-    cli_case_free(&cs);
+    cli_case_free(cs);
     return rc;
 }

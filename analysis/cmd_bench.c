@@ -4,45 +4,47 @@
 #include "sweep_cli.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void help(void)
-{
-    printf("Usage: cosa bench [--model NAME] [--set NAME=VALUE]... [--scheme S[,S...]]\n"
-           "                  [--dt LIST] [--grid N] [--egrid N] [--threads LIST]\n\n"
-           "Times parameter sweeps of rho and of e_global over ck in [1, 1e10] x dk in\n"
-           "[1, 1e7] (log grids) of the two-mass oscillator, for every scheme alone and for\n"
-           "all schemes in one sweep (as `make paper` runs them), at each thread count.\n"
-           "Prints a table: metric scheme threads points seconds us_per_point, where\n"
-           "us_per_point = seconds x threads / points is the time per point per core, and\n"
-           "the speed-up of the combined sweep over the first thread count; then the\n"
-           "combined sweep as an adaptive map (scheme 'all-N-adaptive', cost per grid point;\n"
-           "a comment line gives the points evaluated and the speed-up over the full sweep).\n\n"
-           "Options:\n"
-           "  --scheme LIST        schemes (default: zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr)\n"
-           "  --dt LIST            macro steps (default: 10^-2.5 ... 10^-6, factor sqrt 10)\n"
-           "  --grid N             N x N grid for rho (default 64)\n"
-           "  --egrid N            N x N grid for e_global (default 16)\n"
-           "  --threads LIST       thread counts 1..4096, comma-separated (default 1,2)\n"
-           "%s%s%s",
-           cli_model_help, cli_progress_help, cli_help_line);
-}
+static const char usage[] =
+    "Usage: cosa bench [--model NAME] [--set NAME=VALUE]... [--scheme S[,S...]]\n"
+    "                  [--dt LIST] [--grid N] [--egrid N] [--threads LIST]\n\n"
+    "Times parameter sweeps of rho and of e_global over ck in [1, 1e10] x dk in\n"
+    "[1, 1e7] (log grids) of the two-mass oscillator, for every scheme alone and for\n"
+    "all schemes in one sweep (as `make paper` runs them), at each thread count.\n"
+    "Prints a table: metric scheme threads points seconds us_per_point, where\n"
+    "us_per_point = seconds x threads / points is the time per point per core, and\n"
+    "the speed-up of the combined sweep over the first thread count; then the\n"
+    "combined sweep as an adaptive map (scheme 'all-N-adaptive', cost per grid point;\n"
+    "a comment line gives the points evaluated and the speed-up over the full sweep).\n\n";
 
 struct bench_opts {
-    const char *grid, *egrid, *threads;
+    cli_case cs;
+    size_t grid, egrid;
+    const char *threads;
 };
 
-static int extra(void *ctx, int opt, const char *arg)
-{
-    struct bench_opts *o = ctx;
-    switch (opt) {
-    case 'g': o->grid = arg; return 0;
-    case 'e': o->egrid = arg; return 0;
-    case 'j': o->threads = arg; return 0;
-    default: return 1;
-    }
-}
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct bench_opts, cs.mod)},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_STRING, .name = "scheme", .off = offsetof(struct bench_opts, cs.scheme_text),
+     .arg = "LIST",
+     .help = "schemes (default: zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr)"},
+    {.kind = OPTK_STRING, .name = "dt", .off = offsetof(struct bench_opts, cs.dt_text),
+     .arg = "LIST", .help = "macro steps (default: 10^-2.5 ... 10^-6, factor sqrt 10)"},
+    {.kind = OPTK_SIZE, .name = "grid", .off = offsetof(struct bench_opts, grid), .arg = "N",
+     .help = "N x N grid for rho (default 64)"},
+    {.kind = OPTK_SIZE, .name = "egrid", .off = offsetof(struct bench_opts, egrid), .arg = "N",
+     .help = "N x N grid for e_global (default 16)"},
+    {.kind = OPTK_STRING, .name = "threads", .off = offsetof(struct bench_opts, threads),
+     .arg = "LIST", .help = "thread counts 1..4096, comma-separated (default 1,2)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct bench_opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = offsetof(struct bench_opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
 
 /* Wall seconds of one sweep (NaN if it failed). */
 static double time_sweep(cosa_sweep_spec *sp, double *values, cosa_status *status)
@@ -106,43 +108,32 @@ static void bench_adaptive(cosa_sweep_spec *sp, size_t nth, double t_full, doubl
 int cmd_bench(int argc, char **argv)
 {
     const char *cmd = "bench";
-    static const struct option more[] = {{"grid", required_argument, NULL, 'g'},
-                                         {"egrid", required_argument, NULL, 'e'},
-                                         {"threads", required_argument, NULL, 'j'},
-                                         CLI_PROGRESS_OPTION,
-                                         {0, 0, 0, 0}};
-    struct bench_opts o = {0};
-    cli_case cs = {0};
+    struct bench_opts o = {.grid = 64, .egrid = 16};
+    cli_case *cs = &o.cs;
     cosa_system *sys = NULL;
     cosa_scheme *schemes = NULL;
     double *dt = NULL, *values = NULL;
     cosa_status *status = NULL;
     size_t *thr = NULL;
     size_t ns = 0, ndt = 0, nthr = 0;
-    int rc = cli_parse(cmd, argc, argv, more, extra, &o, help, &cs);
+    int rc = cli_parse_rows(cmd, rows, &o, cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
     if (rc != CLI_OK)
         goto out;
-    const char *stext = cs.scheme_text ? cs.scheme_text
+    const char *stext = cs->scheme_text ? cs->scheme_text
                                        : "zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr";
-    const char *dtext = cs.dt_text ? cs.dt_text : "10^-2.5:10^-6:log:8";
-    size_t grid = 64, egrid = 16;
-    if ((o.grid && cli_parse_size(o.grid, &grid) != 0) ||
-        (o.egrid && cli_parse_size(o.egrid, &egrid) != 0)) {
-        cli_error(cmd, "--grid and --egrid must be positive integers");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
+    const char *dtext = cs->dt_text ? cs->dt_text : "10^-2.5:10^-6:log:8";
+    const size_t grid = o.grid, egrid = o.egrid;
     if ((rc = parse_threads(cmd, o.threads ? o.threads : "1,2", &thr, &nthr)) != CLI_OK)
         goto out;
-    if ((rc = scli_schemes(cmd, stext, cs.alpha, &schemes, &ns)) != CLI_OK ||
+    if ((rc = scli_schemes(cmd, stext, cs->alpha, &schemes, &ns)) != CLI_OK ||
         (rc = scli_dt_list(cmd, dtext, &dt, &ndt)) != CLI_OK ||
-        (rc = cli_case_system(cmd, &cs, &schemes[0], &sys)) != CLI_OK)
+        (rc = cli_case_system(cmd, cs, &schemes[0], &sys)) != CLI_OK)
         goto out;
-    const cosa_model *m = cs.mod.model;
+    const cosa_model *m = cs->mod.model;
     const int ick = cosa_model_param_index(m, "ck"), idk = cosa_model_param_index(m, "dk");
     if (ick < 0 || idk < 0) {
         cli_error(cmd, "model '%s' has no parameters ck and dk (use --model twomass)", m->name);
@@ -169,7 +160,7 @@ int cmd_bench(int argc, char **argv)
         const size_t g = mi == 0 ? grid : egrid;
         cosa_sweep_spec sp = {0};
         sp.model = m;
-        sp.par = cs.mod.par;
+        sp.par = cs->mod.par;
         sp.x = (cosa_sweep_axis){ick, 1.0, 1e10, 1, g, 0};
         sp.y = (cosa_sweep_axis){idk, 1.0, 1e7, 1, g, 0};
         sp.dt = dt;
@@ -196,7 +187,7 @@ int cmd_bench(int argc, char **argv)
                          cosa_metric_name(sp.metric), nm, thr[k], thr[k] == 1 ? "" : "s");
                 scli_progress prog;
                 scli_progress_init(&prog, label);
-                sp.progress = prog.tty || cs.progress ? scli_progress_fn : NULL;
+                sp.progress = prog.tty || cs->progress ? scli_progress_fn : NULL;
                 sp.user_data = &prog;
                 const double t = time_sweep(&sp, values, status);
                 const size_t pts = cosa_sweep_size(&sp);
@@ -228,6 +219,6 @@ out:
     free(schemes);
     free(thr);
     cosa_system_free(sys);
-    cli_case_free(&cs);
+    cli_case_free(cs);
     return rc;
 }

@@ -3,46 +3,52 @@
 #include "fmu_notes.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
-static void help(void)
-{
-    printf("Usage: cosa converge [--model NAME] [--set NAME=VALUE]... --scheme SCHEME\n"
-           "                     [--assume NAME=VALUE]... [--dt-min 1e-6] [--dt-max 3e-3]\n"
-           "                     [--points 36] [--tend T]\n\n"
-           "Local and global NRMSE on a log grid of macro steps (doc/method.md, sect. 9),\n"
-           "then the convergence orders: least-squares slopes of log e vs log dt over the\n"
-           "asymptotic range (the longest run of consecutive points with 0 < e <= 0.1 whose\n"
-           "local slopes agree within 0.3).\n"
-           "Output: a comment line (and '# assume NAME VALUE' lines with --assume), a\n"
-           "table with the header line 'dt e_local e_global' (inf = unstable),\n"
-           "then 'name value' lines:\n"
-           "  order_local, order_global     fitted slopes (nan if no asymptotic range)\n"
-           "  range_local, range_global     dt range of the fit: LO HI NPOINTS\n\n"
-           "%s%s\n%s\nOptions:\n%s"
-           "  --dt-min DT          smallest macro step (default 1e-6)\n"
-           "  --dt-max DT          largest macro step (default 3e-3)\n"
-           "  --points N           number of macro steps, log-spaced (default 36)\n"
-           "  --tend T             horizon (default: the model's)\n"
-           "%s%s",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_nodt, cli_progress_help, cli_help_line);
-}
+static const char usage[] =
+    "Usage: cosa converge [--model NAME] [--set NAME=VALUE]... --scheme SCHEME\n"
+    "                     [--assume NAME=VALUE]... [--dt-min 1e-6] [--dt-max 3e-3]\n"
+    "                     [--points 36] [--tend T]\n\n"
+    "Local and global NRMSE on a log grid of macro steps (doc/method.md, sect. 9),\n"
+    "then the convergence orders: least-squares slopes of log e vs log dt over the\n"
+    "asymptotic range (the longest run of consecutive points with 0 < e <= 0.1 whose\n"
+    "local slopes agree within 0.3).\n"
+    "Output: a comment line (and '# assume NAME VALUE' lines with --assume), a\n"
+    "table with the header line 'dt e_local e_global' (inf = unstable),\n"
+    "then 'name value' lines:\n"
+    "  order_local, order_global     fitted slopes (nan if no asymptotic range)\n"
+    "  range_local, range_global     dt range of the fit: LO HI NPOINTS\n\n";
 
-struct extra {
-    const char *dtmin, *dtmax, *points, *tend;
+struct opts {
+    cli_case cs;
+    double dtmin, dtmax, tend; /* tend 0: the model's */
+    long points;
 };
 
-static int extra(void *ctx, int opt, const char *arg)
-{
-    struct extra *e = ctx;
-    switch (opt) {
-    case 'm': e->dtmin = arg; return 0;
-    case 'M': e->dtmax = arg; return 0;
-    case 'n': e->points = arg; return 0;
-    case 't': e->tend = arg; return 0;
-    default: return 1;
-    }
-}
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct opts, cs.mod)},
+    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct opts, cs.mod)},
+    {.kind = OPTK_TEXT, .help = "\n"},
+    {.kind = OPTK_TEXT, .help = cli_scheme_help},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_POSITIVE, .name = "dt-min", .off = offsetof(struct opts, dtmin), .arg = "DT",
+     .help = "smallest macro step (default 1e-6)"},
+    {.kind = OPTK_POSITIVE, .name = "dt-max", .off = offsetof(struct opts, dtmax), .arg = "DT",
+     .help = "largest macro step (default 3e-3)"},
+    {.kind = OPTK_INT, .name = "points", .off = offsetof(struct opts, points), .arg = "N",
+     .imin = 2, .imax = 100000, .help = "number of macro steps, log-spaced (default 36)"},
+    {.kind = OPTK_POSITIVE, .name = "tend", .off = offsetof(struct opts, tend), .arg = "T",
+     .help = "horizon (default: the model's)"},
+    /* refused with its own message (a range, not a step) */
+    {.kind = OPTK_STRING, .name = "dt", .off = offsetof(struct opts, cs.dt_text),
+     .flags = OPTF_HIDDEN},
+    {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
 
 /* A fitted convergence order: the asymptotic range first..last (used
  * points), or none (ok = 0). */
@@ -77,35 +83,24 @@ static void fit_line(const char *name, const double *dt, const struct fit *f)
 int cmd_converge(int argc, char **argv)
 {
     const char *cmd = "converge";
-    static const struct option more[] = {
-        {"dt-min", required_argument, NULL, 'm'}, {"dt-max", required_argument, NULL, 'M'},
-        {"points", required_argument, NULL, 'n'}, {"tend", required_argument, NULL, 't'},
-        CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,                        {0, 0, 0, 0}};
-    struct extra ex = {0};
-    cli_case cs = {0};
+    struct opts o = {.dtmin = 1e-6, .dtmax = 3e-3, .points = 36};
+    cli_case *cs = &o.cs;
     cosa_system *sys = NULL, *model = NULL;
     cosa_eval_workspace *ew = NULL;
     double *x0 = NULL, *dts = NULL, *el = NULL, *eg = NULL;
     cosa_scheme scheme;
-    double dtmin = 1e-6, dtmax = 3e-3, tend;
-    size_t npts = 36;
-    int rc = cli_parse(cmd, argc, argv, more, extra, &ex, help, &cs);
+    int rc = cli_parse_rows(cmd, rows, &o, cs, argc, argv, usage);
+    const double dtmin = o.dtmin, dtmax = o.dtmax;
+    const size_t npts = (size_t)o.points;
+    double tend;
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
     if (rc != CLI_OK)
         goto out;
-    if (cs.dt_text) {
+    if (cs->dt_text) {
         cli_error(cmd, "--dt is not used: give the range with --dt-min/--dt-max/--points");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if ((rc = cli_positive(cmd, "--dt-min", ex.dtmin, &dtmin)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--dt-max", ex.dtmax, &dtmax)) != CLI_OK)
-        goto out;
-    if (ex.points && (cli_parse_size(ex.points, &npts) != 0 || npts < 2 || npts > 100000)) {
-        cli_error(cmd, "--points must be an integer in 2..100000, got '%s'", ex.points);
         rc = CLI_EUSAGE;
         goto out;
     }
@@ -114,18 +109,16 @@ int cmd_converge(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    if ((rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
-        (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
-        (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK ||
-        (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
-        (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
+    if ((rc = cli_case_scheme(cmd, cs, &scheme)) != CLI_OK ||
+        (rc = cli_case_system(cmd, cs, &scheme, &sys)) != CLI_OK ||
+        (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(sys))) != CLI_OK ||
+        (rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
+        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;
-    if (cli_assume_given(&cs.mod))
+    if (cli_assume_given(&cs->mod))
         cli_assume_note(cmd, &scheme, 1);
-    fmu_notes(cmd, &cs.mod, &scheme, 1);
-    tend = cs.mod.model->tend;
-    if ((rc = cli_positive(cmd, "--tend", ex.tend, &tend)) != CLI_OK)
-        goto out;
+    fmu_notes(cmd, &cs->mod, &scheme, 1);
+    tend = o.tend > 0.0 ? o.tend : cs->mod.model->tend;
     if (nearbyint(tend / dtmax) < 1) {
         cli_error(cmd, "--dt-max %g is longer than the horizon %g", dtmax, tend);
         rc = CLI_EUSAGE;
@@ -141,7 +134,7 @@ int cmd_converge(int argc, char **argv)
         goto out;
     }
     cli_progress prog;
-    cli_progress_init(&prog, cmd, cs.progress);
+    cli_progress_init(&prog, cmd, cs->progress);
     if (prog.on)
         cosa_eval_workspace_set_progress(ew, cli_progress_stage, &prog);
     double l0 = log(dtmin), l1 = log(dtmax);
@@ -176,8 +169,8 @@ int cmd_converge(int argc, char **argv)
     cosa_scheme_name(&scheme, name, sizeof name);
     char b1[32];
     printf("# cosa %s converge: model %s, scheme %s, tend %s\n", cosa_version(),
-           cs.mod.model->name, name, cli_num(b1, sizeof b1, tend));
-    cli_assume_print(stdout, "# ", &cs.mod);
+           cs->mod.model->name, name, cli_num(b1, sizeof b1, tend));
+    cli_assume_print(stdout, "# ", &cs->mod);
     printf("dt e_local e_global\n");
     for (size_t i = 0; i < npts; i++)
         printf("%.17g %.17g %.17g\n", dts[i], el[i], eg[i]);
@@ -191,6 +184,6 @@ out:
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);
     cosa_system_free(model);
-    cli_case_free(&cs);
+    cli_case_free(cs);
     return rc;
 }

@@ -6,27 +6,29 @@
 #include "outfile.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void help(void)
-{
-    printf("Usage: cosa convert IN.dat OUT.dat\n\n"
-           "Convert a data file of 'cosa map' between its two formats (--format):\n"
-           "  text -> bin   IN.dat holds header and records as text; writes OUT.dat (the\n"
-           "                header and a '# binary OUT.bin: ...' line) and OUT.bin (the\n"
-           "                records as float64 in this machine's byte order)\n"
-           "  bin -> text   IN.dat is the header of a binary file (its '# binary' line\n"
-           "                names the records, found next to IN.dat); writes OUT.dat as\n"
-           "                text\n"
-           "The direction follows from IN.dat.  The result equals what 'cosa map' writes\n"
-           "in the other format, byte for byte (the gnuplot scripts of a map refer to\n"
-           "the format it was run with).  OUT must end in .dat and differ from IN.\n"
-           "stdout: 'file PATH' per file written, then 'records N columns C blocks B'.\n");
-}
+static const char usage[] =
+    "Usage: cosa convert IN.dat OUT.dat\n\n"
+    "Convert a data file of 'cosa map' between its two formats (--format):\n"
+    "  text -> bin   IN.dat holds header and records as text; writes OUT.dat (the\n"
+    "                header and a '# binary OUT.bin: ...' line) and OUT.bin (the\n"
+    "                records as float64 in this machine's byte order)\n"
+    "  bin -> text   IN.dat is the header of a binary file (its '# binary' line\n"
+    "                names the records, found next to IN.dat); writes OUT.dat as\n"
+    "                text\n"
+    "The direction follows from IN.dat.  The result equals what 'cosa map' writes\n"
+    "in the other format, byte for byte (the gnuplot scripts of a map refer to\n"
+    "the format it was run with).  OUT must end in .dat and differ from IN.\n"
+    "stdout: 'file PATH' per file written, then 'records N columns C blocks B'.\n\n";
+
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Options:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
 
 /* Line reader (getline's buffer). */
 struct lines {
@@ -287,31 +289,69 @@ static int to_text(struct conv *c, char **hdr, size_t nh, const char *binname, c
     return rc;
 }
 
+/* The header of IN (its leading '#' lines, without a '# binary' line) into
+ * *hdr (*nh strdup'ed lines); *kind 1 when a '# binary' line names the
+ * records (binname, shape s); *line: the first line after the header.
+ * CLI_OK or an exit code after one line. */
+static int read_header(const char *cmd, const char *in, struct lines *l, char ***hdr, size_t *nh,
+                       char *binname, size_t binsize, int *kind, md_shape *s, const char **line)
+{
+    size_t cap = 0;
+    while ((*line = next_line(l)) && (*line)[0] == '#') {
+        if (*nh == 0 && (strncmp(*line, "# cosa ", 7) != 0 || !strstr(*line, " map\n"))) {
+            cli_error(cmd, "%s: not a data file of 'cosa map' (its first line must be "
+                      "'# cosa VERSION map')", in);
+            return CLI_EUSAGE;
+        }
+        const int b = md_parse_binary_line(*line, binname, binsize, s);
+        if (b < 0) {
+            cli_error(cmd, "%s: the records are in the other byte order", in);
+            return CLI_EUSAGE;
+        }
+        if (b > 0) {
+            *kind = 1;
+            continue;
+        }
+        if (*nh == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **h2 = realloc(*hdr, cap * sizeof **hdr);
+            if (!h2) {
+                cli_error(cmd, "out of memory");
+                return CLI_EFAIL;
+            }
+            *hdr = h2;
+        }
+        if (!((*hdr)[*nh] = strdup(*line))) {
+            cli_error(cmd, "out of memory");
+            return CLI_EFAIL;
+        }
+        (*nh)++;
+    }
+    return CLI_OK;
+}
+
 int cmd_convert(int argc, char **argv)
 {
     const char *cmd = "convert";
-    static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
-    int ch;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (ch == 'h') {
-            help();
-            return CLI_OK;
-        }
-        cli_error(cmd, "unknown option (see 'cosa convert --help')");
-        return CLI_EUSAGE;
+    int first = 0;
+    const int prc = opt_parse(cmd, rows, NULL, argc, argv, &first);
+    if (prc == OPT_HELP_ASKED) {
+        fputs(usage, stdout);
+        opt_help(stdout, rows);
+        return CLI_OK;
     }
-    if (argc - optind != 2) {
+    if (prc != CLI_OK)
+        return prc;
+    if (argc - first != 2) {
         cli_error(cmd, "%s (see 'cosa convert --help')",
-                  argc - optind < 2 ? "needs IN.dat and OUT.dat" : "too many arguments");
+                  argc - first < 2 ? "needs IN.dat and OUT.dat" : "too many arguments");
         return CLI_EUSAGE;
     }
     struct conv c = {0};
     c.od.id = c.ob.id = -1;
     c.cmd = cmd;
-    c.in = argv[optind];
-    c.out = argv[optind + 1];
+    c.in = argv[first];
+    c.out = argv[first + 1];
     const size_t nout = strlen(c.out);
     if (nout < 5 || strcmp(c.out + nout - 4, ".dat") != 0) {
         cli_error(cmd, "'%s': the output must end in .dat", c.out);
@@ -328,44 +368,11 @@ int cmd_convert(int argc, char **argv)
     }
     /* the header: the leading '#' lines; the first says what wrote it */
     char **hdr = NULL, binname[4096] = "";
-    size_t nh = 0, cap = 0;
-    int kind = 0, rc = CLI_OK;
+    size_t nh = 0;
+    int kind = 0;
     md_shape s;
-    const char *line;
-    while ((line = next_line(&l)) && line[0] == '#') {
-        if (nh == 0 && (strncmp(line, "# cosa ", 7) != 0 || !strstr(line, " map\n"))) {
-            cli_error(cmd, "%s: not a data file of 'cosa map' (its first line must be "
-                      "'# cosa VERSION map')", c.in);
-            rc = CLI_EUSAGE;
-            break;
-        }
-        const int b = md_parse_binary_line(line, binname, sizeof binname, &s);
-        if (b < 0) {
-            cli_error(cmd, "%s: the records are in the other byte order", c.in);
-            rc = CLI_EUSAGE;
-            break;
-        }
-        if (b > 0) {
-            kind = 1;
-            continue;
-        }
-        if (nh == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **h2 = realloc(hdr, cap * sizeof *hdr);
-            if (!h2) {
-                cli_error(cmd, "out of memory");
-                rc = CLI_EFAIL;
-                break;
-            }
-            hdr = h2;
-        }
-        if (!(hdr[nh] = strdup(line))) {
-            cli_error(cmd, "out of memory");
-            rc = CLI_EFAIL;
-            break;
-        }
-        nh++;
-    }
+    const char *line = NULL;
+    int rc = read_header(cmd, c.in, &l, &hdr, &nh, binname, sizeof binname, &kind, &s, &line);
     if (rc == CLI_OK && nh == 0) {
         cli_error(cmd, "%s: not a data file of 'cosa map' (no header)", c.in);
         rc = CLI_EUSAGE;

@@ -9,85 +9,85 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void help(void)
-{
-    printf("Usage: cosa curve [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
-           "                  [--dt DT] --scheme S[,S...] [--metric M] [--level L]\n"
-           "                  [--tend T] [--alpha A] [--threads N]\n"
-           "                  [--assume NAME=VALUE]... [-o DIR] [--name NAME]\n"
-           "                  [--plot png|svg|pdf] [--progress]\n\n"
-           "A metric against one swept quantity, one curve per scheme: NAME = dt sweeps the\n"
-           "macro step (e.g. rho vs dt, Fig 5; e_local vs dt, Fig 8), any model parameter\n"
-           "sweeps that parameter at the macro step --dt (e.g. e_global vs ck, Fig 7).\n"
-           "Writes NAME.dat (comment header, then rows 'x value_1 ... value_S' with %%.17g,\n"
-           "'inf' where the co-simulation is unstable, 'nan' where a point failed) and\n"
-           "NAME.gp, a gnuplot script with a dashed line at the level.  Stdout lists the\n"
-           "files written ('file PATH').\n\n"
-           "%s%s\n%s\nOptions:\n%s"
-           "  --x NAME=LO:HI:log|lin:N\n"
-           "                       dt or a model parameter, range, spacing, points;\n"
-           "                       numbers may be written 10^X; NAME = assume.P sweeps P\n"
-           "                       in the assumed model only\n"
-           "  --dt DT              macro step when NAME is a parameter\n"
-           "  --scheme LIST        schemes, comma-separated\n"
-           "  --metric M           rho (default), e_global, e_local, e_local_ref; or the\n"
-           "                       energy paper's E_ratio (E/E_ref), dE, varsigma,\n"
-           "                       mu_measured at T (models with an energy: twomass-fd,\n"
-           "                       multi-fd; plain Jacobi schemes; its Phi route in the\n"
-           "                       paper's setting: symplectic Euler, one step per unit\n"
-           "                       step, held inputs, start from x0; 'cosa point --energy')\n"
-           "                       or rho_iter: rho(T(omega)) of imp:/gs-imp: schemes\n"
-           "                       (NAME = relax or iterations sweeps their omega or k)\n"
-           "  --level L            reference line (default 1 for rho, 0.01 for errors,\n"
-           "                       1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
-           "                       varsigma)\n"
-           "  --tend T             horizon for errors in seconds (default: the model's)\n"
-           "  --threads N          OpenMP threads, 1..4096 (default: all cores)\n"
-           "  -o, --output DIR     write into DIR (created if missing; files there are\n"
-           "                       replaced); without -o existing files are not overwritten\n"
-           "  --name NAME          base name of the files (default: METRIC_vs_X)\n"
-           "  --plot FMT           also run gnuplot: png, svg or pdf\n"
-           "  --progress           progress on stderr (default: only on a terminal)\n"
-           "  --adaptive           evaluate every K-th point, refine only where the curve\n"
-           "                       crosses or nears the level, interpolate the rest (the\n"
-           "                       curve is then exact only near the level); one column\n"
-           "                       exact_SCHEME per scheme (1 = evaluated, 0 = interpolated);\n"
-           "                       stdout: 'evaluated N of M'\n"
-           "  --coarse K           coarse step of --adaptive (default 12)\n"
-           "  --margin M           refine where the level is within M x the spread of an\n"
-           "                       interval's end values (default 0.5; log10 scale for\n"
-           "                       the errors)\n"
-           "%s",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_rest, cli_help_line);
-}
+static const char usage[] =
+    "Usage: cosa curve [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
+    "                  [--dt DT] --scheme S[,S...] [--metric M] [--level L]\n"
+    "                  [--tend T] [--alpha A] [--threads N]\n"
+    "                  [--assume NAME=VALUE]... [-o DIR] [--name NAME]\n"
+    "                  [--plot png|svg|pdf] [--progress]\n\n"
+    "A metric against one swept quantity, one curve per scheme: NAME = dt sweeps the\n"
+    "macro step (e.g. rho vs dt, Fig 5; e_local vs dt, Fig 8), any model parameter\n"
+    "sweeps that parameter at the macro step --dt (e.g. e_global vs ck, Fig 7).\n"
+    "Writes NAME.dat (comment header, then rows 'x value_1 ... value_S' with %.17g,\n"
+    "'inf' where the co-simulation is unstable, 'nan' where a point failed) and\n"
+    "NAME.gp, a gnuplot script with a dashed line at the level.  Stdout lists the\n"
+    "files written ('file PATH').\n\n";
 
 struct curve_opts {
+    cli_case cs;
     const char *x, *metric, *level, *tend, *threads, *output, *plot, *name, *coarse, *margin;
     int progress, adaptive;
 };
 
-static int extra(void *ctx, int opt, const char *arg)
-{
-    struct curve_opts *o = ctx;
-    switch (opt) {
-    case 'x': o->x = arg; return 0;
-    case 'm': o->metric = arg; return 0;
-    case 'l': o->level = arg; return 0;
-    case 't': o->tend = arg; return 0;
-    case 'j': o->threads = arg; return 0;
-    case 'o': o->output = arg; return 0;
-    case 'p': o->plot = arg; return 0;
-    case 'n': o->name = arg; return 0;
-    case 'P': o->progress = 1; return 0;
-    case 'A': o->adaptive = 1; return 0;
-    case 'K': o->coarse = arg; return 0;
-    case 'M': o->margin = arg; return 0;
-    default: return 1;
-    }
-}
+#define S(field) .kind = OPTK_STRING, .off = offsetof(struct curve_opts, field)
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct curve_opts, cs.mod)},
+    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct curve_opts, cs.mod)},
+    {.kind = OPTK_TEXT, .help = "\n"},
+    {.kind = OPTK_TEXT, .help = cli_scheme_help},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct curve_opts, cs)},
+    {S(x), .name = "x", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
+     .help = "dt or a model parameter, range, spacing, points;\n"
+             "numbers may be written 10^X; NAME = assume.P sweeps P\n"
+             "in the assumed model only"},
+    {S(cs.dt_text), .name = "dt", .arg = "DT", .help = "macro step when NAME is a parameter"},
+    {S(cs.scheme_text), .name = "scheme", .arg = "LIST", .help = "schemes, comma-separated"},
+    {S(metric), .name = "metric", .arg = "M",
+     .help = "rho (default), e_global, e_local, e_local_ref; or the\n"
+             "energy paper's E_ratio (E/E_ref), dE, varsigma,\n"
+             "mu_measured at T (models with an energy: twomass-fd,\n"
+             "multi-fd; plain Jacobi schemes; its Phi route in the\n"
+             "paper's setting: symplectic Euler, one step per unit\n"
+             "step, held inputs, start from x0; 'cosa point --energy')\n"
+             "or rho_iter: rho(T(omega)) of imp:/gs-imp: schemes\n"
+             "(NAME = relax or iterations sweeps their omega or k)"},
+    {S(level), .name = "level", .arg = "L",
+     .help = "reference line (default 1 for rho, 0.01 for errors,\n"
+             "1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
+             "varsigma)"},
+    {S(tend), .name = "tend", .arg = "T",
+     .help = "horizon for errors in seconds (default: the model's)"},
+    {S(threads), .name = "threads", .arg = "N",
+     .help = "OpenMP threads, 1..4096 (default: all cores)"},
+    {.kind = OPTK_PATH, .off = offsetof(struct curve_opts, output), .name = "output",
+     .short_name = 'o', .arg = "DIR",
+     .help = "write into DIR (created if missing; files there are\n"
+             "replaced); without -o existing files are not overwritten"},
+    {S(name), .name = "name", .arg = "NAME", .help = "base name of the files (default: METRIC_vs_X)"},
+    {S(plot), .name = "plot", .arg = "FMT", .help = "also run gnuplot: png, svg or pdf"},
+    {.kind = OPTK_FLAG, .off = offsetof(struct curve_opts, progress), .name = "progress",
+     .help = "progress on stderr (default: only on a terminal)"},
+    {.kind = OPTK_FLAG, .off = offsetof(struct curve_opts, adaptive), .name = "adaptive",
+     .help = "evaluate every K-th point, refine only where the curve\n"
+             "crosses or nears the level, interpolate the rest (the\n"
+             "curve is then exact only near the level); one column\n"
+             "exact_SCHEME per scheme (1 = evaluated, 0 = interpolated);\n"
+             "stdout: 'evaluated N of M'"},
+    {S(coarse), .name = "coarse", .arg = "K", .requires = "adaptive",
+     .help = "coarse step of --adaptive (default 12)"},
+    {S(margin), .name = "margin", .arg = "M", .requires = "adaptive",
+     .help = "refine where the level is within M x the spread of an\n"
+             "interval's end values (default 0.5; log10 scale for\n"
+             "the errors)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
+#undef S
 
 /* "BASE.gp" into buf. */
 static const char *base_gp(const char *base, char *buf, size_t size)
@@ -325,32 +325,15 @@ static int curve_sweep(const char *cmd, const struct curve_opts *o, cosa_sweep_s
 int cmd_curve(int argc, char **argv)
 {
     const char *cmd = "curve";
-    static const struct option more[] = {
-        {"x", required_argument, NULL, 'x'},      {"metric", required_argument, NULL, 'm'},
-        {"level", required_argument, NULL, 'l'},  {"tend", required_argument, NULL, 't'},
-        {"threads", required_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'},
-        {"plot", required_argument, NULL, 'p'},   {"name", required_argument, NULL, 'n'},
-        {"progress", no_argument, NULL, 'P'},     CLI_ASSUME_OPTION,
-        {"adaptive", no_argument, NULL, 'A'},     {"coarse", required_argument, NULL, 'K'},
-        {"margin", required_argument, NULL, 'M'},
-        {0, 0, 0, 0}};
     struct curve_opts o = {0};
-    cli_case cs = {0};
+    cli_case *cs = &o.cs;
     cosa_system *sys = NULL;
     cosa_scheme *schemes = NULL;
     double *dt = NULL, *values = NULL;
     cosa_status *status = NULL;
     unsigned char *exact = NULL;
-    char **av = NULL;
     size_t ns = 0, ndt = 0;
-    int ac = 0, rc;
-
-    av = scli_argv_output(argc, argv, &ac);
-    if (!av) {
-        cli_error(cmd, "out of memory");
-        return CLI_EFAIL;
-    }
-    rc = cli_parse(cmd, ac, av, more, extra, &o, help, &cs);
+    int rc = cli_parse_rows(cmd, rows, &o, cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
@@ -359,21 +342,16 @@ int cmd_curve(int argc, char **argv)
         goto out;
     if (rc != CLI_OK)
         goto out;
-    if (!o.x) {
-        cli_error(cmd, "--x is required (see 'cosa curve --help')");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
     cosa_metric metric = COSA_METRIC_RHO;
     if ((o.metric && (rc = scli_metric(cmd, o.metric, &metric)) != CLI_OK) ||
-        (rc = scli_schemes(cmd, cs.scheme_text, cs.alpha, &schemes, &ns)) != CLI_OK)
+        (rc = scli_schemes(cmd, cs->scheme_text, cs->alpha, &schemes, &ns)) != CLI_OK)
         goto out;
     char xname[64];
     cosa_sweep_axis xa;
     if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &xa)) != CLI_OK)
         goto out;
     const int over_dt = strcmp(xname, "dt") == 0;
-    if ((rc = curve_steps(cmd, &cs, over_dt, &xa, &dt, &ndt)) != CLI_OK)
+    if ((rc = curve_steps(cmd, cs, over_dt, &xa, &dt, &ndt)) != CLI_OK)
         goto out;
     double level;
     size_t threads;
@@ -383,23 +361,23 @@ int cmd_curve(int argc, char **argv)
     {
         const char *const opt[1] = {"--x"}, *const nm[1] = {xname};
         cosa_sweep_axis *const ax[1] = {&sp.x};
-        if ((rc = scli_sweep_setup(cmd, metric, o.level, o.threads, o.plot, &cs, schemes, ns,
+        if ((rc = scli_sweep_setup(cmd, metric, o.level, o.threads, o.plot, cs, schemes, ns,
                                    &level, &threads, opt, nm, ax, over_dt ? 0 : 1, &sys)) !=
             CLI_OK)
             goto out;
     }
-    const cosa_model *m = cs.mod.model;
+    const cosa_model *m = cs->mod.model;
     if (metric != COSA_METRIC_RHO && metric != COSA_METRIC_RHO_ITER &&
-        (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
+        (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
-    fmu_notes(cmd, &cs.mod, schemes, ns);
+    fmu_notes(cmd, &cs->mod, schemes, ns);
     scli_progress prog;
-    if ((rc = scli_spec_finish(cmd, &sp, m, cs.mod.par, dt, ndt, schemes, ns, metric, o.tend,
+    if ((rc = scli_spec_finish(cmd, &sp, m, cs->mod.par, dt, ndt, schemes, ns, metric, o.tend,
                                threads, o.progress, &prog)) != CLI_OK)
         goto out;
-    sp.apar = cs.mod.apar; /* imperfect model knowledge (--assume, an assume.P axis) */
-    sp.apar_fixed = cs.mod.assumed;
-    if (cli_assume_given(&cs.mod) || sp.x.assumed)
+    sp.apar = cs->mod.apar; /* imperfect model knowledge (--assume, an assume.P axis) */
+    sp.apar_fixed = cs->mod.assumed;
+    if (cli_assume_given(&cs->mod) || sp.x.assumed)
         cli_assume_note(cmd, schemes, ns);
 
     scli_out out = {o.output, 0};
@@ -426,7 +404,7 @@ int cmd_curve(int argc, char **argv)
     if (scli_mpi_rank() > 0) /* every process has the values; process 0 writes */
         goto out;
     const size_t npt = over_dt ? ndt : sp.x.n;
-    const struct curve c = {cmd,    &cs,    m,       &sp,    schemes, ns,    metric,
+    const struct curve c = {cmd,    cs,    m,       &sp,    schemes, ns,    metric,
                             level,  xname,  &xa,     over_dt, o.adaptive, dt, ndt,
                             npt,    values, exact,   nfailed, adesc};
     snprintf(path, sizeof path, "%s/%s.dat", out.dir, base);
@@ -452,8 +430,7 @@ out:
     free(exact);
     free(dt);
     free(schemes);
-    free(av);
     cosa_system_free(sys);
-    cli_case_free(&cs);
+    cli_case_free(cs);
     return rc;
 }

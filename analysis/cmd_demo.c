@@ -3,22 +3,29 @@
 #include "cli.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void help(void)
-{
-    printf("Usage: cosa demo [--model NAME] [--set NAME=VALUE]... [--dt DT[,DT...]]\n\n"
-           "Spectral radius rho(Phi) of every Jacobi scheme (orders p = 0..4, each plain,\n"
-           "+ocorr, +ecorr and +mbcorr) at a few macro steps, and of the reference Phi*.\n"
-           "A table with a header line: scheme, then one column per macro step; '!'\n"
-           "after a value marks an unstable case (rho > 1 + 1e-12).\n"
-           "Default: twomass (c_k = 2e5, d_k = 5e2), dt = 1e-5,1e-4,3.16e-4,1e-3.\n\n"
-           "%s\nOptions:\n"
-           "  --dt LIST            comma-separated macro steps in seconds\n"
-           "  -h, --help           this help\n",
-           cli_model_help);
-}
+static const char usage[] =
+    "Usage: cosa demo [--model NAME] [--set NAME=VALUE]... [--dt DT[,DT...]]\n\n"
+    "Spectral radius rho(Phi) of every Jacobi scheme (orders p = 0..4, each plain,\n"
+    "+ocorr, +ecorr and +mbcorr) at a few macro steps, and of the reference Phi*.\n"
+    "A table with a header line: scheme, then one column per macro step; '!'\n"
+    "after a value marks an unstable case (rho > 1 + 1e-12).\n"
+    "Default: twomass (c_k = 2e5, d_k = 5e2), dt = 1e-5,1e-4,3.16e-4,1e-3.\n\n";
+
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(cli_case, mod)},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_STRING, .name = "dt", .off = offsetof(cli_case, dt_text), .arg = "LIST",
+     .help = "comma-separated macro steps in seconds"},
+    /* refused with its own message below: the demo runs every scheme */
+    {.kind = OPTK_STRING, .name = "scheme", .off = offsetof(cli_case, scheme_text),
+     .flags = OPTF_HIDDEN},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
 
 #define MAXDT 16
 
@@ -32,7 +39,7 @@ int cmd_demo(int argc, char **argv)
     double *Phi = NULL;
     double dts[MAXDT] = {1e-5, 1e-4, 3.16e-4, 1e-3};
     size_t ndt = 4;
-    int rc = cli_parse(cmd, argc, argv, NULL, NULL, NULL, help, &cs);
+    int rc = cli_parse_rows(cmd, rows, &cs, &cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;

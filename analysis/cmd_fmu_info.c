@@ -16,7 +16,13 @@ static void help(void)
            "this platform and resolve its functions) and print what it found:\n"
            "  fmi VERSION, model NAME, identifier ID, capabilities (get-set-state,\n"
            "  directional-derivatives, interpolate-inputs, intermediate-update,\n"
-           "  variable-step), default-experiment start=T0 stop=T1 (when given), then one\n"
+           "  variable-step); only when the FMU declares them (FMI 3.0): event-mode yes\n"
+           "  (hasEventMode), early-return yes (canReturnEarlyAfterIntermediateUpdate),\n"
+           "  input-smoothness K (recommendedIntermediateInputSmoothness K >= 1: input\n"
+           "  polynomials of degree <= K in simulate and advise), scheduled-execution yes\n"
+           "  (cosa uses CoSimulation), clocks N and a line per Clock variable:\n"
+           "  clock NAME vr=VR causality=C [interval=VARIABILITY] [period=SECONDS];\n"
+           "  default-experiment start=T0 stop=T1 (when given), then one\n"
            "  line per variable: KIND NAME vr=VALUE_REFERENCE [start=VALUE] [set=SUB.VAR]\n"
            "  with KIND state, input, output, parameter (the continuous states, inputs\n"
            "  and outputs and the parameters cosa uses), derivative (of a state) or\n"
@@ -25,7 +31,8 @@ static void help(void)
            "  (--set SUB.VAR=VALUE, map axes): parameters and states' start values\n"
            "  --name SUB   the subsystem name shown in set= (default SUB)\n"
            "A broken FMU gives one line naming the file and what is wrong, exit code 2\n"
-           "(1 if the file cannot be read); the temporary directory is always removed.\n");
+           "(1 if the file cannot be read; an FMU offering only Scheduled Execution says\n"
+           "so); the temporary directory is always removed.\n");
 }
 
 /* The model-file name of an FMU variable (models/modelfile_fmu.c): characters
@@ -142,6 +149,46 @@ static void var_lines(const cosa_fmu *f, const char *sub)
     free(used);
 }
 
+/* The FMI 3.0 co-simulation concepts an FMU declares, one line each and only
+ * when declared (an FMU without them prints what it printed before): event
+ * mode, early return, input smoothness with the degree cap it sets
+ * (cosa_fmu_capability), scheduled execution, and the Clock variables. */
+static void fmi3_lines(const cosa_fmu *f)
+{
+    const unsigned caps = cosa_fmu_caps(f);
+    cosa_fmu_capability cap;
+    cosa_fmu_capability_get(f, &cap);
+    if (caps & COSA_FMU_CAP_EVENT_MODE)
+        printf("event-mode yes (hasEventMode)\n");
+    if (caps & COSA_FMU_CAP_EARLY_RETURN)
+        printf("early-return yes (canReturnEarlyAfterIntermediateUpdate)\n");
+    if (cap.smoothness > 0)
+        printf("input-smoothness %d (recommendedIntermediateInputSmoothness: input polynomials "
+               "of degree <= %d)\n", cap.smoothness, cosa_fmu_smoothness_degree(cap.smoothness));
+    if (caps & COSA_FMU_CAP_SCHEDULED)
+        printf("scheduled-execution yes (a ScheduledExecution element: cosa uses the "
+               "CoSimulation interface)\n");
+    size_t nclock = 0;
+    for (size_t i = 0; i < cosa_fmu_nother(f); i++)
+        nclock += strcmp(cosa_fmu_other_at(f, i)->type, "Clock") == 0;
+    if (nclock)
+        printf("clocks %zu\n", nclock);
+    for (size_t i = 0; i < cosa_fmu_nother(f); i++) {
+        const cosa_fmu_other *o = cosa_fmu_other_at(f, i);
+        if (strcmp(o->type, "Clock") != 0)
+            continue;
+        char b[32];
+        const int c = o->causality;
+        printf("clock      %-20s vr=%u causality=%s", o->name, o->vr,
+               c >= 0 && c <= 6 ? causality_name[c] : "?");
+        if (o->interval_variability)
+            printf(" interval=%s", o->interval_variability);
+        if (o->interval > 0.0)
+            printf(" period=%s", cli_num(b, sizeof b, o->interval));
+        printf("\n");
+    }
+}
+
 int cmd_fmu_info(int argc, char **argv)
 {
     const char *cmd = "fmu-info";
@@ -191,6 +238,7 @@ int cmd_fmu_info(int argc, char **argv)
             any = 1;
         }
     printf("%s\n", any ? "" : " none");
+    fmi3_lines(f);
     const double t0 = cosa_fmu_start_time(f), t1 = cosa_fmu_stop_time(f);
     if (t0 == t0 || t1 == t1) {
         char b0[32], b1[32];

@@ -3,59 +3,69 @@
 #include "fmu_notes.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void help(void)
-{
-    printf("Usage: cosa limit [--model NAME] [--set NAME=VALUE]... [--assume NAME=VALUE]...\n"
-           "                  --scheme SCHEME --criterion stable|accurate|local|iteration\n"
-           "                  [--tol TOL]\n"
-           "                  [--dt-min 1e-9] [--dt-max 1e-2] [--per-decade 20] [--tend T]\n\n"
-           "Largest macro step for which the scheme is stable (rho(Phi) <= 1), accurate\n"
-           "(global NRMSE e_global <= TOL, default 0.01) or locally accurate (e_local <= TOL),\n"
-           "or, for imp:/gs-imp: schemes, whose iteration converges with the best\n"
-           "relaxation (rho_iter_opt < 1; README \"Iterative coupling\").\n"
-           "The macro step is scanned upward on a log grid from --dt-min to --dt-max and\n"
-           "every change between good and bad is refined by bisection to 1e-6 relative.\n"
-           "Output ('name value' lines):\n"
-           "  dt_max      the first loss scanning upward (the good end of the bracket);\n"
-           "              equal to dt-min when dt-min itself is not good, and to dt-max\n"
-           "              when nothing is lost (then never_lost yes)\n"
-           "  crossings   DT:leaves|enters,...  every crossing ('leaves': good below DT,\n"
-           "              'enters': good above DT), or 'none'\n"
-           "  monotone    yes | no   (no: stability/accuracy windows exist, see Fig 5)\n"
-           "  never_lost, good_at_min, evaluations\n"
-           "Near dt -> 0, rho -> 1 and eigenvalue round-off (~1e-12) makes stability\n"
-           "limits below ~1e-8 approximate; a 'note' line says so when it matters.\n\n"
-           "%s%s\n%s\nOptions:\n%s"
-           "  --criterion C        stable | accurate | local | iteration (required)\n"
-           "  --tol TOL            error threshold for accurate/local (default 0.01)\n"
-           "  --dt-min DT          smallest macro step of the scan (default 1e-9)\n"
-           "  --dt-max DT          largest macro step of the scan (default 1e-2)\n"
-           "  --per-decade N       grid points per decade (default 20)\n"
-           "  --tend T             horizon for the error indicators (default: the model's)\n"
-           "%s%s",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_nodt, cli_progress_help, cli_help_line);
-}
+static const char usage[] =
+    "Usage: cosa limit [--model NAME] [--set NAME=VALUE]... [--assume NAME=VALUE]...\n"
+    "                  --scheme SCHEME --criterion stable|accurate|local|iteration\n"
+    "                  [--tol TOL]\n"
+    "                  [--dt-min 1e-9] [--dt-max 1e-2] [--per-decade 20] [--tend T]\n\n"
+    "Largest macro step for which the scheme is stable (rho(Phi) <= 1), accurate\n"
+    "(global NRMSE e_global <= TOL, default 0.01) or locally accurate (e_local <= TOL),\n"
+    "or, for imp:/gs-imp: schemes, whose iteration converges with the best\n"
+    "relaxation (rho_iter_opt < 1; README \"Iterative coupling\").\n"
+    "The macro step is scanned upward on a log grid from --dt-min to --dt-max and\n"
+    "every change between good and bad is refined by bisection to 1e-6 relative.\n"
+    "Output ('name value' lines):\n"
+    "  dt_max      the first loss scanning upward (the good end of the bracket);\n"
+    "              equal to dt-min when dt-min itself is not good, and to dt-max\n"
+    "              when nothing is lost (then never_lost yes)\n"
+    "  crossings   DT:leaves|enters,...  every crossing ('leaves': good below DT,\n"
+    "              'enters': good above DT), or 'none'\n"
+    "  monotone    yes | no   (no: stability/accuracy windows exist, see Fig 5)\n"
+    "  never_lost, good_at_min, evaluations\n"
+    "Near dt -> 0, rho -> 1 and eigenvalue round-off (~1e-12) makes stability\n"
+    "limits below ~1e-8 approximate; a 'note' line says so when it matters.\n\n";
 
-struct extra {
-    const char *crit, *tol, *dtmin, *dtmax, *perdec, *tend;
+static const char *const criteria[] = {"stable", "accurate", "local", "iteration", NULL};
+
+struct opts {
+    cli_case cs;
+    int crit; /* cosa_criterion: criteria[] is in its order */
+    double tol, dtmin, dtmax, tend; /* tend 0: the model's */
+    long perdec;
 };
 
-static int extra(void *ctx, int opt, const char *arg)
-{
-    struct extra *e = ctx;
-    switch (opt) {
-    case 'c': e->crit = arg; return 0;
-    case 'T': e->tol = arg; return 0;
-    case 'm': e->dtmin = arg; return 0;
-    case 'M': e->dtmax = arg; return 0;
-    case 'P': e->perdec = arg; return 0;
-    case 't': e->tend = arg; return 0;
-    default: return 1;
-    }
-}
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct opts, cs.mod)},
+    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct opts, cs.mod)},
+    {.kind = OPTK_TEXT, .help = "\n"},
+    {.kind = OPTK_TEXT, .help = cli_scheme_help},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_ENUM, .name = "criterion", .off = offsetof(struct opts, crit), .arg = "C",
+     .names = criteria, .flags = OPTF_REQUIRED,
+     .help = "stable | accurate | local | iteration (required)"},
+    {.kind = OPTK_POSITIVE, .name = "tol", .off = offsetof(struct opts, tol), .arg = "TOL",
+     .help = "error threshold for accurate/local (default 0.01)"},
+    {.kind = OPTK_POSITIVE, .name = "dt-min", .off = offsetof(struct opts, dtmin), .arg = "DT",
+     .help = "smallest macro step of the scan (default 1e-9)"},
+    {.kind = OPTK_POSITIVE, .name = "dt-max", .off = offsetof(struct opts, dtmax), .arg = "DT",
+     .help = "largest macro step of the scan (default 1e-2)"},
+    {.kind = OPTK_INT, .name = "per-decade", .off = offsetof(struct opts, perdec), .arg = "N",
+     .imin = 1, .imax = 1000, .help = "grid points per decade (default 20)"},
+    {.kind = OPTK_POSITIVE, .name = "tend", .off = offsetof(struct opts, tend), .arg = "T",
+     .help = "horizon for the error indicators (default: the model's)"},
+    /* refused with its own message (the scan has a range, not a step) */
+    {.kind = OPTK_STRING, .name = "dt", .off = offsetof(struct opts, cs.dt_text),
+     .flags = OPTF_HIDDEN},
+    {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
 
 /* Print 'crossings ...' and 'monotone ...' lines of a limit result. */
 void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone)
@@ -68,90 +78,87 @@ void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone)
     printf("\nmonotone %s\n", monotone ? "yes" : "no");
 }
 
+/* The options and the system of the scan; one-line errors. */
+static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa_system **sys,
+                      double **x0, cosa_system **model)
+{
+    cli_case *cs = &o->cs;
+    int rc;
+    if (cs->dt_text) {
+        cli_error(cmd, "--dt is not used: give the scan range with --dt-min/--dt-max");
+        return CLI_EUSAGE;
+    }
+    if (!(o->dtmin < o->dtmax)) {
+        cli_error(cmd, "--dt-min (%g) must be smaller than --dt-max (%g)", o->dtmin, o->dtmax);
+        return CLI_EUSAGE;
+    }
+    const int errors = o->crit == COSA_CRIT_ACCURATE || o->crit == COSA_CRIT_LOCAL;
+    if ((rc = cli_case_scheme(cmd, cs, scheme)) != CLI_OK)
+        return rc;
+    if (o->crit == COSA_CRIT_ITERATION && !scheme->implicit) {
+        cli_error(cmd, "--criterion iteration needs an iterative scheme (imp:, gs-imp:)");
+        return CLI_EUSAGE;
+    }
+    if ((rc = cli_case_system(cmd, cs, scheme, sys)) != CLI_OK ||
+        (errors && (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(*sys))) != CLI_OK) ||
+        (rc = cli_dt_fits(cmd, "--dt-max", o->dtmax, *sys)) != CLI_OK ||
+        (rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(*sys), x0)) != CLI_OK ||
+        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, *sys, scheme, 1, model)) != CLI_OK)
+        return rc;
+    if (cli_assume_given(&cs->mod))
+        cli_assume_note(cmd, scheme, 1);
+    fmu_notes(cmd, &cs->mod, scheme, 1);
+    if (o->tend == 0.0)
+        o->tend = cs->mod.model->tend;
+    return CLI_OK;
+}
+
+enum { CAP = 64 };
+
+static void limit_print(const struct opts *o, const cosa_scheme *scheme, const cosa_limit *lim,
+                        const cosa_crossing *cr)
+{
+    const int errors = o->crit == COSA_CRIT_ACCURATE || o->crit == COSA_CRIT_LOCAL;
+    char name[64];
+    cosa_scheme_name(scheme, name, sizeof name);
+    printf("model %s\n", o->cs.mod.model->name);
+    cli_assume_print(stdout, "", &o->cs.mod);
+    printf("scheme %s\ncriterion %s\n", name, criteria[o->crit]);
+    char b1[32], b2[32]; /* settings in the shortest form that reads back (cli_num) */
+    if (errors)
+        printf("tol %s\ntend %s\n", cli_num(b1, sizeof b1, o->tol),
+               cli_num(b2, sizeof b2, o->tend));
+    printf("dt_min %s\ndt_range_max %s\n", cli_num(b1, sizeof b1, o->dtmin),
+           cli_num(b2, sizeof b2, o->dtmax));
+    printf("dt_max %.17g\n", lim->dt_max);
+    cli_print_crossings(cr, lim->ncross < CAP ? lim->ncross : CAP, lim->monotone);
+    printf("never_lost %s\ngood_at_min %s\nevaluations %zu\n", lim->never_lost ? "yes" : "no",
+           lim->good_at_min ? "yes" : "no", lim->nevals);
+    if (lim->ncross > CAP)
+        printf("note only the first %d of %zu crossings are listed\n", CAP, lim->ncross);
+    int small = 0;
+    for (size_t k = 0; k < lim->ncross && k < CAP; k++)
+        small |= cr[k].dt < 1e-8;
+    if (o->crit == COSA_CRIT_STABLE && (small || !lim->good_at_min))
+        printf("note stability below dt ~ 1e-8 is approximate: rho -> 1 and eigenvalue "
+               "round-off is ~1e-12\n");
+}
+
 int cmd_limit(int argc, char **argv)
 {
     const char *cmd = "limit";
-    static const struct option more[] = {
-        {"criterion", required_argument, NULL, 'c'}, {"tol", required_argument, NULL, 'T'},
-        {"dt-min", required_argument, NULL, 'm'},    {"dt-max", required_argument, NULL, 'M'},
-        {"per-decade", required_argument, NULL, 'P'}, {"tend", required_argument, NULL, 't'},
-        CLI_ASSUME_OPTION, CLI_PROGRESS_OPTION,                            {0, 0, 0, 0}};
-    struct extra ex = {0};
-    cli_case cs = {0};
+    struct opts o = {.tol = 0.01, .dtmin = 1e-9, .dtmax = 1e-2, .perdec = 20};
     cosa_system *sys = NULL, *model = NULL;
     cosa_eval_workspace *ew = NULL;
     double *x0 = NULL;
     cosa_scheme scheme;
-    double tol = 0.01, dtmin = 1e-9, dtmax = 1e-2, perdec = 20, tend;
-    cosa_criterion crit = COSA_CRIT_STABLE;
-    enum { CAP = 64 };
     cosa_crossing cr[CAP];
-    int rc = cli_parse(cmd, argc, argv, more, extra, &ex, help, &cs);
+    int rc = cli_parse_rows(cmd, rows, &o, &o.cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
-    if (rc != CLI_OK)
-        goto out;
-    if (cs.dt_text) {
-        cli_error(cmd, "--dt is not used: give the scan range with --dt-min/--dt-max");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (!ex.crit) {
-        cli_error(cmd, "--criterion stable|accurate|local is required");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (strcmp(ex.crit, "stable") == 0)
-        crit = COSA_CRIT_STABLE;
-    else if (strcmp(ex.crit, "accurate") == 0)
-        crit = COSA_CRIT_ACCURATE;
-    else if (strcmp(ex.crit, "local") == 0)
-        crit = COSA_CRIT_LOCAL;
-    else if (strcmp(ex.crit, "iteration") == 0)
-        crit = COSA_CRIT_ITERATION;
-    else {
-        cli_error(cmd, "unknown criterion '%s' (expected stable, accurate, local or iteration)",
-                  ex.crit);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if ((rc = cli_positive(cmd, "--tol", ex.tol, &tol)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--dt-min", ex.dtmin, &dtmin)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--dt-max", ex.dtmax, &dtmax)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--per-decade", ex.perdec, &perdec)) != CLI_OK)
-        goto out;
-    if (!(dtmin < dtmax)) {
-        cli_error(cmd, "--dt-min (%g) must be smaller than --dt-max (%g)", dtmin, dtmax);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (perdec != floor(perdec) || perdec > 1000) {
-        cli_error(cmd, "--per-decade must be an integer in 1..1000, got '%s'", ex.perdec);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    const int errors = crit == COSA_CRIT_ACCURATE || crit == COSA_CRIT_LOCAL;
-    if ((rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK)
-        goto out;
-    if (crit == COSA_CRIT_ITERATION && !scheme.implicit) {
-        cli_error(cmd, "--criterion iteration needs an iterative scheme (imp:, gs-imp:)");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if ((rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
-        (errors &&
-         (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK) ||
-        (rc = cli_dt_fits(cmd, "--dt-max", dtmax, sys)) != CLI_OK ||
-        (rc = cli_model_x0(&cs.mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
-        (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
-        goto out;
-    if (cli_assume_given(&cs.mod))
-        cli_assume_note(cmd, &scheme, 1);
-    fmu_notes(cmd, &cs.mod, &scheme, 1);
-    tend = cs.mod.model->tend;
-    if ((rc = cli_positive(cmd, "--tend", ex.tend, &tend)) != CLI_OK)
+    if (rc != CLI_OK || (rc = limit_case(cmd, &o, &scheme, &sys, &x0, &model)) != CLI_OK)
         goto out;
     ew = cosa_eval_workspace_alloc(sys, scheme.order);
     if (!ew) {
@@ -160,15 +167,15 @@ int cmd_limit(int argc, char **argv)
         goto out;
     }
     cli_progress prog;
-    cli_progress_init(&prog, cmd, cs.progress);
+    cli_progress_init(&prog, cmd, o.cs.progress);
     if (prog.on)
         cosa_eval_workspace_set_progress(ew, cli_progress_stage, &prog);
     cosa_limit lim;
-    cosa_status st = cosa_dt_limit(sys, &scheme, x0, tend, crit, tol, dtmin, dtmax,
-                                   (unsigned)perdec, cr, CAP, &lim, ew);
+    cosa_status st = cosa_dt_limit(sys, &scheme, x0, o.tend, (cosa_criterion)o.crit, o.tol,
+                                   o.dtmin, o.dtmax, (unsigned)o.perdec, cr, CAP, &lim, ew);
     if (st == COSA_EUNSTABLEREF) {
         cli_error(cmd, "the monolithic reference is unstable: %s limits are undefined",
-                  crit == COSA_CRIT_STABLE ? "stability" : "accuracy");
+                  o.crit == COSA_CRIT_STABLE ? "stability" : "accuracy");
         rc = CLI_EUSAGE; /* the system given is unstable: bad input, not a failure */
         goto out;
     }
@@ -178,33 +185,12 @@ int cmd_limit(int argc, char **argv)
         goto out;
     }
     cli_progress_end(&prog);
-    char name[64];
-    cosa_scheme_name(&scheme, name, sizeof name);
-    printf("model %s\n", cs.mod.model->name);
-    cli_assume_print(stdout, "", &cs.mod);
-    printf("scheme %s\ncriterion %s\n", name, ex.crit);
-    char b1[32], b2[32]; /* settings in the shortest form that reads back (cli_num) */
-    if (errors)
-        printf("tol %s\ntend %s\n", cli_num(b1, sizeof b1, tol), cli_num(b2, sizeof b2, tend));
-    printf("dt_min %s\ndt_range_max %s\n", cli_num(b1, sizeof b1, dtmin),
-           cli_num(b2, sizeof b2, dtmax));
-    printf("dt_max %.17g\n", lim.dt_max);
-    cli_print_crossings(cr, lim.ncross < CAP ? lim.ncross : CAP, lim.monotone);
-    printf("never_lost %s\ngood_at_min %s\nevaluations %zu\n", lim.never_lost ? "yes" : "no",
-           lim.good_at_min ? "yes" : "no", lim.nevals);
-    if (lim.ncross > CAP)
-        printf("note only the first %d of %zu crossings are listed\n", CAP, lim.ncross);
-    int small = 0;
-    for (size_t k = 0; k < lim.ncross && k < CAP; k++)
-        small |= cr[k].dt < 1e-8;
-    if (crit == COSA_CRIT_STABLE && (small || !lim.good_at_min))
-        printf("note stability below dt ~ 1e-8 is approximate: rho -> 1 and eigenvalue "
-               "round-off is ~1e-12\n");
+    limit_print(&o, &scheme, &lim, cr);
 out:
     free(x0);
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);
     cosa_system_free(model);
-    cli_case_free(&cs);
+    cli_case_free(&o.cs);
     return rc;
 }

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -17,103 +18,107 @@
 
 extern const char cosa_plot_map_dt[]; /* plots/map_dt.gp */
 
-static void help(void)
-{
-    printf("Usage: cosa map [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
-           "                --y NAME=LO:HI:log|lin:N --dt DT[,DT...] --scheme S[,S...]\n"
-           "                [--metric M] [--level L] [--tend T]\n"
-           "                [--assume NAME=VALUE]... [--alpha A] [--threads N] [-o DIR]\n"
-           "                [--name NAME]\n"
-           "                [--plot png|svg|pdf] [--heatmap] [--progress] [--format text|bin]\n"
-           "                [--adaptive [--coarse K] [--margin M]]\n\n"
-           "Sweeps two model parameters over a grid, for every macro step and scheme, and\n"
-           "writes per scheme a data file NAME_SCHEME.dat (comment header, then rows\n"
-           "'x y dt value' with %%.17g; one block per dt separated by two blank lines, x-major\n"
-           "with a blank line after each x value: gnuplot grid format) and a gnuplot script\n"
-           "NAME_SCHEME.gp drawing, for each dt, the contour line value = level on the axes\n"
-           "given, shaded from black (largest dt) to light grey (smallest) as in Figs 4 and 6\n"
-           "of the MBCorr paper.  With several schemes also NAME_all.gp (one panel each).\n"
-           "With --y dt=LO:HI:log|lin:N the macro step is the second axis instead (no\n"
-           "--dt): rows 'x dt value' in one block, and the scripts draw the metric over\n"
-           "(x, dT) as a heat map with the contour value = level, one panel per scheme; for\n"
-           "an assumed parameter on x (--x assume.P=...) a dashed line marks P's true value.\n"
-           "Values: rho(Phi) for rho; the NRMSE indicators for e_* ('inf' where the\n"
-           "co-simulation is unstable); 'nan' where a point failed (the header counts them\n"
-           "by reason).  Stdout lists the files written ('file PATH').\n\n"
-           "%s%s\n%s\nOptions:\n%s"
-           "  --x, --y NAME=LO:HI:log|lin:N\n"
-           "                       swept parameter, range, spacing and number of points;\n"
-           "                       numbers may be written 10^X (e.g. --dt 10^-2.5);\n"
-           "                       NAME = assume.P sweeps P in the assumed model only;\n"
-           "                       --y dt=LO:HI:log|lin:N sweeps the macro step;\n"
-           "                       NAME = relax or iterations sweeps omega or k of\n"
-           "                       imp:/gs-imp: schemes (README \"Iterative coupling\")\n"
-           "  --dt LIST            macro steps: DT[,DT...] or LO:HI:log|lin:N\n"
-           "  --scheme LIST        schemes, comma-separated\n"
-           "  --metric M           rho (default), e_global, e_local, e_local_ref; or the\n"
-           "                       energy paper's E_ratio (E/E_ref), dE, varsigma,\n"
-           "                       mu_measured at T (models with an energy: twomass-fd,\n"
-           "                       multi-fd; plain Jacobi schemes; its Phi route in the\n"
-           "                       paper's setting: symplectic Euler, one step per unit\n"
-           "                       step, held inputs, start from x0; 'cosa point --energy')\n"
-           "                       or rho_iter: rho(T(omega)) of imp:/gs-imp: schemes\n"
-           "  --level L            contour level (default 1 for rho, 0.01 for errors,\n"
-           "                       1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
-           "                       varsigma)\n"
-           "  --tend T             horizon for errors in seconds (default: the model's)\n"
-           "  --threads N          OpenMP threads (default: all cores)\n"
-           "  -o, --output DIR     write into DIR (created if missing; files there are\n"
-           "                       replaced); without -o files go to the current directory\n"
-           "                       and existing ones are not overwritten\n"
-           "  --name NAME          base name of the files (default: the metric)\n"
-           "  --plot FMT           also run gnuplot: png, svg or pdf\n"
-           "  --heatmap            also write NAME_SCHEME_heat.gp drawing the metric itself\n"
-           "  --format text|bin    data files as text (default), or bin: NAME_SCHEME.dat\n"
-           "                       holds the header only and NAME_SCHEME.bin the records as\n"
-           "                       float64 (smaller, faster to draw; 'cosa convert' turns\n"
-           "                       one into the other)\n"
-           "  --progress           progress on stderr (default: only on a terminal)\n"
-           "  --adaptive           evaluate every K-th point, then refine only the cells\n"
-           "                       whose corners straddle the level or come within the\n"
-           "                       margin of it, down to the full grid; the other points\n"
-           "                       are interpolated and get 0 in a 5th column 'exact'\n"
-           "                       (README 'Adaptive maps'); stdout: 'evaluated N of M'\n"
-           "  --coarse K           coarse grid step of --adaptive (default 12)\n"
-           "  --margin M           also refine a cell whose corner lies within M x the\n"
-           "                       spread of its corner values of the level (default 0.5;\n"
-           "                       log10 scale for the errors)\n"
-           "%s",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help_rest, cli_help_line);
-}
+static const char usage[] =
+    "Usage: cosa map [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
+    "                --y NAME=LO:HI:log|lin:N --dt DT[,DT...] --scheme S[,S...]\n"
+    "                [--metric M] [--level L] [--tend T]\n"
+    "                [--assume NAME=VALUE]... [--alpha A] [--threads N] [-o DIR]\n"
+    "                [--name NAME]\n"
+    "                [--plot png|svg|pdf] [--heatmap] [--progress] [--format text|bin]\n"
+    "                [--adaptive [--coarse K] [--margin M]]\n\n"
+    "Sweeps two model parameters over a grid, for every macro step and scheme, and\n"
+    "writes per scheme a data file NAME_SCHEME.dat (comment header, then rows\n"
+    "'x y dt value' with %.17g; one block per dt separated by two blank lines, x-major\n"
+    "with a blank line after each x value: gnuplot grid format) and a gnuplot script\n"
+    "NAME_SCHEME.gp drawing, for each dt, the contour line value = level on the axes\n"
+    "given, shaded from black (largest dt) to light grey (smallest) as in Figs 4 and 6\n"
+    "of the MBCorr paper.  With several schemes also NAME_all.gp (one panel each).\n"
+    "With --y dt=LO:HI:log|lin:N the macro step is the second axis instead (no\n"
+    "--dt): rows 'x dt value' in one block, and the scripts draw the metric over\n"
+    "(x, dT) as a heat map with the contour value = level, one panel per scheme; for\n"
+    "an assumed parameter on x (--x assume.P=...) a dashed line marks P's true value.\n"
+    "Values: rho(Phi) for rho; the NRMSE indicators for e_* ('inf' where the\n"
+    "co-simulation is unstable); 'nan' where a point failed (the header counts them\n"
+    "by reason).  Stdout lists the files written ('file PATH').\n\n";
 
 struct map_opts {
+    cli_case cs;
     const char *x, *y, *metric, *level, *tend, *threads, *output, *plot, *name, *coarse, *margin;
-    const char *format;
+    int format; /* index of formats[] */
     int heatmap, progress, adaptive;
 };
 
-static int extra(void *ctx, int opt, const char *arg)
-{
-    struct map_opts *o = ctx;
-    switch (opt) {
-    case 'x': o->x = arg; return 0;
-    case 'y': o->y = arg; return 0;
-    case 'm': o->metric = arg; return 0;
-    case 'l': o->level = arg; return 0;
-    case 't': o->tend = arg; return 0;
-    case 'j': o->threads = arg; return 0;
-    case 'o': o->output = arg; return 0;
-    case 'p': o->plot = arg; return 0;
-    case 'n': o->name = arg; return 0;
-    case 'H': o->heatmap = 1; return 0;
-    case 'P': o->progress = 1; return 0;
-    case 'A': o->adaptive = 1; return 0;
-    case 'K': o->coarse = arg; return 0;
-    case 'M': o->margin = arg; return 0;
-    case 'F': o->format = arg; return 0;
-    default: return 1;
-    }
-}
+static const char *const formats[] = {"text", "bin", NULL};
+
+#define S(field) .kind = OPTK_STRING, .off = offsetof(struct map_opts, field)
+#define F(field) .kind = OPTK_FLAG, .off = offsetof(struct map_opts, field)
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct map_opts, cs.mod)},
+    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct map_opts, cs.mod)},
+    {.kind = OPTK_TEXT, .help = "\n"},
+    {.kind = OPTK_TEXT, .help = cli_scheme_help},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct map_opts, cs)},
+    {S(x), .name = "x", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
+     .help = "swept parameter, range, spacing and number of points;\n"
+             "numbers may be written 10^X (e.g. --dt 10^-2.5);\n"
+             "NAME = assume.P sweeps P in the assumed model only;\n"
+             "NAME = relax or iterations sweeps omega or k of\n"
+             "imp:/gs-imp: schemes (README \"Iterative coupling\")"},
+    {S(y), .name = "y", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
+     .help = "the second axis, as --x; --y dt=LO:HI:log|lin:N sweeps\n"
+             "the macro step (then no --dt)"},
+    {S(cs.dt_text), .name = "dt", .arg = "LIST",
+     .help = "macro steps: DT[,DT...] or LO:HI:log|lin:N"},
+    {S(cs.scheme_text), .name = "scheme", .arg = "LIST", .help = "schemes, comma-separated"},
+    {S(metric), .name = "metric", .arg = "M",
+     .help = "rho (default), e_global, e_local, e_local_ref; or the\n"
+             "energy paper's E_ratio (E/E_ref), dE, varsigma,\n"
+             "mu_measured at T (models with an energy: twomass-fd,\n"
+             "multi-fd; plain Jacobi schemes; its Phi route in the\n"
+             "paper's setting: symplectic Euler, one step per unit\n"
+             "step, held inputs, start from x0; 'cosa point --energy')\n"
+             "or rho_iter: rho(T(omega)) of imp:/gs-imp: schemes"},
+    {S(level), .name = "level", .arg = "L",
+     .help = "contour level (default 1 for rho, 0.01 for errors,\n"
+             "1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
+             "varsigma)"},
+    {S(tend), .name = "tend", .arg = "T",
+     .help = "horizon for errors in seconds (default: the model's)"},
+    {S(threads), .name = "threads", .arg = "N", .help = "OpenMP threads (default: all cores)"},
+    {.kind = OPTK_PATH, .off = offsetof(struct map_opts, output), .name = "output",
+     .short_name = 'o', .arg = "DIR",
+     .help = "write into DIR (created if missing; files there are\n"
+             "replaced); without -o files go to the current directory\n"
+             "and existing ones are not overwritten"},
+    {S(name), .name = "name", .arg = "NAME", .help = "base name of the files (default: the metric)"},
+    {S(plot), .name = "plot", .arg = "FMT", .help = "also run gnuplot: png, svg or pdf"},
+    {F(heatmap), .name = "heatmap",
+     .help = "also write NAME_SCHEME_heat.gp drawing the metric itself"},
+    {.kind = OPTK_ENUM, .off = offsetof(struct map_opts, format), .name = "format",
+     .arg = "text|bin", .names = formats,
+     .help = "data files as text (default), or bin: NAME_SCHEME.dat\n"
+             "holds the header only and NAME_SCHEME.bin the records as\n"
+             "float64 (smaller, faster to draw; 'cosa convert' turns\n"
+             "one into the other)"},
+    {F(progress), .name = "progress", .help = "progress on stderr (default: only on a terminal)"},
+    {F(adaptive), .name = "adaptive",
+     .help = "evaluate every K-th point, then refine only the cells\n"
+             "whose corners straddle the level or come within the\n"
+             "margin of it, down to the full grid; the other points\n"
+             "are interpolated and get 0 in a 5th column 'exact'\n"
+             "(README 'Adaptive maps'); stdout: 'evaluated N of M'"},
+    {S(coarse), .name = "coarse", .arg = "K", .requires = "adaptive",
+     .help = "coarse grid step of --adaptive (default 12)"},
+    {S(margin), .name = "margin", .arg = "M", .requires = "adaptive",
+     .help = "also refine a cell whose corner lies within M x the\n"
+             "spread of its corner values of the level (default 0.5;\n"
+             "log10 scale for the errors)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
+#undef S
+#undef F
 
 /* "# points N failed M" and "# failed K: reason" lines of scheme is. */
 static void write_failures(FILE *f, const cosa_sweep_spec *sp, size_t is,
@@ -459,26 +464,18 @@ static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_
     return rc;
 }
 
-/* The options checked before anything is built: both axes, --y dt=...
- * (*dt_axis) without --dt or --heatmap, --format (*bin). */
+/* The options checked before anything is built: --y dt=... (*dt_axis)
+ * without --dt or --heatmap, --format (*bin). */
 static int check_options(const char *cmd, const struct map_opts *o, const cli_case *cs,
                          int *dt_axis, int *bin)
 {
-    if (!o->x || !o->y) {
-        cli_error(cmd, "--%s is required (see 'cosa map --help')", o->x ? "y" : "x");
-        return CLI_EUSAGE;
-    }
     /* --y dt=...: the macro step as the second axis */
     *dt_axis = strncmp(o->y, "dt=", 3) == 0;
     if (*dt_axis && cs->dt_text) {
         cli_error(cmd, "--y dt=... gives the macro steps: drop --dt");
         return CLI_EUSAGE;
     }
-    *bin = o->format && strcmp(o->format, "bin") == 0;
-    if (o->format && !*bin && strcmp(o->format, "text") != 0) {
-        cli_error(cmd, "--format must be text or bin, got '%s'", o->format);
-        return CLI_EUSAGE;
-    }
+    *bin = o->format == 1;
     if (*dt_axis && o->heatmap) {
         cli_error(cmd, "--heatmap: a map over --y dt is drawn as a heat map already");
         return CLI_EUSAGE;
@@ -778,78 +775,73 @@ static int draw(const char *cmd, const char *dir, char **scripts, size_t nscript
     return CLI_OK;
 }
 
+/* Metric, schemes, macro steps and the axes of the sweep; one-line errors. */
+static int map_setup(const char *cmd, const struct map_opts *o, int dt_axis, cosa_metric *metric,
+                     cosa_scheme **schemes, size_t *ns, double **dt, size_t *ndt,
+                     cosa_sweep_spec *sp, char *xname, char *yname, size_t namesz)
+{
+    const cli_case *cs = &o->cs;
+    int rc;
+    if ((o->metric && (rc = scli_metric(cmd, o->metric, metric)) != CLI_OK) ||
+        (rc = scli_schemes(cmd, cs->scheme_text, cs->alpha, schemes, ns)) != CLI_OK ||
+        (!dt_axis && (rc = scli_dt_list(cmd, cs->dt_text, dt, ndt)) != CLI_OK) ||
+        (dt_axis && (rc = scli_dt_list(cmd, o->y + 3, dt, ndt)) != CLI_OK))
+        return rc;
+    if (dt_axis && *ndt < 2) {
+        cli_error(cmd, "--y dt=LO:HI:log|lin:N needs a range of at least 2 macro steps");
+        return CLI_EUSAGE;
+    }
+    if ((rc = scli_axis(cmd, "--x", o->x, xname, namesz, &sp->x)) != CLI_OK ||
+        (!dt_axis && (rc = scli_axis(cmd, "--y", o->y, yname, namesz, &sp->y)) != CLI_OK))
+        return rc;
+    if (dt_axis)
+        sp->y = (cosa_sweep_axis){.param = -1, .lo = 0.0, .hi = 0.0, .n = 1};
+    return CLI_OK;
+}
+
 int cmd_map(int argc, char **argv)
 {
     const char *cmd = "map";
-    static const struct option more[] = {
-        {"x", required_argument, NULL, 'x'},        {"y", required_argument, NULL, 'y'},
-        {"metric", required_argument, NULL, 'm'},   {"level", required_argument, NULL, 'l'},
-        {"tend", required_argument, NULL, 't'},     {"threads", required_argument, NULL, 'j'},
-        {"output", required_argument, NULL, 'o'},   {"plot", required_argument, NULL, 'p'},
-        {"name", required_argument, NULL, 'n'},     {"heatmap", no_argument, NULL, 'H'},
-        {"progress", no_argument, NULL, 'P'},       CLI_ASSUME_OPTION,
-        {"adaptive", no_argument, NULL, 'A'},       {"coarse", required_argument, NULL, 'K'},
-        {"margin", required_argument, NULL, 'M'},   {"format", required_argument, NULL, 'F'},
-        {0, 0, 0, 0}};
     struct map_opts o = {0};
-    cli_case cs = {0};
+    cli_case *cs = &o.cs;
     cosa_system *sys = NULL;
     cosa_scheme *schemes = NULL;
     double *dt = NULL, *values = NULL;
     cosa_status *status = NULL;
     unsigned char *exact = NULL;
-    char **av = NULL;
     char **scripts = NULL;
     size_t ns = 0, ndt = 0, nscript = 0;
-    int ac = 0, rc, dt_axis, bin;
-
-    av = scli_argv_output(argc, argv, &ac);
-    if (!av) {
-        cli_error(cmd, "out of memory");
-        return CLI_EFAIL;
-    }
-    rc = cli_parse(cmd, ac, av, more, extra, &o, help, &cs);
+    int dt_axis, bin;
+    int rc = cli_parse_rows(cmd, rows, &o, cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
     if (rc == CLI_OK && o.name && (rc = cli_file_stem(cmd, "--name", o.name)) != CLI_OK)
         goto out;
-    if (rc != CLI_OK || (rc = check_options(cmd, &o, &cs, &dt_axis, &bin)) != CLI_OK)
+    if (rc != CLI_OK || (rc = check_options(cmd, &o, cs, &dt_axis, &bin)) != CLI_OK)
         goto out;
     cosa_metric metric = COSA_METRIC_RHO;
-    if ((o.metric && (rc = scli_metric(cmd, o.metric, &metric)) != CLI_OK) ||
-        (rc = scli_schemes(cmd, cs.scheme_text, cs.alpha, &schemes, &ns)) != CLI_OK ||
-        (!dt_axis && (rc = scli_dt_list(cmd, cs.dt_text, &dt, &ndt)) != CLI_OK) ||
-        (dt_axis && (rc = scli_dt_list(cmd, o.y + 3, &dt, &ndt)) != CLI_OK))
-        goto out;
-    if (dt_axis && ndt < 2) {
-        cli_error(cmd, "--y dt=LO:HI:log|lin:N needs a range of at least 2 macro steps");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
     cosa_sweep_spec sp = {0};
     char xname[64], yname[64];
-    if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &sp.x)) != CLI_OK ||
-        (!dt_axis && (rc = scli_axis(cmd, "--y", o.y, yname, sizeof yname, &sp.y)) != CLI_OK))
+    if ((rc = map_setup(cmd, &o, dt_axis, &metric, &schemes, &ns, &dt, &ndt, &sp, xname, yname,
+                        sizeof xname)) != CLI_OK)
         goto out;
-    if (dt_axis)
-        sp.y = (cosa_sweep_axis){.param = -1, .lo = 0.0, .hi = 0.0, .n = 1};
     double level;
     size_t threads;
     {
         const char *const opt[2] = {"--x", "--y"}, *const nm[2] = {xname, yname};
         cosa_sweep_axis *const ax[2] = {&sp.x, &sp.y};
-        if ((rc = scli_sweep_setup(cmd, metric, o.level, o.threads, o.plot, &cs, schemes, ns,
+        if ((rc = scli_sweep_setup(cmd, metric, o.level, o.threads, o.plot, cs, schemes, ns,
                                    &level, &threads, opt, nm, ax, dt_axis ? 1 : 2, &sys)) !=
             CLI_OK)
             goto out;
     }
-    const cosa_model *m = cs.mod.model;
+    const cosa_model *m = cs->mod.model;
     if (metric != COSA_METRIC_RHO && metric != COSA_METRIC_RHO_ITER &&
-        (rc = cli_need_outputs(&cs.mod, cmd, cosa_system_ny(sys))) != CLI_OK)
+        (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
-    fmu_notes(cmd, &cs.mod, schemes, ns);
+    fmu_notes(cmd, &cs->mod, schemes, ns);
     cosa_adaptive_opts aopt;
     char adesc[160] = "";
     char dspec[16384] = ""; /* gnuplot's data specifier of the binary files ("" for text) */
@@ -864,12 +856,12 @@ int cmd_map(int argc, char **argv)
         goto out;
     }
     scli_progress prog;
-    if ((rc = scli_spec_finish(cmd, &sp, m, cs.mod.par, dt, ndt, schemes, ns, metric, o.tend,
+    if ((rc = scli_spec_finish(cmd, &sp, m, cs->mod.par, dt, ndt, schemes, ns, metric, o.tend,
                                threads, o.progress, &prog)) != CLI_OK)
         goto out;
-    sp.apar = cs.mod.apar; /* imperfect model knowledge (--assume, assume.P axes) */
-    sp.apar_fixed = cs.mod.assumed;
-    if (cli_assume_given(&cs.mod) || sp.x.assumed || sp.y.assumed)
+    sp.apar = cs->mod.apar; /* imperfect model knowledge (--assume, assume.P axes) */
+    sp.apar_fixed = cs->mod.assumed;
+    if (cli_assume_given(&cs->mod) || sp.x.assumed || sp.y.assumed)
         cli_assume_note(cmd, schemes, ns);
 
     /* output directory and names first: fail before the computation */
@@ -897,10 +889,10 @@ int cmd_map(int argc, char **argv)
 
     /* the data files, written side by side; gnuplot runs as many at a time */
     const int par = parallel_jobs(threads);
-    if ((rc = write_all_data(cmd, &sp, &cs, out.dir, base, bin, dt_axis, level, values, status,
+    if ((rc = write_all_data(cmd, &sp, cs, out.dir, base, bin, dt_axis, level, values, status,
                              exact, adesc, par)) != CLI_OK)
         goto out;
-    struct map_scripts c = {.cmd = cmd, .sp = &sp, .cs = &cs, .m = m, .metric = metric,
+    struct map_scripts c = {.cmd = cmd, .sp = &sp, .cs = cs, .m = m, .metric = metric,
                             .dir = out.dir, .base = base, .dspec = dspec, .dt_axis = dt_axis,
                             .bin = bin, .heatmap = o.heatmap, .values = values, .level = level,
                             .scripts = scripts};
@@ -922,8 +914,7 @@ out:
     free(exact);
     free(dt);
     free(schemes);
-    free(av);
     cosa_system_free(sys);
-    cli_case_free(&cs);
+    cli_case_free(cs);
     return rc;
 }

@@ -5,74 +5,74 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void help(void)
-{
-    printf("Usage: cosa model-dump [--model NAME | --model-file PATH] [--set NAME=VALUE]...\n"
-           "                       [-o FILE]\n\n"
-           "Write the model, with the parameter values given, as a model file (format:\n"
-           "cosa-model(5)) to stdout, or to FILE with -o.  Loading the file gives\n"
-           "the same A, B, C, D, L and initial state to the last bit, hence the same Phi.\n"
-           "Built-in models keep their parameter expressions where cosa knows them, so\n"
-           "--set and map axes work on the dumped file too.\n\n"
-           "%s\nOptions:\n"
-           "  -o, --output FILE    write to FILE (replaced only when the dump succeeded)\n"
-           "  -h, --help           this help\n",
-           cli_model_help);
-}
+static const char usage_dump[] =
+    "Usage: cosa model-dump [--model NAME | --model-file PATH] [--set NAME=VALUE]...\n"
+    "                       [-o FILE]\n\n"
+    "Write the model, with the parameter values given, as a model file (format:\n"
+    "cosa-model(5)) to stdout, or to FILE with -o.  Loading the file gives\n"
+    "the same A, B, C, D, L and initial state to the last bit, hence the same Phi.\n"
+    "Built-in models keep their parameter expressions where cosa knows them, so\n"
+    "--set and map axes work on the dumped file too.\n\n";
 
-static void help_linearize(void)
-{
-    printf("Usage: cosa linearize --model-file PATH [--jacobian dd|fd] [-o OUT.cosa]\n\n"
-           "Linearise the FMUs of a model file ('fmu NAME = PATH' subsystems; README 'FMU\n"
-           "import') at their operating point -- instantiated at t = 0 with their start\n"
-           "values -- and write the network as an ordinary model file of numbers, to\n"
-           "stdout or OUT.cosa: A, B, C, D of every FMU, its states' start values, the\n"
-           "connections; matrix subsystems keep their expressions.  Every Phi command\n"
-           "reads the result (and reads the FMU file itself the same way).\n\n"
-           "Options:\n"
-           "  --jacobian dd|fd     dd: the FMUs' directional derivatives (an error for an\n"
-           "                       FMU without them); fd: central differences, the states\n"
-           "                       perturbed through fresh instances (their start values;\n"
-           "                       no doStep), the inputs through the model's evaluation;\n"
-           "                       default: dd where the FMU provides it, else fd\n"
-           "  -o, --output FILE    write to FILE (replaced only when it succeeded)\n"
-           "  -h, --help           this help\n");
-}
+static const char usage_linearize[] =
+    "Usage: cosa linearize --model-file PATH [--jacobian dd|fd] [-o OUT.cosa]\n\n"
+    "Linearise the FMUs of a model file ('fmu NAME = PATH' subsystems; README 'FMU\n"
+    "import') at their operating point -- instantiated at t = 0 with their start\n"
+    "values -- and write the network as an ordinary model file of numbers, to\n"
+    "stdout or OUT.cosa: A, B, C, D of every FMU, its states' start values, the\n"
+    "connections; matrix subsystems keep their expressions.  Every Phi command\n"
+    "reads the result (and reads the FMU file itself the same way).\n\n";
 
 struct dump_opts {
-    const char *outpath, *jacobian;
+    cli_model mod;
+    const char *outpath;
+    int jacobian; /* -1: not given, else an index of jacobians[] */
 };
 
-static int extra(void *ctx, int opt, const char *arg)
-{
-    struct dump_opts *o = ctx;
-    if (opt == 'o')
-        o->outpath = arg;
-    else if (opt == 'J')
-        o->jacobian = arg;
-    else
-        return 1;
-    return 0;
-}
+static const char *const jacobians[] = {"dd", "fd", NULL};
+
+static const opt_row rows_dump[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct dump_opts, mod)},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_PATH, .name = "output", .short_name = 'o',
+     .off = offsetof(struct dump_opts, outpath), .arg = "FILE",
+     .help = "write to FILE (replaced only when the dump succeeded)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
+
+static const opt_row rows_linearize[] = {
+    {.kind = OPTK_TEXT, .help = "Options:\n"},
+    {.kind = OPTK_PATH, .name = "model-file", .off = offsetof(struct dump_opts, mod.file),
+     .arg = "PATH", .flags = OPTF_REQUIRED,
+     .help = "the model file with fmu subsystems (required)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_set_rows, .off = offsetof(struct dump_opts, mod)},
+    {.kind = OPTK_ENUM, .name = "jacobian", .off = offsetof(struct dump_opts, jacobian),
+     .arg = "dd|fd", .names = jacobians,
+     .help = "dd: the FMUs' directional derivatives (an error for an\n"
+             "FMU without them); fd: central differences, the states\n"
+             "perturbed through fresh instances (their start values;\n"
+             "no doStep), the inputs through the model's evaluation;\n"
+             "default: dd where the FMU provides it, else fd"},
+    {.kind = OPTK_PATH, .name = "output", .short_name = 'o',
+     .off = offsetof(struct dump_opts, outpath), .arg = "FILE",
+     .help = "write to FILE (replaced only when it succeeded)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
 
 static int dump_main(const char *cmd, int argc, char **argv, int linearize)
 {
-    static const struct option more[] = {{"output", required_argument, NULL, 'o'},
-                                         {0, 0, 0, 0}};
-    static const struct option more_lin[] = {{"output", required_argument, NULL, 'o'},
-                                             {"jacobian", required_argument, NULL, 'J'},
-                                             {0, 0, 0, 0}};
-    struct dump_opts o = {0};
-    cli_case cs = {0};
+    struct dump_opts o = {.jacobian = -1};
     outfile of = {NULL, -1, NULL};
     FILE *f = NULL;
-    int rc = cli_parse(cmd, argc, argv, linearize ? more_lin : more, extra, &o,
-                       linearize ? help_linearize : help, &cs);
+    int rc = cli_parse_rows(cmd, linearize ? rows_linearize : rows_dump, &o, NULL, argc, argv,
+                            linearize ? usage_linearize : usage_dump);
     const char *outpath = o.outpath;
     if (rc < 0) {
         rc = CLI_OK;
@@ -80,28 +80,11 @@ static int dump_main(const char *cmd, int argc, char **argv, int linearize)
     }
     if (rc != CLI_OK)
         goto out;
-    if (linearize) {
-        if (!cs.mod.file) {
-            cli_error(cmd, "--model-file is required (a model file with fmu subsystems)");
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        if (o.jacobian && strcmp(o.jacobian, "dd") && strcmp(o.jacobian, "fd")) {
-            cli_error(cmd, "--jacobian must be dd or fd, got '%s'", o.jacobian);
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        cs.mod.load_flags = !o.jacobian ? 0u
-                            : o.jacobian[0] == 'd' ? COSA_MODEL_FILE_FMU_DD
-                                                   : COSA_MODEL_FILE_FMU_FD;
-    }
-    if (cs.scheme_text || cs.dt_text || cs.seq_text) {
-        cli_error(cmd, "--scheme, --dt and --sequence do not apply to %s", cmd);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if ((rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK ||
-        (rc = cli_model_linear(&cs.mod, cmd, "model files describe linear models only")) !=
+    o.mod.load_flags = o.jacobian < 0 ? 0u
+                       : o.jacobian == 0 ? COSA_MODEL_FILE_FMU_DD
+                                         : COSA_MODEL_FILE_FMU_FD;
+    if ((rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK ||
+        (rc = cli_model_linear(&o.mod, cmd, "model files describe linear models only")) !=
             CLI_OK)
         goto out;
     /* -o: a temporary next to FILE, renamed into place when the command
@@ -111,7 +94,7 @@ static int dump_main(const char *cmd, int argc, char **argv, int linearize)
         rc = CLI_EFAIL;
         goto out;
     }
-    cosa_status st = cosa_model_dump(f ? f : stdout, cs.mod.model, cs.mod.par);
+    cosa_status st = cosa_model_dump(f ? f : stdout, o.mod.model, o.mod.par);
     if (st == COSA_EIO && outpath) { /* the stream's error again, with its reason */
         f = NULL;
         errno = EIO;
@@ -121,7 +104,7 @@ static int dump_main(const char *cmd, int argc, char **argv, int linearize)
         goto out;
     }
     if (st != COSA_OK) {
-        cli_error(cmd, "model '%s': %s", cs.mod.model->name,
+        cli_error(cmd, "model '%s': %s", o.mod.model->name,
                   st == COSA_EUNSUPPORTED ? "coupling is not a 0/1 selection matrix"
                                           : cosa_strerror(st));
         rc = st == COSA_EIO ? CLI_EFAIL : CLI_EUSAGE;
@@ -134,7 +117,7 @@ static int dump_main(const char *cmd, int argc, char **argv, int linearize)
     }
 out:
     outfile_abandon(&of);
-    cli_case_free(&cs);
+    cli_model_free(&o.mod);
     return rc;
 }
 

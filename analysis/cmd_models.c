@@ -2,21 +2,25 @@
  * parameters of a model file (with its FMUs' parameters). */
 #include "cli.h"
 
-#include <getopt.h>
 #include <string.h>
 
-static void help(void)
-{
-    printf("Usage: cosa models [--model-file PATH] [--help]\n\n"
-           "List the built-in models with their parameters, defaults, units, ranges and\n"
-           "initial state: first the linear ones (every command), then the nonlinear ones\n"
-           "(time domain only: 'cosa simulate').  Parameters can be changed with\n"
-           "--set NAME=VALUE in every subcommand; a value outside the range is refused\n"
-           "with the rule ('--set m1=0: m1 must be > 0'); '-' = any finite value.\n"
-           "With --model-file, the same list for that model file; an 'fmu NAME = PATH'\n"
-           "subsystem contributes the FMU's parameters and its states' start values as\n"
-           "NAME.VAR (README 'FMU import').\n");
-}
+static const char usage[] =
+    "Usage: cosa models [--model-file PATH] [--help]\n\n"
+    "List the built-in models with their parameters, defaults, units, ranges and\n"
+    "initial state: first the linear ones (every command), then the nonlinear ones\n"
+    "(time domain only: 'cosa simulate').  Parameters can be changed with\n"
+    "--set NAME=VALUE in every subcommand; a value outside the range is refused\n"
+    "with the rule ('--set m1=0: m1 must be > 0'); '-' = any finite value.\n"
+    "With --model-file, the same list for that model file; an 'fmu NAME = PATH'\n"
+    "subsystem contributes the FMU's parameters and its states' start values as\n"
+    "NAME.VAR (README 'FMU import').\n\n";
+
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Options:\n"},
+    {.kind = OPTK_PATH, .name = "model-file", .off = 0, .arg = "PATH",
+     .help = "the parameters of this model file instead of the built-in models"},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
 
 static void list_params(const cosa_model *m)
 {
@@ -33,29 +37,10 @@ static void list_params(const cosa_model *m)
 
 int cmd_models(int argc, char **argv)
 {
-    static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
-                                         {"model-file", required_argument, NULL, 'f'},
-                                         {0, 0, 0, 0}};
     const char *file = NULL;
-    int c;
-    optind = 1;
-    opterr = 0; /* cosa prints its own one-line error */
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            help();
-            return CLI_OK;
-        }
-        if (c == 'f') {
-            file = optarg;
-            continue;
-        }
-        cli_error("models", "unknown option (see 'cosa models --help')");
-        return CLI_EUSAGE;
-    }
-    if (optind < argc) {
-        cli_error("models", "unexpected argument '%s'", argv[optind]);
-        return CLI_EUSAGE;
-    }
+    int rc = cli_parse_rows("models", rows, &file, NULL, argc, argv, usage);
+    if (rc != CLI_OK)
+        return rc < 0 ? CLI_OK : rc;
     if (file) {
         char err[1024];
         cosa_model *m = NULL;

@@ -2,32 +2,38 @@
 #include "cli.h"
 #include "fmu_notes.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void help(void)
-{
-    printf("Usage: cosa phi [--model NAME] [--set NAME=VALUE]... --scheme SCHEME --dt DT\n"
-           "                [--assume NAME=VALUE]... [--alpha A] [--ref]\n\n"
-           "Print the propagation matrix Phi of the scheme (z_{n+1} = Phi z_n), or with\n"
-           "--ref the exact reference Phi* on the same layout.  Comment lines (#) name\n"
-           "the blocks of the information vector\n"
-           "  z = [ x | ybar_n | ybar_{n-1} | ... | ybar_{n-p} | du ]\n"
-           "and each row/column; then one matrix row per line, entries with %%.17g.\n\n"
-           "%s%s\n%s\nOptions:\n%s"
-           "  --ref                print Phi* instead of Phi (Phi* uses no model: --assume\n"
-           "                       does not change it)\n"
-           "%s",
-           cli_model_help, cli_assume_help, cli_scheme_help, cli_case_help, cli_help_line);
-}
+static const char usage[] =
+    "Usage: cosa phi [--model NAME] [--set NAME=VALUE]... --scheme SCHEME --dt DT\n"
+    "                [--assume NAME=VALUE]... [--alpha A] [--ref]\n\n"
+    "Print the propagation matrix Phi of the scheme (z_{n+1} = Phi z_n), or with\n"
+    "--ref the exact reference Phi* on the same layout.  Comment lines (#) name\n"
+    "the blocks of the information vector\n"
+    "  z = [ x | ybar_n | ybar_{n-1} | ... | ybar_{n-p} | du ]\n"
+    "and each row/column; then one matrix row per line, entries with %.17g.\n\n";
 
-static int extra(void *ctx, int opt, const char *arg)
-{
-    if (opt != 'r')
-        return 1;
-    *(int *)ctx = 1;
-    return 0;
-}
+struct opts {
+    cli_case cs;
+    int ref;
+};
+
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct opts, cs.mod)},
+    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct opts, cs.mod)},
+    {.kind = OPTK_TEXT, .help = "\n"},
+    {.kind = OPTK_TEXT, .help = cli_scheme_help},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_dt_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_FLAG, .name = "ref", .off = offsetof(struct opts, ref),
+     .help = "print Phi* instead of Phi (Phi* uses no model: --assume\ndoes not change it)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
 
 /* Name of entry k of z, e.g. "ybar_{n-1}.v1". */
 static void entry_name(const cosa_model *m, const double *par, const cosa_layout *l, size_t k,
@@ -65,32 +71,30 @@ static void entry_name(const cosa_model *m, const double *par, const cosa_layout
 int cmd_phi(int argc, char **argv)
 {
     const char *cmd = "phi";
-    static const struct option more[] = {{"ref", no_argument, NULL, 'r'}, CLI_ASSUME_OPTION,
-                                         {0, 0, 0, 0}};
-    int ref = 0;
-    cli_case cs = {0};
+    struct opts o = {0};
     cosa_system *sys = NULL, *model = NULL;
     cosa_phi_workspace *pw = NULL;
     double *Phi = NULL;
     cosa_scheme scheme;
     double dt;
-    int rc = cli_parse(cmd, argc, argv, more, extra, &ref, help, &cs);
+    int rc = cli_parse_rows(cmd, rows, &o, &o.cs, argc, argv, usage);
+    const int ref = o.ref;
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
-    if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &cs, &scheme)) != CLI_OK ||
-        (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK ||
-        (rc = cli_case_system(cmd, &cs, &scheme, &sys)) != CLI_OK ||
-        (rc = cli_assume_system(&cs.mod, cmd, cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
+    if (rc != CLI_OK || (rc = cli_case_scheme(cmd, &o.cs, &scheme)) != CLI_OK ||
+        (rc = cli_case_dt(cmd, o.cs.dt_text, &dt)) != CLI_OK ||
+        (rc = cli_case_system(cmd, &o.cs, &scheme, &sys)) != CLI_OK ||
+        (rc = cli_assume_system(&o.cs.mod, cmd, o.cs.mod.par, sys, &scheme, 1, &model)) != CLI_OK)
         goto out;
-    if (cli_assume_given(&cs.mod))
+    if (cli_assume_given(&o.cs.mod))
         cli_assume_note(cmd, &scheme, 1);
-    fmu_notes(cmd, &cs.mod, &scheme, 1);
+    fmu_notes(cmd, &o.cs.mod, &scheme, 1);
     cosa_layout lay;
     cosa_status st = cosa_layout_get(sys, &scheme, &lay);
     if (st != COSA_OK) {
-        cli_error(cmd, "scheme '%s': %s", cs.scheme_text, cosa_strerror(st));
+        cli_error(cmd, "scheme '%s': %s", o.cs.scheme_text, cosa_strerror(st));
         rc = CLI_EUSAGE;
         goto out;
     }
@@ -110,7 +114,7 @@ int cmd_phi(int argc, char **argv)
     }
     char name[64], en[96];
     cosa_scheme_name(&scheme, name, sizeof name);
-    const cosa_model *m = cs.mod.model;
+    const cosa_model *m = o.cs.mod.model;
     char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
     printf("# cosa %s phi%s\n# model %s\n# scheme %s\n# dt %s\n# alpha %s\n",
            cosa_version(), ref ? " --ref (exact reference Phi*)" : "", m->name, name,
@@ -123,8 +127,8 @@ int cmd_phi(int argc, char **argv)
         printf("# relax %s\n", cli_num(b1, sizeof b1, scheme.relax));
     }
     for (size_t k = 0; k < m->nparam; k++)
-        printf("# param %s %s\n", m->params[k].name, cli_num(b1, sizeof b1, cs.mod.par[k]));
-    cli_assume_print(stdout, "# ", &cs.mod);
+        printf("# param %s %s\n", m->params[k].name, cli_num(b1, sizeof b1, o.cs.mod.par[k]));
+    cli_assume_print(stdout, "# ", &o.cs.mod);
     printf("# dim %zu\n# blocks: x [%zu..%zu]", lay.dim, lay.off_x, lay.off_y - 1);
     for (size_t j = 0; j < lay.nhist; j++) {
         size_t a = lay.off_y + j * lay.ny;
@@ -137,7 +141,7 @@ int cmd_phi(int argc, char **argv)
         printf(" du [%zu..%zu]", lay.off_du, lay.dim - 1);
     printf("\n# entries:");
     for (size_t k = 0; k < lay.dim; k++) {
-        entry_name(m, cs.mod.par, &lay, k, en, sizeof en);
+        entry_name(m, o.cs.mod.par, &lay, k, en, sizeof en);
         printf(" %zu=%s", k, en);
     }
     printf("\n");
@@ -151,6 +155,6 @@ out:
     cosa_phi_workspace_free(pw);
     cosa_system_free(model);
     cosa_system_free(sys);
-    cli_case_free(&cs);
+    cli_case_free(&o.cs);
     return rc;
 }

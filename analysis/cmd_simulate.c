@@ -5,6 +5,7 @@
 #include "config.h"
 #include "energy_cli.h"
 #include "fmu_notes.h"
+#include "sim_init.h"
 #include "ref_csv.h"
 #include "sim_csv.h"
 #include "sim_fmu.h"
@@ -72,9 +73,20 @@ static void help_intro(void)
            "default then; elsewhere than the FMU's current point a second instance\n"
            "initialised there evaluates them), or finite differences through its state\n"
            "over the step (--jacobian).  Input polynomials of degree >= 1 need an FMI 2.0\n"
-           "FMU with canInterpolateInputs or an FMI 3.0 FMU with intermediate update.\n"
+           "FMU with canInterpolateInputs or an FMI 3.0 FMU with intermediate update;\n"
+           "an FMU's recommendedIntermediateInputSmoothness K >= 1 caps the degree at K\n"
+           "(a scheme above it is refused in one line, exit 2; advise applies the same\n"
+           "rule).  FMUs whose direct feedthrough closes an algebraic loop are first\n"
+           "iterated in Initialization Mode at t = 0 to the fixed point y = g(x0, L y)\n"
+           "(Newton, the loop solver's tolerance: update <= 1e-10 |y|, 50 iterations),\n"
+           "and again where the run starts;\n"
+           "a loop without a fixed point is refused in one line naming its FMUs and the\n"
+           "residual, exit 2.\n"
            "Prints 'name value' lines (with FMUs first one line 'fmu NAME fmi 3.0|2.0\n"
            "jacobian dd|fd' each), among them\n"
+           "  init_iterations N, init_output SUB.NAME VALUE\n"
+           "             only with an initialization loop: the iterations and the loop\n"
+           "             units' outputs at the fixed point\n"
            "  status     ok | diverged t=TIME  (an output beyond 1e6 x the largest reference\n"
            "             output, or a unit that cannot complete its step; exit code 0)\n"
            "  e_global   NRMSE of the corrected outputs at the N new macro points (eq 33;\n"
@@ -635,6 +647,7 @@ struct sim_run {
     sim_csv cols;
     cli_progress prog;
     cosa_reftraj *ref;
+    sim_init init;         /* the initialization loop of FMUs (sim_init.c)  */
     char refdesc[1200];
     double R;              /* --rate: h_df / h_ndf of two units             */
     cosa_cosim_result *res;
@@ -934,7 +947,14 @@ static int sim_events(struct sim_run *r)
     for (size_t i = 0; i < r->sm.nsub; i++) {
         if (!fmus[i] || !(cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_EVENT_MODE))
             continue;
-        if (cosa_unit_fmu_set_events(units[i], 1) != COSA_OK) {
+        cosa_status st = cosa_unit_fmu_set_events(units[i], 1);
+        if (st == COSA_EUNSUPPORTED && r->o.events < 0 && !cosa_unit_fmu_events(units[i])) {
+            /* the default: an FMU that cannot run its event mode runs without */
+            fprintf(stderr, "cosa: %s: note: %s: it runs without event mode\n", r->cmd,
+                    cosa_unit_message(units[i]));
+            continue;
+        }
+        if (st != COSA_OK) {
             cli_error(r->cmd, "--events on: %s", cosa_unit_message(units[i]));
             return CLI_EUSAGE; /* the FMU's own event handling fails: bad input */
         }
@@ -987,6 +1007,16 @@ static int sim_units(struct sim_run *r)
     if ((rc = sim_events(r)) != CLI_OK)
         return rc;
     const size_t nfmu = cosa_model_units_nfmu(r->mu);
+    /* the input smoothness the FMUs recommend caps the input degree; FMUs in
+     * an algebraic loop are iterated in Initialization Mode first */
+    int rci = nfmu ? sim_fmu_smoothness(cmd, cosa_model_units_units(r->mu),
+                                        cosa_model_units_fmus(r->mu), m, par, r->sm.nsub,
+                                        &r->scheme, r->sname)
+                   : CLI_OK;
+    if (rci == CLI_OK && nfmu)
+        rci = sim_init_run(cmd, m, par, r->set, r->sm.x0, &r->init);
+    if (rci != CLI_OK)
+        return rci;
     /* a nonlinear or affine FMU network: the linearised network is no
      * reference, the fine co-simulation is the default (README "FMU import") */
     char nlwhy[256];
@@ -1144,12 +1174,23 @@ static int sim_cosim(struct sim_run *r)
     if (o->nrate || r->held || r->iterative)
         defects = 0; /* the mid sample is a polynomial-input half step (and the
                         iteration's inputs are given: no mid sample) */
+    /* progress; the initialization loop again at the master's start */
+    cosa_observer obsv[2];
+    size_t nobs = 0;
+    if (r->prog.on)
+        obsv[nobs++] = obs;
+    if (r->init.res.loop)
+        obsv[nobs++] = (cosa_observer){sim_init_observe, NULL, &r->init};
     cosa_cosim_opts copt = {.nsteps = r->N, .master = r->mopt, .defects = defects,
                             .start_initial = r->initial,
                             .energy = o->energy ? &eopt : NULL,
-                            .defect_out_order = outorder, .observers = r->prog.on ? &obs : NULL,
-                            .nobservers = r->prog.on ? 1 : 0,
+                            .defect_out_order = outorder, .observers = nobs ? obsv : NULL,
+                            .nobservers = nobs,
                             .iter = r->iterative ? &r->iopt : NULL};
+    /* the units' counters (steps, restores, events, early returns) are the
+     * co-simulation's: the fine reference ran on the same units */
+    for (size_t i = 0; i < r->sm.nsub; i++)
+        cosa_unit_counters_reset(units[i]);
     st = cosa_cosim_run(r->set, &r->scheme, r->ref, &copt, &r->res);
     cli_progress_end(&r->prog);
     if (st != COSA_OK) {
@@ -1214,6 +1255,7 @@ static void sim_print(struct sim_run *r)
     char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
     printf("scheme %s\nintegrator %s\nreference %s\ndt %s\ntend %s\n", r->sname, r->idesc,
            r->refdesc, cli_num(b1, sizeof b1, r->dt), cli_num(b2, sizeof b2, r->tend));
+    sim_init_print(m, par, r->set, &r->init);
     if (res->diverged)
         printf("status diverged t=%.15g\nreason %s\n", res->t_diverged, res->reason);
     else
@@ -1345,6 +1387,7 @@ static void sim_free(struct sim_run *r)
     sim_csv_free(&r->cols);
     cosa_cosim_result_free(r->res);
     cosa_reftraj_free(r->ref);
+    sim_init_free(&r->init);
     cosa_model_units_free(r->mu);
     free(r->rate);
     free(r->portidx);

@@ -3,76 +3,89 @@
 #include "energy_cli.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void help(void)
-{
-    printf("Usage: cosa table --paper mbcorr --table 1|2|3|4 [--format md|csv]\n"
-           "       cosa table --paper energy --table mu [--set NAME=VALUE]... [--dt H]\n"
-           "                  [--format md|csv]\n"
-           "                  [--pairs CK:DK[,CK:DK...]] [--set NAME=VALUE]...\n"
-           "                  [--assume NAME=VALUE]...\n"
-           "                  [--dt-min 1e-9] [--dt-max 1e-2] [--tol 0.01] [--tend T]\n\n"
-           "Tables of the MBCorr paper for the two-mass oscillator (eq 27):\n"
-           "  1  largest stable macro step (rho(Phi) <= 1) for ZOH, FOH, SOH, each plain and\n"
-           "     with MBCorr, at (c_k, d_k) = (1e3,1e1) (1e5,1e2) (2e5,5e2) (1e7,1e3)\n"
-           "     (1e9,3.6e5) (1e10,1e7); the first loss of stability scanning upward from\n"
-           "     --dt-min; '*' marks cells where stability is not monotone in dt (the\n"
-           "     crossings are listed below the table)\n"
-           "  2  the same for accuracy: global NRMSE e_global <= --tol (default 0.01)\n"
-           "  3  at (c_k, d_k) = (2e5, 5e2): local NRMSE e_local at dt = 1e-3, 1e-4, 1e-5 and\n"
-           "     the macro step needed for e_local = 1e-2 ... 1e-6, for p = 0..4 with and\n"
-           "     without MBCorr\n"
-           "  4  nonlinear two-mass oscillator (twomass-nl, section 5): global NRMSE e_global\n"
-           "     for n_d = 1, 1.25, 1.5, 1.75, 2 and ZOH, FOH, SOH with and without MBCorr at\n"
-           "     dt = 1e-3 (time-domain co-simulation, subsystems by CVODE rtol 1e-10);\n"
-           "     --set applies to twomass-nl (e.g. ck, dk, dkmin, dkmax)\n"
-           "'inf' = unstable; '<DT' = not reached even at --dt-min; '>=DT' = never lost up\n"
-           "to --dt-max.\n"
-           "Tables 1-3 with --assume: the MBCorr rows correct with the assumed model (at\n"
-           "each (c_k, d_k) the true parameters with the --assume values on top; plain rows\n"
-           "are model-free); the md caption names the values, csv gains a column 'assume'.\n"
-           "Table 4 refuses --assume (its master linearises the nonlinear units online).\n\n"
-           "Options:\n"
-           "  --paper P            mbcorr, or energy: its table mu (Figs 11-12) for\n"
-           "                       twomass-fd (case 1 unless --set) at H = --dt (default\n"
-           "                       1e-3), the paper's setting (symplectic Euler, one step per\n"
-           "                       unit step, held inputs, start from x0): for R = 1/10 .. 20\n"
-           "                       and ZOH, FOH, SOH the mu of eqs 20-21, mu_measured at 1 s\n"
-           "                       and 10 s (Phi route) and the fastest mode's mu\n"
-           "  --table N            1, 2, 3 or 4 (mbcorr); mu (energy)\n"
-           "  --format F           md (default) or csv\n"
-           "  --pairs LIST         other (c_k, d_k) columns, e.g. 1e5:1e2,1e9:3.6e5\n"
-           "  --set NAME=VALUE     other twomass parameters (see 'cosa models')\n"
-           "  --assume NAME=VALUE  the model MBCorr's output correction believes in differs\n"
-           "                       from the true one in NAME (tables 1-3; README,\n"
-           "                       'Imperfect model knowledge')\n"
-           "  --dt-min, --dt-max   scan range (default 1e-9 .. 1e-2)\n"
-           "  --tol TOL            accuracy threshold of table 2 (default 0.01)\n"
-           "  --tend T             horizon (default 0.3 s)\n"
-           "  -h, --help           this help\n");
-}
+static const char usage[] =
+    "Usage: cosa table --paper mbcorr --table 1|2|3|4 [--format md|csv]\n"
+    "       cosa table --paper energy --table mu [--set NAME=VALUE]... [--dt H]\n"
+    "                  [--format md|csv]\n"
+    "                  [--pairs CK:DK[,CK:DK...]] [--set NAME=VALUE]...\n"
+    "                  [--assume NAME=VALUE]...\n"
+    "                  [--dt-min 1e-9] [--dt-max 1e-2] [--tol 0.01] [--tend T]\n\n"
+    "Tables of the MBCorr paper for the two-mass oscillator (eq 27):\n"
+    "  1  largest stable macro step (rho(Phi) <= 1) for ZOH, FOH, SOH, each plain and\n"
+    "     with MBCorr, at (c_k, d_k) = (1e3,1e1) (1e5,1e2) (2e5,5e2) (1e7,1e3)\n"
+    "     (1e9,3.6e5) (1e10,1e7); the first loss of stability scanning upward from\n"
+    "     --dt-min; '*' marks cells where stability is not monotone in dt (the\n"
+    "     crossings are listed below the table)\n"
+    "  2  the same for accuracy: global NRMSE e_global <= --tol (default 0.01)\n"
+    "  3  at (c_k, d_k) = (2e5, 5e2): local NRMSE e_local at dt = 1e-3, 1e-4, 1e-5 and\n"
+    "     the macro step needed for e_local = 1e-2 ... 1e-6, for p = 0..4 with and\n"
+    "     without MBCorr\n"
+    "  4  nonlinear two-mass oscillator (twomass-nl, section 5): global NRMSE e_global\n"
+    "     for n_d = 1, 1.25, 1.5, 1.75, 2 and ZOH, FOH, SOH with and without MBCorr at\n"
+    "     dt = 1e-3 (time-domain co-simulation, subsystems by CVODE rtol 1e-10);\n"
+    "     --set applies to twomass-nl (e.g. ck, dk, dkmin, dkmax)\n"
+    "'inf' = unstable; '<DT' = not reached even at --dt-min; '>=DT' = never lost up\n"
+    "to --dt-max.\n"
+    "Tables 1-3 with --assume: the MBCorr rows correct with the assumed model (at\n"
+    "each (c_k, d_k) the true parameters with the --assume values on top; plain rows\n"
+    "are model-free); the md caption names the values, csv gains a column 'assume'.\n"
+    "Table 4 refuses --assume (its master linearises the nonlinear units online).\n\n";
 
-struct extra {
-    const char *paper, *table, *format, *pairs, *dtmin, *dtmax, *tol, *tend;
+struct opts {
+    cli_case cs;
+    int paper, format;  /* indices of papers[], formats[]; paper -1: not given */
+    const char *table, *pairs;
+    double dtmin, dtmax, tol, tend; /* 0: not given */
 };
 
-static int extra(void *ctx, int opt, const char *arg)
-{
-    struct extra *e = ctx;
-    switch (opt) {
-    case 'p': e->paper = arg; return 0;
-    case 'N': e->table = arg; return 0;
-    case 'f': e->format = arg; return 0;
-    case 'P': e->pairs = arg; return 0;
-    case 'm': e->dtmin = arg; return 0;
-    case 'M': e->dtmax = arg; return 0;
-    case 'T': e->tol = arg; return 0;
-    case 't': e->tend = arg; return 0;
-    default: return 1;
-    }
-}
+static const char *const papers[] = {"mbcorr", "energy", NULL};
+static const char *const formats[] = {"md", "csv", NULL};
+
+static const opt_row table_rows[] = {
+    {.kind = OPTK_TEXT, .help = "Options:\n"},
+    {.kind = OPTK_ENUM, .name = "paper", .off = offsetof(struct opts, paper), .arg = "P",
+     .names = papers,
+     .help = "mbcorr, or energy: its table mu (Figs 11-12) for\n"
+             "twomass-fd (case 1 unless --set) at H = --dt (default\n"
+             "1e-3), the paper's setting (symplectic Euler, one step per\n"
+             "unit step, held inputs, start from x0): for R = 1/10 .. 20\n"
+             "and ZOH, FOH, SOH the mu of eqs 20-21, mu_measured at 1 s\n"
+             "and 10 s (Phi route) and the fastest mode's mu"},
+    {.kind = OPTK_STRING, .name = "table", .off = offsetof(struct opts, table), .arg = "N",
+     .help = "1, 2, 3 or 4 (mbcorr); mu (energy)"},
+    {.kind = OPTK_ENUM, .name = "format", .off = offsetof(struct opts, format), .arg = "F",
+     .names = formats, .help = "md (default) or csv"},
+    {.kind = OPTK_STRING, .name = "pairs", .off = offsetof(struct opts, pairs), .arg = "LIST",
+     .help = "other (c_k, d_k) columns, e.g. 1e5:1e2,1e9:3.6e5"},
+    {.kind = OPTK_CUSTOM, .name = "set", .off = offsetof(struct opts, cs.mod), .arg = "NAME=VALUE",
+     .fn = cli_row_model_pair, .flags = OPTF_REPEAT,
+     .help = "other twomass parameters (see 'cosa models')"},
+    {.kind = OPTK_CUSTOM, .name = "assume", .off = offsetof(struct opts, cs.mod),
+     .arg = "NAME=VALUE", .fn = cli_row_model_pair, .data = &cli_row_assume_tag,
+     .flags = OPTF_REPEAT,
+     .help = "the model MBCorr's output correction believes in differs\n"
+             "from the true one in NAME (tables 1-3; README,\n"
+             "'Imperfect model knowledge')"},
+    {.kind = OPTK_STRING, .name = "dt", .off = offsetof(struct opts, cs.dt_text), .arg = "H",
+     .help = "--paper energy: the macro step H (default 1e-3)"},
+    {.kind = OPTK_POSITIVE, .name = "dt-min", .off = offsetof(struct opts, dtmin), .arg = "DT",
+     .help = "smallest macro step of the scans (default 1e-9)"},
+    {.kind = OPTK_POSITIVE, .name = "dt-max", .off = offsetof(struct opts, dtmax), .arg = "DT",
+     .help = "largest macro step of the scans (default 1e-2)"},
+    {.kind = OPTK_POSITIVE, .name = "tol", .off = offsetof(struct opts, tol), .arg = "TOL",
+     .help = "accuracy threshold of table 2 (default 0.01)"},
+    {.kind = OPTK_POSITIVE, .name = "tend", .off = offsetof(struct opts, tend), .arg = "T",
+     .help = "horizon (default 0.3 s)"},
+    /* the model is fixed by the paper: --model twomass (mbcorr) or twomass-fd
+     * (energy) is accepted, anything else refused with the reason */
+    {.kind = OPTK_STRING, .name = "model", .off = offsetof(struct opts, cs.mod.name),
+     .flags = OPTF_HIDDEN},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
 
 #define MAXPAIRS 32
 #define CAP 16
@@ -488,141 +501,137 @@ static int table4(struct table_ctx *t)
     return CLI_OK;
 }
 
+/* --paper energy: the mu table (Figs 11-12): twomass-fd, --set and --dt apply */
+static int energy_table(const char *cmd, struct opts *o)
+{
+    cli_case *cs = &o->cs;
+    double dt = 1e-3;
+    int rc;
+    if (cs->mod.nassume || (cs->mod.name && strcmp(cs->mod.name, "twomass-fd") != 0) ||
+        o->pairs || o->dtmin > 0.0 || o->dtmax > 0.0 || o->tol > 0.0 || o->tend > 0.0) {
+        cli_error(cmd, "--paper energy: the mu table fixes model (twomass-fd), schemes and "
+                       "step ratios; only --set, --dt and --format apply");
+        return CLI_EUSAGE;
+    }
+    if (!o->table || strcmp(o->table, "mu") != 0) {
+        cli_error(cmd, "--paper energy has one table: --table mu");
+        return CLI_EUSAGE;
+    }
+    if (cs->dt_text && (rc = cli_case_dt(cmd, cs->dt_text, &dt)) != CLI_OK)
+        return rc;
+    cs->mod.name = "twomass-fd";
+    return ecli_table_mu(cmd, cs, dt, o->format == 1);
+}
+
+/* --pairs CK:DK[,CK:DK...] into t (or the paper's six pairs for tables 1, 2, 4) */
+static int table_pairs(const char *cmd, const struct opts *o, struct table_ctx *t)
+{
+    if (o->pairs && !*o->pairs) {
+        cli_error(cmd, "--pairs: empty list (expected CK:DK[,CK:DK...])");
+        return CLI_EUSAGE;
+    }
+    if (!o->pairs) {
+        if (strcmp(o->table, "3") != 0) {
+            static const double ck[6] = {1e3, 1e5, 2e5, 1e7, 1e9, 1e10};
+            static const double dk[6] = {1e1, 1e2, 5e2, 1e3, 3.6e5, 1e7};
+            t->npairs = 6;
+            memcpy(t->ck, ck, sizeof ck);
+            memcpy(t->dk, dk, sizeof dk);
+        }
+        return CLI_OK;
+    }
+    char buf[1024];
+    if (strlen(o->pairs) >= sizeof buf) {
+        cli_error(cmd, "--pairs list too long");
+        return CLI_EUSAGE;
+    }
+    strcpy(buf, o->pairs);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(tok, ':');
+        if (!colon || t->npairs == MAXPAIRS) {
+            cli_error(cmd, "--pairs expects CK:DK[,CK:DK...] (at most %d), got '%s'", MAXPAIRS,
+                      tok);
+            return CLI_EUSAGE;
+        }
+        *colon = '\0';
+        if (cli_parse_double(tok, &t->ck[t->npairs]) != 0 ||
+            cli_parse_double(colon + 1, &t->dk[t->npairs]) != 0) {
+            cli_error(cmd, "--pairs: '%s:%s' is not a pair of finite numbers", tok, colon + 1);
+            return CLI_EUSAGE;
+        }
+        t->npairs++;
+    }
+    return CLI_OK;
+}
+
 int cmd_table(int argc, char **argv)
 {
     const char *cmd = "table";
-    static const struct option more[] = {
-        {"paper", required_argument, NULL, 'p'},  {"table", required_argument, NULL, 'N'},
-        {"format", required_argument, NULL, 'f'}, {"pairs", required_argument, NULL, 'P'},
-        {"dt-min", required_argument, NULL, 'm'}, {"dt-max", required_argument, NULL, 'M'},
-        {"tol", required_argument, NULL, 'T'},    {"tend", required_argument, NULL, 't'},
-        CLI_ASSUME_OPTION,                        {0, 0, 0, 0}};
-    struct extra ex = {0};
-    cli_case cs = {0};
-    struct table_ctx t = {.cmd = cmd, .cs = &cs, .dtmin = 1e-9, .dtmax = 1e-2, .tol = 0.01,
-                          .tend = 0.3};
-    int rc = cli_parse(cmd, argc, argv, more, extra, &ex, help, &cs);
+    struct opts o = {.paper = -1};
+    cli_case *cs = &o.cs;
+    struct table_ctx t = {.cmd = cmd, .cs = cs};
+    int rc = cli_parse_rows(cmd, table_rows, &o, cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
     if (rc != CLI_OK)
         goto out;
-    if (ex.format && strcmp(ex.format, "md") && strcmp(ex.format, "csv")) {
-        cli_error(cmd, "--format must be md or csv, got '%s'", ex.format);
-        rc = CLI_EUSAGE;
+    if (o.paper == 1) {
+        rc = energy_table(cmd, &o);
         goto out;
     }
-    if (ex.paper && strcmp(ex.paper, "energy") == 0) {
-        /* the energy paper's mu table (Figs 11-12): twomass-fd, --set and --dt apply */
-        double dt = 1e-3;
-        if (cs.scheme_text || cs.seq_text || cs.mod.file || cs.mod.nassume ||
-            (cs.mod.name && strcmp(cs.mod.name, "twomass-fd") != 0) || ex.pairs || ex.dtmin ||
-            ex.dtmax || ex.tol || ex.tend) {
-            cli_error(cmd, "--paper energy: the mu table fixes model (twomass-fd), schemes and "
-                           "step ratios; only --set, --dt and --format apply");
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        if (!ex.table || strcmp(ex.table, "mu") != 0) {
-            cli_error(cmd, "--paper energy has one table: --table mu");
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        if (cs.dt_text && (rc = cli_case_dt(cmd, cs.dt_text, &dt)) != CLI_OK)
-            goto out;
-        cs.mod.name = "twomass-fd";
-        rc = ecli_table_mu(cmd, &cs, dt, ex.format && strcmp(ex.format, "csv") == 0);
-        goto out;
-    }
-    if (cs.scheme_text || cs.dt_text || cs.seq_text || cs.mod.file ||
-        (cs.mod.name && strcmp(cs.mod.name, "twomass") != 0)) {
+    if (cs->dt_text || (cs->mod.name && strcmp(cs->mod.name, "twomass") != 0)) {
         cli_error(cmd, "the paper tables fix model (twomass), schemes and macro steps; "
                        "only --set, --assume, --pairs, --dt-min/--dt-max, --tol and --tend "
                        "apply");
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (!ex.paper || strcmp(ex.paper, "mbcorr") != 0) {
+    if (o.paper != 0) {
         cli_error(cmd, "--paper must be mbcorr or energy");
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (!ex.table || (strcmp(ex.table, "1") && strcmp(ex.table, "2") && strcmp(ex.table, "3") &&
-                      strcmp(ex.table, "4"))) {
+    if (!o.table || (strcmp(o.table, "1") && strcmp(o.table, "2") && strcmp(o.table, "3") &&
+                     strcmp(o.table, "4"))) {
         cli_error(cmd, "--table must be 1, 2, 3 or 4");
         rc = CLI_EUSAGE;
         goto out;
     }
-    t.csv = ex.format && strcmp(ex.format, "csv") == 0;
-    if ((rc = cli_positive(cmd, "--dt-min", ex.dtmin, &t.dtmin)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--dt-max", ex.dtmax, &t.dtmax)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--tol", ex.tol, &t.tol)) != CLI_OK ||
-        (rc = cli_positive(cmd, "--tend", ex.tend, &t.tend)) != CLI_OK)
-        goto out;
+    t.csv = o.format == 1;
+    t.dtmin = o.dtmin > 0.0 ? o.dtmin : 1e-9;
+    t.dtmax = o.dtmax > 0.0 ? o.dtmax : 1e-2;
+    t.tol = o.tol > 0.0 ? o.tol : 0.01;
+    t.tend = o.tend > 0.0 ? o.tend : 0.3;
     if (!(t.dtmin < t.dtmax)) {
         cli_error(cmd, "--dt-min must be smaller than --dt-max");
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (ex.pairs && !*ex.pairs) {
-        cli_error(cmd, "--pairs: empty list (expected CK:DK[,CK:DK...])");
-        rc = CLI_EUSAGE;
+    if ((rc = table_pairs(cmd, &o, &t)) != CLI_OK)
         goto out;
-    }
-    if (ex.pairs) {
-        char buf[1024];
-        if (strlen(ex.pairs) >= sizeof buf) {
-            cli_error(cmd, "--pairs list too long");
-            rc = CLI_EUSAGE;
-            goto out;
-        }
-        strcpy(buf, ex.pairs);
-        char *save = NULL;
-        for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            char *colon = strchr(tok, ':');
-            if (!colon || t.npairs == MAXPAIRS) {
-                cli_error(cmd, "--pairs expects CK:DK[,CK:DK...] (at most %d), got '%s'",
-                          MAXPAIRS, tok);
-                rc = CLI_EUSAGE;
-                goto out;
-            }
-            *colon = '\0';
-            if (cli_parse_double(tok, &t.ck[t.npairs]) != 0 ||
-                cli_parse_double(colon + 1, &t.dk[t.npairs]) != 0) {
-                cli_error(cmd, "--pairs: '%s:%s' is not a pair of finite numbers", tok, colon + 1);
-                rc = CLI_EUSAGE;
-                goto out;
-            }
-            t.npairs++;
-        }
-    } else if (strcmp(ex.table, "3") != 0) {
-        static const double ck[6] = {1e3, 1e5, 2e5, 1e7, 1e9, 1e10};
-        static const double dk[6] = {1e1, 1e2, 5e2, 1e3, 3.6e5, 1e7};
-        t.npairs = 6;
-        memcpy(t.ck, ck, sizeof ck);
-        memcpy(t.dk, dk, sizeof dk);
-    }
-    if (ex.table[0] == '4' && cs.mod.nassume) {
+    if (o.table[0] == '4' && cs->mod.nassume) {
         cli_error(cmd, "--assume: table 4 co-simulates the nonlinear twomass-nl, whose MBCorr "
                        "linearises the units online; an assumed model needs a linear form "
                        "(fixed Jacobians): use tables 1-3 or cosa simulate on a linear model");
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (ex.table[0] == '4') { /* its own model (twomass-nl): --set applies to it */
+    if (o.table[0] == '4') { /* its own model (twomass-nl): --set applies to it */
         rc = table4(&t);
         goto out;
     }
-    if ((rc = cli_model_resolve(&cs.mod, cmd)) != CLI_OK || (rc = dt_max_fits(&t)) != CLI_OK)
+    if ((rc = cli_model_resolve(&cs->mod, cmd)) != CLI_OK || (rc = dt_max_fits(&t)) != CLI_OK)
         goto out;
-    if (ex.table[0] == '1')
+    if (o.table[0] == '1')
         rc = limits_table(&t, COSA_CRIT_STABLE);
-    else if (ex.table[0] == '2')
+    else if (o.table[0] == '2')
         rc = limits_table(&t, COSA_CRIT_ACCURATE);
     else
         rc = table3(&t);
 out:
-    cli_case_free(&cs);
+    cli_case_free(cs);
     return rc;
 }

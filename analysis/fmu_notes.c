@@ -4,7 +4,8 @@
  * scheme the FMUs cannot run in cosa simulate (an input degree they do not
  * accept, an output correction without Jacobians), an FMU with a fixed
  * internal step (its own error), an FMU that is nonlinear or has a
- * constant term x' = A x + B u drops (README "FMU import"). */
+ * constant term x' = A x + B u drops, FMUs with events or clocks (Phi sees
+ * the linearisation between events only) (README "FMU import"). */
 #include "fmu_notes.h"
 
 #include <stdio.h>
@@ -36,6 +37,31 @@ int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, s
         }
     }
     return 1;
+}
+
+/* One note for a network whose FMUs use events or clocks (hasEventMode, a
+ * Clock variable): Phi is the linearisation at the start point, so it sees
+ * the dynamics between events only; naming those FMUs. */
+static void events_note(const char *cmd, const cli_model *mod)
+{
+    const cosa_model *m = mod->model;
+    char names[256];
+    size_t len = 0, n = 0;
+    names[0] = '\0';
+    for (size_t i = 0; has_sub(m, mod->par, i); i++) {
+        const cosa_fmu_capability *cap = cosa_model_file_fmu_capability(m, i);
+        if (!cap || !(cap->event_mode || cap->clocks))
+            continue;
+        int w = snprintf(names + len, sizeof names - len, "%s%s", n ? ", " : "",
+                         sub_name(m, mod->par, i));
+        len = w > 0 && len + (size_t)w < sizeof names ? len + (size_t)w : len;
+        n++;
+    }
+    if (n)
+        fprintf(stderr, "cosa: %s: note: FMU%s %s use%s events or clocks (hasEventMode, Clock "
+                        "variables): Phi analyses only the linearisation between events; what "
+                        "the events and clock ticks do is not in these numbers\n",
+                cmd, n > 1 ? "s" : "", names, n > 1 ? "" : "s");
 }
 
 int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes, size_t ns)
@@ -79,6 +105,7 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
                     cmd, name, lin.affine_abs);
         nonlin += lin.is_nonlinear || lin.is_affine;
     }
+    events_note(cmd, mod);
     for (size_t k = 0; k < ns; k++) {
         char why[320], sname[64];
         if (fmu_scheme_runnable(mod, &schemes[k], why, sizeof why))

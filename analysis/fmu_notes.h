@@ -12,8 +12,10 @@ int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, s
 /* Notes on stderr ("cosa: CMD: note: ...") for a model file with FMUs: an
  * FMU with a fixed internal step (or a documented step size), an FMU that
  * is nonlinear or has a constant term the linearisation drops (at the
- * parameter values mod->par), and every scheme of schemes[0..ns) that the
- * FMUs cannot run (ns = 0: none).  Nothing for other models.  Returns the
+ * parameter values mod->par), one note naming the FMUs that use events or
+ * clocks (Phi sees the linearisation between events only), and every scheme
+ * of schemes[0..ns) that the FMUs cannot run (ns = 0: none; the input
+ * smoothness cap included).  Nothing for other models.  Returns the
  * number of nonlinear or affine FMUs. */
 int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes, size_t ns);
 

@@ -49,3 +49,24 @@ void sim_fmu_horizon(const char *cmd, cosa_fmu *const *fmus, const cosa_model *m
                     name ? name : "?", cli_num(b1, sizeof b1, start));
     }
 }
+
+int sim_fmu_smoothness(const char *cmd, cosa_unit *const *units, cosa_fmu *const *fmus,
+                       const cosa_model *m, const double *par, size_t n, const cosa_scheme *s,
+                       const char *sname)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!fmus[i] || !units[i])
+            continue;
+        cosa_fmu_capability cap;
+        char why[256];
+        cosa_fmu_capability_get(fmus[i], &cap);
+        if (cosa_fmu_smoothness_check(&cap, cosa_unit_nu(units[i]), s, why, sizeof why) ==
+            COSA_OK)
+            continue;
+        const char *name = m->sub_name ? m->sub_name(m, par, i) : NULL;
+        cli_error(cmd, "scheme %s: FMU %s: %s; use a scheme of order <= %d", sname,
+                  name ? name : "?", why, cosa_fmu_smoothness_degree(cap.smoothness));
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}

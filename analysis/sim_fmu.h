@@ -21,4 +21,12 @@ void sim_fmu_warnings(const char *cmd, cosa_unit *const *units, cosa_fmu *const 
 void sim_fmu_horizon(const char *cmd, cosa_fmu *const *fmus, const cosa_model *m,
                      const double *par, size_t n, double t_end);
 
+/* The input smoothness rule (cosa_fmu_smoothness_check, the one advise's
+ * ranking applies too): an FMU whose recommendedIntermediateInputSmoothness
+ * K >= 1 is below scheme s's input degree is one line, "cosa: CMD: scheme
+ * SNAME: FMU NAME: ...", and CLI_EUSAGE; else CLI_OK. */
+int sim_fmu_smoothness(const char *cmd, cosa_unit *const *units, cosa_fmu *const *fmus,
+                       const cosa_model *m, const double *par, size_t n, const cosa_scheme *s,
+                       const char *sname);
+
 #endif

@@ -62,6 +62,25 @@ zohcheck() { # FILE
 }
 zohcheck "$tmp/on/bf_zoh.csv" && ok || bad "ZOH response of the filter"
 
+# ---- 2b. FOH: the input history restarts at an event and uses the actual times ---------
+# The filter gets its input's value at the step's end (intermediate update) and holds it:
+# x_{k+1} = ue + (x_k - ue) exp(-(t_{k+1} - t_k)/tau).  After an event row the history is
+# that row alone (degree 0: ue = h_k); else ue is the line through the two newest rows at
+# their actual times, h_k + (h_k - h_{k-1}) (t_{k+1} - t_k)/(t_k - t_{k-1}) (an equidistant
+# history would give 2 h_k - h_{k-1}).  Tolerance 1e-13: O(1) values, the Lagrange
+# coefficients at most 1 + H/(shortest step) ~ 10, a few roundings.
+net ball_fmi3 ball2_fmi3 >"$tmp/bb.cosa"
+"$COSA" simulate --model-file "$tmp/bb.cosa" --scheme foh --dt 0.1 -o "$tmp/foh" >/dev/null 2>"$tmp/err" &&
+    awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        { t[n + 0] = $1; y[n + 0] = $c["y.B.h"]; x[n + 0] = $c["y.F.y"]; ev[n + 0] = $c["event"]; n++ }
+        END { for (k = 1; k + 1 < n; k++) {
+                  ue = ev[k] ? y[k] : y[k] + (y[k] - y[k - 1]) * (t[k + 1] - t[k]) / (t[k] - t[k - 1])
+                  w = ue + (x[k] - ue) * exp(-(t[k + 1] - t[k]) / 0.2); d = x[k + 1] - w
+                  if (d > 1e-13 || d < -1e-13) { print t[k + 1], x[k + 1], w; bad = 1 }
+                  nev += ev[k] }
+              exit bad || nev < 2 }' "$tmp/foh/bf_foh.csv" >"$tmp/out" &&
+    ok || bad "FOH restart at events: $(cat "$tmp/out" "$tmp/err")"
+
 # ---- 3. the time event: a row at T = 0.35 with event = 1, the output 1 from there -------
 printf 'model st\ntend 1\nfmu S = %s/stepsrc_fmi3.fmu\nfmu F = %s/filter_fmi3.fmu\nconnect S.y -> F.u\n' \
     "$FMU" "$FMU" >"$tmp/st.cosa"
@@ -72,7 +91,6 @@ sim "$tmp/st.cosa" "$tmp/st" >/dev/null 2>"$tmp/err" &&
 zohcheck "$tmp/st/st_zoh.csv" && ok || bad "ZOH response after the time event"
 
 # ---- 4. two balls: the first is past the second's bounce and rolled back -----------------
-net ball_fmi3 ball2_fmi3 >"$tmp/bb.cosa"
 sim "$tmp/bb.cosa" "$tmp/bb" >"$tmp/out" 2>"$tmp/err" &&
     cols "$tmp/bb/bf_zoh.csv" y.C.h | awk -v g=9.81 '$3 == 1 && ($1 - sqrt(1.2 / g)) ^ 2 < 1e-26 { f = 1 }
         END { exit !f }' && ok || bad "two balls: $(cat "$tmp/err")"
@@ -122,4 +140,16 @@ rc=$?
 [ "$rc" = 2 ] && [ "$(grep -vc ': note: ' "$tmp/err")" = 1 ] &&
     grep -q "FMU B: fmi3DoStep at t = .* returned early (lastSuccessfulTime = .*) although cosa did not allow it (earlyReturnAllowed = false; events off)$" "$tmp/err" &&
     ok || bad "rude early return: exit $rc $(cat "$tmp/err")"
+# an FMU that declares hasEventMode without exporting the event functions (the loop test
+# FMU's variant): by default a note and a run without event mode; --events on: one line, exit 2
+printf 'model le\ntend 0.5\nfmu A = %s/loopev_fmi3.fmu\nfmu F = %s/filter_fmi3.fmu\nconnect A.y -> F.u\nconnect F.y -> A.u\n' \
+    "$FMU" "$FMU" >"$tmp/le.cosa"
+"$COSA" simulate --model-file "$tmp/le.cosa" --scheme zoh --dt 0.1 >/dev/null 2>"$tmp/err" &&
+    grep -q "^cosa: simulate: note: FMU A declares hasEventMode but its binary does not export fmi3EnterEventMode: it runs without event mode$" "$tmp/err" &&
+    ok || bad "event functions missing, default: $(cat "$tmp/err")"
+"$COSA" simulate --model-file "$tmp/le.cosa" --scheme zoh --dt 0.1 --events on >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+    grep -q "^cosa: simulate: --events on: FMU A declares hasEventMode but its binary does not export fmi3EnterEventMode$" "$tmp/err" &&
+    ok || bad "event functions missing, --events on: exit $rc $(cat "$tmp/err")"
 fmu_env_done test_events.sh

@@ -12,6 +12,7 @@
 #include "td/fmu_impl.h"
 
 #include <dirent.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -634,5 +635,58 @@ Test(fmu, last_successful_time_and_unrequested_intermediate_update)
     cr_expect(strstr(cosa_unit_message(u), "FMU II: declares intermediate update but never "
                                            "asked for its inputs"), "%s", cosa_unit_message(u));
     cosa_unit_free(u);
+    cosa_fmu_close(f);
+}
+
+/* The initialization loop (lib/td/fmu_init.c): two loop FMUs y = a u + b
+ * (tests/fmu/loop_fmu.c) coupled output to input, iterated in Initialization
+ * Mode to the closed form y1 = (a1 b2 + b1) / (1 - a1 a2), y2 = a2 y1 + b2;
+ * without feedthrough in A (a1 = 0) no loop and nothing done; with a1 a2 = 1
+ * no fixed point, and for every y the residual has r1 + r2 = -(b1 + b2). */
+Test(fmu, initialization_loop)
+{
+    cosa_fmu *f = open_ok("loop_fmi3.fmu");
+    cosa_unit *u[2] = {NULL, NULL};
+    cr_assert_eq(cosa_unit_fmu_create(f, "A", &u[0]), COSA_OK);
+    cr_assert_eq(cosa_unit_fmu_create(f, "B", &u[1]), COSA_OK);
+    cr_assert_eq(cosa_unit_fmu_set_start(u[1], "a", 0.8), COSA_OK);
+    cr_assert_eq(cosa_unit_fmu_set_start(u[1], "b", 2.0), COSA_OK);
+    const double L[4] = {0.0, 1.0, 1.0, 0.0}; /* u1 = y2, u2 = y1 (nu x ny) */
+    cosa_unitset *set = NULL;
+    cr_assert_eq(cosa_unitset_create(2, u, L, NULL, &set), COSA_OK);
+    double x[2] = {0.0, 0.0}, y[2];
+    unsigned char in[2] = {0, 0};
+    cosa_fmu_init_result res;
+    cr_assert_eq(cosa_fmu_init_loop(set, 0.0, x, y, in, &res), COSA_OK);
+    const double y1 = (0.5 * 2.0 + 1.0) / (1.0 - 0.5 * 0.8), y2 = 0.8 * y1 + 2.0;
+    /* ||(I - D L)^-1||_inf = (1 + 0.8) / 0.6 = 3 times the residual's rounding */
+    const double tol = 16.0 * 3.0 * DBL_EPSILON * y2;
+    cr_expect(res.loop && in[0] && in[1]);
+    cr_expect(fabs(y[0] - y1) <= tol && fabs(y[1] - y2) <= tol, "y %.17g %.17g", y[0], y[1]);
+    /* Newton on an affine loop: one update, then the rule's confirmation */
+    cr_expect(res.iterations >= 2 && res.iterations <= 4, "%d iterations", res.iterations);
+    cr_expect(res.residual <= tol, "residual %g", res.residual);
+    /* the FMUs left Initialization Mode: they step (held input y2 into A's
+     * filter: x(h) = y2 (1 - exp(-h / tau)), tau = 0.1) */
+    const double uA = y[1];
+    cr_expect_eq(cosa_unit_set_input(u[0], 0, &uA), COSA_OK);
+    cr_expect_eq(cosa_unit_do_step(u[0], 0.01), COSA_OK, "%s", cosa_unit_message(u[0]));
+    cr_expect(fabs(cosa_unit_state(u[0])[0] - y2 * -expm1(-0.1)) <= 8.0 * DBL_EPSILON * y2);
+    /* no feedthrough in A: no loop, y untouched */
+    cr_assert_eq(cosa_unit_fmu_set_start(u[0], "a", 0.0), COSA_OK);
+    y[0] = y[1] = 7.0;
+    cr_expect_eq(cosa_fmu_init_loop(set, 0.0, x, y, in, &res), COSA_OK);
+    cr_expect(!res.loop && !in[0] && !in[1] && y[0] == 7.0 && y[1] == 7.0 &&
+              res.iterations == 0);
+    /* a1 a2 = 1, b1 + b2 = 3: no fixed point, residual >= 3/2 */
+    cr_assert_eq(cosa_unit_fmu_set_start(u[0], "a", 1.0), COSA_OK);
+    cr_assert_eq(cosa_unit_fmu_set_start(u[1], "a", 1.0), COSA_OK);
+    const cosa_status st = cosa_fmu_init_loop(set, 0.0, x, y, in, &res);
+    cr_expect(st == COSA_EALGLOOP || st == COSA_ENOTCONVERGED, "%s", cosa_strerror(st));
+    cr_expect(res.loop && res.iterations >= 1 && res.residual >= 1.5, "residual %g",
+              res.residual);
+    cosa_unitset_free(set);
+    cosa_unit_free(u[0]);
+    cosa_unit_free(u[1]);
     cosa_fmu_close(f);
 }

@@ -526,6 +526,13 @@ int cosa_unitset_is_sequence(const cosa_unitset *set, const size_t *seq);
  * if I - D L is singular.  Uses the set's own workspace (no allocation; not
  * for concurrent use on one set). */
 cosa_status cosa_unitset_loop_solve(cosa_unitset *set, double t, const double *x, double *y);
+/* The iteration limit of cosa_unitset_loop_solve. */
+#define COSA_UNITSET_LOOP_MAXIT 50
+/* cosa_unitset_loop_solve, also reporting the Newton iterations done and the
+ * residual ||y - g(t, x, L y)||_inf at the last iterate evaluated (NULL:
+ * not wanted); on success the residual is the one before the last update. */
+cosa_status cosa_unitset_loop_solve_stats(cosa_unitset *set, double t, const double *x,
+                                          double *y, int *iterations, double *residual);
 
 /* Taylor inputs (defect paper eq 15, Algorithm 1 step 1): every unit's input
  * polynomial of degree q is set to u^(j) = L y^(j), j = 0..q, from the
@@ -809,8 +816,9 @@ cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *
                             double *ybar, double *du);
 /* The information vector z_n in the layout of the scheme (doc/method.md). */
 cosa_status cosa_master_info(const cosa_master *m, double *z);
-/* The macro step of the next proposal (TAYLOR extrapolation only: the
- * history of the other kinds assumes equidistant macro points;
+/* The macro step of the next proposal (TAYLOR and GIVEN extrapolation, and
+ * any master with opts.events, whose history keeps its sample times: the
+ * history of the others assumes equidistant macro points;
  * COSA_EUNSUPPORTED for them).  H > 0 finite, else COSA_ERANGE. */
 cosa_status cosa_master_set_step(cosa_master *m, double H);
 
@@ -1621,6 +1629,10 @@ typedef struct cosa_fmu_other {
     unsigned vr;
     int causality;          /* enum cosa_fmu_causality                        */
     int variability;        /* enum cosa_fmu_variability                      */
+    char *interval_variability; /* a Clock's intervalVariability (constant,
+                               fixed, calculated, tunable, changing,
+                               countdown, triggered), or NULL              */
+    double interval;        /* a Clock's intervalDecimal [s], 0 if not given  */
 } cosa_fmu_other;
 size_t cosa_fmu_nother(const cosa_fmu *fmu);
 const cosa_fmu_other *cosa_fmu_other_at(const cosa_fmu *fmu, size_t i);
@@ -1731,7 +1743,8 @@ const char *cosa_unit_fmu_warning(const cosa_unit *u);
  * nextEventTime.  A plain cosa_unit_do_step handles the events inside the
  * step.  on = 0: today's instantiation (no event mode; an FMU asking for
  * event handling fails the step).  COSA_EUNSUPPORTED for on = 1 and an FMU
- * without hasEventMode; COSA_EINVAL if u is not an FMU unit; COSA_EFMU if
+ * without hasEventMode, or whose binary does not export
+ * fmi3EnterEventMode, fmi3UpdateDiscreteStates and fmi3EnterStepMode (one line); COSA_EINVAL if u is not an FMU unit; COSA_EFMU if
  * the new instance fails (cosa_unit_message says why).  An fmi3DoStep that
  * returns early when that was not allowed fails with COSA_EUNSUPPORTED. */
 #define COSA_FMU_EVENT_ITER_MAX 100
@@ -1752,6 +1765,39 @@ const char *cosa_unit_fmu_name(const cosa_unit *u);
  * is no triggered input clock, COSA_ENOMEM. */
 cosa_status cosa_unit_fmu_clock_link(cosa_unit *from, const char *out_clock, cosa_unit *to,
                                      const char *in_clock);
+
+/* Keep the FMU unit u in Initialization Mode: it is instantiated afresh at
+ * time t with states x (as cosa_unit_set_state), entered into Initialization
+ * Mode and left there, so that its inputs can be set and its outputs read
+ * (cosa_unit_eval at (t, x)) while a loop is iterated; no step until
+ * cosa_unit_fmu_init_exit.  COSA_EINVAL if u is not an FMU unit, COSA_EFMU
+ * if the instantiation fails (cosa_unit_message says why). */
+cosa_status cosa_unit_fmu_init_enter(cosa_unit *u, double t, const double *x);
+/* Leave Initialization Mode (fmi3/fmi2ExitInitializationMode); COSA_OK if
+ * u is not in it.  COSA_EFMU with one line if the FMU fails. */
+cosa_status cosa_unit_fmu_init_exit(cosa_unit *u);
+
+/* The initialization loop (lib/td/fmu_init.c, README "FMU import"). */
+typedef struct cosa_fmu_init_result {
+    int loop;          /* 1: FMU units with direct feedthrough are in an algebraic
+                          loop (a cycle of u = L y through D != 0); 0: nothing done */
+    int iterations;    /* Newton iterations in Initialization Mode              */
+    double residual;   /* ||y - g(t, x, L y)||_inf at the last iterate          */
+} cosa_fmu_init_result;
+/* At time t and stacked state x, find the units whose direct feedthrough
+ * (D_i from cosa_unit_jacobian at inputs 0: a structural zero there is taken
+ * as none) closes a cycle of the coupling u = L y; in_loop (nunits, may be
+ * NULL) flags them.  When an FMU unit is among them, every FMU unit of the
+ * loop is put in Initialization Mode at (t, x_i) (cosa_unit_fmu_init_enter),
+ * the loop y = g(t, x, L y) is solved there by cosa_unitset_loop_solve's
+ * Newton method and tolerance (||dy||_inf <= 1e-10 ||y||_inf, then one more
+ * iteration; at most COSA_UNITSET_LOOP_MAXIT), from y = 0, and the FMUs
+ * leave Initialization Mode; y (ny) receives the outputs.  Every unit is set
+ * to (t, x_i) first.  COSA_ENOTCONVERGED (no convergence within the limit)
+ * or COSA_EALGLOOP (I - D L singular: no unique fixed point), with the
+ * iterations and residual in *res; other statuses from the units. */
+cosa_status cosa_fmu_init_loop(cosa_unitset *set, double t, const double *x, double *y,
+                               unsigned char *in_loop, cosa_fmu_init_result *res);
 
 /* What an FMU can do for a master (lib/td/fmu_capability.c), read from its
  * model description: the summary a model file carries per FMU subsystem
@@ -1784,10 +1830,22 @@ typedef struct cosa_fmu_capability {
     char degree_why[160];     /* why input_degree_max is 0 ("" otherwise)        */
 } cosa_fmu_capability;
 
+/* The largest input polynomial degree that recommendedIntermediateInputSmoothness
+ * k allows (README "FMU import"): k for k >= 1 (derivatives above the k the
+ * FMU's solver is built for come from the extrapolation's least accurate
+ * terms), COSA_UNIT_DEGMAX for k = 0 or absent (the standard's default). */
+int cosa_fmu_smoothness_degree(int k);
+/* Whether scheme s's input degree (nu > 0) is within the smoothness cap of
+ * cap: COSA_OK, or COSA_EUNSUPPORTED with the reason in why (one clause);
+ * part of cosa_fmu_capability_check, and what cosa simulate checks before a
+ * run. */
+cosa_status cosa_fmu_smoothness_check(const cosa_fmu_capability *cap, size_t nu,
+                                      const cosa_scheme *s, char *why, size_t size);
 /* The capability summary of fmu into *cap (zeroed for NULL fmu). */
 void cosa_fmu_capability_get(const cosa_fmu *fmu, cosa_fmu_capability *cap);
 /* Whether a co-simulation unit of this FMU can run scheme s: its input
  * polynomials have degree s->order (none needed without inputs: nu = 0),
+ * within the smoothness cap (cosa_fmu_smoothness_check),
  * and an output correction (MBCorr) without an assumed model (s->model)
  * needs Jacobians -- directional derivatives, or the FMU's state for finite
  * differences through it.  COSA_OK, or COSA_EUNSUPPORTED with the reason in

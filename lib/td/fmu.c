@@ -68,10 +68,8 @@ static int needed(const struct fn_entry *e, unsigned caps)
                 return 1;
     if ((caps & COSA_FMU_CAP_DIRECTIONAL) && strcmp(e->name, "GetDirectionalDerivative") == 0)
         return 1;
-    if ((caps & COSA_FMU_CAP_EVENT_MODE) &&
-        (!strcmp(e->name, "EnterEventMode") || !strcmp(e->name, "UpdateDiscreteStates") ||
-         !strcmp(e->name, "EnterStepMode")))
-        return 1;
+    /* (the event functions are checked when events are turned on:
+     * cosa_unit_fmu_set_events; an FMU is usable without them) */
     if ((caps & COSA_FMU_CAP_INTERPOLATE_INPUTS) && strcmp(e->name, "SetRealInputDerivatives") == 0)
         return 1;
     return 0;

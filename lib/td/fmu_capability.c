@@ -54,6 +54,40 @@ void cosa_fmu_capability_get(const cosa_fmu *fmu, cosa_fmu_capability *cap)
                  bad < d->nin ? d->vars[d->inputs[bad]].name : "?");
 }
 
+/* The rule of recommendedIntermediateInputSmoothness k (README "FMU import"):
+ * the FMI 3.0 standard says the FMU converges best when its inputs over a
+ * communication step are C^k (k times continuously differentiable; 0:
+ * continuous).  Every input polynomial is C^inf inside the step, and cosa's
+ * extrapolated inputs jump at communication points whatever their degree, so
+ * the attribute cannot be met or missed by continuity; what it tells is how
+ * many input derivatives the FMU's solver is built to use.  cosa gives such
+ * an FMU input polynomials of degree <= k: derivatives of order > k come
+ * from the extrapolation's highest (least accurate) terms and feed nothing
+ * the FMU exploits.  k = 0, also when the attribute is absent (the
+ * standard's default), caps nothing. */
+int cosa_fmu_smoothness_degree(int k)
+{
+    return k <= 0 || k > COSA_UNIT_DEGMAX ? COSA_UNIT_DEGMAX : k;
+}
+
+cosa_status cosa_fmu_smoothness_check(const cosa_fmu_capability *cap, size_t nu,
+                                      const cosa_scheme *s, char *why, size_t size)
+{
+    if (why && size)
+        why[0] = '\0';
+    if (!cap || !s)
+        return COSA_EINVAL;
+    const int cmax = cosa_fmu_smoothness_degree(cap->smoothness);
+    if (nu > 0 && COSA_SCHEME_Q(s) > cmax) {
+        if (why && size)
+            snprintf(why, size, "an input polynomial of degree %d is above the degree %d that "
+                     "its recommendedIntermediateInputSmoothness = %d allows",
+                     COSA_SCHEME_Q(s), cmax, cap->smoothness);
+        return COSA_EUNSUPPORTED;
+    }
+    return COSA_OK;
+}
+
 cosa_status cosa_fmu_capability_check(const cosa_fmu_capability *cap, size_t nu,
                                       const cosa_scheme *s, char *why, size_t size)
 {
@@ -68,6 +102,8 @@ cosa_status cosa_fmu_capability_check(const cosa_fmu_capability *cap, size_t nu,
                      COSA_SCHEME_Q(s), cap->degree_why);
         return COSA_EUNSUPPORTED;
     }
+    if (cosa_fmu_smoothness_check(cap, nu, s, why, size) != COSA_OK)
+        return COSA_EUNSUPPORTED;
     /* lib/td/iterate.c rolls the units back before every sweep, and steps a
      * Gauss-Seidel sweep (gs:P/Q too) from snapshots before the master
      * repeats the accepted one */

@@ -91,6 +91,7 @@ void fmu_description_free(fmu_description *d)
     for (size_t i = 0; i < d->nother; i++) {
         free(d->other[i].name);
         free(d->other[i].type);
+        free(d->other[i].interval_variability);
     }
     free(d->other);
     memset(d, 0, sizeof *d);
@@ -177,11 +178,45 @@ static int add_other(fmu_description *d, xmlNode *n, xmlNode *typed, int array)
         return -1;
     }
     sprintf(o.type, "%s%s", tn, array ? " array" : "");
-    if (strcmp(tn, "Clock") == 0)
+    if (strcmp(tn, "Clock") == 0) {
         d->caps |= COSA_FMU_CAP_CLOCKS;
+        /* a periodic clock's interval: intervalDecimal (constant or fixed) */
+        o.interval_variability = attr(n, "intervalVariability");
+        char *iv = attr(n, "intervalDecimal"), *end = NULL;
+        const double x = iv ? strtod(iv, &end) : 0.0;
+        o.interval = iv && end != iv && *end == '\0' && x > 0.0 && isfinite(x) ? x : 0.0;
+        free(iv);
+    }
     d->other = no;
     d->other[d->nother++] = o;
     return 0;
+}
+
+/* Why an FMU without a CoSimulation element is refused: an FMI 3.0 FMU that
+ * offers only Scheduled Execution is named so (cosa imports co-simulation). */
+static void no_cosimulation(xmlNode *root, int version, char *err, size_t errsize)
+{
+    if (version == 3 && child(root, "ScheduledExecution"))
+        snprintf(err, errsize, "not a co-simulation FMU: it offers only Scheduled Execution "
+                               "(a ScheduledExecution element, no CoSimulation element), an "
+                               "interface cosa does not import");
+    else
+        snprintf(err, errsize, "not a co-simulation FMU (no CoSimulation element)");
+}
+
+/* The FMI 3.0 co-simulation concepts of CoSimulation element cs: input
+ * smoothness, event mode, early return, and a ScheduledExecution element. */
+static void fmi3_attributes(xmlNode *root, xmlNode *cs, fmu_description *d)
+{
+    unsigned long sm = 0;
+    d->smoothness = attr_uint(cs, "recommendedIntermediateInputSmoothness", &sm) == 0 &&
+                            sm < 64 ? (int)sm : 0;
+    if (attr_true(cs, "hasEventMode"))
+        d->caps |= COSA_FMU_CAP_EVENT_MODE;
+    if (attr_true(cs, "canReturnEarlyAfterIntermediateUpdate"))
+        d->caps |= COSA_FMU_CAP_EARLY_RETURN;
+    if (child(root, "ScheduledExecution"))
+        d->caps |= COSA_FMU_CAP_SCHEDULED;
 }
 
 /* A step size attribute: its value if it is a number > 0, else 0. */
@@ -284,21 +319,6 @@ static int model_structure(xmlNode *root, fmu_description *d, const unsigned lon
     return rc;
 }
 
-/* The FMI 3.0 CoSimulation attributes of events and smoothness, and
- * whether the FMU offers Scheduled Execution too. */
-static void caps3(xmlNode *root, xmlNode *cs, fmu_description *d)
-{
-    unsigned long sm = 0;
-    d->smoothness = attr_uint(cs, "recommendedIntermediateInputSmoothness", &sm) == 0 &&
-                            sm < 64 ? (int)sm : 0;
-    if (attr_true(cs, "hasEventMode"))
-        d->caps |= COSA_FMU_CAP_EVENT_MODE;
-    if (attr_true(cs, "canReturnEarlyAfterIntermediateUpdate"))
-        d->caps |= COSA_FMU_CAP_EARLY_RETURN;
-    if (child(root, "ScheduledExecution"))
-        d->caps |= COSA_FMU_CAP_SCHEDULED;
-}
-
 static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
 {
     if (!is(root, "fmiModelDescription")) {
@@ -319,7 +339,7 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     d->token = attr(root, d->version == 3 ? "instantiationToken" : "guid");
     xmlNode *cs = child(root, "CoSimulation");
     if (!cs) {
-        snprintf(err, errsize, "not a co-simulation FMU (no CoSimulation element)");
+        no_cosimulation(root, d->version, err, errsize);
         return -1;
     }
     d->identifier = attr(cs, "modelIdentifier");
@@ -344,7 +364,7 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     unsigned long mod = 0;
     d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
     if (d->version == 3)
-        caps3(root, cs, d);
+        fmi3_attributes(root, cs, d);
 
     xmlNode *mv = child(root, "ModelVariables");
     if (!mv) {

@@ -204,12 +204,13 @@ static void instantiate(cosa_unit *u)
     else if (v3(f)) {
         if ((s = m->f3.EnterInitializationMode(f->inst, false, 0.0, t, false, 0.0)) > 1)
             fn = "fmi3EnterInitializationMode";
-        else if ((s = m->f3.ExitInitializationMode(f->inst)) > 1)
+        else if (!f->init_hold && (s = m->f3.ExitInitializationMode(f->inst)) > 1)
             fn = "fmi3ExitInitializationMode";
-        else if (f->event_mode_used && m->desc.nclock && fmu_clocks_start(u, t) != COSA_OK) {
+        else if (!f->init_hold && f->event_mode_used && m->desc.nclock &&
+                 fmu_clocks_start(u, t) != COSA_OK) {
             f->bad = 1; /* f->why says why */
             return;
-        } else if (f->event_mode_used && fmu_event_mode(u, t, 0, NULL) != COSA_OK) {
+        } else if (!f->init_hold && f->event_mode_used && fmu_event_mode(u, t, 0, NULL) != COSA_OK) {
             /* eventModeUsed: the instance is in Event Mode now */
             snprintf(f->why, sizeof f->why, "%s", cosa_unit_message(u));
             f->bad = 1;
@@ -220,7 +221,7 @@ static void instantiate(cosa_unit *u)
             fn = "fmi2SetupExperiment";
         else if ((s = m->f2.EnterInitializationMode(f->inst)) > 1)
             fn = "fmi2EnterInitializationMode";
-        else if ((s = m->f2.ExitInitializationMode(f->inst)) > 1)
+        else if (!f->init_hold && (s = m->f2.ExitInitializationMode(f->inst)) > 1)
             fn = "fmi2ExitInitializationMode";
     }
     if (s > 1) {
@@ -895,6 +896,51 @@ const char *cosa_unit_fmu_warning(const cosa_unit *u)
     return f->warning[0] || !f->helper ? f->warning : cosa_unit_fmu_warning(f->helper);
 }
 
+/* ---- Initialization Mode for the initialization loop (lib/td/fmu_init.c) -- */
+
+cosa_status cosa_unit_fmu_init_enter(cosa_unit *u, double t, const double *x)
+{
+    if (!u || cosa_unit_get_type(u)->step != fmu_step)
+        return COSA_EINVAL;
+    fmu_unit *f = cosa_unit_impl(u);
+    f->init_hold = 1; /* setting the state instantiates afresh: it stays there */
+    cosa_status st = cosa_unit_set_state(u, t, x);
+    if (st == COSA_OK && f->bad) {
+        cosa_unit_fail(u, "%s", f->why);
+        st = COSA_EFMU;
+    }
+    if (st != COSA_OK)
+        f->init_hold = 0;
+    return st;
+}
+
+cosa_status cosa_unit_fmu_init_exit(cosa_unit *u)
+{
+    if (!u || cosa_unit_get_type(u)->step != fmu_step)
+        return COSA_EINVAL;
+    fmu_unit *f = cosa_unit_impl(u);
+    if (!f->init_hold)
+        return COSA_OK;
+    f->init_hold = 0;
+    if (!f->inst)
+        return COSA_OK;
+    const double t = cosa_unit_time(u);
+    const int s = v3(f) ? f->fmu->f3.ExitInitializationMode(f->inst)
+                        : f->fmu->f2.ExitInitializationMode(f->inst);
+    if (s > 1)
+        return fmu_unit_fail(u, v3(f) ? "fmi3ExitInitializationMode" : "fmi2ExitInitializationMode",
+                             t, s);
+    fmu_unit_warned(f, v3(f) ? "fmi3ExitInitializationMode" : "fmi2ExitInitializationMode", t, s);
+    /* eventModeUsed: the instance is in Event Mode now (its clocks first) */
+    if (f->event_mode_used && f->fmu->desc.nclock && fmu_clocks_start(u, t) != COSA_OK) {
+        cosa_unit_fail(u, "%s", f->why);
+        return COSA_EFMU;
+    }
+    return f->event_mode_used ? fmu_event_mode(u, t, 0, NULL) : COSA_OK;
+}
+
+/* ---- events (lib/td/fmu_event.c) ------------------------------------------ */
+
 cosa_status cosa_unit_fmu_set_events(cosa_unit *u, int on)
 {
     if (!u || cosa_unit_get_type(u)->step != fmu_step)
@@ -902,6 +948,14 @@ cosa_status cosa_unit_fmu_set_events(cosa_unit *u, int on)
     fmu_unit *f = cosa_unit_impl(u);
     if (on && (!v3(f) || !(f->fmu->desc.caps & COSA_FMU_CAP_EVENT_MODE)))
         return COSA_EUNSUPPORTED;
+    const fmu_functions3 *fn = &f->fmu->f3;
+    if (on && (!fn->EnterEventMode || !fn->UpdateDiscreteStates || !fn->EnterStepMode)) {
+        cosa_unit_fail(u, "FMU %s declares hasEventMode but its binary does not export %s",
+                       f->name, !fn->EnterEventMode ? "fmi3EnterEventMode"
+                                : !fn->UpdateDiscreteStates ? "fmi3UpdateDiscreteStates"
+                                                            : "fmi3EnterStepMode");
+        return COSA_EUNSUPPORTED;
+    }
     f->events = on != 0;
     cosa_unit_set_events(u, f->events);
     instantiate(u); /* eventModeUsed is an argument of the instantiation */
@@ -914,7 +968,8 @@ cosa_status cosa_unit_fmu_set_events(cosa_unit *u, int on)
 
 int cosa_unit_fmu_events(const cosa_unit *u)
 {
-    return u && cosa_unit_get_type(u)->step == fmu_step && ((const fmu_unit *)cosa_unit_impl(u))->events;
+    return u && cosa_unit_get_type(u)->step == fmu_step &&
+           ((const fmu_unit *)cosa_unit_impl(u))->events;
 }
 
 const char *cosa_unit_fmu_name(const cosa_unit *u)

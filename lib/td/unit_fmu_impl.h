@@ -59,6 +59,9 @@ typedef struct fmu_unit {
                                 clocks or event mode                          */
     fmu_clock_link *links;   /* from this unit's output clocks               */
     size_t nlinks;
+    int init_hold;           /* instantiate() stays in Initialization Mode
+                                (cosa_unit_fmu_init_enter), until
+                                cosa_unit_fmu_init_exit                       */
 } fmu_unit;
 
 /* One line for a failed FMU call fn at time t with status (into the unit's

@@ -337,15 +337,19 @@ cosa_status cosa_unitset_inputs(cosa_unitset *set, double t, const double *y, do
 /* Newton on r(y) = y - g(t, x, L y):  (I - D L) dy = r,  y <- y - dy, with
  * D = dg/du (block diagonal) at the current iterate.  Converged one
  * iteration after ||dy||_inf <= 1e-10 ||y||_inf (quadratic convergence then
- * leaves rounding-level changes), or when dy = 0. */
-static cosa_status loop_newton(cosa_unitset *set, double t, const double *x, double *y)
+ * leaves rounding-level changes), or when dy = 0; at most
+ * COSA_UNITSET_LOOP_MAXIT iterations. */
+static cosa_status loop_newton(cosa_unitset *set, double t, const double *x, double *y,
+                               int *iters, double *resid)
 {
     const size_t nu = set->nu, ny = set->ny;
     const double *L = set->L;
     if (ny == 0)
         return COSA_OK;
     int last = 0;
-    for (int it = 0; it < 50; it++) {
+    for (int it = 0; it < COSA_UNITSET_LOOP_MAXIT; it++) {
+        if (iters)
+            *iters = it + 1;
         if (set->cpl.nc) { /* u = S phi(t, y), du/dy = S dphi/dy */
             cosa_status st = cosa_unitset_inputs(set, t, y, set->lu, set->cdudy);
             if (st != COSA_OK)
@@ -372,6 +376,11 @@ static cosa_status loop_newton(cosa_unitset *set, double t, const double *x, dou
         double ynorm = 0.0, dnorm = 0.0;
         for (size_t k = 0; k < ny; k++)
             set->lr[k] = y[k] - set->lg[k];
+        if (resid) { /* ||y - g(t, x, L y)||_inf at this iterate */
+            *resid = 0.0;
+            for (size_t k = 0; k < ny; k++)
+                *resid = fmax(*resid, fabs(set->lr[k]));
+        }
         dense_identity(ny, set->lJ, ny);
         if (nu)
             dense_gemm('N', 'N', ny, ny, nu, -1.0, set->lD, ny, L, nu, 1.0, set->lJ, ny);
@@ -402,7 +411,22 @@ cosa_status cosa_unitset_loop_solve(cosa_unitset *set, double t, const double *x
     if (!isfinite(t) || !dense_isfinite(set->nx, 1, x, set->nx) ||
         !dense_isfinite(set->ny, 1, y, set->ny))
         return COSA_ENONFINITE;
-    return loop_newton(set, t, x, y);
+    return loop_newton(set, t, x, y, NULL, NULL);
+}
+
+cosa_status cosa_unitset_loop_solve_stats(cosa_unitset *set, double t, const double *x,
+                                          double *y, int *iterations, double *residual)
+{
+    if (iterations)
+        *iterations = 0;
+    if (residual)
+        *residual = 0.0;
+    if (!set || (set->nx && !x) || (set->ny && !y))
+        return COSA_EINVAL;
+    if (!isfinite(t) || !dense_isfinite(set->nx, 1, x, set->nx) ||
+        !dense_isfinite(set->ny, 1, y, set->ny))
+        return COSA_ENONFINITE;
+    return loop_newton(set, t, x, y, iterations, residual);
 }
 
 /* Every unit's output derivatives y^(0..n) into y (ny x (n+1), ld ny). */

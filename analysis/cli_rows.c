@@ -1,0 +1,92 @@
+/* cli_rows.c -- the option rows every analysis command shares (model,
+ * scheme, macro step, Gauss-Seidel sequence, iterative coupling, progress,
+ * help) and cli_parse_rows, the table-driven parse of a command line
+ * (analysis/opt_table.h). */
+#include "cli.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+int cli_row_model_pair(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
+{
+    cli_model *m = dst;
+    if (row->data)
+        return cli_name_value("--assume", value, m->assume_name, m->assume_value, &m->nassume,
+                              msg, size);
+    return cli_name_value("--set", value, m->set_name, m->set_value, &m->nset, msg, size);
+}
+
+const int cli_row_assume_tag = 1;
+
+const opt_row cli_set_rows[] = {
+    {.kind = OPTK_CUSTOM, .name = "set", .arg = "NAME=VALUE", .fn = cli_row_model_pair,
+     .flags = OPTF_REPEAT,
+     .help = "override a model parameter or initial state (repeatable)"},
+    {0}};
+
+const opt_row cli_model_rows[] = {
+    {.kind = OPTK_STRING, .name = "model", .off = offsetof(cli_model, name), .arg = "NAME",
+     .help = "built-in model (default: twomass; see 'cosa models')"},
+    {.kind = OPTK_PATH, .name = "model-file", .off = offsetof(cli_model, file), .arg = "PATH",
+     .excludes = "model", .help = "model file (format: man 5 cosa-model)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_set_rows},
+    {0}};
+
+const opt_row cli_assume_rows[] = {
+    {.kind = OPTK_CUSTOM, .name = "assume", .arg = "NAME=VALUE", .fn = cli_row_model_pair,
+     .data = &cli_row_assume_tag, .flags = OPTF_REPEAT,
+     .help = "imperfect model knowledge: the output correction (+ocorr,\n"
+             "+mbcorr) believes in the model with NAME = VALUE (the\n"
+             "other parameters as the true ones; repeatable; README,\n"
+             "'Imperfect model knowledge')"},
+    {0}};
+
+const opt_row cli_scheme_rows[] = {
+    {.kind = OPTK_STRING, .name = "scheme", .off = offsetof(cli_case, scheme_text),
+     .arg = "SCHEME", .help = "coupling scheme"},
+    {0}};
+
+const opt_row cli_dt_rows[] = {
+    {.kind = OPTK_STRING, .name = "dt", .off = offsetof(cli_case, dt_text), .arg = "DT",
+     .help = "macro step in seconds, > 0"},
+    {0}};
+
+const opt_row cli_case_rest_rows[] = {
+    {.kind = OPTK_NUMBER, .name = "alpha", .off = offsetof(cli_case, alpha), .arg = "A",
+     .help = "state-correction gain alpha (default 1)"},
+    {.kind = OPTK_STRING, .name = "sequence", .off = offsetof(cli_case, seq_text), .arg = "LIST",
+     .help = "Gauss-Seidel (gs:) execution sequence: comma-separated\n"
+             "subsystem names or 1-based indices (default: the model's;\n"
+             "--order LIST is the deprecated spelling)"},
+    /* "order" is the extrapolation order; the execution order of
+     * Gauss-Seidel schemes is the sequence (cli_case_sequence prints the
+     * note once the sequence is accepted, so that an error stays one line) */
+    {.kind = OPTK_ALIAS, .name = "order", .target = "sequence", .flags = OPTF_MARK,
+     .off = offsetof(cli_case, seq_deprecated)},
+    {.kind = OPTK_STRING, .name = "iterations", .off = offsetof(cli_case, iter_text), .arg = "K",
+     .help = "imp:/gs-imp: sweeps per macro step, K >= 1 or inf (default)"},
+    {.kind = OPTK_STRING, .name = "relax", .off = offsetof(cli_case, relax_text), .arg = "W",
+     .help = "imp:/gs-imp: relaxation omega, finite and nonzero (default 1)"},
+    {0}};
+
+const opt_row cli_progress_rows[] = {
+    {.kind = OPTK_FLAG, .name = "progress", .off = offsetof(cli_case, progress),
+     .help = "progress on stderr (default: only on a terminal, after 0.5 s)"},
+    {0}};
+
+const opt_row cli_help_rows[] = {
+    {.kind = OPTK_HELP, .name = "help", .short_name = 'h', .help = "this help"},
+    {0}};
+
+int cli_parse_rows(const char *cmd, const opt_row *rows, void *dest, cli_case *cs, int argc,
+                   char **argv, const char *usage)
+{
+    if (cs)
+        cs->alpha = 1.0;
+    const int rc = opt_parse(cmd, rows, dest, argc, argv, NULL);
+    if (rc != OPT_HELP_ASKED)
+        return rc;
+    fputs(usage, stdout);
+    opt_help(stdout, rows);
+    return -1;
+}

@@ -1,0 +1,140 @@
+/* opt_table.h -- the table-driven command line (issue 23 item 4).
+ *
+ * Each subcommand describes its options once, as a table of rows: the name,
+ * the kind of value, where the value goes, the help line, and what the
+ * option needs or excludes.  One parser (opt_parse) reads argv against the
+ * table and prints the one-line errors ("cosa: CMD: --dt must be a positive
+ * finite number, got 'x'"); one printer (opt_help) renders the "Options:"
+ * block of --help from the same rows, and the man page is generated from
+ * --help (tools/gen-man.sh).  Options read from a file (`cosa CMD @FILE`,
+ * analysis/argfile.c) arrive in argv like the others; an error about one of
+ * them starts with FILE:LINE.
+ *
+ * A table is an array of rows ended by a row of kind OPTK_END ({0}).  The
+ * value of a row goes to dest + row.off (dest: the command's options struct,
+ * given to opt_parse); the type at that offset depends on the kind:
+ *
+ *   OPTK_FLAG      int, set to 1                       (no value)
+ *   OPTK_NUMBER    double, finite                      (cli_parse_double: 1e-4, 10^-4)
+ *   OPTK_POSITIVE  double, finite and > 0
+ *   OPTK_NONNEG    double, finite and >= 0
+ *   OPTK_INT       long, an integer in [imin, imax]     (digits, or 1e3, 10^3)
+ *   OPTK_SIZE      size_t, an integer >= 1 (and <= imax when imax > 0)
+ *   OPTK_ENUM      int, the index of the value in a name table: names
+ *                  (NULL-terminated) or name_at(i) (NULL past the end), so
+ *                  the library's own tables are used
+ *   OPTK_PATH      const char *, a non-empty file or directory name
+ *   OPTK_STRING    const char *, any text (checked later by the command)
+ *   OPTK_LIST      const char *[max], repeatable: each value appended, the
+ *                  count in the size_t at dest + off_count
+ *   OPTK_CUSTOM    whatever fn parses (NAME=VALUE, lists of numbers, ...)
+ *   OPTK_ALIAS     a deprecated spelling of the row named target: behaves as
+ *                  it, and a one-line note goes to stderr after a successful
+ *                  parse ("cosa: CMD: note: --OLD is deprecated; use --NEW");
+ *                  with OPTF_MARK the int at dest + off is set to 1 and no
+ *                  note is printed (the command prints its own, later)
+ *   OPTK_HELP      -h/--help: opt_parse returns OPT_HELP_ASKED
+ *   OPTK_INCLUDE   the rows of sub, whose destinations are relative to
+ *                  dest + off (shared rows, e.g. the model options)
+ *   OPTK_TEXT      no option: help is printed as it is (a heading or a note
+ *                  between rows)
+ *
+ * Strings point into argv (not copied): they live as long as argv.
+ *
+ * Parsing rules: "--name VALUE", "--name=VALUE", a unique prefix of a long
+ * name ("--sch" for --scheme), "-x VALUE" and "-xVALUE" for a row with a
+ * short name; "--" ends the options.  An option given twice is an error
+ * unless it is repeatable (OPTK_LIST, or OPTF_REPEAT); an alias and its
+ * target count as one option.  After the whole command line: rows with
+ * OPTF_REQUIRED must be given; a given row's requires must be given and its
+ * excludes must not be.
+ */
+#ifndef COSA_OPT_TABLE_H
+#define COSA_OPT_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum opt_kind {
+    OPTK_END = 0,
+    OPTK_FLAG,
+    OPTK_NUMBER,
+    OPTK_POSITIVE,
+    OPTK_NONNEG,
+    OPTK_INT,
+    OPTK_SIZE,
+    OPTK_ENUM,
+    OPTK_PATH,
+    OPTK_STRING,
+    OPTK_LIST,
+    OPTK_CUSTOM,
+    OPTK_ALIAS,
+    OPTK_HELP,
+    OPTK_INCLUDE,
+    OPTK_TEXT
+} opt_kind;
+
+/* Row flags. */
+enum {
+    OPTF_REPEAT = 1u << 0,   /* may be given more than once (OPTK_CUSTOM: fn appends) */
+    OPTF_REQUIRED = 1u << 1, /* must be given: "--NAME is required (see 'cosa CMD --help')" */
+    OPTF_MARK = 1u << 2,     /* OPTK_ALIAS: set the int at off, print no note */
+    OPTF_HIDDEN = 1u << 3    /* not in --help (aliases are never listed on their own) */
+};
+
+struct opt_row;
+
+/* OPTK_CUSTOM: parse value into dst (= dest + row->off).  Returns 0, or -1
+ * with the reason in msg (one line without "cosa: CMD: ", e.g. "--set
+ * expects NAME=VALUE, got 'x'"); the parser prints it. */
+typedef int (*opt_custom_fn)(const struct opt_row *row, const char *value, void *dst,
+                             char *msg, size_t size);
+
+typedef struct opt_row {
+    opt_kind kind;
+    const char *name;     /* long name without "--" ("dt")                         */
+    char short_name;      /* 'o', 'h', or 0                                          */
+    size_t off;           /* destination: offset in dest (offsetof)                  */
+    const char *arg;      /* placeholder of the value in --help ("DT"); NULL: none   */
+    const char *help;     /* help text ('\n' starts a new line; long lines wrap)     */
+    unsigned flags;       /* OPTF_*                                                  */
+    long imin, imax;      /* OPTK_INT range; OPTK_SIZE upper bound (0: none)         */
+    const char *const *names;          /* OPTK_ENUM: NULL-terminated table      */
+    const char *(*name_at)(size_t i);  /* OPTK_ENUM: or this (NULL past the end) */
+    size_t max;           /* OPTK_LIST: capacity of the array at off                 */
+    size_t off_count;     /* OPTK_LIST: offset of its size_t count                   */
+    opt_custom_fn fn;     /* OPTK_CUSTOM                                             */
+    const void *data;     /* OPTK_CUSTOM: anything fn needs (a table, a limit)       */
+    const char *target;   /* OPTK_ALIAS: long name of the row it stands for          */
+    const char *requires; /* long name of an option this one needs, or NULL          */
+    const char *requires_why; /* appended to the message: "--rate needs --energy (WHY)" */
+    const char *excludes; /* long name of an option that cannot go with this one     */
+    const struct opt_row *sub; /* OPTK_INCLUDE                                       */
+} opt_row;
+
+/* opt_parse results besides CLI_OK (0) and CLI_EUSAGE (2). */
+enum { OPT_HELP_ASKED = -1 };
+
+/* Parse argv[1..argc-1] of subcommand cmd against rows into dest.  argv
+ * comes from argfile_expand (it carries the origins of arguments read from
+ * @FILEs).  first_positional NULL: every argument must be an option
+ * ("unexpected argument 'x'" otherwise); else parsing stops at the first
+ * argument that is not an option (or after "--") and its index goes there
+ * (argc when there is none).  Returns 0 (CLI_OK), OPT_HELP_ASKED (nothing
+ * printed: the caller prints its description and opt_help), or 2
+ * (CLI_EUSAGE) after one line on stderr. */
+int opt_parse(const char *cmd, const opt_row *rows, void *dest, int argc, char **argv,
+              int *first_positional);
+
+/* The rows as --help lines: "  -o, --output DIR   help", the help text
+ * starting at column 23 (on the next line when the option is longer),
+ * continuation lines indented to column 23 and wrapped before column 88
+ * (today's help texts reach column 86).
+ * OPTK_TEXT rows are printed verbatim, included tables in place, aliases
+ * and OPTF_HIDDEN rows not at all. */
+void opt_help(FILE *f, const opt_row *rows);
+
+/* The row of rows (included tables too) whose long name is name, or NULL. */
+const opt_row *opt_find(const opt_row *rows, const char *name);
+
+#endif

@@ -112,4 +112,9 @@ refuse "clocks naming no Clock" "$tmp/badclock.cosa" \
     "^cosa: simulate: .*: variable 'count': clocks names 99, which is no Clock$"
 net sampler_se_fmi3 1 >"$tmp/se.cosa"
 refuse "Scheduled Execution only" "$tmp/se.cosa" "^cosa: simulate: .*sampler_se_fmi3.fmu: .*\\(CoSimulation\\|Scheduled\\)"
+# ---- 4. fmu-info: the clocked outputs are outputs; the clocks have their clock lines only --
+"$COSA" fmu-info "$FMU/sampler_fmi3.fmu" >"$tmp/info" 2>"$tmp/err" &&
+    grep -q "^output     y  " "$tmp/info" && grep -q "^output     count  " "$tmp/info" &&
+    [ "$(grep -c '^clock ' "$tmp/info")" = 2 ] && ! grep -q "^unused .*Clock" "$tmp/info" &&
+    ok || bad "fmu-info sampler: $(cat "$tmp/info" "$tmp/err")"
 fmu_env_done test_clocks.sh

@@ -93,11 +93,15 @@ static const char *why_unused(const cosa_fmu_var *v, char *buf, size_t size)
     return buf;
 }
 
-/* The variables cosa does not read at all: other types and arrays. */
+/* The variables cosa does not read at all: other types and arrays (the
+ * Clock variables have their clock lines: cosa drives them, README
+ * "Clocks"). */
 static void other_lines(const cosa_fmu *f)
 {
     for (size_t i = 0; i < cosa_fmu_nother(f); i++) {
         const cosa_fmu_other *o = cosa_fmu_other_at(f, i);
+        if (strcmp(o->type, "Clock") == 0)
+            continue;
         const int c = o->causality, va = o->variability;
         printf("%-10s %-20s vr=%u (%s %s %s: cosa reads %s)\n", "unused", o->name, o->vr,
                va >= 0 && va <= 4 ? variability_name[va] : "?", o->type,

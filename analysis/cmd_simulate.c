@@ -100,7 +100,9 @@ static void help_intro(void)
            "             output, or a unit that cannot complete its step; exit code 0)\n"
            "  e_global   NRMSE of the corrected outputs at the N new macro points (eq 33;\n"
            "             inf when diverged)\n"
-           "  steps      macro steps completed\n"
+           "  steps      macro steps completed (grid steps)\n"
+           "  event_points  with FMU events: the communication points at events off the\n"
+           "             grid (then h_min, h_max are those of all steps)\n"
            "  defect_out, defect_conn\n"
            "             the largest run RMS over the outputs of the output-defect estimate\n"
            "             and over the inputs of the connection defect (defect paper; the\n"
@@ -116,7 +118,8 @@ static void help_intro(void)
            "With -o DIR (or --plot) it writes NAME.csv (comment header, then a header row\n"
            "and one row per macro point: t, inputs u at the start of the step, raw outputs\n"
            "y, corrected outputs ybar, state-correction offsets du, reference outputs ref;\n"
-           "columns named PREFIX.SUB.NAME by subsystem, e.g. y.I.s1)\n"
+           "columns named PREFIX.SUB.NAME by subsystem, e.g. y.I.s1; with FMU events\n"
+           "also a row per event point and a last column 'event', 1 there)\n"
            "and NAME.gp, a gnuplot script of the outputs against the reference (for\n"
            "twomass-nl the s1 panel is the paper's Fig 9).\n\n",
           stdout);
@@ -606,8 +609,16 @@ static const opt_row sim_rows[] = {
              "--coupling it means --corrector-jacobian)"},
     {.kind = OPTK_ENUM, .name = "events", .off = SIM(o.events), .arg = "on|off",
      .modes = SIM_FIXED, .names = events_names, .flags = OPTF_OR_LIST,
-     .help = "FMI 3.0 event handling: on (default for FMUs with event mode) or off "
-             "(steps only, as before)"},
+     .help = "FMI 3.0 event mode for the FMUs that offer it (hasEventMode; default on): "
+             "instantiated with eventModeUsed (and earlyReturnAllowed with "
+             "canReturnEarlyAfterIntermediateUpdate); an early return or an event, and a "
+             "nextEventTime, is a communication point of every unit (units past it rolled "
+             "back; the input history restarts there; the grid continues at the next grid "
+             "point); CSV rows at the events and a last column 'event'; plain Jacobi schemes "
+             "without corrections only (README 'Events'); off: no event mode, as before.  "
+             "FMUs with clocks need it: their periodic input clocks tick at shift + k "
+             "interval, in Event Mode with the inputs there (README 'Clocks'); off refuses "
+             "them"},
     {.kind = OPTK_STRING, .name = "iter-tol", .off = SIM(o.itol), .arg = "T", .modes = SIM_FIXED,
      .help = "iterative schemes (README \"Iterative coupling\"): the sweeps of a "
              "macro step stop at |yhat^(j) - yhat^(j-1)| <= T |yhat^(j)| over the "
@@ -955,6 +966,79 @@ static int sim_units_error(const struct sim_run *r, cosa_status st,
     return CLI_EFAIL;
 }
 
+/* --events (README "Events"): event mode on (auto: on) for every FMU
+ * subsystem that offers it (hasEventMode); off leaves today's instances. */
+/* Clocks need Event Mode (README "Clocks"): an FMU with Clock variables
+ * under --events off, or without hasEventMode, is refused in one line. */
+static int sim_clocks_need_events(const struct sim_run *r)
+{
+    cosa_unit *const *units = cosa_model_units_units(r->mu);
+    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
+    for (size_t i = 0; i < r->sm.nsub; i++) {
+        if (!fmus[i] || !cosa_fmu_nclock(fmus[i]))
+            continue;
+        const int em = (cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_EVENT_MODE) != 0;
+        if (r->o.events == 0 || !em) {
+            cli_error(r->cmd, "%sFMU %s has clocks (%s%s), which need event mode%s",
+                      em ? "--events off: " : "", cosa_unit_fmu_name(units[i]),
+                      cosa_fmu_clock_at(fmus[i], 0)->name,
+                      cosa_fmu_nclock(fmus[i]) > 1 ? ", ..." : "",
+                      em ? " (--events on)" : ", and it does not declare hasEventMode");
+            return CLI_EUSAGE;
+        }
+        for (size_t k = 0; k < cosa_fmu_nclock(fmus[i]); k++) {
+            const cosa_fmu_clock *c = cosa_fmu_clock_at(fmus[i], k);
+            if (c->causality == COSA_FMU_INPUT && !c->periodic) {
+                cli_error(r->cmd, "FMU %s: input clock '%s' is %s: cosa activates periodic "
+                          "input clocks (a model file cannot connect clocks yet)",
+                          cosa_unit_fmu_name(units[i]), c->name,
+                          cosa_fmu_interval_variability_name(c->interval_variability));
+                return CLI_EUSAGE;
+            }
+        }
+    }
+    return CLI_OK;
+}
+
+static int sim_events(struct sim_run *r)
+{
+    if (sim_clocks_need_events(r) != CLI_OK)
+        return CLI_EUSAGE;
+    if (r->o.events == 0)
+        return CLI_OK;
+    cosa_unit *const *units = cosa_model_units_units(r->mu);
+    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
+    for (size_t i = 0; i < r->sm.nsub; i++) {
+        if (!fmus[i] || !(cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_EVENT_MODE))
+            continue;
+        cosa_status st = cosa_unit_fmu_set_events(units[i], 1);
+        if (st == COSA_EUNSUPPORTED && r->o.events < 0 && !cosa_unit_fmu_events(units[i])) {
+            /* the default: an FMU that cannot run its event mode runs without */
+            fprintf(stderr, "cosa: %s: note: %s: it runs without event mode\n", r->cmd,
+                    cosa_unit_message(units[i]));
+            continue;
+        }
+        if (st != COSA_OK) {
+            cli_error(r->cmd, "--events on: %s", cosa_unit_message(units[i]));
+            return CLI_EUSAGE; /* the FMU's own event handling fails: bad input */
+        }
+        r->mopt.events = 1; /* event points are communication points */
+    }
+    const cosa_scheme *s = &r->scheme;
+    const char *why = !r->mopt.events ? NULL
+                      : r->iterative || s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE
+                          ? "a plain Jacobi scheme without corrections"
+                      : r->o.nrate ? "one step per unit (no --rate)"
+                      : r->held ? "--input poly"
+                      : r->o.energy ? "no --energy" : NULL;
+    if (why) {
+        cli_error(r->cmd, "--events on: the event points need %s (scheme %s; or --events off)",
+                  why, r->sname);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
 /* The units (FMU subsystems run the FMU itself, README "FMU import"; their
  * Jacobians exist at the FMU's current point only, so MBCorr linearises at
  * the end of the step unless --linearize says otherwise) and the
@@ -979,6 +1063,9 @@ static int sim_units(struct sim_run *r)
     if (st != COSA_OK)
         return sim_units_error(r, st, &e);
     r->set = cosa_model_units_set(r->mu);
+    int rc;
+    if ((rc = sim_events(r)) != CLI_OK)
+        return rc;
     const size_t nfmu = cosa_model_units_nfmu(r->mu);
     /* the input smoothness the FMUs recommend caps the input degree; FMUs in
      * an algebraic loop are iterated in Initialization Mode first */
@@ -999,6 +1086,12 @@ static int sim_units(struct sim_run *r)
         fprintf(stderr, "cosa: %s: note: %s: the reference is the fine co-simulation (as "
                         "--ref fine), not the linearised network\n", cmd, nlwhy);
     }
+    /* events: the linearised network knows nothing of them */
+    if (r->mopt.events && !r->fine && (!o->ref || !strcmp(o->ref, "auto"))) {
+        r->fine = 1;
+        fprintf(stderr, "cosa: %s: note: an FMU has events: the reference is the fine "
+                        "co-simulation (as --ref fine), not the linearised network\n", cmd);
+    }
     if (nfmu && o->lin < 0)
         r->mopt.lin_at_end = 1;
     if (nfmu)
@@ -1009,7 +1102,6 @@ static int sim_units(struct sim_run *r)
                   o->outputs ? "outputs" : "output-interval");
         return CLI_EUSAGE;
     }
-    int rc;
     if ((o->output || o->plot) &&
         (rc = sim_csv_init(cmd, m, par, r->set, o->outputs, o->interval, r->dt, &r->cols)) !=
             CLI_OK)
@@ -1032,6 +1124,23 @@ static const char *units_why(const struct sim_run *r)
     return why;
 }
 
+/* The fine reference's scheme: SOH, or the highest input degree every
+ * FMU accepts -- ZOH when one holds its inputs (a sampled controller with
+ * clocks, README "Clocks"). */
+static const char *fine_scheme(const struct sim_run *r)
+{
+    int deg = 2;
+    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
+    for (size_t i = 0; i < r->sm.nsub; i++) {
+        if (!fmus[i] || !cosa_fmu_ninput(fmus[i]))
+            continue;
+        cosa_fmu_capability cap;
+        cosa_fmu_capability_get(fmus[i], &cap);
+        deg = cap.input_degree_max < deg ? cap.input_degree_max : deg;
+    }
+    return deg >= 2 ? "soh" : deg == 1 ? "foh" : "zoh";
+}
+
 /* The reference trajectory: a file, the fine co-simulation, exact, or
  * CVODE. */
 static int sim_reference(struct sim_run *r)
@@ -1049,11 +1158,13 @@ static int sim_reference(struct sim_run *r)
                  r->ref->nx && isnan(r->ref->x[r->ref->nx]) ? ", the states at t = 0 from the model"
                                                              : "");
     } else if (r->fine) {
-        cosa_scheme soh;
-        cosa_scheme_parse("soh", &soh);
-        st = cosa_reftraj_cosim(r->set, &soh, r->sm.x0, r->dt, r->nsamples, REF_FINE_FACTOR,
+        cosa_scheme fs;
+        const char *fname = fine_scheme(r);
+        cosa_scheme_parse(fname, &fs);
+        st = cosa_reftraj_cosim(r->set, &fs, r->sm.x0, r->dt, r->nsamples, REF_FINE_FACTOR,
                                 &r->ref);
-        snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation SOH dt/%d", REF_FINE_FACTOR);
+        snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation %s dt/%d",
+                 fname[0] == 's' ? "SOH" : fname[0] == 'f' ? "FOH" : "ZOH", REF_FINE_FACTOR);
     } else if (r->sm.sys) {
         st = cosa_reftraj_exact(r->sm.sys, r->sm.x0, r->dt, r->nsamples, &r->ref);
         snprintf(r->refdesc, sizeof r->refdesc, "exact%s",
@@ -1067,7 +1178,8 @@ static int sim_reference(struct sim_run *r)
         const char *why = r->fine ? units_why(r) : "";
         cli_error(cmd, "the %s reference failed: %s", r->fine ? "fine" : "monolithic",
                   why[0] ? why : cosa_strerror(st));
-        return CLI_EFAIL;
+        /* an FMU doing what it was not allowed to (an early return): bad input */
+        return st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
     }
     return CLI_OK;
 }
@@ -1128,6 +1240,10 @@ static int sim_cosim(struct sim_run *r)
                             .defect_out_order = outorder, .observers = nobs ? obsv : NULL,
                             .nobservers = nobs,
                             .iter = r->iterative ? &r->iopt : NULL};
+    /* the units' counters (steps, restores, events, early returns) are the
+     * co-simulation's: the fine reference ran on the same units */
+    for (size_t i = 0; i < r->sm.nsub; i++)
+        cosa_unit_counters_reset(units[i]);
     st = cosa_cosim_run(r->set, &r->scheme, r->ref, &copt, &r->res);
     cli_progress_end(&r->prog);
     if (st != COSA_OK) {
@@ -1228,6 +1344,11 @@ static void sim_print(struct sim_run *r)
     sim_iter_print(&r->scheme, &r->iopt, res);
     printf("defect_out %.17g\ndefect_conn %.17g\n", res->defect_out, res->defect_conn);
     print_energy(res->energy);
+    if (res->events) { /* event points: the steps to and from them are shorter */
+        printf("event_points %zu\n", res->events->n);
+        v.h_min = res->run.h_min;
+        v.h_max = res->run.h_max;
+    }
     run_stats_print(stdout, &v, RUN_STATS_REJECTED | RUN_STATS_H_MIN | RUN_STATS_H_MAX |
                                     RUN_STATS_NEW);
     fflush(stdout);

@@ -188,8 +188,9 @@ nomem:
     return CLI_EFAIL;
 }
 
-/* The header row: t, then the selected columns of each block. */
-static void header_row(FILE *f, const sim_csv *c)
+/* The header row: t, then the selected columns of each block (and the
+ * event flag with events). */
+static void header_row(FILE *f, const sim_csv *c, int event_col)
 {
     /* unnamed entries keep their old names (u1, y1, ybar1, ...): PRE + k */
     static const char *const pre[6] = {"u", "y", "ybar", "du", "ref", "x"};
@@ -209,6 +210,25 @@ static void header_row(FILE *f, const sim_csv *c)
                 fprintf(f, ",%s.%s", pre[b], names[k]);
         }
     }
+    fputs(event_col ? ",event\n" : "\n", f);
+}
+
+/* One data row at t: the selected entries of the blocks u, y, ybar, du,
+ * ref, x (a NULL block: du 0 and ref nan -- an event point has neither),
+ * then the event flag unless it is < 0. */
+static void row(FILE *f, const sim_csv *c, double t, const double *const blk[6], int event)
+{
+    fprintf(f, "%.17g", t);
+    for (int b = 0; b < 6; b++) {
+        const int isu = b == 0 || b == 3, isx = b == 5;
+        const size_t w = isu ? c->nu : isx ? c->nx : c->ny;
+        const unsigned char *sel = isu ? c->usel : isx ? c->xsel : c->ysel;
+        for (size_t k = 0; k < w; k++)
+            if (sel[k])
+                fprintf(f, ",%.17g", blk[b] ? blk[b][k] : b == 3 ? 0.0 : NAN);
+    }
+    if (event >= 0)
+        fprintf(f, ",%d", event);
     fputc('\n', f);
 }
 
@@ -243,22 +263,28 @@ int sim_csv_write(const char *cmd, const char *path, const cli_model *cm, const 
     fprintf(f, "# columns: t [s]; u.SUB.NAME input at the start of the macro step (L ybar + du); "
                "y.SUB.NAME raw outputs; ybar.* corrected outputs; du.* state-correction offsets; "
                "ref.* monolithic reference outputs; x.SUB.NAME unit states (--outputs)\n");
-    header_row(f, c);
+    const cosa_cosim_events *ev = r->events;
+    /* the event flag: the last column, the others keep their places */
+    header_row(f, c, ev != NULL);
     const size_t nu = c->nu, ny = c->ny, nx = c->nx;
+    size_t k = 0; /* the next event point */
     for (size_t n = 0; n <= r->ndone; n++) {
+        /* the event points before grid point n (every one: communication points) */
+        for (; ev && k < ev->n && ev->t[k] < r->t[n]; k++) {
+            const double *blk[6] = {ev->u + k * nu, ev->y + k * ny, ev->ybar + k * ny, NULL,
+                                    NULL, ev->x + k * nx};
+            row(f, c, ev->t[k], blk, 1);
+        }
         if (n % c->every != 0 && n != r->ndone)
             continue;
-        fprintf(f, "%.17g", r->t[n]);
-        const double *blk[6] = {r->u, r->y, r->ybar, r->du, r->yref, r->x};
-        for (int b = 0; b < 6; b++) {
-            const int isu = b == 0 || b == 3, isx = b == 5;
-            const size_t w = isu ? nu : isx ? nx : ny;
-            const unsigned char *sel = isu ? c->usel : isx ? c->xsel : c->ysel;
-            for (size_t k = 0; k < w; k++)
-                if (sel[k])
-                    fprintf(f, ",%.17g", blk[b][k + n * w]);
-        }
-        fputc('\n', f);
+        const double *blk[6] = {r->u + n * nu, r->y + n * ny, r->ybar + n * ny, r->du + n * nu,
+                                r->yref + n * ny, r->x + n * nx};
+        row(f, c, r->t[n], blk, ev ? ev->grid[n] : -1);
+    }
+    for (; ev && k < ev->n; k++) { /* after the last grid point reached (a failed step) */
+        const double *blk[6] = {ev->u + k * nu, ev->y + k * ny, ev->ybar + k * ny, NULL, NULL,
+                                ev->x + k * nx};
+        row(f, c, ev->t[k], blk, 1);
     }
     if (outfile_commit(&of) != 0) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));

@@ -38,6 +38,24 @@ void cosa_lagrange_table(int p, double first, double *lag)
     }
 }
 
+void cosa_lagrange_nodes(int p, const double *s, double *lag)
+{
+    double roots[COSA_ORDER_MAX + 2] = {0}, c[COSA_ORDER_MAX + 3] = {0};
+    for (int j = 0; j <= p; j++) {
+        int nr = 0;
+        double denom = 1.0;
+        for (int k = 0; k <= p; k++) {
+            if (k == j)
+                continue;
+            roots[nr++] = s[k];
+            denom *= s[j] - s[k];
+        }
+        poly_from_roots(nr, roots, c);
+        for (int m = 0; m <= p; m++)
+            lag[j * (p + 1) + m] = c[m] / denom;
+    }
+}
+
 double cosa_order_tables(int p, double *lag, double *e, double *w)
 {
     double roots[COSA_ORDER_MAX + 2] = {0}, c[COSA_ORDER_MAX + 3] = {0};

@@ -252,6 +252,11 @@ cosa_status cosa_layout_get(const cosa_system *sys, const cosa_scheme *s, cosa_l
 /* Lagrange basis on the p+1 nodes first, first-1, ..., first-p:
  * lag[j*(p+1)+m] = coefficient of s^m of l_j(s). */
 void cosa_lagrange_table(int p, double first, double *lag);
+/* The same on p+1 distinct nodes s[0..p] in any spacing (the master's
+ * history at the actual times of its samples after an event):
+ * lag[j*(p+1)+m] = coefficient of s^m of l_j(s) = prod_{k != j} (s - s_k) /
+ * (s_j - s_k), 0 <= p <= COSA_ORDER_MAX. */
+void cosa_lagrange_nodes(int p, const double *s, double *lag);
 
 /* Coefficient tables for order p (doc/method.md):
  * lag[j*(p+1)+m]: coefficient of s^m of the Lagrange basis l_j(s) for the

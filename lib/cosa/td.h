@@ -200,6 +200,10 @@ typedef struct cosa_unit_type {
     void (*destroy)(cosa_unit *u);
     cosa_status (*state_derivatives)(cosa_unit *u, int n, const double *uder, double *xder);
     cosa_status (*step_mid)(cosa_unit *u, double h, double *xmid, double *xnew);
+    /* Event Mode at the unit's current time (NULL: the type has no events):
+     * resolve the pending event, update the state, announce the next time
+     * event (cosa_unit_set_next_event); lib/td/unit_event.c */
+    cosa_status (*event_update)(cosa_unit *u);
 } cosa_unit_type;
 
 /* A unit of the given type with nx states, nu inputs, ny outputs; impl is
@@ -323,6 +327,35 @@ void cosa_unit_get_counters(const cosa_unit *u, cosa_unit_counters *c);
 void cosa_unit_counters_reset(cosa_unit *u);
 /* For type implementers: the counters to update (NULL for u NULL). */
 cosa_unit_counters *cosa_unit_counters_of(cosa_unit *u);
+
+/* ---- Events (lib/td/unit_event.c; FMI 3.0 event mode, README "Events") ----
+ * A unit with events (an FMI 3.0 FMU with hasEventMode, events on) may end
+ * a step early at an event, or signal an event at its end; the master then
+ * makes that time a communication point and runs Event Mode on it.
+ * cosa_unit_do_step never ends early: a unit with events handles them
+ * inside such a step itself. */
+/* One step of at most h that may end early: committed at t_c + *h_done
+ * (0 < *h_done <= h); *event = 1 when Event Mode is pending at the end
+ * (cosa_unit_event_update).  Without events: cosa_unit_do_step, *h_done =
+ * h, *event = 0. */
+cosa_status cosa_unit_do_step_event(cosa_unit *u, double h, double *h_done, int *event);
+/* Event Mode at the unit's time (the type's event_update; nothing for a
+ * unit without events); *t_next (may be NULL) = the next time event the
+ * unit announced, INFINITY for none.  A failure leaves one line in
+ * cosa_unit_message. */
+cosa_status cosa_unit_event_update(cosa_unit *u, double *t_next);
+int cosa_unit_has_events(const cosa_unit *u);    /* events on and handled */
+int cosa_unit_event_pending(const cosa_unit *u); /* after do_step_event   */
+double cosa_unit_next_event(const cosa_unit *u); /* INFINITY: none        */
+/* For type implementers: events on or off for this unit (the master asks
+ * cosa_unit_has_events); inside step, whether the caller accepts an early
+ * end, and the end reached (h_done < h: early; ignored when the caller does
+ * not accept it) with event = 1 when Event Mode is pending there; the next
+ * time event (INFINITY or NaN: none). */
+void cosa_unit_set_events(cosa_unit *u, int on);
+int cosa_unit_step_may_stop(const cosa_unit *u);
+void cosa_unit_step_stopped(cosa_unit *u, double h_done, int event);
+void cosa_unit_set_next_event(cosa_unit *u, double t);
 
 /* Snapshots (as fmi3GetFMUState / fmi3SetFMUState / fmi3FreeFMUState): the
  * unit's time, state, input polynomial and its type's own state.  save
@@ -690,6 +723,21 @@ typedef struct cosa_master_opts {
                          without the mid sample, gains by steps or TAYLOR:
                          else COSA_EUNSUPPORTED.  The master's time is
                          t0 + n H from a step counter, never a running sum     */
+    int events;           /* 1: units with events (cosa_unit_has_events) may
+                         end a step early at an event, and the proposal ends
+                         there for every unit: the units with events step
+                         first, a unit already past the event is restored
+                         from its snapshot (taken before every step where the
+                         unit can save its state) and stepped again to it;
+                         the commit runs Event Mode on the units where it is
+                         pending, reads their outputs again and restarts the
+                         extrapolation's history there (its order builds up
+                         again; the Lagrange basis on the samples' actual
+                         times).  The macro step of each proposal is
+                         cosa_master_set_step's.  Needs a plain Jacobi scheme
+                         without corrections on the history's extrapolation,
+                         no rates, held inputs, mid samples or gains by steps:
+                         else COSA_EUNSUPPORTED (lib/td/master_event.c)        */
 } cosa_master_opts;
 
 typedef struct cosa_master cosa_master;
@@ -779,8 +827,9 @@ cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *
                             double *ybar, double *du);
 /* The information vector z_n in the layout of the scheme (doc/method.md). */
 cosa_status cosa_master_info(const cosa_master *m, double *z);
-/* The macro step of the next proposal (TAYLOR extrapolation only: the
- * history of the other kinds assumes equidistant macro points;
+/* The macro step of the next proposal (TAYLOR and GIVEN extrapolation, and
+ * any master with opts.events, whose history keeps its sample times: the
+ * history of the others assumes equidistant macro points;
  * COSA_EUNSUPPORTED for them).  H > 0 finite, else COSA_ERANGE. */
 cosa_status cosa_master_set_step(cosa_master *m, double H);
 
@@ -804,6 +853,21 @@ cosa_status cosa_master_step_data(const cosa_master *m, double *H, int *q, const
 
 /* Index of the unit that failed in the last step or propose (or nunits). */
 size_t cosa_master_failed_unit(const cosa_master *m);
+/* Events (opts.events; lib/td/master_event.c): where the proposal waiting
+ * for commit ends, *t (its T_n + H, or the earlier event), and whether Event
+ * Mode is pending there (*event; either pointer may be NULL); returns 1 when
+ * it ends before T_n + H, 0 otherwise (also without events or a proposal). */
+int cosa_master_reached(const cosa_master *m, double *t, int *event);
+/* The earliest time event the units with events announced (INFINITY: none,
+ * or events off). */
+double cosa_master_next_event(const cosa_master *m);
+/* 1 when the last commit was an event point (Event Mode ran there). */
+int cosa_master_at_event(const cosa_master *m);
+/* 1 when the master was created with opts.events. */
+int cosa_master_has_events(const cosa_master *m);
+/* Commit the proposal at time t (events: the run loop's clock, which is the
+ * proposal's end to rounding); without events as cosa_master_commit. */
+cosa_status cosa_master_commit_at(cosa_master *m, double t);
 
 /* ---- Iterative coupling in the time domain (lib/td/iterate.c) -------------- */
 
@@ -1244,6 +1308,17 @@ typedef struct cosa_cosim_opts {
                                 on the reference, no energy correction       */
 } cosa_cosim_opts;
 
+/* The communication points of a run with events (opts.master.events) off
+ * the grid t = (p + n) H -- event times and cuts at time events -- in time
+ * order, each with the same columns as the grid points (ld = nx, nu, ny);
+ * and per grid point whether it is an event point (Event Mode ran there). */
+typedef struct cosa_cosim_events {
+    size_t n, cap;        /* points recorded, room                           */
+    double *t;            /* n times                                         */
+    double *x, *u, *y, *ybar; /* nx, nu, ny, ny per point                    */
+    unsigned char *grid;  /* N+1: 1 where grid point n is an event point     */
+} cosa_cosim_events;
+
 typedef struct cosa_cosim_result {
     size_t nx, nu, ny;
     size_t nsteps;      /* N requested                                        */
@@ -1270,6 +1345,9 @@ typedef struct cosa_cosim_result {
     int iterative;      /* 1: iter holds the iteration's statistics            */
     cosa_iter_stats iter;
     cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
+    cosa_cosim_events *events; /* opts.master.events: the event points (else NULL;
+                           e_global and the divergence test see the grid
+                           points only; no defects or energy then)           */
 } cosa_cosim_result;
 
 /* Start-up (doc/method.md): the co-simulation starts at t = p H on the reference,
@@ -1635,6 +1713,10 @@ typedef struct cosa_fmu_var {
                                is the derivative of, or -1                     */
     int intermediate_update; /* FMI 3.0 intermediateUpdate="true": settable
                                 during a step (intermediate update mode)       */
+    const size_t *clocks;   /* FMI 3.0 `clocks` attribute: the clocks the
+                               variable belongs to, as indices into the clock
+                               list (cosa_fmu_clock_at); NULL if unclocked     */
+    size_t nclocks;
 } cosa_fmu_var;
 
 /* Capability flags of the CoSimulation element (cosa_fmu_caps). */
@@ -1707,6 +1789,44 @@ typedef struct cosa_fmu_other {
 } cosa_fmu_other;
 size_t cosa_fmu_nother(const cosa_fmu *fmu);
 const cosa_fmu_other *cosa_fmu_other_at(const cosa_fmu *fmu, size_t i);
+
+/* FMI 3.0 Clock variables (lib/td/fmu_clocks.c; also listed as "other"
+ * variables of type "Clock").  intervalVariability: constant, fixed,
+ * calculated and tunable clocks are periodic (interval and shift known to
+ * the importer: from the description for constant ones, from
+ * fmi3GetIntervalDecimal/fmi3GetShiftDecimal after initialization for the
+ * others); changing and countdown clocks are aperiodic, their next interval
+ * told by the FMU; triggered clocks tick when the importer (input) or the
+ * FMU (output) says. */
+enum cosa_fmu_interval_variability {
+    COSA_FMU_CLOCK_CONSTANT, COSA_FMU_CLOCK_FIXED, COSA_FMU_CLOCK_CALCULATED,
+    COSA_FMU_CLOCK_TUNABLE, COSA_FMU_CLOCK_CHANGING, COSA_FMU_CLOCK_COUNTDOWN,
+    COSA_FMU_CLOCK_TRIGGERED
+};
+typedef struct cosa_fmu_clock {
+    char *name;
+    unsigned vr;               /* valueReference                              */
+    int causality;             /* enum cosa_fmu_causality: input (the importer
+                                  activates it), output (the FMU ticks it) or
+                                  local                                        */
+    int interval_variability;  /* enum cosa_fmu_interval_variability          */
+    int periodic;              /* constant, fixed, calculated or tunable      */
+    double interval;           /* intervalDecimal [s], or intervalCounter /
+                                  resolution; NaN when the description gives
+                                  neither                                      */
+    double shift;              /* shiftDecimal [s] (or shiftCounter /
+                                  resolution); 0 when absent: the first tick
+                                  of a periodic clock is at start + shift      */
+    int can_be_deactivated;    /* canBeDeactivated                            */
+    long priority;             /* priority, -1 when absent                    */
+} cosa_fmu_clock;
+/* The Clock variables in the description's order; clock_at returns NULL
+ * for i out of range. */
+size_t cosa_fmu_nclock(const cosa_fmu *fmu);
+const cosa_fmu_clock *cosa_fmu_clock_at(const cosa_fmu *fmu, size_t i);
+/* The name of an interval variability ("constant", ..., "triggered"; "?"
+ * out of range). */
+const char *cosa_fmu_interval_variability_name(int iv);
 /* DefaultExperiment's startTime and stopTime (NaN where not given). */
 double cosa_fmu_start_time(const cosa_fmu *fmu);
 double cosa_fmu_stop_time(const cosa_fmu *fmu);
@@ -1766,6 +1886,38 @@ cosa_status cosa_unit_fmu_set_logger(cosa_unit *u, cosa_fmu_log_fn *fn, void *us
  * (the instance, the function, the time and what the FMU logged), or "" if
  * none did; NULL if u is not an FMU unit. */
 const char *cosa_unit_fmu_warning(const cosa_unit *u);
+/* FMI 3.0 events (lib/td/fmu_event.c; README "Events"): on = 1 instantiates
+ * the FMU again (at the unit's time and state) with eventModeUsed, and
+ * earlyReturnAllowed when it declares canReturnEarlyAfterIntermediateUpdate;
+ * its steps then may end early at an event (cosa_unit_do_step_event) and
+ * Event Mode runs fmi3EnterEventMode, fmi3UpdateDiscreteStates until no
+ * further update is needed (at most COSA_FMU_EVENT_ITER_MAX calls, else
+ * COSA_EUNSUPPORTED and one line), fmi3EnterStepMode, and reads
+ * nextEventTime.  A plain cosa_unit_do_step handles the events inside the
+ * step.  on = 0: today's instantiation (no event mode; an FMU asking for
+ * event handling fails the step).  COSA_EUNSUPPORTED for on = 1 and an FMU
+ * without hasEventMode, or whose binary does not export
+ * fmi3EnterEventMode, fmi3UpdateDiscreteStates and fmi3EnterStepMode (one line); COSA_EINVAL if u is not an FMU unit; COSA_EFMU if
+ * the new instance fails (cosa_unit_message says why).  An fmi3DoStep that
+ * returns early when that was not allowed fails with COSA_EUNSUPPORTED. */
+#define COSA_FMU_EVENT_ITER_MAX 100
+cosa_status cosa_unit_fmu_set_events(cosa_unit *u, int on);
+/* 1 when events are on for the FMU unit u (0 otherwise, or not an FMU). */
+int cosa_unit_fmu_events(const cosa_unit *u);
+/* The instance name of an FMU unit, NULL for other units. */
+const char *cosa_unit_fmu_name(const cosa_unit *u);
+/* Connect an output clock of FMU unit from to a triggered input clock of
+ * FMU unit to (README "Clocks"): whenever out_clock ticks (fmi3GetClock
+ * active in from's Event Mode at t), in_clock ticks at t -- to's next event
+ * is set to t and its Event Mode there (the master runs it at the same
+ * communication point) activates in_clock with fmi3SetClock.  Both units
+ * need events on (cosa_unit_fmu_set_events, before or after linking: the
+ * link survives a new instance).
+ * COSA_EPARAM for a name that is no clock of that FMU, COSA_EINVAL for a
+ * non-FMU unit, an out_clock that is no output clock or an in_clock that
+ * is no triggered input clock, COSA_ENOMEM. */
+cosa_status cosa_unit_fmu_clock_link(cosa_unit *from, const char *out_clock, cosa_unit *to,
+                                     const char *in_clock);
 
 /* Keep the FMU unit u in Initialization Mode: it is instantiated afresh at
  * time t with states x (as cosa_unit_set_state), entered into Initialization

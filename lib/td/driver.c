@@ -23,19 +23,33 @@ void cosa_cosim_result_free(cosa_cosim_result *r)
         return;
     free(r->t);
     cosa_energy_result_free(r->energy);
+    if (r->events) {
+        free(r->events->t);
+        free(r->events->x);
+        free(r->events->u);
+        free(r->events->y);
+        free(r->events->ybar);
+        free(r->events->grid);
+        free(r->events);
+    }
     free(r);
 }
 
-static cosa_status result_alloc(size_t nx, size_t nu, size_t ny, size_t N,
+static cosa_status result_alloc(size_t nx, size_t nu, size_t ny, size_t N, int events,
                                 cosa_cosim_result **out)
 {
     cosa_cosim_result *r = calloc(1, sizeof *r);
     if (!r)
         return COSA_ENOMEM;
+    if (events && (!(r->events = calloc(1, sizeof *r->events)) ||
+                   !(r->events->grid = calloc(N + 1, 1)))) {
+        cosa_cosim_result_free(r);
+        return COSA_ENOMEM;
+    }
     const size_t nc = N + 1, total = nc * (1 + nx + 2 * nu + 3 * ny);
     r->t = malloc(total * sizeof(double));
     if (!r->t) {
-        free(r);
+        cosa_cosim_result_free(r);
         return COSA_ENOMEM;
     }
     for (size_t k = 0; k < total; k++)
@@ -64,10 +78,50 @@ struct recorder {
     double factor, bound;
 };
 
+/* One more row of e's arrays (doubling the room). */
+static cosa_status events_grow(cosa_cosim_events *e, size_t nx, size_t nu, size_t ny)
+{
+    if (e->n < e->cap)
+        return COSA_OK;
+    const size_t cap = e->cap ? 2 * e->cap : 16;
+    double **arr[5] = {&e->t, &e->x, &e->u, &e->y, &e->ybar};
+    const size_t w[5] = {1, nx, nu, ny, ny};
+    for (int k = 0; k < 5; k++) {
+        double *p = realloc(*arr[k], (cap * w[k] + 1) * sizeof *p);
+        if (!p)
+            return COSA_ENOMEM;
+        *arr[k] = p;
+    }
+    e->cap = cap;
+    return COSA_OK;
+}
+
+/* A communication point off the grid (an event) into r->events. */
+static cosa_status record_event(const cosa_master *m, cosa_cosim_result *r, double t)
+{
+    cosa_cosim_events *e = r->events;
+    const size_t nx = r->nx, nu = r->nu, ny = r->ny;
+    cosa_status st = events_grow(e, nx, nu, ny);
+    if (st != COSA_OK)
+        return st;
+    const size_t k = e->n++;
+    e->t[k] = t;
+    return cosa_master_get(m, NULL, e->x + k * nx, e->u + k * nu, e->y + k * ny,
+                           e->ybar + k * ny, NULL);
+}
+
 static cosa_status record(const cosa_master *m, void *user_data)
 {
     struct recorder *rec = user_data;
     cosa_cosim_result *r = rec->r;
+    if (r->events) { /* off the grid (to rounding of the grid time): an event point */
+        double tm;
+        cosa_master_get(m, &tm, NULL, NULL, NULL, NULL, NULL);
+        const double tg = (double)(rec->p + rec->n) * rec->ref->H;
+        if (rec->n > 0 && !(fabs(tm - tg) <= 1e-9 * rec->ref->H))
+            return record_event(m, r, tm);
+        r->events->grid[rec->n] = (unsigned char)cosa_master_at_event(m);
+    }
     const size_t n = rec->n++, nx = r->nx, nu = r->nu, ny = r->ny;
     r->t[n] = (double)(rec->p + n) * rec->ref->H;
     cosa_master_get(m, NULL, r->x + n * nx, r->u + n * nu, r->y + n * ny, r->ybar + n * ny,
@@ -232,7 +286,7 @@ static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, s
         else
             snprintf(r->reason, sizeof r->reason, "%s", cosa_strerror(s.last.fail));
     }
-    r->ndone = s.steps;
+    r->ndone = s.steps - s.last.cuts; /* grid steps (event points are extra) */
     r->run = s.run;
     if (r->run.fail_unit >= cosa_unitset_count(set))
         r->run.fail_unit = (size_t)-1;
@@ -282,7 +336,9 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     double *dbuf = NULL;
     if (iterative && (opt->start_initial || (opt->energy && opt->energy->correct)))
         return COSA_EUNSUPPORTED;
-    if (opt->defects && !iterative) { /* (no mid sample with given inputs) */
+    if (opt->master.events && (iterative || opt->energy))
+        return COSA_EUNSUPPORTED;
+    if (opt->defects && !iterative && !opt->master.events) { /* (no mid sample with given inputs) */
         /* the mid sample comes from a snapshot: the steps are unchanged */
         mopt.sample_mid = 1;
         const size_t nd = (size_t)opt->defect_out_order + 1;
@@ -324,7 +380,7 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         free(uoff);
         return st;
     }
-    if ((st = result_alloc(nx, nu, ny, N, &r)) != COSA_OK)
+    if ((st = result_alloc(nx, nu, ny, N, mopt.events, &r)) != COSA_OK)
         goto fail;
     yhist = malloc(ny * np * sizeof *yhist);
     if (!yhist) {
@@ -341,7 +397,7 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
                                     .user_data = &rec};
     cosa_master_add_observer(m, &recorder);
     const cosa_observer defect_obs = {.step_complete = defect_observe, .user_data = &dacc};
-    if (opt->defects)
+    if (opt->defects && !mopt.events)
         cosa_master_add_observer(m, &defect_obs);
     struct energy_obs eobs = {eacc, m, r, ref, p, 0, uoff};
     const cosa_observer energy_obs = {.initialized = energy_observe,
@@ -370,7 +426,7 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     if (eacc)
         r->energy = energy_acc_take(eacc);
     r->defect_out = r->defect_conn = NAN;
-    if (opt->defects)
+    if (opt->defects && !mopt.events)
         defect_figures(&dacc, ny, nu, r);
     if (r->diverged)
         r->e_global = INFINITY;

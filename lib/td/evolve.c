@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "td/evolve.h"
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <time.h>
@@ -32,6 +33,36 @@ static cosa_status observe_attempt(const evolve_config *c, const evolve_attempt 
             return st;
     }
     return COSA_OK;
+}
+
+/* A time event ahead of the stepper inside the planned attempt (beyond
+ * rounding of its end, 16 eps |tn|) cuts it there. */
+static void cut_at_event(const evolve_config *c, evolve_attempt *a)
+{
+    a->cut = 0;
+    if (!c->stepper->next_event)
+        return;
+    const double te = c->stepper->next_event(c->stepper_ctx);
+    if (te > a->t && te < a->tn - 16.0 * DBL_EPSILON * fabs(a->tn)) {
+        a->tn = te;
+        a->h = te - a->t;
+        a->last = 0;
+        a->cut = 1;
+    }
+}
+
+/* A proposal the stepper stopped early (an event) ends there. */
+static void cut_where_stopped(const evolve_config *c, evolve_attempt *a)
+{
+    double t;
+    if (a->fail != COSA_OK || !c->stepper->reached || !c->stepper->reached(c->stepper_ctx, &t))
+        return;
+    if (t > a->t && t < a->tn) {
+        a->tn = t;
+        a->h = t - a->t;
+        a->last = 0;
+        a->cut = 1;
+    }
 }
 
 /* One attempt: the proposal (a failure is recorded in a->fail when the
@@ -108,8 +139,10 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
     size_t rejected = 0, retried = 0;
     cosa_status st = COSA_OK;
     while ((end = c->controller->plan(c->controller_ctx, &a)) == EVOLVE_GO) {
+        cut_at_event(c, &a);
         if ((st = attempt(c, &a)) != COSA_OK)
             return st;
+        cut_where_stopped(c, &a);
         a.attempts++;
         evolve_decision d = {.accept = a.fail == COSA_OK, .end = EVOLVE_GO};
         if ((st = c->controller->decide(c->controller_ctx, &a, &d)) != COSA_OK ||
@@ -122,6 +155,8 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
                 return st;
             a.k++;
             a.t = a.tn;
+            a.cuts += a.cut != 0;
+            a.off = a.cut;
             hsum += a.h;
             hmin = fmin(hmin, a.h);
             hmax = fmax(hmax, a.h);
@@ -154,11 +189,12 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
 static evolve_end fixed_plan(void *ctx, evolve_attempt *a)
 {
     const evolve_fixed *f = ctx;
-    if (a->k >= f->n)
+    const size_t g = a->k - a->cuts; /* grid points reached */
+    if (g >= f->n)
         return EVOLVE_DONE;
-    a->h = f->H;
-    a->tn = (double)(f->i0 + a->k + 1) * f->H;
-    a->last = a->k + 1 == f->n;
+    a->tn = (double)(f->i0 + g + 1) * f->H;
+    a->h = a->off ? a->tn - a->t : f->H; /* after an event: to the next grid point */
+    a->last = g + 1 == f->n;
     return EVOLVE_GO;
 }
 
@@ -176,14 +212,19 @@ const evolve_controller evolve_controller_fixed = {"fixed", fixed_plan, fixed_de
 
 static cosa_status master_propose(void *ctx, const evolve_attempt *a)
 {
-    (void)a;
+    /* with events every attempt has its own length (cut, or after a cut) */
+    if (cosa_master_has_events(ctx)) {
+        cosa_status st = cosa_master_set_step(ctx, a->h);
+        if (st != COSA_OK)
+            return st;
+    }
     return cosa_master_propose(ctx, 0);
 }
 
+/* with events at the loop's clock (the proposal's end), else as always */
 static cosa_status master_commit(void *ctx, const evolve_attempt *a)
 {
-    (void)a;
-    return cosa_master_commit(ctx);
+    return cosa_master_commit_at(ctx, a->tn);
 }
 
 static cosa_status master_reject(void *ctx, const evolve_attempt *a)
@@ -194,8 +235,13 @@ static cosa_status master_reject(void *ctx, const evolve_attempt *a)
 
 static size_t master_failed_unit(void *ctx) { return cosa_master_failed_unit(ctx); }
 
-const evolve_stepper evolve_stepper_master = {"master", master_propose, master_commit,
-                                              master_reject, master_failed_unit};
+static double master_next_event(void *ctx) { return cosa_master_next_event(ctx); }
+static int master_reached(void *ctx, double *t) { return cosa_master_reached(ctx, t, NULL); }
+
+const evolve_stepper evolve_stepper_master = {"master",          master_propose,
+                                              master_commit,     master_reject,
+                                              master_failed_unit, master_next_event,
+                                              master_reached};
 
 static cosa_status master_h_propose(void *ctx, const evolve_attempt *a)
 {
@@ -205,7 +251,7 @@ static cosa_status master_h_propose(void *ctx, const evolve_attempt *a)
 
 const evolve_stepper evolve_stepper_master_h = {"master at a variable step", master_h_propose,
                                                 master_commit, master_reject,
-                                                master_failed_unit};
+                                                master_failed_unit, NULL, NULL};
 
 static cosa_status iter_propose_op(void *ctx, const evolve_attempt *a)
 {
@@ -228,4 +274,4 @@ static cosa_status iter_reject(void *ctx, const evolve_attempt *a)
 static size_t iter_failed_unit(void *ctx) { return cosa_iter_failed_unit(ctx); }
 
 const evolve_stepper evolve_stepper_iter = {"iteration", iter_propose_op, iter_commit,
-                                            iter_reject, iter_failed_unit};
+                                            iter_reject, iter_failed_unit, NULL, NULL};

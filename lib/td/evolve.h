@@ -34,6 +34,11 @@ typedef struct evolve_attempt {
     cosa_status fail;  /* COSA_OK, or the failure of the attempt       */
     int fail_estimate; /* the failure came from the estimator          */
     double err;        /* the estimator's scaled error (0 without one) */
+    int cut;           /* ended before the controller's tn: at a time
+                          event or where the stepper stopped (an event);
+                          tn, h are then the attempt's actual end, length */
+    size_t cuts;       /* committed attempts that were cut               */
+    int off;           /* the last committed attempt was cut             */
 } evolve_attempt;
 
 /* The controller's decision on an attempt. */
@@ -50,6 +55,12 @@ typedef struct evolve_stepper {
     cosa_status (*commit)(void *ctx, const evolve_attempt *a);
     cosa_status (*reject)(void *ctx, const evolve_attempt *a);
     size_t (*failed_unit)(void *ctx); /* the failing unit (NULL: not known) */
+    /* events (optional): the earliest time event ahead (INFINITY: none) --
+     * the loop cuts the next attempt there; and after a proposal whether it
+     * stopped before its tn, and where (*t) -- the attempt ends there, and
+     * commit commits it at that time */
+    double (*next_event)(void *ctx);
+    int (*reached)(void *ctx, double *t);
 } evolve_stepper;
 
 /* The error estimator: measures a proposal (a->err); a failure of the
@@ -113,7 +124,9 @@ typedef struct evolve_stats {
 cosa_status evolve_run(const evolve_config *c, evolve_stats *stats);
 
 /* Fixed steps: n steps of H from i0 H (tn = (i0 + k + 1) H, a counter,
- * not a sum); every attempt is accepted and a failed one ends the run. */
+ * not a sum); every attempt is accepted and a failed one ends the run.
+ * Attempts cut at events (a->cut) are extra communication points: the grid
+ * continues at the next grid point after them (the step there is tn - t). */
 typedef struct evolve_fixed {
     size_t n, i0;
     double H;

@@ -18,6 +18,10 @@ typedef bool fmi3Boolean;
 typedef const char *fmi3String;
 
 typedef enum { fmi3OK, fmi3Warning, fmi3Discard, fmi3Error, fmi3Fatal } fmi3Status;
+typedef bool fmi3Clock; /* true: the clock is active (ticks) */
+typedef enum {
+    fmi3IntervalNotYetKnown, fmi3IntervalUnchanged, fmi3IntervalChanged
+} fmi3IntervalQualifier;
 
 typedef void (*fmi3LogMessageCallback)(fmi3InstanceEnvironment env, fmi3Status status,
                                        fmi3String category, fmi3String message);
@@ -63,5 +67,31 @@ typedef fmi3Status fmi3GetDirectionalDerivativeTYPE(
     fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
     const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
     fmi3Float64 sensitivity[], size_t nSensitivity);
+typedef fmi3Status fmi3EnterEventModeTYPE(fmi3Instance instance);
+typedef fmi3Status fmi3UpdateDiscreteStatesTYPE(
+    fmi3Instance instance, fmi3Boolean *discreteStatesNeedUpdate,
+    fmi3Boolean *terminateSimulation, fmi3Boolean *nominalsOfContinuousStatesChanged,
+    fmi3Boolean *valuesOfContinuousStatesChanged, fmi3Boolean *nextEventTimeDefined,
+    fmi3Float64 *nextEventTime);
+typedef fmi3Status fmi3EnterStepModeTYPE(fmi3Instance instance);
+
+/* clocks (FMI 3.0 section 2.2.9 and the interval functions of 3.2.3) */
+typedef fmi3Status fmi3GetClockTYPE(fmi3Instance instance,
+                                    const fmi3ValueReference valueReferences[],
+                                    size_t nValueReferences, fmi3Clock values[]);
+typedef fmi3Status fmi3SetClockTYPE(fmi3Instance instance,
+                                    const fmi3ValueReference valueReferences[],
+                                    size_t nValueReferences, const fmi3Clock values[]);
+typedef fmi3Status fmi3GetIntervalDecimalTYPE(fmi3Instance instance,
+                                              const fmi3ValueReference valueReferences[],
+                                              size_t nValueReferences, fmi3Float64 intervals[],
+                                              fmi3IntervalQualifier qualifiers[]);
+typedef fmi3Status fmi3SetIntervalDecimalTYPE(fmi3Instance instance,
+                                              const fmi3ValueReference valueReferences[],
+                                              size_t nValueReferences,
+                                              const fmi3Float64 intervals[]);
+typedef fmi3Status fmi3GetShiftDecimalTYPE(fmi3Instance instance,
+                                           const fmi3ValueReference valueReferences[],
+                                           size_t nValueReferences, fmi3Float64 shifts[]);
 
 #endif

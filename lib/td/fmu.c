@@ -42,7 +42,10 @@ static const struct fn_entry fns3[] = {
     F3(EnterInitializationMode, 1), F3(ExitInitializationMode, 1), F3(Terminate, 1),
     F3(DoStep, 1),       F3(GetFloat64, 1),     F3(SetFloat64, 1),
     F3(GetFMUState, 0),  F3(SetFMUState, 0),    F3(FreeFMUState, 0),
-    F3(GetDirectionalDerivative, 0)};
+    F3(GetDirectionalDerivative, 0), F3(EnterEventMode, 0), F3(UpdateDiscreteStates, 0),
+    F3(EnterStepMode, 0),
+    F3(GetClock, 0),     F3(SetClock, 0),       F3(GetIntervalDecimal, 0),
+    F3(SetIntervalDecimal, 0), F3(GetShiftDecimal, 0)};
 #define F2(n, req) {#n, offsetof(fmu_functions2, n), req}
 static const struct fn_entry fns2[] = {
     F2(GetVersion, 1),   F2(Instantiate, 1),    F2(FreeInstance, 1),
@@ -65,6 +68,8 @@ static int needed(const struct fn_entry *e, unsigned caps)
                 return 1;
     if ((caps & COSA_FMU_CAP_DIRECTIONAL) && strcmp(e->name, "GetDirectionalDerivative") == 0)
         return 1;
+    /* (the event functions are checked when events are turned on:
+     * cosa_unit_fmu_set_events; an FMU is usable without them) */
     if ((caps & COSA_FMU_CAP_INTERPOLATE_INPUTS) && strcmp(e->name, "SetRealInputDerivatives") == 0)
         return 1;
     return 0;
@@ -239,6 +244,11 @@ size_t cosa_fmu_nother(const cosa_fmu *f) { return f ? f->desc.nother : 0; }
 const cosa_fmu_other *cosa_fmu_other_at(const cosa_fmu *f, size_t i)
 {
     return f && i < f->desc.nother ? &f->desc.other[i] : NULL;
+}
+size_t cosa_fmu_nclock(const cosa_fmu *f) { return f ? f->desc.nclock : 0; }
+const cosa_fmu_clock *cosa_fmu_clock_at(const cosa_fmu *f, size_t i)
+{
+    return f && i < f->desc.nclock ? &f->desc.clocks[i] : NULL;
 }
 double cosa_fmu_start_time(const cosa_fmu *f) { return f ? f->desc.start_time : NAN; }
 double cosa_fmu_stop_time(const cosa_fmu *f) { return f ? f->desc.stop_time : NAN; }

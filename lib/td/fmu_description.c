@@ -77,6 +77,7 @@ void fmu_description_free(fmu_description *d)
 {
     if (!d)
         return;
+    fmu_clocks_free(d);
     for (size_t i = 0; i < d->nvar; i++)
         free(d->vars[i].name);
     free(d->vars);
@@ -487,7 +488,10 @@ int fmu_description_read(const char *path, fmu_description *d, char *err, size_t
         xmlResetLastError();
         return -1;
     }
-    const int rc = parse(xmlDocGetRootElement(doc), d, err, errsize);
+    xmlNode *root = xmlDocGetRootElement(doc);
+    int rc = parse(root, d, err, errsize);
+    if (rc == 0)
+        rc = fmu_clocks_read(child(root, "ModelVariables"), d, err, errsize);
     xmlFreeDoc(doc);
     if (rc != 0)
         fmu_description_free(d);

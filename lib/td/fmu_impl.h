@@ -28,12 +28,74 @@ typedef struct fmu_description {
                                   Float64 arrays), for fmu-info              */
     size_t nother;
     double start_time, stop_time; /* DefaultExperiment (NaN where absent)     */
+    cosa_fmu_clock *clocks;    /* the Clock variables (fmu_clocks.c)         */
+    size_t nclock;
 } fmu_description;
 
 /* Parse path (a modelDescription.xml); 0, or -1 with a one-line message in
  * err (no file name: the caller adds it). */
 int fmu_description_read(const char *path, fmu_description *d, char *err, size_t errsize);
 void fmu_description_free(fmu_description *d);
+/* The Clock variables of ModelVariables (mv) into d->clocks, and the
+ * `clocks` attribute of d's Float64 variables resolved into indices of
+ * that list (fmu_clocks.c; after the variables are read).  0, or -1 with a
+ * one-line message in err (a bad intervalVariability, a clocks attribute
+ * naming no Clock).  Clocked discrete Float64 outputs are appended to
+ * d->outputs. */
+struct _xmlNode;
+int fmu_clocks_read(struct _xmlNode *mv, fmu_description *d, char *err, size_t errsize);
+void fmu_clocks_free(fmu_description *d);
+
+/* The clock schedule of an FMU instance (fmu_clock_sched.c): when its
+ * periodic input clocks tick -- t_k = t0 + shift + k * interval, k an
+ * integer counter, computed afresh from the time so that a restored
+ * snapshot needs no clock state -- and how often each clock ticked
+ * (input clocks activated, output clocks seen active). */
+typedef struct fmu_clock_sched {
+    size_t n;                  /* the FMU's clocks (description order)       */
+    double t0;                 /* the instance's start time                  */
+    double *interval, *shift;  /* periodic input clocks; NaN for the others  */
+    unsigned long *ticks;      /* per clock                                  */
+    double *last;              /* the last activation time per clock: no
+                                  second activation at the same time; reset
+                                  when the instance's state is restored
+                                  (fmu_clock_sched_forget)                     */
+    double *at;                /* per clock: an output clock's last tick seen;
+                                  a triggered input clock's activation asked
+                                  for at that time (NaN: none)                 */
+    unsigned *vr;              /* n scratch                                  */
+    fmi3Clock *val;            /* n scratch                                  */
+} fmu_clock_sched;
+/* Resolve the schedule of the instance inst of m started at t0 (in Event
+ * Mode after initialisation): constant clocks from the description; fixed,
+ * calculated and tunable ones from fmi3GetIntervalDecimal and
+ * fmi3GetShiftDecimal.  0; an FMU status > 1 with *fn the failing call; -1
+ * with why (a clock cosa cannot activate: an aperiodic input clock, a
+ * missing clock function, an interval <= 0); -2 out of memory.  A
+ * triggered input clock ticks when asked for (at[i] = t: a linked output
+ * clock ticked, cosa_unit_fmu_clock_link). */
+int fmu_clock_sched_init(fmu_clock_sched *c, const cosa_fmu *m, void *inst, double t0,
+                         const char **fn, char *why, size_t whysize);
+void fmu_clock_sched_free(fmu_clock_sched *c);
+/* The instance went back in time (an FMU state set): forget the last
+ * activations and the triggers asked for. */
+void fmu_clock_sched_forget(fmu_clock_sched *c);
+/* The next tick after t (INFINITY: none). */
+double fmu_clock_sched_next(const fmu_clock_sched *c, double t);
+/* Whether an input clock ticks at t (to the rounding of
+ * fmu_clock_sched_activate); pending: only one not activated at t yet. */
+int fmu_clock_sched_due(const fmu_clock_sched *c, double t, int pending);
+/* In Event Mode at t: fmi3SetClock for the periodic input clocks that tick at t, and the
+ * triggered ones asked for at t
+ * (to rounding: 1e-9 interval + 4 eps |t|, the drift of a time summed from
+ * step lengths).  0, or the FMU's status > 1 of
+ * fmi3SetClock; *nact = the clocks activated. */
+int fmu_clock_sched_activate(fmu_clock_sched *c, const cosa_fmu *m, void *inst, double t,
+                             size_t *nact);
+/* In Event Mode at t after fmi3UpdateDiscreteStates: fmi3GetClock of the
+ * output clocks, their ticks counted and at[i] = t for those active.  0,
+ * or the FMU's status > 1. */
+int fmu_clock_sched_collect(fmu_clock_sched *c, const cosa_fmu *m, void *inst, double t);
 
 /* Unzip archive into a new private directory (mkdtemp under TMPDIR) whose
  * name is stored in dir (size >= 4096); entries that would leave it (an
@@ -60,6 +122,15 @@ typedef struct fmu_functions3 {
     fmi3SetFMUStateTYPE *SetFMUState;
     fmi3FreeFMUStateTYPE *FreeFMUState;
     fmi3GetDirectionalDerivativeTYPE *GetDirectionalDerivative;
+    fmi3EnterEventModeTYPE *EnterEventMode;             /* hasEventMode */
+    fmi3UpdateDiscreteStatesTYPE *UpdateDiscreteStates;
+    fmi3EnterStepModeTYPE *EnterStepMode;
+    /* clocks (optional: NULL when absent) */
+    fmi3GetClockTYPE *GetClock;
+    fmi3SetClockTYPE *SetClock;
+    fmi3GetIntervalDecimalTYPE *GetIntervalDecimal;
+    fmi3SetIntervalDecimalTYPE *SetIntervalDecimal;
+    fmi3GetShiftDecimalTYPE *GetShiftDecimal;
 } fmu_functions3;
 
 typedef struct fmu_functions2 {

@@ -24,86 +24,15 @@
  *   commit       history shift, T_{n+1}, observers.
  * The coefficient tables (l_j, e_j, w_m, kappa_p) are those of the Phi
  * engine (lib/core/tables.c). */
-#include "td/unit_impl.h"
-#include "core/dense.h"
+#include "td/master_impl.h"
 
+#include <float.h>
 #include <math.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 #include <stdlib.h>
 #include <string.h>
-
-#define NP_MAX (COSA_ORDER_MAX + 1)
-
-struct exec_type;
-
-struct cosa_master {
-    cosa_unitset *set;
-    size_t nunits;
-    size_t nx, nu, ny;
-    const double *L;           /* nu x ny (the set's)                         */
-    cosa_scheme s;
-    const struct exec_type *exec;
-    size_t *seq;               /* execution order                              */
-    int p;
-    size_t np;                 /* p + 1                                        */
-    int has_du;
-    double H;
-    cosa_master_opts opt;
-    double t;
-    double *hist, *hist_new;   /* ny x np: ybar_n, ..., ybar_{n-p}; proposal   */
-    double *du, *du_new;       /* nu; proposal                                 */
-    double *uoff;              /* nu: input offset (cosa_master_set_input_offset) */
-    double *y, *y_new;         /* ny: raw outputs of the last step; proposal   */
-    double lag[NP_MAX * NP_MAX], lag1[NP_MAX * NP_MAX], e[NP_MAX], w[NP_MAX];
-    double kappa;
-    double *P;                 /* ny x np: output polynomials in s (monomials) */
-    double *a;                 /* nu x np: input polynomials in s              */
-    double *der;               /* nu x np: derivatives for one unit            */
-    double *Ep, *vu, *vy, *u0; /* ny, nu, ny, nu                               */
-    /* output correction */
-    cosa_system *jsys;         /* stacked Jacobians A_n, B_n, C_n, D_n and L   */
-    int fixed_jac;             /* jsys holds the scheme's model: no linearising */
-    cosa_disc_workspace *dw;   /* discretisation of the stacked Jacobians      */
-    double *jA;                /* one unit's Jacobians (largest sizes)         */
-    double *QW;                /* nx x nu: sum_m w_m Q_m                       */
-    double *Gp, *G0, *IGL;     /* ny x nu, ny x nu, ny x ny                    */
-    lapack_int *ipiv;
-    double *buf;
-    size_t failed;
-    int proposed;              /* a proposal is waiting for commit             */
-    cosa_unit_snapshot **snaps;/* nunits, allocated at the first saving propose */
-    int saved;                 /* the snapshots belong to the current proposal */
-    cosa_observer obs[COSA_MASTER_OBSERVERS];
-    size_t nobs;
-    /* extrapolation kind and step data */
-    int taylor;                /* COSA_EXTRAP_TAYLOR                           */
-    int given;                 /* COSA_EXTRAP_GIVEN: cosa_master_set_inputs    */
-    double *gder;              /* GIVEN: nu x (DEGMAX+1), unit i's block at ou (DEGMAX+1) */
-    cosa_status *gst;          /* GIVEN: nunits statuses of the parallel advance */
-    int nout;                  /* TAYLOR: output derivative order n            */
-    int q;                     /* input degree: p (HISTORY), min(p, n) (TAYLOR) */
-    double *yder;              /* ny x (n+1): y^(0..n)(T_n), consistent (TAYLOR) */
-    double *yend;              /* ny x (n+1): y^(0..n)(T_n + H) (TAYLOR)       */
-    double *uder;              /* nu x (q+1): u^(0..q)(T_n) of the proposal     */
-    double *ymid;              /* ny: outputs at T_n + H/2 (sample_mid)        */
-    double *dtmp;              /* ny x (n+1): one unit's output derivatives    */
-    cosa_unit_snapshot **msnaps; /* nunits: the mid-sample snapshots          */
-    /* G_p, G_0 by central differences through snapshots (opt.step_gains) */
-    unsigned char *sgain;      /* nunits: 1 = this unit's gains by steps       */
-    size_t nsgain;             /* how many                                     */
-    double *sGp, *sG0;         /* ny x nu: their blocks (zero elsewhere)       */
-    double *gwork;             /* 2 ny + nu: cosa_unit_step_gains scratch      */
-    double *gblk;              /* 2 x (largest ny_i x nu_i): one unit's gains  */
-    cosa_unit_snapshot **gsnaps; /* nunits: their snapshots                   */
-    /* held inputs (energy paper, opt.held; the rates are the unit set's) */
-    size_t nvalid;             /* history samples that exist (capped start)     */
-    double H_prop;             /* H of the last proposal                       */
-    double t_base;             /* the time is t_base + nsince H (no float sums)  */
-    unsigned long long nsince; /* macro steps since t_base at this H           */
-    int have_data;             /* the step data are those of the last proposal  */
-};
 
 /* ---- execution schemes (a table, not a branch per stage) --------------------- */
 
@@ -154,6 +83,7 @@ void cosa_master_free(cosa_master *m)
         for (size_t i = 0; i < m->nunits; i++)
             cosa_unit_snapshot_free(cosa_unitset_unit(m->set, i), m->gsnaps[i]);
     free(m->gsnaps);
+    master_event_free(m);
     free(m->sgain);
     free(m->sGp);
     free(m->yder);
@@ -292,6 +222,12 @@ static cosa_status master_check(cosa_unitset *set, const cosa_scheme *s, double 
     int multirate = 0;
     for (size_t i = 0; i < cosa_unitset_count(set); i++)
         multirate |= cosa_unitset_rate(set, i) > 1;
+    /* events: plain Jacobi without corrections on the history's extrapolation,
+     * one step per unit (the steps end where the events are) */
+    if (opt && opt->events &&
+        (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || taylor || given || multirate ||
+         opt->held || opt->sample_mid))
+        return COSA_EUNSUPPORTED; /* (gains by steps serve corrections only) */
     /* unit steps and held inputs: plain Jacobi, no correction, no snapshots
      * of the step (the mid sample, gains by steps), history extrapolation */
     if ((multirate || (opt && opt->held)) &&
@@ -439,6 +375,10 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
         return st;
     }
     m->opt.step_gains = NULL; /* borrowed: copied into sgain */
+    if (m->opt.events && (st = master_event_alloc(m)) != COSA_OK) {
+        cosa_master_free(m);
+        return st;
+    }
     m->nvalid = m->np;
     *out = m;
     return COSA_OK;
@@ -467,7 +407,7 @@ cosa_status cosa_master_add_observer(cosa_master *m, const cosa_observer *obs)
 
 /* Call every observer's initialized (which = 0) or step_complete (1); the
  * first status other than COSA_OK is returned, all are called. */
-static cosa_status notify(const cosa_master *m, int which)
+cosa_status master_notify(const cosa_master *m, int which)
 {
     cosa_status first = COSA_OK;
     for (size_t k = 0; k < m->nobs; k++) {
@@ -479,6 +419,50 @@ static cosa_status notify(const cosa_master *m, int which)
             first = st;
     }
     return first;
+}
+
+static void inputs_of(const cosa_master *m, const double *v, double *uout);
+
+/* The units whose next time event is the communication point m->t -- an
+ * FMU's input clock tick (README "Clocks"), a nextEventTime on the grid:
+ * Event Mode there (cosa_unit_event_update) with their inputs at t (u = L
+ * ybar_n + du from the newest sample, the coupling as the next step sees
+ * it), then their outputs read again; the history of those outputs
+ * restarts at the new value (every slot), so no extrapolation spans the
+ * jump.  Time events off the grid are met inside the unit's step. */
+static cosa_status point_events(cosa_master *m)
+{
+    /* passes until no unit is due: an Event Mode may ask for another's at the
+     * same time (a clock link); the inputs from the outputs as they are */
+    int any = 1;
+    for (size_t pass = 0; any && pass <= m->nunits; pass++) {
+        any = 0;
+        for (size_t i = 0; i < m->nunits; i++) {
+            cosa_unit *u = cosa_unitset_unit(m->set, i);
+            /* the event time as the unit computed it (a tick t0 + k T from its
+             * own time, a sum of step lengths): 1e-9 H + 4 eps |t|, as the clocks' */
+            const double tol = 1e-9 * m->H + 4.0 * DBL_EPSILON * fabs(m->t);
+            if (!cosa_unit_has_events(u) || !(cosa_unit_next_event(u) <= m->t + tol))
+                continue;
+            if (!any)
+                inputs_of(m, m->hist, m->u0);
+            any = 1;
+            size_t ou, oy;
+            cosa_unitset_offsets(m->set, i, NULL, &ou, &oy);
+            cosa_status st = cosa_unit_set_input(u, 0, m->u0 + ou);
+            if (st == COSA_OK)
+                st = cosa_unit_event_update(u, NULL);
+            if (st == COSA_OK && u->ny)
+                st = cosa_unit_get_output(u, m->y + oy);
+            if (st != COSA_OK) {
+                m->failed = i;
+                return st;
+            }
+            for (size_t j = 0; j < m->np; j++)
+                memcpy(m->hist + j * m->ny + oy, m->y + oy, u->ny * sizeof *m->y);
+        }
+    }
+    return COSA_OK;
 }
 
 cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const double *yhist,
@@ -530,7 +514,11 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
     m->proposed = 0;
     m->saved = 0;
     m->have_data = 0;
-    return notify(m, 0);
+    m->at_event = 0;
+    for (size_t j = 0; m->hist_t && j < m->np; j++) /* the start-up samples, H apart */
+        m->hist_t[j] = t0 - (double)j * m->H;
+    cosa_status st = point_events(m);
+    return st == COSA_OK ? master_notify(m, 0) : st;
 }
 
 cosa_status cosa_master_init_initial(cosa_master *m, double t0, const double *x0)
@@ -890,6 +878,8 @@ cosa_status cosa_master_propose(cosa_master *m, int save)
     m->proposed = 0;
     m->saved = 0;
     m->have_data = 0;
+    if (m->opt.events)
+        return master_event_propose(m);
     if (save && (st = save_units(m)) != COSA_OK)
         return st;
     if (m->taylor) {
@@ -922,6 +912,8 @@ cosa_status cosa_master_commit(cosa_master *m)
 {
     if (!m || !m->proposed)
         return COSA_EINVAL;
+    if (m->opt.events)
+        return master_event_commit(m, m->t_reached);
     const size_t ny = m->ny, np = m->np;
     if (m->has_du)
         memcpy(m->du, m->du_new, m->nu * sizeof *m->du);
@@ -934,7 +926,8 @@ cosa_status cosa_master_commit(cosa_master *m)
     m->t = m->t_base + (double)(++m->nsince) * m->H; /* a step counter, not a sum */
     m->proposed = 0;
     m->saved = 0;
-    return notify(m, 1);
+    cosa_status st = point_events(m);
+    return st == COSA_OK ? master_notify(m, 1) : st;
 }
 
 cosa_status cosa_master_reject(cosa_master *m)
@@ -945,6 +938,13 @@ cosa_status cosa_master_reject(cosa_master *m)
     if (!m->saved)
         return COSA_OK;
     for (size_t i = 0; i < m->nunits; i++) {
+        if (m->opt.events && !m->ev_snap[i]) { /* no snapshot (master_event.c) */
+            if (m->ev_done[i]) {
+                m->failed = i;
+                return COSA_EUNSUPPORTED;
+            }
+            continue;
+        }
         cosa_status st = cosa_unit_restore(cosa_unitset_unit(m->set, i), m->snaps[i]);
         if (st != COSA_OK) {
             m->failed = i;
@@ -1003,8 +1003,9 @@ cosa_status cosa_master_set_step(cosa_master *m, double H)
 {
     if (!m)
         return COSA_EINVAL;
-    if (!m->taylor && !m->given)
-        return COSA_EUNSUPPORTED; /* the history assumes equidistant macro points */
+    if (!m->taylor && !m->given && !m->opt.events)
+        return COSA_EUNSUPPORTED; /* the history assumes equidistant macro points
+                                     (with events it keeps its sample times) */
     if (!isfinite(H) || !(H > 0.0))
         return COSA_ERANGE;
     m->H = H;

@@ -29,6 +29,7 @@ cosa_status cosa_unit_create(const cosa_unit_type *type, size_t nx, size_t nu, s
     if (!u)
         return COSA_ENOMEM;
     u->type = type;
+    u->t_event = INFINITY; /* no time event announced */
     u->nx = nx;
     u->nu = nu;
     u->ny = ny;
@@ -196,18 +197,21 @@ cosa_status cosa_unit_do_step(cosa_unit *u, double h)
         return COSA_ERANGE;
     shift_input(u);
     u->msg[0] = '\0';
+    u->h_done = h; /* a type that stops early sets less (cosa_unit_step_stopped) */
+    u->pending = 0;
     cosa_status st = u->type->step(u, h, u->xnew);
     if (st != COSA_OK)
         return st;
+    const double hd = u->h_done;
     if (!dense_isfinite(u->nx, 1, u->xnew, u->nx)) {
-        cosa_unit_fail(u, "%s: the state is not finite at t = %.17g", u->type->name, u->t + h);
+        cosa_unit_fail(u, "%s: the state is not finite at t = %.17g", u->type->name, u->t + hd);
         return COSA_ENONFINITE;
     }
-    record_step(u, h, u->x, u->coef);
+    record_step(u, hd, u->x, u->coef);
     u->count.steps++;
     if (u->nx)
         memcpy(u->x, u->xnew, u->nx * sizeof *u->x);
-    u->t += h;
+    u->t += hd;
     return COSA_OK;
 }
 

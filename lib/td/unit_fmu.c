@@ -23,7 +23,7 @@
  * the FMU logged.  The first Warning is kept; with a logger (--fmu-log) the
  * FMU is instantiated with loggingOn and every message is passed on. */
 #define _GNU_SOURCE
-#include "td/fmu_impl.h"
+#include "td/unit_fmu_impl.h"
 #include "td/unit_impl.h"
 
 #include <float.h>
@@ -32,48 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A snapshot's FMU state and the instance it belongs to: an FMU state is
- * only valid for the instance that made it, and setting the unit's state
- * instantiates the FMU again.  The unit keeps its live snapshots in a list;
- * freeing an instance frees their FMU states through it first, and a
- * snapshot of an earlier instance cannot be restored (COSA_EFMU). */
-typedef struct fmu_snapshot {
-    void *fs;                /* the FMU state, or NULL                        */
-    unsigned long serial;    /* the instance it belongs to                    */
-    struct fmu_snapshot *prev, *next;
-} fmu_snapshot;
-
-typedef struct fmu_unit {
-    cosa_fmu *fmu;           /* borrowed                                      */
-    cosa_unit *unit;         /* the unit this is the implementation of        */
-    double *uim;             /* nu: inputs for an intermediate update         */
-    double *uder;            /* nu x (DEGMAX+1): input derivatives at t_c     */
-    char name[64];           /* instance name                                 */
-    void *inst;              /* fmi3Instance / fmi2Component                  */
-    int bad;                 /* the last (re)instantiation failed             */
-    char why[1024];          /* ... and why                                   */
-    char log[256];           /* the last message the FMU logged               */
-    unsigned *vx, *vdx, *vu, *vy; /* value references                         */
-    double *tmp;             /* max(nx, nu, ny) scratch                       */
-    unsigned *starts_vr;     /* recorded start values                         */
-    double *starts;
-    size_t nstart;
-    fmi2CallbackFunctions cb2;
-    unsigned long serial;    /* counts instantiations: which instance a
-                                snapshot's FMU state belongs to           */
-    fmu_snapshot *snaps;     /* the live snapshots                            */
-    cosa_unit *helper;       /* a second instance for points other than the
-                                current one (created when first needed)      */
-    unsigned long nupdate;   /* intermediate-update requests for inputs inside
-                                the current fmi3DoStep                        */
-    cosa_fmu_log_fn *logger; /* --fmu-log: loggingOn, messages passed on      */
-    void *log_user;
-    char warning[512];       /* the first Warning status, as one line         */
-    int init_hold;           /* instantiate() stays in Initialization Mode
-                                (cosa_unit_fmu_init_enter), until
-                                cosa_unit_fmu_init_exit                       */
-} fmu_unit;
 
 static const char *status_name(int s)
 {
@@ -125,7 +83,8 @@ static void fmu_update3(fmi3InstanceEnvironment env, fmi3Float64 t, fmi3Boolean 
     (void)early_time;
     if (early_requested)
         *early_requested = false;
-    if (!f || !f->unit || !set_requested)
+    if (!f || !f->unit || !set_requested ||
+        !(f->fmu->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE))
         return;
     /* a request inside the step: the input polynomial is applied there (one
      * at the step's start adds nothing to the value set before the step) */
@@ -138,7 +97,7 @@ static void fmu_update3(fmi3InstanceEnvironment env, fmi3Float64 t, fmi3Boolean 
 }
 
 /* One line for a failed FMU call (into the unit's message). */
-static cosa_status fail(cosa_unit *u, const char *fn, double t, int status)
+cosa_status fmu_unit_fail(cosa_unit *u, const char *fn, double t, int status)
 {
     fmu_unit *f = cosa_unit_impl(u);
     f->log[strcspn(f->log, "\n")] = '\0';
@@ -154,7 +113,7 @@ static int v3(const fmu_unit *f) { return f->fmu->desc.version == 3; }
 
 /* Status Warning (1) of a call: the first one is kept (one line), the run
  * goes on. */
-static void warned(fmu_unit *f, const char *fn, double t, int status)
+void fmu_unit_warned(fmu_unit *f, const char *fn, double t, int status)
 {
     if (status != 1 || f->warning[0])
         return;
@@ -210,17 +169,22 @@ static void instantiate(cosa_unit *u)
     const cosa_fmu *m = f->fmu;
     const double t = cosa_unit_time(u);
     free_instance(f);
+    fmu_clock_sched_free(&f->clk);
     f->serial++;
     f->bad = 0;
     f->log[0] = '\0';
     const char *fn = v3(f) ? "fmi3InstantiateCoSimulation" : "fmi2Instantiate";
     /* the resources directory: 3.0 a path ending in '/', 2.0 a file:// URI */
+    /* events on: eventModeUsed, and earlyReturnAllowed where the FMU can
+     * return early (the callback is then always given) */
+    f->event_mode_used = v3(f) && f->events && (m->desc.caps & COSA_FMU_CAP_EVENT_MODE);
+    f->early_allowed = f->event_mode_used && (m->desc.caps & COSA_FMU_CAP_EARLY_RETURN);
+    const int iu = (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) != 0;
     if (v3(f))
         f->inst = m->f3.InstantiateCoSimulation(
             f->name, m->desc.token ? m->desc.token : "", m->res3, false, f->logger != NULL,
-            false, false, f->vu,
-            (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) ? cosa_unit_nu(u) : 0, f, fmu_log3,
-            (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) ? fmu_update3 : NULL);
+            f->event_mode_used, f->early_allowed, f->vu, iu ? cosa_unit_nu(u) : 0, f, fmu_log3,
+            iu || f->early_allowed ? fmu_update3 : NULL);
     else
         f->inst = m->f2.Instantiate(f->name, fmi2CoSimulation, m->desc.token ? m->desc.token : "",
                                     m->res2, &f->cb2, fmi2False,
@@ -242,6 +206,16 @@ static void instantiate(cosa_unit *u)
             fn = "fmi3EnterInitializationMode";
         else if (!f->init_hold && (s = m->f3.ExitInitializationMode(f->inst)) > 1)
             fn = "fmi3ExitInitializationMode";
+        else if (!f->init_hold && f->event_mode_used && m->desc.nclock &&
+                 fmu_clocks_start(u, t) != COSA_OK) {
+            f->bad = 1; /* f->why says why */
+            return;
+        } else if (!f->init_hold && f->event_mode_used && fmu_event_mode(u, t, 0, NULL) != COSA_OK) {
+            /* eventModeUsed: the instance is in Event Mode now */
+            snprintf(f->why, sizeof f->why, "%s", cosa_unit_message(u));
+            f->bad = 1;
+            return;
+        }
     } else {
         if ((s = m->f2.SetupExperiment(f->inst, fmi2False, 0.0, t, fmi2False, 0.0)) > 1)
             fn = "fmi2SetupExperiment";
@@ -256,7 +230,7 @@ static void instantiate(cosa_unit *u)
                  t, status_name(s), f->log[0] ? "; it logged: " : "", f->log);
         f->bad = 1;
     }
-    warned(f, v3(f) ? "fmi3 instantiation and initialisation"
+    fmu_unit_warned(f, v3(f) ? "fmi3 instantiation and initialisation"
                     : "fmi2 instantiation and initialisation", t, s);
 }
 
@@ -274,32 +248,48 @@ static cosa_status ready(cosa_unit *u)
 
 static void fmu_reset(cosa_unit *u) { instantiate(u); }
 
-/* fmi3DoStep from the unit's time over h, and what it answers: events,
- * termination and early returns are refused; lastSuccessfulTime must be
- * t + h (to rounding: an FMU that sums its internal steps of the step
- * differs from t + h by a few ulps per internal step, so |last - (t + h)|
- * <= 1e-9 h + 4 eps |t + h| admits up to ~1e6 internal steps); with poly
- * (an input polynomial of degree >= 1 through intermediate update) the FMU
- * must have asked for its inputs inside the step at least once, else the
- * polynomial was never applied and the step was a ZOH step. */
-static cosa_status do_step3(cosa_unit *u, double h, int poly)
+/* fmi3DoStep from t over h, and what it answers: termination is refused;
+ * an event (eventHandlingNeeded) or an early return only where the instance
+ * was told they may happen (eventModeUsed, earlyReturnAllowed: else
+ * COSA_EFMU, resp. COSA_EUNSUPPORTED for an early return that was not
+ * allowed); *last = the time reached, *event = Event Mode is due there.
+ * Without an early return lastSuccessfulTime must be t + h (to rounding: an
+ * FMU that sums its internal steps of the step differs from t + h by a few
+ * ulps per internal step, so |last - (t + h)| <= 1e-9 h + 4 eps |t + h|
+ * admits up to ~1e6 internal steps; an early return that close counts as
+ * reaching t + h); with poly (an input polynomial of degree >= 1 through
+ * intermediate update) the FMU must have asked for its inputs inside a
+ * complete step at least once, else the polynomial was never applied and
+ * the step was a ZOH step. */
+static cosa_status do_step3(cosa_unit *u, double t, double h, int poly, double *last_out,
+                            int *event_out)
 {
     fmu_unit *f = cosa_unit_impl(u);
-    const double t = cosa_unit_time(u);
     fmi3Boolean event = false, term = false, early = false;
     fmi3Float64 last = t;
     f->nupdate = 0;
     const int s = f->fmu->f3.DoStep(f->inst, t, h, false, &event, &term, &early, &last);
     if (s > 1)
-        return fail(u, "fmi3DoStep", t, s);
-    warned(f, "fmi3DoStep", t, s);
-    if (event || term || early) {
+        return fmu_unit_fail(u, "fmi3DoStep", t, s);
+    fmu_unit_warned(f, "fmi3DoStep", t, s);
+    if (early && !f->early_allowed) {
+        cosa_unit_fail(u, "FMU %s: fmi3DoStep at t = %.17g returned early (lastSuccessfulTime "
+                          "= %.17g) although cosa did not allow it (earlyReturnAllowed = false%s)",
+                       f->name, t, last, f->events ? "" : "; events off");
+        return COSA_EUNSUPPORTED;
+    }
+    if (term || (event && !f->event_mode_used)) {
         cosa_unit_fail(u, "FMU %s: fmi3DoStep at t = %.17g asked for %s (not supported)",
-                       f->name, t, event ? "event handling" : term ? "termination"
-                                                               : "an early return");
+                       f->name, t, event && !term ? "event handling" : "termination");
         return COSA_EFMU;
     }
-    if (!(fabs(last - (t + h)) <= 1e-9 * h + 4.0 * DBL_EPSILON * fabs(t + h))) {
+    const double tol = 1e-9 * h + 4.0 * DBL_EPSILON * fabs(t + h);
+    if (early && last < t + h - tol && last >= t) {
+        *last_out = last;
+        *event_out = 1;
+        return COSA_OK;
+    }
+    if (!(fabs(last - (t + h)) <= tol)) {
         cosa_unit_fail(u, "FMU %s: fmi3DoStep from t = %.17g over %.17g returned "
                           "lastSuccessfulTime = %.17g, %s t + h = %.17g (%s)",
                        f->name, t, h, last, last < t + h ? "before" : "after", t + h,
@@ -312,7 +302,90 @@ static cosa_status do_step3(cosa_unit *u, double h, int poly)
                           "would run as ZOH; use zoh or p0", f->name, t);
         return COSA_EUNSUPPORTED;
     }
+    *last_out = t + h;
+    *event_out = event || early;
     return COSA_OK;
+}
+
+/* Clocks (fmu_clock_sched.c; README "Clocks"): the end of the part of a
+ * step from tc towards tend -- the next input clock tick if it lies inside
+ * (tc, tend) and is no tick at tend (fmu_clock_sched_due's rounding), else
+ * tend. */
+static double clock_part_end(const fmu_unit *f, double tc, double tend)
+{
+    const double tk = fmu_clock_sched_next(&f->clk, tc);
+    return tk < tend && !fmu_clock_sched_due(&f->clk, tend, 0) ? tk : tend;
+}
+
+/* A tick due at the step's start that no Event Mode has activated (the
+ * start time, or a master that did not stop there): Event Mode now, with
+ * the step's inputs. */
+static cosa_status clock_tick_now(cosa_unit *u, double t)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    if (!fmu_clock_sched_due(&f->clk, t, 1))
+        return COSA_OK;
+    cosa_status st = fmu_event_mode(u, t, 1, NULL);
+    if (st == COSA_OK)
+        cosa_unit_counters_of(u)->events++;
+    return st;
+}
+
+/* The FMI 3.0 step over [t, t + h] with events: fmi3DoStep from the time
+ * reached until t + h, in parts ending at the input clock ticks inside.
+ * An early end, an event or a tick stops the step there when the caller
+ * accepts it (cosa_unit_step_stopped: the master makes it a communication
+ * point); otherwise Event Mode runs inside the step and the step goes on
+ * from there, the inputs at the polynomial's value there.  A tick at the
+ * step's end is reported as pending Event Mode there.  At most
+ * COSA_FMU_EVENT_ITER_MAX events without progress in time. */
+static cosa_status step3_events(cosa_unit *u, double t, double h, int poly)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    const size_t nu = cosa_unit_nu(u);
+    double tc = t;
+    int stuck = 0;
+    cosa_status st = clock_tick_now(u, t);
+    if (st != COSA_OK)
+        return st;
+    for (;;) {
+        double last = tc;
+        int ev = 0;
+        const double tend = clock_part_end(f, tc, t + h);
+        /* the first call over h itself: (t + h) - t need not be h */
+        const double hs = tc == t && tend == t + h ? h : tend - tc;
+        st = do_step3(u, tc, hs, poly && tc == t, &last, &ev);
+        if (st != COSA_OK)
+            return st;
+        const int reached = last == tc + hs;
+        const int full = reached && tend == t + h, tick = reached && tend < t + h;
+        if (!reached)
+            cosa_unit_counters_of(u)->early_returns++;
+        if (full && !ev && fmu_clock_sched_due(&f->clk, last, 1) && cosa_unit_step_may_stop(u))
+            cosa_unit_step_stopped(u, h, 1); /* the tick at the end: Event Mode pending */
+        if (!ev && !tick)
+            return COSA_OK;
+        if (cosa_unit_step_may_stop(u) && last > t) {
+            cosa_unit_step_stopped(u, full ? h : last - t, 1);
+            return COSA_OK;
+        }
+        cosa_unit_input_at(u, last - t, f->uim);
+        int s = set_reals(f, f->vu, nu, f->uim);
+        if (s > 1)
+            return fmu_unit_fail(u, "fmi3SetFloat64 (inputs)", last, s);
+        if ((st = fmu_event_mode(u, last, 1, NULL)) != COSA_OK)
+            return st;
+        cosa_unit_counters_of(u)->events++;
+        if (full)
+            return COSA_OK;
+        stuck = last > tc ? 0 : stuck + 1;
+        if (stuck > COSA_FMU_EVENT_ITER_MAX) {
+            cosa_unit_fail(u, "FMU %s: fmi3DoStep returned early at t = %.17g %d times "
+                              "without progress", f->name, last, stuck);
+            return COSA_EUNSUPPORTED;
+        }
+        tc = last;
+    }
 }
 
 static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
@@ -342,27 +415,32 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
     unit_poly_derivs(nu, deg, u->coef, t - u->t_in, v3(f) ? 0 : deg, f->uder);
     int s = set_reals(f, f->vu, nu, f->uder);
     if (s > 1)
-        return fail(u, v3(f) ? "fmi3SetFloat64 (inputs)" : "fmi2SetReal (inputs)", t, s);
+        return fmu_unit_fail(u, v3(f) ? "fmi3SetFloat64 (inputs)" : "fmi2SetReal (inputs)", t, s);
     for (int k = 1; k <= deg && nu > 0 && !v3(f); k++) {
         for (size_t i = 0; i < nu && s <= 1; i++)
             s = m->f2.SetRealInputDerivatives(f->inst, &f->vu[i], 1, &k, &f->uder[i + k * nu]);
         if (s > 1)
-            return fail(u, "fmi2SetRealInputDerivatives", t, s);
+            return fmu_unit_fail(u, "fmi2SetRealInputDerivatives", t, s);
+    }
+    if (v3(f) && m->desc.nclock && !f->event_mode_used) {
+        cosa_unit_fail(u, "FMU %s has clocks (%s%s): clocks need event mode (--events on)",
+                       f->name, m->desc.clocks[0].name, m->desc.nclock > 1 ? ", ..." : "");
+        return COSA_EUNSUPPORTED;
     }
     if (v3(f)) {
-        st = do_step3(u, h, deg > 0 && nu > 0 && im);
+        st = step3_events(u, t, h, deg > 0 && nu > 0 && im);
         if (st != COSA_OK)
             return st;
     } else {
         s = m->f2.DoStep(f->inst, t, h, fmi2True);
         if (s > 1 || s == fmi2Pending)
-            return fail(u, "fmi2DoStep", t, s);
-        warned(f, "fmi2DoStep", t, s);
+            return fmu_unit_fail(u, "fmi2DoStep", t, s);
+        fmu_unit_warned(f, "fmi2DoStep", t, s);
     }
     s = get_reals(f, f->vx, cosa_unit_nx(u), xnew);
     if (s > 1)
-        return fail(u, v3(f) ? "fmi3GetFloat64 (states)" : "fmi2GetReal (states)", t + h, s);
-    warned(f, v3(f) ? "fmi3GetFloat64 (states)" : "fmi2GetReal (states)", t + h, s);
+        return fmu_unit_fail(u, v3(f) ? "fmi3GetFloat64 (states)" : "fmi2GetReal (states)", t + h, s);
+    fmu_unit_warned(f, v3(f) ? "fmi3GetFloat64 (states)" : "fmi2GetReal (states)", t + h, s);
     return COSA_OK;
 }
 
@@ -441,13 +519,13 @@ static cosa_status fmu_eval(cosa_unit *u, double t, const double *x, const doubl
     fmu_unit *f = cosa_unit_impl(u);
     int s = set_reals(f, f->vu, cosa_unit_nu(u), uin);
     if (s > 1)
-        return fail(u, v3(f) ? "fmi3SetFloat64 (inputs)" : "fmi2SetReal (inputs)", t, s);
+        return fmu_unit_fail(u, v3(f) ? "fmi3SetFloat64 (inputs)" : "fmi2SetReal (inputs)", t, s);
     if (xdot && (s = get_reals(f, f->vdx, cosa_unit_nx(u), xdot)) > 1)
-        return fail(u, v3(f) ? "fmi3GetFloat64 (derivatives)" : "fmi2GetReal (derivatives)", t,
+        return fmu_unit_fail(u, v3(f) ? "fmi3GetFloat64 (derivatives)" : "fmi2GetReal (derivatives)", t,
                     s);
     if (y && (s = get_reals(f, f->vy, cosa_unit_ny(u), y)) > 1)
-        return fail(u, v3(f) ? "fmi3GetFloat64 (outputs)" : "fmi2GetReal (outputs)", t, s);
-    warned(f, v3(f) ? "fmi3GetFloat64" : "fmi2GetReal", t, s);
+        return fmu_unit_fail(u, v3(f) ? "fmi3GetFloat64 (outputs)" : "fmi2GetReal (outputs)", t, s);
+    fmu_unit_warned(f, v3(f) ? "fmi3GetFloat64" : "fmi2GetReal", t, s);
     return COSA_OK;
 }
 
@@ -507,14 +585,14 @@ static cosa_status fmu_jacobian(cosa_unit *u, double t, const double *x, const d
         if (s <= 1 && C)
             s = ddir(f, f->vy, ny, f->vx[j], C + j * ny);
         if (s > 1)
-            return fail(u, fn, t, s);
+            return fmu_unit_fail(u, fn, t, s);
     }
     for (size_t j = 0; j < nu; j++) {
         int s = B ? ddir(f, f->vdx, nx, f->vu[j], B + j * nx) : 0;
         if (s <= 1 && D)
             s = ddir(f, f->vy, ny, f->vu[j], D + j * ny);
         if (s > 1)
-            return fail(u, fn, t, s);
+            return fmu_unit_fail(u, fn, t, s);
     }
     /* an unknown that is a known itself (an output that is a state, a state
      * derivative aliased to a state: the same value reference) has the unit
@@ -540,12 +618,22 @@ static cosa_status fmu_save(cosa_unit *u, void **blob)
             f->snaps->prev = w;
         f->snaps = w;
     }
+    /* the clocks' activations belong to the state (sized once per snapshot) */
+    if (f->clk.n && w->nclk != f->clk.n) {
+        double *l = realloc(w->clk_last, f->clk.n * sizeof *l);
+        if (!l)
+            return COSA_ENOMEM;
+        w->clk_last = l;
+        w->nclk = f->clk.n;
+    }
+    if (f->clk.n)
+        memcpy(w->clk_last, f->clk.last, f->clk.n * sizeof *w->clk_last);
     /* (an earlier instance's FMU state was freed with it: fs is NULL then) */
     const int s = v3(f) ? f->fmu->f3.GetFMUState(f->inst, &w->fs)
                         : f->fmu->f2.GetFMUstate(f->inst, &w->fs);
     w->serial = f->serial;
     *blob = w;
-    return s > 1 ? fail(u, v3(f) ? "fmi3GetFMUState" : "fmi2GetFMUstate", cosa_unit_time(u), s)
+    return s > 1 ? fmu_unit_fail(u, v3(f) ? "fmi3GetFMUState" : "fmi2GetFMUstate", cosa_unit_time(u), s)
                  : COSA_OK;
 }
 
@@ -563,7 +651,10 @@ static cosa_status fmu_restore(cosa_unit *u, const void *blob)
     }
     const int s = v3(f) ? f->fmu->f3.SetFMUState(f->inst, w->fs)
                         : f->fmu->f2.SetFMUstate(f->inst, w->fs);
-    return s > 1 ? fail(u, v3(f) ? "fmi3SetFMUState" : "fmi2SetFMUstate", cosa_unit_time(u), s)
+    fmu_clock_sched_forget(&f->clk);
+    if (f->clk.n && w->nclk == f->clk.n) /* the clocks' activations as they were then */
+        memcpy(f->clk.last, w->clk_last, f->clk.n * sizeof *f->clk.last);
+    return s > 1 ? fmu_unit_fail(u, v3(f) ? "fmi3SetFMUState" : "fmi2SetFMUstate", cosa_unit_time(u), s)
                  : COSA_OK;
 }
 
@@ -585,7 +676,30 @@ static void fmu_free_state(cosa_unit *u, void *blob)
         f->snaps = w->next;
     if (w->next)
         w->next->prev = w->prev;
+    free(w->clk_last);
     free(w);
+}
+
+/* Event Mode at the unit's time (the master, after a step that stopped at
+ * an event): the states are read again. */
+static cosa_status fmu_event_update(cosa_unit *u)
+{
+    cosa_status st = ready(u);
+    if (st != COSA_OK)
+        return st;
+    fmu_unit *f = cosa_unit_impl(u);
+    if (!f->event_mode_used)
+        return COSA_OK;
+    /* the inputs at t' as the master set them (a clock tick samples them) */
+    const size_t nu = cosa_unit_nu(u);
+    cosa_unit_input_at(u, 0.0, f->uim);
+    const int s = set_reals(f, f->vu, nu, f->uim);
+    if (s > 1)
+        return fmu_unit_fail(u, "fmi3SetFloat64 (inputs)", cosa_unit_time(u), s);
+    st = fmu_event_mode(u, cosa_unit_time(u), 1, u->x);
+    if (st == COSA_OK)
+        cosa_unit_counters_of(u)->events++;
+    return st;
 }
 
 static void fmu_destroy(cosa_unit *u)
@@ -594,6 +708,8 @@ static void fmu_destroy(cosa_unit *u)
     if (!f)
         return;
     free_instance(f);
+    fmu_clock_sched_free(&f->clk);
+    free(f->links);
     cosa_unit_free(f->helper);
     free(f->vx);
     free(f->tmp);
@@ -610,14 +726,15 @@ static void fmu_destroy(cosa_unit *u)
  * algebraic loop needs D), over the states they meet eval's refusal. */
 static const cosa_unit_type fmu_types[4] = {
     {"fmu", COSA_UNIT_CAN_EVAL, COSA_UNIT_DEGMAX, fmu_step, fmu_eval, NULL, fmu_reset, NULL,
-     NULL, NULL, fmu_destroy, NULL, NULL},
+     NULL, NULL, fmu_destroy, NULL, NULL, fmu_event_update},
     {"fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_CAN_SAVE_STATE, COSA_UNIT_DEGMAX, fmu_step, fmu_eval,
-     NULL, fmu_reset, fmu_save, fmu_restore, fmu_free_state, fmu_destroy, NULL, NULL},
+     NULL, fmu_reset, fmu_save, fmu_restore, fmu_free_state, fmu_destroy, NULL, NULL,
+     fmu_event_update},
     {"fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN, COSA_UNIT_DEGMAX, fmu_step, fmu_eval,
-     fmu_jacobian, fmu_reset, NULL, NULL, NULL, fmu_destroy, NULL, NULL},
+     fmu_jacobian, fmu_reset, NULL, NULL, NULL, fmu_destroy, NULL, NULL, fmu_event_update},
     {"fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN | COSA_UNIT_CAN_SAVE_STATE,
      COSA_UNIT_DEGMAX, fmu_step, fmu_eval, fmu_jacobian, fmu_reset, fmu_save, fmu_restore,
-     fmu_free_state, fmu_destroy, NULL, NULL}};
+     fmu_free_state, fmu_destroy, NULL, NULL, fmu_event_update}};
 
 cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_unit **out)
 {
@@ -811,7 +928,53 @@ cosa_status cosa_unit_fmu_init_exit(cosa_unit *u)
     const int s = v3(f) ? f->fmu->f3.ExitInitializationMode(f->inst)
                         : f->fmu->f2.ExitInitializationMode(f->inst);
     if (s > 1)
-        return fail(u, v3(f) ? "fmi3ExitInitializationMode" : "fmi2ExitInitializationMode", t, s);
-    warned(f, v3(f) ? "fmi3ExitInitializationMode" : "fmi2ExitInitializationMode", t, s);
+        return fmu_unit_fail(u, v3(f) ? "fmi3ExitInitializationMode" : "fmi2ExitInitializationMode",
+                             t, s);
+    fmu_unit_warned(f, v3(f) ? "fmi3ExitInitializationMode" : "fmi2ExitInitializationMode", t, s);
+    /* eventModeUsed: the instance is in Event Mode now (its clocks first) */
+    if (f->event_mode_used && f->fmu->desc.nclock && fmu_clocks_start(u, t) != COSA_OK) {
+        cosa_unit_fail(u, "%s", f->why);
+        return COSA_EFMU;
+    }
+    return f->event_mode_used ? fmu_event_mode(u, t, 0, NULL) : COSA_OK;
+}
+
+/* ---- events (lib/td/fmu_event.c) ------------------------------------------ */
+
+cosa_status cosa_unit_fmu_set_events(cosa_unit *u, int on)
+{
+    if (!u || cosa_unit_get_type(u)->step != fmu_step)
+        return COSA_EINVAL;
+    fmu_unit *f = cosa_unit_impl(u);
+    if (on && (!v3(f) || !(f->fmu->desc.caps & COSA_FMU_CAP_EVENT_MODE)))
+        return COSA_EUNSUPPORTED;
+    const fmu_functions3 *fn = &f->fmu->f3;
+    if (on && (!fn->EnterEventMode || !fn->UpdateDiscreteStates || !fn->EnterStepMode)) {
+        cosa_unit_fail(u, "FMU %s declares hasEventMode but its binary does not export %s",
+                       f->name, !fn->EnterEventMode ? "fmi3EnterEventMode"
+                                : !fn->UpdateDiscreteStates ? "fmi3UpdateDiscreteStates"
+                                                            : "fmi3EnterStepMode");
+        return COSA_EUNSUPPORTED;
+    }
+    f->events = on != 0;
+    cosa_unit_set_events(u, f->events);
+    instantiate(u); /* eventModeUsed is an argument of the instantiation */
+    if (f->bad) {
+        cosa_unit_fail(u, "%s", f->why);
+        return COSA_EFMU;
+    }
     return COSA_OK;
+}
+
+int cosa_unit_fmu_events(const cosa_unit *u)
+{
+    return u && cosa_unit_get_type(u)->step == fmu_step &&
+           ((const fmu_unit *)cosa_unit_impl(u))->events;
+}
+
+const char *cosa_unit_fmu_name(const cosa_unit *u)
+{
+    if (!u || cosa_unit_get_type(u)->step != fmu_step)
+        return NULL;
+    return ((const fmu_unit *)cosa_unit_impl(u))->name;
 }

@@ -33,6 +33,12 @@ struct cosa_unit {
     double *xmid;          /* nx                                                */
     char msg[512];    /* last failure                                        */
     cosa_unit_counters count; /* what the unit did (cosa_unit_get_counters)  */
+    /* events (lib/td/unit_event.c) */
+    int events;       /* the type handles events (cosa_unit_set_events)      */
+    int may_stop;     /* the current step may end early (do_step_event)      */
+    double h_done;    /* the current step's length as done (<= h)            */
+    int pending;      /* Event Mode is pending at the unit's time            */
+    double t_event;   /* the next time event announced (INFINITY: none)      */
     void *impl;
 };
 

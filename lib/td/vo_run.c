@@ -1010,7 +1010,7 @@ static size_t vo_failed_unit(void *ctx)
 }
 
 static const evolve_stepper vo_stepper = {"given input polynomials", vo_propose, vo_commit,
-                                          vo_reject, vo_failed_unit};
+                                          vo_reject, vo_failed_unit, NULL, NULL};
 
 /* The estimator: the entry of the estimator table, its norms into the
  * control input. */

@@ -1,0 +1,93 @@
+/* unit_fmu_impl.h -- private layout of an FMU unit (lib/td/unit_fmu.c) and
+ * its Event Mode (lib/td/fmu_event.c). */
+#ifndef COSA_TD_UNIT_FMU_IMPL_H
+#define COSA_TD_UNIT_FMU_IMPL_H
+
+#include "td/fmu_impl.h"
+
+/* A snapshot's FMU state and the instance it belongs to: an FMU state is
+ * only valid for the instance that made it, and setting the unit's state
+ * instantiates the FMU again.  The unit keeps its live snapshots in a list;
+ * freeing an instance frees their FMU states through it first, and a
+ * snapshot of an earlier instance cannot be restored (COSA_EFMU). */
+typedef struct fmu_snapshot {
+    void *fs;                /* the FMU state, or NULL                        */
+    unsigned long serial;    /* the instance it belongs to                    */
+    double *clk_last;        /* the clocks' last activations then (n = nclk)  */
+    size_t nclk;
+    struct fmu_snapshot *prev, *next;
+} fmu_snapshot;
+
+/* A clock link (fmu_clock_link.c): when this unit's output clock `out`
+ * ticks, the triggered input clock `in` of unit `to` ticks at that time. */
+typedef struct fmu_clock_link {
+    cosa_unit *to;
+    size_t out, in;          /* indices into the two FMUs' clock lists        */
+} fmu_clock_link;
+
+typedef struct fmu_unit {
+    cosa_fmu *fmu;           /* borrowed                                      */
+    cosa_unit *unit;         /* the unit this is the implementation of        */
+    double *uim;             /* nu: inputs for an intermediate update         */
+    double *uder;            /* nu x (DEGMAX+1): input derivatives at t_c     */
+    char name[64];           /* instance name                                 */
+    void *inst;              /* fmi3Instance / fmi2Component                  */
+    int bad;                 /* the last (re)instantiation failed             */
+    char why[1024];          /* ... and why                                   */
+    char log[256];           /* the last message the FMU logged               */
+    unsigned *vx, *vdx, *vu, *vy; /* value references                         */
+    double *tmp;             /* max(nx, nu, ny) scratch                       */
+    unsigned *starts_vr;     /* recorded start values                         */
+    double *starts;
+    size_t nstart;
+    fmi2CallbackFunctions cb2;
+    unsigned long serial;    /* counts instantiations: which instance a
+                                snapshot's FMU state belongs to           */
+    fmu_snapshot *snaps;     /* the live snapshots                            */
+    cosa_unit *helper;       /* a second instance for points other than the
+                                current one (created when first needed)      */
+    unsigned long nupdate;   /* intermediate-update requests for inputs inside
+                                the current fmi3DoStep                        */
+    cosa_fmu_log_fn *logger; /* --fmu-log: loggingOn, messages passed on      */
+    void *log_user;
+    char warning[512];       /* the first Warning status, as one line         */
+    int events;              /* events on (cosa_unit_fmu_set_events)          */
+    int event_mode_used;     /* the instance's eventModeUsed                  */
+    int early_allowed;       /* the instance's earlyReturnAllowed             */
+    fmu_clock_sched clk;     /* clocks: the input clocks' ticks, the output
+                                clocks seen (fmu_clock_sched.c); n = 0 without
+                                clocks or event mode                          */
+    fmu_clock_link *links;   /* from this unit's output clocks               */
+    size_t nlinks;
+    int init_hold;           /* instantiate() stays in Initialization Mode
+                                (cosa_unit_fmu_init_enter), until
+                                cosa_unit_fmu_init_exit                       */
+} fmu_unit;
+
+/* One line for a failed FMU call fn at time t with status (into the unit's
+ * message); COSA_EDISCARD for Discard, else COSA_EFMU (unit_fmu.c). */
+cosa_status fmu_unit_fail(cosa_unit *u, const char *fn, double t, int status);
+/* Note a Warning status of fn (the first one is kept; unit_fmu.c). */
+void fmu_unit_warned(fmu_unit *f, const char *fn, double t, int status);
+
+/* Event Mode of an FMU unit at time t (fmu_event.c): fmi3EnterEventMode
+ * unless enter is 0 (the instance is in Event Mode already: after
+ * fmi3ExitInitializationMode with eventModeUsed), fmi3UpdateDiscreteStates
+ * until discreteStatesNeedUpdate is false (at most COSA_FMU_EVENT_ITER_MAX
+ * calls: COSA_EUNSUPPORTED and one line otherwise), fmi3EnterStepMode; the
+ * continuous states are read again into x (nx) when the FMU says they
+ * changed, and the next time event is announced to the unit
+ * (cosa_unit_set_next_event).  Termination asked for: COSA_EFMU.  A clock
+ * importer adds its fmi3GetClock / fmi3SetClock calls here, between the
+ * updates. */
+cosa_status fmu_event_mode(cosa_unit *u, double t, int enter, double *x);
+/* The clocks of an instance with eventModeUsed just initialised at t (in
+ * Event Mode): its schedule (fmu_clock_sched_init); COSA_OK, or
+ * COSA_EUNSUPPORTED / COSA_EFMU with one line in f->why (fmu_event.c). */
+cosa_status fmu_clocks_start(cosa_unit *u, double t);
+/* After the output clocks of u were read in Event Mode at t: the linked
+ * triggered input clocks asked for, their units' next event set to t (the
+ * master runs their Event Mode at this point; fmu_clock_link.c). */
+void fmu_clock_links_fire(cosa_unit *u, double t);
+
+#endif

@@ -6,7 +6,6 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "argfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -320,32 +319,6 @@ int scli_metric(const char *cmd, const char *text, cosa_metric *m)
         return CLI_EUSAGE;
     }
     return CLI_OK;
-}
-
-char **scli_argv_output(int argc, char **argv, int *argc_out)
-{
-    /* "-oDIR" becomes two entries, so at most 2 argc, then NULL and the
-     * trailer of the origins of @FILE arguments (argfile.h) */
-    char **v = calloc(2 * (size_t)argc + 3, sizeof *v);
-    if (!v)
-        return NULL;
-    int n = 0, rest = 0;
-    for (int i = 0; i < argc; i++) {
-        if (rest || strcmp(argv[i], "--") == 0) {
-            rest = 1;
-            v[n++] = argv[i];
-        } else if (strcmp(argv[i], "-o") == 0) {
-            v[n++] = "--output";
-        } else if (strncmp(argv[i], "-o", 2) == 0) {
-            v[n++] = "--output";
-            v[n++] = argv[i] + 2;
-        } else {
-            v[n++] = argv[i];
-        }
-    }
-    argfile_copy_trailer(argc, argv, n, v);
-    *argc_out = n;
-    return v;
 }
 
 double scli_now(void)

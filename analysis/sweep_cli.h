@@ -53,10 +53,6 @@ int scli_schemes(const char *cmd, const char *text, double alpha, cosa_scheme **
 /* Metric name with a one-line error. */
 int scli_metric(const char *cmd, const char *text, cosa_metric *m);
 
-/* A copy of argv (free with free(); the strings are argv's) with "-o DIR"
- * and "-oDIR" as "--output DIR", for cli_parse (long options only). */
-char **scli_argv_output(int argc, char **argv, int *argc_out);
-
 /* Progress reporter for cosa_sweep_spec.progress: on stderr, \r-updated on
  * a terminal, one line every few seconds otherwise. */
 typedef struct scli_progress {

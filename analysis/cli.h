@@ -272,7 +272,7 @@ extern const int cli_row_assume_tag;
  * dest, or NULL; its alpha defaults to 1).  --help prints usage (the usage
  * line and the description, hand-written) and the rows (opt_help) on
  * stdout.  Returns CLI_OK, CLI_EUSAGE (one line printed), or -1 when the
- * help was printed. */
+ * help (or --list-options) was printed. */
 int cli_parse_rows(const char *cmd, const opt_row *rows, void *dest, cli_case *cs, int argc,
                    char **argv, const char *usage);
 

@@ -418,6 +418,34 @@ static int check_modes(parser *p)
     return -1;
 }
 
+/* --list-options: every option of the table, one line each (opt_table.h). */
+static void list_options(const parser *p)
+{
+    for (size_t k = 0; k < p->n; k++) {
+        const opt_row *r = p->e[k].row;
+        const unsigned em = p->e[k].modes;
+        const char *sep = "\t";
+        printf("--%s", r->name);
+        if (r->short_name)
+            printf("%sshort=-%c", sep, r->short_name), sep = " ";
+        if (r->kind == OPTK_ALIAS)
+            printf("%salias=--%s", sep, r->target), sep = " ";
+        if (r->flags & OPTF_HIDDEN)
+            printf("%shidden", sep), sep = " ";
+        if (em && p->modes) {
+            printf("%smode=", sep);
+            const char *comma = "";
+            for (const opt_mode *q = p->modes; q->bit; q++)
+                if (em & q->bit) {
+                    printf("%s%s%s", comma, q->selector ? "--" : "",
+                           q->selector ? q->selector : "default");
+                    comma = ",";
+                }
+        }
+        putchar('\n');
+    }
+}
+
 int opt_parse(const char *cmd, const opt_row *rows, void *dest, int argc, char **argv,
               int *first_positional)
 {
@@ -448,6 +476,11 @@ int opt_parse_modes(const char *cmd, const opt_row *rows, const opt_mode *modes,
         }
         if (a[0] != '-' || a[1] == '\0') /* "-" alone is a value (stdin/stdout) */
             break;
+        if (strcmp(a, OPT_LIST_SPELLING) == 0) {
+            list_options(p);
+            rc = OPT_LISTED;
+            goto out;
+        }
         const int r = one_option(p, &i);
         if (r == OPT_HELP_ASKED) {
             rc = OPT_HELP_ASKED;

@@ -48,7 +48,18 @@
  * target count as one option.  After the whole command line: rows with
  * OPTF_REQUIRED must be given; a given row's requires must be given and its
  * excludes must not be.
- */
+ *
+ * Every table also answers to "--list-options" (exactly that spelling: not a
+ * row, so no prefix of it and no table's own prefixes change): it prints
+ * every option of the table on stdout, one line each in table order, with
+ * included tables, aliases, hidden rows and the rows of every mode:
+ *   --NAME[<TAB>ATTR[ ATTR...]]
+ * with ATTR short=-X, alias=--TARGET (a deprecated spelling), hidden (not in
+ * --help: accepted to be refused with a message of its own, or a deprecated
+ * spelling the command handles), mode=SEL[,SEL...] (opt_parse_modes: the
+ * modes it belongs to, as --SELECTOR or "default" for the mode without
+ * one).  Shell completion reads the names; tests/test_man_options.sh checks
+ * that the man page lists every option. */
 #ifndef COSA_OPT_TABLE_H
 #define COSA_OPT_TABLE_H
 
@@ -116,8 +127,10 @@ typedef struct opt_row {
                              (an OPTK_INCLUDE's: of its rows that have none)  */
 } opt_row;
 
-/* opt_parse results besides CLI_OK (0) and CLI_EUSAGE (2). */
-enum { OPT_HELP_ASKED = -1 };
+/* opt_parse results besides CLI_OK (0) and CLI_EUSAGE (2): --help was
+ * given (nothing printed), or --list-options (the list printed). */
+enum { OPT_HELP_ASKED = -1, OPT_LISTED = -2 };
+#define OPT_LIST_SPELLING "--list-options"
 
 /* Parse argv[1..argc-1] of subcommand cmd against rows into dest.  argv
  * comes from argfile_expand (it carries the origins of arguments read from
@@ -125,7 +138,8 @@ enum { OPT_HELP_ASKED = -1 };
  * ("unexpected argument 'x'" otherwise); else parsing stops at the first
  * argument that is not an option (or after "--") and its index goes there
  * (argc when there is none).  Returns 0 (CLI_OK), OPT_HELP_ASKED (nothing
- * printed: the caller prints its description and opt_help), or 2
+ * printed: the caller prints its description and opt_help), OPT_LISTED
+ * (--list-options printed the options: the caller stops, exit 0), or 2
  * (CLI_EUSAGE) after one line on stderr. */
 int opt_parse(const char *cmd, const opt_row *rows, void *dest, int argc, char **argv,
               int *first_positional);

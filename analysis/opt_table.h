@@ -18,6 +18,9 @@
  *   OPTK_NUMBER    double, finite                      (cli_parse_double: 1e-4, 10^-4)
  *   OPTK_POSITIVE  double, finite and > 0
  *   OPTK_NONNEG    double, finite and >= 0
+ *   OPTK_RANGE     double, finite and in [dmin, dmax]; OPTF_OPEN_MIN and
+ *                  OPTF_OPEN_MAX exclude an end: "--iter-tol must be a
+ *                  number in (0, 1), got 'x'"
  *   OPTK_INT       long, an integer in [imin, imax]     (digits, or 1e3, 10^3)
  *   OPTK_SIZE      size_t, an integer >= 1 (and <= imax when imax > 0)
  *   OPTK_ENUM      int, the index of the value in a name table: names
@@ -72,6 +75,7 @@ typedef enum opt_kind {
     OPTK_NUMBER,
     OPTK_POSITIVE,
     OPTK_NONNEG,
+    OPTK_RANGE,
     OPTK_INT,
     OPTK_SIZE,
     OPTK_ENUM,
@@ -91,8 +95,10 @@ enum {
     OPTF_REQUIRED = 1u << 1, /* must be given: "--NAME is required (see 'cosa CMD --help')" */
     OPTF_MARK = 1u << 2,     /* OPTK_ALIAS: set the int at off, print no note */
     OPTF_HIDDEN = 1u << 3,   /* not in --help (aliases are never listed on their own) */
-    OPTF_OR_LIST = 1u << 4   /* OPTK_ENUM: "--NAME must be A, B or C, got 'x'" (the wording
+    OPTF_OR_LIST = 1u << 4,  /* OPTK_ENUM: "--NAME must be A, B or C, got 'x'" (the wording
                                 of older messages that scripts know) */
+    OPTF_OPEN_MIN = 1u << 5, /* OPTK_RANGE: dmin itself is refused */
+    OPTF_OPEN_MAX = 1u << 6  /* OPTK_RANGE: dmax itself is refused */
 };
 
 struct opt_row;
@@ -112,6 +118,7 @@ typedef struct opt_row {
     const char *help;     /* help text ('\n' starts a new line; long lines wrap)     */
     unsigned flags;       /* OPTF_*                                                  */
     long imin, imax;      /* OPTK_INT range; OPTK_SIZE upper bound (0: none)         */
+    double dmin, dmax;    /* OPTK_RANGE: the interval (OPTF_OPEN_MIN/MAX: open ends) */
     const char *const *names;          /* OPTK_ENUM: NULL-terminated table      */
     const char *(*name_at)(size_t i);  /* OPTK_ENUM: or this (NULL past the end) */
     size_t max;           /* OPTK_LIST: capacity of the array at off                 */

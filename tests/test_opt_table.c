@@ -28,7 +28,7 @@ struct inner {
 
 struct opts {
     int flag, old_used;
-    double num, pos, nonneg;
+    double num, pos, nonneg, frac, closed;
     long i;
     size_t sz, szmax;
     int e, e2;
@@ -80,6 +80,10 @@ static const opt_row rows[] = {
      .help = "a positive number"},
     {.kind = OPTK_NONNEG, .name = "nonneg", .off = offsetof(struct opts, nonneg), .arg = "X",
      .help = "a number >= 0"},
+    {.kind = OPTK_RANGE, .name = "frac", .off = offsetof(struct opts, frac), .arg = "F",
+     .dmin = 0.0, .dmax = 1.0, .flags = OPTF_OPEN_MIN | OPTF_OPEN_MAX, .help = "in (0, 1)"},
+    {.kind = OPTK_RANGE, .name = "closed", .off = offsetof(struct opts, closed), .arg = "X",
+     .dmin = -1.0, .dmax = 2.5, .help = "in [-1, 2.5]"},
     {.kind = OPTK_INT, .name = "int", .off = offsetof(struct opts, i), .arg = "K", .imin = -3,
      .imax = 10, .help = "an integer in -3..10"},
     {.kind = OPTK_SIZE, .name = "size", .off = offsetof(struct opts, sz), .arg = "N",
@@ -196,6 +200,15 @@ Test(opt_table, every_kind_accepted)
     cr_expect_str_eq(o.out, "out2");
     cr_expect_eq(o.nonneg, 3.0);
     cr_expect_eq(o.e, 0);
+    /* a range: open ends take values next to them, closed ends the ends */
+    r = run(&o, "--frac", "1e-300", "--closed", "-1");
+    cr_assert_eq(r.rc, CLI_OK, "%s", r.err);
+    cr_expect_eq(o.frac, 1e-300);
+    cr_expect_eq(o.closed, -1.0);
+    r = run(&o, "--frac", "0.99999999999999989", "--closed", "2.5");
+    cr_assert_eq(r.rc, CLI_OK, "%s", r.err);
+    cr_expect_lt(o.frac, 1.0);
+    cr_expect_eq(o.closed, 2.5);
     /* OPTF_REPEAT: the custom row sees every value */
     r = run(&o, "--pair", "a=1", "--pair", "b=2");
     cr_assert_eq(r.rc, CLI_OK, "%s", r.err);
@@ -216,6 +229,14 @@ Test(opt_table, every_kind_refused)
             "--pos must be a positive finite number: '1e-400' underflows to 0 (below 2.2e-308, "
             "the smallest normal double)");
     refused(run(&o, "--nonneg", "-1e-300"), "--nonneg must be a finite number >= 0, got '-1e-300'");
+    refused(run(&o, "--frac", "0"), "--frac must be a number in (0, 1), got '0'");
+    refused(run(&o, "--frac", "1"), "--frac must be a number in (0, 1), got '1'");
+    refused(run(&o, "--frac", "x"), "--frac must be a number in (0, 1), got 'x'");
+    refused(run(&o, "--frac", "nan"), "--frac must be a number in (0, 1), got 'nan'");
+    refused(run(&o, "--closed", "2.5000000000000004"),
+            "--closed must be a number in [-1, 2.5], got '2.5000000000000004'");
+    refused(run(&o, "--closed", "-1.0000000000000002"),
+            "--closed must be a number in [-1, 2.5], got '-1.0000000000000002'");
     refused(run(&o, "--int", "11"), "--int must be an integer in -3..10, got '11'");
     refused(run(&o, "--int", "-4"), "--int must be an integer in -3..10, got '-4'");
     refused(run(&o, "--int", "2.5"), "--int must be an integer in -3..10, got '2.5'");
@@ -355,6 +376,8 @@ Test(opt_table, help_rendering)
         "  --num X              any finite number\n"
         "  --pos X              a positive number\n"
         "  --nonneg X           a number >= 0\n"
+        "  --frac F             in (0, 1)\n"
+        "  --closed X           in [-1, 2.5]\n"
         "  --int K              an integer in -3..10\n"
         "  --size N             a positive integer\n"
         "  --size-max N         a positive integer up to 64\n"

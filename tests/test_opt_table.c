@@ -2,7 +2,8 @@
  * every kind of value (accepted and refused, with the exact one-line
  * message), unknown, ambiguous, missing and twice-given options, requires,
  * excludes and required rows, deprecated aliases, included tables, options
- * from an @FILE (FILE:LINE in the message) and the rendering of --help. */
+ * from an @FILE (FILE:LINE in the message), the rendering of --help and
+ * --list-options. */
 #include <criterion/criterion.h>
 
 #include "argfile.h"
@@ -331,6 +332,54 @@ Test(opt_table, deprecated_aliases)
     cr_expect_str_empty(r.err);
     r = run(&o, "--size", "4");
     cr_expect_eq(o.old_used, 0);
+}
+
+/* stdout of opt_parse_modes(tab, modes) on "cosa ARGS..." (args NULL-ended) into out;
+ * returns its result */
+static int stdout_of(const opt_row *tab, const opt_mode *md, void *o, char *out, size_t size,
+                     const char *const *args)
+{
+    char *argv[16] = {"cosa"};
+    int argc = 1;
+    for (; args[argc - 1]; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    argv[argc] = NULL;
+    argfile af = {0};
+    cr_assert_eq(argfile_expand("t", argc, argv, 1, &af), 0);
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    cr_assert_not_null(tmp);
+    const int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    const int rc = opt_parse_modes("t", tab, md, o, af.argc, af.argv, NULL, NULL);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(out, 1, size - 1, tmp);
+    out[n] = '\0';
+    fclose(tmp);
+    argfile_free(&af);
+    return rc;
+}
+
+/* --list-options: every row, included, aliases and hidden ones too, in
+ * table order, with their attributes; the parse stops there (OPT_LISTED) */
+Test(opt_table, list_options)
+{
+    struct opts o;
+    char out[2048];
+    const char *args[] = {"--num", "1", "--list-options", "--bogus", NULL};
+    memset(&o, 0, sizeof o);
+    cr_expect_eq(stdout_of(rows, NULL, &o, out, sizeof out, args), OPT_LISTED);
+    cr_expect_str_eq(out, "--flag\n--num\n--pos\n--nonneg\n--frac\n--closed\n--int\n--size\n"
+                          "--size-max\n--colour\n--shape\n--path\n--output\tshort=-o\n--str\n"
+                          "--item\n--pair\n--positive\talias=--pos\n--old-size\talias=--size\n"
+                          "--model\n--verbose\n--hidden\thidden\n--help\tshort=-h\n");
+    /* the exact spelling only: no prefix of it, and it is no option's prefix */
+    const char *prefix[] = {"--list", NULL};
+    cr_expect_eq(stdout_of(rows, NULL, &o, out, sizeof out, prefix), CLI_EUSAGE);
+    cr_expect_str_empty(out);
 }
 
 Test(opt_table, help_asked)

@@ -234,10 +234,3 @@ const char *argfile_where(int argc, char *const *argv, const char *arg, char *bu
         }
     return buf;
 }
-
-void argfile_copy_trailer(int argc, char *const *argv, int n, char **dst)
-{
-    dst[n] = NULL;
-    dst[n + 1] = argv[argc + 1];
-    dst[n + 2] = argv[argc + 2];
-}

@@ -18,7 +18,7 @@ typedef struct argfile_origin {
  * then a trailer that carries the origins with the array itself (no process
  * state): argv[argc + 1] marks the trailer, argv[argc + 2] points to the
  * origin table.  Every argv cosa.c hands a subcommand is one of these (also
- * without an @file), and copies of it keep the trailer (scli_argv_output). */
+ * without an @file). */
 typedef struct argfile {
     int argc;
     char **argv;
@@ -43,11 +43,7 @@ void argfile_free(argfile *af);
 
 /* "FILE:LINE: " when arg (an entry of argv, compared by address) was read
  * from an option file, else "" -- the prefix of an error about arg.  argv
- * must carry the trailer (argfile_expand, scli_argv_output).  Returns buf. */
+ * must carry the trailer (argfile_expand).  Returns buf. */
 const char *argfile_where(int argc, char *const *argv, const char *arg, char *buf, size_t size);
-
-/* Copy the trailer of argv (argc entries) behind dst (n entries, dst[n] is
- * set to NULL; dst must have n + 3 slots). */
-void argfile_copy_trailer(int argc, char *const *argv, int n, char **dst);
 
 #endif

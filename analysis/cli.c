@@ -1,20 +1,10 @@
-/* cli.c -- shared command-line helpers. */
+/* cli.c -- shared command-line helpers: the model options resolved, the
+ * assumed model, the scheme, --dt, the Gauss-Seidel sequence. */
 #include "cli.h"
-#include "argfile.h"
 
-#include <errno.h>
-#include <float.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char cli_model_help[] =
-    "Model:\n"
-    "  --model NAME         built-in model (default: twomass; see 'cosa models')\n"
-    "  --model-file PATH    model file (format: man 5 cosa-model)\n"
-    "  --set NAME=VALUE     override a model parameter or initial state (repeatable)\n";
 
 const char cli_scheme_help[] =
     "Schemes (case-insensitive):\n"
@@ -57,35 +47,6 @@ int cli_name_value(const char *opt, const char *arg, const char **names, double 
     values[*n] = v;
     (*n)++;
     return 0;
-}
-
-/* cli_name_value with its message printed: 1, or -1 after the line */
-static int name_value(const char *cmd, const char *opt, const char *arg, const char **names,
-                      double *values, size_t *n)
-{
-    char msg[512];
-    if (cli_name_value(opt, arg, names, values, n, msg, sizeof msg) == 0)
-        return 1;
-    cli_error(cmd, "%s", msg);
-    return -1;
-}
-
-int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg)
-{
-    switch (opt) {
-    case OPT_MODEL:
-        m->name = arg;
-        return 1;
-    case OPT_MODEL_FILE:
-        m->file = arg;
-        return 1;
-    case OPT_SET:
-        return name_value(cmd, "--set", arg, m->set_name, m->set_value, &m->nset);
-    case OPT_ASSUME:
-        return name_value(cmd, "--assume", arg, m->assume_name, m->assume_value, &m->nassume);
-    default:
-        return 0;
-    }
 }
 
 /* The --assume values on a copy of the resolved par (m->apar, m->assumed). */
@@ -305,12 +266,6 @@ void cli_model_free(cli_model *m)
     m->model = NULL;
 }
 
-const char cli_assume_help[] =
-    "  --assume NAME=VALUE  imperfect model knowledge: the output correction (+ocorr,\n"
-    "                       +mbcorr) believes in the model with NAME = VALUE (the\n"
-    "                       other parameters as the true ones; repeatable; README,\n"
-    "                       'Imperfect model knowledge')\n";
-
 int cli_assume_given(const cli_model *m)
 {
     return m->apar != NULL;
@@ -393,149 +348,6 @@ int cli_scheme(const char *cmd, const char *text, cosa_scheme *s)
                   text, COSA_ORDER_MAX);
         return CLI_EUSAGE;
     }
-    return CLI_OK;
-}
-
-#define HELP_SCHEME "  --scheme SCHEME      coupling scheme\n"
-#define HELP_DT "  --dt DT              macro step in seconds, > 0\n"
-#define HELP_REST                                                                         \
-    "  --alpha A            state-correction gain alpha (default 1)\n"                      \
-    "  --sequence LIST      Gauss-Seidel (gs:) execution sequence: comma-separated\n"       \
-    "                       subsystem names or 1-based indices (default: the model's;\n"   \
-    "                       --order LIST is the deprecated spelling)\n"                  \
-    "  --iterations K       imp:/gs-imp: sweeps per macro step, K >= 1 or inf (default)\n" \
-    "  --relax W            imp:/gs-imp: relaxation omega, finite and nonzero (default 1)\n"
-const char cli_case_help[] = HELP_SCHEME HELP_DT HELP_REST;
-const char cli_case_help_nodt[] = HELP_SCHEME HELP_REST;
-const char cli_case_help_rest[] = HELP_REST;
-const char cli_help_line[] = "  -h, --help           this help\n";
-
-int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra,
-              cli_extra_fn fn, void *ctx, void (*help)(void), cli_case *cs)
-{
-    static const struct option common[] = {
-        {"model", required_argument, NULL, OPT_MODEL},
-        {"model-file", required_argument, NULL, OPT_MODEL_FILE},
-        {"set", required_argument, NULL, OPT_SET},
-        {"scheme", required_argument, NULL, OPT_SCHEME},
-        {"dt", required_argument, NULL, OPT_DT},
-        {"alpha", required_argument, NULL, OPT_ALPHA},
-        {"help", no_argument, NULL, OPT_HELP},
-        {"sequence", required_argument, NULL, OPT_SEQUENCE},
-        {"order", required_argument, NULL, OPT_ORDER_OLD}, /* deprecated */
-        {"iterations", required_argument, NULL, OPT_ITERATIONS},
-        {"relax", required_argument, NULL, OPT_RELAX},
-    };
-    enum { NCOMMON = sizeof common / sizeof common[0], NMAX = 64 };
-    struct option opts[NCOMMON + NMAX + 1];
-    size_t n = 0;
-    for (; n < NCOMMON; n++)
-        opts[n] = common[n];
-    for (size_t k = 0; extra && extra[k].name && n < NCOMMON + NMAX; k++)
-        opts[n++] = extra[k];
-    opts[n] = (struct option){0, 0, 0, 0};
-
-    /* short options: -h always, -o when the subcommand has --output */
-    const char *shortopts = "+h";
-    for (size_t k = 0; extra && extra[k].name; k++)
-        if (extra[k].val == 'o')
-            shortopts = "+ho:";
-    cs->alpha = 1.0;
-    /* "FILE:LINE: " before an error about argv[i] read from an @FILE */
-    char where[512];
-#define ARG_WHERE(i) argfile_where(argc, argv, argv[i], where, sizeof where)
-    optind = 1;
-    opterr = 0;
-    int c, idx;
-    /* values seen (by option value): an option given twice is an error,
-     * except the repeatable --set and --assume (and --order/--sequence,
-     * which share one slot) */
-    int seen[64], nseen = 0;
-    while ((c = getopt_long(argc, argv, shortopts, opts, &idx)) != -1) {
-        const int key = c == OPT_ORDER_OLD ? OPT_SEQUENCE : c;
-        if (c != OPT_SET && c != OPT_ASSUME && c != '?' && c != ':' && c != 'h' && c != OPT_HELP) {
-            for (int k = 0; k < nseen; k++)
-                if (seen[k] == key) {
-                    const char *nm = NULL;
-                    for (size_t j = 0; opts[j].name && !nm; j++)
-                        if (opts[j].val == c)
-                            nm = opts[j].name;
-                    cli_error(cmd, "option --%s given twice (it takes one value)",
-                              nm ? nm : "?");
-                    return CLI_EUSAGE;
-                }
-            if (nseen < 64)
-                seen[nseen++] = key;
-        }
-        int r = cli_model_option(&cs->mod, cmd, c, optarg);
-        if (r < 0)
-            return CLI_EUSAGE;
-        if (r > 0)
-            continue;
-        switch (c) {
-        case OPT_SCHEME:
-            cs->scheme_text = optarg;
-            continue;
-        case OPT_DT:
-            cs->dt_text = optarg;
-            continue;
-        case OPT_ORDER_OLD:
-            /* "order" is the extrapolation order; the execution order of
-             * Gauss-Seidel schemes is the sequence (the note is printed once
-             * the sequence is accepted, so that an error stays one line) */
-            cs->seq_text = optarg;
-            cs->seq_deprecated = 1;
-            continue;
-        case OPT_SEQUENCE:
-            cs->seq_text = optarg;
-            continue;
-        case OPT_PROGRESS:
-            cs->progress = 1;
-            continue;
-        case OPT_ITERATIONS:
-            cs->iter_text = optarg;
-            continue;
-        case OPT_RELAX:
-            cs->relax_text = optarg;
-            continue;
-        case OPT_ALPHA:
-            if (cli_parse_double(optarg, &cs->alpha) != 0) {
-                cli_error(cmd, "--alpha must be a finite number, got '%s'", optarg);
-                return CLI_EUSAGE;
-            }
-            continue;
-        case 'h':
-        case OPT_HELP:
-            help();
-            return -1;
-        case '?':
-        case ':':
-            if (optopt)
-                cli_error(cmd, "%soption '%s' is unknown or needs an argument (see 'cosa %s --help')",
-                          ARG_WHERE(optind - 1), argv[optind - 1], cmd);
-            else
-                cli_error(cmd, "%sunknown option '%s' (see 'cosa %s --help')",
-                          ARG_WHERE(optind - 1), argv[optind - 1], cmd);
-            return CLI_EUSAGE;
-        default:
-            if (fn) {
-                int rr = fn(ctx, c, optarg);
-                if (rr == 0)
-                    continue;
-                if (rr < 0)
-                    return CLI_EUSAGE;
-            }
-            cli_error(cmd, "%sunknown option '%s' (see 'cosa %s --help')",
-                      ARG_WHERE(optind - 1), argv[optind - 1], cmd);
-            return CLI_EUSAGE;
-        }
-    }
-    if (optind < argc) {
-        cli_error(cmd, "%sunexpected argument '%s' (see 'cosa %s --help')", ARG_WHERE(optind),
-                  argv[optind], cmd);
-        return CLI_EUSAGE;
-    }
-#undef ARG_WHERE
     return CLI_OK;
 }
 

@@ -61,18 +61,6 @@ typedef struct cli_model {
     unsigned char *assumed; /* model->nparam flags: 1 = set by --assume        */
 } cli_model;
 
-/* getopt_long option values used by cli_model_option. */
-enum { OPT_MODEL = 1000, OPT_MODEL_FILE, OPT_SET, OPT_ASSUME };
-
-/* The getopt_long entry of --assume, for the option table of a subcommand
- * that supports an assumed model (cli_parse then handles it). */
-#define CLI_ASSUME_OPTION {"assume", required_argument, NULL, OPT_ASSUME}
-
-/* Handle --model, --model-file, --set NAME=VALUE, --assume NAME=VALUE.
- * Returns 1 if opt was one of them (0 otherwise); on a bad argument prints
- * an error and returns -1. */
-int cli_model_option(cli_model *m, const char *cmd, int opt, const char *arg);
-
 /* "NAME=VALUE" of option opt ("--set", "--assume") appended to names and
  * values (*n of CLI_MAX_SETS used; the name is a malloc'ed copy freed by
  * cli_model_free); 0, or -1 with the one-line reason in msg. */
@@ -118,9 +106,6 @@ void cli_model_free(cli_model *m);
 
 /* ---- Imperfect model knowledge: --assume (README) ------------------------ */
 
-/* Help text of --assume. */
-extern const char cli_assume_help[];
-
 /* 1 if --assume was given (after cli_model_resolve). */
 int cli_assume_given(const cli_model *m);
 
@@ -155,8 +140,7 @@ void cli_assume_print(FILE *f, const char *prefix, const cli_model *m);
 /* Parse a scheme name with a one-line error on failure. */
 int cli_scheme(const char *cmd, const char *text, cosa_scheme *s);
 
-/* The help text fragment describing --model/--set/--scheme. */
-extern const char cli_model_help[];
+/* The help text describing the scheme names (an OPTK_TEXT row). */
 extern const char cli_scheme_help[];
 
 /* Subcommands (analysis/cmd_*.c). */
@@ -186,9 +170,6 @@ int cli_dt_fits(const char *cmd, const char *opt, double dt, const cosa_system *
 /* 'crossings DT:leaves|enters,...' and 'monotone yes|no' lines. */
 void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone);
 
-
-#include <getopt.h>
-
 /* Options common to analysis subcommands: model, scheme(s), dt, alpha. */
 typedef struct cli_case {
     cli_model mod;
@@ -201,19 +182,9 @@ typedef struct cli_case {
     int progress;            /* --progress                                 */
     const char *iter_text;   /* --iterations K|inf (iterative schemes)     */
     const char *relax_text;  /* --relax W (iterative schemes)              */
-    int td_relax;            /* set before cli_parse by `simulate`: --relax
+    int td_relax;            /* set before parsing by `simulate`: --relax
                                 aitken[:W0] is accepted (time domain only) */
 } cli_case;
-
-/* Option values of cli_parse (besides OPT_MODEL...). */
-enum { OPT_SCHEME = 1100, OPT_DT, OPT_ALPHA, OPT_HELP, OPT_SEQUENCE, OPT_ORDER_OLD, OPT_PROGRESS,
-       OPT_ITERATIONS, OPT_RELAX };
-
-/* The getopt_long entry of --progress for a subcommand whose single runs can
- * be long (point, limit, converge, simulate, advise): cli_parse sets
- * cli_case.progress; the help line is cli_progress_help. */
-#define CLI_PROGRESS_OPTION {"progress", no_argument, NULL, OPT_PROGRESS}
-extern const char cli_progress_help[];
 
 /* Progress of long single runs (analysis/progress.c), on stderr: on a
  * terminal (updated in place, from 0.5 s on) or when --progress is given
@@ -238,23 +209,6 @@ void cli_progress_stage(const char *stage, size_t dim, size_t done, size_t total
 void cli_progress_steps(cli_progress *p, size_t done, size_t total);
 /* The closing line (if anything was printed, or --progress was given). */
 void cli_progress_end(cli_progress *p);
-
-/* Extra options of one subcommand: return 0 if handled, 1 if not this
- * callback's option, -1 after printing an error. */
-typedef int (*cli_extra_fn)(void *ctx, int opt, const char *arg);
-
-/* Parse argv with the common options plus `extra` (terminated by a zero entry,
- * may be NULL).  Returns CLI_OK, CLI_EUSAGE, or -1 when --help was printed. */
-int cli_parse(const char *cmd, int argc, char **argv, const struct option *extra,
-              cli_extra_fn fn, void *ctx, void (*help)(void), cli_case *cs);
-
-/* Text of the common options for --help: all of them (--scheme, --dt,
- * --alpha, --sequence), without --dt (scans), or --alpha and --sequence only
- * (commands that list their own --scheme/--dt); the -h line goes last. */
-extern const char cli_case_help[];
-extern const char cli_case_help_nodt[];
-extern const char cli_case_help_rest[];
-extern const char cli_help_line[];
 
 /* --iterations and --relax of cs applied to the schemes s[0..n-1]
  * (analysis/iter_cli.c; README "Iterative coupling"): K an integer >= 1 or
@@ -288,7 +242,7 @@ int cli_case_system(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system *
 int cli_case_sequence(const char *cmd, cli_case *cs, cosa_scheme *s, size_t nsub,
                    const cosa_system *sys);
 
-/* Free what cli_parse and cli_case_system allocated. */
+/* Free what parsing (--set, --assume) and cli_case_system allocated. */
 void cli_case_free(cli_case *cs);
 
 /* ---- Option tables (analysis/opt_table.h, analysis/cli_rows.c) ----------
@@ -318,7 +272,7 @@ extern const int cli_row_assume_tag;
  * dest, or NULL; its alpha defaults to 1).  --help prints usage (the usage
  * line and the description, hand-written) and the rows (opt_help) on
  * stdout.  Returns CLI_OK, CLI_EUSAGE (one line printed), or -1 when the
- * help was printed. */
+ * help (or --list-options) was printed. */
 int cli_parse_rows(const char *cmd, const opt_row *rows, void *dest, cli_case *cs, int argc,
                    char **argv, const char *usage);
 

@@ -84,6 +84,8 @@ int cli_parse_rows(const char *cmd, const opt_row *rows, void *dest, cli_case *c
     if (cs)
         cs->alpha = 1.0;
     const int rc = opt_parse(cmd, rows, dest, argc, argv, NULL);
+    if (rc == OPT_LISTED)
+        return -1;
     if (rc != OPT_HELP_ASKED)
         return rc;
     fputs(usage, stdout);

@@ -64,12 +64,15 @@ static const char usage[] =
 struct opts {
     cli_case cs;
     double tol, dtmin, dtmax, cost, tend; /* dtmax, tend 0: not given */
+    double itol, crb; /* --iter-tol, --cost-rollback (defaults: the library's) */
     long perdec;
-    int error; /* index of errors[] */
-    const char *schemes, *robust, *format, *output, *plot, *itol, *crb;
+    int error;  /* index of errors[] */
+    int format; /* index of formats[] (md, the default, is 0) */
+    const char *schemes, *robust, *output, *plot;
 };
 
 static const char *const errors[] = {"global", "local", NULL};
+static const char *const formats[] = {"md", "csv", "json", NULL};
 
 #define S(field) .kind = OPTK_STRING, .off = offsetof(struct opts, field)
 static const opt_row rows_of_advise[] = {
@@ -95,13 +98,15 @@ static const opt_row rows_of_advise[] = {
      .imin = 1, .imax = 1000, .help = "grid points per decade (default 20)"},
     {.kind = OPTK_NONNEG, .off = offsetof(struct opts, cost), .name = "cost-mbcorr", .arg = "C",
      .help = "relative overhead of a corrected step (default 0.2)"},
-    {S(itol), .name = "iter-tol", .arg = "T",
+    {.kind = OPTK_RANGE, .off = offsetof(struct opts, itol), .name = "iter-tol", .arg = "T",
+     .dmin = 0.0, .dmax = 1.0, .flags = OPTF_OPEN_MIN | OPTF_OPEN_MAX,
      .help = "relative tolerance of the iteration (default 1e-8)"},
-    {S(crb), .name = "cost-rollback", .arg = "R",
+    {.kind = OPTK_NONNEG, .off = offsetof(struct opts, crb), .name = "cost-rollback", .arg = "R",
      .help = "cost of saving/restoring the units per sweep, relative\nto a step (default 0.1)"},
     {S(robust), .name = "robust", .arg = "NAME=LO:HI",
      .help = "assumed NAME = F x true NAME, F in LO..HI (0 < LO <= HI)"},
-    {S(format), .name = "format", .arg = "F",
+    {.kind = OPTK_ENUM, .off = offsetof(struct opts, format), .name = "format", .arg = "F",
+     .names = formats, .flags = OPTF_OR_LIST,
      .help = "md (default), csv (full precision) or json (one JSON\n"
              "object on stdout: settings, FMUs, every candidate with\n"
              "dt_stable dt_accurate dt steps cost usable why, notes,\n"
@@ -265,20 +270,6 @@ static void note(FILE *nf, int echo, const char *fmt, ...)
     }
     vfprintf(nf, fmt, ap);
     va_end(ap);
-}
-
-/* --iter-tol and --cost-rollback (iterative candidates). */
-static int iter_options(const char *cmd, const struct opts *o, double *itol, double *crb)
-{
-    if (o->itol && (cli_parse_double(o->itol, itol) != 0 || !(*itol > 0.0 && *itol < 1.0))) {
-        cli_error(cmd, "--iter-tol must be a number in (0, 1), got '%s'", o->itol);
-        return CLI_EUSAGE;
-    }
-    if (o->crb && (cli_parse_double(o->crb, crb) != 0 || !(*crb >= 0.0))) {
-        cli_error(cmd, "--cost-rollback must be a finite number >= 0, got '%s'", o->crb);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
 }
 
 /* Later crossings (windows above the first loss) of one criterion. */
@@ -610,27 +601,19 @@ static int report(const char *cmd, const struct opts *o, struct advise_json_info
     return rc;
 }
 
-/* The options that need no model: what does not apply, the iteration's
- * numbers and the format (the other numbers are rows of their kind). */
-static int check_options(const char *cmd, const struct opts *o, double *itol, double *crb)
+/* The options that need no model: what does not apply (the numbers and the
+ * format are rows of their kind). */
+static int check_options(const char *cmd, const struct opts *o)
 {
     const cli_case *cs = &o->cs;
-    int rc;
     if (cs->iter_text || cs->relax_text) {
         cli_error(cmd, "%s does not apply: iterative candidates are judged converged, at the "
                        "best relaxation", cs->iter_text ? "--iterations" : "--relax");
         return CLI_EUSAGE;
     }
-    if ((rc = iter_options(cmd, o, itol, crb)) != CLI_OK)
-        return rc;
     if (cs->scheme_text || cs->dt_text) {
         cli_error(cmd, "--scheme and --dt do not apply: give candidates with --schemes and the "
                        "scan range with --dt-min/--dt-max");
-        return CLI_EUSAGE;
-    }
-    if (o->format && strcmp(o->format, "md") && strcmp(o->format, "csv") &&
-        strcmp(o->format, "json")) {
-        cli_error(cmd, "--format must be md, csv or json, got '%s'", o->format);
         return CLI_EUSAGE;
     }
     return CLI_OK;
@@ -715,7 +698,8 @@ static int advise_system(const char *cmd, cli_case *cs, const char *list, cosa_s
 int cmd_advise(int argc, char **argv)
 {
     const char *cmd = "advise";
-    struct opts o = {.dtmin = 1e-7, .perdec = COSA_LIMIT_PER_DECADE, .cost = 0.2};
+    struct opts o = {.dtmin = 1e-7, .perdec = COSA_LIMIT_PER_DECADE, .cost = 0.2,
+                     .itol = COSA_ADVISE_ITER_TOL, .crb = COSA_ADVISE_COST_ROLLBACK};
     cli_case *cs = &o.cs;
     cosa_system *sys = NULL, *amodel = NULL;
     cosa_eval_workspace *ew = NULL;
@@ -726,19 +710,19 @@ int cmd_advise(int argc, char **argv)
     char *notes = NULL;
     size_t ns = 0, notelen = 0;
     FILE *nf = NULL; /* the note lines, kept for the JSON document */
-    double lo = 1.0, hi = 1.0, itol = COSA_ADVISE_ITER_TOL, crb = COSA_ADVISE_COST_ROLLBACK;
+    double lo = 1.0, hi = 1.0;
     int rparam = -1;
     int rc = cli_parse_rows(cmd, rows_of_advise, &o, cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
-    if (rc != CLI_OK || (rc = check_options(cmd, &o, &itol, &crb)) != CLI_OK)
+    if (rc != CLI_OK || (rc = check_options(cmd, &o)) != CLI_OK)
         goto out;
+    const double itol = o.itol, crb = o.crb;
     const double tol = o.tol, dtmin = o.dtmin, perdec = (double)o.perdec, cost = o.cost;
     const cosa_criterion crit = o.error == 1 ? COSA_CRIT_LOCAL : COSA_CRIT_ACCURATE;
-    const int csv = o.format && strcmp(o.format, "csv") == 0;
-    const int json = o.format && strcmp(o.format, "json") == 0;
+    const int csv = o.format == 1, json = o.format == 2;
     if (!(nf = open_memstream(&notes, &notelen))) {
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;

@@ -341,7 +341,7 @@ int cmd_convert(int argc, char **argv)
         return CLI_OK;
     }
     if (prc != CLI_OK)
-        return prc;
+        return prc == OPT_LISTED ? CLI_OK : prc;
     if (argc - first != 2) {
         cli_error(cmd, "%s (see 'cosa convert --help')",
                   argc - first < 2 ? "needs IN.dat and OUT.dat" : "too many arguments");

@@ -29,7 +29,9 @@ static const char usage[] =
 
 struct curve_opts {
     cli_case cs;
-    const char *x, *metric, *level, *tend, *threads, *output, *plot, *name, *coarse, *margin;
+    const char *x, *metric, *level, *tend, *output, *plot, *name;
+    size_t threads, coarse; /* 0: not given */
+    double margin;          /* NaN: not given */
     int progress, adaptive;
 };
 
@@ -63,7 +65,8 @@ static const opt_row rows[] = {
              "varsigma)"},
     {S(tend), .name = "tend", .arg = "T",
      .help = "horizon for errors in seconds (default: the model's)"},
-    {S(threads), .name = "threads", .arg = "N",
+    {.kind = OPTK_SIZE, .off = offsetof(struct curve_opts, threads), .imax = CLI_THREADS_MAX,
+     .name = "threads", .arg = "N",
      .help = "OpenMP threads, 1..4096 (default: all cores)"},
     {.kind = OPTK_PATH, .off = offsetof(struct curve_opts, output), .name = "output",
      .short_name = 'o', .arg = "DIR",
@@ -79,9 +82,10 @@ static const opt_row rows[] = {
              "curve is then exact only near the level); one column\n"
              "exact_SCHEME per scheme (1 = evaluated, 0 = interpolated);\n"
              "stdout: 'evaluated N of M'"},
-    {S(coarse), .name = "coarse", .arg = "K", .requires = "adaptive",
+    {.kind = OPTK_SIZE, .off = offsetof(struct curve_opts, coarse), .imax = 1000000,
+     .name = "coarse", .arg = "K", .requires = "adaptive",
      .help = "coarse step of --adaptive (default 12)"},
-    {S(margin), .name = "margin", .arg = "M", .requires = "adaptive",
+    {.kind = OPTK_NONNEG, .off = offsetof(struct curve_opts, margin), .name = "margin", .arg = "M", .requires = "adaptive",
      .help = "refine where the level is within M x the spread of an\n"
              "interval's end values (default 0.5; log10 scale for\n"
              "the errors)"},
@@ -107,7 +111,9 @@ static int curve_steps(const char *cmd, const cli_case *cs, int over_dt,
             return CLI_EUSAGE;
         }
         if (!(xa->lo > 0.0 && xa->hi > 0.0)) {
-            cli_error(cmd, "--x dt: macro steps must be positive");
+            char lo[32], hi[32];
+            cli_error(cmd, "--x dt=%s:%s: macro steps must be positive",
+                      cli_num(lo, sizeof lo, xa->lo), cli_num(hi, sizeof hi, xa->hi));
             return CLI_EUSAGE;
         }
         *ndt = xa->n;
@@ -299,10 +305,7 @@ static int curve_sweep(const char *cmd, const struct curve_opts *o, cosa_sweep_s
         return CLI_EFAIL;
     }
     cosa_adaptive_opts aopt;
-    int rc = scli_adaptive(cmd, o->adaptive, o->coarse, o->margin, metric, level, &aopt, adesc,
-                           adsize);
-    if (rc != CLI_OK)
-        return rc;
+    scli_adaptive(o->adaptive, o->coarse, o->margin, metric, level, &aopt, adesc, adsize);
     cosa_status st;
     if (o->adaptive) {
         *exact = malloc(total ? total : 1);
@@ -325,7 +328,7 @@ static int curve_sweep(const char *cmd, const struct curve_opts *o, cosa_sweep_s
 int cmd_curve(int argc, char **argv)
 {
     const char *cmd = "curve";
-    struct curve_opts o = {0};
+    struct curve_opts o = {.margin = NAN};
     cli_case *cs = &o.cs;
     cosa_system *sys = NULL;
     cosa_scheme *schemes = NULL;

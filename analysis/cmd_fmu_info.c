@@ -4,35 +4,80 @@
  * error the importer can find at load time shows here. */
 #include "cli.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void help(void)
+static const char usage[] =
+    "Usage: cosa fmu-info [--name SUB] FILE.fmu\n\n"
+    "Open an FMI 3.0 or 2.0 co-simulation FMU as cosa's importer does (unzip into a\n"
+    "private temporary directory, read modelDescription.xml, load the binary for\n"
+    "this platform and resolve its functions) and print what it found:\n"
+    "  fmi VERSION, model NAME, identifier ID, capabilities (get-set-state,\n"
+    "  directional-derivatives, interpolate-inputs, intermediate-update,\n"
+    "  variable-step); only when the FMU declares them (FMI 3.0): event-mode yes\n"
+    "  (hasEventMode), early-return yes (canReturnEarlyAfterIntermediateUpdate),\n"
+    "  input-smoothness K (recommendedIntermediateInputSmoothness K >= 1: input\n"
+    "  polynomials of degree <= K in simulate and advise), scheduled-execution yes\n"
+    "  (cosa uses CoSimulation), clocks N and a line per Clock variable:\n"
+    "  clock NAME vr=VR causality=C [interval=VARIABILITY] [period=SECONDS];\n"
+    "  default-experiment start=T0 stop=T1 (when given), then one\n"
+    "  line per variable: KIND NAME vr=VALUE_REFERENCE [start=VALUE] [set=SUB.VAR]\n"
+    "  with KIND state, input, output, parameter (the continuous states, inputs\n"
+    "  and outputs and the parameters cosa uses), derivative (of a state) or\n"
+    "  unused (with the reason: its type, variability or causality).\n"
+    "  set=SUB.VAR is the model parameter of an 'fmu SUB = FILE.fmu' subsystem\n"
+    "  (--set SUB.VAR=VALUE, map axes): parameters and states' start values\n"
+    "A broken FMU gives one line naming the file and what is wrong, exit code 2\n"
+    "(1 if the file cannot be read; an FMU offering only Scheduled Execution says\n"
+    "so); the temporary directory is always removed.\n\n";
+
+struct fi_opts {
+    const char *name; /* --name SUB */
+};
+
+static const opt_row rows[] = {
+    {.kind = OPTK_TEXT, .help = "Options:\n"},
+    {.kind = OPTK_STRING, .name = "name", .off = offsetof(struct fi_opts, name), .arg = "SUB",
+     .help = "the subsystem name shown in set= (default SUB)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
+    {0}};
+
+/* The command line: options before FILE.fmu and after it (as getopt_long
+ * took them), each at most once; *path the one FMU.  CLI_OK, CLI_EUSAGE
+ * (one line), or -1 after --help. */
+static int parse_args(const char *cmd, int argc, char **argv, struct fi_opts *o,
+                      const char **path)
 {
-    printf("Usage: cosa fmu-info [--name SUB] FILE.fmu\n\n"
-           "Open an FMI 3.0 or 2.0 co-simulation FMU as cosa's importer does (unzip into a\n"
-           "private temporary directory, read modelDescription.xml, load the binary for\n"
-           "this platform and resolve its functions) and print what it found:\n"
-           "  fmi VERSION, model NAME, identifier ID, capabilities (get-set-state,\n"
-           "  directional-derivatives, interpolate-inputs, intermediate-update,\n"
-           "  variable-step); only when the FMU declares them (FMI 3.0): event-mode yes\n"
-           "  (hasEventMode), early-return yes (canReturnEarlyAfterIntermediateUpdate),\n"
-           "  input-smoothness K (recommendedIntermediateInputSmoothness K >= 1: input\n"
-           "  polynomials of degree <= K in simulate and advise), scheduled-execution yes\n"
-           "  (cosa uses CoSimulation), clocks N and a line per Clock variable:\n"
-           "  clock NAME vr=VR causality=C [interval=VARIABILITY] [period=SECONDS];\n"
-           "  default-experiment start=T0 stop=T1 (when given), then one\n"
-           "  line per variable: KIND NAME vr=VALUE_REFERENCE [start=VALUE] [set=SUB.VAR]\n"
-           "  with KIND state, input, output, parameter (the continuous states, inputs\n"
-           "  and outputs and the parameters cosa uses), derivative (of a state) or\n"
-           "  unused (with the reason: its type, variability or causality).\n"
-           "  set=SUB.VAR is the model parameter of an 'fmu SUB = FILE.fmu' subsystem\n"
-           "  (--set SUB.VAR=VALUE, map axes): parameters and states' start values\n"
-           "  --name SUB   the subsystem name shown in set= (default SUB)\n"
-           "A broken FMU gives one line naming the file and what is wrong, exit code 2\n"
-           "(1 if the file cannot be read; an FMU offering only Scheduled Execution says\n"
-           "so); the temporary directory is always removed.\n");
+    int first = argc, next = 0;
+    int rc = opt_parse(cmd, rows, o, argc, argv, &first);
+    if (rc == CLI_OK && first < argc) {
+        /* the rest: argv[first] (the FMU) stands where the parser expects
+         * the command's name */
+        struct fi_opts after = {0};
+        rc = opt_parse(cmd, rows, &after, argc - first, argv + first, &next);
+        if (rc == CLI_OK && after.name && o->name) {
+            cli_error(cmd, "option --name given twice (it takes one value)");
+            return CLI_EUSAGE;
+        }
+        o->name = after.name ? after.name : o->name;
+    }
+    if (rc == OPT_HELP_ASKED || rc == OPT_LISTED) {
+        if (rc == OPT_HELP_ASKED) {
+            fputs(usage, stdout);
+            opt_help(stdout, rows);
+        }
+        return -1;
+    }
+    if (rc != CLI_OK)
+        return rc;
+    if (first == argc || next < argc - first) {
+        cli_error(cmd, "%s (see 'cosa fmu-info --help')",
+                  first < argc ? "one FMU at a time" : "which FMU? give FILE.fmu");
+        return CLI_EUSAGE;
+    }
+    *path = argv[first];
+    return CLI_OK;
 }
 
 /* The model-file name of an FMU variable (models/modelfile_fmu.c): characters
@@ -196,31 +241,12 @@ static void fmi3_lines(const cosa_fmu *f)
 int cmd_fmu_info(int argc, char **argv)
 {
     const char *cmd = "fmu-info";
-    static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
-                                         {"name", required_argument, NULL, 'n'},
-                                         {0, 0, 0, 0}};
-    const char *sub = "SUB";
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            help();
-            return CLI_OK;
-        }
-        if (c == 'n') {
-            sub = optarg;
-            continue;
-        }
-        cli_error(cmd, "unknown option (see 'cosa fmu-info --help')");
-        return CLI_EUSAGE;
-    }
-    if (argc - optind != 1) {
-        cli_error(cmd, "%s (see 'cosa fmu-info --help')",
-                  argc - optind ? "one FMU at a time" : "which FMU? give FILE.fmu");
-        return CLI_EUSAGE;
-    }
-    const char *path = argv[optind];
+    struct fi_opts o = {0};
+    const char *path = NULL;
+    const int prc = parse_args(cmd, argc, argv, &o, &path);
+    if (prc != CLI_OK)
+        return prc < 0 ? CLI_OK : prc;
+    const char *sub = o.name ? o.name : "SUB";
     char err[512];
     cosa_fmu *f = NULL;
     const cosa_status st = cosa_fmu_open(path, &f, err, sizeof err);

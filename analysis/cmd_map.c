@@ -43,7 +43,9 @@ static const char usage[] =
 
 struct map_opts {
     cli_case cs;
-    const char *x, *y, *metric, *level, *tend, *threads, *output, *plot, *name, *coarse, *margin;
+    const char *x, *y, *metric, *level, *tend, *output, *plot, *name;
+    size_t threads, coarse; /* 0: not given */
+    double margin;          /* NaN: not given */
     int format; /* index of formats[] */
     int heatmap, progress, adaptive;
 };
@@ -86,7 +88,8 @@ static const opt_row rows[] = {
              "varsigma)"},
     {S(tend), .name = "tend", .arg = "T",
      .help = "horizon for errors in seconds (default: the model's)"},
-    {S(threads), .name = "threads", .arg = "N", .help = "OpenMP threads (default: all cores)"},
+    {.kind = OPTK_SIZE, .off = offsetof(struct map_opts, threads), .imax = CLI_THREADS_MAX,
+     .name = "threads", .arg = "N", .help = "OpenMP threads (default: all cores)"},
     {.kind = OPTK_PATH, .off = offsetof(struct map_opts, output), .name = "output",
      .short_name = 'o', .arg = "DIR",
      .help = "write into DIR (created if missing; files there are\n"
@@ -109,9 +112,10 @@ static const opt_row rows[] = {
              "margin of it, down to the full grid; the other points\n"
              "are interpolated and get 0 in a 5th column 'exact'\n"
              "(README 'Adaptive maps'); stdout: 'evaluated N of M'"},
-    {S(coarse), .name = "coarse", .arg = "K", .requires = "adaptive",
+    {.kind = OPTK_SIZE, .off = offsetof(struct map_opts, coarse), .imax = 1000000,
+     .name = "coarse", .arg = "K", .requires = "adaptive",
      .help = "coarse grid step of --adaptive (default 12)"},
-    {S(margin), .name = "margin", .arg = "M", .requires = "adaptive",
+    {.kind = OPTK_NONNEG, .off = offsetof(struct map_opts, margin), .name = "margin", .arg = "M", .requires = "adaptive",
      .help = "also refine a cell whose corner lies within M x the\n"
              "spread of its corner values of the level (default 0.5;\n"
              "log10 scale for the errors)"},
@@ -802,7 +806,7 @@ static int map_setup(const char *cmd, const struct map_opts *o, int dt_axis, cos
 int cmd_map(int argc, char **argv)
 {
     const char *cmd = "map";
-    struct map_opts o = {0};
+    struct map_opts o = {.margin = NAN};
     cli_case *cs = &o.cs;
     cosa_system *sys = NULL;
     cosa_scheme *schemes = NULL;
@@ -845,9 +849,8 @@ int cmd_map(int argc, char **argv)
     cosa_adaptive_opts aopt;
     char adesc[160] = "";
     char dspec[16384] = ""; /* gnuplot's data specifier of the binary files ("" for text) */
-    if ((rc = scli_adaptive(cmd, o.adaptive, o.coarse, o.margin, metric, level, &aopt, adesc,
-                            sizeof adesc)) != CLI_OK ||
-        (rc = data_spec(cmd, &sp, dt, ndt, bin, dt_axis, o.adaptive, dspec, sizeof dspec)) !=
+    scli_adaptive(o.adaptive, o.coarse, o.margin, metric, level, &aopt, adesc, sizeof adesc);
+    if ((rc = data_spec(cmd, &sp, dt, ndt, bin, dt_axis, o.adaptive, dspec, sizeof dspec)) !=
             CLI_OK)
         goto out;
     if (!dt_axis && sp.x.param == sp.y.param && sp.x.assumed == sp.y.assumed) {

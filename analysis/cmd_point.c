@@ -69,11 +69,13 @@ static const opt_row rows[] = {
     {.kind = OPTK_LIST, .name = "rate", .off = offsetof(struct opts, rate), .arg = "NAME=K",
      .max = ECLI_MAX_RATES, .off_count = offsetof(struct opts, e.nrate), WITH_ENERGY,
      .help = "with --energy: unit NAME takes K steps of DT/K"},
-    {.kind = OPTK_STRING, .name = "start", .off = offsetof(struct opts, e.start),
+    {.kind = OPTK_ENUM, .name = "start", .off = offsetof(struct opts, e.start),
+     .names = ecli_start_names, .flags = OPTF_OR_LIST,
      .arg = "reference|initial", WITH_ENERGY,
      .help = "with --energy: on the reference at t = p*DT (default,\n"
              "doc/method.md) or from x0 at t = 0 with the order capped"},
-    {.kind = OPTK_STRING, .name = "integrator", .off = offsetof(struct opts, e.integrator),
+    {.kind = OPTK_ENUM, .name = "integrator", .off = offsetof(struct opts, e.integrator),
+     .names = ecli_integrator_names, .flags = OPTF_OR_LIST,
      .arg = "exact|symplectic-euler|euler", WITH_ENERGY,
      .help = "with --energy: the units' step map (default exact)"},
     {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = offsetof(struct opts, cs)},
@@ -181,7 +183,7 @@ static void point_print(const cli_case *cs, const cosa_system *sys, const cosa_s
 int cmd_point(int argc, char **argv)
 {
     const char *cmd = "point";
-    struct opts o = {0};
+    struct opts o = {.e = {.start = -1, .integrator = -1}};
     o.e.rate = o.rate;
     cosa_system *sys = NULL, *model = NULL;
     cosa_eval_workspace *ew = NULL;

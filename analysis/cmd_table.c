@@ -37,25 +37,29 @@ static const char usage[] =
 
 struct opts {
     cli_case cs;
-    int paper, format;  /* indices of papers[], formats[]; paper -1: not given */
-    const char *table, *pairs;
+    int paper, format;  /* indices of papers[], formats[] */
+    int table;          /* index of tables[]: 0..3 tables 1-4 (mbcorr), TABLE_MU (energy) */
+    const char *pairs;
     double dtmin, dtmax, tol, tend; /* 0: not given */
 };
 
 static const char *const papers[] = {"mbcorr", "energy", NULL};
 static const char *const formats[] = {"md", "csv", NULL};
+static const char *const tables[] = {"1", "2", "3", "4", "mu", NULL};
+enum { TABLE_MU = 4 };
 
 static const opt_row table_rows[] = {
     {.kind = OPTK_TEXT, .help = "Options:\n"},
     {.kind = OPTK_ENUM, .name = "paper", .off = offsetof(struct opts, paper), .arg = "P",
-     .names = papers,
+     .names = papers, .flags = OPTF_REQUIRED,
      .help = "mbcorr, or energy: its table mu (Figs 11-12) for\n"
              "twomass-fd (case 1 unless --set) at H = --dt (default\n"
              "1e-3), the paper's setting (symplectic Euler, one step per\n"
              "unit step, held inputs, start from x0): for R = 1/10 .. 20\n"
              "and ZOH, FOH, SOH the mu of eqs 20-21, mu_measured at 1 s\n"
              "and 10 s (Phi route) and the fastest mode's mu"},
-    {.kind = OPTK_STRING, .name = "table", .off = offsetof(struct opts, table), .arg = "N",
+    {.kind = OPTK_ENUM, .name = "table", .off = offsetof(struct opts, table), .arg = "N",
+     .names = tables, .flags = OPTF_REQUIRED | OPTF_OR_LIST,
      .help = "1, 2, 3 or 4 (mbcorr); mu (energy)"},
     {.kind = OPTK_ENUM, .name = "format", .off = offsetof(struct opts, format), .arg = "F",
      .names = formats, .help = "md (default) or csv"},
@@ -513,7 +517,7 @@ static int energy_table(const char *cmd, struct opts *o)
                        "step ratios; only --set, --dt and --format apply");
         return CLI_EUSAGE;
     }
-    if (!o->table || strcmp(o->table, "mu") != 0) {
+    if (o->table != TABLE_MU) {
         cli_error(cmd, "--paper energy has one table: --table mu");
         return CLI_EUSAGE;
     }
@@ -531,7 +535,7 @@ static int table_pairs(const char *cmd, const struct opts *o, struct table_ctx *
         return CLI_EUSAGE;
     }
     if (!o->pairs) {
-        if (strcmp(o->table, "3") != 0) {
+        if (o->table != 2) {
             static const double ck[6] = {1e3, 1e5, 2e5, 1e7, 1e9, 1e10};
             static const double dk[6] = {1e1, 1e2, 5e2, 1e3, 3.6e5, 1e7};
             t->npairs = 6;
@@ -568,7 +572,7 @@ static int table_pairs(const char *cmd, const struct opts *o, struct table_ctx *
 int cmd_table(int argc, char **argv)
 {
     const char *cmd = "table";
-    struct opts o = {.paper = -1};
+    struct opts o = {.paper = -1, .table = -1};
     cli_case *cs = &o.cs;
     struct table_ctx t = {.cmd = cmd, .cs = cs};
     int rc = cli_parse_rows(cmd, table_rows, &o, cs, argc, argv, usage);
@@ -589,14 +593,9 @@ int cmd_table(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (o.paper != 0) {
-        cli_error(cmd, "--paper must be mbcorr or energy");
-        rc = CLI_EUSAGE;
-        goto out;
-    }
-    if (!o.table || (strcmp(o.table, "1") && strcmp(o.table, "2") && strcmp(o.table, "3") &&
-                     strcmp(o.table, "4"))) {
-        cli_error(cmd, "--table must be 1, 2, 3 or 4");
+    if (o.table == TABLE_MU) { /* the one table the rows cannot tell from the paper */
+        cli_error(cmd, "--paper mbcorr: --table must be 1, 2, 3 or 4, got 'mu' (the energy "
+                       "paper's table: --paper energy)");
         rc = CLI_EUSAGE;
         goto out;
     }
@@ -606,28 +605,28 @@ int cmd_table(int argc, char **argv)
     t.tol = o.tol > 0.0 ? o.tol : 0.01;
     t.tend = o.tend > 0.0 ? o.tend : 0.3;
     if (!(t.dtmin < t.dtmax)) {
-        cli_error(cmd, "--dt-min must be smaller than --dt-max");
+        cli_error(cmd, "--dt-min (%g) must be smaller than --dt-max (%g)", t.dtmin, t.dtmax);
         rc = CLI_EUSAGE;
         goto out;
     }
     if ((rc = table_pairs(cmd, &o, &t)) != CLI_OK)
         goto out;
-    if (o.table[0] == '4' && cs->mod.nassume) {
+    if (o.table == 3 && cs->mod.nassume) {
         cli_error(cmd, "--assume: table 4 co-simulates the nonlinear twomass-nl, whose MBCorr "
                        "linearises the units online; an assumed model needs a linear form "
                        "(fixed Jacobians): use tables 1-3 or cosa simulate on a linear model");
         rc = CLI_EUSAGE;
         goto out;
     }
-    if (o.table[0] == '4') { /* its own model (twomass-nl): --set applies to it */
+    if (o.table == 3) { /* its own model (twomass-nl): --set applies to it */
         rc = table4(&t);
         goto out;
     }
     if ((rc = cli_model_resolve(&cs->mod, cmd)) != CLI_OK || (rc = dt_max_fits(&t)) != CLI_OK)
         goto out;
-    if (o.table[0] == '1')
+    if (o.table == 0)
         rc = limits_table(&t, COSA_CRIT_STABLE);
-    else if (o.table[0] == '2')
+    else if (o.table == 1)
         rc = limits_table(&t, COSA_CRIT_ACCURATE);
     else
         rc = table3(&t);

@@ -48,8 +48,10 @@ static void usage(FILE *f)
                "Subcommands:\n");
     for (size_t i = 0; i < NSUB; i++)
         fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
-    fprintf(f, "\nRun 'cosa SUBCOMMAND --help' for the options of a subcommand.\n"
-               "Options can also come from a file: cosa SUBCOMMAND @FILE (one per line).\n");
+    fprintf(f, "\nRun 'cosa SUBCOMMAND --help' for the options of a subcommand, 'cosa SUBCOMMAND\n"
+               "--list-options' for their names alone (one per line, every mode's, for shell\n"
+               "completion).  Options can also come from a file: cosa SUBCOMMAND @FILE (one\n"
+               "per line).\n");
 }
 
 /* The subcommand (argv[1]) with MPI around it when mpirun/srun started us

@@ -46,6 +46,11 @@ int ecli_rates(const char *cmd, const char *const *text, size_t n, const cosa_mo
     return CLI_OK;
 }
 
+const char *const ecli_start_names[] = {"reference", "initial", NULL};
+const char *const ecli_integrator_names[] = {
+    [COSA_MR_EXACT] = "exact", [COSA_MR_SYMPLECTIC_EULER] = "symplectic-euler",
+    [COSA_MR_EULER] = "euler", [COSA_MR_EULER + 1] = NULL};
+
 int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
                       const cosa_system *sys, const double *x0, double dt, double tend,
                       const ecli_point *o)
@@ -67,22 +72,9 @@ int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
         return CLI_EUSAGE;
     }
     cosa_mr_scheme ms = {.p = s->order, .integrator = COSA_MR_EXACT};
-    if (o->integrator && strcmp(o->integrator, "exact")) {
-        if (!strcmp(o->integrator, "symplectic-euler"))
-            ms.integrator = COSA_MR_SYMPLECTIC_EULER;
-        else if (!strcmp(o->integrator, "euler"))
-            ms.integrator = COSA_MR_EULER;
-        else {
-            cli_error(cmd, "--integrator must be exact, symplectic-euler or euler with --energy "
-                           "(one step per unit step), got '%s'", o->integrator);
-            return CLI_EUSAGE;
-        }
-    }
-    if (o->start && strcmp(o->start, "initial") && strcmp(o->start, "reference")) {
-        cli_error(cmd, "--start must be reference or initial, got '%s'", o->start);
-        return CLI_EUSAGE;
-    }
-    ms.start_initial = o->start && !strcmp(o->start, "initial");
+    if (o->integrator >= 0)
+        ms.integrator = (cosa_mr_integrator)o->integrator;
+    ms.start_initial = o->start == 1;
     int rc = CLI_EFAIL;
     unsigned *rate = calloc(nsub + 1, sizeof *rate);
     double *W = calloc(nx * nx + 1, sizeof *W), omega[64], mu[64];
@@ -131,8 +123,8 @@ int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
             printf(" %s=%u", m->sub_name ? m->sub_name(m, par, i) : "?", rate[i]);
         printf("\n");
     }
-    printf("integrator %s\nstart %s\n", o->integrator ? o->integrator : "exact",
-           ms.start_initial ? "initial" : "reference");
+    printf("integrator %s\nstart %s\n", ecli_integrator_names[ms.integrator],
+           ecli_start_names[ms.start_initial]);
     printf("rho %.17g\nE0 %.17g\nE_end %.17g\nE_ref_end %.17g\nE_ratio %.17g\ndE_end %.17g\n"
            "varsigma_end %.17g\nmu_measured %.17g\n",
            e.rho, e.E0, e.E_end, e.E_ref_end, e.E_end / e.E_ref_end, e.dE_end, e.varsigma_end,

@@ -20,8 +20,12 @@ int ecli_rates(const char *cmd, const char *const *text, size_t n, const cosa_mo
 typedef struct ecli_point {
     const char *const *rate;
     size_t nrate;
-    const char *start, *integrator;
+    int start;      /* index of ecli_start_names (-1: not given, reference) */
+    int integrator; /* cosa_mr_integrator, its name in ecli_integrator_names (-1: exact) */
 } ecli_point;
+/* The names of --start and --integrator (NULL-terminated, in the order of
+ * cosa_mr_integrator), for the option rows. */
+extern const char *const ecli_start_names[], *const ecli_integrator_names[];
 int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
                       const cosa_system *sys, const double *x0, double dt, double tend,
                       const ecli_point *o);

@@ -121,14 +121,30 @@ static const char *spelled(const opt_row *r, char *buf, size_t size)
 
 /* ---- values ----------------------------------------------------------- */
 
+/* 1 if x lies in the interval of an OPTK_RANGE row, whose wording goes to
+ * what ("a number in (0, 1)") */
+static int in_range(const opt_row *r, double x, char *what, size_t size)
+{
+    char lo[32], hi[32];
+    const int open_lo = (r->flags & OPTF_OPEN_MIN) != 0, open_hi = (r->flags & OPTF_OPEN_MAX) != 0;
+    snprintf(what, size, "a number in %c%s, %s%c", open_lo ? '(' : '[',
+             cli_num(lo, sizeof lo, r->dmin), cli_num(hi, sizeof hi, r->dmax),
+             open_hi ? ')' : ']');
+    return (open_lo ? x > r->dmin : x >= r->dmin) && (open_hi ? x < r->dmax : x <= r->dmax);
+}
+
 static int number_value(const parser *p, int i, const opt_row *r, const char *v, double *out)
 {
-    double x;
+    double x = 0.0;
     const int rc = cli_parse_double(v, &x);
+    char range[96];
     const char *what = r->kind == OPTK_POSITIVE ? "a positive finite number"
                        : r->kind == OPTK_NONNEG ? "a finite number >= 0"
+                       : r->kind == OPTK_RANGE  ? range
                                                 : "a finite number";
     int ok = rc == CLI_NUM_OK;
+    if (r->kind == OPTK_RANGE) /* also fills in the wording */
+        ok = in_range(r, x, range, sizeof range) && ok;
     if (ok && r->kind == OPTK_POSITIVE)
         ok = x > 0.0;
     if (ok && r->kind == OPTK_NONNEG)
@@ -215,6 +231,7 @@ static int store(const parser *p, int i, int k, const char *v)
     case OPTK_NUMBER:
     case OPTK_POSITIVE:
     case OPTK_NONNEG:
+    case OPTK_RANGE:
         return number_value(p, i, r, v, dst);
     case OPTK_INT: {
         long x;
@@ -418,6 +435,34 @@ static int check_modes(parser *p)
     return -1;
 }
 
+/* --list-options: every option of the table, one line each (opt_table.h). */
+static void list_options(const parser *p)
+{
+    for (size_t k = 0; k < p->n; k++) {
+        const opt_row *r = p->e[k].row;
+        const unsigned em = p->e[k].modes;
+        const char *sep = "\t";
+        printf("--%s", r->name);
+        if (r->short_name)
+            printf("%sshort=-%c", sep, r->short_name), sep = " ";
+        if (r->kind == OPTK_ALIAS)
+            printf("%salias=--%s", sep, r->target), sep = " ";
+        if (r->flags & OPTF_HIDDEN)
+            printf("%shidden", sep), sep = " ";
+        if (em && p->modes) {
+            printf("%smode=", sep);
+            const char *comma = "";
+            for (const opt_mode *q = p->modes; q->bit; q++)
+                if (em & q->bit) {
+                    printf("%s%s%s", comma, q->selector ? "--" : "",
+                           q->selector ? q->selector : "default");
+                    comma = ",";
+                }
+        }
+        putchar('\n');
+    }
+}
+
 int opt_parse(const char *cmd, const opt_row *rows, void *dest, int argc, char **argv,
               int *first_positional)
 {
@@ -448,6 +493,11 @@ int opt_parse_modes(const char *cmd, const opt_row *rows, const opt_mode *modes,
         }
         if (a[0] != '-' || a[1] == '\0') /* "-" alone is a value (stdin/stdout) */
             break;
+        if (strcmp(a, OPT_LIST_SPELLING) == 0) {
+            list_options(p);
+            rc = OPT_LISTED;
+            goto out;
+        }
         const int r = one_option(p, &i);
         if (r == OPT_HELP_ASKED) {
             rc = OPT_HELP_ASKED;

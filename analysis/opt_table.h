@@ -18,6 +18,9 @@
  *   OPTK_NUMBER    double, finite                      (cli_parse_double: 1e-4, 10^-4)
  *   OPTK_POSITIVE  double, finite and > 0
  *   OPTK_NONNEG    double, finite and >= 0
+ *   OPTK_RANGE     double, finite and in [dmin, dmax]; OPTF_OPEN_MIN and
+ *                  OPTF_OPEN_MAX exclude an end: "--iter-tol must be a
+ *                  number in (0, 1), got 'x'"
  *   OPTK_INT       long, an integer in [imin, imax]     (digits, or 1e3, 10^3)
  *   OPTK_SIZE      size_t, an integer >= 1 (and <= imax when imax > 0)
  *   OPTK_ENUM      int, the index of the value in a name table: names
@@ -48,7 +51,18 @@
  * target count as one option.  After the whole command line: rows with
  * OPTF_REQUIRED must be given; a given row's requires must be given and its
  * excludes must not be.
- */
+ *
+ * Every table also answers to "--list-options" (exactly that spelling: not a
+ * row, so no prefix of it and no table's own prefixes change): it prints
+ * every option of the table on stdout, one line each in table order, with
+ * included tables, aliases, hidden rows and the rows of every mode:
+ *   --NAME[<TAB>ATTR[ ATTR...]]
+ * with ATTR short=-X, alias=--TARGET (a deprecated spelling), hidden (not in
+ * --help: accepted to be refused with a message of its own, or a deprecated
+ * spelling the command handles), mode=SEL[,SEL...] (opt_parse_modes: the
+ * modes it belongs to, as --SELECTOR or "default" for the mode without
+ * one).  Shell completion reads the names; tests/test_man_options.sh checks
+ * that the man page lists every option. */
 #ifndef COSA_OPT_TABLE_H
 #define COSA_OPT_TABLE_H
 
@@ -61,6 +75,7 @@ typedef enum opt_kind {
     OPTK_NUMBER,
     OPTK_POSITIVE,
     OPTK_NONNEG,
+    OPTK_RANGE,
     OPTK_INT,
     OPTK_SIZE,
     OPTK_ENUM,
@@ -80,8 +95,10 @@ enum {
     OPTF_REQUIRED = 1u << 1, /* must be given: "--NAME is required (see 'cosa CMD --help')" */
     OPTF_MARK = 1u << 2,     /* OPTK_ALIAS: set the int at off, print no note */
     OPTF_HIDDEN = 1u << 3,   /* not in --help (aliases are never listed on their own) */
-    OPTF_OR_LIST = 1u << 4   /* OPTK_ENUM: "--NAME must be A, B or C, got 'x'" (the wording
+    OPTF_OR_LIST = 1u << 4,  /* OPTK_ENUM: "--NAME must be A, B or C, got 'x'" (the wording
                                 of older messages that scripts know) */
+    OPTF_OPEN_MIN = 1u << 5, /* OPTK_RANGE: dmin itself is refused */
+    OPTF_OPEN_MAX = 1u << 6  /* OPTK_RANGE: dmax itself is refused */
 };
 
 struct opt_row;
@@ -101,6 +118,7 @@ typedef struct opt_row {
     const char *help;     /* help text ('\n' starts a new line; long lines wrap)     */
     unsigned flags;       /* OPTF_*                                                  */
     long imin, imax;      /* OPTK_INT range; OPTK_SIZE upper bound (0: none)         */
+    double dmin, dmax;    /* OPTK_RANGE: the interval (OPTF_OPEN_MIN/MAX: open ends) */
     const char *const *names;          /* OPTK_ENUM: NULL-terminated table      */
     const char *(*name_at)(size_t i);  /* OPTK_ENUM: or this (NULL past the end) */
     size_t max;           /* OPTK_LIST: capacity of the array at off                 */
@@ -116,8 +134,10 @@ typedef struct opt_row {
                              (an OPTK_INCLUDE's: of its rows that have none)  */
 } opt_row;
 
-/* opt_parse results besides CLI_OK (0) and CLI_EUSAGE (2). */
-enum { OPT_HELP_ASKED = -1 };
+/* opt_parse results besides CLI_OK (0) and CLI_EUSAGE (2): --help was
+ * given (nothing printed), or --list-options (the list printed). */
+enum { OPT_HELP_ASKED = -1, OPT_LISTED = -2 };
+#define OPT_LIST_SPELLING "--list-options"
 
 /* Parse argv[1..argc-1] of subcommand cmd against rows into dest.  argv
  * comes from argfile_expand (it carries the origins of arguments read from
@@ -125,7 +145,8 @@ enum { OPT_HELP_ASKED = -1 };
  * ("unexpected argument 'x'" otherwise); else parsing stops at the first
  * argument that is not an option (or after "--") and its index goes there
  * (argc when there is none).  Returns 0 (CLI_OK), OPT_HELP_ASKED (nothing
- * printed: the caller prints its description and opt_help), or 2
+ * printed: the caller prints its description and opt_help), OPT_LISTED
+ * (--list-options printed the options: the caller stops, exit 0), or 2
  * (CLI_EUSAGE) after one line on stderr. */
 int opt_parse(const char *cmd, const opt_row *rows, void *dest, int argc, char **argv,
               int *first_positional);

@@ -6,9 +6,6 @@
 #include <time.h>
 #include <unistd.h>
 
-const char cli_progress_help[] =
-    "  --progress           progress on stderr (default: only on a terminal, after 0.5 s)\n";
-
 static double now(void)
 {
     struct timespec ts;

@@ -6,7 +6,6 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "argfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -320,32 +319,6 @@ int scli_metric(const char *cmd, const char *text, cosa_metric *m)
         return CLI_EUSAGE;
     }
     return CLI_OK;
-}
-
-char **scli_argv_output(int argc, char **argv, int *argc_out)
-{
-    /* "-oDIR" becomes two entries, so at most 2 argc, then NULL and the
-     * trailer of the origins of @FILE arguments (argfile.h) */
-    char **v = calloc(2 * (size_t)argc + 3, sizeof *v);
-    if (!v)
-        return NULL;
-    int n = 0, rest = 0;
-    for (int i = 0; i < argc; i++) {
-        if (rest || strcmp(argv[i], "--") == 0) {
-            rest = 1;
-            v[n++] = argv[i];
-        } else if (strcmp(argv[i], "-o") == 0) {
-            v[n++] = "--output";
-        } else if (strncmp(argv[i], "-o", 2) == 0) {
-            v[n++] = "--output";
-            v[n++] = argv[i] + 2;
-        } else {
-            v[n++] = argv[i];
-        }
-    }
-    argfile_copy_trailer(argc, argv, n, v);
-    *argc_out = n;
-    return v;
 }
 
 double scli_now(void)
@@ -829,7 +802,7 @@ static int sweep_system(const char *cmd, cli_model *cm, cosa_sweep_axis *const *
 }
 
 int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text,
-                     const char *threads_text, const char *plot, cli_case *cs,
+                     size_t nthreads, const char *plot, cli_case *cs,
                      cosa_scheme *schemes, size_t ns, double *level, size_t *threads,
                      const char *const *opt, const char *const *axname, cosa_sweep_axis *const *ax,
                      size_t nax, cosa_system **sys)
@@ -877,12 +850,10 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
                   level_text);
         return CLI_EUSAGE;
     }
-    *threads = 0;
-    if (threads_text && (rc = cli_threads(cmd, threads_text, threads)) != CLI_OK)
-        return rc;
+    *threads = nthreads;
 #ifdef _OPENMP
     /* the default (all cores, or OMP_NUM_THREADS) under the same limit */
-    if (!threads_text && omp_get_max_threads() > CLI_THREADS_MAX)
+    if (!nthreads && omp_get_max_threads() > CLI_THREADS_MAX)
         *threads = CLI_THREADS_MAX;
 #endif
     if (plot && (rc = scli_plot_format(cmd, plot)) != CLI_OK)
@@ -912,33 +883,19 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
     return CLI_OK;
 }
 
-int scli_adaptive(const char *cmd, int adaptive, const char *coarse, const char *margin,
-                  cosa_metric metric, double level, cosa_adaptive_opts *o, char *desc,
-                  size_t size)
+void scli_adaptive(int adaptive, size_t coarse, double margin, cosa_metric metric, double level,
+                   cosa_adaptive_opts *o, char *desc, size_t size)
 {
     const int errors = cosa_metric_is_error(metric);
     *o = (cosa_adaptive_opts){level, COSA_ADAPTIVE_COARSE, COSA_ADAPTIVE_MARGIN, errors};
-    if (!adaptive) {
-        if (coarse || margin) {
-            cli_error(cmd, "--%s applies to --adaptive only", coarse ? "coarse" : "margin");
-            return CLI_EUSAGE;
-        }
-        return CLI_OK;
-    }
-    size_t k;
-    if (coarse && (cli_parse_size(coarse, &k) != 0 || k > 1000000)) {
-        cli_error(cmd, "--coarse must be an integer in 1..1000000, got '%s'", coarse);
-        return CLI_EUSAGE;
-    }
+    if (!adaptive)
+        return;
     if (coarse)
-        o->coarse = k;
-    if (margin && (cli_parse_double(margin, &o->margin) != 0 || !(o->margin >= 0.0))) {
-        cli_error(cmd, "--margin must be a finite number >= 0, got '%s'", margin);
-        return CLI_EUSAGE;
-    }
+        o->coarse = coarse;
+    if (margin == margin)
+        o->margin = margin;
     char b[32];
     snprintf(desc, size, "coarse grid every %zu points, refined where the corners straddle the "
              "level or one lies within %s x their spread of it%s, contours traced", o->coarse,
              cli_num(b, sizeof b, o->margin), errors ? " (log10 scale)" : "");
-    return CLI_OK;
 }

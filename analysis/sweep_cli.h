@@ -53,10 +53,6 @@ int scli_schemes(const char *cmd, const char *text, double alpha, cosa_scheme **
 /* Metric name with a one-line error. */
 int scli_metric(const char *cmd, const char *text, cosa_metric *m);
 
-/* A copy of argv (free with free(); the strings are argv's) with "-o DIR"
- * and "-oDIR" as "--output DIR", for cli_parse (long options only). */
-char **scli_argv_output(int argc, char **argv, int *argc_out);
-
 /* Progress reporter for cosa_sweep_spec.progress: on stderr, \r-updated on
  * a terminal, one line every few seconds otherwise. */
 typedef struct scli_progress {
@@ -69,7 +65,8 @@ void scli_progress_fn(size_t done, size_t total, void *user_data);
 double scli_now(void); /* monotonic seconds */
 
 /* Options shared by map and curve: --level (default 1 for rho, 0.01 for
- * errors), --threads, --plot format; resolve the model and the parameter
+ * errors), --threads (nthreads, 0: not given; its row checks 1..
+ * CLI_THREADS_MAX), --plot format; resolve the model and the parameter
  * axes ax[i] (parsed by scli_axis; named axname[i], given as opt[i]: param
  * and assumed are set here, an unknown name is an error); then build the
  * system, with the Gauss-Seidel order of the schemes (seq set in every gs:
@@ -79,7 +76,7 @@ double scli_now(void); /* monotonic seconds */
  * reason; axes partly outside a parameter's declared range get a note (those
  * points are NaN).  One-line errors; returns CLI_OK or an exit code. */
 int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text,
-                     const char *threads_text, const char *plot, cli_case *cs,
+                     size_t nthreads, const char *plot, cli_case *cs,
                      cosa_scheme *schemes, size_t ns, double *level, size_t *threads,
                      const char *const *opt, const char *const *axname, cosa_sweep_axis *const *ax,
                      size_t nax, cosa_system **sys);
@@ -106,10 +103,10 @@ cosa_status scli_sweep_adaptive(const cosa_sweep_spec *sp, const cosa_adaptive_o
 /* --adaptive [--coarse K] [--margin M] of map and curve: the options of
  * cosa_sweep_adaptive (defaults K = 8, margin 0.02 relative for rho, 0.5
  * decades for the errors) and a one-line description for the data files'
- * headers.  --coarse/--margin without --adaptive are errors. */
-int scli_adaptive(const char *cmd, int adaptive, const char *coarse, const char *margin,
-                  cosa_metric metric, double level, cosa_adaptive_opts *o, char *desc,
-                  size_t size);
+ * headers.  coarse 0 and margin NaN: not given (their rows check the values
+ * and that --adaptive is given). */
+void scli_adaptive(int adaptive, size_t coarse, double margin, cosa_metric metric, double level,
+                   cosa_adaptive_opts *o, char *desc, size_t size);
 
 /* Finish a sweep spec shared by map and curve: parse --tend (NULL = the
  * model's horizon), check every dt fits in it for error metrics, fill the

@@ -34,7 +34,8 @@ opts_models="model-file help"
 opts_model_dump="model model-file set output help"
 opts_linearize="model-file set jacobian output help"
 opts_convert="help"
-for c in point phi demo limit converge advise table map curve bench models model-dump linearize convert; do
+opts_fmu_info="name help"
+for c in point phi demo limit converge advise table map curve bench models model-dump linearize convert fmu-info; do
     "$COSA" "$c" --help >"$tmp/help" 2>"$tmp/err" || { bad "$c --help failed: $(cat "$tmp/err")"; continue; }
     eval "want=\$opts_$(echo "$c" | tr - _)"
     for o in $want; do
@@ -95,6 +96,11 @@ refuse "cosa: point: option '--tend' needs a value (see 'cosa point --help')" $P
 refuse "cosa: point: option --dt given twice (it takes one value)" $P --dt 1e-4
 refuse "cosa: point: option --sequence given twice" point --scheme gs:foh --dt 1e-3 --order 2,1 --sequence 1,2
 refuse "cosa: point: unexpected argument 'extra'" $P extra
+# fmu-info: options before and after FILE.fmu (as getopt_long took them), each once
+refuse "cosa: fmu-info: unknown option '--bogus' (see 'cosa fmu-info --help')" fmu-info --bogus x.fmu
+refuse "cosa: fmu-info: option '--name' needs a value" fmu-info x.fmu --name
+refuse "cosa: fmu-info: option --name given twice (it takes one value)" fmu-info --name A x.fmu --name B
+refuse "cosa: fmu-info: one FMU at a time" fmu-info x.fmu --name A y.fmu
 refuse "cosa: map: option '--s' is ambiguous" map --s zoh
 # requires, excludes, required
 refuse "cosa: point: --rate needs --energy (the energy paper's coupling)" $P --rate II=2

@@ -4,7 +4,8 @@
  * wherever it stands), an option of another mode is one line naming the
  * option and the runs it belongs to (the first such option on the command
  * line), shared rows work in every mode, --help of a mode lists its
- * rows and the shared ones only; and the "A, B or C" wording of OPTF_OR_LIST. */
+ * rows and the shared ones only; --list-options names each row's modes; and
+ * the "A, B or C" wording of OPTF_OR_LIST. */
 #include <criterion/criterion.h>
 
 #include "argfile.h"
@@ -82,6 +83,48 @@ static struct res run_argv(struct opts *o, const char *first, ...)
     return r;
 }
 #define run(o, ...) run_argv(o, __VA_ARGS__, (const char *)NULL)
+
+/* stdout of opt_parse_modes(tab, modes) on "cosa ARGS..." (args NULL-ended) into out;
+ * returns its result */
+static int stdout_of(const opt_row *tab, const opt_mode *md, void *o, char *out, size_t size,
+                     const char *const *args)
+{
+    char *argv[16] = {"cosa"};
+    int argc = 1;
+    for (; args[argc - 1]; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    argv[argc] = NULL;
+    argfile af = {0};
+    cr_assert_eq(argfile_expand("t", argc, argv, 1, &af), 0);
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    cr_assert_not_null(tmp);
+    const int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    const int rc = opt_parse_modes("t", tab, md, o, af.argc, af.argv, NULL, NULL);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(out, 1, size - 1, tmp);
+    out[n] = '\0';
+    fclose(tmp);
+    argfile_free(&af);
+    return rc;
+}
+
+/* --list-options names the modes of a row by their selectors ("default"
+ * for the mode without one); rows of every mode are listed, whichever mode
+ * the options before it chose */
+Test(opt_modes, list_options_names_the_modes)
+{
+    struct opts o = {0};
+    char out[1024];
+    const char *args[] = {"--coupling", "explicit", "--list-options", NULL};
+    cr_expect_eq(stdout_of(rows, modes, &o, out, sizeof out, args), OPT_LISTED);
+    cr_expect_str_eq(out, "--tend\n--energy\tmode=default\n--coupling\tmode=--coupling\n"
+                          "--estimator\tmode=--coupling\n--old-estimator\talias=--estimator\n");
+}
 
 Test(opt_modes, the_mode_is_decided_after_parsing)
 {

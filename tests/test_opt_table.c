@@ -2,7 +2,8 @@
  * every kind of value (accepted and refused, with the exact one-line
  * message), unknown, ambiguous, missing and twice-given options, requires,
  * excludes and required rows, deprecated aliases, included tables, options
- * from an @FILE (FILE:LINE in the message) and the rendering of --help. */
+ * from an @FILE (FILE:LINE in the message), the rendering of --help and
+ * --list-options. */
 #include <criterion/criterion.h>
 
 #include "argfile.h"
@@ -28,7 +29,7 @@ struct inner {
 
 struct opts {
     int flag, old_used;
-    double num, pos, nonneg;
+    double num, pos, nonneg, frac, closed;
     long i;
     size_t sz, szmax;
     int e, e2;
@@ -80,6 +81,10 @@ static const opt_row rows[] = {
      .help = "a positive number"},
     {.kind = OPTK_NONNEG, .name = "nonneg", .off = offsetof(struct opts, nonneg), .arg = "X",
      .help = "a number >= 0"},
+    {.kind = OPTK_RANGE, .name = "frac", .off = offsetof(struct opts, frac), .arg = "F",
+     .dmin = 0.0, .dmax = 1.0, .flags = OPTF_OPEN_MIN | OPTF_OPEN_MAX, .help = "in (0, 1)"},
+    {.kind = OPTK_RANGE, .name = "closed", .off = offsetof(struct opts, closed), .arg = "X",
+     .dmin = -1.0, .dmax = 2.5, .help = "in [-1, 2.5]"},
     {.kind = OPTK_INT, .name = "int", .off = offsetof(struct opts, i), .arg = "K", .imin = -3,
      .imax = 10, .help = "an integer in -3..10"},
     {.kind = OPTK_SIZE, .name = "size", .off = offsetof(struct opts, sz), .arg = "N",
@@ -196,6 +201,15 @@ Test(opt_table, every_kind_accepted)
     cr_expect_str_eq(o.out, "out2");
     cr_expect_eq(o.nonneg, 3.0);
     cr_expect_eq(o.e, 0);
+    /* a range: open ends take values next to them, closed ends the ends */
+    r = run(&o, "--frac", "1e-300", "--closed", "-1");
+    cr_assert_eq(r.rc, CLI_OK, "%s", r.err);
+    cr_expect_eq(o.frac, 1e-300);
+    cr_expect_eq(o.closed, -1.0);
+    r = run(&o, "--frac", "0.99999999999999989", "--closed", "2.5");
+    cr_assert_eq(r.rc, CLI_OK, "%s", r.err);
+    cr_expect_lt(o.frac, 1.0);
+    cr_expect_eq(o.closed, 2.5);
     /* OPTF_REPEAT: the custom row sees every value */
     r = run(&o, "--pair", "a=1", "--pair", "b=2");
     cr_assert_eq(r.rc, CLI_OK, "%s", r.err);
@@ -216,6 +230,14 @@ Test(opt_table, every_kind_refused)
             "--pos must be a positive finite number: '1e-400' underflows to 0 (below 2.2e-308, "
             "the smallest normal double)");
     refused(run(&o, "--nonneg", "-1e-300"), "--nonneg must be a finite number >= 0, got '-1e-300'");
+    refused(run(&o, "--frac", "0"), "--frac must be a number in (0, 1), got '0'");
+    refused(run(&o, "--frac", "1"), "--frac must be a number in (0, 1), got '1'");
+    refused(run(&o, "--frac", "x"), "--frac must be a number in (0, 1), got 'x'");
+    refused(run(&o, "--frac", "nan"), "--frac must be a number in (0, 1), got 'nan'");
+    refused(run(&o, "--closed", "2.5000000000000004"),
+            "--closed must be a number in [-1, 2.5], got '2.5000000000000004'");
+    refused(run(&o, "--closed", "-1.0000000000000002"),
+            "--closed must be a number in [-1, 2.5], got '-1.0000000000000002'");
     refused(run(&o, "--int", "11"), "--int must be an integer in -3..10, got '11'");
     refused(run(&o, "--int", "-4"), "--int must be an integer in -3..10, got '-4'");
     refused(run(&o, "--int", "2.5"), "--int must be an integer in -3..10, got '2.5'");
@@ -312,6 +334,54 @@ Test(opt_table, deprecated_aliases)
     cr_expect_eq(o.old_used, 0);
 }
 
+/* stdout of opt_parse_modes(tab, modes) on "cosa ARGS..." (args NULL-ended) into out;
+ * returns its result */
+static int stdout_of(const opt_row *tab, const opt_mode *md, void *o, char *out, size_t size,
+                     const char *const *args)
+{
+    char *argv[16] = {"cosa"};
+    int argc = 1;
+    for (; args[argc - 1]; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    argv[argc] = NULL;
+    argfile af = {0};
+    cr_assert_eq(argfile_expand("t", argc, argv, 1, &af), 0);
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    cr_assert_not_null(tmp);
+    const int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    const int rc = opt_parse_modes("t", tab, md, o, af.argc, af.argv, NULL, NULL);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(out, 1, size - 1, tmp);
+    out[n] = '\0';
+    fclose(tmp);
+    argfile_free(&af);
+    return rc;
+}
+
+/* --list-options: every row, included, aliases and hidden ones too, in
+ * table order, with their attributes; the parse stops there (OPT_LISTED) */
+Test(opt_table, list_options)
+{
+    struct opts o;
+    char out[2048];
+    const char *args[] = {"--num", "1", "--list-options", "--bogus", NULL};
+    memset(&o, 0, sizeof o);
+    cr_expect_eq(stdout_of(rows, NULL, &o, out, sizeof out, args), OPT_LISTED);
+    cr_expect_str_eq(out, "--flag\n--num\n--pos\n--nonneg\n--frac\n--closed\n--int\n--size\n"
+                          "--size-max\n--colour\n--shape\n--path\n--output\tshort=-o\n--str\n"
+                          "--item\n--pair\n--positive\talias=--pos\n--old-size\talias=--size\n"
+                          "--model\n--verbose\n--hidden\thidden\n--help\tshort=-h\n");
+    /* the exact spelling only: no prefix of it, and it is no option's prefix */
+    const char *prefix[] = {"--list", NULL};
+    cr_expect_eq(stdout_of(rows, NULL, &o, out, sizeof out, prefix), CLI_EUSAGE);
+    cr_expect_str_empty(out);
+}
+
 Test(opt_table, help_asked)
 {
     struct opts o;
@@ -355,6 +425,8 @@ Test(opt_table, help_rendering)
         "  --num X              any finite number\n"
         "  --pos X              a positive number\n"
         "  --nonneg X           a number >= 0\n"
+        "  --frac F             in (0, 1)\n"
+        "  --closed X           in [-1, 2.5]\n"
         "  --int K              an integer in -3..10\n"
         "  --size N             a positive integer\n"
         "  --size-max N         a positive integer up to 64\n"

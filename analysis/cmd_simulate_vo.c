@@ -7,6 +7,7 @@
 #include "sweep_cli.h"
 #include "outfile.h"
 #include "run_stats.h"
+#include "sim_init.h"
 #include "varorder_cli.h"
 
 #include <errno.h>
@@ -181,12 +182,13 @@ static int vo_run_error(const struct vo_cli *v, cosa_status st, const cosa_vo_re
 
 /* The 'name value' lines of a run. */
 static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const char *sname,
-                     const cosa_vo_result *r, double wall)
+                     const cosa_vo_result *r, double wall, const sim_init *init)
 {
     printf("model %s\ncoupling %s\nscheme %s\nestimator %s\ncontrol %s\nintegrator %s\n",
            v->m->name, o->coupling, sname,
            v->vo.estimator ? cosa_vo_estimator_name(v->vo.estimator) : "none",
            control_name(&v->vo), v->iname);
+    sim_init_print(v->m, v->par, v->set, init);
     /* the statistics every time-domain run prints (issue 23, run_stats.h);
      * h_min and h_max are H_min and H_max again under the common names */
     run_stats_view sv;
@@ -260,6 +262,7 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
 {
     struct vo_cli v = {0};
     cosa_vo_result *r = NULL;
+    sim_init init = {0};
     int rc;
     if (o->name && (rc = cli_file_stem(cmd, "--name", o->name)) != CLI_OK)
         goto out;
@@ -273,6 +276,11 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
         rc = CLI_EUSAGE;
         goto out;
     }
+    /* FMUs in an algebraic loop: iterated in Initialization Mode at t = 0
+     * first, as the fixed-step run does (README "FMU import") */
+    if (cosa_model_units_nfmu(v.mu) &&
+        (rc = sim_init_run(cmd, v.m, v.par, v.set, v.x0, &init)) != CLI_OK)
+        goto out;
     char sname[64];
     cosa_scheme_name(&v.scheme, sname, sizeof sname);
     struct vo_files f;
@@ -292,11 +300,12 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
         rc = CLI_EFAIL;
         goto out;
     }
-    vo_cli_notes(cmd, o);
-    vo_print(o, &v, sname, r, wall);
+    vo_cli_notes(cmd, o, &v);
+    vo_print(o, &v, sname, r, wall, &init);
     rc = o->output || o->plot ? vo_write_files(cs, o, &v, sname, r, &f) : CLI_OK;
 out:
     cosa_vo_result_free(r);
+    sim_init_free(&init);
     vo_cli_free(&v);
     return rc;
 }

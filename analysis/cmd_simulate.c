@@ -1053,7 +1053,10 @@ static int sim_reference(struct sim_run *r)
         cosa_scheme_parse("soh", &soh);
         st = cosa_reftraj_cosim(r->set, &soh, r->sm.x0, r->dt, r->nsamples, REF_FINE_FACTOR,
                                 &r->ref);
-        snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation SOH dt/%d", REF_FINE_FACTOR);
+        /* an algebraic loop of feedthrough units is solved at every fine
+         * point (lib/td/reftraj_cosim.c: its extrapolation would blow up) */
+        snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation SOH dt/%d%s", REF_FINE_FACTOR,
+                 r->ref && r->ref->loop ? ", the algebraic loop solved at every point" : "");
     } else if (r->sm.sys) {
         st = cosa_reftraj_exact(r->sm.sys, r->sm.x0, r->dt, r->nsamples, &r->ref);
         snprintf(r->refdesc, sizeof r->refdesc, "exact%s",

@@ -550,6 +550,8 @@ typedef struct cosa_reftraj {
     int exact;    /* 1: matrix exponential, 0: CVODE    */
     double rtol;  /* CVODE tolerance (0 when exact)     */
     long nsteps;  /* CVODE internal steps (0 when exact) */
+    int loop;     /* cosa_reftraj_cosim: 1 when it solved an algebraic
+                     loop at every fine point                        */
 } cosa_reftraj;
 
 /* Exact reference of a linear coupled system: x_{k+1} = exp(A* H) x_k,
@@ -589,7 +591,17 @@ cosa_status cosa_reftraj_cvode_sel(cosa_unitset *set, const double *x0, size_t n
  * the (corrected) outputs.  Its error is the fine scheme's, O((H/factor)^(p+1))
  * plus its start-up.  The units are left at the end of the run (the
  * co-simulation that uses the reference sets their states again).
- * exact = 0, rtol = 0, nsteps = fine macro steps. */
+ * exact = 0, rtol = 0, nsteps = fine macro steps.
+ * When units with direct feedthrough close an algebraic loop at x0
+ * (cosa_unitset_find_loop), extrapolating the loop's outputs is unstable
+ * (README "FMU import": an eigenvalue mu of D L under extrapolation of order
+ * p is stable iff every (p+1)-th root w of (mu - 1)/mu has |1 - w| > 1, for
+ * real mu < 0 iff |mu| < 1/(2^(p+1) - 1)); the loop is then solved at every
+ * fine point instead (cosa_unitset_loop_solve at the committed states), the
+ * degree-p extrapolation runs on those consistent outputs, the outputs
+ * sampled are them, and loop = 1.  s must then be plain Jacobi (no
+ * corrections: COSA_EUNSUPPORTED).  Without a loop the run is the plain
+ * one, bitwise. */
 cosa_status cosa_reftraj_cosim(cosa_unitset *set, const cosa_scheme *s, const double *x0,
                                double H, size_t nsamples, unsigned factor, cosa_reftraj **out);
 /* A reference from n samples computed elsewhere (e.g. a monolithic
@@ -1799,6 +1811,12 @@ typedef struct cosa_fmu_init_result {
  * iterations and residual in *res; other statuses from the units. */
 cosa_status cosa_fmu_init_loop(cosa_unitset *set, double t, const double *x, double *y,
                                unsigned char *in_loop, cosa_fmu_init_result *res);
+/* The feedthrough cycle test of cosa_fmu_init_loop alone, for any units: at
+ * (t, x), with every unit already at its point (an FMU's Jacobians exist at
+ * its current point only), in_loop[i] (nunits) = 1 for the units on a cycle
+ * of u = L y through D != 0, and *loop (may be NULL) = 1 when there is one. */
+cosa_status cosa_unitset_find_loop(cosa_unitset *set, double t, const double *x,
+                                   unsigned char *in_loop, int *loop);
 
 /* What an FMU can do for a master (lib/td/fmu_capability.c), read from its
  * model description: the summary a model file carries per FMU subsystem

@@ -524,9 +524,13 @@ cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const doubl
  * derivatives consistent too (for linear units y^(j) = C* A*^j x0 of the
  * monolithic system when m >= n - 1); after a step only feedthrough changes.
  * Without an algebraic loop this ends after at most nunits (n + 1) + 1
- * exchanges; COSA_ENOTCONVERGED after nunits (n + 1) + 3.  *iters (may be
- * NULL) counts the readings.  COSA_ERANGE for m, n < 0, n > COSA_UNIT_DERMAX
+ * exchanges.  Past nunits (n + 1) + 3 only a loop keeps it going: it is the
+ * loop's fixed-point iteration then, stopped when every order's change is
+ * at most 4 eps of its largest derivative (a contraction, rho(D L) < 1,
+ * gets there); COSA_ENOTCONVERGED after COSA_UNITSET_EXCHANGE_LOOP_MAXIT
+ * more.  *iters (may be NULL) counts the readings.  COSA_ERANGE for m, n < 0, n > COSA_UNIT_DERMAX
  * or m above a unit's input degree. */
+#define COSA_UNITSET_EXCHANGE_LOOP_MAXIT 2000
 cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, double *yder,
                                               size_t *iters);
 

@@ -66,6 +66,11 @@ static const char usage[] =
     "solution) and the scripts BASE_response.gp, BASE_steps.gp; a sweep writes BASE.csv\n"
     "(the table) and BASE_defect_out.gp, BASE_defect_conn.gp, BASE_error.gp (log-log vs\n"
     "H or tol) and, for --tol, BASE_h_avg.gp (mean H vs tol).\n"
+    "FMU subsystems (linear FMUs only): an FMU's recommendedIntermediateInputSmoothness\n"
+    "K >= 1 needs min(M, N) <= K (else one line, exit 2); FMUs whose feedthrough closes\n"
+    "an algebraic loop are iterated in Initialization Mode at t = 0 first (a single run\n"
+    "prints init_iterations N and init_output SUB.NAME VALUE after 'tend'; a loop\n"
+    "without a fixed point: one line, exit 2).\n"
     "--paper writes the data, scripts and PNG pictures of the paper's Figs 4-10 for\n"
     "rotational-defect into DIR (README \"Defects\"; 'make paper-defect').\n\n";
 

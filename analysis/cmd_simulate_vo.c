@@ -37,7 +37,13 @@ const char cmd_simulate_vo_usage[] =
     "(one row per attempted step: t, H, k, accepted, err_pos, err_vel, err_u, iters,\n"
     "err_state, the states and the reference at accepted points) and NAME.gp (H, k\n"
     "and the state error against t); --name NAME is the file stem (default\n"
-    "MODEL_COUPLING_SCHEME), --plot also renders NAME.gp (gnuplot).\n\n";
+    "MODEL_COUPLING_SCHEME), --plot also renders NAME.gp (gnuplot).\n"
+    "FMU subsystems (linear FMUs only): an FMU's recommendedIntermediateInputSmoothness\n"
+    "K >= 1 caps every input degree it gets at K -- the scheme's k, k+1 with exlocal,\n"
+    "--kmax with --control order (the default kmax is capped, with a note); above it\n"
+    "one line, exit 2.  FMUs whose feedthrough closes an algebraic loop are iterated\n"
+    "in Initialization Mode at t = 0 first (init_iterations N, init_output SUB.NAME\n"
+    "VALUE after 'integrator'; a loop without a fixed point: one line, exit 2).\n\n";
 
 const char cmd_simulate_vo_prints[] =
     "\nPrints 'name value' lines: status (ok | hmin | diverged | max-steps), steps\n"

@@ -245,6 +245,8 @@ struct dmodel {
     double *x0;
     const char *integ;  /* "euler", "exact", "cvode"                            */
     char (*yname)[NAME_LEN], (*uname)[NAME_LEN];
+    cosa_observer init_obs; /* the initialization loop again at the run's start */
+    size_t nobs;
 };
 
 static void dm_free(struct dmodel *d)
@@ -386,7 +388,13 @@ static int dm_fmu_start(struct dmodel *d, int m, int n, sim_init *init)
                   name ? name : "?", why, cosa_fmu_smoothness_degree(cap.smoothness));
         return CLI_EUSAGE;
     }
-    return sim_init_run(cmd, d->m, d->par, d->set, d->x0, init);
+    int rc = sim_init_run(cmd, d->m, d->par, d->set, d->x0, init);
+    if (rc == CLI_OK && init->res.loop) { /* every run instantiates the FMUs again at
+                                             t = 0: the loop is iterated there too */
+        d->init_obs = (cosa_observer){sim_init_observe, NULL, init};
+        d->nobs = 1;
+    }
+    return rc;
 }
 
 /* ---- runs ------------------------------------------------------------------ */
@@ -404,7 +412,8 @@ static int run_one(struct dmodel *d, const struct dspec *sp, cosa_defect_result 
     cosa_defect_opts op = {.in_order = sp->m, .out_order = sp->n, .H = sp->H,
                            .tol = sp->H > 0.0 ? 0.0 : sp->tol, .h0 = sp->h0, .tend = sp->tend,
                            .control = sp->control, .controller = NULL,
-                           .max_steps = sp->max_steps, .hmin = sp->hmin};
+                           .max_steps = sp->max_steps, .hmin = sp->hmin,
+                           .observers = d->nobs ? &d->init_obs : NULL, .nobservers = d->nobs};
     *res = NULL;
     cosa_status st = cosa_defect_run(d->set, d->x0, d->sys, &op, res);
     if (st != COSA_OK) {

@@ -287,6 +287,12 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
     if (cosa_model_units_nfmu(v.mu) &&
         (rc = sim_init_run(cmd, v.m, v.par, v.set, v.x0, &init)) != CLI_OK)
         goto out;
+    /* and again where the engine instantiates them, at t_s (as the fixed-step run) */
+    const cosa_observer init_obs = {sim_init_observe, NULL, &init};
+    if (init.res.loop) {
+        v.vo.observers = &init_obs;
+        v.vo.nobservers = 1;
+    }
     char sname[64];
     cosa_scheme_name(&v.scheme, sname, sizeof sname);
     struct vo_files f;

@@ -1323,6 +1323,11 @@ typedef struct cosa_defect_opts {
     double hmin;               /* a controlled run stops (COSA_DEFECT_END_HMIN)
                                   when the controller's next step is below
                                   hmin (>= 0; 0: no floor)                    */
+    const cosa_observer *observers; /* nobservers (at most COSA_MASTER_OBSERVERS)
+                                  observers of the run's master: initialized
+                                  at t = 0 (e.g. the FMU initialization loop
+                                  again there), step_complete after commits   */
+    size_t nobservers;
 } cosa_defect_opts;
 #define COSA_DEFECT_MAX_STEPS 1000000
 
@@ -1433,6 +1438,12 @@ typedef struct cosa_vo_opts {
     size_t store_max;      /* keep every state at the macro points when nx <=
                               store_max (0: 20000), else only the coupling
                               bodies' (e36_all is then NaN)                  */
+    const cosa_observer *observers; /* nobservers (at most COSA_MASTER_OBSERVERS)
+                              observers of the engine's master: initialized
+                              where the run (or the estimate's step) starts,
+                              e.g. the FMU initialization loop again there;
+                              step_complete after the master's commits       */
+    size_t nobservers;
 } cosa_vo_opts;
 
 /* Defaults of the issue: k 0, kmax 5, rtol 1e-5, atol_x 1e-3 rtol, atol_v

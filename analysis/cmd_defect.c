@@ -9,6 +9,7 @@
 #include "sweep_cli.h"
 #include "outfile.h"
 #include "run_stats.h"
+#include "sim_init.h"
 
 #include <errno.h>
 #include <float.h>
@@ -65,6 +66,11 @@ static const char usage[] =
     "solution) and the scripts BASE_response.gp, BASE_steps.gp; a sweep writes BASE.csv\n"
     "(the table) and BASE_defect_out.gp, BASE_defect_conn.gp, BASE_error.gp (log-log vs\n"
     "H or tol) and, for --tol, BASE_h_avg.gp (mean H vs tol).\n"
+    "FMU subsystems (linear FMUs only): an FMU's recommendedIntermediateInputSmoothness\n"
+    "K >= 1 needs min(M, N) <= K (else one line, exit 2); FMUs whose feedthrough closes\n"
+    "an algebraic loop are iterated in Initialization Mode at t = 0 first (a single run\n"
+    "prints init_iterations N and init_output SUB.NAME VALUE after 'tend'; a loop\n"
+    "without a fixed point: one line, exit 2).\n"
     "--paper writes the data, scripts and PNG pictures of the paper's Figs 4-10 for\n"
     "rotational-defect into DIR (README \"Defects\"; 'make paper-defect').\n\n";
 
@@ -239,6 +245,8 @@ struct dmodel {
     double *x0;
     const char *integ;  /* "euler", "exact", "cvode"                            */
     char (*yname)[NAME_LEN], (*uname)[NAME_LEN];
+    cosa_observer init_obs; /* the initialization loop again at the run's start */
+    size_t nobs;
 };
 
 static void dm_free(struct dmodel *d)
@@ -349,6 +357,46 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
     return CLI_OK;
 }
 
+/* ---- FMUs: input smoothness, initialization loop ------------------------------ */
+
+/* The FMUs' input smoothness rule (README "FMU import", as simulate's): the
+ * inputs are Taylor polynomials of degree min(M, N), at most K for an FMU
+ * with recommendedIntermediateInputSmoothness K >= 1 (one line, CLI_EUSAGE);
+ * then FMUs in an algebraic loop iterated in Initialization Mode at t = 0
+ * (analysis/sim_init.c: its lines, and the one-line refusal of a loop
+ * without a fixed point). */
+static int dm_fmu_start(struct dmodel *d, int m, int n, sim_init *init)
+{
+    cosa_fmu *const *fmus = cosa_model_units_fmus(d->mu);
+    if (!fmus || !cosa_model_units_nfmu(d->mu))
+        return CLI_OK;
+    cosa_unit *const *units = cosa_model_units_units(d->mu);
+    cosa_scheme s;
+    cosa_scheme_parse("zoh", &s);
+    s.order = m < n ? m : n; /* the input polynomial's degree */
+    for (size_t i = 0; i < d->nsub; i++) {
+        cosa_fmu_capability cap;
+        char why[256];
+        if (!fmus[i])
+            continue;
+        cosa_fmu_capability_get(fmus[i], &cap);
+        if (cosa_fmu_smoothness_check(&cap, cosa_unit_nu(units[i]), &s, why, sizeof why) ==
+            COSA_OK)
+            continue;
+        const char *name = d->m->sub_name ? d->m->sub_name(d->m, d->par, i) : NULL;
+        cli_error(cmd, "--in-order %d --out-order %d: FMU %s: %s; use min(M, N) <= %d", m, n,
+                  name ? name : "?", why, cosa_fmu_smoothness_degree(cap.smoothness));
+        return CLI_EUSAGE;
+    }
+    int rc = sim_init_run(cmd, d->m, d->par, d->set, d->x0, init);
+    if (rc == CLI_OK && init->res.loop) { /* every run instantiates the FMUs again at
+                                             t = 0: the loop is iterated there too */
+        d->init_obs = (cosa_observer){sim_init_observe, NULL, init};
+        d->nobs = 1;
+    }
+    return rc;
+}
+
 /* ---- runs ------------------------------------------------------------------ */
 
 struct dspec {
@@ -364,7 +412,8 @@ static int run_one(struct dmodel *d, const struct dspec *sp, cosa_defect_result 
     cosa_defect_opts op = {.in_order = sp->m, .out_order = sp->n, .H = sp->H,
                            .tol = sp->H > 0.0 ? 0.0 : sp->tol, .h0 = sp->h0, .tend = sp->tend,
                            .control = sp->control, .controller = NULL,
-                           .max_steps = sp->max_steps, .hmin = sp->hmin};
+                           .max_steps = sp->max_steps, .hmin = sp->hmin,
+                           .observers = d->nobs ? &d->init_obs : NULL, .nobservers = d->nobs};
     *res = NULL;
     cosa_status st = cosa_defect_run(d->set, d->x0, d->sys, &op, res);
     if (st != COSA_OK) {
@@ -1152,7 +1201,7 @@ static int run_horizon(const struct dopts *o, struct dspec *sp, const double *v,
 
 /* One run ('name value' lines) or a sweep (a table) over v[0..nv-1]. */
 static int run_or_sweep(const struct dopts *o, struct dmodel *d, struct dspec *sp,
-                        const double *v, size_t nv, int is_sweep)
+                        const double *v, size_t nv, int is_sweep, const sim_init *init)
 {
     char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
     const char *plot = o->plot >= 0 ? plot_names[o->plot] : NULL;
@@ -1177,6 +1226,7 @@ static int run_or_sweep(const struct dopts *o, struct dmodel *d, struct dspec *s
     else
         printf("tol %s\nh0 %s\n", cli_num(b1, sizeof b1, sp->tol), cli_num(b2, sizeof b2, sp->h0));
     printf("tend %s\n", cli_num(b1, sizeof b1, sp->tend));
+    sim_init_print(d->m, d->par, d->set, init);
     return single(d, sp, o->output, plot);
 }
 
@@ -1184,6 +1234,7 @@ int cmd_defect(int argc, char **argv)
 {
     struct dopts o = {0};
     struct dmodel d = {0};
+    sim_init init = {0};
     double *v = NULL;
     int rc = parse_args(argc, argv, &o);
     if (rc < 0) {
@@ -1205,13 +1256,15 @@ int cmd_defect(int argc, char **argv)
             CLI_OK ||
         (rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK ||
         (rc = run_horizon(&o, &sp, v, nv)) != CLI_OK ||
-        (rc = dm_build(&o.mod, integrator_names[o.integrator], rtol, &d)) != CLI_OK)
+        (rc = dm_build(&o.mod, integrator_names[o.integrator], rtol, &d)) != CLI_OK ||
+        (rc = dm_fmu_start(&d, sp.m, sp.n, &init)) != CLI_OK)
         goto out;
     if (!d.sys)
         fprintf(stderr, "cosa: %s: note: model '%s' has no linear form, so no exact solution: "
                         "error_* are nan\n", cmd, d.m->name);
-    rc = run_or_sweep(&o, &d, &sp, v, nv, is_sweep);
+    rc = run_or_sweep(&o, &d, &sp, v, nv, is_sweep, &init);
 out:
+    sim_init_free(&init);
     dm_free(&d);
     free(v);
     cli_model_free(&o.mod);

@@ -143,7 +143,7 @@ int cmd_estimate(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    vo_cli_notes(cmd, &o);
+    vo_cli_notes(cmd, &o, &v);
     printf(states ? "dt err_pos est_pos err_vel est_vel\n" : "dt err_u est_u\n");
     for (size_t i = 0; i < ndt; i++) {
         cosa_vo_estimate r;

@@ -530,7 +530,8 @@ static const opt_row sim_rows[] = {
      .help = "the reference: auto (default: exact for linear models and linear FMU "
              "networks, fine for nonlinear or affine FMUs, CVODE for nonlinear "
              "models), fine: the same units co-simulated with SOH at DT/64 from t "
-             "= 0 (for nonlinear FMUs, whose linearisation is no reference), or a "
+             "= 0 (for nonlinear FMUs, whose linearisation is no reference; an "
+             "algebraic loop of feedthrough units is solved at every fine point), or a "
              "CSV file computed elsewhere: '#' comments, a header row naming the "
              "columns ('t' or 'time'; each output as ref.SUB.NAME or SUB.NAME, or "
              "NAME or ref.NAME where NAME is unique; optionally every state as "
@@ -1163,8 +1164,11 @@ static int sim_reference(struct sim_run *r)
         cosa_scheme_parse(fname, &fs);
         st = cosa_reftraj_cosim(r->set, &fs, r->sm.x0, r->dt, r->nsamples, REF_FINE_FACTOR,
                                 &r->ref);
-        snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation %s dt/%d",
-                 fname[0] == 's' ? "SOH" : fname[0] == 'f' ? "FOH" : "ZOH", REF_FINE_FACTOR);
+        /* an algebraic loop of feedthrough units is solved at every fine
+         * point (lib/td/reftraj_cosim.c: its extrapolation would blow up) */
+        snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation %s dt/%d%s",
+                 fname[0] == 's' ? "SOH" : fname[0] == 'f' ? "FOH" : "ZOH", REF_FINE_FACTOR,
+                 r->ref && r->ref->loop ? ", the algebraic loop solved at every point" : "");
     } else if (r->sm.sys) {
         st = cosa_reftraj_exact(r->sm.sys, r->sm.x0, r->dt, r->nsamples, &r->ref);
         snprintf(r->refdesc, sizeof r->refdesc, "exact%s",

@@ -7,6 +7,7 @@
 #include "sweep_cli.h"
 #include "outfile.h"
 #include "run_stats.h"
+#include "sim_init.h"
 #include "varorder_cli.h"
 
 #include <errno.h>
@@ -36,7 +37,13 @@ const char cmd_simulate_vo_usage[] =
     "(one row per attempted step: t, H, k, accepted, err_pos, err_vel, err_u, iters,\n"
     "err_state, the states and the reference at accepted points) and NAME.gp (H, k\n"
     "and the state error against t); --name NAME is the file stem (default\n"
-    "MODEL_COUPLING_SCHEME), --plot also renders NAME.gp (gnuplot).\n\n";
+    "MODEL_COUPLING_SCHEME), --plot also renders NAME.gp (gnuplot).\n"
+    "FMU subsystems (linear FMUs only): an FMU's recommendedIntermediateInputSmoothness\n"
+    "K >= 1 caps every input degree it gets at K -- the scheme's k, k+1 with exlocal,\n"
+    "--kmax with --control order (the default kmax is capped, with a note); above it\n"
+    "one line, exit 2.  FMUs whose feedthrough closes an algebraic loop are iterated\n"
+    "in Initialization Mode at t = 0 first (init_iterations N, init_output SUB.NAME\n"
+    "VALUE after 'integrator'; a loop without a fixed point: one line, exit 2).\n\n";
 
 const char cmd_simulate_vo_prints[] =
     "\nPrints 'name value' lines: status (ok | hmin | diverged | max-steps), steps\n"
@@ -181,12 +188,13 @@ static int vo_run_error(const struct vo_cli *v, cosa_status st, const cosa_vo_re
 
 /* The 'name value' lines of a run. */
 static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const char *sname,
-                     const cosa_vo_result *r, double wall)
+                     const cosa_vo_result *r, double wall, const sim_init *init)
 {
     printf("model %s\ncoupling %s\nscheme %s\nestimator %s\ncontrol %s\nintegrator %s\n",
            v->m->name, o->coupling, sname,
            v->vo.estimator ? cosa_vo_estimator_name(v->vo.estimator) : "none",
            control_name(&v->vo), v->iname);
+    sim_init_print(v->m, v->par, v->set, init);
     /* the statistics every time-domain run prints (issue 23, run_stats.h);
      * h_min and h_max are H_min and H_max again under the common names */
     run_stats_view sv;
@@ -260,6 +268,7 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
 {
     struct vo_cli v = {0};
     cosa_vo_result *r = NULL;
+    sim_init init = {0};
     int rc;
     if (o->name && (rc = cli_file_stem(cmd, "--name", o->name)) != CLI_OK)
         goto out;
@@ -272,6 +281,17 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
                   v.vo.tend / v.vo.H);
         rc = CLI_EUSAGE;
         goto out;
+    }
+    /* FMUs in an algebraic loop: iterated in Initialization Mode at t = 0
+     * first, as the fixed-step run does (README "FMU import") */
+    if (cosa_model_units_nfmu(v.mu) &&
+        (rc = sim_init_run(cmd, v.m, v.par, v.set, v.x0, &init)) != CLI_OK)
+        goto out;
+    /* and again where the engine instantiates them, at t_s (as the fixed-step run) */
+    const cosa_observer init_obs = {sim_init_observe, NULL, &init};
+    if (init.res.loop) {
+        v.vo.observers = &init_obs;
+        v.vo.nobservers = 1;
     }
     char sname[64];
     cosa_scheme_name(&v.scheme, sname, sizeof sname);
@@ -292,11 +312,12 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
         rc = CLI_EFAIL;
         goto out;
     }
-    vo_cli_notes(cmd, o);
-    vo_print(o, &v, sname, r, wall);
+    vo_cli_notes(cmd, o, &v);
+    vo_print(o, &v, sname, r, wall, &init);
     rc = o->output || o->plot ? vo_write_files(cs, o, &v, sname, r, &f) : CLI_OK;
 out:
     cosa_vo_result_free(r);
+    sim_init_free(&init);
     vo_cli_free(&v);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "varorder_cli.h"
 #include "fmu_notes.h"
+#include "sim_fmu.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -119,11 +120,15 @@ int vo_cli_jacobian_old(const char *cmd, struct vo_cli_opts *o)
     return CLI_EUSAGE;
 }
 
-void vo_cli_notes(const char *cmd, const struct vo_cli_opts *o)
+void vo_cli_notes(const char *cmd, const struct vo_cli_opts *o, const struct vo_cli *r)
 {
     if (o->jacobian_old)
         fprintf(stderr, "cosa: %s: note: --jacobian is deprecated; use --corrector-jacobian\n",
                 cmd);
+    if (r && r->kmax_capped_by[0])
+        fprintf(stderr, "cosa: %s: note: --control order: kmax %d (FMU %s's "
+                        "recommendedIntermediateInputSmoothness caps the input degree)\n",
+                cmd, r->vo.kmax, r->kmax_capped_by);
 }
 
 /* value, if given (not NAN), into *v */
@@ -385,6 +390,52 @@ static int vo_setup_units(const char *cmd, struct vo_cli *r, const cosa_integrat
     return CLI_OK;
 }
 
+/* The input smoothness rule (README "FMU import"; the fixed-step run's
+ * sim_fmu_smoothness) on every polynomial the engine gives an FMU: the
+ * degree k, k + 1 for exlocal's comparative integration, and kmax with
+ * --control order (capped when --kmax was not given). */
+static int vo_setup_smoothness(const char *cmd, const struct vo_cli_opts *o, struct vo_cli *r)
+{
+    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
+    if (!fmus || !cosa_model_units_nfmu(r->mu))
+        return CLI_OK;
+    char sname[64];
+    cosa_scheme_name(&r->scheme, sname, sizeof sname);
+    int rc = sim_fmu_smoothness(cmd, r->units, fmus, r->m, r->par, r->nsub, &r->scheme, sname);
+    if (rc != CLI_OK)
+        return rc;
+    const int exl = r->vo.estimator && !strcmp(cosa_vo_estimator_name(r->vo.estimator), "exlocal");
+    const int order = r->vo.control == COSA_VO_CONTROL_ORDER;
+    for (size_t i = 0; i < r->nsub; i++) {
+        if (!fmus[i] || !cosa_unit_nu(r->units[i]))
+            continue;
+        cosa_fmu_capability cap;
+        cosa_fmu_capability_get(fmus[i], &cap);
+        const int cmax = cosa_fmu_smoothness_degree(cap.smoothness);
+        const char *name = r->m->sub_name ? r->m->sub_name(r->m, r->par, i) : NULL;
+        cosa_scheme s = r->scheme; /* the largest degree the run can give the FMU */
+        s.q_extra = 0;
+        s.order = (order ? r->vo.kmax : r->vo.k) + exl;
+        if (s.order <= cmax)
+            continue;
+        if (order && o->kmax < 0 && r->vo.k + exl <= cmax) { /* the default kmax: capped */
+            r->vo.kmax = cmax - exl;
+            snprintf(r->kmax_capped_by, sizeof r->kmax_capped_by, "%s", name ? name : "?");
+            continue;
+        }
+        char why[256];
+        cosa_fmu_smoothness_check(&cap, cosa_unit_nu(r->units[i]), &s, why, sizeof why);
+        if (exl && r->vo.k + 1 > cmax)
+            cli_error(cmd, "--estimator exlocal integrates degree k+1 inputs: FMU %s: %s; use a "
+                           "scheme of order <= %d", name ? name : "?", why, cmax - 1);
+        else
+            cli_error(cmd, "--kmax %d: FMU %s: %s; use --kmax <= %d", r->vo.kmax,
+                      name ? name : "?", why, cmax - exl);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
 int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, const char *dt_text,
                  struct vo_cli *r)
 {
@@ -399,7 +450,8 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
         return rc;
     cosa_integrator integ;
     if ((rc = vo_setup_model(cmd, cs, o, r)) != CLI_OK ||
-        (rc = vo_setup_integrator(cmd, o, r, &integ)) != CLI_OK)
+        (rc = vo_setup_integrator(cmd, o, r, &integ)) != CLI_OK ||
+        (rc = vo_setup_units(cmd, r, &integ)) != CLI_OK)
         return rc;
-    return vo_setup_units(cmd, r, &integ);
+    return vo_setup_smoothness(cmd, o, r);
 }

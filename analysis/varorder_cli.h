@@ -56,6 +56,8 @@ struct vo_cli {
     cosa_scheme scheme;
     const char *iname;       /* the integrator's name                      */
     double ref_seconds;      /* wall-clock time spent in the reference     */
+    char kmax_capped_by[64]; /* --control order without --kmax: the FMU whose
+                                input smoothness capped kmax ("": none)     */
 };
 
 /* --jacobian (the deprecated spelling of --corrector-jacobian), o->jacobian_old,
@@ -63,12 +65,19 @@ struct vo_cli {
  * when --corrector-jacobian was given too. */
 int vo_cli_jacobian_old(const char *cmd, struct vo_cli_opts *o);
 /* The notes of accepted options (stderr, one line each): the deprecated
- * --jacobian.  Call once the run has been set up, so that an error stays
- * one line. */
-void vo_cli_notes(const char *cmd, const struct vo_cli_opts *o);
+ * --jacobian, and kmax capped by an FMU's input smoothness (r may be NULL).
+ * Call once the run has been set up, so that an error stays one line. */
+void vo_cli_notes(const char *cmd, const struct vo_cli_opts *o, const struct vo_cli *r);
 
 /* Parse and check every option (one-line errors, CLI_EUSAGE), build the
- * units; dt_text may be NULL (estimate sets vo.H itself). */
+ * units; dt_text may be NULL (estimate sets vo.H itself).  The FMUs' input
+ * smoothness rule (cosa_fmu_smoothness_degree, README "FMU import") bounds
+ * every input polynomial the engine gives an FMU with
+ * recommendedIntermediateInputSmoothness K >= 1: the degree k (one line
+ * and CLI_EUSAGE above K, the fixed-step run's line), k + 1 for the
+ * exlocal estimator's comparative integration, kmax with --control order
+ * (--kmax above K is refused; without --kmax, kmax is capped at K, a
+ * note). */
 int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, const char *dt_text,
                  struct vo_cli *r);
 void vo_cli_free(struct vo_cli *r);

@@ -557,9 +557,13 @@ cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const doubl
  * derivatives consistent too (for linear units y^(j) = C* A*^j x0 of the
  * monolithic system when m >= n - 1); after a step only feedthrough changes.
  * Without an algebraic loop this ends after at most nunits (n + 1) + 1
- * exchanges; COSA_ENOTCONVERGED after nunits (n + 1) + 3.  *iters (may be
- * NULL) counts the readings.  COSA_ERANGE for m, n < 0, n > COSA_UNIT_DERMAX
+ * exchanges.  Past nunits (n + 1) + 3 only a loop keeps it going: it is the
+ * loop's fixed-point iteration then, stopped when every order's change is
+ * at most 4 eps of its largest derivative (a contraction, rho(D L) < 1,
+ * gets there); COSA_ENOTCONVERGED after COSA_UNITSET_EXCHANGE_LOOP_MAXIT
+ * more.  *iters (may be NULL) counts the readings.  COSA_ERANGE for m, n < 0, n > COSA_UNIT_DERMAX
  * or m above a unit's input degree. */
+#define COSA_UNITSET_EXCHANGE_LOOP_MAXIT 2000
 cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, double *yder,
                                               size_t *iters);
 
@@ -583,6 +587,8 @@ typedef struct cosa_reftraj {
     int exact;    /* 1: matrix exponential, 0: CVODE    */
     double rtol;  /* CVODE tolerance (0 when exact)     */
     long nsteps;  /* CVODE internal steps (0 when exact) */
+    int loop;     /* cosa_reftraj_cosim: 1 when it solved an algebraic
+                     loop at every fine point                        */
 } cosa_reftraj;
 
 /* Exact reference of a linear coupled system: x_{k+1} = exp(A* H) x_k,
@@ -622,7 +628,17 @@ cosa_status cosa_reftraj_cvode_sel(cosa_unitset *set, const double *x0, size_t n
  * the (corrected) outputs.  Its error is the fine scheme's, O((H/factor)^(p+1))
  * plus its start-up.  The units are left at the end of the run (the
  * co-simulation that uses the reference sets their states again).
- * exact = 0, rtol = 0, nsteps = fine macro steps. */
+ * exact = 0, rtol = 0, nsteps = fine macro steps.
+ * When units with direct feedthrough close an algebraic loop at x0
+ * (cosa_unitset_find_loop), extrapolating the loop's outputs is unstable
+ * (README "FMU import": an eigenvalue mu of D L under extrapolation of order
+ * p is stable iff every (p+1)-th root w of (mu - 1)/mu has |1 - w| > 1, for
+ * real mu < 0 iff |mu| < 1/(2^(p+1) - 1)); the loop is then solved at every
+ * fine point instead (cosa_unitset_loop_solve at the committed states), the
+ * degree-p extrapolation runs on those consistent outputs, the outputs
+ * sampled are them, and loop = 1.  s must then be plain Jacobi (no
+ * corrections: COSA_EUNSUPPORTED).  Without a loop the run is the plain
+ * one, bitwise. */
 cosa_status cosa_reftraj_cosim(cosa_unitset *set, const cosa_scheme *s, const double *x0,
                                double H, size_t nsamples, unsigned factor, cosa_reftraj **out);
 /* A reference from n samples computed elsewhere (e.g. a monolithic
@@ -1385,6 +1401,11 @@ typedef struct cosa_defect_opts {
     double hmin;               /* a controlled run stops (COSA_DEFECT_END_HMIN)
                                   when the controller's next step is below
                                   hmin (>= 0; 0: no floor)                    */
+    const cosa_observer *observers; /* nobservers (at most COSA_MASTER_OBSERVERS)
+                                  observers of the run's master: initialized
+                                  at t = 0 (e.g. the FMU initialization loop
+                                  again there), step_complete after commits   */
+    size_t nobservers;
 } cosa_defect_opts;
 #define COSA_DEFECT_MAX_STEPS 1000000
 
@@ -1495,6 +1516,12 @@ typedef struct cosa_vo_opts {
     size_t store_max;      /* keep every state at the macro points when nx <=
                               store_max (0: 20000), else only the coupling
                               bodies' (e36_all is then NaN)                  */
+    const cosa_observer *observers; /* nobservers (at most COSA_MASTER_OBSERVERS)
+                              observers of the engine's master: initialized
+                              where the run (or the estimate's step) starts,
+                              e.g. the FMU initialization loop again there;
+                              step_complete after the master's commits       */
+    size_t nobservers;
 } cosa_vo_opts;
 
 /* Defaults of the issue: k 0, kmax 5, rtol 1e-5, atol_x 1e-3 rtol, atol_v
@@ -1951,6 +1978,12 @@ typedef struct cosa_fmu_init_result {
  * iterations and residual in *res; other statuses from the units. */
 cosa_status cosa_fmu_init_loop(cosa_unitset *set, double t, const double *x, double *y,
                                unsigned char *in_loop, cosa_fmu_init_result *res);
+/* The feedthrough cycle test of cosa_fmu_init_loop alone, for any units: at
+ * (t, x), with every unit already at its point (an FMU's Jacobians exist at
+ * its current point only), in_loop[i] (nunits) = 1 for the units on a cycle
+ * of u = L y through D != 0, and *loop (may be NULL) = 1 when there is one. */
+cosa_status cosa_unitset_find_loop(cosa_unitset *set, double t, const double *x,
+                                   unsigned char *in_loop, int *loop);
 
 /* What an FMU can do for a master (lib/td/fmu_capability.c), read from its
  * model description: the summary a model file carries per FMU subsystem

@@ -313,8 +313,12 @@ static cosa_status drun_setup(struct drun *d, const double *x0, const cosa_syste
                            .exec = COSA_JACOBI};
     const cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_TAYLOR, .out_order = d->n,
                                  .sample_mid = 1};
-    if ((st = cosa_master_create(d->set, &s, d->fixed ? o->H : o->h0, &mo, &d->m)) != COSA_OK ||
-        (st = cosa_master_init(d->m, 0.0, x0, NULL, NULL)) != COSA_OK)
+    if ((st = cosa_master_create(d->set, &s, d->fixed ? o->H : o->h0, &mo, &d->m)) != COSA_OK)
+        return st;
+    for (size_t k = 0; k < o->nobservers; k++)
+        if ((st = cosa_master_add_observer(d->m, &o->observers[k])) != COSA_OK)
+            return st;
+    if ((st = cosa_master_init(d->m, 0.0, x0, NULL, NULL)) != COSA_OK)
         return st;
     if (d->fixed)
         return COSA_OK;

@@ -74,6 +74,19 @@ static cosa_status find_loop(cosa_unitset *set, double t, const double *x, unsig
     return st;
 }
 
+cosa_status cosa_unitset_find_loop(cosa_unitset *set, double t, const double *x,
+                                   unsigned char *in_loop, int *loop)
+{
+    if (loop)
+        *loop = 0;
+    if (!set || !in_loop || (cosa_unitset_nx(set) && !x))
+        return COSA_EINVAL;
+    cosa_status st = find_loop(set, t, x, in_loop);
+    for (size_t i = 0; loop && st == COSA_OK && i < cosa_unitset_count(set); i++)
+        *loop |= in_loop[i];
+    return st;
+}
+
 static int is_fmu(const cosa_unit *u) { return strcmp(cosa_unit_get_type(u)->name, "fmu") == 0; }
 
 cosa_status cosa_fmu_init_loop(cosa_unitset *set, double t, const double *x, double *y,

@@ -6,6 +6,7 @@
 #include "td/unit_impl.h"
 #include "core/dense.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -515,6 +516,27 @@ cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const doubl
     return COSA_OK;
 }
 
+/* Past the chain bound only an algebraic loop keeps the exchange going: it
+ * is then the fixed-point iteration y^(j) = g_j(L y^(0..j)), which contracts
+ * at the rate rho(D L) when rho(D L) < 1 and rarely repeats itself bitwise.
+ * Settled when every order's change is at rounding level, max_l |dy^(j)_l|
+ * <= 4 eps max_l |y^(j)_l| (the error left is then <= rho / (1 - rho) of
+ * it). */
+static int exchange_settled(size_t ny, int n, const double *y, const double *yold)
+{
+    for (int j = 0; j <= n; j++) {
+        double d = 0.0, a = 0.0;
+        for (size_t l = 0; l < ny; l++) {
+            const double v = y[l + (size_t)j * ny], w = yold[l + (size_t)j * ny];
+            d = fmax(d, fabs(v - w));
+            a = fmax(a, fabs(v));
+        }
+        if (!(d <= 4.0 * DBL_EPSILON * a))
+            return 0;
+    }
+    return 1;
+}
+
 cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, double *yder,
                                               size_t *iters)
 {
@@ -531,13 +553,15 @@ cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, d
      * more exchange confirms it */
     const size_t maxit = set->nunits * ((size_t)n + 1) + 3;
     size_t failed = set->nunits;
-    for (size_t it = 1; it <= maxit; it++) {
+    for (size_t it = 1; it <= maxit + COSA_UNITSET_EXCHANGE_LOOP_MAXIT; it++) {
         cosa_status st = read_derivatives(set, n, yder, &failed);
         if (st != COSA_OK)
             return st;
         if (iters)
             *iters = it;
         if (it > 1 && memcmp(yder, set->ey, len * sizeof(double)) == 0)
+            return COSA_OK;
+        if (it > maxit && exchange_settled(ny, n, yder, set->ey))
             return COSA_OK;
         if (len)
             memcpy(set->ey, yder, len * sizeof(double));

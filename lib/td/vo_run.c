@@ -198,6 +198,8 @@ static cosa_status vo_create(cosa_unitset *set, const cosa_vo_opts *o, struct vo
     cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_GIVEN};
     cosa_status st = v->C && v->ipiv && v->snaps ? cosa_master_create(set, &zoh, o->H, &mo, &v->m)
                                                  : COSA_ENOMEM;
+    for (size_t k = 0; st == COSA_OK && k < o->nobservers; k++)
+        st = cosa_master_add_observer(v->m, &o->observers[k]);
     if (st != COSA_OK) {
         vo_free(v);
         return st;

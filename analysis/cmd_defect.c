@@ -10,6 +10,7 @@
 #include "outfile.h"
 #include "run_stats.h"
 #include "sim_init.h"
+#include "sim_fmu.h"
 
 #include <errno.h>
 #include <float.h>
@@ -370,6 +371,8 @@ static int dm_fmu_start(struct dmodel *d, int m, int n, sim_init *init)
     cosa_fmu *const *fmus = cosa_model_units_fmus(d->mu);
     if (!fmus || !cosa_model_units_nfmu(d->mu))
         return CLI_OK;
+    if (sim_fmu_no_clocks(cmd, fmus, d->m, d->par, d->nsub, "the defect run") != CLI_OK)
+        return CLI_EUSAGE;
     cosa_unit *const *units = cosa_model_units_units(d->mu);
     cosa_scheme s;
     cosa_scheme_parse("zoh", &s);

@@ -70,3 +70,19 @@ int sim_fmu_smoothness(const char *cmd, cosa_unit *const *units, cosa_fmu *const
     }
     return CLI_OK;
 }
+
+int sim_fmu_no_clocks(const char *cmd, cosa_fmu *const *fmus, const cosa_model *m,
+                      const double *par, size_t n, const char *mode)
+{
+    for (size_t i = 0; fmus && i < n; i++) {
+        cosa_fmu_capability cap;
+        cosa_fmu_capability_get(fmus[i], &cap);
+        if (!fmus[i] || !cap.clocks)
+            continue;
+        const char *name = m->sub_name ? m->sub_name(m, par, i) : NULL;
+        cli_error(cmd, "FMU %s has clocks: %s runs no Event Mode (clocks run under the "
+                       "fixed-step cosa simulate, README \"Clocks\")", name ? name : "?", mode);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}

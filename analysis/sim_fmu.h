@@ -29,4 +29,11 @@ int sim_fmu_smoothness(const char *cmd, cosa_unit *const *units, cosa_fmu *const
                        const cosa_model *m, const double *par, size_t n, const cosa_scheme *s,
                        const char *sname);
 
+/* The modes without event mode (simulate --coupling, defect) cannot drive
+ * an FMU's clocks: an FMU with Clock variables is one line, "cosa: CMD: FMU
+ * NAME has clocks: MODE runs no Event Mode (...)", and CLI_EUSAGE; else
+ * CLI_OK. */
+int sim_fmu_no_clocks(const char *cmd, cosa_fmu *const *fmus, const cosa_model *m,
+                      const double *par, size_t n, const char *mode);
+
 #endif

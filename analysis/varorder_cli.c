@@ -399,6 +399,9 @@ static int vo_setup_smoothness(const char *cmd, const struct vo_cli_opts *o, str
     cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
     if (!fmus || !cosa_model_units_nfmu(r->mu))
         return CLI_OK;
+    if (sim_fmu_no_clocks(cmd, fmus, r->m, r->par, r->nsub, "the variable-order engine") !=
+        CLI_OK)
+        return CLI_EUSAGE;
     char sname[64];
     cosa_scheme_name(&r->scheme, sname, sizeof sname);
     int rc = sim_fmu_smoothness(cmd, r->units, fmus, r->m, r->par, r->nsub, &r->scheme, sname);

@@ -90,8 +90,20 @@ rc=$?
 [ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && one_line "$tmp/err" && ok ||
     bad "defect, singular loop: exit $rc, $(cat "$tmp/err")"
 
-# the description variants (event mode and early return; clocks): the same loop in both modes
-for v in loopev_fmi3 loopclock_fmi3; do
+# the description variants: event mode and early return (these modes run it without event
+# mode), the same loop in both modes; clocks are refused there (no Event Mode to drive them)
+sed "s/loop_fmi3/loopclock_fmi3/" "$tmp/mix.cosa" >"$tmp/mixv.cosa"
+"$COSA" simulate --coupling explicit --model-file "$tmp/mixv.cosa" --set A.b=0 --scheme zoh \
+    --dt 0.01 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && one_line "$tmp/err" && grep -q "FMU A has clocks" "$tmp/err" &&
+    ok || bad "--coupling, clocks: exit $rc, $(cat "$tmp/err")"
+"$COSA" defect --model-file "$tmp/mixv.cosa" --set A.b=0 --integrator exact --in-order 1 \
+    --out-order 1 --dt 0.01 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && one_line "$tmp/err" && grep -q "FMU A has clocks" "$tmp/err" &&
+    ok || bad "defect, clocks: exit $rc, $(cat "$tmp/err")"
+for v in loopev_fmi3; do
     sed "s/loop_fmi3/$v/" "$tmp/mix.cosa" >"$tmp/mixv.cosa"
     "$COSA" simulate --coupling explicit --model-file "$tmp/mixv.cosa" --set A.b=0 --scheme zoh \
         --dt 0.01 >"$tmp/out" 2>"$tmp/err" && init_ok "$tmp/out" 0 && ok ||

@@ -171,8 +171,21 @@ static size_t loop_failed_unit(void *ctx)
     return evolve_stepper_master.failed_unit(((struct loopstep *)ctx)->m);
 }
 
+static double loop_next_event(void *ctx)
+{
+    return evolve_stepper_master.next_event(((struct loopstep *)ctx)->m);
+}
+
+static int loop_reached(void *ctx, double *t)
+{
+    return evolve_stepper_master.reached(((struct loopstep *)ctx)->m, t);
+}
+
+/* the master's stepper with the loop solved after every proposal; its
+ * events are the master's */
 static const evolve_stepper stepper_loop = {"master, algebraic loop solved", loop_propose,
-                                            loop_commit, loop_reject, loop_failed_unit};
+                                            loop_commit, loop_reject, loop_failed_unit,
+                                            loop_next_event, loop_reached};
 
 /* Does a feedthrough cycle close at (0, x0)?  Every unit is set there first
  * (an FMU's Jacobians exist at its current point only). */

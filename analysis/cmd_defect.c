@@ -1,6 +1,6 @@
 /* cmd_defect.c -- `cosa defect`: defect-controlled co-simulation (defect
- * paper, Algorithm 1; issue 12 section 4) as a front end over
- * cosa_defect_run: one run, or a sweep over the macro step H or the
+ * paper, Algorithm 1; issue 12 section 4) as a front end over the one
+ * entry point cosa_run (its defect configuration): one run, or a sweep over the macro step H or the
  * tolerance tol, printed as `name value` lines or a table; -o writes CSV
  * data and gnuplot scripts (plots/defect_*.gp); --paper reproduces the
  * paper's Figs 4-10. */
@@ -234,7 +234,7 @@ static int parse_values(const char *opt, const char *text, double **v, size_t *n
 /* ---- the model as units -------------------------------------------------- */
 
 /* The units of one model and integrator, created once and reused by every
- * run (cosa_defect_run sets their states from x0). */
+ * run (the defect run sets their states from x0). */
 struct dmodel {
     const cosa_model *m;
     const double *par;
@@ -410,15 +410,23 @@ struct dspec {
     double hmin;
 };
 
-static int run_one(struct dmodel *d, const struct dspec *sp, cosa_defect_result **res)
+/* One run through the one entry point (issue 23): the run description is
+ * validated once, by the library.  *res (free with cosa_run_result_free)
+ * holds the defect run's figures in (*res)->defect. */
+static int run_one(struct dmodel *d, const struct dspec *sp, cosa_run_result **res)
 {
-    cosa_defect_opts op = {.in_order = sp->m, .out_order = sp->n, .H = sp->H,
-                           .tol = sp->H > 0.0 ? 0.0 : sp->tol, .h0 = sp->h0, .tend = sp->tend,
-                           .control = sp->control, .controller = NULL,
-                           .max_steps = sp->max_steps, .hmin = sp->hmin,
-                           .observers = d->nobs ? &d->init_obs : NULL, .nobservers = d->nobs};
+    cosa_run_opts ro;
+    cosa_run_opts_default(&ro);
+    ro.kind = COSA_RUN_DEFECT;
+    ro.defect = (cosa_defect_opts){.in_order = sp->m, .out_order = sp->n, .H = sp->H,
+                                   .tol = sp->H > 0.0 ? 0.0 : sp->tol, .h0 = sp->h0,
+                                   .tend = sp->tend, .control = sp->control, .controller = NULL,
+                                   .max_steps = sp->max_steps, .hmin = sp->hmin,
+                                   .observers = d->nobs ? &d->init_obs : NULL,
+                                   .nobservers = d->nobs};
+    const cosa_run_ref ref = {.x0 = d->x0, .exact = d->sys};
     *res = NULL;
-    cosa_status st = cosa_defect_run(d->set, d->x0, d->sys, &op, res);
+    cosa_status st = cosa_run(d->set, &ro, &ref, res);
     if (st != COSA_OK) {
         /* an error of a unit (a broken FMU, README "Failures"): its own line */
         const char *why = "";
@@ -428,8 +436,6 @@ static int run_one(struct dmodel *d, const struct dspec *sp, cosa_defect_result 
             cli_error(cmd, "co-simulation failed: %s", why);
         else
             cli_error(cmd, "the defect run failed: %s", cosa_strerror(st));
-        cosa_defect_result_free(*res);
-        *res = NULL;
         return st == COSA_ERANGE || st == COSA_EINVAL ? CLI_EUSAGE : CLI_EFAIL;
     }
     return CLI_OK;
@@ -778,10 +784,11 @@ static void describe(char *buf, size_t size, const struct dmodel *d, const struc
 static int single(struct dmodel *d, const struct dspec *sp, const char *outdir,
                   const char *plot)
 {
-    cosa_defect_result *r = NULL;
-    int rc = run_one(d, sp, &r);
+    cosa_run_result *run = NULL;
+    int rc = run_one(d, sp, &run);
     if (rc != CLI_OK)
         return rc;
+    const cosa_defect_result *r = run->defect;
     print_run(d, r);
     fflush(stdout);
     if (outdir || plot) {
@@ -817,7 +824,7 @@ static int single(struct dmodel *d, const struct dspec *sp, const char *outdir,
     else if (r->end == COSA_DEFECT_END_HMIN)
         cli_error(cmd, "the macro step fell below --hmin %g at t = %.15g of T = %.15g", sp->hmin,
                   r->t_failed, sp->tend);
-    cosa_defect_result_free(r);
+    cosa_run_result_free(run);
     /* a run that stopped short of T is a result (README "Failures"): its
      * files are complete, and the command exits 0 */
     if (rc == CLI_OK && failed)
@@ -848,15 +855,16 @@ static int sweep_table(struct dmodel *d, const struct dspec *base, const char *w
             sp.H = v[i];
         else
             sp.tol = v[i], sp.H = 0.0;
-        cosa_defect_result *r = NULL;
-        if ((rc = run_one(d, &sp, &r)) != CLI_OK)
+        cosa_run_result *run = NULL;
+        if ((rc = run_one(d, &sp, &run)) != CLI_OK)
             break;
+        const cosa_defect_result *r = run->defect;
         *nfailed += r->failed != 0;
         if (f)
             table_row(f, d, v[i], r, ' '), fflush(f);
         if (csv)
             table_row(csv, d, v[i], r, ',');
-        cosa_defect_result_free(r);
+        cosa_run_result_free(run);
     }
     if (csv && rc != CLI_OK)
         outfile_abandon(&of);
@@ -969,16 +977,17 @@ static int paper_fig4(scli_out *out, struct scripts *list, struct dmodel *dm, co
         for (int mn = 0; mn <= 2 && rc == CLI_OK; mn++) {
             struct dspec sp = {.m = mn, .n = mn, .H = fb ? 0.0 : 1.0, .tol = 0.005,
                                .h0 = 1.0, .tend = 50.0, .control = COSA_DEFECT_BOTH};
-            cosa_defect_result *r = NULL;
-            if ((rc = run_one(dm, &sp, &r)) != CLI_OK)
+            cosa_run_result *run = NULL;
+            if ((rc = run_one(dm, &sp, &run)) != CLI_OK)
                 break;
+            const cosa_defect_result *r = run->defect;
             snprintf(base, sizeof base, "fig4%c_%s_m%d_n%d", fb ? 'b' : 'a', in, mn, mn);
             /* one exact solution per figure (the first run's) */
             rc = write_run_files(out, base, dm, &sp, r, mn == 0, exact, sizeof exact);
             if (r->failed)
                 fprintf(stderr, "cosa: %s: note: %s failed at t = %g (%s)\n", cmd, base,
                         r->t_failed, r->reason);
-            cosa_defect_result_free(r);
+            cosa_run_result_free(run);
             snprintf(tag, sizeof tag, "m=n=%d", mn);
             snprintf(csv, sizeof csv, "%s_poly.csv", base);
             add_word(files, sizeof files, csv);

@@ -471,7 +471,8 @@ struct sim_run {
     sim_init init;         /* the initialization loop of FMUs (sim_init.c)  */
     char refdesc[1200];
     double R;              /* --rate: h_df / h_ndf of two units             */
-    cosa_cosim_result *res;
+    cosa_run_result *run;  /* cosa_run's result                             */
+    const cosa_cosim_result *res; /* its fixed-step figures (run->fixed)     */
 };
 
 /* ---- one command line, two modes --------------------------------------- */
@@ -1238,18 +1239,24 @@ static int sim_cosim(struct sim_run *r)
         obsv[nobs++] = obs;
     if (r->init.res.loop)
         obsv[nobs++] = (cosa_observer){sim_init_observe, NULL, &r->init};
-    cosa_cosim_opts copt = {.nsteps = r->N, .master = r->mopt, .defects = defects,
-                            .start_initial = r->initial,
-                            .energy = o->energy ? &eopt : NULL,
-                            .defect_out_order = outorder, .observers = nobs ? obsv : NULL,
-                            .nobservers = nobs,
-                            .iter = r->iterative ? &r->iopt : NULL};
-    /* the units' counters (steps, restores, events, early returns) are the
-     * co-simulation's: the fine reference ran on the same units */
-    for (size_t i = 0; i < r->sm.nsub; i++)
-        cosa_unit_counters_reset(units[i]);
-    st = cosa_cosim_run(r->set, &r->scheme, r->ref, &copt, &r->res);
+    /* the one entry point (issue 23): the run description validated once,
+     * by the library; the units' counters are the run's (it resets them:
+     * the fine reference ran on the same units) */
+    cosa_run_opts ro;
+    cosa_run_opts_default(&ro);
+    ro.kind = COSA_RUN_FIXED;
+    ro.scheme = r->scheme;
+    ro.fixed = (cosa_cosim_opts){.nsteps = r->N, .master = r->mopt, .defects = defects,
+                                 .start_initial = r->initial,
+                                 .energy = o->energy ? &eopt : NULL,
+                                 .defect_out_order = outorder,
+                                 .observers = nobs ? obsv : NULL, .nobservers = nobs,
+                                 .iter = r->iterative ? &r->iopt : NULL};
+    const cosa_run_ref ref = {.traj = r->ref};
+    st = cosa_run(r->set, &ro, &ref, &r->run);
     cli_progress_end(&r->prog);
+    if (st == COSA_OK)
+        r->res = r->run->fixed; /* the fixed-step figures (owned by r->run) */
     if (st != COSA_OK) {
         const char *why = units_why(r);
         cli_error(cmd, "co-simulation failed: %s", why[0] ? why : cosa_strerror(st));
@@ -1452,7 +1459,7 @@ static int sim_files(struct sim_run *r)
 static void sim_free(struct sim_run *r)
 {
     sim_csv_free(&r->cols);
-    cosa_cosim_result_free(r->res);
+    cosa_run_result_free(r->run);
     cosa_reftraj_free(r->ref);
     sim_init_free(&r->init);
     cosa_model_units_free(r->mu);

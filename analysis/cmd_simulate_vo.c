@@ -1,5 +1,5 @@
 /* cmd_simulate_vo.c -- `cosa simulate --coupling explicit|implicit ...`: one
- * run of the variable-order engine (cosa_vo_run, issue 11) on a model with
+ * run of the variable-order engine (issue 11) through cosa_run on a model with
  * its coupling variables, against its monolithic reference; `name value`
  * lines, and with -o a per-step CSV and a gnuplot script (plots/varorder.gp:
  * H, k and the state error against t). */
@@ -171,7 +171,7 @@ static int vo_files_prepare(const struct vo_cli_opts *o, const struct vo_cli *v,
     return CLI_OK;
 }
 
-/* One line for a failed cosa_vo_run (r may be NULL); the exit code. */
+/* One line for a failed run (r may be NULL); the exit code. */
 static int vo_run_error(const struct vo_cli *v, cosa_status st, const cosa_vo_result *r)
 {
     /* an error of a unit (a broken FMU, README "Failures"): its own line */
@@ -267,7 +267,7 @@ static int vo_write_files(const cli_case *cs, const struct vo_cli_opts *o,
 int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
 {
     struct vo_cli v = {0};
-    cosa_vo_result *r = NULL;
+    cosa_run_result *run = NULL;
     sim_init init = {0};
     int rc;
     if (o->name && (rc = cli_file_stem(cmd, "--name", o->name)) != CLI_OK)
@@ -299,13 +299,21 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
     memset(&f, 0, sizeof f);
     if ((rc = vo_files_prepare(o, &v, sname, &f)) != CLI_OK)
         goto out;
+    /* the one entry point (issue 23): the run description validated once,
+     * by the library */
+    cosa_run_opts ro;
+    cosa_run_opts_default(&ro);
+    ro.kind = COSA_RUN_VO;
+    ro.vo = v.vo;
+    const cosa_run_ref ref = {.fn = vo_cli_ref, .ctx = &v};
     const double wall0 = vo_cli_now();
-    cosa_status st = cosa_vo_run(v.set, vo_cli_ref, &v, &v.vo, &r);
+    cosa_status st = cosa_run(v.set, &ro, &ref, &run);
     const double wall = vo_cli_now() - wall0;
     if (st != COSA_OK) {
-        rc = vo_run_error(&v, st, r);
+        rc = vo_run_error(&v, st, NULL);
         goto out;
     }
+    const cosa_vo_result *r = run->vo; /* the engine's figures (owned by run) */
     if (r->status == COSA_VO_NOREF) {
         cli_error(cmd, "model '%s': the monolithic reference failed: %s (try --ref-rtol, or "
                        "check the model's parameters)", v.m->name, r->reason);
@@ -316,7 +324,7 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
     vo_print(o, &v, sname, r, wall, &init);
     rc = o->output || o->plot ? vo_write_files(cs, o, &v, sname, r, &f) : CLI_OK;
 out:
-    cosa_vo_result_free(r);
+    cosa_run_result_free(run);
     sim_init_free(&init);
     vo_cli_free(&v);
     return rc;

@@ -254,7 +254,7 @@ static int vo_setup_control(const char *cmd, const struct vo_cli_opts *o, struct
     given(o->refrtol, &r->refrtol);
     if (o->corr_max > 0)
         v->corr_max = (int)o->corr_max;
-    /* cosa_vo_run refuses them too, as COSA_ERANGE: here with the option's name */
+    /* cosa_run refuses them too, as COSA_ERANGE: here with the option's name */
     if (!(v->rmin < 1.0)) {
         cli_error(cmd, "--rmin must be below 1, got %g", v->rmin);
         return CLI_EUSAGE;

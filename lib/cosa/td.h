@@ -1701,9 +1701,9 @@ typedef struct cosa_run_result {
  * argument, a missing reference of that configuration or an unknown kind;
  * COSA_ERANGE for numbers out of range or not finite -- a macro step <= 0,
  * a NaN tolerance, ...; COSA_EUNSUPPORTED as the configuration), then runs
- * it through the configuration's entry point (cosa_cosim_run,
- * cosa_defect_run, cosa_vo_run: bitwise the same figures) and fills the one
- * result.  A run that stops is a result (status, reason), COSA_OK; errors
+ * it as the configuration's entry point does (cosa_cosim_run,
+ * cosa_defect_run, cosa_vo_run: bitwise the same figures, the description
+ * not checked a second time) and fills the one result.  A run that stops is a result (status, reason), COSA_OK; errors
  * (a broken FMU, memory) are returned.  Free with cosa_run_result_free. */
 cosa_status cosa_run(cosa_unitset *set, const cosa_run_opts *o, const cosa_run_ref *ref,
                      cosa_run_result **out);

@@ -570,8 +570,15 @@ cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_syst
         return COSA_EINVAL;
     *out = NULL;
     cosa_status st = td_defect_check(set, x0, exact, o);
-    if (st != COSA_OK)
-        return st;
+    return st != COSA_OK ? st : td_defect_exec(set, x0, exact, o, out);
+}
+
+/* The run itself, on a description td_defect_check accepted (run_impl.h). */
+cosa_status td_defect_exec(cosa_unitset *set, const double *x0, const cosa_system *exact,
+                           const cosa_defect_opts *o, cosa_defect_result **out)
+{
+    *out = NULL;
+    cosa_status st = COSA_OK;
     cosa_unitset_counters_reset(set); /* the units' counters are this run's */
     struct drun d = {.set = set, .o = o, .fixed = o->tol == 0.0, .n = o->out_order,
                      .ny = cosa_unitset_ny(set), .nu = cosa_unitset_nu(set),

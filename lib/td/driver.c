@@ -314,8 +314,15 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         return COSA_EINVAL;
     *out = NULL;
     cosa_status st = td_cosim_check(set, s, ref, opt);
-    if (st != COSA_OK)
-        return st;
+    return st != COSA_OK ? st : td_cosim_exec(set, s, ref, opt, out);
+}
+
+/* The run itself, on a description td_cosim_check accepted (run_impl.h). */
+cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
+                          const cosa_cosim_opts *opt, cosa_cosim_result **out)
+{
+    *out = NULL;
+    cosa_status st = COSA_OK;
     cosa_unitset_counters_reset(set); /* the units' counters are this run's */
     const size_t nx = cosa_unitset_nx(set), nu = cosa_unitset_nu(set),
                  ny = cosa_unitset_ny(set);

@@ -1,6 +1,7 @@
 /* run.c -- one run description, one entry point, one result (issue 23
- * item 2): cosa_run validates the description with the configuration's own
- * check (run_impl.h), runs the configuration's entry point and fills
+ * item 2): cosa_run validates the description once, with the
+ * configuration's own check (run_impl.h), runs the configuration behind
+ * its entry point's check (td_*_exec: the same run, not checked again) and fills
  * cosa_run_result from its result -- the status and reason of the one
  * failure policy (README "Failures"), the loop's figures, the units'
  * counters, the errors against the reference and the wall times.  The
@@ -70,7 +71,7 @@ static cosa_status check_fixed(cosa_unitset *set, const cosa_run_opts *o, const 
 static cosa_status run_fixed(cosa_unitset *set, const cosa_run_opts *o, const cosa_run_ref *ref,
                              cosa_run_result *r, struct run_end *e)
 {
-    cosa_status st = cosa_cosim_run(set, &o->scheme, ref->traj, &o->fixed, &r->fixed);
+    cosa_status st = td_cosim_exec(set, &o->scheme, ref->traj, &o->fixed, &r->fixed);
     if (st != COSA_OK)
         return st;
     const cosa_cosim_result *c = r->fixed;
@@ -104,7 +105,7 @@ static double max_of(size_t n, const double *a)
 static cosa_status run_defect(cosa_unitset *set, const cosa_run_opts *o, const cosa_run_ref *ref,
                               cosa_run_result *r, struct run_end *e)
 {
-    cosa_status st = cosa_defect_run(set, ref->x0, ref->exact, &o->defect, &r->defect);
+    cosa_status st = td_defect_exec(set, ref->x0, ref->exact, &o->defect, &r->defect);
     if (st != COSA_OK)
         return st;
     const cosa_defect_result *d = r->defect;
@@ -144,7 +145,7 @@ static cosa_status run_vo(cosa_unitset *set, const cosa_run_opts *o, const cosa_
                           cosa_run_result *r, struct run_end *e)
 {
     struct timed_ref tr = {ref->fn, ref->ctx, 0.0};
-    cosa_status st = cosa_vo_run(set, timed_ref, &tr, &o->vo, &r->vo);
+    cosa_status st = td_vo_exec(set, timed_ref, &tr, &o->vo, &r->vo);
     if (st != COSA_OK)
         return st;
     const cosa_vo_result *v = r->vo;

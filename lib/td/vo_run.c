@@ -1350,8 +1350,15 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         return COSA_EINVAL;
     *out = NULL;
     cosa_status st = td_vo_check(set, ref, o);
-    if (st != COSA_OK)
-        return st;
+    return st != COSA_OK ? st : td_vo_exec(set, ref, refctx, o, out);
+}
+
+/* The run itself, on a description td_vo_check accepted (run_impl.h). */
+cosa_status td_vo_exec(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
+                       const cosa_vo_opts *o, cosa_vo_result **out)
+{
+    *out = NULL;
+    cosa_status st = COSA_OK;
     cosa_unitset_counters_reset(set); /* the units' counters are this run's */
     struct vo *v = NULL;
     if ((st = vo_create(set, o, &v)) != COSA_OK)

@@ -360,7 +360,7 @@ static int table3(struct table_ctx *t)
 
 /* Table 4 (section 5): global NRMSE of the nonlinear two-mass oscillator
  * (twomass-nl) for n_d = 1 .. 2 and ZOH/FOH/SOH with and without MBCorr, by
- * time-domain co-simulation (cosa_cosim_run) against the CVODE reference.
+ * time-domain co-simulation (cosa_run, fixed steps) against the CVODE reference.
  * Our copy of the paper has no numbers; the trends of its text are checked
  * here and deviations are written into the caption. */
 static int table4(struct table_ctx *t)
@@ -412,14 +412,18 @@ static int table4(struct table_ctx *t)
         if (st == COSA_OK)
             st = cosa_reftraj_cvode(set, x0, dt, 2 + N + 1, refrtol, &ref);
         for (int i = 0; i < NS && st == COSA_OK; i++) {
-            cosa_cosim_opts o = {.nsteps = N};
-            cosa_cosim_result *r = NULL;
-            st = cosa_cosim_run(set, &sch[i], ref, &o, &r);
+            cosa_run_opts o; /* the one entry point (issue 23) */
+            cosa_run_opts_default(&o);
+            o.scheme = sch[i];
+            o.fixed.nsteps = N;
+            const cosa_run_ref rref = {.traj = ref};
+            cosa_run_result *r = NULL;
+            st = cosa_run(set, &o, &rref, &r);
             if (st == COSA_OK) {
                 eg[i][j] = r->e_global;
-                tdiv[i][j] = r->diverged ? r->t_diverged : NAN;
+                tdiv[i][j] = r->fixed->diverged ? r->fixed->t_diverged : NAN;
             }
-            cosa_cosim_result_free(r);
+            cosa_run_result_free(r);
         }
         cosa_reftraj_free(ref);
         cosa_model_units_free(mu);

@@ -14,7 +14,9 @@
 # uses (an undefined symbol of lib/*/*.o) may be defined in models/ or
 # analysis/ -- the library's modules never call up into the models or the
 # command (a call the include rule does not see: a prototype written in
-# place, or a public header that declares a name models/ defines).
+# place, or a public header that declares a name models/ defines); and no
+# analysis/ object calls cosa_cosim_run, cosa_defect_run or cosa_vo_run:
+# the command line runs through the one entry point cosa_run.
 # Prints one line per violation and "N passed, M failed" (files checked).
 src=${COSA_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$src" || exit 2
@@ -77,6 +79,24 @@ if command -v nm >/dev/null 2>&1 && [ -n "$bld" ] && ls "$bld"/lib/core/*.o >/de
         if [ -n "$bad" ]; then
             for name in $bad; do
                 echo "layer violation: ${o#"$bld"/} calls $name (defined in models/ or analysis/)"
+            done
+            fail=$((fail + 1))
+        else
+            pass=$((pass + 1))
+        fi
+    done
+    # the command line's single call path (README "The one run description"):
+    # no object of analysis/ calls a configuration's entry point, every run
+    # goes through cosa_run
+    for o in "$bld"/analysis/*.o; do
+        c=$(basename "$o" .o)
+        c=${c#cosa-}
+        [ -e "$src/analysis/$c.c" ] || continue
+        bad=$(nm -u "$o" 2>/dev/null | awk '{ print $NF }' |
+              grep -xE 'cosa_cosim_run|cosa_defect_run|cosa_vo_run')
+        if [ -n "$bad" ]; then
+            for name in $bad; do
+                echo "call path: analysis/$c.c calls $name (runs go through cosa_run)"
             done
             fail=$((fail + 1))
         else

@@ -171,8 +171,9 @@ static int vo_files_prepare(const struct vo_cli_opts *o, const struct vo_cli *v,
     return CLI_OK;
 }
 
-/* One line for a failed run (r may be NULL); the exit code. */
-static int vo_run_error(const struct vo_cli *v, cosa_status st, const cosa_vo_result *r)
+/* One line for a run that returned an error (cosa_run: no result then); the
+ * exit code. */
+static int vo_run_error(const struct vo_cli *v, cosa_status st)
 {
     /* an error of a unit (a broken FMU, README "Failures"): its own line */
     const char *why = "";
@@ -181,8 +182,7 @@ static int vo_run_error(const struct vo_cli *v, cosa_status st, const cosa_vo_re
     if (why[0])
         cli_error(cmd, "co-simulation failed: %s", why);
     else
-        cli_error(cmd, "the run failed: %s%s%s", cosa_strerror(st), r ? ": " : "",
-                  r ? r->reason : "");
+        cli_error(cmd, "the run failed: %s", cosa_strerror(st));
     return st == COSA_ERANGE || st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
 }
 
@@ -310,7 +310,7 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
     cosa_status st = cosa_run(v.set, &ro, &ref, &run);
     const double wall = vo_cli_now() - wall0;
     if (st != COSA_OK) {
-        rc = vo_run_error(&v, st, NULL);
+        rc = vo_run_error(&v, st);
         goto out;
     }
     const cosa_vo_result *r = run->vo; /* the engine's figures (owned by run) */

@@ -117,4 +117,10 @@ refuse "Scheduled Execution only" "$tmp/se.cosa" "^cosa: simulate: .*sampler_se_
     grep -q "^output     y  " "$tmp/info" && grep -q "^output     count  " "$tmp/info" &&
     [ "$(grep -c '^clock ' "$tmp/info")" = 2 ] && ! grep -q "^unused .*Clock" "$tmp/info" &&
     ok || bad "fmu-info sampler: $(cat "$tmp/info" "$tmp/err")"
+# the clock lines come from the clock parser: the counter form's period is
+# intervalCounter / resolution = 1/10 (sampler_counter.xml), printed as 0.1
+"$COSA" fmu-info "$FMU/sampler_counter_fmi3.fmu" >"$tmp/info" 2>"$tmp/err" &&
+    grep -q "^clock      tick  *vr=10 causality=input interval=constant period=0.1$" "$tmp/info" &&
+    grep -q "^clock      alarm  *vr=11 causality=output interval=triggered$" "$tmp/info" &&
+    ok || bad "fmu-info sampler_counter: $(cat "$tmp/info" "$tmp/err")"
 fmu_env_done test_clocks.sh

@@ -76,11 +76,13 @@ Test(fmu_clocks, the_sampler_clocks_as_described)
     cr_expect_not_null(f->f3.GetIntervalDecimal);
     cr_expect_not_null(f->f3.GetShiftDecimal);
     cr_expect_null(f->f3.SetIntervalDecimal);
-    /* Clock variables are still listed with the variables cosa does not read */
+    /* one clock parser: the Clock variables are the clock list's, not
+     * listed again with the variables cosa does not read */
     size_t nclock_other = 0;
     for (size_t i = 0; i < cosa_fmu_nother(f); i++)
-        nclock_other += strcmp(cosa_fmu_other_at(f, i)->type, "Clock") == 0;
-    cr_expect_eq(nclock_other, 2);
+        nclock_other += strstr(cosa_fmu_other_at(f, i)->type, "Clock") != NULL;
+    cr_expect_eq(nclock_other, 0);
+    cr_expect(cosa_fmu_caps(f) & COSA_FMU_CAP_CLOCKS);
     cosa_fmu_close(f);
 }
 

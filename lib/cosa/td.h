@@ -1802,23 +1802,21 @@ size_t cosa_fmu_input(const cosa_fmu *fmu, size_t i);
 size_t cosa_fmu_noutput(const cosa_fmu *fmu);
 size_t cosa_fmu_output(const cosa_fmu *fmu, size_t i);
 /* A variable cosa does not read: another type than Float64/Real (type is the
- * element's name: Int32, Boolean, String, ...) or a Float64 array. */
+ * element's name: Int32, Boolean, String, ...) or an array ("Float64 array",
+ * "Clock array", ...).  Scalar Clock variables are not listed here: they are
+ * cosa_fmu_clock_at's. */
 typedef struct cosa_fmu_other {
     char *name;
     char *type;             /* "Int32", ..., "Float64 array"                  */
     unsigned vr;
     int causality;          /* enum cosa_fmu_causality                        */
     int variability;        /* enum cosa_fmu_variability                      */
-    char *interval_variability; /* a Clock's intervalVariability (constant,
-                               fixed, calculated, tunable, changing,
-                               countdown, triggered), or NULL              */
-    double interval;        /* a Clock's intervalDecimal [s], 0 if not given  */
 } cosa_fmu_other;
 size_t cosa_fmu_nother(const cosa_fmu *fmu);
 const cosa_fmu_other *cosa_fmu_other_at(const cosa_fmu *fmu, size_t i);
 
-/* FMI 3.0 Clock variables (lib/td/fmu_clocks.c; also listed as "other"
- * variables of type "Clock").  intervalVariability: constant, fixed,
+/* FMI 3.0 Clock variables (lib/td/fmu_clocks.c; scalar ones: a Clock
+ * array is a "Clock array" of cosa_fmu_other_at, which cosa does not drive).  intervalVariability: constant, fixed,
  * calculated and tunable clocks are periodic (interval and shift known to
  * the importer: from the description for constant ones, from
  * fmi3GetIntervalDecimal/fmi3GetShiftDecimal after initialization for the

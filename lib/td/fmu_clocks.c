@@ -181,9 +181,18 @@ int fmu_clocks_read(struct _xmlNode *mv, fmu_description *d, char *err, size_t e
 {
     if (d->version != 3 || !mv)
         return 0;
-    for (xmlNode *n = mv->children; n; n = n->next)
-        if (is(n, "Clock") && add_clock(d, n, err, errsize) != 0)
+    /* every Clock element marks the FMU as clocked; the scalar ones are
+     * read (an array is listed with the variables cosa does not read) */
+    for (xmlNode *n = mv->children; n; n = n->next) {
+        if (!is(n, "Clock"))
+            continue;
+        d->caps |= COSA_FMU_CAP_CLOCKS;
+        int array = 0;
+        for (xmlNode *c = n->children; c && !array; c = c->next)
+            array = is(c, "Dimension");
+        if (!array && add_clock(d, n, err, errsize) != 0)
             return -1;
+    }
     for (xmlNode *n = mv->children; n; n = n->next)
         if (is(n, "Float64") && var_clocks(d, n, err, errsize) != 0)
             return -1;

@@ -91,7 +91,6 @@ void fmu_description_free(fmu_description *d)
     for (size_t i = 0; i < d->nother; i++) {
         free(d->other[i].name);
         free(d->other[i].type);
-        free(d->other[i].interval_variability);
     }
     free(d->other);
     memset(d, 0, sizeof *d);
@@ -178,15 +177,6 @@ static int add_other(fmu_description *d, xmlNode *n, xmlNode *typed, int array)
         return -1;
     }
     sprintf(o.type, "%s%s", tn, array ? " array" : "");
-    if (strcmp(tn, "Clock") == 0) {
-        d->caps |= COSA_FMU_CAP_CLOCKS;
-        /* a periodic clock's interval: intervalDecimal (constant or fixed) */
-        o.interval_variability = attr(n, "intervalVariability");
-        char *iv = attr(n, "intervalDecimal"), *end = NULL;
-        const double x = iv ? strtod(iv, &end) : 0.0;
-        o.interval = iv && end != iv && *end == '\0' && x > 0.0 && isfinite(x) ? x : 0.0;
-        free(iv);
-    }
     d->other = no;
     d->other[d->nother++] = o;
     return 0;
@@ -406,7 +396,10 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
             typed = child(n, "Real");
         }
         if (!typed) {
-            /* another type: listed by fmu-info, otherwise not cosa's */
+            /* another type: listed by fmu-info, otherwise not cosa's (a
+             * scalar Clock is read by fmu_clocks.c: cosa drives it) */
+            if (d->version == 3 && is(n, "Clock") && !child(n, "Dimension"))
+                continue;
             xmlNode *ty = d->version == 3 ? n : NULL;
             for (xmlNode *c = is(n, "ScalarVariable") ? n->children : NULL; c && !ty; c = c->next)
                 if (c->type == XML_ELEMENT_NODE)

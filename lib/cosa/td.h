@@ -1943,6 +1943,10 @@ const char *cosa_unit_fmu_name(const cosa_unit *u);
  * is no triggered input clock, COSA_ENOMEM. */
 cosa_status cosa_unit_fmu_clock_link(cosa_unit *from, const char *out_clock, cosa_unit *to,
                                      const char *in_clock);
+/* How many output clocks are linked to the input clock in_clock of FMU
+ * unit u (cosa_unit_fmu_clock_link); 0 for an unlinked or unknown clock or
+ * a unit that is no FMU.  A triggered input clock with none never ticks. */
+unsigned cosa_unit_fmu_clock_driven(const cosa_unit *u, const char *in_clock);
 
 /* Keep the FMU unit u in Initialization Mode: it is instantiated afresh at
  * time t with states x (as cosa_unit_set_state), entered into Initialization

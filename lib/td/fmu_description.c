@@ -154,9 +154,12 @@ static int add_var(fmu_description *d, xmlNode *n, xmlNode *typed, unsigned long
 }
 
 /* A variable cosa does not read (typed: its type element; array: a
- * Dimension child) appended to d->other; 0, or -1 (out of memory). */
+ * Dimension child) appended to d->other (not a scalar Clock); 0, or -1
+ * (out of memory). */
 static int add_other(fmu_description *d, xmlNode *n, xmlNode *typed, int array)
 {
+    if (!array && is(typed, "Clock"))
+        return 0; /* a scalar Clock is fmu_clocks.c's: cosa drives it */
     cosa_fmu_other o = {0};
     unsigned long vr = 0;
     char *c = attr(n, "causality"), *va = attr(n, "variability");
@@ -396,10 +399,7 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
             typed = child(n, "Real");
         }
         if (!typed) {
-            /* another type: listed by fmu-info, otherwise not cosa's (a
-             * scalar Clock is read by fmu_clocks.c: cosa drives it) */
-            if (d->version == 3 && is(n, "Clock") && !child(n, "Dimension"))
-                continue;
+            /* another type: listed by fmu-info, otherwise not cosa's */
             xmlNode *ty = d->version == 3 ? n : NULL;
             for (xmlNode *c = is(n, "ScalarVariable") ? n->children : NULL; c && !ty; c = c->next)
                 if (c->type == XML_ELEMENT_NODE)

@@ -710,6 +710,7 @@ static void fmu_destroy(cosa_unit *u)
     free_instance(f);
     fmu_clock_sched_free(&f->clk);
     free(f->links);
+    free(f->driven);
     cosa_unit_free(f->helper);
     free(f->vx);
     free(f->tmp);

@@ -618,9 +618,9 @@ static const opt_row sim_rows[] = {
              "point); CSV rows at the events and a last column 'event'; plain Jacobi schemes "
              "without corrections only (README 'Events'); off: no event mode, as before.  "
              "FMUs with clocks need it: their periodic input clocks tick at shift + k "
-             "interval, in Event Mode with the inputs there, a triggered one when the output "
-             "clock a 'connect clock S.OUT -> T.IN' of the model file names ticks (README "
-             "'Clocks'); off refuses them"},
+             "interval, in Event Mode with the inputs there; a triggered one ticks with the "
+             "output clock that a 'connect clock S.OUT -> T.IN' of the model file connects to "
+             "it (README 'Clocks'); off refuses them"},
     {.kind = OPTK_STRING, .name = "iter-tol", .off = SIM(o.itol), .arg = "T", .modes = SIM_FIXED,
      .help = "iterative schemes (README \"Iterative coupling\"): the sweeps of a "
              "macro step stop at |yhat^(j) - yhat^(j-1)| <= T |yhat^(j)| over the "

@@ -85,6 +85,18 @@ for dt in 0.1 0.05 0.03 0.07; do
         print n + 0 }')
     grep -q "^event_points $want\$" "$tmp/out$dt" && ok || bad "dt $dt: $(grep event_points "$tmp/out$dt"), want $want"
 done
+# a clocked input (tests/fmu/sampler_fmu.c -DCLOCKED_INPUT: u belongs to tick; the FMU
+# refuses it set anywhere but in Event Mode with tick active): cosa sets it there, at
+# the tick, from its connection u = L y(t_k); the same figures as above (the control law
+# on the sample, the closed form at the ticks, the ZOH steps, the counts)
+net sampler_cin_fmi3 2 >"$tmp/cin.cosa"
+for dt in 0.1 0.05 0.03 0.07; do
+    "$COSA" simulate --model-file "$tmp/cin.cosa" --scheme zoh --dt $dt -o "$tmp/c$dt" >"$tmp/out" 2>"$tmp/err" &&
+        grep -q "^status ok$" "$tmp/out" && rows "$tmp/c$dt/sl_zoh.csv" >"$tmp/rows" &&
+        check "$tmp/rows" $dt >"$tmp/why" && ok || bad "clocked input, dt $dt: $(cat "$tmp/why" "$tmp/err" | head -5)"
+done
+"$COSA" fmu-info "$FMU/sampler_cin_fmi3.fmu" >"$tmp/info" 2>"$tmp/err" &&
+    grep -q "^input      u  *vr=1 start=0$" "$tmp/info" && ok || bad "fmu-info sampler_cin: $(cat "$tmp/info" "$tmp/err")"
 # the tick rows agree across the grids (each is the closed form to its bound): the lag
 # at t = 1 (tick 10) from dt 0.1 and 0.03
 a=$(rows "$tmp/g0.1/sl_zoh.csv" | awk '$1 + 0 > 0.999 && $1 + 0 < 1.001 { print $6 }')

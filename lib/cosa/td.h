@@ -1857,7 +1857,9 @@ double cosa_fmu_start_time(const cosa_fmu *fmu);
 double cosa_fmu_stop_time(const cosa_fmu *fmu);
 
 /* The FMU as a unit (lib/td/unit_fmu.c; the FMU must outlive the unit): its
- * continuous states, inputs and outputs in the description's order; one FMU
+ * continuous states, inputs and outputs in the description's order (FMI 3.0
+ * clocked outputs and inputs after them: a clocked input is set only in the
+ * Event Mode of its clock's tick, README "Clocks"); one FMU
  * instance named instance_name (NULL: the model identifier), instantiated
  * again whenever the unit's state is set (start values of the states = the
  * state, initialisation at the unit's time), starting at t = 0 with the

@@ -139,14 +139,12 @@ static const char *why_unused(const cosa_fmu_var *v, char *buf, size_t size)
 }
 
 /* The variables cosa does not read at all: other types and arrays (the
- * Clock variables have their clock lines: cosa drives them, README
- * "Clocks"). */
+ * Clock variables are not among them: they have their clock lines, cosa
+ * drives them, README "Clocks"). */
 static void other_lines(const cosa_fmu *f)
 {
     for (size_t i = 0; i < cosa_fmu_nother(f); i++) {
         const cosa_fmu_other *o = cosa_fmu_other_at(f, i);
-        if (strcmp(o->type, "Clock") == 0)
-            continue;
         const int c = o->causality, va = o->variability;
         printf("%-10s %-20s vr=%u (%s %s %s: cosa reads %s)\n", "unused", o->name, o->vr,
                va >= 0 && va <= 4 ? variability_name[va] : "?", o->type,
@@ -201,7 +199,8 @@ static void var_lines(const cosa_fmu *f, const char *sub)
 /* The FMI 3.0 co-simulation concepts an FMU declares, one line each and only
  * when declared (an FMU without them prints what it printed before): event
  * mode, early return, input smoothness with the degree cap it sets
- * (cosa_fmu_capability), scheduled execution, and the Clock variables. */
+ * (cosa_fmu_capability), scheduled execution, and the Clock variables
+ * (cosa_fmu_clock_at: the one clock parser, lib/td/fmu_clocks.c). */
 static void fmi3_lines(const cosa_fmu *f)
 {
     const unsigned caps = cosa_fmu_caps(f);
@@ -217,23 +216,18 @@ static void fmi3_lines(const cosa_fmu *f)
     if (caps & COSA_FMU_CAP_SCHEDULED)
         printf("scheduled-execution yes (a ScheduledExecution element: cosa uses the "
                "CoSimulation interface)\n");
-    size_t nclock = 0;
-    for (size_t i = 0; i < cosa_fmu_nother(f); i++)
-        nclock += strcmp(cosa_fmu_other_at(f, i)->type, "Clock") == 0;
+    const size_t nclock = cosa_fmu_nclock(f);
     if (nclock)
         printf("clocks %zu\n", nclock);
-    for (size_t i = 0; i < cosa_fmu_nother(f); i++) {
-        const cosa_fmu_other *o = cosa_fmu_other_at(f, i);
-        if (strcmp(o->type, "Clock") != 0)
-            continue;
+    for (size_t i = 0; i < nclock; i++) {
+        const cosa_fmu_clock *k = cosa_fmu_clock_at(f, i);
         char b[32];
-        const int c = o->causality;
-        printf("clock      %-20s vr=%u causality=%s", o->name, o->vr,
-               c >= 0 && c <= 6 ? causality_name[c] : "?");
-        if (o->interval_variability)
-            printf(" interval=%s", o->interval_variability);
-        if (o->interval > 0.0)
-            printf(" period=%s", cli_num(b, sizeof b, o->interval));
+        const int c = k->causality;
+        printf("clock      %-20s vr=%u causality=%s interval=%s", k->name, k->vr,
+               c >= 0 && c <= 6 ? causality_name[c] : "?",
+               cosa_fmu_interval_variability_name(k->interval_variability));
+        if (k->interval > 0.0) /* NaN (not given) fails too */
+            printf(" period=%s", cli_num(b, sizeof b, k->interval));
         printf("\n");
     }
 }

@@ -619,8 +619,9 @@ static const opt_row sim_rows[] = {
              "point); CSV rows at the events and a last column 'event'; plain Jacobi schemes "
              "without corrections only (README 'Events'); off: no event mode, as before.  "
              "FMUs with clocks need it: their periodic input clocks tick at shift + k "
-             "interval, in Event Mode with the inputs there (README 'Clocks'); off refuses "
-             "them"},
+             "interval, in Event Mode with the inputs there; a triggered one ticks with the "
+             "output clock that a 'connect clock S.OUT -> T.IN' of the model file connects to "
+             "it (README 'Clocks'); off refuses them"},
     {.kind = OPTK_STRING, .name = "iter-tol", .off = SIM(o.itol), .arg = "T", .modes = SIM_FIXED,
      .help = "iterative schemes (README \"Iterative coupling\"): the sweeps of a "
              "macro step stop at |yhat^(j) - yhat^(j-1)| <= T |yhat^(j)| over the "
@@ -990,11 +991,15 @@ static int sim_clocks_need_events(const struct sim_run *r)
         }
         for (size_t k = 0; k < cosa_fmu_nclock(fmus[i]); k++) {
             const cosa_fmu_clock *c = cosa_fmu_clock_at(fmus[i], k);
-            if (c->causality == COSA_FMU_INPUT && !c->periodic) {
+            const int trig = c->interval_variability == COSA_FMU_CLOCK_TRIGGERED;
+            if (c->causality == COSA_FMU_INPUT && !c->periodic &&
+                !(trig && cosa_unit_fmu_clock_driven(units[i], c->name))) {
+                /* a triggered one ticks when a `connect clock` drives it */
                 cli_error(r->cmd, "FMU %s: input clock '%s' is %s: cosa activates periodic "
-                          "input clocks (a model file cannot connect clocks yet)",
-                          cosa_unit_fmu_name(units[i]), c->name,
-                          cosa_fmu_interval_variability_name(c->interval_variability));
+                          "input clocks%s", cosa_unit_fmu_name(units[i]), c->name,
+                          cosa_fmu_interval_variability_name(c->interval_variability),
+                          trig ? ", and no output clock drives this one (add 'connect clock "
+                                 "SUB.OUTCLOCK -> SUB.INCLOCK' to the model file)" : "");
                 return CLI_EUSAGE;
             }
         }

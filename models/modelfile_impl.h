@@ -17,6 +17,7 @@
  *     A[i,j] = EXPR        (1-based, after A = zeros|eye)
  *   end
  *   connect SUB.OUTPUT -> SUB.INPUT [* FACTOR] [, SUB.INPUT [* FACTOR] ...]
+ *   connect clock FMU.OUTCLOCK -> FMU.INCLOCK [, FMU.INCLOCK ...]
  *
  * Reading: modelfile.c (entry points, the description's lifetime) drives
  * modelfile_parse.c (lexer and statements) and modelfile_resolve.c (names,
@@ -74,6 +75,16 @@ struct mf_conn {
     double gain;        /* `-> T.IN * FACTOR`, else 1: L's entry (u = L y) */
 };
 
+/* `connect clock S.OUT -> T.IN [, U.IN ...]` (modelfile_clock.c): an output
+ * clock of FMU subsystem S drives a triggered input clock of FMU subsystem
+ * T; resolved into the subsystems' indices and the clocks' indices in the
+ * FMUs' clock lists (cosa_fmu_clock_at). */
+struct mf_clock_link {
+    char *src, *out, *dst, *in;
+    size_t line;
+    size_t from, to, kout, kin; /* after mf_resolve_clocks */
+};
+
 struct mf_sym {
     char *name;
     size_t line; /* first use */
@@ -105,6 +116,8 @@ typedef struct mf {
     size_t nsub, capsub;
     struct mf_conn *conns;
     size_t nconn, capconn;
+    struct mf_clock_link *clks;
+    size_t nclk;
     struct mf_sym *syms;
     size_t nsym, capsym;
     mf_expr_pool *pool;
@@ -193,6 +206,16 @@ cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const doubl
  * linearisation there (cosa_unit_linearity at its start point). */
 cosa_status mf_fmu_linearity(const mf_t *mf, const struct mf_sub *s, const double *par,
                              cosa_linearity *out);
+
+/* modelfile_clock.c: a clock connection's ports, as written (line: the
+ * statement's), appended to mf->clks (src, out, dst, in are taken over;
+ * freed on failure); COSA_OK or COSA_ENOMEM.  mf_resolve_clocks checks them
+ * against the FMU subsystems (errors through mf_perr); mf_clocks_free
+ * releases the list. */
+cosa_status mf_clock_link_add(mf_t *mf, char *src, char *out, char *dst, char *in,
+                              size_t line);
+void mf_resolve_clocks(struct mf_parser *p);
+void mf_clocks_free(mf_t *mf);
 
 /* modelfile_energy.c: the bonds and the energy matrix against the resolved
  * names and connections (errors through mf_perr); the model's energy

@@ -835,13 +835,66 @@ static int port(struct mf_parser *p, char **sub, char **name, const char *what)
     return 0;
 }
 
-/* connect SUB.OUT -> SUB.IN [, SUB.IN ...] */
+/* connect clock S.OUTCLOCK -> T.INCLOCK [, U.INCLOCK ...] (checked against
+ * the FMUs by mf_resolve_clocks) */
+static void st_connect_clock(struct mf_parser *p)
+{
+    char buf[16];
+    char *src, *out;
+    skip_blanks(p);
+    if (port(p, &src, &out, "clock"))
+        return;
+    skip_blanks(p);
+    if (p->s[p->pos] != '-' || p->s[p->pos + 1] != '>') {
+        mf_perr(p, COSA_ESYNTAX, p->line, "connect clock: expected '->' after %s.%s, found %s",
+                src, out, describe(p->s + p->pos, buf));
+        free(src);
+        free(out);
+        return;
+    }
+    p->pos += 2;
+    for (;;) {
+        char *dst, *in;
+        skip_blanks(p);
+        if (port(p, &dst, &in, "clock"))
+            break;
+        char *s2 = mf_dup0(src), *o2 = mf_dup0(out);
+        if (!s2 || !o2) {
+            free(s2);
+            free(o2);
+            free(dst);
+            free(in);
+            mf_nomem(p);
+            break;
+        }
+        if (mf_clock_link_add(p->mf, s2, o2, dst, in, p->line) != COSA_OK) {
+            mf_nomem(p);
+            break;
+        }
+        skip_blanks(p);
+        if (p->s[p->pos] != ',')
+            break;
+        p->pos++;
+    }
+    free(src);
+    free(out);
+    if (p->st == COSA_OK)
+        finish(p, NULL, "the clock connection");
+}
+
+/* connect SUB.OUT -> SUB.IN [, SUB.IN ...], or connect clock ... */
 static void st_connect(struct mf_parser *p)
 {
     mf_t *mf = p->mf;
     char buf[16];
     char *src, *out;
     skip_blanks(p);
+    /* `clock` followed by a blank: a subsystem called clock is `clock.OUT` */
+    if (strncmp(p->s + p->pos, "clock", 5) == 0 &&
+        (p->s[p->pos + 5] == ' ' || p->s[p->pos + 5] == '\t')) {
+        p->pos += 5;
+        return st_connect_clock(p);
+    }
     if (port(p, &src, &out, "output"))
         return;
     skip_blanks(p);

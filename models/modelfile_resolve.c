@@ -263,5 +263,7 @@ void mf_resolve(struct mf_parser *p)
     if (p->st == COSA_OK)
         resolve_connections(p);
     if (p->st == COSA_OK)
+        mf_resolve_clocks(p);
+    if (p->st == COSA_OK)
         check_defaults(p);
 }

@@ -306,6 +306,12 @@ static void wr_file_model(struct writer *w, const mf_t *mf, const double *par,
         if (!first)
             wr(w, "\n");
     }
+    /* the subsystems are written as their linearisation: no FMU, no clocks
+     * to connect; the clock connections stay as a comment */
+    for (size_t k = 0; k < mf->nclk; k++)
+        wr(w, "%sconnect clock %s.%s -> %s.%s\n",
+           k ? "#   " : "# FMU clock connections (not linearised): ", mf->clks[k].src,
+           mf->clks[k].out, mf->clks[k].dst, mf->clks[k].in);
     wr_energy(w, mf);
 }
 

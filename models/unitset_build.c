@@ -1,10 +1,12 @@
 /* unitset_build.c -- the units of a model and their unit set
  * (cosa_model_units_create): FMU units for a model file's `fmu`
  * subsystems, linear units of the linear form (exact integration) or ODE
- * units with an integrator for the others, and the capabilities a method
- * needs of an FMU checked once, here, for every command. */
+ * units with an integrator for the others, the capabilities a method
+ * needs of an FMU checked once, here, for every command, and a model
+ * file's clock connections linked (`connect clock`). */
 #include "cosa.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +147,31 @@ static cosa_status forms(const cosa_model *m, const double *par, const cosa_mode
     return st;
 }
 
+/* A model file's clock connections (`connect clock`, README "Clocks")
+ * between the FMU units: an output clock drives a triggered input clock.
+ * Without FMU units (fmu_linearized) there are no clocks to link. */
+static cosa_status clock_links(const cosa_model *m, cosa_model_units *mu,
+                               cosa_model_units_error *err)
+{
+    for (size_t k = 0; k < cosa_model_file_nclock_link(m); k++) {
+        size_t a, b;
+        const char *out, *in;
+        cosa_status st = cosa_model_file_clock_link(m, k, &a, &out, &b, &in);
+        if (st != COSA_OK || a >= mu->nsub || b >= mu->nsub)
+            return COSA_EINVAL;
+        if (!mu->fmus[a] || !mu->fmus[b])
+            continue;
+        if ((st = cosa_unit_fmu_clock_link(mu->units[a], out, mu->units[b], in)) != COSA_OK) {
+            err->sub = b;
+            snprintf(err->msg, sizeof err->msg, "clock %s of %s -> clock %s of %s: %s", out,
+                     cosa_unit_fmu_name(mu->units[a]), in, cosa_unit_fmu_name(mu->units[b]),
+                     cosa_strerror(st));
+            return st;
+        }
+    }
+    return COSA_OK;
+}
+
 /* The unit set over the units: u = L y of the linear form (else the ODE
  * form's), with the ODE form's coupling variables and band if asked. */
 static cosa_status make_set(const cosa_model_units_opts *o, cosa_model_units *mu)
@@ -223,8 +250,10 @@ cosa_status cosa_model_units_create(const cosa_model *m, const double *par,
     if (st == COSA_OK) {
         err->sub = mu->nsub;
         err->fmu = NULL;
-        st = make_set(opts, mu);
+        st = clock_links(m, mu, err);
     }
+    if (st == COSA_OK)
+        st = make_set(opts, mu);
     if (st == COSA_OK && m->sub_name)
         st = set_names(m, par, mu);
     if (st != COSA_OK) {

@@ -6,7 +6,9 @@
 # under a held input).  Every figure is recomputed from the CSV by an independent
 # route: the ticks k T, the control law on the sampled input, the lag's exact
 # zero-order-hold step, the closed loop's closed form x(k T) = r^k with
-# r = a - K (1 - a), a = exp(-T/tau); and the refusals, one line each, exit 2.
+# r = a - K (1 - a), a = exp(-T/tau); a triggered sampler driven by the first one's output
+# clock through `connect clock` in the model file; and the refusals (also of bad clock
+# connections, checked when the file is read), one line each, exit 2.
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 net() { # SAMPLER-FMU TEND
     printf 'model sl\ntend %s\nfmu S = %s/%s.fmu\nfmu L = %s/lag_fmi3.fmu\n' "$2" "$FMU" "$1" "$FMU"
@@ -83,6 +85,18 @@ for dt in 0.1 0.05 0.03 0.07; do
         print n + 0 }')
     grep -q "^event_points $want\$" "$tmp/out$dt" && ok || bad "dt $dt: $(grep event_points "$tmp/out$dt"), want $want"
 done
+# a clocked input (tests/fmu/sampler_fmu.c -DCLOCKED_INPUT: u belongs to tick; the FMU
+# refuses it set anywhere but in Event Mode with tick active): cosa sets it there, at
+# the tick, from its connection u = L y(t_k); the same figures as above (the control law
+# on the sample, the closed form at the ticks, the ZOH steps, the counts)
+net sampler_cin_fmi3 2 >"$tmp/cin.cosa"
+for dt in 0.1 0.05 0.03 0.07; do
+    "$COSA" simulate --model-file "$tmp/cin.cosa" --scheme zoh --dt $dt -o "$tmp/c$dt" >"$tmp/out" 2>"$tmp/err" &&
+        grep -q "^status ok$" "$tmp/out" && rows "$tmp/c$dt/sl_zoh.csv" >"$tmp/rows" &&
+        check "$tmp/rows" $dt >"$tmp/why" && ok || bad "clocked input, dt $dt: $(cat "$tmp/why" "$tmp/err" | head -5)"
+done
+"$COSA" fmu-info "$FMU/sampler_cin_fmi3.fmu" >"$tmp/info" 2>"$tmp/err" &&
+    grep -q "^input      u  *vr=1 start=0$" "$tmp/info" && ok || bad "fmu-info sampler_cin: $(cat "$tmp/info" "$tmp/err")"
 # the tick rows agree across the grids (each is the closed form to its bound): the lag
 # at t = 1 (tick 10) from dt 0.1 and 0.03
 a=$(rows "$tmp/g0.1/sl_zoh.csv" | awk '$1 + 0 > 0.999 && $1 + 0 < 1.001 { print $6 }')
@@ -93,6 +107,33 @@ awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; s = a < 0 ? -a : 
 "$COSA" simulate --model-file "$tmp/sl.cosa" --scheme gs:zoh --dt 0.05 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "gs:zoh: exit $rc $(cat "$tmp/err")"
+# ---- 2. a clock connection in the model file (README "Clocks"): S1 (periodic tick,
+# T = 0.1) drives the lag; S2's tick is triggered, and `connect clock S1.alarm -> S2.tick`
+# makes S1's output clock (every fifth tick: t = 0.5 j) tick it.  The library test's
+# figures (tests/test_fmu_clocks.c), from the command line: S2 samples the lag at the
+# alarm times and only there, y2 = -K x (a product by 2: exact); S2's own alarm ticks at
+# its first tick only (count 1); the alarm times 0, 0.5, ..., 2 are S2's 5 events.
+trig() { # LINK-LINE
+    printf 'model tr\ntend 2\nfmu S1 = %s/sampler_fmi3.fmu\nfmu S2 = %s/sampler_trig_fmi3.fmu\n' "$FMU" "$FMU"
+    printf 'fmu L = %s/lag_fmi3.fmu\nconnect L.y -> S1.u, S2.u\nconnect S1.y -> L.u\n%s\n' "$FMU" "$1"
+}
+trig "connect clock S1.alarm -> S2.tick" >"$tmp/tr.cosa"
+for dt in 0.05 0.03; do
+    "$COSA" simulate --model-file "$tmp/tr.cosa" --scheme zoh --dt $dt -o "$tmp/t$dt" >"$tmp/out" 2>"$tmp/err" &&
+        grep -q "^status ok$" "$tmp/out" && grep -q "^unit S2 steps [0-9]* restores 0 events 5 " "$tmp/out" &&
+        awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        function abs(x) { return x < 0 ? -x : x }
+        { t = $c["t"]; y2 = $c["y.S2.y"]; x = $c["y.L.y"]
+          # an alarm time 0.5 j, to the grid rounding of n dt (1e-9)
+          j = int(t / 0.5 + 0.5); alarm = abs(t - 0.5 * j) <= 1e-9
+          if (alarm) { nal++; if (y2 != -2 * x) { print "S2 at its tick " t ": " y2 " vs " -2 * x; bad++ } }
+          if (n && y2 != p) { nch++; if (!alarm) { print "S2 changes at " t ", no alarm"; bad++ } }
+          if ($c["y.S2.count"] != 1) { print "S2 count " $c["y.S2.count"] " at " t; bad++ }
+          p = y2; n++ }
+        END { if (nal != 5 || nch != 4) { print "alarm rows " nal ", changes " nch; bad++ } exit bad != 0 }' \
+            "$tmp/t$dt/tr_zoh.csv" >"$tmp/why" && ok || bad "connect clock, dt $dt: $(cat "$tmp/why" "$tmp/err" | head -5)"
+done
+# without the connection the triggered clock would never tick: refused (section 3)
 # ---- 3. refusals: one line, exit 2, nothing written ----------------------------------------
 refuse() { # WHAT MODEL-FILE PATTERN [OPTIONS]
     what=$1 mf=$2 pat=$3
@@ -105,8 +146,36 @@ refuse() { # WHAT MODEL-FILE PATTERN [OPTIONS]
 refuse "events off" "$tmp/sl.cosa" \
     "^cosa: simulate: --events off: FMU S has clocks (tick, ...), which need event mode (--events on)$" --events off
 net sampler_trig_fmi3 1 >"$tmp/trig.cosa"
-refuse "triggered input clock" "$tmp/trig.cosa" \
-    "^cosa: simulate: FMU S: input clock 'tick' is triggered: cosa activates periodic input clocks (a model file cannot connect clocks yet)$"
+refuse "triggered input clock, no connection" "$tmp/trig.cosa" \
+    "^cosa: simulate: FMU S: input clock 'tick' is triggered: cosa activates periodic input clocks, and no output clock drives this one (add 'connect clock SUB.OUTCLOCK -> SUB.INCLOCK' to the model file)$"
+# a clock connection is checked when the file is read: one line naming FILE:LINE (the
+# connection is line 8 of trig's file; the five lines of the matrix subsystem M make it line 13)
+badlink() { # LINK-LINE PATTERN
+    trig "$1" >"$tmp/bl.cosa"
+    refuse "$1" "$tmp/bl.cosa" "^cosa: simulate: $tmp/bl.cosa:8: connect clock: $2\$"
+}
+badlink "connect clock S1.nope -> S2.tick" "FMU subsystem 'S1' has no clock 'nope' (its clocks: tick, alarm)"
+badlink "connect clock S1.alarm -> S2.nope" "FMU subsystem 'S2' has no clock 'nope' (its clocks: tick, alarm)"
+badlink "connect clock S3.alarm -> S2.tick" "unknown subsystem 'S3'"
+badlink "connect clock L.alarm -> S2.tick" "FMU subsystem 'L' has no clock 'alarm' (it has no Clock variables)"
+badlink "connect clock S1.tick -> S2.tick" "S1.tick is an input clock, not an output clock (write OUTPUT_CLOCK -> INPUT_CLOCK)"
+badlink "connect clock S1.alarm -> S2.alarm" "S2.alarm is an output clock, not an input clock (write OUTPUT_CLOCK -> INPUT_CLOCK)"
+badlink "connect clock S2.alarm -> S1.tick" "input clock S1.tick is constant, not triggered (cosa activates the periodic ones itself; only a triggered input clock can be driven by an output clock)"
+badlink "connect clock S2.alarm -> S2.tick" "S2.alarm -> S2.tick: a clock connection joins two FMU subsystems (not an FMU to itself)"
+badlink "connect clock S1.alarm -> S2.tick, S2.tick" "S1.alarm -> S2.tick is given twice (first at line 8)"
+badlink "connect clock S1.alarm S2.tick" "expected '->' after S1.alarm, found 'S'"
+trig "$(printf 'subsystem M\n states\n inputs\n outputs\nend\nconnect clock M.alarm -> S2.tick')" >"$tmp/bl.cosa"
+refuse "connect clock from a matrix subsystem" "$tmp/bl.cosa" \
+    "^cosa: simulate: $tmp/bl.cosa:13: connect clock: subsystem 'M' is no FMU (clocks connect 'fmu' subsystems)\$"
+# a subsystem called clock is still connected as usual: `connect clock.y -> ...`
+printf 'subsystem clock\n states x\n inputs\n outputs y\n A = [ -1 ]\n C = [ 1 ]\nend\n' >"$tmp/ck.cosa"
+printf 'subsystem G\n states\n inputs u\n outputs\nend\nconnect clock.y -> G.u\n' >>"$tmp/ck.cosa"
+"$COSA" model-dump --model-file "$tmp/ck.cosa" >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "^connect clock.y -> G.u$" "$tmp/out" && ok || bad "subsystem clock: $(cat "$tmp/err")"
+# model-dump writes the FMUs as their linearisation, the clock connection as a comment
+"$COSA" model-dump --model-file "$tmp/tr.cosa" >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "^# FMU clock connections (not linearised): connect clock S1.alarm -> S2.tick$" "$tmp/out" &&
+    ok || bad "model-dump with a clock connection: $(cat "$tmp/err")"
 net sampler_badclock_fmi3 1 >"$tmp/badclock.cosa"
 refuse "clocks naming no Clock" "$tmp/badclock.cosa" \
     "^cosa: simulate: .*: variable 'count': clocks names 99, which is no Clock$"
@@ -117,4 +186,10 @@ refuse "Scheduled Execution only" "$tmp/se.cosa" "^cosa: simulate: .*sampler_se_
     grep -q "^output     y  " "$tmp/info" && grep -q "^output     count  " "$tmp/info" &&
     [ "$(grep -c '^clock ' "$tmp/info")" = 2 ] && ! grep -q "^unused .*Clock" "$tmp/info" &&
     ok || bad "fmu-info sampler: $(cat "$tmp/info" "$tmp/err")"
+# the clock lines come from the clock parser: the counter form's period is
+# intervalCounter / resolution = 1/10 (sampler_counter.xml), printed as 0.1
+"$COSA" fmu-info "$FMU/sampler_counter_fmi3.fmu" >"$tmp/info" 2>"$tmp/err" &&
+    grep -q "^clock      tick  *vr=10 causality=input interval=constant period=0.1$" "$tmp/info" &&
+    grep -q "^clock      alarm  *vr=11 causality=output interval=triggered$" "$tmp/info" &&
+    ok || bad "fmu-info sampler_counter: $(cat "$tmp/info" "$tmp/err")"
 fmu_env_done test_clocks.sh

@@ -76,11 +76,13 @@ Test(fmu_clocks, the_sampler_clocks_as_described)
     cr_expect_not_null(f->f3.GetIntervalDecimal);
     cr_expect_not_null(f->f3.GetShiftDecimal);
     cr_expect_null(f->f3.SetIntervalDecimal);
-    /* Clock variables are still listed with the variables cosa does not read */
+    /* one clock parser: the Clock variables are the clock list's, not
+     * listed again with the variables cosa does not read */
     size_t nclock_other = 0;
     for (size_t i = 0; i < cosa_fmu_nother(f); i++)
-        nclock_other += strcmp(cosa_fmu_other_at(f, i)->type, "Clock") == 0;
-    cr_expect_eq(nclock_other, 2);
+        nclock_other += strstr(cosa_fmu_other_at(f, i)->type, "Clock") != NULL;
+    cr_expect_eq(nclock_other, 0);
+    cr_expect(cosa_fmu_caps(f) & COSA_FMU_CAP_CLOCKS);
     cosa_fmu_close(f);
 }
 
@@ -365,4 +367,57 @@ Test(fmu_clocks, clock_links_checked)
         cosa_unit_free(u[i]);
         cosa_fmu_close(f[i]);
     }
+}
+
+/* ---- `connect clock` in a model file (models/modelfile_clock.c) and the unit-set
+ * builder that links it (models/unitset_build.c) -------------------------------- */
+
+Test(fmu_clocks, a_model_file_clock_connection_is_linked_by_the_unit_set_builder)
+{
+    const char *d = getenv("COSA_FMUDIR");
+    d = d ? d : "tests/fmu";
+    char text[9000], err[512];
+    snprintf(text, sizeof text,
+             "model tr\nfmu S1 = %s/sampler_fmi3.fmu\nfmu S2 = %s/sampler_trig_fmi3.fmu\n"
+             "fmu L = %s/lag_fmi3.fmu\nconnect L.y -> S1.u, S2.u\nconnect S1.y -> L.u\n"
+             "connect clock S1.alarm -> S2.tick\n", d, d, d);
+    cosa_model *m = NULL;
+    cr_assert_eq(cosa_model_file_parse(text, strlen(text), "tr", &m, err, sizeof err), COSA_OK,
+                 "%s", err);
+    /* the connection as written: subsystems 0 -> 1, the FMUs' own clock names */
+    cr_assert_eq(cosa_model_file_nclock_link(m), 1u);
+    size_t a = 9, b = 9;
+    const char *out = NULL, *in = NULL;
+    cr_assert_eq(cosa_model_file_clock_link(m, 0, &a, &out, &b, &in), COSA_OK);
+    cr_expect_eq(a, 0u);
+    cr_expect_eq(b, 1u);
+    cr_expect_str_eq(out, "alarm");
+    cr_expect_str_eq(in, "tick");
+    cr_expect_eq(cosa_model_file_clock_link(m, 1, &a, &out, &b, &in), COSA_EINVAL);
+    cr_expect_eq(cosa_model_file_nclock_link(cosa_model_find("twomass")), 0u);
+    /* the units: S2's triggered tick is driven once, nothing else is */
+    double *par = calloc(m->nparam + 1, sizeof *par);
+    cosa_model_defaults(m, par);
+    cosa_system *sys = NULL;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    cosa_integrator ex;
+    cr_assert_eq(cosa_integrator_parse("exact", &ex), COSA_OK);
+    cosa_model_units_opts uo = {.integ = &ex, .sys = sys};
+    cosa_model_units *mu = NULL;
+    cr_assert_eq(cosa_model_units_create(m, par, &uo, &mu, NULL), COSA_OK);
+    cosa_unit *const *u = cosa_model_units_units(mu);
+    cr_expect_eq(cosa_unit_fmu_clock_driven(u[1], "tick"), 1u);
+    cr_expect_eq(cosa_unit_fmu_clock_driven(u[0], "tick"), 0u);
+    cr_expect_eq(cosa_unit_fmu_clock_driven(u[1], "alarm"), 0u);
+    cr_expect_eq(cosa_unit_fmu_clock_driven(u[1], "nope"), 0u);
+    cr_expect_eq(cosa_unit_fmu_clock_driven(u[2], "tick"), 0u); /* no clocks */
+    cosa_model_units_free(mu);
+    /* the FMUs as their linearisation: no FMU units, nothing to link */
+    uo.fmu_linearized = 1;
+    cr_assert_eq(cosa_model_units_create(m, par, &uo, &mu, NULL), COSA_OK);
+    cr_expect_eq(cosa_unit_fmu_clock_driven(cosa_model_units_units(mu)[1], "tick"), 0u);
+    cosa_model_units_free(mu);
+    cosa_system_free(sys);
+    free(par);
+    cosa_model_free(m);
 }

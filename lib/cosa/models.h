@@ -195,6 +195,17 @@ const char *cosa_model_file_fmu_param(const cosa_model *m, size_t i, size_t k, s
  * only where the value differs from this.  NAN where there is none. */
 double cosa_model_file_fmu_param_own(const cosa_model *m, size_t i, size_t k);
 
+/* The clock connections of model file m (`connect clock S.OUT -> T.IN`,
+ * README "Clocks"), checked when the file was read: their number (0 for
+ * any other model), and the k-th as the subsystem indices and the FMUs' own
+ * names of an output clock of subsystem *from and a triggered input clock
+ * of subsystem *to (views into the model, valid while it lives).
+ * cosa_model_units_create links them (cosa_unit_fmu_clock_link).
+ * COSA_EINVAL for another model, k out of range or a NULL argument. */
+size_t cosa_model_file_nclock_link(const cosa_model *m);
+cosa_status cosa_model_file_clock_link(const cosa_model *m, size_t k, size_t *from,
+                                       const char **out_clock, size_t *to, const char **in_clock);
+
 /* 1 if name is one of the `let` names of model file m (a derived
  * quantity: not settable), else 0 (also for any other model). */
 int cosa_model_file_is_let(const cosa_model *m, const char *name);

@@ -1802,23 +1802,21 @@ size_t cosa_fmu_input(const cosa_fmu *fmu, size_t i);
 size_t cosa_fmu_noutput(const cosa_fmu *fmu);
 size_t cosa_fmu_output(const cosa_fmu *fmu, size_t i);
 /* A variable cosa does not read: another type than Float64/Real (type is the
- * element's name: Int32, Boolean, String, ...) or a Float64 array. */
+ * element's name: Int32, Boolean, String, ...) or an array ("Float64 array",
+ * "Clock array", ...).  Scalar Clock variables are not listed here: they are
+ * cosa_fmu_clock_at's. */
 typedef struct cosa_fmu_other {
     char *name;
     char *type;             /* "Int32", ..., "Float64 array"                  */
     unsigned vr;
     int causality;          /* enum cosa_fmu_causality                        */
     int variability;        /* enum cosa_fmu_variability                      */
-    char *interval_variability; /* a Clock's intervalVariability (constant,
-                               fixed, calculated, tunable, changing,
-                               countdown, triggered), or NULL              */
-    double interval;        /* a Clock's intervalDecimal [s], 0 if not given  */
 } cosa_fmu_other;
 size_t cosa_fmu_nother(const cosa_fmu *fmu);
 const cosa_fmu_other *cosa_fmu_other_at(const cosa_fmu *fmu, size_t i);
 
-/* FMI 3.0 Clock variables (lib/td/fmu_clocks.c; also listed as "other"
- * variables of type "Clock").  intervalVariability: constant, fixed,
+/* FMI 3.0 Clock variables (lib/td/fmu_clocks.c; scalar ones: a Clock
+ * array is a "Clock array" of cosa_fmu_other_at, which cosa does not drive).  intervalVariability: constant, fixed,
  * calculated and tunable clocks are periodic (interval and shift known to
  * the importer: from the description for constant ones, from
  * fmi3GetIntervalDecimal/fmi3GetShiftDecimal after initialization for the
@@ -1859,7 +1857,9 @@ double cosa_fmu_start_time(const cosa_fmu *fmu);
 double cosa_fmu_stop_time(const cosa_fmu *fmu);
 
 /* The FMU as a unit (lib/td/unit_fmu.c; the FMU must outlive the unit): its
- * continuous states, inputs and outputs in the description's order; one FMU
+ * continuous states, inputs and outputs in the description's order (FMI 3.0
+ * clocked outputs and inputs after them: a clocked input is set only in the
+ * Event Mode of its clock's tick, README "Clocks"); one FMU
  * instance named instance_name (NULL: the model identifier), instantiated
  * again whenever the unit's state is set (start values of the states = the
  * state, initialisation at the unit's time), starting at t = 0 with the
@@ -1945,6 +1945,10 @@ const char *cosa_unit_fmu_name(const cosa_unit *u);
  * is no triggered input clock, COSA_ENOMEM. */
 cosa_status cosa_unit_fmu_clock_link(cosa_unit *from, const char *out_clock, cosa_unit *to,
                                      const char *in_clock);
+/* How many output clocks are linked to the input clock in_clock of FMU
+ * unit u (cosa_unit_fmu_clock_link); 0 for an unlinked or unknown clock or
+ * a unit that is no FMU.  A triggered input clock with none never ticks. */
+unsigned cosa_unit_fmu_clock_driven(const cosa_unit *u, const char *in_clock);
 
 /* Keep the FMU unit u in Initialization Mode: it is instantiated afresh at
  * time t with states x (as cosa_unit_set_state), entered into Initialization

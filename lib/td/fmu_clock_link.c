@@ -32,12 +32,24 @@ cosa_status cosa_unit_fmu_clock_link(cosa_unit *from, const char *out_clock, cos
     if (ko->causality != COSA_FMU_OUTPUT || ki->causality != COSA_FMU_INPUT ||
         ki->interval_variability != COSA_FMU_CLOCK_TRIGGERED)
         return COSA_EINVAL;
+    if (!g->driven && !(g->driven = calloc(g->fmu->desc.nclock, sizeof *g->driven)))
+        return COSA_ENOMEM;
     fmu_clock_link *l = realloc(f->links, (f->nlinks + 1) * sizeof *l);
     if (!l)
         return COSA_ENOMEM;
     f->links = l;
     f->links[f->nlinks++] = (fmu_clock_link){to, (size_t)o, (size_t)i};
+    g->driven[i]++;
     return COSA_OK;
+}
+
+unsigned cosa_unit_fmu_clock_driven(const cosa_unit *u, const char *in_clock)
+{
+    if (!cosa_unit_fmu_name(u))
+        return 0;
+    const fmu_unit *g = cosa_unit_impl(u);
+    const long i = clock_named(g->fmu, in_clock);
+    return i >= 0 && g->driven ? g->driven[i] : 0;
 }
 
 void fmu_clock_links_fire(cosa_unit *u, double t)

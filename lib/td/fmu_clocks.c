@@ -179,29 +179,43 @@ static int var_clocks(fmu_description *d, xmlNode *n, char *err, size_t errsize)
 
 int fmu_clocks_read(struct _xmlNode *mv, fmu_description *d, char *err, size_t errsize)
 {
+    d->nin_step = d->nin;
     if (d->version != 3 || !mv)
         return 0;
-    for (xmlNode *n = mv->children; n; n = n->next)
-        if (is(n, "Clock") && add_clock(d, n, err, errsize) != 0)
+    /* every Clock element marks the FMU as clocked; the scalar ones are
+     * read (an array is listed with the variables cosa does not read) */
+    for (xmlNode *n = mv->children; n; n = n->next) {
+        if (!is(n, "Clock"))
+            continue;
+        d->caps |= COSA_FMU_CAP_CLOCKS;
+        int array = 0;
+        for (xmlNode *c = n->children; c && !array; c = c->next)
+            array = is(c, "Dimension");
+        if (!array && add_clock(d, n, err, errsize) != 0)
             return -1;
+    }
     for (xmlNode *n = mv->children; n; n = n->next)
         if (is(n, "Float64") && var_clocks(d, n, err, errsize) != 0)
             return -1;
     /* clocked Float64 outputs (discrete: their value changes at their
-     * clocks' ticks and is held in between) are outputs of the unit too */
-    for (size_t i = 0; i < d->nvar; i++) {
-        const cosa_fmu_var *v = &d->vars[i];
-        if (!v->nclocks || v->causality != COSA_FMU_OUTPUT ||
-            v->variability == COSA_FMU_CONTINUOUS)
-            continue;
-        size_t *o = realloc(d->outputs, (d->nout + 1) * sizeof *o);
-        if (!o) {
-            snprintf(err, errsize, "out of memory");
-            return -1;
+     * clocks' ticks and is held in between) are outputs of the unit too;
+     * clocked inputs are inputs, set in Event Mode at their clocks' ticks
+     * (after the continuous ones) */
+    for (int in = 0; in < 2; in++)
+        for (size_t i = 0; i < d->nvar; i++) {
+            const cosa_fmu_var *v = &d->vars[i];
+            if (!v->nclocks || v->causality != (in ? COSA_FMU_INPUT : COSA_FMU_OUTPUT) ||
+                v->variability == COSA_FMU_CONTINUOUS)
+                continue;
+            size_t **list = in ? &d->inputs : &d->outputs, *n = in ? &d->nin : &d->nout;
+            size_t *o = realloc(*list, (*n + 1) * sizeof *o);
+            if (!o) {
+                snprintf(err, errsize, "out of memory");
+                return -1;
+            }
+            *list = o;
+            o[(*n)++] = i;
         }
-        d->outputs = o;
-        d->outputs[d->nout++] = i;
-    }
     return 0;
 }
 

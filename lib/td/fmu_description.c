@@ -91,7 +91,6 @@ void fmu_description_free(fmu_description *d)
     for (size_t i = 0; i < d->nother; i++) {
         free(d->other[i].name);
         free(d->other[i].type);
-        free(d->other[i].interval_variability);
     }
     free(d->other);
     memset(d, 0, sizeof *d);
@@ -155,9 +154,12 @@ static int add_var(fmu_description *d, xmlNode *n, xmlNode *typed, unsigned long
 }
 
 /* A variable cosa does not read (typed: its type element; array: a
- * Dimension child) appended to d->other; 0, or -1 (out of memory). */
+ * Dimension child) appended to d->other (not a scalar Clock); 0, or -1
+ * (out of memory). */
 static int add_other(fmu_description *d, xmlNode *n, xmlNode *typed, int array)
 {
+    if (!array && is(typed, "Clock"))
+        return 0; /* a scalar Clock is fmu_clocks.c's: cosa drives it */
     cosa_fmu_other o = {0};
     unsigned long vr = 0;
     char *c = attr(n, "causality"), *va = attr(n, "variability");
@@ -178,15 +180,6 @@ static int add_other(fmu_description *d, xmlNode *n, xmlNode *typed, int array)
         return -1;
     }
     sprintf(o.type, "%s%s", tn, array ? " array" : "");
-    if (strcmp(tn, "Clock") == 0) {
-        d->caps |= COSA_FMU_CAP_CLOCKS;
-        /* a periodic clock's interval: intervalDecimal (constant or fixed) */
-        o.interval_variability = attr(n, "intervalVariability");
-        char *iv = attr(n, "intervalDecimal"), *end = NULL;
-        const double x = iv ? strtod(iv, &end) : 0.0;
-        o.interval = iv && end != iv && *end == '\0' && x > 0.0 && isfinite(x) ? x : 0.0;
-        free(iv);
-    }
     d->other = no;
     d->other[d->nother++] = o;
     return 0;

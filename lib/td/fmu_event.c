@@ -69,18 +69,44 @@ cosa_status fmu_clocks_start(cosa_unit *u, double t)
 }
 
 /* The clocks in Event Mode at t (the co-simulation concepts, "Clock
- * Support"): fmi3SetClock for the input clocks that tick at t, before the
- * updates (enter = 0, the Event Mode that follows initialisation: none --
+ * Support"): fmi3SetClock for the input clocks that tick at t, and their
+ * clocked inputs, before the updates (enter = 0, the Event Mode that follows initialisation: none --
  * the inputs are still their start values; the step from t activates a
  * tick due there with the step's inputs). */
+/* The clocked inputs of the clocks just activated (their value references
+ * in f->clk.vr[0..nact)): their values at t from the input polynomial,
+ * u = L y(t) as the master set it (the concepts: clocked inputs are set in
+ * Event Mode while their clock is active).  0 or the FMU's status. */
+static int clocked_inputs(cosa_unit *u, fmu_unit *f, double t, size_t nact)
+{
+    const fmu_description *d = &f->fmu->desc;
+    if (nact == 0 || d->nin == d->nin_step)
+        return 0;
+    cosa_unit_input_at(u, t - cosa_unit_time(u), f->uim);
+    int s = 0;
+    for (size_t j = d->nin_step; j < d->nin && s <= 1; j++) {
+        const cosa_fmu_var *v = &d->vars[d->inputs[j]];
+        int on = 0;
+        for (size_t c = 0; c < v->nclocks && !on; c++)
+            for (size_t a = 0; a < nact && !on; a++)
+                on = f->clk.vr[a] == d->clocks[v->clocks[c]].vr;
+        if (on)
+            s = f->fmu->f3.SetFloat64(f->inst, &v->vr, 1, &f->uim[j], 1);
+    }
+    return s;
+}
+
 static cosa_status clocks_activate(cosa_unit *u, fmu_unit *f, double t, int enter)
 {
     size_t nact = 0;
-    const int s = enter && f->clk.n ? fmu_clock_sched_activate(&f->clk, f->fmu, f->inst, t,
-                                                                &nact) : 0;
+    int s = enter && f->clk.n ? fmu_clock_sched_activate(&f->clk, f->fmu, f->inst, t,
+                                                          &nact) : 0;
     if (s > 1)
         return fmu_unit_fail(u, "fmi3SetClock", t, s);
     fmu_unit_warned(f, "fmi3SetClock", t, s);
+    if ((s = clocked_inputs(u, f, t, nact)) > 1)
+        return fmu_unit_fail(u, "fmi3SetFloat64 (clocked inputs)", t, s);
+    fmu_unit_warned(f, "fmi3SetFloat64 (clocked inputs)", t, s);
     return COSA_OK;
 }
 

@@ -22,8 +22,12 @@ typedef struct fmu_description {
     size_t nvar;
     size_t *states, *derivs;   /* indices into vars: state i, its derivative     */
     size_t nstate;
-    size_t *inputs, *outputs;  /* continuous inputs and outputs                  */
+    size_t *inputs, *outputs;  /* continuous inputs and outputs, then the clocked
+                                  ones (fmu_clocks.c)                          */
     size_t nin, nout;
+    size_t nin_step;           /* the first nin_step inputs are set in Step Mode;
+                                  the others are clocked (3.0): set in Event
+                                  Mode when a clock of theirs ticks             */
     cosa_fmu_other *other;     /* the variables cosa does not read (other types,
                                   Float64 arrays), for fmu-info              */
     size_t nother;
@@ -41,7 +45,8 @@ void fmu_description_free(fmu_description *d);
  * that list (fmu_clocks.c; after the variables are read).  0, or -1 with a
  * one-line message in err (a bad intervalVariability, a clocks attribute
  * naming no Clock).  Clocked discrete Float64 outputs are appended to
- * d->outputs. */
+ * d->outputs, clocked discrete Float64 inputs to d->inputs (after the
+ * d->nin_step continuous ones). */
 struct _xmlNode;
 int fmu_clocks_read(struct _xmlNode *mv, fmu_description *d, char *err, size_t errsize);
 void fmu_clocks_free(fmu_description *d);

@@ -90,7 +90,7 @@ static void fmu_update3(fmi3InstanceEnvironment env, fmi3Float64 t, fmi3Boolean 
      * at the step's start adds nothing to the value set before the step) */
     if (t > cosa_unit_time(f->unit))
         f->nupdate++;
-    const size_t nu = cosa_unit_nu(f->unit);
+    const size_t nu = f->fmu->desc.nin_step; /* clocked inputs: Event Mode only */
     cosa_unit_input_at(f->unit, t - cosa_unit_time(f->unit), f->uim);
     if (nu)
         f->fmu->f3.SetFloat64(f->inst, f->vu, nu, f->uim, nu);
@@ -183,7 +183,7 @@ static void instantiate(cosa_unit *u)
     if (v3(f))
         f->inst = m->f3.InstantiateCoSimulation(
             f->name, m->desc.token ? m->desc.token : "", m->res3, false, f->logger != NULL,
-            f->event_mode_used, f->early_allowed, f->vu, iu ? cosa_unit_nu(u) : 0, f, fmu_log3,
+            f->event_mode_used, f->early_allowed, f->vu, iu ? m->desc.nin_step : 0, f, fmu_log3,
             iu || f->early_allowed ? fmu_update3 : NULL);
     else
         f->inst = m->f2.Instantiate(f->name, fmi2CoSimulation, m->desc.token ? m->desc.token : "",
@@ -342,7 +342,7 @@ static cosa_status clock_tick_now(cosa_unit *u, double t)
 static cosa_status step3_events(cosa_unit *u, double t, double h, int poly)
 {
     fmu_unit *f = cosa_unit_impl(u);
-    const size_t nu = cosa_unit_nu(u);
+    const size_t nu = f->fmu->desc.nin_step; /* clocked inputs: in Event Mode */
     double tc = t;
     int stuck = 0;
     cosa_status st = clock_tick_now(u, t);
@@ -413,7 +413,7 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
     }
     /* the input polynomial's value and derivatives at t_c (columns 0..deg) */
     unit_poly_derivs(nu, deg, u->coef, t - u->t_in, v3(f) ? 0 : deg, f->uder);
-    int s = set_reals(f, f->vu, nu, f->uder);
+    int s = set_reals(f, f->vu, m->desc.nin_step, f->uder); /* not the clocked inputs */
     if (s > 1)
         return fmu_unit_fail(u, v3(f) ? "fmi3SetFloat64 (inputs)" : "fmi2SetReal (inputs)", t, s);
     for (int k = 1; k <= deg && nu > 0 && !v3(f); k++) {
@@ -517,7 +517,7 @@ static cosa_status fmu_eval(cosa_unit *u, double t, const double *x, const doubl
         return st;
     }
     fmu_unit *f = cosa_unit_impl(u);
-    int s = set_reals(f, f->vu, cosa_unit_nu(u), uin);
+    int s = set_reals(f, f->vu, f->fmu->desc.nin_step, uin); /* not the clocked inputs */
     if (s > 1)
         return fmu_unit_fail(u, v3(f) ? "fmi3SetFloat64 (inputs)" : "fmi2SetReal (inputs)", t, s);
     if (xdot && (s = get_reals(f, f->vdx, cosa_unit_nx(u), xdot)) > 1)
@@ -691,9 +691,8 @@ static cosa_status fmu_event_update(cosa_unit *u)
     if (!f->event_mode_used)
         return COSA_OK;
     /* the inputs at t' as the master set them (a clock tick samples them) */
-    const size_t nu = cosa_unit_nu(u);
     cosa_unit_input_at(u, 0.0, f->uim);
-    const int s = set_reals(f, f->vu, nu, f->uim);
+    const int s = set_reals(f, f->vu, f->fmu->desc.nin_step, f->uim); /* clocked: at their ticks */
     if (s > 1)
         return fmu_unit_fail(u, "fmi3SetFloat64 (inputs)", cosa_unit_time(u), s);
     st = fmu_event_mode(u, cosa_unit_time(u), 1, u->x);
@@ -710,6 +709,7 @@ static void fmu_destroy(cosa_unit *u)
     free_instance(f);
     fmu_clock_sched_free(&f->clk);
     free(f->links);
+    free(f->driven);
     cosa_unit_free(f->helper);
     free(f->vx);
     free(f->tmp);

@@ -59,6 +59,8 @@ typedef struct fmu_unit {
                                 clocks or event mode                          */
     fmu_clock_link *links;   /* from this unit's output clocks               */
     size_t nlinks;
+    unsigned *driven;        /* per clock of the FMU: the links into it (NULL
+                                until the first one)                          */
     int init_hold;           /* instantiate() stays in Initialization Mode
                                 (cosa_unit_fmu_init_enter), until
                                 cosa_unit_fmu_init_exit                       */

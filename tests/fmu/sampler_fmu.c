@@ -14,6 +14,9 @@
  * Without eventModeUsed every fmi3DoStep fails (clocks need Event Mode).
  * -DTRIGGERED: `tick` is a triggered input clock (sampler_trig.xml): a tick
  * at any time is accepted and the steps are not checked against k T.
+ * -DCLOCKED_INPUT: u is a clocked input of `tick` (sampler_cin.xml,
+ * variability discrete): setting it other than in Event Mode with `tick`
+ * activated returns Error; the control law uses the value set there.
  * Written for cosa's tests only. */
 #include <math.h>
 #include <stdbool.h>
@@ -246,6 +249,11 @@ EXPORT int fmi3SetFloat64(void *c, const uint32_t *vr, size_t n, const double *v
     if (nv != n)
         return 3;
     for (size_t i = 0; i < n; i++) {
+#ifdef CLOCKED_INPUT
+        if (vr[i] == VR_U && !(s->mode == MODE_EVENT && s->active))
+            return error(s, "sampler FMU: the clocked input u set at t = %g outside its clock "
+                            "tick's activation in Event Mode", s->t);
+#endif
         if (vr[i] == VR_U)
             s->u = v[i];
         else if (vr[i] == VR_K)

@@ -36,10 +36,30 @@ struct fi_opts {
     const char *name; /* --name SUB */
 };
 
+/* --name SUB: a model-file name (letter or '_', then letters, digits, '_'),
+ * as the 'fmu SUB = FILE.fmu' line it stands for needs (an empty or odd
+ * name would print set= names no --set accepts) */
+static int sub_name(const opt_row *r, const char *v, void *dst, char *msg, size_t size)
+{
+    int ok = (*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') || *v == '_';
+    for (const char *c = v; ok && *c; c++)
+        ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+             *c == '_';
+    if (!ok) {
+        snprintf(msg, size, "--%s '%s': a subsystem name is expected (a letter or '_', then "
+                 "letters, digits, '_')", r->name, v);
+        return -1;
+    }
+    *(const char **)dst = v;
+    return 0;
+}
+
 static const opt_row rows[] = {
     {.kind = OPTK_TEXT, .help = "Options:\n"},
-    {.kind = OPTK_STRING, .name = "name", .off = offsetof(struct fi_opts, name), .arg = "SUB",
-     .help = "the subsystem name shown in set= (default SUB)"},
+    {.kind = OPTK_CUSTOM, .name = "name", .off = offsetof(struct fi_opts, name), .arg = "SUB",
+     .fn = sub_name,
+     .help = "the subsystem name shown in set= (a model-file name:\n"
+             "letter or _, then letters, digits, _; default SUB)"},
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
     {0}};
 

@@ -301,7 +301,8 @@ static int one_option(parser *p, int *i)
     if (a[1] == '-') {
         const char *name = a + 2, *eq = strchr(name, '=');
         const size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        k = lookup_long(p, name, len);
+        /* "--=VALUE" names no option (an empty prefix would match them all) */
+        k = len ? lookup_long(p, name, len) : -1;
         if (k == -2) {
             perr(p, *i, "option '%.*s' is ambiguous (see 'cosa %s --help')", (int)(len + 2), a,
                  p->cmd);

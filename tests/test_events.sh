@@ -45,7 +45,9 @@ bouncecheck() { # FILE T
 sim "$tmp/bf.cosa" "$tmp/on2" --tend 2 >/dev/null 2>"$tmp/err" &&
     [ "$(bouncecheck "$tmp/on2/bf_zoh.csv" 2)" = 4 ] && ok || bad "4 bounces in [0, 2]: $(cat "$tmp/err")"
 grep -q "^event_points 1$" "$tmp/out" && ok || bad "event_points: $(grep event "$tmp/out")"
-# the grid continues: t = 0.1 k, k = 0..10, all rows with event = 0 (to the grid's rounding)
+# the grid continues: t = 0.1 k, k = 0..10, all rows with event = 0 (to the grid's rounding:
+# a grid time is n H or a sum of at most 11 step lengths, within 11 ulps of t <= 1, i.e.
+# |10 t - k| < 3e-14; 1e-12 only sorts the rows: the event row t1 = 0.4515 is 0.0485 off it)
 cols "$tmp/on/bf_zoh.csv" y.B.h | awk '$3 == 0 { k = $1 * 10; d = k - int(k + 0.5); if (d < 0) d = -d
     if (d > 1e-12) exit 1; n++ } END { exit n != 11 }' && ok || bad "grid rows"
 
@@ -91,6 +93,8 @@ sim "$tmp/st.cosa" "$tmp/st" >/dev/null 2>"$tmp/err" &&
 zohcheck "$tmp/st/st_zoh.csv" && ok || bad "ZOH response after the time event"
 
 # ---- 4. two balls: the first is past the second's bounce and rolled back -----------------
+# the second ball (h0 = 0.6) bounces at sqrt(2 h0/g) = sqrt(1.2/g): a row with event = 1 there to
+# 1e-13 (squared: 1e-26), the bound of section 1 (one crossing from O(1) states, fewer rows)
 sim "$tmp/bb.cosa" "$tmp/bb" >"$tmp/out" 2>"$tmp/err" &&
     cols "$tmp/bb/bf_zoh.csv" y.C.h | awk -v g=9.81 '$3 == 1 && ($1 - sqrt(1.2 / g)) ^ 2 < 1e-26 { f = 1 }
         END { exit !f }' && ok || bad "two balls: $(cat "$tmp/err")"

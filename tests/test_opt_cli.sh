@@ -101,6 +101,11 @@ refuse "cosa: fmu-info: unknown option '--bogus' (see 'cosa fmu-info --help')" f
 refuse "cosa: fmu-info: option '--name' needs a value" fmu-info x.fmu --name
 refuse "cosa: fmu-info: option --name given twice (it takes one value)" fmu-info --name A x.fmu --name B
 refuse "cosa: fmu-info: one FMU at a time" fmu-info x.fmu --name A y.fmu
+# --name is the SUB of a model file's 'fmu SUB = FILE.fmu': a name, not empty
+refuse "cosa: fmu-info: --name '': a subsystem name is expected" fmu-info --name '' x.fmu
+refuse "cosa: fmu-info: --name '1a': a subsystem name is expected" fmu-info x.fmu --name 1a
+# an empty option name (--=VALUE) is no prefix of every option
+refuse "cosa: simulate: unknown option '--=x'" simulate --=x
 refuse "cosa: map: option '--s' is ambiguous" map --s zoh
 # requires, excludes, required
 refuse "cosa: point: --rate needs --energy (the energy paper's coupling)" $P --rate II=2

@@ -261,6 +261,8 @@ Test(opt_table, command_line_errors)
     refused(run(&o, "--foo=1"), "unknown option '--foo=1' (see 'cosa t --help')");
     refused(run(&o, "-x"), "unknown option '-x' (see 'cosa t --help')");
     refused(run(&o, "--s", "1"), "option '--s' is ambiguous (see 'cosa t --help')");
+    /* an empty name is no prefix of every option */
+    refused(run(&o, "--=1"), "unknown option '--=1' (see 'cosa t --help')");
     refused(run(&o, "--num"), "option '--num' needs a value (see 'cosa t --help')");
     refused(run(&o, "--flag=1"), "option '--flag' takes no value, got '--flag=1'");
     refused(run(&o, "--num", "1", "--num", "2"), "option --num given twice (it takes one value)");

@@ -1084,6 +1084,21 @@ static int sim_units(struct sim_run *r)
         rci = sim_init_run(cmd, m, par, r->set, r->sm.x0, &r->init);
     if (rci != CLI_OK)
         return rci;
+    /* the trajectory file's columns: named by subsystem, --outputs, --output-interval
+     * (checked before the notes below: a refused option stays one line) */
+    if ((o->outputs || o->interval) && !o->output && !o->plot) {
+        cli_error(cmd, "--%s: no trajectory file to write (give -o DIR or --plot)",
+                  o->outputs ? "outputs" : "output-interval");
+        return CLI_EUSAGE;
+    }
+    if ((o->output || o->plot) &&
+        (rc = sim_csv_init(cmd, m, par, r->set, o->outputs, o->interval, r->dt, &r->cols)) !=
+            CLI_OK)
+        return rc;
+    if (o->plot && r->cols.nysel == 0) {
+        cli_error(cmd, "--plot: --outputs names no output to plot");
+        return CLI_EUSAGE;
+    }
     /* a nonlinear or affine FMU network: the linearised network is no
      * reference, the fine co-simulation is the default (README "FMU import") */
     char nlwhy[256];
@@ -1103,20 +1118,6 @@ static int sim_units(struct sim_run *r)
         r->mopt.lin_at_end = 1;
     if (nfmu)
         r->mopt.step_gains = cosa_model_units_step_gains(r->mu);
-    /* the trajectory file's columns: named by subsystem, --outputs, --output-interval */
-    if ((o->outputs || o->interval) && !o->output && !o->plot) {
-        cli_error(cmd, "--%s: no trajectory file to write (give -o DIR or --plot)",
-                  o->outputs ? "outputs" : "output-interval");
-        return CLI_EUSAGE;
-    }
-    if ((o->output || o->plot) &&
-        (rc = sim_csv_init(cmd, m, par, r->set, o->outputs, o->interval, r->dt, &r->cols)) !=
-            CLI_OK)
-        return rc;
-    if (o->plot && r->cols.nysel == 0) {
-        cli_error(cmd, "--plot: --outputs names no output to plot");
-        return CLI_EUSAGE;
-    }
     return CLI_OK;
 }
 
@@ -1165,6 +1166,14 @@ static int sim_reference(struct sim_run *r)
                  r->ref->nx && isnan(r->ref->x[r->ref->nx]) ? ", the states at t = 0 from the model"
                                                              : "");
     } else if (r->fine) {
+        /* the macro-step cap (1e8) times the fine factor would be hours of
+         * fine steps: the fine reference has its own cap, 1e9 fine steps */
+        if ((double)r->nsamples * REF_FINE_FACTOR > 1e9) {
+            cli_error(cmd, "the fine reference needs %zu x %d = %.3g fine steps: too many (at "
+                           "most 1e9); use a longer --dt, a shorter --tend or --ref FILE",
+                      r->nsamples, REF_FINE_FACTOR, (double)r->nsamples * REF_FINE_FACTOR);
+            return CLI_EUSAGE;
+        }
         cosa_scheme fs;
         const char *fname = fine_scheme(r);
         cosa_scheme_parse(fname, &fs);

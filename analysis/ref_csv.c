@@ -103,7 +103,7 @@ int ref_csv_read(const char *cmd, const char *path, const ref_csv_names *nm, dou
     FILE *f = fopen(path, "r");
     if (!f) {
         cli_error(cmd, "--ref %s: cannot open: %s", path, strerror(errno));
-        return CLI_EFAIL;
+        return CLI_EUSAGE; /* a file the user named, as --model-file and fmu-info */
     }
     int rc = CLI_EUSAGE;
     char *line = NULL, *hline = NULL, **h = NULL, **fld = NULL;

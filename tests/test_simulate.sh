@@ -307,7 +307,9 @@ grep -q "no state columns (x.SUB.NAME): FOH starts at t = 1\*dt" "$tmp/err" && o
 printf 'time,x.I.x,y1,y2\n0,1,1,2\n0.4,1,1,2\n' >"$tmp/r7.csv"
 expect_exit 2 "$COSA" simulate --model-file "$tmp/oneway.cosa" --scheme zoh --dt 1e-3 --ref "$tmp/r7.csv"
 grep -q "state columns for some states but not for 'II.x'" "$tmp/err" && ok || bad "some states: $(cat "$tmp/err")"
-expect_exit 1 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/none.csv"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/none.csv"
+# the fine reference's own cap: 2e7 macro points x 64 > 1e9 fine steps, refused before any work
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-8 --tend 0.2 --ref fine
 
 # ---- statistics every time-domain run prints (issue 23): status steps rejected
 # h_min h_max, each once; a fixed macro step rejects nothing and has

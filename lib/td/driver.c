@@ -317,6 +317,50 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     return st != COSA_OK ? st : td_cosim_exec(set, s, ref, opt, out);
 }
 
+/* The defect accumulator's buffers (one block, returned for free()):
+ * y^(0..n) of every output, the defects and their sums; NULL without
+ * memory. */
+static double *defect_buffers(struct defect_acc *d, size_t ny, size_t nu)
+{
+    const size_t nd = (size_t)d->n + 1;
+    const size_t big = ny * nd; /* one unit's derivatives fit in dout's room */
+    double *buf = calloc(ny * nd + big + 2 * nu + ny + 1, sizeof *buf);
+    if (!buf)
+        return NULL;
+    d->yder = buf;
+    d->dout = d->yder + ny * nd;
+    d->dconn = d->dout + big;
+    d->sout = d->dconn + nu;
+    d->sconn = d->sout + ny;
+    return buf;
+}
+
+/* The run's figures once its steps are done: the iteration's statistics
+ * (it may be NULL), the defects (dacc NULL: none, NaN) and e_global
+ * (inf after divergence; NaN where the NRMSE is undefined). */
+static cosa_status run_figures(cosa_iter *it, const struct defect_acc *dacc,
+                               cosa_cosim_result *r)
+{
+    const size_t ny = r->ny, N = r->nsteps;
+    if (it) {
+        r->iterative = 1;
+        cosa_iter_get_stats(it, &r->iter);
+        r->run.rollbacks += r->iter.rollbacks;
+        r->run.corrector_iterations = r->iter.sweeps;
+    }
+    r->defect_out = r->defect_conn = NAN;
+    if (dacc)
+        defect_figures(dacc, ny, r->nu, r);
+    if (r->diverged) {
+        r->e_global = INFINITY;
+        return COSA_OK;
+    }
+    cosa_status st = cosa_traj_nrmse(ny, N, r->ybar + ny, ny, r->yref + ny, ny, &r->e_global,
+                                     &r->ncomp);
+    /* undefined: one macro point (N = 1), or all outputs constant: NaN */
+    return st == COSA_ERANGE ? COSA_OK : st;
+}
+
 /* The run itself, on a description td_cosim_check accepted (run_impl.h). */
 cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
                           const cosa_cosim_opts *opt, cosa_cosim_result **out)
@@ -348,16 +392,8 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
     if (opt->defects && !iterative && !opt->master.events) { /* (no mid sample with given inputs) */
         /* the mid sample comes from a snapshot: the steps are unchanged */
         mopt.sample_mid = 1;
-        const size_t nd = (size_t)opt->defect_out_order + 1;
-        size_t big = ny * nd; /* one unit's derivatives fit in dout's room */
-        dbuf = calloc(ny * nd + big + 2 * nu + ny + 1, sizeof *dbuf);
-        if (!dbuf)
+        if (!(dbuf = defect_buffers(&dacc, ny, nu)))
             return COSA_ENOMEM;
-        dacc.yder = dbuf;
-        dacc.dout = dacc.yder + ny * nd;
-        dacc.dconn = dacc.dout + big;
-        dacc.sout = dacc.dconn + nu;
-        dacc.sconn = dacc.sout + ny;
     }
     /* the energy correction acts on plain Jacobi couplings only */
     if (opt->energy && opt->energy->correct &&
@@ -424,23 +460,9 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
         goto fail;
     if ((st = run_steps(m, it, set, N, p, H, r)) != COSA_OK)
         goto fail;
-    if (it) {
-        r->iterative = 1;
-        cosa_iter_get_stats(it, &r->iter);
-        r->run.rollbacks += r->iter.rollbacks;
-        r->run.corrector_iterations = r->iter.sweeps;
-    }
     if (eacc)
         r->energy = energy_acc_take(eacc);
-    r->defect_out = r->defect_conn = NAN;
-    if (opt->defects && !mopt.events)
-        defect_figures(&dacc, ny, nu, r);
-    if (r->diverged)
-        r->e_global = INFINITY;
-    else if ((st = cosa_traj_nrmse(ny, N, r->ybar + ny, ny, r->yref + ny, ny, &r->e_global,
-                                   &r->ncomp)) == COSA_ERANGE)
-        st = COSA_OK; /* undefined: one macro point (N = 1), or all outputs constant: NaN */
-    else if (st != COSA_OK)
+    if ((st = run_figures(it, opt->defects && !mopt.events ? &dacc : NULL, r)) != COSA_OK)
         goto fail;
     free(yhist);
     free(dbuf);

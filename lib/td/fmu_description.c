@@ -312,6 +312,30 @@ static int model_structure(xmlNode *root, fmu_description *d, const unsigned lon
     return rc;
 }
 
+/* The capabilities and step sizes of the CoSimulation element (and the
+ * DefaultExperiment), FMI 2.0 and 3.0 spellings. */
+static void cosimulation_attributes(xmlNode *root, xmlNode *cs, fmu_description *d)
+{
+    if (attr_true(cs, d->version == 3 ? "canGetAndSetFMUState" : "canGetAndSetFMUstate"))
+        d->caps |= COSA_FMU_CAP_GET_SET_STATE;
+    if (attr_true(cs, d->version == 3 ? "providesDirectionalDerivatives"
+                                      : "providesDirectionalDerivative"))
+        d->caps |= COSA_FMU_CAP_DIRECTIONAL;
+    if (d->version == 2 && attr_true(cs, "canInterpolateInputs"))
+        d->caps |= COSA_FMU_CAP_INTERPOLATE_INPUTS;
+    if (d->version == 3 && attr_true(cs, "providesIntermediateUpdate"))
+        d->caps |= COSA_FMU_CAP_INTERMEDIATE_UPDATE;
+    if (attr_true(cs, "canHandleVariableCommunicationStepSize"))
+        d->caps |= COSA_FMU_CAP_VARIABLE_STEP;
+    default_experiment(root, d);
+    d->fixed_step = attr_step(cs, "fixedInternalStepSize");
+    d->default_step = attr_step(child(root, "DefaultExperiment"), "stepSize");
+    unsigned long mod = 0;
+    d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
+    if (d->version == 3)
+        fmi3_attributes(root, cs, d);
+}
+
 static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
 {
     if (!is(root, "fmiModelDescription")) {
@@ -340,24 +364,7 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
         snprintf(err, errsize, "CoSimulation: missing or bad modelIdentifier");
         return -1;
     }
-    if (attr_true(cs, d->version == 3 ? "canGetAndSetFMUState" : "canGetAndSetFMUstate"))
-        d->caps |= COSA_FMU_CAP_GET_SET_STATE;
-    if (attr_true(cs, d->version == 3 ? "providesDirectionalDerivatives"
-                                      : "providesDirectionalDerivative"))
-        d->caps |= COSA_FMU_CAP_DIRECTIONAL;
-    if (d->version == 2 && attr_true(cs, "canInterpolateInputs"))
-        d->caps |= COSA_FMU_CAP_INTERPOLATE_INPUTS;
-    if (d->version == 3 && attr_true(cs, "providesIntermediateUpdate"))
-        d->caps |= COSA_FMU_CAP_INTERMEDIATE_UPDATE;
-    if (attr_true(cs, "canHandleVariableCommunicationStepSize"))
-        d->caps |= COSA_FMU_CAP_VARIABLE_STEP;
-    default_experiment(root, d);
-    d->fixed_step = attr_step(cs, "fixedInternalStepSize");
-    d->default_step = attr_step(child(root, "DefaultExperiment"), "stepSize");
-    unsigned long mod = 0;
-    d->max_output_der = attr_uint(cs, "maxOutputDerivativeOrder", &mod) == 0 ? (int)mod : 0;
-    if (d->version == 3)
-        fmi3_attributes(root, cs, d);
+    cosimulation_attributes(root, cs, d);
 
     xmlNode *mv = child(root, "ModelVariables");
     if (!mv) {

@@ -45,6 +45,18 @@ bouncecheck() { # FILE T
 sim "$tmp/bf.cosa" "$tmp/on2" --tend 2 >/dev/null 2>"$tmp/err" &&
     [ "$(bouncecheck "$tmp/on2/bf_zoh.csv" 2)" = 4 ] && ok || bad "4 bounces in [0, 2]: $(cat "$tmp/err")"
 grep -q "^event_points 1$" "$tmp/out" && ok || bad "event_points: $(grep event "$tmp/out")"
+# a ball that only offers the early return (canReturnEarly in the intermediate-update
+# callback at the crossing) and bounces inside the step unless asked: cosa asks, so the
+# bounce is a communication point as above, and the CSV is the self-returning ball's, bit
+# for bit (the same states, the same crossing times); without the request (--events off)
+# it bounces inside the step: no event row
+net ballask_fmi3 >"$tmp/ask.cosa"
+sim "$tmp/ask.cosa" "$tmp/ask" >"$tmp/out2" 2>"$tmp/err" &&
+    cmp -s "$tmp/ask/bf_zoh.csv" "$tmp/on/bf_zoh.csv" && [ "$(bouncecheck "$tmp/ask/bf_zoh.csv" 1)" = 1 ] && ok ||
+    bad "asking ball: $(cat "$tmp/err"; diff "$tmp/ask/bf_zoh.csv" "$tmp/on/bf_zoh.csv" | head -4)"
+sim "$tmp/ask.cosa" "$tmp/askoff" --events off >/dev/null 2>"$tmp/err" &&
+    [ "$(cols "$tmp/askoff/bf_zoh.csv" y.B.h | awk '$3 == 1' | wc -l)" = 0 ] && ok ||
+    bad "asking ball, events off: $(cat "$tmp/err")"
 # the grid continues: t = 0.1 k, k = 0..10, all rows with event = 0 (to the grid's rounding:
 # a grid time is n H or a sum of at most 11 step lengths, within 11 ulps of t <= 1, i.e.
 # |10 t - k| < 3e-14; 1e-12 only sorts the rows: the event row t1 = 0.4515 is 0.0485 off it)

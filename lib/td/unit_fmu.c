@@ -79,10 +79,16 @@ static void fmu_update3(fmi3InstanceEnvironment env, fmi3Float64 t, fmi3Boolean 
     fmu_unit *f = env;
     (void)get_allowed;
     (void)step_finished;
-    (void)can_return_early;
-    (void)early_time;
     if (early_requested)
         *early_requested = false;
+    /* the FMU signals a point it can return early at (an internal event, a
+     * clock about to tick): every event is a communication point of every
+     * unit, so cosa asks for the early return there (README "Events") */
+    if (f && can_return_early && f->early_allowed && early_requested) {
+        *early_requested = true;
+        if (early_time)
+            *early_time = t;
+    }
     if (!f || !f->unit || !set_requested ||
         !(f->fmu->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE))
         return;

@@ -19,7 +19,9 @@
  *                   step's end through intermediate update (a held input:
  *                   the held value; a polynomial: its end value, held).
  * Variants: -DNOSETTLE (the ball's event iteration never settles),
- * -DRUDE (the ball returns early even when that was not allowed).
+ * -DRUDE (the ball returns early even when that was not allowed), -DASK (the
+ * ball offers the early return through the intermediate-update callback,
+ * canReturnEarly, and returns early only when the importer asks).
  * Written for cosa's tests only. */
 #include <math.h>
 #include <stdbool.h>
@@ -168,6 +170,15 @@ EXPORT int fmi3DoStep(void *inst, double t, double H, bool nosetprior, bool *eve
         tc += tau;
 #ifdef RUDE
         const int stop = 1;
+#elif defined(ASK)
+        /* asks the importer through the intermediate-update callback
+         * (canReturnEarly at the crossing) and returns early only when asked
+         * to; else it bounces inside the step */
+        bool asked = false;
+        double t_ask = tc;
+        if (m->update && m->early_ok)
+            m->update(m->env, tc, false, true, true, true, &asked, &t_ask);
+        const int stop = m->ev_used && m->early_ok && asked && t_ask <= tc;
 #else
         const int stop = m->ev_used && m->early_ok;
 #endif

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXPORT __attribute__((visibility("default")))
+#include "fmi3_export.h"
 typedef void (*log3_fn)(void *env, int status, const char *category, const char *message);
 typedef void (*update3_fn)(void *env, double t, bool setRequested, bool getAllowed,
                            bool stepFinished, bool canReturnEarly, bool *earlyReturnRequested,
@@ -247,22 +247,4 @@ EXPORT int fmi3SetFloat64(void *inst, const uint32_t *vr, size_t n, const double
     return OK;
 }
 
-EXPORT int fmi3GetFMUState(void *inst, void **state)
-{
-    if (!*state && !(*state = malloc(sizeof(model))))
-        return ERR;
-    memcpy(*state, inst, sizeof(model));
-    return OK;
-}
-EXPORT int fmi3SetFMUState(void *inst, void *state)
-{
-    memcpy(inst, state, sizeof(model));
-    return OK;
-}
-EXPORT int fmi3FreeFMUState(void *inst, void **state)
-{
-    (void)inst;
-    free(*state);
-    *state = NULL;
-    return OK;
-}
+FMI3_STATE_FUNCTIONS(model)

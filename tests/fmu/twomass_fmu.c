@@ -31,7 +31,7 @@
 #ifndef SUBSYSTEM
 #define SUBSYSTEM 1
 #endif
-#define EXPORT __attribute__((visibility("default")))
+#include "fmi3_export.h"
 
 enum { NX = 2, NSUB = 100, NPAR = 8, MAXIN = 2, MAXDER = 3 };
 #ifndef ND_DEFAULT
@@ -348,25 +348,7 @@ EXPORT int fmi3DoStep(void *ci, double t, double h, bool noSet, bool *event, boo
 }
 #endif /* OMIT_DOSTEP: a binary without it, for the importer's error test */
 
-EXPORT int fmi3GetFloat64(void *c, const uint32_t *vr, size_t n, double *v, size_t nv)
-{
-    if (nv != n)
-        return 3;
-    for (size_t i = 0; i < n; i++)
-        if (get(&((inst3 *)c)->m, vr[i], &v[i]))
-            return 3;
-    return 0;
-}
-
-EXPORT int fmi3SetFloat64(void *c, const uint32_t *vr, size_t n, const double *v, size_t nv)
-{
-    if (nv != n)
-        return 3;
-    for (size_t i = 0; i < n; i++)
-        if (set(&((inst3 *)c)->m, vr[i], v[i]))
-            return 3;
-    return 0;
-}
+FMI3_FLOAT64_VIA(get, set, &((inst3 *)c)->m)
 
 EXPORT int fmi3GetFMUState(void *c, void **state)
 {

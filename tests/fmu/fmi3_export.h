@@ -13,21 +13,23 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-/* fmi3GetFMUState/SetFMUState/FreeFMUState for an FMU whose state is the
- * whole instance, a struct of type T (the instance pointer itself). */
-#define FMI3_STATE_FUNCTIONS(T)                                                                   \
+/* fmi3GetFMUState/SetFMUState/FreeFMUState for an FMU whose state is a
+ * struct of type T, PART (an lvalue of the instance pointer c): the whole
+ * instance, *(T *)c, or the model inside it. */
+#define FMI3_STATE_FUNCTIONS(T) FMI3_STATE_OF(T, *(T *)c)
+#define FMI3_STATE_OF(T, PART)                                                                    \
     EXPORT int fmi3GetFMUState(void *c, void **state)                                             \
     {                                                                                             \
         T *s_ = *state ? *state : malloc(sizeof *s_);                                             \
         if (!s_)                                                                                  \
             return 3;                                                                             \
-        *s_ = *(T *)c;                                                                            \
+        *s_ = PART;                                                                               \
         *state = s_;                                                                              \
         return 0;                                                                                 \
     }                                                                                             \
     EXPORT int fmi3SetFMUState(void *c, void *state)                                              \
     {                                                                                             \
-        *(T *)c = *(T *)state;                                                                    \
+        PART = *(T *)state;                                                                       \
         return 0;                                                                                 \
     }                                                                                             \
     EXPORT int fmi3FreeFMUState(void *c, void **state)                                            \

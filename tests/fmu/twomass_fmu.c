@@ -350,27 +350,7 @@ EXPORT int fmi3DoStep(void *ci, double t, double h, bool noSet, bool *event, boo
 
 FMI3_FLOAT64_VIA(get, set, &((inst3 *)c)->m)
 
-EXPORT int fmi3GetFMUState(void *c, void **state)
-{
-    model *s = *state ? *state : malloc(sizeof *s);
-    if (!s)
-        return 3;
-    *s = ((inst3 *)c)->m;
-    *state = s;
-    return 0;
-}
-EXPORT int fmi3SetFMUState(void *c, void *state)
-{
-    ((inst3 *)c)->m = *(model *)state;
-    return 0;
-}
-EXPORT int fmi3FreeFMUState(void *c, void **state)
-{
-    (void)c;
-    free(*state);
-    *state = NULL;
-    return 0;
-}
+FMI3_STATE_OF(model, ((inst3 *)c)->m)
 
 EXPORT int fmi3GetDirectionalDerivative(void *c, const uint32_t *unk, size_t nunk,
                                         const uint32_t *kn, size_t nkn, const double *seed,

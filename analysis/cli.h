@@ -255,12 +255,17 @@ void cli_case_free(cli_case *cs);
  *   cli_dt_rows        --dt DT                                   (cli_case)
  *   cli_case_rest_rows --alpha, --sequence (--order: deprecated),
  *                      --iterations, --relax                     (cli_case)
+ *   cli_case_head_rows "Model:", the model rows, --assume, the scheme
+ *                      syntax, "Options:"                        (cli_case)
+ *   cli_case_point_rows --scheme, --dt, cli_case_rest_rows       (cli_case)
+ *   cli_case_scan_rows --scheme, cli_case_rest_rows              (cli_case)
  *   cli_progress_rows  --progress                                (cli_case)
  *   cli_help_rows      -h, --help                                (none)
  * Commands whose --scheme or --dt take lists have their own rows for them
  * (into cli_case.scheme_text, .dt_text). */
 extern const opt_row cli_model_rows[], cli_set_rows[], cli_assume_rows[], cli_scheme_rows[], cli_dt_rows[],
-    cli_case_rest_rows[], cli_progress_rows[], cli_help_rows[];
+    cli_case_rest_rows[], cli_case_head_rows[], cli_case_point_rows[], cli_case_scan_rows[],
+    cli_progress_rows[], cli_help_rows[];
 
 /* The OPTK_CUSTOM parser of --set and --assume NAME=VALUE (dst: the
  * cli_model; row->data == &cli_row_assume_tag for --assume), for a

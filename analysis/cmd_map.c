@@ -55,12 +55,7 @@ static const char *const formats[] = {"text", "bin", NULL};
 #define S(field) .kind = OPTK_STRING, .off = offsetof(struct map_opts, field)
 #define F(field) .kind = OPTK_FLAG, .off = offsetof(struct map_opts, field)
 static const opt_row rows[] = {
-    {.kind = OPTK_TEXT, .help = "Model:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct map_opts, cs.mod)},
-    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct map_opts, cs.mod)},
-    {.kind = OPTK_TEXT, .help = "\n"},
-    {.kind = OPTK_TEXT, .help = cli_scheme_help},
-    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_head_rows, .off = offsetof(struct map_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct map_opts, cs)},
     {S(x), .name = "x", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
      .help = "swept parameter, range, spacing and number of points;\n"

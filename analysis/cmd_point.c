@@ -45,15 +45,8 @@ struct opts {
 
 #define WITH_ENERGY .requires = "energy", .requires_why = "the energy paper's coupling"
 static const opt_row rows[] = {
-    {.kind = OPTK_TEXT, .help = "Model:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct opts, cs.mod)},
-    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct opts, cs.mod)},
-    {.kind = OPTK_TEXT, .help = "\n"},
-    {.kind = OPTK_TEXT, .help = cli_scheme_help},
-    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows, .off = offsetof(struct opts, cs)},
-    {.kind = OPTK_INCLUDE, .sub = cli_dt_rows, .off = offsetof(struct opts, cs)},
-    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_head_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_point_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_POSITIVE, .name = "tend", .off = offsetof(struct opts, tend), .arg = "T",
      .help = "horizon in seconds (default: the model's, 0.3 s for twomass)"},
     {.kind = OPTK_FLAG, .name = "energy", .off = offsetof(struct opts, energy),

@@ -79,13 +79,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
 }
 
 EXPORT void fmi3FreeInstance(void *inst) { free(inst); }
-EXPORT int fmi3EnterInitializationMode(void *inst, bool tdef, double tol, double t0, bool sdef,
-                                       double stop)
-{
-    (void)tdef, (void)tol, (void)sdef, (void)stop;
-    ((model *)inst)->t = t0;
-    return OK;
-}
+FMI3_ENTER_INIT_SETS(((model *)c)->t)
 EXPORT int fmi3ExitInitializationMode(void *inst)
 {
 #if defined(MODEL_STEP)

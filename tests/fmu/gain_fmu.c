@@ -183,13 +183,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
     return g;
 }
 EXPORT void fmi3FreeInstance(void *c) { free(c); }
-EXPORT int fmi3EnterInitializationMode(void *c, bool tolDef, double tol, double t0, bool stopDef,
-                                       double stop)
-{
-    (void)tolDef; (void)tol; (void)stopDef; (void)stop;
-    ((gain *)c)->t = t0;
-    return 0;
-}
+FMI3_ENTER_INIT_SETS(((gain *)c)->t)
 EXPORT int fmi3ExitInitializationMode(void *c) { (void)c; return 0; }
 EXPORT int fmi3Terminate(void *c) { (void)c; return 0; }
 EXPORT int fmi3DoStep(void *c, double t, double h, bool noSet, bool *event, bool *term,

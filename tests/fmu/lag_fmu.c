@@ -35,13 +35,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
     return l;
 }
 EXPORT void fmi3FreeInstance(void *c) { free(c); }
-EXPORT int fmi3EnterInitializationMode(void *c, bool tolDef, double tol, double t0, bool stopDef,
-                                       double stop)
-{
-    (void)tolDef; (void)tol; (void)stopDef; (void)stop;
-    ((lag *)c)->t = t0;
-    return 0;
-}
+FMI3_ENTER_INIT_SETS(((lag *)c)->t)
 EXPORT int fmi3ExitInitializationMode(void *c) { return ((lag *)c)->tau > 0.0 ? 0 : 3; }
 EXPORT int fmi3EnterEventMode(void *c) { (void)c; return 0; }
 EXPORT int fmi3UpdateDiscreteStates(void *c, bool *again, bool *term, bool *nominals,

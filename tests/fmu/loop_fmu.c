@@ -61,13 +61,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
     return l;
 }
 EXPORT void fmi3FreeInstance(void *c) { free(c); }
-EXPORT int fmi3EnterInitializationMode(void *c, bool tolDef, double tol, double t0, bool stopDef,
-                                       double stop)
-{
-    (void)tolDef; (void)tol; (void)stopDef; (void)stop;
-    ((loop *)c)->t = t0;
-    return 0;
-}
+FMI3_ENTER_INIT_SETS(((loop *)c)->t)
 EXPORT int fmi3ExitInitializationMode(void *c)
 {
     loop *l = c;

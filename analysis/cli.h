@@ -143,6 +143,17 @@ int cli_scheme(const char *cmd, const char *text, cosa_scheme *s);
 /* The help text describing the scheme names (an OPTK_TEXT row). */
 extern const char cli_scheme_help[];
 
+/* The --metric list of 'cosa map' and 'cosa curve' (help text, no final
+ * newline; analysis/sweep_cli.c parses the names). */
+#define CLI_METRIC_HELP                                                                           \
+    "rho (default), e_global, e_local, e_local_ref; or the\n"                                     \
+    "energy paper's E_ratio (E/E_ref), dE, varsigma,\n"                                           \
+    "mu_measured at T (models with an energy: twomass-fd,\n"                                      \
+    "multi-fd; plain Jacobi schemes; its Phi route in the\n"                                      \
+    "paper's setting: symplectic Euler, one step per unit\n"                                      \
+    "step, held inputs, start from x0; 'cosa point --energy')\n"                                  \
+    "or rho_iter: rho(T(omega)) of imp:/gs-imp: schemes"
+
 /* Subcommands (analysis/cmd_*.c). */
 int cmd_models(int argc, char **argv);
 int cmd_point(int argc, char **argv);

@@ -106,12 +106,8 @@ int cmd_converge(int argc, char **argv)
     if ((rc = cli_case_scheme(cmd, cs, &scheme)) != CLI_OK ||
         (rc = cli_case_system(cmd, cs, &scheme, &sys)) != CLI_OK ||
         (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(sys))) != CLI_OK ||
-        (rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
-        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, sys, &scheme, 1, &model)) != CLI_OK)
+        (rc = fmu_case_finish(cmd, cs, &scheme, sys, &x0, &model)) != CLI_OK)
         goto out;
-    if (cli_assume_given(&cs->mod))
-        cli_assume_note(cmd, &scheme, 1);
-    fmu_notes(cmd, &cs->mod, &scheme, 1);
     tend = o.tend > 0.0 ? o.tend : cs->mod.model->tend;
     if (nearbyint(tend / dtmax) < 1) {
         cli_error(cmd, "--dt-max %g is longer than the horizon %g", dtmax, tend);

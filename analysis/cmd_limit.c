@@ -96,12 +96,8 @@ static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa
     if ((rc = cli_case_system(cmd, cs, scheme, sys)) != CLI_OK ||
         (errors && (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(*sys))) != CLI_OK) ||
         (rc = cli_dt_fits(cmd, "--dt-max", o->dtmax, *sys)) != CLI_OK ||
-        (rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(*sys), x0)) != CLI_OK ||
-        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, *sys, scheme, 1, model)) != CLI_OK)
+        (rc = fmu_case_finish(cmd, cs, scheme, *sys, x0, model)) != CLI_OK)
         return rc;
-    if (cli_assume_given(&cs->mod))
-        cli_assume_note(cmd, scheme, 1);
-    fmu_notes(cmd, &cs->mod, scheme, 1);
     if (o->tend == 0.0)
         o->tend = cs->mod.model->tend;
     return CLI_OK;

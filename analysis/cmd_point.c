@@ -86,12 +86,8 @@ static int point_case(const char *cmd, struct opts *o, cosa_scheme *scheme, doub
         (rc = cli_case_dt(cmd, cs->dt_text, dt)) != CLI_OK ||
         (rc = cli_case_system(cmd, cs, scheme, sys)) != CLI_OK ||
         (rc = cli_dt_fits(cmd, "--dt", *dt, *sys)) != CLI_OK ||
-        (rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(*sys), x0)) != CLI_OK ||
-        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, *sys, scheme, 1, model)) != CLI_OK)
+        (rc = fmu_case_finish(cmd, cs, scheme, *sys, x0, model)) != CLI_OK)
         return rc;
-    if (cli_assume_given(&cs->mod))
-        cli_assume_note(cmd, scheme, 1);
-    fmu_notes(cmd, &cs->mod, scheme, 1);
     *tend = o->tend > 0.0 ? o->tend : cs->mod.model->tend;
     if (nearbyint(*tend / *dt) < 1) {
         cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to evaluate",

@@ -143,6 +143,17 @@ int cli_scheme(const char *cmd, const char *text, cosa_scheme *s);
 /* The help text describing the scheme names (an OPTK_TEXT row). */
 extern const char cli_scheme_help[];
 
+/* The --metric list of 'cosa map' and 'cosa curve' (help text, no final
+ * newline; analysis/sweep_cli.c parses the names). */
+#define CLI_METRIC_HELP                                                                           \
+    "rho (default), e_global, e_local, e_local_ref; or the\n"                                     \
+    "energy paper's E_ratio (E/E_ref), dE, varsigma,\n"                                           \
+    "mu_measured at T (models with an energy: twomass-fd,\n"                                      \
+    "multi-fd; plain Jacobi schemes; its Phi route in the\n"                                      \
+    "paper's setting: symplectic Euler, one step per unit\n"                                      \
+    "step, held inputs, start from x0; 'cosa point --energy')\n"                                  \
+    "or rho_iter: rho(T(omega)) of imp:/gs-imp: schemes"
+
 /* Subcommands (analysis/cmd_*.c). */
 int cmd_models(int argc, char **argv);
 int cmd_point(int argc, char **argv);
@@ -255,12 +266,17 @@ void cli_case_free(cli_case *cs);
  *   cli_dt_rows        --dt DT                                   (cli_case)
  *   cli_case_rest_rows --alpha, --sequence (--order: deprecated),
  *                      --iterations, --relax                     (cli_case)
+ *   cli_case_head_rows "Model:", the model rows, --assume, the scheme
+ *                      syntax, "Options:"                        (cli_case)
+ *   cli_case_point_rows --scheme, --dt, cli_case_rest_rows       (cli_case)
+ *   cli_case_scan_rows --scheme, cli_case_rest_rows              (cli_case)
  *   cli_progress_rows  --progress                                (cli_case)
  *   cli_help_rows      -h, --help                                (none)
  * Commands whose --scheme or --dt take lists have their own rows for them
  * (into cli_case.scheme_text, .dt_text). */
 extern const opt_row cli_model_rows[], cli_set_rows[], cli_assume_rows[], cli_scheme_rows[], cli_dt_rows[],
-    cli_case_rest_rows[], cli_progress_rows[], cli_help_rows[];
+    cli_case_rest_rows[], cli_case_head_rows[], cli_case_point_rows[], cli_case_scan_rows[],
+    cli_progress_rows[], cli_help_rows[];
 
 /* The OPTK_CUSTOM parser of --set and --assume NAME=VALUE (dst: the
  * cli_model; row->data == &cli_row_assume_tag for --assume), for a

@@ -69,6 +69,30 @@ const opt_row cli_case_rest_rows[] = {
      .help = "imp:/gs-imp: relaxation omega, finite and nonzero (default 1)"},
     {0}};
 
+/* The head of a case command's help: its model (with --assume), the scheme
+ * syntax, and the "Options:" heading (the command's own rows follow). */
+const opt_row cli_case_head_rows[] = {
+    {.kind = OPTK_TEXT, .help = "Model:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(cli_case, mod)},
+    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(cli_case, mod)},
+    {.kind = OPTK_TEXT, .help = "\n"},
+    {.kind = OPTK_TEXT, .help = cli_scheme_help},
+    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {0}};
+
+/* One case: --scheme SCHEME, --dt DT and the rest of the case. */
+const opt_row cli_case_point_rows[] = {
+    {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows},
+    {.kind = OPTK_INCLUDE, .sub = cli_dt_rows},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows},
+    {0}};
+
+/* A scan over the macro step: --scheme SCHEME and the rest of the case. */
+const opt_row cli_case_scan_rows[] = {
+    {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows},
+    {0}};
+
 const opt_row cli_progress_rows[] = {
     {.kind = OPTK_FLAG, .name = "progress", .off = offsetof(cli_case, progress),
      .help = "progress on stderr (default: only on a terminal, after 0.5 s)"},

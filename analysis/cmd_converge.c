@@ -27,14 +27,8 @@ struct opts {
 };
 
 static const opt_row rows[] = {
-    {.kind = OPTK_TEXT, .help = "Model:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct opts, cs.mod)},
-    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct opts, cs.mod)},
-    {.kind = OPTK_TEXT, .help = "\n"},
-    {.kind = OPTK_TEXT, .help = cli_scheme_help},
-    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows, .off = offsetof(struct opts, cs)},
-    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_head_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_scan_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_POSITIVE, .name = "dt-min", .off = offsetof(struct opts, dtmin), .arg = "DT",
      .help = "smallest macro step (default 1e-6)"},
     {.kind = OPTK_POSITIVE, .name = "dt-max", .off = offsetof(struct opts, dtmax), .arg = "DT",
@@ -112,12 +106,8 @@ int cmd_converge(int argc, char **argv)
     if ((rc = cli_case_scheme(cmd, cs, &scheme)) != CLI_OK ||
         (rc = cli_case_system(cmd, cs, &scheme, &sys)) != CLI_OK ||
         (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(sys))) != CLI_OK ||
-        (rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(sys), &x0)) != CLI_OK ||
-        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, sys, &scheme, 1, &model)) != CLI_OK)
+        (rc = fmu_case_finish(cmd, cs, &scheme, sys, &x0, &model)) != CLI_OK)
         goto out;
-    if (cli_assume_given(&cs->mod))
-        cli_assume_note(cmd, &scheme, 1);
-    fmu_notes(cmd, &cs->mod, &scheme, 1);
     tend = o.tend > 0.0 ? o.tend : cs->mod.model->tend;
     if (nearbyint(tend / dtmax) < 1) {
         cli_error(cmd, "--dt-max %g is longer than the horizon %g", dtmax, tend);

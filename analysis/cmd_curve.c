@@ -37,12 +37,7 @@ struct curve_opts {
 
 #define S(field) .kind = OPTK_STRING, .off = offsetof(struct curve_opts, field)
 static const opt_row rows[] = {
-    {.kind = OPTK_TEXT, .help = "Model:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct curve_opts, cs.mod)},
-    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct curve_opts, cs.mod)},
-    {.kind = OPTK_TEXT, .help = "\n"},
-    {.kind = OPTK_TEXT, .help = cli_scheme_help},
-    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_head_rows, .off = offsetof(struct curve_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct curve_opts, cs)},
     {S(x), .name = "x", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
      .help = "dt or a model parameter, range, spacing, points;\n"
@@ -51,13 +46,7 @@ static const opt_row rows[] = {
     {S(cs.dt_text), .name = "dt", .arg = "DT", .help = "macro step when NAME is a parameter"},
     {S(cs.scheme_text), .name = "scheme", .arg = "LIST", .help = "schemes, comma-separated"},
     {S(metric), .name = "metric", .arg = "M",
-     .help = "rho (default), e_global, e_local, e_local_ref; or the\n"
-             "energy paper's E_ratio (E/E_ref), dE, varsigma,\n"
-             "mu_measured at T (models with an energy: twomass-fd,\n"
-             "multi-fd; plain Jacobi schemes; its Phi route in the\n"
-             "paper's setting: symplectic Euler, one step per unit\n"
-             "step, held inputs, start from x0; 'cosa point --energy')\n"
-             "or rho_iter: rho(T(omega)) of imp:/gs-imp: schemes\n"
+     .help = CLI_METRIC_HELP "\n"
              "(NAME = relax or iterations sweeps their omega or k)"},
     {S(level), .name = "level", .arg = "L",
      .help = "reference line (default 1 for rho, 0.01 for errors,\n"

@@ -39,14 +39,8 @@ struct opts {
 };
 
 static const opt_row rows[] = {
-    {.kind = OPTK_TEXT, .help = "Model:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct opts, cs.mod)},
-    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct opts, cs.mod)},
-    {.kind = OPTK_TEXT, .help = "\n"},
-    {.kind = OPTK_TEXT, .help = cli_scheme_help},
-    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows, .off = offsetof(struct opts, cs)},
-    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_head_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_scan_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_ENUM, .name = "criterion", .off = offsetof(struct opts, crit), .arg = "C",
      .names = criteria, .flags = OPTF_REQUIRED,
      .help = "stable | accurate | local | iteration (required)"},
@@ -102,12 +96,8 @@ static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa
     if ((rc = cli_case_system(cmd, cs, scheme, sys)) != CLI_OK ||
         (errors && (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(*sys))) != CLI_OK) ||
         (rc = cli_dt_fits(cmd, "--dt-max", o->dtmax, *sys)) != CLI_OK ||
-        (rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(*sys), x0)) != CLI_OK ||
-        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, *sys, scheme, 1, model)) != CLI_OK)
+        (rc = fmu_case_finish(cmd, cs, scheme, *sys, x0, model)) != CLI_OK)
         return rc;
-    if (cli_assume_given(&cs->mod))
-        cli_assume_note(cmd, scheme, 1);
-    fmu_notes(cmd, &cs->mod, scheme, 1);
     if (o->tend == 0.0)
         o->tend = cs->mod.model->tend;
     return CLI_OK;

@@ -55,12 +55,7 @@ static const char *const formats[] = {"text", "bin", NULL};
 #define S(field) .kind = OPTK_STRING, .off = offsetof(struct map_opts, field)
 #define F(field) .kind = OPTK_FLAG, .off = offsetof(struct map_opts, field)
 static const opt_row rows[] = {
-    {.kind = OPTK_TEXT, .help = "Model:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct map_opts, cs.mod)},
-    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct map_opts, cs.mod)},
-    {.kind = OPTK_TEXT, .help = "\n"},
-    {.kind = OPTK_TEXT, .help = cli_scheme_help},
-    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_head_rows, .off = offsetof(struct map_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct map_opts, cs)},
     {S(x), .name = "x", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
      .help = "swept parameter, range, spacing and number of points;\n"
@@ -75,13 +70,7 @@ static const opt_row rows[] = {
      .help = "macro steps: DT[,DT...] or LO:HI:log|lin:N"},
     {S(cs.scheme_text), .name = "scheme", .arg = "LIST", .help = "schemes, comma-separated"},
     {S(metric), .name = "metric", .arg = "M",
-     .help = "rho (default), e_global, e_local, e_local_ref; or the\n"
-             "energy paper's E_ratio (E/E_ref), dE, varsigma,\n"
-             "mu_measured at T (models with an energy: twomass-fd,\n"
-             "multi-fd; plain Jacobi schemes; its Phi route in the\n"
-             "paper's setting: symplectic Euler, one step per unit\n"
-             "step, held inputs, start from x0; 'cosa point --energy')\n"
-             "or rho_iter: rho(T(omega)) of imp:/gs-imp: schemes"},
+     .help = CLI_METRIC_HELP},
     {S(level), .name = "level", .arg = "L",
      .help = "contour level (default 1 for rho, 0.01 for errors,\n"
              "1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"

@@ -21,15 +21,8 @@ struct opts {
 };
 
 static const opt_row rows[] = {
-    {.kind = OPTK_TEXT, .help = "Model:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct opts, cs.mod)},
-    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct opts, cs.mod)},
-    {.kind = OPTK_TEXT, .help = "\n"},
-    {.kind = OPTK_TEXT, .help = cli_scheme_help},
-    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows, .off = offsetof(struct opts, cs)},
-    {.kind = OPTK_INCLUDE, .sub = cli_dt_rows, .off = offsetof(struct opts, cs)},
-    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_head_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_point_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_FLAG, .name = "ref", .off = offsetof(struct opts, ref),
      .help = "print Phi* instead of Phi (Phi* uses no model: --assume\ndoes not change it)"},
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},

@@ -45,15 +45,8 @@ struct opts {
 
 #define WITH_ENERGY .requires = "energy", .requires_why = "the energy paper's coupling"
 static const opt_row rows[] = {
-    {.kind = OPTK_TEXT, .help = "Model:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(struct opts, cs.mod)},
-    {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(struct opts, cs.mod)},
-    {.kind = OPTK_TEXT, .help = "\n"},
-    {.kind = OPTK_TEXT, .help = cli_scheme_help},
-    {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
-    {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows, .off = offsetof(struct opts, cs)},
-    {.kind = OPTK_INCLUDE, .sub = cli_dt_rows, .off = offsetof(struct opts, cs)},
-    {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_head_rows, .off = offsetof(struct opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_case_point_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_POSITIVE, .name = "tend", .off = offsetof(struct opts, tend), .arg = "T",
      .help = "horizon in seconds (default: the model's, 0.3 s for twomass)"},
     {.kind = OPTK_FLAG, .name = "energy", .off = offsetof(struct opts, energy),
@@ -93,12 +86,8 @@ static int point_case(const char *cmd, struct opts *o, cosa_scheme *scheme, doub
         (rc = cli_case_dt(cmd, cs->dt_text, dt)) != CLI_OK ||
         (rc = cli_case_system(cmd, cs, scheme, sys)) != CLI_OK ||
         (rc = cli_dt_fits(cmd, "--dt", *dt, *sys)) != CLI_OK ||
-        (rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(*sys), x0)) != CLI_OK ||
-        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, *sys, scheme, 1, model)) != CLI_OK)
+        (rc = fmu_case_finish(cmd, cs, scheme, *sys, x0, model)) != CLI_OK)
         return rc;
-    if (cli_assume_given(&cs->mod))
-        cli_assume_note(cmd, scheme, 1);
-    fmu_notes(cmd, &cs->mod, scheme, 1);
     *tend = o->tend > 0.0 ? o->tend : cs->mod.model->tend;
     if (nearbyint(*tend / *dt) < 1) {
         cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to evaluate",

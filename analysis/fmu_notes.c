@@ -138,3 +138,16 @@ int fmu_network_linear(const cosa_model *m, const double *par, char *why, size_t
     }
     return 1;
 }
+
+int fmu_case_finish(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system *sys,
+                    double **x0, cosa_system **model)
+{
+    int rc;
+    if ((rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(sys), x0)) != CLI_OK ||
+        (rc = cli_assume_system(&cs->mod, cmd, cs->mod.par, sys, s, 1, model)) != CLI_OK)
+        return rc;
+    if (cli_assume_given(&cs->mod))
+        cli_assume_note(cmd, s, 1);
+    fmu_notes(cmd, &cs->mod, s, 1);
+    return CLI_OK;
+}

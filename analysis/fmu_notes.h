@@ -19,6 +19,13 @@ int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, s
  * number of nonlinear or affine FMUs. */
 int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes, size_t ns);
 
+/* The end of a one-scheme Phi command's case (converge, limit, point):
+ * the initial state x0 (cli_model_x0), the assumed model (cli_assume_system
+ * for sys under scheme s, which it may adjust) and the notes on stderr (the
+ * --assume note, fmu_notes).  CLI_OK, or the one-line error's exit code. */
+int fmu_case_finish(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system *sys,
+                    double **x0, cosa_system **model);
+
 /* 1 if every FMU of model m at parameter values par is linear (no affine
  * term, no curvature: cosa_model_file_fmu_linearity), else 0 with "FMU NAME
  * is nonlinear" or "... has a constant term" in why.  Models without FMUs,

@@ -3,7 +3,8 @@
 # test_ssp.sh): COSA and FMU, skip (77) off x86_64 (the test FMUs are built for
 # x86_64-linux), a scratch directory removed at exit, TMPDIR inside it (so a
 # test can check that cosa leaves nothing behind), the ok/bad counters and
-# fmu_env_done NAME, the closing line and status.
+# fmu_env_done NAME, the closing line and status; fmu_gainnet FILE TEND, the
+# network of the smoothness-1 gain FMU.
 COSA=${COSA:-analysis/cosa}
 FMU=${COSA_FMUDIR:-tests/fmu}
 [ "$(uname -m)" = x86_64 ] || { echo "skip - the test FMUs are built for x86_64-linux"; exit 77; }
@@ -21,4 +22,19 @@ fmu_env_done() {
     [ -z "$(ls -A "$TMPDIR")" ] && ok || bad "left in TMPDIR: $(ls -A "$TMPDIR")"
     echo "$1: $pass passed, $fail failed"
     [ "$fail" = 0 ]
+}
+# FILE: the two-mass FMUs I, II with the gain G (recommendedIntermediateInput
+# Smoothness = 1) on the coupling I.s1 -> II.s1, horizon TEND
+fmu_gainnet() {
+    cat >"$1" <<END
+model gainnet
+tend $2
+fmu I = $FMU/twomass1_fmi3.fmu
+fmu G = $FMU/gainsmooth_fmi3.fmu
+fmu II = $FMU/twomass2_fmi3.fmu
+connect I.s1 -> G.u
+connect G.y -> II.s1
+connect I.v1 -> II.v1
+connect II.Fk -> I.Fk
+END
 }

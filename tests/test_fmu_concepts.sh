@@ -114,17 +114,7 @@ for b2 in 1 3; do
 done
 
 # ---- 4. recommendedIntermediateInputSmoothness = 1: degree <= 1 in simulate and advise ----
-cat >"$tmp/gs.cosa" <<END
-model gainnet
-tend 0.3
-fmu I = $FMU/twomass1_fmi3.fmu
-fmu G = $FMU/gainsmooth_fmi3.fmu
-fmu II = $FMU/twomass2_fmi3.fmu
-connect I.s1 -> G.u
-connect G.y -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
+fmu_gainnet "$tmp/gs.cosa" 0.3
 for s in zoh foh; do
     "$COSA" simulate --model-file "$tmp/gs.cosa" --scheme $s --dt 1e-3 >"$tmp/out" 2>"$tmp/err" &&
         grep -q '^status ok' "$tmp/out" && ok || bad "smoothness 1, $s: $(cat "$tmp/err")"

@@ -125,17 +125,7 @@ for v in loopev_fmi3; do
 done
 
 # ---- 3. recommendedIntermediateInputSmoothness = 1 in every mode ------------------------
-cat >"$tmp/gs.cosa" <<END
-model gainnet
-tend 0.05
-fmu I = $FMU/twomass1_fmi3.fmu
-fmu G = $FMU/gainsmooth_fmi3.fmu
-fmu II = $FMU/twomass2_fmi3.fmu
-connect I.s1 -> G.u
-connect G.y -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
+fmu_gainnet "$tmp/gs.cosa" 0.05
 refuse() { # WHAT: exit 2, nothing on stdout, one line on stderr
     rc=$?
     [ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && one_line "$tmp/err" && ok ||

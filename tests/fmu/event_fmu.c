@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXPORT __attribute__((visibility("default")))
+#include "fmi3_export.h"
 typedef void (*log3_fn)(void *env, int status, const char *category, const char *message);
 typedef void (*update3_fn)(void *env, double t, bool setRequested, bool getAllowed,
                            bool stepFinished, bool canReturnEarly, bool *earlyReturnRequested,
@@ -81,13 +81,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
 }
 
 EXPORT void fmi3FreeInstance(void *inst) { free(inst); }
-EXPORT int fmi3EnterInitializationMode(void *inst, bool tdef, double tol, double t0, bool sdef,
-                                       double stop)
-{
-    (void)tdef, (void)tol, (void)sdef, (void)stop;
-    ((model *)inst)->t = t0;
-    return OK;
-}
+FMI3_ENTER_INIT_SETS(((model *)c)->t)
 EXPORT int fmi3ExitInitializationMode(void *inst)
 {
 #if defined(MODEL_STEP)
@@ -258,22 +252,4 @@ EXPORT int fmi3SetFloat64(void *inst, const uint32_t *vr, size_t n, const double
     return OK;
 }
 
-EXPORT int fmi3GetFMUState(void *inst, void **state)
-{
-    if (!*state && !(*state = malloc(sizeof(model))))
-        return ERR;
-    memcpy(*state, inst, sizeof(model));
-    return OK;
-}
-EXPORT int fmi3SetFMUState(void *inst, void *state)
-{
-    memcpy(inst, state, sizeof(model));
-    return OK;
-}
-EXPORT int fmi3FreeFMUState(void *inst, void **state)
-{
-    (void)inst;
-    free(*state);
-    *state = NULL;
-    return OK;
-}
+FMI3_STATE_FUNCTIONS(model)

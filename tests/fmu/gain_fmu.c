@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXPORT __attribute__((visibility("default")))
+#include "fmi3_export.h"
 #ifndef LAST_FACTOR
 #define LAST_FACTOR 1.0
 #endif
@@ -183,13 +183,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
     return g;
 }
 EXPORT void fmi3FreeInstance(void *c) { free(c); }
-EXPORT int fmi3EnterInitializationMode(void *c, bool tolDef, double tol, double t0, bool stopDef,
-                                       double stop)
-{
-    (void)tolDef; (void)tol; (void)stopDef; (void)stop;
-    ((gain *)c)->t = t0;
-    return 0;
-}
+FMI3_ENTER_INIT_SETS(((gain *)c)->t)
 EXPORT int fmi3ExitInitializationMode(void *c) { (void)c; return 0; }
 EXPORT int fmi3Terminate(void *c) { (void)c; return 0; }
 EXPORT int fmi3DoStep(void *c, double t, double h, bool noSet, bool *event, bool *term,
@@ -207,45 +201,8 @@ EXPORT int fmi3DoStep(void *c, double t, double h, bool noSet, bool *event, bool
     *last = t + LAST_FACTOR * h;
     return s;
 }
-EXPORT int fmi3GetFloat64(void *c, const uint32_t *vr, size_t n, double *v, size_t nv)
-{
-    if (nv != n)
-        return 3;
-    for (size_t i = 0; i < n; i++)
-        if (get(c, vr[i], &v[i]))
-            return 3;
-    return 0;
-}
-EXPORT int fmi3SetFloat64(void *c, const uint32_t *vr, size_t n, const double *v, size_t nv)
-{
-    if (nv != n)
-        return 3;
-    for (size_t i = 0; i < n; i++)
-        if (set(c, vr[i], v[i]))
-            return 3;
-    return 0;
-}
-EXPORT int fmi3GetFMUState(void *c, void **state)
-{
-    gain *s = *state ? *state : malloc(sizeof *s);
-    if (!s)
-        return 3;
-    *s = *(gain *)c;
-    *state = s;
-    return 0;
-}
-EXPORT int fmi3SetFMUState(void *c, void *state)
-{
-    *(gain *)c = *(gain *)state;
-    return 0;
-}
-EXPORT int fmi3FreeFMUState(void *c, void **state)
-{
-    (void)c;
-    free(*state);
-    *state = NULL;
-    return 0;
-}
+FMI3_FLOAT64_VIA(get, set, c)
+FMI3_STATE_FUNCTIONS(gain)
 
 /* ---- FMI 2.0 ----------------------------------------------------------- */
 EXPORT const char *fmi2GetVersion(void) { return "2.0"; }

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXPORT __attribute__((visibility("default")))
+#include "fmi3_export.h"
 enum { VR_X = 1, VR_DX = 2, VR_U = 3, VR_Y = 4, VR_TAU = 5 };
 
 typedef struct {
@@ -35,13 +35,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
     return l;
 }
 EXPORT void fmi3FreeInstance(void *c) { free(c); }
-EXPORT int fmi3EnterInitializationMode(void *c, bool tolDef, double tol, double t0, bool stopDef,
-                                       double stop)
-{
-    (void)tolDef; (void)tol; (void)stopDef; (void)stop;
-    ((lag *)c)->t = t0;
-    return 0;
-}
+FMI3_ENTER_INIT_SETS(((lag *)c)->t)
 EXPORT int fmi3ExitInitializationMode(void *c) { return ((lag *)c)->tau > 0.0 ? 0 : 3; }
 EXPORT int fmi3EnterEventMode(void *c) { (void)c; return 0; }
 EXPORT int fmi3UpdateDiscreteStates(void *c, bool *again, bool *term, bool *nominals,
@@ -100,24 +94,4 @@ EXPORT int fmi3SetFloat64(void *c, const uint32_t *vr, size_t n, const double *v
     }
     return 0;
 }
-EXPORT int fmi3GetFMUState(void *c, void **state)
-{
-    lag *s = *state ? *state : malloc(sizeof *s);
-    if (!s)
-        return 3;
-    *s = *(lag *)c;
-    *state = s;
-    return 0;
-}
-EXPORT int fmi3SetFMUState(void *c, void *state)
-{
-    *(lag *)c = *(lag *)state;
-    return 0;
-}
-EXPORT int fmi3FreeFMUState(void *c, void **state)
-{
-    (void)c;
-    free(*state);
-    *state = NULL;
-    return 0;
-}
+FMI3_STATE_FUNCTIONS(lag)

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXPORT __attribute__((visibility("default")))
+#include "fmi3_export.h"
 enum { VR_U = 1, VR_Y, VR_X, VR_DX, VR_A, VR_B, VR_TAU };
 
 typedef void (*log3_fn)(void *env, int status, const char *category, const char *message);
@@ -61,13 +61,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
     return l;
 }
 EXPORT void fmi3FreeInstance(void *c) { free(c); }
-EXPORT int fmi3EnterInitializationMode(void *c, bool tolDef, double tol, double t0, bool stopDef,
-                                       double stop)
-{
-    (void)tolDef; (void)tol; (void)stopDef; (void)stop;
-    ((loop *)c)->t = t0;
-    return 0;
-}
+FMI3_ENTER_INIT_SETS(((loop *)c)->t)
 EXPORT int fmi3ExitInitializationMode(void *c)
 {
     loop *l = c;
@@ -131,42 +125,5 @@ static int set(loop *l, unsigned vr, double v)
     }
 }
 
-EXPORT int fmi3GetFloat64(void *c, const uint32_t *vr, size_t n, double *v, size_t nv)
-{
-    if (nv != n)
-        return 3;
-    for (size_t i = 0; i < n; i++)
-        if (get(c, vr[i], &v[i]))
-            return 3;
-    return 0;
-}
-EXPORT int fmi3SetFloat64(void *c, const uint32_t *vr, size_t n, const double *v, size_t nv)
-{
-    if (nv != n)
-        return 3;
-    for (size_t i = 0; i < n; i++)
-        if (set(c, vr[i], v[i]))
-            return 3;
-    return 0;
-}
-EXPORT int fmi3GetFMUState(void *c, void **state)
-{
-    loop *s = *state ? *state : malloc(sizeof *s);
-    if (!s)
-        return 3;
-    *s = *(loop *)c;
-    *state = s;
-    return 0;
-}
-EXPORT int fmi3SetFMUState(void *c, void *state)
-{
-    *(loop *)c = *(loop *)state;
-    return 0;
-}
-EXPORT int fmi3FreeFMUState(void *c, void **state)
-{
-    (void)c;
-    free(*state);
-    *state = NULL;
-    return 0;
-}
+FMI3_FLOAT64_VIA(get, set, c)
+FMI3_STATE_FUNCTIONS(loop)

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXPORT __attribute__((visibility("default")))
+#include "fmi3_export.h"
 enum { VR_U = 1, VR_Y = 2, VR_K = 3, VR_COUNT = 4, VR_TICK = 10, VR_ALARM = 11 };
 enum { MODE_INIT, MODE_EVENT, MODE_STEP };
 #define PERIOD 0.1
@@ -263,24 +263,4 @@ EXPORT int fmi3SetFloat64(void *c, const uint32_t *vr, size_t n, const double *v
     }
     return 0;
 }
-EXPORT int fmi3GetFMUState(void *c, void **state)
-{
-    sampler *s = *state ? *state : malloc(sizeof *s);
-    if (!s)
-        return 3;
-    *s = *(sampler *)c;
-    *state = s;
-    return 0;
-}
-EXPORT int fmi3SetFMUState(void *c, void *state)
-{
-    *(sampler *)c = *(sampler *)state;
-    return 0;
-}
-EXPORT int fmi3FreeFMUState(void *c, void **state)
-{
-    (void)c;
-    free(*state);
-    *state = NULL;
-    return 0;
-}
+FMI3_STATE_FUNCTIONS(sampler)

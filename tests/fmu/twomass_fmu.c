@@ -31,7 +31,7 @@
 #ifndef SUBSYSTEM
 #define SUBSYSTEM 1
 #endif
-#define EXPORT __attribute__((visibility("default")))
+#include "fmi3_export.h"
 
 enum { NX = 2, NSUB = 100, NPAR = 8, MAXIN = 2, MAXDER = 3 };
 #ifndef ND_DEFAULT
@@ -301,13 +301,7 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
 }
 
 EXPORT void fmi3FreeInstance(void *c) { free(c); }
-EXPORT int fmi3EnterInitializationMode(void *c, bool tolDef, double tol, double t0, bool stopDef,
-                                       double stop)
-{
-    (void)tolDef; (void)tol; (void)stopDef; (void)stop;
-    ((inst3 *)c)->m.t = t0;
-    return 0;
-}
+FMI3_ENTER_INIT_SETS(((inst3 *)c)->m.t)
 EXPORT int fmi3ExitInitializationMode(void *c) { (void)c; return 0; }
 EXPORT int fmi3Terminate(void *c) { (void)c; return 0; }
 
@@ -348,47 +342,9 @@ EXPORT int fmi3DoStep(void *ci, double t, double h, bool noSet, bool *event, boo
 }
 #endif /* OMIT_DOSTEP: a binary without it, for the importer's error test */
 
-EXPORT int fmi3GetFloat64(void *c, const uint32_t *vr, size_t n, double *v, size_t nv)
-{
-    if (nv != n)
-        return 3;
-    for (size_t i = 0; i < n; i++)
-        if (get(&((inst3 *)c)->m, vr[i], &v[i]))
-            return 3;
-    return 0;
-}
+FMI3_FLOAT64_VIA(get, set, &((inst3 *)c)->m)
 
-EXPORT int fmi3SetFloat64(void *c, const uint32_t *vr, size_t n, const double *v, size_t nv)
-{
-    if (nv != n)
-        return 3;
-    for (size_t i = 0; i < n; i++)
-        if (set(&((inst3 *)c)->m, vr[i], v[i]))
-            return 3;
-    return 0;
-}
-
-EXPORT int fmi3GetFMUState(void *c, void **state)
-{
-    model *s = *state ? *state : malloc(sizeof *s);
-    if (!s)
-        return 3;
-    *s = ((inst3 *)c)->m;
-    *state = s;
-    return 0;
-}
-EXPORT int fmi3SetFMUState(void *c, void *state)
-{
-    ((inst3 *)c)->m = *(model *)state;
-    return 0;
-}
-EXPORT int fmi3FreeFMUState(void *c, void **state)
-{
-    (void)c;
-    free(*state);
-    *state = NULL;
-    return 0;
-}
+FMI3_STATE_OF(model, ((inst3 *)c)->m)
 
 EXPORT int fmi3GetDirectionalDerivative(void *c, const uint32_t *unk, size_t nunk,
                                         const uint32_t *kn, size_t nkn, const double *seed,

@@ -64,6 +64,12 @@ void mf_free(mf_t *mf)
             free(s->fvar[j]);
         free(s->fvar);
         free(s->fown);
+        for (size_t j = 0; j < s->ntext; j++) {
+            free(s->tname[j]);
+            free(s->tval[j]);
+        }
+        free(s->tname);
+        free(s->tval);
         for (int d = 0; d < 3; d++) {
             for (size_t j = 0; j < s->n[d] && s->names[d]; j++)
                 free(s->names[d][j]);
@@ -94,6 +100,7 @@ void mf_free(mf_t *mf)
     free(mf->uq);
     free(mf->xg);
     free(mf->yg);
+    mf_osp_free(mf->osp);
     if (mf->tmpdir)
         cosa_archive_remove(mf->tmpdir);
     free(mf->tmpdir);
@@ -242,6 +249,9 @@ cosa_status cosa_model_file_load_flags(const char *path, unsigned flags, cosa_mo
     if (plen > 4 && (strcasecmp(path + plen - 4, ".ssp") == 0 ||
                      strcasecmp(path + plen - 4, ".ssd") == 0))
         return mf_ssp_load(path, flags, out, err, errsize);
+    /* an OSP system structure (doc/osp.md): OspSystemStructure.xml, any *.xml */
+    if (plen > 4 && strcasecmp(path + plen - 4, ".xml") == 0)
+        return mf_osp_load(path, flags, out, err, errsize);
     FILE *f = fopen(path, "rb");
     if (!f) {
         if (err && errsize)

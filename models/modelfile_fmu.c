@@ -289,7 +289,8 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
     char err[512];
     cosa_fmu *fmu = NULL;
     cosa_unit *u = NULL;
-    cosa_status st = cosa_fmu_open(full, &fmu, err, sizeof err);
+    cosa_status st = cosa_fmu_open_flags(full, p->mf->osp ? COSA_FMU_OPEN_DISCRETE_IO : 0u, &fmu,
+                                         err, sizeof err);
     if (st != COSA_OK) {
         mf_perr(p, st == COSA_ENOMEM ? COSA_ENOMEM : COSA_EFMU, line, "fmu %s: %s: %s", name,
                 path, err);

@@ -67,12 +67,18 @@ struct mf_sub {
     double *fown;       /* nfpar - nx: their start values in the FMU          */
     int ffd;            /* linearise by central differences                  */
     cosa_fmu_capability cap; /* what the FMU can do (cosa_fmu_capability_get)  */
+    char **tname, **tval; /* OSP InitialValues of Integer/Boolean/String
+                             variables: set on the FMU units as text
+                             (cosa_unit_fmu_set_start_text)                   */
+    size_t ntext;
 };
 
 struct mf_conn {
     char *src, *out, *dst, *in;
     size_t line;
     double gain;        /* `-> T.IN * FACTOR`, else 1: L's entry (u = L y) */
+    int sum;            /* one of the sources an OSP Sum function adds up:
+                           several may feed one input (their L entries add) */
 };
 
 /* `connect clock S.OUT -> T.IN [, U.IN ...]` (modelfile_clock.c): an output
@@ -138,6 +144,8 @@ typedef struct mf {
     size_t *port_idx;  /* nbond*dim + 2*dim */
     size_t port_dim;
     char *tmpdir;      /* an SSP archive's unpacked directory (removed by mf_free) */
+    struct mf_osp *osp; /* an OSP system structure's algorithm, ECCO
+                           configuration and power bonds (osp_system.c), or NULL */
 } mf_t;
 
 /* Parser state, also used by resolution for its error messages. */
@@ -223,6 +231,12 @@ void mf_clocks_free(mf_t *mf);
 void mf_resolve_energy(struct mf_parser *p);
 void mf_energy_init(mf_t *mf);
 void mf_bonds_free(mf_t *mf);
+
+/* osp_system.c: OspSystemStructure.xml (README/doc/osp.md) read into an
+ * mf_t as the SSP importer does; mf_osp_free releases mf->osp. */
+cosa_status mf_osp_load(const char *path, unsigned flags, cosa_model **out, char *err,
+                        size_t errsize);
+void mf_osp_free(struct mf_osp *o);
 
 /* modelfile_resolve.c */
 /* After the whole text: names in expressions, offsets, L from the

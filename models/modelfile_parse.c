@@ -920,7 +920,7 @@ static void st_connect(struct mf_parser *p)
             mf_nomem(p);
             break;
         }
-        mf->conns[mf->nconn++] = (struct mf_conn){s2, o2, dst, in, p->line, 1.0};
+        mf->conns[mf->nconn++] = (struct mf_conn){s2, o2, dst, in, p->line, 1.0, 0};
         skip_blanks(p);
         if (p->s[p->pos] == '*') { /* T.IN * FACTOR: u = FACTOR y (L's entry) */
             mf_expr e;

@@ -97,7 +97,7 @@ static void resolve_layout(struct mf_parser *p, size_t eof_line)
                     return mf_nomem(p);
             }
     }
-    if (nx == 0) {
+    if (nx == 0 && !mf->osp) { /* (an OSP system may hide its FMUs' states) */
         mf_perr(p, COSA_ESYNTAX, eof_line, "the model has no states");
         return;
     }
@@ -133,7 +133,21 @@ static void resolve_layout(struct mf_parser *p, size_t eof_line)
     }
 }
 
-/* Connections -> L: every input exactly one source. */
+/* 1 if every connection before c into the input of c is an OSP Sum's
+ * source too (gi: that input; their L entries then add up). */
+static int L_sum(const mf_t *mf, size_t c, size_t gi)
+{
+    (void)gi;
+    const struct mf_conn *cn = &mf->conns[c];
+    for (size_t k = 0; k < c; k++) {
+        const struct mf_conn *o = &mf->conns[k];
+        if (strcmp(o->dst, cn->dst) == 0 && strcmp(o->in, cn->in) == 0 && !o->sum)
+            return 0;
+    }
+    return 1;
+}
+
+/* Connections -> L: every input exactly one source (an OSP Sum: several). */
 static void resolve_connections(struct mf_parser *p)
 {
     mf_t *mf = p->mf;
@@ -161,6 +175,10 @@ static void resolve_connections(struct mf_parser *p)
                         ? " (it is an output; write OUTPUT -> INPUT)" : "");
         else {
             size_t gi = b->ou + (size_t)in, go = a->oy + (size_t)o;
+            if (src_line[gi] && cn->sum && L_sum(mf, c, gi)) {
+                mf->L[gi + go * nu] += cn->gain; /* an OSP Sum: the sources add up */
+                continue;
+            }
             if (src_line[gi])
                 mf_perr(p, COSA_ESYNTAX, cn->line,
                         "input %s.%s has two sources (lines %zu and %zu)", b->name, cn->in,

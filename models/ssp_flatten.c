@@ -399,7 +399,7 @@ static void add_connections(struct ssp *s, xmlNode *sys)
                         return mf_nomem(s->p);
                     }
                     mf->capconn = mf->nconn + 1;
-                    mf->conns[mf->nconn++] = (struct mf_conn){sn, o, dn, in, ssp_line(c), gain};
+                    mf->conns[mf->nconn++] = (struct mf_conn){sn, o, dn, in, ssp_line(c), gain, 0};
                 }
         }
 }

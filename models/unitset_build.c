@@ -72,6 +72,9 @@ static cosa_status fmu_params(const cosa_model *m, const double *par, size_t i, 
         if (memcmp(&own, &par[pi], sizeof own) != 0)
             st = cosa_unit_fmu_set_start(u, pv, par[pi]);
     }
+    const char *tn, *tv; /* OSP InitialValues of other types */
+    for (size_t k = 0; st == COSA_OK && cosa_model_file_fmu_text_start(m, i, k, &tn, &tv); k++)
+        st = cosa_unit_fmu_set_start_text(u, tn, tv);
     return st;
 }
 
@@ -98,7 +101,9 @@ static cosa_status fmu_unit(const cosa_model *m, const double *par, const cosa_m
                             cosa_model_units_error *err)
 {
     const char *sub = m->sub_name ? m->sub_name(m, par, i) : NULL;
-    cosa_status st = cosa_fmu_open(fpath, &mu->fmus[i], err->msg, sizeof err->msg);
+    /* an OSP system's FMUs exchange their discrete Reals too (doc/osp.md) */
+    const unsigned fl = cosa_model_file_osp(m) ? COSA_FMU_OPEN_DISCRETE_IO : 0u;
+    cosa_status st = cosa_fmu_open_flags(fpath, fl, &mu->fmus[i], err->msg, sizeof err->msg);
     if (st == COSA_OK)
         st = cosa_unit_fmu_create(mu->fmus[i], sub, &mu->units[i]);
     if (st == COSA_OK && o->log) /* loggingOn, messages to the logger */

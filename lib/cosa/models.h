@@ -195,6 +195,27 @@ const char *cosa_model_file_fmu_param(const cosa_model *m, size_t i, size_t k, s
  * only where the value differs from this.  NAN where there is none. */
 double cosa_model_file_fmu_param_own(const cosa_model *m, size_t i, size_t k);
 
+/* OSP system structures (models/osp_system.c, doc/osp.md): a path ending in
+ * .xml is read as libcosim's OspSystemStructure.xml into the same model an
+ * SSP gives; what the file says beyond the network: */
+typedef struct cosa_ecco_params cosa_ecco_params;
+typedef struct cosa_power_bond cosa_power_bond;
+typedef struct cosa_osp_info {
+    int ecco;                        /* Algorithm: 1 ecco, 0 fixedStep (default) */
+    double base_step;                /* BaseStepSize [s] (libcosim's default 0.1) */
+    int has_end;                     /* EndTime given (it is the model's tend)   */
+    const cosa_ecco_params *params;  /* EccoConfiguration, or NULL               */
+    size_t nbond;                    /* power bonds, resolved into u/y indices   */
+    const cosa_power_bond *bonds;
+    const char *const *bond_names;   /* nbond: their powerBond names            */
+} cosa_osp_info;
+/* The OSP information of model m, or NULL when m was not read from one. */
+const cosa_osp_info *cosa_model_file_osp(const cosa_model *m);
+/* The k-th Integer/Boolean/String start value (OSP InitialValues) of FMU
+ * subsystem i: 1 with *name and *value (text), 0 past the last one. */
+int cosa_model_file_fmu_text_start(const cosa_model *m, size_t i, size_t k, const char **name,
+                                   const char **value);
+
 /* The clock connections of model file m (`connect clock S.OUT -> T.IN`,
  * README "Clocks"), checked when the file was read: their number (0 for
  * any other model), and the k-th as the subsystem indices and the FMUs' own

@@ -1259,6 +1259,66 @@ typedef struct cosa_run_stats {
                                     every other coupling                       */
 } cosa_run_stats;
 
+/* ---- ECCO: libcosim's energy-conservation-based step control -------------- */
+
+/* The EccoConfiguration of an OSP system structure (libcosim's
+ * ecco_algorithm_params; doc/osp.md). */
+typedef struct cosa_ecco_params {
+    double h0, hmin, hmax;     /* StepSize, MinimumStepSize, MaximumStepSize [s] */
+    double safety;             /* SafetyFactor                                  */
+    double rate_min, rate_max; /* MinimumChangeRate, MaximumChangeRate          */
+    double kp, ki;             /* ProportionalGain, IntegralGain                */
+    double rtol, atol;         /* RelativeTolerance, AbsoluteTolerance          */
+} cosa_ecco_params;
+
+/* A power bond as libcosim names its four variables: input_a, output_a,
+ * input_b, output_b (from the labels of the OSP file's two connections);
+ * each is a global input (input[k] = 1: index into u, the value the unit
+ * held over the step) or a global output (0: index into y, its value at the
+ * step's end).  Power a = input_a output_a, power b = input_b output_b. */
+typedef struct cosa_power_bond {
+    int input[4];
+    size_t index[4];
+} cosa_power_bond;
+
+/* The controller's state: the next step in integer nanoseconds (libcosim's
+ * time unit), the previous error estimate (1 at the start), the steps
+ * taken; cosa_ecco_reset starts it at p->h0. */
+typedef struct cosa_ecco_state {
+    long long h_ns, hmin_ns, hmax_ns;
+    double prev_err;
+    size_t steps;
+} cosa_ecco_state;
+/* COSA_ERANGE unless 0 < hmin <= h0 <= hmax, 0 < rate_min <= rate_max,
+ * safety, rtol, atol >= 0 with rtol + atol > 0, finite gains. */
+cosa_status cosa_ecco_reset(const cosa_ecco_params *p, cosa_ecco_state *s);
+/* After a step of s->h_ns from t_ns: the residuals |P_a - P_b| of the bonds
+ * (n of them) turn into the scaled error estimate (*err; NaN when the step
+ * is not adjusted: the first one, or no bonds) and the next step s->h_ns,
+ * exactly as libcosim's ecco_algorithm::adjust_step_size. */
+cosa_status cosa_ecco_adjust(const cosa_ecco_params *p, cosa_ecco_state *s, long long t_ns,
+                             size_t n, const double *residual, double *err);
+
+/* A co-simulation under ECCO: plain Jacobi with held inputs (ZOH), every
+ * step of the controller's size (the last one cut at tend), from the
+ * units' state x0 (nx) at t = 0.  The result records every communication
+ * point. */
+typedef struct cosa_ecco_result {
+    cosa_run_stats run;
+    size_t n, ny;  /* committed steps, outputs                              */
+    double *t;     /* n + 1 times                                           */
+    double *h;     /* n steps                                               */
+    double *err;   /* n: the error estimate after each step (NaN: none)      */
+    double *y;     /* ny x (n + 1), column-major                            */
+    double t_hmax; /* the start of the first step of size hmax (NaN: none)  */
+    int failed;    /* a unit failed (Discard): the run stopped at run.t_end */
+    char reason[256];
+} cosa_ecco_result;
+cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_params *p,
+                          const cosa_power_bond *bonds, size_t nbond, double tend,
+                          cosa_ecco_result **out);
+void cosa_ecco_result_free(cosa_ecco_result *r);
+
 /* ---- 4e. Observers and runs ------------------------------------------------ */
 
 /* ---- Energy indicators and correction (energy paper, issue 10) -------------- */
@@ -1768,6 +1828,13 @@ int cosa_fmu_input_smoothness(const cosa_fmu *fmu);
  * err that says what is wrong (no file name: the caller adds it), nothing
  * left on disk, *out = NULL. */
 cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t errsize);
+/* The same with flags: COSA_FMU_OPEN_DISCRETE_IO makes the Real inputs and
+ * outputs of variability discrete of an FMI 2.0 FMU inputs and outputs too
+ * (values sampled at the communication points, as libcosim exchanges
+ * them; OSP system structures, doc/osp.md). */
+enum { COSA_FMU_OPEN_DISCRETE_IO = 1u << 0 };
+cosa_status cosa_fmu_open_flags(const char *path, unsigned flags, cosa_fmu **out, char *err,
+                                size_t errsize);
 /* Unload the binary and remove the temporary directory; NULL is a no-op. */
 void cosa_fmu_close(cosa_fmu *fmu);
 
@@ -1888,6 +1955,12 @@ cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_
  * re-instantiate with it (at the unit's time and state).  COSA_EPARAM for
  * an unknown name, COSA_EINVAL if u is not an FMU unit. */
 cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value);
+/* The same for an Integer (Int32), Boolean or String variable, the value as
+ * text ("42"; "true"/"false"/"1"/"0"; any string), set with fmi2SetInteger/
+ * SetBoolean/SetString (fmi3SetInt32/...) before initialization (OSP
+ * InitialValues).  COSA_EPARAM for an unknown name, COSA_EUNSUPPORTED for
+ * another type, COSA_ERANGE for a value that is not one of the type. */
+cosa_status cosa_unit_fmu_set_start_text(cosa_unit *u, const char *name, const char *value);
 /* A = df/dx, B = df/du, C = dg/dx, D = dg/du (column-major, ld = rows) of the
  * FMU unit at its current time and state with the inputs at their start
  * values (0 without one): its operating point after cosa_unit_fmu_create.

@@ -55,6 +55,12 @@ typedef fmi2Status fmi2GetRealTYPE(fmi2Component c, const fmi2ValueReference vr[
                                    fmi2Real value[]);
 typedef fmi2Status fmi2SetRealTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                                    const fmi2Real value[]);
+typedef fmi2Status fmi2SetIntegerTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                      const fmi2Integer value[]);
+typedef fmi2Status fmi2SetBooleanTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                      const fmi2Boolean value[]);
+typedef fmi2Status fmi2SetStringTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                     const fmi2String value[]);
 typedef fmi2Status fmi2SetRealInputDerivativesTYPE(fmi2Component c, const fmi2ValueReference vr[],
                                                    size_t nvr, const fmi2Integer order[],
                                                    const fmi2Real value[]);

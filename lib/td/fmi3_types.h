@@ -60,6 +60,18 @@ typedef fmi3Status fmi3SetFloat64TYPE(fmi3Instance instance,
                                       const fmi3ValueReference valueReferences[],
                                       size_t nValueReferences, const fmi3Float64 values[],
                                       size_t nValues);
+typedef fmi3Status fmi3SetInt32TYPE(fmi3Instance instance,
+                                    const fmi3ValueReference valueReferences[],
+                                    size_t nValueReferences, const fmi3Int32 values[],
+                                    size_t nValues);
+typedef fmi3Status fmi3SetBooleanTYPE(fmi3Instance instance,
+                                      const fmi3ValueReference valueReferences[],
+                                      size_t nValueReferences, const fmi3Boolean values[],
+                                      size_t nValues);
+typedef fmi3Status fmi3SetStringTYPE(fmi3Instance instance,
+                                     const fmi3ValueReference valueReferences[],
+                                     size_t nValueReferences, const fmi3String values[],
+                                     size_t nValues);
 typedef fmi3Status fmi3GetFMUStateTYPE(fmi3Instance instance, fmi3FMUState *FMUState);
 typedef fmi3Status fmi3SetFMUStateTYPE(fmi3Instance instance, fmi3FMUState FMUState);
 typedef fmi3Status fmi3FreeFMUStateTYPE(fmi3Instance instance, fmi3FMUState *FMUState);

@@ -45,14 +45,16 @@ static const struct fn_entry fns3[] = {
     F3(GetDirectionalDerivative, 0), F3(EnterEventMode, 0), F3(UpdateDiscreteStates, 0),
     F3(EnterStepMode, 0),
     F3(GetClock, 0),     F3(SetClock, 0),       F3(GetIntervalDecimal, 0),
-    F3(SetIntervalDecimal, 0), F3(GetShiftDecimal, 0)};
+    F3(SetIntervalDecimal, 0), F3(GetShiftDecimal, 0),
+    F3(SetInt32, 0),     F3(SetBoolean, 0),     F3(SetString, 0)};
 #define F2(n, req) {#n, offsetof(fmu_functions2, n), req}
 static const struct fn_entry fns2[] = {
     F2(GetVersion, 1),   F2(Instantiate, 1),    F2(FreeInstance, 1),
     F2(SetupExperiment, 1), F2(EnterInitializationMode, 1), F2(ExitInitializationMode, 1),
     F2(Terminate, 1),    F2(DoStep, 1),         F2(GetReal, 1),
     F2(SetReal, 1),      F2(SetRealInputDerivatives, 0), F2(GetFMUstate, 0),
-    F2(SetFMUstate, 0),  F2(FreeFMUstate, 0),   F2(GetDirectionalDerivative, 0)};
+    F2(SetFMUstate, 0),  F2(FreeFMUstate, 0),   F2(GetDirectionalDerivative, 0),
+    F2(SetInteger, 0),   F2(SetBoolean, 0),     F2(SetString, 0)};
 
 /* The capabilities the description claims need these optional functions. */
 static const char *const state_fns[] = {"GetFMUState", "SetFMUState", "FreeFMUState",
@@ -158,6 +160,12 @@ static void resource_location(cosa_fmu *f)
 
 cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t errsize)
 {
+    return cosa_fmu_open_flags(path, 0u, out, err, errsize);
+}
+
+cosa_status cosa_fmu_open_flags(const char *path, unsigned flags, cosa_fmu **out, char *err,
+                                size_t errsize)
+{
     if (out)
         *out = NULL;
     if (!path || !out || !err || errsize == 0)
@@ -181,7 +189,7 @@ cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t er
     if (stat(md, &st) != 0) {
         snprintf(err, errsize, "not an FMU: no modelDescription.xml in the archive");
         s = COSA_EFMU;
-    } else if (fmu_description_read(md, &f->desc, err, errsize) != 0) {
+    } else if (fmu_description_read(md, flags, &f->desc, err, errsize) != 0) {
         s = COSA_EFMU;
     } else {
         s = load_binary(f, err, errsize);

@@ -336,7 +336,7 @@ static void cosimulation_attributes(xmlNode *root, xmlNode *cs, fmu_description 
         fmi3_attributes(root, cs, d);
 }
 
-static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
+static int parse(xmlNode *root, fmu_description *d, unsigned flags, char *err, size_t errsize)
 {
     if (!is(root, "fmiModelDescription")) {
         snprintf(err, errsize, "modelDescription.xml: the root element is not "
@@ -459,7 +459,10 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     free(pos);
     for (size_t i = 0; rc == 0 && i < d->nvar; i++) {
         const cosa_fmu_var *v = &d->vars[i];
-        if (v->variability != COSA_FMU_CONTINUOUS)
+        /* discrete Real inputs/outputs of FMI 2.0 on request (no clocks there) */
+        const int discrete = (flags & COSA_FMU_OPEN_DISCRETE_IO) && d->version == 2 &&
+                             v->variability == COSA_FMU_DISCRETE;
+        if (v->variability != COSA_FMU_CONTINUOUS && !discrete)
             continue;
         if ((v->causality == COSA_FMU_INPUT && push(&d->inputs, &d->nin, i)) ||
             (v->causality == COSA_FMU_OUTPUT && push(&d->outputs, &d->nout, i))) {
@@ -470,7 +473,8 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     return rc;
 }
 
-int fmu_description_read(const char *path, fmu_description *d, char *err, size_t errsize)
+int fmu_description_read(const char *path, unsigned flags, fmu_description *d, char *err,
+                         size_t errsize)
 {
     memset(d, 0, sizeof *d);
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
@@ -489,7 +493,7 @@ int fmu_description_read(const char *path, fmu_description *d, char *err, size_t
         return -1;
     }
     xmlNode *root = xmlDocGetRootElement(doc);
-    int rc = parse(root, d, err, errsize);
+    int rc = parse(root, d, flags, err, errsize);
     if (rc == 0)
         rc = fmu_clocks_read(child(root, "ModelVariables"), d, err, errsize);
     xmlFreeDoc(doc);

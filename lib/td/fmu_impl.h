@@ -38,7 +38,8 @@ typedef struct fmu_description {
 
 /* Parse path (a modelDescription.xml); 0, or -1 with a one-line message in
  * err (no file name: the caller adds it). */
-int fmu_description_read(const char *path, fmu_description *d, char *err, size_t errsize);
+int fmu_description_read(const char *path, unsigned flags, fmu_description *d, char *err,
+                         size_t errsize);
 void fmu_description_free(fmu_description *d);
 /* The Clock variables of ModelVariables (mv) into d->clocks, and the
  * `clocks` attribute of d's Float64 variables resolved into indices of
@@ -136,6 +137,10 @@ typedef struct fmu_functions3 {
     fmi3GetIntervalDecimalTYPE *GetIntervalDecimal;
     fmi3SetIntervalDecimalTYPE *SetIntervalDecimal;
     fmi3GetShiftDecimalTYPE *GetShiftDecimal;
+    /* start values of other types (optional: NULL when absent) */
+    fmi3SetInt32TYPE *SetInt32;
+    fmi3SetBooleanTYPE *SetBoolean;
+    fmi3SetStringTYPE *SetString;
 } fmu_functions3;
 
 typedef struct fmu_functions2 {
@@ -154,6 +159,9 @@ typedef struct fmu_functions2 {
     fmi2SetFMUstateTYPE *SetFMUstate;
     fmi2FreeFMUstateTYPE *FreeFMUstate;
     fmi2GetDirectionalDerivativeTYPE *GetDirectionalDerivative;
+    fmi2SetIntegerTYPE *SetInteger; /* start values of other types (optional) */
+    fmi2SetBooleanTYPE *SetBoolean;
+    fmi2SetStringTYPE *SetString;
 } fmu_functions2;
 
 struct cosa_fmu {

@@ -26,9 +26,11 @@
 #include "td/unit_fmu_impl.h"
 #include "td/unit_impl.h"
 
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +161,42 @@ static int set_reals(fmu_unit *f, const unsigned *vr, size_t n, const double *v)
     return f->fmu->f2.SetReal(f->inst, vr, n, v);
 }
 
+/* The recorded Integer/Boolean/String start values, one call each: the
+ * FMU's status (> 1 a failure), or 3 when the FMU lacks the function. */
+static int set_texts(fmu_unit *f, const char **fn)
+{
+    for (size_t i = 0; i < f->ntstart; i++) {
+        const struct fmu_text_start *t = &f->tstarts[i];
+        const unsigned vr = t->vr;
+        int s = 3;
+        if (v3(f)) {
+            const fmi3Boolean b = t->ival != 0;
+            const fmi3String sv = t->sval;
+            *fn = t->kind == 'i' ? "fmi3SetInt32 (start values)"
+                  : t->kind == 'b' ? "fmi3SetBoolean (start values)" : "fmi3SetString (start values)";
+            if (t->kind == 'i' && f->fmu->f3.SetInt32)
+                s = f->fmu->f3.SetInt32(f->inst, &vr, 1, &t->ival, 1);
+            else if (t->kind == 'b' && f->fmu->f3.SetBoolean)
+                s = f->fmu->f3.SetBoolean(f->inst, &vr, 1, &b, 1);
+            else if (t->kind == 's' && f->fmu->f3.SetString)
+                s = f->fmu->f3.SetString(f->inst, &vr, 1, &sv, 1);
+        } else {
+            const fmi2String sv = t->sval;
+            *fn = t->kind == 'i' ? "fmi2SetInteger (start values)"
+                  : t->kind == 'b' ? "fmi2SetBoolean (start values)" : "fmi2SetString (start values)";
+            if (t->kind == 'i' && f->fmu->f2.SetInteger)
+                s = f->fmu->f2.SetInteger(f->inst, &vr, 1, &t->ival);
+            else if (t->kind == 'b' && f->fmu->f2.SetBoolean)
+                s = f->fmu->f2.SetBoolean(f->inst, &vr, 1, &t->ival);
+            else if (t->kind == 's' && f->fmu->f2.SetString)
+                s = f->fmu->f2.SetString(f->inst, &vr, 1, &sv);
+        }
+        if (s > 1)
+            return s;
+    }
+    return 0;
+}
+
 static int get_reals(fmu_unit *f, const unsigned *vr, size_t n, double *v)
 {
     if (n == 0)
@@ -205,6 +243,8 @@ static void instantiate(cosa_unit *u)
     /* recorded start values (parameters), then the states */
     if ((s = set_reals(f, f->starts_vr, f->nstart, f->starts)) > 1)
         fn = v3(f) ? "fmi3SetFloat64 (start values)" : "fmi2SetReal (start values)";
+    else if ((s = set_texts(f, &fn)) > 1)
+        ;
     else if ((s = set_reals(f, f->vx, cosa_unit_nx(u), cosa_unit_state(u))) > 1)
         fn = v3(f) ? "fmi3SetFloat64 (states)" : "fmi2SetReal (states)";
     else if (v3(f)) {
@@ -486,6 +526,16 @@ static cosa_status point_unit(cosa_unit *u, double t, const double *x, cosa_unit
                 h->nstart = f->nstart;
             }
         }
+        if (st == COSA_OK && f->ntstart) {
+            fmu_unit *h = cosa_unit_impl(f->helper);
+            if (!(h->tstarts = calloc(f->ntstart, sizeof *h->tstarts)))
+                st = COSA_ENOMEM;
+            for (size_t i = 0; st == COSA_OK && i < f->ntstart; i++, h->ntstart++) {
+                h->tstarts[i] = f->tstarts[i];
+                if (f->tstarts[i].sval && !(h->tstarts[i].sval = strdup(f->tstarts[i].sval)))
+                    st = COSA_ENOMEM;
+            }
+        }
         if (st != COSA_OK) {
             cosa_unit_fail(u, "%s", f->helper && cosa_unit_message(f->helper)[0]
                                         ? cosa_unit_message(f->helper)
@@ -723,6 +773,9 @@ static void fmu_destroy(cosa_unit *u)
     free(f->uder);
     free(f->starts_vr);
     free(f->starts);
+    for (size_t i = 0; i < f->ntstart; i++)
+        free(f->tstarts[i].sval);
+    free(f->tstarts);
     free(f);
 }
 
@@ -844,6 +897,76 @@ cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value
     cosa_unit_free(f->helper); /* made again, with this start value, when needed */
     f->helper = NULL;
     /* takes effect now: a fresh instance at the unit's time and state */
+    instantiate(u);
+    if (f->bad) {
+        cosa_unit_fail(u, "%s", f->why);
+        return COSA_EFMU;
+    }
+    return COSA_OK;
+}
+
+/* value as a start value of kind 'i', 'b' or 's' into t; 0, or -1 when it
+ * is not one (an integer out of range, a Boolean other than true/false/1/0). */
+static int text_value(char kind, const char *value, struct fmu_text_start *t)
+{
+    t->kind = kind;
+    if (kind == 's')
+        return (t->sval = strdup(value)) ? 0 : -2;
+    if (kind == 'b') {
+        if (strcmp(value, "true") == 0 || strcmp(value, "1") == 0)
+            t->ival = 1;
+        else if (strcmp(value, "false") == 0 || strcmp(value, "0") == 0)
+            t->ival = 0;
+        else
+            return -1;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    const long v = strtol(value, &end, 10);
+    if (end == value || *end || errno || v < INT32_MIN || v > INT32_MAX)
+        return -1;
+    t->ival = (int)v;
+    return 0;
+}
+
+cosa_status cosa_unit_fmu_set_start_text(cosa_unit *u, const char *name, const char *value)
+{
+    if (!u || !name || !value || cosa_unit_get_type(u)->step != fmu_step)
+        return COSA_EINVAL;
+    fmu_unit *f = cosa_unit_impl(u);
+    const cosa_fmu_other *o = NULL;
+    for (size_t i = 0; i < cosa_fmu_nother(f->fmu) && !o; i++)
+        if (strcmp(cosa_fmu_other_at(f->fmu, i)->name, name) == 0)
+            o = cosa_fmu_other_at(f->fmu, i);
+    if (!o)
+        return COSA_EPARAM;
+    const char kind = strcmp(o->type, "Integer") == 0 || strcmp(o->type, "Int32") == 0 ? 'i'
+                      : strcmp(o->type, "Boolean") == 0                              ? 'b'
+                      : strcmp(o->type, "String") == 0                               ? 's'
+                                                                                     : 0;
+    if (!kind)
+        return COSA_EUNSUPPORTED;
+    struct fmu_text_start t = {.vr = o->vr};
+    const int r = text_value(kind, value, &t);
+    if (r)
+        return r == -2 ? COSA_ENOMEM : COSA_ERANGE;
+    size_t j = 0;
+    while (j < f->ntstart && f->tstarts[j].vr != o->vr)
+        j++;
+    if (j == f->ntstart) {
+        struct fmu_text_start *n2 = realloc(f->tstarts, (f->ntstart + 1) * sizeof *n2);
+        if (!n2) {
+            free(t.sval);
+            return COSA_ENOMEM;
+        }
+        f->tstarts = n2;
+        f->ntstart++;
+    } else
+        free(f->tstarts[j].sval);
+    f->tstarts[j] = t;
+    cosa_unit_free(f->helper); /* made again, with this start value, when needed */
+    f->helper = NULL;
     instantiate(u);
     if (f->bad) {
         cosa_unit_fail(u, "%s", f->why);

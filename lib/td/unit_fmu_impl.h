@@ -10,6 +10,14 @@
  * instantiates the FMU again.  The unit keeps its live snapshots in a list;
  * freeing an instance frees their FMU states through it first, and a
  * snapshot of an earlier instance cannot be restored (COSA_EFMU). */
+/* A start value of an Integer (Int32), Boolean or String variable. */
+struct fmu_text_start {
+    unsigned vr;
+    char kind;  /* 'i' Integer/Int32, 'b' Boolean, 's' String */
+    int ival;   /* 'i', 'b' */
+    char *sval; /* 's' */
+};
+
 typedef struct fmu_snapshot {
     void *fs;                /* the FMU state, or NULL                        */
     unsigned long serial;    /* the instance it belongs to                    */
@@ -40,6 +48,9 @@ typedef struct fmu_unit {
     unsigned *starts_vr;     /* recorded start values                         */
     double *starts;
     size_t nstart;
+    struct fmu_text_start *tstarts; /* start values of Integer/Boolean/String
+                                       parameters (cosa_unit_fmu_set_start_text) */
+    size_t ntstart;
     fmi2CallbackFunctions cb2;
     unsigned long serial;    /* counts instantiations: which instance a
                                 snapshot's FMU state belongs to           */

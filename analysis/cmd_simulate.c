@@ -12,6 +12,7 @@
 #include "sim_iter.h"
 #include "sweep_cli.h"
 #include "outfile.h"
+#include "cmd_simulate_osp.h"
 #include "run_stats.h"
 #include "varorder_cli.h"
 
@@ -19,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 extern const char cosa_plot_simulate[]; /* plots/simulate.gp */
 extern const char cosa_plot_energy[];   /* plots/energy.gp */
@@ -45,6 +47,7 @@ struct sim_opts {
     const char *rate[ECLI_MAX_RATES];     /* --rate NAME=K                        */
     size_t nrate;
     int events;                           /* --events: -1 auto (default), 0 off, 1 on */
+    int algorithm;                        /* --algorithm: -1 none, 0 fixedStep, 1 ecco */
 };
 
 /* --help: usage and what the command does. */
@@ -62,6 +65,9 @@ static void help_intro(void)
            "                     [--limit-abs F]]]\n"
            "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n"
            "                     [--outputs LIST] [--output-interval DT]\n"
+           "       cosa simulate --model-file OspSystemStructure.xml [--algorithm fixedStep|ecco]\n"
+           "                     [--dt DT] [--tend T] [-o DIR] [--name NAME] [--fmu-log]\n"
+           "                     (libcosim's algorithms on an OSP system; doc/osp.md)\n"
            "       cosa simulate --coupling explicit|implicit ...  (the variable-order engine;\n"
            "                     see cosa simulate --coupling explicit --help)\n\n"
            "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
@@ -492,6 +498,7 @@ static const char *const input_names[] = {"poly", "held", NULL};
 static const char *const start_names[] = {"reference", "initial", NULL};
 static const char *const mbcorr_jac_names[] = {"dd", "fd", NULL};
 static const char *const events_names[] = {"off", "on", NULL};
+static const char *const algorithm_names[] = {"fixedStep", "ecco", NULL};
 
 #define SIM(f) offsetof(struct sim_run, f)
 static const opt_row sim_rows[] = {
@@ -609,6 +616,13 @@ static const opt_row sim_rows[] = {
              "canGetAndSetFMUState); default: dd where the FMU has them, else fd.  "
              "--fd implies fd.  --jacobian is the deprecated spelling (with "
              "--coupling it means --corrector-jacobian)"},
+    {.kind = OPTK_ENUM, .name = "algorithm", .off = SIM(o.algorithm), .arg = "fixedStep|ecco",
+     .modes = SIM_FIXED, .names = algorithm_names,
+     .help = "an OSP system structure (--model-file OspSystemStructure.xml; doc/osp.md) "
+             "run with libcosim's algorithm instead of a --scheme: fixed steps of "
+             "BaseStepSize (or --dt), or ECCO's energy-conservation step control over "
+             "the power bonds (EccoConfiguration); default: the file's Algorithm when "
+             "no --scheme is given"},
     {.kind = OPTK_ENUM, .name = "events", .off = SIM(o.events), .arg = "on|off",
      .modes = SIM_FIXED, .names = events_names, .flags = OPTF_OR_LIST,
      .help = "FMI 3.0 event mode for the FMUs that offer it (hasEventMode; default on): "
@@ -719,7 +733,7 @@ static int sim_args_parse(struct sim_run *r, int argc, char **argv, unsigned *mo
     struct sim_opts *o = &r->o;
     o->tend = o->rtol = o->atol = o->refrtol = o->nu = NAN;
     o->outorder = -1;
-    o->lin = o->mbcorr_jac = o->input = o->start = o->events = -1;
+    o->lin = o->mbcorr_jac = o->input = o->start = o->events = o->algorithm = -1;
     vo_cli_opts_init(&r->vo, cmd);
     r->cs.alpha = 1.0;
     r->cs.td_relax = 1; /* --relax aitken: the time domain's own */
@@ -1470,6 +1484,15 @@ static int sim_files(struct sim_run *r)
     return r->res->energy ? sim_energy_files(r, title) : CLI_OK;
 }
 
+/* An OSP run: --algorithm, or an OSP file (*.xml) without --scheme. */
+static int sim_is_osp(const struct sim_run *r)
+{
+    const char *f = r->cs.mod.file;
+    const size_t n = f ? strlen(f) : 0;
+    return r->o.algorithm >= 0 ||
+           (!r->cs.scheme_text && n > 4 && strcasecmp(f + n - 4, ".xml") == 0);
+}
+
 static void sim_free(struct sim_run *r)
 {
     sim_csv_free(&r->cols);
@@ -1504,6 +1527,12 @@ int cmd_simulate(int argc, char **argv)
     }
     if (rc == CLI_OK && mode == SIM_COUPLED) { /* the variable-order engine (issue 11) */
         rc = cmd_simulate_vo(&r->cs, &r->vo);
+        goto out;
+    }
+    if (rc == CLI_OK && sim_is_osp(r)) { /* libcosim's algorithms (doc/osp.md) */
+        rc = cmd_simulate_osp(cmd, &r->cs, r->o.algorithm < 0 ? NULL
+                                           : algorithm_names[r->o.algorithm],
+                              r->o.tend, r->o.output, r->o.name, r->o.fmu_log);
         goto out;
     }
     if (rc != CLI_OK || (rc = sim_parse(r)) != CLI_OK || (rc = sim_integrator(r)) != CLI_OK ||

@@ -492,6 +492,9 @@ cosa_status osp_bonds(const mf_t *mf, struct mf_osp *o, const char *path, char *
             return COSA_ENOMEM;
         }
     }
+    o->info.nsub = mf->nsub;
+    o->info.nx = mf->nx;
+    o->info.L = mf->L;
     o->info.bonds = o->bonds;
     o->info.bond_names = (const char *const *)o->bond_names;
     return COSA_OK;

@@ -20,6 +20,7 @@ struct cosa_model_units {
     const cosa_system *sys;
     const cosa_odesys *os;
     cosa_unitset *set;
+    const double *bareL;   /* a stateless OSP network: the file's L (no form) */
 };
 
 void cosa_model_units_free(cosa_model_units *mu)
@@ -181,7 +182,9 @@ static cosa_status clock_links(const cosa_model *m, cosa_model_units *mu,
  * form's), with the ODE form's coupling variables and band if asked. */
 static cosa_status make_set(const cosa_model_units_opts *o, cosa_model_units *mu)
 {
-    const double *L = mu->sys ? cosa_system_L(mu->sys) : cosa_odesys_L(mu->os);
+    const double *L = mu->bareL ? mu->bareL
+                      : mu->sys   ? cosa_system_L(mu->sys)
+                                  : cosa_odesys_L(mu->os);
     if (o->coupling && mu->os)
         L = cosa_odesys_L(mu->os);
     cosa_status st = cosa_unitset_create(mu->nsub, mu->units, L, NULL, &mu->set);
@@ -230,9 +233,14 @@ cosa_status cosa_model_units_create(const cosa_model *m, const double *par,
     cosa_model_units *mu = calloc(1, sizeof *mu);
     if (!mu)
         return COSA_ENOMEM;
-    cosa_status st = forms(m, par, opts, mu);
+    /* an OSP network whose FMUs declare no states has no linear form (a
+     * system needs states): FMU units over the file's L */
+    const cosa_osp_info *osp = cosa_model_file_osp(m);
+    mu->bareL = osp && osp->nx == 0 ? osp->L : NULL;
+    cosa_status st = mu->bareL ? COSA_OK : forms(m, par, opts, mu);
     if (st == COSA_OK) {
-        mu->nsub = mu->sys ? cosa_system_nsub(mu->sys) : cosa_odesys_nsub(mu->os);
+        mu->nsub = mu->bareL ? osp->nsub
+                   : mu->sys ? cosa_system_nsub(mu->sys) : cosa_odesys_nsub(mu->os);
         mu->units = calloc(mu->nsub + 1, sizeof *mu->units);
         mu->fmus = calloc(mu->nsub + 1, sizeof *mu->fmus);
         mu->sgain = calloc(mu->nsub + 1, 1);

@@ -208,6 +208,8 @@ typedef struct cosa_osp_info {
     size_t nbond;                    /* power bonds, resolved into u/y indices   */
     const cosa_power_bond *bonds;
     const char *const *bond_names;   /* nbond: their powerBond names            */
+    size_t nsub, nx;                 /* simulators; states their FMUs declare   */
+    const double *L;                 /* the coupling u = L y (nu x ny)          */
 } cosa_osp_info;
 /* The OSP information of model m, or NULL when m was not read from one. */
 const cosa_osp_info *cosa_model_file_osp(const cosa_model *m);

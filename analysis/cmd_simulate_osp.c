@@ -1,0 +1,196 @@
+/* cmd_simulate_osp.c -- `cosa simulate` on an OSP system structure with
+ * libcosim's own algorithms (doc/osp.md): fixedStep (every simulator at
+ * BaseStepSize, or --dt) or ecco (lib/td/ecco.c), as the file's Algorithm
+ * says or --algorithm chooses.  Plain Jacobi with inputs held over the step
+ * and the time in integer nanoseconds, as libcosim runs them; no reference
+ * (the FMUs of an OSP system often declare no states).  Prints the run's
+ * statistics as every run does, the first steps and where the step first
+ * reached its maximum, and with -o the communication points as NAME.csv. */
+#include "cli.h"
+#include "outfile.h"
+#include "run_stats.h"
+#include "sim_fmu.h"
+#include "sweep_cli.h"
+#include "cmd_simulate_osp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The trajectory as NAME.csv in the output directory (atomically). */
+static int write_csv(const char *cmd, const scli_out *out, const char *name,
+                     const cosa_model *m, const double *par, const cosa_ecco_result *r)
+{
+    char path[1024];
+    int rc = scli_out_path(cmd, out, name, path, sizeof path);
+    if (rc != CLI_OK)
+        return rc;
+    outfile of;
+    FILE *f = outfile_open(&of, path, 0);
+    if (!f) {
+        cli_error(cmd, "cannot write '%s'", path);
+        return CLI_EFAIL;
+    }
+    fprintf(f, "# cosa %s simulate: OSP system structure %s\nt,h,err", cosa_version(),
+            m->name);
+    for (size_t k = 0; k < r->ny; k++)
+        fprintf(f, ",%s", m->output_name ? m->output_name(m, par, k) : "y");
+    fputc('\n', f);
+    for (size_t n = 0; n <= r->n; n++) {
+        fprintf(f, "%.17g,%.17g,%.17g", r->t[n], n < r->n ? r->h[n] : NAN,
+                n < r->n ? r->err[n] : NAN);
+        for (size_t k = 0; k < r->ny; k++)
+            fprintf(f, ",%.17g", r->y[k + n * r->ny]);
+        fputc('\n', f);
+    }
+    if (outfile_commit(&of) != 0) {
+        cli_error(cmd, "cannot write '%s'", path);
+        return CLI_EFAIL;
+    }
+    printf("file %s\n", path);
+    return CLI_OK;
+}
+
+/* The algorithm's parameters: the file's ECCO configuration, or fixed
+ * steps of dt as the same law with the step clamped to dt. */
+static int params_of(const char *cmd, const cosa_osp_info *info, int ecco, double dt,
+                     cosa_ecco_params *p)
+{
+    if (ecco) {
+        if (!info->params) {
+            cli_error(cmd, "--algorithm ecco: the OSP file has no EccoConfiguration");
+            return CLI_EUSAGE;
+        }
+        if (info->nbond == 0) {
+            cli_error(cmd, "--algorithm ecco: the OSP file has no power bonds "
+                           "(VariableConnection powerBond=\"NAME\")");
+            return CLI_EUSAGE;
+        }
+        *p = *info->params;
+        return CLI_OK;
+    }
+    *p = (cosa_ecco_params){.h0 = dt, .hmin = dt, .hmax = dt, .safety = 1.0, .rate_min = 1.0,
+                            .rate_max = 1.0, .rtol = 0.0, .atol = 1.0};
+    cosa_ecco_state s;
+    if (cosa_ecco_reset(p, &s) != COSA_OK) {
+        cli_error(cmd, "fixedStep: the step %g s is not a positive whole number of nanoseconds",
+                  dt);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* The lines of the run. */
+static void print_run(const cosa_model *m, const double *par, const cosa_model_units *mu,
+                      const cosa_osp_info *info, int ecco, const cosa_ecco_params *p,
+                      double tend, cosa_unitset *set, const cosa_ecco_result *r)
+{
+    char b1[32], b2[32];
+    cosa_fmu *const *fmus = cosa_model_units_fmus(mu);
+    printf("model %s\n", m->name);
+    for (size_t i = 0; i < cosa_model_units_count(mu); i++)
+        if (fmus[i])
+            printf("fmu %s fmi %d.0\n", m->sub_name ? m->sub_name(m, par, i) : "?",
+                   cosa_fmu_version(fmus[i]));
+    printf("algorithm %s\n", ecco ? "ecco" : "fixedStep");
+    if (ecco) {
+        for (size_t b = 0; b < info->nbond; b++)
+            printf("bond %s\n", info->bond_names[b]);
+        printf("ecco h0 %s hmin %g hmax %g safety %g rate %g..%g kp %g ki %g rtol %g atol %g\n",
+               cli_num(b1, sizeof b1, p->h0), p->hmin, p->hmax, p->safety, p->rate_min,
+               p->rate_max, p->kp, p->ki, p->rtol, p->atol);
+    } else
+        printf("dt %s\n", cli_num(b1, sizeof b1, p->h0));
+    printf("tend %s\ntime integer_ns\n", cli_num(b2, sizeof b2, tend));
+    run_stats_view v;
+    run_stats_view_of(&v, &r->run, set);
+    v.status = r->failed ? "failed" : "ok";
+    v.t = r->failed ? r->run.t_end : NAN;
+    v.reason = r->failed ? r->reason : NULL;
+    run_stats_print(stdout, &v, RUN_STATS_STATUS | RUN_STATS_STEPS);
+    printf("first_steps_ns"); /* the steps as libcosim keeps them */
+    for (size_t k = 0; k < r->n && k < 8; k++)
+        printf(" %lld", (long long)llround(r->t[k + 1] * 1e9) - (long long)llround(r->t[k] * 1e9));
+    printf("\nh_mean %.17g\n", r->run.h_mean);
+    if (ecco)
+        printf("t_hmax %.17g\n", r->t_hmax);
+    printf("t_end %.17g\n", r->n ? r->t[r->n] : 0.0);
+    run_stats_print(stdout, &v, RUN_STATS_REJECTED | RUN_STATS_H_MIN | RUN_STATS_H_MAX |
+                                    RUN_STATS_NEW);
+}
+
+int cmd_simulate_osp(const char *cmd, cli_case *cs, const char *algorithm, double tend,
+                     const char *output, const char *name, int fmu_log)
+{
+    int rc = cli_model_resolve(&cs->mod, cmd);
+    if (rc != CLI_OK)
+        return rc;
+    const cosa_model *m = cs->mod.model;
+    const double *par = cs->mod.par;
+    const cosa_osp_info *info = cosa_model_file_osp(m);
+    if (!info) {
+        cli_error(cmd, "--algorithm: libcosim's algorithms run OSP system structures "
+                       "(--model-file OspSystemStructure.xml)");
+        return CLI_EUSAGE;
+    }
+    if (name && (rc = cli_file_stem(cmd, "--name", name)) != CLI_OK)
+        return rc;
+    const int ecco = algorithm ? strcmp(algorithm, "ecco") == 0 : info->ecco;
+    double dt = info->base_step;
+    if (cs->dt_text && (rc = cli_case_dt(cmd, cs->dt_text, &dt)) != CLI_OK)
+        return rc;
+    if (ecco && cs->dt_text) {
+        cli_error(cmd, "--dt: ECCO chooses its steps (EccoConfiguration StepSize is the first)");
+        return CLI_EUSAGE;
+    }
+    if (cs->scheme_text && strcasecmp(cs->scheme_text, "zoh") != 0) {
+        cli_error(cmd, "--scheme %s: libcosim's algorithms couple by plain Jacobi with held "
+                       "inputs (zoh)", cs->scheme_text);
+        return CLI_EUSAGE;
+    }
+    cosa_ecco_params p;
+    if ((rc = params_of(cmd, info, ecco, dt, &p)) != CLI_OK)
+        return rc;
+    if (isnan(tend))
+        tend = m->tend;
+    scli_out out = {.dir = output ? output : ".", .explicit_dir = output != NULL};
+    char csv[300];
+    snprintf(csv, sizeof csv, "%s.csv", name ? name : ecco ? "osp_ecco" : "osp_fixedstep");
+    if (output && ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
+                   (rc = scli_out_path(cmd, &out, csv, (char[1024]){0}, 1024)) != CLI_OK))
+        return rc;
+    const cosa_integrator integ = {.kind = COSA_INTEGRATOR_EXACT}; /* (FMUs integrate) */
+    const cosa_model_units_opts uo = {.integ = &integ, .log = fmu_log ? sim_fmu_log : NULL,
+                                      .log_user = (void *)cmd};
+    cosa_model_units *mu = NULL;
+    cosa_model_units_error ue = {0};
+    cosa_status st = cosa_model_units_create(m, par, &uo, &mu, &ue);
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s", ue.msg[0] ? ue.msg : cosa_strerror(st));
+        cosa_model_units_free(mu);
+        return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;
+    }
+    cosa_unitset *set = cosa_model_units_set(mu);
+    const size_t nx = cosa_unitset_nx(set);
+    double *x0 = calloc(nx + 1, sizeof *x0);
+    cosa_ecco_result *r = NULL;
+    st = x0 ? m->initial_state(m, par, x0) : COSA_ENOMEM;
+    if (st == COSA_OK)
+        st = cosa_ecco_run(set, x0, &p, ecco ? info->bonds : NULL, ecco ? info->nbond : 0, tend,
+                           &r);
+    free(x0);
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s run: %s", ecco ? "ECCO" : "fixedStep", cosa_strerror(st));
+        cosa_model_units_free(mu);
+        return CLI_EFAIL;
+    }
+    print_run(m, par, mu, info, ecco, &p, tend, set, r);
+    sim_fmu_warnings(cmd, cosa_model_units_units(mu), cosa_model_units_fmus(mu),
+                     cosa_model_units_count(mu));
+    rc = output ? write_csv(cmd, &out, csv, m, par, r) : CLI_OK; /* a failed unit: a result */
+    cosa_ecco_result_free(r);
+    cosa_model_units_free(mu);
+    return rc;
+}

@@ -1300,8 +1300,10 @@ cosa_status cosa_ecco_adjust(const cosa_ecco_params *p, cosa_ecco_state *s, long
                              size_t n, const double *residual, double *err);
 
 /* A co-simulation under ECCO: plain Jacobi with held inputs (ZOH), every
- * step of the controller's size (the last one cut at tend), from the
- * units' state x0 (nx) at t = 0.  The result records every communication
+ * step of the controller's size, from the units' state x0 (nx) at t = 0,
+ * until tend as libcosim's execution::simulate_until: it stops once
+ * tend - t is below 1 % of the step just taken (steps are not cut at tend:
+ * the last may end past it).  The result records every communication
  * point. */
 typedef struct cosa_ecco_result {
     cosa_run_stats run;

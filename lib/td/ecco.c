@@ -136,13 +136,16 @@ static cosa_status record_room(struct ecco_run *e, size_t k)
 static evolve_end ecco_plan(void *ctx, evolve_attempt *a)
 {
     struct ecco_run *e = ctx;
-    if (e->t_ns >= e->tend_ns)
+    /* libcosim's execution::simulate_until: at least one step, then on
+     * while tend - t >= 1 % of the step just taken (the steps are never cut
+     * at tend: the last one may end past it, by less than itself) */
+    if (e->r->n > 0 && (double)(e->tend_ns - e->t_ns) < 0.01 * (double)e->step_ns)
         return EVOLVE_DONE;
-    e->step_ns = e->st.h_ns < e->tend_ns - e->t_ns ? e->st.h_ns : e->tend_ns - e->t_ns;
+    e->step_ns = e->st.h_ns;
     a->t = to_s(e->t_ns);
     a->tn = to_s(e->t_ns + e->step_ns);
     a->h = a->tn - a->t;
-    a->last = e->t_ns + e->step_ns >= e->tend_ns;
+    a->last = (double)(e->tend_ns - e->t_ns - e->step_ns) < 0.01 * (double)e->step_ns;
     /* the inputs the units hold over this step (ZOH: L y_n) */
     return cosa_master_get(e->m, NULL, NULL, e->u, NULL, NULL, NULL) == COSA_OK ? EVOLVE_GO
                                                                                 : EVOLVE_FAILED;

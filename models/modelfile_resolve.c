@@ -133,6 +133,17 @@ static void resolve_layout(struct mf_parser *p, size_t eof_line)
     }
 }
 
+/* 1 if input j of FMU subsystem s may stay unconnected: in an OSP system
+ * (libcosim leaves such an input at its start value) when that start value
+ * is 0 or absent -- u = L y then gives it the same 0. */
+static int osp_open_input(const mf_t *mf, const struct mf_sub *s, size_t j)
+{
+    if (!mf->osp || !s->fh || j >= cosa_fmu_ninput(s->fh))
+        return 0;
+    const cosa_fmu_var *v = cosa_fmu_var_at(s->fh, cosa_fmu_input(s->fh, j));
+    return v && (!v->has_start || v->start == 0.0);
+}
+
 /* 1 if every connection before c into the input of c is an OSP Sum's
  * source too (gi: that input; their L entries then add up). */
 static int L_sum(const mf_t *mf, size_t c, size_t gi)
@@ -190,10 +201,11 @@ static void resolve_connections(struct mf_parser *p)
     for (size_t i = 0; i < mf->nsub && p->st == COSA_OK; i++) {
         const struct mf_sub *s = &mf->subs[i];
         for (size_t j = 0; j < s->n[DECL_U]; j++)
-            if (!src_line[s->ou + j]) {
+            if (!src_line[s->ou + j] && !osp_open_input(mf, s, j)) {
                 mf_perr(p, COSA_ESYNTAX, s->decl_line[DECL_U], "input %s.%s has no source (add "
-                        "'connect SUBSYSTEM.OUTPUT -> %s.%s')", s->name, s->names[DECL_U][j],
-                        s->name, s->names[DECL_U][j]);
+                        "'connect SUBSYSTEM.OUTPUT -> %s.%s')%s", s->name, s->names[DECL_U][j],
+                        s->name, s->names[DECL_U][j], mf->osp ? " (an OSP system leaves an "
+                        "input unconnected only when its start value is 0)" : "");
                 break;
             }
     }

@@ -134,9 +134,10 @@ static xmlNode *model_description(struct ssp *s, struct mf_osp *o, long sub, siz
     o->md[sub] = ssp_read_xml(s, path[k], what);
     s->p->line = l0;
     xmlNode *root = o->md[sub] ? xmlDocGetRootElement(o->md[sub]) : NULL;
-    if (root && !ssp_is(root, OSP_MD_NS, "OspModelDescription")) {
+    if (root && !ssp_is(root, OSP_MD_NS, "OspModelDescription") &&
+        !ssp_is(root, OSP_MD_NS_01, "OspModelDescription")) {
         mf_perr(s->p, COSA_ESYNTAX, line, "%s: the root is not OspModelDescription in "
-                "namespace " OSP_MD_NS, what);
+                "namespace " OSP_MD_NS " (or " OSP_MD_NS_01 ")", what);
         return NULL;
     }
     return root;

@@ -9,6 +9,7 @@
 
 #define OSP_NS "http://opensimulationplatform.com/MSMI/OSPSystemStructure"
 #define OSP_MD_NS "https://open-simulation-platform.com/OspModelDescription/1.0.0"
+#define OSP_MD_NS_01 "http://opensimulationplatform.com/MSMI/OSPModelDescription" /* version 0.1 */
 
 /* One end of a power-bond connection: subsystem, variable, the file's label. */
 struct osp_bondvar {

@@ -101,6 +101,7 @@ struct ecco_run {
     const cosa_ecco_params *p;
     cosa_ecco_state st;
     cosa_master *m;
+    const cosa_unitset *set;
     const cosa_power_bond *bonds;
     size_t nbond, nu, ny;
     long long t_ns, tend_ns, step_ns; /* the clock; the attempt's step */
@@ -146,9 +147,18 @@ static evolve_end ecco_plan(void *ctx, evolve_attempt *a)
     a->tn = to_s(e->t_ns + e->step_ns);
     a->h = a->tn - a->t;
     a->last = (double)(e->tend_ns - e->t_ns - e->step_ns) < 0.01 * (double)e->step_ns;
-    /* the inputs the units hold over this step (ZOH: L y_n) */
-    return cosa_master_get(e->m, NULL, NULL, e->u, NULL, NULL, NULL) == COSA_OK ? EVOLVE_GO
-                                                                                : EVOLVE_FAILED;
+    /* the inputs the units hold over this step: libcosim's transfer of the
+     * raw outputs after the last step, u = L y_n */
+    if (cosa_master_get(e->m, NULL, NULL, NULL, e->y, NULL, NULL) != COSA_OK)
+        return EVOLVE_FAILED;
+    const double *L = cosa_unitset_L(e->set);
+    for (size_t i = 0; i < e->nu; i++) {
+        double v = 0.0;
+        for (size_t j = 0; j < e->ny; j++)
+            v += L[i + j * e->nu] * e->y[j];
+        e->u[i] = v;
+    }
+    return cosa_master_set_inputs(e->m, 0, e->u) == COSA_OK ? EVOLVE_GO : EVOLVE_FAILED;
 }
 
 static cosa_status ecco_decide(void *ctx, const evolve_attempt *a, evolve_decision *d)
@@ -228,7 +238,7 @@ cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_p
     *out = NULL;
     if (!set || !x0 || !p || (nbond && !bonds))
         return COSA_EINVAL;
-    struct ecco_run e = {.p = p, .bonds = bonds, .nbond = nbond,
+    struct ecco_run e = {.p = p, .set = set, .bonds = bonds, .nbond = nbond,
                          .nu = cosa_unitset_nu(set), .ny = cosa_unitset_ny(set)};
     cosa_status st = cosa_ecco_reset(p, &e.st);
     if (st != COSA_OK)
@@ -248,13 +258,17 @@ cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_p
     e.res = e.y + e.ny;
     e.r->ny = e.ny;
     e.r->t_hmax = NAN;
-    /* plain Jacobi, inputs held at L y_n over the step (libcosim's transfer
-     * after every step); Taylor inputs of degree 0 take any macro step */
+    /* outputs at t = 0 consistent with u = L y (the algebraic loop solved:
+     * libcosim's N initialization iterations reach the same point when no
+     * cycle runs through direct feedthrough);
+     * plain Jacobi, inputs given as L y_n held over the step (libcosim's
+     * transfer of the raw outputs after every step; Taylor inputs would make
+     * the outputs of feedthrough units consistent with the new inputs first) */
     const cosa_scheme s = {.order = 0, .corr = COSA_CORR_NONE, .alpha = 1.0,
                            .exec = COSA_JACOBI};
-    const cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_TAYLOR, .out_order = 0};
+    const cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_GIVEN};
     if ((st = cosa_master_create(set, &s, to_s(e.st.h_ns), &mo, &e.m)) == COSA_OK &&
-        (st = cosa_master_init(e.m, 0.0, x0, NULL, NULL)) == COSA_OK)
+        (st = cosa_master_init_loop(e.m, 0.0, x0)) == COSA_OK)
         st = cosa_master_get(e.m, NULL, NULL, NULL, e.r->y, NULL, NULL);
     e.r->t[0] = 0.0;
     evolve_stats es;

@@ -65,9 +65,10 @@ static void help_intro(void)
            "                     [--limit-abs F]]]\n"
            "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n"
            "                     [--outputs LIST] [--output-interval DT]\n"
-           "       cosa simulate --model-file OspSystemStructure.xml [--algorithm fixedStep|ecco]\n"
+           "       cosa simulate --model-file OSP-FILE [--algorithm fixedStep|ecco]\n"
            "                     [--dt DT] [--tend T] [-o DIR] [--name NAME] [--fmu-log]\n"
-           "                     (libcosim's algorithms on an OSP system; doc/osp.md)\n"
+           "                     (libcosim's algorithms on an OSP system structure, *.xml;\n"
+           "                     doc/osp.md)\n"
            "       cosa simulate --coupling explicit|implicit ...  (the variable-order engine;\n"
            "                     see cosa simulate --coupling explicit --help)\n\n"
            "Runs the coupling scheme in the time domain: every subsystem is a unit that gets\n"
@@ -618,7 +619,7 @@ static const opt_row sim_rows[] = {
              "--coupling it means --corrector-jacobian)"},
     {.kind = OPTK_ENUM, .name = "algorithm", .off = SIM(o.algorithm), .arg = "fixedStep|ecco",
      .modes = SIM_FIXED, .names = algorithm_names,
-     .help = "an OSP system structure (--model-file OspSystemStructure.xml; doc/osp.md) "
+     .help = "an OSP system structure (--model-file *.xml; doc/osp.md) "
              "run with libcosim's algorithm instead of a --scheme: fixed steps of "
              "BaseStepSize (or --dt), or ECCO's energy-conservation step control over "
              "the power bonds (EccoConfiguration); default: the file's Algorithm when "

@@ -132,7 +132,7 @@ int cmd_simulate_osp(const char *cmd, cli_case *cs, const char *algorithm, doubl
     const cosa_osp_info *info = cosa_model_file_osp(m);
     if (!info) {
         cli_error(cmd, "--algorithm: libcosim's algorithms run OSP system structures "
-                       "(--model-file OspSystemStructure.xml)");
+                       "(--model-file *.xml)");
         return CLI_EUSAGE;
     }
     if (name && (rc = cli_file_stem(cmd, "--name", name)) != CLI_OK)

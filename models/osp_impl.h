@@ -46,6 +46,12 @@ int osp_number(struct ssp *s, const xmlNode *n, const char *text, const char *wh
 /* The subsystem of the simulator called name, or -1 after reporting. */
 long osp_sub_of(struct ssp *s, const char *name, size_t line);
 
+/* osp_system.c: libcosim's SSP variant -- the OSP annotation of an
+ * ssd:DefaultExperiment (osp:Algorithm/osp:FixedStepAlgorithm baseStepSize)
+ * makes the SSP an OSP system (s->p->mf->osp: fixedStep at that step). */
+void osp_ssp_annotation(struct ssp *s, xmlNode *experiment);
+#define OSP_NS_SSP "http://opensimulationplatform.com/SSP/OSPAnnotations"
+
 /* osp_connect.c: the Functions and Connections elements (either may be
  * NULL) into connections and power-bond connections (o->pbc). */
 void osp_connect(struct ssp *s, struct mf_osp *o, xmlNode *functions, xmlNode *connections);

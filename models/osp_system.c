@@ -276,6 +276,41 @@ static void rebind(struct ssp *s)
 }
 
 
+/* ---- libcosim's SSP variant ---------------------------------------------------- */
+
+void osp_ssp_annotation(struct ssp *s, xmlNode *experiment)
+{
+    for (xmlNode *as = ssp_next(experiment->children); as; as = ssp_next(as->next))
+        for (xmlNode *a = ssp_is(as, SSP_NS_SSD, "Annotations") ? ssp_next(as->children) : NULL;
+             a && s->p->st == COSA_OK; a = ssp_next(a->next)) {
+            const char *type = ssp_attr(a, "type");
+            if (!ssp_is(a, SSP_NS_SSC, "Annotation") || !type ||
+                strcmp(type, "com.opensimulationplatform") != 0)
+                continue;
+            for (xmlNode *al = ssp_next(a->children); al && s->p->st == COSA_OK;
+                 al = ssp_next(al->next)) {
+                xmlNode *f = ssp_is(al, OSP_NS_SSP, "Algorithm") ? ssp_next(al->children) : NULL;
+                double h;
+                if (!f || !ssp_is(f, OSP_NS_SSP, "FixedStepAlgorithm") || ssp_next(f->next)) {
+                    osp_refuse(s, f ? f : al, "the OSP annotation cosa reads is "
+                               "osp:Algorithm/osp:FixedStepAlgorithm baseStepSize");
+                    return;
+                }
+                if (ssp_number(s, f, "baseStepSize", NAN, &h))
+                    return;
+                if (!(h > 0.0)) {
+                    mf_perr(s->p, COSA_ERANGE, ssp_line(f), "osp:FixedStepAlgorithm "
+                            "baseStepSize must be positive");
+                    return;
+                }
+                mf_t *mf = s->p->mf;
+                if (!mf->osp && !(mf->osp = calloc(1, sizeof *mf->osp)))
+                    return mf_nomem(s->p);
+                mf->osp->info.base_step = h;
+            }
+        }
+}
+
 /* ---- the root, the algorithm, the ECCO configuration ------------------------ */
 
 /* EccoConfiguration: every one of libcosim's ten elements, once. */

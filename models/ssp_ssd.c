@@ -7,7 +7,7 @@
  * never converted silently.  Elements without a meaning for the simulation
  * (annotations, geometry, graphical elements, metadata, signatures, unit and
  * enumeration definitions) are skipped. */
-#include "ssp_impl.h"
+#include "osp_impl.h"
 
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
@@ -338,6 +338,9 @@ static void check_root(struct ssp *s, xmlNode *root)
             check_system(s, t, 0);
         } else if (ssp_is(t, SSP_NS_SSD, "DefaultExperiment")) {
             double t0, t1;
+            osp_ssp_annotation(s, t); /* libcosim's SSP variant: an OSP system */
+            if (p->st != COSA_OK)
+                return;
             if (ssp_number(s, t, "startTime", 0.0, &t0) || ssp_number(s, t, "stopTime", 1.0, &t1))
                 return;
             if (t0 != 0.0)
@@ -474,5 +477,12 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, cosa_model **out, char
         mf_free(mf);
         return p.st;
     }
-    return mf_finish(&p, out);
+    const int osp = mf->osp != NULL;
+    struct mf_osp *o = mf->osp;
+    cosa_status st2 = mf_finish(&p, out);
+    if (st2 == COSA_OK && osp && (st2 = osp_bonds(mf_of(*out), o, path, err, errsize)) != COSA_OK) {
+        cosa_model_free(*out);
+        *out = NULL;
+    }
+    return st2;
 }

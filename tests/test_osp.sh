@@ -193,6 +193,50 @@ awk -F, '
 "$COSA" simulate --model-file "$tmp/plain.xml" --fmu-log --tend 0.01 >/dev/null 2>&1 && ok ||
     bad "--fmu-log on an OSP run"
 
+# ---- libcosim's SSP variant: the OSP annotation of the default experiment --------------
+cat >"$tmp/osp.ssd" <<END
+<?xml version="1.0" encoding="UTF-8"?>
+<ssd:SystemStructureDescription name="twomass-osp" version="1.0"
+    xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"
+    xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon"
+    xmlns:osp="http://opensimulationplatform.com/SSP/OSPAnnotations">
+  <ssd:System name="top">
+    <ssd:Elements>
+      <ssd:Component name="I" source="twomass1_fmi2.fmu"><ssd:Connectors>
+        <ssd:Connector name="Fk" kind="input"><ssc:Real/></ssd:Connector>
+        <ssd:Connector name="s1" kind="output"><ssc:Real/></ssd:Connector>
+        <ssd:Connector name="v1" kind="output"><ssc:Real/></ssd:Connector>
+      </ssd:Connectors></ssd:Component>
+      <ssd:Component name="II" source="twomass2_fmi2.fmu"><ssd:Connectors>
+        <ssd:Connector name="s1" kind="input"><ssc:Real/></ssd:Connector>
+        <ssd:Connector name="v1" kind="input"><ssc:Real/></ssd:Connector>
+        <ssd:Connector name="Fk" kind="output"><ssc:Real/></ssd:Connector>
+      </ssd:Connectors></ssd:Component>
+    </ssd:Elements>
+    <ssd:Connections>
+      <ssd:Connection startElement="I" startConnector="s1" endElement="II" endConnector="s1"/>
+      <ssd:Connection startElement="I" startConnector="v1" endElement="II" endConnector="v1"/>
+      <ssd:Connection startElement="II" startConnector="Fk" endElement="I" endConnector="Fk"/>
+    </ssd:Connections>
+  </ssd:System>
+  <ssd:DefaultExperiment stopTime="0.3"><ssd:Annotations>
+    <ssc:Annotation type="com.opensimulationplatform">
+      <osp:Algorithm><osp:FixedStepAlgorithm baseStepSize="1e-3"/></osp:Algorithm>
+    </ssc:Annotation>
+  </ssd:Annotations></ssd:DefaultExperiment>
+</ssd:SystemStructureDescription>
+END
+osp "$tmp/plain0.xml" fixedStep "$PLAIN"
+sed 's|<InitialValue variable="ck"><Real value="1e6"/></InitialValue>||' "$tmp/plain0.xml" >"$tmp/plain1.xml"
+"$COSA" simulate --model-file "$tmp/osp.ssd" --algorithm fixedStep -o "$tmp/sv" --name s >"$tmp/sv.out" 2>&1
+"$COSA" simulate --model-file "$tmp/plain1.xml" -o "$tmp/sv" --name x >"$tmp/sx.out" 2>&1
+# the same FMUs stepped by the same loop: the trajectories equal to the last digit
+# (the first line names the model)
+sed 1d "$tmp/sv/x.csv" >"$tmp/x1"
+grep -q '^dt 0.001$' "$tmp/sv.out" && grep -q '^steps 300$' "$tmp/sv.out" && [ -s "$tmp/x1" ] &&
+    sed 1d "$tmp/sv/s.csv" | cmp -s - "$tmp/x1" && ok ||
+    bad "the SSP variant vs the OSP file: $(head -n 6 "$tmp/sv.out")"
+
 # ---- hostile and unsupported files: one line, exit 2 ------------------------------------
 one_line() { # NAME ARGS...: exit 2 and one line on stderr
     name=$1

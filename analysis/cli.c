@@ -160,6 +160,13 @@ int cli_model_linear(const cli_model *m, const char *cmd, const char *why)
 static int model_failed(const cli_model *m, const char *cmd, cosa_status st)
 {
     char what[256];
+    const cosa_osp_info *osp = cosa_model_file_osp(m->model);
+    if (osp && osp->nx == 0) { /* no linear form without states */
+        cli_error(cmd, "model '%s': the FMUs of this OSP system declare no states: it has no "
+                       "linear form (Phi); run it with cosa simulate --algorithm fixedStep|ecco",
+                  m->model->name);
+        return CLI_EUSAGE;
+    }
     if (st == COSA_ENONFINITE &&
         cosa_model_file_nonfinite(m->model, m->par, what, sizeof what) == COSA_ENONFINITE) {
         char with[512] = "", b[32];

@@ -1531,6 +1531,17 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     if (rc == CLI_OK && sim_is_osp(r)) { /* libcosim's algorithms (doc/osp.md) */
+        const struct sim_opts *o = &r->o;
+        const char *unused = o->plot ? "--plot" : o->integrator ? "--integrator"
+                             : o->outputs ? "--outputs" : o->interval ? "--output-interval"
+                             : o->energy ? "--energy" : o->nrate ? "--rate"
+                             : o->ref ? "--ref" : r->cs.mod.nassume ? "--assume" : NULL;
+        if (unused) {
+            cli_error(cmd, "%s: not an option of libcosim's algorithms (--algorithm, an OSP "
+                           "file without --scheme; doc/osp.md)", unused);
+            rc = CLI_EUSAGE;
+            goto out;
+        }
         rc = cmd_simulate_osp(cmd, &r->cs, r->o.algorithm < 0 ? NULL
                                            : algorithm_names[r->o.algorithm],
                               r->o.tend, r->o.output, r->o.name, r->o.fmu_log);

@@ -362,6 +362,7 @@ static void root_scalar(struct ssp *s, struct mf_osp *o, xmlNode *t)
     } else if (osp_is(t, "EndTime")) {
         if (positive_text(s, t, &v) == 0) {
             s->p->mf->tend = v;
+            s->p->tend_line = ssp_line(t); /* wins over the FMUs' stopTime */
             o->info.has_end = 1;
         }
     } else if (osp_is(t, "BaseStepSize")) {

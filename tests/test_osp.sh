@@ -237,6 +237,32 @@ grep -q '^dt 0.001$' "$tmp/sv.out" && grep -q '^steps 300$' "$tmp/sv.out" && [ -
     sed 1d "$tmp/sv/s.csv" | cmp -s - "$tmp/x1" && ok ||
     bad "the SSP variant vs the OSP file: $(head -n 6 "$tmp/sv.out")"
 
+# ---- a stateless network: the gain FMU (y = k u, no states), its input left open ---------
+# (start value 0, as libcosim leaves it): it runs under libcosim's algorithms; Phi commands
+# refuse it in one line (below)
+cp "$FMU/gain_fmi2.fmu" "$tmp/" || bad "no gain FMU"
+cat >"$tmp/nostates.xml" <<END
+<?xml version="1.0" encoding="UTF-8"?>
+<OspSystemStructure $NS>
+  <BaseStepSize>0.01</BaseStepSize>
+  <EndTime>0.1</EndTime>
+  <Simulators><Simulator name="G" source="gain_fmi2.fmu"/></Simulators>
+</OspSystemStructure>
+END
+"$COSA" simulate --model-file "$tmp/nostates.xml" >"$tmp/ns.out" 2>&1 &&
+    grep -q '^steps 10$' "$tmp/ns.out" && grep -q '^status ok$' "$tmp/ns.out" && ok ||
+    bad "stateless OSP network: $(head -n 3 "$tmp/ns.out")"
+# a Boolean InitialValue reaches the FMU: this one does not export fmi2SetBoolean
+sed 's|<Simulator name="G" source="gain_fmi2.fmu"/>|<Simulator name="G" source="gain_fmi2.fmu"><InitialValues><InitialValue variable="on"><Boolean value="false"/></InitialValue></InitialValues></Simulator>|' \
+    "$tmp/nostates.xml" >"$tmp/bool.xml"
+"$COSA" simulate --model-file "$tmp/bool.xml" >"$tmp/b.out" 2>"$tmp/b.err"
+[ $? = 2 ] && grep -q 'does not export fmi2SetBoolean' "$tmp/b.err" && [ "$(wc -l <"$tmp/b.err")" = 1 ] &&
+    ok || bad "Boolean InitialValue: $(cat "$tmp/b.err")"
+sed 's|<Boolean value="false"/>|<Integer value="3"/>|' "$tmp/bool.xml" >"$tmp/int.xml"
+"$COSA" simulate --model-file "$tmp/int.xml" >"$tmp/b.out" 2>"$tmp/b.err"
+[ $? = 2 ] && grep -q "no Integer variable" "$tmp/b.err" && ok ||
+    bad "Integer InitialValue of a Boolean: $(cat "$tmp/b.err")"
+
 # ---- hostile and unsupported files: one line, exit 2 ------------------------------------
 one_line() { # NAME ARGS...: exit 2 and one line on stderr
     name=$1
@@ -280,5 +306,8 @@ one_line sum-signal simulate --model-file "$tmp/bad.xml"
 one_line ecco-model-file simulate --model-file "$tmp/plain.cosa" --algorithm ecco
 one_line ecco-scheme simulate --model-file "$tmp/plain.xml" --algorithm ecco --scheme foh
 one_line ecco-dt simulate --model-file "$tmp/ecco.xml" --dt 1e-3
+one_line osp-plot simulate --model-file "$tmp/plain.xml" --plot png
+one_line osp-integrator simulate --model-file "$tmp/plain.xml" --integrator rk4
+one_line no-states point --model-file "$tmp/nostates.xml" --scheme zoh --dt 1e-3
 [ ! -e "$tmp/bad.csv" ] && ok || bad "a refused file wrote output"
 fmu_env_done test_osp.sh

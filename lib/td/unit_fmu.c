@@ -947,6 +947,18 @@ cosa_status cosa_unit_fmu_set_start_text(cosa_unit *u, const char *name, const c
                                                                                      : 0;
     if (!kind)
         return COSA_EUNSUPPORTED;
+    const cosa_fmu *m = f->fmu;
+    const int have = v3(f) ? (kind == 'i' ? m->f3.SetInt32 != NULL
+                              : kind == 'b' ? m->f3.SetBoolean != NULL : m->f3.SetString != NULL)
+                           : (kind == 'i' ? m->f2.SetInteger != NULL
+                              : kind == 'b' ? m->f2.SetBoolean != NULL : m->f2.SetString != NULL);
+    if (!have) {
+        cosa_unit_fail(u, "FMU %s: cannot set %s = %s: it does not export fmi%d%s", f->name, name,
+                       value, v3(f) ? 3 : 2,
+                       kind == 'i' ? (v3(f) ? "SetInt32" : "SetInteger")
+                       : kind == 'b' ? "SetBoolean" : "SetString");
+        return COSA_EUNSUPPORTED;
+    }
     struct fmu_text_start t = {.vr = o->vr};
     const int r = text_value(kind, value, &t);
     if (r)

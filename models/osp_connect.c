@@ -384,6 +384,11 @@ void osp_connect(struct ssp *s, struct mf_osp *o, xmlNode *functions, xmlNode *c
             variable_connection(s, o, c);
         else if (osp_is(c, "VariableGroupConnection")) {
             xmlNode *a, *b;
+            if (ssp_attr(c, "powerBond")) { /* (libcosim fails on it: no labels) */
+                osp_refuse(s, c, "powerBond on a variable group (a bond needs the "
+                           "causality labels of two VariableConnections)");
+                break;
+            }
             if (two(s, c, "VariableGroup", "VariableGroup", &a, &b))
                 break;
             const char *sa = ssp_attr(a, "simulator"), *sb = ssp_attr(b, "simulator");

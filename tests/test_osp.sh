@@ -299,6 +299,8 @@ hostile no-simulator 's|<Variable simulator="II" name="s1"/>|<Variable simulator
 sed 's|<VariableConnection><Variable simulator="II" name="s1"/><Variable simulator="I" name="s1"/></VariableConnection>|<VariableGroupConnection><VariableGroup simulator="I" name="nosuch"/><VariableGroup simulator="II" name="port"/></VariableGroupConnection>|' \
     "$tmp/plain.xml" >"$tmp/bad.xml"
 one_line group-unknown simulate --model-file "$tmp/bad.xml"
+sed 's|<VariableGroupConnection>|<VariableGroupConnection powerBond="g">|' "$tmp/group.xml" >"$tmp/bad.xml"
+one_line group-bond simulate --model-file "$tmp/bad.xml"
 sed 's|factor="2"|factor="2" offset="1"|' "$tmp/lt.xml" >"$tmp/bad.xml"
 one_line offset simulate --model-file "$tmp/bad.xml"
 sed 's|name="in\[1\]"|name="in[7]"|' "$tmp/sum.xml" >"$tmp/bad.xml"

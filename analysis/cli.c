@@ -145,8 +145,22 @@ int cli_model_resolve(cli_model *m, const char *cmd)
     return resolve_assume(m, cmd);
 }
 
+/* An OSP network whose FMUs declare no states has no linear form: one line. */
+static int osp_stateless(const cli_model *m, const char *cmd)
+{
+    const cosa_osp_info *osp = cosa_model_file_osp(m->model);
+    if (!osp || osp->nx != 0)
+        return CLI_OK;
+    cli_error(cmd, "model '%s': the FMUs of this OSP system declare no states: it has no "
+                   "linear form (Phi); run it with cosa simulate --algorithm fixedStep|ecco",
+              m->model->name);
+    return CLI_EUSAGE;
+}
+
 int cli_model_linear(const cli_model *m, const char *cmd, const char *why)
 {
+    if (osp_stateless(m, cmd) != CLI_OK)
+        return CLI_EUSAGE;
     if (cosa_model_is_linear(m->model))
         return CLI_OK;
     cli_error(cmd, "model %s is nonlinear: %s", m->model->name,
@@ -160,13 +174,8 @@ int cli_model_linear(const cli_model *m, const char *cmd, const char *why)
 static int model_failed(const cli_model *m, const char *cmd, cosa_status st)
 {
     char what[256];
-    const cosa_osp_info *osp = cosa_model_file_osp(m->model);
-    if (osp && osp->nx == 0) { /* no linear form without states */
-        cli_error(cmd, "model '%s': the FMUs of this OSP system declare no states: it has no "
-                       "linear form (Phi); run it with cosa simulate --algorithm fixedStep|ecco",
-                  m->model->name);
+    if (osp_stateless(m, cmd) != CLI_OK) /* no linear form without states */
         return CLI_EUSAGE;
-    }
     if (st == COSA_ENONFINITE &&
         cosa_model_file_nonfinite(m->model, m->par, what, sizeof what) == COSA_ENONFINITE) {
         char with[512] = "", b[32];

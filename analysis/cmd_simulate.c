@@ -1061,6 +1061,8 @@ static int sim_events(struct sim_run *r)
     return CLI_OK;
 }
 
+static int sim_fixed_steps(struct sim_run *r);
+
 /* The units (FMU subsystems run the FMU itself, README "FMU import"; their
  * Jacobians exist at the FMU's current point only, so MBCorr linearises at
  * the end of the step unless --linearize says otherwise) and the
@@ -1086,7 +1088,7 @@ static int sim_units(struct sim_run *r)
         return sim_units_error(r, st, &e);
     r->set = cosa_model_units_set(r->mu);
     int rc;
-    if ((rc = sim_events(r)) != CLI_OK)
+    if ((rc = sim_events(r)) != CLI_OK || (rc = sim_fixed_steps(r)) != CLI_OK)
         return rc;
     const size_t nfmu = cosa_model_units_nfmu(r->mu);
     /* the input smoothness the FMUs recommend caps the input degree; FMUs in
@@ -1191,6 +1193,35 @@ static void sim_defects(struct sim_run *r, const cosa_fmu_capability *const *cap
     }
 }
 
+/* Event points need every unit to stop there: a fixed-step FMU cannot,
+ * unless the events come from an FMU on a grid of its own (fmu_rules.c,
+ * the rule advise applies too): refused in one line. */
+static int sim_event_grid(const struct sim_run *r, const cosa_fmu_capability *const *caps)
+{
+    const size_t n = r->sm.nsub;
+    int *ev = calloc(n + 1, sizeof *ev);
+    const char **names = calloc(n + 1, sizeof *names);
+    if (!ev || !names) {
+        free(ev);
+        free(names);
+        cli_error(r->cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    cosa_unit *const *units = cosa_model_units_units(r->mu);
+    for (size_t i = 0; i < n; i++) {
+        ev[i] = caps[i] && cosa_unit_fmu_events(units[i]);
+        names[i] = sub_name_of(r, i);
+    }
+    char why[320];
+    const size_t i = fmu_event_grid_refusal(caps, ev, n, names, why, sizeof why);
+    free(ev);
+    free(names);
+    if (i == n)
+        return CLI_OK;
+    cli_error(r->cmd, "--events on: %s (or --events off)", why);
+    return CLI_EUSAGE;
+}
+
 /* Fixed internal steps (issue 32, doc/fixed-step-fmus.md): every FMU must
  * be able to take its communication step dt / K (--rate NAME=K; 1), else
  * one line naming it before anything runs; the fine reference steps at the
@@ -1222,6 +1253,8 @@ static int sim_fixed_steps(struct sim_run *r)
                   cli_num(b1, sizeof b1, r->dt), K > 1 ? b2 : "");
         rc = CLI_EUSAGE;
     }
+    if (rc == CLI_OK && r->mopt.events)
+        rc = sim_event_grid(r, caps);
     if (rc == CLI_OK) {
         r->fine_factor = (unsigned)cosa_fmu_step_grid(caps, n, r->dt, REF_FINE_FACTOR);
         size_t at = 0;
@@ -1634,8 +1667,7 @@ int cmd_simulate(int argc, char **argv)
     cli_progress_init(&r->prog, cmd, r->cs.progress);
     if (r->prog.on)
         cli_progress_stage("reference", 0, 0, 0, &r->prog);
-    if ((rc = sim_fixed_steps(r)) != CLI_OK || (rc = sim_reference(r)) != CLI_OK ||
-        (rc = sim_cosim(r)) != CLI_OK)
+    if ((rc = sim_reference(r)) != CLI_OK || (rc = sim_cosim(r)) != CLI_OK)
         goto out;
     sim_print(r);
     if ((r->o.output || r->o.plot) && (rc = sim_files(r)) != CLI_OK)

@@ -23,6 +23,17 @@ const char *fmu_event_rule(const cosa_scheme *s, int nrate, int held, int energy
 size_t fmu_step_refusal(const cosa_fmu_capability *const *caps, size_t n, double h, char *why,
                         size_t size);
 
+/* Event points and fixed internal steps: an event point is a communication
+ * point of every unit, and a fixed-step FMU stops on its own grid only.  The
+ * events of an FMU with event mode (events[i] 1) lie on another FMU's grid
+ * only when it has a fixed step itself that is a multiple of the other's;
+ * else the run cannot reach them.  The index of the first fixed-step FMU
+ * that cannot, with "FMU NAME takes fixed internal steps of H s and cannot
+ * stop at the event points of FMU NAME2 ..." in why (names[i]: the
+ * subsystems' names, may be NULL), or n. */
+size_t fmu_event_grid_refusal(const cosa_fmu_capability *const *caps, const int *events, size_t n,
+                              const char *const *names, char *why, size_t size);
+
 /* The coarsest fixed internal step of caps[0..n) (0: none has one) and, in
  * *at, the index of the FMU that has it. */
 double fmu_fixed_step_max(const cosa_fmu_capability *const *caps, size_t n, size_t *at);

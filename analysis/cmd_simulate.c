@@ -99,8 +99,9 @@ static void help_intro(void)
            "  init_iterations N, init_output SUB.NAME VALUE\n"
            "             only with an initialization loop: the iterations and the loop\n"
            "             units' outputs at the fixed point\n"
-           "  status     ok | diverged t=TIME  (an output beyond 1e6 x the largest reference\n"
-           "             output, or a unit that cannot complete its step; exit code 0)\n"
+           "  status     ok | diverged t=TIME (an output beyond 1e6 x the largest reference\n"
+           "             output) | failed t=TIME (a unit that cannot complete its step, an\n"
+           "             FMU's Discard; the reason follows); exit code 0\n"
            "  e_global   NRMSE of the corrected outputs at the N new macro points (eq 33;\n"
            "             inf when diverged)\n"
            "  steps      macro steps completed (grid steps)\n"
@@ -1495,7 +1496,9 @@ static void sim_print(struct sim_run *r)
      * fixed macro steps, none rejected, h_min = h_max = dt */
     run_stats_view v;
     run_stats_view_of(&v, &res->run, r->set);
-    v.status = res->diverged ? "diverged" : "ok";
+    /* a unit that could not complete its step (an FMU's Discard) failed the
+     * run; the numbers did not diverge */
+    v.status = !res->diverged ? "ok" : res->fail == COSA_EDISCARD ? "failed" : "diverged";
     v.t = res->diverged ? res->t_diverged : NAN;
     v.reason = res->diverged ? res->reason : NULL;
     v.steps = res->ndone;

@@ -143,4 +143,29 @@ set -- $(awk '$1 == "recommend" { print $2, $4 }' "$tmp/out")
     grep -q '"scheme": "gs:ZOH", "rank": 2, "runnable": false' "$tmp/json" && ok ||
     bad "JSON runnable: $(grep gs:ZOH "$tmp/json")"
 
+# ---- 7. the small ones (issue 32 item 8) ---------------------------------------------------
+printf 'model twofmu\ntend 0.01\nfmu I = %s/twomass1_fmi3.fmu\nfmu II = %s/twomass2_fmi3.fmu\nconnect I.s1 -> II.s1\nconnect I.v1 -> II.v1\nconnect II.Fk -> I.Fk\n' \
+    "$FMU" "$FMU" >"$tmp/two.cosa"
+# cosa defect on a network of FMUs needs no --integrator (they integrate themselves)
+"$COSA" defect --model-file "$tmp/two.cosa" --in-order 1 --out-order 1 --dt 1e-3 >"$tmp/out" 2>"$tmp/err" &&
+    grep -qx 'integrator fmu' "$tmp/out" && grep -qx 'status ok' "$tmp/out" && ok ||
+    bad "defect without --integrator: $(cat "$tmp/err")"
+one_line 2 "^cosa: defect: --integrator is required: euler, exact or cvode$" "defect built-in" \
+    "$COSA" defect --model rotational-defect --in-order 0 --out-order 0 --dt 0.1
+# the unpacked-size cap (1 GiB; COSA_FMU_UNPACK_MAX): the twomass FMU unpacks to ~40 kB
+COSA_FMU_UNPACK_MAX=1000 one_line 2 "fmu I: .*twomass1_fmi3.fmu: not unpacked: the FMU's entries hold [0-9]* bytes unpacked, more than the cap of 1000 bytes (1 GiB by default; raise it with COSA_FMU_UNPACK_MAX=BYTES)$" \
+    "unpack cap" "$COSA" simulate --model-file "$tmp/two.cosa" --scheme zoh --dt 1e-3
+COSA_FMU_UNPACK_MAX=lots one_line 2 "COSA_FMU_UNPACK_MAX='lots' is not a positive number of bytes$" \
+    "unpack cap value" "$COSA" simulate --model-file "$tmp/two.cosa" --scheme zoh --dt 1e-3
+COSA_FMU_UNPACK_MAX=1e6 "$COSA" simulate --model-file "$tmp/two.cosa" --scheme zoh --dt 1e-3 >/dev/null 2>&1 &&
+    ok || bad "unpack cap 1e6 refused a 40 kB FMU"
+# a binary for another machine (e_machine patched to 183, AArch64) is named as such
+cp "$FMU/twomass1.so" "$tmp/arm.so"
+printf '\267\000' | dd of="$tmp/arm.so" bs=1 seek=18 conv=notrunc 2>/dev/null
+cp "${COSA_SRCDIR:-.}/tests/fmu/twomass1_fmi3.xml" "$tmp/arm.xml"
+"$FMU/mkfmu" "$tmp/arm.fmu" modelDescription.xml="$tmp/arm.xml" binaries/x86_64-linux/twomass1.so="$tmp/arm.so" &&
+    sed "s|$FMU/twomass1_fmi3.fmu|$tmp/arm.fmu|" "$tmp/two.cosa" >"$tmp/arm.cosa"
+one_line 2 "fmu I: .*arm.fmu: cannot load the binary binaries/x86_64-linux/twomass1.so: it is an ELF binary for AArch64 (e_machine 183, 64-bit), not for this machine$" \
+    "wrong architecture" "$COSA" simulate --model-file "$tmp/arm.cosa" --scheme zoh --dt 1e-3
+
 fmu_env_done test_fixed_step

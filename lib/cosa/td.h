@@ -1359,6 +1359,8 @@ typedef struct cosa_cosim_result {
     int diverged;       /* 1: stopped at t_diverged (columns > ndone are NaN)  */
     double t_diverged;
     char reason[160];   /* why it diverged ("" if not)                        */
+    cosa_status fail;   /* diverged because a unit failed its step: that status
+                           (COSA_EDISCARD: an FMU's Discard), else COSA_OK     */
     double yref_max;    /* largest |reference output| over t = 0 .. t[N]      */
     double e_global;    /* NRMSE of ybar vs yref at t[1..N] (cosa_traj_nrmse);
                            +inf if diverged; NaN where it is undefined (one

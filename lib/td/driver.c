@@ -282,6 +282,7 @@ static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, s
         size_t iu = it ? cosa_iter_failed_unit(it) : cosa_master_failed_unit(m);
         cosa_unit *un = cosa_unitset_unit(set, iu);
         r->diverged = 1;
+        r->fail = s.last.fail;
         r->t_diverged = s.last.tn;
         if (un && cosa_unit_message(un)[0])
             snprintf(r->reason, sizeof r->reason, "unit %zu: %s", iu, cosa_unit_message(un));

@@ -168,4 +168,18 @@ cp "${COSA_SRCDIR:-.}/tests/fmu/twomass1_fmi3.xml" "$tmp/arm.xml"
 one_line 2 "fmu I: .*arm.fmu: cannot load the binary binaries/x86_64-linux/twomass1.so: it is an ELF binary for AArch64 (e_machine 183, 64-bit), not for this machine$" \
     "wrong architecture" "$COSA" simulate --model-file "$tmp/arm.cosa" --scheme zoh --dt 1e-3
 
+# SIGTERM during an FMU run (a long one: 2e5 macro steps, several seconds): the handler
+# removes the unpacked FMUs from TMPDIR (fmu_env_done checks it is empty), exit 128 + 15
+"$COSA" simulate --model-file "$tmp/two.cosa" --scheme zoh --dt 1e-5 --tend 2 >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && [ "$(ls "$TMPDIR" | wc -l)" -lt 4 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 143 ] && [ $i -lt 100 ] && ok || bad "SIGTERM: exit $rc after $i waits"
+
 fmu_env_done test_fixed_step

@@ -125,7 +125,11 @@ static int extract(const char *archive, const char *kind, char *dir, size_t dirs
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !tmp[0])
         tmp = "/tmp";
-    if ((size_t)snprintf(dir, dirsize, "%s/cosa-fmu-XXXXXX", tmp) >= dirsize || !mkdtemp(dir)) {
+    /* the pid in the name: cosa's signal handler removes its own
+     * (analysis/tmp_cleanup.c) */
+    if ((size_t)snprintf(dir, dirsize, "%s/cosa-fmu-%ld-XXXXXX", tmp, (long)getpid()) >=
+            dirsize ||
+        !mkdtemp(dir)) {
         snprintf(err, errsize, "cannot create a temporary directory in %s: %s", tmp,
                  strerror(errno));
         dir[0] = '\0';

@@ -168,6 +168,40 @@ cp "${COSA_SRCDIR:-.}/tests/fmu/twomass1_fmi3.xml" "$tmp/arm.xml"
 one_line 2 "fmu I: .*arm.fmu: cannot load the binary binaries/x86_64-linux/twomass1.so: it is an ELF binary for AArch64 (e_machine 183, 64-bit), not for this machine$" \
     "wrong architecture" "$COSA" simulate --model-file "$tmp/arm.cosa" --scheme zoh --dt 1e-3
 
+# an SSD's DefaultExperiment stopTime (0.3) wins over an FMU's (the gain's, 0.2)
+mkdir -p "$tmp/ssd"
+cp "$FMU/lag_fmi3.fmu" "$FMU/gain_fmi3.fmu" "$tmp/ssd/"
+cat >"$tmp/ssd/s.ssd" <<END
+<?xml version="1.0" encoding="UTF-8"?>
+<ssd:SystemStructureDescription xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"
+    xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon" version="2.0" name="lg">
+  <ssd:System name="top">
+    <ssd:Elements>
+      <ssd:Component name="P" source="lag_fmi3.fmu">
+        <ssd:Connectors>
+          <ssd:Connector name="u" kind="input"><ssc:Float64/></ssd:Connector>
+          <ssd:Connector name="y" kind="output"><ssc:Float64/></ssd:Connector>
+        </ssd:Connectors>
+      </ssd:Component>
+      <ssd:Component name="G" source="gain_fmi3.fmu">
+        <ssd:Connectors>
+          <ssd:Connector name="u" kind="input"><ssc:Float64/></ssd:Connector>
+          <ssd:Connector name="y" kind="output"><ssc:Float64/></ssd:Connector>
+        </ssd:Connectors>
+      </ssd:Component>
+    </ssd:Elements>
+    <ssd:Connections>
+      <ssd:Connection startElement="P" startConnector="y" endElement="G" endConnector="u"/>
+      <ssd:Connection startElement="G" startConnector="y" endElement="P" endConnector="u"/>
+    </ssd:Connections>
+  </ssd:System>
+  <ssd:DefaultExperiment startTime="0" stopTime="0.3"/>
+</ssd:SystemStructureDescription>
+END
+"$COSA" simulate --model-file "$tmp/ssd/s.ssd" --scheme zoh --dt 0.1 --set G.gain_k=0.5 >"$tmp/out" 2>"$tmp/err" &&
+    grep -qx 'tend 0.3' "$tmp/out" && grep -qx 'steps 3' "$tmp/out" && ok ||
+    bad "SSD DefaultExperiment: $(grep -E '^(tend|steps)' "$tmp/out") $(cat "$tmp/err")"
+
 # SIGTERM during an FMU run (a long one: 2e5 macro steps, several seconds): the handler
 # removes the unpacked FMUs from TMPDIR (fmu_env_done checks it is empty), exit 128 + 15
 "$COSA" simulate --model-file "$tmp/two.cosa" --scheme zoh --dt 1e-5 --tend 2 >/dev/null 2>&1 &

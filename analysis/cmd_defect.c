@@ -1208,6 +1208,36 @@ static int run_horizon(const struct dopts *o, struct dspec *sp, const double *v,
     return CLI_OK;
 }
 
+/* Fixed-step FMUs (doc/fixed-step-fmus.md): Algorithm 1 samples every
+ * step's middle, so each --dt value H needs H and H/2 on every FMU's grid;
+ * --tol picks any step, so it cannot run them.  One line naming the FMU. */
+static int defect_fixed_steps(const struct dopts *o, const struct dmodel *d, const double *v,
+                              size_t nv)
+{
+    cosa_fmu *const *fmus = cosa_model_units_fmus(d->mu);
+    char why[256];
+    for (size_t i = 0; i < d->nsub; i++) {
+        if (!fmus[i])
+            continue;
+        cosa_fmu_capability cap;
+        cosa_fmu_capability_get(fmus[i], &cap);
+        const char *name = d->m->sub_name ? d->m->sub_name(d->m, d->par, i) : "?";
+        if (cap.fixed_step > 0.0 && !o->dt) {
+            cli_error(cmd, "FMU %s takes fixed internal steps of %g s (fixedInternalStepSize): "
+                           "--tol chooses any step; give --dt", name ? name : "?",
+                      cap.fixed_step);
+            return CLI_EUSAGE;
+        }
+        for (size_t k = 0; o->dt && k < nv; k++)
+            if (cosa_fmu_step_check(&cap, 0.5 * v[k], why, sizeof why) != COSA_OK) {
+                cli_error(cmd, "FMU %s: %s (the mid-step sample of --dt %g)", name ? name : "?",
+                          why, v[k]);
+                return CLI_EUSAGE;
+            }
+    }
+    return CLI_OK;
+}
+
 /* --integrator: required where a unit integrates (built-in and model-file
  * subsystems); a network of FMUs only (they integrate themselves) runs
  * without, and says "integrator fmu".  *integ: dm_build's, *shown: the
@@ -1291,6 +1321,7 @@ int cmd_defect(int argc, char **argv)
         (rc = run_integrator(&o, &integ, &shown)) != CLI_OK ||
         (rc = run_horizon(&o, &sp, v, nv)) != CLI_OK ||
         (rc = dm_build(&o.mod, integ, rtol, &d)) != CLI_OK ||
+        (rc = defect_fixed_steps(&o, &d, v, nv)) != CLI_OK ||
         (rc = dm_fmu_start(&d, sp.m, sp.n, &init)) != CLI_OK)
         goto out;
     d.integ = shown;

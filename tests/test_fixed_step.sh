@@ -143,6 +143,17 @@ set -- $(awk '$1 == "recommend" { print $2, $4 }' "$tmp/out")
     grep -q '"scheme": "gs:ZOH", "rank": 2, "runnable": false' "$tmp/json" && ok ||
     bad "JSON runnable: $(grep gs:ZOH "$tmp/json")"
 
+# cosa defect samples every step's middle (Algorithm 1): dt and dt/2 on L's grid, else
+# refused before the run; --tol picks any step
+"$COSA" defect --model-file "$tmp/ring3.cosa" $R3 --in-order 0 --out-order 0 --dt 0.2 >"$tmp/out" 2>"$tmp/err" &&
+    grep -qx 'status ok' "$tmp/out" &&
+    grep -qx 'unit L steps 20 restores 10 events 0 early_returns 0 defect_steps 10' "$tmp/out" &&
+    ok || bad "defect at dt 0.2: $(cat "$tmp/out" "$tmp/err")"
+one_line 2 "^cosa: defect: FMU L: it takes fixed internal steps of 0.1 s (fixedInternalStepSize): a step of 0.05 s is shorter than one (the mid-step sample of --dt 0.1)$" \
+    "defect at dt 0.1" "$COSA" defect --model-file "$tmp/ring3.cosa" $R3 --in-order 0 --out-order 0 --dt 0.1
+one_line 2 "^cosa: defect: FMU L takes fixed internal steps of 0.1 s (fixedInternalStepSize): --tol chooses any step; give --dt$" \
+    "defect --tol" "$COSA" defect --model-file "$tmp/ring3.cosa" $R3 --in-order 0 --out-order 0 --tol 0.1
+
 # ---- 7. the small ones (issue 32 item 8) ---------------------------------------------------
 printf 'model twofmu\ntend 0.01\nfmu I = %s/twomass1_fmi3.fmu\nfmu II = %s/twomass2_fmi3.fmu\nconnect I.s1 -> II.s1\nconnect I.v1 -> II.v1\nconnect II.Fk -> I.Fk\n' \
     "$FMU" "$FMU" >"$tmp/two.cosa"

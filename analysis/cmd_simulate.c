@@ -464,7 +464,7 @@ struct sim_run {
     int defects;           /* the run samples the defects                   */
     char defect_skip[320]; /* why --defects on cannot ("" if it can)        */
     unsigned fine_factor;  /* the fine reference's step is dt / this        */
-    char fine_why[300];    /* why it is below REF_FINE_FACTOR ("" if not)   */
+    char fine_why[512];    /* why it is below REF_FINE_FACTOR ("" if not)   */
     const char *reffile;   /* --ref FILE                                    */
     double e_mu, e_nu, e_limit, e_limit_abs;
     int e_auto, held, initial;
@@ -1302,6 +1302,26 @@ static const char *fine_scheme(const struct sim_run *r)
     return deg >= 2 ? "soh" : deg == 1 ? "foh" : "zoh";
 }
 
+/* The fine co-simulation at dt / fine_factor; an FMU that does not advance
+ * over the fine step (a fixed grid it does not declare: "did not advance",
+ * lib/td/unit_fmu.c) is a step it refuses: the factor is halved until it
+ * takes the step (down to 1, the run's own step), with a note. */
+static cosa_status fine_reference(struct sim_run *r, const cosa_scheme *fs)
+{
+    for (;;) {
+        cosa_status st = cosa_reftraj_cosim(r->set, fs, r->sm.x0, r->dt, r->nsamples,
+                                            r->fine_factor, &r->ref);
+        const char *why = st == COSA_OK ? "" : units_why(r);
+        if (st == COSA_OK || r->fine_factor == 1 || !strstr(why, "did not advance"))
+            return st;
+        const unsigned was = r->fine_factor;
+        r->fine_factor /= 2;
+        snprintf(r->fine_why, sizeof r->fine_why, "an FMU did not advance over the fine step "
+                 "dt/%u (%.300s): the fine reference steps at dt/%u", was, why,
+                 r->fine_factor);
+    }
+}
+
 /* The reference trajectory: a file, the fine co-simulation, exact, or
  * CVODE. */
 static int sim_reference(struct sim_run *r)
@@ -1330,8 +1350,7 @@ static int sim_reference(struct sim_run *r)
         cosa_scheme fs;
         const char *fname = fine_scheme(r);
         cosa_scheme_parse(fname, &fs);
-        st = cosa_reftraj_cosim(r->set, &fs, r->sm.x0, r->dt, r->nsamples, r->fine_factor,
-                                &r->ref);
+        st = fine_reference(r, &fs);
         if (r->fine_why[0])
             fprintf(stderr, "cosa: %s: note: %s\n", cmd, r->fine_why);
         /* an algebraic loop of feedthrough units is solved at every fine

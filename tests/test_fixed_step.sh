@@ -91,6 +91,13 @@ one_line 2 "^cosa: simulate: --defects must be off or on, got .maybe.$" "--defec
     grep -q "^cosa: simulate: note: the defects' mid-step half step failed (unit L: FMU L: fmi3DoStep from t = 0 over 0.05.* returned no early return but did not advance to t' = 0.05.* (lastSuccessfulTime = 0)): defect_out and defect_conn are nan (the run is unchanged)$" "$tmp/err" &&
     [ "$(traj "$tmp/c/ring_zoh.csv")" = "$(traj "$tmp/d/ring_zoh.csv")" ] &&
     ok || bad "lost half step: $(cat "$tmp/out" "$tmp/err")"
+# the fine reference at dt/64 is a step it refuses (it does not advance): the factor is
+# halved until it takes it (dt/2 = 0.1 here), with a note; the same run as the declared FMU's
+"$COSA" simulate --model-file "$tmp/srcgrid.cosa" --scheme zoh --dt 0.2 $S -o "$tmp/g" >"$tmp/out" 2>"$tmp/err" &&
+    grep -qx 'reference fine co-simulation ZOH dt/2' "$tmp/out" &&
+    grep -q "^cosa: simulate: note: an FMU did not advance over the fine step dt/4 (FMU L: fmi3DoStep from t = 0 over 0.05.* returned no early return but did not advance to t' = 0.05.* (lastSuccessfulTime = 0)): the fine reference steps at dt/2$" "$tmp/err" &&
+    [ "$(traj "$tmp/a/lagnet_zoh.csv")" = "$(traj "$tmp/g/lagnet_zoh.csv")" ] &&
+    ok || bad "fine reference of an undeclared grid: $(cat "$tmp/out" "$tmp/err")"
 # a macro step it cannot take: the run fails in one line saying what the FMU did
 one_line 1 "^cosa: simulate: co-simulation failed: FMU L: fmi3DoStep from t = 0 over 0.05.* returned no early return but did not advance to t' = 0.05.* (lastSuccessfulTime = 0)$" \
     "undeclared grid" "$COSA" simulate --model-file "$tmp/ringgrid.cosa" --scheme zoh --dt 0.05 --set P.x=3

@@ -14,6 +14,8 @@ struct advise_row {
     cosa_advice rob; /* worst factor (status, usable, dt, steps, cost) */
     double rob_factor;
     int runnable;    /* cosa simulate can run it on the FMUs        */
+    double dt_usable; /* nom.dt before it was rounded down to a step the
+                         fixed-step FMUs can take (= nom.dt without them) */
     char why[320];   /* ... else why not ("FMU I: ...")               */
 };
 

@@ -336,6 +336,10 @@ static void write_notes(FILE *nf, int echo, const struct row *rows, size_t ns, d
         if (a->usable && a->dt == dtmax)
             note(nf, echo, "note %s: good up to dt-max %g (a larger step may be good too)\n",
                  name, dtmax);
+        if (a->usable && rows[i].dt_usable != a->dt)
+            note(nf, echo, "note %s: dt %.17g, the largest step up to the usable %.17g that "
+                           "every fixed-step FMU can take (fixedInternalStepSize)\n",
+                 name, a->dt, rows[i].dt_usable);
         if (rparam >= 0 && (a->scheme.corr & COSA_CORR_OUTPUT))
             note(nf, echo, "note %s: worst assumed %s = %g x true\n", name,
                  m->params[rparam].name, rows[i].rob_factor);
@@ -569,6 +573,14 @@ static int report(const char *cmd, const struct opts *o, struct advise_json_info
         if (a->status == COSA_OK && a->usable)
             ji->best = &rows[i];
     }
+    if (ji->best) { /* a recommendation the scan's bound made: say so */
+        const cosa_advice *a = robust ? &ji->best->rob : &ji->best->nom;
+        if ((robust ? a->dt : ji->best->dt_usable) >= ji->dtmax)
+            note(nf, !json, "note recommendation: dt is at the scan's upper bound dt-max %g%s: "
+                            "a larger step, or another candidate at a larger step, may cost "
+                            "less; widen the scan with --dt-max\n",
+                 ji->dtmax, o->dtmax > 0.0 ? "" : " (the default)");
+    }
     if (json) {
         /* nothing else on stdout: the document alone */
     } else if (ji->best) {
@@ -643,12 +655,38 @@ static int shared_sequence(const char *cmd, cli_case *cs, cosa_scheme *schemes, 
 
 /* The table's rows from the advice, and which candidates the model's FMUs
  * can run (all, for other models). */
+/* A usable advice's dt rounded down to a step every fixed-step FMU can take
+ * (fmu_step_snap, the check cosa simulate applies to --dt), steps and cost
+ * with it; 0 when there is none (why says so), else 1. */
+static int snap_advice(const cli_model *mod, double tend, cosa_advice *a, char *why, size_t size)
+{
+    if (a->status != COSA_OK || !a->usable)
+        return 1;
+    const double d = fmu_step_snap(mod, a->dt, why, size);
+    if (d == 0.0)
+        return 0;
+    if (d != a->dt) {
+        const double steps = nearbyint(tend / d), old = (double)a->steps;
+        a->dt = d;
+        a->steps = steps < 1.0 ? 1 : (size_t)steps;
+        if (old > 0.0)
+            a->cost *= (double)a->steps / old;
+    }
+    return 1;
+}
+
 static void fill_rows(const cli_model *mod, const cosa_scheme *schemes, const cosa_advice *adv,
-                      size_t ns, struct row *rows)
+                      size_t ns, double tend, struct row *rows)
 {
     for (size_t i = 0; i < ns; i++) {
         rows[i].nom = rows[i].rob = adv[i];
+        rows[i].dt_usable = adv[i].dt;
         rows[i].runnable = fmu_scheme_runnable(mod, &schemes[i], rows[i].why, sizeof rows[i].why);
+        if (rows[i].runnable)
+            rows[i].runnable = snap_advice(mod, tend, &rows[i].nom, rows[i].why,
+                                           sizeof rows[i].why) &&
+                               snap_advice(mod, tend, &rows[i].rob, rows[i].why,
+                                           sizeof rows[i].why);
     }
 }
 
@@ -764,7 +802,7 @@ int cmd_advise(int argc, char **argv)
         rc = st == COSA_EMODELSHAPE || st == COSA_ERANGE ? CLI_EUSAGE : CLI_EFAIL;
         goto out;
     }
-    fill_rows(&cs->mod, schemes, adv, ns, rows);
+    fill_rows(&cs->mod, schemes, adv, ns, tend, rows);
     /* --robust: every corrected scheme again with assumed models */
     if (rparam >= 0) {
         const struct robust_in rin = {&cs->mod, sys, x0, tend, crit, tol, dtmin, dtmax,

@@ -30,7 +30,7 @@ extern const char cosa_plot_defect_response[]; /* plots/defect_response.gp */
 static const char *const cmd = "defect";
 
 static const char usage[] =
-    "Usage: cosa defect --model M [--set NAME=VALUE]... --integrator euler|exact|cvode\n"
+    "Usage: cosa defect --model M [--set NAME=VALUE]... [--integrator euler|exact|cvode]\n"
     "                   [--rtol R] --in-order M --out-order N\n"
     "                   (--dt H | --tol TOL [--h0 H0]) [--tend T]\n"
     "                   [--control both|output|connection] [--max-steps N] [--hmin H]\n"
@@ -106,7 +106,8 @@ static const opt_row rows[] = {
     {.kind = OPTK_ENUM, .name = "integrator", .off = DO(integrator), .arg = "I",
      .names = integrator_names, .flags = OPTF_OR_LIST | OPTF_REPEAT,
      .help = "euler (one forward Euler step per macro step, the paper's), exact (matrix "
-             "exponential; linear models) or cvode (BDF)"},
+             "exponential; linear models) or cvode (BDF); required unless every unit is "
+             "an FMU (which integrates itself: then 'integrator fmu')"},
     {.kind = OPTK_POSITIVE, .name = "rtol", .flags = OPTF_REPEAT, .off = DO(rtol), .arg = "R",
      .help = "CVODE relative tolerance (default 1e-10)"},
     {.kind = OPTK_INT, .name = "in-order", .flags = OPTF_REPEAT, .off = DO(in_order), .arg = "M",
@@ -1163,10 +1164,6 @@ static int run_spec(const struct dopts *o, struct dspec *sp, double *rtol)
         cli_error(cmd, "--model is required (e.g. --model rotational-defect; see 'cosa models')");
         return CLI_EUSAGE;
     }
-    if (o->integrator < 0) {
-        cli_error(cmd, "--integrator is required: euler, exact or cvode");
-        return CLI_EUSAGE;
-    }
     int rc;
     if ((rc = need_order("--in-order", o->in_order)) != CLI_OK ||
         (rc = need_order("--out-order", o->out_order)) != CLI_OK)
@@ -1209,6 +1206,59 @@ static int run_horizon(const struct dopts *o, struct dspec *sp, const double *v,
                 return CLI_EUSAGE;
             }
     return CLI_OK;
+}
+
+/* Fixed-step FMUs (doc/fixed-step-fmus.md): Algorithm 1 samples every
+ * step's middle, so each --dt value H needs H and H/2 on every FMU's grid;
+ * --tol picks any step, so it cannot run them.  One line naming the FMU. */
+static int defect_fixed_steps(const struct dopts *o, const struct dmodel *d, const double *v,
+                              size_t nv)
+{
+    cosa_fmu *const *fmus = cosa_model_units_fmus(d->mu);
+    char why[256];
+    for (size_t i = 0; i < d->nsub; i++) {
+        if (!fmus[i])
+            continue;
+        cosa_fmu_capability cap;
+        cosa_fmu_capability_get(fmus[i], &cap);
+        const char *name = d->m->sub_name ? d->m->sub_name(d->m, d->par, i) : "?";
+        if (cap.fixed_step > 0.0 && !o->dt) {
+            cli_error(cmd, "FMU %s takes fixed internal steps of %g s (fixedInternalStepSize): "
+                           "--tol chooses any step; give --dt", name ? name : "?",
+                      cap.fixed_step);
+            return CLI_EUSAGE;
+        }
+        for (size_t k = 0; o->dt && k < nv; k++)
+            if (cosa_fmu_step_check(&cap, 0.5 * v[k], why, sizeof why) != COSA_OK) {
+                cli_error(cmd, "FMU %s: %s (the mid-step sample of --dt %g)", name ? name : "?",
+                          why, v[k]);
+                return CLI_EUSAGE;
+            }
+    }
+    return CLI_OK;
+}
+
+/* --integrator: required where a unit integrates (built-in and model-file
+ * subsystems); a network of FMUs only (they integrate themselves) runs
+ * without, and says "integrator fmu".  *integ: dm_build's, *shown: the
+ * printed name. */
+static int run_integrator(const struct dopts *o, const char **integ, const char **shown)
+{
+    if (o->integrator >= 0) {
+        *integ = *shown = integrator_names[o->integrator];
+        return CLI_OK;
+    }
+    const cosa_model *m = o->mod.model;
+    size_t n = 0, nfmu = 0;
+    for (; m->sub_name && m->sub_name(m, o->mod.par, n); n++)
+        nfmu += cosa_model_file_fmu_capability(m, n) != NULL;
+    if (n && nfmu == n) {
+        *integ = "exact"; /* (no unit of cosa's own: it integrates nothing) */
+        *shown = "fmu";
+        return CLI_OK;
+    }
+    cli_error(cmd, "--integrator is required: euler, exact or cvode");
+    return CLI_EUSAGE;
 }
 
 /* One run ('name value' lines) or a sweep (a table) over v[0..nv-1]. */
@@ -1263,14 +1313,18 @@ int cmd_defect(int argc, char **argv)
     double rtol = 1e-10;
     size_t nv = 0;
     int is_sweep = 0;
+    const char *integ = NULL, *shown = NULL;
     if ((rc = run_spec(&o, &sp, &rtol)) != CLI_OK ||
         (rc = parse_values(o.dt ? "--dt" : "--tol", o.dt ? o.dt : o.tol, &v, &nv, &is_sweep)) !=
             CLI_OK ||
         (rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK ||
+        (rc = run_integrator(&o, &integ, &shown)) != CLI_OK ||
         (rc = run_horizon(&o, &sp, v, nv)) != CLI_OK ||
-        (rc = dm_build(&o.mod, integrator_names[o.integrator], rtol, &d)) != CLI_OK ||
+        (rc = dm_build(&o.mod, integ, rtol, &d)) != CLI_OK ||
+        (rc = defect_fixed_steps(&o, &d, v, nv)) != CLI_OK ||
         (rc = dm_fmu_start(&d, sp.m, sp.n, &init)) != CLI_OK)
         goto out;
+    d.integ = shown;
     if (!d.sys)
         fprintf(stderr, "cosa: %s: note: model '%s' has no linear form, so no exact solution: "
                         "error_* are nan\n", cmd, d.m->name);

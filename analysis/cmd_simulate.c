@@ -5,6 +5,7 @@
 #include "config.h"
 #include "energy_cli.h"
 #include "fmu_notes.h"
+#include "fmu_rules.h"
 #include "sim_init.h"
 #include "ref_csv.h"
 #include "sim_csv.h"
@@ -48,6 +49,7 @@ struct sim_opts {
     size_t nrate;
     int events;                           /* --events: -1 auto (default), 0 off, 1 on */
     int algorithm;                        /* --algorithm: -1 none, 0 fixedStep, 1 ecco */
+    int defects;                          /* --defects: -1 default, 0 off, 1 on   */
 };
 
 /* --help: usage and what the command does. */
@@ -61,6 +63,7 @@ static void help_intro(void)
            "                     [--alpha A] [--sequence LIST] [--assume NAME=VALUE]...\n"
            "                     [--rate NAME=K]... [--input poly|held]\n"
            "                     [--start reference|initial] [--fmu-log] [--events on|off]\n"
+           "                     [--defects on|off]\n"
            "                     [--energy [--mu MU|auto [--nu NU] [--limit FRAC|none]\n"
            "                     [--limit-abs F]]]\n"
            "                     [-o DIR] [--name NAME] [--plot png|svg|pdf]\n"
@@ -103,8 +106,9 @@ static void help_intro(void)
            "  init_iterations N, init_output SUB.NAME VALUE\n"
            "             only with an initialization loop: the iterations and the loop\n"
            "             units' outputs at the fixed point\n"
-           "  status     ok | diverged t=TIME  (an output beyond 1e6 x the largest reference\n"
-           "             output, or a unit that cannot complete its step; exit code 0)\n"
+           "  status     ok | diverged t=TIME (an output beyond 1e6 x the largest reference\n"
+           "             output) | failed t=TIME (a unit that cannot complete its step, an\n"
+           "             FMU's Discard; the reason follows); exit code 0\n"
            "  e_global   NRMSE of the corrected outputs at the N new macro points (eq 33;\n"
            "             inf when diverged)\n"
            "  steps      macro steps completed (grid steps)\n"
@@ -115,13 +119,15 @@ static void help_intro(void)
            "             and over the inputs of the connection defect (defect paper; the\n"
            "             scheme's own input polynomials, output polynomials from the output\n"
            "             derivatives of order --out-order, the mid-step sample from a unit\n"
-           "             snapshot: the run itself is unchanged; nan when diverged or\n"
-           "             when an FMU cannot save its state)\n"
+           "             snapshot: the run itself is unchanged; nan when diverged, with\n"
+           "             --defects off (the default for FMUs) or when a unit cannot take\n"
+           "             the half step, with a note)\n"
            "  rejected, h_min, h_max, rollbacks, corrector_iterations\n"
            "             the run's statistics (fixed steps: 0, dt, dt; rollbacks and\n"
            "             corrector_iterations: the iterated schemes' restarts and sweeps)\n"
-           "  unit NAME steps S restores R events E early_returns K\n"
-           "             per unit, what it did in the run\n"
+           "  unit NAME steps S restores R events E early_returns K defect_steps D\n"
+           "             per unit, what it did in the run (D of the S steps are the\n"
+           "             defects' half steps)\n"
            "With -o DIR (or --plot) it writes NAME.csv (comment header, then a header row\n"
            "and one row per macro point: t, inputs u at the start of the step, raw outputs\n"
            "y, corrected outputs ybar, state-correction offsets du, reference outputs ref;\n"
@@ -462,6 +468,10 @@ struct sim_run {
     char idesc[96];
     cosa_master_opts mopt;
     int fine;              /* --ref fine, or the default for nonlinear FMUs */
+    int defects;           /* the run samples the defects                   */
+    char defect_skip[320]; /* why --defects on cannot ("" if it can)        */
+    unsigned fine_factor;  /* the fine reference's step is dt / this        */
+    char fine_why[512];    /* why it is below REF_FINE_FACTOR ("" if not)   */
     const char *reffile;   /* --ref FILE                                    */
     double e_mu, e_nu, e_limit, e_limit_abs;
     int e_auto, held, initial;
@@ -500,6 +510,7 @@ static const char *const start_names[] = {"reference", "initial", NULL};
 static const char *const mbcorr_jac_names[] = {"dd", "fd", NULL};
 static const char *const events_names[] = {"off", "on", NULL};
 static const char *const algorithm_names[] = {"fixedStep", "ecco", NULL};
+static const char *const defects_names[] = {"off", "on", NULL};
 
 #define SIM(f) offsetof(struct sim_run, f)
 static const opt_row sim_rows[] = {
@@ -637,6 +648,15 @@ static const opt_row sim_rows[] = {
              "interval, in Event Mode with the inputs there; a triggered one ticks with the "
              "output clock that a 'connect clock S.OUT -> T.IN' of the model file connects to "
              "it (README 'Clocks'); off refuses them"},
+    {.kind = OPTK_ENUM, .name = "defects", .off = SIM(o.defects), .arg = "on|off",
+     .modes = SIM_FIXED, .names = defects_names, .flags = OPTF_OR_LIST,
+     .help = "the defect estimates defect_out and defect_conn: their mid-step sample "
+             "takes every unit a half step from a snapshot per macro step (shown as "
+             "defect_steps in the unit lines); the run itself is the same either way.  "
+             "Default: on for built-in units, off for a network with FMUs (where the "
+             "half steps cost FMU steps).  A unit that cannot take the half step (no "
+             "FMU state, a fixed internal step that dt/2 is not a multiple of, or a "
+             "half step it refuses) leaves them nan, with a note"},
     {.kind = OPTK_STRING, .name = "iter-tol", .off = SIM(o.itol), .arg = "T", .modes = SIM_FIXED,
      .help = "iterative schemes (README \"Iterative coupling\"): the sweeps of a "
              "macro step stop at |yhat^(j) - yhat^(j-1)| <= T |yhat^(j)| over the "
@@ -734,7 +754,7 @@ static int sim_args_parse(struct sim_run *r, int argc, char **argv, unsigned *mo
     struct sim_opts *o = &r->o;
     o->tend = o->rtol = o->atol = o->refrtol = o->nu = NAN;
     o->outorder = -1;
-    o->lin = o->mbcorr_jac = o->input = o->start = o->events = o->algorithm = -1;
+    o->lin = o->mbcorr_jac = o->input = o->start = o->events = o->algorithm = o->defects = -1;
     vo_cli_opts_init(&r->vo, cmd);
     r->cs.alpha = 1.0;
     r->cs.td_relax = 1; /* --relax aitken: the time domain's own */
@@ -1046,13 +1066,9 @@ static int sim_events(struct sim_run *r)
         }
         r->mopt.events = 1; /* event points are communication points */
     }
-    const cosa_scheme *s = &r->scheme;
+    /* the rule advise's runnable check applies too (fmu_rules.c) */
     const char *why = !r->mopt.events ? NULL
-                      : r->iterative || s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE
-                          ? "a plain Jacobi scheme without corrections"
-                      : r->o.nrate ? "one step per unit (no --rate)"
-                      : r->held ? "--input poly"
-                      : r->o.energy ? "no --energy" : NULL;
+                      : fmu_event_rule(&r->scheme, r->o.nrate != 0, r->held, r->o.energy);
     if (why) {
         cli_error(r->cmd, "--events on: the event points need %s (scheme %s; or --events off)",
                   why, r->sname);
@@ -1060,6 +1076,8 @@ static int sim_events(struct sim_run *r)
     }
     return CLI_OK;
 }
+
+static int sim_fixed_steps(struct sim_run *r);
 
 /* The units (FMU subsystems run the FMU itself, README "FMU import"; their
  * Jacobians exist at the FMU's current point only, so MBCorr linearises at
@@ -1086,7 +1104,7 @@ static int sim_units(struct sim_run *r)
         return sim_units_error(r, st, &e);
     r->set = cosa_model_units_set(r->mu);
     int rc;
-    if ((rc = sim_events(r)) != CLI_OK)
+    if ((rc = sim_events(r)) != CLI_OK || (rc = sim_fixed_steps(r)) != CLI_OK)
         return rc;
     const size_t nfmu = cosa_model_units_nfmu(r->mu);
     /* the input smoothness the FMUs recommend caps the input degree; FMUs in
@@ -1136,6 +1154,141 @@ static int sim_units(struct sim_run *r)
     return CLI_OK;
 }
 
+/* The FMUs' capabilities (cap, n entries) and pointers to them (caps[i]
+ * NULL for a subsystem that is no FMU). */
+static void fmu_caps(const struct sim_run *r, cosa_fmu_capability *cap,
+                     const cosa_fmu_capability **caps)
+{
+    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
+    for (size_t i = 0; i < r->sm.nsub; i++) {
+        caps[i] = NULL;
+        if (fmus[i]) {
+            cosa_fmu_capability_get(fmus[i], &cap[i]);
+            caps[i] = &cap[i];
+        }
+    }
+}
+
+/* The subsystem name of unit i (for messages). */
+static const char *sub_name_of(const struct sim_run *r, size_t i)
+{
+    const cosa_model *m = r->cs.mod.model;
+    const char *n = m->sub_name ? m->sub_name(m, r->cs.mod.par, i) : NULL;
+    return n ? n : "?";
+}
+
+/* --defects (issue 32): on by default for built-in units (cheap, and their
+ * outputs as before), off for a network with FMUs (every half step is an
+ * FMU step); where it is on but a unit cannot take the half step dt/2 (no
+ * FMU state, a fixed internal step) the reason goes to defect_skip and the
+ * defects are nan.  Multi-rate, held and iterative runs take no mid sample
+ * (as before). */
+static void sim_defects(struct sim_run *r, const cosa_fmu_capability *const *caps)
+{
+    r->defects = r->o.defects >= 0 ? r->o.defects : cosa_model_units_nfmu(r->mu) == 0;
+    r->defect_skip[0] = '\0';
+    if (!r->defects)
+        return;
+    if (r->o.nrate || r->held || r->iterative || r->mopt.events) {
+        snprintf(r->defect_skip, sizeof r->defect_skip, "%s takes no mid-step sample",
+                 r->o.nrate ? "a multi-rate run" : r->held ? "--input held"
+                 : r->iterative ? "an iterative scheme" : "a run with event points");
+        r->defects = 0;
+        return;
+    }
+    cosa_unit *const *units = cosa_model_units_units(r->mu);
+    char why[256];
+    for (size_t i = 0; i < r->sm.nsub && r->defects; i++) {
+        if (!(cosa_unit_caps(units[i]) & COSA_UNIT_CAN_SAVE_STATE))
+            snprintf(r->defect_skip, sizeof r->defect_skip, "unit %s cannot save its state "
+                     "for the mid-step sample", sub_name_of(r, i));
+        else if (caps[i] && cosa_fmu_step_check(caps[i], 0.5 * r->dt, why, sizeof why) != COSA_OK)
+            snprintf(r->defect_skip, sizeof r->defect_skip, "FMU %s cannot take the half step "
+                     "dt/2: %s", sub_name_of(r, i), why);
+        r->defects = !r->defect_skip[0];
+    }
+}
+
+/* Event points need every unit to stop there: a fixed-step FMU cannot,
+ * unless the events come from an FMU on a grid of its own (fmu_rules.c,
+ * the rule advise applies too): refused in one line. */
+static int sim_event_grid(const struct sim_run *r, const cosa_fmu_capability *const *caps)
+{
+    const size_t n = r->sm.nsub;
+    int *ev = calloc(n + 1, sizeof *ev);
+    const char **names = calloc(n + 1, sizeof *names);
+    if (!ev || !names) {
+        free(ev);
+        free(names);
+        cli_error(r->cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    cosa_unit *const *units = cosa_model_units_units(r->mu);
+    for (size_t i = 0; i < n; i++) {
+        ev[i] = caps[i] && cosa_unit_fmu_events(units[i]);
+        names[i] = sub_name_of(r, i);
+    }
+    char why[320];
+    const size_t i = fmu_event_grid_refusal(caps, ev, n, names, why, sizeof why);
+    free(ev);
+    free(names);
+    if (i == n)
+        return CLI_OK;
+    cli_error(r->cmd, "--events on: %s (or --events off)", why);
+    return CLI_EUSAGE;
+}
+
+/* Fixed internal steps (issue 32, doc/fixed-step-fmus.md): every FMU must
+ * be able to take its communication step dt / K (--rate NAME=K; 1), else
+ * one line naming it before anything runs; the fine reference steps at the
+ * largest dt / K, K <= REF_FINE_FACTOR, that every FMU can take (K = 1 at
+ * worst: dt itself passed the check). */
+static int sim_fixed_steps(struct sim_run *r)
+{
+    const size_t n = r->sm.nsub;
+    r->fine_factor = REF_FINE_FACTOR;
+    r->fine_why[0] = '\0';
+    cosa_fmu_capability *cap = calloc(n + 1, sizeof *cap);
+    const cosa_fmu_capability **caps = calloc(n + 1, sizeof *caps);
+    if (!cap || !caps) {
+        free(cap);
+        free(caps);
+        cli_error(r->cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    fmu_caps(r, cap, caps);
+    int rc = CLI_OK;
+    char why[256], b1[32], b2[32];
+    for (size_t i = 0; i < n && rc == CLI_OK; i++) {
+        const unsigned K = r->rate[i] ? r->rate[i] : 1;
+        if (!caps[i] || cosa_fmu_step_check(caps[i], r->dt / K, why, sizeof why) == COSA_OK)
+            continue;
+        if (K > 1)
+            snprintf(b2, sizeof b2, " / %u (--rate)", K);
+        cli_error(r->cmd, "FMU %s: %s (--dt %s%s)", sub_name_of(r, i), why,
+                  cli_num(b1, sizeof b1, r->dt), K > 1 ? b2 : "");
+        rc = CLI_EUSAGE;
+    }
+    if (rc == CLI_OK && r->mopt.events)
+        rc = sim_event_grid(r, caps);
+    if (rc == CLI_OK) {
+        r->fine_factor = (unsigned)cosa_fmu_step_grid(caps, n, r->dt, REF_FINE_FACTOR);
+        size_t at = 0;
+        const double hf = fmu_fixed_step_max(caps, n, &at);
+        if (r->fine_factor < REF_FINE_FACTOR)
+            snprintf(r->fine_why, sizeof r->fine_why, "FMU %s takes fixed internal steps of %s "
+                     "s: the fine reference steps at dt/%u%s", sub_name_of(r, at),
+                     cli_num(b1, sizeof b1, hf), r->fine_factor,
+                     r->fine_factor == 1 ? ", no finer than the run (e_global then compares "
+                                           "the scheme with the fine reference's scheme at the "
+                                           "same step)" : "");
+        sim_defects(r, caps);
+    }
+    free(cap);
+    free(caps);
+    return rc;
+}
+
 /* The first message a unit left (an FMU's failed call or missing
  * capability), or "". */
 static const char *units_why(const struct sim_run *r)
@@ -1164,6 +1317,26 @@ static const char *fine_scheme(const struct sim_run *r)
     return deg >= 2 ? "soh" : deg == 1 ? "foh" : "zoh";
 }
 
+/* The fine co-simulation at dt / fine_factor; an FMU that does not advance
+ * over the fine step (a fixed grid it does not declare: "did not advance",
+ * lib/td/unit_fmu.c) is a step it refuses: the factor is halved until it
+ * takes the step (down to 1, the run's own step), with a note. */
+static cosa_status fine_reference(struct sim_run *r, const cosa_scheme *fs)
+{
+    for (;;) {
+        cosa_status st = cosa_reftraj_cosim(r->set, fs, r->sm.x0, r->dt, r->nsamples,
+                                            r->fine_factor, &r->ref);
+        const char *why = st == COSA_OK ? "" : units_why(r);
+        if (st == COSA_OK || r->fine_factor == 1 || !strstr(why, "did not advance"))
+            return st;
+        const unsigned was = r->fine_factor;
+        r->fine_factor /= 2;
+        snprintf(r->fine_why, sizeof r->fine_why, "an FMU did not advance over the fine step "
+                 "dt/%u (%.300s): the fine reference steps at dt/%u", was, why,
+                 r->fine_factor);
+    }
+}
+
 /* The reference trajectory: a file, the fine co-simulation, exact, or
  * CVODE. */
 static int sim_reference(struct sim_run *r)
@@ -1183,21 +1356,22 @@ static int sim_reference(struct sim_run *r)
     } else if (r->fine) {
         /* the macro-step cap (1e8) times the fine factor would be hours of
          * fine steps: the fine reference has its own cap, 1e9 fine steps */
-        if ((double)r->nsamples * REF_FINE_FACTOR > 1e9) {
-            cli_error(cmd, "the fine reference needs %zu x %d = %.3g fine steps: too many (at "
+        if ((double)r->nsamples * r->fine_factor > 1e9) {
+            cli_error(cmd, "the fine reference needs %zu x %u = %.3g fine steps: too many (at "
                            "most 1e9); use a longer --dt, a shorter --tend or --ref FILE",
-                      r->nsamples, REF_FINE_FACTOR, (double)r->nsamples * REF_FINE_FACTOR);
+                      r->nsamples, r->fine_factor, (double)r->nsamples * r->fine_factor);
             return CLI_EUSAGE;
         }
         cosa_scheme fs;
         const char *fname = fine_scheme(r);
         cosa_scheme_parse(fname, &fs);
-        st = cosa_reftraj_cosim(r->set, &fs, r->sm.x0, r->dt, r->nsamples, REF_FINE_FACTOR,
-                                &r->ref);
+        st = fine_reference(r, &fs);
+        if (r->fine_why[0])
+            fprintf(stderr, "cosa: %s: note: %s\n", cmd, r->fine_why);
         /* an algebraic loop of feedthrough units is solved at every fine
          * point (lib/td/reftraj_cosim.c: its extrapolation would blow up) */
-        snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation %s dt/%d%s",
-                 fname[0] == 's' ? "SOH" : fname[0] == 'f' ? "FOH" : "ZOH", REF_FINE_FACTOR,
+        snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation %s dt/%u%s",
+                 fname[0] == 's' ? "SOH" : fname[0] == 'f' ? "FOH" : "ZOH", r->fine_factor,
                  r->ref && r->ref->loop ? ", the algebraic loop solved at every point" : "");
     } else if (r->sm.sys) {
         st = cosa_reftraj_exact(r->sm.sys, r->sm.x0, r->dt, r->nsamples, &r->ref);
@@ -1227,13 +1401,9 @@ static int sim_cosim(struct sim_run *r)
     const int outorder = o->outorder >= 0 ? (int)o->outorder : 1;
     struct step_progress sprog = {&r->prog, 0, r->N};
     const cosa_observer obs = {NULL, step_done, &sprog};
-    /* the defects sample the mid-step outputs through unit snapshots: without
-     * them (an FMU without canGetAndSetFMUState) they are nan */
-    int defects = 1;
-    cosa_unit *const *units = cosa_model_units_units(r->mu);
-    for (size_t i = 0; i < r->sm.nsub; i++)
-        if (!(cosa_unit_caps(units[i]) & COSA_UNIT_CAN_SAVE_STATE))
-            defects = 0;
+    /* the defects sample the mid-step outputs through unit snapshots
+     * (sim_defects decided whether) */
+    const int defects = r->defects;
     struct energy_ctx ectx = {m, r->cs.mod.par};
     r->R = o->nrate ? step_ratio(r->set, r->sm.x0, r->rate) : 0.0;
     if (r->e_auto)
@@ -1258,9 +1428,6 @@ static int sim_cosim(struct sim_run *r)
     }
     const cosa_energy_opts eopt = {model_energy, &ectx, o->mu != NULL, r->e_mu, r->e_nu,
                                    r->e_limit, r->e_limit_abs};
-    if (o->nrate || r->held || r->iterative)
-        defects = 0; /* the mid sample is a polynomial-input half step (and the
-                        iteration's inputs are given: no mid sample) */
     /* progress; the initialization loop again at the master's start */
     cosa_observer obsv[2];
     size_t nobs = 0;
@@ -1330,6 +1497,13 @@ static void sim_print(struct sim_run *r)
     /* notes (stderr) once the run has succeeded: errors stay one line */
     sim_fmu_horizon(r->cmd, fmus, m, par, r->sm.nsub, (double)(r->nsamples - 1) * r->dt);
     sim_fmu_warnings(r->cmd, cosa_model_units_units(r->mu), fmus, r->sm.nsub);
+    if (r->o.defects == 1 && r->defect_skip[0])
+        fprintf(stderr, "cosa: %s: note: --defects on: %s: defect_out and defect_conn are nan "
+                        "(the run is unchanged)\n", r->cmd, r->defect_skip);
+    if (res->defect_lost[0])
+        fprintf(stderr, "cosa: %s: note: the defects' mid-step half step failed (%s): "
+                        "defect_out and defect_conn are nan (the run is unchanged)\n",
+                r->cmd, res->defect_lost);
     if (r->o.jacobian)
         fprintf(stderr, "cosa: %s: note: --jacobian is deprecated; use --mbcorr-jacobian\n",
                 r->cmd);
@@ -1356,7 +1530,9 @@ static void sim_print(struct sim_run *r)
      * fixed macro steps, none rejected, h_min = h_max = dt */
     run_stats_view v;
     run_stats_view_of(&v, &res->run, r->set);
-    v.status = res->diverged ? "diverged" : "ok";
+    /* a unit that could not complete its step (an FMU's Discard) failed the
+     * run; the numbers did not diverge */
+    v.status = !res->diverged ? "ok" : res->fail == COSA_EDISCARD ? "failed" : "diverged";
     v.t = res->diverged ? res->t_diverged : NAN;
     v.reason = res->diverged ? res->reason : NULL;
     v.steps = res->ndone;

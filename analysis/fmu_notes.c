@@ -7,6 +7,10 @@
  * constant term x' = A x + B u drops, FMUs with events or clocks (Phi sees
  * the linearisation between events only) (README "FMU import"). */
 #include "fmu_notes.h"
+#include "fmu_rules.h"
+
+#include <math.h>
+#include <stdlib.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +27,55 @@ static int has_sub(const cosa_model *m, const double *par, size_t i)
     return m->sub_name && m->sub_name(m, par, i) != NULL;
 }
 
+/* The subsystems' capabilities (NULL: no FMU) and names, n of them; 0
+ * without memory. */
+static int caps_of(const cli_model *mod, const cosa_fmu_capability ***caps, const char ***names,
+                   int **events, size_t *n)
+{
+    const cosa_model *m = mod->model;
+    size_t k = 0;
+    while (has_sub(m, mod->par, k))
+        k++;
+    *n = k;
+    *caps = calloc(k + 1, sizeof **caps);
+    *names = calloc(k + 1, sizeof **names);
+    *events = calloc(k + 1, sizeof **events);
+    if (!*caps || !*names || !*events)
+        return 0;
+    for (size_t i = 0; i < k; i++) {
+        (*caps)[i] = cosa_model_file_fmu_capability(m, i);
+        (*names)[i] = sub_name(m, mod->par, i);
+        (*events)[i] = (*caps)[i] && (*caps)[i]->event_mode;
+    }
+    return 1;
+}
+
+/* What cosa simulate checks of the network before a run with its defaults
+ * (--events on; fmu_rules.c): the event points' scheme and whether the
+ * fixed-step FMUs can stop at them.  1, or 0 with the reason. */
+static int events_runnable(const cosa_fmu_capability *const *caps, const char *const *names,
+                           const int *events, size_t n, const cosa_scheme *s, char *why,
+                           size_t size)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *need = events[i] ? fmu_event_rule(s, 0, 0, 0) : NULL;
+        if (need) {
+            if (size)
+                snprintf(why, size, "FMU %s has event mode: the event points need %s "
+                                    "(cosa simulate --events on, the default; or --events off)",
+                         names[i], need);
+            return 0;
+        }
+    }
+    char r[320];
+    if (fmu_event_grid_refusal(caps, events, n, names, r, sizeof r) < n) {
+        if (size)
+            snprintf(why, size, "%s (or cosa simulate --events off)", r);
+        return 0;
+    }
+    return 1;
+}
+
 int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, size_t size)
 {
     const cosa_model *m = mod->model;
@@ -36,7 +89,48 @@ int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, s
             return 0;
         }
     }
-    return 1;
+    const cosa_fmu_capability **caps = NULL;
+    const char **names = NULL;
+    int *events = NULL;
+    size_t n = 0;
+    int ok = 1;
+    if (caps_of(mod, &caps, &names, &events, &n))
+        ok = events_runnable(caps, names, events, n, s, why, size);
+    free(caps);
+    free(names);
+    free(events);
+    return ok;
+}
+
+double fmu_step_snap(const cli_model *mod, double dt, char *why, size_t size)
+{
+    if (size)
+        why[0] = '\0';
+    const cosa_fmu_capability **caps = NULL;
+    const char **names = NULL;
+    int *events = NULL;
+    size_t n = 0, at = 0;
+    double snapped = dt;
+    if (caps_of(mod, &caps, &names, &events, &n)) {
+        const double hf = fmu_fixed_step_max(caps, n, &at);
+        char r[256];
+        if (hf > 0.0 && fmu_step_refusal(caps, n, dt, r, sizeof r) < n) {
+            /* the largest k hf <= dt every FMU can take (k hf within the
+             * check's 1e-9 of dt counts as dt) */
+            snapped = 0.0;
+            for (double k = floor(dt / hf * (1.0 + 1e-9)); k >= 1.0 && snapped == 0.0; k--)
+                if (fmu_step_refusal(caps, n, k * hf, NULL, 0) == n)
+                    snapped = k * hf;
+            if (snapped == 0.0 && size)
+                snprintf(why, size, "no step up to the usable dt %.4g that every FMU can take "
+                                    "(FMU %s takes fixed internal steps of %.15g s)",
+                         dt, names[at], hf);
+        }
+    }
+    free(caps);
+    free(names);
+    free(events);
+    return snapped;
 }
 
 /* One note for a network whose FMUs use events or clocks (hasEventMode, a

@@ -9,6 +9,12 @@
  * with "FMU NAME: reason" in why (size > 0).  Models without FMUs: 1. */
 int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, size_t size);
 
+/* The largest macro step <= dt that every FMU of the model can take
+ * (fixed internal steps, fmu_rules.c): dt itself without fixed steps, k h_f
+ * (k >= 1) below it, or 0 with the reason in why (size > 0) when there is
+ * none. */
+double fmu_step_snap(const cli_model *mod, double dt, char *why, size_t size);
+
 /* Notes on stderr ("cosa: CMD: note: ...") for a model file with FMUs: an
  * FMU with a fixed internal step (or a documented step size), an FMU that
  * is nonlinear or has a constant term the linearisation drops (at the

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "outfile.h"
 #include "cli.h"
+#include "tmp_cleanup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -109,11 +110,13 @@ static void on_signal(int sig)
     while (atomic_flag_test_and_set_explicit(&reg.lock, memory_order_acquire))
         ;
     reg_cleanup();
+    tmp_cleanup_run(); /* the unpacked FMUs (issue 32) */
     _exit(128 + sig);
 }
 
 int outfile_init(void)
 {
+    (void)tmp_cleanup_init(); /* a $TMPDIR too long to remember: no cleanup, no error */
     const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -28,8 +28,8 @@ static void print_units(FILE *f, const cosa_unitset *set)
             fprintf(f, "unit %s", name);
         else
             fprintf(f, "unit %zu", i);
-        fprintf(f, " steps %zu restores %zu events %zu early_returns %zu\n", c.steps,
-                c.restores, c.events, c.early_returns);
+        fprintf(f, " steps %zu restores %zu events %zu early_returns %zu defect_steps %zu\n",
+                c.steps, c.restores, c.events, c.early_returns, c.defect_steps);
     }
 }
 

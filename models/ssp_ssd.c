@@ -349,8 +349,12 @@ static void check_root(struct ssp *s, xmlNode *root)
             else if (!(t1 > 0.0))
                 mf_perr(p, COSA_ERANGE, ssp_line(t), "ssd:DefaultExperiment stopTime=%g: the "
                         "horizon must be positive", t1);
-            else
+            else if (ssp_attr(t, "stopTime")) {
+                /* the SSD's own horizon wins over the FMUs' DefaultExperiments
+                 * (as a model file's 'tend' line does, modelfile_fmu.c) */
                 p->mf->tend = t1;
+                p->tend_line = ssp_line(t) ? ssp_line(t) : 1;
+            }
         } else if (!skipped(t) && !ssp_is(t, SSP_NS_SSD, "Units") &&
                    !ssp_is(t, SSP_NS_SSD, "Enumerations"))
             refuse(s, t, "unknown element in ssd:SystemStructureDescription");

@@ -71,7 +71,7 @@ END
 
     D="FMU II: fmi2DoStep at t = 0.0090000000000000011 returned Discard"
     run dis_fixed 0 simulate --model-file "$tmp/discard.cosa" --scheme zoh --dt 1e-3
-    result dis_fixed "status diverged t=0.01" "reason unit 1: $D"
+    result dis_fixed "status failed t=0.01" "reason unit 1: $D"
     for c in explicit implicit; do
         # shellcheck disable=SC2086
         run dis_$c 0 simulate --model-file "$tmp/discard.cosa" --coupling $c $VO

@@ -621,7 +621,8 @@ Test(fmu, last_successful_time_and_unrequested_intermediate_update)
     cr_assert_eq(cosa_unit_set_input(u, 0, &in), COSA_OK);
     cr_expect_eq(cosa_unit_do_step(u, 1e-3), COSA_EFMU);
     cr_expect(strstr(cosa_unit_message(u), "lastSuccessfulTime = 0.0005") &&
-              strstr(cosa_unit_message(u), "before t + h = 0.001 (an early return"),
+              strstr(cosa_unit_message(u), "returned no early return but did not advance to "
+                                           "t' = 0.001"),
               "%s", cosa_unit_message(u));
     cosa_unit_free(u);
     cosa_fmu_close(f);

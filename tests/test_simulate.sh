@@ -327,7 +327,7 @@ stats_fixed() { # FILE DT STEPS WHAT
         "$1" && ok || bad "$4: rejected is not after defect_conn"
 }
 # then the run's iterations and units (run_stats.h): an explicit fixed-step scheme
-# neither rolls back nor iterates; per unit "UNIT STEPS RESTORES" as the algorithm
+# neither rolls back nor iterates; per unit "UNIT STEPS RESTORES DEFECT_STEPS" as the algorithm
 # implies: N macro steps of a single-rate Jacobi scheme are N unit steps, plus the
 # mid-step sample of the defects (a half step from a snapshot, then a restore:
 # one more step and one restore per macro step); a unit at rate K takes K N steps
@@ -344,19 +344,19 @@ stats_units() { # FILE WHAT "UNIT STEPS RESTORES"...
     [ "$(grep -c '^unit ' "$f")" = $# ] && ok || bad "$w: want $# unit lines"
     for u in "$@"; do
         set -- $u
-        grep -qx "unit $1 steps $2 restores $3 events 0 early_returns 0" "$f" && ok ||
-            bad "$w: want unit $1 steps $2 restores $3: $(grep "^unit $1 " "$f")"
+        grep -qx "unit $1 steps $2 restores $3 events 0 early_returns 0 defect_steps $4" "$f" &&
+            ok || bad "$w: want unit $1 steps $2 restores $3 defect_steps $4: $(grep "^unit $1 " "$f")"
     done
 }
 expect_exit 0 "$COSA" simulate --model twomass --scheme zoh --dt 1e-4 --tend 0.01
 stats_fixed "$tmp/out" 1e-4 100 "simulate"
-stats_units "$tmp/out" "simulate" "I 200 100" "II 200 100"
+stats_units "$tmp/out" "simulate" "I 200 100 100" "II 200 100 100"
 expect_exit 0 "$COSA" simulate --model twomass --scheme foh --dt 1e-4 --tend 0.01 --rate I=2
 stats_fixed "$tmp/out" 1e-4 100 "simulate --rate"
-stats_units "$tmp/out" "simulate --rate" "I 200 0" "II 100 0"
+stats_units "$tmp/out" "simulate --rate" "I 200 0 0" "II 100 0 0"
 expect_exit 0 "$COSA" simulate --model twomass-fd --scheme zoh --dt 1e-4 --tend 0.01 --energy
 stats_fixed "$tmp/out" 1e-4 100 "simulate --energy"
-stats_units "$tmp/out" "simulate --energy" "I 200 100" "II 200 100"
+stats_units "$tmp/out" "simulate --energy" "I 200 100 100" "II 200 100 100"
 expect_exit 0 "$COSA" simulate --model twomass-nl --set nd=2 --scheme zoh --dt 1e-3 --tend 0.2
 for k in status steps rejected h_min h_max; do
     [ "$(awk -v k=$k '$1 == k' "$tmp/out" | wc -l)" = 1 ] && ok || bad "diverged: '$k' not printed once"

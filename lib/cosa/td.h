@@ -321,6 +321,8 @@ typedef struct cosa_unit_counters {
     size_t restores;       /* restores to a snapshot                        */
     size_t events;         /* event handling (FMI 3.0 Event Mode entries)   */
     size_t early_returns;  /* steps that ended before their end (FMI 3.0)  */
+    size_t defect_steps;   /* of steps, the half steps of the defects' mid
+                              sample (cosa_master_opts.sample_mid)          */
 } cosa_unit_counters;
 /* *c = u's counters (zero for u NULL). */
 void cosa_unit_get_counters(const cosa_unit *u, cosa_unit_counters *c);
@@ -720,7 +722,10 @@ typedef struct cosa_master_opts {
     int sample_mid;   /* 1: every proposal also samples the outputs at
                          T_n + H/2 through a unit snapshot (half step, read,
                          restore: the step itself is unchanged, bitwise);
-                         units need COSA_UNIT_CAN_SAVE_STATE                  */
+                         units need COSA_UNIT_CAN_SAVE_STATE.  2: the same,
+                         but a half step that fails (restored) loses that
+                         step's sample only (ymid NULL, cosa_master_mid_lost)
+                         instead of failing the step                         */
     const unsigned char *step_gains; /* NULL, or one flag per unit: 1 = the
                          output correction takes that unit's G_p and G_0 from
                          central differences through its snapshots over the
@@ -866,6 +871,11 @@ cosa_status cosa_master_proposal_outputs(const cosa_master *m, double *y);
  * COSA_EINVAL if there has been no successful proposal since init. */
 cosa_status cosa_master_step_data(const cosa_master *m, double *H, int *q, const double **uder,
                                   int *n, const double **yder, const double **ymid);
+
+/* With sample_mid = 2: the first unit whose mid-sample half step failed
+ * since init (its message in *why, may be NULL), or the number of units if
+ * none did.  The steps themselves went on unchanged. */
+size_t cosa_master_mid_lost(const cosa_master *m, const char **why);
 
 /* Index of the unit that failed in the last step or propose (or nunits). */
 size_t cosa_master_failed_unit(const cosa_master *m);
@@ -1411,6 +1421,8 @@ typedef struct cosa_cosim_result {
     int diverged;       /* 1: stopped at t_diverged (columns > ndone are NaN)  */
     double t_diverged;
     char reason[160];   /* why it diverged ("" if not)                        */
+    cosa_status fail;   /* diverged because a unit failed its step: that status
+                           (COSA_EDISCARD: an FMU's Discard), else COSA_OK     */
     double yref_max;    /* largest |reference output| over t = 0 .. t[N]      */
     double e_global;    /* NRMSE of ybar vs yref at t[1..N] (cosa_traj_nrmse);
                            +inf if diverged; NaN where it is undefined (one
@@ -1419,6 +1431,9 @@ typedef struct cosa_cosim_result {
     double defect_out;  /* with opts.defects: the largest run RMS of an output
                            defect, sqrt(sum_n H rms_n^2 / (N H)) (NaN without) */
     double defect_conn; /* the same for the connection defects                */
+    char defect_lost[200]; /* "" or why the defects are NaN although asked for:
+                           "unit NAME: message" of a mid-sample half step that
+                           failed (the run itself is unchanged)              */
     cosa_energy_result *energy; /* with opts.energy, else NULL                   */
     int iterative;      /* 1: iter holds the iteration's statistics            */
     cosa_iter_stats iter;
@@ -2117,6 +2132,18 @@ void cosa_fmu_capability_get(const cosa_fmu *fmu, cosa_fmu_capability *cap);
  * why (one clause, no FMU name; may be NULL); COSA_EINVAL for NULL cap/s. */
 cosa_status cosa_fmu_capability_check(const cosa_fmu_capability *cap, size_t nu,
                                       const cosa_scheme *s, char *why, size_t size);
+/* Whether the FMU can take a communication step of h (> 0): with a fixed
+ * internal step hf (fixedInternalStepSize), h must be a whole number n >= 1
+ * of them (to 1e-9 h), since such an FMU stops on its own grid.  COSA_OK (no
+ * fixed step, or a multiple), COSA_ERANGE with the reason in why ("it takes
+ * fixed internal steps of HF s ...: a step of H s is not a multiple of it";
+ * may be NULL), COSA_EINVAL (NULL cap, h not > 0). */
+cosa_status cosa_fmu_step_check(const cosa_fmu_capability *cap, double h, char *why, size_t size);
+/* The largest K in 1..kmax for which H / K is a step every FMU of
+ * caps[0..n) can take (cosa_fmu_step_check; NULL entries: not FMUs), as a
+ * double; 1 if none larger is.  The fine reference's factor (dt / K). */
+double cosa_fmu_step_grid(const cosa_fmu_capability *const *caps, size_t n, double H,
+                          unsigned kmax);
 
 #ifdef __cplusplus
 }

@@ -161,6 +161,8 @@ static cosa_status defect_observe(const cosa_master *m, void *user_data)
     int q;
     const double *uder, *ymid;
     cosa_status st = cosa_master_step_data(m, &H, &q, &uder, NULL, NULL, &ymid);
+    if (st == COSA_OK && !ymid)
+        st = COSA_EUNSUPPORTED; /* the mid sample was lost (cosa_master_mid_lost) */
     /* y^(0..n) at the step's end, with the step's input continued there */
     for (size_t i = 0; st == COSA_OK && i < cosa_unitset_count(a->set); i++) {
         cosa_unit *u = cosa_unitset_unit(a->set, i);
@@ -280,6 +282,7 @@ static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, s
         size_t iu = it ? cosa_iter_failed_unit(it) : cosa_master_failed_unit(m);
         cosa_unit *un = cosa_unitset_unit(set, iu);
         r->diverged = 1;
+        r->fail = s.last.fail;
         r->t_diverged = s.last.tn;
         if (un && cosa_unit_message(un)[0])
             snprintf(r->reason, sizeof r->reason, "unit %zu: %s", iu, cosa_unit_message(un));
@@ -315,6 +318,21 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     *out = NULL;
     cosa_status st = td_cosim_check(set, s, ref, opt);
     return st != COSA_OK ? st : td_cosim_exec(set, s, ref, opt, out);
+}
+
+/* Why the defects are NaN when a unit's mid-sample half step failed:
+ * "unit NAME: message" into r->defect_lost. */
+static void defect_lost(const cosa_master *m, const cosa_unitset *set, cosa_cosim_result *r)
+{
+    const char *why;
+    const size_t i = cosa_master_mid_lost(m, &why);
+    if (i >= cosa_unitset_count(set))
+        return;
+    const char *name = cosa_unitset_unit_name(set, i);
+    if (name)
+        snprintf(r->defect_lost, sizeof r->defect_lost, "unit %s: %s", name, why);
+    else
+        snprintf(r->defect_lost, sizeof r->defect_lost, "unit %zu: %s", i, why);
 }
 
 /* The defect accumulator's buffers (one block, returned for free()):
@@ -390,8 +408,9 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
     if (opt->master.events && (iterative || opt->energy))
         return COSA_EUNSUPPORTED;
     if (opt->defects && !iterative && !opt->master.events) { /* (no mid sample with given inputs) */
-        /* the mid sample comes from a snapshot: the steps are unchanged */
-        mopt.sample_mid = 1;
+        /* the mid sample comes from a snapshot: the steps are unchanged;
+         * a half step a unit cannot take loses the sample, not the run */
+        mopt.sample_mid = 2;
         if (!(dbuf = defect_buffers(&dacc, ny, nu)))
             return COSA_ENOMEM;
     }
@@ -464,6 +483,8 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
         r->energy = energy_acc_take(eacc);
     if ((st = run_figures(it, opt->defects && !mopt.events ? &dacc : NULL, r)) != COSA_OK)
         goto fail;
+    if (mopt.sample_mid)
+        defect_lost(m, set, r);
     free(yhist);
     free(dbuf);
     free(uoff);

@@ -97,6 +97,49 @@ static void platforms(const char *dir, char *buf, size_t size)
         snprintf(buf, size, "none");
 }
 
+/* Why a binary that dlopen refused is no binary for this machine, from its
+ * ELF header (issue 32: the loader's "No such file or directory" for a
+ * wrong-architecture .so hides that): "" when the header looks like this
+ * machine's (then dlerror's words stand). */
+static void elf_why(const char *so, char *why, size_t size)
+{
+    static const struct { int em; const char *name; } arch[] = {
+        {3, "x86 (32-bit)"}, {8, "MIPS"}, {20, "PowerPC"}, {21, "PowerPC 64"},
+        {40, "ARM (32-bit)"}, {62, "x86_64"}, {183, "AArch64"}, {243, "RISC-V"}};
+#if defined(__x86_64__)
+    const int host = 62, host64 = 1;
+#elif defined(__aarch64__)
+    const int host = 183, host64 = 1;
+#elif defined(__i386__)
+    const int host = 3, host64 = 0;
+#else
+    const int host = -1, host64 = (int)(sizeof(void *) == 8);
+#endif
+    why[0] = '\0';
+    unsigned char h[20];
+    FILE *fp = fopen(so, "rb");
+    const size_t n = fp ? fread(h, 1, sizeof h, fp) : 0;
+    if (fp)
+        fclose(fp);
+    if (n >= 2 && h[0] == 'M' && h[1] == 'Z') {
+        snprintf(why, size, "a Windows binary (PE, 'MZ'), not an ELF shared object");
+        return;
+    }
+    if (n < sizeof h || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') {
+        snprintf(why, size, "not an ELF shared object (no ELF header)");
+        return;
+    }
+    const int is64 = h[4] == 2;
+    const int em = h[5] == 1 ? h[18] | h[19] << 8 : h[19] | h[18] << 8; /* EI_DATA: LE 1 */
+    const char *name = NULL;
+    for (size_t i = 0; i < sizeof arch / sizeof *arch; i++)
+        if (arch[i].em == em)
+            name = arch[i].name;
+    if ((host >= 0 && em != host) || is64 != host64)
+        snprintf(why, size, "an ELF binary for %s (e_machine %d, %d-bit), not for this "
+                 "machine", name ? name : "another architecture", em, is64 ? 64 : 32);
+}
+
 static cosa_status load_binary(cosa_fmu *f, char *err, size_t errsize)
 {
     const fmu_description *d = &f->desc;
@@ -116,7 +159,13 @@ static cosa_status load_binary(cosa_fmu *f, char *err, size_t errsize)
     f->lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!f->lib) {
         const char *e = dlerror();
-        snprintf(err, errsize, "cannot load the binary: %.300s", e ? e : "unknown error");
+        char why[160];
+        elf_why(so, why, sizeof why);
+        if (why[0])
+            snprintf(err, errsize, "cannot load the binary binaries/%s/%s.so: it is %s",
+                     v3 ? PLATFORM3 : PLATFORM2, d->identifier, why);
+        else
+            snprintf(err, errsize, "cannot load the binary: %.300s", e ? e : "unknown error");
         return COSA_EFMU;
     }
     const struct fn_entry *tab = v3 ? fns3 : fns2;

@@ -59,6 +59,44 @@ static int make_parents(char *path, size_t rootlen)
     return 0;
 }
 
+/* The cap on the bytes one archive unpacks to (issue 32: a small FMU may
+ * hold a huge entry): 1 GiB, or COSA_FMU_UNPACK_MAX from the environment
+ * (bytes, e.g. 4e9); -1 for a value that is not a positive number. */
+#define UNPACK_CAP_DEFAULT 1073741824.0
+static double unpack_cap(void)
+{
+    const char *s = getenv("COSA_FMU_UNPACK_MAX");
+    if (!s || !s[0])
+        return UNPACK_CAP_DEFAULT;
+    char *end;
+    const double v = strtod(s, &end);
+    return *end == '\0' && v > 0.0 && v < 1e18 ? v : -1.0;
+}
+
+/* Whether the entries' declared sizes stay within the cap: 0, or -1 with
+ * the message. */
+static int check_unpacked(zip_t *z, const char *kind, double cap, char *err, size_t errsize)
+{
+    if (cap < 0.0) {
+        snprintf(err, errsize, "COSA_FMU_UNPACK_MAX='%.40s' is not a positive number of bytes",
+                 getenv("COSA_FMU_UNPACK_MAX"));
+        return -1;
+    }
+    double total = 0.0;
+    const zip_int64_t n = zip_get_num_entries(z, 0);
+    for (zip_int64_t i = 0; i < n; i++) {
+        zip_stat_t zs;
+        if (zip_stat_index(z, (zip_uint64_t)i, 0, &zs) == 0 && (zs.valid & ZIP_STAT_SIZE))
+            total += (double)zs.size;
+    }
+    if (total <= cap)
+        return 0;
+    snprintf(err, errsize, "not unpacked: the %s's entries hold %.0f bytes unpacked, more than "
+             "the cap of %.0f bytes (1 GiB by default; raise it with COSA_FMU_UNPACK_MAX=BYTES)",
+             kind, total, cap);
+    return -1;
+}
+
 /* kind ("FMU", "SSP") names the archive in messages. */
 static int extract(const char *archive, const char *kind, char *dir, size_t dirsize, char *err,
                    size_t errsize)
@@ -78,10 +116,20 @@ static int extract(const char *archive, const char *kind, char *dir, size_t dirs
         zip_error_fini(&ze);
         return -1;
     }
+    const double cap = unpack_cap();
+    if (check_unpacked(z, kind, cap, err, errsize) != 0) {
+        zip_discard(z);
+        return -1;
+    }
+    double written = 0.0; /* the cap again on what is written (sizes may lie) */
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !tmp[0])
         tmp = "/tmp";
-    if ((size_t)snprintf(dir, dirsize, "%s/cosa-fmu-XXXXXX", tmp) >= dirsize || !mkdtemp(dir)) {
+    /* the pid in the name: cosa's signal handler removes its own
+     * (analysis/tmp_cleanup.c) */
+    if ((size_t)snprintf(dir, dirsize, "%s/cosa-fmu-%ld-XXXXXX", tmp, (long)getpid()) >=
+            dirsize ||
+        !mkdtemp(dir)) {
         snprintf(err, errsize, "cannot create a temporary directory in %s: %s", tmp,
                  strerror(errno));
         dir[0] = '\0';
@@ -129,11 +177,16 @@ static int extract(const char *archive, const char *kind, char *dir, size_t dirs
             rc = zf ? -2 : -1;
         }
         zip_int64_t got;
-        while (rc == 0 && (got = zip_fread(zf, buf, 1 << 16)) > 0)
-            if (fwrite(buf, 1, (size_t)got, f) != (size_t)got) {
+        while (rc == 0 && (got = zip_fread(zf, buf, 1 << 16)) > 0) {
+            if ((written += (double)got) > cap) {
+                snprintf(err, errsize, "not unpacked: the %s unpacks to more than the cap of "
+                         "%.0f bytes (raise it with COSA_FMU_UNPACK_MAX=BYTES)", kind, cap);
+                rc = -1;
+            } else if (fwrite(buf, 1, (size_t)got, f) != (size_t)got) {
                 snprintf(err, errsize, "cannot unzip '%.200s': %s", name, strerror(errno));
                 rc = -2;
             }
+        }
         if (rc == 0 && got < 0) {
             snprintf(err, errsize, "not an %s: corrupt zip entry '%.200s'", kind, name);
             rc = -1;

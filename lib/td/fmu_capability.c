@@ -5,6 +5,7 @@
  * the analyses (advise, point, limit, map) to consult before any run. */
 #include "td/fmu_impl.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -121,4 +122,40 @@ cosa_status cosa_fmu_capability_check(const cosa_fmu_capability *cap, size_t nu,
         return COSA_EUNSUPPORTED;
     }
     return COSA_OK;
+}
+
+/* The tolerance is the one unit_fmu.c accepts for the time an FMU reports at
+ * the end of a step (1e-9 h): a step within it of n fixed internal steps
+ * ends where the FMU's own grid does. */
+cosa_status cosa_fmu_step_check(const cosa_fmu_capability *cap, double h, char *why, size_t size)
+{
+    if (why && size)
+        why[0] = '\0';
+    if (!cap || !(h > 0.0) || !isfinite(h))
+        return COSA_EINVAL;
+    const double hf = cap->fixed_step;
+    if (!(hf > 0.0))
+        return COSA_OK;
+    const double n = nearbyint(h / hf);
+    if (n >= 1.0 && fabs(h - n * hf) <= 1e-9 * h)
+        return COSA_OK;
+    if (why && size)
+        snprintf(why, size, "it takes fixed internal steps of %.15g s (fixedInternalStepSize): "
+                 "a step of %.15g s is %s", hf, h,
+                 h < hf ? "shorter than one" : "not a multiple of it");
+    return COSA_ERANGE;
+}
+
+double cosa_fmu_step_grid(const cosa_fmu_capability *const *caps, size_t n, double H,
+                          unsigned kmax)
+{
+    /* K must divide H / hf_i for every FMU with a fixed step hf_i */
+    for (unsigned k = kmax; k > 1; k--) {
+        int fits = 1;
+        for (size_t i = 0; fits && i < n; i++)
+            fits = !caps[i] || cosa_fmu_step_check(caps[i], H / k, NULL, 0) == COSA_OK;
+        if (fits)
+            return (double)k;
+    }
+    return 1.0;
 }

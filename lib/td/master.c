@@ -28,6 +28,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -339,6 +340,7 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
         return COSA_ENOMEM;
     m->set = set;
     m->nunits = cosa_unitset_count(set);
+    m->mid_lost = m->nunits;
     m->nx = cosa_unitset_nx(set);
     m->nu = cosa_unitset_nu(set);
     m->ny = cosa_unitset_ny(set);
@@ -515,6 +517,9 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
     m->saved = 0;
     m->have_data = 0;
     m->at_event = 0;
+    m->mid_lost = m->nunits;
+    m->mid_lost_now = 0;
+    m->mid_why[0] = '\0';
     for (size_t j = 0; m->hist_t && j < m->np; j++) /* the start-up samples, H apart */
         m->hist_t[j] = t0 - (double)j * m->H;
     cosa_status st = point_events(m);
@@ -628,9 +633,20 @@ static cosa_status sample_mid(cosa_master *m, size_t i, cosa_unit *u, size_t oy)
     if (st != COSA_OK)
         return st;
     st = cosa_unit_do_step(u, 0.5 * m->H);
-    if (st == COSA_OK)
+    if (st == COSA_OK) {
+        cosa_unit_counters_of(u)->defect_steps++;
         st = cosa_unit_get_output(u, m->ymid + oy);
+    }
+    if (st != COSA_OK && m->mid_lost == m->nunits)
+        snprintf(m->mid_why, sizeof m->mid_why, "%s", cosa_unit_message(u));
     cosa_status rs = cosa_unit_restore(u, m->msnaps[i]);
+    if (st != COSA_OK && rs == COSA_OK && m->opt.sample_mid == 2) {
+        /* best effort: this step's sample is lost, the step goes on */
+        if (m->mid_lost == m->nunits)
+            m->mid_lost = i;
+        m->mid_lost_now = 1;
+        return COSA_OK;
+    }
     return st != COSA_OK ? st : rs;
 }
 
@@ -878,6 +894,7 @@ cosa_status cosa_master_propose(cosa_master *m, int save)
     m->proposed = 0;
     m->saved = 0;
     m->have_data = 0;
+    m->mid_lost_now = 0;
     if (m->opt.events)
         return master_event_propose(m);
     if (save && (st = save_units(m)) != COSA_OK)
@@ -1056,6 +1073,13 @@ cosa_status cosa_master_step_data(const cosa_master *m, double *H, int *q, const
     if (yder)
         *yder = m->taylor ? m->yend : NULL;
     if (ymid)
-        *ymid = m->opt.sample_mid ? m->ymid : NULL;
+        *ymid = m->opt.sample_mid && !m->mid_lost_now ? m->ymid : NULL;
     return COSA_OK;
+}
+
+size_t cosa_master_mid_lost(const cosa_master *m, const char **why)
+{
+    if (why)
+        *why = m ? m->mid_why : "";
+    return m ? m->mid_lost : 0;
 }

@@ -62,6 +62,9 @@ struct cosa_master {
     double *ymid;              /* ny: outputs at T_n + H/2 (sample_mid)        */
     double *dtmp;              /* ny x (n+1): one unit's output derivatives    */
     cosa_unit_snapshot **msnaps; /* nunits: the mid-sample snapshots          */
+    int mid_lost_now;          /* this proposal's mid sample was lost (sample_mid 2) */
+    size_t mid_lost;           /* the first unit that lost one (nunits: none)  */
+    char mid_why[160];         /* its message                                  */
     /* G_p, G_0 by central differences through snapshots (opt.step_gains) */
     unsigned char *sgain;      /* nunits: 1 = this unit's gains by steps       */
     size_t nsgain;             /* how many                                     */

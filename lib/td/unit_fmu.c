@@ -335,6 +335,19 @@ static cosa_status do_step3(cosa_unit *u, double t, double h, int poly, double *
         *event_out = 1;
         return COSA_OK;
     }
+    if (!(fabs(last - (t + h)) <= tol) && last < t + h && !early) {
+        /* no early return, yet short of t + h: the FMU did not advance there
+         * (a fixed-step FMU stops on its own grid) */
+        const double hf = f->fmu->desc.fixed_step;
+        char fx[160] = "";
+        if (hf > 0.0)
+            snprintf(fx, sizeof fx, "; it takes fixed internal steps of %.15g s "
+                                    "(fixedInternalStepSize)", hf);
+        cosa_unit_fail(u, "FMU %s: fmi3DoStep from t = %.17g over %.17g returned no early "
+                          "return but did not advance to t' = %.17g (lastSuccessfulTime = "
+                          "%.17g%s)", f->name, t, h, t + h, last, fx);
+        return COSA_EFMU;
+    }
     if (!(fabs(last - (t + h)) <= tol)) {
         cosa_unit_fail(u, "FMU %s: fmi3DoStep from t = %.17g over %.17g returned "
                           "lastSuccessfulTime = %.17g, %s t + h = %.17g (%s)",

@@ -4,7 +4,11 @@
  * hold): x(t + h) = u + (x(t) - u) exp(-h/tau).  Value references: 1 x
  * (the state, local), 2 der(x), 3 u (input), 4 y (output), 5 tau
  * (parameter, start 0.5).  Get/set FMU state for the master's snapshots.
- * Written for cosa's tests only. */
+ * With -DFIXED_STEP=HF it steps as a fixed-step FMU does (doc/fixed-step-
+ * fmus.md): forward Euler steps of HF, x += HF (u - x)/tau, as many as end
+ * by t + h (to 1e-9 h), at grid times k HF; lastSuccessfulTime is the grid
+ * time reached, and no early return (a step shorter than HF does not
+ * advance).  Written for cosa's tests only. */
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,6 +21,7 @@ enum { VR_X = 1, VR_DX = 2, VR_U = 3, VR_Y = 4, VR_TAU = 5 };
 
 typedef struct {
     double t, x, u, tau;
+    long k; /* FIXED_STEP: the grid steps taken, t = k FIXED_STEP */
 } lag;
 
 EXPORT const char *fmi3GetVersion(void) { return "3.0"; }
@@ -53,9 +58,19 @@ EXPORT int fmi3DoStep(void *c, double t, double h, bool noSet, bool *event, bool
     (void)noSet;
     lag *l = c;
     *event = *term = *early = false;
+#ifdef FIXED_STEP
+    (void)t;
+    while ((double)(l->k + 1) * FIXED_STEP <= t + h + 1e-9 * h) {
+        l->x += FIXED_STEP * (l->u - l->x) / l->tau;
+        l->k++;
+    }
+    l->t = (double)l->k * FIXED_STEP;
+    *last = l->t;
+#else
     l->x = l->u + (l->x - l->u) * exp(-h / l->tau);
     l->t = t + h;
     *last = t + h;
+#endif
     return 0;
 }
 EXPORT int fmi3GetFloat64(void *c, const uint32_t *vr, size_t n, double *v, size_t nv)

@@ -302,6 +302,28 @@ static void remove_tree(const char *dir)
 }
 
 /* The verdict of one run: NULL if fine, else what went wrong. */
+/* CPU time (user + system) the process pid has used so far, in seconds
+ * (from /proc/PID/stat); a large number when it cannot be read, so that only
+ * the absolute wall limit applies then. */
+static double child_cpu_seconds(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1e30;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+    unsigned long ut = 0, st = 0;
+    /* after ") ": state ppid pgrp session tty tpgid flags minflt cminflt
+     * majflt cmajflt utime stime */
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return 1e30;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
 static const char *judge(int status, const char *err, size_t errlen, int files_left,
                          char *why, size_t size)
 {
@@ -479,7 +501,13 @@ int main(int argc, char **argv)
             execv(cosa, av);
             _exit(127);
         }
-        /* wall-clock limit too (a process that sleeps or blocks) */
+        /* wall-clock limit too, for a process that sleeps or blocks: past
+         * 3 timeouts of wall time a child that has used under 1 % of it as
+         * CPU time is not computing (a runnable child on a machine with
+         * load L per core still gets about 1/L of a core, and L < 100 here);
+         * one still computing is left to RLIMIT_CPU, up to 20 timeouts of
+         * wall time.  A fixed wall limit failed valid long runs (cosa bench)
+         * on a loaded machine. */
         int status = 0;
         const time_t t0 = time(NULL);
         for (;;) {
@@ -488,7 +516,9 @@ int main(int argc, char **argv)
                 break;
             if (w < 0 && errno != EINTR)
                 break;
-            if (time(NULL) - t0 > 3 * timeout) {
+            const time_t wall = time(NULL) - t0;
+            if ((wall > 3 * timeout && child_cpu_seconds(pid) < 0.01 * (double)wall) ||
+                wall > 20 * timeout) {
                 kill(pid, SIGKILL);
                 waitpid(pid, &status, 0);
                 break;

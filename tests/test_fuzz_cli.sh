@@ -2,7 +2,7 @@
 # test_fuzz_cli.sh -- random argument vectors over every subcommand (tests/fuzz_cli.c):
 # 0 crashes, 0 hangs, 0 exit-0 runs with an error on stderr, 0 non-zero exits
 # without a 'cosa: ...' line, no file left behind by a failed run.  A fixed
-# seed and 600 runs here (about 20 s); 'make fuzz' runs 20000 with a new seed.
+# seed and 600 runs here (about 20 s on a quiet machine); 'make fuzz' runs 20000 with a new seed.
 # First the fuzzer must catch each kind of failure in a fake cosa that
 # commits them (a fuzzer that cannot fail proves nothing).
 : "${COSA:?}" "${COSA_SRCDIR:?}"

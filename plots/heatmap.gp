@@ -16,7 +16,7 @@ ncol = (nb > 1) ? 2 : 1
 nrow = (nb + ncol - 1) / ncol
 if (fmt eq "png") { set terminal pngcairo enhanced size 600*ncol, 450*nrow font ",10" }
 if (fmt eq "svg") { set terminal svg enhanced size 600*ncol, 450*nrow font ",10" }
-if (fmt eq "pdf") { set terminal pdfcairo enhanced size 5in*ncol, 3.75in*nrow font ",8" }
+if (fmt eq "pdf") { set terminal pdfcairo enhanced size (5.0*ncol), (3.75*nrow) font ",8" }
 if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
 set output outfile
 undefine outfile

@@ -466,12 +466,13 @@ static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_
     }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(wpar)
     for (size_t i = 0; i < ns; i++) {
-        char nm[64], slug[64], dpath[4096], bpath[4096], lpath[4096], head[2048];
+        char nm[64], slug[64], dpath[4096], bpath[4096], lpath[4096], fpath[4096], head[2048];
         cosa_scheme_name(&sp->schemes[i], nm, sizeof nm);
         scli_slug(nm, slug, sizeof slug);
         snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", dir, base, slug);
         snprintf(bpath, sizeof bpath, "%s/%s_%s.bin", dir, base, slug);
         snprintf(lpath, sizeof lpath, "%s/%s_%s_lines.dat", dir, base, slug);
+        snprintf(fpath, sizeof fpath, "%s/%s_%s_fill.bin", dir, base, slug);
         const char *bp = bin ? bpath : NULL, *culprit = dpath;
         int e = dt_axis ? write_data_dt(dpath, bp, sp, cs, i, level, sp->tend, values, status,
                                         exact, adesc, &culprit)
@@ -481,8 +482,11 @@ static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_
             lines_head(head, sizeof head, sp, i, dt_axis, level);
             if ((e = map_contour_write(lpath, sp, i, dt_axis, values, level, head)) != 0)
                 culprit = lpath;
+            else if (!dt_axis && (e = map_fill_write(fpath, sp, i, values, level)) != 0)
+                culprit = fpath;
         }
-        werr[i] = e ? 4 * e + (culprit == bpath) + 2 * (culprit == lpath) : 0; /* errno, file */
+        werr[i] = e ? 4 * e + (culprit == bpath) + 2 * (culprit == lpath) + 3 * (culprit == fpath)
+                    : 0; /* errno, and which file */
     }
     int rc = CLI_OK;
     for (size_t i = 0; i < ns && rc == CLI_OK; i++)
@@ -490,7 +494,7 @@ static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_
             char nm[64], slug[64];
             cosa_scheme_name(&sp->schemes[i], nm, sizeof nm);
             scli_slug(nm, slug, sizeof slug);
-            static const char *const ext[] = {".dat", ".bin", "_lines.dat", "?"};
+            static const char *const ext[] = {".dat", ".bin", "_lines.dat", "_fill.bin"};
             cli_error(cmd, "cannot write '%s/%s_%s%s': %s", dir, base, slug, ext[werr[i] % 4],
                       strerror(werr[i] / 4));
             rc = CLI_EFAIL;
@@ -547,8 +551,11 @@ static int check_names(const char *cmd, const scli_out *out, const struct map_op
         char nm[64], slug[64];
         cosa_scheme_name(&schemes[i], nm, sizeof nm);
         scli_slug(nm, slug, sizeof slug);
-        const char *ext[] = {".dat", ".gp", "_heat.gp", ".", "_heat.", ".bin", "_lines.dat"};
-        for (int e = 0; e < 7; e++) {
+        const char *ext[] = {".dat", ".gp", "_heat.gp", ".", "_heat.", ".bin", "_lines.dat",
+                             "_fill.bin"};
+        for (int e = 0; e < 8; e++) {
+            if (e == 7 && strncmp(o->y, "dt=", 3) == 0)
+                continue;
             if ((e == 2 || e == 4) && !o->heatmap)
                 continue;
             if (e == 5 && !bin)
@@ -619,7 +626,7 @@ struct map_scripts {
     const char *zlog, *good;
     char dts[8192], ranges[4][32];
     char files[4096], titles[4096], nones[4096]; /* over the schemes so far */
-    char lines[4096];                            /* the lines files, likewise */
+    char lines[4096], fills[4096];               /* the lines and fill files, likewise */
     char **scripts;                              /* 2 ns + 1 names for gnuplot */
 };
 
@@ -635,7 +642,7 @@ static void scripts_init(struct map_scripts *c)
         scli_axis_label(c->m, &sp->y, c->ylabel, sizeof c->ylabel);
     md_num(c->lev, sizeof c->lev, c->level);
     c->zlog = cosa_metric_is_error(c->metric) ? "1" : "0";
-    c->files[0] = c->titles[0] = c->nones[0] = c->dts[0] = c->lines[0] = '\0';
+    c->files[0] = c->titles[0] = c->nones[0] = c->dts[0] = c->lines[0] = c->fills[0] = '\0';
     for (size_t it = 0; it < sp->ndt; it++) {
         char b[32];
         md_num(b, sizeof b, sp->dt[it]);
@@ -666,19 +673,21 @@ static void scripts_init(struct map_scripts *c)
  * files files with titles titles; its name is printed and kept in slot. */
 static int contour_script(struct map_scripts *c, const char *gp, const char *outbase,
                           const char *comment, const char *files, const char *titles,
-                          const char *none, const char *lines, size_t slot)
+                          const char *none, const char *lines, const char *fills, size_t slot)
 {
     const cosa_sweep_spec *sp = c->sp;
-    char path[4096];
+    char path[4096], nxs[32], nys[32];
+    snprintf(nxs, sizeof nxs, "%zu", sp->x.n);
+    snprintf(nys, sizeof nys, "%zu", sp->y.n);
     const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
                           "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
                           "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI",
-                          "DATASPEC", "GOOD",  "METRIC",  "LINES"};
+                          "DATASPEC", "GOOD",  "METRIC",  "LINES",  "FILLS",    "NX",    "NY"};
     const char *vals[] = {comment, gp,  outbase, files,  titles, c->lev,
                           c->zlog, sp->x.log ? "1" : "0", sp->y.log ? "1" : "0",
                           c->xlabel, c->ylabel, c->keytitle, c->maptitle, none, c->dts,
                           c->ranges[0], c->ranges[1], c->ranges[2], c->ranges[3], c->dspec,
-                          c->good, cosa_metric_name(c->metric), lines};
+                          c->good, cosa_metric_name(c->metric), lines, fills, nxs, nys};
     snprintf(path, sizeof path, "%s/%s", c->dir, gp);
     int rc;
     if (c->dt_axis)
@@ -686,7 +695,7 @@ static int contour_script(struct map_scripts *c, const char *gp, const char *out
                              c->dspec, c->lev, c->zlog, sp, c->cs, c->xlabel, c->metric, c->m->name);
     else
         rc = scli_write_script(c->cmd, path, c->gnuplot_contours ? cosa_plot_map_gnuplot : cosa_plot_map,
-                               23, keys, vals);
+                               26, keys, vals);
     if (rc != CLI_OK)
         return rc;
     printf("file %s\n", path);
@@ -728,10 +737,11 @@ static int heat_script(struct map_scripts *c, size_t i, const char *nm, const ch
 static int scheme_scripts(struct map_scripts *c, size_t i)
 {
     char nm[64], slug[64], dat[512], gp[512], outbase[512], path[4096], comment[1024];
-    char lines[512];
+    char lines[512], fill[512];
     cosa_scheme_name(&c->sp->schemes[i], nm, sizeof nm);
     scli_slug(nm, slug, sizeof slug);
     snprintf(lines, sizeof lines, "%s_%s_lines.dat", c->base, slug);
+    snprintf(fill, sizeof fill, "%s_%s_fill.bin", c->base, slug);
     snprintf(dat, sizeof dat, "%s_%s.dat", c->base, slug);
     snprintf(gp, sizeof gp, "%s_%s.gp", c->base, slug);
     snprintf(outbase, sizeof outbase, "%s_%s", c->base, slug);
@@ -739,6 +749,10 @@ static int scheme_scripts(struct map_scripts *c, size_t i)
     printf("file %s\n", path);
     snprintf(path, sizeof path, "%s/%s", c->dir, lines);
     printf("file %s\n", path);
+    if (!c->dt_axis) {
+        snprintf(path, sizeof path, "%s/%s", c->dir, fill);
+        printf("file %s\n", path);
+    }
     if (c->bin) { /* the scripts read the records */
         snprintf(dat, sizeof dat, "%s_%s.bin", c->base, slug);
         snprintf(path, sizeof path, "%s/%s", c->dir, dat);
@@ -754,7 +768,7 @@ static int scheme_scripts(struct map_scripts *c, size_t i)
             strcat(c->nones, " ");
         strcat(c->nones, flags);
     }
-    int rc = contour_script(c, gp, outbase, comment, dat, nm, flags, lines, i);
+    int rc = contour_script(c, gp, outbase, comment, dat, nm, flags, lines, fill, i);
     if (rc == CLI_OK && c->heatmap)
         rc = heat_script(c, i, nm, slug, dat, comment);
     if (rc != CLI_OK)
@@ -768,10 +782,14 @@ static int scheme_scripts(struct map_scripts *c, size_t i)
         strcat(c->files, dat);
         strcat(c->titles, nm);
     }
-    if (strlen(c->lines) + strlen(lines) + 2 < sizeof c->lines) {
-        if (i)
+    if (strlen(c->lines) + strlen(lines) + 2 < sizeof c->lines &&
+        strlen(c->fills) + strlen(fill) + 2 < sizeof c->fills) {
+        if (i) {
             strcat(c->lines, " ");
+            strcat(c->fills, " ");
+        }
         strcat(c->lines, lines);
+        strcat(c->fills, fill);
     }
     return CLI_OK;
 }
@@ -794,7 +812,7 @@ static int map_scripts_write(struct map_scripts *c)
     snprintf(comment, sizeof comment, "# cosa %s map: model %s, %zu schemes, %s = %s for each dT",
              cosa_version(), c->m->name, ns, cosa_metric_name(c->metric), c->lev);
     return contour_script(c, gp, outbase, comment, c->files, c->titles, c->nones, c->lines,
-                          2 * ns);
+                          c->fills, 2 * ns);
 }
 
 /* How many files are written and drawn at a time: the threads asked for

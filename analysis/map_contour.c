@@ -116,3 +116,43 @@ int map_contour_write(const char *path, const cosa_sweep_spec *sp, size_t is, in
     free(p.z);
     return e;
 }
+
+/* The index of the largest dt (the last one if it repeats). */
+static size_t largest_dt(const cosa_sweep_spec *sp)
+{
+    size_t k = 0;
+    for (size_t it = 1; it < sp->ndt; it++)
+        if (sp->dt[it] >= sp->dt[k])
+            k = it;
+    return k;
+}
+
+int map_fill_write(const char *path, const cosa_sweep_spec *sp, size_t is, const double *values,
+                   double level)
+{
+    const size_t nx = sp->x.n, ny = sp->y.n, it = largest_dt(sp);
+    unsigned char *row = malloc(nx ? nx : 1);
+    if (!row)
+        return ENOMEM;
+    outfile of;
+    FILE *f = outfile_open(&of, path, 1);
+    int e = 0;
+    if (!f)
+        e = errno;
+    else {
+        for (size_t iy = 0; iy < ny && !e; iy++) {
+            for (size_t ix = 0; ix < nx; ix++) {
+                const double v = values[cosa_sweep_index(sp, is, it, ix, iy)];
+                row[ix] = isnan(v) ? 1 : (v <= level ? 2 : 0);
+            }
+            if (fwrite(row, 1, nx, f) != nx)
+                e = errno ? errno : EIO;
+        }
+        if (e)
+            outfile_abandon(&of);
+        else if (outfile_commit(&of) != 0)
+            e = errno;
+    }
+    free(row);
+    return e;
+}

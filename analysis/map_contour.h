@@ -24,4 +24,12 @@
 int map_contour_write(const char *path, const cosa_sweep_spec *sp, size_t is, int dt_axis,
                       const double *values, double level, const char *head);
 
+/* NAME_SCHEME_fill.bin: the side of the level of every grid point at the
+ * largest dt, one byte each (0: metric > level or +inf, 1: failed (NaN),
+ * 2: metric <= level), x fastest, rows from the first y value up: gnuplot's
+ * `binary array=(NX,NY) format="%uchar"`, drawn `with image`.  0, or an
+ * errno value. */
+int map_fill_write(const char *path, const cosa_sweep_spec *sp, size_t is, const double *values,
+                   double level);
+
 #endif

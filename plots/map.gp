@@ -3,7 +3,7 @@
 # (largest dT) to light grey (smallest), as in Figs 4 and 6 of the MBCorr
 # paper.  The lines are cosa's (marching squares on the grid, in the
 # NAME_SCHEME_lines.dat files: polylines, one block per dT); gnuplot only
-# draws them.  Which side of a line is stable or accurate: at the largest
+# draws them and never reads the grid data (the files in @FILES@).  Which side of a line is stable or accurate: at the largest
 # dT the grid's points where metric <= level are filled light green, the
 # others light red (failed points stay white), with key entries saying so
 # (the side can change from line to line where stability windows exist, so
@@ -19,6 +19,7 @@
 if (!exists("fmt")) fmt = "png"
 files  = "@FILES@"
 lines  = "@LINES@"
+fills  = "@FILLS@"
 titles = "@TITLES@"
 level  = @LEVEL@
 good   = "@GOOD@"
@@ -64,11 +65,14 @@ rgb(g)  = 65793 * int(255 * g)
 # the block of the largest dT, whose two sides are filled
 kbig = 1
 do for [k = 1:nb] { if (log10(DT[k]) >= lmax) { kbig = k } }
-# fill: 2 where metric <= level (green), 0 above it (red; +inf too); NaN
-# (failed) is not painted
-side(v) = (v != v) ? NaN : ((v <= level) ? 2 : 0)
-set palette defined (0 "#f4cccc", 1 "#f4cccc", 1 "#d9ead3", 2 "#d9ead3")
+# fill (NAME_SCHEME_fill.bin, one byte per grid point at the largest dT,
+# x fastest): 2 where metric <= level (green), 0 above it (red; +inf too),
+# 1 failed (white); drawn as an image over the grid in plotting coordinates
+set palette defined (0 "#f4cccc", 0.5 "#f4cccc", 0.5 "white", 1.5 "white", 1.5 "#d9ead3", 2 "#d9ead3")
 set cbrange [0:2]
+NX = @NX@; NY = @NY@
+FDX = (NX > 1) ? (XR1 - XR0) / (NX - 1) : 1
+FDY = (NY > 1) ? (YR1 - YR0) / (NY - 1) : 1
 unset colorbox
 okw  = (good eq "") ? "@METRIC@ ≤ @LEVEL@" : good
 badw = (good eq "") ? "@METRIC@ > @LEVEL@" : ((good eq "stable") ? "unstable" : "not " . good)
@@ -100,7 +104,7 @@ do for [p = 1:npanel] {
         if (p < npanel) { unset key } \
         else { set key at screen 0.995, 0.93 right top title "@KEYTITLE@" box }
     } else { set title word(titles, p) . ", @TITLE@" noenhanced }
-    plot f @DATASPEC@ index (kbig - 1) using (xf($1)):(yf($2)):(side($4)) \
+    plot word(fills, p) binary array=(NX,NY) dx=FDX dy=FDY origin=(XR0,YR0) format="%uchar" \
         with image notitle, \
         keyentry with boxes lc rgb "#d9ead3" title sprintf("%s at %.3g", okw, DT[kbig]), \
         keyentry with boxes lc rgb "#f4cccc" title sprintf("%s at %.3g", badw, DT[kbig]), \

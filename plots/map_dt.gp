@@ -55,8 +55,12 @@ set ytics 1
 set format y "10^{%g}"
 if (xlog) {
     set xtics ()
-    do for [e = floor(log10(STATS_min_x)) : ceil(log10(STATS_max_x))] {
-        do for [m in "1 2 5"] {
+    # 1, 2, 5 x 10^k over up to 3 decades; wider: whole decades, at most ~6
+    xdec = log10(STATS_max_x) - log10(STATS_min_x)
+    mlist = (xdec > 3) ? "1" : "1 2 5"
+    estep = (xdec > 6) ? ceil(xdec / 6.0) : 1
+    do for [e = floor(log10(STATS_min_x)) : ceil(log10(STATS_max_x)) : estep] {
+        do for [m in mlist] {
             v = e + log10(real(m))
             if (v >= log10(STATS_min_x) - 1e-9 && v <= log10(STATS_max_x) + 1e-9) {
                 if (m eq "1") { set xtics add (sprintf("10^{%d}", e) v) } \

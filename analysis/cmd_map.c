@@ -827,6 +827,22 @@ static int parallel_jobs(size_t threads)
     return par;
 }
 
+/* The pictures of an earlier run drawn by the scripts this run replaces,
+ * in every format, removed before the new data are published: a directory
+ * never shows a picture of older data next to newer data, also when the
+ * drawing phase is interrupted or not asked for. */
+static void remove_stale(const char *dir, char **scripts, size_t nscript)
+{
+    static const char *const fmts[] = {"png", "svg", "pdf"};
+    char path[4096];
+    for (size_t i = 0; i < nscript; i++)
+        for (int k = 0; scripts[i] && k < 3; k++) {
+            snprintf(path, sizeof path, "%s/%.*s.%s", dir, (int)strlen(scripts[i]) - 3,
+                     scripts[i], fmts[k]);
+            remove(path);
+        }
+}
+
 /* gnuplot on the scripts (par at a time); the pictures' names printed. */
 static int draw(const char *cmd, const char *dir, char **scripts, size_t nscript,
                 const char *fmt, int par)
@@ -963,6 +979,8 @@ int cmd_map(int argc, char **argv)
                             .scripts = scripts};
     if ((rc = map_scripts_write(&c)) != CLI_OK)
         goto out;
+    if (out.explicit_dir) /* -o DIR: its files are replaced */
+        remove_stale(out.dir, scripts, nscript);
     if (o.adaptive)
         printf("evaluated %zu of %zu\n", nevaluated, total);
     printf("points %zu\nfailed %zu\nseconds %.3f\n", total, nfailed, seconds);

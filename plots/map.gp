@@ -27,12 +27,15 @@ nones  = "@NONE@"
 npanel = words(files)
 ncol   = (npanel > 1) ? 2 : 1
 nrow   = (npanel + ncol - 1) / ncol
-# the key: beside a single panel, or in a strip right of all panels
-kstrip = (npanel > 1) ? 1 : 0
-kfrac  = 260.0 * kstrip / (480 * ncol + 260 * kstrip)
-if (fmt eq "png") { set terminal pngcairo enhanced size 480*ncol + 260*kstrip, 380*nrow font ",10" }
-if (fmt eq "svg") { set terminal svg enhanced size 480*ncol + 260*kstrip, 380*nrow font ",10" }
-if (fmt eq "pdf") { set terminal pdfcairo enhanced size (4.0*ncol + 2.2*kstrip), (3.2*nrow) font ",8" }
+# the key: beside a single panel, or in a strip right of all panels; the
+# margins of several panels in pixels of the PNG (the same fractions of a
+# PDF or SVG page)
+W = 480 * ncol + 260
+H = 400 * nrow + 40 * (npanel > 1)
+kfrac = 260.0 / W
+if (fmt eq "png") { set terminal pngcairo enhanced size W, H font ",10" }
+if (fmt eq "svg") { set terminal svg enhanced size W, H font ",10" }
+if (fmt eq "pdf") { set terminal pdfcairo enhanced size (W / 120.0), (H / 120.0) font ",8" }
 if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
 set output outfile
 undefine outfile
@@ -85,8 +88,8 @@ set grid front lc rgb "#e0e0e0"
 set style fill solid 1.0 noborder
 if (npanel > 1) {
     set multiplot layout nrow, ncol title "@TITLE@" noenhanced \
-        margins 0.08, 0.99 - kfrac, 0.07, 0.93 \
-        spacing 0.08, 0.12
+        margins 75.0 / W, 0.99 - kfrac, 55.0 / H, 1 - 60.0 / H \
+        spacing 75.0 / W, 105.0 / H
 } else {
     set key outside right top title "@KEYTITLE@" box
 }

@@ -39,6 +39,25 @@ static void plane_fill(plane *p, const double *values, size_t b)
         }
 }
 
+/* A vertex coordinate w in the axis' own units: the grid value itself
+ * where w is a grid coordinate g[k] (a vertex on a grid line: written as in
+ * the data file), else w, or 10^w on a log axis. */
+static double unscale(double w, const double *g, size_t n, int lg, const cosa_sweep_axis *ax,
+                      const double *dt)
+{
+    size_t lo = 0, hi = n; /* g increasing: the first g[k] >= w */
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (g[mid] < w)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < n && g[lo] == w)
+        return ax ? cosa_sweep_axis_value(ax, lo) : dt[lo];
+    return lg ? pow(10.0, w) : w;
+}
+
 /* One block: the lines of block b; 0 or an errno value. */
 static int write_block(FILE *f, plane *p, size_t b, const double *values, double zl)
 {
@@ -62,8 +81,9 @@ static int write_block(FILE *f, plane *p, size_t b, const double *values, double
         if (l)
             fputc('\n', f);
         for (size_t k = c.start[l]; k < c.start[l + 1]; k++) {
-            md_num(bx, sizeof bx, sp->x.log ? pow(10.0, c.x[k]) : c.x[k]);
-            md_num(by, sizeof by, p->ylog ? pow(10.0, c.y[k]) : c.y[k]);
+            md_num(bx, sizeof bx, unscale(c.x[k], p->u, p->nx, sp->x.log, &sp->x, NULL));
+            md_num(by, sizeof by,
+                   unscale(c.y[k], p->v, p->ny, p->ylog, p->dt_axis ? NULL : &sp->y, sp->dt));
             fprintf(f, "%s %s\n", bx, by);
         }
     }

@@ -130,6 +130,23 @@ done
 # tests/test_contour.c's)
 n=$(grep -c '^# dt ' "$tmp/full/rho_zoh_lines.dat")
 [ "$n" = 2 ] && ok || bad "rho_zoh_lines.dat has $n blocks"
+grep -q '^# scheme ZOH$' "$tmp/full/rho_zoh_lines.dat" &&
+    grep -q '^# level 1$' "$tmp/full/rho_zoh_lines.dat" &&
+    grep -q '^# dt 0.001 lines [1-9]' "$tmp/full/rho_zoh_lines.dat" && ok ||
+    bad "rho_zoh_lines.dat does not name scheme, level and dt"
+# an error metric is traced in log10 of the error: the lines of e_global =
+# 0.01 lie where the data cross 0.01 (a vertex between two grid values on
+# either side); 'nan nan' for a dt without a line keeps the block numbers
+"$COSA" map --x ck=1:1e8:log:12 --y dk=1:1e5:log:12 --dt 1e-4,10^-8 --scheme foh \
+    --metric e_global -o "$tmp/eg" >/dev/null 2>&1 || bad "e_global map failed"
+awk '/^# dt 1e-08 lines 0$/ { getline; if ($0 == "nan nan") ok = 1 } END { exit !ok }' \
+    "$tmp/eg/e_global_foh_lines.dat" && ok || bad "a dt without a line is not 'nan nan'"
+# each vertex of the e_global line lies on a grid line (x or y equals a grid
+# value in its %.17g form) -- the marching squares put vertices on cell edges
+awk 'NR == FNR { if ($0 !~ /^#/ && NF >= 4 && $3 == 1e-4) { gx[$1] = 1; gy[$2] = 1 }; next }
+     /^# dt/ { b++ } b == 1 && /^[0-9]/ { n++; if (!($1 in gx) && !($2 in gy)) off++ }
+     END { exit !(n > 0 && off == 0) }' "$tmp/eg/e_global_foh.dat" "$tmp/eg/e_global_foh_lines.dat" &&
+    ok || bad "e_global line vertices off the grid lines"
 
 # ---- no picture of an older run next to newer data --------------------------------
 "$COSA" map $small --scheme zoh -o "$tmp/st" --plot png >/dev/null 2>&1

@@ -828,7 +828,8 @@ static int parallel_jobs(size_t threads)
 }
 
 /* The pictures of an earlier run drawn by the scripts this run replaces,
- * in every format, removed before the new data are published: a directory
+ * in every format (and their heat maps), removed before the new data are
+ * published: a directory
  * never shows a picture of older data next to newer data, also when the
  * drawing phase is interrupted or not asked for. */
 static void remove_stale(const char *dir, char **scripts, size_t nscript)
@@ -836,9 +837,13 @@ static void remove_stale(const char *dir, char **scripts, size_t nscript)
     static const char *const fmts[] = {"png", "svg", "pdf"};
     char path[4096];
     for (size_t i = 0; i < nscript; i++)
-        for (int k = 0; scripts[i] && k < 3; k++) {
-            snprintf(path, sizeof path, "%s/%.*s.%s", dir, (int)strlen(scripts[i]) - 3,
-                     scripts[i], fmts[k]);
+        for (int k = 0; scripts[i] && k < 6; k++) { /* X.fmt, and X_heat.fmt of an earlier --heatmap */
+            const size_t len = strlen(scripts[i]);
+            const int n = (int)len - 3;
+            if (len >= 8 && strcmp(scripts[i] + len - 8, "_heat.gp") == 0)
+                continue; /* this run's heat map script: removed as X_heat of X.gp */
+            snprintf(path, sizeof path, "%s/%.*s%s.%s", dir, n, scripts[i], k < 3 ? "" : "_heat",
+                     fmts[k % 3]);
             remove(path);
         }
 }

@@ -149,10 +149,11 @@ awk 'NR == FNR { if ($0 !~ /^#/ && NF >= 4 && $3 == 1e-4) { gx[$1] = 1; gy[$2] =
     ok || bad "e_global line vertices off the grid lines"
 
 # ---- no picture of an older run next to newer data --------------------------------
-"$COSA" map $small --scheme zoh -o "$tmp/st" --plot png >/dev/null 2>&1
-[ -s "$tmp/st/rho_zoh.png" ] || bad "no picture to go stale"
+"$COSA" map $small --scheme zoh -o "$tmp/st" --plot png --heatmap >/dev/null 2>&1
+[ -s "$tmp/st/rho_zoh.png" ] && [ -s "$tmp/st/rho_zoh_heat.png" ] || bad "no picture to go stale"
 "$COSA" map $small --scheme zoh -o "$tmp/st" >/dev/null 2>&1
-[ ! -e "$tmp/st/rho_zoh.png" ] && ok || bad "rho_zoh.png of the older run stays next to new data"
+[ ! -e "$tmp/st/rho_zoh.png" ] && [ ! -e "$tmp/st/rho_zoh_heat.png" ] && ok ||
+    bad "a picture of the older run stays next to new data"
 
 echo "test_pictures: $pass passed, $fail failed"
 [ "$fail" = 0 ]

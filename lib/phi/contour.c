@@ -19,7 +19,7 @@
  * same coordinates bitwise, and every edge vertex joins at most two
  * segments (one per cell beside it); the segments are then walked into
  * polylines, closed ones ending on their first vertex. */
-#include "cosa.h"
+#include "cosa/phi.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -717,14 +717,15 @@ static int heat_script(struct map_scripts *c, size_t i, const char *nm, const ch
              c->m->name, c->sets);
     const char *hk[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",    "LEVEL", "ZLOG",
                         "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "CBLABEL", "TITLE",
-                        "DATASPEC", "NBLOCK"};
-    char nblock[32];
+                        "DATASPEC", "NBLOCK", "LINES"};
+    char nblock[32], lines[512];
+    snprintf(lines, sizeof lines, "%s_%s_lines.dat", c->base, slug);
     snprintf(nblock, sizeof nblock, "%zu", sp->ndt);
     const char *hv[] = {comment, hgp,    hbase,   dat,     c->lev,   c->zlog,
                         sp->x.log ? "1" : "0", sp->y.log ? "1" : "0", c->xlabel, c->ylabel,
-                        cblabel, title,  c->dspec, nblock};
+                        cblabel, title,  c->dspec, nblock, c->gnuplot_contours ? "" : lines};
     snprintf(path, sizeof path, "%s/%s", c->dir, hgp);
-    int rc = scli_write_script(c->cmd, path, cosa_plot_heatmap, 14, hk, hv);
+    int rc = scli_write_script(c->cmd, path, cosa_plot_heatmap, 15, hk, hv);
     if (rc != CLI_OK)
         return rc;
     printf("file %s\n", path);

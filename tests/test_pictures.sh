@@ -154,6 +154,10 @@ awk 'NR == FNR { if ($0 !~ /^#/ && NF >= 4 && $3 == 1e-4) { gx[$1] = 1; gy[$2] =
 "$COSA" map $small --scheme zoh -o "$tmp/st" >/dev/null 2>&1
 [ ! -e "$tmp/st/rho_zoh.png" ] && [ ! -e "$tmp/st/rho_zoh_heat.png" ] && ok ||
     bad "a picture of the older run stays next to new data"
+"$COSA" curve --x dt=1e-5:1e-3:log:5 --scheme zoh -o "$tmp/st" --plot svg >/dev/null 2>&1
+[ -s "$tmp/st/rho_vs_dt.svg" ] || bad "no curve picture to go stale"
+"$COSA" curve --x dt=1e-5:1e-3:log:5 --scheme zoh -o "$tmp/st" >/dev/null 2>&1
+[ ! -e "$tmp/st/rho_vs_dt.svg" ] && ok || bad "the curve picture of the older run stays"
 
 echo "test_pictures: $pass passed, $fail failed"
 [ "$fail" = 0 ]

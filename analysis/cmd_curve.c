@@ -265,15 +265,17 @@ static int curve_script(const struct curve *c, const char *dir, const char *base
     snprintf(comment, sizeof comment, "# cosa %s curve: model %s, %s against %s\n# data: %s",
              cosa_version(), m->name, cosa_metric_name(c->metric), c->xname, dat);
     const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",   "TITLES", "COLORS", "DASHES",
-                          "LEVEL",   "XLOG",   "YLOG",    "XLABEL", "YLABEL", "TITLE", "GOOD"};
+                          "LEVEL",   "XLOG",   "YLOG",    "XLABEL", "YLABEL", "TITLE", "GOOD",
+                          "METRIC"};
     const char *vals[] = {comment, gp,  base,  dat, titles, colors, dashes, lev,
                           c->xa->log ? "" : "# ", !cosa_metric_is_error(c->metric) ? "# " : "",
                           xlabel,  ylabel, title,
                           c->metric == COSA_METRIC_RHO       ? ": stable below"
                           : cosa_metric_is_error(c->metric) ? ": accurate below"
-                                                            : ""};
+                                                            : "",
+                          cosa_metric_name(c->metric)};
     snprintf(path, sizeof path, "%s/%s", dir, gp);
-    int rc = scli_write_script(c->cmd, path, cosa_plot_curve, 14, keys, vals);
+    int rc = scli_write_script(c->cmd, path, cosa_plot_curve, 15, keys, vals);
     if (rc == CLI_OK)
         printf("file %s\n", path);
     return rc;
@@ -405,6 +407,12 @@ int cmd_curve(int argc, char **argv)
     printf("file %s\n", path);
     if ((rc = curve_script(&c, out.dir, base)) != CLI_OK)
         goto out;
+    if (out.explicit_dir) /* -o DIR: no picture of an earlier run next to these data */
+        for (int k = 0; k < 3; k++) {
+            static const char *const fmts[] = {"png", "svg", "pdf"};
+            snprintf(path, sizeof path, "%s/%s.%s", out.dir, base, fmts[k]);
+            remove(path);
+        }
     if (o.adaptive)
         printf("evaluated %zu of %zu\n", nevaluated, total);
     printf("points %zu\nfailed %zu\n", npt * ns, nfailed);

@@ -3,6 +3,7 @@
  * MBCorr paper): data files in gnuplot grid format and gnuplot scripts. */
 #include "config.h"
 #include "fmu_notes.h"
+#include "map_contour.h"
 #include "map_data.h"
 #include "outfile.h"
 #include "sweep_cli.h"
@@ -16,7 +17,8 @@
 #include <omp.h>
 #endif
 
-extern const char cosa_plot_map_dt[]; /* plots/map_dt.gp */
+extern const char cosa_plot_map_dt[];       /* plots/map_dt.gp */
+extern const char cosa_plot_map_gnuplot[];  /* plots/map_gnuplot.gp */
 
 static const char usage[] =
     "Usage: cosa map [--model NAME] [--set NAME=VALUE]... --x NAME=LO:HI:log|lin:N\n"
@@ -25,14 +27,16 @@ static const char usage[] =
     "                [--assume NAME=VALUE]... [--alpha A] [--threads N] [-o DIR]\n"
     "                [--name NAME]\n"
     "                [--plot png|svg|pdf] [--heatmap] [--progress] [--format text|bin]\n"
-    "                [--adaptive [--coarse K] [--margin M]]\n\n"
+    "                [--adaptive [--coarse K] [--margin M]] [--contour cosa|gnuplot]\n\n"
     "Sweeps two model parameters over a grid, for every macro step and scheme, and\n"
     "writes per scheme a data file NAME_SCHEME.dat (comment header, then rows\n"
     "'x y dt value' with %.17g; one block per dt separated by two blank lines, x-major\n"
     "with a blank line after each x value: gnuplot grid format) and a gnuplot script\n"
     "NAME_SCHEME.gp drawing, for each dt, the contour line value = level on the axes\n"
     "given, shaded from black (largest dt) to light grey (smallest) as in Figs 4 and 6\n"
-    "of the MBCorr paper.  With several schemes also NAME_all.gp (one panel each).\n"
+    "of the MBCorr paper.  The lines are traced by cosa (marching squares) into\n"
+    "NAME_SCHEME_lines.dat: polylines 'x y', one block per dt.  With several schemes\n"
+    "also NAME_all.gp (one panel each, one shared key).\n"
     "With --y dt=LO:HI:log|lin:N the macro step is the second axis instead (no\n"
     "--dt): rows 'x dt value' in one block, and the scripts draw the metric over\n"
     "(x, dT) as a heat map with the contour value = level, one panel per scheme; for\n"
@@ -46,11 +50,13 @@ struct map_opts {
     const char *x, *y, *metric, *level, *tend, *output, *plot, *name;
     size_t threads, coarse; /* 0: not given */
     double margin;          /* NaN: not given */
-    int format; /* index of formats[] */
+    int format;  /* index of formats[] */
+    int contour; /* index of contours[]: 0 cosa, 1 gnuplot */
     int heatmap, progress, adaptive;
 };
 
 static const char *const formats[] = {"text", "bin", NULL};
+static const char *const contours[] = {"cosa", "gnuplot", NULL};
 
 #define S(field) .kind = OPTK_STRING, .off = offsetof(struct map_opts, field)
 #define F(field) .kind = OPTK_FLAG, .off = offsetof(struct map_opts, field)
@@ -94,6 +100,11 @@ static const opt_row rows[] = {
              "holds the header only and NAME_SCHEME.bin the records as\n"
              "float64 (smaller, faster to draw; 'cosa convert' turns\n"
              "one into the other)"},
+    {.kind = OPTK_ENUM, .off = offsetof(struct map_opts, contour), .name = "contour",
+     .arg = "cosa|gnuplot", .names = contours,
+     .help = "who traces the contour lines the scripts draw: cosa\n"
+             "(default; NAME_SCHEME_lines.dat) or gnuplot from the\n"
+             "grid (slow: deprecated, goes in the next release)"},
     {F(progress), .name = "progress", .help = "progress on stderr (default: only on a terminal)"},
     {F(adaptive), .name = "adaptive",
      .help = "evaluate every K-th point, then refine only the cells\n"
@@ -369,7 +380,8 @@ static void contour_flags(const cosa_sweep_spec *sp, size_t is, const double *va
 /* The script of a map over (x, dt) (plots/map_dt.gp) for the data files
  * files (space-separated) with panel titles titles. */
 static int write_dt_script(const char *cmd, const char *path, const char *gp, const char *outbase,
-                           const char *files, const char *titles, const char *dspec,
+                           const char *files, const char *titles, const char *lines,
+                           const char *dspec,
                            const char *lev,
                            const char *zlog, const cosa_sweep_spec *sp, const cli_case *cs,
                            const char *xlabel, cosa_metric metric, const char *model)
@@ -404,11 +416,34 @@ static int write_dt_script(const char *cmd, const char *path, const char *gp, co
         md_num(es[k], sizeof es[k], ext[k]);
     const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES", "LEVEL",
                           "ZLOG",    "XMARK",  "XLOGV",   "XLABEL", "METRIC", "TITLE",
-                          "DATASPEC", "XMIN",  "XMAX",    "YMIN",   "YMAX"};
+                          "DATASPEC", "XMIN",  "XMAX",    "YMIN",   "YMAX", "LINES"};
     const char *vals[] = {comment, gp,    outbase, files, titles, lev, zlog, xmark,
                           sp->x.log ? "1" : "0", xlabel, cosa_metric_name(metric), title,
-                          dspec,   es[0], es[1],   es[2], es[3]};
-    return scli_write_script(cmd, path, cosa_plot_map_dt, 17, keys, vals);
+                          dspec,   es[0], es[1],   es[2], es[3], lines};
+    return scli_write_script(cmd, path, cosa_plot_map_dt, 18, keys, vals);
+}
+
+/* The comment lines of scheme is's lines file (map_contour.h). */
+static void lines_head(char *buf, size_t size, const cosa_sweep_spec *sp, size_t is,
+                       int dt_axis, double level)
+{
+    char nm[64], lev[32];
+    cosa_scheme_name(&sp->schemes[is], nm, sizeof nm);
+    md_num(lev, sizeof lev, level);
+    const cosa_model *m = sp->model;
+    const char *xn = scli_axis_name(m, &sp->x), *yn = dt_axis ? "dt" : scli_axis_name(m, &sp->y);
+    const char *xa = sp->x.assumed ? "assume." : "", *ya = !dt_axis && sp->y.assumed ? "assume." : "";
+    snprintf(buf, size,
+             "# cosa %s map: contour lines %s = %s, traced by cosa (marching squares on the\n"
+             "#   grid, saddles by the cell mean; in log10 of a log axis and of an error)\n"
+             "# model %s\n# scheme %s\n# metric %s\n# level %s\n"
+             "# layout: %s; polylines of rows 'x y', a blank line between two lines;\n"
+             "#   'nan nan' where there is no line\n"
+             "# columns: %s%s %s%s\n",
+             cosa_version(), cosa_metric_name(sp->metric), lev, m->name, nm,
+             cosa_metric_name(sp->metric), lev,
+             dt_axis ? "one block" : "one block per dt (the data file's order), two blank lines between blocks",
+             xa, xn, ya, yn);
 }
 
 /* The data files of every scheme, side by side (par threads, at most one per
@@ -431,17 +466,27 @@ static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_
     }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(wpar)
     for (size_t i = 0; i < ns; i++) {
-        char nm[64], slug[64], dpath[4096], bpath[4096];
+        char nm[64], slug[64], dpath[4096], bpath[4096], lpath[4096], fpath[4096], head[2048];
         cosa_scheme_name(&sp->schemes[i], nm, sizeof nm);
         scli_slug(nm, slug, sizeof slug);
         snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", dir, base, slug);
         snprintf(bpath, sizeof bpath, "%s/%s_%s.bin", dir, base, slug);
+        snprintf(lpath, sizeof lpath, "%s/%s_%s_lines.dat", dir, base, slug);
+        snprintf(fpath, sizeof fpath, "%s/%s_%s_fill.bin", dir, base, slug);
         const char *bp = bin ? bpath : NULL, *culprit = dpath;
         int e = dt_axis ? write_data_dt(dpath, bp, sp, cs, i, level, sp->tend, values, status,
                                         exact, adesc, &culprit)
                         : write_data(dpath, bp, sp, cs, i, level, sp->tend, values, status,
                                      exact, adesc, &culprit);
-        werr[i] = e ? 2 * e + (culprit == bpath) : 0; /* errno, and which file */
+        if (!e) {
+            lines_head(head, sizeof head, sp, i, dt_axis, level);
+            if ((e = map_contour_write(lpath, sp, i, dt_axis, values, level, head)) != 0)
+                culprit = lpath;
+            else if (!dt_axis && (e = map_fill_write(fpath, sp, i, values, level)) != 0)
+                culprit = fpath;
+        }
+        werr[i] = e ? 4 * e + (culprit == bpath) + 2 * (culprit == lpath) + 3 * (culprit == fpath)
+                    : 0; /* errno, and which file */
     }
     int rc = CLI_OK;
     for (size_t i = 0; i < ns && rc == CLI_OK; i++)
@@ -449,8 +494,9 @@ static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_
             char nm[64], slug[64];
             cosa_scheme_name(&sp->schemes[i], nm, sizeof nm);
             scli_slug(nm, slug, sizeof slug);
-            cli_error(cmd, "cannot write '%s/%s_%s.%s': %s", dir, base, slug,
-                      werr[i] % 2 ? "bin" : "dat", strerror(werr[i] / 2));
+            static const char *const ext[] = {".dat", ".bin", "_lines.dat", "_fill.bin"};
+            cli_error(cmd, "cannot write '%s/%s_%s%s': %s", dir, base, slug, ext[werr[i] % 4],
+                      strerror(werr[i] / 4));
             rc = CLI_EFAIL;
         }
     free(werr);
@@ -505,8 +551,11 @@ static int check_names(const char *cmd, const scli_out *out, const struct map_op
         char nm[64], slug[64];
         cosa_scheme_name(&schemes[i], nm, sizeof nm);
         scli_slug(nm, slug, sizeof slug);
-        const char *ext[] = {".dat", ".gp", "_heat.gp", ".", "_heat.", ".bin"};
-        for (int e = 0; e < 6; e++) {
+        const char *ext[] = {".dat", ".gp", "_heat.gp", ".", "_heat.", ".bin", "_lines.dat",
+                             "_fill.bin"};
+        for (int e = 0; e < 8; e++) {
+            if (e == 7 && strncmp(o->y, "dt=", 3) == 0)
+                continue;
             if ((e == 2 || e == 4) && !o->heatmap)
                 continue;
             if (e == 5 && !bin)
@@ -570,13 +619,14 @@ struct map_scripts {
     const cosa_model *m;
     cosa_metric metric;
     const char *dir, *base, *dspec;
-    int dt_axis, bin, heatmap;
+    int dt_axis, bin, heatmap, gnuplot_contours;
     const double *values;
     double level;
     char xlabel[128], ylabel[128], lev[32], keytitle[64], sets[384], maptitle[512];
     const char *zlog, *good;
     char dts[8192], ranges[4][32];
     char files[4096], titles[4096], nones[4096]; /* over the schemes so far */
+    char lines[4096], fills[4096];               /* the lines and fill files, likewise */
     char **scripts;                              /* 2 ns + 1 names for gnuplot */
 };
 
@@ -592,7 +642,7 @@ static void scripts_init(struct map_scripts *c)
         scli_axis_label(c->m, &sp->y, c->ylabel, sizeof c->ylabel);
     md_num(c->lev, sizeof c->lev, c->level);
     c->zlog = cosa_metric_is_error(c->metric) ? "1" : "0";
-    c->files[0] = c->titles[0] = c->nones[0] = c->dts[0] = '\0';
+    c->files[0] = c->titles[0] = c->nones[0] = c->dts[0] = c->lines[0] = c->fills[0] = '\0';
     for (size_t it = 0; it < sp->ndt; it++) {
         char b[32];
         md_num(b, sizeof b, sp->dt[it]);
@@ -623,26 +673,29 @@ static void scripts_init(struct map_scripts *c)
  * files files with titles titles; its name is printed and kept in slot. */
 static int contour_script(struct map_scripts *c, const char *gp, const char *outbase,
                           const char *comment, const char *files, const char *titles,
-                          const char *none, size_t slot)
+                          const char *none, const char *lines, const char *fills, size_t slot)
 {
     const cosa_sweep_spec *sp = c->sp;
-    char path[4096];
+    char path[4096], nxs[32], nys[32];
+    snprintf(nxs, sizeof nxs, "%zu", sp->x.n);
+    snprintf(nys, sizeof nys, "%zu", sp->y.n);
     const char *keys[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILES",  "TITLES",   "LEVEL", "ZLOG",
                           "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "KEYTITLE", "TITLE",
                           "NONE",    "DTS",    "XLO",     "XHI",    "YLO",      "YHI",
-                          "DATASPEC", "GOOD",  "METRIC"};
+                          "DATASPEC", "GOOD",  "METRIC",  "LINES",  "FILLS",    "NX",    "NY"};
     const char *vals[] = {comment, gp,  outbase, files,  titles, c->lev,
                           c->zlog, sp->x.log ? "1" : "0", sp->y.log ? "1" : "0",
                           c->xlabel, c->ylabel, c->keytitle, c->maptitle, none, c->dts,
                           c->ranges[0], c->ranges[1], c->ranges[2], c->ranges[3], c->dspec,
-                          c->good, cosa_metric_name(c->metric)};
+                          c->good, cosa_metric_name(c->metric), lines, fills, nxs, nys};
     snprintf(path, sizeof path, "%s/%s", c->dir, gp);
     int rc;
     if (c->dt_axis)
-        rc = write_dt_script(c->cmd, path, gp, outbase, files, titles, c->dspec, c->lev, c->zlog,
-                             sp, c->cs, c->xlabel, c->metric, c->m->name);
+        rc = write_dt_script(c->cmd, path, gp, outbase, files, titles, c->gnuplot_contours ? "" : lines,
+                             c->dspec, c->lev, c->zlog, sp, c->cs, c->xlabel, c->metric, c->m->name);
     else
-        rc = scli_write_script(c->cmd, path, cosa_plot_map, 22, keys, vals);
+        rc = scli_write_script(c->cmd, path, c->gnuplot_contours ? cosa_plot_map_gnuplot : cosa_plot_map,
+                               26, keys, vals);
     if (rc != CLI_OK)
         return rc;
     printf("file %s\n", path);
@@ -664,14 +717,15 @@ static int heat_script(struct map_scripts *c, size_t i, const char *nm, const ch
              c->m->name, c->sets);
     const char *hk[] = {"COMMENT", "SCRIPT", "OUTBASE", "FILE",    "LEVEL", "ZLOG",
                         "XLOGV",   "YLOGV",  "XLABEL",  "YLABEL", "CBLABEL", "TITLE",
-                        "DATASPEC", "NBLOCK"};
-    char nblock[32];
+                        "DATASPEC", "NBLOCK", "LINES"};
+    char nblock[32], lines[512];
+    snprintf(lines, sizeof lines, "%s_%s_lines.dat", c->base, slug);
     snprintf(nblock, sizeof nblock, "%zu", sp->ndt);
     const char *hv[] = {comment, hgp,    hbase,   dat,     c->lev,   c->zlog,
                         sp->x.log ? "1" : "0", sp->y.log ? "1" : "0", c->xlabel, c->ylabel,
-                        cblabel, title,  c->dspec, nblock};
+                        cblabel, title,  c->dspec, nblock, c->gnuplot_contours ? "" : lines};
     snprintf(path, sizeof path, "%s/%s", c->dir, hgp);
-    int rc = scli_write_script(c->cmd, path, cosa_plot_heatmap, 14, hk, hv);
+    int rc = scli_write_script(c->cmd, path, cosa_plot_heatmap, 15, hk, hv);
     if (rc != CLI_OK)
         return rc;
     printf("file %s\n", path);
@@ -684,13 +738,22 @@ static int heat_script(struct map_scripts *c, size_t i, const char *nm, const ch
 static int scheme_scripts(struct map_scripts *c, size_t i)
 {
     char nm[64], slug[64], dat[512], gp[512], outbase[512], path[4096], comment[1024];
+    char lines[512], fill[512];
     cosa_scheme_name(&c->sp->schemes[i], nm, sizeof nm);
     scli_slug(nm, slug, sizeof slug);
+    snprintf(lines, sizeof lines, "%s_%s_lines.dat", c->base, slug);
+    snprintf(fill, sizeof fill, "%s_%s_fill.bin", c->base, slug);
     snprintf(dat, sizeof dat, "%s_%s.dat", c->base, slug);
     snprintf(gp, sizeof gp, "%s_%s.gp", c->base, slug);
     snprintf(outbase, sizeof outbase, "%s_%s", c->base, slug);
     snprintf(path, sizeof path, "%s/%s", c->dir, dat);
     printf("file %s\n", path);
+    snprintf(path, sizeof path, "%s/%s", c->dir, lines);
+    printf("file %s\n", path);
+    if (!c->dt_axis) {
+        snprintf(path, sizeof path, "%s/%s", c->dir, fill);
+        printf("file %s\n", path);
+    }
     if (c->bin) { /* the scripts read the records */
         snprintf(dat, sizeof dat, "%s_%s.bin", c->base, slug);
         snprintf(path, sizeof path, "%s/%s", c->dir, dat);
@@ -706,7 +769,7 @@ static int scheme_scripts(struct map_scripts *c, size_t i)
             strcat(c->nones, " ");
         strcat(c->nones, flags);
     }
-    int rc = contour_script(c, gp, outbase, comment, dat, nm, flags, i);
+    int rc = contour_script(c, gp, outbase, comment, dat, nm, flags, lines, fill, i);
     if (rc == CLI_OK && c->heatmap)
         rc = heat_script(c, i, nm, slug, dat, comment);
     if (rc != CLI_OK)
@@ -719,6 +782,15 @@ static int scheme_scripts(struct map_scripts *c, size_t i)
         }
         strcat(c->files, dat);
         strcat(c->titles, nm);
+    }
+    if (strlen(c->lines) + strlen(lines) + 2 < sizeof c->lines &&
+        strlen(c->fills) + strlen(fill) + 2 < sizeof c->fills) {
+        if (i) {
+            strcat(c->lines, " ");
+            strcat(c->fills, " ");
+        }
+        strcat(c->lines, lines);
+        strcat(c->fills, fill);
     }
     return CLI_OK;
 }
@@ -740,7 +812,8 @@ static int map_scripts_write(struct map_scripts *c)
     snprintf(outbase, sizeof outbase, "%s_all", c->base);
     snprintf(comment, sizeof comment, "# cosa %s map: model %s, %zu schemes, %s = %s for each dT",
              cosa_version(), c->m->name, ns, cosa_metric_name(c->metric), c->lev);
-    return contour_script(c, gp, outbase, comment, c->files, c->titles, c->nones, 2 * ns);
+    return contour_script(c, gp, outbase, comment, c->files, c->titles, c->nones, c->lines,
+                          c->fills, 2 * ns);
 }
 
 /* How many files are written and drawn at a time: the threads asked for
@@ -753,6 +826,27 @@ static int parallel_jobs(size_t threads)
         par = omp_get_max_threads();
 #endif
     return par;
+}
+
+/* The pictures of an earlier run drawn by the scripts this run replaces,
+ * in every format (and their heat maps), removed before the new data are
+ * published: a directory
+ * never shows a picture of older data next to newer data, also when the
+ * drawing phase is interrupted or not asked for. */
+static void remove_stale(const char *dir, char **scripts, size_t nscript)
+{
+    static const char *const fmts[] = {"png", "svg", "pdf"};
+    char path[4096];
+    for (size_t i = 0; i < nscript; i++)
+        for (int k = 0; scripts[i] && k < 6; k++) { /* X.fmt, and X_heat.fmt of an earlier --heatmap */
+            const size_t len = strlen(scripts[i]);
+            const int n = (int)len - 3;
+            if (len >= 8 && strcmp(scripts[i] + len - 8, "_heat.gp") == 0)
+                continue; /* this run's heat map script: removed as X_heat of X.gp */
+            snprintf(path, sizeof path, "%s/%.*s%s.%s", dir, n, scripts[i], k < 3 ? "" : "_heat",
+                     fmts[k % 3]);
+            remove(path);
+        }
 }
 
 /* gnuplot on the scripts (par at a time); the pictures' names printed. */
@@ -887,9 +981,12 @@ int cmd_map(int argc, char **argv)
     struct map_scripts c = {.cmd = cmd, .sp = &sp, .cs = cs, .m = m, .metric = metric,
                             .dir = out.dir, .base = base, .dspec = dspec, .dt_axis = dt_axis,
                             .bin = bin, .heatmap = o.heatmap, .values = values, .level = level,
+                            .gnuplot_contours = o.contour == 1,
                             .scripts = scripts};
     if ((rc = map_scripts_write(&c)) != CLI_OK)
         goto out;
+    if (out.explicit_dir) /* -o DIR: its files are replaced */
+        remove_stale(out.dir, scripts, nscript);
     if (o.adaptive)
         printf("evaluated %zu of %zu\n", nevaluated, total);
     printf("points %zu\nfailed %zu\nseconds %.3f\n", total, nfailed, seconds);

@@ -15,6 +15,9 @@ colors = "@COLORS@"
 dashes = "@DASHES@"
 level  = @LEVEL@
 ncurve = words(titles)
+# rho: the stable stretches (rho <= 1) of every curve drawn thick, so that a
+# stability window where rho dips just below 1 (Fig 5) is seen
+thick  = ("@METRIC@" eq "rho")
 if (fmt eq "png") { set terminal pngcairo enhanced size 800,560 font ",11" }
 if (fmt eq "svg") { set terminal svg enhanced size 800,560 font ",11" }
 if (fmt eq "pdf") { set terminal pdfcairo enhanced size 6in,4.2in font ",9" }
@@ -31,8 +34,11 @@ fin(v) = (v != v || v > 1e300) ? NaN : v
 array NINF[ncurve]
 do for [c = 1:ncurve] { NINF[c] = 0 }
 cntinf(c, v) = (v > 1e300) ? NINF[c] = NINF[c] + 1 : 0
+# the smallest positive finite value (for the rounding band below)
+VMIN = 1e300
+vmin(v) = (v == v && v > 0 && v < VMIN) ? VMIN = v : 0
 set table $scratch
-plot for [c = 1:ncurve] f using (cntinf(c, column(c + 1))):(0) with table
+plot for [c = 1:ncurve] f using (cntinf(c, column(c + 1)) + vmin(column(c + 1))):(0) with table
 unset table
 xprev(x) = (t = (column(0) == 0) ? x : xp, xp = x, t)
 # rows only for the schemes that have unstable samples, packed at the bottom
@@ -47,6 +53,15 @@ unset y2tics
 
 @XLOG@set logscale x
 @YLOG@set logscale y
+# errors: values below 100 eps (2.2e-14) are at rounding level -- the exact
+# propagation (matrix exponentials, LAPACK) is itself only accurate to a
+# few eps times the system's dimension and conditioning -- so a grey band
+# marks that range, with a key entry, wherever a curve reaches it
+RL = 100 * 2.220446049250313e-16
+band = 0
+@YLOG@band = (VMIN < RL)
+if (band) { set object 1 rect from graph 0, graph 0 to graph 1, first RL behind \
+            fc rgb "#e4e4e4" fs solid 1.0 noborder }
 @XLOG@set format x "10^{%L}"
 @YLOG@set format y "10^{%L}"
 set xlabel "@XLABEL@" noenhanced
@@ -61,6 +76,10 @@ set title "@TITLE@" noenhanced
 plot for [c = 1:ncurve] f using 1:(fin(column(c + 1))) with lines lw 1.6 \
          lc int(word(colors, c)) dt int(word(dashes, c)) title word(titles, c), \
      level with lines lc rgb "black" dt 3 lw 1 title sprintf("%g%s", level, "@GOOD@"), \
+     for [c = 1:ncurve] f using 1:((thick && column(c + 1) <= level) ? column(c + 1) : NaN) \
+         with lines lw 5 lc int(word(colors, c)) notitle, \
+     1/0 with lines lw 5 lc rgb "#909090" title (thick ? "thick: stable" : ""), \
+     1/0 with boxes fs solid 1.0 lc rgb "#e4e4e4" title (band ? "rounding level (< 100 ε)" : ""), \
      for [c = 1:ncurve] f using 1:(solid(c) ? bar(c, column(c + 1)) : NaN):(xprev($1)):1: \
          (rowlo(c)):(rowlo(c) + 0.016) axes x1y2 with boxxyerror lc int(word(colors, c)) \
          fs solid 0.85 noborder notitle, \

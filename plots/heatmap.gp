@@ -9,6 +9,9 @@
 #          gnuplot -e 'fmt="svg"' @SCRIPT@  (or "pdf")
 if (!exists("fmt")) fmt = "png"
 f      = "@FILE@"
+# the contour lines cosa traced (NAME_SCHEME_lines.dat, block k - 1 for dT
+# k), or "" for gnuplot's own tracing (--contour gnuplot, deprecated)
+lines  = "@LINES@"
 level  = @LEVEL@
 zlog   = @ZLOG@
 nb   = @NBLOCK@
@@ -16,7 +19,7 @@ ncol = (nb > 1) ? 2 : 1
 nrow = (nb + ncol - 1) / ncol
 if (fmt eq "png") { set terminal pngcairo enhanced size 600*ncol, 450*nrow font ",10" }
 if (fmt eq "svg") { set terminal svg enhanced size 600*ncol, 450*nrow font ",10" }
-if (fmt eq "pdf") { set terminal pdfcairo enhanced size 5in*ncol, 3.75in*nrow font ",8" }
+if (fmt eq "pdf") { set terminal pdfcairo enhanced size (5.0*ncol), (3.75*nrow) font ",8" }
 if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
 set output outfile
 undefine outfile
@@ -51,9 +54,7 @@ zl = zlog ? log10(level) : level
 
 set view map
 set pm3d map corners2color c1
-set contour base
-unset clabel
-set cntrparam levels discrete zl
+if (lines eq "") { set contour base; unset clabel; set cntrparam levels discrete zl }
 # log axes: contours are traced in log10 coordinates (gnuplot's contour
 # tracer merges points closer than a fraction of the linear range)
 xlog = @XLOGV@
@@ -83,7 +84,12 @@ do for [k = 1:nb] {
     stats f @DATASPEC@ index (k - 1) using 3 nooutput
     if (nb > 1) { set title sprintf("dT = %.3g s", STATS_min) } \
     else { set title sprintf("@TITLE@, dT = %.3g s\n", STATS_min) . note noenhanced }
-    splot f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with pm3d nocontour, \
-          f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with lines nosurface lc rgb "white" lw 1.5
+    if (lines ne "") {
+        splot f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with pm3d, \
+              lines index (k - 1) using (xf($1)):(yf($2)):(0) with lines lc rgb "white" lw 1.5
+    } else {
+        splot f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with pm3d nocontour, \
+              f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with lines nosurface lc rgb "white" lw 1.5
+    }
 }
 if (nb > 1) { unset multiplot }

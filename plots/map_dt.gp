@@ -13,6 +13,9 @@
 if (!exists("fmt")) fmt = "png"
 files  = "@FILES@"
 titles = "@TITLES@"
+# the contour lines cosa traced (NAME_SCHEME_lines.dat: polylines 'x dt'),
+# or "" for gnuplot's own tracing (--contour gnuplot, deprecated)
+lines  = "@LINES@"
 level  = @LEVEL@
 zlog   = @ZLOG@
 xmark  = @XMARK@
@@ -21,7 +24,7 @@ ncol   = (npanel >= 3) ? 3 : npanel
 nrow   = (npanel + ncol - 1) / ncol
 if (fmt eq "png") { set terminal pngcairo enhanced size 520*ncol, 440*nrow font ",10" }
 if (fmt eq "svg") { set terminal svg enhanced size 520*ncol, 440*nrow font ",10" }
-if (fmt eq "pdf") { set terminal pdfcairo enhanced size 4.3in*ncol, 3.6in*nrow font ",8" }
+if (fmt eq "pdf") { set terminal pdfcairo enhanced size (4.3*ncol), (3.6*nrow) font ",8" }
 if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
 set output outfile
 undefine outfile
@@ -52,8 +55,12 @@ set ytics 1
 set format y "10^{%g}"
 if (xlog) {
     set xtics ()
-    do for [e = floor(log10(STATS_min_x)) : ceil(log10(STATS_max_x))] {
-        do for [m in "1 2 5"] {
+    # 1, 2, 5 x 10^k over up to 3 decades; wider: whole decades, at most ~6
+    xdec = log10(STATS_max_x) - log10(STATS_min_x)
+    mlist = (xdec > 3) ? "1" : "1 2 5"
+    estep = (xdec > 6) ? ceil(xdec / 6.0) : 1
+    do for [e = floor(log10(STATS_min_x)) : ceil(log10(STATS_max_x)) : estep] {
+        do for [m in mlist] {
             v = e + log10(real(m))
             if (v >= log10(STATS_min_x) - 1e-9 && v <= log10(STATS_max_x) + 1e-9) {
                 if (m eq "1") { set xtics add (sprintf("10^{%d}", e) v) } \
@@ -65,9 +72,7 @@ if (xlog) {
 
 set view map
 set pm3d map corners2color c1
-set contour base
-unset clabel
-set cntrparam levels discrete zl
+if (lines eq "") { set contour base; unset clabel; set cntrparam levels discrete zl }
 set xlabel "@XLABEL@" noenhanced
 set ylabel "macro step ΔT [s]"
 unset key
@@ -81,6 +86,12 @@ do for [p = 1:npanel] {
     else { set title word(titles, p) . ", @TITLE@\n" . note noenhanced }
     # one colour scale for all panels: its box on the last panel only
     if (p < npanel) { unset colorbox } else { set colorbox }
+    if (lines ne "") {
+        splot f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with pm3d, \
+              word(lines, p) using (xf($1)):(log10($2)):(0) with lines lc rgb "white" lw 2, \
+              f @DATASPEC@ every :::0::0 using (xf(xmark)):(log10($2)):(0) with lines \
+                  lc rgb "black" dt 2 lw 1.5
+    } else {
     if (xmark == xmark) {
         splot f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with pm3d nocontour, \
               f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with lines nosurface lc rgb "white" lw 2, \
@@ -89,6 +100,7 @@ do for [p = 1:npanel] {
     } else {
         splot f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with pm3d nocontour, \
               f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with lines nosurface lc rgb "white" lw 2
+    }
     }
 }
 if (npanel > 1) { unset multiplot }

@@ -31,15 +31,41 @@ sum="$out/summary.md"
     echo "| figure | run | E0 | E(10) | E_ref(10) | dE(10) | max abs(varsigma) | mu_measured |"
     echo "|---|---|---|---|---|---|---|---|"
 } >"$sum"
+# The runs are independent single-threaded processes (one system, their own
+# files): two at a time, each row of the summary into NAME.row, joined in
+# the order of the runs after the last (finish_runs); a failed run leaves
+# no row and fails the script there.
+runs=""
+njobs=0
 run() { # NAME FIGURE DESCRIPTION ARGS...
     name=$1 fig=$2 desc=$3
     shift 3
-    # shellcheck disable=SC2086
-    "$cosa" simulate "$@" $S --name "$name" >"$out/$name.txt"
-    awk -v f="$fig" -v d="$desc" '{ v[$1] = $2 }
-        END { printf "| %s | %s | %.6g | %.6g | %.6g | %.6g | %.4g | %.4f |\n", f, d, v["E0"],
-              v["E_end"], v["E_ref_end"], v["dE_end"], v["max_varsigma"], v["mu_measured"] }' \
-        "$out/$name.txt" >>"$sum"
+    runs="$runs $name"
+    rm -f "$out/$name.row"
+    (
+        # shellcheck disable=SC2086
+        "$cosa" simulate "$@" $S --name "$name" >"$out/$name.txt" &&
+            awk -v f="$fig" -v d="$desc" '{ v[$1] = $2 }
+            END { printf "| %s | %s | %.6g | %.6g | %.6g | %.6g | %.4g | %.4f |\n", f, d, v["E0"],
+                  v["E_end"], v["E_ref_end"], v["dE_end"], v["max_varsigma"], v["mu_measured"] }' \
+                "$out/$name.txt" >"$out/$name.row"
+    ) &
+    njobs=$((njobs + 1))
+    if [ "$njobs" -ge 2 ]; then
+        wait
+        njobs=0
+    fi
+}
+finish_runs() {
+    wait
+    for name in $runs; do
+        if [ ! -s "$out/$name.row" ]; then
+            echo "paper-energy.sh: the run $name failed (see $out/$name.txt)" >&2
+            exit 1
+        fi
+        cat "$out/$name.row" >>"$sum"
+        rm -f "$out/$name.row"
+    done
 }
 run fig09_case1 9 "twomass-fd case 1" $Z --model twomass-fd
 run fig10_case2 10 "case 2 (c1 = c2 = cc = 0.1)" $Z --model twomass-fd --set c1=0.1 --set c2=0.1 --set cc=0.1
@@ -64,6 +90,7 @@ run fig35_crane 35 "crane, FOH, h_M = 10 ms, h_H = 0.25 ms, uncorrected" $CR --d
 run fig35_crane_mu 35 "crane, as above, mu auto (0.0125), limit 10 % and 100 N" $CR --dt 1e-2 --rate H=40 \
     --mu auto --limit 0.1 --limit-abs 100
 run fig36_crane 36 "crane, FOH, h_M = 11.5 ms, h_H = 0.1 ms, uncorrected" $CR --dt 0.0115 --rate H=115
+finish_runs
 # Figs 11-12: mu against R
 "$cosa" table --paper energy --table mu >"$out/table_mu.md"
 "$cosa" table --paper energy --table mu --format csv >"$out/table_mu.csv"

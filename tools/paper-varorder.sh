@@ -261,7 +261,7 @@ for j in fd los; do
     # shellcheck disable=SC2046
     "$cosa" simulate --coupling implicit $(chain 1e3) --set n=64 --set r=16 --scheme p1 \
         --tend 0.0002 --control order --estimator imslocal --ctl-atol-u 0.1 --ctl-rtol-u 1e-3 \
-        --jacobian "$j" --max-attempts 4000 >"$out/ex4_$j.txt"
+        --corrector-jacobian "$j" --max-attempts 4000 >"$out/ex4_$j.txt"
     printf '| %s |' "$j" >>"$sum"
     row "$out/ex4_$j.txt" cores status steps rejected corrector_iters e36_coupling seconds_cosim \
         >>"$sum"

@@ -21,6 +21,9 @@ set -e
 cosa=${1:?usage: paper.sh COSA OUTDIR}
 out=${2:?usage: paper.sh COSA OUTDIR}
 mkdir -p "$out/logs"
+# the section times also go into logs/times.txt (make bench prints them)
+times="$out/logs/times.txt"
+: >"$times.tmp"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%6.1f", b - a }'; }
 t0=$(now)
@@ -30,8 +33,9 @@ step() {
     ts=$(now)
     log=$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' '_' | tr -s '_')
     "$@" >"$out/logs/$log.log"
-    printf '%-28s %s s\n' "$name" "$(since "$ts")"
+    report "$name" "$(since "$ts")"
 }
+report() { printf '%-28s %s s\n' "$1" "$2" | tee -a "$times.tmp"; }
 
 ranges="--x ck=1:1e10:log:256 --y dk=1:1e7:log:256"
 dts=10^-2.5,10^-3,10^-3.5,10^-4,10^-4.5,10^-5,10^-5.5,10^-6
@@ -67,7 +71,7 @@ done
 for t in 1 2 3 4; do
     ts=$(now)
     "$cosa" table --paper mbcorr --table $t >"$out/table$t.md"
-    printf '%-28s %s s\n' "table $t" "$(since "$ts")"
+    report "table $t" "$(since "$ts")"
 done
 # robustness of MBCorr to a wrong model (issue 16): rho and e_global over the
 # assumed c_k (0.25 .. 4 x the true 2e5) and dT, c_k = 2e5, d_k = 5e2
@@ -81,7 +85,7 @@ step "robustness (e_global)" "$cosa" map $rob --metric e_global --level 0.01 --n
 ts=$(now)
 "$cosa" advise --tol 1e-2 --set ck=2e5 --set dk=5e2 --robust ck=0.25:4 \
     --schemes zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr >"$out/advise_robust.md"
-printf '%-28s %s s\n' "robustness (advise)" "$(since "$ts")"
+report "robustness (advise)" "$(since "$ts")"
 # cosa advise for the (c_k, d_k) pairs of Table 1, at two tolerances
 for tol in 1e-2 1e-3; do
     ts=$(now)
@@ -97,7 +101,7 @@ for tol in 1e-2 1e-3; do
             echo
         done
     } >"$f"
-    printf '%-28s %s s\n' "advise (tol $tol)" "$(since "$ts")"
+    report "advise (tol $tol)" "$(since "$ts")"
 done
 # the defect paper (issue 12): Figs 4-10 for euler and exact units into $out/defect
 step "defect paper (Figs 4-10)" "$cosa" defect --paper -o "$out/defect" --plot png
@@ -107,7 +111,8 @@ step "energy paper" sh "$(dirname "$0")/paper-energy.sh" "$cosa" "$out/energy"
 step "variable-order paper" sh "$(dirname "$0")/paper-varorder.sh" "$cosa" "$out/varorder"
 # iterative coupling (issue 26): rho_iter maps, explicit p = 0..4, sweeps, orders
 step "iterative coupling" sh "$(dirname "$0")/paper-iter.sh" "$cosa" "$out/iter"
-printf '%-28s %s s\n' "make paper total" "$(since "$t0")"
+report "make paper total" "$(since "$t0")"
+mv "$times.tmp" "$times"
 echo "pictures: $out/fig4_all.png (Fig 4), $out/fig6_all.png (Fig 6), $out/fig5.png," \
     "$out/fig7.png, $out/fig8.png, $out/fig9_*.png; tables: $out/table1.md .. table4.md," \
     "$out/advise_tol1e-2.md, $out/advise_tol1e-3.md; robustness: $out/robust_rho_all.png," \

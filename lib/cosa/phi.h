@@ -582,6 +582,32 @@ cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_sta
 cosa_status cosa_sweep_run_list(const cosa_sweep_spec *spec, const size_t *list, size_t n,
                                 double *values, cosa_status *status, size_t *nfailed);
 
+/* ---- Contour lines (lib/phi/contour.c) --------------------------------- */
+
+/* Polylines of a level set: line k has the vertices (x[i], y[i]) for
+ * start[k] <= i < start[k + 1]; a closed line ends on its first vertex. */
+typedef struct cosa_contour {
+    size_t nline, nvertex;
+    size_t *start; /* nline + 1 offsets */
+    double *x, *y; /* nvertex each      */
+} cosa_contour;
+
+/* The level lines z = level of the field z[ix * ny + iy] given at the grid
+ * points (u[ix], v[iy]) (any monotone coordinates, e.g. log10 of a log
+ * axis), by marching squares: one vertex per cell edge whose corners lie on
+ * either side (z > level is above; +inf is above, its vertex sits at the
+ * finite corner), linearly interpolated, so on the level set of the cell's
+ * bilinear interpolant; saddles resolved by the cell mean; cells with a NaN
+ * corner skipped; segments joined into polylines.  out is overwritten
+ * (free it with cosa_contour_free, also after a failure).  COSA_EINVAL for
+ * NULL or nx, ny < 2, COSA_ENONFINITE for a non-finite level or coordinate,
+ * COSA_ENOMEM. */
+cosa_status cosa_contour_trace(const double *z, size_t nx, size_t ny, const double *u,
+                               const double *v, double level, cosa_contour *out);
+
+/* Free the arrays of c and zero it (c may be NULL). */
+void cosa_contour_free(cosa_contour *c);
+
 /* Adaptive sweeps (lib/phi/sweep_adaptive.c): maps and curves at the cost of
  * their contour value = level.  Per plane (a scheme and a macro step of a
  * map; a scheme of a curve) the grid is evaluated every coarse-th point, then

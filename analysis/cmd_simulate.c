@@ -499,7 +499,7 @@ static const opt_row sim_rows[] = {
     {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = SIM(cs.mod)},
     {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = SIM(cs.mod), .modes = SIM_FIXED},
     {.kind = OPTK_TEXT, .help = "\n", .modes = SIM_FIXED},
-    {.kind = OPTK_TEXT, .help = cli_scheme_help, .modes = SIM_FIXED},
+    {.kind = OPTK_TEXT, .help = cli_scheme_help, .modes = SIM_FIXED, .group = OPTG_SCHEME},
     {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
     {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows, .off = SIM(cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_dt_rows, .off = SIM(cs)},
@@ -667,12 +667,12 @@ static void help(unsigned mode)
 {
     if (mode == SIM_COUPLED) {
         fputs(cmd_simulate_vo_usage, stdout);
-        opt_help_mode(stdout, sim_rows, SIM_COUPLED);
+        opt_help_grouped(stdout, sim_rows, SIM_COUPLED);
         fputs(cmd_simulate_vo_prints, stdout);
         return;
     }
     help_intro();
-    opt_help_mode(stdout, sim_rows, SIM_FIXED);
+    opt_help_grouped(stdout, sim_rows, SIM_FIXED);
 }
 
 /* The deprecated --jacobian in the mode decided: --mbcorr-jacobian dd|fd of

@@ -37,8 +37,8 @@ const opt_row cli_assume_rows[] = {
      .data = &cli_row_assume_tag, .flags = OPTF_REPEAT,
      .help = "imperfect model knowledge: the output correction (+ocorr,\n"
              "+mbcorr) believes in the model with NAME = VALUE (the\n"
-             "other parameters as the true ones; repeatable; README,\n"
-             "'Imperfect model knowledge')"},
+             "other parameters as the true ones; repeatable;\n"
+             "doc/which-scheme.md)"},
     {0}};
 
 const opt_row cli_scheme_rows[] = {

@@ -74,7 +74,7 @@ static void help_intro(void)
            "t = p*DT (doc/method.md), runs N = round(T/DT) macro steps.  The reference is\n"
            "exact (matrix exponential) for linear models and CVODE BDF at --ref-rtol for\n"
            "nonlinear ones.  A model file's 'fmu NAME = PATH' subsystems run the FMU itself\n"
-           "(FMI 3.0/2.0 co-simulation; README 'FMU import'), the reference being the\n"
+           "(FMI 3.0/2.0 co-simulation; doc/fmu.md), the reference being the\n"
            "linearised network (exact for linear FMUs) or, for FMUs that depart from\n"
            "their linearisation (nonlinear, or a constant term), the fine co-simulation\n"
            "(--ref fine, with a note); MBCorr takes an\n"
@@ -617,13 +617,13 @@ static const opt_row sim_rows[] = {
              "nextEventTime, is a communication point of every unit (units past it rolled "
              "back; the input history restarts there; the grid continues at the next grid "
              "point); CSV rows at the events and a last column 'event'; plain Jacobi schemes "
-             "without corrections only (README 'Events'); off: no event mode, as before.  "
+             "without corrections only (doc/events-clocks.md); off: no event mode, as before.  "
              "FMUs with clocks need it: their periodic input clocks tick at shift + k "
              "interval, in Event Mode with the inputs there; a triggered one ticks with the "
              "output clock that a 'connect clock S.OUT -> T.IN' of the model file connects to "
-             "it (README 'Clocks'); off refuses them"},
+             "it (doc/events-clocks.md); off refuses them"},
     {.kind = OPTK_STRING, .name = "iter-tol", .off = SIM(o.itol), .arg = "T", .modes = SIM_FIXED,
-     .help = "iterative schemes (README \"Iterative coupling\"): the sweeps of a "
+     .help = "iterative schemes (doc/iterative-coupling.md): the sweeps of a "
              "macro step stop at |yhat^(j) - yhat^(j-1)| <= T |yhat^(j)| over the "
              "outputs read as iterates (default 1e-8) with --iterations inf "
              "(default; at most 100 sweeps) or K (at most K); --iterations K alone "

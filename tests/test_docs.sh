@@ -179,6 +179,16 @@ for p in "$COSA_SRCDIR"/doc/*.md; do
     echo " $inst " | grep -q " doc/$b " || bad "doc/$b is not installed (Makefile.am dist_guide_DATA)"
     [ "$b" = index.md ] || grep -q "($b)" "$COSA_SRCDIR/doc/index.md" || bad "doc/index.md does not list doc/$b"
 done
+# every guide page starts with the question it answers (a "?" among its first six
+# non-blank lines after the title) and has a worked example (an sh block with a "$ "
+# command, which tests/test_doc_examples.sh runs)
+for p in "$COSA_SRCDIR"/doc/*.md; do
+    b=$(basename "$p")
+    awk 'NR > 1 && NF { n++; if (n <= 6 && index($0, "?")) q = 1 }
+        /^```sh/ { inb = 1; next } inb && /^```/ { inb = 0 } inb && /^\$ / { ex = 1 }
+        END { exit !(q && ex) }' "$p" ||
+        bad "doc/$b does not start with the question it answers or has no worked example (\`\`\`sh with '\$ ' lines)"
+done
 # README's set-up commands: the first sh block, exactly the two commands .ci/run runs
 awk '/^```sh/ { on = 1; next } on && /^```/ { exit } on' "$COSA_SRCDIR/README.md" > "$tmp/setup"
 if [ "$(wc -l < "$tmp/setup")" = 2 ] && [ -f "$COSA_SRCDIR/.ci/run" ] &&

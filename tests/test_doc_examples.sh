@@ -10,7 +10,8 @@
 #     next line, and a here-document (<<'EOF' ... EOF) belongs to it;
 #   - "# exit N" at the end of the command: it must exit N; otherwise 0;
 #   - every other line is output the command shows; "..." stands for lines
-#     left out.  Each shown line must appear in the command's output, in the
+#     left out.  A block without any "$ " line is a script: it runs as it
+#     is (sh -e: every command must succeed), its output is not compared.  Each shown line must appear in the command's output, in the
 #     order shown (stdout; a shown line that starts with "cosa:" is looked up
 #     in stderr); lines the docs leave out are not checked.
 #   - Lines match word by word (runs of blanks are one separator).  A word
@@ -39,15 +40,28 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # split FILE.md into DIR/NNN.cmd (the command), NNN.exp (shown lines) and
 # NNN.rc (the exit status wanted); prints the number of blocks marked norun
-# and the number of sh blocks with no "$ " command that are not so marked
+# and the number of empty sh blocks
 split_md() {
     awk -v dir="$2" '
     /^<!-- norun:/ { skipnext = 1; next }
     !inb && /^```sh[ \t]*$/ { inb = 1; if (skipnext) { skip = 1; nskip++ } skipnext = 0; heredoc = ""; cont = 0; havecmd = 0; next }
     !inb && /^```/ { inb = 2; skipnext = 0; next }
     !inb { if ($0 !~ /^[ \t]*$/) skipnext = 0; next }
-    inb && /^```[ \t]*$/ { if (inb == 1 && !skip && !nblk) nempty++; inb = 0; skip = 0; nblk = 0; next }
+    inb && /^```[ \t]*$/ {
+        # a block without "$ " lines is one script: run as it is, no output compared
+        if (inb == 1 && !skip && !nblk) {
+            if (nb == 0) nempty++
+            else {
+                n++; cmd = sprintf("%s/%03d.cmd", dir, n)
+                for (k = 0; k < nb; k++) print buf[k] > cmd
+                close(cmd); printf "" > sprintf("%s/%03d.exp", dir, n)
+                print 0 > sprintf("%s/%03d.rc", dir, n); close(sprintf("%s/%03d.rc", dir, n))
+            }
+        }
+        inb = 0; skip = 0; nblk = 0; nb = 0; next
+    }
     inb != 1 || skip { next }
+    { buf[nb++] = $0 }
     heredoc != "" { print >> cmd; if ($0 == heredoc) heredoc = ""; next }
     cont { print >> cmd; cont = ($0 ~ /\\$/); next }
     /^\$ / {
@@ -121,15 +135,15 @@ for md in "$src/README.md" "$src"/doc/*.md; do
     counts=$(split_md "$md" "$parts")
     skipped=${counts% *} empty=${counts#* }
     norun=$((norun + skipped))
-    [ "$empty" = 0 ] && ok || bad "$rel: $empty sh block(s) without a '\$ ' command and not marked <!-- norun: REASON -->"
+    [ "$empty" = 0 ] && ok || bad "$rel: $empty empty sh block(s)"
     for c in "$parts"/*.cmd; do
         [ -e "$c" ] || break
         nblocks=$((nblocks + 1))
         base=${c%.cmd}
         want=$(cat "$base.rc")
-        (cd "$run" && sh "$c") >"$base.out" 2>"$base.err"
+        (cd "$run" && sh -e "$c") >"$base.out" 2>"$base.err"
         rc=$?
-        label="$rel: \$ $(head -n 1 "$c")"
+        label="$rel: $(head -n 1 "$c")"
         if [ "$rc" != "$want" ]; then
             bad "$label: exit $rc, want $want"; head -n 3 "$base.err"
             continue

@@ -180,14 +180,15 @@ for p in "$COSA_SRCDIR"/doc/*.md; do
     [ "$b" = index.md ] || grep -q "($b)" "$COSA_SRCDIR/doc/index.md" || bad "doc/index.md does not list doc/$b"
 done
 # every guide page starts with the question it answers (a "?" among its first six
-# non-blank lines after the title) and has a worked example (an sh block with a "$ "
-# command, which tests/test_doc_examples.sh runs)
+# non-blank lines after the title) and has a worked example (an sh block not marked
+# norun, which tests/test_doc_examples.sh runs)
 for p in "$COSA_SRCDIR"/doc/*.md; do
     b=$(basename "$p")
     awk 'NR > 1 && NF { n++; if (n <= 6 && index($0, "?")) q = 1 }
-        /^```sh/ { inb = 1; next } inb && /^```/ { inb = 0 } inb && /^\$ / { ex = 1 }
+        /^<!-- norun:/ { norun = 1; next }
+        /^```sh/ { inb = !norun; norun = 0; next } /^```/ { inb = 0; norun = 0; next } inb && NF { ex = 1 }
         END { exit !(q && ex) }' "$p" ||
-        bad "doc/$b does not start with the question it answers or has no worked example (\`\`\`sh with '\$ ' lines)"
+        bad "doc/$b does not start with the question it answers or has no worked example (an \`\`\`sh block that runs)"
 done
 # README's set-up commands: the first sh block, exactly the two commands .ci/run runs
 awk '/^```sh/ { on = 1; next } on && /^```/ { exit } on' "$COSA_SRCDIR/README.md" > "$tmp/setup"

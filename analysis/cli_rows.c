@@ -37,8 +37,8 @@ const opt_row cli_assume_rows[] = {
      .data = &cli_row_assume_tag, .flags = OPTF_REPEAT,
      .help = "imperfect model knowledge: the output correction (+ocorr,\n"
              "+mbcorr) believes in the model with NAME = VALUE (the\n"
-             "other parameters as the true ones; repeatable; README,\n"
-             "'Imperfect model knowledge')"},
+             "other parameters as the true ones; repeatable;\n"
+             "doc/which-scheme.md)"},
     {0}};
 
 const opt_row cli_scheme_rows[] = {
@@ -76,7 +76,7 @@ const opt_row cli_case_head_rows[] = {
     {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(cli_case, mod)},
     {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = offsetof(cli_case, mod)},
     {.kind = OPTK_TEXT, .help = "\n"},
-    {.kind = OPTK_TEXT, .help = cli_scheme_help},
+    {.kind = OPTK_TEXT, .help = cli_scheme_help, .group = OPTG_SCHEME},
     {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
     {0}};
 
@@ -113,6 +113,6 @@ int cli_parse_rows(const char *cmd, const opt_row *rows, void *dest, cli_case *c
     if (rc != OPT_HELP_ASKED)
         return rc;
     fputs(usage, stdout);
-    opt_help(stdout, rows);
+    opt_help_grouped(stdout, rows, 0);
     return -1;
 }

@@ -54,7 +54,7 @@ static const char usage[] =
     "--robust NAME=LO:HI judges every corrected scheme also with an assumed model\n"
     "whose parameter NAME is F times its true value, for " XSTR(ROBUST_POINTS) " factors F log-spaced\n"
     "over LO..HI (the output correction believes in the assumed model while the\n"
-    "true one evolves; README \"Imperfect model knowledge\"): dt_robust is the\n"
+    "true one evolves; doc/which-scheme.md): dt_robust is the\n"
     "worst dt over those factors, and the ranking uses it.  Plain schemes do not\n"
     "use a model.\n\n"
     "For a model file with FMUs only the schemes cosa simulate can run on them are\n"

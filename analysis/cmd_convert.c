@@ -337,7 +337,7 @@ int cmd_convert(int argc, char **argv)
     const int prc = opt_parse(cmd, rows, NULL, argc, argv, &first);
     if (prc == OPT_HELP_ASKED) {
         fputs(usage, stdout);
-        opt_help(stdout, rows);
+        opt_help_grouped(stdout, rows, 0);
         return CLI_OK;
     }
     if (prc != CLI_OK)

@@ -73,7 +73,7 @@ static const char usage[] =
     "prints init_iterations N and init_output SUB.NAME VALUE after 'tend'; a loop\n"
     "without a fixed point: one line, exit 2).\n"
     "--paper writes the data, scripts and PNG pictures of the paper's Figs 4-10 for\n"
-    "rotational-defect into DIR (README \"Defects\"; 'make paper-defect').\n\n";
+    "rotational-defect into DIR (doc/defects.md; 'make paper-defect').\n\n";
 
 /* ---- options ------------------------------------------------------------- */
 

@@ -56,7 +56,7 @@ static int sub_name(const opt_row *r, const char *v, void *dst, char *msg, size_
 
 static const opt_row rows[] = {
     {.kind = OPTK_TEXT, .help = "Options:\n"},
-    {.kind = OPTK_CUSTOM, .name = "name", .off = offsetof(struct fi_opts, name), .arg = "SUB",
+    {.kind = OPTK_CUSTOM, .name = "name", .group = OPTG_MODEL, .off = offsetof(struct fi_opts, name), .arg = "SUB",
      .fn = sub_name,
      .help = "the subsystem name shown in set= (a model-file name:\n"
              "letter or _, then letters, digits, _; default SUB)"},
@@ -85,7 +85,7 @@ static int parse_args(const char *cmd, int argc, char **argv, struct fi_opts *o,
     if (rc == OPT_HELP_ASKED || rc == OPT_LISTED) {
         if (rc == OPT_HELP_ASKED) {
             fputs(usage, stdout);
-            opt_help(stdout, rows);
+            opt_help_grouped(stdout, rows, 0);
         }
         return -1;
     }

@@ -15,7 +15,7 @@ static const char usage[] =
     "Largest macro step for which the scheme is stable (rho(Phi) <= 1), accurate\n"
     "(global NRMSE e_global <= TOL, default 0.01) or locally accurate (e_local <= TOL),\n"
     "or, for imp:/gs-imp: schemes, whose iteration converges with the best\n"
-    "relaxation (rho_iter_opt < 1; README \"Iterative coupling\").\n"
+    "relaxation (rho_iter_opt < 1; doc/iterative-coupling.md).\n"
     "The macro step is scanned upward on a log grid from --dt-min to --dt-max and\n"
     "every change between good and bad is refined by bisection to 1e-6 relative.\n"
     "Output ('name value' lines):\n"

@@ -68,7 +68,7 @@ static const opt_row rows[] = {
              "numbers may be written 10^X (e.g. --dt 10^-2.5);\n"
              "NAME = assume.P sweeps P in the assumed model only;\n"
              "NAME = relax or iterations sweeps omega or k of\n"
-             "imp:/gs-imp: schemes (README \"Iterative coupling\")"},
+             "imp:/gs-imp: schemes (doc/iterative-coupling.md)"},
     {S(y), .name = "y", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
      .help = "the second axis, as --x; --y dt=LO:HI:log|lin:N sweeps\n"
              "the macro step (then no --dt)"},
@@ -111,7 +111,7 @@ static const opt_row rows[] = {
              "whose corners straddle the level or come within the\n"
              "margin of it, down to the full grid; the other points\n"
              "are interpolated and get 0 in a 5th column 'exact'\n"
-             "(README 'Adaptive maps'); stdout: 'evaluated N of M'"},
+             "(doc/maps.md); stdout: 'evaluated N of M'"},
     {.kind = OPTK_SIZE, .off = offsetof(struct map_opts, coarse), .imax = 1000000,
      .name = "coarse", .arg = "K", .requires = "adaptive",
      .help = "coarse grid step of --adaptive (default 12)"},

@@ -22,8 +22,8 @@ static const char usage_dump[] =
 
 static const char usage_linearize[] =
     "Usage: cosa linearize --model-file PATH [--jacobian dd|fd] [-o OUT.cosa]\n\n"
-    "Linearise the FMUs of a model file ('fmu NAME = PATH' subsystems; README 'FMU\n"
-    "import') at their operating point -- instantiated at t = 0 with their start\n"
+    "Linearise the FMUs of a model file ('fmu NAME = PATH' subsystems;\n"
+    "doc/fmu.md) at their operating point -- instantiated at t = 0 with their start\n"
     "values -- and write the network as an ordinary model file of numbers, to\n"
     "stdout or OUT.cosa: A, B, C, D of every FMU, its states' start values, the\n"
     "connections; matrix subsystems keep their expressions.  Every Phi command\n"

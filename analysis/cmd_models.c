@@ -13,7 +13,7 @@ static const char usage[] =
     "with the rule ('--set m1=0: m1 must be > 0'); '-' = any finite value.\n"
     "With --model-file, the same list for that model file; an 'fmu NAME = PATH'\n"
     "subsystem contributes the FMU's parameters and its states' start values as\n"
-    "NAME.VAR (README 'FMU import').\n\n";
+    "NAME.VAR (doc/fmu.md).\n\n";
 
 static const opt_row rows[] = {
     {.kind = OPTK_TEXT, .help = "Options:\n"},

@@ -24,7 +24,7 @@ static const char usage[] =
     "  e_local                  local NRMSE (eq 31): (Phi* - Phi) z_n on the co-simulation\n"
     "                           trajectory\n"
     "  e_local_ref              the same on the reference trajectory z*_n\n"
-    "For imp: and gs-imp: (README \"Iterative coupling\") also\n"
+    "For imp: and gs-imp: (doc/iterative-coupling.md) also\n"
     "  iterations, relax        the sweeps per macro step (inf: converged) and omega\n"
     "  rho_iter                 rho(T(omega)) of the iteration, T = (1-omega) I + omega M\n"
     "  relax_max                sup of omega > 0 with rho(T) < 1 ('none' if there is none)\n"

@@ -84,7 +84,7 @@ static void help_intro(void)
            "t = p*DT (doc/method.md), runs N = round(T/DT) macro steps.  The reference is\n"
            "exact (matrix exponential) for linear models and CVODE BDF at --ref-rtol for\n"
            "nonlinear ones.  A model file's 'fmu NAME = PATH' subsystems run the FMU itself\n"
-           "(FMI 3.0/2.0 co-simulation; README 'FMU import'), the reference being the\n"
+           "(FMI 3.0/2.0 co-simulation; doc/fmu.md), the reference being the\n"
            "linearised network (exact for linear FMUs) or, for FMUs that depart from\n"
            "their linearisation (nonlinear, or a constant term), the fine co-simulation\n"
            "(--ref fine, with a note); MBCorr takes an\n"
@@ -518,7 +518,7 @@ static const opt_row sim_rows[] = {
     {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = SIM(cs.mod)},
     {.kind = OPTK_INCLUDE, .sub = cli_assume_rows, .off = SIM(cs.mod), .modes = SIM_FIXED},
     {.kind = OPTK_TEXT, .help = "\n", .modes = SIM_FIXED},
-    {.kind = OPTK_TEXT, .help = cli_scheme_help, .modes = SIM_FIXED},
+    {.kind = OPTK_TEXT, .help = cli_scheme_help, .modes = SIM_FIXED, .group = OPTG_SCHEME},
     {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
     {.kind = OPTK_INCLUDE, .sub = cli_scheme_rows, .off = SIM(cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_dt_rows, .off = SIM(cs)},
@@ -643,11 +643,11 @@ static const opt_row sim_rows[] = {
              "nextEventTime, is a communication point of every unit (units past it rolled "
              "back; the input history restarts there; the grid continues at the next grid "
              "point); CSV rows at the events and a last column 'event'; plain Jacobi schemes "
-             "without corrections only (README 'Events'); off: no event mode, as before.  "
+             "without corrections only (doc/events-clocks.md); off: no event mode, as before.  "
              "FMUs with clocks need it: their periodic input clocks tick at shift + k "
              "interval, in Event Mode with the inputs there; a triggered one ticks with the "
              "output clock that a 'connect clock S.OUT -> T.IN' of the model file connects to "
-             "it (README 'Clocks'); off refuses them"},
+             "it (doc/events-clocks.md); off refuses them"},
     {.kind = OPTK_ENUM, .name = "defects", .off = SIM(o.defects), .arg = "on|off",
      .modes = SIM_FIXED, .names = defects_names, .flags = OPTF_OR_LIST,
      .help = "the defect estimates defect_out and defect_conn: their mid-step sample "
@@ -658,7 +658,7 @@ static const opt_row sim_rows[] = {
              "FMU state, a fixed internal step that dt/2 is not a multiple of, or a "
              "half step it refuses) leaves them nan, with a note"},
     {.kind = OPTK_STRING, .name = "iter-tol", .off = SIM(o.itol), .arg = "T", .modes = SIM_FIXED,
-     .help = "iterative schemes (README \"Iterative coupling\"): the sweeps of a "
+     .help = "iterative schemes (doc/iterative-coupling.md): the sweeps of a "
              "macro step stop at |yhat^(j) - yhat^(j-1)| <= T |yhat^(j)| over the "
              "outputs read as iterates (default 1e-8) with --iterations inf "
              "(default; at most 100 sweeps) or K (at most K); --iterations K alone "
@@ -702,12 +702,12 @@ static void help(unsigned mode)
 {
     if (mode == SIM_COUPLED) {
         fputs(cmd_simulate_vo_usage, stdout);
-        opt_help_mode(stdout, sim_rows, SIM_COUPLED);
+        opt_help_grouped(stdout, sim_rows, SIM_COUPLED);
         fputs(cmd_simulate_vo_prints, stdout);
         return;
     }
     help_intro();
-    opt_help_mode(stdout, sim_rows, SIM_FIXED);
+    opt_help_grouped(stdout, sim_rows, SIM_FIXED);
 }
 
 /* The deprecated --jacobian in the mode decided: --mbcorr-jacobian dd|fd of

@@ -72,8 +72,8 @@ static const opt_row table_rows[] = {
      .arg = "NAME=VALUE", .fn = cli_row_model_pair, .data = &cli_row_assume_tag,
      .flags = OPTF_REPEAT,
      .help = "the model MBCorr's output correction believes in differs\n"
-             "from the true one in NAME (tables 1-3; README,\n"
-             "'Imperfect model knowledge')"},
+             "from the true one in NAME (tables 1-3;\n"
+             "doc/which-scheme.md)"},
     {.kind = OPTK_STRING, .name = "dt", .off = offsetof(struct opts, cs.dt_text), .arg = "H",
      .help = "--paper energy: the macro step H (default 1e-3)"},
     {.kind = OPTK_POSITIVE, .name = "dt-min", .off = offsetof(struct opts, dtmin), .arg = "DT",

@@ -8,6 +8,10 @@
 
 #include <stdio.h>
 #include <string.h>
+/* where make install puts the guide (Makefile.am passes $(docdir)) */
+#ifndef COSA_DOCDIR
+#define COSA_DOCDIR "/usr/local/share/doc/cosa"
+#endif
 #ifdef HAVE_OPENBLAS_SET_NUM_THREADS
 #include <cblas.h>
 #endif
@@ -51,7 +55,12 @@ static void usage(FILE *f)
     fprintf(f, "\nRun 'cosa SUBCOMMAND --help' for the options of a subcommand, 'cosa SUBCOMMAND\n"
                "--list-options' for their names alone (one per line, every mode's, for shell\n"
                "completion).  Options can also come from a file: cosa SUBCOMMAND @FILE (one\n"
-               "per line).\n");
+               "per line).\n"
+               "\n"
+               "Documentation: the user guide by task, doc/index.md in the sources (installed\n"
+               "as %s/doc/index.md); the man pages cosa(1), cosa-SUBCOMMAND(1) (man\n"
+               "cosa-map, ...) and cosa-model(5); from the build tree 'make man' tells how.\n",
+            COSA_DOCDIR);
 }
 
 /* The subcommand (argv[1]) with MPI around it when mpirun/srun started us

@@ -576,6 +576,27 @@ void opt_help(FILE *f, const opt_row *rows)
     opt_help_mode(f, rows, 0);
 }
 
+/* One option row of --help: "  -o, --output DIR    help text" (wrapped). */
+static void help_row(FILE *f, const opt_row *r)
+{
+    char left[256], sh[8] = ""; /* "  -o, --output DIR" or "  --name ARG" */
+    if (r->short_name)
+        snprintf(sh, sizeof sh, "-%c, ", r->short_name);
+    const int n = snprintf(left, sizeof left, "  %s--%s%s%s", sh, r->name, r->arg ? " " : "",
+                           r->arg ? r->arg : "");
+    if (n < 0)
+        return;
+    if (!r->help || !*r->help) {
+        fprintf(f, "%s\n", left);
+        return;
+    }
+    if ((size_t)n < HELP_COL)
+        fprintf(f, "%-*s", HELP_COL, left);
+    else
+        fprintf(f, "%s\n%*s", left, HELP_COL, "");
+    help_text(f, r->help, HELP_COL);
+}
+
 void opt_help_mode(FILE *f, const opt_row *rows, unsigned mode)
 {
     for (const opt_row *r = rows; r->kind != OPTK_END; r++) {
@@ -591,22 +612,78 @@ void opt_help_mode(FILE *f, const opt_row *rows, unsigned mode)
         }
         if (r->kind == OPTK_ALIAS || (r->flags & OPTF_HIDDEN))
             continue;
-        char left[256], sh[8] = ""; /* "  -o, --output DIR" or "  --name ARG" */
-        if (r->short_name)
-            snprintf(sh, sizeof sh, "-%c, ", r->short_name);
-        const int n = snprintf(left, sizeof left, "  %s--%s%s%s", sh, r->name, r->arg ? " " : "",
-                               r->arg ? r->arg : "");
-        if (n < 0)
+        help_row(f, r);
+    }
+}
+
+/* The rows --help shows in mode (includes flattened; aliases, hidden rows and
+ * heading-only text rows left out), in table order, into out[*n]. */
+typedef struct {
+    const opt_row *r[OPT_MAX_ROWS];
+    size_t n;
+} help_list;
+
+static int heading_only(const char *t)
+{
+    if (!t)
+        return 1;
+    while (*t == '\n')
+        t++;
+    /* blank, or one line "Word:" (the old "Model:", "Options:" headings) */
+    const char *colon = strchr(t, ':');
+    if (!*t)
+        return 1;
+    return colon && colon[1] == '\n' && colon[2] == '\0' && !strchr(t, ' ');
+}
+
+static void help_collect(help_list *l, const opt_row *rows, unsigned mode)
+{
+    for (const opt_row *r = rows; r->kind != OPTK_END; r++) {
+        if (mode && r->modes && !(r->modes & mode))
             continue;
-        if (!r->help || !*r->help) {
-            fprintf(f, "%s\n", left);
+        if (r->kind == OPTK_INCLUDE) {
+            help_collect(l, r->sub, mode);
             continue;
         }
-        if ((size_t)n < HELP_COL)
-            fprintf(f, "%-*s", HELP_COL, left);
-        else
-            fprintf(f, "%s\n%*s", left, HELP_COL, "");
-        help_text(f, r->help, HELP_COL);
+        if (r->kind == OPTK_ALIAS || (r->flags & OPTF_HIDDEN))
+            continue;
+        if (r->kind == OPTK_TEXT && heading_only(r->help))
+            continue;
+        if (l->n < OPT_MAX_ROWS)
+            l->r[l->n++] = r;
+    }
+}
+
+void opt_help_grouped(FILE *f, const opt_row *rows, unsigned mode)
+{
+    static const opt_group order[] = {OPTG_MODEL, OPTG_SCHEME, OPTG_GRID,
+                                      OPTG_OUTPUT, OPTG_OTHER, OPTG_RUN};
+    help_list l = {.n = 0};
+    opt_group g[OPT_MAX_ROWS];
+    help_collect(&l, rows, mode);
+    /* text rows without a group go with the next option (the last: Other) */
+    opt_group next = OPTG_OTHER;
+    for (size_t i = l.n; i-- > 0;) {
+        const opt_row *r = l.r[i];
+        g[i] = r->kind == OPTK_TEXT ? (r->group != OPTG_AUTO ? r->group : next) : opt_group_of(r);
+        if (r->kind != OPTK_TEXT)
+            next = g[i];
+    }
+    int first = 1;
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        int any = 0;
+        for (size_t i = 0; i < l.n; i++) {
+            if (g[i] != order[k])
+                continue;
+            if (!any)
+                fprintf(f, "%s%s:\n", first ? "" : "\n", opt_group_title(order[k]));
+            any = 1;
+            first = 0;
+            if (l.r[i]->kind == OPTK_TEXT)
+                fputs(l.r[i]->help, f);
+            else
+                help_row(f, l.r[i]);
+        }
     }
 }
 

@@ -101,6 +101,21 @@ enum {
     OPTF_OPEN_MAX = 1u << 6  /* OPTK_RANGE: dmax itself is refused */
 };
 
+/* What an option is for: the groups of `cosa CMD --help` and its man page
+ * (opt_help_grouped).  OPTG_AUTO (0, a row that names none): the group of
+ * its name in analysis/opt_groups.c (opt_group_of); a name found nowhere
+ * is OPTG_OTHER. */
+typedef enum opt_group {
+    OPTG_AUTO = 0,
+    OPTG_MODEL,  /* the system: model, parameters, assumed model        */
+    OPTG_SCHEME, /* the coupling scheme, its corrections, integrators   */
+    OPTG_GRID,   /* macro steps, horizon, sweep axes and grids          */
+    OPTG_OUTPUT, /* what to compute and print, files, pictures, formats */
+    OPTG_OTHER,  /* an option no group names (listed before run control) */
+    OPTG_RUN,    /* run control: threads, progress, help                 */
+    OPTG_N
+} opt_group;
+
 struct opt_row;
 
 /* OPTK_CUSTOM: parse value into dst (= dest + row->off).  Returns 0, or -1
@@ -132,6 +147,9 @@ typedef struct opt_row {
     const struct opt_row *sub; /* OPTK_INCLUDE                                       */
     unsigned modes;       /* opt_parse_modes: the modes (bits) it belongs to; 0: all
                              (an OPTK_INCLUDE's: of its rows that have none)  */
+    opt_group group;      /* what it is for in --help (OPTG_AUTO: by its name); an
+                             OPTK_TEXT row's: where its text goes (AUTO: with the
+                             next option) */
 } opt_row;
 
 /* opt_parse results besides CLI_OK (0) and CLI_EUSAGE (2): --help was
@@ -180,6 +198,23 @@ void opt_help_mode(FILE *f, const opt_row *rows, unsigned mode);
  * OPTK_TEXT rows are printed verbatim, included tables in place, aliases
  * and OPTF_HIDDEN rows not at all. */
 void opt_help(FILE *f, const opt_row *rows);
+
+/* opt_help_mode with the options grouped by what they are for: a heading
+ * per group ("Model:", "Scheme:", "Grid:", "Output:", "Other options:",
+ * "Run control:"), the rows of each in table order, -h/--help last.  The
+ * OPTK_TEXT rows that are only headings or blank lines ("Model:\n",
+ * "\nOptions:\n", "\n") are replaced by the group headings; other text
+ * rows go to their group (.group, else the next option's). */
+void opt_help_grouped(FILE *f, const opt_row *rows, unsigned mode);
+
+/* The group of a row: .group, or the group of its name (analysis/opt_groups.c). */
+opt_group opt_group_of(const opt_row *r);
+
+/* The group of an option name, OPTG_OTHER for a name the table lacks. */
+opt_group opt_group_of_name(const char *name);
+
+/* The heading of a group in --help, without the colon ("Model"). */
+const char *opt_group_title(opt_group g);
 
 /* The row of rows (included tables too) whose long name is name, or NULL. */
 const opt_row *opt_find(const opt_row *rows, const char *name);

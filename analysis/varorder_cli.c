@@ -77,7 +77,7 @@ const opt_row vo_cli_rows[] = {
     {.kind = OPTK_SIZE, .name = "threads", .off = VO(threads), .arg = "N",
      .imax = CLI_THREADS_MAX,
      .help = "OpenMP threads (1..4096) for the units of a step (default: one per core; "
-             "waiting threads sleep, README 'Threads'; the result does not depend on it)"},
+             "waiting threads sleep, doc/performance.md; the result does not depend on it)"},
     {0}};
 
 const opt_row vo_cli_control_rows[] = {

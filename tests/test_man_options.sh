@@ -36,7 +36,7 @@ section() {
         $0 == want { sec = 1; next }
         sec && $0 == ".nf" { on = 1; next }
         on && $0 == ".fi" { exit }
-        on' "$man" | unesc
+        on' "$page" | unesc
 }
 # option lines of a section: the long names of "  --NAME" / "  -X, --NAME"
 optlines() { sed -nE 's/^  (-[A-Za-z], )?--([A-Za-z0-9][A-Za-z0-9-]*).*/\2/p' "$1"; }
@@ -44,9 +44,18 @@ optlines() { sed -nE 's/^  (-[A-Za-z], )?--([A-Za-z0-9][A-Za-z0-9-]*).*/\2/p' "$
 subs=$("$COSA" --help | awk '/^Subcommands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }')
 nsub=0
 nhidden=0
+# each subcommand twice: in cosa.1 (section ".SS cosa CMD") and in its own page
+# cosa-CMD.1 (the .nf block of ".SH DESCRIPTION"; modes as ".SS cosa CMD --SEL")
+mandir=${COSA_MANDIR:-$(dirname "$man")/man/man1}
+for pass_page in all own; do
 for s in $subs; do
-    nsub=$((nsub + 1))
     esc_s=$(echo "$s" | sed 's/-/\\-/g')
+    if [ "$pass_page" = all ]; then
+        nsub=$((nsub + 1)); page=$man; deftitle=".SS cosa $esc_s"
+    else
+        page=$mandir/cosa-$s.1; deftitle=".SH DESCRIPTION"
+        [ -f "$page" ] || { bad "no man page cosa-$s.1 in $mandir"; continue; }
+    fi
     "$COSA" "$s" --list-options >"$tmp/list" 2>"$tmp/err"
     rc=$?
     if [ $rc != 0 ] || [ -s "$tmp/err" ]; then
@@ -54,15 +63,15 @@ for s in $subs; do
         continue
     fi
     grep -q "^--help	short=-h" "$tmp/list" && ok || bad "cosa $s --list-options does not list -h, --help"
-    section ".SS cosa $esc_s" >"$tmp/sec_default"
-    [ -s "$tmp/sec_default" ] || { bad "no section '.SS cosa $s' in $man"; continue; }
+    section "$deftitle" >"$tmp/sec_default"
+    [ -s "$tmp/sec_default" ] || { bad "no section '$deftitle' in $page"; continue; }
     # the sections of the modes with a selector (--SEL) this table has
     sels=$(sed -nE 's/.*mode=([^ ]*).*/\1/p' "$tmp/list" | tr ',' '\n' | grep '^--' | sort -u)
     secs=default
     for sel in $sels; do
         name=${sel#--}
         section ".SS cosa $esc_s $(echo "$sel" | sed 's/-/\\-/g')" >"$tmp/sec_$name"
-        if [ -s "$tmp/sec_$name" ]; then secs="$secs $name"; else bad "no section '.SS cosa $s $sel' in $man"; fi
+        if [ -s "$tmp/sec_$name" ]; then secs="$secs $name"; else bad "no section '.SS cosa $s $sel' in $page"; fi
     done
     cat "$tmp/sec_default" >"$tmp/all"
     for n in $secs; do [ "$n" = default ] || cat "$tmp/sec_$n" >>"$tmp/all"; done
@@ -97,6 +106,7 @@ for s in $subs; do
         done
     done
 done
+done
 [ "$nsub" -ge 10 ] && ok || bad "only $nsub subcommands read from cosa --help"
-echo "man options: $pass passed, $fail failed ($nsub commands, $nhidden hidden rows not in --help by design)"
+echo "man options: $pass passed, $fail failed ($nsub commands in cosa.1 and in cosa-CMD.1, $nhidden hidden rows not in --help by design)"
 [ "$fail" -eq 0 ]

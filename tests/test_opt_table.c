@@ -464,3 +464,62 @@ Test(opt_table, help_rendering)
     cr_expect_eq(opt_find(rows, "verbose"), &inner_rows[1]);
     cr_expect_null(opt_find(rows, "nothing"));
 }
+
+/* opt_help_grouped: the options by what they are for (issue 34), headings
+ * in the fixed order Model, Scheme, Grid, Output, Other options, Run control;
+ * rows in table order inside a group; the old heading rows dropped; a text row
+ * with the next option's group or its own; an explicit .group beats the name
+ * table; an unknown name lands in "Other options"; -h/--help last. */
+Test(opt_table, help_grouped)
+{
+    static const opt_row model_rows[] = {
+        {.kind = OPTK_TEXT, .help = "Model:\n"},
+        {.kind = OPTK_STRING, .name = "model", .arg = "NAME", .help = "the model"},
+        {.kind = OPTK_TEXT, .help = "\n"},
+        {0}};
+    static const opt_row g_rows[] = {
+        {.kind = OPTK_INCLUDE, .sub = model_rows},
+        {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
+        {.kind = OPTK_FLAG, .name = "progress", .help = "progress"},
+        {.kind = OPTK_STRING, .name = "dt", .arg = "DT", .help = "macro step"},
+        {.kind = OPTK_TEXT, .help = "a note on schemes\n"},
+        {.kind = OPTK_STRING, .name = "scheme", .arg = "S", .help = "the scheme"},
+        {.kind = OPTK_STRING, .name = "frobnicate", .help = "no group"},
+        {.kind = OPTK_STRING, .name = "name", .arg = "SUB", .help = "a model name",
+         .group = OPTG_MODEL},
+        {.kind = OPTK_STRING, .name = "output", .short_name = 'o', .arg = "DIR", .help = "dir"},
+        {.kind = OPTK_STRING, .name = "tend", .arg = "T", .help = "hidden", .flags = OPTF_HIDDEN},
+        {.kind = OPTK_HELP, .name = "help", .short_name = 'h', .help = "this help"},
+        {0}};
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_not_null(f);
+    opt_help_grouped(f, g_rows, 0);
+    fclose(f);
+    cr_expect_str_eq(buf, "Model:\n"
+                          "  --model NAME         the model\n"
+                          "  --name SUB           a model name\n"
+                          "\n"
+                          "Scheme:\n"
+                          "a note on schemes\n"
+                          "  --scheme S           the scheme\n"
+                          "\n"
+                          "Grid:\n"
+                          "  --dt DT              macro step\n"
+                          "\n"
+                          "Output:\n"
+                          "  -o, --output DIR     dir\n"
+                          "\n"
+                          "Other options:\n"
+                          "  --frobnicate         no group\n"
+                          "\n"
+                          "Run control:\n"
+                          "  --progress           progress\n"
+                          "  -h, --help           this help\n");
+    free(buf);
+    cr_expect_eq(opt_group_of_name("model-file"), OPTG_MODEL);
+    cr_expect_eq(opt_group_of_name("threads"), OPTG_RUN);
+    cr_expect_eq(opt_group_of_name("no-such-option"), OPTG_OTHER);
+    cr_expect_str_eq(opt_group_title(OPTG_GRID), "Grid");
+}

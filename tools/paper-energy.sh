@@ -100,7 +100,7 @@ finish_runs
     echo
     cat "$out/table_mu.md"
     echo
-    echo "Where cosa differs from the paper: README \"Energy indicators and correction\"."
+    echo "Where cosa differs from the paper: doc/energy.md."
 } >>"$sum"
 cat >"$out/fig11_12_mu.gp" <<'END'
 # mu against the step ratio R = h_df / h_ndf (Figs 11-12 of the energy paper):

@@ -251,7 +251,7 @@ EOT
     echo
     echo "ImSLocal, order control, 0.2 ms, d = 1e3 (H d/m stays below 1, where the two"
     echo "Taylor terms of LOS hold; at d = 1e4 LOS needs 7 times the corrector iterations"
-    echo "of FD, README).  cores = units + FD perturbations + master: the cores a fully"
+    echo "of FD, doc/variable-order.md).  cores = units + FD perturbations + master: the cores a fully"
     echo "parallel run uses per macro step."
     echo
     echo "| jacobian | cores | status | steps | rejected | corrector_iters | e36_coupling | seconds_cosim |"

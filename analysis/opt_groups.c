@@ -35,6 +35,7 @@ static const group_entry groups[] = {
     {"sf", OPTG_SCHEME}, {"rmin", OPTG_SCHEME}, {"rmax", OPTG_SCHEME},
     {"corr-tol", OPTG_SCHEME}, {"corr-max", OPTG_SCHEME}, {"in-order", OPTG_SCHEME},
     {"out-order", OPTG_SCHEME}, {"cost-mbcorr", OPTG_SCHEME}, {"cost-rollback", OPTG_SCHEME},
+    {"algorithm", OPTG_SCHEME},
     /* macro steps, horizon, sweep axes and grids */
     {"dt", OPTG_GRID}, {"dt-min", OPTG_GRID}, {"dt-max", OPTG_GRID}, {"tend", OPTG_GRID},
     {"t0", OPTG_GRID}, {"h0", OPTG_GRID}, {"hmin", OPTG_GRID}, {"max-steps", OPTG_GRID},
@@ -47,6 +48,7 @@ static const group_entry groups[] = {
     {"table", OPTG_OUTPUT}, {"format", OPTG_OUTPUT}, {"output", OPTG_OUTPUT},
     {"plot", OPTG_OUTPUT}, {"heatmap", OPTG_OUTPUT}, {"name", OPTG_OUTPUT},
     {"outputs", OPTG_OUTPUT}, {"output-interval", OPTG_OUTPUT},
+    {"defects", OPTG_OUTPUT}, {"contour", OPTG_OUTPUT},
     /* run control */
     {"threads", OPTG_RUN}, {"progress", OPTG_RUN}, {"max-attempts", OPTG_RUN},
     {"fmu-log", OPTG_RUN}, {"help", OPTG_RUN},

@@ -108,5 +108,13 @@ for s in $subs; do
 done
 done
 [ "$nsub" -ge 10 ] && ok || bad "only $nsub subcommands read from cosa --help"
+# every option sits in a group by what it is for (analysis/opt_groups.c): a
+# new option whose name the group table does not know would show under
+# "Other options:" in --help and the man pages
+for s in $subs; do
+    if "$COSA" "$s" --help | grep -q '^Other options:'; then
+        bad "$s: --help has options under 'Other options:' (name them in analysis/opt_groups.c): $("$COSA" "$s" --help | awk '/^Other options:/ { on = 1; next } on && /^  --/ { printf "%s ", $1 } on && /^$/ { exit }')"
+    else ok; fi
+done
 echo "man options: $pass passed, $fail failed ($nsub commands in cosa.1 and in cosa-CMD.1, $nhidden hidden rows not in --help by design)"
 [ "$fail" -eq 0 ]

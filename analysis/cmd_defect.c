@@ -1242,6 +1242,15 @@ static int run_or_sweep(const struct dopts *o, struct dmodel *d, struct dspec *s
     return single(d, sp, o->output, plot);
 }
 
+/* The output directory (-o DIR, or the current one for --plot alone),
+ * probed before any work (sweep_cli.h); single() and sweep() prepare it
+ * again to write. */
+static int probe_output(const struct dopts *o)
+{
+    scli_out probe = {.dir = o->output};
+    return o->output || o->plot >= 0 ? scli_out_prepare(cmd, &probe) : CLI_OK;
+}
+
 int cmd_defect(int argc, char **argv)
 {
     struct dopts o = {0};
@@ -1266,6 +1275,7 @@ int cmd_defect(int argc, char **argv)
     if ((rc = run_spec(&o, &sp, &rtol)) != CLI_OK ||
         (rc = parse_values(o.dt ? "--dt" : "--tol", o.dt ? o.dt : o.tol, &v, &nv, &is_sweep)) !=
             CLI_OK ||
+        (rc = probe_output(&o)) != CLI_OK ||
         (rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK ||
         (rc = run_horizon(&o, &sp, v, nv)) != CLI_OK ||
         (rc = dm_build(&o.mod, integrator_names[o.integrator], rtol, &d)) != CLI_OK ||

@@ -423,7 +423,8 @@ expect_exit 2 "$COSA" map --x ck=1:10:log:4 --y dk=1:10:log:4 --scheme zoh --dt 
 expect_exit 2 "$COSA" convert "$tmp/bt/rho_zoh.dat"
 expect_exit 2 "$COSA" convert "$tmp/bt/rho_zoh.dat" "$tmp/bc/x.txt"
 expect_exit 2 "$COSA" convert "$tmp/bt/rho_zoh.dat" "$tmp/bt/rho_zoh.dat"
-expect_exit 1 "$COSA" convert "$tmp/none.dat" "$tmp/bc/y.dat"
+# a missing input is bad input (the exit code table): 2
+expect_exit 2 "$COSA" convert "$tmp/none.dat" "$tmp/bc/y.dat"
 printf '# something else\n1 2 3\n' >"$tmp/other.dat"
 expect_exit 2 "$COSA" convert "$tmp/other.dat" "$tmp/bc/y.dat"
 # one record less: x groups of unequal length

@@ -98,6 +98,12 @@ const opt_row cli_progress_rows[] = {
      .help = "progress on stderr (default: only on a terminal, after 0.5 s)"},
     {0}};
 
+const opt_row cli_max_points_rows[] = {
+    {.kind = OPTK_SIZE, .name = "max-points", .off = offsetof(cli_case, max_points), .arg = "N",
+     .help = "refuse sweeps of more than N points in all (grid\n"
+             "points x macro steps x schemes; default 10^7)"},
+    {0}};
+
 const opt_row cli_help_rows[] = {
     {.kind = OPTK_HELP, .name = "help", .short_name = 'h', .help = "this help"},
     {0}};

@@ -130,7 +130,7 @@ int cmd_bench(int argc, char **argv)
     if ((rc = parse_threads(cmd, o.threads ? o.threads : "1,2", &thr, &nthr)) != CLI_OK)
         goto out;
     if ((rc = scli_schemes(cmd, stext, cs->alpha, &schemes, &ns)) != CLI_OK ||
-        (rc = scli_dt_list(cmd, dtext, &dt, &ndt)) != CLI_OK ||
+        (rc = scli_dt_list(cmd, dtext, &dt, &ndt, CLI_POINTS_MAX)) != CLI_OK ||
         (rc = cli_case_system(cmd, cs, &schemes[0], &sys)) != CLI_OK)
         goto out;
     const cosa_model *m = cs->mod.model;

@@ -65,6 +65,7 @@ static const opt_row rows[] = {
     {S(plot), .name = "plot", .arg = "FMT", .help = "also run gnuplot: png, svg or pdf"},
     {.kind = OPTK_FLAG, .off = offsetof(struct curve_opts, progress), .name = "progress",
      .help = "progress on stderr (default: only on a terminal)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_max_points_rows, .off = offsetof(struct curve_opts, cs)},
     {.kind = OPTK_FLAG, .off = offsetof(struct curve_opts, adaptive), .name = "adaptive",
      .help = "evaluate every K-th point, refine only where the curve\n"
              "crosses or nears the level, interpolate the rest (the\n"
@@ -115,7 +116,7 @@ static int curve_steps(const char *cmd, const cli_case *cs, int over_dt,
             (*dt)[k] = cosa_sweep_axis_value(xa, k);
         return CLI_OK;
     }
-    if ((rc = scli_dt_list(cmd, cs->dt_text, dt, ndt)) != CLI_OK)
+    if ((rc = scli_dt_list(cmd, cs->dt_text, dt, ndt, cli_points_cap(cs))) != CLI_OK)
         return rc;
     if (*ndt != 1) {
         cli_error(cmd, "--dt takes one macro step when --x sweeps a parameter");
@@ -340,10 +341,15 @@ int cmd_curve(int argc, char **argv)
         goto out;
     char xname[64];
     cosa_sweep_axis xa;
-    if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &xa)) != CLI_OK)
+    const size_t cap = cli_points_cap(cs);
+    if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &xa, cap)) != CLI_OK)
         goto out;
     const int over_dt = strcmp(xname, "dt") == 0;
     if ((rc = curve_steps(cmd, cs, over_dt, &xa, &dt, &ndt)) != CLI_OK)
+        goto out;
+    /* the whole sweep under the cap, before any axis value is computed */
+    const size_t npts[3] = {over_dt ? 1 : xa.n, ndt, ns};
+    if ((rc = cli_points_check(cmd, cap, npts, 3, "the sweep (--x x --dt x --scheme)")) != CLI_OK)
         goto out;
     double level;
     size_t threads;

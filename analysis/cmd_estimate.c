@@ -123,7 +123,7 @@ int cmd_estimate(int argc, char **argv)
     if (!o.coupling)
         o.coupling = cosa_vo_estimator_implicit(e) ? "implicit" : "explicit";
     if ((rc = vo_cli_jacobian_old(cmd, &o)) != CLI_OK ||
-        (rc = scli_dt_list(cmd, cs->dt_text, &dt, &ndt)) != CLI_OK)
+        (rc = scli_dt_list(cmd, cs->dt_text, &dt, &ndt, CLI_POINTS_MAX)) != CLI_OK)
         goto out;
     const double t0 = o.t0;
     if ((rc = vo_cli_setup(cmd, cs, &o, NULL, &v)) != CLI_OK)

@@ -105,4 +105,36 @@ if [ -f "$fmu" ]; then
     [ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "fmu-info > /dev/full: $(cat "$tmp/err")"
     expect_exit 2 "$COSA" fmu-info "$tmp/none.fmu"
 fi
+
+# ---- faults refused at parse time, one line, before any work -----------------------
+# (each would have run for hours, computed identical rows or ignored a number)
+m="--scheme zoh --dt 1e-3 -o $tmp/never"
+refused() {
+    pat=$1
+    shift
+    expect_exit 2 "$@" && { grep -q -- "$pat" "$tmp/err" || bad "'$*': '$pat' not in: $(cat "$tmp/err")"; }
+}
+# shellcheck disable=SC2086
+{
+    refused "one point takes LO alone" "$COSA" map --x ck=1:10:log:1 --y dk=1:10:log:3 $m
+    refused "LO = HI gives 8 identical points" "$COSA" map --x ck=5:5:lin:8 --y dk=1:10:log:3 $m
+    refused "too many points" "$COSA" map --x ck=1:10:log:18446744073709551615 --y dk=1:10:log:3 $m
+    refused "too many points" "$COSA" map --x ck=1:10:log:1e16 --y dk=1:10:log:3 $m
+    refused "1000000000000 points, more than the cap 10000000" "$COSA" map --x ck=1:1e10:log:1e12 --y dk=1:10:log:3 $m
+    refused "N must be a whole number >= 1" "$COSA" map --x ck=1:10:log:0 --y dk=1:10:log:3 $m
+    refused "N must be a whole number >= 1" "$COSA" map --x ck=1:10:log:2.5 --y dk=1:10:log:3 $m
+    # the product of the sizes, and the cap a user raises (the refusal comes
+    # first either way: no value of the axes is computed)
+    refused "5000 x 5000 x 1 x 1 = 25000000 points" "$COSA" map --x ck=1:10:log:5000 --y dk=1:10:log:5000 $m
+    refused "ck=1:10:log:5000: 5000 points, more than the cap 1000" "$COSA" map --x ck=1:10:log:5000 --y dk=1:10:log:5000 $m --max-points 1000
+    refused "= 4 points, more than the cap 3" "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 $m --max-points 3
+    expect_exit 0 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --scheme zoh --dt 1e-3 -o "$tmp/m4" --max-points 4
+    refused "LO = HI gives 4 identical points" "$COSA" curve --x dt=1e-3:1e-3:log:4 --scheme zoh -o "$tmp/never"
+    refused "1000000000000 points" "$COSA" curve --x ck=1:1e10:log:1e12 $m
+    refused "= 6 points, more than the cap 5" "$COSA" curve --x dt=1e-4:1e-3:log:3 --scheme zoh,foh --max-points 5 -o "$tmp/never"
+    expect_exit 0 "$COSA" curve --x dt=1e-4:1e-3:log:3 --scheme zoh,foh --max-points 6 -o "$tmp/c6"
+    refused "--dt 1e-3:1e-2:log:1e300: too many points" "$COSA" map --x ck=1:10:log:3 --y dk=1:10:log:3 --scheme zoh --dt 1e-3:1e-2:log:1e300
+    refused "max-points must be a positive integer" "$COSA" map --x ck=1:10:log:3 --y dk=1:10:log:3 $m --max-points 0
+}
+[ ! -e "$tmp/never" ] && ok || bad "a refused sweep created its -o directory"
 harness_done test_exit_codes

@@ -201,9 +201,11 @@ done >"$tmp/diff"
 if [ -s "$tmp/diff" ]; then bad "assumed map differs from point: $(head -3 "$tmp/diff")"; else ok; fi
 # plain ZOH is model-free: the same values as without any assumption
 # shellcheck disable=SC2086
-expect_exit 0 "$COSA" map --x c1=1e6:1e6:lin:4 --y dk=10:1e4:log:3 --dt 1e-4,3e-4 --scheme zoh -o "$tmp/a0"
-[ "$(grep -v '^#' "$tmp/a1/rho_zoh.dat" | awk '{ print $2, $3, $4 }')" = \
-    "$(grep -v '^#' "$tmp/a0/rho_zoh.dat" | awk '{ print $2, $3, $4 }')" ] && ok ||
+# (a one-point axis: an axis of equal LO and HI is refused for N > 1; every
+# assumed ck of a1 must give the rows of a0, so a1 holds no other rows)
+expect_exit 0 "$COSA" map --x c1=1e6:1e6:lin:1 --y dk=10:1e4:log:3 --dt 1e-4,3e-4 --scheme zoh -o "$tmp/a0"
+[ "$(grep -v '^#' "$tmp/a1/rho_zoh.dat" | grep . | awk '{ print $2, $3, $4 }' | sort -u)" = \
+    "$(grep -v '^#' "$tmp/a0/rho_zoh.dat" | grep . | awk '{ print $2, $3, $4 }' | sort -u)" ] && ok ||
     bad "plain ZOH depends on the assumed model"
 # a mismatch map of e_global: true ck x assumed ck, --assume dk fixed while the true dk is
 # the default; the diagonal is the matched model (assumed vector = true one except dk)

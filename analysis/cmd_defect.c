@@ -133,10 +133,10 @@ static const opt_row rows[] = {
      .arg = "N",
      .help = "stop a run after N macro steps (default 1000000; every step is kept, so this "
              "bounds the memory too)"},
-    {.kind = OPTK_NONNEG, .name = "hmin", .flags = OPTF_REPEAT, .off = DO(hmin), .arg = "H",
+    {.kind = OPTK_POSITIVE, .name = "hmin", .flags = OPTF_REPEAT, .off = DO(hmin), .arg = "H",
      .requires = "tol",
      .requires_why = "the floor of a controlled run's step",
-     .help = "stop a controlled run when its next step is below H [s] (default 0: no floor)"},
+     .help = "stop a controlled run when its next step is below H > 0 [s] (default 1e-12)"},
     {.kind = OPTK_PATH, .name = "output", .flags = OPTF_REPEAT, .short_name = 'o',
      .off = DO(output), .arg = "DIR",
      .help = "write the files into DIR (created; files there replaced)"},
@@ -1268,7 +1268,7 @@ int cmd_defect(int argc, char **argv)
         rc = paper_mode(&o);
         goto out;
     }
-    struct dspec sp = {.h0 = 1e-4, .control = COSA_DEFECT_BOTH};
+    struct dspec sp = {.h0 = 1e-4, .control = COSA_DEFECT_BOTH, .hmin = COSA_DEFECT_HMIN};
     double rtol = 1e-10;
     size_t nv = 0;
     int is_sweep = 0;

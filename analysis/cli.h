@@ -291,6 +291,18 @@ extern const opt_row cli_model_rows[], cli_set_rows[], cli_assume_rows[], cli_sc
     cli_case_rest_rows[], cli_case_head_rows[], cli_case_point_rows[], cli_case_scan_rows[],
     cli_progress_rows[], cli_help_rows[], cli_max_points_rows[];
 
+/* OPTK_CUSTOM parsers of number options whose text the command reads later
+ * (a const char * at the row's offset), checked while parsing so that an
+ * error names the @FILE line: a positive finite number (--dt, --tend), a
+ * finite number (--level), a list of macro steps "DT[,DT...]" or a range
+ * "LO:HI:log|lin:N" with LO, HI > 0 (its N is checked with the sweep's
+ * size, scli_dt_list). */
+int cli_row_positive_text(const opt_row *row, const char *value, void *dst, char *msg,
+                          size_t size);
+int cli_row_number_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
+int cli_row_dt_list_text(const opt_row *row, const char *value, void *dst, char *msg,
+                         size_t size);
+
 /* The OPTK_CUSTOM parser of --set and --assume NAME=VALUE (dst: the
  * cli_model; row->data == &cli_row_assume_tag for --assume), for a
  * command that words their help differently. */

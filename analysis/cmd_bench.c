@@ -33,7 +33,7 @@ static const opt_row rows[] = {
     {.kind = OPTK_STRING, .name = "scheme", .off = offsetof(struct bench_opts, cs.scheme_text),
      .arg = "LIST",
      .help = "schemes (default: zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr)"},
-    {.kind = OPTK_STRING, .name = "dt", .off = offsetof(struct bench_opts, cs.dt_text),
+    {.kind = OPTK_CUSTOM, .fn = cli_row_dt_list_text, .name = "dt", .off = offsetof(struct bench_opts, cs.dt_text),
      .arg = "LIST", .help = "macro steps (default: 10^-2.5 ... 10^-6, factor sqrt 10)"},
     {.kind = OPTK_SIZE, .name = "grid", .off = offsetof(struct bench_opts, grid), .arg = "N",
      .help = "N x N grid for rho (default 64)"},

@@ -43,16 +43,16 @@ static const opt_row rows[] = {
      .help = "dt or a model parameter, range, spacing, points;\n"
              "numbers may be written 10^X; NAME = assume.P sweeps P\n"
              "in the assumed model only"},
-    {S(cs.dt_text), .name = "dt", .arg = "DT", .help = "macro step when NAME is a parameter"},
+    {.kind = OPTK_CUSTOM, .fn = cli_row_dt_list_text, .off = offsetof(struct curve_opts, cs.dt_text), .name = "dt", .arg = "DT", .help = "macro step when NAME is a parameter"},
     {S(cs.scheme_text), .name = "scheme", .arg = "LIST", .help = "schemes, comma-separated"},
     {S(metric), .name = "metric", .arg = "M",
      .help = CLI_METRIC_HELP "\n"
              "(NAME = relax or iterations sweeps their omega or k)"},
-    {S(level), .name = "level", .arg = "L",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_number_text, .off = offsetof(struct curve_opts, level), .name = "level", .arg = "L",
      .help = "reference line (default 1 for rho, 0.01 for errors,\n"
              "1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
              "varsigma)"},
-    {S(tend), .name = "tend", .arg = "T",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_positive_text, .off = offsetof(struct curve_opts, tend), .name = "tend", .arg = "T",
      .help = "horizon for errors in seconds (default: the model's)"},
     {.kind = OPTK_SIZE, .off = offsetof(struct curve_opts, threads), .imax = CLI_THREADS_MAX,
      .name = "threads", .arg = "N",

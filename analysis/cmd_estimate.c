@@ -50,7 +50,7 @@ static const opt_row rows[] = {
     {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
     {.kind = OPTK_STRING, .name = "scheme", .off = EST(cs.scheme_text), .arg = "zoh|foh|soh|pK",
      .help = "the polynomial degree k of the coupling variables u"},
-    {.kind = OPTK_STRING, .name = "dt", .off = EST(cs.dt_text), .arg = "DT[,DT...]|LO:HI:log|lin:N",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_dt_list_text, .name = "dt", .off = EST(cs.dt_text), .arg = "DT[,DT...]|LO:HI:log|lin:N",
      .flags = OPTF_REQUIRED, .help = "the macro steps: a list or a sweep"},
     {.kind = OPTK_POSITIVE, .name = "t0", .off = EST(vo.t0), .arg = "T", .flags = OPTF_REQUIRED,
      .help = "start of the step (> 0)"},

@@ -66,16 +66,16 @@ static const opt_row rows[] = {
     {S(y), .name = "y", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
      .help = "the second axis, as --x; --y dt=LO:HI:log|lin:N sweeps\n"
              "the macro step (then no --dt)"},
-    {S(cs.dt_text), .name = "dt", .arg = "LIST",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_dt_list_text, .off = offsetof(struct map_opts, cs.dt_text), .name = "dt", .arg = "LIST",
      .help = "macro steps: DT[,DT...] or LO:HI:log|lin:N"},
     {S(cs.scheme_text), .name = "scheme", .arg = "LIST", .help = "schemes, comma-separated"},
     {S(metric), .name = "metric", .arg = "M",
      .help = CLI_METRIC_HELP},
-    {S(level), .name = "level", .arg = "L",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_number_text, .off = offsetof(struct map_opts, level), .name = "level", .arg = "L",
      .help = "contour level (default 1 for rho, 0.01 for errors,\n"
              "1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
              "varsigma)"},
-    {S(tend), .name = "tend", .arg = "T",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_positive_text, .off = offsetof(struct map_opts, tend), .name = "tend", .arg = "T",
      .help = "horizon for errors in seconds (default: the model's)"},
     {.kind = OPTK_SIZE, .off = offsetof(struct map_opts, threads), .imax = CLI_THREADS_MAX,
      .name = "threads", .arg = "N", .help = "OpenMP threads (default: all cores)"},

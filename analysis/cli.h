@@ -196,6 +196,7 @@ typedef struct cli_case {
     int td_relax;            /* set before parsing by `simulate`: --relax
                                 aitken[:W0] is accepted (time domain only) */
     size_t max_points;       /* --max-points (0: CLI_POINTS_MAX)           */
+    int format;              /* --format: 0 text, 1 json (json_out.h)      */
 } cli_case;
 
 /* The cap of a sweep's size, checked when the axes are parsed, before any
@@ -284,12 +285,13 @@ void cli_case_free(cli_case *cs);
  *   cli_case_scan_rows --scheme, cli_case_rest_rows              (cli_case)
  *   cli_progress_rows  --progress                                (cli_case)
  *   cli_max_points_rows --max-points N                           (cli_case)
+ *   cli_format_rows    --format text|json                        (cli_case)
  *   cli_help_rows      -h, --help                                (none)
  * Commands whose --scheme or --dt take lists have their own rows for them
  * (into cli_case.scheme_text, .dt_text). */
 extern const opt_row cli_model_rows[], cli_set_rows[], cli_assume_rows[], cli_scheme_rows[], cli_dt_rows[],
     cli_case_rest_rows[], cli_case_head_rows[], cli_case_point_rows[], cli_case_scan_rows[],
-    cli_progress_rows[], cli_help_rows[], cli_max_points_rows[];
+    cli_progress_rows[], cli_help_rows[], cli_max_points_rows[], cli_format_rows[];
 
 /* OPTK_CUSTOM parsers of number options whose text the command reads later
  * (a const char * at the row's offset), checked while parsing so that an

@@ -183,6 +183,15 @@ const opt_row cli_max_points_rows[] = {
              "points x macro steps x schemes; default 10^7)"},
     {0}};
 
+static const char *const format_names[] = {"text", "json", NULL};
+
+const opt_row cli_format_rows[] = {
+    {.kind = OPTK_ENUM, .name = "format", .off = offsetof(cli_case, format), .arg = "text|json",
+     .names = format_names, .flags = OPTF_OR_LIST,
+     .help = "text (default) or json: one JSON document with the same\n"
+             "numbers (doc/output-formats.md)"},
+    {0}};
+
 const opt_row cli_help_rows[] = {
     {.kind = OPTK_HELP, .name = "help", .short_name = 'h', .help = "this help"},
     {0}};

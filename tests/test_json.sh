@@ -34,4 +34,11 @@ expect_exit 2 "$COSA" point --scheme zoh --dt 0 --format json
 expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --format xml
 "$COSA" converge --scheme foh --points 8 --format json >/dev/full 2>"$tmp/err"
 [ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "converge --format json > /dev/full"
+# the worked example of doc/output-formats.md runs as written (cosa on PATH)
+doc=$(dirname "$0")/../doc/output-formats.md
+awk '/^```sh$/ { on = 1; next } on && /^```$/ { exit } on' "$doc" >"$tmp/example.sh"
+bindir=$(cd "$(dirname "$COSA")" && pwd)
+[ -s "$tmp/example.sh" ] && PATH=$bindir:$PATH sh -e "$tmp/example.sh" >"$tmp/ex.out" 2>&1 &&
+    grep -q '"command": "converge"' "$tmp/ex.out" && grep -q '^exit 2$' "$tmp/ex.out" &&
+    grep -q '^exit 1$' "$tmp/ex.out" && ok || bad "doc/output-formats.md example: $(tail -3 "$tmp/ex.out")"
 harness_done test_json

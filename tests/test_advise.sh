@@ -4,14 +4,7 @@
 # cost follow from dt, the recommendation is the row of least cost,
 # --robust with the true model is the nominal table, and bad input gives one
 # line and exit 2.
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_advise_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 
 expect_exit() {
     want=$1
@@ -131,5 +124,4 @@ expect_exit 2 "$COSA" advise --tol 1e-2 --plot png
 expect_exit 2 "$COSA" advise --tol 1e-2 --model twomass-nl
 expect_exit 0 "$COSA" advise --help
 
-echo "test_advise.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+harness_done test_advise.sh

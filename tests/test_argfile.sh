@@ -5,14 +5,7 @@
 # files are byte-identical too); comments, blank lines, "--opt value",
 # "--opt=value", CRLF line ends; errors are one line naming FILE:LINE, exit 2,
 # nothing on stdout.
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_argfile_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 
 # run_cmp NAME: stdout of $tmp/cl.sh and $tmp/af.sh (two command lines) byte-identical,
 # but for the wall-clock lines (map's `seconds`, simulate's `seconds_*`): they measure

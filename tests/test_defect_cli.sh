@@ -6,14 +6,7 @@
 # input as one line and exit 2, the sweep table's shape and its agreement
 # with single runs, and the -o files (the run figures recomputed from the
 # per-step CSV: an independent route through the records).
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_defect_cli_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 
 M="--model rotational-defect"
 E="$M --integrator euler"
@@ -307,5 +300,4 @@ if command -v gnuplot >/dev/null 2>&1; then
         ok || bad "the sweep script does not render: $(cat "$tmp/err")"
 fi
 
-echo "test_defect_cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+harness_done test_defect_cli

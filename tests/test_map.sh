@@ -3,15 +3,7 @@
 # equal `cosa point` to the digit, 1 and 2 threads give identical files,
 # gnuplot parses the scripts (skipped without gnuplot), failed points are
 # 'nan' and do not stop the sweep, and one-line errors with exit codes.
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_map_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 
 # swept NAME: the value a sweep stores for the `cosa point` output on stdin:
 # the NAME line, or inf where point says 'stable no' (sweeps mark unstable
@@ -438,5 +430,4 @@ head -c 1000 "$tmp/bb/rho_zoh.bin" >"$tmp/trunc/rho_zoh.bin"
 expect_exit 2 "$COSA" convert "$tmp/trunc/rho_zoh.dat" "$tmp/bc/y.dat"
 [ -z "$(ls "$tmp/bc" | grep '^y\.\|tmp')" ] || bad "convert left files behind: $(ls "$tmp/bc")"
 
-echo "test_map.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+harness_done test_map.sh

@@ -137,4 +137,7 @@ refused() {
     refused "max-points must be a positive integer" "$COSA" map --x ck=1:10:log:3 --y dk=1:10:log:3 $m --max-points 0
 }
 [ ! -e "$tmp/never" ] && ok || bad "a refused sweep created its -o directory"
+# every controller's step floor is a positive number: 0 is refused
+refused "--hmin must be a positive finite number, got '0'" "$COSA" estimate --model twomass --scheme soh --estimator exmilne --t0 1e-2 --dt 1e-4 --hmin 0
+refused "--hmin must be a positive finite number, got '0'" "$COSA" defect --model rotational-defect --integrator exact --in-order 1 --out-order 1 --tol 1e-3 --hmin 0
 harness_done test_exit_codes

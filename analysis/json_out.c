@@ -286,6 +286,63 @@ static void put_tables(FILE *f, const struct line *l, const enum kind *k, size_t
     fputs(first ? "]" : "\n  ]", f);
 }
 
+int json_data_from_text(FILE *f, const char *cmd, const char *text, size_t len)
+{
+    static const char colkey[] = "# columns:";
+    fputs("{\n  \"command\": ", f);
+    put_string(f, cmd, strlen(cmd));
+    fputs(",\n  \"comments\": [", f);
+    const char *columns = NULL;
+    size_t ncolumns = 0;
+    int first = 1;
+    for (size_t b = 0; b < len;) {
+        const char *nl = memchr(text + b, '\n', len - b);
+        const size_t e = nl ? (size_t)(nl - text) : len;
+        if (text[b] == '#' && e - b >= sizeof colkey - 1 &&
+            memcmp(text + b, colkey, sizeof colkey - 1) == 0) {
+            columns = text + b + sizeof colkey - 1;
+            ncolumns = e - b - (sizeof colkey - 1);
+        } else if (text[b] == '#') {
+            size_t c = b + 1;
+            while (c < e && text[c] == ' ')
+                c++;
+            fputs(first ? "\n    " : ",\n    ", f);
+            first = 0;
+            put_string(f, text + c, e - c);
+        }
+        b = e + 1;
+    }
+    fputs(first ? "],\n  \"columns\": [" : "\n  ],\n  \"columns\": [", f);
+    struct line l = {columns ? columns : "", ncolumns, {0}, {0}, 0};
+    split(&l);
+    for (size_t k = 0; k < l.ntok && k < MAXTOK; k++) {
+        fputs(k ? ", " : "", f);
+        put_string(f, l.tok[k], l.tlen[k]);
+    }
+    fputs("],\n  \"records\": [", f);
+    first = 1;
+    int bad = 0;
+    for (size_t b = 0; b < len;) {
+        const char *nl = memchr(text + b, '\n', len - b);
+        const size_t e = nl ? (size_t)(nl - text) : len;
+        struct line r = {text + b, e - b, {0}, {0}, 0};
+        split(&r);
+        if (r.ntok && text[b] != '#') {
+            bad |= !all_numbers(&r, 0);
+            fputs(first ? "\n    [" : ",\n    [", f);
+            first = 0;
+            for (size_t k = 0; k < r.ntok && k < MAXTOK; k++) {
+                fputs(k ? ", " : "", f);
+                put_number(f, r.tok[k], r.tlen[k]);
+            }
+            fputc(']', f);
+        }
+        b = e + 1;
+    }
+    fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
+    return bad ? -1 : 0;
+}
+
 int json_from_text(FILE *f, const char *cmd, const char *text, size_t len)
 {
     size_t n = 0;

@@ -25,6 +25,43 @@ both limit --scheme p4 --criterion stable --dt-min 1e-6
 both limit --scheme zoh+mbcorr --criterion accurate --tol 0.01 --dt-min 1e-6
 both simulate --model twomass --scheme zoh --dt 1e-3
 both simulate --model twomass --scheme zoh --dt 1e-3 -o "$tmp/s"
+# curve --format json: BASE.json next to BASE.dat (unchanged), the same
+# records, columns and comments, number for number
+datajson() { # DAT JSON
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+def constant(c):
+    sys.exit("not strict JSON: " + c)
+lines = open(sys.argv[1]).read().splitlines()
+doc = json.load(open(sys.argv[2]), parse_constant=constant)
+cols = [l for l in lines if l.startswith("# columns:")][0].split()[2:]
+com = [l.lstrip("#").lstrip(" ") for l in lines if l.startswith("#") and not l.startswith("# columns:")]
+recs = [l.split() for l in lines if l.strip() and not l.startswith("#")]
+def same(t, j):
+    v = float(t)
+    if isinstance(j, str):
+        return j == "nan" and v != v or j in ("inf", "-inf") and float(j) == v
+    return not isinstance(j, bool) and float(j) == v
+ok = (doc["columns"] == cols and doc["comments"] == com and len(doc["records"]) == len(recs) and
+      all(len(r) == len(j) and all(map(same, r, j)) for r, j in zip(recs, doc["records"])))
+sys.exit(0 if ok else "records differ")
+PY
+}
+for x in "dt=1e-5:1e-3:log:4 --scheme zoh,foh+mbcorr" "ck=1e4:1e8:log:5 --dt 1e-3 --scheme zoh --metric e_global" \
+    "dt=1e-5:3e-3:log:9 --scheme zoh --adaptive --coarse 4"; do
+    # shellcheck disable=SC2086
+    "$COSA" curve --x $x -o "$tmp/ct" >/dev/null 2>"$tmp/err" &&
+        "$COSA" curve --x $x --format json -o "$tmp/cj" >"$tmp/cj.out" 2>"$tmp/err" || bad "curve --x $x: $(cat "$tmp/err")"
+    d=$(ls "$tmp/cj"/*.dat)
+    cmp -s "$d" "$tmp/ct/${d##*/}" && ok || bad "curve --x $x --format json changed the .dat"
+    grep -q "^file ${d%.dat}.json\$" "$tmp/cj.out" && datajson "$d" "${d%.dat}.json" && ok ||
+        bad "curve --x $x --format json: the .json and the .dat differ"
+    rm -rf "$tmp/ct" "$tmp/cj"
+done
+"$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh --format json -o "$tmp/cj" >/dev/null
+sed 's/\(\[0\.0001, 0\.99\)7/\18/' "$tmp/cj/rho_vs_dt.json" >"$tmp/cj/changed.json"
+! cmp -s "$tmp/cj/rho_vs_dt.json" "$tmp/cj/changed.json" && ! datajson "$tmp/cj/rho_vs_dt.dat" "$tmp/cj/changed.json" 2>/dev/null &&
+    ok || bad "the data checker missed a changed record"
 # the checker fails on a changed number (it can fail): one digit off
 "$COSA" point --scheme zoh --dt 1e-4 >"$tmp/t"
 "$COSA" point --scheme zoh --dt 1e-4 --format json | sed 's/"rho": 0\.9/"rho": 0.8/' >"$tmp/j"

@@ -6,21 +6,6 @@
 # line and exit 2.
 . "$(dirname "$0")/harness.sh"
 
-expect_exit() {
-    want=$1
-    shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" != "$want" ]; then
-        bad "'$*' exited $got, expected $want"
-        return
-    fi
-    if [ "$want" != 0 ] && { [ "$(wc -l <"$tmp/err")" != 1 ] || ! grep -q '^cosa: ' "$tmp/err"; }; then
-        bad "'$*' should print one 'cosa: ...' line, got: $(cat "$tmp/err")"
-        return
-    fi
-    ok
-}
 
 range="--dt-min 1e-6 --dt-max 1e-2 --per-decade 10"
 schemes=zoh,zoh+mbcorr,foh,foh+mbcorr,soh+mbcorr,gs:foh

@@ -11,25 +11,6 @@
 swept() { awk -v n="$1" '$1 == "stable" { s = $2 } $1 == n { v = $2 }
                          END { print (s == "no" && n ~ /^e_/) ? "inf" : v }'; }
 
-# expect_exit CODE CMD... : exit code, and for errors exactly one stderr line "cosa: ..."
-expect_exit() {
-    want=$1
-    shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" != "$want" ]; then
-        bad "'$*' exited $got, expected $want: $(cat "$tmp/err")"
-        return
-    fi
-    if [ "$want" != 0 ]; then
-        n=$(wc -l <"$tmp/err")
-        if [ "$n" != 1 ] || ! grep -q '^cosa: ' "$tmp/err"; then
-            bad "'$*' should print one 'cosa: ...' line on stderr, got: $(cat "$tmp/err")"
-            return
-        fi
-    fi
-    ok
-}
 
 for sub in map curve bench; do
     expect_exit 0 "$COSA" "$sub" --help

@@ -924,6 +924,13 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
     /* the default (all cores, or OMP_NUM_THREADS) under the same limit */
     if (!nthreads && omp_get_max_threads() > CLI_THREADS_MAX)
         *threads = CLI_THREADS_MAX;
+    /* and never more threads than processors: the points are independent
+     * and CPU-bound, so more only cost a workspace and a stack each
+     * (--threads 4096 on 2 processors: 1.8 s instead of 0.2 s for a 60 x 60
+     * map); the results are bitwise the same for any count */
+    const int procs = omp_get_num_procs();
+    if (procs > 0 && *threads > (size_t)procs)
+        *threads = (size_t)procs;
 #endif
     if (plot && (rc = scli_plot_format(cmd, plot)) != CLI_OK)
         return rc;

@@ -137,6 +137,16 @@ refused() {
     refused "max-points must be a positive integer" "$COSA" map --x ck=1:10:log:3 --y dk=1:10:log:3 $m --max-points 0
 }
 [ ! -e "$tmp/never" ] && ok || bad "a refused sweep created its -o directory"
+# --threads beyond the processors runs on the processors: under a memory
+# limit --threads 4096 used to end in libgomp's "Thread creation failed"
+(
+    ulimit -v 1000000 2>/dev/null || exit 0
+    "$COSA" map --x ck=1e3:1e9:log:20 --y dk=1:1e5:log:20 --dt 1e-3 --scheme zoh --threads 4096 \
+        -o "$tmp/t4096" >/dev/null 2>"$tmp/err"
+    echo $? >"$tmp/rc"
+)
+[ ! -s "$tmp/rc" ] || { [ "$(cat "$tmp/rc")" = 0 ] && [ ! -s "$tmp/err" ]; } && ok ||
+    bad "map --threads 4096 under ulimit -v: exit $(cat "$tmp/rc"), $(cat "$tmp/err")"
 # every controller's step floor is a positive number: 0 is refused
 refused "--hmin must be a positive finite number, got '0'" "$COSA" estimate --model twomass --scheme soh --estimator exmilne --t0 1e-2 --dt 1e-4 --hmin 0
 refused "--hmin must be a positive finite number, got '0'" "$COSA" defect --model rotational-defect --integrator exact --in-order 1 --out-order 1 --tol 1e-3 --hmin 0

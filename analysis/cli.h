@@ -195,7 +195,20 @@ typedef struct cli_case {
     const char *relax_text;  /* --relax W (iterative schemes)              */
     int td_relax;            /* set before parsing by `simulate`: --relax
                                 aitken[:W0] is accepted (time domain only) */
+    size_t max_points;       /* --max-points (0: CLI_POINTS_MAX)           */
+    int format;              /* --format: 0 text, 1 json (json_out.h)      */
 } cli_case;
+
+/* The cap of a sweep's size, checked when the axes are parsed, before any
+ * axis value is computed or memory allocated: points of one axis, and the
+ * product of all sizes (grid points x macro steps x schemes).  Raised with
+ * --max-points N (map, curve).  10^7 points take about 130 MB of results. */
+#define CLI_POINTS_MAX ((size_t)10000000)
+/* cs->max_points, or CLI_POINTS_MAX when not given. */
+size_t cli_points_cap(const cli_case *cs);
+/* CLI_OK if the product of n[0..k-1] is at most cap (no overflow);
+ * otherwise one line naming the sizes and the cap and CLI_EUSAGE. */
+int cli_points_check(const char *cmd, size_t cap, const size_t *n, size_t k, const char *what);
 
 /* Progress of long single runs (analysis/progress.c), on stderr: on a
  * terminal (updated in place, from 0.5 s on) or when --progress is given
@@ -271,12 +284,26 @@ void cli_case_free(cli_case *cs);
  *   cli_case_point_rows --scheme, --dt, cli_case_rest_rows       (cli_case)
  *   cli_case_scan_rows --scheme, cli_case_rest_rows              (cli_case)
  *   cli_progress_rows  --progress                                (cli_case)
+ *   cli_max_points_rows --max-points N                           (cli_case)
+ *   cli_format_rows    --format text|json                        (cli_case)
  *   cli_help_rows      -h, --help                                (none)
  * Commands whose --scheme or --dt take lists have their own rows for them
  * (into cli_case.scheme_text, .dt_text). */
 extern const opt_row cli_model_rows[], cli_set_rows[], cli_assume_rows[], cli_scheme_rows[], cli_dt_rows[],
     cli_case_rest_rows[], cli_case_head_rows[], cli_case_point_rows[], cli_case_scan_rows[],
-    cli_progress_rows[], cli_help_rows[];
+    cli_progress_rows[], cli_help_rows[], cli_max_points_rows[], cli_format_rows[];
+
+/* OPTK_CUSTOM parsers of number options whose text the command reads later
+ * (a const char * at the row's offset), checked while parsing so that an
+ * error names the @FILE line: a positive finite number (--dt, --tend), a
+ * finite number (--level), a list of macro steps "DT[,DT...]" or a range
+ * "LO:HI:log|lin:N" with LO, HI > 0 (its N is checked with the sweep's
+ * size, scli_dt_list). */
+int cli_row_positive_text(const opt_row *row, const char *value, void *dst, char *msg,
+                          size_t size);
+int cli_row_number_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
+int cli_row_dt_list_text(const opt_row *row, const char *value, void *dst, char *msg,
+                         size_t size);
 
 /* The OPTK_CUSTOM parser of --set and --assume NAME=VALUE (dst: the
  * cli_model; row->data == &cli_row_assume_tag for --assume), for a

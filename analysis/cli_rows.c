@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 int cli_row_model_pair(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
 {
@@ -46,8 +47,86 @@ const opt_row cli_scheme_rows[] = {
      .arg = "SCHEME", .help = "coupling scheme"},
     {0}};
 
+/* ---- number options kept as text, checked while parsing ---------------- */
+
+/* The text of a number option, checked now: the command reads it later,
+ * and an @FILE error names FILE:LINE.  positive: > 0, else finite. */
+static int number_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size,
+                       int positive)
+{
+    double x;
+    const int rc = cli_parse_double(value, &x);
+    const char *what = positive ? "a positive finite number" : "a finite number";
+    if (rc == CLI_NUM_OK && (!positive || x > 0.0)) {
+        *(const char **)dst = value;
+        return 0;
+    }
+    if (rc == CLI_NUM_OVERFLOW || rc == CLI_NUM_UNDERFLOW)
+        snprintf(msg, size, "--%s must be %s: '%s' %s", row->name, what, value,
+                 cli_number_why(rc));
+    else
+        snprintf(msg, size, "--%s must be %s, got '%s'", row->name, what, value);
+    return -1;
+}
+
+int cli_row_positive_text(const opt_row *row, const char *value, void *dst, char *msg,
+                          size_t size)
+{
+    return number_text(row, value, dst, msg, size, 1);
+}
+
+int cli_row_number_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
+{
+    return number_text(row, value, dst, msg, size, 0);
+}
+
+int cli_row_dt_list_text(const opt_row *row, const char *value, void *dst, char *msg,
+                         size_t size)
+{
+    double x;
+    if (strchr(value, ':')) {
+        /* LO:HI:log|lin:N with positive LO and HI; N against the cap later */
+        char buf[256], *f[5], *save = NULL;
+        size_t nf = 0;
+        int ok = strlen(value) < sizeof buf && value[strlen(value) - 1] != ':';
+        if (ok) {
+            strcpy(buf, value);
+            for (char *t = strtok_r(buf, ":", &save); t && nf < 5; t = strtok_r(NULL, ":", &save))
+                f[nf++] = t;
+        }
+        ok = ok && !strstr(value, "::") && value[0] != ':' && nf == 4 &&
+             cli_parse_double(f[0], &x) == CLI_NUM_OK && x > 0.0 &&
+             cli_parse_double(f[1], &x) == CLI_NUM_OK && x > 0.0 &&
+             (strcmp(f[2], "log") == 0 || strcmp(f[2], "lin") == 0);
+        if (!ok) {
+            snprintf(msg, size, "--%s expects DT[,DT...] or LO:HI:log|lin:N with positive steps, "
+                                "got '%s'", row->name, value);
+            return -1;
+        }
+        *(const char **)dst = value;
+        return 0;
+    }
+    const size_t len = strlen(value);
+    if (len == 0 || value[0] == ',' || value[len - 1] == ',' || strstr(value, ",,")) {
+        snprintf(msg, size, "--%s: empty item in the list '%s'", row->name, value);
+        return -1;
+    }
+    for (const char *p = value; *p;) {
+        const size_t n = strcspn(p, ",");
+        char tok[128];
+        snprintf(tok, sizeof tok, "%.*s", (int)(n < sizeof tok ? n : sizeof tok - 1), p);
+        if (cli_parse_double(tok, &x) != CLI_NUM_OK || !(x > 0.0)) {
+            snprintf(msg, size, "--%s must be positive finite numbers, got '%s'", row->name, tok);
+            return -1;
+        }
+        p += n + (p[n] == ',');
+    }
+    *(const char **)dst = value;
+    return 0;
+}
+
 const opt_row cli_dt_rows[] = {
-    {.kind = OPTK_STRING, .name = "dt", .off = offsetof(cli_case, dt_text), .arg = "DT",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_positive_text, .name = "dt", .off = offsetof(cli_case, dt_text), .arg = "DT",
      .help = "macro step in seconds, > 0"},
     {0}};
 
@@ -96,6 +175,21 @@ const opt_row cli_case_scan_rows[] = {
 const opt_row cli_progress_rows[] = {
     {.kind = OPTK_FLAG, .name = "progress", .off = offsetof(cli_case, progress),
      .help = "progress on stderr (default: only on a terminal, after 0.5 s)"},
+    {0}};
+
+const opt_row cli_max_points_rows[] = {
+    {.kind = OPTK_SIZE, .name = "max-points", .off = offsetof(cli_case, max_points), .arg = "N",
+     .help = "refuse sweeps of more than N points in all (grid\n"
+             "points x macro steps x schemes; default 10^7)"},
+    {0}};
+
+static const char *const format_names[] = {"text", "json", NULL};
+
+const opt_row cli_format_rows[] = {
+    {.kind = OPTK_ENUM, .name = "format", .off = offsetof(cli_case, format), .arg = "text|json",
+     .names = format_names, .flags = OPTF_OR_LIST,
+     .help = "text (default) or json: one JSON document with the same\n"
+             "numbers (doc/output-formats.md)"},
     {0}};
 
 const opt_row cli_help_rows[] = {

@@ -94,6 +94,37 @@ int cli_parse_size(const char *text, size_t *out)
     return 0;
 }
 
+size_t cli_points_cap(const cli_case *cs)
+{
+    return cs && cs->max_points ? cs->max_points : CLI_POINTS_MAX;
+}
+
+int cli_points_check(const char *cmd, size_t cap, const size_t *n, size_t k, const char *what)
+{
+    size_t total = 1;
+    int over = 0;
+    for (size_t i = 0; i < k; i++)
+        over |= __builtin_mul_overflow(total, n[i], &total);
+    if (!over && total <= cap)
+        return CLI_OK;
+    char sizes[160] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < k && len < sizeof sizes; i++) {
+        const int w = snprintf(sizes + len, sizeof sizes - len, "%s%zu", i ? " x " : "", n[i]);
+        len += w > 0 ? (size_t)w : 0;
+    }
+    if (over)
+        cli_error(cmd, "%s: %s points overflow a size; at most %zu (--max-points N)", what, sizes,
+                  cap);
+    else if (k == 1)
+        cli_error(cmd, "%s: %zu points, more than the cap %zu (raise it with --max-points N)",
+                  what, total, cap);
+    else
+        cli_error(cmd, "%s: %s = %zu points, more than the cap %zu (raise it with --max-points N)",
+                  what, sizes, total, cap);
+    return CLI_EUSAGE;
+}
+
 int cli_positive(const char *cmd, const char *opt, const char *text, double *v)
 {
     if (!text)

@@ -768,6 +768,10 @@ int cmd_advise(int argc, char **argv)
     }
     if (o.plot && (rc = scli_plot_format(cmd, o.plot)) != CLI_OK)
         goto out;
+    /* -o probed before any work (report() prepares it again to write) */
+    scli_out probe = {o.output, 1};
+    if (o.output && (rc = scli_out_prepare(cmd, &probe)) != CLI_OK)
+        goto out;
     if ((rc = advise_system(cmd, cs, o.schemes, &schemes, &ns, &sys, &x0, &amodel)) != CLI_OK)
         goto out;
     const cosa_model *m = cs->mod.model;

@@ -33,7 +33,7 @@ static const opt_row rows[] = {
     {.kind = OPTK_STRING, .name = "scheme", .off = offsetof(struct bench_opts, cs.scheme_text),
      .arg = "LIST",
      .help = "schemes (default: zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr)"},
-    {.kind = OPTK_STRING, .name = "dt", .off = offsetof(struct bench_opts, cs.dt_text),
+    {.kind = OPTK_CUSTOM, .fn = cli_row_dt_list_text, .name = "dt", .off = offsetof(struct bench_opts, cs.dt_text),
      .arg = "LIST", .help = "macro steps (default: 10^-2.5 ... 10^-6, factor sqrt 10)"},
     {.kind = OPTK_SIZE, .name = "grid", .off = offsetof(struct bench_opts, grid), .arg = "N",
      .help = "N x N grid for rho (default 64)"},
@@ -130,7 +130,7 @@ int cmd_bench(int argc, char **argv)
     if ((rc = parse_threads(cmd, o.threads ? o.threads : "1,2", &thr, &nthr)) != CLI_OK)
         goto out;
     if ((rc = scli_schemes(cmd, stext, cs->alpha, &schemes, &ns)) != CLI_OK ||
-        (rc = scli_dt_list(cmd, dtext, &dt, &ndt)) != CLI_OK ||
+        (rc = scli_dt_list(cmd, dtext, &dt, &ndt, CLI_POINTS_MAX)) != CLI_OK ||
         (rc = cli_case_system(cmd, cs, &schemes[0], &sys)) != CLI_OK)
         goto out;
     const cosa_model *m = cs->mod.model;

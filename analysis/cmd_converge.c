@@ -1,5 +1,6 @@
 /* cmd_converge.c -- `cosa converge`: error vs macro step, convergence orders. */
 #include "cli.h"
+#include "json_out.h"
 #include "fmu_notes.h"
 
 #include <math.h>
@@ -40,6 +41,7 @@ static const opt_row rows[] = {
     /* refused with its own message (a range, not a step) */
     {.kind = OPTK_STRING, .name = "dt", .off = offsetof(struct opts, cs.dt_text),
      .flags = OPTF_HIDDEN},
+    {.kind = OPTK_INCLUDE, .sub = cli_format_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
     {0}};
@@ -83,6 +85,7 @@ int cmd_converge(int argc, char **argv)
     cosa_eval_workspace *ew = NULL;
     double *x0 = NULL, *dts = NULL, *el = NULL, *eg = NULL;
     cosa_scheme scheme;
+    json_capture jc = {0}; /* --format json: the text form, captured */
     int rc = cli_parse_rows(cmd, rows, &o, cs, argc, argv, usage);
     const double dtmin = o.dtmin, dtmax = o.dtmax;
     const size_t npts = (size_t)o.points;
@@ -90,6 +93,10 @@ int cmd_converge(int argc, char **argv)
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
+    }
+    if (rc == CLI_OK && cs->format == 1 && json_capture_begin(&jc) != 0) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
     }
     if (rc != CLI_OK)
         goto out;
@@ -167,6 +174,7 @@ int cmd_converge(int argc, char **argv)
     fit_line("local", dts, &fl);
     fit_line("global", dts, &fg);
 out:
+    rc = json_capture_end(&jc, cmd, rc);
     free(dts);
     free(el);
     free(eg);

@@ -137,7 +137,7 @@ static int to_bin(struct conv *c, struct lines *l, char **hdr, size_t nh, const 
     if (!c->dat || !c->bin) {
         cli_error(c->cmd, "cannot write '%s': %s", c->dat ? c->out_bin : c->out, strerror(errno));
         conv_abort(c);
-        return CLI_EFAIL;
+        return CLI_EUSAGE;
     }
     /* the records stream into the binary file; the blank lines before each
      * are checked against the shape found at the end */
@@ -247,7 +247,7 @@ static int to_text(struct conv *c, char **hdr, size_t nh, const char *binname, c
     FILE *b = fopen(binpath, "rb");
     if (!b) {
         cli_error(c->cmd, "cannot read '%s': %s", binpath, strerror(errno));
-        return CLI_EFAIL;
+        return CLI_EUSAGE;
     }
     struct stat st;
     if (fstat(fileno(b), &st) != 0 || (size_t)st.st_size != nrec * s->ncol * sizeof(double)) {
@@ -265,7 +265,7 @@ static int to_text(struct conv *c, char **hdr, size_t nh, const char *binname, c
     if (!c->dat) {
         cli_error(c->cmd, "cannot write '%s': %s", c->out, strerror(errno));
         fclose(b);
-        return CLI_EFAIL;
+        return CLI_EUSAGE;
     }
     setvbuf(c->dat, NULL, _IOFBF, 1 << 16);
     for (size_t i = 0; i < nh; i++)
@@ -364,7 +364,7 @@ int cmd_convert(int argc, char **argv)
     struct lines l = {fopen(c.in, "r"), NULL, 0};
     if (!l.f) {
         cli_error(cmd, "cannot read '%s': %s", c.in, strerror(errno));
-        return CLI_EFAIL;
+        return CLI_EUSAGE;
     }
     /* the header: the leading '#' lines; the first says what wrote it */
     char **hdr = NULL, binname[4096] = "";

@@ -5,6 +5,7 @@
 #include "fmu_notes.h"
 #include "map_data.h"
 #include "sweep_cli.h"
+#include "json_out.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -43,16 +44,16 @@ static const opt_row rows[] = {
      .help = "dt or a model parameter, range, spacing, points;\n"
              "numbers may be written 10^X; NAME = assume.P sweeps P\n"
              "in the assumed model only"},
-    {S(cs.dt_text), .name = "dt", .arg = "DT", .help = "macro step when NAME is a parameter"},
+    {.kind = OPTK_CUSTOM, .fn = cli_row_dt_list_text, .off = offsetof(struct curve_opts, cs.dt_text), .name = "dt", .arg = "DT", .help = "macro step when NAME is a parameter"},
     {S(cs.scheme_text), .name = "scheme", .arg = "LIST", .help = "schemes, comma-separated"},
     {S(metric), .name = "metric", .arg = "M",
      .help = CLI_METRIC_HELP "\n"
              "(NAME = relax or iterations sweeps their omega or k)"},
-    {S(level), .name = "level", .arg = "L",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_number_text, .off = offsetof(struct curve_opts, level), .name = "level", .arg = "L",
      .help = "reference line (default 1 for rho, 0.01 for errors,\n"
              "1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
              "varsigma)"},
-    {S(tend), .name = "tend", .arg = "T",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_positive_text, .off = offsetof(struct curve_opts, tend), .name = "tend", .arg = "T",
      .help = "horizon for errors in seconds (default: the model's)"},
     {.kind = OPTK_SIZE, .off = offsetof(struct curve_opts, threads), .imax = CLI_THREADS_MAX,
      .name = "threads", .arg = "N",
@@ -65,6 +66,8 @@ static const opt_row rows[] = {
     {S(plot), .name = "plot", .arg = "FMT", .help = "also run gnuplot: png, svg or pdf"},
     {.kind = OPTK_FLAG, .off = offsetof(struct curve_opts, progress), .name = "progress",
      .help = "progress on stderr (default: only on a terminal)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_max_points_rows, .off = offsetof(struct curve_opts, cs)},
+    {.kind = OPTK_INCLUDE, .sub = cli_format_rows, .off = offsetof(struct curve_opts, cs)},
     {.kind = OPTK_FLAG, .off = offsetof(struct curve_opts, adaptive), .name = "adaptive",
      .help = "evaluate every K-th point, refine only where the curve\n"
              "crosses or nears the level, interpolate the rest (the\n"
@@ -115,7 +118,7 @@ static int curve_steps(const char *cmd, const cli_case *cs, int over_dt,
             (*dt)[k] = cosa_sweep_axis_value(xa, k);
         return CLI_OK;
     }
-    if ((rc = scli_dt_list(cmd, cs->dt_text, dt, ndt)) != CLI_OK)
+    if ((rc = scli_dt_list(cmd, cs->dt_text, dt, ndt, cli_points_cap(cs))) != CLI_OK)
         return rc;
     if (*ndt != 1) {
         cli_error(cmd, "--dt takes one macro step when --x sweeps a parameter");
@@ -193,15 +196,9 @@ static void curve_header(FILE *f, const struct curve *c)
     fputc('\n', f);
 }
 
-/* The data file path: the header, then one row per point. */
-static int curve_data(const struct curve *c, const char *path)
+/* The text of the data file into f: the header, then one row per point. */
+static void curve_text(FILE *f, const struct curve *c)
 {
-    outfile of;
-    FILE *f = outfile_open(&of, path, 0);
-    if (!f) {
-        cli_error(c->cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
     curve_header(f, c);
     for (size_t k = 0; k < c->npt; k++) {
         char b[32];
@@ -216,11 +213,47 @@ static int curve_data(const struct curve *c, const char *path)
             fputs(c->exact[curve_index(c, i, k)] ? " 1" : " 0", f);
         fputc('\n', f);
     }
-    if (outfile_commit(&of) != 0) {
-        cli_error(c->cmd, "cannot write '%s': %s", path, strerror(errno));
+}
+
+/* The data file path (and, with jpath, the same records as JSON there,
+ * json_out.h): the text is made once, so both hold the same numbers. */
+static int curve_data(const struct curve *c, const char *path, const char *jpath)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        cli_error(c->cmd, "out of memory");
         return CLI_EFAIL;
     }
-    return CLI_OK;
+    curve_text(mem, c);
+    if (fclose(mem) != 0) {
+        free(text);
+        cli_error(c->cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    int rc = CLI_OK;
+    for (int pass = 0; pass < (jpath ? 2 : 1) && rc == CLI_OK; pass++) {
+        const char *p = pass ? jpath : path;
+        outfile of;
+        FILE *f = outfile_open(&of, p, 0);
+        if (!f) {
+            cli_error(c->cmd, "cannot write '%s': %s", p, strerror(errno));
+            rc = CLI_EFAIL;
+        } else if (pass == 0) {
+            fwrite(text, 1, len, f);
+        } else if (json_data_from_text(f, c->cmd, text, len) != 0) {
+            outfile_abandon(&of);
+            cli_error(c->cmd, "'%s': the data are not records of numbers", p);
+            rc = CLI_EFAIL;
+        }
+        if (f && rc == CLI_OK && outfile_commit(&of) != 0) {
+            cli_error(c->cmd, "cannot write '%s': %s", p, strerror(errno));
+            rc = CLI_EFAIL;
+        }
+    }
+    free(text);
+    return rc;
 }
 
 /* The script dir/base.gp (plots/curve.gp) over base.dat: one line per
@@ -342,10 +375,15 @@ int cmd_curve(int argc, char **argv)
         goto out;
     char xname[64];
     cosa_sweep_axis xa;
-    if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &xa)) != CLI_OK)
+    const size_t cap = cli_points_cap(cs);
+    if ((rc = scli_axis(cmd, "--x", o.x, xname, sizeof xname, &xa, cap)) != CLI_OK)
         goto out;
     const int over_dt = strcmp(xname, "dt") == 0;
     if ((rc = curve_steps(cmd, cs, over_dt, &xa, &dt, &ndt)) != CLI_OK)
+        goto out;
+    /* the whole sweep under the cap, before any axis value is computed */
+    const size_t npts[3] = {over_dt ? 1 : xa.n, ndt, ns};
+    if ((rc = cli_points_check(cmd, cap, npts, 3, "the sweep (--x x --dt x --scheme)")) != CLI_OK)
         goto out;
     double level;
     size_t threads;
@@ -401,10 +439,14 @@ int cmd_curve(int argc, char **argv)
     const struct curve c = {cmd,    cs,    m,       &sp,    schemes, ns,    metric,
                             level,  xname,  &xa,     over_dt, o.adaptive, dt, ndt,
                             npt,    values, exact,   nfailed, adesc};
+    char jpath[4096];
     snprintf(path, sizeof path, "%s/%s.dat", out.dir, base);
-    if ((rc = curve_data(&c, path)) != CLI_OK)
+    snprintf(jpath, sizeof jpath, "%s/%s.json", out.dir, base);
+    if ((rc = curve_data(&c, path, cs->format == 1 ? jpath : NULL)) != CLI_OK)
         goto out;
     printf("file %s\n", path);
+    if (cs->format == 1)
+        printf("file %s\n", jpath);
     if ((rc = curve_script(&c, out.dir, base)) != CLI_OK)
         goto out;
     if (out.explicit_dir) /* -o DIR: no picture of an earlier run next to these data */

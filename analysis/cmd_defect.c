@@ -134,10 +134,10 @@ static const opt_row rows[] = {
      .arg = "N",
      .help = "stop a run after N macro steps (default 1000000; every step is kept, so this "
              "bounds the memory too)"},
-    {.kind = OPTK_NONNEG, .name = "hmin", .flags = OPTF_REPEAT, .off = DO(hmin), .arg = "H",
+    {.kind = OPTK_POSITIVE, .name = "hmin", .flags = OPTF_REPEAT, .off = DO(hmin), .arg = "H",
      .requires = "tol",
      .requires_why = "the floor of a controlled run's step",
-     .help = "stop a controlled run when its next step is below H [s] (default 0: no floor)"},
+     .help = "stop a controlled run when its next step is below H > 0 [s] (default 1e-12)"},
     {.kind = OPTK_PATH, .name = "output", .flags = OPTF_REPEAT, .short_name = 'o',
      .off = DO(output), .arg = "DIR",
      .help = "write the files into DIR (created; files there replaced)"},
@@ -1292,6 +1292,15 @@ static int run_or_sweep(const struct dopts *o, struct dmodel *d, struct dspec *s
     return single(d, sp, o->output, plot);
 }
 
+/* The output directory (-o DIR, or the current one for --plot alone),
+ * probed before any work (sweep_cli.h); single() and sweep() prepare it
+ * again to write. */
+static int probe_output(const struct dopts *o)
+{
+    scli_out probe = {.dir = o->output};
+    return o->output || o->plot >= 0 ? scli_out_prepare(cmd, &probe) : CLI_OK;
+}
+
 int cmd_defect(int argc, char **argv)
 {
     struct dopts o = {0};
@@ -1309,7 +1318,7 @@ int cmd_defect(int argc, char **argv)
         rc = paper_mode(&o);
         goto out;
     }
-    struct dspec sp = {.h0 = 1e-4, .control = COSA_DEFECT_BOTH};
+    struct dspec sp = {.h0 = 1e-4, .control = COSA_DEFECT_BOTH, .hmin = COSA_DEFECT_HMIN};
     double rtol = 1e-10;
     size_t nv = 0;
     int is_sweep = 0;
@@ -1317,6 +1326,7 @@ int cmd_defect(int argc, char **argv)
     if ((rc = run_spec(&o, &sp, &rtol)) != CLI_OK ||
         (rc = parse_values(o.dt ? "--dt" : "--tol", o.dt ? o.dt : o.tol, &v, &nv, &is_sweep)) !=
             CLI_OK ||
+        (rc = probe_output(&o)) != CLI_OK ||
         (rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK ||
         (rc = run_integrator(&o, &integ, &shown)) != CLI_OK ||
         (rc = run_horizon(&o, &sp, v, nv)) != CLI_OK ||

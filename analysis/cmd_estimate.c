@@ -50,7 +50,7 @@ static const opt_row rows[] = {
     {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
     {.kind = OPTK_STRING, .name = "scheme", .off = EST(cs.scheme_text), .arg = "zoh|foh|soh|pK",
      .help = "the polynomial degree k of the coupling variables u"},
-    {.kind = OPTK_STRING, .name = "dt", .off = EST(cs.dt_text), .arg = "DT[,DT...]|LO:HI:log|lin:N",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_dt_list_text, .name = "dt", .off = EST(cs.dt_text), .arg = "DT[,DT...]|LO:HI:log|lin:N",
      .flags = OPTF_REQUIRED, .help = "the macro steps: a list or a sweep"},
     {.kind = OPTK_POSITIVE, .name = "t0", .off = EST(vo.t0), .arg = "T", .flags = OPTF_REQUIRED,
      .help = "start of the step (> 0)"},
@@ -123,7 +123,7 @@ int cmd_estimate(int argc, char **argv)
     if (!o.coupling)
         o.coupling = cosa_vo_estimator_implicit(e) ? "implicit" : "explicit";
     if ((rc = vo_cli_jacobian_old(cmd, &o)) != CLI_OK ||
-        (rc = scli_dt_list(cmd, cs->dt_text, &dt, &ndt)) != CLI_OK)
+        (rc = scli_dt_list(cmd, cs->dt_text, &dt, &ndt, CLI_POINTS_MAX)) != CLI_OK)
         goto out;
     const double t0 = o.t0;
     if ((rc = vo_cli_setup(cmd, cs, &o, NULL, &v)) != CLI_OK)

@@ -1,5 +1,6 @@
 /* cmd_limit.c -- `cosa limit`: largest stable or accurate macro step. */
 #include "cli.h"
+#include "json_out.h"
 #include "fmu_notes.h"
 
 #include <math.h>
@@ -57,6 +58,7 @@ static const opt_row rows[] = {
     /* refused with its own message (the scan has a range, not a step) */
     {.kind = OPTK_STRING, .name = "dt", .off = offsetof(struct opts, cs.dt_text),
      .flags = OPTF_HIDDEN},
+    {.kind = OPTK_INCLUDE, .sub = cli_format_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
     {0}};
@@ -143,10 +145,15 @@ int cmd_limit(int argc, char **argv)
     double *x0 = NULL;
     cosa_scheme scheme;
     cosa_crossing cr[CAP];
+    json_capture jc = {0}; /* --format json: the text form, captured */
     int rc = cli_parse_rows(cmd, rows, &o, &o.cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
+    }
+    if (rc == CLI_OK && o.cs.format == 1 && json_capture_begin(&jc) != 0) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
     }
     if (rc != CLI_OK || (rc = limit_case(cmd, &o, &scheme, &sys, &x0, &model)) != CLI_OK)
         goto out;
@@ -177,6 +184,7 @@ int cmd_limit(int argc, char **argv)
     cli_progress_end(&prog);
     limit_print(&o, &scheme, &lim, cr);
 out:
+    rc = json_capture_end(&jc, cmd, rc);
     free(x0);
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);

@@ -72,16 +72,16 @@ static const opt_row rows[] = {
     {S(y), .name = "y", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
      .help = "the second axis, as --x; --y dt=LO:HI:log|lin:N sweeps\n"
              "the macro step (then no --dt)"},
-    {S(cs.dt_text), .name = "dt", .arg = "LIST",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_dt_list_text, .off = offsetof(struct map_opts, cs.dt_text), .name = "dt", .arg = "LIST",
      .help = "macro steps: DT[,DT...] or LO:HI:log|lin:N"},
     {S(cs.scheme_text), .name = "scheme", .arg = "LIST", .help = "schemes, comma-separated"},
     {S(metric), .name = "metric", .arg = "M",
      .help = CLI_METRIC_HELP},
-    {S(level), .name = "level", .arg = "L",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_number_text, .off = offsetof(struct map_opts, level), .name = "level", .arg = "L",
      .help = "contour level (default 1 for rho, 0.01 for errors,\n"
              "1.1 for E_ratio, 0.5 for mu_measured, 0 for dE and\n"
              "varsigma)"},
-    {S(tend), .name = "tend", .arg = "T",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_positive_text, .off = offsetof(struct map_opts, tend), .name = "tend", .arg = "T",
      .help = "horizon for errors in seconds (default: the model's)"},
     {.kind = OPTK_SIZE, .off = offsetof(struct map_opts, threads), .imax = CLI_THREADS_MAX,
      .name = "threads", .arg = "N", .help = "OpenMP threads (default: all cores)"},
@@ -106,6 +106,7 @@ static const opt_row rows[] = {
              "(default; NAME_SCHEME_lines.dat) or gnuplot from the\n"
              "grid (slow: deprecated, goes in the next release)"},
     {F(progress), .name = "progress", .help = "progress on stderr (default: only on a terminal)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_max_points_rows, .off = offsetof(struct map_opts, cs)},
     {F(adaptive), .name = "adaptive",
      .help = "evaluate every K-th point, then refine only the cells\n"
              "whose corners straddle the level or come within the\n"
@@ -868,22 +869,25 @@ static int map_setup(const char *cmd, const struct map_opts *o, int dt_axis, cos
                      cosa_sweep_spec *sp, char *xname, char *yname, size_t namesz)
 {
     const cli_case *cs = &o->cs;
+    const size_t cap = cli_points_cap(cs);
     int rc;
     if ((o->metric && (rc = scli_metric(cmd, o->metric, metric)) != CLI_OK) ||
         (rc = scli_schemes(cmd, cs->scheme_text, cs->alpha, schemes, ns)) != CLI_OK ||
-        (!dt_axis && (rc = scli_dt_list(cmd, cs->dt_text, dt, ndt)) != CLI_OK) ||
-        (dt_axis && (rc = scli_dt_list(cmd, o->y + 3, dt, ndt)) != CLI_OK))
+        (!dt_axis && (rc = scli_dt_list(cmd, cs->dt_text, dt, ndt, cap)) != CLI_OK) ||
+        (dt_axis && (rc = scli_dt_list(cmd, o->y + 3, dt, ndt, cap)) != CLI_OK))
         return rc;
     if (dt_axis && *ndt < 2) {
         cli_error(cmd, "--y dt=LO:HI:log|lin:N needs a range of at least 2 macro steps");
         return CLI_EUSAGE;
     }
-    if ((rc = scli_axis(cmd, "--x", o->x, xname, namesz, &sp->x)) != CLI_OK ||
-        (!dt_axis && (rc = scli_axis(cmd, "--y", o->y, yname, namesz, &sp->y)) != CLI_OK))
+    if ((rc = scli_axis(cmd, "--x", o->x, xname, namesz, &sp->x, cap)) != CLI_OK ||
+        (!dt_axis && (rc = scli_axis(cmd, "--y", o->y, yname, namesz, &sp->y, cap)) != CLI_OK))
         return rc;
     if (dt_axis)
         sp->y = (cosa_sweep_axis){.param = -1, .lo = 0.0, .hi = 0.0, .n = 1};
-    return CLI_OK;
+    /* the whole sweep under the cap, before any axis value is computed */
+    const size_t n[4] = {sp->x.n, sp->y.n, *ndt, *ns};
+    return cli_points_check(cmd, cap, n, 4, "the sweep (--x x --y x --dt x --scheme)");
 }
 
 int cmd_map(int argc, char **argv)

@@ -83,17 +83,19 @@ static int dump_main(const char *cmd, int argc, char **argv, int linearize)
     o.mod.load_flags = o.jacobian < 0 ? 0u
                        : o.jacobian == 0 ? COSA_MODEL_FILE_FMU_DD
                                          : COSA_MODEL_FILE_FMU_FD;
+    /* -o before any work (linearize loads FMUs): a temporary next to FILE,
+     * renamed into place when the command succeeds (outfile.h); a target
+     * that cannot be created is bad input, exit 2, like the -o probe of the
+     * other commands */
+    if (outpath && !(f = outfile_open(&of, outpath, 0))) {
+        cli_error(cmd, "cannot write '%s': %s", outpath, strerror(errno));
+        rc = CLI_EUSAGE;
+        goto out;
+    }
     if ((rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK ||
         (rc = cli_model_linear(&o.mod, cmd, "model files describe linear models only")) !=
             CLI_OK)
         goto out;
-    /* -o: a temporary next to FILE, renamed into place when the command
-     * succeeds (outfile.h) */
-    if (outpath && !(f = outfile_open(&of, outpath, 0))) {
-        cli_error(cmd, "cannot write '%s': %s", outpath, strerror(errno));
-        rc = CLI_EFAIL;
-        goto out;
-    }
     cosa_status st = cosa_model_dump(f ? f : stdout, o.mod.model, o.mod.par);
     if (st == COSA_EIO && outpath) { /* the stream's error again, with its reason */
         f = NULL;
@@ -101,6 +103,12 @@ static int dump_main(const char *cmd, int argc, char **argv, int linearize)
         outfile_commit(&of);
         cli_error(cmd, "cannot write '%s': %s", outpath, strerror(errno));
         rc = CLI_EFAIL;
+        goto out;
+    }
+    if (st == COSA_EIO && !outpath) {
+        /* stdout's error stays on the stream: the end of the command
+         * reports it (outfile_close_stdout), exit 1 */
+        rc = CLI_OK;
         goto out;
     }
     if (st != COSA_OK) {

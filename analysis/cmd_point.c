@@ -1,5 +1,6 @@
 /* cmd_point.c -- `cosa point`: one scheme at one parameter point. */
 #include "energy_cli.h"
+#include "json_out.h"
 #include "fmu_notes.h"
 
 #include <float.h>
@@ -71,6 +72,7 @@ static const opt_row rows[] = {
      .names = ecli_integrator_names, .flags = OPTF_OR_LIST,
      .arg = "exact|symplectic-euler|euler", WITH_ENERGY,
      .help = "with --energy: the units' step map (default exact)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_format_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
     {0}};
@@ -179,10 +181,15 @@ int cmd_point(int argc, char **argv)
     double *x0 = NULL;
     cosa_scheme scheme;
     double dt, tend;
+    json_capture jc = {0}; /* --format json: the text form, captured */
     int rc = cli_parse_rows(cmd, rows, &o, &o.cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
+    }
+    if (rc == CLI_OK && o.cs.format == 1 && json_capture_begin(&jc) != 0) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
     }
     if (rc != CLI_OK ||
         (rc = point_case(cmd, &o, &scheme, &dt, &sys, &x0, &model, &tend)) != CLI_OK)
@@ -218,6 +225,7 @@ int cmd_point(int argc, char **argv)
     cli_progress_end(&prog);
     point_print(&o.cs, sys, &scheme, dt, tend, &r, note);
 out:
+    rc = json_capture_end(&jc, cmd, rc);
     free(x0);
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);

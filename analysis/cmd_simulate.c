@@ -4,6 +4,7 @@
  * the trajectory as CSV and a gnuplot script (plots/simulate.gp). */
 #include "config.h"
 #include "energy_cli.h"
+#include "json_out.h"
 #include "fmu_notes.h"
 #include "fmu_rules.h"
 #include "sim_init.h"
@@ -692,6 +693,7 @@ static const opt_row sim_rows[] = {
              "(default: every macro point)"},
     {.kind = OPTK_STRING, .name = "jacobian", .off = SIM(o.jacobian), .flags = OPTF_HIDDEN},
     {.kind = OPTK_STRING, .name = "t0", .off = SIM(t0), .flags = OPTF_HIDDEN},
+    {.kind = OPTK_INCLUDE, .sub = cli_format_rows, .off = SIM(cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = SIM(cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
     {0}};
@@ -1697,10 +1699,15 @@ int cmd_simulate(int argc, char **argv)
     r->cmd = cmd;
     r->refrtol = 1e-12; /* --ref-rtol */
     unsigned mode = SIM_FIXED;
+    json_capture jc = {0}; /* --format json: the text form, captured */
     int rc = sim_args_parse(r, argc, argv, &mode);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
+    }
+    if (rc == CLI_OK && r->cs.format == 1 && json_capture_begin(&jc) != 0) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
     }
     if (rc == CLI_OK && mode == SIM_COUPLED) { /* the variable-order engine (issue 11) */
         rc = cmd_simulate_vo(&r->cs, &r->vo);
@@ -1737,6 +1744,7 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     rc = CLI_OK;
 out:
+    rc = json_capture_end(&jc, cmd, rc);
     sim_free(r);
     free(r);
     return rc;

@@ -74,7 +74,7 @@ static const opt_row table_rows[] = {
      .help = "the model MBCorr's output correction believes in differs\n"
              "from the true one in NAME (tables 1-3;\n"
              "doc/which-scheme.md)"},
-    {.kind = OPTK_STRING, .name = "dt", .off = offsetof(struct opts, cs.dt_text), .arg = "H",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_positive_text, .name = "dt", .off = offsetof(struct opts, cs.dt_text), .arg = "H",
      .help = "--paper energy: the macro step H (default 1e-3)"},
     {.kind = OPTK_POSITIVE, .name = "dt-min", .off = offsetof(struct opts, dtmin), .arg = "DT",
      .help = "smallest macro step of the scans (default 1e-9)"},

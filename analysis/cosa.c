@@ -84,7 +84,13 @@ int main(int argc, char **argv)
         cli_error(NULL, "cannot install the signal handlers");
         return CLI_EFAIL;
     }
-    const int rc = outfile_finish(argc > 1 ? argv[1] : NULL, run(argc, argv));
+    const char *cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+    int rc = run(argc, argv);
+    /* every write to stdout checked (its end decides, like the files') */
+    const int out = outfile_close_stdout(cmd, rc == CLI_OK);
+    if (rc == CLI_OK)
+        rc = out;
+    rc = outfile_finish(cmd, rc);
     scli_mpi_finalize();
     return rc;
 }

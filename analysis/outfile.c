@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -227,6 +228,24 @@ static int lost_errno(int fd)
         (rlim_t)st.st_size >= rl.rlim_cur)
         return EFBIG;
     return EIO;
+}
+
+int outfile_close_stdout(const char *cmd, int report)
+{
+    const int fd = fileno(stdout);
+    const int pending = __fpending(stdout) > 0, failed = ferror(stdout) != 0;
+    int err = 0;
+    if (fflush(stdout) != 0)
+        err = errno;
+    else if (failed)
+        err = lost_errno(fd);
+    if (fclose(stdout) != 0 && !err && (pending || failed || errno != EBADF))
+        err = errno;
+    if (!err)
+        return CLI_OK;
+    if (report)
+        cli_error(cmd, "cannot write to standard output: %s", strerror(err));
+    return CLI_EFAIL;
 }
 
 int outfile_commit(outfile *o)

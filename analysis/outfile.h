@@ -66,6 +66,15 @@ int outfile_mkdir(const char *dir);
 /* Can a file be created and written in dir?  0, or -1 with errno. */
 int outfile_probe(const char *dir);
 
+/* The end of stdout (gnulib's close_stdout): flush it, check that no write
+ * to it failed, close it.  CLI_OK, or the one line "cannot write to
+ * standard output: REASON" and CLI_EFAIL (a full disk, /dev/full, a
+ * closed pipe when SIGPIPE is ignored).  A stdout closed before we started
+ * (>&-) is an error only if something was written to it.  A closed pipe
+ * with SIGPIPE at its default ends the process with 141 before this.
+ * report 0: close it quietly (the command failed and said why already). */
+int outfile_close_stdout(const char *cmd, int report);
+
 /* fork + exec argv[0] (a path) in directory dir with stdout on /dev/null and
  * stderr on errfd; the child is registered, so a signal kills it.  The pid,
  * or -1 with errno. */

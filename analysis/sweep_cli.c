@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,19 +24,49 @@ int scli_number(const char *text, double *out)
     return cli_parse_double(text, out); /* 10^X included */
 }
 
-/* Split "LO:HI:log|lin:N" (no name). */
-static int parse_range(const char *text, cosa_sweep_axis *ax)
+/* What is wrong with a range "LO:HI:log|lin:N" (parse_range). */
+enum range_fault {
+    RANGE_OK = 0,
+    RANGE_SYNTAX,  /* not four fields of numbers and log|lin          */
+    RANGE_LOGPOS,  /* a log axis with LO or HI <= 0                     */
+    RANGE_COUNT,   /* N is not a whole number >= 1                      */
+    RANGE_TOOMANY, /* N beyond the cap (checked before any value)       */
+    RANGE_ONE,     /* N = 1 with HI != LO: HI would be ignored          */
+    RANGE_SAME     /* N >= 2 with LO = HI: N identical points           */
+};
+
+/* N of a range: a whole number >= 1 (cli_parse_size), or one too large for
+ * it (digits beyond SIZE_MAX, a whole number beyond 2^53 such as 1e16):
+ * RANGE_TOOMANY with *n = SIZE_MAX. */
+static enum range_fault parse_count(const char *text, size_t *n)
+{
+    if (cli_parse_size(text, n) == 0)
+        return RANGE_OK;
+    double v;
+    if ((*text && strspn(text, "0123456789") == strlen(text) && strspn(text, "0") < strlen(text)) ||
+        (cli_parse_double(text, &v) == CLI_NUM_OK && v == floor(v) && v > 9007199254740992.0) ||
+        (cli_parse_double(text, &v) == CLI_NUM_OVERFLOW)) {
+        *n = SIZE_MAX;
+        return RANGE_TOOMANY;
+    }
+    return RANGE_COUNT;
+}
+
+/* Split "LO:HI:log|lin:N" (no name) into ax, refusing what would compute
+ * nonsense or too much before any value is computed: N beyond cap, N = 1
+ * with HI != LO, N >= 2 with LO = HI. */
+static enum range_fault parse_range(const char *text, cosa_sweep_axis *ax, size_t cap)
 {
     char buf[256];
     if (!text || strlen(text) >= sizeof buf)
-        return -1;
+        return RANGE_SYNTAX;
     strcpy(buf, text);
     char *f[5];
     size_t nf = 0;
     char *p = buf;
     for (;;) {
         if (nf == 5)
-            return -1;
+            return RANGE_SYNTAX;
         f[nf++] = p;
         char *c = strchr(p, ':');
         if (!c)
@@ -44,25 +75,68 @@ static int parse_range(const char *text, cosa_sweep_axis *ax)
         p = c + 1;
     }
     if (nf != 4)
-        return -1;
-    size_t n;
-    if (scli_number(f[0], &ax->lo) != 0 || scli_number(f[1], &ax->hi) != 0 ||
-        cli_parse_size(f[3], &n) != 0)
-        return -1;
+        return RANGE_SYNTAX;
+    if (scli_number(f[0], &ax->lo) != 0 || scli_number(f[1], &ax->hi) != 0)
+        return RANGE_SYNTAX;
     if (strcmp(f[2], "log") == 0)
         ax->log = 1;
     else if (strcmp(f[2], "lin") == 0)
         ax->log = 0;
     else
-        return -1;
-    if (ax->log && !(ax->lo > 0.0 && ax->hi > 0.0))
-        return -2;
+        return RANGE_SYNTAX;
+    size_t n;
+    const enum range_fault c = parse_count(f[3], &n);
     ax->n = n;
-    return 0;
+    if (c != RANGE_OK)
+        return c;
+    if (ax->log && !(ax->lo > 0.0 && ax->hi > 0.0))
+        return RANGE_LOGPOS;
+    if (n > cap)
+        return RANGE_TOOMANY;
+    if (n == 1 && ax->lo != ax->hi)
+        return RANGE_ONE;
+    if (n >= 2 && ax->lo == ax->hi)
+        return RANGE_SAME;
+    return RANGE_OK;
+}
+
+/* The one line of a refused range text (of option opt, named name or ""). */
+static int range_error(const char *cmd, const char *opt, const char *name, const char *text,
+                       enum range_fault r, const cosa_sweep_axis *ax, size_t cap)
+{
+    const char *eq = *name ? "=" : "";
+    switch (r) {
+    case RANGE_LOGPOS:
+        cli_error(cmd, "%s %s: a log axis needs LO > 0 and HI > 0, got '%s'", opt, name, text);
+        break;
+    case RANGE_COUNT:
+        cli_error(cmd, "%s %s%s%s: N must be a whole number >= 1", opt, name, eq, text);
+        break;
+    case RANGE_TOOMANY:
+        if (ax->n == SIZE_MAX)
+            cli_error(cmd, "%s %s%s%s: too many points (more than %zu; raise the cap with "
+                           "--max-points N)", opt, name, eq, text, cap);
+        else
+            cli_error(cmd, "%s %s%s%s: %zu points, more than the cap %zu (raise it with "
+                           "--max-points N)", opt, name, eq, text, ax->n, cap);
+        break;
+    case RANGE_ONE:
+        cli_error(cmd, "%s %s%s%s: one point takes LO alone (HI would be ignored): give LO = HI "
+                       "or N >= 2", opt, name, eq, text);
+        break;
+    case RANGE_SAME:
+        cli_error(cmd, "%s %s%s%s: LO = HI gives %zu identical points: give N = 1 or HI != LO",
+                  opt, name, eq, text, ax->n);
+        break;
+    default:
+        cli_error(cmd, "%s expects %sLO:HI:log|lin:N, got '%s%s%s'", opt, *name ? "NAME=" : "",
+                  name, eq, text);
+    }
+    return CLI_EUSAGE;
 }
 
 int scli_axis(const char *cmd, const char *opt, const char *text, char *name, size_t namesz,
-              cosa_sweep_axis *ax)
+              cosa_sweep_axis *ax, size_t cap)
 {
     const char *eq = text ? strchr(text, '=') : NULL;
     if (!eq || eq == text || (size_t)(eq - text) >= namesz) {
@@ -72,16 +146,8 @@ int scli_axis(const char *cmd, const char *opt, const char *text, char *name, si
     memcpy(name, text, (size_t)(eq - text));
     name[eq - text] = '\0';
     *ax = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 0, 0};
-    int r = parse_range(eq + 1, ax);
-    if (r == -2) {
-        cli_error(cmd, "%s %s: a log axis needs LO > 0 and HI > 0, got '%s'", opt, name, eq + 1);
-        return CLI_EUSAGE;
-    }
-    if (r != 0) {
-        cli_error(cmd, "%s expects NAME=LO:HI:log|lin:N (numbers, N >= 1), got '%s'", opt, text);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
+    const enum range_fault r = parse_range(eq + 1, ax, cap);
+    return r == RANGE_OK ? CLI_OK : range_error(cmd, opt, name, eq + 1, r, ax, cap);
 }
 
 int scli_axis_param(const char *cmd, const char *opt, const cosa_model *m, const char *name,
@@ -202,7 +268,7 @@ static int list_items_ok(const char *cmd, const char *opt, const char *text)
     return 1;
 }
 
-int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n)
+int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n, size_t cap)
 {
     *dt = NULL;
     *n = 0;
@@ -212,7 +278,10 @@ int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n)
     }
     if (strchr(text, ':')) {
         cosa_sweep_axis ax = {-1, 0, 0, 0, 0, 0};
-        if (parse_range(text, &ax) != 0 || !(ax.lo > 0.0) || !(ax.hi > 0.0)) {
+        const enum range_fault r = parse_range(text, &ax, cap);
+        if (r != RANGE_OK && r != RANGE_SYNTAX && r != RANGE_LOGPOS)
+            return range_error(cmd, "--dt", "", text, r, &ax, cap);
+        if (r != RANGE_OK || !(ax.lo > 0.0) || !(ax.hi > 0.0)) {
             cli_error(cmd, "--dt expects DT[,DT...] or LO:HI:log|lin:N with positive steps, "
                            "got '%s'",
                       text);
@@ -230,10 +299,10 @@ int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n)
     }
     if (!list_items_ok(cmd, "--dt", text))
         return CLI_EUSAGE;
-    size_t cap = 1;
+    size_t items = 1;
     for (const char *p = text; *p; p++)
-        cap += *p == ',';
-    *dt = malloc(cap * sizeof(double));
+        items += *p == ',';
+    *dt = malloc(items * sizeof(double));
     char *buf = strdup(text);
     if (!*dt || !buf) {
         free(buf);
@@ -855,6 +924,13 @@ int scli_sweep_setup(const char *cmd, cosa_metric metric, const char *level_text
     /* the default (all cores, or OMP_NUM_THREADS) under the same limit */
     if (!nthreads && omp_get_max_threads() > CLI_THREADS_MAX)
         *threads = CLI_THREADS_MAX;
+    /* and never more threads than processors: the points are independent
+     * and CPU-bound, so more only cost a workspace and a stack each
+     * (--threads 4096 on 2 processors: 1.8 s instead of 0.2 s for a 60 x 60
+     * map); the results are bitwise the same for any count */
+    const int procs = omp_get_num_procs();
+    if (procs > 0 && *threads > (size_t)procs)
+        *threads = (size_t)procs;
 #endif
     if (plot && (rc = scli_plot_format(cmd, plot)) != CLI_OK)
         return rc;

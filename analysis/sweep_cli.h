@@ -12,9 +12,11 @@
 int scli_number(const char *text, double *out);
 
 /* "NAME=LO:HI:log|lin:N" into name (size namesz) and the axis (param not
- * set).  One-line error and CLI_EUSAGE on failure. */
+ * set).  One-line error and CLI_EUSAGE on failure, before any value is
+ * computed: N not a whole number >= 1, more than cap points
+ * (cli_points_cap), one point with HI != LO, several with LO = HI. */
 int scli_axis(const char *cmd, const char *opt, const char *text, char *name, size_t namesz,
-              cosa_sweep_axis *ax);
+              cosa_sweep_axis *ax, size_t cap);
 
 /* The parameter an axis NAME sweeps: "assume.P" sweeps P in the assumed
  * parameter vector (sets ax->assumed; README "Imperfect model knowledge"),
@@ -44,8 +46,9 @@ void scli_header_assume(FILE *f, const cli_model *m, const cosa_sweep_axis *cons
 void scli_title_sets(const cli_model *m, const cosa_sweep_axis *const *axes, size_t nax,
                      char *buf, size_t size);
 
-/* "DT[,DT...]" or "LO:HI:log|lin:N": a new array of positive steps. */
-int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n);
+/* "DT[,DT...]" or "LO:HI:log|lin:N": a new array of positive steps (a range
+ * refused as scli_axis refuses it, at most cap steps). */
+int scli_dt_list(const char *cmd, const char *text, double **dt, size_t *n, size_t cap);
 
 /* "S[,S...]": a new array of schemes (alpha set).  */
 int scli_schemes(const char *cmd, const char *text, double alpha, cosa_scheme **s, size_t *n);

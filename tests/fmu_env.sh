@@ -8,20 +8,15 @@
 COSA=${COSA:-analysis/cosa}
 FMU=${COSA_FMUDIR:-tests/fmu}
 [ "$(uname -m)" = x86_64 ] || { echo "skip - the test FMUs are built for x86_64-linux"; exit 77; }
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# the shared helpers: ok, bad, check, expect_exit, harness_done, $tmp
+. "$(dirname "$0")/harness.sh"
 TMPDIR=$tmp/t
 export TMPDIR
 mkdir -p "$TMPDIR"
 # nothing left in TMPDIR, then "NAME: N passed, M failed" and the status
 fmu_env_done() {
     [ -z "$(ls -A "$TMPDIR")" ] && ok || bad "left in TMPDIR: $(ls -A "$TMPDIR")"
-    echo "$1: $pass passed, $fail failed"
-    [ "$fail" = 0 ]
+    harness_done "$1"
 }
 # FILE: the two-mass FMUs I, II with the gain G (recommendedIntermediateInput
 # Smoothness = 1) on the coupling I.s1 -> II.s1, horizon TEND

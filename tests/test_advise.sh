@@ -4,30 +4,8 @@
 # cost follow from dt, the recommendation is the row of least cost,
 # --robust with the true model is the nominal table, and bad input gives one
 # line and exit 2.
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_advise_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 
-expect_exit() {
-    want=$1
-    shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" != "$want" ]; then
-        bad "'$*' exited $got, expected $want"
-        return
-    fi
-    if [ "$want" != 0 ] && { [ "$(wc -l <"$tmp/err")" != 1 ] || ! grep -q '^cosa: ' "$tmp/err"; }; then
-        bad "'$*' should print one 'cosa: ...' line, got: $(cat "$tmp/err")"
-        return
-    fi
-    ok
-}
 
 range="--dt-min 1e-6 --dt-max 1e-2 --per-decade 10"
 schemes=zoh,zoh+mbcorr,foh,foh+mbcorr,soh+mbcorr,gs:foh
@@ -131,5 +109,4 @@ expect_exit 2 "$COSA" advise --tol 1e-2 --plot png
 expect_exit 2 "$COSA" advise --tol 1e-2 --model twomass-nl
 expect_exit 0 "$COSA" advise --help
 
-echo "test_advise.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+harness_done test_advise.sh

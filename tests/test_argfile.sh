@@ -5,14 +5,7 @@
 # files are byte-identical too); comments, blank lines, "--opt value",
 # "--opt=value", CRLF line ends; errors are one line naming FILE:LINE, exit 2,
 # nothing on stdout.
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_argfile_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 
 # run_cmp NAME: stdout of $tmp/cl.sh and $tmp/af.sh (two command lines) byte-identical,
 # but for the wall-clock lines (map's `seconds`, simulate's `seconds_*`): they measure
@@ -78,6 +71,21 @@ err "cosa: point: @$tmp/none.args: cannot read the option file" point --scheme z
 printf '%s\n' '--scheme zoh' "@$tmp/point.args" >"$tmp/nest.args"
 err "cosa: point: $tmp/nest.args:2: option files do not nest" point @"$tmp/nest.args"
 err "cosa: map: '@' without a file name" map @
+# every number option is parsed by the option table: its @FILE line is named
+# (--dt of point, simulate, table; --dt lists, --tend, --level of map and curve)
+printf '%s\n' '--scheme zoh' '--dt 0' >"$tmp/dt.args"
+err "cosa: point: $tmp/dt.args:2: --dt must be a positive finite number, got '0'" point @"$tmp/dt.args"
+err "cosa: simulate: $tmp/dt.args:2: --dt must be a positive finite number, got '0'" simulate @"$tmp/dt.args"
+printf '%s\n' '--dt 1e-3,x' >"$tmp/dtl.args"
+err "cosa: map: $tmp/dtl.args:1: --dt must be positive finite numbers, got 'x'" map --x ck=1:10:log:3 --y dk=1:10:log:3 --scheme zoh @"$tmp/dtl.args"
+printf '%s\n' '--dt 1e-3:0:log:3' >"$tmp/dtr.args"
+err "cosa: map: $tmp/dtr.args:1: --dt expects DT[,DT...] or LO:HI:log|lin:N with positive steps, got '1e-3:0:log:3'" map --x ck=1:10:log:3 --y dk=1:10:log:3 --scheme zoh @"$tmp/dtr.args"
+printf '%s\n' '--tend -1' >"$tmp/te.args"
+err "cosa: curve: $tmp/te.args:1: --tend must be a positive finite number, got '-1'" curve --x dt=1e-4:1e-3:log:3 --scheme zoh @"$tmp/te.args"
+printf '%s\n' '--level 1e999' >"$tmp/lv.args"
+err "cosa: map: $tmp/lv.args:1: --level must be a finite number: '1e999' overflows" map --x ck=1:10:log:3 --y dk=1:10:log:3 --scheme zoh --dt 1e-3 @"$tmp/lv.args"
+printf '%s\n' '--pairs 2e5:5e2' '--format csv' '--dt 0' >"$tmp/tb.args"
+err "cosa: table: $tmp/tb.args:3: --dt must be a positive finite number, got '0'" table --paper mbcorr --table 1 @"$tmp/tb.args"
 printf 'x\000y\n' >"$tmp/nul.args"
 err "cosa: point: $tmp/nul.args:1: a NUL byte" point @"$tmp/nul.args"
 # defect parses its own options: its errors name FILE:LINE too

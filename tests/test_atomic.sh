@@ -10,19 +10,13 @@
 # created is removed again.
 COSA=${COSA:-analysis/cosa}
 case $COSA in /*) ;; *) COSA=$(pwd)/$COSA ;; esac
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_atomic_$$
-mkdir -p "$tmp"
+. "$(dirname "$0")/harness.sh"
 mounted=""
 cleanup() {
     for m in $mounted; do umount "$m" 2>/dev/null; done
     rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # A shell runs background jobs with SIGINT ignored, and cosa keeps an ignored
 # SIGINT ignored (as nohup wants); env --default-signal gives it back.
@@ -351,5 +345,4 @@ if [ $rc = 0 ]; then
     done
 fi
 
-echo "test_atomic.sh: $pass passed, $fail failed"
-[ $fail = 0 ]
+harness_done test_atomic.sh

@@ -1,39 +1,7 @@
 #!/bin/sh
 # test_cli.sh -- the `cosa` command line: help, output format, and one-line
 # errors with the right exit codes for bad input.
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_cli_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# expect_exit CODE CMD... : exit code, and for errors exactly one stderr line "cosa: ..."
-expect_exit() {
-    want=$1
-    shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" != "$want" ]; then
-        bad "'$*' exited $got, expected $want"
-        return
-    fi
-    if [ "$want" != 0 ]; then
-        n=$(wc -l <"$tmp/err")
-        if [ "$n" != 1 ] || ! grep -q '^cosa: ' "$tmp/err"; then
-            bad "'$*' should print one 'cosa: ...' line on stderr, got: $(cat "$tmp/err")"
-            return
-        fi
-        if [ -s "$tmp/out" ]; then
-            bad "'$*' printed to stdout on error"
-            return
-        fi
-    fi
-    ok
-}
+. "$(dirname "$0")/harness.sh"
 
 # help and version go to stdout with exit 0
 expect_exit 0 "$COSA" --help

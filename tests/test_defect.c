@@ -727,6 +727,17 @@ Test(published, library_run_limits)
     cr_expect_eq(r->t_failed, full->t[r->nsteps - 1]);
     cr_expect_lt(full->h[r->nsteps], o.hmin, "the step refused is below the floor");
     cosa_defect_result_free(r);
+    /* hmin 0 is the default floor COSA_DEFECT_HMIN, not none: a tolerance
+     * the defects cannot reach stops there, every step taken above it (it
+     * used to halve into the subnormals until a unit refused the step) */
+    o.hmin = 0.0;
+    o.tol = 1e-20;
+    cr_assert_eq(cosa_defect_run(nt.set, nt.x0, nt.sys, &o, &r), COSA_OK);
+    cr_expect_eq(r->end, COSA_DEFECT_END_HMIN);
+    cr_expect(r->nsteps >= 1);
+    for (size_t k = 0; k < r->nsteps; k++)
+        cr_expect_geq(r->h[k], COSA_DEFECT_HMIN, "step %zu below the default floor", k);
+    cosa_defect_result_free(r);
     cosa_defect_result_free(full);
     cr_expect_null(cosa_defect_end_name((cosa_defect_end)9));
     net_close(&nt);

@@ -6,14 +6,7 @@
 # input as one line and exit 2, the sweep table's shape and its agreement
 # with single runs, and the -o files (the run figures recomputed from the
 # per-step CSV: an independent route through the records).
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_defect_cli_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 
 M="--model rotational-defect"
 E="$M --integrator euler"
@@ -169,6 +162,15 @@ f2=$tmp/ms2/twomass_exact_m0_n1.csv
     bad "--hmin 1e-8: status hmin, exit 0, one stderr line: $(cat "$tmp/hm" "$tmp/ehm")"
 awk -v h="$(val "$tmp/hm" h_min)" 'BEGIN { exit !(h >= 1e-8) }' && ok ||
     bad "--hmin 1e-8: a step below the floor was taken (h_min $(val "$tmp/hm" h_min))"
+# the default floor, 1e-12 s (COSA_DEFECT_HMIN): a tolerance the defects cannot
+# reach ends as status hmin, exit 0, every step taken >= the floor (the step
+# used to halve into the subnormals until a unit said "argument out of range")
+"$COSA" defect $X --in-order 1 --out-order 1 --tol 1e-20 >"$tmp/h20" 2>"$tmp/eh20"
+[ $? = 0 ] && grep -q '^status hmin t=' "$tmp/h20" && [ "$(wc -l <"$tmp/eh20")" = 1 ] &&
+    grep -q '^cosa: defect: the macro step fell below --hmin 1e-12 at t = ' "$tmp/eh20" && ok ||
+    bad "--tol 1e-20: status hmin, exit 0, one stderr line: $(cat "$tmp/h20" "$tmp/eh20")"
+awk -v h="$(val "$tmp/h20" h_min)" 'BEGIN { exit !(h >= 1e-12) }' && ok ||
+    bad "--tol 1e-20: a step below the default floor 1e-12 was taken (h_min $(val "$tmp/h20" h_min))"
 # a run that ends at T is unchanged by a limit it does not reach
 "$COSA" defect $E --in-order 0 --out-order 0 --dt 0.1 --max-steps 10 >"$tmp/m10" 2>&1 &&
     [ "$(cat "$tmp/m10")" = "$(cat "$tmp/e01")" ] && ok ||
@@ -209,7 +211,7 @@ for a in "--tol 0" "--tol -1" "--tol nan" "--tol inf" "--dt 0" "--dt -0.1" "--dt
     "--tol 1e-3:nan:log:4" "--tol -1:1:lin:4" "--dt 1e-3:inf:log:4" "--dt 1e-12" \
     "--dt 0.1 --max-steps 0" "--dt 0.1 --max-steps -1" "--dt 0.1 --max-steps 1.5" \
     "--dt 0.1 --max-steps x" "--tol 0.01 --hmin -1" "--tol 0.01 --hmin nan" \
-    "--tol 0.01 --hmin inf" "--dt 0.1 --hmin 1e-6"; do
+    "--tol 0.01 --hmin inf" "--dt 0.1 --hmin 1e-6" "--tol 0.01 --hmin 0"; do
     # shellcheck disable=SC2086
     expect_usage $E $O $a
 done
@@ -298,5 +300,4 @@ if command -v gnuplot >/dev/null 2>&1; then
         ok || bad "the sweep script does not render: $(cat "$tmp/err")"
 fi
 
-echo "test_defect_cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+harness_done test_defect_cli

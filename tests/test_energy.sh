@@ -6,14 +6,7 @@
 # the exact reference's energy conservation, the correction's homogeneity and
 # its neutral settings, and the paper's published statements (Figs 9, 10,
 # 22-24; mu = 0.5 for single-rate coupling with feedthrough).
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_energy_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 val() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
 P="--model twomass-fd --scheme zoh --dt 1e-3 --integrator symplectic-euler --micro step --energy"
@@ -399,5 +392,4 @@ err "--input must be poly or held" $P --input x
 [ $? = 2 ] && grep -q "integrator must be exact, symplectic-euler or euler" "$tmp/err" && ok || bad "point --energy rk4: $(cat "$tmp/err")"
 err "--start must be reference or initial" $P --start x
 
-echo "test_energy.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+harness_done test_energy.sh

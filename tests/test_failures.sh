@@ -9,15 +9,9 @@
 #   divergence      a result: the same status line, exit 0
 #   singular loop   (of the model, found before any step) a model error:
 #                   exit 2, one line
-COSA=${COSA:-analysis/cosa}
+. "$(dirname "$0")/harness.sh"
 FMU=${COSA_FMUDIR:-tests/fmu}
 FMU=$(cd "$FMU" && pwd) # model files resolve relative paths against their own folder
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # run NAME WANT_EXIT COMMAND...: stdout in $tmp/NAME.out, stderr in $tmp/NAME.err
 run() {
@@ -185,5 +179,4 @@ done
 run loop_defect 2 defect --model-file "$tmp/singular.cosa" $DE
 error loop_defect "cosa: defect: $S"
 
-echo "test_failures.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+harness_done test_failures.sh

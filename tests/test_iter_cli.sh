@@ -5,14 +5,7 @@
 # explicit scheme and the converged step does not depend on omega or on
 # Jacobi versus Gauss-Seidel (rho agrees); maps and curves sweep relax and
 # iterations, and the map's rho_iter is the point's.
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_iter_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 
 expect_usage() {
     "$@" >"$tmp/out" 2>"$tmp/err"
@@ -149,5 +142,4 @@ close "$(val contraction "$tmp/s4")" "$(val rho_iter "$tmp/pt")" 0.02 && ok ||
     close "$(val e_global "$tmp/g1")" "$(val e_global "$tmp/ga")" 1e-6 &&
     [ "$(val iterations_max "$tmp/ga")" -le 4 ] && ok ||
     bad "aitken: $(grep -E 'e_global|iterations_max' "$tmp/g1" "$tmp/ga")"
-echo "test_iter_cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+harness_done test_iter_cli

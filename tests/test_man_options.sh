@@ -20,13 +20,7 @@
 set -u
 : "${COSA:?}"
 man=${COSA_MAN:-$(dirname "$COSA")/../cosa.1}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_man_options_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 
 [ -f "$man" ] || { echo "FAIL: no man page at $man"; exit 1; }
 unesc() { sed -e 's/^\\&//' -e 's/\\-/-/g' -e 's/\\e/\\/g'; }

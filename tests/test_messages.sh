@@ -4,16 +4,9 @@
 # simulate, and the one-line messages of the number parser and the model
 # files.  Every refusal: the exit code, exactly one stderr line
 # "cosa: SUBCOMMAND: ..." with the key words, and nothing on stdout.
-COSA=${COSA:-analysis/cosa}
+. "$(dirname "$0")/harness.sh"
 SRC=${COSA_SRCDIR:-${srcdir:-.}}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_msg_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # refuse CODE 'WORDS' CMD... : exit CODE, one line 'cosa: ...' holding every
 # word of WORDS (a grep -E pattern per word, '|'-separated), empty stdout
@@ -182,5 +175,4 @@ refuse 2 "--x" "$COSA" map --scheme zoh --x ck=1e4:1e6:log:2.5 --y dk=1:10:log:3
 refuse 2 "simulate: --tend / --dt = 3e+299 macro steps: too many" "$COSA" simulate --scheme zoh \
     --dt 1e-300
 
-echo "test_messages: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+harness_done test_messages

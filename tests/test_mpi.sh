@@ -11,11 +11,7 @@ fi
 # mpirun refuses root unless told (CI runs as root)
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-pass=0 fail=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 mpi() { "$MPIRUN" --oversubscribe -n 3 "$@"; }
 
 same_files() { # DIR1 DIR2 WHAT
@@ -56,5 +52,4 @@ mpi "$COSA" map --x ck=1:10:log:3 --y nosuch=1:2:lin:2 --scheme zoh --dt 1e-3 -o
 rc=$?
 [ "$rc" != 0 ] && [ "$(grep -c '^cosa: ' "$tmp/err")" = 1 ] && grep -q "has no parameter 'nosuch'" "$tmp/err" &&
     ok || bad "bad input under mpirun: exit $rc, $(cat "$tmp/err")"
-echo "test_mpi.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+harness_done test_mpi.sh

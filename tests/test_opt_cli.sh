@@ -6,14 +6,7 @@
 # stdout; requires, excludes, required rows, twice-given and missing values;
 # a deprecated spelling; options from an @FILE give the same stdout as on the
 # command line and errors in them name FILE:LINE.
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_opt_cli_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 
 # ---- help <-> rows ----------------------------------------------------------
 # The options each command took before the tables (its getopt arrays and the

@@ -7,15 +7,8 @@
 # exit 2, wherever --coupling stands; `@FILE` prints exactly what the same
 # options print on the command line (a --coupling run, a defect run); the
 # --events row; --help of each mode lists the rows of that mode.
-COSA=${COSA:-analysis/cosa}
+. "$(dirname "$0")/harness.sh"
 FMU=${COSA_FMUDIR:-tests/fmu}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_sim_options_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # same_but_note NOTE OLD -- NEW: the command lines OLD and NEW (cosa arguments)
 # exit 0 with byte-identical stdout (wall-clock lines aside); NEW writes nothing

@@ -2,39 +2,8 @@
 # test_simulate.sh -- `cosa simulate` and `cosa table --table 4`: output
 # lines, files, divergence as a result, agreement with `cosa point`, and
 # one-line errors with exit code 2 for bad input.
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_sim_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/harness.sh"
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# expect_exit CODE CMD... : exit code, and for errors exactly one stderr line "cosa: ..."
-expect_exit() {
-    want=$1
-    shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" != "$want" ]; then
-        bad "'$*' exited $got, expected $want ($(head -c 300 "$tmp/err"))"
-        return
-    fi
-    if [ "$want" != 0 ]; then
-        n=$(wc -l <"$tmp/err")
-        if [ "$n" != 1 ] || ! grep -q '^cosa: ' "$tmp/err"; then
-            bad "'$*' should print one 'cosa: ...' line on stderr, got: $(cat "$tmp/err")"
-            return
-        fi
-        if [ -s "$tmp/out" ]; then
-            bad "'$*' printed to stdout on error"
-            return
-        fi
-    fi
-    ok
-}
 value() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/out"; }
 
 expect_exit 0 "$COSA" simulate --help

@@ -6,14 +6,7 @@
 # CSV (e_end recomputed from its rows: an independent route through the
 # records); cosa estimate's convergence orders; the MBCorr path refusing a
 # model with coupling variables.
-COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_varorder_cli_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 val() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 
 S="simulate --coupling"

@@ -1084,7 +1084,7 @@ typedef struct cosa_vo_control_params {
     double sf;        /* safety factor SF > 0 (6)                            */
     double rmin;      /* < 1 (0.5)                                           */
     double rmax;      /* > 1 (2)                                             */
-    double hmin;      /* >= 0 (1e-12)                                        */
+    double hmin;      /* > 0 (1e-12): a positive floor                       */
 } cosa_vo_control_params;
 #define COSA_VO_KMAX 8
 
@@ -1477,7 +1477,8 @@ typedef struct cosa_defect_opts {
                                   0: COSA_DEFECT_MAX_STEPS                    */
     double hmin;               /* a controlled run stops (COSA_DEFECT_END_HMIN)
                                   when the controller's next step is below
-                                  hmin (>= 0; 0: no floor)                    */
+                                  hmin (>= 0; 0: COSA_DEFECT_HMIN -- there is
+                                  always a positive floor)                    */
     const cosa_observer *observers; /* nobservers (at most COSA_MASTER_OBSERVERS)
                                   observers of the run's master: initialized
                                   at t = 0 (e.g. the FMU initialization loop
@@ -1485,6 +1486,11 @@ typedef struct cosa_defect_opts {
     size_t nobservers;
 } cosa_defect_opts;
 #define COSA_DEFECT_MAX_STEPS 1000000
+/* The floor of a controlled defect run's step when opts.hmin is 0 [s]: the
+ * variable-order engine's default too (cosa_vo_opts.hmin).  Without a floor
+ * a tolerance the defects cannot reach (1e-20) halves the step into the
+ * subnormals until a unit refuses it. */
+#define COSA_DEFECT_HMIN 1e-12
 
 /* How a run ended. */
 typedef enum cosa_defect_end {

@@ -466,6 +466,12 @@ static cosa_status decide_fixed(void *ctx, const evolve_attempt *a, evolve_decis
     return COSA_OK;
 }
 
+/* The floor of the controlled step: opts.hmin, or COSA_DEFECT_HMIN for 0. */
+static double defect_hmin(const cosa_defect_opts *o)
+{
+    return o->hmin > 0.0 ? o->hmin : COSA_DEFECT_HMIN;
+}
+
 /* ... and the controller of the table chooses the next step from the
  * controlled defect, with the floor hmin. */
 static cosa_status decide_controlled(void *ctx, const evolve_attempt *a, evolve_decision *dec)
@@ -475,7 +481,7 @@ static cosa_status decide_controlled(void *ctx, const evolve_attempt *a, evolve_
     if (dec->end != EVOLVE_GO)
         return COSA_OK;
     cosa_status st = cosa_controller_next(d->ctl, a->h, a->err, &d->hnext, NULL);
-    if (st == COSA_OK && d->hnext < d->o->hmin)
+    if (st == COSA_OK && d->hnext < defect_hmin(d->o))
         dec->end = EVOLVE_HMIN;
     return st;
 }
@@ -535,7 +541,7 @@ static cosa_status drun_loop(struct drun *d)
     } else if (s.end == EVOLVE_HMIN) {
         stopped(r, COSA_DEFECT_END_HMIN, s.t);
         snprintf(r->reason, sizeof r->reason, "the next macro step %.17g is below hmin %.17g",
-                 d->hnext, o->hmin);
+                 d->hnext, defect_hmin(o));
     }
     /* EVOLVE_HALTED: the divergence test (record_committed) said why */
     r->nsteps = s.steps;

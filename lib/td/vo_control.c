@@ -190,7 +190,7 @@ cosa_status cosa_vo_control_decide(const cosa_vo_control_params *p, cosa_vo_cont
         return COSA_EINVAL;
     if ((p->order != 0 && p->order != 1) || p->kmax < 0 || p->kmax > COSA_VO_KMAX ||
         !(isfinite(p->sf) && p->sf > 0.0) || !(p->rmin > 0.0 && p->rmin < 1.0) ||
-        !(isfinite(p->rmax) && p->rmax > 1.0) || !(isfinite(p->hmin) && p->hmin >= 0.0))
+        !(isfinite(p->rmax) && p->rmax > 1.0) || !(isfinite(p->hmin) && p->hmin > 0.0))
         return COSA_ERANGE;
     if (s->nfail < 0 || s->nsucc < 0 || !(isfinite(s->hprev) && s->hprev >= 0.0))
         return COSA_ERANGE;

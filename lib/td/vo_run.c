@@ -104,7 +104,7 @@ static cosa_status check_opts(const cosa_unitset *set, const cosa_vo_opts *o)
         !(o->rtol_u >= 0.0) || !isfinite(o->rtol_u))
         return COSA_ERANGE;
     if (!(o->rmin > 0.0 && o->rmin < 1.0) || !(o->rmax > 1.0) || isnan(o->rmax) ||
-        !(o->hmin >= 0.0) || !isfinite(o->hmin))
+        !(o->hmin > 0.0) || !isfinite(o->hmin))
         return COSA_ERANGE;
     if (o->coupling != COSA_VO_EXPLICIT && o->coupling != COSA_VO_IMPLICIT)
         return COSA_EINVAL;

@@ -1,0 +1,153 @@
+#!/bin/sh
+# test_exit_codes.sh -- the one table of exit codes, per command (README,
+# doc/output-formats.md): 0 a result; 2 bad usage or input (an unknown
+# option, a missing input file, an -o target that cannot be created: all
+# found before any work); 1 a failed computation or write -- a full stdout
+# (/dev/full) included, with one stderr line; a closed pipe keeps SIGPIPE's
+# exit 141.
+. "$(dirname "$0")/harness.sh"
+
+mkdir -p "$tmp/ro"
+chmod a-w "$tmp/ro"
+# root writes anywhere: the unwritable target is then below a regular file
+if [ -w "$tmp/ro" ]; then unwritable="$tmp/file/sub"; else unwritable="$tmp/ro/sub"; fi
+: >"$tmp/file"
+"$COSA" map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 --scheme zoh -o "$tmp/m" \
+    >/dev/null 2>&1 || bad "map for the convert input failed"
+
+# NAME|ARGS of a cheap successful run of every command (ARGS split on blanks)
+runs="demo|--dt 1e-4
+point|--scheme zoh --dt 1e-4
+limit|--scheme p4 --criterion stable --dt-min 1e-6
+advise|--tol 1e-2 --schemes zoh,foh
+converge|--scheme foh --points 8
+table|--paper mbcorr --table 1 --pairs 2e5:5e2 --format csv
+map|--x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 --scheme zoh -o $tmp/m2
+curve|--x dt=1e-5:1e-3:log:3 --scheme zoh -o $tmp/c
+bench|--grid 4 --egrid 2 --scheme zoh --dt 1e-3 --threads 1
+convert|$tmp/m/rho_zoh.dat $tmp/conv.dat
+phi|--scheme zoh --dt 1e-4
+model-dump|--model twomass
+models|
+simulate|--model twomass --scheme zoh --dt 1e-3
+estimate|--model twomass --scheme soh --estimator exmilne --t0 1e-2 --dt 1e-4
+defect|--model rotational-defect --integrator euler --in-order 0 --out-order 0 --dt 1e-2"
+
+# the whole list is one word per line for the loops below
+IFS_was=$IFS
+nl='
+'
+IFS=$nl
+for line in $runs; do
+    IFS=$IFS_was
+    cmd=${line%%|*}
+    args=${line#*|}
+    # shellcheck disable=SC2086
+    {
+        # a result: exit 0
+        expect_exit 0 "$COSA" "$cmd" $args
+        # a full stdout: exit 1, one line naming standard output
+        "$COSA" "$cmd" $args >/dev/full 2>"$tmp/err"
+        rc=$?
+        [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+            grep -q "^cosa: $cmd: cannot write to standard output: " "$tmp/err" &&
+            ok || bad "$cmd > /dev/full: exit $rc, stderr: $(cat "$tmp/err")"
+        # --help too
+        "$COSA" "$cmd" --help >/dev/full 2>"$tmp/err"
+        rc=$?
+        [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok ||
+            bad "$cmd --help > /dev/full: exit $rc, stderr: $(cat "$tmp/err")"
+        # bad usage: exit 2
+        expect_exit 2 "$COSA" "$cmd" $args --no-such-option
+        # a closed pipe: SIGPIPE's 141 (the reader is gone before cosa starts)
+        if [ -x /usr/bin/python3 ]; then
+            rc=$(/usr/bin/python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+print(subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.DEVNULL).returncode)
+' "$COSA" "$cmd" $args)
+            [ "$rc" = 141 ] && ok || bad "$cmd into a closed pipe: exit $rc, expected 141"
+        fi
+    }
+    IFS=$nl
+done
+IFS=$IFS_was
+
+# the top level
+"$COSA" --help >/dev/full 2>"$tmp/err"
+[ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "cosa --help > /dev/full"
+"$COSA" --version >/dev/full 2>"$tmp/err"
+[ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "cosa --version > /dev/full"
+# a stdout closed before the start is an error only when written to
+"$COSA" models >&- 2>"$tmp/err"
+[ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "cosa models >&-"
+
+# an -o target that cannot be created: 2, before any work, nothing written
+expect_exit 2 "$COSA" map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 --scheme zoh -o "$unwritable"
+expect_exit 2 "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh -o "$unwritable"
+expect_exit 2 "$COSA" advise --tol 1e-2 --schemes zoh -o "$unwritable"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 -o "$unwritable"
+expect_exit 2 "$COSA" defect --model rotational-defect --integrator euler --in-order 0 --out-order 0 --dt 1e-2 -o "$unwritable"
+expect_exit 2 "$COSA" model-dump --model twomass -o "$unwritable/x.cosa"
+expect_exit 2 "$COSA" convert "$tmp/m/rho_zoh.dat" "$unwritable/x.dat"
+# a missing input file: 2
+expect_exit 2 "$COSA" convert "$tmp/none.dat" "$tmp/x.dat"
+expect_exit 2 "$COSA" point --model-file "$tmp/none.cosa" --scheme zoh --dt 1e-4
+expect_exit 2 "$COSA" model-dump --model-file "$tmp/none.cosa"
+expect_exit 2 "$COSA" linearize --model-file "$tmp/none.cosa"
+expect_exit 2 "$COSA" point --scheme zoh @"$tmp/none.args"
+# linearize and fmu-info on the test FMUs (built by make check)
+fmu=${COSA_FMUDIR:-tests/fmu}/twomass1_fmi3.fmu
+if [ -f "$fmu" ]; then
+    expect_exit 0 "$COSA" fmu-info "$fmu"
+    "$COSA" fmu-info "$fmu" >/dev/full 2>"$tmp/err"
+    [ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "fmu-info > /dev/full: $(cat "$tmp/err")"
+    expect_exit 2 "$COSA" fmu-info "$tmp/none.fmu"
+fi
+
+# ---- faults refused at parse time, one line, before any work -----------------------
+# (each would have run for hours, computed identical rows or ignored a number)
+m="--scheme zoh --dt 1e-3 -o $tmp/never"
+refused() {
+    pat=$1
+    shift
+    expect_exit 2 "$@" && { grep -q -- "$pat" "$tmp/err" || bad "'$*': '$pat' not in: $(cat "$tmp/err")"; }
+}
+# shellcheck disable=SC2086
+{
+    refused "one point takes LO alone" "$COSA" map --x ck=1:10:log:1 --y dk=1:10:log:3 $m
+    refused "LO = HI gives 8 identical points" "$COSA" map --x ck=5:5:lin:8 --y dk=1:10:log:3 $m
+    refused "too many points" "$COSA" map --x ck=1:10:log:18446744073709551615 --y dk=1:10:log:3 $m
+    refused "too many points" "$COSA" map --x ck=1:10:log:1e16 --y dk=1:10:log:3 $m
+    refused "1000000000000 points, more than the cap 10000000" "$COSA" map --x ck=1:1e10:log:1e12 --y dk=1:10:log:3 $m
+    refused "N must be a whole number >= 1" "$COSA" map --x ck=1:10:log:0 --y dk=1:10:log:3 $m
+    refused "N must be a whole number >= 1" "$COSA" map --x ck=1:10:log:2.5 --y dk=1:10:log:3 $m
+    # the product of the sizes, and the cap a user raises (the refusal comes
+    # first either way: no value of the axes is computed)
+    refused "5000 x 5000 x 1 x 1 = 25000000 points" "$COSA" map --x ck=1:10:log:5000 --y dk=1:10:log:5000 $m
+    refused "ck=1:10:log:5000: 5000 points, more than the cap 1000" "$COSA" map --x ck=1:10:log:5000 --y dk=1:10:log:5000 $m --max-points 1000
+    refused "= 4 points, more than the cap 3" "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 $m --max-points 3
+    expect_exit 0 "$COSA" map --x ck=1:10:log:2 --y dk=1:10:log:2 --scheme zoh --dt 1e-3 -o "$tmp/m4" --max-points 4
+    refused "LO = HI gives 4 identical points" "$COSA" curve --x dt=1e-3:1e-3:log:4 --scheme zoh -o "$tmp/never"
+    refused "1000000000000 points" "$COSA" curve --x ck=1:1e10:log:1e12 $m
+    refused "= 6 points, more than the cap 5" "$COSA" curve --x dt=1e-4:1e-3:log:3 --scheme zoh,foh --max-points 5 -o "$tmp/never"
+    expect_exit 0 "$COSA" curve --x dt=1e-4:1e-3:log:3 --scheme zoh,foh --max-points 6 -o "$tmp/c6"
+    refused "--dt 1e-3:1e-2:log:1e300: too many points" "$COSA" map --x ck=1:10:log:3 --y dk=1:10:log:3 --scheme zoh --dt 1e-3:1e-2:log:1e300
+    refused "max-points must be a positive integer" "$COSA" map --x ck=1:10:log:3 --y dk=1:10:log:3 $m --max-points 0
+}
+[ ! -e "$tmp/never" ] && ok || bad "a refused sweep created its -o directory"
+# --threads beyond the processors runs on the processors: under a memory
+# limit --threads 4096 used to end in libgomp's "Thread creation failed"
+(
+    ulimit -v 1000000 2>/dev/null || exit 0
+    "$COSA" map --x ck=1e3:1e9:log:20 --y dk=1:1e5:log:20 --dt 1e-3 --scheme zoh --threads 4096 \
+        -o "$tmp/t4096" >/dev/null 2>"$tmp/err"
+    echo $? >"$tmp/rc"
+)
+[ ! -s "$tmp/rc" ] || { [ "$(cat "$tmp/rc")" = 0 ] && [ ! -s "$tmp/err" ]; } && ok ||
+    bad "map --threads 4096 under ulimit -v: exit $(cat "$tmp/rc"), $(cat "$tmp/err")"
+# every controller's step floor is a positive number: 0 is refused
+refused "--hmin must be a positive finite number, got '0'" "$COSA" estimate --model twomass --scheme soh --estimator exmilne --t0 1e-2 --dt 1e-4 --hmin 0
+refused "--hmin must be a positive finite number, got '0'" "$COSA" defect --model rotational-defect --integrator exact --in-order 1 --out-order 1 --tol 1e-3 --hmin 0
+harness_done test_exit_codes

@@ -1,0 +1,81 @@
+#!/bin/sh
+# test_json.sh -- `--format json` of point, converge, limit and simulate
+# (doc/output-formats.md): valid strict JSON holding the text form's every
+# number, bit for bit (tests/json_check.py, an independent reading of both),
+# the text form unchanged by the option's existence, and a full stdout
+# exit 1 in JSON too.
+. "$(dirname "$0")/harness.sh"
+[ -x /usr/bin/python3 ] || { echo "skip - no /usr/bin/python3"; exit 77; }
+check=$(dirname "$0")/json_check.py
+
+# CMD ARGS...: text and JSON of the same run, compared
+both() {
+    "$COSA" "$@" >"$tmp/t" 2>"$tmp/te" || { bad "text: cosa $*: $(cat "$tmp/te")"; return; }
+    "$COSA" "$@" --format json >"$tmp/j" 2>"$tmp/je" || { bad "json: cosa $*: $(cat "$tmp/je")"; return; }
+    "$COSA" "$@" --format text >"$tmp/t2" 2>/dev/null && cmp -s "$tmp/t" "$tmp/t2" && ok ||
+        bad "--format text differs from the default: cosa $*"
+    /usr/bin/python3 "$check" "$tmp/t" "$tmp/j" && ok || bad "cosa $* --format json"
+}
+both point --scheme zoh+mbcorr --dt 1e-4
+both point --scheme zoh --dt 1e-4 --assume ck=4e5
+both point --model chain --scheme foh --dt 1e-3
+both point --scheme imp:foh --dt 1e-3
+both converge --scheme foh --points 8
+both limit --scheme p4 --criterion stable --dt-min 1e-6
+both limit --scheme zoh+mbcorr --criterion accurate --tol 0.01 --dt-min 1e-6
+both simulate --model twomass --scheme zoh --dt 1e-3
+both simulate --model twomass --scheme zoh --dt 1e-3 -o "$tmp/s"
+# curve --format json: BASE.json next to BASE.dat (unchanged), the same
+# records, columns and comments, number for number
+datajson() { # DAT JSON
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+def constant(c):
+    sys.exit("not strict JSON: " + c)
+lines = open(sys.argv[1]).read().splitlines()
+doc = json.load(open(sys.argv[2]), parse_constant=constant)
+cols = [l for l in lines if l.startswith("# columns:")][0].split()[2:]
+com = [l.lstrip("#").lstrip(" ") for l in lines if l.startswith("#") and not l.startswith("# columns:")]
+recs = [l.split() for l in lines if l.strip() and not l.startswith("#")]
+def same(t, j):
+    v = float(t)
+    if isinstance(j, str):
+        return j == "nan" and v != v or j in ("inf", "-inf") and float(j) == v
+    return not isinstance(j, bool) and float(j) == v
+ok = (doc["columns"] == cols and doc["comments"] == com and len(doc["records"]) == len(recs) and
+      all(len(r) == len(j) and all(map(same, r, j)) for r, j in zip(recs, doc["records"])))
+sys.exit(0 if ok else "records differ")
+PY
+}
+for x in "dt=1e-5:1e-3:log:4 --scheme zoh,foh+mbcorr" "ck=1e4:1e8:log:5 --dt 1e-3 --scheme zoh --metric e_global" \
+    "dt=1e-5:3e-3:log:9 --scheme zoh --adaptive --coarse 4"; do
+    # shellcheck disable=SC2086
+    "$COSA" curve --x $x -o "$tmp/ct" >/dev/null 2>"$tmp/err" &&
+        "$COSA" curve --x $x --format json -o "$tmp/cj" >"$tmp/cj.out" 2>"$tmp/err" || bad "curve --x $x: $(cat "$tmp/err")"
+    d=$(ls "$tmp/cj"/*.dat)
+    cmp -s "$d" "$tmp/ct/${d##*/}" && ok || bad "curve --x $x --format json changed the .dat"
+    grep -q "^file ${d%.dat}.json\$" "$tmp/cj.out" && datajson "$d" "${d%.dat}.json" && ok ||
+        bad "curve --x $x --format json: the .json and the .dat differ"
+    rm -rf "$tmp/ct" "$tmp/cj"
+done
+"$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh --format json -o "$tmp/cj" >/dev/null
+sed 's/\(\[0\.0001, 0\.99\)7/\18/' "$tmp/cj/rho_vs_dt.json" >"$tmp/cj/changed.json"
+! cmp -s "$tmp/cj/rho_vs_dt.json" "$tmp/cj/changed.json" && ! datajson "$tmp/cj/rho_vs_dt.dat" "$tmp/cj/changed.json" 2>/dev/null &&
+    ok || bad "the data checker missed a changed record"
+# the checker fails on a changed number (it can fail): one digit off
+"$COSA" point --scheme zoh --dt 1e-4 >"$tmp/t"
+"$COSA" point --scheme zoh --dt 1e-4 --format json | sed 's/"rho": 0\.9/"rho": 0.8/' >"$tmp/j"
+/usr/bin/python3 "$check" "$tmp/t" "$tmp/j" >/dev/null && bad "json_check missed a changed rho" || ok
+# failures stay failures: nothing on stdout, one line, the exit code
+expect_exit 2 "$COSA" point --scheme zoh --dt 0 --format json
+expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --format xml
+"$COSA" converge --scheme foh --points 8 --format json >/dev/full 2>"$tmp/err"
+[ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "converge --format json > /dev/full"
+# the worked example of doc/output-formats.md runs as written (cosa on PATH)
+doc=$(dirname "$0")/../doc/output-formats.md
+awk '/^```sh$/ { on = 1; next } on && /^```$/ { exit } on' "$doc" >"$tmp/example.sh"
+bindir=$(cd "$(dirname "$COSA")" && pwd)
+[ -s "$tmp/example.sh" ] && PATH=$bindir:$PATH sh -e "$tmp/example.sh" >"$tmp/ex.out" 2>&1 &&
+    grep -q '"command": "converge"' "$tmp/ex.out" && grep -q '^exit 2$' "$tmp/ex.out" &&
+    grep -q '^exit 1$' "$tmp/ex.out" && ok || bad "doc/output-formats.md example: $(tail -3 "$tmp/ex.out")"
+harness_done test_json

@@ -67,6 +67,10 @@ struct mf_sub {
     double *fown;       /* nfpar - nx: their start values in the FMU          */
     int ffd;            /* linearise by central differences                  */
     cosa_fmu_capability cap; /* what the FMU can do (cosa_fmu_capability_get)  */
+    size_t fnx;         /* the FMU's declared states (the last fnx of its
+                           parameters); n[DECL_X] unless identified            */
+    int identified;     /* the blocks are the identified model (idinfo)       */
+    cosa_model_file_ident idinfo;
 };
 
 struct mf_conn {
@@ -206,6 +210,21 @@ cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const doubl
  * linearisation there (cosa_unit_linearity at its start point). */
 cosa_status mf_fmu_linearity(const mf_t *mf, const struct mf_sub *s, const double *par,
                              cosa_linearity *out);
+
+/* modelfile_ident.c: identified FMU subsystems (doc/black-box.md).  The
+ * probe step: the FMU's fixedInternalStepSize, else its DefaultExperiment
+ * stepSize, else MF_IDENT_STEP [s]. */
+#define MF_IDENT_STEP 1e-3
+double mf_ident_step(const cosa_fmu_capability *cap);
+/* Identify the unit u of fmu at its operating point (order < 0: from the
+ * Hankel singular values, else this order): *id (free with
+ * cosa_ident_free) and *M, one malloc'ed block A (n x n), B (n x nu),
+ * C (ny x n), D (ny x nu), x0 (n) of the continuous model; on failure one
+ * clause in why. */
+cosa_status mf_ident_unit(const cosa_fmu *fmu, const cosa_fmu_capability *cap, cosa_unit *u,
+                          int order, cosa_ident *id, double **M, char *why, size_t size);
+/* Mark s identified with id's figures. */
+void mf_ident_info(struct mf_sub *s, const cosa_ident *id);
 
 /* modelfile_clock.c: a clock connection's ports, as written (line: the
  * statement's), appended to mf->clks (src, out, dst, in are taken over;

@@ -140,7 +140,12 @@ cosa_status cosa_model_file_load(const char *path, cosa_model **out, char *err, 
  * COSA_MODEL_FILE_FMU_FD central differences even where the FMU has
  * directional derivatives; COSA_MODEL_FILE_FMU_DD directional derivatives
  * or an error; neither: directional derivatives when the FMU has them. */
-enum { COSA_MODEL_FILE_FMU_FD = 1u << 0, COSA_MODEL_FILE_FMU_DD = 1u << 1 };
+enum { COSA_MODEL_FILE_FMU_FD = 1u << 0, COSA_MODEL_FILE_FMU_DD = 1u << 1,
+       /* black boxes (doc/black-box.md): every FMU identified from its
+        * input/output behaviour (cosa_ident_run), or none (an FMU without
+        * declared states is then its static gain D, as before); neither: an
+        * FMU without declared states is identified, the others linearised */
+       COSA_MODEL_FILE_FMU_IDENTIFY = 1u << 2, COSA_MODEL_FILE_FMU_DECLARED = 1u << 3 };
 cosa_status cosa_model_file_load_flags(const char *path, unsigned flags, cosa_model **out,
                                        char *err, size_t errsize);
 
@@ -194,6 +199,26 @@ const char *cosa_model_file_fmu_param(const cosa_model *m, size_t i, size_t k, s
  * default (an SSP's parameter binding): a unit needs the parameter set
  * only where the value differs from this.  NAN where there is none. */
 double cosa_model_file_fmu_param_own(const cosa_model *m, size_t i, size_t k);
+
+/* An identified FMU subsystem (doc/black-box.md): its order, the probe
+ * step and figures of the identification at the default parameter values. */
+typedef struct cosa_model_file_ident {
+    const char *name;  /* the subsystem's name (a view into the model)        */
+    size_t order;      /* states of the identified model (0: a static gain)   */
+    double h;          /* probe step [s]; Phi is exact at multiples of it for
+                          a sampled FMU (fixed_step > 0)                       */
+    double fixed_step; /* the FMU's fixedInternalStepSize, 0 if none          */
+    double fit;        /* relative output error on the validation input       */
+    double nonlin;     /* relative difference of two amplitudes' responses    */
+    int nonlinear;     /* nonlin above max(fit, COSA_LINEARITY_TOL)            */
+    double x0_resid;   /* how badly x0 explains the free response (x0 = 0 when
+                          this is above 1e-6)                                 */
+    size_t steps;      /* FMU steps the identification took                   */
+    int silent_out;    /* index + 1 of an output no input moves, else 0        */
+} cosa_model_file_ident;
+/* 1 with *info (may be NULL) when subsystem i of model file m is an
+ * identified FMU, else 0 (also for any other model). */
+int cosa_model_file_identified(const cosa_model *m, size_t i, cosa_model_file_ident *info);
 
 /* The clock connections of model file m (`connect clock S.OUT -> T.IN`,
  * README "Clocks"), checked when the file was read: their number (0 for

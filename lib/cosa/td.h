@@ -411,6 +411,57 @@ cosa_status cosa_unit_linearity(cosa_unit *u, double t, const double *x0, const 
                                 const double *A, const double *B, const double *C,
                                 const double *D, cosa_linearity *out);
 
+/* ---- Black-box identification (lib/td/identify.c; doc/black-box.md) -----
+ * A linear input/output model of a unit around its operating point from its
+ * behaviour alone -- set inputs, step, read outputs, and the unit's
+ * snapshots where it has them (else cosa_unit_set_state back to the
+ * operating point: for an FMU a fresh instance) -- by pulse responses
+ * (Markov parameters) at a probe step h, a block Hankel matrix, its SVD and
+ * a Ho-Kalman (ERA) realisation:
+ *   x_{k+1} = Ad x_k + Bd du_k,  dy_k = C x_k + D du_k   (du held over a step),
+ * du, dy the deviations from the operating point's free response. */
+typedef struct cosa_ident_opts {
+    double h;      /* probe step [s], > 0                                     */
+    size_t nmax;   /* largest order considered (default 8); the Hankel matrix
+                      has nmax + 1 block rows and columns                     */
+    int order;     /* -1: from the Hankel singular values (default); >= 0: this */
+    double amp;    /* pulse amplitude relative to max(|u0_j|, 1) (default 1e-3);
+                      a second run at twice it measures nonlinearity           */
+} cosa_ident_opts;
+void cosa_ident_opts_default(cosa_ident_opts *o);
+
+typedef struct cosa_ident {
+    size_t n, nu, ny;  /* order found (0: static), inputs, outputs            */
+    double h;          /* probe step                                          */
+    double *Ad, *Bd, *C, *D; /* n x n, n x nu, ny x n, ny x nu, column-major  */
+    double *x0;        /* n: the state that best explains the free response
+                          (least squares), 0 if it does not                   */
+    double x0_resid;   /* relative residual of that fit (1: none explained)   */
+    double *hsv;       /* nhsv Hankel singular values (scaled, descending)    */
+    size_t nhsv;
+    double floor;      /* the noise floor they were compared with             */
+    double fit;        /* relative output error on a validation input the fit
+                          did not use (deterministic +-amp sequence)          */
+    double nonlin;     /* relative difference of the responses to amp and 2 amp */
+    int nonlinear;     /* nonlin > max(fit, COSA_LINEARITY_TOL): reported      */
+    size_t steps;      /* unit steps spent                                     */
+    size_t resets;     /* restores or fresh instances                          */
+    int silent_out;    /* index + 1 of an output no input moves (0: none)      */
+    char why[256];     /* one line when identification failed                 */
+} cosa_ident;
+
+/* Identify unit u around its current point (time t0, state, inputs u0: nu
+ * values) with options o (NULL: defaults); u is left at that point
+ * (restored or re-created).  *out is filled (free with cosa_ident_free,
+ * also after a failure).  COSA_OK; COSA_EUNSUPPORTED when the order cannot
+ * be decided (every Hankel singular value above the noise floor; why says
+ * so); a unit step's status when the unit fails during the experiments
+ * (why holds the unit's message); COSA_EINVAL/COSA_ERANGE for bad
+ * arguments. */
+cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts *o,
+                           cosa_ident *out);
+void cosa_ident_free(cosa_ident *id);
+
 /* ======================================================================== */
 /* 2. Unit sets and their coupling                                          */
 /* ======================================================================== */

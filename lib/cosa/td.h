@@ -640,7 +640,20 @@ typedef struct cosa_reftraj {
     long nsteps;  /* CVODE internal steps (0 when exact) */
     int loop;     /* cosa_reftraj_cosim: 1 when it solved an algebraic
                      loop at every fine point                        */
+    int none;     /* cosa_reftraj_none: no reference -- only the start-up
+                     samples are known, the rest NaN                 */
 } cosa_reftraj;
+
+/* No reference (black boxes, doc/simulate-black-box.md): a trajectory of
+ * nsamples samples at H with the unit set's sizes whose first samples are
+ * known's (may be NULL: then x(0) is the units' current states), the rest
+ * NaN, and none = 1.  A fixed-step run on it (cosa_cosim_run, cosa_run)
+ * starts as usual, computes no e_global (NaN) and takes its divergence
+ * bound from the known samples' outputs (none: no bound but finiteness
+ * when they are all 0).  COSA_EINVAL (sizes, known longer than nsamples),
+ * COSA_ERANGE (H). */
+cosa_status cosa_reftraj_none(const cosa_unitset *set, const cosa_reftraj *known, double H,
+                              size_t nsamples, cosa_reftraj **out);
 
 /* Exact reference of a linear coupled system: x_{k+1} = exp(A* H) x_k,
  * y_k = C* x_k (eq 35). */
@@ -1664,6 +1677,12 @@ typedef struct cosa_run_opts {
     cosa_scheme scheme;      /* FIXED: the coupling scheme                   */
     cosa_cosim_opts fixed;   /* FIXED: N, master options, ...; the macro step
                                 is the reference trajectory's H           */
+    double H;                /* FIXED without a reference (cosa_run_ref.traj
+                                NULL): the macro step; the run starts at
+                                t = 0 from the units' own states
+                                (start_initial), e_global is NaN and the
+                                divergence test checks finiteness only
+                                (cosa_reftraj_none)                       */
     cosa_defect_opts defect; /* DEFECT                                       */
     cosa_vo_opts vo;         /* VO                                           */
 } cosa_run_opts;
@@ -1679,7 +1698,8 @@ typedef struct cosa_run_opts {
 void cosa_run_opts_default(cosa_run_opts *o);
 
 /* What a run compares against, by configuration: FIXED the reference
- * trajectory traj (start-up and e_global); DEFECT the initial state x0 and
+ * trajectory traj (start-up and e_global; NULL: none, see cosa_run_opts.H);
+ * DEFECT the initial state x0 and
  * the coupled linear system exact (may be NULL: no error figures); VO the
  * reference function fn with its context. */
 typedef struct cosa_run_ref {

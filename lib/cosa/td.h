@@ -425,8 +425,11 @@ typedef struct cosa_ident_opts {
     size_t nmax;   /* largest order considered (default 8); the Hankel matrix
                       has nmax + 1 block rows and columns                     */
     int order;     /* -1: from the Hankel singular values (default); >= 0: this */
-    double amp;    /* pulse amplitude relative to max(|u0_j|, 1) (default 1e-3);
-                      a second run at twice it measures nonlinearity           */
+    double amp;    /* pulse amplitude (default 1e-3): a trial pulse of amp
+                      max(|u0_j|, 1) on input j is rescaled so that the largest
+                      output deviation is amp times that output's largest
+                      free-response value; a second run at twice it measures
+                      nonlinearity                                            */
 } cosa_ident_opts;
 void cosa_ident_opts_default(cosa_ident_opts *o);
 

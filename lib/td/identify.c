@@ -96,6 +96,36 @@ static cosa_status markov(ictx *c, const double *Y0, const double *d, double *du
     return st;
 }
 
+/* The pulse amplitudes d_j: rescaled after one trial pulse so that the
+ * largest output deviation is amp times that output's largest free-response
+ * value (outputs with a zero free response do not count): the differences
+ * then stand amp / eps above the outputs' rounding, whatever the units of
+ * inputs and outputs.  A pulse that moves no output keeps its d_j. */
+static cosa_status calibrate(ictx *c, const double *Y0, double amp, double *d, double *du,
+                             double *Y)
+{
+    const size_t nu = c->nu, ny = c->ny, N = c->N;
+    cosa_status st = COSA_OK;
+    for (size_t j = 0; j < nu && st == COSA_OK; j++) {
+        memset(du, 0, nu * N * sizeof *du);
+        du[j] = d[j];
+        st = run(c, du, Y);
+        double r = 0.0;
+        for (size_t i = 0; st == COSA_OK && i < ny; i++) {
+            double ys = 0.0, dy = 0.0;
+            for (size_t k = 0; k <= N; k++) {
+                ys = fmax(ys, fabs(Y0[i + ny * k]));
+                dy = fmax(dy, fabs(Y[i + ny * k] - Y0[i + ny * k]));
+            }
+            if (ys > 0.0)
+                r = fmax(r, dy / ys);
+        }
+        if (r > 0.0 && isfinite(r))
+            d[j] *= fmin(fmax(amp / r, 1e-8), 1e8);
+    }
+    return st;
+}
+
 /* The block Hankel matrix (r ny x c nu, ld r ny) of the scaled Markov
  * parameters sy_i G_ij[k] d_j for k = k0 + a + b (block row a, column b). */
 static void hankel(size_t ny, size_t nu, size_t r, size_t c, size_t k0, const double *G,
@@ -327,6 +357,8 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
     /* free response, pulses at amp and 2 amp, validation input */
     if (st == COSA_OK)
         st = run(&c, NULL, w.Y0);
+    if (st == COSA_OK)
+        st = calibrate(&c, w.Y0, o->amp, w.d, w.du, w.Y);
     if (st == COSA_OK)
         st = markov(&c, w.Y0, w.d, w.du, w.Y, w.G, w.E);
     for (size_t j = 0; j < nu; j++)

@@ -81,11 +81,11 @@ void fmu_ident_notes(const char *cmd, const cosa_model *m)
                             "Phi is exact at macro steps that are multiples of it\n",
                     cmd, id.name, cli_num(b, sizeof b, id.fixed_step));
         if (id.nonlinear)
-            fprintf(stderr, "cosa: %s: note: FMU %s responds nonlinearly: its pulse responses "
-                            "at two amplitudes differ by %.2g relative, above the fit error "
-                            "%s: the identified model is the small-amplitude one at the start "
-                            "point\n",
-                    cmd, id.name, id.nonlin, cli_num(c, sizeof c, id.fit));
+            fprintf(stderr, "cosa: %s: note: FMU %s is nonlinear or time-varying: its pulse "
+                            "responses at two amplitudes differ by %.2g relative, a pulse one "
+                            "step later by %.2g, above the fit error %s: the identified model is "
+                            "the small-amplitude one at the start point\n",
+                    cmd, id.name, id.nonlin, id.tvar, cli_num(c, sizeof c, id.fit));
         if (id.silent_out)
             fprintf(stderr, "cosa: %s: note: FMU %s: output %d never responds to its inputs "
                             "(its rows of C and D are zero)\n",

@@ -1,6 +1,7 @@
 /* cli.c -- shared command-line helpers: the model options resolved, the
  * assumed model, the scheme, --dt, the Gauss-Seidel sequence. */
 #include "cli.h"
+#include "fmu_notes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -99,6 +100,15 @@ int cli_model_resolve(cli_model *m, const char *cmd)
     }
     if (m->file) {
         char err[512] = "";
+        if (m->linearization && strcmp(m->linearization, "identify") != 0 &&
+            strcmp(m->linearization, "declared") != 0) {
+            cli_error(cmd, "--linearization must be identify or declared, got '%s'",
+                      m->linearization);
+            return CLI_EUSAGE;
+        }
+        if (m->linearization)
+            m->load_flags |= m->linearization[0] == 'i' ? COSA_MODEL_FILE_FMU_IDENTIFY
+                                                        : COSA_MODEL_FILE_FMU_DECLARED;
         cosa_status st = cosa_model_file_load_flags(m->file, m->load_flags, &m->owned, err,
                                                     sizeof err);
         if (st != COSA_OK) {
@@ -106,6 +116,7 @@ int cli_model_resolve(cli_model *m, const char *cmd)
             return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;
         }
         m->model = m->owned;
+        fmu_ident_notes(cmd, m->model);
     } else {
         const char *name = m->name ? m->name : "twomass";
         m->model = cosa_model_find(name);

@@ -52,6 +52,7 @@ typedef struct cli_model {
     double assume_value[CLI_MAX_SETS];
     size_t nassume;
     unsigned load_flags;   /* cosa_model_file_load_flags (cosa linearize --jacobian) */
+    const char *linearization; /* --linearization identify|declared (NULL: default) */
     /* resolved by cli_model_resolve */
     const cosa_model *model;
     cosa_model *owned;     /* loaded from a file      */

@@ -64,6 +64,40 @@ static void events_note(const char *cmd, const cli_model *mod)
                 cmd, n > 1 ? "s" : "", names, n > 1 ? "" : "s");
 }
 
+void fmu_ident_notes(const char *cmd, const cosa_model *m)
+{
+    cosa_model_file_ident id;
+    char b[32], c[32];
+    for (size_t i = 0; cosa_model_file_fmu(m, i); i++) {
+        if (!cosa_model_file_identified(m, i, &id))
+            continue;
+        fprintf(stderr, "cosa: %s: note: FMU %s identified from its inputs and outputs "
+                        "(doc/black-box.md): order %zu at the probe step %s s, fit error %.2g on "
+                        "a validation input, %zu FMU steps\n",
+                cmd, id.name, id.order, cli_num(b, sizeof b, id.h), id.fit, id.steps);
+        if (id.fixed_step > 0.0)
+            fprintf(stderr, "cosa: %s: note: FMU %s is a sampled system with its fixed "
+                            "internal step %s s (its own integration error is in its model): "
+                            "Phi is exact at macro steps that are multiples of it\n",
+                    cmd, id.name, cli_num(b, sizeof b, id.fixed_step));
+        if (id.nonlinear)
+            fprintf(stderr, "cosa: %s: note: FMU %s is nonlinear or time-varying: its pulse "
+                            "responses at two amplitudes differ by %.2g relative, a pulse one "
+                            "step later by %.2g, above the fit error %s: the identified model is "
+                            "the small-amplitude one at the start point\n",
+                    cmd, id.name, id.nonlin, id.tvar, cli_num(c, sizeof c, id.fit));
+        if (id.silent_out)
+            fprintf(stderr, "cosa: %s: note: FMU %s: output %d never responds to its inputs "
+                            "(its rows of C and D are zero)\n",
+                    cmd, id.name, id.silent_out);
+        if (id.order && id.x0_resid > 1e-6)
+            fprintf(stderr, "cosa: %s: note: FMU %s: its free response is not the identified "
+                            "model's from any state (relative residual %.2g): x0 = 0, the "
+                            "model describes deviations from that response\n",
+                    cmd, id.name, id.x0_resid);
+    }
+}
+
 int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes, size_t ns)
 {
     const cosa_model *m = mod->model;
@@ -75,7 +109,9 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
             continue;
         const char *name = sub_name(m, par, i);
         char b[32];
-        if (cap->fixed_step > 0.0)
+        const int ident = cosa_model_file_identified(m, i, NULL); /* fmu_ident_notes */
+        if (ident) {
+        } else if (cap->fixed_step > 0.0)
             fprintf(stderr, "cosa: %s: note: FMU %s takes fixed internal steps of %s s "
                             "(fixedInternalStepSize): the Phi analysis assumes exact subsystems, "
                             "so the FMU's own integration error is not in these numbers\n",
@@ -89,7 +125,8 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
         cosa_linearity lin;
         if (cosa_model_file_fmu_linearity(m, par, i, &lin) != COSA_OK)
             continue; /* linearising it worked when the model was read */
-        if (lin.is_nonlinear)
+        if (ident) {
+        } else if (lin.is_nonlinear)
             fprintf(stderr, "cosa: %s: note: FMU %s is nonlinear (it departs from its "
                             "linearisation by %.2g relative at 10 %% perturbations of its states "
                             "and inputs): these numbers are the linearised network's at the start "

@@ -19,6 +19,14 @@ int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, s
  * number of nonlinear or affine FMUs. */
 int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes, size_t ns);
 
+/* Notes on stderr for the FMUs of model m that were identified from their
+ * inputs and outputs (black boxes, doc/black-box.md): per FMU the order,
+ * the probe step, the fit error and the FMU steps spent; a sampled FMU
+ * (fixed internal step: Phi exact at multiples of it); nonlinear responses
+ * with their figure; an output that never responds; a free response the
+ * model does not explain from a state (x0 = 0).  Nothing for other models. */
+void fmu_ident_notes(const char *cmd, const cosa_model *m);
+
 /* The end of a one-scheme Phi command's case (converge, limit, point):
  * the initial state x0 (cli_model_x0), the assumed model (cli_assume_system
  * for sys under scheme s, which it may adjust) and the notes on stderr (the

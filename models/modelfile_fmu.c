@@ -207,7 +207,7 @@ cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const doubl
         /* the same order as at the defaults: the subsystem keeps its shape */
         cosa_ident id;
         double *M = NULL;
-        char why[320];
+        char why[480];
         const size_t n = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
         st = mf_ident_unit(s->fh, &s->cap, u, (int)n, &id, &M, why, sizeof why);
         if (st == COSA_OK) {
@@ -339,7 +339,7 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
     if (st == COSA_OK && !M && !identify)
         st = COSA_ENOMEM;
     cosa_ident id = {0};
-    char iwhy[320] = "";
+    char iwhy[480] = "";
     cosa_fmu_capability cap;
     cosa_fmu_capability_get(fmu, &cap);
     if (st == COSA_OK && identify) {

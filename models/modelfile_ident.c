@@ -77,7 +77,7 @@ void mf_ident_info(struct mf_sub *s, const cosa_ident *id)
     s->identified = 1;
     s->idinfo = (cosa_model_file_ident){.name = s->name, .order = id->n, .h = id->h,
                                         .fixed_step = s->cap.fixed_step, .fit = id->fit,
-                                        .nonlin = id->nonlin, .nonlinear = id->nonlinear,
+                                        .nonlin = id->nonlin, .tvar = id->tvar, .nonlinear = id->nonlinear,
                                         .x0_resid = id->x0_resid, .steps = id->steps,
                                         .silent_out = id->silent_out};
 }

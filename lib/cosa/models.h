@@ -210,6 +210,7 @@ typedef struct cosa_model_file_ident {
     double fixed_step; /* the FMU's fixedInternalStepSize, 0 if none          */
     double fit;        /* relative output error on the validation input       */
     double nonlin;     /* relative difference of two amplitudes' responses    */
+    double tvar;       /* relative difference of a pulse one step later's     */
     int nonlinear;     /* nonlin above max(fit, COSA_LINEARITY_TOL)            */
     double x0_resid;   /* how badly x0 explains the free response (x0 = 0 when
                           this is above 1e-6)                                 */

@@ -423,10 +423,17 @@ cosa_status cosa_unit_linearity(cosa_unit *u, double t, const double *x0, const 
 typedef struct cosa_ident_opts {
     double h;      /* probe step [s], > 0                                     */
     size_t nmax;   /* largest order considered (default 8); the Hankel matrix
-                      has nmax + 1 block rows and columns                     */
+                      has nmax + 1 block rows                                 */
+    size_t window; /* probe steps per experiment (default 64; at least
+                      2 (nmax + 1)): the Hankel matrix's block columns fill it,
+                      so slow modes (|lambda| h small) are seen over more of
+                      their period                                            */
     int order;     /* -1: from the Hankel singular values (default); >= 0: this */
-    double amp;    /* pulse amplitude relative to max(|u0_j|, 1) (default 1e-3);
-                      a second run at twice it measures nonlinearity           */
+    double amp;    /* pulse amplitude (default 1e-3): a trial pulse of amp
+                      max(|u0_j|, 1) on input j is rescaled so that the largest
+                      output deviation is amp times that output's largest
+                      free-response value; a second run at twice it measures
+                      nonlinearity                                            */
 } cosa_ident_opts;
 void cosa_ident_opts_default(cosa_ident_opts *o);
 
@@ -443,11 +450,12 @@ typedef struct cosa_ident {
     double fit;        /* relative output error on a validation input the fit
                           did not use (deterministic +-amp sequence)          */
     double nonlin;     /* relative difference of the responses to amp and 2 amp */
-    int nonlinear;     /* nonlin > max(fit, COSA_LINEARITY_TOL): reported      */
+    double tvar;       /* relative difference of a pulse one step later's      */
+    int nonlinear;     /* max(nonlin, tvar) > max(fit, COSA_LINEARITY_TOL)     */
     size_t steps;      /* unit steps spent                                     */
     size_t resets;     /* restores or fresh instances                          */
     int silent_out;    /* index + 1 of an output no input moves (0: none)      */
-    char why[256];     /* one line when identification failed                 */
+    char why[400];     /* one line when identification failed                 */
 } cosa_ident;
 
 /* Identify unit u around its current point (time t0, state, inputs u0: nu

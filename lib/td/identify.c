@@ -20,7 +20,7 @@
 void cosa_ident_opts_default(cosa_ident_opts *o)
 {
     if (o)
-        *o = (cosa_ident_opts){.h = 1e-3, .nmax = 8, .order = -1, .amp = 1e-3};
+        *o = (cosa_ident_opts){.h = 1e-3, .nmax = 8, .order = -1, .amp = 1e-3, .window = 64};
 }
 
 void cosa_ident_free(cosa_ident *id)
@@ -96,6 +96,62 @@ static cosa_status markov(ictx *c, const double *Y0, const double *d, double *du
     return st;
 }
 
+/* The pulse amplitudes d_j: rescaled after one trial pulse so that the
+ * largest output deviation is amp times that output's largest free-response
+ * value (outputs with a zero free response do not count): the differences
+ * then stand amp / eps above the outputs' rounding, whatever the units of
+ * inputs and outputs.  A pulse that moves no output keeps its d_j. */
+static cosa_status calibrate(ictx *c, const double *Y0, double amp, double *d, double *du,
+                             double *Y)
+{
+    const size_t nu = c->nu, ny = c->ny, N = c->N;
+    cosa_status st = COSA_OK;
+    for (size_t j = 0; j < nu && st == COSA_OK; j++) {
+        memset(du, 0, nu * N * sizeof *du);
+        du[j] = d[j];
+        st = run(c, du, Y);
+        double r = 0.0;
+        for (size_t i = 0; st == COSA_OK && i < ny; i++) {
+            double ys = 0.0, dy = 0.0;
+            for (size_t k = 0; k <= N; k++) {
+                ys = fmax(ys, fabs(Y0[i + ny * k]));
+                dy = fmax(dy, fabs(Y[i + ny * k] - Y0[i + ny * k]));
+            }
+            if (ys > 0.0)
+                r = fmax(r, dy / ys);
+        }
+        if (r > 0.0 && isfinite(r))
+            d[j] *= fmin(fmax(amp / r, 1e-8), 1e8);
+    }
+    return st;
+}
+
+/* Time invariance: pulses of d_j at step 1 instead of step 0; returns
+ * |G_shift[k] - G[k]|_F / |G[k]|_F over k = 0..N-1, scaled by sy and d (the
+ * Markov parameters must not depend on when the pulse comes: a linearised
+ * trajectory that is not an equilibrium of a nonlinear unit fails this). */
+static cosa_status shifted(ictx *c, const double *Y0, const double *d, const double *sy,
+                           const double *G, double *du, double *Y, double *tvar)
+{
+    const size_t nu = c->nu, ny = c->ny, N = c->N;
+    double dn = 0.0, gn = 0.0;
+    cosa_status st = COSA_OK;
+    for (size_t j = 0; j < nu && st == COSA_OK; j++) {
+        memset(du, 0, nu * N * sizeof *du);
+        du[j + nu] = d[j];
+        st = run(c, du, Y);
+        for (size_t k = 0; st == COSA_OK && k < N; k++)
+            for (size_t i = 0; i < ny; i++) {
+                const double g = sy[i] * d[j] * G[i + ny * j + ny * nu * k];
+                const double gs = sy[i] * (Y[i + ny * (k + 1)] - Y0[i + ny * (k + 1)]);
+                gn += g * g;
+                dn += (gs - g) * (gs - g);
+            }
+    }
+    *tvar = gn > 0.0 ? sqrt(dn / gn) : 0.0;
+    return st;
+}
+
 /* The block Hankel matrix (r ny x c nu, ld r ny) of the scaled Markov
  * parameters sy_i G_ij[k] d_j for k = k0 + a + b (block row a, column b). */
 static void hankel(size_t ny, size_t nu, size_t r, size_t c, size_t k0, const double *G,
@@ -124,6 +180,15 @@ static double pm1(unsigned long *state)
 {
     *state = *state * 6364136223846793005UL + 1442695040888963407UL;
     return (*state >> 63) ? 1.0 : -1.0;
+}
+
+/* The validation input du (nu x N): +-d_j in a deterministic sequence. */
+static void validation_input(size_t nu, size_t N, const double *d, double *du)
+{
+    unsigned long seed = 20261129UL;
+    for (size_t k = 0; k < N; k++)
+        for (size_t j = 0; j < nu; j++)
+            du[j + nu * k] = d[j] * pm1(&seed);
 }
 
 /* Ho-Kalman / ERA from the SVD H = U S V^T (U m x m-or-less, VT ld ldvt):
@@ -307,7 +372,9 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
         o->order > (int)o->nmax)
         return COSA_ERANGE;
     const size_t nu = cosa_unit_nu(u), ny = cosa_unit_ny(u), nx = cosa_unit_nx(u);
-    const size_t r = o->nmax + 1, N = 2 * r, m = r * ny, q = r * nu, mn = m < q ? m : q;
+    /* nmax + 1 block rows; the columns fill the window (at least as many) */
+    const size_t r = o->nmax + 1, N = o->window > 2 * r ? o->window : 2 * r, cb = N - r;
+    const size_t m = r * ny, q = cb * nu, mn = m < q ? m : q;
     out->nu = nu;
     out->ny = ny;
     out->h = o->h;
@@ -328,6 +395,8 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
     if (st == COSA_OK)
         st = run(&c, NULL, w.Y0);
     if (st == COSA_OK)
+        st = calibrate(&c, w.Y0, o->amp, w.d, w.du, w.Y);
+    if (st == COSA_OK)
         st = markov(&c, w.Y0, w.d, w.du, w.Y, w.G, w.E);
     for (size_t j = 0; j < nu; j++)
         w.d[j] *= 2.0;
@@ -335,10 +404,7 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
         st = markov(&c, w.Y0, w.d, w.du, w.Y, w.G2, NULL);
     for (size_t j = 0; j < nu; j++)
         w.d[j] /= 2.0;
-    unsigned long seed = 20261129UL;
-    for (size_t k = 0; k < N; k++)
-        for (size_t j = 0; j < nu; j++)
-            w.du[j + nu * k] = w.d[j] * pm1(&seed);
+    validation_input(nu, N, w.d, w.du);
     if (st == COSA_OK)
         st = run(&c, w.du, w.Yv);
     if (st != COSA_OK && st != COSA_ENOMEM)
@@ -367,15 +433,18 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
                     dn += dg * dg;
                 }
         out->nonlin = gn > 0.0 ? sqrt(dn / gn) : 0.0;
+        st = shifted(&c, w.Y0, w.d, w.sy, w.G, w.du, w.Y, &out->tvar);
+    }
+    if (st == COSA_OK) {
         /* Hankel matrices: H (k from 1), H1 (from 2), the two-amplitude
          * difference and the rounding bound, all scaled alike */
-        hankel(ny, nu, r, r, 1, w.G, w.sy, w.d, w.H);
-        hankel(ny, nu, r, r, 2, w.G, w.sy, w.d, w.H1);
-        hankel(ny, nu, r, r, 1, w.G2, w.sy, w.d, w.dH);
+        hankel(ny, nu, r, cb, 1, w.G, w.sy, w.d, w.H);
+        hankel(ny, nu, r, cb, 2, w.G, w.sy, w.d, w.H1);
+        hankel(ny, nu, r, cb, 1, w.G2, w.sy, w.d, w.dH);
         for (size_t i = 0; i < m * q; i++)
             w.dH[i] -= w.H[i];
         const double M = fro(m * q, w.dH);
-        hankel(ny, nu, r, r, 1, w.E, w.sy, w.d, w.dH);
+        hankel(ny, nu, r, cb, 1, w.E, w.sy, w.d, w.dH);
         const double R = fro(m * q, w.dH);
         out->floor = 10.0 * (R + M);
         memcpy(w.dH, w.H, m * q * sizeof *w.dH);
@@ -392,10 +461,17 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
         }
         size_t n = o->order >= 0 ? (size_t)o->order : order_of(w.s, mn, out->floor);
         if (st == COSA_OK && o->order < 0 && n > o->nmax) {
-            snprintf(out->why, sizeof out->why, "the order cannot be decided: all %zu Hankel "
-                     "singular values are above the noise floor %.3g (smallest %.3g); raise "
-                     "the order bound %zu or give the order", mn, out->floor, w.s[mn - 1],
-                     o->nmax);
+            int len = snprintf(out->why, sizeof out->why, "the order cannot be decided: all "
+                               "%zu Hankel singular values are above the noise floor %.3g "
+                               "(smallest %.3g)", mn, out->floor, w.s[mn - 1]);
+            if (fmax(out->nonlin, out->tvar) > COSA_LINEARITY_TOL)
+                snprintf(out->why + len, sizeof out->why - (size_t)len, "; the responses are "
+                         "not those of a linear time-invariant system: two amplitudes differ "
+                         "by %.2g, a pulse one step later by %.2g (relative)", out->nonlin,
+                         out->tvar);
+            else
+                snprintf(out->why + len, sizeof out->why - (size_t)len, "; raise the order "
+                         "bound %zu or give the order", o->nmax);
             st = COSA_EUNSUPPORTED;
         }
         if (st == COSA_OK)
@@ -405,8 +481,9 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
                 era(&c, n, m, q, w.U, w.VT, mn, w.s, w.H1, w.sy, w.d, out, w.w);
             for (size_t e = 0; e < ny * nu; e++)
                 out->D[e] = w.G[e];
+            validation_input(nu, N, w.d, w.du); /* w.du was reused since */
             out->fit = validate(&c, out, w.du, w.Yv, w.Y0, w.sy, w.w, w.w + mn + 1);
-            out->nonlinear = out->nonlin > fmax(out->fit, COSA_LINEARITY_TOL);
+            out->nonlinear = fmax(out->nonlin, out->tvar) > fmax(out->fit, COSA_LINEARITY_TOL);
             st = fit_x0(&c, out, w.Y0, w.sy);
         }
     }

@@ -536,7 +536,9 @@ static const opt_row sim_rows[] = {
      .help = "the reference: auto (default: exact for linear models and linear FMU "
              "networks, fine for nonlinear or affine FMUs, CVODE for nonlinear "
              "models), fine: the same units co-simulated with SOH at DT/64 from t "
-             "= 0 (for nonlinear FMUs, whose linearisation is no reference; an "
+             "= 0 (for nonlinear FMUs, whose linearisation is no reference; at DT/K "
+             "when an FMU has a fixed internal step h and DT = k h, K the largest "
+             "divisor of k up to 64, so that the fine steps stay on its grid; an "
              "algebraic loop of feedthrough units is solved at every fine point), none: "
              "no reference (no e_global; the start-up samples a scheme of order p needs, "
              "t = 0 .. p*DT, from the fine co-simulation; the divergence test then "
@@ -1197,7 +1199,10 @@ static int sim_reference(struct sim_run *r)
         nk = nk < 2 ? 2 : nk;
         nk = nk > r->nsamples ? r->nsamples : nk;
         cosa_reftraj *known = NULL;
-        st = cosa_reftraj_cosim(r->set, &fs, r->sm.x0, r->dt, nk, REF_FINE_FACTOR, &known);
+        st = cosa_reftraj_cosim(r->set, &fs, r->sm.x0, r->dt, nk,
+                                sim_fine_factor(cosa_model_units_fmus(r->mu), r->sm.nsub, r->dt,
+                                                REF_FINE_FACTOR),
+                                &known);
         if (st == COSA_OK)
             st = cosa_reftraj_none(r->set, known, r->dt, r->nsamples, &r->ref);
         cosa_reftraj_free(known);
@@ -1222,6 +1227,8 @@ static int sim_reference(struct sim_run *r)
     } else if (r->fine) {
         /* the macro-step cap (1e8) times the fine factor would be hours of
          * fine steps: the fine reference has its own cap, 1e9 fine steps */
+        const int ff = sim_fine_factor(cosa_model_units_fmus(r->mu), r->sm.nsub, r->dt,
+                                       REF_FINE_FACTOR);
         if ((double)r->nsamples * REF_FINE_FACTOR > 1e9) {
             cli_error(cmd, "the fine reference needs %zu x %d = %.3g fine steps: too many (at "
                            "most 1e9); use a longer --dt, a shorter --tend or --ref FILE",
@@ -1231,12 +1238,12 @@ static int sim_reference(struct sim_run *r)
         cosa_scheme fs;
         const char *fname = fine_scheme(r);
         cosa_scheme_parse(fname, &fs);
-        st = cosa_reftraj_cosim(r->set, &fs, r->sm.x0, r->dt, r->nsamples, REF_FINE_FACTOR,
+        st = cosa_reftraj_cosim(r->set, &fs, r->sm.x0, r->dt, r->nsamples, ff,
                                 &r->ref);
         /* an algebraic loop of feedthrough units is solved at every fine
          * point (lib/td/reftraj_cosim.c: its extrapolation would blow up) */
         snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation %s dt/%d%s",
-                 fname[0] == 's' ? "SOH" : fname[0] == 'f' ? "FOH" : "ZOH", REF_FINE_FACTOR,
+                 fname[0] == 's' ? "SOH" : fname[0] == 'f' ? "FOH" : "ZOH", ff,
                  r->ref && r->ref->loop ? ", the algebraic loop solved at every point" : "");
     } else if (r->sm.sys) {
         st = cosa_reftraj_exact(r->sm.sys, r->sm.x0, r->dt, r->nsamples, &r->ref);

@@ -1,6 +1,7 @@
 /* sim_blackbox.c -- black boxes in the time-domain commands (sim_blackbox.h). */
 #include "sim_blackbox.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,4 +60,26 @@ int sim_blackbox_x0(const char *cmd, const cosa_system *sys, const cosa_unitset 
         *vel = uv;
     }
     return CLI_OK;
+}
+
+int sim_fine_factor(cosa_fmu *const *fmus, size_t n, double dt, int deflt)
+{
+    for (size_t i = 0; fmus && i < n; i++) {
+        if (!fmus[i])
+            continue;
+        cosa_fmu_capability cap;
+        cosa_fmu_capability_get(fmus[i], &cap);
+        const double h = cap.fixed_step;
+        if (!(h > 0.0))
+            continue;
+        const double k = round(dt / h);
+        if (!(k >= 1.0) || fabs(k * h - dt) > 1e-9 * dt || k > 1e9)
+            continue;
+        const long kk = (long)k;
+        for (long d = deflt < kk ? deflt : kk; d > 1; d--)
+            if (kk % d == 0)
+                return (int)d;
+        return 1;
+    }
+    return deflt;
 }

@@ -21,4 +21,12 @@ size_t sim_blackbox_names(const cosa_model *m, size_t nsub, char *names, size_t 
 int sim_blackbox_x0(const char *cmd, const cosa_system *sys, const cosa_unitset *set,
                     double **x0, unsigned char **vel);
 
+/* The fine reference's steps per macro step dt: deflt, unless an FMU has a
+ * fixed internal step h (fixedInternalStepSize) and dt is a multiple k h of
+ * it (to 1e-9 relative): then the largest divisor of k not above deflt, so
+ * that the fine steps are multiples of h too (a fixed-step FMU stepped off
+ * its own grid lags its inputs by up to h: another system).  For several
+ * such FMUs, the first one's step decides when dt is a multiple of it. */
+int sim_fine_factor(cosa_fmu *const *fmus, size_t n, double dt, int deflt);
+
 #endif

@@ -64,17 +64,38 @@ for f in decl bb; do
     # the run itself does not depend on the reference: the same unit counts as with one
     grep -q "^rejected 0" "$tmp/none.out" && ok || bad "$f --ref none: no statistics"
 done
+# a fixed-step black box (forward Euler at 1e-5): the fine reference steps on its grid, dt/10
+# at dt = 1e-4, so it is the ZOH run at 1e-5 itself, sampled every 10th point (the same
+# computation: equal to the last digit)
+pair "$tmp/eu.cosa" twomass1_fmi3.fmu twomass2_euler_fmi3.fmu
+rm -rf "$tmp/ea" "$tmp/eb"
+"$COSA" simulate --model-file "$tmp/eu.cosa" --scheme zoh --dt 1e-4 --tend 0.01 -o "$tmp/ea" \
+    --name r >"$tmp/eu.out" 2>/dev/null || bad "Euler black box: exit $?"
+[ "$(val reference "$tmp/eu.out")" = "fine co-simulation ZOH dt/10" ] && ok ||
+    bad "Euler black box: reference $(val reference "$tmp/eu.out")"
+"$COSA" simulate --model-file "$tmp/eu.cosa" --scheme zoh --dt 1e-5 --tend 0.01 --ref none \
+    -o "$tmp/eb" --name r >/dev/null 2>&1 || bad "Euler black box at 1e-5: exit $?"
+col() { # FILE PREFIX: the columns PREFIX.* of the rows (every STEP-th)
+    awk -F, -v p="$2" -v k="$3" '/^#/ { next }
+        !h { for (i = 1; i <= NF; i++) if (index($i, p) == 1) c[++m] = i; h = 1; n = -1; next }
+        { n++; if (n % k) next; s = ""; for (j = 1; j <= m; j++) s = s " " $(c[j]); print s }' "$1"
+}
+col "$tmp/ea/r.csv" ref. 1 >"$tmp/ea.ref"
+col "$tmp/eb/r.csv" y. 10 >"$tmp/eb.y"
+[ "$(wc -l <"$tmp/ea.ref")" = 101 ] && cmp -s "$tmp/ea.ref" "$tmp/eb.y" && ok ||
+    bad "Euler black box: the reference is not the run at its own step"
 # and a built-in model
 "$COSA" simulate --model twomass --scheme zoh --dt 1e-4 --tend 0.01 --ref none >"$tmp/tm.out" \
     2>/dev/null && ! grep -q '^e_global' "$tmp/tm.out" && [ "$(val status "$tmp/tm.out")" = ok ] &&
     ok || bad "twomass --ref none: $(cat "$tmp/tm.out")"
-# refusals, one line each, exit 2
+# refusals, one line each (besides the identification's notes), exit 2
 pair "$tmp/bb.cosa" twomass1_fmi3.fmu twomass2_hid_fmi3.fmu
 refuse() { # WHAT ARGS...: exit 2 and one line mentioning "black box"
     what=$1
     shift
-    "$COSA" "$@" >/dev/null 2>"$tmp/r.err"
+    "$COSA" "$@" >/dev/null 2>"$tmp/r.all"
     rc=$?
+    grep -v '^cosa: [a-z]*: note: ' "$tmp/r.all" >"$tmp/r.err" # the identification's notes
     [ $rc = 2 ] && one_line "$tmp/r.err" && grep -q "black box II declares no states" "$tmp/r.err" &&
         ok || bad "$what: exit $rc: $(cat "$tmp/r.err")"
 }

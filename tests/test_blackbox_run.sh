@@ -84,6 +84,18 @@ col "$tmp/ea/r.csv" ref. 1 >"$tmp/ea.ref"
 col "$tmp/eb/r.csv" y. 10 >"$tmp/eb.y"
 [ "$(wc -l <"$tmp/ea.ref")" = 101 ] && cmp -s "$tmp/ea.ref" "$tmp/eb.y" && ok ||
     bad "Euler black box: the reference is not the run at its own step"
+# divergence without a reference: the bound is 1e6 x the start-up samples' largest output, so
+# at dt = 3e-3 (rho = 1.08 by cosa point on the declared twin) the run stops near the step n
+# with rho^n = 1e6, n = ln 1e6 / ln rho = 180: between 0.5 n and 1.5 n (the start-up output and
+# the dominant mode's initial amplitude differ by the other modes' share, a factor well inside
+# rho^(+-90) = 1e3)
+"$COSA" point --model-file "$tmp/decl.cosa" --scheme zoh --dt 3e-3 >"$tmp/p3" 2>/dev/null
+"$COSA" simulate --model-file "$tmp/bb.cosa" --scheme zoh --dt 3e-3 --tend 3 --ref none \
+    >"$tmp/div.out" 2>/dev/null || bad "divergence: exit $?"
+awk -v r="$(val rho "$tmp/p3")" -v n="$(val steps "$tmp/div.out")" \
+    'BEGIN { m = log(1e6) / log(r); exit !(r > 1 && n > 0.5 * m && n < 1.5 * m) }' &&
+    grep -q '^status diverged' "$tmp/div.out" && ok ||
+    bad "divergence without reference: rho $(val rho "$tmp/p3"), $(val status "$tmp/div.out") after $(val steps "$tmp/div.out")"
 # and a built-in model
 "$COSA" simulate --model twomass --scheme zoh --dt 1e-4 --tend 0.01 --ref none >"$tmp/tm.out" \
     2>/dev/null && ! grep -q '^e_global' "$tmp/tm.out" && [ "$(val status "$tmp/tm.out")" = ok ] &&

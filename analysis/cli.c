@@ -116,7 +116,12 @@ int cli_model_resolve(cli_model *m, const char *cmd)
             return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;
         }
         m->model = m->owned;
-        fmu_ident_notes(cmd, m->model);
+        for (size_t i = 0; !m->ident_optional && i < cosa_model_file_nsub(m->model); i++)
+            if (cosa_model_file_ident_error(m->model, i)) {
+                cli_error(cmd, "%s", cosa_model_file_ident_error(m->model, i));
+                return CLI_EUSAGE;
+            }
+        fmu_ident_notes(cmd, m->model, 1);
     } else {
         const char *name = m->name ? m->name : "twomass";
         m->model = cosa_model_find(name);

@@ -59,6 +59,7 @@ void mf_free(mf_t *mf)
         struct mf_sub *s = &mf->subs[i];
         free(s->name);
         free(s->fmu);
+        free(s->ident_error);
         cosa_fmu_close(s->fh);
         for (size_t j = 0; s->fvar && s->fvar[j]; j++)
             free(s->fvar[j]);

@@ -82,6 +82,18 @@ void mf_ident_info(struct mf_sub *s, const cosa_ident *id)
                                         .silent_out = id->silent_out};
 }
 
+size_t cosa_model_file_nsub(const cosa_model *m)
+{
+    const mf_t *mf = mf_of(m);
+    return mf ? mf->nsub : 0;
+}
+
+const char *cosa_model_file_ident_error(const cosa_model *m, size_t i)
+{
+    const mf_t *mf = mf_of(m);
+    return mf && i < mf->nsub ? mf->subs[i].ident_error : NULL;
+}
+
 int cosa_model_file_identified(const cosa_model *m, size_t i, cosa_model_file_ident *info)
 {
     const mf_t *mf = mf_of(m);

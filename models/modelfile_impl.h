@@ -70,6 +70,7 @@ struct mf_sub {
     size_t fnx;         /* the FMU's declared states (the last fnx of its
                            parameters); n[DECL_X] unless identified            */
     int identified;     /* the blocks are the identified model (idinfo)       */
+    char *ident_error;  /* default identification failed: the line to report */
     cosa_model_file_ident idinfo;
 };
 

@@ -220,6 +220,14 @@ typedef struct cosa_model_file_ident {
 /* 1 with *info (may be NULL) when subsystem i of model file m is an
  * identified FMU, else 0 (also for any other model). */
 int cosa_model_file_identified(const cosa_model *m, size_t i, cosa_model_file_ident *info);
+/* The number of subsystems of model file m (0 for any other model). */
+size_t cosa_model_file_nsub(const cosa_model *m);
+/* When the default identification of subsystem i's FMU (one that declares
+ * no states) failed: the one-line reason ("FILE:LINE: fmu NAME: PATH:
+ * identification failed: ..."), and the subsystem is the FMU's declared
+ * reading (its gain D) meanwhile; NULL otherwise.  The Phi commands refuse
+ * such a model with this line; cosa simulate runs the FMU itself. */
+const char *cosa_model_file_ident_error(const cosa_model *m, size_t i);
 
 /* The clock connections of model file m (`connect clock S.OUT -> T.IN`,
  * README "Clocks"), checked when the file was read: their number (0 for

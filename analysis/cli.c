@@ -109,8 +109,11 @@ int cli_model_resolve(cli_model *m, const char *cmd)
         if (m->linearization)
             m->load_flags |= m->linearization[0] == 'i' ? COSA_MODEL_FILE_FMU_IDENTIFY
                                                         : COSA_MODEL_FILE_FMU_DECLARED;
-        cosa_status st = cosa_model_file_load_flags(m->file, m->load_flags, &m->owned, err,
-                                                    sizeof err);
+        double probe = 0.0;
+        if (m->probe_step && cli_positive(cmd, "--probe-step", m->probe_step, &probe) != CLI_OK)
+            return CLI_EUSAGE;
+        cosa_status st = cosa_model_file_load_probe(m->file, m->load_flags, probe, &m->owned,
+                                                    err, sizeof err);
         if (st != COSA_OK) {
             cli_error(cmd, "%s", err[0] ? err : cosa_strerror(st));
             return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;

@@ -61,6 +61,11 @@ static const opt_row rows_linearize[] = {
      .help = "identify: every FMU from its inputs and outputs (black\n"
              "boxes, doc/black-box.md); declared: from its declared\n"
              "states (default: identify the FMUs that declare no states)"},
+    {.kind = OPTK_STRING, .name = "probe-step", .off = offsetof(struct dump_opts, mod.probe_step),
+     .arg = "H",
+     .help = "identification's probe step in seconds for FMUs without\n"
+             "a fixed internal step (default: DefaultExperiment stepSize,\n"
+             "else 1e-3)"},
     {.kind = OPTK_ENUM, .name = "jacobian", .off = offsetof(struct dump_opts, jacobian),
      .arg = "dd|fd", .names = jacobians,
      .help = "dd: the FMUs' directional derivatives (an error for an\n"

@@ -119,16 +119,15 @@ void fmu_ident_dt_note(const char *cmd, const cosa_model *m, double dt)
 void fmu_ident_limit_note(const char *cmd, const cosa_model *m, double dt_max)
 {
     cosa_model_file_ident id;
-    char b[32], c[32];
+    char b[32];
     for (size_t i = 0; i < cosa_model_file_nsub(m) && isfinite(dt_max) && dt_max > 0.0; i++) {
         if (!cosa_model_file_identified(m, i, &id) || !(id.fixed_step > 0.0))
             continue;
         /* k h <= dt_max with rounding room for an exact multiple */
         const double k = floor(dt_max / id.fixed_step * (1.0 + 1e-12));
         fprintf(stderr, "cosa: %s: note: FMU %s is a sampled system with the step %s s: the "
-                        "largest of its macro steps at or below dt_max is %.0f steps, %s s\n",
-                cmd, id.name, cli_num(b, sizeof b, id.fixed_step), k,
-                cli_num(c, sizeof c, k * id.fixed_step));
+                        "largest of its macro steps at or below dt_max is %.0f steps, %.15g s\n",
+                cmd, id.name, cli_num(b, sizeof b, id.fixed_step), k, k * id.fixed_step);
     }
 }
 

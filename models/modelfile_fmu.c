@@ -209,7 +209,7 @@ cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const doubl
         double *M = NULL;
         char why[480];
         const size_t n = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
-        st = mf_ident_unit(s->fh, &s->cap, u, (int)n, &id, &M, why, sizeof why);
+        st = mf_ident_unit(s->fh, &s->cap, u, (int)n, s->idinfo.h, &id, &M, why, sizeof why);
         if (st == COSA_OK) {
             memcpy(A, M, n * n * sizeof *A);
             memcpy(B, M + n * n, n * nu * sizeof *B);
@@ -344,7 +344,7 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
     cosa_ident id = {0};
     char iwhy[480] = "", *deferred = NULL;
     if (st == COSA_OK && identify) {
-        st = mf_ident_unit(fmu, &cap, u, -1, &id, &M, iwhy, sizeof iwhy);
+        st = mf_ident_unit(fmu, &cap, u, -1, p->probe, &id, &M, iwhy, sizeof iwhy);
         nx = id.n;
         if (st != COSA_OK && st != COSA_ENOMEM && asked) {
             mf_perr(p, COSA_EFMU, line, "fmu %s: %s: %s", name, path, iwhy);

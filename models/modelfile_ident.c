@@ -24,7 +24,8 @@ double mf_ident_step(const cosa_fmu_capability *cap)
 }
 
 cosa_status mf_ident_unit(const cosa_fmu *fmu, const cosa_fmu_capability *cap, cosa_unit *u,
-                          int order, cosa_ident *id, double **M, char *why, size_t size)
+                          int order, double h, cosa_ident *id, double **M, char *why,
+                          size_t size)
 {
     const size_t nu = cosa_fmu_ninput(fmu), ny = cosa_fmu_noutput(fmu);
     double *u0 = calloc(nu + 1, sizeof *u0);
@@ -40,7 +41,7 @@ cosa_status mf_ident_unit(const cosa_fmu *fmu, const cosa_fmu_capability *cap, c
     }
     cosa_ident_opts o;
     cosa_ident_opts_default(&o);
-    o.h = mf_ident_step(cap);
+    o.h = h > 0.0 && !(cap->fixed_step > 0.0) ? h : mf_ident_step(cap);
     o.order = order;
     cosa_status st = cosa_ident_run(u, u0, &o, id);
     free(u0);

@@ -53,6 +53,20 @@ for v in hid_fmi3 hid_fmi2 hidnofs_fmi3 hidnofs_fmi2; do
         ok || bad "$v: no identification note: $(cat "$tmp/$v.err")"
 done
 
+# another probe step (FMUs without a fixed internal step): the same rho
+"$COSA" point --model-file "$tmp/hid_fmi3.cosa" --scheme zoh --dt 1e-4 --probe-step 2e-4 \
+    >"$tmp/pr.out" 2>"$tmp/pr.err"
+grep -q "order 2 at the probe step 0.0002 s" "$tmp/pr.err" && close "$(val rho "$tmp/pr.out")" "$rho0" 1e-9 &&
+    ok || bad "--probe-step 2e-4: $(val rho "$tmp/pr.out"), $(cat "$tmp/pr.err")"
+"$COSA" linearize --model-file "$tmp/hid_fmi3.cosa" --probe-step 5e-4 2>/dev/null |
+    grep -q "^# FMU II identified from its inputs and outputs: order 2 at the probe step 0.0005 s" &&
+    ok || bad "linearize --probe-step 5e-4"
+"$COSA" point --model-file "$tmp/hid_fmi3.cosa" --scheme zoh --dt 1e-4 --probe-step 0 \
+    >/dev/null 2>"$tmp/pr0.err"
+rc=$?
+[ $rc = 2 ] && grep -qx "cosa: point: --probe-step must be a positive finite number, got '0'" "$tmp/pr0.err" &&
+    ok || bad "--probe-step 0: exit $rc, $(cat "$tmp/pr0.err")"
+
 # the old reading on request: the hidden II as its gain D (the issue: dim 5)
 "$COSA" point --model-file "$tmp/hid_fmi3.cosa" --scheme zoh --dt 1e-4 \
     --linearization declared >"$tmp/gain.out" 2>/dev/null
@@ -130,10 +144,30 @@ rc=$?
 [ $rc = 2 ] && grep -qx "cosa: point: --linearization must be identify or declared, got 'guess'" \
     "$tmp/bad.err" && ok || bad "--linearization guess: exit $rc, $(cat "$tmp/bad.err")"
 
-# a fixed-step FMU (forward Euler at 1e-5): identified at its step, noted as sampled
+# a fixed-step FMU (forward Euler at 1e-5): identified at its step, noted as sampled;
+# a macro step that is not a multiple of it noted; limit names the largest multiple
 net "$tmp/eu.cosa" twomass1_fmi3.fmu twomass2_euler_fmi3.fmu
 "$COSA" point --model-file "$tmp/eu.cosa" --scheme zoh --dt 1e-4 >/dev/null 2>"$tmp/eu.err"
 grep -q "order 2 at the probe step 1e-05 s" "$tmp/eu.err" && grep -q "is a sampled system" "$tmp/eu.err" &&
-    ok || bad "euler: $(cat "$tmp/eu.err")"
+    ! grep -q "not a multiple" "$tmp/eu.err" && ok || bad "euler: $(cat "$tmp/eu.err")"
+"$COSA" point --model-file "$tmp/eu.cosa" --scheme zoh --dt 1.5e-5 >/dev/null 2>"$tmp/eu2.err"
+grep -q "^cosa: point: note: dt 1.5e-05 is not a multiple of FMU II's fixed internal step 1e-05 s" \
+    "$tmp/eu2.err" && ok || bad "euler dt 1.5e-5: $(cat "$tmp/eu2.err")"
+"$COSA" limit --model-file "$tmp/eu.cosa" --scheme zoh --criterion stable >"$tmp/eu3.out" 2>"$tmp/eu3.err"
+k=$(sed -n 's/.*at or below dt_max is \([0-9]*\) steps, .*/\1/p' "$tmp/eu3.err")
+# k steps of 1e-5 at or below dt_max, k + 1 above it
+awk -v k="$k" -v m="$(val dt_max "$tmp/eu3.out")" 'BEGIN { exit !(k != "" && k * 1e-5 <= m && (k + 1) * 1e-5 > m) }' &&
+    ok || bad "euler limit: k = $k, dt_max $(val dt_max "$tmp/eu3.out")"
+
+# a stateless FMU whose identification fails (its doStep returns early): the Phi
+# commands refuse it in one line (exit 2); cosa simulate runs it and fails there
+# as before (tests/test_fmu_gaps.sh)
+sed "s|twomass2_hid_fmi3.fmu|gainshort_fmi3.fmu|; s|connect II.Fk -> I.Fk|connect II.y -> I.Fk|; s|connect I.s1 -> II.s1|connect I.s1 -> II.u|; /I.v1 -> II.v1/d" \
+    "$tmp/hid_fmi3.cosa" >"$tmp/short.cosa"
+"$COSA" point --model-file "$tmp/short.cosa" --scheme zoh --dt 1e-4 >/dev/null 2>"$tmp/short.err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/short.err")" = 1 ] &&
+    grep -q "short.cosa:4: fmu II: .*gainshort_fmi3.fmu: identification failed: the unit failed during the identification experiments: FMU II: fmi3DoStep" "$tmp/short.err" &&
+    ok || bad "gainshort: exit $rc, $(cat "$tmp/short.err")"
 
 fmu_env_done test_black_box.sh

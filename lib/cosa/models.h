@@ -148,6 +148,11 @@ enum { COSA_MODEL_FILE_FMU_FD = 1u << 0, COSA_MODEL_FILE_FMU_DD = 1u << 1,
        COSA_MODEL_FILE_FMU_IDENTIFY = 1u << 2, COSA_MODEL_FILE_FMU_DECLARED = 1u << 3 };
 cosa_status cosa_model_file_load_flags(const char *path, unsigned flags, cosa_model **out,
                                        char *err, size_t errsize);
+/* The same with the probe step [s] of identified FMUs (doc/black-box.md)
+ * that declare no fixedInternalStepSize (0: their DefaultExperiment
+ * stepSize, else 1e-3 s). */
+cosa_status cosa_model_file_load_probe(const char *path, unsigned flags, double probe,
+                                       cosa_model **out, char *err, size_t errsize);
 
 /* The same for text in memory (len bytes, need not be NUL-terminated);
  * name_for_errors (may be NULL) prefixes messages and names the model when

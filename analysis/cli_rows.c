@@ -35,6 +35,11 @@ const opt_row cli_model_rows[] = {
              "and outputs (black boxes, doc/black-box.md), or from their\n"
              "declared states (default: identify the FMUs that declare\n"
              "no states, linearise the others)"},
+    {.kind = OPTK_STRING, .name = "probe-step", .off = offsetof(cli_model, probe_step),
+     .arg = "H", .requires = "model-file",
+     .help = "identification's probe step in seconds for FMUs without\n"
+             "a fixed internal step (default: DefaultExperiment stepSize,\n"
+             "else 1e-3)"},
     {.kind = OPTK_INCLUDE, .sub = cli_set_rows},
     {0}};
 

@@ -392,6 +392,7 @@ done:
  * master uses its matrices as fixed Jacobians). */
 static int build_systems(const char *cmd, cli_case *cs, cosa_scheme *s, struct sim_systems *r)
 {
+    cs->mod.ident_optional = 1; /* a black box runs without its identified model */
     int rc = cli_model_resolve(&cs->mod, cmd);
     if (rc != CLI_OK)
         return rc;

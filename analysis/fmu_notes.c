@@ -8,6 +8,7 @@
  * the linearisation between events only) (README "FMU import"). */
 #include "fmu_notes.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,12 +65,12 @@ static void events_note(const char *cmd, const cli_model *mod)
                 cmd, n > 1 ? "s" : "", names, n > 1 ? "" : "s");
 }
 
-void fmu_ident_notes(const char *cmd, const cosa_model *m)
+void fmu_ident_notes(const char *cmd, const cosa_model *m, int dynamic)
 {
     cosa_model_file_ident id;
     char b[32], c[32];
-    for (size_t i = 0; cosa_model_file_fmu(m, i); i++) {
-        if (!cosa_model_file_identified(m, i, &id))
+    for (size_t i = 0; i < cosa_model_file_nsub(m); i++) {
+        if (!cosa_model_file_identified(m, i, &id) || (dynamic != 0) != (id.order > 0))
             continue;
         fprintf(stderr, "cosa: %s: note: FMU %s identified from its inputs and outputs "
                         "(doc/black-box.md): order %zu at the probe step %s s, fit error %.2g on "
@@ -95,6 +96,38 @@ void fmu_ident_notes(const char *cmd, const cosa_model *m)
                             "model's from any state (relative residual %.2g): x0 = 0, the "
                             "model describes deviations from that response\n",
                     cmd, id.name, id.x0_resid);
+    }
+}
+
+void fmu_ident_dt_note(const char *cmd, const cosa_model *m, double dt)
+{
+    cosa_model_file_ident id;
+    char b[32], c[32];
+    for (size_t i = 0; i < cosa_model_file_nsub(m); i++) {
+        if (!cosa_model_file_identified(m, i, &id) || !(id.fixed_step > 0.0))
+            continue;
+        const double k = dt / id.fixed_step;
+        if (k >= 1.0 && fabs(k - nearbyint(k)) <= 1e-9 * k)
+            continue;
+        fprintf(stderr, "cosa: %s: note: dt %s is not a multiple of FMU %s's fixed internal "
+                        "step %s s: the FMU cannot stop there, and Phi is exact only at "
+                        "multiples of its step\n",
+                cmd, cli_num(b, sizeof b, dt), id.name, cli_num(c, sizeof c, id.fixed_step));
+    }
+}
+
+void fmu_ident_limit_note(const char *cmd, const cosa_model *m, double dt_max)
+{
+    cosa_model_file_ident id;
+    char b[32];
+    for (size_t i = 0; i < cosa_model_file_nsub(m) && isfinite(dt_max) && dt_max > 0.0; i++) {
+        if (!cosa_model_file_identified(m, i, &id) || !(id.fixed_step > 0.0))
+            continue;
+        /* k h <= dt_max with rounding room for an exact multiple */
+        const double k = floor(dt_max / id.fixed_step * (1.0 + 1e-12));
+        fprintf(stderr, "cosa: %s: note: FMU %s is a sampled system with the step %s s: the "
+                        "largest of its macro steps at or below dt_max is %.0f steps, %.15g s\n",
+                cmd, id.name, cli_num(b, sizeof b, id.fixed_step), k, k * id.fixed_step);
     }
 }
 
@@ -142,6 +175,7 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
                     cmd, name, lin.affine_abs);
         nonlin += lin.is_nonlinear || lin.is_affine;
     }
+    fmu_ident_notes(cmd, m, 0); /* static ones: the dynamic ones were noted when read */
     events_note(cmd, mod);
     for (size_t k = 0; k < ns; k++) {
         char why[320], sname[64];

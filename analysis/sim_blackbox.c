@@ -12,11 +12,17 @@ size_t sim_blackbox_names(const cosa_model *m, size_t nsub, char *names, size_t 
     if (size)
         names[0] = '\0';
     for (size_t i = 0; i < nsub; i++) {
+        /* identified with states, or whose identification failed (then read
+         * as its gain meanwhile: no reference either); an FMU identified as
+         * static is what its gain says */
         cosa_model_file_ident info;
-        if (!cosa_model_file_identified(m, i, &info))
+        const int dyn = cosa_model_file_identified(m, i, &info) && info.order > 0;
+        if (!dyn && !cosa_model_file_ident_error(m, i))
             continue;
+        const char *name = m->sub_name ? m->sub_name(m, NULL, i) : NULL;
         if (size > len) {
-            int w = snprintf(names + len, size - len, "%s%s", n ? ", " : "", info.name);
+            int w = snprintf(names + len, size - len, "%s%s", n ? ", " : "",
+                             name ? name : "?");
             len += w > 0 ? (size_t)w : 0;
         }
         n++;

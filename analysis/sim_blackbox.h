@@ -8,8 +8,10 @@
 
 #include "cli.h"
 
-/* The subsystems of model m (nsub) that are black boxes (identified FMUs):
- * their number, and their names, comma-separated, in names (size bytes). */
+/* The subsystems of model m (nsub) that are black boxes -- FMUs declaring
+ * no states that were identified with states, or whose identification
+ * failed (not those identified as static gains): their number, and their
+ * names, comma-separated, in names (size bytes). */
 size_t sim_blackbox_names(const cosa_model *m, size_t nsub, char *names, size_t size);
 
 /* The units' initial state from the model's x0 (the system sys's layout):

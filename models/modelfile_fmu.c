@@ -209,7 +209,7 @@ cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const doubl
         double *M = NULL;
         char why[480];
         const size_t n = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
-        st = mf_ident_unit(s->fh, &s->cap, u, (int)n, &id, &M, why, sizeof why);
+        st = mf_ident_unit(s->fh, &s->cap, u, (int)n, s->idinfo.h, &id, &M, why, sizeof why);
         if (st == COSA_OK) {
             memcpy(A, M, n * n * sizeof *A);
             memcpy(B, M + n * n, n * nu * sizeof *B);
@@ -333,24 +333,45 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
     const size_t fnx = nx, nu = cosa_fmu_ninput(fmu), ny = cosa_fmu_noutput(fmu);
     /* black boxes: identified unless --linearization declared, and every
      * FMU with --linearization identify */
-    const int identify = (p->flags & COSA_MODEL_FILE_FMU_IDENTIFY) ||
-                         (!(p->flags & COSA_MODEL_FILE_FMU_DECLARED) && nx == 0);
-    double *M = identify ? NULL : calloc(nx * nx + nx * nu + ny * nx + ny * nu + nx + 1, sizeof *M);
-    if (st == COSA_OK && !M && !identify)
-        st = COSA_ENOMEM;
-    cosa_ident id = {0};
-    char iwhy[480] = "";
     cosa_fmu_capability cap;
     cosa_fmu_capability_get(fmu, &cap);
+    /* by default not FMUs with events or clocks: their steps need Event Mode,
+     * which the experiments do not run (Phi sees them between events) */
+    const int asked = (p->flags & COSA_MODEL_FILE_FMU_IDENTIFY) != 0;
+    int identify = asked || (!(p->flags & COSA_MODEL_FILE_FMU_DECLARED) && nx == 0 &&
+                             !cap.event_mode && !cap.clocks);
+    double *M = NULL;
+    cosa_ident id = {0};
+    char iwhy[480] = "", *deferred = NULL;
     if (st == COSA_OK && identify) {
-        st = mf_ident_unit(fmu, &cap, u, -1, &id, &M, iwhy, sizeof iwhy);
+        st = mf_ident_unit(fmu, &cap, u, -1, p->probe, &id, &M, iwhy, sizeof iwhy);
         nx = id.n;
-        if (st != COSA_OK && st != COSA_ENOMEM) {
+        if (st != COSA_OK && st != COSA_ENOMEM && asked) {
             mf_perr(p, COSA_EFMU, line, "fmu %s: %s: %s", name, path, iwhy);
             st = COSA_EFMU;
+        } else if (st != COSA_OK && st != COSA_ENOMEM) {
+            /* by default: the failure is kept for the Phi commands to
+             * report (cosa_model_file_ident_error); the FMU stays its
+             * declared reading meanwhile (cosa simulate runs it anyway) */
+            size_t len = strlen(p->fname) + strlen(name) + strlen(path) + strlen(iwhy) + 64;
+            if ((deferred = malloc(len)))
+                snprintf(deferred, len, "%s:%zu: fmu %s: %s: %s", p->fname, line, name, path,
+                         iwhy);
+            st = deferred ? COSA_OK : COSA_ENOMEM;
+            identify = 0;
+            nx = fnx;
+            cosa_ident_free(&id);
+            free(M);
+            M = NULL;
         }
-    } else if (st == COSA_OK)
-        memcpy(M + nx * nx + nx * nu + ny * nx + ny * nu, cosa_unit_state(u), nx * sizeof *M);
+    }
+    if (st == COSA_OK && !identify) {
+        M = calloc(nx * nx + nx * nu + ny * nx + ny * nu + nx + 1, sizeof *M);
+        if (!M)
+            st = COSA_ENOMEM;
+        else
+            memcpy(M + nx * nx + nx * nu + ny * nx + ny * nu, cosa_unit_state(u), nx * sizeof *M);
+    }
     double *A = M, *B = A ? A + nx * nx : NULL, *C = B ? B + nx * nu : NULL,
            *D = C ? C + ny * nx : NULL, *X0 = D ? D + ny * nu : NULL;
     if (!identify && st == COSA_OK && (p->flags & COSA_MODEL_FILE_FMU_DD) &&
@@ -380,6 +401,8 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
             s->line = line;
             s->ffd = (p->flags & COSA_MODEL_FILE_FMU_FD) != 0;
             s->fnx = fnx;
+            s->ident_error = deferred;
+            deferred = NULL;
             if (!s->name || !s->fmu || fill(s, fmu, identify, nx, A, B, C, D, X0) != COSA_OK)
                 mf_nomem(p);
             else {
@@ -394,6 +417,7 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
         }
     }
     free(M);
+    free(deferred);
     cosa_ident_free(&id);
     cosa_unit_free(u);
     cosa_fmu_close(fmu);

@@ -24,7 +24,8 @@ double mf_ident_step(const cosa_fmu_capability *cap)
 }
 
 cosa_status mf_ident_unit(const cosa_fmu *fmu, const cosa_fmu_capability *cap, cosa_unit *u,
-                          int order, cosa_ident *id, double **M, char *why, size_t size)
+                          int order, double h, cosa_ident *id, double **M, char *why,
+                          size_t size)
 {
     const size_t nu = cosa_fmu_ninput(fmu), ny = cosa_fmu_noutput(fmu);
     double *u0 = calloc(nu + 1, sizeof *u0);
@@ -40,7 +41,7 @@ cosa_status mf_ident_unit(const cosa_fmu *fmu, const cosa_fmu_capability *cap, c
     }
     cosa_ident_opts o;
     cosa_ident_opts_default(&o);
-    o.h = mf_ident_step(cap);
+    o.h = h > 0.0 && !(cap->fixed_step > 0.0) ? h : mf_ident_step(cap);
     o.order = order;
     cosa_status st = cosa_ident_run(u, u0, &o, id);
     free(u0);
@@ -80,6 +81,18 @@ void mf_ident_info(struct mf_sub *s, const cosa_ident *id)
                                         .nonlin = id->nonlin, .tvar = id->tvar, .nonlinear = id->nonlinear,
                                         .x0_resid = id->x0_resid, .steps = id->steps,
                                         .silent_out = id->silent_out};
+}
+
+size_t cosa_model_file_nsub(const cosa_model *m)
+{
+    const mf_t *mf = mf_of(m);
+    return mf ? mf->nsub : 0;
+}
+
+const char *cosa_model_file_ident_error(const cosa_model *m, size_t i)
+{
+    const mf_t *mf = mf_of(m);
+    return mf && i < mf->nsub ? mf->subs[i].ident_error : NULL;
 }
 
 int cosa_model_file_identified(const cosa_model *m, size_t i, cosa_model_file_ident *info)

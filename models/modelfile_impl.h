@@ -70,6 +70,7 @@ struct mf_sub {
     size_t fnx;         /* the FMU's declared states (the last fnx of its
                            parameters); n[DECL_X] unless identified            */
     int identified;     /* the blocks are the identified model (idinfo)       */
+    char *ident_error;  /* default identification failed: the line to report */
     cosa_model_file_ident idinfo;
 };
 
@@ -157,6 +158,8 @@ struct mf_parser {
     size_t model_line, tend_line;
     size_t last_line;   /* line of the last statement (for end-of-file errors) */
     unsigned flags;     /* COSA_MODEL_FILE_* of cosa_model_file_load_flags */
+    double probe;       /* identification's probe step for FMUs without a fixed
+                           internal step (0: mf_ident_step's default)         */
 };
 
 /* modelfile.c: strings, block shapes and the description's lifetime */
@@ -217,12 +220,15 @@ cosa_status mf_fmu_linearity(const mf_t *mf, const struct mf_sub *s, const doubl
 #define MF_IDENT_STEP 1e-3
 double mf_ident_step(const cosa_fmu_capability *cap);
 /* Identify the unit u of fmu at its operating point (order < 0: from the
- * Hankel singular values, else this order): *id (free with
+ * Hankel singular values, else this order) at the probe step h (0: the
+ * fixed internal step, else mf_ident_step; a given h is overridden by a
+ * fixed internal step, the only step such an FMU takes): *id (free with
  * cosa_ident_free) and *M, one malloc'ed block A (n x n), B (n x nu),
  * C (ny x n), D (ny x nu), x0 (n) of the continuous model; on failure one
  * clause in why. */
 cosa_status mf_ident_unit(const cosa_fmu *fmu, const cosa_fmu_capability *cap, cosa_unit *u,
-                          int order, cosa_ident *id, double **M, char *why, size_t size);
+                          int order, double h, cosa_ident *id, double **M, char *why,
+                          size_t size);
 /* Mark s identified with id's figures. */
 void mf_ident_info(struct mf_sub *s, const cosa_ident *id);
 

@@ -148,6 +148,11 @@ enum { COSA_MODEL_FILE_FMU_FD = 1u << 0, COSA_MODEL_FILE_FMU_DD = 1u << 1,
        COSA_MODEL_FILE_FMU_IDENTIFY = 1u << 2, COSA_MODEL_FILE_FMU_DECLARED = 1u << 3 };
 cosa_status cosa_model_file_load_flags(const char *path, unsigned flags, cosa_model **out,
                                        char *err, size_t errsize);
+/* The same with the probe step [s] of identified FMUs (doc/black-box.md)
+ * that declare no fixedInternalStepSize (0: their DefaultExperiment
+ * stepSize, else 1e-3 s). */
+cosa_status cosa_model_file_load_probe(const char *path, unsigned flags, double probe,
+                                       cosa_model **out, char *err, size_t errsize);
 
 /* The same for text in memory (len bytes, need not be NUL-terminated);
  * name_for_errors (may be NULL) prefixes messages and names the model when
@@ -220,6 +225,14 @@ typedef struct cosa_model_file_ident {
 /* 1 with *info (may be NULL) when subsystem i of model file m is an
  * identified FMU, else 0 (also for any other model). */
 int cosa_model_file_identified(const cosa_model *m, size_t i, cosa_model_file_ident *info);
+/* The number of subsystems of model file m (0 for any other model). */
+size_t cosa_model_file_nsub(const cosa_model *m);
+/* When the default identification of subsystem i's FMU (one that declares
+ * no states) failed: the one-line reason ("FILE:LINE: fmu NAME: PATH:
+ * identification failed: ..."), and the subsystem is the FMU's declared
+ * reading (its gain D) meanwhile; NULL otherwise.  The Phi commands refuse
+ * such a model with this line; cosa simulate runs the FMU itself. */
+const char *cosa_model_file_ident_error(const cosa_model *m, size_t i);
 
 /* The clock connections of model file m (`connect clock S.OUT -> T.IN`,
  * README "Clocks"), checked when the file was read: their number (0 for

@@ -44,6 +44,12 @@ typedef struct ictx {
     size_t steps, resets;
 } ictx;
 
+/* The pieces of cosa_ident_run's workspace (one block). */
+typedef struct iwork {
+    double *Y0, *Y, *Yv, *du, *G, *G2, *E, *d, *sy, *H, *H1, *dH, *U, *VT, *s, *sup, *w;
+    double *Ga, *G2a, *Ea, *da; /* augmented by the free response's differences */
+} iwork;
+
 static cosa_status back(ictx *c)
 {
     c->resets++;
@@ -191,6 +197,35 @@ static void validation_input(size_t nu, size_t N, const double *d, double *du)
             du[j + nu * k] = d[j] * pm1(&seed);
 }
 
+/* The Markov parameters with one more column, the free response's
+ * differences F[k - 1] = y0[k] - y0[k - 1] = C Ad^{k-1} (x_1 - x_0) (a held
+ * u0 and a constant offset cancel): the modes the initial state excites
+ * enter the realisation even where no input reaches them (an FMU without
+ * inputs, as the Reference FMUs' Dahlquist).  The column's scale da[nu]
+ * makes its largest scaled entry 1; its two-amplitude difference is 0, its
+ * rounding bound 16 eps (|y0[k]| + |y0[k - 1]|). */
+static void augment(const ictx *c, iwork *w)
+{
+    const size_t nu = c->nu, ny = c->ny, na = nu + 1, N = c->N;
+    double mx = 0.0;
+    for (size_t k = 1; k <= N; k++)
+        for (size_t i = 0; i < ny; i++)
+            mx = fmax(mx, w->sy[i] * fabs(w->Y0[i + ny * k] - w->Y0[i + ny * (k - 1)]));
+    memcpy(w->da, w->d, nu * sizeof *w->da);
+    w->da[nu] = mx > 0.0 ? 1.0 / mx : 1.0;
+    for (size_t k = 0; k <= N; k++)
+        for (size_t i = 0; i < ny; i++) {
+            for (size_t j = 0; j < nu; j++) {
+                w->Ga[i + ny * j + ny * na * k] = w->G[i + ny * j + ny * nu * k];
+                w->G2a[i + ny * j + ny * na * k] = w->G2[i + ny * j + ny * nu * k];
+                w->Ea[i + ny * j + ny * na * k] = w->E[i + ny * j + ny * nu * k];
+            }
+            const double a = k ? w->Y0[i + ny * k] : 0.0, b = k ? w->Y0[i + ny * (k - 1)] : 0.0;
+            w->Ga[i + ny * nu + ny * na * k] = w->G2a[i + ny * nu + ny * na * k] = a - b;
+            w->Ea[i + ny * nu + ny * na * k] = 16.0 * DBL_EPSILON * (fabs(a) + fabs(b));
+        }
+}
+
 /* Ho-Kalman / ERA from the SVD H = U S V^T (U m x m-or-less, VT ld ldvt):
  * Ad = S^-1/2 U_n^T H1 V_n S^-1/2, Bd = S^1/2 V_n^T (first nu columns),
  * C = U_n (first ny rows) S^1/2, undone from the scaling (rows sy, columns d);
@@ -319,23 +354,22 @@ static size_t order_of(const double *s, size_t ns, double floor)
     return n;
 }
 
-/* The pieces of cosa_ident_run's workspace (one block). */
-typedef struct iwork {
-    double *Y0, *Y, *Yv, *du, *G, *G2, *E, *d, *sy, *H, *H1, *dH, *U, *VT, *s, *sup, *w;
-} iwork;
 
 static double *iwork_alloc(iwork *w, size_t nu, size_t ny, size_t N, size_t m, size_t q)
 {
-    const size_t mn = m < q ? m : q, ny1 = ny * (N + 1), g = ny * nu * (N + 1);
-    const size_t sz[17] = {ny1, ny1, ny1, nu * N, g, g, g, nu, ny, m * q, m * q, m * q,
-                           m * mn, mn * q, mn, mn, m * (mn + 1) + 2 * (mn + 1)};
+    const size_t mn = m < q ? m : q, ny1 = ny * (N + 1), g = ny * nu * (N + 1),
+                 ga = ny * (nu + 1) * (N + 1);
+    const size_t sz[21] = {ny1, ny1, ny1, nu * N, g, g, g, nu, ny, m * q, m * q, m * q,
+                           m * mn, mn * q, mn, mn, m * (mn + 1) + 2 * (mn + 1), ga, ga, ga,
+                           nu + 1};
     size_t tot = 1;
-    for (int i = 0; i < 17; i++)
+    for (int i = 0; i < 21; i++)
         tot += sz[i];
     double *b = calloc(tot, sizeof *b), *p = b;
-    double **dst[17] = {&w->Y0, &w->Y, &w->Yv, &w->du, &w->G, &w->G2, &w->E, &w->d, &w->sy,
-                        &w->H, &w->H1, &w->dH, &w->U, &w->VT, &w->s, &w->sup, &w->w};
-    for (int i = 0; b && i < 17; i++) {
+    double **dst[21] = {&w->Y0, &w->Y, &w->Yv, &w->du, &w->G, &w->G2, &w->E, &w->d, &w->sy,
+                        &w->H, &w->H1, &w->dH, &w->U, &w->VT, &w->s, &w->sup, &w->w,
+                        &w->Ga, &w->G2a, &w->Ea, &w->da};
+    for (int i = 0; b && i < 21; i++) {
         *dst[i] = p;
         p += sz[i];
     }
@@ -374,7 +408,7 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
     const size_t nu = cosa_unit_nu(u), ny = cosa_unit_ny(u), nx = cosa_unit_nx(u);
     /* nmax + 1 block rows; the columns fill the window (at least as many) */
     const size_t r = o->nmax + 1, N = o->window > 2 * r ? o->window : 2 * r, cb = N - r;
-    const size_t m = r * ny, q = cb * nu, mn = m < q ? m : q;
+    const size_t m = r * ny, q = cb * (nu + 1), mn = m < q ? m : q;
     out->nu = nu;
     out->ny = ny;
     out->h = o->h;
@@ -438,13 +472,14 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
     if (st == COSA_OK) {
         /* Hankel matrices: H (k from 1), H1 (from 2), the two-amplitude
          * difference and the rounding bound, all scaled alike */
-        hankel(ny, nu, r, cb, 1, w.G, w.sy, w.d, w.H);
-        hankel(ny, nu, r, cb, 2, w.G, w.sy, w.d, w.H1);
-        hankel(ny, nu, r, cb, 1, w.G2, w.sy, w.d, w.dH);
+        augment(&c, &w);
+        hankel(ny, nu + 1, r, cb, 1, w.Ga, w.sy, w.da, w.H);
+        hankel(ny, nu + 1, r, cb, 2, w.Ga, w.sy, w.da, w.H1);
+        hankel(ny, nu + 1, r, cb, 1, w.G2a, w.sy, w.da, w.dH);
         for (size_t i = 0; i < m * q; i++)
             w.dH[i] -= w.H[i];
         const double M = fro(m * q, w.dH);
-        hankel(ny, nu, r, cb, 1, w.E, w.sy, w.d, w.dH);
+        hankel(ny, nu + 1, r, cb, 1, w.Ea, w.sy, w.da, w.dH);
         const double R = fro(m * q, w.dH);
         out->floor = 10.0 * (R + M);
         memcpy(w.dH, w.H, m * q * sizeof *w.dH);
@@ -478,7 +513,7 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
             st = ident_alloc(out, n);
         if (st == COSA_OK) {
             if (n)
-                era(&c, n, m, q, w.U, w.VT, mn, w.s, w.H1, w.sy, w.d, out, w.w);
+                era(&c, n, m, q, w.U, w.VT, mn, w.s, w.H1, w.sy, w.da, out, w.w);
             for (size_t e = 0; e < ny * nu; e++)
                 out->D[e] = w.G[e];
             validation_input(nu, N, w.d, w.du); /* w.du was reused since */

@@ -461,6 +461,7 @@ struct sim_run {
     cosa_master_opts mopt;
     int fine;              /* --ref fine, or the default for nonlinear FMUs */
     int noref;             /* --ref none: no reference, no e_global         */
+    char bbnote[400];      /* the black-box note, printed once the run ran   */
     const char *reffile;   /* --ref FILE                                    */
     double e_mu, e_nu, e_limit, e_limit_abs;
     int e_auto, held, initial;
@@ -1129,10 +1130,10 @@ static int sim_units(struct sim_run *r)
         return CLI_EUSAGE;
     }
     if (nbb && (!o->ref || !strcmp(o->ref, "auto"))) {
-        r->fine = 1;
-        fprintf(stderr, "cosa: %s: note: black box%s %s (no declared states): the reference is "
-                        "the fine co-simulation (as --ref fine), not the identified network\n",
-                cmd, nbb > 1 ? "es" : "", bbnames);
+        r->fine = 1; /* the note once the run has succeeded: errors stay one line */
+        snprintf(r->bbnote, sizeof r->bbnote, "black box%s %s (no declared states): the "
+                 "reference is the fine co-simulation (as --ref fine), not the identified "
+                 "network", nbb > 1 ? "es" : "", bbnames);
     }
     /* a nonlinear or affine FMU network: the linearised network is no
      * reference, the fine co-simulation is the default (README "FMU import") */
@@ -1380,6 +1381,8 @@ static void sim_print(struct sim_run *r)
     cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
     const cosa_cosim_result *res = r->res;
     /* notes (stderr) once the run has succeeded: errors stay one line */
+    if (r->bbnote[0])
+        fprintf(stderr, "cosa: %s: note: %s\n", r->cmd, r->bbnote);
     sim_fmu_horizon(r->cmd, fmus, m, par, r->sm.nsub, (double)(r->nsamples - 1) * r->dt);
     sim_fmu_warnings(r->cmd, cosa_model_units_units(r->mu), fmus, r->sm.nsub);
     if (r->o.jacobian)

@@ -1,6 +1,7 @@
 /* cli.c -- shared command-line helpers: the model options resolved, the
  * assumed model, the scheme, --dt, the Gauss-Seidel sequence. */
 #include "cli.h"
+#include "fmu_notes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -99,13 +100,31 @@ int cli_model_resolve(cli_model *m, const char *cmd)
     }
     if (m->file) {
         char err[512] = "";
-        cosa_status st = cosa_model_file_load_flags(m->file, m->load_flags, &m->owned, err,
-                                                    sizeof err);
+        if (m->linearization && strcmp(m->linearization, "identify") != 0 &&
+            strcmp(m->linearization, "declared") != 0) {
+            cli_error(cmd, "--linearization must be identify or declared, got '%s'",
+                      m->linearization);
+            return CLI_EUSAGE;
+        }
+        if (m->linearization)
+            m->load_flags |= m->linearization[0] == 'i' ? COSA_MODEL_FILE_FMU_IDENTIFY
+                                                        : COSA_MODEL_FILE_FMU_DECLARED;
+        double probe = 0.0;
+        if (m->probe_step && cli_positive(cmd, "--probe-step", m->probe_step, &probe) != CLI_OK)
+            return CLI_EUSAGE;
+        cosa_status st = cosa_model_file_load_probe(m->file, m->load_flags, probe, &m->owned,
+                                                    err, sizeof err);
         if (st != COSA_OK) {
             cli_error(cmd, "%s", err[0] ? err : cosa_strerror(st));
             return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;
         }
         m->model = m->owned;
+        for (size_t i = 0; !m->ident_optional && i < cosa_model_file_nsub(m->model); i++)
+            if (cosa_model_file_ident_error(m->model, i)) {
+                cli_error(cmd, "%s", cosa_model_file_ident_error(m->model, i));
+                return CLI_EUSAGE;
+            }
+        fmu_ident_notes(cmd, m->model, 1);
     } else {
         const char *name = m->name ? m->name : "twomass";
         m->model = cosa_model_find(name);

@@ -52,6 +52,9 @@ typedef struct cli_model {
     double assume_value[CLI_MAX_SETS];
     size_t nassume;
     unsigned load_flags;   /* cosa_model_file_load_flags (cosa linearize --jacobian) */
+    const char *linearization; /* --linearization identify|declared (NULL: default) */
+    int ident_optional;    /* a failed default identification is no error (simulate) */
+    const char *probe_step; /* --probe-step H (NULL: the FMU's own)            */
     /* resolved by cli_model_resolve */
     const cosa_model *model;
     cosa_model *owned;     /* loaded from a file      */

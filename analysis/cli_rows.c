@@ -30,6 +30,17 @@ const opt_row cli_model_rows[] = {
      .help = "built-in model (default: twomass; see 'cosa models')"},
     {.kind = OPTK_PATH, .name = "model-file", .off = offsetof(cli_model, file), .arg = "PATH",
      .excludes = "model", .help = "model file (format: man 5 cosa-model)"},
+    {.kind = OPTK_STRING, .name = "linearization", .off = offsetof(cli_model, linearization),
+     .arg = "identify|declared", .requires = "model-file",
+     .help = "FMUs as linear subsystems: identified from their inputs\n"
+             "and outputs (black boxes, doc/black-box.md), or from their\n"
+             "declared states (default: identify the FMUs that declare\n"
+             "no states, linearise the others)"},
+    {.kind = OPTK_STRING, .name = "probe-step", .off = offsetof(cli_model, probe_step),
+     .arg = "H", .requires = "model-file",
+     .help = "identification's probe step in seconds for FMUs without\n"
+             "a fixed internal step (default: DefaultExperiment stepSize,\n"
+             "else 1e-3)"},
     {.kind = OPTK_INCLUDE, .sub = cli_set_rows},
     {0}};
 

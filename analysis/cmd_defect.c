@@ -10,6 +10,7 @@
 #include "outfile.h"
 #include "run_stats.h"
 #include "sim_init.h"
+#include "sim_blackbox.h"
 #include "sim_fmu.h"
 
 #include <errno.h>
@@ -321,6 +322,17 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
     if (!d->yname || !d->uname) {
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
+    }
+    /* black boxes (identified FMUs): the output defect needs the output
+     * derivatives C x' + D u', which an FMU without declared states does not
+     * give (doc/simulate-black-box.md) */
+    char bbn[128];
+    const size_t nbb = sim_blackbox_names(d->m, d->nsub, bbn, sizeof bbn);
+    if (nbb) {
+        cli_error(cmd, "black box%s %s declare%s no states: the defect estimate needs the "
+                       "output derivatives C x' + D u', which a black box does not give",
+                  nbb > 1 ? "es" : "", bbn, nbb > 1 ? "" : "s");
+        return CLI_EUSAGE;
     }
     /* the error columns compare with the linear form: for FMUs their
      * linearisation, a reference only for linear FMUs */

@@ -123,6 +123,7 @@ static void limit_print(const struct opts *o, const cosa_scheme *scheme, const c
     printf("dt_min %s\ndt_range_max %s\n", cli_num(b1, sizeof b1, o->dtmin),
            cli_num(b2, sizeof b2, o->dtmax));
     printf("dt_max %.17g\n", lim->dt_max);
+    fmu_ident_limit_note("limit", o->cs.mod.model, lim->dt_max);
     cli_print_crossings(cr, lim->ncross < CAP ? lim->ncross : CAP, lim->monotone);
     printf("never_lost %s\ngood_at_min %s\nevaluations %zu\n", lim->never_lost ? "yes" : "no",
            lim->good_at_min ? "yes" : "no", lim->nevals);

@@ -21,13 +21,16 @@ static const char usage_dump[] =
     "--set and map axes work on the dumped file too.\n\n";
 
 static const char usage_linearize[] =
-    "Usage: cosa linearize --model-file PATH [--jacobian dd|fd] [-o OUT.cosa]\n\n"
+    "Usage: cosa linearize --model-file PATH [--linearization identify|declared]\n"
+    "                      [--jacobian dd|fd] [-o OUT.cosa]\n\n"
     "Linearise the FMUs of a model file ('fmu NAME = PATH' subsystems;\n"
     "doc/fmu.md) at their operating point -- instantiated at t = 0 with their start\n"
     "values -- and write the network as an ordinary model file of numbers, to\n"
     "stdout or OUT.cosa: A, B, C, D of every FMU, its states' start values, the\n"
     "connections; matrix subsystems keep their expressions.  Every Phi command\n"
-    "reads the result (and reads the FMU file itself the same way).\n\n";
+    "reads the result (and reads the FMU file itself the same way).  FMUs that\n"
+    "declare no states are identified from their inputs and outputs (black\n"
+    "boxes, doc/black-box.md): written with states xi1, xi2, ...\n\n";
 
 struct dump_opts {
     cli_model mod;
@@ -53,6 +56,16 @@ static const opt_row rows_linearize[] = {
      .arg = "PATH", .flags = OPTF_REQUIRED,
      .help = "the model file with fmu subsystems (required)"},
     {.kind = OPTK_INCLUDE, .sub = cli_set_rows, .off = offsetof(struct dump_opts, mod)},
+    {.kind = OPTK_STRING, .name = "linearization",
+     .off = offsetof(struct dump_opts, mod.linearization), .arg = "identify|declared",
+     .help = "identify: every FMU from its inputs and outputs (black\n"
+             "boxes, doc/black-box.md); declared: from its declared\n"
+             "states (default: identify the FMUs that declare no states)"},
+    {.kind = OPTK_STRING, .name = "probe-step", .off = offsetof(struct dump_opts, mod.probe_step),
+     .arg = "H",
+     .help = "identification's probe step in seconds for FMUs without\n"
+             "a fixed internal step (default: DefaultExperiment stepSize,\n"
+             "else 1e-3)"},
     {.kind = OPTK_ENUM, .name = "jacobian", .off = offsetof(struct dump_opts, jacobian),
      .arg = "dd|fd", .names = jacobians,
      .help = "dd: the FMUs' directional derivatives (an error for an\n"

@@ -84,6 +84,7 @@ int cmd_phi(int argc, char **argv)
     if (cli_assume_given(&o.cs.mod))
         cli_assume_note(cmd, &scheme, 1);
     fmu_notes(cmd, &o.cs.mod, &scheme, 1);
+    fmu_ident_dt_note(cmd, o.cs.mod.model, dt);
     cosa_layout lay;
     cosa_status st = cosa_layout_get(sys, &scheme, &lay);
     if (st != COSA_OK) {

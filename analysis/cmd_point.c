@@ -90,6 +90,7 @@ static int point_case(const char *cmd, struct opts *o, cosa_scheme *scheme, doub
         (rc = cli_dt_fits(cmd, "--dt", *dt, *sys)) != CLI_OK ||
         (rc = fmu_case_finish(cmd, cs, scheme, *sys, x0, model)) != CLI_OK)
         return rc;
+    fmu_ident_dt_note(cmd, cs->mod.model, *dt);
     *tend = o->tend > 0.0 ? o->tend : cs->mod.model->tend;
     if (nearbyint(*tend / *dt) < 1) {
         cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to evaluate",

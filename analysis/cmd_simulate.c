@@ -10,6 +10,7 @@
 #include "sim_init.h"
 #include "ref_csv.h"
 #include "sim_csv.h"
+#include "sim_blackbox.h"
 #include "sim_fmu.h"
 #include "sim_iter.h"
 #include "sweep_cli.h"
@@ -59,7 +60,7 @@ static void help_intro(void)
     fputs("Usage: cosa simulate [--model NAME] [--set NAME=VALUE]... --scheme S --dt DT\n"
            "                     [--tend T] [--integrator exact|cvode|cvode-adams|rk4|\n"
            "                     symplectic-euler|euler] [--rtol R] [--atol A]\n"
-           "                     [--micro H|step] [--ref-rtol R] [--ref auto|fine|FILE]\n"
+           "                     [--micro H|step] [--ref-rtol R] [--ref auto|fine|none|FILE]\n"
            "                     [--linearize start|end] [--fd] [--mbcorr-jacobian dd|fd]\n"
            "                     [--alpha A] [--sequence LIST] [--assume NAME=VALUE]...\n"
            "                     [--rate NAME=K]... [--input poly|held]\n"
@@ -88,7 +89,10 @@ static void help_intro(void)
            "(FMI 3.0/2.0 co-simulation; doc/fmu.md), the reference being the\n"
            "linearised network (exact for linear FMUs) or, for FMUs that depart from\n"
            "their linearisation (nonlinear, or a constant term), the fine co-simulation\n"
-           "(--ref fine, with a note); MBCorr takes an\n"
+           "(--ref fine, with a note); FMUs that declare no states (black boxes,\n"
+           "doc/simulate-black-box.md) run as units without states, the reference being the\n"
+           "fine co-simulation (a note; model-based corrections are refused); --ref none\n"
+           "runs without a reference (no e_global).  MBCorr takes an\n"
            "FMU's directional derivatives at the end of the step (--linearize end, the\n"
            "default then; elsewhere than the FMU's current point a second instance\n"
            "initialised there evaluates them), or finite differences through its state\n"
@@ -402,6 +406,7 @@ done:
  * master uses its matrices as fixed Jacobians). */
 static int build_systems(const char *cmd, cli_case *cs, cosa_scheme *s, struct sim_systems *r)
 {
+    cs->mod.ident_optional = 1; /* a black box runs without its identified model */
     int rc = cli_model_resolve(&cs->mod, cmd);
     if (rc != CLI_OK)
         return rc;
@@ -473,6 +478,8 @@ struct sim_run {
     char defect_skip[320]; /* why --defects on cannot ("" if it can)        */
     unsigned fine_factor;  /* the fine reference's step is dt / this        */
     char fine_why[512];    /* why it is below REF_FINE_FACTOR ("" if not)   */
+    int noref;             /* --ref none: no reference, no e_global         */
+    char bbnote[400];      /* the black-box note, printed once the run ran   */
     const char *reffile;   /* --ref FILE                                    */
     double e_mu, e_nu, e_limit, e_limit_abs;
     int e_auto, held, initial;
@@ -546,13 +553,18 @@ static const opt_row sim_rows[] = {
     {.kind = OPTK_INT, .name = "out-order", .off = SIM(o.outorder), .arg = "N", .modes = SIM_FIXED,
      .imin = 0, .imax = 2,
      .help = "order of the output derivatives in the defects (0, 1, 2; default 1)"},
-    {.kind = OPTK_STRING, .name = "ref", .off = SIM(o.ref), .arg = "auto|fine|FILE",
+    {.kind = OPTK_STRING, .name = "ref", .off = SIM(o.ref), .arg = "auto|fine|none|FILE",
      .modes = SIM_FIXED,
      .help = "the reference: auto (default: exact for linear models and linear FMU "
              "networks, fine for nonlinear or affine FMUs, CVODE for nonlinear "
              "models), fine: the same units co-simulated with SOH at DT/64 from t "
-             "= 0 (for nonlinear FMUs, whose linearisation is no reference; an "
-             "algebraic loop of feedthrough units is solved at every fine point), or a "
+             "= 0 (for nonlinear FMUs, whose linearisation is no reference; at DT/K "
+             "when an FMU has a fixed internal step h and DT = k h, K the largest "
+             "divisor of k up to 64, so that the fine steps stay on its grid; an "
+             "algebraic loop of feedthrough units is solved at every fine point), none: "
+             "no reference (no e_global; the start-up samples a scheme of order p needs, "
+             "t = 0 .. p*DT, from the fine co-simulation; the divergence test then "
+             "compares with their largest output), or a "
              "CSV file computed elsewhere: '#' comments, a header row naming the "
              "columns ('t' or 'time'; each output as ref.SUB.NAME or SUB.NAME, or "
              "NAME or ref.NAME where NAME is unique; optionally every state as "
@@ -875,12 +887,13 @@ static int sim_master_options(struct sim_run *r)
     r->mopt.force_fd = o->fd;
     r->mopt.lin_at_end = o->lin == 1;
     if (o->ref && !o->ref[0]) {
-        cli_error(cmd, "--ref must be auto, fine or a CSV file");
+        cli_error(cmd, "--ref must be auto, fine, none or a CSV file");
         return CLI_EUSAGE;
     }
     r->fine = o->ref && strcmp(o->ref, "fine") == 0;
-    /* --ref FILE: anything but auto and fine */
-    r->reffile = o->ref && !r->fine && strcmp(o->ref, "auto") ? o->ref : NULL;
+    r->noref = o->ref && strcmp(o->ref, "none") == 0;
+    /* --ref FILE: anything but auto, fine and none */
+    r->reffile = o->ref && !r->fine && !r->noref && strcmp(o->ref, "auto") ? o->ref : NULL;
     if (o->mbcorr_jac == 1)
         r->mopt.force_fd = 1;
     if (r->scheme.model && (o->lin >= 0 || o->fd))
@@ -1134,10 +1147,33 @@ static int sim_units(struct sim_run *r)
         cli_error(cmd, "--plot: --outputs names no output to plot");
         return CLI_EUSAGE;
     }
+    /* black boxes (identified FMUs): the units run without the identified
+     * states, whose initial values the FMU does not tell; the reference is
+     * the fine co-simulation (doc/simulate-black-box.md) */
+    char bbnames[256];
+    const size_t nbb = nfmu ? sim_blackbox_names(m, r->sm.nsub, bbnames, sizeof bbnames) : 0;
+    if ((rc = sim_blackbox_x0(cmd, r->sm.sys, r->set, &r->sm.x0, NULL)) != CLI_OK)
+        return rc;
+    /* model-based corrections need every unit's Jacobians A, B, C, D at its
+     * state: a black box runs without states (its identified model's states
+     * are not the FMU's), so they would take it for its feedthrough D */
+    if (nbb && r->scheme.corr != COSA_CORR_NONE) {
+        cli_error(cmd, "scheme %s: black box%s %s declare%s no states: the model-based "
+                       "correction needs Jacobians at the unit's state, which a black box "
+                       "does not give (use the scheme without +mbcorr/+ocorr/+ecorr)",
+                  r->sname, nbb > 1 ? "es" : "", bbnames, nbb > 1 ? "" : "s");
+        return CLI_EUSAGE;
+    }
+    if (nbb && (!o->ref || !strcmp(o->ref, "auto"))) {
+        r->fine = 1; /* the note once the run has succeeded: errors stay one line */
+        snprintf(r->bbnote, sizeof r->bbnote, "black box%s %s (no declared states): the "
+                 "reference is the fine co-simulation (as --ref fine), not the identified "
+                 "network", nbb > 1 ? "es" : "", bbnames);
+    }
     /* a nonlinear or affine FMU network: the linearised network is no
      * reference, the fine co-simulation is the default (README "FMU import") */
     char nlwhy[256];
-    if (nfmu && (!o->ref || !strcmp(o->ref, "auto")) &&
+    if (nfmu && !r->fine && (!o->ref || !strcmp(o->ref, "auto")) &&
         !fmu_network_linear(m, par, nlwhy, sizeof nlwhy)) {
         r->fine = 1;
         fprintf(stderr, "cosa: %s: note: %s: the reference is the fine co-simulation (as "
@@ -1195,6 +1231,15 @@ static void sim_defects(struct sim_run *r, const cosa_fmu_capability *const *cap
         snprintf(r->defect_skip, sizeof r->defect_skip, "%s takes no mid-step sample",
                  r->o.nrate ? "a multi-rate run" : r->held ? "--input held"
                  : r->iterative ? "an iterative scheme" : "a run with event points");
+        r->defects = 0;
+        return;
+    }
+    /* a black box's output derivatives would be its feedthrough's alone (it
+     * declares no states): its defects are not known */
+    char bbn[64];
+    if (sim_blackbox_names(r->cs.mod.model, r->sm.nsub, bbn, sizeof bbn)) {
+        snprintf(r->defect_skip, sizeof r->defect_skip, "black box %s declares no states, so "
+                 "its output derivatives are not known", bbn);
         r->defects = 0;
         return;
     }
@@ -1345,6 +1390,30 @@ static int sim_reference(struct sim_run *r)
 {
     const char *cmd = r->cmd;
     cosa_status st = COSA_OK;
+    if (r->noref) {
+        /* the start-up samples t = 0 .. p*DT (at least two: the fine run's
+         * least) from the fine co-simulation, then nothing */
+        cosa_scheme fs;
+        const char *fname = fine_scheme(r);
+        cosa_scheme_parse(fname, &fs);
+        size_t nk = (size_t)r->scheme.order + 1;
+        nk = nk < 2 ? 2 : nk;
+        nk = nk > r->nsamples ? r->nsamples : nk;
+        cosa_reftraj *known = NULL;
+        st = cosa_reftraj_cosim(r->set, &fs, r->sm.x0, r->dt, nk,
+                                r->fine_factor,
+                                &known);
+        if (st == COSA_OK)
+            st = cosa_reftraj_none(r->set, known, r->dt, r->nsamples, &r->ref);
+        cosa_reftraj_free(known);
+        snprintf(r->refdesc, sizeof r->refdesc, "none");
+        if (st != COSA_OK) {
+            const char *why = units_why(r);
+            cli_error(cmd, "the start-up samples failed: %s", why[0] ? why : cosa_strerror(st));
+            return st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
+        }
+        return CLI_OK;
+    }
     if (r->reffile) {
         int rc = read_reference(cmd, r->reffile, r->cs.mod.model, r->cs.mod.par, r->set,
                                 &r->scheme, r->sm.x0, r->dt, r->nsamples, &r->ref);
@@ -1497,6 +1566,8 @@ static void sim_print(struct sim_run *r)
     cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
     const cosa_cosim_result *res = r->res;
     /* notes (stderr) once the run has succeeded: errors stay one line */
+    if (r->bbnote[0])
+        fprintf(stderr, "cosa: %s: note: %s\n", r->cmd, r->bbnote);
     sim_fmu_horizon(r->cmd, fmus, m, par, r->sm.nsub, (double)(r->nsamples - 1) * r->dt);
     sim_fmu_warnings(r->cmd, cosa_model_units_units(r->mu), fmus, r->sm.nsub);
     if (r->o.defects == 1 && r->defect_skip[0])
@@ -1551,10 +1622,11 @@ static void sim_print(struct sim_run *r)
     if (r->held || r->initial)
         printf("input %s\nstart %s\n", r->held ? "held" : "poly",
                r->initial ? "initial" : "reference");
-    printf("e_global %.17g\n", res->e_global);
+    if (!r->noref) /* --ref none: nothing to compare with */
+        printf("e_global %.17g\n", res->e_global);
     run_stats_print(stdout, &v, RUN_STATS_STEPS);
     /* the same notes as `cosa point` where the NRMSE is undefined */
-    if (isnan(res->e_global) && !res->diverged)
+    if (!r->noref && isnan(res->e_global) && !res->diverged)
         printf("note %s\n", res->ndone == 1
                                 ? "1 macro step in the horizon: NRMSE undefined (it needs the "
                                   "spread of the reference over at least 2 macro points)"

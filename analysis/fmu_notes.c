@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -158,6 +159,72 @@ static void events_note(const char *cmd, const cli_model *mod)
                 cmd, n > 1 ? "s" : "", names, n > 1 ? "" : "s");
 }
 
+void fmu_ident_notes(const char *cmd, const cosa_model *m, int dynamic)
+{
+    cosa_model_file_ident id;
+    char b[32], c[32];
+    for (size_t i = 0; i < cosa_model_file_nsub(m); i++) {
+        if (!cosa_model_file_identified(m, i, &id) || (dynamic != 0) != (id.order > 0))
+            continue;
+        fprintf(stderr, "cosa: %s: note: FMU %s identified from its inputs and outputs "
+                        "(doc/black-box.md): order %zu at the probe step %s s, fit error %.2g on "
+                        "a validation input, %zu FMU steps\n",
+                cmd, id.name, id.order, cli_num(b, sizeof b, id.h), id.fit, id.steps);
+        if (id.fixed_step > 0.0)
+            fprintf(stderr, "cosa: %s: note: FMU %s is a sampled system with its fixed "
+                            "internal step %s s (its own integration error is in its model): "
+                            "Phi is exact at macro steps that are multiples of it\n",
+                    cmd, id.name, cli_num(b, sizeof b, id.fixed_step));
+        if (id.nonlinear)
+            fprintf(stderr, "cosa: %s: note: FMU %s is nonlinear or time-varying: its pulse "
+                            "responses at two amplitudes differ by %.2g relative, a pulse one "
+                            "step later by %.2g, above the fit error %s: the identified model is "
+                            "the small-amplitude one at the start point\n",
+                    cmd, id.name, id.nonlin, id.tvar, cli_num(c, sizeof c, id.fit));
+        if (id.silent_out)
+            fprintf(stderr, "cosa: %s: note: FMU %s: output %d never responds to its inputs "
+                            "(its rows of C and D are zero)\n",
+                    cmd, id.name, id.silent_out);
+        if (id.order && id.x0_resid > 1e-6)
+            fprintf(stderr, "cosa: %s: note: FMU %s: its free response is not the identified "
+                            "model's from any state (relative residual %.2g): x0 = 0, the "
+                            "model describes deviations from that response\n",
+                    cmd, id.name, id.x0_resid);
+    }
+}
+
+void fmu_ident_dt_note(const char *cmd, const cosa_model *m, double dt)
+{
+    cosa_model_file_ident id;
+    char b[32], c[32];
+    for (size_t i = 0; i < cosa_model_file_nsub(m); i++) {
+        if (!cosa_model_file_identified(m, i, &id) || !(id.fixed_step > 0.0))
+            continue;
+        const double k = dt / id.fixed_step;
+        if (k >= 1.0 && fabs(k - nearbyint(k)) <= 1e-9 * k)
+            continue;
+        fprintf(stderr, "cosa: %s: note: dt %s is not a multiple of FMU %s's fixed internal "
+                        "step %s s: the FMU cannot stop there, and Phi is exact only at "
+                        "multiples of its step\n",
+                cmd, cli_num(b, sizeof b, dt), id.name, cli_num(c, sizeof c, id.fixed_step));
+    }
+}
+
+void fmu_ident_limit_note(const char *cmd, const cosa_model *m, double dt_max)
+{
+    cosa_model_file_ident id;
+    char b[32];
+    for (size_t i = 0; i < cosa_model_file_nsub(m) && isfinite(dt_max) && dt_max > 0.0; i++) {
+        if (!cosa_model_file_identified(m, i, &id) || !(id.fixed_step > 0.0))
+            continue;
+        /* k h <= dt_max with rounding room for an exact multiple */
+        const double k = floor(dt_max / id.fixed_step * (1.0 + 1e-12));
+        fprintf(stderr, "cosa: %s: note: FMU %s is a sampled system with the step %s s: the "
+                        "largest of its macro steps at or below dt_max is %.0f steps, %.15g s\n",
+                cmd, id.name, cli_num(b, sizeof b, id.fixed_step), k, k * id.fixed_step);
+    }
+}
+
 int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes, size_t ns)
 {
     const cosa_model *m = mod->model;
@@ -169,7 +236,9 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
             continue;
         const char *name = sub_name(m, par, i);
         char b[32];
-        if (cap->fixed_step > 0.0)
+        const int ident = cosa_model_file_identified(m, i, NULL); /* fmu_ident_notes */
+        if (ident) {
+        } else if (cap->fixed_step > 0.0)
             fprintf(stderr, "cosa: %s: note: FMU %s takes fixed internal steps of %s s "
                             "(fixedInternalStepSize): the Phi analysis assumes exact subsystems, "
                             "so the FMU's own integration error is not in these numbers\n",
@@ -183,7 +252,8 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
         cosa_linearity lin;
         if (cosa_model_file_fmu_linearity(m, par, i, &lin) != COSA_OK)
             continue; /* linearising it worked when the model was read */
-        if (lin.is_nonlinear)
+        if (ident) {
+        } else if (lin.is_nonlinear)
             fprintf(stderr, "cosa: %s: note: FMU %s is nonlinear (it departs from its "
                             "linearisation by %.2g relative at 10 %% perturbations of its states "
                             "and inputs): these numbers are the linearised network's at the start "
@@ -199,6 +269,7 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
                     cmd, name, lin.affine_abs);
         nonlin += lin.is_nonlinear || lin.is_affine;
     }
+    fmu_ident_notes(cmd, m, 0); /* static ones: the dynamic ones were noted when read */
     events_note(cmd, mod);
     for (size_t k = 0; k < ns; k++) {
         char why[320], sname[64];

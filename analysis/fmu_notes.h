@@ -25,6 +25,23 @@ double fmu_step_snap(const cli_model *mod, double dt, char *why, size_t size);
  * number of nonlinear or affine FMUs. */
 int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes, size_t ns);
 
+/* Notes on stderr for the FMUs of model m that were identified from their
+ * inputs and outputs (black boxes, doc/black-box.md): per FMU the order,
+ * the probe step, the fit error and the FMU steps spent; a sampled FMU
+ * (fixed internal step: Phi exact at multiples of it); nonlinear responses
+ * with their figure; an output that never responds; a free response the
+ * model does not explain from a state (x0 = 0).  Nothing for other models. */
+void fmu_ident_notes(const char *cmd, const cosa_model *m, int dynamic);
+
+/* A note for every identified FMU that is a sampled system (a fixed
+ * internal step h) when the macro step dt is not a whole multiple of h (to
+ * 1e-9 relative): Phi is exact only at multiples (cosa point, phi). */
+void fmu_ident_dt_note(const char *cmd, const cosa_model *m, double dt);
+/* After cosa limit found dt_max: for every identified sampled FMU, the
+ * largest multiple of its step at or below dt_max (the macro steps it can
+ * take). */
+void fmu_ident_limit_note(const char *cmd, const cosa_model *m, double dt_max);
+
 /* The end of a one-scheme Phi command's case (converge, limit, point):
  * the initial state x0 (cli_model_x0), the assumed model (cli_assume_system
  * for sys under scheme s, which it may adjust) and the notes on stderr (the

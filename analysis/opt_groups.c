@@ -36,6 +36,7 @@ static const group_entry groups[] = {
     {"corr-tol", OPTG_SCHEME}, {"corr-max", OPTG_SCHEME}, {"in-order", OPTG_SCHEME},
     {"out-order", OPTG_SCHEME}, {"cost-mbcorr", OPTG_SCHEME}, {"cost-rollback", OPTG_SCHEME},
     {"algorithm", OPTG_SCHEME},
+    {"linearization", OPTG_MODEL}, {"probe-step", OPTG_MODEL},
     /* macro steps, horizon, sweep axes and grids */
     {"dt", OPTG_GRID}, {"dt-min", OPTG_GRID}, {"dt-max", OPTG_GRID}, {"tend", OPTG_GRID},
     {"t0", OPTG_GRID}, {"h0", OPTG_GRID}, {"hmin", OPTG_GRID}, {"max-steps", OPTG_GRID},

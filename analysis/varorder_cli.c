@@ -5,6 +5,7 @@
  * kick flags, and the reference callback. */
 #include "config.h"
 #include "varorder_cli.h"
+#include "sim_blackbox.h"
 #include "fmu_notes.h"
 #include "sim_fmu.h"
 
@@ -387,6 +388,18 @@ static int vo_setup_units(const char *cmd, struct vo_cli *r, const cosa_integrat
     }
     r->set = cosa_model_units_set(r->mu);
     r->units = cosa_model_units_units(r->mu);
+    /* black boxes run without states: the units' layout, and no reference
+     * (the state errors need the FMU's states) */
+    r->nbb = sim_blackbox_names(r->m, r->nsub, r->bbnames, sizeof r->bbnames);
+    if (r->nbb) {
+        /* the engine starts at t_s = (K+1) H on the monolithic reference's
+         * states and measures state errors: neither exists for a black box */
+        cli_error(cmd, "--coupling: black box%s %s declare%s no states: the variable-order "
+                       "engine starts on the reference's states and measures state errors "
+                       "(use the fixed-step run: --scheme without --coupling)",
+                  r->nbb > 1 ? "es" : "", r->bbnames, r->nbb > 1 ? "" : "s");
+        return CLI_EUSAGE;
+    }
     return CLI_OK;
 }
 

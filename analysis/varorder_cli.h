@@ -58,6 +58,8 @@ struct vo_cli {
     double ref_seconds;      /* wall-clock time spent in the reference     */
     char kmax_capped_by[64]; /* --control order without --kmax: the FMU whose
                                 input smoothness capped kmax ("": none)     */
+    size_t nbb;              /* black boxes (sim_blackbox.h): no reference  */
+    char bbnames[128];
 };
 
 /* --jacobian (the deprecated spelling of --corrector-jacobian), o->jacobian_old,

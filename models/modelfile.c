@@ -59,6 +59,7 @@ void mf_free(mf_t *mf)
         struct mf_sub *s = &mf->subs[i];
         free(s->name);
         free(s->fmu);
+        free(s->ident_error);
         cosa_fmu_close(s->fh);
         for (size_t j = 0; s->fvar && s->fvar[j]; j++)
             free(s->fvar[j]);
@@ -140,16 +141,18 @@ static char *name_from_path(const char *path)
 }
 
 static cosa_status parse_flags(const char *text, size_t len, const char *name_for_errors,
-                               unsigned flags, cosa_model **out, char *err, size_t errsize);
+                               unsigned flags, double probe, cosa_model **out, char *err,
+                               size_t errsize);
 
 cosa_status cosa_model_file_parse(const char *text, size_t len, const char *name_for_errors,
                                   cosa_model **out, char *err, size_t errsize)
 {
-    return parse_flags(text, len, name_for_errors, 0u, out, err, errsize);
+    return parse_flags(text, len, name_for_errors, 0u, 0.0, out, err, errsize);
 }
 
 static cosa_status parse_flags(const char *text, size_t len, const char *name_for_errors,
-                               unsigned flags, cosa_model **out, char *err, size_t errsize)
+                               unsigned flags, double probe, cosa_model **out, char *err,
+                               size_t errsize)
 {
     if (err && errsize)
         err[0] = '\0';
@@ -167,7 +170,7 @@ static cosa_status parse_flags(const char *text, size_t len, const char *name_fo
         len -= 3;
     }
     struct mf_parser p = {.fname = fname, .err = err, .errsize = errsize, .st = COSA_OK, .line = 1,
-                          .flags = flags};
+                          .flags = flags, .probe = probe};
     /* binary junk: NUL bytes and control characters are never valid */
     size_t line = 1;
     for (size_t i = 0; i < len; i++) {
@@ -235,6 +238,12 @@ cosa_status cosa_model_file_load(const char *path, cosa_model **out, char *err, 
 cosa_status cosa_model_file_load_flags(const char *path, unsigned flags, cosa_model **out,
                                        char *err, size_t errsize)
 {
+    return cosa_model_file_load_probe(path, flags, 0.0, out, err, errsize);
+}
+
+cosa_status cosa_model_file_load_probe(const char *path, unsigned flags, double probe,
+                                       cosa_model **out, char *err, size_t errsize)
+{
     if (err && errsize)
         err[0] = '\0';
     if (out)
@@ -248,10 +257,10 @@ cosa_status cosa_model_file_load_flags(const char *path, unsigned flags, cosa_mo
     const size_t plen = strlen(path);
     if (plen > 4 && (strcasecmp(path + plen - 4, ".ssp") == 0 ||
                      strcasecmp(path + plen - 4, ".ssd") == 0))
-        return mf_ssp_load(path, flags, out, err, errsize);
+        return mf_ssp_load(path, flags, probe, out, err, errsize);
     /* an OSP system structure (doc/osp.md): OspSystemStructure.xml, any *.xml */
     if (plen > 4 && strcasecmp(path + plen - 4, ".xml") == 0)
-        return mf_osp_load(path, flags, out, err, errsize);
+        return mf_osp_load(path, flags, probe, out, err, errsize);
     FILE *f = fopen(path, "rb");
     if (!f) {
         if (err && errsize)
@@ -293,7 +302,7 @@ cosa_status cosa_model_file_load_flags(const char *path, unsigned flags, cosa_mo
     }
     fclose(f);
     if (st == COSA_OK)
-        st = parse_flags(buf, n, path, flags, out, err, errsize);
+        st = parse_flags(buf, n, path, flags, probe, out, err, errsize);
     free(buf);
     return st;
 }

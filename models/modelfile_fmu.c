@@ -31,11 +31,15 @@ char *mf_ident_of(const char *name)
     return r;
 }
 
-/* The subsystem s (name and line set) from the FMU unit u: names, blocks. */
-static cosa_status fill(struct mf_sub *s, const cosa_fmu *fmu, cosa_unit *u, const double *A,
-                        const double *B, const double *C, const double *D)
+/* The subsystem s (name and line set) from the FMU: names, blocks A, B, C,
+ * D and x0; nid states named xi1, xi2, ... (an identified model's
+ * coordinates) when identified, else the FMU's states. */
+static cosa_status fill(struct mf_sub *s, const cosa_fmu *fmu, int identified, size_t nid,
+                        const double *A, const double *B, const double *C, const double *D,
+                        const double *x0)
 {
-    const size_t n[3] = {cosa_fmu_nstate(fmu), cosa_fmu_ninput(fmu), cosa_fmu_noutput(fmu)};
+    const size_t n[3] = {identified ? nid : cosa_fmu_nstate(fmu), cosa_fmu_ninput(fmu),
+                         cosa_fmu_noutput(fmu)};
     for (int d = 0; d < 3; d++) {
         s->n[d] = n[d];
         s->decl_line[d] = s->line;
@@ -43,6 +47,13 @@ static cosa_status fill(struct mf_sub *s, const cosa_fmu *fmu, cosa_unit *u, con
         if (!s->names[d])
             return COSA_ENOMEM;
         for (size_t i = 0; i < n[d]; i++) {
+            if (identified && d == DECL_X) {
+                char nm[32];
+                snprintf(nm, sizeof nm, "xi%zu", i + 1);
+                if (!(s->names[d][i] = mf_dup0(nm)))
+                    return COSA_ENOMEM;
+                continue;
+            }
             const size_t v = d == DECL_X   ? cosa_fmu_state(fmu, i)
                              : d == DECL_U ? cosa_fmu_input(fmu, i)
                                            : cosa_fmu_output(fmu, i);
@@ -50,7 +61,7 @@ static cosa_status fill(struct mf_sub *s, const cosa_fmu *fmu, cosa_unit *u, con
                 return COSA_ENOMEM;
         }
     }
-    const double *src[4] = {A, B, C, D};
+    const double *src[5] = {A, B, C, D, x0};
     for (int k = 0; k < NBLK; k++) {
         size_t r, c;
         mf_block_dims(s, k, &r, &c);
@@ -59,7 +70,7 @@ static cosa_status fill(struct mf_sub *s, const cosa_fmu *fmu, cosa_unit *u, con
         s->b[k].given = 1;
         s->b[k].line = s->line;
         for (size_t i = 0; i < r * c; i++) {
-            double v = k < BX0 ? src[k][i] : cosa_unit_state(u)[i];
+            double v = src[k][i];
             s->b[k].e[i] = (mf_expr){v, 0, 0, (uint32_t)s->line};
         }
     }
@@ -173,7 +184,7 @@ int mf_fmu_moved(const mf_t *mf, const struct mf_sub *s, const double *par)
 static cosa_status unit_at(const mf_t *mf, const struct mf_sub *s, const double *par,
                            cosa_unit **out)
 {
-    const size_t nx = s->n[DECL_X], np = s->nfpar - nx;
+    const size_t nx = s->fnx, np = s->nfpar - nx;
     cosa_unit *u = NULL;
     cosa_status st = cosa_unit_fmu_create(s->fh, s->name, &u);
     (void)mf;
@@ -192,7 +203,23 @@ cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const doubl
 {
     cosa_unit *u = NULL;
     cosa_status st = unit_at(mf, s, par, &u);
-    if (st == COSA_OK)
+    if (st == COSA_OK && s->identified) {
+        /* the same order as at the defaults: the subsystem keeps its shape */
+        cosa_ident id;
+        double *M = NULL;
+        char why[480];
+        const size_t n = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
+        st = mf_ident_unit(s->fh, &s->cap, u, (int)n, s->idinfo.h, &id, &M, why, sizeof why);
+        if (st == COSA_OK) {
+            memcpy(A, M, n * n * sizeof *A);
+            memcpy(B, M + n * n, n * nu * sizeof *B);
+            memcpy(C, M + n * n + n * nu, ny * n * sizeof *C);
+            memcpy(D, M + n * n + n * nu + ny * n, ny * nu * sizeof *D);
+        } else
+            cosa_unit_fail(u, "%s", why);
+        cosa_ident_free(&id);
+        free(M);
+    } else if (st == COSA_OK)
         st = cosa_unit_fmu_linearize(u, s->ffd, A, B, C, D);
     cosa_unit_free(u);
     return st;
@@ -201,7 +228,13 @@ cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const doubl
 cosa_status mf_fmu_linearity(const mf_t *mf, const struct mf_sub *s, const double *par,
                              cosa_linearity *out)
 {
-    const size_t nx = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
+    if (s->identified) { /* the identification's own two-amplitude figure */
+        memset(out, 0, sizeof *out);
+        out->nonlinear = s->idinfo.nonlin;
+        out->is_nonlinear = s->idinfo.nonlinear;
+        return COSA_OK;
+    }
+    const size_t nx = s->fnx, nu = s->n[DECL_U], ny = s->n[DECL_Y];
     double *M = calloc(nx * nx + nx * nu + ny * nx + ny * nu + nu + 1, sizeof *M);
     if (!M)
         return COSA_ENOMEM;
@@ -237,7 +270,7 @@ cosa_status mf_fmu_rebind(struct mf_parser *p, struct mf_sub *s)
         st = mf_fmu_linearize(mf, s, par, A, B, C, D);
     if (st == COSA_OK) {
         const double *src[NBLK] = {A, B, C, D, par + s->fpar0 + s->nfpar - nx};
-        for (int k = 0; k < NBLK; k++) {
+        for (int k = 0; k < (s->identified ? BX0 : NBLK); k++) { /* identified: x0 kept */
             size_t r, c;
             mf_block_dims(s, k, &r, &c);
             for (size_t i = 0; i < r * c; i++)
@@ -297,18 +330,58 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
         return;
     }
     st = cosa_unit_fmu_create(fmu, name, &u);
-    const size_t nx = cosa_fmu_nstate(fmu), nu = cosa_fmu_ninput(fmu), ny = cosa_fmu_noutput(fmu);
-    double *M = calloc(nx * nx + nx * nu + ny * nx + ny * nu + 1, sizeof *M);
-    if (st == COSA_OK && !M)
-        st = COSA_ENOMEM;
-    double *A = M, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
-    if (st == COSA_OK && (p->flags & COSA_MODEL_FILE_FMU_DD) &&
+    size_t nx = cosa_fmu_nstate(fmu);
+    const size_t fnx = nx, nu = cosa_fmu_ninput(fmu), ny = cosa_fmu_noutput(fmu);
+    /* black boxes: identified unless --linearization declared, and every
+     * FMU with --linearization identify */
+    cosa_fmu_capability cap;
+    cosa_fmu_capability_get(fmu, &cap);
+    /* by default not FMUs with events or clocks: their steps need Event Mode,
+     * which the experiments do not run (Phi sees them between events) */
+    const int asked = (p->flags & COSA_MODEL_FILE_FMU_IDENTIFY) != 0;
+    int identify = asked || (!(p->flags & COSA_MODEL_FILE_FMU_DECLARED) && nx == 0 &&
+                             !cap.event_mode && !cap.clocks);
+    double *M = NULL;
+    cosa_ident id = {0};
+    char iwhy[480] = "", *deferred = NULL;
+    if (st == COSA_OK && identify) {
+        st = mf_ident_unit(fmu, &cap, u, -1, p->probe, &id, &M, iwhy, sizeof iwhy);
+        nx = id.n;
+        if (st != COSA_OK && st != COSA_ENOMEM && asked) {
+            mf_perr(p, COSA_EFMU, line, "fmu %s: %s: %s", name, path, iwhy);
+            st = COSA_EFMU;
+        } else if (st != COSA_OK && st != COSA_ENOMEM) {
+            /* by default: the failure is kept for the Phi commands to
+             * report (cosa_model_file_ident_error); the FMU stays its
+             * declared reading meanwhile (cosa simulate runs it anyway) */
+            size_t len = strlen(p->fname) + strlen(name) + strlen(path) + strlen(iwhy) + 64;
+            if ((deferred = malloc(len)))
+                snprintf(deferred, len, "%s:%zu: fmu %s: %s: %s", p->fname, line, name, path,
+                         iwhy);
+            st = deferred ? COSA_OK : COSA_ENOMEM;
+            identify = 0;
+            nx = fnx;
+            cosa_ident_free(&id);
+            free(M);
+            M = NULL;
+        }
+    }
+    if (st == COSA_OK && !identify) {
+        M = calloc(nx * nx + nx * nu + ny * nx + ny * nu + nx + 1, sizeof *M);
+        if (!M)
+            st = COSA_ENOMEM;
+        else
+            memcpy(M + nx * nx + nx * nu + ny * nx + ny * nu, cosa_unit_state(u), nx * sizeof *M);
+    }
+    double *A = M, *B = A ? A + nx * nx : NULL, *C = B ? B + nx * nu : NULL,
+           *D = C ? C + ny * nx : NULL, *X0 = D ? D + ny * nu : NULL;
+    if (!identify && st == COSA_OK && (p->flags & COSA_MODEL_FILE_FMU_DD) &&
         !(cosa_fmu_caps(fmu) & COSA_FMU_CAP_DIRECTIONAL)) {
         mf_perr(p, COSA_EFMU, line, "fmu %s: %s: --jacobian dd: the FMU provides no directional "
                 "derivatives", name, path);
         st = COSA_EFMU;
         u = (cosa_unit_free(u), NULL);
-    } else if (st == COSA_OK)
+    } else if (!identify && st == COSA_OK)
         st = cosa_unit_fmu_linearize(u, (p->flags & COSA_MODEL_FILE_FMU_FD) != 0, A, B, C, D);
     if (st != COSA_OK) {
         if (p->st == COSA_OK) /* else already reported */
@@ -328,11 +401,16 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
             s->fmu = mf_dup0(full);
             s->line = line;
             s->ffd = (p->flags & COSA_MODEL_FILE_FMU_FD) != 0;
-            if (!s->name || !s->fmu || fill(s, fmu, u, A, B, C, D) != COSA_OK)
+            s->fnx = fnx;
+            s->ident_error = deferred;
+            deferred = NULL;
+            if (!s->name || !s->fmu || fill(s, fmu, identify, nx, A, B, C, D, X0) != COSA_OK)
                 mf_nomem(p);
             else {
                 s->fh = fmu; /* kept for linearising at other parameter values */
-                cosa_fmu_capability_get(fmu, &s->cap);
+                s->cap = cap;
+                if (identify)
+                    mf_ident_info(s, &id);
                 fmu = NULL;
                 add_fmu_params(p, s, s->fh, u);
                 default_tend(p);
@@ -340,6 +418,8 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
         }
     }
     free(M);
+    free(deferred);
+    cosa_ident_free(&id);
     cosa_unit_free(u);
     cosa_fmu_close(fmu);
 }

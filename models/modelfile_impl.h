@@ -71,6 +71,11 @@ struct mf_sub {
                              variables: set on the FMU units as text
                              (cosa_unit_fmu_set_start_text)                   */
     size_t ntext;
+    size_t fnx;         /* the FMU's declared states (the last fnx of its
+                           parameters); n[DECL_X] unless identified            */
+    int identified;     /* the blocks are the identified model (idinfo)       */
+    char *ident_error;  /* default identification failed: the line to report */
+    cosa_model_file_ident idinfo;
 };
 
 struct mf_conn {
@@ -161,6 +166,8 @@ struct mf_parser {
     size_t model_line, tend_line;
     size_t last_line;   /* line of the last statement (for end-of-file errors) */
     unsigned flags;     /* COSA_MODEL_FILE_* of cosa_model_file_load_flags */
+    double probe;       /* identification's probe step for FMUs without a fixed
+                           internal step (0: mf_ident_step's default)         */
 };
 
 /* modelfile.c: strings, block shapes and the description's lifetime */
@@ -215,6 +222,24 @@ cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const doubl
 cosa_status mf_fmu_linearity(const mf_t *mf, const struct mf_sub *s, const double *par,
                              cosa_linearity *out);
 
+/* modelfile_ident.c: identified FMU subsystems (doc/black-box.md).  The
+ * probe step: the FMU's fixedInternalStepSize, else its DefaultExperiment
+ * stepSize, else MF_IDENT_STEP [s]. */
+#define MF_IDENT_STEP 1e-3
+double mf_ident_step(const cosa_fmu_capability *cap);
+/* Identify the unit u of fmu at its operating point (order < 0: from the
+ * Hankel singular values, else this order) at the probe step h (0: the
+ * fixed internal step, else mf_ident_step; a given h is overridden by a
+ * fixed internal step, the only step such an FMU takes): *id (free with
+ * cosa_ident_free) and *M, one malloc'ed block A (n x n), B (n x nu),
+ * C (ny x n), D (ny x nu), x0 (n) of the continuous model; on failure one
+ * clause in why. */
+cosa_status mf_ident_unit(const cosa_fmu *fmu, const cosa_fmu_capability *cap, cosa_unit *u,
+                          int order, double h, cosa_ident *id, double **M, char *why,
+                          size_t size);
+/* Mark s identified with id's figures. */
+void mf_ident_info(struct mf_sub *s, const cosa_ident *id);
+
 /* modelfile_clock.c: a clock connection's ports, as written (line: the
  * statement's), appended to mf->clks (src, out, dst, in are taken over;
  * freed on failure); COSA_OK or COSA_ENOMEM.  mf_resolve_clocks checks them
@@ -234,7 +259,7 @@ void mf_bonds_free(mf_t *mf);
 
 /* osp_system.c: OspSystemStructure.xml (README/doc/osp.md) read into an
  * mf_t as the SSP importer does; mf_osp_free releases mf->osp. */
-cosa_status mf_osp_load(const char *path, unsigned flags, cosa_model **out, char *err,
+cosa_status mf_osp_load(const char *path, unsigned flags, double probe, cosa_model **out, char *err,
                         size_t errsize);
 void mf_osp_free(struct mf_osp *o);
 

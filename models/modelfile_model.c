@@ -155,7 +155,10 @@ static cosa_status mf_initial_state(const cosa_model *m, const double *par, doub
     mf_eval_vals(mf, par, vals);
     for (size_t i = 0; i < mf->nsub; i++) {
         const struct mf_sub *s = &mf->subs[i];
-        if (s->fh) /* an FMU: its state start values */
+        if (s->fh && s->identified) /* identified: the fitted x0 (defaults) */
+            for (size_t j = 0; j < s->n[DECL_X]; j++)
+                x0[s->ox + j] = s->b[BX0].e[j].value;
+        else if (s->fh) /* an FMU: its state start values */
             memcpy(x0 + s->ox, par + s->fpar0 + s->nfpar - s->n[DECL_X],
                    s->n[DECL_X] * sizeof *x0);
         else
@@ -248,7 +251,7 @@ const char *cosa_model_file_fmu_param(const cosa_model *m, size_t i, size_t k, s
     if (!mf || i >= mf->nsub || !mf->subs[i].fh)
         return NULL;
     const struct mf_sub *s = &mf->subs[i];
-    if (k + s->n[DECL_X] >= s->nfpar)
+    if (k + s->fnx >= s->nfpar)
         return NULL;
     if (index)
         *index = s->fpar0 + k;
@@ -261,7 +264,7 @@ double cosa_model_file_fmu_param_own(const cosa_model *m, size_t i, size_t k)
     if (!mf || i >= mf->nsub || !mf->subs[i].fh)
         return NAN;
     const struct mf_sub *s = &mf->subs[i];
-    return k + s->n[DECL_X] < s->nfpar ? s->fown[k] : NAN;
+    return k + s->fnx < s->nfpar ? s->fown[k] : NAN;
 }
 
 int cosa_model_file_is_let(const cosa_model *m, const char *name)

@@ -266,7 +266,14 @@ static void wr_file_model(struct writer *w, const mf_t *mf, const double *par,
     }
     for (size_t i = 0; i < mf->nsub; i++) {
         const struct mf_sub *s = &mf->subs[i];
-        wr(w, "\nsubsystem %s\n", s->name);
+        wr(w, "\n");
+        char hb[COSA_NUMBER_MAX];
+        if (s->identified) /* doc/black-box.md */
+            wr(w, "# FMU %s identified from its inputs and outputs: order %zu at the probe step "
+               "%s s, fit error %.3g on a validation input (states xi: identified "
+               "coordinates)\n", s->name, s->idinfo.order, cosa_number_format(hb, s->idinfo.h),
+               s->idinfo.fit);
+        wr(w, "subsystem %s\n", s->name);
         wr_names(w, "states", s->names[DECL_X], s->n[DECL_X]);
         wr_names(w, "inputs", s->names[DECL_U], s->n[DECL_U]);
         wr_names(w, "outputs", s->names[DECL_Y], s->n[DECL_Y]);

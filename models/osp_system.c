@@ -421,7 +421,7 @@ static void read_root(struct ssp *s, struct mf_osp *o, xmlNode *root)
         rebind(s);
 }
 
-cosa_status mf_osp_load(const char *path, unsigned flags, cosa_model **out, char *err,
+cosa_status mf_osp_load(const char *path, unsigned flags, double probe, cosa_model **out, char *err,
                         size_t errsize)
 {
     char tmp[256];
@@ -454,7 +454,7 @@ cosa_status mf_osp_load(const char *path, unsigned flags, cosa_model **out, char
              slash ? path : ".");
     o->file_dir = dir;
     struct mf_parser p = {.mf = mf, .fname = path, .err = err, .errsize = errsize,
-                          .st = COSA_OK, .line = 1, .flags = flags};
+                          .st = COSA_OK, .line = 1, .flags = flags, .probe = probe};
     struct ssp s = {.p = &p, .dir = dir, .archive = 0, .version = 2};
     xmlDoc *doc = ssp_read_xml(&s, path, "the OSP system structure");
     if (doc)

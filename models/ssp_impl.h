@@ -68,7 +68,7 @@ struct mf_sub *ssp_component_sub(struct ssp *s, const xmlNode *c);
 void ssp_bind(struct ssp *s);
 
 /* ssp_ssd.c: the entry point (modelfile.c calls it for *.ssp and *.ssd). */
-cosa_status mf_ssp_load(const char *path, unsigned flags, cosa_model **out, char *err,
+cosa_status mf_ssp_load(const char *path, unsigned flags, double probe, cosa_model **out, char *err,
                         size_t errsize);
 
 #endif

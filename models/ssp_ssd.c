@@ -428,7 +428,7 @@ static int locate(const char *path, int archive, mf_t *mf, char *dir, char *ssd,
     return 0;
 }
 
-cosa_status mf_ssp_load(const char *path, unsigned flags, cosa_model **out, char *err,
+cosa_status mf_ssp_load(const char *path, unsigned flags, double probe, cosa_model **out, char *err,
                         size_t errsize)
 {
     const size_t len = strlen(path);
@@ -454,7 +454,7 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, cosa_model **out, char
         return st;
     }
     struct mf_parser p = {.mf = mf, .fname = shown, .err = err, .errsize = errsize,
-                          .st = COSA_OK, .line = 1, .flags = flags};
+                          .st = COSA_OK, .line = 1, .flags = flags, .probe = probe};
     struct ssp s = {.p = &p, .dir = dir, .archive = archive};
     xmlDoc *doc = ssp_read_xml(&s, ssd, archive ? "SystemStructure.ssd" : "the .ssd");
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;

@@ -42,7 +42,7 @@ static long param_of(struct ssp *s, xmlNode *c, const char *var, const char *ful
     const struct mf_sub *sub = ssp_component_sub(s, c);
     if (!sub || !sub->fh)
         return -1;
-    const size_t nx = sub->n[DECL_X], np = sub->nfpar - nx;
+    const size_t nx = sub->fnx, np = sub->nfpar - nx;
     for (size_t k = 0; k < np; k++)
         if (strcmp(sub->fvar[k], var) == 0)
             return (long)(sub->fpar0 + k);
@@ -229,7 +229,7 @@ void ssp_bind(struct ssp *s)
      * again there (their blocks hold the linearisation at the defaults) */
     for (size_t i = 0; i < mf->nsub && s->p->st == COSA_OK; i++) {
         struct mf_sub *sub = &mf->subs[i];
-        const size_t nx = sub->n[DECL_X], np = sub->nfpar - nx;
+        const size_t nx = sub->identified ? 0 : sub->fnx, np = sub->nfpar - sub->fnx;
         int moved = 0;
         for (size_t k = 0; k < np; k++)
             moved |= mf->params[sub->fpar0 + k].value != sub->fown[k];

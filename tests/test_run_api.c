@@ -677,3 +677,51 @@ Test(run_api, fmu_error_is_an_error)
     cosa_reftraj_free(ref);
     fmu_fx_free(&f);
 }
+
+/* A fixed run without a reference (cosa_run_ref.traj NULL, cosa_run_opts.H;
+ * issue 31: black boxes): from the units' own states at t = 0 it is the run
+ * that starts there on a reference (start_initial), bit for bit -- the run
+ * does not read the reference after its start -- with e_global and the
+ * reference outputs NaN; without H it is refused. */
+Test(run_api, fixed_without_reference)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    const double H = 1e-4;
+    const size_t N = 200;
+    for (size_t i = 0; i < cosa_unitset_count(f.set); i++) {
+        size_t ox;
+        cosa_unitset_offsets(f.set, i, &ox, NULL, NULL);
+        cr_assert_eq(cosa_unit_set_state(cosa_unitset_unit(f.set, i), 0.0, f.x0 + ox), COSA_OK);
+    }
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, H, N + 1, &ref), COSA_OK);
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    o.fixed.nsteps = N;
+    o.fixed.start_initial = 1;
+    cosa_run_result *a = NULL, *b = NULL;
+    const cosa_run_ref with = {.traj = ref}, without = {0};
+    cr_assert_eq(cosa_run(f.set, &o, &with, &a), COSA_OK);
+    /* no H: nothing says the macro step */
+    cr_expect_eq(cosa_run(f.set, &o, &without, &b), COSA_EINVAL);
+    o.H = H;
+    for (size_t i = 0; i < cosa_unitset_count(f.set); i++) { /* the run moved the units */
+        size_t ox;
+        cosa_unitset_offsets(f.set, i, &ox, NULL, NULL);
+        cr_assert_eq(cosa_unit_set_state(cosa_unitset_unit(f.set, i), 0.0, f.x0 + ox), COSA_OK);
+    }
+    cr_assert_eq(cosa_run(f.set, &o, &without, &b), COSA_OK);
+    const size_t ny = a->fixed->ny, nx = a->fixed->nx;
+    cr_expect_eq(b->status, COSA_RUN_STATUS_OK);
+    cr_expect_eq(b->fixed->ndone, N);
+    cr_expect(same(ny * (N + 1), a->fixed->ybar, b->fixed->ybar), "ybar differs");
+    cr_expect(same(nx * (N + 1), a->fixed->x, b->fixed->x), "x differs");
+    cr_expect(isfinite(a->e_global) && isnan(b->e_global), "e_global %g %g", a->e_global,
+              b->e_global);
+    cr_expect(isnan(b->fixed->yref[ny]), "yref %g", b->fixed->yref[ny]);
+    cosa_run_result_free(a);
+    cosa_run_result_free(b);
+    cosa_reftraj_free(ref);
+    fx_free(&f);
+}

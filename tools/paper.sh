@@ -17,6 +17,8 @@
 #   the variable-order paper's examples (tools/paper-varorder.sh, into OUTDIR/varorder;
 #   make paper-varorder)
 #   the section "Iterative coupling" (tools/paper-iter.sh, into OUTDIR/iter; make paper-iter)
+#   black boxes: predictions that hold (tools/paper-blackbox.sh, into OUTDIR/blackbox;
+#   make paper-blackbox)
 set -e
 cosa=${1:?usage: paper.sh COSA OUTDIR}
 out=${2:?usage: paper.sh COSA OUTDIR}
@@ -111,6 +113,10 @@ step "energy paper" sh "$(dirname "$0")/paper-energy.sh" "$cosa" "$out/energy"
 step "variable-order paper" sh "$(dirname "$0")/paper-varorder.sh" "$cosa" "$out/varorder"
 # iterative coupling (issue 26): rho_iter maps, explicit p = 0..4, sweeps, orders
 step "iterative coupling" sh "$(dirname "$0")/paper-iter.sh" "$cosa" "$out/iter"
+# black boxes (issue 31): the predicted limit against the FMUs' own runs (make paper-blackbox;
+# the test FMUs from the build tree, next to the cosa binary's directory)
+step "black boxes" sh "$(dirname "$0")/paper-blackbox.sh" "$cosa" "$(dirname "$cosa")/../tests/fmu" \
+    "$out/blackbox"
 report "make paper total" "$(since "$t0")"
 mv "$times.tmp" "$times"
 echo "pictures: $out/fig4_all.png (Fig 4), $out/fig6_all.png (Fig 6), $out/fig5.png," \
@@ -119,4 +125,5 @@ echo "pictures: $out/fig4_all.png (Fig 4), $out/fig6_all.png (Fig 6), $out/fig5.
     "$out/robust_eg_all.png, $out/advise_robust.md; defect paper: $out/defect/fig4a_*.png .." \
     "$out/defect/fig10_*.png; energy paper: $out/energy/summary.md, $out/energy/fig*.png;" \
     "variable-order paper: $out/varorder/summary.md, $out/varorder/ex*.png;" \
-    "iterative coupling: $out/iter/summary.md, $out/iter/*.png"
+    "iterative coupling: $out/iter/summary.md, $out/iter/*.png;" \
+    "black boxes: $out/blackbox/summary.md, $out/blackbox/blackbox.png"

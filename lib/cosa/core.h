@@ -328,6 +328,28 @@ cosa_status cosa_eigenvalues(size_t n, double *M, size_t lda, double *wr, double
 
 
 /* ------------------------------------------------------------------------ */
+/* Continuous model of a ZOH-sampled one (lib/core/zoh_log.c)               */
+/* ------------------------------------------------------------------------ */
+
+/* The inverse of the zero-order-hold discretisation: A, B with
+ * exp(h [[A, B], [0, 0]]) = [[Ad, Bd], [0, I]], i.e. A = log(Ad) / h and
+ * B = (sum_k (A h)^k / (k+1)!)^{-1} Bd / h, through the eigen decomposition
+ * Ad = V diag(mu) V^{-1} (LAPACK dgeev; complex LU solves, no inverse):
+ *   A = V diag(log mu / h) V^{-1},  B = V diag(log mu / (h (mu - 1))) V^{-1} Bd
+ * (1/h at mu = 1: an integrator).  Ad n x n, Bd n x nu, A, B the same
+ * shapes, column-major.  Refused with COSA_EUNSUPPORTED and one clause in
+ * why (size bytes; may be NULL) where the real principal logarithm is not
+ * defined or not meaningful: an eigenvalue with |mu| <= COSA_ZOH_LOG_MU_MIN
+ * (a one-step lag), on the negative real axis (a mode at the probe step's
+ * Nyquist frequency), eigenvectors with reciprocal condition below
+ * COSA_ZOH_LOG_RCOND (Ad defective or nearly: a Jordan block), or an
+ * imaginary part of A or B above 1e-8 of its largest entry. */
+#define COSA_ZOH_LOG_MU_MIN 1e-6
+#define COSA_ZOH_LOG_RCOND 1e-10
+cosa_status cosa_zoh_log(size_t n, size_t nu, double h, const double *Ad, const double *Bd,
+                         double *A, double *B, char *why, size_t size);
+
+/* ------------------------------------------------------------------------ */
 /* Numbers as text (lib/core/number.c)                                      */
 /* ------------------------------------------------------------------------ */
 

@@ -140,9 +140,19 @@ cosa_status cosa_model_file_load(const char *path, cosa_model **out, char *err, 
  * COSA_MODEL_FILE_FMU_FD central differences even where the FMU has
  * directional derivatives; COSA_MODEL_FILE_FMU_DD directional derivatives
  * or an error; neither: directional derivatives when the FMU has them. */
-enum { COSA_MODEL_FILE_FMU_FD = 1u << 0, COSA_MODEL_FILE_FMU_DD = 1u << 1 };
+enum { COSA_MODEL_FILE_FMU_FD = 1u << 0, COSA_MODEL_FILE_FMU_DD = 1u << 1,
+       /* black boxes (doc/black-box.md): every FMU identified from its
+        * input/output behaviour (cosa_ident_run), or none (an FMU without
+        * declared states is then its static gain D, as before); neither: an
+        * FMU without declared states is identified, the others linearised */
+       COSA_MODEL_FILE_FMU_IDENTIFY = 1u << 2, COSA_MODEL_FILE_FMU_DECLARED = 1u << 3 };
 cosa_status cosa_model_file_load_flags(const char *path, unsigned flags, cosa_model **out,
                                        char *err, size_t errsize);
+/* The same with the probe step [s] of identified FMUs (doc/black-box.md)
+ * that declare no fixedInternalStepSize (0: their DefaultExperiment
+ * stepSize, else 1e-3 s). */
+cosa_status cosa_model_file_load_probe(const char *path, unsigned flags, double probe,
+                                       cosa_model **out, char *err, size_t errsize);
 
 /* The same for text in memory (len bytes, need not be NUL-terminated);
  * name_for_errors (may be NULL) prefixes messages and names the model when
@@ -217,6 +227,34 @@ const cosa_osp_info *cosa_model_file_osp(const cosa_model *m);
  * subsystem i: 1 with *name and *value (text), 0 past the last one. */
 int cosa_model_file_fmu_text_start(const cosa_model *m, size_t i, size_t k, const char **name,
                                    const char **value);
+/* An identified FMU subsystem (doc/black-box.md): its order, the probe
+ * step and figures of the identification at the default parameter values. */
+typedef struct cosa_model_file_ident {
+    const char *name;  /* the subsystem's name (a view into the model)        */
+    size_t order;      /* states of the identified model (0: a static gain)   */
+    double h;          /* probe step [s]; Phi is exact at multiples of it for
+                          a sampled FMU (fixed_step > 0)                       */
+    double fixed_step; /* the FMU's fixedInternalStepSize, 0 if none          */
+    double fit;        /* relative output error on the validation input       */
+    double nonlin;     /* relative difference of two amplitudes' responses    */
+    double tvar;       /* relative difference of a pulse one step later's     */
+    int nonlinear;     /* nonlin above max(fit, COSA_LINEARITY_TOL)            */
+    double x0_resid;   /* how badly x0 explains the free response (x0 = 0 when
+                          this is above 1e-6)                                 */
+    size_t steps;      /* FMU steps the identification took                   */
+    int silent_out;    /* index + 1 of an output no input moves, else 0        */
+} cosa_model_file_ident;
+/* 1 with *info (may be NULL) when subsystem i of model file m is an
+ * identified FMU, else 0 (also for any other model). */
+int cosa_model_file_identified(const cosa_model *m, size_t i, cosa_model_file_ident *info);
+/* The number of subsystems of model file m (0 for any other model). */
+size_t cosa_model_file_nsub(const cosa_model *m);
+/* When the default identification of subsystem i's FMU (one that declares
+ * no states) failed: the one-line reason ("FILE:LINE: fmu NAME: PATH:
+ * identification failed: ..."), and the subsystem is the FMU's declared
+ * reading (its gain D) meanwhile; NULL otherwise.  The Phi commands refuse
+ * such a model with this line; cosa simulate runs the FMU itself. */
+const char *cosa_model_file_ident_error(const cosa_model *m, size_t i);
 
 /* The clock connections of model file m (`connect clock S.OUT -> T.IN`,
  * README "Clocks"), checked when the file was read: their number (0 for

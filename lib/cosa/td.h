@@ -413,6 +413,65 @@ cosa_status cosa_unit_linearity(cosa_unit *u, double t, const double *x0, const 
                                 const double *A, const double *B, const double *C,
                                 const double *D, cosa_linearity *out);
 
+/* ---- Black-box identification (lib/td/identify.c; doc/black-box.md) -----
+ * A linear input/output model of a unit around its operating point from its
+ * behaviour alone -- set inputs, step, read outputs, and the unit's
+ * snapshots where it has them (else cosa_unit_set_state back to the
+ * operating point: for an FMU a fresh instance) -- by pulse responses
+ * (Markov parameters) at a probe step h, a block Hankel matrix, its SVD and
+ * a Ho-Kalman (ERA) realisation:
+ *   x_{k+1} = Ad x_k + Bd du_k,  dy_k = C x_k + D du_k   (du held over a step),
+ * du, dy the deviations from the operating point's free response. */
+typedef struct cosa_ident_opts {
+    double h;      /* probe step [s], > 0                                     */
+    size_t nmax;   /* largest order considered (default 8); the Hankel matrix
+                      has nmax + 1 block rows                                 */
+    size_t window; /* probe steps per experiment (default 64; at least
+                      2 (nmax + 1)): the Hankel matrix's block columns fill it,
+                      so slow modes (|lambda| h small) are seen over more of
+                      their period                                            */
+    int order;     /* -1: from the Hankel singular values (default); >= 0: this */
+    double amp;    /* pulse amplitude (default 1e-3): a trial pulse of amp
+                      max(|u0_j|, 1) on input j is rescaled so that the largest
+                      output deviation is amp times that output's largest
+                      free-response value; a second run at twice it measures
+                      nonlinearity                                            */
+} cosa_ident_opts;
+void cosa_ident_opts_default(cosa_ident_opts *o);
+
+typedef struct cosa_ident {
+    size_t n, nu, ny;  /* order found (0: static), inputs, outputs            */
+    double h;          /* probe step                                          */
+    double *Ad, *Bd, *C, *D; /* n x n, n x nu, ny x n, ny x nu, column-major  */
+    double *x0;        /* n: the state that best explains the free response
+                          (least squares), 0 if it does not                   */
+    double x0_resid;   /* relative residual of that fit (1: none explained)   */
+    double *hsv;       /* nhsv Hankel singular values (scaled, descending)    */
+    size_t nhsv;
+    double floor;      /* the noise floor they were compared with             */
+    double fit;        /* relative output error on a validation input the fit
+                          did not use (deterministic +-amp sequence)          */
+    double nonlin;     /* relative difference of the responses to amp and 2 amp */
+    double tvar;       /* relative difference of a pulse one step later's      */
+    int nonlinear;     /* max(nonlin, tvar) > max(fit, COSA_LINEARITY_TOL)     */
+    size_t steps;      /* unit steps spent                                     */
+    size_t resets;     /* restores or fresh instances                          */
+    int silent_out;    /* index + 1 of an output no input moves (0: none)      */
+    char why[400];     /* one line when identification failed                 */
+} cosa_ident;
+
+/* Identify unit u around its current point (time t0, state, inputs u0: nu
+ * values) with options o (NULL: defaults); u is left at that point
+ * (restored or re-created).  *out is filled (free with cosa_ident_free,
+ * also after a failure).  COSA_OK; COSA_EUNSUPPORTED when the order cannot
+ * be decided (every Hankel singular value above the noise floor; why says
+ * so); a unit step's status when the unit fails during the experiments
+ * (why holds the unit's message); COSA_EINVAL/COSA_ERANGE for bad
+ * arguments. */
+cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts *o,
+                           cosa_ident *out);
+void cosa_ident_free(cosa_ident *id);
+
 /* ======================================================================== */
 /* 2. Unit sets and their coupling                                          */
 /* ======================================================================== */
@@ -591,7 +650,20 @@ typedef struct cosa_reftraj {
     long nsteps;  /* CVODE internal steps (0 when exact) */
     int loop;     /* cosa_reftraj_cosim: 1 when it solved an algebraic
                      loop at every fine point                        */
+    int none;     /* cosa_reftraj_none: no reference -- only the start-up
+                     samples are known, the rest NaN                 */
 } cosa_reftraj;
+
+/* No reference (black boxes, doc/simulate-black-box.md): a trajectory of
+ * nsamples samples at H with the unit set's sizes whose first samples are
+ * known's (may be NULL: then x(0) is the units' current states), the rest
+ * NaN, and none = 1.  A fixed-step run on it (cosa_cosim_run, cosa_run)
+ * starts as usual, computes no e_global (NaN) and takes its divergence
+ * bound from the known samples' outputs (none: no bound but finiteness
+ * when they are all 0).  COSA_EINVAL (sizes, known longer than nsamples),
+ * COSA_ERANGE (H). */
+cosa_status cosa_reftraj_none(const cosa_unitset *set, const cosa_reftraj *known, double H,
+                              size_t nsamples, cosa_reftraj **out);
 
 /* Exact reference of a linear coupled system: x_{k+1} = exp(A* H) x_k,
  * y_k = C* x_k (eq 35). */
@@ -1696,6 +1768,12 @@ typedef struct cosa_run_opts {
     cosa_scheme scheme;      /* FIXED: the coupling scheme                   */
     cosa_cosim_opts fixed;   /* FIXED: N, master options, ...; the macro step
                                 is the reference trajectory's H           */
+    double H;                /* FIXED without a reference (cosa_run_ref.traj
+                                NULL): the macro step; the run starts at
+                                t = 0 from the units' own states
+                                (start_initial), e_global is NaN and the
+                                divergence test checks finiteness only
+                                (cosa_reftraj_none)                       */
     cosa_defect_opts defect; /* DEFECT                                       */
     cosa_vo_opts vo;         /* VO                                           */
 } cosa_run_opts;
@@ -1711,7 +1789,8 @@ typedef struct cosa_run_opts {
 void cosa_run_opts_default(cosa_run_opts *o);
 
 /* What a run compares against, by configuration: FIXED the reference
- * trajectory traj (start-up and e_global); DEFECT the initial state x0 and
+ * trajectory traj (start-up and e_global; NULL: none, see cosa_run_opts.H);
+ * DEFECT the initial state x0 and
  * the coupled linear system exact (may be NULL: no error figures); VO the
  * reference function fn with its context. */
 typedef struct cosa_run_ref {

@@ -355,8 +355,9 @@ static double *defect_buffers(struct defect_acc *d, size_t ny, size_t nu)
 
 /* The run's figures once its steps are done: the iteration's statistics
  * (it may be NULL), the defects (dacc NULL: none, NaN) and e_global
- * (inf after divergence; NaN where the NRMSE is undefined). */
-static cosa_status run_figures(cosa_iter *it, const struct defect_acc *dacc,
+ * (inf after divergence; NaN where the NRMSE is undefined, and without a
+ * reference: noref). */
+static cosa_status run_figures(cosa_iter *it, const struct defect_acc *dacc, int noref,
                                cosa_cosim_result *r)
 {
     const size_t ny = r->ny, N = r->nsteps;
@@ -369,6 +370,8 @@ static cosa_status run_figures(cosa_iter *it, const struct defect_acc *dacc,
     r->defect_out = r->defect_conn = NAN;
     if (dacc)
         defect_figures(dacc, ny, r->nu, r);
+    if (noref) /* cosa_reftraj_none: nothing to compare with */
+        return COSA_OK;
     if (r->diverged) {
         r->e_global = INFINITY;
         return COSA_OK;
@@ -454,7 +457,10 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
     for (size_t k = 0; k < ny * (p + N + 1); k++)
         ymax = fmax(ymax, fabs(ref->y[k]));
     r->yref_max = ymax;
-    struct recorder rec = {.r = r, .ref = ref, .p = p, .factor = factor, .bound = factor * ymax};
+    /* no reference (cosa_reftraj_none): the bound from the start-up samples,
+     * none (finite values only) when their outputs are all 0 */
+    const double bound = ref->none && !(ymax > 0.0) ? INFINITY : factor * ymax;
+    struct recorder rec = {.r = r, .ref = ref, .p = p, .factor = factor, .bound = bound};
     const cosa_observer recorder = {.initialized = record, .step_complete = record,
                                     .user_data = &rec};
     cosa_master_add_observer(m, &recorder);
@@ -481,7 +487,8 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
         goto fail;
     if (eacc)
         r->energy = energy_acc_take(eacc);
-    if ((st = run_figures(it, opt->defects && !mopt.events ? &dacc : NULL, r)) != COSA_OK)
+    if ((st = run_figures(it, opt->defects && !mopt.events ? &dacc : NULL, ref->none, r)) !=
+        COSA_OK)
         goto fail;
     if (mopt.sample_mid)
         defect_lost(m, set, r);

@@ -63,15 +63,47 @@ struct run_end {
 
 /* ---- the configurations ------------------------------------------------------------- */
 
+/* Without a reference trajectory (ref->traj NULL) a fixed run starts at
+ * t = 0 from the units' own states (start_initial) on cosa_reftraj_none at
+ * o->H, long enough for the check. */
+static cosa_status fixed_noref(cosa_unitset *set, const cosa_run_opts *o, cosa_reftraj **traj,
+                               cosa_cosim_opts *fo)
+{
+    *fo = o->fixed;
+    fo->start_initial = 1;
+    const size_t n = (size_t)(o->scheme.order > 0 ? o->scheme.order : 0) + o->fixed.nsteps + 1;
+    return cosa_reftraj_none(set, NULL, o->H, n, traj);
+}
+
 static cosa_status check_fixed(cosa_unitset *set, const cosa_run_opts *o, const cosa_run_ref *ref)
 {
-    return ref->traj ? td_cosim_check(set, &o->scheme, ref->traj, &o->fixed) : COSA_EINVAL;
+    if (ref->traj)
+        return td_cosim_check(set, &o->scheme, ref->traj, &o->fixed);
+    if (!(o->H > 0.0) || !isfinite(o->H))
+        return COSA_EINVAL; /* neither a reference nor a macro step */
+    cosa_reftraj *traj = NULL;
+    cosa_cosim_opts fo;
+    cosa_status st = fixed_noref(set, o, &traj, &fo);
+    if (st == COSA_OK)
+        st = td_cosim_check(set, &o->scheme, traj, &fo);
+    cosa_reftraj_free(traj);
+    return st;
 }
 
 static cosa_status run_fixed(cosa_unitset *set, const cosa_run_opts *o, const cosa_run_ref *ref,
                              cosa_run_result *r, struct run_end *e)
 {
-    cosa_status st = td_cosim_exec(set, &o->scheme, ref->traj, &o->fixed, &r->fixed);
+    cosa_status st;
+    if (ref->traj) {
+        st = td_cosim_exec(set, &o->scheme, ref->traj, &o->fixed, &r->fixed);
+    } else {
+        cosa_reftraj *traj = NULL;
+        cosa_cosim_opts fo;
+        st = fixed_noref(set, o, &traj, &fo);
+        if (st == COSA_OK)
+            st = td_cosim_exec(set, &o->scheme, traj, &fo, &r->fixed);
+        cosa_reftraj_free(traj);
+    }
     if (st != COSA_OK)
         return st;
     const cosa_cosim_result *c = r->fixed;

@@ -15,7 +15,11 @@
  *
  * doStep integrates with classical RK4 on 100 equal substeps under the
  * input held or, when derivatives were set (2.0: SetRealInputDerivatives),
- * under that polynomial.  Directional derivatives (exact: the model is
+ * under that polynomial.  With -DEULER_STEP=h it is a fixed-step FMU
+ * instead: forward Euler at the internal step h, counted from the start
+ * time, taking every internal step that ends within the communication
+ * step (the state lags when the step is not a multiple of h), so that over
+ * a held input its discrete transition is exactly I + h A.  Directional derivatives (exact: the model is
  * linear) and get/set FMU state are provided.  Variables (value references):
  * 1 s, 2 v (states), 3 der(s), 4 der(v), 5.. inputs, then outputs and
  * parameters as listed in the tables below.  Written for cosa's tests only;
@@ -62,6 +66,8 @@ enum { VR_S = 1, VR_V = 2, VR_DS = 3, VR_DV = 4, VR_U0 = 5, VR_Y0 = 5 + NU, VR_P
 typedef struct {
     double t, x[NX], u[NU], uder[NU][MAXDER], p[NPAR];
     int nder; /* input derivatives set for the coming step (orders 1..nder) */
+    long nint; /* -DEULER_STEP: internal steps taken since t0 */
+    double t0;
     /* FMI 3.0 intermediate update: asks the importer for the inputs at time
      * t (it sets them through fmi3SetFloat64) before every use of them */
     void (*refresh)(void *ctx, double t);
@@ -131,6 +137,30 @@ static void input_at(model *m, double s, double *u)
     }
 }
 
+#ifdef EULER_STEP
+/* forward Euler at the fixed internal step EULER_STEP: x += h f(x, u), u at
+ * the start of each internal step; the internal time is t0 + nint h (an
+ * integer count, no drift) */
+static void step(model *m, double h)
+{
+    const double hf = EULER_STEP, tend = m->t + h;
+    if (m->nint == 0)
+        m->t0 = m->t;
+    while (m->t0 + (double)(m->nint + 1) * hf <= tend + 1e-6 * hf) {
+        double dx[NX], u[NU];
+        input_at(m, m->t0 + (double)m->nint * hf - m->t, u);
+        rhs(m, m->x, u, dx);
+        for (int i = 0; i < NX; i++)
+            m->x[i] += hf * dx[i];
+        m->nint++;
+    }
+    double u[NU];
+    input_at(m, h, u);
+    memcpy(m->u, u, sizeof u);
+    m->nder = 0;
+    m->t = tend;
+}
+#else
 static void step(model *m, double h)
 {
     const double dt = h / NSUB;
@@ -160,6 +190,7 @@ static void step(model *m, double h)
     m->nder = 0;
     m->t += h;
 }
+#endif
 
 static int get(const model *m, unsigned vr, double *v)
 {

@@ -50,6 +50,7 @@ static const group_entry groups[] = {
     {"plot", OPTG_OUTPUT}, {"heatmap", OPTG_OUTPUT}, {"name", OPTG_OUTPUT},
     {"outputs", OPTG_OUTPUT}, {"output-interval", OPTG_OUTPUT},
     {"defects", OPTG_OUTPUT}, {"contour", OPTG_OUTPUT},
+    {"max-points", OPTG_GRID},
     /* run control */
     {"threads", OPTG_RUN}, {"progress", OPTG_RUN}, {"max-attempts", OPTG_RUN},
     {"fmu-log", OPTG_RUN}, {"help", OPTG_RUN},

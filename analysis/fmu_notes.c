@@ -178,6 +178,19 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
     fmu_ident_notes(cmd, m, 0); /* static ones: the dynamic ones were noted when read */
     events_note(cmd, mod);
     for (size_t k = 0; k < ns; k++) {
+        /* the output correction's model of an identified FMU is its identified one */
+        char sname[64];
+        size_t nid = 0;
+        for (size_t i = 0; i < cosa_model_file_nsub(m); i++)
+            nid += cosa_model_file_identified(m, i, NULL);
+        if (nid && (schemes[k].corr & COSA_CORR_OUTPUT)) {
+            cosa_scheme_name(&schemes[k], sname, sizeof sname);
+            fprintf(stderr, "cosa: %s: note: scheme %s: the output correction uses the "
+                            "identified model%s of the black-box FMU%s\n",
+                    cmd, sname, nid > 1 ? "s" : "", nid > 1 ? "s" : "");
+        }
+    }
+    for (size_t k = 0; k < ns; k++) {
         char why[320], sname[64];
         if (fmu_scheme_runnable(mod, &schemes[k], why, sizeof why))
             continue;

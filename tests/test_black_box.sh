@@ -81,6 +81,11 @@ for f in both decl; do
         bad "$f: two identification notes expected: $(cat "$tmp/$f.err")"
 done
 
+# the output correction's model of the black box is its identified one, and says so
+"$COSA" point --model-file "$tmp/hid_fmi3.cosa" --scheme zoh+mbcorr --dt 1e-4 >/dev/null 2>"$tmp/mb.err" &&
+    grep -q "^cosa: point: note: scheme ZOH+MBCorr: the output correction uses the identified model of the black-box FMU$" \
+    "$tmp/mb.err" && ok || bad "mbcorr note: $(cat "$tmp/mb.err")"
+
 # every Phi command on the black-box pair (limit: the same stability limit)
 "$COSA" limit --model-file "$tmp/decl.cosa" --scheme zoh --criterion stable >"$tmp/l0" 2>/dev/null
 "$COSA" limit --model-file "$tmp/hid_fmi3.cosa" --scheme zoh --criterion stable >"$tmp/l1" 2>/dev/null

@@ -164,6 +164,14 @@ k=$(sed -n 's/.*at or below dt_max is \([0-9]*\) steps, .*/\1/p' "$tmp/eu3.err")
 awk -v k="$k" -v m="$(val dt_max "$tmp/eu3.out")" 'BEGIN { exit !(k != "" && k * 1e-5 <= m && (k + 1) * 1e-5 > m) }' &&
     ok || bad "euler limit: k = $k, dt_max $(val dt_max "$tmp/eu3.out")"
 
+(cd "$tmp" && "$COSA" curve --model-file eu.cosa --scheme zoh --x dt=1e-5:1e-3:log:5 >/dev/null 2>eu4.err)
+grep -q "^cosa: curve: note: 2 of the 5 macro steps are not multiples of FMU II's fixed internal step 1e-05 s" \
+    "$tmp/eu4.err" && ok || bad "curve over dt on the Euler FMU: $(cat "$tmp/eu4.err")"
+(cd "$tmp" && "$COSA" map --model-file eu.cosa --scheme zoh --dt 1.5e-5,2e-5 --x II.ck=1e5:1e6:log:2 \
+    --y II.dk=100:1000:log:2 >/dev/null 2>eu5.err)
+grep -q "^cosa: map: note: 1 of the 2 macro steps are not multiples" "$tmp/eu5.err" && ok ||
+    bad "map on the Euler FMU: $(cat "$tmp/eu5.err")"
+
 # a stateless FMU whose identification fails (its doStep returns early): the Phi
 # commands refuse it in one line (exit 2); cosa simulate runs it and fails there
 # as before (tests/test_fmu_gaps.sh)

@@ -207,8 +207,9 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
         /* the output correction's model of an identified FMU is its identified one */
         char sname[64];
         size_t nid = 0;
-        for (size_t i = 0; i < cosa_model_file_nsub(m); i++)
-            nid += cosa_model_file_identified(m, i, NULL);
+        cosa_model_file_ident id;
+        for (size_t i = 0; i < cosa_model_file_nsub(m); i++) /* static ones: D as before */
+            nid += cosa_model_file_identified(m, i, &id) && id.order > 0;
         if (nid && (schemes[k].corr & COSA_CORR_OUTPUT)) {
             cosa_scheme_name(&schemes[k], sname, sizeof sname);
             fprintf(stderr, "cosa: %s: note: scheme %s: the output correction uses the "

@@ -403,6 +403,7 @@ int cmd_curve(int argc, char **argv)
         (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
     fmu_notes(cmd, &cs->mod, schemes, ns);
+    fmu_ident_dt_list_note(cmd, m, dt, ndt);
     scli_progress prog;
     if ((rc = scli_spec_finish(cmd, &sp, m, cs->mod.par, dt, ndt, schemes, ns, metric, o.tend,
                                threads, o.progress, &prog)) != CLI_OK)

@@ -933,6 +933,7 @@ int cmd_map(int argc, char **argv)
         (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
     fmu_notes(cmd, &cs->mod, schemes, ns);
+    fmu_ident_dt_list_note(cmd, m, dt, ndt);
     cosa_adaptive_opts aopt;
     char adesc[160] = "";
     char dspec[16384] = ""; /* gnuplot's data specifier of the binary files ("" for text) */

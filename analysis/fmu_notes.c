@@ -193,6 +193,8 @@ void fmu_ident_notes(const char *cmd, const cosa_model *m, int dynamic)
     }
 }
 
+static int multiple_of(double dt, double h);
+
 void fmu_ident_dt_note(const char *cmd, const cosa_model *m, double dt)
 {
     cosa_model_file_ident id;
@@ -200,13 +202,37 @@ void fmu_ident_dt_note(const char *cmd, const cosa_model *m, double dt)
     for (size_t i = 0; i < cosa_model_file_nsub(m); i++) {
         if (!cosa_model_file_identified(m, i, &id) || !(id.fixed_step > 0.0))
             continue;
-        const double k = dt / id.fixed_step;
-        if (k >= 1.0 && fabs(k - nearbyint(k)) <= 1e-9 * k)
+        if (multiple_of(dt, id.fixed_step))
             continue;
         fprintf(stderr, "cosa: %s: note: dt %s is not a multiple of FMU %s's fixed internal "
                         "step %s s: the FMU cannot stop there, and Phi is exact only at "
                         "multiples of its step\n",
                 cmd, cli_num(b, sizeof b, dt), id.name, cli_num(c, sizeof c, id.fixed_step));
+    }
+}
+
+/* 1 if dt is a whole multiple (>= 1) of h to 1e-9 relative. */
+static int multiple_of(double dt, double h)
+{
+    const double k = dt / h;
+    return k >= 1.0 - 1e-9 && fabs(k - nearbyint(k)) <= 1e-9 * k;
+}
+
+void fmu_ident_dt_list_note(const char *cmd, const cosa_model *m, const double *dt, size_t n)
+{
+    cosa_model_file_ident id;
+    char b[32];
+    for (size_t i = 0; dt && i < cosa_model_file_nsub(m); i++) {
+        if (!cosa_model_file_identified(m, i, &id) || !(id.fixed_step > 0.0))
+            continue;
+        size_t bad = 0;
+        for (size_t k = 0; k < n; k++)
+            bad += !multiple_of(dt[k], id.fixed_step);
+        if (bad)
+            fprintf(stderr, "cosa: %s: note: %zu of the %zu macro steps are not multiples of FMU "
+                            "%s's fixed internal step %s s: Phi is exact only at multiples of "
+                            "it\n",
+                    cmd, bad, n, id.name, cli_num(b, sizeof b, id.fixed_step));
     }
 }
 
@@ -271,6 +297,20 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
     }
     fmu_ident_notes(cmd, m, 0); /* static ones: the dynamic ones were noted when read */
     events_note(cmd, mod);
+    for (size_t k = 0; k < ns; k++) {
+        /* the output correction's model of an identified FMU is its identified one */
+        char sname[64];
+        size_t nid = 0;
+        cosa_model_file_ident id;
+        for (size_t i = 0; i < cosa_model_file_nsub(m); i++) /* static ones: D as before */
+            nid += cosa_model_file_identified(m, i, &id) && id.order > 0;
+        if (nid && (schemes[k].corr & COSA_CORR_OUTPUT)) {
+            cosa_scheme_name(&schemes[k], sname, sizeof sname);
+            fprintf(stderr, "cosa: %s: note: scheme %s: the output correction uses the "
+                            "identified model%s of the black-box FMU%s\n",
+                    cmd, sname, nid > 1 ? "s" : "", nid > 1 ? "s" : "");
+        }
+    }
     for (size_t k = 0; k < ns; k++) {
         char why[320], sname[64];
         if (fmu_scheme_runnable(mod, &schemes[k], why, sizeof why))

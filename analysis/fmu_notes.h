@@ -37,6 +37,9 @@ void fmu_ident_notes(const char *cmd, const cosa_model *m, int dynamic);
  * internal step h) when the macro step dt is not a whole multiple of h (to
  * 1e-9 relative): Phi is exact only at multiples (cosa point, phi). */
 void fmu_ident_dt_note(const char *cmd, const cosa_model *m, double dt);
+/* The same for the n macro steps of a sweep (map, curve): one note per
+ * sampled FMU counting the steps that are not multiples of its step. */
+void fmu_ident_dt_list_note(const char *cmd, const cosa_model *m, const double *dt, size_t n);
 /* After cosa limit found dt_max: for every identified sampled FMU, the
  * largest multiple of its step at or below dt_max (the macro steps it can
  * take). */

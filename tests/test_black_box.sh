@@ -81,6 +81,11 @@ for f in both decl; do
         bad "$f: two identification notes expected: $(cat "$tmp/$f.err")"
 done
 
+# the output correction's model of the black box is its identified one, and says so
+"$COSA" point --model-file "$tmp/hid_fmi3.cosa" --scheme zoh+mbcorr --dt 1e-4 >/dev/null 2>"$tmp/mb.err" &&
+    grep -q "^cosa: point: note: scheme ZOH+MBCorr: the output correction uses the identified model of the black-box FMU$" \
+    "$tmp/mb.err" && ok || bad "mbcorr note: $(cat "$tmp/mb.err")"
+
 # every Phi command on the black-box pair (limit: the same stability limit)
 "$COSA" limit --model-file "$tmp/decl.cosa" --scheme zoh --criterion stable >"$tmp/l0" 2>/dev/null
 "$COSA" limit --model-file "$tmp/hid_fmi3.cosa" --scheme zoh --criterion stable >"$tmp/l1" 2>/dev/null
@@ -158,6 +163,14 @@ k=$(sed -n 's/.*at or below dt_max is \([0-9]*\) steps, .*/\1/p' "$tmp/eu3.err")
 # k steps of 1e-5 at or below dt_max, k + 1 above it
 awk -v k="$k" -v m="$(val dt_max "$tmp/eu3.out")" 'BEGIN { exit !(k != "" && k * 1e-5 <= m && (k + 1) * 1e-5 > m) }' &&
     ok || bad "euler limit: k = $k, dt_max $(val dt_max "$tmp/eu3.out")"
+
+(cd "$tmp" && "$COSA" curve --model-file eu.cosa --scheme zoh --x dt=1e-5:1e-3:log:5 >/dev/null 2>eu4.err)
+grep -q "^cosa: curve: note: 2 of the 5 macro steps are not multiples of FMU II's fixed internal step 1e-05 s" \
+    "$tmp/eu4.err" && ok || bad "curve over dt on the Euler FMU: $(cat "$tmp/eu4.err")"
+(cd "$tmp" && "$COSA" map --model-file eu.cosa --scheme zoh --dt 1.5e-5,2e-5 --x II.ck=1e5:1e6:log:2 \
+    --y II.dk=100:1000:log:2 >/dev/null 2>eu5.err)
+grep -q "^cosa: map: note: 1 of the 2 macro steps are not multiples" "$tmp/eu5.err" && ok ||
+    bad "map on the Euler FMU: $(cat "$tmp/eu5.err")"
 
 # a stateless FMU whose identification fails (its doStep returns early): the Phi
 # commands refuse it in one line (exit 2); cosa simulate runs it and fails there

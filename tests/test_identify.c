@@ -354,3 +354,32 @@ Test(identify, fixed_step_network_rho_against_closed_form)
     free(par);
     cosa_model_free(m);
 }
+
+/* A unit without inputs (as the Reference FMUs' Dahlquist): its mode is
+ * seen through the free response's column of the Hankel matrix only.
+ * x' = -k x, y = x, x0 = 1: order 1, pole exp(-k h) within the floor-based
+ * bound, and C x0 = y(0) = 1 from the fitted initial state. */
+Test(identify, no_inputs_free_response)
+{
+    const double A = -2.0, C = 1.0;
+    cosa_subsystem sub = {1, 0, 1, &A, NULL, &C, NULL};
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_linear_create(&sub, &u), COSA_OK);
+    const double x0 = 1.0;
+    cr_assert_eq(cosa_unit_set_state(u, 0.0, &x0), COSA_OK);
+    cosa_ident_opts o;
+    cosa_ident_opts_default(&o);
+    o.h = 0.1;
+    cosa_ident id;
+    cr_assert_eq(cosa_ident_run(u, NULL, &o, &id), COSA_OK, "%s", id.why);
+    cr_assert_eq(id.n, 1);
+    cr_expect_leq(fabs(id.Ad[0] - exp(A * o.h)), id.floor / id.hsv[0], "pole %.17g", id.Ad[0]);
+    /* least squares on exact data over 65 rows: ~1e4 eps */
+    cr_expect_leq(fabs(id.C[0] * id.x0[0] - 1.0), 1e-12, "C x0 = %.17g", id.C[0] * id.x0[0]);
+    double Ac;
+    char why[200];
+    cr_assert_eq(cosa_zoh_log(1, 0, o.h, id.Ad, NULL, &Ac, NULL, why, sizeof why), COSA_OK);
+    cr_expect_leq(fabs(Ac - A), id.floor / id.hsv[0] / o.h / exp(A * o.h), "A %.17g", Ac);
+    cosa_ident_free(&id);
+    cosa_unit_free(u);
+}

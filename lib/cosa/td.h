@@ -467,7 +467,8 @@ typedef struct cosa_ident {
  * be decided (every Hankel singular value above the noise floor; why says
  * so); a unit step's status when the unit fails during the experiments
  * (why holds the unit's message); COSA_EINVAL/COSA_ERANGE for bad
- * arguments. */
+ * arguments (h, nmax in 1..200, amp, an order above nmax or the Hankel
+ * matrix's rank), COSA_ENONFINITE for a non-finite u0. */
 cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts *o,
                            cosa_ident *out);
 void cosa_ident_free(cosa_ident *id);

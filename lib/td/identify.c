@@ -406,9 +406,14 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
         o->order > (int)o->nmax)
         return COSA_ERANGE;
     const size_t nu = cosa_unit_nu(u), ny = cosa_unit_ny(u), nx = cosa_unit_nx(u);
+    for (size_t j = 0; j < nu; j++)
+        if (!isfinite(u0[j]))
+            return COSA_ENONFINITE;
     /* nmax + 1 block rows; the columns fill the window (at least as many) */
     const size_t r = o->nmax + 1, N = o->window > 2 * r ? o->window : 2 * r, cb = N - r;
     const size_t m = r * ny, q = cb * (nu + 1), mn = m < q ? m : q;
+    if (o->order > 0 && (size_t)o->order > mn)
+        return COSA_ERANGE; /* more states than the Hankel matrix can show */
     out->nu = nu;
     out->ny = ny;
     out->h = o->h;

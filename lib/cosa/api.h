@@ -1,4 +1,4 @@
-/* cosa/api.h -- the one-call API (lib/api/): a model at parameter values
+/* cosa/api.h -- the one-call API (api/: a layer above models/ and the engine): a model at parameter values
  * (cosa_case) and one call per question -- point, Phi, limit, map, advise,
  * simulate -- each a thin wrapper of the engine (cosa_evaluate,
  * cosa_phi_build, cosa_dt_limit, cosa_sweep_run, cosa_advise_iter,
@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-/* ---- The case: a model at parameter values (lib/api/case.c) -------------- */
+/* ---- The case: a model at parameter values (api/case.c) -------------- */
 
 typedef struct cosa_case cosa_case;
 
@@ -48,7 +48,7 @@ const cosa_model *cosa_case_model(const cosa_case *c);
 const double *cosa_case_par(const cosa_case *c);
 void cosa_case_free(cosa_case *c); /* NULL is a no-op */
 
-/* ---- Phi questions (lib/api/phi_calls.c) --------------------------------- */
+/* ---- Phi questions (api/phi_calls.c) --------------------------------- */
 
 /* A scheme by name (cosa_scheme_parse: "zoh", "foh+mbcorr", "gs:p1",
  * "imp:foh", ...), checked against c's system as `cosa point --scheme`. */
@@ -128,7 +128,7 @@ cosa_status cosa_case_advise(const cosa_case *c, const cosa_case_advise_opts *o,
                              cosa_advice *out, size_t cap, size_t *n,
                              cosa_case_advise_opts *used, char *err, size_t errsize);
 
-/* ---- Simulation (lib/api/simulate.c) ------------------------------------- */
+/* ---- Simulation (api/simulate.c) ------------------------------------- */
 
 /* The reference a fixed-step run is compared with. */
 typedef enum cosa_case_ref {

@@ -1,4 +1,4 @@
-/* api_impl.h -- what the one-call API's files share (lib/api/). */
+/* api_impl.h -- what the one-call API's files share (api/). */
 #ifndef COSA_API_IMPL_H
 #define COSA_API_IMPL_H
 

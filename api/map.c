@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The sweep axis of a; "x" or "y" in messages. */
@@ -65,6 +66,16 @@ cosa_status cosa_case_map(const cosa_case *c, const char *scheme, double dt, cos
                           int threads, double *values, cosa_status *status, size_t *nfailed,
                           char *err, size_t errsize)
 {
+    return cosa_case_map_rows(c, scheme, dt, metric, x, y, tend, threads, 0, x ? x->n : 0,
+                              values, status, nfailed, err, errsize);
+}
+
+cosa_status cosa_case_map_rows(const cosa_case *c, const char *scheme, double dt,
+                               cosa_metric metric, const cosa_case_axis *x,
+                               const cosa_case_axis *y, double tend, int threads, size_t ix0,
+                               size_t ix1, double *values, cosa_status *status,
+                               size_t *nfailed, char *err, size_t errsize)
+{
     cosa_scheme s;
     cosa_system *sys = NULL;
     char b1[32], b2[32];
@@ -111,7 +122,23 @@ cosa_status cosa_case_map(const cosa_case *c, const char *scheme, double dt, cos
     sp.metric = metric;
     sp.tend = tend;
     sp.threads = threads;
-    st = cosa_sweep_run(&sp, values, status, nfailed);
+    if (ix0 > ix1 || ix1 > sp.x.n)
+        return api_fail(err, errsize, COSA_ERANGE, "rows %zu..%zu outside the x axis 0..%zu",
+                        ix0, ix1, sp.x.n);
+    if (ix0 == 0 && ix1 == sp.x.n) {
+        st = cosa_sweep_run(&sp, values, status, nfailed);
+    } else {
+        /* the rows' grid points, x-major (cosa_sweep_index): bitwise what the
+         * whole sweep writes there */
+        const size_t n = (ix1 - ix0) * sp.y.n;
+        size_t *list = malloc((n ? n : 1) * sizeof *list);
+        if (!list)
+            return api_fail(err, errsize, COSA_ENOMEM, "out of memory");
+        for (size_t k = 0; k < n; k++)
+            list[k] = cosa_sweep_index(&sp, 0, 0, ix0 + k / sp.y.n, k % sp.y.n);
+        st = cosa_sweep_run_list(&sp, list, n, values, status, nfailed);
+        free(list);
+    }
     if (st != COSA_OK)
         api_fail(err, errsize, st, "%s", cosa_strerror(st));
     return st;

@@ -101,6 +101,14 @@ cosa_status cosa_case_map(const cosa_case *c, const char *scheme, double dt, cos
                           const cosa_case_axis *x, const cosa_case_axis *y, double tend,
                           int threads, double *values, cosa_status *status, size_t *nfailed,
                           char *err, size_t errsize);
+/* The same for the rows ix0 <= ix < ix1 of x only (values and status
+ * full-size; only those rows written, bitwise as the whole map writes
+ * them): a long map in pieces, e.g. to stay interruptible. */
+cosa_status cosa_case_map_rows(const cosa_case *c, const char *scheme, double dt,
+                               cosa_metric metric, const cosa_case_axis *x,
+                               const cosa_case_axis *y, double tend, int threads, size_t ix0,
+                               size_t ix1, double *values, cosa_status *status,
+                               size_t *nfailed, char *err, size_t errsize);
 /* The grid values of an axis (n entries of the caller), exactly those the
  * map evaluates (cosa_sweep_axis_value). */
 cosa_status cosa_case_axis_values(const cosa_case_axis *a, double *v);

@@ -357,7 +357,7 @@ def map(model, scheme, dt, x, y=None, metric="rho", tend=None, threads=0):
     "e_global", "e_local", "e_local_ref", "rho_iter", the energy metrics.
     threads: the library's OpenMP threads (0: the OpenMP default).
     Returns a Map, a numpy (ny, nx) array; failed points are NaN (.status).
-    The grid is computed in pieces of rows, so Ctrl-C stops it between two
+    The grid is computed in pieces of rows (about 1024 points), so Ctrl-C stops it between two
     pieces (KeyboardInterrupt, no result).
     """
     m = _model(model)
@@ -381,9 +381,9 @@ def map(model, scheme, dt, x, y=None, metric="rho", tend=None, threads=0):
     sbuf = ffi.cast("cosa_status *", ffi.from_buffer(stat))
     err = ffi.new("char[]", _ERRSIZE)
     nf = ffi.new("size_t *")
-    # pieces of about 4096 points (whole x rows): between two pieces Python
-    # sees a pending Ctrl-C
-    rows = max(1, 4096 // ny)
+    # pieces of about 1024 points (whole x rows): between two pieces Python
+    # sees a pending Ctrl-C (a piece of e_global points takes ~0.1 s per thread)
+    rows = max(1, 1024 // ny)
     for ix0 in range(0, nx, rows):
         ix1 = min(nx, ix0 + rows)
         _check(lib.cosa_case_map_rows(m._case, sch, dtv, met[0], ax, ay, te, th, ix0, ix1,

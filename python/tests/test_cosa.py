@@ -433,3 +433,19 @@ def test_plot_map(tmp_path):
     ax.figure.savefig(tmp_path / "map.png")
     assert (tmp_path / "map.png").stat().st_size > 1000
     assert ax.get_xscale() == "log" and ax.get_xlabel() == "ck"
+
+
+def test_map_against_an_independent_numpy_route():
+    """rho of ZOH over a Fig 4 grid from python/bench_map.py's own numpy route
+    (Van Loan by batched Taylor scaling and squaring, numpy eigvals).  The
+    routes round differently: scaling and squaring loses about 2^s eps with
+    s <= 21 squarings at |A dT| <= 1e6 (ck = 1e10), i.e. ~5e-10 relative;
+    the bound 1e-8 leaves a factor 20."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+    import bench_map
+    g = cosa.map(cosa.Model("twomass"), "zoh", 1e-3, x=("ck", 1, 1e10, "log", 12),
+                 y=("dk", 1, 1e7, "log", 10))
+    CK, DK = np.meshgrid(g.x, g.y)
+    r = bench_map.rho_numpy(CK.ravel(), DK.ravel(), 1e-3).reshape(CK.shape)
+    assert np.max(np.abs(r - g) / np.maximum(1.0, g)) < 1e-8
+    assert (g > 1).any() and (g < 1).any()   # both sides of the border on the grid

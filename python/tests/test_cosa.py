@@ -449,3 +449,15 @@ def test_map_against_an_independent_numpy_route():
     r = bench_map.rho_numpy(CK.ravel(), DK.ravel(), 1e-3).reshape(CK.shape)
     assert np.max(np.abs(r - g) / np.maximum(1.0, g)) < 1e-8
     assert (g > 1).any() and (g < 1).any()   # both sides of the border on the grid
+
+
+def test_the_guide_examples_run(tmp_path, monkeypatch):
+    """doc/python.md's python blocks run as written."""
+    doc = os.path.join(os.path.dirname(__file__), "..", "..", "doc", "python.md")
+    text = open(doc).read()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 2
+    monkeypatch.chdir(tmp_path)
+    for b in blocks:
+        exec(compile(b, "doc/python.md", "exec"), {})
+    assert (tmp_path / "stability_zoh.png").stat().st_size > 1000

@@ -8,8 +8,9 @@
  * Every call returns a cosa_status and, on failure, one line in err
  * (errsize bytes; err may be NULL when errsize is 0): the command line's
  * message without its "cosa: CMD: " prefix.  The calls never print, exit
- * or keep state between calls; a cosa_case may be used from several
- * threads at once by the read-only calls (all but cosa_case_set).
+ * or keep state between calls.  Calls on different cases may run in
+ * parallel; calls on one case must not overlap (the FMUs of a model file
+ * are not reentrant).
  * doc/one-call-api.md has a complete example.
  * Part of the public API; include <cosa.h> (the umbrella header) or this file. */
 #ifndef COSA_API_H

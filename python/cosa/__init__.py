@@ -78,15 +78,18 @@ def _count(value, what, lo=1, hi=None):
     return v
 
 
-def _interruptible(fn):
-    """Run fn() (a C call that releases the GIL) in a worker thread and wait
-    for it in small slices, so that Ctrl-C interrupts the wait: the call's
-    result is then dropped (no half results) and KeyboardInterrupt raised."""
+def _interruptible(fn, lock):
+    """Run fn() (a C call that releases the GIL) under the model's lock in a
+    worker thread and wait for it in small slices, so that Ctrl-C interrupts
+    the wait: the call's result is then dropped (no half results) and
+    KeyboardInterrupt raised (the call finishes in the background and the
+    model's next call waits for it)."""
     box = {}
 
     def work():
         try:
-            box["value"] = fn()
+            with lock:
+                box["value"] = fn()
         except BaseException as e:  # re-raised in the caller's thread
             box["error"] = e
 
@@ -129,6 +132,9 @@ class Model:
 
     def _init(self, case, params):
         self._case = ffi.gc(case, lib.cosa_case_free)
+        # one call at a time per model (a model file's FMUs are not
+        # reentrant); calls on different models run in parallel
+        self._lock = threading.Lock()
         m = lib.cosa_case_model(self._case)
         self.name = ffi.string(m.name).decode()
         for k, v in params.items():
@@ -138,7 +144,9 @@ class Model:
         """Set a parameter or initial state (--set NAME=VALUE); returns self."""
         err = ffi.new("char[]", _ERRSIZE)
         v = _real(value, "parameter %s" % name)
-        _check(lib.cosa_case_set(self._case, _text(name, "parameter name"), v, err, _ERRSIZE), err)
+        nm = _text(name, "parameter name")
+        with self._lock:
+            _check(lib.cosa_case_set(self._case, nm, v, err, _ERRSIZE), err)
         return self
 
     @property
@@ -216,7 +224,7 @@ def point(model, scheme, dt, tend=None):
     note = ffi.new("char[]", 256)
     r = ffi.new("cosa_point_result *")
     st = _interruptible(lambda: lib.cosa_case_point(m._case, sch, dtv, te, r, note, 256, err,
-                                                    _ERRSIZE))
+                                                    _ERRSIZE), m._lock)
     _check(st, err)
     horizon = te if te > 0 else m.tend
     nst = round(horizon / dtv)
@@ -250,11 +258,13 @@ def phi(model, scheme, dt, exact=False):
     err = ffi.new("char[]", _ERRSIZE)
     dim = ffi.new("size_t *")
     lay = ffi.new("cosa_layout *")
-    _check(lib.cosa_case_phi_dim(m._case, sch, dim, lay, err, _ERRSIZE), err)
-    n = dim[0]
-    flat = np.empty(n * n, dtype=np.float64)
-    buf = ffi.cast("double *", ffi.from_buffer(flat))
-    _check(lib.cosa_case_phi(m._case, sch, dtv, 1 if exact else 0, buf, n, err, _ERRSIZE), err)
+    with m._lock:
+        _check(lib.cosa_case_phi_dim(m._case, sch, dim, lay, err, _ERRSIZE), err)
+        n = dim[0]
+        flat = np.empty(n * n, dtype=np.float64)
+        buf = ffi.cast("double *", ffi.from_buffer(flat))
+        _check(lib.cosa_case_phi(m._case, sch, dtv, 1 if exact else 0, buf, n, err, _ERRSIZE),
+               err)
     P = flat.reshape((n, n), order="F").view(Phi)
     blocks = {"x": slice(lay.off_x, lay.off_y)}
     for j in range(lay.nhist):
@@ -310,7 +320,7 @@ def limit(model, scheme, criterion="stable", tol=0.01, dt_min=1e-9, dt_max=1e-2,
     cap = 64
     cross = ffi.new("cosa_crossing[]", cap)
     st = _interruptible(lambda: lib.cosa_case_limit(m._case, sch, crit, tolv, lo, hi, pd, te,
-                                                    out, cross, cap, err, _ERRSIZE))
+                                                    out, cross, cap, err, _ERRSIZE), m._lock)
     _check(st, err)
     n = min(out.ncross, cap)
     return Limit(dt_max=out.dt_max,
@@ -386,8 +396,10 @@ def map(model, scheme, dt, x, y=None, metric="rho", tend=None, threads=0):
     rows = max(1, 1024 // ny)
     for ix0 in range(0, nx, rows):
         ix1 = min(nx, ix0 + rows)
-        _check(lib.cosa_case_map_rows(m._case, sch, dtv, met[0], ax, ay, te, th, ix0, ix1,
-                                      vbuf, sbuf, nf, err, _ERRSIZE), err)
+        with m._lock:
+            st = lib.cosa_case_map_rows(m._case, sch, dtv, met[0], ax, ay, te, th, ix0, ix1,
+                                        vbuf, sbuf, nf, err, _ERRSIZE)
+        _check(st, err)
     xs = np.empty(nx)
     lib.cosa_case_axis_values(ax, ffi.cast("double *", ffi.from_buffer(xs)))
     ys = np.empty(ny)
@@ -437,7 +449,7 @@ def advise(model, tol, error="global", schemes=None, tend=None, dt_min=1e-7, dt_
     used = ffi.new("cosa_case_advise_opts *")
     err = ffi.new("char[]", _ERRSIZE)
     st = _interruptible(lambda: lib.cosa_case_advise(m._case, o, adv, cap, n, used, err,
-                                                     _ERRSIZE))
+                                                     _ERRSIZE), m._lock)
     del keep
     _check(st, err)
 
@@ -518,7 +530,7 @@ def simulate(model, scheme, dt, tend=None, ref="auto", integrator=None):
     err = ffi.new("char[]", _ERRSIZE)
     out = ffi.new("cosa_case_sim **")
     st = _interruptible(lambda: lib.cosa_case_simulate(m._case, sch, dtv, te, o, out, err,
-                                                       _ERRSIZE))
+                                                       _ERRSIZE), m._lock)
     _check(st, err)
     s = ffi.gc(out[0], lib.cosa_case_sim_free)
     try:

@@ -461,3 +461,22 @@ def test_the_guide_examples_run(tmp_path, monkeypatch):
     for b in blocks:
         exec(compile(b, "doc/python.md", "exec"), {})
     assert (tmp_path / "stability_zoh.png").stat().st_size > 1000
+
+
+def test_threads_sharing_a_model_get_the_same_numbers():
+    """Four threads on one Model (its calls are serialised) and on their own:
+    the same doubles as one call alone."""
+    m = cosa.Model("twomass", ck=1e6)
+    want = cosa.point(m, "foh+mbcorr", 1e-3).e_global
+    got = []
+
+    def work(own):
+        mm = cosa.Model("twomass", ck=1e6) if own else m
+        for _ in range(5):
+            got.append(cosa.point(mm, "foh+mbcorr", 1e-3).e_global)
+    ts = [threading.Thread(target=work, args=(k % 2 == 0,)) for k in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert got == [want] * 20

@@ -50,6 +50,39 @@ static cosa_status advise_schemes(const char *list, cosa_scheme **out, size_t *n
     return COSA_OK;
 }
 
+int cosa_case_runnable(const cosa_case *c, const cosa_scheme *s, char *why, size_t size)
+{
+    const cosa_model *m = c ? c->model : NULL;
+    char r[256];
+    if (why && size)
+        why[0] = '\0';
+    for (size_t i = 0; m && s && m->sub_name && m->sub_name(m, c->par, i); i++) {
+        const cosa_fmu_capability *cap = cosa_model_file_fmu_capability(m, i);
+        /* nu = 1: a summary that allows any degree without inputs (as advise) */
+        if (cap && cosa_fmu_capability_check(cap, 1, s, r, sizeof r) != COSA_OK) {
+            if (why && size)
+                snprintf(why, size, "FMU %s: %s", m->sub_name(m, c->par, i), r);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A candidate and whether the model's FMUs can run it: advise's row order,
+ * runnable ones first, then by cost (cosa_advice_compare). */
+struct ranked {
+    cosa_advice a;
+    int runnable;
+};
+
+static int ranked_compare(const void *x, const void *y)
+{
+    const struct ranked *a = x, *b = y;
+    if (a->runnable != b->runnable)
+        return a->runnable ? -1 : 1;
+    return cosa_advice_compare(&a->a, &b->a);
+}
+
 cosa_status cosa_case_advise(const cosa_case *c, const cosa_case_advise_opts *o,
                              cosa_advice *out, size_t cap, size_t *n,
                              cosa_case_advise_opts *used, char *err, size_t errsize)
@@ -118,12 +151,21 @@ cosa_status cosa_case_advise(const cosa_case *c, const cosa_case_advise_opts *o,
         if (st != COSA_OK)
             api_fail(err, errsize, st, "%s", cosa_strerror(st));
     }
+    struct ranked *rk = st == COSA_OK ? calloc(ns, sizeof *rk) : NULL;
+    if (st == COSA_OK && !rk)
+        st = api_fail(err, errsize, COSA_ENOMEM, "out of memory");
     if (st == COSA_OK) {
-        qsort(adv, ns, sizeof *adv, cosa_advice_compare);
-        memcpy(out, adv, ns * sizeof *adv);
+        for (size_t i = 0; i < ns; i++) {
+            rk[i].a = adv[i];
+            rk[i].runnable = cosa_case_runnable(c, &schemes[i], NULL, 0);
+        }
+        qsort(rk, ns, sizeof *rk, ranked_compare);
+        for (size_t i = 0; i < ns; i++)
+            out[i] = rk[i].a;
         if (used)
             *used = u;
     }
+    free(rk);
     free(adv);
     cosa_eval_workspace_free(ew);
     free(x0);

@@ -55,8 +55,19 @@ typedef struct cosa_model {
     size_t nparam;
     const cosa_param *params;
     double tend;
+    const char *(*sub_name)(const struct cosa_model *m, const double *par, size_t k);
     ...;
 } cosa_model;
+typedef struct {
+    int fmi_version; int input_degree_max; int max_output_derivative_order; int directional;
+    int fmu_state; double fixed_step; double default_step; int smoothness; ...;
+} cosa_fmu_capability;
+typedef struct { int is_nonlinear; int is_affine; ...; } cosa_linearity;
+const cosa_fmu_capability *cosa_model_file_fmu_capability(const cosa_model *m, size_t i);
+cosa_status cosa_model_file_fmu_linearity(const cosa_model *m, const double *par, size_t i,
+                                          cosa_linearity *out);
+const char *cosa_model_file_fmu(const cosa_model *m, size_t i);
+int cosa_fmu_smoothness_degree(int k);
 size_t cosa_model_count(void);
 const cosa_model *cosa_model_at(size_t i);
 int cosa_model_is_linear(const cosa_model *m);
@@ -116,6 +127,7 @@ typedef struct {
     double cost_rollback; ...;
 } cosa_case_advise_opts;
 void cosa_case_advise_defaults(cosa_case_advise_opts *o);
+int cosa_case_runnable(const cosa_case *c, const cosa_scheme *s, char *why, size_t size);
 cosa_status cosa_case_advise(const cosa_case *c, const cosa_case_advise_opts *o,
                              cosa_advice *out, size_t cap, size_t *n,
                              cosa_case_advise_opts *used, char *err, size_t errsize);

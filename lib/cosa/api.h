@@ -129,13 +129,20 @@ typedef struct cosa_case_advise_opts {
     double cost_rollback; /* COSA_ADVISE_COST_ROLLBACK                            */
 } cosa_case_advise_opts;
 void cosa_case_advise_defaults(cosa_case_advise_opts *o);
-/* The candidates' advice in advise's rank order (cheapest first) into out
+/* The candidates' advice in advise's rank order (those the model's FMUs
+ * can run first, cosa_case_runnable; then cheapest first) into out
  * (cap entries; *n the number of candidates, also when cap is too small:
  * then COSA_ERANGE and nothing is written), and the settings used in
  * *used (may be NULL: tend and dt_max resolved). */
 cosa_status cosa_case_advise(const cosa_case *c, const cosa_case_advise_opts *o,
                              cosa_advice *out, size_t cap, size_t *n,
                              cosa_case_advise_opts *used, char *err, size_t errsize);
+
+/* 1 if the FMUs of c's model can run scheme s (their input degree,
+ * smoothness and capabilities: cosa_fmu_capability_check), else 0 and why
+ * ("FMU NAME: reason") in why (size bytes, may be NULL); 1 for a model
+ * without FMUs. */
+int cosa_case_runnable(const cosa_case *c, const cosa_scheme *s, char *why, size_t size);
 
 /* ---- Simulation (api/simulate.c) ------------------------------------- */
 

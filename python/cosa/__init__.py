@@ -458,30 +458,67 @@ def advise(model, tol, error="global", schemes=None, tend=None, dt_min=1e-7, dt_
 
     cands = []
     nm = ffi.new("char[]", 64)
+    rwhy = ffi.new("char[]", 512)
     for i in range(n[0]):
         a = adv[i]
         lib.cosa_scheme_name(ffi.addressof(a, "scheme"), nm, 64)
-        ok = a.status == lib.COSA_OK
+        runnable = bool(lib.cosa_case_runnable(m._case, ffi.addressof(a, "scheme"), rwhy, 512))
+        ok = runnable and a.status == lib.COSA_OK
+        judged = a.status == lib.COSA_OK and bool(a.usable)
         why = None
-        if not ok:
+        if not runnable:
+            why = "cannot run on these FMUs: " + ffi.string(rwhy).decode()
+        elif not ok:
             why = "not judged: " + ffi.string(lib.cosa_strerror(a.status)).decode()
         elif not a.usable:
             why = "not %s at dt-min %g" % ("stable" if not a.stable.good_at_min else "accurate",
                                            used.dt_min)
         cands.append({
-            "scheme": ffi.string(nm).decode(), "rank": i + 1, "runnable": True,
-            "dt_stable": fin(a.stable.dt_max) if ok and a.stable.good_at_min else None,
-            "dt_accurate": fin(a.accurate.dt_max) if ok and a.accurate.good_at_min else None,
-            "dt": fin(a.dt) if ok and a.usable else None,
-            "steps": int(a.steps) if ok and a.usable else None,
-            "cost": fin(a.cost) if ok and a.usable else None,
+            "scheme": ffi.string(nm).decode(), "rank": i + 1, "runnable": runnable,
+            "dt_stable": (fin(a.stable.dt_max) if a.status == lib.COSA_OK and
+                          a.stable.good_at_min else None),
+            "dt_accurate": (fin(a.accurate.dt_max) if a.status == lib.COSA_OK and
+                            a.accurate.good_at_min else None),
+            # advise --format json: the figures of a usable advice, also where
+            # the FMUs cannot run the scheme (then "usable" is false)
+            "dt": fin(a.dt) if judged else None,
+            "steps": int(a.steps) if judged else None,
+            "cost": fin(a.cost) if judged else None,
             "usable": bool(ok and a.usable), "why": why})
     best = next((c for c in cands if c["usable"]), None)
     return {"cosa": version(), "command": "advise", "model": m.name, "error": error,
             "tol": used.tol, "tend": used.tend, "dt_range": [used.dt_min, used.dt_max],
-            "cost_mbcorr": used.cost_corr, "robust": None, "candidates": cands,
+            "cost_mbcorr": used.cost_corr, "robust": None, "fmus": _fmus(m),
+            "candidates": cands,
             "recommendation": ({"scheme": best["scheme"], "dt": best["dt"],
                                 "steps": best["steps"]} if best else None)}
+
+
+def _fmus(m):
+    """advise's "fmus": what each FMU of a model file can do."""
+    out = []
+    mod = lib.cosa_case_model(m._case)
+    par = lib.cosa_case_par(m._case)
+    i = 0
+    while mod.sub_name != ffi.NULL and mod.sub_name(mod, par, i) != ffi.NULL:
+        c = lib.cosa_model_file_fmu_capability(mod, i)
+        if c != ffi.NULL:
+            lin = ffi.new("cosa_linearity *")
+            haslin = lib.cosa_model_file_fmu_linearity(mod, par, i, lin) == lib.COSA_OK
+            out.append({
+                "subsystem": ffi.string(mod.sub_name(mod, par, i)).decode(),
+                "path": ffi.string(lib.cosa_model_file_fmu(mod, i)).decode(),
+                "fmi": "%d.0" % c.fmi_version, "input_degree_max": c.input_degree_max,
+                "directional_derivatives": bool(c.directional), "fmu_state": bool(c.fmu_state),
+                "max_output_derivative_order": c.max_output_derivative_order,
+                "fixed_internal_step": c.fixed_step if c.fixed_step > 0 else None,
+                "default_step": c.default_step if c.default_step > 0 else None,
+                "input_smoothness": c.smoothness,
+                "input_degree_smoothness_max": lib.cosa_fmu_smoothness_degree(c.smoothness),
+                "nonlinear": bool(lin.is_nonlinear) if haslin else None,
+                "affine": bool(lin.is_affine) if haslin else None})
+        i += 1
+    return out
 
 
 class Simulation:

@@ -164,10 +164,28 @@ def test_map_in_pieces_is_the_whole_map():
 def test_advise_is_cli_json(cli):
     a = cosa.advise(cosa.Model("twomass"), tol=1e-3)
     j = json.loads(cli("advise", "--tol", "1e-3", "--format", "json").stdout)
-    for k in ("model", "error", "tol", "tend", "dt_range", "cost_mbcorr", "robust",
+    for k in ("model", "error", "tol", "tend", "dt_range", "cost_mbcorr", "robust", "fmus",
               "recommendation"):
         assert a[k] == j[k], k
     assert a["candidates"] == j["candidates"]
+
+
+def test_advise_fmus_is_cli_json(cli, fmudir, tmp_path):
+    """A network with the gain FMU of input smoothness 1: the capability list
+    and the candidates it cannot run (ranked last), as advise's JSON."""
+    p = tmp_path / "gain.cosa"
+    p.write_text("model gainnet\ntend 0.3\nfmu I = %s/twomass1_fmi3.fmu\n"
+                 "fmu G = %s/gainsmooth_fmi3.fmu\nfmu II = %s/twomass2_fmi3.fmu\n"
+                 "connect I.s1 -> G.u\nconnect G.y -> II.s1\nconnect I.v1 -> II.v1\n"
+                 "connect II.Fk -> I.Fk\n" % (fmudir, fmudir, fmudir))
+    sch = "zoh,soh,foh+mbcorr"
+    a = cosa.advise(cosa.Model.from_file(p), tol=1e-2, schemes=sch)
+    j = json.loads(cli("advise", "--model-file", p, "--tol", "1e-2", "--schemes", sch,
+                       "--format", "json").stdout)
+    assert a["fmus"] == j["fmus"] and len(a["fmus"]) == 3
+    assert a["candidates"] == j["candidates"]
+    assert not all(c["runnable"] for c in a["candidates"])
+    assert a["recommendation"] == j["recommendation"]
 
 
 def test_advise_schemes_and_local(cli):

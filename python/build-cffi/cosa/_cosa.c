@@ -572,185 +572,216 @@ static void (*_cffi_call_python_org)(struct _cffi_externpy_s *, char *);
 /************************************************************/
 
 static void *_cffi_types[] = {
-/*  0 */ _CFFI_OP(_CFFI_OP_FUNCTION, 15), // char const *()(cosa_status)
-/*  1 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, _cffi_prim_int(sizeof(cosa_status), (
+/*  0 */ _CFFI_OP(_CFFI_OP_FUNCTION, 28), // char const *()(cosa_model const *, double const *, size_t)
+/*  1 */ _CFFI_OP(_CFFI_OP_POINTER, 190), // cosa_model const *
+/*  2 */ _CFFI_OP(_CFFI_OP_POINTER, 40), // double const *
+/*  3 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28), // size_t
+/*  4 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/*  5 */ _CFFI_OP(_CFFI_OP_FUNCTION, 28), // char const *()(cosa_model const *, size_t)
+/*  6 */ _CFFI_OP(_CFFI_OP_NOOP, 1),
+/*  7 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/*  8 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/*  9 */ _CFFI_OP(_CFFI_OP_FUNCTION, 28), // char const *()(cosa_status)
+/* 10 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, _cffi_prim_int(sizeof(cosa_status), (
            ((cosa_status)-1) | 0 /* check that cosa_status is an integer type */
          ) <= 0)), // cosa_status
-/*  2 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/*  3 */ _CFFI_OP(_CFFI_OP_FUNCTION, 15), // char const *()(int)
-/*  4 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 7), // int
-/*  5 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/*  6 */ _CFFI_OP(_CFFI_OP_FUNCTION, 15), // char const *()(void)
-/*  7 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/*  8 */ _CFFI_OP(_CFFI_OP_FUNCTION, 120), // cosa_model const *()(cosa_case const *)
-/*  9 */ _CFFI_OP(_CFFI_OP_POINTER, 145), // cosa_case const *
-/* 10 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 11 */ _CFFI_OP(_CFFI_OP_FUNCTION, 120), // cosa_model const *()(size_t)
-/* 12 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28), // size_t
-/* 13 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 14 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_status()(char const *, cosa_case * *, char *, size_t)
-/* 15 */ _CFFI_OP(_CFFI_OP_POINTER, 139), // char const *
-/* 16 */ _CFFI_OP(_CFFI_OP_POINTER, 25), // cosa_case * *
-/* 17 */ _CFFI_OP(_CFFI_OP_POINTER, 139), // char *
-/* 18 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 19 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 20 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_status()(char const *, cosa_metric *)
-/* 21 */ _CFFI_OP(_CFFI_OP_NOOP, 15),
-/* 22 */ _CFFI_OP(_CFFI_OP_POINTER, 50), // cosa_metric *
+/* 11 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 12 */ _CFFI_OP(_CFFI_OP_FUNCTION, 28), // char const *()(int)
+/* 13 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 7), // int
+/* 14 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 15 */ _CFFI_OP(_CFFI_OP_FUNCTION, 28), // char const *()(void)
+/* 16 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 17 */ _CFFI_OP(_CFFI_OP_FUNCTION, 184), // cosa_fmu_capability const *()(cosa_model const *, size_t)
+/* 18 */ _CFFI_OP(_CFFI_OP_NOOP, 1),
+/* 19 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 20 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 21 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_model const *()(cosa_case const *)
+/* 22 */ _CFFI_OP(_CFFI_OP_POINTER, 174), // cosa_case const *
 /* 23 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 24 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_status()(cosa_case *, char const *, double, char *, size_t)
-/* 25 */ _CFFI_OP(_CFFI_OP_POINTER, 145), // cosa_case *
-/* 26 */ _CFFI_OP(_CFFI_OP_NOOP, 15),
-/* 27 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14), // double
-/* 28 */ _CFFI_OP(_CFFI_OP_NOOP, 17),
-/* 29 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 30 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 31 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_status()(cosa_case const *, char const *, cosa_criterion, double, double, double, unsigned int, double, cosa_limit *, cosa_crossing *, size_t, char *, size_t)
-/* 32 */ _CFFI_OP(_CFFI_OP_NOOP, 9),
-/* 33 */ _CFFI_OP(_CFFI_OP_NOOP, 15),
-/* 34 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, _cffi_prim_int(sizeof(cosa_criterion), (
+/* 24 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_model const *()(size_t)
+/* 25 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 26 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 27 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(char const *, cosa_case * *, char *, size_t)
+/* 28 */ _CFFI_OP(_CFFI_OP_POINTER, 168), // char const *
+/* 29 */ _CFFI_OP(_CFFI_OP_POINTER, 38), // cosa_case * *
+/* 30 */ _CFFI_OP(_CFFI_OP_POINTER, 168), // char *
+/* 31 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 32 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 33 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(char const *, cosa_metric *)
+/* 34 */ _CFFI_OP(_CFFI_OP_NOOP, 28),
+/* 35 */ _CFFI_OP(_CFFI_OP_POINTER, 63), // cosa_metric *
+/* 36 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 37 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(cosa_case *, char const *, double, char *, size_t)
+/* 38 */ _CFFI_OP(_CFFI_OP_POINTER, 174), // cosa_case *
+/* 39 */ _CFFI_OP(_CFFI_OP_NOOP, 28),
+/* 40 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14), // double
+/* 41 */ _CFFI_OP(_CFFI_OP_NOOP, 30),
+/* 42 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 43 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 44 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(cosa_case const *, char const *, cosa_criterion, double, double, double, unsigned int, double, cosa_limit *, cosa_crossing *, size_t, char *, size_t)
+/* 45 */ _CFFI_OP(_CFFI_OP_NOOP, 22),
+/* 46 */ _CFFI_OP(_CFFI_OP_NOOP, 28),
+/* 47 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, _cffi_prim_int(sizeof(cosa_criterion), (
            ((cosa_criterion)-1) | 0 /* check that cosa_criterion is an integer type */
          ) <= 0)), // cosa_criterion
-/* 35 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
-/* 36 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
-/* 37 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
-/* 38 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 8), // unsigned int
-/* 39 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
-/* 40 */ _CFFI_OP(_CFFI_OP_POINTER, 157), // cosa_limit *
-/* 41 */ _CFFI_OP(_CFFI_OP_POINTER, 153), // cosa_crossing *
-/* 42 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 43 */ _CFFI_OP(_CFFI_OP_NOOP, 17),
-/* 44 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 45 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 46 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_status()(cosa_case const *, char const *, double, cosa_metric, cosa_case_axis const *, cosa_case_axis const *, double, int, size_t, size_t, double *, cosa_status *, size_t *, char *, size_t)
-/* 47 */ _CFFI_OP(_CFFI_OP_NOOP, 9),
-/* 48 */ _CFFI_OP(_CFFI_OP_NOOP, 15),
+/* 48 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
 /* 49 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
-/* 50 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, _cffi_prim_int(sizeof(cosa_metric), (
+/* 50 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
+/* 51 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 8), // unsigned int
+/* 52 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
+/* 53 */ _CFFI_OP(_CFFI_OP_POINTER, 188), // cosa_limit *
+/* 54 */ _CFFI_OP(_CFFI_OP_POINTER, 182), // cosa_crossing *
+/* 55 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 56 */ _CFFI_OP(_CFFI_OP_NOOP, 30),
+/* 57 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 58 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 59 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(cosa_case const *, char const *, double, cosa_metric, cosa_case_axis const *, cosa_case_axis const *, double, int, size_t, size_t, double *, cosa_status *, size_t *, char *, size_t)
+/* 60 */ _CFFI_OP(_CFFI_OP_NOOP, 22),
+/* 61 */ _CFFI_OP(_CFFI_OP_NOOP, 28),
+/* 62 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
+/* 63 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, _cffi_prim_int(sizeof(cosa_metric), (
            ((cosa_metric)-1) | 0 /* check that cosa_metric is an integer type */
          ) <= 0)), // cosa_metric
-/* 51 */ _CFFI_OP(_CFFI_OP_POINTER, 147), // cosa_case_axis const *
-/* 52 */ _CFFI_OP(_CFFI_OP_NOOP, 51),
-/* 53 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
-/* 54 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 7),
-/* 55 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 56 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 57 */ _CFFI_OP(_CFFI_OP_POINTER, 27), // double *
-/* 58 */ _CFFI_OP(_CFFI_OP_POINTER, 1), // cosa_status *
-/* 59 */ _CFFI_OP(_CFFI_OP_POINTER, 12), // size_t *
-/* 60 */ _CFFI_OP(_CFFI_OP_NOOP, 17),
-/* 61 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 62 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 63 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_status()(cosa_case const *, char const *, double, double, cosa_case_sim_opts const *, cosa_case_sim * *, char *, size_t)
-/* 64 */ _CFFI_OP(_CFFI_OP_NOOP, 9),
-/* 65 */ _CFFI_OP(_CFFI_OP_NOOP, 15),
+/* 64 */ _CFFI_OP(_CFFI_OP_POINTER, 176), // cosa_case_axis const *
+/* 65 */ _CFFI_OP(_CFFI_OP_NOOP, 64),
 /* 66 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
-/* 67 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
-/* 68 */ _CFFI_OP(_CFFI_OP_POINTER, 150), // cosa_case_sim_opts const *
-/* 69 */ _CFFI_OP(_CFFI_OP_POINTER, 131), // cosa_case_sim * *
-/* 70 */ _CFFI_OP(_CFFI_OP_NOOP, 17),
-/* 71 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 72 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 73 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_status()(cosa_case const *, char const *, double, double, cosa_point_result *, char *, size_t, char *, size_t)
-/* 74 */ _CFFI_OP(_CFFI_OP_NOOP, 9),
-/* 75 */ _CFFI_OP(_CFFI_OP_NOOP, 15),
-/* 76 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
-/* 77 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
-/* 78 */ _CFFI_OP(_CFFI_OP_POINTER, 162), // cosa_point_result *
-/* 79 */ _CFFI_OP(_CFFI_OP_NOOP, 17),
-/* 80 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 81 */ _CFFI_OP(_CFFI_OP_NOOP, 17),
-/* 82 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 83 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 84 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_status()(cosa_case const *, char const *, double, int, double *, size_t, char *, size_t)
-/* 85 */ _CFFI_OP(_CFFI_OP_NOOP, 9),
-/* 86 */ _CFFI_OP(_CFFI_OP_NOOP, 15),
-/* 87 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
-/* 88 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 7),
-/* 89 */ _CFFI_OP(_CFFI_OP_NOOP, 57),
-/* 90 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 91 */ _CFFI_OP(_CFFI_OP_NOOP, 17),
-/* 92 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 93 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 94 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_status()(cosa_case const *, char const *, size_t *, cosa_layout *, char *, size_t)
-/* 95 */ _CFFI_OP(_CFFI_OP_NOOP, 9),
-/* 96 */ _CFFI_OP(_CFFI_OP_NOOP, 15),
-/* 97 */ _CFFI_OP(_CFFI_OP_NOOP, 59),
-/* 98 */ _CFFI_OP(_CFFI_OP_POINTER, 156), // cosa_layout *
-/* 99 */ _CFFI_OP(_CFFI_OP_NOOP, 17),
-/* 100 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 101 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 102 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_status()(cosa_case const *, cosa_case_advise_opts const *, cosa_advice *, size_t, size_t *, cosa_case_advise_opts *, char *, size_t)
-/* 103 */ _CFFI_OP(_CFFI_OP_NOOP, 9),
-/* 104 */ _CFFI_OP(_CFFI_OP_POINTER, 146), // cosa_case_advise_opts const *
-/* 105 */ _CFFI_OP(_CFFI_OP_POINTER, 144), // cosa_advice *
-/* 106 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 107 */ _CFFI_OP(_CFFI_OP_NOOP, 59),
-/* 108 */ _CFFI_OP(_CFFI_OP_POINTER, 146), // cosa_case_advise_opts *
-/* 109 */ _CFFI_OP(_CFFI_OP_NOOP, 17),
-/* 110 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
-/* 111 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 112 */ _CFFI_OP(_CFFI_OP_FUNCTION, 1), // cosa_status()(cosa_case_axis const *, double *)
-/* 113 */ _CFFI_OP(_CFFI_OP_NOOP, 51),
-/* 114 */ _CFFI_OP(_CFFI_OP_NOOP, 57),
-/* 115 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 116 */ _CFFI_OP(_CFFI_OP_FUNCTION, 167), // double const *()(cosa_case const *)
-/* 117 */ _CFFI_OP(_CFFI_OP_NOOP, 9),
-/* 118 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 119 */ _CFFI_OP(_CFFI_OP_FUNCTION, 4), // int()(cosa_model const *)
-/* 120 */ _CFFI_OP(_CFFI_OP_POINTER, 158), // cosa_model const *
-/* 121 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 122 */ _CFFI_OP(_CFFI_OP_FUNCTION, 12), // size_t()(void)
-/* 123 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 124 */ _CFFI_OP(_CFFI_OP_FUNCTION, 168), // void()(cosa_case *)
-/* 125 */ _CFFI_OP(_CFFI_OP_NOOP, 25),
-/* 126 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 127 */ _CFFI_OP(_CFFI_OP_FUNCTION, 168), // void()(cosa_case_advise_opts *)
-/* 128 */ _CFFI_OP(_CFFI_OP_NOOP, 108),
-/* 129 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 130 */ _CFFI_OP(_CFFI_OP_FUNCTION, 168), // void()(cosa_case_sim *)
-/* 131 */ _CFFI_OP(_CFFI_OP_POINTER, 149), // cosa_case_sim *
-/* 132 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 133 */ _CFFI_OP(_CFFI_OP_FUNCTION, 168), // void()(cosa_scheme const *, char *, size_t)
-/* 134 */ _CFFI_OP(_CFFI_OP_POINTER, 166), // cosa_scheme const *
-/* 135 */ _CFFI_OP(_CFFI_OP_NOOP, 17),
-/* 136 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 67 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 7),
+/* 68 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 69 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 70 */ _CFFI_OP(_CFFI_OP_POINTER, 40), // double *
+/* 71 */ _CFFI_OP(_CFFI_OP_POINTER, 10), // cosa_status *
+/* 72 */ _CFFI_OP(_CFFI_OP_POINTER, 3), // size_t *
+/* 73 */ _CFFI_OP(_CFFI_OP_NOOP, 30),
+/* 74 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 75 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 76 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(cosa_case const *, char const *, double, double, cosa_case_sim_opts const *, cosa_case_sim * *, char *, size_t)
+/* 77 */ _CFFI_OP(_CFFI_OP_NOOP, 22),
+/* 78 */ _CFFI_OP(_CFFI_OP_NOOP, 28),
+/* 79 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
+/* 80 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
+/* 81 */ _CFFI_OP(_CFFI_OP_POINTER, 179), // cosa_case_sim_opts const *
+/* 82 */ _CFFI_OP(_CFFI_OP_POINTER, 159), // cosa_case_sim * *
+/* 83 */ _CFFI_OP(_CFFI_OP_NOOP, 30),
+/* 84 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 85 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 86 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(cosa_case const *, char const *, double, double, cosa_point_result *, char *, size_t, char *, size_t)
+/* 87 */ _CFFI_OP(_CFFI_OP_NOOP, 22),
+/* 88 */ _CFFI_OP(_CFFI_OP_NOOP, 28),
+/* 89 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
+/* 90 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
+/* 91 */ _CFFI_OP(_CFFI_OP_POINTER, 194), // cosa_point_result *
+/* 92 */ _CFFI_OP(_CFFI_OP_NOOP, 30),
+/* 93 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 94 */ _CFFI_OP(_CFFI_OP_NOOP, 30),
+/* 95 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 96 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 97 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(cosa_case const *, char const *, double, int, double *, size_t, char *, size_t)
+/* 98 */ _CFFI_OP(_CFFI_OP_NOOP, 22),
+/* 99 */ _CFFI_OP(_CFFI_OP_NOOP, 28),
+/* 100 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 14),
+/* 101 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 7),
+/* 102 */ _CFFI_OP(_CFFI_OP_NOOP, 70),
+/* 103 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 104 */ _CFFI_OP(_CFFI_OP_NOOP, 30),
+/* 105 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 106 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 107 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(cosa_case const *, char const *, size_t *, cosa_layout *, char *, size_t)
+/* 108 */ _CFFI_OP(_CFFI_OP_NOOP, 22),
+/* 109 */ _CFFI_OP(_CFFI_OP_NOOP, 28),
+/* 110 */ _CFFI_OP(_CFFI_OP_NOOP, 72),
+/* 111 */ _CFFI_OP(_CFFI_OP_POINTER, 187), // cosa_layout *
+/* 112 */ _CFFI_OP(_CFFI_OP_NOOP, 30),
+/* 113 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 114 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 115 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(cosa_case const *, cosa_case_advise_opts const *, cosa_advice *, size_t, size_t *, cosa_case_advise_opts *, char *, size_t)
+/* 116 */ _CFFI_OP(_CFFI_OP_NOOP, 22),
+/* 117 */ _CFFI_OP(_CFFI_OP_POINTER, 175), // cosa_case_advise_opts const *
+/* 118 */ _CFFI_OP(_CFFI_OP_POINTER, 173), // cosa_advice *
+/* 119 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 120 */ _CFFI_OP(_CFFI_OP_NOOP, 72),
+/* 121 */ _CFFI_OP(_CFFI_OP_POINTER, 175), // cosa_case_advise_opts *
+/* 122 */ _CFFI_OP(_CFFI_OP_NOOP, 30),
+/* 123 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 124 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 125 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(cosa_case_axis const *, double *)
+/* 126 */ _CFFI_OP(_CFFI_OP_NOOP, 64),
+/* 127 */ _CFFI_OP(_CFFI_OP_NOOP, 70),
+/* 128 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 129 */ _CFFI_OP(_CFFI_OP_FUNCTION, 10), // cosa_status()(cosa_model const *, double const *, size_t, cosa_linearity *)
+/* 130 */ _CFFI_OP(_CFFI_OP_NOOP, 1),
+/* 131 */ _CFFI_OP(_CFFI_OP_NOOP, 2),
+/* 132 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 133 */ _CFFI_OP(_CFFI_OP_POINTER, 189), // cosa_linearity *
+/* 134 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 135 */ _CFFI_OP(_CFFI_OP_FUNCTION, 2), // double const *()(cosa_case const *)
+/* 136 */ _CFFI_OP(_CFFI_OP_NOOP, 22),
 /* 137 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
-/* 138 */ _CFFI_OP(_CFFI_OP_POINTER, 17), // char * *
-/* 139 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 2), // char
-/* 140 */ _CFFI_OP(_CFFI_OP_ARRAY, 139), // char[_cffi_array_len(((cosa_case_sim *)0)->reference)]
-/* 141 */ (_cffi_opcode_t)(_cffi_array_len(((cosa_case_sim *)0)->reference)),
-/* 142 */ _CFFI_OP(_CFFI_OP_ARRAY, 139), // char[_cffi_array_len(((cosa_run_result *)0)->reason)]
-/* 143 */ (_cffi_opcode_t)(_cffi_array_len(((cosa_run_result *)0)->reason)),
-/* 144 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 0), // cosa_advice
-/* 145 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 16), // cosa_case
-/* 146 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 1), // cosa_case_advise_opts
-/* 147 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 2), // cosa_case_axis
-/* 148 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, _cffi_prim_int(sizeof(cosa_case_ref), (
+/* 138 */ _CFFI_OP(_CFFI_OP_FUNCTION, 13), // int()(cosa_case const *, cosa_scheme const *, char *, size_t)
+/* 139 */ _CFFI_OP(_CFFI_OP_NOOP, 22),
+/* 140 */ _CFFI_OP(_CFFI_OP_POINTER, 198), // cosa_scheme const *
+/* 141 */ _CFFI_OP(_CFFI_OP_NOOP, 30),
+/* 142 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 143 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 144 */ _CFFI_OP(_CFFI_OP_FUNCTION, 13), // int()(cosa_model const *)
+/* 145 */ _CFFI_OP(_CFFI_OP_NOOP, 1),
+/* 146 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 147 */ _CFFI_OP(_CFFI_OP_FUNCTION, 13), // int()(int)
+/* 148 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 7),
+/* 149 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 150 */ _CFFI_OP(_CFFI_OP_FUNCTION, 3), // size_t()(void)
+/* 151 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 152 */ _CFFI_OP(_CFFI_OP_FUNCTION, 199), // void()(cosa_case *)
+/* 153 */ _CFFI_OP(_CFFI_OP_NOOP, 38),
+/* 154 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 155 */ _CFFI_OP(_CFFI_OP_FUNCTION, 199), // void()(cosa_case_advise_opts *)
+/* 156 */ _CFFI_OP(_CFFI_OP_NOOP, 121),
+/* 157 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 158 */ _CFFI_OP(_CFFI_OP_FUNCTION, 199), // void()(cosa_case_sim *)
+/* 159 */ _CFFI_OP(_CFFI_OP_POINTER, 178), // cosa_case_sim *
+/* 160 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 161 */ _CFFI_OP(_CFFI_OP_FUNCTION, 199), // void()(cosa_scheme const *, char *, size_t)
+/* 162 */ _CFFI_OP(_CFFI_OP_NOOP, 140),
+/* 163 */ _CFFI_OP(_CFFI_OP_NOOP, 30),
+/* 164 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 28),
+/* 165 */ _CFFI_OP(_CFFI_OP_FUNCTION_END, 0),
+/* 166 */ _CFFI_OP(_CFFI_OP_POINTER, 30), // char * *
+/* 167 */ _CFFI_OP(_CFFI_OP_POINTER, 0), // char const *(*)(cosa_model const *, double const *, size_t)
+/* 168 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 2), // char
+/* 169 */ _CFFI_OP(_CFFI_OP_ARRAY, 168), // char[_cffi_array_len(((cosa_case_sim *)0)->reference)]
+/* 170 */ (_cffi_opcode_t)(_cffi_array_len(((cosa_case_sim *)0)->reference)),
+/* 171 */ _CFFI_OP(_CFFI_OP_ARRAY, 168), // char[_cffi_array_len(((cosa_run_result *)0)->reason)]
+/* 172 */ (_cffi_opcode_t)(_cffi_array_len(((cosa_run_result *)0)->reason)),
+/* 173 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 0), // cosa_advice
+/* 174 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 18), // cosa_case
+/* 175 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 1), // cosa_case_advise_opts
+/* 176 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 2), // cosa_case_axis
+/* 177 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, _cffi_prim_int(sizeof(cosa_case_ref), (
            ((cosa_case_ref)-1) | 0 /* check that cosa_case_ref is an integer type */
          ) <= 0)), // cosa_case_ref
-/* 149 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 3), // cosa_case_sim
-/* 150 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 4), // cosa_case_sim_opts
-/* 151 */ _CFFI_OP(_CFFI_OP_POINTER, 152), // cosa_cosim_result *
-/* 152 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 5), // cosa_cosim_result
-/* 153 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 6), // cosa_crossing
-/* 154 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 7), // cosa_errors
-/* 155 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 8), // cosa_iter_info
-/* 156 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 9), // cosa_layout
-/* 157 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 10), // cosa_limit
-/* 158 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 17), // cosa_model
-/* 159 */ _CFFI_OP(_CFFI_OP_POINTER, 160), // cosa_param const *
-/* 160 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 11), // cosa_param
-/* 161 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, _cffi_prim_int(sizeof(cosa_param_kind), (
+/* 178 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 3), // cosa_case_sim
+/* 179 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 4), // cosa_case_sim_opts
+/* 180 */ _CFFI_OP(_CFFI_OP_POINTER, 181), // cosa_cosim_result *
+/* 181 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 5), // cosa_cosim_result
+/* 182 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 6), // cosa_crossing
+/* 183 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 7), // cosa_errors
+/* 184 */ _CFFI_OP(_CFFI_OP_POINTER, 185), // cosa_fmu_capability const *
+/* 185 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 8), // cosa_fmu_capability
+/* 186 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 9), // cosa_iter_info
+/* 187 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 10), // cosa_layout
+/* 188 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 11), // cosa_limit
+/* 189 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 12), // cosa_linearity
+/* 190 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 19), // cosa_model
+/* 191 */ _CFFI_OP(_CFFI_OP_POINTER, 192), // cosa_param const *
+/* 192 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 13), // cosa_param
+/* 193 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, _cffi_prim_int(sizeof(cosa_param_kind), (
            ((cosa_param_kind)-1) | 0 /* check that cosa_param_kind is an integer type */
          ) <= 0)), // cosa_param_kind
-/* 162 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 12), // cosa_point_result
-/* 163 */ _CFFI_OP(_CFFI_OP_POINTER, 164), // cosa_run_result *
-/* 164 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 13), // cosa_run_result
-/* 165 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 14), // cosa_run_stats
-/* 166 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 15), // cosa_scheme
-/* 167 */ _CFFI_OP(_CFFI_OP_POINTER, 27), // double const *
-/* 168 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 0), // void
+/* 194 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 14), // cosa_point_result
+/* 195 */ _CFFI_OP(_CFFI_OP_POINTER, 196), // cosa_run_result *
+/* 196 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 15), // cosa_run_result
+/* 197 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 16), // cosa_run_stats
+/* 198 */ _CFFI_OP(_CFFI_OP_STRUCT_UNION, 17), // cosa_scheme
+/* 199 */ _CFFI_OP(_CFFI_OP_PRIMITIVE, 0), // void
 };
 
 _CFFI_UNUSED_FN
@@ -874,6 +905,22 @@ static void _cffi_checkfld_typedef_cosa_errors(cosa_errors *p)
 struct _cffi_align_typedef_cosa_errors { char x; cosa_errors y; };
 
 _CFFI_UNUSED_FN
+static void _cffi_checkfld_typedef_cosa_fmu_capability(cosa_fmu_capability *p)
+{
+  /* only to generate compile-time warnings or errors */
+  (void)p;
+  (void)((p->fmi_version) | 0);  /* check that 'cosa_fmu_capability.fmi_version' is an integer */
+  (void)((p->input_degree_max) | 0);  /* check that 'cosa_fmu_capability.input_degree_max' is an integer */
+  (void)((p->max_output_derivative_order) | 0);  /* check that 'cosa_fmu_capability.max_output_derivative_order' is an integer */
+  (void)((p->directional) | 0);  /* check that 'cosa_fmu_capability.directional' is an integer */
+  (void)((p->fmu_state) | 0);  /* check that 'cosa_fmu_capability.fmu_state' is an integer */
+  { double *tmp = &p->fixed_step; (void)tmp; }
+  { double *tmp = &p->default_step; (void)tmp; }
+  (void)((p->smoothness) | 0);  /* check that 'cosa_fmu_capability.smoothness' is an integer */
+}
+struct _cffi_align_typedef_cosa_fmu_capability { char x; cosa_fmu_capability y; };
+
+_CFFI_UNUSED_FN
 static void _cffi_checkfld_typedef_cosa_iter_info(cosa_iter_info *p)
 {
   /* only to generate compile-time warnings or errors */
@@ -916,6 +963,16 @@ static void _cffi_checkfld_typedef_cosa_limit(cosa_limit *p)
   (void)((p->nevals) | 0);  /* check that 'cosa_limit.nevals' is an integer */
 }
 struct _cffi_align_typedef_cosa_limit { char x; cosa_limit y; };
+
+_CFFI_UNUSED_FN
+static void _cffi_checkfld_typedef_cosa_linearity(cosa_linearity *p)
+{
+  /* only to generate compile-time warnings or errors */
+  (void)p;
+  (void)((p->is_nonlinear) | 0);  /* check that 'cosa_linearity.is_nonlinear' is an integer */
+  (void)((p->is_affine) | 0);  /* check that 'cosa_linearity.is_affine' is an integer */
+}
+struct _cffi_align_typedef_cosa_linearity { char x; cosa_linearity y; };
 
 _CFFI_UNUSED_FN
 static void _cffi_checkfld_typedef_cosa_param(cosa_param *p)
@@ -1016,28 +1073,28 @@ _cffi_f_cosa_case_advise(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(9), arg0, (char **)&x0);
+      _cffi_type(22), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(9), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(22), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(104), arg1, (char **)&x1);
+      _cffi_type(117), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (cosa_case_advise_opts const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(104), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(117), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(105), arg2, (char **)&x2);
+      _cffi_type(118), arg2, (char **)&x2);
   if (datasize != 0) {
     x2 = ((size_t)datasize) <= 640 ? (cosa_advice *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(105), arg2, (char **)&x2,
+    if (_cffi_convert_array_argument(_cffi_type(118), arg2, (char **)&x2,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1047,28 +1104,28 @@ _cffi_f_cosa_case_advise(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(59), arg4, (char **)&x4);
+      _cffi_type(72), arg4, (char **)&x4);
   if (datasize != 0) {
     x4 = ((size_t)datasize) <= 640 ? (size_t *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(59), arg4, (char **)&x4,
+    if (_cffi_convert_array_argument(_cffi_type(72), arg4, (char **)&x4,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(108), arg5, (char **)&x5);
+      _cffi_type(121), arg5, (char **)&x5);
   if (datasize != 0) {
     x5 = ((size_t)datasize) <= 640 ? (cosa_case_advise_opts *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(108), arg5, (char **)&x5,
+    if (_cffi_convert_array_argument(_cffi_type(121), arg5, (char **)&x5,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg6, (char **)&x6);
+      _cffi_type(30), arg6, (char **)&x6);
   if (datasize != 0) {
     x6 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg6, (char **)&x6,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg6, (char **)&x6,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1105,10 +1162,10 @@ _cffi_f_cosa_case_advise_defaults(PyObject *self, PyObject *arg0)
   struct _cffi_freeme_s *large_args_free = NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(108), arg0, (char **)&x0);
+      _cffi_type(121), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case_advise_opts *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(108), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(121), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1149,19 +1206,19 @@ _cffi_f_cosa_case_axis_values(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(51), arg0, (char **)&x0);
+      _cffi_type(64), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case_axis const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(51), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(64), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(57), arg1, (char **)&x1);
+      _cffi_type(70), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (double *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(57), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(70), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1206,28 +1263,28 @@ _cffi_f_cosa_case_builtin(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(15), arg0, (char **)&x0);
+      _cffi_type(28), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (char const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(15), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(28), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(16), arg1, (char **)&x1);
+      _cffi_type(29), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (cosa_case * *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(16), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(29), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg2, (char **)&x2);
+      _cffi_type(30), arg2, (char **)&x2);
   if (datasize != 0) {
     x2 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg2, (char **)&x2,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg2, (char **)&x2,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1264,10 +1321,10 @@ _cffi_f_cosa_case_free(PyObject *self, PyObject *arg0)
   struct _cffi_freeme_s *large_args_free = NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(25), arg0, (char **)&x0);
+      _cffi_type(38), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(25), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(38), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1330,19 +1387,19 @@ _cffi_f_cosa_case_limit(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(9), arg0, (char **)&x0);
+      _cffi_type(22), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(9), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(22), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(15), arg1, (char **)&x1);
+      _cffi_type(28), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (char const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(15), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(28), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1372,19 +1429,19 @@ _cffi_f_cosa_case_limit(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(40), arg8, (char **)&x8);
+      _cffi_type(53), arg8, (char **)&x8);
   if (datasize != 0) {
     x8 = ((size_t)datasize) <= 640 ? (cosa_limit *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(40), arg8, (char **)&x8,
+    if (_cffi_convert_array_argument(_cffi_type(53), arg8, (char **)&x8,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(41), arg9, (char **)&x9);
+      _cffi_type(54), arg9, (char **)&x9);
   if (datasize != 0) {
     x9 = ((size_t)datasize) <= 640 ? (cosa_crossing *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(41), arg9, (char **)&x9,
+    if (_cffi_convert_array_argument(_cffi_type(54), arg9, (char **)&x9,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1394,10 +1451,10 @@ _cffi_f_cosa_case_limit(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg11, (char **)&x11);
+      _cffi_type(30), arg11, (char **)&x11);
   if (datasize != 0) {
     x11 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg11, (char **)&x11,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg11, (char **)&x11,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1446,28 +1503,28 @@ _cffi_f_cosa_case_load(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(15), arg0, (char **)&x0);
+      _cffi_type(28), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (char const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(15), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(28), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(16), arg1, (char **)&x1);
+      _cffi_type(29), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (cosa_case * *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(16), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(29), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg2, (char **)&x2);
+      _cffi_type(30), arg2, (char **)&x2);
   if (datasize != 0) {
     x2 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg2, (char **)&x2,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg2, (char **)&x2,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1538,19 +1595,19 @@ _cffi_f_cosa_case_map_rows(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(9), arg0, (char **)&x0);
+      _cffi_type(22), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(9), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(22), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(15), arg1, (char **)&x1);
+      _cffi_type(28), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (char const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(15), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(28), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1564,19 +1621,19 @@ _cffi_f_cosa_case_map_rows(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(51), arg4, (char **)&x4);
+      _cffi_type(64), arg4, (char **)&x4);
   if (datasize != 0) {
     x4 = ((size_t)datasize) <= 640 ? (cosa_case_axis const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(51), arg4, (char **)&x4,
+    if (_cffi_convert_array_argument(_cffi_type(64), arg4, (char **)&x4,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(51), arg5, (char **)&x5);
+      _cffi_type(64), arg5, (char **)&x5);
   if (datasize != 0) {
     x5 = ((size_t)datasize) <= 640 ? (cosa_case_axis const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(51), arg5, (char **)&x5,
+    if (_cffi_convert_array_argument(_cffi_type(64), arg5, (char **)&x5,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1598,37 +1655,37 @@ _cffi_f_cosa_case_map_rows(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(57), arg10, (char **)&x10);
+      _cffi_type(70), arg10, (char **)&x10);
   if (datasize != 0) {
     x10 = ((size_t)datasize) <= 640 ? (double *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(57), arg10, (char **)&x10,
+    if (_cffi_convert_array_argument(_cffi_type(70), arg10, (char **)&x10,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(58), arg11, (char **)&x11);
+      _cffi_type(71), arg11, (char **)&x11);
   if (datasize != 0) {
     x11 = ((size_t)datasize) <= 640 ? (cosa_status *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(58), arg11, (char **)&x11,
+    if (_cffi_convert_array_argument(_cffi_type(71), arg11, (char **)&x11,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(59), arg12, (char **)&x12);
+      _cffi_type(72), arg12, (char **)&x12);
   if (datasize != 0) {
     x12 = ((size_t)datasize) <= 640 ? (size_t *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(59), arg12, (char **)&x12,
+    if (_cffi_convert_array_argument(_cffi_type(72), arg12, (char **)&x12,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg13, (char **)&x13);
+      _cffi_type(30), arg13, (char **)&x13);
   if (datasize != 0) {
     x13 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg13, (char **)&x13,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg13, (char **)&x13,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1667,10 +1724,10 @@ _cffi_f_cosa_case_model(PyObject *self, PyObject *arg0)
   PyObject *pyresult;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(9), arg0, (char **)&x0);
+      _cffi_type(22), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(9), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(22), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1682,7 +1739,7 @@ _cffi_f_cosa_case_model(PyObject *self, PyObject *arg0)
   Py_END_ALLOW_THREADS
 
   (void)self; /* unused */
-  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(120));
+  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(1));
   if (large_args_free != NULL) _cffi_free_array_arguments(large_args_free);
   return pyresult;
 }
@@ -1705,10 +1762,10 @@ _cffi_f_cosa_case_par(PyObject *self, PyObject *arg0)
   PyObject *pyresult;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(9), arg0, (char **)&x0);
+      _cffi_type(22), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(9), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(22), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1720,7 +1777,7 @@ _cffi_f_cosa_case_par(PyObject *self, PyObject *arg0)
   Py_END_ALLOW_THREADS
 
   (void)self; /* unused */
-  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(167));
+  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(2));
   if (large_args_free != NULL) _cffi_free_array_arguments(large_args_free);
   return pyresult;
 }
@@ -1761,19 +1818,19 @@ _cffi_f_cosa_case_phi(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(9), arg0, (char **)&x0);
+      _cffi_type(22), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(9), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(22), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(15), arg1, (char **)&x1);
+      _cffi_type(28), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (char const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(15), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(28), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1787,10 +1844,10 @@ _cffi_f_cosa_case_phi(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(57), arg4, (char **)&x4);
+      _cffi_type(70), arg4, (char **)&x4);
   if (datasize != 0) {
     x4 = ((size_t)datasize) <= 640 ? (double *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(57), arg4, (char **)&x4,
+    if (_cffi_convert_array_argument(_cffi_type(70), arg4, (char **)&x4,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1800,10 +1857,10 @@ _cffi_f_cosa_case_phi(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg6, (char **)&x6);
+      _cffi_type(30), arg6, (char **)&x6);
   if (datasize != 0) {
     x6 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg6, (char **)&x6,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg6, (char **)&x6,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1856,46 +1913,46 @@ _cffi_f_cosa_case_phi_dim(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(9), arg0, (char **)&x0);
+      _cffi_type(22), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(9), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(22), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(15), arg1, (char **)&x1);
+      _cffi_type(28), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (char const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(15), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(28), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(59), arg2, (char **)&x2);
+      _cffi_type(72), arg2, (char **)&x2);
   if (datasize != 0) {
     x2 = ((size_t)datasize) <= 640 ? (size_t *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(59), arg2, (char **)&x2,
+    if (_cffi_convert_array_argument(_cffi_type(72), arg2, (char **)&x2,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(98), arg3, (char **)&x3);
+      _cffi_type(111), arg3, (char **)&x3);
   if (datasize != 0) {
     x3 = ((size_t)datasize) <= 640 ? (cosa_layout *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(98), arg3, (char **)&x3,
+    if (_cffi_convert_array_argument(_cffi_type(111), arg3, (char **)&x3,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg4, (char **)&x4);
+      _cffi_type(30), arg4, (char **)&x4);
   if (datasize != 0) {
     x4 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg4, (char **)&x4,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg4, (char **)&x4,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1954,19 +2011,19 @@ _cffi_f_cosa_case_point(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(9), arg0, (char **)&x0);
+      _cffi_type(22), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(9), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(22), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(15), arg1, (char **)&x1);
+      _cffi_type(28), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (char const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(15), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(28), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -1980,19 +2037,19 @@ _cffi_f_cosa_case_point(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(78), arg4, (char **)&x4);
+      _cffi_type(91), arg4, (char **)&x4);
   if (datasize != 0) {
     x4 = ((size_t)datasize) <= 640 ? (cosa_point_result *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(78), arg4, (char **)&x4,
+    if (_cffi_convert_array_argument(_cffi_type(91), arg4, (char **)&x4,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg5, (char **)&x5);
+      _cffi_type(30), arg5, (char **)&x5);
   if (datasize != 0) {
     x5 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg5, (char **)&x5,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg5, (char **)&x5,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -2002,10 +2059,10 @@ _cffi_f_cosa_case_point(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg7, (char **)&x7);
+      _cffi_type(30), arg7, (char **)&x7);
   if (datasize != 0) {
     x7 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg7, (char **)&x7,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg7, (char **)&x7,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -2027,6 +2084,76 @@ _cffi_f_cosa_case_point(PyObject *self, PyObject *args)
 }
 #else
 #  define _cffi_f_cosa_case_point _cffi_d_cosa_case_point
+#endif
+
+static int _cffi_d_cosa_case_runnable(cosa_case const * x0, cosa_scheme const * x1, char * x2, size_t x3)
+{
+  return cosa_case_runnable(x0, x1, x2, x3);
+}
+#ifndef PYPY_VERSION
+static PyObject *
+_cffi_f_cosa_case_runnable(PyObject *self, PyObject *args)
+{
+  cosa_case const * x0;
+  cosa_scheme const * x1;
+  char * x2;
+  size_t x3;
+  Py_ssize_t datasize;
+  struct _cffi_freeme_s *large_args_free = NULL;
+  int result;
+  PyObject *pyresult;
+  PyObject *arg0;
+  PyObject *arg1;
+  PyObject *arg2;
+  PyObject *arg3;
+
+  if (!PyArg_UnpackTuple(args, "cosa_case_runnable", 4, 4, &arg0, &arg1, &arg2, &arg3))
+    return NULL;
+
+  datasize = _cffi_prepare_pointer_call_argument(
+      _cffi_type(22), arg0, (char **)&x0);
+  if (datasize != 0) {
+    x0 = ((size_t)datasize) <= 640 ? (cosa_case const *)alloca((size_t)datasize) : NULL;
+    if (_cffi_convert_array_argument(_cffi_type(22), arg0, (char **)&x0,
+            datasize, &large_args_free) < 0)
+      return NULL;
+  }
+
+  datasize = _cffi_prepare_pointer_call_argument(
+      _cffi_type(140), arg1, (char **)&x1);
+  if (datasize != 0) {
+    x1 = ((size_t)datasize) <= 640 ? (cosa_scheme const *)alloca((size_t)datasize) : NULL;
+    if (_cffi_convert_array_argument(_cffi_type(140), arg1, (char **)&x1,
+            datasize, &large_args_free) < 0)
+      return NULL;
+  }
+
+  datasize = _cffi_prepare_pointer_call_argument(
+      _cffi_type(30), arg2, (char **)&x2);
+  if (datasize != 0) {
+    x2 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
+    if (_cffi_convert_array_argument(_cffi_type(30), arg2, (char **)&x2,
+            datasize, &large_args_free) < 0)
+      return NULL;
+  }
+
+  x3 = _cffi_to_c_int(arg3, size_t);
+  if (x3 == (size_t)-1 && PyErr_Occurred())
+    return NULL;
+
+  Py_BEGIN_ALLOW_THREADS
+  _cffi_restore_errno();
+  { result = cosa_case_runnable(x0, x1, x2, x3); }
+  _cffi_save_errno();
+  Py_END_ALLOW_THREADS
+
+  (void)self; /* unused */
+  pyresult = _cffi_from_c_int(result, int);
+  if (large_args_free != NULL) _cffi_free_array_arguments(large_args_free);
+  return pyresult;
+}
+#else
+#  define _cffi_f_cosa_case_runnable _cffi_d_cosa_case_runnable
 #endif
 
 static cosa_status _cffi_d_cosa_case_set(cosa_case * x0, char const * x1, double x2, char * x3, size_t x4)
@@ -2056,19 +2183,19 @@ _cffi_f_cosa_case_set(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(25), arg0, (char **)&x0);
+      _cffi_type(38), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(25), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(38), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(15), arg1, (char **)&x1);
+      _cffi_type(28), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (char const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(15), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(28), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -2078,10 +2205,10 @@ _cffi_f_cosa_case_set(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg3, (char **)&x3);
+      _cffi_type(30), arg3, (char **)&x3);
   if (datasize != 0) {
     x3 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg3, (char **)&x3,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg3, (char **)&x3,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -2118,10 +2245,10 @@ _cffi_f_cosa_case_sim_free(PyObject *self, PyObject *arg0)
   struct _cffi_freeme_s *large_args_free = NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(131), arg0, (char **)&x0);
+      _cffi_type(159), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case_sim *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(131), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(159), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -2174,19 +2301,19 @@ _cffi_f_cosa_case_simulate(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(9), arg0, (char **)&x0);
+      _cffi_type(22), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_case const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(9), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(22), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(15), arg1, (char **)&x1);
+      _cffi_type(28), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (char const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(15), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(28), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -2200,28 +2327,28 @@ _cffi_f_cosa_case_simulate(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(68), arg4, (char **)&x4);
+      _cffi_type(81), arg4, (char **)&x4);
   if (datasize != 0) {
     x4 = ((size_t)datasize) <= 640 ? (cosa_case_sim_opts const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(68), arg4, (char **)&x4,
+    if (_cffi_convert_array_argument(_cffi_type(81), arg4, (char **)&x4,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(69), arg5, (char **)&x5);
+      _cffi_type(82), arg5, (char **)&x5);
   if (datasize != 0) {
     x5 = ((size_t)datasize) <= 640 ? (cosa_case_sim * *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(69), arg5, (char **)&x5,
+    if (_cffi_convert_array_argument(_cffi_type(82), arg5, (char **)&x5,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg6, (char **)&x6);
+      _cffi_type(30), arg6, (char **)&x6);
   if (datasize != 0) {
     x6 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg6, (char **)&x6,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg6, (char **)&x6,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -2245,6 +2372,36 @@ _cffi_f_cosa_case_simulate(PyObject *self, PyObject *args)
 #  define _cffi_f_cosa_case_simulate _cffi_d_cosa_case_simulate
 #endif
 
+static int _cffi_d_cosa_fmu_smoothness_degree(int x0)
+{
+  return cosa_fmu_smoothness_degree(x0);
+}
+#ifndef PYPY_VERSION
+static PyObject *
+_cffi_f_cosa_fmu_smoothness_degree(PyObject *self, PyObject *arg0)
+{
+  int x0;
+  int result;
+  PyObject *pyresult;
+
+  x0 = _cffi_to_c_int(arg0, int);
+  if (x0 == (int)-1 && PyErr_Occurred())
+    return NULL;
+
+  Py_BEGIN_ALLOW_THREADS
+  _cffi_restore_errno();
+  { result = cosa_fmu_smoothness_degree(x0); }
+  _cffi_save_errno();
+  Py_END_ALLOW_THREADS
+
+  (void)self; /* unused */
+  pyresult = _cffi_from_c_int(result, int);
+  return pyresult;
+}
+#else
+#  define _cffi_f_cosa_fmu_smoothness_degree _cffi_d_cosa_fmu_smoothness_degree
+#endif
+
 static cosa_status _cffi_d_cosa_metric_parse(char const * x0, cosa_metric * x1)
 {
   return cosa_metric_parse(x0, x1);
@@ -2266,19 +2423,19 @@ _cffi_f_cosa_metric_parse(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(15), arg0, (char **)&x0);
+      _cffi_type(28), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (char const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(15), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(28), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(22), arg1, (char **)&x1);
+      _cffi_type(35), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (cosa_metric *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(22), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(35), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -2321,7 +2478,7 @@ _cffi_f_cosa_model_at(PyObject *self, PyObject *arg0)
   Py_END_ALLOW_THREADS
 
   (void)self; /* unused */
-  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(120));
+  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(1));
   return pyresult;
 }
 #else
@@ -2354,6 +2511,172 @@ _cffi_f_cosa_model_count(PyObject *self, PyObject *noarg)
 #  define _cffi_f_cosa_model_count _cffi_d_cosa_model_count
 #endif
 
+static char const * _cffi_d_cosa_model_file_fmu(cosa_model const * x0, size_t x1)
+{
+  return cosa_model_file_fmu(x0, x1);
+}
+#ifndef PYPY_VERSION
+static PyObject *
+_cffi_f_cosa_model_file_fmu(PyObject *self, PyObject *args)
+{
+  cosa_model const * x0;
+  size_t x1;
+  Py_ssize_t datasize;
+  struct _cffi_freeme_s *large_args_free = NULL;
+  char const * result;
+  PyObject *pyresult;
+  PyObject *arg0;
+  PyObject *arg1;
+
+  if (!PyArg_UnpackTuple(args, "cosa_model_file_fmu", 2, 2, &arg0, &arg1))
+    return NULL;
+
+  datasize = _cffi_prepare_pointer_call_argument(
+      _cffi_type(1), arg0, (char **)&x0);
+  if (datasize != 0) {
+    x0 = ((size_t)datasize) <= 640 ? (cosa_model const *)alloca((size_t)datasize) : NULL;
+    if (_cffi_convert_array_argument(_cffi_type(1), arg0, (char **)&x0,
+            datasize, &large_args_free) < 0)
+      return NULL;
+  }
+
+  x1 = _cffi_to_c_int(arg1, size_t);
+  if (x1 == (size_t)-1 && PyErr_Occurred())
+    return NULL;
+
+  Py_BEGIN_ALLOW_THREADS
+  _cffi_restore_errno();
+  { result = cosa_model_file_fmu(x0, x1); }
+  _cffi_save_errno();
+  Py_END_ALLOW_THREADS
+
+  (void)self; /* unused */
+  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(28));
+  if (large_args_free != NULL) _cffi_free_array_arguments(large_args_free);
+  return pyresult;
+}
+#else
+#  define _cffi_f_cosa_model_file_fmu _cffi_d_cosa_model_file_fmu
+#endif
+
+static cosa_fmu_capability const * _cffi_d_cosa_model_file_fmu_capability(cosa_model const * x0, size_t x1)
+{
+  return cosa_model_file_fmu_capability(x0, x1);
+}
+#ifndef PYPY_VERSION
+static PyObject *
+_cffi_f_cosa_model_file_fmu_capability(PyObject *self, PyObject *args)
+{
+  cosa_model const * x0;
+  size_t x1;
+  Py_ssize_t datasize;
+  struct _cffi_freeme_s *large_args_free = NULL;
+  cosa_fmu_capability const * result;
+  PyObject *pyresult;
+  PyObject *arg0;
+  PyObject *arg1;
+
+  if (!PyArg_UnpackTuple(args, "cosa_model_file_fmu_capability", 2, 2, &arg0, &arg1))
+    return NULL;
+
+  datasize = _cffi_prepare_pointer_call_argument(
+      _cffi_type(1), arg0, (char **)&x0);
+  if (datasize != 0) {
+    x0 = ((size_t)datasize) <= 640 ? (cosa_model const *)alloca((size_t)datasize) : NULL;
+    if (_cffi_convert_array_argument(_cffi_type(1), arg0, (char **)&x0,
+            datasize, &large_args_free) < 0)
+      return NULL;
+  }
+
+  x1 = _cffi_to_c_int(arg1, size_t);
+  if (x1 == (size_t)-1 && PyErr_Occurred())
+    return NULL;
+
+  Py_BEGIN_ALLOW_THREADS
+  _cffi_restore_errno();
+  { result = cosa_model_file_fmu_capability(x0, x1); }
+  _cffi_save_errno();
+  Py_END_ALLOW_THREADS
+
+  (void)self; /* unused */
+  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(184));
+  if (large_args_free != NULL) _cffi_free_array_arguments(large_args_free);
+  return pyresult;
+}
+#else
+#  define _cffi_f_cosa_model_file_fmu_capability _cffi_d_cosa_model_file_fmu_capability
+#endif
+
+static cosa_status _cffi_d_cosa_model_file_fmu_linearity(cosa_model const * x0, double const * x1, size_t x2, cosa_linearity * x3)
+{
+  return cosa_model_file_fmu_linearity(x0, x1, x2, x3);
+}
+#ifndef PYPY_VERSION
+static PyObject *
+_cffi_f_cosa_model_file_fmu_linearity(PyObject *self, PyObject *args)
+{
+  cosa_model const * x0;
+  double const * x1;
+  size_t x2;
+  cosa_linearity * x3;
+  Py_ssize_t datasize;
+  struct _cffi_freeme_s *large_args_free = NULL;
+  cosa_status result;
+  PyObject *pyresult;
+  PyObject *arg0;
+  PyObject *arg1;
+  PyObject *arg2;
+  PyObject *arg3;
+
+  if (!PyArg_UnpackTuple(args, "cosa_model_file_fmu_linearity", 4, 4, &arg0, &arg1, &arg2, &arg3))
+    return NULL;
+
+  datasize = _cffi_prepare_pointer_call_argument(
+      _cffi_type(1), arg0, (char **)&x0);
+  if (datasize != 0) {
+    x0 = ((size_t)datasize) <= 640 ? (cosa_model const *)alloca((size_t)datasize) : NULL;
+    if (_cffi_convert_array_argument(_cffi_type(1), arg0, (char **)&x0,
+            datasize, &large_args_free) < 0)
+      return NULL;
+  }
+
+  datasize = _cffi_prepare_pointer_call_argument(
+      _cffi_type(2), arg1, (char **)&x1);
+  if (datasize != 0) {
+    x1 = ((size_t)datasize) <= 640 ? (double const *)alloca((size_t)datasize) : NULL;
+    if (_cffi_convert_array_argument(_cffi_type(2), arg1, (char **)&x1,
+            datasize, &large_args_free) < 0)
+      return NULL;
+  }
+
+  x2 = _cffi_to_c_int(arg2, size_t);
+  if (x2 == (size_t)-1 && PyErr_Occurred())
+    return NULL;
+
+  datasize = _cffi_prepare_pointer_call_argument(
+      _cffi_type(133), arg3, (char **)&x3);
+  if (datasize != 0) {
+    x3 = ((size_t)datasize) <= 640 ? (cosa_linearity *)alloca((size_t)datasize) : NULL;
+    if (_cffi_convert_array_argument(_cffi_type(133), arg3, (char **)&x3,
+            datasize, &large_args_free) < 0)
+      return NULL;
+  }
+
+  Py_BEGIN_ALLOW_THREADS
+  _cffi_restore_errno();
+  { result = cosa_model_file_fmu_linearity(x0, x1, x2, x3); }
+  _cffi_save_errno();
+  Py_END_ALLOW_THREADS
+
+  (void)self; /* unused */
+  pyresult = _cffi_from_c_int(result, cosa_status);
+  if (large_args_free != NULL) _cffi_free_array_arguments(large_args_free);
+  return pyresult;
+}
+#else
+#  define _cffi_f_cosa_model_file_fmu_linearity _cffi_d_cosa_model_file_fmu_linearity
+#endif
+
 static int _cffi_d_cosa_model_is_linear(cosa_model const * x0)
 {
   return cosa_model_is_linear(x0);
@@ -2369,10 +2692,10 @@ _cffi_f_cosa_model_is_linear(PyObject *self, PyObject *arg0)
   PyObject *pyresult;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(120), arg0, (char **)&x0);
+      _cffi_type(1), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_model const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(120), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(1), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -2415,7 +2738,7 @@ _cffi_f_cosa_run_status_name(PyObject *self, PyObject *arg0)
   Py_END_ALLOW_THREADS
 
   (void)self; /* unused */
-  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(15));
+  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(28));
   return pyresult;
 }
 #else
@@ -2443,19 +2766,19 @@ _cffi_f_cosa_scheme_name(PyObject *self, PyObject *args)
     return NULL;
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(134), arg0, (char **)&x0);
+      _cffi_type(140), arg0, (char **)&x0);
   if (datasize != 0) {
     x0 = ((size_t)datasize) <= 640 ? (cosa_scheme const *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(134), arg0, (char **)&x0,
+    if (_cffi_convert_array_argument(_cffi_type(140), arg0, (char **)&x0,
             datasize, &large_args_free) < 0)
       return NULL;
   }
 
   datasize = _cffi_prepare_pointer_call_argument(
-      _cffi_type(17), arg1, (char **)&x1);
+      _cffi_type(30), arg1, (char **)&x1);
   if (datasize != 0) {
     x1 = ((size_t)datasize) <= 640 ? (char *)alloca((size_t)datasize) : NULL;
-    if (_cffi_convert_array_argument(_cffi_type(17), arg1, (char **)&x1,
+    if (_cffi_convert_array_argument(_cffi_type(30), arg1, (char **)&x1,
             datasize, &large_args_free) < 0)
       return NULL;
   }
@@ -2502,7 +2825,7 @@ _cffi_f_cosa_strerror(PyObject *self, PyObject *arg0)
   Py_END_ALLOW_THREADS
 
   (void)self; /* unused */
-  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(15));
+  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(28));
   return pyresult;
 }
 #else
@@ -2528,7 +2851,7 @@ _cffi_f_cosa_version(PyObject *self, PyObject *noarg)
 
   (void)self; /* unused */
   (void)noarg; /* unused */
-  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(15));
+  pyresult = _cffi_from_c_pointer((char *)result, _cffi_type(28));
   return pyresult;
 }
 #else
@@ -2643,6 +2966,7 @@ static void _cffi_checkfld__cosa_model(cosa_model *p)
   (void)((p->nparam) | 0);  /* check that 'cosa_model.nparam' is an integer */
   { cosa_param const * *tmp = &p->params; (void)tmp; }
   { double *tmp = &p->tend; (void)tmp; }
+  { char const *(* *tmp)(cosa_model const *, double const *, size_t) = &p->sub_name; (void)tmp; }
 }
 struct _cffi_align__cosa_model { char x; cosa_model y; };
 
@@ -2661,419 +2985,463 @@ static const struct _cffi_global_s _cffi_globals[] = {
   { "COSA_METRIC_COUNT", (void *)_cffi_const_COSA_METRIC_COUNT, _CFFI_OP(_CFFI_OP_CONSTANT_INT, -1), (void *)0 },
   { "COSA_OK", (void *)_cffi_const_COSA_OK, _CFFI_OP(_CFFI_OP_CONSTANT_INT, -1), (void *)0 },
   { "COSA_PARAM_INITIAL", (void *)_cffi_const_COSA_PARAM_INITIAL, _CFFI_OP(_CFFI_OP_CONSTANT_INT, -1), (void *)0 },
-  { "cosa_case_advise", (void *)_cffi_f_cosa_case_advise, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 102), (void *)_cffi_d_cosa_case_advise },
-  { "cosa_case_advise_defaults", (void *)_cffi_f_cosa_case_advise_defaults, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 127), (void *)_cffi_d_cosa_case_advise_defaults },
-  { "cosa_case_axis_values", (void *)_cffi_f_cosa_case_axis_values, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 112), (void *)_cffi_d_cosa_case_axis_values },
-  { "cosa_case_builtin", (void *)_cffi_f_cosa_case_builtin, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 14), (void *)_cffi_d_cosa_case_builtin },
-  { "cosa_case_free", (void *)_cffi_f_cosa_case_free, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 124), (void *)_cffi_d_cosa_case_free },
-  { "cosa_case_limit", (void *)_cffi_f_cosa_case_limit, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 31), (void *)_cffi_d_cosa_case_limit },
-  { "cosa_case_load", (void *)_cffi_f_cosa_case_load, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 14), (void *)_cffi_d_cosa_case_load },
-  { "cosa_case_map_rows", (void *)_cffi_f_cosa_case_map_rows, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 46), (void *)_cffi_d_cosa_case_map_rows },
-  { "cosa_case_model", (void *)_cffi_f_cosa_case_model, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 8), (void *)_cffi_d_cosa_case_model },
-  { "cosa_case_par", (void *)_cffi_f_cosa_case_par, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 116), (void *)_cffi_d_cosa_case_par },
-  { "cosa_case_phi", (void *)_cffi_f_cosa_case_phi, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 84), (void *)_cffi_d_cosa_case_phi },
-  { "cosa_case_phi_dim", (void *)_cffi_f_cosa_case_phi_dim, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 94), (void *)_cffi_d_cosa_case_phi_dim },
-  { "cosa_case_point", (void *)_cffi_f_cosa_case_point, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 73), (void *)_cffi_d_cosa_case_point },
-  { "cosa_case_set", (void *)_cffi_f_cosa_case_set, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 24), (void *)_cffi_d_cosa_case_set },
-  { "cosa_case_sim_free", (void *)_cffi_f_cosa_case_sim_free, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 130), (void *)_cffi_d_cosa_case_sim_free },
-  { "cosa_case_simulate", (void *)_cffi_f_cosa_case_simulate, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 63), (void *)_cffi_d_cosa_case_simulate },
-  { "cosa_metric_parse", (void *)_cffi_f_cosa_metric_parse, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 20), (void *)_cffi_d_cosa_metric_parse },
-  { "cosa_model_at", (void *)_cffi_f_cosa_model_at, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 11), (void *)_cffi_d_cosa_model_at },
-  { "cosa_model_count", (void *)_cffi_f_cosa_model_count, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_N, 122), (void *)_cffi_d_cosa_model_count },
-  { "cosa_model_is_linear", (void *)_cffi_f_cosa_model_is_linear, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 119), (void *)_cffi_d_cosa_model_is_linear },
-  { "cosa_run_status_name", (void *)_cffi_f_cosa_run_status_name, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 3), (void *)_cffi_d_cosa_run_status_name },
-  { "cosa_scheme_name", (void *)_cffi_f_cosa_scheme_name, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 133), (void *)_cffi_d_cosa_scheme_name },
-  { "cosa_strerror", (void *)_cffi_f_cosa_strerror, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 0), (void *)_cffi_d_cosa_strerror },
-  { "cosa_version", (void *)_cffi_f_cosa_version, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_N, 6), (void *)_cffi_d_cosa_version },
+  { "cosa_case_advise", (void *)_cffi_f_cosa_case_advise, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 115), (void *)_cffi_d_cosa_case_advise },
+  { "cosa_case_advise_defaults", (void *)_cffi_f_cosa_case_advise_defaults, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 155), (void *)_cffi_d_cosa_case_advise_defaults },
+  { "cosa_case_axis_values", (void *)_cffi_f_cosa_case_axis_values, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 125), (void *)_cffi_d_cosa_case_axis_values },
+  { "cosa_case_builtin", (void *)_cffi_f_cosa_case_builtin, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 27), (void *)_cffi_d_cosa_case_builtin },
+  { "cosa_case_free", (void *)_cffi_f_cosa_case_free, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 152), (void *)_cffi_d_cosa_case_free },
+  { "cosa_case_limit", (void *)_cffi_f_cosa_case_limit, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 44), (void *)_cffi_d_cosa_case_limit },
+  { "cosa_case_load", (void *)_cffi_f_cosa_case_load, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 27), (void *)_cffi_d_cosa_case_load },
+  { "cosa_case_map_rows", (void *)_cffi_f_cosa_case_map_rows, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 59), (void *)_cffi_d_cosa_case_map_rows },
+  { "cosa_case_model", (void *)_cffi_f_cosa_case_model, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 21), (void *)_cffi_d_cosa_case_model },
+  { "cosa_case_par", (void *)_cffi_f_cosa_case_par, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 135), (void *)_cffi_d_cosa_case_par },
+  { "cosa_case_phi", (void *)_cffi_f_cosa_case_phi, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 97), (void *)_cffi_d_cosa_case_phi },
+  { "cosa_case_phi_dim", (void *)_cffi_f_cosa_case_phi_dim, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 107), (void *)_cffi_d_cosa_case_phi_dim },
+  { "cosa_case_point", (void *)_cffi_f_cosa_case_point, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 86), (void *)_cffi_d_cosa_case_point },
+  { "cosa_case_runnable", (void *)_cffi_f_cosa_case_runnable, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 138), (void *)_cffi_d_cosa_case_runnable },
+  { "cosa_case_set", (void *)_cffi_f_cosa_case_set, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 37), (void *)_cffi_d_cosa_case_set },
+  { "cosa_case_sim_free", (void *)_cffi_f_cosa_case_sim_free, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 158), (void *)_cffi_d_cosa_case_sim_free },
+  { "cosa_case_simulate", (void *)_cffi_f_cosa_case_simulate, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 76), (void *)_cffi_d_cosa_case_simulate },
+  { "cosa_fmu_smoothness_degree", (void *)_cffi_f_cosa_fmu_smoothness_degree, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 147), (void *)_cffi_d_cosa_fmu_smoothness_degree },
+  { "cosa_metric_parse", (void *)_cffi_f_cosa_metric_parse, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 33), (void *)_cffi_d_cosa_metric_parse },
+  { "cosa_model_at", (void *)_cffi_f_cosa_model_at, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 24), (void *)_cffi_d_cosa_model_at },
+  { "cosa_model_count", (void *)_cffi_f_cosa_model_count, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_N, 150), (void *)_cffi_d_cosa_model_count },
+  { "cosa_model_file_fmu", (void *)_cffi_f_cosa_model_file_fmu, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 5), (void *)_cffi_d_cosa_model_file_fmu },
+  { "cosa_model_file_fmu_capability", (void *)_cffi_f_cosa_model_file_fmu_capability, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 17), (void *)_cffi_d_cosa_model_file_fmu_capability },
+  { "cosa_model_file_fmu_linearity", (void *)_cffi_f_cosa_model_file_fmu_linearity, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 129), (void *)_cffi_d_cosa_model_file_fmu_linearity },
+  { "cosa_model_is_linear", (void *)_cffi_f_cosa_model_is_linear, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 144), (void *)_cffi_d_cosa_model_is_linear },
+  { "cosa_run_status_name", (void *)_cffi_f_cosa_run_status_name, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 12), (void *)_cffi_d_cosa_run_status_name },
+  { "cosa_scheme_name", (void *)_cffi_f_cosa_scheme_name, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_V, 161), (void *)_cffi_d_cosa_scheme_name },
+  { "cosa_strerror", (void *)_cffi_f_cosa_strerror, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_O, 9), (void *)_cffi_d_cosa_strerror },
+  { "cosa_version", (void *)_cffi_f_cosa_version, _CFFI_OP(_CFFI_OP_CPYTHON_BLTN_N, 15), (void *)_cffi_d_cosa_version },
 };
 
 static const struct _cffi_field_s _cffi_fields[] = {
   { "scheme", offsetof(cosa_advice, scheme),
               sizeof(((cosa_advice *)0)->scheme),
-              _CFFI_OP(_CFFI_OP_NOOP, 166) },
+              _CFFI_OP(_CFFI_OP_NOOP, 198) },
   { "status", offsetof(cosa_advice, status),
               sizeof(((cosa_advice *)0)->status),
-              _CFFI_OP(_CFFI_OP_NOOP, 1) },
+              _CFFI_OP(_CFFI_OP_NOOP, 10) },
   { "stable", offsetof(cosa_advice, stable),
               sizeof(((cosa_advice *)0)->stable),
-              _CFFI_OP(_CFFI_OP_NOOP, 157) },
+              _CFFI_OP(_CFFI_OP_NOOP, 188) },
   { "accurate", offsetof(cosa_advice, accurate),
                 sizeof(((cosa_advice *)0)->accurate),
-                _CFFI_OP(_CFFI_OP_NOOP, 157) },
+                _CFFI_OP(_CFFI_OP_NOOP, 188) },
   { "usable", offsetof(cosa_advice, usable),
               sizeof(((cosa_advice *)0)->usable),
-              _CFFI_OP(_CFFI_OP_NOOP, 4) },
+              _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "dt", offsetof(cosa_advice, dt),
           sizeof(((cosa_advice *)0)->dt),
-          _CFFI_OP(_CFFI_OP_NOOP, 27) },
+          _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "steps", offsetof(cosa_advice, steps),
              sizeof(((cosa_advice *)0)->steps),
-             _CFFI_OP(_CFFI_OP_NOOP, 12) },
+             _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "cost", offsetof(cosa_advice, cost),
             sizeof(((cosa_advice *)0)->cost),
-            _CFFI_OP(_CFFI_OP_NOOP, 27) },
+            _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "converge", offsetof(cosa_advice, converge),
                 sizeof(((cosa_advice *)0)->converge),
-                _CFFI_OP(_CFFI_OP_NOOP, 157) },
+                _CFFI_OP(_CFFI_OP_NOOP, 188) },
   { "rho_iter_opt", offsetof(cosa_advice, rho_iter_opt),
                     sizeof(((cosa_advice *)0)->rho_iter_opt),
-                    _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                    _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "iterations", offsetof(cosa_advice, iterations),
                   sizeof(((cosa_advice *)0)->iterations),
-                  _CFFI_OP(_CFFI_OP_NOOP, 38) },
+                  _CFFI_OP(_CFFI_OP_NOOP, 51) },
   { "crit", offsetof(cosa_case_advise_opts, crit),
             sizeof(((cosa_case_advise_opts *)0)->crit),
-            _CFFI_OP(_CFFI_OP_NOOP, 34) },
+            _CFFI_OP(_CFFI_OP_NOOP, 47) },
   { "tol", offsetof(cosa_case_advise_opts, tol),
            sizeof(((cosa_case_advise_opts *)0)->tol),
-           _CFFI_OP(_CFFI_OP_NOOP, 27) },
+           _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "tend", offsetof(cosa_case_advise_opts, tend),
             sizeof(((cosa_case_advise_opts *)0)->tend),
-            _CFFI_OP(_CFFI_OP_NOOP, 27) },
+            _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "schemes", offsetof(cosa_case_advise_opts, schemes),
                sizeof(((cosa_case_advise_opts *)0)->schemes),
-               _CFFI_OP(_CFFI_OP_NOOP, 15) },
+               _CFFI_OP(_CFFI_OP_NOOP, 28) },
   { "dt_min", offsetof(cosa_case_advise_opts, dt_min),
               sizeof(((cosa_case_advise_opts *)0)->dt_min),
-              _CFFI_OP(_CFFI_OP_NOOP, 27) },
+              _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "dt_max", offsetof(cosa_case_advise_opts, dt_max),
               sizeof(((cosa_case_advise_opts *)0)->dt_max),
-              _CFFI_OP(_CFFI_OP_NOOP, 27) },
+              _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "per_decade", offsetof(cosa_case_advise_opts, per_decade),
                   sizeof(((cosa_case_advise_opts *)0)->per_decade),
-                  _CFFI_OP(_CFFI_OP_NOOP, 38) },
+                  _CFFI_OP(_CFFI_OP_NOOP, 51) },
   { "cost_corr", offsetof(cosa_case_advise_opts, cost_corr),
                  sizeof(((cosa_case_advise_opts *)0)->cost_corr),
-                 _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                 _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "iter_tol", offsetof(cosa_case_advise_opts, iter_tol),
                 sizeof(((cosa_case_advise_opts *)0)->iter_tol),
-                _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "cost_rollback", offsetof(cosa_case_advise_opts, cost_rollback),
                      sizeof(((cosa_case_advise_opts *)0)->cost_rollback),
-                     _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                     _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "name", offsetof(cosa_case_axis, name),
             sizeof(((cosa_case_axis *)0)->name),
-            _CFFI_OP(_CFFI_OP_NOOP, 15) },
+            _CFFI_OP(_CFFI_OP_NOOP, 28) },
   { "lo", offsetof(cosa_case_axis, lo),
           sizeof(((cosa_case_axis *)0)->lo),
-          _CFFI_OP(_CFFI_OP_NOOP, 27) },
+          _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "hi", offsetof(cosa_case_axis, hi),
           sizeof(((cosa_case_axis *)0)->hi),
-          _CFFI_OP(_CFFI_OP_NOOP, 27) },
+          _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "log", offsetof(cosa_case_axis, log),
            sizeof(((cosa_case_axis *)0)->log),
-           _CFFI_OP(_CFFI_OP_NOOP, 4) },
+           _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "n", offsetof(cosa_case_axis, n),
          sizeof(((cosa_case_axis *)0)->n),
-         _CFFI_OP(_CFFI_OP_NOOP, 12) },
+         _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "run", offsetof(cosa_case_sim, run),
            sizeof(((cosa_case_sim *)0)->run),
-           _CFFI_OP(_CFFI_OP_NOOP, 163) },
+           _CFFI_OP(_CFFI_OP_NOOP, 195) },
   { "ny", offsetof(cosa_case_sim, ny),
           sizeof(((cosa_case_sim *)0)->ny),
-          _CFFI_OP(_CFFI_OP_NOOP, 12) },
+          _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "yname", offsetof(cosa_case_sim, yname),
              sizeof(((cosa_case_sim *)0)->yname),
-             _CFFI_OP(_CFFI_OP_NOOP, 138) },
+             _CFFI_OP(_CFFI_OP_NOOP, 166) },
   { "reference", offsetof(cosa_case_sim, reference),
                  sizeof(((cosa_case_sim *)0)->reference),
-                 _CFFI_OP(_CFFI_OP_NOOP, 140) },
+                 _CFFI_OP(_CFFI_OP_NOOP, 169) },
   { "ref", offsetof(cosa_case_sim_opts, ref),
            sizeof(((cosa_case_sim_opts *)0)->ref),
-           _CFFI_OP(_CFFI_OP_NOOP, 148) },
+           _CFFI_OP(_CFFI_OP_NOOP, 177) },
   { "integrator", offsetof(cosa_case_sim_opts, integrator),
                   sizeof(((cosa_case_sim_opts *)0)->integrator),
-                  _CFFI_OP(_CFFI_OP_NOOP, 15) },
+                  _CFFI_OP(_CFFI_OP_NOOP, 28) },
   { "nx", offsetof(cosa_cosim_result, nx),
           sizeof(((cosa_cosim_result *)0)->nx),
-          _CFFI_OP(_CFFI_OP_NOOP, 12) },
+          _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "nu", offsetof(cosa_cosim_result, nu),
           sizeof(((cosa_cosim_result *)0)->nu),
-          _CFFI_OP(_CFFI_OP_NOOP, 12) },
+          _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "ny", offsetof(cosa_cosim_result, ny),
           sizeof(((cosa_cosim_result *)0)->ny),
-          _CFFI_OP(_CFFI_OP_NOOP, 12) },
+          _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "nsteps", offsetof(cosa_cosim_result, nsteps),
               sizeof(((cosa_cosim_result *)0)->nsteps),
-              _CFFI_OP(_CFFI_OP_NOOP, 12) },
+              _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "ndone", offsetof(cosa_cosim_result, ndone),
              sizeof(((cosa_cosim_result *)0)->ndone),
-             _CFFI_OP(_CFFI_OP_NOOP, 12) },
+             _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "t", offsetof(cosa_cosim_result, t),
          sizeof(((cosa_cosim_result *)0)->t),
-         _CFFI_OP(_CFFI_OP_NOOP, 57) },
+         _CFFI_OP(_CFFI_OP_NOOP, 70) },
   { "x", offsetof(cosa_cosim_result, x),
          sizeof(((cosa_cosim_result *)0)->x),
-         _CFFI_OP(_CFFI_OP_NOOP, 57) },
+         _CFFI_OP(_CFFI_OP_NOOP, 70) },
   { "u", offsetof(cosa_cosim_result, u),
          sizeof(((cosa_cosim_result *)0)->u),
-         _CFFI_OP(_CFFI_OP_NOOP, 57) },
+         _CFFI_OP(_CFFI_OP_NOOP, 70) },
   { "y", offsetof(cosa_cosim_result, y),
          sizeof(((cosa_cosim_result *)0)->y),
-         _CFFI_OP(_CFFI_OP_NOOP, 57) },
+         _CFFI_OP(_CFFI_OP_NOOP, 70) },
   { "ybar", offsetof(cosa_cosim_result, ybar),
             sizeof(((cosa_cosim_result *)0)->ybar),
-            _CFFI_OP(_CFFI_OP_NOOP, 57) },
+            _CFFI_OP(_CFFI_OP_NOOP, 70) },
   { "du", offsetof(cosa_cosim_result, du),
           sizeof(((cosa_cosim_result *)0)->du),
-          _CFFI_OP(_CFFI_OP_NOOP, 57) },
+          _CFFI_OP(_CFFI_OP_NOOP, 70) },
   { "yref", offsetof(cosa_cosim_result, yref),
             sizeof(((cosa_cosim_result *)0)->yref),
-            _CFFI_OP(_CFFI_OP_NOOP, 57) },
+            _CFFI_OP(_CFFI_OP_NOOP, 70) },
   { "diverged", offsetof(cosa_cosim_result, diverged),
                 sizeof(((cosa_cosim_result *)0)->diverged),
-                _CFFI_OP(_CFFI_OP_NOOP, 4) },
+                _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "t_diverged", offsetof(cosa_cosim_result, t_diverged),
                   sizeof(((cosa_cosim_result *)0)->t_diverged),
-                  _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                  _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "e_global", offsetof(cosa_cosim_result, e_global),
                 sizeof(((cosa_cosim_result *)0)->e_global),
-                _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "defect_out", offsetof(cosa_cosim_result, defect_out),
                   sizeof(((cosa_cosim_result *)0)->defect_out),
-                  _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                  _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "defect_conn", offsetof(cosa_cosim_result, defect_conn),
                    sizeof(((cosa_cosim_result *)0)->defect_conn),
-                   _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                   _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "dt", offsetof(cosa_crossing, dt),
           sizeof(((cosa_crossing *)0)->dt),
-          _CFFI_OP(_CFFI_OP_NOOP, 27) },
+          _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "dt_lo", offsetof(cosa_crossing, dt_lo),
              sizeof(((cosa_crossing *)0)->dt_lo),
-             _CFFI_OP(_CFFI_OP_NOOP, 27) },
+             _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "dt_hi", offsetof(cosa_crossing, dt_hi),
              sizeof(((cosa_crossing *)0)->dt_hi),
-             _CFFI_OP(_CFFI_OP_NOOP, 27) },
+             _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "enters", offsetof(cosa_crossing, enters),
               sizeof(((cosa_crossing *)0)->enters),
-              _CFFI_OP(_CFFI_OP_NOOP, 4) },
+              _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "e_global", offsetof(cosa_errors, e_global),
                 sizeof(((cosa_errors *)0)->e_global),
-                _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "e_local", offsetof(cosa_errors, e_local),
                sizeof(((cosa_errors *)0)->e_local),
-               _CFFI_OP(_CFFI_OP_NOOP, 27) },
+               _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "e_local_ref", offsetof(cosa_errors, e_local_ref),
                    sizeof(((cosa_errors *)0)->e_local_ref),
-                   _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                   _CFFI_OP(_CFFI_OP_NOOP, 40) },
+  { "fmi_version", offsetof(cosa_fmu_capability, fmi_version),
+                   sizeof(((cosa_fmu_capability *)0)->fmi_version),
+                   _CFFI_OP(_CFFI_OP_NOOP, 13) },
+  { "input_degree_max", offsetof(cosa_fmu_capability, input_degree_max),
+                        sizeof(((cosa_fmu_capability *)0)->input_degree_max),
+                        _CFFI_OP(_CFFI_OP_NOOP, 13) },
+  { "max_output_derivative_order", offsetof(cosa_fmu_capability, max_output_derivative_order),
+                                   sizeof(((cosa_fmu_capability *)0)->max_output_derivative_order),
+                                   _CFFI_OP(_CFFI_OP_NOOP, 13) },
+  { "directional", offsetof(cosa_fmu_capability, directional),
+                   sizeof(((cosa_fmu_capability *)0)->directional),
+                   _CFFI_OP(_CFFI_OP_NOOP, 13) },
+  { "fmu_state", offsetof(cosa_fmu_capability, fmu_state),
+                 sizeof(((cosa_fmu_capability *)0)->fmu_state),
+                 _CFFI_OP(_CFFI_OP_NOOP, 13) },
+  { "fixed_step", offsetof(cosa_fmu_capability, fixed_step),
+                  sizeof(((cosa_fmu_capability *)0)->fixed_step),
+                  _CFFI_OP(_CFFI_OP_NOOP, 40) },
+  { "default_step", offsetof(cosa_fmu_capability, default_step),
+                    sizeof(((cosa_fmu_capability *)0)->default_step),
+                    _CFFI_OP(_CFFI_OP_NOOP, 40) },
+  { "smoothness", offsetof(cosa_fmu_capability, smoothness),
+                  sizeof(((cosa_fmu_capability *)0)->smoothness),
+                  _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "nr", offsetof(cosa_iter_info, nr),
           sizeof(((cosa_iter_info *)0)->nr),
-          _CFFI_OP(_CFFI_OP_NOOP, 12) },
+          _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "rho_iter", offsetof(cosa_iter_info, rho_iter),
                 sizeof(((cosa_iter_info *)0)->rho_iter),
-                _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "relax_max", offsetof(cosa_iter_info, relax_max),
                  sizeof(((cosa_iter_info *)0)->relax_max),
-                 _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                 _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "relax_opt", offsetof(cosa_iter_info, relax_opt),
                  sizeof(((cosa_iter_info *)0)->relax_opt),
-                 _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                 _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "rho_iter_opt", offsetof(cosa_iter_info, rho_iter_opt),
                     sizeof(((cosa_iter_info *)0)->rho_iter_opt),
-                    _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                    _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "nx", offsetof(cosa_layout, nx),
           sizeof(((cosa_layout *)0)->nx),
-          _CFFI_OP(_CFFI_OP_NOOP, 12) },
+          _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "ny", offsetof(cosa_layout, ny),
           sizeof(((cosa_layout *)0)->ny),
-          _CFFI_OP(_CFFI_OP_NOOP, 12) },
+          _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "nu", offsetof(cosa_layout, nu),
           sizeof(((cosa_layout *)0)->nu),
-          _CFFI_OP(_CFFI_OP_NOOP, 12) },
+          _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "nhist", offsetof(cosa_layout, nhist),
              sizeof(((cosa_layout *)0)->nhist),
-             _CFFI_OP(_CFFI_OP_NOOP, 12) },
+             _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "has_du", offsetof(cosa_layout, has_du),
               sizeof(((cosa_layout *)0)->has_du),
-              _CFFI_OP(_CFFI_OP_NOOP, 4) },
+              _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "off_x", offsetof(cosa_layout, off_x),
              sizeof(((cosa_layout *)0)->off_x),
-             _CFFI_OP(_CFFI_OP_NOOP, 12) },
+             _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "off_y", offsetof(cosa_layout, off_y),
              sizeof(((cosa_layout *)0)->off_y),
-             _CFFI_OP(_CFFI_OP_NOOP, 12) },
+             _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "off_du", offsetof(cosa_layout, off_du),
               sizeof(((cosa_layout *)0)->off_du),
-              _CFFI_OP(_CFFI_OP_NOOP, 12) },
+              _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "dim", offsetof(cosa_layout, dim),
            sizeof(((cosa_layout *)0)->dim),
-           _CFFI_OP(_CFFI_OP_NOOP, 12) },
+           _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "dt_max", offsetof(cosa_limit, dt_max),
               sizeof(((cosa_limit *)0)->dt_max),
-              _CFFI_OP(_CFFI_OP_NOOP, 27) },
+              _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "never_lost", offsetof(cosa_limit, never_lost),
                   sizeof(((cosa_limit *)0)->never_lost),
-                  _CFFI_OP(_CFFI_OP_NOOP, 4) },
+                  _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "good_at_min", offsetof(cosa_limit, good_at_min),
                    sizeof(((cosa_limit *)0)->good_at_min),
-                   _CFFI_OP(_CFFI_OP_NOOP, 4) },
+                   _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "monotone", offsetof(cosa_limit, monotone),
                 sizeof(((cosa_limit *)0)->monotone),
-                _CFFI_OP(_CFFI_OP_NOOP, 4) },
+                _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "ncross", offsetof(cosa_limit, ncross),
               sizeof(((cosa_limit *)0)->ncross),
-              _CFFI_OP(_CFFI_OP_NOOP, 12) },
+              _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "nevals", offsetof(cosa_limit, nevals),
               sizeof(((cosa_limit *)0)->nevals),
-              _CFFI_OP(_CFFI_OP_NOOP, 12) },
+              _CFFI_OP(_CFFI_OP_NOOP, 3) },
+  { "is_nonlinear", offsetof(cosa_linearity, is_nonlinear),
+                    sizeof(((cosa_linearity *)0)->is_nonlinear),
+                    _CFFI_OP(_CFFI_OP_NOOP, 13) },
+  { "is_affine", offsetof(cosa_linearity, is_affine),
+                 sizeof(((cosa_linearity *)0)->is_affine),
+                 _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "name", offsetof(cosa_param, name),
             sizeof(((cosa_param *)0)->name),
-            _CFFI_OP(_CFFI_OP_NOOP, 15) },
+            _CFFI_OP(_CFFI_OP_NOOP, 28) },
   { "value", offsetof(cosa_param, value),
              sizeof(((cosa_param *)0)->value),
-             _CFFI_OP(_CFFI_OP_NOOP, 27) },
+             _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "unit", offsetof(cosa_param, unit),
             sizeof(((cosa_param *)0)->unit),
-            _CFFI_OP(_CFFI_OP_NOOP, 15) },
+            _CFFI_OP(_CFFI_OP_NOOP, 28) },
   { "doc", offsetof(cosa_param, doc),
            sizeof(((cosa_param *)0)->doc),
-           _CFFI_OP(_CFFI_OP_NOOP, 15) },
+           _CFFI_OP(_CFFI_OP_NOOP, 28) },
   { "kind", offsetof(cosa_param, kind),
             sizeof(((cosa_param *)0)->kind),
-            _CFFI_OP(_CFFI_OP_NOOP, 161) },
+            _CFFI_OP(_CFFI_OP_NOOP, 193) },
   { "rho", offsetof(cosa_point_result, rho),
            sizeof(((cosa_point_result *)0)->rho),
-           _CFFI_OP(_CFFI_OP_NOOP, 27) },
+           _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "rho_ref", offsetof(cosa_point_result, rho_ref),
                sizeof(((cosa_point_result *)0)->rho_ref),
-               _CFFI_OP(_CFFI_OP_NOOP, 27) },
+               _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "err", offsetof(cosa_point_result, err),
            sizeof(((cosa_point_result *)0)->err),
-           _CFFI_OP(_CFFI_OP_NOOP, 154) },
+           _CFFI_OP(_CFFI_OP_NOOP, 183) },
   { "nsteps", offsetof(cosa_point_result, nsteps),
               sizeof(((cosa_point_result *)0)->nsteps),
-              _CFFI_OP(_CFFI_OP_NOOP, 12) },
+              _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "iter", offsetof(cosa_point_result, iter),
             sizeof(((cosa_point_result *)0)->iter),
-            _CFFI_OP(_CFFI_OP_NOOP, 155) },
+            _CFFI_OP(_CFFI_OP_NOOP, 186) },
   { "status", offsetof(cosa_run_result, status),
               sizeof(((cosa_run_result *)0)->status),
-              _CFFI_OP(_CFFI_OP_NOOP, 4) },
+              _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "reason", offsetof(cosa_run_result, reason),
               sizeof(((cosa_run_result *)0)->reason),
-              _CFFI_OP(_CFFI_OP_NOOP, 142) },
+              _CFFI_OP(_CFFI_OP_NOOP, 171) },
   { "t_stop", offsetof(cosa_run_result, t_stop),
               sizeof(((cosa_run_result *)0)->t_stop),
-              _CFFI_OP(_CFFI_OP_NOOP, 27) },
+              _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "run", offsetof(cosa_run_result, run),
            sizeof(((cosa_run_result *)0)->run),
-           _CFFI_OP(_CFFI_OP_NOOP, 165) },
+           _CFFI_OP(_CFFI_OP_NOOP, 197) },
   { "e_global", offsetof(cosa_run_result, e_global),
                 sizeof(((cosa_run_result *)0)->e_global),
-                _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "seconds_total", offsetof(cosa_run_result, seconds_total),
                      sizeof(((cosa_run_result *)0)->seconds_total),
-                     _CFFI_OP(_CFFI_OP_NOOP, 27) },
+                     _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "fixed", offsetof(cosa_run_result, fixed),
              sizeof(((cosa_run_result *)0)->fixed),
-             _CFFI_OP(_CFFI_OP_NOOP, 151) },
+             _CFFI_OP(_CFFI_OP_NOOP, 180) },
   { "end", offsetof(cosa_run_stats, end),
            sizeof(((cosa_run_stats *)0)->end),
-           _CFFI_OP(_CFFI_OP_NOOP, 4) },
+           _CFFI_OP(_CFFI_OP_NOOP, 13) },
   { "t_end", offsetof(cosa_run_stats, t_end),
              sizeof(((cosa_run_stats *)0)->t_end),
-             _CFFI_OP(_CFFI_OP_NOOP, 27) },
+             _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "steps", offsetof(cosa_run_stats, steps),
              sizeof(((cosa_run_stats *)0)->steps),
-             _CFFI_OP(_CFFI_OP_NOOP, 12) },
+             _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "rejected", offsetof(cosa_run_stats, rejected),
                 sizeof(((cosa_run_stats *)0)->rejected),
-                _CFFI_OP(_CFFI_OP_NOOP, 12) },
+                _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "attempts", offsetof(cosa_run_stats, attempts),
                 sizeof(((cosa_run_stats *)0)->attempts),
-                _CFFI_OP(_CFFI_OP_NOOP, 12) },
+                _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "h_min", offsetof(cosa_run_stats, h_min),
              sizeof(((cosa_run_stats *)0)->h_min),
-             _CFFI_OP(_CFFI_OP_NOOP, 27) },
+             _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "h_mean", offsetof(cosa_run_stats, h_mean),
               sizeof(((cosa_run_stats *)0)->h_mean),
-              _CFFI_OP(_CFFI_OP_NOOP, 27) },
+              _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "h_max", offsetof(cosa_run_stats, h_max),
              sizeof(((cosa_run_stats *)0)->h_max),
-             _CFFI_OP(_CFFI_OP_NOOP, 27) },
+             _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "seconds", offsetof(cosa_run_stats, seconds),
                sizeof(((cosa_run_stats *)0)->seconds),
-               _CFFI_OP(_CFFI_OP_NOOP, 27) },
+               _CFFI_OP(_CFFI_OP_NOOP, 40) },
   { "name", offsetof(cosa_model, name),
             sizeof(((cosa_model *)0)->name),
-            _CFFI_OP(_CFFI_OP_NOOP, 15) },
+            _CFFI_OP(_CFFI_OP_NOOP, 28) },
   { "doc", offsetof(cosa_model, doc),
            sizeof(((cosa_model *)0)->doc),
-           _CFFI_OP(_CFFI_OP_NOOP, 15) },
+           _CFFI_OP(_CFFI_OP_NOOP, 28) },
   { "nparam", offsetof(cosa_model, nparam),
               sizeof(((cosa_model *)0)->nparam),
-              _CFFI_OP(_CFFI_OP_NOOP, 12) },
+              _CFFI_OP(_CFFI_OP_NOOP, 3) },
   { "params", offsetof(cosa_model, params),
               sizeof(((cosa_model *)0)->params),
-              _CFFI_OP(_CFFI_OP_NOOP, 159) },
+              _CFFI_OP(_CFFI_OP_NOOP, 191) },
   { "tend", offsetof(cosa_model, tend),
             sizeof(((cosa_model *)0)->tend),
-            _CFFI_OP(_CFFI_OP_NOOP, 27) },
+            _CFFI_OP(_CFFI_OP_NOOP, 40) },
+  { "sub_name", offsetof(cosa_model, sub_name),
+                sizeof(((cosa_model *)0)->sub_name),
+                _CFFI_OP(_CFFI_OP_NOOP, 167) },
 };
 
 static const struct _cffi_struct_union_s _cffi_struct_unions[] = {
-  { "$cosa_advice", 144, 0,
+  { "$cosa_advice", 173, 0,
     sizeof(cosa_advice), offsetof(struct _cffi_align_typedef_cosa_advice, y), 0, 11 },
-  { "$cosa_case_advise_opts", 146, 0,
+  { "$cosa_case_advise_opts", 175, 0,
     sizeof(cosa_case_advise_opts), offsetof(struct _cffi_align_typedef_cosa_case_advise_opts, y), 11, 10 },
-  { "$cosa_case_axis", 147, 0,
+  { "$cosa_case_axis", 176, 0,
     sizeof(cosa_case_axis), offsetof(struct _cffi_align_typedef_cosa_case_axis, y), 21, 5 },
-  { "$cosa_case_sim", 149, 0,
+  { "$cosa_case_sim", 178, 0,
     sizeof(cosa_case_sim), offsetof(struct _cffi_align_typedef_cosa_case_sim, y), 26, 4 },
-  { "$cosa_case_sim_opts", 150, 0,
+  { "$cosa_case_sim_opts", 179, 0,
     sizeof(cosa_case_sim_opts), offsetof(struct _cffi_align_typedef_cosa_case_sim_opts, y), 30, 2 },
-  { "$cosa_cosim_result", 152, 0,
+  { "$cosa_cosim_result", 181, 0,
     sizeof(cosa_cosim_result), offsetof(struct _cffi_align_typedef_cosa_cosim_result, y), 32, 17 },
-  { "$cosa_crossing", 153, 0,
+  { "$cosa_crossing", 182, 0,
     sizeof(cosa_crossing), offsetof(struct _cffi_align_typedef_cosa_crossing, y), 49, 4 },
-  { "$cosa_errors", 154, 0,
+  { "$cosa_errors", 183, 0,
     sizeof(cosa_errors), offsetof(struct _cffi_align_typedef_cosa_errors, y), 53, 3 },
-  { "$cosa_iter_info", 155, 0,
-    sizeof(cosa_iter_info), offsetof(struct _cffi_align_typedef_cosa_iter_info, y), 56, 5 },
-  { "$cosa_layout", 156, 0,
-    sizeof(cosa_layout), offsetof(struct _cffi_align_typedef_cosa_layout, y), 61, 9 },
-  { "$cosa_limit", 157, 0,
-    sizeof(cosa_limit), offsetof(struct _cffi_align_typedef_cosa_limit, y), 70, 6 },
-  { "$cosa_param", 160, 0,
-    sizeof(cosa_param), offsetof(struct _cffi_align_typedef_cosa_param, y), 76, 5 },
-  { "$cosa_point_result", 162, 0,
-    sizeof(cosa_point_result), offsetof(struct _cffi_align_typedef_cosa_point_result, y), 81, 5 },
-  { "$cosa_run_result", 164, 0,
-    sizeof(cosa_run_result), offsetof(struct _cffi_align_typedef_cosa_run_result, y), 86, 7 },
-  { "$cosa_run_stats", 165, 0,
-    sizeof(cosa_run_stats), offsetof(struct _cffi_align_typedef_cosa_run_stats, y), 93, 9 },
-  { "$cosa_scheme", 166, 0,
-    sizeof(cosa_scheme), offsetof(struct _cffi_align_typedef_cosa_scheme, y), 102, 0 },
-  { "cosa_case", 145, _CFFI_F_OPAQUE,
+  { "$cosa_fmu_capability", 185, 0,
+    sizeof(cosa_fmu_capability), offsetof(struct _cffi_align_typedef_cosa_fmu_capability, y), 56, 8 },
+  { "$cosa_iter_info", 186, 0,
+    sizeof(cosa_iter_info), offsetof(struct _cffi_align_typedef_cosa_iter_info, y), 64, 5 },
+  { "$cosa_layout", 187, 0,
+    sizeof(cosa_layout), offsetof(struct _cffi_align_typedef_cosa_layout, y), 69, 9 },
+  { "$cosa_limit", 188, 0,
+    sizeof(cosa_limit), offsetof(struct _cffi_align_typedef_cosa_limit, y), 78, 6 },
+  { "$cosa_linearity", 189, 0,
+    sizeof(cosa_linearity), offsetof(struct _cffi_align_typedef_cosa_linearity, y), 84, 2 },
+  { "$cosa_param", 192, 0,
+    sizeof(cosa_param), offsetof(struct _cffi_align_typedef_cosa_param, y), 86, 5 },
+  { "$cosa_point_result", 194, 0,
+    sizeof(cosa_point_result), offsetof(struct _cffi_align_typedef_cosa_point_result, y), 91, 5 },
+  { "$cosa_run_result", 196, 0,
+    sizeof(cosa_run_result), offsetof(struct _cffi_align_typedef_cosa_run_result, y), 96, 7 },
+  { "$cosa_run_stats", 197, 0,
+    sizeof(cosa_run_stats), offsetof(struct _cffi_align_typedef_cosa_run_stats, y), 103, 9 },
+  { "$cosa_scheme", 198, 0,
+    sizeof(cosa_scheme), offsetof(struct _cffi_align_typedef_cosa_scheme, y), 112, 0 },
+  { "cosa_case", 174, _CFFI_F_OPAQUE,
     (size_t)-1, -1, -1, 0 /* opaque */ },
-  { "cosa_model", 158, 0,
-    sizeof(cosa_model), offsetof(struct _cffi_align__cosa_model, y), 102, 5 },
+  { "cosa_model", 190, 0,
+    sizeof(cosa_model), offsetof(struct _cffi_align__cosa_model, y), 112, 6 },
 };
 
 static const struct _cffi_typename_s _cffi_typenames[] = {
-  { "cosa_advice", 144 },
-  { "cosa_case", 145 },
-  { "cosa_case_advise_opts", 146 },
-  { "cosa_case_axis", 147 },
-  { "cosa_case_ref", 148 },
-  { "cosa_case_sim", 149 },
-  { "cosa_case_sim_opts", 150 },
-  { "cosa_cosim_result", 152 },
-  { "cosa_criterion", 34 },
-  { "cosa_crossing", 153 },
-  { "cosa_errors", 154 },
-  { "cosa_iter_info", 155 },
-  { "cosa_layout", 156 },
-  { "cosa_limit", 157 },
-  { "cosa_metric", 50 },
-  { "cosa_model", 158 },
-  { "cosa_param", 160 },
-  { "cosa_param_kind", 161 },
-  { "cosa_point_result", 162 },
-  { "cosa_run_result", 164 },
-  { "cosa_run_stats", 165 },
-  { "cosa_scheme", 166 },
-  { "cosa_status", 1 },
+  { "cosa_advice", 173 },
+  { "cosa_case", 174 },
+  { "cosa_case_advise_opts", 175 },
+  { "cosa_case_axis", 176 },
+  { "cosa_case_ref", 177 },
+  { "cosa_case_sim", 178 },
+  { "cosa_case_sim_opts", 179 },
+  { "cosa_cosim_result", 181 },
+  { "cosa_criterion", 47 },
+  { "cosa_crossing", 182 },
+  { "cosa_errors", 183 },
+  { "cosa_fmu_capability", 185 },
+  { "cosa_iter_info", 186 },
+  { "cosa_layout", 187 },
+  { "cosa_limit", 188 },
+  { "cosa_linearity", 189 },
+  { "cosa_metric", 63 },
+  { "cosa_model", 190 },
+  { "cosa_param", 192 },
+  { "cosa_param_kind", 193 },
+  { "cosa_point_result", 194 },
+  { "cosa_run_result", 196 },
+  { "cosa_run_stats", 197 },
+  { "cosa_scheme", 198 },
+  { "cosa_status", 10 },
 };
 
 static const struct _cffi_type_context_s _cffi_type_context = {
@@ -3083,12 +3451,12 @@ static const struct _cffi_type_context_s _cffi_type_context = {
   _cffi_struct_unions,
   NULL,  /* no enums */
   _cffi_typenames,
-  38,  /* num_globals */
-  18,  /* num_struct_unions */
+  43,  /* num_globals */
+  20,  /* num_struct_unions */
   0,  /* num_enums */
-  23,  /* num_typenames */
+  25,  /* num_typenames */
   NULL,  /* no includes */
-  169,  /* num_types */
+  200,  /* num_types */
   0,  /* flags */
 };
 

@@ -38,7 +38,7 @@ const char *cosa_version(void);
 const char *cosa_run_status_name(int s);
 cosa_status cosa_metric_parse(const char *text, cosa_metric *out);
 
-typedef struct { ...; } cosa_scheme;
+typedef struct { int implicit; ...; } cosa_scheme;
 void cosa_scheme_name(const cosa_scheme *s, char *buf, size_t size);
 
 typedef struct {
@@ -90,8 +90,9 @@ typedef struct {
 } cosa_layout;
 typedef struct {
     cosa_scheme scheme; cosa_status status; cosa_limit stable; cosa_limit accurate;
+    cosa_crossing cross_stable[...]; cosa_crossing cross_accurate[...];
     int usable; double dt; size_t steps; double cost; cosa_limit converge;
-    double rho_iter_opt; unsigned iterations; ...;
+    cosa_crossing cross_converge[...]; double rho_iter_opt; unsigned iterations; ...;
 } cosa_advice;
 
 typedef struct cosa_case cosa_case;

@@ -418,9 +418,10 @@ def map(model, scheme, dt, x, y=None, metric="rho", tend=None, threads=0):
 def advise(model, tol, error="global", schemes=None, tend=None, dt_min=1e-7, dt_max=None,
            per_decade=20, cost_mbcorr=0.2):
     """Which scheme and which macro step (cosa advise): a dict with the content
-    of `cosa advise --format json` -- the settings, "candidates" in rank
-    order (scheme, rank, runnable, dt_stable, dt_accurate, dt, steps, cost,
-    usable, why; None where the JSON has null) and "recommendation"."""
+    of `cosa advise --format json` -- the settings, "fmus" (what each FMU of
+    a model file can do), "candidates" in rank order (scheme, rank,
+    runnable, dt_stable, dt_accurate, dt, steps, cost, usable, why; None
+    where the JSON has null), "notes" and "recommendation"."""
     m = _model(model)
     o = ffi.new("cosa_case_advise_opts *")
     lib.cosa_case_advise_defaults(o)
@@ -485,13 +486,58 @@ def advise(model, tol, error="global", schemes=None, tend=None, dt_min=1e-7, dt_
             "steps": int(a.steps) if judged else None,
             "cost": fin(a.cost) if judged else None,
             "usable": bool(ok and a.usable), "why": why})
+    notes = [_advise_notes(adv[i], c, used) for i, c in enumerate(cands)]
     best = next((c for c in cands if c["usable"]), None)
     return {"cosa": version(), "command": "advise", "model": m.name, "error": error,
             "tol": used.tol, "tend": used.tend, "dt_range": [used.dt_min, used.dt_max],
             "cost_mbcorr": used.cost_corr, "robust": None, "fmus": _fmus(m),
-            "candidates": cands,
+            "candidates": cands, "notes": [n for ns in notes for n in ns],
             "recommendation": ({"scheme": best["scheme"], "dt": best["dt"],
                                 "steps": best["steps"]} if best else None)}
+
+
+def _windows(name, what, lim, cross):
+    """advise's note on the crossings above the first loss of one criterion."""
+    cap = len(cross)
+    n = min(lim.ncross, cap)
+    first = 1 if lim.good_at_min else 0
+    if n <= first:
+        return []
+    line = "%s: %s again above the first loss:" % (name, what)
+    for k in range(first, n):
+        line += " %.4g:%s" % (cross[k].dt, "enters" if cross[k].enters else "leaves")
+    if lim.ncross > cap:
+        line += " (+%d more)" % (lim.ncross - cap)
+    return [line]
+
+
+def _advise_notes(a, c, used):
+    """The note lines advise writes for candidate a (row c), as its JSON."""
+    name, dtmin = c["scheme"], used.dt_min
+    if not c["runnable"]:
+        b = "%.4g" % a.dt if a.status == lib.COSA_OK and a.usable else "-"
+        return ["%s: not ranked: cosa simulate cannot run it on these FMUs (%s); dt on the "
+                "linearised network %s" % (name, c["why"][len("cannot run on these FMUs: "):], b)]
+    if a.status != lib.COSA_OK:
+        return ["%s: not judged: %s" % (name, ffi.string(lib.cosa_strerror(a.status)).decode())]
+    out = []
+    if not a.usable and (not a.stable.good_at_min or not a.accurate.good_at_min):
+        out.append("%s: not %s at dt-min %g" % (name, "stable" if not a.stable.good_at_min
+                                                 else "accurate", dtmin))
+    out += _windows(name, "stable", a.stable, a.cross_stable)
+    out += _windows(name, "accurate", a.accurate, a.cross_accurate)
+    if a.scheme.implicit:
+        if not a.converge.good_at_min:
+            out.append("%s: iteration does not converge at dt-min %g" % (name, dtmin))
+        out += _windows(name, "convergent", a.converge, a.cross_converge)
+        if a.usable:
+            out.append("%s: iteration converges up to dt %.17g; %u sweeps per macro step at "
+                       "rho_iter_opt %.17g" % (name, a.converge.dt_max, a.iterations,
+                                               a.rho_iter_opt))
+    if a.usable and a.dt == used.dt_max:
+        out.append("%s: good up to dt-max %g (a larger step may be good too)"
+                   % (name, used.dt_max))
+    return out
 
 
 def _fmus(m):

@@ -165,7 +165,7 @@ def test_advise_is_cli_json(cli):
     a = cosa.advise(cosa.Model("twomass"), tol=1e-3)
     j = json.loads(cli("advise", "--tol", "1e-3", "--format", "json").stdout)
     for k in ("model", "error", "tol", "tend", "dt_range", "cost_mbcorr", "robust", "fmus",
-              "recommendation"):
+              "notes", "recommendation"):
         assert a[k] == j[k], k
     assert a["candidates"] == j["candidates"]
 
@@ -183,7 +183,7 @@ def test_advise_fmus_is_cli_json(cli, fmudir, tmp_path):
     j = json.loads(cli("advise", "--model-file", p, "--tol", "1e-2", "--schemes", sch,
                        "--format", "json").stdout)
     assert a["fmus"] == j["fmus"] and len(a["fmus"]) == 3
-    assert a["candidates"] == j["candidates"]
+    assert a["candidates"] == j["candidates"] and a["notes"] == j["notes"]
     assert not all(c["runnable"] for c in a["candidates"])
     assert a["recommendation"] == j["recommendation"]
 
@@ -193,7 +193,7 @@ def test_advise_schemes_and_local(cli):
                     schemes=["zoh", "foh+mbcorr", "gs:foh"])
     j = json.loads(cli("advise", "--set", "ck=1e5", "--tol", "1e-2", "--error", "local",
                        "--schemes", "zoh,foh+mbcorr,gs:foh", "--format", "json").stdout)
-    assert a["candidates"] == j["candidates"]
+    assert a["candidates"] == j["candidates"] and a["notes"] == j["notes"]
 
 
 # ---- simulate -----------------------------------------------------------------

@@ -19,6 +19,8 @@
  *   cosa/td.h      time-domain units, integrators, master, driver
  *   cosa/check.h   independent cross-checks used by the tests
  *   cosa/models.h  the registry of built-in models, model files, units of a model
+ *   cosa/api.h     the one-call API: a model at parameter values, one call per
+ *                  question (point, phi, limit, map, advise, simulate)
  */
 #ifndef COSA_H
 #define COSA_H
@@ -28,5 +30,6 @@
 #include "cosa/td.h"
 #include "cosa/check.h"
 #include "cosa/models.h"
+#include "cosa/api.h"
 
 #endif /* COSA_H */

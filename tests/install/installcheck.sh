@@ -1,13 +1,15 @@
 #!/bin/sh
 # make installcheck: the installed library, header, pkg-config file, command
 # and man page work together from outside the build tree.
-#   installcheck.sh SRCDIR PREFIX-LIBDIR BINDIR MANDIR CC
+#   installcheck.sh SRCDIR PREFIX-LIBDIR BINDIR MANDIR CC [PYTHON PYEXECDIR]
 # Compiles README's example (tests/install/rho.c) with
 # 'cc rho.c $(pkg-config --cflags --libs cosa)' against the shared library,
 # and once more against the static one with Libs.private, runs both, and
-# checks their rho against the installed 'cosa point' of the same case.
+# checks their rho against the installed 'cosa point' of the same case;
+# with PYTHON and PYEXECDIR (the Python package was installed there) also
+# 'import cosa' and its cosa.point of the case.
 set -eu
-srcdir=$1 libdir=$2 bindir=$3 mandir=$4 cc=${5:-cc}
+srcdir=$1 libdir=$2 bindir=$3 mandir=$4 cc=${5:-cc} py=${6:-} pydir=${7:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
@@ -31,4 +33,14 @@ awk -v a="$shared" -v b="$static" -v c="$cli" 'function ad(x) { return x < 0 ? -
 [ -f "$mandir/man1/cosa.1" ] || { echo "installcheck: no man page $mandir/man1/cosa.1" >&2; exit 1; }
 # the model-file format that the --help texts name (man 5 cosa-model)
 [ -f "$mandir/man5/cosa-model.5" ] || { echo "installcheck: no man page $mandir/man5/cosa-model.5" >&2; exit 1; }
+# the Python package, imported from outside the build tree by the configured
+# interpreter (PYTHONPATH only for a prefix outside its path): the same rho
+# to the last bit (the same library call as cosa point)
+if [ -n "$py" ] && [ "$py" != : ] && [ -f "$pydir/cosa/__init__.py" ]; then
+    pyrho=$(cd "$tmp" && PYTHONPATH="$pydir" \
+        LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$py" -c \
+        "import cosa; print('%.17g' % cosa.point(cosa.Model('twomass'), 'foh+mbcorr', 1e-3).rho)")
+    echo "rho: Python package $pyrho"
+    [ "$pyrho" = "$cli" ] || { echo "installcheck: the Python package's rho differs" >&2; exit 1; }
+fi
 echo "installcheck: libcosa (shared, static), cosa.pc, cosa.h, cosa, cosa.1 and cosa-model.5 work from $libdir"

@@ -1,0 +1,29 @@
+#!/bin/sh
+# The Python package (python/, doc/python.md): its pytest suite
+# (python/tests) run with the configured interpreter ($PYTHON, by default the
+# system's /usr/bin/python3) on the package of the build tree.  A package
+# that was not built, a suite that skips a test, collects none or fewer
+# than it should, fails: the numbers of Python are checked, not assumed.
+set -u
+: "${COSA:?}" "${COSA_SRCDIR:?}"
+bld=$(cd "$(dirname "$COSA")/.." && pwd)
+PY=${PYTHON:-/usr/bin/python3}
+if ! ls "$bld"/python/cosa/_cosa*.so >/dev/null 2>&1; then
+    echo "FAIL: the Python package was not built (configure found no python3-cffi, python3-numpy, python3-pytest or python3-dev for $PY; or --disable-python)"
+    exit 1
+fi
+log=$(mktemp) || exit 1
+trap 'rm -f "$log"' EXIT
+PYTHONPATH=$bld/python LD_LIBRARY_PATH=$bld/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+    PYTHONDONTWRITEBYTECODE=1 COSA_BUILDDIR=$bld \
+    "$PY" -m pytest -q -rs -p no:cacheprovider "$COSA_SRCDIR/python/tests" >"$log" 2>&1
+rc=$?
+cat "$log"
+last=$(tail -1 "$log")
+case $last in *skipped*|*"no tests ran"*|*deselected*|*xfail*)
+    echo "FAIL: the Python suite skipped or left out tests: $last"; exit 1 ;;
+esac
+passed=$(echo "$last" | sed -n 's/^\([0-9][0-9]*\) passed.*/\1/p')
+[ "$rc" = 0 ] || { echo "FAIL: pytest exit $rc"; exit 1; }
+[ "${passed:-0}" -ge 20 ] || { echo "FAIL: only ${passed:-0} Python tests passed (expected >= 20)"; exit 1; }
+echo "test_python: $passed passed"

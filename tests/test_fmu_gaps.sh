@@ -227,7 +227,10 @@ gainnet 3 gainwarn_fmi3 0.2 >"$tmp/warn.cosa"
 gainnet 3 gainshort_fmi3 0.3 >"$tmp/short.cosa"
 "$COSA" simulate --model-file "$tmp/short.cosa" --scheme zoh --dt 1e-3 >"$tmp/out" 2>"$tmp/err"
 rc=$?
-[ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+# (a black box now: its reference is the fine co-simulation, which first
+# halves its factor once with a note -- doc/fixed-step-fmus.md -- and then
+# fails the same way at dt)
+[ "$rc" = 1 ] && [ "$(grep -vc '^cosa: simulate: note: an FMU did not advance over the fine step' "$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
     grep -q "^cosa: simulate: \(co-simulation\|the fine reference\) failed: FMU G: fmi3DoStep from t = .* over .* returned no early return but did not advance to t' = .* (lastSuccessfulTime = .*)$" "$tmp/err" &&
     ok || bad "lastSuccessfulTime: exit $rc, $(cat "$tmp/err")"
 gainnet 3 gainover_fmi3 0.3 >"$tmp/over.cosa"

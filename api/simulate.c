@@ -251,10 +251,6 @@ static cosa_status sim_check(struct sim *r, const char *scheme, double dt, doubl
         return api_fail(err, errsize, COSA_EUNSUPPORTED,
                         "iterative schemes (imp:, gs-imp:, /Q) are not in the one-call API yet: "
                         "run them with cosa simulate");
-    if (o && o->ref == COSA_CASE_REF_NONE)
-        return api_fail(err, errsize, COSA_EUNSUPPORTED,
-                        "a run without reference is not in this library yet (cosa simulate "
-                        "--ref none)");
     if (o && (unsigned)o->ref > COSA_CASE_REF_NONE)
         return api_fail(err, errsize, COSA_EINVAL, "unknown reference %d", (int)o->ref);
     if (!(dt > 0.0) || !isfinite(dt) || isnan(*tend) || isinf(*tend))
@@ -303,7 +299,12 @@ cosa_status cosa_case_simulate(const cosa_case *c, const char *scheme, double dt
     cosa_case_sim *res = st == COSA_OK ? calloc(1, sizeof *res) : NULL;
     if (st == COSA_OK && !res)
         st = api_fail(err, errsize, COSA_ENOMEM, "out of memory");
-    if (st == COSA_OK)
+    /* no reference (--ref none): the run starts from the units' own states
+     * at t = 0 and computes no error figures (cosa_run_opts.H) */
+    const int noref = opts && opts->ref == COSA_CASE_REF_NONE;
+    if (st == COSA_OK && noref)
+        snprintf(res->reference, sizeof res->reference, "none");
+    else if (st == COSA_OK)
         st = sim_reference(&r, dt, (size_t)r.s.order + N + 1, res->reference,
                            sizeof res->reference, err, errsize);
     if (st == COSA_OK) {
@@ -320,7 +321,8 @@ cosa_status cosa_case_simulate(const cosa_case *c, const char *scheme, double dt
                 defects = 0;
         ro.fixed = (cosa_cosim_opts){.nsteps = N, .master = r.mopt, .defects = defects,
                                      .defect_out_order = 1};
-        const cosa_run_ref ref = {.traj = r.ref};
+        ro.H = dt;
+        const cosa_run_ref ref = {.traj = noref ? NULL : r.ref};
         st = cosa_run(cosa_model_units_set(r.mu), &ro, &ref, &res->run);
         if (st != COSA_OK) {
             const char *why = "";

@@ -153,9 +153,9 @@ typedef enum cosa_case_ref {
                                co-simulation for nonlinear or affine FMUs or FMU
                                events, CVODE (rtol 1e-12) for a nonlinear model */
     COSA_CASE_REF_FINE,     /* the fine co-simulation (--ref fine)                */
-    COSA_CASE_REF_NONE      /* no reference, no error figures (--ref none): needs
-                               a run without reference (not yet in this
-                               library: COSA_EUNSUPPORTED)                      */
+    COSA_CASE_REF_NONE      /* no reference, no error figures (--ref none): the
+                               run starts from the units' own states at t = 0;
+                               e_global is NaN                                  */
 } cosa_case_ref;
 
 /* Whatever `cosa simulate` takes beyond model, scheme, dt and tend; zero

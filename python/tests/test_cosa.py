@@ -237,9 +237,20 @@ def test_simulate_nonlinear_model(cli, tmp_path):
                                  "--tend", "0.05"])
 
 
-def test_simulate_ref_none_is_refused_until_the_library_has_it():
-    with pytest.raises(cosa.Error, match="without reference"):
-        cosa.simulate(cosa.Model("twomass"), "zoh", 1e-3, ref="none")
+def test_simulate_ref_none_is_cli(cli, tmp_path, netfile):
+    # no reference: no error figures (NaN here, no e_global line there), the
+    # same trajectory as `cosa simulate --ref none` (ZOH starts at t = 0 from
+    # the units' own states either way)
+    s = cosa.simulate(cosa.Model.from_file(netfile), scheme="zoh", dt=1e-3, tend=0.1, ref="none")
+    out = pairs(cli("simulate", "--model-file", netfile, "--scheme", "zoh", "--dt", "1e-3",
+                    "--tend", "0.1", "--ref", "none", "-o", tmp_path).stdout)
+    assert math.isnan(s.e_global) and "e_global" not in out
+    assert s.reference == out["reference"] == "none" and s.status == out["status"]
+    csv = [f for f in os.listdir(tmp_path) if f.endswith(".csv")][0]
+    head, rows = csv_rows(tmp_path / csv)
+    for name in s.outputs:
+        col = head.index(name)
+        assert [g17(v) for v in s[name][-len(rows):]] == [r[col] for r in rows], name
 
 
 # ---- models -------------------------------------------------------------------

@@ -1756,7 +1756,10 @@ enum {
     COSA_FMU_CAP_EVENT_MODE = 1u << 5,        /* hasEventMode (3.0)                     */
     COSA_FMU_CAP_EARLY_RETURN = 1u << 6,      /* canReturnEarlyAfterIntermediateUpdate  */
     COSA_FMU_CAP_CLOCKS = 1u << 7,            /* a Clock variable (3.0)                 */
-    COSA_FMU_CAP_SCHEDULED = 1u << 8          /* a ScheduledExecution element (3.0)     */
+    COSA_FMU_CAP_SCHEDULED = 1u << 8,         /* a ScheduledExecution element (3.0)     */
+    COSA_FMU_CAP_MODEL_EXCHANGE = 1u << 9     /* imported as Model Exchange: no
+                                                 CoSimulation element, cosa integrates
+                                                 the FMU's derivatives itself           */
 };
 /* recommendedIntermediateInputSmoothness of the CoSimulation element (3.0;
  * 0 when absent or for 2.0): the number of continuous derivatives the FMU
@@ -2018,6 +2021,11 @@ typedef struct cosa_fmu_capability {
                                  CoSimulation only)                              */
     int smoothness;           /* recommendedIntermediateInputSmoothness (0: none) */
     char degree_why[160];     /* why input_degree_max is 0 ("" otherwise)        */
+    int model_exchange;       /* imported as Model Exchange (no CoSimulation
+                                 element): cosa integrates it, so any input
+                                 degree, any step and snapshots (the state is
+                                 the continuous states) -- input_degree_max,
+                                 variable_step and fmu_state say so            */
 } cosa_fmu_capability;
 
 /* The largest input polynomial degree that recommendedIntermediateInputSmoothness

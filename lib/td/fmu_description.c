@@ -194,7 +194,8 @@ static void no_cosimulation(xmlNode *root, int version, char *err, size_t errsiz
                                "(a ScheduledExecution element, no CoSimulation element), an "
                                "interface cosa does not import");
     else
-        snprintf(err, errsize, "not a co-simulation FMU (no CoSimulation element)");
+        snprintf(err, errsize, "not a co-simulation or model-exchange FMU (no CoSimulation "
+                               "element, no ModelExchange element)");
 }
 
 /* The FMI 3.0 co-simulation concepts of CoSimulation element cs: input
@@ -336,6 +337,23 @@ static void cosimulation_attributes(xmlNode *root, xmlNode *cs, fmu_description 
         fmi3_attributes(root, cs, d);
 }
 
+/* The number of event indicators (Model Exchange): 3.0 the EventIndicator
+ * elements of ModelStructure, 2.0 the root's numberOfEventIndicators. */
+static void event_indicators(xmlNode *root, fmu_description *d)
+{
+    unsigned long n = 0;
+    d->nevent = 0;
+    if (d->version == 2) {
+        if (attr_uint(root, "numberOfEventIndicators", &n) == 0 && n < 100000)
+            d->nevent = (size_t)n;
+        return;
+    }
+    xmlNode *ms = child(root, "ModelStructure");
+    for (xmlNode *c = ms ? ms->children : NULL; c; c = c->next)
+        if (is(c, "EventIndicator"))
+            d->nevent++;
+}
+
 static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
 {
     if (!is(root, "fmiModelDescription")) {
@@ -354,14 +372,19 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     free(ver);
     d->model_name = attr(root, "modelName");
     d->token = attr(root, d->version == 3 ? "instantiationToken" : "guid");
+    /* co-simulation where the FMU offers it, else model exchange (cosa
+     * integrates the derivatives: unit_fmu_me.c) */
     xmlNode *cs = child(root, "CoSimulation");
+    if (!cs && (cs = child(root, "ModelExchange")) != NULL)
+        d->caps |= COSA_FMU_CAP_MODEL_EXCHANGE;
     if (!cs) {
         no_cosimulation(root, d->version, err, errsize);
         return -1;
     }
     d->identifier = attr(cs, "modelIdentifier");
     if (!d->identifier || !d->identifier[0] || strchr(d->identifier, '/')) {
-        snprintf(err, errsize, "CoSimulation: missing or bad modelIdentifier");
+        snprintf(err, errsize, "%s: missing or bad modelIdentifier",
+                 (d->caps & COSA_FMU_CAP_MODEL_EXCHANGE) ? "ModelExchange" : "CoSimulation");
         return -1;
     }
     cosimulation_attributes(root, cs, d);
@@ -467,6 +490,8 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
             rc = -1;
         }
     }
+    if (rc == 0)
+        event_indicators(root, d);
     return rc;
 }
 

@@ -34,6 +34,9 @@ typedef struct fmu_description {
     double start_time, stop_time; /* DefaultExperiment (NaN where absent)     */
     cosa_fmu_clock *clocks;    /* the Clock variables (fmu_clocks.c)         */
     size_t nclock;
+    size_t nevent;             /* Model Exchange: event indicators (3.0: the
+                                  EventIndicator elements of ModelStructure;
+                                  2.0: numberOfEventIndicators)               */
 } fmu_description;
 
 /* Parse path (a modelDescription.xml); 0, or -1 with a one-line message in
@@ -136,6 +139,16 @@ typedef struct fmu_functions3 {
     fmi3GetIntervalDecimalTYPE *GetIntervalDecimal;
     fmi3SetIntervalDecimalTYPE *SetIntervalDecimal;
     fmi3GetShiftDecimalTYPE *GetShiftDecimal;
+    /* Model Exchange */
+    fmi3InstantiateModelExchangeTYPE *InstantiateModelExchange;
+    fmi3EnterContinuousTimeModeTYPE *EnterContinuousTimeMode;
+    fmi3CompletedIntegratorStepTYPE *CompletedIntegratorStep;
+    fmi3SetTimeTYPE *SetTime;
+    fmi3SetContinuousStatesTYPE *SetContinuousStates;
+    fmi3GetContinuousStateDerivativesTYPE *GetContinuousStateDerivatives;
+    fmi3GetEventIndicatorsTYPE *GetEventIndicators;
+    fmi3GetContinuousStatesTYPE *GetContinuousStates;
+    fmi3GetNumberOfEventIndicatorsTYPE *GetNumberOfEventIndicators;
 } fmu_functions3;
 
 typedef struct fmu_functions2 {
@@ -154,6 +167,16 @@ typedef struct fmu_functions2 {
     fmi2SetFMUstateTYPE *SetFMUstate;
     fmi2FreeFMUstateTYPE *FreeFMUstate;
     fmi2GetDirectionalDerivativeTYPE *GetDirectionalDerivative;
+    /* Model Exchange */
+    fmi2EnterEventModeTYPE *EnterEventMode;
+    fmi2NewDiscreteStatesTYPE *NewDiscreteStates;
+    fmi2EnterContinuousTimeModeTYPE *EnterContinuousTimeMode;
+    fmi2CompletedIntegratorStepTYPE *CompletedIntegratorStep;
+    fmi2SetTimeTYPE *SetTime;
+    fmi2SetContinuousStatesTYPE *SetContinuousStates;
+    fmi2GetDerivativesTYPE *GetDerivatives;
+    fmi2GetEventIndicatorsTYPE *GetEventIndicators;
+    fmi2GetContinuousStatesTYPE *GetContinuousStates;
 } fmu_functions2;
 
 struct cosa_fmu {

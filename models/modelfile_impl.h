@@ -56,6 +56,7 @@ struct mf_sub {
     struct mf_block b[NBLK];
     size_t ox, ou, oy;
     char *fmu;          /* `fmu NAME = PATH`: the FMU (path as opened), else NULL */
+    int iface;          /* `fmu NAME cs|me = PATH`: COSA_FMU_IFACE_*          */
     /* an FMU subsystem: the FMU, kept open to linearise it again at other
      * parameter values; its parameters are the model's params [fpar0,
      * fpar0 + nfpar) ("NAME.VAR", the FMU's Float64/Real parameters, then
@@ -153,6 +154,8 @@ struct mf_parser {
     size_t model_line, tend_line;
     size_t last_line;   /* line of the last statement (for end-of-file errors) */
     unsigned flags;     /* COSA_MODEL_FILE_* of cosa_model_file_load_flags */
+    int fmu_iface;      /* the interface of the fmu statement being read
+                           (COSA_FMU_IFACE_*: 'fmu NAME me = PATH')       */
 };
 
 /* modelfile.c: strings, block shapes and the description's lifetime */

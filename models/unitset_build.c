@@ -98,7 +98,8 @@ static cosa_status fmu_unit(const cosa_model *m, const double *par, const cosa_m
                             cosa_model_units_error *err)
 {
     const char *sub = m->sub_name ? m->sub_name(m, par, i) : NULL;
-    cosa_status st = cosa_fmu_open(fpath, &mu->fmus[i], err->msg, sizeof err->msg);
+    cosa_status st = cosa_fmu_open_as(fpath, cosa_model_file_fmu_iface(m, i), &mu->fmus[i],
+                                      err->msg, sizeof err->msg);
     if (st == COSA_OK)
         st = cosa_unit_fmu_create(mu->fmus[i], sub, &mu->units[i]);
     if (st == COSA_OK && o->log) /* loggingOn, messages to the logger */

@@ -1771,6 +1771,12 @@ int cosa_fmu_input_smoothness(const cosa_fmu *fmu);
  * err that says what is wrong (no file name: the caller adds it), nothing
  * left on disk, *out = NULL. */
 cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t errsize);
+/* The interface of an FMU that offers both: AUTO (cosa_fmu_open)
+ * co-simulation where the FMU has a CoSimulation element, else Model
+ * Exchange; CS and ME insist (a missing element is one line in err). */
+enum { COSA_FMU_IFACE_AUTO = 0, COSA_FMU_IFACE_CS = 1, COSA_FMU_IFACE_ME = 2 };
+cosa_status cosa_fmu_open_as(const char *path, int iface, cosa_fmu **out, char *err,
+                             size_t errsize);
 /* Unload the binary and remove the temporary directory; NULL is a no-op. */
 void cosa_fmu_close(cosa_fmu *fmu);
 

@@ -183,6 +183,12 @@ static void resource_location(cosa_fmu *f)
 
 cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t errsize)
 {
+    return cosa_fmu_open_as(path, COSA_FMU_IFACE_AUTO, out, err, errsize);
+}
+
+cosa_status cosa_fmu_open_as(const char *path, int iface, cosa_fmu **out, char *err,
+                             size_t errsize)
+{
     if (out)
         *out = NULL;
     if (!path || !out || !err || errsize == 0)
@@ -206,7 +212,7 @@ cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t er
     if (stat(md, &st) != 0) {
         snprintf(err, errsize, "not an FMU: no modelDescription.xml in the archive");
         s = COSA_EFMU;
-    } else if (fmu_description_read(md, &f->desc, err, errsize) != 0) {
+    } else if (fmu_description_read_as(md, iface, &f->desc, err, errsize) != 0) {
         s = COSA_EFMU;
     } else {
         s = load_binary(f, err, errsize);

@@ -374,9 +374,14 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
     d->token = attr(root, d->version == 3 ? "instantiationToken" : "guid");
     /* co-simulation where the FMU offers it, else model exchange (cosa
      * integrates the derivatives: unit_fmu_me.c) */
-    xmlNode *cs = child(root, "CoSimulation");
-    if (!cs && (cs = child(root, "ModelExchange")) != NULL)
+    xmlNode *cs = d->iface == COSA_FMU_IFACE_ME ? NULL : child(root, "CoSimulation");
+    if (!cs && d->iface != COSA_FMU_IFACE_CS && (cs = child(root, "ModelExchange")) != NULL)
         d->caps |= COSA_FMU_CAP_MODEL_EXCHANGE;
+    if (!cs && d->iface == COSA_FMU_IFACE_ME) {
+        snprintf(err, errsize, "model exchange asked for, but the FMU has no ModelExchange "
+                               "element");
+        return -1;
+    }
     if (!cs) {
         no_cosimulation(root, d->version, err, errsize);
         return -1;
@@ -497,7 +502,14 @@ static int parse(xmlNode *root, fmu_description *d, char *err, size_t errsize)
 
 int fmu_description_read(const char *path, fmu_description *d, char *err, size_t errsize)
 {
+    return fmu_description_read_as(path, COSA_FMU_IFACE_AUTO, d, err, errsize);
+}
+
+int fmu_description_read_as(const char *path, int iface, fmu_description *d, char *err,
+                            size_t errsize)
+{
     memset(d, 0, sizeof *d);
+    d->iface = iface;
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
                                               XML_PARSE_NOWARNING);
     if (!doc) {

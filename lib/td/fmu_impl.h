@@ -34,6 +34,7 @@ typedef struct fmu_description {
     double start_time, stop_time; /* DefaultExperiment (NaN where absent)     */
     cosa_fmu_clock *clocks;    /* the Clock variables (fmu_clocks.c)         */
     size_t nclock;
+    int iface;                 /* the interface asked for (COSA_FMU_IFACE_*)   */
     size_t nevent;             /* Model Exchange: event indicators (3.0: the
                                   EventIndicator elements of ModelStructure;
                                   2.0: numberOfEventIndicators)               */
@@ -42,6 +43,10 @@ typedef struct fmu_description {
 /* Parse path (a modelDescription.xml); 0, or -1 with a one-line message in
  * err (no file name: the caller adds it). */
 int fmu_description_read(const char *path, fmu_description *d, char *err, size_t errsize);
+/* The same with the interface iface (COSA_FMU_IFACE_*): AUTO is
+ * co-simulation where the FMU offers it, else model exchange. */
+int fmu_description_read_as(const char *path, int iface, fmu_description *d, char *err,
+                            size_t errsize);
 void fmu_description_free(fmu_description *d);
 /* The Clock variables of ModelVariables (mv) into d->clocks, and the
  * `clocks` attribute of d's Float64 variables resolved into indices of

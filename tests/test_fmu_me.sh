@@ -1,0 +1,105 @@
+#!/bin/sh
+# test_fmu_me.sh -- Model Exchange FMUs as units (doc/model-exchange.md): the
+# ME twins of the two-mass test FMUs (the same binaries as the CS ones, a
+# ModelExchange element instead of CoSimulation) against the closed-form
+# co-simulation of the linear model (cosa simulate --model twomass, exact
+# units), alone and mixed with a CS FMU; their linearisation against the
+# built-in model's; the interface choice of a model file; bad cases one line.
+. "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
+
+"$COSA" fmu-info "$FMU/metwomass1_fmi3.fmu" >"$tmp/out" 2>"$tmp/err" &&
+    grep -q '^interface model-exchange' "$tmp/out" && ok || bad "fmu-info ME: $(cat "$tmp/err")"
+"$COSA" fmu-info "$FMU/twomass1_fmi3.fmu" >"$tmp/out" && ! grep -q '^interface' "$tmp/out" &&
+    ok || bad "fmu-info CS prints an interface line"
+
+# net FILE I-FMU II-FMU [cs|me of II]
+net() {
+    cat >"$1" <<END
+model twomass-me
+tend 0.3
+fmu I = $2
+fmu II $4 = $3
+connect I.s1 -> II.s1
+connect I.v1 -> II.v1
+connect II.Fk -> I.Fk
+END
+}
+net "$tmp/me3.cosa" "$FMU/metwomass1_fmi3.fmu" "$FMU/metwomass2_fmi3.fmu"
+net "$tmp/me2.cosa" "$FMU/metwomass1_fmi2.fmu" "$FMU/metwomass2_fmi2.fmu"
+net "$tmp/mix3.cosa" "$FMU/metwomass1_fmi3.fmu" "$FMU/twomass2_fmi3.fmu"
+net "$tmp/mix2.cosa" "$FMU/twomass1_fmi2.fmu" "$FMU/metwomass2_fmi2.fmu"
+
+# The trajectories (inputs u, outputs y, extrapolations ybar of every unit) of a run
+# against the exact units' run of the same scheme: max |difference| over the run within
+# TOL of each column's max |value|.  TOL = 10 N rtol: cosa integrates an ME FMU with CVODE
+# at rtol 1e-10 (its atol scaled by the states' magnitudes, FMU_ME_RTOL in
+# lib/td/unit_fmu_me.c), restarted at every one of the N = 300 macro steps; each restart
+# holds the local error near rtol |x| (CVODE's weighted error test, an asymptotic estimate:
+# the factor 10), the coupled scheme is stable (rho < 1), so the errors add at most.
+# Measured: 4.0e-8 for gs:foh (the CS FMUs' RK4 alone: 6.7e-10).
+TOL=3e-7
+trajcmp() { # MODEL-FILE SCHEME WHAT
+    rm -rf "$tmp/o1" "$tmp/o2"
+    "$COSA" simulate --model-file "$1" --scheme "$2" --dt 1e-3 -o "$tmp/o1" >"$tmp/a" 2>"$tmp/err" &&
+        "$COSA" simulate --model twomass --scheme "$2" --dt 1e-3 --tend 0.3 -o "$tmp/o2" >/dev/null &&
+        grep -q '^status ok' "$tmp/a" &&
+        paste -d, "$tmp"/o1/*.csv "$tmp"/o2/*.csv | grep -v '^#' |
+        awk -F, -v tol=$TOL 'NR == 1 { n = NF / 2; next }
+            { for (i = 2; i <= 10; i++) { d = $i - $(i + n); if (d < 0) d = -d; if (d > m[i]) m[i] = d
+                  a = $(i + n); if (a < 0) a = -a; if (a > s[i]) s[i] = a } rows++ }
+            END { r = 0; for (i = 2; i <= 10; i++) if (m[i] / s[i] > r) r = m[i] / s[i]
+                  if (rows < 300 || !(r <= tol)) { print r; exit 1 } }' >"$tmp/r" &&
+        ok || bad "$3 $2: $(cat "$tmp/r" "$tmp/err")"
+}
+for sc in zoh foh+mbcorr soh gs:foh; do
+    trajcmp "$tmp/me3.cosa" $sc "ME pair FMI 3.0"
+    trajcmp "$tmp/mix3.cosa" $sc "ME I + CS II FMI 3.0"
+done
+for sc in zoh gs:soh; do
+    trajcmp "$tmp/me2.cosa" $sc "ME pair FMI 2.0"
+    trajcmp "$tmp/mix2.cosa" $sc "CS I + ME II FMI 2.0"
+done
+# the unit statistics: one step per macro step and one restore (defect sampling) each
+"$COSA" simulate --model-file "$tmp/me3.cosa" --scheme zoh --dt 1e-3 >"$tmp/a" &&
+    grep -q '^unit I steps 600 restores 300 events 0 early_returns 0$' "$tmp/a" &&
+    ok || bad "ME unit statistics: $(grep '^unit' "$tmp/a")"
+
+# Linearised from the declared states by directional derivatives (exact: the model is
+# linear): every Phi command gives the built-in model's numbers digit for digit; by
+# central differences (--jacobian fd, through the derivatives at perturbed states) rho
+# within 1e-6 relative, as for CS FMUs (test_fmu_cli.sh)
+for f in me3 me2 mix3; do
+    for s in zoh foh+mbcorr gs:soh; do
+        "$COSA" point --model-file "$tmp/$f.cosa" --scheme $s --dt 1e-3 2>"$tmp/err" | grep -v '^model ' >"$tmp/a" &&
+            "$COSA" point --model twomass --scheme $s --dt 1e-3 | grep -v '^model ' >"$tmp/b" &&
+            cmp -s "$tmp/a" "$tmp/b" && [ ! -s "$tmp/err" ] && ok ||
+            bad "point $f $s: $(diff "$tmp/a" "$tmp/b" | head -4) $(cat "$tmp/err")"
+    done
+done
+"$COSA" linearize --model-file "$tmp/me3.cosa" --jacobian fd -o "$tmp/lin.cosa" >/dev/null &&
+    "$COSA" point --model-file "$tmp/lin.cosa" --scheme foh+mbcorr --dt 1e-3 >"$tmp/a" &&
+    "$COSA" point --model twomass --scheme foh+mbcorr --dt 1e-3 >"$tmp/b" &&
+    awk 'FNR == 1 { f++ } $1 == "rho" { r[f] = $2 }
+        END { d = r[1] - r[2]; if (d < 0) d = -d; exit !(r[2] > 0 && d <= 1e-6 * r[2]) }' \
+        "$tmp/a" "$tmp/b" && ok || bad "linearize --jacobian fd ME: $(grep '^rho ' "$tmp/a" "$tmp/b")"
+
+# the interface of a model file's fmu statement: 'me' on an FMU without ModelExchange,
+# 'cs' on one without CoSimulation: one line, exit 2
+net "$tmp/bad.cosa" "$FMU/metwomass1_fmi3.fmu" "$FMU/twomass2_fmi3.fmu" me
+"$COSA" simulate --model-file "$tmp/bad.cosa" --scheme zoh --dt 1e-3 >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+    grep -q 'fmu II: .*twomass2_fmi3.fmu: model exchange asked for, but the FMU has no ModelExchange element' "$tmp/err" &&
+    ok || bad "fmu II me on a CS FMU: exit $rc, $(cat "$tmp/err")"
+net "$tmp/bad.cosa" "$FMU/twomass1_fmi3.fmu" "$FMU/metwomass2_fmi3.fmu" cs
+"$COSA" simulate --model-file "$tmp/bad.cosa" --scheme zoh --dt 1e-3 >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+    grep -q 'fmu II: .*metwomass2_fmi3.fmu: not a co-simulation or model-exchange FMU (no CoSimulation element' "$tmp/err" &&
+    ok || bad "fmu II cs on an ME FMU: exit $rc, $(cat "$tmp/err")"
+# 'fmu II me = ...' and 'fmu II cs = ...' on FMUs that have that interface: the same run
+net "$tmp/sel.cosa" "$FMU/metwomass1_fmi3.fmu" "$FMU/metwomass2_fmi3.fmu" me
+"$COSA" simulate --model-file "$tmp/sel.cosa" --scheme zoh --dt 1e-3 | grep '^e_global' >"$tmp/a" &&
+    "$COSA" simulate --model-file "$tmp/me3.cosa" --scheme zoh --dt 1e-3 | grep '^e_global' >"$tmp/b" &&
+    cmp -s "$tmp/a" "$tmp/b" && ok || bad "fmu II me: $(cat "$tmp/a" "$tmp/b")"
+fmu_env_done test_fmu_me.sh

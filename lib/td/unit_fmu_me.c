@@ -14,13 +14,18 @@
  * update is needed), then returns to Continuous-Time Mode; after every
  * macro step fmi3/fmi2CompletedIntegratorStep is called once (the macro
  * step is one "integrator step" towards the FMU: CVODE's internal steps
- * are not reported).  State events inside a step are not located: an FMU
- * whose event indicators change sign over a macro step fails that step
- * with one line (see doc/model-exchange.md). */
+ * are not reported).  Events inside a macro step split it: a time event
+ * the FMU announced (nextEventTime) ends a part there; a state event (an
+ * event indicator whose domain z > 0 changes over a part) is located by
+ * bisection on the time, each trial integrating afresh from the part's
+ * start, to a bracket of EVENT_TTOL relative; Event Mode runs at the
+ * bracket's right end (where the domain has changed), and the step goes
+ * on from there with the states the FMU may have reset. */
 #include "td/unit_fmu_impl.h"
 #include "td/unit_impl.h"
 #include "td/integrator.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +35,11 @@
  * FMU_ME_RTOL, absolute tolerances scaled by the states' magnitudes
  * (cosa_integrator.atol <= 0) */
 #define FMU_ME_RTOL 1e-10
+/* state events: the bracket's width, relative to max(1, |t|) (the event
+ * time is then known to ~1e-13 s at t ~ 1 s: below the integrator's own
+ * error), and the most events inside one macro step */
+#define EVENT_TTOL 1e-13
+#define EVENTS_PER_STEP_MAX 1000
 
 struct fmu_me {
     cosa_ode ode;
@@ -37,7 +47,9 @@ struct fmu_me {
     const integrator_type *it;
     void *istate;
     struct integ_problem pb;
-    double *z0, *z1;           /* nevent: indicators before and after a step */
+    double *z0, *z1, *zm;      /* nevent: indicators at a part's start, end, a trial */
+    double *xsave, *xc, *xe, *xm; /* nx: the unit's state; part start, end, trial */
+    double t_poly;             /* the input polynomial's origin (the step's start) */
 };
 
 static int v3(const fmu_unit *f) { return f->fmu->desc.version == 3; }
@@ -90,10 +102,16 @@ cosa_status fmu_me_eval(cosa_unit *u, double t, const double *x, const double *u
     return COSA_OK;
 }
 
-/* the integrator's view: f and g of a cosa_ode (user data: the unit) */
+/* the integrator's view: f and g of a cosa_ode (user data: the unit); the
+ * inputs are the polynomial's value at t, taken about the step's start
+ * (the integrator may run a part of the step from a later time) */
 static int me_rhs(double t, const double *x, const double *uin, double *xdot, void *ud)
 {
-    return fmu_me_eval(ud, t, x, uin, xdot, NULL) == COSA_OK ? 0 : -1;
+    cosa_unit *u = ud;
+    fmu_unit *f = cosa_unit_impl(u);
+    (void)uin;
+    cosa_unit_input_at(u, t - f->me->t_poly, f->uim);
+    return fmu_me_eval(u, t, x, f->uim, xdot, NULL) == COSA_OK ? 0 : -1;
 }
 
 static int me_out(double t, const double *x, const double *uin, double *y, void *ud)
@@ -106,11 +124,16 @@ cosa_status fmu_me_create(cosa_unit *u)
     fmu_unit *f = cosa_unit_impl(u);
     const fmu_description *d = &f->fmu->desc;
     struct fmu_me *me = calloc(1, sizeof *me);
-    if (!me || !(me->z0 = calloc(2 * d->nevent + 1, sizeof *me->z0))) {
+    if (!me || !(me->z0 = calloc(3 * d->nevent + 4 * d->nstate + 1, sizeof *me->z0))) {
         free(me);
         return COSA_ENOMEM;
     }
     me->z1 = me->z0 + d->nevent;
+    me->zm = me->z1 + d->nevent;
+    me->xsave = me->zm + d->nevent;
+    me->xc = me->xsave + d->nstate;
+    me->xe = me->xc + d->nstate;
+    me->xm = me->xe + d->nstate;
     me->ode = (cosa_ode){.nx = d->nstate, .nu = d->nin, .ny = d->nout, .f = me_rhs,
                          .g = me_out, .user_data = u};
     me->cfg = (cosa_integrator){.kind = COSA_INTEGRATOR_CVODE_BDF, .rtol = FMU_ME_RTOL};
@@ -230,39 +253,141 @@ static cosa_status indicators(cosa_unit *u, double *z)
                  : COSA_OK;
 }
 
-/* One macro step from the unit's (t, x) over h into xnew. */
+/* The integrator from (t0, x0) over h into xout: the unit's time and state
+ * are moved there for the integrator, and put back. */
+static cosa_status me_advance(cosa_unit *u, double t0, const double *x0, double h, double *xout)
+{
+    struct fmu_me *me = ((fmu_unit *)cosa_unit_impl(u))->me;
+    const size_t nx = u->nx;
+    const double t = u->t;
+    memcpy(me->xsave, u->x, nx * sizeof *u->x);
+    u->t = t0;
+    memcpy(u->x, x0, nx * sizeof *u->x);
+    cosa_status st = me->it->step(me->it, &me->pb, me->istate, h, xout);
+    u->t = t;
+    memcpy(u->x, me->xsave, nx * sizeof *u->x);
+    return st;
+}
+
+/* The FMU at (t, x) with the inputs of the step there, and its event
+ * indicators into z. */
+static cosa_status me_indicators_at(cosa_unit *u, double t, const double *x, double *z)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    cosa_unit_input_at(u, t - f->me->t_poly, f->uim);
+    cosa_status st = fmu_me_eval(u, t, x, f->uim, NULL, NULL);
+    return st == COSA_OK ? indicators(u, z) : st;
+}
+
+/* Whether the domain z > 0 of an indicator differs between a and b. */
+static int crossed(const double *a, const double *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((a[i] > 0.0) != (b[i] > 0.0))
+            return 1;
+    return 0;
+}
+
+/* Event Mode at (t, x) (the FMU is at that point): the event iteration; x
+ * takes the states the FMU may have reset. */
+static cosa_status me_event(cosa_unit *u, double t, double *x)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    const cosa_fmu *m = f->fmu;
+    int s = v3(f) ? m->f3.EnterEventMode(f->inst) : m->f2.EnterEventMode(f->inst);
+    const char *fn = v3(f) ? "fmi3EnterEventMode" : "fmi2EnterEventMode";
+    if (s <= 1)
+        s = me_event_iteration(f, x, &fn);
+    if (s == -1) {
+        cosa_unit_fail(u, "FMU %s: the event iteration at t = %.17g did not settle", f->name, t);
+        return COSA_EUNSUPPORTED;
+    }
+    if (s == -2) {
+        cosa_unit_fail(u, "FMU %s: asked for termination at t = %.17g (not supported)", f->name,
+                       t);
+        return COSA_EFMU;
+    }
+    if (s > 1)
+        return fmu_unit_fail(u, fn, t, s);
+    cosa_unit_counters_of(u)->events++;
+    return COSA_OK;
+}
+
+/* A state event in the part from (tc, xc) to te (the domain changed there):
+ * bisection until the bracket [lo, hi] is EVENT_TTOL wide; *thi, xhi = the
+ * right end (the domain changed) and its states. */
+static cosa_status me_locate(cosa_unit *u, double tc, const double *xc, double te,
+                             const double *xe, double *thi, double *xhi)
+{
+    struct fmu_me *me = ((fmu_unit *)cosa_unit_impl(u))->me;
+    const size_t nx = u->nx, nev = ((fmu_unit *)cosa_unit_impl(u))->fmu->desc.nevent;
+    double lo = tc, hi = te;
+    memcpy(xhi, xe, nx * sizeof *xhi);
+    for (int k = 0; k < 200 && hi - lo > EVENT_TTOL * fmax(1.0, fabs(hi)); k++) {
+        const double mid = lo + 0.5 * (hi - lo);
+        cosa_status st = me_advance(u, tc, xc, mid - tc, me->xm);
+        if (st == COSA_OK)
+            st = me_indicators_at(u, mid, me->xm, me->zm);
+        if (st != COSA_OK)
+            return st;
+        if (crossed(me->z0, me->zm, nev)) {
+            hi = mid;
+            memcpy(xhi, me->xm, nx * sizeof *xhi);
+        } else
+            lo = mid;
+    }
+    *thi = hi;
+    return COSA_OK;
+}
+
+/* One macro step from the unit's (t, x) over h into xnew, in parts ending
+ * at the events inside. */
 cosa_status fmu_me_step(cosa_unit *u, double h, double *xnew)
 {
     fmu_unit *f = cosa_unit_impl(u);
     struct fmu_me *me = f->me;
     const cosa_fmu *m = f->fmu;
-    const double t = cosa_unit_time(u);
+    const double t = cosa_unit_time(u), tend = t + h;
     const size_t nx = m->desc.nstate, nev = m->desc.nevent;
-    if (f->me_next < t + h && f->me_next > t) {
-        cosa_unit_fail(u, "FMU %s: a time event at t = %.17g inside the step from t = %.17g "
-                          "(model-exchange time events are handled at communication points "
-                          "only; choose a dt that reaches it)", f->name, f->me_next, t);
-        return COSA_EUNSUPPORTED;
-    }
-    cosa_unit_input_at(u, 0.0, f->uim);
-    cosa_status st = fmu_me_eval(u, t, cosa_unit_state(u), f->uim, NULL, NULL);
-    if (st == COSA_OK)
-        st = indicators(u, me->z0);
-    if (st == COSA_OK && nx)
-        st = me->it->step(me->it, &me->pb, me->istate, h, xnew);
-    if (st != COSA_OK)
-        return st;
-    cosa_unit_input_at(u, h, f->uim);
-    if ((st = fmu_me_eval(u, t + h, xnew, f->uim, NULL, NULL)) != COSA_OK ||
-        (st = indicators(u, me->z1)) != COSA_OK)
-        return st;
-    for (size_t i = 0; i < nev; i++)
-        if ((me->z0[i] > 0.0) != (me->z1[i] > 0.0)) {
-            cosa_unit_fail(u, "FMU %s: event indicator %zu changes sign in the step from "
-                              "t = %.17g over %.17g (state events of model-exchange FMUs are "
-                              "not located yet)", f->name, i, t, h);
+    /* a time or part end this close to the step's end is the step's end (a
+     * time summed from step lengths drifts by a few ulps per step) */
+    const double tol = 1e-9 * h + 4.0 * DBL_EPSILON * fabs(tend);
+    me->t_poly = t;
+    double tc = t;
+    memcpy(me->xc, cosa_unit_state(u), nx * sizeof *me->xc);
+    cosa_status st = me_indicators_at(u, tc, me->xc, me->z0);
+    for (int nevents = 0; st == COSA_OK; nevents++) {
+        if (nevents > EVENTS_PER_STEP_MAX) {
+            cosa_unit_fail(u, "FMU %s: more than %d events in the step from t = %.17g (a "
+                              "chattering event?)", f->name, EVENTS_PER_STEP_MAX, t);
             return COSA_EUNSUPPORTED;
         }
+        const int timed = f->me_next > tc && f->me_next < tend - tol;
+        const double te = timed ? f->me_next : tend;
+        if (nx)
+            st = me_advance(u, tc, me->xc, te == tend && tc == t ? h : te - tc, me->xe);
+        else
+            memcpy(me->xe, me->xc, nx * sizeof *me->xe);
+        if (st == COSA_OK)
+            st = me_indicators_at(u, te, me->xe, me->z1);
+        if (st != COSA_OK)
+            return st;
+        double tev = te;
+        if (crossed(me->z0, me->z1, nev)) { /* a state event first */
+            if ((st = me_locate(u, tc, me->xc, te, me->xe, &tev, me->xe)) != COSA_OK ||
+                (st = me_indicators_at(u, tev, me->xe, me->z1)) != COSA_OK)
+                return st;
+        } else if (!timed)
+            break; /* the step's end */
+        if ((st = me_event(u, tev, me->xe)) != COSA_OK)
+            return st;
+        tc = tev;
+        memcpy(me->xc, me->xe, nx * sizeof *me->xc);
+        st = me_indicators_at(u, tc, me->xc, me->z0);
+    }
+    if (st != COSA_OK)
+        return st;
+    memcpy(xnew, me->xe, nx * sizeof *xnew);
     int enter = 0, term = 0, s;
     if (v3(f)) {
         fmi3Boolean e = false, tr = false;
@@ -273,31 +398,17 @@ cosa_status fmu_me_step(cosa_unit *u, double h, double *xnew)
         s = m->f2.CompletedIntegratorStep(f->inst, fmi2True, &e, &tr);
         enter = e, term = tr;
     }
-    const char *fn = v3(f) ? "fmi3CompletedIntegratorStep" : "fmi2CompletedIntegratorStep";
     if (s > 1)
-        return fmu_unit_fail(u, fn, t + h, s);
-    /* a time event reached, or a step event: Event Mode at t + h */
-    const double tol = 1e-9 * h + 4.0 * 2.220446049250313e-16 * fabs(t + h);
-    if (!term && (enter || f->me_next <= t + h + tol)) {
-        s = v3(f) ? m->f3.EnterEventMode(f->inst) : m->f2.EnterEventMode(f->inst);
-        fn = v3(f) ? "fmi3EnterEventMode" : "fmi2EnterEventMode";
-        if (s <= 1)
-            s = me_event_iteration(f, xnew, &fn);
-        if (s == -1) {
-            cosa_unit_fail(u, "FMU %s: the event iteration at t = %.17g did not settle",
-                           f->name, t + h);
-            return COSA_EUNSUPPORTED;
-        }
-        term = s == -2;
-        if (s > 1)
-            return fmu_unit_fail(u, fn, t + h, s);
-        cosa_unit_counters_of(u)->events++;
-    }
+        return fmu_unit_fail(u, v3(f) ? "fmi3CompletedIntegratorStep"
+                                       : "fmi2CompletedIntegratorStep", tend, s);
     if (term) {
         cosa_unit_fail(u, "FMU %s: asked for termination at t = %.17g (not supported)", f->name,
-                       t + h);
+                       tend);
         return COSA_EFMU;
     }
+    /* a step event, or a time event at the step's end: Event Mode there */
+    if (enter || f->me_next <= tend + tol)
+        return me_event(u, tend, xnew);
     return COSA_OK;
 }
 

@@ -1940,6 +1940,11 @@ const char *cosa_unit_fmu_warning(const cosa_unit *u);
 cosa_status cosa_unit_fmu_set_events(cosa_unit *u, int on);
 /* 1 when events are on for the FMU unit u (0 otherwise, or not an FMU). */
 int cosa_unit_fmu_events(const cosa_unit *u);
+/* The integrator of a Model Exchange FMU unit (default: CVODE BDF, rtol
+ * 1e-10; doc/model-exchange.md); a co-simulation FMU integrates itself:
+ * COSA_OK, nothing changes.  COSA_EINVAL for COSA_INTEGRATOR_EXACT,
+ * COSA_EUNSUPPORTED (one line) for symplectic Euler (needs kick flags). */
+cosa_status cosa_unit_fmu_set_integrator(cosa_unit *u, const cosa_integrator *cfg);
 /* The instance name of an FMU unit, NULL for other units. */
 const char *cosa_unit_fmu_name(const cosa_unit *u);
 /* Connect an output clock of FMU unit from to a triggered input clock of

@@ -1024,6 +1024,14 @@ int cosa_unit_fmu_events(const cosa_unit *u)
            ((const fmu_unit *)cosa_unit_impl(u))->events;
 }
 
+cosa_status cosa_unit_fmu_set_integrator(cosa_unit *u, const cosa_integrator *cfg)
+{
+    if (!u || !cfg || cosa_unit_get_type(u)->step != fmu_step)
+        return COSA_EINVAL;
+    fmu_unit *f = cosa_unit_impl(u);
+    return f->me ? fmu_me_set_integrator(u, cfg) : COSA_OK;
+}
+
 const char *cosa_unit_fmu_name(const cosa_unit *u)
 {
     if (!u || cosa_unit_get_type(u)->step != fmu_step)

@@ -98,6 +98,7 @@ void fmu_clock_links_fire(cosa_unit *u, double t);
 /* The integrator and scratch of an ME FMU unit u (f->me). */
 cosa_status fmu_me_create(cosa_unit *u);
 void fmu_me_free(fmu_unit *f);
+cosa_status fmu_me_set_integrator(cosa_unit *u, const cosa_integrator *cfg);
 /* fmi3InstantiateModelExchange / fmi2Instantiate(fmi2ModelExchange);
  * log3 is the FMI 3.0 logger (an fmi3LogMessageCallback). */
 void *fmu_me_instantiate(fmu_unit *f, void *log3, const fmi2CallbackFunctions *cb2);

@@ -145,6 +145,30 @@ cosa_status fmu_me_create(cosa_unit *u)
     return COSA_OK;
 }
 
+cosa_status fmu_me_set_integrator(cosa_unit *u, const cosa_integrator *cfg)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    struct fmu_me *me = f->me;
+    const integrator_type *it = integrator_lookup(cfg->kind);
+    if (!it)
+        return COSA_EINVAL; /* exact: no integrator of an ODE */
+    if (it->needs_kick) {
+        cosa_unit_fail(u, "FMU %s: the %s integrator needs to know which states are "
+                          "velocities; a model-exchange FMU does not say (use cvode, "
+                          "cvode-adams, rk4 or euler)", f->name, it->name);
+        return COSA_EUNSUPPORTED;
+    }
+    void *state = NULL;
+    me->cfg = *cfg;
+    if (it->alloc && it->alloc(it, &me->pb, &state) != COSA_OK)
+        return COSA_ENOMEM;
+    if (me->it->free)
+        me->it->free(me->istate);
+    me->it = it;
+    me->istate = state;
+    return COSA_OK;
+}
+
 void fmu_me_free(fmu_unit *f)
 {
     struct fmu_me *me = f->me;

@@ -114,6 +114,13 @@ rc=$?
 [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
     grep -q 'fmu II: .*metwomass2_fmi3.fmu: not a co-simulation or model-exchange FMU (no CoSimulation element' "$tmp/err" &&
     ok || bad "fmu II cs on an ME FMU: exit $rc, $(cat "$tmp/err")"
+# a binary without the Model Exchange functions (the gain FMU's): one line naming the first
+# one missing (fmi3EnterEventMode, required for ME), exit 2
+"$COSA" fmu-info "$FMU/bad_menosym.fmu" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+    grep -q 'the binary does not export fmi3EnterEventMode (a model-exchange FMU)' "$tmp/err" &&
+    ok || bad "ME binary without ME functions: exit $rc, $(cat "$tmp/err")"
 # 'fmu II me = ...' and 'fmu II cs = ...' on FMUs that have that interface: the same run
 net "$tmp/sel.cosa" "$FMU/metwomass1_fmi3.fmu" "$FMU/metwomass2_fmi3.fmu" me
 "$COSA" simulate --model-file "$tmp/sel.cosa" --scheme zoh --dt 1e-3 | grep '^e_global' >"$tmp/a" &&

@@ -19,7 +19,8 @@ static const char usage[] =
     "  (hasEventMode), early-return yes (canReturnEarlyAfterIntermediateUpdate),\n"
     "  input-smoothness K (recommendedIntermediateInputSmoothness K >= 1: input\n"
     "  polynomials of degree <= K in simulate and advise), scheduled-execution yes\n"
-    "  (cosa uses CoSimulation), clocks N and a line per Clock variable:\n"
+    "  (cosa uses CoSimulation), interface model-exchange (an FMU without a\n"
+    "  CoSimulation element: cosa integrates it), clocks N and a line per Clock variable:\n"
     "  clock NAME vr=VR causality=C [interval=VARIABILITY] [period=SECONDS];\n"
     "  default-experiment start=T0 stop=T1 (when given), then one\n"
     "  line per variable: KIND NAME vr=VALUE_REFERENCE [start=VALUE] [set=SUB.VAR]\n"
@@ -226,6 +227,9 @@ static void fmi3_lines(const cosa_fmu *f)
     const unsigned caps = cosa_fmu_caps(f);
     cosa_fmu_capability cap;
     cosa_fmu_capability_get(f, &cap);
+    if (cap.model_exchange)
+        printf("interface model-exchange (no CoSimulation element: cosa integrates the FMU "
+               "with CVODE; doc/model-exchange.md)\n");
     if (caps & COSA_FMU_CAP_EVENT_MODE)
         printf("event-mode yes (hasEventMode)\n");
     if (caps & COSA_FMU_CAP_EARLY_RETURN)

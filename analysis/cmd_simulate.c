@@ -1008,7 +1008,9 @@ static int sim_units_error(const struct sim_run *r, cosa_status st,
     }
     if (e->fmu) {
         cli_error(cmd, "%s: %s", e->fmu, e->msg);
-        return st == COSA_EFMU ? CLI_EUSAGE : CLI_EFAIL;
+        /* (COSA_EUNSUPPORTED: an option the FMU cannot take, e.g. --integrator
+         * symplectic-euler for a Model Exchange FMU) */
+        return st == COSA_EFMU || st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
     }
     if (st == COSA_EUNSUPPORTED) {
         cli_error(cmd, "--integrator %s: model '%s' has no position/velocity split of its "

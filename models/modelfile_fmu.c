@@ -322,8 +322,9 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
     char err[512];
     cosa_fmu *fmu = NULL;
     cosa_unit *u = NULL;
-    cosa_status st = cosa_fmu_open_flags(full, p->mf->osp ? COSA_FMU_OPEN_DISCRETE_IO : 0u, &fmu,
-                                         err, sizeof err);
+    const unsigned fl = (p->mf->osp ? COSA_FMU_OPEN_DISCRETE_IO : 0u) |
+                        COSA_FMU_OPEN_IFACE(p->fmu_iface);
+    cosa_status st = cosa_fmu_open_flags(full, fl, &fmu, err, sizeof err);
     if (st != COSA_OK) {
         mf_perr(p, st == COSA_ENOMEM ? COSA_ENOMEM : COSA_EFMU, line, "fmu %s: %s: %s", name,
                 path, err);
@@ -399,6 +400,7 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
             memset(s, 0, sizeof *s);
             s->name = mf_dup0(name);
             s->fmu = mf_dup0(full);
+            s->iface = p->fmu_iface;
             s->line = line;
             s->ffd = (p->flags & COSA_MODEL_FILE_FMU_FD) != 0;
             s->fnx = fnx;

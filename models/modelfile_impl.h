@@ -56,6 +56,7 @@ struct mf_sub {
     struct mf_block b[NBLK];
     size_t ox, ou, oy;
     char *fmu;          /* `fmu NAME = PATH`: the FMU (path as opened), else NULL */
+    int iface;          /* `fmu NAME cs|me = PATH`: COSA_FMU_IFACE_*          */
     /* an FMU subsystem: the FMU, kept open to linearise it again at other
      * parameter values; its parameters are the model's params [fpar0,
      * fpar0 + nfpar) ("NAME.VAR", the FMU's Float64/Real parameters, then
@@ -168,6 +169,8 @@ struct mf_parser {
     unsigned flags;     /* COSA_MODEL_FILE_* of cosa_model_file_load_flags */
     double probe;       /* identification's probe step for FMUs without a fixed
                            internal step (0: mf_ident_step's default)         */
+    int fmu_iface;      /* the interface of the fmu statement being read
+                           (COSA_FMU_IFACE_*: 'fmu NAME me = PATH')       */
 };
 
 /* modelfile.c: strings, block shapes and the description's lifetime */

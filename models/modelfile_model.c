@@ -230,6 +230,12 @@ const char *cosa_model_file_fmu(const cosa_model *m, size_t i)
     return mf && i < mf->nsub ? mf->subs[i].fmu : NULL;
 }
 
+int cosa_model_file_fmu_iface(const cosa_model *m, size_t i)
+{
+    const mf_t *mf = mf_of(m);
+    return mf && i < mf->nsub ? mf->subs[i].iface : 0;
+}
+
 const cosa_fmu_capability *cosa_model_file_fmu_capability(const cosa_model *m, size_t i)
 {
     const mf_t *mf = mf_of(m);

@@ -481,7 +481,9 @@ static void st_subsystem(struct mf_parser *p)
     finish(p, NULL, "the subsystem name");
 }
 
-/* fmu NAME = PATH [# comment]: PATH is the rest of the line (trimmed) */
+/* fmu NAME [cs|me] = PATH [# comment]: PATH is the rest of the line
+ * (trimmed); cs or me picks the interface of an FMU that has both
+ * (default: co-simulation where the FMU offers it, else model exchange) */
 static void st_fmu(struct mf_parser *p)
 {
     size_t line = p->line;
@@ -489,7 +491,16 @@ static void st_fmu(struct mf_parser *p)
     if (!name)
         return;
     skip_blanks(p);
-    if (expect(p, '=', "fmu NAME = PATH")) {
+    p->fmu_iface = COSA_FMU_IFACE_AUTO;
+    const char *w = p->s + p->pos;
+    if ((w[0] == 'c' && w[1] == 's') || (w[0] == 'm' && w[1] == 'e')) {
+        if (!mf_ident_char(w[2])) {
+            p->fmu_iface = w[0] == 'c' ? COSA_FMU_IFACE_CS : COSA_FMU_IFACE_ME;
+            p->pos += 2;
+            skip_blanks(p);
+        }
+    }
+    if (expect(p, '=', "fmu NAME [cs|me] = PATH")) {
         free(name);
         return;
     }
@@ -511,6 +522,7 @@ static void st_fmu(struct mf_parser *p)
         return mf_nomem(p);
     }
     mf_st_fmu(p, name, line, path);
+    p->fmu_iface = COSA_FMU_IFACE_AUTO;
     free(name);
     free(path);
     if (p->st == COSA_OK)

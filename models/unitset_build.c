@@ -86,7 +86,9 @@ static cosa_status fmu_params(const cosa_model *m, const double *par, size_t i, 
 static unsigned fmu_missing(const cosa_model_units_opts *o, unsigned caps)
 {
     const int dd = (caps & COSA_FMU_CAP_DIRECTIONAL) != 0;
-    const int state = (caps & COSA_FMU_CAP_GET_SET_STATE) != 0;
+    /* (a Model Exchange FMU's state is its continuous states: snapshots
+     * always; doc/model-exchange.md) */
+    const int state = (caps & (COSA_FMU_CAP_GET_SET_STATE | COSA_FMU_CAP_MODEL_EXCHANGE)) != 0;
     if ((o->need & COSA_MODEL_UNITS_NEED_DIRECTIONAL) && !dd)
         return COSA_MODEL_UNITS_NEED_DIRECTIONAL;
     if ((o->need & COSA_MODEL_UNITS_NEED_JACOBIAN) && (!dd || o->force_fd) && !state)
@@ -102,11 +104,16 @@ static cosa_status fmu_unit(const cosa_model *m, const double *par, const cosa_m
                             cosa_model_units_error *err)
 {
     const char *sub = m->sub_name ? m->sub_name(m, par, i) : NULL;
-    /* an OSP system's FMUs exchange their discrete Reals too (doc/osp.md) */
-    const unsigned fl = cosa_model_file_osp(m) ? COSA_FMU_OPEN_DISCRETE_IO : 0u;
+    /* an OSP system's FMUs exchange their discrete Reals too (doc/osp.md);
+     * 'fmu NAME cs|me = PATH' chooses the interface */
+    const unsigned fl = (cosa_model_file_osp(m) ? COSA_FMU_OPEN_DISCRETE_IO : 0u) |
+                        COSA_FMU_OPEN_IFACE(cosa_model_file_fmu_iface(m, i));
     cosa_status st = cosa_fmu_open_flags(fpath, fl, &mu->fmus[i], err->msg, sizeof err->msg);
     if (st == COSA_OK)
         st = cosa_unit_fmu_create(mu->fmus[i], sub, &mu->units[i]);
+    /* a Model Exchange FMU takes the run's integrator (exact: its own CVODE) */
+    if (st == COSA_OK && o->integ->kind != COSA_INTEGRATOR_EXACT)
+        st = cosa_unit_fmu_set_integrator(mu->units[i], o->integ);
     if (st == COSA_OK && o->log) /* loggingOn, messages to the logger */
         st = cosa_unit_fmu_set_logger(mu->units[i], o->log, o->log_user);
     if (st == COSA_OK)

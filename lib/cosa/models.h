@@ -179,6 +179,9 @@ cosa_status cosa_model_dump(FILE *f, const cosa_model *m, const double *par);
  * matrix subsystem, i out of range).  The model's linear form is the FMU's
  * linearisation; `cosa simulate` runs the FMU itself (cosa_unit_fmu_create). */
 const char *cosa_model_file_fmu(const cosa_model *m, size_t i);
+/* The interface the file asked for that FMU (`fmu NAME cs|me = PATH`:
+ * COSA_FMU_IFACE_CS, _ME; else COSA_FMU_IFACE_AUTO, 0). */
+int cosa_model_file_fmu_iface(const cosa_model *m, size_t i);
 /* What the FMU behind subsystem i can do (cosa/td.h: input degree,
  * directional derivatives, FMU state, fixed internal step), read when the
  * file was loaded; NULL when subsystem i is no FMU. */

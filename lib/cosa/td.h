@@ -1919,7 +1919,10 @@ enum {
     COSA_FMU_CAP_EVENT_MODE = 1u << 5,        /* hasEventMode (3.0)                     */
     COSA_FMU_CAP_EARLY_RETURN = 1u << 6,      /* canReturnEarlyAfterIntermediateUpdate  */
     COSA_FMU_CAP_CLOCKS = 1u << 7,            /* a Clock variable (3.0)                 */
-    COSA_FMU_CAP_SCHEDULED = 1u << 8          /* a ScheduledExecution element (3.0)     */
+    COSA_FMU_CAP_SCHEDULED = 1u << 8,         /* a ScheduledExecution element (3.0)     */
+    COSA_FMU_CAP_MODEL_EXCHANGE = 1u << 9     /* imported as Model Exchange: no
+                                                 CoSimulation element, cosa integrates
+                                                 the FMU's derivatives itself           */
 };
 /* recommendedIntermediateInputSmoothness of the CoSimulation element (3.0;
  * 0 when absent or for 2.0): the number of continuous derivatives the FMU
@@ -1935,9 +1938,21 @@ cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t er
  * outputs of variability discrete of an FMI 2.0 FMU inputs and outputs too
  * (values sampled at the communication points, as libcosim exchanges
  * them; OSP system structures, doc/osp.md). */
-enum { COSA_FMU_OPEN_DISCRETE_IO = 1u << 0 };
+enum {
+    COSA_FMU_OPEN_DISCRETE_IO = 1u << 0,
+    COSA_FMU_OPEN_CS = 1u << 1, /* the co-simulation interface (COSA_FMU_IFACE_CS)   */
+    COSA_FMU_OPEN_ME = 1u << 2  /* the model-exchange interface (COSA_FMU_IFACE_ME) */
+};
+/* The flag of interface iface (COSA_FMU_IFACE_AUTO, _CS, _ME: 0, CS, ME). */
+#define COSA_FMU_OPEN_IFACE(iface) ((unsigned)(iface) << 1)
 cosa_status cosa_fmu_open_flags(const char *path, unsigned flags, cosa_fmu **out, char *err,
                                 size_t errsize);
+/* The interface of an FMU that offers both: AUTO (cosa_fmu_open)
+ * co-simulation where the FMU has a CoSimulation element, else Model
+ * Exchange; CS and ME insist (a missing element is one line in err). */
+enum { COSA_FMU_IFACE_AUTO = 0, COSA_FMU_IFACE_CS = 1, COSA_FMU_IFACE_ME = 2 };
+cosa_status cosa_fmu_open_as(const char *path, int iface, cosa_fmu **out, char *err,
+                             size_t errsize);
 /* Unload the binary and remove the temporary directory; NULL is a no-op. */
 void cosa_fmu_close(cosa_fmu *fmu);
 
@@ -2107,6 +2122,11 @@ const char *cosa_unit_fmu_warning(const cosa_unit *u);
 cosa_status cosa_unit_fmu_set_events(cosa_unit *u, int on);
 /* 1 when events are on for the FMU unit u (0 otherwise, or not an FMU). */
 int cosa_unit_fmu_events(const cosa_unit *u);
+/* The integrator of a Model Exchange FMU unit (default: CVODE BDF, rtol
+ * 1e-10; doc/model-exchange.md); a co-simulation FMU integrates itself:
+ * COSA_OK, nothing changes.  COSA_EINVAL for COSA_INTEGRATOR_EXACT,
+ * COSA_EUNSUPPORTED (one line) for symplectic Euler (needs kick flags). */
+cosa_status cosa_unit_fmu_set_integrator(cosa_unit *u, const cosa_integrator *cfg);
 /* The instance name of an FMU unit, NULL for other units. */
 const char *cosa_unit_fmu_name(const cosa_unit *u);
 /* Connect an output clock of FMU unit from to a triggered input clock of
@@ -2194,6 +2214,11 @@ typedef struct cosa_fmu_capability {
                                  CoSimulation only)                              */
     int smoothness;           /* recommendedIntermediateInputSmoothness (0: none) */
     char degree_why[160];     /* why input_degree_max is 0 ("" otherwise)        */
+    int model_exchange;       /* imported as Model Exchange (no CoSimulation
+                                 element): cosa integrates it, so any input
+                                 degree, any step and snapshots (the state is
+                                 the continuous states) -- input_degree_max,
+                                 variable_step and fmu_state say so            */
 } cosa_fmu_capability;
 
 /* The largest input polynomial degree that recommendedIntermediateInputSmoothness

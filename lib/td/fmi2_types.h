@@ -74,4 +74,25 @@ typedef fmi2Status fmi2GetDirectionalDerivativeTYPE(fmi2Component c,
                                                     size_t nKnown, const fmi2Real dvKnown[],
                                                     fmi2Real dvUnknown[]);
 
+
+/* Model Exchange (unit_fmu_me.c) */
+typedef struct {
+    fmi2Boolean newDiscreteStatesNeeded, terminateSimulation, nominalsOfContinuousStatesChanged,
+        valuesOfContinuousStatesChanged, nextEventTimeDefined;
+    fmi2Real nextEventTime;
+} fmi2EventInfo;
+typedef fmi2Status fmi2EnterEventModeTYPE(fmi2Component c);
+typedef fmi2Status fmi2NewDiscreteStatesTYPE(fmi2Component c, fmi2EventInfo *fmi2eventInfo);
+typedef fmi2Status fmi2EnterContinuousTimeModeTYPE(fmi2Component c);
+typedef fmi2Status fmi2CompletedIntegratorStepTYPE(fmi2Component c,
+                                                   fmi2Boolean noSetFMUStatePriorToCurrentPoint,
+                                                   fmi2Boolean *enterEventMode,
+                                                   fmi2Boolean *terminateSimulation);
+typedef fmi2Status fmi2SetTimeTYPE(fmi2Component c, fmi2Real time);
+typedef fmi2Status fmi2SetContinuousStatesTYPE(fmi2Component c, const fmi2Real x[], size_t nx);
+typedef fmi2Status fmi2GetDerivativesTYPE(fmi2Component c, fmi2Real derivatives[], size_t nx);
+typedef fmi2Status fmi2GetEventIndicatorsTYPE(fmi2Component c, fmi2Real eventIndicators[],
+                                              size_t ni);
+typedef fmi2Status fmi2GetContinuousStatesTYPE(fmi2Component c, fmi2Real x[], size_t nx);
+
 #endif

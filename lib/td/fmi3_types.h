@@ -106,4 +106,35 @@ typedef fmi3Status fmi3GetShiftDecimalTYPE(fmi3Instance instance,
                                            const fmi3ValueReference valueReferences[],
                                            size_t nValueReferences, fmi3Float64 shifts[]);
 
+
+/* Model Exchange (unit_fmu_me.c) */
+typedef fmi3Instance fmi3InstantiateModelExchangeTYPE(fmi3String instanceName,
+                                                      fmi3String instantiationToken,
+                                                      fmi3String resourcePath, fmi3Boolean visible,
+                                                      fmi3Boolean loggingOn,
+                                                      fmi3InstanceEnvironment instanceEnvironment,
+                                                      fmi3LogMessageCallback logMessage);
+typedef fmi3Status fmi3EnterContinuousTimeModeTYPE(fmi3Instance instance);
+typedef fmi3Status fmi3CompletedIntegratorStepTYPE(fmi3Instance instance,
+                                                   fmi3Boolean noSetFMUStatePriorToCurrentPoint,
+                                                   fmi3Boolean *enterEventMode,
+                                                   fmi3Boolean *terminateSimulation);
+typedef fmi3Status fmi3SetTimeTYPE(fmi3Instance instance, fmi3Float64 time);
+typedef fmi3Status fmi3SetContinuousStatesTYPE(fmi3Instance instance,
+                                               const fmi3Float64 continuousStates[],
+                                               size_t nContinuousStates);
+typedef fmi3Status fmi3GetContinuousStateDerivativesTYPE(fmi3Instance instance,
+                                                         fmi3Float64 derivatives[],
+                                                         size_t nContinuousStates);
+typedef fmi3Status fmi3GetEventIndicatorsTYPE(fmi3Instance instance,
+                                              fmi3Float64 eventIndicators[],
+                                              size_t nEventIndicators);
+typedef fmi3Status fmi3GetContinuousStatesTYPE(fmi3Instance instance,
+                                               fmi3Float64 continuousStates[],
+                                               size_t nContinuousStates);
+typedef fmi3Status fmi3GetNumberOfEventIndicatorsTYPE(fmi3Instance instance,
+                                                      size_t *nEventIndicators);
+typedef fmi3Status fmi3GetNumberOfContinuousStatesTYPE(fmi3Instance instance,
+                                                       size_t *nContinuousStates);
+
 #endif

@@ -29,7 +29,11 @@
 #endif
 
 /* A function table entry: symbol name (without the fmi2/fmi3 prefix),
- * offset of its pointer in the table, and whether it is required. */
+ * offset of its pointer in the table, and whether it is required: 1
+ * always, CS_ONLY for a co-simulation import, ME_ONLY for a model-exchange
+ * import (COSA_FMU_CAP_MODEL_EXCHANGE). */
+#define CS_ONLY 2
+#define ME_ONLY 3
 struct fn_entry {
     const char *name;
     size_t offset;
@@ -38,23 +42,31 @@ struct fn_entry {
 
 #define F3(n, req) {#n, offsetof(fmu_functions3, n), req}
 static const struct fn_entry fns3[] = {
-    F3(GetVersion, 1),   F3(InstantiateCoSimulation, 1), F3(FreeInstance, 1),
+    F3(GetVersion, 1),   F3(InstantiateCoSimulation, CS_ONLY), F3(FreeInstance, 1),
     F3(EnterInitializationMode, 1), F3(ExitInitializationMode, 1), F3(Terminate, 1),
-    F3(DoStep, 1),       F3(GetFloat64, 1),     F3(SetFloat64, 1),
+    F3(DoStep, CS_ONLY), F3(GetFloat64, 1),     F3(SetFloat64, 1),
     F3(GetFMUState, 0),  F3(SetFMUState, 0),    F3(FreeFMUState, 0),
     F3(GetDirectionalDerivative, 0), F3(EnterEventMode, 0), F3(UpdateDiscreteStates, 0),
     F3(EnterStepMode, 0),
     F3(GetClock, 0),     F3(SetClock, 0),       F3(GetIntervalDecimal, 0),
     F3(SetIntervalDecimal, 0), F3(GetShiftDecimal, 0),
-    F3(SetInt32, 0),     F3(SetBoolean, 0),     F3(SetString, 0)};
+    F3(SetInt32, 0),     F3(SetBoolean, 0),     F3(SetString, 0),
+    F3(InstantiateModelExchange, ME_ONLY), F3(EnterContinuousTimeMode, ME_ONLY),
+    F3(CompletedIntegratorStep, ME_ONLY), F3(SetTime, ME_ONLY), F3(SetContinuousStates, ME_ONLY),
+    F3(GetContinuousStateDerivatives, ME_ONLY), F3(GetEventIndicators, ME_ONLY),
+    F3(GetContinuousStates, ME_ONLY), F3(GetNumberOfEventIndicators, 0)};
 #define F2(n, req) {#n, offsetof(fmu_functions2, n), req}
 static const struct fn_entry fns2[] = {
     F2(GetVersion, 1),   F2(Instantiate, 1),    F2(FreeInstance, 1),
     F2(SetupExperiment, 1), F2(EnterInitializationMode, 1), F2(ExitInitializationMode, 1),
-    F2(Terminate, 1),    F2(DoStep, 1),         F2(GetReal, 1),
+    F2(Terminate, 1),    F2(DoStep, CS_ONLY),   F2(GetReal, 1),
     F2(SetReal, 1),      F2(SetRealInputDerivatives, 0), F2(GetFMUstate, 0),
     F2(SetFMUstate, 0),  F2(FreeFMUstate, 0),   F2(GetDirectionalDerivative, 0),
-    F2(SetInteger, 0),   F2(SetBoolean, 0),     F2(SetString, 0)};
+    F2(SetInteger, 0),   F2(SetBoolean, 0),     F2(SetString, 0),
+    F2(EnterEventMode, ME_ONLY), F2(NewDiscreteStates, ME_ONLY),
+    F2(EnterContinuousTimeMode, ME_ONLY), F2(CompletedIntegratorStep, ME_ONLY),
+    F2(SetTime, ME_ONLY), F2(SetContinuousStates, ME_ONLY), F2(GetDerivatives, ME_ONLY),
+    F2(GetEventIndicators, ME_ONLY), F2(GetContinuousStates, ME_ONLY)};
 
 /* The capabilities the description claims need these optional functions. */
 static const char *const state_fns[] = {"GetFMUState", "SetFMUState", "FreeFMUState",
@@ -62,7 +74,14 @@ static const char *const state_fns[] = {"GetFMUState", "SetFMUState", "FreeFMUSt
 
 static int needed(const struct fn_entry *e, unsigned caps)
 {
+    const int me = (caps & COSA_FMU_CAP_MODEL_EXCHANGE) != 0;
+    if (e->required == CS_ONLY || e->required == ME_ONLY)
+        return e->required == (me ? ME_ONLY : CS_ONLY);
     if (e->required)
+        return 1;
+    /* Model Exchange: the event functions of 3.0 are part of the interface */
+    if (me && (strcmp(e->name, "EnterEventMode") == 0 ||
+               strcmp(e->name, "UpdateDiscreteStates") == 0))
         return 1;
     if (caps & COSA_FMU_CAP_GET_SET_STATE)
         for (size_t i = 0; i < sizeof state_fns / sizeof *state_fns; i++)
@@ -177,7 +196,13 @@ static cosa_status load_binary(cosa_fmu *f, char *err, size_t errsize)
         void *p = dlsym(f->lib, sym);
         if (!p && needed(&tab[i], d->caps)) {
             snprintf(err, errsize, "the binary does not export %s%s", sym,
-                     tab[i].required ? "" : " (the model description claims the capability)");
+                     tab[i].required == 1 ? ""
+                     : tab[i].required == CS_ONLY ? " (a co-simulation FMU)"
+                     : tab[i].required == ME_ONLY ? " (a model-exchange FMU)"
+                     : (d->caps & COSA_FMU_CAP_MODEL_EXCHANGE) &&
+                               strstr(sym, "Mode")
+                         ? " (a model-exchange FMU)"
+                         : " (the model description claims the capability)");
             return COSA_EFMU;
         }
         memcpy(base + tab[i].offset, &p, sizeof p);
@@ -207,13 +232,33 @@ static void resource_location(cosa_fmu *f)
     f->res2[n] = '\0';
 }
 
+static cosa_status fmu_open(const char *path, int iface, unsigned flags, cosa_fmu **out,
+                            char *err, size_t errsize);
+
 cosa_status cosa_fmu_open(const char *path, cosa_fmu **out, char *err, size_t errsize)
 {
-    return cosa_fmu_open_flags(path, 0u, out, err, errsize);
+    return cosa_fmu_open_as(path, COSA_FMU_IFACE_AUTO, out, err, errsize);
 }
 
 cosa_status cosa_fmu_open_flags(const char *path, unsigned flags, cosa_fmu **out, char *err,
                                 size_t errsize)
+{
+    const int iface = (flags & COSA_FMU_OPEN_ME)   ? COSA_FMU_IFACE_ME
+                      : (flags & COSA_FMU_OPEN_CS) ? COSA_FMU_IFACE_CS
+                                                   : COSA_FMU_IFACE_AUTO;
+    return fmu_open(path, iface, flags & COSA_FMU_OPEN_DISCRETE_IO, out, err, errsize);
+}
+
+cosa_status cosa_fmu_open_as(const char *path, int iface, cosa_fmu **out, char *err,
+                             size_t errsize)
+{
+    return fmu_open(path, iface, 0u, out, err, errsize);
+}
+
+/* The one opening: the interface iface (COSA_FMU_IFACE_*) and the flags
+ * (COSA_FMU_OPEN_*). */
+static cosa_status fmu_open(const char *path, int iface, unsigned flags, cosa_fmu **out,
+                            char *err, size_t errsize)
 {
     if (out)
         *out = NULL;
@@ -238,7 +283,7 @@ cosa_status cosa_fmu_open_flags(const char *path, unsigned flags, cosa_fmu **out
     if (stat(md, &st) != 0) {
         snprintf(err, errsize, "not an FMU: no modelDescription.xml in the archive");
         s = COSA_EFMU;
-    } else if (fmu_description_read(md, flags, &f->desc, err, errsize) != 0) {
+    } else if (fmu_description_read_as(md, iface, flags, &f->desc, err, errsize) != 0) {
         s = COSA_EFMU;
     } else {
         s = load_binary(f, err, errsize);

@@ -29,6 +29,14 @@ void cosa_fmu_capability_get(const cosa_fmu *fmu, cosa_fmu_capability *cap)
     cap->clocks = (d->caps & COSA_FMU_CAP_CLOCKS) != 0;
     cap->scheduled = (d->caps & COSA_FMU_CAP_SCHEDULED) != 0;
     cap->smoothness = d->smoothness;
+    if (d->caps & COSA_FMU_CAP_MODEL_EXCHANGE) {
+        /* cosa integrates it (unit_fmu_me.c): the input polynomial enters
+         * every right-hand side, any step length, snapshots of its states */
+        cap->model_exchange = 1;
+        cap->fmu_state = cap->variable_step = 1;
+        cap->input_degree_max = COSA_UNIT_DEGMAX;
+        return;
+    }
     /* degree >= 1: FMI 2.0 input derivatives (any order: the standard sets
      * no bound on fmi2SetRealInputDerivatives' order), or FMI 3.0
      * intermediate update with every input settable during the step */

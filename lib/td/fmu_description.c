@@ -194,7 +194,8 @@ static void no_cosimulation(xmlNode *root, int version, char *err, size_t errsiz
                                "(a ScheduledExecution element, no CoSimulation element), an "
                                "interface cosa does not import");
     else
-        snprintf(err, errsize, "not a co-simulation FMU (no CoSimulation element)");
+        snprintf(err, errsize, "not a co-simulation or model-exchange FMU (no CoSimulation "
+                               "element, no ModelExchange element)");
 }
 
 /* The FMI 3.0 co-simulation concepts of CoSimulation element cs: input
@@ -336,6 +337,23 @@ static void cosimulation_attributes(xmlNode *root, xmlNode *cs, fmu_description 
         fmi3_attributes(root, cs, d);
 }
 
+/* The number of event indicators (Model Exchange): 3.0 the EventIndicator
+ * elements of ModelStructure, 2.0 the root's numberOfEventIndicators. */
+static void event_indicators(xmlNode *root, fmu_description *d)
+{
+    unsigned long n = 0;
+    d->nevent = 0;
+    if (d->version == 2) {
+        if (attr_uint(root, "numberOfEventIndicators", &n) == 0 && n < 100000)
+            d->nevent = (size_t)n;
+        return;
+    }
+    xmlNode *ms = child(root, "ModelStructure");
+    for (xmlNode *c = ms ? ms->children : NULL; c; c = c->next)
+        if (is(c, "EventIndicator"))
+            d->nevent++;
+}
+
 static int parse(xmlNode *root, fmu_description *d, unsigned flags, char *err, size_t errsize)
 {
     if (!is(root, "fmiModelDescription")) {
@@ -354,14 +372,24 @@ static int parse(xmlNode *root, fmu_description *d, unsigned flags, char *err, s
     free(ver);
     d->model_name = attr(root, "modelName");
     d->token = attr(root, d->version == 3 ? "instantiationToken" : "guid");
-    xmlNode *cs = child(root, "CoSimulation");
+    /* co-simulation where the FMU offers it, else model exchange (cosa
+     * integrates the derivatives: unit_fmu_me.c) */
+    xmlNode *cs = d->iface == COSA_FMU_IFACE_ME ? NULL : child(root, "CoSimulation");
+    if (!cs && d->iface != COSA_FMU_IFACE_CS && (cs = child(root, "ModelExchange")) != NULL)
+        d->caps |= COSA_FMU_CAP_MODEL_EXCHANGE;
+    if (!cs && d->iface == COSA_FMU_IFACE_ME) {
+        snprintf(err, errsize, "model exchange asked for, but the FMU has no ModelExchange "
+                               "element");
+        return -1;
+    }
     if (!cs) {
         no_cosimulation(root, d->version, err, errsize);
         return -1;
     }
     d->identifier = attr(cs, "modelIdentifier");
     if (!d->identifier || !d->identifier[0] || strchr(d->identifier, '/')) {
-        snprintf(err, errsize, "CoSimulation: missing or bad modelIdentifier");
+        snprintf(err, errsize, "%s: missing or bad modelIdentifier",
+                 (d->caps & COSA_FMU_CAP_MODEL_EXCHANGE) ? "ModelExchange" : "CoSimulation");
         return -1;
     }
     cosimulation_attributes(root, cs, d);
@@ -470,13 +498,22 @@ static int parse(xmlNode *root, fmu_description *d, unsigned flags, char *err, s
             rc = -1;
         }
     }
+    if (rc == 0)
+        event_indicators(root, d);
     return rc;
 }
 
 int fmu_description_read(const char *path, unsigned flags, fmu_description *d, char *err,
                          size_t errsize)
 {
+    return fmu_description_read_as(path, COSA_FMU_IFACE_AUTO, flags, d, err, errsize);
+}
+
+int fmu_description_read_as(const char *path, int iface, unsigned flags, fmu_description *d,
+                            char *err, size_t errsize)
+{
     memset(d, 0, sizeof *d);
+    d->iface = iface;
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
                                               XML_PARSE_NOWARNING);
     if (!doc) {

@@ -34,12 +34,20 @@ typedef struct fmu_description {
     double start_time, stop_time; /* DefaultExperiment (NaN where absent)     */
     cosa_fmu_clock *clocks;    /* the Clock variables (fmu_clocks.c)         */
     size_t nclock;
+    int iface;                 /* the interface asked for (COSA_FMU_IFACE_*)   */
+    size_t nevent;             /* Model Exchange: event indicators (3.0: the
+                                  EventIndicator elements of ModelStructure;
+                                  2.0: numberOfEventIndicators)               */
 } fmu_description;
 
 /* Parse path (a modelDescription.xml); 0, or -1 with a one-line message in
  * err (no file name: the caller adds it). */
 int fmu_description_read(const char *path, unsigned flags, fmu_description *d, char *err,
                          size_t errsize);
+/* The same with the interface iface (COSA_FMU_IFACE_*): AUTO is
+ * co-simulation where the FMU offers it, else model exchange. */
+int fmu_description_read_as(const char *path, int iface, unsigned flags, fmu_description *d,
+                            char *err, size_t errsize);
 void fmu_description_free(fmu_description *d);
 /* The Clock variables of ModelVariables (mv) into d->clocks, and the
  * `clocks` attribute of d's Float64 variables resolved into indices of
@@ -141,6 +149,16 @@ typedef struct fmu_functions3 {
     fmi3SetInt32TYPE *SetInt32;
     fmi3SetBooleanTYPE *SetBoolean;
     fmi3SetStringTYPE *SetString;
+    /* Model Exchange */
+    fmi3InstantiateModelExchangeTYPE *InstantiateModelExchange;
+    fmi3EnterContinuousTimeModeTYPE *EnterContinuousTimeMode;
+    fmi3CompletedIntegratorStepTYPE *CompletedIntegratorStep;
+    fmi3SetTimeTYPE *SetTime;
+    fmi3SetContinuousStatesTYPE *SetContinuousStates;
+    fmi3GetContinuousStateDerivativesTYPE *GetContinuousStateDerivatives;
+    fmi3GetEventIndicatorsTYPE *GetEventIndicators;
+    fmi3GetContinuousStatesTYPE *GetContinuousStates;
+    fmi3GetNumberOfEventIndicatorsTYPE *GetNumberOfEventIndicators;
 } fmu_functions3;
 
 typedef struct fmu_functions2 {
@@ -162,6 +180,16 @@ typedef struct fmu_functions2 {
     fmi2SetIntegerTYPE *SetInteger; /* start values of other types (optional) */
     fmi2SetBooleanTYPE *SetBoolean;
     fmi2SetStringTYPE *SetString;
+    /* Model Exchange */
+    fmi2EnterEventModeTYPE *EnterEventMode;
+    fmi2NewDiscreteStatesTYPE *NewDiscreteStates;
+    fmi2EnterContinuousTimeModeTYPE *EnterContinuousTimeMode;
+    fmi2CompletedIntegratorStepTYPE *CompletedIntegratorStep;
+    fmi2SetTimeTYPE *SetTime;
+    fmi2SetContinuousStatesTYPE *SetContinuousStates;
+    fmi2GetDerivativesTYPE *GetDerivatives;
+    fmi2GetEventIndicatorsTYPE *GetEventIndicators;
+    fmi2GetContinuousStatesTYPE *GetContinuousStates;
 } fmu_functions2;
 
 struct cosa_fmu {

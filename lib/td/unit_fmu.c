@@ -224,7 +224,11 @@ static void instantiate(cosa_unit *u)
     f->event_mode_used = v3(f) && f->events && (m->desc.caps & COSA_FMU_CAP_EVENT_MODE);
     f->early_allowed = f->event_mode_used && (m->desc.caps & COSA_FMU_CAP_EARLY_RETURN);
     const int iu = (m->desc.caps & COSA_FMU_CAP_INTERMEDIATE_UPDATE) != 0;
-    if (v3(f))
+    f->me_next = INFINITY;
+    if (f->me) {
+        fn = v3(f) ? "fmi3InstantiateModelExchange" : "fmi2Instantiate (ModelExchange)";
+        f->inst = fmu_me_instantiate(f, (void *)fmu_log3, &f->cb2);
+    } else if (v3(f))
         f->inst = m->f3.InstantiateCoSimulation(
             f->name, m->desc.token ? m->desc.token : "", m->res3, false, f->logger != NULL,
             f->event_mode_used, f->early_allowed, f->vu, iu ? m->desc.nin_step : 0, f, fmu_log3,
@@ -252,7 +256,12 @@ static void instantiate(cosa_unit *u)
             fn = "fmi3EnterInitializationMode";
         else if (!f->init_hold && (s = m->f3.ExitInitializationMode(f->inst)) > 1)
             fn = "fmi3ExitInitializationMode";
-        else if (!f->init_hold && f->event_mode_used && m->desc.nclock &&
+        else if (f->me) {
+            if (!f->init_hold && fmu_me_initialised(f, t, f->tmp) != 0) {
+                f->bad = 1; /* f->why says why */
+                return;
+            }
+        } else if (!f->init_hold && f->event_mode_used && m->desc.nclock &&
                  fmu_clocks_start(u, t) != COSA_OK) {
             f->bad = 1; /* f->why says why */
             return;
@@ -269,6 +278,10 @@ static void instantiate(cosa_unit *u)
             fn = "fmi2EnterInitializationMode";
         else if (!f->init_hold && (s = m->f2.ExitInitializationMode(f->inst)) > 1)
             fn = "fmi2ExitInitializationMode";
+        else if (f->me && !f->init_hold && fmu_me_initialised(f, t, f->tmp) != 0) {
+            f->bad = 1; /* f->why says why */
+            return;
+        }
     }
     if (s > 1) {
         f->log[strcspn(f->log, "\n")] = '\0';
@@ -292,7 +305,11 @@ static cosa_status ready(cosa_unit *u)
     return COSA_OK;
 }
 
-static void fmu_reset(cosa_unit *u) { instantiate(u); }
+static void fmu_reset(cosa_unit *u)
+{
+    instantiate(u);
+    fmu_me_reset(cosa_unit_impl(u));
+}
 
 /* fmi3DoStep from t over h, and what it answers: termination is refused;
  * an event (eventHandlingNeeded) or an early return only where the instance
@@ -453,6 +470,8 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
     if (st != COSA_OK)
         return st;
     fmu_unit *f = cosa_unit_impl(u);
+    if (f->me) /* cosa integrates (any input polynomial) */
+        return fmu_me_step(u, h, xnew);
     const cosa_fmu *m = f->fmu;
     const double t = cosa_unit_time(u);
     const int deg = cosa_unit_input_degree(u);
@@ -514,7 +533,8 @@ static cosa_status point_unit(cosa_unit *u, double t, const double *x, cosa_unit
     fmu_unit *f = cosa_unit_impl(u);
     const size_t nx = cosa_unit_nx(u);
     *at = NULL;
-    if (t == cosa_unit_time(u) && (!nx || memcmp(x, cosa_unit_state(u), nx * sizeof *x) == 0)) {
+    if (f->me || (t == cosa_unit_time(u) && (!nx || memcmp(x, cosa_unit_state(u), nx * sizeof *x) == 0))) {
+        /* (Model Exchange: any point; the caller sets it) */
         cosa_status st = ready(u);
         if (st == COSA_OK)
             *at = u;
@@ -586,6 +606,8 @@ static cosa_status fmu_eval(cosa_unit *u, double t, const double *x, const doubl
         return st;
     }
     fmu_unit *f = cosa_unit_impl(u);
+    if (f->me)
+        return fmu_me_eval(u, t, x, uin, xdot, y);
     int s = set_reals(f, f->vu, f->fmu->desc.nin_step, uin); /* not the clocked inputs */
     if (s > 1)
         return fmu_unit_fail(u, v3(f) ? "fmi3SetFloat64 (inputs)" : "fmi2SetReal (inputs)", t, s);
@@ -776,6 +798,7 @@ static void fmu_destroy(cosa_unit *u)
     if (!f)
         return;
     free_instance(f);
+    fmu_me_free(f);
     fmu_clock_sched_free(&f->clk);
     free(f->links);
     free(f->driven);
@@ -807,6 +830,17 @@ static const cosa_unit_type fmu_types[4] = {
     {"fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN | COSA_UNIT_CAN_SAVE_STATE,
      COSA_UNIT_DEGMAX, fmu_step, fmu_eval, fmu_jacobian, fmu_reset, fmu_save, fmu_restore,
      fmu_free_state, fmu_destroy, NULL, NULL, fmu_event_update}};
+
+/* Model Exchange (unit_fmu_me.c): snapshots always (the unit keeps the
+ * continuous states, the integrator its tolerance scales); with or without
+ * directional derivatives (index bit 1). */
+static const cosa_unit_type fmu_me_types[2] = {
+    {"fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_CAN_SAVE_STATE, COSA_UNIT_DEGMAX, fmu_step, fmu_eval,
+     NULL, fmu_reset, fmu_me_save, fmu_me_restore, fmu_me_free_state, fmu_destroy, NULL, NULL,
+     fmu_event_update},
+    {"fmu", COSA_UNIT_CAN_EVAL | COSA_UNIT_HAS_JACOBIAN | COSA_UNIT_CAN_SAVE_STATE,
+     COSA_UNIT_DEGMAX, fmu_step, fmu_eval, fmu_jacobian, fmu_reset, fmu_me_save, fmu_me_restore,
+     fmu_me_free_state, fmu_destroy, NULL, NULL, fmu_event_update}};
 
 cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_unit **out)
 {
@@ -847,8 +881,11 @@ cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_
     for (size_t i = 0; i < ny; i++)
         f->vy[i] = d->vars[d->outputs[i]].vr;
     f->cb2 = (fmi2CallbackFunctions){fmu_log2, alloc2, free, NULL, f};
-    const cosa_unit_type *type = &fmu_types[((d->caps & COSA_FMU_CAP_GET_SET_STATE) ? 1 : 0) +
-                                             ((d->caps & COSA_FMU_CAP_DIRECTIONAL) ? 2 : 0)];
+    const int me = (d->caps & COSA_FMU_CAP_MODEL_EXCHANGE) != 0;
+    const cosa_unit_type *type =
+        me ? &fmu_me_types[(d->caps & COSA_FMU_CAP_DIRECTIONAL) ? 1 : 0]
+           : &fmu_types[((d->caps & COSA_FMU_CAP_GET_SET_STATE) ? 1 : 0) +
+                        ((d->caps & COSA_FMU_CAP_DIRECTIONAL) ? 2 : 0)];
     cosa_status st = cosa_unit_create(type, nx, nu, ny, f, out);
     if (st != COSA_OK) {
         free(f->vx);
@@ -859,6 +896,11 @@ cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_
         return st;
     }
     f->unit = *out;
+    if (me && (st = fmu_me_create(*out)) != COSA_OK) {
+        cosa_unit_free(*out);
+        *out = NULL;
+        return st;
+    }
     /* the unit starts at t = 0 with the FMU's own start values of the states */
     double *x0 = calloc(nx + 1, sizeof *x0);
     if (!x0) {
@@ -1085,6 +1127,10 @@ cosa_status cosa_unit_fmu_init_exit(cosa_unit *u)
         return fmu_unit_fail(u, v3(f) ? "fmi3ExitInitializationMode" : "fmi2ExitInitializationMode",
                              t, s);
     fmu_unit_warned(f, v3(f) ? "fmi3ExitInitializationMode" : "fmi2ExitInitializationMode", t, s);
+    if (f->me && fmu_me_initialised(f, t, f->tmp) != 0) {
+        cosa_unit_fail(u, "%s", f->why);
+        return COSA_EFMU;
+    }
     /* eventModeUsed: the instance is in Event Mode now (its clocks first) */
     if (f->event_mode_used && f->fmu->desc.nclock && fmu_clocks_start(u, t) != COSA_OK) {
         cosa_unit_fail(u, "%s", f->why);
@@ -1124,6 +1170,14 @@ int cosa_unit_fmu_events(const cosa_unit *u)
 {
     return u && cosa_unit_get_type(u)->step == fmu_step &&
            ((const fmu_unit *)cosa_unit_impl(u))->events;
+}
+
+cosa_status cosa_unit_fmu_set_integrator(cosa_unit *u, const cosa_integrator *cfg)
+{
+    if (!u || !cfg || cosa_unit_get_type(u)->step != fmu_step)
+        return COSA_EINVAL;
+    fmu_unit *f = cosa_unit_impl(u);
+    return f->me ? fmu_me_set_integrator(u, cfg) : COSA_OK;
 }
 
 const char *cosa_unit_fmu_name(const cosa_unit *u)

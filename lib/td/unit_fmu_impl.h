@@ -75,6 +75,8 @@ typedef struct fmu_unit {
     int init_hold;           /* instantiate() stays in Initialization Mode
                                 (cosa_unit_fmu_init_enter), until
                                 cosa_unit_fmu_init_exit                       */
+    struct fmu_me *me;       /* Model Exchange (unit_fmu_me.c), else NULL      */
+    double me_next;          /* Model Exchange: the next time event (INFINITY) */
 } fmu_unit;
 
 /* One line for a failed FMU call fn at time t with status (into the unit's
@@ -102,5 +104,26 @@ cosa_status fmu_clocks_start(cosa_unit *u, double t);
  * triggered input clocks asked for, their units' next event set to t (the
  * master runs their Event Mode at this point; fmu_clock_link.c). */
 void fmu_clock_links_fire(cosa_unit *u, double t);
+
+/* ---- Model Exchange (unit_fmu_me.c) ---- */
+/* The integrator and scratch of an ME FMU unit u (f->me). */
+cosa_status fmu_me_create(cosa_unit *u);
+void fmu_me_free(fmu_unit *f);
+cosa_status fmu_me_set_integrator(cosa_unit *u, const cosa_integrator *cfg);
+/* fmi3InstantiateModelExchange / fmi2Instantiate(fmi2ModelExchange);
+ * log3 is the FMI 3.0 logger (an fmi3LogMessageCallback). */
+void *fmu_me_instantiate(fmu_unit *f, void *log3, const fmi2CallbackFunctions *cb2);
+/* After ExitInitializationMode: event iteration, Continuous-Time Mode, the
+ * initialised states into x (nx); 0, or -1 with one line in f->why. */
+int fmu_me_initialised(fmu_unit *f, double t, double *x);
+/* The model at (t, x, uin): the derivatives into xdot, outputs into y
+ * (either may be NULL); the instance is left at that point. */
+cosa_status fmu_me_eval(cosa_unit *u, double t, const double *x, const double *uin,
+                        double *xdot, double *y);
+cosa_status fmu_me_step(cosa_unit *u, double h, double *xnew);
+void fmu_me_reset(fmu_unit *f);
+cosa_status fmu_me_save(cosa_unit *u, void **blob);
+cosa_status fmu_me_restore(cosa_unit *u, const void *blob);
+void fmu_me_free_state(cosa_unit *u, void *blob);
 
 #endif

@@ -22,7 +22,12 @@
  * -DRUDE (the ball returns early even when that was not allowed), -DASK (the
  * ball offers the early return through the intermediate-update callback,
  * canReturnEarly, and returns early only when the importer asks).
+ * The ball also exports the FMI 3.0 Model Exchange functions (a
+ * ModelExchange element selects them: ballme_fmi3.fmu): derivatives (v,
+ * -g), one event indicator h (DBL_MIN just after a bounce, so that leaving
+ * the ground is no event), the bounce in Event Mode when h <= 0 falling.
  * Written for cosa's tests only. */
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,7 +47,7 @@ enum { OK = 0, ERR = 3 };
 typedef struct {
     double v[NV];       /* by value reference                     */
     double t;
-    int ev_used, early_ok, pending;
+    int ev_used, early_ok, pending, me;
     void *env;
     log3_fn log;
     update3_fn update;
@@ -93,7 +98,17 @@ EXPORT int fmi3ExitInitializationMode(void *inst)
     return OK;
 }
 EXPORT int fmi3Terminate(void *inst) { (void)inst; return OK; }
-EXPORT int fmi3EnterEventMode(void *inst) { (void)inst; return OK; }
+EXPORT int fmi3EnterEventMode(void *inst)
+{
+#if defined(MODEL_BALL)
+    model *m = inst;
+    if (m->me && m->v[1] <= 0.0 && m->v[3] < 0.0) /* Model Exchange: the crossing */
+        m->pending = 1;
+#else
+    (void)inst;
+#endif
+    return OK;
+}
 EXPORT int fmi3EnterStepMode(void *inst) { (void)inst; return OK; }
 
 EXPORT int fmi3UpdateDiscreteStates(void *inst, bool *again, bool *term, bool *nominals,
@@ -253,3 +268,66 @@ EXPORT int fmi3SetFloat64(void *inst, const uint32_t *vr, size_t n, const double
 }
 
 FMI3_STATE_FUNCTIONS(model)
+
+#if defined(MODEL_BALL)
+/* ---- Model Exchange (FMI 3.0) -------------------------------------------- */
+EXPORT void *fmi3InstantiateModelExchange(const char *name, const char *token, const char *res,
+                                          bool visible, bool logging, void *env, log3_fn log)
+{
+    model *m = fmi3InstantiateCoSimulation(name, token, res, visible, logging, true, false,
+                                           NULL, 0, env, log, NULL);
+    if (m)
+        m->me = 1;
+    return m;
+}
+EXPORT int fmi3EnterContinuousTimeMode(void *inst) { (void)inst; return OK; }
+EXPORT int fmi3CompletedIntegratorStep(void *inst, bool noSet, bool *enter, bool *term)
+{
+    (void)inst, (void)noSet;
+    *enter = *term = false;
+    return OK;
+}
+EXPORT int fmi3SetTime(void *inst, double t)
+{
+    ((model *)inst)->t = t;
+    return OK;
+}
+EXPORT int fmi3SetContinuousStates(void *inst, const double *x, size_t n)
+{
+    model *m = inst;
+    if (n != 2)
+        return ERR;
+    m->v[1] = x[0], m->v[3] = x[1];
+    return OK;
+}
+EXPORT int fmi3GetContinuousStates(void *inst, double *x, size_t n)
+{
+    const model *m = inst;
+    if (n != 2)
+        return ERR;
+    x[0] = m->v[1], x[1] = m->v[3];
+    return OK;
+}
+EXPORT int fmi3GetContinuousStateDerivatives(void *inst, double *dx, size_t n)
+{
+    const model *m = inst;
+    if (n != 2)
+        return ERR;
+    dx[0] = m->v[3], dx[1] = -m->v[5];
+    return OK;
+}
+EXPORT int fmi3GetEventIndicators(void *inst, double *z, size_t n)
+{
+    const model *m = inst;
+    if (n != 1)
+        return ERR;
+    z[0] = m->v[1] <= 0.0 && m->v[3] > 0.0 ? DBL_MIN : m->v[1];
+    return OK;
+}
+EXPORT int fmi3GetNumberOfEventIndicators(void *inst, size_t *n)
+{
+    (void)inst;
+    *n = 1;
+    return OK;
+}
+#endif

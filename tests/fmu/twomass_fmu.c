@@ -22,8 +22,13 @@
  * a held input its discrete transition is exactly I + h A.  Directional derivatives (exact: the model is
  * linear) and get/set FMU state are provided.  Variables (value references):
  * 1 s, 2 v (states), 3 der(s), 4 der(v), 5.. inputs, then outputs and
- * parameters as listed in the tables below.  Written for cosa's tests only;
- * not an example of a complete FMU (no events, no logging categories). */
+ * parameters as listed in the tables below.  The same binary also exports
+ * the Model Exchange functions of both versions (the importer integrates
+ * rhs() itself; a ModelExchange element in the zip's modelDescription.xml
+ * selects them); with -DME_TIME_EVENT=T it asks for one time event at T
+ * (a no-op Event Mode: the importer must stop there and go on).  Written
+ * for cosa's tests only; not an example of a complete FMU (no state events,
+ * no logging categories). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -331,6 +336,89 @@ EXPORT void *fmi3InstantiateCoSimulation(const char *name, const char *token, co
     return c;
 }
 
+/* Model Exchange (FMI 3.0): the same instance, rhs() as the derivatives */
+EXPORT void *fmi3InstantiateModelExchange(const char *name, const char *token, const char *res,
+                                          bool visible, bool logging, void *env, log3_fn log)
+{
+    (void)name; (void)visible; (void)logging;
+    if (!token || strcmp(token, "{cosa-test-twomass}") != 0 || !res || res[0] != '/')
+        return NULL;
+    inst3 *c = calloc(1, sizeof *c);
+    model *m = create();
+    if (!c || !m) {
+        free(c);
+        free(m);
+        return NULL;
+    }
+    c->m = *m;
+    free(m);
+    c->env = env;
+    c->log = log;
+    c->fail_at = -1.0;
+    return c;
+}
+#ifndef ME_TIME_EVENT
+#define ME_TIME_EVENT -1.0
+#endif
+/* the next time event after t (ME_TIME_EVENT once), for both versions */
+static int me_next_event(const model *m, double *tn)
+{
+    *tn = ME_TIME_EVENT;
+    return ME_TIME_EVENT >= 0.0 && m->t < ME_TIME_EVENT - 1e-12;
+}
+EXPORT int fmi3EnterEventMode(void *c) { (void)c; return 0; }
+EXPORT int fmi3UpdateDiscreteStates(void *c, bool *need, bool *term, bool *nominals,
+                                    bool *values, bool *next_defined, double *next)
+{
+    *need = *term = *nominals = *values = false;
+    *next_defined = me_next_event(&((inst3 *)c)->m, next);
+    return 0;
+}
+EXPORT int fmi3EnterContinuousTimeMode(void *c) { (void)c; return 0; }
+EXPORT int fmi3CompletedIntegratorStep(void *c, bool noSet, bool *enter, bool *term)
+{
+    (void)c; (void)noSet;
+    *enter = *term = false;
+    return 0;
+}
+EXPORT int fmi3SetTime(void *c, double t)
+{
+    ((inst3 *)c)->m.t = t;
+    return 0;
+}
+EXPORT int fmi3SetContinuousStates(void *c, const double *x, size_t n)
+{
+    if (n != NX)
+        return 3;
+    memcpy(((inst3 *)c)->m.x, x, sizeof ((inst3 *)c)->m.x);
+    return 0;
+}
+EXPORT int fmi3GetContinuousStates(void *c, double *x, size_t n)
+{
+    if (n != NX)
+        return 3;
+    memcpy(x, ((inst3 *)c)->m.x, sizeof ((inst3 *)c)->m.x);
+    return 0;
+}
+EXPORT int fmi3GetContinuousStateDerivatives(void *c, double *dx, size_t n)
+{
+    if (n != NX)
+        return 3;
+    rhs(&((inst3 *)c)->m, ((inst3 *)c)->m.x, ((inst3 *)c)->m.u, dx);
+    return 0;
+}
+EXPORT int fmi3GetEventIndicators(void *c, double *z, size_t n)
+{
+    (void)c; (void)z;
+    return n == 0 ? 0 : 3;
+}
+EXPORT int fmi3GetNumberOfEventIndicators(void *c, size_t *n)
+{
+    (void)c;
+    *n = 0;
+    return 0;
+}
+
 EXPORT void fmi3FreeInstance(void *c) { free(c); }
 FMI3_ENTER_INIT_SETS(((inst3 *)c)->m.t)
 EXPORT int fmi3ExitInitializationMode(void *c) { (void)c; return 0; }
@@ -411,7 +499,8 @@ EXPORT void *fmi2Instantiate(const char *name, int type, const char *guid, const
                              const callbacks2 *cb, int visible, int logging)
 {
     (void)name; (void)visible; (void)logging; (void)cb;
-    if (type != 1 || !guid || strcmp(guid, "{cosa-test-twomass}") != 0)
+    /* 0: Model Exchange, 1: Co-Simulation */
+    if ((type != 0 && type != 1) || !guid || strcmp(guid, "{cosa-test-twomass}") != 0)
         return NULL;
     /* the resources directory as a file URI (FMI 2.0 fmuResourceLocation) */
     if (!res || strncmp(res, "file:///", 8) != 0 || res[strlen(res) - 1] != '/')
@@ -502,4 +591,55 @@ EXPORT int fmi2GetDirectionalDerivative(void *c, const unsigned *unk, size_t nun
         }
     }
     return 0;
+}
+
+/* Model Exchange (FMI 2.0) */
+typedef struct {
+    int new_discrete, terminate, nominals, values, next_defined;
+    double next;
+} event_info2;
+EXPORT int fmi2EnterEventMode(void *c) { (void)c; return 0; }
+EXPORT int fmi2NewDiscreteStates(void *c, event_info2 *ei)
+{
+    ei->new_discrete = ei->terminate = ei->nominals = ei->values = 0;
+    ei->next_defined = me_next_event(c, &ei->next);
+    return 0;
+}
+EXPORT int fmi2EnterContinuousTimeMode(void *c) { (void)c; return 0; }
+EXPORT int fmi2CompletedIntegratorStep(void *c, int noSet, int *enter, int *term)
+{
+    (void)c; (void)noSet;
+    *enter = *term = 0;
+    return 0;
+}
+EXPORT int fmi2SetTime(void *c, double t)
+{
+    ((model *)c)->t = t;
+    return 0;
+}
+EXPORT int fmi2SetContinuousStates(void *c, const double *x, size_t n)
+{
+    if (n != NX)
+        return 3;
+    memcpy(((model *)c)->x, x, sizeof ((model *)c)->x);
+    return 0;
+}
+EXPORT int fmi2GetContinuousStates(void *c, double *x, size_t n)
+{
+    if (n != NX)
+        return 3;
+    memcpy(x, ((model *)c)->x, sizeof ((model *)c)->x);
+    return 0;
+}
+EXPORT int fmi2GetDerivatives(void *c, double *dx, size_t n)
+{
+    if (n != NX)
+        return 3;
+    rhs(c, ((model *)c)->x, ((model *)c)->u, dx);
+    return 0;
+}
+EXPORT int fmi2GetEventIndicators(void *c, double *z, size_t n)
+{
+    (void)c; (void)z;
+    return n == 0 ? 0 : 3;
 }

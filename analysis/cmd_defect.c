@@ -59,7 +59,7 @@ static const char usage[] =
     "                                   without a linear form), Y at the end\n"
     "  defect_conn_U                    per input U: run RMS of the connection defect\n"
     "  rejected, rollbacks, corrector_iterations   0 (Algorithm 1 accepts every step)\n"
-    "  unit NAME steps S restores R events E early_returns K   per unit, its run\n"
+    "  unit NAME steps S restores R events E early_returns K defect_steps D   per unit\n"
     "--dt LO:HI:log|lin:N or --tol LO:HI:log|lin:N runs a sweep and prints a table: a\n"
     "header line, then one row per value with the same quantities as columns.\n"
     "With -o DIR (or --plot) a run writes BASE.csv (one row per macro step: t, H, eps,\n"

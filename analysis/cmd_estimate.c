@@ -33,7 +33,7 @@ static const char usage[] =
     "then for a sweep of two or more DT: order_err_pos, order_dev_pos, ... (the\n"
     "least-squares slopes of log err and log |est - err| against log DT), then status,\n"
     "steps (one per DT), rejected (0), h_min, h_max (the smallest and largest DT) and\n"
-    "per unit 'unit NAME steps S restores R events E early_returns K'.\n"
+    "per unit 'unit NAME steps S restores R events E early_returns K defect_steps D'.\n"
     "Expected: err_pos O(DT^(k+3)), err_vel O(DT^(k+2)), err_u O(DT^(k+1)), and\n"
     "|est - err| one order higher.  t0 must be >= (k+1) DT.\n\n";
 

@@ -5,6 +5,10 @@
 # (one per Markdown file, so a later block may use what an earlier one wrote),
 # with the built cosa first on PATH and examples/ holding the shipped example
 # files (model files and SSP from the sources, FMUs and .ssp from the build).
+# The scratch directory stands for the build tree the docs tell users to paste
+# into: tests/fmu/ and tests/api/ link the test FMUs and helper programs that
+# make check builds, python/ and lib/ the build's Python package and library
+# (doc/python.md's blocks are skipped when the package is not built).
 # In a block:
 #   - a line "$ COMMAND" is a command; a trailing "\" continues it on the
 #     next line, and a here-document (<<'EOF' ... EOF) belongs to it;
@@ -127,11 +131,17 @@ for md in "$src/README.md" "$src"/doc/*.md; do
     name=$(echo "$rel" | tr '/.' '__')
     parts=$tmp/parts_$name
     run=$tmp/run_$name
-    mkdir -p "$parts" "$run/examples"
+    mkdir -p "$parts" "$run/examples" "$run/tests"
     for f in "$src"/examples/*.cosa "$src"/examples/*.ssd "$src"/examples/*.ssv \
         "$build"/examples/*.fmu "$build"/examples/*.ssp; do
         [ -e "$f" ] && ln -sf "$f" "$run/examples/"
     done
+    ln -s "$build/tests/fmu" "$build/tests/api" "$run/tests/"
+    ln -s "$build/python" "$build/lib" "$run/"
+    if [ "$rel" = doc/python.md ] && [ ! -e "$build/python/cosa/.built" ]; then
+        echo "skip - $rel: the Python package is not built (configure found no cffi)"
+        continue
+    fi
     counts=$(split_md "$md" "$parts")
     skipped=${counts% *} empty=${counts#* }
     norun=$((norun + skipped))

@@ -17,6 +17,13 @@
 # of the masses every 50 ms, random x0, v0) scaled down to n = 40, r = 4 and
 # a few ms, without the contact forces (with x0 up to 1e-3 m, A e^(B x) with
 # B = 5e5 / m is 1e215 N at the start: no reference survives that).
+# The runs of a section are independent: PAPER_JOBS (default 2) of them run at
+# once, each on one thread (--threads 1; the results do not depend on the
+# thread count, README "Threads"), and the rows are written after the
+# section's runs in the order above.  The seconds in the tables are each run's
+# wall clock on one thread, next to PAPER_JOBS - 1 other runs (on an idle
+# machine with PAPER_JOBS cores: the time of that run alone on one thread).
+# Sect. 6.6.1 (threads 1 and 2) runs alone.
 set -e
 cosa=${1:?usage: paper-varorder.sh COSA OUTDIR}
 out=${2:?usage: paper-varorder.sh COSA OUTDIR}
@@ -24,6 +31,24 @@ mkdir -p "$out"
 sum="$out/summary.md"
 gp=$(command -v gnuplot || true)
 val() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
+jobs=${PAPER_JOBS:-2}
+queue=""
+par() { # CMD ARGS...: run in the background; at most $jobs at once
+    "$@" &
+    queue="$queue $!"
+    # shellcheck disable=SC2086
+    set -- $queue
+    if [ "$#" -ge "$jobs" ]; then
+        wait "$1" || failed=1
+        shift
+        queue="$*"
+    fi
+}
+drain() { # wait for every run started by par; fail if one failed
+    for p in $queue; do wait "$p" || failed=1; done
+    queue=""
+    [ -z "${failed:-}" ]
+}
 row() { # FILE KEYS...: the values as a markdown row tail
     f=$1
     shift
@@ -51,11 +76,19 @@ E1="$E1 --ctl-rtol 1e-5 --ctl-atol-x 1e-8 --ctl-atol-v 1e-5 --ctl-atol-u 0.1 --c
     echo "| estimator | steps | rejected | H_min | H_mean | H_max | k_hist | e36_all | e_end | corrector_iters | seconds_cosim |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } >>"$sum"
+ex1() { # COUPLING ESTIMATOR
+    # shellcheck disable=SC2086
+    "$cosa" simulate --coupling "$1" $E1 --estimator "$2" --threads 1 -o "$out" --name "ex1_$2" \
+        >"$out/ex1_$2.txt"
+}
+# the implicit runs take longest: started first
+for ce in implicit:immilne implicit:imslocal explicit:exlocal explicit:exmilne explicit:exslocal; do
+    par ex1 "${ce%%:*}" "${ce#*:}"
+done
+drain
 files=""
 for ce in explicit:exlocal explicit:exmilne explicit:exslocal implicit:immilne implicit:imslocal; do
-    c=${ce%%:*} e=${ce#*:}
-    # shellcheck disable=SC2086
-    "$cosa" simulate --coupling "$c" $E1 --estimator "$e" -o "$out" --name "ex1_$e" >"$out/ex1_$e.txt"
+    e=${ce#*:}
     printf '| %s |' "$e" >>"$sum"
     row "$out/ex1_$e.txt" steps rejected H_min H_mean H_max k_hist e36_all e_end corrector_iters \
         seconds_cosim >>"$sum"
@@ -146,15 +179,23 @@ X3="--ctl-rtol 1e-4 --sf 6 --rmin 0.5 --rmax 2 --tend 0.001"
     echo "| estimator | k | status | steps | rejected | e36_coupling | seconds_cosim |"
     echo "|---|---|---|---|---|---|---|"
 } >>"$sum"
-for ce in explicit:exlocal explicit:exmilne explicit:exslocal implicit:immilne implicit:imslocal; do
-    c=${ce%%:*} e=${ce#*:}
+ex3() { # COUPLING ESTIMATOR K
     d=1e4
-    [ "$c" = implicit ] && d=5e5
+    [ "$1" = implicit ] && d=5e5
+    if [ "$3" = order ]; then ctl="--control order --scheme p1"; else ctl="--control step --scheme p$3"; fi
+    # shellcheck disable=SC2046,SC2086
+    "$cosa" simulate --coupling "$1" $(chain $d) $X3 $ctl --estimator "$2" --threads 1 \
+        --max-attempts 40000 >"$out/ex3_$2_$3.txt" 2>&1 || true
+}
+for ce in explicit:exlocal explicit:exmilne explicit:exslocal implicit:immilne implicit:imslocal; do
     for k in 0 1 2 3 order; do
-        if [ "$k" = order ]; then ctl="--control order --scheme p1"; else ctl="--control step --scheme p$k"; fi
-        # shellcheck disable=SC2046,SC2086
-        "$cosa" simulate --coupling "$c" $(chain $d) $X3 $ctl --estimator "$e" \
-            --max-attempts 40000 >"$out/ex3_${e}_$k.txt" 2>&1 || true
+        par ex3 "${ce%%:*}" "${ce#*:}" "$k"
+    done
+done
+drain
+for ce in explicit:exlocal explicit:exmilne explicit:exslocal implicit:immilne implicit:imslocal; do
+    e=${ce#*:}
+    for k in 0 1 2 3 order; do
         printf '| %s | %s |' "$e" "$k" >>"$sum"
         row "$out/ex3_${e}_$k.txt" status steps rejected e36_coupling seconds_cosim >>"$sum"
     done
@@ -171,13 +212,17 @@ done
     echo "|---|---|---|---|---|---|"
 } >>"$sum"
 : >"$out/ex2.dat"
+ex2() { # COUPLING ESTIMATOR D
+    # shellcheck disable=SC2046
+    "$cosa" simulate --coupling "$1" $(chain "$3") --scheme p1 --tend 0.001 --control order \
+        --estimator "$2" --ctl-atol-u 0.1 --ctl-rtol-u 1e-3 --threads 1 >"$out/ex2_$2_$3.txt"
+}
 for d in 1e3 1e4 1e5 1e6; do
-    for ce in explicit:exslocal implicit:imslocal; do
-        c=${ce%%:*} e=${ce#*:}
-        # shellcheck disable=SC2046
-        "$cosa" simulate --coupling "$c" $(chain $d) --scheme p1 --tend 0.001 --control order \
-            --estimator "$e" --ctl-atol-u 0.1 --ctl-rtol-u 1e-3 >"$out/ex2_${e}_$d.txt"
-    done
+    par ex2 implicit imslocal "$d"
+    par ex2 explicit exslocal "$d"
+done
+drain
+for d in 1e3 1e4 1e5 1e6; do
     ex="$out/ex2_exslocal_$d.txt" im="$out/ex2_imslocal_$d.txt"
     echo "| $d | $(val "$ex" steps) | $(val "$ex" seconds_cosim) | $(val "$im" steps) |" \
         "$(val "$im" corrector_iters) | $(val "$im" seconds_cosim) |" >>"$sum"
@@ -215,13 +260,18 @@ EOT
 } >>"$sum"
 : >"$out/ex5.dat"
 X5="--scheme p2 --tend 0.001 --control step --rmin 0.5 --rmax 1.5 --ctl-rtol 1e-4 --ctl-atol-x 1e-8 --ctl-atol-v 1e-4"
+ex5() { # ex|im SF
+    if [ "$1" = ex ]; then set -- "$1" "$2" explicit 1e4 exmilne; else set -- "$1" "$2" implicit 5e5 immilne; fi
+    # shellcheck disable=SC2046,SC2086
+    "$cosa" simulate --coupling "$3" $(chain "$4") $X5 --sf "$2" --estimator "$5" --threads 1 \
+        >"$out/ex5_$1_$2.txt"
+}
 for sf in 1 2 3 4 6 8; do
-    # shellcheck disable=SC2046,SC2086
-    "$cosa" simulate --coupling explicit $(chain 1e4) $X5 --sf "$sf" --estimator exmilne \
-        >"$out/ex5_ex_$sf.txt"
-    # shellcheck disable=SC2046,SC2086
-    "$cosa" simulate --coupling implicit $(chain 5e5) $X5 --sf "$sf" --estimator immilne \
-        >"$out/ex5_im_$sf.txt"
+    par ex5 im "$sf"
+    par ex5 ex "$sf"
+done
+drain
+for sf in 1 2 3 4 6 8; do
     ex="$out/ex5_ex_$sf.txt" im="$out/ex5_im_$sf.txt"
     echo "| $sf | $(val "$ex" steps) | $(val "$ex" rejected) | $(val "$ex" seconds_cosim) |" \
         "$(val "$im" steps) | $(val "$im" rejected) | $(val "$im" seconds_cosim) |" >>"$sum"
@@ -257,11 +307,16 @@ EOT
     echo "| jacobian | cores | status | steps | rejected | corrector_iters | e36_coupling | seconds_cosim |"
     echo "|---|---|---|---|---|---|---|---|"
 } >>"$sum"
-for j in fd los; do
+ex4() { # fd|los
     # shellcheck disable=SC2046
     "$cosa" simulate --coupling implicit $(chain 1e3) --set n=64 --set r=16 --scheme p1 \
         --tend 0.0002 --control order --estimator imslocal --ctl-atol-u 0.1 --ctl-rtol-u 1e-3 \
-        --corrector-jacobian "$j" --max-attempts 4000 >"$out/ex4_$j.txt"
+        --corrector-jacobian "$1" --max-attempts 4000 --threads 1 >"$out/ex4_$1.txt"
+}
+par ex4 fd
+par ex4 los
+drain
+for j in fd los; do
     printf '| %s |' "$j" >>"$sum"
     row "$out/ex4_$j.txt" cores status steps rejected corrector_iters e36_coupling seconds_cosim \
         >>"$sum"

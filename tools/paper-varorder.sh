@@ -29,25 +29,38 @@ cosa=${1:?usage: paper-varorder.sh COSA OUTDIR}
 out=${2:?usage: paper-varorder.sh COSA OUTDIR}
 mkdir -p "$out"
 sum="$out/summary.md"
-gp=$(command -v gnuplot || true)
+gp=${GNUPLOT-$(command -v gnuplot || true)} # GNUPLOT= : no pictures
 val() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 jobs=${PAPER_JOBS:-2}
-queue=""
-par() { # CMD ARGS...: run in the background; at most $jobs at once
-    "$@" &
-    queue="$queue $!"
-    # shellcheck disable=SC2086
-    set -- $queue
-    if [ "$#" -ge "$jobs" ]; then
-        wait "$1" || failed=1
-        shift
-        queue="$*"
-    fi
+case $jobs in
+'' | *[!0-9]* | 0)
+    echo "paper-varorder.sh: PAPER_JOBS must be a positive integer, not '$jobs'" >&2
+    exit 2
+    ;;
+esac
+# a token per job slot in a pipe: a run takes one before it starts and puts it
+# back when it ends, so the next run starts as soon as any run has ended
+fifo="$out/.jobs.$$"
+rm -f "$fifo" "$out/.failed"
+mkfifo "$fifo"
+exec 3<>"$fifo"
+rm -f "$fifo"
+i=0
+while [ "$i" -lt "$jobs" ]; do echo >&3; i=$((i + 1)); done
+par() { # CMD ARGS...: run in the background as soon as a slot is free
+    read -r _ <&3
+    (
+        "$@" || echo "$*" >>"$out/.failed"
+        echo >&3
+    ) &
 }
 drain() { # wait for every run started by par; fail if one failed
-    for p in $queue; do wait "$p" || failed=1; done
-    queue=""
-    [ -z "${failed:-}" ]
+    wait
+    if [ -s "$out/.failed" ]; then
+        sed 's/^/paper-varorder.sh: failed: /' "$out/.failed" >&2
+        rm -f "$out/.failed"
+        return 1
+    fi
 }
 row() { # FILE KEYS...: the values as a markdown row tail
     f=$1
@@ -187,8 +200,8 @@ ex3() { # COUPLING ESTIMATOR K
     "$cosa" simulate --coupling "$1" $(chain $d) $X3 $ctl --estimator "$2" --threads 1 \
         --max-attempts 40000 >"$out/ex3_$2_$3.txt" 2>&1 || true
 }
-for ce in explicit:exlocal explicit:exmilne explicit:exslocal implicit:immilne implicit:imslocal; do
-    for k in 0 1 2 3 order; do
+for ce in implicit:immilne implicit:imslocal explicit:exlocal explicit:exmilne explicit:exslocal; do
+    for k in 0 3 1 2 order; do
         par ex3 "${ce%%:*}" "${ce#*:}" "$k"
     done
 done

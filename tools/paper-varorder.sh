@@ -17,13 +17,51 @@
 # of the masses every 50 ms, random x0, v0) scaled down to n = 40, r = 4 and
 # a few ms, without the contact forces (with x0 up to 1e-3 m, A e^(B x) with
 # B = 5e5 / m is 1e215 N at the start: no reference survives that).
+# The runs of Ex 1-5 are independent: they all start first, PAPER_JOBS
+# (default 2) at once (the next as soon as one has ended), each on one thread
+# (--threads 1; the results do not depend on the thread count, README
+# "Threads"), and the tables are written after the last in the order above.  The seconds in the tables are each run's
+# wall clock on one thread, next to PAPER_JOBS - 1 other runs (on an idle
+# machine with PAPER_JOBS cores: the time of that run alone on one thread).
+# Sect. 6.6.1 (threads 1 and 2) runs alone.
 set -e
 cosa=${1:?usage: paper-varorder.sh COSA OUTDIR}
 out=${2:?usage: paper-varorder.sh COSA OUTDIR}
 mkdir -p "$out"
 sum="$out/summary.md"
-gp=$(command -v gnuplot || true)
+gp=${GNUPLOT-$(command -v gnuplot || true)} # GNUPLOT= : no pictures
 val() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
+jobs=${PAPER_JOBS:-2}
+case $jobs in
+'' | *[!0-9]* | 0)
+    echo "paper-varorder.sh: PAPER_JOBS must be a positive integer, not '$jobs'" >&2
+    exit 2
+    ;;
+esac
+# a token per job slot in a pipe: a run takes one before it starts and puts it
+# back when it ends, so the next run starts as soon as any run has ended
+fifo="$out/.jobs.$$"
+rm -f "$fifo" "$out/.failed"
+mkfifo "$fifo"
+exec 3<>"$fifo"
+rm -f "$fifo"
+i=0
+while [ "$i" -lt "$jobs" ]; do echo >&3; i=$((i + 1)); done
+par() { # CMD ARGS...: run in the background as soon as a slot is free
+    read -r _ <&3
+    (
+        "$@" || echo "$*" >>"$out/.failed"
+        echo >&3
+    ) &
+}
+drain() { # wait for every run started by par; fail if one failed
+    wait
+    if [ -s "$out/.failed" ]; then
+        sed 's/^/paper-varorder.sh: failed: /' "$out/.failed" >&2
+        rm -f "$out/.failed"
+        return 1
+    fi
+}
 row() { # FILE KEYS...: the values as a markdown row tail
     f=$1
     shift
@@ -38,9 +76,69 @@ row() { # FILE KEYS...: the values as a markdown row tail
     echo "directory: NAME.txt its output, NAME.csv the per-step data)."
 } >"$sum"
 
-# ---- Ex 1: nonlinear two-mass oscillator (sect. 6.1, Figs 11-14) ------------------
 E1="--model twomass-ff --scheme p1 --dt 1e-4 --control order --kmax 5 --sf 6 --rmin 0.5 --rmax 2"
 E1="$E1 --ctl-rtol 1e-5 --ctl-atol-x 1e-8 --ctl-atol-v 1e-5 --ctl-atol-u 0.1 --ctl-rtol-u 1e-3"
+# ---- every run of Ex 1-5, PAPER_JOBS at once (the longest first), before the tables ----
+ex1() { # COUPLING ESTIMATOR
+    # shellcheck disable=SC2086
+    "$cosa" simulate --coupling "$1" $E1 --estimator "$2" --threads 1 -o "$out" --name "ex1_$2" \
+        >"$out/ex1_$2.txt"
+}
+chain() { # D: the chain's parameters with damping D
+    echo "--model chain-ff --set n=40 --set r=4 --set m=0.1 --set c=1e7 --set d=$1 --set Cn=1e14" \
+        "--set Dn=1e2 --set fimp=0.3 --set dFmin=1e6 --set dFmax=5e6 --set tper=0.05" \
+        "--set delta=1e-5 --set dtimp=2.5e-3 --set x0max=1e-3 --set v0max=10 --set seed=1" \
+        "--ref-rtol 1e-10 --dt 1e-6"
+}
+# the controller of Ex 3: atol_x = 1e-3 rtol, atol_v = rtol, atol_lambda = 1e2 rtol (defaults)
+X3="--ctl-rtol 1e-4 --sf 6 --rmin 0.5 --rmax 2 --tend 0.001"
+ex3() { # COUPLING ESTIMATOR K
+    d=1e4
+    [ "$1" = implicit ] && d=5e5
+    if [ "$3" = order ]; then ctl="--control order --scheme p1"; else ctl="--control step --scheme p$3"; fi
+    # shellcheck disable=SC2046,SC2086
+    "$cosa" simulate --coupling "$1" $(chain $d) $X3 $ctl --estimator "$2" --threads 1 \
+        --max-attempts 40000 >"$out/ex3_$2_$3.txt" 2>&1 || true
+}
+ex2() { # COUPLING ESTIMATOR D
+    # shellcheck disable=SC2046
+    "$cosa" simulate --coupling "$1" $(chain "$3") --scheme p1 --tend 0.001 --control order \
+        --estimator "$2" --ctl-atol-u 0.1 --ctl-rtol-u 1e-3 --threads 1 >"$out/ex2_$2_$3.txt"
+}
+X5="--scheme p2 --tend 0.001 --control step --rmin 0.5 --rmax 1.5 --ctl-rtol 1e-4 --ctl-atol-x 1e-8 --ctl-atol-v 1e-4"
+ex5() { # ex|im SF
+    if [ "$1" = ex ]; then set -- "$1" "$2" explicit 1e4 exmilne; else set -- "$1" "$2" implicit 5e5 immilne; fi
+    # shellcheck disable=SC2046,SC2086
+    "$cosa" simulate --coupling "$3" $(chain "$4") $X5 --sf "$2" --estimator "$5" --threads 1 \
+        >"$out/ex5_$1_$2.txt"
+}
+ex4() { # fd|los
+    # shellcheck disable=SC2046
+    "$cosa" simulate --coupling implicit $(chain 1e3) --set n=64 --set r=16 --scheme p1 \
+        --tend 0.0002 --control order --estimator imslocal --ctl-atol-u 0.1 --ctl-rtol-u 1e-3 \
+        --corrector-jacobian "$1" --max-attempts 4000 --threads 1 >"$out/ex4_$1.txt"
+}
+for ce in implicit:immilne implicit:imslocal explicit:exlocal explicit:exmilne explicit:exslocal; do
+    for k in 0 3 1 2 order; do
+        par ex3 "${ce%%:*}" "${ce#*:}" "$k"
+    done
+done
+for ce in implicit:immilne implicit:imslocal explicit:exlocal explicit:exmilne explicit:exslocal; do
+    par ex1 "${ce%%:*}" "${ce#*:}"
+done
+for d in 1e3 1e4 1e5 1e6; do
+    par ex2 implicit imslocal "$d"
+    par ex2 explicit exslocal "$d"
+done
+for sf in 1 2 3 4 6 8; do
+    par ex5 im "$sf"
+    par ex5 ex "$sf"
+done
+par ex4 los
+par ex4 fd
+drain
+
+# ---- Ex 1: nonlinear two-mass oscillator (sect. 6.1, Figs 11-14) ------------------
 {
     echo
     echo "## Ex 1: twomass-ff (sect. 6.1), order and step control, H0 = 1e-4 s, k0 = 1"
@@ -53,9 +151,7 @@ E1="$E1 --ctl-rtol 1e-5 --ctl-atol-x 1e-8 --ctl-atol-v 1e-5 --ctl-atol-u 0.1 --c
 } >>"$sum"
 files=""
 for ce in explicit:exlocal explicit:exmilne explicit:exslocal implicit:immilne implicit:imslocal; do
-    c=${ce%%:*} e=${ce#*:}
-    # shellcheck disable=SC2086
-    "$cosa" simulate --coupling "$c" $E1 --estimator "$e" -o "$out" --name "ex1_$e" >"$out/ex1_$e.txt"
+    e=${ce#*:}
     printf '| %s |' "$e" >>"$sum"
     row "$out/ex1_$e.txt" steps rejected H_min H_mean H_max k_hist e36_all e_end corrector_iters \
         seconds_cosim >>"$sum"
@@ -127,14 +223,6 @@ unset multiplot
 EOT
 
 # ---- the chain of Ex 2-5, scaled down ---------------------------------------------------
-chain() { # D: the chain's parameters with damping D
-    echo "--model chain-ff --set n=40 --set r=4 --set m=0.1 --set c=1e7 --set d=$1 --set Cn=1e14" \
-        "--set Dn=1e2 --set fimp=0.3 --set dFmin=1e6 --set dFmax=5e6 --set tper=0.05" \
-        "--set delta=1e-5 --set dtimp=2.5e-3 --set x0max=1e-3 --set v0max=10 --set seed=1" \
-        "--ref-rtol 1e-10 --dt 1e-6"
-}
-# the controller of Ex 3: atol_x = 1e-3 rtol, atol_v = rtol, atol_lambda = 1e2 rtol (defaults)
-X3="--ctl-rtol 1e-4 --sf 6 --rmin 0.5 --rmax 2 --tend 0.001"
 {
     echo
     echo "## Ex 3: constant against variable degree (sect. 6.3), chain n = 40, r = 4, 1 ms"
@@ -147,14 +235,8 @@ X3="--ctl-rtol 1e-4 --sf 6 --rmin 0.5 --rmax 2 --tend 0.001"
     echo "|---|---|---|---|---|---|---|"
 } >>"$sum"
 for ce in explicit:exlocal explicit:exmilne explicit:exslocal implicit:immilne implicit:imslocal; do
-    c=${ce%%:*} e=${ce#*:}
-    d=1e4
-    [ "$c" = implicit ] && d=5e5
+    e=${ce#*:}
     for k in 0 1 2 3 order; do
-        if [ "$k" = order ]; then ctl="--control order --scheme p1"; else ctl="--control step --scheme p$k"; fi
-        # shellcheck disable=SC2046,SC2086
-        "$cosa" simulate --coupling "$c" $(chain $d) $X3 $ctl --estimator "$e" \
-            --max-attempts 40000 >"$out/ex3_${e}_$k.txt" 2>&1 || true
         printf '| %s | %s |' "$e" "$k" >>"$sum"
         row "$out/ex3_${e}_$k.txt" status steps rejected e36_coupling seconds_cosim >>"$sum"
     done
@@ -172,12 +254,6 @@ done
 } >>"$sum"
 : >"$out/ex2.dat"
 for d in 1e3 1e4 1e5 1e6; do
-    for ce in explicit:exslocal implicit:imslocal; do
-        c=${ce%%:*} e=${ce#*:}
-        # shellcheck disable=SC2046
-        "$cosa" simulate --coupling "$c" $(chain $d) --scheme p1 --tend 0.001 --control order \
-            --estimator "$e" --ctl-atol-u 0.1 --ctl-rtol-u 1e-3 >"$out/ex2_${e}_$d.txt"
-    done
     ex="$out/ex2_exslocal_$d.txt" im="$out/ex2_imslocal_$d.txt"
     echo "| $d | $(val "$ex" steps) | $(val "$ex" seconds_cosim) | $(val "$im" steps) |" \
         "$(val "$im" corrector_iters) | $(val "$im" seconds_cosim) |" >>"$sum"
@@ -214,14 +290,7 @@ EOT
     echo "|---|---|---|---|---|---|---|"
 } >>"$sum"
 : >"$out/ex5.dat"
-X5="--scheme p2 --tend 0.001 --control step --rmin 0.5 --rmax 1.5 --ctl-rtol 1e-4 --ctl-atol-x 1e-8 --ctl-atol-v 1e-4"
 for sf in 1 2 3 4 6 8; do
-    # shellcheck disable=SC2046,SC2086
-    "$cosa" simulate --coupling explicit $(chain 1e4) $X5 --sf "$sf" --estimator exmilne \
-        >"$out/ex5_ex_$sf.txt"
-    # shellcheck disable=SC2046,SC2086
-    "$cosa" simulate --coupling implicit $(chain 5e5) $X5 --sf "$sf" --estimator immilne \
-        >"$out/ex5_im_$sf.txt"
     ex="$out/ex5_ex_$sf.txt" im="$out/ex5_im_$sf.txt"
     echo "| $sf | $(val "$ex" steps) | $(val "$ex" rejected) | $(val "$ex" seconds_cosim) |" \
         "$(val "$im" steps) | $(val "$im" rejected) | $(val "$im" seconds_cosim) |" >>"$sum"
@@ -258,10 +327,6 @@ EOT
     echo "|---|---|---|---|---|---|---|---|"
 } >>"$sum"
 for j in fd los; do
-    # shellcheck disable=SC2046
-    "$cosa" simulate --coupling implicit $(chain 1e3) --set n=64 --set r=16 --scheme p1 \
-        --tend 0.0002 --control order --estimator imslocal --ctl-atol-u 0.1 --ctl-rtol-u 1e-3 \
-        --corrector-jacobian "$j" --max-attempts 4000 >"$out/ex4_$j.txt"
     printf '| %s |' "$j" >>"$sum"
     row "$out/ex4_$j.txt" cores status steps rejected corrector_iters e36_coupling seconds_cosim \
         >>"$sum"

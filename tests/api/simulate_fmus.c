@@ -1,4 +1,5 @@
-/* Simulate a model file of FMUs in four calls: load, simulate, free, free. */
+/* Simulate a model file of FMUs in four calls: load, simulate, free, free;
+ * no reference run (no error figures), as `cosa simulate --ref none`. */
 #include <cosa.h>
 #include <stdio.h>
 
@@ -8,16 +9,17 @@ int main(int argc, char **argv)
     char err[512];
     cosa_case *c = NULL;
     cosa_case_sim *s = NULL;
+    const cosa_case_sim_opts o = {.ref = COSA_CASE_REF_NONE};
     /* 1. the model file, 2. ZOH at a macro step of 1 ms over 0.1 s */
     if (cosa_case_load(path, &c, err, sizeof err) != COSA_OK ||
-        cosa_case_simulate(c, "zoh", 1e-3, 0.1, NULL, &s, err, sizeof err) != COSA_OK) {
+        cosa_case_simulate(c, "zoh", 1e-3, 0.1, &o, &s, err, sizeof err) != COSA_OK) {
         fprintf(stderr, "simulate_fmus: %s\n", err);
         cosa_case_free(c);
         return 1;
     }
     const cosa_cosim_result *r = s->run->fixed; /* the trajectories */
-    printf("status %s\nreference %s\ne_global %.17g\n", cosa_run_status_name(s->run->status),
-           s->reference, s->run->e_global);
+    printf("status %s\nreference %s\nsteps %zu\n", cosa_run_status_name(s->run->status),
+           s->reference, s->run->run.steps);
     for (size_t k = 0; k < s->ny; k++) /* the outputs at the end: y.SUB.NAME */
         printf("y.%s %.17g\n", s->yname[k], r->y[k + r->ndone * r->ny]);
     /* 3., 4. */

@@ -43,13 +43,13 @@ cosa_status cosa_case_point(const cosa_case *c, const char *scheme, double dt, d
         st = api_dt("dt", dt, sys, err, errsize);
     if (st == COSA_OK && (isnan(tend) || isinf(tend)))
         st = api_fail(err, errsize, COSA_ERANGE, "tend must be finite, got %s",
-                      api_num(b1, sizeof b1, tend));
+                      cosa_number_text(b1, sizeof b1, tend));
     if (st == COSA_OK && tend <= 0.0)
         tend = c->model->tend;
     if (st == COSA_OK && nearbyint(tend / dt) < 1)
         st = api_fail(err, errsize, COSA_ERANGE,
                       "dt %s is longer than the horizon tend %s: no macro step to evaluate",
-                      api_num(b1, sizeof b1, dt), api_num(b2, sizeof b2, tend));
+                      cosa_number_text(b1, sizeof b1, dt), cosa_number_text(b2, sizeof b2, tend));
     cosa_eval_workspace *ew = st == COSA_OK ? cosa_eval_workspace_alloc(sys, s.order) : NULL;
     if (st == COSA_OK && !ew)
         st = api_fail(err, errsize, COSA_ENOMEM, "out of memory");

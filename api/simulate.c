@@ -261,7 +261,8 @@ static cosa_status sim_check(struct sim *r, const char *scheme, double dt, doubl
     if (nsteps < 1)
         return api_fail(err, errsize, COSA_ERANGE,
                         "dt %s is longer than the horizon tend %s: no macro step to run",
-                        api_num(b1, sizeof b1, dt), api_num(b2, sizeof b2, *tend));
+                        cosa_number_text(b1, sizeof b1, dt),
+                        cosa_number_text(b2, sizeof b2, *tend));
     if (nsteps > 1e8)
         return api_fail(err, errsize, COSA_ERANGE,
                         "tend / dt = %.3g macro steps: too many (at most 1e8)", nsteps);

@@ -359,6 +359,16 @@ cosa_status cosa_zoh_log(size_t n, size_t nu, double h, const double *Ad, const 
 enum { COSA_NUMBER_MAX = 40 };
 char *cosa_number_format(char *buf, double x);
 
+/* v for a message, into buf (size bytes): integers in full (100000, not
+ * 1e+05), else the fewest %g digits that read back as v; "nan", "inf",
+ * "-inf". Returns buf. */
+const char *cosa_number_text(char *buf, size_t size, double v);
+
+/* " (with a = 1, b = 2.5)": the n parameter values set, for a message that
+ * names them ("" for n = 0), into buf (size bytes, truncated). Returns buf. */
+char *cosa_set_text(char *buf, size_t size, const char *const *name, const double *value,
+                    size_t n);
+
 /* ------------------------------------------------------------------------ */
 /* The model descriptor (lib/core/model.c, lib/core/param_range.c; the     */
 /* built-in models and model files are models/, cosa/models.h)              */

@@ -1352,16 +1352,7 @@ static const char *units_why(const struct sim_run *r)
  * clocks, README "Clocks"). */
 static const char *fine_scheme(const struct sim_run *r)
 {
-    int deg = 2;
-    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
-    for (size_t i = 0; i < r->sm.nsub; i++) {
-        if (!fmus[i] || !cosa_fmu_ninput(fmus[i]))
-            continue;
-        cosa_fmu_capability cap;
-        cosa_fmu_capability_get(fmus[i], &cap);
-        deg = cap.input_degree_max < deg ? cap.input_degree_max : deg;
-    }
-    return deg >= 2 ? "soh" : deg == 1 ? "foh" : "zoh";
+    return cosa_fmu_fine_scheme(cosa_model_units_fmus(r->mu), r->sm.nsub);
 }
 
 /* The fine co-simulation at dt / fine_factor; an FMU that does not advance

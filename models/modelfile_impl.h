@@ -209,6 +209,10 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
  * bindings): its blocks and x0 the linearisation there (errors through
  * mf_perr). */
 cosa_status mf_fmu_rebind(struct mf_parser *p, struct mf_sub *s);
+/* mf_fmu_rebind for every FMU subsystem whose parameters (or declared
+ * initial states) moved from the FMU's own start values (the SSP and OSP
+ * parameter bindings); stops at the first error (p->st). */
+void mf_fmu_rebind_moved(struct mf_parser *p);
 
 /* 1 if the FMU subsystem's parameters in par differ from their defaults (its
  * stored blocks are then not its linearisation there). */

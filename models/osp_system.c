@@ -258,23 +258,6 @@ static void simulator(struct ssp *s, xmlNode *e, double base)
             osp_refuse(s, t, "unknown element in Simulator");
 }
 
-/* The FMUs whose Real parameters moved: linearised again there. */
-static void rebind(struct ssp *s)
-{
-    mf_t *mf = s->p->mf;
-    for (size_t i = 0; i < mf->nsub && s->p->st == COSA_OK; i++) {
-        struct mf_sub *sub = &mf->subs[i];
-        const size_t nx = sub->n[DECL_X], np = sub->nfpar - nx;
-        int moved = 0;
-        for (size_t k = 0; k < np; k++)
-            moved |= mf->params[sub->fpar0 + k].value != sub->fown[k];
-        for (size_t j = 0; j < nx; j++)
-            moved |= mf->params[sub->fpar0 + np + j].value != sub->b[BX0].e[j].value;
-        if (moved)
-            mf_fmu_rebind(s->p, sub);
-    }
-}
-
 
 /* ---- libcosim's SSP variant ---------------------------------------------------- */
 
@@ -417,8 +400,7 @@ static void read_root(struct ssp *s, struct mf_osp *o, xmlNode *root)
                 "EccoConfiguration");
     if (s->p->st == COSA_OK)
         osp_connect(s, o, fns, conns);
-    if (s->p->st == COSA_OK)
-        rebind(s);
+    mf_fmu_rebind_moved(s->p); /* the FMUs whose Real parameters moved */
 }
 
 cosa_status mf_osp_load(const char *path, unsigned flags, double probe, cosa_model **out, char *err,

@@ -223,19 +223,8 @@ static void bind_system(struct ssp *s, xmlNode *sys)
 
 void ssp_bind(struct ssp *s)
 {
-    mf_t *mf = s->p->mf;
     bind_system(s, s->top);
     /* FMUs whose parameters moved from their own start values: linearised
      * again there (their blocks hold the linearisation at the defaults) */
-    for (size_t i = 0; i < mf->nsub && s->p->st == COSA_OK; i++) {
-        struct mf_sub *sub = &mf->subs[i];
-        const size_t nx = sub->identified ? 0 : sub->fnx, np = sub->nfpar - sub->fnx;
-        int moved = 0;
-        for (size_t k = 0; k < np; k++)
-            moved |= mf->params[sub->fpar0 + k].value != sub->fown[k];
-        for (size_t j = 0; j < nx; j++)
-            moved |= mf->params[sub->fpar0 + np + j].value != sub->b[BX0].e[j].value;
-        if (moved)
-            mf_fmu_rebind(s->p, sub);
-    }
+    mf_fmu_rebind_moved(s->p);
 }

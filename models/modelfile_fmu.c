@@ -303,6 +303,18 @@ void mf_fmu_rebind_moved(struct mf_parser *p)
     }
 }
 
+long mf_fmu_param(const struct mf_sub *sub, const char *var)
+{
+    const size_t nx = sub->fnx, np = sub->nfpar - nx;
+    for (size_t k = 0; k < np; k++)
+        if (strcmp(sub->fvar[k], var) == 0)
+            return (long)(sub->fpar0 + k);
+    for (size_t i = 0; i < nx; i++)
+        if (strcmp(cosa_fmu_var_at(sub->fh, cosa_fmu_state(sub->fh, i))->name, var) == 0)
+            return (long)(sub->fpar0 + np + i);
+    return -1;
+}
+
 /* Without a 'tend' line (so far: a later one overrides), the horizon is the
  * smallest DefaultExperiment stopTime of the FMUs that give one (cosa starts
  * every unit at t = 0). */

@@ -213,6 +213,10 @@ cosa_status mf_fmu_rebind(struct mf_parser *p, struct mf_sub *s);
  * initial states) moved from the FMU's own start values (the SSP and OSP
  * parameter bindings); stops at the first error (p->st). */
 void mf_fmu_rebind_moved(struct mf_parser *p);
+/* The model parameter behind Real variable var of FMU subsystem sub (a
+ * Float64 parameter with a start value, or a declared state's start value),
+ * or -1. */
+long mf_fmu_param(const struct mf_sub *sub, const char *var);
 
 /* 1 if the FMU subsystem's parameters in par differ from their defaults (its
  * stored blocks are then not its linearisation there). */

@@ -122,20 +122,6 @@ long osp_sub_of(struct ssp *s, const char *name, size_t line)
     return -1;
 }
 
-/* The model parameter behind Real variable var of subsystem sub (a Float64
- * parameter with a start value, or a state's start value), or -1. */
-static long real_param(const struct mf_sub *sub, const char *var)
-{
-    const size_t nx = sub->n[DECL_X], np = sub->nfpar - nx;
-    for (size_t k = 0; k < np; k++)
-        if (strcmp(sub->fvar[k], var) == 0)
-            return (long)(sub->fpar0 + k);
-    for (size_t i = 0; i < nx; i++)
-        if (strcmp(cosa_fmu_var_at(sub->fh, cosa_fmu_state(sub->fh, i))->name, var) == 0)
-            return (long)(sub->fpar0 + np + i);
-    return -1;
-}
-
 /* An Integer/Boolean/String start value: recorded as text after checking
  * that the FMU has the variable with that type. */
 static void text_start(struct ssp *s, struct mf_sub *sub, const xmlNode *v, const char *var,
@@ -185,7 +171,7 @@ static void initial_value(struct ssp *s, struct mf_sub *sub, xmlNode *iv)
     }
     if (osp_is(v, "Real")) {
         double x;
-        const long k = real_param(sub, var);
+        const long k = mf_fmu_param(sub, var);
         if (k < 0)
             mf_perr(s->p, COSA_EPARAM, ssp_line(v), "InitialValue '%.120s' of simulator "
                     "'%.80s': its FMU has no Real parameter (with a start value) or state of "

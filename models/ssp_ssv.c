@@ -42,13 +42,9 @@ static long param_of(struct ssp *s, xmlNode *c, const char *var, const char *ful
     const struct mf_sub *sub = ssp_component_sub(s, c);
     if (!sub || !sub->fh)
         return -1;
-    const size_t nx = sub->fnx, np = sub->nfpar - nx;
-    for (size_t k = 0; k < np; k++)
-        if (strcmp(sub->fvar[k], var) == 0)
-            return (long)(sub->fpar0 + k);
-    for (size_t i = 0; i < nx; i++)
-        if (strcmp(cosa_fmu_var_at(sub->fh, cosa_fmu_state(sub->fh, i))->name, var) == 0)
-            return (long)(sub->fpar0 + np + i);
+    const long k = mf_fmu_param(sub, var);
+    if (k >= 0)
+        return k;
     mf_perr(s->p, COSA_EPARAM, line, "parameter '%.120s': component '%.80s' has no Float64 "
             "parameter (with a start value) or state '%.120s' that cosa can set", full,
             ssp_attr(c, "name"), var);

@@ -517,17 +517,7 @@ int cli_dt_fits(const char *cmd, const char *opt, double dt, const cosa_system *
      * row is dt [A B] (doc/method.md): its infinity norm must stay well inside
      * the double range (1e300 leaves room for the sums of the exponential's
      * scaling and squaring) */
-    const size_t nx = cosa_system_nx(sys), nu = cosa_system_nu(sys);
-    const double *A = cosa_system_A(sys), *B = cosa_system_B(sys);
-    double norm = 0.0;
-    for (size_t i = 0; i < nx; i++) {
-        double r = 0.0;
-        for (size_t j = 0; j < nx; j++)
-            r += fabs(A[i + j * nx]);
-        for (size_t j = 0; j < nu; j++)
-            r += fabs(B[i + j * nx]);
-        norm = r > norm ? r : norm;
-    }
+    const double norm = cosa_system_norm_AB(sys);
     if (!(dt * norm > CLI_DT_NORM_MAX))
         return CLI_OK;
     char b[32];

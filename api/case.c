@@ -235,17 +235,7 @@ cosa_status api_dt(const char *what, double dt, const cosa_system *sys, char *er
     /* the discretisation exponentiates the Van Loan matrix whose top block
      * row is dt [A B] (doc/method.md): its infinity norm must stay well
      * inside the double range, as the command line's cli_dt_fits */
-    const size_t nx = cosa_system_nx(sys), nu = cosa_system_nu(sys);
-    const double *A = cosa_system_A(sys), *B = cosa_system_B(sys);
-    double norm = 0.0;
-    for (size_t i = 0; i < nx; i++) {
-        double r = 0.0;
-        for (size_t j = 0; j < nx; j++)
-            r += fabs(A[i + j * nx]);
-        for (size_t j = 0; j < nu; j++)
-            r += fabs(B[i + j * nx]);
-        norm = r > norm ? r : norm;
-    }
+    const double norm = cosa_system_norm_AB(sys);
     if (!(dt * norm > 1e300))
         return COSA_OK;
     return api_fail(err, errsize, COSA_ERANGE,

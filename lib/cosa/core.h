@@ -139,6 +139,10 @@ const double *cosa_system_B(const cosa_system *sys);
 const double *cosa_system_C(const cosa_system *sys);
 const double *cosa_system_D(const cosa_system *sys);
 const double *cosa_system_L(const cosa_system *sys);
+/* |[A B]|_inf, the largest row sum of |A| and |B|: dt times it is the norm of
+ * the top block row of the Van Loan matrix a discretisation at step dt
+ * exponentiates (doc/method.md), which must stay inside the double range. */
+double cosa_system_norm_AB(const cosa_system *sys);
 
 /* Monolithic reference (eq 35): A* = A + B L (I - D L)^{-1} C  (nx x nx, ld nx)
  * and C* = (I - D L)^{-1} C  (ny x nx, ld ny).  Either output may be NULL. */

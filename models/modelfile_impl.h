@@ -179,6 +179,8 @@ void mf_block_dims(const struct mf_sub *s, int k, size_t *r, size_t *c);
  * flags); COSA_ENOMEM. */
 cosa_status mf_alloc_block(struct mf_block *b, size_t r, size_t c, int base);
 void mf_free(mf_t *mf); /* NULL is ignored */
+/* An empty model (its expression pool, tend 1), or NULL: out of memory. */
+mf_t *mf_new(void);
 
 /* After the statements (or an SSP's translation): resolve, name, and hand
  * out the model (*out), or free mf and return the first error's status. */

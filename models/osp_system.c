@@ -397,17 +397,14 @@ cosa_status mf_osp_load(const char *path, unsigned flags, double probe, cosa_mod
         err = tmp;
         errsize = sizeof tmp;
     }
-    mf_t *mf = calloc(1, sizeof *mf);
-    if (mf)
-        mf->pool = mf_expr_pool_alloc();
-    struct mf_osp *o = mf && mf->pool ? calloc(1, sizeof *o) : NULL;
+    mf_t *mf = mf_new();
+    struct mf_osp *o = mf ? calloc(1, sizeof *o) : NULL;
     if (!o) {
         mf_free(mf);
         snprintf(err, errsize, "%s: out of memory", path);
         return COSA_ENOMEM;
     }
     mf->osp = o;
-    mf->tend = 1.0;
     o->info.base_step = 0.1; /* libcosim's default */
     struct stat sb;
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {

@@ -71,7 +71,7 @@ static int resolve_assume(cli_model *m, const char *cmd)
         if (cosa_param_check(md, (size_t)k, NULL, m->assume_value[i], msg, sizeof msg) !=
             COSA_OK) {
             cli_error(cmd, "--assume %s=%s: %s", m->assume_name[i],
-                      cli_num(b, sizeof b, m->assume_value[i]), msg);
+                      cosa_number_text(b, sizeof b, m->assume_value[i]), msg);
             return CLI_EUSAGE;
         }
     }
@@ -157,7 +157,7 @@ int cli_model_resolve(cli_model *m, const char *cmd)
         if (cosa_param_check(m->model, (size_t)k, NULL, m->set_value[i], msg, sizeof msg) !=
             COSA_OK) {
             cli_error(cmd, "--set %s=%s: %s", m->set_name[i],
-                      cli_num(b, sizeof b, m->set_value[i]), msg);
+                      cosa_number_text(b, sizeof b, m->set_value[i]), msg);
             return CLI_EUSAGE;
         }
     }
@@ -197,14 +197,8 @@ static int model_failed(const cli_model *m, const char *cmd, cosa_status st)
         return CLI_EUSAGE;
     if (st == COSA_ENONFINITE &&
         cosa_model_file_nonfinite(m->model, m->par, what, sizeof what) == COSA_ENONFINITE) {
-        char with[512] = "", b[32];
-        size_t len = 0;
-        for (size_t i = 0; i < m->nset && len < sizeof with; i++)
-            len += (size_t)snprintf(with + len, sizeof with - len, "%s%s = %s",
-                                    i ? ", " : " (with ", m->set_name[i],
-                                    cli_num(b, sizeof b, m->set_value[i]));
-        if (m->nset && len < sizeof with)
-            snprintf(with + len, sizeof with - len, ")");
+        char with[512];
+        cosa_set_text(with, sizeof with, m->set_name, m->set_value, m->nset);
         cli_error(cmd, "model '%s': %s%s", m->model->name, what, with);
     } else
         cli_error(cmd, "model '%s': %s", m->model->name, cosa_strerror(st));
@@ -238,7 +232,7 @@ int cli_model_check(const cli_model *m, const char *cmd, const double *par)
         for (size_t i = m->nset; names[j] && i-- > 0;)
             if (strcmp(m->set_name[i], names[j]) == 0) {
                 cli_error(cmd, "--set %s=%s: %s", names[j],
-                          cli_num(b, sizeof b, m->set_value[i]), msg);
+                          cosa_number_text(b, sizeof b, m->set_value[i]), msg);
                 return CLI_EUSAGE;
             }
     cli_error(cmd, "model '%s': %s", m->model->name, msg);
@@ -372,7 +366,7 @@ void cli_assume_print(FILE *f, const char *prefix, const cli_model *m)
     for (size_t k = 0; k < m->model->nparam; k++)
         if (m->assumed[k])
             fprintf(f, "%sassume %s %s\n", prefix, m->model->params[k].name,
-                    cli_num(b, sizeof b, m->apar[k]));
+                    cosa_number_text(b, sizeof b, m->apar[k]));
 }
 
 int cli_scheme(const char *cmd, const char *text, cosa_scheme *s)
@@ -523,22 +517,12 @@ int cli_dt_fits(const char *cmd, const char *opt, double dt, const cosa_system *
      * row is dt [A B] (doc/method.md): its infinity norm must stay well inside
      * the double range (1e300 leaves room for the sums of the exponential's
      * scaling and squaring) */
-    const size_t nx = cosa_system_nx(sys), nu = cosa_system_nu(sys);
-    const double *A = cosa_system_A(sys), *B = cosa_system_B(sys);
-    double norm = 0.0;
-    for (size_t i = 0; i < nx; i++) {
-        double r = 0.0;
-        for (size_t j = 0; j < nx; j++)
-            r += fabs(A[i + j * nx]);
-        for (size_t j = 0; j < nu; j++)
-            r += fabs(B[i + j * nx]);
-        norm = r > norm ? r : norm;
-    }
+    const double norm = cosa_system_norm_AB(sys);
     if (!(dt * norm > CLI_DT_NORM_MAX))
         return CLI_OK;
     char b[32];
     cli_error(cmd, "%s %s is too large: dt x |[A B]| = %.3g overflows the discretisation "
                    "(|[A B]| = %.3g, largest row sum; bound 1e300): at most %.3g",
-              opt, cli_num(b, sizeof b, dt), dt * norm, norm, CLI_DT_NORM_MAX / norm);
+              opt, cosa_number_text(b, sizeof b, dt), dt * norm, norm, CLI_DT_NORM_MAX / norm);
     return CLI_EUSAGE;
 }

@@ -13,12 +13,6 @@ enum { CLI_OK = 0, CLI_EFAIL = 1, CLI_EUSAGE = 2 };
 /* One-line error on stderr: "cosa: CMD: message". */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* v in the shortest form that reads back as the same double ("0.000316",
- * not "0.00031599999999999998"; "nan", "inf", "-inf"): settings echoed back
- * to the user (dt, tend, tol, parameters).  Computed values use %.17g.
- * Returns buf. */
-const char *cli_num(char *buf, size_t size, double v);
-
 /* The one number parser of the command line.  Strict parse of a finite
  * double in decimal notation ("1e-4", "1E-4", "0.0001") or written 10^X
  * (= pow(10, X), X decimal: "10^-2.5").  Returns CLI_NUM_OK (0), or

@@ -153,20 +153,3 @@ int cli_threads(const char *cmd, const char *text, size_t *n)
     *n = v;
     return CLI_OK;
 }
-
-const char *cli_num(char *buf, size_t size, double v)
-{
-    if (isnan(v))
-        snprintf(buf, size, "nan");
-    else if (isinf(v))
-        snprintf(buf, size, v > 0 ? "inf" : "-inf");
-    else if (v == floor(v) && fabs(v) < 1e15) /* integers in full: 100000, not 1e+05 */
-        snprintf(buf, size, "%.0f", v);
-    else
-        for (int prec = 1; prec <= 17; prec++) {
-            snprintf(buf, size, "%.*g", prec, v);
-            if (strtod(buf, NULL) == v)
-                break;
-        }
-    return buf;
-}

@@ -550,20 +550,21 @@ static int report(const char *cmd, const struct opts *o, struct advise_json_info
         printf("model %s\n", m->name);
         cli_assume_print(stdout, "", ji->mod);
         printf("error %s\n", ji->error);
-        printf("tol %s\n", cli_num(b1, sizeof b1, ji->tol));
-        printf("tend %s\n", cli_num(b1, sizeof b1, ji->tend));
-        printf("dt_range %s %s\n", cli_num(b1, sizeof b1, ji->dtmin),
-               cli_num(b2, sizeof b2, ji->dtmax));
-        printf("cost_mbcorr %s\n", cli_num(b1, sizeof b1, ji->cost));
+        printf("tol %s\n", cosa_number_text(b1, sizeof b1, ji->tol));
+        printf("tend %s\n", cosa_number_text(b1, sizeof b1, ji->tend));
+        printf("dt_range %s %s\n", cosa_number_text(b1, sizeof b1, ji->dtmin),
+               cosa_number_text(b2, sizeof b2, ji->dtmax));
+        printf("cost_mbcorr %s\n", cosa_number_text(b1, sizeof b1, ji->cost));
         int implicit = 0;
         for (size_t i = 0; i < ns; i++)
             implicit |= rows[i].nom.scheme.implicit;
         if (implicit)
-            printf("iter_tol %s\ncost_rollback %s\n", cli_num(b1, sizeof b1, ji->itol),
-                   cli_num(b2, sizeof b2, ji->crb));
+            printf("iter_tol %s\ncost_rollback %s\n", cosa_number_text(b1, sizeof b1, ji->itol),
+                   cosa_number_text(b2, sizeof b2, ji->crb));
         if (robust)
-            printf("robust %s %s %s (%d factors)\n", ji->rparam, cli_num(b1, sizeof b1, ji->lo),
-                   cli_num(b2, sizeof b2, ji->hi), ROBUST_POINTS);
+            printf("robust %s %s %s (%d factors)\n", ji->rparam,
+                   cosa_number_text(b1, sizeof b1, ji->lo),
+                   cosa_number_text(b2, sizeof b2, ji->hi), ROBUST_POINTS);
         fwrite(table, 1, tablen, stdout);
     }
     write_notes(nf, !json, rows, ns, ji->dtmin, ji->dtmax, m,

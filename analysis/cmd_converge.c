@@ -166,7 +166,7 @@ int cmd_converge(int argc, char **argv)
     cosa_scheme_name(&scheme, name, sizeof name);
     char b1[32];
     printf("# cosa %s converge: model %s, scheme %s, tend %s\n", cosa_version(),
-           cs->mod.model->name, name, cli_num(b1, sizeof b1, tend));
+           cs->mod.model->name, name, cosa_number_text(b1, sizeof b1, tend));
     cli_assume_print(stdout, "# ", &cs->mod);
     printf("dt e_local e_global\n");
     for (size_t i = 0; i < npts; i++)

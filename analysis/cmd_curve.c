@@ -105,7 +105,8 @@ static int curve_steps(const char *cmd, const cli_case *cs, int over_dt,
         if (!(xa->lo > 0.0 && xa->hi > 0.0)) {
             char lo[32], hi[32];
             cli_error(cmd, "--x dt=%s:%s: macro steps must be positive",
-                      cli_num(lo, sizeof lo, xa->lo), cli_num(hi, sizeof hi, xa->hi));
+                      cosa_number_text(lo, sizeof lo, xa->lo),
+                      cosa_number_text(hi, sizeof hi, xa->hi));
             return CLI_EUSAGE;
         }
         *ndt = xa->n;

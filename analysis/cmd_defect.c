@@ -543,19 +543,19 @@ static int close_out(outfile *of, const char *path)
 static void header(FILE *f, const struct dmodel *d, const struct dspec *sp, const char *swept)
 {
     scli_header(f, cmd, d->m, d->par, NULL, 0);
-    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
+    char b1[32], b2[32]; /* settings: the shortest form that reads back (cosa_number_text) */
     fprintf(f, "# integrator %s%s\n# in_order %d\n# out_order %d\n# control %s\n# tend %s\n",
             d->integ, strcmp(d->integ, "euler") == 0 ? " (one step per macro step)" : "", sp->m,
-            sp->n, control_names[sp->control], cli_num(b1, sizeof b1, sp->tend));
+            sp->n, control_names[sp->control], cosa_number_text(b1, sizeof b1, sp->tend));
     if (swept && strcmp(swept, "dt") == 0)
         fprintf(f, "# dt (swept)\n");
     else if (swept)
-        fprintf(f, "# tol (swept)\n# h0 %s\n", cli_num(b1, sizeof b1, sp->h0));
+        fprintf(f, "# tol (swept)\n# h0 %s\n", cosa_number_text(b1, sizeof b1, sp->h0));
     else if (sp->H > 0.0)
-        fprintf(f, "# dt %s\n", cli_num(b1, sizeof b1, sp->H));
+        fprintf(f, "# dt %s\n", cosa_number_text(b1, sizeof b1, sp->H));
     else
-        fprintf(f, "# tol %s\n# h0 %s\n", cli_num(b1, sizeof b1, sp->tol),
-                cli_num(b2, sizeof b2, sp->h0));
+        fprintf(f, "# tol %s\n# h0 %s\n", cosa_number_text(b1, sizeof b1, sp->tol),
+                cosa_number_text(b2, sizeof b2, sp->h0));
     fprintf(f, "# reference %s\n", d->sys ? "exact (matrix exponential of the monolithic system)"
                                           : "none (nonlinear model: errors are nan)");
 }
@@ -1277,15 +1277,15 @@ static int run_integrator(const struct dopts *o, const char **integ, const char 
 static int run_or_sweep(const struct dopts *o, struct dmodel *d, struct dspec *sp,
                         const double *v, size_t nv, int is_sweep, const sim_init *init)
 {
-    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
+    char b1[32], b2[32]; /* settings: the shortest form that reads back (cosa_number_text) */
     const char *plot = o->plot >= 0 ? plot_names[o->plot] : NULL;
     if (is_sweep) {
         printf("# cosa %s defect: model %s, integrator %s, in_order %d, out_order %d, control "
                "%s, tend %s",
                cosa_version(), d->m->name, d->integ, sp->m, sp->n, control_names[sp->control],
-               cli_num(b1, sizeof b1, sp->tend));
+               cosa_number_text(b1, sizeof b1, sp->tend));
         if (o->tol)
-            printf(", h0 %s", cli_num(b1, sizeof b1, sp->h0));
+            printf(", h0 %s", cosa_number_text(b1, sizeof b1, sp->h0));
         printf("\n");
         return sweep(d, sp, o->dt ? "dt" : "tol", v, nv, o->output, plot);
     }
@@ -1296,10 +1296,11 @@ static int run_or_sweep(const struct dopts *o, struct dmodel *d, struct dspec *s
     printf("model %s\nintegrator %s\nin_order %d\nout_order %d\ncontrol %s\n", d->m->name,
            d->integ, sp->m, sp->n, control_names[sp->control]);
     if (o->dt)
-        printf("dt %s\n", cli_num(b1, sizeof b1, sp->H));
+        printf("dt %s\n", cosa_number_text(b1, sizeof b1, sp->H));
     else
-        printf("tol %s\nh0 %s\n", cli_num(b1, sizeof b1, sp->tol), cli_num(b2, sizeof b2, sp->h0));
-    printf("tend %s\n", cli_num(b1, sizeof b1, sp->tend));
+        printf("tol %s\nh0 %s\n", cosa_number_text(b1, sizeof b1, sp->tol),
+               cosa_number_text(b2, sizeof b2, sp->h0));
+    printf("tend %s\n", cosa_number_text(b1, sizeof b1, sp->tend));
     sim_init_print(d->m, d->par, d->set, init);
     return single(d, sp, o->output, plot);
 }

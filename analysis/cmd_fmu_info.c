@@ -123,7 +123,7 @@ static void line(const char *kind, const cosa_fmu_var *v, const char *sub, const
     char b[32];
     printf("%-10s %-20s vr=%u", kind, v->name, v->vr);
     if (v->has_start)
-        printf(" start=%s", cli_num(b, sizeof b, v->start));
+        printf(" start=%s", cosa_number_text(b, sizeof b, v->start));
     if (sub) {
         char id[256];
         ident(id, sizeof id, v->name);
@@ -251,7 +251,7 @@ static void fmi3_lines(const cosa_fmu *f)
                c >= 0 && c <= 6 ? causality_name[c] : "?",
                cosa_fmu_interval_variability_name(k->interval_variability));
         if (k->interval > 0.0) /* NaN (not given) fails too */
-            printf(" period=%s", cli_num(b, sizeof b, k->interval));
+            printf(" period=%s", cosa_number_text(b, sizeof b, k->interval));
         printf("\n");
     }
 }
@@ -292,9 +292,9 @@ int cmd_fmu_info(int argc, char **argv)
         char b0[32], b1[32];
         printf("default-experiment");
         if (t0 == t0)
-            printf(" start=%s", cli_num(b0, sizeof b0, t0));
+            printf(" start=%s", cosa_number_text(b0, sizeof b0, t0));
         if (t1 == t1)
-            printf(" stop=%s", cli_num(b1, sizeof b1, t1));
+            printf(" stop=%s", cosa_number_text(b1, sizeof b1, t1));
         printf("\n");
     }
     var_lines(f, sub);

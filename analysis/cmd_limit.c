@@ -116,12 +116,12 @@ static void limit_print(const struct opts *o, const cosa_scheme *scheme, const c
     printf("model %s\n", o->cs.mod.model->name);
     cli_assume_print(stdout, "", &o->cs.mod);
     printf("scheme %s\ncriterion %s\n", name, criteria[o->crit]);
-    char b1[32], b2[32]; /* settings in the shortest form that reads back (cli_num) */
+    char b1[32], b2[32]; /* settings in the shortest form that reads back (cosa_number_text) */
     if (errors)
-        printf("tol %s\ntend %s\n", cli_num(b1, sizeof b1, o->tol),
-               cli_num(b2, sizeof b2, o->tend));
-    printf("dt_min %s\ndt_range_max %s\n", cli_num(b1, sizeof b1, o->dtmin),
-           cli_num(b2, sizeof b2, o->dtmax));
+        printf("tol %s\ntend %s\n", cosa_number_text(b1, sizeof b1, o->tol),
+               cosa_number_text(b2, sizeof b2, o->tend));
+    printf("dt_min %s\ndt_range_max %s\n", cosa_number_text(b1, sizeof b1, o->dtmin),
+           cosa_number_text(b2, sizeof b2, o->dtmax));
     printf("dt_max %.17g\n", lim->dt_max);
     fmu_ident_limit_note("limit", o->cs.mod.model, lim->dt_max);
     cli_print_crossings(cr, lim->ncross < CAP ? lim->ncross : CAP, lim->monotone);

@@ -667,7 +667,8 @@ static void scripts_init(struct map_scripts *c)
                                                 : "";
     char levshort[32]; /* the level as given: the shortest form that reads back */
     snprintf(c->maptitle, sizeof c->maptitle, "model %s, contour %s = %s%s", c->m->name,
-             cosa_metric_name(c->metric), cli_num(levshort, sizeof levshort, c->level), c->sets);
+             cosa_metric_name(c->metric), cosa_number_text(levshort, sizeof levshort, c->level),
+             c->sets);
 }
 
 /* A contour script (plots/map.gp, or plots/map_dt.gp over dt) for the data

@@ -30,7 +30,7 @@ static void list_params(const cosa_model *m)
         char v[32], range[96];
         if (cosa_param_range_text(m, k, range, sizeof range) == 0)
             snprintf(range, sizeof range, "-");
-        printf("  %-8s %-14s %-8s %-24s %s%s\n", p->name, cli_num(v, sizeof v, p->value),
+        printf("  %-8s %-14s %-8s %-24s %s%s\n", p->name, cosa_number_text(v, sizeof v, p->value),
                p->unit, range, p->doc, p->kind == COSA_PARAM_INITIAL ? " (initial state)" : "");
     }
 }

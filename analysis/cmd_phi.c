@@ -109,19 +109,20 @@ int cmd_phi(int argc, char **argv)
     char name[64], en[96];
     cosa_scheme_name(&scheme, name, sizeof name);
     const cosa_model *m = o.cs.mod.model;
-    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
+    char b1[32], b2[32]; /* settings: the shortest form that reads back (cosa_number_text) */
     printf("# cosa %s phi%s\n# model %s\n# scheme %s\n# dt %s\n# alpha %s\n",
            cosa_version(), ref ? " --ref (exact reference Phi*)" : "", m->name, name,
-           cli_num(b1, sizeof b1, dt), cli_num(b2, sizeof b2, scheme.alpha));
+           cosa_number_text(b1, sizeof b1, dt), cosa_number_text(b2, sizeof b2, scheme.alpha));
     if (scheme.implicit) { /* README "Iterative coupling" */
         if (scheme.iterations)
             printf("# iterations %u\n", scheme.iterations);
         else
             printf("# iterations inf\n");
-        printf("# relax %s\n", cli_num(b1, sizeof b1, scheme.relax));
+        printf("# relax %s\n", cosa_number_text(b1, sizeof b1, scheme.relax));
     }
     for (size_t k = 0; k < m->nparam; k++)
-        printf("# param %s %s\n", m->params[k].name, cli_num(b1, sizeof b1, o.cs.mod.par[k]));
+        printf("# param %s %s\n", m->params[k].name,
+               cosa_number_text(b1, sizeof b1, o.cs.mod.par[k]));
     cli_assume_print(stdout, "# ", &o.cs.mod);
     printf("# dim %zu\n# blocks: x [%zu..%zu]", lay.dim, lay.off_x, lay.off_y - 1);
     for (size_t j = 0; j < lay.nhist; j++) {

@@ -144,19 +144,19 @@ static void point_print(const cli_case *cs, const cosa_system *sys, const cosa_s
     cosa_scheme_name(scheme, name, sizeof name);
     printf("model %s\n", cs->mod.model->name);
     cli_assume_print(stdout, "", &cs->mod);
-    char b1[32], b2[32]; /* settings in the shortest form that reads back (cli_num) */
-    printf("scheme %s\ndt %s\ndim %zu\n", name, cli_num(b1, sizeof b1, dt), lay.dim);
+    char b1[32], b2[32]; /* settings in the shortest form that reads back (cosa_number_text) */
+    printf("scheme %s\ndt %s\ndim %zu\n", name, cosa_number_text(b1, sizeof b1, dt), lay.dim);
     printf("rho %.17g\nrho_ref %.17g\nstable %s\n", r->rho, r->rho_ref,
            r->rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
     if (scheme->implicit)
         cli_iter_print(scheme, &r->iter);
     /* round(tend / dt): an integer up to 1e15, beyond that (where the error
      * sums refuse, with a note) in the shortest exact form, 3e+299 */
-    printf("tend %s\n", cli_num(b2, sizeof b2, tend));
+    printf("tend %s\n", cosa_number_text(b2, sizeof b2, tend));
     if (nst <= 1e15)
         printf("nsteps %.0f\n", nst);
     else
-        printf("nsteps %s\n", cli_num(b1, sizeof b1, nst));
+        printf("nsteps %s\n", cosa_number_text(b1, sizeof b1, nst));
     /* an unstable scheme: how much its worst mode grows over the horizon */
     if (r->rho > 1.0 + COSA_RHO_TOL)
         printf("growth %.17g\n", pow(r->rho, nst));

@@ -281,7 +281,7 @@ static int write_energy_csv(const char *cmd, const char *path, const char *model
     }
     char b1[32];
     fprintf(f, "# cosa %s simulate --energy: model %s, scheme %s, dt %s\n", cosa_version(), model,
-            scheme, cli_num(b1, sizeof b1, dt));
+            scheme, cosa_number_text(b1, sizeof b1, dt));
     fprintf(f, "# columns: t [s]; E mechanical energy [J]; E_ref of the reference; dP residual "
                "power [W] (eq 9); dE residual energy (eq 12); varsigma = E - E_ref (eq 10); "
                "fcorr correction force (eq 17); U, Ucal uncorrected energy (eqs 15-16); "
@@ -380,8 +380,8 @@ static int read_reference(const char *cmd, const char *path, const cosa_model *m
     char b1[32], b2[32], b3[32];
     if (st == COSA_ERANGE)
         cli_error(cmd, "--ref %s: its times %s .. %s do not cover the run, 0 .. %s", path,
-                  cli_num(b1, sizeof b1, t[0]), cli_num(b2, sizeof b2, t[n - 1]),
-                  cli_num(b3, sizeof b3, (double)(nsamples - 1) * dt));
+                  cosa_number_text(b1, sizeof b1, t[0]), cosa_number_text(b2, sizeof b2, t[n - 1]),
+                  cosa_number_text(b3, sizeof b3, (double)(nsamples - 1) * dt));
     else if (st != COSA_OK)
         cli_error(cmd, "--ref %s: %s", path, cosa_strerror(st));
     else
@@ -1315,7 +1315,7 @@ static int sim_fixed_steps(struct sim_run *r)
         if (K > 1)
             snprintf(b2, sizeof b2, " / %u (--rate)", K);
         cli_error(r->cmd, "FMU %s: %s (--dt %s%s)", sub_name_of(r, i), why,
-                  cli_num(b1, sizeof b1, r->dt), K > 1 ? b2 : "");
+                  cosa_number_text(b1, sizeof b1, r->dt), K > 1 ? b2 : "");
         rc = CLI_EUSAGE;
     }
     if (rc == CLI_OK && r->mopt.events)
@@ -1327,7 +1327,7 @@ static int sim_fixed_steps(struct sim_run *r)
         if (r->fine_factor < REF_FINE_FACTOR)
             snprintf(r->fine_why, sizeof r->fine_why, "FMU %s takes fixed internal steps of %s "
                      "s: the fine reference steps at dt/%u%s", sub_name_of(r, at),
-                     cli_num(b1, sizeof b1, hf), r->fine_factor,
+                     cosa_number_text(b1, sizeof b1, hf), r->fine_factor,
                      r->fine_factor == 1 ? ", no finer than the run (e_global then compares "
                                            "the scheme with the fine reference's scheme at the "
                                            "same step)" : "");
@@ -1354,16 +1354,7 @@ static const char *units_why(const struct sim_run *r)
  * clocks, README "Clocks"). */
 static const char *fine_scheme(const struct sim_run *r)
 {
-    int deg = 2;
-    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
-    for (size_t i = 0; i < r->sm.nsub; i++) {
-        if (!fmus[i] || !cosa_fmu_ninput(fmus[i]))
-            continue;
-        cosa_fmu_capability cap;
-        cosa_fmu_capability_get(fmus[i], &cap);
-        deg = cap.input_degree_max < deg ? cap.input_degree_max : deg;
-    }
-    return deg >= 2 ? "soh" : deg == 1 ? "foh" : "zoh";
+    return cosa_fmu_fine_scheme(cosa_model_units_fmus(r->mu), r->sm.nsub);
 }
 
 /* The fine co-simulation at dt / fine_factor; an FMU that does not advance
@@ -1597,9 +1588,10 @@ static void sim_print(struct sim_run *r)
                    (cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_DIRECTIONAL) && !r->mopt.force_fd
                        ? "dd" : "fd");
     cli_assume_print(stdout, "", &r->cs.mod);
-    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
+    char b1[32], b2[32]; /* settings: the shortest form that reads back (cosa_number_text) */
     printf("scheme %s\nintegrator %s\nreference %s\ndt %s\ntend %s\n", r->sname, r->idesc,
-           r->refdesc, cli_num(b1, sizeof b1, r->dt), cli_num(b2, sizeof b2, r->tend));
+           r->refdesc, cosa_number_text(b1, sizeof b1, r->dt),
+           cosa_number_text(b2, sizeof b2, r->tend));
     sim_init_print(m, par, r->set, &r->init);
     /* the statistics every time-domain run prints (issue 23, run_stats.h):
      * fixed macro steps, none rejected, h_min = h_max = dt */

@@ -99,11 +99,11 @@ static void print_run(const cosa_model *m, const double *par, const cosa_model_u
         for (size_t b = 0; b < info->nbond; b++)
             printf("bond %s\n", info->bond_names[b]);
         printf("ecco h0 %s hmin %g hmax %g safety %g rate %g..%g kp %g ki %g rtol %g atol %g\n",
-               cli_num(b1, sizeof b1, p->h0), p->hmin, p->hmax, p->safety, p->rate_min,
+               cosa_number_text(b1, sizeof b1, p->h0), p->hmin, p->hmax, p->safety, p->rate_min,
                p->rate_max, p->kp, p->ki, p->rtol, p->atol);
     } else
-        printf("dt %s\n", cli_num(b1, sizeof b1, p->h0));
-    printf("tend %s\ntime integer_ns\n", cli_num(b2, sizeof b2, tend));
+        printf("dt %s\n", cosa_number_text(b1, sizeof b1, p->h0));
+    printf("tend %s\ntime integer_ns\n", cosa_number_text(b2, sizeof b2, tend));
     run_stats_view v;
     run_stats_view_of(&v, &r->run, set);
     v.status = r->failed ? "failed" : "ok";

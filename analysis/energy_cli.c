@@ -116,7 +116,7 @@ int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
     char name[64], b1[32], b2[32];
     cosa_scheme_name(s, name, sizeof name);
     printf("model %s\nscheme %s\ndt %s\ntend %s\nnsteps %.0f\n", m->name, name,
-           cli_num(b1, sizeof b1, dt), cli_num(b2, sizeof b2, tend), nst);
+           cosa_number_text(b1, sizeof b1, dt), cosa_number_text(b2, sizeof b2, tend), nst);
     if (o->nrate) {
         printf("rate");
         for (size_t i = 0; i < nsub; i++)
@@ -211,7 +211,8 @@ int ecli_table_mu(const char *cmd, cli_case *cs, double dt, int csv)
             }
             const double eq = ecli_mu_eq(0.5, Rs[k], p);
             if (csv)
-                printf("%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g\n", cli_num(b1, sizeof b1, Rs[k]),
+                printf("%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+                       cosa_number_text(b1, sizeof b1, Rs[k]),
                        nm[p], eq, e1.mu_measured, e10.mu_measured, nmode ? mu[0] : NAN,
                        nmode ? om[0] : NAN);
             else
@@ -223,7 +224,7 @@ int ecli_table_mu(const char *cmd, cli_case *cs, double dt, int csv)
                "step per unit step, held inputs, start from the initial state; R = h_df/h_ndf "
                "(R > 1: II takes R steps per macro step, R < 1: I takes 1/R); mu_measured = "
                "varsigma/dE at T (Phi route); mu_mode of the fastest mode of Phi.\n",
-               cli_num(b1, sizeof b1, dt));
+               cosa_number_text(b1, sizeof b1, dt));
     }
     rc = CLI_OK;
 done:

@@ -169,18 +169,18 @@ void fmu_ident_notes(const char *cmd, const cosa_model *m, int dynamic)
         fprintf(stderr, "cosa: %s: note: FMU %s identified from its inputs and outputs "
                         "(doc/black-box.md): order %zu at the probe step %s s, fit error %.2g on "
                         "a validation input, %zu FMU steps\n",
-                cmd, id.name, id.order, cli_num(b, sizeof b, id.h), id.fit, id.steps);
+                cmd, id.name, id.order, cosa_number_text(b, sizeof b, id.h), id.fit, id.steps);
         if (id.fixed_step > 0.0)
             fprintf(stderr, "cosa: %s: note: FMU %s is a sampled system with its fixed "
                             "internal step %s s (its own integration error is in its model): "
                             "Phi is exact at macro steps that are multiples of it\n",
-                    cmd, id.name, cli_num(b, sizeof b, id.fixed_step));
+                    cmd, id.name, cosa_number_text(b, sizeof b, id.fixed_step));
         if (id.nonlinear)
             fprintf(stderr, "cosa: %s: note: FMU %s is nonlinear or time-varying: its pulse "
                             "responses at two amplitudes differ by %.2g relative, a pulse one "
                             "step later by %.2g, above the fit error %s: the identified model is "
                             "the small-amplitude one at the start point\n",
-                    cmd, id.name, id.nonlin, id.tvar, cli_num(c, sizeof c, id.fit));
+                    cmd, id.name, id.nonlin, id.tvar, cosa_number_text(c, sizeof c, id.fit));
         if (id.silent_out)
             fprintf(stderr, "cosa: %s: note: FMU %s: output %d never responds to its inputs "
                             "(its rows of C and D are zero)\n",
@@ -207,7 +207,8 @@ void fmu_ident_dt_note(const char *cmd, const cosa_model *m, double dt)
         fprintf(stderr, "cosa: %s: note: dt %s is not a multiple of FMU %s's fixed internal "
                         "step %s s: the FMU cannot stop there, and Phi is exact only at "
                         "multiples of its step\n",
-                cmd, cli_num(b, sizeof b, dt), id.name, cli_num(c, sizeof c, id.fixed_step));
+                cmd, cosa_number_text(b, sizeof b, dt), id.name,
+                cosa_number_text(c, sizeof c, id.fixed_step));
     }
 }
 
@@ -232,7 +233,7 @@ void fmu_ident_dt_list_note(const char *cmd, const cosa_model *m, const double *
             fprintf(stderr, "cosa: %s: note: %zu of the %zu macro steps are not multiples of FMU "
                             "%s's fixed internal step %s s: Phi is exact only at multiples of "
                             "it\n",
-                    cmd, bad, n, id.name, cli_num(b, sizeof b, id.fixed_step));
+                    cmd, bad, n, id.name, cosa_number_text(b, sizeof b, id.fixed_step));
     }
 }
 
@@ -247,7 +248,7 @@ void fmu_ident_limit_note(const char *cmd, const cosa_model *m, double dt_max)
         const double k = floor(dt_max / id.fixed_step * (1.0 + 1e-12));
         fprintf(stderr, "cosa: %s: note: FMU %s is a sampled system with the step %s s: the "
                         "largest of its macro steps at or below dt_max is %.0f steps, %.15g s\n",
-                cmd, id.name, cli_num(b, sizeof b, id.fixed_step), k, k * id.fixed_step);
+                cmd, id.name, cosa_number_text(b, sizeof b, id.fixed_step), k, k * id.fixed_step);
     }
 }
 
@@ -268,13 +269,13 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
             fprintf(stderr, "cosa: %s: note: FMU %s takes fixed internal steps of %s s "
                             "(fixedInternalStepSize): the Phi analysis assumes exact subsystems, "
                             "so the FMU's own integration error is not in these numbers\n",
-                    cmd, name, cli_num(b, sizeof b, cap->fixed_step));
+                    cmd, name, cosa_number_text(b, sizeof b, cap->fixed_step));
         else if (cap->default_step > 0.0)
             fprintf(stderr, "cosa: %s: note: FMU %s documents a step size of %s s "
                             "(DefaultExperiment stepSize): if it integrates with a fixed step, "
                             "its own error is not in these numbers (the Phi analysis assumes "
                             "exact subsystems)\n",
-                    cmd, name, cli_num(b, sizeof b, cap->default_step));
+                    cmd, name, cosa_number_text(b, sizeof b, cap->default_step));
         cosa_linearity lin;
         if (cosa_model_file_fmu_linearity(m, par, i, &lin) != COSA_OK)
             continue; /* linearising it worked when the model was read */

@@ -77,7 +77,7 @@ void cli_iter_print(const cosa_scheme *s, const cosa_iter_info *it)
         printf("iterations %u\n", s->iterations);
     else
         printf("iterations inf\n");
-    printf("relax %s\n", cli_num(b, sizeof b, s->relax));
+    printf("relax %s\n", cosa_number_text(b, sizeof b, s->relax));
     printf("rho_iter %.17g\n", it->rho_iter);
     figure("relax_max", it->relax_max);
     figure("relax_opt", it->relax_opt);

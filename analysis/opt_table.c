@@ -128,7 +128,7 @@ static int in_range(const opt_row *r, double x, char *what, size_t size)
     char lo[32], hi[32];
     const int open_lo = (r->flags & OPTF_OPEN_MIN) != 0, open_hi = (r->flags & OPTF_OPEN_MAX) != 0;
     snprintf(what, size, "a number in %c%s, %s%c", open_lo ? '(' : '[',
-             cli_num(lo, sizeof lo, r->dmin), cli_num(hi, sizeof hi, r->dmax),
+             cosa_number_text(lo, sizeof lo, r->dmin), cosa_number_text(hi, sizeof hi, r->dmax),
              open_hi ? ')' : ']');
     return (open_lo ? x > r->dmin : x >= r->dmin) && (open_hi ? x < r->dmax : x <= r->dmax);
 }

@@ -245,16 +245,16 @@ int sim_csv_write(const char *cmd, const char *path, const cli_model *cm, const 
     const cosa_model *m = cm->model;
     const double *par = cm->par;
     fprintf(f, "# cosa %s simulate\n# model %s\n", cosa_version(), m->name);
-    char b1[32], b2[32]; /* settings: the shortest form that reads back (cli_num) */
+    char b1[32], b2[32]; /* settings: the shortest form that reads back (cosa_number_text) */
     for (size_t i = 0; i < m->nparam; i++)
-        fprintf(f, "# param %s %s\n", m->params[i].name, cli_num(b1, sizeof b1, par[i]));
+        fprintf(f, "# param %s %s\n", m->params[i].name, cosa_number_text(b1, sizeof b1, par[i]));
     cli_assume_print(f, "# ", cm);
     fprintf(f, "# scheme %s\n# integrator %s\n# reference %s\n", scheme, integ, refdesc);
-    fprintf(f, "# dt %s\n# tend %s\n# steps %zu of %zu\n", cli_num(b1, sizeof b1, dt),
-            cli_num(b2, sizeof b2, tend), r->ndone, r->nsteps);
+    fprintf(f, "# dt %s\n# tend %s\n# steps %zu of %zu\n", cosa_number_text(b1, sizeof b1, dt),
+            cosa_number_text(b2, sizeof b2, tend), r->ndone, r->nsteps);
     if (c->every > 1)
         fprintf(f, "# output-interval %s (every %zu macro points, and the last)\n",
-                cli_num(b1, sizeof b1, (double)c->every * dt), c->every);
+                cosa_number_text(b1, sizeof b1, (double)c->every * dt), c->every);
     if (r->diverged)
         fprintf(f, "# status diverged t=%.15g (%s)\n", r->t_diverged, r->reason);
     else

@@ -41,12 +41,12 @@ void sim_fmu_horizon(const char *cmd, cosa_fmu *const *fmus, const cosa_model *m
         /* past stopTime by more than the rounding of t_end = (p + N) H */
         if (stop == stop && t_end > stop + 8.0 * DBL_EPSILON * fabs(t_end))
             fprintf(stderr, "cosa: %s: note: the run reaches t = %s, past FMU %s's stopTime %s "
-                            "(DefaultExperiment)\n", cmd, cli_num(b1, sizeof b1, t_end),
-                    name ? name : "?", cli_num(b2, sizeof b2, stop));
+                            "(DefaultExperiment)\n", cmd, cosa_number_text(b1, sizeof b1, t_end),
+                    name ? name : "?", cosa_number_text(b2, sizeof b2, stop));
         if (start == start && start != 0.0)
             fprintf(stderr, "cosa: %s: note: FMU %s's DefaultExperiment startTime %s is not "
                             "used: cosa starts every unit at t = 0\n", cmd,
-                    name ? name : "?", cli_num(b1, sizeof b1, start));
+                    name ? name : "?", cosa_number_text(b1, sizeof b1, start));
     }
 }
 

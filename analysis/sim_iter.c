@@ -48,10 +48,10 @@ void sim_iter_print(const cosa_scheme *s, const cosa_iter_opts *io,
         printf("iterations %u\n", io->iterations);
     if (io->aitken)
         printf("relax aitken\nrelax_initial %s\nrelax_last %.17g\n",
-               cli_num(b, sizeof b, s->relax), it->relax_last);
+               cosa_number_text(b, sizeof b, s->relax), it->relax_last);
     else
-        printf("relax %s\n", cli_num(b, sizeof b, s->implicit ? s->relax : 1.0));
-    printf("iter_tol %s\n", cli_num(b, sizeof b, io->tol));
+        printf("relax %s\n", cosa_number_text(b, sizeof b, s->implicit ? s->relax : 1.0));
+    printf("iter_tol %s\n", cosa_number_text(b, sizeof b, io->tol));
     printf("iterations_mean %.17g\niterations_max %u\nwindows_not_converged %zu\n",
            it->windows ? (double)it->sweeps / (double)it->windows : NAN, it->sweeps_max,
            it->not_converged);

@@ -973,5 +973,5 @@ void scli_adaptive(int adaptive, size_t coarse, double margin, cosa_metric metri
     char b[32];
     snprintf(desc, size, "coarse grid every %zu points, refined where the corners straddle the "
              "level or one lies within %s x their spread of it%s, contours traced", o->coarse,
-             cli_num(b, sizeof b, o->margin), errors ? " (log10 scale)" : "");
+             cosa_number_text(b, sizeof b, o->margin), errors ? " (log10 scale)" : "");
 }

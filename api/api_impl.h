@@ -18,9 +18,6 @@ struct cosa_case {
 cosa_status api_fail(char *err, size_t errsize, cosa_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* v in the shortest form that reads back (as the command line's cli_num). */
-const char *api_num(char *buf, size_t size, double v);
-
 /* The scheme named text, checked as the command line does (unknown name,
  * corrections of an iterative scheme). */
 cosa_status api_scheme(const char *text, cosa_scheme *s, char *err, size_t errsize);

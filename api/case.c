@@ -20,23 +20,6 @@ cosa_status api_fail(char *err, size_t errsize, cosa_status st, const char *fmt,
     return st;
 }
 
-const char *api_num(char *buf, size_t size, double v)
-{
-    if (isnan(v))
-        snprintf(buf, size, "nan");
-    else if (isinf(v))
-        snprintf(buf, size, v > 0 ? "inf" : "-inf");
-    else if (v == floor(v) && fabs(v) < 1e15) /* integers in full: 100000, not 1e+05 */
-        snprintf(buf, size, "%.0f", v);
-    else
-        for (int prec = 1; prec <= 17; prec++) {
-            snprintf(buf, size, "%.*g", prec, v);
-            if (strtod(buf, NULL) == v)
-                break;
-        }
-    return buf;
-}
-
 /* A new case around model m (owned: freed with the case). */
 static cosa_status case_new(const cosa_model *m, cosa_model *owned, cosa_case **out, char *err,
                             size_t errsize)
@@ -100,7 +83,7 @@ cosa_status cosa_case_set(cosa_case *c, const char *name, double value, char *er
      * builds the system (as --set) */
     if (cosa_param_check(c->model, (size_t)k, NULL, value, msg, sizeof msg) != COSA_OK)
         return api_fail(err, errsize, COSA_EPARAM, "--set %s=%s: %s", name,
-                        api_num(b, sizeof b, value), msg);
+                        cosa_number_text(b, sizeof b, value), msg);
     char *copy = strdup(name);
     char **nn = realloc(c->set_name, (c->nset + 1) * sizeof *nn);
     if (nn)
@@ -163,14 +146,9 @@ cosa_status api_model_failed(const cosa_case *c, cosa_status st, char *err, size
     char what[256];
     if (st == COSA_ENONFINITE &&
         cosa_model_file_nonfinite(c->model, c->par, what, sizeof what) == COSA_ENONFINITE) {
-        char with[512] = "", b[32];
-        size_t len = 0;
-        for (size_t i = 0; i < c->nset && len < sizeof with; i++)
-            len += (size_t)snprintf(with + len, sizeof with - len, "%s%s = %s",
-                                    i ? ", " : " (with ", c->set_name[i],
-                                    api_num(b, sizeof b, c->set_value[i]));
-        if (c->nset && len < sizeof with)
-            snprintf(with + len, sizeof with - len, ")");
+        char with[512];
+        cosa_set_text(with, sizeof with, (const char *const *)c->set_name, c->set_value,
+                      c->nset);
         return api_fail(err, errsize, st, "model '%s': %s%s", c->model->name, what, with);
     }
     return api_fail(err, errsize, st, "model '%s': %s", c->model->name, cosa_strerror(st));
@@ -189,7 +167,7 @@ static cosa_status case_check(const cosa_case *c, char *err, size_t errsize)
         for (size_t i = c->nset; names[j] && i-- > 0;)
             if (strcmp(c->set_name[i], names[j]) == 0)
                 return api_fail(err, errsize, COSA_EPARAM, "--set %s=%s: %s", names[j],
-                                api_num(b, sizeof b, c->set_value[i]), msg);
+                                cosa_number_text(b, sizeof b, c->set_value[i]), msg);
     return api_fail(err, errsize, COSA_EPARAM, "model '%s': %s", c->model->name, msg);
 }
 
@@ -253,25 +231,15 @@ cosa_status api_dt(const char *what, double dt, const cosa_system *sys, char *er
     char b[32];
     if (!(dt > 0.0) || !isfinite(dt))
         return api_fail(err, errsize, COSA_ERANGE, "%s must be a positive finite number, got %s",
-                        what, api_num(b, sizeof b, dt));
+                        what, cosa_number_text(b, sizeof b, dt));
     /* the discretisation exponentiates the Van Loan matrix whose top block
      * row is dt [A B] (doc/method.md): its infinity norm must stay well
      * inside the double range, as the command line's cli_dt_fits */
-    const size_t nx = cosa_system_nx(sys), nu = cosa_system_nu(sys);
-    const double *A = cosa_system_A(sys), *B = cosa_system_B(sys);
-    double norm = 0.0;
-    for (size_t i = 0; i < nx; i++) {
-        double r = 0.0;
-        for (size_t j = 0; j < nx; j++)
-            r += fabs(A[i + j * nx]);
-        for (size_t j = 0; j < nu; j++)
-            r += fabs(B[i + j * nx]);
-        norm = r > norm ? r : norm;
-    }
+    const double norm = cosa_system_norm_AB(sys);
     if (!(dt * norm > 1e300))
         return COSA_OK;
     return api_fail(err, errsize, COSA_ERANGE,
                     "%s %s is too large: dt x |[A B]| = %.3g overflows the discretisation "
                     "(|[A B]| = %.3g, largest row sum; bound 1e300): at most %.3g",
-                    what, api_num(b, sizeof b, dt), dt * norm, norm, 1e300 / norm);
+                    what, cosa_number_text(b, sizeof b, dt), dt * norm, norm, 1e300 / norm);
 }

@@ -112,7 +112,7 @@ cosa_status cosa_case_map_rows(const cosa_case *c, const char *scheme, double dt
         tend = c->model->tend;
     if (metric != COSA_METRIC_RHO && metric != COSA_METRIC_RHO_ITER && nearbyint(tend / dt) < 1)
         return api_fail(err, errsize, COSA_ERANGE, "dt %s is longer than the horizon tend %s",
-                        api_num(b1, sizeof b1, dt), api_num(b2, sizeof b2, tend));
+                        cosa_number_text(b1, sizeof b1, dt), cosa_number_text(b2, sizeof b2, tend));
     sp.model = c->model;
     sp.par = c->par;
     sp.dt = &dt;

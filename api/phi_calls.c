@@ -26,6 +26,26 @@ static void point_note(const cosa_system *sys, double nst, char *note, size_t si
         snprintf(note, size, "all outputs constant over the horizon: NRMSE undefined");
 }
 
+/* st, or the workspace of sys for scheme order p into *ew (NULL if st is
+ * not COSA_OK). */
+static cosa_status eval_workspace(cosa_status st, const cosa_system *sys, int order,
+                                  cosa_eval_workspace **ew, char *err, size_t errsize)
+{
+    *ew = st == COSA_OK ? cosa_eval_workspace_alloc(sys, order) : NULL;
+    if (st == COSA_OK && !*ew)
+        st = api_fail(err, errsize, COSA_ENOMEM, "out of memory");
+    return st;
+}
+
+/* A call's workspace, initial state and system freed; returns st. */
+static cosa_status release(cosa_status st, cosa_eval_workspace *ew, double *x0, cosa_system *sys)
+{
+    cosa_eval_workspace_free(ew);
+    free(x0);
+    cosa_system_free(sys);
+    return st;
+}
+
 cosa_status cosa_case_point(const cosa_case *c, const char *scheme, double dt, double tend,
                             cosa_point_result *out, char *note, size_t notesize, char *err,
                             size_t errsize)
@@ -43,16 +63,15 @@ cosa_status cosa_case_point(const cosa_case *c, const char *scheme, double dt, d
         st = api_dt("dt", dt, sys, err, errsize);
     if (st == COSA_OK && (isnan(tend) || isinf(tend)))
         st = api_fail(err, errsize, COSA_ERANGE, "tend must be finite, got %s",
-                      api_num(b1, sizeof b1, tend));
+                      cosa_number_text(b1, sizeof b1, tend));
     if (st == COSA_OK && tend <= 0.0)
         tend = c->model->tend;
     if (st == COSA_OK && nearbyint(tend / dt) < 1)
         st = api_fail(err, errsize, COSA_ERANGE,
                       "dt %s is longer than the horizon tend %s: no macro step to evaluate",
-                      api_num(b1, sizeof b1, dt), api_num(b2, sizeof b2, tend));
-    cosa_eval_workspace *ew = st == COSA_OK ? cosa_eval_workspace_alloc(sys, s.order) : NULL;
-    if (st == COSA_OK && !ew)
-        st = api_fail(err, errsize, COSA_ENOMEM, "out of memory");
+                      cosa_number_text(b1, sizeof b1, dt), cosa_number_text(b2, sizeof b2, tend));
+    cosa_eval_workspace *ew = NULL;
+    st = eval_workspace(st, sys, s.order, &ew, err, errsize);
     if (st == COSA_OK) {
         /* the errors of the run even where rho > 1 (README, "Accuracy"), as
          * cosa point; where the sums are undefined: rho, rho_ref and NaN */
@@ -76,10 +95,7 @@ cosa_status cosa_case_point(const cosa_case *c, const char *scheme, double dt, d
         else if (st != COSA_OK)
             api_fail(err, errsize, st, "%s", cosa_strerror(st));
     }
-    cosa_eval_workspace_free(ew);
-    free(x0);
-    cosa_system_free(sys);
-    return st;
+    return release(st, ew, x0, sys);
 }
 
 cosa_status cosa_case_phi_dim(const cosa_case *c, const char *scheme, size_t *dim,
@@ -167,9 +183,8 @@ cosa_status cosa_case_limit(const cosa_case *c, const char *scheme, cosa_criteri
                       c->model->name);
     if (st == COSA_OK)
         st = api_dt("dt_max", dt_max, sys, err, errsize);
-    cosa_eval_workspace *ew = st == COSA_OK ? cosa_eval_workspace_alloc(sys, s.order) : NULL;
-    if (st == COSA_OK && !ew)
-        st = api_fail(err, errsize, COSA_ENOMEM, "out of memory");
+    cosa_eval_workspace *ew = NULL;
+    st = eval_workspace(st, sys, s.order, &ew, err, errsize);
     if (st == COSA_OK) {
         st = cosa_dt_limit(sys, &s, x0, tend > 0.0 ? tend : c->model->tend, crit, tol, dt_min,
                            dt_max, per_decade ? per_decade : COSA_LIMIT_PER_DECADE, cross,
@@ -181,8 +196,5 @@ cosa_status cosa_case_limit(const cosa_case *c, const char *scheme, cosa_criteri
         else if (st != COSA_OK)
             api_fail(err, errsize, st, "%s", cosa_strerror(st));
     }
-    cosa_eval_workspace_free(ew);
-    free(x0);
-    cosa_system_free(sys);
-    return st;
+    return release(st, ew, x0, sys);
 }

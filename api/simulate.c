@@ -154,16 +154,7 @@ static cosa_status sim_units(struct sim *r, char *err, size_t errsize)
  * accepts (cosa simulate's). */
 static const char *fine_scheme(const struct sim *r)
 {
-    int deg = 2;
-    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
-    for (size_t i = 0; i < r->nsub; i++) {
-        if (!fmus[i] || !cosa_fmu_ninput(fmus[i]))
-            continue;
-        cosa_fmu_capability cap;
-        cosa_fmu_capability_get(fmus[i], &cap);
-        deg = cap.input_degree_max < deg ? cap.input_degree_max : deg;
-    }
-    return deg >= 2 ? "soh" : deg == 1 ? "foh" : "zoh";
+    return cosa_fmu_fine_scheme(cosa_model_units_fmus(r->mu), r->nsub);
 }
 
 static cosa_status sim_reference(struct sim *r, double dt, size_t nsamples, char *desc,
@@ -261,7 +252,8 @@ static cosa_status sim_check(struct sim *r, const char *scheme, double dt, doubl
     if (nsteps < 1)
         return api_fail(err, errsize, COSA_ERANGE,
                         "dt %s is longer than the horizon tend %s: no macro step to run",
-                        api_num(b1, sizeof b1, dt), api_num(b2, sizeof b2, *tend));
+                        cosa_number_text(b1, sizeof b1, dt),
+                        cosa_number_text(b2, sizeof b2, *tend));
     if (nsteps > 1e8)
         return api_fail(err, errsize, COSA_ERANGE,
                         "tend / dt = %.3g macro steps: too many (at most 1e8)", nsteps);

@@ -108,6 +108,18 @@ void mf_free(mf_t *mf)
     free(mf);
 }
 
+mf_t *mf_new(void)
+{
+    mf_t *mf = calloc(1, sizeof *mf);
+    if (mf && !(mf->pool = mf_expr_pool_alloc())) {
+        free(mf);
+        return NULL;
+    }
+    if (mf)
+        mf->tend = 1.0;
+    return mf;
+}
+
 cosa_status mf_alloc_block(struct mf_block *b, size_t r, size_t c, int base)
 {
     size_t n = r * c;
@@ -187,10 +199,8 @@ static cosa_status parse_flags(const char *text, size_t len, const char *name_fo
         }
     }
     char *copy = malloc(len + 1);
-    mf_t *mf = calloc(1, sizeof *mf);
-    if (mf)
-        mf->pool = mf_expr_pool_alloc();
-    if (!copy || !mf || !mf->pool) {
+    mf_t *mf = mf_new();
+    if (!copy || !mf) {
         free(copy);
         mf_free(mf);
         mf_perr(&p, COSA_ENOMEM, 0, "out of memory");
@@ -199,7 +209,6 @@ static cosa_status parse_flags(const char *text, size_t len, const char *name_fo
     if (len)
         memcpy(copy, text, len);
     copy[len] = '\0';
-    mf->tend = 1.0;
     p.mf = mf;
     p.s = copy;
     while (p.st == COSA_OK && p.s[p.pos] != '\0')

@@ -286,6 +286,35 @@ cosa_status mf_fmu_rebind(struct mf_parser *p, struct mf_sub *s)
     return st;
 }
 
+void mf_fmu_rebind_moved(struct mf_parser *p)
+{
+    mf_t *mf = p->mf;
+    for (size_t i = 0; i < mf->nsub && p->st == COSA_OK; i++) {
+        struct mf_sub *sub = &mf->subs[i];
+        /* an identified FMU's blocks hold the identified model: no declared x0 */
+        const size_t nx = sub->identified ? 0 : sub->fnx, np = sub->nfpar - sub->fnx;
+        int moved = 0;
+        for (size_t k = 0; k < np; k++)
+            moved |= mf->params[sub->fpar0 + k].value != sub->fown[k];
+        for (size_t j = 0; j < nx; j++)
+            moved |= mf->params[sub->fpar0 + np + j].value != sub->b[BX0].e[j].value;
+        if (moved)
+            mf_fmu_rebind(p, sub);
+    }
+}
+
+long mf_fmu_param(const struct mf_sub *sub, const char *var)
+{
+    const size_t nx = sub->fnx, np = sub->nfpar - nx;
+    for (size_t k = 0; k < np; k++)
+        if (strcmp(sub->fvar[k], var) == 0)
+            return (long)(sub->fpar0 + k);
+    for (size_t i = 0; i < nx; i++)
+        if (strcmp(cosa_fmu_var_at(sub->fh, cosa_fmu_state(sub->fh, i))->name, var) == 0)
+            return (long)(sub->fpar0 + np + i);
+    return -1;
+}
+
 /* Without a 'tend' line (so far: a later one overrides), the horizon is the
  * smallest DefaultExperiment stopTime of the FMUs that give one (cosa starts
  * every unit at t = 0). */

@@ -182,6 +182,8 @@ void mf_block_dims(const struct mf_sub *s, int k, size_t *r, size_t *c);
  * flags); COSA_ENOMEM. */
 cosa_status mf_alloc_block(struct mf_block *b, size_t r, size_t c, int base);
 void mf_free(mf_t *mf); /* NULL is ignored */
+/* An empty model (its expression pool, tend 1), or NULL: out of memory. */
+mf_t *mf_new(void);
 
 /* After the statements (or an SSP's translation): resolve, name, and hand
  * out the model (*out), or free mf and return the first error's status. */
@@ -212,6 +214,14 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
  * bindings): its blocks and x0 the linearisation there (errors through
  * mf_perr). */
 cosa_status mf_fmu_rebind(struct mf_parser *p, struct mf_sub *s);
+/* mf_fmu_rebind for every FMU subsystem whose parameters (or declared
+ * initial states) moved from the FMU's own start values (the SSP and OSP
+ * parameter bindings); stops at the first error (p->st). */
+void mf_fmu_rebind_moved(struct mf_parser *p);
+/* The model parameter behind Real variable var of FMU subsystem sub (a
+ * Float64 parameter with a start value, or a declared state's start value),
+ * or -1. */
+long mf_fmu_param(const struct mf_sub *sub, const char *var);
 
 /* 1 if the FMU subsystem's parameters in par differ from their defaults (its
  * stored blocks are then not its linearisation there). */

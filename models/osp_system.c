@@ -122,20 +122,6 @@ long osp_sub_of(struct ssp *s, const char *name, size_t line)
     return -1;
 }
 
-/* The model parameter behind Real variable var of subsystem sub (a Float64
- * parameter with a start value, or a state's start value), or -1. */
-static long real_param(const struct mf_sub *sub, const char *var)
-{
-    const size_t nx = sub->n[DECL_X], np = sub->nfpar - nx;
-    for (size_t k = 0; k < np; k++)
-        if (strcmp(sub->fvar[k], var) == 0)
-            return (long)(sub->fpar0 + k);
-    for (size_t i = 0; i < nx; i++)
-        if (strcmp(cosa_fmu_var_at(sub->fh, cosa_fmu_state(sub->fh, i))->name, var) == 0)
-            return (long)(sub->fpar0 + np + i);
-    return -1;
-}
-
 /* An Integer/Boolean/String start value: recorded as text after checking
  * that the FMU has the variable with that type. */
 static void text_start(struct ssp *s, struct mf_sub *sub, const xmlNode *v, const char *var,
@@ -185,7 +171,7 @@ static void initial_value(struct ssp *s, struct mf_sub *sub, xmlNode *iv)
     }
     if (osp_is(v, "Real")) {
         double x;
-        const long k = real_param(sub, var);
+        const long k = mf_fmu_param(sub, var);
         if (k < 0)
             mf_perr(s->p, COSA_EPARAM, ssp_line(v), "InitialValue '%.120s' of simulator "
                     "'%.80s': its FMU has no Real parameter (with a start value) or state of "
@@ -256,23 +242,6 @@ static void simulator(struct ssp *s, xmlNode *e, double base)
                 initial_value(s, sub, iv);
         else
             osp_refuse(s, t, "unknown element in Simulator");
-}
-
-/* The FMUs whose Real parameters moved: linearised again there. */
-static void rebind(struct ssp *s)
-{
-    mf_t *mf = s->p->mf;
-    for (size_t i = 0; i < mf->nsub && s->p->st == COSA_OK; i++) {
-        struct mf_sub *sub = &mf->subs[i];
-        const size_t nx = sub->n[DECL_X], np = sub->nfpar - nx;
-        int moved = 0;
-        for (size_t k = 0; k < np; k++)
-            moved |= mf->params[sub->fpar0 + k].value != sub->fown[k];
-        for (size_t j = 0; j < nx; j++)
-            moved |= mf->params[sub->fpar0 + np + j].value != sub->b[BX0].e[j].value;
-        if (moved)
-            mf_fmu_rebind(s->p, sub);
-    }
 }
 
 
@@ -417,8 +386,7 @@ static void read_root(struct ssp *s, struct mf_osp *o, xmlNode *root)
                 "EccoConfiguration");
     if (s->p->st == COSA_OK)
         osp_connect(s, o, fns, conns);
-    if (s->p->st == COSA_OK)
-        rebind(s);
+    mf_fmu_rebind_moved(s->p); /* the FMUs whose Real parameters moved */
 }
 
 cosa_status mf_osp_load(const char *path, unsigned flags, double probe, cosa_model **out, char *err,
@@ -429,17 +397,14 @@ cosa_status mf_osp_load(const char *path, unsigned flags, double probe, cosa_mod
         err = tmp;
         errsize = sizeof tmp;
     }
-    mf_t *mf = calloc(1, sizeof *mf);
-    if (mf)
-        mf->pool = mf_expr_pool_alloc();
-    struct mf_osp *o = mf && mf->pool ? calloc(1, sizeof *o) : NULL;
+    mf_t *mf = mf_new();
+    struct mf_osp *o = mf ? calloc(1, sizeof *o) : NULL;
     if (!o) {
         mf_free(mf);
         snprintf(err, errsize, "%s: out of memory", path);
         return COSA_ENOMEM;
     }
     mf->osp = o;
-    mf->tend = 1.0;
     o->info.base_step = 0.1; /* libcosim's default */
     struct stat sb;
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {

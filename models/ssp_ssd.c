@@ -438,15 +438,11 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, double probe, cosa_mod
         err = tmp;
         errsize = sizeof tmp;
     }
-    mf_t *mf = calloc(1, sizeof *mf);
-    if (mf)
-        mf->pool = mf_expr_pool_alloc();
-    if (!mf || !mf->pool) {
-        mf_free(mf);
+    mf_t *mf = mf_new();
+    if (!mf) {
         snprintf(err, errsize, "%s: out of memory", path);
         return COSA_ENOMEM;
     }
-    mf->tend = 1.0;
     char dir[4096], ssd[4096 + 32], shown[4096 + 32];
     cosa_status st = COSA_OK;
     if (locate(path, archive, mf, dir, ssd, shown, err, errsize, &st) != 0) {

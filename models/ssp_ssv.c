@@ -42,13 +42,9 @@ static long param_of(struct ssp *s, xmlNode *c, const char *var, const char *ful
     const struct mf_sub *sub = ssp_component_sub(s, c);
     if (!sub || !sub->fh)
         return -1;
-    const size_t nx = sub->fnx, np = sub->nfpar - nx;
-    for (size_t k = 0; k < np; k++)
-        if (strcmp(sub->fvar[k], var) == 0)
-            return (long)(sub->fpar0 + k);
-    for (size_t i = 0; i < nx; i++)
-        if (strcmp(cosa_fmu_var_at(sub->fh, cosa_fmu_state(sub->fh, i))->name, var) == 0)
-            return (long)(sub->fpar0 + np + i);
+    const long k = mf_fmu_param(sub, var);
+    if (k >= 0)
+        return k;
     mf_perr(s->p, COSA_EPARAM, line, "parameter '%.120s': component '%.80s' has no Float64 "
             "parameter (with a start value) or state '%.120s' that cosa can set", full,
             ssp_attr(c, "name"), var);
@@ -223,19 +219,8 @@ static void bind_system(struct ssp *s, xmlNode *sys)
 
 void ssp_bind(struct ssp *s)
 {
-    mf_t *mf = s->p->mf;
     bind_system(s, s->top);
     /* FMUs whose parameters moved from their own start values: linearised
      * again there (their blocks hold the linearisation at the defaults) */
-    for (size_t i = 0; i < mf->nsub && s->p->st == COSA_OK; i++) {
-        struct mf_sub *sub = &mf->subs[i];
-        const size_t nx = sub->identified ? 0 : sub->fnx, np = sub->nfpar - sub->fnx;
-        int moved = 0;
-        for (size_t k = 0; k < np; k++)
-            moved |= mf->params[sub->fpar0 + k].value != sub->fown[k];
-        for (size_t j = 0; j < nx; j++)
-            moved |= mf->params[sub->fpar0 + np + j].value != sub->b[BX0].e[j].value;
-        if (moved)
-            mf_fmu_rebind(s->p, sub);
-    }
+    mf_fmu_rebind_moved(s->p);
 }

@@ -3,8 +3,10 @@
 # test_ssp.sh): COSA and FMU, skip (77) off x86_64 (the test FMUs are built for
 # x86_64-linux), a scratch directory removed at exit, TMPDIR inside it (so a
 # test can check that cosa leaves nothing behind), the ok/bad counters and
-# fmu_env_done NAME, the closing line and status; fmu_gainnet FILE TEND, the
-# network of the smoothness-1 gain FMU.
+# fmu_env_done NAME, the closing line and status; val KEY FILE, the value of
+# a "KEY value" line; fmu_twomass FILE NAME TEND I II, the two-mass network of
+# FMU files I and II; fmu_gainnet FILE TEND [GAIN [NAME]], the two-mass FMUs
+# with a gain between them (default: the smoothness-1 gain FMU).
 COSA=${COSA:-analysis/cosa}
 FMU=${COSA_FMUDIR:-tests/fmu}
 [ "$(uname -m)" = x86_64 ] || { echo "skip - the test FMUs are built for x86_64-linux"; exit 77; }
@@ -18,14 +20,30 @@ fmu_env_done() {
     [ -z "$(ls -A "$TMPDIR")" ] && ok || bad "left in TMPDIR: $(ls -A "$TMPDIR")"
     harness_done "$1"
 }
-# FILE: the two-mass FMUs I, II with the gain G (recommendedIntermediateInput
-# Smoothness = 1) on the coupling I.s1 -> II.s1, horizon TEND
+# the value of the line "KEY value" of FILE
+val() { sed -n "s/^$1 //p" "$2"; }
+# FILE NAME TEND I II: the two-mass network "model NAME" of the FMU files I
+# and II (in $FMU), horizon TEND
+fmu_twomass() {
+    cat >"$1" <<END
+model $2
+tend $3
+fmu I = $FMU/$4
+fmu II = $FMU/$5
+connect I.s1 -> II.s1
+connect I.v1 -> II.v1
+connect II.Fk -> I.Fk
+END
+}
+# FILE TEND [GAIN [NAME]]: the two-mass FMUs I, II with the gain FMU file GAIN
+# (default: G with recommendedIntermediateInputSmoothness = 1) on the coupling
+# I.s1 -> II.s1, "model NAME" (default gainnet), horizon TEND
 fmu_gainnet() {
     cat >"$1" <<END
-model gainnet
+model ${4:-gainnet}
 tend $2
 fmu I = $FMU/twomass1_fmi3.fmu
-fmu G = $FMU/gainsmooth_fmi3.fmu
+fmu G = $FMU/${3:-gainsmooth_fmi3.fmu}
 fmu II = $FMU/twomass2_fmi3.fmu
 connect I.s1 -> G.u
 connect G.y -> II.s1

@@ -13,18 +13,7 @@
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 
 # FILE I II: the two-mass network of FMU files I and II (in $FMU)
-net() {
-    cat >"$1" <<END
-model bb
-tend 0.3
-fmu I = $FMU/$2
-fmu II = $FMU/$3
-connect I.s1 -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
-}
-val() { sed -n "s/^$1 //p" "$2"; }
+net() { fmu_twomass "$1" bb 0.3 "$2" "$3"; }
 # relative difference of two numbers within a bound
 close() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d;
     m = a < 0 ? -a : a; exit !(d <= t * m) }'; }
@@ -113,17 +102,7 @@ grep -q "^# FMU II identified from its inputs and outputs: order 2" "$tmp/lin.co
     bad "the written model's rho $(val rho "$tmp/lin.out") differs from $(val rho "$tmp/hid_fmi3.out")"
 
 # a stateless gain FMU between I and II: order 0, the same rho as its D
-cat >"$tmp/gain.cosa" <<END
-model g
-tend 0.3
-fmu I = $FMU/twomass1_fmi3.fmu
-fmu G = $FMU/gain_fmi3.fmu
-fmu II = $FMU/twomass2_fmi3.fmu
-connect I.s1 -> G.u
-connect G.y -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
+fmu_gainnet "$tmp/gain.cosa" 0.3 gain_fmi3.fmu g
 # (D = 1 from differences of y = u: exact in binary for these amplitudes, so
 # the whole output equals the declared reading's digit for digit)
 "$COSA" point --model-file "$tmp/gain.cosa" --scheme zoh --dt 1e-4 >"$tmp/g.out" 2>"$tmp/g.err"

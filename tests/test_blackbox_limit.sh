@@ -17,18 +17,7 @@
 # _fmi3.fmu) at macro steps that are multiples of its step, where the identified model is
 # exact, against cosa point on the black-box network itself.
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
-val() { sed -n "s/^$1 //p" "$2"; }
-pair() { # FILE FMU_I FMU_II
-    cat >"$1" <<END
-model pair
-tend 0.1
-fmu I = $FMU/$2
-fmu II = $FMU/$3
-connect I.s1 -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
-}
+pair() { fmu_twomass "$1" pair 0.1 "$2" "$3"; } # FILE FMU_I FMU_II
 pair "$tmp/decl.cosa" twomass1_fmi3.fmu twomass2_fmi3.fmu
 pair "$tmp/bb.cosa" twomass1_fmi3.fmu twomass2_hid_fmi3.fmu
 pair "$tmp/euler.cosa" twomass1_fmi3.fmu twomass2_euler_fmi3.fmu

@@ -9,19 +9,8 @@
 # --ref none prints no e_global and everything else; model-based corrections, --coupling and
 # cosa defect refuse in one line.
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
-val() { sed -n "s/^$1 //p" "$2"; }
 one_line() { [ "$(wc -l <"$1")" = 1 ]; }
-pair() { # FILE FMU_I FMU_II
-    cat >"$1" <<END
-model pair
-tend 0.05
-fmu I = $FMU/$2
-fmu II = $FMU/$3
-connect I.s1 -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
-}
+pair() { fmu_twomass "$1" pair 0.05 "$2" "$3"; } # FILE FMU_I FMU_II
 # the trajectory file without its reference columns (ref.*)
 traj() {
     awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) keep[i] = $i !~ /^ref\./; h = 1 }

@@ -10,6 +10,7 @@
 
 #include "cosa.h"
 #include "td/fmu_impl.h"
+#include "testutil.h"
 
 #include <dirent.h>
 #include <float.h>
@@ -53,15 +54,6 @@ static void teardown(void)
 
 TestSuite(fmu, .init = setup, .fini = teardown);
 
-static cosa_fmu *open_ok(const char *name)
-{
-    char path[4200], err[512];
-    snprintf(path, sizeof path, "%s/%s", fmudir, name);
-    cosa_fmu *f = NULL;
-    const cosa_status s = cosa_fmu_open(path, &f, err, sizeof err);
-    cr_assert_eq(s, COSA_OK, "%s: %s", name, err);
-    return f;
-}
 
 static long var(const cosa_fmu *f, const char *name)
 {
@@ -106,7 +98,7 @@ static void check_description_I(const cosa_fmu *f, int version)
 
 Test(fmu, fmi3_description_and_cleanup)
 {
-    cosa_fmu *f = open_ok("twomass1_fmi3.fmu");
+    cosa_fmu *f = tu_fmu_open_ok("twomass1_fmi3.fmu");
     check_description_I(f, 3);
     /* the unzipped tree lives in the private TMPDIR until close */
     char so[4400];
@@ -123,7 +115,7 @@ Test(fmu, fmi3_description_and_cleanup)
  * (as in the Reference FMUs) are ignored: the description is subsystem I's. */
 Test(fmu, other_types_and_array_parameters_are_ignored)
 {
-    cosa_fmu *f = open_ok("twomass1_extra_fmi3.fmu");
+    cosa_fmu *f = tu_fmu_open_ok("twomass1_extra_fmi3.fmu");
     check_description_I(f, 3);
     cr_expect_eq(var(f, "M"), -1);
     cr_expect_eq(var(f, "count"), -1);
@@ -132,10 +124,10 @@ Test(fmu, other_types_and_array_parameters_are_ignored)
 
 Test(fmu, fmi2_description)
 {
-    cosa_fmu *f = open_ok("twomass1_fmi2.fmu");
+    cosa_fmu *f = tu_fmu_open_ok("twomass1_fmi2.fmu");
     check_description_I(f, 2);
     cosa_fmu_close(f);
-    f = open_ok("twomass2_fmi2.fmu");
+    f = tu_fmu_open_ok("twomass2_fmi2.fmu");
     cr_expect_eq(cosa_fmu_ninput(f), 2);
     cr_expect_eq(cosa_fmu_noutput(f), 1);
     cr_expect_eq(cosa_fmu_output(f, 0), (size_t)var(f, "Fk"));
@@ -150,7 +142,7 @@ Test(fmu, fmi2_description)
  * a few ulps of the state's scale, bounded by 1e-12 relative). */
 Test(fmu, fmi3_functions_step_both_subsystems)
 {
-    cosa_fmu *a = open_ok("twomass1_fmi3.fmu"), *b = open_ok("twomass2_fmi3.fmu");
+    cosa_fmu *a = tu_fmu_open_ok("twomass1_fmi3.fmu"), *b = tu_fmu_open_ok("twomass2_fmi3.fmu");
     cr_assert_neq(a->f3.DoStep, b->f3.DoStep, "both handles resolved the same binary");
     fmi3Instance ia = a->f3.InstantiateCoSimulation("I", "{cosa-test-twomass}", a->res3, false,
                                                     false, false, false, NULL, 0, NULL, NULL, NULL);
@@ -276,7 +268,7 @@ static void cosim_against_linear(int ver, const char *scheme, int lin_at_end)
     char n1[64], n2[64];
     snprintf(n1, sizeof n1, "twomass1_fmi%d.fmu", ver);
     snprintf(n2, sizeof n2, "twomass2_fmi%d.fmu", ver);
-    cosa_fmu *f1 = open_ok(n1), *f2 = open_ok(n2);
+    cosa_fmu *f1 = tu_fmu_open_ok(n1), *f2 = tu_fmu_open_ok(n2);
     cosa_unit *uf[2] = {NULL, NULL}, *ul[2] = {NULL, NULL};
     cr_assert_eq(cosa_unit_fmu_create(f1, "I", &uf[0]), COSA_OK);
     cr_assert_eq(cosa_unit_fmu_create(f2, "II", &uf[1]), COSA_OK);
@@ -354,7 +346,7 @@ Test(fmu, unit_fmi3_soh_mbcorr_against_linear_units) { cosim_against_linear(3, "
  * not disturbed (its next step equals a step of a fresh unit). */
 Test(fmu, unit_refusals_and_other_points)
 {
-    cosa_fmu *f1 = open_ok("twomass1_nodd_fmi3.fmu");
+    cosa_fmu *f1 = tu_fmu_open_ok("twomass1_nodd_fmi3.fmu");
     cosa_unit *u = NULL;
     cr_assert_eq(cosa_unit_fmu_create(f1, "I", &u), COSA_OK);
     const double der[2] = {1.0, 2.0};
@@ -372,7 +364,7 @@ Test(fmu, unit_refusals_and_other_points)
         cr_expect(fabs(A[k] - Aref[k]) <= 1e-7 * 1e5, "fd A[%d] = %.17g", k, A[k]);
     cosa_unit_free(u);
     cosa_fmu_close(f1);
-    f1 = open_ok("twomass1_fmi3.fmu");
+    f1 = tu_fmu_open_ok("twomass1_fmi3.fmu");
     cr_assert_eq(cosa_unit_fmu_create(f1, "I", &u), COSA_OK);
     cr_assert_eq(cosa_unit_jacobian(u, 0.5, x, uin, 0, A, NULL, NULL, NULL), COSA_OK, "%s",
                  cosa_unit_message(u));
@@ -415,7 +407,7 @@ Test(fmu, unit_refusals_and_other_points)
 Test(fmu, snapshots_across_instances)
 {
     for (int ver = 3; ver >= 2; ver--) {
-        cosa_fmu *f = open_ok(ver == 3 ? "twomass1_fmi3.fmu" : "twomass1_fmi2.fmu");
+        cosa_fmu *f = tu_fmu_open_ok(ver == 3 ? "twomass1_fmi3.fmu" : "twomass1_fmi2.fmu");
         cosa_unit *u = NULL;
         cr_assert_eq(cosa_unit_fmu_create(f, "I", &u), COSA_OK);
         const double u0[1] = {250.0}, x1[2] = {1e-3, 50.0};
@@ -455,7 +447,7 @@ Test(fmu, snapshots_across_instances)
 Test(fmu, linearize_dd_and_fd)
 {
     for (int which = 1; which <= 2; which++) {
-        cosa_fmu *f = open_ok(which == 1 ? "twomass1_fmi3.fmu" : "twomass2_fmi2.fmu");
+        cosa_fmu *f = tu_fmu_open_ok(which == 1 ? "twomass1_fmi3.fmu" : "twomass2_fmi2.fmu");
         cosa_unit *u = NULL;
         cr_assert_eq(cosa_unit_fmu_create(f, NULL, &u), COSA_OK);
         const size_t nx = cosa_unit_nx(u), nu = cosa_unit_nu(u), ny = cosa_unit_ny(u);
@@ -511,7 +503,7 @@ Test(fmu, linearize_dd_and_fd)
  * the variables of other types kept for fmu-info, DefaultExperiment. */
 Test(fmu, gain_description_other_types_and_default_experiment)
 {
-    cosa_fmu *f = open_ok("gain_fmi3.fmu");
+    cosa_fmu *f = tu_fmu_open_ok("gain_fmi3.fmu");
     cr_expect_eq(cosa_fmu_nstate(f), 0u);
     cr_expect_eq(cosa_fmu_ninput(f), 1u);
     cr_expect_eq(cosa_fmu_noutput(f), 1u); /* y; uhold is a discrete output */
@@ -525,7 +517,7 @@ Test(fmu, gain_description_other_types_and_default_experiment)
     cr_expect_eq(cosa_fmu_start_time(f), 0.0);
     cr_expect_eq(cosa_fmu_stop_time(f), 0.2); /* the XML's "0.2", read by strtod */
     cosa_fmu_close(f);
-    f = open_ok("twomass1_fmi3.fmu");
+    f = tu_fmu_open_ok("twomass1_fmi3.fmu");
     cr_expect(isnan(cosa_fmu_stop_time(f)) && isnan(cosa_fmu_start_time(f)));
     cosa_fmu_close(f);
 }
@@ -537,7 +529,7 @@ Test(fmu, gain_description_other_types_and_default_experiment)
  * instantiate at all. */
 static void gain_unit(const char *name, double k)
 {
-    cosa_fmu *f = open_ok(name);
+    cosa_fmu *f = tu_fmu_open_ok(name);
     cosa_unit *u = NULL;
     cr_assert_eq(cosa_unit_fmu_create(f, "G", &u), COSA_OK, "%s: %s", name,
                  u ? cosa_unit_message(u) : "");
@@ -563,7 +555,7 @@ Test(fmu, stateless_fmu_and_resources)
     gain_unit("gainres_fmi3.fmu", 2.0);
     gain_unit("gainres_fmi2.fmu", 2.0);
     /* without resources/ the FMU cannot instantiate: create says why */
-    cosa_fmu *f = open_ok("gainres_nores_fmi3.fmu");
+    cosa_fmu *f = tu_fmu_open_ok("gainres_nores_fmi3.fmu");
     cosa_unit *u = NULL;
     cr_expect_eq(cosa_unit_fmu_create(f, "G", &u), COSA_EFMU);
     cr_expect(u && strstr(cosa_unit_message(u), "cannot read gain.txt"), "%s",
@@ -588,7 +580,7 @@ static void logbook_add(void *user, const char *instance, int status, const char
 }
 Test(fmu, logger_and_first_warning)
 {
-    cosa_fmu *f = open_ok("gainwarn_fmi3.fmu");
+    cosa_fmu *f = tu_fmu_open_ok("gainwarn_fmi3.fmu");
     cosa_unit *u = NULL;
     struct logbook b = {0};
     cr_assert_eq(cosa_unit_fmu_create(f, "G", &u), COSA_OK);
@@ -614,7 +606,7 @@ Test(fmu, logger_and_first_warning)
  * of degree 1. */
 Test(fmu, last_successful_time_and_unrequested_intermediate_update)
 {
-    cosa_fmu *f = open_ok("gainshort_fmi3.fmu");
+    cosa_fmu *f = tu_fmu_open_ok("gainshort_fmi3.fmu");
     cosa_unit *u = NULL;
     cr_assert_eq(cosa_unit_fmu_create(f, "G", &u), COSA_OK);
     const double in = 1.0;
@@ -626,7 +618,7 @@ Test(fmu, last_successful_time_and_unrequested_intermediate_update)
               "%s", cosa_unit_message(u));
     cosa_unit_free(u);
     cosa_fmu_close(f);
-    f = open_ok("twomass2_norefresh_fmi3.fmu");
+    f = tu_fmu_open_ok("twomass2_norefresh_fmi3.fmu");
     cr_assert_eq(cosa_unit_fmu_create(f, "II", &u), COSA_OK);
     const double held[2] = {0.0, 0.0}, ramp[4] = {0.0, 0.0, 1.0, 1.0};
     cr_assert_eq(cosa_unit_set_input(u, 0, held), COSA_OK);
@@ -646,7 +638,7 @@ Test(fmu, last_successful_time_and_unrequested_intermediate_update)
  * no fixed point, and for every y the residual has r1 + r2 = -(b1 + b2). */
 Test(fmu, initialization_loop)
 {
-    cosa_fmu *f = open_ok("loop_fmi3.fmu");
+    cosa_fmu *f = tu_fmu_open_ok("loop_fmi3.fmu");
     cosa_unit *u[2] = {NULL, NULL};
     cr_assert_eq(cosa_unit_fmu_create(f, "A", &u[0]), COSA_OK);
     cr_assert_eq(cosa_unit_fmu_create(f, "B", &u[1]), COSA_OK);

@@ -5,21 +5,13 @@
 #include <criterion/criterion.h>
 
 #include "cosa.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static cosa_fmu *open_fmu(const char *name)
-{
-    const char *d = getenv("COSA_FMUDIR");
-    char path[4200], err[512];
-    snprintf(path, sizeof path, "%s/%s", d ? d : "tests/fmu", name);
-    cosa_fmu *f = NULL;
-    cr_assert_eq(cosa_fmu_open(path, &f, err, sizeof err), COSA_OK, "%s: %s", name, err);
-    return f;
-}
 
 static cosa_scheme scheme(const char *text)
 {
@@ -41,7 +33,7 @@ Test(fmu_capability, summaries_follow_the_descriptions)
              {"twomass1_nostate_fmi3.fmu", 3, 0, 0, 0, 0.0, 0.0},
              {"twomass1_fixed_fmi3.fmu", 3, COSA_UNIT_DEGMAX, 1, 1, 1e-6, 0.0}};
     for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
-        cosa_fmu *f = open_fmu(c[k].fmu);
+        cosa_fmu *f = tu_fmu_open_ok(c[k].fmu);
         cosa_fmu_capability cap;
         cosa_fmu_capability_get(f, &cap);
         cr_expect_eq(cap.fmi_version, c[k].version, "%s", c[k].fmu);
@@ -57,8 +49,8 @@ Test(fmu_capability, summaries_follow_the_descriptions)
 
 Test(fmu_capability, which_schemes_run)
 {
-    cosa_fmu *f[3] = {open_fmu("twomass1_fmi3.fmu"), open_fmu("twomass1_noiu_fmi3.fmu"),
-                      open_fmu("twomass1_nostate_fmi3.fmu")};
+    cosa_fmu *f[3] = {tu_fmu_open_ok("twomass1_fmi3.fmu"), tu_fmu_open_ok("twomass1_noiu_fmi3.fmu"),
+                      tu_fmu_open_ok("twomass1_nostate_fmi3.fmu")};
     cosa_fmu_capability cap[3];
     for (int k = 0; k < 3; k++)
         cosa_fmu_capability_get(f[k], &cap[k]);
@@ -118,7 +110,7 @@ Test(fmu_capability, linear_unit)
 /* The FMUs at their start point, linearised as a model file does. */
 static cosa_linearity fmu_linearity(const char *name, const char *par, double value)
 {
-    cosa_fmu *f = open_fmu(name);
+    cosa_fmu *f = tu_fmu_open_ok(name);
     cosa_unit *u = NULL;
     cr_assert_eq(cosa_unit_fmu_create(f, "t", &u), COSA_OK);
     if (par)

@@ -9,6 +9,7 @@
 #include "cosa.h"
 #include "td/evolve.h"
 #include "td/fmu_impl.h"
+#include "testutil.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -16,13 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cosa_status open_fmu(const char *name, cosa_fmu **f, char *err, size_t size)
-{
-    const char *d = getenv("COSA_FMUDIR");
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", d ? d : "tests/fmu", name);
-    return cosa_fmu_open(path, f, err, size);
-}
 
 static const cosa_fmu_var *var_named(const cosa_fmu *f, const char *name)
 {
@@ -37,7 +31,7 @@ Test(fmu_clocks, the_sampler_clocks_as_described)
 {
     cosa_fmu *f = NULL;
     char err[512];
-    cr_assert_eq(open_fmu("sampler_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
+    cr_assert_eq(tu_fmu_open("sampler_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
     cr_expect(cosa_fmu_caps(f) & COSA_FMU_CAP_CLOCKS);
     cr_expect(cosa_fmu_caps(f) & COSA_FMU_CAP_EVENT_MODE);
     cr_assert_eq(cosa_fmu_nclock(f), 2);
@@ -90,7 +84,7 @@ Test(fmu_clocks, counter_and_resolution)
 {
     cosa_fmu *f = NULL;
     char err[512];
-    cr_assert_eq(open_fmu("sampler_counter_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
+    cr_assert_eq(tu_fmu_open("sampler_counter_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
     const cosa_fmu_clock *tick = cosa_fmu_clock_at(f, 0);
     cr_assert_not_null(tick);
     /* intervalCounter 1 / resolution 10 and shiftCounter 3 / 10: one
@@ -104,7 +98,7 @@ Test(fmu_clocks, no_clocks_no_list)
 {
     cosa_fmu *f = NULL;
     char err[512];
-    cr_assert_eq(open_fmu("twomass1_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
+    cr_assert_eq(tu_fmu_open("twomass1_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
     cr_expect_eq(cosa_fmu_nclock(f), 0);
     cr_expect_null(cosa_fmu_clock_at(f, 0));
     for (size_t i = 0; i < cosa_fmu_nvar(f); i++)
@@ -124,7 +118,7 @@ Test(fmu_clocks, bad_descriptions_one_line)
     for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
         cosa_fmu *f = NULL;
         char err[512];
-        cr_expect_eq(open_fmu(c[k].fmu, &f, err, sizeof err), COSA_EFMU, "%s", c[k].fmu);
+        cr_expect_eq(tu_fmu_open(c[k].fmu, &f, err, sizeof err), COSA_EFMU, "%s", c[k].fmu);
         cr_expect_null(f);
         cr_expect(strstr(err, c[k].msg) != NULL, "%s: %s", c[k].fmu, err);
         cr_expect_null(strchr(err, '\n'));
@@ -179,7 +173,7 @@ Test(fmu_clocks, the_schedule_ticks_at_k_times_the_interval)
 {
     cosa_fmu *f = NULL;
     char err[512], why[256];
-    cr_assert_eq(open_fmu("sampler_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
+    cr_assert_eq(tu_fmu_open("sampler_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
     void *inst = sampler_instance(f, 0.0);
     fmu_clock_sched c = {0};
     const char *fn = NULL;
@@ -230,7 +224,7 @@ Test(fmu_clocks, the_schedule_with_a_shift)
 {
     cosa_fmu *f = NULL;
     char err[512], why[256];
-    cr_assert_eq(open_fmu("sampler_counter_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
+    cr_assert_eq(tu_fmu_open("sampler_counter_fmi3.fmu", &f, err, sizeof err), COSA_OK, "%s", err);
     void *inst = sampler_instance(f, 0.0);
     fmu_clock_sched c = {0};
     const char *fn = NULL;
@@ -276,7 +270,7 @@ static void trig_net(int link, trig_run *r)
     cosa_unit *u[3];
     for (int i = 0; i < 3; i++) {
         char err[512];
-        cr_assert_eq(open_fmu(names[i], &f[i], err, sizeof err), COSA_OK, "%s", err);
+        cr_assert_eq(tu_fmu_open(names[i], &f[i], err, sizeof err), COSA_OK, "%s", err);
         cr_assert_eq(cosa_unit_fmu_create(f[i], names[i], &u[i]), COSA_OK);
         if (i < 2)
             cr_assert_eq(cosa_unit_fmu_set_events(u[i], 1), COSA_OK, "%s",
@@ -351,7 +345,7 @@ Test(fmu_clocks, clock_links_checked)
     const char *names[2] = {"sampler_fmi3.fmu", "sampler_trig_fmi3.fmu"};
     for (int i = 0; i < 2; i++) {
         char err[512];
-        cr_assert_eq(open_fmu(names[i], &f[i], err, sizeof err), COSA_OK, "%s", err);
+        cr_assert_eq(tu_fmu_open(names[i], &f[i], err, sizeof err), COSA_OK, "%s", err);
         cr_assert_eq(cosa_unit_fmu_create(f[i], NULL, &u[i]), COSA_OK);
     }
     cr_expect_eq(cosa_unit_fmu_clock_link(u[0], "nope", u[1], "tick"), COSA_EPARAM);

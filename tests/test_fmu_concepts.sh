@@ -19,7 +19,6 @@ END
 loopnet loop_fmi3 >"$tmp/loop.cosa"
 loopnet loopev_fmi3 >"$tmp/ev.cosa"
 loopnet loopclock_fmi3 >"$tmp/clock.cosa"
-val() { sed -n "s/^$1 //p" "$2"; }
 
 # ---- 1. a converging loop: y1 = a1 u1 + b1, y2 = a2 u2 + b2, u1 = y2, u2 = y1 -----------
 # closed form y1 = (a1 b2 + b1) / (1 - a1 a2), y2 = a2 y1 + b2.  Tolerance: Newton stops

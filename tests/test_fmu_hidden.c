@@ -21,26 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char fmudir[4096];
-
-static void setup(void)
-{
-    const char *d = getenv("COSA_FMUDIR");
-    snprintf(fmudir, sizeof fmudir, "%s", d ? d : "tests/fmu");
-}
-
-TestSuite(fmu_hidden, .init = setup);
-
-static cosa_fmu *open_ok(const char *name)
-{
-    char path[4200], err[512];
-    snprintf(path, sizeof path, "%s/%s", fmudir, name);
-    cosa_fmu *f = NULL;
-    const cosa_status s = cosa_fmu_open(path, &f, err, sizeof err);
-    cr_assert_eq(s, COSA_OK, "%s: %s", name, err);
-    return f;
-}
-
 static const struct variant {
     const char *hidden, *twin;
     size_t nu, ny;
@@ -60,7 +40,7 @@ Test(fmu_hidden, descriptions)
 {
     for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
         const struct variant *v = &variants[i];
-        cosa_fmu *f = open_ok(v->hidden);
+        cosa_fmu *f = tu_fmu_open_ok(v->hidden);
         cr_expect_eq(cosa_fmu_version(f), v->version, "%s", v->hidden);
         cr_expect_eq(cosa_fmu_nstate(f), 0, "%s", v->hidden);
         cr_expect_eq(cosa_fmu_ninput(f), v->nu, "%s", v->hidden);
@@ -80,7 +60,7 @@ Test(fmu_hidden, same_outputs_as_twin)
 {
     for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
         const struct variant *v = &variants[i];
-        cosa_fmu *fh = open_ok(v->hidden), *ft = open_ok(v->twin);
+        cosa_fmu *fh = tu_fmu_open_ok(v->hidden), *ft = tu_fmu_open_ok(v->twin);
         cosa_unit *uh = NULL, *ut = NULL;
         cr_assert_eq(cosa_unit_fmu_create(fh, "H", &uh), COSA_OK, "%s", v->hidden);
         cr_assert_eq(cosa_unit_fmu_create(ft, "T", &ut), COSA_OK, "%s", v->twin);
@@ -139,7 +119,7 @@ Test(fmu_hidden, euler_closed_form)
     /* I + h A2 (column-major), A2 = [[0, 1], [-(c2+ck)/m2, -(d2+dk)/m2]] */
     const double M[4] = {1.0, -h * (c2 + ck) / m2, h, 1.0 - h * (d2 + dk) / m2};
     const double x0[2] = {0.0, -100.0};
-    cosa_fmu *f = open_ok("twomass2_euler_fmi3.fmu");
+    cosa_fmu *f = tu_fmu_open_ok("twomass2_euler_fmi3.fmu");
     cr_expect_eq(cosa_fmu_nstate(f), 0);
     cosa_unit *u = NULL;
     cr_assert_eq(cosa_unit_fmu_create(f, "E", &u), COSA_OK);
@@ -172,7 +152,7 @@ Test(fmu_hidden, euler_closed_form)
 Test(fmu_hidden, euler_lags_between_internal_steps)
 {
     const double m2 = 10.0, c2 = 1e7, d2 = 2.0, ck = 2e5, dk = 500.0, h = 1e-5;
-    cosa_fmu *f = open_ok("twomass2_euler_fmi3.fmu");
+    cosa_fmu *f = tu_fmu_open_ok("twomass2_euler_fmi3.fmu");
     cosa_unit *u = NULL;
     cr_assert_eq(cosa_unit_fmu_create(f, "E", &u), COSA_OK);
     const double zero[2] = {0.0, 0.0};

@@ -5,7 +5,6 @@
 # feedthrough units close an algebraic loop, with the test FMUs tests/fmu/loop_fmu.c
 # (y = a u + b and a filter x' = (u - x)/tau) and gainsmooth (recommendedIntermediateInputSmoothness 1).
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
-val() { sed -n "s/^$1 //p" "$2"; }
 one_line() { [ "$(wc -l <"$1")" = 1 ]; }
 cat >"$tmp/loop.cosa" <<END
 model loopnet

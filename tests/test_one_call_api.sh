@@ -17,15 +17,7 @@ calls=$(grep -o "cosa_case_[a-z_]*(" "$COSA_SRCDIR/tests/api/simulate_fmus.c" | 
 [ "$calls" -le 4 ] && ok || bad "the example calls $calls functions of the API, more than four"
 
 for v in 3 2; do
-    cat >"$tmp/net$v.cosa" <<END
-model twomass-fmu
-tend 0.3
-fmu I = $FMU/twomass1_fmi$v.fmu
-fmu II = $FMU/twomass2_fmi$v.fmu
-connect I.s1 -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
+    fmu_twomass "$tmp/net$v.cosa" twomass-fmu 0.3 twomass1_fmi$v.fmu twomass2_fmi$v.fmu
     "$EX" "$tmp/net$v.cosa" >"$tmp/api" 2>"$tmp/err" && [ ! -s "$tmp/err" ] && ok ||
         bad "FMI $v: the example failed: $(cat "$tmp/err")"
     mkdir -p "$tmp/o$v"

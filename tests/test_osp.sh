@@ -77,6 +77,16 @@ point "$tmp/plain.cosa" --set II.ck=1e6 >"$tmp/p_ref"
 grep -q '^rho ' "$tmp/p_ref" && ok || bad "point on the model file: $(head -n 2 "$tmp/p_ref")"
 point "$tmp/plain.xml" >"$tmp/p_osp"
 cmp -s "$tmp/p_ref" "$tmp/p_osp" && ok || bad "OSP file vs model file: $(diff "$tmp/p_ref" "$tmp/p_osp" | head -n 4)"
+# the same with II a black box (no states declared, identified): its InitialValue
+# ck reaches the FMU as --set II.ck does (it crashed: the binding counted the
+# identified states as declared ones)
+cp "$FMU/twomass2_hid_fmi2.fmu" "$tmp/" || bad "no black-box FMU"
+sed 's/twomass2_fmi2.fmu/twomass2_hid_fmi2.fmu/' "$tmp/plain.xml" >"$tmp/hid.xml"
+sed 's/twomass2_fmi2.fmu/twomass2_hid_fmi2.fmu/' "$tmp/plain.cosa" >"$tmp/hid.cosa"
+point "$tmp/hid.cosa" --set II.ck=1e6 >"$tmp/p_hidref"
+point "$tmp/hid.xml" >"$tmp/p_hid"
+grep -q '^rho ' "$tmp/p_hid" && cmp -s "$tmp/p_hidref" "$tmp/p_hid" && ok ||
+    bad "OSP file with a black box vs model file: $(diff "$tmp/p_hidref" "$tmp/p_hid" | head -n 4)"
 
 # variable groups: I's port holds s1 and a nested force/velocity pair
 mdesc() { # MODELNAME FORCE VELOCITY

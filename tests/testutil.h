@@ -4,7 +4,9 @@
 
 #include "cosa.h"
 
+#include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* max |a - b| over an m x n block (column-major, leading dims lda, ldb). */
@@ -107,6 +109,26 @@ static inline void tu_balance(size_t n, const double *A, size_t lda, double *d)
             if (r > 0.0 && c > 0.0)
                 d[i] *= sqrt(r / c);
         }
+}
+
+/* Opens the test FMU name of make check (in $COSA_FMUDIR, else tests/fmu)
+ * into *f: cosa_fmu_open's status, its one-line message in err. */
+static inline cosa_status tu_fmu_open(const char *name, cosa_fmu **f, char *err, size_t size)
+{
+    const char *d = getenv("COSA_FMUDIR");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", d ? d : "tests/fmu", name);
+    return cosa_fmu_open(path, f, err, size);
+}
+
+/* The test FMU name, opened (the test fails with the message if not). */
+static inline cosa_fmu *tu_fmu_open_ok(const char *name)
+{
+    char err[512];
+    cosa_fmu *f = NULL;
+    const cosa_status s = tu_fmu_open(name, &f, err, sizeof err);
+    cr_assert_eq(s, COSA_OK, "%s: %s", name, err);
+    return f;
 }
 
 #endif

@@ -242,6 +242,22 @@ const double *cosa_system_C(const cosa_system *sys) { return sys ? sys->C : NULL
 const double *cosa_system_D(const cosa_system *sys) { return sys ? sys->D : NULL; }
 const double *cosa_system_L(const cosa_system *sys) { return sys ? sys->L : NULL; }
 
+double cosa_system_norm_AB(const cosa_system *sys)
+{
+    const size_t nx = cosa_system_nx(sys), nu = cosa_system_nu(sys);
+    const double *A = cosa_system_A(sys), *B = cosa_system_B(sys);
+    double norm = 0.0;
+    for (size_t i = 0; i < nx; i++) {
+        double r = 0.0;
+        for (size_t j = 0; j < nx; j++)
+            r += fabs(A[i + j * nx]);
+        for (size_t j = 0; j < nu; j++)
+            r += fabs(B[i + j * nx]);
+        norm = r > norm ? r : norm;
+    }
+    return norm;
+}
+
 cosa_status cosa_system_sub_dims(const cosa_system *sys, size_t i, size_t *nx, size_t *nu,
                                  size_t *ny, size_t *ox, size_t *ou, size_t *oy)
 {

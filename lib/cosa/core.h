@@ -139,6 +139,10 @@ const double *cosa_system_B(const cosa_system *sys);
 const double *cosa_system_C(const cosa_system *sys);
 const double *cosa_system_D(const cosa_system *sys);
 const double *cosa_system_L(const cosa_system *sys);
+/* |[A B]|_inf, the largest row sum of |A| and |B|: dt times it is the norm of
+ * the top block row of the Van Loan matrix a discretisation at step dt
+ * exponentiates (doc/method.md), which must stay inside the double range. */
+double cosa_system_norm_AB(const cosa_system *sys);
 
 /* Monolithic reference (eq 35): A* = A + B L (I - D L)^{-1} C  (nx x nx, ld nx)
  * and C* = (I - D L)^{-1} C  (ny x nx, ld ny).  Either output may be NULL. */
@@ -358,6 +362,16 @@ cosa_status cosa_zoh_log(size_t n, size_t nu, double h, const double *Ad, const 
  * into buf (COSA_NUMBER_MAX bytes); returns buf. */
 enum { COSA_NUMBER_MAX = 40 };
 char *cosa_number_format(char *buf, double x);
+
+/* v for a message, into buf (size bytes): integers in full (100000, not
+ * 1e+05), else the fewest %g digits that read back as v; "nan", "inf",
+ * "-inf". Returns buf. */
+const char *cosa_number_text(char *buf, size_t size, double v);
+
+/* " (with a = 1, b = 2.5)": the n parameter values set, for a message that
+ * names them ("" for n = 0), into buf (size bytes, truncated). Returns buf. */
+char *cosa_set_text(char *buf, size_t size, const char *const *name, const double *value,
+                    size_t n);
 
 /* ------------------------------------------------------------------------ */
 /* The model descriptor (lib/core/model.c, lib/core/param_range.c; the     */

@@ -2255,6 +2255,10 @@ cosa_status cosa_fmu_step_check(const cosa_fmu_capability *cap, double h, char *
  * double; 1 if none larger is.  The fine reference's factor (dt / K). */
 double cosa_fmu_step_grid(const cosa_fmu_capability *const *caps, size_t n, double H,
                           unsigned kmax);
+/* The scheme of a fine reference over fmus[0..n) (NULL entries: not FMUs):
+ * "soh", or the highest input degree every FMU with inputs accepts ("foh",
+ * "zoh": one holds its inputs, e.g. a sampled controller with clocks). */
+const char *cosa_fmu_fine_scheme(cosa_fmu *const *fmus, size_t n);
 
 #ifdef __cplusplus
 }

@@ -167,3 +167,16 @@ double cosa_fmu_step_grid(const cosa_fmu_capability *const *caps, size_t n, doub
     }
     return 1.0;
 }
+
+const char *cosa_fmu_fine_scheme(cosa_fmu *const *fmus, size_t n)
+{
+    int deg = 2;
+    for (size_t i = 0; i < n; i++) {
+        if (!fmus[i] || !cosa_fmu_ninput(fmus[i]))
+            continue;
+        cosa_fmu_capability cap;
+        cosa_fmu_capability_get(fmus[i], &cap);
+        deg = cap.input_degree_max < deg ? cap.input_degree_max : deg;
+    }
+    return deg >= 2 ? "soh" : deg == 1 ? "foh" : "zoh";
+}

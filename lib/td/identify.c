@@ -78,6 +78,15 @@ static cosa_status run(ictx *c, const double *du, double *Y)
     return st;
 }
 
+/* The experiment of a pulse of amp on input j over step k alone (du: the
+ * nu x N workspace of the inputs). */
+static cosa_status pulse(ictx *c, size_t j, size_t k, double amp, double *du, double *Y)
+{
+    memset(du, 0, c->nu * c->N * sizeof *du);
+    du[j + c->nu * k] = amp;
+    return run(c, du, Y);
+}
+
 /* Markov parameters G[k] (ny x nu, at G + ny nu k, k = 0..N) of pulses of
  * amp d_j on input j, and (E non-NULL) the rounding bound of each entry,
  * 16 eps (|y_pulse| + |y_free|) / d_j: the outputs are differenced and
@@ -88,9 +97,7 @@ static cosa_status markov(ictx *c, const double *Y0, const double *d, double *du
     const size_t nu = c->nu, ny = c->ny, N = c->N;
     cosa_status st = COSA_OK;
     for (size_t j = 0; j < nu && st == COSA_OK; j++) {
-        memset(du, 0, nu * N * sizeof *du);
-        du[j] = d[j];
-        st = run(c, du, Y);
+        st = pulse(c, j, 0, d[j], du, Y);
         for (size_t k = 0; st == COSA_OK && k <= N; k++)
             for (size_t i = 0; i < ny; i++) {
                 const double a = Y[i + ny * k], b = Y0[i + ny * k];
@@ -113,9 +120,7 @@ static cosa_status calibrate(ictx *c, const double *Y0, double amp, double *d, d
     const size_t nu = c->nu, ny = c->ny, N = c->N;
     cosa_status st = COSA_OK;
     for (size_t j = 0; j < nu && st == COSA_OK; j++) {
-        memset(du, 0, nu * N * sizeof *du);
-        du[j] = d[j];
-        st = run(c, du, Y);
+        st = pulse(c, j, 0, d[j], du, Y);
         double r = 0.0;
         for (size_t i = 0; st == COSA_OK && i < ny; i++) {
             double ys = 0.0, dy = 0.0;
@@ -143,9 +148,7 @@ static cosa_status shifted(ictx *c, const double *Y0, const double *d, const dou
     double dn = 0.0, gn = 0.0;
     cosa_status st = COSA_OK;
     for (size_t j = 0; j < nu && st == COSA_OK; j++) {
-        memset(du, 0, nu * N * sizeof *du);
-        du[j + nu] = d[j];
-        st = run(c, du, Y);
+        st = pulse(c, j, 1, d[j], du, Y);
         for (size_t k = 0; st == COSA_OK && k < N; k++)
             for (size_t i = 0; i < ny; i++) {
                 const double g = sy[i] * d[j] * G[i + ny * j + ny * nu * k];

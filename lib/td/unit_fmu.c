@@ -919,6 +919,20 @@ cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_
     return st;
 }
 
+/* A start value changed: the helper unit made again (with it) when needed,
+ * and it takes effect now: a fresh instance at the unit's time and state. */
+static cosa_status restart(cosa_unit *u, fmu_unit *f)
+{
+    cosa_unit_free(f->helper);
+    f->helper = NULL;
+    instantiate(u);
+    if (f->bad) {
+        cosa_unit_fail(u, "%s", f->why);
+        return COSA_EFMU;
+    }
+    return COSA_OK;
+}
+
 cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value)
 {
     if (!u || !name || cosa_unit_get_type(u)->step != fmu_step)
@@ -949,15 +963,7 @@ cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value
     }
     f->starts_vr[j] = d->vars[k].vr;
     f->starts[j] = value;
-    cosa_unit_free(f->helper); /* made again, with this start value, when needed */
-    f->helper = NULL;
-    /* takes effect now: a fresh instance at the unit's time and state */
-    instantiate(u);
-    if (f->bad) {
-        cosa_unit_fail(u, "%s", f->why);
-        return COSA_EFMU;
-    }
-    return COSA_OK;
+    return restart(u, f);
 }
 
 /* value as a start value of kind 'i', 'b' or 's' into t; 0, or -1 when it
@@ -1032,14 +1038,7 @@ cosa_status cosa_unit_fmu_set_start_text(cosa_unit *u, const char *name, const c
     } else
         free(f->tstarts[j].sval);
     f->tstarts[j] = t;
-    cosa_unit_free(f->helper); /* made again, with this start value, when needed */
-    f->helper = NULL;
-    instantiate(u);
-    if (f->bad) {
-        cosa_unit_fail(u, "%s", f->why);
-        return COSA_EFMU;
-    }
-    return COSA_OK;
+    return restart(u, f);
 }
 
 cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, double *B, double *C,

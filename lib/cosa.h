@@ -15,7 +15,8 @@
  * The API is split by module (README "Architecture"):
  *   cosa/core.h    status, expm, coupled linear systems, schemes, eigenvalues,
  *                  the model descriptor
- *   cosa/phi.h     propagation matrices, accuracy, limits, sweeps
+ *   cosa/phi.h     propagation matrices, accuracy, limits; it includes
+ *     cosa/sweep.h     sweeps, maps, contour lines, adaptive sweeps
  *   cosa/td.h      the time-domain layer; it includes its parts by concept:
  *     cosa/units.h      units (ODE systems, integrators, the unit type), unit sets
  *     cosa/reference.h  reference trajectories and their distance
@@ -33,6 +34,7 @@
 
 #include "cosa/core.h"
 #include "cosa/phi.h"
+#include "cosa/sweep.h"
 #include "cosa/td.h"
 #include "cosa/units.h"
 #include "cosa/reference.h"

@@ -11,9 +11,10 @@
 extern "C" {
 #endif
 
-/* ---- 4b. Error estimators -------------------------------------------------- */
+/* ---- Error estimators ---------------------------------------------------- */
 
-/* ---- Defects (defect paper section 3, issue 12 "Per step") ------------------ */
+/* ---- Defects ------------------------------------------------------------- */
+/* (After the defect paper, section 3; issue 12 "Per step".) */
 
 /* On a step [t_k, t_{k+1}], H = t_{k+1} - t_k, with s in it:
  *   output polynomial  Y(s) = sum_{j<=n} y^(j)(t_{k+1}) (s - t_{k+1})^j / j!;
@@ -50,7 +51,8 @@ cosa_status cosa_defect_step(const cosa_unitset *set, double H, int m, const dou
                              cosa_defect_control which, double *dout, double *dconn,
                              double *eps);
 
-/* ---- Error estimators of the variable-order paper (lib/td/vo_estimator.c) -- */
+/* ---- Variable-order error estimators (lib/td/vo_estimator.c) ------------- */
+/* (After the variable-order paper.) */
 
 /* Error estimators (sect. 4): entries of a table.  Each estimates the local
  * error of a macro step and reports scaled (WRMS) norms:
@@ -102,9 +104,10 @@ const char *cosa_vo_estimator_name(const cosa_vo_estimator *e);
 int cosa_vo_estimator_implicit(const cosa_vo_estimator *e); /* 1: implicit coupling */
 int cosa_vo_estimator_on_states(const cosa_vo_estimator *e); /* 1: states, 0: u     */
 
-/* ---- 4c. Step controllers -------------------------------------------------- */
+/* ---- Step controllers ---------------------------------------------------- */
 
-/* ---- Variable order and macro-step control (variable-order paper, issue 11) */
+/* ---- Variable order and macro-step control ------------------------------- */
+/* (After the variable-order paper; issue 11.) */
 
 /* Order and macro-step control (sect. 5, Figs 6-7), after every attempted
  * macro step T_N -> T_N + H_N of degree k:

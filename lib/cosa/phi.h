@@ -430,8 +430,9 @@ cosa_status cosa_advise_iter(const cosa_system *sys, const double *x0, double te
                              cosa_advice *out, cosa_eval_workspace *w);
 
 /* ------------------------------------------------------------------------ */
-/* The energy paper's coupling as a recurrence (lib/phi/energy_phi.c)       */
+/* Energy of the coupling as a recurrence (lib/phi/energy_phi.c)            */
 /* ------------------------------------------------------------------------ */
+/* (After the energy paper's coupling.) */
 
 /* Jacobi with held inputs (energy paper eq 9): unit i takes rate[i] steps of
  * H / rate[i], before each the extrapolation of degree q <= p through the

@@ -12,7 +12,7 @@ extern "C" {
 #endif
 
 /* ======================================================================== */
-/* 3. References: trajectories and their distance                           */
+/* References: trajectories and their distance                              */
 /* ======================================================================== */
 
 /* ---- Reference trajectories (the monolithic solution, sampled) -------------- */

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* ---- 4d. One run's statistics, the same for every run ---------------------- */
+/* ---- One run's statistics, the same for every run ------------------------ */
 
 /* How a run of the loop ended. */
 typedef enum cosa_run_end {
@@ -124,9 +124,10 @@ cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_p
                           cosa_ecco_result **out);
 void cosa_ecco_result_free(cosa_ecco_result *r);
 
-/* ---- 4e. Observers and runs ------------------------------------------------ */
+/* ---- Observers and runs -------------------------------------------------- */
 
-/* ---- Energy indicators and correction (energy paper, issue 10) -------------- */
+/* ---- Energy indicators and correction ------------------------------------ */
+/* (After the energy paper; issue 10.) */
 
 /* The mechanical energy E(x) of the whole system at the stacked state x. */
 typedef cosa_status (*cosa_energy_fn)(void *ctx, const double *x, double *E);
@@ -247,7 +248,8 @@ cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_r
                            const cosa_cosim_opts *opt, cosa_cosim_result **out);
 void cosa_cosim_result_free(cosa_cosim_result *r);
 
-/* ---- Defect-controlled co-simulation (defect paper Algorithm 1) ----------- */
+/* ---- Defect-controlled co-simulation ------------------------------------- */
+/* (The defect paper's Algorithm 1.) */
 
 /* Non-iterative Jacobi with Taylor inputs of order m from output derivatives
  * of order n (the master with COSA_EXTRAP_TAYLOR and sample_mid), the
@@ -470,7 +472,7 @@ typedef struct cosa_vo_estimate {
 cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
                                   const cosa_vo_opts *o, double t0, cosa_vo_estimate *out);
 
-/* ---- 4f. One run description, one entry point, one result ---------------- */
+/* ---- One run description, one entry point, one result -------------------- */
 
 /* The configurations of the one loop a run description selects. */
 typedef enum cosa_run_kind {

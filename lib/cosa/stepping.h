@@ -12,7 +12,7 @@ extern "C" {
 #endif
 
 /* ======================================================================== */
-/* 4. The run loop and its tables (lib/td/evolve.c)                         */
+/* The run loop and its tables (lib/td/evolve.c)                            */
 /* ======================================================================== */
 
 /* Every run is one loop, propose -> estimate -> decide -> commit (or
@@ -23,12 +23,12 @@ extern "C" {
  *   controllers      fixed, the controller table (PI, order, step) and the
  *                    variable-order rules behind it;
  *   observers        recording, energy indicators, progress.
- * The runs below (cosa_cosim_run, cosa_defect_run, cosa_vo_run) are
- * configurations of that loop; cosa_run (4f) is their one entry point, with
- * one run description and one result.  Every run resets its units'
- * counters (cosa_unitset_counters_reset) at its start. */
+ * The runs (cosa/run.h: cosa_cosim_run, cosa_defect_run, cosa_vo_run) are
+ * configurations of that loop; cosa_run is their one entry point, with one
+ * run description and one result.  Every run resets its units' counters
+ * (cosa_unitset_counters_reset) at its start. */
 
-/* ---- 4a. Input builders ---------------------------------------------------- */
+/* ---- Input builders ------------------------------------------------------ */
 
 /* ---- Master ------------------------------------------------------------------ */
 

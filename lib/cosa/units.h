@@ -32,7 +32,7 @@ extern "C" {
  * the start-up and error conventions of doc/method.md complete the picture. */
 
 /* ======================================================================== */
-/* 1. Units: subsystems, integrators, the unit type                         */
+/* Units: subsystems, integrators, the unit type                            */
 /* ======================================================================== */
 
 /* ---- Nonlinear subsystems  x' = f(t, x, u),  y = g(t, x, u) ------------- */
@@ -472,10 +472,11 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
 void cosa_ident_free(cosa_ident *id);
 
 /* ======================================================================== */
-/* 2. Unit sets and their coupling                                          */
+/* Unit sets and their coupling                                             */
 /* ======================================================================== */
 
-/* ---- Coupling variables (variable-order paper, issue 11) ------------------ */
+/* ---- Coupling variables -------------------------------------------------- */
+/* (After the variable-order paper; issue 11.) */
 
 /* The coupling variables of a system (the paper's u, eq 4): nc values
  * c = phi(t, y) of the stacked outputs y, and the units' inputs u = S c

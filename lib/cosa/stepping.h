@@ -197,9 +197,6 @@ cosa_status cosa_master_set_step(cosa_master *m, double H);
  * (q+1), ld nu; copied), q <= COSA_UNIT_DEGMAX.  COSA_EUNSUPPORTED for the
  * other kinds. */
 cosa_status cosa_master_set_inputs(cosa_master *m, int q, const double *uder);
-/* The raw outputs y_{n+1} (ny) of the proposal waiting for commit (the
- * units' states are its states).  COSA_EINVAL without one. */
-cosa_status cosa_master_proposal_outputs(const cosa_master *m, double *y);
 
 /* What the last successful proposal saw (also after its commit, e.g. in an
  * observer; valid until the next propose or init; any pointer may be NULL): H, the input polynomials' derivatives
@@ -210,11 +207,6 @@ cosa_status cosa_master_proposal_outputs(const cosa_master *m, double *y);
  * COSA_EINVAL if there has been no successful proposal since init. */
 cosa_status cosa_master_step_data(const cosa_master *m, double *H, int *q, const double **uder,
                                   int *n, const double **yder, const double **ymid);
-
-/* With sample_mid = 2: the first unit whose mid-sample half step failed
- * since init (its message in *why, may be NULL), or the number of units if
- * none did.  The steps themselves went on unchanged. */
-size_t cosa_master_mid_lost(const cosa_master *m, const char **why);
 
 /* Index of the unit that failed in the last step or propose (or nunits). */
 size_t cosa_master_failed_unit(const cosa_master *m);
@@ -228,11 +220,6 @@ int cosa_master_reached(const cosa_master *m, double *t, int *event);
 double cosa_master_next_event(const cosa_master *m);
 /* 1 when the last commit was an event point (Event Mode ran there). */
 int cosa_master_at_event(const cosa_master *m);
-/* 1 when the master was created with opts.events. */
-int cosa_master_has_events(const cosa_master *m);
-/* Commit the proposal at time t (events: the run loop's clock, which is the
- * proposal's end to rounding); without events as cosa_master_commit. */
-cosa_status cosa_master_commit_at(cosa_master *m, double t);
 
 /* ---- Iterative coupling in the time domain (lib/td/iterate.c) -------------- */
 
@@ -293,8 +280,6 @@ cosa_master *cosa_iter_master(cosa_iter *it);
  * unchanged, the units may have advanced. */
 cosa_status cosa_iter_step(cosa_iter *it);
 cosa_status cosa_iter_get_stats(const cosa_iter *it, cosa_iter_stats *st);
-/* The unit that failed in the last step (or nunits). */
-size_t cosa_iter_failed_unit(const cosa_iter *it);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include "td/evolve.h"
 #include "td/failure.h"
 #include "td/run_impl.h"
+#include "td/stepping_impl.h"
 
 #include <math.h>
 #include <stdio.h>

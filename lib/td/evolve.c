@@ -4,6 +4,7 @@
  * iteration as steppers). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "td/evolve.h"
+#include "td/stepping_impl.h"
 
 #include <float.h>
 #include <math.h>

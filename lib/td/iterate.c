@@ -35,6 +35,7 @@
  * committed, so that observers, history and read-out are the master's. */
 #include "td/unit_impl.h"
 #include "td/evolve.h"
+#include "td/stepping_impl.h"
 #include "core/dense.h"
 
 #include <math.h>

@@ -25,6 +25,7 @@
  * The coefficient tables (l_j, e_j, w_m, kappa_p) are those of the Phi
  * engine (lib/core/tables.c). */
 #include "td/master_impl.h"
+#include "td/stepping_impl.h"
 
 #include <float.h>
 #include <math.h>

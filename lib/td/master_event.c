@@ -14,6 +14,7 @@
  * extrapolate across an event, their degree builds up again as at the
  * start, on the Lagrange basis of the samples' actual times. */
 #include "td/master_impl.h"
+#include "td/stepping_impl.h"
 
 #include <float.h>
 #include <math.h>

@@ -27,6 +27,7 @@
 #include "td/run_impl.h"
 #include "td/vo.h"
 #include "td/unit_impl.h"
+#include "td/stepping_impl.h"
 #include "core/dense.h"
 
 #include <float.h>

@@ -1,0 +1,600 @@
+/* cosa/run.h -- running: run statistics, ECCO step control, observers (energy),
+ * the runs (fixed-step, defect-controlled, variable-order) and cosa_run.
+ * Part of the public API; include <cosa.h> (the umbrella header), <cosa/td.h>
+ * (the whole time-domain layer) or this file. */
+#ifndef COSA_RUN_H
+#define COSA_RUN_H
+
+#include "cosa/reference.h"
+#include "cosa/control.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- One run's statistics, the same for every run ------------------------ */
+
+/* How a run of the loop ended. */
+typedef enum cosa_run_end {
+    COSA_RUN_OK = 0, /* the end of the horizon                                  */
+    COSA_RUN_FAILED, /* a step failed and was not retried (a unit's failure, the
+                        outputs left the finite numbers, the corrector)         */
+    COSA_RUN_LIMIT,  /* the step or attempt limit before the end                */
+    COSA_RUN_HMIN,   /* the next macro step below the floor                     */
+    COSA_RUN_HALTED  /* an observer stopped it (the driver's divergence test)   */
+} cosa_run_end;
+/* "ok", "failed", "limit", "hmin", "halted"; NULL for another value. */
+const char *cosa_run_end_name(cosa_run_end e);
+
+/* The loop's own figures (as ARKODE's ARKodeGetNumSteps, GetNumErrTestFails,
+ * GetLastStep: the same names whatever the configuration); every run result
+ * below carries one as its member run. */
+typedef struct cosa_run_stats {
+    cosa_run_end end;
+    double t_end;                /* the time reached                            */
+    size_t steps;                /* committed macro steps                       */
+    size_t rejected;             /* attempts rejected (restored and retried; a
+                                    failed attempt that ends the run is none:
+                                    a fixed-step run has 0)                     */
+    size_t attempts;             /* steps + rejected, + 1 for a failed last
+                                    attempt                                     */
+    double h_min, h_mean, h_max; /* over the committed steps (NaN without)      */
+    cosa_status fail;            /* the failed attempt's status (else COSA_OK)  */
+    double t_fail;               /* the end of the failed attempt (else NaN)    */
+    size_t fail_unit;            /* the unit that failed, or (size_t)-1         */
+    double seconds;              /* wall time of the loop                       */
+    size_t rollbacks;            /* the run's restarts from a step's start:
+                                    the rejected attempts it retried (a failed
+                                    attempt that ends the run is not one), plus
+                                    the iterations' (cosa_iter_stats.rollbacks;
+                                    the variable-order implicit corrector: each
+                                    corrector integration).  An estimator's
+                                    comparative integration and the mid-step
+                                    sample of the defects restore the units too
+                                    (cosa_unit_counters.restores) but are
+                                    measurements, not rollbacks                */
+    size_t corrector_iterations; /* iterations of the coupling: sweeps of the
+                                    schemes run by cosa_iter (imp:, gs-imp:,
+                                    and gs:P/Q's one sweep per window;
+                                    cosa_iter_stats.sweeps), the implicit
+                                    corrector's integrations
+                                    (cosa_vo_result.corrector_iters); 0 for
+                                    every other coupling                       */
+} cosa_run_stats;
+
+/* ---- ECCO: libcosim's energy-conservation-based step control -------------- */
+
+/* The EccoConfiguration of an OSP system structure (libcosim's
+ * ecco_algorithm_params; doc/osp.md). */
+typedef struct cosa_ecco_params {
+    double h0, hmin, hmax;     /* StepSize, MinimumStepSize, MaximumStepSize [s] */
+    double safety;             /* SafetyFactor                                  */
+    double rate_min, rate_max; /* MinimumChangeRate, MaximumChangeRate          */
+    double kp, ki;             /* ProportionalGain, IntegralGain                */
+    double rtol, atol;         /* RelativeTolerance, AbsoluteTolerance          */
+} cosa_ecco_params;
+
+/* A power bond as libcosim names its four variables: input_a, output_a,
+ * input_b, output_b (from the labels of the OSP file's two connections);
+ * each is a global input (input[k] = 1: index into u, the value the unit
+ * held over the step) or a global output (0: index into y, its value at the
+ * step's end).  Power a = input_a output_a, power b = input_b output_b. */
+typedef struct cosa_power_bond {
+    int input[4];
+    size_t index[4];
+} cosa_power_bond;
+
+/* The controller's state: the next step in integer nanoseconds (libcosim's
+ * time unit), the previous error estimate (1 at the start), the steps
+ * taken; cosa_ecco_reset starts it at p->h0. */
+typedef struct cosa_ecco_state {
+    long long h_ns, hmin_ns, hmax_ns;
+    double prev_err;
+    size_t steps;
+} cosa_ecco_state;
+/* COSA_ERANGE unless 0 < hmin <= h0 <= hmax, 0 < rate_min <= rate_max,
+ * safety, rtol, atol >= 0 with rtol + atol > 0, finite gains. */
+cosa_status cosa_ecco_reset(const cosa_ecco_params *p, cosa_ecco_state *s);
+/* After a step of s->h_ns from t_ns: the residuals |P_a - P_b| of the bonds
+ * (n of them) turn into the scaled error estimate (*err; NaN when the step
+ * is not adjusted: the first one, or no bonds) and the next step s->h_ns,
+ * exactly as libcosim's ecco_algorithm::adjust_step_size. */
+cosa_status cosa_ecco_adjust(const cosa_ecco_params *p, cosa_ecco_state *s, long long t_ns,
+                             size_t n, const double *residual, double *err);
+
+/* A co-simulation under ECCO: plain Jacobi with held inputs (ZOH), every
+ * step of the controller's size, from the units' state x0 (nx) at t = 0,
+ * until tend as libcosim's execution::simulate_until: it stops once
+ * tend - t is below 1 % of the step just taken (steps are not cut at tend:
+ * the last may end past it).  The result records every communication
+ * point. */
+typedef struct cosa_ecco_result {
+    cosa_run_stats run;
+    size_t n, ny;  /* committed steps, outputs                              */
+    double *t;     /* n + 1 times                                           */
+    double *h;     /* n steps                                               */
+    double *err;   /* n: the error estimate after each step (NaN: none)      */
+    double *y;     /* ny x (n + 1), column-major                            */
+    double t_hmax; /* the start of the first step of size hmax (NaN: none)  */
+    int failed;    /* a unit failed (Discard): the run stopped at run.t_end */
+    char reason[256];
+} cosa_ecco_result;
+cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_params *p,
+                          const cosa_power_bond *bonds, size_t nbond, double tend,
+                          cosa_ecco_result **out);
+void cosa_ecco_result_free(cosa_ecco_result *r);
+
+/* ---- Observers and runs -------------------------------------------------- */
+
+/* ---- Energy indicators and correction ------------------------------------ */
+/* (After the energy paper; issue 10.) */
+
+/* The mechanical energy E(x) of the whole system at the stacked state x. */
+typedef cosa_status (*cosa_energy_fn)(void *ctx, const double *x, double *E);
+
+typedef struct cosa_energy_opts {
+    cosa_energy_fn energy;   /* the power port is the unit set's (cosa_unitset_set_port) */
+    void *ctx;
+    int correct;          /* 1: the energy correction (eqs 13-17)               */
+    double mu, nu;        /* mu: the fraction of the residual energy; nu >= 0    */
+    double limit;         /* |f^c| <= limit |sum_b f_b| (>= 0; INFINITY: none)   */
+    double limit_abs;     /* and |f^c| <= limit_abs (> 0; 0 or INFINITY: none)   */
+} cosa_energy_opts;
+
+/* The energy series at the macro points t[0..npoints-1] of the run. */
+typedef struct cosa_energy_result {
+    size_t npoints, dim;
+    double *E, *Eref;      /* E(x_n), E(x_ref(t_n))                              */
+    double *dP, *dE;       /* residual power (dP[0] = 0) and energy (eqs 9, 12)  */
+    double *varsigma;      /* E - Eref (eq 10)                                   */
+    double *U, *Ucal;      /* the uncorrected part of a step's correction and its
+                              sum (eqs 15-16, one point late; 0 without)        */
+    double *fcorr;         /* dim x npoints: f^c_n (0 without the correction)     */
+    unsigned char *capped; /* 1 where the limit bound f^c_n                       */
+    size_t caps;
+    int correct;
+    double mu, nu, limit, limit_abs;
+} cosa_energy_result;
+void cosa_energy_result_free(cosa_energy_result *r);
+
+/* ---- Fixed-step run (driver) with the conventions of doc/method.md --------- */
+
+typedef struct cosa_cosim_opts {
+    size_t nsteps;           /* N = round(T_end / H) >= 1 macro steps           */
+    cosa_master_opts master;
+    double diverge_factor;   /* divergence threshold (see below); <= 0: 1e6    */
+    const cosa_observer *observers; /* extra observers of the run (may be NULL) */
+    size_t nobservers;       /* at most COSA_MASTER_OBSERVERS - 3               */
+    int defects;             /* 1: also the defects of every step (defect paper,
+                                issue 12 section 5): the scheme's own input
+                                polynomial, output polynomials from the output
+                                derivatives of order defect_out_order, the mid
+                                sample from a snapshot (the run is unchanged,
+                                bitwise); units need COSA_UNIT_CAN_SAVE_STATE */
+    int defect_out_order;    /* 0..COSA_UNIT_DERMAX                             */
+    int start_initial;       /* 1: start at t = 0 from the reference's x(0), y_0
+                                from the algebraic loop, the extrapolation degree
+                                capped by the samples that exist
+                                (cosa_master_init_initial; energy paper);
+                                t[n] = n H then                                 */
+    const cosa_energy_opts *energy; /* NULL, or the energy paper's indicators at
+                                every macro point (result.energy; an observer of
+                                the run, over the unit set's power port) and,
+                                with energy->correct, its correction force, the
+                                master's input offset over the next step (Jacobi
+                                schemes without +ocorr/+ecorr/+mbcorr only:
+                                COSA_EUNSUPPORTED; no port: COSA_EINVAL)         */
+    const cosa_iter_opts *iter; /* imp:, gs-imp:, gs:P/Q (cosa_iter): NULL = the
+                                scheme's iterations, or to 1e-8 with at most
+                                COSA_ITER_MAX_DEFAULT sweeps; no defects, start
+                                on the reference, no energy correction       */
+} cosa_cosim_opts;
+
+/* The communication points of a run with events (opts.master.events) off
+ * the grid t = (p + n) H -- event times and cuts at time events -- in time
+ * order, each with the same columns as the grid points (ld = nx, nu, ny);
+ * and per grid point whether it is an event point (Event Mode ran there). */
+typedef struct cosa_cosim_events {
+    size_t n, cap;        /* points recorded, room                           */
+    double *t;            /* n times                                         */
+    double *x, *u, *y, *ybar; /* nx, nu, ny, ny per point                    */
+    unsigned char *grid;  /* N+1: 1 where grid point n is an event point     */
+} cosa_cosim_events;
+
+typedef struct cosa_cosim_result {
+    size_t nx, nu, ny;
+    size_t nsteps;      /* N requested                                        */
+    size_t ndone;       /* macro steps completed (N unless diverged)          */
+    double *t;          /* N+1 times: t[n] = (p + n) H                        */
+    double *x;          /* nx x (N+1): unit states at t[n]                    */
+    double *u;          /* nu x (N+1): input at the start of step n, L ybar_n + du_n */
+    double *y;          /* ny x (N+1): raw outputs at t[n] (column 0: ybar_0)  */
+    double *ybar;       /* ny x (N+1): corrected outputs at t[n]               */
+    double *du;         /* nu x (N+1): state-correction offset (0 without)     */
+    double *yref;       /* ny x (N+1): reference outputs at t[n]               */
+    int diverged;       /* 1: stopped at t_diverged (columns > ndone are NaN)  */
+    double t_diverged;
+    char reason[160];   /* why it diverged ("" if not)                        */
+    cosa_status fail;   /* diverged because a unit failed its step: that status
+                           (COSA_EDISCARD: an FMU's Discard), else COSA_OK     */
+    double yref_max;    /* largest |reference output| over t = 0 .. t[N]      */
+    double e_global;    /* NRMSE of ybar vs yref at t[1..N] (cosa_traj_nrmse);
+                           +inf if diverged; NaN where it is undefined (one
+                           macro step, N = 1, or every output constant)      */
+    size_t ncomp;       /* output components in e_global                      */
+    double defect_out;  /* with opts.defects: the largest run RMS of an output
+                           defect, sqrt(sum_n H rms_n^2 / (N H)) (NaN without) */
+    double defect_conn; /* the same for the connection defects                */
+    char defect_lost[200]; /* "" or why the defects are NaN although asked for:
+                           "unit NAME: message" of a mid-sample half step that
+                           failed (the run itself is unchanged)              */
+    cosa_energy_result *energy; /* with opts.energy, else NULL                   */
+    int iterative;      /* 1: iter holds the iteration's statistics            */
+    cosa_iter_stats iter;
+    cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
+    cosa_cosim_events *events; /* opts.master.events: the event points (else NULL;
+                           e_global and the divergence test see the grid
+                           points only; no defects or energy then)           */
+} cosa_cosim_result;
+
+/* Start-up (doc/method.md): the co-simulation starts at t = p H on the reference,
+ * x = x_ref(pH), ybar_{-j} = y_ref((p-j) H), du = 0, then runs N macro steps
+ * (ref must have nsamples >= p + N + 1 at the same H, else COSA_ERANGE).
+ * Divergence (a result, not an error: COSA_OK with diverged = 1): an output
+ * (raw or corrected) exceeds diverge_factor * yref_max or is not finite, or a
+ * unit / the correction fails numerically (reason says which).  The result is
+ * owned by the caller (cosa_cosim_result_free). */
+cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
+                           const cosa_cosim_opts *opt, cosa_cosim_result **out);
+void cosa_cosim_result_free(cosa_cosim_result *r);
+
+/* ---- Defect-controlled co-simulation ------------------------------------- */
+/* (The defect paper's Algorithm 1.) */
+
+/* Non-iterative Jacobi with Taylor inputs of order m from output derivatives
+ * of order n (the master with COSA_EXTRAP_TAYLOR and sample_mid), the
+ * defects of every step (cosa_defect_step) and, with tol > 0, the macro step
+ * chosen by a controller from the controlled defect (default "pi", eq 39;
+ * first step h0).  The end of the run: a step that would end within
+ * 1e-12 T of T, or beyond it, is shortened to end at T (fixed steps too). */
+typedef struct cosa_defect_opts {
+    int in_order;              /* m, 0..2 (at most the units' input degree)  */
+    int out_order;             /* n, 0..2                                     */
+    double H;                  /* fixed macro step (> 0), or 0 with tol       */
+    double tol;                /* defect tolerance (> 0) for a controlled run */
+    double h0;                 /* first step of a controlled run (> 0)        */
+    double tend;               /* T > 0                                       */
+    cosa_defect_control control;     /* which defects are controlled          */
+    const cosa_controller_type *controller; /* NULL: "pi"                     */
+    size_t max_steps;          /* steps before the run stops short of T
+                                  (end COSA_DEFECT_END_MAX_STEPS; every step
+                                  is kept, so this bounds the memory);
+                                  0: COSA_DEFECT_MAX_STEPS                    */
+    double hmin;               /* a controlled run stops (COSA_DEFECT_END_HMIN)
+                                  when the controller's next step is below
+                                  hmin (>= 0; 0: COSA_DEFECT_HMIN -- there is
+                                  always a positive floor)                    */
+    const cosa_observer *observers; /* nobservers (at most COSA_MASTER_OBSERVERS)
+                                  observers of the run's master: initialized
+                                  at t = 0 (e.g. the FMU initialization loop
+                                  again there), step_complete after commits   */
+    size_t nobservers;
+} cosa_defect_opts;
+#define COSA_DEFECT_MAX_STEPS 1000000
+/* The floor of a controlled defect run's step when opts.hmin is 0 [s]: the
+ * variable-order engine's default too (cosa_vo_opts.hmin).  Without a floor
+ * a tolerance the defects cannot reach (1e-20) halves the step into the
+ * subnormals until a unit refuses it. */
+#define COSA_DEFECT_HMIN 1e-12
+
+/* How a run ended. */
+typedef enum cosa_defect_end {
+    COSA_DEFECT_END_OK = 0,    /* at T                                           */
+    COSA_DEFECT_END_FAILED,    /* a unit failed, the outputs left the finite
+                                  numbers, or an output passed 1e6 x the largest
+                                  exact output (divergence)                      */
+    COSA_DEFECT_END_MAX_STEPS, /* opts.max_steps steps taken before T            */
+    COSA_DEFECT_END_HMIN       /* the controller's next step fell below opts.hmin */
+} cosa_defect_end;
+/* "ok", "failed", "max-steps", "hmin" (NULL past the end). */
+const char *cosa_defect_end_name(cosa_defect_end e);
+
+typedef struct cosa_defect_result {
+    size_t ny, nu, nsteps;      /* signals; macro steps taken                 */
+    int failed;                 /* 1: the run stopped short of T (end, reason) */
+    cosa_defect_end end;        /* how it ended                               */
+    double t_failed;            /* where: the end of the failed step (a unit,
+                                   non-finite outputs), the first step past the
+                                   divergence bound, or the time reached
+                                   (max-steps, hmin)                          */
+    char reason[192];
+    double t_end;               /* T (or where it failed)                     */
+    double h_min, h_avg, h_max; /* over the steps; h_avg = t_end / nsteps     */
+    double eps_max;             /* largest controlled defect of a step        */
+    double *defect_out;         /* ny: run RMS sqrt(sum_k H_k rms_k^2 / T)    */
+    double *defect_conn;        /* nu: the same for the connection defects    */
+    double *error;              /* ny: sqrt(int_0^T (Y - y_exact)^2 dt / T),
+                                   continuous in time (8-point Gauss-Legendre
+                                   per step); NaN without a reference         */
+    double *y_end;              /* ny: Y at the end (y^(0) of the last step)  */
+    /* per step k (nsteps of each): end time, H, controlled defect, the
+     * per-step RMS of every output and connection defect, and the output
+     * polynomial Y's coefficients y^(0..n)(t_{k+1}) */
+    double *t, *h, *eps;
+    double *step_out;           /* ny x nsteps                                */
+    double *step_conn;          /* nu x nsteps                                */
+    double *coef;               /* ny x (n+1) x nsteps                        */
+    int out_order;
+    cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
+    double seconds_reference; /* wall time in the exact solution (its bound
+                                 before the run, the error integrals of every
+                                 step) [s]; NaN without exact               */
+} cosa_defect_result;
+
+/* One run from the stacked initial state x0 (the units' states are set).
+ * exact (may be NULL): the coupled linear system whose monolithic solution
+ * y* = C* e^{A* t} x0 is the reference of the error figures (the units must
+ * be its subsystems).  A unit's failure, the step limit and the step floor
+ * are results (failed = 1, end, COSA_OK); so is divergence (README
+ * "Failures"): with exact, the first committed step whose output y^(0)
+ * exceeds 1e6 x the largest |y*| over [0, T] (1024 uniform samples) ends
+ * the run there (end FAILED, run.end COSA_RUN_HALTED, the reason names the
+ * output, value and bound); without it only non-finite outputs are seen.
+ * Errors: COSA_EINVAL, COSA_ERANGE (orders, H, tol, h0, T, hmin), the
+ * master's. */
+cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_system *exact,
+                            const cosa_defect_opts *opts, cosa_defect_result **out);
+void cosa_defect_result_free(cosa_defect_result *r);
+
+/* ---- Variable-order co-simulation engine (lib/td/vo_*.c) ------------------ */
+
+typedef enum cosa_vo_coupling_kind { COSA_VO_EXPLICIT = 0, COSA_VO_IMPLICIT } cosa_vo_coupling_kind;
+typedef enum cosa_vo_jacobian { COSA_VO_JAC_FD = 0, COSA_VO_JAC_LOS, COSA_VO_JAC_EXACT } cosa_vo_jacobian;
+typedef enum cosa_vo_control_kind {
+    COSA_VO_CONTROL_NONE = 0, /* fixed H and k                               */
+    COSA_VO_CONTROL_STEP,     /* macro step controlled, k fixed              */
+    COSA_VO_CONTROL_ORDER     /* order and macro step controlled             */
+} cosa_vo_control_kind;
+
+/* The error constants of a step T_N -> T_N + H with the extrapolation nodes
+ * s_j = (T_{N-j} - T_N)/H, j = 0..k-1 (s_0 = 0): with
+ * L^k(s) = prod_{j<k} (s - s_j)/(1 - s_j),
+ *   C_vel^k = int_0^1 L^k ds (eq 20),  C_pos^k = int_0^1 (1 - s) L^k ds (eq 17)
+ * (Gauss-Legendre, exact for k <= 14).  k = 0: 1 and 1/2. */
+cosa_status cosa_vo_error_constants(int k, const double *s, double *cpos, double *cvel);
+
+/* The reference the engine reads: the monolithic states at the times
+ * t[0..n-1] (increasing, t[0] = 0) from the run's initial state, all of them
+ * (sel = NULL: X is nx x n) or the states sel[0..nsel-1] (X nsel x n). */
+typedef cosa_status (*cosa_vo_ref_fn)(void *ctx, size_t n, const double *t, size_t nsel,
+                                      const size_t *sel, double *X);
+
+typedef struct cosa_vo_opts {
+    cosa_vo_coupling_kind coupling;
+    int k;                 /* the (initial) degree, 0..kmax                  */
+    int kmax;              /* 0..COSA_VO_KMAX (5)                            */
+    double H;              /* macro step (fixed) or H0 (controlled)          */
+    double tend;           /* the run covers [t_s, t_s + tend]               */
+    const cosa_vo_estimator *estimator; /* NULL: none (control none only)    */
+    cosa_vo_control_kind control;
+    double rtol, atol_x, atol_v, atol_u;
+    double rtol_u;         /* rtol of the coupling variables (0: rtol)        */
+    double sf, rmin, rmax, hmin;
+    int ctl_coupling;      /* 1: n* = the coupling bodies' states only       */
+    cosa_vo_jacobian jacobian;
+    double corr_tol;       /* 1e-10                                          */
+    int corr_max;          /* 10                                             */
+    const unsigned char *is_vel; /* nx: 1 velocity, 0 position (NULL: the
+                              units' kick flags are not known: all velocities) */
+    size_t max_attempts;   /* 0: 10^7                                        */
+    const cosa_controller_type *controller; /* NULL: "order" or "step" of the
+                              controller table by control; else any entry
+                              (e.g. "pi": the step alone, from the error norm
+                              with tol 1)                                     */
+    size_t store_max;      /* keep every state at the macro points when nx <=
+                              store_max (0: 20000), else only the coupling
+                              bodies' (e36_all is then NaN)                  */
+    const cosa_observer *observers; /* nobservers (at most COSA_MASTER_OBSERVERS)
+                              observers of the engine's master: initialized
+                              where the run (or the estimate's step) starts,
+                              e.g. the FMU initialization loop again there;
+                              step_complete after the master's commits       */
+    size_t nobservers;
+} cosa_vo_opts;
+
+/* Defaults of the issue: k 0, kmax 5, rtol 1e-5, atol_x 1e-3 rtol, atol_v
+ * rtol, atol_u 1e2 rtol, SF 6, rmin 0.5, rmax 2, hmin 1e-12, corr_tol 1e-10,
+ * corr_max 10, explicit, control none, fd. */
+void cosa_vo_opts_default(cosa_vo_opts *o);
+
+typedef enum cosa_vo_status {
+    COSA_VO_OK = 0, COSA_VO_HMIN, COSA_VO_DIVERGED, COSA_VO_MAXSTEPS,
+    COSA_VO_NOREF           /* the monolithic reference failed (reason says
+                               where); no error figures (NaN, xref NULL)     */
+} cosa_vo_status;
+/* "ok", "hmin", "diverged", "max-steps", "reference-failed" */
+const char *cosa_vo_status_name(cosa_vo_status s);
+
+typedef struct cosa_vo_result {
+    size_t nx;             /* states kept at the macro points (rows of x)   */
+    size_t nx_total;       /* the system's states                           */
+    size_t *stored;        /* nx: their indices in the stacked state        */
+    int all_stored;        /* 1: every state (stored[i] = i)                */
+    size_t nc;
+    cosa_vo_status status;
+    char reason[192];
+    size_t steps, rejected, corrector_iters, k_changes;
+    double t_start, t_end;
+    double H_mean, H_min, H_max;     /* over the accepted steps              */
+    size_t k_hist[COSA_VO_KMAX + 1]; /* accepted steps per degree            */
+    double e36_coupling, e36_all;    /* eq 36 over the accepted macro points */
+    double e_end;                    /* max_i |z_i - zref_i| (end) / max_n |zref_i| */
+    /* every attempt a = 0..nattempts-1: end time, H, k, accepted, norms,
+     * corrector iterations */
+    size_t nattempts;
+    double *at, *aH, *aerr_pos, *aerr_vel, *aerr_u;
+    int *ak, *aacc, *aiters;
+    /* the accepted macro points n = 0..steps (0: t_s): times, the kept
+     * states and their reference (nx x (steps+1)); coupling-body flags (nx) */
+    double *t, *x, *xref;
+    unsigned char *coupling_body;
+    cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
+} cosa_vo_result;
+void cosa_vo_result_free(cosa_vo_result *r);
+
+/* One run on a unit set (its coupling variables: cosa_unitset_set_coupling,
+ * else u = L y), from the reference's x(0) (start-up of the issue: u at
+ * T_j = j H0, j = 0..K+1, K = k or kmax with order control, and z(t_s) from
+ * the reference; t_s = (K+1) H0).  A run that stops (H <= hmin, divergence)
+ * is a result (status), COSA_OK.  Divergence (README "Failures"): a failed
+ * step (non-finite values, a unit's failure, the corrector), or -- checked
+ * after the run, when the reference is evaluated -- a kept state beyond
+ * 1e6 x the largest |x_ref| over the horizon (the accepted points, t = 0
+ * and, for a run that stopped short, 1025 uniform samples of [0, tend]):
+ * COSA_VO_DIVERGED at the first such accepted point, the reason naming the
+ * state, value, bound and time, every figure cut back to that point
+ * (steps, attempts, k_hist, H_*, t_end, run with end COSA_RUN_HALTED) and
+ * e36_coupling, e36_all, e_end +inf.  Errors: COSA_EINVAL, COSA_ERANGE (options),
+ * COSA_EUNSUPPORTED (an estimator of the other coupling, exact Jacobian on
+ * nonlinear units, control without estimator). */
+cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
+                        const cosa_vo_opts *o, cosa_vo_result **out);
+
+/* One macro step for `cosa estimate`: from the reference at t0 (states),
+ * history u at t0 - j H (j = 0..k+2) from the reference, one step of H with
+ * degree k.  Fills (each may be NULL) err_pos/est_pos/err_vel/est_vel (state
+ * estimators: 2-norms over all positions / velocities, err against the
+ * monolithic step = the reference at t0 + H) or err_u/est_u (|u_pred -
+ * u_exact|, 2-norm).  t0 >= (k+1) H (COSA_ERANGE otherwise). */
+typedef struct cosa_vo_estimate {
+    double err_pos, est_pos, err_vel, est_vel, err_u, est_u;
+} cosa_vo_estimate;
+cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
+                                  const cosa_vo_opts *o, double t0, cosa_vo_estimate *out);
+
+/* ---- One run description, one entry point, one result -------------------- */
+
+/* The configurations of the one loop a run description selects. */
+typedef enum cosa_run_kind {
+    COSA_RUN_FIXED = 0, /* a coupling scheme at a fixed macro step (cosa_cosim_run) */
+    COSA_RUN_DEFECT,    /* the defect paper's run, fixed or controlled (cosa_defect_run) */
+    COSA_RUN_VO,        /* the variable-order engine (cosa_vo_run)                */
+    COSA_RUN_KIND_COUNT
+} cosa_run_kind;
+/* "fixed", "defect", "vo"; NULL for another value. */
+const char *cosa_run_kind_name(cosa_run_kind k);
+
+/* One run description: the configuration and the options of each (only
+ * the selected one's are read). */
+typedef struct cosa_run_opts {
+    cosa_run_kind kind;
+    cosa_scheme scheme;      /* FIXED: the coupling scheme                   */
+    cosa_cosim_opts fixed;   /* FIXED: N, master options, ...; the macro step
+                                is the reference trajectory's H           */
+    double H;                /* FIXED without a reference (cosa_run_ref.traj
+                                NULL): the macro step; the run starts at
+                                t = 0 from the units' own states
+                                (start_initial), e_global is NaN and the
+                                divergence test checks finiteness only
+                                (cosa_reftraj_none)                       */
+    cosa_defect_opts defect; /* DEFECT                                       */
+    cosa_vo_opts vo;         /* VO                                           */
+} cosa_run_opts;
+
+/* The defaults: kind FIXED; scheme ZOH (Jacobi, order 0, no corrections,
+ * alpha = relax = 1: cosa_scheme_parse("zoh")); fixed: zero (nsteps 0 --
+ * set it --, master options 0, diverge_factor 0 = 1e6, no defects, no
+ * energy, no iteration options); defect: in_order 1, out_order 1 (first
+ * order Taylor inputs and outputs), H 0, tol 0, h0 0, tend 0 (a fixed run needs H
+ * and tend, a controlled one tol, h0 and tend), control BOTH, controller
+ * NULL ("pi"), max_steps 0 (COSA_DEFECT_MAX_STEPS), hmin 0; vo:
+ * cosa_vo_opts_default (H and tend 0: set them).  NULL is a no-op. */
+void cosa_run_opts_default(cosa_run_opts *o);
+
+/* What a run compares against, by configuration: FIXED the reference
+ * trajectory traj (start-up and e_global; NULL: none, see cosa_run_opts.H);
+ * DEFECT the initial state x0 and
+ * the coupled linear system exact (may be NULL: no error figures); VO the
+ * reference function fn with its context. */
+typedef struct cosa_run_ref {
+    const cosa_reftraj *traj;
+    const double *x0;
+    const cosa_system *exact;
+    cosa_vo_ref_fn fn;
+    void *ctx;
+} cosa_run_ref;
+
+/* How a run ended, the same in every configuration (README "Failures"):
+ * every one is a result (cosa_run returns COSA_OK). */
+typedef enum cosa_run_status {
+    COSA_RUN_STATUS_OK = 0,   /* the end of the horizon                        */
+    COSA_RUN_STATUS_DIVERGED, /* the divergence test stopped it (a value beyond
+                                 1e6 x the reference's largest magnitude, or
+                                 not finite)                                  */
+    COSA_RUN_STATUS_FAILED,   /* a step failed: a unit's call (an FMU Discard,
+                                 an integrator), non-finite values, a singular
+                                 loop or correction, the corrector            */
+    COSA_RUN_STATUS_LIMIT,    /* the step or attempt limit before the end      */
+    COSA_RUN_STATUS_HMIN,     /* the next macro step below the floor           */
+    COSA_RUN_STATUS_NOREF     /* the reference failed (VO): no error figures   */
+} cosa_run_status;
+/* "ok", "diverged", "failed", "limit", "hmin", "reference-failed"; NULL for
+ * another value. */
+const char *cosa_run_status_name(cosa_run_status s);
+
+typedef struct cosa_run_result {
+    cosa_run_kind kind;
+    cosa_run_status status;
+    char reason[640];     /* "" for ok; else one line: a failed unit's name
+                             (or index) and the step's end time, then the
+                             unit's message (the call that failed: "FMU II:
+                             fmi3DoStep at t = ... returned Discard", "CVODE
+                             CVode: ..."); for the others the time and what
+                             stopped the run                                  */
+    double t_stop;        /* where it stopped: the failed step's end, the
+                             diverged point, the time reached (NaN for ok)    */
+    size_t fail_unit;     /* the unit whose call failed, or (size_t)-1        */
+    cosa_run_stats run;   /* steps, rejected, attempts, h_min, h_mean, h_max,
+                             rollbacks, corrector_iterations, the loop's wall
+                             time (as the configuration's result.run)         */
+    size_t nunits;
+    cosa_unit_counters *units; /* nunits: what each unit did in this run
+                             (cosa_unit_get_counters; reset at its start)    */
+    /* the errors against the reference that the configuration computes (NaN
+     * where it computes none; +inf once diverged where it says so): */
+    double e_global;      /* FIXED: NRMSE of the corrected outputs (eq 33)    */
+    double e_output;      /* DEFECT: the largest RMS over the outputs of Y -
+                             y*, continuous in time (cosa_defect_result.error) */
+    double defect_out, defect_conn; /* FIXED (with defects) and DEFECT: the
+                             largest run RMS of the output / connection defects */
+    double e36_coupling, e36_all, e_end; /* VO (cosa_vo_result)               */
+    /* wall times [s]: the whole call, the loop (run.seconds; for DEFECT it
+     * includes the error integrals), and the reference evaluations of the
+     * run (VO: its reference function; DEFECT: the exact solution,
+     * cosa_defect_result.seconds_reference; NaN for FIXED -- the caller
+     * computed the trajectory before -- and for DEFECT without exact)     */
+    double seconds_total, seconds_loop, seconds_reference;
+    /* the configuration's own result (the one of kind; the others NULL),
+     * owned by this result: every figure of that configuration */
+    cosa_cosim_result *fixed;
+    cosa_defect_result *defect;
+    cosa_vo_result *vo;
+} cosa_run_result;
+
+/* One run of the configuration o->kind on the unit set: validates the
+ * description once (the configuration's own checks: COSA_EINVAL for a NULL
+ * argument, a missing reference of that configuration or an unknown kind;
+ * COSA_ERANGE for numbers out of range or not finite -- a macro step <= 0,
+ * a NaN tolerance, ...; COSA_EUNSUPPORTED as the configuration), then runs
+ * it as the configuration's entry point does (cosa_cosim_run,
+ * cosa_defect_run, cosa_vo_run: bitwise the same figures, the description
+ * not checked a second time) and fills the one result.  A run that stops is a result (status, reason), COSA_OK; errors
+ * (a broken FMU, memory) are returned.  Free with cosa_run_result_free. */
+cosa_status cosa_run(cosa_unitset *set, const cosa_run_opts *o, const cosa_run_ref *ref,
+                     cosa_run_result **out);
+void cosa_run_result_free(cosa_run_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSA_RUN_H */

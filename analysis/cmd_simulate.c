@@ -260,11 +260,24 @@ static double mu_auto(const cosa_unitset *set, const double *x0, double R, int p
 struct energy_ctx {
     const cosa_model *m;
     const double *par;
+    size_t nx;     /* the units' states                                       */
+    int hidden;    /* 1: a black box hides its states (E is not known: nan)   */
 };
 
+/* E(x) of the model's energy form; nan where it is not known: a black box
+ * hides states the form is over (the model's are its identified ones), or
+ * no reference gives x_ref (--ref none: nan states) -- the power figures
+ * (dP, dE, the correction) need outputs only. */
 static cosa_status model_energy(void *ctx, const double *x, double *E)
 {
     const struct energy_ctx *c = ctx;
+    int finite = !c->hidden;
+    for (size_t i = 0; finite && i < c->nx; i++)
+        finite = isfinite(x[i]);
+    if (!finite) {
+        *E = NAN;
+        return COSA_OK;
+    }
     return c->m->energy(c->m, c->par, x, E);
 }
 
@@ -480,6 +493,7 @@ struct sim_run {
     char fine_why[512];    /* why it is below REF_FINE_FACTOR ("" if not)   */
     int noref;             /* --ref none: no reference, no e_global         */
     char bbnote[400];      /* the black-box note, printed once the run ran   */
+    char corrnote[256];    /* black boxes corrected on their identified model */
     const char *reffile;   /* --ref FILE                                    */
     double e_mu, e_nu, e_limit, e_limit_abs;
     int e_auto, held, initial;
@@ -814,6 +828,11 @@ static int sim_parse(struct sim_run *r)
     if ((rc = cli_case_dt(cmd, r->cs.dt_text, &r->dt)) != CLI_OK ||
         (rc = build_systems(cmd, &r->cs, &r->scheme, &r->sm)) != CLI_OK ||
         (r->sm.sys && (rc = cli_dt_fits(cmd, "--dt", r->dt, r->sm.sys)) != CLI_OK))
+        return rc;
+    /* black boxes: the output correction on their identified model (before
+     * the units are made: they need no Jacobians then) */
+    if ((rc = sim_blackbox_corr(cmd, r->cs.mod.model, r->cs.mod.par, r->sm.nsub, r->sm.sys,
+                                &r->scheme, r->corrnote, sizeof r->corrnote)) != CLI_OK)
         return rc;
     if (r->sm.os && cosa_odesys_coupling(r->sm.os)) {
         cli_error(cmd, "model '%s' couples its units through coupling variables u = phi(y) (a "
@@ -1156,16 +1175,6 @@ static int sim_units(struct sim_run *r)
     const size_t nbb = nfmu ? sim_blackbox_names(m, r->sm.nsub, bbnames, sizeof bbnames) : 0;
     if ((rc = sim_blackbox_x0(cmd, r->sm.sys, r->set, &r->sm.x0, NULL)) != CLI_OK)
         return rc;
-    /* model-based corrections need every unit's Jacobians A, B, C, D at its
-     * state: a black box runs without states (its identified model's states
-     * are not the FMU's), so they would take it for its feedthrough D */
-    if (nbb && r->scheme.corr != COSA_CORR_NONE) {
-        cli_error(cmd, "scheme %s: black box%s %s declare%s no states: the model-based "
-                       "correction needs Jacobians at the unit's state, which a black box "
-                       "does not give (use the scheme without +mbcorr/+ocorr/+ecorr)",
-                  r->sname, nbb > 1 ? "es" : "", bbnames, nbb > 1 ? "" : "s");
-        return CLI_EUSAGE;
-    }
     if (nbb && (!o->ref || !strcmp(o->ref, "auto"))) {
         r->fine = 1; /* the note once the run has succeeded: errors stay one line */
         snprintf(r->bbnote, sizeof r->bbnote, "black box%s %s (no declared states): the "
@@ -1468,7 +1477,8 @@ static int sim_cosim(struct sim_run *r)
     /* the defects sample the mid-step outputs through unit snapshots
      * (sim_defects decided whether) */
     const int defects = r->defects;
-    struct energy_ctx ectx = {m, r->cs.mod.par};
+    struct energy_ctx ectx = {m, r->cs.mod.par, cosa_unitset_nx(r->set),
+                              sim_blackbox_names(m, r->sm.nsub, NULL, 0) > 0};
     r->R = o->nrate ? step_ratio(r->set, r->sm.x0, r->rate) : 0.0;
     if (r->e_auto)
         r->e_mu = mu_auto(r->set, r->sm.x0, r->R, r->scheme.order);
@@ -1532,8 +1542,8 @@ static void print_energy(const cosa_energy_result *en)
         return;
     const size_t L = en->npoints - 1;
     double vmax = 0.0;
-    for (size_t k = 0; k < en->npoints; k++)
-        vmax = fmax(vmax, fabs(en->varsigma[k]));
+    for (size_t k = 0; k < en->npoints; k++) /* nan where E is not known */
+        vmax = isnan(vmax) || isnan(en->varsigma[k]) ? NAN : fmax(vmax, fabs(en->varsigma[k]));
     printf("E0 %.17g\nE_end %.17g\nE_ref_end %.17g\nE_ratio %.17g\ndE_end %.17g\n"
            "varsigma_end %.17g\nmax_varsigma %.17g\nmu_measured %.17g\n",
            en->E[0], en->E[L], en->Eref[L], en->E[L] / en->Eref[L], en->dE[L],
@@ -1561,6 +1571,16 @@ static void sim_print(struct sim_run *r)
     /* notes (stderr) once the run has succeeded: errors stay one line */
     if (r->bbnote[0])
         fprintf(stderr, "cosa: %s: note: %s\n", r->cmd, r->bbnote);
+    char bbn[256];
+    if (r->o.energy && sim_blackbox_names(m, r->sm.nsub, bbn, sizeof bbn))
+        fprintf(stderr, "cosa: %s: note: --energy: black box %s hides its states: E, E_ref and "
+                        "varsigma are nan; dP, dE and the correction come from the bonds' "
+                        "outputs\n", r->cmd, bbn);
+    if (r->corrnote[0])
+        fprintf(stderr, "cosa: %s: note: scheme %s: the output correction uses the identified "
+                        "model of %s (doc/black-box.md) and the other units' linearisation at "
+                        "the operating point, as fixed Jacobians\n", r->cmd, r->sname,
+                r->corrnote);
     sim_fmu_horizon(r->cmd, fmus, m, par, r->sm.nsub, (double)(r->nsamples - 1) * r->dt);
     sim_fmu_warnings(r->cmd, cosa_model_units_units(r->mu), fmus, r->sm.nsub);
     if (r->o.defects == 1 && r->defect_skip[0])
@@ -1588,6 +1608,8 @@ static void sim_print(struct sim_run *r)
                    (cosa_fmu_caps(fmus[i]) & COSA_FMU_CAP_DIRECTIONAL) && !r->mopt.force_fd
                        ? "dd" : "fd");
     cli_assume_print(stdout, "", &r->cs.mod);
+    if (r->corrnote[0]) /* the output correction on black boxes' identified models */
+        printf("correction_model identified %s\n", r->corrnote);
     char b1[32], b2[32]; /* settings: the shortest form that reads back (cosa_number_text) */
     printf("scheme %s\nintegrator %s\nreference %s\ndt %s\ntend %s\n", r->sname, r->idesc,
            r->refdesc, cosa_number_text(b1, sizeof b1, r->dt),

@@ -67,3 +67,58 @@ int sim_blackbox_x0(const char *cmd, const cosa_system *sys, const cosa_unitset 
     }
     return CLI_OK;
 }
+
+/* The identified subsystems among black boxes, "II (order 4, fit 2e-09)"
+ * comma-separated, into note; the first whose identification failed, or
+ * nsub when every one was identified. */
+static size_t bb_models(const cosa_model *m, size_t nsub, char *note, size_t size)
+{
+    size_t len = 0, failed = nsub;
+    note[0] = '\0';
+    for (size_t i = 0; i < nsub; i++) {
+        cosa_model_file_ident info;
+        const int dyn = cosa_model_file_identified(m, i, &info) && info.order > 0;
+        if (!dyn) {
+            if (cosa_model_file_ident_error(m, i) && failed == nsub)
+                failed = i;
+            continue;
+        }
+        if (size > len) {
+            int w = snprintf(note + len, size - len, "%s%s (order %zu, fit %.2g)",
+                             len ? ", " : "", info.name ? info.name : "?", info.order, info.fit);
+            len += w > 0 ? (size_t)w : 0;
+        }
+    }
+    return failed;
+}
+
+int sim_blackbox_corr(const char *cmd, const cosa_model *m, const double *par, size_t nsub,
+                      const cosa_system *sys, cosa_scheme *s, char *note, size_t size)
+{
+    note[0] = '\0';
+    char names[256], sname[64];
+    const size_t nbb = sim_blackbox_names(m, nsub, names, sizeof names);
+    if (!nbb || !(s->corr & COSA_CORR_OUTPUT))
+        return CLI_OK; /* the state correction is an input offset: no model */
+    cosa_scheme_name(s, sname, sizeof sname);
+    char models[256];
+    const size_t failed = bb_models(m, nsub, models, sizeof models);
+    if (failed < nsub) {
+        const char *n = m->sub_name ? m->sub_name(m, par, failed) : NULL;
+        cli_error(cmd, "scheme %s: black box %s declares no states and its identification "
+                       "failed: the output correction needs its identified model (use "
+                       "+ecorr, or the scheme without a correction)", sname, n ? n : "?");
+        return CLI_EUSAGE;
+    }
+    if (!sys) {
+        cli_error(cmd, "scheme %s: black box%s %s declare%s no states and the model has no "
+                       "linear form to correct them on (use +ecorr, or the scheme without a "
+                       "correction)", sname, nbb > 1 ? "es" : "", names, nbb > 1 ? "" : "s");
+        return CLI_EUSAGE;
+    }
+    if (!s->model) { /* --assume gives a model of its own */
+        s->model = sys;
+        snprintf(note, size, "%s", models);
+    }
+    return CLI_OK;
+}

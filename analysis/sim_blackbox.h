@@ -23,4 +23,16 @@ size_t sim_blackbox_names(const cosa_model *m, size_t nsub, char *names, size_t 
 int sim_blackbox_x0(const char *cmd, const cosa_system *sys, const cosa_unitset *set,
                     double **x0, unsigned char **vel);
 
+/* Model-based corrections of a network with black boxes (the units of m,
+ * nsub of them; par its parameters): the state correction (+ecorr) is an
+ * input offset and needs no model; the output correction (+ocorr, +mbcorr)
+ * needs G_p and G_0, input-output maps, which the identified model gives:
+ * s->model becomes sys (the model's linear system, the identified
+ * subsystems in it) unless --assume set one, and note (size bytes) lists
+ * them, "II (order 4, fit 3.1e-09)" (else "").
+ * CLI_OK, or CLI_EUSAGE after one line: a black box whose identification
+ * failed, or no linear system. */
+int sim_blackbox_corr(const char *cmd, const cosa_model *m, const double *par, size_t nsub,
+                      const cosa_system *sys, cosa_scheme *s, char *note, size_t size);
+
 #endif

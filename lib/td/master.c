@@ -129,7 +129,11 @@ static cosa_status jsys_create(cosa_master *m)
 }
 
 /* Imperfect model knowledge (cosa_scheme.model): the output correction uses
- * the model's matrices as fixed Jacobians instead of linearising the units. */
+ * the model's matrices as fixed Jacobians instead of linearising the units.
+ * jsys is the model's subsystems themselves: a subsystem's inputs and
+ * outputs are its unit's, its state count may differ (a black box, which
+ * runs without states, corrected on its identified model: G_p and G_0 are
+ * input-output maps, the same for every realisation). */
 static cosa_status use_model(cosa_master *m, const cosa_system *model)
 {
     if (cosa_system_nsub(model) != m->nunits)
@@ -137,24 +141,48 @@ static cosa_status use_model(cosa_master *m, const cosa_system *model)
     const double *A = cosa_system_A(model), *B = cosa_system_B(model),
                  *C = cosa_system_C(model), *D = cosa_system_D(model);
     const size_t nx = cosa_system_nx(model), ny = cosa_system_ny(model);
+    size_t total = 0;
     for (size_t i = 0; i < m->nunits; i++) {
         const cosa_unit *u = cosa_unitset_unit(m->set, i);
         size_t nxi, nui, nyi, ox, ou, oy;
         cosa_system_sub_dims(model, i, &nxi, &nui, &nyi, &ox, &ou, &oy);
-        if (nxi != u->nx || nui != u->nu || nyi != u->ny)
+        if (nui != u->nu || nyi != u->ny)
             return COSA_EMODELSHAPE;
-        double *Ai = m->jA, *Bi = Ai + nxi * nxi, *Ci = Bi + nxi * nui, *Di = Ci + nyi * nxi;
-        dense_copy(nxi, nxi, A + ox + ox * nx, nx, Ai, nxi);
-        dense_copy(nxi, nui, B + ox + ou * nx, nx, Bi, nxi);
-        dense_copy(nyi, nxi, C + oy + ox * ny, ny, Ci, nyi);
-        dense_copy(nyi, nui, D + oy + ou * ny, ny, Di, nyi);
-        cosa_subsystem sub = {nxi, nui, nyi, Ai, Bi, Ci, Di};
-        cosa_status st = cosa_system_store_subsystem(m->jsys, i, &sub);
-        if (st != COSA_OK)
-            return st;
+        total += nxi * nxi + nxi * nui + nyi * nxi + nyi * nui;
     }
-    m->fixed_jac = 1;
-    return COSA_OK;
+    cosa_subsystem *subs = calloc(m->nunits, sizeof *subs);
+    double *buf = calloc(total + 1, sizeof *buf), *q = buf;
+    cosa_status st = COSA_ENOMEM;
+    if (subs && buf) {
+        for (size_t i = 0; i < m->nunits; i++) {
+            size_t nxi, nui, nyi, ox, ou, oy;
+            cosa_system_sub_dims(model, i, &nxi, &nui, &nyi, &ox, &ou, &oy);
+            double *Ai = q, *Bi = Ai + nxi * nxi, *Ci = Bi + nxi * nui, *Di = Ci + nyi * nxi;
+            q = Di + nyi * nui;
+            dense_copy(nxi, nxi, A + ox + ox * nx, nx, Ai, nxi);
+            dense_copy(nxi, nui, B + ox + ou * nx, nx, Bi, nxi);
+            dense_copy(nyi, nxi, C + oy + ox * ny, ny, Ci, nyi);
+            dense_copy(nyi, nui, D + oy + ou * ny, ny, Di, nyi);
+            subs[i] = (cosa_subsystem){nxi, nui, nyi, Ai, Bi, Ci, Di};
+        }
+        cosa_system *js = NULL;
+        st = cosa_system_create(&js, m->nunits, subs, m->L);
+        cosa_disc_workspace *dw = st == COSA_OK ? cosa_disc_workspace_alloc(js, m->p) : NULL;
+        if (st == COSA_OK && !dw) {
+            cosa_system_free(js);
+            st = COSA_ENOMEM;
+        }
+        if (st == COSA_OK) {
+            cosa_disc_workspace_free(m->dw);
+            cosa_system_free(m->jsys);
+            m->jsys = js;
+            m->dw = dw;
+            m->fixed_jac = 1;
+        }
+    }
+    free(subs);
+    free(buf);
+    return st;
 }
 
 /* The units whose G_p, G_0 come from cosa_unit_step_gains (opt.step_gains):
@@ -263,7 +291,9 @@ static cosa_status master_alloc_work(cosa_master *m, const cosa_scheme *s)
         big = 0; /* one unit's Jacobians serve the output correction only (long
                     banded units must not get an nx x nx scratch) */
     const size_t np = m->np;
-    const size_t nqw = (s->corr & COSA_CORR_OUTPUT) ? nx * nu : 0; /* QW: correction only */
+    /* QW: correction only, with the states of the model it uses (use_model) */
+    const size_t nxq = s->model ? cosa_system_nx(s->model) : nx;
+    const size_t nqw = (s->corr & COSA_CORR_OUTPUT) ? nxq * nu : 0;
     size_t total = 2 * ny * np + 3 * nu + 2 * ny + ny * np + 2 * nu * np + ny + nu + ny + nu +
                    big + nqw + 2 * ny * nu + ny * ny + 1;
     m->buf = calloc(total, sizeof(double));
@@ -791,7 +821,8 @@ static cosa_status stage_advance(cosa_master *m)
 /* Output correction (eq 14): ybar = (I - G_p L)^{-1} (y - G_p L E_p - G_0 du). */
 static cosa_status correct_outputs(cosa_master *m, double *ybar)
 {
-    const size_t nx = m->nx, nu = m->nu, ny = m->ny, np = m->np;
+    /* the states of the Jacobians' system: the units', or a fixed model's */
+    const size_t nx = cosa_system_nx(m->jsys), nu = m->nu, ny = m->ny, np = m->np;
     if (m->nsgain < m->nunits) {
         cosa_status st = cosa_disc_compute(m->jsys, m->p, m->H, m->dw);
         if (st != COSA_OK)

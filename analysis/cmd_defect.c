@@ -330,7 +330,9 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
     const size_t nbb = sim_blackbox_names(d->m, d->nsub, bbn, sizeof bbn);
     if (nbb) {
         cli_error(cmd, "black box%s %s declare%s no states: the defect estimate needs the "
-                       "output derivatives C x' + D u', which a black box does not give",
+                       "output derivatives C x' + D u', which a black box does not give, and "
+                       "its error the exact solution from the hidden initial state (cosa "
+                       "simulate --defects on --out-order 0 estimates a black box's defects)",
                   nbb > 1 ? "es" : "", bbn, nbb > 1 ? "" : "s");
         return CLI_EUSAGE;
     }

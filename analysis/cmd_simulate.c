@@ -1246,11 +1246,12 @@ static void sim_defects(struct sim_run *r, const cosa_fmu_capability *const *cap
         return;
     }
     /* a black box's output derivatives would be its feedthrough's alone (it
-     * declares no states): its defects are not known */
+     * declares no states): output polynomials of order >= 1 are not known;
+     * of order 0 they are the outputs themselves (doc/simulate-black-box.md) */
     char bbn[64];
-    if (sim_blackbox_names(r->cs.mod.model, r->sm.nsub, bbn, sizeof bbn)) {
+    if (r->o.outorder != 0 && sim_blackbox_names(r->cs.mod.model, r->sm.nsub, bbn, sizeof bbn)) {
         snprintf(r->defect_skip, sizeof r->defect_skip, "black box %s declares no states, so "
-                 "its output derivatives are not known", bbn);
+                 "its output derivatives are not known (--out-order 0 needs none)", bbn);
         r->defects = 0;
         return;
     }

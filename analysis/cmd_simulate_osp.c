@@ -12,6 +12,7 @@
 #include "sim_fmu.h"
 #include "sweep_cli.h"
 #include "cmd_simulate_osp.h"
+#include "sim_blackbox.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -121,9 +122,41 @@ static void print_run(const cosa_model *m, const double *par, const cosa_model_u
                                     RUN_STATS_NEW);
 }
 
+/* The units' initial state: the model's x0 where the layouts agree; a black
+ * box (an FMU that declares no states, identified with states: its
+ * subsystem's states are not the unit's) runs without states
+ * (sim_blackbox_x0). */
+static int osp_x0(const char *cmd, cli_case *cs, const cosa_unitset *set, double **x0)
+{
+    const cosa_model *m = cs->mod.model;
+    /* only an identified model with states makes the layouts differ (a failed
+     * identification leaves the FMU's declared reading, without states) */
+    int differ = 0;
+    for (size_t i = 0; i < cosa_unitset_count(set); i++) {
+        cosa_model_file_ident info;
+        differ |= cosa_model_file_identified(m, i, &info) && info.order > 0;
+    }
+    if (!differ) {
+        *x0 = calloc(cosa_unitset_nx(set) + 1, sizeof **x0);
+        cosa_status st = *x0 ? m->initial_state(m, cs->mod.par, *x0) : COSA_ENOMEM;
+        if (st != COSA_OK)
+            cli_error(cmd, "the initial state: %s", cosa_strerror(st));
+        return st == COSA_OK ? CLI_OK : CLI_EFAIL;
+    }
+    cosa_system *sys = NULL;
+    int rc = cli_model_system(&cs->mod, cmd, &sys);
+    if (rc == CLI_OK)
+        rc = cli_model_x0(&cs->mod, cmd, cosa_system_nx(sys), x0);
+    if (rc == CLI_OK)
+        rc = sim_blackbox_x0(cmd, sys, set, x0, NULL);
+    cosa_system_free(sys);
+    return rc;
+}
+
 int cmd_simulate_osp(const char *cmd, cli_case *cs, const char *algorithm, double tend,
                      const char *output, const char *name, int fmu_log)
 {
+    cs->mod.ident_optional = 1; /* a black box runs without its identified model */
     int rc = cli_model_resolve(&cs->mod, cmd);
     if (rc != CLI_OK)
         return rc;
@@ -173,13 +206,13 @@ int cmd_simulate_osp(const char *cmd, cli_case *cs, const char *algorithm, doubl
         return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;
     }
     cosa_unitset *set = cosa_model_units_set(mu);
-    const size_t nx = cosa_unitset_nx(set);
-    double *x0 = calloc(nx + 1, sizeof *x0);
+    double *x0 = NULL;
+    if ((rc = osp_x0(cmd, cs, set, &x0)) != CLI_OK) {
+        cosa_model_units_free(mu);
+        return rc;
+    }
     cosa_ecco_result *r = NULL;
-    st = x0 ? m->initial_state(m, par, x0) : COSA_ENOMEM;
-    if (st == COSA_OK)
-        st = cosa_ecco_run(set, x0, &p, ecco ? info->bonds : NULL, ecco ? info->nbond : 0, tend,
-                           &r);
+    st = cosa_ecco_run(set, x0, &p, ecco ? info->bonds : NULL, ecco ? info->nbond : 0, tend, &r);
     free(x0);
     if (st != COSA_OK) {
         cli_error(cmd, "%s run: %s", ecco ? "ECCO" : "fixedStep", cosa_strerror(st));

@@ -916,11 +916,13 @@ static int sim_master_options(struct sim_run *r)
     if (o->mbcorr_jac == 1)
         r->mopt.force_fd = 1;
     if (r->scheme.model && (o->lin >= 0 || o->fd))
-        fprintf(stderr, "cosa: %s: note: %s no effect with --assume: the assumed model gives "
+        fprintf(stderr, "cosa: %s: note: %s no effect with %s: the %s model gives "
                         "the correction fixed Jacobians\n",
                 cmd, o->lin >= 0 && o->fd ? "--linearize and --fd have"
                      : o->lin >= 0        ? "--linearize has"
-                                          : "--fd has");
+                                          : "--fd has",
+                r->corrnote[0] ? "a black box" : "--assume",
+                r->corrnote[0] ? "identified" : "assumed");
     if (o->plot)
         return scli_plot_format(cmd, o->plot);
     return CLI_OK;
@@ -1198,7 +1200,9 @@ static int sim_units(struct sim_run *r)
     }
     if (nfmu && o->lin < 0)
         r->mopt.lin_at_end = 1;
-    if (nfmu)
+    /* gains by steps serve the output correction only (the master refuses
+     * them beside --rate and --input held) */
+    if (nfmu && (r->scheme.corr & COSA_CORR_OUTPUT) && !r->scheme.model)
         r->mopt.step_gains = cosa_model_units_step_gains(r->mu);
     return CLI_OK;
 }

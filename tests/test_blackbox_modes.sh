@@ -13,6 +13,7 @@ pair() { fmu_twomass "$1" pair 0.05 twomass1_fmi3.fmu "$2"; } # FILE FMU_II
 pair "$tmp/decl.cosa" twomass2_fmi3.fmu
 pair "$tmp/bb.cosa" twomass2_hid_fmi3.fmu
 pair "$tmp/nofs.cosa" twomass2_hidnofs_fmi3.fmu
+fmu_twomass "$tmp/both.cosa" pair 0.05 twomass1_hid_fmi3.fmu twomass2_hid_fmi2.fmu # I and II hidden
 # the trajectory file without its reference columns (ref.*) and comments
 traj() {
     awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) keep[i] = $i !~ /^ref\./; h = 1 }
@@ -79,11 +80,13 @@ for sc in zoh+ocorr zoh+mbcorr; do
     "$COSA" point --model-file "$tmp/decl.cosa" --scheme $sc --dt 1e-4 >"$tmp/pt" 2>/dev/null
     awk '$1 == "rho" { exit !($2 < 1) }' "$tmp/pt" && ok || bad "$sc: rho not below 1"
     run "c_decl" decl --scheme $sc --ref none
-    for f in bb nofs; do
+    for f in bb nofs both; do
         run "c_$f" "$f" --scheme $sc --ref none
-        grep -q "note: scheme .*: the output correction uses the identified model of II (order 2, " \
+        grep -q "note: scheme .*: the output correction uses the identified model of .*II (order 2, " \
             "$tmp/c_$f.err" && ok || bad "$sc $f: no note: $(cat "$tmp/c_$f.err")"
-        fit=$(sed -n 's/^correction_model identified II (order 2, fit \([^)]*\))$/\1/p' "$tmp/c_$f.out")
+        # the largest fit error of the identified units
+        fit=$(grep '^correction_model identified .*II (order 2, fit ' "$tmp/c_$f.out" |
+              grep -o 'fit [^)]*' | cut -d' ' -f2 | sort -g | tail -n 1)
         [ -n "$fit" ] && ok || bad "$sc $f: no correction_model line: $(cat "$tmp/c_$f.out")"
         d=$(reldiff "$tmp/c_decl/r.csv" "$tmp/c_$f/r.csv")
         dz=$(reldiff "$tmp/c_decl/r.csv" "$tmp/z/r.csv")

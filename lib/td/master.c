@@ -393,9 +393,9 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     m->kappa = cosa_order_tables(m->p, m->lag, m->e, m->w);
     cosa_lagrange_table(m->p, 1.0, m->lag1);
     if (s->corr & COSA_CORR_OUTPUT) {
-        st = jsys_create(m);
-        if (st == COSA_OK && s->model)
-            st = use_model(m, s->model);
+        /* the units' Jacobians, or a fixed model's (whose states may not be
+         * the units': a black box without any) */
+        st = s->model ? use_model(m, s->model) : jsys_create(m);
         if (st != COSA_OK) {
             cosa_master_free(m);
             return st;

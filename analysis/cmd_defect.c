@@ -240,7 +240,10 @@ static int parse_values(const char *opt, const char *text, double **v, size_t *n
 struct dmodel {
     const cosa_model *m;
     const double *par;
-    cosa_system *sys;   /* linear form (exact units, the error reference) or NULL */
+    cosa_system *sys;   /* linear form (exact units) or NULL                    */
+    const cosa_system *exact; /* the error reference: sys, but NULL with a black box */
+    size_t nbb;         /* black boxes (their names in bbn)                      */
+    char bbn[128];
     cosa_odesys *os;    /* ODE form for euler / cvode units                      */
     cosa_model_units *mu; /* the units and their set (models/unitset_build.c)     */
     size_t nsub, nx, nu, ny;
@@ -323,19 +326,12 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
-    /* black boxes (identified FMUs): the output defect needs the output
-     * derivatives C x' + D u', which an FMU without declared states does not
-     * give (doc/simulate-black-box.md) */
-    char bbn[128];
-    const size_t nbb = sim_blackbox_names(d->m, d->nsub, bbn, sizeof bbn);
-    if (nbb) {
-        cli_error(cmd, "black box%s %s declare%s no states: the defect estimate needs the "
-                       "output derivatives C x' + D u', which a black box does not give, and "
-                       "its error the exact solution from the hidden initial state (cosa "
-                       "simulate --defects on --out-order 0 estimates a black box's defects)",
-                  nbb > 1 ? "es" : "", bbn, nbb > 1 ? "" : "s");
-        return CLI_EUSAGE;
-    }
+    /* black boxes (identified FMUs): they run without states; the output
+     * polynomials of order >= 1 need output derivatives (checked with the
+     * orders, dm_blackbox), and the error the exact solution from their
+     * hidden initial state: none (doc/simulate-black-box.md) */
+    d->nbb = sim_blackbox_names(d->m, d->nsub, d->bbn, sizeof d->bbn);
+    d->exact = d->nbb ? NULL : d->sys;
     /* the error columns compare with the linear form: for FMUs their
      * linearisation, a reference only for linear FMUs */
     char why[256];
@@ -364,6 +360,8 @@ static int dm_build(cli_model *cm, const char *integ, double rtol, struct dmodel
         return CLI_EFAIL;
     }
     d->set = cosa_model_units_set(d->mu);
+    if ((rc = sim_blackbox_x0(cmd, d->sys, d->set, &d->x0, NULL)) != CLI_OK)
+        return rc;
     for (size_t k = 0; k < d->ny; k++)
         signal_name(d->yname[k], d->m->output_name ? d->m->output_name(d->m, d->par, k) : NULL,
                     "y", k);
@@ -425,6 +423,19 @@ struct dspec {
     double hmin;
 };
 
+/* Black boxes (d->nbb): their output polynomials are the outputs
+ * themselves at order 0; of order >= 1 they need output derivatives
+ * C x' + D u' over hidden states: one line, exit 2. */
+static int dm_blackbox(const struct dmodel *d, const struct dspec *sp)
+{
+    if (!d->nbb || sp->n == 0)
+        return CLI_OK;
+    cli_error(cmd, "black box%s %s declare%s no states: the defect estimate needs the output "
+                   "derivatives C x' + D u', which a black box does not give (--out-order 0 "
+                   "needs none)", d->nbb > 1 ? "es" : "", d->bbn, d->nbb > 1 ? "" : "s");
+    return CLI_EUSAGE;
+}
+
 /* One run through the one entry point (issue 23): the run description is
  * validated once, by the library.  *res (free with cosa_run_result_free)
  * holds the defect run's figures in (*res)->defect. */
@@ -439,7 +450,7 @@ static int run_one(struct dmodel *d, const struct dspec *sp, cosa_run_result **r
                                    .max_steps = sp->max_steps, .hmin = sp->hmin,
                                    .observers = d->nobs ? &d->init_obs : NULL,
                                    .nobservers = d->nobs};
-    const cosa_run_ref ref = {.x0 = d->x0, .exact = d->sys};
+    const cosa_run_ref ref = {.x0 = d->x0, .exact = d->exact};
     *res = NULL;
     cosa_status st = cosa_run(d->set, &ro, &ref, res);
     if (st != COSA_OK) {
@@ -558,8 +569,9 @@ static void header(FILE *f, const struct dmodel *d, const struct dspec *sp, cons
     else
         fprintf(f, "# tol %s\n# h0 %s\n", cosa_number_text(b1, sizeof b1, sp->tol),
                 cosa_number_text(b2, sizeof b2, sp->h0));
-    fprintf(f, "# reference %s\n", d->sys ? "exact (matrix exponential of the monolithic system)"
-                                          : "none (nonlinear model: errors are nan)");
+    fprintf(f, "# reference %s\n", d->exact ? "exact (matrix exponential of the monolithic system)"
+                                   : d->nbb ? "none (black boxes hide their initial state: errors are nan)"
+                                            : "none (nonlinear model: errors are nan)");
 }
 
 /* Per-step CSV of a run: t (end of the step), H, eps, the per-step RMS of
@@ -644,7 +656,7 @@ static int write_exact(const char *path, const struct dmodel *d, double tend)
 {
     const size_t N = 2000;
     cosa_reftraj *ref = NULL;
-    cosa_status st = cosa_reftraj_exact(d->sys, d->x0, tend / (double)N, N + 1, &ref);
+    cosa_status st = cosa_reftraj_exact(d->exact, d->x0, tend / (double)N, N + 1, &ref);
     if (st != COSA_OK) {
         cli_error(cmd, "the exact solution failed: %s", cosa_strerror(st));
         return CLI_EFAIL;
@@ -774,7 +786,7 @@ static int write_run_files(const scli_out *out, const char *base, const struct d
         (rc = write_poly(path, d, sp, r)) != CLI_OK)
         return rc;
     printf("file %s\n", path);
-    if (d->sys && want_exact) {
+    if (d->exact && want_exact) {
         snprintf(exact_name, exact_size, "%s_exact.csv", base);
         if ((rc = scli_out_path(cmd, out, exact_name, path, sizeof path)) != CLI_OK ||
             (rc = write_exact(path, d, sp->tend)) != CLI_OK)
@@ -1350,7 +1362,13 @@ int cmd_defect(int argc, char **argv)
         (rc = dm_fmu_start(&d, sp.m, sp.n, &init)) != CLI_OK)
         goto out;
     d.integ = shown;
-    if (!d.sys)
+    if ((rc = dm_blackbox(&d, &sp)) != CLI_OK)
+        goto out;
+    if (d.nbb)
+        fprintf(stderr, "cosa: %s: note: black box%s %s hide%s the initial state, so no exact "
+                        "solution: error_* are nan\n", cmd, d.nbb > 1 ? "es" : "", d.bbn,
+                d.nbb > 1 ? "" : "s");
+    else if (!d.sys)
         fprintf(stderr, "cosa: %s: note: model '%s' has no linear form, so no exact solution: "
                         "error_* are nan\n", cmd, d.m->name);
     rc = run_or_sweep(&o, &d, &sp, v, nv, is_sweep, &init);

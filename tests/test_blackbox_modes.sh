@@ -157,6 +157,34 @@ run d1 bb --scheme zoh --defects on --ref none
     grep -q "black box II declares no states, so its output derivatives are not known (--out-order 0 needs none)" \
         "$tmp/d1.err" && ok || bad "--defects --out-order 1: $(cat "$tmp/d1.err")"
 
+# ---- cosa defect at orders 0 (the defect paper's Algorithm 1), fixed step and defect control
+# (--tol): the twin's steps and defects to the last digit; the error columns compare with the
+# exact solution from the initial state, which a black box hides: nan, with a note ----------
+for f in decl bb; do
+    "$COSA" defect --model-file "$tmp/$f.cosa" --dt 1e-4 --integrator exact --in-order 0 \
+        --out-order 0 >"$tmp/df_$f.out" 2>"$tmp/df_$f.err" || bad "defect --dt $f: exit $?"
+    rm -rf "${tmp:?}/dc_$f"
+    "$COSA" defect --model-file "$tmp/$f.cosa" --tol 30 --tend 0.005 --integrator exact \
+        --in-order 0 --out-order 0 -o "$tmp/dc_$f" >"$tmp/dc_$f.out" 2>"$tmp/dc_$f.err" ||
+        bad "defect --tol $f: exit $?"
+done
+for r in df dc; do
+    grep -v '^error_\|^file ' "$tmp/${r}_decl.out" >"$tmp/${r}_a"
+    grep -v '^error_\|^file ' "$tmp/${r}_bb.out" >"$tmp/${r}_b"
+    [ "$(grep -c '^defect_out_' "$tmp/${r}_a")" = 3 ] && cmp -s "$tmp/${r}_a" "$tmp/${r}_b" && ok ||
+        bad "cosa defect ($r): $(diff "$tmp/${r}_a" "$tmp/${r}_b" | head -n 3)"
+    [ "$(grep -c '^error_.* nan$' "$tmp/${r}_bb.out")" = 3 ] &&
+        [ "$(grep -c '^error_.* nan$' "$tmp/${r}_decl.out")" = 0 ] && ok ||
+        bad "cosa defect ($r): error columns $(grep '^error_' "$tmp/${r}_bb.out" | tr '\n' ' ')"
+    grep -q "note: black box II hides the initial state, so no exact solution: error_\* are nan" \
+        "$tmp/${r}_bb.err" && ok || bad "cosa defect ($r): no note: $(cat "$tmp/${r}_bb.err")"
+done
+# the controlled run's steps (the per-step file: t, H, eps and every defect) are the twin's
+grep -v '^#' "$tmp/dc_decl/pair_exact_m0_n0.csv" >"$tmp/dc_a.csv"
+grep -v '^#' "$tmp/dc_bb/pair_exact_m0_n0.csv" >"$tmp/dc_b.csv"
+[ "$(val steps "$tmp/dc_bb.out")" -gt 100 ] && cmp -s "$tmp/dc_a.csv" "$tmp/dc_b.csv" && ok ||
+    bad "cosa defect --tol: other steps ($(val steps "$tmp/dc_bb.out") steps)"
+
 # ---- OSP files: libcosim's fixedStep and ECCO on the black box: the twin's run --------------
 cp "$FMU/twomass1_fmi2.fmu" "$FMU/twomass2_fmi2.fmu" "$FMU/twomass2_hid_fmi2.fmu" "$tmp/" ||
     bad "no FMI 2.0 test FMUs"
@@ -213,8 +241,8 @@ refuse coupling "black box II declares no states: the variable-order engine star
     simulate --model-file "$tmp/bb.cosa" --coupling explicit --scheme zoh --dt 1e-4
 refuse coupling-control "black box II declares no states: the variable-order engine" \
     simulate --model-file "$tmp/bb.cosa" --coupling implicit --estimator immilne --control order --scheme zoh --dt 1e-4
-refuse defect "black box II declares no states: the defect estimate needs the output derivatives" \
-    defect --model-file "$tmp/bb.cosa" --dt 1e-4 --integrator exact --in-order 0 --out-order 0
-refuse defect-tol "cosa simulate --defects on --out-order 0 estimates a black box's defects" \
-    defect --model-file "$tmp/bb.cosa" --tol 1e-3 --integrator exact --in-order 1 --out-order 1
+refuse defect "black box II declares no states: the defect estimate needs the output derivatives C x' + D u', which a black box does not give (--out-order 0 needs none)" \
+    defect --model-file "$tmp/bb.cosa" --dt 1e-4 --integrator exact --in-order 0 --out-order 1
+refuse defect-tol "black box II declares no states: the defect estimate needs the output derivatives" \
+    defect --model-file "$tmp/bb.cosa" --tol 1e-3 --integrator exact --in-order 1 --out-order 2
 fmu_env_done test_blackbox_modes

@@ -245,4 +245,10 @@ refuse defect "black box II declares no states: the defect estimate needs the ou
     defect --model-file "$tmp/bb.cosa" --dt 1e-4 --integrator exact --in-order 0 --out-order 1
 refuse defect-tol "black box II declares no states: the defect estimate needs the output derivatives" \
     defect --model-file "$tmp/bb.cosa" --tol 1e-3 --integrator exact --in-order 1 --out-order 2
+# a black box whose identification failed (the gain FMU whose doStep returns short): no model
+# to correct its outputs on
+sed "s|twomass2_hid_fmi3.fmu|gainshort_fmi3.fmu|; s|connect II.Fk -> I.Fk|connect II.y -> I.Fk|; s|connect I.s1 -> II.s1|connect I.s1 -> II.u|; /I.v1 -> II.v1/d" \
+    "$tmp/bb.cosa" >"$tmp/short.cosa"
+refuse ocorr-failed "scheme ZOH+ocorr: black box II declares no states and its identification failed: the output correction needs its identified model (use +ecorr, or the scheme without a correction)" \
+    simulate --model-file "$tmp/short.cosa" --scheme zoh+ocorr --dt 1e-4
 fmu_env_done test_blackbox_modes

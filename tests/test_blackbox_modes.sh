@@ -111,7 +111,13 @@ bond II.Fk -> I.v1
 EOF
     run "en_$f" "en_$f" --scheme zoh --energy --ref none
     run "em_$f" "en_$f" --scheme zoh --energy --mu 0.5 --ref none
+    run "ea_$f" "en_$f" --scheme zoh --energy --mu auto --ref none
 done
+# --mu auto reads the feedthrough D of II by setting inputs and reading outputs (no states):
+# mu_SR = 0.5 (eq 20: II's force depends on I's position directly), as for the twin
+[ "$(val mu "$tmp/ea_bb.out")" = 0.5 ] && [ "$(val mu "$tmp/ea_decl.out")" = 0.5 ] &&
+    [ "$(val dE_end "$tmp/ea_bb.out")" = "$(val dE_end "$tmp/ea_decl.out")" ] && ok ||
+    bad "--mu auto: mu $(val mu "$tmp/ea_bb.out") vs $(val mu "$tmp/ea_decl.out")"
 for k in dE_end U_end caps; do
     [ -n "$(val $k "$tmp/em_bb.out")" ] && [ "$(val $k "$tmp/em_bb.out")" = "$(val $k "$tmp/em_decl.out")" ] &&
         ok || bad "--energy --mu: $k $(val $k "$tmp/em_bb.out") vs $(val $k "$tmp/em_decl.out")"

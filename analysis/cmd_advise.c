@@ -9,6 +9,7 @@
 #include "advise_json.h"
 #include "fmu_notes.h"
 #include "step_grid.h"
+#include "sim_blackbox.h"
 #include "sweep_cli.h"
 #include "outfile.h"
 
@@ -691,6 +692,25 @@ static int snap_advice(const cli_model *mod, double tend, cosa_advice *a, char *
     return 1;
 }
 
+/* cosa simulate's rule for black boxes (cmd_simulate.c): a model-based
+ * correction needs every unit's Jacobians at its state, which an FMU that
+ * declares no states does not give.  1, or 0 with simulate's reason. */
+static int blackbox_runnable(const cli_model *mod, const cosa_scheme *s, char *why, size_t size)
+{
+    char names[128];
+    const cosa_model *m = mod->model;
+    const size_t nbb = s->corr == COSA_CORR_NONE
+                           ? 0
+                           : sim_blackbox_names(m, cosa_model_file_nsub(m), names, sizeof names);
+    if (!nbb)
+        return 1;
+    if (size)
+        snprintf(why, size, "black box%s %s declare%s no states: the model-based correction "
+                 "needs Jacobians at the unit's state, which a black box does not give",
+                 nbb > 1 ? "es" : "", names, nbb > 1 ? "" : "s");
+    return 0;
+}
+
 static void fill_rows(const cli_model *mod, const cosa_scheme *schemes, const cosa_advice *adv,
                       size_t ns, double tend, struct row *rows)
 {
@@ -698,6 +718,9 @@ static void fill_rows(const cli_model *mod, const cosa_scheme *schemes, const co
         rows[i].nom = rows[i].rob = adv[i];
         rows[i].dt_usable = adv[i].dt;
         rows[i].runnable = fmu_scheme_runnable(mod, &schemes[i], rows[i].why, sizeof rows[i].why);
+        if (rows[i].runnable)
+            rows[i].runnable = blackbox_runnable(mod, &schemes[i], rows[i].why,
+                                                 sizeof rows[i].why);
         if (rows[i].runnable)
             rows[i].runnable = snap_advice(mod, tend, &rows[i].nom, rows[i].why,
                                            sizeof rows[i].why) &&

@@ -80,9 +80,17 @@ void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone)
     printf("\nmonotone %s\n", monotone ? "yes" : "no");
 }
 
-/* The options and the system of the scan; one-line errors. */
+/* The step grid of fixed-step FMUs (step_grid.h): hs = 0 without. */
+struct grid {
+    double hs, m;    /* h_s and the multiple found (0: none is good)  */
+    double cont;     /* the continuous scan's dt_max                   */
+    char who[160];
+};
+
+/* The options and the system of the scan, the step grid g of its FMUs;
+ * one-line errors. */
 static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa_system **sys,
-                      double **x0, cosa_system **model)
+                      double **x0, cosa_system **model, struct grid *g)
 {
     cli_case *cs = &o->cs;
     int rc;
@@ -101,8 +109,19 @@ static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa
         cli_error(cmd, "--criterion iteration needs an iterative scheme (imp:, gs-imp:)");
         return CLI_EUSAGE;
     }
-    if ((rc = cli_case_system(cmd, cs, scheme, sys)) != CLI_OK ||
-        (errors && (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(*sys))) != CLI_OK) ||
+    if ((rc = cli_case_system(cmd, cs, scheme, sys)) != CLI_OK)
+        return rc;
+    char why[400];
+    if (step_grid(&cs->mod, &g->hs, g->who, sizeof g->who, why, sizeof why) < 0) {
+        cli_error(cmd, "%s", why);
+        return CLI_EUSAGE;
+    }
+    if (g->hs > 0.0 && step_grid_floor(o->dtmax, g->hs) < 1.0) {
+        cli_error(cmd, "--dt-max %g is below the step grid h_s = %.15g s of %s (fixed internal "
+                  "steps): no macro step of the range can run", o->dtmax, g->hs, g->who);
+        return CLI_EUSAGE;
+    }
+    if ((errors && (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(*sys))) != CLI_OK) ||
         (rc = cli_dt_fits(cmd, "--dt-max", o->dtmax, *sys)) != CLI_OK ||
         (rc = fmu_case_finish(cmd, cs, scheme, *sys, x0, model)) != CLI_OK)
         return rc;
@@ -113,12 +132,6 @@ static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa
 
 enum { CAP = 64 };
 
-/* The step grid of fixed-step FMUs (step_grid.h): hs = 0 without. */
-struct grid {
-    double hs, m;    /* h_s and the multiple found (0: none is good)  */
-    double cont;     /* the continuous scan's dt_max                   */
-    char who[160];
-};
 
 static const char *const crit_words[] = {"stable", "accurate", "locally accurate",
                                          "converging", NULL};
@@ -132,11 +145,6 @@ static int limit_on_grid(const char *cmd, const struct opts *o, const cosa_syste
     const double m_max = step_grid_floor(o->dtmax, g->hs);
     g->cont = lim->dt_max;
     g->m = 0.0;
-    if (m_max < 1.0) {
-        cli_error(cmd, "--dt-max %g is below the step grid h_s = %.15g s of %s (fixed internal "
-                  "steps): no macro step of the range can run", o->dtmax, g->hs, g->who);
-        return CLI_EUSAGE;
-    }
     size_t nev = 0;
     cosa_status st = cosa_dt_limit_grid(sys, scheme, x0, o->tend, (cosa_criterion)o->crit,
                                         o->tol, g->hs, lim, m_max, &g->m, &nev, ew);
@@ -211,6 +219,7 @@ int cmd_limit(int argc, char **argv)
     double *x0 = NULL;
     cosa_scheme scheme;
     cosa_crossing cr[CAP];
+    struct grid g = {0};
     json_capture jc = {0}; /* --format json: the text form, captured */
     int rc = cli_parse_rows(cmd, rows, &o, &o.cs, argc, argv, usage);
     if (rc < 0) {
@@ -221,15 +230,8 @@ int cmd_limit(int argc, char **argv)
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;
     }
-    if (rc != CLI_OK || (rc = limit_case(cmd, &o, &scheme, &sys, &x0, &model)) != CLI_OK)
+    if (rc != CLI_OK || (rc = limit_case(cmd, &o, &scheme, &sys, &x0, &model, &g)) != CLI_OK)
         goto out;
-    struct grid g = {0};
-    char why[400];
-    if (step_grid(&o.cs.mod, &g.hs, g.who, sizeof g.who, why, sizeof why) < 0) {
-        cli_error(cmd, "%s", why);
-        rc = CLI_EUSAGE;
-        goto out;
-    }
     ew = cosa_eval_workspace_alloc(sys, scheme.order);
     if (!ew) {
         cli_error(cmd, "out of memory");

@@ -3,7 +3,7 @@
 #include "json_out.h"
 #include "fmu_notes.h"
 #include "step_grid.h"
-#include "phi/limits_grid.h"
+#include "limit_grid.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -132,12 +132,11 @@ static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa
 
 enum { CAP = 64 };
 
-
 static const char *const crit_words[] = {"stable", "accurate", "locally accurate",
                                          "converging", NULL};
 
 /* Over the grid m h_s: the largest good multiple below the first loss
- * replaces lim->dt_max (cosa_dt_limit_grid); CLI_OK or the exit code. */
+ * replaces lim->dt_max (limit_grid.c); CLI_OK or the exit code. */
 static int limit_on_grid(const char *cmd, const struct opts *o, const cosa_system *sys,
                          const cosa_scheme *scheme, const double *x0, cosa_limit *lim,
                          struct grid *g, cosa_eval_workspace *ew)
@@ -146,8 +145,8 @@ static int limit_on_grid(const char *cmd, const struct opts *o, const cosa_syste
     g->cont = lim->dt_max;
     g->m = 0.0;
     size_t nev = 0;
-    cosa_status st = cosa_dt_limit_grid(sys, scheme, x0, o->tend, (cosa_criterion)o->crit,
-                                        o->tol, g->hs, lim, m_max, &g->m, &nev, ew);
+    cosa_status st = limit_grid(sys, scheme, x0, o->tend, (cosa_criterion)o->crit, o->tol,
+                                g->hs, lim, m_max, &g->m, &nev, ew);
     lim->nevals += nev;
     if (st != COSA_OK) {
         cli_error(cmd, "%s", cosa_strerror(st));

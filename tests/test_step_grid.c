@@ -1,5 +1,5 @@
 /* test_step_grid.c -- the stability limit on the grid of a fixed-step FMU
- * (cosa_dt_limit_grid, lib/phi/limits.c; doc/fixed-step-fmus.md) against an
+ * (analysis/limit_grid.c; doc/fixed-step-fmus.md) against an
  * independent route: the two-mass network whose subsystem II is the
  * forward-Euler FMU (fixed internal step h = 1e-5, states hidden, so it is
  * identified from its inputs and outputs) read from a model file, and the
@@ -12,7 +12,7 @@
 #include <criterion/criterion.h>
 
 #include "cosa.h"
-#include "phi/limits_grid.h"
+#include "limit_grid.h"
 
 #include <complex.h>
 #include <float.h>
@@ -151,7 +151,7 @@ Test(limit_grid, euler_network_limit_against_closed_form)
                  COSA_OK);
     double m = 0.0;
     size_t nev = 0;
-    cr_assert_eq(cosa_dt_limit_grid(n.id, &s, NULL, 0.3, COSA_CRIT_STABLE, 0.01, H, &lim, 1000.0,
+    cr_assert_eq(limit_grid(n.id, &s, NULL, 0.3, COSA_CRIT_STABLE, 0.01, H, &lim, 1000.0,
                                     &m, &nev, w),
                  COSA_OK);
     cr_assert_geq(m, 1.0);
@@ -170,7 +170,7 @@ Test(limit_grid, euler_network_limit_against_closed_form)
         cosa_limit c = lim;
         c.dt_max = starts[k];
         double mk = 0.0;
-        cr_assert_eq(cosa_dt_limit_grid(n.id, &s, NULL, 0.3, COSA_CRIT_STABLE, 0.01, H, &c,
+        cr_assert_eq(limit_grid(n.id, &s, NULL, 0.3, COSA_CRIT_STABLE, 0.01, H, &c,
                                         1000.0, &mk, &nev, w),
                      COSA_OK);
         cr_expect_eq(mk, m, "from dt %g: m %g, not %g", starts[k], mk, m);
@@ -178,15 +178,15 @@ Test(limit_grid, euler_network_limit_against_closed_form)
     }
     /* every multiple good up to m_max: m = m_max; h itself not good: m = 0 */
     double mm = 0.0;
-    cr_assert_eq(cosa_dt_limit_grid(n.id, &s, NULL, 0.3, COSA_CRIT_STABLE, 0.01, H, &lim, 50.0,
+    cr_assert_eq(limit_grid(n.id, &s, NULL, 0.3, COSA_CRIT_STABLE, 0.01, H, &lim, 50.0,
                                     &mm, &nev, w),
                  COSA_OK);
     cr_expect_eq(mm, 50.0);
-    cr_assert_eq(cosa_dt_limit_grid(n.id, &s, NULL, 0.3, COSA_CRIT_ACCURATE, 1e-300, H, &lim,
+    cr_assert_eq(limit_grid(n.id, &s, NULL, 0.3, COSA_CRIT_ACCURATE, 1e-300, H, &lim,
                                     1000.0, &mm, &nev, w),
                  COSA_EINVAL, "the error criteria need x0");
     double x0[4] = {0, 100, 0, 0};
-    cr_assert_eq(cosa_dt_limit_grid(n.id, &s, x0, 0.3, COSA_CRIT_ACCURATE, 1e-300, H, &lim,
+    cr_assert_eq(limit_grid(n.id, &s, x0, 0.3, COSA_CRIT_ACCURATE, 1e-300, H, &lim,
                                     1000.0, &mm, &nev, w),
                  COSA_OK);
     cr_expect_eq(mm, 0.0, "no multiple has e_global <= 1e-300");

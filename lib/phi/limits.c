@@ -1,7 +1,6 @@
 /* limits.c -- largest stable or accurate macro step of a scheme: the limit
  * finder of convergence.c applied to rho(dt) or e(dt) from cosa_evaluate. */
 #include "cosa/phi.h"
-#include "limits_grid.h"
 
 #include <math.h>
 
@@ -80,65 +79,5 @@ cosa_status cosa_dt_limit(const cosa_system *sys, const cosa_scheme *s, const do
                          out);
     if (st != COSA_OK)
         return st;
-    return c.fatal;
-}
-
-/* good(m h): the metric at or below the threshold (NaN is not good). */
-static int grid_good(struct limit_ctx *c, double threshold, double h, double m, size_t *nev)
-{
-    ++*nev;
-    return metric(m * h, c) <= threshold;
-}
-
-cosa_status cosa_dt_limit_grid(const cosa_system *sys, const cosa_scheme *s, const double *x0,
-                               double tend, cosa_criterion crit, double tol, double h,
-                               const cosa_limit *cont, double m_max, double *m, size_t *nevals,
-                               cosa_eval_workspace *w)
-{
-    const int errors = crit == COSA_CRIT_ACCURATE || crit == COSA_CRIT_LOCAL;
-    if (!sys || !s || !cont || !m || !nevals || !w || (errors && !x0) || !(h > 0.0) ||
-        !isfinite(h) || !(m_max >= 1.0) || !isfinite(m_max))
-        return COSA_EINVAL;
-    struct limit_ctx c = {sys, s, x0, tend, crit, w, COSA_OK};
-    const double threshold = crit == COSA_CRIT_STABLE      ? 1.0 + COSA_RHO_TOL
-                             : crit == COSA_CRIT_ITERATION ? 1.0 - COSA_RHO_TOL
-                                                           : tol;
-    *nevals = 0;
-    /* the start: the multiple at or below the continuous first loss */
-    double m0 = isfinite(cont->dt_max) ? floor(cont->dt_max / h * (1.0 + 1e-9)) : 1.0;
-    m0 = fmin(fmax(m0, 1.0), m_max);
-    double lo, hi; /* good(lo) (lo = 0: none known), !good(hi) (hi = m_max + 1: none) */
-    if (grid_good(&c, threshold, h, m0, nevals)) {
-        lo = m0;
-        hi = m_max + 1.0;
-        for (double step = 1.0; lo < m_max; step *= 2.0) {
-            const double t = fmin(lo + step, m_max);
-            if (!grid_good(&c, threshold, h, t, nevals)) {
-                hi = t;
-                break;
-            }
-            lo = t;
-        }
-    } else {
-        hi = m0;
-        lo = 0.0;
-        for (double step = 1.0; hi > 1.0; step *= 2.0) {
-            const double t = fmax(hi - step, 1.0);
-            if (grid_good(&c, threshold, h, t, nevals)) {
-                lo = t;
-                break;
-            }
-            hi = t;
-        }
-    }
-    /* integer bisection: good(lo), !good(hi) */
-    while (lo > 0.0 && hi <= m_max && hi - lo > 1.0) {
-        const double mid = floor(lo + (hi - lo) / 2.0);
-        if (grid_good(&c, threshold, h, mid, nevals))
-            lo = mid;
-        else
-            hi = mid;
-    }
-    *m = lo;
     return c.fatal;
 }

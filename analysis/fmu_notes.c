@@ -8,7 +8,6 @@
  * the linearisation between events only) (README "FMU import"). */
 #include "fmu_notes.h"
 #include "fmu_rules.h"
-#include "modelfile_cache.h"
 
 #include <math.h>
 #include <stdlib.h>

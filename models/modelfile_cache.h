@@ -34,10 +34,6 @@ void mf_icache_free(struct mf_icache *c);
 cosa_status mf_icache_identify(const struct mf *mf, const struct mf_sub *s, const double *par,
                                cosa_unit *u, double *A, double *B, double *C, double *D);
 
-/* The identifications the cache of model file m ran (*done) and the ones it
- * answered from a stored model (*reused) since the file was read (the
- * identifications when the file was read are not counted); both 0 for
- * another model or a model file without identified FMUs. */
-void cosa_model_file_ident_cache_counts(const cosa_model *m, size_t *done, size_t *reused);
+/* cosa_model_file_ident_cache_counts (cosa/models.h) reads the counts. */
 
 #endif

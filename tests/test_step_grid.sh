@@ -137,8 +137,9 @@ multiple "${2:-0}" 1e-5 && ok || bad "advise recommends dt ${2:-none}, not a mul
     grep -qx 'status ok' "$tmp/s" && ok || bad "simulate the recommendation $*: $(cat "$tmp/se")"
 
 # ---- the identification cache ----------------------------------------------------------------
-# II.ck on 3 values x I.d1 on 3 values x 2 steps: II identified at 3 parameter sets
-MAP="map --model-file bb.cosa --scheme zoh --x II.ck=1e5:1e6:log:3 --y I.d1=1:3:lin:3 --dt 1e-4,2e-4"
+# II.ck on 3 values x I.d1 on 3 values x 2 steps: II identified at 3 parameter sets, with
+# two threads (a thread asking for a set another one is identifying waits for it)
+MAP="map --model-file bb.cosa --scheme zoh --x II.ck=1e5:1e6:log:3 --y I.d1=1:3:lin:3 --dt 1e-4,2e-4 --threads 2"
 # shellcheck disable=SC2086
 (cd "$tmp" && "$COSA" $MAP -o mc >/dev/null 2>ce) || bad "map over II.ck failed: $(cat "$tmp/ce")"
 # shellcheck disable=SC2086

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "advise_json.h"
 #include "fmu_notes.h"
+#include "step_grid.h"
 #include "sweep_cli.h"
 #include "outfile.h"
 
@@ -656,16 +657,30 @@ static int shared_sequence(const char *cmd, cli_case *cs, cosa_scheme *schemes, 
 
 /* The table's rows from the advice, and which candidates the model's FMUs
  * can run (all, for other models). */
-/* A usable advice's dt rounded down to a step every fixed-step FMU can take
- * (fmu_step_snap, the check cosa simulate applies to --dt), steps and cost
- * with it; 0 when there is none (why says so), else 1. */
+/* A usable advice's dt rounded down to a multiple of the FMUs' step grid
+ * h_s (step_grid.c: the steps every fixed-step FMU can take, the check cosa
+ * simulate applies to --dt), steps and cost with it; 0 when there is none
+ * (why says so), else 1. */
 static int snap_advice(const cli_model *mod, double tend, cosa_advice *a, char *why, size_t size)
 {
     if (a->status != COSA_OK || !a->usable)
         return 1;
-    const double d = fmu_step_snap(mod, a->dt, why, size);
-    if (d == 0.0)
+    double hs;
+    char who[160];
+    const int g = step_grid(mod, &hs, who, sizeof who, why, size);
+    if (g <= 0)
+        return g == 0;
+    const double m = step_grid_floor(a->dt, hs);
+    if (m < 1.0) {
+        if (size)
+            snprintf(why, size, "no step up to the usable dt %.4g that every FMU can take (%s "
+                     "%s %.15g s)", a->dt, who,
+                     strchr(who, ',') ? "step on the common grid of" : "takes fixed internal steps of",
+                     hs);
         return 0;
+    }
+    /* a dt on the grid already (to the step check's 1e-9) stays as it is */
+    const double d = fabs(a->dt - m * hs) <= 1e-9 * a->dt ? a->dt : m * hs;
     if (d != a->dt) {
         const double steps = nearbyint(tend / d), old = (double)a->steps;
         a->dt = d;

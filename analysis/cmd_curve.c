@@ -3,6 +3,7 @@
  * one curve per scheme, as a data file and a gnuplot script. */
 #include "config.h"
 #include "fmu_notes.h"
+#include "step_grid.h"
 #include "map_data.h"
 #include "sweep_cli.h"
 #include "json_out.h"
@@ -403,6 +404,12 @@ int cmd_curve(int argc, char **argv)
     if (metric != COSA_METRIC_RHO && metric != COSA_METRIC_RHO_ITER &&
         (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
+    if (over_dt) { /* fixed-step FMUs: the axis on their step grid; the header says so */
+        if ((rc = step_grid_axis(cmd, &cs->mod, dt, &ndt)) != CLI_OK)
+            goto out;
+        if (ndt != xa.n || dt[0] != xa.lo || dt[ndt - 1] != xa.hi)
+            xa.lo = dt[0], xa.hi = dt[ndt - 1], xa.n = ndt;
+    }
     fmu_notes(cmd, &cs->mod, schemes, ns);
     fmu_ident_dt_list_note(cmd, m, dt, ndt);
     scli_progress prog;
@@ -435,6 +442,7 @@ int cmd_curve(int argc, char **argv)
     if ((rc = curve_sweep(cmd, &o, &sp, metric, level, &values, &status, &exact, &nfailed,
                           &nevaluated, adesc, sizeof adesc)) != CLI_OK)
         goto out;
+    fmu_ident_cache_note(cmd, m);
     if (scli_mpi_rank() > 0) /* every process has the values; process 0 writes */
         goto out;
     const size_t npt = over_dt ? ndt : sp.x.n;

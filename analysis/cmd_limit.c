@@ -2,6 +2,8 @@
 #include "cli.h"
 #include "json_out.h"
 #include "fmu_notes.h"
+#include "step_grid.h"
+#include "limit_grid.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -28,7 +30,11 @@ static const char usage[] =
     "  monotone    yes | no   (no: stability/accuracy windows exist, see Fig 5)\n"
     "  never_lost, good_at_min, evaluations\n"
     "Near dt -> 0, rho -> 1 and eigenvalue round-off (~1e-12) makes stability\n"
-    "limits below ~1e-8 approximate; a 'note' line says so when it matters.\n\n";
+    "limits below ~1e-8 approximate; a 'note' line says so when it matters.\n"
+    "FMUs with a fixed internal step run only at multiples of their common step\n"
+    "h_s: dt_max is then the largest multiple m h_s that is good below the first\n"
+    "loss (an integer search; a note on stderr gives h_s, m and the continuous\n"
+    "dt_max; doc/fixed-step-fmus.md).\n\n";
 
 static const char *const criteria[] = {"stable", "accurate", "local", "iteration", NULL};
 
@@ -74,9 +80,17 @@ void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone)
     printf("\nmonotone %s\n", monotone ? "yes" : "no");
 }
 
-/* The options and the system of the scan; one-line errors. */
+/* The step grid of fixed-step FMUs (step_grid.h): hs = 0 without. */
+struct grid {
+    double hs, m;    /* h_s and the multiple found (0: none is good)  */
+    double cont;     /* the continuous scan's dt_max                   */
+    char who[160];
+};
+
+/* The options and the system of the scan, the step grid g of its FMUs;
+ * one-line errors. */
 static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa_system **sys,
-                      double **x0, cosa_system **model)
+                      double **x0, cosa_system **model, struct grid *g)
 {
     cli_case *cs = &o->cs;
     int rc;
@@ -95,8 +109,19 @@ static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa
         cli_error(cmd, "--criterion iteration needs an iterative scheme (imp:, gs-imp:)");
         return CLI_EUSAGE;
     }
-    if ((rc = cli_case_system(cmd, cs, scheme, sys)) != CLI_OK ||
-        (errors && (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(*sys))) != CLI_OK) ||
+    if ((rc = cli_case_system(cmd, cs, scheme, sys)) != CLI_OK)
+        return rc;
+    char why[400];
+    if (step_grid(&cs->mod, &g->hs, g->who, sizeof g->who, why, sizeof why) < 0) {
+        cli_error(cmd, "%s", why);
+        return CLI_EUSAGE;
+    }
+    if (g->hs > 0.0 && step_grid_floor(o->dtmax, g->hs) < 1.0) {
+        cli_error(cmd, "--dt-max %g is below the step grid h_s = %.15g s of %s (fixed internal "
+                  "steps): no macro step of the range can run", o->dtmax, g->hs, g->who);
+        return CLI_EUSAGE;
+    }
+    if ((errors && (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(*sys))) != CLI_OK) ||
         (rc = cli_dt_fits(cmd, "--dt-max", o->dtmax, *sys)) != CLI_OK ||
         (rc = fmu_case_finish(cmd, cs, scheme, *sys, x0, model)) != CLI_OK)
         return rc;
@@ -106,6 +131,54 @@ static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa
 }
 
 enum { CAP = 64 };
+
+static const char *const crit_words[] = {"stable", "accurate", "locally accurate",
+                                         "converging", NULL};
+
+/* Over the grid m h_s: the largest good multiple below the first loss
+ * replaces lim->dt_max (limit_grid.c); CLI_OK or the exit code. */
+static int limit_on_grid(const char *cmd, const struct opts *o, const cosa_system *sys,
+                         const cosa_scheme *scheme, const double *x0, cosa_limit *lim,
+                         struct grid *g, cosa_eval_workspace *ew)
+{
+    const double m_max = step_grid_floor(o->dtmax, g->hs);
+    g->cont = lim->dt_max;
+    g->m = 0.0;
+    size_t nev = 0;
+    cosa_status st = limit_grid(sys, scheme, x0, o->tend, (cosa_criterion)o->crit, o->tol,
+                                g->hs, lim, m_max, &g->m, &nev, ew);
+    lim->nevals += nev;
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s", cosa_strerror(st));
+        return CLI_EFAIL;
+    }
+    if (g->m >= 1.0)
+        lim->dt_max = g->m * g->hs;
+    return CLI_OK;
+}
+
+/* The note on the grid's answer (stderr). */
+static void grid_note(const char *cmd, const struct opts *o, const struct grid *g)
+{
+    char b[32], c[32];
+    const char *w = crit_words[o->crit];
+    cosa_number_text(b, sizeof b, g->hs);
+    if (g->m < 1.0)
+        fprintf(stderr, "cosa: %s: note: the FMUs step on a grid of h_s = %s s (%s): no "
+                        "multiple of it is %s (not even h_s); dt_max is the continuous scan's\n",
+                cmd, b, g->who, w);
+    else {
+        char next[64];
+        if (step_grid_floor(o->dtmax, g->hs) > g->m)
+            snprintf(next, sizeof next, "not at %.0f h_s", g->m + 1.0);
+        else
+            snprintf(next, sizeof next, "%.0f h_s is past --dt-max", g->m + 1.0);
+        fprintf(stderr, "cosa: %s: note: the FMUs step on a grid of h_s = %s s (%s): dt_max is "
+                        "m = %.0f steps of it, the largest multiple that is %s below the first "
+                        "loss (%s at %.0f h_s, %s); the continuous scan's dt_max is %s\n",
+                cmd, b, g->who, g->m, w, w, g->m, next, cosa_number_text(c, sizeof c, g->cont));
+    }
+}
 
 static void limit_print(const struct opts *o, const cosa_scheme *scheme, const cosa_limit *lim,
                         const cosa_crossing *cr)
@@ -123,7 +196,6 @@ static void limit_print(const struct opts *o, const cosa_scheme *scheme, const c
     printf("dt_min %s\ndt_range_max %s\n", cosa_number_text(b1, sizeof b1, o->dtmin),
            cosa_number_text(b2, sizeof b2, o->dtmax));
     printf("dt_max %.17g\n", lim->dt_max);
-    fmu_ident_limit_note("limit", o->cs.mod.model, lim->dt_max);
     cli_print_crossings(cr, lim->ncross < CAP ? lim->ncross : CAP, lim->monotone);
     printf("never_lost %s\ngood_at_min %s\nevaluations %zu\n", lim->never_lost ? "yes" : "no",
            lim->good_at_min ? "yes" : "no", lim->nevals);
@@ -146,6 +218,7 @@ int cmd_limit(int argc, char **argv)
     double *x0 = NULL;
     cosa_scheme scheme;
     cosa_crossing cr[CAP];
+    struct grid g = {0};
     json_capture jc = {0}; /* --format json: the text form, captured */
     int rc = cli_parse_rows(cmd, rows, &o, &o.cs, argc, argv, usage);
     if (rc < 0) {
@@ -156,7 +229,7 @@ int cmd_limit(int argc, char **argv)
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;
     }
-    if (rc != CLI_OK || (rc = limit_case(cmd, &o, &scheme, &sys, &x0, &model)) != CLI_OK)
+    if (rc != CLI_OK || (rc = limit_case(cmd, &o, &scheme, &sys, &x0, &model, &g)) != CLI_OK)
         goto out;
     ew = cosa_eval_workspace_alloc(sys, scheme.order);
     if (!ew) {
@@ -182,8 +255,12 @@ int cmd_limit(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
+    if (g.hs > 0.0 && (rc = limit_on_grid(cmd, &o, sys, &scheme, x0, &lim, &g, ew)) != CLI_OK)
+        goto out;
     cli_progress_end(&prog);
     limit_print(&o, &scheme, &lim, cr);
+    if (g.hs > 0.0)
+        grid_note(cmd, &o, &g);
 out:
     rc = json_capture_end(&jc, cmd, rc);
     free(x0);

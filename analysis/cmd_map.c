@@ -3,6 +3,7 @@
  * MBCorr paper): data files in gnuplot grid format and gnuplot scripts. */
 #include "config.h"
 #include "fmu_notes.h"
+#include "step_grid.h"
 #include "map_contour.h"
 #include "map_data.h"
 #include "outfile.h"
@@ -933,6 +934,14 @@ int cmd_map(int argc, char **argv)
     if (metric != COSA_METRIC_RHO && metric != COSA_METRIC_RHO_ITER &&
         (rc = cli_need_outputs(&cs->mod, cmd, cosa_system_ny(sys))) != CLI_OK)
         goto out;
+    if (dt_axis && (rc = step_grid_axis(cmd, &cs->mod, dt, &ndt)) != CLI_OK) /* fixed steps */
+        goto out;
+    if (dt_axis && ndt < 2) {
+        cli_error(cmd, "--y %s: one multiple of the FMUs' step grid is left after snapping: "
+                  "widen the range", o.y);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
     fmu_notes(cmd, &cs->mod, schemes, ns);
     fmu_ident_dt_list_note(cmd, m, dt, ndt);
     cosa_adaptive_opts aopt;
@@ -976,6 +985,7 @@ int cmd_map(int argc, char **argv)
     if ((rc = map_sweep(cmd, &sp, o.adaptive, &aopt, &values, &status, &exact, &nfailed,
                         &nevaluated, &seconds)) != CLI_OK)
         goto out;
+    fmu_ident_cache_note(cmd, m);
     if (scli_mpi_rank() > 0) /* every process has the values; process 0 writes */
         goto out;
 

@@ -103,37 +103,6 @@ int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, s
     return ok;
 }
 
-double fmu_step_snap(const cli_model *mod, double dt, char *why, size_t size)
-{
-    if (size)
-        why[0] = '\0';
-    const cosa_fmu_capability **caps = NULL;
-    const char **names = NULL;
-    int *events = NULL;
-    size_t n = 0, at = 0;
-    double snapped = dt;
-    if (caps_of(mod, &caps, &names, &events, &n)) {
-        const double hf = fmu_fixed_step_max(caps, n, &at);
-        char r[256];
-        if (hf > 0.0 && fmu_step_refusal(caps, n, dt, r, sizeof r) < n) {
-            /* the largest k hf <= dt every FMU can take (k hf within the
-             * check's 1e-9 of dt counts as dt) */
-            snapped = 0.0;
-            for (double k = floor(dt / hf * (1.0 + 1e-9)); k >= 1.0 && snapped == 0.0; k--)
-                if (fmu_step_refusal(caps, n, k * hf, NULL, 0) == n)
-                    snapped = k * hf;
-            if (snapped == 0.0 && size)
-                snprintf(why, size, "no step up to the usable dt %.4g that every FMU can take "
-                                    "(FMU %s takes fixed internal steps of %.15g s)",
-                         dt, names[at], hf);
-        }
-    }
-    free(caps);
-    free(names);
-    free(events);
-    return snapped;
-}
-
 /* One note for a network whose FMUs use events or clocks (hasEventMode, a
  * Clock variable): Phi is the linearisation at the start point, so it sees
  * the dynamics between events only; naming those FMUs. */
@@ -234,21 +203,6 @@ void fmu_ident_dt_list_note(const char *cmd, const cosa_model *m, const double *
                             "%s's fixed internal step %s s: Phi is exact only at multiples of "
                             "it\n",
                     cmd, bad, n, id.name, cosa_number_text(b, sizeof b, id.fixed_step));
-    }
-}
-
-void fmu_ident_limit_note(const char *cmd, const cosa_model *m, double dt_max)
-{
-    cosa_model_file_ident id;
-    char b[32];
-    for (size_t i = 0; i < cosa_model_file_nsub(m) && isfinite(dt_max) && dt_max > 0.0; i++) {
-        if (!cosa_model_file_identified(m, i, &id) || !(id.fixed_step > 0.0))
-            continue;
-        /* k h <= dt_max with rounding room for an exact multiple */
-        const double k = floor(dt_max / id.fixed_step * (1.0 + 1e-12));
-        fprintf(stderr, "cosa: %s: note: FMU %s is a sampled system with the step %s s: the "
-                        "largest of its macro steps at or below dt_max is %.0f steps, %.15g s\n",
-                cmd, id.name, cosa_number_text(b, sizeof b, id.fixed_step), k, k * id.fixed_step);
     }
 }
 
@@ -356,4 +310,15 @@ int fmu_case_finish(const char *cmd, cli_case *cs, cosa_scheme *s, cosa_system *
         cli_assume_note(cmd, s, 1);
     fmu_notes(cmd, &cs->mod, s, 1);
     return CLI_OK;
+}
+
+void fmu_ident_cache_note(const char *cmd, const cosa_model *m)
+{
+    size_t done, reused;
+    cosa_model_file_ident_cache_counts(m, &done, &reused);
+    if (done + reused)
+        fprintf(stderr, "cosa: %s: note: identified models at the sweep's FMU parameter values: "
+                        "%zu identification%s, %zu reused (one per FMU and distinct parameter "
+                        "set; doc/black-box.md)\n",
+                cmd, done, done == 1 ? "" : "s", reused);
 }

@@ -9,12 +9,6 @@
  * with "FMU NAME: reason" in why (size > 0).  Models without FMUs: 1. */
 int fmu_scheme_runnable(const cli_model *mod, const cosa_scheme *s, char *why, size_t size);
 
-/* The largest macro step <= dt that every FMU of the model can take
- * (fixed internal steps, fmu_rules.c): dt itself without fixed steps, k h_f
- * (k >= 1) below it, or 0 with the reason in why (size > 0) when there is
- * none. */
-double fmu_step_snap(const cli_model *mod, double dt, char *why, size_t size);
-
 /* Notes on stderr ("cosa: CMD: note: ...") for a model file with FMUs: an
  * FMU with a fixed internal step (or a documented step size), an FMU that
  * is nonlinear or has a constant term the linearisation drops (at the
@@ -40,10 +34,11 @@ void fmu_ident_dt_note(const char *cmd, const cosa_model *m, double dt);
 /* The same for the n macro steps of a sweep (map, curve): one note per
  * sampled FMU counting the steps that are not multiples of its step. */
 void fmu_ident_dt_list_note(const char *cmd, const cosa_model *m, const double *dt, size_t n);
-/* After cosa limit found dt_max: for every identified sampled FMU, the
- * largest multiple of its step at or below dt_max (the macro steps it can
- * take). */
-void fmu_ident_limit_note(const char *cmd, const cosa_model *m, double dt_max);
+/* After a sweep (map, curve): one note on stderr with the identifications
+ * of black-box FMUs the sweep ran at parameter values other than the
+ * defaults and the ones it reused from the cache (modelfile_cache.h);
+ * nothing when there were none. */
+void fmu_ident_cache_note(const char *cmd, const cosa_model *m);
 
 /* The end of a one-scheme Phi command's case (converge, limit, point):
  * the initial state x0 (cli_model_x0), the assumed model (cli_assume_system

@@ -2,6 +2,7 @@
  * files"): the entry points cosa_model_file_parse/load, and the lifetime and
  * small helpers of the parsed description shared by models/modelfile*.c. */
 #include "modelfile_impl.h"
+#include "modelfile_cache.h"
 #include "ssp_impl.h"
 
 #include <errno.h>
@@ -45,6 +46,7 @@ void mf_free(mf_t *mf)
     free(mf->name);
     free(mf->doc);
     mf_bonds_free(mf);
+    mf_icache_free(mf->icache);
     for (size_t i = 0; i < mf->nparam; i++) {
         free((char *)mf->params[i].name);
         free((char *)mf->params[i].unit);

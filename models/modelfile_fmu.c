@@ -10,6 +10,7 @@
  * capability summary (cosa_fmu_capability: input degree, Jacobians, FMU
  * state, fixed step), which cosa_model_file_fmu_capability exposes. */
 #include "modelfile_impl.h"
+#include "modelfile_cache.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -204,21 +205,9 @@ cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const doubl
     cosa_unit *u = NULL;
     cosa_status st = unit_at(mf, s, par, &u);
     if (st == COSA_OK && s->identified) {
-        /* the same order as at the defaults: the subsystem keeps its shape */
-        cosa_ident id;
-        double *M = NULL;
-        char why[480];
-        const size_t n = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
-        st = mf_ident_unit(s->fh, &s->cap, u, (int)n, s->idinfo.h, &id, &M, why, sizeof why);
-        if (st == COSA_OK) {
-            memcpy(A, M, n * n * sizeof *A);
-            memcpy(B, M + n * n, n * nu * sizeof *B);
-            memcpy(C, M + n * n + n * nu, ny * n * sizeof *C);
-            memcpy(D, M + n * n + n * nu + ny * n, ny * nu * sizeof *D);
-        } else
-            cosa_unit_fail(u, "%s", why);
-        cosa_ident_free(&id);
-        free(M);
+        /* the same order and probe step as at the defaults (the subsystem
+         * keeps its shape), once per FMU and parameter set */
+        st = mf_icache_identify(mf, s, par, u, A, B, C, D);
     } else if (st == COSA_OK)
         st = cosa_unit_fmu_linearize(u, s->ffd, A, B, C, D);
     cosa_unit_free(u);
@@ -442,6 +431,8 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
                 s->cap = cap;
                 if (identify)
                     mf_ident_info(s, &id);
+                if (identify && !mf->icache && !(mf->icache = mf_icache_new()))
+                    mf_nomem(p);
                 fmu = NULL;
                 add_fmu_params(p, s, s->fh, u);
                 default_tend(p);

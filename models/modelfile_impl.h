@@ -152,6 +152,8 @@ typedef struct mf {
     char *tmpdir;      /* an SSP archive's unpacked directory (removed by mf_free) */
     struct mf_osp *osp; /* an OSP system structure's algorithm, ECCO
                            configuration and power bonds (osp_system.c), or NULL */
+    struct mf_icache *icache; /* identified models per FMU and parameter set
+                                 (modelfile_cache.c), or NULL without black boxes */
 } mf_t;
 
 /* Parser state, also used by resolution for its error messages. */

@@ -258,6 +258,13 @@ size_t cosa_model_file_nsub(const cosa_model *m);
  * reading (its gain D) meanwhile; NULL otherwise.  The Phi commands refuse
  * such a model with this line; cosa simulate runs the FMU itself. */
 const char *cosa_model_file_ident_error(const cosa_model *m, size_t i);
+/* The identifications of black-box FMUs that model file m ran at parameter
+ * values other than the defaults since it was read (*done) and the ones
+ * answered from its cache of identified models, kept per FMU file and
+ * parameter set (*reused; doc/black-box.md "Identification cache"); both 0
+ * for another model.  COSA_IDENT_CACHE=off in the environment when the file
+ * is read turns the cache off. */
+void cosa_model_file_ident_cache_counts(const cosa_model *m, size_t *done, size_t *reused);
 
 /* The clock connections of model file m (`connect clock S.OUT -> T.IN`,
  * README "Clocks"), checked when the file was read: their number (0 for

@@ -162,7 +162,7 @@ Test(identify, linear_unit_poles_gain_state_and_cost)
     cr_expect_eq(id.nonlinear, 0);
     /* cost: free response, trial, two amplitudes, shifted pulses and the
      * validation input, a window of steps each */
-    cr_expect_eq(id.steps, (2 + 4 * 2) * o.window);
+    cr_expect_eq(id.steps, (2 + 4 * 2) * (o.window + 1));
     /* the unit is left at its operating point */
     double t, x[2];
     cosa_unit_get_state(u, &t, x);

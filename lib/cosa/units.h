@@ -419,7 +419,9 @@ cosa_status cosa_unit_linearity(cosa_unit *u, double t, const double *x0, const 
  * (Markov parameters) at a probe step h, a block Hankel matrix, its SVD and
  * a Ho-Kalman (ERA) realisation:
  *   x_{k+1} = Ad x_k + Bd du_k,  dy_k = C x_k + D du_k   (du held over a step),
- * du, dy the deviations from the operating point's free response. */
+ * du, dy the deviations from the operating point's free response; the
+ * outputs after step k (input du_k still set) are C x_{k+1} + D du_k, as a
+ * co-simulation reads them. */
 typedef struct cosa_ident_opts {
     double h;      /* probe step [s], > 0                                     */
     size_t nmax;   /* largest order considered (default 8); the Hankel matrix
@@ -455,6 +457,9 @@ typedef struct cosa_ident {
     size_t steps;      /* unit steps spent                                     */
     size_t resets;     /* restores or fresh instances                          */
     int silent_out;    /* index + 1 of an output no input moves (0: none)      */
+    int step_outputs;  /* 1: the unit updates its outputs only in its steps
+                          (setting an input does not move them, unlike the
+                          model's D): identified in the held reading          */
     char why[400];     /* one line when identification failed                 */
 } cosa_ident;
 

@@ -175,6 +175,11 @@ void fmu_ident_notes(const char *cmd, const cosa_model *m, int dynamic)
                             "internal step %s s (its own integration error is in its model): "
                             "Phi is exact at macro steps that are multiples of it\n",
                     cmd, id.name, cosa_number_text(b, sizeof b, id.fixed_step));
+        if (id.step_outputs)
+            fprintf(stderr, "cosa: %s: note: FMU %s updates its outputs only in doStep (a new "
+                            "input shows in them one step later): identified with the held "
+                            "input, as a co-simulation reads them after each step\n",
+                    cmd, id.name);
         if (id.nonlinear)
             fprintf(stderr, "cosa: %s: note: FMU %s is nonlinear or time-varying: its pulse "
                             "responses at two amplitudes differ by %.2g relative, a pulse one "

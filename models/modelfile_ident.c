@@ -80,7 +80,8 @@ void mf_ident_info(struct mf_sub *s, const cosa_ident *id)
                                         .fixed_step = s->cap.fixed_step, .fit = id->fit,
                                         .nonlin = id->nonlin, .tvar = id->tvar, .nonlinear = id->nonlinear,
                                         .x0_resid = id->x0_resid, .steps = id->steps,
-                                        .silent_out = id->silent_out};
+                                        .silent_out = id->silent_out,
+                                        .step_outputs = id->step_outputs};
 }
 
 /* s's port names and blocks released (before mf_fmu_fill anew). */

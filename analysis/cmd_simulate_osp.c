@@ -176,7 +176,22 @@ int cmd_simulate_osp(const char *cmd, cli_case *cs, const char *algorithm, doubl
     const size_t nx = cosa_unitset_nx(set);
     double *x0 = calloc(nx + 1, sizeof *x0);
     cosa_ecco_result *r = NULL;
-    st = x0 ? m->initial_state(m, par, x0) : COSA_ENOMEM;
+    st = x0 ? COSA_OK : COSA_ENOMEM;
+    int black = 0;
+    for (size_t i = 0; i < cosa_model_file_nsub(m); i++)
+        black |= cosa_model_file_identified(m, i, NULL);
+    if (st == COSA_OK && !black)
+        st = m->initial_state(m, par, x0);
+    else if (st == COSA_OK) {
+        /* black boxes: the model's states are the identified ones, the units
+         * have none of their own (they start where their FMUs start) */
+        cosa_unit *const *us = cosa_model_units_units(mu);
+        double t;
+        for (size_t i = 0, o = 0; st == COSA_OK && i < cosa_model_units_count(mu); i++) {
+            st = cosa_unit_get_state(us[i], &t, x0 + o);
+            o += cosa_unit_nx(us[i]);
+        }
+    }
     if (st == COSA_OK)
         st = cosa_ecco_run(set, x0, &p, ecco ? info->bonds : NULL, ecco ? info->nbond : 0, tend,
                            &r);

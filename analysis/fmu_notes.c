@@ -190,7 +190,13 @@ void fmu_ident_notes(const char *cmd, const cosa_model *m, int dynamic)
             fprintf(stderr, "cosa: %s: note: FMU %s: output %d never responds to its inputs "
                             "(its rows of C and D are zero)\n",
                     cmd, id.name, id.silent_out);
-        if (id.order && id.x0_resid > 1e-6)
+        if (id.order && id.y_offset)
+            fprintf(stderr, "cosa: %s: note: FMU %s: its free response is a transient around "
+                            "constant outputs (an affine model: a constant force or offset; "
+                            "relative residual %.2g): x0 is its state relative to that "
+                            "equilibrium\n",
+                    cmd, id.name, id.x0_resid);
+        if (id.order && id.x0_resid > COSA_IDENT_X0_RESID)
             fprintf(stderr, "cosa: %s: note: FMU %s: its free response is not the identified "
                             "model's from any state (relative residual %.2g): x0 = 0, the "
                             "model describes deviations from that response\n",

@@ -67,7 +67,7 @@ cosa_status mf_ident_unit(const cosa_fmu *fmu, const cosa_fmu_capability *cap, c
     memcpy(D, id->D, ny * nu * sizeof *D);
     /* x0 only where it explains the free response (a linear FMU without an
      * offset at its start values); else the model is about deviations */
-    if (id->x0_resid <= 1e-6)
+    if (id->x0_resid <= COSA_IDENT_X0_RESID)
         memcpy(x0, id->x0, n * sizeof *x0);
     *M = b;
     return COSA_OK;
@@ -81,7 +81,8 @@ void mf_ident_info(struct mf_sub *s, const cosa_ident *id)
                                         .nonlin = id->nonlin, .tvar = id->tvar, .nonlinear = id->nonlinear,
                                         .x0_resid = id->x0_resid, .steps = id->steps,
                                         .silent_out = id->silent_out,
-                                        .step_outputs = id->step_outputs};
+                                        .step_outputs = id->step_outputs,
+                                        .y_offset = id->y_offset};
 }
 
 /* s's port names and blocks released (before mf_fmu_fill anew). */

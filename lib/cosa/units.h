@@ -438,6 +438,8 @@ typedef struct cosa_ident_opts {
                       nonlinearity                                            */
 } cosa_ident_opts;
 void cosa_ident_opts_default(cosa_ident_opts *o);
+/* The relative residual below which x0 explains the free response. */
+#define COSA_IDENT_X0_RESID 1e-6
 
 typedef struct cosa_ident {
     size_t n, nu, ny;  /* order found (0: static), inputs, outputs            */
@@ -446,6 +448,9 @@ typedef struct cosa_ident {
     double *x0;        /* n: the state that best explains the free response
                           (least squares), 0 if it does not                   */
     double x0_resid;   /* relative residual of that fit (1: none explained)   */
+    int y_offset;      /* 1: x0 explains the free response only around
+                          constant outputs (an affine unit): the state
+                          relative to that equilibrium                        */
     double *hsv;       /* nhsv Hankel singular values (scaled, descending)    */
     size_t nhsv;
     double floor;      /* the noise floor they were compared with             */

@@ -301,9 +301,46 @@ static double validate(const ictx *c, const cosa_ident *id, const double *du, co
     return m2 > 0.0 ? sqrt(e2 / m2) : (e2 > 0.0 ? INFINITY : 0.0);
 }
 
+/* x0 and constant output offsets e (ny) from least squares of
+ * [O, S] [x0; e] = r (O: rows x n, S: sy_i at row ny k + i, column i),
+ * rank-revealing (dgelsy: a mode at 1 and an offset are one column up to
+ * rounding, 1e-12 relative); O, r are kept; the relative residual, or -1
+ * when LAPACK fails. */
+static double fit_offset(size_t rows, size_t n, size_t ny, const double *O, const double *r,
+                         const double *sy, double *x0)
+{
+    const size_t m = n + ny;
+    double *A = calloc(rows * m + 2 * rows + 1, sizeof *A), *b = A + rows * m, *e = b + rows;
+    lapack_int *jp = calloc(m + 1, sizeof *jp), rank = 0;
+    double res = -1.0;
+    if (A && jp) {
+        memcpy(A, O, rows * n * sizeof *A);
+        for (size_t k = 0; k < rows; k++)
+            A[k + rows * (n + k % ny)] = sy[k % ny];
+        memcpy(b, r, rows * sizeof *b);
+        if (LAPACKE_dgelsy(LAPACK_COL_MAJOR, (lapack_int)rows, (lapack_int)m, 1, A,
+                           (lapack_int)rows, b, (lapack_int)rows, jp, 1e-12, &rank) == 0) {
+            memcpy(e, r, rows * sizeof *e);
+            dense_gemv(rows, n, -1.0, O, rows, b, 1.0, e);
+            for (size_t k = 0; k < rows; k++)
+                e[k] -= sy[k % ny] * b[n + k % ny];
+            const double nr = fro(rows, r);
+            res = nr > 0.0 ? fro(rows, e) / nr : 0.0;
+            memcpy(x0, b, n * sizeof *x0);
+        }
+    }
+    free(A);
+    free(jp);
+    return res;
+}
+
 /* x0 of the model that explains the free response Y0 (inputs held at u0):
  * least squares of C Ad^k x0 = sy (Y0[k] - (D + sum_{i<k} C Ad^i Bd) u0),
- * k = 0..N (dgels); the relative residual into id->x0_resid. */
+ * k = 0..N (dgels); the relative residual into id->x0_resid.  When that
+ * leaves more than COSA_IDENT_X0_RESID, the free response is tried as a
+ * transient around constant outputs (an affine FMU: a constant force, a
+ * ground position): x0 with output offsets e (fit_offset); if that explains
+ * it, x0 is the state relative to that equilibrium (id->y_offset). */
 static cosa_status fit_x0(const ictx *c, cosa_ident *id, const double *Y0, const double *sy)
 {
     const size_t n = id->n, nu = c->nu, ny = c->ny, rows = ny * (c->N + 1);
@@ -353,8 +390,19 @@ static cosa_status fit_x0(const ictx *c, cosa_ident *id, const double *Y0, const
                                        A, (lapack_int)rows, b, (lapack_int)rows) != 0)
             memset(b, 0, n * sizeof *b);
         memcpy(id->x0, b, n * sizeof *b);
+        memcpy(A, rhs, rows * sizeof *A); /* r kept for fit_offset */
         dense_gemv(rows, n, -1.0, O, rows, id->x0, 1.0, rhs);
         id->x0_resid = nr > 0.0 ? fro(rows, rhs) / nr : 0.0;
+        if (id->x0_resid > COSA_IDENT_X0_RESID) {
+            double *z = malloc((n + 1) * sizeof *z);
+            const double r2 = z ? fit_offset(rows, n, ny, O, A, sy, z) : -1.0;
+            if (r2 >= 0.0 && r2 <= COSA_IDENT_X0_RESID) {
+                memcpy(id->x0, z, n * sizeof *z);
+                id->x0_resid = r2;
+                id->y_offset = 1;
+            }
+            free(z);
+        }
     }
     free(A);
     free(b);

@@ -423,6 +423,24 @@ static size_t order_of(const double *s, size_t ns, double floor)
     return n;
 }
 
+/* Nonlinearity: the relative difference of the two amplitudes' Markov
+ * parameters (all k, scaled by sy and d). */
+static double two_amplitudes(const ictx *c, const iwork *w)
+{
+    const size_t nu = c->nu, ny = c->ny;
+    double dn = 0.0, gn = 0.0;
+    for (size_t k = 0; k <= c->N; k++)
+        for (size_t j = 0; j < nu; j++)
+            for (size_t i = 0; i < ny; i++) {
+                const size_t e = i + ny * j + ny * nu * k;
+                const double g = w->sy[i] * w->d[j] * w->G[e];
+                const double dg = w->sy[i] * w->d[j] * (w->G[e] - w->G2[e]);
+                gn += g * g;
+                dn += dg * dg;
+            }
+    return gn > 0.0 ? sqrt(dn / gn) : 0.0;
+}
+
 /* The model of the held reading (id->C = C~ = C Ad, id->D = D~ = C Bd + D)
  * back to the ordinary one: C from Ad^T C^T = C~^T (LU of Ad, no inverse),
  * D = D~ - C Bd.  A singular Ad (reciprocal condition below
@@ -598,18 +616,7 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
             if (mx == 0.0 && nu && !out->silent_out)
                 out->silent_out = (int)i + 1;
         }
-        /* nonlinearity: the two amplitudes' Markov parameters, all k */
-        double dn = 0.0, gn = 0.0;
-        for (size_t k = 0; k <= N; k++)
-            for (size_t j = 0; j < nu; j++)
-                for (size_t i = 0; i < ny; i++) {
-                    const size_t e = i + ny * j + ny * nu * k;
-                    const double g = w.sy[i] * w.d[j] * w.G[e];
-                    const double dg = w.sy[i] * w.d[j] * (w.G[e] - w.G2[e]);
-                    gn += g * g;
-                    dn += dg * dg;
-                }
-        out->nonlin = gn > 0.0 ? sqrt(dn / gn) : 0.0;
+        out->nonlin = two_amplitudes(&c, &w);
         st = shifted(&c, w.Y0, w.d, w.sy, w.G, w.du, w.Y, &out->tvar);
     }
     if (st == COSA_OK) {

@@ -534,3 +534,42 @@ Test(identify, affine_unit_offset_and_state)
     cosa_unit_free(u);
     cosa_fmu_close(f);
 }
+
+/* A true delay beyond the held input: two states, z1+ = u (the input held
+ * over the step), z2+ = z1, y = z2, so the output after step k is u_{k-1}.
+ * The held reading's Markov parameters are 0, 1, 0, ...: order 1 with
+ * A_d = 0, which is singular: refused in one line (no continuous model). */
+static cosa_status dl_step(cosa_unit *u, double h, double *xnew)
+{
+    double v;
+    cosa_unit_input_at(u, 0.0, &v);
+    xnew[0] = v;
+    xnew[1] = cosa_unit_state(u)[0];
+    (void)h;
+    return COSA_OK;
+}
+
+static cosa_status dl_eval(cosa_unit *u, double t, const double *x, const double *uin,
+                           double *xdot, double *y)
+{
+    (void)u, (void)t, (void)uin;
+    if (xdot)
+        xdot[0] = xdot[1] = 0.0;
+    if (y)
+        y[0] = x[1];
+    return COSA_OK;
+}
+
+Test(identify, true_delay_refused)
+{
+    static const cosa_unit_type delay = {.name = "delay", .step = dl_step, .eval = dl_eval};
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_create(&delay, 2, 1, 1, NULL, &u), COSA_OK);
+    const double u0 = 0.0;
+    cosa_ident id;
+    cr_expect_eq(cosa_ident_run(u, &u0, NULL, &id), COSA_EUNSUPPORTED);
+    cr_expect_not_null(strstr(id.why, "A_d is singular"), "%s", id.why);
+    cr_expect_null(strchr(id.why, '\n'));
+    cosa_ident_free(&id);
+    cosa_unit_free(u);
+}

@@ -68,6 +68,17 @@ Test(zoh_log, round_trip_through_van_loan)
     const double tol = 1e3 * DBL_EPSILON / h;
     cr_expect_leq(maxabs(9, dA), tol * maxabs(9, A), "A error %g", maxabs(9, dA));
     cr_expect_leq(maxabs(6, dB), tol * maxabs(6, B), "B error %g", maxabs(6, dB));
+    /* one input: more states than inputs (A's workspace once overran the
+     * eigenvalues there: the quarter truck's wheel, "B is not real") */
+    double Bd1[3], B1[3];
+    zoh(3, 1, A, B, h, Ad, Bd1);
+    cr_assert_eq(cosa_zoh_log(3, 1, h, Ad, Bd1, A2, B1, why, sizeof why), COSA_OK, "%s", why);
+    for (int i = 0; i < 9; i++)
+        dA[i] = A2[i] - A[i];
+    for (int i = 0; i < 3; i++)
+        dB[i] = B1[i] - B[i];
+    cr_expect_leq(maxabs(9, dA), tol * maxabs(9, A), "A error %g (one input)", maxabs(9, dA));
+    cr_expect_leq(maxabs(3, dB), tol * maxabs(3, B), "B error %g (one input)", maxabs(3, dB));
 }
 
 Test(zoh_log, integrator_and_refusals)

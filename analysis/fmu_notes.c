@@ -144,6 +144,11 @@ void fmu_ident_notes(const char *cmd, const cosa_model *m, int dynamic)
                             "internal step %s s (its own integration error is in its model): "
                             "Phi is exact at macro steps that are multiples of it\n",
                     cmd, id.name, cosa_number_text(b, sizeof b, id.fixed_step));
+        if (id.step_outputs)
+            fprintf(stderr, "cosa: %s: note: FMU %s updates its outputs only in doStep (a new "
+                            "input shows in them one step later): identified with the held "
+                            "input, as a co-simulation reads them after each step\n",
+                    cmd, id.name);
         if (id.nonlinear)
             fprintf(stderr, "cosa: %s: note: FMU %s is nonlinear or time-varying: its pulse "
                             "responses at two amplitudes differ by %.2g relative, a pulse one "
@@ -154,7 +159,13 @@ void fmu_ident_notes(const char *cmd, const cosa_model *m, int dynamic)
             fprintf(stderr, "cosa: %s: note: FMU %s: output %d never responds to its inputs "
                             "(its rows of C and D are zero)\n",
                     cmd, id.name, id.silent_out);
-        if (id.order && id.x0_resid > 1e-6)
+        if (id.order && id.y_offset)
+            fprintf(stderr, "cosa: %s: note: FMU %s: its free response is a transient around "
+                            "constant outputs (an affine model: a constant force or offset; "
+                            "relative residual %.2g): x0 is its state relative to that "
+                            "equilibrium\n",
+                    cmd, id.name, id.x0_resid);
+        if (id.order && id.x0_resid > COSA_IDENT_X0_RESID)
             fprintf(stderr, "cosa: %s: note: FMU %s: its free response is not the identified "
                             "model's from any state (relative residual %.2g): x0 = 0, the "
                             "model describes deviations from that response\n",

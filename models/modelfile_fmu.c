@@ -35,7 +35,7 @@ char *mf_ident_of(const char *name)
 /* The subsystem s (name and line set) from the FMU: names, blocks A, B, C,
  * D and x0; nid states named xi1, xi2, ... (an identified model's
  * coordinates) when identified, else the FMU's states. */
-static cosa_status fill(struct mf_sub *s, const cosa_fmu *fmu, int identified, size_t nid,
+cosa_status mf_fmu_fill(struct mf_sub *s, const cosa_fmu *fmu, int identified, size_t nid,
                         const double *A, const double *B, const double *C, const double *D,
                         const double *x0)
 {
@@ -180,15 +180,18 @@ int mf_fmu_moved(const mf_t *mf, const struct mf_sub *s, const double *par)
 }
 
 /* A unit of subsystem s's FMU at parameter values par: the FMU
- * parameters that differ from their defaults as start values, the states'
- * start values as its state at t = 0. */
-static cosa_status unit_at(const mf_t *mf, const struct mf_sub *s, const double *par,
+ * parameters that differ from their defaults as start values, the OSP
+ * InitialValues of other types as text, the states' start values as its
+ * state at t = 0. */
+cosa_status mf_fmu_unit_at(const mf_t *mf, const struct mf_sub *s, const double *par,
                            cosa_unit **out)
 {
     const size_t nx = s->fnx, np = s->nfpar - nx;
     cosa_unit *u = NULL;
     cosa_status st = cosa_unit_fmu_create(s->fh, s->name, &u);
     (void)mf;
+    for (size_t k = 0; k < s->ntext && st == COSA_OK; k++)
+        st = cosa_unit_fmu_set_start_text(u, s->tname[k], s->tval[k]);
     for (size_t k = 0; k < np && st == COSA_OK; k++) /* where they differ from the FMU's own */
         if (memcmp(&par[s->fpar0 + k], &s->fown[k], sizeof *par) != 0)
             st = cosa_unit_fmu_set_start(u, s->fvar[k], par[s->fpar0 + k]);
@@ -203,7 +206,7 @@ cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const doubl
                              double *A, double *B, double *C, double *D)
 {
     cosa_unit *u = NULL;
-    cosa_status st = unit_at(mf, s, par, &u);
+    cosa_status st = mf_fmu_unit_at(mf, s, par, &u);
     if (st == COSA_OK && s->identified) {
         /* the same order and probe step as at the defaults (the subsystem
          * keeps its shape), once per FMU and parameter set */
@@ -235,7 +238,7 @@ cosa_status mf_fmu_linearity(const mf_t *mf, const struct mf_sub *s, const doubl
         u0[j] = v && v->has_start ? v->start : 0.0;
     }
     cosa_unit *u = NULL;
-    cosa_status st = unit_at(mf, s, par, &u);
+    cosa_status st = mf_fmu_unit_at(mf, s, par, &u);
     if (st == COSA_OK)
         st = cosa_unit_fmu_linearize(u, s->ffd, A, B, C, D);
     if (st == COSA_OK)
@@ -424,7 +427,7 @@ void mf_fmu_add(struct mf_parser *p, const char *name, size_t line, const char *
             s->fnx = fnx;
             s->ident_error = deferred;
             deferred = NULL;
-            if (!s->name || !s->fmu || fill(s, fmu, identify, nx, A, B, C, D, X0) != COSA_OK)
+            if (!s->name || !s->fmu || mf_fmu_fill(s, fmu, identify, nx, A, B, C, D, X0) != COSA_OK)
                 mf_nomem(p);
             else {
                 s->fh = fmu; /* kept for linearising at other parameter values */

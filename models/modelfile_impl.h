@@ -254,6 +254,20 @@ cosa_status mf_ident_unit(const cosa_fmu *fmu, const cosa_fmu_capability *cap, c
                           size_t size);
 /* Mark s identified with id's figures. */
 void mf_ident_info(struct mf_sub *s, const cosa_ident *id);
+/* Subsystem s (an FMU identified, or whose identification failed, when it
+ * was added) identified again at the model's parameter defaults and text
+ * start values as they stand now (after an OSP simulator's InitialValues):
+ * its blocks, sizes and idinfo replaced; a failure becomes its
+ * ident_error (reported at once under --linearization identify). */
+void mf_ident_refresh(struct mf_parser *p, struct mf_sub *s);
+/* The blocks and port names of s from a model (A, B, C, D, x0) of nid
+ * states when identified, else of the FMU's declared states (modelfile_fmu.c). */
+cosa_status mf_fmu_fill(struct mf_sub *s, const cosa_fmu *fmu, int identified, size_t nid,
+                        const double *A, const double *B, const double *C, const double *D,
+                        const double *x0);
+/* A unit of s's FMU at parameter values par (modelfile_fmu.c). */
+cosa_status mf_fmu_unit_at(const mf_t *mf, const struct mf_sub *s, const double *par,
+                           cosa_unit **out);
 
 /* modelfile_clock.c: a clock connection's ports, as written (line: the
  * statement's), appended to mf->clks (src, out, dst, in are taken over;

@@ -234,14 +234,18 @@ static void simulator(struct ssp *s, xmlNode *e, double base)
         mf_fmu_add(s->p, id, ssp_line(e), full, source);
     free(id);
     struct mf_sub *sub = s->p->st == COSA_OK ? &s->p->mf->subs[s->p->mf->nsub - 1] : NULL;
+    int given = 0;
     for (xmlNode *t = sub ? ssp_next(e->children) : NULL; t && s->p->st == COSA_OK;
          t = ssp_next(t->next))
         if (osp_is(t, "InitialValues"))
             for (xmlNode *iv = ssp_next(t->children); iv && s->p->st == COSA_OK;
-                 iv = ssp_next(iv->next))
+                 iv = ssp_next(iv->next), given = 1)
                 initial_value(s, sub, iv);
         else
             osp_refuse(s, t, "unknown element in Simulator");
+    /* a black box is identified as these values make it (its solver, step) */
+    if (given)
+        mf_ident_refresh(s->p, sub);
 }
 
 

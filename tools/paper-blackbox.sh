@@ -5,6 +5,9 @@
 # declared), the stability limit cosa limit predicts (II identified) beside the declared-state
 # twin's (the truth), and the co-simulation of the FMUs themselves (ZOH, --ref none) just below
 # (0.9 L) and just above (1.1 L) it, with the growth per macro step rho(Phi)^n predicted there.
+# The same for a black box whose outputs lag (tests/fmu/twomass2_lag_fmi3.fmu: forward Euler at
+# 1e-5 s, outputs computed only in doStep, as the OSP quarter truck's FMUs), its runs at the
+# multiples of its step nearest 0.9 L and 1.1 L, the prediction rho^n from its identified model.
 # Data, a gnuplot script and a PNG picture into OUTDIR, and OUTDIR/summary.md.
 set -e
 cosa=${1:?usage: paper-blackbox.sh COSA FMUDIR OUTDIR}
@@ -26,6 +29,7 @@ END
 }
 pair declared twomass2_fmi3.fmu
 pair blackbox twomass2_hid_fmi3.fmu
+pair lag twomass2_lag_fmi3.fmu
 "$cosa" limit --model-file "$out/declared.cosa" --scheme zoh --criterion stable >"$out/limit_declared.txt"
 "$cosa" limit --model-file "$out/blackbox.cosa" --scheme zoh --criterion stable \
     >"$out/limit_blackbox.txt" 2>"$out/limit_blackbox.err"
@@ -60,12 +64,37 @@ for f in 0.9 1.1; do
         END { printf "%.4g %.4g", l / e, rho ^ 1000 }' "$out/run_$f.csv")
     eval "ratio_$(echo $f | tr . _)=\"\$x\""
 done
+# the lag pair: its own limit, runs at multiples of 1e-5 s below 0.9 L and above 1.1 L
+"$cosa" limit --model-file "$out/lag.cosa" --scheme zoh --criterion stable >"$out/limit_lag.txt" \
+    2>"$out/limit_lag.err"
+Ll=$(val "$out/limit_lag.txt" dt_max)
+for f in 0.9 1.1; do
+    dt=$(awk -v L="$Ll" -v f="$f" 'BEGIN { k = int(f * L / 1e-5); if (f > 1) k++; printf "%.17g", k * 1e-5 }')
+    tend=$(awk -v h="$dt" -v n="$N" 'BEGIN { printf "%.17g", n * h }')
+    "$cosa" point --model-file "$out/lag.cosa" --scheme zoh --dt "$dt" >"$out/point_lag_$f.txt" 2>/dev/null
+    "$cosa" simulate --model-file "$out/lag.cosa" --scheme zoh --dt "$dt" --tend "$tend" \
+        --ref none -o "$out" --name "run_lag_$f" >"$out/run_lag_$f.txt" 2>"$out/run_lag_$f.err"
+    rho=$(val "$out/point_lag_$f.txt" rho)
+    awk -F, -v rho="$rho" '/^#/ { next }
+        !h { for (i = 1; i <= NF; i++) if ($i == "y.I.s1") c = i; h = 1; n = -1; next }
+        { n++; a[n] = $c < 0 ? -$c : $c; if (n >= 300 && n < 500 && a[n] > e) { e = a[n]; ne = n } }
+        END { for (k = 0; k <= n; k++) printf "%d %.17g %.17g\n", k, a[k], e * rho ^ (k - ne) }' \
+        "$out/run_lag_$f.csv" >"$out/amp_lag_$f.dat"
+    x=$(awk -F, -v rho="$rho" '/^#/ { next }
+        !h { for (i = 1; i <= NF; i++) if ($i == "y.I.s1") c = i; h = 1; n = -1; next }
+        { n++; a = $c < 0 ? -$c : $c
+          if (n >= 300 && n < 500 && a > e) e = a
+          if (n >= 1300 && n < 1500 && a > l) l = a }
+        END { printf "%.4g %.4g", l / e, rho ^ 1000 }' "$out/run_lag_$f.csv")
+    g=$(echo $f | tr . _)
+    eval "lagdt_$g=\$dt lagrho_$g=\$rho lagratio_$g=\"\$x\""
+done
 cat >"$out/blackbox.gp" <<EOT
 # cosa paper-blackbox: the predicted stability limit of a black-box pair beside the
 # co-simulation of the FMUs themselves just below and above it
-set terminal pngcairo size 1000,820 font ",11"
+set terminal pngcairo size 1000,1200 font ",11"
 set output "blackbox.png"
-set multiplot layout 2,1 title "two-mass pair, subsystem II a black box (no states declared), ZOH"
+set multiplot layout 3,1 title "two-mass pair, subsystem II a black box (no states declared), ZOH"
 set xlabel "macro step {/Symbol D}T [s]"
 set ylabel "{/Symbol r}({/Symbol F})"
 set grid
@@ -87,6 +116,11 @@ plot "amp_0.9.dat" u 1:2 w l lc rgb "#1a9850" t sprintf("co-simulation of the FM
      "amp_0.9.dat" u 1:3 w l dt 2 lw 2 lc rgb "black" t "predicted: {/Symbol r}^n from the twin's {/Symbol F}", \\
      "amp_1.1.dat" u 1:2 w l lc rgb "#d73027" t sprintf("co-simulation of the FMUs at 1.1 L ({/Symbol r} = %.5f)", $rho_1_1), \\
      "amp_1.1.dat" u 1:3 w l dt 2 lw 2 lc rgb "black" notitle
+set title sprintf("II a black box whose output lags (computed only in doStep): predicted limit %.6g s", $Ll)
+plot "amp_lag_0.9.dat" u 1:2 w l lc rgb "#1a9850" t sprintf("co-simulation of the FMUs at %g s ({/Symbol r} = %.5f)", $lagdt_0_9, $lagrho_0_9), \\
+     "amp_lag_0.9.dat" u 1:3 w l dt 2 lw 2 lc rgb "black" t "predicted: {/Symbol r}^n from the identified {/Symbol F}", \\
+     "amp_lag_1.1.dat" u 1:2 w l lc rgb "#d73027" t sprintf("co-simulation of the FMUs at %g s ({/Symbol r} = %.5f)", $lagdt_1_1, $lagrho_1_1), \\
+     "amp_lag_1.1.dat" u 1:3 w l dt 2 lw 2 lc rgb "black" notitle
 unset multiplot
 EOT
 if command -v gnuplot >/dev/null; then (cd "$out" && gnuplot blackbox.gp); fi
@@ -103,6 +137,10 @@ if command -v gnuplot >/dev/null; then (cd "$out" && gnuplot blackbox.gp); fi
     echo "| rho at 0.9 L, 1.1 L (cosa point, twin) | $rho_0_9, $rho_1_1 |"
     echo "| amplitude ratio n = 1300..1499 over 300..499 at 0.9 L: measured, rho^1000 | $(echo $ratio_0_9 | tr ' ' ',') |"
     echo "| amplitude ratio n = 1300..1499 over 300..499 at 1.1 L: measured, rho^1000 | $(echo $ratio_1_1 | tr ' ' ',') |"
+    echo "| output-lag black box (outputs only in doStep): stability limit (cosa limit) | $Ll s |"
+    echo "| its runs at $lagdt_0_9 s, $lagdt_1_1 s (multiples of its step 1e-5 s): rho | $lagrho_0_9, $lagrho_1_1 |"
+    echo "| its amplitude ratio n = 1300..1499 over 300..499 at $lagdt_0_9 s: measured, rho^1000 | $(echo $lagratio_0_9 | tr ' ' ',') |"
+    echo "| its amplitude ratio n = 1300..1499 over 300..499 at $lagdt_1_1 s: measured, rho^1000 | $(echo $lagratio_1_1 | tr ' ' ',') |"
     echo
     echo "Picture: blackbox.png."
 } >"$out/summary.md"

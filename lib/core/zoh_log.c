@@ -77,7 +77,7 @@ cosa_status cosa_zoh_log(size_t n, size_t nu, double h, const double *Ad, const 
         return COSA_EINVAL;
     if (!dense_isfinite(n, n, Ad, n) || !dense_isfinite(n, nu, Bd, n))
         return COSA_ENONFINITE;
-    double complex *V = malloc((2 * n * n + 2 * n * nu + n + 1) * sizeof *V);
+    double complex *V = malloc((3 * n * n + 2 * n * nu + n + 1) * sizeof *V);
     double *work = malloc((2 * n * n + 4 * n + 1) * sizeof *work);
     lapack_int *ipiv = malloc((n + 1) * sizeof *ipiv);
     if (!V || !work || !ipiv) {
@@ -86,7 +86,8 @@ cosa_status cosa_zoh_log(size_t n, size_t nu, double h, const double *Ad, const 
         free(ipiv);
         return COSA_ENOMEM;
     }
-    double complex *LU = V + n * n, *W = LU + n * n, *X = W + n * nu, *mu = X + n * nu;
+    /* W: n x n for A (X^T), then X: n x nu for B; mu after both */
+    double complex *LU = V + n * n, *W = LU + n * n, *X = W + n * n + n * nu, *mu = X + n * nu;
     cosa_status st = eig(n, Ad, V, mu, work, why, size);
     if (st == COSA_OK) {
         memcpy(LU, V, n * n * sizeof *LU);

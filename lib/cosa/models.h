@@ -246,6 +246,11 @@ typedef struct cosa_model_file_ident {
                           this is above 1e-6)                                 */
     size_t steps;      /* FMU steps the identification took                   */
     int silent_out;    /* index + 1 of an output no input moves, else 0        */
+    int y_offset;      /* 1: its free response is a transient around constant
+                          outputs (affine): x0 relative to that equilibrium   */
+    int step_outputs;  /* 1: the FMU updates its outputs only in doStep (an
+                          input set shows one step later): identified in the
+                          held reading, as a co-simulation reads it           */
 } cosa_model_file_ident;
 /* 1 with *info (may be NULL) when subsystem i of model file m is an
  * identified FMU, else 0 (also for any other model). */

@@ -419,7 +419,9 @@ cosa_status cosa_unit_linearity(cosa_unit *u, double t, const double *x0, const 
  * (Markov parameters) at a probe step h, a block Hankel matrix, its SVD and
  * a Ho-Kalman (ERA) realisation:
  *   x_{k+1} = Ad x_k + Bd du_k,  dy_k = C x_k + D du_k   (du held over a step),
- * du, dy the deviations from the operating point's free response. */
+ * du, dy the deviations from the operating point's free response; the
+ * outputs after step k (input du_k still set) are C x_{k+1} + D du_k, as a
+ * co-simulation reads them. */
 typedef struct cosa_ident_opts {
     double h;      /* probe step [s], > 0                                     */
     size_t nmax;   /* largest order considered (default 8); the Hankel matrix
@@ -436,6 +438,8 @@ typedef struct cosa_ident_opts {
                       nonlinearity                                            */
 } cosa_ident_opts;
 void cosa_ident_opts_default(cosa_ident_opts *o);
+/* The relative residual below which x0 explains the free response. */
+#define COSA_IDENT_X0_RESID 1e-6
 
 typedef struct cosa_ident {
     size_t n, nu, ny;  /* order found (0: static), inputs, outputs            */
@@ -444,6 +448,9 @@ typedef struct cosa_ident {
     double *x0;        /* n: the state that best explains the free response
                           (least squares), 0 if it does not                   */
     double x0_resid;   /* relative residual of that fit (1: none explained)   */
+    int y_offset;      /* 1: x0 explains the free response only around
+                          constant outputs (an affine unit): the state
+                          relative to that equilibrium                        */
     double *hsv;       /* nhsv Hankel singular values (scaled, descending)    */
     size_t nhsv;
     double floor;      /* the noise floor they were compared with             */
@@ -455,6 +462,9 @@ typedef struct cosa_ident {
     size_t steps;      /* unit steps spent                                     */
     size_t resets;     /* restores or fresh instances                          */
     int silent_out;    /* index + 1 of an output no input moves (0: none)      */
+    int step_outputs;  /* 1: the unit updates its outputs only in its steps
+                          (setting an input does not move them, unlike the
+                          model's D): identified in the held reading          */
     char why[400];     /* one line when identification failed                 */
 } cosa_ident;
 

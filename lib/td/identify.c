@@ -4,7 +4,13 @@
  * measured noise floor, and the Ho-Kalman / eigensystem-realisation (ERA)
  * model
  *   x_{k+1} = Ad x_k + Bd du_k,   dy_k = C x_k + D du_k,
- * with Markov parameters G_0 = D, G_k = C Ad^{k-1} Bd (k >= 1).  Only what a
+ * with Markov parameters G_0 = D, G_k = C Ad^{k-1} Bd (k >= 1).  The outputs
+ * are read as a co-simulation reads them: after each step, with the step's
+ * (held) input still set, dy~_k := dy_{k+1} = C~ x_k + D~ du_k with
+ * C~ = C Ad, D~ = C Bd + D; the realisation is of that shifted system, and
+ * C, D are recovered from C Ad = C~ (an LU solve with Ad) and D = D~ - C Bd.
+ * An FMU that computes its outputs only inside doStep (their values lag a
+ * new input until the next step) is then an ordinary system too.  Only what a
  * black box offers is used: inputs held over a step (degree 0), steps of h,
  * outputs, and snapshots where the unit has them (else the unit is set back
  * to its operating point: an FMU is instantiated afresh there). */
@@ -41,6 +47,8 @@ typedef struct ictx {
     double *x0u;               /* the unit's own state at the point (nx)     */
     cosa_unit_snapshot *snap;  /* NULL: back to the point by set_state        */
     double *uin;               /* nu                                         */
+    double *pre;               /* ny: outputs after step 0's inputs are set,
+                                  before its doStep (NULL: not read)          */
     size_t steps, resets;
 } ictx;
 
@@ -48,6 +56,7 @@ typedef struct ictx {
 typedef struct iwork {
     double *Y0, *Y, *Yv, *du, *G, *G2, *E, *d, *sy, *H, *H1, *dH, *U, *VT, *s, *sup, *w;
     double *Ga, *G2a, *Ea, *da; /* augmented by the free response's differences */
+    double *P0, *Gp, *Pp;       /* pre-step outputs: free run's, their response, a run's */
 } iwork;
 
 static cosa_status back(ictx *c)
@@ -59,8 +68,11 @@ static cosa_status back(ictx *c)
 }
 
 /* One experiment from the operating point: inputs u0 + du[:, k] held over
- * step k (du nu x N; NULL: none), outputs Y[:, k] at t0 + k h, k = 0..N
- * (read after the step's inputs are set, so feedthrough shows). */
+ * step k (du nu x N; NULL: none; u0 over step N), outputs Y[:, k] read
+ * after step k, at t0 + (k + 1) h with step k's input still set (the held
+ * reading), k = 0..N; c->pre (if set) gets the outputs after step 0's
+ * inputs are set, before its doStep (the reading that shows feedthrough in
+ * an FMU which updates its outputs when an input is set). */
 static cosa_status run(ictx *c, const double *du, double *Y)
 {
     cosa_status st = back(c);
@@ -68,12 +80,14 @@ static cosa_status run(ictx *c, const double *du, double *Y)
         for (size_t j = 0; j < c->nu; j++)
             c->uin[j] = c->u0[j] + (du && k < c->N ? du[j + c->nu * k] : 0.0);
         st = cosa_unit_set_input(c->u, 0, c->uin);
-        if (st == COSA_OK)
-            st = cosa_unit_get_output(c->u, Y + c->ny * k);
-        if (st == COSA_OK && k < c->N) {
+        if (st == COSA_OK && k == 0 && c->pre)
+            st = cosa_unit_get_output(c->u, c->pre);
+        if (st == COSA_OK) {
             st = cosa_unit_do_step(c->u, c->h);
             c->steps++;
         }
+        if (st == COSA_OK)
+            st = cosa_unit_get_output(c->u, Y + c->ny * k);
     }
     return st;
 }
@@ -90,14 +104,18 @@ static cosa_status pulse(ictx *c, size_t j, size_t k, double amp, double *du, do
 /* Markov parameters G[k] (ny x nu, at G + ny nu k, k = 0..N) of pulses of
  * amp d_j on input j, and (E non-NULL) the rounding bound of each entry,
  * 16 eps (|y_pulse| + |y_free|) / d_j: the outputs are differenced and
- * divided by d_j; 16 leaves room for the unit's own rounding of y. */
+ * divided by d_j; 16 leaves room for the unit's own rounding of y.  With
+ * E, also Gp (ny x nu): the pre-step outputs' response (against the free
+ * run's P0), the feedthrough as setting an input shows it. */
 static cosa_status markov(ictx *c, const double *Y0, const double *d, double *du, double *Y,
-                          double *G, double *E)
+                          double *G, double *E, const double *P0, double *Gp)
 {
     const size_t nu = c->nu, ny = c->ny, N = c->N;
     cosa_status st = COSA_OK;
     for (size_t j = 0; j < nu && st == COSA_OK; j++) {
         st = pulse(c, j, 0, d[j], du, Y);
+        for (size_t i = 0; st == COSA_OK && E && i < ny; i++)
+            Gp[i + ny * j] = (c->pre[i] - P0[i]) / d[j];
         for (size_t k = 0; st == COSA_OK && k <= N; k++)
             for (size_t i = 0; i < ny; i++) {
                 const double a = Y[i + ny * k], b = Y0[i + ny * k];
@@ -283,9 +301,46 @@ static double validate(const ictx *c, const cosa_ident *id, const double *du, co
     return m2 > 0.0 ? sqrt(e2 / m2) : (e2 > 0.0 ? INFINITY : 0.0);
 }
 
+/* x0 and constant output offsets e (ny) from least squares of
+ * [O, S] [x0; e] = r (O: rows x n, S: sy_i at row ny k + i, column i),
+ * rank-revealing (dgelsy: a mode at 1 and an offset are one column up to
+ * rounding, 1e-12 relative); O, r are kept; the relative residual, or -1
+ * when LAPACK fails. */
+static double fit_offset(size_t rows, size_t n, size_t ny, const double *O, const double *r,
+                         const double *sy, double *x0)
+{
+    const size_t m = n + ny;
+    double *A = calloc(rows * m + 2 * rows + 1, sizeof *A), *b = A + rows * m, *e = b + rows;
+    lapack_int *jp = calloc(m + 1, sizeof *jp), rank = 0;
+    double res = -1.0;
+    if (A && jp) {
+        memcpy(A, O, rows * n * sizeof *A);
+        for (size_t k = 0; k < rows; k++)
+            A[k + rows * (n + k % ny)] = sy[k % ny];
+        memcpy(b, r, rows * sizeof *b);
+        if (LAPACKE_dgelsy(LAPACK_COL_MAJOR, (lapack_int)rows, (lapack_int)m, 1, A,
+                           (lapack_int)rows, b, (lapack_int)rows, jp, 1e-12, &rank) == 0) {
+            memcpy(e, r, rows * sizeof *e);
+            dense_gemv(rows, n, -1.0, O, rows, b, 1.0, e);
+            for (size_t k = 0; k < rows; k++)
+                e[k] -= sy[k % ny] * b[n + k % ny];
+            const double nr = fro(rows, r);
+            res = nr > 0.0 ? fro(rows, e) / nr : 0.0;
+            memcpy(x0, b, n * sizeof *x0);
+        }
+    }
+    free(A);
+    free(jp);
+    return res;
+}
+
 /* x0 of the model that explains the free response Y0 (inputs held at u0):
  * least squares of C Ad^k x0 = sy (Y0[k] - (D + sum_{i<k} C Ad^i Bd) u0),
- * k = 0..N (dgels); the relative residual into id->x0_resid. */
+ * k = 0..N (dgels); the relative residual into id->x0_resid.  When that
+ * leaves more than COSA_IDENT_X0_RESID, the free response is tried as a
+ * transient around constant outputs (an affine FMU: a constant force, a
+ * ground position): x0 with output offsets e (fit_offset); if that explains
+ * it, x0 is the state relative to that equilibrium (id->y_offset). */
 static cosa_status fit_x0(const ictx *c, cosa_ident *id, const double *Y0, const double *sy)
 {
     const size_t n = id->n, nu = c->nu, ny = c->ny, rows = ny * (c->N + 1);
@@ -335,8 +390,19 @@ static cosa_status fit_x0(const ictx *c, cosa_ident *id, const double *Y0, const
                                        A, (lapack_int)rows, b, (lapack_int)rows) != 0)
             memset(b, 0, n * sizeof *b);
         memcpy(id->x0, b, n * sizeof *b);
+        memcpy(A, rhs, rows * sizeof *A); /* r kept for fit_offset */
         dense_gemv(rows, n, -1.0, O, rows, id->x0, 1.0, rhs);
         id->x0_resid = nr > 0.0 ? fro(rows, rhs) / nr : 0.0;
+        if (id->x0_resid > COSA_IDENT_X0_RESID) {
+            double *z = malloc((n + 1) * sizeof *z);
+            const double r2 = z ? fit_offset(rows, n, ny, O, A, sy, z) : -1.0;
+            if (r2 >= 0.0 && r2 <= COSA_IDENT_X0_RESID) {
+                memcpy(id->x0, z, n * sizeof *z);
+                id->x0_resid = r2;
+                id->y_offset = 1;
+            }
+            free(z);
+        }
     }
     free(A);
     free(b);
@@ -357,22 +423,107 @@ static size_t order_of(const double *s, size_t ns, double floor)
     return n;
 }
 
+/* Nonlinearity: the relative difference of the two amplitudes' Markov
+ * parameters (all k, scaled by sy and d). */
+static double two_amplitudes(const ictx *c, const iwork *w)
+{
+    const size_t nu = c->nu, ny = c->ny;
+    double dn = 0.0, gn = 0.0;
+    for (size_t k = 0; k <= c->N; k++)
+        for (size_t j = 0; j < nu; j++)
+            for (size_t i = 0; i < ny; i++) {
+                const size_t e = i + ny * j + ny * nu * k;
+                const double g = w->sy[i] * w->d[j] * w->G[e];
+                const double dg = w->sy[i] * w->d[j] * (w->G[e] - w->G2[e]);
+                gn += g * g;
+                dn += dg * dg;
+            }
+    return gn > 0.0 ? sqrt(dn / gn) : 0.0;
+}
+
+/* The model of the held reading (id->C = C~ = C Ad, id->D = D~ = C Bd + D)
+ * back to the ordinary one: C from Ad^T C^T = C~^T (LU of Ad, no inverse),
+ * D = D~ - C Bd.  A singular Ad (reciprocal condition below
+ * COSA_ZOH_LOG_RCOND) is an output that lags its input by a probe step
+ * beyond the held input: refused.  Then D against Gp, the feedthrough that
+ * setting an input shows (scaled alike, Frobenius): they differ by more
+ * than the realisation's error -- the noise floor plus the validation
+ * error times the scaled Markov parameters' norm -- when the unit updates
+ * its outputs only in its steps (step_outputs; the held model is kept);
+ * else D = Gp, the direct measurement, as a co-simulation sees it too. */
+static cosa_status unshift(const ictx *c, const iwork *w, cosa_ident *id)
+{
+    const size_t n = id->n, nu = c->nu, ny = c->ny;
+    cosa_status st = COSA_OK;
+    if (n) {
+        double *LU = malloc((n * n + n * ny + 1) * sizeof *LU), *X = LU + n * n, rcond = 0.0;
+        lapack_int *ipiv = malloc((n + 1) * sizeof *ipiv);
+        if (!LU || !ipiv) {
+            free(LU);
+            free(ipiv);
+            return COSA_ENOMEM;
+        }
+        memcpy(LU, id->Ad, n * n * sizeof *LU);
+        const double anorm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', (lapack_int)n, (lapack_int)n,
+                                            id->Ad, (lapack_int)n);
+        if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n, LU, (lapack_int)n,
+                           ipiv) != 0 ||
+            LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', (lapack_int)n, LU, (lapack_int)n, anorm,
+                           &rcond) != 0 ||
+            !(rcond >= COSA_ZOH_LOG_RCOND)) {
+            snprintf(id->why, sizeof id->why, "identified order %zu at the probe step %g, but "
+                     "A_d is singular (reciprocal condition %.3g): an output lags its input "
+                     "by a probe step beyond the held input, which has no continuous model",
+                     n, id->h, rcond);
+            st = COSA_EUNSUPPORTED;
+        }
+        if (st == COSA_OK) {
+            for (size_t i = 0; i < ny; i++) /* X = C~^T, n x ny */
+                for (size_t a = 0; a < n; a++)
+                    X[a + n * i] = id->C[i + ny * a];
+            LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'T', (lapack_int)n, (lapack_int)ny, LU,
+                           (lapack_int)n, ipiv, X, (lapack_int)n);
+            for (size_t i = 0; i < ny; i++)
+                for (size_t a = 0; a < n; a++)
+                    id->C[i + ny * a] = X[a + n * i];
+            if (nu)
+                dense_gemm('N', 'N', ny, nu, n, -1.0, id->C, ny, id->Bd, n, 1.0, id->D, ny);
+        }
+        free(LU);
+        free(ipiv);
+    }
+    double gap = 0.0, gn = 0.0;
+    for (size_t k = 0; k <= c->N; k++)
+        for (size_t j = 0; j < nu; j++)
+            for (size_t i = 0; i < ny; i++) {
+                const double g = w->sy[i] * w->d[j] * w->G[i + ny * j + ny * nu * k];
+                gn += g * g;
+                if (k == 0) {
+                    const double e = w->sy[i] * w->d[j] * (id->D[i + ny * j] - w->Gp[i + ny * j]);
+                    gap += e * e;
+                }
+            }
+    id->step_outputs = sqrt(gap) > id->floor + id->fit * sqrt(gn);
+    if (!id->step_outputs)
+        memcpy(id->D, w->Gp, ny * nu * sizeof *id->D);
+    return st;
+}
 
 static double *iwork_alloc(iwork *w, size_t nu, size_t ny, size_t N, size_t m, size_t q)
 {
     const size_t mn = m < q ? m : q, ny1 = ny * (N + 1), g = ny * nu * (N + 1),
                  ga = ny * (nu + 1) * (N + 1);
-    const size_t sz[21] = {ny1, ny1, ny1, nu * N, g, g, g, nu, ny, m * q, m * q, m * q,
+    const size_t sz[24] = {ny1, ny1, ny1, nu * N, g, g, g, nu, ny, m * q, m * q, m * q,
                            m * mn, mn * q, mn, mn, m * (mn + 1) + 2 * (mn + 1), ga, ga, ga,
-                           nu + 1};
+                           nu + 1, ny, ny * nu, ny};
     size_t tot = 1;
-    for (int i = 0; i < 21; i++)
+    for (int i = 0; i < 24; i++)
         tot += sz[i];
     double *b = calloc(tot, sizeof *b), *p = b;
-    double **dst[21] = {&w->Y0, &w->Y, &w->Yv, &w->du, &w->G, &w->G2, &w->E, &w->d, &w->sy,
+    double **dst[24] = {&w->Y0, &w->Y, &w->Yv, &w->du, &w->G, &w->G2, &w->E, &w->d, &w->sy,
                         &w->H, &w->H1, &w->dH, &w->U, &w->VT, &w->s, &w->sup, &w->w,
-                        &w->Ga, &w->G2a, &w->Ea, &w->da};
-    for (int i = 0; b && i < 21; i++) {
+                        &w->Ga, &w->G2a, &w->Ea, &w->da, &w->P0, &w->Gp, &w->Pp};
+    for (int i = 0; b && i < 24; i++) {
         *dst[i] = p;
         p += sz[i];
     }
@@ -434,16 +585,18 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
     for (size_t j = 0; j < nu; j++)
         w.d[j] = o->amp * fmax(fabs(u0[j]), 1.0);
     /* free response, pulses at amp and 2 amp, validation input */
+    c.pre = w.P0;
     if (st == COSA_OK)
         st = run(&c, NULL, w.Y0);
+    c.pre = w.Pp;
     if (st == COSA_OK)
         st = calibrate(&c, w.Y0, o->amp, w.d, w.du, w.Y);
     if (st == COSA_OK)
-        st = markov(&c, w.Y0, w.d, w.du, w.Y, w.G, w.E);
+        st = markov(&c, w.Y0, w.d, w.du, w.Y, w.G, w.E, w.P0, w.Gp);
     for (size_t j = 0; j < nu; j++)
         w.d[j] *= 2.0;
     if (st == COSA_OK)
-        st = markov(&c, w.Y0, w.d, w.du, w.Y, w.G2, NULL);
+        st = markov(&c, w.Y0, w.d, w.du, w.Y, w.G2, NULL, NULL, NULL);
     for (size_t j = 0; j < nu; j++)
         w.d[j] /= 2.0;
     validation_input(nu, N, w.d, w.du);
@@ -463,18 +616,7 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
             if (mx == 0.0 && nu && !out->silent_out)
                 out->silent_out = (int)i + 1;
         }
-        /* nonlinearity: the two amplitudes' Markov parameters, all k */
-        double dn = 0.0, gn = 0.0;
-        for (size_t k = 0; k <= N; k++)
-            for (size_t j = 0; j < nu; j++)
-                for (size_t i = 0; i < ny; i++) {
-                    const size_t e = i + ny * j + ny * nu * k;
-                    const double g = w.sy[i] * w.d[j] * w.G[e];
-                    const double dg = w.sy[i] * w.d[j] * (w.G[e] - w.G2[e]);
-                    gn += g * g;
-                    dn += dg * dg;
-                }
-        out->nonlin = gn > 0.0 ? sqrt(dn / gn) : 0.0;
+        out->nonlin = two_amplitudes(&c, &w);
         st = shifted(&c, w.Y0, w.d, w.sy, w.G, w.du, w.Y, &out->tvar);
     }
     if (st == COSA_OK) {
@@ -525,10 +667,13 @@ cosa_status cosa_ident_run(cosa_unit *u, const double *u0, const cosa_ident_opts
             for (size_t e = 0; e < ny * nu; e++)
                 out->D[e] = w.G[e];
             validation_input(nu, N, w.d, w.du); /* w.du was reused since */
+            /* validation and x0 in the held reading's system (C~, D~) */
             out->fit = validate(&c, out, w.du, w.Yv, w.Y0, w.sy, w.w, w.w + mn + 1);
             out->nonlinear = fmax(out->nonlin, out->tvar) > fmax(out->fit, COSA_LINEARITY_TOL);
             st = fit_x0(&c, out, w.Y0, w.sy);
         }
+        if (st == COSA_OK)
+            st = unshift(&c, &w, out);
     }
     cosa_status sb = back(&c); /* leave the unit at its operating point */
     if (st == COSA_OK && sb != COSA_OK) {

@@ -19,7 +19,12 @@
  * instead: forward Euler at the internal step h, counted from the start
  * time, taking every internal step that ends within the communication
  * step (the state lags when the step is not a multiple of h), so that over
- * a held input its discrete transition is exactly I + h A.  Directional derivatives (exact: the model is
+ * a held input its discrete transition is exactly I + h A.  With also
+ * -DOUTPUT_LAG it computes its outputs only inside doStep, from the state
+ * and input at the start of its last internal step (as the OSP quarter
+ * truck's FMUs do: outputs are a by-product of the last right-hand-side
+ * evaluation), frozen in between; at initialisation from the start state
+ * and the inputs then set.  Directional derivatives (exact: the model is
  * linear) and get/set FMU state are provided.  Variables (value references):
  * 1 s, 2 v (states), 3 der(s), 4 der(v), 5.. inputs, then outputs and
  * parameters as listed in the tables below.  The same binary also exports
@@ -72,6 +77,7 @@ typedef struct {
     double t, x[NX], u[NU], uder[NU][MAXDER], p[NPAR];
     int nder; /* input derivatives set for the coming step (orders 1..nder) */
     long nint; /* -DEULER_STEP: internal steps taken since t0 */
+    double ylag[NY]; /* -DOUTPUT_LAG: the outputs as the last doStep left them */
     double t0;
     /* FMI 3.0 intermediate update: asks the importer for the inputs at time
      * t (it sets them through fmi3SetFloat64) before every use of them */
@@ -114,17 +120,31 @@ static void rhs(const model *m, const double *x, const double *u, double *dx)
 #endif
 }
 
+static void outputs_now(const model *m, double *y);
+
 static void outputs(const model *m, double *y)
 {
-#if SUBSYSTEM == 1
-    y[0] = m->x[0];
-    y[1] = m->x[1];
-#elif defined(NONLINEAR)
-    y[0] = coupling_nl(m->p, m->x, m->u);
+#ifdef OUTPUT_LAG
+    memcpy(y, m->ylag, sizeof m->ylag);
 #else
-    y[0] = m->p[3] * (m->x[0] - m->u[0]) + m->p[4] * (m->x[1] - m->u[1]);
+    outputs_now(m, y);
 #endif
 }
+
+/* the outputs at state x and inputs u */
+static void outputs_xu(const model *m, const double *x, const double *u, double *y)
+{
+#if SUBSYSTEM == 1
+    y[0] = x[0];
+    y[1] = x[1];
+#elif defined(NONLINEAR)
+    y[0] = coupling_nl(m->p, x, u);
+#else
+    y[0] = m->p[3] * (x[0] - u[0]) + m->p[4] * (x[1] - u[1]);
+#endif
+}
+
+static void outputs_now(const model *m, double *y) { outputs_xu(m, m->x, m->u, y); }
 
 /* input at time t0 + s of a step from t0: the polynomial set by the
  * derivatives, or what the importer sets on request (intermediate update) */
@@ -155,6 +175,9 @@ static void step(model *m, double h)
         double dx[NX], u[NU];
         input_at(m, m->t0 + (double)m->nint * hf - m->t, u);
         rhs(m, m->x, u, dx);
+#ifdef OUTPUT_LAG
+        outputs_xu(m, m->x, u, m->ylag); /* at this internal step's start */
+#endif
         for (int i = 0; i < NX; i++)
             m->x[i] += hf * dx[i];
         m->nint++;
@@ -281,6 +304,9 @@ static model *create(void)
     if (m) {
         memcpy(m->p, par_default, sizeof m->p);
         memcpy(m->x, x_default, sizeof m->x);
+#ifdef OUTPUT_LAG
+        outputs_now(m, m->ylag);
+#endif
     }
     return m;
 }
@@ -421,7 +447,14 @@ EXPORT int fmi3GetNumberOfEventIndicators(void *c, size_t *n)
 
 EXPORT void fmi3FreeInstance(void *c) { free(c); }
 FMI3_ENTER_INIT_SETS(((inst3 *)c)->m.t)
-EXPORT int fmi3ExitInitializationMode(void *c) { (void)c; return 0; }
+EXPORT int fmi3ExitInitializationMode(void *c)
+{
+#ifdef OUTPUT_LAG
+    outputs_now(&((inst3 *)c)->m, ((inst3 *)c)->m.ylag);
+#endif
+    (void)c;
+    return 0;
+}
 EXPORT int fmi3Terminate(void *c) { (void)c; return 0; }
 
 static void refresh3(void *ctx, double t)
@@ -516,7 +549,14 @@ EXPORT int fmi2SetupExperiment(void *c, int tolDef, double tol, double t0, int s
     return 0;
 }
 EXPORT int fmi2EnterInitializationMode(void *c) { (void)c; return 0; }
-EXPORT int fmi2ExitInitializationMode(void *c) { (void)c; return 0; }
+EXPORT int fmi2ExitInitializationMode(void *c)
+{
+#ifdef OUTPUT_LAG
+    outputs_now(c, ((model *)c)->ylag);
+#endif
+    (void)c;
+    return 0;
+}
 EXPORT int fmi2Terminate(void *c) { (void)c; return 0; }
 EXPORT int fmi2DoStep(void *c, double t, double h, int noSet)
 {

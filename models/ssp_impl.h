@@ -57,10 +57,19 @@ int ssp_source_path(struct ssp *s, const char *source, size_t line, const char *
 /* A number attribute (xs:double): 0 and *v, or -1 after reporting. */
 int ssp_number(struct ssp *s, const xmlNode *n, const char *attr, double dflt, double *v);
 
+#define SSP_NS_SSM "http://ssp-standard.org/SSP1/SystemStructureParameterMapping"
+
 /* ssp_flatten.c: the top system's components and connections into s->p->mf */
 void ssp_flatten(struct ssp *s);
 /* The flattened subsystem of component element c, or NULL. */
 struct mf_sub *ssp_component_sub(struct ssp *s, const xmlNode *c);
+/* The element named at end start (1) or end (0) of connection c, NULL for
+ * the system's own connector ("" or absent). */
+const char *ssp_end_element(const xmlNode *c, int start);
+/* The element (Component or System) called name in system sys, or NULL. */
+xmlNode *ssp_element(xmlNode *sys, const char *name);
+/* The connector called name of element (or system) e, or NULL. */
+xmlNode *ssp_connector(xmlNode *e, const char *name);
 
 /* ssp_ssv.c: the parameter bindings of every system and component, inner
  * ones first (outer bindings take precedence, as the standard says); FMUs

@@ -222,13 +222,9 @@ static void check_connection(struct ssp *s, xmlNode *c)
         double factor, offset;
         if (ssp_number(s, t, "factor", 1.0, &factor) || ssp_number(s, t, "offset", 0.0, &offset))
             return;
-        if (offset != 0.0)
-            mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(t), "ssc:LinearTransformation offset=%g "
-                    "on the connection to %.80s.%.80s: not supported: cosa's coupling is linear "
-                    "(u = L y), an offset cannot be represented", offset,
-                    ssp_attr(c, "endElement") ? ssp_attr(c, "endElement") : "(system)",
-                    ssp_attr(c, "endConnector") ? ssp_attr(c, "endConnector") : "?");
-        else if (factor == 0.0)
+        (void)offset; /* a signal connection's offset is refused by ssp_flatten.c, which
+                         knows the connectors' kinds (a parameter connection's applies) */
+        if (factor == 0.0)
             mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(t), "ssc:LinearTransformation factor=0: "
                     "not supported (a connection that carries nothing)");
     }

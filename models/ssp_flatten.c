@@ -379,8 +379,10 @@ static void add_component(struct ssp *s, xmlNode *c)
         }
     char full[4096], what[160];
     snprintf(what, sizeof what, "ssd:Component '%.80s'", ssp_attr(c, "name"));
+    const struct ssp_base base = ssp_base_enter(s, c); /* inside a nested package: its own */
     if (ssp_source_path(s, ssp_attr(c, "source"), ssp_line(c), what, full, sizeof full) == 0)
         mf_fmu_add(s->p, name, ssp_line(c), full, ssp_attr(c, "source"));
+    ssp_base_leave(s, base);
     free(name);
     struct mf_sub *sub = s->p->st == COSA_OK ? &mf->subs[mf->nsub - 1] : NULL;
     for (xmlNode *t = sub ? ssp_next(c->children) : NULL; t && s->p->st == COSA_OK;

@@ -27,13 +27,35 @@
 #define SSP_NS_SSC "http://ssp-standard.org/SSP1/SystemStructureCommon"
 #define SSP_NS_SSV "http://ssp-standard.org/SSP1/SystemStructureParameterValues"
 
+/* Sources below node are relative to dir (ssp_package.c). */
+struct ssp_base_of {
+    const xmlNode *node;
+    char *dir;
+    int archive;
+};
+
 struct ssp {
     struct mf_parser *p; /* errors: p->fname is the .ssd as shown ("a.ssp:SystemStructure.ssd") */
     const char *dir;     /* the .ssd's directory: sources are relative to it */
     int archive;         /* 1: sources must stay inside dir (no "..")             */
     int version;         /* 1 or 2                                                */
     xmlNode *top;        /* the top-level ssd:System                              */
+    struct ssp_base_of *bases; /* nested SSP packages' directories (ssp_package.c) */
+    size_t nbases;
 };
+
+/* ssp_package.c: components of type application/x-ssp-package replaced by
+ * their packages' top-level systems (unzipped into the model's directory). */
+void ssp_packages(struct ssp *s, xmlNode *root);
+void ssp_bases_free(struct ssp *s);
+/* The directory (and archive flag) sources below node n are relative to,
+ * set in s; the previous ones returned for ssp_base_leave. */
+struct ssp_base {
+    const char *dir;
+    int archive;
+};
+struct ssp_base ssp_base_enter(struct ssp *s, const xmlNode *n);
+void ssp_base_leave(struct ssp *s, struct ssp_base b);
 
 /* ssp_ssd.c: XML helpers */
 /* 1 if n is the element NAME of namespace ns. */

@@ -451,6 +451,8 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, double probe, cosa_mod
     xmlDoc *doc = ssp_read_xml(&s, ssd, archive ? "SystemStructure.ssd" : "the .ssd");
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (doc)
+        ssp_packages(&s, root); /* nested SSPs: their systems in their components' places */
+    if (doc && p.st == COSA_OK)
         check_root(&s, root);
     if (p.st == COSA_OK && !(mf->name = model_name(ssp_attr(root, "name"))))
         mf_nomem(&p);
@@ -469,6 +471,7 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, double probe, cosa_mod
     if (p.st == COSA_OK)
         ssp_bind(&s);
     xmlFreeDoc(doc);
+    ssp_bases_free(&s);
     if (p.st != COSA_OK) {
         mf_free(mf);
         return p.st;

@@ -276,11 +276,14 @@ static void apply_set(struct ssp *s, xmlNode *target, xmlNode *set, const char *
 
 /* An .ssv or .ssm file named by source (relative to the .ssd), read; NULL
  * after reporting at line.  Messages about it name it as shown (*shown). */
-static xmlDoc *read_source(struct ssp *s, const char *source, size_t line, const char *what,
-                           const char *kind, char *shown, size_t shownsize)
+static xmlDoc *read_source(struct ssp *s, const xmlNode *at, const char *source, size_t line,
+                           const char *what, const char *kind, char *shown, size_t shownsize)
 {
     char path[4096];
-    if (ssp_source_path(s, source, line, what, path, sizeof path) != 0)
+    const struct ssp_base base = ssp_base_enter(s, at); /* inside a nested package: its own */
+    const int bad = ssp_source_path(s, source, line, what, path, sizeof path);
+    ssp_base_leave(s, base);
+    if (bad)
         return NULL;
     struct stat sb;
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
@@ -317,7 +320,7 @@ static xmlNode *mapping_of(struct ssp *s, xmlNode *m, xmlDoc **doc, char *shown,
         return NULL;
     }
     if (source && source[0]) {
-        *doc = read_source(s, source, ssp_line(m), "ssd:ParameterMapping", "the .ssm", shown,
+        *doc = read_source(s, m, source, ssp_line(m), "ssd:ParameterMapping", "the .ssm", shown,
                            size);
         r = *doc ? xmlDocGetRootElement(*doc) : NULL;
     } else {
@@ -375,7 +378,7 @@ static void bind_one(struct ssp *s, xmlNode *target, xmlNode *b)
                 "ParameterValues");
     } else if (s->p->st == COSA_OK) {
         char shown[4096 + 64];
-        xmlDoc *doc = read_source(s, source, ssp_line(b), "ssd:ParameterBinding", "the .ssv",
+        xmlDoc *doc = read_source(s, b, source, ssp_line(b), "ssd:ParameterBinding", "the .ssv",
                                   shown, sizeof shown);
         s->p->fname = shown; /* messages about the values name the .ssv */
         if (doc)

@@ -1,5 +1,6 @@
 #!/bin/sh
-# test_ssp_params.sh -- SSP parameter mappings and system-level parameters (doc/ssp.md),
+# test_ssp_cover.sh -- SSP parameter mappings, system-level parameters and nested SSP
+# packages (doc/ssp.md),
 # on an SSP 1.0 system built here from the two-mass test FMUs (FMI 2.0): component I inside
 # a system A, II beside it.  The values reach the FMUs through
 #   - a system-level parameter: the top system's parameter connector K (bound inline to
@@ -190,4 +191,66 @@ variant upward 's|startConnector="K" endElement="A" endConnector="c"|startConnec
 refused upward "ssd:Connection at K: a connector of kind 'parameter' joined to A.s1 (kind output): not supported"
 variant intpar 's|<ssv:Parameter name="K"><ssv:Real value="1e6"/>|<ssv:Parameter name="K"><ssv:Integer value="7"/>|'
 refused intpar "parameter 'K': ssv:Integer value for a Float64 variable"
-fmu_env_done test_ssp_params.sh
+# ---- a nested SSP package ----------------------------------------------------------------
+# System A as an SSP of its own (A.ssp: I with the parameter connection c -> I.c1, and its
+# own binding I.d1 = 3), a component of type application/x-ssp-package in the top system
+# (whose binding of A sets I.d1 = 5: the outer binding wins).  The same network as above,
+# A's FMU named A_I again, with A_I.d1 = 5 besides.
+pk=$tmp/pkg
+mkdir -p "$pk/inner/resources" "$pk/outer/resources"
+cp "$FMU/twomass1_fmi2.fmu" "$pk/inner/resources/"
+{
+    echo '<?xml version="1.0" encoding="UTF-8"?>'
+    echo "<ssd:SystemStructureDescription $NS version=\"1.0\" name=\"A-package\">"
+    sed -n '/<ssd:System name="A">/,/^      <\/ssd:System>/p' "$d/SystemStructure.ssd" |
+        sed 's|<ssd:Elements>|<ssd:ParameterBindings><ssd:ParameterBinding><ssd:ParameterValues><ssv:ParameterSet version="1.0" name="A"><ssv:Parameters><ssv:Parameter name="I.d1"><ssv:Real value="3"/></ssv:Parameter></ssv:Parameters></ssv:ParameterSet></ssd:ParameterValues></ssd:ParameterBinding></ssd:ParameterBindings>\n&|'
+    echo '  <ssd:DefaultExperiment stopTime="7"/>'
+    echo '</ssd:SystemStructureDescription>'
+} >"$pk/inner/SystemStructure.ssd"
+grep -q 'name="I.d1"' "$pk/inner/SystemStructure.ssd" && ok || bad "inner package .ssd"
+"$MKZIP" "$pk/outer/resources/A.ssp" SystemStructure.ssd="$pk/inner/SystemStructure.ssd" \
+    resources/twomass1_fmi2.fmu="$FMU/twomass1_fmi2.fmu" || bad "mkfmu A.ssp"
+PKGCOMP='      <ssd:Component name="A" type="application/x-ssp-package" source="resources/A.ssp">\
+        <ssd:Connectors>\
+          <ssd:Connector name="Fk" kind="input"><ssc:Real/></ssd:Connector>\
+          <ssd:Connector name="s1" kind="output"><ssc:Real/></ssd:Connector>\
+          <ssd:Connector name="v1" kind="output"><ssc:Real/></ssd:Connector>\
+          <ssd:Connector name="c" kind="parameter"><ssc:Real/></ssd:Connector>\
+        </ssd:Connectors>\
+        <ssd:ParameterBindings><ssd:ParameterBinding><ssd:ParameterValues><ssv:ParameterSet version="1.0" name="outer"><ssv:Parameters><ssv:Parameter name="I.d1"><ssv:Real value="5"/></ssv:Parameter></ssv:Parameters></ssv:ParameterSet></ssd:ParameterValues></ssd:ParameterBinding></ssd:ParameterBindings>\
+      </ssd:Component>'
+sed "/<ssd:System name=\"A\">/,/^      <\/ssd:System>/c\\
+$PKGCOMP" "$d/SystemStructure.ssd" >"$pk/outer/SystemStructure.ssd"
+cp "$d/resources/II.ssv" "$d/resources/II.ssm" "$FMU/twomass2_fmi2.fmu" "$pk/outer/resources/"
+grep -q 'application/x-ssp-package' "$pk/outer/SystemStructure.ssd" &&
+    ! grep -q 'twomass1' "$pk/outer/SystemStructure.ssd" && ok || bad "outer .ssd"
+"$MKZIP" "$pk/outer.ssp" SystemStructure.ssd="$pk/outer/SystemStructure.ssd" \
+    resources/A.ssp="$pk/outer/resources/A.ssp" resources/II.ssv="$d/resources/II.ssv" \
+    resources/II.ssm="$d/resources/II.ssm" \
+    resources/twomass2_fmi2.fmu="$FMU/twomass2_fmi2.fmu" || bad "mkfmu outer.ssp"
+SETS="$SETS --set A_I.d1=5"
+for ssp in "$pk/outer/SystemStructure.ssd" "$pk/outer.ssp"; do
+    "$COSA" models --model-file "$ssp" >"$tmp/a" 2>&1 &&
+        grep -q '^twomass-par: SSP 1.0 system top with 2 FMU components and 3 connections (natural horizon 0.3 s)$' "$tmp/a" &&
+        grep -q '^  A_I\.c1  *4001000 ' "$tmp/a" && grep -q '^  A_I\.d1  *5 ' "$tmp/a" &&
+        grep -q '^  II\.ck  *1000000 ' "$tmp/a" && ok || bad "models $ssp: $(cat "$tmp/a")"
+done
+same "$pk/outer/SystemStructure.ssd" point --scheme foh+mbcorr --dt 1e-4
+same "$pk/outer.ssp" simulate --scheme zoh --dt 1e-3
+# broken packages: one line, exit code 2, nothing left behind
+cp -r "$pk/outer" "$pk/nopkg" && rm "$pk/nopkg/resources/A.ssp"
+"$COSA" point --model-file "$pk/nopkg/SystemStructure.ssd" --scheme zoh --dt 1e-4 >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "ssd:Component 'A': .*cannot" "$tmp/err" &&
+    ok || bad "missing package: $(cat "$tmp/err")"
+cp -r "$pk/outer" "$pk/badconn"
+sed -i 's|<ssd:Connector name="v1" kind="output"><ssc:Real/></ssd:Connector>\(.*\)$|<ssd:Connector name="w1" kind="output"><ssc:Real/></ssd:Connector>\1|' "$pk/badconn/SystemStructure.ssd"
+"$COSA" point --model-file "$pk/badconn/SystemStructure.ssd" --scheme zoh --dt 1e-4 >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+    grep -q "ssd:Component 'A': connector 'w1' (output) is no connector of that kind of the package's system 'A'" "$tmp/err" &&
+    ok || bad "package connector: $(cat "$tmp/err")"
+cp "$pk/inner/SystemStructure.ssd" "$pk/notzip.ssp"
+cp -r "$pk/outer" "$pk/notzip" && cp "$pk/notzip.ssp" "$pk/notzip/resources/A.ssp"
+"$COSA" point --model-file "$pk/notzip/SystemStructure.ssd" --scheme zoh --dt 1e-4 >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "ssd:Component 'A': not an SSP: not a zip archive" "$tmp/err" &&
+    ok || bad "package not a zip: $(cat "$tmp/err")"
+fmu_env_done test_ssp_cover.sh

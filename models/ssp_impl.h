@@ -12,8 +12,10 @@
  *                  subsystems, connections traced through system connectors
  *                  -> `connect` with the product of the linear
  *                  transformations' factors;
- *   ssp_ssv.c      parameter bindings (.ssv files, inline ParameterValues)
- *                  -> the defaults of the FMU parameters "COMP.VAR".
+ *   ssp_ssv.c      parameter bindings (.ssv files, inline ParameterValues),
+ *                  through parameter mappings (.ssm) and down parameter
+ *                  connections -> the defaults of the FMU parameters "COMP.VAR";
+ *   ssp_package.c  nested SSP packages -> systems in their components' places.
  * Both SSP versions use the namespaces http://ssp-standard.org/SSP1/...;
  * the root's version attribute ("1.0", "2.0") tells them apart. */
 #ifndef COSA_MODELS_SSP_IMPL_H

@@ -1,10 +1,10 @@
 /* ssp_ssd.c -- SSP import (ssp_impl.h, README "SSP import"): the archive or
  * the unpacked .ssd, the SystemStructureDescription document, and the check
  * that every element in it is one cosa can use.  Whatever cosa cannot use
- * (components other than FMUs, signal dictionaries, clocks, arrays, other
- * connector types, transformations other than linear ones, parameter
- * mappings) is refused in one line naming the element: never ignored,
- * never converted silently.  Elements without a meaning for the simulation
+ * (components other than FMUs and SSP packages, signal dictionaries, clocks,
+ * arrays, other connector types, transformations other than linear ones)
+ * is refused in one line naming the element: never ignored, never
+ * converted silently.  Elements without a meaning for the simulation
  * (annotations, geometry, graphical elements, metadata, signatures, unit and
  * enumeration definitions) are skipped. */
 #include "osp_impl.h"
@@ -238,7 +238,8 @@ static void check_component(struct ssp *s, xmlNode *c)
     if (type && strcmp(type, "application/x-fmu-sharedlibrary") != 0) {
         char why[200];
         snprintf(why, sizeof why, "type '%.80s' (cosa imports FMU components, "
-                 "application/x-fmu-sharedlibrary)", type);
+                 "application/x-fmu-sharedlibrary, and SSP packages, "
+                 "application/x-ssp-package)", type);
         refuse(s, c, why);
         return;
     }

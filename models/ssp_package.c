@@ -1,8 +1,10 @@
-/* ssp_package.c -- SSP import (ssp_impl.h): nested SSP packages.  A
- * component of type application/x-ssp-package names another .ssp archive;
- * it is unzipped (into the model's private directory, removed with it),
- * and its top-level system takes the component's place in the document, under
- * the component's name, so the flattening treats it as any nested system
+/* ssp_package.c -- SSP import (ssp_impl.h): nested SSP packages and
+ * system definitions.  A component of type application/x-ssp-package
+ * names another .ssp archive; it is unzipped (into the model's private
+ * directory, removed with it); one of type application/x-ssp-definition
+ * names another .ssd, read where it is (its sources relative to its
+ * directory).  The top-level system takes the component's place in the
+ * document, under the component's name, so the flattening treats it as any nested system
  * (its connectors are the component's, its FMUs become NAME_SUB_COMP).
  * Sources inside it are relative to its own archive (no ".."), the
  * component's parameter bindings stay relative to the enclosing .ssd and
@@ -16,6 +18,7 @@
 #include <sys/stat.h>
 
 #define SSP_PACKAGE_TYPE "application/x-ssp-package"
+#define SSP_DEFINITION_TYPE "application/x-ssp-definition"
 #define SSP_PACKAGE_DEPTH 8
 
 /* Remember that sources below node n are relative to dir (archive: no ".."). */
@@ -83,22 +86,24 @@ static int unpack(struct ssp *s, const char *path, const char *what, size_t line
     return 0;
 }
 
-/* The top-level ssd:System of the package unpacked in dir, read into *doc;
- * NULL after reporting. */
-static xmlNode *package_system(struct ssp *s, const char *dir, const char *source, xmlDoc **doc)
+/* The top-level ssd:System of the .ssd at path (a package's
+ * SystemStructure.ssd, member of the archive source: package 1), read into
+ * *doc; NULL after reporting. */
+static xmlNode *package_system(struct ssp *s, const char *ssd, const char *source, int package,
+                               xmlDoc **doc)
 {
-    char ssd[4096 + 32], shown[4096 + 64];
+    char shown[4096 + 64];
     const char *fname = s->p->fname;
-    snprintf(ssd, sizeof ssd, "%s/SystemStructure.ssd", dir);
-    snprintf(shown, sizeof shown, "%.*s%s%s:SystemStructure.ssd",
+    snprintf(shown, sizeof shown, "%.*s%s%s%s",
              s->archive ? (int)(strrchr(fname, ':') - fname) : 0, fname, s->archive ? ":" : "",
-             source);
+             s->archive || package ? source : ssd, package ? ":SystemStructure.ssd" : "");
     s->p->fname = shown;
     struct stat sb;
     xmlNode *sys = NULL;
     if (stat(ssd, &sb) != 0 || !S_ISREG(sb.st_mode))
-        mf_perr(s->p, COSA_ESYNTAX, 1, "not an SSP: no SystemStructure.ssd in the archive");
-    else if ((*doc = ssp_read_xml(s, ssd, "SystemStructure.ssd"))) {
+        mf_perr(s->p, COSA_ESYNTAX, 1, package ? "not an SSP: no SystemStructure.ssd in the "
+                "archive" : "cannot read the file");
+    else if ((*doc = ssp_read_xml(s, ssd, package ? "SystemStructure.ssd" : "the .ssd"))) {
         xmlNode *root = xmlDocGetRootElement(*doc);
         if (!ssp_is(root, SSP_NS_SSD, "SystemStructureDescription"))
             mf_perr(s->p, COSA_ESYNTAX, root ? ssp_line(root) : 1, "the root element is not "
@@ -115,8 +120,8 @@ static xmlNode *package_system(struct ssp *s, const char *dir, const char *sourc
 
 static void expand_all(struct ssp *s, xmlNode *n, int depth);
 
-/* Package component c: its system in its place. */
-static void expand(struct ssp *s, xmlNode *c, int depth)
+/* Package (1) or definition (0) component c: its system in its place. */
+static void expand(struct ssp *s, xmlNode *c, int package, int depth)
 {
     const char *name = ssp_attr(c, "name");
     char what[160], path[4096], dir[4096];
@@ -124,14 +129,25 @@ static void expand(struct ssp *s, xmlNode *c, int depth)
     if (!name || !name[0])
         return mf_perr(s->p, COSA_ESYNTAX, ssp_line(c), "ssd:Component without a name");
     if (depth >= SSP_PACKAGE_DEPTH)
-        return mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(c), "%s: SSP packages nested more "
-                       "than %d deep: not supported", what, SSP_PACKAGE_DEPTH);
+        return mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(c), "%s: SSP packages or system "
+                       "definitions nested more than %d deep: not supported", what, SSP_PACKAGE_DEPTH);
     const struct ssp_base outer = ssp_base_enter(s, c);
     xmlDoc *doc = NULL;
     xmlNode *sys = NULL, *copy = NULL;
-    if (ssp_source_path(s, ssp_attr(c, "source"), ssp_line(c), what, path, sizeof path) == 0 &&
-        unpack(s, path, what, ssp_line(c), dir) == 0)
-        sys = package_system(s, dir, ssp_attr(c, "source"), &doc);
+    char ssd[4096 + 32];
+    int archive = 1; /* a package's sources stay inside it; a definition's as the .ssd's */
+    const int found = ssp_source_path(s, ssp_attr(c, "source"), ssp_line(c), what, path,
+                                      sizeof path) == 0;
+    if (found && package && unpack(s, path, what, ssp_line(c), dir) == 0) {
+        snprintf(ssd, sizeof ssd, "%s/SystemStructure.ssd", dir);
+        sys = package_system(s, ssd, ssp_attr(c, "source"), 1, &doc);
+    } else if (found && !package) { /* relative to its own directory */
+        const char *slash = strrchr(path, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+        snprintf(ssd, sizeof ssd, "%s", path);
+        archive = s->archive;
+        sys = package_system(s, ssd, ssp_attr(c, "source"), 0, &doc);
+    }
     if (sys && !(copy = xmlDocCopyNode(sys, c->doc, 1)))
         mf_nomem(s->p);
     xmlFreeDoc(doc);
@@ -144,7 +160,7 @@ static void expand(struct ssp *s, xmlNode *c, int depth)
             xmlNode *m = kn ? ssp_connector(copy, kn) : NULL;
             if (!m || !kk || !ssp_attr(m, "kind") || strcmp(kk, ssp_attr(m, "kind")) != 0)
                 mf_perr(s->p, COSA_ESYNTAX, ssp_line(k), "%s: connector '%.80s' (%.20s) is no "
-                        "connector of that kind of the package's system '%.80s'", what,
+                        "connector of that kind of its system '%.80s'", what,
                         kn ? kn : "?", kk ? kk : "no kind", ssp_attr(copy, "name"));
         }
     if (s->p->st != COSA_OK || !copy) {
@@ -163,7 +179,7 @@ static void expand(struct ssp *s, xmlNode *c, int depth)
                 mf_nomem(s->p);
         }
     }
-    if (s->p->st == COSA_OK && remember(s, copy, dir, 1) != 0)
+    if (s->p->st == COSA_OK && remember(s, copy, dir, archive) != 0)
         mf_nomem(s->p);
     ssp_base_leave(s, outer);
     xmlReplaceNode(c, copy);
@@ -177,8 +193,9 @@ static void expand_all(struct ssp *s, xmlNode *n, int depth)
     for (xmlNode *e = ssp_next(n->children), *next; e && s->p->st == COSA_OK; e = next) {
         next = ssp_next(e->next);
         const char *type = ssp_attr(e, "type");
-        if (ssp_is(e, SSP_NS_SSD, "Component") && type && strcmp(type, SSP_PACKAGE_TYPE) == 0)
-            expand(s, e, depth);
+        if (ssp_is(e, SSP_NS_SSD, "Component") && type && (strcmp(type, SSP_PACKAGE_TYPE) == 0 ||
+                                                           strcmp(type, SSP_DEFINITION_TYPE) == 0))
+            expand(s, e, strcmp(type, SSP_PACKAGE_TYPE) == 0, depth);
         else if (ssp_is(e, SSP_NS_SSD, "System") || ssp_is(e, SSP_NS_SSD, "Elements"))
             expand_all(s, e, depth);
     }

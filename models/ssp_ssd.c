@@ -236,10 +236,10 @@ static void check_component(struct ssp *s, xmlNode *c)
 {
     const char *type = ssp_attr(c, "type"), *impl = ssp_attr(c, "implementation");
     if (type && strcmp(type, "application/x-fmu-sharedlibrary") != 0) {
-        char why[200];
+        char why[320];
         snprintf(why, sizeof why, "type '%.80s' (cosa imports FMU components, "
-                 "application/x-fmu-sharedlibrary, and SSP packages, "
-                 "application/x-ssp-package)", type);
+                 "application/x-fmu-sharedlibrary, and systems, "
+                 "application/x-ssp-package, application/x-ssp-definition)", type);
         refuse(s, c, why);
         return;
     }

@@ -300,8 +300,8 @@ variant parconn 's|startElement="I" startConnector="s1" endElement="II" endConne
 refused "$tmp/parconn/SystemStructure.ssd" "at II.ck: a connector of kind 'parameter' joined to I.s1 (kind output): not supported"
 variant sigdict 's|    </ssd:Elements>|      <ssd:SignalDictionaryReference name="D" dictionary="x"/>\n    </ssd:Elements>|'
 refused "$tmp/sigdict/SystemStructure.ssd" "ssd:SignalDictionaryReference 'D': not supported: signal dictionaries"
-variant nonfmu 's|<ssd:Component name="II" source|<ssd:Component name="II" type="application/x-ssp-definition" source|'
-refused "$tmp/nonfmu/SystemStructure.ssd" "ssd:Component 'II': not supported: type 'application/x-ssp-definition'"
+variant nonfmu 's|<ssd:Component name="II" source|<ssd:Component name="II" type="text/plain" source|'
+refused "$tmp/nonfmu/SystemStructure.ssd" "ssd:Component 'II': not supported: type 'text/plain'"
 variant clock 's|<ssd:Connector name="v1" kind="input"/>|<ssd:Connector name="v1" kind="input"><ssc:Clock/></ssd:Connector>|'
 refused "$tmp/clock/SystemStructure.ssd" "ssd:Connector 'v1': not supported: ssc:Clock"
 variant inttype 's|<ssd:Connector name="v1" kind="input"/>|<ssd:Connector name="v1" kind="input"><ssc:Integer/></ssd:Connector>|'

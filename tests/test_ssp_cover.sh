@@ -237,6 +237,22 @@ for ssp in "$pk/outer/SystemStructure.ssd" "$pk/outer.ssp"; do
 done
 same "$pk/outer/SystemStructure.ssd" point --scheme foh+mbcorr --dt 1e-4
 same "$pk/outer.ssp" simulate --scheme zoh --dt 1e-3
+# the same system A as an .ssd of its own (application/x-ssp-definition), read where it is: its
+# FMU source relative to its own directory
+cp -r "$pk/outer" "$pk/def"
+rm "$pk/def/resources/A.ssp"
+mkdir -p "$pk/def/resources/A/resources"
+cp "$pk/inner/SystemStructure.ssd" "$pk/def/resources/A/A.ssd"
+cp "$FMU/twomass1_fmi2.fmu" "$pk/def/resources/A/resources/"
+sed -i 's|type="application/x-ssp-package" source="resources/A.ssp"|type="application/x-ssp-definition" source="resources/A/A.ssd"|' "$pk/def/SystemStructure.ssd"
+grep -q 'source="resources/A/A.ssd"' "$pk/def/SystemStructure.ssd" && ok || bad "def .ssd"
+same "$pk/def/SystemStructure.ssd" point --scheme foh+mbcorr --dt 1e-4
+# an .ssd that is its own component: one line at the depth limit, not a hang
+mkdir -p "$pk/self"
+echo "<ssd:SystemStructureDescription $NS version=\"1.0\" name=\"loop\"><ssd:System name=\"top\"><ssd:Elements><ssd:Component name=\"A\" type=\"application/x-ssp-definition\" source=\"SystemStructure.ssd\"/></ssd:Elements></ssd:System></ssd:SystemStructureDescription>" >"$pk/self/SystemStructure.ssd"
+"$COSA" point --model-file "$pk/self/SystemStructure.ssd" --scheme zoh --dt 1e-4 >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "ssd:Component 'A': SSP packages or system definitions nested more than 8 deep: not supported" "$tmp/err" &&
+    ok || bad "self-referencing .ssd: $(cat "$tmp/err")"
 # broken packages: one line, exit code 2, nothing left behind
 cp -r "$pk/outer" "$pk/nopkg" && rm "$pk/nopkg/resources/A.ssp"
 "$COSA" point --model-file "$pk/nopkg/SystemStructure.ssd" --scheme zoh --dt 1e-4 >"$tmp/out" 2>"$tmp/err"
@@ -246,7 +262,7 @@ cp -r "$pk/outer" "$pk/badconn"
 sed -i 's|<ssd:Connector name="v1" kind="output"><ssc:Real/></ssd:Connector>\(.*\)$|<ssd:Connector name="w1" kind="output"><ssc:Real/></ssd:Connector>\1|' "$pk/badconn/SystemStructure.ssd"
 "$COSA" point --model-file "$pk/badconn/SystemStructure.ssd" --scheme zoh --dt 1e-4 >"$tmp/out" 2>"$tmp/err"
 [ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
-    grep -q "ssd:Component 'A': connector 'w1' (output) is no connector of that kind of the package's system 'A'" "$tmp/err" &&
+    grep -q "ssd:Component 'A': connector 'w1' (output) is no connector of that kind of its system 'A'" "$tmp/err" &&
     ok || bad "package connector: $(cat "$tmp/err")"
 cp "$pk/inner/SystemStructure.ssd" "$pk/notzip.ssp"
 cp -r "$pk/outer" "$pk/notzip" && cp "$pk/notzip.ssp" "$pk/notzip/resources/A.ssp"

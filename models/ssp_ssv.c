@@ -117,7 +117,7 @@ static int transform(struct ssp *s, xmlNode *n, double *x)
 {
     for (xmlNode *t = ssp_next(n->children); t; t = ssp_next(t->next)) {
         if (ssp_is(t, SSP_NS_SSC, "Annotations") || ssp_is(t, SSP_NS_SSM, "Annotations") ||
-            ssp_is(t, SSP_NS_SSD, "Annotations"))
+            ssp_is(t, SSP_NS_SSD, "Annotations") || ssp_is(t, SSP_NS_SSD, "ConnectionGeometry"))
             continue;
         char q[64];
         double f, o;

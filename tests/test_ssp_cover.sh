@@ -76,6 +76,7 @@ cat >"$d/SystemStructure.ssd" <<END
           <ssd:Connection startElement="I" startConnector="v1" endConnector="v1"/>
           <ssd:Connection startElement="" startConnector="c" endElement="I" endConnector="c1">
             <ssc:LinearTransformation factor="2" offset="1000"/>
+            <ssd:ConnectionGeometry pointsX="1 2" pointsY="3 4"/>
           </ssd:Connection>
         </ssd:Connections>
       </ssd:System>

@@ -124,6 +124,9 @@ static void print_run(const cosa_model *m, const double *par, const cosa_model_u
 int cmd_simulate_osp(const char *cmd, cli_case *cs, const char *algorithm, double tend,
                      const char *output, const char *name, int fmu_log)
 {
+    /* libcosim's algorithms use no linear form: a black box whose default
+     * identification failed runs all the same (as in every simulate run) */
+    cs->mod.ident_optional = 1;
     int rc = cli_model_resolve(&cs->mod, cmd);
     if (rc != CLI_OK)
         return rc;

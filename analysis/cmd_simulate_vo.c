@@ -200,6 +200,14 @@ static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const 
     run_stats_view sv;
     run_stats_view_of(&sv, &r->run, v->set);
     sv.status = cosa_vo_status_name(r->status);
+    /* a unit that stopped the run (an FMU's Discard) is "failed" at the end
+     * of the step it refused, as in the fixed-step runs (README "Failures"):
+     * nothing diverged */
+    if (r->status == COSA_VO_DIVERGED && r->run.end == COSA_RUN_FAILED &&
+        r->run.fail_unit != (size_t)-1) {
+        sv.status = "failed";
+        sv.t = r->run.t_fail;
+    }
     sv.reason = r->status == COSA_VO_OK ? NULL : r->reason;
     sv.steps = r->steps;
     sv.rejected = r->rejected;

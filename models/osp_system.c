@@ -216,9 +216,19 @@ static void simulator(struct ssp *s, xmlNode *e, double base)
     double h;
     const char *hs = ssp_attr(e, "stepSize");
     if (hs && (osp_number(s, e, hs, "stepSize", &h) || h != base)) {
-        if (s->p->st == COSA_OK)
-            mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(e), "%s stepSize=%g: not supported: cosa "
-                    "runs every simulator at BaseStepSize (%g)", what, h, base);
+        /* libcosim steps such a simulator every k-th base step and holds
+         * its outputs in between (decimation): a multi-rate run that cosa's
+         * OSP algorithms do not make */
+        const double k = h / base;
+        if (s->p->st == COSA_OK && k >= 1.0 && fabs(k - nearbyint(k)) <= 1e-9 * k)
+            mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(e), "%s stepSize=%g: not supported: "
+                    "libcosim steps this simulator every %.0f base steps and holds its outputs "
+                    "in between; cosa runs every simulator at BaseStepSize (%g)", what, h,
+                    nearbyint(k), base);
+        else if (s->p->st == COSA_OK)
+            mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(e), "%s stepSize=%g: not supported: not "
+                    "a whole multiple of BaseStepSize (%g); cosa runs every simulator at "
+                    "BaseStepSize", what, h, base);
         return;
     }
     char *id = mf_ident_of(name);

@@ -174,6 +174,60 @@ static int same_unit(struct ssp *s, const char *a, const char *b)
     return 1;
 }
 
+/* The connector at end start (1) or end (0) of connection c of system sys,
+ * or NULL (no such element or connector: conn_end reports it). */
+static xmlNode *end_connector(xmlNode *sys, const xmlNode *c, int start)
+{
+    const char *en = end_element(c, start);
+    const char *cn = ssp_attr(c, start ? "startConnector" : "endConnector");
+    xmlNode *e = en ? element(sys, en) : sys;
+    return e && cn ? connector(e, cn) : NULL;
+}
+
+static int is_param(const xmlNode *k)
+{
+    const char *kind = k ? ssp_attr(k, "kind") : NULL;
+    return kind && strcmp(kind, "parameter") == 0;
+}
+
+/* A connection that touches a parameter connector: it must join a parameter
+ * connector of the system itself to a parameter connector of one of its
+ * elements (ssp_ssv.c carries a value bound to the system's connector down
+ * it); it carries no signal. */
+static void check_param_connection(struct ssp *s, xmlNode *sys, xmlNode *c)
+{
+    xmlNode *a = end_connector(sys, c, 1), *b = end_connector(sys, c, 0);
+    const char *ea = end_element(c, 1), *eb = end_element(c, 0);
+    if (is_param(a) && is_param(b) && (ea == NULL) != (eb == NULL))
+        return;
+    const int pa = is_param(a);
+    xmlNode *other = pa ? b : a;
+    const char *ep = pa ? ea : eb, *eo = pa ? eb : ea;
+    const char *kp = ssp_attr(c, pa ? "startConnector" : "endConnector");
+    const char *ko = ssp_attr(c, pa ? "endConnector" : "startConnector");
+    mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(c), "ssd:Connection at %.80s%s%.80s: a connector "
+            "of kind 'parameter' joined to %.80s%s%.80s (%s%.40s): not supported (a parameter "
+            "connection joins a parameter connector of a system to one of an element of it)",
+            ep ? ep : "", ep ? "." : "", kp, eo ? eo : "", eo ? "." : "", ko ? ko : "?",
+            other ? "kind " : "", other ? ssp_attr(other, "kind") : "no such connector");
+}
+
+/* A signal connection's linear transformation has no offset: u = L y is
+ * linear (a parameter connection's may: ssp_ssv.c applies it to the value). */
+static void check_offset(struct ssp *s, xmlNode *c)
+{
+    for (xmlNode *t = ssp_next(c->children); t && s->p->st == COSA_OK; t = ssp_next(t->next)) {
+        double offset = 0.0;
+        if (ssp_is(t, SSP_NS_SSC, "LinearTransformation") &&
+            ssp_number(s, t, "offset", 0.0, &offset) == 0 && offset != 0.0)
+            mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(t), "ssc:LinearTransformation offset=%g "
+                    "on the connection to %.80s.%.80s: not supported: cosa's coupling is linear "
+                    "(u = L y), an offset cannot be represented", offset,
+                    ssp_attr(c, "endElement") ? ssp_attr(c, "endElement") : "(system)",
+                    ssp_attr(c, "endConnector") ? ssp_attr(c, "endConnector") : "?");
+    }
+}
+
 static void check_connections(struct ssp *s, xmlNode *sys)
 {
     for (xmlNode *t = ssp_next(sys->children); t && s->p->st == COSA_OK; t = ssp_next(t->next))
@@ -182,6 +236,10 @@ static void check_connections(struct ssp *s, xmlNode *sys)
                  c = ssp_next(c->next)) {
                 if (!ssp_is(c, SSP_NS_SSD, "Connection"))
                     continue;
+                if (is_param(end_connector(sys, c, 1)) || is_param(end_connector(sys, c, 0))) {
+                    check_param_connection(s, sys, c);
+                    continue;
+                }
                 int sa = 0, sb = 0;
                 xmlNode *a = conn_end(s, sys, c, 1, &sa);
                 xmlNode *b = a ? conn_end(s, sys, c, 0, &sb) : NULL;
@@ -193,6 +251,8 @@ static void check_connections(struct ssp *s, xmlNode *sys)
                                : "sinks (inputs, or outputs of the system itself)");
                     break;
                 }
+                if (b)
+                    check_offset(s, c);
                 const char *ua = a ? unit_of(a) : NULL, *ub = b ? unit_of(b) : NULL;
                 const char *sup = ssp_attr(c, "suppressUnitConversion");
                 if (ua && ub && !same_unit(s, ua, ub) && !(sup && strcmp(sup, "true") == 0) &&
@@ -319,8 +379,10 @@ static void add_component(struct ssp *s, xmlNode *c)
         }
     char full[4096], what[160];
     snprintf(what, sizeof what, "ssd:Component '%.80s'", ssp_attr(c, "name"));
+    const struct ssp_base base = ssp_base_enter(s, c); /* inside a nested package: its own */
     if (ssp_source_path(s, ssp_attr(c, "source"), ssp_line(c), what, full, sizeof full) == 0)
         mf_fmu_add(s->p, name, ssp_line(c), full, ssp_attr(c, "source"));
+    ssp_base_leave(s, base);
     free(name);
     struct mf_sub *sub = s->p->st == COSA_OK ? &mf->subs[mf->nsub - 1] : NULL;
     for (xmlNode *t = sub ? ssp_next(c->children) : NULL; t && s->p->st == COSA_OK;
@@ -411,4 +473,19 @@ void ssp_flatten(struct ssp *s)
         add_components(s, s->top);
     if (s->p->st == COSA_OK)
         add_connections(s, s->top);
+}
+
+const char *ssp_end_element(const xmlNode *c, int start)
+{
+    return end_element(c, start);
+}
+
+xmlNode *ssp_element(xmlNode *sys, const char *name)
+{
+    return element(sys, name);
+}
+
+xmlNode *ssp_connector(xmlNode *e, const char *name)
+{
+    return connector(e, name);
 }

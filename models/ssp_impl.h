@@ -12,8 +12,10 @@
  *                  subsystems, connections traced through system connectors
  *                  -> `connect` with the product of the linear
  *                  transformations' factors;
- *   ssp_ssv.c      parameter bindings (.ssv files, inline ParameterValues)
- *                  -> the defaults of the FMU parameters "COMP.VAR".
+ *   ssp_ssv.c      parameter bindings (.ssv files, inline ParameterValues),
+ *                  through parameter mappings (.ssm) and down parameter
+ *                  connections -> the defaults of the FMU parameters "COMP.VAR";
+ *   ssp_package.c  nested SSP packages -> systems in their components' places.
  * Both SSP versions use the namespaces http://ssp-standard.org/SSP1/...;
  * the root's version attribute ("1.0", "2.0") tells them apart. */
 #ifndef COSA_MODELS_SSP_IMPL_H
@@ -27,13 +29,35 @@
 #define SSP_NS_SSC "http://ssp-standard.org/SSP1/SystemStructureCommon"
 #define SSP_NS_SSV "http://ssp-standard.org/SSP1/SystemStructureParameterValues"
 
+/* Sources below node are relative to dir (ssp_package.c). */
+struct ssp_base_of {
+    const xmlNode *node;
+    char *dir;
+    int archive;
+};
+
 struct ssp {
     struct mf_parser *p; /* errors: p->fname is the .ssd as shown ("a.ssp:SystemStructure.ssd") */
     const char *dir;     /* the .ssd's directory: sources are relative to it */
     int archive;         /* 1: sources must stay inside dir (no "..")             */
     int version;         /* 1 or 2                                                */
     xmlNode *top;        /* the top-level ssd:System                              */
+    struct ssp_base_of *bases; /* nested SSP packages' directories (ssp_package.c) */
+    size_t nbases;
 };
+
+/* ssp_package.c: components of type application/x-ssp-package replaced by
+ * their packages' top-level systems (unzipped into the model's directory). */
+void ssp_packages(struct ssp *s, xmlNode *root);
+void ssp_bases_free(struct ssp *s);
+/* The directory (and archive flag) sources below node n are relative to,
+ * set in s; the previous ones returned for ssp_base_leave. */
+struct ssp_base {
+    const char *dir;
+    int archive;
+};
+struct ssp_base ssp_base_enter(struct ssp *s, const xmlNode *n);
+void ssp_base_leave(struct ssp *s, struct ssp_base b);
 
 /* ssp_ssd.c: XML helpers */
 /* 1 if n is the element NAME of namespace ns. */
@@ -57,10 +81,19 @@ int ssp_source_path(struct ssp *s, const char *source, size_t line, const char *
 /* A number attribute (xs:double): 0 and *v, or -1 after reporting. */
 int ssp_number(struct ssp *s, const xmlNode *n, const char *attr, double dflt, double *v);
 
+#define SSP_NS_SSM "http://ssp-standard.org/SSP1/SystemStructureParameterMapping"
+
 /* ssp_flatten.c: the top system's components and connections into s->p->mf */
 void ssp_flatten(struct ssp *s);
 /* The flattened subsystem of component element c, or NULL. */
 struct mf_sub *ssp_component_sub(struct ssp *s, const xmlNode *c);
+/* The element named at end start (1) or end (0) of connection c, NULL for
+ * the system's own connector ("" or absent). */
+const char *ssp_end_element(const xmlNode *c, int start);
+/* The element (Component or System) called name in system sys, or NULL. */
+xmlNode *ssp_element(xmlNode *sys, const char *name);
+/* The connector called name of element (or system) e, or NULL. */
+xmlNode *ssp_connector(xmlNode *e, const char *name);
 
 /* ssp_ssv.c: the parameter bindings of every system and component, inner
  * ones first (outer bindings take precedence, as the standard says); FMUs

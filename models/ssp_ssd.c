@@ -1,10 +1,10 @@
 /* ssp_ssd.c -- SSP import (ssp_impl.h, README "SSP import"): the archive or
  * the unpacked .ssd, the SystemStructureDescription document, and the check
  * that every element in it is one cosa can use.  Whatever cosa cannot use
- * (components other than FMUs, signal dictionaries, clocks, arrays, other
- * connector types, transformations other than linear ones, parameter
- * mappings) is refused in one line naming the element: never ignored,
- * never converted silently.  Elements without a meaning for the simulation
+ * (components other than FMUs and SSP packages, signal dictionaries, clocks,
+ * arrays, other connector types, transformations other than linear ones)
+ * is refused in one line naming the element: never ignored, never
+ * converted silently.  Elements without a meaning for the simulation
  * (annotations, geometry, graphical elements, metadata, signatures, unit and
  * enumeration definitions) are skipped. */
 #include "osp_impl.h"
@@ -222,13 +222,9 @@ static void check_connection(struct ssp *s, xmlNode *c)
         double factor, offset;
         if (ssp_number(s, t, "factor", 1.0, &factor) || ssp_number(s, t, "offset", 0.0, &offset))
             return;
-        if (offset != 0.0)
-            mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(t), "ssc:LinearTransformation offset=%g "
-                    "on the connection to %.80s.%.80s: not supported: cosa's coupling is linear "
-                    "(u = L y), an offset cannot be represented", offset,
-                    ssp_attr(c, "endElement") ? ssp_attr(c, "endElement") : "(system)",
-                    ssp_attr(c, "endConnector") ? ssp_attr(c, "endConnector") : "?");
-        else if (factor == 0.0)
+        (void)offset; /* a signal connection's offset is refused by ssp_flatten.c, which
+                         knows the connectors' kinds (a parameter connection's applies) */
+        if (factor == 0.0)
             mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(t), "ssc:LinearTransformation factor=0: "
                     "not supported (a connection that carries nothing)");
     }
@@ -240,9 +236,10 @@ static void check_component(struct ssp *s, xmlNode *c)
 {
     const char *type = ssp_attr(c, "type"), *impl = ssp_attr(c, "implementation");
     if (type && strcmp(type, "application/x-fmu-sharedlibrary") != 0) {
-        char why[200];
+        char why[320];
         snprintf(why, sizeof why, "type '%.80s' (cosa imports FMU components, "
-                 "application/x-fmu-sharedlibrary)", type);
+                 "application/x-fmu-sharedlibrary, and systems, "
+                 "application/x-ssp-package, application/x-ssp-definition)", type);
         refuse(s, c, why);
         return;
     }
@@ -455,6 +452,8 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, double probe, cosa_mod
     xmlDoc *doc = ssp_read_xml(&s, ssd, archive ? "SystemStructure.ssd" : "the .ssd");
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (doc)
+        ssp_packages(&s, root); /* nested SSPs: their systems in their components' places */
+    if (doc && p.st == COSA_OK)
         check_root(&s, root);
     if (p.st == COSA_OK && !(mf->name = model_name(ssp_attr(root, "name"))))
         mf_nomem(&p);
@@ -473,6 +472,7 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, double probe, cosa_mod
     if (p.st == COSA_OK)
         ssp_bind(&s);
     xmlFreeDoc(doc);
+    ssp_bases_free(&s);
     if (p.st != COSA_OK) {
         mf_free(mf);
         return p.st;

@@ -69,7 +69,7 @@ END
     for c in explicit implicit; do
         # shellcheck disable=SC2086
         run dis_$c 0 simulate --model-file "$tmp/discard.cosa" --coupling $c $VO
-        result dis_$c "status diverged" "reason t = 0.01: unit 1: $D"
+        result dis_$c "status failed t=0.01" "reason t = 0.01: unit 1: $D"
     done
     # shellcheck disable=SC2086
     run dis_defect 0 defect --model-file "$tmp/discard.cosa" $DE

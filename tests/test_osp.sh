@@ -314,6 +314,9 @@ hostile ecco-range 's|<StepSize>0.0001|<StepSize>1|;s|>fixedStep<|>ecco<|'
 hostile bond-one 's|powerBond="b"><Variable simulator="I" name="Fk"|><Variable simulator="I" name="Fk"|'
 hostile bond-label 's|name="Fk" causality="input"|name="Fk"|'
 hostile step-size 's|<Simulator name="I" |<Simulator name="I" stepSize="0.002" |'
+grep -q "stepSize=0.002: not supported: libcosim steps this simulator every 2 base steps and holds its outputs in between; cosa runs every simulator at BaseStepSize (0.001)" "$tmp/h.err" && ok || bad "step-size message: $(cat "$tmp/h.err")"
+hostile step-size-fraction 's|<Simulator name="I" |<Simulator name="I" stepSize="0.0015" |'
+grep -q "stepSize=0.0015: not supported: not a whole multiple of BaseStepSize (0.001)" "$tmp/h.err" && ok || bad "step-size fraction: $(cat "$tmp/h.err")"
 hostile initial-unknown 's|variable="ck"|variable="nosuch"|'
 hostile initial-type 's|<Real value="1e6"/>|<String value="x"/>|'
 hostile initial-value 's|<Real value="1e6"/>|<Real value="abc"/>|'
@@ -336,4 +339,25 @@ one_line osp-plot simulate --model-file "$tmp/plain.xml" --plot png
 one_line osp-integrator simulate --model-file "$tmp/plain.xml" --integrator rk4
 one_line no-states point --model-file "$tmp/nostates.xml" --scheme zoh --dt 1e-3
 [ ! -e "$tmp/bad.csv" ] && ok || bad "a refused file wrote output"
+# libcosim's algorithms use no linear form: a stateless FMU whose default identification
+# fails (gainshort: its doStep stops short) is run all the same -- and fails in the run, at
+# the FMU's own step (exit 1), not at the load; the Phi commands refuse it at the load
+mkdir -p "$tmp/gs"
+cp "$FMU/gainshort_fmi3.fmu" "$tmp/gs/"
+cat >"$tmp/gs/OspSystemStructure.xml" <<END
+<?xml version="1.0" encoding="UTF-8"?>
+<OspSystemStructure xmlns="http://opensimulationplatform.com/MSMI/OSPSystemStructure" version="0.1">
+  <BaseStepSize>0.01</BaseStepSize>
+  <EndTime>0.1</EndTime>
+  <Algorithm>fixedStep</Algorithm>
+  <Simulators><Simulator name="G" source="gainshort_fmi3.fmu"/></Simulators>
+</OspSystemStructure>
+END
+"$COSA" simulate --model-file "$tmp/gs/OspSystemStructure.xml" >/dev/null 2>"$tmp/gs.err"
+rc=$?
+[ $rc = 1 ] && [ "$(wc -l <"$tmp/gs.err")" = 1 ] && ! grep -q identification "$tmp/gs.err" &&
+    grep -q '^cosa: simulate: fixedStep run: ' "$tmp/gs.err" && ok || bad "gainshort under fixedStep: exit $rc, $(cat "$tmp/gs.err")"
+"$COSA" point --model-file "$tmp/gs/OspSystemStructure.xml" --scheme zoh --dt 0.01 >/dev/null 2>"$tmp/gs.err"
+[ $? = 2 ] && grep -q 'fmu G: gainshort_fmi3.fmu: identification failed' "$tmp/gs.err" && ok ||
+    bad "gainshort, point: $(cat "$tmp/gs.err")"
 fmu_env_done test_osp.sh

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "json_out.h"
 #include "cli.h"
+#include "table_writer.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -73,60 +74,13 @@ static void split(struct line *l)
     }
 }
 
-/* A number as the text writes it (strtod reads the whole word, also inf
- * and nan); *v its value. */
-static int is_number(const char *t, size_t n, double *v)
-{
-    char buf[64];
-    if (n == 0 || n >= sizeof buf)
-        return 0;
-    memcpy(buf, t, n);
-    buf[n] = '\0';
-    char *end = NULL;
-    *v = strtod(buf, &end);
-    return end == buf + n;
-}
-
-/* The JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-static int is_json_number(const char *t, size_t n)
-{
-    size_t i = 0;
-    if (i < n && t[i] == '-')
-        i++;
-    if (i < n && t[i] == '0')
-        i++;
-    else if (i < n && t[i] >= '1' && t[i] <= '9')
-        while (i < n && isdigit((unsigned char)t[i]))
-            i++;
-    else
-        return 0;
-    if (i < n && t[i] == '.') {
-        const size_t d = ++i;
-        while (i < n && isdigit((unsigned char)t[i]))
-            i++;
-        if (i == d)
-            return 0;
-    }
-    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
-        i++;
-        if (i < n && (t[i] == '+' || t[i] == '-'))
-            i++;
-        const size_t d = i;
-        while (i < n && isdigit((unsigned char)t[i]))
-            i++;
-        if (i == d)
-            return 0;
-    }
-    return i == n;
-}
-
 static int all_numbers(const struct line *l, size_t from)
 {
     double v;
     if (l->ntok > MAXTOK || l->ntok <= from)
         return 0;
     for (size_t k = from; k < l->ntok; k++)
-        if (!is_number(l->tok[k], l->tlen[k], &v))
+        if (!tw_is_number(l->tok[k], l->tlen[k], &v))
             return 0;
     return 1;
 }
@@ -138,41 +92,12 @@ static int all_names(const struct line *l)
     if (l->ntok < 2 || l->ntok > MAXTOK)
         return 0;
     for (size_t k = 0; k < l->ntok; k++)
-        if (is_number(l->tok[k], l->tlen[k], &v))
+        if (tw_is_number(l->tok[k], l->tlen[k], &v))
             return 0;
     return 1;
 }
 
 /* ---- JSON values ----------------------------------------------------------- */
-
-static void put_string(FILE *f, const char *s, size_t n)
-{
-    fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-static void put_number(FILE *f, const char *t, size_t n)
-{
-    double v = 0.0;
-    is_number(t, n, &v);
-    if (isnan(v))
-        fputs("\"nan\"", f);
-    else if (isinf(v))
-        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", f);
-    else if (is_json_number(t, n))
-        fwrite(t, 1, n, f);
-    else
-        fprintf(f, "%.17g", v); /* the same double, in JSON's spelling */
-}
 
 /* The value of a field line: a number, an array of numbers, or the rest of
  * the line as a string (null when there is none). */
@@ -181,17 +106,17 @@ static void put_value(FILE *f, const struct line *l)
     if (l->ntok <= 1) {
         fputs("null", f);
     } else if (all_numbers(l, 1) && l->ntok == 2) {
-        put_number(f, l->tok[1], l->tlen[1]);
+        tw_json_word(f, l->tok[1], l->tlen[1]);
     } else if (all_numbers(l, 1)) {
         fputc('[', f);
         for (size_t k = 1; k < l->ntok; k++) {
             fputs(k > 1 ? ", " : "", f);
-            put_number(f, l->tok[k], l->tlen[k]);
+            tw_json_word(f, l->tok[k], l->tlen[k]);
         }
         fputc(']', f);
     } else {
         const char *rest = l->tok[1];
-        put_string(f, rest, (size_t)(l->s + l->n - rest));
+        tw_json_string(f, rest, (size_t)(l->s + l->n - rest));
     }
 }
 
@@ -243,7 +168,7 @@ static void put_fields(FILE *f, const struct line *l, const enum kind *k, size_t
             continue;
         fputs(first ? "\n    " : ",\n    ", f);
         first = 0;
-        put_string(f, l[i].tok[0], l[i].tlen[0]);
+        tw_json_string(f, l[i].tok[0], l[i].tlen[0]);
         fputs(": ", f);
         if (count > 1)
             fputc('[', f);
@@ -269,7 +194,7 @@ static void put_tables(FILE *f, const struct line *l, const enum kind *k, size_t
         first = 0;
         for (size_t c = 0; c < l[i].ntok; c++) {
             fputs(c ? ", " : "", f);
-            put_string(f, l[i].tok[c], l[i].tlen[c]);
+            tw_json_string(f, l[i].tok[c], l[i].tlen[c]);
         }
         fputs("], \"rows\": [", f);
         size_t j = i + 1;
@@ -277,70 +202,13 @@ static void put_tables(FILE *f, const struct line *l, const enum kind *k, size_t
             fputs(j > i + 1 ? ",\n      [" : "\n      [", f);
             for (size_t c = 0; c < l[j].ntok; c++) {
                 fputs(c ? ", " : "", f);
-                put_number(f, l[j].tok[c], l[j].tlen[c]);
+                tw_json_word(f, l[j].tok[c], l[j].tlen[c]);
             }
             fputc(']', f);
         }
         fputs("]}", f);
     }
     fputs(first ? "]" : "\n  ]", f);
-}
-
-int json_data_from_text(FILE *f, const char *cmd, const char *text, size_t len)
-{
-    static const char colkey[] = "# columns:";
-    fputs("{\n  \"command\": ", f);
-    put_string(f, cmd, strlen(cmd));
-    fputs(",\n  \"comments\": [", f);
-    const char *columns = NULL;
-    size_t ncolumns = 0;
-    int first = 1;
-    for (size_t b = 0; b < len;) {
-        const char *nl = memchr(text + b, '\n', len - b);
-        const size_t e = nl ? (size_t)(nl - text) : len;
-        if (text[b] == '#' && e - b >= sizeof colkey - 1 &&
-            memcmp(text + b, colkey, sizeof colkey - 1) == 0) {
-            columns = text + b + sizeof colkey - 1;
-            ncolumns = e - b - (sizeof colkey - 1);
-        } else if (text[b] == '#') {
-            size_t c = b + 1;
-            while (c < e && text[c] == ' ')
-                c++;
-            fputs(first ? "\n    " : ",\n    ", f);
-            first = 0;
-            put_string(f, text + c, e - c);
-        }
-        b = e + 1;
-    }
-    fputs(first ? "],\n  \"columns\": [" : "\n  ],\n  \"columns\": [", f);
-    struct line l = {columns ? columns : "", ncolumns, {0}, {0}, 0};
-    split(&l);
-    for (size_t k = 0; k < l.ntok && k < MAXTOK; k++) {
-        fputs(k ? ", " : "", f);
-        put_string(f, l.tok[k], l.tlen[k]);
-    }
-    fputs("],\n  \"records\": [", f);
-    first = 1;
-    int bad = 0;
-    for (size_t b = 0; b < len;) {
-        const char *nl = memchr(text + b, '\n', len - b);
-        const size_t e = nl ? (size_t)(nl - text) : len;
-        struct line r = {text + b, e - b, {0}, {0}, 0};
-        split(&r);
-        if (r.ntok && text[b] != '#') {
-            bad |= !all_numbers(&r, 0);
-            fputs(first ? "\n    [" : ",\n    [", f);
-            first = 0;
-            for (size_t k = 0; k < r.ntok && k < MAXTOK; k++) {
-                fputs(k ? ", " : "", f);
-                put_number(f, r.tok[k], r.tlen[k]);
-            }
-            fputc(']', f);
-        }
-        b = e + 1;
-    }
-    fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
-    return bad ? -1 : 0;
 }
 
 int json_from_text(FILE *f, const char *cmd, const char *text, size_t len)
@@ -366,7 +234,7 @@ int json_from_text(FILE *f, const char *cmd, const char *text, size_t len)
     }
     classify(l, k, n);
     fputs("{\n  \"command\": ", f);
-    put_string(f, cmd, strlen(cmd));
+    tw_json_string(f, cmd, strlen(cmd));
     fputs(",\n  \"comments\": [", f);
     int first = 1;
     for (size_t i = 0; i < n; i++)
@@ -376,7 +244,7 @@ int json_from_text(FILE *f, const char *cmd, const char *text, size_t len)
                 c++;
             fputs(first ? "\n    " : ",\n    ", f);
             first = 0;
-            put_string(f, c, (size_t)(l[i].s + l[i].n - c));
+            tw_json_string(f, c, (size_t)(l[i].s + l[i].n - c));
         }
     fputs(first ? "],\n" : "\n  ],\n", f);
     put_fields(f, l, k, n);

@@ -41,11 +41,4 @@ int json_capture_end(json_capture *c, const char *cmd, int rc);
  * nothing written). */
 int json_from_text(FILE *f, const char *cmd, const char *text, size_t len);
 
-/* A data file's text (the '#' header, then records of numbers; blank lines
- * between blocks) as one JSON document on f: {"command": cmd, "comments":
- * [the '#' lines but '# columns:'], "columns": [its names], "records":
- * [[numbers], ...]} (blank lines dropped: the columns name every
- * coordinate).  0, or -1 (out of memory, or a line that is no record). */
-int json_data_from_text(FILE *f, const char *cmd, const char *text, size_t len);
-
 #endif

@@ -195,7 +195,7 @@ typedef struct cli_case {
     int td_relax;            /* set before parsing by `simulate`: --relax
                                 aitken[:W0] is accepted (time domain only) */
     size_t max_points;       /* --max-points (0: CLI_POINTS_MAX)           */
-    int format;              /* --format: 0 text, 1 json (json_out.h)      */
+    int format;              /* --format: 0 text, 1 json (table_writer.h)  */
 } cli_case;
 
 /* The cap of a sweep's size, checked when the axes are parsed, before any

@@ -255,6 +255,27 @@ void tw_field_num(tw *w, const char *name, double v)
     tw_field(w, name, "%s", b);
 }
 
+/* A line of numbers with printf's %.17g (a NaN with its sign bit is
+ * "-nan"), joined by sep: the rows of reports and CSV files. */
+static void printf_record(FILE *f, const double *v, size_t n, char sep)
+{
+    for (size_t c = 0; c < n; c++) {
+        if (c)
+            fputc(sep, f);
+        fprintf(f, "%.17g", v[c]);
+    }
+    fputc('\n', f);
+}
+
+/* A record in the text form: md_text_record, or a CSV line. */
+static void text_record(tw *w, const double *v, size_t n)
+{
+    if (w->csv)
+        printf_record(w->f, v, n, ',');
+    else
+        md_text_record(w->f, v, n);
+}
+
 void tw_table(tw *w, const char *const *names, size_t n)
 {
     drain(w);
@@ -287,11 +308,36 @@ static void json_array(FILE *f, const double *v, size_t n)
 void tw_row(tw *w, const double *v, size_t n)
 {
     if (w->fmt != TW_JSON) {
-        md_text_record(w->f, v, n);
+        printf_record(w->f, v, n, ' ');
         return;
     }
     fputs(w->nrow++ ? ",\n      " : "\n      ", w->tab);
     json_array(w->tab, v, n);
+}
+
+void tw_csv(tw *w)
+{
+    w->csv = 1;
+}
+
+int tw_capture_stdout(tw *w)
+{
+    if (w->fmt != TW_JSON || !w->lines || w->saved_stdout)
+        return w->fmt == TW_JSON && !w->lines ? -1 : 0;
+    fflush(stdout);
+    w->saved_stdout = stdout;
+    stdout = w->lines;
+    return 0;
+}
+
+/* stdout back after tw_capture_stdout. */
+static void release_stdout(tw *w)
+{
+    if (!w->saved_stdout)
+        return;
+    fflush(stdout);
+    stdout = w->saved_stdout;
+    w->saved_stdout = NULL;
 }
 
 void tw_shape(tw *w, const md_shape *s)
@@ -316,6 +362,12 @@ void tw_columns(tw *w, const char *const *names, size_t n, const char *suffix)
 {
     drain(w);
     w->ncol = n;
+    if (w->fmt != TW_JSON && w->csv) {
+        for (size_t c = 0; c < n; c++)
+            fprintf(w->f, c ? ",%s" : "%s", names[c]);
+        fputc('\n', w->f);
+        return;
+    }
     if (w->fmt != TW_JSON) {
         fputs("# columns:", w->f);
         for (size_t c = 0; c < n; c++)
@@ -339,7 +391,7 @@ void tw_record(tw *w, const double *v, size_t n)
     switch (w->fmt) {
     case TW_TEXT:
         md_text_separator(w->f, &w->shape, w->nrec);
-        md_text_record(w->f, v, n);
+        text_record(w, v, n);
         break;
     case TW_BIN:
         if (fwrite(v, sizeof *v, n, w->bin) != n)
@@ -400,6 +452,7 @@ static void json_end(tw *w)
 
 int tw_end(tw *w)
 {
+    release_stdout(w);
     if (w->fmt == TW_JSON && !w->err)
         json_end(w);
     const int err = w->err;
@@ -421,6 +474,7 @@ int tw_end(tw *w)
 
 void tw_abandon(tw *w)
 {
+    release_stdout(w);
     FILE **s[3] = {&w->lines, &w->com, &w->tab};
     char **b[3] = {&w->lines_buf, &w->com_buf, &w->tab_buf};
     for (int k = 0; k < 3; k++) {

@@ -55,6 +55,8 @@ typedef struct tw {
     md_shape shape;                /* tw_shape: blank lines of a text file */
     size_t nrec;
     int err;                       /* a write or an allocation failed */
+    int csv;                       /* tw_csv: a CSV file                */
+    FILE *saved_stdout;            /* tw_capture_stdout                 */
 } tw;
 
 /* Begin a document on f (and, for TW_BIN, records on bin, whose file name
@@ -64,6 +66,16 @@ int tw_begin(tw *w, FILE *f, tw_format fmt, tw_kind kind, const char *cmd, FILE 
 
 /* The stream for printers of '#' comment lines and 'name value' lines. */
 FILE *tw_stream(tw *w);
+
+/* TW_TEXT as CSV: the columns a header row of names joined by ',', the
+ * records joined by ',' with printf's %.17g (which spells a NaN with its
+ * sign bit "-nan"). */
+void tw_csv(tw *w);
+
+/* A report whose printers write 'name value' lines to stdout: for TW_JSON,
+ * stdout is tw_stream(w) until tw_finish (glibc's stdout is assignable);
+ * nothing for the text form.  0, or -1 (nothing changed). */
+int tw_capture_stdout(tw *w);
 
 /* A comment: "# TEXT" in the text form (printf format). */
 void tw_comment(tw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -102,7 +114,7 @@ int tw_finish(tw *w, const char *cmd, int rc);
 /* Free the buffers of a writer that is not ended (a failed run). */
 void tw_abandon(tw *w);
 
-/* JSON pieces, shared with json_out.c: a string (n bytes of s, escaped);
+/* JSON pieces: a string (n bytes of s, escaped);
  * a double (%.17g; "inf", "-inf", "nan" as strings); a number word as the
  * text wrote it (its characters when they are a JSON number, else the
  * double's %.17g). */

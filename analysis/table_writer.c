@@ -7,9 +7,20 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define TW_CACHE_COLS 4
+#define TW_CACHE_SLOTS 256
+struct tw_cache {
+    struct tw_cache_slot {
+        uint64_t bits;
+        int used;
+        char text[32];
+    } slot[TW_CACHE_COLS][TW_CACHE_SLOTS];
+};
 
 struct tw_item {
     char *name;
@@ -267,13 +278,41 @@ static void printf_record(FILE *f, const double *v, size_t n, char sep)
     fputc('\n', f);
 }
 
-/* A record in the text form: md_text_record, or a CSV line. */
+/* The text of v (md_num) in column c: from the column's cache when the
+ * value was seen (a map's x, y and dt come again and again: formatting is
+ * most of the cost of writing a large map), else formatted and cached. */
+static const char *cached_num(tw *w, size_t c, double v, char *b)
+{
+    if (c >= TW_CACHE_COLS || (!w->cache && !(w->cache = calloc(1, sizeof *w->cache)))) {
+        md_num(b, 32, v);
+        return b;
+    }
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    const size_t h = (size_t)((bits * 0x9E3779B97F4A7C15u) >> 56) % TW_CACHE_SLOTS;
+    struct tw_cache_slot *e = &w->cache->slot[c][h];
+    if (!e->used || e->bits != bits) {
+        md_num(e->text, sizeof e->text, v);
+        e->bits = bits;
+        e->used = 1;
+    }
+    return e->text;
+}
+
+/* A record in the text form: a CSV line, or md_num's words. */
 static void text_record(tw *w, const double *v, size_t n)
 {
-    if (w->csv)
+    if (w->csv) {
         printf_record(w->f, v, n, ',');
-    else
-        md_text_record(w->f, v, n);
+        return;
+    }
+    for (size_t c = 0; c < n; c++) {
+        char b[32];
+        if (c)
+            fputc(' ', w->f);
+        fputs(cached_num(w, c, v[c], b), w->f);
+    }
+    fputc('\n', w->f);
 }
 
 void tw_table(tw *w, const char *const *names, size_t n)
@@ -490,6 +529,8 @@ void tw_abandon(tw *w)
     }
     free(w->fld);
     w->fld = NULL;
+    free(w->cache);
+    w->cache = NULL;
     w->nfld = w->capfld = 0;
 }
 

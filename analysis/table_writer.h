@@ -56,6 +56,7 @@ typedef struct tw {
     size_t nrec;
     int err;                       /* a write or an allocation failed */
     int csv;                       /* tw_csv: a CSV file                */
+    struct tw_cache *cache;        /* the text of values seen (text form) */
     FILE *saved_stdout;            /* tw_capture_stdout                 */
 } tw;
 

@@ -138,7 +138,7 @@ expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --format xml
 doc=$(dirname "$0")/../doc/output-formats.md
 awk '/^```sh$/ { on = 1; next } on && /^```$/ { exit } on' "$doc" >"$tmp/example.sh"
 bindir=$(cd "$(dirname "$COSA")" && pwd)
-[ -s "$tmp/example.sh" ] && PATH=$bindir:$PATH sh -e "$tmp/example.sh" >"$tmp/ex.out" 2>&1 &&
+[ -s "$tmp/example.sh" ] && (cd "$tmp" && PATH=$bindir:$PATH sh -e "$tmp/example.sh") >"$tmp/ex.out" 2>&1 &&
     grep -q '"command": "converge"' "$tmp/ex.out" && grep -q '^exit 2$' "$tmp/ex.out" &&
     grep -q '^exit 1$' "$tmp/ex.out" && ok || bad "doc/output-formats.md example: $(tail -3 "$tmp/ex.out")"
 harness_done test_json

@@ -121,13 +121,20 @@ int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
     tw_field(w, "dt", "%s", cosa_number_text(b1, sizeof b1, dt));
     tw_field(w, "tend", "%s", cosa_number_text(b2, sizeof b2, tend));
     tw_field(w, "nsteps", "%.0f", nst);
-    if (o->nrate) {
-        char rates[768] = "";
+    if (o->nrate) { /* 'rate SUB=K ...', every subsystem */
+        char *rates = NULL;
         size_t len = 0;
-        for (size_t i = 0; i < nsub && len < sizeof rates; i++)
-            len += (size_t)snprintf(rates + len, sizeof rates - len, "%s%s=%u", i ? " " : "",
-                                    m->sub_name ? m->sub_name(m, par, i) : "?", rate[i]);
+        FILE *mem = open_memstream(&rates, &len);
+        for (size_t i = 0; mem && i < nsub; i++)
+            fprintf(mem, "%s%s=%u", i ? " " : "", m->sub_name ? m->sub_name(m, par, i) : "?",
+                    rate[i]);
+        if (!mem || fclose(mem) != 0) {
+            free(rates);
+            cli_error(cmd, "out of memory");
+            goto done;
+        }
         tw_field(w, "rate", "%s", rates);
+        free(rates);
     }
     tw_field(w, "integrator", "%s", ecli_integrator_names[ms.integrator]);
     tw_field(w, "start", "%s", ecli_start_names[ms.start_initial]);

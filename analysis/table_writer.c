@@ -231,32 +231,50 @@ static void drain(tw *w)
     w->lines_len = 0;
 }
 
+/* A comment (name NULL) or a field, its text formatted from fmt: in the
+ * text form now, in JSON's lists for the end.  Any length (a long list of
+ * crossings is one field). */
+static void put_item(tw *w, const char *name, const char *fmt, va_list ap)
+{
+    char small[256], *buf = small;
+    va_list aq;
+    va_copy(aq, ap);
+    const int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < 0 || ((size_t)n >= sizeof small && !(buf = malloc((size_t)n + 1)))) {
+        va_end(aq);
+        w->err = 1;
+        return;
+    }
+    if (buf != small)
+        vsnprintf(buf, (size_t)n + 1, fmt, aq);
+    va_end(aq);
+    drain(w);
+    if (w->fmt == TW_JSON && !name)
+        add_comment(w, buf, (size_t)n);
+    else if (w->fmt == TW_JSON)
+        add_field(w, name, strlen(name), buf, (size_t)n);
+    else if (!name)
+        fprintf(w->f, "# %s\n", buf);
+    else
+        fprintf(w->f, *buf ? "%s %s\n" : "%s%s\n", name, buf);
+    if (buf != small)
+        free(buf);
+}
+
 void tw_comment(tw *w, const char *fmt, ...)
 {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    put_item(w, NULL, fmt, ap);
     va_end(ap);
-    drain(w);
-    if (w->fmt == TW_JSON)
-        add_comment(w, buf, strlen(buf));
-    else
-        fprintf(w->f, "# %s\n", buf);
 }
 
 void tw_field(tw *w, const char *name, const char *fmt, ...)
 {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    put_item(w, name, fmt, ap);
     va_end(ap);
-    drain(w);
-    if (w->fmt == TW_JSON)
-        add_field(w, name, strlen(name), buf, strlen(buf));
-    else
-        fprintf(w->f, *buf ? "%s %s\n" : "%s%s\n", name, buf);
 }
 
 void tw_field_num(tw *w, const char *name, double v)

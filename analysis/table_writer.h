@@ -18,7 +18,7 @@
  *
  * The text form is written as the calls come; the JSON document of a
  * report is kept in memory until tw_end (a few kB), a data file's records
- * are streamed.  Printers that write lines to a FILE (shared header
+ * are streamed (so its comments come before tw_columns).  Printers that write lines to a FILE (shared header
  * writers) write into tw_stream(): '#' lines there are comments, other
  * lines 'name value' fields.  Every write is checked: tw_end says whether
  * one failed. */

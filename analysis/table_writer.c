@@ -179,8 +179,6 @@ FILE *tw_stream(tw *w)
 
 static void add_comment(tw *w, const char *s, size_t n)
 {
-    while (n && (*s == '#' || *s == ' '))
-        s++, n--;
     fputs(w->ncom++ ? ",\n    " : "\n    ", w->com);
     tw_json_string(w->com, s, n);
 }
@@ -221,10 +219,13 @@ static void drain(tw *w)
         size_t i = b;
         const char *t;
         size_t len;
-        if (s[b] == '#')
-            add_comment(w, s + b, e - b);
-        else if (next_word(s, e, &i, &t, &len))
+        if (s[b] == '#') { /* the text after '#' and its blanks */
+            while (++i < e && s[i] == ' ')
+                ;
+            add_comment(w, s + i, e - i);
+        } else if (next_word(s, e, &i, &t, &len)) {
             add_field(w, t, len, s + i, e - i);
+        }
         b = e + 1;
     }
     rewind(w->lines);

@@ -175,8 +175,10 @@ int cli_positive(const char *cmd, const char *opt, const char *text, double *v);
  * naming what overflows and the largest usable value, and CLI_EUSAGE. */
 #define CLI_DT_NORM_MAX 1e300
 int cli_dt_fits(const char *cmd, const char *opt, double dt, const cosa_system *sys);
-/* 'crossings DT:leaves|enters,...' and 'monotone yes|no' lines. */
-void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone);
+/* 'crossings DT:leaves|enters,...' and 'monotone yes|no' fields on w
+ * (table_writer.h). */
+struct tw;
+void cli_print_crossings(struct tw *w, const cosa_crossing *cr, size_t n, int monotone);
 
 /* Options common to analysis subcommands: model, scheme(s), dt, alpha. */
 typedef struct cli_case {
@@ -193,7 +195,7 @@ typedef struct cli_case {
     int td_relax;            /* set before parsing by `simulate`: --relax
                                 aitken[:W0] is accepted (time domain only) */
     size_t max_points;       /* --max-points (0: CLI_POINTS_MAX)           */
-    int format;              /* --format: 0 text, 1 json (json_out.h)      */
+    int format;              /* --format: 0 text, 1 json (table_writer.h)  */
 } cli_case;
 
 /* The cap of a sweep's size, checked when the axes are parsed, before any
@@ -242,7 +244,8 @@ int cli_iter_apply(const char *cmd, const cli_case *cs, cosa_scheme *s, size_t n
 int cli_iter_aitken(const cli_case *cs);
 /* `cosa point` lines of an iterative scheme: iterations, relax, rho_iter,
  * relax_max, relax_opt, rho_iter_opt ("none" where undefined). */
-void cli_iter_print(const cosa_scheme *s, const cosa_iter_info *it);
+struct tw;
+void cli_iter_print(struct tw *w, const cosa_scheme *s, const cosa_iter_info *it);
 /* Data-file header lines "# iterations K|inf|(swept)" and "# relax W|(swept)"
  * of an implicit scheme (nothing for an explicit one); x, y: the sweep axes. */
 void cli_iter_header(FILE *f, const cosa_scheme *s, const cosa_sweep_axis *x,

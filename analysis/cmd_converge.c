@@ -1,6 +1,6 @@
 /* cmd_converge.c -- `cosa converge`: error vs macro step, convergence orders. */
 #include "cli.h"
-#include "json_out.h"
+#include "table_writer.h"
 #include "fmu_notes.h"
 
 #include <math.h>
@@ -67,13 +67,18 @@ static int fit_order(size_t n, const double *dt, const double *e, struct fit *f)
     return 0;
 }
 
-static void fit_line(const char *name, const double *dt, const struct fit *f)
+static void fit_line(tw *w, const char *name, const double *dt, const struct fit *f)
 {
-    if (f->ok)
-        printf("order_%s %.6f\nrange_%s %.6g %.6g %zu\n", name, f->order, name, dt[f->first],
-               dt[f->last], f->used);
-    else
-        printf("order_%s nan\nrange_%s none\n", name, name);
+    char order[32], range[32];
+    snprintf(order, sizeof order, "order_%s", name);
+    snprintf(range, sizeof range, "range_%s", name);
+    if (f->ok) {
+        tw_field(w, order, "%.6f", f->order);
+        tw_field(w, range, "%.6g %.6g %zu", dt[f->first], dt[f->last], f->used);
+    } else {
+        tw_field(w, order, "nan");
+        tw_field(w, range, "none");
+    }
 }
 
 int cmd_converge(int argc, char **argv)
@@ -85,7 +90,7 @@ int cmd_converge(int argc, char **argv)
     cosa_eval_workspace *ew = NULL;
     double *x0 = NULL, *dts = NULL, *el = NULL, *eg = NULL;
     cosa_scheme scheme;
-    json_capture jc = {0}; /* --format json: the text form, captured */
+    tw w = {0}; /* the report: text or JSON on stdout */
     int rc = cli_parse_rows(cmd, rows, &o, cs, argc, argv, usage);
     const double dtmin = o.dtmin, dtmax = o.dtmax;
     const size_t npts = (size_t)o.points;
@@ -94,7 +99,8 @@ int cmd_converge(int argc, char **argv)
         rc = CLI_OK;
         goto out;
     }
-    if (rc == CLI_OK && cs->format == 1 && json_capture_begin(&jc) != 0) {
+    if (rc == CLI_OK && tw_begin(&w, stdout, cs->format == 1 ? TW_JSON : TW_TEXT, TW_REPORT,
+                                 cmd, NULL, NULL) != 0) {
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;
     }
@@ -165,16 +171,17 @@ int cmd_converge(int argc, char **argv)
     char name[64];
     cosa_scheme_name(&scheme, name, sizeof name);
     char b1[32];
-    printf("# cosa %s converge: model %s, scheme %s, tend %s\n", cosa_version(),
-           cs->mod.model->name, name, cosa_number_text(b1, sizeof b1, tend));
-    cli_assume_print(stdout, "# ", &cs->mod);
-    printf("dt e_local e_global\n");
+    tw_comment(&w, "cosa %s converge: model %s, scheme %s, tend %s", cosa_version(),
+               cs->mod.model->name, name, cosa_number_text(b1, sizeof b1, tend));
+    cli_assume_print(tw_stream(&w), "# ", &cs->mod);
+    static const char *const cols[] = {"dt", "e_local", "e_global"};
+    tw_table(&w, cols, 3);
     for (size_t i = 0; i < npts; i++)
-        printf("%.17g %.17g %.17g\n", dts[i], el[i], eg[i]);
-    fit_line("local", dts, &fl);
-    fit_line("global", dts, &fg);
+        tw_row(&w, (const double[]){dts[i], el[i], eg[i]}, 3);
+    fit_line(&w, "local", dts, &fl);
+    fit_line(&w, "global", dts, &fg);
 out:
-    rc = json_capture_end(&jc, cmd, rc);
+    rc = tw_finish(&w, cmd, rc);
     free(dts);
     free(el);
     free(eg);

@@ -6,7 +6,7 @@
 #include "step_grid.h"
 #include "map_data.h"
 #include "sweep_cli.h"
-#include "json_out.h"
+#include "table_writer.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -184,77 +184,75 @@ static void curve_header(FILE *f, const struct curve *c)
         }
     if (c->exact)
         fprintf(f, "# adaptive: %s\n", c->adesc);
-    fprintf(f, "# points %zu failed %zu\n# columns: %s", c->npt * c->ns, c->nfailed, c->xname);
-    for (size_t i = 0; i < c->ns; i++) {
-        char nm[64];
-        cosa_scheme_name(&c->schemes[i], nm, sizeof nm);
-        fprintf(f, " %s", nm);
-    }
-    for (size_t i = 0; c->exact && i < c->ns; i++) {
-        char nm[64];
-        cosa_scheme_name(&c->schemes[i], nm, sizeof nm);
-        fprintf(f, " exact_%s", nm);
-    }
-    fputc('\n', f);
+    fprintf(f, "# points %zu failed %zu\n", c->npt * c->ns, c->nfailed);
 }
 
-/* The text of the data file into f: the header, then one row per point. */
-static void curve_text(FILE *f, const struct curve *c)
+/* The data file on the writer w: the header, the columns (x, the schemes,
+ * with --adaptive exact_SCHEME), then one record per point.  0, or -1 (out
+ * of memory). */
+static int curve_table(tw *w, const struct curve *c)
 {
-    curve_header(f, c);
-    for (size_t k = 0; k < c->npt; k++) {
-        char b[32];
-        md_num(b, sizeof b, c->over_dt ? c->dt[k] : cosa_sweep_axis_value(&c->sp->x, k));
-        fputs(b, f);
-        for (size_t i = 0; i < c->ns; i++) {
-            md_num(b, sizeof b, c->values[curve_index(c, i, k)]);
-            fputc(' ', f);
-            fputs(b, f);
-        }
-        for (size_t i = 0; c->exact && i < c->ns; i++)
-            fputs(c->exact[curve_index(c, i, k)] ? " 1" : " 0", f);
-        fputc('\n', f);
+    const size_t ncol = 1 + c->ns * (c->exact ? 2 : 1);
+    const char **names = malloc(ncol * sizeof *names);
+    char(*nm)[72] = malloc(2 * (c->ns ? c->ns : 1) * sizeof *nm);
+    double *rec = malloc(ncol * sizeof *rec);
+    if (!names || !nm || !rec) {
+        free(names);
+        free(nm);
+        free(rec);
+        return -1;
     }
+    names[0] = c->xname;
+    for (size_t i = 0; i < c->ns; i++) {
+        cosa_scheme_name(&c->schemes[i], nm[i], 64);
+        snprintf(nm[c->ns + i], sizeof nm[0], "exact_%s", nm[i]);
+        names[1 + i] = nm[i];
+        if (c->exact)
+            names[1 + c->ns + i] = nm[c->ns + i];
+    }
+    curve_header(tw_stream(w), c);
+    tw_columns(w, names, ncol, NULL);
+    for (size_t k = 0; k < c->npt; k++) {
+        rec[0] = c->over_dt ? c->dt[k] : cosa_sweep_axis_value(&c->sp->x, k);
+        for (size_t i = 0; i < c->ns; i++) {
+            rec[1 + i] = c->values[curve_index(c, i, k)];
+            if (c->exact)
+                rec[1 + c->ns + i] = c->exact[curve_index(c, i, k)] ? 1.0 : 0.0;
+        }
+        tw_record(w, rec, ncol);
+    }
+    free(names);
+    free(nm);
+    free(rec);
+    return 0;
 }
 
-/* The data file path (and, with jpath, the same records as JSON there,
- * json_out.h): the text is made once, so both hold the same numbers. */
+/* The data file path (and, with jpath, the same records as JSON there):
+ * the same doubles through the one writer, %.17g in both. */
 static int curve_data(const struct curve *c, const char *path, const char *jpath)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem) {
-        cli_error(c->cmd, "out of memory");
-        return CLI_EFAIL;
-    }
-    curve_text(mem, c);
-    if (fclose(mem) != 0) {
-        free(text);
-        cli_error(c->cmd, "out of memory");
-        return CLI_EFAIL;
-    }
     int rc = CLI_OK;
     for (int pass = 0; pass < (jpath ? 2 : 1) && rc == CLI_OK; pass++) {
         const char *p = pass ? jpath : path;
         outfile of;
+        tw w;
         FILE *f = outfile_open(&of, p, 0);
         if (!f) {
             cli_error(c->cmd, "cannot write '%s': %s", p, strerror(errno));
-            rc = CLI_EFAIL;
-        } else if (pass == 0) {
-            fwrite(text, 1, len, f);
-        } else if (json_data_from_text(f, c->cmd, text, len) != 0) {
-            outfile_abandon(&of);
-            cli_error(c->cmd, "'%s': the data are not records of numbers", p);
-            rc = CLI_EFAIL;
+            return CLI_EFAIL;
         }
-        if (f && rc == CLI_OK && outfile_commit(&of) != 0) {
+        if (tw_begin(&w, f, pass ? TW_JSON : TW_TEXT, TW_DATA, c->cmd, NULL, NULL) != 0 ||
+            curve_table(&w, c) != 0 || (tw_end(&w) != 0 && errno == ENOMEM)) {
+            tw_abandon(&w);
+            outfile_abandon(&of);
+            cli_error(c->cmd, "out of memory");
+            return CLI_EFAIL;
+        }
+        if (outfile_commit(&of) != 0) { /* a failed write: named here */
             cli_error(c->cmd, "cannot write '%s': %s", p, strerror(errno));
             rc = CLI_EFAIL;
         }
     }
-    free(text);
     return rc;
 }
 

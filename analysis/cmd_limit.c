@@ -1,6 +1,6 @@
 /* cmd_limit.c -- `cosa limit`: largest stable or accurate macro step. */
 #include "cli.h"
-#include "json_out.h"
+#include "table_writer.h"
 #include "fmu_notes.h"
 #include "step_grid.h"
 #include "limit_grid.h"
@@ -69,15 +69,16 @@ static const opt_row rows[] = {
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
     {0}};
 
-/* Print 'crossings ...' and 'monotone ...' lines of a limit result. */
-void cli_print_crossings(const cosa_crossing *cr, size_t n, int monotone)
+/* The 'crossings ...' and 'monotone ...' fields of a limit result. */
+void cli_print_crossings(tw *w, const cosa_crossing *cr, size_t n, int monotone)
 {
-    printf("crossings ");
-    if (n == 0)
-        printf("none");
-    for (size_t k = 0; k < n; k++)
-        printf("%s%.6g:%s", k ? "," : "", cr[k].dt, cr[k].enters ? "enters" : "leaves");
-    printf("\nmonotone %s\n", monotone ? "yes" : "no");
+    char list[64 * 24] = "none";
+    size_t len = 0;
+    for (size_t k = 0; k < n && len < sizeof list; k++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%.6g:%s", k ? "," : "",
+                                cr[k].dt, cr[k].enters ? "enters" : "leaves");
+    tw_field(w, "crossings", "%s", list);
+    tw_field(w, "monotone", "%s", monotone ? "yes" : "no");
 }
 
 /* The step grid of fixed-step FMUs (step_grid.h): hs = 0 without. */
@@ -180,33 +181,36 @@ static void grid_note(const char *cmd, const struct opts *o, const struct grid *
     }
 }
 
-static void limit_print(const struct opts *o, const cosa_scheme *scheme, const cosa_limit *lim,
+static void limit_print(tw *w, const struct opts *o, const cosa_scheme *scheme, const cosa_limit *lim,
                         const cosa_crossing *cr)
 {
     const int errors = o->crit == COSA_CRIT_ACCURATE || o->crit == COSA_CRIT_LOCAL;
     char name[64];
     cosa_scheme_name(scheme, name, sizeof name);
-    printf("model %s\n", o->cs.mod.model->name);
-    cli_assume_print(stdout, "", &o->cs.mod);
-    printf("scheme %s\ncriterion %s\n", name, criteria[o->crit]);
-    char b1[32], b2[32]; /* settings in the shortest form that reads back (cosa_number_text) */
-    if (errors)
-        printf("tol %s\ntend %s\n", cosa_number_text(b1, sizeof b1, o->tol),
-               cosa_number_text(b2, sizeof b2, o->tend));
-    printf("dt_min %s\ndt_range_max %s\n", cosa_number_text(b1, sizeof b1, o->dtmin),
-           cosa_number_text(b2, sizeof b2, o->dtmax));
-    printf("dt_max %.17g\n", lim->dt_max);
-    cli_print_crossings(cr, lim->ncross < CAP ? lim->ncross : CAP, lim->monotone);
-    printf("never_lost %s\ngood_at_min %s\nevaluations %zu\n", lim->never_lost ? "yes" : "no",
-           lim->good_at_min ? "yes" : "no", lim->nevals);
+    tw_field(w, "model", "%s", o->cs.mod.model->name);
+    cli_assume_print(tw_stream(w), "", &o->cs.mod);
+    tw_field(w, "scheme", "%s", name);
+    tw_field(w, "criterion", "%s", criteria[o->crit]);
+    char b1[32]; /* settings in the shortest form that reads back (cosa_number_text) */
+    if (errors) {
+        tw_field(w, "tol", "%s", cosa_number_text(b1, sizeof b1, o->tol));
+        tw_field(w, "tend", "%s", cosa_number_text(b1, sizeof b1, o->tend));
+    }
+    tw_field(w, "dt_min", "%s", cosa_number_text(b1, sizeof b1, o->dtmin));
+    tw_field(w, "dt_range_max", "%s", cosa_number_text(b1, sizeof b1, o->dtmax));
+    tw_field(w, "dt_max", "%.17g", lim->dt_max);
+    cli_print_crossings(w, cr, lim->ncross < CAP ? lim->ncross : CAP, lim->monotone);
+    tw_field(w, "never_lost", "%s", lim->never_lost ? "yes" : "no");
+    tw_field(w, "good_at_min", "%s", lim->good_at_min ? "yes" : "no");
+    tw_field(w, "evaluations", "%zu", lim->nevals);
     if (lim->ncross > CAP)
-        printf("note only the first %d of %zu crossings are listed\n", CAP, lim->ncross);
+        tw_field(w, "note", "only the first %d of %zu crossings are listed", CAP, lim->ncross);
     int small = 0;
     for (size_t k = 0; k < lim->ncross && k < CAP; k++)
         small |= cr[k].dt < 1e-8;
     if (o->crit == COSA_CRIT_STABLE && (small || !lim->good_at_min))
-        printf("note stability below dt ~ 1e-8 is approximate: rho -> 1 and eigenvalue "
-               "round-off is ~1e-12\n");
+        tw_field(w, "note", "stability below dt ~ 1e-8 is approximate: rho -> 1 and "
+                 "eigenvalue round-off is ~1e-12");
 }
 
 int cmd_limit(int argc, char **argv)
@@ -219,13 +223,14 @@ int cmd_limit(int argc, char **argv)
     cosa_scheme scheme;
     cosa_crossing cr[CAP];
     struct grid g = {0};
-    json_capture jc = {0}; /* --format json: the text form, captured */
+    tw w = {0}; /* the report: text or JSON on stdout */
     int rc = cli_parse_rows(cmd, rows, &o, &o.cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
-    if (rc == CLI_OK && o.cs.format == 1 && json_capture_begin(&jc) != 0) {
+    if (rc == CLI_OK && tw_begin(&w, stdout, o.cs.format == 1 ? TW_JSON : TW_TEXT, TW_REPORT,
+                                 cmd, NULL, NULL) != 0) {
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;
     }
@@ -258,11 +263,11 @@ int cmd_limit(int argc, char **argv)
     if (g.hs > 0.0 && (rc = limit_on_grid(cmd, &o, sys, &scheme, x0, &lim, &g, ew)) != CLI_OK)
         goto out;
     cli_progress_end(&prog);
-    limit_print(&o, &scheme, &lim, cr);
+    limit_print(&w, &o, &scheme, &lim, cr);
     if (g.hs > 0.0)
         grid_note(cmd, &o, &g);
 out:
-    rc = json_capture_end(&jc, cmd, rc);
+    rc = tw_finish(&w, cmd, rc);
     free(x0);
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);

@@ -8,6 +8,7 @@
 #include "map_data.h"
 #include "outfile.h"
 #include "sweep_cli.h"
+#include "table_writer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,7 +28,8 @@ static const char usage[] =
     "                [--metric M] [--level L] [--tend T]\n"
     "                [--assume NAME=VALUE]... [--alpha A] [--threads N] [-o DIR]\n"
     "                [--name NAME]\n"
-    "                [--plot png|svg|pdf] [--heatmap] [--progress] [--format text|bin]\n"
+    "                [--plot png|svg|pdf] [--heatmap] [--progress]\n"
+    "                [--format text|bin|json]\n"
     "                [--adaptive [--coarse K] [--margin M]] [--contour cosa|gnuplot]\n\n"
     "Sweeps two model parameters over a grid, for every macro step and scheme, and\n"
     "writes per scheme a data file NAME_SCHEME.dat (comment header, then rows\n"
@@ -56,7 +58,7 @@ struct map_opts {
     int heatmap, progress, adaptive;
 };
 
-static const char *const formats[] = {"text", "bin", NULL};
+static const char *const formats[] = {"text", "bin", "json", NULL};
 static const char *const contours[] = {"cosa", "gnuplot", NULL};
 
 #define S(field) .kind = OPTK_STRING, .off = offsetof(struct map_opts, field)
@@ -96,11 +98,13 @@ static const opt_row rows[] = {
     {F(heatmap), .name = "heatmap",
      .help = "also write NAME_SCHEME_heat.gp drawing the metric itself"},
     {.kind = OPTK_ENUM, .off = offsetof(struct map_opts, format), .name = "format",
-     .arg = "text|bin", .names = formats,
+     .arg = "text|bin|json", .names = formats,
      .help = "data files as text (default), or bin: NAME_SCHEME.dat\n"
              "holds the header only and NAME_SCHEME.bin the records as\n"
              "float64 (smaller, faster to draw; 'cosa convert' turns\n"
-             "one into the other)"},
+             "one into the other), or json: also NAME_SCHEME.json,\n"
+             "the header and records as one JSON document\n"
+             "(doc/output-formats.md)"},
     {.kind = OPTK_ENUM, .off = offsetof(struct map_opts, contour), .name = "contour",
      .arg = "cosa|gnuplot", .names = contours,
      .help = "who traces the contour lines the scripts draw: cosa\n"
@@ -146,11 +150,11 @@ static void write_failures(FILE *f, const cosa_sweep_spec *sp, size_t is,
             fprintf(f, "# failed %zu: %s\n", nfail[k], cosa_strerror((cosa_status)k));
 }
 
-/* The records of a binary data file (map_data.h), block after block,
- * x-major: (x, y, dt, value[, exact]) for a map over two parameters,
- * (x, dt, value[, exact]) for a map over (x, dt); 0 on success. */
-static int write_records_bin(FILE *f, const cosa_sweep_spec *sp, size_t is, int dt_axis,
-                             const double *values, const unsigned char *exact)
+/* The records of scheme is, block after block, x-major: (x, y, dt,
+ * value[, exact]) for a map over two parameters, (x, dt, value[, exact])
+ * for a map over (x, dt). */
+static void write_records(tw *w, const cosa_sweep_spec *sp, size_t is, int dt_axis,
+                          const double *values, const unsigned char *exact)
 {
     double rec[5];
     const size_t nblock = dt_axis ? 1 : sp->ndt, ninner = dt_axis ? sp->ndt : sp->y.n;
@@ -167,10 +171,8 @@ static int write_records_bin(FILE *f, const cosa_sweep_spec *sp, size_t is, int 
                 rec[n++] = values[idx];
                 if (exact)
                     rec[n++] = exact[idx] ? 1.0 : 0.0;
-                if (fwrite(rec, sizeof(double), n, f) != n)
-                    return -1;
+                tw_record(w, rec, n);
             }
-    return 0;
 }
 
 /* The shape of scheme data files (map_data.h). */
@@ -184,181 +186,119 @@ static md_shape data_shape(const cosa_sweep_spec *sp, int dt_axis, int adaptive)
     return s;
 }
 
-/* --format bin: end the header in od (path, the .dat) with the binary line
- * and write the records into binpath.  0, or an errno value with the file
- * in *culprit; nothing is left of a failed file. */
-static int finish_bin(outfile *od, const char *path, const char *binpath,
-                      const cosa_sweep_spec *sp, size_t is, int dt_axis, const double *values,
-                      const unsigned char *exact, const char **culprit)
-{
-    const char *slash = strrchr(binpath, '/');
-    const md_shape shape = data_shape(sp, dt_axis, exact != NULL);
-    md_binary_line(od->f, slash ? slash + 1 : binpath, &shape);
-    *culprit = path;
-    if (outfile_commit(od) != 0)
-        return errno;
-    *culprit = binpath;
-    outfile ob;
-    FILE *b = outfile_open(&ob, binpath, 1);
-    if (!b)
-        return errno;
-    setvbuf(b, NULL, _IOFBF, 1 << 16);
-    if (write_records_bin(b, sp, is, dt_axis, values, exact) != 0) {
-        const int e = errno;
-        outfile_abandon(&ob);
-        return e;
-    }
-    return outfile_commit(&ob) != 0 ? errno : 0;
-}
+/* What one scheme's data file holds. */
+struct map_file {
+    const cosa_sweep_spec *sp;
+    const cli_case *cs;
+    size_t is;
+    int dt_axis;
+    double level, tend;
+    const double *values;
+    const cosa_status *status;
+    const unsigned char *exact;
+    const char *adaptive;
+};
 
-/* One scheme's data file (and its records with binpath).  0, or an errno
- * value with the file in *culprit (the caller reports it). */
-static int write_data(const char *path, const char *binpath, const cosa_sweep_spec *sp,
-                      const cli_case *cs, size_t is, double level, double tend,
-                      const double *values, const cosa_status *status,
-                      const unsigned char *exact, const char *adaptive, const char **culprit)
+/* The '#' header of a data file up to its columns. */
+static void write_header(FILE *f, const struct map_file *d)
 {
-    outfile od;
-    FILE *f = outfile_open(&od, path, 0);
-    *culprit = path;
-    if (!f)
-        return errno;
-    setvbuf(f, NULL, _IOFBF, 1 << 16);
+    const cosa_sweep_spec *sp = d->sp;
     const cosa_model *m = sp->model;
-    const cosa_scheme *s = &sp->schemes[is];
+    const cosa_scheme *s = &sp->schemes[d->is];
     /* the true parameters swept; the assumed ones are listed after them */
     const int swept[2] = {sp->x.assumed ? -1 : sp->x.param, sp->y.assumed ? -1 : sp->y.param};
     const cosa_sweep_axis *ax[2] = {&sp->x, &sp->y};
+    const size_t nax = d->dt_axis ? 1 : 2;
     char name[64];
     cosa_scheme_name(s, name, sizeof name);
-    scli_header(f, "map", m, cs->mod.par, swept, 2);
-    scli_header_assume(f, &cs->mod, ax, 2);
+    scli_header(f, "map", m, d->cs->mod.par, swept, nax);
+    scli_header_assume(f, &d->cs->mod, ax, nax);
     fprintf(f, "# scheme %s\n# alpha %.17g\n# metric %s\n# level %.17g\n", name, s->alpha,
-            cosa_metric_name(sp->metric), level);
+            cosa_metric_name(sp->metric), d->level);
     cli_iter_header(f, s, &sp->x, &sp->y);
     if (sp->metric != COSA_METRIC_RHO && sp->metric != COSA_METRIC_RHO_ITER)
-        fprintf(f, "# tend %.17g\n", tend);
-    for (int a = 0; a < 2; a++)
+        fprintf(f, "# tend %.17g\n", d->tend);
+    for (size_t a = 0; a < nax; a++)
         fprintf(f, "# %s %s%s %.17g %.17g %s %zu\n", a ? "y" : "x",
                 ax[a]->assumed ? "assume." : "", scli_axis_name(m, ax[a]), ax[a]->lo,
                 ax[a]->hi, ax[a]->log ? "log" : "lin", ax[a]->n);
-    fprintf(f, "# dt");
-    for (size_t it = 0; it < sp->ndt; it++)
-        fprintf(f, " %.17g", sp->dt[it]);
-    fputc('\n', f);
-    write_failures(f, sp, is, status);
-    if (exact)
-        fprintf(f, "# adaptive: %s\n", adaptive);
-    fprintf(f, "# layout: one block per dt (in the order above), separated by two blank lines;\n"
-               "#         x-major within a block, a blank line after each x value\n");
-    fprintf(f, "# columns: %s%s %s%s dt %s%s\n", sp->x.assumed ? "assume." : "",
-            scli_axis_name(m, &sp->x), sp->y.assumed ? "assume." : "",
-            scli_axis_name(m, &sp->y), cosa_metric_name(sp->metric),
-            exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
-    if (binpath)
-        return finish_bin(&od, path, binpath, sp, is, 0, values, exact, culprit);
-
-    /* the coordinates are formatted once */
-    char(*xs)[32] = malloc(sp->x.n * sizeof *xs);
-    char(*ys)[32] = malloc(sp->y.n * sizeof *ys);
-    if (!xs || !ys) {
-        free(xs);
-        free(ys);
-        outfile_abandon(&od);
-        return ENOMEM;
+    if (d->dt_axis) {
+        fprintf(f, "# y dt %.17g %.17g %zu values\n", sp->dt[0], sp->dt[sp->ndt - 1], sp->ndt);
+    } else {
+        fprintf(f, "# dt");
+        for (size_t it = 0; it < sp->ndt; it++)
+            fprintf(f, " %.17g", sp->dt[it]);
+        fputc('\n', f);
     }
-    for (size_t ix = 0; ix < sp->x.n; ix++)
-        md_num(xs[ix], sizeof xs[ix], cosa_sweep_axis_value(&sp->x, ix));
-    for (size_t iy = 0; iy < sp->y.n; iy++)
-        md_num(ys[iy], sizeof ys[iy], cosa_sweep_axis_value(&sp->y, iy));
-    char ds[32], vs[32];
-    for (size_t it = 0; it < sp->ndt; it++) {
-        if (it > 0)
-            fputs("\n\n", f);
-        md_num(ds, sizeof ds, sp->dt[it]);
-        for (size_t ix = 0; ix < sp->x.n; ix++) {
-            if (ix > 0)
-                fputc('\n', f);
-            for (size_t iy = 0; iy < sp->y.n; iy++) {
-                const size_t idx = cosa_sweep_index(sp, is, it, ix, iy);
-                md_num(vs, sizeof vs, values[idx]);
-                fputs(xs[ix], f);
-                fputc(' ', f);
-                fputs(ys[iy], f);
-                fputc(' ', f);
-                fputs(ds, f);
-                fputc(' ', f);
-                fputs(vs, f);
-                if (exact)
-                    fputs(exact[idx] ? " 1" : " 0", f);
-                fputc('\n', f);
-            }
-        }
-    }
-    free(xs);
-    free(ys);
-    return outfile_commit(&od) != 0 ? errno : 0;
+    write_failures(f, sp, d->is, d->status);
+    if (d->exact)
+        fprintf(f, "# adaptive: %s\n", d->adaptive);
+    if (d->dt_axis)
+        fprintf(f, "# layout: one block, x-major, a blank line after each x value\n");
+    else
+        fprintf(f, "# layout: one block per dt (in the order above), separated by two blank "
+                   "lines;\n#         x-major within a block, a blank line after each x value\n");
 }
 
-/* One scheme's data file of a map over (x, dt): rows 'x dt value', x-major
- * with a blank line after each x value (gnuplot grid format, one block).
- * 0, or an errno value with the file in *culprit. */
-static int write_data_dt(const char *path, const char *binpath, const cosa_sweep_spec *sp,
-                         const cli_case *cs, size_t is, double level, double tend,
-                         const double *values, const cosa_status *status,
-                         const unsigned char *exact, const char *adaptive,
-                         const char **culprit)
+/* The header and records of a data file on the writer w. */
+static void write_table(tw *w, const struct map_file *d)
 {
-    outfile od;
-    FILE *f = outfile_open(&od, path, 0);
+    const cosa_sweep_spec *sp = d->sp;
+    const cosa_model *m = sp->model;
+    char xn[80], yn[80];
+    snprintf(xn, sizeof xn, "%s%s", sp->x.assumed ? "assume." : "", scli_axis_name(m, &sp->x));
+    snprintf(yn, sizeof yn, "%s%s", sp->y.assumed ? "assume." : "", scli_axis_name(m, &sp->y));
+    const char *names[5] = {xn, yn, "dt", cosa_metric_name(sp->metric), "exact"};
+    if (d->dt_axis)
+        names[1] = "dt", names[2] = names[3], names[3] = names[4];
+    const md_shape shape = data_shape(sp, d->dt_axis, d->exact != NULL);
+    write_header(tw_stream(w), d);
+    tw_shape(w, &shape);
+    tw_columns(w, names, shape.ncol, d->exact ? " (1 = evaluated, 0 = interpolated)" : "");
+    write_records(w, sp, d->is, d->dt_axis, d->values, d->exact);
+}
+
+/* One scheme's data file path in format fmt (TW_BIN: its records in
+ * binpath).  0, or an errno value with the file in *culprit (the caller
+ * reports it); nothing is left of a failed file. */
+static int write_data(const char *path, const char *binpath, tw_format fmt,
+                      const struct map_file *d, const char **culprit)
+{
+    outfile od, ob = {NULL, -1, NULL};
+    FILE *b = NULL;
     *culprit = path;
+    FILE *f = outfile_open(&od, path, 0);
     if (!f)
         return errno;
     setvbuf(f, NULL, _IOFBF, 1 << 16);
-    const cosa_model *m = sp->model;
-    const cosa_scheme *s = &sp->schemes[is];
-    const int swept[1] = {sp->x.assumed ? -1 : sp->x.param};
-    const cosa_sweep_axis *ax[1] = {&sp->x};
-    char name[64];
-    cosa_scheme_name(s, name, sizeof name);
-    scli_header(f, "map", m, cs->mod.par, swept, 1);
-    scli_header_assume(f, &cs->mod, ax, 1);
-    fprintf(f, "# scheme %s\n# alpha %.17g\n# metric %s\n# level %.17g\n", name, s->alpha,
-            cosa_metric_name(sp->metric), level);
-    cli_iter_header(f, s, &sp->x, &sp->y);
-    if (sp->metric != COSA_METRIC_RHO && sp->metric != COSA_METRIC_RHO_ITER)
-        fprintf(f, "# tend %.17g\n", tend);
-    fprintf(f, "# x %s%s %.17g %.17g %s %zu\n", sp->x.assumed ? "assume." : "",
-            scli_axis_name(m, &sp->x), sp->x.lo, sp->x.hi, sp->x.log ? "log" : "lin",
-            sp->x.n);
-    fprintf(f, "# y dt %.17g %.17g %zu values\n", sp->dt[0], sp->dt[sp->ndt - 1], sp->ndt);
-    write_failures(f, sp, is, status);
-    if (exact)
-        fprintf(f, "# adaptive: %s\n", adaptive);
-    fprintf(f, "# layout: one block, x-major, a blank line after each x value\n");
-    fprintf(f, "# columns: %s%s dt %s%s\n", sp->x.assumed ? "assume." : "",
-            scli_axis_name(m, &sp->x), cosa_metric_name(sp->metric),
-            exact ? " exact (1 = evaluated, 0 = interpolated)" : "");
-    if (binpath)
-        return finish_bin(&od, path, binpath, sp, is, 1, values, exact, culprit);
-    char xs[32], ds[32], vs[32];
-    for (size_t ix = 0; ix < sp->x.n; ix++) {
-        if (ix > 0)
-            fputc('\n', f);
-        md_num(xs, sizeof xs, cosa_sweep_axis_value(&sp->x, ix));
-        for (size_t it = 0; it < sp->ndt; it++) {
-            md_num(ds, sizeof ds, sp->dt[it]);
-            const size_t idx = cosa_sweep_index(sp, is, it, ix, 0);
-            md_num(vs, sizeof vs, values[idx]);
-            if (exact)
-                fprintf(f, "%s %s %s %d\n", xs, ds, vs, exact[idx] != 0);
-            else
-                fprintf(f, "%s %s %s\n", xs, ds, vs);
-        }
+    if (fmt == TW_BIN && !(*culprit = binpath, b = outfile_open(&ob, binpath, 1))) {
+        const int e = errno;
+        outfile_abandon(&od);
+        return e;
     }
-    return outfile_commit(&od) != 0 ? errno : 0;
+    if (b)
+        setvbuf(b, NULL, _IOFBF, 1 << 16);
+    const char *slash = binpath ? strrchr(binpath, '/') : NULL;
+    tw w;
+    int e = 0;
+    if (tw_begin(&w, f, fmt, TW_DATA, "map", b, slash ? slash + 1 : binpath) != 0) {
+        e = ENOMEM;
+    } else {
+        write_table(&w, d);
+        /* a failed write: the commit below names the file and the reason */
+        if (tw_end(&w) != 0 && errno == ENOMEM)
+            e = ENOMEM;
+    }
+    if (!e && (*culprit = path, outfile_commit(&od) != 0))
+        e = errno;
+    if (!e && b && (*culprit = binpath, outfile_commit(&ob) != 0))
+        e = errno;
+    if (e) {
+        outfile_abandon(&od);
+        outfile_abandon(&ob);
+    }
+    return e;
 }
-
 /* One flag per dt of scheme is: '1' if its values cross the level (some
  * below, some above; +inf counts as above, NaN not at all), else '0' -- the
  * key of the script says "(none)" for a dt without a contour line. */
@@ -453,8 +393,8 @@ static void lines_head(char *buf, size_t size, const cosa_sweep_spec *sp, size_t
  * not reach the OpenMP runtime).  One line for the first scheme whose file
  * failed, CLI_EFAIL; else CLI_OK. */
 static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_case *cs,
-                          const char *dir, const char *base, int bin, int dt_axis, double level,
-                          const double *values, const cosa_status *status,
+                          const char *dir, const char *base, int format, int dt_axis,
+                          double level, const double *values, const cosa_status *status,
                           const unsigned char *exact, const char *adesc, int par)
 {
     const size_t ns = sp->nscheme;
@@ -468,18 +408,21 @@ static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_
     }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(wpar)
     for (size_t i = 0; i < ns; i++) {
-        char nm[64], slug[64], dpath[4096], bpath[4096], lpath[4096], fpath[4096], head[2048];
+        char nm[64], slug[64], dpath[4096], bpath[4096], lpath[4096], fpath[4096], head[2048],
+            jpath[4096];
         cosa_scheme_name(&sp->schemes[i], nm, sizeof nm);
         scli_slug(nm, slug, sizeof slug);
         snprintf(dpath, sizeof dpath, "%s/%s_%s.dat", dir, base, slug);
         snprintf(bpath, sizeof bpath, "%s/%s_%s.bin", dir, base, slug);
         snprintf(lpath, sizeof lpath, "%s/%s_%s_lines.dat", dir, base, slug);
         snprintf(fpath, sizeof fpath, "%s/%s_%s_fill.bin", dir, base, slug);
-        const char *bp = bin ? bpath : NULL, *culprit = dpath;
-        int e = dt_axis ? write_data_dt(dpath, bp, sp, cs, i, level, sp->tend, values, status,
-                                        exact, adesc, &culprit)
-                        : write_data(dpath, bp, sp, cs, i, level, sp->tend, values, status,
-                                     exact, adesc, &culprit);
+        snprintf(jpath, sizeof jpath, "%s/%s_%s.json", dir, base, slug);
+        const struct map_file d = {sp, cs, i, dt_axis, level, sp->tend, values, status, exact,
+                                   adesc};
+        const char *culprit = dpath;
+        int e = write_data(dpath, bpath, format == 1 ? TW_BIN : TW_TEXT, &d, &culprit);
+        if (!e && format == 2) /* --format json: the same records, also as JSON */
+            e = write_data(jpath, NULL, TW_JSON, &d, &culprit);
         if (!e) {
             lines_head(head, sizeof head, sp, i, dt_axis, level);
             if ((e = map_contour_write(lpath, sp, i, dt_axis, values, level, head)) != 0)
@@ -487,7 +430,8 @@ static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_
             else if (!dt_axis && (e = map_fill_write(fpath, sp, i, values, level)) != 0)
                 culprit = fpath;
         }
-        werr[i] = e ? 4 * e + (culprit == bpath) + 2 * (culprit == lpath) + 3 * (culprit == fpath)
+        werr[i] = e ? 5 * e + (culprit == bpath) + 2 * (culprit == lpath) +
+                          3 * (culprit == fpath) + 4 * (culprit == jpath)
                     : 0; /* errno, and which file */
     }
     int rc = CLI_OK;
@@ -496,9 +440,10 @@ static int write_all_data(const char *cmd, const cosa_sweep_spec *sp, const cli_
             char nm[64], slug[64];
             cosa_scheme_name(&sp->schemes[i], nm, sizeof nm);
             scli_slug(nm, slug, sizeof slug);
-            static const char *const ext[] = {".dat", ".bin", "_lines.dat", "_fill.bin"};
-            cli_error(cmd, "cannot write '%s/%s_%s%s': %s", dir, base, slug, ext[werr[i] % 4],
-                      strerror(werr[i] / 4));
+            static const char *const ext[] = {".dat", ".bin", "_lines.dat", "_fill.bin",
+                                              ".json"};
+            cli_error(cmd, "cannot write '%s/%s_%s%s': %s", dir, base, slug, ext[werr[i] % 5],
+                      strerror(werr[i] / 5));
             rc = CLI_EFAIL;
         }
     free(werr);
@@ -545,7 +490,8 @@ static int data_spec(const char *cmd, cosa_sweep_spec *sp, const double *dt, siz
 /* Every file the map will write, checked (scli_out_path) before the
  * computation. */
 static int check_names(const char *cmd, const scli_out *out, const struct map_opts *o,
-                       const char *base, const cosa_scheme *schemes, size_t ns, int bin)
+                       const char *base, const cosa_scheme *schemes, size_t ns, int bin,
+                       int json)
 {
     char path[4096], fname[512];
     int rc;
@@ -554,8 +500,10 @@ static int check_names(const char *cmd, const scli_out *out, const struct map_op
         cosa_scheme_name(&schemes[i], nm, sizeof nm);
         scli_slug(nm, slug, sizeof slug);
         const char *ext[] = {".dat", ".gp", "_heat.gp", ".", "_heat.", ".bin", "_lines.dat",
-                             "_fill.bin"};
-        for (int e = 0; e < 8; e++) {
+                             "_fill.bin", ".json"};
+        for (int e = 0; e < 9; e++) {
+            if (e == 8 && !json)
+                continue;
             if (e == 7 && strncmp(o->y, "dt=", 3) == 0)
                 continue;
             if ((e == 2 || e == 4) && !o->heatmap)
@@ -621,7 +569,7 @@ struct map_scripts {
     const cosa_model *m;
     cosa_metric metric;
     const char *dir, *base, *dspec;
-    int dt_axis, bin, heatmap, gnuplot_contours;
+    int dt_axis, bin, json, heatmap, gnuplot_contours;
     const double *values;
     double level;
     char xlabel[128], ylabel[128], lev[32], keytitle[64], sets[384], maptitle[512];
@@ -755,6 +703,10 @@ static int scheme_scripts(struct map_scripts *c, size_t i)
     printf("file %s\n", path);
     if (!c->dt_axis) {
         snprintf(path, sizeof path, "%s/%s", c->dir, fill);
+        printf("file %s\n", path);
+    }
+    if (c->json) {
+        snprintf(path, sizeof path, "%s/%s_%s.json", c->dir, c->base, slug);
         printf("file %s\n", path);
     }
     if (c->bin) { /* the scripts read the records */
@@ -977,7 +929,7 @@ int cmd_map(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    if ((rc = check_names(cmd, &out, &o, base, schemes, ns, bin)) != CLI_OK)
+    if ((rc = check_names(cmd, &out, &o, base, schemes, ns, bin, o.format == 2)) != CLI_OK)
         goto out;
     const size_t total = cosa_sweep_size(&sp);
     size_t nfailed = 0, nevaluated = total;
@@ -991,12 +943,12 @@ int cmd_map(int argc, char **argv)
 
     /* the data files, written side by side; gnuplot runs as many at a time */
     const int par = parallel_jobs(threads);
-    if ((rc = write_all_data(cmd, &sp, cs, out.dir, base, bin, dt_axis, level, values, status,
+    if ((rc = write_all_data(cmd, &sp, cs, out.dir, base, o.format, dt_axis, level, values, status,
                              exact, adesc, par)) != CLI_OK)
         goto out;
     struct map_scripts c = {.cmd = cmd, .sp = &sp, .cs = cs, .m = m, .metric = metric,
                             .dir = out.dir, .base = base, .dspec = dspec, .dt_axis = dt_axis,
-                            .bin = bin, .heatmap = o.heatmap, .values = values, .level = level,
+                            .bin = bin, .json = o.format == 2, .heatmap = o.heatmap, .values = values, .level = level,
                             .gnuplot_contours = o.contour == 1,
                             .scripts = scripts};
     if ((rc = map_scripts_write(&c)) != CLI_OK)

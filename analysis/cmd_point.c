@@ -1,6 +1,6 @@
 /* cmd_point.c -- `cosa point`: one scheme at one parameter point. */
 #include "energy_cli.h"
-#include "json_out.h"
+#include "table_writer.h"
 #include "fmu_notes.h"
 
 #include <float.h>
@@ -134,7 +134,7 @@ static cosa_status point_eval(const cosa_system *sys, const cosa_scheme *scheme,
     return COSA_OK;
 }
 
-static void point_print(const cli_case *cs, const cosa_system *sys, const cosa_scheme *scheme,
+static void point_print(tw *w, const cli_case *cs, const cosa_system *sys, const cosa_scheme *scheme,
                         double dt, double tend, const cosa_point_result *r, const char *note)
 {
     const double nst = nearbyint(tend / dt);
@@ -142,34 +142,37 @@ static void point_print(const cli_case *cs, const cosa_system *sys, const cosa_s
     cosa_layout lay;
     cosa_layout_get(sys, scheme, &lay);
     cosa_scheme_name(scheme, name, sizeof name);
-    printf("model %s\n", cs->mod.model->name);
-    cli_assume_print(stdout, "", &cs->mod);
+    tw_field(w, "model", "%s", cs->mod.model->name);
+    cli_assume_print(tw_stream(w), "", &cs->mod);
     char b1[32], b2[32]; /* settings in the shortest form that reads back (cosa_number_text) */
-    printf("scheme %s\ndt %s\ndim %zu\n", name, cosa_number_text(b1, sizeof b1, dt), lay.dim);
-    printf("rho %.17g\nrho_ref %.17g\nstable %s\n", r->rho, r->rho_ref,
-           r->rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
+    tw_field(w, "scheme", "%s", name);
+    tw_field(w, "dt", "%s", cosa_number_text(b1, sizeof b1, dt));
+    tw_field(w, "dim", "%zu", lay.dim);
+    tw_field(w, "rho", "%.17g", r->rho);
+    tw_field(w, "rho_ref", "%.17g", r->rho_ref);
+    tw_field(w, "stable", "%s", r->rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
     if (scheme->implicit)
-        cli_iter_print(scheme, &r->iter);
+        cli_iter_print(w, scheme, &r->iter);
     /* round(tend / dt): an integer up to 1e15, beyond that (where the error
      * sums refuse, with a note) in the shortest exact form, 3e+299 */
-    printf("tend %s\n", cosa_number_text(b2, sizeof b2, tend));
+    tw_field(w, "tend", "%s", cosa_number_text(b2, sizeof b2, tend));
     if (nst <= 1e15)
-        printf("nsteps %.0f\n", nst);
+        tw_field(w, "nsteps", "%.0f", nst);
     else
-        printf("nsteps %s\n", cosa_number_text(b1, sizeof b1, nst));
+        tw_field(w, "nsteps", "%s", cosa_number_text(b1, sizeof b1, nst));
     /* an unstable scheme: how much its worst mode grows over the horizon */
     if (r->rho > 1.0 + COSA_RHO_TOL)
-        printf("growth %.17g\n", pow(r->rho, nst));
-    printf("e_global %.17g\ne_local %.17g\ne_local_ref %.17g\n", r->err.e_global,
-           r->err.e_local, r->err.e_local_ref);
+        tw_field(w, "growth", "%.17g", pow(r->rho, nst));
+    tw_field(w, "e_global", "%.17g", r->err.e_global);
+    tw_field(w, "e_local", "%.17g", r->err.e_local);
+    tw_field(w, "e_local_ref", "%.17g", r->err.e_local_ref);
     if (*note)
-        printf("note %s\n", note);
+        tw_field(w, "note", "%s", note);
     /* the rounding of Phi itself limits e_global to ~ N eps absolute
      * (cosa/phi.h, cosa_nrmse): below that the digits are noise */
     else if (isfinite(r->err.e_global) && r->err.e_global <= nst * DBL_EPSILON)
-        printf("note e_global is at or below the rounding floor ~N eps = %.2g (N = %.0f macro "
-               "steps): the true error may be smaller\n",
-               nst * DBL_EPSILON, nst);
+        tw_field(w, "note", "e_global is at or below the rounding floor ~N eps = %.2g (N = %.0f "
+                 "macro steps): the true error may be smaller", nst * DBL_EPSILON, nst);
 }
 
 int cmd_point(int argc, char **argv)
@@ -182,13 +185,14 @@ int cmd_point(int argc, char **argv)
     double *x0 = NULL;
     cosa_scheme scheme;
     double dt, tend;
-    json_capture jc = {0}; /* --format json: the text form, captured */
+    tw w = {0}; /* the report: text or JSON on stdout */
     int rc = cli_parse_rows(cmd, rows, &o, &o.cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
-    if (rc == CLI_OK && o.cs.format == 1 && json_capture_begin(&jc) != 0) {
+    if (rc == CLI_OK && tw_begin(&w, stdout, o.cs.format == 1 ? TW_JSON : TW_TEXT, TW_REPORT,
+                                 cmd, NULL, NULL) != 0) {
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;
     }
@@ -196,7 +200,7 @@ int cmd_point(int argc, char **argv)
         (rc = point_case(cmd, &o, &scheme, &dt, &sys, &x0, &model, &tend)) != CLI_OK)
         goto out;
     if (o.energy) {
-        rc = ecli_point_energy(cmd, &o.cs, &scheme, sys, x0, dt, tend, &o.e);
+        rc = ecli_point_energy(cmd, &o.cs, &scheme, sys, x0, dt, tend, &o.e, &w);
         goto out;
     }
     ew = cosa_eval_workspace_alloc(sys, scheme.order);
@@ -224,9 +228,9 @@ int cmd_point(int argc, char **argv)
         goto out;
     }
     cli_progress_end(&prog);
-    point_print(&o.cs, sys, &scheme, dt, tend, &r, note);
+    point_print(&w, &o.cs, sys, &scheme, dt, tend, &r, note);
 out:
-    rc = json_capture_end(&jc, cmd, rc);
+    rc = tw_finish(&w, cmd, rc);
     free(x0);
     cosa_eval_workspace_free(ew);
     cosa_system_free(sys);

@@ -4,7 +4,7 @@
  * the trajectory as CSV and a gnuplot script (plots/simulate.gp). */
 #include "config.h"
 #include "energy_cli.h"
-#include "json_out.h"
+#include "table_writer.h"
 #include "fmu_notes.h"
 #include "fmu_rules.h"
 #include "sim_init.h"
@@ -504,7 +504,7 @@ struct sim_run {
     int e_auto, held, initial;
     unsigned *rate;        /* --rate: unit steps per macro step             */
     size_t N, nsamples;
-    char base[256], csv[512], gp[512], ecsv[512], egp[512];
+    char base[256], csv[512], gp[512], ecsv[512], egp[512], json[512];
     scli_out out;
     cosa_model_units *mu;  /* the units (models/unitset_build.c)           */
     cosa_unitset *set;
@@ -991,9 +991,12 @@ static int sim_files_prepare(struct sim_run *r)
     snprintf(r->gp, sizeof r->gp, "%s.gp", r->base);
     snprintf(r->ecsv, sizeof r->ecsv, "%s_energy.csv", r->base);
     snprintf(r->egp, sizeof r->egp, "%s_energy.gp", r->base);
+    snprintf(r->json, sizeof r->json, "%s.json", r->base);
     int rc;
     if ((rc = scli_out_prepare(cmd, &r->out)) != CLI_OK ||
         (rc = scli_out_path(cmd, &r->out, r->csv, path, sizeof path)) != CLI_OK ||
+        (r->cs.format == 1 &&
+         (rc = scli_out_path(cmd, &r->out, r->json, path, sizeof path)) != CLI_OK) ||
         (rc = scli_out_path(cmd, &r->out, r->gp, path, sizeof path)) != CLI_OK ||
         (o->energy && (rc = scli_out_path(cmd, &r->out, r->ecsv, path, sizeof path)) != CLI_OK) ||
         (o->energy && (rc = scli_out_path(cmd, &r->out, r->egp, path, sizeof path)) != CLI_OK))
@@ -1715,13 +1718,17 @@ static int sim_files(struct sim_run *r)
     const cosa_model *m = r->cs.mod.model;
     const double *par = r->cs.mod.par;
     const sim_csv *cols = &r->cols;
-    char path[1024];
+    char path[1024], jpath[1024];
     int rc;
     if ((rc = scli_out_path(cmd, &r->out, r->csv, path, sizeof path)) != CLI_OK ||
-        (rc = sim_csv_write(cmd, path, &r->cs.mod, cols, r->sname, r->idesc, r->refdesc, r->dt,
-                            r->tend, r->res)) != CLI_OK)
+        (r->cs.format == 1 &&
+         (rc = scli_out_path(cmd, &r->out, r->json, jpath, sizeof jpath)) != CLI_OK) ||
+        (rc = sim_csv_write(cmd, path, r->cs.format == 1 ? jpath : NULL, &r->cs.mod, cols,
+                            r->sname, r->idesc, r->refdesc, r->dt, r->tend, r->res)) != CLI_OK)
         return rc;
     printf("file %s\n", path);
+    if (r->cs.format == 1) /* --format json: the trajectory also as JSON */
+        printf("file %s\n", jpath);
     char names[2048] = "", title[512], comment[1024], ycol[32], rcol[32];
     for (size_t k = 0; k < r->sm.ny; k++) {
         if (!cols->ysel[k])
@@ -1797,13 +1804,15 @@ int cmd_simulate(int argc, char **argv)
     r->cmd = cmd;
     r->refrtol = 1e-12; /* --ref-rtol */
     unsigned mode = SIM_FIXED;
-    json_capture jc = {0}; /* --format json: the text form, captured */
+    tw w = {0}; /* the report: its 'name value' lines through the writer */
     int rc = sim_args_parse(r, argc, argv, &mode);
     if (rc < 0) {
         rc = CLI_OK;
         goto out;
     }
-    if (rc == CLI_OK && r->cs.format == 1 && json_capture_begin(&jc) != 0) {
+    if (rc == CLI_OK && (tw_begin(&w, stdout, r->cs.format == 1 ? TW_JSON : TW_TEXT, TW_REPORT,
+                                  cmd, NULL, NULL) != 0 ||
+                         tw_capture_stdout(&w) != 0)) {
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;
     }
@@ -1842,7 +1851,7 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     rc = CLI_OK;
 out:
-    rc = json_capture_end(&jc, cmd, rc);
+    rc = tw_finish(&w, cmd, rc);
     sim_free(r);
     free(r);
     return rc;

@@ -1,6 +1,7 @@
 /* energy_cli.c -- the energy paper on the command line: --rate, the
  * energy's quadratic form, and `cosa point --energy` (Phi route). */
 #include "energy_cli.h"
+#include "table_writer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -53,7 +54,7 @@ const char *const ecli_integrator_names[] = {
 
 int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
                       const cosa_system *sys, const double *x0, double dt, double tend,
-                      const ecli_point *o)
+                      const ecli_point *o, tw *w)
 {
     const cosa_model *m = cs->mod.model;
     const double *par = cs->mod.par;
@@ -115,22 +116,36 @@ int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
     }
     char name[64], b1[32], b2[32];
     cosa_scheme_name(s, name, sizeof name);
-    printf("model %s\nscheme %s\ndt %s\ntend %s\nnsteps %.0f\n", m->name, name,
-           cosa_number_text(b1, sizeof b1, dt), cosa_number_text(b2, sizeof b2, tend), nst);
-    if (o->nrate) {
-        printf("rate");
-        for (size_t i = 0; i < nsub; i++)
-            printf(" %s=%u", m->sub_name ? m->sub_name(m, par, i) : "?", rate[i]);
-        printf("\n");
+    tw_field(w, "model", "%s", m->name);
+    tw_field(w, "scheme", "%s", name);
+    tw_field(w, "dt", "%s", cosa_number_text(b1, sizeof b1, dt));
+    tw_field(w, "tend", "%s", cosa_number_text(b2, sizeof b2, tend));
+    tw_field(w, "nsteps", "%.0f", nst);
+    if (o->nrate) { /* 'rate SUB=K ...', every subsystem */
+        char *rates = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&rates, &len);
+        for (size_t i = 0; mem && i < nsub; i++)
+            fprintf(mem, "%s%s=%u", i ? " " : "", m->sub_name ? m->sub_name(m, par, i) : "?",
+                    rate[i]);
+        if (!mem || fclose(mem) != 0) {
+            free(rates);
+            cli_error(cmd, "out of memory");
+            goto done;
+        }
+        tw_field(w, "rate", "%s", rates);
+        free(rates);
     }
-    printf("integrator %s\nstart %s\n", ecli_integrator_names[ms.integrator],
-           ecli_start_names[ms.start_initial]);
-    printf("rho %.17g\nE0 %.17g\nE_end %.17g\nE_ref_end %.17g\nE_ratio %.17g\ndE_end %.17g\n"
-           "varsigma_end %.17g\nmu_measured %.17g\n",
-           e.rho, e.E0, e.E_end, e.E_ref_end, e.E_end / e.E_ref_end, e.dE_end, e.varsigma_end,
-           e.mu_measured);
+    tw_field(w, "integrator", "%s", ecli_integrator_names[ms.integrator]);
+    tw_field(w, "start", "%s", ecli_start_names[ms.start_initial]);
+    const char *fn[] = {"rho", "E0", "E_end", "E_ref_end", "E_ratio", "dE_end", "varsigma_end",
+                        "mu_measured"};
+    const double fv[] = {e.rho, e.E0, e.E_end, e.E_ref_end, e.E_end / e.E_ref_end, e.dE_end,
+                         e.varsigma_end, e.mu_measured};
+    for (size_t k = 0; k < sizeof fv / sizeof fv[0]; k++)
+        tw_field(w, fn[k], "%.17g", fv[k]);
     for (size_t k = 0; k < nm && k < sizeof omega / sizeof omega[0]; k++)
-        printf("mu_mode %.17g %.17g\n", omega[k], mu[k]);
+        tw_field(w, "mu_mode", "%.17g %.17g", omega[k], mu[k]);
     rc = CLI_OK;
 done:
     free(rate);

@@ -28,7 +28,7 @@ typedef struct ecli_point {
 extern const char *const ecli_start_names[], *const ecli_integrator_names[];
 int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
                       const cosa_system *sys, const double *x0, double dt, double tend,
-                      const ecli_point *o);
+                      const ecli_point *o, struct tw *w);
 
 /* Eqs 20-21: mu for two units at the step ratio R = h_df / h_ndf (0: single
  * rate) with extrapolation order p, given mu_SR: ZOH mu_SR (1.5 - 0.5 / R)

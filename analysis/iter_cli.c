@@ -1,6 +1,7 @@
 /* iter_cli.c -- --iterations and --relax of the iterative coupling schemes
  * (README "Iterative coupling"). */
 #include "cli.h"
+#include "table_writer.h"
 
 #include <math.h>
 #include <string.h>
@@ -62,26 +63,26 @@ int cli_iter_aitken(const cli_case *cs)
 }
 
 /* A figure that may be undefined: %.17g, or "none" for NaN. */
-static void figure(const char *name, double v)
+static void figure(tw *w, const char *name, double v)
 {
     if (isnan(v))
-        printf("%s none\n", name);
+        tw_field(w, name, "none");
     else
-        printf("%s %.17g\n", name, v);
+        tw_field(w, name, "%.17g", v);
 }
 
-void cli_iter_print(const cosa_scheme *s, const cosa_iter_info *it)
+void cli_iter_print(tw *w, const cosa_scheme *s, const cosa_iter_info *it)
 {
     char b[32];
     if (s->iterations)
-        printf("iterations %u\n", s->iterations);
+        tw_field(w, "iterations", "%u", s->iterations);
     else
-        printf("iterations inf\n");
-    printf("relax %s\n", cosa_number_text(b, sizeof b, s->relax));
-    printf("rho_iter %.17g\n", it->rho_iter);
-    figure("relax_max", it->relax_max);
-    figure("relax_opt", it->relax_opt);
-    figure("rho_iter_opt", it->rho_iter_opt);
+        tw_field(w, "iterations", "inf");
+    tw_field(w, "relax", "%s", cosa_number_text(b, sizeof b, s->relax));
+    tw_field(w, "rho_iter", "%.17g", it->rho_iter);
+    figure(w, "relax_max", it->relax_max);
+    figure(w, "relax_opt", it->relax_opt);
+    figure(w, "rho_iter_opt", it->rho_iter_opt);
 }
 
 void cli_iter_header(FILE *f, const cosa_scheme *s, const cosa_sweep_axis *x,

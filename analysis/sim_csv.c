@@ -4,6 +4,7 @@
  * (outputs, also those not connected, inputs, and the units' states) and
  * the rows thinned by --output-interval. */
 #include "sim_csv.h"
+#include "table_writer.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -188,60 +189,66 @@ nomem:
     return CLI_EFAIL;
 }
 
-/* The header row: t, then the selected columns of each block (and the
- * event flag with events). */
-static void header_row(FILE *f, const sim_csv *c, int event_col)
+/* The column names: t, then the selected columns of each block (and the
+ * event flag with events), into names[] (*n of them; the strings in the
+ * caller's buf, size bytes).  0, or -1 (buf too small). */
+static int column_names(const sim_csv *c, int event_col, const char **names, size_t *n,
+                        char *buf, size_t size)
 {
     /* unnamed entries keep their old names (u1, y1, ybar1, ...): PRE + k */
     static const char *const pre[6] = {"u", "y", "ybar", "du", "ref", "x"};
-    fprintf(f, "t");
+    size_t used = 0;
+    *n = 0;
+    names[(*n)++] = "t";
     for (int b = 0; b < 6; b++) {
         const int isu = b == 0 || b == 3, isx = b == 5;
-        const size_t n = isu ? c->nu : isx ? c->nx : c->ny;
-        char *const *names = isu ? c->uname : isx ? c->xname : c->yname;
+        const size_t nb = isu ? c->nu : isx ? c->nx : c->ny;
+        char *const *nm = isu ? c->uname : isx ? c->xname : c->yname;
         const unsigned char *sel = isu ? c->usel : isx ? c->xsel : c->ysel;
-        for (size_t k = 0; k < n; k++) {
+        const unsigned char *anon = c->anon + (isu ? 0 : isx ? c->nu + c->ny : c->nu);
+        for (size_t k = 0; k < nb; k++) {
             if (!sel[k])
                 continue;
-            const unsigned char *anon = c->anon + (isu ? 0 : isx ? c->nu + c->ny : c->nu);
-            if (anon[k]) /* no name: PREk, as before ("y3", "ybar3", "ref3") */
-                fprintf(f, ",%s%zu", pre[b], k + 1);
-            else
-                fprintf(f, ",%s.%s", pre[b], names[k]);
+            /* no name: PREk, as before ("y3", "ybar3", "ref3") */
+            const int w = anon[k] ? snprintf(buf + used, size - used, "%s%zu", pre[b], k + 1)
+                                  : snprintf(buf + used, size - used, "%s.%s", pre[b], nm[k]);
+            if (w < 0 || (size_t)w >= size - used)
+                return -1;
+            names[(*n)++] = buf + used;
+            used += (size_t)w + 1;
         }
     }
-    fputs(event_col ? ",event\n" : "\n", f);
+    if (event_col)
+        names[(*n)++] = "event";
+    return 0;
 }
 
-/* One data row at t: the selected entries of the blocks u, y, ybar, du,
- * ref, x (a NULL block: du 0 and ref nan -- an event point has neither),
- * then the event flag unless it is < 0. */
-static void row(FILE *f, const sim_csv *c, double t, const double *const blk[6], int event)
+/* One record at t: the selected entries of the blocks u, y, ybar, du, ref,
+ * x (a NULL block: du 0 and ref nan -- an event point has neither), then
+ * the event flag unless it is < 0. */
+static void row(tw *w, double *rec, const sim_csv *c, double t, const double *const blk[6],
+                int event)
 {
-    fprintf(f, "%.17g", t);
+    size_t n = 0;
+    rec[n++] = t;
     for (int b = 0; b < 6; b++) {
         const int isu = b == 0 || b == 3, isx = b == 5;
-        const size_t w = isu ? c->nu : isx ? c->nx : c->ny;
+        const size_t nb = isu ? c->nu : isx ? c->nx : c->ny;
         const unsigned char *sel = isu ? c->usel : isx ? c->xsel : c->ysel;
-        for (size_t k = 0; k < w; k++)
+        for (size_t k = 0; k < nb; k++)
             if (sel[k])
-                fprintf(f, ",%.17g", blk[b] ? blk[b][k] : b == 3 ? 0.0 : NAN);
+                rec[n++] = blk[b] ? blk[b][k] : b == 3 ? 0.0 : NAN;
     }
     if (event >= 0)
-        fprintf(f, ",%d", event);
-    fputc('\n', f);
+        rec[n++] = event;
+    tw_record(w, rec, n);
 }
 
-int sim_csv_write(const char *cmd, const char *path, const cli_model *cm, const sim_csv *c,
-                  const char *scheme, const char *integ, const char *refdesc, double dt,
-                  double tend, const cosa_cosim_result *r)
+/* The comment header of the trajectory file: the run's settings. */
+static void header(FILE *f, const cli_model *cm, const sim_csv *c, const char *scheme,
+                   const char *integ, const char *refdesc, double dt, double tend,
+                   const cosa_cosim_result *r)
 {
-    outfile of;
-    FILE *f = outfile_open(&of, path, 0);
-    if (!f) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
     const cosa_model *m = cm->model;
     const double *par = cm->par;
     fprintf(f, "# cosa %s simulate\n# model %s\n", cosa_version(), m->name);
@@ -263,9 +270,12 @@ int sim_csv_write(const char *cmd, const char *path, const cli_model *cm, const 
     fprintf(f, "# columns: t [s]; u.SUB.NAME input at the start of the macro step (L ybar + du); "
                "y.SUB.NAME raw outputs; ybar.* corrected outputs; du.* state-correction offsets; "
                "ref.* monolithic reference outputs; x.SUB.NAME unit states (--outputs)\n");
+}
+
+/* The records: one per selected macro point, the event points among them. */
+static void records(tw *w, double *rec, const sim_csv *c, const cosa_cosim_result *r)
+{
     const cosa_cosim_events *ev = r->events;
-    /* the event flag: the last column, the others keep their places */
-    header_row(f, c, ev != NULL);
     const size_t nu = c->nu, ny = c->ny, nx = c->nx;
     size_t k = 0; /* the next event point */
     for (size_t n = 0; n <= r->ndone; n++) {
@@ -273,22 +283,67 @@ int sim_csv_write(const char *cmd, const char *path, const cli_model *cm, const 
         for (; ev && k < ev->n && ev->t[k] < r->t[n]; k++) {
             const double *blk[6] = {ev->u + k * nu, ev->y + k * ny, ev->ybar + k * ny, NULL,
                                     NULL, ev->x + k * nx};
-            row(f, c, ev->t[k], blk, 1);
+            row(w, rec, c, ev->t[k], blk, 1);
         }
         if (n % c->every != 0 && n != r->ndone)
             continue;
         const double *blk[6] = {r->u + n * nu, r->y + n * ny, r->ybar + n * ny, r->du + n * nu,
                                 r->yref + n * ny, r->x + n * nx};
-        row(f, c, r->t[n], blk, ev ? ev->grid[n] : -1);
+        row(w, rec, c, r->t[n], blk, ev ? ev->grid[n] : -1);
     }
     for (; ev && k < ev->n; k++) { /* after the last grid point reached (a failed step) */
         const double *blk[6] = {ev->u + k * nu, ev->y + k * ny, ev->ybar + k * ny, NULL, NULL,
                                 ev->x + k * nx};
-        row(f, c, ev->t[k], blk, 1);
+        row(w, rec, c, ev->t[k], blk, 1);
     }
-    if (outfile_commit(&of) != 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
+}
+
+int sim_csv_write(const char *cmd, const char *path, const char *jpath, const cli_model *cm,
+                  const sim_csv *c, const char *scheme, const char *integ, const char *refdesc,
+                  double dt, double tend, const cosa_cosim_result *r)
+{
+    /* the event flag: the last column, the others keep their places */
+    const size_t ncol = 2 + 2 * c->nu + 3 * c->ny + c->nx, bufsize = 64 * ncol + 4096;
+    const char **names = malloc(ncol * sizeof *names);
+    char *buf = malloc(bufsize);
+    double *rec = malloc(ncol * sizeof *rec);
+    size_t n = 0;
+    int rc = CLI_OK;
+    if (!names || !buf || !rec || column_names(c, r->events != NULL, names, &n, buf, bufsize)) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
     }
-    return CLI_OK;
+    for (int pass = 0; rc == CLI_OK && pass < (jpath ? 2 : 1); pass++) {
+        const char *p = pass ? jpath : path;
+        outfile of;
+        tw w;
+        FILE *f = outfile_open(&of, p, 0);
+        if (!f) {
+            cli_error(cmd, "cannot write '%s': %s", p, strerror(errno));
+            rc = CLI_EFAIL;
+            break;
+        }
+        if (tw_begin(&w, f, pass ? TW_JSON : TW_TEXT, TW_DATA, cmd, NULL, NULL) != 0) {
+            outfile_abandon(&of);
+            cli_error(cmd, "out of memory");
+            rc = CLI_EFAIL;
+            break;
+        }
+        tw_csv(&w);
+        header(tw_stream(&w), cm, c, scheme, integ, refdesc, dt, tend, r);
+        tw_columns(&w, names, n, NULL);
+        records(&w, rec, c, r);
+        if (tw_end(&w) != 0 && errno == ENOMEM) {
+            outfile_abandon(&of);
+            cli_error(cmd, "out of memory");
+            rc = CLI_EFAIL;
+        } else if (outfile_commit(&of) != 0) { /* a failed write: named here */
+            cli_error(cmd, "cannot write '%s': %s", p, strerror(errno));
+            rc = CLI_EFAIL;
+        }
+    }
+    free(names);
+    free(buf);
+    free(rec);
+    return rc;
 }

@@ -31,9 +31,11 @@ void sim_csv_free(sim_csv *c);
 /* Write the trajectory file path: the comment header (the run's settings),
  * a header row, one row per selected macro point: t, then the selected
  * inputs u (at the start of the step), raw outputs y, corrected outputs
- * ybar, state-correction offsets du, reference outputs ref, states x. */
-int sim_csv_write(const char *cmd, const char *path, const cli_model *cm, const sim_csv *c,
-                  const char *scheme, const char *integ, const char *refdesc, double dt,
-                  double tend, const cosa_cosim_result *r);
+ * ybar, state-correction offsets du, reference outputs ref, states x.
+ * With jpath (not NULL) also the same header and records as one JSON
+ * document there (table_writer.h). */
+int sim_csv_write(const char *cmd, const char *path, const char *jpath, const cli_model *cm,
+                  const sim_csv *c, const char *scheme, const char *integ, const char *refdesc,
+                  double dt, double tend, const cosa_cosim_result *r);
 
 #endif

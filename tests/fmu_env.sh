@@ -4,9 +4,9 @@
 # x86_64-linux), a scratch directory removed at exit, TMPDIR inside it (so a
 # test can check that cosa leaves nothing behind), the ok/bad counters and
 # fmu_env_done NAME, the closing line and status; val KEY FILE, the value of
-# a "KEY value" line; fmu_twomass FILE NAME TEND I II, the two-mass network of
-# FMU files I and II; fmu_gainnet FILE TEND [GAIN [NAME]], the two-mass FMUs
-# with a gain between them (default: the smoothness-1 gain FMU).
+# a "KEY value" line; fmu_gainnet FILE TEND [GAIN [NAME]], the two-mass FMUs
+# with a gain between them (default: the smoothness-1 gain FMU); and the
+# helpers of harness.sh (fmu_twomass among them).
 COSA=${COSA:-analysis/cosa}
 FMU=${COSA_FMUDIR:-tests/fmu}
 [ "$(uname -m)" = x86_64 ] || { echo "skip - the test FMUs are built for x86_64-linux"; exit 77; }
@@ -22,19 +22,6 @@ fmu_env_done() {
 }
 # the value of the line "KEY value" of FILE
 val() { sed -n "s/^$1 //p" "$2"; }
-# FILE NAME TEND I II: the two-mass network "model NAME" of the FMU files I
-# and II (in $FMU), horizon TEND
-fmu_twomass() {
-    cat >"$1" <<END
-model $2
-tend $3
-fmu I = $FMU/$4
-fmu II = $FMU/$5
-connect I.s1 -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
-}
 # FILE TEND [GAIN [NAME]]: the two-mass FMUs I, II with the gain FMU file GAIN
 # (default: G with recommendedIntermediateInputSmoothness = 1) on the coupling
 # I.s1 -> II.s1, "model NAME" (default gainnet), horizon TEND

@@ -50,19 +50,8 @@ done
 [ -n "$(ls "$tmp/m1")" ] && ok || bad "map wrote no files"
 
 # ---- errors: one line "cosa: SUB: ...", exit 2, nothing on stdout
-# err WANT ARGS...
-err() {
-    want=$1
-    shift
-    "$COSA" "$@" >"$tmp/o" 2>"$tmp/e"
-    rc=$?
-    if [ $rc -ne 2 ]; then bad "exit $rc (want 2): $*"; return; fi
-    if [ "$(wc -l <"$tmp/e")" -ne 1 ] || ! grep -q '^cosa: ' "$tmp/e"; then
-        bad "not one 'cosa:' line: $* -> $(cat "$tmp/e")"; return
-    fi
-    grep -qF -- "$want" "$tmp/e" && ok || bad "'$want' not in: $(cat "$tmp/e")"
-    [ -s "$tmp/o" ] && bad "stdout on error: $*"
-}
+# err WANT ARGS...: WANT in the line (harness.sh)
+err() { usage_error "$@"; }
 printf '%s\n' '# line 1' '--model twomass' '--foo 3' >"$tmp/bad.args"
 err "cosa: simulate: $tmp/bad.args:3: unknown option '--foo'" simulate @"$tmp/bad.args" --scheme zoh --dt 1e-3
 printf '%s\n' '--scheme zoh' '' '--dt 1e-3' 'stray' >"$tmp/stray.args"

@@ -9,6 +9,7 @@
 #include <criterion/logging.h>
 
 #include "cosa.h"
+#include "testutil.h"
 
 #include <float.h>
 #include <math.h>
@@ -138,12 +139,7 @@ Test(assume, mismatch_phi_equals_master_and_check)
             cr_assert_eq(cosa_z0_build(sys, &s, dt, x0, zp, w), COSA_OK);
             cosa_phi_workspace_free(w);
             for (size_t n = 0; n < N; n++)
-                for (size_t i = 0; i < d; i++) {
-                    double acc = 0.0;
-                    for (size_t j = 0; j < d; j++)
-                        acc += Phi[i + j * d] * zp[j + n * d];
-                    zp[i + (n + 1) * d] = acc;
-                }
+                tu_phi_matvec(Phi, d, zp + n * d, zp + (n + 1) * d);
             /* master with the assumed model's fixed Jacobians */
             cosa_unit *u[2];
             for (size_t i = 0; i < 2; i++)

@@ -833,12 +833,7 @@ static double cross_check(const struct xcase *xc, int p, unsigned corr, double a
     cr_assert_eq(st, COSA_OK, "phi_build: %d", (int)st);
     memcpy(zp, z0, dim * sizeof *z0);
     for (size_t n = 0; n < nsteps; n++)
-        for (size_t r = 0; r < dim; r++) {
-            double acc = 0.0;
-            for (size_t c = 0; c < dim; c++)
-                acc += Phi[r + c * dim] * zp[c + n * dim];
-            zp[r + (n + 1) * dim] = acc;
-        }
+        tu_phi_matvec(Phi, dim, zp + n * dim, zp + (n + 1) * dim);
     size_t d2;
     double *traj = run(xc->sys, &s, xc->dt, z0, nsteps, &d2);
     double rel = rel_traj_diff(dim, nsteps + 1, 0, dim, zp, traj);

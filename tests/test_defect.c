@@ -16,13 +16,7 @@
 /* The rotational-defect model: its coupled linear system and x0. */
 static cosa_system *rotdef(double *x0)
 {
-    const cosa_model *m = cosa_model_find("rotational-defect");
-    cr_assert_not_null(m);
-    double par[32];
-    cosa_model_defaults(m, par);
-    cosa_system *sys = NULL;
-    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
-    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+    cosa_system *sys = tu_model_system("rotational-defect", x0);
     return sys;
 }
 
@@ -37,12 +31,7 @@ Test(model, rotational_defect_is_the_rotational_oscillator)
 {
     double x0[5], xr[4];
     cosa_system *sd = rotdef(x0);
-    const cosa_model *mr = cosa_model_find("rotational");
-    double par[32];
-    cosa_model_defaults(mr, par);
-    cosa_system *sr = NULL;
-    cr_assert_eq(mr->create(mr, par, &sr), COSA_OK);
-    cr_assert_eq(mr->initial_state(mr, par, xr), COSA_OK);
+    cosa_system *sr = tu_model_system("rotational", xr);
     double Ad[25], Ar[16];
     cr_assert_eq(cosa_system_monolithic(sd, Ad, NULL), COSA_OK);
     cr_assert_eq(cosa_system_monolithic(sr, Ar, NULL), COSA_OK);

@@ -38,15 +38,13 @@ set -u
 : "${COSA:?}" "${COSA_SRCDIR:?}"
 build=$(cd "$(dirname "$COSA")/.." && pwd)
 src=$(cd "$COSA_SRCDIR" && pwd)
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+# ok, bad, $tmp (removed at exit)
+. "$(dirname "$0")/harness.sh"
 mkdir -p "$tmp/bin"
 ln -s "$COSA" "$tmp/bin/cosa"
 PATH=$tmp/bin:$PATH
 export PATH
-pass=0 fail=0 norun=0 nblocks=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+norun=0 nblocks=0
 
 # split FILE.md into DIR/NNN.cmd (the command), NNN.exp (shown lines) and
 # NNN.rc (the exit status wanted); prints the number of blocks marked norun

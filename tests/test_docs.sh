@@ -15,11 +15,8 @@
 set -u
 : "${COSA:?}" "${COSA_SRCDIR:?}"
 man=${COSA_MAN:-$(dirname "$COSA")/../cosa.1}
-fail=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok - $1"; }
-bad() { echo "FAIL - $1"; fail=1; }
+# ok, bad, $tmp (removed at exit), harness_done
+. "$(dirname "$0")/harness.sh"
 
 # README example
 awk '/^```c$/ { on = 1; next } on && /^```$/ { exit } on' "$COSA_SRCDIR/README.md" > "$tmp/readme.c"
@@ -211,4 +208,4 @@ else
 fi
 [ "$(wc -l < "$COSA_SRCDIR/README.md")" -le 350 ] && ok "README.md has at most 350 lines" ||
     bad "README.md has $(wc -l < "$COSA_SRCDIR/README.md") lines (at most 350: move detail to doc/)"
-exit $fail
+harness_done test_docs

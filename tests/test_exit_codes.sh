@@ -4,7 +4,8 @@
 # option, a missing input file, an -o target that cannot be created: all
 # found before any work); 1 a failed computation or write -- a full stdout
 # (/dev/full) included, with one stderr line; a closed pipe keeps SIGPIPE's
-# exit 141.
+# exit 141.  Every command of 'cosa --help' (fmu-info and linearize when the
+# test FMUs are built), and the JSON forms.
 . "$(dirname "$0")/harness.sh"
 
 mkdir -p "$tmp/ro"
@@ -32,6 +33,17 @@ models|
 simulate|--model twomass --scheme zoh --dt 1e-3
 estimate|--model twomass --scheme soh --estimator exmilne --t0 1e-2 --dt 1e-4
 defect|--model rotational-defect --integrator euler --in-order 0 --out-order 0 --dt 1e-2"
+# fmu-info and linearize read FMUs: the test FMUs of make check, when built
+fmu=${COSA_FMUDIR:-tests/fmu}/twomass1_fmi3.fmu
+if [ -f "$fmu" ]; then
+    FMU=$(cd "${COSA_FMUDIR:-tests/fmu}" && pwd)
+    fmu_twomass "$tmp/two.cosa" twofmu 0.3 twomass1_fmi3.fmu twomass2_fmi3.fmu
+    runs="$runs
+fmu-info|$fmu
+linearize|--model-file $tmp/two.cosa"
+else
+    echo "note: no test FMUs (make check builds them): fmu-info and linearize not checked"
+fi
 
 # the whole list is one word per line for the loops below
 IFS_was=$IFS
@@ -97,14 +109,32 @@ expect_exit 2 "$COSA" point --model-file "$tmp/none.cosa" --scheme zoh --dt 1e-4
 expect_exit 2 "$COSA" model-dump --model-file "$tmp/none.cosa"
 expect_exit 2 "$COSA" linearize --model-file "$tmp/none.cosa"
 expect_exit 2 "$COSA" point --scheme zoh @"$tmp/none.args"
-# linearize and fmu-info on the test FMUs (built by make check)
-fmu=${COSA_FMUDIR:-tests/fmu}/twomass1_fmi3.fmu
+expect_exit 2 "$COSA" fmu-info "$tmp/none.fmu"
 if [ -f "$fmu" ]; then
-    expect_exit 0 "$COSA" fmu-info "$fmu"
-    "$COSA" fmu-info "$fmu" >/dev/full 2>"$tmp/err"
-    [ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "fmu-info > /dev/full: $(cat "$tmp/err")"
-    expect_exit 2 "$COSA" fmu-info "$tmp/none.fmu"
+    expect_exit 2 "$COSA" linearize --model-file "$tmp/two.cosa" -o "$unwritable/x.cosa"
 fi
+# --format json: a full stdout is exit 1 and one line as for the text; the
+# JSON files of map, curve and simulate -o are probed with the others
+for c in "point --scheme zoh --dt 1e-4" "limit --scheme p4 --criterion stable --dt-min 1e-6" \
+    "converge --scheme foh --points 8" "simulate --model twomass --scheme zoh --dt 1e-3"; do
+    # shellcheck disable=SC2086
+    "$COSA" $c --format json >/dev/full 2>"$tmp/err"
+    rc=$?
+    [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+        grep -q "^cosa: ${c%% *}: cannot write to standard output: " "$tmp/err" && ok ||
+        bad "$c --format json > /dev/full: exit $rc, $(cat "$tmp/err")"
+done
+expect_exit 2 "$COSA" map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 --scheme zoh --format json -o "$unwritable"
+expect_exit 2 "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh --format json -o "$unwritable"
+expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --format json -o "$unwritable"
+# an existing NAME_SCHEME.json in the current directory is not overwritten
+# without -o: refused before the work with the .dat's rule (today exit 1,
+# "exists; not overwriting it"), nothing written
+mkdir -p "$tmp/cwd" && : >"$tmp/cwd/rho_zoh.json"
+cosa_abs=$(cd "$(dirname "$COSA")" && pwd)/$(basename "$COSA")
+(cd "$tmp/cwd" && expect_exit 1 "$cosa_abs" map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 \
+    --scheme zoh --format json && grep -q "rho_zoh.json' exists; not overwriting it" "$tmp/err" &&
+    [ ! -e rho_zoh.dat ] && [ ! -s rho_zoh.json ]) || bad "map --format json over an existing rho_zoh.json"
 
 # ---- faults refused at parse time, one line, before any work -----------------------
 # (each would have run for hours, computed identical rows or ignored a number)

@@ -31,6 +31,7 @@
  * fail and so print every measured ratio.
  */
 #include "cosa.h"
+#include "testutil.h"
 
 #include <criterion/criterion.h>
 #include <float.h>
@@ -135,13 +136,7 @@ static void matmul_ld(size_t n, const long double *A, const long double *B, long
 
 static void matmul(size_t n, const double *A, const double *B, double *C)
 {
-    for (size_t j = 0; j < n; j++)
-        for (size_t i = 0; i < n; i++) {
-            double s = 0.0;
-            for (size_t k = 0; k < n; k++)
-                s += A[i + k * n] * B[k + j * n];
-            C[i + j * n] = s;
-        }
+    tu_matmul(n, n, n, A, B, C);
 }
 
 /* exp(M) of a real 2x2 M in closed form.  With mu = tr(M)/2 and N = M - mu I,

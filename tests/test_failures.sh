@@ -36,32 +36,31 @@ error() {
 
 VO="--scheme zoh --dt 1e-3"
 DE="--integrator exact --in-order 0 --out-order 0 --dt 1e-3"
+# errors NAME WANT_EXIT FILE LINE: every mode on the model file FILE (fixed
+# step, --coupling explicit and implicit, defect) exits WANT_EXIT with the
+# one stderr line "cosa: CMD: LINE"
+errors() {
+    run "$1_fixed" "$2" simulate --model-file "$3" --scheme zoh --dt 1e-3
+    error "$1_fixed" "cosa: simulate: $4"
+    for c in explicit implicit; do
+        # shellcheck disable=SC2086
+        run "$1_$c" "$2" simulate --model-file "$3" --coupling $c $VO
+        error "$1_$c" "cosa: simulate: $4"
+    done
+    # shellcheck disable=SC2086
+    run "$1_defect" "$2" defect --model-file "$3" $DE
+    error "$1_defect" "cosa: defect: $4"
+}
 
 # ---- FMUs that fail at run time: subsystem II's doStep reaching t = 0.01 s ---------
 if [ "$(uname -m)" = x86_64 ]; then
     for v in 3 2; do
-        cat >"$tmp/fmu$v.cosa" <<END
-model twomass-fmu
-tend 0.3
-fmu I = $FMU/twomass1_fmi$v.fmu
-fmu II = $FMU/twomass2_fmi$v.fmu
-connect I.s1 -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
+        fmu_twomass "$tmp/fmu$v.cosa" twomass-fmu 0.3 "twomass1_fmi$v.fmu" "twomass2_fmi$v.fmu"
     done
     sed "s|twomass2_fmi3.fmu|fail_error_fmi3.fmu|" "$tmp/fmu3.cosa" >"$tmp/error.cosa"
     sed "s|twomass2_fmi2.fmu|fail_discard_fmi2.fmu|" "$tmp/fmu2.cosa" >"$tmp/discard.cosa"
     E="co-simulation failed: FMU II: fmi3DoStep at t = 0.0090000000000000011 returned Error; it logged: test FMU fails as configured"
-    run err_fixed 1 simulate --model-file "$tmp/error.cosa" --scheme zoh --dt 1e-3
-    error err_fixed "cosa: simulate: $E"
-    for c in explicit implicit; do
-        run err_$c 1 simulate --model-file "$tmp/error.cosa" --coupling $c $VO
-        error err_$c "cosa: simulate: $E"
-    done
-    # shellcheck disable=SC2086
-    run err_defect 1 defect --model-file "$tmp/error.cosa" $DE
-    error err_defect "cosa: defect: $E"
+    errors err 1 "$tmp/error.cosa" "$E"
 
     D="FMU II: fmi2DoStep at t = 0.0090000000000000011 returned Discard"
     run dis_fixed 0 simulate --model-file "$tmp/discard.cosa" --scheme zoh --dt 1e-3
@@ -168,15 +167,6 @@ connect I.y -> II.u
 connect II.w -> I.F
 END
 S="model 'singular-loop': algebraic loop not solvable: I - D L is singular"
-run loop_fixed 2 simulate --model-file "$tmp/singular.cosa" --scheme zoh --dt 1e-3
-error loop_fixed "cosa: simulate: $S"
-for c in explicit implicit; do
-    # shellcheck disable=SC2086
-    run loop_$c 2 simulate --model-file "$tmp/singular.cosa" --coupling $c $VO
-    error loop_$c "cosa: simulate: $S"
-done
-# shellcheck disable=SC2086
-run loop_defect 2 defect --model-file "$tmp/singular.cosa" $DE
-error loop_defect "cosa: defect: $S"
+errors loop 2 "$tmp/singular.cosa" "$S"
 
 harness_done test_failures.sh

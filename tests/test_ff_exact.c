@@ -14,6 +14,7 @@
 #include <criterion/criterion.h>
 
 #include "cosa.h"
+#include "testutil.h"
 
 #include <float.h>
 #include <math.h>
@@ -89,12 +90,7 @@ static cosa_status ref_exact(void *ctx, size_t n, const double *t, size_t nsel,
     (void)nsel;
     cr_assert_null(sel, "small systems: every state is kept");
     const struct run *r = ctx;
-    cosa_reftraj *ref = NULL;
-    cosa_status st = cosa_reftraj_exact_at(r->sys, r->x0, n, t, &ref);
-    if (st == COSA_OK)
-        memcpy(X, ref->x, n * ref->nx * sizeof *X);
-    cosa_reftraj_free(ref);
-    return st;
+    return tu_exact_states(r->sys, r->x0, n, t, X);
 }
 
 /* A fixed-step explicit run (degree k, step H, horizon tend) of the ODE
@@ -126,13 +122,7 @@ static cosa_vo_result *vo_run(const cosa_odesys *os, const cosa_system *lin, con
     cr_assert_eq(cosa_unitset_create(nsub, u, cosa_odesys_L(os), NULL, &set), COSA_OK);
     if (cosa_odesys_coupling(os))
         cr_assert_eq(cosa_unitset_set_coupling(set, cosa_odesys_coupling(os)), COSA_OK);
-    cosa_vo_opts o;
-    cosa_vo_opts_default(&o);
-    o.coupling = COSA_VO_EXPLICIT;
-    o.k = k;
-    o.H = H;
-    o.tend = tend;
-    o.is_vel = is_vel;
+    const cosa_vo_opts o = tu_vo_opts(is_vel, COSA_VO_EXPLICIT, k, 0, H, tend);
     struct run r = {.sys = refsys};
     memcpy(r.x0, x0, nx * sizeof *x0);
     cosa_vo_result *res = NULL;
@@ -142,20 +132,6 @@ static cosa_vo_result *vo_run(const cosa_odesys *os, const cosa_system *lin, con
     for (size_t i = 0; i < nsub; i++)
         cosa_unit_free(u[i]);
     return res;
-}
-
-/* max_i |a_i - b_i| at the end over max_n |xref_i| (the states' own scale) */
-static double end_diff(const cosa_vo_result *a, const double *b)
-{
-    const size_t nx = a->nx, N = a->steps;
-    double d = 0.0;
-    for (size_t i = 0; i < nx; i++) {
-        double s = 0.0;
-        for (size_t n = 0; n <= N; n++)
-            s = fmax(s, fabs(a->xref[i + n * nx]));
-        d = fmax(d, fabs(a->x[i + N * nx] - b[i]) / s);
-    }
-    return d;
 }
 
 /* ---- twomass-ff ------------------------------------------------------------------ */
@@ -227,7 +203,7 @@ Test(ff_exact, twomass_ff_exact_units_equal_linear_run)
         cosa_scheme s;
         cr_assert_eq(cosa_scheme_parse(name, &s), COSA_OK);
         cr_assert_eq(cosa_check_linear_run(hand, &s, H, z0, N, traj), COSA_OK);
-        const double d = end_diff(r, traj + N * dim);
+        const double d = tu_vo_end_diff(r, traj + N * dim);
         cr_expect(d < 1e-11, "k = %d: exact units vs linear_run: %.3g", k, d);
         cr_expect(r->e36_all > 1e-8, "k = %d: the scheme's error %.3g must dominate", k,
                   r->e36_all);
@@ -258,7 +234,7 @@ static void exact_vs_cvode(const cosa_model *m, const double *par, int k, double
     cosa_vo_result *a = vo_run(os, lin, "exact", 0.0, lin, x0, k, H, tend);
     cosa_vo_result *b = vo_run(os, lin, "cvode", 1e-10, lin, x0, k, H, tend);
     cr_assert_eq(a->steps, b->steps);
-    const double d = end_diff(a, b->x + b->steps * b->nx);
+    const double d = tu_vo_end_diff(a, b->x + b->steps * b->nx);
     cr_expect(d < 1e-7, "%s: exact vs CVODE units: %.3g", m->name, d);
     fprintf(stderr, "test_ff_exact: %s exact vs CVODE units %.3g (scheme error %.3g)\n",
             m->name, d, a->e36_all);

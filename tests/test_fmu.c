@@ -459,11 +459,7 @@ Test(fmu, linearize_dd_and_fd)
         cr_assert_eq(cosa_unit_fmu_linearize(u, 1, fd, fd + off[1], fd + off[2], fd + off[3]),
                      COSA_OK, "%s", cosa_unit_message(u));
         /* the built-in model's subsystem */
-        const cosa_model *m = cosa_model_find("twomass");
-        double par[32];
-        cosa_model_defaults(m, par);
-        cosa_system *sys = NULL;
-        cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+        cosa_system *sys = tu_model_system("twomass", NULL);
         const size_t NX = cosa_system_nx(sys), NU = cosa_system_nu(sys), NY = cosa_system_ny(sys);
         const size_t ox = which == 1 ? 0 : 2, ou = which == 1 ? 0 : 1, oy = which == 1 ? 0 : 2;
         const double *SA = cosa_system_A(sys), *SB = cosa_system_B(sys), *SC = cosa_system_C(sys),

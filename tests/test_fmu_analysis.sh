@@ -8,15 +8,7 @@
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 # net NAME FMU_I FMU_II: the two-mass oscillator of two FMUs
 net() {
-    cat >"$tmp/$1.cosa" <<END
-model $1
-tend 0.3
-fmu I = $FMU/$2.fmu
-fmu II = $FMU/$3.fmu
-connect I.s1 -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
+    fmu_twomass "$tmp/$1.cosa" "$1" 0.3 "$2.fmu" "$3.fmu"
 }
 net full twomass1_fmi3 twomass2_fmi3
 net nointerp twomass1_nointerp_fmi2 twomass2_fmi2

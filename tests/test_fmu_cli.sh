@@ -228,15 +228,7 @@ done
 # doStep) and --ref fine: the same arithmetic, so the co-simulated outputs agree to rounding
 # (bound 1e-10 of each output's scale; measured: bitwise equal for ZOH) and e_global to 1e-8
 # relative (measured 4e-10: the fine references differ in their micro steps)
-cat >"$tmp/nl.cosa" <<END
-model twomass-nl-fmu
-tend 0.3
-fmu I = $FMU/twomass1_fmi3.fmu
-fmu II = $FMU/twomass2nl_fmi3.fmu
-connect I.s1 -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
+fmu_twomass "$tmp/nl.cosa" twomass-nl-fmu 0.3 twomass1_fmi3.fmu twomass2nl_fmi3.fmu
 # the variable-order engine's reference is the linearised network: a nonlinear FMU is
 # refused in one line (exit 2) naming it
 "$COSA" simulate --model-file "$tmp/nl.cosa" --coupling explicit --scheme zoh --dt 1e-3 \

@@ -12,15 +12,7 @@ ecmp() { # FILE-A FILE-B BOUND
 }
 # the two-mass oscillator (FMI $1.0) with subsystem II replaced by $2 (without .fmu)
 pair() { # VERSION II-FMU
-    cat <<END
-model pair
-tend 0.3
-fmu I = $FMU/twomass1_fmi$1.fmu
-fmu II = $FMU/$2.fmu
-connect I.s1 -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
+    fmu_twomass - pair 0.3 "twomass1_fmi$1.fmu" "$2.fmu"
 }
 # the oscillator with a gain between I.s1 and II.s1: the FMU $2 (no tend line: $3), or the
 # matrix subsystem y = K u (D = [ K ]) when $2 is "matrix K"

@@ -12,6 +12,7 @@
 #include <criterion/logging.h>
 
 #include "cosa.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,14 +20,7 @@
 
 static cosa_system *model_system(const char *name, double *x0)
 {
-    const cosa_model *m = cosa_model_find(name);
-    cr_assert_not_null(m, "model %s", name);
-    double par[64];
-    cosa_model_defaults(m, par);
-    cosa_system *sys = NULL;
-    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
-    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
-    return sys;
+    return tu_model_system(name, x0);
 }
 
 struct units {
@@ -65,10 +59,9 @@ static double iter_vs_phi(const cosa_system *sys, const cosa_scheme *s, const co
     cr_assert_eq(cosa_layout_get(sys, sphi, &lay), COSA_OK);
     const size_t d = lay.dim;
     cosa_phi_workspace *w = cosa_phi_workspace_alloc(sys, sphi->order + 1);
-    double *Phi = malloc(d * d * sizeof *Phi), *z = malloc(d * sizeof *z),
-           *zn = malloc(d * sizeof *zn), *zm = malloc(d * sizeof *zm),
-           *dmax = calloc(d, sizeof *dmax), *rmax = calloc(d, sizeof *rmax);
-    cr_assert(w && Phi && z && zn && zm && dmax && rmax);
+    tu_phibuf B = tu_phibuf_alloc(d);
+    double *Phi = B.Phi, *z = B.z, *zn = B.zn, *zm = B.zm, *dmax = B.dmax, *rmax = B.rmax;
+    cr_assert_not_null(w);
     cr_assert_eq(cosa_phi_build(sys, sphi, dt, Phi, d, w), COSA_OK);
     cr_assert_eq(cosa_z0_build(sys, sphi, dt, x0, z, w), COSA_OK);
     struct units U = make_units(sys);
@@ -77,13 +70,7 @@ static double iter_vs_phi(const cosa_system *sys, const cosa_scheme *s, const co
     cosa_master *m = cosa_iter_master(it);
     cr_assert_eq(cosa_master_init(m, s->order * dt, z, z + lay.off_y, NULL), COSA_OK);
     for (size_t n = 1; n <= nsteps; n++) {
-        for (size_t i = 0; i < d; i++) {
-            double acc = 0.0;
-            for (size_t j = 0; j < d; j++)
-                acc += Phi[i + j * d] * z[j];
-            zn[i] = acc;
-        }
-        memcpy(z, zn, d * sizeof *z);
+        tu_phi_apply(Phi, d, z, zn);
         cr_assert_eq(cosa_iter_step(it), COSA_OK, "step %zu", n);
         cr_assert_eq(cosa_master_info(m, zm), COSA_OK);
         for (size_t i = 0; i < d; i++) {
@@ -99,12 +86,7 @@ static double iter_vs_phi(const cosa_system *sys, const cosa_scheme *s, const co
     cosa_iter_free(it);
     free_units(&U);
     cosa_phi_workspace_free(w);
-    free(Phi);
-    free(z);
-    free(zn);
-    free(zm);
-    free(dmax);
-    free(rmax);
+    tu_phibuf_free(&B);
     return worst;
 }
 

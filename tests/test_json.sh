@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_json.sh -- `--format json` of point, converge, limit and simulate
+# test_json.sh -- `--format json` of point, converge, limit, simulate, curve and map
 # (doc/output-formats.md): valid strict JSON holding the text form's every
 # number, bit for bit (tests/json_check.py, an independent reading of both),
 # the text form unchanged by the option's existence, and a full stdout
@@ -24,7 +24,12 @@ both converge --scheme foh --points 8
 both limit --scheme p4 --criterion stable --dt-min 1e-6
 both limit --scheme zoh+mbcorr --criterion accurate --tol 0.01 --dt-min 1e-6
 both simulate --model twomass --scheme zoh --dt 1e-3
-both simulate --model twomass --scheme zoh --dt 1e-3 -o "$tmp/s"
+# simulate -o: the JSON run also writes (and lists) NAME.json, the trajectory
+"$COSA" simulate --model twomass --scheme zoh --dt 1e-3 -o "$tmp/s" >"$tmp/t" 2>"$tmp/te" &&
+    "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 -o "$tmp/s" --format json >"$tmp/j" \
+        2>"$tmp/je" || bad "simulate -o: $(cat "$tmp/te" "$tmp/je")"
+sed "s|^file \(.*\)\.csv\$|&\nfile \1.json|" "$tmp/t" >"$tmp/t2"
+/usr/bin/python3 "$check" "$tmp/t2" "$tmp/j" && ok || bad "simulate -o --format json"
 # curve --format json: BASE.json next to BASE.dat (unchanged), the same
 # records, columns and comments, number for number
 datajson() { # DAT JSON
@@ -62,6 +67,64 @@ done
 sed 's/\(\[0\.0001, 0\.99\)7/\18/' "$tmp/cj/rho_vs_dt.json" >"$tmp/cj/changed.json"
 ! cmp -s "$tmp/cj/rho_vs_dt.json" "$tmp/cj/changed.json" && ! datajson "$tmp/cj/rho_vs_dt.dat" "$tmp/cj/changed.json" 2>/dev/null &&
     ok || bad "the data checker missed a changed record"
+# map --format json: NAME_SCHEME.json next to each (unchanged) .dat, the
+# same records (the .dat's blank lines separate blocks: no data), columns
+# and comments; also over (x, dt) and with --adaptive's 'exact' column (its
+# '# columns:' line says what 0 and 1 mean after the names)
+for x in "--y dk=1:100:log:3 --dt 1e-3,1e-2 --scheme zoh,foh+mbcorr" \
+    "--y dt=1e-4:1e-2:log:4 --scheme zoh --metric e_global" \
+    "--y dk=1:100:log:7 --dt 1e-3 --scheme zoh --adaptive --coarse 2"; do
+    # shellcheck disable=SC2086
+    "$COSA" map --x ck=1:1e4:log:6 $x -o "$tmp/mt" >/dev/null 2>"$tmp/err" &&
+        "$COSA" map --x ck=1:1e4:log:6 $x --format json -o "$tmp/mj" >"$tmp/mj.out" 2>"$tmp/err" ||
+        bad "map $x: $(cat "$tmp/err")"
+    n=0
+    for d in "$tmp"/mj/*.dat; do
+        case $d in *_lines.dat) continue ;; esac
+        n=$((n + 1))
+        cmp -s "$d" "$tmp/mt/${d##*/}" && ok || bad "map $x --format json changed ${d##*/}"
+        sed 's/^\(# columns:.*\) (1 = evaluated, 0 = interpolated)$/\1/' "$d" >"$tmp/d.dat"
+        grep -q "^file ${d%.dat}.json\$" "$tmp/mj.out" && datajson "$tmp/d.dat" "${d%.dat}.json" &&
+            ok || bad "map $x --format json: ${d##*/} and its .json differ"
+    done
+    [ "$n" -ge 1 ] || bad "map $x --format json: no data files"
+    rm -rf "$tmp/mt" "$tmp/mj"
+done
+# simulate -o --format json: NAME.json holds the CSV's header row as its
+# columns and every record, number for number
+"$COSA" simulate --scheme foh+mbcorr --dt 1e-3 --tend 0.02 --outputs s1 -o "$tmp/sj" \
+    --format json >/dev/null 2>"$tmp/err" || bad "simulate -o --format json: $(cat "$tmp/err")"
+/usr/bin/python3 - "$tmp/sj/twomass_foh_mbcorr.csv" "$tmp/sj/twomass_foh_mbcorr.json" <<'PY' && ok ||
+import json, sys
+def constant(c):
+    sys.exit("not strict JSON: " + c)
+lines = open(sys.argv[1]).read().splitlines()
+doc = json.load(open(sys.argv[2]), parse_constant=constant)
+com = [l.lstrip("#").lstrip(" ") for l in lines if l.startswith("#")]
+rows = [l.split(",") for l in lines if l and not l.startswith("#")]
+def same(t, j):
+    v = float(t)
+    if isinstance(j, str):
+        return j == "nan" and v != v or j in ("inf", "-inf") and float(j) == v
+    return not isinstance(j, bool) and float(j) == v
+ok = (doc["comments"] == com and doc["columns"] == rows[0] and len(rows) > 2 and
+      len(doc["records"]) == len(rows) - 1 and
+      all(len(r) == len(j) and all(map(same, r, j)) for r, j in zip(rows[1:], doc["records"])))
+sys.exit(0 if ok else "simulate: the .csv and the .json differ")
+PY
+    bad "simulate -o --format json: NAME.csv and NAME.json differ"
+# a file that cannot be written to the end (a file size limit: EFBIG) is
+# exit 1 and one line naming it, for the JSON files too; nothing is left
+for c in "map --x ck=1:1e4:log:40 --y dk=1:100:log:40 --dt 1e-3 --scheme zoh" \
+    "curve --x dt=1e-5:1e-3:log:300 --scheme zoh" "simulate --scheme zoh --dt 1e-4"; do
+    # shellcheck disable=SC2086
+    (ulimit -f 8 && exec "$COSA" $c --format json -o "$tmp/full" >/dev/null 2>"$tmp/err")
+    rc=$?
+    [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^cosa: .*cannot write '.*': File too large\$" "$tmp/err" &&
+        [ -z "$(ls -A "$tmp/full" 2>/dev/null)" ] && ok ||
+        bad "$c --format json under ulimit -f 8: exit $rc, $(cat "$tmp/err"), left $(ls "$tmp/full" 2>/dev/null)"
+    rm -rf "$tmp/full"
+done
 # the checker fails on a changed number (it can fail): one digit off
 "$COSA" point --scheme zoh --dt 1e-4 >"$tmp/t"
 "$COSA" point --scheme zoh --dt 1e-4 --format json | sed 's/"rho": 0\.9/"rho": 0.8/' >"$tmp/j"
@@ -75,7 +138,7 @@ expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --format xml
 doc=$(dirname "$0")/../doc/output-formats.md
 awk '/^```sh$/ { on = 1; next } on && /^```$/ { exit } on' "$doc" >"$tmp/example.sh"
 bindir=$(cd "$(dirname "$COSA")" && pwd)
-[ -s "$tmp/example.sh" ] && PATH=$bindir:$PATH sh -e "$tmp/example.sh" >"$tmp/ex.out" 2>&1 &&
+[ -s "$tmp/example.sh" ] && (cd "$tmp" && PATH=$bindir:$PATH sh -e "$tmp/example.sh") >"$tmp/ex.out" 2>&1 &&
     grep -q '"command": "converge"' "$tmp/ex.out" && grep -q '^exit 2$' "$tmp/ex.out" &&
     grep -q '^exit 1$' "$tmp/ex.out" && ok || bad "doc/output-formats.md example: $(tail -3 "$tmp/ex.out")"
 harness_done test_json

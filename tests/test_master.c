@@ -11,6 +11,7 @@
 #include <criterion/logging.h>
 
 #include "cosa.h"
+#include "testutil.h"
 
 #include <float.h>
 #include <math.h>
@@ -75,10 +76,9 @@ static double master_vs_phi_opt(const cosa_system *sys, const cosa_scheme *s, do
     cr_assert_eq(cosa_layout_get(sys, s, &lay), COSA_OK);
     const size_t d = lay.dim;
     cosa_phi_workspace *w = cosa_phi_workspace_alloc(sys, s->order);
-    double *Phi = malloc(d * d * sizeof *Phi), *z = malloc(d * sizeof *z),
-           *zn = malloc(d * sizeof *zn), *zm = malloc(d * sizeof *zm),
-           *dmax = calloc(d, sizeof *dmax), *rmax = calloc(d, sizeof *rmax);
-    cr_assert(w && Phi && z && zn && zm && dmax && rmax);
+    tu_phibuf B = tu_phibuf_alloc(d);
+    double *Phi = B.Phi, *z = B.z, *zn = B.zn, *zm = B.zm, *dmax = B.dmax, *rmax = B.rmax;
+    cr_assert_not_null(w);
     cr_assert_eq(cosa_phi_build(sys, s, dt, Phi, d, w), COSA_OK);
     cr_assert_eq(cosa_z0_build(sys, s, dt, x0, z, w), COSA_OK);
 
@@ -93,13 +93,7 @@ static double master_vs_phi_opt(const cosa_system *sys, const cosa_scheme *s, do
                                   lay.has_du ? z + lay.off_du : NULL),
                  COSA_OK);
     for (size_t n = 1; n <= nsteps; n++) {
-        for (size_t i = 0; i < d; i++) {
-            double acc = 0.0;
-            for (size_t j = 0; j < d; j++)
-                acc += Phi[i + j * d] * z[j];
-            zn[i] = acc;
-        }
-        memcpy(z, zn, d * sizeof *z);
+        tu_phi_apply(Phi, d, z, zn);
         cosa_status st = cosa_master_step(m);
         cr_assert_eq(st, COSA_OK, "step %zu: %s", n, cosa_strerror(st));
         cr_assert_eq(cosa_master_info(m, zm), COSA_OK);
@@ -128,12 +122,7 @@ static double master_vs_phi_opt(const cosa_system *sys, const cosa_scheme *s, do
     cosa_master_free(m);
     free_units(units, nsub, os, set);
     cosa_phi_workspace_free(w);
-    free(Phi);
-    free(z);
-    free(zn);
-    free(zm);
-    free(dmax);
-    free(rmax);
+    tu_phibuf_free(&B);
     return worst;
 }
 

@@ -17,6 +17,7 @@
 
 #include "cosa.h"
 #include "core/dense.h"
+#include "testutil.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 
@@ -1123,12 +1124,8 @@ Test(nrmse_twomass, reference_basis)
  * e_l(1.5e-4) < 1e-3 < e_l(3e-4) (ZOH+MBCorr). */
 Test(nrmse_twomass, paper_local_error_brackets)
 {
-    const cosa_model *m = cosa_model_find("twomass");
-    double par[64], x0[8];
-    cosa_model_defaults(m, par);
-    cosa_system *sys;
-    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
-    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+    double x0[8];
+    cosa_system *sys = tu_model_system("twomass", x0);
     cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, 0);
     cr_assert_not_null(w);
     const struct {

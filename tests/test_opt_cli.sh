@@ -71,7 +71,7 @@ refuse "cosa: converge: --points must be an integer in 2..100000, got '1'" conve
 refuse "cosa: bench: --grid must be a positive integer, got '0'" bench --grid 0
 # a name from a table
 refuse "cosa: limit: --criterion must be one of stable, accurate, local, iteration; got 'sturdy'" limit --scheme zoh --criterion sturdy
-refuse "cosa: map: --format must be one of text, bin; got 'xml'" map --format xml
+refuse "cosa: map: --format must be one of text, bin, json; got 'xml'" map --format xml
 refuse "cosa: linearize: --jacobian must be one of dd, fd; got 'ad'" linearize --jacobian ad
 refuse "cosa: table: --paper must be one of mbcorr, energy; got 'x'" table --paper x
 # path, list, NAME=VALUE, flag

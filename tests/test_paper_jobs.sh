@@ -7,13 +7,8 @@
 # PAPER_JOBS is refused with exit 2.  The real runs' independence of the
 # thread count is tests/test_varorder_cli.sh's.
 srcdir=${COSA_SRCDIR:-${srcdir:-.}}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_paper_jobs_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# ok, bad, $tmp (removed at exit), harness_done
+. "$(dirname "$0")/harness.sh"
 
 # the stand-in: its "result" is a checksum of its arguments (what the real
 # one's numbers depend on), it sleeps longer the earlier it is started (the

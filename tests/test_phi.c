@@ -79,16 +79,6 @@ static void mv(size_t m, size_t n, const double *A, const double *x, double *y)
         y[i] = s;
     }
 }
-static void mm(size_t m, size_t n, size_t k, const double *A, const double *B, double *C)
-{
-    for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < n; j++) {
-            double s = 0;
-            for (size_t q = 0; q < k; q++)
-                s += A[i + q * m] * B[q + j * k];
-            C[i + j * m] = s;
-        }
-}
 /* solve M x = b for small n by Gaussian elimination with partial pivoting */
 static void solve(size_t n, const double *M0, double *b)
 {
@@ -178,20 +168,20 @@ static void paper_step(const cosa_system *sys, int p, unsigned corr, double alph
         /* G_ZOH = C B_d0 + D (eq 16), G_FOH = C B_d1/h + D (eq 18),
          * G_SOH = C B_d1/(2h) + C B_d2/h^2 + D (eq 19) */
         double G0[NY * NU], G[NY * NU], CB[NY * NU];
-        mm(NY, NU, NX, C, Bd[0], G0);
+        tu_matmul(NY, NU, NX, C, Bd[0], G0);
         for (int i = 0; i < NY * NU; i++) G0[i] += D[i];
         if (p == 0)
             memcpy(G, G0, sizeof G);
         else {
-            mm(NY, NU, NX, C, Bd[1], G);
+            tu_matmul(NY, NU, NX, C, Bd[1], G);
             for (int i = 0; i < NY * NU; i++) G[i] = G[i] / (p == 1 ? h : 2 * h) + D[i];
             if (p == 2) {
-                mm(NY, NU, NX, C, Bd[2], CB);
+                tu_matmul(NY, NU, NX, C, Bd[2], CB);
                 for (int i = 0; i < NY * NU; i++) G[i] += CB[i] / (h * h);
             }
         }
         double GL[NY * NY], IGL[NY * NY], rhs[NY], a[NY], b[NY];
-        mm(NY, NY, NU, G, L, GL);
+        tu_matmul(NY, NY, NU, G, L, GL);
         for (int i = 0; i < NY * NY; i++) IGL[i] = -GL[i];
         for (int i = 0; i < NY; i++) IGL[i + i * NY] += 1;
         mv(NY, NY, GL, E, a);

@@ -24,13 +24,7 @@ static double phi_vs_cosim(const cosa_system *sys, const cosa_scheme *s, double 
     memcpy(z, z0, n * sizeof(double));
     double err = 0, scale = 0;
     for (size_t k = 1; k <= nsteps; k++) {
-        for (size_t i = 0; i < n; i++) {
-            double acc = 0;
-            for (size_t j = 0; j < n; j++)
-                acc += Phi[i + j * n] * z[j];
-            zn[i] = acc;
-        }
-        memcpy(z, zn, n * sizeof(double));
+        tu_phi_apply(Phi, n, z, zn);
         for (size_t i = 0; i < n; i++) {
             err = fmax(err, fabs(z[i] - traj[i + k * n]));
             scale = fmax(scale, fabs(traj[i + k * n]));

@@ -8,14 +8,8 @@
 # full map's lines; no picture of an older run stays next to new data.
 # Skipped without gnuplot.
 COSA=${COSA:-analysis/cosa}
-pass=0
-fail=0
-tmp=${TMPDIR:-/tmp}/cosa_pictures_$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# ok, bad, $tmp (removed at exit), harness_done
+. "$(dirname "$0")/harness.sh"
 
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "SKIP: gnuplot not installed"
@@ -159,5 +153,4 @@ awk 'NR == FNR { if ($0 !~ /^#/ && NF >= 4 && $3 == 1e-4) { gx[$1] = 1; gy[$2] =
 "$COSA" curve --x dt=1e-5:1e-3:log:5 --scheme zoh -o "$tmp/st" >/dev/null 2>&1
 [ ! -e "$tmp/st/rho_vs_dt.svg" ] && ok || bad "the curve picture of the older run stays"
 
-echo "test_pictures: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+harness_done test_pictures

@@ -8,6 +8,10 @@ set -u
 : "${COSA:?}" "${COSA_SRCDIR:?}"
 bld=$(cd "$(dirname "$COSA")/.." && pwd)
 PY=${PYTHON:-/usr/bin/python3}
+if [ "${COSA_PYTHON_WANTED:-1}" = 0 ]; then
+    echo "skip - configured with --disable-python"
+    exit 77
+fi
 if ! ls "$bld"/python/cosa/_cosa*.so >/dev/null 2>&1; then
     echo "FAIL: the Python package was not built (configure found no python3-cffi, python3-numpy, python3-pytest or python3-dev for $PY; or --disable-python)"
     exit 1

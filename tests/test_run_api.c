@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 
 #include "cosa.h"
+#include "testutil.h"
 
 #include <float.h>
 #include <math.h>
@@ -60,12 +61,7 @@ static cosa_status ref_exact(void *ctx, size_t n, const double *t, size_t nsel,
     (void)nsel;
     (void)sel;
     struct fx *f = ctx;
-    cosa_reftraj *r = NULL;
-    cosa_status st = cosa_reftraj_exact_at(f->sys, f->x0, n, t, &r);
-    if (st == COSA_OK)
-        memcpy(X, r->x, n * r->nx * sizeof *X);
-    cosa_reftraj_free(r);
-    return st;
+    return tu_exact_states(f->sys, f->x0, n, t, X);
 }
 
 /* bitwise equality of n doubles (NaN included) */
@@ -598,12 +594,7 @@ static cosa_status fmu_ref(void *ctx, size_t n, const double *t, size_t nsel, co
     (void)nsel;
     (void)sel;
     struct fmu_fx *f = ctx;
-    cosa_reftraj *r = NULL;
-    cosa_status st = cosa_reftraj_exact_at(f->sys, f->x0, n, t, &r);
-    if (st == COSA_OK)
-        memcpy(X, r->x, n * r->nx * sizeof *X);
-    cosa_reftraj_free(r);
-    return st;
+    return tu_exact_states(f->sys, f->x0, n, t, X);
 }
 
 /* One run description per configuration over [0, 0.02] at 1 ms. */

@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 
 #include "cosa.h"
+#include "testutil.h"
 
 #include <float.h>
 #include <math.h>
@@ -34,41 +35,11 @@ static cosa_status on_step(const cosa_master *m, void *user)
     return COSA_OK;
 }
 
-/* twomass as exact linear units */
-struct fx {
-    cosa_system *sys;
-    cosa_unit *u[2];
-    cosa_unitset *set;
-    double x0[16];
-};
-
-static void fx_init(struct fx *f)
-{
-    memset(f, 0, sizeof *f);
-    const cosa_model *m = cosa_model_find("twomass");
-    cr_assert_not_null(m);
-    double par[64];
-    cosa_model_defaults(m, par);
-    cr_assert_eq(m->create(m, par, &f->sys), COSA_OK);
-    cr_assert_eq(m->initial_state(m, par, f->x0), COSA_OK);
-    cr_assert_eq(cosa_system_nsub(f->sys), 2);
-    for (size_t i = 0; i < 2; i++)
-        cr_assert_eq(cosa_unit_linear_from_system(f->sys, i, &f->u[i]), COSA_OK);
-    cr_assert_eq(cosa_unitset_create(2, f->u, cosa_system_L(f->sys), NULL, &f->set), COSA_OK);
-}
-
-static void fx_free(struct fx *f)
-{
-    cosa_unitset_free(f->set);
-    cosa_unit_free(f->u[0]);
-    cosa_unit_free(f->u[1]);
-    cosa_system_free(f->sys);
-}
-
 Test(run_observers, defect_run_starts_at_x0)
 {
-    struct fx f;
-    fx_init(&f);
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
+    cr_assert_eq(f.n, 2);
     struct seen s = {0};
     const cosa_observer obs = {on_init, on_step, &s};
     const cosa_defect_opts o = {.in_order = 1, .out_order = 1, .H = 1e-3, .tend = 0.02,
@@ -81,27 +52,14 @@ Test(run_observers, defect_run_starts_at_x0)
     cr_expect(memcmp(s.x, f.x0, nx * sizeof *s.x) == 0, "the state at the start is x0");
     cr_expect_eq(s.steps, r->nsteps, "step_complete %zu times, %zu steps", s.steps, r->nsteps);
     cosa_defect_result_free(r);
-    fx_free(&f);
-}
-
-static cosa_status ref_exact(void *ctx, size_t n, const double *t, size_t nsel,
-                             const size_t *sel, double *X)
-{
-    (void)nsel;
-    cr_assert_null(sel);
-    struct fx *f = ctx;
-    cosa_reftraj *r = NULL;
-    cosa_status st = cosa_reftraj_exact_at(f->sys, f->x0, n, t, &r);
-    if (st == COSA_OK)
-        memcpy(X, r->x, n * r->nx * sizeof *X);
-    cosa_reftraj_free(r);
-    return st;
+    tu_units_free(&f);
 }
 
 Test(run_observers, vo_run_starts_at_t_s_on_the_reference)
 {
-    struct fx f;
-    fx_init(&f);
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
+    cr_assert_eq(f.n, 2);
     struct seen s = {0};
     const cosa_observer obs = {on_init, on_step, &s};
     cosa_vo_opts o;
@@ -112,7 +70,7 @@ Test(run_observers, vo_run_starts_at_t_s_on_the_reference)
     o.observers = &obs;
     o.nobservers = 1;
     cosa_vo_result *r = NULL;
-    cr_assert_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_OK);
+    cr_assert_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_OK);
     cr_expect_eq(s.init, 1);
     const double ts = 2.0 * o.H; /* (k + 1) H */
     cr_expect(fabs(s.t - ts) <= 4.0 * DBL_EPSILON * ts, "started at %.17g, t_s %.17g", s.t, ts);
@@ -126,5 +84,5 @@ Test(run_observers, vo_run_starts_at_t_s_on_the_reference)
               r->steps);
     cosa_reftraj_free(ref);
     cosa_vo_result_free(r);
-    fx_free(&f);
+    tu_units_free(&f);
 }

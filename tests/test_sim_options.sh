@@ -56,32 +56,15 @@ same_but_note "$NE" $E --jacobian los -- $E --corrector-jacobian los
 # through the FMU state, the 'fmu ... jacobian fd' line
 if [ -f "$FMU/twomass1_fmi3.fmu" ] && [ "$(uname -m)" = x86_64 ]; then
     FMU=$(cd "$FMU" && pwd) # the model file names the FMUs from its own directory
-    cat >"$tmp/fmu.cosa" <<END
-model twomass-fmu
-tend 0.05
-fmu I = $FMU/twomass1_fmi3.fmu
-fmu II = $FMU/twomass2_fmi3.fmu
-connect I.s1 -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
+    fmu_twomass "$tmp/fmu.cosa" twomass-fmu 0.05 twomass1_fmi3.fmu twomass2_fmi3.fmu
     F="simulate --model-file $tmp/fmu.cosa --scheme foh+mbcorr --dt 1e-3"
     same_but_note "$NF" $F --jacobian fd -- $F --mbcorr-jacobian fd
     grep -q '^fmu II fmi 3.0 jacobian fd$' "$tmp/o2" && ok || bad "FMU: no 'jacobian fd' line"
 fi
 
 # ---- one line, exit 2, nothing on stdout
-# usage WANT ARGS...
-usage() {
-    want=$1
-    shift
-    "$COSA" "$@" >"$tmp/o" 2>"$tmp/e"
-    rc=$?
-    if [ $rc -ne 2 ]; then bad "exit $rc (want 2): $*"; return; fi
-    if [ "$(wc -l <"$tmp/e")" -ne 1 ]; then bad "not one line: $* -> $(cat "$tmp/e")"; return; fi
-    grep -qxF -- "$want" "$tmp/e" && ok || bad "want '$want', got: $(cat "$tmp/e")"
-    [ -s "$tmp/o" ] && bad "stdout on error: $*"
-}
+# usage WANT ARGS...: the line is WANT (harness.sh)
+usage() { usage_error -x "$@"; }
 S="--model twomass --scheme foh --dt 1e-3"
 C="--coupling explicit $S"
 FIX="is an option of fixed-step runs (without --coupling)"

@@ -100,15 +100,7 @@ ssv 2.0 Float64 ck=1e6 dk=999 >"$d2/resources/II.ssv"
     resources/II.ssv="$d2/resources/II.ssv" \
     resources/twomass1_fmi3.fmu="$FMU/twomass1_fmi3.fmu" \
     resources/twomass2_fmi3.fmu="$FMU/twomass2_fmi3.fmu" || bad "mkfmu flat2.ssp"
-cat >"$tmp/flat.cosa" <<END
-model twomass-ssp
-tend 0.3
-fmu I = $FMU/twomass1_fmi3.fmu
-fmu II = $FMU/twomass2_fmi3.fmu
-connect I.s1 -> II.s1
-connect I.v1 -> II.v1
-connect II.Fk -> I.Fk
-END
+fmu_twomass "$tmp/flat.cosa" twomass-ssp 0.3 twomass1_fmi3.fmu twomass2_fmi3.fmu
 FLATSET="--set II.ck=1e6 --set II.dk=300 --set I.v=50"
 
 # ---- SSP 1.0, nested: I inside system A (FMI 2.0), II beside it ------------------------

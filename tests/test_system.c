@@ -135,19 +135,26 @@ static const char loop2_text[] =
     "  A = [ -2 ]\n  B = [ 1 ]\n  C = [ 1 ]\n  D = [ g2 ]\nend\n"
     "connect P.y1 -> Q.u2\nconnect Q.y2 -> P.u1\n";
 
+/* The model of loop2_text (*m) and its system at par. */
+static cosa_system *loop2(cosa_model **m, const double *par)
+{
+    char err[256];
+    cr_assert_eq(cosa_model_file_parse(loop2_text, sizeof loop2_text - 1, "loop2", m, err,
+                                       sizeof err),
+                 COSA_OK, "%s", err);
+    cosa_system *sys = NULL;
+    cr_assert_eq((*m)->create(*m, par, &sys), COSA_OK);
+    return sys;
+}
+
 /* A model update that changes both gains must be checked once, after both
  * are stored: (2, 0.25) -> (4, 0.5) passes through (4, 0.25), where
  * g1 g2 = 1, but the end point is valid. */
 Test(system, update_validates_after_all_stores)
 {
     cosa_model *m = NULL;
-    char err[256];
-    cr_assert_eq(cosa_model_file_parse(loop2_text, sizeof loop2_text - 1, "loop2", &m, err,
-                                       sizeof err),
-                 COSA_OK, "%s", err);
     double par[2] = {2, 0.25};
-    cosa_system *sys = NULL;
-    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    cosa_system *sys = loop2(&m, par);
     par[0] = 4;
     par[1] = 0.5;
     cr_expect_eq(m->update(m, par, sys), COSA_OK, "valid end point rejected");
@@ -180,13 +187,8 @@ Test(system, update_validates_after_all_stores)
 Test(system, store_then_validate)
 {
     cosa_model *m = NULL;
-    char err[256];
-    cr_assert_eq(cosa_model_file_parse(loop2_text, sizeof loop2_text - 1, "loop2", &m, err,
-                                       sizeof err),
-                 COSA_OK, "%s", err);
     double par[2] = {2, 0.25};
-    cosa_system *sys = NULL;
-    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    cosa_system *sys = loop2(&m, par);
     double A1 = -1, B1 = 1, C1 = 1, D1 = 4, A2 = -2, B2 = 1, C2 = 1, D2 = 0.5;
     cosa_subsystem p = {1, 1, 1, &A1, &B1, &C1, &D1}, q = {1, 1, 1, &A2, &B2, &C2, &D2};
     cr_expect_eq(cosa_system_store_subsystem(sys, 0, &p), COSA_OK);

@@ -8,6 +8,7 @@
 #include <criterion/logging.h>
 
 #include "cosa.h"
+#include "testutil.h"
 
 #include <float.h>
 #include <math.h>
@@ -16,13 +17,7 @@
 
 static cosa_system *twomass(double *x0)
 {
-    const cosa_model *m = cosa_model_find("twomass");
-    cr_assert_not_null(m);
-    double par[64];
-    cosa_model_defaults(m, par);
-    cosa_system *sys = NULL;
-    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
-    cr_assert_eq(m->initial_state(m, par, x0), COSA_OK);
+    cosa_system *sys = tu_model_system("twomass", x0);
     return sys;
 }
 
@@ -100,9 +95,9 @@ Test(unit_type, custom_type_in_master_matches_phi)
         cr_assert_eq(cosa_layout_get(sys, &s, &lay), COSA_OK);
         const size_t d = lay.dim;
         cosa_phi_workspace *w = cosa_phi_workspace_alloc(sys, s.order);
-        double *Phi = malloc(d * d * sizeof *Phi), *z = malloc(d * sizeof *z),
-               *zn = malloc(d * sizeof *zn), *zm = malloc(d * sizeof *zm);
-        cr_assert(w && Phi && z && zn && zm);
+        tu_phibuf B = tu_phibuf_alloc(d);
+        double *Phi = B.Phi, *z = B.z, *zn = B.zn, *zm = B.zm;
+        cr_assert_not_null(w);
         cr_assert_eq(cosa_phi_build(sys, &s, dt, Phi, d, w), COSA_OK);
         cr_assert_eq(cosa_z0_build(sys, &s, dt, x0, z, w), COSA_OK);
 
@@ -122,13 +117,7 @@ Test(unit_type, custom_type_in_master_matches_phi)
                      COSA_OK);
         double worst = 0.0;
         for (size_t n = 1; n <= N; n++) {
-            for (size_t i = 0; i < d; i++) {
-                double acc = 0.0;
-                for (size_t j = 0; j < d; j++)
-                    acc += Phi[i + j * d] * z[j];
-                zn[i] = acc;
-            }
-            memcpy(z, zn, d * sizeof *z);
+            tu_phi_apply(Phi, d, z, zn);
             cr_assert_eq(cosa_master_step(m), COSA_OK);
             cr_assert_eq(cosa_master_info(m, zm), COSA_OK);
             for (size_t i = 0; i < d; i++)
@@ -149,10 +138,7 @@ Test(unit_type, custom_type_in_master_matches_phi)
         cr_expect_eq(destroyed, 1, "destroy called once");
         cosa_unit_free(u[1]);
         cosa_phi_workspace_free(w);
-        free(Phi);
-        free(z);
-        free(zn);
-        free(zm);
+        tu_phibuf_free(&B);
     }
     cosa_system_free(sys);
 }

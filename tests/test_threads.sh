@@ -8,9 +8,8 @@
 # prints last.
 set -u
 : "${COSA:?}"
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "FAIL - $1"; fail=1; }
+# ok, bad, harness_done
+. "$(dirname "$0")/harness.sh"
 unset OMP_WAIT_POLICY GOMP_SPINCOUNT
 spin() { # the spin count of the last libgomp report of: cosa --version
     env "$@" OMP_DISPLAY_ENV=verbose "$COSA" --version 2>&1 >/dev/null |
@@ -35,4 +34,4 @@ out=$("$COSA" point --model twomass --scheme zoh --dt 1e-3 2>&1) && echo "$out" 
     ok "arguments survive the re-execution" || bad "cosa point after the re-execution: $out"
 "$COSA" point --dt 2>/dev/null
 [ $? = 2 ] && ok "exit status survives the re-execution" || bad "bad usage does not exit 2"
-exit $fail
+harness_done test_threads

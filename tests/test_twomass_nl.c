@@ -78,11 +78,7 @@ Test(twomass_nl, nd1_model_equals_twomass)
 {
     struct nlcase c;
     nl_open(&c, 1.0, "rk4", 0);
-    const cosa_model *lm = cosa_model_find("twomass");
-    double par[32];
-    cosa_model_defaults(lm, par);
-    cosa_system *sys = NULL;
-    cr_assert_eq(lm->create(lm, par, &sys), COSA_OK);
+    cosa_system *sys = tu_model_system("twomass", NULL);
     cosa_odesys *los = NULL;
     cr_assert_eq(cosa_odesys_from_linear(sys, &los), COSA_OK);
     const double pts[3][6] = {{0.01, 3.0, -0.02, -7.0, 0.0, 0.0},

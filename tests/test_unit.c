@@ -306,12 +306,7 @@ static void gains_closed_form(const cosa_system *sys, size_t i, int p, double h,
  * its next step is bitwise that of a twin that computed no gains. */
 Test(unit_step_gains, closed_form_linear_and_rk4)
 {
-    const cosa_model *mod = cosa_model_find("twomass");
-    cr_assert_not_null(mod);
-    double par[64];
-    cosa_model_defaults(mod, par);
-    cosa_system *sys = NULL;
-    cr_assert_eq(mod->create(mod, par, &sys), COSA_OK);
+    cosa_system *sys = tu_model_system("twomass", NULL);
     cosa_odesys *os = NULL;
     cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
     const double h = 1e-4;
@@ -496,11 +491,7 @@ Test(unit_ode, callback_failure)
 /* The linear adapter derives the kick flags of a mechanical model. */
 Test(odesys, linear_adapter)
 {
-    const cosa_model *m = cosa_model_find("twomass");
-    double par[32];
-    cosa_model_defaults(m, par);
-    cosa_system *sys = NULL;
-    cr_assert_eq(m->create(m, par, &sys), COSA_OK);
+    cosa_system *sys = tu_model_system("twomass", NULL);
     cosa_odesys *os = NULL;
     cr_assert_eq(cosa_odesys_from_linear(sys, &os), COSA_OK);
     cr_expect_eq(cosa_odesys_nsub(os), 2);

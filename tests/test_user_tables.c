@@ -11,6 +11,7 @@
  *     rejections, step sizes and degrees computed here by hand.
  * Model: the linear two-mass oscillator (twomass) as exact units, with its
  * exact monolithic solution as the reference. */
+#include "testutil.h"
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 
@@ -20,83 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- fixture: twomass as exact units ---------------------------------------- */
+/* ---- fixture: twomass as exact units (tu_units, testutil.h) ------------------ */
 
-struct fx {
-    cosa_system *sys;
-    cosa_odesys *os;
-    cosa_unit *u[4];
-    size_t n;
-    cosa_unitset *set;
-    double x0[16];
-    unsigned char is_vel[16];
-};
-
-static cosa_status ref_exact(void *ctx, size_t n, const double *t, size_t nsel,
-                             const size_t *sel, double *X)
+static cosa_vo_opts opts(tu_units *f, cosa_vo_coupling_kind c, int k, double H, double tend)
 {
-    (void)nsel;
-    cr_assert_null(sel, "twomass is small: every state is kept");
-    struct fx *f = ctx;
-    cosa_reftraj *r = NULL;
-    cosa_status st = cosa_reftraj_exact_at(f->sys, f->x0, n, t, &r);
-    if (st == COSA_OK)
-        memcpy(X, r->x, n * r->nx * sizeof *X);
-    cosa_reftraj_free(r);
-    return st;
-}
-
-static void fx_init(struct fx *f)
-{
-    memset(f, 0, sizeof *f);
-    const cosa_model *m = cosa_model_find("twomass");
-    cr_assert_not_null(m);
-    double par[64];
-    cosa_model_defaults(m, par);
-    cr_assert_eq(m->create(m, par, &f->sys), COSA_OK);
-    cr_assert_eq(m->initial_state(m, par, f->x0), COSA_OK);
-    cr_assert_eq(cosa_odesys_from_linear(f->sys, &f->os), COSA_OK);
-    f->n = cosa_system_nsub(f->sys);
-    size_t ox = 0;
-    for (size_t i = 0; i < f->n; i++) {
-        const cosa_ode *sub = cosa_odesys_sub(f->os, i);
-        for (size_t k = 0; k < sub->nx; k++)
-            f->is_vel[ox + k] = sub->kick ? sub->kick[k] : 1;
-        ox += sub->nx;
-        cr_assert_eq(cosa_unit_linear_from_system(f->sys, i, &f->u[i]), COSA_OK);
-    }
-    cr_assert_eq(cosa_unitset_create(f->n, f->u, cosa_system_L(f->sys), NULL, &f->set), COSA_OK);
-}
-
-static void fx_free(struct fx *f)
-{
-    cosa_unitset_free(f->set);
-    for (size_t i = 0; i < f->n; i++)
-        cosa_unit_free(f->u[i]);
-    cosa_odesys_free(f->os);
-    cosa_system_free(f->sys);
-}
-
-static cosa_vo_opts opts(struct fx *f, cosa_vo_coupling_kind c, int k, double H, double tend)
-{
-    cosa_vo_opts o;
-    cosa_vo_opts_default(&o);
-    o.coupling = c;
-    o.k = k;
-    o.kmax = 3;
-    o.H = H;
-    o.tend = tend;
-    o.is_vel = f->is_vel;
-    return o;
-}
-
-static cosa_vo_result *run(struct fx *f, const cosa_vo_opts *o)
-{
-    cosa_vo_result *r = NULL;
-    cosa_status st = cosa_vo_run(f->set, ref_exact, f, o, &r);
-    cr_assert_eq(st, COSA_OK, "cosa_vo_run: %s", cosa_strerror(st));
-    cr_assert_not_null(r);
-    return r;
+    return tu_vo_opts(f->is_vel, c, k, 3, H, tend);
 }
 
 /* Two runs bit for bit: every attempt (time, H, degree, verdict, norms,
@@ -164,16 +93,16 @@ static const cosa_vo_estimator user_slocal = {.name = "user-slocal", .implicit =
  * loop); the nudged copy must change the run (else same_run could not fail). */
 Test(user_estimator, milne_copy_gives_the_builtin_run_bitwise)
 {
-    struct fx f;
-    fx_init(&f);
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.05);
     o.control = COSA_VO_CONTROL_ORDER;
     o.estimator = cosa_vo_estimator_lookup("exmilne");
-    cosa_vo_result *rb = run(&f, &o);
+    cosa_vo_result *rb = tu_vo_run(&f, &o);
     o.estimator = &user_milne;
-    cosa_vo_result *ru = run(&f, &o);
+    cosa_vo_result *ru = tu_vo_run(&f, &o);
     o.estimator = &user_milne_nudged;
-    cosa_vo_result *rn = run(&f, &o);
+    cosa_vo_result *rn = tu_vo_run(&f, &o);
     cr_expect_eq(rb->status, COSA_VO_OK, "%s", rb->reason);
     cr_expect(rb->rejected > 0 && rb->k_changes > 0,
               "the run should exercise rejections and degree changes (%zu, %zu)", rb->rejected,
@@ -186,26 +115,26 @@ Test(user_estimator, milne_copy_gives_the_builtin_run_bitwise)
     cosa_vo_result_free(rb);
     cosa_vo_result_free(ru);
     cosa_vo_result_free(rn);
-    fx_free(&f);
+    tu_units_free(&f);
 }
 
 Test(user_estimator, implicit_slocal_copy_gives_the_builtin_run_bitwise)
 {
-    struct fx f;
-    fx_init(&f);
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     cosa_vo_opts o = opts(&f, COSA_VO_IMPLICIT, 1, 1e-4, 0.01);
     o.control = COSA_VO_CONTROL_STEP;
     o.jacobian = COSA_VO_JAC_EXACT;
     o.estimator = cosa_vo_estimator_lookup("imslocal");
-    cosa_vo_result *rb = run(&f, &o);
+    cosa_vo_result *rb = tu_vo_run(&f, &o);
     o.estimator = &user_slocal;
-    cosa_vo_result *ru = run(&f, &o);
+    cosa_vo_result *ru = tu_vo_run(&f, &o);
     cr_expect_eq(rb->status, COSA_VO_OK, "%s", rb->reason);
     cr_expect(same_run(rb, ru), "user ImSLocal: %zu steps %zu rejected, built-in %zu %zu",
               ru->steps, ru->rejected, rb->steps, rb->rejected);
     cosa_vo_result_free(rb);
     cosa_vo_result_free(ru);
-    fx_free(&f);
+    tu_units_free(&f);
 }
 
 /* A failing user estimator: its step fails the error test (norms +inf) and
@@ -218,15 +147,15 @@ static cosa_status my_failing(const cosa_vo_step_view *s, double *eps, void *use
 
 Test(user_estimator, failing_estimate_rejects_the_step)
 {
-    struct fx f;
-    fx_init(&f);
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     const cosa_vo_estimator failing = {.name = "failing", .on_states = 0,
                                        .estimate = my_failing};
     cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.05);
     o.control = COSA_VO_CONTROL_STEP;
     o.estimator = &failing;
     o.hmin = 1e-6;
-    cosa_vo_result *r = run(&f, &o);
+    cosa_vo_result *r = tu_vo_run(&f, &o);
     cr_expect_eq(r->status, COSA_VO_HMIN, "status %s", cosa_vo_status_name(r->status));
     cr_expect_eq(r->steps, 0u);
     /* step control after failed attempts: 0.9 r floored at 0.25 (r = 0 for an
@@ -240,12 +169,12 @@ Test(user_estimator, failing_estimate_rejects_the_step)
     cosa_vo_estimator bad = {.name = "bad", .on_states = 1};
     o.estimator = &bad;
     cosa_vo_result *rr = NULL;
-    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &rr), COSA_EINVAL);
+    cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &rr), COSA_EINVAL);
     bad.estimate = my_milne;
     bad.comparative = 3;
-    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &rr), COSA_EINVAL);
+    cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &rr), COSA_EINVAL);
     cr_expect_null(rr);
-    fx_free(&f);
+    tu_units_free(&f);
 }
 
 /* ---- user controllers ------------------------------------------------------------ */
@@ -295,14 +224,14 @@ static const cosa_controller_type user_alternate = {.name = "user-alternate", .n
  * left, or beyond it, ends there): the steps by hand. */
 Test(user_controller, fixed_ratio_steps_as_computed_by_hand)
 {
-    struct fx f;
-    fx_init(&f);
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     const double H0 = 1e-4, tend = 0.05, q = 1.5;
     cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 2, H0, tend);
     o.control = COSA_VO_CONTROL_STEP;
     o.estimator = cosa_vo_estimator_lookup("exmilne");
     o.controller = &user_ratio;
-    cosa_vo_result *r = run(&f, &o);
+    cosa_vo_result *r = tu_vo_run(&f, &o);
     cr_expect_eq(r->status, COSA_VO_OK, "%s", r->reason);
     /* by hand: sum_{j<n} H0 q^j >= tend first at n = ceil(log(1 + tend (q-1)/H0) / log q)
      * = ceil(log(251) / log 1.5) = ceil(13.63) = 14 */
@@ -319,7 +248,7 @@ Test(user_controller, fixed_ratio_steps_as_computed_by_hand)
     }
     cr_expect_eq(r->t_end, r->t_start + tend);
     cosa_vo_result_free(r);
-    fx_free(&f);
+    tu_units_free(&f);
 }
 
 /* Every other attempt rejected: twice the attempts of the steps, half of
@@ -328,16 +257,16 @@ Test(user_controller, fixed_ratio_steps_as_computed_by_hand)
  * controller with the same step. */
 Test(user_controller, rejecting_every_other_attempt)
 {
-    struct fx f;
-    fx_init(&f);
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     const double H0 = 1e-3, tend = 0.05;
     cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 2, H0, tend);
     o.control = COSA_VO_CONTROL_STEP;
     o.estimator = cosa_vo_estimator_lookup("exmilne");
     o.controller = &user_alternate;
-    cosa_vo_result *r = run(&f, &o);
+    cosa_vo_result *r = tu_vo_run(&f, &o);
     o.controller = cosa_controller_lookup("fixed");
-    cosa_vo_result *rf = run(&f, &o);
+    cosa_vo_result *rf = tu_vo_run(&f, &o);
     /* by hand: tend / H0 = 50 steps (the last one within 1e-12 of the end) */
     cr_expect_eq(r->status, COSA_VO_OK, "%s", r->reason);
     cr_expect_eq(r->steps, 50u, "steps %zu", r->steps);
@@ -353,7 +282,7 @@ Test(user_controller, rejecting_every_other_attempt)
               "the accepted points differ from the fixed controller's");
     cosa_vo_result_free(r);
     cosa_vo_result_free(rf);
-    fx_free(&f);
+    tu_units_free(&f);
 }
 
 /* A controller of its own decide(): accept, keep H, and cycle the degree
@@ -373,15 +302,15 @@ static const cosa_controller_type user_cycle = {.name = "user-cycle", .nstate = 
 
 Test(user_controller, own_decide_cycles_the_degree)
 {
-    struct fx f;
-    fx_init(&f);
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     const double H0 = 1e-3, tend = 0.05;
     cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 0, H0, tend);
     o.kmax = 2;
     o.control = COSA_VO_CONTROL_ORDER;
     o.estimator = cosa_vo_estimator_lookup("exmilne");
     o.controller = &user_cycle;
-    cosa_vo_result *r = run(&f, &o);
+    cosa_vo_result *r = tu_vo_run(&f, &o);
     cr_expect_eq(r->status, COSA_VO_OK, "%s", r->reason);
     /* 50 steps of degrees 0, 1, 2, 0, ...: 17, 17, 16; every decision a
      * change (the last one too: 50) */
@@ -393,5 +322,5 @@ Test(user_controller, own_decide_cycles_the_degree)
     for (size_t a = 0; a < r->nattempts; a++)
         cr_expect_eq(r->ak[a], (int)(a % 3), "attempt %zu: degree %d", a, r->ak[a]);
     cosa_vo_result_free(r);
-    fx_free(&f);
+    tu_units_free(&f);
 }

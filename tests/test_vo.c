@@ -10,6 +10,7 @@
 #include <criterion/logging.h>
 
 #include "cosa.h"
+#include "testutil.h"
 
 #include <float.h>
 #include <math.h>
@@ -21,88 +22,9 @@
 
 /* ---- fixture: the linear two-mass oscillator as exact units ---------------- */
 
-struct fx {
-    const cosa_model *m;
-    cosa_system *sys;
-    cosa_odesys *os;
-    cosa_unit *u[4];
-    size_t n;
-    cosa_unitset *set;
-    double x0[16];
-    unsigned char is_vel[16];
-};
-
-static cosa_status ref_exact(void *ctx, size_t n, const double *t, size_t nsel,
-                             const size_t *sel, double *X)
+static cosa_vo_opts opts(tu_units *f, cosa_vo_coupling_kind c, int k, double H, double tend)
 {
-    cr_assert_null(sel, "twomass is small: every state is kept");
-    (void)nsel;
-    struct fx *f = ctx;
-    cosa_reftraj *r = NULL;
-    cosa_status st = cosa_reftraj_exact_at(f->sys, f->x0, n, t, &r);
-    if (st == COSA_OK)
-        memcpy(X, r->x, n * r->nx * sizeof *X);
-    cosa_reftraj_free(r);
-    return st;
-}
-
-static void fx_init(struct fx *f, const char *integrator)
-{
-    memset(f, 0, sizeof *f);
-    f->m = cosa_model_find("twomass");
-    cr_assert_not_null(f->m);
-    double par[64];
-    cosa_model_defaults(f->m, par);
-    cr_assert_eq(f->m->create(f->m, par, &f->sys), COSA_OK);
-    cr_assert_eq(f->m->initial_state(f->m, par, f->x0), COSA_OK);
-    cr_assert_eq(cosa_odesys_from_linear(f->sys, &f->os), COSA_OK);
-    f->n = cosa_system_nsub(f->sys);
-    cosa_integrator in;
-    cr_assert_eq(cosa_integrator_parse(integrator, &in), COSA_OK);
-    in.rtol = 1e-12;
-    size_t ox = 0;
-    for (size_t i = 0; i < f->n; i++) {
-        const cosa_ode *sub = cosa_odesys_sub(f->os, i);
-        for (size_t k = 0; k < sub->nx; k++)
-            f->is_vel[ox + k] = sub->kick ? sub->kick[k] : 1;
-        ox += sub->nx;
-        cr_assert_eq(in.kind == COSA_INTEGRATOR_EXACT
-                         ? cosa_unit_linear_from_system(f->sys, i, &f->u[i])
-                         : cosa_unit_ode_create(sub, &in, &f->u[i]),
-                     COSA_OK);
-    }
-    cr_assert_eq(cosa_unitset_create(f->n, f->u, cosa_system_L(f->sys), NULL, &f->set), COSA_OK);
-}
-
-static void fx_free(struct fx *f)
-{
-    cosa_unitset_free(f->set);
-    for (size_t i = 0; i < f->n; i++)
-        cosa_unit_free(f->u[i]);
-    cosa_odesys_free(f->os);
-    cosa_system_free(f->sys);
-}
-
-static cosa_vo_opts opts(struct fx *f, cosa_vo_coupling_kind c, int k, double H, double tend)
-{
-    cosa_vo_opts o;
-    cosa_vo_opts_default(&o);
-    o.coupling = c;
-    o.k = k;
-    o.kmax = 5;
-    o.H = H;
-    o.tend = tend;
-    o.is_vel = f->is_vel;
-    return o;
-}
-
-static cosa_vo_result *run(struct fx *f, const cosa_vo_opts *o)
-{
-    cosa_vo_result *r = NULL;
-    cosa_status st = cosa_vo_run(f->set, ref_exact, f, o, &r);
-    cr_assert_eq(st, COSA_OK, "cosa_vo_run: %s", cosa_strerror(st));
-    cr_assert_not_null(r);
-    return r;
+    return tu_vo_opts(f->is_vel, c, k, 5, H, tend);
 }
 
 /* componentwise scale-free difference of the end states of two runs:
@@ -110,15 +32,7 @@ static cosa_vo_result *run(struct fx *f, const cosa_vo_opts *o)
 static double end_diff(const cosa_vo_result *a, const cosa_vo_result *b)
 {
     cr_assert_eq(a->steps, b->steps);
-    const size_t nx = a->nx, N = a->steps;
-    double d = 0.0;
-    for (size_t i = 0; i < nx; i++) {
-        double s = 0.0;
-        for (size_t n = 0; n <= N; n++)
-            s = fmax(s, fabs(a->xref[i + n * nx]));
-        d = fmax(d, fabs(a->x[i + N * nx] - b->x[i + N * nx]) / s);
-    }
-    return d;
+    return tu_vo_end_diff(a, b->x + b->steps * b->nx);
 }
 
 /* ---- error constants (eqs 17, 20) ------------------------------------------- */
@@ -164,14 +78,14 @@ Test(vo_constants, nonuniform_closed_form)
  * k+1 from k or k+2. */
 static void convergence(cosa_vo_coupling_kind c, cosa_vo_jacobian jac)
 {
-    struct fx f;
-    fx_init(&f, "exact");
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     for (int k = 0; k <= 4; k++) {
         double e[2];
         for (int j = 0; j < 2; j++) {
             cosa_vo_opts o = opts(&f, c, k, j ? 5e-5 : 1e-4, 0.02);
             o.jacobian = jac;
-            cosa_vo_result *r = run(&f, &o);
+            cosa_vo_result *r = tu_vo_run(&f, &o);
             cr_assert_eq(r->status, COSA_VO_OK);
             cr_assert_eq(r->steps, j ? 400u : 200u);
             cr_assert_eq(r->rejected, 0u);
@@ -182,7 +96,7 @@ static void convergence(cosa_vo_coupling_kind c, cosa_vo_jacobian jac)
         cr_expect(fabs(order - (k + 1)) < 0.2, "%s k = %d: order %.3f (e %.3g -> %.3g)",
                   c == COSA_VO_IMPLICIT ? "implicit" : "explicit", k, order, e[0], e[1]);
     }
-    fx_free(&f);
+    tu_units_free(&f);
 }
 
 Test(vo_fixed, explicit_order_k_plus_1) { convergence(COSA_VO_EXPLICIT, COSA_VO_JAC_FD); }
@@ -195,19 +109,19 @@ Test(vo_fixed, implicit_order_k_plus_1) { convergence(COSA_VO_IMPLICIT, COSA_VO_
  * scheme's own error (~1e-4 for k = 1 here). */
 Test(vo_fixed, exact_units_match_cvode)
 {
-    struct fx fe, fc;
-    fx_init(&fe, "exact");
-    fx_init(&fc, "cvode");
+    tu_units fe, fc;
+    tu_units_init(&fe, "twomass", "exact");
+    tu_units_init(&fc, "twomass", "cvode");
     cosa_vo_opts oe = opts(&fe, COSA_VO_EXPLICIT, 1, 1e-4, 0.02);
     cosa_vo_opts oc = opts(&fc, COSA_VO_EXPLICIT, 1, 1e-4, 0.02);
-    cosa_vo_result *a = run(&fe, &oe), *b = run(&fc, &oc);
+    cosa_vo_result *a = tu_vo_run(&fe, &oe), *b = tu_vo_run(&fc, &oc);
     const double d = end_diff(a, b);
     cr_expect(d < 1e-7, "exact vs CVODE units: %.3g", d);
     cr_expect(a->e36_all > 1e-6, "the scheme's error %.3g must dominate", a->e36_all);
     cosa_vo_result_free(a);
     cosa_vo_result_free(b);
-    fx_free(&fe);
-    fx_free(&fc);
+    tu_units_free(&fe);
+    tu_units_free(&fc);
 }
 
 /* The corrector converges to the same fixed point with every interface
@@ -217,14 +131,14 @@ Test(vo_fixed, exact_units_match_cvode)
  * steps the states then differ by far less than 1e-8 of their scale. */
 Test(vo_fixed, implicit_jacobians_reach_the_same_fixed_point)
 {
-    struct fx f;
-    fx_init(&f, "exact");
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     cosa_vo_result *r[3];
     const cosa_vo_jacobian jac[3] = {COSA_VO_JAC_EXACT, COSA_VO_JAC_FD, COSA_VO_JAC_LOS};
     for (int j = 0; j < 3; j++) {
         cosa_vo_opts o = opts(&f, COSA_VO_IMPLICIT, 2, 1e-4, 0.02);
         o.jacobian = jac[j];
-        r[j] = run(&f, &o);
+        r[j] = tu_vo_run(&f, &o);
         cr_assert_eq(r[j]->status, COSA_VO_OK);
     }
     /* exact: one Newton step and one verifying integration per macro step */
@@ -236,7 +150,7 @@ Test(vo_fixed, implicit_jacobians_reach_the_same_fixed_point)
     }
     for (int j = 0; j < 3; j++)
         cosa_vo_result_free(r[j]);
-    fx_free(&f);
+    tu_units_free(&f);
 }
 
 /* A coupling function that is u = L y itself (S = I) gives the run without
@@ -259,10 +173,10 @@ static cosa_status phi_L(void *ctx, double t, const double *y, double *c, double
 
 Test(vo_fixed, coupling_function_equal_to_L)
 {
-    struct fx f;
-    fx_init(&f, "exact");
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 2, 1e-4, 0.02);
-    cosa_vo_result *a = run(&f, &o);
+    cosa_vo_result *a = tu_vo_run(&f, &o);
     const size_t nu = cosa_system_nu(f.sys);
     double S[64] = {0};
     for (size_t i = 0; i < nu; i++)
@@ -270,7 +184,7 @@ Test(vo_fixed, coupling_function_equal_to_L)
     cosa_coupling cp = {.nc = nu, .phi = phi_L, .S = S, .ctx = f.sys};
     cr_assert_eq(cosa_unitset_set_coupling(f.set, &cp), COSA_OK);
     cr_expect_eq(cosa_unitset_nc(f.set), nu);
-    cosa_vo_result *b = run(&f, &o);
+    cosa_vo_result *b = tu_vo_run(&f, &o);
     const double d = end_diff(a, b);
     cr_expect(d < 1e-12, "phi = L y vs u = L y: %.3g", d);
     /* the MBCorr master does not take a set with coupling variables */
@@ -280,7 +194,7 @@ Test(vo_fixed, coupling_function_equal_to_L)
     cr_expect_eq(cosa_master_create(f.set, &zoh, 1e-4, NULL, &m), COSA_EUNSUPPORTED);
     cosa_vo_result_free(a);
     cosa_vo_result_free(b);
-    fx_free(&f);
+    tu_units_free(&f);
 }
 
 /* ---- threads --------------------------------------------------------------------- */
@@ -290,15 +204,15 @@ Test(vo_fixed, coupling_function_equal_to_L)
 Test(vo_threads, one_and_two_threads_bitwise)
 {
 #ifdef _OPENMP
-    struct fx f;
-    fx_init(&f, "cvode");
+    tu_units f;
+    tu_units_init(&f, "twomass", "cvode");
     cosa_vo_result *r[2];
     for (int j = 0; j < 2; j++) {
         omp_set_num_threads(j + 1);
         cosa_vo_opts o = opts(&f, COSA_VO_IMPLICIT, 1, 1e-4, 0.01);
         o.estimator = cosa_vo_estimator_lookup("immilne");
         o.control = COSA_VO_CONTROL_ORDER;
-        r[j] = run(&f, &o);
+        r[j] = tu_vo_run(&f, &o);
     }
     cr_expect_eq(r[0]->nattempts, r[1]->nattempts);
     cr_expect_eq(r[0]->steps, r[1]->steps);
@@ -307,7 +221,7 @@ Test(vo_threads, one_and_two_threads_bitwise)
     cr_expect(memcmp(r[0]->aH, r[1]->aH, r[0]->nattempts * sizeof(double)) == 0);
     cosa_vo_result_free(r[0]);
     cosa_vo_result_free(r[1]);
-    fx_free(&f);
+    tu_units_free(&f);
 #else
     cr_log_warn("built without OpenMP: one thread only");
 #endif
@@ -321,14 +235,14 @@ Test(vo_threads, one_and_two_threads_bitwise)
  * lightly damped oscillation, well below 1e-2). */
 Test(vo_control_run, order_control_reaches_the_end)
 {
-    struct fx f;
-    fx_init(&f, "exact");
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     const char *est[3] = {"exlocal", "exmilne", "exslocal"};
     for (int e = 0; e < 3; e++) {
         cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.1);
         o.estimator = cosa_vo_estimator_lookup(est[e]);
         o.control = COSA_VO_CONTROL_ORDER;
-        cosa_vo_result *r = run(&f, &o);
+        cosa_vo_result *r = tu_vo_run(&f, &o);
         cr_expect_eq(r->status, COSA_VO_OK, "%s: %s", est[e], r->reason);
         cr_expect_eq(r->t_end, r->t_start + 0.1);
         cr_expect_eq(r->t_start, 6 * 1e-4); /* (kmax + 1) H0 */
@@ -347,7 +261,7 @@ Test(vo_control_run, order_control_reaches_the_end)
         cr_expect(r->e36_all < 1e-2, "%s: e36 %.3g", est[e], r->e36_all);
         cosa_vo_result_free(r);
     }
-    fx_free(&f);
+    tu_units_free(&f);
 }
 
 /* ---- one step from the reference (cosa estimate) ---------------------------- */
@@ -363,8 +277,8 @@ Test(vo_control_run, order_control_reaches_the_end)
  * S-estimators' est/err is 1 within 0.2 % already). */
 Test(vo_estimate, orders_and_est_over_err)
 {
-    struct fx f;
-    fx_init(&f, "exact");
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     const char *names[5] = {"exlocal", "exmilne", "exslocal", "immilne", "imslocal"};
     const double h0s[4] = {2e-5, 4e-5, 5e-5, 2e-4};
     for (int e = 0; e < 5; e++) {
@@ -378,7 +292,7 @@ Test(vo_estimate, orders_and_est_over_err)
                                       k, j ? h0 / 2 : h0, 1.0);
                 o.estimator = est;
                 o.jacobian = COSA_VO_JAC_EXACT;
-                cr_assert_eq(cosa_vo_estimate_step(f.set, ref_exact, &f, &o, 0.01, &r[j]),
+                cr_assert_eq(cosa_vo_estimate_step(f.set, tu_units_ref, &f, &o, 0.01, &r[j]),
                              COSA_OK);
             }
             double dev[2][2], err[2][2];
@@ -405,60 +319,60 @@ Test(vo_estimate, orders_and_est_over_err)
             }
         }
     }
-    fx_free(&f);
+    tu_units_free(&f);
 }
 
 /* ---- bad options ------------------------------------------------------------------- */
 
 Test(vo_bad, options_rejected)
 {
-    struct fx f, fc;
-    fx_init(&f, "exact");
-    fx_init(&fc, "cvode");
+    tu_units f, fc;
+    tu_units_init(&f, "twomass", "exact");
+    tu_units_init(&fc, "twomass", "cvode");
     cosa_vo_result *r = NULL;
     cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
     o.estimator = cosa_vo_estimator_lookup("immilne"); /* the other coupling */
-    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_EUNSUPPORTED);
+    cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_EUNSUPPORTED);
     o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
     o.control = COSA_VO_CONTROL_STEP; /* no estimator */
-    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_EUNSUPPORTED);
+    cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_EUNSUPPORTED);
     o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
     o.kmax = 9;
-    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE);
+    cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_ERANGE);
     o = opts(&f, COSA_VO_EXPLICIT, 4, 1e-4, 0.01);
     o.kmax = 3; /* degree above kmax */
-    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE);
+    cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_ERANGE);
     const double bad[][2] = {{0.0, 1}, {-1e-5, 1}, {NAN, 1}, {INFINITY, 1}};
     for (size_t i = 0; i < 4; i++) {
         o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
         o.rtol = bad[i][0];
-        cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE, "rtol %g",
+        cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_ERANGE, "rtol %g",
                      bad[i][0]);
         o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
         o.sf = bad[i][0];
-        cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE, "sf %g", bad[i][0]);
+        cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_ERANGE, "sf %g", bad[i][0]);
     }
     o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
     o.rmin = 1.0;
-    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE);
+    cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_ERANGE);
     o = opts(&f, COSA_VO_EXPLICIT, 1, 1e-4, 0.01);
     o.rmax = 1.0;
-    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE);
+    cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_ERANGE);
     o = opts(&f, COSA_VO_EXPLICIT, 1, -1e-4, 0.01);
-    cr_expect_eq(cosa_vo_run(f.set, ref_exact, &f, &o, &r), COSA_ERANGE);
+    cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_ERANGE);
     /* exact Jacobian on CVODE (nonlinear-capable) units */
     o = opts(&fc, COSA_VO_IMPLICIT, 1, 1e-4, 0.01);
     o.jacobian = COSA_VO_JAC_EXACT;
-    cr_expect_eq(cosa_vo_run(fc.set, ref_exact, &fc, &o, &r), COSA_EUNSUPPORTED);
+    cr_expect_eq(cosa_vo_run(fc.set, tu_units_ref, &fc, &o, &r), COSA_EUNSUPPORTED);
     cr_expect_null(r);
     /* estimate: t0 before (k+1) H */
     cosa_vo_estimate est;
     o = opts(&f, COSA_VO_EXPLICIT, 2, 1e-3, 0.01);
     o.estimator = cosa_vo_estimator_lookup("exmilne");
-    cr_expect_eq(cosa_vo_estimate_step(f.set, ref_exact, &f, &o, 2e-3, &est), COSA_ERANGE);
+    cr_expect_eq(cosa_vo_estimate_step(f.set, tu_units_ref, &f, &o, 2e-3, &est), COSA_ERANGE);
     cr_expect_null(cosa_vo_estimator_lookup("nope"));
-    fx_free(&f);
-    fx_free(&fc);
+    tu_units_free(&f);
+    tu_units_free(&fc);
 }
 
 /* ---- the controller table: sect. 5's rules and the PI law behind one ops table -- */
@@ -499,15 +413,15 @@ Test(vo_control_run, controller_table_entries)
  * drives a run to its end as well. */
 Test(vo_control_run, step_and_pi_controllers_in_the_engine)
 {
-    struct fx f;
-    fx_init(&f, "exact");
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
     const char *names[2] = {"step", "pi"};
     for (int j = 0; j < 2; j++) {
         cosa_vo_opts o = opts(&f, COSA_VO_EXPLICIT, 2, 1e-4, 0.05);
         o.estimator = cosa_vo_estimator_lookup("exmilne");
         o.control = COSA_VO_CONTROL_STEP;
         o.controller = cosa_controller_lookup(names[j]);
-        cosa_vo_result *r = run(&f, &o);
+        cosa_vo_result *r = tu_vo_run(&f, &o);
         cr_expect_eq(r->status, COSA_VO_OK, "%s: %s", names[j], r->reason);
         cr_expect_eq(r->k_hist[2], r->steps, "%s changed the degree", names[j]);
         cr_expect_eq(r->k_changes, 0u);
@@ -515,5 +429,5 @@ Test(vo_control_run, step_and_pi_controllers_in_the_engine)
         cr_expect(r->H_max > r->H_min, "%s: the step never changed", names[j]);
         cosa_vo_result_free(r);
     }
-    fx_free(&f);
+    tu_units_free(&f);
 }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* max |a - b| over an m x n block (column-major, leading dims lda, ldb). */
 static inline double tu_maxdiff(size_t m, size_t n, const double *a, size_t lda, const double *b,
@@ -129,6 +130,203 @@ static inline cosa_fmu *tu_fmu_open_ok(const char *name)
     const cosa_status s = tu_fmu_open(name, &f, err, sizeof err);
     cr_assert_eq(s, COSA_OK, "%s: %s", name, err);
     return f;
+}
+
+/* The system of the built-in model name at its default parameters and,
+ * with x0, its initial state (asserted: a test of a missing model fails). */
+static inline cosa_system *tu_model_system(const char *name, double *x0)
+{
+    const cosa_model *m = cosa_model_find(name);
+    cr_assert_not_null(m, "model %s", name);
+    double par[64];
+    cr_assert_leq(m->nparam, 64, "model %s: more parameters than tu_model_system holds", name);
+    cosa_model_defaults(m, par);
+    cosa_system *sys = NULL;
+    cr_assert_eq(m->create(m, par, &sys), COSA_OK, "model %s", name);
+    if (x0)
+        cr_assert_eq(m->initial_state(m, par, x0), COSA_OK, "model %s", name);
+    return sys;
+}
+
+/* out = Phi z (Phi n x n, column-major; out and z apart), summed in the
+ * order j = 0..n-1: the independent route (Phi^n z0) the time-domain runs
+ * are compared with. */
+static inline void tu_phi_matvec(const double *Phi, size_t n, const double *z, double *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        double acc = 0.0;
+        for (size_t j = 0; j < n; j++)
+            acc += Phi[i + j * n] * z[j];
+        out[i] = acc;
+    }
+}
+
+/* One step of the recursion z <- Phi z (zn: n doubles of scratch). */
+static inline void tu_phi_apply(const double *Phi, size_t n, double *z, double *zn)
+{
+    tu_phi_matvec(Phi, n, z, zn);
+    memcpy(z, zn, n * sizeof *z);
+}
+
+/* The exact states of sys from x0 at the n times t (X: n columns of nx),
+ * by cosa_reftraj_exact_at: the reference callback of the run tests. */
+static inline cosa_status tu_exact_states(const cosa_system *sys, const double *x0, size_t n,
+                                          const double *t, double *X)
+{
+    cosa_reftraj *r = NULL;
+    cosa_status st = cosa_reftraj_exact_at(sys, x0, n, t, &r);
+    if (st == COSA_OK)
+        memcpy(X, r->x, n * r->nx * sizeof *X);
+    cosa_reftraj_free(r);
+    return st;
+}
+
+/* The shared fixture of the run tests: a built-in model (twomass) as units
+ * of one integrator ("exact": its exact linear units), its unit set, its
+ * initial state and, per state, whether it is a velocity (the kick flags
+ * of its mechanical subsystems; 1 where a subsystem has none). */
+typedef struct tu_units {
+    const cosa_model *m;
+    cosa_system *sys;
+    cosa_odesys *os;
+    cosa_unit *u[4];
+    size_t n;
+    cosa_unitset *set;
+    double x0[16];
+    unsigned char is_vel[16];
+} tu_units;
+
+static inline void tu_units_init(tu_units *f, const char *model, const char *integrator)
+{
+    memset(f, 0, sizeof *f);
+    f->m = cosa_model_find(model);
+    cr_assert_not_null(f->m, "model %s", model);
+    double par[64];
+    cosa_model_defaults(f->m, par);
+    cr_assert_eq(f->m->create(f->m, par, &f->sys), COSA_OK);
+    cr_assert_leq(cosa_system_nx(f->sys), 16);
+    cr_assert_eq(f->m->initial_state(f->m, par, f->x0), COSA_OK);
+    cr_assert_eq(cosa_odesys_from_linear(f->sys, &f->os), COSA_OK);
+    f->n = cosa_system_nsub(f->sys);
+    cr_assert_leq(f->n, 4);
+    cosa_integrator in;
+    cr_assert_eq(cosa_integrator_parse(integrator, &in), COSA_OK);
+    in.rtol = 1e-12;
+    size_t ox = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const cosa_ode *sub = cosa_odesys_sub(f->os, i);
+        for (size_t k = 0; k < sub->nx; k++)
+            f->is_vel[ox + k] = sub->kick ? sub->kick[k] : 1;
+        ox += sub->nx;
+        cr_assert_eq(in.kind == COSA_INTEGRATOR_EXACT
+                         ? cosa_unit_linear_from_system(f->sys, i, &f->u[i])
+                         : cosa_unit_ode_create(sub, &in, &f->u[i]),
+                     COSA_OK);
+    }
+    cr_assert_eq(cosa_unitset_create(f->n, f->u, cosa_system_L(f->sys), NULL, &f->set), COSA_OK);
+}
+
+static inline void tu_units_free(tu_units *f)
+{
+    cosa_unitset_free(f->set);
+    for (size_t i = 0; i < f->n; i++)
+        cosa_unit_free(f->u[i]);
+    cosa_odesys_free(f->os);
+    cosa_system_free(f->sys);
+}
+
+/* The exact reference of a tu_units fixture (ctx) for cosa_vo_run: the
+ * model is small, so every state is asked for (sel NULL). */
+static inline cosa_status tu_units_ref(void *ctx, size_t n, const double *t, size_t nsel,
+                                       const size_t *sel, double *X)
+{
+    (void)nsel;
+    cr_assert_null(sel, "small systems: every state is kept");
+    const tu_units *f = ctx;
+    return tu_exact_states(f->sys, f->x0, n, t, X);
+}
+
+/* The options of a variable-order run: coupling c, degree k (at most
+ * kmax; 0: the default), macro step H, horizon tend, the states' velocity
+ * flags is_vel (tu_units.is_vel). */
+static inline cosa_vo_opts tu_vo_opts(const unsigned char *is_vel, cosa_vo_coupling_kind c,
+                                      int k, int kmax, double H, double tend)
+{
+    cosa_vo_opts o;
+    cosa_vo_opts_default(&o);
+    o.coupling = c;
+    o.k = k;
+    if (kmax > 0)
+        o.kmax = kmax;
+    o.H = H;
+    o.tend = tend;
+    o.is_vel = is_vel;
+    return o;
+}
+
+/* A variable-order run of fixture f on its exact reference (asserted). */
+static inline cosa_vo_result *tu_vo_run(tu_units *f, const cosa_vo_opts *o)
+{
+    cosa_vo_result *r = NULL;
+    cosa_status st = cosa_vo_run(f->set, tu_units_ref, f, o, &r);
+    cr_assert_eq(st, COSA_OK, "cosa_vo_run: %s", cosa_strerror(st));
+    cr_assert_not_null(r);
+    return r;
+}
+
+/* The scale-free difference of the end state of run a from b (nx values):
+ * max_i |a_i - b_i| / max_n |xref_i,n| (each state on its own scale). */
+static inline double tu_vo_end_diff(const cosa_vo_result *a, const double *b)
+{
+    const size_t nx = a->nx, N = a->steps;
+    double d = 0.0;
+    for (size_t i = 0; i < nx; i++) {
+        double s = 0.0;
+        for (size_t n = 0; n <= N; n++)
+            s = fmax(s, fabs(a->xref[i + n * nx]));
+        d = fmax(d, fabs(a->x[i + N * nx] - b[i]) / s);
+    }
+    return d;
+}
+
+/* C = A B (A m x k, B k x n, C m x n; column-major), each entry summed in
+ * the order q = 0..k-1: the plain product the tests check against. */
+static inline void tu_matmul(size_t m, size_t n, size_t k, const double *A, const double *B,
+                             double *C)
+{
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < m; i++) {
+            double s = 0.0;
+            for (size_t q = 0; q < k; q++)
+                s += A[i + q * m] * B[q + j * k];
+            C[i + j * m] = s;
+        }
+}
+
+/* The buffers of a comparison of a run with Phi^n z0 (dimension d): Phi
+ * (d x d), z, zn (tu_phi_apply), zm (the run's z), dmax, rmax (zeroed):
+ * one allocation, asserted; tu_phibuf_free releases it. */
+typedef struct tu_phibuf {
+    double *Phi, *z, *zn, *zm, *dmax, *rmax;
+} tu_phibuf;
+
+static inline tu_phibuf tu_phibuf_alloc(size_t d)
+{
+    tu_phibuf b;
+    b.Phi = calloc(d * d + 5 * d + 1, sizeof *b.Phi);
+    cr_assert_not_null(b.Phi);
+    b.z = b.Phi + d * d;
+    b.zn = b.z + d;
+    b.zm = b.zn + d;
+    b.dmax = b.zm + d;
+    b.rmax = b.dmax + d;
+    return b;
+}
+
+static inline void tu_phibuf_free(tu_phibuf *b)
+{
+    free(b->Phi);
+    b->Phi = NULL;
 }
 
 #endif

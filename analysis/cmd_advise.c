@@ -92,7 +92,8 @@ static const opt_row rows_of_advise[] = {
              "+mbcorr, gs:p0..gs:p2, imp:p0, imp:p1, gs-imp:p0,\n"
              "gs-imp:p1); --sequence applies to gs: and gs-imp: ones"},
     {.kind = OPTK_POSITIVE, .off = offsetof(struct opts, dtmin), .name = "dt-min", .arg = "A",
-     .help = "smallest macro step of the scan (default 1e-7)"},
+     .help = "smallest macro step of the scan (default 1e-7, or the\n"
+             "probe step of identified black boxes)"},
     {.kind = OPTK_POSITIVE, .off = offsetof(struct opts, dtmax), .name = "dt-max", .arg = "B",
      .help = "largest macro step of the scan (default 1e-2, at most T)"},
     {.kind = OPTK_INT, .off = offsetof(struct opts, perdec), .name = "per-decade", .arg = "N",
@@ -752,7 +753,7 @@ static int advise_system(const char *cmd, cli_case *cs, const char *list, cosa_s
 int cmd_advise(int argc, char **argv)
 {
     const char *cmd = "advise";
-    struct opts o = {.dtmin = 1e-7, .perdec = COSA_LIMIT_PER_DECADE, .cost = 0.2,
+    struct opts o = {.dtmin = 0.0 /* not given: step_grid_dt_min */, .perdec = COSA_LIMIT_PER_DECADE, .cost = 0.2,
                      .itol = COSA_ADVISE_ITER_TOL, .crb = COSA_ADVISE_COST_ROLLBACK};
     cli_case *cs = &o.cs;
     cosa_system *sys = NULL, *amodel = NULL;
@@ -774,7 +775,7 @@ int cmd_advise(int argc, char **argv)
     if (rc != CLI_OK || (rc = check_options(cmd, &o)) != CLI_OK)
         goto out;
     const double itol = o.itol, crb = o.crb;
-    const double tol = o.tol, dtmin = o.dtmin, perdec = (double)o.perdec, cost = o.cost;
+    const double tol = o.tol, perdec = (double)o.perdec, cost = o.cost;
     const cosa_criterion crit = o.error == 1 ? COSA_CRIT_LOCAL : COSA_CRIT_ACCURATE;
     const int csv = o.format == 1, json = o.format == 2;
     if (!(nf = open_memstream(&notes, &notelen))) {
@@ -791,6 +792,7 @@ int cmd_advise(int argc, char **argv)
     if ((rc = advise_system(cmd, cs, o.schemes, &schemes, &ns, &sys, &x0, &amodel)) != CLI_OK)
         goto out;
     const cosa_model *m = cs->mod.model;
+    const double dtmin = step_grid_dt_min(cmd, &cs->mod, o.dtmin, 1e-7);
     const double tend = o.tend > 0.0 ? o.tend : m->tend;
     double dtmax = o.dtmax > 0.0 ? o.dtmax : 1e-2;
     if (o.dtmax == 0.0 && dtmax > tend)

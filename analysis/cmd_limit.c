@@ -54,7 +54,8 @@ static const opt_row rows[] = {
     {.kind = OPTK_POSITIVE, .name = "tol", .off = offsetof(struct opts, tol), .arg = "TOL",
      .help = "error threshold for accurate/local (default 0.01)"},
     {.kind = OPTK_POSITIVE, .name = "dt-min", .off = offsetof(struct opts, dtmin), .arg = "DT",
-     .help = "smallest macro step of the scan (default 1e-9)"},
+     .help = "smallest macro step of the scan (default 1e-9, or the\n"
+             "probe step of identified black boxes)"},
     {.kind = OPTK_POSITIVE, .name = "dt-max", .off = offsetof(struct opts, dtmax), .arg = "DT",
      .help = "largest macro step of the scan (default 1e-2)"},
     {.kind = OPTK_INT, .name = "per-decade", .off = offsetof(struct opts, perdec), .arg = "N",
@@ -99,7 +100,7 @@ static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa
         cli_error(cmd, "--dt is not used: give the scan range with --dt-min/--dt-max");
         return CLI_EUSAGE;
     }
-    if (!(o->dtmin < o->dtmax)) {
+    if (o->dtmin > 0.0 && !(o->dtmin < o->dtmax)) {
         cli_error(cmd, "--dt-min (%g) must be smaller than --dt-max (%g)", o->dtmin, o->dtmax);
         return CLI_EUSAGE;
     }
@@ -112,6 +113,12 @@ static int limit_case(const char *cmd, struct opts *o, cosa_scheme *scheme, cosa
     }
     if ((rc = cli_case_system(cmd, cs, scheme, sys)) != CLI_OK)
         return rc;
+    /* not given: 1e-9, or the black boxes' probe step (step_grid.h) */
+    o->dtmin = step_grid_dt_min(cmd, &cs->mod, o->dtmin, 1e-9);
+    if (!(o->dtmin < o->dtmax)) {
+        cli_error(cmd, "--dt-min (%g) must be smaller than --dt-max (%g)", o->dtmin, o->dtmax);
+        return CLI_EUSAGE;
+    }
     char why[400];
     if (step_grid(&cs->mod, &g->hs, g->who, sizeof g->who, why, sizeof why) < 0) {
         cli_error(cmd, "%s", why);
@@ -216,7 +223,7 @@ static void limit_print(tw *w, const struct opts *o, const cosa_scheme *scheme, 
 int cmd_limit(int argc, char **argv)
 {
     const char *cmd = "limit";
-    struct opts o = {.tol = 0.01, .dtmin = 1e-9, .dtmax = 1e-2, .perdec = 20};
+    struct opts o = {.tol = 0.01, .dtmin = 0.0, .dtmax = 1e-2, .perdec = 20}; /* dtmin 0: not given */
     cosa_system *sys = NULL, *model = NULL;
     cosa_eval_workspace *ew = NULL;
     double *x0 = NULL;

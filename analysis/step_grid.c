@@ -149,3 +149,36 @@ int step_grid_axis(const char *cmd, const cli_model *mod, double *dt, size_t *n)
             cmd, cosa_number_text(b, sizeof b, hs), who, moved, given, *n);
     return CLI_OK;
 }
+
+double step_grid_probe_min(const cli_model *mod, char *who, size_t wsize)
+{
+    const cosa_model *m = mod->model;
+    double hp = 0.0;
+    if (wsize)
+        who[0] = '\0';
+    for (size_t i = 0; m->sub_name && m->sub_name(m, mod->par, i); i++) {
+        cosa_model_file_ident info;
+        if (!cosa_model_file_identified(m, i, &info) || info.order == 0 || !(info.h > 0.0))
+            continue;
+        if (wsize)
+            add_name(who, wsize, sub_name(m, mod->par, i));
+        hp = hp > 0.0 ? fmin(hp, info.h) : info.h;
+    }
+    return hp;
+}
+
+double step_grid_dt_min(const char *cmd, const cli_model *mod, double dtmin, double dflt)
+{
+    if (dtmin > 0.0)
+        return dtmin; /* given */
+    char who[256];
+    const double hp = step_grid_probe_min(mod, who, sizeof who);
+    if (!(hp > dflt))
+        return dflt;
+    char b[32];
+    fprintf(stderr, "cosa: %s: note: the scan starts at the probe step %s s of the identified "
+                    "black box%s %s: an identified model is what the FMU did at multiples of that "
+                    "step, below it the FMU was not observed (give --dt-min to scan lower)\n",
+            cmd, cosa_number_text(b, sizeof b, hp), strchr(who, ',') ? "es" : "", who);
+    return hp;
+}

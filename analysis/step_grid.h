@@ -36,4 +36,16 @@ size_t step_grid_snap(double hs, double *dt, size_t n);
  * one-line error when their steps have no common multiple. */
 int step_grid_axis(const char *cmd, const cli_model *mod, double *dt, size_t *n);
 
+/* The smallest probe step of the model's identified black boxes with states
+ * (doc/black-box.md), their names in who (wsize > 0); 0 without any. */
+double step_grid_probe_min(const cli_model *mod, char *who, size_t wsize);
+
+/* The lower end of a dt scan (limit, advise): dtmin when the user gave one
+ * (> 0), else the larger of dflt and the black boxes' smallest probe step,
+ * with one note on stderr when the probe step wins (an identified model is
+ * what the FMU did at multiples of its probe step: below it, its Phi is a
+ * fractional power of what was observed, and a structural eigenvalue 1 --
+ * a free mass -- rounds above 1 + COSA_RHO_TOL at tiny steps). */
+double step_grid_dt_min(const char *cmd, const cli_model *mod, double dtmin, double dflt);
+
 #endif

@@ -77,9 +77,22 @@ done
 
 # every Phi command on the black-box pair (limit: the same stability limit)
 "$COSA" limit --model-file "$tmp/decl.cosa" --scheme zoh --criterion stable >"$tmp/l0" 2>/dev/null
-"$COSA" limit --model-file "$tmp/hid_fmi3.cosa" --scheme zoh --criterion stable >"$tmp/l1" 2>/dev/null
+"$COSA" limit --model-file "$tmp/hid_fmi3.cosa" --scheme zoh --criterion stable >"$tmp/l1" 2>"$tmp/l1.err"
 close "$(val dt_max "$tmp/l1")" "$(val dt_max "$tmp/l0")" 1e-6 && ok ||
     bad "limit: dt_max $(val dt_max "$tmp/l1") against $(val dt_max "$tmp/l0")"
+# without --dt-min the scan of a network with black boxes starts at their probe step (the
+# identified model is what the FMU did at multiples of it), with a note; the declared pair's
+# scan starts at 1e-9 as before, and --dt-min given wins
+hp=$(sed -n 's/.*identified from its inputs and outputs.*at the probe step \([^ ]*\) s.*/\1/p' "$tmp/l1.err" | head -n 1)
+[ "$(val dt_min "$tmp/l1")" = "$hp" ] && [ "$(val dt_min "$tmp/l0")" = 1e-09 ] &&
+    grep -q "^cosa: limit: note: the scan starts at the probe step $hp s of the identified black box II: " "$tmp/l1.err" &&
+    ok || bad "limit's dt_min: $(val dt_min "$tmp/l1") (probe step ${hp:-?}), declared $(val dt_min "$tmp/l0"): $(cat "$tmp/l1.err")"
+"$COSA" limit --model-file "$tmp/hid_fmi3.cosa" --scheme zoh --criterion stable --dt-min 1e-6 >"$tmp/l2" 2>"$tmp/l2.err"
+[ "$(val dt_min "$tmp/l2")" = 1e-06 ] && ! grep -q "the scan starts at the probe step" "$tmp/l2.err" &&
+    close "$(val dt_max "$tmp/l2")" "$(val dt_max "$tmp/l0")" 1e-6 && ok || bad "limit --dt-min 1e-6: $(cat "$tmp/l2")"
+"$COSA" advise --model-file "$tmp/hid_fmi3.cosa" --tol 0.01 --schemes zoh >"$tmp/a1" 2>"$tmp/a1.err"
+grep -q "^dt_range $hp " "$tmp/a1" && grep -q "^cosa: advise: note: the scan starts at the probe step $hp s" "$tmp/a1.err" &&
+    ok || bad "advise's scan range: $(grep dt_range "$tmp/a1")"
 (cd "$tmp" && "$COSA" curve --model-file hid_fmi3.cosa --scheme zoh --x dt=1e-5:1e-3:log:3 \
     >curve.out 2>curve.err) && ok || bad "curve failed: $(head -n 1 "$tmp/curve.err")"
 (cd "$tmp" && "$COSA" map --model-file hid_fmi3.cosa --scheme zoh --dt 1e-4 \

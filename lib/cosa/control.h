@@ -97,8 +97,6 @@ typedef struct cosa_vo_estimator {
     cosa_status (*estimate)(const cosa_vo_step_view *s, double *eps, void *user_data);
     void *user_data;
 } cosa_vo_estimator;
-size_t cosa_vo_estimator_count(void);
-const cosa_vo_estimator *cosa_vo_estimator_at(size_t i);          /* NULL past the end */
 const cosa_vo_estimator *cosa_vo_estimator_lookup(const char *name); /* NULL: unknown */
 const char *cosa_vo_estimator_name(const cosa_vo_estimator *e);
 int cosa_vo_estimator_implicit(const cosa_vo_estimator *e); /* 1: implicit coupling */
@@ -258,7 +256,6 @@ typedef struct cosa_controller cosa_controller;
 cosa_status cosa_controller_create(const cosa_controller_type *type,
                                    const cosa_controller_params *p, cosa_controller **out);
 void cosa_controller_free(cosa_controller *c);
-const cosa_controller_type *cosa_controller_get_type(const cosa_controller *c);
 /* Start a run with the first step h0 > 0 (COSA_ERANGE otherwise). */
 cosa_status cosa_controller_reset(cosa_controller *c, double h0);
 /* The next step after a step h > 0 with error measure err > 0 (finite:
@@ -268,13 +265,6 @@ cosa_status cosa_controller_next(cosa_controller *c, double h, double err, doubl
                                  int *accept);
 /* The type's state (nstate doubles; PI: the integral term I). */
 cosa_status cosa_controller_state(const cosa_controller *c, double *state);
-/* The decision after an attempted macro step of the variable-order engine:
- * the type's decide(), or, without one, next() on the attempt's error norm
- * (max(err_pos, err_vel) or err_u, floored at 1e-16; a failed corrector
- * repeats the step at a quarter), the degree unchanged, stop when the next
- * step is <= p->vo.hmin.  COSA_EINVAL before reset. */
-cosa_status cosa_controller_decide(cosa_controller *c, const cosa_vo_control_input *in,
-                                   const cosa_vo_history *hist, cosa_vo_decision *out);
 
 #ifdef __cplusplus
 }

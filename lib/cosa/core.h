@@ -243,7 +243,6 @@ typedef struct cosa_layout {
 
 cosa_status cosa_layout_get(const cosa_system *sys, const cosa_scheme *s, cosa_layout *out);
 
-
 /* NRMSE convention shared by the Phi engine and the time-domain driver
  * (doc/method.md): an output whose reference standard deviation is below this
  * fraction of its RMS is constant and left out of the error. */
@@ -297,19 +296,6 @@ cosa_status cosa_vanloan(size_t nx, size_t nu, int p, double h, const double *A,
  * returns bitwise what a recomputation gives). */
 typedef struct cosa_disc_workspace cosa_disc_workspace;
 
-/* Workspace for systems with the subsystem split of sys, orders up to pmax. */
-cosa_disc_workspace *cosa_disc_workspace_alloc(const cosa_system *sys, int pmax);
-void cosa_disc_workspace_free(cosa_disc_workspace *w);
-
-/* Compute A_d (nx x nx) and Q_0..Q_p (p+1 blocks nx x nu, ld nx) of the
- * stacked system for step dt into the workspace; read them with
- * cosa_disc_Ad / cosa_disc_Q (valid until the next call).  Off-diagonal
- * blocks are zero.  COSA_ERANGE (dt, p), COSA_EWORKSPACE (other split or
- * p > pmax), expm failures. */
-cosa_status cosa_disc_compute(const cosa_system *sys, int p, double dt, cosa_disc_workspace *w);
-const double *cosa_disc_Ad(const cosa_disc_workspace *w);
-const double *cosa_disc_Q(const cosa_disc_workspace *w);
-
 /* ------------------------------------------------------------------------ */
 /* Spectral radius (lib/eig.c)                                              */
 /* ------------------------------------------------------------------------ */
@@ -329,7 +315,6 @@ cosa_status cosa_spectral_radius(size_t n, double *M, size_t lda, double *rho,
 /* All eigenvalues (wr, wi of length n); M is destroyed. */
 cosa_status cosa_eigenvalues(size_t n, double *M, size_t lda, double *wr, double *wi,
                              cosa_eig_workspace *w);
-
 
 /* ------------------------------------------------------------------------ */
 /* Continuous model of a ZOH-sampled one (lib/core/zoh_log.c)               */

@@ -63,10 +63,6 @@ enum {
                                                  CoSimulation element, cosa integrates
                                                  the FMU's derivatives itself           */
 };
-/* recommendedIntermediateInputSmoothness of the CoSimulation element (3.0;
- * 0 when absent or for 2.0): the number of continuous derivatives the FMU
- * recommends for inputs set during a step. */
-int cosa_fmu_input_smoothness(const cosa_fmu *fmu);
 
 /* Open the FMU at path.  On failure a status (COSA_EFMU for a bad FMU,
  * COSA_EIO for an unreadable file, COSA_ENOMEM) and a one-line message in
@@ -90,8 +86,6 @@ cosa_status cosa_fmu_open_flags(const char *path, unsigned flags, cosa_fmu **out
  * co-simulation where the FMU has a CoSimulation element, else Model
  * Exchange; CS and ME insist (a missing element is one line in err). */
 enum { COSA_FMU_IFACE_AUTO = 0, COSA_FMU_IFACE_CS = 1, COSA_FMU_IFACE_ME = 2 };
-cosa_status cosa_fmu_open_as(const char *path, int iface, cosa_fmu **out, char *err,
-                             size_t errsize);
 /* Unload the binary and remove the temporary directory; NULL is a no-op. */
 void cosa_fmu_close(cosa_fmu *fmu);
 
@@ -292,9 +286,6 @@ unsigned cosa_unit_fmu_clock_driven(const cosa_unit *u, const char *in_clock);
  * cosa_unit_fmu_init_exit.  COSA_EINVAL if u is not an FMU unit, COSA_EFMU
  * if the instantiation fails (cosa_unit_message says why). */
 cosa_status cosa_unit_fmu_init_enter(cosa_unit *u, double t, const double *x);
-/* Leave Initialization Mode (fmi3/fmi2ExitInitializationMode); COSA_OK if
- * u is not in it.  COSA_EFMU with one line if the FMU fails. */
-cosa_status cosa_unit_fmu_init_exit(cosa_unit *u);
 
 /* The initialization loop (lib/td/fmu_init.c, README "FMU import"). */
 typedef struct cosa_fmu_init_result {

@@ -88,7 +88,6 @@ cosa_status cosa_phi_iter_info(const cosa_system *sys, const cosa_scheme *s, dou
 cosa_status cosa_discretize(const cosa_system *sys, int p, double dt, double *Ad, double *Q,
                             cosa_phi_workspace *w);
 
-
 /* ------------------------------------------------------------------------ */
 /* Accuracy (lib/nrmse.c)                                                   */
 /* ------------------------------------------------------------------------ */
@@ -167,12 +166,6 @@ typedef struct cosa_nrmse_workspace cosa_nrmse_workspace;
 
 cosa_nrmse_workspace *cosa_nrmse_workspace_alloc(size_t dim_max);
 void cosa_nrmse_workspace_free(cosa_nrmse_workspace *w);
-/* Progress of cosa_nrmse: fn("NRMSE setup (K = T A - Phi T)", dim, done,
- * total, user_data) through the compensated products of its setup, then
- * fn("NRMSE", dim, done, total, user_data) per doubling step (cosa_stage_fn;
- * NULL: none). */
-void cosa_nrmse_workspace_set_progress(cosa_nrmse_workspace *w, cosa_stage_fn fn,
-                                       void *user_data);
 
 /* The three indicators for N >= 1 macro steps, in O(dim^3 log2 N) time.
  * Arguments: Phi, Phistar (dim x dim, leading dimension ld >= dim); the

@@ -67,10 +67,6 @@ cosa_status cosa_reftraj_exact_at(const cosa_system *sys, const double *x0, size
  * if CVODE fails. */
 cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, size_t nsamples,
                                double rtol, cosa_reftraj **out);
-/* The same at the given times (nsamples, strictly increasing, times[0] = 0;
- * else COSA_ERANGE); the result's H is 0 (not equidistant). */
-cosa_status cosa_reftraj_cvode_at(cosa_unitset *set, const double *x0, size_t nsamples,
-                                  const double *times, double rtol, cosa_reftraj **out);
 /* The same keeping only the states sel[0..nsel-1] (r->nx = nsel, no outputs:
  * r->ny = 0): long chains whose full trajectory would not fit in memory.
  * A unit set with bandwidths (cosa_unitset_set_band) is integrated with a

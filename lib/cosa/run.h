@@ -155,7 +155,6 @@ typedef struct cosa_energy_result {
     int correct;
     double mu, nu, limit, limit_abs;
 } cosa_energy_result;
-void cosa_energy_result_free(cosa_energy_result *r);
 
 /* ---- Fixed-step run (driver) with the conventions of doc/method.md --------- */
 

@@ -193,11 +193,6 @@ cosa_status cosa_master_info(const cosa_master *m, double *z);
  * COSA_EUNSUPPORTED for them).  H > 0 finite, else COSA_ERANGE. */
 cosa_status cosa_master_set_step(cosa_master *m, double H);
 
-/* GIVEN: the input polynomials of the next proposals, u^(0..q)(T_n) (nu x
- * (q+1), ld nu; copied), q <= COSA_UNIT_DEGMAX.  COSA_EUNSUPPORTED for the
- * other kinds. */
-cosa_status cosa_master_set_inputs(cosa_master *m, int q, const double *uder);
-
 /* What the last successful proposal saw (also after its commit, e.g. in an
  * observer; valid until the next propose or init; any pointer may be NULL): H, the input polynomials' derivatives
  * u^(0..q)(T_n) (nu x (q+1), ld nu; *q the input degree), the outputs'

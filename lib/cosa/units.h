@@ -218,12 +218,7 @@ void *cosa_unit_impl(const cosa_unit *u);
  * entries, Horner on the coefficients). */
 double cosa_unit_time(const cosa_unit *u);
 const double *cosa_unit_state(const cosa_unit *u);
-int cosa_unit_input_degree(const cosa_unit *u);
 void cosa_unit_input_at(const cosa_unit *u, double tau, double *v);
-/* The last step since the state was set: returns 1 and its length *h and the
- * state at its start *xprev (nx; either pointer may be NULL), or 0 if no
- * step was taken since cosa_unit_set_state. */
-int cosa_unit_last_step(const cosa_unit *u, double *h, const double **xprev);
 /* Record a failure message (printf-style), read back by cosa_unit_message. */
 void cosa_unit_fail(cosa_unit *u, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -324,9 +319,6 @@ typedef struct cosa_unit_counters {
 } cosa_unit_counters;
 /* *c = u's counters (zero for u NULL). */
 void cosa_unit_get_counters(const cosa_unit *u, cosa_unit_counters *c);
-void cosa_unit_counters_reset(cosa_unit *u);
-/* For type implementers: the counters to update (NULL for u NULL). */
-cosa_unit_counters *cosa_unit_counters_of(cosa_unit *u);
 
 /* ---- Events (lib/td/unit_event.c; FMI 3.0 event mode, README "Events") ----
  * A unit with events (an FMI 3.0 FMU with hasEventMode, events on) may end
@@ -347,15 +339,6 @@ cosa_status cosa_unit_event_update(cosa_unit *u, double *t_next);
 int cosa_unit_has_events(const cosa_unit *u);    /* events on and handled */
 int cosa_unit_event_pending(const cosa_unit *u); /* after do_step_event   */
 double cosa_unit_next_event(const cosa_unit *u); /* INFINITY: none        */
-/* For type implementers: events on or off for this unit (the master asks
- * cosa_unit_has_events); inside step, whether the caller accepts an early
- * end, and the end reached (h_done < h: early; ignored when the caller does
- * not accept it) with event = 1 when Event Mode is pending there; the next
- * time event (INFINITY or NaN: none). */
-void cosa_unit_set_events(cosa_unit *u, int on);
-int cosa_unit_step_may_stop(const cosa_unit *u);
-void cosa_unit_step_stopped(cosa_unit *u, double h_done, int event);
-void cosa_unit_set_next_event(cosa_unit *u, double t);
 
 /* Snapshots (as fmi3GetFMUState / fmi3SetFMUState / fmi3FreeFMUState): the
  * unit's time, state, input polynomial and its type's own state.  save
@@ -505,7 +488,6 @@ const cosa_coupling *cosa_odesys_coupling(const cosa_odesys *s); /* NULL: none *
  * returns 0): dense. */
 cosa_status cosa_odesys_set_band(cosa_odesys *s, size_t lower, size_t upper);
 int cosa_odesys_band(const cosa_odesys *s, size_t *lower, size_t *upper);
-void *cosa_odesys_data(const cosa_odesys *s);
 /* Linear parameter sets of a nonlinear model (issue 23 item 6): the model
  * declares that, at its parameter values, every subsystem is linear and
  * time-invariant (f = A x + B u, g = C x + D u with constant Jacobians, no
@@ -536,12 +518,10 @@ void cosa_unitset_free(cosa_unitset *set);
  * steps of H / rate[i] per macro step (copied; NULL: all 1).  COSA_ERANGE
  * for a 0.  The master takes them (plain Jacobi schemes only). */
 cosa_status cosa_unitset_set_rates(cosa_unitset *set, const unsigned *rate);
-unsigned cosa_unitset_rate(const cosa_unitset *set, size_t i); /* 1 if none */
 /* The set's power port (energy paper; copied, checked against the set's
  * dimensions; NULL removes it): what cosa_cosim_opts.energy's indicators and
  * correction use.  NULL from cosa_unitset_port when there is none. */
 cosa_status cosa_unitset_set_port(cosa_unitset *set, const cosa_energy_port *port);
-const cosa_energy_port *cosa_unitset_port(const cosa_unitset *set);
 /* Coupling variables of the set (copied; ctx borrowed; NULL removes them):
  * then the algebraic loop solves y = g(t, x, S phi(t, y)) and the CVODE
  * reference integrates x' = f(t, x, S phi(t, y)); the master (MBCorr
@@ -549,23 +529,11 @@ const cosa_energy_port *cosa_unitset_port(const cosa_unitset *set);
  * variable-order engine (cosa_vo_run) does.  COSA_EINVAL for nc = 0 or a
  * missing phi / S, COSA_ENONFINITE for a non-finite S. */
 cosa_status cosa_unitset_set_coupling(cosa_unitset *set, const cosa_coupling *c);
-int cosa_unitset_has_coupling(const cosa_unitset *set);
 /* The stacked system's bandwidths for the CVODE reference (band matrix and
  * band difference quotients instead of the dense analytic Jacobian). */
 cosa_status cosa_unitset_set_band(cosa_unitset *set, size_t lower, size_t upper);
-int cosa_unitset_band(const cosa_unitset *set, size_t *lower, size_t *upper);
 /* nc: the coupling variables' count (nu without a coupling). */
 size_t cosa_unitset_nc(const cosa_unitset *set);
-/* S (nu x nc), or NULL without a coupling (S = I). */
-const double *cosa_unitset_coupling_S(const cosa_unitset *set);
-/* c = phi(t, y) (nc) and J = dphi/dy (nc x ny; may be NULL); without a
- * coupling c = L y, J = L.  COSA_ENONFINITE if phi gives NaN/Inf. */
-cosa_status cosa_unitset_coupling_eval(const cosa_unitset *set, double t, const double *y,
-                                       double *c, double *J);
-/* The inputs of outputs y: u = S phi(t, y) (or L y), dudy = du/dy (nu x ny;
- * may be NULL).  Uses the set's scratch (not for concurrent use). */
-cosa_status cosa_unitset_inputs(cosa_unitset *set, double t, const double *y, double *u,
-                                double *dudy);
 size_t cosa_unitset_count(const cosa_unitset *set);
 cosa_unit *cosa_unitset_unit(const cosa_unitset *set, size_t i); /* NULL if out of range */
 /* Names of the units (e.g. the model's subsystems; nunits strings, copied;
@@ -574,9 +542,6 @@ cosa_unit *cosa_unitset_unit(const cosa_unitset *set, size_t i); /* NULL if out 
 cosa_status cosa_unitset_set_names(cosa_unitset *set, const char *const *names);
 /* The name of unit i, or NULL (no names, i out of range). */
 const char *cosa_unitset_unit_name(const cosa_unitset *set, size_t i);
-/* Every unit's counters to zero (cosa_unit_counters_reset): each run does
- * this at its start, so the counters are that run's. */
-void cosa_unitset_counters_reset(cosa_unitset *set);
 size_t cosa_unitset_nx(const cosa_unitset *set);
 size_t cosa_unitset_nu(const cosa_unitset *set);
 size_t cosa_unitset_ny(const cosa_unitset *set);
@@ -598,18 +563,7 @@ int cosa_unitset_is_sequence(const cosa_unitset *set, const size_t *seq);
 cosa_status cosa_unitset_loop_solve(cosa_unitset *set, double t, const double *x, double *y);
 /* The iteration limit of cosa_unitset_loop_solve. */
 #define COSA_UNITSET_LOOP_MAXIT 50
-/* cosa_unitset_loop_solve, also reporting the Newton iterations done and the
- * residual ||y - g(t, x, L y)||_inf at the last iterate evaluated (NULL:
- * not wanted); on success the residual is the one before the last update. */
-cosa_status cosa_unitset_loop_solve_stats(cosa_unitset *set, double t, const double *x,
-                                          double *y, int *iterations, double *residual);
 
-/* Taylor inputs (defect paper eq 15, Algorithm 1 step 1): every unit's input
- * polynomial of degree q is set to u^(j) = L y^(j), j = 0..q, from the
- * stacked output derivatives yder (ny x (q+1) at least, ld ldy >= ny) at the
- * units' current time.  Uses the set's workspace. */
-cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const double *yder,
-                                           size_t ldy);
 /* Consistent output derivatives (issue 12 section 1): read every unit's
  * y^(0..n) (cosa_unit_get_output_derivatives) into yder (ny x (n+1), ld ny),
  * set the Taylor inputs of degree min(m, n) from them, and repeat until the

@@ -10,6 +10,7 @@
 #include "td/failure.h"
 #include "td/run_impl.h"
 #include "td/stepping_impl.h"
+#include "td/unitset_impl.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -92,15 +92,6 @@ typedef struct cosa_ecco_state {
     double prev_err;
     size_t steps;
 } cosa_ecco_state;
-/* COSA_ERANGE unless 0 < hmin <= h0 <= hmax, 0 < rate_min <= rate_max,
- * safety, rtol, atol >= 0 with rtol + atol > 0, finite gains. */
-cosa_status cosa_ecco_reset(const cosa_ecco_params *p, cosa_ecco_state *s);
-/* After a step of s->h_ns from t_ns: the residuals |P_a - P_b| of the bonds
- * (n of them) turn into the scaled error estimate (*err; NaN when the step
- * is not adjusted: the first one, or no bonds) and the next step s->h_ns,
- * exactly as libcosim's ecco_algorithm::adjust_step_size. */
-cosa_status cosa_ecco_adjust(const cosa_ecco_params *p, cosa_ecco_state *s, long long t_ns,
-                             size_t n, const double *residual, double *err);
 
 /* A co-simulation under ECCO: plain Jacobi with held inputs (ZOH), every
  * step of the controller's size, from the units' state x0 (nx) at t = 0,
@@ -119,10 +110,6 @@ typedef struct cosa_ecco_result {
     int failed;    /* a unit failed (Discard): the run stopped at run.t_end */
     char reason[256];
 } cosa_ecco_result;
-cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_params *p,
-                          const cosa_power_bond *bonds, size_t nbond, double tend,
-                          cosa_ecco_result **out);
-void cosa_ecco_result_free(cosa_ecco_result *r);
 
 /* ---- Observers and runs -------------------------------------------------- */
 
@@ -245,7 +232,6 @@ typedef struct cosa_cosim_result {
  * owned by the caller (cosa_cosim_result_free). */
 cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
                            const cosa_cosim_opts *opt, cosa_cosim_result **out);
-void cosa_cosim_result_free(cosa_cosim_result *r);
 
 /* ---- Defect-controlled co-simulation ------------------------------------- */
 /* (The defect paper's Algorithm 1.) */
@@ -295,8 +281,6 @@ typedef enum cosa_defect_end {
     COSA_DEFECT_END_MAX_STEPS, /* opts.max_steps steps taken before T            */
     COSA_DEFECT_END_HMIN       /* the controller's next step fell below opts.hmin */
 } cosa_defect_end;
-/* "ok", "failed", "max-steps", "hmin" (NULL past the end). */
-const char *cosa_defect_end_name(cosa_defect_end e);
 
 typedef struct cosa_defect_result {
     size_t ny, nu, nsteps;      /* signals; macro steps taken                 */
@@ -343,7 +327,6 @@ typedef struct cosa_defect_result {
  * master's. */
 cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_system *exact,
                             const cosa_defect_opts *opts, cosa_defect_result **out);
-void cosa_defect_result_free(cosa_defect_result *r);
 
 /* ---- Variable-order co-simulation engine (lib/td/vo_*.c) ------------------ */
 
@@ -354,13 +337,6 @@ typedef enum cosa_vo_control_kind {
     COSA_VO_CONTROL_STEP,     /* macro step controlled, k fixed              */
     COSA_VO_CONTROL_ORDER     /* order and macro step controlled             */
 } cosa_vo_control_kind;
-
-/* The error constants of a step T_N -> T_N + H with the extrapolation nodes
- * s_j = (T_{N-j} - T_N)/H, j = 0..k-1 (s_0 = 0): with
- * L^k(s) = prod_{j<k} (s - s_j)/(1 - s_j),
- *   C_vel^k = int_0^1 L^k ds (eq 20),  C_pos^k = int_0^1 (1 - s) L^k ds (eq 17)
- * (Gauss-Legendre, exact for k <= 14).  k = 0: 1 and 1/2. */
-cosa_status cosa_vo_error_constants(int k, const double *s, double *cpos, double *cvel);
 
 /* The reference the engine reads: the monolithic states at the times
  * t[0..n-1] (increasing, t[0] = 0) from the run's initial state, all of them
@@ -401,18 +377,11 @@ typedef struct cosa_vo_opts {
     size_t nobservers;
 } cosa_vo_opts;
 
-/* Defaults of the issue: k 0, kmax 5, rtol 1e-5, atol_x 1e-3 rtol, atol_v
- * rtol, atol_u 1e2 rtol, SF 6, rmin 0.5, rmax 2, hmin 1e-12, corr_tol 1e-10,
- * corr_max 10, explicit, control none, fd. */
-void cosa_vo_opts_default(cosa_vo_opts *o);
-
 typedef enum cosa_vo_status {
     COSA_VO_OK = 0, COSA_VO_HMIN, COSA_VO_DIVERGED, COSA_VO_MAXSTEPS,
     COSA_VO_NOREF           /* the monolithic reference failed (reason says
                                where); no error figures (NaN, xref NULL)     */
 } cosa_vo_status;
-/* "ok", "hmin", "diverged", "max-steps", "reference-failed" */
-const char *cosa_vo_status_name(cosa_vo_status s);
 
 typedef struct cosa_vo_result {
     size_t nx;             /* states kept at the macro points (rows of x)   */
@@ -439,7 +408,6 @@ typedef struct cosa_vo_result {
     unsigned char *coupling_body;
     cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
 } cosa_vo_result;
-void cosa_vo_result_free(cosa_vo_result *r);
 
 /* One run on a unit set (its coupling variables: cosa_unitset_set_coupling,
  * else u = L y), from the reference's x(0) (start-up of the issue: u at
@@ -468,8 +436,6 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
 typedef struct cosa_vo_estimate {
     double err_pos, est_pos, err_vel, est_vel, err_u, est_u;
 } cosa_vo_estimate;
-cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
-                                  const cosa_vo_opts *o, double t0, cosa_vo_estimate *out);
 
 /* ---- One run description, one entry point, one result -------------------- */
 
@@ -595,5 +561,8 @@ void cosa_run_result_free(cosa_run_result *r);
 
 #ifdef __cplusplus
 }
+#endif
+#ifdef COSA_INTERNAL /* the build tree: lib/, models/, api/, analysis/, tests/ */
+#include "cosa/internal/run.h"
 #endif
 #endif /* COSA_RUN_H */

@@ -8,7 +8,9 @@
 #     to the compiler's own list of the declarations (-aux-info) of the public
 #     view (cosa.h) and of the internal view (COSA_INTERNAL);
 #   - the internal headers (lib/cosa/internal/*.h) are not installed and
-#     declare no name a public header declares.
+#     declare no name a public header declares;
+#   - the per-paper run entry points (cosa_cosim_run, cosa_defect_run,
+#     cosa_vo_run) are not public: the public run API is cosa_run.
 # COSA_API_MAX / COSA_API_MAXLINES override the limits (a test of the check).
 src=${COSA_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$src/tests/harness.sh"
@@ -96,6 +98,16 @@ case $inst in *internal*) bad "an internal header is installed (cosainclude_HEAD
 for f in $internal; do
     rel=${f#"$src"/}
     check "$rel is not in noinst_HEADERS" grep -q "$rel" "$src/Makefile.am"
+done
+
+# 5. the run API: cosa_run, not the per-paper entry points
+for n in cosa_cosim_run cosa_defect_run cosa_vo_run; do
+    # shellcheck disable=SC2086
+    if "$count" -l $pub | awk '{print $2}' | grep -qx "$n"; then
+        bad "$n is declared in a public header"
+    else
+        ok
+    fi
 done
 
 harness_done test_public_api

@@ -53,4 +53,52 @@ void cosa_vo_result_free(cosa_vo_result *r);
 cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
                                   const cosa_vo_opts *o, double t0, cosa_vo_estimate *out);
 
+/* ---- The per-paper runs: the configurations cosa_run starts -------------
+ * Presets behind cosa_run (lib/td/run.c runs the same configuration after
+ * the same check; tests/test_run_api.c compares them bitwise): the public
+ * run API is cosa_run with its one description, cosa_run_opts, and the
+ * one-call API (cosa/api.h). */
+
+/* Start-up (doc/method.md): the co-simulation starts at t = p H on the reference,
+ * x = x_ref(pH), ybar_{-j} = y_ref((p-j) H), du = 0, then runs N macro steps
+ * (ref must have nsamples >= p + N + 1 at the same H, else COSA_ERANGE).
+ * Divergence (a result, not an error: COSA_OK with diverged = 1): an output
+ * (raw or corrected) exceeds diverge_factor * yref_max or is not finite, or a
+ * unit / the correction fails numerically (reason says which).  The result is
+ * owned by the caller (cosa_cosim_result_free). */
+cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
+                           const cosa_cosim_opts *opt, cosa_cosim_result **out);
+
+/* One run from the stacked initial state x0 (the units' states are set).
+ * exact (may be NULL): the coupled linear system whose monolithic solution
+ * y* = C* e^{A* t} x0 is the reference of the error figures (the units must
+ * be its subsystems).  A unit's failure, the step limit and the step floor
+ * are results (failed = 1, end, COSA_OK); so is divergence (README
+ * "Failures"): with exact, the first committed step whose output y^(0)
+ * exceeds 1e6 x the largest |y*| over [0, T] (1024 uniform samples) ends
+ * the run there (end FAILED, run.end COSA_RUN_HALTED, the reason names the
+ * output, value and bound); without it only non-finite outputs are seen.
+ * Errors: COSA_EINVAL, COSA_ERANGE (orders, H, tol, h0, T, hmin), the
+ * master's. */
+cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_system *exact,
+                            const cosa_defect_opts *opts, cosa_defect_result **out);
+
+/* One run on a unit set (its coupling variables: cosa_unitset_set_coupling,
+ * else u = L y), from the reference's x(0) (start-up of the issue: u at
+ * T_j = j H0, j = 0..K+1, K = k or kmax with order control, and z(t_s) from
+ * the reference; t_s = (K+1) H0).  A run that stops (H <= hmin, divergence)
+ * is a result (status), COSA_OK.  Divergence (README "Failures"): a failed
+ * step (non-finite values, a unit's failure, the corrector), or -- checked
+ * after the run, when the reference is evaluated -- a kept state beyond
+ * 1e6 x the largest |x_ref| over the horizon (the accepted points, t = 0
+ * and, for a run that stopped short, 1025 uniform samples of [0, tend]):
+ * COSA_VO_DIVERGED at the first such accepted point, the reason naming the
+ * state, value, bound and time, every figure cut back to that point
+ * (steps, attempts, k_hist, H_*, t_end, run with end COSA_RUN_HALTED) and
+ * e36_coupling, e36_all, e_end +inf.  Errors: COSA_EINVAL, COSA_ERANGE (options),
+ * COSA_EUNSUPPORTED (an estimator of the other coupling, exact Jacobian on
+ * nonlinear units, control without estimator). */
+cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
+                        const cosa_vo_opts *o, cosa_vo_result **out);
+
 #endif /* COSA_INTERNAL_RUN_H */

@@ -59,4 +59,47 @@ char *cosa_set_text(char *buf, size_t size, const char *const *name, const doubl
  * snprintf. */
 int cosa_param_range_text(const cosa_model *m, size_t k, char *buf, size_t size);
 
+/* ---- Combination rules (lib/core/combination.c) ----------------------------
+ * Which coupling schemes a run's features combine with, in one table: cosa
+ * simulate, the Phi commands' runnable check (advise, the notes), point/map
+ * --energy and the fixed-step run ask it, and report its phrase. */
+
+/* A run's features that constrain its coupling scheme (bits). */
+enum {
+    COSA_COMB_MULTIRATE = 1u,      /* a unit takes K > 1 steps a macro step (--rate) */
+    COSA_COMB_HELD = 2u,           /* inputs held over a unit's step (--input held) */
+    COSA_COMB_INITIAL = 4u,        /* the run starts from x0 (--start initial)       */
+    COSA_COMB_ENERGY_CORRECT = 8u, /* the energy correction (--mu)                  */
+    COSA_COMB_ENERGY = 16u,        /* energy indicators (--energy)                  */
+    COSA_COMB_EVENTS = 32u,        /* event points as communication points          */
+    COSA_COMB_ENERGY_PHI = 64u     /* the energy paper's Phi (point, map --energy)  */
+};
+
+/* The rules (the entries of the table). */
+typedef enum cosa_comb_rule {
+    COSA_RULE_NONE = 0,
+    COSA_RULE_EVENTS,            /* event points: plain explicit Jacobi, one step per
+                                    unit, polynomial inputs, no energy             */
+    COSA_RULE_ITERATES,          /* iterative schemes: given inputs from the
+                                    reference start                                */
+    COSA_RULE_UNIT_STEPS,        /* the command's multi-rate, held inputs, start from
+                                    x0: plain Jacobi, no --assume                  */
+    COSA_RULE_ENERGY_CORRECTION, /* the energy correction: plain Jacobi             */
+    COSA_RULE_ENERGY_PHI         /* the energy paper's Phi: plain explicit Jacobi   */
+} cosa_comb_rule;
+
+typedef struct cosa_combination_refusal {
+    cosa_comb_rule rule; /* the first rule broken (COSA_RULE_NONE: none)          */
+    unsigned feature;    /* the feature it names (one COSA_COMB_* bit)            */
+    const char *needs;   /* what it needs, one phrase (static; NULL: none)        */
+} cosa_combination_refusal;
+
+/* COSA_OK when scheme s combines with the features (COSA_COMB_* bits), else
+ * COSA_EUNSUPPORTED with *why (may be NULL) the first rule of the table that
+ * the combination breaks.  command 1 also applies the command line's rules
+ * (COSA_RULE_UNIT_STEPS: it offers those features with plain Jacobi schemes
+ * only; the library runs more).  COSA_EINVAL for s NULL. */
+cosa_status cosa_combination_check(const cosa_scheme *s, unsigned features, int command,
+                                   cosa_combination_refusal *why);
+
 #endif /* COSA_INTERNAL_CORE_H */

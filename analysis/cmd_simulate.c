@@ -148,6 +148,26 @@ static void help_intro(void)
           stdout);
 }
 
+/* The option that asks for a feature of the combination rules
+ * (cosa_combination_check), as the messages name it. */
+static const char *feature_option(unsigned feature)
+{
+    switch (feature) {
+    case COSA_COMB_MULTIRATE:
+        return "--rate";
+    case COSA_COMB_HELD:
+        return "--input held";
+    case COSA_COMB_INITIAL:
+        return "--start initial";
+    case COSA_COMB_ENERGY_CORRECT:
+        return "--mu";
+    case COSA_COMB_ENERGY:
+        return "--energy";
+    default:
+        return "--events on";
+    }
+}
+
 /* --rate NAME=K (subsystem name or 1-based index, K a positive integer)
  * into rate (nsub entries, 1 by default); --input, --start; the checks
  * against the scheme.  *multirate: some K > 1. */
@@ -160,13 +180,14 @@ static int coupling_options(const char *cmd, const struct sim_opts *o, const cos
         return rc;
     *held = o->input == 1;
     *initial = o->start == 1;
-    if ((o->nrate || *held || *initial) &&
-        (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || s->model)) {
+    cosa_combination_refusal why;
+    if (cosa_combination_check(s, (o->nrate ? COSA_COMB_MULTIRATE : 0u) |
+                                      (*held ? COSA_COMB_HELD : 0u) |
+                                      (*initial ? COSA_COMB_INITIAL : 0u),
+                               1, &why) != COSA_OK) {
         char sname[64];
         cosa_scheme_name(s, sname, sizeof sname);
-        cli_error(cmd, "%s needs a plain Jacobi scheme (no gs:, no +ocorr/+ecorr/+mbcorr, no "
-                       "--assume), got %s",
-                  o->nrate ? "--rate" : *held ? "--input held" : "--start initial", sname);
+        cli_error(cmd, "%s needs %s, got %s", feature_option(why.feature), why.needs, sname);
         return CLI_EUSAGE;
     }
     return CLI_OK;
@@ -207,11 +228,11 @@ static int energy_options(const char *cmd, const struct sim_opts *o, const cosa_
     }
     if (!o->mu)
         return CLI_OK;
-    if (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE) {
+    cosa_combination_refusal why;
+    if (cosa_combination_check(s, COSA_COMB_ENERGY_CORRECT, 1, &why) != COSA_OK) {
         char sname[64];
         cosa_scheme_name(s, sname, sizeof sname);
-        cli_error(cmd, "--mu: the energy correction needs a plain Jacobi scheme (no gs:, no "
-                       "+ocorr/+ecorr/+mbcorr), got %s", sname);
+        cli_error(cmd, "--mu: the energy correction needs %s, got %s", why.needs, sname);
         return CLI_EUSAGE;
     }
     if (strcmp(o->mu, "auto") && cli_parse_double(o->mu, mu) != 0) {
@@ -819,10 +840,16 @@ static int sim_parse(struct sim_run *r)
         return rc;
     const struct sim_opts *o = &r->o;
     r->iterative = r->scheme.implicit || r->scheme.q_extra;
+    /* the options an iterative scheme cannot take (the one table of rules) */
+    cosa_combination_refusal why;
+    const unsigned f = (o->nrate ? COSA_COMB_MULTIRATE : 0u) | (o->input == 1 ? COSA_COMB_HELD : 0u) |
+                       (o->start == 1 ? COSA_COMB_INITIAL : 0u) |
+                       (o->mu ? COSA_COMB_ENERGY_CORRECT : 0u);
+    const int conflict = cosa_combination_check(&r->scheme, f, 1, &why) != COSA_OK &&
+                         why.rule == COSA_RULE_ITERATES;
     if (r->iterative &&
         (rc = sim_iter_options(cmd, &r->cs, &r->scheme, o->itol,
-                               o->nrate ? "--rate" : o->input == 1 ? "--input held"
-                                   : o->start == 1 ? "--start initial" : o->mu ? "--mu" : NULL,
+                               conflict ? feature_option(why.feature) : NULL, why.needs,
                                &r->iopt)) != CLI_OK)
         return rc;
     if (!r->iterative && o->itol) {

@@ -65,11 +65,11 @@ int ecli_point_energy(const char *cmd, const cli_case *cs, const cosa_scheme *s,
                        "(models with them: twomass-fd, multi-fd)", m->name);
         return CLI_EUSAGE;
     }
-    if (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || s->model || s->implicit) {
+    cosa_combination_refusal why;
+    if (cosa_combination_check(s, COSA_COMB_ENERGY_PHI, 1, &why) != COSA_OK) {
         char sname[64];
         cosa_scheme_name(s, sname, sizeof sname);
-        cli_error(cmd, "--energy: the energy paper's coupling is plain Jacobi (no gs:, imp:, no "
-                       "+ocorr/+ecorr/+mbcorr, no --assume), got %s", sname);
+        cli_error(cmd, "--energy: the energy paper's coupling is %s, got %s", why.needs, sname);
         return CLI_EUSAGE;
     }
     cosa_mr_scheme ms = {.p = s->order, .integrator = COSA_MR_EXACT};

@@ -1,21 +1,18 @@
 /* fmu_rules.c -- the rules a run of FMUs must meet before it starts (the
- * event points' scheme, fixed internal steps), shared by cosa simulate and
- * the runnable check of the Phi commands (fmu_rules.h). */
+ * event points' scheme -- a question to the one table of combination rules,
+ * cosa_combination_check -- and fixed internal steps), shared by cosa
+ * simulate and the runnable check of the Phi commands (fmu_rules.h). */
 #include "fmu_rules.h"
 
 #include <stdio.h>
 
 const char *fmu_event_rule(const cosa_scheme *s, int nrate, int held, int energy)
 {
-    if (s->implicit || s->q_extra || s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE)
-        return "a plain Jacobi scheme without corrections";
-    if (nrate)
-        return "one step per unit (no --rate)";
-    if (held)
-        return "--input poly";
-    if (energy)
-        return "no --energy";
-    return NULL;
+    /* the rules of the one table (cosa_combination_check), for event points */
+    const unsigned f = COSA_COMB_EVENTS | (nrate ? COSA_COMB_MULTIRATE : 0u) |
+                       (held ? COSA_COMB_HELD : 0u) | (energy ? COSA_COMB_ENERGY : 0u);
+    cosa_combination_refusal why;
+    return cosa_combination_check(s, f, 1, &why) == COSA_OK ? NULL : why.needs;
 }
 
 size_t fmu_step_refusal(const cosa_fmu_capability *const *caps, size_t n, double h, char *why,

@@ -6,14 +6,12 @@
 #include <string.h>
 
 int sim_iter_options(const char *cmd, const cli_case *cs, const cosa_scheme *s, const char *itol,
-                     const char *conflict, cosa_iter_opts *io)
+                     const char *conflict, const char *needs, cosa_iter_opts *io)
 {
     char nm[64];
     cosa_scheme_name(s, nm, sizeof nm);
     if (conflict) {
-        cli_error(cmd, "%s: scheme %s iterates with given input polynomials from the "
-                       "reference start (no multi-rate, held inputs, start from x0 or energy "
-                       "correction)", conflict, nm);
+        cli_error(cmd, "%s: scheme %s %s", conflict, nm, needs);
         return CLI_EUSAGE;
     }
     if (itol && !s->implicit) {

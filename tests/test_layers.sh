@@ -12,6 +12,9 @@
 #              and its parts by concept (units.h, reference.h, stepping.h,
 #              control.h, run.h, fmu.h) include only cosa/core.h and
 #              each other;
+#   lib/cosa/internal/NAME.h (not installed: what lib/, models/, api/,
+#              analysis/ and tests/ see besides the API) includes only
+#              cosa/NAME.h, which includes it under COSA_INTERNAL;
 #   lib/cosa/api.h, the one-call API, includes public headers only;
 #   models/, api/, analysis/ include only public headers (cosa.h, cosa/*.h)
 #              and their own directory's headers (api/, the one-call API,
@@ -57,11 +60,14 @@ TD_H="cosa/td.h cosa/units.h cosa/reference.h cosa/stepping.h cosa/control.h cos
 # shellcheck disable=SC2086 # TD_H: one pattern per word
 for f in lib/td/*.[ch]; do allowed "$f" 'cosa/core.h' $TD_H 'core/*.h' 'td/*.h'; done
 for f in lib/check/*.[ch]; do allowed "$f" 'cosa/core.h' 'cosa/check.h' 'core/*.h'; done
-allowed lib/cosa/core.h
-for h in check models; do allowed "lib/cosa/$h.h" 'cosa/core.h'; done
-for h in phi sweep; do allowed "lib/cosa/$h.h" 'cosa/core.h' 'cosa/phi.h' 'cosa/sweep.h'; done
+# a public header may include its internal part (cosa/internal/NAME.h, the
+# build tree's view, not installed); an internal part includes its public header
+allowed lib/cosa/core.h 'cosa/internal/core.h'
+for h in check models; do allowed "lib/cosa/$h.h" 'cosa/core.h' "cosa/internal/$h.h"; done
+for h in phi sweep; do allowed "lib/cosa/$h.h" 'cosa/core.h' 'cosa/phi.h' 'cosa/sweep.h' "cosa/internal/$h.h"; done
 # shellcheck disable=SC2086
-for h in $TD_H; do allowed "lib/$h" 'cosa/core.h' $TD_H; done
+for h in $TD_H; do allowed "lib/$h" 'cosa/core.h' $TD_H "cosa/internal/${h#cosa/}"; done
+for f in lib/cosa/internal/*.h; do allowed "$f" "cosa/${f#lib/cosa/internal/}"; done
 allowed lib/cosa.h 'cosa/*.h'
 allowed lib/cosa/api.h 'cosa/*.h'
 for f in models/*.[ch]; do allowed "$f" 'cosa.h' 'cosa/*.h' LOCAL; done

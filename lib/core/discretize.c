@@ -10,6 +10,7 @@
  * deflated rho path (lib/phi/deflate.c) both call it.  Never A^{-1}. */
 #include "core/system_impl.h"
 #include "core/dense.h"
+#include "core/discretize_impl.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -31,26 +31,6 @@ typedef enum cosa_defect_control {
 } cosa_defect_control;
 #define COSA_DEFECT_EPS_FLOOR 1e-16 /* eps is never below this (eq 38) */
 
-/* RMS of the output-defect estimate of one output: the closed form
- * 2^(n+1) |ymid - Y(t_k + H/2)| / sqrt(2n + 3); yder = y^(0..n)(t_{k+1}).
- * COSA_ERANGE for n outside 0..COSA_UNIT_DERMAX or H <= 0. */
-cosa_status cosa_defect_output_rms(int n, double H, const double *yder, double ymid,
-                                   double *rms);
-/* RMS of U - Y for one signal: uder = u^(0..m)(t_k), yder = y^(0..n)(t_{k+1}),
- * exactly (the polynomial's square integrated term by term). */
-cosa_status cosa_defect_connection_rms(double H, int m, const double *uder, int n,
-                                       const double *yder, double *rms);
-/* Every defect of a step on a unit set: uder (nu x (m+1), ld nu) the input
- * polynomials' derivatives at t_k, yder (ny x (n+1), ld ny) the outputs'
- * derivatives at t_{k+1}, ymid (ny) the mid samples; dout (ny) and dconn
- * (nu) receive the per-step RMS (either may be NULL), *eps (may be NULL) the
- * controlled defect max(..., COSA_DEFECT_EPS_FLOOR) over the kinds which
- * selects (eq 38).  No allocation. */
-cosa_status cosa_defect_step(const cosa_unitset *set, double H, int m, const double *uder,
-                             int n, const double *yder, const double *ymid,
-                             cosa_defect_control which, double *dout, double *dconn,
-                             double *eps);
-
 /* ---- Variable-order error estimators (lib/td/vo_estimator.c) ------------- */
 /* (After the variable-order paper.) */
 
@@ -97,12 +77,8 @@ typedef struct cosa_vo_estimator {
     cosa_status (*estimate)(const cosa_vo_step_view *s, double *eps, void *user_data);
     void *user_data;
 } cosa_vo_estimator;
-size_t cosa_vo_estimator_count(void);
-const cosa_vo_estimator *cosa_vo_estimator_at(size_t i);          /* NULL past the end */
 const cosa_vo_estimator *cosa_vo_estimator_lookup(const char *name); /* NULL: unknown */
 const char *cosa_vo_estimator_name(const cosa_vo_estimator *e);
-int cosa_vo_estimator_implicit(const cosa_vo_estimator *e); /* 1: implicit coupling */
-int cosa_vo_estimator_on_states(const cosa_vo_estimator *e); /* 1: states, 0: u     */
 
 /* ---- Step controllers ---------------------------------------------------- */
 
@@ -186,14 +162,6 @@ typedef struct cosa_vo_decision {
     int stop;          /* 1: H <= hmin, the run stops                        */
 } cosa_vo_decision;
 
-void cosa_vo_control_reset(cosa_vo_control_state *s);
-/* One decision.  COSA_EINVAL (NULL), COSA_ERANGE (params or input out of
- * range: kmax, k > kmax, SF <= 0, rmin >= 1, rmax <= 1, H <= 0, norms < 0 or
- * NaN). */
-cosa_status cosa_vo_control_decide(const cosa_vo_control_params *p, cosa_vo_control_state *s,
-                                   const cosa_vo_control_input *in, const cosa_vo_history *hist,
-                                   cosa_vo_decision *out);
-
 /* ---- Step-size controllers ------------------------------------------------- */
 
 /* A controller turns the error measure err of the step h just taken into the
@@ -248,35 +216,13 @@ typedef struct cosa_controller_type {
 size_t cosa_controller_type_count(void);
 const cosa_controller_type *cosa_controller_type_at(size_t i); /* NULL past the end */
 const cosa_controller_type *cosa_controller_lookup(const char *name); /* NULL: unknown */
-/* p = the type's defaults with the given tol (grow = +inf unless the type sets it). */
-cosa_status cosa_controller_defaults(const cosa_controller_type *type, double tol,
-                                     cosa_controller_params *p);
 
 typedef struct cosa_controller cosa_controller;
-/* COSA_EINVAL (NULL, a type without reset/next), COSA_ENONFINITE (tol, kp,
- * ki not finite or grow NaN), COSA_ERANGE (tol <= 0, grow <= 1). */
-cosa_status cosa_controller_create(const cosa_controller_type *type,
-                                   const cosa_controller_params *p, cosa_controller **out);
-void cosa_controller_free(cosa_controller *c);
-const cosa_controller_type *cosa_controller_get_type(const cosa_controller *c);
-/* Start a run with the first step h0 > 0 (COSA_ERANGE otherwise). */
-cosa_status cosa_controller_reset(cosa_controller *c, double h0);
-/* The next step after a step h > 0 with error measure err > 0 (finite:
- * floor it, e.g. at 1e-16, before); accept may be NULL.  COSA_EINVAL before
- * reset; COSA_ERANGE if the law gives no positive finite step. */
-cosa_status cosa_controller_next(cosa_controller *c, double h, double err, double *hnext,
-                                 int *accept);
-/* The type's state (nstate doubles; PI: the integral term I). */
-cosa_status cosa_controller_state(const cosa_controller *c, double *state);
-/* The decision after an attempted macro step of the variable-order engine:
- * the type's decide(), or, without one, next() on the attempt's error norm
- * (max(err_pos, err_vel) or err_u, floored at 1e-16; a failed corrector
- * repeats the step at a quarter), the degree unchanged, stop when the next
- * step is <= p->vo.hmin.  COSA_EINVAL before reset. */
-cosa_status cosa_controller_decide(cosa_controller *c, const cosa_vo_control_input *in,
-                                   const cosa_vo_history *hist, cosa_vo_decision *out);
 
 #ifdef __cplusplus
 }
+#endif
+#ifdef COSA_INTERNAL /* the build tree: lib/, models/, api/, analysis/, tests/ */
+#include "cosa/internal/control.h"
 #endif
 #endif /* COSA_CONTROL_H */

@@ -111,17 +111,6 @@ void cosa_system_free(cosa_system *sys);
  * rejected (or accepted) wrongly. */
 cosa_status cosa_system_set_subsystem(cosa_system *sys, size_t i, const cosa_subsystem *sub);
 
-/* Copy subsystem i's matrices (checks dimensions and finiteness) without
- * checking the algebraic loop; the system is invalid until validated. */
-cosa_status cosa_system_store_subsystem(cosa_system *sys, size_t i, const cosa_subsystem *sub);
-
-/* Check (I - D L) after stores: COSA_OK or COSA_EALGLOOP.  Cheap when no
- * feedthrough block changed since the last check. */
-cosa_status cosa_system_validate(cosa_system *sys);
-
-/* 1 if the system is valid (stored matrices checked, I - D L solvable). */
-int cosa_system_is_valid(const cosa_system *sys);
-
 /* Replace the coupling matrix (same dimensions); revalidates. */
 cosa_status cosa_system_set_coupling(cosa_system *sys, const double *L);
 
@@ -139,21 +128,10 @@ const double *cosa_system_B(const cosa_system *sys);
 const double *cosa_system_C(const cosa_system *sys);
 const double *cosa_system_D(const cosa_system *sys);
 const double *cosa_system_L(const cosa_system *sys);
-/* |[A B]|_inf, the largest row sum of |A| and |B|: dt times it is the norm of
- * the top block row of the Van Loan matrix a discretisation at step dt
- * exponentiates (doc/method.md), which must stay inside the double range. */
-double cosa_system_norm_AB(const cosa_system *sys);
 
 /* Monolithic reference (eq 35): A* = A + B L (I - D L)^{-1} C  (nx x nx, ld nx)
  * and C* = (I - D L)^{-1} C  (ny x nx, ld ny).  Either output may be NULL. */
 cosa_status cosa_system_monolithic(const cosa_system *sys, double *Astar, double *Cstar);
-
-/* Symplectic Euler's split of the states (cosa_odesys_from_linear, the
- * energy paper's Phi route): state r of a subsystem is a position (kick[r] =
- * 0, drifted with the updated velocities) if its row of [A_i B_i] is a single
- * 1 in the column of another state, else kicked (1).  Returns the number of
- * positions (0: no split). */
-size_t cosa_system_kick_flags(const cosa_system *sys, unsigned char *kick);
 
 /* ------------------------------------------------------------------------ */
 /* Coupling schemes (lib/scheme.c)                                          */
@@ -243,7 +221,6 @@ typedef struct cosa_layout {
 
 cosa_status cosa_layout_get(const cosa_system *sys, const cosa_scheme *s, cosa_layout *out);
 
-
 /* NRMSE convention shared by the Phi engine and the time-domain driver
  * (doc/method.md): an output whose reference standard deviation is below this
  * fraction of its RMS is constant and left out of the error. */
@@ -253,22 +230,11 @@ cosa_status cosa_layout_get(const cosa_system *sys, const cosa_scheme *s, cosa_l
 /* Interpolation and extrapolation coefficients (lib/core/tables.c)         */
 /* ------------------------------------------------------------------------ */
 
-/* Lagrange basis on the p+1 nodes first, first-1, ..., first-p:
- * lag[j*(p+1)+m] = coefficient of s^m of l_j(s). */
-void cosa_lagrange_table(int p, double first, double *lag);
 /* The same on p+1 distinct nodes s[0..p] in any spacing (the master's
  * history at the actual times of its samples after an event):
  * lag[j*(p+1)+m] = coefficient of s^m of l_j(s) = prod_{k != j} (s - s_k) /
  * (s_j - s_k), 0 <= p <= COSA_ORDER_MAX. */
 void cosa_lagrange_nodes(int p, const double *s, double *lag);
-
-/* Coefficient tables for order p (doc/method.md):
- * lag[j*(p+1)+m]: coefficient of s^m of the Lagrange basis l_j(s) for the
- *                 nodes s = 0, -1, ..., -p;
- * e[j]          : l_j(1) = (-1)^j binom(p+1, j+1);
- * w[m]          : coefficients of w_p(s) = s(s+1)...(s+p-1)/p!  (w_0 = 1);
- * returns kappa_p = int_0^1 w_{p+1}(s) ds.  Arrays: (p+1)^2, p+1, p+1. */
-double cosa_order_tables(int p, double *lag, double *e, double *w);
 
 /* ------------------------------------------------------------------------ */
 /* Exact discretisation through the Van Loan exponential (lib/core/discretize.c) */
@@ -297,19 +263,6 @@ cosa_status cosa_vanloan(size_t nx, size_t nu, int p, double h, const double *A,
  * returns bitwise what a recomputation gives). */
 typedef struct cosa_disc_workspace cosa_disc_workspace;
 
-/* Workspace for systems with the subsystem split of sys, orders up to pmax. */
-cosa_disc_workspace *cosa_disc_workspace_alloc(const cosa_system *sys, int pmax);
-void cosa_disc_workspace_free(cosa_disc_workspace *w);
-
-/* Compute A_d (nx x nx) and Q_0..Q_p (p+1 blocks nx x nu, ld nx) of the
- * stacked system for step dt into the workspace; read them with
- * cosa_disc_Ad / cosa_disc_Q (valid until the next call).  Off-diagonal
- * blocks are zero.  COSA_ERANGE (dt, p), COSA_EWORKSPACE (other split or
- * p > pmax), expm failures. */
-cosa_status cosa_disc_compute(const cosa_system *sys, int p, double dt, cosa_disc_workspace *w);
-const double *cosa_disc_Ad(const cosa_disc_workspace *w);
-const double *cosa_disc_Q(const cosa_disc_workspace *w);
-
 /* ------------------------------------------------------------------------ */
 /* Spectral radius (lib/eig.c)                                              */
 /* ------------------------------------------------------------------------ */
@@ -329,7 +282,6 @@ cosa_status cosa_spectral_radius(size_t n, double *M, size_t lda, double *rho,
 /* All eigenvalues (wr, wi of length n); M is destroyed. */
 cosa_status cosa_eigenvalues(size_t n, double *M, size_t lda, double *wr, double *wi,
                              cosa_eig_workspace *w);
-
 
 /* ------------------------------------------------------------------------ */
 /* Continuous model of a ZOH-sampled one (lib/core/zoh_log.c)               */
@@ -362,16 +314,6 @@ cosa_status cosa_zoh_log(size_t n, size_t nu, double h, const double *Ad, const 
  * into buf (COSA_NUMBER_MAX bytes); returns buf. */
 enum { COSA_NUMBER_MAX = 40 };
 char *cosa_number_format(char *buf, double x);
-
-/* v for a message, into buf (size bytes): integers in full (100000, not
- * 1e+05), else the fewest %g digits that read back as v; "nan", "inf",
- * "-inf". Returns buf. */
-const char *cosa_number_text(char *buf, size_t size, double v);
-
-/* " (with a = 1, b = 2.5)": the n parameter values set, for a message that
- * names them ("" for n = 0), into buf (size bytes, truncated). Returns buf. */
-char *cosa_set_text(char *buf, size_t size, const char *const *name, const double *value,
-                    size_t n);
 
 /* ------------------------------------------------------------------------ */
 /* The model descriptor (lib/core/model.c, lib/core/param_range.c; the     */
@@ -512,11 +454,6 @@ cosa_status cosa_param_check(const cosa_model *m, size_t k, const double *par, d
 cosa_status cosa_model_check(const cosa_model *m, const double *par, size_t *culprit, char *msg,
                              size_t size);
 
-/* The range of parameter k in model-file syntax ("> 0", "integer, >= 1,
- * <= n"; "" for any value) into buf; returns the length it needs, as
- * snprintf. */
-int cosa_param_range_text(const cosa_model *m, size_t k, char *buf, size_t size);
-
 /* Free a model made at run time through its destroy slot; NULL and static
  * models (destroy == NULL, e.g. the built-in ones) are ignored.  Systems
  * created from the model stay valid. */
@@ -524,5 +461,8 @@ void cosa_model_free(cosa_model *m);
 
 #ifdef __cplusplus
 }
+#endif
+#ifdef COSA_INTERNAL /* the build tree: lib/, models/, api/, analysis/, tests/ */
+#include "cosa/internal/core.h"
 #endif
 #endif /* COSA_CORE_H */

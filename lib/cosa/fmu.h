@@ -63,10 +63,6 @@ enum {
                                                  CoSimulation element, cosa integrates
                                                  the FMU's derivatives itself           */
 };
-/* recommendedIntermediateInputSmoothness of the CoSimulation element (3.0;
- * 0 when absent or for 2.0): the number of continuous derivatives the FMU
- * recommends for inputs set during a step. */
-int cosa_fmu_input_smoothness(const cosa_fmu *fmu);
 
 /* Open the FMU at path.  On failure a status (COSA_EFMU for a bad FMU,
  * COSA_EIO for an unreadable file, COSA_ENOMEM) and a one-line message in
@@ -84,14 +80,10 @@ enum {
 };
 /* The flag of interface iface (COSA_FMU_IFACE_AUTO, _CS, _ME: 0, CS, ME). */
 #define COSA_FMU_OPEN_IFACE(iface) ((unsigned)(iface) << 1)
-cosa_status cosa_fmu_open_flags(const char *path, unsigned flags, cosa_fmu **out, char *err,
-                                size_t errsize);
 /* The interface of an FMU that offers both: AUTO (cosa_fmu_open)
  * co-simulation where the FMU has a CoSimulation element, else Model
  * Exchange; CS and ME insist (a missing element is one line in err). */
 enum { COSA_FMU_IFACE_AUTO = 0, COSA_FMU_IFACE_CS = 1, COSA_FMU_IFACE_ME = 2 };
-cosa_status cosa_fmu_open_as(const char *path, int iface, cosa_fmu **out, char *err,
-                             size_t errsize);
 /* Unload the binary and remove the temporary directory; NULL is a no-op. */
 void cosa_fmu_close(cosa_fmu *fmu);
 
@@ -105,14 +97,10 @@ void cosa_fmu_close(cosa_fmu *fmu);
  * Remove the directory with cosa_archive_remove. */
 cosa_status cosa_archive_extract(const char *archive, const char *kind, char *dir,
                                  size_t dirsize, char *err, size_t errsize);
-void cosa_archive_remove(const char *dir);
 
 int cosa_fmu_version(const cosa_fmu *fmu);                 /* 2 or 3            */
 const char *cosa_fmu_model_name(const cosa_fmu *fmu);
 const char *cosa_fmu_identifier(const cosa_fmu *fmu);      /* modelIdentifier   */
-const char *cosa_fmu_token(const cosa_fmu *fmu);           /* token (3) / guid (2) */
-const char *cosa_fmu_directory(const cosa_fmu *fmu);       /* the unzipped tree */
-unsigned cosa_fmu_caps(const cosa_fmu *fmu);               /* COSA_FMU_CAP_*    */
 size_t cosa_fmu_nvar(const cosa_fmu *fmu);
 const cosa_fmu_var *cosa_fmu_var_at(const cosa_fmu *fmu, size_t i);
 /* The continuous states (the variables whose derivatives ModelStructure
@@ -120,7 +108,6 @@ const cosa_fmu_var *cosa_fmu_var_at(const cosa_fmu *fmu, size_t i);
  * for i out of range). */
 size_t cosa_fmu_nstate(const cosa_fmu *fmu);
 size_t cosa_fmu_state(const cosa_fmu *fmu, size_t i);
-size_t cosa_fmu_state_derivative(const cosa_fmu *fmu, size_t i);
 size_t cosa_fmu_ninput(const cosa_fmu *fmu);
 size_t cosa_fmu_input(const cosa_fmu *fmu, size_t i);
 size_t cosa_fmu_noutput(const cosa_fmu *fmu);
@@ -136,8 +123,6 @@ typedef struct cosa_fmu_other {
     int causality;          /* enum cosa_fmu_causality                        */
     int variability;        /* enum cosa_fmu_variability                      */
 } cosa_fmu_other;
-size_t cosa_fmu_nother(const cosa_fmu *fmu);
-const cosa_fmu_other *cosa_fmu_other_at(const cosa_fmu *fmu, size_t i);
 
 /* FMI 3.0 Clock variables (lib/td/fmu_clocks.c; scalar ones: a Clock
  * array is a "Clock array" of cosa_fmu_other_at, which cosa does not drive).  intervalVariability: constant, fixed,
@@ -173,9 +158,6 @@ typedef struct cosa_fmu_clock {
  * for i out of range. */
 size_t cosa_fmu_nclock(const cosa_fmu *fmu);
 const cosa_fmu_clock *cosa_fmu_clock_at(const cosa_fmu *fmu, size_t i);
-/* The name of an interval variability ("constant", ..., "triggered"; "?"
- * out of range). */
-const char *cosa_fmu_interval_variability_name(int iv);
 /* DefaultExperiment's startTime and stopTime (NaN where not given). */
 double cosa_fmu_start_time(const cosa_fmu *fmu);
 double cosa_fmu_stop_time(const cosa_fmu *fmu);
@@ -212,12 +194,6 @@ cosa_status cosa_unit_fmu_create(cosa_fmu *fmu, const char *instance_name, cosa_
  * re-instantiate with it (at the unit's time and state).  COSA_EPARAM for
  * an unknown name, COSA_EINVAL if u is not an FMU unit. */
 cosa_status cosa_unit_fmu_set_start(cosa_unit *u, const char *name, double value);
-/* The same for an Integer (Int32), Boolean or String variable, the value as
- * text ("42"; "true"/"false"/"1"/"0"; any string), set with fmi2SetInteger/
- * SetBoolean/SetString (fmi3SetInt32/...) before initialization (OSP
- * InitialValues).  COSA_EPARAM for an unknown name, COSA_EUNSUPPORTED for
- * another type, COSA_ERANGE for a value that is not one of the type. */
-cosa_status cosa_unit_fmu_set_start_text(cosa_unit *u, const char *name, const char *value);
 /* A = df/dx, B = df/du, C = dg/dx, D = dg/du (column-major, ld = rows) of the
  * FMU unit at its current time and state with the inputs at their start
  * values (0 without one): its operating point after cosa_unit_fmu_create.
@@ -234,15 +210,6 @@ cosa_status cosa_unit_fmu_linearize(cosa_unit *u, int force_fd, double *A, doubl
  * lines). */
 typedef void cosa_fmu_log_fn(void *user, const char *instance, int status, const char *category,
                              const char *message);
-/* Turn the FMU's logging on (loggingOn at instantiation) and pass every
- * message it logs to fn (NULL: logging off again); the FMU is instantiated
- * again now, at the unit's time and state.  COSA_EINVAL if u is not an FMU
- * unit, COSA_EFMU if the new instance fails (cosa_unit_message says why). */
-cosa_status cosa_unit_fmu_set_logger(cosa_unit *u, cosa_fmu_log_fn *fn, void *user);
-/* The first Warning status an FMU call of the unit returned, as one line
- * (the instance, the function, the time and what the FMU logged), or "" if
- * none did; NULL if u is not an FMU unit. */
-const char *cosa_unit_fmu_warning(const cosa_unit *u);
 /* FMI 3.0 events (lib/td/fmu_event.c; README "Events"): on = 1 instantiates
  * the FMU again (at the unit's time and state) with eventModeUsed, and
  * earlyReturnAllowed when it declares canReturnEarlyAfterIntermediateUpdate;
@@ -258,43 +225,6 @@ const char *cosa_unit_fmu_warning(const cosa_unit *u);
  * the new instance fails (cosa_unit_message says why).  An fmi3DoStep that
  * returns early when that was not allowed fails with COSA_EUNSUPPORTED. */
 #define COSA_FMU_EVENT_ITER_MAX 100
-cosa_status cosa_unit_fmu_set_events(cosa_unit *u, int on);
-/* 1 when events are on for the FMU unit u (0 otherwise, or not an FMU). */
-int cosa_unit_fmu_events(const cosa_unit *u);
-/* The integrator of a Model Exchange FMU unit (default: CVODE BDF, rtol
- * 1e-10; doc/model-exchange.md); a co-simulation FMU integrates itself:
- * COSA_OK, nothing changes.  COSA_EINVAL for COSA_INTEGRATOR_EXACT,
- * COSA_EUNSUPPORTED (one line) for symplectic Euler (needs kick flags). */
-cosa_status cosa_unit_fmu_set_integrator(cosa_unit *u, const cosa_integrator *cfg);
-/* The instance name of an FMU unit, NULL for other units. */
-const char *cosa_unit_fmu_name(const cosa_unit *u);
-/* Connect an output clock of FMU unit from to a triggered input clock of
- * FMU unit to (README "Clocks"): whenever out_clock ticks (fmi3GetClock
- * active in from's Event Mode at t), in_clock ticks at t -- to's next event
- * is set to t and its Event Mode there (the master runs it at the same
- * communication point) activates in_clock with fmi3SetClock.  Both units
- * need events on (cosa_unit_fmu_set_events, before or after linking: the
- * link survives a new instance).
- * COSA_EPARAM for a name that is no clock of that FMU, COSA_EINVAL for a
- * non-FMU unit, an out_clock that is no output clock or an in_clock that
- * is no triggered input clock, COSA_ENOMEM. */
-cosa_status cosa_unit_fmu_clock_link(cosa_unit *from, const char *out_clock, cosa_unit *to,
-                                     const char *in_clock);
-/* How many output clocks are linked to the input clock in_clock of FMU
- * unit u (cosa_unit_fmu_clock_link); 0 for an unlinked or unknown clock or
- * a unit that is no FMU.  A triggered input clock with none never ticks. */
-unsigned cosa_unit_fmu_clock_driven(const cosa_unit *u, const char *in_clock);
-
-/* Keep the FMU unit u in Initialization Mode: it is instantiated afresh at
- * time t with states x (as cosa_unit_set_state), entered into Initialization
- * Mode and left there, so that its inputs can be set and its outputs read
- * (cosa_unit_eval at (t, x)) while a loop is iterated; no step until
- * cosa_unit_fmu_init_exit.  COSA_EINVAL if u is not an FMU unit, COSA_EFMU
- * if the instantiation fails (cosa_unit_message says why). */
-cosa_status cosa_unit_fmu_init_enter(cosa_unit *u, double t, const double *x);
-/* Leave Initialization Mode (fmi3/fmi2ExitInitializationMode); COSA_OK if
- * u is not in it.  COSA_EFMU with one line if the FMU fails. */
-cosa_status cosa_unit_fmu_init_exit(cosa_unit *u);
 
 /* The initialization loop (lib/td/fmu_init.c, README "FMU import"). */
 typedef struct cosa_fmu_init_result {
@@ -303,26 +233,6 @@ typedef struct cosa_fmu_init_result {
     int iterations;    /* Newton iterations in Initialization Mode              */
     double residual;   /* ||y - g(t, x, L y)||_inf at the last iterate          */
 } cosa_fmu_init_result;
-/* At time t and stacked state x, find the units whose direct feedthrough
- * (D_i from cosa_unit_jacobian at inputs 0: a structural zero there is taken
- * as none) closes a cycle of the coupling u = L y; in_loop (nunits, may be
- * NULL) flags them.  When an FMU unit is among them, every FMU unit of the
- * loop is put in Initialization Mode at (t, x_i) (cosa_unit_fmu_init_enter),
- * the loop y = g(t, x, L y) is solved there by cosa_unitset_loop_solve's
- * Newton method and tolerance (||dy||_inf <= 1e-10 ||y||_inf, then one more
- * iteration; at most COSA_UNITSET_LOOP_MAXIT), from y = 0, and the FMUs
- * leave Initialization Mode; y (ny) receives the outputs.  Every unit is set
- * to (t, x_i) first.  COSA_ENOTCONVERGED (no convergence within the limit)
- * or COSA_EALGLOOP (I - D L singular: no unique fixed point), with the
- * iterations and residual in *res; other statuses from the units. */
-cosa_status cosa_fmu_init_loop(cosa_unitset *set, double t, const double *x, double *y,
-                               unsigned char *in_loop, cosa_fmu_init_result *res);
-/* The feedthrough cycle test of cosa_fmu_init_loop alone, for any units: at
- * (t, x), with every unit already at its point (an FMU's Jacobians exist at
- * its current point only), in_loop[i] (nunits) = 1 for the units on a cycle
- * of u = L y through D != 0, and *loop (may be NULL) = 1 when there is one. */
-cosa_status cosa_unitset_find_loop(cosa_unitset *set, double t, const double *x,
-                                   unsigned char *in_loop, int *loop);
 
 /* What an FMU can do for a master (lib/td/fmu_capability.c), read from its
  * model description: the summary a model file carries per FMU subsystem
@@ -365,12 +275,6 @@ typedef struct cosa_fmu_capability {
  * FMU's solver is built for come from the extrapolation's least accurate
  * terms), COSA_UNIT_DEGMAX for k = 0 or absent (the standard's default). */
 int cosa_fmu_smoothness_degree(int k);
-/* Whether scheme s's input degree (nu > 0) is within the smoothness cap of
- * cap: COSA_OK, or COSA_EUNSUPPORTED with the reason in why (one clause);
- * part of cosa_fmu_capability_check, and what cosa simulate checks before a
- * run. */
-cosa_status cosa_fmu_smoothness_check(const cosa_fmu_capability *cap, size_t nu,
-                                      const cosa_scheme *s, char *why, size_t size);
 /* The capability summary of fmu into *cap (zeroed for NULL fmu). */
 void cosa_fmu_capability_get(const cosa_fmu *fmu, cosa_fmu_capability *cap);
 /* Whether a co-simulation unit of this FMU can run scheme s: its input
@@ -382,24 +286,11 @@ void cosa_fmu_capability_get(const cosa_fmu *fmu, cosa_fmu_capability *cap);
  * why (one clause, no FMU name; may be NULL); COSA_EINVAL for NULL cap/s. */
 cosa_status cosa_fmu_capability_check(const cosa_fmu_capability *cap, size_t nu,
                                       const cosa_scheme *s, char *why, size_t size);
-/* Whether the FMU can take a communication step of h (> 0): with a fixed
- * internal step hf (fixedInternalStepSize), h must be a whole number n >= 1
- * of them (to 1e-9 h), since such an FMU stops on its own grid.  COSA_OK (no
- * fixed step, or a multiple), COSA_ERANGE with the reason in why ("it takes
- * fixed internal steps of HF s ...: a step of H s is not a multiple of it";
- * may be NULL), COSA_EINVAL (NULL cap, h not > 0). */
-cosa_status cosa_fmu_step_check(const cosa_fmu_capability *cap, double h, char *why, size_t size);
-/* The largest K in 1..kmax for which H / K is a step every FMU of
- * caps[0..n) can take (cosa_fmu_step_check; NULL entries: not FMUs), as a
- * double; 1 if none larger is.  The fine reference's factor (dt / K). */
-double cosa_fmu_step_grid(const cosa_fmu_capability *const *caps, size_t n, double H,
-                          unsigned kmax);
-/* The scheme of a fine reference over fmus[0..n) (NULL entries: not FMUs):
- * "soh", or the highest input degree every FMU with inputs accepts ("foh",
- * "zoh": one holds its inputs, e.g. a sampled controller with clocks). */
-const char *cosa_fmu_fine_scheme(cosa_fmu *const *fmus, size_t n);
 
 #ifdef __cplusplus
 }
+#endif
+#ifdef COSA_INTERNAL /* the build tree: lib/, models/, api/, analysis/, tests/ */
+#include "cosa/internal/fmu.h"
 #endif
 #endif /* COSA_FMU_H */

@@ -67,17 +67,6 @@ cosa_status cosa_reftraj_exact_at(const cosa_system *sys, const double *x0, size
  * if CVODE fails. */
 cosa_status cosa_reftraj_cvode(cosa_unitset *set, const double *x0, double H, size_t nsamples,
                                double rtol, cosa_reftraj **out);
-/* The same at the given times (nsamples, strictly increasing, times[0] = 0;
- * else COSA_ERANGE); the result's H is 0 (not equidistant). */
-cosa_status cosa_reftraj_cvode_at(cosa_unitset *set, const double *x0, size_t nsamples,
-                                  const double *times, double rtol, cosa_reftraj **out);
-/* The same keeping only the states sel[0..nsel-1] (r->nx = nsel, no outputs:
- * r->ny = 0): long chains whose full trajectory would not fit in memory.
- * A unit set with bandwidths (cosa_unitset_set_band) is integrated with a
- * band matrix (all three variants). */
-cosa_status cosa_reftraj_cvode_sel(cosa_unitset *set, const double *x0, size_t nsamples,
-                                   const double *times, double rtol, size_t nsel,
-                                   const size_t *sel, cosa_reftraj **out);
 /* Reference of a unit set by a fine co-simulation of the same units (for
  * units cosa cannot integrate as one ODE, e.g. nonlinear FMUs): scheme s
  * (e.g. SOH) at macro step H / factor from x0 at t = 0 (outputs from the
@@ -116,18 +105,10 @@ void cosa_reftraj_free(cosa_reftraj *r);
 
 /* ---- NRMSE of sampled trajectories (lib/td/trajectory_nrmse.c) ----------- */
 
-/* Global NRMSE (eq 33, doc/method.md) of N samples y (ny x N, ld ldy) against the
- * reference yref (ld ldr): per component k, RMS_n(y_kn - yref_kn) divided by
- * the population standard deviation of yref_k over the same samples, then the
- * RMS over the components; components with std_k <= COSA_NRMSE_STD_RTOL *
- * sqrt(mean_k^2 + std_k^2) are left out (as cosa_nrmse).  *e = +inf if a y
- * entry is not finite or the sums overflow.  ncomp (may be NULL) counts the
- * components used.  COSA_EINVAL (NULL, ny = 0, ld < ny), COSA_ERANGE (N = 0 or
- * every component constant), COSA_ENONFINITE (yref not finite). */
-cosa_status cosa_traj_nrmse(size_t ny, size_t N, const double *y, size_t ldy,
-                            const double *yref, size_t ldr, double *e, size_t *ncomp);
-
 #ifdef __cplusplus
 }
+#endif
+#ifdef COSA_INTERNAL /* the build tree: lib/, models/, api/, analysis/, tests/ */
+#include "cosa/internal/reference.h"
 #endif
 #endif /* COSA_REFERENCE_H */

@@ -92,15 +92,6 @@ typedef struct cosa_ecco_state {
     double prev_err;
     size_t steps;
 } cosa_ecco_state;
-/* COSA_ERANGE unless 0 < hmin <= h0 <= hmax, 0 < rate_min <= rate_max,
- * safety, rtol, atol >= 0 with rtol + atol > 0, finite gains. */
-cosa_status cosa_ecco_reset(const cosa_ecco_params *p, cosa_ecco_state *s);
-/* After a step of s->h_ns from t_ns: the residuals |P_a - P_b| of the bonds
- * (n of them) turn into the scaled error estimate (*err; NaN when the step
- * is not adjusted: the first one, or no bonds) and the next step s->h_ns,
- * exactly as libcosim's ecco_algorithm::adjust_step_size. */
-cosa_status cosa_ecco_adjust(const cosa_ecco_params *p, cosa_ecco_state *s, long long t_ns,
-                             size_t n, const double *residual, double *err);
 
 /* A co-simulation under ECCO: plain Jacobi with held inputs (ZOH), every
  * step of the controller's size, from the units' state x0 (nx) at t = 0,
@@ -119,10 +110,6 @@ typedef struct cosa_ecco_result {
     int failed;    /* a unit failed (Discard): the run stopped at run.t_end */
     char reason[256];
 } cosa_ecco_result;
-cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_params *p,
-                          const cosa_power_bond *bonds, size_t nbond, double tend,
-                          cosa_ecco_result **out);
-void cosa_ecco_result_free(cosa_ecco_result *r);
 
 /* ---- Observers and runs -------------------------------------------------- */
 
@@ -155,7 +142,6 @@ typedef struct cosa_energy_result {
     int correct;
     double mu, nu, limit, limit_abs;
 } cosa_energy_result;
-void cosa_energy_result_free(cosa_energy_result *r);
 
 /* ---- Fixed-step run (driver) with the conventions of doc/method.md --------- */
 
@@ -237,17 +223,6 @@ typedef struct cosa_cosim_result {
                            points only; no defects or energy then)           */
 } cosa_cosim_result;
 
-/* Start-up (doc/method.md): the co-simulation starts at t = p H on the reference,
- * x = x_ref(pH), ybar_{-j} = y_ref((p-j) H), du = 0, then runs N macro steps
- * (ref must have nsamples >= p + N + 1 at the same H, else COSA_ERANGE).
- * Divergence (a result, not an error: COSA_OK with diverged = 1): an output
- * (raw or corrected) exceeds diverge_factor * yref_max or is not finite, or a
- * unit / the correction fails numerically (reason says which).  The result is
- * owned by the caller (cosa_cosim_result_free). */
-cosa_status cosa_cosim_run(cosa_unitset *set, const cosa_scheme *s, const cosa_reftraj *ref,
-                           const cosa_cosim_opts *opt, cosa_cosim_result **out);
-void cosa_cosim_result_free(cosa_cosim_result *r);
-
 /* ---- Defect-controlled co-simulation ------------------------------------- */
 /* (The defect paper's Algorithm 1.) */
 
@@ -296,8 +271,6 @@ typedef enum cosa_defect_end {
     COSA_DEFECT_END_MAX_STEPS, /* opts.max_steps steps taken before T            */
     COSA_DEFECT_END_HMIN       /* the controller's next step fell below opts.hmin */
 } cosa_defect_end;
-/* "ok", "failed", "max-steps", "hmin" (NULL past the end). */
-const char *cosa_defect_end_name(cosa_defect_end e);
 
 typedef struct cosa_defect_result {
     size_t ny, nu, nsteps;      /* signals; macro steps taken                 */
@@ -331,21 +304,6 @@ typedef struct cosa_defect_result {
                                  step) [s]; NaN without exact               */
 } cosa_defect_result;
 
-/* One run from the stacked initial state x0 (the units' states are set).
- * exact (may be NULL): the coupled linear system whose monolithic solution
- * y* = C* e^{A* t} x0 is the reference of the error figures (the units must
- * be its subsystems).  A unit's failure, the step limit and the step floor
- * are results (failed = 1, end, COSA_OK); so is divergence (README
- * "Failures"): with exact, the first committed step whose output y^(0)
- * exceeds 1e6 x the largest |y*| over [0, T] (1024 uniform samples) ends
- * the run there (end FAILED, run.end COSA_RUN_HALTED, the reason names the
- * output, value and bound); without it only non-finite outputs are seen.
- * Errors: COSA_EINVAL, COSA_ERANGE (orders, H, tol, h0, T, hmin), the
- * master's. */
-cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_system *exact,
-                            const cosa_defect_opts *opts, cosa_defect_result **out);
-void cosa_defect_result_free(cosa_defect_result *r);
-
 /* ---- Variable-order co-simulation engine (lib/td/vo_*.c) ------------------ */
 
 typedef enum cosa_vo_coupling_kind { COSA_VO_EXPLICIT = 0, COSA_VO_IMPLICIT } cosa_vo_coupling_kind;
@@ -355,13 +313,6 @@ typedef enum cosa_vo_control_kind {
     COSA_VO_CONTROL_STEP,     /* macro step controlled, k fixed              */
     COSA_VO_CONTROL_ORDER     /* order and macro step controlled             */
 } cosa_vo_control_kind;
-
-/* The error constants of a step T_N -> T_N + H with the extrapolation nodes
- * s_j = (T_{N-j} - T_N)/H, j = 0..k-1 (s_0 = 0): with
- * L^k(s) = prod_{j<k} (s - s_j)/(1 - s_j),
- *   C_vel^k = int_0^1 L^k ds (eq 20),  C_pos^k = int_0^1 (1 - s) L^k ds (eq 17)
- * (Gauss-Legendre, exact for k <= 14).  k = 0: 1 and 1/2. */
-cosa_status cosa_vo_error_constants(int k, const double *s, double *cpos, double *cvel);
 
 /* The reference the engine reads: the monolithic states at the times
  * t[0..n-1] (increasing, t[0] = 0) from the run's initial state, all of them
@@ -402,18 +353,11 @@ typedef struct cosa_vo_opts {
     size_t nobservers;
 } cosa_vo_opts;
 
-/* Defaults of the issue: k 0, kmax 5, rtol 1e-5, atol_x 1e-3 rtol, atol_v
- * rtol, atol_u 1e2 rtol, SF 6, rmin 0.5, rmax 2, hmin 1e-12, corr_tol 1e-10,
- * corr_max 10, explicit, control none, fd. */
-void cosa_vo_opts_default(cosa_vo_opts *o);
-
 typedef enum cosa_vo_status {
     COSA_VO_OK = 0, COSA_VO_HMIN, COSA_VO_DIVERGED, COSA_VO_MAXSTEPS,
     COSA_VO_NOREF           /* the monolithic reference failed (reason says
                                where); no error figures (NaN, xref NULL)     */
 } cosa_vo_status;
-/* "ok", "hmin", "diverged", "max-steps", "reference-failed" */
-const char *cosa_vo_status_name(cosa_vo_status s);
 
 typedef struct cosa_vo_result {
     size_t nx;             /* states kept at the macro points (rows of x)   */
@@ -440,25 +384,6 @@ typedef struct cosa_vo_result {
     unsigned char *coupling_body;
     cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
 } cosa_vo_result;
-void cosa_vo_result_free(cosa_vo_result *r);
-
-/* One run on a unit set (its coupling variables: cosa_unitset_set_coupling,
- * else u = L y), from the reference's x(0) (start-up of the issue: u at
- * T_j = j H0, j = 0..K+1, K = k or kmax with order control, and z(t_s) from
- * the reference; t_s = (K+1) H0).  A run that stops (H <= hmin, divergence)
- * is a result (status), COSA_OK.  Divergence (README "Failures"): a failed
- * step (non-finite values, a unit's failure, the corrector), or -- checked
- * after the run, when the reference is evaluated -- a kept state beyond
- * 1e6 x the largest |x_ref| over the horizon (the accepted points, t = 0
- * and, for a run that stopped short, 1025 uniform samples of [0, tend]):
- * COSA_VO_DIVERGED at the first such accepted point, the reason naming the
- * state, value, bound and time, every figure cut back to that point
- * (steps, attempts, k_hist, H_*, t_end, run with end COSA_RUN_HALTED) and
- * e36_coupling, e36_all, e_end +inf.  Errors: COSA_EINVAL, COSA_ERANGE (options),
- * COSA_EUNSUPPORTED (an estimator of the other coupling, exact Jacobian on
- * nonlinear units, control without estimator). */
-cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
-                        const cosa_vo_opts *o, cosa_vo_result **out);
 
 /* One macro step for `cosa estimate`: from the reference at t0 (states),
  * history u at t0 - j H (j = 0..k+2) from the reference, one step of H with
@@ -469,8 +394,6 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
 typedef struct cosa_vo_estimate {
     double err_pos, est_pos, err_vel, est_vel, err_u, est_u;
 } cosa_vo_estimate;
-cosa_status cosa_vo_estimate_step(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
-                                  const cosa_vo_opts *o, double t0, cosa_vo_estimate *out);
 
 /* ---- One run description, one entry point, one result -------------------- */
 
@@ -586,9 +509,11 @@ typedef struct cosa_run_result {
  * argument, a missing reference of that configuration or an unknown kind;
  * COSA_ERANGE for numbers out of range or not finite -- a macro step <= 0,
  * a NaN tolerance, ...; COSA_EUNSUPPORTED as the configuration), then runs
- * it as the configuration's entry point does (cosa_cosim_run,
- * cosa_defect_run, cosa_vo_run: bitwise the same figures, the description
- * not checked a second time) and fills the one result.  A run that stops is a result (status, reason), COSA_OK; errors
+ * it as the configuration's preset does (cosa_cosim_run, cosa_defect_run,
+ * cosa_vo_run: internal presets, not part of this API; their comments in the
+ * source tree's lib/cosa/internal/run.h say how each configuration starts up
+ * and when it diverges; bitwise the same figures, the description not
+ * checked a second time) and fills the one result.  A run that stops is a result (status, reason), COSA_OK; errors
  * (a broken FMU, memory) are returned.  Free with cosa_run_result_free. */
 cosa_status cosa_run(cosa_unitset *set, const cosa_run_opts *o, const cosa_run_ref *ref,
                      cosa_run_result **out);
@@ -596,5 +521,8 @@ void cosa_run_result_free(cosa_run_result *r);
 
 #ifdef __cplusplus
 }
+#endif
+#ifdef COSA_INTERNAL /* the build tree: lib/, models/, api/, analysis/, tests/ */
+#include "cosa/internal/run.h"
 #endif
 #endif /* COSA_RUN_H */

@@ -87,8 +87,6 @@ size_t cosa_odesys_nsub(const cosa_odesys *s);
 size_t cosa_odesys_nx(const cosa_odesys *s);
 size_t cosa_odesys_nu(const cosa_odesys *s);
 size_t cosa_odesys_ny(const cosa_odesys *s);
-const cosa_ode *cosa_odesys_sub(const cosa_odesys *s, size_t i); /* NULL if out of range */
-const double *cosa_odesys_L(const cosa_odesys *s);
 
 /* ---- Integrators ---------------------------------------------------------- */
 
@@ -209,21 +207,9 @@ typedef struct cosa_unit_type {
  * at 0.  COSA_EINVAL for a type without step or eval. */
 cosa_status cosa_unit_create(const cosa_unit_type *type, size_t nx, size_t nu, size_t ny,
                              void *impl, cosa_unit **out);
-const cosa_unit_type *cosa_unit_get_type(const cosa_unit *u);
-unsigned cosa_unit_caps(const cosa_unit *u);
 void *cosa_unit_impl(const cosa_unit *u);
 
-/* For type implementers (inside step/eval): the current time t_c, the state
- * at t_c, the input polynomial's degree, and its value u(t_c + tau) (nu
- * entries, Horner on the coefficients). */
-double cosa_unit_time(const cosa_unit *u);
-const double *cosa_unit_state(const cosa_unit *u);
-int cosa_unit_input_degree(const cosa_unit *u);
 void cosa_unit_input_at(const cosa_unit *u, double tau, double *v);
-/* The last step since the state was set: returns 1 and its length *h and the
- * state at its start *xprev (nx; either pointer may be NULL), or 0 if no
- * step was taken since cosa_unit_set_state. */
-int cosa_unit_last_step(const cosa_unit *u, double *h, const double **xprev);
 /* Record a failure message (printf-style), read back by cosa_unit_message. */
 void cosa_unit_fail(cosa_unit *u, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -249,8 +235,6 @@ void cosa_unit_free(cosa_unit *u);
 size_t cosa_unit_nx(const cosa_unit *u);
 size_t cosa_unit_nu(const cosa_unit *u);
 size_t cosa_unit_ny(const cosa_unit *u);
-/* 1 for a linear unit (exact steps, exact Jacobians): caps has COSA_UNIT_LINEAR. */
-int cosa_unit_is_linear(const cosa_unit *u);
 
 /* State and current time.  set_state keeps the input polynomial's
  * coefficients but moves its origin to t, and starts a new run (CVODE
@@ -269,41 +253,6 @@ cosa_status cosa_unit_set_input(cosa_unit *u, int deg, const double *der);
 cosa_status cosa_unit_do_step(cosa_unit *u, double h);
 /* y = g(t_c, x, u(t_c)) (ny entries). */
 cosa_status cosa_unit_get_output(cosa_unit *u, double *y);
-/* The output derivatives at the current time t_c, as FMI's
- * getRealOutputDerivatives (defect paper section 3, issue 12 section 1):
- * dy (ny x (n+1), ld ny), column j = y^(j), j = 0..n <= COSA_UNIT_DERMAX:
- *   y^(0) = g(t_c, x, u(t_c)) (as cosa_unit_get_output),
- *   y^(j) = C x^(j) + D u^(j) (j >= 1), C = dg/dx, D = dg/du at (t_c, x, u(t_c)),
- * where the state derivatives x^(j) are fixed by the last step (the input
- * polynomial it integrated with, continued to t_c; the type's
- * state_derivatives rule) -- or, before the first step after
- * cosa_unit_set_state, taken with the current input -- and u^(j) are the
- * derivatives at t_c of the input polynomial currently set, so a feedthrough
- * output changes when new inputs are set.  COSA_ERANGE for n out of range.
- * Does not allocate. */
-cosa_status cosa_unit_get_output_derivatives(cosa_unit *u, int n, double *dy);
-/* One step of h as cosa_unit_do_step that also samples the output at the
- * middle of the step: ymid (ny) = g(t_c + h/2, x(t_c + h/2), u(t_c + h/2))
- * with the same input polynomial.  x(t_c + h/2) is the type's own
- * (step_mid: forward Euler's step line), else the result of a first step of
- * h/2 (the step is then taken in two halves; for linear units both are
- * exact).  On failure the unit's time, state, input and last-step record
- * are unchanged (an adaptive integrator's carried tolerance scales may have
- * seen the midpoint). */
-cosa_status cosa_unit_do_step_sampled(cosa_unit *u, double h, double *ymid);
-/* The model itself at any point: xdot = f(t, x, uin), y = g(t, x, uin);
- * either output may be NULL.  Does not touch the unit's state. */
-cosa_status cosa_unit_eval(cosa_unit *u, double t, const double *x, const double *uin,
-                           double *xdot, double *y);
-/* Jacobians at (t, x, uin) into A (nx x nx), B (nx x nu), C (ny x nx),
- * D (ny x nu), column-major, ld = rows; any output may be NULL.  Analytic
- * when the unit has them and force_fd is 0; otherwise central differences
- * with steps delta_j = cbrt(eps) max(|z_j|, 1e-3 ||z||_inf) (cbrt(eps) if z
- * is 0) for each entry z_j of x (z = x) and of uin (z = uin): relative error
- * ~ eps^(2/3) where f, g are smooth; across a kink the average of the
- * one-sided slopes. */
-cosa_status cosa_unit_jacobian(cosa_unit *u, double t, const double *x, const double *uin,
-                               int force_fd, double *A, double *B, double *C, double *D);
 /* Last failure of this unit as one line ("" if none); never NULL. */
 const char *cosa_unit_message(const cosa_unit *u);
 
@@ -324,9 +273,6 @@ typedef struct cosa_unit_counters {
 } cosa_unit_counters;
 /* *c = u's counters (zero for u NULL). */
 void cosa_unit_get_counters(const cosa_unit *u, cosa_unit_counters *c);
-void cosa_unit_counters_reset(cosa_unit *u);
-/* For type implementers: the counters to update (NULL for u NULL). */
-cosa_unit_counters *cosa_unit_counters_of(cosa_unit *u);
 
 /* ---- Events (lib/td/unit_event.c; FMI 3.0 event mode, README "Events") ----
  * A unit with events (an FMI 3.0 FMU with hasEventMode, events on) may end
@@ -334,28 +280,6 @@ cosa_unit_counters *cosa_unit_counters_of(cosa_unit *u);
  * makes that time a communication point and runs Event Mode on it.
  * cosa_unit_do_step never ends early: a unit with events handles them
  * inside such a step itself. */
-/* One step of at most h that may end early: committed at t_c + *h_done
- * (0 < *h_done <= h); *event = 1 when Event Mode is pending at the end
- * (cosa_unit_event_update).  Without events: cosa_unit_do_step, *h_done =
- * h, *event = 0. */
-cosa_status cosa_unit_do_step_event(cosa_unit *u, double h, double *h_done, int *event);
-/* Event Mode at the unit's time (the type's event_update; nothing for a
- * unit without events); *t_next (may be NULL) = the next time event the
- * unit announced, INFINITY for none.  A failure leaves one line in
- * cosa_unit_message. */
-cosa_status cosa_unit_event_update(cosa_unit *u, double *t_next);
-int cosa_unit_has_events(const cosa_unit *u);    /* events on and handled */
-int cosa_unit_event_pending(const cosa_unit *u); /* after do_step_event   */
-double cosa_unit_next_event(const cosa_unit *u); /* INFINITY: none        */
-/* For type implementers: events on or off for this unit (the master asks
- * cosa_unit_has_events); inside step, whether the caller accepts an early
- * end, and the end reached (h_done < h: early; ignored when the caller does
- * not accept it) with event = 1 when Event Mode is pending there; the next
- * time event (INFINITY or NaN: none). */
-void cosa_unit_set_events(cosa_unit *u, int on);
-int cosa_unit_step_may_stop(const cosa_unit *u);
-void cosa_unit_step_stopped(cosa_unit *u, double h_done, int event);
-void cosa_unit_set_next_event(cosa_unit *u, double t);
 
 /* Snapshots (as fmi3GetFMUState / fmi3SetFMUState / fmi3FreeFMUState): the
  * unit's time, state, input polynomial and its type's own state.  save
@@ -364,24 +288,6 @@ void cosa_unit_set_next_event(cosa_unit *u, double t);
  * after a restore gives bitwise the same result).  COSA_EUNSUPPORTED if the
  * type lacks COSA_UNIT_CAN_SAVE_STATE. */
 typedef struct cosa_unit_snapshot cosa_unit_snapshot;
-cosa_status cosa_unit_save(cosa_unit *u, cosa_unit_snapshot **snap);
-cosa_status cosa_unit_restore(cosa_unit *u, const cosa_unit_snapshot *snap);
-void cosa_unit_snapshot_free(cosa_unit *u, cosa_unit_snapshot *snap);
-
-/* The unit's input-output gains over a step of h from its current point and
- * input polynomial, by central differences through snapshots ("finite
- * differences through FMU state", issue 13): save; for each input k and
- * sign, restore, add +-d_k e_k w(tau/h) to the input polynomial (w given by
- * its nw monomial coefficients in s = tau/h), step, read y(t + h); restore.
- * Gw (ny x nu) = dy(t + h)/d eps along w; G0 (may be NULL) the same for
- * w = 1.  With w = w_p these are MBCorr's G_p and G_0 (doc/method.md) without
- * Jacobians; for a linear unit exact up to rounding.  The steps d_k are
- * those of cosa_unit_jacobian over the input values at t.  *snap as
- * cosa_unit_save (reused); work holds 2 ny + nu doubles.  The unit is left
- * as it was (state, time, input).  COSA_EUNSUPPORTED without
- * COSA_UNIT_CAN_SAVE_STATE; a failed step's status otherwise. */
-cosa_status cosa_unit_step_gains(cosa_unit *u, double h, int nw, const double *w, double *Gw,
-                                 double *G0, cosa_unit_snapshot **snap, double *work);
 
 /* ---- How far a unit is from its linearisation (lib/td/linearity.c) ------- */
 typedef struct cosa_linearity {
@@ -401,15 +307,6 @@ typedef struct cosa_linearity {
  * above both for a linear unit, and far below the 2.5 % a 10 % step shows
  * for a power law |w|^1.5 (eq 43). */
 #define COSA_LINEARITY_TOL 1e-6
-/* Compare unit u (with eval) at time t with its linearisation A, B, C, D
- * (column-major) at (x0, u0): the affine residual at the point and the
- * nonlinear residual at perturbed states and inputs.  Perturbations are
- * 0.1 max(|z_j|, 1e-3 |z|_inf) per entry (0.1 for an all-zero z).
- * Evaluations through cosa_unit_eval (for an FMU, a second instance away
- * from its current point).  COSA_OK, or eval's status. */
-cosa_status cosa_unit_linearity(cosa_unit *u, double t, const double *x0, const double *u0,
-                                const double *A, const double *B, const double *C,
-                                const double *D, cosa_linearity *out);
 
 /* ---- Black-box identification (lib/td/identify.c; doc/black-box.md) -----
  * A linear input/output model of a unit around its operating point from its
@@ -504,31 +401,6 @@ typedef struct cosa_coupling {
     void *ctx;         /* passed to phi; borrowed                            */
 } cosa_coupling;
 
-/* An ODE system's coupling variables (copied; S copied, ctx borrowed -- e.g.
- * the system's own data).  Its L stays what the linear analyses use (for a
- * linear phi, L = S dphi/dy).  COSA_EINVAL for nc = 0 or a missing phi/S. */
-cosa_status cosa_odesys_set_coupling(cosa_odesys *s, const cosa_coupling *c);
-const cosa_coupling *cosa_odesys_coupling(const cosa_odesys *s); /* NULL: none */
-/* The bandwidths of the whole system's df/dx with the subsystems' states
- * stacked (e.g. a chain with its masses in order): the CVODE reference then
- * uses a band matrix (cosa_unitset_set_band).  Unset (cosa_odesys_band
- * returns 0): dense. */
-cosa_status cosa_odesys_set_band(cosa_odesys *s, size_t lower, size_t upper);
-int cosa_odesys_band(const cosa_odesys *s, size_t *lower, size_t *upper);
-void *cosa_odesys_data(const cosa_odesys *s);
-/* Linear parameter sets of a nonlinear model (issue 23 item 6): the model
- * declares that, at its parameter values, every subsystem is linear and
- * time-invariant (f = A x + B u, g = C x + D u with constant Jacobians, no
- * forcing) and its coupling phi is linear (then L = S dphi/dy is exact).
- * cosa_odesys_linear_system builds that linear coupled system (A..D from the
- * analytic Jacobians at x = 0, u = 0, t = 0; L) for exact units and the
- * exact reference.  COSA_EUNSUPPORTED when the system was not declared
- * linear, a subsystem has no analytic Jacobian, or f or g is not 0 at
- * x = 0, u = 0 (a forcing term); else cosa_system_create's statuses. */
-cosa_status cosa_odesys_set_linear(cosa_odesys *s);
-int cosa_odesys_is_linear(const cosa_odesys *s); /* 1: declared linear */
-cosa_status cosa_odesys_linear_system(const cosa_odesys *s, cosa_system **out);
-
 /* ---- Unit sets -------------------------------------------------------------- */
 
 /* The units of a co-simulation (borrowed: they must outlive the set), stacked
@@ -542,16 +414,6 @@ typedef struct cosa_unitset cosa_unitset;
 cosa_status cosa_unitset_create(size_t nunits, cosa_unit *const *units, const double *L,
                                 const size_t *sequence, cosa_unitset **out);
 void cosa_unitset_free(cosa_unitset *set);
-/* The energy paper's multi-rate stepping: unit i takes rate[i] >= 1 equal
- * steps of H / rate[i] per macro step (copied; NULL: all 1).  COSA_ERANGE
- * for a 0.  The master takes them (plain Jacobi schemes only). */
-cosa_status cosa_unitset_set_rates(cosa_unitset *set, const unsigned *rate);
-unsigned cosa_unitset_rate(const cosa_unitset *set, size_t i); /* 1 if none */
-/* The set's power port (energy paper; copied, checked against the set's
- * dimensions; NULL removes it): what cosa_cosim_opts.energy's indicators and
- * correction use.  NULL from cosa_unitset_port when there is none. */
-cosa_status cosa_unitset_set_port(cosa_unitset *set, const cosa_energy_port *port);
-const cosa_energy_port *cosa_unitset_port(const cosa_unitset *set);
 /* Coupling variables of the set (copied; ctx borrowed; NULL removes them):
  * then the algebraic loop solves y = g(t, x, S phi(t, y)) and the CVODE
  * reference integrates x' = f(t, x, S phi(t, y)); the master (MBCorr
@@ -559,23 +421,6 @@ const cosa_energy_port *cosa_unitset_port(const cosa_unitset *set);
  * variable-order engine (cosa_vo_run) does.  COSA_EINVAL for nc = 0 or a
  * missing phi / S, COSA_ENONFINITE for a non-finite S. */
 cosa_status cosa_unitset_set_coupling(cosa_unitset *set, const cosa_coupling *c);
-int cosa_unitset_has_coupling(const cosa_unitset *set);
-/* The stacked system's bandwidths for the CVODE reference (band matrix and
- * band difference quotients instead of the dense analytic Jacobian). */
-cosa_status cosa_unitset_set_band(cosa_unitset *set, size_t lower, size_t upper);
-int cosa_unitset_band(const cosa_unitset *set, size_t *lower, size_t *upper);
-/* nc: the coupling variables' count (nu without a coupling). */
-size_t cosa_unitset_nc(const cosa_unitset *set);
-/* S (nu x nc), or NULL without a coupling (S = I). */
-const double *cosa_unitset_coupling_S(const cosa_unitset *set);
-/* c = phi(t, y) (nc) and J = dphi/dy (nc x ny; may be NULL); without a
- * coupling c = L y, J = L.  COSA_ENONFINITE if phi gives NaN/Inf. */
-cosa_status cosa_unitset_coupling_eval(const cosa_unitset *set, double t, const double *y,
-                                       double *c, double *J);
-/* The inputs of outputs y: u = S phi(t, y) (or L y), dudy = du/dy (nu x ny;
- * may be NULL).  Uses the set's scratch (not for concurrent use). */
-cosa_status cosa_unitset_inputs(cosa_unitset *set, double t, const double *y, double *u,
-                                double *dudy);
 size_t cosa_unitset_count(const cosa_unitset *set);
 cosa_unit *cosa_unitset_unit(const cosa_unitset *set, size_t i); /* NULL if out of range */
 /* Names of the units (e.g. the model's subsystems; nunits strings, copied;
@@ -584,42 +429,13 @@ cosa_unit *cosa_unitset_unit(const cosa_unitset *set, size_t i); /* NULL if out 
 cosa_status cosa_unitset_set_names(cosa_unitset *set, const char *const *names);
 /* The name of unit i, or NULL (no names, i out of range). */
 const char *cosa_unitset_unit_name(const cosa_unitset *set, size_t i);
-/* Every unit's counters to zero (cosa_unit_counters_reset): each run does
- * this at its start, so the counters are that run's. */
-void cosa_unitset_counters_reset(cosa_unitset *set);
 size_t cosa_unitset_nx(const cosa_unitset *set);
 size_t cosa_unitset_nu(const cosa_unitset *set);
 size_t cosa_unitset_ny(const cosa_unitset *set);
-/* Offsets of unit i in the stacked x, u, y (any pointer may be NULL). */
-cosa_status cosa_unitset_offsets(const cosa_unitset *set, size_t i, size_t *ox, size_t *ou,
-                                 size_t *oy);
-const double *cosa_unitset_L(const cosa_unitset *set);
-const size_t *cosa_unitset_sequence(const cosa_unitset *set); /* nunits entries */
-/* 1 if seq (NULL = in order) is a permutation of the set's units. */
-int cosa_unitset_is_sequence(const cosa_unitset *set, const size_t *seq);
 
-/* Solve the algebraic loop y = g(t, x, L y) of the set at the stacked state x
- * by Newton's method (Jacobian I - D L with D = dg/du from
- * cosa_unit_jacobian); y holds the initial guess on entry (e.g. zeros).
- * COSA_ENOTCONVERGED if 50 iterations do not bring the update below
- * 1e-10 ||y||_inf (plus one more iteration for the last digits), COSA_EALGLOOP
- * if I - D L is singular.  Uses the set's own workspace (no allocation; not
- * for concurrent use on one set). */
-cosa_status cosa_unitset_loop_solve(cosa_unitset *set, double t, const double *x, double *y);
 /* The iteration limit of cosa_unitset_loop_solve. */
 #define COSA_UNITSET_LOOP_MAXIT 50
-/* cosa_unitset_loop_solve, also reporting the Newton iterations done and the
- * residual ||y - g(t, x, L y)||_inf at the last iterate evaluated (NULL:
- * not wanted); on success the residual is the one before the last update. */
-cosa_status cosa_unitset_loop_solve_stats(cosa_unitset *set, double t, const double *x,
-                                          double *y, int *iterations, double *residual);
 
-/* Taylor inputs (defect paper eq 15, Algorithm 1 step 1): every unit's input
- * polynomial of degree q is set to u^(j) = L y^(j), j = 0..q, from the
- * stacked output derivatives yder (ny x (q+1) at least, ld ldy >= ny) at the
- * units' current time.  Uses the set's workspace. */
-cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const double *yder,
-                                           size_t ldy);
 /* Consistent output derivatives (issue 12 section 1): read every unit's
  * y^(0..n) (cosa_unit_get_output_derivatives) into yder (ny x (n+1), ld ny),
  * set the Taylor inputs of degree min(m, n) from them, and repeat until the
@@ -635,10 +451,11 @@ cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const doubl
  * more.  *iters (may be NULL) counts the readings.  COSA_ERANGE for m, n < 0, n > COSA_UNIT_DERMAX
  * or m above a unit's input degree. */
 #define COSA_UNITSET_EXCHANGE_LOOP_MAXIT 2000
-cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, double *yder,
-                                              size_t *iters);
 
 #ifdef __cplusplus
 }
+#endif
+#ifdef COSA_INTERNAL /* the build tree: lib/, models/, api/, analysis/, tests/ */
+#include "cosa/internal/units.h"
 #endif
 #endif /* COSA_UNITS_H */

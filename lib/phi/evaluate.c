@@ -3,6 +3,7 @@
 #include "cosa/phi.h"
 #include "phi/deflate_impl.h"
 #include "core/dense.h"
+#include "phi/phi_impl.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -64,6 +64,7 @@
  */
 #include "cosa/phi.h"
 #include "core/dense.h"
+#include "phi/phi_impl.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -14,6 +14,7 @@
 #include "phi/phi_impl.h"
 #include "core/system_impl.h"
 #include "core/dense.h"
+#include "core/discretize_impl.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -57,4 +57,12 @@ cosa_status phi_build_iter(const cosa_system *sys, const cosa_scheme *s, const c
  * sys (totals and every nx_i, nu_i, ny_i) and for order p. */
 int phi_workspace_fits(const cosa_phi_workspace *w, const cosa_system *sys, int p);
 
+/* from cosa/phi.h: used only inside lib/ (not part of the installed API) */
+/* Progress of cosa_nrmse: fn("NRMSE setup (K = T A - Phi T)", dim, done,
+ * total, user_data) through the compensated products of its setup, then
+ * fn("NRMSE", dim, done, total, user_data) per doubling step (cosa_stage_fn;
+ * NULL: none). */
+void cosa_nrmse_workspace_set_progress(cosa_nrmse_workspace *w, cosa_stage_fn fn,
+                                       void *user_data);
+
 #endif

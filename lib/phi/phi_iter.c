@@ -26,6 +26,7 @@
 #include "phi/phi_impl.h"
 #include "core/system_impl.h"
 #include "core/dense.h"
+#include "core/discretize_impl.h"
 
 #include <float.h>
 #include <math.h>

@@ -5,6 +5,7 @@
  * doubles of state, and never allocates after create. */
 #include "cosa/td.h"
 #include "td/vo.h"
+#include "td/control_impl.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
 #include "td/evolve.h"
 #include "td/failure.h"
 #include "td/run_impl.h"
+#include "td/unitset_impl.h"
 
 #include <math.h>
 #include <stdio.h>

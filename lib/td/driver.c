@@ -10,6 +10,7 @@
 #include "td/failure.h"
 #include "td/run_impl.h"
 #include "td/stepping_impl.h"
+#include "td/unitset_impl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -407,22 +408,23 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
     cosa_master_opts mopt = opt->master;
     struct defect_acc dacc = {.set = set, .n = opt->defect_out_order};
     double *dbuf = NULL;
-    if (iterative && (opt->start_initial || (opt->energy && opt->energy->correct)))
-        return COSA_EUNSUPPORTED;
-    if (opt->master.events && (iterative || opt->energy))
-        return COSA_EUNSUPPORTED;
+    /* the combination rules of the one table (lib/core/combination.c): an
+     * iterative scheme starts on the reference without the energy correction;
+     * event points take plain explicit Jacobi without energy; the energy
+     * correction acts on plain Jacobi couplings only (the master checks its
+     * own: multi-rate, held inputs, input builders) */
+    const unsigned features =
+        (opt->start_initial ? COSA_COMB_INITIAL : 0u) | (opt->energy ? COSA_COMB_ENERGY : 0u) |
+        (opt->energy && opt->energy->correct ? COSA_COMB_ENERGY_CORRECT : 0u) |
+        (opt->master.events ? COSA_COMB_EVENTS : 0u);
+    if ((st = cosa_combination_check(s, features, 0, NULL)) != COSA_OK)
+        return st;
     if (opt->defects && !iterative && !opt->master.events) { /* (no mid sample with given inputs) */
         /* the mid sample comes from a snapshot: the steps are unchanged;
          * a half step a unit cannot take loses the sample, not the run */
         mopt.sample_mid = 2;
         if (!(dbuf = defect_buffers(&dacc, ny, nu)))
             return COSA_ENOMEM;
-    }
-    /* the energy correction acts on plain Jacobi couplings only */
-    if (opt->energy && opt->energy->correct &&
-        (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE)) {
-        free(dbuf);
-        return COSA_EUNSUPPORTED;
     }
     energy_acc *eacc = NULL;
     double *uoff = NULL;

@@ -22,6 +22,8 @@
 #include "cosa/td.h"
 #include "td/evolve.h"
 #include "td/failure.h"
+#include "td/unitset_impl.h"
+#include "td/master_impl.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -24,4 +24,7 @@ cosa_status energy_acc_point(energy_acc *a, size_t n, const double *x, const dou
 /* The series so far (owned by the caller after this; a is left empty). */
 cosa_energy_result *energy_acc_take(energy_acc *a);
 
+/* from cosa/run.h: used only inside lib/ (not part of the installed API) */
+void cosa_energy_result_free(cosa_energy_result *r);
+
 #endif

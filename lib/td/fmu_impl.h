@@ -202,4 +202,13 @@ struct cosa_fmu {
     fmu_functions2 f2;    /* version 2                            */
 };
 
+/* from cosa/fmu.h: used only inside lib/ (not part of the installed API) */
+/* recommendedIntermediateInputSmoothness of the CoSimulation element (3.0;
+ * 0 when absent or for 2.0): the number of continuous derivatives the FMU
+ * recommends for inputs set during a step. */
+int cosa_fmu_input_smoothness(const cosa_fmu *fmu);
+
+cosa_status cosa_fmu_open_as(const char *path, int iface, cosa_fmu **out, char *err,
+                             size_t errsize);
+
 #endif

@@ -4,6 +4,8 @@
  * stepping, with the master's algebraic-loop solver (Newton, the same
  * tolerance and limit: cosa_unitset_loop_solve_stats). */
 #include "td/unit_impl.h"
+#include "td/unitset_impl.h"
+#include "td/unit_fmu_impl.h"
 
 #include <stdlib.h>
 #include <string.h>

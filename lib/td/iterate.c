@@ -37,6 +37,8 @@
 #include "td/evolve.h"
 #include "td/stepping_impl.h"
 #include "core/dense.h"
+#include "td/unitset_impl.h"
+#include "td/master_impl.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -26,6 +26,9 @@
  * engine (lib/core/tables.c). */
 #include "td/master_impl.h"
 #include "td/stepping_impl.h"
+#include "core/discretize_impl.h"
+#include "td/unitset_impl.h"
+#include "td/unit_impl.h"
 
 #include <float.h>
 #include <math.h>

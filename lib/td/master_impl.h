@@ -103,4 +103,10 @@ void master_event_free(cosa_master *m);
 cosa_status master_event_propose(cosa_master *m);
 cosa_status master_event_commit(cosa_master *m, double t);
 
+/* from cosa/stepping.h: used only inside lib/ (not part of the installed API) */
+/* GIVEN: the input polynomials of the next proposals, u^(0..q)(T_n) (nu x
+ * (q+1), ld nu; copied), q <= COSA_UNIT_DEGMAX.  COSA_EUNSUPPORTED for the
+ * other kinds. */
+cosa_status cosa_master_set_inputs(cosa_master *m, int q, const double *uder);
+
 #endif

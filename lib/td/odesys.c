@@ -3,6 +3,7 @@
  * linear coupled system (built-in or file model) as such a set. */
 #include "cosa/td.h"
 #include "core/dense.h"
+#include "td/unit_impl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,8 @@
  *          stopped exactly at every sample (CVodeSetStopTime). */
 #include "td/unit_impl.h"
 #include "core/dense.h"
+#include "td/unitset_impl.h"
+#include "td/reftraj_impl.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -26,6 +26,7 @@
  * and the reference keeps its order p + 1 in H/factor. */
 #include "td/evolve.h"
 #include "td/unit_impl.h"
+#include "td/master_impl.h"
 
 #include <math.h>
 #include <stdlib.h>

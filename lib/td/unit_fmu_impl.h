@@ -126,4 +126,9 @@ cosa_status fmu_me_save(cosa_unit *u, void **blob);
 cosa_status fmu_me_restore(cosa_unit *u, const void *blob);
 void fmu_me_free_state(cosa_unit *u, void *blob);
 
+/* from cosa/fmu.h: used only inside lib/ (not part of the installed API) */
+/* Leave Initialization Mode (fmi3/fmi2ExitInitializationMode); COSA_OK if
+ * u is not in it.  COSA_EFMU with one line if the FMU fails. */
+cosa_status cosa_unit_fmu_init_exit(cosa_unit *u);
+
 #endif

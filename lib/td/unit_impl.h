@@ -60,4 +60,32 @@ double unit_fd_step(size_t n, const double *z, size_t j);
 
 cosa_status unit_model_derivatives(cosa_unit *u, int n, const double *uder, double *xder);
 
+/* from cosa/units.h: used only inside lib/ (not part of the installed API) */
+int cosa_unit_input_degree(const cosa_unit *u);
+
+/* The last step since the state was set: returns 1 and its length *h and the
+ * state at its start *xprev (nx; either pointer may be NULL), or 0 if no
+ * step was taken since cosa_unit_set_state. */
+int cosa_unit_last_step(const cosa_unit *u, double *h, const double **xprev);
+
+void cosa_unit_counters_reset(cosa_unit *u);
+
+/* For type implementers: the counters to update (NULL for u NULL). */
+cosa_unit_counters *cosa_unit_counters_of(cosa_unit *u);
+
+/* For type implementers: events on or off for this unit (the master asks
+ * cosa_unit_has_events); inside step, whether the caller accepts an early
+ * end, and the end reached (h_done < h: early; ignored when the caller does
+ * not accept it) with event = 1 when Event Mode is pending there; the next
+ * time event (INFINITY or NaN: none). */
+void cosa_unit_set_events(cosa_unit *u, int on);
+
+int cosa_unit_step_may_stop(const cosa_unit *u);
+
+void cosa_unit_step_stopped(cosa_unit *u, double h_done, int event);
+
+void cosa_unit_set_next_event(cosa_unit *u, double t);
+
+void *cosa_odesys_data(const cosa_odesys *s);
+
 #endif

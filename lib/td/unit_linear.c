@@ -10,6 +10,7 @@
  * integrate: a step only moves the time, and its Jacobian is D. */
 #include "td/unit_impl.h"
 #include "core/dense.h"
+#include "core/discretize_impl.h"
 
 #include <math.h>
 #include <stdlib.h>

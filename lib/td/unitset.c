@@ -5,6 +5,7 @@
  * the dimension bookkeeping and the permutation check live only here. */
 #include "td/unit_impl.h"
 #include "core/dense.h"
+#include "td/unitset_impl.h"
 
 #include <float.h>
 #include <math.h>

@@ -11,6 +11,7 @@
  * corrected), cpred = P^k(T_{N+1}) (u^ext, u^pre); cpos/cvel = C^k, C^{k+1}
  * of eqs 17/20 on the step's nodes. */
 #include "td/vo.h"
+#include "td/control_impl.h"
 
 #include <math.h>
 #include <strings.h>

@@ -29,6 +29,9 @@
 #include "td/unit_impl.h"
 #include "td/stepping_impl.h"
 #include "core/dense.h"
+#include "td/control_impl.h"
+#include "td/unitset_impl.h"
+#include "td/master_impl.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,0 +1,97 @@
+/* combination.c -- which coupling schemes a run's features combine with: the
+ * one table of the rules that cosa simulate, the Phi commands' runnable check
+ * (advise, the notes), point/map --energy and the fixed-step run (driver.c)
+ * all ask (cosa/internal/core.h: cosa_combination_check). */
+#include "cosa/core.h"
+
+#include <stddef.h>
+
+/* The scheme properties a rule refuses. */
+static int iterates(const cosa_scheme *s)
+{
+    return s->implicit || s->q_extra;
+}
+
+static int not_plain_jacobi(const cosa_scheme *s) /* gs:, corrections */
+{
+    return s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE;
+}
+
+static int not_plain_jacobi_fixed_model(const cosa_scheme *s) /* ... or --assume */
+{
+    return not_plain_jacobi(s) || s->model;
+}
+
+static int not_plain_jacobi_explicit(const cosa_scheme *s) /* ... or iterations */
+{
+    return not_plain_jacobi(s) || iterates(s);
+}
+
+static int not_energy_paper(const cosa_scheme *s) /* ... or --assume, imp: */
+{
+    return not_plain_jacobi_fixed_model(s) || s->implicit;
+}
+
+/* A rule: the run has every feature of all and (any 0) one of any, and the
+ * scheme is refused by bad (NULL: every scheme).  The reported feature is
+ * the lowest bit of any that the run has (with any 0: names).  command: a rule of the
+ * command line only (it offers the feature with plain Jacobi schemes; the
+ * library runs more).  Order matters: the first rule broken is reported. */
+typedef struct comb_entry {
+    cosa_comb_rule rule;
+    unsigned all, any, names;
+    int (*bad)(const cosa_scheme *s);
+    int command;
+    const char *needs;
+} comb_entry;
+
+static const comb_entry rules[] = {
+    {COSA_RULE_EVENTS, COSA_COMB_EVENTS, 0, COSA_COMB_EVENTS, not_plain_jacobi_explicit, 0,
+     "a plain Jacobi scheme without corrections"},
+    {COSA_RULE_EVENTS, COSA_COMB_EVENTS | COSA_COMB_MULTIRATE, 0, COSA_COMB_EVENTS, NULL, 0,
+     "one step per unit (no --rate)"},
+    {COSA_RULE_EVENTS, COSA_COMB_EVENTS | COSA_COMB_HELD, 0, COSA_COMB_EVENTS, NULL, 0,
+     "--input poly"},
+    {COSA_RULE_EVENTS, COSA_COMB_EVENTS | COSA_COMB_ENERGY, 0, COSA_COMB_EVENTS, NULL, 0,
+     "no --energy"},
+    {COSA_RULE_ITERATES, 0,
+     COSA_COMB_MULTIRATE | COSA_COMB_HELD | COSA_COMB_INITIAL | COSA_COMB_ENERGY_CORRECT, 0,
+     iterates, 0,
+     "iterates with given input polynomials from the reference start (no multi-rate, held "
+     "inputs, start from x0 or energy correction)"},
+    {COSA_RULE_UNIT_STEPS, 0, COSA_COMB_MULTIRATE | COSA_COMB_HELD | COSA_COMB_INITIAL, 0,
+     not_plain_jacobi_fixed_model, 1,
+     "a plain Jacobi scheme (no gs:, no +ocorr/+ecorr/+mbcorr, no --assume)"},
+    {COSA_RULE_ENERGY_CORRECTION, COSA_COMB_ENERGY_CORRECT, 0, COSA_COMB_ENERGY_CORRECT,
+     not_plain_jacobi, 0,
+     "a plain Jacobi scheme (no gs:, no +ocorr/+ecorr/+mbcorr)"},
+    {COSA_RULE_ENERGY_PHI, COSA_COMB_ENERGY_PHI, 0, COSA_COMB_ENERGY_PHI, not_energy_paper, 0,
+     "plain Jacobi (no gs:, imp:, no +ocorr/+ecorr/+mbcorr, no --assume)"},
+};
+
+static unsigned lowest_bit(unsigned x)
+{
+    return x & (~x + 1u);
+}
+
+cosa_status cosa_combination_check(const cosa_scheme *s, unsigned features, int command,
+                                   cosa_combination_refusal *why)
+{
+    if (!s)
+        return COSA_EINVAL;
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        const comb_entry *e = &rules[i];
+        if ((e->command && !command) || (features & e->all) != e->all ||
+            (e->any && !(features & e->any)) || (e->bad && !e->bad(s)))
+            continue;
+        if (why) {
+            why->rule = e->rule;
+            why->feature = e->any ? lowest_bit(features & e->any) : e->names;
+            why->needs = e->needs;
+        }
+        return COSA_EUNSUPPORTED;
+    }
+    if (why)
+        *why = (cosa_combination_refusal){.rule = COSA_RULE_NONE, .feature = 0, .needs = NULL};
+    return COSA_OK;
+}

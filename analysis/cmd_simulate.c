@@ -1685,6 +1685,13 @@ static int sim_files(struct sim_run *r)
     const sim_csv *cols = &r->cols;
     char path[1024];
     int rc;
+    /* -o DIR: the pictures of an earlier run go before the new data appear */
+    scli_remove_pictures(&r->out, r->base);
+    if (r->res->energy) {
+        char ebase[300];
+        snprintf(ebase, sizeof ebase, "%s_energy", r->base);
+        scli_remove_pictures(&r->out, ebase);
+    }
     if ((rc = scli_out_path(cmd, &r->out, r->csv, path, sizeof path)) != CLI_OK ||
         (rc = sim_csv_write(cmd, path, &r->cs.mod, cols, r->sname, r->idesc, r->refdesc, r->dt,
                             r->tend, r->res)) != CLI_OK)

@@ -457,12 +457,7 @@ int cmd_curve(int argc, char **argv)
         printf("file %s\n", jpath);
     if ((rc = curve_script(&c, out.dir, base)) != CLI_OK)
         goto out;
-    if (out.explicit_dir) /* -o DIR: no picture of an earlier run next to these data */
-        for (int k = 0; k < 3; k++) {
-            static const char *const fmts[] = {"png", "svg", "pdf"};
-            snprintf(path, sizeof path, "%s/%s.%s", out.dir, base, fmts[k]);
-            remove(path);
-        }
+    scli_remove_pictures(&out, base); /* -o DIR: no picture of an earlier run */
     if (o.adaptive)
         printf("evaluated %zu of %zu\n", nevaluated, total);
     printf("points %zu\nfailed %zu\n", npt * ns, nfailed);

@@ -1747,6 +1747,13 @@ static int sim_files(struct sim_run *r)
     const sim_csv *cols = &r->cols;
     char path[1024], jpath[1024];
     int rc;
+    /* -o DIR: the pictures of an earlier run go before the new data appear */
+    scli_remove_pictures(&r->out, r->base);
+    if (r->res->energy) {
+        char ebase[300];
+        snprintf(ebase, sizeof ebase, "%s_energy", r->base);
+        scli_remove_pictures(&r->out, ebase);
+    }
     if ((rc = scli_out_path(cmd, &r->out, r->csv, path, sizeof path)) != CLI_OK ||
         (r->cs.format == 1 &&
          (rc = scli_out_path(cmd, &r->out, r->json, jpath, sizeof jpath)) != CLI_OK) ||

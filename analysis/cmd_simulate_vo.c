@@ -245,6 +245,7 @@ static int vo_write_files(const cli_case *cs, const struct vo_cli_opts *o,
 {
     char path[1024];
     int rc;
+    scli_remove_pictures(&f->out, f->base); /* -o DIR: an earlier run's, before the data */
     if ((rc = scli_out_path(cmd, &f->out, f->csv, path, sizeof path)) != CLI_OK ||
         (rc = write_csv(path, v, r)) != CLI_OK)
         return rc;

@@ -454,6 +454,19 @@ int scli_out_prepare(const char *cmd, scli_out *o)
     return CLI_OK;
 }
 
+void scli_remove_pictures(const scli_out *o, const char *base)
+{
+    static const char *const fmts[] = {"png", "svg", "pdf"};
+    char path[4096];
+    if (!o->explicit_dir)
+        return;
+    for (int k = 0; k < 3; k++) {
+        int n = snprintf(path, sizeof path, "%s/%s.%s", o->dir, base, fmts[k]);
+        if (n > 0 && (size_t)n < sizeof path)
+            remove(path);
+    }
+}
+
 int scli_out_path(const char *cmd, const scli_out *o, const char *name, char *buf, size_t size)
 {
     int n = snprintf(buf, size, "%s/%s", o->dir, name);

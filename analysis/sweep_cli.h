@@ -127,6 +127,11 @@ typedef struct scli_out {
 int scli_out_prepare(const char *cmd, scli_out *o);
 /* dir/name into buf; CLI_OK, or an error if it exists and !explicit_dir. */
 int scli_out_path(const char *cmd, const scli_out *o, const char *name, char *buf, size_t size);
+/* -o DIR (explicit_dir): remove DIR/BASE.png, .svg and .pdf, the pictures an
+ * earlier run drew from the script BASE.gp this run rewrites, so that a
+ * directory never shows a picture of older data next to newer data (also when
+ * the drawing is interrupted or not asked for).  Nothing without -o. */
+void scli_remove_pictures(const scli_out *o, const char *base);
 
 /* Lower-case file-name form of a scheme name: "ZOH+MBCorr" -> "zoh_mbcorr",
  * "gs:FOH" -> "gs-foh". */

@@ -152,5 +152,22 @@ awk 'NR == FNR { if ($0 !~ /^#/ && NF >= 4 && $3 == 1e-4) { gx[$1] = 1; gy[$2] =
 [ -s "$tmp/st/rho_vs_dt.svg" ] || bad "no curve picture to go stale"
 "$COSA" curve --x dt=1e-5:1e-3:log:5 --scheme zoh -o "$tmp/st" >/dev/null 2>&1
 [ ! -e "$tmp/st/rho_vs_dt.svg" ] && ok || bad "the curve picture of the older run stays"
+# simulate (trajectory and energy pictures) and simulate --coupling likewise
+sim="--model twomass-fd --scheme zoh --dt 1e-3 --tend 0.05 --energy --name s"
+# shellcheck disable=SC2086
+"$COSA" simulate $sim -o "$tmp/st" --plot png >/dev/null 2>&1
+[ -s "$tmp/st/s.png" ] && [ -s "$tmp/st/s_energy.png" ] || bad "no simulate picture to go stale"
+# shellcheck disable=SC2086
+"$COSA" simulate $sim -o "$tmp/st" >/dev/null 2>&1
+[ -s "$tmp/st/s.csv" ] && [ ! -e "$tmp/st/s.png" ] && [ ! -e "$tmp/st/s_energy.png" ] && ok ||
+    bad "a simulate picture of the older run stays next to new data"
+vo="--coupling explicit --model twomass-ff --scheme p1 --dt 1e-3 --tend 0.01 --name v"
+# shellcheck disable=SC2086
+"$COSA" simulate $vo -o "$tmp/st" --plot pdf >/dev/null 2>&1
+[ -s "$tmp/st/v.pdf" ] || bad "no simulate --coupling picture to go stale"
+# shellcheck disable=SC2086
+"$COSA" simulate $vo -o "$tmp/st" >/dev/null 2>&1
+[ -s "$tmp/st/v.csv" ] && [ ! -e "$tmp/st/v.pdf" ] && ok ||
+    bad "a simulate --coupling picture of the older run stays next to new data"
 
 harness_done test_pictures

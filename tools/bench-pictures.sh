@@ -4,29 +4,65 @@
 # 2 threads) as whole processes, without and with pictures, split into
 # computing (the `seconds` cosa prints), writing the data (the rest of the
 # run without pictures) and drawing (the difference the pictures make), as
-# seconds and as ratios; then the section times of the last `make paper`
+# seconds and as ratios, in wall time and in CPU time (user + sys of the
+# process and its gnuplot children: what counts on a shared machine); then
+# the same set on the full grid (BENCH_FULL=0 skips it: about 16 s on 2
+# cores) and the adaptive process's speed-up over it, whole process against
+# whole process; then the section times of the last `make paper`
 # (out/paper/logs/times.txt) if there is one.
 cosa=${1:?usage: bench-pictures.sh COSA [DIR]}
 dir=${2:-out/bench}
 mkdir -p "$dir"
-set -- map --x ck=1:1e10:log:256 --y dk=1:1e7:log:256 \
+set -- map --adaptive --x ck=1:1e10:log:256 --y dk=1:1e7:log:256 \
     --dt 10^-2.5,10^-3,10^-3.5,10^-4,10^-4.5,10^-5,10^-5.5,10^-6 \
     --scheme zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr --metric rho --name fig4 \
-    --adaptive --format bin --threads 2
+    --format bin --threads 2
 now() { date +%s.%N; }
-t0=$(now)
+# CPU seconds (user + sys) of the children ended so far into $cpu (the
+# shell's `times`, called in this shell; tools/paper.sh does the same)
+cpu_now() {
+    times >"$dir/.times"
+    cpu=$(awk 'NR == 2 { c = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); c += a[1] * 60 + a[2] }
+                         printf "%.3f", c }' "$dir/.times")
+}
+cpu_now
+c0=$cpu t0=$(now)
 "$cosa" "$@" -o "$dir/nopic" >"$dir/nopic.txt" || exit 1
-t1=$(now)
+cpu_now
+c1=$cpu t1=$(now)
 "$cosa" "$@" -o "$dir/pic" --plot png >"$dir/pic.txt" || exit 1
-t2=$(now)
-awk -v a="$t0" -v b="$t1" -v c="$t2" -v comp="$(awk '$1 == "seconds" { print $2 }' "$dir/nopic.txt")" '
+cpu_now
+c2=$cpu t2=$(now)
+awk -v a="$t0" -v b="$t1" -v c="$t2" -v ca="$c0" -v cb="$c1" -v cc="$c2" \
+    -v comp="$(awk '$1 == "seconds" { print $2 }' "$dir/nopic.txt")" '
 BEGIN {
     nopic = b - a; pic = c - b; write = nopic - comp; draw = pic - nopic
     print "# Fig 4 set, adaptive, --format bin, 2 threads, whole processes (wall seconds)"
     printf "fig4 compute %.2f write %.2f draw %.2f\n", comp, write, draw
     printf "fig4 without_pictures %.2f with_pictures %.2f ratio %.2f\n", nopic, pic, pic / nopic
     printf "fig4 write/compute %.2f draw/compute %.2f\n", write / comp, draw / comp
+    cnopic = cb - ca; cpic = cc - cb
+    print "# the same processes in CPU seconds (user + sys, gnuplot included)"
+    printf "fig4 cpu without_pictures %.2f with_pictures %.2f draw %.2f ratio %.2f\n",
+        cnopic, cpic, cpic - cnopic, cpic / cnopic
 }'
+if [ "${BENCH_FULL:-1}" != 0 ]; then
+    # the same command without --adaptive (the full grid), no pictures
+    shift 2 # map --adaptive
+    set -- map "$@"
+    cpu_now
+    c3=$cpu t3=$(now)
+    "$cosa" "$@" -o "$dir/full" >"$dir/full.txt" || exit 1
+    cpu_now
+    c4=$cpu t4=$(now)
+    awk -v a="$t0" -v b="$t1" -v ca="$c0" -v cb="$c1" -v f="$t3" -v g="$t4" -v cf="$c3" -v cg="$c4" '
+    BEGIN {
+        print "# the full grid (no --adaptive) against the adaptive set, both without pictures"
+        printf "fig4 full wall %.2f cpu %.2f adaptive wall %.2f cpu %.2f speedup wall %.1f cpu %.1f\n",
+            g - f, cg - cf, b - a, cb - ca, (g - f) / (b - a), (cg - cf) / (cb - ca)
+    }'
+fi
+rm -f "$dir/.times"
 if [ -s out/paper/logs/times.txt ]; then
     echo "# make paper, its last run (out/paper/logs/times.txt): seconds per section"
     cat out/paper/logs/times.txt

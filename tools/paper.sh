@@ -25,19 +25,39 @@ out=${2:?usage: paper.sh COSA OUTDIR}
 mkdir -p "$out/logs"
 # the section times also go into logs/times.txt (make bench prints them)
 times="$out/logs/times.txt"
-: >"$times.tmp"
+rm -f "$times".*
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%6.1f", b - a }'; }
+# CPU seconds (user + sys) of the children ended so far into $cpu: the
+# shell's `times` (second line, "XmY.YYYs XmY.YYYs"), called in this shell
+# (a function, not a $(...) subshell, which has no children yet).  On a
+# shared machine the wall times mean little; the CPU times are what a
+# section costs.
+part=main # the part of make paper this shell runs (its own files below)
+cpu_now() {
+    times >"$out/logs/.times.$part"
+    cpu=$(awk 'NR == 2 { c = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); c += a[1] * 60 + a[2] }
+                         printf "%.2f", c }' "$out/logs/.times.$part")
+}
 t0=$(now)
+cpu_now
+c0=$cpu
 step() {
     name=$1
     shift
     ts=$(now)
+    cpu_now
+    cs=$cpu
     log=$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' '_' | tr -s '_')
     "$@" >"$out/logs/$log.log"
-    report "$name" "$(since "$ts")"
+    report "$name" "$(since "$ts")" "$cs"
 }
-report() { printf '%-28s %s s\n' "$1" "$2" | tee -a "$times.tmp"; }
+# NAME WALL CPU0: "NAME  WALL s  (cpu C s)", C the CPU seconds since CPU0
+report() {
+    cpu_now
+    printf '%-28s %s s  (cpu %s s)\n' "$1" "$2" \
+        "$(awk -v a="$3" -v b="$cpu" 'BEGIN { printf "%6.1f", b - a }')" | tee -a "$times.$part"
+}
 
 ranges="--x ck=1:1e10:log:256 --y dk=1:1e7:log:256"
 dts=10^-2.5,10^-3,10^-3.5,10^-4,10^-4.5,10^-5,10^-5.5,10^-6
@@ -50,6 +70,15 @@ adaptive=--adaptive
 [ "${FULL:-0}" = 1 ] && adaptive=
 
 echo "make paper: figures and tables of the MBCorr paper into $out/"
+# Three parts: A, the MBCorr paper (Figs 4-9, tables, robustness, advise) and
+# the defect paper; B, the energy paper, iterative coupling and the black
+# boxes; C, the variable-order paper.  A and B run side by side (their
+# processes are independent; their lines interleave, logs/times.txt lists A's
+# then B's); C runs after them, alone, because its tables report each
+# run's wall clock next to PAPER_JOBS - 1 other runs (tools/paper-varorder.sh).
+# PAPER_JOBS=1 runs A and B one after the other.
+jobs=${PAPER_JOBS:-2}
+part_a() {
 # shellcheck disable=SC2086
 step "fig4 (stability maps)" "$cosa" map $ranges --dt "$dts" --scheme "$six" --metric rho \
     --name fig4 -o "$out" --plot png --format bin $progress $adaptive
@@ -71,9 +100,9 @@ for nd in 1 1.5 2; do
     done
 done
 for t in 1 2 3 4; do
-    ts=$(now)
+    ts=$(now) && cpu_now && cs=$cpu
     "$cosa" table --paper mbcorr --table $t >"$out/table$t.md"
-    report "table $t" "$(since "$ts")"
+    report "table $t" "$(since "$ts")" "$cs"
 done
 # robustness of MBCorr to a wrong model (issue 16): rho and e_global over the
 # assumed c_k (0.25 .. 4 x the true 2e5) and dT, c_k = 2e5, d_k = 5e2
@@ -84,13 +113,13 @@ step "robustness (rho)" "$cosa" map $rob --metric rho --name robust_rho -o "$out
 # shellcheck disable=SC2086
 step "robustness (e_global)" "$cosa" map $rob --metric e_global --level 0.01 --name robust_eg \
     -o "$out" --plot png
-ts=$(now)
+ts=$(now) && cpu_now && cs=$cpu
 "$cosa" advise --tol 1e-2 --set ck=2e5 --set dk=5e2 --robust ck=0.25:4 \
     --schemes zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr >"$out/advise_robust.md"
-report "robustness (advise)" "$(since "$ts")"
+report "robustness (advise)" "$(since "$ts")" "$cs"
 # cosa advise for the (c_k, d_k) pairs of Table 1, at two tolerances
 for tol in 1e-2 1e-3; do
-    ts=$(now)
+    ts=$(now) && cpu_now && cs=$cpu
     f="$out/advise_tol$tol.md"
     {
         echo "# cosa advise --tol $tol for the (c_k, d_k) pairs of Table 1 (two-mass oscillator)"
@@ -103,22 +132,56 @@ for tol in 1e-2 1e-3; do
             echo
         done
     } >"$f"
-    report "advise (tol $tol)" "$(since "$ts")"
+    report "advise (tol $tol)" "$(since "$ts")" "$cs"
 done
 # the defect paper (issue 12): Figs 4-10 for euler and exact units into $out/defect
 step "defect paper (Figs 4-10)" "$cosa" defect --paper -o "$out/defect" --plot png
+}
+part_b() {
 # the energy paper (issue 10): its figures into $out/energy (make paper-energy)
 step "energy paper" sh "$(dirname "$0")/paper-energy.sh" "$cosa" "$out/energy"
-# the variable-order paper (issue 11): its examples into $out/varorder (make paper-varorder)
-step "variable-order paper" sh "$(dirname "$0")/paper-varorder.sh" "$cosa" "$out/varorder"
 # iterative coupling (issue 26): rho_iter maps, explicit p = 0..4, sweeps, orders
 step "iterative coupling" sh "$(dirname "$0")/paper-iter.sh" "$cosa" "$out/iter"
 # black boxes (issue 31): the predicted limit against the FMUs' own runs (make paper-blackbox;
 # the test FMUs from the build tree, next to the cosa binary's directory)
 step "black boxes" sh "$(dirname "$0")/paper-blackbox.sh" "$cosa" "$(dirname "$cosa")/../tests/fmu" \
     "$out/blackbox"
-report "make paper total" "$(since "$t0")"
-mv "$times.tmp" "$times"
+}
+run_part() { # NAME: run part_NAME, its status into logs/.rc.NAME
+    part=$1
+    set +e
+    (
+        set -e
+        "part_$1"
+    )
+    echo "$?" >"$out/logs/.rc.$1"
+    set -e
+}
+case $jobs in
+'' | *[!0-9]* | 0)
+    echo "paper.sh: PAPER_JOBS must be a positive integer, not '$jobs'" >&2
+    exit 2
+    ;;
+1) run_part a && run_part b ;;
+*)
+    run_part a &
+    run_part b &
+    wait
+    ;;
+esac
+part=main
+for p in a b; do
+    cat "$times.$p" >>"$times.main" 2>/dev/null || true
+    if [ "$(cat "$out/logs/.rc.$p")" != 0 ]; then
+        echo "paper.sh: part $p failed (exit $(cat "$out/logs/.rc.$p")); see $out/logs/" >&2
+        exit 1
+    fi
+done
+# the variable-order paper (issue 11): its examples into $out/varorder (make paper-varorder)
+step "variable-order paper" sh "$(dirname "$0")/paper-varorder.sh" "$cosa" "$out/varorder"
+report "make paper total" "$(since "$t0")" "$c0"
+mv "$times.main" "$times"
+rm -f "$out/logs/.times".* "$out/logs/.rc".*
 echo "pictures: $out/fig4_all.png (Fig 4), $out/fig6_all.png (Fig 6), $out/fig5.png," \
     "$out/fig7.png, $out/fig8.png, $out/fig9_*.png; tables: $out/table1.md .. table4.md," \
     "$out/advise_tol1e-2.md, $out/advise_tol1e-3.md; robustness: $out/robust_rho_all.png," \

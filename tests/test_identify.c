@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testutil.h"
+
 /* Ad, Bd of (A, B) at step h from exp([[A h, B h], [0, 0]]) (cosa_expm). */
 static void zoh(size_t n, size_t nu, const double *A, const double *B, double h, double *Ad,
                 double *Bd)
@@ -102,20 +104,6 @@ Test(zoh_log, integrator_and_refusals)
     cr_expect_not_null(strstr(why, "ill-conditioned"), "%s", why);
 }
 
-/* eigenvalues of the 2 x 2 matrix M, sorted by imaginary part */
-static void eig2(const double *M, double complex *mu)
-{
-    const double tr = M[0] + M[3], det = M[0] * M[3] - M[1] * M[2];
-    const double complex s = csqrt(tr * tr / 4 - det);
-    mu[0] = tr / 2 - s;
-    mu[1] = tr / 2 + s;
-    if (cimag(mu[0]) > cimag(mu[1])) {
-        double complex t = mu[0];
-        mu[0] = mu[1];
-        mu[1] = t;
-    }
-}
-
 /* Subsystem II of the two-mass oscillator (MBCorr paper eq 27, defaults):
  * x = (s2, v2), u = (s1, v1), y = Fk = ck (s2 - s1) + dk (v2 - v1). */
 #define M2 10.0
@@ -136,8 +124,8 @@ static void expect_poles(const cosa_ident *id, const double *ref)
 {
     double complex mi[2], mr[2];
     cr_assert_eq(id->n, 2);
-    eig2(id->Ad, mi);
-    eig2(ref, mr);
+    tu_eig2(id->Ad, mi);
+    tu_eig2(ref, mr);
     const double tol = id->floor / id->hsv[1];
     for (int k = 0; k < 2; k++)
         if (getenv("COSA_TEST_VERBOSE"))
@@ -282,8 +270,8 @@ Test(identify, fixed_step_fmu_discrete_pole)
     double Ad[4], Bd[4];
     zoh(2, 2, A2, B2, h, Ad, Bd);
     double complex me[2], mx[2];
-    eig2(E, me);
-    eig2(Ad, mx);
+    tu_eig2(E, me);
+    tu_eig2(Ad, mx);
     cr_expect_gt(cabs(me[1] - mx[1]), id.floor / id.hsv[1],
                  "Euler and exact poles must be told apart");
     cosa_ident_free(&id);

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testutil.h"
+
 /* Subsystem II of the two-mass oscillator (MBCorr paper eq 27, the FMU's
  * defaults): x = (s2, v2), u = (s1, v1), y = Fk. */
 #define M2 10.0
@@ -88,20 +90,6 @@ static double rho_at(const cosa_system *sys, const cosa_scheme *s, double dt)
     return r.rho;
 }
 
-/* eigenvalues of a real 2 x 2 matrix (column-major) */
-static void eig2(const double *M, double complex *mu)
-{
-    const double tr = M[0] + M[3], det = M[0] * M[3] - M[1] * M[2];
-    const double complex s = csqrt(tr * tr / 4 - det);
-    mu[0] = tr / 2 - s;
-    mu[1] = tr / 2 + s;
-    if (cimag(mu[0]) > cimag(mu[1])) {
-        double complex t = mu[0];
-        mu[0] = mu[1];
-        mu[1] = t;
-    }
-}
-
 /* The identified II's discrete poles at its step, eig(exp(A_II h)), are
  * the closed form's 1 + h lambda(A2): the identification's pole accuracy
  * (1e-11 measured in tests/test_identify.c) plus the logarithm and the
@@ -123,8 +111,8 @@ Test(limit_grid, euler_poles_are_one_plus_h_lambda)
     cosa_expm_workspace_free(w);
     const double E[4] = {1 + H * A2[0], H * A2[1], H * A2[2], 1 + H * A2[3]};
     double complex mi[2], me[2];
-    eig2(Ed, mi);
-    eig2(E, me);
+    tu_eig2(Ed, mi);
+    tu_eig2(E, me);
     for (int k = 0; k < 2; k++)
         cr_expect_leq(cabs(mi[k] - me[k]), 1e-9, "pole %d: %.17g%+.17gi against 1 + h lambda "
                       "%.17g%+.17gi", k, creal(mi[k]), cimag(mi[k]), creal(me[k]), cimag(me[k]));

@@ -24,6 +24,24 @@ static inline double tu_maxdiff(size_t m, size_t n, const double *a, size_t lda,
     return d;
 }
 
+#ifdef complex /* for tests that include <complex.h> first (its I clashes with names elsewhere) */
+/* The eigenvalues of a real 2 x 2 matrix M (column-major) in closed form,
+ * mu[0] the one with the smaller imaginary part: the independent route for
+ * the discrete poles of a second-order (sub)system. */
+static inline void tu_eig2(const double *M, double complex *mu)
+{
+    const double tr = M[0] + M[3], det = M[0] * M[3] - M[1] * M[2];
+    const double complex s = csqrt(tr * tr / 4 - det);
+    mu[0] = tr / 2 - s;
+    mu[1] = tr / 2 + s;
+    if (cimag(mu[0]) > cimag(mu[1])) {
+        double complex t = mu[0];
+        mu[0] = mu[1];
+        mu[1] = t;
+    }
+}
+#endif
+
 /* max |a| over an m x n block. */
 static inline double tu_maxabs(size_t m, size_t n, const double *a, size_t lda)
 {

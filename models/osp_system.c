@@ -216,13 +216,13 @@ static void simulator(struct ssp *s, xmlNode *e, double base)
     }
     /* libcosim's fixedStep steps a simulator every k = stepSize / BaseStepSize
      * base steps and holds its outputs in between (decimation; k whole:
-     * libcosim would round it down with a warning) */
+     * libcosim would round it down with a warning; 0 is every base step) */
     double h = 0.0;
     const char *hs = ssp_attr(e, "stepSize");
     if (hs && osp_number(s, e, hs, "stepSize", &h))
         return;
     const long long hn = llround(h * 1e9), bn = llround(base * 1e9);
-    if (hs && (!(h > 0.0) || hn < bn || bn <= 0 || hn % bn != 0)) {
+    if (hs && h != 0.0 && (!(h > 0.0) || hn < bn || bn <= 0 || hn % bn != 0)) {
         mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(e), "%s stepSize=%g: not a whole multiple "
                 "of BaseStepSize %g (in whole nanoseconds)", what, h, base);
         return;

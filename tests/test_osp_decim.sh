@@ -56,10 +56,12 @@ osp "$tmp/k1.xml" 0.001 'stepSize="0.001"' 'stepSize="0.001"'
 osp "$tmp/all2.xml" 0.001 'stepSize="0.002"' 'stepSize="0.002"'
 osp "$tmp/wide.xml" 0.002 "" ""
 osp "$tmp/k2.xml" 0.001 "" 'stepSize="0.002"'
-for n in plain k1 all2 wide k2; do run $n "$tmp/$n.xml"; done
+osp "$tmp/zero.xml" 0.001 'stepSize="0"' "" # libcosim: 0 is every base step
+for n in plain k1 all2 wide k2 zero; do run $n "$tmp/$n.xml"; done
 
 # k = 1 through the decimating loop: the same numbers as before, to the bit
 cmp -s "$tmp/o/plain.csv" "$tmp/o/k1.csv" && ok || bad "k = 1: $(diff "$tmp/o/plain.csv" "$tmp/o/k1.csv" | head -n 4)"
+cmp -s "$tmp/o/plain.csv" "$tmp/o/zero.csv" && ok || bad "stepSize 0: $(diff "$tmp/o/plain.csv" "$tmp/o/zero.csv" | head -n 4)"
 grep -v '^file ' "$tmp/plain.out" >"$tmp/plain.lines"
 grep -v '^file ' "$tmp/k1.out" >"$tmp/k1.lines"
 cmp -s "$tmp/plain.lines" "$tmp/k1.lines" && ok || bad "k = 1 lines: $(diff "$tmp/plain.lines" "$tmp/k1.lines" | head -n 4)"

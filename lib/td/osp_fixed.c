@@ -134,6 +134,14 @@ static void transfer(struct decim_run *d, unsigned long long c)
                 d->yh[i + j * d->nu] = d->y[j];
 }
 
+/* The step statistics at the end (NaN without a step). */
+static void finish_stats(cosa_run_stats *rs, double hsum)
+{
+    rs->h_mean = rs->steps ? hsum / (double)rs->steps : NAN;
+    if (!rs->steps)
+        rs->h_min = rs->h_max = NAN;
+}
+
 static cosa_status decim_loop(struct decim_run *d, long long h_ns, long long tend_ns,
                               cosa_ecco_result *r)
 {
@@ -161,6 +169,7 @@ static cosa_status decim_loop(struct decim_run *d, long long h_ns, long long ten
             snprintf(r->reason, sizeof r->reason, "%s",
                      un && cosa_unit_message(un)[0] ? cosa_unit_message(un)
                                                     : cosa_strerror(st));
+            finish_stats(rs, hsum);
             return COSA_OK;
         }
         transfer(d, c + 1);
@@ -179,7 +188,7 @@ static cosa_status decim_loop(struct decim_run *d, long long h_ns, long long ten
         hsum += h;
         rs->t_end = to_s(t_ns);
     }
-    rs->h_mean = hsum / (double)rs->steps;
+    finish_stats(rs, hsum);
     rs->end = COSA_RUN_OK;
     return COSA_OK;
 }

@@ -83,10 +83,44 @@ static int params_of(const char *cmd, const cosa_osp_info *info, int ecco, doubl
     return CLI_OK;
 }
 
+/* fixedStep: each simulator's decimation factor k = stepSize / dt into k
+ * (nunits; 1 without a stepSize), *any = 1 if a stepSize was given.  A
+ * stepSize that is not a whole multiple of dt is one line (exit 2); under
+ * ECCO (libcosim's ecco ignores stepSize: every simulator takes ECCO's
+ * step) a note. */
+static int decimation(const char *cmd, const cosa_model *m, const double *par,
+                      const cosa_osp_info *info, int ecco, double dt, unsigned *k, int *any)
+{
+    const long long dn = llround(dt * 1e9);
+    *any = 0;
+    for (size_t i = 0; i < info->nsub; i++) {
+        const double h = info->step ? info->step[i] : 0.0;
+        const long long hn = llround(h * 1e9);
+        const char *name = m->sub_name ? m->sub_name(m, par, i) : "?";
+        k[i] = 1;
+        if (h == 0.0)
+            continue;
+        if (ecco) {
+            fprintf(stderr, "cosa: %s: note: Simulator '%s' stepSize=%g: ECCO steps every simulator "
+                    "at its own step (libcosim's ecco ignores stepSize)\n", cmd, name, h);
+            continue;
+        }
+        if (dn <= 0 || hn < dn || hn % dn != 0 || hn / dn > 1000000000LL) {
+            cli_error(cmd, "Simulator '%s' stepSize=%g: not a whole multiple of the base step "
+                           "%g", name, h, dt);
+            return CLI_EUSAGE;
+        }
+        k[i] = (unsigned)(hn / dn);
+        *any = 1;
+    }
+    return CLI_OK;
+}
+
 /* The lines of the run. */
 static void print_run(const cosa_model *m, const double *par, const cosa_model_units *mu,
                       const cosa_osp_info *info, int ecco, const cosa_ecco_params *p,
-                      double tend, cosa_unitset *set, const cosa_ecco_result *r)
+                      const unsigned *dec, double tend, cosa_unitset *set,
+                      const cosa_ecco_result *r)
 {
     char b1[32], b2[32];
     cosa_fmu *const *fmus = cosa_model_units_fmus(mu);
@@ -102,8 +136,12 @@ static void print_run(const cosa_model *m, const double *par, const cosa_model_u
         printf("ecco h0 %s hmin %g hmax %g safety %g rate %g..%g kp %g ki %g rtol %g atol %g\n",
                cosa_number_text(b1, sizeof b1, p->h0), p->hmin, p->hmax, p->safety, p->rate_min,
                p->rate_max, p->kp, p->ki, p->rtol, p->atol);
-    } else
+    } else {
         printf("dt %s\n", cosa_number_text(b1, sizeof b1, p->h0));
+        for (size_t i = 0; dec && i < cosa_model_units_count(mu); i++)
+            if (dec[i] > 1) /* libcosim's decimation */
+                printf("decimation %s %u\n", m->sub_name ? m->sub_name(m, par, i) : "?", dec[i]);
+    }
     printf("tend %s\ntime integer_ns\n", cosa_number_text(b2, sizeof b2, tend));
     run_stats_view v;
     run_stats_view_of(&v, &r->run, set);
@@ -153,6 +191,62 @@ static int osp_x0(const char *cmd, cli_case *cs, const cosa_unitset *set, double
     return rc;
 }
 
+/* The run itself (k: the decimation factors, or NULL: cosa_ecco_run). */
+static int osp_run(const char *cmd, cli_case *cs, const cosa_osp_info *info, int ecco,
+                   const cosa_ecco_params *p, const unsigned *k, double tend,
+                   const char *output, const char *name, int fmu_log)
+{
+    const cosa_model *m = cs->mod.model;
+    const double *par = cs->mod.par;
+    int rc;
+    if (isnan(tend))
+        tend = m->tend;
+    scli_out out = {.dir = output ? output : ".", .explicit_dir = output != NULL};
+    char csv[300];
+    snprintf(csv, sizeof csv, "%s.csv", name ? name : ecco ? "osp_ecco" : "osp_fixedstep");
+    if (output && ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
+                   (rc = scli_out_path(cmd, &out, csv, (char[1024]){0}, 1024)) != CLI_OK))
+        return rc;
+    const cosa_integrator integ = {.kind = COSA_INTEGRATOR_EXACT}; /* (FMUs integrate) */
+    const cosa_model_units_opts uo = {.integ = &integ, .log = fmu_log ? sim_fmu_log : NULL,
+                                      .log_user = (void *)cmd};
+    cosa_model_units *mu = NULL;
+    cosa_model_units_error ue = {0};
+    cosa_status st = cosa_model_units_create(m, par, &uo, &mu, &ue);
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s", ue.msg[0] ? ue.msg : cosa_strerror(st));
+        cosa_model_units_free(mu);
+        return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;
+    }
+    cosa_unitset *set = cosa_model_units_set(mu);
+    double *x0 = NULL;
+    if ((rc = osp_x0(cmd, cs, set, &x0)) != CLI_OK) {
+        cosa_model_units_free(mu);
+        return rc;
+    }
+    cosa_ecco_result *r = NULL;
+    if (k && cosa_unitset_count(set) != info->nsub)
+        st = COSA_EINVAL; /* (a unit per simulator) */
+    else if (k)
+        st = cosa_osp_fixed_run(set, x0, p->h0, k, tend, &r);
+    else
+        st = cosa_ecco_run(set, x0, p, ecco ? info->bonds : NULL, ecco ? info->nbond : 0, tend,
+                           &r);
+    free(x0);
+    if (st != COSA_OK) {
+        cli_error(cmd, "%s run: %s", ecco ? "ECCO" : "fixedStep", cosa_strerror(st));
+        cosa_model_units_free(mu);
+        return CLI_EFAIL;
+    }
+    print_run(m, par, mu, info, ecco, p, k, tend, set, r);
+    sim_fmu_warnings(cmd, cosa_model_units_units(mu), cosa_model_units_fmus(mu),
+                     cosa_model_units_count(mu));
+    rc = output ? write_csv(cmd, &out, csv, m, par, r) : CLI_OK; /* a failed unit: a result */
+    cosa_ecco_result_free(r);
+    cosa_model_units_free(mu);
+    return rc;
+}
+
 int cmd_simulate_osp(const char *cmd, cli_case *cs, const char *algorithm, double tend,
                      const char *output, const char *name, int fmu_log)
 {
@@ -186,44 +280,17 @@ int cmd_simulate_osp(const char *cmd, cli_case *cs, const char *algorithm, doubl
     cosa_ecco_params p;
     if ((rc = params_of(cmd, info, ecco, dt, &p)) != CLI_OK)
         return rc;
-    if (isnan(tend))
-        tend = m->tend;
-    scli_out out = {.dir = output ? output : ".", .explicit_dir = output != NULL};
-    char csv[300];
-    snprintf(csv, sizeof csv, "%s.csv", name ? name : ecco ? "osp_ecco" : "osp_fixedstep");
-    if (output && ((rc = scli_out_prepare(cmd, &out)) != CLI_OK ||
-                   (rc = scli_out_path(cmd, &out, csv, (char[1024]){0}, 1024)) != CLI_OK))
-        return rc;
-    const cosa_integrator integ = {.kind = COSA_INTEGRATOR_EXACT}; /* (FMUs integrate) */
-    const cosa_model_units_opts uo = {.integ = &integ, .log = fmu_log ? sim_fmu_log : NULL,
-                                      .log_user = (void *)cmd};
-    cosa_model_units *mu = NULL;
-    cosa_model_units_error ue = {0};
-    cosa_status st = cosa_model_units_create(m, par, &uo, &mu, &ue);
-    if (st != COSA_OK) {
-        cli_error(cmd, "%s", ue.msg[0] ? ue.msg : cosa_strerror(st));
-        cosa_model_units_free(mu);
-        return st == COSA_ENOMEM ? CLI_EFAIL : CLI_EUSAGE;
-    }
-    cosa_unitset *set = cosa_model_units_set(mu);
-    double *x0 = NULL;
-    if ((rc = osp_x0(cmd, cs, set, &x0)) != CLI_OK) {
-        cosa_model_units_free(mu);
-        return rc;
-    }
-    cosa_ecco_result *r = NULL;
-    st = cosa_ecco_run(set, x0, &p, ecco ? info->bonds : NULL, ecco ? info->nbond : 0, tend, &r);
-    free(x0);
-    if (st != COSA_OK) {
-        cli_error(cmd, "%s run: %s", ecco ? "ECCO" : "fixedStep", cosa_strerror(st));
-        cosa_model_units_free(mu);
+    unsigned *k = calloc(info->nsub + 1, sizeof *k);
+    int decim = 0;
+    if (!k) {
+        cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
-    print_run(m, par, mu, info, ecco, &p, tend, set, r);
-    sim_fmu_warnings(cmd, cosa_model_units_units(mu), cosa_model_units_fmus(mu),
-                     cosa_model_units_count(mu));
-    rc = output ? write_csv(cmd, &out, csv, m, par, r) : CLI_OK; /* a failed unit: a result */
-    cosa_ecco_result_free(r);
-    cosa_model_units_free(mu);
+    if ((rc = decimation(cmd, m, par, info, ecco, dt, k, &decim)) != CLI_OK) {
+        free(k);
+        return rc;
+    }
+    rc = osp_run(cmd, cs, info, ecco, &p, decim ? k : NULL, tend, output, name, fmu_log);
+    free(k);
     return rc;
 }

@@ -501,6 +501,7 @@ cosa_status osp_bonds(const mf_t *mf, struct mf_osp *o, const char *path, char *
     o->info.nsub = mf->nsub;
     o->info.nx = mf->nx;
     o->info.L = mf->L;
+    o->info.step = o->step;
     o->info.bonds = o->bonds;
     o->info.bond_names = (const char *const *)o->bond_names;
     return COSA_OK;

@@ -30,6 +30,7 @@ struct mf_osp {
     char **bond_names;
     struct osp_pbconn *pbc;
     size_t npbc;
+    double *step; /* per subsystem: its Simulator's stepSize (0: not given) */
     xmlDoc **md; /* per subsystem: its OspModelDescription (while loading) */
     size_t nmd;
     const char *file_dir;

@@ -39,6 +39,7 @@ void mf_osp_free(struct mf_osp *o)
         free(o->bond_names[i]);
     free(o->bond_names);
     free(o->bonds);
+    free(o->step);
     for (size_t i = 0; i < o->nmd; i++)
         if (o->md[i])
             xmlFreeDoc(o->md[i]);
@@ -213,22 +214,17 @@ static void simulator(struct ssp *s, xmlNode *e, double base)
                 "file's directory (a '..' component): not supported", what, source);
         return;
     }
-    double h;
+    /* libcosim's fixedStep steps a simulator every k = stepSize / BaseStepSize
+     * base steps and holds its outputs in between (decimation; k whole:
+     * libcosim would round it down with a warning; 0 is every base step) */
+    double h = 0.0;
     const char *hs = ssp_attr(e, "stepSize");
-    if (hs && (osp_number(s, e, hs, "stepSize", &h) || h != base)) {
-        /* libcosim steps such a simulator every k-th base step and holds
-         * its outputs in between (decimation): a multi-rate run that cosa's
-         * OSP algorithms do not make */
-        const double k = h / base;
-        if (s->p->st == COSA_OK && k >= 1.0 && fabs(k - nearbyint(k)) <= 1e-9 * k)
-            mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(e), "%s stepSize=%g: not supported: "
-                    "libcosim steps this simulator every %.0f base steps and holds its outputs "
-                    "in between; cosa runs every simulator at BaseStepSize (%g)", what, h,
-                    nearbyint(k), base);
-        else if (s->p->st == COSA_OK)
-            mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(e), "%s stepSize=%g: not supported: not "
-                    "a whole multiple of BaseStepSize (%g); cosa runs every simulator at "
-                    "BaseStepSize", what, h, base);
+    if (hs && osp_number(s, e, hs, "stepSize", &h))
+        return;
+    const long long hn = llround(h * 1e9), bn = llround(base * 1e9);
+    if (hs && h != 0.0 && (!(h > 0.0) || hn < bn || bn <= 0 || hn % bn != 0)) {
+        mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(e), "%s stepSize=%g: not a whole multiple "
+                "of BaseStepSize %g (in whole nanoseconds)", what, h, base);
         return;
     }
     char *id = mf_ident_of(name);
@@ -243,6 +239,13 @@ static void simulator(struct ssp *s, xmlNode *e, double base)
     if (ssp_source_path(s, source, ssp_line(e), what, full, sizeof full) == 0)
         mf_fmu_add(s->p, id, ssp_line(e), full, source);
     free(id);
+    struct mf_osp *o = s->p->mf->osp;
+    double *st = s->p->st == COSA_OK ? realloc(o->step, s->p->mf->nsub * sizeof *st) : NULL;
+    if (st) {
+        o->step = st;
+        st[s->p->mf->nsub - 1] = h;
+    } else if (s->p->st == COSA_OK)
+        return mf_nomem(s->p);
     struct mf_sub *sub = s->p->st == COSA_OK ? &s->p->mf->subs[s->p->mf->nsub - 1] : NULL;
     int given = 0;
     for (xmlNode *t = sub ? ssp_next(e->children) : NULL; t && s->p->st == COSA_OK;

@@ -192,6 +192,9 @@ typedef struct cosa_osp_info {
     const char *const *bond_names;   /* nbond: their powerBond names            */
     size_t nsub, nx;                 /* simulators; states their FMUs declare   */
     const double *L;                 /* the coupling u = L y (nu x ny)          */
+    const double *step;              /* nsub: each Simulator's stepSize [s], 0 when
+                                        not given (fixedStep steps it every
+                                        step/base_step base steps; doc/osp.md) */
 } cosa_osp_info;
 /* An identified FMU subsystem (doc/black-box.md): its order, the probe
  * step and figures of the identification at the default parameter values. */

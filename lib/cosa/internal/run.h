@@ -26,6 +26,15 @@ cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_p
 
 void cosa_ecco_result_free(cosa_ecco_result *r);
 
+/* libcosim's fixedStep with decimation (lib/td/osp_fixed.c): communication
+ * points every base step h (whole nanoseconds), unit a stepping every k[a]
+ * base steps (one step of k[a] h, outputs held in between), output j
+ * reaching input i after the base steps that are multiples of the lcm of
+ * their units' k; until tend as cosa_ecco_run, recorded alike (err NaN).
+ * With every k = 1 it is cosa_ecco_run at the fixed step h, to the bit. */
+cosa_status cosa_osp_fixed_run(cosa_unitset *set, const double *x0, double h,
+                               const unsigned *k, double tend, cosa_ecco_result **out);
+
 void cosa_cosim_result_free(cosa_cosim_result *r);
 
 /* "ok", "failed", "max-steps", "hmin" (NULL past the end). */

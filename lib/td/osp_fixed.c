@@ -1,0 +1,255 @@
+/* osp_fixed.c -- libcosim's fixedStep algorithm with decimation (doc/osp.md):
+ * the communication points are every base step H, and unit a steps only
+ * at the base steps c with c % k_a == 0, one step of k_a H, its outputs
+ * held in between.  As libcosim transfers: after base step c (the count of
+ * steps done) the value of output j reaches input i only if c is a
+ * multiple of lcm(k_a, k_b) (a the input's unit, b the output's), and a
+ * unit reads its inputs when it starts a step.  With every k = 1 this is
+ * the plain Jacobi run of cosa_ecco_run at a fixed step, to the bit (the
+ * same sums in the same order).  The time is integer nanoseconds, a step's
+ * length as a double the difference of its ends' times (libcosim's
+ * to_double_duration).  A communication point records each output as
+ * its unit's last step left it (a decimated unit's held between). */
+#include "cosa/td.h"
+#include "td/unitset_impl.h"
+#include "td/master_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static long long to_ns(double s) { return (long long)(s * 1e9); } /* as ecco.c */
+static double to_s(long long ns) { return (double)ns / 1e9; }
+
+static unsigned long long gcd_ull(unsigned long long a, unsigned long long b)
+{
+    while (b) {
+        const unsigned long long r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+struct decim_run {
+    cosa_unitset *set;
+    size_t nunits, nu, ny;
+    const double *L;
+    const unsigned *k;        /* nunits                                    */
+    unsigned long long *per;  /* nu x ny: the transfer period of (i, j)     */
+    double *yh;               /* nu x ny: output j as input i last got it   */
+    double *u, *y;            /* nu, ny                                     */
+    double *yp;               /* ny: the outputs at their units' last step
+                                 end (what libcosim's observers saw last)  */
+    size_t *uof, *yof;        /* nu, ny: the unit of each input, output    */
+};
+
+/* Room for point n of the record (doubling). */
+static cosa_status room(cosa_ecco_result *r, size_t n, size_t *cap)
+{
+    if (n < *cap)
+        return COSA_OK;
+    const size_t c = *cap ? 2 * *cap : 1024;
+    double *t = realloc(r->t, c * sizeof *t);
+    if (t)
+        r->t = t;
+    double *h = t ? realloc(r->h, c * sizeof *h) : NULL;
+    if (h)
+        r->h = h;
+    double *e = h ? realloc(r->err, c * sizeof *e) : NULL;
+    if (e)
+        r->err = e;
+    double *y = e ? realloc(r->y, c * (r->ny + 1) * sizeof *y) : NULL;
+    if (!y)
+        return COSA_ENOMEM;
+    r->y = y;
+    *cap = c;
+    return COSA_OK;
+}
+
+/* The units of the inputs and outputs and the transfer periods. */
+static cosa_status layout(struct decim_run *d)
+{
+    for (size_t a = 0; a < d->nunits; a++) {
+        size_t ou, oy;
+        cosa_unitset_offsets(d->set, a, NULL, &ou, &oy);
+        const cosa_unit *un = cosa_unitset_unit(d->set, a);
+        if (d->k[a] == 0)
+            return COSA_ERANGE;
+        for (size_t r = 0; r < un->nu; r++)
+            d->uof[ou + r] = a;
+        for (size_t r = 0; r < un->ny; r++)
+            d->yof[oy + r] = a;
+    }
+    for (size_t j = 0; j < d->ny; j++)
+        for (size_t i = 0; i < d->nu; i++) {
+            const unsigned long long ka = d->k[d->uof[i]], kb = d->k[d->yof[j]];
+            d->per[i + j * d->nu] = ka / gcd_ull(ka, kb) * kb;
+        }
+    return COSA_OK;
+}
+
+/* Base step c from t_ns: the due units read their inputs and step k H. */
+static cosa_status step_units(struct decim_run *d, unsigned long long c, long long t_ns,
+                              long long h_ns, size_t *failed)
+{
+    for (size_t i = 0; i < d->nu; i++) { /* u = L y with the held values */
+        double v = 0.0;
+        for (size_t j = 0; j < d->ny; j++)
+            v += d->L[i + j * d->nu] * d->yh[i + j * d->nu];
+        d->u[i] = v;
+    }
+    for (size_t a = 0; a < d->nunits; a++) {
+        if (c % d->k[a] != 0)
+            continue;
+        cosa_unit *un = cosa_unitset_unit(d->set, a);
+        size_t ou, oy;
+        cosa_unitset_offsets(d->set, a, NULL, &ou, &oy);
+        const long long end = t_ns + (long long)d->k[a] * h_ns;
+        cosa_status st = cosa_unit_set_input(un, 0, d->u + ou);
+        if (st == COSA_OK)
+            st = cosa_unit_do_step(un, to_s(end) - to_s(t_ns));
+        if (st == COSA_OK && un->ny)
+            st = cosa_unit_get_output(un, d->y + oy);
+        if (st != COSA_OK) {
+            *failed = a;
+            return st;
+        }
+    }
+    return COSA_OK;
+}
+
+/* After base step c (c steps done): the transfers due, and the outputs of
+ * the units whose step ended there. */
+static void transfer(struct decim_run *d, unsigned long long c)
+{
+    for (size_t j = 0; j < d->ny; j++)
+        if (c % d->k[d->yof[j]] == 0)
+            d->yp[j] = d->y[j];
+    for (size_t j = 0; j < d->ny; j++)
+        for (size_t i = 0; i < d->nu; i++)
+            if (c % d->per[i + j * d->nu] == 0)
+                d->yh[i + j * d->nu] = d->y[j];
+}
+
+/* The step statistics at the end (NaN without a step). */
+static void finish_stats(cosa_run_stats *rs, double hsum)
+{
+    rs->h_mean = rs->steps ? hsum / (double)rs->steps : NAN;
+    if (!rs->steps)
+        rs->h_min = rs->h_max = NAN;
+}
+
+static cosa_status decim_loop(struct decim_run *d, long long h_ns, long long tend_ns,
+                              cosa_ecco_result *r)
+{
+    size_t cap = 1024, failed = (size_t)-1;
+    long long t_ns = 0;
+    double hsum = 0.0;
+    cosa_status st = COSA_OK;
+    cosa_run_stats *rs = &r->run;
+    rs->h_min = INFINITY;
+    rs->h_max = -INFINITY;
+    rs->t_fail = NAN;
+    rs->fail_unit = (size_t)-1;
+    /* libcosim's simulate_until: at least one step, then on while
+     * tend - t is at least 1 % of the step */
+    for (unsigned long long c = 0; c == 0 || (double)(tend_ns - t_ns) >= 0.01 * (double)h_ns;
+         c++) {
+        rs->attempts++;
+        if ((st = step_units(d, c, t_ns, h_ns, &failed)) != COSA_OK) {
+            rs->end = COSA_RUN_FAILED;
+            rs->fail = st;
+            rs->t_fail = to_s(t_ns + h_ns);
+            rs->fail_unit = failed;
+            cosa_unit *un = cosa_unitset_unit(d->set, failed);
+            r->failed = 1;
+            snprintf(r->reason, sizeof r->reason, "%s",
+                     un && cosa_unit_message(un)[0] ? cosa_unit_message(un)
+                                                    : cosa_strerror(st));
+            finish_stats(rs, hsum);
+            return COSA_OK;
+        }
+        transfer(d, c + 1);
+        const double h = to_s(t_ns + h_ns) - to_s(t_ns);
+        t_ns += h_ns;
+        if ((st = room(r, r->n + 2, &cap)) != COSA_OK)
+            return st;
+        r->h[r->n] = h;
+        r->err[r->n] = NAN;
+        r->t[r->n + 1] = to_s(t_ns);
+        memcpy(r->y + (r->n + 1) * d->ny, d->yp, d->ny * sizeof *d->y);
+        r->n++;
+        rs->steps++;
+        rs->h_min = fmin(rs->h_min, h);
+        rs->h_max = fmax(rs->h_max, h);
+        hsum += h;
+        rs->t_end = to_s(t_ns);
+    }
+    finish_stats(rs, hsum);
+    rs->end = COSA_RUN_OK;
+    return COSA_OK;
+}
+
+cosa_status cosa_osp_fixed_run(cosa_unitset *set, const double *x0, double h,
+                               const unsigned *k, double tend, cosa_ecco_result **out)
+{
+    if (!out)
+        return COSA_EINVAL;
+    *out = NULL;
+    if (!set || !x0 || !k)
+        return COSA_EINVAL;
+    const long long h_ns = to_ns(h), tend_ns = to_ns(tend);
+    if (!isfinite(h) || !isfinite(tend) || h_ns <= 0 || !(tend > 0.0))
+        return COSA_ERANGE;
+    struct decim_run d = {.set = set, .nunits = cosa_unitset_count(set), .k = k,
+                          .nu = cosa_unitset_nu(set), .ny = cosa_unitset_ny(set),
+                          .L = cosa_unitset_L(set)};
+    const size_t nm = d.nu * d.ny;
+    cosa_ecco_result *r = calloc(1, sizeof *r);
+    d.per = calloc(nm + 1, sizeof *d.per);
+    d.yh = calloc(nm + d.nu + 2 * d.ny + 1, sizeof *d.yh);
+    d.uof = calloc(d.nu + d.ny + 1, sizeof *d.uof);
+    size_t cap = 0;
+    cosa_status st = r && d.per && d.yh && d.uof ? COSA_OK : COSA_ENOMEM;
+    if (st == COSA_OK) {
+        r->ny = d.ny;
+        r->t_hmax = NAN;
+        d.u = d.yh + nm;
+        d.y = d.u + d.nu;
+        d.yp = d.y + d.ny;
+        d.yof = d.uof + d.nu;
+        st = room(r, 1, &cap);
+    }
+    if (st == COSA_OK)
+        st = layout(&d);
+    cosa_unitset_counters_reset(set);
+    /* the outputs at t = 0 with u = L y (the loop solved, as cosa_ecco_run) */
+    const cosa_scheme s = {.order = 0, .corr = COSA_CORR_NONE, .alpha = 1.0,
+                           .exec = COSA_JACOBI};
+    const cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_GIVEN};
+    cosa_master *m = NULL;
+    if (st == COSA_OK && (st = cosa_master_create(set, &s, to_s(h_ns), &mo, &m)) == COSA_OK &&
+        (st = cosa_master_init_loop(m, 0.0, x0)) == COSA_OK)
+        st = cosa_master_get(m, NULL, NULL, NULL, d.y, NULL, NULL);
+    cosa_master_free(m);
+    if (st == COSA_OK) {
+        r->t[0] = 0.0;
+        memcpy(r->y, d.y, d.ny * sizeof *d.y);
+        transfer(&d, 0);
+        const clock_t c0 = clock();
+        st = decim_loop(&d, h_ns, tend_ns, r);
+        r->run.seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    }
+    free(d.per);
+    free(d.yh);
+    free(d.uof);
+    if (st != COSA_OK) {
+        cosa_ecco_result_free(r);
+        return st;
+    }
+    *out = r;
+    return COSA_OK;
+}

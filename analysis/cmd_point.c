@@ -150,7 +150,7 @@ static void point_print(tw *w, const cli_case *cs, const cosa_system *sys, const
     tw_field(w, "dim", "%zu", lay.dim);
     tw_field(w, "rho", "%.17g", r->rho);
     tw_field(w, "rho_ref", "%.17g", r->rho_ref);
-    tw_field(w, "stable", "%s", r->rho <= 1.0 + COSA_RHO_TOL ? "yes" : "no");
+    tw_field(w, "stable", "%s", r->rho <= 1.0 + r->rho_tol ? "yes" : "no");
     if (scheme->implicit)
         cli_iter_print(w, scheme, &r->iter);
     /* round(tend / dt): an integer up to 1e15, beyond that (where the error
@@ -161,7 +161,7 @@ static void point_print(tw *w, const cli_case *cs, const cosa_system *sys, const
     else
         tw_field(w, "nsteps", "%s", cosa_number_text(b1, sizeof b1, nst));
     /* an unstable scheme: how much its worst mode grows over the horizon */
-    if (r->rho > 1.0 + COSA_RHO_TOL)
+    if (r->rho > 1.0 + r->rho_tol)
         tw_field(w, "growth", "%.17g", pow(r->rho, nst));
     tw_field(w, "e_global", "%.17g", r->err.e_global);
     tw_field(w, "e_local", "%.17g", r->err.e_local);

@@ -35,7 +35,8 @@ static int good(struct grid_ctx *c, double m)
             c->fatal = st;
         return 0;
     }
-    const double v = c->crit == COSA_CRIT_STABLE      ? r.rho
+    /* stable: rho within its rounding bound of 1 counts as 1 (r.rho_tol) */
+    const double v = c->crit == COSA_CRIT_STABLE ? (r.rho <= 1.0 + r.rho_tol ? fmin(r.rho, 1.0) : r.rho)
                      : c->crit == COSA_CRIT_ITERATION ? r.iter.rho_iter_opt
                      : c->crit == COSA_CRIT_ACCURATE  ? r.err.e_global
                                                       : r.err.e_local;

@@ -191,7 +191,9 @@ static struct icache_entry *entry_add(struct mf_icache *c, const struct icache_k
 }
 
 /* Identify u as at the defaults (order and probe step of s) into the
- * continuous blocks M = A, B, C, D (nM values); the reason on u on failure. */
+ * continuous blocks M = A, B, C, D (nM values) followed by the fitted
+ * initial state x0 (n values, zero where the fit does not explain the free
+ * response: mf_ident_unit); the reason on u on failure. */
 static cosa_status identify(const struct mf_sub *s, cosa_unit *u, double *M, size_t nM)
 {
     cosa_ident id;
@@ -200,7 +202,7 @@ static cosa_status identify(const struct mf_sub *s, cosa_unit *u, double *M, siz
     cosa_status st = mf_ident_unit(s->fh, &s->cap, u, (int)s->n[DECL_X], s->idinfo.h, &id, &X,
                                    why, sizeof why);
     if (st == COSA_OK)
-        memcpy(M, X, nM * sizeof *M); /* A, B, C, D lead X (x0 follows) */
+        memcpy(M, X, (nM + s->n[DECL_X]) * sizeof *M); /* A, B, C, D, x0: X's layout */
     else
         cosa_unit_fail(u, "%s", why);
     cosa_ident_free(&id);
@@ -241,17 +243,20 @@ static struct icache_entry *lookup(struct mf_icache *c, const struct icache_key 
 }
 
 cosa_status mf_icache_identify(const mf_t *mf, const struct mf_sub *s, const double *par,
-                               cosa_unit *u, double *A, double *B, double *C, double *D)
+                               cosa_unit *u, double *A, double *B, double *C, double *D,
+                               double *x0)
 {
     const size_t n = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
-    const size_t nM = n * n + n * nu + ny * n + ny * nu;
+    /* the stored values: A, B, C, D and the x0 of the same identification
+     * (the initial state at these parameter values, not at the defaults) */
+    const size_t nM = n * n + n * nu + ny * n + ny * nu + n;
     struct mf_icache *c = mf->icache;
     double *M = malloc((nM + 1) * sizeof *M);
     if (!M)
         return COSA_ENOMEM;
     cosa_status st;
     if (!c || c->off) { /* no cache: identify, counted */
-        st = identify(s, u, M, nM);
+        st = identify(s, u, M, nM - n);
         if (c) {
             lock(c);
             c->done++;
@@ -273,7 +278,7 @@ cosa_status mf_icache_identify(const mf_t *mf, const struct mf_sub *s, const dou
             struct icache_entry *mine = e ? NULL : entry_add(c, &k, h, nM);
             c->done++;
             unlock(c);
-            st = identify(s, u, M, nM);
+            st = identify(s, u, M, nM - n);
             if (mine) {
                 lock(c);
                 if (st == COSA_OK)
@@ -288,6 +293,8 @@ cosa_status mf_icache_identify(const mf_t *mf, const struct mf_sub *s, const dou
     }
     if (st == COSA_OK)
         blocks_out(s, M, A, B, C, D);
+    if (st == COSA_OK && x0)
+        memcpy(x0, M + nM - n, n * sizeof *x0);
     free(M);
     return st;
 }

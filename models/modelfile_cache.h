@@ -22,7 +22,8 @@ struct mf_icache *mf_icache_new(void);
 void mf_icache_free(struct mf_icache *c);
 
 /* The identified continuous model A (n x n), B (n x nu), C (ny x n),
- * D (ny x nu) of subsystem s's FMU, with the unit u created at parameter
+ * D (ny x nu) of subsystem s's FMU and, when x0 is not NULL, the initial
+ * state x0 (n) fitted by the same identification, with the unit u created at parameter
  * values par (the operating point), the order and probe step found at the
  * defaults: from the cache when the key -- the FMU file (path, size,
  * modification time), its interface, the order, the probe step and the
@@ -32,7 +33,8 @@ void mf_icache_free(struct mf_icache *c);
  * for by the others.  COSA_OK, or the identification's status (its reason
  * set on u with cosa_unit_fail). */
 cosa_status mf_icache_identify(const struct mf *mf, const struct mf_sub *s, const double *par,
-                               cosa_unit *u, double *A, double *B, double *C, double *D);
+                               cosa_unit *u, double *A, double *B, double *C, double *D,
+                               double *x0);
 
 /* cosa_model_file_ident_cache_counts (cosa/models.h) reads the counts. */
 

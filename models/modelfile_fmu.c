@@ -203,16 +203,19 @@ cosa_status mf_fmu_unit_at(const mf_t *mf, const struct mf_sub *s, const double 
 }
 
 cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const double *par,
-                             double *A, double *B, double *C, double *D)
+                             double *A, double *B, double *C, double *D, double *x0)
 {
     cosa_unit *u = NULL;
     cosa_status st = mf_fmu_unit_at(mf, s, par, &u);
     if (st == COSA_OK && s->identified) {
         /* the same order and probe step as at the defaults (the subsystem
          * keeps its shape), once per FMU and parameter set */
-        st = mf_icache_identify(mf, s, par, u, A, B, C, D);
-    } else if (st == COSA_OK)
+        st = mf_icache_identify(mf, s, par, u, A, B, C, D, x0);
+    } else if (st == COSA_OK) {
         st = cosa_unit_fmu_linearize(u, s->ffd, A, B, C, D);
+        if (st == COSA_OK && x0) /* declared: the states' start values */
+            memcpy(x0, par + s->fpar0 + s->nfpar - s->fnx, s->fnx * sizeof *x0);
+    }
     cosa_unit_free(u);
     return st;
 }
@@ -253,16 +256,17 @@ cosa_status mf_fmu_rebind(struct mf_parser *p, struct mf_sub *s)
     const mf_t *mf = p->mf;
     const size_t nx = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
     double *par = malloc((mf->nparam + 1) * sizeof *par);
-    double *M = calloc(nx * nx + nx * nu + ny * nx + ny * nu + 1, sizeof *M);
+    double *M = calloc(nx * nx + nx * nu + ny * nx + ny * nu + nx + 1, sizeof *M);
     cosa_status st = par && M ? COSA_OK : COSA_ENOMEM;
     for (size_t i = 0; st == COSA_OK && i < mf->nparam; i++)
         par[i] = mf->params[i].value;
-    double *A = M, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx;
+    double *A = M, *B = A + nx * nx, *C = B + nx * nu, *D = C + ny * nx, *x0 = D + ny * nu;
     if (st == COSA_OK)
-        st = mf_fmu_linearize(mf, s, par, A, B, C, D);
+        st = mf_fmu_linearize(mf, s, par, A, B, C, D, x0);
     if (st == COSA_OK) {
-        const double *src[NBLK] = {A, B, C, D, par + s->fpar0 + s->nfpar - nx};
-        for (int k = 0; k < (s->identified ? BX0 : NBLK); k++) { /* identified: x0 kept */
+        /* identified: x0 of the identification at these values */
+        const double *src[NBLK] = {A, B, C, D, x0};
+        for (int k = 0; k < NBLK; k++) {
             size_t r, c;
             mf_block_dims(s, k, &r, &c);
             for (size_t i = 0; i < r * c; i++)

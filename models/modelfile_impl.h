@@ -229,9 +229,11 @@ long mf_fmu_param(const struct mf_sub *sub, const char *var);
  * stored blocks are then not its linearisation there). */
 int mf_fmu_moved(const mf_t *mf, const struct mf_sub *s, const double *par);
 /* A, B, C, D (ld = rows) of the FMU subsystem s at the parameter values par:
- * a fresh instance with those start values, linearised. */
+ * a fresh instance with those start values, linearised; and, when x0 is
+ * not NULL, its initial state there (an identified FMU: the x0 fitted by
+ * the same identification, cached with it; else the states' start values). */
 cosa_status mf_fmu_linearize(const mf_t *mf, const struct mf_sub *s, const double *par,
-                             double *A, double *B, double *C, double *D);
+                             double *A, double *B, double *C, double *D, double *x0);
 /* How far the FMU of subsystem s at parameter values par is from its
  * linearisation there (cosa_unit_linearity at its start point). */
 cosa_status mf_fmu_linearity(const mf_t *mf, const struct mf_sub *s, const double *par,

@@ -81,7 +81,7 @@ static cosa_status mf_create(const cosa_model *m, const double *par, cosa_system
         subs[i] = eval_sub(mf, s, buf, w);
         if (s->fh && mf_fmu_moved(mf, s, par)) /* an FMU at other parameter values */
             st = mf_fmu_linearize(mf, s, par, (double *)subs[i].A, (double *)subs[i].B,
-                                  (double *)subs[i].C, (double *)subs[i].D);
+                                  (double *)subs[i].C, (double *)subs[i].D, NULL);
         w += s->n[DECL_X] * (s->n[DECL_X] + s->n[DECL_U]) + s->n[DECL_Y] * (s->n[DECL_X] + s->n[DECL_U]);
     }
     if (st == COSA_OK)
@@ -126,7 +126,7 @@ static cosa_status mf_update(const cosa_model *m, const double *par, cosa_system
         cosa_subsystem sub = eval_sub(mf, s, buf, buf + nv);
         if (s->fh && mf_fmu_moved(mf, s, par) &&
             (st = mf_fmu_linearize(mf, s, par, (double *)sub.A, (double *)sub.B, (double *)sub.C,
-                                   (double *)sub.D)) != COSA_OK)
+                                   (double *)sub.D, NULL)) != COSA_OK)
             break;
         int same = mf_same_bits(A + s->ox + s->ox * NX, NX, sub.A, sub.nx, sub.nx) &&
                    mf_same_bits(B + s->ox + s->ou * NX, NX, sub.B, sub.nx, sub.nu) &&
@@ -141,6 +141,23 @@ static cosa_status mf_update(const cosa_model *m, const double *par, cosa_system
     return st == COSA_OK ? cosa_system_validate(sys) : st;
 }
 
+/* The initial state x0 (n) of the identified FMU subsystem s at parameter
+ * values par other than the defaults: the x0 fitted by the identification
+ * at par (cached with its A, B, C, D), not the one fitted at the defaults,
+ * which belongs to another free response. */
+static cosa_status ident_x0_at(const mf_t *mf, const struct mf_sub *s, const double *par,
+                               double *x0)
+{
+    const size_t n = s->n[DECL_X], nu = s->n[DECL_U], ny = s->n[DECL_Y];
+    double *M = malloc((n * n + n * nu + ny * n + ny * nu + 1) * sizeof *M);
+    if (!M)
+        return COSA_ENOMEM;
+    double *A = M, *B = A + n * n, *C = B + n * nu, *D = C + ny * n;
+    cosa_status st = mf_fmu_linearize(mf, s, par, A, B, C, D, x0);
+    free(M);
+    return st;
+}
+
 static cosa_status mf_initial_state(const cosa_model *m, const double *par, double *x0)
 {
     if (!m || !par || !x0)
@@ -153,9 +170,12 @@ static cosa_status mf_initial_state(const cosa_model *m, const double *par, doub
     if (nv > MF_STACKBUF && !(vals = malloc(nv * sizeof *vals)))
         return COSA_ENOMEM;
     mf_eval_vals(mf, par, vals);
-    for (size_t i = 0; i < mf->nsub; i++) {
+    cosa_status st = COSA_OK;
+    for (size_t i = 0; i < mf->nsub && st == COSA_OK; i++) {
         const struct mf_sub *s = &mf->subs[i];
-        if (s->fh && s->identified) /* identified: the fitted x0 (defaults) */
+        if (s->fh && s->identified && mf_fmu_moved(mf, s, par))
+            st = ident_x0_at(mf, s, par, x0 + s->ox);
+        else if (s->fh && s->identified) /* identified: the fitted x0 (defaults) */
             for (size_t j = 0; j < s->n[DECL_X]; j++)
                 x0[s->ox + j] = s->b[BX0].e[j].value;
         else if (s->fh) /* an FMU: its state start values */
@@ -166,10 +186,10 @@ static cosa_status mf_initial_state(const cosa_model *m, const double *par, doub
     }
     if (vals != stackbuf)
         free(vals);
-    for (size_t i = 0; i < mf->nx; i++)
+    for (size_t i = 0; st == COSA_OK && i < mf->nx; i++)
         if (!isfinite(x0[i]))
             return COSA_ENONFINITE;
-    return COSA_OK;
+    return st;
 }
 
 static const char *mf_state_name(const cosa_model *m, const double *par, size_t k)

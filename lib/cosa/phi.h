@@ -263,6 +263,10 @@ typedef struct cosa_point_result {
     cosa_errors err;    /* NaN if not wanted                                  */
     size_t nsteps;      /* N = round(tend / dt) macro steps of the horizon    */
     cosa_iter_info iter;/* iteration figures (COSA_WANT_ITER), else NaN        */
+    double rho_tol;     /* rho <= 1 + rho_tol counts as stable: COSA_RHO_TOL, or
+                           for rho in (1 + COSA_RHO_TOL, 1 + 1e-8] the rounding
+                           bound of the computed eigenvalue (dgeevx's RCONDE;
+                           an eigenvalue 1 of Phi, a free mass, is 1 to it)    */
 } cosa_point_result;
 
 /* Workspace for cosa_evaluate: Phi/Phi* builders, eigenvalue and NRMSE

@@ -3,6 +3,7 @@
 #include "cosa/phi.h"
 #include "phi/deflate_impl.h"
 #include "core/dense.h"
+#include "core/eig_bound.h"
 #include "phi/phi_impl.h"
 
 #include <math.h>
@@ -87,6 +88,26 @@ fail:
     return NULL;
 }
 
+/* out->rho_tol for rho in (1 + COSA_RHO_TOL, 1 + COSA_RHO_NEAR]: the rounding
+ * bound of the computed dominant eigenvalue of Phi (lib/core/eig_bound.c),
+ * at most COSA_RHO_NEAR; Phi is built here when the deflated Jacobi route
+ * did without it (the same nonzero eigenvalues).  Only near 1, so the cost
+ * (one dgeevx with eigenvectors) is paid where the verdict needs it. */
+static cosa_status rho_rounding(const cosa_system *sys, const cosa_scheme *s, double dt, size_t n,
+                                int built, cosa_point_result *out, cosa_eval_workspace *w)
+{
+    if (!(out->rho > 1.0 + COSA_RHO_TOL && out->rho <= 1.0 + COSA_RHO_NEAR))
+        return COSA_OK;
+    cosa_status st = COSA_OK;
+    if (!built && (st = cosa_phi_build(sys, s, dt, w->Phi, n, w->phi)) != COSA_OK)
+        return st;
+    double b;
+    st = cosa_eig_rounding_bound(n, w->Phi, n, &b);
+    if (st == COSA_OK)
+        out->rho_tol = fmin(fmax(COSA_RHO_TOL, b), COSA_RHO_NEAR);
+    return st;
+}
+
 cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double dt,
                           const double *x0, double tend, unsigned want,
                           cosa_point_result *out, cosa_eval_workspace *w)
@@ -99,6 +120,7 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
     out->err = (cosa_errors){NAN, NAN, NAN, 0};
     out->nsteps = 0;
     out->iter = (cosa_iter_info){0, NAN, NAN, NAN, NAN};
+    out->rho_tol = COSA_RHO_TOL;
     if (!isfinite(dt) || ((want & COSA_WANT_ERRORS) && !isfinite(tend)))
         return COSA_ENONFINITE;
     if (!(dt > 0.0))
@@ -141,7 +163,9 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
      * assumed model (s->model) the full Phi is used. */
     const int jacobi = s->exec == COSA_JACOBI && !s->implicit &&
                        !(s->model && s->model != sys && (s->corr & COSA_CORR_OUTPUT));
-    if ((want & COSA_WANT_ERRORS) || (!jacobi && (want & (COSA_WANT_RHO | COSA_WANT_RHO_REF)))) {
+    const int built =
+        (want & COSA_WANT_ERRORS) || (!jacobi && (want & (COSA_WANT_RHO | COSA_WANT_RHO_REF)));
+    if (built) {
         stage(w, "Phi", n);
         st = cosa_phi_build(sys, s, dt, w->Phi, n, w->phi);
         if (st != COSA_OK)
@@ -160,13 +184,23 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
         if (st != COSA_OK)
             return st;
     }
+    if ((want & (COSA_WANT_RHO | COSA_WANT_ERRORS)) &&
+        (st = rho_rounding(sys, s, dt, n, built, out, w)) != COSA_OK)
+        return st;
     if (want & COSA_WANT_ITER) {
         stage(w, "M (iteration)", lay.ny);
         if ((st = cosa_phi_iter_info(sys, s, dt, &out->iter, w->phi)) != COSA_OK)
             return st;
     }
-    if ((want & COSA_WANT_RHO_REF) && out->rho_ref > 1.0 + COSA_RHO_TOL)
-        return COSA_EUNSTABLEREF;
+    if ((want & COSA_WANT_RHO_REF) && out->rho_ref > 1.0 + COSA_RHO_TOL) {
+        /* the same rounding bound for A*_d (a free mass: the eigenvalue 1) */
+        double b = 0.0;
+        if (out->rho_ref <= 1.0 + COSA_RHO_NEAR &&
+            (st = cosa_eig_rounding_bound(lay.nx, w->Phistar, n, &b)) != COSA_OK)
+            return st;
+        if (out->rho_ref > 1.0 + fmin(fmax(COSA_RHO_TOL, b), COSA_RHO_NEAR))
+            return COSA_EUNSTABLEREF;
+    }
     if (want & COSA_WANT_ERRORS) {
         /* reference trajectory in state form (doc/method.md, section 8):
          * z*_n = T q_n, q_n = A*_d^n x0, z0 = T x0 */
@@ -178,7 +212,9 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
         stage(w, "NRMSE", n);
         /* COSA_WANT_RUN: the run's values whatever rho (cosa_nrmse's
          * COSA_RHO_UNKNOWN) */
-        const double rho = (want & COSA_WANT_RUN) ? COSA_RHO_UNKNOWN : out->rho;
+        const double rho = (want & COSA_WANT_RUN)               ? COSA_RHO_UNKNOWN
+                           : out->rho <= 1.0 + out->rho_tol ? fmin(out->rho, 1.0)
+                                                             : out->rho;
         st = cosa_nrmse(n, w->Phi, w->Phistar, n, &lay, lay.nx, w->Adstar, lay.nx, w->T, n, x0,
                         out->nsteps, rho, &out->err, NULL, w->nrmse);
         if (st != COSA_OK)

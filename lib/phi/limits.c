@@ -41,8 +41,8 @@ static double metric(double dt, void *ud)
     if (st != COSA_OK)
         return NAN;
     switch (c->crit) {
-    case COSA_CRIT_STABLE:
-        return r.rho;
+    case COSA_CRIT_STABLE: /* within the rounding bound of 1: 1 (cosa_point_result) */
+        return r.rho <= 1.0 + r.rho_tol ? fmin(r.rho, 1.0) : r.rho;
     case COSA_CRIT_ACCURATE:
         return r.err.e_global;
     case COSA_CRIT_ITERATION:

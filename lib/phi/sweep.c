@@ -445,7 +445,7 @@ static cosa_status eval_one(const cosa_sweep_spec *sp, const cosa_scheme *s, dou
         st = cosa_evaluate(t->sys, s, dt, NULL, tend, COSA_WANT_RHO, &r, t->ew);
         if (st != COSA_OK)
             return st;
-        if (r.rho > 1.0 + COSA_RHO_TOL) {
+        if (r.rho > 1.0 + r.rho_tol) {
             st = cosa_evaluate(t->sys, s, dt, NULL, tend, COSA_WANT_RHO_REF, &r, t->ew);
             if (st == COSA_OK)
                 *value = INFINITY;

@@ -18,6 +18,7 @@
 #include "cmd_simulate_osp.h"
 #include "run_stats.h"
 #include "varorder_cli.h"
+#include "td/end_clip.h"
 
 #include <errno.h>
 #include <math.h>
@@ -525,6 +526,7 @@ struct sim_run {
     int e_auto, held, initial;
     unsigned *rate;        /* --rate: unit steps per macro step             */
     size_t N, nsamples;
+    double h_last;         /* the short last step to --tend (0: none; end_clip.h) */
     char base[256], csv[512], gp[512], ecsv[512], egp[512], json[512];
     scli_out out;
     cosa_model_units *mu;  /* the units (models/unitset_build.c)           */
@@ -984,7 +986,8 @@ static int sim_run_options(struct sim_run *r)
     if ((rc = coupling_options(cmd, &r->o, m, r->cs.mod.par, r->sm.nsub, &r->scheme, r->rate,
                                &r->held, &r->initial)) != CLI_OK)
         return rc;
-    const double nsteps = nearbyint(r->tend / r->dt);
+    /* floor(T / DT) full steps, then one short step to T (end_clip.h) */
+    const double nsteps = (double)cosa_end_clip_steps(r->tend, r->dt, &r->h_last);
     if (nsteps < 1) {
         cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to run",
                   r->dt, r->tend);
@@ -1307,6 +1310,37 @@ static void sim_defects(struct sim_run *r, const cosa_fmu_capability *const *cap
     }
 }
 
+/* The short last step to --tend (end_clip.h): a run that cannot take it --
+ * an FMU whose fixed internal step does not divide it, a scheme that
+ * assumes equal steps -- ends at the last full step, with a note. */
+static void sim_end_clip(struct sim_run *r, const cosa_fmu_capability *const *caps)
+{
+    if (!(r->h_last > 0.0))
+        return;
+    char why[256] = "", b1[32], b2[32];
+    const cosa_energy_opts en = {0};
+    const cosa_cosim_opts co = {.iter = r->iterative ? &r->iopt : NULL,
+                                .energy = r->o.energy ? &en : NULL};
+    const char *no = cosa_end_clip_refusal(&r->scheme, &co);
+    if (no)
+        snprintf(why, sizeof why, "%s", no);
+    for (size_t i = 0; !no && i < r->sm.nsub; i++) {
+        const unsigned K = r->rate[i] ? r->rate[i] : 1;
+        char fw[200];
+        if (caps[i] && cosa_fmu_step_check(caps[i], r->h_last / K, fw, sizeof fw) != COSA_OK) {
+            snprintf(why, sizeof why, "FMU %s %s", sub_name_of(r, i), fw);
+            no = why;
+        }
+    }
+    if (!no)
+        return;
+    fprintf(stderr, "cosa: %s: note: the run ends at the last full macro step t = %s, not at "
+            "--tend %s: %s\n", r->cmd,
+            cosa_number_text(b1, sizeof b1, (double)(r->N + (r->initial ? 0 : (size_t)r->scheme.order)) * r->dt),
+            cosa_number_text(b2, sizeof b2, r->tend), why);
+    r->h_last = 0.0;
+}
+
 /* Event points need every unit to stop there: a fixed-step FMU cannot,
  * unless the events come from an FMU on a grid of its own (fmu_rules.c,
  * the rule advise applies too): refused in one line. */
@@ -1381,6 +1415,7 @@ static int sim_fixed_steps(struct sim_run *r)
                                            "the scheme with the fine reference's scheme at the "
                                            "same step)" : "");
         sim_defects(r, caps);
+        sim_end_clip(r, caps);
     }
     free(cap);
     free(caps);
@@ -1556,7 +1591,8 @@ static int sim_cosim(struct sim_run *r)
     cosa_run_opts_default(&ro);
     ro.kind = COSA_RUN_FIXED;
     ro.scheme = r->scheme;
-    ro.fixed = (cosa_cosim_opts){.nsteps = r->N, .master = r->mopt, .defects = defects,
+    ro.fixed = (cosa_cosim_opts){.nsteps = r->N, .h_last = r->h_last, .master = r->mopt,
+                                 .defects = defects,
                                  .start_initial = r->initial,
                                  .energy = o->energy ? &eopt : NULL,
                                  .defect_out_order = outorder,

@@ -18,7 +18,6 @@
 #include "cmd_simulate_osp.h"
 #include "run_stats.h"
 #include "varorder_cli.h"
-#include "td/end_clip.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1329,15 +1328,18 @@ static void sim_end_clip(struct sim_run *r, const cosa_fmu_capability *const *ca
         const unsigned K = r->rate[i] ? r->rate[i] : 1;
         char fw[200];
         if (caps[i] && cosa_fmu_step_check(caps[i], r->h_last / K, fw, sizeof fw) != COSA_OK) {
-            snprintf(why, sizeof why, "FMU %s %s", sub_name_of(r, i), fw);
+            snprintf(why, sizeof why, "FMU %s: %s", sub_name_of(r, i), fw);
             no = why;
         }
     }
     if (!no)
         return;
-    fprintf(stderr, "cosa: %s: note: the run ends at the last full macro step t = %s, not at "
-            "--tend %s: %s\n", r->cmd,
-            cosa_number_text(b1, sizeof b1, (double)(r->N + (r->initial ? 0 : (size_t)r->scheme.order)) * r->dt),
+    const double t0 = (double)(r->initial ? 0 : (size_t)r->scheme.order) * r->dt;
+    char b3[32];
+    fprintf(stderr, "cosa: %s: note: the run ends at the last full macro step t = %s, before "
+            "the end of the horizon t = %s (--tend %s): %s\n", r->cmd,
+            cosa_number_text(b1, sizeof b1, t0 + (double)r->N * r->dt),
+            cosa_number_text(b3, sizeof b3, t0 + r->tend),
             cosa_number_text(b2, sizeof b2, r->tend), why);
     r->h_last = 0.0;
 }

@@ -11,10 +11,10 @@ size_t cosa_end_clip_steps(double T, double H, double *h_last)
     *h_last = 0.0;
     if (!(T > 0.0) || !(H > 0.0) || !isfinite(T / H))
         return 0;
-    /* T / H within END_CLIP_RTOL of an integer is that integer (0.3 / 1e-4
+    /* T / H within COSA_END_CLIP_RTOL of an integer is that integer (0.3 / 1e-4
      * is 2999.9999999999995 in double) */
     const double q = T / H, r = nearbyint(q);
-    if (r >= 1.0 && fabs(q - r) <= END_CLIP_RTOL * q)
+    if (r >= 1.0 && fabs(q - r) <= COSA_END_CLIP_RTOL * q)
         return (size_t)r;
     const double n = floor(q);
     *h_last = T - n * H;

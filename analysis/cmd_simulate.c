@@ -987,7 +987,7 @@ static int sim_run_options(struct sim_run *r)
                                &r->held, &r->initial)) != CLI_OK)
         return rc;
     /* floor(T / DT) full steps, then one short step to T (end_clip.h) */
-    const double nsteps = (double)cosa_end_clip_steps(r->tend, r->dt, &r->h_last);
+    const double nsteps = cosa_end_clip_steps(r->tend, r->dt, &r->h_last);
     if (nsteps < 1) {
         cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to run",
                   r->dt, r->tend);
@@ -1722,7 +1722,7 @@ static void sim_print(struct sim_run *r)
     run_stats_print(stdout, &v, RUN_STATS_STEPS);
     /* the same notes as `cosa point` where the NRMSE is undefined */
     if (!r->noref && isnan(res->e_global) && !res->diverged)
-        printf("note %s\n", res->ndone == 1
+        printf("note %s\n", res->ndone - (size_t)res->clipped == 1 /* e_global's points */
                                 ? "1 macro step in the horizon: NRMSE undefined (it needs the "
                                   "spread of the reference over at least 2 macro points)"
                                 : "all outputs constant over the horizon: NRMSE undefined");

@@ -30,7 +30,9 @@ Test(end_clip, steps)
     /* the rest is exact: 46 H + h is 3 bitwise (Sterbenz: T - nH is exact
      * for nH >= T / 2) */
     cr_assert_eq(46.0 * 0.064 + h, 3.0);
-    cr_assert_eq(cosa_end_clip_steps(0.05, 0.064, &h), 0); /* shorter than one step */
+    cr_assert_eq(cosa_end_clip_steps(0.05, 0.064, &h), 0.0); /* shorter than one step */
+    cr_assert_eq(h, 0.0);
+    cr_assert(cosa_end_clip_steps(0.3, 1e-300, &h) > 1e299); /* the caller checks the range */
 }
 
 /* The run of the library and the hand-built one, on twomass with its exact

@@ -6,7 +6,7 @@
 
 #include <math.h>
 
-size_t cosa_end_clip_steps(double T, double H, double *h_last)
+double cosa_end_clip_steps(double T, double H, double *h_last)
 {
     *h_last = 0.0;
     if (!(T > 0.0) || !(H > 0.0) || !isfinite(T / H))
@@ -15,10 +15,11 @@ size_t cosa_end_clip_steps(double T, double H, double *h_last)
      * is 2999.9999999999995 in double) */
     const double q = T / H, r = nearbyint(q);
     if (r >= 1.0 && fabs(q - r) <= COSA_END_CLIP_RTOL * q)
-        return (size_t)r;
+        return r;
     const double n = floor(q);
-    *h_last = T - n * H;
-    return (size_t)n;
+    if (n >= 1.0) /* T shorter than H: no step, and no rest */
+        *h_last = T - n * H;
+    return n;
 }
 
 const char *cosa_end_clip_refusal(const cosa_scheme *s, const cosa_cosim_opts *o)

@@ -103,11 +103,12 @@ cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
 
 /* ---- The end clip of a fixed-step run (lib/td/end_clip.c) ---- */
 
-/* The number of full macro steps of H in the horizon T (> 0, H > 0) and
- * the rest *h_last = T - n H (0 when T is a whole number of steps to
- * COSA_END_CLIP_RTOL: 0.3 / 1e-4 counts as 3000 steps exactly).  Returns n
- * (0: T shorter than H). */
-size_t cosa_end_clip_steps(double T, double H, double *h_last);
+/* The number n of full macro steps of H in the horizon T (> 0, H > 0), a
+ * whole number as a double (the caller checks its range: T / H may be
+ * 3e299), and the rest *h_last = T - n H (0 when T is a whole number of
+ * steps to COSA_END_CLIP_RTOL: 0.3 / 1e-4 counts as 3000 steps exactly).
+ * 0: T shorter than H, or not positive. */
+double cosa_end_clip_steps(double T, double H, double *h_last);
 
 /* A rest below COSA_END_CLIP_RTOL T (relative, against the rounding of T / H
  * and of n H: a few eps, far above) is no step. */

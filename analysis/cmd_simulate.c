@@ -83,7 +83,8 @@ static void help_intro(void)
            "(models with a linear form only; --linearize and --fd then have no effect).\n"
            "Linear models (see 'cosa models') and nonlinear ones (twomass-nl: section 5,\n"
            "eq 43) are accepted.  The co-simulation starts on the monolithic reference at\n"
-           "t = p*DT (doc/method.md), runs N = round(T/DT) macro steps.  The reference is\n"
+           "t = p*DT (doc/method.md), runs floor(T/DT) macro steps and, when T is not a\n"
+           "multiple of DT, one shorter step to end at T (doc/simulate.md).  The reference is\n"
            "exact (matrix exponential) for linear models and CVODE BDF at --ref-rtol for\n"
            "nonlinear ones.  A model file's 'fmu NAME = PATH' subsystems run the FMU itself\n"
            "(FMI 3.0/2.0 co-simulation; doc/fmu.md), the reference being the\n"
@@ -525,6 +526,7 @@ struct sim_run {
     int e_auto, held, initial;
     unsigned *rate;        /* --rate: unit steps per macro step             */
     size_t N, nsamples;
+    double h_last;         /* the short last step to --tend (0: none; end_clip.h) */
     char base[256], csv[512], gp[512], ecsv[512], egp[512], json[512];
     scli_out out;
     cosa_model_units *mu;  /* the units (models/unitset_build.c)           */
@@ -984,7 +986,8 @@ static int sim_run_options(struct sim_run *r)
     if ((rc = coupling_options(cmd, &r->o, m, r->cs.mod.par, r->sm.nsub, &r->scheme, r->rate,
                                &r->held, &r->initial)) != CLI_OK)
         return rc;
-    const double nsteps = nearbyint(r->tend / r->dt);
+    /* floor(T / DT) full steps, then one short step to T (end_clip.h) */
+    const double nsteps = cosa_end_clip_steps(r->tend, r->dt, &r->h_last);
     if (nsteps < 1) {
         cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to run",
                   r->dt, r->tend);
@@ -1307,6 +1310,40 @@ static void sim_defects(struct sim_run *r, const cosa_fmu_capability *const *cap
     }
 }
 
+/* The short last step to --tend (end_clip.h): a run that cannot take it --
+ * an FMU whose fixed internal step does not divide it, a scheme that
+ * assumes equal steps -- ends at the last full step, with a note. */
+static void sim_end_clip(struct sim_run *r, const cosa_fmu_capability *const *caps)
+{
+    if (!(r->h_last > 0.0))
+        return;
+    char why[256] = "", b1[32], b2[32];
+    const cosa_energy_opts en = {0};
+    const cosa_cosim_opts co = {.iter = r->iterative ? &r->iopt : NULL,
+                                .energy = r->o.energy ? &en : NULL};
+    const char *no = cosa_end_clip_refusal(&r->scheme, &co);
+    if (no)
+        snprintf(why, sizeof why, "%s", no);
+    for (size_t i = 0; !no && i < r->sm.nsub; i++) {
+        const unsigned K = r->rate[i] ? r->rate[i] : 1;
+        char fw[200];
+        if (caps[i] && cosa_fmu_step_check(caps[i], r->h_last / K, fw, sizeof fw) != COSA_OK) {
+            snprintf(why, sizeof why, "FMU %s: %s", sub_name_of(r, i), fw);
+            no = why;
+        }
+    }
+    if (!no)
+        return;
+    const double t0 = (double)(r->initial ? 0 : (size_t)r->scheme.order) * r->dt;
+    char b3[32];
+    fprintf(stderr, "cosa: %s: note: the run ends at the last full macro step t = %s, before "
+            "the end of the horizon t = %s (--tend %s): %s\n", r->cmd,
+            cosa_number_text(b1, sizeof b1, t0 + (double)r->N * r->dt),
+            cosa_number_text(b3, sizeof b3, t0 + r->tend),
+            cosa_number_text(b2, sizeof b2, r->tend), why);
+    r->h_last = 0.0;
+}
+
 /* Event points need every unit to stop there: a fixed-step FMU cannot,
  * unless the events come from an FMU on a grid of its own (fmu_rules.c,
  * the rule advise applies too): refused in one line. */
@@ -1381,6 +1418,7 @@ static int sim_fixed_steps(struct sim_run *r)
                                            "the scheme with the fine reference's scheme at the "
                                            "same step)" : "");
         sim_defects(r, caps);
+        sim_end_clip(r, caps);
     }
     free(cap);
     free(caps);
@@ -1556,7 +1594,8 @@ static int sim_cosim(struct sim_run *r)
     cosa_run_opts_default(&ro);
     ro.kind = COSA_RUN_FIXED;
     ro.scheme = r->scheme;
-    ro.fixed = (cosa_cosim_opts){.nsteps = r->N, .master = r->mopt, .defects = defects,
+    ro.fixed = (cosa_cosim_opts){.nsteps = r->N, .h_last = r->h_last, .master = r->mopt,
+                                 .defects = defects,
                                  .start_initial = r->initial,
                                  .energy = o->energy ? &eopt : NULL,
                                  .defect_out_order = outorder,
@@ -1683,7 +1722,7 @@ static void sim_print(struct sim_run *r)
     run_stats_print(stdout, &v, RUN_STATS_STEPS);
     /* the same notes as `cosa point` where the NRMSE is undefined */
     if (!r->noref && isnan(res->e_global) && !res->diverged)
-        printf("note %s\n", res->ndone == 1
+        printf("note %s\n", res->ndone - (size_t)res->clipped == 1 /* e_global's points */
                                 ? "1 macro step in the horizon: NRMSE undefined (it needs the "
                                   "spread of the reference over at least 2 macro points)"
                                 : "all outputs constant over the horizon: NRMSE undefined");

@@ -147,6 +147,10 @@ typedef struct cosa_energy_result {
 
 typedef struct cosa_cosim_opts {
     size_t nsteps;           /* N = round(T_end / H) >= 1 macro steps           */
+    double h_last;           /* > 0 (and < H): one more, shorter step after the
+                                N full ones, to end the horizon at t[N] + h_last
+                                (the end clip; the result has N + 1 steps, the
+                                last one clipped); 0: none                      */
     cosa_master_opts master;
     double diverge_factor;   /* divergence threshold (see below); <= 0: 1e6    */
     const cosa_observer *observers; /* extra observers of the run (may be NULL) */
@@ -189,9 +193,15 @@ typedef struct cosa_cosim_events {
 
 typedef struct cosa_cosim_result {
     size_t nx, nu, ny;
-    size_t nsteps;      /* N requested                                        */
+    size_t nsteps;      /* N requested (with opts.h_last: N + 1, the last
+                           one the short step)                               */
     size_t ndone;       /* macro steps completed (N unless diverged)          */
-    double *t;          /* N+1 times: t[n] = (p + n) H                        */
+    int clipped;        /* 1: the last step is opts.h_last long, t[N] is the
+                           end of the horizon and yref there is NaN (the
+                           reference has samples at (p + n) H only): e_global
+                           is over t[1..N-1]                                  */
+    double *t;          /* N+1 times: t[n] = (p + n) H (clipped: t[N] =
+                           t[N-1] + h_last)                                   */
     double *x;          /* nx x (N+1): unit states at t[n]                    */
     double *u;          /* nu x (N+1): input at the start of step n, L ybar_n + du_n */
     double *y;          /* ny x (N+1): raw outputs at t[n] (column 0: ybar_0)  */

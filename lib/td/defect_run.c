@@ -427,13 +427,7 @@ static const evolve_estimator defect_estimator = {"defects", defect_estimate};
  * the statistics h_min = h_max = H). */
 static evolve_end clip_to_end(const struct drun *d, evolve_attempt *a)
 {
-    const double T = d->o->tend;
-    if (a->tn >= T - END_RTOL * T) {
-        if (!d->fixed || fabs((T - a->t) - a->h) > END_RTOL * T)
-            a->h = T - a->t;
-        a->tn = T;
-        a->last = 1;
-    }
+    evolve_clip_to_end(a, d->o->tend, END_RTOL, d->fixed);
     return EVOLVE_GO;
 }
 

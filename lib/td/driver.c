@@ -6,6 +6,7 @@
  * divergence test reads what it recorded. */
 #include "cosa/td.h"
 #include "td/energy.h"
+#include "td/end_clip.h"
 #include "td/evolve.h"
 #include "td/failure.h"
 #include "td/run_impl.h"
@@ -77,6 +78,8 @@ struct recorder {
     cosa_cosim_result *r;
     const cosa_reftraj *ref;
     size_t p, n;          /* next column */
+    size_t N;             /* full steps: column N + 1 is the clipped end */
+    double t_end;         /* its time */
     double factor, bound;
 };
 
@@ -119,16 +122,17 @@ static cosa_status record(const cosa_master *m, void *user_data)
     if (r->events) { /* off the grid (to rounding of the grid time): an event point */
         double tm;
         cosa_master_get(m, &tm, NULL, NULL, NULL, NULL, NULL);
-        const double tg = (double)(rec->p + rec->n) * rec->ref->H;
+        const double tg = rec->n > rec->N ? rec->t_end : (double)(rec->p + rec->n) * rec->ref->H;
         if (rec->n > 0 && !(fabs(tm - tg) <= 1e-9 * rec->ref->H))
             return record_event(m, r, tm);
         r->events->grid[rec->n] = (unsigned char)cosa_master_at_event(m);
     }
     const size_t n = rec->n++, nx = r->nx, nu = r->nu, ny = r->ny;
-    r->t[n] = (double)(rec->p + n) * rec->ref->H;
+    r->t[n] = n > rec->N ? rec->t_end : (double)(rec->p + n) * rec->ref->H;
     cosa_master_get(m, NULL, r->x + n * nx, r->u + n * nu, r->y + n * ny, r->ybar + n * ny,
                     r->du + n * nu);
-    memcpy(r->yref + n * ny, rec->ref->y + (rec->p + n) * ny, ny * sizeof(double));
+    if (n <= rec->N) /* the clipped end has no reference sample: NaN */
+        memcpy(r->yref + n * ny, rec->ref->y + (rec->p + n) * ny, ny * sizeof(double));
     for (size_t k = 0; k < ny && n > 0; k++) {
         double a = fmax(fabs(r->y[k + n * ny]), fabs(r->ybar[k + n * ny]));
         if (!(a <= rec->bound)) { /* also NaN */
@@ -247,6 +251,10 @@ cosa_status td_cosim_check(cosa_unitset *set, const cosa_scheme *s, const cosa_r
         ref->nsamples < (size_t)s->order + N + 1 || opt->nobservers + 3 > COSA_MASTER_OBSERVERS ||
         (opt->defects && (opt->defect_out_order < 0 || opt->defect_out_order > COSA_UNIT_DERMAX)))
         return COSA_ERANGE;
+    if (opt->h_last != 0.0 && !(opt->h_last > 0.0 && opt->h_last < ref->H))
+        return COSA_ERANGE; /* also NaN */
+    if (opt->h_last > 0.0 && cosa_end_clip_refusal(s, opt))
+        return COSA_EUNSUPPORTED;
     return COSA_OK;
 }
 
@@ -263,9 +271,9 @@ static cosa_status halt_on_divergence(void *ctx, const evolve_attempt *a, int *h
  * failure or divergence ends them as a result (r->diverged, where, why);
  * other errors are returned. */
 static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, size_t N,
-                             size_t p, double H, cosa_cosim_result *r)
+                             size_t p, double H, double t_end, cosa_cosim_result *r)
 {
-    evolve_fixed fixed = {.n = N, .i0 = p, .H = H};
+    evolve_fixed fixed = {.n = N, .i0 = p, .H = H, .tend = t_end};
     const evolve_observer halt = {.committed = halt_on_divergence, .ctx = r};
     const evolve_config c = {.stepper = it ? &evolve_stepper_iter : &evolve_stepper_master,
                              .stepper_ctx = it ? (void *)it : (void *)m,
@@ -362,7 +370,7 @@ static double *defect_buffers(struct defect_acc *d, size_t ny, size_t nu)
 static cosa_status run_figures(cosa_iter *it, const struct defect_acc *dacc, int noref,
                                cosa_cosim_result *r)
 {
-    const size_t ny = r->ny, N = r->nsteps;
+    const size_t ny = r->ny, N = r->nsteps - (size_t)r->clipped; /* the grid points */
     if (it) {
         r->iterative = 1;
         cosa_iter_get_stats(it, &r->iter);
@@ -448,8 +456,11 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
         free(uoff);
         return st;
     }
-    if ((st = result_alloc(nx, nu, ny, N, mopt.events, &r)) != COSA_OK)
+    const int clip = opt->h_last > 0.0; /* the end clip (end_clip.h) */
+    const double t_end = clip ? (double)(p + N) * H + opt->h_last : 0.0;
+    if ((st = result_alloc(nx, nu, ny, N + (size_t)clip, mopt.events, &r)) != COSA_OK)
         goto fail;
+    r->clipped = clip;
     yhist = malloc(ny * np * sizeof *yhist);
     if (!yhist) {
         st = COSA_ENOMEM;
@@ -463,7 +474,8 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
     /* no reference (cosa_reftraj_none): the bound from the start-up samples,
      * none (finite values only) when their outputs are all 0 */
     const double bound = ref->none && !(ymax > 0.0) ? INFINITY : factor * ymax;
-    struct recorder rec = {.r = r, .ref = ref, .p = p, .factor = factor, .bound = bound};
+    struct recorder rec = {.r = r, .ref = ref, .p = p, .N = N, .t_end = t_end,
+                           .factor = factor, .bound = bound};
     const cosa_observer recorder = {.initialized = record, .step_complete = record,
                                     .user_data = &rec};
     cosa_master_add_observer(m, &recorder);
@@ -486,7 +498,7 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
     }
     if (st != COSA_OK)
         goto fail;
-    if ((st = run_steps(m, it, set, N, p, H, r)) != COSA_OK)
+    if ((st = run_steps(m, it, set, N, p, H, t_end, r)) != COSA_OK)
         goto fail;
     if (eacc)
         r->energy = energy_acc_take(eacc);

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "td/evolve.h"
 #include "td/stepping_impl.h"
+#include "td/end_clip.h"
 
 #include <float.h>
 #include <math.h>
@@ -187,15 +188,33 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
 
 /* ---- fixed steps ------------------------------------------------------------------- */
 
+int evolve_clip_to_end(evolve_attempt *a, double T, double rtol, int keep_h)
+{
+    a->clipped = 0;
+    if (a->tn >= T - rtol * fabs(T)) {
+        if (!keep_h || fabs((T - a->t) - a->h) > rtol * fabs(T)) {
+            a->clipped = a->h > T - a->t;
+            a->h = T - a->t;
+        }
+        a->tn = T;
+        a->last = 1;
+    }
+    return a->last;
+}
+
 static evolve_end fixed_plan(void *ctx, evolve_attempt *a)
 {
     const evolve_fixed *f = ctx;
     const size_t g = a->k - a->cuts; /* grid points reached */
-    if (g >= f->n)
+    const int tail = f->tend > 0.0; /* one short step after the n full ones */
+    if (g >= f->n + (size_t)tail)
         return EVOLVE_DONE;
     a->tn = (double)(f->i0 + g + 1) * f->H;
     a->h = a->off ? a->tn - a->t : f->H; /* after an event: to the next grid point */
-    a->last = g + 1 == f->n;
+    a->last = g + 1 == f->n && !tail;
+    a->clipped = 0;
+    if (g == f->n) /* the tail: the grid point past tend, clipped to it */
+        evolve_clip_to_end(a, f->tend, 0.0, 0);
     return EVOLVE_GO;
 }
 
@@ -213,8 +232,14 @@ const evolve_controller evolve_controller_fixed = {"fixed", fixed_plan, fixed_de
 
 static cosa_status master_propose(void *ctx, const evolve_attempt *a)
 {
+    /* the short last step to the end of the horizon (end_clip.h) */
+    if (a->clipped) {
+        cosa_status st = cosa_master_set_last_step(ctx, a->h);
+        if (st != COSA_OK)
+            return st;
+    }
     /* with events every attempt has its own length (cut, or after a cut) */
-    if (cosa_master_has_events(ctx)) {
+    else if (cosa_master_has_events(ctx)) {
         cosa_status st = cosa_master_set_step(ctx, a->h);
         if (st != COSA_OK)
             return st;
@@ -256,7 +281,8 @@ const evolve_stepper evolve_stepper_master_h = {"master at a variable step", mas
 
 static cosa_status iter_propose_op(void *ctx, const evolve_attempt *a)
 {
-    (void)a;
+    if (a->clipped) /* iterations over equal steps only (end_clip.h) */
+        return COSA_EUNSUPPORTED;
     return iter_propose(ctx);
 }
 

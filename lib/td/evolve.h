@@ -39,6 +39,7 @@ typedef struct evolve_attempt {
                           tn, h are then the attempt's actual end, length */
     size_t cuts;       /* committed attempts that were cut               */
     int off;           /* the last committed attempt was cut             */
+    int clipped;       /* shortened to end at the horizon (evolve_clip_to_end) */
 } evolve_attempt;
 
 /* The controller's decision on an attempt. */
@@ -123,13 +124,24 @@ typedef struct evolve_stats {
  * result), or the first error of a part. */
 cosa_status evolve_run(const evolve_config *c, evolve_stats *stats);
 
+/* The end clip, shared by every controller: an attempt planned to end at
+ * or past T (or within rtol |T| before it) ends at T and is the last; its
+ * step becomes T - t, unless keep_h and that differs from a->h by no more
+ * than rounding (rtol |T|: a fixed step that reaches T up to the rounding
+ * of t = k H stays H).  a->clipped says the step was shortened.  Returns
+ * a->last. */
+int evolve_clip_to_end(evolve_attempt *a, double T, double rtol, int keep_h);
+
 /* Fixed steps: n steps of H from i0 H (tn = (i0 + k + 1) H, a counter,
  * not a sum); every attempt is accepted and a failed one ends the run.
  * Attempts cut at events (a->cut) are extra communication points: the grid
- * continues at the next grid point after them (the step there is tn - t). */
+ * continues at the next grid point after them (the step there is tn - t).
+ * tend > (i0 + n) H (beyond rounding): one more, shorter step to tend (the
+ * end clip, evolve_clip_to_end); 0: none. */
 typedef struct evolve_fixed {
     size_t n, i0;
     double H;
+    double tend;
 } evolve_fixed;
 extern const evolve_controller evolve_controller_fixed;
 

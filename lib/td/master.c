@@ -597,7 +597,7 @@ static void stage_extrapolate(cosa_master *m)
     const size_t nq = m->nvalid < np ? m->nvalid : np;
     double lagq[NP_MAX * NP_MAX], eq[NP_MAX], wq[NP_MAX];
     const double *lag = m->lag, *e = m->e;
-    if (nq < np) {
+    if (nq < np && !m->tail) { /* the tail's tables are for nq nodes */
         cosa_order_tables((int)nq - 1, lagq, eq, wq);
         lag = lagq, e = eq;
     }

@@ -74,6 +74,8 @@ struct cosa_master {
     cosa_unit_snapshot **gsnaps; /* nunits: their snapshots                   */
     /* held inputs (energy paper, opt.held; the rates are the unit set's) */
     size_t nvalid;             /* history samples that exist (capped start)     */
+    int tail;                  /* the last, short step (end_clip.c): lag, e,
+                                  lag1 are for its nodes                       */
     double H_prop;             /* H of the last proposal                       */
     double t_base;             /* the time is t_base + nsince H (no float sums)  */
     unsigned long long nsince; /* macro steps since t_base at this H           */

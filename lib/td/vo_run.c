@@ -1044,10 +1044,13 @@ static evolve_end vo_plan(void *ctx, evolve_attempt *a)
     if (w->fixed)
         v->H = w->o->H;
     else {
-        v->H = w->H;
-        const double left = w->tend - v->T[0];
-        if (v->H >= left * (1.0 - 1e-12))
-            v->H = left, a->last = 1;
+        /* the end clip every controller shares (evolve_clip_to_end): a
+         * step ending within 1e-12 tend of tend, or past it, ends there */
+        a->t = v->T[0];
+        a->h = w->H;
+        a->tn = v->T[0] + w->H;
+        evolve_clip_to_end(a, w->tend, 1e-12, 0);
+        v->H = a->h;
     }
     a->h = v->H;
     a->tn = v->T[0] + v->H;

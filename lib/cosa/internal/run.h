@@ -110,4 +110,24 @@ cosa_status cosa_defect_run(cosa_unitset *set, const double *x0, const cosa_syst
 cosa_status cosa_vo_run(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
                         const cosa_vo_opts *o, cosa_vo_result **out);
 
+/* ---- The end clip of a fixed-step run (lib/td/end_clip.c) ---- */
+
+/* The number n of full macro steps of H in the horizon T (> 0, H > 0), a
+ * whole number as a double (the caller checks its range: T / H may be
+ * 3e299), and the rest *h_last = T - n H (0 when T is a whole number of
+ * steps to COSA_END_CLIP_RTOL: 0.3 / 1e-4 counts as 3000 steps exactly).
+ * 0: T shorter than H, or not positive. */
+double cosa_end_clip_steps(double T, double H, double *h_last);
+
+/* A rest below COSA_END_CLIP_RTOL T (relative, against the rounding of T / H
+ * and of n H: a few eps, far above) is no step. */
+#define COSA_END_CLIP_RTOL 1e-9
+
+/* Why a fixed-step run of the scheme s with the options o cannot take a
+ * short last step (its master or loop assumes equal steps), NULL when it
+ * can: the iterative schemes and gs:P/Q, the output and state corrections
+ * (their weights are for equal steps), the energy indicators (sampled on
+ * the reference's grid). */
+const char *cosa_end_clip_refusal(const cosa_scheme *s, const cosa_cosim_opts *o);
+
 #endif /* COSA_INTERNAL_RUN_H */

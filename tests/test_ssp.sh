@@ -338,6 +338,12 @@ grep -v '^#' "$tmp"/r1/*.csv | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (
     "$COSA" simulate --model-file "$tmp/o1.cosa" --scheme zoh --dt 1e-4 --tend 0.01 >"$tmp/b" 2>&1 &&
     grep '^e_global ' "$tmp/a" >"$tmp/a1" && grep '^e_global ' "$tmp/b" >"$tmp/b1" && [ -s "$tmp/b1" ] &&
     cmp -s "$tmp/a1" "$tmp/b1" && ok || bad "model-dump offset: $(cat "$tmp/a1" "$tmp/b1")"
+# defect compares with the exact monolithic solution, which has no c: refused in one line
+"$COSA" defect --model-file "$tmp/o1.cosa" --integrator exact --in-order 0 --out-order 1 --dt 1e-4 \
+    --tend 1e-3 >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+    grep -q '^cosa: defect: the connections have offsets (u = L y + c): not supported here' "$tmp/err" &&
+    ok || bad "defect offsets: $(cat "$tmp/err")"
 printf 'subsystem S\n states x\n inputs u\n outputs y\n A = [-1]\n B = [1]\n C = [1]\n D = [0]\nend\nconnect S.y -> S.u offset 1/0\n' >"$tmp/oinf.cosa"
 "$COSA" point --model-file "$tmp/oinf.cosa" --scheme zoh --dt 1e-2 >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'oinf.cosa:10: .*not finite' "$tmp/err" && ok || bad "offset inf: $(cat "$tmp/err")"

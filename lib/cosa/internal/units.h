@@ -150,7 +150,8 @@ cosa_status cosa_odesys_linear_system(const cosa_odesys *s, cosa_system **out);
  * for a 0.  The master takes them (plain Jacobi schemes only). */
 /* The affine term of the coupling u = L y + c (nu entries; NULL or all 0:
  * none, the linear coupling): an SSP LinearTransformation's offset.  Copied.
- * It shifts the operating point only: Phi (deviations) does not see it. */
+ * It shifts the operating point only: Phi (deviations) does not see it.
+ * COSA_ENONFINITE for a NaN or Inf entry; on any error the set has none. */
 cosa_status cosa_unitset_set_input_offset(cosa_unitset *set, const double *c);
 
 /* c, or NULL when it is 0. */

@@ -288,6 +288,9 @@ grep -q 'offset="0.5"' "$tmp/offset/SystemStructure.ssd" && grep -q 'I.Fk offset
     awk -F, '/^#/ || /^t,/ { next } FNR == NR { if (!a) a = $2; next } { if (!b) b = $2 }
         END { d = a - b - 0.5; if (d < 0) d = -d; exit !(d <= 1e-9) }' "$tmp"/so1/*.csv "$tmp"/so0/*.csv &&
     ok || bad "offset: u.I.Fk(0) - u0.I.Fk(0) != 0.5"
+# model-dump of the SSP (the FMUs linearised) keeps the offset on its connection
+"$COSA" model-dump --model-file "$tmp/offset/SystemStructure.ssd" 2>/dev/null |
+    grep -q '^connect II.Fk -> I.Fk offset 0.5$' && ok || bad "model-dump of the SSP's offset"
 # (2) point and limit do not see it (Phi is about deviations): the offset-free SSP's output,
 # byte for byte, and one note says why
 for cmd in "point --scheme zoh --dt 1e-4" "limit --scheme zoh --criterion stable"; do

@@ -288,6 +288,17 @@ grep -q 'offset="0.5"' "$tmp/offset/SystemStructure.ssd" && grep -q 'I.Fk offset
     awk -F, '/^#/ || /^t,/ { next } FNR == NR { if (!a) a = $2; next } { if (!b) b = $2 }
         END { d = a - b - 0.5; if (d < 0) d = -d; exit !(d <= 1e-9) }' "$tmp"/so1/*.csv "$tmp"/so0/*.csv &&
     ok || bad "offset: u.I.Fk(0) - u0.I.Fk(0) != 0.5"
+# ... composed along a nested path: II.Fk -> A.Fk (factor 2, offset 10), A.Fk -> I.Fk
+# (factor 1.5, offset 4): I.Fk = 1.5 (2 Fk + 10) + 4 = 3 Fk + 19 (exact in binary), the
+# model file's `* 3 offset 19`, digit for digit
+sed -e 's|<ssc:LinearTransformation factor="1.5"/>|<ssc:LinearTransformation factor="1.5" offset="4"/>|' \
+    -e 's|<ssc:LinearTransformation factor="2"/>|<ssc:LinearTransformation factor="2" offset="10"/>|' \
+    "$d1/SystemStructure.ssd" >"$d1/offset.ssd"
+sed 's|^connect II.Fk -> A_I.Fk \* 3$|connect II.Fk -> A_I.Fk * 3 offset 19|' "$tmp/nested.cosa" >"$tmp/nestoff.cosa"
+[ "$(grep -c 'offset="' "$d1/offset.ssd")" = 2 ] && grep -q 'A_I.Fk \* 3 offset 19$' "$tmp/nestoff.cosa" &&
+    "$COSA" simulate --scheme foh --dt 1e-3 --model-file "$d1/offset.ssd" >"$tmp/a" 2>/dev/null &&
+    "$COSA" simulate --scheme foh --dt 1e-3 --model-file "$tmp/nestoff.cosa" $NESTSET >"$tmp/b" 2>/dev/null &&
+    [ -s "$tmp/b" ] && cmp -s "$tmp/a" "$tmp/b" && ok || bad "nested offsets: $(diff "$tmp/a" "$tmp/b" | head -4)"
 # model-dump of the SSP (the FMUs linearised) keeps the offset on its connection
 "$COSA" model-dump --model-file "$tmp/offset/SystemStructure.ssd" 2>/dev/null |
     grep -q '^connect II.Fk -> I.Fk offset 0.5$' && ok || bad "model-dump of the SSP's offset"

@@ -125,6 +125,12 @@ int cli_model_resolve(cli_model *m, const char *cmd)
                 return CLI_EUSAGE;
             }
         fmu_ident_notes(cmd, m->model, 1);
+        /* u = L y + c: simulate runs c, model-dump writes it; Phi ignores it */
+        if (cosa_model_file_input_offset(m->model) && strcmp(cmd, "simulate") != 0 &&
+            strcmp(cmd, "model-dump") != 0 && strcmp(cmd, "defect") != 0)
+            fprintf(stderr, "cosa: %s: note: the connections' offsets (u = L y + c) shift the "
+                            "operating point only: Phi, about deviations from it, is the same "
+                            "without them\n", cmd);
     } else {
         const char *name = m->name ? m->name : "twomass";
         m->model = cosa_model_find(name);

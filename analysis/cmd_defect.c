@@ -1181,6 +1181,17 @@ static int paper_mode(struct dopts *o)
                         : rc;
 }
 
+/* Connection offsets (u = L y + c): the exact monolithic solution this
+ * command compares with has no c (cosa simulate runs them). */
+static int no_offsets(const cli_model *mod)
+{
+    if (!cosa_model_file_input_offset(mod->model))
+        return CLI_OK;
+    cli_error(cmd, "the connections have offsets (u = L y + c): not supported here (the exact "
+                   "solution it compares with has no c); run them with cosa simulate");
+    return CLI_EUSAGE;
+}
+
 /* Everything checkable before building anything: the model given, the
  * integrator, the orders, --rtol, --h0, --tend, --control, --dt or --tol,
  * the limits. */
@@ -1355,6 +1366,7 @@ int cmd_defect(int argc, char **argv)
             CLI_OK ||
         (rc = probe_output(&o)) != CLI_OK ||
         (rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK ||
+        (rc = no_offsets(&o.mod)) != CLI_OK ||
         (rc = run_integrator(&o, &integ, &shown)) != CLI_OK ||
         (rc = run_horizon(&o, &sp, v, nv)) != CLI_OK ||
         (rc = dm_build(&o.mod, integ, rtol, &d)) != CLI_OK ||

@@ -1236,6 +1236,16 @@ static int sim_units(struct sim_run *r)
         fprintf(stderr, "cosa: %s: note: an FMU has events: the reference is the fine "
                         "co-simulation (as --ref fine), not the linearised network\n", cmd);
     }
+    /* connection offsets (u = L y + c): the linearised network, the exact
+     * reference, has no c; FMUs: the fine co-simulation, else CVODE on the
+     * units (sim_reference) */
+    if (cosa_model_file_input_offset(m) && nfmu && !r->fine &&
+        (!o->ref || !strcmp(o->ref, "auto"))) {
+        r->fine = 1;
+        fprintf(stderr, "cosa: %s: note: the connections have offsets (u = L y + c), which the "
+                        "linearised network has not: the reference is the fine co-simulation "
+                        "(as --ref fine)\n", cmd);
+    }
     if (nfmu && o->lin < 0)
         r->mopt.lin_at_end = 1;
     /* gains by steps serve the output correction only (the master refuses
@@ -1524,7 +1534,7 @@ static int sim_reference(struct sim_run *r)
         snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation %s dt/%u%s",
                  fname[0] == 's' ? "SOH" : fname[0] == 'f' ? "FOH" : "ZOH", r->fine_factor,
                  r->ref && r->ref->loop ? ", the algebraic loop solved at every point" : "");
-    } else if (r->sm.sys) {
+    } else if (r->sm.sys && !cosa_unitset_input_offset(r->set)) {
         st = cosa_reftraj_exact(r->sm.sys, r->sm.x0, r->dt, r->nsamples, &r->ref);
         snprintf(r->refdesc, sizeof r->refdesc, "exact%s",
                  cosa_model_units_nfmu(r->mu)

@@ -164,7 +164,8 @@ cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, size_t nsel, const 
     struct vo_cli *r = ctx;
     cosa_reftraj *ref = NULL;
     const double t0 = vo_cli_now();
-    cosa_status st = r->sys && !sel
+    /* the exact route's linear form has no coupling offset c (u = L y + c) */
+    cosa_status st = r->sys && !sel && !cosa_unitset_input_offset(r->set)
                          ? cosa_reftraj_exact_at(r->sys, r->x0, n, t, &ref)
                          : cosa_reftraj_cvode_sel(r->set, r->x0, n, t, r->refrtol, sel ? nsel : 0,
                                                   sel, &ref);

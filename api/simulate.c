@@ -145,7 +145,8 @@ static cosa_status sim_units(struct sim *r, char *err, size_t errsize)
                             "FMUs in an algebraic loop: run them with cosa simulate");
         r->mopt.lin_at_end = 1;
         r->mopt.step_gains = cosa_model_units_step_gains(r->mu);
-        r->fine = !network_linear(m, par, r->nsub) || r->mopt.events;
+        r->fine = !network_linear(m, par, r->nsub) || r->mopt.events ||
+                  cosa_model_file_input_offset(m); /* u = L y + c: not linearised */
     }
     return COSA_OK;
 }
@@ -174,7 +175,7 @@ static cosa_status sim_reference(struct sim *r, double dt, size_t nsamples, char
         snprintf(desc, size, "fine co-simulation %s dt/%d%s",
                  fname[0] == 's' ? "SOH" : fname[0] == 'f' ? "FOH" : "ZOH", SIM_FINE_FACTOR,
                  r->ref && r->ref->loop ? ", the algebraic loop solved at every point" : "");
-    } else if (r->sys) {
+    } else if (r->sys && !cosa_unitset_input_offset(set)) { /* (no u = L y + c in sys) */
         st = cosa_reftraj_exact(r->sys, r->x0, dt, nsamples, &r->ref);
         snprintf(desc, size, "exact%s", cosa_model_units_nfmu(r->mu)
                                             ? " (the linearised network: --ref fine for "

@@ -97,6 +97,7 @@ void mf_free(mf_t *mf)
     free(mf->syms);
     mf_expr_pool_free(mf->pool);
     free(mf->L);
+    free(mf->c);
     if (mf->uq)
         for (size_t i = 0; i < mf->nu; i++)
             free(mf->uq[i]);

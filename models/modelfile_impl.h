@@ -85,6 +85,8 @@ struct mf_conn {
     double gain;        /* `-> T.IN * FACTOR`, else 1: L's entry (u = L y) */
     int sum;            /* one of the sources an OSP Sum function adds up:
                            several may feed one input (their L entries add) */
+    double offset;      /* `... offset OFFSET` or an SSP LinearTransformation's
+                           offset, else 0: c's entry (u = L y + c) */
 };
 
 /* `connect clock S.OUT -> T.IN [, U.IN ...]` (modelfile_clock.c): an output
@@ -135,6 +137,7 @@ typedef struct mf {
     mf_expr_pool *pool;
     size_t nx, nu, ny;
     double *L;         /* nu x ny, column-major */
+    double *c;         /* nu: the coupling's affine term (u = L y + c) */
     char **uq;         /* qualified input names "SUB.IN" (nu)  */
     const char **xg;   /* state names (nx), views              */
     const char **yg;   /* output names (ny), views             */

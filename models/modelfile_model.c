@@ -244,6 +244,15 @@ const mf_t *mf_of(const cosa_model *m)
     return m && m->create == mf_create ? m->data : NULL;
 }
 
+const double *cosa_model_file_input_offset(const cosa_model *m)
+{
+    const mf_t *mf = mf_of(m);
+    for (size_t k = 0; mf && mf->c && k < mf->nu; k++)
+        if (mf->c[k] != 0.0)
+            return mf->c;
+    return NULL;
+}
+
 const char *cosa_model_file_fmu(const cosa_model *m, size_t i)
 {
     const mf_t *mf = mf_of(m);

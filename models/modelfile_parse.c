@@ -932,7 +932,7 @@ static void st_connect(struct mf_parser *p)
             mf_nomem(p);
             break;
         }
-        mf->conns[mf->nconn++] = (struct mf_conn){s2, o2, dst, in, p->line, 1.0, 0};
+        mf->conns[mf->nconn++] = (struct mf_conn){s2, o2, dst, in, p->line, 1.0, 0, 0.0};
         skip_blanks(p);
         if (p->s[p->pos] == '*') { /* T.IN * FACTOR: u = FACTOR y (L's entry) */
             mf_expr e;
@@ -946,6 +946,22 @@ static void st_connect(struct mf_parser *p)
                 break;
             }
             mf->conns[mf->nconn - 1].gain = e.value;
+            skip_blanks(p);
+        }
+        /* T.IN [* FACTOR] offset OFFSET: u = FACTOR y + OFFSET (c's entry) */
+        if (strncmp(p->s + p->pos, "offset", 6) == 0 &&
+            (p->s[p->pos + 6] == ' ' || p->s[p->pos + 6] == '\t')) {
+            mf_expr e;
+            p->pos += 6;
+            skip_blanks(p);
+            if (parse_expr(p, &e, 0))
+                break;
+            if (e.value - e.value != 0.0) {
+                mf_perr(p, COSA_ERANGE, p->line, "connect: the offset of %s.%s must be finite "
+                        "(got %g)", dst, in, e.value);
+                break;
+            }
+            mf->conns[mf->nconn - 1].offset = e.value;
             skip_blanks(p);
         }
         if (p->s[p->pos] != ',')

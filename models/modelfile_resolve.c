@@ -109,10 +109,11 @@ static void resolve_layout(struct mf_parser *p, size_t eof_line)
     mf->nu = nu;
     mf->ny = ny;
     mf->L = calloc(nu * ny + 1, sizeof *mf->L);
+    mf->c = calloc(nu + 1, sizeof *mf->c);
     mf->uq = calloc(nu + 1, sizeof *mf->uq);
     mf->xg = calloc(nx + 1, sizeof *mf->xg);
     mf->yg = calloc(ny + 1, sizeof *mf->yg);
-    if (!mf->L || !mf->uq || !mf->xg || !mf->yg)
+    if (!mf->L || !mf->c || !mf->uq || !mf->xg || !mf->yg)
         return mf_nomem(p);
     for (size_t i = 0; i < mf->nsub; i++) {
         struct mf_sub *s = &mf->subs[i];
@@ -188,6 +189,7 @@ static void resolve_connections(struct mf_parser *p)
             size_t gi = b->ou + (size_t)in, go = a->oy + (size_t)o;
             if (src_line[gi] && cn->sum && L_sum(mf, c, gi)) {
                 mf->L[gi + go * nu] += cn->gain; /* an OSP Sum: the sources add up */
+                mf->c[gi] += cn->offset;
                 continue;
             }
             if (src_line[gi])
@@ -196,6 +198,7 @@ static void resolve_connections(struct mf_parser *p)
                         src_line[gi], cn->line);
             src_line[gi] = cn->line;
             mf->L[gi + go * nu] = cn->gain;
+            mf->c[gi] = cn->offset;
         }
     }
     for (size_t i = 0; i < mf->nsub && p->st == COSA_OK; i++) {

@@ -307,6 +307,10 @@ static void wr_file_model(struct writer *w, const mf_t *mf, const double *par,
                         wr(w, " * ");
                         wr_num(w, mf->L[b->ou + k + j * mf->nu]);
                     }
+                    if (mf->c && mf->c[b->ou + k] != 0.0) { /* u = L y + c */
+                        wr(w, " offset ");
+                        wr_num(w, mf->c[b->ou + k]);
+                    }
                     first = 0;
                 }
         }
@@ -573,9 +577,10 @@ static int sub_names(const cosa_model *m, const double *par, const cosa_system *
     return 0;
 }
 
-/* One "connect" line per input, from its source src[]. */
+/* One "connect" line per input, from its source src[], with its offset
+ * (c: u = L y + c; NULL: none). */
 static void wr_connects(struct writer *w, const cosa_system *sys, const size_t *src,
-                        char **subn, char **un, char **yn)
+                        const double *c, char **subn, char **un, char **yn)
 {
     const size_t nsub = cosa_system_nsub(sys);
     for (size_t i = 0; i < nsub; i++) {
@@ -588,7 +593,12 @@ static void wr_connects(struct writer *w, const cosa_system *sys, const size_t *
                 if (y >= oy && y < oy + ny_s)
                     break;
             }
-            wr(w, "connect %s.%s -> %s.%s\n", subn[sy], yn[y], subn[i], un[ou + j]);
+            wr(w, "connect %s.%s -> %s.%s", subn[sy], yn[y], subn[i], un[ou + j]);
+            if (c && c[ou + j] != 0.0) {
+                wr(w, " offset ");
+                wr_num(w, c[ou + j]);
+            }
+            wr(w, "\n");
         }
     }
 }
@@ -665,7 +675,7 @@ static int text_numeric(const cosa_model *m, const double *par, const cosa_syste
         wr(&w, "end\n");
     }
     wr(&w, "\n");
-    wr_connects(&w, sys, src, subn, un, yn);
+    wr_connects(&w, sys, src, cosa_model_file_input_offset(m), subn, un, yn);
     ret = w.err ? -1 : 0;
 done:
     if (f && fclose(f) != 0)

@@ -71,7 +71,8 @@ static void add_conn(struct ssp *s, const struct vend *src, const struct vend *d
     mf->conns = nc;
     mf->capconn = mf->nconn + 1;
     struct mf_conn c = {mf_dup0(mf->subs[src->sub].name), mf_dup0(src->id),
-                        mf_dup0(mf->subs[dst->sub].name), mf_dup0(dst->id), line, gain, sum};
+                        mf_dup0(mf->subs[dst->sub].name), mf_dup0(dst->id), line, gain, sum,
+                        0.0};
     if (!c.src || !c.out || !c.dst || !c.in) {
         free(c.src), free(c.out), free(c.dst), free(c.in);
         return mf_nomem(s->p);

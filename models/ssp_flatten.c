@@ -212,22 +212,6 @@ static void check_param_connection(struct ssp *s, xmlNode *sys, xmlNode *c)
             other ? "kind " : "", other ? ssp_attr(other, "kind") : "no such connector");
 }
 
-/* A signal connection's linear transformation has no offset: u = L y is
- * linear (a parameter connection's may: ssp_ssv.c applies it to the value). */
-static void check_offset(struct ssp *s, xmlNode *c)
-{
-    for (xmlNode *t = ssp_next(c->children); t && s->p->st == COSA_OK; t = ssp_next(t->next)) {
-        double offset = 0.0;
-        if (ssp_is(t, SSP_NS_SSC, "LinearTransformation") &&
-            ssp_number(s, t, "offset", 0.0, &offset) == 0 && offset != 0.0)
-            mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(t), "ssc:LinearTransformation offset=%g "
-                    "on the connection to %.80s.%.80s: not supported: cosa's coupling is linear "
-                    "(u = L y), an offset cannot be represented", offset,
-                    ssp_attr(c, "endElement") ? ssp_attr(c, "endElement") : "(system)",
-                    ssp_attr(c, "endConnector") ? ssp_attr(c, "endConnector") : "?");
-    }
-}
-
 static void check_connections(struct ssp *s, xmlNode *sys)
 {
     for (xmlNode *t = ssp_next(sys->children); t && s->p->st == COSA_OK; t = ssp_next(t->next))
@@ -251,8 +235,6 @@ static void check_connections(struct ssp *s, xmlNode *sys)
                                : "sinks (inputs, or outputs of the system itself)");
                     break;
                 }
-                if (b)
-                    check_offset(s, c);
                 const char *ua = a ? unit_of(a) : NULL, *ub = b ? unit_of(b) : NULL;
                 const char *sup = ssp_attr(c, "suppressUnitConversion");
                 if (ua && ub && !same_unit(s, ua, ub) && !(sup && strcmp(sup, "true") == 0) &&
@@ -306,21 +288,24 @@ static xmlNode *ending_at(struct ssp *s, xmlNode *sys, const char *elem, const c
     return found;
 }
 
-/* The factor of connection c's linear transformation (1 without one). */
-static double factor_of(struct ssp *s, xmlNode *c)
+/* The factor *f and offset *o of connection c's linear transformation
+ * (target = f source + o; 1 and 0 without one). */
+static void transform_of(struct ssp *s, xmlNode *c, double *f, double *o)
 {
-    double f = 1.0;
+    *f = 1.0, *o = 0.0;
     for (xmlNode *t = ssp_next(c->children); t; t = ssp_next(t->next))
-        if (ssp_is(t, SSP_NS_SSC, "LinearTransformation"))
-            ssp_number(s, t, "factor", 1.0, &f);
-    return f;
+        if (ssp_is(t, SSP_NS_SSC, "LinearTransformation")) {
+            ssp_number(s, t, "factor", 1.0, f);
+            ssp_number(s, t, "offset", 0.0, o);
+        }
 }
 
 /* Trace the source of connector conn of element elem (NULL: of sys itself)
  * in system sys: *src the component's node, *out its output connector's
- * name, *gain the product of the factors.  1 found, 0 none, -1 error. */
+ * name, and the connector = *gain source + *offset composed along the path
+ * (both start at 1 and 0).  1 found, 0 none, -1 error. */
 static int trace(struct ssp *s, xmlNode *sys, const char *elem, const char *conn, xmlNode **src,
-                 const char **out, double *gain, int depth)
+                 const char **out, double *gain, double *offset, int depth)
 {
     if (depth > 256) {
         mf_perr(s->p, COSA_ESYNTAX, ssp_line(sys), "the connections to %.80s form a loop "
@@ -331,7 +316,10 @@ static int trace(struct ssp *s, xmlNode *sys, const char *elem, const char *conn
     xmlNode *c = ending_at(s, sys, elem, conn, &from);
     if (!c)
         return s->p->st == COSA_OK ? 0 : -1;
-    *gain *= factor_of(s, c); /* target = factor source (along the data flow) */
+    double f, o; /* target = f source + o along the data flow: u = G (f v + o) + O */
+    transform_of(s, c, &f, &o);
+    *offset += *gain * o;
+    *gain *= f;
     const char *se = end_element(c, from);
     const char *sc = ssp_attr(c, from ? "startConnector" : "endConnector");
     if (!se) { /* an input connector of sys: from outside */
@@ -343,7 +331,7 @@ static int trace(struct ssp *s, xmlNode *sys, const char *elem, const char *conn
                     elem ? "." : "", conn);
             return -1;
         }
-        const int r = trace(s, up, ssp_attr(sys, "name"), sc, src, out, gain, depth + 1);
+        const int r = trace(s, up, ssp_attr(sys, "name"), sc, src, out, gain, offset, depth + 1);
         if (r == 0)
             mf_perr(s->p, COSA_ESYNTAX, ssp_line(c), "input connector '%.80s' of system "
                     "'%.80s' has no source", sc, ssp_attr(sys, "name"));
@@ -355,7 +343,7 @@ static int trace(struct ssp *s, xmlNode *sys, const char *elem, const char *conn
         *out = sc;
         return 1;
     }
-    const int r = trace(s, e, NULL, sc, src, out, gain, depth + 1); /* into a subsystem */
+    const int r = trace(s, e, NULL, sc, src, out, gain, offset, depth + 1); /* into a subsystem */
     if (r == 0)
         mf_perr(s->p, COSA_ESYNTAX, ssp_line(c), "output connector '%.80s' of system '%.80s' "
                 "has no source", sc, se);
@@ -440,12 +428,12 @@ static void add_connections(struct ssp *s, xmlNode *sys)
                         continue;
                     xmlNode *src = NULL;
                     const char *out = NULL;
-                    double gain = 1.0;
+                    double gain = 1.0, offset = 0.0;
                     int from;
                     xmlNode *c = ending_at(s, sys, ssp_attr(e, "name"), ssp_attr(k, "name"),
                                            &from);
                     if (!c || trace(s, sys, ssp_attr(e, "name"), ssp_attr(k, "name"), &src,
-                                    &out, &gain, 0) != 1)
+                                    &out, &gain, &offset, 0) != 1)
                         continue; /* no source: reported by mf_resolve */
                     struct mf_sub *a = ssp_component_sub(s, src);
                     char *o = mf_ident_of(out), *in = mf_ident_of(ssp_attr(k, "name"));
@@ -461,7 +449,8 @@ static void add_connections(struct ssp *s, xmlNode *sys)
                         return mf_nomem(s->p);
                     }
                     mf->capconn = mf->nconn + 1;
-                    mf->conns[mf->nconn++] = (struct mf_conn){sn, o, dn, in, ssp_line(c), gain, 0};
+                    mf->conns[mf->nconn++] = (struct mf_conn){sn, o, dn, in, ssp_line(c), gain, 0,
+                                                             offset};
                 }
         }
 }

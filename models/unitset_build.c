@@ -187,7 +187,8 @@ static cosa_status clock_links(const cosa_model *m, cosa_model_units *mu,
 
 /* The unit set over the units: u = L y of the linear form (else the ODE
  * form's), with the ODE form's coupling variables and band if asked. */
-static cosa_status make_set(const cosa_model_units_opts *o, cosa_model_units *mu)
+static cosa_status make_set(const cosa_model *m, const cosa_model_units_opts *o,
+                            cosa_model_units *mu)
 {
     const double *L = mu->bareL ? mu->bareL
                       : mu->sys   ? cosa_system_L(mu->sys)
@@ -195,6 +196,8 @@ static cosa_status make_set(const cosa_model_units_opts *o, cosa_model_units *mu
     if (o->coupling && mu->os)
         L = cosa_odesys_L(mu->os);
     cosa_status st = cosa_unitset_create(mu->nsub, mu->units, L, NULL, &mu->set);
+    if (st == COSA_OK) /* u = L y + c: the file's connection offsets (none: NULL) */
+        st = cosa_unitset_set_input_offset(mu->set, cosa_model_file_input_offset(m));
     if (st != COSA_OK || !o->coupling || !mu->os)
         return st;
     const cosa_coupling *cp = cosa_odesys_coupling(mu->os);
@@ -273,7 +276,7 @@ cosa_status cosa_model_units_create(const cosa_model *m, const double *par,
         st = clock_links(m, mu, err);
     }
     if (st == COSA_OK)
-        st = make_set(opts, mu);
+        st = make_set(m, opts, mu);
     if (st == COSA_OK && m->sub_name)
         st = set_names(m, par, mu);
     if (st != COSA_OK) {

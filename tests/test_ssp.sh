@@ -265,6 +265,103 @@ printf 'subsystem S\n states x\n inputs u\n outputs y\n A = [-1]\n B = [1]\n C =
 "$COSA" point --model-file "$tmp/g0.cosa" --scheme zoh --dt 1e-2 >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'factor of S.u must be finite and not 0' "$tmp/err" && ok || bad "factor 0: $(cat "$tmp/err")"
 
+# ---- LinearTransformation offset: u = L y + c ----------------------------------------------
+# (1) the SSP's offset 0.5 on II.Fk -> I.Fk is the model file's `connect ... offset 0.5`:
+# simulate digit for digit (the same FMUs run by the same code: a difference is an import
+# error), its reference the fine co-simulation (the linearised network has no c) with a note
+mkdir -p "$tmp/offset/resources" && cp "$d2/resources/"* "$tmp/offset/resources/"
+sed 's|factor="1" offset="0"|factor="1" offset="0.5"|' "$d2/SystemStructure.ssd" \
+    >"$tmp/offset/SystemStructure.ssd"
+sed 's|^connect II.Fk -> I.Fk$|connect II.Fk -> I.Fk offset 0.5|' "$tmp/flat.cosa" >"$tmp/flatoff.cosa"
+grep -q 'offset="0.5"' "$tmp/offset/SystemStructure.ssd" && grep -q 'I.Fk offset 0.5$' "$tmp/flatoff.cosa" &&
+    ok || bad "offset test files"
+"$COSA" simulate --scheme zoh --dt 1e-3 --model-file "$tmp/offset/SystemStructure.ssd" >"$tmp/a" \
+    2>"$tmp/err" && "$COSA" simulate --scheme zoh --dt 1e-3 --model-file "$tmp/flatoff.cosa" $FLATSET \
+    >"$tmp/b" 2>/dev/null && grep -q '^reference fine' "$tmp/b" && cmp -s "$tmp/a" "$tmp/b" &&
+    grep -q 'note: the connections have offsets (u = L y + c).*fine co-simulation' "$tmp/err" && ok ||
+    bad "offset simulate: $(cat "$tmp/err") $(diff "$tmp/a" "$tmp/b" | head -6)"
+# ... and it acts: u.I.Fk at t = 0 is the offset-free run's + 0.5 (the outputs at t = 0 are
+# the initial ones in both; 0.5 on |F| ~ 1e4 is exact to ~1e-12 absolute)
+"$COSA" simulate --model-file "$tmp/offset/SystemStructure.ssd" --scheme zoh --dt 1e-3 -o "$tmp/so1" \
+    >/dev/null 2>&1 && "$COSA" simulate --model-file "$d2/SystemStructure.ssd" --scheme zoh --dt 1e-3 \
+    -o "$tmp/so0" >/dev/null 2>&1 &&
+    awk -F, '/^#/ || /^t,/ { next } FNR == NR { if (!a) a = $2; next } { if (!b) b = $2 }
+        END { d = a - b - 0.5; if (d < 0) d = -d; exit !(d <= 1e-9) }' "$tmp"/so1/*.csv "$tmp"/so0/*.csv &&
+    ok || bad "offset: u.I.Fk(0) - u0.I.Fk(0) != 0.5"
+# ... composed along a nested path: II.Fk -> A.Fk (factor 2, offset 10), A.Fk -> I.Fk
+# (factor 1.5, offset 4): I.Fk = 1.5 (2 Fk + 10) + 4 = 3 Fk + 19 (exact in binary), the
+# model file's `* 3 offset 19`, digit for digit
+sed -e 's|<ssc:LinearTransformation factor="1.5"/>|<ssc:LinearTransformation factor="1.5" offset="4"/>|' \
+    -e 's|<ssc:LinearTransformation factor="2"/>|<ssc:LinearTransformation factor="2" offset="10"/>|' \
+    "$d1/SystemStructure.ssd" >"$d1/offset.ssd"
+sed 's|^connect II.Fk -> A_I.Fk \* 3$|connect II.Fk -> A_I.Fk * 3 offset 19|' "$tmp/nested.cosa" >"$tmp/nestoff.cosa"
+[ "$(grep -c 'offset="' "$d1/offset.ssd")" = 2 ] && grep -q 'A_I.Fk \* 3 offset 19$' "$tmp/nestoff.cosa" &&
+    "$COSA" simulate --scheme foh --dt 1e-3 --model-file "$d1/offset.ssd" >"$tmp/a" 2>/dev/null &&
+    "$COSA" simulate --scheme foh --dt 1e-3 --model-file "$tmp/nestoff.cosa" $NESTSET >"$tmp/b" 2>/dev/null &&
+    [ -s "$tmp/b" ] && cmp -s "$tmp/a" "$tmp/b" && ok || bad "nested offsets: $(diff "$tmp/a" "$tmp/b" | head -4)"
+# model-dump of the SSP (the FMUs linearised) keeps the offset on its connection
+"$COSA" model-dump --model-file "$tmp/offset/SystemStructure.ssd" 2>/dev/null |
+    grep -q '^connect II.Fk -> I.Fk offset 0.5$' && ok || bad "model-dump of the SSP's offset"
+# (2) point and limit do not see it (Phi is about deviations): the offset-free SSP's output,
+# byte for byte, and one note says why
+for cmd in "point --scheme zoh --dt 1e-4" "limit --scheme zoh --criterion stable"; do
+    "$COSA" $cmd --model-file "$tmp/offset/SystemStructure.ssd" >"$tmp/a" 2>"$tmp/err" &&
+        "$COSA" $cmd --model-file "$d2/SystemStructure.ssd" >"$tmp/b" 2>/dev/null && [ -s "$tmp/b" ] &&
+        cmp -s "$tmp/a" "$tmp/b" &&
+        grep -q "note: the connections' offsets (u = L y + c) shift the operating point only" "$tmp/err" &&
+        ok || bad "offset $cmd: $(cat "$tmp/err") $(diff "$tmp/a" "$tmp/b" | head -4)"
+done
+# (3) an independent route: twomass.cosa with I.s1 -> II.s1 offset 0.001 against the same
+# network with the offset moved into a bias input of II (a third input b, its B and D columns
+# those of s1 times 0.001, fed by a stateless-in-effect source whose output is x = 1 with A = 0:
+# e^0 = I keeps it exactly 1).  Both runs do the same arithmetic up to where the constant is
+# added (c after L y against D_b b inside II), so they agree to round-off, k n eps |y| over
+# 100 macro steps of a contracting scheme: 1e-12 relative to each column's largest value.
+# The reference columns are left out: the offset run's is CVODE (rtol 1e-12), the bias run's
+# exact.
+sed 's/^connect I.s1  -> II.s1$/connect I.s1  -> II.s1 offset 0.001/' "$src/data/models/twomass.cosa" \
+    >"$tmp/o1.cosa"
+awk '/^  inputs  s1 v1$/ { print "  inputs  s1 v1 b"; next }
+     /^  B = \[ 0,      0$/ { print "  B = [ 0,      0,      0"; next }
+     /^        ck\/m2,  dk\/m2 \]$/ { print "        ck/m2,  dk/m2,  0.001*ck/m2 ]"; next }
+     /^  D = \[ -ck, -dk \]/ { print "  D = [ -ck, -dk, -0.001*ck ]"; next }
+     { print }
+     END { print "subsystem bias\n  states z\n  inputs w\n  outputs one\n  A = [ 0 ]\n  B = [ 0 ]";
+           print "  C = [ 1 ]\n  D = [ 0 ]\n  x0 = [ 1 ]\nend\nconnect bias.one -> II.b\nconnect I.s1 -> bias.w" }' \
+    "$src/data/models/twomass.cosa" >"$tmp/o2.cosa"
+grep -q 'II.s1 offset 0.001$' "$tmp/o1.cosa" && [ "$(grep -c '0.001\*ck' "$tmp/o2.cosa")" = 2 ] &&
+    ok || bad "offset route files"
+"$COSA" simulate --model-file "$tmp/o1.cosa" --scheme zoh --dt 1e-4 --tend 0.01 -o "$tmp/r1" >/dev/null 2>&1 &&
+    "$COSA" simulate --model-file "$tmp/o2.cosa" --scheme zoh --dt 1e-4 --tend 0.01 -o "$tmp/r2" >/dev/null 2>&1 &&
+    awk -F, '/^#/ { next }
+        /^t,/ { f = FILENAME == ARGV[1] ? 1 : 2; for (i = 1; i <= NF; i++) col[f, $i] = i; next }
+        FILENAME == ARGV[1] { n1++; for (k in want) v1[n1, k] = $(col[1, k]); next }
+        { n2++; for (k in want) { x = $(col[2, k]); d = v1[n2, k] - x; if (d < 0) d = -d
+              if (d > dm[k]) dm[k] = d; if (x < 0) x = -x; if (x > sm[k]) sm[k] = x } }
+        END { if (n1 != n2 || n1 < 100) exit 1
+              for (k in want) { if (!(dm[k] <= 1e-12 * sm[k]) || sm[k] == 0) exit 1 } }
+        BEGIN { want["y.I.s1"]; want["y.I.v1"]; want["y.II.Fk"]; want["u.I.Fk"] }' \
+        "$tmp"/r1/*.csv "$tmp"/r2/*.csv && ok || bad "offset against the bias input"
+# the offset is not a no-op: without it u.II.s1(0) = 0, with it 0.001
+grep -v '^#' "$tmp"/r1/*.csv | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "u.II.s1") c = i; next }
+    NR == 2 { exit !($c == 0.001) }' && ok || bad "offset u.II.s1(0)"
+# (4) model-dump writes it, and the dump runs the same
+"$COSA" model-dump --model-file "$tmp/o1.cosa" -o "$tmp/o1dump.cosa" >/dev/null 2>&1 &&
+    grep -q '^connect I.s1 -> II.s1 offset 0.001$' "$tmp/o1dump.cosa" &&
+    "$COSA" simulate --model-file "$tmp/o1dump.cosa" --scheme zoh --dt 1e-4 --tend 0.01 >"$tmp/a" 2>&1 &&
+    "$COSA" simulate --model-file "$tmp/o1.cosa" --scheme zoh --dt 1e-4 --tend 0.01 >"$tmp/b" 2>&1 &&
+    grep '^e_global ' "$tmp/a" >"$tmp/a1" && grep '^e_global ' "$tmp/b" >"$tmp/b1" && [ -s "$tmp/b1" ] &&
+    cmp -s "$tmp/a1" "$tmp/b1" && ok || bad "model-dump offset: $(cat "$tmp/a1" "$tmp/b1")"
+# defect compares with the exact monolithic solution, which has no c: refused in one line
+"$COSA" defect --model-file "$tmp/o1.cosa" --integrator exact --in-order 0 --out-order 1 --dt 1e-4 \
+    --tend 1e-3 >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+    grep -q '^cosa: defect: the connections have offsets (u = L y + c): not supported here' "$tmp/err" &&
+    ok || bad "defect offsets: $(cat "$tmp/err")"
+printf 'subsystem S\n states x\n inputs u\n outputs y\n A = [-1]\n B = [1]\n C = [1]\n D = [0]\nend\nconnect S.y -> S.u offset 1/0\n' >"$tmp/oinf.cosa"
+"$COSA" point --model-file "$tmp/oinf.cosa" --scheme zoh --dt 1e-2 >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'oinf.cosa:10: .*not finite' "$tmp/err" && ok || bad "offset inf: $(cat "$tmp/err")"
+
 # ---- broken SSPs: one line, exit code 2 ----------------------------------------------------
 # variant NAME SED-SCRIPT: the flat 2.0 .ssd edited, as an unpacked system
 variant() {
@@ -300,8 +397,6 @@ variant inttype 's|<ssd:Connector name="v1" kind="input"/>|<ssd:Connector name="
 refused "$tmp/inttype/SystemStructure.ssd" "ssd:Connector 'v1': not supported: ssc:Integer"
 variant units 's|<ssd:Connector name="s1" kind="input"><ssc:Float64 unit="m"/>|<ssd:Connector name="s1" kind="input"><ssc:Float64 unit="mm"/>|'
 refused "$tmp/units/SystemStructure.ssd" "units 'm' and 'mm' differ: not supported"
-variant offset 's|factor="1" offset="0"|factor="1" offset="0.5"|'
-refused "$tmp/offset/SystemStructure.ssd" "offset=0.5 .*an offset cannot be represented"
 variant namespace 's|SSP1/SystemStructureDescription"|SSP2/SystemStructureDescription"|'
 refused "$tmp/namespace/SystemStructure.ssd" "SystemStructureDescription in namespace 'http://ssp-standard.org/SSP2/"
 variant version 's|version="2.0" name="twomass-ssp"|version="3.0" name="twomass-ssp"|'

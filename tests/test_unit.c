@@ -7,6 +7,7 @@
 
 #include "cosa.h"
 #include "testutil.h"
+#include "td/unitset_impl.h"
 
 #include <float.h>
 #include <math.h>
@@ -661,4 +662,62 @@ Test(unit_linear, pure_gain_subsystem_simulates_like_phi)
     cosa_odesys_free(os);
     cosa_system_free(sys);
     cosa_model_free(m);
+}
+
+/* The coupling's affine term (u = L y + c, an SSP LinearTransformation
+ * offset): cosa_unitset_couple against the sums written out here, c in the
+ * value column only (a constant has no derivatives), a row range equal to
+ * the rows of the whole, cosa_unitset_inputs the same value; c = 0 is no
+ * offset, a NaN is refused.  L of twomass has one entry 1 per row, so every
+ * sum has one nonzero product: agreement to 2 eps relative. */
+Test(unitset_offset, couple_against_written_sums)
+{
+    cosa_system *sys = tu_twomass(2e5, 500.0);
+    cr_assert_not_null(sys);
+    cosa_unit *un[2] = {NULL, NULL};
+    for (size_t i = 0; i < 2; i++)
+        cr_assert_eq(cosa_unit_linear_from_system(sys, i, &un[i]), COSA_OK);
+    cosa_unitset *set = NULL;
+    const double *L = cosa_system_L(sys);
+    cr_assert_eq(cosa_unitset_create(2, un, L, NULL, &set), COSA_OK);
+    const size_t nu = cosa_unitset_nu(set), ny = cosa_unitset_ny(set);
+    cr_assert_eq(nu, 3u);
+    cr_assert_eq(ny, 3u);
+    cr_expect_null(cosa_unitset_input_offset(set));
+    const double c[3] = {50.0, -0.25, 3.0}, zero[3] = {0.0, 0.0, 0.0};
+    cr_assert_eq(cosa_unitset_set_input_offset(set, c), COSA_OK);
+    cr_assert_not_null(cosa_unitset_input_offset(set));
+    unsigned long long seed = 7;
+    double Y[9], U[9], Ur[6], u[3];
+    for (size_t k = 0; k < 9; k++)
+        Y[k] = 1e3 * tu_rand(&seed);
+    cosa_unitset_couple(set, 0, nu, 3, Y, ny, U, nu);
+    for (size_t j = 0; j < 3; j++)
+        for (size_t r = 0; r < nu; r++) {
+            double s = j == 0 ? c[r] : 0.0;
+            for (size_t l = 0; l < ny; l++)
+                s += L[r + l * nu] * Y[l + j * ny];
+            cr_expect(fabs(U[r + j * nu] - s) <= 2.0 * DBL_EPSILON * fabs(s), "U(%zu,%zu) %.17g, "
+                      "written %.17g", r, j, U[r + j * nu], s);
+        }
+    cosa_unitset_couple(set, 1, 2, 3, Y, ny, Ur, 2); /* rows 1..2 alone */
+    for (size_t j = 0; j < 3; j++)
+        for (size_t r = 0; r < 2; r++)
+            cr_expect_eq(Ur[r + j * 2], U[1 + r + j * nu]);
+    cr_assert_eq(cosa_unitset_inputs(set, 0.0, Y, u, NULL), COSA_OK);
+    for (size_t r = 0; r < nu; r++)
+        cr_expect_eq(u[r], U[r]);
+    cr_assert_eq(cosa_unitset_set_input_offset(set, zero), COSA_OK);
+    cr_expect_null(cosa_unitset_input_offset(set));
+    cosa_unitset_couple(set, 0, nu, 1, Y, ny, u, nu);
+    for (size_t r = 0; r < nu; r++)
+        cr_expect(fabs(u[r] - (U[r] - c[r])) <= 2.0 * DBL_EPSILON * fabs(U[r]) + 1e-13 * fabs(c[r]));
+    const double bad[3] = {1.0, NAN, 0.0};
+    cr_expect_eq(cosa_unitset_set_input_offset(set, bad), COSA_ENONFINITE);
+    cr_expect_null(cosa_unitset_input_offset(set));
+    cr_expect_eq(cosa_unitset_set_input_offset(NULL, c), COSA_EINVAL);
+    cosa_unitset_free(set);
+    for (size_t i = 0; i < 2; i++)
+        cosa_unit_free(un[i]);
+    cosa_system_free(sys);
 }

@@ -5,6 +5,7 @@
  * time sigma = (s - t_{k+1}) / H in [-1, 0], where the RMS^2 is
  * int_{-1}^0 delta(sigma)^2 dsigma. */
 #include "td/unit_impl.h"
+#include "td/unitset_impl.h"
 
 #include <math.h>
 
@@ -88,7 +89,6 @@ cosa_status cosa_defect_step(const cosa_unitset *set, double H, int m, const dou
     if (m < 0 || n < 0 || m > COSA_UNIT_DERMAX || n > COSA_UNIT_DERMAX || !(H > 0.0) ||
         !isfinite(H))
         return COSA_ERANGE;
-    const double *L = cosa_unitset_L(set);
     double emax = COSA_DEFECT_EPS_FLOOR;
     double yk[NDER], uk[NDER];
     for (size_t k = 0; k < ny; k++) {
@@ -104,13 +104,8 @@ cosa_status cosa_defect_step(const cosa_unitset *set, double H, int m, const dou
             emax = fmax(emax, r);
     }
     for (size_t i = 0; i < nu; i++) {
-        /* Y_src = sum_l L_il Y_l, coefficient by coefficient */
-        for (int j = 0; j <= n; j++) {
-            double s = 0.0;
-            for (size_t l = 0; l < ny; l++)
-                s += L[i + l * nu] * yder[l + (size_t)j * ny];
-            yk[j] = s;
-        }
+        /* Y_src = sum_l L_il Y_l (+ c_i), coefficient by coefficient */
+        cosa_unitset_couple(set, i, 1, (size_t)n + 1, yder, ny, yk, 1);
         for (int j = 0; j <= m; j++)
             uk[j] = uder[i + (size_t)j * nu];
         double r = sqrt(connection_ms(H, m, uk, n, yk));

@@ -153,13 +153,7 @@ static evolve_end ecco_plan(void *ctx, evolve_attempt *a)
      * raw outputs after the last step, u = L y_n */
     if (cosa_master_get(e->m, NULL, NULL, NULL, e->y, NULL, NULL) != COSA_OK)
         return EVOLVE_FAILED;
-    const double *L = cosa_unitset_L(e->set);
-    for (size_t i = 0; i < e->nu; i++) {
-        double v = 0.0;
-        for (size_t j = 0; j < e->ny; j++)
-            v += L[i + j * e->nu] * e->y[j];
-        e->u[i] = v;
-    }
+    cosa_unitset_couple(e->set, 0, e->nu, 1, e->y, e->ny ? e->ny : 1, e->u, e->nu ? e->nu : 1);
     return cosa_master_set_inputs(e->m, 0, e->u) == COSA_OK ? EVOLVE_GO : EVOLVE_FAILED;
 }
 

@@ -250,7 +250,7 @@ static cosa_status input_polys(cosa_iter *it, const double *V, double *uder)
             it->C[o + mdeg * ny] = c * it->fact[mdeg];
         }
     if (it->nu)
-        dense_gemm('N', 'N', it->nu, nq, ny, 1.0, it->L, it->nu, it->C, ny, 0.0, uder, it->nu);
+        cosa_unitset_couple(it->set, 0, it->nu, nq, it->C, ny ? ny : 1, uder, it->nu);
     return dense_isfinite(it->nu, nq, uder, it->nu ? it->nu : 1) ? COSA_OK : COSA_ENONFINITE;
 }
 

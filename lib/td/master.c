@@ -615,12 +615,12 @@ static void stage_extrapolate(cosa_master *m)
     }
 }
 
-/* ubar = L v + du for a stacked output vector v. */
+/* ubar = L v + c + du for a stacked output vector v. */
 static void inputs_of(const cosa_master *m, const double *v, double *uout)
 {
     if (!m->nu)
         return;
-    dense_gemv(m->nu, m->ny, 1.0, m->L, m->nu, v, 0.0, uout);
+    cosa_unitset_couple(m->set, 0, m->nu, 1, v, m->ny ? m->ny : 1, uout, m->nu);
     for (size_t k = 0; k < m->nu; k++)
         uout[k] += m->du[k] + m->uoff[k];
 }
@@ -782,7 +782,7 @@ static cosa_status stage_advance(cosa_master *m)
         cosa_unitset_offsets(m->set, i, NULL, &ou, &oy);
         const size_t nui = u->nu;
         if (nui) {
-            dense_gemm('N', 'N', nui, np, ny, 1.0, m->L + ou, nu, m->P, ny, 0.0, m->a + ou, nu);
+            cosa_unitset_couple(m->set, ou, nui, np, m->P, ny ? ny : 1, m->a + ou, nu);
             for (size_t r = 0; r < nui; r++)
                 m->a[ou + r] += m->du[ou + r] + m->uoff[ou + r];
             /* d^k u/dt^k at T_n = k! a_k / H^k */
@@ -939,10 +939,9 @@ cosa_status cosa_master_propose(cosa_master *m, int save)
         if ((st = cosa_unitset_exchange_derivatives(m->set, m->p, m->nout, m->yder, NULL)) !=
             COSA_OK)
             return st;
-        /* u^(j) = L y^(j), j = 0..q */
-        for (int j = 0; j <= m->q; j++)
-            dense_gemv(m->nu, m->ny, 1.0, m->L, m->nu, m->yder + (size_t)j * m->ny, 0.0,
-                       m->uder + (size_t)j * m->nu);
+        /* u^(j) = L y^(j) (+ c for j = 0), j = 0..q */
+        cosa_unitset_couple(m->set, 0, m->nu, (size_t)m->q + 1, m->yder, m->ny ? m->ny : 1,
+                            m->uder, m->nu ? m->nu : 1);
     } else if (!m->given)
         stage_extrapolate(m);
     /* linearisation at the start of the step: (x_n, u~(T_n) = L ybar_n + du_n) */

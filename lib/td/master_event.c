@@ -14,6 +14,7 @@
  * extrapolate across an event, their degree builds up again as at the
  * start, on the Lagrange basis of the samples' actual times. */
 #include "td/master_impl.h"
+#include "td/unitset_impl.h"
 #include "td/stepping_impl.h"
 
 #include <float.h>
@@ -189,7 +190,7 @@ cosa_status master_event_propose(cosa_master *m)
     extrapolate(m);
     const size_t nu = m->nu, ny = m->ny, np = m->np;
     if (nu) { /* every unit's input polynomial in s: a = L P + offset */
-        dense_gemm('N', 'N', nu, np, ny, 1.0, m->L, nu, m->P, ny, 0.0, m->a, nu);
+        cosa_unitset_couple(m->set, 0, nu, np, m->P, ny ? ny : 1, m->a, nu);
         for (size_t r = 0; r < nu; r++)
             m->a[r] += m->uoff[r];
     }
@@ -227,7 +228,7 @@ static cosa_status events_pass(cosa_master *m, size_t pass, int *any)
 {
     *any = 0;
     if (m->nu) {
-        dense_gemv(m->nu, m->ny, 1.0, m->L, m->nu, m->y, 0.0, m->u0);
+        cosa_unitset_couple(m->set, 0, m->nu, 1, m->y, m->ny ? m->ny : 1, m->u0, m->nu);
         for (size_t k = 0; k < m->nu; k++)
             m->u0[k] += m->uoff[k];
     }

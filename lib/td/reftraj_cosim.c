@@ -27,6 +27,7 @@
 #include "td/evolve.h"
 #include "td/unit_impl.h"
 #include "td/master_impl.h"
+#include "td/unitset_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -128,16 +129,13 @@ static cosa_status loop_propose(void *ctx, const evolve_attempt *a)
                 c += ls->lag[j * np + k] * ls->hist[l + j * ny];
             ls->P[l + k * ny] = c;
         }
+    /* u^(k) = k!/h^k (L P + c e_0')_k */
+    cosa_unitset_couple(ls->set, 0, nu, np, ls->P, ny ? ny : 1, ls->uder, nu ? nu : 1);
     double fact = 1.0; /* k! / h^k */
-    for (size_t k = 0; k < np; k++) {
-        if (k > 0)
-            fact *= (double)k / ls->h;
-        for (size_t r = 0; r < nu; r++) {
-            double c = 0.0;
-            for (size_t l = 0; l < ny; l++)
-                c += ls->L[r + l * nu] * ls->P[l + k * ny];
-            ls->uder[r + k * nu] = c * fact;
-        }
+    for (size_t k = 1; k < np; k++) {
+        fact *= (double)k / ls->h;
+        for (size_t r = 0; r < nu; r++)
+            ls->uder[r + k * nu] *= fact;
     }
     cosa_status st = cosa_master_set_inputs(ls->m, (int)np - 1, ls->uder);
     return st == COSA_OK ? evolve_stepper_master.propose(ls->m, a) : st;

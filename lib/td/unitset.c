@@ -21,6 +21,7 @@ struct cosa_unitset {
     size_t *seq;                /* execution sequence                     */
     unsigned char *seen;        /* nunits: scratch of the permutation check */
     double *L;                  /* nu x ny                                 */
+    double *c;                  /* nu: the affine term of u = L y + c, or NULL (0) */
     /* algebraic-loop workspace */
     double *lu, *lg, *lD, *lJ, *lr, *lDi; /* nu, ny, ny x nu, ny x ny, ny, ny x nu */
     lapack_int *ipiv;           /* ny                                     */
@@ -53,6 +54,7 @@ void cosa_unitset_free(cosa_unitset *set)
     free(set->rate);
     free(set->port_idx);
     free(set->cS);
+    free(set->c);
     cosa_unitset_set_names(set, NULL);
     free(set);
 }
@@ -250,6 +252,40 @@ size_t cosa_unitset_nx(const cosa_unitset *set) { return set ? set->nx : 0; }
 size_t cosa_unitset_nu(const cosa_unitset *set) { return set ? set->nu : 0; }
 size_t cosa_unitset_ny(const cosa_unitset *set) { return set ? set->ny : 0; }
 const double *cosa_unitset_L(const cosa_unitset *set) { return set ? set->L : NULL; }
+
+cosa_status cosa_unitset_set_input_offset(cosa_unitset *set, const double *c)
+{
+    if (!set)
+        return COSA_EINVAL;
+    free(set->c);
+    set->c = NULL;
+    int any = 0;
+    for (size_t k = 0; c && k < set->nu; k++)
+        any |= c[k] != 0.0;
+    if (!any)
+        return COSA_OK;
+    if (!dense_isfinite(set->nu, 1, c, set->nu))
+        return COSA_ENONFINITE;
+    if (!(set->c = malloc(set->nu * sizeof *set->c)))
+        return COSA_ENOMEM;
+    memcpy(set->c, c, set->nu * sizeof *c);
+    return COSA_OK;
+}
+
+const double *cosa_unitset_input_offset(const cosa_unitset *set) { return set ? set->c : NULL; }
+
+void cosa_unitset_couple(const cosa_unitset *set, size_t r0, size_t nr, size_t ncol,
+                         const double *Y, size_t ldy, double *U, size_t ldu)
+{
+    if (!nr || !ncol)
+        return;
+    if (set->ny)
+        dense_gemm('N', 'N', nr, ncol, set->ny, 1.0, set->L + r0, set->nu, Y, ldy, 0.0, U, ldu);
+    else
+        dense_zero(nr, ncol, U, ldu);
+    for (size_t r = 0; set->c && r < nr; r++)
+        U[r] += set->c[r0 + r]; /* the value (column 0) only: c is constant */
+}
 const size_t *cosa_unitset_sequence(const cosa_unitset *set) { return set ? set->seq : NULL; }
 
 cosa_unit *cosa_unitset_unit(const cosa_unitset *set, size_t i)
@@ -339,11 +375,8 @@ cosa_status cosa_unitset_coupling_eval(const cosa_unitset *set, double t, const 
     if (!set || (set->ny && !y) || !c)
         return COSA_EINVAL;
     const size_t nu = set->nu, ny = set->ny;
-    if (!set->cpl.nc) { /* c = u = L y */
-        if (nu && ny)
-            dense_gemv(nu, ny, 1.0, set->L, nu, y, 0.0, c);
-        else if (nu)
-            memset(c, 0, nu * sizeof *c);
+    if (!set->cpl.nc) { /* c = u = L y + offset */
+        cosa_unitset_couple(set, 0, nu, 1, y, ny ? ny : 1, c, nu ? nu : 1);
         if (J && nu && ny)
             memcpy(J, set->L, nu * ny * sizeof *J);
         return COSA_OK;
@@ -370,6 +403,8 @@ cosa_status cosa_unitset_inputs(cosa_unitset *set, double t, const double *y, do
         return st;
     if (nu) {
         dense_gemv(nu, nc, 1.0, set->cS, nu, set->cc, 0.0, u);
+        for (size_t k = 0; set->c && k < nu; k++)
+            u[k] += set->c[k];
         if (dudy && ny)
             dense_gemm('N', 'N', nu, ny, nc, 1.0, set->cS, nu, set->cJ, nc, 0.0, dudy, nu);
     }
@@ -397,8 +432,8 @@ static cosa_status loop_newton(cosa_unitset *set, double t, const double *x, dou
             if (st != COSA_OK)
                 return st == COSA_ENONFINITE ? COSA_ENOTCONVERGED : st;
             L = set->cdudy;
-        } else if (nu)
-            dense_gemv(nu, ny, 1.0, L, nu, y, 0.0, set->lu);
+        } else
+            cosa_unitset_couple(set, 0, nu, 1, y, ny, set->lu, nu ? nu : 1);
         dense_zero(ny, nu, set->lD, ny);
         for (size_t i = 0; i < set->nunits; i++) {
             cosa_unit *un = set->units[i];
@@ -496,15 +531,11 @@ cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const doubl
         return COSA_EINVAL;
     if (q < 0 || q > COSA_UNIT_DEGMAX)
         return COSA_ERANGE;
-    const size_t nu = set->nu, ny = set->ny;
+    const size_t nu = set->nu;
     if (!nu)
         return COSA_OK;
-    /* u^(j) = L y^(j) */
-    if (ny)
-        dense_gemm('N', 'N', nu, (size_t)q + 1, ny, 1.0, set->L, nu, yder, ldy, 0.0, set->eu,
-                   nu);
-    else
-        dense_zero(nu, (size_t)q + 1, set->eu, nu);
+    /* u^(j) = L y^(j) (+ the offset for j = 0) */
+    cosa_unitset_couple(set, 0, nu, (size_t)q + 1, yder, ldy, set->eu, nu);
     for (size_t i = 0; i < set->nunits; i++) {
         cosa_unit *un = set->units[i];
         if (!un->nu)

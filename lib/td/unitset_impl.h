@@ -44,4 +44,11 @@ cosa_status cosa_unitset_loop_solve_stats(cosa_unitset *set, double t, const dou
 cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const double *yder,
                                            size_t ldy);
 
+/* THE coupling evaluation every time-domain route uses: rows r0 .. r0+nr-1
+ * of U = L Y + c e_0' for ncol columns of Y (ny x ncol, ld ldy): column 0 a
+ * value of the outputs, columns 1.. their derivatives or polynomial
+ * coefficients, which the constant c does not enter.  U ld ldu >= nr. */
+void cosa_unitset_couple(const cosa_unitset *set, size_t r0, size_t nr, size_t ncol,
+                         const double *Y, size_t ldy, double *U, size_t ldu);
+
 #endif /* COSA_TD_UNITSET_IMPL_H */

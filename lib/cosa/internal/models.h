@@ -81,6 +81,11 @@ size_t cosa_model_file_nclock_link(const cosa_model *m);
 cosa_status cosa_model_file_clock_link(const cosa_model *m, size_t k, size_t *from,
                                        const char **out_clock, size_t *to, const char **in_clock);
 
+/* The affine term c of model file m's coupling u = L y + c (nu entries:
+ * `connect ... offset OFFSET`, an SSP LinearTransformation's offset), or
+ * NULL when it is 0 or m is another model.  A view valid while m lives. */
+const double *cosa_model_file_input_offset(const cosa_model *m);
+
 /* 1 if name is one of the `let` names of model file m (a derived
  * quantity: not settable), else 0 (also for any other model). */
 int cosa_model_file_is_let(const cosa_model *m, const char *name);

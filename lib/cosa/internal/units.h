@@ -148,6 +148,15 @@ cosa_status cosa_odesys_linear_system(const cosa_odesys *s, cosa_system **out);
 /* The energy paper's multi-rate stepping: unit i takes rate[i] >= 1 equal
  * steps of H / rate[i] per macro step (copied; NULL: all 1).  COSA_ERANGE
  * for a 0.  The master takes them (plain Jacobi schemes only). */
+/* The affine term of the coupling u = L y + c (nu entries; NULL or all 0:
+ * none, the linear coupling): an SSP LinearTransformation's offset.  Copied.
+ * It shifts the operating point only: Phi (deviations) does not see it.
+ * COSA_ENONFINITE for a NaN or Inf entry; on any error the set has none. */
+cosa_status cosa_unitset_set_input_offset(cosa_unitset *set, const double *c);
+
+/* c, or NULL when it is 0. */
+const double *cosa_unitset_input_offset(const cosa_unitset *set);
+
 cosa_status cosa_unitset_set_rates(cosa_unitset *set, const unsigned *rate);
 
 /* The set's power port (energy paper; copied, checked against the set's

@@ -401,6 +401,14 @@ def test_calls_release_the_gil():
     assert ticks >= 3
 
 
+def _sigint_default():
+    """In the child: SIGINT back to its default.  A shell that starts a job
+    in the background without job control (`cmd &` in a script, nohup ...
+    &) ignores SIGINT for it, the ignoring is inherited, and Python installs
+    no KeyboardInterrupt handler for a signal it finds ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_interrupts_a_long_map():
     """SIGINT to a process running a map of 9e6 points (minutes):
     KeyboardInterrupt within a few seconds, no result."""
@@ -415,7 +423,7 @@ def test_ctrl_c_interrupts_a_long_map():
             print("interrupted", flush=True)
     """)
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                         env=dict(os.environ))
+                         env=dict(os.environ), preexec_fn=_sigint_default)
     assert p.stdout.readline().strip() == "start"
     time.sleep(1.0)
     t0 = time.time()
@@ -436,7 +444,8 @@ def test_ctrl_c_interrupts_a_long_call():
         except KeyboardInterrupt:
             print("interrupted", flush=True)
     """)
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                         preexec_fn=_sigint_default)
     assert p.stdout.readline().strip() == "start"
     time.sleep(0.5)
     t0 = time.time()

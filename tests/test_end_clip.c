@@ -9,6 +9,7 @@
 #include "cosa.h"
 #include "testutil.h"
 #include "td/end_clip.h"
+#include "td/master_impl.h" /* cosa_master_set_inputs: the given inputs of the hand-built run */
 
 #include <float.h>
 #include <math.h>

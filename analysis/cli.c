@@ -131,6 +131,11 @@ int cli_model_resolve(cli_model *m, const char *cmd)
             fprintf(stderr, "cosa: %s: note: the connections' offsets (u = L y + c) shift the "
                             "operating point only: Phi, about deviations from it, is the same "
                             "without them\n", cmd);
+        /* inputs held constant (u = c: `hold`, an SSP's open inputs): named once */
+        if (cosa_model_file_held_inputs(m->model))
+            fprintf(stderr, "cosa: %s: note: inputs held constant for the whole run (no "
+                            "connection feeds them): %s\n", cmd,
+                    cosa_model_file_held_inputs(m->model));
     } else {
         const char *name = m->name ? m->name : "twomass";
         m->model = cosa_model_find(name);

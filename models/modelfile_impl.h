@@ -89,6 +89,20 @@ struct mf_conn {
                            offset, else 0: c's entry (u = L y + c) */
 };
 
+/* An input held at a constant for the whole run (modelfile_hold.c): a row
+ * of the coupling with no L entry and c = value (u = L y + c).  A model
+ * file's `hold SUB.IN = VALUE`; an SSP's FMU input that no connection feeds
+ * (the FMU's start value: FMI's rule for an unconnected input) or whose
+ * value is bound (a parameter binding of the input, or of the system's
+ * input connector that feeds it). */
+enum mf_hold_how { MF_HOLD_FILE, MF_HOLD_START, MF_HOLD_BOUND };
+struct mf_hold {
+    char *dst, *in;
+    size_t line;
+    double value;
+    int how;            /* enum mf_hold_how: said in the note's list */
+};
+
 /* `connect clock S.OUT -> T.IN [, U.IN ...]` (modelfile_clock.c): an output
  * clock of FMU subsystem S drives a triggered input clock of FMU subsystem
  * T; resolved into the subsystems' indices and the clocks' indices in the
@@ -132,6 +146,9 @@ typedef struct mf {
     size_t nconn, capconn;
     struct mf_clock_link *clks;
     size_t nclk;
+    struct mf_hold *holds; /* inputs held constant (modelfile_hold.c) */
+    size_t nhold;
+    char *held_note;   /* "I.Fk = 3 (bound), ..." after resolution, or NULL */
     struct mf_sym *syms;
     size_t nsym, capsym;
     mf_expr_pool *pool;
@@ -283,6 +300,17 @@ cosa_status mf_clock_link_add(mf_t *mf, char *src, char *out, char *dst, char *i
                               size_t line);
 void mf_resolve_clocks(struct mf_parser *p);
 void mf_clocks_free(mf_t *mf);
+
+/* modelfile_hold.c: held inputs.  mf_hold_add appends one (dst and in are
+ * taken over, freed on failure; COSA_OK or COSA_ENOMEM); mf_hold_find the
+ * index of the hold of dst.in, or -1; mf_resolve_holds writes their c
+ * entries (src_line: the line of each input's source so far, nu entries;
+ * a held input must have none) and the note's list; mf_holds_free
+ * releases them. */
+cosa_status mf_hold_add(mf_t *mf, char *dst, char *in, size_t line, double value, int how);
+long mf_hold_find(const mf_t *mf, const char *dst, const char *in);
+void mf_resolve_holds(struct mf_parser *p, size_t *src_line);
+void mf_holds_free(mf_t *mf);
 
 /* modelfile_energy.c: the bonds and the energy matrix against the resolved
  * names and connections (errors through mf_perr); the model's energy

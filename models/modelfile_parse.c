@@ -974,6 +974,39 @@ static void st_connect(struct mf_parser *p)
         finish(p, NULL, "the connection");
 }
 
+/* hold SUB.IN = VALUE: the input held at VALUE for the whole run (u = c, no
+ * source; modelfile_hold.c) */
+static void st_hold(struct mf_parser *p)
+{
+    char *dst, *in;
+    mf_expr e;
+    skip_blanks(p);
+    if (port(p, &dst, &in, "input"))
+        return;
+    if (expect(p, '=', "after the held input") || parse_expr(p, &e, 0)) {
+        free(dst);
+        free(in);
+        return;
+    }
+    if (e.value - e.value != 0.0) {
+        mf_perr(p, COSA_ERANGE, p->line, "hold: the value of %s.%s must be finite (got %g)",
+                dst, in, e.value);
+        free(dst);
+        free(in);
+        return;
+    }
+    if (mf_hold_find(p->mf, dst, in) >= 0) {
+        mf_perr(p, COSA_ESYNTAX, p->line, "hold: input %s.%s is held twice (line %zu)", dst, in,
+                p->mf->holds[mf_hold_find(p->mf, dst, in)].line);
+        free(dst);
+        free(in);
+        return;
+    }
+    if (mf_hold_add(p->mf, dst, in, p->line, e.value, MF_HOLD_FILE) != COSA_OK)
+        return mf_nomem(p);
+    finish(p, NULL, "the held input");
+}
+
 /* energy = [ ... ]: the system's energy as a quadratic form of the stacked
  * states (energy paper; checked against nx when the file is resolved) */
 static void st_energy(struct mf_parser *p)
@@ -1113,7 +1146,8 @@ void mf_statement(struct mf_parser *p)
     const char *w = p->s + b;
 #define IS(kw) (n == sizeof(kw) - 1 && memcmp(w, kw, n) == 0)
     static const char *const top_only[] = {"model", "tend", "param", "initial", "let",
-                                           "subsystem", "connect", "fmu", "bond", "energy"};
+                                           "subsystem", "connect", "fmu", "bond", "energy",
+                                           "hold"};
     if (p->cur) {
         if (IS("states"))
             return st_names(p, DECL_X);
@@ -1157,6 +1191,8 @@ void mf_statement(struct mf_parser *p)
         return st_bond(p);
     if (IS("energy"))
         return st_energy(p);
+    if (IS("hold"))
+        return st_hold(p);
     if (IS("states") || IS("inputs") || IS("outputs") || IS("end") || IS("A") || IS("B") ||
         IS("C") || IS("D") || IS("x0")) {
         mf_perr(p, COSA_ESYNTAX, p->line, "'%.*s' outside a subsystem (missing 'subsystem NAME'?)",
@@ -1164,6 +1200,6 @@ void mf_statement(struct mf_parser *p)
         return;
     }
     mf_perr(p, COSA_ESYNTAX, p->line, "unknown statement '%.*s' (expected model, tend, param, "
-            "initial, let, subsystem, fmu, connect, bond or energy)", (int)(n > 40 ? 40 : n), w);
+            "initial, let, subsystem, fmu, connect, hold, bond or energy)", (int)(n > 40 ? 40 : n), w);
 #undef IS
 }

@@ -201,14 +201,18 @@ static void resolve_connections(struct mf_parser *p)
             mf->c[gi] = cn->offset;
         }
     }
+    if (p->st == COSA_OK)
+        mf_resolve_holds(p, src_line); /* inputs held constant: u = c */
     for (size_t i = 0; i < mf->nsub && p->st == COSA_OK; i++) {
         const struct mf_sub *s = &mf->subs[i];
         for (size_t j = 0; j < s->n[DECL_U]; j++)
             if (!src_line[s->ou + j] && !osp_open_input(mf, s, j)) {
+                const char *in = s->names[DECL_U][j];
                 mf_perr(p, COSA_ESYNTAX, s->decl_line[DECL_U], "input %s.%s has no source (add "
-                        "'connect SUBSYSTEM.OUTPUT -> %s.%s')%s", s->name, s->names[DECL_U][j],
-                        s->name, s->names[DECL_U][j], mf->osp ? " (an OSP system leaves an "
-                        "input unconnected only when its start value is 0)" : "");
+                        "'connect SUBSYSTEM.OUTPUT -> %s.%s' or 'hold %s.%s = VALUE')%s",
+                        s->name, in, s->name, in, s->name, in,
+                        mf->osp ? " (an OSP system leaves an input unconnected only when its "
+                                  "start value is 0)" : "");
                 break;
             }
     }

@@ -317,6 +317,11 @@ static void wr_file_model(struct writer *w, const mf_t *mf, const double *par,
         if (!first)
             wr(w, "\n");
     }
+    for (size_t k = 0; k < mf->nhold; k++) { /* inputs held constant: u = c */
+        wr(w, "hold %s.%s = ", mf->holds[k].dst, mf->holds[k].in);
+        wr_num(w, mf->holds[k].value);
+        wr(w, "\n");
+    }
     /* the subsystems are written as their linearisation: no FMU, no clocks
      * to connect; the clock connections stay as a comment */
     for (size_t k = 0; k < mf->nclk; k++)

@@ -303,7 +303,9 @@ static void transform_of(struct ssp *s, xmlNode *c, double *f, double *o)
 /* Trace the source of connector conn of element elem (NULL: of sys itself)
  * in system sys: *src the component's node, *out its output connector's
  * name, and the connector = *gain source + *offset composed along the path
- * (both start at 1 and 0).  1 found, 0 none, -1 error. */
+ * (both start at 1 and 0).  1 found, 0 none, -1 error; 2: the path ends at
+ * an input connector that nothing feeds (an open system's), *src that
+ * system's node and *out the connector's name. */
 static int trace(struct ssp *s, xmlNode *sys, const char *elem, const char *conn, xmlNode **src,
                  const char **out, double *gain, double *offset, int depth)
 {
@@ -324,18 +326,15 @@ static int trace(struct ssp *s, xmlNode *sys, const char *elem, const char *conn
     const char *sc = ssp_attr(c, from ? "startConnector" : "endConnector");
     if (!se) { /* an input connector of sys: from outside */
         xmlNode *up = parent_system(s, sys);
-        if (!up) {
-            mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(c), "input connector '%.80s' of the "
-                    "top-level system feeds %.80s%s%.80s: not supported: cosa imports closed "
-                    "systems (connect it inside the system)", sc, elem ? elem : "",
-                    elem ? "." : "", conn);
-            return -1;
+        const int r = up ? trace(s, up, ssp_attr(sys, "name"), sc, src, out, gain, offset,
+                                 depth + 1)
+                         : 0;
+        if (r == 0) { /* nothing feeds it: an open system's input (ssp_open.c) */
+            *src = sys;
+            *out = sc;
+            return 2;
         }
-        const int r = trace(s, up, ssp_attr(sys, "name"), sc, src, out, gain, offset, depth + 1);
-        if (r == 0)
-            mf_perr(s->p, COSA_ESYNTAX, ssp_line(c), "input connector '%.80s' of system "
-                    "'%.80s' has no source", sc, ssp_attr(sys, "name"));
-        return r == 1 ? 1 : -1;
+        return r;
     }
     xmlNode *e = element(sys, se);
     if (ssp_is(e, SSP_NS_SSD, "Component")) {
@@ -347,7 +346,7 @@ static int trace(struct ssp *s, xmlNode *sys, const char *elem, const char *conn
     if (r == 0)
         mf_perr(s->p, COSA_ESYNTAX, ssp_line(c), "output connector '%.80s' of system '%.80s' "
                 "has no source", sc, se);
-    return r == 1 ? 1 : -1;
+    return r >= 1 ? r : -1;
 }
 
 /* FMU component c of system sys: the `fmu` subsystem, its connectors checked
@@ -368,8 +367,11 @@ static void add_component(struct ssp *s, xmlNode *c)
     char full[4096], what[160];
     snprintf(what, sizeof what, "ssd:Component '%.80s'", ssp_attr(c, "name"));
     const struct ssp_base base = ssp_base_enter(s, c); /* inside a nested package: its own */
-    if (ssp_source_path(s, ssp_attr(c, "source"), ssp_line(c), what, full, sizeof full) == 0)
+    if (ssp_source_path(s, ssp_attr(c, "source"), ssp_line(c), what, full, sizeof full) == 0) {
+        s->p->fmu_iface = ssp_component_iface(c); /* as `fmu NAME cs|me = PATH` */
         mf_fmu_add(s->p, name, ssp_line(c), full, ssp_attr(c, "source"));
+        s->p->fmu_iface = COSA_FMU_IFACE_AUTO;
+    }
     ssp_base_leave(s, base);
     free(name);
     struct mf_sub *sub = s->p->st == COSA_OK ? &mf->subs[mf->nsub - 1] : NULL;
@@ -432,9 +434,17 @@ static void add_connections(struct ssp *s, xmlNode *sys)
                     int from;
                     xmlNode *c = ending_at(s, sys, ssp_attr(e, "name"), ssp_attr(k, "name"),
                                            &from);
-                    if (!c || trace(s, sys, ssp_attr(e, "name"), ssp_attr(k, "name"), &src,
-                                    &out, &gain, &offset, 0) != 1)
-                        continue; /* no source: reported by mf_resolve */
+                    const int r = c ? trace(s, sys, ssp_attr(e, "name"), ssp_attr(k, "name"),
+                                            &src, &out, &gain, &offset, 0) : 0;
+                    if (r == 2 && dst) { /* held: an open system's input (ssp_open.c) */
+                        char *in = mf_ident_of(ssp_attr(k, "name"));
+                        if (!in)
+                            return mf_nomem(s->p);
+                        ssp_hold_open(s, dst, in, ssp_line(k), src, out, gain, offset);
+                        free(in);
+                    }
+                    if (r != 1)
+                        continue; /* no source: held at its start value (ssp_hold_rest) */
                     struct mf_sub *a = ssp_component_sub(s, src);
                     char *o = mf_ident_of(out), *in = mf_ident_of(ssp_attr(k, "name"));
                     char *sn = a ? mf_dup0(a->name) : NULL, *dn = dst ? mf_dup0(dst->name) : NULL;
@@ -462,6 +472,8 @@ void ssp_flatten(struct ssp *s)
         add_components(s, s->top);
     if (s->p->st == COSA_OK)
         add_connections(s, s->top);
+    if (s->p->st == COSA_OK)
+        ssp_hold_rest(s); /* FMU inputs nothing feeds keep their start values */
 }
 
 const char *ssp_end_element(const xmlNode *c, int start)

@@ -44,6 +44,8 @@ struct ssp {
     xmlNode *top;        /* the top-level ssd:System                              */
     struct ssp_base_of *bases; /* nested SSP packages' directories (ssp_package.c) */
     size_t nbases;
+    struct ssp_hold *holds; /* held inputs and the connectors that feed them (ssp_open.c) */
+    size_t nholds;
 };
 
 /* ssp_package.c: components of type application/x-ssp-package replaced by
@@ -94,6 +96,36 @@ const char *ssp_end_element(const xmlNode *c, int start);
 xmlNode *ssp_element(xmlNode *sys, const char *name);
 /* The connector called name of element (or system) e, or NULL. */
 xmlNode *ssp_connector(xmlNode *e, const char *name);
+
+/* ssp_open.c: Model Exchange components and open systems. */
+/* The interface component c asks for (implementation="ModelExchange",
+ * "CoSimulation"; COSA_FMU_IFACE_AUTO for "any" or none). */
+int ssp_component_iface(const xmlNode *c);
+/* Held input h of the model (mf->holds) fed through the input connector
+ * conn of system sys (NULL: none) with target = gain * value + offset. */
+struct ssp_hold {
+    size_t h;
+    const xmlNode *sys;
+    const char *conn;
+    double gain, offset;
+};
+/* Input in of FMU subsystem sub, which nothing feeds (sys, conn: the system
+ * input connector without a source it hangs on, or NULL), held at the FMU's
+ * start value until a binding gives a value. */
+void ssp_hold_open(struct ssp *s, const struct mf_sub *sub, const char *in, size_t line,
+                   const xmlNode *sys, const char *conn, double gain, double offset);
+/* Every FMU input that no connection feeds and no hold holds yet: held at
+ * its start value (after the connections). */
+void ssp_hold_rest(struct ssp *s);
+/* A binding of variable var of component comp: the index of its hold when
+ * var is a held input, -1 when var is no input, -2 after reporting an input
+ * a connection feeds. */
+long ssp_hold_input(struct ssp *s, xmlNode *comp, const char *var, const char *full,
+                    size_t line);
+/* Value x for held input h / for every input the input connector conn of
+ * system sys holds (through their transformations). */
+void ssp_hold_bind(struct ssp *s, long h, double x);
+void ssp_hold_bind_connector(struct ssp *s, const xmlNode *sys, const char *conn, double x);
 
 /* ssp_ssv.c: the parameter bindings of every system and component, inner
  * ones first (outer bindings take precedence, as the standard says); FMUs

@@ -243,10 +243,11 @@ static void check_component(struct ssp *s, xmlNode *c)
         refuse(s, c, why);
         return;
     }
-    if (impl && strcmp(impl, "any") != 0 && strcmp(impl, "CoSimulation") != 0) {
+    if (impl && strcmp(impl, "any") != 0 && strcmp(impl, "CoSimulation") != 0 &&
+        strcmp(impl, "ModelExchange") != 0) {
         char why[160];
-        snprintf(why, sizeof why, "implementation '%.40s' (cosa runs co-simulation FMUs: "
-                 "CoSimulation or any)", impl);
+        snprintf(why, sizeof why, "implementation '%.40s' (cosa runs FMUs as CoSimulation, "
+                 "ModelExchange or any)", impl);
         refuse(s, c, why);
         return;
     }
@@ -459,6 +460,9 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, double probe, cosa_mod
         mf_nomem(&p);
     if (p.st == COSA_OK)
         ssp_flatten(&s);
+    if (p.st == COSA_OK && mf->nsub == 0) /* parameter-only systems */
+        mf_perr(&p, COSA_EUNSUPPORTED, ssp_line(s.top), "ssd:System '%.80s': no components "
+                "(no FMU to simulate)", ssp_attr(s.top, "name"));
     if (p.st == COSA_OK) {
         const char *d = ssp_attr(root, "description");
         char buf[512];
@@ -473,6 +477,7 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, double probe, cosa_mod
         ssp_bind(&s);
     xmlFreeDoc(doc);
     ssp_bases_free(&s);
+    free(s.holds);
     if (p.st != COSA_OK) {
         mf_free(mf);
         return p.st;

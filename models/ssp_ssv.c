@@ -67,6 +67,8 @@ struct ssv_target {
     long k;
     xmlNode *sys;
     const char *conn;
+    long hold;  /* a held input (ssp_open.c): its index, or -1 */
+    int input;  /* sys, conn: an input connector of the system (ssp_open.c) */
 };
 
 /* The connector of kind kind called name of system sys, or NULL. */
@@ -83,29 +85,31 @@ static int resolve(struct ssp *s, xmlNode *target, const char *full, size_t line
 {
     const char *rest = full;
     xmlNode *n = target;
-    *t = (struct ssv_target){-1, NULL, NULL};
+    *t = (struct ssv_target){-1, NULL, NULL, -1, 0};
     while (ssp_is(n, SSP_NS_SSD, "System")) {
-        if (sys_connector(n, rest, "parameter")) { /* a system-level parameter */
-            t->sys = n;
+        const int input = sys_connector(n, rest, "input") != NULL;
+        if (input || sys_connector(n, rest, "parameter")) { /* a system-level parameter */
+            t->sys = n;   /* or the value of an input connector (ssp_open.c) */
             t->conn = rest;
+            t->input = input;
             return 0;
         }
         const char *dot = strchr(rest, '.');
         xmlNode *e = dot ? element(n, rest, (size_t)(dot - rest)) : NULL;
         if (!e) {
-            const int in = sys_connector(n, rest, "input") != NULL;
             mf_perr(s->p, COSA_EPARAM, line, "parameter '%.120s' of system '%.80s': %s", full,
                     ssp_attr(n, "name"),
                     dot ? "no element of that name (cosa sets FMU parameters, ELEMENT.VARIABLE, "
-                          "and the system's parameter connectors)"
-                    : in ? "names an input connector of the system: not supported (a constant "
-                           "input of an open system; cosa imports closed systems)"
-                         : "names no element and no parameter connector of the system");
+                          "and the system's parameter and input connectors)"
+                        : "names no element and no parameter connector of the system (nor an "
+                          "input connector)");
             return -1;
         }
         n = e;
         rest = dot + 1;
     }
+    if ((t->hold = ssp_hold_input(s, n, rest, full, line)) != -1) /* an FMU input */
+        return t->hold >= 0 ? 0 : -1;
     t->k = param_of(s, n, rest, full, line);
     return t->k >= 0 ? 0 : -1;
 }
@@ -174,7 +178,11 @@ static void propagate(struct ssp *s, xmlNode *sys, const char *conn, double x, c
 
 static void assign(struct ssp *s, const struct ssv_target *t, double x, const char *full)
 {
-    if (t->k >= 0)
+    if (t->hold >= 0)
+        ssp_hold_bind(s, t->hold, x);
+    else if (t->input)
+        ssp_hold_bind_connector(s, t->sys, t->conn, x);
+    else if (t->k >= 0)
         s->p->mf->params[t->k].value = x;
     else
         propagate(s, t->sys, t->conn, x, full, 0);

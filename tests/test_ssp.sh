@@ -414,7 +414,10 @@ refused "$tmp/mapping/SystemStructure.ssd" "SystemStructure.ssd:[0-9]*: ssd:Para
 variant abs 's|source="resources/twomass1_fmi3.fmu"|source="/tmp/twomass1_fmi3.fmu"|'
 refused "$tmp/abs/SystemStructure.ssd" "source '/tmp/twomass1_fmi3.fmu': cosa takes relative paths only"
 variant unconnected 's|<ssd:Connection startElement="I" startConnector="v1" endElement="II" endConnector="v1"/>||'
-refused "$tmp/unconnected/SystemStructure.ssd" "input II.v1 has no source"
+# an input no connection feeds keeps the FMU's start value (an open system: test_ssp_open.sh)
+"$COSA" simulate --model-file "$tmp/unconnected/SystemStructure.ssd" --scheme zoh --dt 1e-3 \
+    --tend 0.01 >/dev/null 2>"$tmp/err" && grep -q "inputs held constant .*: II.v1 = 0 (the FMU's start value)" \
+    "$tmp/err" && ok || bad "unconnected II.v1 not held: $(cat "$tmp/err")"
 # an .ssv of the wrong type (ssv:Integer for the Float64 ck), in the .ssv's own line
 variant ssvtype 's|x|x|'
 ssv 2.0 Integer ck=7 >"$tmp/ssvtype/resources/II.ssv"

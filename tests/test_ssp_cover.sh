@@ -184,8 +184,6 @@ variant nossm 's|resources/II.ssm|resources/none.ssm|'
 refused nossm "SystemStructure.ssd:[0-9]*: ssd:ParameterMapping: source 'resources/none.ssm': no such file"
 variant maptype 's|<ssd:ParameterMapping source=|<ssd:ParameterMapping type="text/x-other" source=|'
 refused maptype "ssd:ParameterMapping type 'text/x-other': not supported"
-variant inbound 's|<ssv:Parameter name="K">|<ssv:Parameter name="Kin">|'
-refused inbound "parameter 'Kin' of system 'top': names an input connector of the system: not supported"
 variant nosyspar 's|<ssv:Parameter name="K">|<ssv:Parameter name="Q">|'
 refused nosyspar "parameter 'Q' of system 'top': names no element and no parameter connector"
 variant upward 's|startConnector="K" endElement="A" endConnector="c"|startConnector="K" endElement="A" endConnector="s1"|'

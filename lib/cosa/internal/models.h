@@ -86,6 +86,12 @@ cosa_status cosa_model_file_clock_link(const cosa_model *m, size_t k, size_t *fr
  * NULL when it is 0 or m is another model.  A view valid while m lives. */
 const double *cosa_model_file_input_offset(const cosa_model *m);
 
+/* The inputs of model file m held at a constant for the whole run (`hold`,
+ * an SSP's unfed or bound FMU inputs: rows of u = L y + c with no L entry),
+ * as one list for a note ("I.Fk = 3 (bound), ..."), or NULL when there are
+ * none or m is another model.  A view valid while m lives. */
+const char *cosa_model_file_held_inputs(const cosa_model *m);
+
 /* 1 if name is one of the `let` names of model file m (a derived
  * quantity: not settable), else 0 (also for any other model). */
 int cosa_model_file_is_let(const cosa_model *m, const char *name);

@@ -9,7 +9,9 @@
 #     difference is an import error);
 #   - open: I.Fk bound to a value (through the top system's input connector F0 = 3 and a
 #     linear transformation, factor 2 offset 1: I.Fk = 7; and bound on the FMU input
-#     itself), II.v1 fed by nothing (held at the FMU's start value, 0) -- prints what the
+#     itself; and with I inside a system A whose input connector nothing feeds, bound from the
+#     top as "A.F0"), II.v1 fed by nothing (held at the FMU's start value, 0; once without a
+#     connector for it at all) -- prints what the
 #     model file with `hold I.Fk = 7` and `hold II.v1 = 0` prints; the held value acts (u.I.Fk
 #     is 7 at every step of the run) and Phi does not see it (point with the value 7 prints
 #     the same rho as with 0: an affine input term shifts the operating point only);
@@ -176,6 +178,62 @@ for ssd in "$op/SystemStructure.ssd" "$op/fmu.ssd"; do
     same "open point" "$ssd" "$tmp/open.cosa" point --scheme zoh --dt 1e-3
     same "open simulate" "$ssd" "$tmp/open.cosa" simulate --scheme zoh --dt 1e-3
 done
+# ... and I inside a system A whose input connector F0 nothing feeds, bound from the top
+# ("A.F0" = 3; factor 2 and offset 1 inside A: A_I.Fk = 7)
+cat >"$op/nested.ssd" <<END
+<?xml version="1.0" encoding="UTF-8"?>
+<ssd:SystemStructureDescription $NS version="2.0" name="twomass-open">
+  <ssd:System name="top">
+    <ssd:ParameterBindings>
+      <ssd:ParameterBinding>
+        <ssd:ParameterValues>
+          <ssv:ParameterSet version="2.0" name="top">
+            <ssv:Parameters>
+              <ssv:Parameter name="A.F0"><ssv:Float64 value="3"/></ssv:Parameter>
+            </ssv:Parameters>
+          </ssv:ParameterSet>
+        </ssd:ParameterValues>
+      </ssd:ParameterBinding>
+    </ssd:ParameterBindings>
+    <ssd:Elements>
+      <ssd:System name="A">
+        <ssd:Connectors>
+          <ssd:Connector name="F0" kind="input"><ssc:Float64/></ssd:Connector>
+          <ssd:Connector name="s1" kind="output"><ssc:Float64/></ssd:Connector>
+        </ssd:Connectors>
+        <ssd:Elements>
+          <ssd:Component name="I" source="resources/twomass1_fmi3.fmu">
+            <ssd:Connectors>
+              <ssd:Connector name="Fk" kind="input"><ssc:Float64/></ssd:Connector>
+              <ssd:Connector name="s1" kind="output"><ssc:Float64/></ssd:Connector>
+            </ssd:Connectors>
+          </ssd:Component>
+        </ssd:Elements>
+        <ssd:Connections>
+          <ssd:Connection startConnector="F0" endElement="I" endConnector="Fk">
+            <ssc:LinearTransformation factor="2" offset="1"/>
+          </ssd:Connection>
+          <ssd:Connection startElement="I" startConnector="s1" endConnector="s1"/>
+        </ssd:Connections>
+      </ssd:System>
+      <ssd:Component name="II" source="resources/twomass2_fmi3.fmu">
+        <ssd:Connectors>
+          <ssd:Connector name="s1" kind="input"><ssc:Float64/></ssd:Connector>
+        </ssd:Connectors>
+      </ssd:Component>
+    </ssd:Elements>
+    <ssd:Connections>
+      <ssd:Connection startElement="A" startConnector="s1" endElement="II" endConnector="s1"/>
+    </ssd:Connections>
+  </ssd:System>
+  <ssd:DefaultExperiment startTime="0" stopTime="0.3"/>
+</ssd:SystemStructureDescription>
+END
+held 7 | sed 's/\bI\./A_I./g; s/^fmu I /fmu A_I /' >"$tmp/nested.cosa"
+same "nested open point" "$op/nested.ssd" "$tmp/nested.cosa" point --scheme zoh --dt 1e-3
+same "nested open simulate" "$op/nested.ssd" "$tmp/nested.cosa" simulate --scheme zoh --dt 1e-3
+grep -q "A_I.Fk = 7 (bound), II.v1 = 0 (the FMU's start value)" "$tmp/err" && ok ||
+    bad "nested held-inputs note: $(cat "$tmp/err")"
 # the note names the held inputs, once per run
 "$COSA" simulate --model-file "$op/SystemStructure.ssd" --scheme foh --dt 1e-3 -o "$tmp/so" \
     >/dev/null 2>"$tmp/err"

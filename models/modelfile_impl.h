@@ -99,6 +99,18 @@ struct mf_clock_link {
     size_t from, to, kout, kin; /* after mf_resolve_clocks */
 };
 
+/* A discrete connection (SSP, OSP; modelfile_discrete.c): an Integer,
+ * Boolean or Enumeration output out of FMU subsystem from feeds the input
+ * in (the FMUs' own variable names) of FMU subsystem to; checked by the
+ * importer, no part of L or Phi. */
+struct mf_dconn {
+    size_t from;
+    char *out;
+    size_t to;
+    char *in;
+    size_t line;
+};
+
 struct mf_sym {
     char *name;
     size_t line; /* first use */
@@ -132,6 +144,8 @@ typedef struct mf {
     size_t nconn, capconn;
     struct mf_clock_link *clks;
     size_t nclk;
+    struct mf_dconn *dconns; /* discrete connections (modelfile_discrete.c) */
+    size_t ndconn;
     struct mf_sym *syms;
     size_t nsym, capsym;
     mf_expr_pool *pool;
@@ -283,6 +297,12 @@ cosa_status mf_clock_link_add(mf_t *mf, char *src, char *out, char *dst, char *i
                               size_t line);
 void mf_resolve_clocks(struct mf_parser *p);
 void mf_clocks_free(mf_t *mf);
+
+/* modelfile_discrete.c: a discrete connection appended (names copied);
+ * COSA_OK or COSA_ENOMEM.  mf_discrete_free releases the list. */
+cosa_status mf_discrete_add(mf_t *mf, size_t from, const char *out, size_t to, const char *in,
+                            size_t line);
+void mf_discrete_free(mf_t *mf);
 
 /* modelfile_energy.c: the bonds and the energy matrix against the resolved
  * names and connections (errors through mf_perr); the model's energy

@@ -30,7 +30,8 @@ int osp_discrete_conn(struct ssp *s, const char *sa, const char *va, const char 
     const int cb = b ? cosa_fmu_discrete_class(b->type) : 0;
     if (!ca && !cb)
         return 0; /* Real ones (or unknown names): var_conn's */
-    if (ca != cb || !a || !b) {
+    const int ints = (ca == 'i' || ca == 'e') && (cb == 'i' || cb == 'e');
+    if ((ca != cb && !ints) || !a || !b) { /* Integer and Enumeration join: both integers */
         mf_perr(s->p, COSA_EUNSUPPORTED, line, "connection %.80s.%.120s -- %.80s.%.120s joins "
                 "%s to %s: type mismatch: not supported (cosa converts no types)", sa, va, sb,
                 vb, a ? a->type : "a Real variable or none", b ? b->type : "a Real variable or none");

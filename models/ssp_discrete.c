@@ -2,8 +2,8 @@
  * Boolean and Enumeration (SSP 2.0 also Int8 ... UInt64), read as discrete
  * signals: an output copied to the input it feeds at every communication
  * point and held in between (doc/ssp.md "Discrete signals").  Such a
- * connection joins connectors of one class (integer, Boolean,
- * enumeration), carries no transformation, and becomes a discrete
+ * connection joins connectors of one class (Integer or Enumeration, which
+ * join each other, or Boolean), carries no transformation, and becomes a discrete
  * connection of the model (modelfile_discrete.c), no part of L or Phi. */
 #include "ssp_impl.h"
 
@@ -47,6 +47,13 @@ int ssp_connector_class(const struct ssp *s, const xmlNode *k)
     return t ? ssp_type_class(s, t) : 'r'; /* no type given: as before, a Float64 signal */
 }
 
+/* Integer and Enumeration connectors join: an enumeration's value is an
+ * integer (FMI 2.0 reads both with fmi2GetInteger), copied as it is. */
+static int compatible(int a, int b)
+{
+    return a == b || ((a == 'i' || a == 'e') && (b == 'i' || b == 'e'));
+}
+
 static const char *class_name(int c)
 {
     return c == 'r' ? "Float64/Real" : c == 'i' ? "Integer" : c == 'b' ? "Boolean"
@@ -57,7 +64,7 @@ void ssp_discrete_check_connection(struct ssp *s, const xmlNode *c, const xmlNod
                                    const xmlNode *b)
 {
     const int ca = ssp_connector_class(s, a), cb = ssp_connector_class(s, b);
-    if (ca != cb) {
+    if (!compatible(ca, cb)) {
         mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(c), "ssd:Connection %.80s -> %.80s joins "
                 "a%s %s connector to a%s %s one: type mismatch: not supported (cosa converts "
                 "no types: a connection joins connectors of one type)",
@@ -66,7 +73,7 @@ void ssp_discrete_check_connection(struct ssp *s, const xmlNode *c, const xmlNod
                 class_name(cb));
         return;
     }
-    if (ca == 'r')
+    if (ca == 'r' || cb == 'r')
         return;
     for (xmlNode *t = ssp_next(c->children); t; t = ssp_next(t->next))
         if (ssp_is(t, SSP_NS_SSC, "LinearTransformation")) {
@@ -97,7 +104,7 @@ void ssp_discrete_component_connector(struct ssp *s, const xmlNode *comp, const 
         return;
     }
     const int have = cosa_fmu_discrete_class(o->type);
-    if (have != want)
+    if (!have || !compatible(have, want))
         mf_perr(s->p, COSA_EUNSUPPORTED, ssp_line(k), "connector '%.80s' of component "
                 "'%.80s': ssd:Connector type %s, its FMU's %s is a%s %s: type mismatch: not "
                 "supported", name, ssp_attr(comp, "name"), class_name(want), kind,

@@ -13,6 +13,7 @@
 #     from an .ssd, an .ssp archive and an OSP file under libcosim's fixed-step algorithm.
 #   - Phi: the discrete connections are not in it: point prints the same rho as the network
 #     without them, plus one note; models names them.
+#   - An Integer output joins an Enumeration connector (both integers).
 #   - Type mismatches (Integer -> Real, a connector type other than its FMU variable's, a
 #     Boolean FMU variable on an Integer connection in OSP) and transformations on discrete
 #     connections: one line, exit 2.
@@ -42,7 +43,7 @@ ssd() {
         <ssd:Connectors>
           <ssd:Connector name="u" kind="input"><ssc:Real/></ssd:Connector>
           <ssd:Connector name="y" kind="output"><ssc:Real/></ssd:Connector>
-          <ssd:Connector name="gear" kind="input"><ssc:Integer/></ssd:Connector>
+          <ssd:Connector name="gear" kind="input">${GEARTYPE:-<ssc:Integer/>}</ssd:Connector>
           <ssd:Connector name="lock" kind="input">${LOCKTYPE:-<ssc:Boolean/>}</ssd:Connector>
         </ssd:Connectors>
       </ssd:Component>
@@ -99,6 +100,13 @@ if expect_exit 0 "$COSA" simulate --model-file "$tmp/d.ssp" --scheme zoh --dt 0.
     msg=$(held "$tmp/o/ssp.csv") && ok || bad ".ssp: $msg"
 fi
 
+# -- an Integer output into an Enumeration connector: they join (both integers) --------------
+GEARTYPE='<ssc:Enumeration name="gears"/>' ssd "$tmp/e3" 3 "$DISC" "$FLOAT"
+if expect_exit 0 "$COSA" simulate --model-file "$tmp/e3/SystemStructure.ssd" --scheme zoh \
+    --dt 0.15 --tend 1.5 -o "$tmp/o" --name enum --outputs B.acc; then
+    msg=$(held "$tmp/o/enum.csv") && ok || bad "Integer -> Enumeration: $msg"
+fi
+
 # -- models names them; Phi does not see them -----------------------------------------------
 expect_exit 0 "$COSA" models --model-file "$tmp/d3/SystemStructure.ssd" &&
     check "models: the discrete connections" grep -q \
@@ -110,6 +118,13 @@ check "no note without discrete connections" test ! -s "$tmp/err"
 expect_exit 0 "$COSA" point --model-file "$tmp/d3/SystemStructure.ssd" --scheme zoh --dt 0.15
 # the same linearised network through the same code: the same bits
 grep '^rho ' "$tmp/out" | cmp -s - "$tmp/rho_n" && ok || bad "point: rho $(grep '^rho ' "$tmp/out") without them $(cat "$tmp/rho_n")"
+# rho_ref = exp(lambda dt), lambda = (-3.25 + sqrt(3.25^2 - 4 * 1.25))/2 the slowest
+# eigenvalue of A = [-1/0.5 1/0.5; 0.5/0.8 -1/0.8] (B.u = 0.5 A.y): the discrete signals
+# are not in it.  The FMUs' Jacobians are central differences of step cbrt(eps) ~ 6e-6:
+# rounding eps/6e-6 ~ 4e-11 in the entries, eigenvalues of condition O(1): 1e-9 leaves 25x.
+check "point: rho_ref is exp(lambda dt) of the Float64 network" awk '
+    $1 == "rho_ref" { l = (-3.25 + sqrt(3.25 * 3.25 - 5)) / 2; d = $2 - exp(0.15 * l)
+                      if (d < 0) d = -d; f = d < 1e-9 } END { exit !f }' "$tmp/out"
 check "rho below 1 (the test is not the neutral lag pair)" awk '$2 < 0.99 { f = 1 } END { exit !f }' "$tmp/rho_n"
 check "point: one note" grep -qx 'cosa: point: note: 2 discrete connections (Integer/Boolean/Enumeration) take no part in Phi (cosa simulate copies them at every communication point and holds them in between)' "$tmp/err"
 check "point: only the note" test "$(wc -l <"$tmp/err")" = 1

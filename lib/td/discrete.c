@@ -55,7 +55,8 @@ cosa_status cosa_unitset_discrete_link(cosa_unitset *set, size_t from, const cha
         st = fmu_discrete_port(b, in, 1, &l.in, why, whysize);
     if (st != COSA_OK)
         return st;
-    if (l.out.cls != l.in.cls) {
+    const int ints = (l.out.cls == 'i' || l.out.cls == 'e') && (l.in.cls == 'i' || l.in.cls == 'e');
+    if (l.out.cls != l.in.cls && !ints) { /* Integer and Enumeration join: both integers */
         snprintf(why, whysize, "%s output %s.%s -> %s input %s.%s: type mismatch (a discrete "
                  "signal joins an output and an input of the same type)",
                  class_name(l.out.cls), cosa_unit_fmu_name(a), out, class_name(l.in.cls),

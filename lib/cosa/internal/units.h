@@ -202,8 +202,9 @@ cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, d
  * between: no extrapolation, no part in the Float64 coupling u = L y + c or
  * in Phi.  COSA_OK; COSA_EPARAM (no such variable), COSA_EUNSUPPORTED (a
  * type cosa does not exchange, a missing get/set function, or the two
- * classes differ: type mismatch) with one clause in why; COSA_EINVAL for
- * units that are no FMUs or indices out of range. */
+ * classes differ: type mismatch; Integer and Enumeration join) with one
+ * clause in why; COSA_EINVAL for units that are no FMUs or indices out of
+ * range. */
 cosa_status cosa_unitset_discrete_link(cosa_unitset *set, size_t from, const char *out,
                                        size_t to, const char *in, char *why, size_t whysize);
 /* The set's discrete links. */

@@ -13,7 +13,8 @@
 #     from an .ssd, an .ssp archive and an OSP file under libcosim's fixed-step algorithm.
 #   - Phi: the discrete connections are not in it: point prints the same rho as the network
 #     without them, plus one note; models names them.
-#   - An Integer output joins an Enumeration connector (both integers).
+#   - An Integer output joins an Enumeration connector (both integers); an FMI 3.0
+#     Enumeration output (fmi3GetInt64) feeds an Int64 input (fmi3SetInt64).
 #   - Type mismatches (Integer -> Real, a connector type other than its FMU variable's, a
 #     Boolean FMU variable on an Integer connection in OSP) and transformations on discrete
 #     connections: one line, exit 2.
@@ -105,6 +106,17 @@ GEARTYPE='<ssc:Enumeration name="gears"/>' ssd "$tmp/e3" 3 "$DISC" "$FLOAT"
 if expect_exit 0 "$COSA" simulate --model-file "$tmp/e3/SystemStructure.ssd" --scheme zoh \
     --dt 0.15 --tend 1.5 -o "$tmp/o" --name enum --outputs B.acc; then
     msg=$(held "$tmp/o/enum.csv") && ok || bad "Integer -> Enumeration: $msg"
+fi
+
+# -- FMI 3.0 Enumeration and Int64 (fmi3GetInt64/SetInt64): mode an Enumeration, gear an Int64
+mkdir -p "$tmp/e64/resources"
+cp "$FMU/dsrc64_fmi3.fmu" "$FMU/dsink64_fmi3.fmu" "$tmp/e64/resources/"
+sed -e 's|dsrc_fmi3|dsrc64_fmi3|; s|dsink_fmi3|dsink64_fmi3|' \
+    -e 's|name="mode" kind="output"><ssc:Integer/>|name="mode" kind="output"><ssc:Enumeration name="Gears"/>|' \
+    "$tmp/d3/SystemStructure.ssd" >"$tmp/e64/SystemStructure.ssd"
+if expect_exit 0 "$COSA" simulate --model-file "$tmp/e64/SystemStructure.ssd" --scheme zoh \
+    --dt 0.15 --tend 1.5 -o "$tmp/o" --name e64 --outputs B.acc; then
+    msg=$(held "$tmp/o/e64.csv") && ok || bad "Enumeration -> Int64: $msg"
 fi
 
 # -- models names them; Phi does not see them -----------------------------------------------

@@ -8,6 +8,8 @@
  *     and a Float64 output acc, the integral of gear + 10 lock over the
  *     steps taken: acc += h (gear + 10 lock) per step, with the values set
  *     before the step (a hidden accumulator, no declared state).
+ * The FMI 3.0 descriptions dsrc64/dsink64 (Makefile.am) declare mode an Enumeration and
+ * gear an Int64: the same values through fmi3GetInt64/SetInt64.
  * Value references: 1 x, 2 der(x), 3 u, 4 y, 5 tau, 10 mode / gear,
  * 11 on / lock, 12 acc.  Get/set FMU state copy the instance.  Written for
  * cosa's tests only. */
@@ -173,6 +175,29 @@ EXPORT int fmi3SetInt32(void *c, const uint32_t *vr, size_t n, const int32_t *v,
         return 3;
     for (size_t i = 0; i < n; i++)
         if (set_int(c, vr[i], v[i]))
+            return 3;
+    return 0;
+}
+/* Int64 and Enumeration variables (the *64 descriptions: mode an Enumeration, gear an
+ * Int64) through the same values */
+EXPORT int fmi3GetInt64(void *c, const uint32_t *vr, size_t n, int64_t *v, size_t nv)
+{
+    if (nv != n)
+        return 3;
+    for (size_t i = 0; i < n; i++) {
+        int32_t x;
+        if (get_int(c, vr[i], &x))
+            return 3;
+        v[i] = x;
+    }
+    return 0;
+}
+EXPORT int fmi3SetInt64(void *c, const uint32_t *vr, size_t n, const int64_t *v, size_t nv)
+{
+    if (nv != n)
+        return 3;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] < INT32_MIN || v[i] > INT32_MAX || set_int(c, vr[i], (int32_t)v[i]))
             return 3;
     return 0;
 }

@@ -12,7 +12,7 @@
 #     FMI 3.0 (fmi3Get/SetInt32, Get/SetBoolean) and FMI 2.0 (fmi2Get/SetInteger, Boolean),
 #     from an .ssd, an .ssp archive and an OSP file under libcosim's fixed-step algorithm.
 #   - Phi: the discrete connections are not in it: point prints the same rho as the network
-#     without them, plus one note; models names them.
+#     without them, plus one note; models names them; model-dump writes them as a comment.
 #   - An Integer output joins an Enumeration connector (both integers); an FMI 3.0
 #     Enumeration output (fmi3GetInt64) feeds an Int64 input (fmi3SetInt64).
 #   - Type mismatches (Integer -> Real, a connector type other than its FMU variable's, a
@@ -140,6 +140,12 @@ check "point: rho_ref is exp(lambda dt) of the Float64 network" awk '
 check "rho below 1 (the test is not the neutral lag pair)" awk '$2 < 0.99 { f = 1 } END { exit !f }' "$tmp/rho_n"
 check "point: one note" grep -qx 'cosa: point: note: 2 discrete connections (Integer/Boolean/Enumeration) take no part in Phi (cosa simulate copies them at every communication point and holds them in between)' "$tmp/err"
 check "point: only the note" test "$(wc -l <"$tmp/err")" = 1
+# model-dump: the linearisation, the discrete connections as a comment; the same rho
+expect_exit 0 "$COSA" model-dump --model-file "$tmp/d3/SystemStructure.ssd" -o "$tmp/lin.cosa"
+check "model-dump: the discrete connections as a comment" grep -qx \
+    '# discrete connections (Integer/Boolean/Enumeration; not in Phi): A.mode -> B.gear' "$tmp/lin.cosa"
+expect_exit 0 "$COSA" point --model-file "$tmp/lin.cosa" --scheme zoh --dt 0.15
+grep '^rho ' "$tmp/out" | cmp -s - "$tmp/rho_n" && ok || bad "model-dump: rho $(grep '^rho ' "$tmp/out")"
 
 # -- refused in one line, exit 2 ------------------------------------------------------------
 ssd "$tmp/m1" 3 '<ssd:Connection startElement="A" startConnector="mode" endElement="B" endConnector="u"/>'

@@ -217,6 +217,20 @@ void fmu_ident_dt_list_note(const char *cmd, const cosa_model *m, const double *
     }
 }
 
+/* One note for a model with discrete connections (an SSP's or OSP file's
+ * Integer, Boolean and Enumeration signals, doc/ssp.md "Discrete signals"):
+ * they are not in L, so not in Phi. */
+static void discrete_note(const char *cmd, const cosa_model *m)
+{
+    const size_t n = cosa_model_file_ndiscrete(m);
+    if (n)
+        fprintf(stderr, "cosa: %s: note: %zu discrete connection%s (Integer/Boolean/"
+                        "Enumeration) take%s no part in Phi (cosa simulate copies %s at every "
+                        "communication point and holds %s in between)\n",
+                cmd, n, n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "it" : "them",
+                n == 1 ? "it" : "them");
+}
+
 int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes, size_t ns)
 {
     const cosa_model *m = mod->model;
@@ -263,6 +277,7 @@ int fmu_notes(const char *cmd, const cli_model *mod, const cosa_scheme *schemes,
     }
     fmu_ident_notes(cmd, m, 0); /* static ones: the dynamic ones were noted when read */
     events_note(cmd, mod);
+    discrete_note(cmd, m);
     for (size_t k = 0; k < ns; k++) {
         /* the output correction's model of an identified FMU is its identified one */
         char sname[64];

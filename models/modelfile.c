@@ -93,6 +93,7 @@ void mf_free(mf_t *mf)
     free(mf->conns);
     mf_clocks_free(mf);
     mf_holds_free(mf);
+    mf_discrete_free(mf);
     for (size_t i = 0; i < mf->nsym; i++)
         free(mf->syms[i].name);
     free(mf->syms);

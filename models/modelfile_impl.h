@@ -113,6 +113,18 @@ struct mf_clock_link {
     size_t from, to, kout, kin; /* after mf_resolve_clocks */
 };
 
+/* A discrete connection (SSP, OSP; modelfile_discrete.c): an Integer,
+ * Boolean or Enumeration output out of FMU subsystem from feeds the input
+ * in (the FMUs' own variable names) of FMU subsystem to; checked by the
+ * importer, no part of L or Phi. */
+struct mf_dconn {
+    size_t from;
+    char *out;
+    size_t to;
+    char *in;
+    size_t line;
+};
+
 struct mf_sym {
     char *name;
     size_t line; /* first use */
@@ -149,6 +161,8 @@ typedef struct mf {
     struct mf_hold *holds; /* inputs held constant (modelfile_hold.c) */
     size_t nhold;
     char *held_note;   /* "I.Fk = 3 (bound), ..." after resolution, or NULL */
+    struct mf_dconn *dconns; /* discrete connections (modelfile_discrete.c) */
+    size_t ndconn;
     struct mf_sym *syms;
     size_t nsym, capsym;
     mf_expr_pool *pool;
@@ -311,6 +325,11 @@ cosa_status mf_hold_add(mf_t *mf, char *dst, char *in, size_t line, double value
 long mf_hold_find(const mf_t *mf, const char *dst, const char *in);
 void mf_resolve_holds(struct mf_parser *p, size_t *src_line);
 void mf_holds_free(mf_t *mf);
+/* modelfile_discrete.c: a discrete connection appended (names copied);
+ * COSA_OK or COSA_ENOMEM.  mf_discrete_free releases the list. */
+cosa_status mf_discrete_add(mf_t *mf, size_t from, const char *out, size_t to, const char *in,
+                            size_t line);
+void mf_discrete_free(mf_t *mf);
 
 /* modelfile_energy.c: the bonds and the energy matrix against the resolved
  * names and connections (errors through mf_perr); the model's energy

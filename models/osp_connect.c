@@ -85,6 +85,8 @@ static void var_conn(struct ssp *s, const char *sa, const char *va, const char *
                      const char *vb, size_t line)
 {
     struct vend a, b;
+    if (osp_discrete_conn(s, sa, va, sb, vb, line)) /* Integer, Boolean, Enumeration */
+        return;
     if (var_end(s, sa, va, line, &a) || var_end(s, sb, vb, line, &b))
         return;
     if (a.out == b.out) {

@@ -44,6 +44,12 @@ void osp_refuse(struct ssp *s, const xmlNode *n, const char *why);
 int osp_text(struct ssp *s, const xmlNode *n, char *buf, size_t size);
 /* A finite number from text (what names it); 0, or -1 after reporting. */
 int osp_number(struct ssp *s, const xmlNode *n, const char *text, const char *what, double *v);
+/* osp_discrete.c: the connection of variable va of simulator sa and vb of
+ * sb when either is an Integer, Boolean or Enumeration variable of its FMU:
+ * added as a discrete connection (output to input by the FMUs'
+ * causalities), or a type mismatch reported; 1 then, 0 for Real ones. */
+int osp_discrete_conn(struct ssp *s, const char *sa, const char *va, const char *sb,
+                      const char *vb, size_t line);
 /* The subsystem of the simulator called name, or -1 after reporting. */
 long osp_sub_of(struct ssp *s, const char *name, size_t line);
 

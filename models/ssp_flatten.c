@@ -235,6 +235,10 @@ static void check_connections(struct ssp *s, xmlNode *sys)
                                : "sinks (inputs, or outputs of the system itself)");
                     break;
                 }
+                if (b)
+                    ssp_discrete_check_connection(s, c, a, b);
+                if (s->p->st != COSA_OK)
+                    break;
                 const char *ua = a ? unit_of(a) : NULL, *ub = b ? unit_of(b) : NULL;
                 const char *sup = ssp_attr(c, "suppressUnitConversion");
                 if (ua && ub && !same_unit(s, ua, ub) && !(sup && strcmp(sup, "true") == 0) &&
@@ -384,6 +388,10 @@ static void add_component(struct ssp *s, xmlNode *c)
                           : strcmp(kind, "output") == 0 ? DECL_Y : -1;
             if (d < 0)
                 continue; /* a parameter's connector: bindings set parameters */
+            if (ssp_connector_class(s, k) != 'r') { /* a discrete signal (ssp_discrete.c) */
+                ssp_discrete_component_connector(s, c, k, sub);
+                continue;
+            }
             char *id = mf_ident_of(ssp_attr(k, "name"));
             if (!id)
                 return mf_nomem(s->p);
@@ -446,6 +454,14 @@ static void add_connections(struct ssp *s, xmlNode *sys)
                     if (r != 1)
                         continue; /* no source: held at its start value (ssp_hold_rest) */
                     struct mf_sub *a = ssp_component_sub(s, src);
+                    if (ssp_connector_class(s, k) != 'r') { /* discrete: no part of L */
+                        if (a && dst &&
+                            mf_discrete_add(mf, (size_t)(a - mf->subs), out,
+                                            (size_t)(dst - mf->subs), ssp_attr(k, "name"),
+                                            ssp_line(c)) != COSA_OK)
+                            return mf_nomem(s->p);
+                        continue;
+                    }
                     char *o = mf_ident_of(out), *in = mf_ident_of(ssp_attr(k, "name"));
                     char *sn = a ? mf_dup0(a->name) : NULL, *dn = dst ? mf_dup0(dst->name) : NULL;
                     struct mf_conn *nc = NULL;

@@ -126,6 +126,21 @@ long ssp_hold_input(struct ssp *s, xmlNode *comp, const char *var, const char *f
  * system sys holds (through their transformations). */
 void ssp_hold_bind(struct ssp *s, long h, double x);
 void ssp_hold_bind_connector(struct ssp *s, const xmlNode *sys, const char *conn, double x);
+/* ssp_discrete.c: Integer, Boolean and Enumeration connectors (discrete
+ * signals).  The class of a connector's type element t: 'r' Real/Float64,
+ * 'i' Integer (SSP 2.0 also Int8 ... UInt64), 'b' Boolean, 'e'
+ * Enumeration, 0 any other type. */
+int ssp_type_class(const struct ssp *s, const xmlNode *t);
+/* The class of connector k ('r' when it names no type). */
+int ssp_connector_class(const struct ssp *s, const xmlNode *k);
+/* Connection c between connectors a and b: one class at both ends (type
+ * mismatch refused), no transformation on a discrete one. */
+void ssp_discrete_check_connection(struct ssp *s, const xmlNode *c, const xmlNode *a,
+                                   const xmlNode *b);
+/* A discrete connector k of FMU component comp: its FMU (sub) has an input
+ * or output of that name and class. */
+void ssp_discrete_component_connector(struct ssp *s, const xmlNode *comp, const xmlNode *k,
+                                      const struct mf_sub *sub);
 
 /* ssp_ssv.c: the parameter bindings of every system and component, inner
  * ones first (outer bindings take precedence, as the standard says); FMUs

@@ -183,14 +183,16 @@ static void check_connector(struct ssp *s, xmlNode *c)
             continue;
         if (ssp_is(t, SSP_NS_SSC, "Float64") && s->version == 2)
             continue;
+        if (ssp_type_class(s, t)) /* Integer, Boolean, Enumeration: discrete signals */
+            continue;
         char q[64], why[200];
         if (ssp_is(t, SSP_NS_SSC, "Float64"))
             snprintf(why, sizeof why, "ssc:Float64 is SSP 2.0's, the file says version 1.0 "
                      "(use ssc:Real)");
         else
-            snprintf(why, sizeof why, "%s (cosa couples %s signals only: no other types, "
-                     "arrays or clocks)", ssp_qname(t, q),
-                     s->version == 2 ? "ssc:Float64 or ssc:Real" : "ssc:Real");
+            snprintf(why, sizeof why, "%s (cosa couples %s signals and exchanges Integer, "
+                     "Boolean and Enumeration ones: no other types, arrays or clocks)",
+                     ssp_qname(t, q), s->version == 2 ? "ssc:Float64 or ssc:Real" : "ssc:Real");
         refuse(s, c, why);
     }
 }
@@ -466,9 +468,13 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, double probe, cosa_mod
     if (p.st == COSA_OK) {
         const char *d = ssp_attr(root, "description");
         char buf[512];
+        char disc[96] = ""; /* discrete connections: named only where there are some */
+        if (mf->ndconn)
+            snprintf(disc, sizeof disc, " (and %zu discrete: Integer/Boolean/Enumeration)",
+                     mf->ndconn);
         snprintf(buf, sizeof buf, "SSP %d.0 system %.200s with %zu FMU component%s and %zu "
-                 "connection%s%s%.200s", s.version, ssp_attr(s.top, "name"), mf->nsub,
-                 mf->nsub == 1 ? "" : "s", mf->nconn, mf->nconn == 1 ? "" : "s",
+                 "connection%s%s%s%.200s", s.version, ssp_attr(s.top, "name"), mf->nsub,
+                 mf->nsub == 1 ? "" : "s", mf->nconn, mf->nconn == 1 ? "" : "s", disc,
                  d && d[0] ? ": " : "", d ? d : "");
         if (!(mf->doc = mf_dup0(buf)))
             mf_nomem(&p);

@@ -185,6 +185,31 @@ static cosa_status clock_links(const cosa_model *m, cosa_model_units *mu,
     return COSA_OK;
 }
 
+/* A model file's discrete connections (SSP, OSP: Integer, Boolean and
+ * Enumeration signals, held between communication points) on the set.
+ * Without FMU units (fmu_linearized) there are none to copy. */
+static cosa_status discrete_links(const cosa_model *m, cosa_model_units *mu,
+                                  cosa_model_units_error *err)
+{
+    for (size_t k = 0; k < cosa_model_file_ndiscrete(m); k++) {
+        size_t a, b;
+        const char *out, *in;
+        cosa_status st = cosa_model_file_discrete(m, k, &a, &out, &b, &in);
+        if (st != COSA_OK || a >= mu->nsub || b >= mu->nsub)
+            return COSA_EINVAL;
+        if (!mu->fmus[a] || !mu->fmus[b])
+            continue;
+        char why[sizeof err->msg];
+        if ((st = cosa_unitset_discrete_link(mu->set, a, out, b, in, why, sizeof why)) !=
+            COSA_OK) {
+            err->sub = b;
+            snprintf(err->msg, sizeof err->msg, "%s", why);
+            return st;
+        }
+    }
+    return COSA_OK;
+}
+
 /* The unit set over the units: u = L y of the linear form (else the ODE
  * form's), with the ODE form's coupling variables and band if asked. */
 static cosa_status make_set(const cosa_model *m, const cosa_model_units_opts *o,
@@ -277,6 +302,8 @@ cosa_status cosa_model_units_create(const cosa_model *m, const double *par,
     }
     if (st == COSA_OK)
         st = make_set(m, opts, mu);
+    if (st == COSA_OK)
+        st = discrete_links(m, mu, err);
     if (st == COSA_OK && m->sub_name)
         st = set_names(m, par, mu);
     if (st != COSA_OK) {

@@ -394,7 +394,9 @@ refused "$tmp/nonfmu/SystemStructure.ssd" "ssd:Component 'II': not supported: ty
 variant clock 's|<ssd:Connector name="v1" kind="input"/>|<ssd:Connector name="v1" kind="input"><ssc:Clock/></ssd:Connector>|'
 refused "$tmp/clock/SystemStructure.ssd" "ssd:Connector 'v1': not supported: ssc:Clock"
 variant inttype 's|<ssd:Connector name="v1" kind="input"/>|<ssd:Connector name="v1" kind="input"><ssc:Integer/></ssd:Connector>|'
-refused "$tmp/inttype/SystemStructure.ssd" "ssd:Connector 'v1': not supported: ssc:Integer"
+refused "$tmp/inttype/SystemStructure.ssd" "ssd:Connection v1 -> v1 joins a Float64/Real connector to an Integer one: type mismatch"
+variant strtype 's|<ssd:Connector name="v1" kind="input"/>|<ssd:Connector name="v1" kind="input"><ssc:String/></ssd:Connector>|'
+refused "$tmp/strtype/SystemStructure.ssd" "ssd:Connector 'v1': not supported: ssc:String"
 variant units 's|<ssd:Connector name="s1" kind="input"><ssc:Float64 unit="m"/>|<ssd:Connector name="s1" kind="input"><ssc:Float64 unit="mm"/>|'
 refused "$tmp/units/SystemStructure.ssd" "units 'm' and 'mm' differ: not supported"
 variant namespace 's|SSP1/SystemStructureDescription"|SSP2/SystemStructureDescription"|'

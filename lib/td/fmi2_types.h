@@ -55,6 +55,10 @@ typedef fmi2Status fmi2GetRealTYPE(fmi2Component c, const fmi2ValueReference vr[
                                    fmi2Real value[]);
 typedef fmi2Status fmi2SetRealTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                                    const fmi2Real value[]);
+typedef fmi2Status fmi2GetIntegerTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                      fmi2Integer value[]);
+typedef fmi2Status fmi2GetBooleanTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                      fmi2Boolean value[]);
 typedef fmi2Status fmi2SetIntegerTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                                       const fmi2Integer value[]);
 typedef fmi2Status fmi2SetBooleanTYPE(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,

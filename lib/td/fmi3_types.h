@@ -64,6 +64,21 @@ typedef fmi3Status fmi3SetInt32TYPE(fmi3Instance instance,
                                     const fmi3ValueReference valueReferences[],
                                     size_t nValueReferences, const fmi3Int32 values[],
                                     size_t nValues);
+typedef int64_t fmi3Int64;
+typedef fmi3Status fmi3GetInt32TYPE(fmi3Instance instance,
+                                    const fmi3ValueReference valueReferences[],
+                                    size_t nValueReferences, fmi3Int32 values[], size_t nValues);
+typedef fmi3Status fmi3GetInt64TYPE(fmi3Instance instance,
+                                    const fmi3ValueReference valueReferences[],
+                                    size_t nValueReferences, fmi3Int64 values[], size_t nValues);
+typedef fmi3Status fmi3SetInt64TYPE(fmi3Instance instance,
+                                    const fmi3ValueReference valueReferences[],
+                                    size_t nValueReferences, const fmi3Int64 values[],
+                                    size_t nValues);
+typedef fmi3Status fmi3GetBooleanTYPE(fmi3Instance instance,
+                                      const fmi3ValueReference valueReferences[],
+                                      size_t nValueReferences, fmi3Boolean values[],
+                                      size_t nValues);
 typedef fmi3Status fmi3SetBooleanTYPE(fmi3Instance instance,
                                       const fmi3ValueReference valueReferences[],
                                       size_t nValueReferences, const fmi3Boolean values[],

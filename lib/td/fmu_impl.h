@@ -149,6 +149,11 @@ typedef struct fmu_functions3 {
     fmi3SetInt32TYPE *SetInt32;
     fmi3SetBooleanTYPE *SetBoolean;
     fmi3SetStringTYPE *SetString;
+    /* discrete signals (fmu_discrete.c; optional) */
+    fmi3GetInt32TYPE *GetInt32;
+    fmi3GetInt64TYPE *GetInt64;
+    fmi3SetInt64TYPE *SetInt64;
+    fmi3GetBooleanTYPE *GetBoolean;
     /* Model Exchange */
     fmi3InstantiateModelExchangeTYPE *InstantiateModelExchange;
     fmi3EnterContinuousTimeModeTYPE *EnterContinuousTimeMode;
@@ -180,6 +185,8 @@ typedef struct fmu_functions2 {
     fmi2SetIntegerTYPE *SetInteger; /* start values of other types (optional) */
     fmi2SetBooleanTYPE *SetBoolean;
     fmi2SetStringTYPE *SetString;
+    fmi2GetIntegerTYPE *GetInteger; /* discrete signals (fmu_discrete.c; optional) */
+    fmi2GetBooleanTYPE *GetBoolean;
     /* Model Exchange */
     fmi2EnterEventModeTYPE *EnterEventMode;
     fmi2NewDiscreteStatesTYPE *NewDiscreteStates;

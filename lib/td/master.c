@@ -501,6 +501,11 @@ static cosa_status point_events(cosa_master *m)
     return COSA_OK;
 }
 
+cosa_status master_discrete(cosa_master *m)
+{
+    return cosa_unitset_discrete_exchange(m->set, &m->failed);
+}
+
 cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const double *yhist,
                              const double *du0)
 {
@@ -557,6 +562,8 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
     for (size_t j = 0; m->hist_t && j < m->np; j++) /* the start-up samples, H apart */
         m->hist_t[j] = t0 - (double)j * m->H;
     cosa_status st = point_events(m);
+    if (st == COSA_OK)
+        st = master_discrete(m);
     return st == COSA_OK ? master_notify(m, 0) : st;
 }
 
@@ -978,6 +985,8 @@ cosa_status cosa_master_commit(cosa_master *m)
     m->proposed = 0;
     m->saved = 0;
     cosa_status st = point_events(m);
+    if (st == COSA_OK)
+        st = master_discrete(m);
     return st == COSA_OK ? master_notify(m, 1) : st;
 }
 

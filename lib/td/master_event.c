@@ -296,6 +296,8 @@ cosa_status master_event_commit(cosa_master *m, double t)
     m->saved = 0;
     m->at_event = 0;
     cosa_status st = m->ev_end ? handle_events(m) : COSA_OK;
+    if (st == COSA_OK)
+        st = master_discrete(m);
     if (st != COSA_OK)
         return st;
     return master_notify(m, 1);

@@ -95,6 +95,11 @@ struct cosa_master {
 /* Call every observer's initialized (which = 0) or step_complete (1). */
 cosa_status master_notify(const cosa_master *m, int which);
 
+/* The discrete signals copied at the communication point m->t (after the
+ * outputs were read and the point's Event Modes ran, before the next step;
+ * cosa_unitset_discrete_exchange); m->failed names a failing unit. */
+cosa_status master_discrete(cosa_master *m);
+
 /* Events (master_event.c): the workspace (at create, opt.events), a
  * proposal that ends at the first event (units with events stepped first,
  * units past the event rolled back and stepped again to it), and its

@@ -95,6 +95,9 @@ static cosa_status layout(struct decim_run *d)
 static cosa_status step_units(struct decim_run *d, unsigned long long c, long long t_ns,
                               long long h_ns, size_t *failed)
 {
+    cosa_status dst = cosa_unitset_discrete_exchange(d->set, failed); /* discrete signals */
+    if (dst != COSA_OK)
+        return dst;
     for (size_t i = 0; i < d->nu; i++) { /* u = L y with the held values */
         double v = 0.0;
         for (size_t j = 0; j < d->ny; j++)

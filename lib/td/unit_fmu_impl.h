@@ -126,6 +126,27 @@ cosa_status fmu_me_save(cosa_unit *u, void **blob);
 cosa_status fmu_me_restore(cosa_unit *u, const void *blob);
 void fmu_me_free_state(cosa_unit *u, void *blob);
 
+/* ---- discrete signals (fmu_discrete.c) ---- */
+/* An Integer, Boolean or Enumeration input or output of an FMU unit, as
+ * cosa gets or sets it: value reference, transfer kind ('4' 32-bit, '8'
+ * 64-bit, 'b' Boolean) and class (cosa_fmu_discrete_class). */
+typedef struct fmu_dport {
+    unsigned vr;
+    char kind;
+    int cls;
+} fmu_dport;
+/* The port of FMU unit u's discrete input (input 1) or output (0) name:
+ * COSA_OK; COSA_EPARAM (no such variable), COSA_EUNSUPPORTED (a type cosa
+ * does not exchange, a get/set function the FMU does not export) with one
+ * clause in why; COSA_EINVAL for a unit that is no FMU. */
+cosa_status fmu_discrete_port(cosa_unit *u, const char *name, int input, fmu_dport *p,
+                              char *why, size_t whysize);
+/* Get the value of output port p / set input port p (0 or 1 for a
+ * Boolean); a failing FMU call fails the unit (one line), a value out of
+ * an Int32's range is COSA_ERANGE. */
+cosa_status fmu_discrete_get(cosa_unit *u, const fmu_dport *p, long long *v);
+cosa_status fmu_discrete_set(cosa_unit *u, const fmu_dport *p, long long v);
+
 /* from cosa/fmu.h: used only inside lib/ (not part of the installed API) */
 /* Leave Initialization Mode (fmi3/fmi2ExitInitializationMode); COSA_OK if
  * u is not in it.  COSA_EFMU with one line if the FMU fails. */

@@ -39,7 +39,10 @@ struct cosa_unitset {
     double *cS;                 /* nu x nc (owned copy)                      */
     double *cc, *cJ, *cdudy;    /* nc, nc x ny, nu x ny: scratch             */
     char **names;               /* nunits copied names, or NULL (none)       */
+    struct td_discrete *disc;   /* discrete signals (discrete.c), or NULL    */
 };
+
+struct td_discrete **cosa_unitset_discrete_slot(cosa_unitset *set) { return &set->disc; }
 
 void cosa_unitset_free(cosa_unitset *set)
 {
@@ -55,6 +58,7 @@ void cosa_unitset_free(cosa_unitset *set)
     free(set->port_idx);
     free(set->cS);
     free(set->c);
+    td_discrete_free(set->disc);
     cosa_unitset_set_names(set, NULL);
     free(set);
 }

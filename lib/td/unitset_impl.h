@@ -51,4 +51,10 @@ cosa_status cosa_unitset_set_taylor_inputs(cosa_unitset *set, int q, const doubl
 void cosa_unitset_couple(const cosa_unitset *set, size_t r0, size_t nr, size_t ncol,
                          const double *Y, size_t ldy, double *U, size_t ldu);
 
+/* Discrete signals (discrete.c): the set's list (NULL: none), where
+ * discrete.c keeps it; td_discrete_free releases one (NULL is ignored). */
+struct td_discrete;
+struct td_discrete **cosa_unitset_discrete_slot(cosa_unitset *set);
+void td_discrete_free(struct td_discrete *d);
+
 #endif /* COSA_TD_UNITSET_IMPL_H */

@@ -59,6 +59,11 @@ int cosa_unit_fmu_events(const cosa_unit *u);
  * COSA_EUNSUPPORTED (one line) for symplectic Euler (needs kick flags). */
 cosa_status cosa_unit_fmu_set_integrator(cosa_unit *u, const cosa_integrator *cfg);
 
+/* The class of an FMU variable type for discrete signals (doc/ssp.md
+ * "Discrete signals"): 'i' an integer (Integer, Int8 ... UInt64), 'b'
+ * Boolean, 'e' Enumeration, 0 any other type. */
+int cosa_fmu_discrete_class(const char *type);
+
 /* The instance name of an FMU unit, NULL for other units. */
 const char *cosa_unit_fmu_name(const cosa_unit *u);
 

@@ -81,6 +81,18 @@ size_t cosa_model_file_nclock_link(const cosa_model *m);
 cosa_status cosa_model_file_clock_link(const cosa_model *m, size_t k, size_t *from,
                                        const char **out_clock, size_t *to, const char **in_clock);
 
+/* The discrete connections of model file m (an SSP's or OSP file's
+ * Integer, Boolean and Enumeration connections; doc/ssp.md "Discrete
+ * signals"): their number (0 for any other model), and the k-th as the
+ * subsystem indices and the FMUs' own variable names (views valid while m
+ * lives).  They take no part in L or Phi; cosa_model_units_create links
+ * them on the unit set (cosa_unitset_discrete_link).  COSA_EINVAL for
+ * another model, k out of range or a NULL argument. */
+size_t cosa_model_file_ndiscrete(const cosa_model *m);
+
+cosa_status cosa_model_file_discrete(const cosa_model *m, size_t k, size_t *from,
+                                     const char **out, size_t *to, const char **in);
+
 /* The affine term c of model file m's coupling u = L y + c (nu entries:
  * `connect ... offset OFFSET`, an SSP LinearTransformation's offset), or
  * NULL when it is 0 or m is another model.  A view valid while m lives. */

@@ -194,4 +194,25 @@ cosa_status cosa_unitset_loop_solve(cosa_unitset *set, double t, const double *x
 cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, double *yder,
                                               size_t *iters);
 
+/* Discrete signals (lib/td/discrete.c; doc/ssp.md "Discrete signals"): an
+ * Integer, Boolean or Enumeration output out of FMU unit from feeds the
+ * input in of FMU unit to (units of the set, by index).  The value is
+ * copied at every communication point -- after the units' outputs are
+ * read, before the next step (the master's init and commit) -- and held in
+ * between: no extrapolation, no part in the Float64 coupling u = L y + c or
+ * in Phi.  COSA_OK; COSA_EPARAM (no such variable), COSA_EUNSUPPORTED (a
+ * type cosa does not exchange, a missing get/set function, or the two
+ * classes differ: type mismatch; Integer and Enumeration join) with one
+ * clause in why; COSA_EINVAL for units that are no FMUs or indices out of
+ * range. */
+cosa_status cosa_unitset_discrete_link(cosa_unitset *set, size_t from, const char *out,
+                                       size_t to, const char *in, char *why, size_t whysize);
+/* The set's discrete links. */
+size_t cosa_unitset_ndiscrete(const cosa_unitset *set);
+/* Copy every discrete link's output to its input now (in link order: all
+ * values are read before any is set, so a unit's input never sees another
+ * link's new value first).  On failure *failed (may be NULL) is the unit
+ * whose call failed, with its one line (cosa_unit_message). */
+cosa_status cosa_unitset_discrete_exchange(cosa_unitset *set, size_t *failed);
+
 #endif /* COSA_INTERNAL_UNITS_H */

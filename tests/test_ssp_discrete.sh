@@ -1,0 +1,195 @@
+#!/bin/sh
+# test_ssp_discrete.sh -- Integer and Boolean connections as discrete signals (doc/ssp.md
+# "Discrete signals"), on two lags built here into SSP 1.0 systems and an OSP file
+# (tests/fmu/disc_fmu.c): A (dsrc) outputs mode = floor(2 t) (Integer) and on = (t >= 0.7)
+# (Boolean) at its own time; B (dsink) has such inputs gear and lock and an output acc that
+# adds h (gear + 10 lock) per step of h with the values set before the step.  The two lags
+# are coupled by Float64 signals (B.u = 0.5 A.y, A.u = B.y).
+#   - Held values: a discrete signal is copied at every communication point t_n = n dt
+#     and held until the next, so acc(t_k) = sum_{n<k} dt (floor(2 t_n) + 10 [t_n >= 0.7])
+#     (closed form; the continuous integral would be 9.5 at t = 1.5, the held sum is 8.85).
+#     The same under Gauss-Seidel and an iterated scheme (copied once per macro step), for
+#     FMI 3.0 (fmi3Get/SetInt32, Get/SetBoolean) and FMI 2.0 (fmi2Get/SetInteger, Boolean),
+#     from an .ssd, an .ssp archive and an OSP file under libcosim's fixed-step algorithm.
+#   - Phi: the discrete connections are not in it: point prints the same rho as the network
+#     without them, plus one note; models names them; model-dump writes them as a comment.
+#   - An Integer output joins an Enumeration connector (both integers); an FMI 3.0
+#     Enumeration output (fmi3GetInt64) feeds an Int64 input (fmi3SetInt64).
+#   - Type mismatches (Integer -> Real, a connector type other than its FMU variable's, a
+#     Boolean FMU variable on an Integer connection in OSP) and transformations on discrete
+#     connections: one line, exit 2.
+. "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
+MKZIP=$FMU/mkfmu
+NS='xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"
+    xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon"'
+
+# ssd DIR FMI DISCRETE-CONNECTIONS [EXTRA-CONNECTIONS]: the two lags (FMI 3 or 2)
+ssd() {
+    mkdir -p "$1/resources"
+    cp "$FMU/dsrc_fmi$2.fmu" "$FMU/dsink_fmi$2.fmu" "$1/resources/" || bad "no test FMUs"
+    cat >"$1/SystemStructure.ssd" <<END
+<?xml version="1.0" encoding="UTF-8"?>
+<ssd:SystemStructureDescription $NS version="1.0" name="disc">
+  <ssd:System name="top">
+    <ssd:Elements>
+      <ssd:Component name="A" source="resources/dsrc_fmi$2.fmu">
+        <ssd:Connectors>
+          <ssd:Connector name="u" kind="input"><ssc:Real/></ssd:Connector>
+          <ssd:Connector name="y" kind="output"><ssc:Real/></ssd:Connector>
+          <ssd:Connector name="mode" kind="output"><ssc:Integer/></ssd:Connector>
+          <ssd:Connector name="on" kind="output"><ssc:Boolean/></ssd:Connector>
+        </ssd:Connectors>
+      </ssd:Component>
+      <ssd:Component name="B" source="resources/dsink_fmi$2.fmu">
+        <ssd:Connectors>
+          <ssd:Connector name="u" kind="input"><ssc:Real/></ssd:Connector>
+          <ssd:Connector name="y" kind="output"><ssc:Real/></ssd:Connector>
+          <ssd:Connector name="gear" kind="input">${GEARTYPE:-<ssc:Integer/>}</ssd:Connector>
+          <ssd:Connector name="lock" kind="input">${LOCKTYPE:-<ssc:Boolean/>}</ssd:Connector>
+        </ssd:Connectors>
+      </ssd:Component>
+    </ssd:Elements>
+    <ssd:Connections>
+      <ssd:Connection startElement="B" startConnector="y" endElement="A" endConnector="u"/>
+      $3
+      $4
+    </ssd:Connections>
+  </ssd:System>
+  <ssd:DefaultExperiment stopTime="1.5"/>
+</ssd:SystemStructureDescription>
+END
+}
+FLOAT='<ssd:Connection startElement="A" startConnector="y" endElement="B" endConnector="u"><ssc:LinearTransformation factor="0.5"/></ssd:Connection>'
+DISC='<ssd:Connection startElement="A" startConnector="mode" endElement="B" endConnector="gear"/>
+      <ssd:Connection startElement="B" startConnector="lock" endElement="A" endConnector="on"/>'
+
+# held CSV: every row's y.B.acc against the closed form of the held values (the
+# column y.B.acc, or acc in an OSP run's file; rows t = k dt, k = 0..).  Each value is a sum of at most 10 terms
+# dt m, |m| <= 12: its rounding is below 10 eps 12 * 1.5 < 1e-13 (abs), the bound used.
+held() {
+    awk -F, -v dt=0.15 '
+        /^#/ { next }
+        $1 == "t" { for (i = 1; i <= NF; i++) if ($i == "y.B.acc" || $i == "acc") c = i; next }
+        { k = int($1 / dt + 0.5); s = 0
+          for (n = 0; n < k; n++) { t = n * dt; s += dt * (int(2 * t) + (t >= 0.7 ? 10 : 0)) }
+          d = $c - s; if (d < 0) d = -d
+          if (d > 1e-13) { printf "t %s acc %s, held closed form %s\n", $1, $c, s; bad = 1 }
+          rows++; last = $c }
+        END { if (!c || rows != 11) { print "no acc column or not 11 rows"; bad = 1 }
+              if (last - 9.5 > -0.5) { print "acc(1.5) " last " is the continuous integral"; bad = 1 }
+              exit bad }' "$1"
+}
+
+# -- FMI 3.0 and 2.0, Jacobi, Gauss-Seidel and an iterated scheme --------------------------
+for v in 3 2; do
+    ssd "$tmp/d$v" $v "$DISC" "$FLOAT"
+    for sch in zoh gs:zoh imp:zoh; do
+        n=$(echo "$sch" | tr ':' '_')
+        if expect_exit 0 "$COSA" simulate --model-file "$tmp/d$v/SystemStructure.ssd" \
+            --scheme "$sch" --dt 0.15 --tend 1.5 -o "$tmp/o" --name "r$v$n" --outputs B.acc; then
+            check "fmi$v $sch: status ok" grep -qx 'status ok' "$tmp/out"
+            msg=$(held "$tmp/o/r$v$n.csv") && ok || bad "fmi$v $sch: $msg"
+        fi
+    done
+done
+
+# -- an .ssp archive: the same run ---------------------------------------------------------
+"$MKZIP" "$tmp/d.ssp" SystemStructure.ssd="$tmp/d3/SystemStructure.ssd" \
+    resources/dsrc_fmi3.fmu="$FMU/dsrc_fmi3.fmu" resources/dsink_fmi3.fmu="$FMU/dsink_fmi3.fmu"
+if expect_exit 0 "$COSA" simulate --model-file "$tmp/d.ssp" --scheme zoh --dt 0.15 \
+    --tend 1.5 -o "$tmp/o" --name ssp --outputs B.acc; then
+    msg=$(held "$tmp/o/ssp.csv") && ok || bad ".ssp: $msg"
+fi
+
+# -- an Integer output into an Enumeration connector: they join (both integers) --------------
+GEARTYPE='<ssc:Enumeration name="gears"/>' ssd "$tmp/e3" 3 "$DISC" "$FLOAT"
+if expect_exit 0 "$COSA" simulate --model-file "$tmp/e3/SystemStructure.ssd" --scheme zoh \
+    --dt 0.15 --tend 1.5 -o "$tmp/o" --name enum --outputs B.acc; then
+    msg=$(held "$tmp/o/enum.csv") && ok || bad "Integer -> Enumeration: $msg"
+fi
+
+# -- FMI 3.0 Enumeration and Int64 (fmi3GetInt64/SetInt64): mode an Enumeration, gear an Int64
+mkdir -p "$tmp/e64/resources"
+cp "$FMU/dsrc64_fmi3.fmu" "$FMU/dsink64_fmi3.fmu" "$tmp/e64/resources/"
+sed -e 's|dsrc_fmi3|dsrc64_fmi3|; s|dsink_fmi3|dsink64_fmi3|' \
+    -e 's|name="mode" kind="output"><ssc:Integer/>|name="mode" kind="output"><ssc:Enumeration name="Gears"/>|' \
+    "$tmp/d3/SystemStructure.ssd" >"$tmp/e64/SystemStructure.ssd"
+if expect_exit 0 "$COSA" simulate --model-file "$tmp/e64/SystemStructure.ssd" --scheme zoh \
+    --dt 0.15 --tend 1.5 -o "$tmp/o" --name e64 --outputs B.acc; then
+    msg=$(held "$tmp/o/e64.csv") && ok || bad "Enumeration -> Int64: $msg"
+fi
+
+# -- models names them; Phi does not see them -----------------------------------------------
+expect_exit 0 "$COSA" models --model-file "$tmp/d3/SystemStructure.ssd" &&
+    check "models: the discrete connections" grep -q \
+        '^disc: SSP 1.0 system top with 2 FMU components and 2 connections (and 2 discrete: Integer/Boolean/Enumeration)' "$tmp/out"
+ssd "$tmp/n3" 3 "" "$FLOAT"
+expect_exit 0 "$COSA" point --model-file "$tmp/n3/SystemStructure.ssd" --scheme zoh --dt 0.15
+grep '^rho ' "$tmp/out" >"$tmp/rho_n"
+check "no note without discrete connections" test ! -s "$tmp/err"
+expect_exit 0 "$COSA" point --model-file "$tmp/d3/SystemStructure.ssd" --scheme zoh --dt 0.15
+# the same linearised network through the same code: the same bits
+grep '^rho ' "$tmp/out" | cmp -s - "$tmp/rho_n" && ok || bad "point: rho $(grep '^rho ' "$tmp/out") without them $(cat "$tmp/rho_n")"
+# rho_ref = exp(lambda dt), lambda = (-3.25 + sqrt(3.25^2 - 4 * 1.25))/2 the slowest
+# eigenvalue of A = [-1/0.5 1/0.5; 0.5/0.8 -1/0.8] (B.u = 0.5 A.y): the discrete signals
+# are not in it.  The FMUs' Jacobians are central differences of step cbrt(eps) ~ 6e-6:
+# rounding eps/6e-6 ~ 4e-11 in the entries, eigenvalues of condition O(1): 1e-9 leaves 25x.
+check "point: rho_ref is exp(lambda dt) of the Float64 network" awk '
+    $1 == "rho_ref" { l = (-3.25 + sqrt(3.25 * 3.25 - 5)) / 2; d = $2 - exp(0.15 * l)
+                      if (d < 0) d = -d; f = d < 1e-9 } END { exit !f }' "$tmp/out"
+check "rho below 1 (the test is not the neutral lag pair)" awk '$2 < 0.99 { f = 1 } END { exit !f }' "$tmp/rho_n"
+check "point: one note" grep -qx 'cosa: point: note: 2 discrete connections (Integer/Boolean/Enumeration) take no part in Phi (cosa simulate copies them at every communication point and holds them in between)' "$tmp/err"
+check "point: only the note" test "$(wc -l <"$tmp/err")" = 1
+# model-dump: the linearisation, the discrete connections as a comment; the same rho
+expect_exit 0 "$COSA" model-dump --model-file "$tmp/d3/SystemStructure.ssd" -o "$tmp/lin.cosa"
+check "model-dump: the discrete connections as a comment" grep -qx \
+    '# discrete connections (Integer/Boolean/Enumeration; not in Phi): A.mode -> B.gear' "$tmp/lin.cosa"
+expect_exit 0 "$COSA" point --model-file "$tmp/lin.cosa" --scheme zoh --dt 0.15
+grep '^rho ' "$tmp/out" | cmp -s - "$tmp/rho_n" && ok || bad "model-dump: rho $(grep '^rho ' "$tmp/out")"
+
+# -- refused in one line, exit 2 ------------------------------------------------------------
+ssd "$tmp/m1" 3 '<ssd:Connection startElement="A" startConnector="mode" endElement="B" endConnector="u"/>'
+usage_error "joins an Integer connector to a Float64/Real one: type mismatch" \
+    point --model-file "$tmp/m1/SystemStructure.ssd" --scheme zoh --dt 0.15
+LOCKTYPE='<ssc:Integer/>' ssd "$tmp/m2" 3 ""
+usage_error "connector 'lock' of component 'B': ssd:Connector type Integer, its FMU's input is a Boolean: type mismatch" \
+    simulate --model-file "$tmp/m2/SystemStructure.ssd" --scheme zoh --dt 0.15
+ssd "$tmp/m3" 3 '<ssd:Connection startElement="A" startConnector="mode" endElement="B" endConnector="gear"><ssc:LinearTransformation factor="2"/></ssd:Connection>' "$FLOAT"
+usage_error "ssc:LinearTransformation on the Integer connection mode -> gear: not supported" \
+    models --model-file "$tmp/m3/SystemStructure.ssd"
+ssd "$tmp/m4" 3 '<ssd:Connection startElement="A" startConnector="mode" endElement="B" endConnector="gear"><ssc:IntegerMappingTransformation/></ssd:Connection>' "$FLOAT"
+usage_error "ssc:IntegerMappingTransformation" models --model-file "$tmp/m4/SystemStructure.ssd"
+
+# -- OSP: the same signals through VariableConnections, libcosim's fixed-step algorithm ------
+mkdir -p "$tmp/osp"
+cp "$FMU/dsrc_fmi2.fmu" "$FMU/dsink_fmi2.fmu" "$tmp/osp/"
+osp() {
+    cat >"$tmp/osp/OspSystemStructure.xml" <<END
+<?xml version="1.0" encoding="UTF-8"?>
+<OspSystemStructure xmlns="http://opensimulationplatform.com/MSMI/OSPSystemStructure" version="0.1">
+  <BaseStepSize>0.15</BaseStepSize>
+  <EndTime>1.5</EndTime>
+  <Simulators>
+    <Simulator name="A" source="dsrc_fmi2.fmu"/>
+    <Simulator name="B" source="dsink_fmi2.fmu"/>
+  </Simulators>
+  <Connections>
+    <VariableConnection><Variable simulator="A" name="y"/><Variable simulator="B" name="u"/></VariableConnection>
+    <VariableConnection><Variable simulator="B" name="y"/><Variable simulator="A" name="u"/></VariableConnection>
+    <VariableConnection><Variable simulator="B" name="gear"/><Variable simulator="A" name="mode"/></VariableConnection>
+    <VariableConnection><Variable simulator="A" name="on"/><Variable simulator="B" name="$1"/></VariableConnection>
+  </Connections>
+</OspSystemStructure>
+END
+}
+osp lock
+if expect_exit 0 "$COSA" simulate --model-file "$tmp/osp/OspSystemStructure.xml" -o "$tmp/o" \
+    --name osp; then
+    check "osp: status ok" grep -qx 'status ok' "$tmp/out"
+    msg=$(held "$tmp/o/osp.csv") && ok || bad "osp: $msg"
+fi
+osp gear
+usage_error "joins Integer to Boolean: type mismatch" \
+    models --model-file "$tmp/osp/OspSystemStructure.xml"
+
+fmu_env_done test_ssp_discrete

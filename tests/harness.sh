@@ -12,12 +12,22 @@
 #   usage_error [-x] WANT ARGS...
 #                   cosa ARGS exits 2 as expect_exit says, and its line
 #                   holds WANT (-x: is WANT)
+#   fails_with CODE PATTERN MSG CMD...
+#                   CMD exits CODE, prints nothing on stdout and exactly
+#                   one stderr line, matching the grep PATTERN; else
+#                   bad "MSG: exit RC, STDERR" (outputs in $tmp/out, $tmp/err)
 #   harness_done NAME
 #                   "NAME: N passed, M failed" and the exit status
 #   fmu_twomass FILE NAME TEND I II
 #                   the model file "model NAME" (horizon TEND) of the
 #                   two-mass network of the FMU files I and II in $FMU;
 #                   FILE - writes it to stdout
+#   osp_twomass FILE BASE END ALGORITHM II_SOURCE [I_ATTRS [II_ATTRS [II_CK]]]
+#                   the OSP system structure of the two-mass pair (I from
+#                   twomass1_fmi2.fmu, II from II_SOURCE) at BaseStepSize
+#                   BASE up to EndTime END, with libcosim's ECCO settings;
+#                   I_ATTRS/II_ATTRS are extra Simulator attributes (e.g.
+#                   'stepSize="0.002"'), II_CK an initial value of II's ck
 COSA=${COSA:-analysis/cosa}
 FMU=${FMU:-${COSA_FMUDIR:-tests/fmu}}
 pass=0
@@ -81,6 +91,40 @@ connect II.Fk -> I.Fk
 END
 }
 
+osp_twomass() {
+    if [ -n "${8:-}" ]; then
+        harness_ii="<Simulator name=\"II\" source=\"$5\" ${7:-}>
+      <InitialValues><InitialValue variable=\"ck\"><Real value=\"$8\"/></InitialValue></InitialValues>
+    </Simulator>"
+    else
+        harness_ii="<Simulator name=\"II\" source=\"$5\" ${7:-}/>"
+    fi
+    cat >"$1" <<END
+<?xml version="1.0" encoding="UTF-8"?>
+<OspSystemStructure xmlns="http://opensimulationplatform.com/MSMI/OSPSystemStructure" version="0.1">
+  <BaseStepSize>$2</BaseStepSize>
+  <EndTime>$3</EndTime>
+  <Algorithm>$4</Algorithm>
+  <Simulators>
+    <Simulator name="I" source="twomass1_fmi2.fmu" ${6:-}/>
+    $harness_ii
+  </Simulators>
+  <Connections>
+    <VariableConnection><Variable simulator="II" name="s1"/><Variable simulator="I" name="s1"/></VariableConnection>
+    <VariableConnection powerBond="b"><Variable simulator="I" name="v1" causality="output"/><Variable simulator="II" name="v1" causality="input"/></VariableConnection>
+    <VariableConnection powerBond="b"><Variable simulator="I" name="Fk" causality="input"/><Variable simulator="II" name="Fk" causality="output"/></VariableConnection>
+  </Connections>
+  <EccoConfiguration>
+    <SafetyFactor>0.99</SafetyFactor><StepSize>0.0001</StepSize>
+    <MinimumStepSize>0.00001</MinimumStepSize><MaximumStepSize>0.01</MaximumStepSize>
+    <MinimumChangeRate>0.2</MinimumChangeRate><MaximumChangeRate>1.5</MaximumChangeRate>
+    <ProportionalGain>0.2</ProportionalGain><IntegralGain>0.15</IntegralGain>
+    <RelativeTolerance>1e-3</RelativeTolerance><AbsoluteTolerance>100</AbsoluteTolerance>
+  </EccoConfiguration>
+</OspSystemStructure>
+END
+}
+
 usage_error() {
     harness_x=
     if [ "$1" = -x ]; then
@@ -92,6 +136,16 @@ usage_error() {
     expect_exit 2 "$COSA" "$@" || return 0
     grep -q${harness_x}F -- "$harness_want" "$tmp/err" && ok ||
         bad "want '$harness_want', got: $(cat "$tmp/err")"
+}
+
+fails_with() {
+    harness_code=$1 harness_pat=$2 harness_msg=$3
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    harness_rc=$?
+    [ "$harness_rc" = "$harness_code" ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+        grep -q -- "$harness_pat" "$tmp/err" && ok ||
+        bad "$harness_msg: exit $harness_rc, $(cat "$tmp/err")"
 }
 
 harness_done() {

@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* M2, C2, D2, CK, DK and A2, B2, Cy, Dy: subsystem II of the two-mass
+ * oscillator (tests/testutil.h) */
+#define TU_TWOMASS_II
 #include "testutil.h"
 
 /* Ad, Bd of (A, B) at step h from exp([[A h, B h], [0, 0]]) (cosa_expm). */
@@ -104,16 +107,6 @@ Test(zoh_log, integrator_and_refusals)
     cr_expect_not_null(strstr(why, "ill-conditioned"), "%s", why);
 }
 
-/* Subsystem II of the two-mass oscillator (MBCorr paper eq 27, defaults):
- * x = (s2, v2), u = (s1, v1), y = Fk = ck (s2 - s1) + dk (v2 - v1). */
-#define M2 10.0
-#define C2 1e7
-#define D2 2.0
-#define CK 2e5
-#define DK 500.0
-static const double A2[4] = {0, -(C2 + CK) / M2, 1, -(D2 + DK) / M2};
-static const double B2[4] = {0, CK / M2, 0, DK / M2};
-static const double Cy[2] = {CK, DK}, Dy[2] = {-CK, -DK};
 
 /* The identified discrete poles against eig(ref): within the noise floor
  * (itself 10 times the Frobenius norms of the rounding bound and of the

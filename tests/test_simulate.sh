@@ -253,24 +253,19 @@ done
 "$COSA" simulate --model-file "$tmp/oneway.cosa" --scheme foh --dt 1e-3 --ref "$tmp/oneway_off.csv" >"$tmp/a" &&
     ! egcmp "$tmp/a" "$tmp/auto" 1e-2 0 && ok || bad "--ref with other states: $(grep e_gl "$tmp/a" "$tmp/auto")"
 # bad reference files: one line each, exit 2 (1 for a file that cannot be read)
-printf 't,s1,v1\n0,0,100\n1,0,100\n' >"$tmp/r1.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r1.csv"
-grep -q "no column for output 'Fk'" "$tmp/err" && ok || bad "missing output column: $(cat "$tmp/err")"
-printf 'a,s1,v1,Fk\n0,0,100,0\n' >"$tmp/r2.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r2.csv"
-grep -q "r2.csv:1: no time column" "$tmp/err" && ok || bad "no time column: $(cat "$tmp/err")"
-printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100,0\n0.1,0,100,0\n' >"$tmp/r3.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r3.csv"
-grep -q "r3.csv:4: time 0.1 does not increase" "$tmp/err" && ok || bad "time order: $(cat "$tmp/err")"
-printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,x,0\n' >"$tmp/r4.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r4.csv"
-grep -q "r4.csv:3: column 'v1': 'x' is not a finite number" "$tmp/err" && ok || bad "bad number: $(cat "$tmp/err")"
-printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100\n' >"$tmp/r5.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r5.csv"
-grep -q "r5.csv:3: 3 fields, the header (line 1) has 4" "$tmp/err" && ok || bad "short row: $(cat "$tmp/err")"
-printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100,0\n' >"$tmp/r6.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r6.csv"
-grep -q "do not cover the run, 0 .. 0.3" "$tmp/err" && ok || bad "coverage: $(cat "$tmp/err")"
+# bad_ref NAME TEXT WANT MSG: --ref with the file NAME.csv (printf TEXT) is one line
+# holding WANT, exit 2
+bad_ref() {
+    printf "$2" >"$tmp/$1.csv"
+    expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/$1.csv"
+    grep -q "$3" "$tmp/err" && ok || bad "$4: $(cat "$tmp/err")"
+}
+bad_ref r1 't,s1,v1\n0,0,100\n1,0,100\n' "no column for output 'Fk'" "missing output column"
+bad_ref r2 'a,s1,v1,Fk\n0,0,100,0\n' "r2.csv:1: no time column" "no time column"
+bad_ref r3 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100,0\n0.1,0,100,0\n' "r3.csv:4: time 0.1 does not increase" "time order"
+bad_ref r4 't,s1,v1,Fk\n0,0,100,0\n0.2,0,x,0\n' "r4.csv:3: column 'v1': 'x' is not a finite number" "bad number"
+bad_ref r5 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100\n' "r5.csv:3: 3 fields, the header (line 1) has 4" "short row"
+bad_ref r6 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100,0\n' "do not cover the run, 0 .. 0.3" "coverage"
 expect_exit 2 "$COSA" simulate --model twomass --scheme foh --dt 1e-4 --ref "$tmp/rf/a.csv"
 grep -q "no state columns (x.SUB.NAME): FOH starts at t = 1\*dt" "$tmp/err" && ok || bad "FOH without states: $(cat "$tmp/err")"
 printf 'time,x.I.x,y1,y2\n0,1,1,2\n0.4,1,1,2\n' >"$tmp/r7.csv"

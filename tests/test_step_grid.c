@@ -21,18 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* M2, C2, D2, CK, DK and A2, B2, Cy, Dy: subsystem II of the two-mass
+ * oscillator (tests/testutil.h) */
+#define TU_TWOMASS_II
 #include "testutil.h"
 
-/* Subsystem II of the two-mass oscillator (MBCorr paper eq 27, the FMU's
- * defaults): x = (s2, v2), u = (s1, v1), y = Fk. */
-#define M2 10.0
-#define C2 1e7
-#define D2 2.0
-#define CK 2e5
-#define DK 500.0
-static const double A2[4] = {0, -(C2 + CK) / M2, 1, -(D2 + DK) / M2};
-static const double B2[4] = {0, CK / M2, 0, DK / M2};
-static const double Cy[2] = {CK, DK}, Dy[2] = {-CK, -DK};
 #define H 1e-5 /* the FMU's fixedInternalStepSize */
 
 struct nets {

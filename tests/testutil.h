@@ -347,4 +347,18 @@ static inline void tu_phibuf_free(tu_phibuf *b)
     b->Phi = NULL;
 }
 
+#ifdef TU_TWOMASS_II
+/* Subsystem II of the two-mass oscillator (MBCorr paper eq 27, the defaults, as in the
+ * test FMU twomass2): x = (s2, v2), u = (s1, v1), y = Fk = ck (s2 - s1) + dk (v2 - v1);
+ * A2, B2 column-major 2x2, Cy, Dy 1x2. Defined by the files that #define TU_TWOMASS_II. */
+#define M2 10.0
+#define C2 1e7
+#define D2 2.0
+#define CK 2e5
+#define DK 500.0
+static const double A2[4] = {0, -(C2 + CK) / M2, 1, -(D2 + DK) / M2};
+static const double B2[4] = {0, CK / M2, 0, DK / M2};
+static const double Cy[2] = {CK, DK}, Dy[2] = {-CK, -DK};
+#endif
+
 #endif

@@ -9,6 +9,20 @@
 #                   CMD exits CODE; a failure (CODE != 0) prints exactly one
 #                   stderr line 'cosa: ...' and nothing on stdout; the
 #                   outputs stay in $tmp/out and $tmp/err
+#   fmu_pair NAME TEND I FMU_I FMU_II [S V [FK]]
+#                   (stdout) the model file "model NAME" (horizon TEND) of
+#                   the units I (FMU file FMU_I, path as given) and II
+#                   (FMU_II) on I.S -> II.s1, I.V -> II.v1 (S, V: s1, v1
+#                   unless given) and II.Fk -> I.Fk, followed by FK if given
+#                   (e.g. '* 3')
+#   ssd_connectors INDENT TYPE NAME:KIND[:ATTRS]...
+#                   (stdout) an SSD's <ssd:Connectors> block, each line
+#                   indented by INDENT: one <ssd:Connector> a NAME, its
+#                   type <ssc:TYPE ATTRS/> (e.g. TYPE Real, ATTRS unit="m")
+#   model_sub NAME STATES INPUTS OUTPUTS [MATRIX=VALUE]...
+#                   the model-file block "subsystem NAME" .. "end" (stdout):
+#                   the names as given (quoted lists, '' for none), then a
+#                   line "  MATRIX = [ VALUE ]" for each argument, in order
 #   usage_error [-x] WANT ARGS...
 #                   cosa ARGS exits 2 as expect_exit says, and its line
 #                   holds WANT (-x: is WANT)
@@ -16,6 +30,9 @@
 #                   CMD exits CODE, prints nothing on stdout and exactly
 #                   one stderr line, matching the grep PATTERN; else
 #                   bad "MSG: exit RC, STDERR" (outputs in $tmp/out, $tmp/err)
+#   wait_until TRIES PAUSE CMD...
+#                   run CMD until it succeeds, at most TRIES + 1 times,
+#                   sleeping PAUSE seconds between the tries
 #   harness_done NAME
 #                   "NAME: N passed, M failed" and the exit status
 #   fmu_twomass FILE NAME TEND I II
@@ -125,6 +142,35 @@ osp_twomass() {
 END
 }
 
+fmu_pair() {
+    printf 'model %s\ntend %s\nfmu %s = %s\nfmu II = %s\n' "$1" "$2" "$3" "$4" "$5"
+    printf 'connect %s.%s -> II.s1\nconnect %s.%s -> II.v1\n' "$3" "${6:-s1}" "$3" "${7:-v1}"
+    printf 'connect II.Fk -> %s.Fk%s\n' "$3" "${8:+ $8}"
+}
+
+ssd_connectors() {
+    harness_in=$1 harness_ty=$2
+    shift 2
+    echo "$harness_in<ssd:Connectors>"
+    for harness_c; do
+        harness_nm=${harness_c%%:*}
+        harness_c=${harness_c#*:}
+        harness_at=
+        case $harness_c in *:*) harness_at=" ${harness_c#*:}" harness_c=${harness_c%%:*} ;; esac
+        echo "$harness_in  <ssd:Connector name=\"$harness_nm\" kind=\"$harness_c\"><ssc:$harness_ty$harness_at/></ssd:Connector>"
+    done
+    echo "$harness_in</ssd:Connectors>"
+}
+
+model_sub() {
+    printf 'subsystem %s\n  states%s\n  inputs%s\n  outputs%s\n' "$1" "${2:+ $2}" "${3:+ $3}" "${4:+ $4}"
+    shift 4
+    for harness_m; do
+        printf '  %s = [ %s ]\n' "${harness_m%%=*}" "${harness_m#*=}"
+    done
+    echo end
+}
+
 usage_error() {
     harness_x=
     if [ "$1" = -x ]; then
@@ -146,6 +192,15 @@ fails_with() {
     [ "$harness_rc" = "$harness_code" ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
         grep -q -- "$harness_pat" "$tmp/err" && ok ||
         bad "$harness_msg: exit $harness_rc, $(cat "$tmp/err")"
+}
+
+wait_until() {
+    harness_n=0 harness_tries=$1 harness_pause=$2
+    shift 2
+    until "$@" || [ "$harness_n" -ge "$harness_tries" ]; do
+        sleep "$harness_pause"
+        harness_n=$((harness_n + 1))
+    done
 }
 
 harness_done() {

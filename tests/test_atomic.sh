@@ -109,11 +109,7 @@ run_map() {
     pid=$!
     case $2 in
     done:*)
-        n=0
-        until grep -q 'points in' "$tmp/m.err" 2>/dev/null || [ $n -ge 1000 ]; do
-            sleep 0.01
-            n=$((n + 1))
-        done
+        wait_until 1000 0.01 grep -q 'points in' "$tmp/m.err" 2>/dev/null
         sleep "${2#done:}" ;;
     *) sleep "$2" ;;
     esac
@@ -140,11 +136,7 @@ done
 # shellcheck disable=SC2086
 $bg_env "$COSA" map $map_new -o "$tmp/fresh/a/b" >/dev/null 2>&1 &
 pid=$!
-n=0
-until [ -d "$tmp/fresh/a/b" ] || [ $n -ge 500 ]; do
-    sleep 0.005
-    n=$((n + 1))
-done
+wait_until 500 0.005 [ -d "$tmp/fresh/a/b" ]
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -168,11 +160,7 @@ for s in $sigs; do
     GP_PIDS="$tmp/pids" COSA_GNUPLOT="$tmp/fake/gnuplot" $bg_env "$COSA" map $map_old \
         --plot png -o "$tmp/m" >/dev/null 2>&1 &
     pid=$!
-    n=0
-    until [ -s "$tmp/pids" ] || [ $n -ge 500 ]; do
-        sleep 0.01
-        n=$((n + 1))
-    done
+    wait_until 500 0.01 [ -s "$tmp/pids" ]
     sleep 0.05
     kill -"$s" $pid
     wait $pid

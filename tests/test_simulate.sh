@@ -38,7 +38,7 @@ awk -v a="$e3" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-
 
 # a model file with a pure-gain subsystem (no states): the exact integrator
 # runs and agrees with cosa point, and with rk4
-cat >"$tmp/gain.cosa" <<'EOF_MODEL'
+cat >"$tmp/gain.cosa" <<EOF_MODEL
 model plantgain
 tend 0.5
 param k = 100
@@ -53,12 +53,7 @@ subsystem P
   D = zeros
   x0 = [ s0; 0 ]
 end
-subsystem K
-  states
-  inputs s v
-  outputs F
-  D = [ -3, -0.5 ]
-end
+$(model_sub K '' 's v' F 'D=-3, -0.5')
 connect P.s -> K.s
 connect P.v -> K.v
 connect K.F -> P.F
@@ -211,29 +206,11 @@ egcmp() { # FILE-RUN-OUTPUT AUTO-RUN-OUTPUT RELATIVE ABSOLUTE
     egcmp "$tmp/b" "$tmp/auto" 1e-7 0 && ok || bad "--ref b.csv: $(grep -E 'e_gl' "$tmp/b" "$tmp/auto")"
 # states: a one-way coupled pair in closed form (x_I = e^-t, x_II = e^-t + e^-2t; both
 # states called x, so the columns are x.I.x and x.II.x), for schemes that start at t = p*dt
-cat >"$tmp/oneway.cosa" <<'END'
+cat >"$tmp/oneway.cosa" <<END
 model oneway
 tend 0.3
-subsystem I
-  states x
-  inputs u
-  outputs y1
-  A = [ -1 ]
-  B = [ 0 ]
-  C = [ 1 ]
-  D = [ 0 ]
-  x0 = [ 1 ]
-end
-subsystem II
-  states x
-  inputs u
-  outputs y2
-  A = [ -2 ]
-  B = [ 1 ]
-  C = [ 1 ]
-  D = [ 0 ]
-  x0 = [ 2 ]
-end
+$(model_sub I x u y1 A=-1 B=0 C=1 D=0 x0=1)
+$(model_sub II x u y2 A=-2 B=1 C=1 D=0 x0=2)
 connect I.y1 -> II.u
 connect II.y2 -> I.u
 END

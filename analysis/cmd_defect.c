@@ -12,6 +12,7 @@
 #include "sim_init.h"
 #include "sim_blackbox.h"
 #include "sim_fmu.h"
+#include "csv_out.h"
 
 #include <errno.h>
 #include <float.h>
@@ -579,10 +580,10 @@ static void header(FILE *f, const struct dmodel *d, const struct dspec *sp, cons
 static int write_steps(const char *path, const struct dmodel *d, const struct dspec *sp,
                        const cosa_defect_result *r)
 {
-    outfile of;
-    FILE *f = open_out(&of, path);
-    if (!f)
+    csv_out c;
+    if (csv_out_open(&c, cmd, path) != 0)
         return CLI_EFAIL;
+    FILE *f = csv_out_stream(&c);
     header(f, d, sp, NULL);
     fprintf(f, "# status %s\n# columns: t end of the macro step [s]; H its length; eps the "
                "controlled defect (eq 38); out.Y per-step RMS of the output defect; conn.U "
@@ -590,65 +591,76 @@ static int write_steps(const char *path, const struct dmodel *d, const struct ds
                "coefficient y^(J)(t)\n",
             cosa_defect_end_name(r->end));
     const size_t ny = d->ny, nu = d->nu, nc = (size_t)r->out_order + 1;
-    fprintf(f, "t,H,eps");
+    csv_out_name(&c, "t");
+    csv_out_name(&c, "H");
+    csv_out_name(&c, "eps");
     for (size_t k = 0; k < ny; k++)
-        fprintf(f, ",out.%s", d->yname[k]);
+        csv_out_name(&c, "out.%s", d->yname[k]);
     for (size_t k = 0; k < nu; k++)
-        fprintf(f, ",conn.%s", d->uname[k]);
+        csv_out_name(&c, "conn.%s", d->uname[k]);
     for (size_t k = 0; k < ny; k++)
         for (size_t j = 0; j < nc; j++)
-            fprintf(f, ",%s.d%zu", d->yname[k], j);
-    fputc('\n', f);
+            csv_out_name(&c, "%s.d%zu", d->yname[k], j);
+    if (csv_out_columns(&c) != 0)
+        return csv_out_close(&c, CLI_OK);
     for (size_t s = 0; s < r->nsteps; s++) {
-        fprintf(f, "%.17g,%.17g,%.17g", r->t[s], r->h[s], r->eps[s]);
+        double *v = c.rec;
+        *v++ = r->t[s], *v++ = r->h[s], *v++ = r->eps[s];
         for (size_t k = 0; k < ny; k++)
-            fprintf(f, ",%.17g", r->step_out[k + s * ny]);
+            *v++ = r->step_out[k + s * ny];
         for (size_t k = 0; k < nu; k++)
-            fprintf(f, ",%.17g", r->step_conn[k + s * nu]);
+            *v++ = r->step_conn[k + s * nu];
         for (size_t k = 0; k < ny; k++)
             for (size_t j = 0; j < nc; j++)
-                fprintf(f, ",%.17g", r->coef[k + j * ny + s * ny * nc]);
-        fputc('\n', f);
+                *v++ = r->coef[k + j * ny + s * ny * nc];
+        csv_out_record(&c);
     }
-    return close_out(&of, path);
+    return csv_out_close(&c, CLI_OK);
+}
+
+/* The columns t and every output's name. */
+static int output_columns(csv_out *c, const struct dmodel *d)
+{
+    csv_out_name(c, "t");
+    for (size_t k = 0; k < d->ny; k++)
+        csv_out_name(c, "%s", d->yname[k]);
+    return csv_out_columns(c);
 }
 
 /* The output polynomials Y(s) = sum_j y^(j)(t_{k+1}) (s - t_{k+1})^j / j!
  * sampled within every step (2 points for n = 0, 9 otherwise), a blank line
- * between steps so that gnuplot draws each step's piece on its own. */
+ * after every step so that gnuplot draws each step's piece on its own. */
 static int write_poly(const char *path, const struct dmodel *d, const struct dspec *sp,
                       const cosa_defect_result *r)
 {
-    outfile of;
-    FILE *f = open_out(&of, path);
-    if (!f)
+    csv_out c;
+    if (csv_out_open(&c, cmd, path) != 0)
         return CLI_EFAIL;
-    header(f, d, sp, NULL);
-    fprintf(f, "# the output polynomial of every macro step sampled within it (a blank line "
-               "between steps)\nt");
-    for (size_t k = 0; k < d->ny; k++)
-        fprintf(f, ",%s", d->yname[k]);
-    fputc('\n', f);
+    header(csv_out_stream(&c), d, sp, NULL);
+    tw_comment(&c.w, "the output polynomial of every macro step sampled within it (a blank line "
+                     "between steps)");
+    if (output_columns(&c, d) != 0)
+        return csv_out_close(&c, CLI_OK);
     const size_t ny = d->ny, nc = (size_t)r->out_order + 1, np = nc == 1 ? 2 : 9;
     for (size_t s = 0; s < r->nsteps; s++) {
         const double t1 = r->t[s], t0 = t1 - r->h[s];
         for (size_t i = 0; i < np; i++) {
             const double t = i + 1 == np ? t1 : t0 + (t1 - t0) * (double)i / (double)(np - 1);
             const double dt = t - t1;
-            fprintf(f, "%.17g", t);
+            c.rec[0] = t;
             for (size_t k = 0; k < ny; k++) {
                 double y = 0.0, pw = 1.0;
                 for (size_t j = 0; j < nc; j++) {
                     y += r->coef[k + j * ny + s * ny * nc] * pw;
                     pw *= dt / (double)(j + 1);
                 }
-                fprintf(f, ",%.17g", y);
+                c.rec[1 + k] = y;
             }
-            fputc('\n', f);
+            csv_out_record(&c);
         }
-        fputc('\n', f);
+        csv_out_block_end(&c);
     }
-    return close_out(&of, path);
+    return csv_out_close(&c, CLI_OK);
 }
 
 /* The exact monolithic solution y*(t) = C* e^{A* t} x0 at 2000 intervals. */
@@ -661,25 +673,22 @@ static int write_exact(const char *path, const struct dmodel *d, double tend)
         cli_error(cmd, "the exact solution failed: %s", cosa_strerror(st));
         return CLI_EFAIL;
     }
-    outfile of;
-    FILE *f = open_out(&of, path);
-    if (!f) {
+    csv_out c;
+    if (csv_out_open(&c, cmd, path) != 0) {
         cosa_reftraj_free(ref);
         return CLI_EFAIL;
     }
-    scli_header(f, cmd, d->m, d->par, NULL, 0);
-    fprintf(f, "# exact monolithic solution y*(t) = C* exp(A* t) x0\nt");
-    for (size_t k = 0; k < d->ny; k++)
-        fprintf(f, ",%s", d->yname[k]);
-    fputc('\n', f);
-    for (size_t i = 0; i <= N; i++) {
-        fprintf(f, "%.17g", tend * (double)i / (double)N);
-        for (size_t k = 0; k < d->ny; k++)
-            fprintf(f, ",%.17g", ref->y[k + i * ref->ny]);
-        fputc('\n', f);
-    }
+    scli_header(csv_out_stream(&c), cmd, d->m, d->par, NULL, 0);
+    tw_comment(&c.w, "exact monolithic solution y*(t) = C* exp(A* t) x0");
+    if (output_columns(&c, d) == 0)
+        for (size_t i = 0; i <= N; i++) {
+            c.rec[0] = tend * (double)i / (double)N;
+            for (size_t k = 0; k < d->ny; k++)
+                c.rec[1 + k] = ref->y[k + i * ref->ny];
+            csv_out_record(&c);
+        }
     cosa_reftraj_free(ref);
-    return close_out(&of, path);
+    return csv_out_close(&c, CLI_OK);
 }
 
 /* A list of scripts to render at the end. */

@@ -463,6 +463,12 @@ void tw_record(tw *w, const double *v, size_t n)
     w->nrec++;
 }
 
+void tw_block_end(tw *w)
+{
+    if (w->fmt == TW_TEXT)
+        fputc('\n', w->f);
+}
+
 /* JSON report: the fields (a name given again: the array of its values). */
 static void json_fields(tw *w)
 {
@@ -519,7 +525,10 @@ int tw_end(tw *w)
     int bad = err;
     if (w->bin && (fflush(w->bin) != 0 || ferror(w->bin)))
         bad = 1;
-    if (fflush(w->f) != 0 || ferror(w->f))
+    /* stdout is flushed by outfile_close_stdout, which names the reason of
+     * a failed write (a flush here would leave it nothing to report but the
+     * error flag) */
+    if (w->f == stdout ? ferror(w->f) != 0 : fflush(w->f) != 0 || ferror(w->f))
         bad = 1;
     if (!bad)
         return 0;

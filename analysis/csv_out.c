@@ -29,50 +29,75 @@ int csv_out_open(csv_out *c, const char *cmd, const char *path)
 
 FILE *csv_out_stream(csv_out *c) { return tw_stream(&c->w); }
 
-void csv_out_name(csv_out *c, const char *fmt, ...)
+static void names_vadd(csv_names *l, const char *fmt, va_list ap)
 {
-    if (c->n == c->cap) {
-        const size_t cap = c->cap ? 2 * c->cap : 16;
-        char **v = realloc(c->name, cap * sizeof *v);
+    if (l->n == l->cap) {
+        const size_t cap = l->cap ? 2 * l->cap : 16;
+        char **v = realloc(l->v, cap * sizeof *v);
         if (!v) {
-            c->err = 1;
+            l->err = 1;
             return;
         }
-        c->name = v;
-        c->cap = cap;
+        l->v = v;
+        l->cap = cap;
     }
-    va_list ap, aq;
-    va_start(ap, fmt);
+    va_list aq;
     va_copy(aq, ap);
     const int len = vsnprintf(NULL, 0, fmt, ap);
     char *t = len < 0 ? NULL : malloc((size_t)len + 1);
     if (t) {
         vsnprintf(t, (size_t)len + 1, fmt, aq);
-        c->name[c->n++] = t;
+        l->v[l->n++] = t;
     } else {
-        c->err = 1;
+        l->err = 1;
     }
     va_end(aq);
+}
+
+void csv_names_add(csv_names *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    names_vadd(l, fmt, ap);
+    va_end(ap);
+}
+
+void csv_names_free(csv_names *l)
+{
+    for (size_t k = 0; k < l->n; k++)
+        free(l->v[k]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+void csv_out_name(csv_out *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    names_vadd(&c->names, fmt, ap);
     va_end(ap);
 }
 
 int csv_out_columns(csv_out *c)
 {
-    if (!c->err && !(c->rec = malloc((c->n ? c->n : 1) * sizeof *c->rec)))
+    c->n = c->names.n;
+    if (c->names.err || (!c->err && !(c->rec = malloc((c->n ? c->n : 1) * sizeof *c->rec))))
         c->err = 1;
     if (c->err)
         return -1;
-    tw_columns(&c->w, (const char *const *)c->name, c->n, NULL);
+    tw_columns(&c->w, (const char *const *)c->names.v, c->n, NULL);
     return 0;
 }
 
 void csv_out_record(csv_out *c) { tw_record(&c->w, c->rec, c->n); }
 
+void csv_out_words(csv_out *c, const char *const *cells) { tw_record_words(&c->w, cells, c->n); }
+
 void csv_out_block_end(csv_out *c) { tw_block_end(&c->w); }
 
 int csv_out_close(csv_out *c, int rc)
 {
-    if (rc == CLI_OK && c->err) {
+    if (rc == CLI_OK && (c->err || c->names.err)) {
         cli_error(c->cmd, "out of memory");
         rc = CLI_EFAIL;
     }
@@ -87,9 +112,7 @@ int csv_out_close(csv_out *c, int rc)
         cli_error(c->cmd, "cannot write '%s': %s", c->path, strerror(errno));
         rc = CLI_EFAIL;
     }
-    for (size_t k = 0; k < c->n; k++)
-        free(c->name[k]);
-    free(c->name);
+    csv_names_free(&c->names);
     free(c->rec);
     return rc;
 }

@@ -12,14 +12,25 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* A list of names, each malloc'd (err: out of memory). */
+typedef struct csv_names {
+    char **v;
+    size_t n, cap;
+    int err;
+} csv_names;
+
+/* Add a name (printf format); free the list. */
+void csv_names_add(csv_names *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void csv_names_free(csv_names *l);
+
 typedef struct csv_out {
     outfile of;
     tw w;
     const char *cmd, *path;
-    char **name; /* the column names, each malloc'd */
-    size_t n, cap;
-    double *rec; /* one record of n values, after csv_out_columns */
-    int err;     /* out of memory */
+    csv_names names; /* the column names */
+    size_t n;        /* their number, after csv_out_columns */
+    double *rec;     /* one record of n values, after csv_out_columns */
+    int err;         /* out of memory */
 } csv_out;
 
 /* Open path for the command cmd (both kept, not copied): 0, or -1 after one
@@ -36,8 +47,9 @@ void csv_out_name(csv_out *c, const char *fmt, ...) __attribute__((format(printf
  * (out of memory: csv_out_close says so). */
 int csv_out_columns(csv_out *c);
 
-/* The record c->rec[0 .. n-1]. */
+/* The record c->rec[0 .. n-1]; a record of n formatted cells (words). */
 void csv_out_record(csv_out *c);
+void csv_out_words(csv_out *c, const char *const *cells);
 
 /* The end of a block of records: a blank line (gnuplot draws each block on
  * its own). */

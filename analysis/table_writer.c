@@ -463,6 +463,60 @@ void tw_record(tw *w, const double *v, size_t n)
     w->nrec++;
 }
 
+/* JSON: an array of the cells, numbers as numbers, other words as strings */
+static void json_words(FILE *f, const char *const *cells, size_t n)
+{
+    fputc('[', f);
+    for (size_t c = 0; c < n; c++) {
+        const size_t len = strlen(cells[c]);
+        double v;
+        fputs(c ? ", " : "", f);
+        if (tw_is_number(cells[c], len, &v))
+            tw_json_word(f, cells[c], len);
+        else
+            tw_json_string(f, cells[c], len);
+    }
+    fputc(']', f);
+}
+
+static void text_words(FILE *f, const char *const *cells, size_t n, char sep)
+{
+    for (size_t c = 0; c < n; c++) {
+        if (c)
+            fputc(sep, f);
+        fputs(cells[c], f);
+    }
+    fputc('\n', f);
+}
+
+void tw_record_words(tw *w, const char *const *cells, size_t n)
+{
+    switch (w->fmt) {
+    case TW_TEXT:
+        md_text_separator(w->f, &w->shape, w->nrec);
+        text_words(w->f, cells, n, w->csv ? ',' : ' ');
+        break;
+    case TW_BIN:
+        w->err = 1;
+        break;
+    case TW_JSON:
+        fputs(w->nrec ? ",\n    " : "\n    ", w->f);
+        json_words(w->f, cells, n);
+        break;
+    }
+    w->nrec++;
+}
+
+void tw_row_words(tw *w, const char *const *cells, size_t n)
+{
+    if (w->fmt != TW_JSON) {
+        text_words(w->f, cells, n, ' ');
+        return;
+    }
+    fputs(w->nrow++ ? ",\n      " : "\n      ", w->tab);
+    json_words(w->tab, cells, n);
+}
+
 void tw_block_end(tw *w)
 {
     if (w->fmt == TW_TEXT)

@@ -6,7 +6,7 @@
  * the schemes they can run are ranked; --format json (and advice.json with
  * -o) gives the same as one JSON document (advise_json.c). */
 #include "config.h"
-#include "table_writer.h"
+#include "csv_out.h"
 #include "advise_json.h"
 #include "fmu_notes.h"
 #include "step_grid.h"
@@ -354,42 +354,26 @@ static void write_notes(FILE *nf, int echo, const struct row *rows, size_t ns, d
 static int write_dat(const char *cmd, const char *path, const struct row *rows, size_t n,
                      int robust)
 {
-    outfile of;
-    tw w;
-    FILE *f = outfile_open(&of, path, 0);
-    if (!f) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+    csv_out c;
+    if (csv_out_open_text(&c, cmd, path) != 0)
         return CLI_EFAIL;
-    }
-    if (tw_begin(&w, f, TW_TEXT, TW_DATA, cmd, NULL, NULL) != 0) {
-        outfile_abandon(&of);
-        cli_error(cmd, "out of memory");
-        return CLI_EFAIL;
-    }
-    tw_comment(&w, "cosa %s advise: usable macro step per scheme (NaN: not usable)",
+    tw_comment(&c.w, "cosa %s advise: usable macro step per scheme (NaN: not usable)",
                cosa_version());
     static const char *const names[] = {"index", "scheme", "dt", "dt_robust"};
-    tw_columns(&w, names, 4, NULL);
-    for (size_t i = 0; i < n; i++) {
-        char idx[32], name[64], d1[32], d2[32];
-        snprintf(idx, sizeof idx, "%zu", i);
-        cosa_scheme_name(&rows[i].nom.scheme, name, sizeof name);
-        const cosa_advice *a = &rows[i].nom, *r = robust ? &rows[i].rob : &rows[i].nom;
-        snprintf(d1, sizeof d1, "%.17g", a->status == COSA_OK && a->usable ? a->dt : NAN);
-        snprintf(d2, sizeof d2, "%.17g", r->status == COSA_OK && r->usable ? r->dt : NAN);
-        const char *const cells[4] = {idx, name, d1, d2};
-        tw_record_words(&w, cells, 4);
-    }
-    if (tw_end(&w) != 0 && errno == ENOMEM) {
-        outfile_abandon(&of);
-        cli_error(cmd, "out of memory");
-        return CLI_EFAIL;
-    }
-    if (outfile_commit(&of) != 0) { /* a failed write: named here */
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
-    return CLI_OK;
+    for (size_t k = 0; k < 4; k++)
+        csv_out_name(&c, "%s", names[k]);
+    if (csv_out_columns(&c) == 0)
+        for (size_t i = 0; i < n; i++) {
+            char idx[32], name[64], d1[32], d2[32];
+            snprintf(idx, sizeof idx, "%zu", i);
+            cosa_scheme_name(&rows[i].nom.scheme, name, sizeof name);
+            const cosa_advice *a = &rows[i].nom, *r = robust ? &rows[i].rob : &rows[i].nom;
+            snprintf(d1, sizeof d1, "%.17g", a->status == COSA_OK && a->usable ? a->dt : NAN);
+            snprintf(d2, sizeof d2, "%.17g", r->status == COSA_OK && r->usable ? r->dt : NAN);
+            const char *const cells[4] = {idx, name, d1, d2};
+            csv_out_words(&c, cells);
+        }
+    return csv_out_close(&c, CLI_OK);
 }
 
 /* advise.dat (index, scheme, dt, dt_robust) and advise.gp; render if asked. */

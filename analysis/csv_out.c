@@ -10,6 +10,14 @@
 
 int csv_out_open(csv_out *c, const char *cmd, const char *path)
 {
+    if (csv_out_open_text(c, cmd, path) != 0)
+        return -1;
+    tw_csv(&c->w);
+    return 0;
+}
+
+int csv_out_open_text(csv_out *c, const char *cmd, const char *path)
+{
     memset(c, 0, sizeof *c);
     c->cmd = cmd;
     c->path = path;
@@ -23,7 +31,6 @@ int csv_out_open(csv_out *c, const char *cmd, const char *path)
         cli_error(cmd, "out of memory");
         return -1;
     }
-    tw_csv(&c->w);
     return 0;
 }
 

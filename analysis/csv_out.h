@@ -1,8 +1,9 @@
 /* csv_out.h -- a CSV data file of a command on the table writer
- * (table_writer.h, TW_TEXT as CSV): written under a temporary name
- * (outfile.h), its '#' header lines into csv_out_stream, then the row of
- * column names, then one record of doubles per line (%.17g, ',' between),
- * renamed into place by csv_out_close.  Every write is checked there. */
+ * (table_writer.h, TW_TEXT as CSV, or its plain text form): written under a
+ * temporary name (outfile.h), its '#' header lines into csv_out_stream, then
+ * the row of column names, then one record per line (doubles with %.17g, or
+ * formatted cells), renamed into place by csv_out_close.  Every write is
+ * checked there. */
 #ifndef COSA_CSV_OUT_H
 #define COSA_CSV_OUT_H
 
@@ -34,8 +35,11 @@ typedef struct csv_out {
 } csv_out;
 
 /* Open path for the command cmd (both kept, not copied): 0, or -1 after one
- * line "cannot write 'PATH': REASON". */
+ * line "cannot write 'PATH': REASON".  csv_out_open_text: the writer's text
+ * form instead of CSV (the names on a '# columns:' line, the cells joined by
+ * ' '). */
 int csv_out_open(csv_out *c, const char *cmd, const char *path);
+int csv_out_open_text(csv_out *c, const char *cmd, const char *path);
 
 /* The stream of the '#' header lines. */
 FILE *csv_out_stream(csv_out *c);

@@ -363,14 +363,26 @@ static void json_array(FILE *f, const double *v, size_t n)
     fputc(']', f);
 }
 
+/* JSON: the stream of the current table's next row, after its separator */
+static FILE *json_next_row(tw *w)
+{
+    fputs(w->nrow++ ? ",\n      " : "\n      ", w->tab);
+    return w->tab;
+}
+
+/* JSON: the stream of a data file's next record, after its separator */
+static FILE *json_next_record(tw *w)
+{
+    fputs(w->nrec ? ",\n    " : "\n    ", w->f);
+    return w->f;
+}
+
 void tw_row(tw *w, const double *v, size_t n)
 {
-    if (w->fmt != TW_JSON) {
+    if (w->fmt != TW_JSON)
         printf_record(w->f, v, n, ' ');
-        return;
-    }
-    fputs(w->nrow++ ? ",\n      " : "\n      ", w->tab);
-    json_array(w->tab, v, n);
+    else
+        json_array(json_next_row(w), v, n);
 }
 
 void tw_csv(tw *w)
@@ -456,8 +468,7 @@ void tw_record(tw *w, const double *v, size_t n)
             w->err = 1;
         break;
     case TW_JSON:
-        fputs(w->nrec ? ",\n    " : "\n    ", w->f);
-        json_array(w->f, v, n);
+        json_array(json_next_record(w), v, n);
         break;
     }
     w->nrec++;
@@ -491,30 +502,23 @@ static void text_words(FILE *f, const char *const *cells, size_t n, char sep)
 
 void tw_record_words(tw *w, const char *const *cells, size_t n)
 {
-    switch (w->fmt) {
-    case TW_TEXT:
+    if (w->fmt == TW_BIN) {
+        w->err = 1; /* no binary form of a word */
+    } else if (w->fmt == TW_TEXT) {
         md_text_separator(w->f, &w->shape, w->nrec);
         text_words(w->f, cells, n, w->csv ? ',' : ' ');
-        break;
-    case TW_BIN:
-        w->err = 1;
-        break;
-    case TW_JSON:
-        fputs(w->nrec ? ",\n    " : "\n    ", w->f);
-        json_words(w->f, cells, n);
-        break;
+    } else {
+        json_words(json_next_record(w), cells, n);
     }
     w->nrec++;
 }
 
 void tw_row_words(tw *w, const char *const *cells, size_t n)
 {
-    if (w->fmt != TW_JSON) {
+    if (w->fmt != TW_JSON)
         text_words(w->f, cells, n, ' ');
-        return;
-    }
-    fputs(w->nrow++ ? ",\n      " : "\n      ", w->tab);
-    json_words(w->tab, cells, n);
+    else
+        json_words(json_next_row(w), cells, n);
 }
 
 void tw_block_end(tw *w)

@@ -46,35 +46,54 @@ static void doc_close(struct doc *d)
     free(d->buf);
 }
 
+/* d opened, w begun on it as fmt and kind */
+static void begin(struct doc *d, tw *w, tw_format fmt, tw_kind kind)
+{
+    doc_open(d);
+    cr_assert_eq(tw_begin(w, d->f, fmt, kind, "t", NULL, NULL), 0);
+}
+
+/* w ended; the text of d (closed by doc_close) */
+static const char *end(struct doc *d, tw *w)
+{
+    cr_assert_eq(tw_end(w), 0);
+    return doc_text(d);
+}
+
 static const char *const names[] = {"x", "status", "steps"};
 static const char *const row1[] = {"0.5", "ok", "3"};
 static const char *const row2[] = {"1e-300", "hmin", "nan"};
 
-Test(table_writer, csv_records_of_words)
+/* The records row1 and row2 under the columns names as fmt (CSV if csv): the
+ * text of d */
+static const char *two_records(struct doc *d, tw_format fmt, int csv)
 {
-    struct doc d;
-    doc_open(&d);
     tw w;
-    cr_assert_eq(tw_begin(&w, d.f, TW_TEXT, TW_DATA, "t", NULL, NULL), 0);
-    tw_csv(&w);
+    begin(d, &w, fmt, TW_DATA);
+    if (csv)
+        tw_csv(&w);
     tw_columns(&w, names, 3, NULL);
     tw_record_words(&w, row1, 3);
     tw_record_words(&w, row2, 3);
-    cr_assert_eq(tw_end(&w), 0);
-    cr_expect_str_eq(doc_text(&d), "x,status,steps\n0.5,ok,3\n1e-300,hmin,nan\n");
-    doc_close(&d);
+    return end(d, &w);
 }
 
-Test(table_writer, text_rows_of_words)
+/* A report's table of the columns names with the row row1, as fmt */
+static const char *one_row(struct doc *d, tw_format fmt)
 {
-    struct doc d;
-    doc_open(&d);
     tw w;
-    cr_assert_eq(tw_begin(&w, d.f, TW_TEXT, TW_REPORT, "t", NULL, NULL), 0);
+    begin(d, &w, fmt, TW_REPORT);
     tw_table(&w, names, 3);
     tw_row_words(&w, row1, 3);
-    cr_assert_eq(tw_end(&w), 0);
-    cr_expect_str_eq(doc_text(&d), "x status steps\n0.5 ok 3\n");
+    return end(d, &w);
+}
+
+Test(table_writer, text_records_and_rows_of_words)
+{
+    struct doc d;
+    cr_expect_str_eq(two_records(&d, TW_TEXT, 1), "x,status,steps\n0.5,ok,3\n1e-300,hmin,nan\n");
+    doc_close(&d);
+    cr_expect_str_eq(one_row(&d, TW_TEXT), "x status steps\n0.5 ok 3\n");
     doc_close(&d);
 }
 
@@ -83,24 +102,11 @@ Test(table_writer, text_rows_of_words)
 Test(table_writer, json_records_and_rows_of_words)
 {
     struct doc d;
-    doc_open(&d);
-    tw w;
-    cr_assert_eq(tw_begin(&w, d.f, TW_JSON, TW_DATA, "t", NULL, NULL), 0);
-    tw_columns(&w, names, 3, NULL);
-    tw_record_words(&w, row1, 3);
-    tw_record_words(&w, row2, 3);
-    cr_assert_eq(tw_end(&w), 0);
-    const char *s = doc_text(&d);
+    const char *s = two_records(&d, TW_JSON, 0);
     cr_expect_not_null(strstr(s, "[0.5, \"ok\", 3]"), "%s", s);
     cr_expect_not_null(strstr(s, "[1e-300, \"hmin\", \"nan\"]"), "%s", s);
     doc_close(&d);
-
-    doc_open(&d);
-    cr_assert_eq(tw_begin(&w, d.f, TW_JSON, TW_REPORT, "t", NULL, NULL), 0);
-    tw_table(&w, names, 3);
-    tw_row_words(&w, row1, 3);
-    cr_assert_eq(tw_end(&w), 0);
-    s = doc_text(&d);
+    s = one_row(&d, TW_JSON);
     cr_expect_not_null(strstr(s, "\"columns\": [\"x\", \"status\", \"steps\"], \"rows\": [\n      "
                                  "[0.5, \"ok\", 3]"),
                        "%s", s);

@@ -6,6 +6,7 @@
  * the schemes they can run are ranked; --format json (and advice.json with
  * -o) gives the same as one JSON document (advise_json.c). */
 #include "config.h"
+#include "csv_out.h"
 #include "advise_json.h"
 #include "fmu_notes.h"
 #include "step_grid.h"
@@ -348,6 +349,33 @@ static void write_notes(FILE *nf, int echo, const struct row *rows, size_t ns, d
     }
 }
 
+/* advise.dat: per scheme its index, name, usable dt and robust dt (nan:
+ * not usable), a data file of the table writer (records of cells). */
+static int write_dat(const char *cmd, const char *path, const struct row *rows, size_t n,
+                     int robust)
+{
+    csv_out c;
+    if (csv_out_open_text(&c, cmd, path) != 0)
+        return CLI_EFAIL;
+    tw_comment(&c.w, "cosa %s advise: usable macro step per scheme (NaN: not usable)",
+               cosa_version());
+    static const char *const names[] = {"index", "scheme", "dt", "dt_robust"};
+    for (size_t k = 0; k < 4; k++)
+        csv_out_name(&c, "%s", names[k]);
+    if (csv_out_columns(&c) == 0)
+        for (size_t i = 0; i < n; i++) {
+            char idx[32], name[64], d1[32], d2[32];
+            snprintf(idx, sizeof idx, "%zu", i);
+            cosa_scheme_name(&rows[i].nom.scheme, name, sizeof name);
+            const cosa_advice *a = &rows[i].nom, *r = robust ? &rows[i].rob : &rows[i].nom;
+            snprintf(d1, sizeof d1, "%.17g", a->status == COSA_OK && a->usable ? a->dt : NAN);
+            snprintf(d2, sizeof d2, "%.17g", r->status == COSA_OK && r->usable ? r->dt : NAN);
+            const char *const cells[4] = {idx, name, d1, d2};
+            csv_out_words(&c, cells);
+        }
+    return csv_out_close(&c, CLI_OK);
+}
+
 /* advise.dat (index, scheme, dt, dt_robust) and advise.gp; render if asked. */
 static int write_files(const char *cmd, const scli_out *out, const struct row *rows, size_t n,
                        int robust, const char *fmt, const char *table, size_t tablen,
@@ -373,25 +401,8 @@ static int write_files(const char *cmd, const scli_out *out, const struct row *r
         printf("file %s\n", path);
     if ((rc = scli_out_path(cmd, out, "advise.dat", path, sizeof path)) != CLI_OK)
         return rc;
-    f = outfile_open(&of, path, 0);
-    if (!f) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
-    fprintf(f, "# cosa %s advise: usable macro step per scheme (NaN: not usable)\n"
-               "# columns: index scheme dt dt_robust\n", cosa_version());
-    for (size_t i = 0; i < n; i++) {
-        char name[64];
-        cosa_scheme_name(&rows[i].nom.scheme, name, sizeof name);
-        const cosa_advice *a = &rows[i].nom, *r = robust ? &rows[i].rob : &rows[i].nom;
-        double d1 = a->status == COSA_OK && a->usable ? a->dt : NAN;
-        double d2 = r->status == COSA_OK && r->usable ? r->dt : NAN;
-        fprintf(f, "%zu %s %.17g %.17g\n", i, name, d1, d2);
-    }
-    if (outfile_commit(&of) != 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
+    if ((rc = write_dat(cmd, path, rows, n, robust)) != CLI_OK)
+        return rc;
     if (say)
         printf("file %s\n", path);
     if ((rc = scli_out_path(cmd, out, "advise.gp", path, sizeof path)) != CLI_OK)

@@ -12,6 +12,7 @@
 #include "sim_init.h"
 #include "sim_blackbox.h"
 #include "sim_fmu.h"
+#include "csv_out.h"
 
 #include <errno.h>
 #include <float.h>
@@ -474,32 +475,49 @@ static size_t col_defect_out(const struct dmodel *d, size_t k) { (void)d; return
 static size_t col_error(const struct dmodel *d, size_t k) { return COL_SIGNALS + d->ny + k; }
 static size_t col_defect_conn(const struct dmodel *d, size_t k) { return COL_SIGNALS + 3 * d->ny + k; }
 
-static void table_header(FILE *f, const struct dmodel *d, const char *xname, char sep)
+/* The names of a sweep table's columns: the swept quantity, the run's
+ * figures, every output's defect, error and end value, every connection's
+ * defect. */
+static void table_names(csv_names *l, const struct dmodel *d, const char *xname)
 {
-    fprintf(f, "%s%cstatus%csteps%ct_end%ch_min%ch_avg%ch_max%ceps_max", xname, sep, sep, sep,
-            sep, sep, sep, sep);
+    static const char *const fixed[] = {"status", "steps", "t_end",  "h_min",
+                                        "h_avg",  "h_max", "eps_max"};
     static const char *const q[] = {"defect_out", "error", "y_end"};
+    csv_names_add(l, "%s", xname);
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        csv_names_add(l, "%s", fixed[i]);
     for (int j = 0; j < 3; j++)
         for (size_t k = 0; k < d->ny; k++)
-            fprintf(f, "%c%s_%s", sep, q[j], d->yname[k]);
+            csv_names_add(l, "%s_%s", q[j], d->yname[k]);
     for (size_t k = 0; k < d->nu; k++)
-        fprintf(f, "%cdefect_conn_%s", sep, d->uname[k]);
-    fputc('\n', f);
+        csv_names_add(l, "defect_conn_%s", d->uname[k]);
 }
 
-static void table_row(FILE *f, const struct dmodel *d, double x, const cosa_defect_result *r,
-                      char sep)
+/* The next cell of a row: v with %.17g into the cell's 32 bytes of buf. */
+static void num_cell(char *buf, const char **cells, size_t *k, double v)
 {
-    fprintf(f, "%.17g%c%s%c%zu%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g", x, sep,
-            cosa_defect_end_name(r->end), sep, r->nsteps, sep, r->t_end, sep, r->h_min, sep,
-            r->h_avg, sep, r->h_max, sep, r->eps_max);
+    snprintf(buf + 32 * *k, 32, "%.17g", v);
+    cells[*k] = buf + 32 * *k;
+    (*k)++;
+}
+
+/* A sweep table's row, in the order of table_names: the status a word, the
+ * other cells numbers. */
+static void table_cells(const struct dmodel *d, double x, const cosa_defect_result *r, char *buf,
+                        const char **cells)
+{
+    size_t k = 0;
+    num_cell(buf, cells, &k, x);
+    cells[k++] = cosa_defect_end_name(r->end);
+    const double fig[] = {(double)r->nsteps, r->t_end, r->h_min, r->h_avg, r->h_max, r->eps_max};
+    for (size_t i = 0; i < sizeof fig / sizeof *fig; i++)
+        num_cell(buf, cells, &k, fig[i]);
     const double *q[] = {r->defect_out, r->error, r->y_end};
     for (int j = 0; j < 3; j++)
-        for (size_t k = 0; k < d->ny; k++)
-            fprintf(f, "%c%.17g", sep, q[j][k]);
-    for (size_t k = 0; k < d->nu; k++)
-        fprintf(f, "%c%.17g", sep, r->defect_conn[k]);
-    fputc('\n', f);
+        for (size_t i = 0; i < d->ny; i++)
+            num_cell(buf, cells, &k, q[j][i]);
+    for (size_t i = 0; i < d->nu; i++)
+        num_cell(buf, cells, &k, r->defect_conn[i]);
 }
 
 static void print_run(const struct dmodel *d, const cosa_defect_result *r)
@@ -534,25 +552,6 @@ static void print_run(const struct dmodel *d, const cosa_defect_result *r)
 
 /* ---- files ------------------------------------------------------------------- */
 
-/* A file under a temporary name, renamed into place when the command
- * succeeds (outfile.h). */
-static FILE *open_out(outfile *of, const char *path)
-{
-    FILE *f = outfile_open(of, path, 0);
-    if (!f)
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-    return f;
-}
-
-static int close_out(outfile *of, const char *path)
-{
-    if (outfile_commit(of) != 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
-    return CLI_OK;
-}
-
 static void header(FILE *f, const struct dmodel *d, const struct dspec *sp, const char *swept)
 {
     scli_header(f, cmd, d->m, d->par, NULL, 0);
@@ -579,10 +578,10 @@ static void header(FILE *f, const struct dmodel *d, const struct dspec *sp, cons
 static int write_steps(const char *path, const struct dmodel *d, const struct dspec *sp,
                        const cosa_defect_result *r)
 {
-    outfile of;
-    FILE *f = open_out(&of, path);
-    if (!f)
+    csv_out c;
+    if (csv_out_open(&c, cmd, path) != 0)
         return CLI_EFAIL;
+    FILE *f = csv_out_stream(&c);
     header(f, d, sp, NULL);
     fprintf(f, "# status %s\n# columns: t end of the macro step [s]; H its length; eps the "
                "controlled defect (eq 38); out.Y per-step RMS of the output defect; conn.U "
@@ -590,65 +589,76 @@ static int write_steps(const char *path, const struct dmodel *d, const struct ds
                "coefficient y^(J)(t)\n",
             cosa_defect_end_name(r->end));
     const size_t ny = d->ny, nu = d->nu, nc = (size_t)r->out_order + 1;
-    fprintf(f, "t,H,eps");
+    csv_out_name(&c, "t");
+    csv_out_name(&c, "H");
+    csv_out_name(&c, "eps");
     for (size_t k = 0; k < ny; k++)
-        fprintf(f, ",out.%s", d->yname[k]);
+        csv_out_name(&c, "out.%s", d->yname[k]);
     for (size_t k = 0; k < nu; k++)
-        fprintf(f, ",conn.%s", d->uname[k]);
+        csv_out_name(&c, "conn.%s", d->uname[k]);
     for (size_t k = 0; k < ny; k++)
         for (size_t j = 0; j < nc; j++)
-            fprintf(f, ",%s.d%zu", d->yname[k], j);
-    fputc('\n', f);
+            csv_out_name(&c, "%s.d%zu", d->yname[k], j);
+    if (csv_out_columns(&c) != 0)
+        return csv_out_close(&c, CLI_OK);
     for (size_t s = 0; s < r->nsteps; s++) {
-        fprintf(f, "%.17g,%.17g,%.17g", r->t[s], r->h[s], r->eps[s]);
+        double *v = c.rec;
+        *v++ = r->t[s], *v++ = r->h[s], *v++ = r->eps[s];
         for (size_t k = 0; k < ny; k++)
-            fprintf(f, ",%.17g", r->step_out[k + s * ny]);
+            *v++ = r->step_out[k + s * ny];
         for (size_t k = 0; k < nu; k++)
-            fprintf(f, ",%.17g", r->step_conn[k + s * nu]);
+            *v++ = r->step_conn[k + s * nu];
         for (size_t k = 0; k < ny; k++)
             for (size_t j = 0; j < nc; j++)
-                fprintf(f, ",%.17g", r->coef[k + j * ny + s * ny * nc]);
-        fputc('\n', f);
+                *v++ = r->coef[k + j * ny + s * ny * nc];
+        csv_out_record(&c);
     }
-    return close_out(&of, path);
+    return csv_out_close(&c, CLI_OK);
+}
+
+/* The columns t and every output's name. */
+static int output_columns(csv_out *c, const struct dmodel *d)
+{
+    csv_out_name(c, "t");
+    for (size_t k = 0; k < d->ny; k++)
+        csv_out_name(c, "%s", d->yname[k]);
+    return csv_out_columns(c);
 }
 
 /* The output polynomials Y(s) = sum_j y^(j)(t_{k+1}) (s - t_{k+1})^j / j!
  * sampled within every step (2 points for n = 0, 9 otherwise), a blank line
- * between steps so that gnuplot draws each step's piece on its own. */
+ * after every step so that gnuplot draws each step's piece on its own. */
 static int write_poly(const char *path, const struct dmodel *d, const struct dspec *sp,
                       const cosa_defect_result *r)
 {
-    outfile of;
-    FILE *f = open_out(&of, path);
-    if (!f)
+    csv_out c;
+    if (csv_out_open(&c, cmd, path) != 0)
         return CLI_EFAIL;
-    header(f, d, sp, NULL);
-    fprintf(f, "# the output polynomial of every macro step sampled within it (a blank line "
-               "between steps)\nt");
-    for (size_t k = 0; k < d->ny; k++)
-        fprintf(f, ",%s", d->yname[k]);
-    fputc('\n', f);
+    header(csv_out_stream(&c), d, sp, NULL);
+    tw_comment(&c.w, "the output polynomial of every macro step sampled within it (a blank line "
+                     "between steps)");
+    if (output_columns(&c, d) != 0)
+        return csv_out_close(&c, CLI_OK);
     const size_t ny = d->ny, nc = (size_t)r->out_order + 1, np = nc == 1 ? 2 : 9;
     for (size_t s = 0; s < r->nsteps; s++) {
         const double t1 = r->t[s], t0 = t1 - r->h[s];
         for (size_t i = 0; i < np; i++) {
             const double t = i + 1 == np ? t1 : t0 + (t1 - t0) * (double)i / (double)(np - 1);
             const double dt = t - t1;
-            fprintf(f, "%.17g", t);
+            c.rec[0] = t;
             for (size_t k = 0; k < ny; k++) {
                 double y = 0.0, pw = 1.0;
                 for (size_t j = 0; j < nc; j++) {
                     y += r->coef[k + j * ny + s * ny * nc] * pw;
                     pw *= dt / (double)(j + 1);
                 }
-                fprintf(f, ",%.17g", y);
+                c.rec[1 + k] = y;
             }
-            fputc('\n', f);
+            csv_out_record(&c);
         }
-        fputc('\n', f);
+        csv_out_block_end(&c);
     }
-    return close_out(&of, path);
+    return csv_out_close(&c, CLI_OK);
 }
 
 /* The exact monolithic solution y*(t) = C* e^{A* t} x0 at 2000 intervals. */
@@ -661,25 +671,22 @@ static int write_exact(const char *path, const struct dmodel *d, double tend)
         cli_error(cmd, "the exact solution failed: %s", cosa_strerror(st));
         return CLI_EFAIL;
     }
-    outfile of;
-    FILE *f = open_out(&of, path);
-    if (!f) {
+    csv_out c;
+    if (csv_out_open(&c, cmd, path) != 0) {
         cosa_reftraj_free(ref);
         return CLI_EFAIL;
     }
-    scli_header(f, cmd, d->m, d->par, NULL, 0);
-    fprintf(f, "# exact monolithic solution y*(t) = C* exp(A* t) x0\nt");
-    for (size_t k = 0; k < d->ny; k++)
-        fprintf(f, ",%s", d->yname[k]);
-    fputc('\n', f);
-    for (size_t i = 0; i <= N; i++) {
-        fprintf(f, "%.17g", tend * (double)i / (double)N);
-        for (size_t k = 0; k < d->ny; k++)
-            fprintf(f, ",%.17g", ref->y[k + i * ref->ny]);
-        fputc('\n', f);
-    }
+    scli_header(csv_out_stream(&c), cmd, d->m, d->par, NULL, 0);
+    tw_comment(&c.w, "exact monolithic solution y*(t) = C* exp(A* t) x0");
+    if (output_columns(&c, d) == 0)
+        for (size_t i = 0; i <= N; i++) {
+            c.rec[0] = tend * (double)i / (double)N;
+            for (size_t k = 0; k < d->ny; k++)
+                c.rec[1 + k] = ref->y[k + i * ref->ny];
+            csv_out_record(&c);
+        }
     cosa_reftraj_free(ref);
-    return close_out(&of, path);
+    return csv_out_close(&c, CLI_OK);
 }
 
 /* A list of scripts to render at the end. */
@@ -864,17 +871,31 @@ static int single(struct dmodel *d, const struct dspec *sp, const char *outdir,
 static int sweep_table(struct dmodel *d, const struct dspec *base, const char *what,
                        const double *v, size_t nv, FILE *f, const char *path, size_t *nfailed)
 {
-    FILE *csv = NULL;
-    outfile of;
-    if (path) {
-        if (!(csv = open_out(&of, path)))
-            return CLI_EFAIL;
-        header(csv, d, base, what);
-        table_header(csv, d, what, ',');
-    }
-    if (f)
-        table_header(f, d, what, ' ');
+    csv_names names = {0};
+    table_names(&names, d, what);
+    const size_t nc = names.n;
+    char *buf = names.err ? NULL : malloc(32 * nc);
+    const char **cells = buf ? malloc(nc * sizeof *cells) : NULL;
     int rc = CLI_OK;
+    tw w = {0};
+    csv_out c;
+    if (!cells || (f && tw_begin(&w, f, TW_TEXT, TW_REPORT, cmd, NULL, NULL) != 0)) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+    } else if (path && csv_out_open(&c, cmd, path) != 0) {
+        rc = CLI_EFAIL;
+        path = NULL;
+    } else if (path) {
+        header(csv_out_stream(&c), d, base, what);
+        for (size_t k = 0; k < nc; k++)
+            csv_out_name(&c, "%s", names.v[k]);
+        if (csv_out_columns(&c) != 0) {
+            rc = csv_out_close(&c, CLI_OK); /* out of memory: one line */
+            path = NULL;
+        }
+    }
+    if (rc == CLI_OK && f)
+        tw_table(&w, (const char *const *)names.v, nc);
     *nfailed = 0;
     for (size_t i = 0; i < nv && rc == CLI_OK; i++) {
         struct dspec sp = *base;
@@ -887,16 +908,20 @@ static int sweep_table(struct dmodel *d, const struct dspec *base, const char *w
             break;
         const cosa_defect_result *r = run->defect;
         *nfailed += r->failed != 0;
+        table_cells(d, v[i], r, buf, cells);
         if (f)
-            table_row(f, d, v[i], r, ' '), fflush(f);
-        if (csv)
-            table_row(csv, d, v[i], r, ',');
+            tw_row_words(&w, cells, nc), fflush(f);
+        if (path)
+            csv_out_words(&c, cells);
         cosa_run_result_free(run);
     }
-    if (csv && rc != CLI_OK)
-        outfile_abandon(&of);
-    else if (csv)
-        rc = close_out(&of, path);
+    if (path)
+        rc = csv_out_close(&c, rc);
+    if (w.f)
+        tw_end(&w); /* stdout: its writes are checked at the exit */
+    csv_names_free(&names);
+    free(buf);
+    free(cells);
     return rc;
 }
 

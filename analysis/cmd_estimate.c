@@ -8,6 +8,7 @@
 #include "sweep_cli.h"
 #include "varorder_cli.h"
 #include "run_stats.h"
+#include "table_writer.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -64,6 +65,7 @@ static const opt_row rows[] = {
      .flags = OPTF_HIDDEN},
     {.kind = OPTK_STRING, .name = "name", .off = EST(vo.name), .flags = OPTF_HIDDEN},
     {.kind = OPTK_STRING, .name = "plot", .off = EST(vo.plot), .flags = OPTF_HIDDEN},
+    {.kind = OPTK_INCLUDE, .sub = cli_format_rows, .off = EST(cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = EST(cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
     {0}};
@@ -95,6 +97,7 @@ int cmd_estimate(int argc, char **argv)
     struct vo_cli v = {0};
     double *dt = NULL, *tab = NULL;
     size_t ndt = 0;
+    tw w = {0};
     vo_cli_opts_init(op, cmd);
     int rc = cli_parse_rows(cmd, rows, &eo, cs, argc, argv, usage);
     if (rc < 0)
@@ -144,7 +147,18 @@ int cmd_estimate(int argc, char **argv)
         goto out;
     }
     vo_cli_notes(cmd, &o, &v);
-    printf(states ? "dt err_pos est_pos err_vel est_vel\n" : "dt err_u est_u\n");
+    /* the report: text, or (--format json) one JSON document of the table and the
+     * 'name value' lines printed to stdout */
+    if (tw_begin(&w, stdout, cs->format == 1 ? TW_JSON : TW_TEXT, TW_REPORT, cmd, NULL, NULL) !=
+            0 ||
+        tw_capture_stdout(&w) != 0) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    static const char *const snames[] = {"dt", "err_pos", "est_pos", "err_vel", "est_vel"};
+    static const char *const unames[] = {"dt", "err_u", "est_u"};
+    tw_table(&w, states ? snames : unames, states ? 5 : 3);
     for (size_t i = 0; i < ndt; i++) {
         cosa_vo_estimate r;
         v.vo.H = dt[i];
@@ -155,14 +169,12 @@ int cmd_estimate(int argc, char **argv)
             goto out;
         }
         double *row = tab + 6 * i;
-        if (states) {
+        if (states)
             row[0] = r.err_pos, row[1] = r.est_pos, row[2] = r.err_vel, row[3] = r.est_vel;
-            printf("%.17g %.17g %.17g %.17g %.17g\n", dt[i], r.err_pos, r.est_pos, r.err_vel,
-                   r.est_vel);
-        } else {
+        else
             row[0] = r.err_u, row[1] = r.est_u;
-            printf("%.17g %.17g %.17g\n", dt[i], r.err_u, r.est_u);
-        }
+        const double rec[5] = {dt[i], row[0], row[1], row[2], row[3]};
+        tw_row(&w, rec, states ? 5 : 3);
         fflush(stdout);
     }
     if (ndt >= 2) {
@@ -198,6 +210,7 @@ int cmd_estimate(int argc, char **argv)
     run_stats_print(stdout, &sv, RUN_STATS_COMMON | RUN_STATS_UNITS);
     rc = CLI_OK;
 out:
+    rc = tw_finish(&w, cmd, rc);
     free(dt);
     free(tab);
     vo_cli_free(&v);

@@ -1,6 +1,7 @@
 /* cmd_phi.c -- `cosa phi`: print Phi or Phi* with its block layout. */
 #include "cli.h"
 #include "fmu_notes.h"
+#include "table_writer.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -140,11 +141,22 @@ int cmd_phi(int argc, char **argv)
         printf(" %zu=%s", k, en);
     }
     printf("\n");
+    /* the matrix, a row a line: rows of the table writer (tw_row's %.17g) */
+    tw w;
+    double *row = malloc(lay.dim * sizeof *row);
+    if (!row || tw_begin(&w, stdout, TW_TEXT, TW_REPORT, cmd, NULL, NULL) != 0) {
+        free(row);
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
     for (size_t i = 0; i < lay.dim; i++) {
         for (size_t j = 0; j < lay.dim; j++)
-            printf("%s%.17g", j ? " " : "", Phi[i + j * lay.dim]);
-        printf("\n");
+            row[j] = Phi[i + j * lay.dim];
+        tw_row(&w, row, lay.dim);
     }
+    tw_end(&w); /* stdout: its writes are checked at the exit */
+    free(row);
 out:
     free(Phi);
     cosa_phi_workspace_free(pw);

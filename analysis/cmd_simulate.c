@@ -3,6 +3,7 @@
  * reference, with the start-up and error conventions of doc/method.md; writes
  * the trajectory as CSV and a gnuplot script (plots/simulate.gp). */
 #include "config.h"
+#include "csv_out.h"
 #include "energy_cli.h"
 #include "table_writer.h"
 #include "fmu_notes.h"
@@ -313,35 +314,35 @@ static int write_energy_csv(const char *cmd, const char *path, const char *model
                             const char *scheme, double dt, const cosa_cosim_result *r)
 {
     const cosa_energy_result *e = r->energy;
-    outfile of;
-    FILE *f = outfile_open(&of, path, 0);
-    if (!f) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+    csv_out c;
+    if (csv_out_open(&c, cmd, path) != 0)
         return CLI_EFAIL;
-    }
     char b1[32];
-    fprintf(f, "# cosa %s simulate --energy: model %s, scheme %s, dt %s\n", cosa_version(), model,
-            scheme, cosa_number_text(b1, sizeof b1, dt));
-    fprintf(f, "# columns: t [s]; E mechanical energy [J]; E_ref of the reference; dP residual "
-               "power [W] (eq 9); dE residual energy (eq 12); varsigma = E - E_ref (eq 10); "
-               "fcorr correction force (eq 17); U, Ucal uncorrected energy (eqs 15-16); "
-               "capped 1 where the limit bound fcorr\n");
-    fprintf(f, "t,E,E_ref,dP,dE,varsigma");
-    for (size_t c = 0; c < e->dim; c++)
-        fprintf(f, e->dim > 1 ? ",fcorr.%zu" : ",fcorr", c + 1);
-    fprintf(f, ",U,Ucal,capped\n");
-    for (size_t n = 0; n < e->npoints; n++) {
-        fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", r->t[n], e->E[n], e->Eref[n], e->dP[n],
-                e->dE[n], e->varsigma[n]);
-        for (size_t c = 0; c < e->dim; c++)
-            fprintf(f, ",%.17g", e->fcorr[c + n * e->dim]);
-        fprintf(f, ",%.17g,%.17g,%d\n", e->U[n], e->Ucal[n], e->capped[n]);
-    }
-    if (outfile_commit(&of) != 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
-    return CLI_OK;
+    tw_comment(&c.w, "cosa %s simulate --energy: model %s, scheme %s, dt %s", cosa_version(),
+               model, scheme, cosa_number_text(b1, sizeof b1, dt));
+    tw_comment(&c.w, "columns: t [s]; E mechanical energy [J]; E_ref of the reference; dP "
+                     "residual power [W] (eq 9); dE residual energy (eq 12); varsigma = E - "
+                     "E_ref (eq 10); fcorr correction force (eq 17); U, Ucal uncorrected energy "
+                     "(eqs 15-16); capped 1 where the limit bound fcorr");
+    static const char *const head[] = {"t", "E", "E_ref", "dP", "dE", "varsigma"};
+    for (size_t k = 0; k < 6; k++)
+        csv_out_name(&c, "%s", head[k]);
+    for (size_t k = 0; k < e->dim; k++)
+        csv_out_name(&c, e->dim > 1 ? "fcorr.%zu" : "fcorr", k + 1);
+    csv_out_name(&c, "U");
+    csv_out_name(&c, "Ucal");
+    csv_out_name(&c, "capped");
+    if (csv_out_columns(&c) == 0)
+        for (size_t n = 0; n < e->npoints; n++) {
+            double *x = c.rec;
+            *x++ = r->t[n], *x++ = e->E[n], *x++ = e->Eref[n], *x++ = e->dP[n];
+            *x++ = e->dE[n], *x++ = e->varsigma[n];
+            for (size_t k = 0; k < e->dim; k++)
+                *x++ = e->fcorr[k + n * e->dim];
+            *x++ = e->U[n], *x++ = e->Ucal[n], *x = e->capped[n];
+            csv_out_record(&c);
+        }
+    return csv_out_close(&c, CLI_OK);
 }
 
 /* --ref fine: the reference co-simulation's step is DT / this (issue 13) */

@@ -7,6 +7,7 @@
  * statistics as every run does, the first steps and where the step first
  * reached its maximum, and with -o the communication points as NAME.csv. */
 #include "cli.h"
+#include "csv_out.h"
 #include "outfile.h"
 #include "run_stats.h"
 #include "sim_fmu.h"
@@ -28,28 +29,26 @@ static int write_csv(const char *cmd, const scli_out *out, const char *name,
     int rc = scli_out_path(cmd, out, name, path, sizeof path);
     if (rc != CLI_OK)
         return rc;
-    outfile of;
-    FILE *f = outfile_open(&of, path, 0);
-    if (!f) {
-        cli_error(cmd, "cannot write '%s'", path);
+    csv_out c;
+    if (csv_out_open(&c, cmd, path) != 0)
         return CLI_EFAIL;
-    }
-    fprintf(f, "# cosa %s simulate: OSP system structure %s\nt,h,err", cosa_version(),
-            m->name);
+    tw_comment(&c.w, "cosa %s simulate: OSP system structure %s", cosa_version(), m->name);
+    csv_out_name(&c, "t");
+    csv_out_name(&c, "h");
+    csv_out_name(&c, "err");
     for (size_t k = 0; k < r->ny; k++)
-        fprintf(f, ",%s", m->output_name ? m->output_name(m, par, k) : "y");
-    fputc('\n', f);
-    for (size_t n = 0; n <= r->n; n++) {
-        fprintf(f, "%.17g,%.17g,%.17g", r->t[n], n < r->n ? r->h[n] : NAN,
-                n < r->n ? r->err[n] : NAN);
-        for (size_t k = 0; k < r->ny; k++)
-            fprintf(f, ",%.17g", r->y[k + n * r->ny]);
-        fputc('\n', f);
-    }
-    if (outfile_commit(&of) != 0) {
-        cli_error(cmd, "cannot write '%s'", path);
-        return CLI_EFAIL;
-    }
+        csv_out_name(&c, "%s", m->output_name ? m->output_name(m, par, k) : "y");
+    if (csv_out_columns(&c) == 0)
+        for (size_t n = 0; n <= r->n; n++) {
+            c.rec[0] = r->t[n];
+            c.rec[1] = n < r->n ? r->h[n] : NAN;
+            c.rec[2] = n < r->n ? r->err[n] : NAN;
+            for (size_t k = 0; k < r->ny; k++)
+                c.rec[3 + k] = r->y[k + n * r->ny];
+            csv_out_record(&c);
+        }
+    if ((rc = csv_out_close(&c, CLI_OK)) != CLI_OK)
+        return rc;
     printf("file %s\n", path);
     return CLI_OK;
 }

@@ -5,6 +5,7 @@
  * H, k and the state error against t). */
 #include "config.h"
 #include "sweep_cli.h"
+#include "csv_out.h"
 #include "outfile.h"
 #include "run_stats.h"
 #include "sim_init.h"
@@ -70,12 +71,12 @@ static const char *control_name(const cosa_vo_opts *vo)
     return (size_t)vo->control < sizeof names / sizeof names[0] ? names[vo->control] : "?";
 }
 
-static void col(FILE *f, const char *prefix, const char *name, size_t k)
+static void col(csv_out *c, const char *prefix, const char *name, size_t k)
 {
     if (name)
-        fprintf(f, ",%s%s", prefix, name);
+        csv_out_name(c, "%s%s", prefix, name);
     else
-        fprintf(f, ",%sx%zu", prefix, k + 1);
+        csv_out_name(c, "%sx%zu", prefix, k + 1);
 }
 
 /* the scaled state error of accepted point n: max_i |x - xref| / max_j |xref_i| */
@@ -88,58 +89,60 @@ static double state_error(const cosa_vo_result *r, const double *scale, size_t n
     return e;
 }
 
+/* The states at accepted point n, then the reference's (2 nx values at v);
+ * nan for an attempt that was rejected (n SIZE_MAX). */
+static void states_at(const cosa_vo_result *r, size_t n, double *v)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < r->nx; i++)
+            *v++ = n == (size_t)-1 ? NAN : (pass ? r->xref : r->x)[i + n * r->nx];
+}
+
 static int write_csv(const char *path, const struct vo_cli *v, const cosa_vo_result *r)
 {
-    outfile of;
-    FILE *f = outfile_open(&of, path, 0);
-    if (!f) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
     double *scale = calloc(r->nx + 1, sizeof *scale);
     if (!scale) {
-        outfile_abandon(&of);
         cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    csv_out c;
+    if (csv_out_open(&c, cmd, path) != 0) {
+        free(scale);
         return CLI_EFAIL;
     }
     for (size_t i = 0; i < r->nx; i++)
         for (size_t n = 0; n <= r->steps; n++)
             scale[i] = fmax(scale[i], fabs(r->xref[i + n * r->nx]));
-    fprintf(f, "t,H,k,accepted,err_pos,err_vel,err_u,iters,err_state");
+    static const char *const head[] = {"t",      "H",     "k",     "accepted", "err_pos",
+                                       "err_vel", "err_u", "iters", "err_state"};
+    for (size_t k = 0; k < 9; k++)
+        csv_out_name(&c, "%s", head[k]);
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < r->nx; i++)
-            col(f, pass ? "ref." : "", v->m->state_name ? v->m->state_name(v->m, v->par, i) : NULL,
+            col(&c, pass ? "ref." : "", v->m->state_name ? v->m->state_name(v->m, v->par, i) : NULL,
                 i);
-    fprintf(f, "\n");
+    if (csv_out_columns(&c) != 0) {
+        free(scale);
+        return csv_out_close(&c, CLI_OK);
+    }
     /* the start point, then every attempt */
+    double *x = c.rec;
+    x[0] = r->t[0], x[1] = x[2] = NAN, x[3] = 1, x[4] = x[5] = x[6] = NAN, x[7] = 0;
+    x[8] = state_error(r, scale, 0);
+    states_at(r, 0, x + 9);
+    csv_out_record(&c);
     size_t n = 0;
-    fprintf(f, "%.17g,nan,nan,1,nan,nan,nan,0,%.17g", r->t[0], state_error(r, scale, 0));
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < r->nx; i++)
-            fprintf(f, ",%.17g", (pass ? r->xref : r->x)[i]);
-    fprintf(f, "\n");
     for (size_t a = 0; a < r->nattempts; a++) {
-        fprintf(f, "%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%d", r->at[a], r->aH[a], r->ak[a],
-                r->aacc[a], r->aerr_pos[a], r->aerr_vel[a], r->aerr_u[a], r->aiters[a]);
-        if (r->aacc[a] && n < r->steps) {
-            n++;
-            fprintf(f, ",%.17g", state_error(r, scale, n));
-            for (int pass = 0; pass < 2; pass++)
-                for (size_t i = 0; i < r->nx; i++)
-                    fprintf(f, ",%.17g", (pass ? r->xref : r->x)[i + n * r->nx]);
-        } else {
-            fprintf(f, ",nan");
-            for (size_t i = 0; i < 2 * r->nx; i++)
-                fprintf(f, ",nan");
-        }
-        fprintf(f, "\n");
+        x[0] = r->at[a], x[1] = r->aH[a], x[2] = r->ak[a], x[3] = r->aacc[a];
+        x[4] = r->aerr_pos[a], x[5] = r->aerr_vel[a], x[6] = r->aerr_u[a], x[7] = r->aiters[a];
+        const int point = r->aacc[a] && n < r->steps;
+        n += point;
+        x[8] = point ? state_error(r, scale, n) : NAN;
+        states_at(r, point ? n : (size_t)-1, x + 9);
+        csv_out_record(&c);
     }
     free(scale);
-    if (outfile_commit(&of) != 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
-    return CLI_OK;
+    return csv_out_close(&c, CLI_OK);
 }
 
 /* The output files' names (MODEL_COUPLING_SCHEME or --name), checked

@@ -363,14 +363,26 @@ static void json_array(FILE *f, const double *v, size_t n)
     fputc(']', f);
 }
 
+/* JSON: the stream of the current table's next row, after its separator */
+static FILE *json_next_row(tw *w)
+{
+    fputs(w->nrow++ ? ",\n      " : "\n      ", w->tab);
+    return w->tab;
+}
+
+/* JSON: the stream of a data file's next record, after its separator */
+static FILE *json_next_record(tw *w)
+{
+    fputs(w->nrec ? ",\n    " : "\n    ", w->f);
+    return w->f;
+}
+
 void tw_row(tw *w, const double *v, size_t n)
 {
-    if (w->fmt != TW_JSON) {
+    if (w->fmt != TW_JSON)
         printf_record(w->f, v, n, ' ');
-        return;
-    }
-    fputs(w->nrow++ ? ",\n      " : "\n      ", w->tab);
-    json_array(w->tab, v, n);
+    else
+        json_array(json_next_row(w), v, n);
 }
 
 void tw_csv(tw *w)
@@ -456,11 +468,63 @@ void tw_record(tw *w, const double *v, size_t n)
             w->err = 1;
         break;
     case TW_JSON:
-        fputs(w->nrec ? ",\n    " : "\n    ", w->f);
-        json_array(w->f, v, n);
+        json_array(json_next_record(w), v, n);
         break;
     }
     w->nrec++;
+}
+
+/* JSON: an array of the cells, numbers as numbers, other words as strings */
+static void json_words(FILE *f, const char *const *cells, size_t n)
+{
+    fputc('[', f);
+    for (size_t c = 0; c < n; c++) {
+        const size_t len = strlen(cells[c]);
+        double v;
+        fputs(c ? ", " : "", f);
+        if (tw_is_number(cells[c], len, &v))
+            tw_json_word(f, cells[c], len);
+        else
+            tw_json_string(f, cells[c], len);
+    }
+    fputc(']', f);
+}
+
+static void text_words(FILE *f, const char *const *cells, size_t n, char sep)
+{
+    for (size_t c = 0; c < n; c++) {
+        if (c)
+            fputc(sep, f);
+        fputs(cells[c], f);
+    }
+    fputc('\n', f);
+}
+
+void tw_record_words(tw *w, const char *const *cells, size_t n)
+{
+    if (w->fmt == TW_BIN) {
+        w->err = 1; /* no binary form of a word */
+    } else if (w->fmt == TW_TEXT) {
+        md_text_separator(w->f, &w->shape, w->nrec);
+        text_words(w->f, cells, n, w->csv ? ',' : ' ');
+    } else {
+        json_words(json_next_record(w), cells, n);
+    }
+    w->nrec++;
+}
+
+void tw_row_words(tw *w, const char *const *cells, size_t n)
+{
+    if (w->fmt != TW_JSON)
+        text_words(w->f, cells, n, ' ');
+    else
+        json_words(json_next_row(w), cells, n);
+}
+
+void tw_block_end(tw *w)
+{
+    if (w->fmt == TW_TEXT)
+        fputc('\n', w->f);
 }
 
 /* JSON report: the fields (a name given again: the array of its values). */
@@ -519,7 +583,10 @@ int tw_end(tw *w)
     int bad = err;
     if (w->bin && (fflush(w->bin) != 0 || ferror(w->bin)))
         bad = 1;
-    if (fflush(w->f) != 0 || ferror(w->f))
+    /* stdout is flushed by outfile_close_stdout, which names the reason of
+     * a failed write (a flush here would leave it nothing to report but the
+     * error flag) */
+    if (w->f == stdout ? ferror(w->f) != 0 : fflush(w->f) != 0 || ferror(w->f))
         bad = 1;
     if (!bad)
         return 0;

@@ -101,6 +101,17 @@ void tw_shape(tw *w, const md_shape *s);
 void tw_columns(tw *w, const char *const *names, size_t n, const char *suffix);
 void tw_record(tw *w, const double *v, size_t n);
 
+/* A record (tw_record_words) or a report's row (tw_row_words) of cells
+ * already formatted (numbers with %.17g, or words such as a status): the
+ * text joins them as tw_record and tw_row do; JSON holds the numbers as
+ * numbers, the other words as strings.  No binary records (an error). */
+void tw_record_words(tw *w, const char *const *cells, size_t n);
+void tw_row_words(tw *w, const char *const *cells, size_t n);
+
+/* The end of a block of records: a blank line in the text form (gnuplot
+ * draws each block on its own); nothing in binary and JSON. */
+void tw_block_end(tw *w);
+
 /* The end: the JSON document completed, the buffers freed.  0, or -1 if a
  * write (or an allocation) failed: errno says why. */
 int tw_end(tw *w);

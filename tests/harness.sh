@@ -9,15 +9,42 @@
 #                   CMD exits CODE; a failure (CODE != 0) prints exactly one
 #                   stderr line 'cosa: ...' and nothing on stdout; the
 #                   outputs stay in $tmp/out and $tmp/err
+#   fmu_pair NAME TEND I FMU_I FMU_II [S V [FK]]
+#                   (stdout) the model file "model NAME" (horizon TEND) of
+#                   the units I (FMU file FMU_I, path as given) and II
+#                   (FMU_II) on I.S -> II.s1, I.V -> II.v1 (S, V: s1, v1
+#                   unless given) and II.Fk -> I.Fk, followed by FK if given
+#                   (e.g. '* 3')
+#   ssd_connectors INDENT TYPE NAME:KIND[:ATTRS]...
+#                   (stdout) an SSD's <ssd:Connectors> block, each line
+#                   indented by INDENT: one <ssd:Connector> a NAME, its
+#                   type <ssc:TYPE ATTRS/> (e.g. TYPE Real, ATTRS unit="m")
+#   model_sub NAME STATES INPUTS OUTPUTS [MATRIX=VALUE]...
+#                   the model-file block "subsystem NAME" .. "end" (stdout):
+#                   the names as given (quoted lists, '' for none), then a
+#                   line "  MATRIX = [ VALUE ]" for each argument, in order
 #   usage_error [-x] WANT ARGS...
 #                   cosa ARGS exits 2 as expect_exit says, and its line
 #                   holds WANT (-x: is WANT)
+#   fails_with CODE PATTERN MSG CMD...
+#                   CMD exits CODE, prints nothing on stdout and exactly
+#                   one stderr line, matching the grep PATTERN; else
+#                   bad "MSG: exit RC, STDERR" (outputs in $tmp/out, $tmp/err)
+#   wait_until TRIES PAUSE CMD...
+#                   run CMD until it succeeds, at most TRIES + 1 times,
+#                   sleeping PAUSE seconds between the tries
 #   harness_done NAME
 #                   "NAME: N passed, M failed" and the exit status
 #   fmu_twomass FILE NAME TEND I II
 #                   the model file "model NAME" (horizon TEND) of the
 #                   two-mass network of the FMU files I and II in $FMU;
 #                   FILE - writes it to stdout
+#   osp_twomass FILE BASE END ALGORITHM II_SOURCE [I_ATTRS [II_ATTRS [II_CK]]]
+#                   the OSP system structure of the two-mass pair (I from
+#                   twomass1_fmi2.fmu, II from II_SOURCE) at BaseStepSize
+#                   BASE up to EndTime END, with libcosim's ECCO settings;
+#                   I_ATTRS/II_ATTRS are extra Simulator attributes (e.g.
+#                   'stepSize="0.002"'), II_CK an initial value of II's ck
 COSA=${COSA:-analysis/cosa}
 FMU=${FMU:-${COSA_FMUDIR:-tests/fmu}}
 pass=0
@@ -81,6 +108,69 @@ connect II.Fk -> I.Fk
 END
 }
 
+osp_twomass() {
+    if [ -n "${8:-}" ]; then
+        harness_ii="<Simulator name=\"II\" source=\"$5\" ${7:-}>
+      <InitialValues><InitialValue variable=\"ck\"><Real value=\"$8\"/></InitialValue></InitialValues>
+    </Simulator>"
+    else
+        harness_ii="<Simulator name=\"II\" source=\"$5\" ${7:-}/>"
+    fi
+    cat >"$1" <<END
+<?xml version="1.0" encoding="UTF-8"?>
+<OspSystemStructure xmlns="http://opensimulationplatform.com/MSMI/OSPSystemStructure" version="0.1">
+  <BaseStepSize>$2</BaseStepSize>
+  <EndTime>$3</EndTime>
+  <Algorithm>$4</Algorithm>
+  <Simulators>
+    <Simulator name="I" source="twomass1_fmi2.fmu" ${6:-}/>
+    $harness_ii
+  </Simulators>
+  <Connections>
+    <VariableConnection><Variable simulator="II" name="s1"/><Variable simulator="I" name="s1"/></VariableConnection>
+    <VariableConnection powerBond="b"><Variable simulator="I" name="v1" causality="output"/><Variable simulator="II" name="v1" causality="input"/></VariableConnection>
+    <VariableConnection powerBond="b"><Variable simulator="I" name="Fk" causality="input"/><Variable simulator="II" name="Fk" causality="output"/></VariableConnection>
+  </Connections>
+  <EccoConfiguration>
+    <SafetyFactor>0.99</SafetyFactor><StepSize>0.0001</StepSize>
+    <MinimumStepSize>0.00001</MinimumStepSize><MaximumStepSize>0.01</MaximumStepSize>
+    <MinimumChangeRate>0.2</MinimumChangeRate><MaximumChangeRate>1.5</MaximumChangeRate>
+    <ProportionalGain>0.2</ProportionalGain><IntegralGain>0.15</IntegralGain>
+    <RelativeTolerance>1e-3</RelativeTolerance><AbsoluteTolerance>100</AbsoluteTolerance>
+  </EccoConfiguration>
+</OspSystemStructure>
+END
+}
+
+fmu_pair() {
+    printf 'model %s\ntend %s\nfmu %s = %s\nfmu II = %s\n' "$1" "$2" "$3" "$4" "$5"
+    printf 'connect %s.%s -> II.s1\nconnect %s.%s -> II.v1\n' "$3" "${6:-s1}" "$3" "${7:-v1}"
+    printf 'connect II.Fk -> %s.Fk%s\n' "$3" "${8:+ $8}"
+}
+
+ssd_connectors() {
+    harness_in=$1 harness_ty=$2
+    shift 2
+    echo "$harness_in<ssd:Connectors>"
+    for harness_c; do
+        harness_nm=${harness_c%%:*}
+        harness_c=${harness_c#*:}
+        harness_at=
+        case $harness_c in *:*) harness_at=" ${harness_c#*:}" harness_c=${harness_c%%:*} ;; esac
+        echo "$harness_in  <ssd:Connector name=\"$harness_nm\" kind=\"$harness_c\"><ssc:$harness_ty$harness_at/></ssd:Connector>"
+    done
+    echo "$harness_in</ssd:Connectors>"
+}
+
+model_sub() {
+    printf 'subsystem %s\n  states%s\n  inputs%s\n  outputs%s\n' "$1" "${2:+ $2}" "${3:+ $3}" "${4:+ $4}"
+    shift 4
+    for harness_m; do
+        printf '  %s = [ %s ]\n' "${harness_m%%=*}" "${harness_m#*=}"
+    done
+    echo end
+}
+
 usage_error() {
     harness_x=
     if [ "$1" = -x ]; then
@@ -92,6 +182,25 @@ usage_error() {
     expect_exit 2 "$COSA" "$@" || return 0
     grep -q${harness_x}F -- "$harness_want" "$tmp/err" && ok ||
         bad "want '$harness_want', got: $(cat "$tmp/err")"
+}
+
+fails_with() {
+    harness_code=$1 harness_pat=$2 harness_msg=$3
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    harness_rc=$?
+    [ "$harness_rc" = "$harness_code" ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+        grep -q -- "$harness_pat" "$tmp/err" && ok ||
+        bad "$harness_msg: exit $harness_rc, $(cat "$tmp/err")"
+}
+
+wait_until() {
+    harness_n=0 harness_tries=$1 harness_pause=$2
+    shift 2
+    until "$@" || [ "$harness_n" -ge "$harness_tries" ]; do
+        sleep "$harness_pause"
+        harness_n=$((harness_n + 1))
+    done
 }
 
 harness_done() {

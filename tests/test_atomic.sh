@@ -37,6 +37,17 @@ no_tmp() {
     left=$(find "$1" -name '.*.tmp-*' -o -name '.cosa-probe*' 2>/dev/null)
     [ -z "$left" ] || bad "temporaries left: $left"
 }
+# interrupt MSG: signal $s to the background job ($!) after $w s; its exit status is
+# 0 or the signal's (counted in interrupted), else bad "MSG: exit RC"
+interrupt() {
+    pid=$!
+    sleep $w
+    kill -"$s" $pid 2>/dev/null
+    wait $pid
+    rc=$?
+    [ $rc = "$(want_rc "$s")" ] && interrupted=$((interrupted + 1))
+    [ $rc = 0 ] || [ $rc = "$(want_rc "$s")" ] || bad "$1: exit $rc"
+}
 
 # is_png FILE: the PNG signature and the IEND chunk at the end
 is_png() {
@@ -98,11 +109,7 @@ run_map() {
     pid=$!
     case $2 in
     done:*)
-        n=0
-        until grep -q 'points in' "$tmp/m.err" 2>/dev/null || [ $n -ge 1000 ]; do
-            sleep 0.01
-            n=$((n + 1))
-        done
+        wait_until 1000 0.01 grep -q 'points in' "$tmp/m.err" 2>/dev/null
         sleep "${2#done:}" ;;
     *) sleep "$2" ;;
     esac
@@ -129,11 +136,7 @@ done
 # shellcheck disable=SC2086
 $bg_env "$COSA" map $map_new -o "$tmp/fresh/a/b" >/dev/null 2>&1 &
 pid=$!
-n=0
-until [ -d "$tmp/fresh/a/b" ] || [ $n -ge 500 ]; do
-    sleep 0.005
-    n=$((n + 1))
-done
+wait_until 500 0.005 [ -d "$tmp/fresh/a/b" ]
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -157,11 +160,7 @@ for s in $sigs; do
     GP_PIDS="$tmp/pids" COSA_GNUPLOT="$tmp/fake/gnuplot" $bg_env "$COSA" map $map_old \
         --plot png -o "$tmp/m" >/dev/null 2>&1 &
     pid=$!
-    n=0
-    until [ -s "$tmp/pids" ] || [ $n -ge 500 ]; do
-        sleep 0.01
-        n=$((n + 1))
-    done
+    wait_until 500 0.01 [ -s "$tmp/pids" ]
     sleep 0.05
     kill -"$s" $pid
     wait $pid
@@ -198,13 +197,7 @@ for s in $sigs; do
         cp -r "$tmp/sold" "$tmp/s"
         # shellcheck disable=SC2086
         $bg_env "$COSA" simulate $sim_new -o "$tmp/s" >/dev/null 2>&1 &
-        pid=$!
-        sleep $w
-        kill -"$s" $pid 2>/dev/null
-        wait $pid
-        rc=$?
-        [ $rc = "$(want_rc "$s")" ] && interrupted=$((interrupted + 1))
-        [ $rc = 0 ] || [ $rc = "$(want_rc "$s")" ] || bad "simulate, SIG$s after $w s: exit $rc"
+        interrupt "simulate, SIG$s after $w s"
         check_dir "$tmp/s" "$tmp/sold" "$tmp/sref" "simulate, SIG$s after $w s"
         ok
     done
@@ -240,13 +233,7 @@ for s in $sigs; do
             else
                 $bg_env "$COSA" convert "$tmp/cref/x.dat" "$tmp/cv/back.dat" >/dev/null 2>&1 &
             fi
-            pid=$!
-            sleep $w
-            kill -"$s" $pid 2>/dev/null
-            wait $pid
-            rc=$?
-            [ $rc = "$(want_rc "$s")" ] && interrupted=$((interrupted + 1))
-            [ $rc = 0 ] || [ $rc = "$(want_rc "$s")" ] || bad "convert $dir, SIG$s: exit $rc"
+            interrupt "convert $dir, SIG$s"
             # the earlier x.dat + x.bin pair, or the new pair: never one of each
             check_dir "$tmp/cv" "$tmp/cold" "$tmp/cref" "convert $dir, SIG$s after $w s"
             if ! { cmp -s "$tmp/cv/x.bin" "$tmp/cold/x.bin" && cmp -s "$tmp/cv/x.dat" "$tmp/cold/x.dat"; } &&

@@ -195,30 +195,7 @@ grep -v '^#' "$tmp/dc_bb/pair_exact_m0_n0.csv" >"$tmp/dc_b.csv"
 cp "$FMU/twomass1_fmi2.fmu" "$FMU/twomass2_fmi2.fmu" "$FMU/twomass2_hid_fmi2.fmu" "$tmp/" ||
     bad "no FMI 2.0 test FMUs"
 for ii in twomass2_fmi2 twomass2_hid_fmi2; do
-    cat >"$tmp/$ii.xml" <<END
-<?xml version="1.0" encoding="UTF-8"?>
-<OspSystemStructure xmlns="http://opensimulationplatform.com/MSMI/OSPSystemStructure" version="0.1">
-  <BaseStepSize>0.001</BaseStepSize>
-  <EndTime>0.05</EndTime>
-  <Algorithm>ecco</Algorithm>
-  <Simulators>
-    <Simulator name="I" source="twomass1_fmi2.fmu"/>
-    <Simulator name="II" source="$ii.fmu"/>
-  </Simulators>
-  <Connections>
-    <VariableConnection><Variable simulator="II" name="s1"/><Variable simulator="I" name="s1"/></VariableConnection>
-    <VariableConnection powerBond="b"><Variable simulator="I" name="v1" causality="output"/><Variable simulator="II" name="v1" causality="input"/></VariableConnection>
-    <VariableConnection powerBond="b"><Variable simulator="I" name="Fk" causality="input"/><Variable simulator="II" name="Fk" causality="output"/></VariableConnection>
-  </Connections>
-  <EccoConfiguration>
-    <SafetyFactor>0.99</SafetyFactor><StepSize>0.0001</StepSize>
-    <MinimumStepSize>0.00001</MinimumStepSize><MaximumStepSize>0.01</MaximumStepSize>
-    <MinimumChangeRate>0.2</MinimumChangeRate><MaximumChangeRate>1.5</MaximumChangeRate>
-    <ProportionalGain>0.2</ProportionalGain><IntegralGain>0.15</IntegralGain>
-    <RelativeTolerance>1e-3</RelativeTolerance><AbsoluteTolerance>100</AbsoluteTolerance>
-  </EccoConfiguration>
-</OspSystemStructure>
-END
+    osp_twomass "$tmp/$ii.xml" 0.001 0.05 ecco "$ii.fmu"
     for a in ecco fixedStep; do
         rm -rf "${tmp:?}/o_${ii}_$a"
         "$COSA" simulate --model-file "$tmp/$ii.xml" --algorithm $a -o "$tmp/o_${ii}_$a" --name r \

@@ -445,6 +445,16 @@ static void expect_close(const double *got, const double *want, size_t n, double
     cr_expect_leq(d, tol * m, "%s: max diff %g, scale %g", what, d, m);
 }
 
+/* Three steps of s from z0 (run) against want, its first n values, to tol */
+static void expect_run(const cosa_system *sys, const cosa_scheme *s, double h, const double *z0,
+                       const double *want, size_t n, double tol, const char *what)
+{
+    size_t dim;
+    double *traj = run(sys, s, h, z0, 3, &dim);
+    expect_close(traj, want, n, tol, what);
+    free(traj);
+}
+
 Test(check_linear, scalar_loop_zoh_by_hand)
 {
     const double h = 0.1;
@@ -465,10 +475,7 @@ Test(check_linear, scalar_loop_zoh_by_hand)
         zn[3] = LOOP_C2 * zn[1] + LOOP_D2 * u2;
     }
     cosa_scheme s = scheme(0, COSA_CORR_NONE, 1.0);
-    size_t dim;
-    double *traj = run(sys, &s, h, z0, 3, &dim);
-    expect_close(traj, want, 16, 16 * EPS, "ZOH");
-    free(traj);
+    expect_run(sys, &s, h, z0, want, 16, 16 * EPS, "ZOH");
 
     /* Gauss-Seidel, order (0, 1): subsystem 2 sees u2 = y1_{n+1} */
     memcpy(want, z0, sizeof z0);
@@ -481,9 +488,7 @@ Test(check_linear, scalar_loop_zoh_by_hand)
         zn[3] = LOOP_C2 * zn[1] + LOOP_D2 * zn[2];
     }
     s.exec = COSA_GAUSS_SEIDEL;
-    traj = run(sys, &s, h, z0, 3, &dim);
-    expect_close(traj, want, 16, 16 * EPS, "gs:ZOH (0,1)");
-    free(traj);
+    expect_run(sys, &s, h, z0, want, 16, 16 * EPS, "gs:ZOH (0,1)");
 
     /* Gauss-Seidel, order (1, 0): subsystem 1 sees u1 = y2_{n+1} */
     const size_t seq[2] = {1, 0};
@@ -497,9 +502,7 @@ Test(check_linear, scalar_loop_zoh_by_hand)
         zn[2] = zn[0];
     }
     s.seq = seq;
-    traj = run(sys, &s, h, z0, 3, &dim);
-    expect_close(traj, want, 16, 16 * EPS, "gs:ZOH (1,0)");
-    free(traj);
+    expect_run(sys, &s, h, z0, want, 16, 16 * EPS, "gs:ZOH (1,0)");
     cosa_system_free(sys);
 }
 
@@ -533,10 +536,7 @@ Test(check_linear, scalar_loop_zoh_mbcorr_by_hand)
         zn[5] = z[5] + alpha * ((zn[2] - z[2]) / 2 - z[5]);
     }
     cosa_scheme s = scheme(0, COSA_CORR_MBCORR, alpha);
-    size_t dim;
-    double *traj = run(sys, &s, h, z0, 3, &dim);
-    expect_close(traj, want, 24, 64 * EPS, "ZOH+MBCorr");
-    free(traj);
+    expect_run(sys, &s, h, z0, want, 24, 64 * EPS, "ZOH+MBCorr");
     cosa_system_free(sys);
 }
 
@@ -576,10 +576,7 @@ Test(check_linear, scalar_loop_foh_ecorr_by_hand)
         zn[7] = z[7] + alpha * ((5 * zn[2] - 10 * z[2] + 5 * z[4]) / 12 - z[7]);
     }
     cosa_scheme s = scheme(1, COSA_CORR_STATE, alpha);
-    size_t dim;
-    double *traj = run(sys, &s, h, z0, 3, &dim);
-    expect_close(traj, want, 32, 1e3 * EPS, "FOH+ecorr");
-    free(traj);
+    expect_run(sys, &s, h, z0, want, 32, 1e3 * EPS, "FOH+ecorr");
     cosa_system_free(sys);
 }
 

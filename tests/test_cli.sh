@@ -198,7 +198,7 @@ grep -qxF "cosa: point: --assume m1=0: m1 must be > 0" "$tmp/err" &&
 # an assumed model whose correction is not solvable: G_p = c dt exactly for
 # the integrator (a = 0) and the gain g = 1/(c dt) closes I - G_p L to zero;
 # the point fails with its reason, exit 1, as the same model given with --set
-cat >"$tmp/loop.cosa" <<'EOF_MODEL'
+cat >"$tmp/loop.cosa" <<EOF_MODEL
 model loop
 tend 1
 param a = 1
@@ -215,12 +215,7 @@ subsystem P
   D = zeros
   x0 = [ x0 ]
 end
-subsystem G
-  states
-  inputs u
-  outputs y
-  D = [ g ]
-end
+$(model_sub G '' u y D=g)
 connect G.y -> P.v
 connect P.w -> G.u
 EOF_MODEL
@@ -305,29 +300,11 @@ for args in "--dt 0.2" "--dt 1e-16"; do
     grep -q '^rho 0\.' "$tmp/out" && grep -q '^stable ' "$tmp/out" && grep -q '^e_global nan$' "$tmp/out" &&
         grep -q '^note ' "$tmp/out" && ok || bad "point $args: $(cat "$tmp/out")"
 done
-cat >"$tmp/still.cosa" <<'EOM'
+cat >"$tmp/still.cosa" <<EOM
 model still
 tend 1
-subsystem I
-  states a
-  inputs u
-  outputs y
-  A = [ 0 ]
-  B = [ 0 ]
-  C = [ 1 ]
-  D = [ 0 ]
-  x0 = [ 1 ]
-end
-subsystem II
-  states b
-  inputs v
-  outputs z
-  A = [ 0 ]
-  B = [ 0 ]
-  C = [ 1 ]
-  D = [ 0 ]
-  x0 = [ 2 ]
-end
+$(model_sub I a u y A=0 B=0 C=1 D=0 x0=1)
+$(model_sub II b v z A=0 B=0 C=1 D=0 x0=2)
 connect I.y -> II.v
 connect II.z -> I.u
 EOM
@@ -400,18 +377,10 @@ expect_exit 0 "$COSA" point --scheme zoh --dt 1e-4 --set ck=-1
 "$COSA" models | grep -E '^  m1 +10 +kg +> 0 +mass 1$' >/dev/null && ok || bad "cosa models: no range column for m1"
 "$COSA" models | grep -E '^  r +3 +integer, >= 1, <= n ' >/dev/null && ok || bad "cosa models: no range for chain r"
 # a model file's ranges: --set checks them, the default is checked at load time
-cat >"$tmp/range.cosa" <<'EOM'
+cat >"$tmp/range.cosa" <<EOM
 param n = 4 (integer, >= 1, <= 10)
 param k = 2 [N/m] (> 0, <= n)
-subsystem P
-  states x
-  inputs u
-  outputs y
-  A = [ -k ]
-  B = [ 1 ]
-  C = [ 1 ]
-  D = [ 0 ]
-end
+$(model_sub P x u y A=-k B=1 C=1 D=0)
 subsystem Q
   states z
   inputs w
@@ -432,14 +401,9 @@ expect_msg "range2.cosa:2: default of 'k' outside its range: k must be > 0 and <
 # a model without outputs (a file without inputs and outputs, chain with r = 1):
 # one rule, one message in every subcommand: stability is computed, accuracy
 # and time-domain runs are refused with the same line (point: nan and a note)
-cat >"$tmp/lonely.cosa" <<'EOM'
+cat >"$tmp/lonely.cosa" <<EOM
 param c = 1
-subsystem S
-  states x v
-  inputs
-  outputs
-  A = [ 0, 1; -c, 0 ]
-end
+$(model_sub S 'x v' '' '' 'A=0, 1; -c, 0')
 EOM
 for mod in "--model-file $tmp/lonely.cosa" "--model chain --set r=1"; do
     for c in "limit --scheme zoh --criterion stable" "phi --scheme zoh --dt 0.1" "demo" \

@@ -59,6 +59,15 @@ else
     bad "Makefile.am's COSA_SUBCOMMANDS differ from cosa --help's subcommands:"
     echo "$listed" > "$tmp/l1"; echo "$subs" | sort > "$tmp/l2"; diff "$tmp/l1" "$tmp/l2" | head -5
 fi
+# groff_clean PAGE MSG: groff renders PAGE without warnings (else bad MSG and the first five)
+groff_clean() {
+    if groff -man -Tutf8 -ww -z "$1" >"$tmp/groff" 2>&1 && [ ! -s "$tmp/groff" ]; then
+        ok
+    else
+        bad "$2"
+        head -5 "$tmp/groff"
+    fi
+}
 for s in $subs; do
     page=$mandir/cosa-$s.1
     [ -f "$page" ] || { bad "no man page $page"; continue; }
@@ -74,11 +83,7 @@ for s in $subs; do
     fi
 done
 if command -v groff >/dev/null 2>&1; then
-    if groff -man -Tutf8 -ww -z "$man" > "$tmp/groff" 2>&1 && [ ! -s "$tmp/groff" ]; then
-        ok "groff renders cosa.1 without warnings"
-    else
-        bad "groff warnings:"; head -5 "$tmp/groff"
-    fi
+    groff_clean "$man" "groff warnings:"
 else
     echo "skip - groff not installed: rendering of cosa.1 not checked"
 fi
@@ -155,11 +160,7 @@ for d in $(grep -oE '(^|[ (])doc/[A-Za-z0-9_.-]+' "$tmp/helps" | sed 's/^[ (]//'
     fi
 done
 if command -v groff >/dev/null 2>&1; then
-    if groff -man -Tutf8 -ww -z "$COSA_SRCDIR/doc/cosa-model.5" > "$tmp/groff5" 2>&1 && [ ! -s "$tmp/groff5" ]; then
-        ok "groff renders cosa-model.5 without warnings"
-    else
-        bad "groff warnings in cosa-model.5:"; head -5 "$tmp/groff5"
-    fi
+    groff_clean "$COSA_SRCDIR/doc/cosa-model.5" "groff warnings in cosa-model.5:"
 fi
 # every relative link of README.md, doc/*.md and tests/README.md resolves: [text](PATH) or
 # [text](PATH#anchor) to a file or directory of the sources or the build

@@ -40,6 +40,20 @@ static cosa_system *model_sys(const char *name, double *par, double *x0, double 
     return sys;
 }
 
+/* The twomass-fd network at its defaults: model_sys's x0, W and port */
+struct fd {
+    double par[32], x0[64], W[64 * 64];
+    size_t idx[64];
+    cosa_energy_port port;
+};
+
+static cosa_system *twomass_fd(struct fd *f)
+{
+    memset(f, 0, sizeof *f);
+    cosa_model_defaults(cosa_model_find("twomass-fd"), f->par);
+    return model_sys("twomass-fd", f->par, f->x0, f->W, &f->port, f->idx);
+}
+
 /* Doubling against the direct sum: the same terms summed in another order,
  * so they agree to the sums' rounding, ~N eps times the largest term (E0
  * H omega here); bound 1e-9 E0. */
@@ -81,11 +95,8 @@ Test(energy_phi, doubling_equals_direct_sum)
  * is the last sample whatever q: its columns of the older slots are 0. */
 Test(energy_phi, structure)
 {
-    double par[32], x0[64], W[64 * 64] = {0};
-    size_t idx[64];
-    cosa_energy_port port;
-    cosa_model_defaults(cosa_model_find("twomass-fd"), par);
-    cosa_system *sys = model_sys("twomass-fd", par, x0, W, &port, idx);
+    struct fd f;
+    cosa_system *sys = twomass_fd(&f);
     const size_t nx = 4, ny = 3, d = cosa_mr_dim(sys, 2);
     cr_assert_eq(d, nx + 3 * ny);
     double *Phi = calloc(d * d, sizeof *Phi);
@@ -173,18 +184,17 @@ Test(energy_phi, zoh_with_many_outputs)
 
 Test(energy_phi, order_out_of_range)
 {
-    double par[32], x0[64], W[64 * 64] = {0};
-    size_t idx[64];
-    cosa_energy_port port;
-    cosa_model_defaults(cosa_model_find("twomass-fd"), par);
-    cosa_system *sys = model_sys("twomass-fd", par, x0, W, &port, idx);
+    struct fd f;
+    cosa_system *sys = twomass_fd(&f);
+    double *x0 = f.x0, *W = f.W;
+    const cosa_energy_port *port = &f.port;
     cosa_mr_scheme s = {.p = -1, .integrator = COSA_MR_EXACT};
     cosa_mr_energy e;
     double om[4], mu[4];
     size_t nm = 4;
-    cr_expect_eq(cosa_mr_energy_eval(sys, &s, 1e-3, 10, x0, W, &port, 0, &e), COSA_ERANGE);
-    cr_expect_eq(cosa_mr_energy_modes(sys, &s, 1e-3, W, &port, &nm, om, mu), COSA_ERANGE);
+    cr_expect_eq(cosa_mr_energy_eval(sys, &s, 1e-3, 10, x0, W, port, 0, &e), COSA_ERANGE);
+    cr_expect_eq(cosa_mr_energy_modes(sys, &s, 1e-3, W, port, &nm, om, mu), COSA_ERANGE);
     s.p = COSA_ORDER_MAX + 1;
-    cr_expect_eq(cosa_mr_energy_eval(sys, &s, 1e-3, 10, x0, W, &port, 0, &e), COSA_ERANGE);
+    cr_expect_eq(cosa_mr_energy_eval(sys, &s, 1e-3, 10, x0, W, port, 0, &e), COSA_ERANGE);
     cosa_system_free(sys);
 }

@@ -144,25 +144,11 @@ grep -qx 'status ok' "$tmp/stable_defect.out" && grep -qx 'steps 100' "$tmp/stab
     bad "stable_defect: $(grep -E '^(status|reason|steps)' "$tmp/stable_defect.out")"
 
 # ---- a singular algebraic loop: y1 = s + u1 (D = 1) fed back through a unit gain --------
-cat >"$tmp/singular.cosa" <<'END'
+cat >"$tmp/singular.cosa" <<END
 model singular-loop
 tend 0.1
-subsystem I
-  states s v
-  inputs F
-  outputs y
-  A = [ 0, 1 ; -100, 0 ]
-  B = [ 0 ; 1 ]
-  C = [ 1, 0 ]
-  D = [ 1 ]
-  x0 = [ 1 ; 0 ]
-end
-subsystem II
-  states
-  inputs u
-  outputs w
-  D = [ 1 ]
-end
+$(model_sub I 's v' F y 'A=0, 1 ; -100, 0' 'B=0 ; 1' 'C=1, 0' D=1 'x0=1 ; 0')
+$(model_sub II '' u w D=1)
 connect I.y -> II.u
 connect II.w -> I.F
 END

@@ -196,16 +196,10 @@ cat >"$tmp/ssd/s.ssd" <<END
   <ssd:System name="top">
     <ssd:Elements>
       <ssd:Component name="P" source="lag_fmi3.fmu">
-        <ssd:Connectors>
-          <ssd:Connector name="u" kind="input"><ssc:Float64/></ssd:Connector>
-          <ssd:Connector name="y" kind="output"><ssc:Float64/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' Float64 u:input y:output)
       </ssd:Component>
       <ssd:Component name="G" source="gain_fmi3.fmu">
-        <ssd:Connectors>
-          <ssd:Connector name="u" kind="input"><ssc:Float64/></ssd:Connector>
-          <ssd:Connector name="y" kind="output"><ssc:Float64/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' Float64 u:input y:output)
       </ssd:Component>
     </ssd:Elements>
     <ssd:Connections>

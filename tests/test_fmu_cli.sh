@@ -280,15 +280,7 @@ printf 'model x\nfmu I =\n' >"$tmp/bad2.cosa"
 # states that are outputs themselves (as in the Reference FMUs' VanDerPol), whose directional
 # derivatives the FMU answers with 0: cosa uses the unit rows, so point prints the built-in
 # model's numbers digit for digit and simulate its e_global
-cat >"$tmp/stateout.cosa" <<END
-model twomass-stateout
-tend 0.3
-fmu I = $FMU/twomass1_stateout_fmi3.fmu
-fmu II = $FMU/twomass2_fmi3.fmu
-connect I.s -> II.s1
-connect I.v -> II.v1
-connect II.Fk -> I.Fk
-END
+fmu_pair twomass-stateout 0.3 I "$FMU/twomass1_stateout_fmi3.fmu" "$FMU/twomass2_fmi3.fmu" s v >"$tmp/stateout.cosa"
 "$COSA" point --model-file "$tmp/stateout.cosa" --scheme foh+mbcorr --dt 1e-3 | grep -v '^model ' >"$tmp/a" &&
     "$COSA" point --model twomass --scheme foh+mbcorr --dt 1e-3 | grep -v '^model ' >"$tmp/b" &&
     cmp -s "$tmp/a" "$tmp/b" && ok || bad "states as outputs: $(diff "$tmp/a" "$tmp/b")"

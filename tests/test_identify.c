@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* M2, C2, D2, CK, DK and A2, B2, Cy, Dy: subsystem II of the two-mass
+ * oscillator (tests/testutil.h) */
+#define TU_TWOMASS_II
 #include "testutil.h"
 
 /* Ad, Bd of (A, B) at step h from exp([[A h, B h], [0, 0]]) (cosa_expm). */
@@ -56,14 +59,14 @@ Test(zoh_log, round_trip_through_van_loan)
     /* a damped oscillator pair and a real mode, two inputs */
     const double A[9] = {-1, -5, 0.3, 5, -1, 0, 0, 0, -2}, B[6] = {1, 0, 1, 0, 2, 1};
     const double h = 0.05;
-    double Ad[9], Bd[6], A2[9], B2[6], dA[9], dB[6];
+    double Ad[9], Bd[6], Al[9], Bl[6], dA[9], dB[6];
     char why[200];
     zoh(3, 2, A, B, h, Ad, Bd);
-    cr_assert_eq(cosa_zoh_log(3, 2, h, Ad, Bd, A2, B2, why, sizeof why), COSA_OK, "%s", why);
+    cr_assert_eq(cosa_zoh_log(3, 2, h, Ad, Bd, Al, Bl, why, sizeof why), COSA_OK, "%s", why);
     for (int i = 0; i < 9; i++)
-        dA[i] = A2[i] - A[i];
+        dA[i] = Al[i] - A[i];
     for (int i = 0; i < 6; i++)
-        dB[i] = B2[i] - B[i];
+        dB[i] = Bl[i] - B[i];
     /* exp and log each cost O(100) roundings of entries of size |A h| (the
      * eigenvector matrix of this A has condition ~1): 1e3 eps / h on the
      * scale of |A| */
@@ -74,9 +77,9 @@ Test(zoh_log, round_trip_through_van_loan)
      * eigenvalues there: the quarter truck's wheel, "B is not real") */
     double Bd1[3], B1[3];
     zoh(3, 1, A, B, h, Ad, Bd1);
-    cr_assert_eq(cosa_zoh_log(3, 1, h, Ad, Bd1, A2, B1, why, sizeof why), COSA_OK, "%s", why);
+    cr_assert_eq(cosa_zoh_log(3, 1, h, Ad, Bd1, Al, B1, why, sizeof why), COSA_OK, "%s", why);
     for (int i = 0; i < 9; i++)
-        dA[i] = A2[i] - A[i];
+        dA[i] = Al[i] - A[i];
     for (int i = 0; i < 3; i++)
         dB[i] = B1[i] - B[i];
     cr_expect_leq(maxabs(9, dA), tol * maxabs(9, A), "A error %g (one input)", maxabs(9, dA));
@@ -95,25 +98,15 @@ Test(zoh_log, integrator_and_refusals)
     /* a one-step lag, a Nyquist mode, a Jordan block: one clause each */
     const double lag[4] = {0.5, 0, 0, 0}, nyq[4] = {0.5, 0, 0, -0.5}, jor[4] = {0.9, 0, 1, 0.9};
     const double Bd[2] = {1, 1};
-    double A2[4], B2[2];
-    cr_expect_eq(cosa_zoh_log(2, 1, h, lag, Bd, A2, B2, why, sizeof why), COSA_EUNSUPPORTED);
+    double Al[4], Bl[2];
+    cr_expect_eq(cosa_zoh_log(2, 1, h, lag, Bd, Al, Bl, why, sizeof why), COSA_EUNSUPPORTED);
     cr_expect_not_null(strstr(why, "at 0"), "%s", why);
-    cr_expect_eq(cosa_zoh_log(2, 1, h, nyq, Bd, A2, B2, why, sizeof why), COSA_EUNSUPPORTED);
+    cr_expect_eq(cosa_zoh_log(2, 1, h, nyq, Bd, Al, Bl, why, sizeof why), COSA_EUNSUPPORTED);
     cr_expect_not_null(strstr(why, "negative real axis"), "%s", why);
-    cr_expect_eq(cosa_zoh_log(2, 1, h, jor, Bd, A2, B2, why, sizeof why), COSA_EUNSUPPORTED);
+    cr_expect_eq(cosa_zoh_log(2, 1, h, jor, Bd, Al, Bl, why, sizeof why), COSA_EUNSUPPORTED);
     cr_expect_not_null(strstr(why, "ill-conditioned"), "%s", why);
 }
 
-/* Subsystem II of the two-mass oscillator (MBCorr paper eq 27, defaults):
- * x = (s2, v2), u = (s1, v1), y = Fk = ck (s2 - s1) + dk (v2 - v1). */
-#define M2 10.0
-#define C2 1e7
-#define D2 2.0
-#define CK 2e5
-#define DK 500.0
-static const double A2[4] = {0, -(C2 + CK) / M2, 1, -(D2 + DK) / M2};
-static const double B2[4] = {0, CK / M2, 0, DK / M2};
-static const double Cy[2] = {CK, DK}, Dy[2] = {-CK, -DK};
 
 /* The identified discrete poles against eig(ref): within the noise floor
  * (itself 10 times the Frobenius norms of the rounding bound and of the
@@ -325,19 +318,7 @@ Test(identify, fixed_step_network_rho_against_closed_form)
     cr_assert_eq(m->create(m, par, &sys), COSA_OK);
 
     /* by hand: subsystem I as in the model (MBCorr eq 27), II closed form */
-    const double h = 1e-5, m1 = 10, c1 = 1e6, d1 = 1;
-    const double AI[4] = {0, -c1 / m1, 1, -d1 / m1}, BI[2] = {0, 1 / m1};
-    const double CI[4] = {1, 0, 0, 1}, DI[2] = {0, 0};
-    const double E[4] = {1 + h * A2[0], h * A2[1], h * A2[2], 1 + h * A2[3]};
-    const double hB[4] = {h * B2[0], h * B2[1], h * B2[2], h * B2[3]};
-    double Ac[4], Bc[4];
-    char why[200];
-    cr_assert_eq(cosa_zoh_log(2, 2, h, E, hB, Ac, Bc, why, sizeof why), COSA_OK, "%s", why);
-    cosa_subsystem subs[2] = {{2, 1, 2, AI, BI, CI, DI}, {2, 2, 1, Ac, Bc, Cy, Dy}};
-    /* u = [Fk -> I, s1 -> II, v1 -> II], y = [s1, v1, Fk] */
-    const double L[9] = {0, 1, 0, 0, 0, 1, 1, 0, 0};
-    cosa_system *ref = NULL;
-    cr_assert_eq(cosa_system_create(&ref, 2, subs, L), COSA_OK);
+    cosa_system *ref = tu_twomass_euler_ref(1e-5);
     const char *schemes[2] = {"zoh", "soh"};
     const double dts[2] = {1e-4, 5e-4};
     for (int k = 0; k < 2; k++)
@@ -450,18 +431,10 @@ Test(identify, output_lag_network_rho_against_closed_form)
 {
     const char *d = getenv("COSA_FMUDIR");
     const char *fmus[2] = {"twomass2_lag_fmi3.fmu", "twomass2_lag_fmi2.fmu"};
-    const double h = 1e-5, m1 = 10, c1 = 1e6, d1 = 1;
-    const double AI[4] = {0, -c1 / m1, 1, -d1 / m1}, BI[2] = {0, 1 / m1};
-    const double CI[4] = {1, 0, 0, 1}, DI[2] = {0, 0};
-    double E[4], Cl[2], Dl[2], Ac[4], Bc[4];
+    const double h = 1e-5;
+    double E[4], Cl[2], Dl[2];
     lag_closed_form(h, E, Cl, Dl);
-    const double hB[4] = {h * B2[0], h * B2[1], h * B2[2], h * B2[3]};
-    char why[200];
-    cr_assert_eq(cosa_zoh_log(2, 2, h, E, hB, Ac, Bc, why, sizeof why), COSA_OK, "%s", why);
-    cosa_subsystem subs[2] = {{2, 1, 2, AI, BI, CI, DI}, {2, 2, 1, Ac, Bc, Cl, Dl}};
-    const double L[9] = {0, 1, 0, 0, 0, 1, 1, 0, 0};
-    cosa_system *ref = NULL;
-    cr_assert_eq(cosa_system_create(&ref, 2, subs, L), COSA_OK);
+    cosa_system *ref = tu_twomass_zoh_ref(h, E, Cl, Dl);
     for (int v = 0; v < 2; v++) {
         char path[4400], text[9000], err[512];
         snprintf(path, sizeof path, "%s", d ? d : "tests/fmu");

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_json.sh -- `--format json` of point, converge, limit, simulate, curve and map
+# test_json.sh -- `--format json` of point, converge, limit, simulate, estimate, curve and map
 # (doc/output-formats.md): valid strict JSON holding the text form's every
 # number, bit for bit (tests/json_check.py, an independent reading of both),
 # the text form unchanged by the option's existence, and a full stdout
@@ -24,6 +24,9 @@ both converge --scheme foh --points 8
 both limit --scheme p4 --criterion stable --dt-min 1e-6
 both limit --scheme zoh+mbcorr --criterion accurate --tol 0.01 --dt-min 1e-6
 both simulate --model twomass --scheme zoh --dt 1e-3
+# estimate: its table (one macro step per DT) and the order and statistics lines
+both estimate --model twomass --scheme soh --estimator exmilne --t0 1e-2 --dt 1e-4:1e-3:log:3
+both estimate --model twomass --scheme zoh --estimator exslocal --t0 1e-2 --dt 1e-4,2e-4
 # simulate -o: the JSON run also writes (and lists) NAME.json, the trajectory
 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 -o "$tmp/s" >"$tmp/t" 2>"$tmp/te" &&
     "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 -o "$tmp/s" --format json >"$tmp/j" \
@@ -132,6 +135,9 @@ done
 # failures stay failures: nothing on stdout, one line, the exit code
 expect_exit 2 "$COSA" point --scheme zoh --dt 0 --format json
 expect_exit 2 "$COSA" point --scheme zoh --dt 1e-4 --format xml
+expect_exit 2 "$COSA" estimate --model twomass --scheme soh --estimator exmilne --t0 1e-9 --dt 1e-4 --format json
+"$COSA" estimate --model twomass --scheme soh --estimator exmilne --t0 1e-2 --dt 1e-4 --format json >/dev/full 2>"$tmp/err"
+[ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "estimate --format json > /dev/full: $(cat "$tmp/err")"
 "$COSA" converge --scheme foh --points 8 --format json >/dev/full 2>"$tmp/err"
 [ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok || bad "converge --format json > /dev/full"
 # the worked example of doc/output-formats.md runs as written (cosa on PATH)

@@ -79,24 +79,11 @@ grep -qF -- '--x m1: no point of the axis is valid: m1 must be > 0' "$tmp/err" |
 # an invalid default of a swept parameter does not matter: a model file whose
 # algebraic loop is singular at its default a = 1 is mapped over a (only the
 # swept point a = 1 fails); point at the default is refused (exit 2)
-cat >"$tmp/loop.cosa" <<'EOM'
+cat >"$tmp/loop.cosa" <<EOM
 param a = 1
 param k = 1
-subsystem S
-  states x
-  inputs u
-  outputs y
-  A = [ -k ]
-  B = [ 1 ]
-  C = [ 1 ]
-  D = [ a ]
-end
-subsystem T
-  states
-  inputs y
-  outputs u
-  D = [ 1 ]
-end
+$(model_sub S x u y A=-k B=1 C=1 D=a)
+$(model_sub T '' y u D=1)
 connect S.y -> T.y
 connect T.u -> S.u
 EOM

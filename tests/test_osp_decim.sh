@@ -17,34 +17,7 @@
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 cp "$FMU/twomass1_fmi2.fmu" "$FMU/twomass2_fmi2.fmu" "$tmp/" || { echo "FAIL: no test FMUs"; exit 1; }
 # osp FILE BASE STEP_I STEP_II [ALGORITHM]
-osp() {
-    cat >"$1" <<END
-<?xml version="1.0" encoding="UTF-8"?>
-<OspSystemStructure xmlns="http://opensimulationplatform.com/MSMI/OSPSystemStructure" version="0.1">
-  <BaseStepSize>$2</BaseStepSize>
-  <EndTime>0.2</EndTime>
-  <Algorithm>${5:-fixedStep}</Algorithm>
-  <Simulators>
-    <Simulator name="I" source="twomass1_fmi2.fmu" $3/>
-    <Simulator name="II" source="twomass2_fmi2.fmu" $4>
-      <InitialValues><InitialValue variable="ck"><Real value="1e6"/></InitialValue></InitialValues>
-    </Simulator>
-  </Simulators>
-  <Connections>
-    <VariableConnection><Variable simulator="II" name="s1"/><Variable simulator="I" name="s1"/></VariableConnection>
-    <VariableConnection powerBond="b"><Variable simulator="I" name="v1" causality="output"/><Variable simulator="II" name="v1" causality="input"/></VariableConnection>
-    <VariableConnection powerBond="b"><Variable simulator="I" name="Fk" causality="input"/><Variable simulator="II" name="Fk" causality="output"/></VariableConnection>
-  </Connections>
-  <EccoConfiguration>
-    <SafetyFactor>0.99</SafetyFactor><StepSize>0.0001</StepSize>
-    <MinimumStepSize>0.00001</MinimumStepSize><MaximumStepSize>0.01</MaximumStepSize>
-    <MinimumChangeRate>0.2</MinimumChangeRate><MaximumChangeRate>1.5</MaximumChangeRate>
-    <ProportionalGain>0.2</ProportionalGain><IntegralGain>0.15</IntegralGain>
-    <RelativeTolerance>1e-3</RelativeTolerance><AbsoluteTolerance>100</AbsoluteTolerance>
-  </EccoConfiguration>
-</OspSystemStructure>
-END
-}
+osp() { osp_twomass "$1" "$2" 0.2 "${5:-fixedStep}" twomass2_fmi2.fmu "$3" "$4" 1e6; }
 run() { # NAME FILE [ARGS]: simulate into $tmp/NAME.out, $tmp/o/NAME.csv
     n=$1 f=$2
     shift 2

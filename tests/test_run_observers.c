@@ -35,13 +35,20 @@ static cosa_status on_step(const cosa_master *m, void *user)
     return COSA_OK;
 }
 
+/* The two-mass units with exact integrators and an observer counting into *s */
+static cosa_observer start(tu_units *f, struct seen *s)
+{
+    tu_units_init(f, "twomass", "exact");
+    cr_assert_eq(f->n, 2);
+    memset(s, 0, sizeof *s);
+    return (cosa_observer){on_init, on_step, s};
+}
+
 Test(run_observers, defect_run_starts_at_x0)
 {
     tu_units f;
-    tu_units_init(&f, "twomass", "exact");
-    cr_assert_eq(f.n, 2);
-    struct seen s = {0};
-    const cosa_observer obs = {on_init, on_step, &s};
+    struct seen s;
+    const cosa_observer obs = start(&f, &s);
     const cosa_defect_opts o = {.in_order = 1, .out_order = 1, .H = 1e-3, .tend = 0.02,
                                 .observers = &obs, .nobservers = 1};
     cosa_defect_result *r = NULL;
@@ -58,10 +65,8 @@ Test(run_observers, defect_run_starts_at_x0)
 Test(run_observers, vo_run_starts_at_t_s_on_the_reference)
 {
     tu_units f;
-    tu_units_init(&f, "twomass", "exact");
-    cr_assert_eq(f.n, 2);
-    struct seen s = {0};
-    const cosa_observer obs = {on_init, on_step, &s};
+    struct seen s;
+    const cosa_observer obs = start(&f, &s);
     cosa_vo_opts o;
     cosa_vo_opts_default(&o);
     o.k = 1;

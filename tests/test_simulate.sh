@@ -38,7 +38,7 @@ awk -v a="$e3" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-
 
 # a model file with a pure-gain subsystem (no states): the exact integrator
 # runs and agrees with cosa point, and with rk4
-cat >"$tmp/gain.cosa" <<'EOF_MODEL'
+cat >"$tmp/gain.cosa" <<EOF_MODEL
 model plantgain
 tend 0.5
 param k = 100
@@ -53,12 +53,7 @@ subsystem P
   D = zeros
   x0 = [ s0; 0 ]
 end
-subsystem K
-  states
-  inputs s v
-  outputs F
-  D = [ -3, -0.5 ]
-end
+$(model_sub K '' 's v' F 'D=-3, -0.5')
 connect P.s -> K.s
 connect P.v -> K.v
 connect K.F -> P.F
@@ -211,29 +206,11 @@ egcmp() { # FILE-RUN-OUTPUT AUTO-RUN-OUTPUT RELATIVE ABSOLUTE
     egcmp "$tmp/b" "$tmp/auto" 1e-7 0 && ok || bad "--ref b.csv: $(grep -E 'e_gl' "$tmp/b" "$tmp/auto")"
 # states: a one-way coupled pair in closed form (x_I = e^-t, x_II = e^-t + e^-2t; both
 # states called x, so the columns are x.I.x and x.II.x), for schemes that start at t = p*dt
-cat >"$tmp/oneway.cosa" <<'END'
+cat >"$tmp/oneway.cosa" <<END
 model oneway
 tend 0.3
-subsystem I
-  states x
-  inputs u
-  outputs y1
-  A = [ -1 ]
-  B = [ 0 ]
-  C = [ 1 ]
-  D = [ 0 ]
-  x0 = [ 1 ]
-end
-subsystem II
-  states x
-  inputs u
-  outputs y2
-  A = [ -2 ]
-  B = [ 1 ]
-  C = [ 1 ]
-  D = [ 0 ]
-  x0 = [ 2 ]
-end
+$(model_sub I x u y1 A=-1 B=0 C=1 D=0 x0=1)
+$(model_sub II x u y2 A=-2 B=1 C=1 D=0 x0=2)
 connect I.y1 -> II.u
 connect II.y2 -> I.u
 END
@@ -253,24 +230,19 @@ done
 "$COSA" simulate --model-file "$tmp/oneway.cosa" --scheme foh --dt 1e-3 --ref "$tmp/oneway_off.csv" >"$tmp/a" &&
     ! egcmp "$tmp/a" "$tmp/auto" 1e-2 0 && ok || bad "--ref with other states: $(grep e_gl "$tmp/a" "$tmp/auto")"
 # bad reference files: one line each, exit 2 (1 for a file that cannot be read)
-printf 't,s1,v1\n0,0,100\n1,0,100\n' >"$tmp/r1.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r1.csv"
-grep -q "no column for output 'Fk'" "$tmp/err" && ok || bad "missing output column: $(cat "$tmp/err")"
-printf 'a,s1,v1,Fk\n0,0,100,0\n' >"$tmp/r2.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r2.csv"
-grep -q "r2.csv:1: no time column" "$tmp/err" && ok || bad "no time column: $(cat "$tmp/err")"
-printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100,0\n0.1,0,100,0\n' >"$tmp/r3.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r3.csv"
-grep -q "r3.csv:4: time 0.1 does not increase" "$tmp/err" && ok || bad "time order: $(cat "$tmp/err")"
-printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,x,0\n' >"$tmp/r4.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r4.csv"
-grep -q "r4.csv:3: column 'v1': 'x' is not a finite number" "$tmp/err" && ok || bad "bad number: $(cat "$tmp/err")"
-printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100\n' >"$tmp/r5.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r5.csv"
-grep -q "r5.csv:3: 3 fields, the header (line 1) has 4" "$tmp/err" && ok || bad "short row: $(cat "$tmp/err")"
-printf 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100,0\n' >"$tmp/r6.csv"
-expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/r6.csv"
-grep -q "do not cover the run, 0 .. 0.3" "$tmp/err" && ok || bad "coverage: $(cat "$tmp/err")"
+# bad_ref NAME TEXT WANT MSG: --ref with the file NAME.csv (printf TEXT) is one line
+# holding WANT, exit 2
+bad_ref() {
+    printf "$2" >"$tmp/$1.csv"
+    expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --ref "$tmp/$1.csv"
+    grep -q "$3" "$tmp/err" && ok || bad "$4: $(cat "$tmp/err")"
+}
+bad_ref r1 't,s1,v1\n0,0,100\n1,0,100\n' "no column for output 'Fk'" "missing output column"
+bad_ref r2 'a,s1,v1,Fk\n0,0,100,0\n' "r2.csv:1: no time column" "no time column"
+bad_ref r3 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100,0\n0.1,0,100,0\n' "r3.csv:4: time 0.1 does not increase" "time order"
+bad_ref r4 't,s1,v1,Fk\n0,0,100,0\n0.2,0,x,0\n' "r4.csv:3: column 'v1': 'x' is not a finite number" "bad number"
+bad_ref r5 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100\n' "r5.csv:3: 3 fields, the header (line 1) has 4" "short row"
+bad_ref r6 't,s1,v1,Fk\n0,0,100,0\n0.2,0,100,0\n' "do not cover the run, 0 .. 0.3" "coverage"
 expect_exit 2 "$COSA" simulate --model twomass --scheme foh --dt 1e-4 --ref "$tmp/rf/a.csv"
 grep -q "no state columns (x.SUB.NAME): FOH starts at t = 1\*dt" "$tmp/err" && ok || bad "FOH without states: $(cat "$tmp/err")"
 printf 'time,x.I.x,y1,y2\n0,1,1,2\n0.4,1,1,2\n' >"$tmp/r7.csv"

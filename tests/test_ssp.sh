@@ -26,11 +26,7 @@ flat() { # VERSION TYPE SOURCE1 SOURCE2
   <ssd:System name="top">
     <ssd:Elements>
       <ssd:Component name="I" type="application/x-fmu-sharedlibrary" source="$3">
-        <ssd:Connectors>
-          <ssd:Connector name="Fk" kind="input"><ssc:$2 unit="N"/></ssd:Connector>
-          <ssd:Connector name="s1" kind="output"><ssc:$2 unit="m"/></ssd:Connector>
-          <ssd:Connector name="v1" kind="output"><ssc:$2/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' "$2" 'Fk:input:unit="N"' 's1:output:unit="m"' v1:output)
         <ssd:ElementGeometry x1="0" y1="0" x2="10" y2="10"/>
       </ssd:Component>
       <ssd:Component name="II" source="$4" implementation="CoSimulation">
@@ -122,11 +118,7 @@ nested() { # VERSION TYPE SOURCE1 SOURCE2
         </ssd:ParameterBindings>
         <ssd:Elements>
           <ssd:Component name="I" source="$3">
-            <ssd:Connectors>
-              <ssd:Connector name="Fk" kind="input"><ssc:$2 unit="N"/></ssd:Connector>
-              <ssd:Connector name="s1" kind="output"><ssc:$2 unit="m"/></ssd:Connector>
-              <ssd:Connector name="v1" kind="output"><ssc:$2/></ssd:Connector>
-            </ssd:Connectors>
+$(ssd_connectors '            ' "$2" 'Fk:input:unit="N"' 's1:output:unit="m"' v1:output)
           </ssd:Component>
         </ssd:Elements>
         <ssd:Connections>
@@ -138,11 +130,7 @@ nested() { # VERSION TYPE SOURCE1 SOURCE2
         </ssd:Connections>
       </ssd:System>
       <ssd:Component name="II" source="$4">
-        <ssd:Connectors>
-          <ssd:Connector name="s1" kind="input"><ssc:$2 unit="m"/></ssd:Connector>
-          <ssd:Connector name="v1" kind="input"><ssc:$2/></ssd:Connector>
-          <ssd:Connector name="Fk" kind="output"><ssc:$2 unit="N"/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' "$2" 's1:input:unit="m"' v1:input 'Fk:output:unit="N"')
       </ssd:Component>
     </ssd:Elements>
     <ssd:Connections>
@@ -166,15 +154,7 @@ ssv 1.0 Real I.c1=4e6 >"$d1/resources/A.ssv"
     resources/A.ssv="$d1/resources/A.ssv" \
     resources/twomass1_fmi2.fmu="$FMU/twomass1_fmi2.fmu" \
     resources/twomass2_fmi2.fmu="$FMU/twomass2_fmi2.fmu" || bad "mkfmu nested1.ssp"
-cat >"$tmp/nested.cosa" <<END
-model twomass-nested
-tend 0.3
-fmu A_I = $FMU/twomass1_fmi2.fmu
-fmu II = $FMU/twomass2_fmi2.fmu
-connect A_I.s1 -> II.s1
-connect A_I.v1 -> II.v1
-connect II.Fk -> A_I.Fk * 3
-END
+fmu_pair twomass-nested 0.3 A_I "$FMU/twomass1_fmi2.fmu" "$FMU/twomass2_fmi2.fmu" s1 v1 '* 3' >"$tmp/nested.cosa"
 NESTSET="--set A_I.c1=4e6"
 
 # same CMD...: the SSP's output equals the model file's with the parameters set (the

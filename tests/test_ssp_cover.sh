@@ -28,10 +28,7 @@ cat >"$d/SystemStructure.ssd" <<END
 <?xml version="1.0" encoding="UTF-8"?>
 <ssd:SystemStructureDescription $NS version="1.0" name="twomass-par">
   <ssd:System name="top">
-    <ssd:Connectors>
-      <ssd:Connector name="K" kind="parameter"><ssc:Real/></ssd:Connector>
-      <ssd:Connector name="Kin" kind="input"><ssc:Real/></ssd:Connector>
-    </ssd:Connectors>
+$(ssd_connectors '    ' Real K:parameter Kin:input)
     <ssd:ParameterBindings>
       <ssd:ParameterBinding>
         <ssd:ParameterValues>
@@ -54,20 +51,10 @@ cat >"$d/SystemStructure.ssd" <<END
     </ssd:ParameterBindings>
     <ssd:Elements>
       <ssd:System name="A">
-        <ssd:Connectors>
-          <ssd:Connector name="Fk" kind="input"><ssc:Real/></ssd:Connector>
-          <ssd:Connector name="s1" kind="output"><ssc:Real/></ssd:Connector>
-          <ssd:Connector name="v1" kind="output"><ssc:Real/></ssd:Connector>
-          <ssd:Connector name="c" kind="parameter"><ssc:Real/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' Real Fk:input s1:output v1:output c:parameter)
         <ssd:Elements>
           <ssd:Component name="I" source="resources/twomass1_fmi2.fmu">
-            <ssd:Connectors>
-              <ssd:Connector name="Fk" kind="input"><ssc:Real/></ssd:Connector>
-              <ssd:Connector name="s1" kind="output"><ssc:Real/></ssd:Connector>
-              <ssd:Connector name="v1" kind="output"><ssc:Real/></ssd:Connector>
-              <ssd:Connector name="c1" kind="parameter"><ssc:Real/></ssd:Connector>
-            </ssd:Connectors>
+$(ssd_connectors '            ' Real Fk:input s1:output v1:output c1:parameter)
           </ssd:Component>
         </ssd:Elements>
         <ssd:Connections>
@@ -81,11 +68,7 @@ cat >"$d/SystemStructure.ssd" <<END
         </ssd:Connections>
       </ssd:System>
       <ssd:Component name="II" source="resources/twomass2_fmi2.fmu">
-        <ssd:Connectors>
-          <ssd:Connector name="s1" kind="input"><ssc:Real/></ssd:Connector>
-          <ssd:Connector name="v1" kind="input"><ssc:Real/></ssd:Connector>
-          <ssd:Connector name="Fk" kind="output"><ssc:Real/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' Real s1:input v1:input Fk:output)
         <ssd:ParameterBindings>
           <ssd:ParameterBinding source="resources/II.ssv">
             <ssd:ParameterMapping source="resources/II.ssm"/>
@@ -125,15 +108,7 @@ END
     resources/II.ssv="$d/resources/II.ssv" resources/II.ssm="$d/resources/II.ssm" \
     resources/twomass1_fmi2.fmu="$FMU/twomass1_fmi2.fmu" \
     resources/twomass2_fmi2.fmu="$FMU/twomass2_fmi2.fmu" || bad "mkfmu par.ssp"
-cat >"$tmp/par.cosa" <<END
-model twomass-par
-tend 0.3
-fmu A_I = $FMU/twomass1_fmi2.fmu
-fmu II = $FMU/twomass2_fmi2.fmu
-connect A_I.s1 -> II.s1
-connect A_I.v1 -> II.v1
-connect II.Fk -> A_I.Fk
-END
+fmu_pair twomass-par 0.3 A_I "$FMU/twomass1_fmi2.fmu" "$FMU/twomass2_fmi2.fmu" >"$tmp/par.cosa"
 SETS="--set A_I.c1=4001000 --set II.ck=1e6 --set II.dk=300 --set II.d2=100 --set II.m2=12"
 
 # the defaults cosa lists are the mapped and propagated values

@@ -21,18 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* M2, C2, D2, CK, DK and A2, B2, Cy, Dy: subsystem II of the two-mass
+ * oscillator (tests/testutil.h) */
+#define TU_TWOMASS_II
 #include "testutil.h"
 
-/* Subsystem II of the two-mass oscillator (MBCorr paper eq 27, the FMU's
- * defaults): x = (s2, v2), u = (s1, v1), y = Fk. */
-#define M2 10.0
-#define C2 1e7
-#define D2 2.0
-#define CK 2e5
-#define DK 500.0
-static const double A2[4] = {0, -(C2 + CK) / M2, 1, -(D2 + DK) / M2};
-static const double B2[4] = {0, CK / M2, 0, DK / M2};
-static const double Cy[2] = {CK, DK}, Dy[2] = {-CK, -DK};
 #define H 1e-5 /* the FMU's fixedInternalStepSize */
 
 struct nets {
@@ -59,17 +52,7 @@ static void nets_build(struct nets *n)
     cr_assert_eq(n->m->create(n->m, n->par, &n->id), COSA_OK);
     /* by hand: I as in the FMU (MBCorr eq 27), II from the closed form of
      * one Euler step through its ZOH-equivalent continuous model */
-    const double m1 = 10, c1 = 1e6, d1 = 1;
-    const double AI[4] = {0, -c1 / m1, 1, -d1 / m1}, BI[2] = {0, 1 / m1};
-    const double CI[4] = {1, 0, 0, 1}, DI[2] = {0, 0};
-    const double E[4] = {1 + H * A2[0], H * A2[1], H * A2[2], 1 + H * A2[3]};
-    const double hB[4] = {H * B2[0], H * B2[1], H * B2[2], H * B2[3]};
-    double Ac[4], Bc[4];
-    char why[200];
-    cr_assert_eq(cosa_zoh_log(2, 2, H, E, hB, Ac, Bc, why, sizeof why), COSA_OK, "%s", why);
-    cosa_subsystem subs[2] = {{2, 1, 2, AI, BI, CI, DI}, {2, 2, 1, Ac, Bc, Cy, Dy}};
-    const double L[9] = {0, 1, 0, 0, 0, 1, 1, 0, 0}; /* u = [Fk, s1, v1], y = [s1, v1, Fk] */
-    cr_assert_eq(cosa_system_create(&n->ref, 2, subs, L), COSA_OK);
+    n->ref = tu_twomass_euler_ref(H);
 }
 
 static void nets_free(struct nets *n)

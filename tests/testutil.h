@@ -347,4 +347,47 @@ static inline void tu_phibuf_free(tu_phibuf *b)
     b->Phi = NULL;
 }
 
+#ifdef TU_TWOMASS_II
+/* Subsystem II of the two-mass oscillator (MBCorr paper eq 27, the defaults, as in the
+ * test FMU twomass2): x = (s2, v2), u = (s1, v1), y = Fk = ck (s2 - s1) + dk (v2 - v1);
+ * A2, B2 column-major 2x2, Cy, Dy 1x2. Defined by the files that #define TU_TWOMASS_II. */
+#define M2 10.0
+#define C2 1e7
+#define D2 2.0
+#define CK 2e5
+#define DK 500.0
+static const double A2[4] = {0, -(C2 + CK) / M2, 1, -(D2 + DK) / M2};
+static const double B2[4] = {0, CK / M2, 0, DK / M2};
+static const double Cy[2] = {CK, DK}, Dy[2] = {-CK, -DK};
+
+/* The two-mass network by hand: subsystem I continuous (MBCorr eq 27, m1 = 10, c1 = 1e6,
+ * d1 = 1), II the ZOH-equivalent continuous model (cosa_zoh_log) of the step x' = E x +
+ * h B2 u of length h, with outputs y = Cii x + Dii u; u = [Fk -> I, s1 -> II, v1 -> II],
+ * y = [s1, v1, Fk]. */
+static inline cosa_system *tu_twomass_zoh_ref(double h, const double *E, const double *Cii,
+                                               const double *Dii)
+{
+    const double m1 = 10, c1 = 1e6, d1 = 1;
+    const double AI[4] = {0, -c1 / m1, 1, -d1 / m1}, BI[2] = {0, 1 / m1};
+    const double CI[4] = {1, 0, 0, 1}, DI[2] = {0, 0};
+    const double hB[4] = {h * B2[0], h * B2[1], h * B2[2], h * B2[3]};
+    double Ac[4], Bc[4];
+    char why[200];
+    cr_assert_eq(cosa_zoh_log(2, 2, h, E, hB, Ac, Bc, why, sizeof why), COSA_OK, "%s", why);
+    cosa_subsystem subs[2] = {{2, 1, 2, AI, BI, CI, DI}, {2, 2, 1, Ac, Bc, Cii, Dii}};
+    const double L[9] = {0, 1, 0, 0, 0, 1, 1, 0, 0};
+    cosa_system *ref = NULL;
+    cr_assert_eq(cosa_system_create(&ref, 2, subs, L), COSA_OK);
+    return ref;
+}
+
+/* tu_twomass_zoh_ref when II is stepped by explicit Euler at h (the FMU twomass2_euler):
+ * E = I + h A2, outputs Cy, Dy. */
+static inline cosa_system *tu_twomass_euler_ref(double h)
+{
+    const double E[4] = {1 + h * A2[0], h * A2[1], h * A2[2], 1 + h * A2[3]};
+    return tu_twomass_zoh_ref(h, E, Cy, Dy);
+}
+#endif
+
 #endif

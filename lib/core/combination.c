@@ -3,13 +3,14 @@
  * (advise, the notes), point/map --energy and the fixed-step run (driver.c)
  * all ask (cosa/internal/core.h: cosa_combination_check). */
 #include "cosa/core.h"
+#include "cosa/stepping.h"
 
 #include <stddef.h>
 
 /* The scheme properties a rule refuses. */
 static int iterates(const cosa_scheme *s)
 {
-    return s->implicit || s->q_extra;
+    return cosa_iteration_of(s)->iterates; /* the coupling's iteration entry */
 }
 
 static int not_plain_jacobi(const cosa_scheme *s) /* gs:, corrections */

@@ -256,7 +256,7 @@ static cosa_status master_check(cosa_unitset *set, const cosa_scheme *s, double 
         return st;
     if (s->exec == COSA_GAUSS_SEIDEL && s->corr != COSA_CORR_NONE)
         return COSA_EUNSUPPORTED;
-    if (s->implicit || s->q_extra) /* iterative coupling: Phi only, for now */
+    if (cosa_iteration_of(s)->iterates) /* the iteration drives a master: iterate.c */
         return COSA_EUNSUPPORTED;
     if (s->exec == COSA_GAUSS_SEIDEL && s->seq && !cosa_unitset_is_sequence(set, s->seq))
         return COSA_EINVAL;

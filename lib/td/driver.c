@@ -410,8 +410,7 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
 
     cosa_master *m = NULL;
     cosa_iter *it = NULL; /* iterative schemes: the iteration drives the master */
-    const cosa_iteration_type *iteration = cosa_iteration_of(s);
-    const int iterative = iteration->iterates;
+    const int iterative = cosa_iteration_of(s)->iterates;
     cosa_cosim_result *r = NULL;
     double *yhist = NULL;
     cosa_master_opts mopt = opt->master;
@@ -446,7 +445,7 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
         return st != COSA_OK ? st : COSA_ENOMEM;
     }
     const cosa_iter_opts io = {.tol = 1e-8, .converge = s->iterations == 0};
-    st = iteration->create(set, s, H, &mopt, opt->iter ? opt->iter : &io, &it, &m);
+    st = cosa_coupling_stepper_create(set, s, H, &mopt, opt->iter ? opt->iter : &io, &it, &m);
     if (st != COSA_OK) {
         free(dbuf);
         energy_acc_free(eacc);

@@ -121,12 +121,19 @@ static cosa_status check_args(cosa_unitset *set, const cosa_scheme *s, double H,
         return COSA_ERANGE;
     if (cosa_iteration_of(s)->repeats && (!isfinite(s->relax) || s->relax == 0.0))
         return COSA_ERANGE;
-    if (cosa_unitset_has_coupling(set) ||
-        (mopt && (mopt->held || mopt->sample_mid)))
-        return COSA_EUNSUPPORTED;
+    /* the rules of the one table (lib/core/combination.c): sweeps from the
+     * reference start on units without rates, held inputs, coupling
+     * variables or the mid sample */
+    unsigned f = cosa_unitset_has_coupling(set) ? COSA_COMB_COUPLING_VARS : 0u;
+    if (mopt && mopt->held)
+        f |= COSA_COMB_HELD;
+    if (mopt && mopt->sample_mid)
+        f |= COSA_COMB_SAMPLE_MID;
     for (size_t i = 0; i < cosa_unitset_count(set); i++)
         if (cosa_unitset_rate(set, i) > 1)
-            return COSA_EUNSUPPORTED;
+            f |= COSA_COMB_MULTIRATE;
+    if (cosa_combination_check(s, f, 0, NULL) != COSA_OK)
+        return COSA_EUNSUPPORTED;
     if (s->exec == COSA_GAUSS_SEIDEL && s->seq && !cosa_unitset_is_sequence(set, s->seq))
         return COSA_EINVAL;
     return COSA_OK;

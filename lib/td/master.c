@@ -243,6 +243,24 @@ static unsigned master_features(cosa_unitset *set, const cosa_scheme *s,
     return f;
 }
 
+/* The same features as the combination rules name them (COSA_COMB_*). */
+static unsigned comb_features(unsigned f)
+{
+    static const unsigned map[][2] = {
+        {COSA_INPUT_WITH_MULTIRATE, COSA_COMB_MULTIRATE},
+        {COSA_INPUT_WITH_HELD, COSA_COMB_HELD},
+        {COSA_INPUT_WITH_EVENTS, COSA_COMB_EVENTS},
+        {COSA_INPUT_WITH_SAMPLE_MID, COSA_COMB_SAMPLE_MID},
+        {COSA_INPUT_WITH_STEP_GAINS, COSA_COMB_STEP_GAINS},
+        {COSA_INPUT_WITH_COUPLING_VARS, COSA_COMB_COUPLING_VARS},
+    };
+    unsigned c = 0;
+    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+        if (f & map[k][0])
+            c |= map[k][1];
+    return c;
+}
+
 /* What the master runs, checked before anything is allocated. */
 static cosa_status master_check(cosa_unitset *set, const cosa_scheme *s, double H,
                                 const cosa_master_opts *opt)
@@ -254,8 +272,6 @@ static cosa_status master_check(cosa_unitset *set, const cosa_scheme *s, double 
     cosa_status st = cosa_scheme_check(s, NULL);
     if (st != COSA_OK)
         return st;
-    if (s->exec == COSA_GAUSS_SEIDEL && s->corr != COSA_CORR_NONE)
-        return COSA_EUNSUPPORTED;
     if (cosa_iteration_of(s)->iterates) /* the iteration drives a master: iterate.c */
         return COSA_EUNSUPPORTED;
     if (s->exec == COSA_GAUSS_SEIDEL && s->seq && !cosa_unitset_is_sequence(set, s->seq))
@@ -272,20 +288,11 @@ static cosa_status master_check(cosa_unitset *set, const cosa_scheme *s, double 
         return st;
     if (f & ~in->composes)
         return COSA_EUNSUPPORTED;
-    /* events: plain Jacobi without corrections, one step per unit (the steps
-     * end where the events are), no mid sample (gains by steps serve
-     * corrections only) */
-    if ((f & COSA_INPUT_WITH_EVENTS) &&
-        (f & (COSA_INPUT_WITH_GAUSS_SEIDEL | COSA_INPUT_WITH_CORRECTIONS |
-              COSA_INPUT_WITH_MULTIRATE | COSA_INPUT_WITH_SAMPLE_MID)))
-        return COSA_EUNSUPPORTED;
-    /* unit steps: plain Jacobi, no correction, no snapshots of the step (the
-     * mid sample, gains by steps) */
-    if ((f & COSA_INPUT_WITH_MULTIRATE) &&
-        (f & (COSA_INPUT_WITH_GAUSS_SEIDEL | COSA_INPUT_WITH_CORRECTIONS |
-              COSA_INPUT_WITH_SAMPLE_MID | COSA_INPUT_WITH_STEP_GAINS)))
-        return COSA_EUNSUPPORTED;
-    return COSA_OK;
+    /* the features among themselves: the rules of the one table
+     * (lib/core/combination.c; events: plain Jacobi without corrections, one
+     * step per unit, no mid sample; unit steps: plain Jacobi, no snapshots of
+     * the step) */
+    return cosa_combination_check(s, comb_features(f), 0, NULL);
 }
 
 /* The execution sequence and the one block of the step's vectors and

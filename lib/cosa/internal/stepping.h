@@ -142,30 +142,13 @@ cosa_status cosa_iter_step(cosa_iter *it);
 
 cosa_status cosa_iter_get_stats(const cosa_iter *it, cosa_iter_stats *st);
 
-/* ---- The coupling descriptor: its iteration (lib/td/coupling.c) ---------
- * A coupling scheme is an input builder (the master's, lib/td/input_builder.h)
- * and an iteration, one of the entries below: "does it iterate" is the
- * entry's field, which the fixed-step run, the command and the combination
- * rules read. */
-typedef struct cosa_iteration_type {
-    const char *name; /* "none", "one-sweep", "fixed-point"                   */
-    int iterates;     /* 1: the macro step runs as sweeps over the units with
-                         given input polynomials (lib/td/iterate.c; units
-                         with rollback), not as the master's one proposal    */
-    int repeats;      /* 1: the sweeps repeat until converged (or K of them),
-                         relaxed by relax or Aitken's factor; 0: one sweep   */
-    /* The stepper of a fixed-step run for scheme s: the master (*it NULL), or
-     * the iteration with its master (both to free with cosa_iter_free). */
-    cosa_status (*create)(cosa_unitset *set, const cosa_scheme *s, double H,
-                          const cosa_master_opts *mopt, const cosa_iter_opts *io, cosa_iter **it,
-                          cosa_master **m);
-} cosa_iteration_type;
 
-extern const cosa_iteration_type cosa_iteration_none;
-extern const cosa_iteration_type cosa_iteration_one_sweep;
-extern const cosa_iteration_type cosa_iteration_fixed_point;
-
-/* The iteration entry of scheme s (s NULL: none). */
-const cosa_iteration_type *cosa_iteration_of(const cosa_scheme *s);
+/* The stepper of a fixed-step run for scheme s by its iteration entry
+ * (cosa_iteration_of, lib/td/coupling.c): the master (*it NULL), or the
+ * sweeps with their master (free both with cosa_iter_free). */
+cosa_status cosa_coupling_stepper_create(cosa_unitset *set, const cosa_scheme *s, double H,
+                                         const cosa_master_opts *mopt,
+                                         const cosa_iter_opts *io, cosa_iter **it,
+                                         cosa_master **m);
 
 #endif /* COSA_INTERNAL_STEPPING_H */

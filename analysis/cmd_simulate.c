@@ -842,7 +842,7 @@ static int sim_parse(struct sim_run *r)
     if ((rc = cli_case_scheme(cmd, &r->cs, &r->scheme)) != CLI_OK)
         return rc;
     const struct sim_opts *o = &r->o;
-    r->iterative = r->scheme.implicit || r->scheme.q_extra;
+    r->iterative = cosa_iteration_of(&r->scheme)->iterates;
     /* the options an iterative scheme cannot take (the one table of rules) */
     cosa_combination_refusal why;
     const unsigned f = (o->nrate ? COSA_COMB_MULTIRATE : 0u) | (o->input == 1 ? COSA_COMB_HELD : 0u) |

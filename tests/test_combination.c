@@ -96,8 +96,15 @@ Test(combination, command_rule)
                 "no --assume");
         refused(bad[i], COSA_COMB_HELD | COSA_COMB_INITIAL, 1, COSA_RULE_UNIT_STEPS,
                 COSA_COMB_HELD, "a plain Jacobi scheme");
-        accepted(bad[i], COSA_COMB_MULTIRATE | COSA_COMB_HELD | COSA_COMB_INITIAL, 0);
+        /* the library's rules (the master's): unit steps on plain Jacobi */
+        refused(bad[i], COSA_COMB_MULTIRATE | COSA_COMB_HELD | COSA_COMB_INITIAL, 0,
+                COSA_RULE_UNIT_STEPS, COSA_COMB_MULTIRATE, "a plain Jacobi scheme");
+        refused(bad[i], COSA_COMB_HELD, 0, COSA_RULE_UNIT_STEPS, COSA_COMB_HELD, "no gs:");
     }
+    /* from x0: Gauss-Seidel runs in the library, corrections do not */
+    accepted("gs:zoh", COSA_COMB_INITIAL, 0);
+    refused("foh+mbcorr", COSA_COMB_INITIAL, 0, COSA_RULE_UNIT_STEPS, COSA_COMB_INITIAL,
+            "no +ocorr/+ecorr/+mbcorr");
     cosa_scheme s = scheme("zoh"); /* --assume: the scheme's fixed model */
     const cosa_system *model = (const cosa_system *)&s; /* any non-NULL pointer */
     s.model = model;
@@ -105,6 +112,29 @@ Test(combination, command_rule)
     cr_expect_eq(cosa_combination_check(&s, COSA_COMB_MULTIRATE, 1, &why), COSA_EUNSUPPORTED);
     cr_expect_eq(why.rule, COSA_RULE_UNIT_STEPS);
     cr_expect_eq(cosa_combination_check(&s, COSA_COMB_MULTIRATE, 0, &why), COSA_OK);
+}
+
+/* The master's and the iteration's rules (library only): event points and
+ * unit steps take no mid sample or gains by steps; the sweeps take units
+ * without coupling variables and no mid sample. */
+Test(combination, master_rules)
+{
+    refused("zoh", COSA_COMB_EVENTS | COSA_COMB_SAMPLE_MID, 0, COSA_RULE_EVENTS, COSA_COMB_EVENTS,
+            "no mid sample");
+    accepted("zoh", COSA_COMB_EVENTS | COSA_COMB_STEP_GAINS, 0);
+    refused("zoh", COSA_COMB_MULTIRATE | COSA_COMB_SAMPLE_MID, 0, COSA_RULE_UNIT_STEPS,
+            COSA_COMB_MULTIRATE, "no mid sample");
+    refused("zoh", COSA_COMB_HELD | COSA_COMB_STEP_GAINS, 0, COSA_RULE_UNIT_STEPS, COSA_COMB_HELD,
+            "no gains by steps");
+    accepted("foh+mbcorr", COSA_COMB_SAMPLE_MID | COSA_COMB_STEP_GAINS, 0);
+    accepted("zoh", COSA_COMB_COUPLING_VARS, 0);
+    const char *it[] = {"imp:zoh", "gs-imp:foh", "gs:zoh/1"};
+    for (size_t k = 0; k < 3; k++) {
+        refused(it[k], COSA_COMB_COUPLING_VARS, 0, COSA_RULE_ITERATES, COSA_COMB_COUPLING_VARS,
+                "without coupling variables");
+        refused(it[k], COSA_COMB_SAMPLE_MID, 0, COSA_RULE_ITERATES, COSA_COMB_SAMPLE_MID,
+                "without the mid sample");
+    }
 }
 
 Test(combination, energy)
@@ -153,7 +183,8 @@ Test(combination, fixed_run_asks_the_table)
     /* samples for the start-up of order p <= 2 on the reference (start_initial
      * reads none after t = 0, but the description is checked for them) */
     cr_assert_eq(cosa_reftraj_exact(sys, x0, H, N + 3, &ref), COSA_OK);
-    const char *schemes[] = {"zoh", "foh", "imp:zoh", "gs-imp:zoh", "gs:zoh/1"};
+    const char *schemes[] = {"zoh", "foh", "imp:zoh", "gs-imp:zoh", "gs:zoh/1", "gs:foh",
+                             "foh+mbcorr"};
     for (size_t k = 0; k < sizeof schemes / sizeof schemes[0]; k++) {
         const cosa_scheme s = scheme(schemes[k]);
         for (size_t i = 0; i < cosa_unitset_count(set); i++) {

@@ -12,6 +12,7 @@
 
 #include "cosa.h"
 #include "testutil.h"
+#include "td/master_impl.h" /* cosa_master_set_inputs (engine-private) */
 
 #include <float.h>
 #include <math.h>
@@ -561,6 +562,113 @@ Test(master_args, validation)
     s = (cosa_scheme){.order = 1, .alpha = 1.0, .exec = COSA_GAUSS_SEIDEL, .seq = bad};
     cr_expect_eq(cosa_master_create(set, &s, 1e-3, NULL, &m), COSA_EINVAL);
     cr_expect_null(m);
+    free_units(u, 2, os, set);
+    cosa_system_free(sys);
+}
+
+/* The input builders' compositions as cosa_master_opts documents them
+ * (cosa/stepping.h): TAYLOR and GIVEN plain Jacobi without corrections,
+ * GIVEN without mid samples, gains by steps or held inputs; events on the
+ * history's extrapolation without rates, held inputs or mid samples; rates
+ * and held inputs plain Jacobi without the mid sample or gains by steps;
+ * only TAYLOR and GIVEN change the step, only GIVEN takes the caller's
+ * inputs, TAYLOR and corrected schemes do not start from x0. */
+static cosa_status try_create(cosa_unitset *set, const char *scheme, const cosa_master_opts *o,
+                              cosa_master **keep)
+{
+    cosa_scheme s;
+    cr_assert_eq(cosa_scheme_parse(scheme, &s), COSA_OK, "%s", scheme);
+    cosa_master *m = NULL;
+    const cosa_status st = cosa_master_create(set, &s, 1e-3, o, &m);
+    cr_expect((st == COSA_OK) == (m != NULL), "%s: status %d, master %p", scheme, st, (void *)m);
+    if (keep)
+        *keep = m;
+    else
+        cosa_master_free(m);
+    return st;
+}
+
+Test(master_args, input_builders)
+{
+    double x0[4];
+    cosa_system *sys = model_system("twomass", NULL, NULL, 0, x0);
+    cosa_odesys *os = NULL;
+    cosa_unitset *set = NULL;
+    cosa_unit **u = make_units(sys, &exact, &os, &set);
+    const unsigned char gains[2] = {1, 1};
+    const double uder[2] = {0.0, 0.0};
+    cosa_master *m = NULL;
+    /* TAYLOR */
+    cosa_master_opts o = {.extrapolation = COSA_EXTRAP_TAYLOR, .out_order = 2};
+    cr_expect_eq(try_create(set, "gs:foh", &o, NULL), COSA_EUNSUPPORTED);
+    cr_expect_eq(try_create(set, "foh+mbcorr", &o, NULL), COSA_EUNSUPPORTED);
+    o.out_order = COSA_UNIT_DERMAX + 1;
+    cr_expect_eq(try_create(set, "foh", &o, NULL), COSA_ERANGE);
+    o.out_order = 2;
+    o.events = 1;
+    cr_expect_eq(try_create(set, "foh", &o, NULL), COSA_EUNSUPPORTED);
+    o.events = 0;
+    o.held = 1;
+    cr_expect_eq(try_create(set, "foh", &o, NULL), COSA_EUNSUPPORTED);
+    o.held = 0;
+    o.sample_mid = 1;
+    cr_assert_eq(try_create(set, "foh", &o, &m), COSA_OK);
+    cr_expect_eq(cosa_master_set_step(m, 5e-4), COSA_OK);
+    cr_expect_eq(cosa_master_set_inputs(m, 0, uder), COSA_EUNSUPPORTED);
+    cr_expect_eq(cosa_master_init_initial(m, 0.0, x0), COSA_EUNSUPPORTED);
+    cosa_master_free(m);
+    /* GIVEN */
+    o = (cosa_master_opts){.extrapolation = COSA_EXTRAP_GIVEN};
+    cr_expect_eq(try_create(set, "gs:zoh", &o, NULL), COSA_EUNSUPPORTED);
+    cr_expect_eq(try_create(set, "zoh+ecorr", &o, NULL), COSA_EUNSUPPORTED);
+    const cosa_master_opts given_bad[] = {
+        {.extrapolation = COSA_EXTRAP_GIVEN, .sample_mid = 1},
+        {.extrapolation = COSA_EXTRAP_GIVEN, .step_gains = gains},
+        {.extrapolation = COSA_EXTRAP_GIVEN, .held = 1},
+        {.extrapolation = COSA_EXTRAP_GIVEN, .events = 1}};
+    for (size_t k = 0; k < 4; k++)
+        cr_expect_eq(try_create(set, "zoh", &given_bad[k], NULL), COSA_EUNSUPPORTED, "%zu", k);
+    cr_assert_eq(try_create(set, "foh", &o, &m), COSA_OK);
+    cr_expect_eq(cosa_master_set_inputs(m, 0, uder), COSA_OK);
+    cr_expect_eq(cosa_master_set_step(m, 5e-4), COSA_OK);
+    cosa_master_free(m);
+    /* HISTORY, held, events */
+    o = (cosa_master_opts){.extrapolation = (cosa_extrapolation)7};
+    cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_EINVAL);
+    const cosa_master_opts hist_bad[] = {{.events = 1, .sample_mid = 1},
+                                         {.events = 1, .held = 1},
+                                         {.held = 1, .sample_mid = 1},
+                                         {.held = 1, .step_gains = gains}};
+    for (size_t k = 0; k < 4; k++)
+        cr_expect_eq(try_create(set, "zoh", &hist_bad[k], NULL), COSA_EUNSUPPORTED, "%zu", k);
+    o = (cosa_master_opts){.events = 1};
+    cr_expect_eq(try_create(set, "gs:zoh", &o, NULL), COSA_EUNSUPPORTED);
+    cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_OK);
+    o = (cosa_master_opts){.held = 1};
+    cr_expect_eq(try_create(set, "gs:zoh", &o, NULL), COSA_EUNSUPPORTED);
+    cr_expect_eq(try_create(set, "foh+mbcorr", &o, NULL), COSA_EUNSUPPORTED);
+    cr_expect_eq(try_create(set, "foh", &o, NULL), COSA_OK);
+    cr_assert_eq(try_create(set, "foh+mbcorr", NULL, &m), COSA_OK);
+    cr_expect_eq(cosa_master_set_step(m, 5e-4), COSA_EUNSUPPORTED);
+    cr_expect_eq(cosa_master_set_inputs(m, 0, uder), COSA_EUNSUPPORTED);
+    cr_expect_eq(cosa_master_init_initial(m, 0.0, x0), COSA_EUNSUPPORTED);
+    cosa_master_free(m);
+    cr_expect_eq(try_create(set, "imp:zoh", NULL, NULL), COSA_EUNSUPPORTED); /* iterate.c's */
+    cr_expect_eq(try_create(set, "gs:zoh/1", NULL, NULL), COSA_EUNSUPPORTED);
+    /* unit rates: plain Jacobi, no mid sample or gains by steps */
+    const unsigned rate[2] = {2, 1};
+    cr_assert_eq(cosa_unitset_set_rates(set, rate), COSA_OK);
+    cr_expect_eq(try_create(set, "gs:zoh", NULL, NULL), COSA_EUNSUPPORTED);
+    cr_expect_eq(try_create(set, "zoh+ocorr", NULL, NULL), COSA_EUNSUPPORTED);
+    o = (cosa_master_opts){.sample_mid = 1};
+    cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_EUNSUPPORTED);
+    o = (cosa_master_opts){.step_gains = gains};
+    cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_EUNSUPPORTED);
+    o = (cosa_master_opts){.events = 1};
+    cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_EUNSUPPORTED);
+    o = (cosa_master_opts){.extrapolation = COSA_EXTRAP_TAYLOR, .out_order = 1};
+    cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_EUNSUPPORTED);
+    cr_expect_eq(try_create(set, "foh", NULL, NULL), COSA_OK);
     free_units(u, 2, os, set);
     cosa_system_free(sys);
 }

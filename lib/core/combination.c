@@ -1,7 +1,8 @@
 /* combination.c -- which coupling schemes a run's features combine with: the
  * one table of the rules that cosa simulate, the Phi commands' runnable check
- * (advise, the notes), point/map --energy and the fixed-step run (driver.c)
- * all ask (cosa/internal/core.h: cosa_combination_check). */
+ * (advise, the notes), point/map --energy, the fixed-step run (driver.c),
+ * the master (master_check) and the iteration (iterate.c) all ask
+ * (cosa/internal/core.h: cosa_combination_check). */
 #include "cosa/core.h"
 
 #include <stddef.h>
@@ -9,12 +10,17 @@
 /* The scheme properties a rule refuses. */
 static int iterates(const cosa_scheme *s)
 {
-    return s->implicit || s->q_extra;
+    return cosa_iteration_of(s)->iterates; /* the coupling's iteration entry */
 }
 
 static int not_plain_jacobi(const cosa_scheme *s) /* gs:, corrections */
 {
     return s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE;
+}
+
+static int corrected(const cosa_scheme *s) /* +ocorr/+ecorr/+mbcorr */
+{
+    return s->corr != COSA_CORR_NONE;
 }
 
 static int not_plain_jacobi_fixed_model(const cosa_scheme *s) /* ... or --assume */
@@ -54,14 +60,28 @@ static const comb_entry rules[] = {
      "--input poly"},
     {COSA_RULE_EVENTS, COSA_COMB_EVENTS | COSA_COMB_ENERGY, 0, COSA_COMB_EVENTS, NULL, 0,
      "no --energy"},
+    {COSA_RULE_EVENTS, COSA_COMB_EVENTS | COSA_COMB_SAMPLE_MID, 0, COSA_COMB_EVENTS, NULL, 0,
+     "no mid sample"},
     {COSA_RULE_ITERATES, 0,
      COSA_COMB_MULTIRATE | COSA_COMB_HELD | COSA_COMB_INITIAL | COSA_COMB_ENERGY_CORRECT, 0,
      iterates, 0,
      "iterates with given input polynomials from the reference start (no multi-rate, held "
      "inputs, start from x0 or energy correction)"},
+    {COSA_RULE_ITERATES, 0, COSA_COMB_COUPLING_VARS | COSA_COMB_SAMPLE_MID, 0, iterates, 0,
+     "iterates on units without coupling variables, without the mid sample"},
     {COSA_RULE_UNIT_STEPS, 0, COSA_COMB_MULTIRATE | COSA_COMB_HELD | COSA_COMB_INITIAL, 0,
      not_plain_jacobi_fixed_model, 1,
      "a plain Jacobi scheme (no gs:, no +ocorr/+ecorr/+mbcorr, no --assume)"},
+    /* the master's unit steps (after the command's rule, which refuses more) */
+    {COSA_RULE_UNIT_STEPS, 0, COSA_COMB_MULTIRATE | COSA_COMB_HELD, 0, not_plain_jacobi, 0,
+     "a plain Jacobi scheme (no gs:, no +ocorr/+ecorr/+mbcorr)"},
+    {COSA_RULE_UNIT_STEPS, COSA_COMB_SAMPLE_MID, COSA_COMB_MULTIRATE | COSA_COMB_HELD, 0, NULL, 0,
+     "no mid sample"},
+    {COSA_RULE_UNIT_STEPS, COSA_COMB_STEP_GAINS, COSA_COMB_MULTIRATE | COSA_COMB_HELD, 0, NULL, 0,
+     "no gains by steps"},
+    /* the master's start from x0 (cosa_master_init_initial): no history to
+     * correct against */
+    {COSA_RULE_UNIT_STEPS, 0, COSA_COMB_INITIAL, 0, corrected, 0, "no +ocorr/+ecorr/+mbcorr"},
     {COSA_RULE_ENERGY_CORRECTION, COSA_COMB_ENERGY_CORRECT, 0, COSA_COMB_ENERGY_CORRECT,
      not_plain_jacobi, 0,
      "a plain Jacobi scheme (no gs:, no +ocorr/+ecorr/+mbcorr)"},

@@ -410,7 +410,7 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
 
     cosa_master *m = NULL;
     cosa_iter *it = NULL; /* iterative schemes: the iteration drives the master */
-    const int iterative = s->implicit || s->q_extra;
+    const int iterative = cosa_iteration_of(s)->iterates;
     cosa_cosim_result *r = NULL;
     double *yhist = NULL;
     cosa_master_opts mopt = opt->master;
@@ -444,12 +444,8 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
         energy_acc_free(eacc);
         return st != COSA_OK ? st : COSA_ENOMEM;
     }
-    if (iterative) {
-        cosa_iter_opts io = {.tol = 1e-8, .converge = s->iterations == 0};
-        st = cosa_iter_create(set, s, H, &mopt, opt->iter ? opt->iter : &io, &it);
-        m = cosa_iter_master(it);
-    } else
-        st = cosa_master_create(set, s, H, &mopt, &m);
+    const cosa_iter_opts io = {.tol = 1e-8, .converge = s->iterations == 0};
+    st = cosa_coupling_stepper_create(set, s, H, &mopt, opt->iter ? opt->iter : &io, &it, &m);
     if (st != COSA_OK) {
         free(dbuf);
         energy_acc_free(eacc);

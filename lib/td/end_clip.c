@@ -3,6 +3,7 @@
  * step, and the master's inputs over it. */
 #include "td/end_clip.h"
 #include "td/master_impl.h"
+#include "td/input_builder.h"
 
 #include <math.h>
 
@@ -63,7 +64,7 @@ cosa_status cosa_master_set_last_step(cosa_master *m, double h)
 {
     if (!m)
         return COSA_EINVAL;
-    if (m->taylor || m->given || m->opt.events)
+    if ((m->in->composes & COSA_INPUT_WITH_STEP_CHANGE) || m->opt.events)
         return cosa_master_set_step(m, h);
     if (!isfinite(h) || !(h > 0.0) || h > m->H)
         return COSA_ERANGE;

@@ -114,19 +114,26 @@ static cosa_status check_args(cosa_unitset *set, const cosa_scheme *s, double H,
 {
     if (!set || !s || !o)
         return COSA_EINVAL;
-    if (!(s->implicit || s->q_extra) || s->corr != COSA_CORR_NONE)
+    if (!cosa_iteration_of(s)->iterates || s->corr != COSA_CORR_NONE)
         return COSA_EUNSUPPORTED;
     if (!isfinite(H) || !(H > 0.0) || !(o->tol > 0.0) || !isfinite(o->tol) ||
         COSA_SCHEME_Q(s) > COSA_UNIT_DEGMAX || s->order < 0)
         return COSA_ERANGE;
-    if (s->implicit && (!isfinite(s->relax) || s->relax == 0.0))
+    if (cosa_iteration_of(s)->repeats && (!isfinite(s->relax) || s->relax == 0.0))
         return COSA_ERANGE;
-    if (cosa_unitset_has_coupling(set) ||
-        (mopt && (mopt->held || mopt->sample_mid)))
-        return COSA_EUNSUPPORTED;
+    /* the rules of the one table (lib/core/combination.c): sweeps from the
+     * reference start on units without rates, held inputs, coupling
+     * variables or the mid sample */
+    unsigned f = cosa_unitset_has_coupling(set) ? COSA_COMB_COUPLING_VARS : 0u;
+    if (mopt && mopt->held)
+        f |= COSA_COMB_HELD;
+    if (mopt && mopt->sample_mid)
+        f |= COSA_COMB_SAMPLE_MID;
     for (size_t i = 0; i < cosa_unitset_count(set); i++)
         if (cosa_unitset_rate(set, i) > 1)
-            return COSA_EUNSUPPORTED;
+            f |= COSA_COMB_MULTIRATE;
+    if (cosa_combination_check(s, f, 0, NULL) != COSA_OK)
+        return COSA_EUNSUPPORTED;
     if (s->exec == COSA_GAUSS_SEIDEL && s->seq && !cosa_unitset_is_sequence(set, s->seq))
         return COSA_EINVAL;
     return COSA_OK;
@@ -158,11 +165,13 @@ cosa_status cosa_iter_create(cosa_unitset *set, const cosa_scheme *s, double H,
     it->gs = s->exec == COSA_GAUSS_SEIDEL;
     it->H = H;
     it->tol = o->tol;
-    /* an explicit gs:P/Q is one sweep; else k sweeps or to tol with at most k */
-    it->converge = s->implicit && o->converge;
-    it->kmax = !s->implicit ? 1u : o->iterations ? o->iterations : COSA_ITER_MAX_DEFAULT;
-    it->aitken = s->implicit && o->aitken;
-    it->omega0 = it->omega = s->implicit ? s->relax : 1.0;
+    /* the iteration entry (coupling.c): one sweep (gs:P/Q), or k sweeps or
+     * to tol with at most k, relaxed */
+    const int repeats = cosa_iteration_of(s)->repeats;
+    it->converge = repeats && o->converge;
+    it->kmax = !repeats ? 1u : o->iterations ? o->iterations : COSA_ITER_MAX_DEFAULT;
+    it->aitken = repeats && o->aitken;
+    it->omega0 = it->omega = repeats ? s->relax : 1.0;
     it->failed = it->nunits;
     /* the master: a plain Jacobi scheme of order p for the history ybar_n..ybar_{n-p} */
     cosa_scheme plain = {.order = s->order, .alpha = 1.0, .exec = COSA_JACOBI};

@@ -25,6 +25,7 @@
  * The coefficient tables (l_j, e_j, w_m, kappa_p) are those of the Phi
  * engine (lib/core/tables.c). */
 #include "td/master_impl.h"
+#include "td/input_builder.h"
 #include "td/stepping_impl.h"
 #include "core/discretize_impl.h"
 #include "td/unitset_impl.h"
@@ -33,9 +34,6 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,6 +217,50 @@ static cosa_status step_gains_setup(cosa_master *m, const unsigned char *flags)
     return COSA_OK;
 }
 
+/* The run's features that an input builder composes with or not
+ * (COSA_INPUT_WITH_*). */
+static unsigned master_features(cosa_unitset *set, const cosa_scheme *s,
+                                const cosa_master_opts *opt)
+{
+    unsigned f = 0;
+    if (s->exec == COSA_GAUSS_SEIDEL)
+        f |= COSA_INPUT_WITH_GAUSS_SEIDEL;
+    if (s->corr != COSA_CORR_NONE)
+        f |= COSA_INPUT_WITH_CORRECTIONS;
+    if (cosa_unitset_has_coupling(set))
+        f |= COSA_INPUT_WITH_COUPLING_VARS;
+    for (size_t i = 0; i < cosa_unitset_count(set); i++)
+        if (cosa_unitset_rate(set, i) > 1)
+            f |= COSA_INPUT_WITH_MULTIRATE;
+    if (opt && opt->sample_mid)
+        f |= COSA_INPUT_WITH_SAMPLE_MID;
+    if (opt && opt->step_gains)
+        f |= COSA_INPUT_WITH_STEP_GAINS;
+    if (opt && opt->held)
+        f |= COSA_INPUT_WITH_HELD;
+    if (opt && opt->events)
+        f |= COSA_INPUT_WITH_EVENTS;
+    return f;
+}
+
+/* The same features as the combination rules name them (COSA_COMB_*). */
+static unsigned comb_features(unsigned f)
+{
+    static const unsigned map[][2] = {
+        {COSA_INPUT_WITH_MULTIRATE, COSA_COMB_MULTIRATE},
+        {COSA_INPUT_WITH_HELD, COSA_COMB_HELD},
+        {COSA_INPUT_WITH_EVENTS, COSA_COMB_EVENTS},
+        {COSA_INPUT_WITH_SAMPLE_MID, COSA_COMB_SAMPLE_MID},
+        {COSA_INPUT_WITH_STEP_GAINS, COSA_COMB_STEP_GAINS},
+        {COSA_INPUT_WITH_COUPLING_VARS, COSA_COMB_COUPLING_VARS},
+    };
+    unsigned c = 0;
+    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+        if (f & map[k][0])
+            c |= map[k][1];
+    return c;
+}
+
 /* What the master runs, checked before anything is allocated. */
 static cosa_status master_check(cosa_unitset *set, const cosa_scheme *s, double H,
                                 const cosa_master_opts *opt)
@@ -230,44 +272,27 @@ static cosa_status master_check(cosa_unitset *set, const cosa_scheme *s, double 
     cosa_status st = cosa_scheme_check(s, NULL);
     if (st != COSA_OK)
         return st;
-    if (s->exec == COSA_GAUSS_SEIDEL && s->corr != COSA_CORR_NONE)
-        return COSA_EUNSUPPORTED;
-    if (s->implicit || s->q_extra) /* iterative coupling: Phi only, for now */
+    if (cosa_iteration_of(s)->iterates) /* the iteration drives a master: iterate.c */
         return COSA_EUNSUPPORTED;
     if (s->exec == COSA_GAUSS_SEIDEL && s->seq && !cosa_unitset_is_sequence(set, s->seq))
         return COSA_EINVAL;
-    const int taylor = opt && opt->extrapolation == COSA_EXTRAP_TAYLOR;
-    const int given = opt && opt->extrapolation == COSA_EXTRAP_GIVEN;
-    if (opt && opt->extrapolation != COSA_EXTRAP_HISTORY && !taylor && !given)
+    const cosa_input_builder_type *in = cosa_input_builder_of(opt);
+    if (!in)
         return COSA_EINVAL;
-    /* GIVEN: plain Jacobi without corrections, mid samples, gains or held
-     * inputs; only GIVEN takes a set with coupling variables (u = S phi(y)
-     * is no L ybar) */
-    if (given && (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE ||
-                  opt->sample_mid || opt->step_gains || opt->held))
+    /* what the input builder composes with (input_builder.h), its own
+     * options in between */
+    const unsigned f = master_features(set, s, opt);
+    if (f & COSA_INPUT_FIRST_FEATURES & ~in->composes)
         return COSA_EUNSUPPORTED;
-    if (!given && cosa_unitset_has_coupling(set))
+    if (in->check && (st = in->check(opt)) != COSA_OK)
+        return st;
+    if (f & ~in->composes)
         return COSA_EUNSUPPORTED;
-    if (taylor && (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE))
-        return COSA_EUNSUPPORTED; /* Algorithm 1: non-iterative Jacobi, no correction */
-    if (taylor && (opt->out_order < 0 || opt->out_order > COSA_UNIT_DERMAX))
-        return COSA_ERANGE;
-    int multirate = 0;
-    for (size_t i = 0; i < cosa_unitset_count(set); i++)
-        multirate |= cosa_unitset_rate(set, i) > 1;
-    /* events: plain Jacobi without corrections on the history's extrapolation,
-     * one step per unit (the steps end where the events are) */
-    if (opt && opt->events &&
-        (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || taylor || given || multirate ||
-         opt->held || opt->sample_mid))
-        return COSA_EUNSUPPORTED; /* (gains by steps serve corrections only) */
-    /* unit steps and held inputs: plain Jacobi, no correction, no snapshots
-     * of the step (the mid sample, gains by steps), history extrapolation */
-    if ((multirate || (opt && opt->held)) &&
-        (s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE || taylor ||
-         (opt && (opt->sample_mid || opt->step_gains))))
-        return COSA_EUNSUPPORTED;
-    return COSA_OK;
+    /* the features among themselves: the rules of the one table
+     * (lib/core/combination.c; events: plain Jacobi without corrections, one
+     * step per unit, no mid sample; unit steps: plain Jacobi, no snapshots of
+     * the step) */
+    return cosa_combination_check(s, comb_features(f), 0, NULL);
 }
 
 /* The execution sequence and the one block of the step's vectors and
@@ -328,25 +353,18 @@ static cosa_status master_alloc_work(cosa_master *m, const cosa_scheme *s)
     return COSA_OK;
 }
 
-/* The extrapolation kind's state: Taylor output derivatives, given input
- * polynomials, and the derivative records every kind hands out. */
-static cosa_status master_alloc_extrap(cosa_master *m, const cosa_master_opts *opt, int taylor,
-                                       int given)
+/* The input builder's state, and the derivative records every builder
+ * hands out: y^(0..n) at T_n and T_n + H (NEEDS_OUTPUT_DER), u^(0..q), the
+ * mid sample. */
+static cosa_status master_alloc_inputs(cosa_master *m, const cosa_master_opts *opt)
 {
     const size_t nu = m->nu, ny = m->ny;
-    m->taylor = taylor;
-    m->given = given;
-    m->nout = taylor ? opt->out_order : -1;
-    m->q = taylor && m->nout < m->p ? m->nout : m->p;
-    if (given) {
-        m->q = 0;
-        m->gder = calloc(nu * (COSA_UNIT_DEGMAX + 1) + 1, sizeof(double));
-        m->gst = calloc(m->nunits + 1, sizeof *m->gst);
-        if (!m->gder || !m->gst)
-            return COSA_ENOMEM;
-    }
-    const size_t nd = (size_t)(taylor ? m->nout + 1 : 0);
-    const size_t nq = (size_t)(given ? COSA_UNIT_DEGMAX : m->q) + 1;
+    cosa_status st = m->in->alloc(m, opt);
+    if (st != COSA_OK)
+        return st;
+    const size_t nd = (size_t)(m->in->needs & COSA_INPUT_NEEDS_OUTPUT_DER ? m->nout + 1 : 0);
+    const size_t nq =
+        (size_t)(m->in->needs & COSA_INPUT_NEEDS_CALLER ? COSA_UNIT_DEGMAX : m->q) + 1;
     m->yder = calloc(3 * ny * nd + nu * nq + ny + 1, sizeof(double));
     if (!m->yder)
         return COSA_ENOMEM;
@@ -366,8 +384,6 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     cosa_status st = master_check(set, s, H, opt);
     if (st != COSA_OK)
         return st;
-    const int taylor = opt && opt->extrapolation == COSA_EXTRAP_TAYLOR;
-    const int given = opt && opt->extrapolation == COSA_EXTRAP_GIVEN;
 
     cosa_master *m = calloc(1, sizeof *m);
     if (!m)
@@ -381,6 +397,7 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     m->L = cosa_unitset_L(set);
     m->s = *s;
     m->exec = &exec_types[s->exec];
+    m->in = cosa_input_builder_of(opt);
     m->p = s->order;
     m->np = (size_t)s->order + 1;
     m->has_du = (s->corr & COSA_CORR_STATE) != 0;
@@ -389,7 +406,7 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
         m->opt = *opt;
     m->failed = m->nunits;
     if ((st = master_alloc_work(m, s)) != COSA_OK ||
-        (st = master_alloc_extrap(m, opt, taylor, given)) != COSA_OK) {
+        (st = master_alloc_inputs(m, opt)) != COSA_OK) {
         cosa_master_free(m);
         return st;
     }
@@ -457,7 +474,6 @@ cosa_status master_notify(const cosa_master *m, int which)
     return first;
 }
 
-static void inputs_of(const cosa_master *m, const double *v, double *uout);
 
 /* The units whose next time event is the communication point m->t -- an
  * FMU's input clock tick (README "Clocks"), a nextEventTime on the grid:
@@ -481,7 +497,7 @@ static cosa_status point_events(cosa_master *m)
             if (!cosa_unit_has_events(u) || !(cosa_unit_next_event(u) <= m->t + tol))
                 continue;
             if (!any)
-                inputs_of(m, m->hist, m->u0);
+                master_inputs_of(m, m->hist, m->u0);
             any = 1;
             size_t ou, oy;
             cosa_unitset_offsets(m->set, i, NULL, &ou, &oy);
@@ -509,7 +525,8 @@ cosa_status master_discrete(cosa_master *m)
 cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const double *yhist,
                              const double *du0)
 {
-    if (!m || (m->nx && !x0) || (m->ny && !yhist && !m->taylor && !m->given))
+    if (!m || (m->nx && !x0) ||
+        (m->ny && !yhist && (m->in->needs & COSA_INPUT_NEEDS_HISTORY)))
         return COSA_EINVAL;
     if (!isfinite(t0) || (yhist && !dense_isfinite(m->ny, m->np, yhist, m->ny)) ||
         (du0 && !dense_isfinite(m->nu, 1, du0, m->nu)))
@@ -526,30 +543,9 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
     m->t_base = t0;
     m->nsince = 0;
     m->nvalid = m->np;
-    if (m->taylor) {
-        /* consistent y^(0..n)(t0) (the inputs set on the way); the history
-         * holds y(t0) in every slot, as cosa_master_init_loop does */
-        cosa_status st = cosa_unitset_exchange_derivatives(m->set, m->p, m->nout, m->yder, NULL);
-        if (st != COSA_OK)
-            return st;
-        for (size_t j = 0; j < m->np; j++)
-            memcpy(m->hist + j * m->ny, m->yder, m->ny * sizeof *m->yder);
-        memcpy(m->y, m->yder, m->ny * sizeof *m->yder);
-    } else if (!yhist) { /* GIVEN: the outputs at t0 (the history is unused) */
-        for (size_t i = 0; i < m->nunits; i++) {
-            size_t oy;
-            cosa_unitset_offsets(m->set, i, NULL, NULL, &oy);
-            cosa_unit *u = cosa_unitset_unit(m->set, i);
-            cosa_status st = u->ny ? cosa_unit_get_output(u, m->y + oy) : COSA_OK;
-            if (st != COSA_OK)
-                return st;
-        }
-        for (size_t j = 0; j < m->np; j++)
-            memcpy(m->hist + j * m->ny, m->y, m->ny * sizeof *m->y);
-    } else {
-        memcpy(m->hist, yhist, m->ny * m->np * sizeof *yhist);
-        memcpy(m->y, yhist, m->ny * sizeof *yhist);
-    }
+    cosa_status st = m->in->init(m, yhist);
+    if (st != COSA_OK)
+        return st;
     for (size_t k = 0; k < m->nu; k++)
         m->du[k] = m->has_du && du0 ? du0[k] : 0.0;
     m->proposed = 0;
@@ -561,7 +557,7 @@ cosa_status cosa_master_init(cosa_master *m, double t0, const double *x0, const 
     m->mid_why[0] = '\0';
     for (size_t j = 0; m->hist_t && j < m->np; j++) /* the start-up samples, H apart */
         m->hist_t[j] = t0 - (double)j * m->H;
-    cosa_status st = point_events(m);
+    st = point_events(m);
     if (st == COSA_OK)
         st = master_discrete(m);
     return st == COSA_OK ? master_notify(m, 0) : st;
@@ -571,7 +567,7 @@ cosa_status cosa_master_init_initial(cosa_master *m, double t0, const double *x0
 {
     if (!m)
         return COSA_EINVAL;
-    if (m->s.corr != COSA_CORR_NONE || m->taylor)
+    if (m->s.corr != COSA_CORR_NONE || !(m->in->composes & COSA_INPUT_WITH_START_INITIAL))
         return COSA_EUNSUPPORTED;
     cosa_status st = cosa_master_init_loop(m, t0, x0);
     if (st == COSA_OK)
@@ -595,35 +591,16 @@ cosa_status cosa_master_init_loop(cosa_master *m, double t0, const double *x0)
 
 /* ---- stages ---------------------------------------------------------------------- */
 
-/* Extrapolation P(s) and E_p = P(1) from the committed history. */
-static void stage_extrapolate(cosa_master *m)
+/* The history from the samples yhist (ny x np): ybar_n, ..., ybar_{n-p},
+ * and y = ybar_n. */
+void master_history_from(cosa_master *m, const double *yhist)
 {
-    const size_t ny = m->ny, np = m->np;
-    /* after a start from the initial state only nvalid samples exist: the
-     * degree is capped to nvalid - 1 (cosa_master_init_initial) */
-    const size_t nq = m->nvalid < np ? m->nvalid : np;
-    double lagq[NP_MAX * NP_MAX], eq[NP_MAX], wq[NP_MAX];
-    const double *lag = m->lag, *e = m->e;
-    if (nq < np && !m->tail) { /* the tail's tables are for nq nodes */
-        cosa_order_tables((int)nq - 1, lagq, eq, wq);
-        lag = lagq, e = eq;
-    }
-    for (size_t l = 0; l < ny; l++) {
-        double ep = 0.0;
-        for (size_t j = 0; j < nq; j++)
-            ep += e[j] * m->hist[l + j * ny];
-        m->Ep[l] = ep;
-        for (size_t k = 0; k < np; k++) {
-            double c = 0.0;
-            for (size_t j = 0; k < nq && j < nq; j++)
-                c += lag[j * nq + k] * m->hist[l + j * ny];
-            m->P[l + k * ny] = c;
-        }
-    }
+    memcpy(m->hist, yhist, m->ny * m->np * sizeof *yhist);
+    memcpy(m->y, yhist, m->ny * sizeof *yhist);
 }
 
 /* ubar = L v + c + du for a stacked output vector v. */
-static void inputs_of(const cosa_master *m, const double *v, double *uout)
+void master_inputs_of(const cosa_master *m, const double *v, double *uout)
 {
     if (!m->nu)
         return;
@@ -714,69 +691,22 @@ static cosa_status unit_steps(cosa_master *m, size_t i, cosa_unit *u, size_t ou)
 {
     const unsigned K = cosa_unitset_rate(m->set, i);
     const double h = m->H / (double)K;
-    const size_t nu = m->nu, np = m->np, nui = u->nu;
     for (unsigned j = 0; j < K; j++) {
         cosa_status st;
-        if (m->opt.held) {
-            const double sj = (double)j / (double)K;
-            for (size_t r = 0; r < nui; r++) { /* Horner in s */
-                double v = 0.0;
-                for (size_t k = np; k-- > 0;)
-                    v = v * sj + m->a[ou + r + k * nu];
-                m->der[r] = v;
-            }
-            if ((st = cosa_unit_set_input(u, 0, m->der)) != COSA_OK)
-                return st;
-        }
+        if (m->in->substep_input && (st = m->in->substep_input(m, u, ou, j, K)) != COSA_OK)
+            return st;
         if ((st = cosa_unit_do_step(u, K == 1 ? m->H : h)) != COSA_OK)
             return st;
     }
     return COSA_OK;
 }
 
-/* GIVEN: every unit gets its block of the caller's input derivatives, steps
- * and reports y_{n+1}.  The units are independent (Jacobi), so they run in
- * parallel (OpenMP); each writes only its own blocks, so the result does not
- * depend on the thread count, and the failure reported is the lowest index. */
-static cosa_status stage_advance_given(cosa_master *m)
-{
-    const size_t nu = m->nu, nq = (size_t)m->q + 1, nunits = m->nunits;
-    const long n = (long)nunits;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) if (nunits > 1) \
-    num_threads(omp_get_max_threads() < n ? omp_get_max_threads() : (int)n)
-#endif
-    for (long ii = 0; ii < n; ii++) {
-        const size_t i = (size_t)ii;
-        cosa_unit *u = cosa_unitset_unit(m->set, i);
-        size_t ou, oy;
-        cosa_unitset_offsets(m->set, i, NULL, &ou, &oy);
-        const size_t nui = u->nu;
-        double *der = m->gder + ou * (COSA_UNIT_DEGMAX + 1);
-        for (size_t k = 0; k < nq; k++)
-            for (size_t r = 0; r < nui; r++)
-                der[r + k * nui] = m->uder[ou + r + k * nu];
-        cosa_status st = cosa_unit_set_input(u, m->q, der);
-        if (st == COSA_OK)
-            st = cosa_unit_do_step(u, m->H);
-        if (st == COSA_OK && u->ny)
-            st = cosa_unit_get_output(u, m->y_new + oy);
-        m->gst[i] = st;
-    }
-    for (size_t i = 0; i < nunits; i++)
-        if (m->gst[i] != COSA_OK) {
-            m->failed = i;
-            return m->gst[i];
-        }
-    return COSA_OK;
-}
-
 /* Every unit gets its input polynomial, steps and reports y_{n+1}, in the
- * execution order; the scheme's after_unit hook updates the polynomials. */
-static cosa_status stage_advance(cosa_master *m)
+ * execution order; the input builder's hooks set the inputs and read what
+ * it needs after the step, the scheme's after_unit hook updates the
+ * polynomials. */
+cosa_status master_advance(cosa_master *m)
 {
-    if (m->given)
-        return stage_advance_given(m);
     const size_t nu = m->nu, ny = m->ny, np = m->np;
     double fact[NP_MAX]; /* k! / H^k */
     fact[0] = 1.0;
@@ -797,13 +727,7 @@ static cosa_status stage_advance(cosa_master *m)
                 for (size_t r = 0; r < nui; r++)
                     m->der[r + k * nui] = m->a[ou + r + k * nu] * fact[k];
         }
-        cosa_status st = COSA_OK;
-        if (!m->taylor) { /* TAYLOR: the exchange at T_n has set the inputs */
-            st = cosa_unit_set_input(u, m->p, m->der);
-            for (size_t k = 0; k < np; k++)
-                for (size_t r = 0; r < nui; r++)
-                    m->uder[ou + r + k * nu] = m->der[r + k * nui];
-        }
+        cosa_status st = m->in->unit_input ? m->in->unit_input(m, i, u, ou) : COSA_OK;
         if (st == COSA_OK && m->sgain && m->sgain[i])
             st = step_gains(m, i, u, ou, oy);
         if (st == COSA_OK && m->opt.sample_mid)
@@ -813,14 +737,9 @@ static cosa_status stage_advance(cosa_master *m)
             m->failed = i;
             return st;
         }
-        if (m->taylor) { /* y^(0..n)(T_n + H) with the step's input continued */
-            if ((st = cosa_unit_get_output_derivatives(u, m->nout, m->dtmp)) != COSA_OK) {
-                m->failed = i;
-                return st;
-            }
-            for (int j = 0; j <= m->nout; j++)
-                for (size_t r = 0; r < u->ny; r++)
-                    m->yend[oy + r + (size_t)j * ny] = m->dtmp[r + (size_t)j * u->ny];
+        if (m->in->after_step && (st = m->in->after_step(m, i, u, oy)) != COSA_OK) {
+            m->failed = i;
+            return st;
         }
         if (m->exec->after_unit)
             m->exec->after_unit(m, i);
@@ -890,7 +809,7 @@ static cosa_status stage_correct_outputs(cosa_master *m, double *ybar)
     }
     cosa_status st;
     if (m->opt.lin_at_end) {
-        inputs_of(m, m->Ep, m->u0);
+        master_inputs_of(m, m->Ep, m->u0);
         if ((st = linearise(m, m->t + m->H, m->u0)) != COSA_OK)
             return st;
     }
@@ -941,23 +860,15 @@ cosa_status cosa_master_propose(cosa_master *m, int save)
         return master_event_propose(m);
     if (save && (st = save_units(m)) != COSA_OK)
         return st;
-    if (m->taylor) {
-        /* consistent y^(0..n)(T_n), the inputs set to their Taylor polynomials */
-        if ((st = cosa_unitset_exchange_derivatives(m->set, m->p, m->nout, m->yder, NULL)) !=
-            COSA_OK)
-            return st;
-        /* u^(j) = L y^(j) (+ c for j = 0), j = 0..q */
-        cosa_unitset_couple(m->set, 0, m->nu, (size_t)m->q + 1, m->yder, m->ny ? m->ny : 1,
-                            m->uder, m->nu ? m->nu : 1);
-    } else if (!m->given)
-        stage_extrapolate(m);
+    if (m->in->prepare && (st = m->in->prepare(m)) != COSA_OK)
+        return st;
     /* linearisation at the start of the step: (x_n, u~(T_n) = L ybar_n + du_n) */
     if ((m->s.corr & COSA_CORR_OUTPUT) && !m->opt.lin_at_end) {
-        inputs_of(m, m->hist, m->u0);
+        master_inputs_of(m, m->hist, m->u0);
         if ((st = linearise(m, m->t, m->u0)) != COSA_OK)
             return st;
     }
-    if ((st = stage_advance(m)) != COSA_OK || (st = stage_correct_outputs(m, ybar)) != COSA_OK ||
+    if ((st = m->in->advance(m)) != COSA_OK || (st = stage_correct_outputs(m, ybar)) != COSA_OK ||
         (st = stage_correct_state(m, ybar)) != COSA_OK)
         return st;
     m->H_prop = m->H;
@@ -1036,7 +947,7 @@ cosa_status cosa_master_get(const cosa_master *m, double *t, double *x, double *
         cosa_unit_get_state(cosa_unitset_unit(m->set, i), NULL, x + ox);
     }
     if (u)
-        inputs_of(m, m->hist, u);
+        master_inputs_of(m, m->hist, u);
     if (y)
         memcpy(y, m->y, m->ny * sizeof *y);
     if (ybar)
@@ -1063,7 +974,7 @@ cosa_status cosa_master_set_step(cosa_master *m, double H)
 {
     if (!m)
         return COSA_EINVAL;
-    if (!m->taylor && !m->given && !m->opt.events)
+    if (!(m->in->composes & COSA_INPUT_WITH_STEP_CHANGE) && !m->opt.events)
         return COSA_EUNSUPPORTED; /* the history assumes equidistant macro points
                                      (with events it keeps its sample times) */
     if (!isfinite(H) || !(H > 0.0))
@@ -1088,7 +999,7 @@ cosa_status cosa_master_set_inputs(cosa_master *m, int q, const double *uder)
 {
     if (!m || (m->nu && !uder))
         return COSA_EINVAL;
-    if (!m->given)
+    if (!(m->in->needs & COSA_INPUT_NEEDS_CALLER))
         return COSA_EUNSUPPORTED;
     if (q < 0 || q > COSA_UNIT_DEGMAX)
         return COSA_ERANGE;
@@ -1111,10 +1022,11 @@ cosa_status cosa_master_step_data(const cosa_master *m, double *H, int *q, const
         *q = m->q;
     if (uder)
         *uder = m->uder;
+    const int outder = (m->in->needs & COSA_INPUT_NEEDS_OUTPUT_DER) != 0;
     if (n)
-        *n = m->taylor ? m->nout : -1;
+        *n = outder ? m->nout : -1;
     if (yder)
-        *yder = m->taylor ? m->yend : NULL;
+        *yder = outder ? m->yend : NULL;
     if (ymid)
         *ymid = m->opt.sample_mid && !m->mid_lost_now ? m->ymid : NULL;
     return COSA_OK;

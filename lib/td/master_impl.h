@@ -9,6 +9,7 @@
 #define NP_MAX (COSA_ORDER_MAX + 1)
 
 struct exec_type;
+struct cosa_input_builder_type;
 
 struct cosa_master {
     cosa_unitset *set;
@@ -49,9 +50,8 @@ struct cosa_master {
     int saved;                 /* the snapshots belong to the current proposal */
     cosa_observer obs[COSA_MASTER_OBSERVERS];
     size_t nobs;
-    /* extrapolation kind and step data */
-    int taylor;                /* COSA_EXTRAP_TAYLOR                           */
-    int given;                 /* COSA_EXTRAP_GIVEN: cosa_master_set_inputs    */
+    /* the input builder (input_builder.h) and its step data */
+    const struct cosa_input_builder_type *in;
     double *gder;              /* GIVEN: nu x (DEGMAX+1), unit i's block at ou (DEGMAX+1) */
     cosa_status *gst;          /* GIVEN: nunits statuses of the parallel advance */
     int nout;                  /* TAYLOR: output derivative order n            */

@@ -62,7 +62,9 @@ int cosa_param_range_text(const cosa_model *m, size_t k, char *buf, size_t size)
 /* ---- Combination rules (lib/core/combination.c) ----------------------------
  * Which coupling schemes a run's features combine with, in one table: cosa
  * simulate, the Phi commands' runnable check (advise, the notes), point/map
- * --energy and the fixed-step run ask it, and report its phrase. */
+ * --energy, the fixed-step run, the master and the iteration ask it, and
+ * report its phrase.  (What an input builder composes with is its own
+ * table's, lib/td/input_builder.h.) */
 
 /* A run's features that constrain its coupling scheme (bits). */
 enum {
@@ -72,7 +74,12 @@ enum {
     COSA_COMB_ENERGY_CORRECT = 8u, /* the energy correction (--mu)                  */
     COSA_COMB_ENERGY = 16u,        /* energy indicators (--energy)                  */
     COSA_COMB_EVENTS = 32u,        /* event points as communication points          */
-    COSA_COMB_ENERGY_PHI = 64u     /* the energy paper's Phi (point, map --energy)  */
+    COSA_COMB_ENERGY_PHI = 64u,    /* the energy paper's Phi (point, map --energy)  */
+    /* the master's and the iteration's (library rules, lib/td/master.c,
+     * lib/td/iterate.c; the command offers none of them directly) */
+    COSA_COMB_SAMPLE_MID = 128u,   /* the mid sample of every step (defects)        */
+    COSA_COMB_STEP_GAINS = 256u,   /* gains by steps (cosa_master_opts.step_gains)  */
+    COSA_COMB_COUPLING_VARS = 512u /* a unit set with coupling variables            */
 };
 
 /* The rules (the entries of the table). */
@@ -101,5 +108,26 @@ typedef struct cosa_combination_refusal {
  * only; the library runs more).  COSA_EINVAL for s NULL. */
 cosa_status cosa_combination_check(const cosa_scheme *s, unsigned features, int command,
                                    cosa_combination_refusal *why);
+
+/* ---- The coupling descriptor: its iteration (lib/core/iteration.c) --------
+ * A coupling scheme in the time domain is an input builder (the master's,
+ * lib/td/input_builder.h) and an iteration, one of these entries: "does it
+ * iterate" is the entry's field, which the fixed-step run, the command, the
+ * master, the sweeps and the combination rules read. */
+typedef struct cosa_iteration_type {
+    const char *name; /* "none", "one-sweep", "fixed-point"                   */
+    int iterates;     /* 1: the macro step runs as sweeps over the units with
+                         given input polynomials (lib/td/iterate.c; units
+                         with rollback), not as the master's one proposal    */
+    int repeats;      /* 1: the sweeps repeat until converged (or K of them),
+                         relaxed by relax or Aitken's factor; 0: one sweep   */
+} cosa_iteration_type;
+
+extern const cosa_iteration_type cosa_iteration_none;
+extern const cosa_iteration_type cosa_iteration_one_sweep;
+extern const cosa_iteration_type cosa_iteration_fixed_point;
+
+/* The iteration entry of scheme s (s NULL: none). */
+const cosa_iteration_type *cosa_iteration_of(const cosa_scheme *s);
 
 #endif /* COSA_INTERNAL_CORE_H */

@@ -142,4 +142,13 @@ cosa_status cosa_iter_step(cosa_iter *it);
 
 cosa_status cosa_iter_get_stats(const cosa_iter *it, cosa_iter_stats *st);
 
+
+/* The stepper of a fixed-step run for scheme s by its iteration entry
+ * (cosa_iteration_of, lib/td/coupling.c): the master (*it NULL), or the
+ * sweeps with their master (free both with cosa_iter_free). */
+cosa_status cosa_coupling_stepper_create(cosa_unitset *set, const cosa_scheme *s, double H,
+                                         const cosa_master_opts *mopt,
+                                         const cosa_iter_opts *io, cosa_iter **it,
+                                         cosa_master **m);
+
 #endif /* COSA_INTERNAL_STEPPING_H */

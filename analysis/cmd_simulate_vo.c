@@ -194,6 +194,11 @@ static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const 
            v->m->name, o->coupling, sname,
            v->vo.estimator ? cosa_vo_estimator_name(v->vo.estimator) : "none",
            control_name(&v->vo), v->iname);
+    /* the defaults (the monolithic reference, the start on it) print nothing */
+    if (v->refdesc[0])
+        printf("reference %s\n", v->refdesc);
+    if (v->vo.start_initial)
+        printf("start initial\n");
     sim_init_print(v->m, v->par, v->set, init);
     /* the statistics every time-domain run prints (issue 23, run_stats.h);
      * h_min and h_max are H_min and H_max again under the common names */
@@ -233,7 +238,7 @@ static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const 
         for (size_t i = 0; i < v->nsub; i++)
             cores += cosa_unit_nu(v->units[i]);
     printf("cores %zu\nseconds_cosim %.6g\nseconds_reference %.6g\n", cores,
-           wall - v->ref_seconds, v->ref_seconds);
+           wall - (v->ref_seconds - v->fine_seconds), v->ref_seconds);
     run_stats_print(stdout, &sv, RUN_STATS_H_MIN | RUN_STATS_H_MAX | RUN_STATS_NEW);
     fflush(stdout);
 }
@@ -308,6 +313,8 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
     memset(&f, 0, sizeof f);
     if ((rc = vo_files_prepare(o, &v, sname, &f)) != CLI_OK)
         goto out;
+    if ((rc = vo_cli_fine(cmd, &v)) != CLI_OK)
+        goto out;
     /* the one entry point (issue 23): the run description validated once,
      * by the library */
     cosa_run_opts ro;
@@ -323,6 +330,11 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
         goto out;
     }
     const cosa_vo_result *r = run->vo; /* the engine's figures (owned by run) */
+    if (r->status == COSA_VO_NOREF && v.vo.start_initial) {
+        cli_error(cmd, "the start from t = 0 failed: %s", r->reason);
+        rc = CLI_EFAIL;
+        goto out;
+    }
     if (r->status == COSA_VO_NOREF) {
         cli_error(cmd, "model '%s': the monolithic reference failed: %s (try --ref-rtol, or "
                        "check the model's parameters)", v.m->name, r->reason);

@@ -361,6 +361,14 @@ typedef struct cosa_vo_opts {
                               e.g. the FMU initialization loop again there;
                               step_complete after the master's commits       */
     size_t nobservers;
+    int start_initial;     /* 0: the start-up samples u(T_j), j = 0..K+1, and
+                              the states at t_s = (K+1) H from the reference;
+                              1: from the units' own state at t = 0 (x(0) of
+                              the reference, the units instantiated afresh:
+                              black boxes), K+1 committed steps of H of
+                              degree min(j, k) for step j = 0..K (the degree
+                              the samples that exist allow), then the run
+                              from t_s = (K+1) H as with 0                    */
 } cosa_vo_opts;
 
 typedef enum cosa_vo_status {

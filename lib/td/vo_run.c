@@ -878,6 +878,53 @@ static cosa_status startup(struct vo *v, cosa_vo_ref_fn ref, void *refctx, int K
     return cosa_master_init(v->m, t[np - 1], v->xN, NULL, NULL);
 }
 
+/* The start from the units' own state (start_initial; black boxes, whose
+ * states no reference knows): x(0) of the reference, the units set there
+ * (an FMU instantiated afresh), u_0 consistent with the outputs at t = 0;
+ * then steps j = 0..K of H0, each with the degree min(j, k) that the j + 1
+ * samples allow, committed and updated (the algebraic loop at every point,
+ * as the reference start-up), so that the run starts at t_s = (K+1) H0
+ * with the history the reference start-up gives it. */
+static cosa_status startup_initial(struct vo *v, cosa_vo_ref_fn ref, void *refctx, int K,
+                                   double *X)
+{
+    const double t0 = 0.0;
+    cosa_status st = ref(refctx, 1, &t0, 0, NULL, X);
+    if (st != COSA_OK) {
+        snprintf(v->msg, sizeof v->msg, "the reference failed at t = 0");
+        return st;
+    }
+    if ((st = cosa_master_init(v->m, 0.0, X, NULL, NULL)) != COSA_OK)
+        return st;
+    v->nh = 0;
+    v->H = v->o.H;
+    memcpy(v->x1, X, v->nx * sizeof *v->x1);
+    memset(v->y1, 0, v->ny * sizeof *v->y1);
+    for (int j = 0;; j++) {
+        const double t = (double)j * v->o.H;
+        if ((st = cosa_unitset_loop_solve(v->set, t, v->x1, v->y1)) != COSA_OK ||
+            (st = cosa_unitset_coupling_eval(v->set, t, v->y1, v->c1, NULL)) != COSA_OK) {
+            snprintf(v->msg, sizeof v->msg, "no consistent coupling variables at t = %g", t);
+            return st;
+        }
+        push_history(v, t, v->c1);
+        if (j == K + 1)
+            break;
+        const int d = j < v->o.k ? j : v->o.k;
+        set_nodes(v);
+        vo_build_extrapolation(v, d);
+        if ((st = advance(v, d, v->x1, v->y1)) != COSA_OK) {
+            snprintf(v->msg + strlen(v->msg), sizeof v->msg - strlen(v->msg),
+                     " (the start-up step to t = %g)", t + v->o.H);
+            return st;
+        }
+        if ((st = cosa_master_commit(v->m)) != COSA_OK)
+            return st;
+    }
+    memcpy(v->xN, v->x1, v->nx * sizeof *v->xN);
+    return COSA_OK;
+}
+
 /* Feedthrough and the coupling bodies at the start: a state is a coupling
  * body's if it enters (dg/dx) an output that phi depends on. */
 static cosa_status structure(struct vo *v)
@@ -1393,7 +1440,8 @@ cosa_status td_vo_exec(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         st = COSA_ENOMEM;
         goto done;
     }
-    if ((st = startup(v, ref, refctx, K, X)) != COSA_OK || (st = structure(v)) != COSA_OK) {
+    st = o->start_initial ? startup_initial(v, ref, refctx, K, X) : startup(v, ref, refctx, K, X);
+    if (st != COSA_OK || (st = structure(v)) != COSA_OK) {
         if (st == COSA_ENOMEM)
             goto done;
         /* a result: the reference (or the start on it) failed */

@@ -78,14 +78,18 @@ static void col(FILE *f, const char *prefix, const char *name, size_t k)
         fprintf(f, ",%sx%zu", prefix, k + 1);
 }
 
-/* the scaled state error of accepted point n: max_i |x - xref| / max_j |xref_i| */
+/* the scaled state error of accepted point n: max_i |x - xref| / max_j |xref_i|
+ * (nan when no state has a reference scale: --ref none, black boxes alone) */
 static double state_error(const cosa_vo_result *r, const double *scale, size_t n)
 {
     double e = 0.0;
+    int any = 0;
     for (size_t i = 0; i < r->nx; i++)
-        if (scale[i] > 0.0)
+        if (scale[i] > 0.0) {
             e = fmax(e, fabs(r->x[i + n * r->nx] - r->xref[i + n * r->nx]) / scale[i]);
-    return e;
+            any = 1;
+        }
+    return any ? e : NAN;
 }
 
 static int write_csv(const char *path, const struct vo_cli *v, const cosa_vo_result *r)

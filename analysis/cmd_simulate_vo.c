@@ -43,10 +43,16 @@ const char cmd_simulate_vo_usage[] =
     "--kmax with --control order (the default kmax is capped, with a note); above it\n"
     "one line, exit 2.  FMUs whose feedthrough closes an algebraic loop are iterated\n"
     "in Initialization Mode at t = 0 first (init_iterations N, init_output SUB.NAME\n"
-    "VALUE after 'integrator'; a loop without a fixed point: one line, exit 2).\n\n";
+    "VALUE after 'integrator'; a loop without a fixed point: one line, exit 2).\n"
+    "Black boxes (FMUs that declare no states) run where they can roll back: from\n"
+    "t = 0 (--start initial: K+1 start-up steps of degree min(j, k), then t_s), the\n"
+    "fine co-simulation as reference (--ref; errors over the declared states), the\n"
+    "estimators exslocal and imslocal (the others compare states).\n\n";
 
 const char cmd_simulate_vo_prints[] =
-    "\nPrints 'name value' lines: status (ok | hmin | diverged | max-steps), steps\n"
+    "\nPrints 'name value' lines (after 'integrator': 'reference fine co-simulation S\n"
+    "dt/K' or 'reference none' when not the monolithic one, 'start initial' when\n"
+    "so): status (ok | hmin | diverged | max-steps), steps\n"
     "(accepted), rejected, corrector_iters, t_start, t_end, H_mean, H_min, H_max,\n"
     "k_hist (accepted steps per degree, K:N,...), k_changes, e36_coupling and e36_all\n"
     "(eq 36 over the accepted macro points after t_s: the coupling bodies' states /\n"

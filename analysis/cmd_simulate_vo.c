@@ -196,6 +196,46 @@ static int vo_run_error(const struct vo_cli *v, cosa_status st)
     return st == COSA_ERANGE || st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
 }
 
+/* The errors of the outputs at the accepted points against the fine
+ * reference (a black box's are measured there; nan without one): eq 36 over
+ * the outputs (each against its mean over the points 1..N) and the largest
+ * |y - y_ref| at the end over the output's largest |y_ref|. */
+static void output_errors(const struct vo_cli *v, const cosa_vo_result *r, double *e36,
+                          double *eend)
+{
+    *e36 = *eend = NAN;
+    const size_t ny = r->ny, N = r->steps;
+    if (v->refmode != VO_REF_FINE || !ny || !N || !r->y || !isfinite(r->e_end))
+        return;
+    double e2 = 0.0, em = 0.0;
+    int used = 0, scaled = 0;
+    for (size_t i = 0; i < ny; i++) {
+        double mean = 0.0, scale = 0.0, num = 0.0, den = 0.0;
+        for (size_t j = 1; j <= N; j++)
+            mean += vo_cli_fine_at(v->fine, 1, i, r->t[j]) / (double)N;
+        for (size_t j = 0; j <= N; j++) {
+            const double yr = vo_cli_fine_at(v->fine, 1, i, r->t[j]);
+            const double d = r->y[i + j * ny] - yr;
+            scale = fmax(scale, fabs(yr));
+            if (j > 0) {
+                num += d * d;
+                den += (yr - mean) * (yr - mean);
+            }
+        }
+        if (den > 0.0) {
+            e2 += num / den;
+            used = 1;
+        }
+        if (scale > 0.0) {
+            const double d = r->y[i + N * ny] - vo_cli_fine_at(v->fine, 1, i, r->t[N]);
+            em = fmax(em, fabs(d) / scale);
+            scaled = 1;
+        }
+    }
+    *e36 = used ? sqrt(e2) : NAN;
+    *eend = scaled ? em : NAN;
+}
+
 /* The 'name value' lines of a run. */
 static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const char *sname,
                      const cosa_vo_result *r, double wall, const sim_init *init)
@@ -241,6 +281,11 @@ static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const 
     printf("%s\nk_changes %zu\n", r->steps ? "" : "none", r->k_changes);
     printf("e36_coupling %.17g\ne36_all %.17g\ne_end %.17g\n", r->e36_coupling, r->e36_all,
            r->e_end);
+    if (v->refmode != VO_REF_MONOLITHIC) { /* the outputs: a black box has no states */
+        double e36o, eendo;
+        output_errors(v, r, &e36o, &eendo);
+        printf("e36_outputs %.17g\ne_end_outputs %.17g\n", e36o, eendo);
+    }
     /* the cores a fully parallel run would use per macro step (sect. 6.4):
      * every unit, the FD perturbations (one per unit input), the master */
     size_t cores = v->nsub + 1;

@@ -165,17 +165,17 @@ double vo_cli_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The state i (of nx) of the sampled trajectory tr at time t: the sample
- * where t is one (within 1e-9 of the spacing h), else the cubic through the
- * four nearest samples -- its error, O(h^4 x''''), is far below the fine
- * co-simulation's own, O(h^(p+1)) for its scheme of order p <= 2. */
-static double fine_at(const cosa_reftraj *tr, size_t i, double t)
+/* The sample where t is one (within 1e-9 of the spacing h), else the cubic
+ * through the four nearest samples -- its error, O(h^4 x''''), is far below
+ * the fine co-simulation's own, O(h^(p+1)) for its scheme of order p <= 2. */
+double vo_cli_fine_at(const cosa_reftraj *tr, int outputs, size_t i, double t)
 {
     const double h = tr->H, q = t / h;
-    const size_t n = tr->nsamples;
+    const size_t n = tr->nsamples, ld = outputs ? tr->ny : tr->nx;
+    const double *d = outputs ? tr->y : tr->x;
     const double qr = round(q);
     if (fabs(q - qr) <= 1e-9 && qr >= 0.0 && qr <= (double)(n - 1))
-        return tr->x[i + (size_t)qr * tr->nx];
+        return d[i + (size_t)qr * ld];
     size_t j0 = q < 1.0 ? 0 : (size_t)q - 1; /* the nodes j0 .. j0+3 */
     if (j0 + 4 > n)
         j0 = n >= 4 ? n - 4 : 0;
@@ -186,7 +186,7 @@ static double fine_at(const cosa_reftraj *tr, size_t i, double t)
         for (size_t b = 0; b < m; b++)
             if (b != a)
                 w *= (q - (double)(j0 + b)) / ((double)a - (double)b);
-        v += w * tr->x[i + (j0 + a) * tr->nx];
+        v += w * d[i + (j0 + a) * ld];
     }
     return v;
 }
@@ -203,7 +203,7 @@ static cosa_status ref_sampled(const struct vo_cli *r, size_t n, const double *t
             return COSA_ERANGE; /* beyond the horizon it was computed for */
         for (size_t j = 0; j < m; j++) {
             const size_t i = sel ? sel[j] : j;
-            X[j + k * m] = r->refmode == VO_REF_FINE ? fine_at(r->fine, i, t[k])
+            X[j + k * m] = r->refmode == VO_REF_FINE ? vo_cli_fine_at(r->fine, 0, i, t[k])
                            : t[k] == 0.0             ? r->x0[i]
                                                      : NAN;
         }

@@ -109,6 +109,11 @@ cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, size_t nsel, const 
  * at its end, and the engine sets them again. */
 int vo_cli_fine(const char *cmd, struct vo_cli *r);
 
+/* State i (outputs = 0) or output i (outputs = 1) of the sampled
+ * trajectory tr (a sample every tr->H from t = 0) at time t: the sample at
+ * t, else the cubic through the four nearest samples. */
+double vo_cli_fine_at(const cosa_reftraj *tr, int outputs, size_t i, double t);
+
 /* Wall-clock seconds (monotonic). */
 double vo_cli_now(void);
 

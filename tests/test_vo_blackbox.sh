@@ -78,7 +78,7 @@ vo o_bb bb --coupling explicit --scheme zoh --ref none --estimator exslocal --co
 
 # ---- --ref none: no error figures, everything else -------------------------------------------
 grep -q '^reference none$' "$tmp/v_bb.out" && ok || bad "--ref none: no 'reference none' line"
-for k in e36_coupling e36_all e_end; do
+for k in e36_coupling e36_all e_end e36_outputs e_end_outputs; do
     [ "$(val "$k" "$tmp/v_bb.out")" = nan ] && ok || bad "--ref none: $k is not nan"
 done
 [ "$(val status "$tmp/v_bb.out")" = ok ] && [ "$(val steps "$tmp/v_bb.out")" = 50 ] && ok ||
@@ -100,6 +100,14 @@ awk -F, 'NR > 1 && $4 == 1 { print $12 "," $13 }' "$tmp/f_bb/r.csv" >"$tmp/f.I"
 head -50 "$tmp/f.I" | cmp -s - "$tmp/ff.I" && ok || bad "--ref fine: not the fine co-simulation's samples"
 e=$(val e_end "$tmp/f_bb.out")
 awk -v e="$e" 'BEGIN { exit !(e > 0 && e < 1) }' && ok || bad "--ref fine: e_end $e"
+# the errors on the outputs: I's outputs s1, v1 are its states (the same values at the same
+# points, the same reference), so over the outputs -- a superset, with II's Fk -- eq 36's sum
+# of squares and the largest end error are at least those of the states, and Fk adds to eq 36
+e36=$(val e36_all "$tmp/f_bb.out")
+e36o=$(val e36_outputs "$tmp/f_bb.out")
+eo=$(val e_end_outputs "$tmp/f_bb.out")
+awk -v a="$e36" -v b="$e36o" -v e="$e" -v f="$eo" 'BEGIN { exit !(b > a && f >= e && f < 1) }' &&
+    ok || bad "--ref fine: e36_outputs $e36o (states $e36), e_end_outputs $eo (states $e)"
 
 # ---- what a black box cannot take: one line (besides the identification's notes), exit 2 ------
 bb_refused() { # WANT ARGS...: as harness.sh's usage_error, the notes left out

@@ -401,6 +401,12 @@ typedef struct cosa_vo_result {
     double *t, *x, *xref;
     unsigned char *coupling_body;
     cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
+    size_t ny;          /* outputs kept at the macro points: the unit set's, or
+                           0 when there are more than store_max (20000)       */
+    double *y;          /* ny x (steps+1): the outputs at the accepted points
+                           (the update step's consistent y; the implicit
+                           coupling's last corrector integration) -- a black
+                           box's errors are measured on them                   */
 } cosa_vo_result;
 
 /* One macro step for `cosa estimate`: from the reference at t0 (states),

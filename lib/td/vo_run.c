@@ -91,6 +91,7 @@ void cosa_vo_result_free(cosa_vo_result *r)
     free(r->t);
     free(r->x);
     free(r->xref);
+    free(r->y);
     free(r->coupling_body);
     free(r->stored);
     free(r);
@@ -785,20 +786,25 @@ static cosa_status record_attempt(cosa_vo_result *r, struct rec *rc, double t, d
     return COSA_OK;
 }
 
-static cosa_status record_point(cosa_vo_result *r, struct rec *rc, double t, const double *x)
+static cosa_status record_point(cosa_vo_result *r, struct rec *rc, double t, const double *x,
+                                const double *y)
 {
     const size_t n = r->steps + 1; /* points 0..steps */
     size_t c = rc->pcap;
     cosa_status st = grow((void **)&r->t, &c, n, sizeof(double));
-    size_t c2 = rc->pcap;
+    size_t c2 = rc->pcap, c3 = rc->pcap;
     if (st == COSA_OK)
         st = grow((void **)&r->x, &c2, n, r->nx * sizeof(double));
+    if (st == COSA_OK && r->ny)
+        st = grow((void **)&r->y, &c3, n, r->ny * sizeof(double));
     if (st != COSA_OK)
         return st;
     rc->pcap = c;
     r->t[n - 1] = t;
     for (size_t j = 0; j < r->nx; j++)
         r->x[j + (n - 1) * r->nx] = x[r->stored[j]];
+    if (r->ny)
+        memcpy(r->y + (n - 1) * r->ny, y, r->ny * sizeof *y);
     return COSA_OK;
 }
 
@@ -1175,7 +1181,7 @@ static cosa_status vo_committed(void *ctx, const evolve_attempt *a, int *halt)
     r->H_min = fmin(r->H_min, v->H);
     r->H_max = fmax(r->H_max, v->H);
     read_states(v, v->x1);
-    return record_point(r, w->rc, v->T[0], v->x1);
+    return record_point(r, w->rc, v->T[0], v->x1, v->y1);
 }
 
 /* The iterations in the loop's figures: the implicit corrector's
@@ -1458,8 +1464,9 @@ cosa_status td_vo_exec(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
             r->coupling_body[r->nx] = v->cbody[i];
             r->stored[r->nx++] = i;
         }
+    r->ny = v->ny <= (o->store_max ? o->store_max : 20000u) ? v->ny : 0;
     r->t_start = v->T[0];
-    if ((st = record_point(r, &rc, v->T[0], v->xN)) != COSA_OK)
+    if ((st = record_point(r, &rc, v->T[0], v->xN, v->y1)) != COSA_OK)
         goto done;
     if (o->control != COSA_VO_CONTROL_NONE && (st = vo_controller(o, &ctl)) != COSA_OK)
         goto done;

@@ -597,7 +597,7 @@ static const opt_row sim_rows[] = {
      .imin = 0, .imax = 2,
      .help = "order of the output derivatives in the defects (0, 1, 2; default 1)"},
     {.kind = OPTK_STRING, .name = "ref", .off = SIM(o.ref), .arg = "auto|fine|none|FILE",
-     .modes = SIM_FIXED,
+     .modes = SIM_FIXED | SIM_COUPLED,
      .help = "the reference: auto (default: exact for linear models and linear FMU "
              "networks, fine for nonlinear or affine FMUs, CVODE for nonlinear "
              "models), fine: the same units co-simulated with SOH at DT/64 from t "
@@ -616,7 +616,9 @@ static const opt_row sim_rows[] = {
              "macro points are the rows there, else cubic interpolation of the "
              "four nearest rows.  Without state columns only schemes of order 0 "
              "run (they start at t = 0 from the model's x0). The 'reference' line "
-             "says which"},
+             "says which.  With --coupling: auto (the monolithic reference; the fine "
+             "co-simulation for black boxes, FMUs that declare no states), fine (sampled at "
+             "every fine step, cubic between) or none (e36_*, e_end nan)"},
     {.kind = OPTK_ENUM, .name = "linearize", .off = SIM(o.lin), .arg = "start|end",
      .modes = SIM_FIXED, .names = lin_names, .flags = OPTF_OR_LIST,
      .help = "MBCorr linearisation point: start (default without FMUs; x_n and the "
@@ -634,11 +636,13 @@ static const opt_row sim_rows[] = {
              "each of its steps a unit gets the polynomial's value at the step's "
              "start and holds it (eq 9), so K = 1 units see the last sample"},
     {.kind = OPTK_ENUM, .name = "start", .off = SIM(o.start), .arg = "reference|initial",
-     .modes = SIM_FIXED, .names = start_names, .flags = OPTF_OR_LIST,
+     .modes = SIM_FIXED | SIM_COUPLED, .names = start_names, .flags = OPTF_OR_LIST,
      .help = "reference (default): on the reference at t = p*DT (doc/method.md); "
              "initial: at t = 0 from x0, y0 from the algebraic loop, the "
              "extrapolation order capped by the samples that exist (step 1 ZOH, "
-             "step 2 at most FOH)"},
+             "step 2 at most FOH).  With --coupling: the first K+1 steps of DT run "
+             "so from t = 0 and the engine starts at t_s = (K+1) DT (the default "
+             "with black boxes)"},
     {.kind = OPTK_FLAG, .name = "energy", .off = SIM(o.energy), .modes = SIM_FIXED,
      .help = "the energy paper's indicators (models with a mechanical energy and a "
              "power port: twomass-fd, multi-fd): at every macro point the residual "
@@ -800,6 +804,7 @@ static int coupling_shared(const char *cmd, struct sim_run *r)
     vo->tend = o->tend, vo->rtol = o->rtol, vo->atol = o->atol, vo->refrtol = o->refrtol;
     vo->integrator = o->integrator, vo->output = o->output, vo->name = o->name;
     vo->plot = o->plot;
+    vo->ref = o->ref, vo->start = o->start;
     return cli_positive(cmd, "--micro", o->micro, &vo->micro);
 }
 

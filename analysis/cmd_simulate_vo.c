@@ -44,10 +44,16 @@ const char cmd_simulate_vo_usage[] =
     "--kmax with --control order (the default kmax is capped, with a note); above it\n"
     "one line, exit 2.  FMUs whose feedthrough closes an algebraic loop are iterated\n"
     "in Initialization Mode at t = 0 first (init_iterations N, init_output SUB.NAME\n"
-    "VALUE after 'integrator'; a loop without a fixed point: one line, exit 2).\n\n";
+    "VALUE after 'integrator'; a loop without a fixed point: one line, exit 2).\n"
+    "Black boxes (FMUs that declare no states) run where they can roll back: from\n"
+    "t = 0 (--start initial: K+1 start-up steps of degree min(j, k), then t_s), the\n"
+    "fine co-simulation as reference (--ref; errors over the declared states), the\n"
+    "estimators exslocal and imslocal (the others compare states).\n\n";
 
 const char cmd_simulate_vo_prints[] =
-    "\nPrints 'name value' lines: status (ok | hmin | diverged | max-steps), steps\n"
+    "\nPrints 'name value' lines (after 'integrator': 'reference fine co-simulation S\n"
+    "dt/K' or 'reference none' when not the monolithic one, 'start initial' when\n"
+    "so): status (ok | hmin | diverged | max-steps), steps\n"
     "(accepted), rejected, corrector_iters, t_start, t_end, H_mean, H_min, H_max,\n"
     "k_hist (accepted steps per degree, K:N,...), k_changes, e36_coupling and e36_all\n"
     "(eq 36 over the accepted macro points after t_s: the coupling bodies' states /\n"
@@ -79,14 +85,18 @@ static void col(csv_out *c, const char *prefix, const char *name, size_t k)
         csv_out_name(c, "%sx%zu", prefix, k + 1);
 }
 
-/* the scaled state error of accepted point n: max_i |x - xref| / max_j |xref_i| */
+/* the scaled state error of accepted point n: max_i |x - xref| / max_j |xref_i|
+ * (nan when no state has a reference scale: --ref none, black boxes alone) */
 static double state_error(const cosa_vo_result *r, const double *scale, size_t n)
 {
     double e = 0.0;
+    int any = 0;
     for (size_t i = 0; i < r->nx; i++)
-        if (scale[i] > 0.0)
+        if (scale[i] > 0.0) {
             e = fmax(e, fabs(r->x[i + n * r->nx] - r->xref[i + n * r->nx]) / scale[i]);
-    return e;
+            any = 1;
+        }
+    return any ? e : NAN;
 }
 
 /* The states at accepted point n, then the reference's (2 nx values at v);
@@ -189,6 +199,46 @@ static int vo_run_error(const struct vo_cli *v, cosa_status st)
     return st == COSA_ERANGE || st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
 }
 
+/* The errors of the outputs at the accepted points against the fine
+ * reference (a black box's are measured there; nan without one): eq 36 over
+ * the outputs (each against its mean over the points 1..N) and the largest
+ * |y - y_ref| at the end over the output's largest |y_ref|. */
+static void output_errors(const struct vo_cli *v, const cosa_vo_result *r, double *e36,
+                          double *eend)
+{
+    *e36 = *eend = NAN;
+    const size_t ny = r->ny, N = r->steps;
+    if (v->refmode != VO_REF_FINE || !ny || !N || !r->y || !isfinite(r->e_end))
+        return;
+    double e2 = 0.0, em = 0.0;
+    int used = 0, scaled = 0;
+    for (size_t i = 0; i < ny; i++) {
+        double mean = 0.0, scale = 0.0, num = 0.0, den = 0.0;
+        for (size_t j = 1; j <= N; j++)
+            mean += vo_cli_fine_at(v->fine, 1, i, r->t[j]) / (double)N;
+        for (size_t j = 0; j <= N; j++) {
+            const double yr = vo_cli_fine_at(v->fine, 1, i, r->t[j]);
+            const double d = r->y[i + j * ny] - yr;
+            scale = fmax(scale, fabs(yr));
+            if (j > 0) {
+                num += d * d;
+                den += (yr - mean) * (yr - mean);
+            }
+        }
+        if (den > 0.0) {
+            e2 += num / den;
+            used = 1;
+        }
+        if (scale > 0.0) {
+            const double d = r->y[i + N * ny] - vo_cli_fine_at(v->fine, 1, i, r->t[N]);
+            em = fmax(em, fabs(d) / scale);
+            scaled = 1;
+        }
+    }
+    *e36 = used ? sqrt(e2) : NAN;
+    *eend = scaled ? em : NAN;
+}
+
 /* The 'name value' lines of a run. */
 static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const char *sname,
                      const cosa_vo_result *r, double wall, const sim_init *init)
@@ -197,6 +247,11 @@ static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const 
            v->m->name, o->coupling, sname,
            v->vo.estimator ? cosa_vo_estimator_name(v->vo.estimator) : "none",
            control_name(&v->vo), v->iname);
+    /* the defaults (the monolithic reference, the start on it) print nothing */
+    if (v->refdesc[0])
+        printf("reference %s\n", v->refdesc);
+    if (v->vo.start_initial)
+        printf("start initial\n");
     sim_init_print(v->m, v->par, v->set, init);
     /* the statistics every time-domain run prints (issue 23, run_stats.h);
      * h_min and h_max are H_min and H_max again under the common names */
@@ -229,6 +284,11 @@ static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const 
     printf("%s\nk_changes %zu\n", r->steps ? "" : "none", r->k_changes);
     printf("e36_coupling %.17g\ne36_all %.17g\ne_end %.17g\n", r->e36_coupling, r->e36_all,
            r->e_end);
+    if (v->refmode != VO_REF_MONOLITHIC) { /* the outputs: a black box has no states */
+        double e36o, eendo;
+        output_errors(v, r, &e36o, &eendo);
+        printf("e36_outputs %.17g\ne_end_outputs %.17g\n", e36o, eendo);
+    }
     /* the cores a fully parallel run would use per macro step (sect. 6.4):
      * every unit, the FD perturbations (one per unit input), the master */
     size_t cores = v->nsub + 1;
@@ -236,7 +296,7 @@ static void vo_print(const struct vo_cli_opts *o, const struct vo_cli *v, const 
         for (size_t i = 0; i < v->nsub; i++)
             cores += cosa_unit_nu(v->units[i]);
     printf("cores %zu\nseconds_cosim %.6g\nseconds_reference %.6g\n", cores,
-           wall - v->ref_seconds, v->ref_seconds);
+           wall - (v->ref_seconds - v->fine_seconds), v->ref_seconds);
     run_stats_print(stdout, &sv, RUN_STATS_H_MIN | RUN_STATS_H_MAX | RUN_STATS_NEW);
     fflush(stdout);
 }
@@ -311,6 +371,8 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
     memset(&f, 0, sizeof f);
     if ((rc = vo_files_prepare(o, &v, sname, &f)) != CLI_OK)
         goto out;
+    if ((rc = vo_cli_fine(cmd, &v)) != CLI_OK)
+        goto out;
     /* the one entry point (issue 23): the run description validated once,
      * by the library */
     cosa_run_opts ro;
@@ -326,6 +388,11 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
         goto out;
     }
     const cosa_vo_result *r = run->vo; /* the engine's figures (owned by run) */
+    if (r->status == COSA_VO_NOREF && v.vo.start_initial) {
+        cli_error(cmd, "the start from t = 0 failed: %s", r->reason);
+        rc = CLI_EFAIL;
+        goto out;
+    }
     if (r->status == COSA_VO_NOREF) {
         cli_error(cmd, "model '%s': the monolithic reference failed: %s (try --ref-rtol, or "
                        "check the model's parameters)", v.m->name, r->reason);

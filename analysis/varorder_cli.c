@@ -27,6 +27,7 @@ void vo_cli_opts_init(struct vo_cli_opts *o, const char *cmd)
     o->ctl_rtol = o->atol_x = o->atol_v = o->atol_u = o->rtol_u = o->sf = o->rmin = o->rmax =
         o->hmin = o->corr_tol = NAN;
     o->rtol = o->atol = o->micro = o->refrtol = o->tend = o->t0 = NAN;
+    o->start = -1;
 }
 
 /* the names of cosa_vo_control and cosa_vo_jacobian, in their order */
@@ -126,10 +127,15 @@ void vo_cli_notes(const char *cmd, const struct vo_cli_opts *o, const struct vo_
     if (o->jacobian_old)
         fprintf(stderr, "cosa: %s: note: --jacobian is deprecated; use --corrector-jacobian\n",
                 cmd);
+    if (r && r->nbb && r->refmode == VO_REF_FINE && (!o->ref || strcmp(o->ref, "fine")))
+        fprintf(stderr, "cosa: %s: note: black box%s %s (no declared states): the reference is "
+                        "the fine co-simulation (as --ref fine), compared on the states the "
+                        "other units declare\n", cmd, r->nbb > 1 ? "es" : "", r->bbnames);
     if (r && r->kmax_capped_by[0])
-        fprintf(stderr, "cosa: %s: note: --control order: kmax %d (FMU %s's "
-                        "recommendedIntermediateInputSmoothness caps the input degree)\n",
-                cmd, r->vo.kmax, r->kmax_capped_by);
+        fprintf(stderr, "cosa: %s: note: --control order: kmax %d (FMU %s's %s caps the "
+                        "input degree)\n", cmd, r->vo.kmax, r->kmax_capped_by,
+                r->kmax_capped_interp ? "input interpolation"
+                                      : "recommendedIntermediateInputSmoothness");
 }
 
 /* value, if given (not NAN), into *v */
@@ -145,6 +151,7 @@ void vo_cli_free(struct vo_cli *r)
         return;
     cosa_model_units_free(r->mu); /* the units and their set */
     cosa_odesys_free(r->os);
+    cosa_reftraj_free(r->fine);
     cosa_system_free(r->sys);
     free(r->x0);
     free(r->is_vel);
@@ -158,10 +165,58 @@ double vo_cli_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The sample where t is one (within 1e-9 of the spacing h), else the cubic
+ * through the four nearest samples -- its error, O(h^4 x''''), is far below
+ * the fine co-simulation's own, O(h^(p+1)) for its scheme of order p <= 2. */
+double vo_cli_fine_at(const cosa_reftraj *tr, int outputs, size_t i, double t)
+{
+    const double h = tr->H, q = t / h;
+    const size_t n = tr->nsamples, ld = outputs ? tr->ny : tr->nx;
+    const double *d = outputs ? tr->y : tr->x;
+    const double qr = round(q);
+    if (fabs(q - qr) <= 1e-9 && qr >= 0.0 && qr <= (double)(n - 1))
+        return d[i + (size_t)qr * ld];
+    size_t j0 = q < 1.0 ? 0 : (size_t)q - 1; /* the nodes j0 .. j0+3 */
+    if (j0 + 4 > n)
+        j0 = n >= 4 ? n - 4 : 0;
+    const size_t m = n < 4 ? n : 4;
+    double v = 0.0;
+    for (size_t a = 0; a < m; a++) {
+        double w = 1.0;
+        for (size_t b = 0; b < m; b++)
+            if (b != a)
+                w *= (q - (double)(j0 + b)) / ((double)a - (double)b);
+        v += w * d[i + (j0 + a) * ld];
+    }
+    return v;
+}
+
+/* --ref fine or none: the fine trajectory at the times t (the whole state,
+ * or the nsel states sel), or x0 at t = 0 and nan after it. */
+static cosa_status ref_sampled(const struct vo_cli *r, size_t n, const double *t, size_t nsel,
+                               const size_t *sel, double *X)
+{
+    const size_t nx = r->nx, m = sel ? nsel : nx;
+    for (size_t k = 0; k < n; k++) {
+        if (r->refmode == VO_REF_FINE &&
+            !(t[k] <= (double)(r->fine->nsamples - 1) * r->fine->H * (1.0 + 1e-9)))
+            return COSA_ERANGE; /* beyond the horizon it was computed for */
+        for (size_t j = 0; j < m; j++) {
+            const size_t i = sel ? sel[j] : j;
+            X[j + k * m] = r->refmode == VO_REF_FINE ? vo_cli_fine_at(r->fine, 0, i, t[k])
+                           : t[k] == 0.0             ? r->x0[i]
+                                                     : NAN;
+        }
+    }
+    return COSA_OK;
+}
+
 cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, size_t nsel, const size_t *sel,
                        double *X)
 {
     struct vo_cli *r = ctx;
+    if (r->refmode != VO_REF_MONOLITHIC)
+        return ref_sampled(r, n, t, nsel, sel, X);
     cosa_reftraj *ref = NULL;
     const double t0 = vo_cli_now();
     /* the exact route's linear form has no coupling offset c (u = L y + c) */
@@ -175,6 +230,67 @@ cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, size_t nsel, const 
     cosa_reftraj_free(ref);
     r->ref_seconds += vo_cli_now() - t0;
     return COSA_OK;
+}
+
+#define VO_FINE_FACTOR 64 /* the fine reference's step is H0 / this (the fixed-step run's) */
+
+int vo_cli_fine(const char *cmd, struct vo_cli *r)
+{
+    if (r->refmode != VO_REF_FINE)
+        return CLI_OK;
+    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
+    const size_t nfmu = fmus ? r->nsub : 0;
+    cosa_fmu_capability *cap = calloc(r->nsub + 1, sizeof *cap);
+    const cosa_fmu_capability **caps = calloc(r->nsub + 1, sizeof *caps);
+    if (!cap || !caps) {
+        free(cap);
+        free(caps);
+        cli_error(cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    for (size_t i = 0; i < nfmu; i++)
+        if (fmus[i]) {
+            cosa_fmu_capability_get(fmus[i], &cap[i]);
+            caps[i] = &cap[i];
+        }
+    /* as the fixed-step run: dt/64, or the largest dt/K, K <= 64, on every
+     * fixed-step FMU's grid */
+    const unsigned K = nfmu ? (unsigned)cosa_fmu_step_grid(caps, nfmu, r->vo.H, VO_FINE_FACTOR)
+                            : VO_FINE_FACTOR;
+    free(cap);
+    free(caps);
+    const char *fname = nfmu ? cosa_fmu_fine_scheme(fmus, nfmu) : "soh";
+    cosa_scheme fs;
+    cosa_scheme_parse(fname, &fs);
+    /* the engine's horizon: t_s = (K+1) H0, then N H0 (fixed) or tend */
+    const cosa_vo_opts *v = &r->vo;
+    const int kk = v->control == COSA_VO_CONTROL_ORDER ? v->kmax : v->k;
+    const double ts = (double)(kk + 1) * v->H;
+    const double end = ts + (v->control == COSA_VO_CONTROL_NONE
+                                 ? fmax(1.0, round(v->tend / v->H)) * v->H
+                                 : v->tend);
+    const double hf = v->H / K;
+    if (!(end / hf < 1e9)) {
+        cli_error(cmd, "--ref fine: %.3g fine steps of %g s: too many (at most 1e9)", end / hf,
+                  hf);
+        return CLI_EUSAGE;
+    }
+    const size_t ns = (size_t)ceil(end / hf * (1.0 + 1e-12)) + 3; /* 2 beyond the end */
+    const double t0 = vo_cli_now();
+    cosa_status st = cosa_reftraj_cosim(r->set, &fs, r->x0, hf, ns, 1, &r->fine);
+    r->fine_seconds = vo_cli_now() - t0;
+    r->ref_seconds += r->fine_seconds;
+    if (st != COSA_OK) {
+        const char *why = "";
+        for (size_t i = 0; i < r->nsub && !why[0]; i++)
+            why = cosa_unit_message(r->units[i]);
+        cli_error(cmd, "the fine reference failed: %s", why[0] ? why : cosa_strerror(st));
+        return st == COSA_EUNSUPPORTED ? CLI_EUSAGE : CLI_EFAIL;
+    }
+    char sname[64]; /* "SOH", as the fixed-step run's 'reference' line */
+    cosa_scheme_name(&fs, sname, sizeof sname);
+    snprintf(r->refdesc, sizeof r->refdesc, "fine co-simulation %s dt/%u", sname, K);
+    return CLI_OK;
 }
 
 /* The scheme (a plain degree), --coupling, --estimator, --control, --kmax. */
@@ -389,18 +505,65 @@ static int vo_setup_units(const char *cmd, struct vo_cli *r, const cosa_integrat
     }
     r->set = cosa_model_units_set(r->mu);
     r->units = cosa_model_units_units(r->mu);
-    /* black boxes run without states: the units' layout, and no reference
-     * (the state errors need the FMU's states) */
+    /* black boxes run without states: the units' layout (x0 and the kick
+     * flags without the identified states) */
     r->nbb = sim_blackbox_names(r->m, r->nsub, r->bbnames, sizeof r->bbnames);
-    if (r->nbb) {
-        /* the engine starts at t_s = (K+1) H on the monolithic reference's
-         * states and measures state errors: neither exists for a black box */
-        cli_error(cmd, "--coupling: black box%s %s declare%s no states: the variable-order "
-                       "engine starts on the reference's states and measures state errors "
-                       "(use the fixed-step run: --scheme without --coupling)",
-                  r->nbb > 1 ? "es" : "", r->bbnames, r->nbb > 1 ? "" : "s");
+    if (r->nbb && sim_blackbox_x0(cmd, r->sys, r->set, &r->x0, &r->is_vel) != CLI_OK)
+        return CLI_EFAIL;
+    r->nx = cosa_unitset_nx(r->set);
+    r->vo.is_vel = r->is_vel;
+    return CLI_OK;
+}
+
+/* Black boxes (doc/simulate-black-box.md "Modes"): `cosa estimate` takes a
+ * step from the reference's states, which a black box hides; the error
+ * estimators that compare states (z - z^) would measure the other units'
+ * states alone -- refused; the start is the units' own (--start initial). */
+static int vo_setup_blackbox(const char *cmd, const struct vo_cli_opts *o, struct vo_cli *r)
+{
+    if (!r->nbb)
+        return CLI_OK;
+    const char *s = r->nbb > 1 ? "es" : "", *d = r->nbb > 1 ? "" : "s";
+    if (strcmp(cmd, "simulate")) {
+        cli_error(cmd, "black box%s %s declare%s no states: cosa estimate starts its step on "
+                       "the reference's states (cosa simulate --coupling runs black boxes)",
+                  s, r->bbnames, d);
         return CLI_EUSAGE;
     }
+    if (r->vo.estimator && cosa_vo_estimator_on_states(r->vo.estimator)) {
+        cli_error(cmd, "--estimator %s compares the states of two integrations (z - z^), "
+                       "which black box%s %s hide%s: use exslocal or imslocal (they compare "
+                       "the coupling variables u)",
+                  cosa_vo_estimator_name(r->vo.estimator), s, r->bbnames, d);
+        return CLI_EUSAGE;
+    }
+    if (o->start == 0) {
+        cli_error(cmd, "--start reference: black box%s %s declare%s no states for the "
+                       "reference to start on (--start initial, the default with black boxes)",
+                  s, r->bbnames, d);
+        return CLI_EUSAGE;
+    }
+    r->vo.start_initial = 1;
+    return CLI_OK;
+}
+
+/* --start, --ref: the start rule and the reference (the fine co-simulation
+ * by default for black boxes, whose states no monolithic reference has). */
+static int vo_setup_reference(const char *cmd, const struct vo_cli_opts *o, struct vo_cli *r)
+{
+    if (o->start == 1)
+        r->vo.start_initial = 1;
+    const char *ref = o->ref ? o->ref : "auto";
+    if (!strcmp(ref, "none"))
+        r->refmode = VO_REF_NONE;
+    else if (!strcmp(ref, "fine") || (!strcmp(ref, "auto") && r->nbb))
+        r->refmode = VO_REF_FINE;
+    else if (strcmp(ref, "auto")) {
+        cli_error(cmd, "--ref %s: with --coupling the reference is auto, fine or none", ref);
+        return CLI_EUSAGE;
+    }
+    if (r->refmode == VO_REF_NONE)
+        snprintf(r->refdesc, sizeof r->refdesc, "none");
     return CLI_OK;
 }
 
@@ -428,7 +591,11 @@ static int vo_setup_smoothness(const char *cmd, const struct vo_cli_opts *o, str
             continue;
         cosa_fmu_capability cap;
         cosa_fmu_capability_get(fmus[i], &cap);
-        const int cmax = cosa_fmu_smoothness_degree(cap.smoothness);
+        /* the degree the FMU takes at all (input interpolation; a black box
+         * often holds its inputs), and the smoothness it recommends */
+        const int cdeg = cap.input_degree_max;
+        const int csm = cosa_fmu_smoothness_degree(cap.smoothness);
+        const int cmax = cdeg < csm ? cdeg : csm;
         const char *name = r->m->sub_name ? r->m->sub_name(r->m, r->par, i) : NULL;
         cosa_scheme s = r->scheme; /* the largest degree the run can give the FMU */
         s.q_extra = 0;
@@ -438,13 +605,21 @@ static int vo_setup_smoothness(const char *cmd, const struct vo_cli_opts *o, str
         if (order && o->kmax < 0 && r->vo.k + exl <= cmax) { /* the default kmax: capped */
             r->vo.kmax = cmax - exl;
             snprintf(r->kmax_capped_by, sizeof r->kmax_capped_by, "%s", name ? name : "?");
+            r->kmax_capped_interp = cdeg < csm;
             continue;
         }
         char why[256];
-        cosa_fmu_smoothness_check(&cap, cosa_unit_nu(r->units[i]), &s, why, sizeof why);
+        if (s.order > cdeg)
+            snprintf(why, sizeof why, "an input polynomial of degree %d needs input "
+                     "interpolation: %s", s.order, cap.degree_why);
+        else
+            cosa_fmu_smoothness_check(&cap, cosa_unit_nu(r->units[i]), &s, why, sizeof why);
         if (exl && r->vo.k + 1 > cmax)
             cli_error(cmd, "--estimator exlocal integrates degree k+1 inputs: FMU %s: %s; use a "
                            "scheme of order <= %d", name ? name : "?", why, cmax - 1);
+        else if (!order)
+            cli_error(cmd, "--scheme %s: FMU %s: %s; use a scheme of degree <= %d", sname,
+                      name ? name : "?", why, cmax);
         else
             cli_error(cmd, "--kmax %d: FMU %s: %s; use --kmax <= %d", r->vo.kmax,
                       name ? name : "?", why, cmax - exl);
@@ -468,7 +643,9 @@ int vo_cli_setup(const char *cmd, cli_case *cs, const struct vo_cli_opts *o, con
     cosa_integrator integ;
     if ((rc = vo_setup_model(cmd, cs, o, r)) != CLI_OK ||
         (rc = vo_setup_integrator(cmd, o, r, &integ)) != CLI_OK ||
-        (rc = vo_setup_units(cmd, r, &integ)) != CLI_OK)
+        (rc = vo_setup_units(cmd, r, &integ)) != CLI_OK ||
+        (rc = vo_setup_blackbox(cmd, o, r)) != CLI_OK ||
+        (rc = vo_setup_reference(cmd, o, r)) != CLI_OK)
         return rc;
     return vo_setup_smoothness(cmd, o, r);
 }

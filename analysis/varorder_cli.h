@@ -24,6 +24,8 @@ struct vo_cli_opts {
     const char *integrator;
     double rtol, atol, micro, refrtol, tend, t0;
     const char *output, *name, *plot;
+    const char *ref;                /* --ref auto|fine|none (simulate)           */
+    int start;                      /* --start: 0 reference, 1 initial, or -1    */
 };
 
 /* The "not given" values of every field; cmd as given. */
@@ -56,11 +58,22 @@ struct vo_cli {
     cosa_scheme scheme;
     const char *iname;       /* the integrator's name                      */
     double ref_seconds;      /* wall-clock time spent in the reference     */
+    double fine_seconds;     /* of it, the fine reference before the run   */
     char kmax_capped_by[64]; /* --control order without --kmax: the FMU whose
                                 input smoothness capped kmax ("": none)     */
+    int kmax_capped_interp;  /* 1: its input interpolation capped it (a held
+                                input), not its recommended smoothness      */
     size_t nbb;              /* black boxes (sim_blackbox.h): no reference  */
     char bbnames[128];
+    int refmode;             /* VO_REF_MONOLITHIC, _FINE or _NONE           */
+    cosa_reftraj *fine;      /* the fine co-simulation, sampled at every fine
+                                step (refmode VO_REF_FINE, vo_cli_fine)     */
+    char refdesc[96];        /* the 'reference' line ("" for monolithic)    */
 };
+
+/* The references of a --coupling run: the monolithic one (exact or CVODE,
+ * the default), the fine co-simulation (black boxes' default) or none. */
+enum { VO_REF_MONOLITHIC = 0, VO_REF_FINE, VO_REF_NONE };
 
 /* --jacobian (the deprecated spelling of --corrector-jacobian), o->jacobian_old,
  * into o->jacobian: CLI_OK, or one line and CLI_EUSAGE for a bad value or
@@ -87,6 +100,19 @@ void vo_cli_free(struct vo_cli *r);
  * models, CVODE at --ref-rtol otherwise. */
 cosa_status vo_cli_ref(void *ctx, size_t n, const double *t, size_t nsel, const size_t *sel,
                        double *X);
+
+/* The fine reference (refmode VO_REF_FINE; else nothing): the same units
+ * co-simulated from x0 at t = 0 with SOH (or the highest input degree every
+ * FMU takes) at H0 / 64 (or H0 / K on a fixed-step FMU's grid) over the
+ * engine's horizon, every fine step kept (r->fine), refdesc set.  CLI_OK, or
+ * one line and CLI_EUSAGE / CLI_EFAIL.  Before the run: the units are left
+ * at its end, and the engine sets them again. */
+int vo_cli_fine(const char *cmd, struct vo_cli *r);
+
+/* State i (outputs = 0) or output i (outputs = 1) of the sampled
+ * trajectory tr (a sample every tr->H from t = 0) at time t: the sample at
+ * t, else the cubic through the four nearest samples. */
+double vo_cli_fine_at(const cosa_reftraj *tr, int outputs, size_t i, double t);
 
 /* Wall-clock seconds (monotonic). */
 double vo_cli_now(void);

@@ -6,8 +6,8 @@
 # hidden FMUs do the same arithmetic as their declared twins, the co-simulation's trajectory
 # (inputs, outputs, corrected outputs) equals the declared pair's to the last printed digit (the
 # only right tolerance for the same computation) and e_global is the same in every variant;
-# --ref none prints no e_global and everything else; --coupling and cosa defect refuse in one
-# line.
+# --ref none prints no e_global and everything else; --coupling --start reference and cosa
+# defect refuse in one line (--coupling itself runs black boxes: tests/test_vo_blackbox.sh).
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 one_line() { [ "$(wc -l <"$1")" = 1 ]; }
 pair() { fmu_twomass "$1" pair 0.05 "$2" "$3"; } # FILE FMU_I FMU_II
@@ -101,7 +101,8 @@ refuse() { # WHAT ARGS...: exit 2 and one line mentioning "black box"
         ok || bad "$what: exit $rc: $(cat "$tmp/r.err")"
 }
 # (model-based corrections run on the identified model: tests/test_blackbox_modes.sh)
-refuse coupling simulate --model-file "$tmp/bb.cosa" --coupling explicit --scheme zoh --dt 1e-4
+refuse coupling simulate --model-file "$tmp/bb.cosa" --coupling explicit --scheme zoh --dt 1e-4 \
+    --start reference
 refuse defect defect --model-file "$tmp/bb.cosa" --dt 1e-4 --integrator exact --in-order 1 \
     --out-order 1
 fmu_env_done test_blackbox_run

@@ -361,6 +361,14 @@ typedef struct cosa_vo_opts {
                               e.g. the FMU initialization loop again there;
                               step_complete after the master's commits       */
     size_t nobservers;
+    int start_initial;     /* 0: the start-up samples u(T_j), j = 0..K+1, and
+                              the states at t_s = (K+1) H from the reference;
+                              1: from the units' own state at t = 0 (x(0) of
+                              the reference, the units instantiated afresh:
+                              black boxes), K+1 committed steps of H of
+                              degree min(j, k) for step j = 0..K (the degree
+                              the samples that exist allow), then the run
+                              from t_s = (K+1) H as with 0                    */
 } cosa_vo_opts;
 
 typedef enum cosa_vo_status {
@@ -393,6 +401,12 @@ typedef struct cosa_vo_result {
     double *t, *x, *xref;
     unsigned char *coupling_body;
     cosa_run_stats run; /* the loop's statistics (cosa_run_stats)             */
+    size_t ny;          /* outputs kept at the macro points: the unit set's, or
+                           0 when there are more than store_max (20000)       */
+    double *y;          /* ny x (steps+1): the outputs at the accepted points
+                           (the update step's consistent y; the implicit
+                           coupling's last corrector integration) -- a black
+                           box's errors are measured on them                   */
 } cosa_vo_result;
 
 /* One macro step for `cosa estimate`: from the reference at t0 (states),

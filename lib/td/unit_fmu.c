@@ -522,6 +522,17 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
     return COSA_OK;
 }
 
+/* Whether t is the unit's current time: exactly, or for a unit without
+ * states (a black box, whose state a second instance cannot reproduce, or
+ * a static FMU) within the rounding of t accumulated over steps (64 ulp):
+ * the variable-order engine's macro points are sums of its own steps. */
+static int at_unit_time(const cosa_unit *u, double t)
+{
+    const double tu = cosa_unit_time(u);
+    return t == tu ||
+           (!cosa_unit_nx(u) && fabs(t - tu) <= 64.0 * DBL_EPSILON * fmax(fabs(t), fabs(tu)));
+}
+
 /* The unit that evaluates the model at (t, x): u itself at its current
  * time and state; elsewhere a second instance of the FMU (the helper,
  * created when first needed), instantiated afresh at time t with the
@@ -533,7 +544,7 @@ static cosa_status point_unit(cosa_unit *u, double t, const double *x, cosa_unit
     fmu_unit *f = cosa_unit_impl(u);
     const size_t nx = cosa_unit_nx(u);
     *at = NULL;
-    if (f->me || (t == cosa_unit_time(u) && (!nx || memcmp(x, cosa_unit_state(u), nx * sizeof *x) == 0))) {
+    if (f->me || (at_unit_time(u, t) && (!nx || memcmp(x, cosa_unit_state(u), nx * sizeof *x) == 0))) {
         /* (Model Exchange: any point; the caller sets it) */
         cosa_status st = ready(u);
         if (st == COSA_OK)

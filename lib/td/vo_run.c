@@ -91,6 +91,7 @@ void cosa_vo_result_free(cosa_vo_result *r)
     free(r->t);
     free(r->x);
     free(r->xref);
+    free(r->y);
     free(r->coupling_body);
     free(r->stored);
     free(r);
@@ -785,20 +786,25 @@ static cosa_status record_attempt(cosa_vo_result *r, struct rec *rc, double t, d
     return COSA_OK;
 }
 
-static cosa_status record_point(cosa_vo_result *r, struct rec *rc, double t, const double *x)
+static cosa_status record_point(cosa_vo_result *r, struct rec *rc, double t, const double *x,
+                                const double *y)
 {
     const size_t n = r->steps + 1; /* points 0..steps */
     size_t c = rc->pcap;
     cosa_status st = grow((void **)&r->t, &c, n, sizeof(double));
-    size_t c2 = rc->pcap;
+    size_t c2 = rc->pcap, c3 = rc->pcap;
     if (st == COSA_OK)
         st = grow((void **)&r->x, &c2, n, r->nx * sizeof(double));
+    if (st == COSA_OK && r->ny)
+        st = grow((void **)&r->y, &c3, n, r->ny * sizeof(double));
     if (st != COSA_OK)
         return st;
     rc->pcap = c;
     r->t[n - 1] = t;
     for (size_t j = 0; j < r->nx; j++)
         r->x[j + (n - 1) * r->nx] = x[r->stored[j]];
+    if (r->ny)
+        memcpy(r->y + (n - 1) * r->ny, y, r->ny * sizeof *y);
     return COSA_OK;
 }
 
@@ -876,6 +882,53 @@ static cosa_status startup(struct vo *v, cosa_vo_ref_fn ref, void *refctx, int K
     }
     memcpy(v->xN, X + (np - 1) * nx, nx * sizeof *v->xN);
     return cosa_master_init(v->m, t[np - 1], v->xN, NULL, NULL);
+}
+
+/* The start from the units' own state (start_initial; black boxes, whose
+ * states no reference knows): x(0) of the reference, the units set there
+ * (an FMU instantiated afresh), u_0 consistent with the outputs at t = 0;
+ * then steps j = 0..K of H0, each with the degree min(j, k) that the j + 1
+ * samples allow, committed and updated (the algebraic loop at every point,
+ * as the reference start-up), so that the run starts at t_s = (K+1) H0
+ * with the history the reference start-up gives it. */
+static cosa_status startup_initial(struct vo *v, cosa_vo_ref_fn ref, void *refctx, int K,
+                                   double *X)
+{
+    const double t0 = 0.0;
+    cosa_status st = ref(refctx, 1, &t0, 0, NULL, X);
+    if (st != COSA_OK) {
+        snprintf(v->msg, sizeof v->msg, "the reference failed at t = 0");
+        return st;
+    }
+    if ((st = cosa_master_init(v->m, 0.0, X, NULL, NULL)) != COSA_OK)
+        return st;
+    v->nh = 0;
+    v->H = v->o.H;
+    memcpy(v->x1, X, v->nx * sizeof *v->x1);
+    memset(v->y1, 0, v->ny * sizeof *v->y1);
+    for (int j = 0;; j++) {
+        const double t = (double)j * v->o.H;
+        if ((st = cosa_unitset_loop_solve(v->set, t, v->x1, v->y1)) != COSA_OK ||
+            (st = cosa_unitset_coupling_eval(v->set, t, v->y1, v->c1, NULL)) != COSA_OK) {
+            snprintf(v->msg, sizeof v->msg, "no consistent coupling variables at t = %g", t);
+            return st;
+        }
+        push_history(v, t, v->c1);
+        if (j == K + 1)
+            break;
+        const int d = j < v->o.k ? j : v->o.k;
+        set_nodes(v);
+        vo_build_extrapolation(v, d);
+        if ((st = advance(v, d, v->x1, v->y1)) != COSA_OK) {
+            snprintf(v->msg + strlen(v->msg), sizeof v->msg - strlen(v->msg),
+                     " (the start-up step to t = %g)", t + v->o.H);
+            return st;
+        }
+        if ((st = cosa_master_commit(v->m)) != COSA_OK)
+            return st;
+    }
+    memcpy(v->xN, v->x1, v->nx * sizeof *v->xN);
+    return COSA_OK;
 }
 
 /* Feedthrough and the coupling bodies at the start: a state is a coupling
@@ -1128,7 +1181,7 @@ static cosa_status vo_committed(void *ctx, const evolve_attempt *a, int *halt)
     r->H_min = fmin(r->H_min, v->H);
     r->H_max = fmax(r->H_max, v->H);
     read_states(v, v->x1);
-    return record_point(r, w->rc, v->T[0], v->x1);
+    return record_point(r, w->rc, v->T[0], v->x1, v->y1);
 }
 
 /* The iterations in the loop's figures: the implicit corrector's
@@ -1393,7 +1446,8 @@ cosa_status td_vo_exec(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         st = COSA_ENOMEM;
         goto done;
     }
-    if ((st = startup(v, ref, refctx, K, X)) != COSA_OK || (st = structure(v)) != COSA_OK) {
+    st = o->start_initial ? startup_initial(v, ref, refctx, K, X) : startup(v, ref, refctx, K, X);
+    if (st != COSA_OK || (st = structure(v)) != COSA_OK) {
         if (st == COSA_ENOMEM)
             goto done;
         /* a result: the reference (or the start on it) failed */
@@ -1410,8 +1464,9 @@ cosa_status td_vo_exec(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
             r->coupling_body[r->nx] = v->cbody[i];
             r->stored[r->nx++] = i;
         }
+    r->ny = v->ny <= (o->store_max ? o->store_max : 20000u) ? v->ny : 0;
     r->t_start = v->T[0];
-    if ((st = record_point(r, &rc, v->T[0], v->xN)) != COSA_OK)
+    if ((st = record_point(r, &rc, v->T[0], v->xN, v->y1)) != COSA_OK)
         goto done;
     if (o->control != COSA_VO_CONTROL_NONE && (st = vo_controller(o, &ctl)) != COSA_OK)
         goto done;

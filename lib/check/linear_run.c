@@ -425,7 +425,7 @@ cosa_status cosa_check_linear_run(const cosa_system *sys, const cosa_scheme *s, 
         return st;
     if (s->exec == COSA_GAUSS_SEIDEL && s->corr != COSA_CORR_NONE)
         return COSA_EUNSUPPORTED;
-    if (s->implicit || s->q_extra) /* iterative coupling: Phi only, for now */
+    if (cosa_iteration_of(s)->iterates) /* iterative coupling: Phi only, for now */
         return COSA_EUNSUPPORTED;
     cosa_layout lay;
     st = cosa_layout_get(sys, s, &lay);

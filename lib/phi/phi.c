@@ -266,7 +266,7 @@ cosa_status cosa_phi_build(const cosa_system *sys, const cosa_scheme *s, double 
         return st;
     if (!Phi || ld < lay.dim)
         return COSA_EINVAL;
-    if (s->implicit || s->q_extra)
+    if (cosa_iteration_of(s)->iterates) /* the coupling descriptor's entry */
         return phi_build_iter(sys, s, &lay, dt, Phi, ld, w);
     if (s->exec == COSA_GAUSS_SEIDEL) {
         st = cosa_disc_compute(sys, s->order, dt, w->dw);

@@ -116,7 +116,7 @@ cosa_status cosa_fmu_capability_check(const cosa_fmu_capability *cap, size_t nu,
     /* lib/td/iterate.c rolls the units back before every sweep, and steps a
      * Gauss-Seidel sweep (gs:P/Q too) from snapshots before the master
      * repeats the accepted one */
-    if ((s->implicit || s->q_extra) && !cap->fmu_state) {
+    if (cosa_iteration_of(s)->iterates && !cap->fmu_state) {
         if (why && size)
             snprintf(why, size, "%s restores the units %s: the FMU cannot get and set its "
                      "state (canGetAndSetFMUState)", s->implicit ? "an iterative scheme" :

@@ -231,9 +231,12 @@ static void sim_release(struct sim *r)
     free(r->x0);
 }
 
-/* The run description and the number of macro steps; one-line errors. */
+/* The run description and the number of macro steps: floor(tend / dt) full
+ * ones and *h_last, the short last step to tend (0: none; cosa simulate's
+ * rule, end_clip.h); one-line errors. */
 static cosa_status sim_check(struct sim *r, const char *scheme, double dt, double *tend,
-                             const cosa_case_sim_opts *o, size_t *N, char *err, size_t errsize)
+                             const cosa_case_sim_opts *o, size_t *N, double *h_last, char *err,
+                             size_t errsize)
 {
     char b1[32], b2[32];
     cosa_status st = api_scheme(scheme, &r->s, err, errsize);
@@ -249,7 +252,7 @@ static cosa_status sim_check(struct sim *r, const char *scheme, double dt, doubl
         return api_fail(err, errsize, COSA_ERANGE, "dt must be positive and tend finite");
     if (*tend <= 0.0)
         *tend = r->c->model->tend;
-    const double nsteps = nearbyint(*tend / dt);
+    const double nsteps = cosa_end_clip_steps(*tend, dt, h_last);
     if (nsteps < 1)
         return api_fail(err, errsize, COSA_ERANGE,
                         "dt %s is longer than the horizon tend %s: no macro step to run",
@@ -262,6 +265,28 @@ static cosa_status sim_check(struct sim *r, const char *scheme, double dt, doubl
     return COSA_OK;
 }
 
+/* The short last step h_last, unless the run cannot take it (a scheme that
+ * assumes equal steps, an FMU whose fixed internal step does not divide
+ * it): then 0, and the run ends at the last full step (cosa simulate's
+ * rule; the command says so in a note). */
+static double sim_end_clip(const struct sim *r, double h_last)
+{
+    const cosa_cosim_opts co = {0};
+    if (!(h_last > 0.0) || cosa_end_clip_refusal(&r->s, &co))
+        return 0.0;
+    cosa_fmu *const *fmus = cosa_model_units_fmus(r->mu);
+    for (size_t i = 0; i < r->nsub; i++) {
+        cosa_fmu_capability cap;
+        char why[200];
+        if (!fmus[i])
+            continue;
+        cosa_fmu_capability_get(fmus[i], &cap);
+        if (cosa_fmu_step_check(&cap, h_last, why, sizeof why) != COSA_OK)
+            return 0.0;
+    }
+    return h_last;
+}
+
 cosa_status cosa_case_simulate(const cosa_case *c, const char *scheme, double dt, double tend,
                                const cosa_case_sim_opts *opts, cosa_case_sim **out, char *err,
                                size_t errsize)
@@ -271,7 +296,8 @@ cosa_status cosa_case_simulate(const cosa_case *c, const char *scheme, double dt
     *out = NULL;
     struct sim r = {.c = c};
     size_t N = 0;
-    cosa_status st = sim_check(&r, scheme, dt, &tend, opts, &N, err, errsize);
+    double h_last = 0.0;
+    cosa_status st = sim_check(&r, scheme, dt, &tend, opts, &N, &h_last, err, errsize);
     if (st == COSA_OK)
         st = sim_forms(&r, err, errsize);
     if (st == COSA_OK && r.sys)
@@ -287,6 +313,8 @@ cosa_status cosa_case_simulate(const cosa_case *c, const char *scheme, double dt
     r.integ.hmicro = dt / 100.0;
     if (st == COSA_OK)
         st = sim_units(&r, err, errsize);
+    if (st == COSA_OK)
+        h_last = sim_end_clip(&r, h_last);
     if (st == COSA_OK && opts && opts->ref == COSA_CASE_REF_FINE)
         r.fine = 1;
     cosa_case_sim *res = st == COSA_OK ? calloc(1, sizeof *res) : NULL;
@@ -312,8 +340,8 @@ cosa_status cosa_case_simulate(const cosa_case *c, const char *scheme, double dt
         for (size_t i = 0; i < r.nsub; i++)
             if (!(cosa_unit_caps(units[i]) & COSA_UNIT_CAN_SAVE_STATE))
                 defects = 0;
-        ro.fixed = (cosa_cosim_opts){.nsteps = N, .master = r.mopt, .defects = defects,
-                                     .defect_out_order = 1};
+        ro.fixed = (cosa_cosim_opts){.nsteps = N, .h_last = h_last, .master = r.mopt,
+                                     .defects = defects, .defect_out_order = 1};
         ro.H = dt;
         const cosa_run_ref ref = {.traj = noref ? NULL : r.ref};
         st = cosa_run(cosa_model_units_set(r.mu), &ro, &ref, &res->run);

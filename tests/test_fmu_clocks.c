@@ -298,7 +298,8 @@ static void trig_net(int link, trig_run *r)
     for (int i = 0, k = 0; i < 3; k += (int)cosa_unit_ny(u[i]), i++)
         cosa_unit_get_output(u[i], y0 + k);
     cr_assert_eq(cosa_master_init(m, 0.0, x0, y0, NULL), COSA_OK);
-    evolve_fixed fx = {.n = 40, .i0 = 0, .H = 0.05};
+    evolve_fixed fx;
+    evolve_fixed_steps(&fx, 0.0, 0, 40, 0.05, 0.0);
     const evolve_config c = {.stepper = &evolve_stepper_master, .stepper_ctx = m,
                              .controller = &evolve_controller_fixed, .controller_ctx = &fx};
     evolve_stats st;

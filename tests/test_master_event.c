@@ -76,7 +76,8 @@ static cosa_status run_net(run *r, size_t n, const char *const *fmus, int *faile
         k += cosa_unit_ny(r->unit[i]);
     }
     cr_assert_eq(cosa_master_init(r->m, 0.0, x0, y0, NULL), COSA_OK);
-    evolve_fixed fx = {.n = 10, .i0 = 0, .H = 0.1};
+    evolve_fixed fx;
+    evolve_fixed_steps(&fx, 0.0, 0, 10, 0.1, 0.0);
     const evolve_config c = {.stepper = &evolve_stepper_master, .stepper_ctx = r->m,
                              .controller = &evolve_controller_fixed, .controller_ctx = &fx};
     evolve_stats st;
@@ -160,7 +161,7 @@ Test(master_event, bounces_are_communication_points)
     cosa_unit_get_counters(r.unit[0], &c0);
     cr_expect(c0.restores >= 1, "the first ball rolled back: %zu restores", c0.restores);
     /* grid points continue: 0.1 k all present (the fixed controller plans grid point n
-     * at n H, one rounding as 0.1 * k, also after a cut (evolve.c fixed_plan); 1e-15,
+     * at n H, one rounding as 0.1 * k, also after a cut (evolve.c evolve_fixed_plan); 1e-15,
      * 4.5 ulp(1), only admits a few roundings more on the way to the recorded time) */
     for (int k = 0; k <= 10; k++) {
         int found = 0;

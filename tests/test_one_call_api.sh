@@ -6,7 +6,10 @@
 #    outputs at the end are, digit for digit (%.17g), those of 'cosa simulate
 #    --ref none' on the same file (the same units and run: bitwise equal);
 #  - an FMI 2.0 network and the foh+mbcorr scheme (Jacobians of the FMUs)
-#    likewise; a bad file is one line and exit 1.
+#    likewise; a bad file is one line and exit 1;
+#  - a horizon that is not a multiple of dt ends at tend with a short last
+#    step (tests/api/simulate_end.c): bitwise cosa simulate's run, and the
+#    lag FMU's closed form at t = 1.1.
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 EX=${COSA_API_EXAMPLE:-tests/api/simulate_fmus}
 
@@ -48,5 +51,45 @@ done
 "$EX" "$tmp/none.cosa" >/dev/null 2>"$tmp/err"
 [ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'none.cosa' "$tmp/err" && ok ||
     bad "missing file: $(cat "$tmp/err")"
+
+# ---- the horizon: a short last step to tend, as cosa simulate (lib/td/end_clip.c) ----------
+END=${COSA_API_END:-tests/api/simulate_end}
+# tend 3 at dt 0.064: 46 full steps and one of 0.056, ending at t = 3; the outputs there are
+# digit for digit the last row of cosa simulate's trajectory (the same run, bitwise)
+"$END" "$COSA_SRCDIR/examples/twomass.cosa" zoh 0.064 3 >"$tmp/e" 2>"$tmp/err" && ok ||
+    bad "api tend 3: $(cat "$tmp/err")"
+"$COSA" simulate --model-file "$COSA_SRCDIR/examples/twomass.cosa" --scheme zoh --dt 0.064 \
+    --tend 3 -o "$tmp/oe" >"$tmp/cli" 2>/dev/null || bad "cosa simulate tend 3 failed"
+[ "$(val t_end "$tmp/e")" = 3 ] && [ "$(val steps "$tmp/e")" = 47 ] &&
+    [ "$(val steps "$tmp/cli")" = 47 ] && ok ||
+    bad "api: not 46 + 1 steps to t = 3: $(val steps "$tmp/e") steps to $(val t_end "$tmp/e")"
+csv=$tmp/oe/twomass_zoh.csv
+hdr=$(grep -v '^#' "$csv" | head -1)
+for name in y.I.s1 y.I.v1 y.II.Fk; do
+    col=$(echo "$hdr" | tr ',' '\n' | grep -nx "$name" | cut -d: -f1)
+    [ -n "$col" ] && [ "$(val "$name" "$tmp/e")" = "$(tail -1 "$csv" | cut -d, -f"$col")" ] && ok ||
+        bad "api $name at t = 3: $(val "$name" "$tmp/e"), simulate's $(tail -1 "$csv" | cut -d, -f"${col:-999}")"
+done
+# the lag FMU on its own Euler grid of 0.1 s (test_end_clip.sh): u = 2 from t = 0, x0 = 1;
+# 5 steps of 0.2 and one of 0.1 are 11 Euler steps: y = 2 - 0.8^11 at t = 1.1 (closed form;
+# 1e-13: ~50 ulps of the FMU's eleven O(1) updates)
+printf 'model lagnet\ntend 1\nfmu S = %s/stepsrc_fmi3.fmu\nfmu L = %s/lagfixed_fmi3.fmu\nconnect S.y -> L.u\n' \
+    "$FMU" "$FMU" >"$tmp/lag.cosa"
+"$END" "$tmp/lag.cosa" zoh 0.2 1.1 none S.T=0 S.A=2 >"$tmp/e" 2>"$tmp/err" && ok ||
+    bad "api lag 1.1: $(cat "$tmp/err")"
+awk -v t="$(val t_end "$tmp/e")" -v y="$(val y.L.y "$tmp/e")" \
+    'BEGIN { e = y - (2 - 0.8 ^ 11); if (e < 0) e = -e; d = t - 1.1; if (d < 0) d = -d
+             exit !(d <= 2.3e-16 && e <= 1e-13) }' && [ "$(val steps "$tmp/e")" = 6 ] && ok ||
+    bad "api lag: y.L.y $(val y.L.y "$tmp/e") at t = $(val t_end "$tmp/e") is not 2 - 0.8^11 at 1.1"
+# a short step the fixed-step FMU cannot take (0.05 < its 0.1): the run ends at the last full
+# step t = 1 (cosa simulate's rule; the command adds a note), y = 2 - 0.8^10
+"$END" "$tmp/lag.cosa" zoh 0.2 1.05 none S.T=0 S.A=2 >"$tmp/e" 2>"$tmp/err" &&
+    [ "$(val t_end "$tmp/e")" = 1 ] && [ "$(val steps "$tmp/e")" = 5 ] &&
+    awk -v y="$(val y.L.y "$tmp/e")" 'BEGIN { e = y - (2 - 0.8 ^ 10); exit !(e <= 1e-13 && e >= -1e-13) }' &&
+    ok || bad "api lag 1.05: $(cat "$tmp/e" "$tmp/err")"
+# a horizon shorter than dt: no step to run, one line, exit 1 (before: one whole step past it)
+"$END" builtin:twomass zoh 1e-3 6e-4 >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'longer than the horizon' "$tmp/err" && ok ||
+    bad "api tend < dt: $(cat "$tmp/err")"
 
 fmu_env_done test_one_call_api

@@ -38,7 +38,20 @@ for sc in zoh foh; do
     grep -qx "good_at_min yes" "$tmp/l1e-9" && ok || bad "limit $sc: not good at 1e-9"
     # just above the limit: unstable (the bound is at most 1e-8, not a blanket)
     dt=$(awk -v b="$b" 'BEGIN { printf "%.10g", b * 1.001 }')
+    [ $sc = zoh ] && dtz=$dt
     "$COSA" point --model-file "$MF" --scheme $sc --dt "$dt" 2>/dev/null | grep -qx "stable no" &&
         ok || bad "point $sc at 1.001 x the limit ($dt): not unstable"
 done
+# cosa demo's '!' follows the same rule (lib/phi/rho_tol.c): at tiny steps,
+# where rho rounds above 1 + 1e-12, every scheme's mark agrees with point's
+# "stable" line; just above zoh's limit (dtz, from the loop above) ZOH is marked
+"$COSA" demo --model-file "$MF" --dt "1e-9,$dtz" >"$tmp/demo" 2>"$tmp/e" || bad "demo: $(cat "$tmp/e")"
+awk 'NR > 2 && $1 != "reference" { print $1, $2 }' "$tmp/demo" >"$tmp/cells"
+[ -s "$tmp/cells" ] || bad "demo printed no scheme rows"
+while read -r sc v; do
+    st=$("$COSA" point --model-file "$MF" --scheme "$sc" --dt 1e-9 2>/dev/null | sed -n 's/^stable //p')
+    case "$v" in *!) mark=no ;; *) mark=yes ;; esac
+    [ "$st" = "$mark" ] && ok || bad "demo $sc at 1e-9: '$v', point says stable '$st'"
+done <"$tmp/cells"
+awk '$1 == "ZOH" { exit !($3 ~ /!$/) }' "$tmp/demo" && ok || bad "demo: ZOH at $dtz (above its limit) not marked"
 harness_done test_rho_round

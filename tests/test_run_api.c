@@ -716,3 +716,76 @@ Test(run_api, fixed_without_reference)
     cosa_reftraj_free(ref);
     fx_free(&f);
 }
+
+/* ---- the horizon on the run description (cosa_run_opts.tend) ---------------------------- */
+
+static void units_to_x0(struct fx *f)
+{
+    for (size_t i = 0; i < cosa_unitset_count(f->set); i++) {
+        size_t ox;
+        cosa_unitset_offsets(f->set, i, &ox, NULL, NULL);
+        cr_assert_eq(cosa_unit_set_state(cosa_unitset_unit(f->set, i), 0.0, f->x0 + ox), COSA_OK);
+    }
+}
+
+/* A fixed run without a reference described by H and tend alone: tend 3 at
+ * H 0.064 is 46 full steps and one of 0.056 (floor(3 / 0.064) = 46), the
+ * last point at t = 3 (46 H + (3 - 46 H): one rounding of the sum, 2 ulps);
+ * the 46 grid columns are bitwise the run of 46 steps (the short step only
+ * adds a column).  A whole number of steps (0.3 / 1e-3, 299.99999999999994
+ * in double) is 300 steps, no short one, bitwise fixed.nsteps = 300.  A
+ * horizon shorter than H, or not finite, is COSA_ERANGE. */
+Test(run_api, fixed_tend_on_the_description)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    const cosa_run_ref none = {0};
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    o.H = 0.064;
+    o.tend = 3.0;
+    cosa_run_result *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+    units_to_x0(&f);
+    cr_assert_eq(cosa_run(f.set, &o, &none, &a), COSA_OK);
+    cr_expect_eq(a->status, COSA_RUN_STATUS_OK);
+    cr_expect_eq(a->fixed->ndone, 47);
+    cr_expect_eq(a->fixed->clipped, 1);
+    cr_expect_eq(a->run.steps, 47);
+    const double tlast = a->fixed->t[a->fixed->ndone];
+    cr_expect(fabs(tlast - 3.0) <= 2.0 * DBL_EPSILON * 3.0, "last point at %.17g", tlast);
+    o.tend = 0.0;
+    o.fixed.nsteps = 46;
+    units_to_x0(&f);
+    cr_assert_eq(cosa_run(f.set, &o, &none, &b), COSA_OK);
+    const size_t nx = a->fixed->nx, ny = a->fixed->ny;
+    cr_expect(same(nx * 47, a->fixed->x, b->fixed->x), "grid states differ");
+    cr_expect(same(ny * 47, a->fixed->y, b->fixed->y), "grid outputs differ");
+    /* a whole number of steps */
+    o.H = 1e-3;
+    o.tend = 0.3;
+    o.fixed.nsteps = 0;
+    units_to_x0(&f);
+    cr_assert_eq(cosa_run(f.set, &o, &none, &c), COSA_OK);
+    cr_expect_eq(c->fixed->ndone, 300);
+    cr_expect_eq(c->fixed->clipped, 0);
+    o.tend = 0.0;
+    o.fixed.nsteps = 300;
+    units_to_x0(&f);
+    cr_assert_eq(cosa_run(f.set, &o, &none, &d), COSA_OK);
+    cr_expect(same(nx * 301, c->fixed->x, d->fixed->x), "300 steps differ");
+    /* no whole step; not finite */
+    cosa_run_result *e = NULL;
+    o.fixed.nsteps = 0;
+    o.tend = 5e-4;
+    cr_expect_eq(cosa_run(f.set, &o, &none, &e), COSA_ERANGE);
+    o.tend = NAN;
+    cr_expect_eq(cosa_run(f.set, &o, &none, &e), COSA_ERANGE);
+    o.tend = -1.0;
+    cr_expect_eq(cosa_run(f.set, &o, &none, &e), COSA_ERANGE);
+    cr_expect_null(e);
+    cosa_run_result_free(a);
+    cosa_run_result_free(b);
+    cosa_run_result_free(c);
+    cosa_run_result_free(d);
+    fx_free(&f);
+}

@@ -446,6 +446,14 @@ typedef struct cosa_run_opts {
                                 (cosa_reftraj_none)                       */
     cosa_defect_opts defect; /* DEFECT                                       */
     cosa_vo_opts vo;         /* VO                                           */
+    double tend;             /* FIXED with fixed.nsteps 0: the horizon from
+                                the run's start, the steps by the one
+                                fixed-step rule (doc/simulate.md): floor(tend
+                                / H) full ones (tend / H within 1e-9 of a
+                                whole number is that number) and a short
+                                last one to tend (fixed.h_last); H the
+                                reference's or, without one, H above.  0:
+                                fixed.nsteps says (the default)            */
 } cosa_run_opts;
 
 /* The defaults: kind FIXED; scheme ZOH (Jacobi, order 0, no corrections,
@@ -455,7 +463,8 @@ typedef struct cosa_run_opts {
  * order Taylor inputs and outputs), H 0, tol 0, h0 0, tend 0 (a fixed run needs H
  * and tend, a controlled one tol, h0 and tend), control BOTH, controller
  * NULL ("pi"), max_steps 0 (COSA_DEFECT_MAX_STEPS), hmin 0; vo:
- * cosa_vo_opts_default (H and tend 0: set them).  NULL is a no-op. */
+ * cosa_vo_opts_default (H and tend 0: set them); tend 0 (the fixed run's
+ * steps from fixed.nsteps).  NULL is a no-op. */
 void cosa_run_opts_default(cosa_run_opts *o);
 
 /* What a run compares against, by configuration: FIXED the reference

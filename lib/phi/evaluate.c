@@ -96,15 +96,15 @@ fail:
 static cosa_status rho_rounding(const cosa_system *sys, const cosa_scheme *s, double dt, size_t n,
                                 int built, cosa_point_result *out, cosa_eval_workspace *w)
 {
-    if (!(out->rho > 1.0 + COSA_RHO_TOL && out->rho <= 1.0 + COSA_RHO_NEAR))
+    if (!cosa_rho_near_one(out->rho))
         return COSA_OK;
     cosa_status st = COSA_OK;
     if (!built && (st = cosa_phi_build(sys, s, dt, w->Phi, n, w->phi)) != COSA_OK)
         return st;
-    double b;
-    st = cosa_eig_rounding_bound(n, w->Phi, n, &b);
+    double tol;
+    st = cosa_rho_tol(n, w->Phi, n, out->rho, &tol);
     if (st == COSA_OK)
-        out->rho_tol = fmin(fmax(COSA_RHO_TOL, b), COSA_RHO_NEAR);
+        out->rho_tol = tol;
     return st;
 }
 

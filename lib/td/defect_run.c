@@ -251,6 +251,7 @@ struct drun {
     double *dout, *dconn, *ytmp, *eacc; /* in work                          */
     const double *yend;   /* the proposal's output coefficients (master's)   */
     double hnext;         /* the controller's next step                      */
+    evolve_fixed grid;    /* fixed: the steps to T (evolve_fixed_horizon)    */
     double tref;          /* wall time in the exact solution [s]             */
 };
 
@@ -422,23 +423,15 @@ static cosa_status defect_estimate(void *ctx, evolve_attempt *a)
 
 static const evolve_estimator defect_estimator = {"defects", defect_estimate};
 
-/* The controllers' clock: the step limit, the next step shortened to end
- * at T (a fixed step that ends at T up to the rounding of t = k H stays H:
- * the statistics h_min = h_max = H). */
-static evolve_end clip_to_end(const struct drun *d, evolve_attempt *a)
-{
-    evolve_clip_to_end(a, d->o->tend, END_RTOL, d->fixed);
-    return EVOLVE_GO;
-}
-
+/* The controllers' clock: the step limit; fixed steps by the one
+ * fixed-step rule (evolve_fixed_plan: full steps of H, the last one ending
+ * at T, or a short one to T), the controlled step shortened to end at T. */
 static evolve_end plan_fixed(void *ctx, evolve_attempt *a)
 {
     struct drun *d = ctx;
     if (a->k == d->max_steps)
         return EVOLVE_LIMIT;
-    a->h = d->o->H;
-    a->tn = (double)(a->k + 1) * d->o->H; /* an integer counter */
-    return clip_to_end(d, a);
+    return evolve_fixed_plan(&d->grid, a);
 }
 
 static evolve_end plan_controlled(void *ctx, evolve_attempt *a)
@@ -448,7 +441,8 @@ static evolve_end plan_controlled(void *ctx, evolve_attempt *a)
         return EVOLVE_LIMIT;
     a->h = d->hnext;
     a->tn = a->t + a->h;
-    return clip_to_end(d, a);
+    evolve_clip_to_end(a, d->o->tend, END_RTOL, 0);
+    return EVOLVE_GO;
 }
 
 /* Every measured step is accepted (Algorithm 1 never rejects); a failed
@@ -512,6 +506,10 @@ static cosa_status drun_loop(struct drun *d)
     cosa_defect_result *r = d->r;
     const double T = o->tend;
     d->hnext = d->fixed ? o->H : o->h0;
+    if (d->fixed) {
+        evolve_fixed_horizon(&d->grid, 0.0, T, o->H);
+        d->grid.tend = T; /* the records end at T itself (n H to rounding) */
+    }
     r->h_min = INFINITY;
     if (!d->have_exact)
         d->bound = INFINITY; /* no reference: only numbers that leave the doubles */

@@ -266,14 +266,16 @@ static cosa_status halt_on_divergence(void *ctx, const evolve_attempt *a, int *h
     return COSA_OK;
 }
 
-/* The N macro steps from t = p H: fixed steps of the one loop, on the
+/* The N macro steps from t = p H (and h_last > 0: the short one to the
+ * end, end_clip.h): fixed steps of the one loop, on the
  * master or, for iterative schemes, the iteration driving it; a unit's
  * failure or divergence ends them as a result (r->diverged, where, why);
  * other errors are returned. */
 static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, size_t N,
-                             size_t p, double H, double t_end, cosa_cosim_result *r)
+                             size_t p, double H, double h_last, cosa_cosim_result *r)
 {
-    evolve_fixed fixed = {.n = N, .i0 = p, .H = H, .tend = t_end};
+    evolve_fixed fixed;
+    evolve_fixed_steps(&fixed, 0.0, p, N, H, h_last);
     const evolve_observer halt = {.committed = halt_on_divergence, .ctx = r};
     const evolve_config c = {.stepper = it ? &evolve_stepper_iter : &evolve_stepper_master,
                              .stepper_ctx = it ? (void *)it : (void *)m,
@@ -494,7 +496,7 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
     }
     if (st != COSA_OK)
         goto fail;
-    if ((st = run_steps(m, it, set, N, p, H, t_end, r)) != COSA_OK)
+    if ((st = run_steps(m, it, set, N, p, H, opt->h_last, r)) != COSA_OK)
         goto fail;
     if (eacc)
         r->energy = energy_acc_take(eacc);

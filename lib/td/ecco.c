@@ -21,6 +21,7 @@
  * as well (t_ns), so the times and steps are libcosim's to the bit. */
 #include "cosa/td.h"
 #include "td/evolve.h"
+#include "td/osp_clock.h"
 #include "td/failure.h"
 #include "td/unitset_impl.h"
 #include "td/master_impl.h"
@@ -30,10 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* libcosim's conversions (cosim/time.hpp over std::chrono): seconds ->
- * nanoseconds truncates toward zero, nanoseconds -> seconds divides. */
-static long long to_ns(double s) { return (long long)(s * 1e9); }
-static double to_s(long long ns) { return (double)ns / 1e9; }
+/* libcosim's conversions: osp_clock.h */
 
 cosa_status cosa_ecco_reset(const cosa_ecco_params *p, cosa_ecco_state *s)
 {
@@ -45,9 +43,9 @@ cosa_status cosa_ecco_reset(const cosa_ecco_params *p, cosa_ecco_state *s)
         if (!isfinite(v[i]))
             return COSA_ENONFINITE;
     memset(s, 0, sizeof *s);
-    s->h_ns = to_ns(p->h0);
-    s->hmin_ns = to_ns(p->hmin);
-    s->hmax_ns = to_ns(p->hmax);
+    s->h_ns = osp_to_ns(p->h0);
+    s->hmin_ns = osp_to_ns(p->hmin);
+    s->hmax_ns = osp_to_ns(p->hmax);
     s->prev_err = 1.0;
     /* libcosim's checks (min > 0, min <= h0 <= max), and what the law needs */
     if (!(s->hmin_ns > 0 && s->hmin_ns <= s->h_ns && s->h_ns <= s->hmax_ns) ||
@@ -68,7 +66,7 @@ cosa_status cosa_ecco_adjust(const cosa_ecco_params *p, cosa_ecco_state *s, long
         *err = NAN;
     if (++s->steps < 2 || n == 0) /* libcosim adjusts from the second step on */
         return COSA_OK;
-    const double dt = to_s(t_ns + s->h_ns) - to_s(t_ns);
+    const double dt = osp_to_s(t_ns + s->h_ns) - osp_to_s(t_ns);
     double rmax = 0.0;
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(residual[i]))
@@ -91,7 +89,7 @@ cosa_status cosa_ecco_adjust(const cosa_ecco_params *p, cosa_ecco_state *s, long
     const double gain = clampd(p->safety * pow(e, -p->ki - p->kp) * pow(s->prev_err, p->kp),
                                p->rate_min, p->rate_max);
     s->prev_err = e;
-    long long h = to_ns(gain * dt);
+    long long h = osp_to_ns(gain * dt);
     h = h < s->hmin_ns ? s->hmin_ns : s->hmax_ns < h ? s->hmax_ns : h;
     s->h_ns = h;
     return COSA_OK;
@@ -142,13 +140,13 @@ static evolve_end ecco_plan(void *ctx, evolve_attempt *a)
     /* libcosim's execution::simulate_until: at least one step, then on
      * while tend - t >= 1 % of the step just taken (the steps are never cut
      * at tend: the last one may end past it, by less than itself) */
-    if (e->r->n > 0 && (double)(e->tend_ns - e->t_ns) < 0.01 * (double)e->step_ns)
+    if (!osp_until_more(e->r->n, e->t_ns, e->tend_ns, e->step_ns))
         return EVOLVE_DONE;
     e->step_ns = e->st.h_ns;
-    a->t = to_s(e->t_ns);
-    a->tn = to_s(e->t_ns + e->step_ns);
+    a->t = osp_to_s(e->t_ns);
+    a->tn = osp_to_s(e->t_ns + e->step_ns);
     a->h = a->tn - a->t;
-    a->last = (double)(e->tend_ns - e->t_ns - e->step_ns) < 0.01 * (double)e->step_ns;
+    a->last = !osp_until_more(1, e->t_ns + e->step_ns, e->tend_ns, e->step_ns);
     /* the inputs the units hold over this step: libcosim's transfer of the
      * raw outputs after the last step, u = L y_n */
     if (cosa_master_get(e->m, NULL, NULL, NULL, e->y, NULL, NULL) != COSA_OK)
@@ -191,12 +189,12 @@ static cosa_status ecco_update(void *ctx, const evolve_attempt *a, const evolve_
     cosa_ecco_result *r = e->r;
     const size_t k = r->n;
     if (st == COSA_OK && (st = record_room(e, k + 1)) == COSA_OK) {
-        r->h[k] = to_s(t0 + e->step_ns) - to_s(t0);
+        r->h[k] = osp_to_s(t0 + e->step_ns) - osp_to_s(t0);
         r->err[k] = err;
-        r->t[k + 1] = to_s(e->t_ns);
+        r->t[k + 1] = osp_to_s(e->t_ns);
         memcpy(r->y + (k + 1) * e->ny, e->y, e->ny * sizeof *e->y);
         if (isnan(r->t_hmax) && e->step_ns == e->st.hmax_ns)
-            r->t_hmax = to_s(t0);
+            r->t_hmax = osp_to_s(t0);
         r->n = k + 1;
     }
     return st;
@@ -241,7 +239,7 @@ cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_p
         return st;
     if (!isfinite(tend) || !(tend > 0.0) || !bonds_ok(bonds, nbond, e.nu, e.ny))
         return COSA_ERANGE;
-    e.tend_ns = to_ns(tend);
+    e.tend_ns = osp_to_ns(tend);
     cosa_unitset_counters_reset(set);
     e.r = calloc(1, sizeof *e.r);
     e.u = calloc(e.nu + e.ny + nbond + 1, sizeof *e.u);
@@ -263,7 +261,7 @@ cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_p
     const cosa_scheme s = {.order = 0, .corr = COSA_CORR_NONE, .alpha = 1.0,
                            .exec = COSA_JACOBI};
     const cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_GIVEN};
-    if ((st = cosa_master_create(set, &s, to_s(e.st.h_ns), &mo, &e.m)) == COSA_OK &&
+    if ((st = cosa_master_create(set, &s, osp_to_s(e.st.h_ns), &mo, &e.m)) == COSA_OK &&
         (st = cosa_master_init_loop(e.m, 0.0, x0)) == COSA_OK)
         st = cosa_master_get(e.m, NULL, NULL, NULL, e.r->y, NULL, NULL);
     e.r->t[0] = 0.0;

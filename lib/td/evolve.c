@@ -202,20 +202,46 @@ int evolve_clip_to_end(evolve_attempt *a, double T, double rtol, int keep_h)
     return a->last;
 }
 
-static evolve_end fixed_plan(void *ctx, evolve_attempt *a)
+void evolve_fixed_steps(evolve_fixed *f, double t0, size_t i0, size_t n, double H,
+                        double h_last)
 {
-    const evolve_fixed *f = ctx;
+    const double grid_end = t0 + (double)(i0 + n) * H;
+    *f = (evolve_fixed){.n = n, .i0 = i0, .H = H, .t0 = t0, .tail = h_last > 0.0,
+                        .tend = h_last > 0.0 ? grid_end + h_last : grid_end};
+}
+
+size_t evolve_fixed_horizon(evolve_fixed *f, double t0, double T, double H)
+{
+    double h_last;
+    const double n = cosa_end_clip_steps(T, H, &h_last);
+    *f = (evolve_fixed){.H = H, .t0 = t0, .tend = t0};
+    if (!(n >= 1.0) && !(T > 0.0 && isfinite(T) && H > 0.0 && isfinite(H)))
+        return 0;
+    if (n < 1.0) /* shorter than one step: that one step, to the end */
+        h_last = T;
+    evolve_fixed_steps(f, t0, 0, (size_t)n, H, h_last);
+    if (f->tail)
+        f->tend = t0 + T; /* the end of the horizon itself */
+    return f->n + (size_t)f->tail;
+}
+
+evolve_end evolve_fixed_plan(const evolve_fixed *f, evolve_attempt *a)
+{
     const size_t g = a->k - a->cuts; /* grid points reached */
-    const int tail = f->tend > 0.0; /* one short step after the n full ones */
-    if (g >= f->n + (size_t)tail)
+    if (g >= f->n + (size_t)f->tail)
         return EVOLVE_DONE;
-    a->tn = (double)(f->i0 + g + 1) * f->H;
+    a->tn = g + 1 == f->n && !f->tail ? f->tend : f->t0 + (double)(f->i0 + g + 1) * f->H;
     a->h = a->off ? a->tn - a->t : f->H; /* after an event: to the next grid point */
-    a->last = g + 1 == f->n && !tail;
+    a->last = g + 1 == f->n && !f->tail;
     a->clipped = 0;
     if (g == f->n) /* the tail: the grid point past tend, clipped to it */
         evolve_clip_to_end(a, f->tend, 0.0, 0);
     return EVOLVE_GO;
+}
+
+static evolve_end fixed_plan(void *ctx, evolve_attempt *a)
+{
+    return evolve_fixed_plan(ctx, a);
 }
 
 static cosa_status fixed_decide(void *ctx, const evolve_attempt *a, evolve_decision *d)

@@ -132,17 +132,37 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *stats);
  * a->last. */
 int evolve_clip_to_end(evolve_attempt *a, double T, double rtol, int keep_h);
 
-/* Fixed steps: n steps of H from i0 H (tn = (i0 + k + 1) H, a counter,
- * not a sum); every attempt is accepted and a failed one ends the run.
- * Attempts cut at events (a->cut) are extra communication points: the grid
- * continues at the next grid point after them (the step there is tn - t).
- * tend > (i0 + n) H (beyond rounding): one more, shorter step to tend (the
- * end clip, evolve_clip_to_end); 0: none. */
+/* Fixed steps, the one rule of every fixed-step run (doc/simulate.md "A
+ * horizon that is not a multiple of dt"): n full steps of H from
+ * t0 + i0 H, tn = t0 + (i0 + k + 1) H (a counter, not a sum), the last
+ * of them ending at tend; with tail, one more, shorter step to tend (the
+ * end clip, evolve_clip_to_end).  Every attempt is accepted and a failed
+ * one ends the run.  Attempts cut at events (a->cut) are extra
+ * communication points: the grid continues at the next grid point after
+ * them (the step there is tn - t).  Build it with evolve_fixed_steps or
+ * evolve_fixed_horizon; plan an attempt with evolve_fixed_plan (the plan of
+ * evolve_controller_fixed, context an evolve_fixed, for configurations
+ * with their own controller). */
 typedef struct evolve_fixed {
     size_t n, i0;
-    double H;
-    double tend;
+    double H, t0;
+    double tend; /* the end of the run: t0 + (i0 + n) H, or the tail's end */
+    int tail;    /* one short step after the n full ones */
 } evolve_fixed;
+/* n full steps of H from t0 + i0 H, then (h_last > 0) one of h_last
+ * (h_last < H: the caller checked it, cosa_end_clip_refusal). */
+void evolve_fixed_steps(evolve_fixed *f, double t0, size_t i0, size_t n, double H,
+                        double h_last);
+/* The horizon [t0, t0 + T] at H: floor(T / H) full steps (T / H within
+ * COSA_END_CLIP_RTOL of a whole number is that number, cosa_end_clip_steps)
+ * and a short last one to t0 + T; T < H: one step of T.  The run ends at
+ * t0 + n H for a whole number n of steps (as a counter; t0 + T to rounding),
+ * else at t0 + T.  Returns the number of steps (the tail
+ * counted); 0 for T or H not positive and finite. */
+size_t evolve_fixed_horizon(evolve_fixed *f, double t0, double T, double H);
+/* The next attempt of a fixed-step run that reached a (EVOLVE_DONE after
+ * the last step). */
+evolve_end evolve_fixed_plan(const evolve_fixed *f, evolve_attempt *a);
 extern const evolve_controller evolve_controller_fixed;
 
 /* The master as the stepper (its configured input builder: extrapolation,

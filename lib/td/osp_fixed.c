@@ -13,6 +13,7 @@
 #include "cosa/td.h"
 #include "td/unitset_impl.h"
 #include "td/master_impl.h"
+#include "td/osp_clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,8 +21,6 @@
 #include <string.h>
 #include <time.h>
 
-static long long to_ns(double s) { return (long long)(s * 1e9); } /* as ecco.c */
-static double to_s(long long ns) { return (double)ns / 1e9; }
 
 static unsigned long long gcd_ull(unsigned long long a, unsigned long long b)
 {
@@ -113,7 +112,7 @@ static cosa_status step_units(struct decim_run *d, unsigned long long c, long lo
         const long long end = t_ns + (long long)d->k[a] * h_ns;
         cosa_status st = cosa_unit_set_input(un, 0, d->u + ou);
         if (st == COSA_OK)
-            st = cosa_unit_do_step(un, to_s(end) - to_s(t_ns));
+            st = cosa_unit_do_step(un, osp_to_s(end) - osp_to_s(t_ns));
         if (st == COSA_OK && un->ny)
             st = cosa_unit_get_output(un, d->y + oy);
         if (st != COSA_OK) {
@@ -157,15 +156,13 @@ static cosa_status decim_loop(struct decim_run *d, long long h_ns, long long ten
     rs->h_max = -INFINITY;
     rs->t_fail = NAN;
     rs->fail_unit = (size_t)-1;
-    /* libcosim's simulate_until: at least one step, then on while
-     * tend - t is at least 1 % of the step */
-    for (unsigned long long c = 0; c == 0 || (double)(tend_ns - t_ns) >= 0.01 * (double)h_ns;
-         c++) {
+    /* libcosim's simulate_until (osp_clock.h) */
+    for (unsigned long long c = 0; osp_until_more((size_t)c, t_ns, tend_ns, h_ns); c++) {
         rs->attempts++;
         if ((st = step_units(d, c, t_ns, h_ns, &failed)) != COSA_OK) {
             rs->end = COSA_RUN_FAILED;
             rs->fail = st;
-            rs->t_fail = to_s(t_ns + h_ns);
+            rs->t_fail = osp_to_s(t_ns + h_ns);
             rs->fail_unit = failed;
             cosa_unit *un = cosa_unitset_unit(d->set, failed);
             r->failed = 1;
@@ -176,20 +173,20 @@ static cosa_status decim_loop(struct decim_run *d, long long h_ns, long long ten
             return COSA_OK;
         }
         transfer(d, c + 1);
-        const double h = to_s(t_ns + h_ns) - to_s(t_ns);
+        const double h = osp_to_s(t_ns + h_ns) - osp_to_s(t_ns);
         t_ns += h_ns;
         if ((st = room(r, r->n + 2, &cap)) != COSA_OK)
             return st;
         r->h[r->n] = h;
         r->err[r->n] = NAN;
-        r->t[r->n + 1] = to_s(t_ns);
+        r->t[r->n + 1] = osp_to_s(t_ns);
         memcpy(r->y + (r->n + 1) * d->ny, d->yp, d->ny * sizeof *d->y);
         r->n++;
         rs->steps++;
         rs->h_min = fmin(rs->h_min, h);
         rs->h_max = fmax(rs->h_max, h);
         hsum += h;
-        rs->t_end = to_s(t_ns);
+        rs->t_end = osp_to_s(t_ns);
     }
     finish_stats(rs, hsum);
     rs->end = COSA_RUN_OK;
@@ -204,7 +201,7 @@ cosa_status cosa_osp_fixed_run(cosa_unitset *set, const double *x0, double h,
     *out = NULL;
     if (!set || !x0 || !k)
         return COSA_EINVAL;
-    const long long h_ns = to_ns(h), tend_ns = to_ns(tend);
+    const long long h_ns = osp_to_ns(h), tend_ns = osp_to_ns(tend);
     if (!isfinite(h) || !isfinite(tend) || h_ns <= 0 || !(tend > 0.0))
         return COSA_ERANGE;
     struct decim_run d = {.set = set, .nunits = cosa_unitset_count(set), .k = k,
@@ -234,7 +231,7 @@ cosa_status cosa_osp_fixed_run(cosa_unitset *set, const double *x0, double h,
                            .exec = COSA_JACOBI};
     const cosa_master_opts mo = {.extrapolation = COSA_EXTRAP_GIVEN};
     cosa_master *m = NULL;
-    if (st == COSA_OK && (st = cosa_master_create(set, &s, to_s(h_ns), &mo, &m)) == COSA_OK &&
+    if (st == COSA_OK && (st = cosa_master_create(set, &s, osp_to_s(h_ns), &mo, &m)) == COSA_OK &&
         (st = cosa_master_init_loop(m, 0.0, x0)) == COSA_OK)
         st = cosa_master_get(m, NULL, NULL, NULL, d.y, NULL, NULL);
     cosa_master_free(m);

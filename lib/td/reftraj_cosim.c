@@ -242,7 +242,8 @@ cosa_status cosa_reftraj_cosim(cosa_unitset *set, const cosa_scheme *s, const do
     if (st == COSA_OK)
         st = sample(m, &smp, 0);
     /* (nsamples - 1) factor fixed steps of the one loop, sampled */
-    evolve_fixed fixed = {.n = (nsamples - 1) * factor, .H = H / factor};
+    evolve_fixed fixed;
+    evolve_fixed_steps(&fixed, 0.0, 0, (nsamples - 1) * factor, H / factor, 0.0);
     const evolve_observer sampler = {.committed = sample_step, .ctx = &smp};
     const evolve_config c = {.stepper = loop ? &stepper_loop : &evolve_stepper_master,
                              .stepper_ctx = loop ? (void *)&ls : (void *)m,

@@ -63,27 +63,49 @@ struct run_end {
 
 /* ---- the configurations ------------------------------------------------------------- */
 
+/* The fixed run's options: o->fixed, with the steps of the horizon o->tend
+ * (fixed.nsteps 0) at the macro step H by the one fixed-step rule
+ * (cosa_end_clip_steps). */
+static cosa_status fixed_opts(const cosa_run_opts *o, double H, cosa_cosim_opts *fo)
+{
+    *fo = o->fixed;
+    if (o->fixed.nsteps || o->tend == 0.0)
+        return COSA_OK;
+    double h_last;
+    const double n = cosa_end_clip_steps(o->tend, H, &h_last);
+    if (!isfinite(o->tend) || !(n >= 1.0) || n > 1e15)
+        return COSA_ERANGE; /* no whole step in the horizon, or beyond counting */
+    fo->nsteps = (size_t)n;
+    fo->h_last = h_last;
+    return COSA_OK;
+}
+
 /* Without a reference trajectory (ref->traj NULL) a fixed run starts at
  * t = 0 from the units' own states (start_initial) on cosa_reftraj_none at
  * o->H, long enough for the check. */
 static cosa_status fixed_noref(cosa_unitset *set, const cosa_run_opts *o, cosa_reftraj **traj,
                                cosa_cosim_opts *fo)
 {
-    *fo = o->fixed;
+    cosa_status st = fixed_opts(o, o->H, fo);
+    if (st != COSA_OK)
+        return st;
     fo->start_initial = 1;
-    const size_t n = (size_t)(o->scheme.order > 0 ? o->scheme.order : 0) + o->fixed.nsteps + 1;
+    const size_t n = (size_t)(o->scheme.order > 0 ? o->scheme.order : 0) + fo->nsteps + 1;
     return cosa_reftraj_none(set, NULL, o->H, n, traj);
 }
 
 static cosa_status check_fixed(cosa_unitset *set, const cosa_run_opts *o, const cosa_run_ref *ref)
 {
+    cosa_cosim_opts fo;
+    cosa_status st;
     if (ref->traj)
-        return td_cosim_check(set, &o->scheme, ref->traj, &o->fixed);
+        return (st = fixed_opts(o, ref->traj->H, &fo)) != COSA_OK
+                   ? st
+                   : td_cosim_check(set, &o->scheme, ref->traj, &fo);
     if (!(o->H > 0.0) || !isfinite(o->H))
         return COSA_EINVAL; /* neither a reference nor a macro step */
     cosa_reftraj *traj = NULL;
-    cosa_cosim_opts fo;
-    cosa_status st = fixed_noref(set, o, &traj, &fo);
+    st = fixed_noref(set, o, &traj, &fo);
     if (st == COSA_OK)
         st = td_cosim_check(set, &o->scheme, traj, &fo);
     cosa_reftraj_free(traj);
@@ -95,7 +117,9 @@ static cosa_status run_fixed(cosa_unitset *set, const cosa_run_opts *o, const co
 {
     cosa_status st;
     if (ref->traj) {
-        st = td_cosim_exec(set, &o->scheme, ref->traj, &o->fixed, &r->fixed);
+        cosa_cosim_opts fo;
+        if ((st = fixed_opts(o, ref->traj->H, &fo)) == COSA_OK)
+            st = td_cosim_exec(set, &o->scheme, ref->traj, &fo, &r->fixed);
     } else {
         cosa_reftraj *traj = NULL;
         cosa_cosim_opts fo;

@@ -1015,8 +1015,10 @@ struct vorun {
     struct rec *rc;
     cosa_vo_result *r;
     int fixed;
-    size_t nfixed, maxatt;
+    evolve_fixed grid; /* fixed: the steps and the end (evolve_fixed_horizon) */
+    size_t maxatt;
     double ts, tend, H, hsum; /* H: the controller's next step */
+    double tn_grid; /* fixed: the planned step's end, t_s + (k + 1) H */
     cosa_vo_control_input in;
     cosa_vo_decision d;
 };
@@ -1046,8 +1048,7 @@ static cosa_status vo_commit(void *ctx, const evolve_attempt *a)
 {
     struct vorun *w = ctx;
     struct vo *v = w->v;
-    const double tnew =
-        w->fixed ? w->ts + (double)(w->r->steps + 1) * w->o->H : a->tn;
+    const double tnew = !w->fixed ? a->tn : a->last ? w->tend : w->tn_grid;
     cosa_status st;
     if ((st = cosa_master_commit(v->m)) != COSA_OK)
         return st;
@@ -1083,19 +1084,26 @@ static cosa_status vo_estimate_op(void *ctx, evolve_attempt *a)
 
 static const evolve_estimator vo_estimator = {"variable-order", vo_estimate_op};
 
-/* The clock: until the end (fixed: nfixed steps), the attempt limit; the
- * step fixed, or clipped to end at t_s + tend. */
+/* The clock: until the end, the attempt limit; the fixed steps of the one
+ * fixed-step rule (evolve_fixed_plan: full steps of H, a short last one to
+ * t_s + tend), or the controller's step clipped to end at t_s + tend. */
 static evolve_end vo_plan(void *ctx, evolve_attempt *a)
 {
     struct vorun *w = ctx;
     struct vo *v = w->v;
-    if (w->fixed ? w->r->steps >= w->nfixed : !(v->T[0] < w->tend))
+    if (!w->fixed && !(v->T[0] < w->tend))
         return EVOLVE_DONE;
+    a->last = 0;
+    if (w->fixed) {
+        a->t = v->T[0];
+        if (evolve_fixed_plan(&w->grid, a) == EVOLVE_DONE)
+            return EVOLVE_DONE;
+        w->tn_grid = a->tn; /* the step's end on the grid (the engine's clock) */
+    }
     if (w->r->nattempts >= w->maxatt)
         return EVOLVE_LIMIT;
-    a->last = 0;
     if (w->fixed)
-        v->H = w->o->H;
+        v->H = a->h;
     else {
         /* the end clip every controller shares (evolve_clip_to_end): a
          * step ending within 1e-12 tend of tend, or past it, ends there */
@@ -1193,6 +1201,17 @@ static void run_iterations(cosa_vo_result *r, const cosa_vo_opts *o)
         r->run.rollbacks += r->corrector_iters;
 }
 
+/* The end of the horizon t_s + tend (fixed steps: the end of their grid,
+ * *grid, evolve_fixed_horizon: t_s + N H for a whole number N of steps). */
+static double vo_horizon(const cosa_vo_opts *o, double ts, evolve_fixed *grid)
+{
+    if (o->control == COSA_VO_CONTROL_NONE) {
+        evolve_fixed_horizon(grid, ts, o->tend, o->H);
+        return grid->tend;
+    }
+    return ts + o->tend;
+}
+
 /* The time loop from t_s = v->T[0]: attempts until the end, the attempt
  * limit, a failed fixed step or the step floor (r->status, r->reason). */
 static cosa_status vo_loop(struct vo *v, const cosa_vo_opts *o, cosa_controller *ctl,
@@ -1201,8 +1220,7 @@ static cosa_status vo_loop(struct vo *v, const cosa_vo_opts *o, cosa_controller 
     struct vorun w = {.v = v, .o = o, .ctl = ctl, .hist = hist, .rc = rc, .r = r,
                       .fixed = o->control == COSA_VO_CONTROL_NONE, .ts = v->T[0], .H = o->H,
                       .maxatt = o->max_attempts ? o->max_attempts : 10000000u};
-    w.nfixed = w.fixed ? (size_t)fmax(1.0, round(o->tend / o->H)) : 0;
-    w.tend = w.fixed ? w.ts + (double)w.nfixed * o->H : w.ts + o->tend;
+    w.tend = vo_horizon(o, w.ts, &w.grid);
     v->k = o->k;
     r->H_min = INFINITY;
     r->H_max = 0.0;
@@ -1355,13 +1373,6 @@ static cosa_status divergence_check(cosa_vo_result *r, cosa_vo_ref_fn ref, void 
     return COSA_OK;
 }
 
-/* The end of the horizon: vo_loop's (fixed: N = round(tend / H) steps of H). */
-static double vo_horizon(const cosa_vo_opts *o, double ts)
-{
-    if (o->control == COSA_VO_CONTROL_NONE)
-        return ts + fmax(1.0, round(o->tend / o->H)) * o->H;
-    return ts + o->tend;
-}
 
 /* The reference at the accepted macro points (r->xref) and the run's
  * figures; a failed reference is a result (COSA_VO_NOREF). */
@@ -1472,7 +1483,10 @@ cosa_status td_vo_exec(cosa_unitset *set, cosa_vo_ref_fn ref, void *refctx,
         goto done;
     const cosa_vo_history hist = {.sdn = hist_sdn, .etilde = hist_etilde, .ctx = &hc};
     if ((st = vo_loop(v, o, ctl, &hist, &rc, r)) == COSA_OK)
-        st = reference_at_points(r, ref, refctx, vo_horizon(o, r->t_start));
+        {
+        evolve_fixed grid;
+        st = reference_at_points(r, ref, refctx, vo_horizon(o, r->t_start, &grid));
+    }
 done:
     cosa_controller_free(ctl);
     free(X);

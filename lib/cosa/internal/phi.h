@@ -78,4 +78,16 @@ cosa_status cosa_mr_energy_modes(const cosa_system *sys, const cosa_mr_scheme *s
                                  const double *W, const cosa_energy_port *port, size_t *nmodes,
                                  double *omega, double *mu);
 
+/* The stability threshold of a computed spectral radius rho of the n x n
+ * matrix M (leading dimension lda; not modified): *tol = COSA_RHO_TOL, or
+ * for rho in (1 + COSA_RHO_TOL, 1 + 1e-8] (cosa_rho_near_one) the rounding
+ * bound of M's computed dominant eigenvalue (dgeevx's RCONDE), clamped to
+ * [COSA_RHO_TOL, 1e-8]; rho <= 1 + *tol counts as stable
+ * (cosa_point_result.rho_tol; lib/phi/rho_tol.c).  M may be NULL when
+ * rho is not near 1.  Errors of the bound (COSA_ENOMEM, COSA_ELAPACK, ...). */
+cosa_status cosa_rho_tol(size_t n, const double *M, size_t lda, double rho, double *tol);
+/* 1 if rho is in (1 + COSA_RHO_TOL, 1 + 1e-8]: only there does the
+ * threshold need M. */
+int cosa_rho_near_one(double rho);
+
 #endif /* COSA_INTERNAL_PHI_H */

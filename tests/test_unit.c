@@ -489,6 +489,72 @@ Test(unit_ode, callback_failure)
     }
 }
 
+/* x0' = w x1, x1' = -w x0 (x0 = cos w t, x1 = -sin w t from (1, 0)), its
+ * right-hand side counted. */
+struct rot {
+    double w;
+    long nf;
+};
+static int rot_f(double t, const double *x, const double *u, double *out, void *ud)
+{
+    struct rot *r = ud;
+    r->nf++;
+    out[0] = r->w * x[1];
+    out[1] = -r->w * x[0];
+    return 0;
+}
+
+/* A step CVODE cannot advance: w = 1e15 from t = 1 needs internal steps of
+ * about rtol^(1/(q+1)) / w < 1e-17, below half an ulp of t (1.1e-16), so
+ * t + h = t.  The step fails as the full budget of 1e6 internal steps would
+ * (CVODE's mxstep message, the unit left at t = 1), after one chunk of
+ * steps: the right-hand side is evaluated far fewer than the 1e6 times the
+ * budget takes (each internal step evaluates it at least once). */
+Test(unit_ode, cvode_step_that_cannot_advance_fails_early)
+{
+    struct rot r = {.w = 1e15};
+    cosa_ode ode = {2, 0, 1, rot_f, osc_g, NULL, NULL, &r, 0, 0, 0};
+    cosa_integrator integ;
+    cr_assert_eq(cosa_integrator_parse("cvode-bdf", &integ), COSA_OK);
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_OK);
+    double x[2] = {1.0, 0.0}, t;
+    cr_assert_eq(cosa_unit_set_state(u, 1.0, x), COSA_OK);
+    cr_expect_eq(cosa_unit_do_step(u, 1e-3), COSA_ENOTCONVERGED);
+    cr_expect_not_null(strstr(cosa_unit_message(u), "mxstep steps taken"), "%s",
+                       cosa_unit_message(u));
+    cr_expect_lt(r.nf, 100000L, "%ld evaluations", r.nf);
+    cosa_unit_get_state(u, &t, x);
+    cr_expect(t == 1.0 && x[0] == 1.0 && x[1] == 0.0);
+    cr_log_info("stuck step: %ld evaluations: %s\n", r.nf, cosa_unit_message(u));
+    cosa_unit_free(u);
+}
+
+/* A step of many chunks of internal steps (50 periods, w = 100 pi, over
+ * 1 s: thousands of steps) is completed as one: the state against
+ * (cos w t, -sin w t).  Bound: each internal step errs by at most about
+ * rtol = 1e-10 (|x| = 1; 10 for the local error estimate's constant) and an
+ * undamped oscillator keeps the errors (phase), so N steps give at most
+ * 10 N rtol, with N at most the evaluations counted. */
+Test(unit_ode, cvode_step_of_many_chunks)
+{
+    struct rot r = {.w = 100.0 * M_PI};
+    cosa_ode ode = {2, 0, 1, rot_f, osc_g, NULL, NULL, &r, 0, 0, 0};
+    cosa_integrator integ;
+    cr_assert_eq(cosa_integrator_parse("cvode-bdf", &integ), COSA_OK);
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_OK);
+    double x[2] = {1.0, 0.0}, t;
+    cr_assert_eq(cosa_unit_set_state(u, 0.0, x), COSA_OK);
+    cr_assert_eq(cosa_unit_do_step(u, 1.0), COSA_OK, "%s", cosa_unit_message(u));
+    cosa_unit_get_state(u, &t, x);
+    const double err = hypot(x[0] - cos(r.w), x[1] + sin(r.w));
+    cr_log_info("50 periods: %ld evaluations, error %.3g\n", r.nf, err);
+    cr_expect_gt(r.nf, 3 * 2000L, "more than a chunk of 2000 steps: %ld", r.nf);
+    cr_expect_leq(err, 10.0 * (double)r.nf * 1e-10, "%.3g", err);
+    cosa_unit_free(u);
+}
+
 /* The linear adapter derives the kick flags of a mechanical model. */
 Test(odesys, linear_adapter)
 {

@@ -278,6 +278,7 @@ static cosa_status ref_pass(struct refctx *c, SUNContext ctx, const double *x0,
     void *mem = CVodeCreate(CV_BDF, ctx);
     if (!y || !av || !J || !LS || !mem)
         goto done;
+    N_VEnableFusedOps_Serial(y, SUNTRUE); /* as lib/td/integrator_cvode.c */
     CVodeSetErrHandlerFn(mem, ref_err, c);
     memcpy(N_VGetArrayPointer(y), x0, nx * sizeof *x0);
     memcpy(N_VGetArrayPointer(av), atol, nx * sizeof *atol);

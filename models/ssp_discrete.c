@@ -110,3 +110,15 @@ void ssp_discrete_component_connector(struct ssp *s, const xmlNode *comp, const 
                 "supported", name, ssp_attr(comp, "name"), class_name(want), kind,
                 o->type[0] == 'I' || o->type[0] == 'E' ? "n" : "", o->type);
 }
+
+int ssp_dreal_var(const struct mf_sub *sub, const char *name, int input)
+{
+    for (size_t i = 0; sub && sub->fh && name && i < cosa_fmu_nvar(sub->fh); i++) {
+        const cosa_fmu_var *v = cosa_fmu_var_at(sub->fh, i);
+        if (strcmp(v->name, name) == 0)
+            return v->causality == (input ? COSA_FMU_INPUT : COSA_FMU_OUTPUT) &&
+                   (input ? v->variability == COSA_FMU_DISCRETE
+                          : v->variability != COSA_FMU_CONTINUOUS);
+    }
+    return 0;
+}

@@ -284,4 +284,25 @@ osp gear
 usage_error "joins Integer to Boolean: type mismatch" \
     models --model-file "$tmp/osp/OspSystemStructure.xml"
 
+# -- OSP: a constant Float64 output (A.k) into B.w is a discrete connection; A.volt, an FMI 2.0
+# discrete Real, is an output of an OSP system's FMU (sampled, as libcosim does): the same held
+# values, racc(t_k) = sum_{n<k} dt (volt(t_n) + 2.5) = 16.35 at 1.5 (rounding < 1e-13 as above)
+mkdir -p "$tmp/dosp"
+cp "$FMU/drsrc_fmi2.fmu" "$FMU/drsink_fmi2.fmu" "$tmp/dosp/"
+sed -e 's|dsrc_fmi2|drsrc_fmi2|; s|dsink_fmi2|drsink_fmi2|' \
+    -e 's|<Variable simulator="B" name="gear"/><Variable simulator="A" name="mode"/>|<Variable simulator="B" name="v"/><Variable simulator="A" name="volt"/>|' \
+    -e 's|<Variable simulator="A" name="on"/><Variable simulator="B" name="gear"/>|<Variable simulator="A" name="k"/><Variable simulator="B" name="w"/>|' \
+    "$tmp/osp/OspSystemStructure.xml" >"$tmp/dosp/OspSystemStructure.xml"
+if expect_exit 0 "$COSA" simulate --model-file "$tmp/dosp/OspSystemStructure.xml" -o "$tmp/o" \
+    --name dosp; then
+    check "osp Float64: status ok" grep -qx 'status ok' "$tmp/out"
+    check "osp Float64: racc the held closed form" awk -F, -v dt=0.15 '
+        /^#/ { next }
+        $1 == "t" { for (i = 1; i <= NF; i++) if ($i == "racc") c = i; next }
+        { k = int($1 / dt + 0.5); s = 0
+          for (n = 0; n < k; n++) { t = n * dt; s += dt * ((t >= 0.4 ? 12 : 0) + 2.5) }
+          d = $c - s; if (d < 0) d = -d; if (d > 1e-13) bad = 1; rows++; last = $c }
+        END { exit bad || !c || rows != 11 || last < 16.34 || last > 16.36 }' "$tmp/o/dosp.csv"
+fi
+
 fmu_env_done test_ssp_discrete

@@ -9,7 +9,6 @@
 #include "osp_impl.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const cosa_fmu_other *other_of(const struct mf_sub *sub, const char *name)
@@ -26,10 +25,7 @@ static const cosa_fmu_other *other_of(const struct mf_sub *sub, const char *name
  * system's FMUs, sampled as libcosim does). */
 static int dreal_out(const struct mf_sub *sub, const char *name)
 {
-    char *id = ssp_dreal_var(sub, name, 0) ? mf_ident_of(name) : NULL;
-    const int r = id && mf_find_name(sub->names[DECL_Y], sub->n[DECL_Y], id) < 0;
-    free(id);
-    return r;
+    return ssp_dreal_var(sub, name, 0);
 }
 
 /* A Float64 output of such a variability joined to a Float64 input: a

@@ -8,6 +8,7 @@
 #include "ssp_impl.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The type element of connector k (its first child of namespace ssc that
@@ -113,12 +114,19 @@ void ssp_discrete_component_connector(struct ssp *s, const xmlNode *comp, const 
 
 int ssp_dreal_var(const struct mf_sub *sub, const char *name, int input)
 {
-    for (size_t i = 0; sub && sub->fh && name && i < cosa_fmu_nvar(sub->fh); i++) {
+    char *id = sub && name ? mf_ident_of(name) : NULL;
+    const int d = input ? DECL_U : DECL_Y;
+    int r = 0; /* an input or output of the model (an OSP system's FMI 2.0 discrete ones) is none */
+    for (size_t i = 0; id && sub->fh && mf_find_name(sub->names[d], sub->n[d], id) < 0 &&
+                       i < cosa_fmu_nvar(sub->fh); i++) {
         const cosa_fmu_var *v = cosa_fmu_var_at(sub->fh, i);
-        if (strcmp(v->name, name) == 0)
-            return v->causality == (input ? COSA_FMU_INPUT : COSA_FMU_OUTPUT) &&
-                   (input ? v->variability == COSA_FMU_DISCRETE
-                          : v->variability != COSA_FMU_CONTINUOUS);
+        if (strcmp(v->name, name) == 0) {
+            r = v->causality == (input ? COSA_FMU_INPUT : COSA_FMU_OUTPUT) &&
+                (input ? v->variability == COSA_FMU_DISCRETE
+                       : v->variability != COSA_FMU_CONTINUOUS);
+            break;
+        }
     }
-    return 0;
+    free(id);
+    return r;
 }

@@ -206,7 +206,7 @@ rheld() {
 }
 for v in 3 2; do
     dssd "$tmp/r$v" $v "$DREAL"
-    for sch in zoh gs:zoh; do
+    for sch in zoh gs:zoh imp:zoh; do
         n=$(echo "$sch" | tr ':' '_')
         if expect_exit 0 "$COSA" simulate --model-file "$tmp/r$v/SystemStructure.ssd" \
             --scheme "$sch" --dt 0.15 --tend 1.5 -o "$tmp/o" --name "dr$v$n" --outputs B.racc; then

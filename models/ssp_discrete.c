@@ -4,7 +4,10 @@
  * point and held in between (doc/ssp.md "Discrete signals").  Such a
  * connection joins connectors of one class (Integer or Enumeration, which
  * join each other, or Boolean), carries no transformation, and becomes a discrete
- * connection of the model (modelfile_discrete.c), no part of L or Phi. */
+ * connection of the model (modelfile_discrete.c), no part of L or Phi.
+ * So does an ssc:Real connection from a Float64/Real output of variability
+ * discrete, fixed, tunable or constant (ssp_dreal_var), with its
+ * transformation (doc/ssp.md "Float64 outputs that are not continuous"). */
 #include "ssp_impl.h"
 
 #include <stdio.h>

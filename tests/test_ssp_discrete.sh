@@ -18,6 +18,10 @@
 #   - Type mismatches (Integer -> Real, a connector type other than its FMU variable's, a
 #     Boolean FMU variable on an Integer connection in OSP) and transformations on discrete
 #     connections: one line, exit 2.
+#   - Float64 outputs of variability discrete and constant (drsrc/drsink descriptions of the
+#     same binaries) into a continuous and a discrete Float64 input, with a LinearTransformation:
+#     the held closed form (Jacobi, Gauss-Seidel, iterated; FMI 3.0, 2.0; an OSP file), the
+#     same rho, refusals in one line.
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 MKZIP=$FMU/mkfmu
 NS='xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"

@@ -123,6 +123,7 @@ struct mf_dconn {
     size_t to;
     char *in;
     size_t line;
+    double gain, offset; /* a Float64 one: in = gain * out + offset (1, 0 else) */
 };
 
 struct mf_sym {
@@ -330,6 +331,13 @@ void mf_holds_free(mf_t *mf);
 cosa_status mf_discrete_add(mf_t *mf, size_t from, const char *out, size_t to, const char *in,
                             size_t line);
 void mf_discrete_free(mf_t *mf);
+/* A Float64 discrete connection (an output of variability discrete or
+ * constant): the same with in = gain * out + offset. */
+cosa_status mf_discrete_add_real(mf_t *mf, size_t from, const char *out, size_t to,
+                                 const char *in, size_t line, double gain, double offset);
+/* 1 if a discrete connection feeds input in (an identifier of
+ * subs[to].names[DECL_U]) of subsystem to. */
+int mf_discrete_feeds(const mf_t *mf, size_t to, const char *in);
 
 /* modelfile_energy.c: the bonds and the energy matrix against the resolved
  * names and connections (errors through mf_perr); the model's energy

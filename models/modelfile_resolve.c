@@ -205,8 +205,13 @@ static void resolve_connections(struct mf_parser *p)
         mf_resolve_holds(p, src_line); /* inputs held constant: u = c */
     for (size_t i = 0; i < mf->nsub && p->st == COSA_OK; i++) {
         const struct mf_sub *s = &mf->subs[i];
-        for (size_t j = 0; j < s->n[DECL_U]; j++)
-            if (!src_line[s->ou + j] && !osp_open_input(mf, s, j)) {
+        for (size_t j = 0; j < s->n[DECL_U] && p->st == COSA_OK; j++) {
+            const int dfed = mf_discrete_feeds(mf, i, s->names[DECL_U][j]); /* Float64 held */
+            if (dfed && src_line[s->ou + j])
+                mf_perr(p, COSA_ESYNTAX, src_line[s->ou + j], "input %s.%s has two sources (a "
+                        "discrete Float64 signal and line %zu)", s->name, s->names[DECL_U][j],
+                        src_line[s->ou + j]);
+            else if (!dfed && !src_line[s->ou + j] && !osp_open_input(mf, s, j)) {
                 const char *in = s->names[DECL_U][j];
                 mf_perr(p, COSA_ESYNTAX, s->decl_line[DECL_U], "input %s.%s has no source (add "
                         "'connect SUBSYSTEM.OUTPUT -> %s.%s' or 'hold %s.%s = VALUE')%s",
@@ -215,6 +220,7 @@ static void resolve_connections(struct mf_parser *p)
                                   "start value is 0)" : "");
                 break;
             }
+        }
     }
     free(src_line);
 }

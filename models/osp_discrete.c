@@ -2,7 +2,10 @@
  * of two Integer, Boolean or Enumeration variables is a discrete signal,
  * wired by the FMUs' causalities as the Real ones are, copied at every
  * communication point and held in between (doc/ssp.md "Discrete signals",
- * doc/osp.md); no part of L or Phi. */
+ * doc/osp.md); no part of L or Phi.  So is a connection from a Float64
+ * output of variability constant, fixed or tunable (FMI 3.0 also discrete)
+ * to a Float64 input (doc/ssp.md "Float64 outputs that are not
+ * continuous"). */
 #include "osp_impl.h"
 
 #include <stdio.h>
@@ -14,6 +17,31 @@ static const cosa_fmu_other *other_of(const struct mf_sub *sub, const char *name
         if (strcmp(cosa_fmu_other_at(sub->fh, i)->name, name) == 0)
             return cosa_fmu_other_at(sub->fh, i);
     return NULL;
+}
+
+/* 1 if variable name of sub is a Float64/Real output that is no
+ * continuous output of the model (variability constant, fixed or tunable;
+ * FMI 3.0 also discrete: FMI 2.0's discrete ones are outputs of an OSP
+ * system's FMUs, sampled as libcosim does). */
+static int dreal_out(const struct mf_sub *sub, const char *name)
+{
+    return ssp_dreal_var(sub, name, 0);
+}
+
+/* A Float64 output of such a variability joined to a Float64 input: a
+ * discrete connection (copied at every base step, held), added; 1 if so. */
+static int dreal_conn(struct ssp *s, long ia, const char *va, long ib, const char *vb,
+                      size_t line)
+{
+    const mf_t *mf = s->p->mf;
+    const struct mf_sub *a = &mf->subs[ia], *b = &mf->subs[ib];
+    const int ao = dreal_out(a, va), bo = !ao && dreal_out(b, vb);
+    if (!ao && !bo)
+        return 0;
+    if ((ao ? mf_discrete_add(s->p->mf, (size_t)ia, va, (size_t)ib, vb, line)
+            : mf_discrete_add(s->p->mf, (size_t)ib, vb, (size_t)ia, va, line)) != COSA_OK)
+        mf_nomem(s->p);
+    return 1;
 }
 
 int osp_discrete_conn(struct ssp *s, const char *sa, const char *va, const char *sb,
@@ -29,7 +57,7 @@ int osp_discrete_conn(struct ssp *s, const char *sa, const char *va, const char 
     const int ca = a ? cosa_fmu_discrete_class(a->type) : 0;
     const int cb = b ? cosa_fmu_discrete_class(b->type) : 0;
     if (!ca && !cb)
-        return 0; /* Real ones (or unknown names): var_conn's */
+        return dreal_conn(s, ia, va, ib, vb, line); /* else Real ones: var_conn's */
     const int ints = (ca == 'i' || ca == 'e') && (cb == 'i' || cb == 'e');
     if ((ca != cb && !ints) || !a || !b) { /* Integer and Enumeration join: both integers */
         mf_perr(s->p, COSA_EUNSUPPORTED, line, "connection %.80s.%.120s -- %.80s.%.120s joins "

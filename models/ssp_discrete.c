@@ -4,10 +4,14 @@
  * point and held in between (doc/ssp.md "Discrete signals").  Such a
  * connection joins connectors of one class (Integer or Enumeration, which
  * join each other, or Boolean), carries no transformation, and becomes a discrete
- * connection of the model (modelfile_discrete.c), no part of L or Phi. */
+ * connection of the model (modelfile_discrete.c), no part of L or Phi.
+ * So does an ssc:Real connection from a Float64/Real output of variability
+ * discrete, fixed, tunable or constant (ssp_dreal_var), with its
+ * transformation (doc/ssp.md "Float64 outputs that are not continuous"). */
 #include "ssp_impl.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The type element of connector k (its first child of namespace ssc that
@@ -109,4 +113,23 @@ void ssp_discrete_component_connector(struct ssp *s, const xmlNode *comp, const 
                 "'%.80s': ssd:Connector type %s, its FMU's %s is a%s %s: type mismatch: not "
                 "supported", name, ssp_attr(comp, "name"), class_name(want), kind,
                 o->type[0] == 'I' || o->type[0] == 'E' ? "n" : "", o->type);
+}
+
+int ssp_dreal_var(const struct mf_sub *sub, const char *name, int input)
+{
+    char *id = sub && name ? mf_ident_of(name) : NULL;
+    const int d = input ? DECL_U : DECL_Y;
+    int r = 0; /* an input or output of the model (an OSP system's FMI 2.0 discrete ones) is none */
+    for (size_t i = 0; id && sub->fh && mf_find_name(sub->names[d], sub->n[d], id) < 0 &&
+                       i < cosa_fmu_nvar(sub->fh); i++) {
+        const cosa_fmu_var *v = cosa_fmu_var_at(sub->fh, i);
+        if (strcmp(v->name, name) == 0) {
+            r = v->causality == (input ? COSA_FMU_INPUT : COSA_FMU_OUTPUT) &&
+                (input ? v->variability == COSA_FMU_DISCRETE
+                       : v->variability != COSA_FMU_CONTINUOUS);
+            break;
+        }
+    }
+    free(id);
+    return r;
 }

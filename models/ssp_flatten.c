@@ -395,7 +395,8 @@ static void add_component(struct ssp *s, xmlNode *c)
             char *id = mf_ident_of(ssp_attr(k, "name"));
             if (!id)
                 return mf_nomem(s->p);
-            if (mf_find_name(sub->names[d], sub->n[d], id) < 0)
+            if (mf_find_name(sub->names[d], sub->n[d], id) < 0 &&
+                !ssp_dreal_var(sub, ssp_attr(k, "name"), d == DECL_U))
                 mf_perr(s->p, COSA_ESYNTAX, ssp_line(k), "connector '%.80s' of component "
                         "'%.80s': its FMU (%.200s) has no continuous Float64 %s of that name",
                         ssp_attr(k, "name"), ssp_attr(c, "name"), ssp_attr(c, "source"), kind);
@@ -454,6 +455,13 @@ static void add_connections(struct ssp *s, xmlNode *sys)
                     if (r != 1)
                         continue; /* no source: held at its start value (ssp_hold_rest) */
                     struct mf_sub *a = ssp_component_sub(s, src);
+                    if (a && dst && ssp_dreal_var(a, out, 0)) { /* discrete Float64 */
+                        if (mf_discrete_add_real(mf, (size_t)(a - mf->subs), out,
+                                                 (size_t)(dst - mf->subs), ssp_attr(k, "name"),
+                                                 ssp_line(c), gain, offset) != COSA_OK)
+                            return mf_nomem(s->p);
+                        continue;
+                    }
                     if (ssp_connector_class(s, k) != 'r') { /* discrete: no part of L */
                         if (a && dst &&
                             mf_discrete_add(mf, (size_t)(a - mf->subs), out,

@@ -141,6 +141,13 @@ void ssp_discrete_check_connection(struct ssp *s, const xmlNode *c, const xmlNod
  * or output of that name and class. */
 void ssp_discrete_component_connector(struct ssp *s, const xmlNode *comp, const xmlNode *k,
                                       const struct mf_sub *sub);
+/* 1 if the FMU of sub has a Float64/Real output (input = 0) of variability
+ * discrete, fixed, tunable or constant named name -- a discrete signal,
+ * copied at every communication point, no part of L -- or a Float64/Real
+ * input (input = 1) of variability discrete, which one feeds; 0 for an
+ * input or output of the model (sub->names: an OSP system's FMI 2.0
+ * discrete Reals, coupled through L). */
+int ssp_dreal_var(const struct mf_sub *sub, const char *name, int input);
 
 /* ssp_ssv.c: the parameter bindings of every system and component, inner
  * ones first (outer bindings take precedence, as the standard says); FMUs

@@ -67,7 +67,7 @@ void ssp_hold_rest(struct ssp *s)
             int fed = 0;
             for (size_t k = 0; k < mf->nconn && !fed; k++)
                 fed = strcmp(mf->conns[k].dst, sub->name) == 0 && strcmp(mf->conns[k].in, in) == 0;
-            if (!fed)
+            if (!fed && !mf_discrete_feeds(mf, i, in)) /* a discrete Float64 feeds none */
                 ssp_hold_open(s, sub, in, sub->line, NULL, NULL, 1.0, 0.0);
         }
     }

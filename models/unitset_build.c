@@ -194,14 +194,17 @@ static cosa_status discrete_links(const cosa_model *m, cosa_model_units *mu,
     for (size_t k = 0; k < cosa_model_file_ndiscrete(m); k++) {
         size_t a, b;
         const char *out, *in;
+        double gain, offset;
         cosa_status st = cosa_model_file_discrete(m, k, &a, &out, &b, &in);
+        if (st == COSA_OK)
+            st = cosa_model_file_discrete_map(m, k, &gain, &offset);
         if (st != COSA_OK || a >= mu->nsub || b >= mu->nsub)
             return COSA_EINVAL;
         if (!mu->fmus[a] || !mu->fmus[b])
             continue;
         char why[sizeof err->msg];
-        if ((st = cosa_unitset_discrete_link(mu->set, a, out, b, in, why, sizeof why)) !=
-            COSA_OK) {
+        if ((st = cosa_unitset_discrete_link_affine(mu->set, a, out, b, in, gain, offset, why,
+                                                    sizeof why)) != COSA_OK) {
             err->sub = b;
             snprintf(err->msg, sizeof err->msg, "%s", why);
             return st;

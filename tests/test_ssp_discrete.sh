@@ -18,6 +18,10 @@
 #   - Type mismatches (Integer -> Real, a connector type other than its FMU variable's, a
 #     Boolean FMU variable on an Integer connection in OSP) and transformations on discrete
 #     connections: one line, exit 2.
+#   - Float64 outputs of variability discrete and constant (drsrc/drsink descriptions of the
+#     same binaries) into a continuous and a discrete Float64 input, with a LinearTransformation:
+#     the held closed form (Jacobi, Gauss-Seidel, iterated; FMI 3.0, 2.0; an OSP file), the
+#     same rho, refusals in one line.
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 MKZIP=$FMU/mkfmu
 NS='xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"
@@ -147,6 +151,98 @@ check "model-dump: the discrete connections as a comment" grep -qx \
 expect_exit 0 "$COSA" point --model-file "$tmp/lin.cosa" --scheme zoh --dt 0.15
 grep '^rho ' "$tmp/out" | cmp -s - "$tmp/rho_n" && ok || bad "model-dump: rho $(grep '^rho ' "$tmp/out")"
 
+# -- Float64/Real outputs of variability discrete and constant (drsrc/drsink) --------------
+# A.volt = 12 [t >= 0.4] (discrete) feeds B's continuous input v through factor 0.5 and offset 1,
+# A.k = 2.5 (constant) B's discrete input w; B.racc adds h (v + w) per step, so under the held
+# copies racc(t_k) = sum_{n<k} dt (0.5 volt(t_n) + 1 + 2.5) (closed form: 11.55 at 1.5; the
+# continuous integral would be 11.85).  Rounding: at most 10 terms of size <= 1.5, < 1e-13.
+# dssd DIR FMI EXTRA-CONNECTIONS: the Float64 pair of lags with its two discrete Float64 ones
+dssd() {
+    mkdir -p "$1/resources"
+    cp "$FMU/drsrc_fmi$2.fmu" "$FMU/drsink_fmi$2.fmu" "$1/resources/" || bad "no test FMUs"
+    cat >"$1/SystemStructure.ssd" <<END
+<?xml version="1.0" encoding="UTF-8"?>
+<ssd:SystemStructureDescription $NS version="1.0" name="dreal">
+  <ssd:System name="top">
+    <ssd:Elements>
+      <ssd:Component name="A" source="resources/drsrc_fmi$2.fmu">
+        <ssd:Connectors>
+          <ssd:Connector name="u" kind="input"><ssc:Real/></ssd:Connector>
+          <ssd:Connector name="y" kind="output"><ssc:Real/></ssd:Connector>
+          <ssd:Connector name="volt" kind="output"><ssc:Real/></ssd:Connector>
+          <ssd:Connector name="k" kind="output"><ssc:Real/></ssd:Connector>
+        </ssd:Connectors>
+      </ssd:Component>
+      <ssd:Component name="B" source="resources/drsink_fmi$2.fmu">
+        <ssd:Connectors>
+          <ssd:Connector name="u" kind="input"><ssc:Real/></ssd:Connector>
+          <ssd:Connector name="y" kind="output"><ssc:Real/></ssd:Connector>
+          <ssd:Connector name="v" kind="input"><ssc:Real/></ssd:Connector>
+          <ssd:Connector name="w" kind="input"><ssc:Real/></ssd:Connector>
+          <ssd:Connector name="racc" kind="output"><ssc:Real/></ssd:Connector>
+        </ssd:Connectors>
+      </ssd:Component>
+    </ssd:Elements>
+    <ssd:Connections>
+      <ssd:Connection startElement="B" startConnector="y" endElement="A" endConnector="u"/>
+      $FLOAT
+      $3
+    </ssd:Connections>
+  </ssd:System>
+  <ssd:DefaultExperiment stopTime="1.5"/>
+</ssd:SystemStructureDescription>
+END
+}
+DREAL='<ssd:Connection startElement="A" startConnector="volt" endElement="B" endConnector="v"><ssc:LinearTransformation factor="0.5" offset="1"/></ssd:Connection>
+      <ssd:Connection startElement="A" startConnector="k" endElement="B" endConnector="w"/>'
+rheld() {
+    awk -F, -v dt=0.15 '
+        /^#/ { next }
+        $1 == "t" { for (i = 1; i <= NF; i++) if ($i == "y.B.racc") c = i; next }
+        { k = int($1 / dt + 0.5); s = 0
+          for (n = 0; n < k; n++) { t = n * dt; s += dt * (0.5 * (t >= 0.4 ? 12 : 0) + 1 + 2.5) }
+          d = $c - s; if (d < 0) d = -d
+          if (d > 1e-13) { printf "t %s racc %s, held closed form %s\n", $1, $c, s; bad = 1 }
+          rows++; last = $c }
+        END { if (!c || rows != 11) { print "no racc column or not 11 rows"; bad = 1 }
+              if (last - 11.55 > 1e-12 || 11.55 - last > 1e-12) { print "racc(1.5) " last; bad = 1 }
+              exit bad }' "$1"
+}
+for v in 3 2; do
+    dssd "$tmp/r$v" $v "$DREAL"
+    for sch in zoh gs:zoh imp:zoh; do
+        n=$(echo "$sch" | tr ':' '_')
+        if expect_exit 0 "$COSA" simulate --model-file "$tmp/r$v/SystemStructure.ssd" \
+            --scheme "$sch" --dt 0.15 --tend 1.5 -o "$tmp/o" --name "dr$v$n" --outputs B.racc; then
+            check "fmi$v $sch: Float64 discrete signals: status ok" grep -qx 'status ok' "$tmp/out"
+            check "fmi$v $sch: B.v is no held input" sh -c "! grep -q 'B.v' '$tmp/err'"
+            msg=$(rheld "$tmp/o/dr$v$n.csv") && ok || bad "fmi$v $sch Float64: $msg"
+        fi
+    done
+done
+# Phi: the same rho as the Float64 network without them, and the note counts them
+dssd "$tmp/rn" 3 ""
+expect_exit 0 "$COSA" point --model-file "$tmp/rn/SystemStructure.ssd" --scheme zoh --dt 0.15
+grep '^rho ' "$tmp/out" >"$tmp/rho_rn"
+expect_exit 0 "$COSA" point --model-file "$tmp/r3/SystemStructure.ssd" --scheme zoh --dt 0.15
+grep '^rho ' "$tmp/out" | cmp -s - "$tmp/rho_rn" && ok || bad "point Float64 discrete: rho $(grep '^rho ' "$tmp/out") without them $(cat "$tmp/rho_rn")"
+check "point: the note counts the Float64 ones" grep -q 'note: 2 discrete connections' "$tmp/err"
+# refused in one line, exit 2: a continuous output into a discrete Float64 input (it is no
+# continuous input), a discrete Float64 output into an Integer connector, and a connector
+# typed Integer for the FMU's Float64 output
+dssd "$tmp/rm1" 3 '<ssd:Connection startElement="A" startConnector="y" endElement="B" endConnector="w"/>'
+usage_error "subsystem 'B' has no input 'w'" simulate --model-file "$tmp/rm1/SystemStructure.ssd" \
+    --scheme zoh --dt 0.15
+dssd "$tmp/rm2" 3 '<ssd:Connection startElement="A" startConnector="volt" endElement="B" endConnector="gear"/>'
+sed -i -e 's|<ssd:Connector name="w" kind="input"><ssc:Real/></ssd:Connector>|&<ssd:Connector name="gear" kind="input"><ssc:Integer/></ssd:Connector>|' \
+    "$tmp/rm2/SystemStructure.ssd"
+usage_error "joins a Float64/Real connector to an Integer one: type mismatch" \
+    models --model-file "$tmp/rm2/SystemStructure.ssd"
+dssd "$tmp/rm3" 3 ""
+sed -i -e 's|name="volt" kind="output"><ssc:Real/>|name="volt" kind="output"><ssc:Integer/>|' \
+    "$tmp/rm3/SystemStructure.ssd"
+usage_error "connector 'volt' of component 'A'" models --model-file "$tmp/rm3/SystemStructure.ssd"
+
 # -- refused in one line, exit 2 ------------------------------------------------------------
 ssd "$tmp/m1" 3 '<ssd:Connection startElement="A" startConnector="mode" endElement="B" endConnector="u"/>'
 usage_error "joins an Integer connector to a Float64/Real one: type mismatch" \
@@ -191,5 +287,26 @@ fi
 osp gear
 usage_error "joins Integer to Boolean: type mismatch" \
     models --model-file "$tmp/osp/OspSystemStructure.xml"
+
+# -- OSP: a constant Float64 output (A.k) into B.w is a discrete connection; A.volt, an FMI 2.0
+# discrete Real, is an output of an OSP system's FMU (sampled, as libcosim does): the same held
+# values, racc(t_k) = sum_{n<k} dt (volt(t_n) + 2.5) = 16.35 at 1.5 (rounding < 1e-13 as above)
+mkdir -p "$tmp/dosp"
+cp "$FMU/drsrc_fmi2.fmu" "$FMU/drsink_fmi2.fmu" "$tmp/dosp/"
+sed -e 's|dsrc_fmi2|drsrc_fmi2|; s|dsink_fmi2|drsink_fmi2|' \
+    -e 's|<Variable simulator="B" name="gear"/><Variable simulator="A" name="mode"/>|<Variable simulator="B" name="v"/><Variable simulator="A" name="volt"/>|' \
+    -e 's|<Variable simulator="A" name="on"/><Variable simulator="B" name="gear"/>|<Variable simulator="A" name="k"/><Variable simulator="B" name="w"/>|' \
+    "$tmp/osp/OspSystemStructure.xml" >"$tmp/dosp/OspSystemStructure.xml"
+if expect_exit 0 "$COSA" simulate --model-file "$tmp/dosp/OspSystemStructure.xml" -o "$tmp/o" \
+    --name dosp; then
+    check "osp Float64: status ok" grep -qx 'status ok' "$tmp/out"
+    check "osp Float64: racc the held closed form" awk -F, -v dt=0.15 '
+        /^#/ { next }
+        $1 == "t" { for (i = 1; i <= NF; i++) if ($i == "racc") c = i; next }
+        { k = int($1 / dt + 0.5); s = 0
+          for (n = 0; n < k; n++) { t = n * dt; s += dt * ((t >= 0.4 ? 12 : 0) + 2.5) }
+          d = $c - s; if (d < 0) d = -d; if (d > 1e-13) bad = 1; rows++; last = $c }
+        END { exit bad || !c || rows != 11 || last < 16.34 || last > 16.36 }' "$tmp/o/dosp.csv"
+fi
 
 fmu_env_done test_ssp_discrete

@@ -152,3 +152,97 @@ cosa_status fmu_discrete_set(cosa_unit *u, const fmu_dport *p, long long v)
     fmu_unit_warned(f, fn_name(m->desc.version, p->kind, 1), cosa_unit_time(u), s);
     return COSA_OK;
 }
+
+/* ---- Float64 / Real variables as discrete signals ---- */
+
+/* The Float64/Real variable name of FMU m (index *at), or NULL. */
+static const cosa_fmu_var *real_var(const cosa_fmu *m, const char *name, size_t *at)
+{
+    for (size_t i = 0; i < cosa_fmu_nvar(m); i++)
+        if (strcmp(cosa_fmu_var_at(m, i)->name, name) == 0) {
+            *at = i;
+            return cosa_fmu_var_at(m, i);
+        }
+    return NULL;
+}
+
+static const cosa_fmu_other *float32_var(const cosa_fmu *m, const char *name)
+{
+    for (size_t i = 0; i < cosa_fmu_nother(m); i++)
+        if (strcmp(cosa_fmu_other_at(m, i)->name, name) == 0 &&
+            strcmp(cosa_fmu_other_at(m, i)->type, "Float32") == 0)
+            return cosa_fmu_other_at(m, i);
+    return NULL;
+}
+
+int fmu_dreal_is_real(cosa_unit *u, const char *name)
+{
+    if (!u || !name || !cosa_unit_fmu_name(u))
+        return 0;
+    const cosa_fmu *m = ((const fmu_unit *)cosa_unit_impl(u))->fmu;
+    size_t at;
+    return real_var(m, name, &at) != NULL || float32_var(m, name) != NULL;
+}
+
+cosa_status fmu_dreal_port(cosa_unit *u, const char *name, int input, fmu_dport *p,
+                           long *row, char *why, size_t whysize)
+{
+    if (!u || !name || !p || !row || !cosa_unit_fmu_name(u))
+        return COSA_EINVAL;
+    const fmu_unit *f = cosa_unit_impl(u);
+    const cosa_fmu *m = f->fmu;
+    if (float32_var(m, name)) {
+        snprintf(why, whysize, "%s '%s' of FMU %s is a Float32: cosa exchanges Float64 "
+                 "discrete signals", input ? "input" : "output", name, f->name);
+        return COSA_EUNSUPPORTED;
+    }
+    size_t at = 0;
+    const cosa_fmu_var *v = real_var(m, name, &at);
+    const int want = input ? COSA_FMU_INPUT : COSA_FMU_OUTPUT;
+    if (!v || v->causality != want || (!input && v->variability == COSA_FMU_CONTINUOUS)) {
+        snprintf(why, whysize, "FMU %s has no %sFloat64/Real %s '%s'", f->name,
+                 input ? "" : "discrete or constant ", input ? "input" : "output", name);
+        return COSA_EPARAM;
+    }
+    if (v->nclocks) {
+        snprintf(why, whysize, "%s '%s' of FMU %s is clocked: not supported as a discrete "
+                 "signal", input ? "input" : "output", name, f->name);
+        return COSA_EUNSUPPORTED;
+    }
+    *row = -1;
+    for (size_t j = 0; input && j < cosa_fmu_ninput(m); j++)
+        if (cosa_fmu_input(m, j) == at)
+            *row = (long)j;
+    p->vr = v->vr;
+    p->kind = 'r';
+    p->cls = 'r';
+    return COSA_OK;
+}
+
+cosa_status fmu_dreal_get(cosa_unit *u, const fmu_dport *p, double *v)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    const cosa_fmu *m = f->fmu;
+    const unsigned vr = p->vr;
+    const int v3 = m->desc.version == 3;
+    const int s = v3 ? m->f3.GetFloat64(f->inst, &vr, 1, v, 1) : m->f2.GetReal(f->inst, &vr, 1, v);
+    const char *fn = v3 ? "fmi3GetFloat64 (discrete signals)" : "fmi2GetReal (discrete signals)";
+    if (s > 1)
+        return fmu_unit_fail(u, fn, cosa_unit_time(u), s);
+    fmu_unit_warned(f, fn, cosa_unit_time(u), s);
+    return COSA_OK;
+}
+
+cosa_status fmu_dreal_set(cosa_unit *u, const fmu_dport *p, double v)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    const cosa_fmu *m = f->fmu;
+    const unsigned vr = p->vr;
+    const int v3 = m->desc.version == 3;
+    const int s = v3 ? m->f3.SetFloat64(f->inst, &vr, 1, &v, 1) : m->f2.SetReal(f->inst, &vr, 1, &v);
+    const char *fn = v3 ? "fmi3SetFloat64 (discrete signals)" : "fmi2SetReal (discrete signals)";
+    if (s > 1)
+        return fmu_unit_fail(u, fn, cosa_unit_time(u), s);
+    fmu_unit_warned(f, fn, cosa_unit_time(u), s);
+    return COSA_OK;
+}

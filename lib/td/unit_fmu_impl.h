@@ -145,6 +145,20 @@ cosa_status fmu_discrete_port(cosa_unit *u, const char *name, int input, fmu_dpo
  * Boolean); a failing FMU call fails the unit (one line), a value out of
  * an Int32's range is COSA_ERANGE. */
 cosa_status fmu_discrete_get(cosa_unit *u, const fmu_dport *p, long long *v);
+/* A Float64 (FMI 3.0) or Real (FMI 2.0) variable as a discrete signal
+ * (fmu_discrete.c): an output of variability discrete, fixed, tunable or
+ * constant (input = 0), or an input (input = 1; *row its index among the
+ * unit's continuous inputs, whose value the set's affine term c carries,
+ * or -1 for an input of variability discrete, set directly).  kind 'r',
+ * cls 'r'.  COSA_EPARAM (no such variable, a continuous output: it is
+ * coupled through L), COSA_EUNSUPPORTED (Float32, clocked) with one clause
+ * in why. */
+cosa_status fmu_dreal_port(cosa_unit *u, const char *name, int input, fmu_dport *p,
+                           long *row, char *why, size_t whysize);
+/* 1 if name is a Float64/Real variable of u's FMU (or a Float32 one). */
+int fmu_dreal_is_real(cosa_unit *u, const char *name);
+cosa_status fmu_dreal_get(cosa_unit *u, const fmu_dport *p, double *v);
+cosa_status fmu_dreal_set(cosa_unit *u, const fmu_dport *p, double v);
 cosa_status fmu_discrete_set(cosa_unit *u, const fmu_dport *p, long long v);
 
 /* from cosa/fmu.h: used only inside lib/ (not part of the installed API) */

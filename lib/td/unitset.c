@@ -278,6 +278,13 @@ cosa_status cosa_unitset_set_input_offset(cosa_unitset *set, const double *c)
 
 const double *cosa_unitset_input_offset(const cosa_unitset *set) { return set ? set->c : NULL; }
 
+double *cosa_unitset_input_offset_rw(cosa_unitset *set)
+{
+    if (set && !set->c && set->nu)
+        set->c = calloc(set->nu, sizeof *set->c);
+    return set ? set->c : NULL;
+}
+
 void cosa_unitset_couple(const cosa_unitset *set, size_t r0, size_t nr, size_t ncol,
                          const double *Y, size_t ldy, double *U, size_t ldu)
 {

@@ -56,5 +56,9 @@ void cosa_unitset_couple(const cosa_unitset *set, size_t r0, size_t nr, size_t n
 struct td_discrete;
 struct td_discrete **cosa_unitset_discrete_slot(cosa_unitset *set);
 void td_discrete_free(struct td_discrete *d);
+/* The affine term c of u = L y + c for writing (nu entries), made (zeros)
+ * if the set has none; NULL when out of memory or nu = 0.  The discrete
+ * Float64 signals that feed continuous inputs write their rows of it. */
+double *cosa_unitset_input_offset_rw(cosa_unitset *set);
 
 #endif /* COSA_TD_UNITSET_IMPL_H */

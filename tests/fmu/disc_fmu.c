@@ -8,6 +8,12 @@
  *     and a Float64 output acc, the integral of gear + 10 lock over the
  *     steps taken: acc += h (gear + 10 lock) per step, with the values set
  *     before the step (a hidden accumulator, no declared state).
+ * Float64 (2.0: Real) signals of other variabilities, declared by the
+ * descriptions drsrc/drsink only (tests/fmu/dr*_fmi[23].xml, the same
+ * binaries): dsrc's outputs volt = 12 [t >= 0.4] (discrete, a step at the
+ * FMU's own time) and k = 2.5 (constant); dsink's inputs v (continuous)
+ * and w (discrete) and output racc += h (v + w) per step, with the values
+ * set before the step.  Value references 13 volt / v, 14 k / w, 15 racc.
  * The FMI 3.0 descriptions dsrc64/dsink64 (Makefile.am) declare mode an Enumeration and
  * gear an Int64: the same values through fmi3GetInt64/SetInt64.
  * Value references: 1 x, 2 der(x), 3 u, 4 y, 5 tau, 10 mode / gear,
@@ -25,10 +31,11 @@
 #ifndef TAU
 #define TAU 0.5
 #endif
-enum { VR_X = 1, VR_DX = 2, VR_U = 3, VR_Y = 4, VR_TAU = 5, VR_I = 10, VR_B = 11, VR_ACC = 12 };
+enum { VR_X = 1, VR_DX = 2, VR_U = 3, VR_Y = 4, VR_TAU = 5, VR_I = 10, VR_B = 11, VR_ACC = 12,
+       VR_R1 = 13, VR_R2 = 14, VR_RACC = 15 };
 
 typedef struct {
-    double t, x, u, tau, acc;
+    double t, x, u, tau, acc, v, w, racc;
     int32_t gear;
     bool lock;
 } disc;
@@ -48,6 +55,7 @@ static void step(disc *d, double h)
     d->x = d->u + (d->x - d->u) * exp(-h / d->tau);
 #ifdef DISC_SINK
     d->acc += h * ((double)d->gear + (d->lock ? 10.0 : 0.0));
+    d->racc += h * (d->v + d->w);
 #endif
     d->t += h;
 }
@@ -61,6 +69,12 @@ static int get_real(const disc *d, unsigned vr, double *v)
     case VR_TAU: *v = d->tau; return 0;
 #ifdef DISC_SINK
     case VR_ACC: *v = d->acc; return 0;
+    case VR_R1: *v = d->v; return 0;
+    case VR_R2: *v = d->w; return 0;
+    case VR_RACC: *v = d->racc; return 0;
+#else
+    case VR_R1: *v = d->t >= 0.4 ? 12.0 : 0.0; return 0;
+    case VR_R2: *v = 2.5; return 0;
 #endif
     default: return 3;
     }
@@ -74,6 +88,12 @@ static int set_real(disc *d, unsigned vr, double v)
         d->u = v;
     else if (vr == VR_TAU)
         d->tau = v;
+#ifdef DISC_SINK
+    else if (vr == VR_R1)
+        d->v = v;
+    else if (vr == VR_R2)
+        d->w = v;
+#endif
     else
         return 3;
     return 0;

@@ -92,6 +92,10 @@ size_t cosa_model_file_ndiscrete(const cosa_model *m);
 
 cosa_status cosa_model_file_discrete(const cosa_model *m, size_t k, size_t *from,
                                      const char **out, size_t *to, const char **in);
+/* The k-th discrete connection's transformation: in = gain * out + offset
+ * (1 and 0 but for a Float64 one with an SSP LinearTransformation). */
+cosa_status cosa_model_file_discrete_map(const cosa_model *m, size_t k, double *gain,
+                                         double *offset);
 
 /* The affine term c of model file m's coupling u = L y + c (nu entries:
  * `connect ... offset OFFSET`, an SSP LinearTransformation's offset), or

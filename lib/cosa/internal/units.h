@@ -207,6 +207,15 @@ cosa_status cosa_unitset_exchange_derivatives(cosa_unitset *set, int m, int n, d
  * range. */
 cosa_status cosa_unitset_discrete_link(cosa_unitset *set, size_t from, const char *out,
                                        size_t to, const char *in, char *why, size_t whysize);
+/* The same with a transformation: a Float64/Real output of variability
+ * discrete, fixed, tunable or constant feeding a Float64/Real input, which
+ * receives gain * output + offset (held; a continuous input through its
+ * row of the affine term c, no part of L or Phi).  Integer, Boolean and
+ * Enumeration links take gain 1 and offset 0 only (else
+ * COSA_EUNSUPPORTED). */
+cosa_status cosa_unitset_discrete_link_affine(cosa_unitset *set, size_t from, const char *out,
+                                              size_t to, const char *in, double gain,
+                                              double offset, char *why, size_t whysize);
 /* The set's discrete links. */
 size_t cosa_unitset_ndiscrete(const cosa_unitset *set);
 /* Copy every discrete link's output to its input now (in link order: all

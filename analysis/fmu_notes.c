@@ -224,8 +224,8 @@ static void discrete_note(const char *cmd, const cosa_model *m)
 {
     const size_t n = cosa_model_file_ndiscrete(m);
     if (n)
-        fprintf(stderr, "cosa: %s: note: %zu discrete connection%s (Integer/Boolean/"
-                        "Enumeration) take%s no part in Phi (cosa simulate copies %s at every "
+        fprintf(stderr, "cosa: %s: note: %zu discrete connection%s (Integer, Boolean, "
+                        "Enumeration or non-continuous Float64) take%s no part in Phi (cosa simulate copies %s at every "
                         "communication point and holds %s in between)\n",
                 cmd, n, n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "it" : "them",
                 n == 1 ? "it" : "them");

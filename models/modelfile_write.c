@@ -331,7 +331,7 @@ static void wr_file_model(struct writer *w, const mf_t *mf, const double *par,
     /* discrete connections (SSP, OSP): not in the linearisation either */
     for (size_t k = 0; k < mf->ndconn; k++)
         wr(w, "%s%s.%s -> %s.%s\n",
-           k ? "#   " : "# discrete connections (Integer/Boolean/Enumeration; not in Phi): ",
+           k ? "#   " : "# discrete connections (held between communication points; not in Phi): ",
            mf->subs[mf->dconns[k].from].name, mf->dconns[k].out,
            mf->subs[mf->dconns[k].to].name, mf->dconns[k].in);
     wr_energy(w, mf);

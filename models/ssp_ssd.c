@@ -470,7 +470,7 @@ cosa_status mf_ssp_load(const char *path, unsigned flags, double probe, cosa_mod
         char buf[512];
         char disc[96] = ""; /* discrete connections: named only where there are some */
         if (mf->ndconn)
-            snprintf(disc, sizeof disc, " (and %zu discrete: Integer/Boolean/Enumeration)",
+            snprintf(disc, sizeof disc, " (and %zu discrete: held between communication points)",
                      mf->ndconn);
         snprintf(buf, sizeof buf, "SSP %d.0 system %.200s with %zu FMU component%s and %zu "
                  "connection%s%s%s%.200s", s.version, ssp_attr(s.top, "name"), mf->nsub,

@@ -126,7 +126,7 @@ fi
 # -- models names them; Phi does not see them -----------------------------------------------
 expect_exit 0 "$COSA" models --model-file "$tmp/d3/SystemStructure.ssd" &&
     check "models: the discrete connections" grep -q \
-        '^disc: SSP 1.0 system top with 2 FMU components and 2 connections (and 2 discrete: Integer/Boolean/Enumeration)' "$tmp/out"
+        '^disc: SSP 1.0 system top with 2 FMU components and 2 connections (and 2 discrete: held between communication points)' "$tmp/out"
 ssd "$tmp/n3" 3 "" "$FLOAT"
 expect_exit 0 "$COSA" point --model-file "$tmp/n3/SystemStructure.ssd" --scheme zoh --dt 0.15
 grep '^rho ' "$tmp/out" >"$tmp/rho_n"
@@ -142,12 +142,12 @@ check "point: rho_ref is exp(lambda dt) of the Float64 network" awk '
     $1 == "rho_ref" { l = (-3.25 + sqrt(3.25 * 3.25 - 5)) / 2; d = $2 - exp(0.15 * l)
                       if (d < 0) d = -d; f = d < 1e-9 } END { exit !f }' "$tmp/out"
 check "rho below 1 (the test is not the neutral lag pair)" awk '$2 < 0.99 { f = 1 } END { exit !f }' "$tmp/rho_n"
-check "point: one note" grep -qx 'cosa: point: note: 2 discrete connections (Integer/Boolean/Enumeration) take no part in Phi (cosa simulate copies them at every communication point and holds them in between)' "$tmp/err"
+check "point: one note" grep -qx 'cosa: point: note: 2 discrete connections (Integer, Boolean, Enumeration or non-continuous Float64) take no part in Phi (cosa simulate copies them at every communication point and holds them in between)' "$tmp/err"
 check "point: only the note" test "$(wc -l <"$tmp/err")" = 1
 # model-dump: the linearisation, the discrete connections as a comment; the same rho
 expect_exit 0 "$COSA" model-dump --model-file "$tmp/d3/SystemStructure.ssd" -o "$tmp/lin.cosa"
 check "model-dump: the discrete connections as a comment" grep -qx \
-    '# discrete connections (Integer/Boolean/Enumeration; not in Phi): A.mode -> B.gear' "$tmp/lin.cosa"
+    '# discrete connections (held between communication points; not in Phi): A.mode -> B.gear' "$tmp/lin.cosa"
 expect_exit 0 "$COSA" point --model-file "$tmp/lin.cosa" --scheme zoh --dt 0.15
 grep '^rho ' "$tmp/out" | cmp -s - "$tmp/rho_n" && ok || bad "model-dump: rho $(grep '^rho ' "$tmp/out")"
 

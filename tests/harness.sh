@@ -23,19 +23,26 @@
 #                   cosa simulate --model-file $tmp/MODEL.cosa --dt 1e-4 ARGS
 #                   into $tmp/NAME/r.csv (stdout $tmp/NAME.out, stderr
 #                   $tmp/NAME.err); a failure is bad "NAME: exit RC: ..."
-#   ssd_head NAME   (stdout) an SSD's XML declaration, its opening
-#                   <ssd:SystemStructureDescription $NS version="2.0"
-#                   name="NAME"> (NS: the namespaces, set by the script)
-#                   and <ssd:System name="top">
-#   ssd_tail STOP   (stdout) the lines that close what ssd_head opened, with
-#                   <ssd:DefaultExperiment startTime="0" stopTime="STOP"/>
+#   ssd_head NAME [VERSION]
+#                   (stdout) an SSD's XML declaration, its opening
+#                   <ssd:SystemStructureDescription $NS version="VERSION"
+#                   name="NAME"> (NS: the namespaces, set by the script;
+#                   VERSION 2.0 unless given) and <ssd:System name="top">
+#   ssd_tail STOP [START]
+#                   (stdout) the lines that close what ssd_head opened, with
+#                   <ssd:DefaultExperiment startTime="START" stopTime="STOP"/>
+#                   (no startTime without START)
 #   ssd_links INDENT FROM.CONN>TO.CONN...
 #                   (stdout) one <ssd:Connection> line a link, indented by
 #                   INDENT ('.CONN' with no element: the system's connector)
+#   ssd_param INDENT SET NAME TYPE VALUE [VERSION [PREFIX]]
+#                   (stdout) an <ssd:ParameterBinding> (prefix="PREFIX" if
+#                   given), indented by INDENT, binding the one parameter NAME
+#                   of the inline ssv:ParameterSet SET (version VERSION, 2.0
+#                   unless given) to <ssv:TYPE value="VALUE"/>
 #   ssd_binding INDENT SET NAME TYPE VALUE
-#                   (stdout) an <ssd:ParameterBindings> block, indented by
-#                   INDENT, binding the one parameter NAME of the inline
-#                   ssv:ParameterSet SET (version 2.0) to <ssv:TYPE value=VALUE/>
+#                   (stdout) that ssd_param (version 2.0) in its own
+#                   <ssd:ParameterBindings> block
 #   model_sub NAME STATES INPUTS OUTPUTS [MATRIX=VALUE]...
 #                   the model-file block "subsystem NAME" .. "end" (stdout):
 #                   the names as given (quoted lists, '' for none), then a
@@ -190,13 +197,13 @@ simulate_run() {
 
 ssd_head() {
     echo '<?xml version="1.0" encoding="UTF-8"?>'
-    echo "<ssd:SystemStructureDescription $NS version=\"2.0\" name=\"$1\">"
+    echo "<ssd:SystemStructureDescription $NS version=\"${2:-2.0}\" name=\"$1\">"
     echo '  <ssd:System name="top">'
 }
 
 ssd_tail() {
     echo '  </ssd:System>'
-    echo "  <ssd:DefaultExperiment startTime=\"0\" stopTime=\"$1\"/>"
+    echo "  <ssd:DefaultExperiment ${2:+startTime=\"$2\" }stopTime=\"$1\"/>"
     echo '</ssd:SystemStructureDescription>'
 }
 
@@ -209,12 +216,18 @@ ssd_links() {
     done
 }
 
+ssd_param() {
+    printf '%s<ssd:ParameterBinding%s>\n%s  <ssd:ParameterValues>\n' "$1" "${7:+ prefix=\"$7\"}" "$1"
+    printf '%s    <ssv:ParameterSet version="%s" name="%s">\n%s      <ssv:Parameters>\n' "$1" "${6:-2.0}" "$2" "$1"
+    printf '%s        <ssv:Parameter name="%s"><ssv:%s value="%s"/></ssv:Parameter>\n' "$1" "$3" "$4" "$5"
+    printf '%s      </ssv:Parameters>\n%s    </ssv:ParameterSet>\n' "$1" "$1"
+    printf '%s  </ssd:ParameterValues>\n%s</ssd:ParameterBinding>\n' "$1" "$1"
+}
+
 ssd_binding() {
-    printf '%s<ssd:ParameterBindings>\n%s  <ssd:ParameterBinding>\n%s    <ssd:ParameterValues>\n' "$1" "$1" "$1"
-    printf '%s      <ssv:ParameterSet version="2.0" name="%s">\n%s        <ssv:Parameters>\n' "$1" "$2" "$1"
-    printf '%s          <ssv:Parameter name="%s"><ssv:%s value="%s"/></ssv:Parameter>\n' "$1" "$3" "$4" "$5"
-    printf '%s        </ssv:Parameters>\n%s      </ssv:ParameterSet>\n' "$1" "$1"
-    printf '%s    </ssd:ParameterValues>\n%s  </ssd:ParameterBinding>\n%s</ssd:ParameterBindings>\n' "$1" "$1" "$1"
+    echo "$1<ssd:ParameterBindings>"
+    ssd_param "$1  " "$2" "$3" "$4" "$5"
+    echo "$1</ssd:ParameterBindings>"
 }
 
 model_sub() {

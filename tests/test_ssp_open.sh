@@ -49,7 +49,7 @@ $(ssd_connectors '        ' Float64 s1:input v1:input Fk:output)
 $(ssd_links '      ' 'I.s1>II.s1' 'I.v1>II.v1' 'II.Fk>I.Fk')
     </ssd:Connections>
 END
-    ssd_tail 0.3
+    ssd_tail 0.3 0
 }
 me=$tmp/me
 mkdir -p "$me/resources"
@@ -98,7 +98,7 @@ END
       </ssd:Connection>
 END
     echo '    </ssd:Connections>'
-    ssd_tail 0.3
+    ssd_tail 0.3 0
 }
 op=$tmp/open
 mkdir -p "$op/resources"
@@ -151,7 +151,7 @@ $(ssd_connectors '        ' Float64 s1:input)
 $(ssd_links '      ' 'A.s1>II.s1')
     </ssd:Connections>
 END
-    ssd_tail 0.3
+    ssd_tail 0.3 0
 } >"$op/nested.ssd"
 held 7 | sed 's/\bI\./A_I./g; s/^fmu I /fmu A_I /' >"$tmp/nested.cosa"
 same "nested open point" "$op/nested.ssd" "$tmp/nested.cosa" point --scheme zoh --dt 1e-3

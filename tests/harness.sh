@@ -19,6 +19,30 @@
 #                   (stdout) an SSD's <ssd:Connectors> block, each line
 #                   indented by INDENT: one <ssd:Connector> a NAME, its
 #                   type <ssc:TYPE ATTRS/> (e.g. TYPE Real, ATTRS unit="m")
+#   simulate_run NAME MODEL ARGS...
+#                   cosa simulate --model-file $tmp/MODEL.cosa --dt 1e-4 ARGS
+#                   into $tmp/NAME/r.csv (stdout $tmp/NAME.out, stderr
+#                   $tmp/NAME.err); a failure is bad "NAME: exit RC: ..."
+#   ssd_head NAME [VERSION]
+#                   (stdout) an SSD's XML declaration, its opening
+#                   <ssd:SystemStructureDescription $NS version="VERSION"
+#                   name="NAME"> (NS: the namespaces, set by the script;
+#                   VERSION 2.0 unless given) and <ssd:System name="top">
+#   ssd_tail STOP [START]
+#                   (stdout) the lines that close what ssd_head opened, with
+#                   <ssd:DefaultExperiment startTime="START" stopTime="STOP"/>
+#                   (no startTime without START)
+#   ssd_links INDENT FROM.CONN>TO.CONN...
+#                   (stdout) one <ssd:Connection> line a link, indented by
+#                   INDENT ('.CONN' with no element: the system's connector)
+#   ssd_param INDENT SET NAME TYPE VALUE [VERSION [PREFIX]]
+#                   (stdout) an <ssd:ParameterBinding> (prefix="PREFIX" if
+#                   given), indented by INDENT, binding the one parameter NAME
+#                   of the inline ssv:ParameterSet SET (version VERSION, 2.0
+#                   unless given) to <ssv:TYPE value="VALUE"/>
+#   ssd_binding INDENT SET NAME TYPE VALUE
+#                   (stdout) that ssd_param (version 2.0) in its own
+#                   <ssd:ParameterBindings> block
 #   model_sub NAME STATES INPUTS OUTPUTS [MATRIX=VALUE]...
 #                   the model-file block "subsystem NAME" .. "end" (stdout):
 #                   the names as given (quoted lists, '' for none), then a
@@ -160,6 +184,50 @@ ssd_connectors() {
         echo "$harness_in  <ssd:Connector name=\"$harness_nm\" kind=\"$harness_c\"><ssc:$harness_ty$harness_at/></ssd:Connector>"
     done
     echo "$harness_in</ssd:Connectors>"
+}
+
+simulate_run() {
+    harness_rn=$1 harness_rf=$2
+    shift 2
+    rm -rf "${tmp:?}/$harness_rn"
+    "$COSA" simulate --model-file "$tmp/$harness_rf.cosa" --dt 1e-4 -o "$tmp/$harness_rn" --name r "$@" \
+        >"$tmp/$harness_rn.out" 2>"$tmp/$harness_rn.err" ||
+        bad "$harness_rn: exit $?: $(grep -v note "$tmp/$harness_rn.err")"
+}
+
+ssd_head() {
+    echo '<?xml version="1.0" encoding="UTF-8"?>'
+    echo "<ssd:SystemStructureDescription $NS version=\"${2:-2.0}\" name=\"$1\">"
+    echo '  <ssd:System name="top">'
+}
+
+ssd_tail() {
+    echo '  </ssd:System>'
+    echo "  <ssd:DefaultExperiment ${2:+startTime=\"$2\" }stopTime=\"$1\"/>"
+    echo '</ssd:SystemStructureDescription>'
+}
+
+ssd_links() {
+    harness_in=$1
+    shift
+    for harness_l; do
+        harness_f=${harness_l%%>*} harness_t=${harness_l#*>}
+        echo "$harness_in<ssd:Connection startElement=\"${harness_f%%.*}\" startConnector=\"${harness_f#*.}\" endElement=\"${harness_t%%.*}\" endConnector=\"${harness_t#*.}\"/>"
+    done
+}
+
+ssd_param() {
+    printf '%s<ssd:ParameterBinding%s>\n%s  <ssd:ParameterValues>\n' "$1" "${7:+ prefix=\"$7\"}" "$1"
+    printf '%s    <ssv:ParameterSet version="%s" name="%s">\n%s      <ssv:Parameters>\n' "$1" "${6:-2.0}" "$2" "$1"
+    printf '%s        <ssv:Parameter name="%s"><ssv:%s value="%s"/></ssv:Parameter>\n' "$1" "$3" "$4" "$5"
+    printf '%s      </ssv:Parameters>\n%s    </ssv:ParameterSet>\n' "$1" "$1"
+    printf '%s  </ssd:ParameterValues>\n%s</ssd:ParameterBinding>\n' "$1" "$1"
+}
+
+ssd_binding() {
+    echo "$1<ssd:ParameterBindings>"
+    ssd_param "$1  " "$2" "$3" "$4" "$5"
+    echo "$1</ssd:ParameterBindings>"
 }
 
 model_sub() {

@@ -19,14 +19,7 @@ traj() {
     awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) keep[i] = $i !~ /^ref\./; h = 1 }
              { s = ""; for (i = 1; i <= NF; i++) if (keep[i]) s = s "," $i; print s }' "$1"
 }
-run() { # NAME MODEL ARGS...: simulate into $tmp/NAME/r.csv, stdout $tmp/NAME.out
-    rn=$1
-    rf=$2
-    shift 2
-    rm -rf "${tmp:?}/$rn"
-    "$COSA" simulate --model-file "$tmp/$rf.cosa" --dt 1e-4 -o "$tmp/$rn" --name r "$@" \
-        >"$tmp/$rn.out" 2>"$tmp/$rn.err" || bad "$rn: exit $?: $(grep -v note "$tmp/$rn.err")"
-}
+run() { simulate_run "$@"; } # NAME MODEL ARGS...: simulate into $tmp/NAME/r.csv, stdout $tmp/NAME.out
 # the largest difference of two trajectory files over the largest magnitude, per column, the
 # worst column: FILE_A FILE_B
 reldiff() {

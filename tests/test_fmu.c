@@ -315,10 +315,7 @@ static void cosim_against_linear(int ver, const char *scheme, int lin_at_end)
     cosa_master_free(ml);
     cosa_unitset_free(sf);
     cosa_unitset_free(sl);
-    for (int i = 0; i < 2; i++) {
-        cosa_unit_free(uf[i]);
-        cosa_unit_free(ul[i]);
-    }
+    tu_unit_free_pairs(2, uf, ul);
     cosa_system_free(sys);
     cosa_fmu_close(f1);
     cosa_fmu_close(f2);

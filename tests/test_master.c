@@ -538,14 +538,13 @@ Test(traj_nrmse, closed_forms)
 
 Test(master_args, validation)
 {
-    double x0[4];
-    cosa_system *sys = model_system("twomass", NULL, NULL, 0, x0);
-    cosa_odesys *os = NULL;
-    cosa_unitset *set = NULL;
-    cosa_unit **u = make_units(sys, &exact, &os, &set);
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
+    cosa_unitset *set = f.set;
+    cosa_unit **u = f.u;
     cosa_master *m = NULL;
     cosa_scheme s = {.order = 0, .alpha = 1.0};
-    const double *L = cosa_system_L(sys);
+    const double *L = cosa_system_L(f.sys);
     cosa_unitset *bad_set = NULL;
     cr_expect_eq(cosa_master_create(set, &s, 0.0, NULL, &m), COSA_ERANGE);
     cr_expect_eq(cosa_master_create(set, &s, NAN, NULL, &m), COSA_ERANGE);
@@ -562,8 +561,7 @@ Test(master_args, validation)
     s = (cosa_scheme){.order = 1, .alpha = 1.0, .exec = COSA_GAUSS_SEIDEL, .seq = bad};
     cr_expect_eq(cosa_master_create(set, &s, 1e-3, NULL, &m), COSA_EINVAL);
     cr_expect_null(m);
-    free_units(u, 2, os, set);
-    cosa_system_free(sys);
+    tu_units_free(&f);
 }
 
 /* The input builders' compositions as cosa_master_opts documents them
@@ -590,11 +588,10 @@ static cosa_status try_create(cosa_unitset *set, const char *scheme, const cosa_
 
 Test(master_args, input_builders)
 {
-    double x0[4];
-    cosa_system *sys = model_system("twomass", NULL, NULL, 0, x0);
-    cosa_odesys *os = NULL;
-    cosa_unitset *set = NULL;
-    cosa_unit **u = make_units(sys, &exact, &os, &set);
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
+    cosa_unitset *set = f.set;
+    const double *x0 = f.x0;
     const unsigned char gains[2] = {1, 1};
     const double uder[2] = {0.0, 0.0};
     cosa_master *m = NULL;
@@ -669,6 +666,5 @@ Test(master_args, input_builders)
     o = (cosa_master_opts){.extrapolation = COSA_EXTRAP_TAYLOR, .out_order = 1};
     cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_EUNSUPPORTED);
     cr_expect_eq(try_create(set, "foh", NULL, NULL), COSA_OK);
-    free_units(u, 2, os, set);
-    cosa_system_free(sys);
+    tu_units_free(&f);
 }

@@ -21,9 +21,7 @@ NS='xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"
 # "I.") and II.dk = 300, which wins (an outer binding takes precedence)
 flat() { # VERSION TYPE SOURCE1 SOURCE2
     cat <<END
-<?xml version="1.0" encoding="UTF-8"?>
-<ssd:SystemStructureDescription $NS version="$1" name="twomass-ssp">
-  <ssd:System name="top">
+$(ssd_head twomass-ssp "$1")
     <ssd:Elements>
       <ssd:Component name="I" type="application/x-fmu-sharedlibrary" source="$3">
 $(ssd_connectors '        ' "$2" 'Fk:input:unit="N"' 's1:output:unit="m"' v1:output)
@@ -42,38 +40,19 @@ $(ssd_connectors '        ' "$2" 'Fk:input:unit="N"' 's1:output:unit="m"' v1:out
       </ssd:Component>
     </ssd:Elements>
     <ssd:Connections>
-      <ssd:Connection startElement="I" startConnector="s1" endElement="II" endConnector="s1"/>
-      <ssd:Connection startElement="I" startConnector="v1" endElement="II" endConnector="v1"/>
+$(ssd_links '      ' 'I.s1>II.s1' 'I.v1>II.v1')
       <ssd:Connection startElement="II" startConnector="Fk" endElement="I" endConnector="Fk">
         <ssc:LinearTransformation factor="1" offset="0"/>
       </ssd:Connection>
     </ssd:Connections>
     <ssd:ParameterBindings>
-      <ssd:ParameterBinding prefix="I.">
-        <ssd:ParameterValues>
-          <ssv:ParameterSet version="$1" name="start">
-            <ssv:Parameters>
-              <ssv:Parameter name="v"><ssv:$2 value="50"/></ssv:Parameter>
-            </ssv:Parameters>
-          </ssv:ParameterSet>
-        </ssd:ParameterValues>
-      </ssd:ParameterBinding>
-      <ssd:ParameterBinding>
-        <ssd:ParameterValues>
-          <ssv:ParameterSet version="$1" name="damping">
-            <ssv:Parameters>
-              <ssv:Parameter name="II.dk"><ssv:$2 value="300"/></ssv:Parameter>
-            </ssv:Parameters>
-          </ssv:ParameterSet>
-        </ssd:ParameterValues>
-      </ssd:ParameterBinding>
+$(ssd_param '      ' start v "$2" 50 "$1" I.)
+$(ssd_param '      ' damping II.dk "$2" 300 "$1")
     </ssd:ParameterBindings>
     <ssd:Annotations>
       <ssc:Annotation type="org.example.tool"><anything at="all"/></ssc:Annotation>
     </ssd:Annotations>
-  </ssd:System>
-  <ssd:DefaultExperiment startTime="0" stopTime="0.3"/>
-</ssd:SystemStructureDescription>
+$(ssd_tail 0.3 0)
 END
 }
 ssv() { # VERSION TYPE NAME=VALUE...
@@ -103,9 +82,7 @@ FLATSET="--set II.ck=1e6 --set II.dk=300 --set I.v=50"
 # II.Fk -> A.Fk (factor 2) -> A_I.Fk (factor 1.5): u = 3 y; A's .ssv sets I.c1 = 4e6
 nested() { # VERSION TYPE SOURCE1 SOURCE2
     cat <<END
-<?xml version="1.0" encoding="UTF-8"?>
-<ssd:SystemStructureDescription $NS version="$1" name="twomass-nested">
-  <ssd:System name="top">
+$(ssd_head twomass-nested "$1")
     <ssd:Elements>
       <ssd:System name="A">
         <ssd:Connectors>
@@ -134,15 +111,12 @@ $(ssd_connectors '        ' "$2" 's1:input:unit="m"' v1:input 'Fk:output:unit="N
       </ssd:Component>
     </ssd:Elements>
     <ssd:Connections>
-      <ssd:Connection startElement="A" startConnector="s1" endElement="II" endConnector="s1"/>
-      <ssd:Connection startElement="A" startConnector="v1" endElement="II" endConnector="v1"/>
+$(ssd_links '      ' 'A.s1>II.s1' 'A.v1>II.v1')
       <ssd:Connection startElement="II" startConnector="Fk" endElement="A" endConnector="Fk">
         <ssc:LinearTransformation factor="2"/>
       </ssd:Connection>
     </ssd:Connections>
-  </ssd:System>
-  <ssd:DefaultExperiment stopTime="0.3"/>
-</ssd:SystemStructureDescription>
+$(ssd_tail 0.3)
 END
 }
 d1=$tmp/nested1

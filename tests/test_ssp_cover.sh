@@ -77,16 +77,12 @@ $(ssd_connectors '        ' Real s1:input v1:input Fk:output)
       </ssd:Component>
     </ssd:Elements>
     <ssd:Connections>
-      <ssd:Connection startElement="A" startConnector="s1" endElement="II" endConnector="s1"/>
-      <ssd:Connection startElement="A" startConnector="v1" endElement="II" endConnector="v1"/>
-      <ssd:Connection startElement="II" startConnector="Fk" endElement="A" endConnector="Fk"/>
+$(ssd_links '      ' 'A.s1>II.s1' 'A.v1>II.v1' 'II.Fk>A.Fk')
       <ssd:Connection startConnector="K" endElement="A" endConnector="c">
         <ssc:LinearTransformation factor="2"/>
       </ssd:Connection>
     </ssd:Connections>
-  </ssd:System>
-  <ssd:DefaultExperiment stopTime="0.3"/>
-</ssd:SystemStructureDescription>
+$(ssd_tail 0.3)
 END
 cat >"$d/resources/II.ssv" <<END
 <?xml version="1.0" encoding="UTF-8"?>

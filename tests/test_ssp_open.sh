@@ -35,35 +35,21 @@ same() {
 
 # ---- Model Exchange next to co-simulation --------------------------------------------------
 me_ssd() { # IMPLEMENTATION-OF-I
+    ssd_head twomass-me
     cat <<END
-<?xml version="1.0" encoding="UTF-8"?>
-<ssd:SystemStructureDescription $NS version="2.0" name="twomass-me">
-  <ssd:System name="top">
     <ssd:Elements>
       <ssd:Component name="I" source="resources/metwomass1_fmi3.fmu" implementation="$1">
-        <ssd:Connectors>
-          <ssd:Connector name="Fk" kind="input"><ssc:Float64/></ssd:Connector>
-          <ssd:Connector name="s1" kind="output"><ssc:Float64/></ssd:Connector>
-          <ssd:Connector name="v1" kind="output"><ssc:Float64/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' Float64 Fk:input s1:output v1:output)
       </ssd:Component>
       <ssd:Component name="II" source="resources/twomass2_fmi3.fmu" implementation="CoSimulation">
-        <ssd:Connectors>
-          <ssd:Connector name="s1" kind="input"><ssc:Float64/></ssd:Connector>
-          <ssd:Connector name="v1" kind="input"><ssc:Float64/></ssd:Connector>
-          <ssd:Connector name="Fk" kind="output"><ssc:Float64/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' Float64 s1:input v1:input Fk:output)
       </ssd:Component>
     </ssd:Elements>
     <ssd:Connections>
-      <ssd:Connection startElement="I" startConnector="s1" endElement="II" endConnector="s1"/>
-      <ssd:Connection startElement="I" startConnector="v1" endElement="II" endConnector="v1"/>
-      <ssd:Connection startElement="II" startConnector="Fk" endElement="I" endConnector="Fk"/>
+$(ssd_links '      ' 'I.s1>II.s1' 'I.v1>II.v1' 'II.Fk>I.Fk')
     </ssd:Connections>
-  </ssd:System>
-  <ssd:DefaultExperiment startTime="0" stopTime="0.3"/>
-</ssd:SystemStructureDescription>
 END
+    ssd_tail 0.3 0
 }
 me=$tmp/me
 mkdir -p "$me/resources"
@@ -88,73 +74,31 @@ done
 
 # ---- an open system: bound and unfed FMU inputs --------------------------------------------
 open_ssd() { # how I.Fk gets its value: connector (top input F0) or fmu (bound on I.Fk)
-    cat <<END
-<?xml version="1.0" encoding="UTF-8"?>
-<ssd:SystemStructureDescription $NS version="2.0" name="twomass-open">
-  <ssd:System name="top">
-    <ssd:Connectors>
-      <ssd:Connector name="F0" kind="input"><ssc:Float64/></ssd:Connector>
-    </ssd:Connectors>
-END
-    [ "$1" = connector ] && cat <<END
-    <ssd:ParameterBindings>
-      <ssd:ParameterBinding>
-        <ssd:ParameterValues>
-          <ssv:ParameterSet version="2.0" name="top">
-            <ssv:Parameters>
-              <ssv:Parameter name="F0"><ssv:Float64 value="3"/></ssv:Parameter>
-            </ssv:Parameters>
-          </ssv:ParameterSet>
-        </ssd:ParameterValues>
-      </ssd:ParameterBinding>
-    </ssd:ParameterBindings>
-END
+    ssd_head twomass-open
+    ssd_connectors '    ' Float64 F0:input
+    [ "$1" = connector ] && ssd_binding '    ' top F0 Float64 3
     cat <<END
     <ssd:Elements>
       <ssd:Component name="I" source="resources/twomass1_fmi3.fmu">
-        <ssd:Connectors>
-          <ssd:Connector name="Fk" kind="input"><ssc:Float64/></ssd:Connector>
-          <ssd:Connector name="s1" kind="output"><ssc:Float64/></ssd:Connector>
-          <ssd:Connector name="v1" kind="output"><ssc:Float64/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' Float64 Fk:input s1:output v1:output)
 END
-    [ "$1" = fmu ] && cat <<END
-        <ssd:ParameterBindings>
-          <ssd:ParameterBinding>
-            <ssd:ParameterValues>
-              <ssv:ParameterSet version="2.0" name="I">
-                <ssv:Parameters>
-                  <ssv:Parameter name="Fk"><ssv:Float64 value="7"/></ssv:Parameter>
-                </ssv:Parameters>
-              </ssv:ParameterSet>
-            </ssd:ParameterValues>
-          </ssd:ParameterBinding>
-        </ssd:ParameterBindings>
-END
+    [ "$1" = fmu ] && ssd_binding '        ' I Fk Float64 7
     cat <<END
       </ssd:Component>
       <ssd:Component name="II" source="resources/twomass2_fmi3.fmu">
-        <ssd:Connectors>
-          <ssd:Connector name="s1" kind="input"><ssc:Float64/></ssd:Connector>
-          <ssd:Connector name="v1" kind="input"><ssc:Float64/></ssd:Connector>
-          <ssd:Connector name="Fk" kind="output"><ssc:Float64/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' Float64 s1:input v1:input Fk:output)
       </ssd:Component>
     </ssd:Elements>
     <ssd:Connections>
-      <ssd:Connection startElement="I" startConnector="s1" endElement="II" endConnector="s1"/>
+$(ssd_links '      ' 'I.s1>II.s1')
 END
     [ "$1" = connector ] && cat <<END
       <ssd:Connection startElement="" startConnector="F0" endElement="I" endConnector="Fk">
         <ssc:LinearTransformation factor="2" offset="1"/>
       </ssd:Connection>
 END
-    cat <<END
-    </ssd:Connections>
-  </ssd:System>
-  <ssd:DefaultExperiment startTime="0" stopTime="0.3"/>
-</ssd:SystemStructureDescription>
-END
+    echo '    </ssd:Connections>'
+    ssd_tail 0.3 0
 }
 op=$tmp/open
 mkdir -p "$op/resources"
@@ -180,33 +124,16 @@ for ssd in "$op/SystemStructure.ssd" "$op/fmu.ssd"; do
 done
 # ... and I inside a system A whose input connector F0 nothing feeds, bound from the top
 # ("A.F0" = 3; factor 2 and offset 1 inside A: A_I.Fk = 7)
-cat >"$op/nested.ssd" <<END
-<?xml version="1.0" encoding="UTF-8"?>
-<ssd:SystemStructureDescription $NS version="2.0" name="twomass-open">
-  <ssd:System name="top">
-    <ssd:ParameterBindings>
-      <ssd:ParameterBinding>
-        <ssd:ParameterValues>
-          <ssv:ParameterSet version="2.0" name="top">
-            <ssv:Parameters>
-              <ssv:Parameter name="A.F0"><ssv:Float64 value="3"/></ssv:Parameter>
-            </ssv:Parameters>
-          </ssv:ParameterSet>
-        </ssd:ParameterValues>
-      </ssd:ParameterBinding>
-    </ssd:ParameterBindings>
+{
+    ssd_head twomass-open
+    ssd_binding '    ' top A.F0 Float64 3
+    cat <<END
     <ssd:Elements>
       <ssd:System name="A">
-        <ssd:Connectors>
-          <ssd:Connector name="F0" kind="input"><ssc:Float64/></ssd:Connector>
-          <ssd:Connector name="s1" kind="output"><ssc:Float64/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' Float64 F0:input s1:output)
         <ssd:Elements>
           <ssd:Component name="I" source="resources/twomass1_fmi3.fmu">
-            <ssd:Connectors>
-              <ssd:Connector name="Fk" kind="input"><ssc:Float64/></ssd:Connector>
-              <ssd:Connector name="s1" kind="output"><ssc:Float64/></ssd:Connector>
-            </ssd:Connectors>
+$(ssd_connectors '            ' Float64 Fk:input s1:output)
           </ssd:Component>
         </ssd:Elements>
         <ssd:Connections>
@@ -217,18 +144,15 @@ cat >"$op/nested.ssd" <<END
         </ssd:Connections>
       </ssd:System>
       <ssd:Component name="II" source="resources/twomass2_fmi3.fmu">
-        <ssd:Connectors>
-          <ssd:Connector name="s1" kind="input"><ssc:Float64/></ssd:Connector>
-        </ssd:Connectors>
+$(ssd_connectors '        ' Float64 s1:input)
       </ssd:Component>
     </ssd:Elements>
     <ssd:Connections>
-      <ssd:Connection startElement="A" startConnector="s1" endElement="II" endConnector="s1"/>
+$(ssd_links '      ' 'A.s1>II.s1')
     </ssd:Connections>
-  </ssd:System>
-  <ssd:DefaultExperiment startTime="0" stopTime="0.3"/>
-</ssd:SystemStructureDescription>
 END
+    ssd_tail 0.3 0
+} >"$op/nested.ssd"
 held 7 | sed 's/\bI\./A_I./g; s/^fmu I /fmu A_I /' >"$tmp/nested.cosa"
 same "nested open point" "$op/nested.ssd" "$tmp/nested.cosa" point --scheme zoh --dt 1e-3
 same "nested open simulate" "$op/nested.ssd" "$tmp/nested.cosa" simulate --scheme zoh --dt 1e-3

@@ -504,6 +504,19 @@ static int rot_f(double t, const double *x, const double *u, double *out, void *
     return 0;
 }
 
+/* The rotation as a CVODE BDF unit at (t0, (1, 0)). */
+static cosa_unit *rot_unit(struct rot *r, double t0)
+{
+    cosa_ode ode = {2, 0, 1, rot_f, osc_g, NULL, NULL, r, 0, 0, 0};
+    cosa_integrator integ;
+    cr_assert_eq(cosa_integrator_parse("cvode-bdf", &integ), COSA_OK);
+    cosa_unit *u = NULL;
+    cr_assert_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_OK);
+    const double x[2] = {1.0, 0.0};
+    cr_assert_eq(cosa_unit_set_state(u, t0, x), COSA_OK);
+    return u;
+}
+
 /* A step CVODE cannot advance: w = 1e15 from t = 1 needs internal steps of
  * about rtol^(1/(q+1)) / w < 1e-17, below half an ulp of t (1.1e-16), so
  * t + h = t.  The step fails as the full budget of 1e6 internal steps would
@@ -513,13 +526,8 @@ static int rot_f(double t, const double *x, const double *u, double *out, void *
 Test(unit_ode, cvode_step_that_cannot_advance_fails_early)
 {
     struct rot r = {.w = 1e15};
-    cosa_ode ode = {2, 0, 1, rot_f, osc_g, NULL, NULL, &r, 0, 0, 0};
-    cosa_integrator integ;
-    cr_assert_eq(cosa_integrator_parse("cvode-bdf", &integ), COSA_OK);
-    cosa_unit *u = NULL;
-    cr_assert_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_OK);
-    double x[2] = {1.0, 0.0}, t;
-    cr_assert_eq(cosa_unit_set_state(u, 1.0, x), COSA_OK);
+    cosa_unit *u = rot_unit(&r, 1.0);
+    double x[2], t;
     cr_expect_eq(cosa_unit_do_step(u, 1e-3), COSA_ENOTCONVERGED);
     cr_expect_not_null(strstr(cosa_unit_message(u), "mxstep steps taken"), "%s",
                        cosa_unit_message(u));
@@ -539,13 +547,8 @@ Test(unit_ode, cvode_step_that_cannot_advance_fails_early)
 Test(unit_ode, cvode_step_of_many_chunks)
 {
     struct rot r = {.w = 100.0 * M_PI};
-    cosa_ode ode = {2, 0, 1, rot_f, osc_g, NULL, NULL, &r, 0, 0, 0};
-    cosa_integrator integ;
-    cr_assert_eq(cosa_integrator_parse("cvode-bdf", &integ), COSA_OK);
-    cosa_unit *u = NULL;
-    cr_assert_eq(cosa_unit_ode_create(&ode, &integ, &u), COSA_OK);
-    double x[2] = {1.0, 0.0}, t;
-    cr_assert_eq(cosa_unit_set_state(u, 0.0, x), COSA_OK);
+    cosa_unit *u = rot_unit(&r, 0.0);
+    double x[2], t;
     cr_assert_eq(cosa_unit_do_step(u, 1.0), COSA_OK, "%s", cosa_unit_message(u));
     cosa_unit_get_state(u, &t, x);
     const double err = hypot(x[0] - cos(r.w), x[1] + sin(r.w));
@@ -721,10 +724,7 @@ Test(unit_linear, pure_gain_subsystem_simulates_like_phi)
     }
     cosa_eval_workspace_free(ew);
     cosa_reftraj_free(ref);
-    for (size_t i = 0; i < 2; i++) {
-        cosa_unit_free(ex[i]);
-        cosa_unit_free(rk[i]);
-    }
+    tu_unit_free_pairs(2, ex, rk);
     cosa_odesys_free(os);
     cosa_system_free(sys);
     cosa_model_free(m);

@@ -14,14 +14,7 @@ fmu_twomass "$tmp/bb.cosa" pair 0.005 twomass1_fmi3.fmu twomass2_hid_fmi3.fmu
 fmu_twomass "$tmp/nofs.cosa" pair 0.005 twomass1_fmi3.fmu twomass2_hidnofs_fmi3.fmu
 fmu_twomass "$tmp/decl2.cosa" pair 0.005 twomass1_fmi2.fmu twomass2_fmi2.fmu
 fmu_twomass "$tmp/bb2.cosa" pair 0.005 twomass1_fmi2.fmu twomass2_hid_fmi2.fmu
-vo() { # NAME MODEL ARGS...: simulate --coupling into $tmp/NAME/r.csv, stdout $tmp/NAME.out
-    rn=$1
-    rf=$2
-    shift 2
-    rm -rf "${tmp:?}/$rn"
-    "$COSA" simulate --model-file "$tmp/$rf.cosa" --dt 1e-4 -o "$tmp/$rn" --name r "$@" \
-        >"$tmp/$rn.out" 2>"$tmp/$rn.err" || bad "$rn: exit $?: $(grep -v note "$tmp/$rn.err")"
-}
+vo() { simulate_run "$@"; } # NAME MODEL ARGS...: simulate --coupling into $tmp/NAME/r.csv, stdout $tmp/NAME.out
 # the attempts (t, H, k, accepted, err_u) and I's states (s, v: the first two state columns)
 steps_and_I() { cut -d, -f1-4,7,10,11 "$1"; }
 

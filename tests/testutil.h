@@ -150,6 +150,15 @@ static inline cosa_fmu *tu_fmu_open_ok(const char *name)
     return f;
 }
 
+/* Frees the units a[0..n-1] and b[0..n-1] (the units of two runs compared). */
+static inline void tu_unit_free_pairs(size_t n, cosa_unit **a, cosa_unit **b)
+{
+    for (size_t i = 0; i < n; i++) {
+        cosa_unit_free(a[i]);
+        cosa_unit_free(b[i]);
+    }
+}
+
 /* The system of the built-in model name at its default parameters and,
  * with x0, its initial state (asserted: a test of a missing model fails). */
 static inline cosa_system *tu_model_system(const char *name, double *x0)

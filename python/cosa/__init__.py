@@ -16,7 +16,6 @@ cancellation flag) and raises KeyboardInterrupt, no result.
 import math
 import numbers
 import threading
-import time
 
 import numpy as np
 
@@ -96,7 +95,7 @@ def _interruptible(fn, model, alive=()):
     wait goes on until the worker is done (at most _CANCEL_WAIT s; a second
     Ctrl-C ends it) and KeyboardInterrupt is raised, no result.  alive: the
     buffers fn uses beyond its closure's, kept as long as the worker runs.
-    (The wait polls an Event, not Thread.join: a join interrupted by Ctrl-C
+    (The wait is on an Event, not Thread.join: a join interrupted by Ctrl-C
     can leave the thread marked as stopped while it runs, CPython < 3.12.)"""
     box = {"alive": alive}
     done = threading.Event()
@@ -120,13 +119,11 @@ def _interruptible(fn, model, alive=()):
 
     threading.Thread(target=work, name="cosa-call", daemon=True).start()
     try:
-        while not done.is_set():
-            time.sleep(0.02)
+        while not done.wait(0.05):  # returns as soon as the call is done
+            pass
     except KeyboardInterrupt:
         lib.cosa_cancel_request(flag)
-        end = time.monotonic() + _CANCEL_WAIT
-        while not done.is_set() and time.monotonic() < end:
-            time.sleep(0.005)
+        done.wait(_CANCEL_WAIT)
         raise
     if "error" in box:
         raise box["error"]

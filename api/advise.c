@@ -146,6 +146,7 @@ cosa_status cosa_case_advise(const cosa_case *c, const cosa_case_advise_opts *o,
                           !(adv = calloc(ns, sizeof *adv))))
         st = api_fail(err, errsize, COSA_ENOMEM, "out of memory");
     if (st == COSA_OK) {
+        cosa_eval_workspace_set_cancel(ew, c->cancel);
         st = cosa_advise_iter(sys, x0, u.tend, u.crit, u.tol, schemes, ns, u.dt_min, u.dt_max,
                               u.per_decade, u.cost_corr, u.iter_tol, u.cost_rollback, adv, ew);
         if (st != COSA_OK)

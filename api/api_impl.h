@@ -12,6 +12,7 @@ struct cosa_case {
     char **set_name;          /* the names set, in order (messages)   */
     double *set_value;
     size_t nset;
+    const cosa_cancel *cancel; /* the caller's flag (cosa_case_set_cancel), or NULL */
 };
 
 /* One line "fmt ..." into err (errsize bytes, err may be NULL); returns st. */

@@ -109,6 +109,12 @@ cosa_status cosa_case_set(cosa_case *c, const char *name, double value, char *er
 const cosa_model *cosa_case_model(const cosa_case *c) { return c ? c->model : NULL; }
 const double *cosa_case_par(const cosa_case *c) { return c ? c->par : NULL; }
 
+void cosa_case_set_cancel(cosa_case *c, const cosa_cancel *cancel)
+{
+    if (c)
+        c->cancel = cancel;
+}
+
 void cosa_case_free(cosa_case *c)
 {
     if (!c)

@@ -122,6 +122,7 @@ cosa_status cosa_case_map_rows(const cosa_case *c, const char *scheme, double dt
     sp.metric = metric;
     sp.tend = tend;
     sp.threads = threads;
+    sp.cancel = c->cancel;
     if (ix0 > ix1 || ix1 > sp.x.n)
         return api_fail(err, errsize, COSA_ERANGE, "rows %zu..%zu outside the x axis 0..%zu",
                         ix0, ix1, sp.x.n);

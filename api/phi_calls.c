@@ -28,12 +28,14 @@ static void point_note(const cosa_system *sys, double nst, char *note, size_t si
 
 /* st, or the workspace of sys for scheme order p into *ew (NULL if st is
  * not COSA_OK). */
-static cosa_status eval_workspace(cosa_status st, const cosa_system *sys, int order,
-                                  cosa_eval_workspace **ew, char *err, size_t errsize)
+static cosa_status eval_workspace(cosa_status st, const cosa_case *c, const cosa_system *sys,
+                                  int order, cosa_eval_workspace **ew, char *err,
+                                  size_t errsize)
 {
     *ew = st == COSA_OK ? cosa_eval_workspace_alloc(sys, order) : NULL;
     if (st == COSA_OK && !*ew)
         st = api_fail(err, errsize, COSA_ENOMEM, "out of memory");
+    cosa_eval_workspace_set_cancel(*ew, c->cancel);
     return st;
 }
 
@@ -71,7 +73,7 @@ cosa_status cosa_case_point(const cosa_case *c, const char *scheme, double dt, d
                       "dt %s is longer than the horizon tend %s: no macro step to evaluate",
                       cosa_number_text(b1, sizeof b1, dt), cosa_number_text(b2, sizeof b2, tend));
     cosa_eval_workspace *ew = NULL;
-    st = eval_workspace(st, sys, s.order, &ew, err, errsize);
+    st = eval_workspace(st, c, sys, s.order, &ew, err, errsize);
     if (st == COSA_OK) {
         /* the errors of the run even where rho > 1 (README, "Accuracy"), as
          * cosa point; where the sums are undefined: rho, rho_ref and NaN */
@@ -184,7 +186,7 @@ cosa_status cosa_case_limit(const cosa_case *c, const char *scheme, cosa_criteri
     if (st == COSA_OK)
         st = api_dt("dt_max", dt_max, sys, err, errsize);
     cosa_eval_workspace *ew = NULL;
-    st = eval_workspace(st, sys, s.order, &ew, err, errsize);
+    st = eval_workspace(st, c, sys, s.order, &ew, err, errsize);
     if (st == COSA_OK) {
         st = cosa_dt_limit(sys, &s, x0, tend > 0.0 ? tend : c->model->tend, crit, tol, dt_min,
                            dt_max, per_decade ? per_decade : COSA_LIMIT_PER_DECADE, cross,

@@ -341,11 +341,17 @@ cosa_status cosa_case_simulate(const cosa_case *c, const char *scheme, double dt
             if (!(cosa_unit_caps(units[i]) & COSA_UNIT_CAN_SAVE_STATE))
                 defects = 0;
         ro.fixed = (cosa_cosim_opts){.nsteps = N, .h_last = h_last, .master = r.mopt,
-                                     .defects = defects, .defect_out_order = 1};
+                                     .defects = defects, .defect_out_order = 1,
+                                     .cancel = c->cancel};
         ro.H = dt;
         const cosa_run_ref ref = {.traj = noref ? NULL : r.ref};
-        st = cosa_run(cosa_model_units_set(r.mu), &ro, &ref, &res->run);
-        if (st != COSA_OK) {
+        st = cosa_cancel_requested(c->cancel) /* during the reference */
+                 ? COSA_ECANCELLED
+                 : cosa_run(cosa_model_units_set(r.mu), &ro, &ref, &res->run);
+        if (st == COSA_ECANCELLED) {
+            api_fail(err, errsize, st, "%s", cosa_strerror(st));
+            res->run = NULL;
+        } else if (st != COSA_OK) {
             const char *why = "";
             for (size_t i = 0; i < r.nsub && !why[0]; i++)
                 why = cosa_unit_message(units[i]);

@@ -18,6 +18,7 @@ typedef int... cosa_status;
 #define COSA_EINVAL ...
 #define COSA_ENOMEM ...
 #define COSA_EUNSTABLEREF ...
+#define COSA_ECANCELLED ...
 typedef int... cosa_criterion;
 #define COSA_CRIT_STABLE ...
 #define COSA_CRIT_ACCURATE ...
@@ -35,6 +36,11 @@ typedef int... cosa_case_ref;
 
 const char *cosa_strerror(cosa_status status);
 const char *cosa_version(void);
+typedef struct cosa_cancel cosa_cancel;
+cosa_cancel *cosa_cancel_alloc(void);
+void cosa_cancel_free(cosa_cancel *c);
+void cosa_cancel_request(cosa_cancel *c);
+int cosa_cancel_requested(const cosa_cancel *c);
 const char *cosa_run_status_name(int s);
 cosa_status cosa_metric_parse(const char *text, cosa_metric *out);
 
@@ -103,6 +109,7 @@ cosa_status cosa_case_set(cosa_case *c, const char *name, double value, char *er
 const cosa_model *cosa_case_model(const cosa_case *c);
 const double *cosa_case_par(const cosa_case *c);
 void cosa_case_free(cosa_case *c);
+void cosa_case_set_cancel(cosa_case *c, const cosa_cancel *cancel);
 
 cosa_status cosa_case_point(const cosa_case *c, const char *scheme, double dt, double tend,
                             cosa_point_result *out, char *note, size_t notesize, char *err,
@@ -116,6 +123,10 @@ cosa_status cosa_case_limit(const cosa_case *c, const char *scheme, cosa_criteri
                             double tend, cosa_limit *out, cosa_crossing *cross,
                             size_t cross_cap, char *err, size_t errsize);
 typedef struct { const char *name; double lo, hi; int log; size_t n; ...; } cosa_case_axis;
+cosa_status cosa_case_map(const cosa_case *c, const char *scheme, double dt, cosa_metric metric,
+                          const cosa_case_axis *x, const cosa_case_axis *y, double tend,
+                          int threads, double *values, cosa_status *status, size_t *nfailed,
+                          char *err, size_t errsize);
 cosa_status cosa_case_map_rows(const cosa_case *c, const char *scheme, double dt,
                                cosa_metric metric, const cosa_case_axis *x,
                                const cosa_case_axis *y, double tend, int threads, size_t ix0,

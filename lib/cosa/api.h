@@ -48,6 +48,15 @@ cosa_status cosa_case_set(cosa_case *c, const char *name, double value, char *er
 const cosa_model *cosa_case_model(const cosa_case *c);
 const double *cosa_case_par(const cosa_case *c);
 void cosa_case_free(cosa_case *c); /* NULL is a no-op */
+/* Make the calls on c (point, limit, map, advise, simulate) watch the
+ * caller's cancellation flag (cosa/core.h; NULL: none, the default): once
+ * it is set, from another thread or a signal handler, the running call
+ * stops at its next check -- a grid point of a map, an evaluation of a
+ * limit or advise scan, a macro step of a simulation (after its reference)
+ * -- and returns COSA_ECANCELLED ("cancelled by the caller") with nothing
+ * allocated and no result (a map's arrays hold NaN where it stopped).  The
+ * flag must outlive the calls; set it before a call, not during one. */
+void cosa_case_set_cancel(cosa_case *c, const cosa_cancel *cancel);
 
 /* ---- Phi questions (api/phi_calls.c) --------------------------------- */
 

@@ -38,6 +38,7 @@ typedef enum cosa_status {
     COSA_EITERSINGULAR, /* implicit coupling: the fixed point's I - M is singular */
     COSA_EDISCARD,      /* a unit could not complete a step and said so (an FMU's
                            Discard): its state at the step's start is valid     */
+    COSA_ECANCELLED,    /* the caller cancelled the call (cosa_cancel_request)   */
     COSA_STATUS_COUNT
 } cosa_status;
 
@@ -46,6 +47,26 @@ const char *cosa_strerror(cosa_status status);
 
 /* Library version string, e.g. "0.1.0". */
 const char *cosa_version(void);
+
+/* ---- Cancellation (lib/core/cancel.c) ------------------------------------ */
+
+/* A caller-owned cancellation flag for long calls (a map, a limit scan,
+ * advise, a simulation; cosa_sweep_spec.cancel, cosa_cosim_opts.cancel,
+ * cosa_case_set_cancel): the call checks it at a coarse grain (per grid
+ * point, per evaluated macro step, per macro step of a run) and, once it is
+ * set, stops with COSA_ECANCELLED and frees what it had built (caller-owned
+ * arrays then hold no result).  Setting it is one atomic store: safe from
+ * any thread and from a signal handler.  A flag stays set (allocate a new
+ * one for the next call). */
+typedef struct cosa_cancel cosa_cancel;
+
+/* A new flag, not set; NULL when out of memory. */
+cosa_cancel *cosa_cancel_alloc(void);
+void cosa_cancel_free(cosa_cancel *c); /* NULL is a no-op */
+/* Set the flag (c NULL: a no-op). */
+void cosa_cancel_request(cosa_cancel *c);
+/* 1 if the flag is set, else 0 (also for c NULL). */
+int cosa_cancel_requested(const cosa_cancel *c);
 
 /* ------------------------------------------------------------------------ */
 /* Matrix exponential (lib/expm.c)                                          */

@@ -305,7 +305,8 @@ typedef enum cosa_criterion {
  * fails numerically (singular correction, overflow, QR failure) counts as
  * "not good"; if the monolithic reference is unstable at any evaluated dt
  * the result is COSA_EUNSTABLEREF, and any other failure of an evaluation
- * (workspace, arguments, memory, algebraic loop) is returned as it is.  Arguments as in
+ * (workspace, arguments, memory, algebraic loop, COSA_ECANCELLED from w's
+ * cancellation flag) is returned as it is.  Arguments as in
  * cosa_limit_find; w must hold schemes of order s->order. */
 cosa_status cosa_dt_limit(const cosa_system *sys, const cosa_scheme *s, const double *x0,
                           double tend, cosa_criterion crit, double tol, double dt_min,
@@ -370,7 +371,9 @@ int cosa_advice_compare(const void *a, const void *b);
  * the three limits, and its cost steps * k * (1 + cost_rollback) with k the
  * sweeps to reach iter_tol (relative) at rho_iter_opt at dt.  cosa_advise is
  * this with COSA_ADVISE_ITER_TOL and COSA_ADVISE_COST_ROLLBACK.  COSA_ERANGE
- * also for iter_tol not in (0, 1) or cost_rollback < 0. */
+ * also for iter_tol not in (0, 1) or cost_rollback < 0.  Both return
+ * COSA_ECANCELLED (out then holds no advice) when w's cancellation flag is
+ * set during the scans (the one-call API's cosa_case_set_cancel). */
 cosa_status cosa_advise_iter(const cosa_system *sys, const double *x0, double tend,
                              cosa_criterion crit, double tol, const cosa_scheme *schemes,
                              size_t nschemes, double dt_min, double dt_max, unsigned per_decade,

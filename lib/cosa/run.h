@@ -178,6 +178,9 @@ typedef struct cosa_cosim_opts {
                                 scheme's iterations, or to 1e-8 with at most
                                 COSA_ITER_MAX_DEFAULT sweeps; no defects, start
                                 on the reference, no energy correction       */
+    const cosa_cancel *cancel; /* checked before every macro step (NULL: none):
+                                once set, the run stops and returns
+                                COSA_ECANCELLED (no result)                   */
 } cosa_cosim_opts;
 
 /* The communication points of a run with events (opts.master.events) off

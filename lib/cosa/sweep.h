@@ -119,6 +119,10 @@ typedef struct cosa_sweep_spec {
                                         scheme's order, its kick flags the system's);
                                         NULL: the paper's setting (symplectic Euler, one
                                         step per unit step, single rate, start from x0) */
+    const cosa_cancel *cancel; /* checked before every grid point (NULL: none): once
+                                  set, the remaining points are not evaluated (NaN,
+                                  status COSA_ECANCELLED) and the sweep returns
+                                  COSA_ECANCELLED: the values are no result */
 } cosa_sweep_spec;
 
 /* Number of results: nscheme * ndt * x.n * y.n (0 for an invalid spec). */
@@ -151,7 +155,8 @@ size_t cosa_sweep_index(const cosa_sweep_spec *spec, size_t is, size_t it, size_
  * parameter of the same vector, an assumed axis without a parameter, a
  * fixed apar entry that is not finite, ...), a scheme's status
  * from cosa_scheme_check, COSA_ENOMEM, or the model's status if no system
- * can be created at the base parameters or the first grid point. */
+ * can be created at the base parameters or the first grid point;
+ * COSA_ECANCELLED when spec->cancel was set before every point was done. */
 cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_status *status,
                            size_t *nfailed);
 

@@ -80,6 +80,8 @@ cosa_status cosa_advise_iter(const cosa_system *sys, const double *x0, double te
             a->status = cosa_dt_limit(sys, &schemes[i], x0, tend, COSA_CRIT_ITERATION, tol,
                                       dt_min, dt_max, per_decade, a->cross_converge,
                                       COSA_ADVICE_CROSSINGS, &a->converge, w);
+        if (a->status == COSA_ECANCELLED) /* the caller's (cosa_eval_workspace_set_cancel) */
+            return COSA_ECANCELLED;
         if (a->status != COSA_OK)
             continue;
         a->usable = a->stable.good_at_min && a->accurate.good_at_min &&
@@ -101,6 +103,8 @@ cosa_status cosa_advise_iter(const cosa_system *sys, const double *x0, double te
         if (imp) {
             /* k sweeps, each with a save or a restore of the units (rollback) */
             cosa_status st = iteration_cost(sys, &schemes[i], iter_tol, a, w);
+            if (st == COSA_ECANCELLED)
+                return st;
             if (st != COSA_OK) {
                 a->status = st;
                 a->usable = 0;

@@ -22,7 +22,14 @@ struct cosa_eval_workspace {
     double *T;      /* dimmax x nx: reference basis, z*_n = T A*_d^n x0   */
     cosa_stage_fn stage;  /* progress: called as each stage starts (may be NULL) */
     void *stage_data;
+    const cosa_cancel *cancel; /* checked as each evaluation starts (may be NULL) */
 };
+
+void cosa_eval_workspace_set_cancel(cosa_eval_workspace *w, const cosa_cancel *cancel)
+{
+    if (w)
+        w->cancel = cancel;
+}
 
 void cosa_eval_workspace_set_progress(cosa_eval_workspace *w, cosa_stage_fn fn, void *user_data)
 {
@@ -127,6 +134,8 @@ cosa_status cosa_evaluate(const cosa_system *sys, const cosa_scheme *s, double d
         return COSA_ERANGE;
     if (!cosa_system_is_valid(sys))
         return COSA_EALGLOOP; /* I - D L singular (or a half-done update) */
+    if (w->cancel && cosa_cancel_requested(w->cancel))
+        return COSA_ECANCELLED;
     cosa_layout lay;
     cosa_status st = cosa_layout_get(sys, s, &lay);
     if (st != COSA_OK)

@@ -508,6 +508,29 @@ static int eval_item(const cosa_sweep_spec *sp, struct sweep_thread *t, cosa_sta
     return sst != COSA_OK;
 }
 
+/* A work item not evaluated because the sweep was cancelled: its results
+ * NaN with status COSA_ECANCELLED; returns how many. */
+static size_t skip_item(const cosa_sweep_spec *sp, const size_t *list, size_t item,
+                        size_t split, size_t per_item, double *values, cosa_status *status)
+{
+    if (list) {
+        values[list[item]] = NAN;
+        if (status)
+            status[list[item]] = COSA_ECANCELLED;
+        return 1;
+    }
+    const size_t k = item / split, ix = k / sp->y.n, iy = k % sp->y.n;
+    const size_t it0 = (item % split) * per_item;
+    for (size_t it = it0; it < it0 + per_item; it++)
+        for (size_t is = 0; is < sp->nscheme; is++) {
+            const size_t idx = cosa_sweep_index(sp, is, it, ix, iy);
+            values[idx] = NAN;
+            if (status)
+                status[idx] = COSA_ECANCELLED;
+        }
+    return per_item * sp->nscheme;
+}
+
 /* The sweep: every result (list NULL) or the nlist results listed. */
 /* The prototype system (structure, scheme checks, the threads' first
  * systems): the first grid point the model accepts, else the plain base
@@ -654,7 +677,8 @@ static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, s
     const size_t item_values = list ? 1 : per_item * sp->nscheme;
     const int chunk = list ? 16 : split > 1 ? 1 : 4;
 
-#pragma omp parallel num_threads(nth) reduction(+ : failed)
+    size_t skipped = 0;
+#pragma omp parallel num_threads(nth) reduction(+ : failed, skipped)
     {
         int tid = 0;
 #ifdef _OPENMP
@@ -663,6 +687,11 @@ static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, s
         struct sweep_thread *t = &th[tid];
 #pragma omp for schedule(dynamic, chunk)
         for (size_t item = 0; item < nitems; item++) {
+            /* cancelled: the remaining items only mark their results */
+            if (sp->cancel && cosa_cancel_requested(sp->cancel)) {
+                skipped += skip_item(sp, list, item, split, per_item, values, status);
+                continue;
+            }
             if (list) {
                 /* idx = (is * ndt + it) * npts + k (cosa_sweep_index) */
                 const size_t idx = list[item], k = idx % npts, rest = idx / npts;
@@ -693,7 +722,7 @@ static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, s
     threads_free(th, nth);
     if (nfailed)
         *nfailed = failed;
-    return COSA_OK;
+    return skipped ? COSA_ECANCELLED : COSA_OK;
 }
 
 cosa_status cosa_sweep_run(const cosa_sweep_spec *spec, double *values, cosa_status *status,

@@ -272,7 +272,8 @@ static cosa_status halt_on_divergence(void *ctx, const evolve_attempt *a, int *h
  * failure or divergence ends them as a result (r->diverged, where, why);
  * other errors are returned. */
 static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, size_t N,
-                             size_t p, double H, double h_last, cosa_cosim_result *r)
+                             size_t p, double H, double h_last, const cosa_cancel *cancel,
+                             cosa_cosim_result *r)
 {
     evolve_fixed fixed;
     evolve_fixed_steps(&fixed, 0.0, p, N, H, h_last);
@@ -284,7 +285,8 @@ static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, s
                              .observers = &halt,
                              .nobservers = 1,
                              .is_failure = td_failure_is_result,
-                             .t0 = (double)p * H};
+                             .t0 = (double)p * H,
+                             .cancel = cancel};
     evolve_stats s;
     cosa_status st = evolve_run(&c, &s);
     if (st != COSA_OK)
@@ -496,7 +498,7 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
     }
     if (st != COSA_OK)
         goto fail;
-    if ((st = run_steps(m, it, set, N, p, H, opt->h_last, r)) != COSA_OK)
+    if ((st = run_steps(m, it, set, N, p, H, opt->h_last, opt->cancel, r)) != COSA_OK)
         goto fail;
     if (eacc)
         r->energy = energy_acc_take(eacc);

@@ -141,6 +141,8 @@ cosa_status evolve_run(const evolve_config *c, evolve_stats *s)
     size_t rejected = 0, retried = 0;
     cosa_status st = COSA_OK;
     while ((end = c->controller->plan(c->controller_ctx, &a)) == EVOLVE_GO) {
+        if (c->cancel && cosa_cancel_requested(c->cancel))
+            return COSA_ECANCELLED;
         cut_at_event(c, &a);
         if ((st = attempt(c, &a)) != COSA_OK)
             return st;

@@ -107,6 +107,8 @@ typedef struct evolve_config {
     size_t nobservers;
     int (*is_failure)(cosa_status st);
     double t0;
+    const cosa_cancel *cancel; /* checked before every attempt (NULL: none):
+                                  evolve_run returns COSA_ECANCELLED once set */
 } evolve_config;
 
 /* What the loop counted: the public figures (run) and the last attempt

@@ -10,7 +10,8 @@ out; every number is the command line's (`cosa point`, `phi`, `limit`,
     >>> r.stable, r.rho
 
 Errors raise cosa.Error (a ValueError) with the library's one-line message.
-Long calls release the GIL; Ctrl-C raises KeyboardInterrupt and no result.
+Long calls release the GIL; Ctrl-C stops the C call (the library's
+cancellation flag) and raises KeyboardInterrupt, no result.
 """
 import math
 import numbers
@@ -78,25 +79,52 @@ def _count(value, what, lo=1, hi=None):
     return v
 
 
-def _interruptible(fn, lock):
-    """Run fn() (a C call that releases the GIL) under the model's lock in a
-    worker thread and wait for it in small slices, so that Ctrl-C interrupts
-    the wait: the call's result is then dropped (no half results) and
-    KeyboardInterrupt raised (the call finishes in the background and the
-    model's next call waits for it)."""
-    box = {}
+# How long Ctrl-C waits for the cancelled C call to return: the library
+# checks its flag at every grid point, evaluation of a scan and macro step,
+# so it returns within one of those (milliseconds for the built-in models;
+# one point of a model with hundreds of states can take seconds).
+_CANCEL_WAIT = 30.0
+
+
+def _interruptible(fn, model, alive=()):
+    """Run fn() (a C call on model's case that releases the GIL) under the
+    model's lock in a worker thread ("cosa-call") with a new cancellation
+    flag on the case (cosa_case_set_cancel), and wait for it in small
+    slices, so that Ctrl-C interrupts the wait: the flag is then set, the
+    call stops at its next check (COSA_ECANCELLED, nothing allocated), the
+    wait goes on until the worker is done (at most _CANCEL_WAIT s; a second
+    Ctrl-C ends it) and KeyboardInterrupt is raised, no result.  alive: the
+    buffers fn uses beyond its closure's, kept as long as the worker runs.
+    (The wait is on an Event, not Thread.join: a join interrupted by Ctrl-C
+    can leave the thread marked as stopped while it runs, CPython < 3.12.)"""
+    box = {"alive": alive}
+    done = threading.Event()
+    flag = ffi.gc(lib.cosa_cancel_alloc(), lib.cosa_cancel_free)
+    if flag == ffi.NULL:
+        raise MemoryError("cosa: out of memory")
+    case, lock = model._case, model._lock
 
     def work():
         try:
             with lock:
-                box["value"] = fn()
+                lib.cosa_case_set_cancel(case, flag)
+                try:
+                    box["value"] = fn()
+                finally:
+                    lib.cosa_case_set_cancel(case, ffi.NULL)
         except BaseException as e:  # re-raised in the caller's thread
             box["error"] = e
+        finally:
+            done.set()
 
-    t = threading.Thread(target=work, name="cosa-call", daemon=True)
-    t.start()
-    while t.is_alive():
-        t.join(0.05)
+    threading.Thread(target=work, name="cosa-call", daemon=True).start()
+    try:
+        while not done.wait(0.05):  # returns as soon as the call is done
+            pass
+    except KeyboardInterrupt:
+        lib.cosa_cancel_request(flag)
+        done.wait(_CANCEL_WAIT)
+        raise
     if "error" in box:
         raise box["error"]
     return box["value"]
@@ -224,7 +252,7 @@ def point(model, scheme, dt, tend=None):
     note = ffi.new("char[]", 256)
     r = ffi.new("cosa_point_result *")
     st = _interruptible(lambda: lib.cosa_case_point(m._case, sch, dtv, te, r, note, 256, err,
-                                                    _ERRSIZE), m._lock)
+                                                    _ERRSIZE), m)
     _check(st, err)
     horizon = te if te > 0 else m.tend
     nst = round(horizon / dtv)
@@ -320,7 +348,7 @@ def limit(model, scheme, criterion="stable", tol=0.01, dt_min=1e-9, dt_max=1e-2,
     cap = 64
     cross = ffi.new("cosa_crossing[]", cap)
     st = _interruptible(lambda: lib.cosa_case_limit(m._case, sch, crit, tolv, lo, hi, pd, te,
-                                                    out, cross, cap, err, _ERRSIZE), m._lock)
+                                                    out, cross, cap, err, _ERRSIZE), m)
     _check(st, err)
     n = min(out.ncross, cap)
     return Limit(dt_max=out.dt_max,
@@ -367,8 +395,8 @@ def map(model, scheme, dt, x, y=None, metric="rho", tend=None, threads=0):
     "e_global", "e_local", "e_local_ref", "rho_iter", the energy metrics.
     threads: the library's OpenMP threads (0: the OpenMP default).
     Returns a Map, a numpy (ny, nx) array; failed points are NaN (.status).
-    The grid is computed in pieces of rows (about 1024 points), so Ctrl-C stops it between two
-    pieces (KeyboardInterrupt, no result).
+    Ctrl-C stops the map at its next grid point (KeyboardInterrupt, no
+    result).
     """
     m = _model(model)
     sch = _text(scheme, "scheme")
@@ -391,15 +419,10 @@ def map(model, scheme, dt, x, y=None, metric="rho", tend=None, threads=0):
     sbuf = ffi.cast("cosa_status *", ffi.from_buffer(stat))
     err = ffi.new("char[]", _ERRSIZE)
     nf = ffi.new("size_t *")
-    # pieces of about 1024 points (whole x rows): between two pieces Python
-    # sees a pending Ctrl-C (a piece of e_global points takes ~0.1 s per thread)
-    rows = max(1, 1024 // ny)
-    for ix0 in range(0, nx, rows):
-        ix1 = min(nx, ix0 + rows)
-        with m._lock:
-            st = lib.cosa_case_map_rows(m._case, sch, dtv, met[0], ax, ay, te, th, ix0, ix1,
-                                        vbuf, sbuf, nf, err, _ERRSIZE)
-        _check(st, err)
+    st = _interruptible(lambda: lib.cosa_case_map(m._case, sch, dtv, met[0], ax, ay, te, th,
+                                                  vbuf, sbuf, nf, err, _ERRSIZE), m,
+                        alive=(vals, stat, keep))
+    _check(st, err)
     xs = np.empty(nx)
     lib.cosa_case_axis_values(ax, ffi.cast("double *", ffi.from_buffer(xs)))
     ys = np.empty(ny)
@@ -450,7 +473,7 @@ def advise(model, tol, error="global", schemes=None, tend=None, dt_min=1e-7, dt_
     used = ffi.new("cosa_case_advise_opts *")
     err = ffi.new("char[]", _ERRSIZE)
     st = _interruptible(lambda: lib.cosa_case_advise(m._case, o, adv, cap, n, used, err,
-                                                     _ERRSIZE), m._lock)
+                                                     _ERRSIZE), m, alive=(keep,))
     del keep
     _check(st, err)
 
@@ -612,10 +635,12 @@ def simulate(model, scheme, dt, tend=None, ref="auto", integrator=None):
     o.integrator = ib if ib is not None else ffi.NULL
     err = ffi.new("char[]", _ERRSIZE)
     out = ffi.new("cosa_case_sim **")
-    st = _interruptible(lambda: lib.cosa_case_simulate(m._case, sch, dtv, te, o, out, err,
-                                                       _ERRSIZE), m._lock)
+    def call():  # the result owned at once: freed also if Ctrl-C drops it
+        st = lib.cosa_case_simulate(m._case, sch, dtv, te, o, out, err, _ERRSIZE)
+        return st, ffi.gc(out[0], lib.cosa_case_sim_free) if st == lib.COSA_OK else None
+
+    st, s = _interruptible(call, m, alive=(ib,))
     _check(st, err)
-    s = ffi.gc(out[0], lib.cosa_case_sim_free)
     try:
         run = s.run
         f = run.fixed

@@ -409,70 +409,120 @@ def _sigint_default():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-# The child waits for the interrupted call before it exits, as doc/python.md
-# advises: a process that ends while the call runs on in its worker thread
-# can see OpenBLAS print "Bad memory unallocation" at exit (a known defect).
-_WAIT_FOR_CALL = """
-import threading
-for t in threading.enumerate():
-    if t.name == "cosa-call":
-        t.join()
+# After the KeyboardInterrupt the child reports whether the model is free
+# (its lock: held by a call that still runs), then exits at once: the
+# interrupted call has stopped (the library's cancellation flag) and the
+# wrapper waited for it, so the exit is clean -- status 0, nothing on stderr
+# (before the flag, a process that ended under a call still running could
+# see OpenBLAS print "BLAS : Bad memory unallocation!" or crash at exit).
+_EXIT_AT_ONCE = """
+import sys
+print("free %d" % m._lock.acquire(blocking=False), flush=True)
+sys.exit(0)
 """
 
 
+def _interrupt(code, wait):
+    """Run code in a child, SIGINT it `wait` s after it printed "start";
+    returns (the line after the interrupt, seconds to it, the rest of
+    stdout, stderr, exit status)."""
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=dict(os.environ),
+                         preexec_fn=_sigint_default)
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(wait)
+    t0 = time.time()
+    p.send_signal(signal.SIGINT)
+    line = p.stdout.readline().strip()
+    dt = time.time() - t0
+    # (read, not communicate: readline may have buffered the rest of stdout)
+    out, err = p.stdout.read(), p.stderr.read()
+    return line, dt, out, err, p.wait(timeout=600)
+
+
 def test_ctrl_c_interrupts_a_long_map():
-    """SIGINT to a process running a map of 9e6 points (minutes):
-    KeyboardInterrupt within a few seconds, no result."""
+    """SIGINT to a process running a map of 9e6 points (minutes of CPU):
+    KeyboardInterrupt at once, the call stopped and joined, a clean exit."""
     code = textwrap.dedent("""
         import cosa, sys
+        m = cosa.Model("twomass")
         print("start", flush=True)
         try:
-            g = cosa.map(cosa.Model("twomass"), "soh+mbcorr", 1e-3,
+            g = cosa.map(m, "soh+mbcorr", 1e-3,
                          x=("ck", 1, 1e10, "log", 3000), y=("dk", 1, 1e7, "log", 3000), threads=1)
             print("finished", flush=True)
         except KeyboardInterrupt:
             print("interrupted", flush=True)
-    """) + _WAIT_FOR_CALL
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                         env=dict(os.environ), preexec_fn=_sigint_default)
-    assert p.stdout.readline().strip() == "start"
-    time.sleep(1.0)
-    t0 = time.time()
-    p.send_signal(signal.SIGINT)
-    # the map takes minutes of CPU; a piece of 1024 points well under a
-    # second, also on a loaded machine: 30 s tells an interrupt from a finish
-    assert p.stdout.readline().strip() == "interrupted" and time.time() - t0 < 30
-    out, _ = p.communicate(timeout=120)
-    assert out == ""
+    """) + _EXIT_AT_ONCE
+    line, dt, out, err, rc = _interrupt(code, 1.0)
+    # the map takes minutes of CPU, a grid point well under a millisecond:
+    # 30 s tells an interrupt from a finish, also on a loaded machine
+    assert line == "interrupted" and dt < 30, (line, dt)
+    assert out == "free 1\n" and err == "" and rc == 0, (out, err, rc)
 
 
 def test_ctrl_c_interrupts_a_long_call():
+    """The same for a long advise (several seconds of CPU): its limit scans
+    stop at the next evaluation."""
     code = textwrap.dedent("""
         import cosa
+        m = cosa.Model("twomass")
         print("start", flush=True)
         try:
-            cosa.advise(cosa.Model("twomass"), tol=1e-3, per_decade=1000, dt_min=1e-7)
+            cosa.advise(m, tol=1e-3, per_decade=1000, dt_min=1e-7)
             print("finished", flush=True)
         except KeyboardInterrupt:
             print("interrupted", flush=True)
-    """) + _WAIT_FOR_CALL
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                         preexec_fn=_sigint_default)
-    assert p.stdout.readline().strip() == "start"
-    time.sleep(0.5)
-    t0 = time.time()
-    p.send_signal(signal.SIGINT)
-    line = p.stdout.readline()
-    dt = time.time() - t0
-    out, _ = p.communicate(timeout=600)
+    """) + _EXIT_AT_ONCE
+    line, dt, out, err, rc = _interrupt(code, 0.5)
     # advise at 1000 points per decade over 5 decades takes several seconds
-    # of CPU on this kind of machine (dt_min 1e-7: not below, where rho of
-    # the twomass rounds to 1 and the rounding bound of every point runs
-    # LAPACK's dgeevx: a process that ends under a call running OpenBLAS
-    # can print "Bad memory unallocation" -- doc/python.md); the interrupted
-    # wait returns at once, so 10 s tells an interrupt from a finish, also
-    # on a loaded machine
-    assert line.strip() == "interrupted" and dt < 10 and out == "", (line, dt, out)
+    # of CPU on this kind of machine, one evaluation well under 10 ms: 10 s
+    # tells an interrupt from a finish, also on a loaded machine
+    assert line == "interrupted" and dt < 10, (line, dt)
+    assert out == "free 1\n" and err == "" and rc == 0, (out, err, rc)
+
+
+def test_ctrl_c_interrupts_a_long_simulation():
+    """The same for a simulation of 1e6 macro steps: it stops at the next
+    macro step (or, during the reference, before the first)."""
+    code = textwrap.dedent("""
+        import cosa
+        m = cosa.Model("twomass")
+        print("start", flush=True)
+        try:
+            cosa.simulate(m, "zoh", 1e-6, tend=1.0)
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+    """) + _EXIT_AT_ONCE
+    line, dt, out, err, rc = _interrupt(code, 0.5)
+    assert line == "interrupted" and dt < 10, (line, dt)
+    assert out == "free 1\n" and err == "" and rc == 0, (out, err, rc)
+
+
+def test_ctrl_c_in_process_then_the_model_computes_again():
+    """Ctrl-C (interrupt_main) during a long map in this process:
+    KeyboardInterrupt, no worker thread left, and the model's next call
+    gives the same numbers as before (the flag belonged to one call)."""
+    import _thread
+    m = cosa.Model("twomass")
+    a = cosa.point(m, "zoh", 1e-3)
+    was = signal.signal(signal.SIGINT, signal.default_int_handler)  # also when run with nohup
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    try:
+        timer.start()
+        t0 = time.time()
+        with pytest.raises(KeyboardInterrupt):
+            cosa.map(m, "soh+mbcorr", 1e-3, x=("ck", 1, 1e10, "log", 3000),
+                     y=("dk", 1, 1e7, "log", 3000), threads=1)
+        assert time.time() - t0 < 30
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, was)
+    assert m._lock.acquire(blocking=False)  # the call has ended
+    m._lock.release()
+    b = cosa.point(m, "zoh", 1e-3)
+    assert (a.rho, a.e_global, a.e_local) == (b.rho, b.e_global, b.e_local)
 
 
 # ---- docs and plotting --------------------------------------------------------

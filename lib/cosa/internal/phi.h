@@ -58,6 +58,12 @@ cosa_status cosa_limit_find(cosa_metric_fn f, void *user_data, double threshold,
 /* Progress of cosa_evaluate through this workspace (cosa_stage_fn). */
 void cosa_eval_workspace_set_progress(cosa_eval_workspace *w, cosa_stage_fn fn, void *user_data);
 
+/* The caller's cancellation flag (may be NULL: none), checked as every
+ * cosa_evaluate through this workspace starts: once set, those return
+ * COSA_ECANCELLED, and so do the scans built on them (cosa_dt_limit,
+ * cosa_advise_iter) -- one evaluation after the request at most. */
+void cosa_eval_workspace_set_cancel(cosa_eval_workspace *w, const cosa_cancel *cancel);
+
 /* Order of z = [x | y_n | ... | y_{n-p}]: nx + (p + 1) ny. */
 size_t cosa_mr_dim(const cosa_system *sys, int p);
 

@@ -322,6 +322,8 @@ static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, s
     }
     r->ndone = s.steps - s.last.cuts; /* grid steps (event points are extra) */
     r->run = s.run;
+    if (r->diverged && r->fail == COSA_ETERMINATED)
+        r->run.end = COSA_RUN_TERMINATED;
     if (r->run.fail_unit >= cosa_unitset_count(set))
         r->run.fail_unit = (size_t)-1;
     return COSA_OK;
@@ -403,11 +405,14 @@ static cosa_status run_figures(cosa_iter *it, const struct defect_acc *dacc, int
         defect_figures(dacc, ny, r->nu, r);
     if (noref) /* cosa_reftraj_none: nothing to compare with */
         return COSA_OK;
-    if (r->diverged) {
+    /* a run a unit ended (terminateSimulation): over the horizon reached */
+    const int ended = r->diverged && r->fail == COSA_ETERMINATED;
+    if (r->diverged && !ended) {
         r->e_global = INFINITY;
         return COSA_OK;
     }
-    cosa_status st = cosa_traj_nrmse(ny, N, r->ybar + ny, ny, r->yref + ny, ny, &r->e_global,
+    const size_t Ne = ended ? (r->ndone < N ? r->ndone : N) : N;
+    cosa_status st = cosa_traj_nrmse(ny, Ne, r->ybar + ny, ny, r->yref + ny, ny, &r->e_global,
                                      &r->ncomp);
     /* undefined: one macro point (N = 1), or all outputs constant: NaN */
     return st == COSA_ERANGE ? COSA_OK : st;

@@ -11,6 +11,7 @@
  * to_double_duration).  A communication point records each output as
  * its unit's last step left it (a decimated unit's held between). */
 #include "cosa/td.h"
+#include "td/unit_impl.h"
 #include "td/unitset_impl.h"
 #include "td/master_impl.h"
 
@@ -190,6 +191,16 @@ static cosa_status decim_loop(struct decim_run *d, long long h_ns, long long ten
         rs->h_max = fmax(rs->h_max, h);
         hsum += h;
         rs->t_end = to_s(t_ns);
+        /* a unit asked to end the simulation after this (recorded) step */
+        const size_t iu = cosa_unitset_end_asked(d->set);
+        if (iu != (size_t)-1) {
+            r->terminated = 1;
+            snprintf(r->reason, sizeof r->reason, "%s",
+                     cosa_unit_message(cosa_unitset_unit(d->set, iu)));
+            finish_stats(rs, hsum);
+            rs->end = COSA_RUN_TERMINATED;
+            return COSA_OK;
+        }
     }
     finish_stats(rs, hsum);
     rs->end = COSA_RUN_OK;
@@ -243,7 +254,9 @@ cosa_status cosa_osp_fixed_run(cosa_unitset *set, const double *x0, double h,
         memcpy(r->y, d.y, d.ny * sizeof *d.y);
         transfer(&d, 0);
         const clock_t c0 = clock();
+        cosa_unitset_allow_end(set, 1);
         st = decim_loop(&d, h_ns, tend_ns, r);
+        cosa_unitset_allow_end(set, 0);
         r->run.seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
     }
     free(d.per);

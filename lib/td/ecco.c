@@ -286,10 +286,10 @@ cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_p
     cosa_unitset_allow_end(set, 1);
     if (st == COSA_OK)
         st = evolve_run(&c, &es);
+    const size_t ie = cosa_unitset_end_asked(set); /* before allow_end clears it */
     cosa_unitset_allow_end(set, 0);
     if (st == COSA_OK) {
         e.r->run = es.run;
-        const size_t ie = cosa_unitset_end_asked(set);
         if (es.end == EVOLVE_HALTED && ie != (size_t)-1) {
             e.r->terminated = 1;
             e.r->run.end = COSA_RUN_TERMINATED;

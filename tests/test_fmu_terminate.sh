@@ -83,6 +83,17 @@ grep -v '^#' "$tmp/osp/osp_fixedstep.csv" | sed 1d >"$tmp/rows"
     awk -F, 'END { exit !($1 > 0.4 - 1e-12 && $1 < 0.4 + 1e-12) }' "$tmp/rows" && ok ||
     bad "osp: the CSV does not end at t = 0.4 ($(wc -l <"$tmp/rows") rows)"
 
+# OSP fixedStep with decimation (G steps 0.2 = 2 base steps: libcosim's
+# decimation loop): G's step [0.2, 0.4] asks, the run ends at 0.4
+sed 's|<Simulator name="G" source="gainterm_fmi3.fmu">|<Simulator name="G" source="gainterm_fmi3.fmu" stepSize="0.2">|' \
+    "$tmp/osp.xml" >"$tmp/decim.xml"
+"$COSA" simulate --model-file "$tmp/decim.xml" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && ok || bad "osp decimation: exit status (want 0): $(cat "$tmp/err")"
+grep -qx "decimation G 2" "$tmp/out" && ok || bad "osp decimation: no 'decimation G 2'"
+[ "$(val status "$tmp/out")" = "terminated t=0.4" ] && ok ||
+    bad "osp decimation: status '$(val status "$tmp/out")'"
+[ "$(val steps "$tmp/out")" = 4 ] && ok || bad "osp decimation: steps $(val steps "$tmp/out")"
+
 # --coupling (the variable-order engine) cannot end a run there: the
 # one-line refusal naming the FMU, exit 1
 fails_with 1 "FMU G: fmi3DoStep at t = .* asked for termination (not supported)" \

@@ -191,9 +191,11 @@ static cosa_status decim_loop(struct decim_run *d, long long h_ns, long long ten
         rs->h_max = fmax(rs->h_max, h);
         hsum += h;
         rs->t_end = to_s(t_ns);
-        /* a unit asked to end the simulation after this (recorded) step */
+        /* a unit asked to end the simulation at the end of its step (a
+         * decimated unit's step ends k base steps on: the others run there) */
         const size_t iu = cosa_unitset_end_asked(d->set);
-        if (iu != (size_t)-1) {
+        if (iu != (size_t)-1 &&
+            to_s(t_ns) >= cosa_unit_time(cosa_unitset_unit(d->set, iu)) - 0.5 * to_s(h_ns)) {
             r->terminated = 1;
             snprintf(r->reason, sizeof r->reason, "%s",
                      cosa_unit_message(cosa_unitset_unit(d->set, iu)));

@@ -119,7 +119,9 @@ static void help_intro(void)
            "             the correction uses (order, fit error on a validation input)\n"
            "  status     ok | diverged t=TIME (an output beyond 1e6 x the largest reference\n"
            "             output) | failed t=TIME (a unit that cannot complete its step, an\n"
-           "             FMU's Discard; the reason follows); exit code 0\n"
+           "             FMU's Discard; the reason follows) | terminated t=TIME (an FMU\n"
+           "             asked to end the simulation there: terminateSimulation; the data\n"
+           "             end there); exit code 0\n"
            "  e_global   NRMSE of the corrected outputs at the N new macro points (eq 33;\n"
            "             inf when diverged)\n"
            "  steps      macro steps completed (grid steps)\n"
@@ -1716,7 +1718,10 @@ static void sim_print(struct sim_run *r)
     run_stats_view_of(&v, &res->run, r->set);
     /* a unit that could not complete its step (an FMU's Discard) failed the
      * run; the numbers did not diverge */
-    v.status = !res->diverged ? "ok" : res->fail == COSA_EDISCARD ? "failed" : "diverged";
+    v.status = !res->diverged                     ? "ok"
+               : res->fail == COSA_EDISCARD    ? "failed"
+               : res->fail == COSA_ETERMINATED ? "terminated" /* an FMU asked */
+                                               : "diverged";
     v.t = res->diverged ? res->t_diverged : NAN;
     v.reason = res->diverged ? res->reason : NULL;
     v.steps = res->ndone;

@@ -144,9 +144,10 @@ static void print_run(const cosa_model *m, const double *par, const cosa_model_u
     printf("tend %s\ntime integer_ns\n", cosa_number_text(b2, sizeof b2, tend));
     run_stats_view v;
     run_stats_view_of(&v, &r->run, set);
-    v.status = r->failed ? "failed" : "ok";
-    v.t = r->failed ? r->run.t_end : NAN;
-    v.reason = r->failed ? r->reason : NULL;
+    /* terminated: an FMU asked to end the simulation there (exit 0) */
+    v.status = r->failed ? "failed" : r->terminated ? "terminated" : "ok";
+    v.t = r->failed || r->terminated ? r->run.t_end : NAN;
+    v.reason = r->failed || r->terminated ? r->reason : NULL;
     run_stats_print(stdout, &v, RUN_STATS_STATUS | RUN_STATS_STEPS);
     printf("first_steps_ns"); /* the steps as libcosim keeps them */
     for (size_t k = 0; k < r->n && k < 8; k++)

@@ -113,10 +113,15 @@ Test(run_api, defaults_as_documented)
     cr_expect_str_eq(cosa_run_kind_name(COSA_RUN_DEFECT), "defect");
     cr_expect_str_eq(cosa_run_kind_name(COSA_RUN_VO), "vo");
     cr_expect_null(cosa_run_kind_name(COSA_RUN_KIND_COUNT));
-    const char *want[] = {"ok", "diverged", "failed", "limit", "hmin", "reference-failed"};
-    for (int s = 0; s <= COSA_RUN_STATUS_NOREF; s++)
+    const char *want[] = {"ok",   "diverged",         "failed",
+                          "limit", "hmin", "reference-failed", "terminated"};
+    for (int s = 0; s <= COSA_RUN_STATUS_TERMINATED; s++)
         cr_expect_str_eq(cosa_run_status_name((cosa_run_status)s), want[s]);
-    cr_expect_null(cosa_run_status_name((cosa_run_status)(COSA_RUN_STATUS_NOREF + 1)));
+    cr_expect_null(cosa_run_status_name((cosa_run_status)(COSA_RUN_STATUS_TERMINATED + 1)));
+    cr_expect_str_eq(cosa_run_end_name(COSA_RUN_TERMINATED), "terminated");
+    cr_expect_null(cosa_run_end_name((cosa_run_end)(COSA_RUN_TERMINATED + 1)));
+    cr_expect_str_eq(cosa_strerror(COSA_ETERMINATED),
+                     "a unit asked to end the simulation (terminateSimulation)");
     cosa_run_result_free(NULL);
 }
 

@@ -27,6 +27,7 @@ static const char *const messages[COSA_STATUS_COUNT] = {
     [COSA_EITERSINGULAR] = "implicit coupling has no unique fixed point: I - M is singular",
     [COSA_EDISCARD] = "a unit could not complete its step (an FMU returned Discard)",
     [COSA_ECANCELLED] = "cancelled by the caller",
+    [COSA_ETERMINATED] = "a unit asked to end the simulation (terminateSimulation)",
 };
 
 const char *cosa_strerror(cosa_status status)

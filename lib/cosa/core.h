@@ -39,6 +39,8 @@ typedef enum cosa_status {
     COSA_EDISCARD,      /* a unit could not complete a step and said so (an FMU's
                            Discard): its state at the step's start is valid     */
     COSA_ECANCELLED,    /* the caller cancelled the call (cosa_cancel_request)   */
+    COSA_ETERMINATED,   /* a unit asked to end the simulation (an FMU's
+                           terminateSimulation) at the end of a completed step  */
     COSA_STATUS_COUNT
 } cosa_status;
 

@@ -21,9 +21,12 @@ typedef enum cosa_run_end {
                         outputs left the finite numbers, the corrector)         */
     COSA_RUN_LIMIT,  /* the step or attempt limit before the end                */
     COSA_RUN_HMIN,   /* the next macro step below the floor                     */
-    COSA_RUN_HALTED  /* an observer stopped it (the driver's divergence test)   */
+    COSA_RUN_HALTED, /* an observer stopped it (the driver's divergence test)   */
+    COSA_RUN_TERMINATED /* a unit asked to end the simulation after the accepted
+                           step that reached t_end (an FMU's terminateSimulation) */
 } cosa_run_end;
-/* "ok", "failed", "limit", "hmin", "halted"; NULL for another value. */
+/* "ok", "failed", "limit", "hmin", "halted", "terminated"; NULL for another
+ * value. */
 const char *cosa_run_end_name(cosa_run_end e);
 
 /* The loop's own figures (as ARKODE's ARKodeGetNumSteps, GetNumErrTestFails,
@@ -109,6 +112,8 @@ typedef struct cosa_ecco_result {
     double t_hmax; /* the start of the first step of size hmax (NaN: none)  */
     int failed;    /* a unit failed (Discard): the run stopped at run.t_end */
     char reason[256];
+    int terminated; /* a unit asked to end the simulation (terminateSimulation)
+                       after the step to run.t_end, recorded; reason says who */
 } cosa_ecco_result;
 
 /* ---- Observers and runs -------------------------------------------------- */
@@ -495,10 +500,13 @@ typedef enum cosa_run_status {
                                  loop or correction, the corrector            */
     COSA_RUN_STATUS_LIMIT,    /* the step or attempt limit before the end      */
     COSA_RUN_STATUS_HMIN,     /* the next macro step below the floor           */
-    COSA_RUN_STATUS_NOREF     /* the reference failed (VO): no error figures   */
+    COSA_RUN_STATUS_NOREF,    /* the reference failed (VO): no error figures   */
+    COSA_RUN_STATUS_TERMINATED /* a unit asked to end the simulation (an FMU's
+                                  terminateSimulation) at t_stop: the data end
+                                  there, errors over the horizon reached       */
 } cosa_run_status;
-/* "ok", "diverged", "failed", "limit", "hmin", "reference-failed"; NULL for
- * another value. */
+/* "ok", "diverged", "failed", "limit", "hmin", "reference-failed",
+ * "terminated"; NULL for another value. */
 const char *cosa_run_status_name(cosa_run_status s);
 
 typedef struct cosa_run_result {

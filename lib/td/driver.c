@@ -11,6 +11,7 @@
 #include "td/failure.h"
 #include "td/run_impl.h"
 #include "td/stepping_impl.h"
+#include "td/unit_impl.h"
 #include "td/unitset_impl.h"
 
 #include <math.h>
@@ -258,11 +259,28 @@ cosa_status td_cosim_check(cosa_unitset *set, const cosa_scheme *s, const cosa_r
     return COSA_OK;
 }
 
-/* The divergence test of the recorder as the loop's halt. */
+struct halt_ctx {
+    cosa_cosim_result *r;
+    cosa_unitset *set;
+};
+
+/* The divergence test of the recorder as the loop's halt; and a unit's
+ * request to end the simulation (unit_end.c) after the accepted step that
+ * raised it (recorded: the run reached its end): r->diverged with r->fail
+ * COSA_ETERMINATED, the unit's message as the reason. */
 static cosa_status halt_on_divergence(void *ctx, const evolve_attempt *a, int *halt)
 {
-    (void)a;
-    *halt = ((const cosa_cosim_result *)ctx)->diverged;
+    struct halt_ctx *hc = ctx;
+    cosa_cosim_result *r = hc->r;
+    const size_t iu = cosa_unitset_end_asked(hc->set);
+    if (!r->diverged && iu != (size_t)-1) {
+        r->diverged = 1;
+        r->fail = COSA_ETERMINATED;
+        r->t_diverged = a->tn;
+        snprintf(r->reason, sizeof r->reason, "%s",
+                 cosa_unit_message(cosa_unitset_unit(hc->set, iu)));
+    }
+    *halt = r->diverged;
     return COSA_OK;
 }
 
@@ -277,7 +295,8 @@ static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, s
 {
     evolve_fixed fixed;
     evolve_fixed_steps(&fixed, 0.0, p, N, H, h_last);
-    const evolve_observer halt = {.committed = halt_on_divergence, .ctx = r};
+    struct halt_ctx hc = {r, set};
+    const evolve_observer halt = {.committed = halt_on_divergence, .ctx = &hc};
     const evolve_config c = {.stepper = it ? &evolve_stepper_iter : &evolve_stepper_master,
                              .stepper_ctx = it ? (void *)it : (void *)m,
                              .controller = &evolve_controller_fixed,
@@ -288,7 +307,9 @@ static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, s
                              .t0 = (double)p * H,
                              .cancel = cancel};
     evolve_stats s;
+    cosa_unitset_allow_end(set, 1);
     cosa_status st = evolve_run(&c, &s);
+    cosa_unitset_allow_end(set, 0);
     if (st != COSA_OK)
         return st;
     if (s.end == EVOLVE_FAILED) {
@@ -305,6 +326,8 @@ static cosa_status run_steps(cosa_master *m, cosa_iter *it, cosa_unitset *set, s
     }
     r->ndone = s.steps - s.last.cuts; /* grid steps (event points are extra) */
     r->run = s.run;
+    if (r->diverged && r->fail == COSA_ETERMINATED)
+        r->run.end = COSA_RUN_TERMINATED;
     if (r->run.fail_unit >= cosa_unitset_count(set))
         r->run.fail_unit = (size_t)-1;
     return COSA_OK;
@@ -386,11 +409,14 @@ static cosa_status run_figures(cosa_iter *it, const struct defect_acc *dacc, int
         defect_figures(dacc, ny, r->nu, r);
     if (noref) /* cosa_reftraj_none: nothing to compare with */
         return COSA_OK;
-    if (r->diverged) {
+    /* a run a unit ended (terminateSimulation): over the horizon reached */
+    const int ended = r->diverged && r->fail == COSA_ETERMINATED;
+    if (r->diverged && !ended) {
         r->e_global = INFINITY;
         return COSA_OK;
     }
-    cosa_status st = cosa_traj_nrmse(ny, N, r->ybar + ny, ny, r->yref + ny, ny, &r->e_global,
+    const size_t Ne = ended ? (r->ndone < N ? r->ndone : N) : N;
+    cosa_status st = cosa_traj_nrmse(ny, Ne, r->ybar + ny, ny, r->yref + ny, ny, &r->e_global,
                                      &r->ncomp);
     /* undefined: one macro point (N = 1), or all outputs constant: NaN */
     return st == COSA_ERANGE ? COSA_OK : st;

@@ -23,6 +23,7 @@
 #include "td/evolve.h"
 #include "td/osp_clock.h"
 #include "td/failure.h"
+#include "td/unit_impl.h"
 #include "td/unitset_impl.h"
 #include "td/master_impl.h"
 
@@ -223,6 +224,15 @@ static int bonds_ok(const cosa_power_bond *b, size_t n, size_t nu, size_t ny)
     return 1;
 }
 
+/* A unit's request to end the simulation (unit_end.c) stops the loop after
+ * the accepted step that raised it. */
+static cosa_status halt_on_end(void *ctx, const evolve_attempt *a, int *halt)
+{
+    (void)a;
+    *halt = cosa_unitset_end_asked(ctx) != (size_t)-1;
+    return COSA_OK;
+}
+
 cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_params *p,
                           const cosa_power_bond *bonds, size_t nbond, double tend,
                           cosa_ecco_result **out)
@@ -266,13 +276,24 @@ cosa_status cosa_ecco_run(cosa_unitset *set, const double *x0, const cosa_ecco_p
         st = cosa_master_get(e.m, NULL, NULL, NULL, e.r->y, NULL, NULL);
     e.r->t[0] = 0.0;
     evolve_stats es;
+    const evolve_observer ended = {.committed = halt_on_end, .ctx = set};
     const evolve_config c = {.stepper = &evolve_stepper_master_h, .stepper_ctx = e.m,
                              .controller = &controller_ecco, .controller_ctx = &e,
+                             .observers = &ended, .nobservers = 1,
                              .is_failure = td_failure_is_result};
+    cosa_unitset_allow_end(set, 1);
     if (st == COSA_OK)
         st = evolve_run(&c, &es);
+    const size_t ie = cosa_unitset_end_asked(set); /* before allow_end clears it */
+    cosa_unitset_allow_end(set, 0);
     if (st == COSA_OK) {
         e.r->run = es.run;
+        if (es.end == EVOLVE_HALTED && ie != (size_t)-1) {
+            e.r->terminated = 1;
+            e.r->run.end = COSA_RUN_TERMINATED;
+            snprintf(e.r->reason, sizeof e.r->reason, "%s",
+                     cosa_unit_message(cosa_unitset_unit(set, ie)));
+        }
         if (es.end == EVOLVE_FAILED) {
             const size_t iu = cosa_master_failed_unit(e.m);
             cosa_unit *un = cosa_unitset_unit(set, iu);

@@ -88,7 +88,8 @@ static cosa_status attempt(const evolve_config *c, evolve_attempt *a)
 
 const char *cosa_run_end_name(cosa_run_end e)
 {
-    static const char *const names[] = {"ok", "failed", "limit", "hmin", "halted"};
+    static const char *const names[] = {"ok",   "failed", "limit",
+                                        "hmin", "halted", "terminated"};
     return (unsigned)e < sizeof names / sizeof *names ? names[e] : NULL;
 }
 

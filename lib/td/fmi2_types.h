@@ -20,6 +20,13 @@ typedef const char *fmi2String;
 
 typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
 typedef enum { fmi2ModelExchange, fmi2CoSimulation } fmi2Type;
+typedef enum {
+    fmi2DoStepStatus, fmi2PendingStatus, fmi2LastSuccessfulTime, fmi2Terminated
+} fmi2StatusKind;
+typedef fmi2Status fmi2GetBooleanStatusTYPE(fmi2Component c, const fmi2StatusKind s,
+                                            fmi2Boolean *value);
+typedef fmi2Status fmi2GetRealStatusTYPE(fmi2Component c, const fmi2StatusKind s,
+                                         fmi2Real *value);
 
 typedef void (*fmi2CallbackLogger)(fmi2ComponentEnvironment env, fmi2String instanceName,
                                    fmi2Status status, fmi2String category, fmi2String message,

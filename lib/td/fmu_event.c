@@ -31,6 +31,15 @@ static cosa_status event_iterate(cosa_unit *u, fmu_unit *f, double t, double *t_
         if (s > 1)
             return fmu_unit_fail(u, "fmi3UpdateDiscreteStates", t, s);
         fmu_unit_warned(f, "fmi3UpdateDiscreteStates", t, s);
+        if (term && cosa_unit_end_allowed(u)) {
+            /* the run ends here (unit_end.c): the event's update is done */
+            cosa_unit_ask_end(u);
+            cosa_unit_fail(u, "FMU %s asked to end the simulation at t = %.15g "
+                              "(terminateSimulation)", f->name, t);
+            *xchanged |= values != 0;
+            *t_next = INFINITY;
+            return COSA_OK;
+        }
         if (term) {
             cosa_unit_fail(u, "FMU %s: fmi3UpdateDiscreteStates at t = %.17g asked for "
                               "termination (not supported)", f->name, t);

@@ -187,6 +187,8 @@ typedef struct fmu_functions2 {
     fmi2SetStringTYPE *SetString;
     fmi2GetIntegerTYPE *GetInteger; /* discrete signals (fmu_discrete.c; optional) */
     fmi2GetBooleanTYPE *GetBoolean;
+    fmi2GetBooleanStatusTYPE *GetBooleanStatus; /* a Discard's fmi2Terminated (optional) */
+    fmi2GetRealStatusTYPE *GetRealStatus;       /* its fmi2LastSuccessfulTime (optional) */
     /* Model Exchange */
     fmi2EnterEventModeTYPE *EnterEventMode;
     fmi2NewDiscreteStatesTYPE *NewDiscreteStates;

@@ -11,6 +11,7 @@
  * to_double_duration).  A communication point records each output as
  * its unit's last step left it (a decimated unit's held between). */
 #include "cosa/td.h"
+#include "td/unit_impl.h"
 #include "td/unitset_impl.h"
 #include "td/master_impl.h"
 #include "td/osp_clock.h"
@@ -187,6 +188,18 @@ static cosa_status decim_loop(struct decim_run *d, long long h_ns, long long ten
         rs->h_max = fmax(rs->h_max, h);
         hsum += h;
         rs->t_end = osp_to_s(t_ns);
+        /* a unit asked to end the simulation at the end of its step (a
+         * decimated unit's step ends k base steps on: the others run there) */
+        const size_t iu = cosa_unitset_end_asked(d->set);
+        if (iu != (size_t)-1 &&
+            osp_to_s(t_ns) >= cosa_unit_time(cosa_unitset_unit(d->set, iu)) - 0.5 * osp_to_s(h_ns)) {
+            r->terminated = 1;
+            snprintf(r->reason, sizeof r->reason, "%s",
+                     cosa_unit_message(cosa_unitset_unit(d->set, iu)));
+            finish_stats(rs, hsum);
+            rs->end = COSA_RUN_TERMINATED;
+            return COSA_OK;
+        }
     }
     finish_stats(rs, hsum);
     rs->end = COSA_RUN_OK;
@@ -240,7 +253,9 @@ cosa_status cosa_osp_fixed_run(cosa_unitset *set, const double *x0, double h,
         memcpy(r->y, d.y, d.ny * sizeof *d.y);
         transfer(&d, 0);
         const clock_t c0 = clock();
+        cosa_unitset_allow_end(set, 1);
         st = decim_loop(&d, h_ns, tend_ns, r);
+        cosa_unitset_allow_end(set, 0);
         r->run.seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
     }
     free(d.per);

@@ -206,6 +206,16 @@ static cosa_status has_loop(cosa_unitset *set, const double *x0, int *loop)
     return st;
 }
 
+/* A unit's request to end the simulation (unit_end.c) ends the reference
+ * after the accepted fine step that raised it; the samples past it stay
+ * NaN (the run itself ends at that time too: the same FMU asks). */
+static cosa_status halt_on_end(void *ctx, const evolve_attempt *a, int *halt)
+{
+    (void)a;
+    *halt = cosa_unitset_end_asked(ctx) != (size_t)-1;
+    return COSA_OK;
+}
+
 cosa_status cosa_reftraj_cosim(cosa_unitset *set, const cosa_scheme *s, const double *x0,
                                double H, size_t nsamples, unsigned factor, cosa_reftraj **out)
 {
@@ -244,14 +254,21 @@ cosa_status cosa_reftraj_cosim(cosa_unitset *set, const cosa_scheme *s, const do
     /* (nsamples - 1) factor fixed steps of the one loop, sampled */
     evolve_fixed fixed;
     evolve_fixed_steps(&fixed, 0.0, 0, (nsamples - 1) * factor, H / factor, 0.0);
-    const evolve_observer sampler = {.committed = sample_step, .ctx = &smp};
+    const evolve_observer obs[] = {{.committed = sample_step, .ctx = &smp},
+                                   {.committed = halt_on_end, .ctx = set}};
     const evolve_config c = {.stepper = loop ? &stepper_loop : &evolve_stepper_master,
                              .stepper_ctx = loop ? (void *)&ls : (void *)m,
                              .controller = &evolve_controller_fixed, .controller_ctx = &fixed,
-                             .observers = &sampler, .nobservers = 1};
+                             .observers = obs, .nobservers = 2};
     evolve_stats stats;
+    for (size_t k = nx; st == COSA_OK && k < nx * nsamples; k++)
+        r->x[k] = NAN; /* past an end an FMU asks for: no sample */
+    for (size_t k = ny; st == COSA_OK && k < ny * nsamples; k++)
+        r->y[k] = NAN;
+    cosa_unitset_allow_end(set, 1);
     if (st == COSA_OK)
         st = evolve_run(&c, &stats);
+    cosa_unitset_allow_end(set, 0);
     r->nsteps = (long)((nsamples - 1) * factor);
     r->loop = loop;
     cosa_master_free(m);

@@ -26,7 +26,8 @@ static double wall_seconds(void)
 const char *cosa_run_status_name(cosa_run_status s)
 {
     static const char *const names[] = {"ok",    "diverged", "failed",
-                                        "limit", "hmin",     "reference-failed"};
+                                        "limit", "hmin",     "reference-failed",
+                                        "terminated"};
     return (unsigned)s < sizeof names / sizeof *names ? names[s] : NULL;
 }
 
@@ -246,6 +247,7 @@ static cosa_run_status status_of(cosa_run_end end)
     case COSA_RUN_LIMIT: return COSA_RUN_STATUS_LIMIT;
     case COSA_RUN_HMIN: return COSA_RUN_STATUS_HMIN;
     case COSA_RUN_HALTED: return COSA_RUN_STATUS_DIVERGED;
+    case COSA_RUN_TERMINATED: return COSA_RUN_STATUS_TERMINATED;
     }
     return COSA_RUN_STATUS_FAILED;
 }

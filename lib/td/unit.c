@@ -140,6 +140,7 @@ cosa_status cosa_unit_set_state(cosa_unit *u, double t, const double *x)
     u->t = t;
     u->t_in = t;
     u->stepped = 0;
+    u->end_asked = 0;
     if (u->type->reset)
         u->type->reset(u);
     return COSA_OK;
@@ -590,6 +591,7 @@ cosa_status cosa_unit_restore(cosa_unit *u, const cosa_unit_snapshot *snap)
             return st;
     }
     u->count.restores++;
+    u->end_asked = 0; /* a rolled-back step's request is void */
     u->t = snap->t;
     u->t_in = snap->t_in;
     u->deg = snap->deg;

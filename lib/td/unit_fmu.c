@@ -341,12 +341,19 @@ static cosa_status do_step3(cosa_unit *u, double t, double h, int poly, double *
                        f->name, t, last, f->events ? "" : "; events off");
         return COSA_EUNSUPPORTED;
     }
-    if (term || (event && !f->event_mode_used)) {
+    const double tol = 1e-9 * h + 4.0 * DBL_EPSILON * fabs(t + h);
+    /* an end the run accepts (unit_end.c): the step completed to t + h */
+    const int end = term && cosa_unit_end_allowed(u) && !early && fabs(last - (t + h)) <= tol;
+    if ((term && !end) || (event && !f->event_mode_used)) {
         cosa_unit_fail(u, "FMU %s: fmi3DoStep at t = %.17g asked for %s (not supported)",
                        f->name, t, event && !term ? "event handling" : "termination");
         return COSA_EFMU;
     }
-    const double tol = 1e-9 * h + 4.0 * DBL_EPSILON * fabs(t + h);
+    if (end) {
+        cosa_unit_ask_end(u);
+        cosa_unit_fail(u, "FMU %s asked to end the simulation at t = %.15g "
+                          "(terminateSimulation)", f->name, t + h);
+    }
     if (early && last < t + h - tol && last >= t) {
         *last_out = last;
         *event_out = 1;
@@ -405,6 +412,30 @@ static cosa_status clock_tick_now(cosa_unit *u, double t)
     if (st == COSA_OK)
         cosa_unit_counters_of(u)->events++;
     return st;
+}
+
+/* FMI 2.0: a Discard from fmi2DoStep with fmi2Terminated = true is the
+ * FMU's request to end the simulation; where the run accepts it
+ * (unit_end.c) and the step reached t + h (fmi2LastSuccessfulTime, when
+ * the FMU tells it, to the rounding of do_step3), the step counts as
+ * completed: 1.  Otherwise 0 (the Discard fails the step as before). */
+static int step2_end(cosa_unit *u, double t, double h)
+{
+    fmu_unit *f = cosa_unit_impl(u);
+    const fmu_functions2 *f2 = &f->fmu->f2;
+    fmi2Boolean term = fmi2False;
+    if (!cosa_unit_end_allowed(u) || !f2->GetBooleanStatus ||
+        f2->GetBooleanStatus(f->inst, fmi2Terminated, &term) > fmi2Warning || !term)
+        return 0;
+    fmi2Real last = t + h;
+    if (f2->GetRealStatus && f2->GetRealStatus(f->inst, fmi2LastSuccessfulTime, &last) > fmi2Warning)
+        last = t + h;
+    if (!(fabs(last - (t + h)) <= 1e-9 * h + 4.0 * DBL_EPSILON * fabs(t + h)))
+        return 0;
+    cosa_unit_ask_end(u);
+    cosa_unit_fail(u, "FMU %s asked to end the simulation at t = %.15g (terminateSimulation)",
+                   f->name, t + h);
+    return 1;
 }
 
 /* The FMI 3.0 step over [t, t + h] with events: fmi3DoStep from the time
@@ -511,6 +542,8 @@ static cosa_status fmu_step(cosa_unit *u, double h, double *xnew)
             return st;
     } else {
         s = m->f2.DoStep(f->inst, t, h, fmi2True);
+        if (s == fmi2Discard && step2_end(u, t, h))
+            s = fmi2OK;
         if (s > 1 || s == fmi2Pending)
             return fmu_unit_fail(u, "fmi2DoStep", t, s);
         fmu_unit_warned(f, "fmi2DoStep", t, s);

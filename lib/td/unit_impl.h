@@ -39,6 +39,9 @@ struct cosa_unit {
     double h_done;    /* the current step's length as done (<= h)            */
     int pending;      /* Event Mode is pending at the unit's time            */
     double t_event;   /* the next time event announced (INFINITY: none)      */
+    /* an end of the simulation the unit asked for (lib/td/unit_end.c) */
+    int end_ok;       /* the caller ends the run on request (else the type refuses) */
+    int end_asked;    /* the last step asked for the end at its end           */
     void *impl;
 };
 
@@ -83,6 +86,22 @@ void cosa_unit_set_events(cosa_unit *u, int on);
 int cosa_unit_step_may_stop(const cosa_unit *u);
 
 void cosa_unit_step_stopped(cosa_unit *u, double h_done, int event);
+
+/* An end of the simulation a unit asks for (an FMU's terminateSimulation;
+ * lib/td/unit_end.c).  A run path that can end a run there allows it on
+ * every unit (cosa_unitset_allow_end) for the run and off again after; a
+ * type asks only where allowed (else it fails the step as before), after a
+ * completed step, with its message (cosa_unit_fail) saying who asked and
+ * when.  set_state and restore (a rollback) forget the request: only an
+ * accepted step ends a run. */
+void cosa_unit_allow_end(cosa_unit *u, int on);
+int cosa_unit_end_allowed(const cosa_unit *u);
+void cosa_unit_ask_end(cosa_unit *u);
+int cosa_unit_end_asked(const cosa_unit *u);
+/* Every unit of set: allow_end(on). */
+void cosa_unitset_allow_end(cosa_unitset *set, int on);
+/* The first unit of set that asked for the end, or (size_t)-1. */
+size_t cosa_unitset_end_asked(const cosa_unitset *set);
 
 void cosa_unit_set_next_event(cosa_unit *u, double t);
 

@@ -15,6 +15,11 @@
  *                  Warning
  *   -DLAST_FACTOR=F  fmi3DoStep reports lastSuccessfulTime = t + F h
  *                  without asking for an early return (F = 1: correct)
+ * Parameter t_stop (value reference 7, default +inf; the gainterm variants'
+ * model descriptions declare it): the step reaching t + h >= t_stop (to
+ * 1e-9 h) completes and asks to end the simulation -- FMI 3.0 sets
+ * terminateSimulation, FMI 2.0 returns Discard with fmi2Terminated = true
+ * and fmi2LastSuccessfulTime = t + h.
  * With loggingOn the instantiation logs "gain FMU instantiated with k = K".
  * Written for cosa's tests only. */
 #include <stdarg.h>
@@ -22,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +38,7 @@
 #ifndef WARN_AT
 #define WARN_AT -1.0
 #endif
-enum { VR_U = 1, VR_Y = 2, VR_K = 3, MAXDER = 3 };
+enum { VR_U = 1, VR_Y = 2, VR_K = 3, VR_TSTOP = 7, MAXDER = 3 };
 
 typedef void (*log3_fn)(void *env, int status, const char *category, const char *message);
 typedef void (*update3_fn)(void *env, double t, bool setRequested, bool getAllowed,
@@ -47,7 +53,8 @@ typedef struct {
 } callbacks2;
 
 typedef struct {
-    double t, u, k, uder[MAXDER];
+    double t, u, k, t_stop, uder[MAXDER];
+    int term;              /* the last step asked to end      */
     int nder;
     int version;           /* 3 or 2                          */
     void *env;             /* 3.0: instance environment       */
@@ -107,6 +114,7 @@ static gain *create(int version, const char *name, const char *res, int logging,
         return NULL;
     g->version = version;
     g->k = 1.0;
+    g->t_stop = INFINITY;
     g->env = env;
     g->log3 = log3;
     if (cb2)
@@ -139,6 +147,8 @@ static int get(const gain *g, unsigned vr, double *v)
         *v = g->k * g->u;
     else if (vr == VR_K)
         *v = g->k;
+    else if (vr == VR_TSTOP)
+        *v = g->t_stop;
     else
         return -1;
     return 0;
@@ -150,6 +160,8 @@ static int set(gain *g, unsigned vr, double v)
         g->u = v;
     else if (vr == VR_K)
         g->k = v;
+    else if (vr == VR_TSTOP)
+        g->t_stop = v;
     else
         return -1;
     return 0;
@@ -159,6 +171,7 @@ static int set(gain *g, unsigned vr, double v)
 static int finish(gain *g, double t, double h)
 {
     g->t = t + h;
+    g->term = t + h >= g->t_stop - 1e-9 * h;
     if (WARN_AT >= 0.0 && t + h >= WARN_AT) {
         say(g, 1, "logStatusWarning", "gain FMU warns as configured (t = %g)", t + h);
         return 1;
@@ -198,6 +211,7 @@ EXPORT int fmi3DoStep(void *c, double t, double h, bool noSet, bool *event, bool
         g->update(g->env, t + h, true, false, false, false, &er, &et);
     }
     const int s = finish(g, t, h);
+    *term = g->term;
     *last = t + LAST_FACTOR * h;
     return s;
 }
@@ -237,7 +251,23 @@ EXPORT int fmi2DoStep(void *c, double t, double h, int noSet)
         g->u += g->uder[k - 1] * f;
     }
     g->nder = 0;
-    return finish(g, t, h);
+    const int s = finish(g, t, h);
+    return g->term ? 2 : s; /* Discard: see fmi2GetBooleanStatus */
+}
+/* after a Discard: fmi2Terminated (3), fmi2LastSuccessfulTime (2) */
+EXPORT int fmi2GetBooleanStatus(void *c, int kind, int *v)
+{
+    if (kind != 3)
+        return 2;
+    *v = ((gain *)c)->term;
+    return 0;
+}
+EXPORT int fmi2GetRealStatus(void *c, int kind, double *v)
+{
+    if (kind != 2)
+        return 2;
+    *v = ((gain *)c)->t;
+    return 0;
 }
 EXPORT int fmi2GetReal(void *c, const unsigned *vr, size_t n, double *v)
 {

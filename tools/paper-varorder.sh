@@ -23,7 +23,8 @@
 # "Threads"), and the tables are written after the last in the order above.  The seconds in the tables are each run's
 # wall clock on one thread, next to PAPER_JOBS - 1 other runs (on an idle
 # machine with PAPER_JOBS cores: the time of that run alone on one thread).
-# Sect. 6.6.1 (threads 1 and 2) runs alone.
+# Sect. 6.6.1: the one-thread run is one more job of the pool (next to
+# PAPER_JOBS - 1 others, like them); the two-thread run runs alone after it.
 set -e
 cosa=${1:?usage: paper-varorder.sh COSA OUTDIR}
 out=${2:?usage: paper-varorder.sh COSA OUTDIR}
@@ -118,6 +119,11 @@ ex4() { # fd|los
         --tend 0.0002 --control order --estimator imslocal --ctl-atol-u 0.1 --ctl-rtol-u 1e-3 \
         --corrector-jacobian "$1" --max-attempts 4000 --threads 1 >"$out/ex4_$1.txt"
 }
+threads() { # N: the thread-scaling run with N threads (Ex 6 below)
+    "$cosa" simulate --coupling explicit --model chain-ff --set n=10000 --set r=16 --set x0max=1e-3 \
+        --set v0max=1 --set seed=3 --scheme soh --dt 1e-4 --tend 0.005 --ref-rtol 1e-8 --rtol 1e-8 \
+        --threads "$1" >"$out/threads_$1.txt"
+}
 for ce in implicit:immilne implicit:imslocal explicit:exlocal explicit:exmilne explicit:exslocal; do
     for k in 0 3 1 2 order; do
         par ex3 "${ce%%:*}" "${ce#*:}" "$k"
@@ -136,6 +142,9 @@ for sf in 1 2 3 4 6 8; do
 done
 par ex4 los
 par ex4 fd
+# the one-thread run takes one slot like the others; the two-thread run
+# below waits for both cores
+par threads 1
 drain
 
 # ---- Ex 1: nonlinear two-mass oscillator (sect. 6.1, Figs 11-14) ------------------
@@ -345,10 +354,8 @@ done
     echo "| threads | seconds_cosim | seconds_reference | e36_coupling |"
     echo "|---|---|---|---|"
 } >>"$sum"
+threads 2
 for th in 1 2; do
-    "$cosa" simulate --coupling explicit --model chain-ff --set n=10000 --set r=16 --set x0max=1e-3 \
-        --set v0max=1 --set seed=3 --scheme soh --dt 1e-4 --tend 0.005 --ref-rtol 1e-8 --rtol 1e-8 \
-        --threads "$th" >"$out/threads_$th.txt"
     printf '| %s |' "$th" >>"$sum"
     row "$out/threads_$th.txt" seconds_cosim seconds_reference e36_coupling >>"$sum"
 done

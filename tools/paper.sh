@@ -78,6 +78,23 @@ echo "make paper: figures and tables of the MBCorr paper into $out/"
 # run's wall clock next to PAPER_JOBS - 1 other runs (tools/paper-varorder.sh).
 # PAPER_JOBS=1 runs A and B one after the other.
 jobs=${PAPER_JOBS:-2}
+advise_tol() { # TOL: advise at the (c_k, d_k) pairs of Table 1 into advise_tolTOL.md
+    tol=$1
+    ts=$(now) && cpu_now && cs=$cpu
+    f="$out/advise_tol$tol.md"
+    {
+        echo "# cosa advise --tol $tol for the (c_k, d_k) pairs of Table 1 (two-mass oscillator)"
+        echo
+        for p in 1e3:1e1 1e5:1e2 2e5:5e2 1e7:1e3 1e9:3.6e5 1e10:1e7; do
+            echo "## c_k = ${p%:*}, d_k = ${p#*:}"
+            echo
+            "$cosa" advise --tol "$tol" --set ck="${p%:*}" --set dk="${p#*:}" |
+                awk '/^\|/ { print; next } /^(note|recommend)/ { print ""; print "    " $0 }'
+            echo
+        done
+    } >"$f"
+    report "advise (tol $tol)" "$(since "$ts")" "$cs"
+}
 part_a() {
 # shellcheck disable=SC2086
 step "fig4 (stability maps)" "$cosa" map $ranges --dt "$dts" --scheme "$six" --metric rho \
@@ -118,26 +135,13 @@ ts=$(now) && cpu_now && cs=$cpu
     --schemes zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr >"$out/advise_robust.md"
 report "robustness (advise)" "$(since "$ts")" "$cs"
 # cosa advise for the (c_k, d_k) pairs of Table 1, at two tolerances
-for tol in 1e-2 1e-3; do
-    ts=$(now) && cpu_now && cs=$cpu
-    f="$out/advise_tol$tol.md"
-    {
-        echo "# cosa advise --tol $tol for the (c_k, d_k) pairs of Table 1 (two-mass oscillator)"
-        echo
-        for p in 1e3:1e1 1e5:1e2 2e5:5e2 1e7:1e3 1e9:3.6e5 1e10:1e7; do
-            echo "## c_k = ${p%:*}, d_k = ${p#*:}"
-            echo
-            "$cosa" advise --tol "$tol" --set ck="${p%:*}" --set dk="${p#*:}" |
-                awk '/^\|/ { print; next } /^(note|recommend)/ { print ""; print "    " $0 }'
-            echo
-        done
-    } >"$f"
-    report "advise (tol $tol)" "$(since "$ts")" "$cs"
-done
+advise_tol 1e-2
 # the defect paper (issue 12): Figs 4-10 for euler and exact units into $out/defect
 step "defect paper (Figs 4-10)" "$cosa" defect --paper -o "$out/defect" --plot png
 }
 part_b() {
+# advise at tol 1e-3 runs in this part: the two parts then take about the same time
+advise_tol 1e-3
 # the energy paper (issue 10): its figures into $out/energy (make paper-energy)
 step "energy paper" sh "$(dirname "$0")/paper-energy.sh" "$cosa" "$out/energy"
 # iterative coupling (issue 26): rho_iter maps, explicit p = 0..4, sweeps, orders

@@ -221,7 +221,5 @@ int advise_json_write(FILE *f, const struct advise_json_info *in, const struct a
     } else {
         jo_null(&j);
     }
-    jo_close(&j);
-    fputc('\n', f);
-    return j.err || ferror(f) ? -1 : 0;
+    return jo_end(&j);
 }

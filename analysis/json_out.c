@@ -72,6 +72,14 @@ void jo_close(json_out *j)
     fputc(t->close, j->f);
 }
 
+int jo_end(json_out *j)
+{
+    while (j->depth)
+        jo_close(j);
+    fputc('\n', j->f);
+    return j->err || ferror(j->f) ? -1 : 0;
+}
+
 size_t jo_count(const json_out *j) { return j->depth ? j->st[j->depth - 1].n : 0; }
 
 static void put_string(FILE *f, const char *s, size_t n)

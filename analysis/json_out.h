@@ -52,6 +52,11 @@ void jo_object(json_out *j, jo_layout layout);
 void jo_array(json_out *j, jo_layout layout);
 void jo_close(json_out *j);
 
+/* The end of a document: every open container closed, a newline.  0, or
+ * -1 when the nesting went wrong or a write to the stream failed (its
+ * error flag). */
+int jo_end(json_out *j);
+
 /* The members written so far in the innermost container. */
 size_t jo_count(const json_out *j);
 

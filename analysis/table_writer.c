@@ -539,9 +539,8 @@ static void json_end(tw *w)
         jo_key(&w->jdoc, "tables");
         jo_raw(&w->jdoc, w->tab_buf, w->tab_len);
     }
-    jo_close(&w->jdoc);
-    fputc('\n', w->f);
-    if (w->jdoc.err || w->jcom.err || w->jtab.err)
+    /* (a failed write is the stream's error flag, which tw_end checks) */
+    if (jo_end(&w->jdoc) != 0 && (w->jdoc.err || w->jcom.err || w->jtab.err))
         w->err = 1;
 }
 

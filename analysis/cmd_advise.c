@@ -286,15 +286,14 @@ static void note_windows(FILE *nf, const char *scheme, const char *what,
 }
 
 /* The iteration of an implicit candidate: where it converges, its sweeps. */
-static void note_iteration(FILE *nf, const char *name, const cosa_advice *a,
-                           double dtmin)
+static void note_iteration(FILE *nf, const char *name, const cosa_advice *a, double dtmin)
 {
     if (!a->converge.good_at_min)
         note(nf, "note %s: iteration does not converge at dt-min %g\n", name, dtmin);
     note_windows(nf, name, "convergent", &a->converge, a->cross_converge);
     if (a->usable)
         note(nf, "note %s: iteration converges up to dt %.17g; %u sweeps per macro step "
-                       "at rho_iter_opt %.17g\n",
+                 "at rho_iter_opt %.17g\n",
              name, a->converge.dt_max, a->iterations, a->rho_iter_opt);
 }
 
@@ -312,7 +311,7 @@ static void write_notes(FILE *nf, const struct row *rows, size_t ns, double dtmi
             if (a->status == COSA_OK && a->usable)
                 snprintf(b, sizeof b, "%.4g", a->dt);
             note(nf, "note %s: not ranked: cosa simulate cannot run it on these FMUs "
-                           "(%s); dt on the linearised network %s\n",
+                     "(%s); dt on the linearised network %s\n",
                  name, rows[i].why, b);
             continue;
         }
@@ -332,7 +331,7 @@ static void write_notes(FILE *nf, const struct row *rows, size_t ns, double dtmi
                  name, dtmax);
         if (a->usable && rows[i].dt_usable != a->dt)
             note(nf, "note %s: dt %.17g, the largest step up to the usable %.17g that "
-                           "every fixed-step FMU can take (fixedInternalStepSize)\n",
+                     "every fixed-step FMU can take (fixedInternalStepSize)\n",
                  name, a->dt, rows[i].dt_usable);
         if (rparam >= 0 && (a->scheme.corr & COSA_CORR_OUTPUT))
             note(nf, "note %s: worst assumed %s = %g x true\n", name,

@@ -34,8 +34,9 @@ struct advise_json_info {
 };
 
 /* Write the JSON document (one object, UTF-8, numbers %.17g, null for
- * what is not a finite number) of rows[0..n) in rank order to f. */
-void advise_json_write(FILE *f, const struct advise_json_info *in, const struct advise_row *rows,
+ * what is not a finite number; the JSON emitter json_out.h) of rows[0..n)
+ * in rank order to f.  0, or -1 if a write to f failed (its error flag). */
+int advise_json_write(FILE *f, const struct advise_json_info *in, const struct advise_row *rows,
                        size_t n);
 
 #endif

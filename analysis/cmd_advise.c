@@ -226,57 +226,48 @@ static void fmt_limit(char *b, size_t n, const cosa_advice *a, const cosa_limit 
         snprintf(b, n, csv ? "%.17g" : "%.4g", l->dt_max);
 }
 
-/* The table in markdown or CSV. */
-static void write_table(FILE *f, const struct row *rows, size_t n, int csv, int robust)
+/* The table on the writer w (its style: markdown or CSV). */
+static void write_table(tw *w, const struct row *rows, size_t n, int csv, int robust)
 {
-    const char *sep = csv ? "," : " | ";
-    fprintf(f, "%sscheme%sdt_stable%sdt_accurate%sdt%ssteps%scost", csv ? "" : "| ", sep, sep,
-            sep, sep, sep);
-    if (robust)
-        fprintf(f, "%sdt_robust%ssteps_robust%scost_robust", sep, sep, sep);
-    fprintf(f, "%s\n", csv ? "" : " |");
-    if (!csv)
-        fprintf(f, "|---|---|---|---|---|---|%s\n", robust ? "---|---|---|" : "");
+    static const char *const names[] = {"scheme",    "dt_stable",    "dt_accurate",
+                                        "dt",        "steps",        "cost",
+                                        "dt_robust", "steps_robust", "cost_robust"};
+    tw_table(w, names, robust ? 9 : 6);
     for (size_t i = 0; i < n; i++) {
         const cosa_advice *a = &rows[i].nom;
-        char name[64], s1[32], s2[32], s3[32], s4[32], s5[32];
-        cosa_scheme_name(&a->scheme, name, sizeof name);
-        fmt_limit(s1, sizeof s1, a, &a->stable, csv);
-        fmt_limit(s2, sizeof s2, a, &a->accurate, csv);
-        fmt_dt(s3, sizeof s3, a, csv);
-        fmt_steps(s4, sizeof s4, a);
-        fmt_cost(s5, sizeof s5, a, csv);
-        fprintf(f, "%s%s%s%s%s%s%s%s%s%s%s%s", csv ? "" : "| ", name, sep, s1, sep, s2, sep, s3,
-                sep, s4, sep, s5);
-        if (robust) {
-            const cosa_advice *r = &rows[i].rob;
-            fmt_dt(s3, sizeof s3, r, csv);
-            fmt_steps(s4, sizeof s4, r);
-            fmt_cost(s5, sizeof s5, r, csv);
-            fprintf(f, "%s%s%s%s%s%s", sep, s3, sep, s4, sep, s5);
+        char b[64];
+        cosa_scheme_name(&a->scheme, b, sizeof b);
+        tw_cell(w, b);
+        fmt_limit(b, sizeof b, a, &a->stable, csv);
+        tw_cell(w, b);
+        fmt_limit(b, sizeof b, a, &a->accurate, csv);
+        tw_cell(w, b);
+        for (int k = 0; k < (robust ? 2 : 1); k++) {
+            const cosa_advice *r = k ? &rows[i].rob : a;
+            fmt_dt(b, sizeof b, r, csv);
+            tw_cell(w, b);
+            fmt_steps(b, sizeof b, r);
+            tw_cell(w, b);
+            fmt_cost(b, sizeof b, r, csv);
+            tw_cell(w, b);
         }
-        fprintf(f, "%s\n", csv ? "" : " |");
+        tw_row_end(w);
     }
 }
 
-/* A note line: kept in nf (for the JSON document) and, with echo, printed. */
-static void note(FILE *nf, int echo, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void note(FILE *nf, int echo, const char *fmt, ...)
+/* A note line "note TEXT", kept in nf: the report writes the lines (and
+ * the JSON document holds them). */
+static void note(FILE *nf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(FILE *nf, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (echo) {
-        va_list aq;
-        va_copy(aq, ap);
-        vprintf(fmt, aq);
-        va_end(aq);
-    }
     vfprintf(nf, fmt, ap);
     va_end(ap);
 }
 
 /* Later crossings (windows above the first loss) of one criterion. */
-static void note_windows(FILE *nf, int echo, const char *scheme, const char *what,
+static void note_windows(FILE *nf, const char *scheme, const char *what,
                          const cosa_limit *l, const cosa_crossing *cr)
 {
     size_t n = l->ncross < COSA_ADVICE_CROSSINGS ? l->ncross : COSA_ADVICE_CROSSINGS;
@@ -291,25 +282,24 @@ static void note_windows(FILE *nf, int echo, const char *scheme, const char *wha
     if (l->ncross > COSA_ADVICE_CROSSINGS && len > 0 && (size_t)len < sizeof line)
         snprintf(line + len, sizeof line - (size_t)len, " (+%zu more)",
                  l->ncross - COSA_ADVICE_CROSSINGS);
-    note(nf, echo, "%s\n", line);
+    note(nf, "%s\n", line);
 }
 
 /* The iteration of an implicit candidate: where it converges, its sweeps. */
-static void note_iteration(FILE *nf, int echo, const char *name, const cosa_advice *a,
-                           double dtmin)
+static void note_iteration(FILE *nf, const char *name, const cosa_advice *a, double dtmin)
 {
     if (!a->converge.good_at_min)
-        note(nf, echo, "note %s: iteration does not converge at dt-min %g\n", name, dtmin);
-    note_windows(nf, echo, name, "convergent", &a->converge, a->cross_converge);
+        note(nf, "note %s: iteration does not converge at dt-min %g\n", name, dtmin);
+    note_windows(nf, name, "convergent", &a->converge, a->cross_converge);
     if (a->usable)
-        note(nf, echo, "note %s: iteration converges up to dt %.17g; %u sweeps per macro step "
-                       "at rho_iter_opt %.17g\n",
+        note(nf, "note %s: iteration converges up to dt %.17g; %u sweeps per macro step "
+                 "at rho_iter_opt %.17g\n",
              name, a->converge.dt_max, a->iterations, a->rho_iter_opt);
 }
 
 /* The note lines of the ranked rows (after the table), including the
  * candidates the model's FMUs cannot run, with their reason. */
-static void write_notes(FILE *nf, int echo, const struct row *rows, size_t ns, double dtmin,
+static void write_notes(FILE *nf, const struct row *rows, size_t ns, double dtmin,
                         double dtmax, const cosa_model *m, int rparam)
 {
     for (size_t i = 0; i < ns; i++) {
@@ -320,31 +310,31 @@ static void write_notes(FILE *nf, int echo, const struct row *rows, size_t ns, d
             char b[32] = "-";
             if (a->status == COSA_OK && a->usable)
                 snprintf(b, sizeof b, "%.4g", a->dt);
-            note(nf, echo, "note %s: not ranked: cosa simulate cannot run it on these FMUs "
-                           "(%s); dt on the linearised network %s\n",
+            note(nf, "note %s: not ranked: cosa simulate cannot run it on these FMUs "
+                     "(%s); dt on the linearised network %s\n",
                  name, rows[i].why, b);
             continue;
         }
         if (a->status != COSA_OK) {
-            note(nf, echo, "note %s: not judged: %s\n", name, cosa_strerror(a->status));
+            note(nf, "note %s: not judged: %s\n", name, cosa_strerror(a->status));
             continue;
         }
         if (!a->usable && (a->stable.good_at_min == 0 || a->accurate.good_at_min == 0))
-            note(nf, echo, "note %s: not %s at dt-min %g\n", name,
+            note(nf, "note %s: not %s at dt-min %g\n", name,
                  !a->stable.good_at_min ? "stable" : "accurate", dtmin);
-        note_windows(nf, echo, name, "stable", &a->stable, a->cross_stable);
-        note_windows(nf, echo, name, "accurate", &a->accurate, a->cross_accurate);
+        note_windows(nf, name, "stable", &a->stable, a->cross_stable);
+        note_windows(nf, name, "accurate", &a->accurate, a->cross_accurate);
         if (a->scheme.implicit)
-            note_iteration(nf, echo, name, a, dtmin);
+            note_iteration(nf, name, a, dtmin);
         if (a->usable && a->dt == dtmax)
-            note(nf, echo, "note %s: good up to dt-max %g (a larger step may be good too)\n",
+            note(nf, "note %s: good up to dt-max %g (a larger step may be good too)\n",
                  name, dtmax);
         if (a->usable && rows[i].dt_usable != a->dt)
-            note(nf, echo, "note %s: dt %.17g, the largest step up to the usable %.17g that "
-                           "every fixed-step FMU can take (fixedInternalStepSize)\n",
+            note(nf, "note %s: dt %.17g, the largest step up to the usable %.17g that "
+                     "every fixed-step FMU can take (fixedInternalStepSize)\n",
                  name, a->dt, rows[i].dt_usable);
         if (rparam >= 0 && (a->scheme.corr & COSA_CORR_OUTPUT))
-            note(nf, echo, "note %s: worst assumed %s = %g x true\n", name,
+            note(nf, "note %s: worst assumed %s = %g x true\n", name,
                  m->params[rparam].name, rows[i].rob_factor);
     }
 }
@@ -376,35 +366,39 @@ static int write_dat(const char *cmd, const char *path, const struct row *rows, 
     return csv_out_close(&c, CLI_OK);
 }
 
-/* advise.dat (index, scheme, dt, dt_robust) and advise.gp; render if asked. */
+/* advise.md or advise.csv: the table, as on stdout. */
+static int write_table_file(const char *cmd, const char *path, const struct row *rows,
+                            size_t n, int csv, int robust)
+{
+    csv_out c;
+    if ((csv ? csv_out_open(&c, cmd, path) : csv_out_open_text(&c, cmd, path)) != 0)
+        return CLI_EFAIL;
+    if (!csv)
+        tw_markdown(&c.w);
+    write_table(&c.w, rows, n, csv, robust);
+    return csv_out_close(&c, CLI_OK);
+}
+
+/* The table (advise.md|csv), advise.dat (index, scheme, dt, dt_robust) and
+ * advise.gp; render if asked.  say: the writer of the report, which names
+ * every file ("file PATH"), or NULL. */
 static int write_files(const char *cmd, const scli_out *out, const struct row *rows, size_t n,
-                       int robust, const char *fmt, const char *table, size_t tablen,
-                       const char *tabname, const char *title, int say)
+                       int robust, const char *fmt, int csv, const char *title, tw *say)
 {
     char path[1024];
     int rc;
-    if ((rc = scli_out_path(cmd, out, tabname, path, sizeof path)) != CLI_OK)
+    if ((rc = scli_out_path(cmd, out, csv ? "advise.csv" : "advise.md", path, sizeof path)) !=
+            CLI_OK ||
+        (rc = write_table_file(cmd, path, rows, n, csv, robust)) != CLI_OK)
         return rc;
-    outfile of;
-    FILE *f = outfile_open(&of, path, 0);
-    if (f && fwrite(table, 1, tablen, f) != tablen) {
-        const int e = errno;
-        outfile_abandon(&of);
-        f = NULL;
-        errno = e;
-    }
-    if (!f || outfile_commit(&of) != 0) {
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-        return CLI_EFAIL;
-    }
     if (say)
-        printf("file %s\n", path);
+        tw_field(say, "file", "%s", path);
     if ((rc = scli_out_path(cmd, out, "advise.dat", path, sizeof path)) != CLI_OK)
         return rc;
     if ((rc = write_dat(cmd, path, rows, n, robust)) != CLI_OK)
         return rc;
     if (say)
-        printf("file %s\n", path);
+        tw_field(say, "file", "%s", path);
     if ((rc = scli_out_path(cmd, out, "advise.gp", path, sizeof path)) != CLI_OK)
         return rc;
     const char *keys[] = {"FILE", "OUTBASE", "TITLE", "ROBUST"};
@@ -412,13 +406,13 @@ static int write_files(const char *cmd, const scli_out *out, const struct row *r
     if ((rc = scli_write_script(cmd, path, cosa_plot_advise, 4, keys, vals)) != CLI_OK)
         return rc;
     if (say)
-        printf("file %s\n", path);
+        tw_field(say, "file", "%s", path);
     if (fmt) {
         fflush(stdout);
         if ((rc = scli_gnuplot(cmd, out->dir, "advise.gp", fmt)) != CLI_OK)
             return rc;
         if (say)
-            printf("file %s/advise.%s\n", out->dir, fmt);
+            tw_field(say, "file", "%s/advise.%s", out->dir, fmt);
     }
     return CLI_OK;
 }
@@ -443,7 +437,7 @@ struct robust_in {
  * nparam values. */
 static int robust_rows(const char *cmd, const struct robust_in *in, const cosa_scheme *schemes,
                        size_t ns, struct row *rows, double *apar, cosa_eval_workspace *ew,
-                       FILE *nf, int echo)
+                       FILE *nf)
 {
     const cosa_model *m = in->mod->model;
     const int rparam = in->rparam;
@@ -488,7 +482,7 @@ static int robust_rows(const char *cmd, const struct robust_in *in, const cosa_s
                 ra[j].status = st;
                 ra[j].cost = INFINITY;
             }
-            note(nf, echo, "note assumed %s = %g x %g: %s\n", m->params[rparam].name, fac,
+            note(nf, "note assumed %s = %g x %g: %s\n", m->params[rparam].name, fac,
                  in->mod->par[rparam], cosa_strerror(st));
         }
         /* keep the worst (cost) per scheme */
@@ -512,9 +506,10 @@ static int robust_rows(const char *cmd, const struct robust_in *in, const cosa_s
     return CLI_OK;
 }
 
-/* advice.json: the JSON document (advise_json.c) next to the table. */
+/* advice.json: the JSON document (advise_json.c) next to the table; say as
+ * in write_files. */
 static int write_json(const char *cmd, const scli_out *out, const struct advise_json_info *ji,
-                      const struct row *rows, size_t n, int say)
+                      const struct row *rows, size_t n, tw *say)
 {
     char path[1024];
     int rc;
@@ -526,61 +521,104 @@ static int write_json(const char *cmd, const scli_out *out, const struct advise_
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
-    advise_json_write(f, ji, rows, n);
+    advise_json_write(f, ji, rows, n); /* a failed write: outfile_commit says why */
     if (outfile_commit(&of) != 0) {
         cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
         return CLI_EFAIL;
     }
     if (say)
-        printf("file %s\n", path);
+        tw_field(say, "file", "%s", path);
     return CLI_OK;
+}
+
+/* The note lines of buf[*done .. len) ("note TEXT" each) as 'note' fields of
+ * w; *done then len. */
+static void note_fields(tw *w, const char *buf, size_t len, size_t *done)
+{
+    for (size_t b = *done; b < len;) {
+        const char *e = memchr(buf + b, '\n', len - b);
+        const size_t n = e ? (size_t)(e - buf) - b : len - b;
+        if (n >= 5 && strncmp(buf + b, "note ", 5) == 0)
+            tw_field(w, "note", "%.*s", (int)(n - 5), buf + b + 5);
+        else
+            tw_prose(w, "%.*s\n", (int)n, buf + b);
+        b += n + 1;
+    }
+    *done = len;
+}
+
+/* The settings of the text report: 'name value' lines. */
+static void text_settings(tw *w, const struct advise_json_info *ji, const struct row *rows,
+                          size_t ns)
+{
+    char b1[32], b2[32];
+    tw_field(w, "model", "%s", ji->mod->model->name);
+    cli_assume_print(tw_stream(w), "", ji->mod);
+    tw_field(w, "error", "%s", ji->error);
+    tw_field(w, "tol", "%s", cosa_number_text(b1, sizeof b1, ji->tol));
+    tw_field(w, "tend", "%s", cosa_number_text(b1, sizeof b1, ji->tend));
+    tw_field(w, "dt_range", "%s %s", cosa_number_text(b1, sizeof b1, ji->dtmin),
+             cosa_number_text(b2, sizeof b2, ji->dtmax));
+    tw_field(w, "cost_mbcorr", "%s", cosa_number_text(b1, sizeof b1, ji->cost));
+    int implicit = 0;
+    for (size_t i = 0; i < ns; i++)
+        implicit |= rows[i].nom.scheme.implicit;
+    if (implicit) {
+        tw_field(w, "iter_tol", "%s", cosa_number_text(b1, sizeof b1, ji->itol));
+        tw_field(w, "cost_rollback", "%s", cosa_number_text(b2, sizeof b2, ji->crb));
+    }
+    if (ji->robust)
+        tw_field(w, "robust", "%s %s %s (%d factors)", ji->rparam,
+                 cosa_number_text(b1, sizeof b1, ji->lo),
+                 cosa_number_text(b2, sizeof b2, ji->hi), ROBUST_POINTS);
+}
+
+/* The last line of the text report: the recommendation, or why none. */
+static void text_recommend(tw *w, const struct advise_json_info *ji, size_t nrun)
+{
+    if (ji->best) {
+        const cosa_advice *a = ji->robust ? &ji->best->rob : &ji->best->nom;
+        char name[64];
+        cosa_scheme_name(&a->scheme, name, sizeof name);
+        tw_field(w, "recommend", "%s dt %.17g steps %zu", name, a->dt, a->steps);
+    } else if (nrun == 0)
+        tw_field(w, "recommend", "none (no candidate can run on these FMUs)");
+    else
+        tw_field(w, "recommend", "none (no candidate is stable and accurate at dt-min %g)",
+                 ji->dtmin);
 }
 
 /* The output of advise: the settings, the table of the ranked rows (the
  * runnable ones, sorted first), the notes and the recommendation on stdout
- * (or the JSON document alone with --format json), and with -o the files.
- * nf collects the note lines; *notes is its buffer. */
+ * through the table writer (md or csv), or the JSON document alone with
+ * --format json, and with -o the files.  nf collects the note lines (the
+ * notes of --robust are in it already); *notes is its buffer, *notelen its
+ * length. */
 static int report(const char *cmd, const struct opts *o, struct advise_json_info *ji,
                   const struct row *rows, size_t ns, int csv, int json, FILE *nf,
-                  char *const *notes)
+                  char *const *notes, const size_t *notelen)
 {
     const cosa_model *m = ji->mod->model;
     const int robust = ji->robust;
-    size_t nrun = 0, tablen = 0;
+    size_t nrun = 0, done = 0;
     while (nrun < ns && rows[nrun].runnable)
         nrun++;
-    /* the table: to stdout, and kept for -o */
-    char *table = NULL;
-    FILE *mem = open_memstream(&table, &tablen);
-    if (!mem) {
+    tw w = {0}, *text = json ? NULL : &w;
+    if (text && tw_begin(text, stdout, TW_TEXT, TW_REPORT, cmd, NULL, NULL) != 0) {
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
-    write_table(mem, rows, nrun, csv, robust);
-    fclose(mem);
-    char b1[32], b2[32];
-    if (!json) {
-        printf("model %s\n", m->name);
-        cli_assume_print(stdout, "", ji->mod);
-        printf("error %s\n", ji->error);
-        printf("tol %s\n", cosa_number_text(b1, sizeof b1, ji->tol));
-        printf("tend %s\n", cosa_number_text(b1, sizeof b1, ji->tend));
-        printf("dt_range %s %s\n", cosa_number_text(b1, sizeof b1, ji->dtmin),
-               cosa_number_text(b2, sizeof b2, ji->dtmax));
-        printf("cost_mbcorr %s\n", cosa_number_text(b1, sizeof b1, ji->cost));
-        int implicit = 0;
-        for (size_t i = 0; i < ns; i++)
-            implicit |= rows[i].nom.scheme.implicit;
-        if (implicit)
-            printf("iter_tol %s\ncost_rollback %s\n", cosa_number_text(b1, sizeof b1, ji->itol),
-                   cosa_number_text(b2, sizeof b2, ji->crb));
-        if (robust)
-            printf("robust %s %s %s (%d factors)\n", ji->rparam,
-                   cosa_number_text(b1, sizeof b1, ji->lo),
-                   cosa_number_text(b2, sizeof b2, ji->hi), ROBUST_POINTS);
-        fwrite(table, 1, tablen, stdout);
+    if (text) {
+        if (csv)
+            tw_csv(text);
+        else
+            tw_markdown(text);
+        fflush(nf);
+        note_fields(text, *notes, *notelen, &done); /* --robust's, before the table */
+        text_settings(text, ji, rows, ns);
+        write_table(text, rows, nrun, csv, robust);
     }
-    write_notes(nf, !json, rows, ns, ji->dtmin, ji->dtmax, m,
+    write_notes(nf, rows, ns, ji->dtmin, ji->dtmax, m,
                 robust ? cosa_model_param_index(m, ji->rparam) : -1);
     for (size_t i = 0; i < nrun && !ji->best; i++) {
         const cosa_advice *a = robust ? &rows[i].rob : &rows[i].nom;
@@ -590,27 +628,19 @@ static int report(const char *cmd, const struct opts *o, struct advise_json_info
     if (ji->best) { /* a recommendation the scan's bound made: say so */
         const cosa_advice *a = robust ? &ji->best->rob : &ji->best->nom;
         if ((robust ? a->dt : ji->best->dt_usable) >= ji->dtmax)
-            note(nf, !json, "note recommendation: dt is at the scan's upper bound dt-max %g%s: "
-                            "a larger step, or another candidate at a larger step, may cost "
-                            "less; widen the scan with --dt-max\n",
+            note(nf, "note recommendation: dt is at the scan's upper bound dt-max %g%s: "
+                     "a larger step, or another candidate at a larger step, may cost "
+                     "less; widen the scan with --dt-max\n",
                  ji->dtmax, o->dtmax > 0.0 ? "" : " (the default)");
     }
-    if (json) {
-        /* nothing else on stdout: the document alone */
-    } else if (ji->best) {
-        const cosa_advice *a = robust ? &ji->best->rob : &ji->best->nom;
-        char name[64];
-        cosa_scheme_name(&a->scheme, name, sizeof name);
-        printf("recommend %s dt %.17g steps %zu\n", name, a->dt, a->steps);
-    } else if (nrun == 0)
-        printf("recommend none (no candidate can run on these FMUs)\n");
-    else
-        printf("recommend none (no candidate is stable and accurate at dt-min %g)\n",
-               ji->dtmin);
     fflush(nf);
     ji->notes = *notes;
-    if (json)
-        advise_json_write(stdout, ji, rows, ns);
+    if (text) {
+        note_fields(text, *notes, *notelen, &done);
+        text_recommend(text, ji, nrun);
+    } else {
+        advise_json_write(stdout, ji, rows, ns); /* a failed write: outfile_close_stdout */
+    }
     int rc = CLI_OK;
     if (o->output) {
         scli_out out = {o->output, 1};
@@ -619,12 +649,11 @@ static int report(const char *cmd, const struct opts *o, struct advise_json_info
                  m->name, ji->error, ji->tol);
         fflush(stdout);
         if ((rc = scli_out_prepare(cmd, &out)) == CLI_OK &&
-            (rc = write_files(cmd, &out, rows, nrun, robust, o->plot, table, tablen,
-                              csv ? "advise.csv" : "advise.md", title, !json)) == CLI_OK)
-            rc = write_json(cmd, &out, ji, rows, ns, !json);
+            (rc = write_files(cmd, &out, rows, nrun, robust, o->plot, csv, title, text)) ==
+                CLI_OK)
+            rc = write_json(cmd, &out, ji, rows, ns, text);
     }
-    free(table);
-    return rc;
+    return tw_finish(&w, cmd, rc);
 }
 
 /* The options that need no model: what does not apply (the numbers and the
@@ -840,7 +869,7 @@ int cmd_advise(int argc, char **argv)
     if (rparam >= 0) {
         const struct robust_in rin = {&cs->mod, sys, x0, tend, crit, tol, dtmin, dtmax,
                                       (unsigned)perdec, cost, rparam, lo, hi};
-        if ((rc = robust_rows(cmd, &rin, schemes, ns, rows, apar, ew, nf, !json)) != CLI_OK)
+        if ((rc = robust_rows(cmd, &rin, schemes, ns, rows, apar, ew, nf)) != CLI_OK)
             goto out;
     }
     qsort(rows, ns, sizeof *rows, rparam >= 0 ? row_compare_robust : row_compare_nominal);
@@ -850,7 +879,7 @@ int cmd_advise(int argc, char **argv)
                                   tol, tend, dtmin, dtmax, cost, itol, crb, rparam >= 0,
                                   rparam >= 0 ? m->params[rparam].name : NULL, lo, hi,
                                   ROBUST_POINTS, NULL, NULL};
-    if ((rc = report(cmd, &o, &ji, rows, ns, csv, json, nf, &notes)) != CLI_OK)
+    if ((rc = report(cmd, &o, &ji, rows, ns, csv, json, nf, &notes, &notelen)) != CLI_OK)
         goto out;
     rc = CLI_OK;
 out:

@@ -1,8 +1,10 @@
 /* cmd_table.c -- `cosa table --paper mbcorr --table 1|2|3`: the tables of the
  * MBCorr paper, computed (their numbers are not in our copy of the paper). */
 #include "energy_cli.h"
+#include "table_writer.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +99,7 @@ static const opt_row table_rows[] = {
 struct table_ctx {
     const char *cmd;
     cli_case *cs;
+    tw *w;   /* the tables and captions: markdown, or CSV */
     int csv;
     double dtmin, dtmax, tol, tend;
     size_t npairs;
@@ -172,9 +175,9 @@ static void assume_caption(const struct table_ctx *t)
     char text[1024];
     assume_text(&t->cs->mod, " = ", ", ", text, sizeof text);
     if (*text)
-        printf("\nImperfect model knowledge (README): the output correction of the MBCorr rows "
-               "uses the assumed model, the true parameters with %s; the plain rows are "
-               "model-free.\n", text);
+        tw_prose(t->w, "\nImperfect model knowledge (README): the output correction of the "
+                       "MBCorr rows uses the assumed model, the true parameters with %s; the "
+                       "plain rows are model-free.\n", text);
 }
 
 static void fmt_limit(char *buf, size_t n, const cosa_limit *l)
@@ -187,6 +190,90 @@ static void fmt_limit(char *buf, size_t n, const cosa_limit *l)
         snprintf(buf, n, "%.4g", l->dt_max);
 }
 
+/* printf into buf[*n .. size) (a note, a caption being built), *n then
+ * its length (at most size - 1). */
+static void appendf(char *buf, size_t size, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void appendf(char *buf, size_t size, size_t *n, const char *fmt, ...)
+{
+    if (*n >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    const int k = vsnprintf(buf + *n, size - *n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        *n = *n + (size_t)k < size ? *n + (size_t)k : size - 1;
+}
+
+/* The header of tables 1 and 2: csv columns, or one column per pair. */
+static void limits_header(const struct table_ctx *t, int assume)
+{
+    static const char *const csv[] = {"scheme",    "ck",         "dk",
+                                      "dt_max",    "monotone",   "never_lost",
+                                      "good_at_min", "crossings", "assume"};
+    if (t->csv) {
+        tw_table(t->w, csv, assume ? 9 : 8);
+        return;
+    }
+    char text[MAXPAIRS][64];
+    const char *names[MAXPAIRS + 1] = {"scheme"};
+    for (size_t j = 0; j < t->npairs; j++) {
+        snprintf(text[j], sizeof text[j], "c_k=%g, d_k=%g", t->ck[j], t->dk[j]);
+        names[j + 1] = text[j];
+    }
+    tw_table(t->w, names, t->npairs + 1);
+}
+
+/* A csv row of tables 1 and 2: the limit at (ck, dk) and its crossings. */
+static void limits_csv_row(tw *w, const char *name, double ck, double dk, const cosa_limit *lim,
+                           const cosa_crossing *cr, size_t nc, const char *acol)
+{
+    char b[32], cross[CAP * 40] = "";
+    size_t n = 0;
+    tw_cell(w, name);
+    const double v[3] = {ck, dk, lim->dt_max};
+    for (int k = 0; k < 3; k++) {
+        snprintf(b, sizeof b, "%.17g", v[k]);
+        tw_cell(w, b);
+    }
+    tw_cell(w, lim->monotone ? "yes" : "no");
+    tw_cell(w, lim->never_lost ? "yes" : "no");
+    tw_cell(w, lim->good_at_min ? "yes" : "no");
+    for (size_t k = 0; k < nc; k++)
+        appendf(cross, sizeof cross, &n, "%s%.6g:%s", k ? ";" : "", cr[k].dt,
+                cr[k].enters ? "enters" : "leaves");
+    tw_cell(w, cross);
+    if (*acol)
+        tw_cell(w, acol);
+    tw_row_end(w);
+}
+
+/* The limit of scheme s at the pair j of t (tables 1 and 2). */
+static int pair_limit(struct table_ctx *t, cosa_scheme s, const char *name, size_t j,
+                      cosa_criterion crit, cosa_crossing *cr, cosa_limit *lim)
+{
+    cosa_system *sys = NULL, *model = NULL;
+    double x0[4];
+    if (build(t, t->ck[j], t->dk[j], &sys, x0, &model) != CLI_OK)
+        return CLI_EFAIL;
+    if (s.corr & COSA_CORR_OUTPUT)
+        s.model = model;
+    cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, s.order);
+    cosa_status st = w ? cosa_dt_limit(sys, &s, x0, t->tend, crit, t->tol, t->dtmin, t->dtmax,
+                                       0, cr, CAP, lim, w)
+                       : COSA_ENOMEM;
+    cosa_eval_workspace_free(w);
+    cosa_system_free(model);
+    cosa_system_free(sys);
+    if (st != COSA_OK) {
+        cli_error(t->cmd, "%s at c_k = %g, d_k = %g: %s", name, t->ck[j], t->dk[j],
+                  cosa_strerror(st));
+        return CLI_EFAIL;
+    }
+    return CLI_OK;
+}
+
 /* Tables 1 and 2. */
 static int limits_table(struct table_ctx *t, cosa_criterion crit)
 {
@@ -196,84 +283,50 @@ static int limits_table(struct table_ctx *t, cosa_criterion crit)
     size_t nl = 0;
     int nnote = 0;
     assume_text(&t->cs->mod, "=", ";", acol, sizeof acol);
-    if (t->csv)
-        printf("scheme,ck,dk,dt_max,monotone,never_lost,good_at_min,crossings%s\n",
-               *acol ? ",assume" : "");
-    else {
-        printf("| scheme |");
-        for (size_t j = 0; j < t->npairs; j++)
-            printf(" c_k=%g, d_k=%g |", t->ck[j], t->dk[j]);
-        printf("\n|---|");
-        for (size_t j = 0; j < t->npairs; j++)
-            printf("---|");
-        printf("\n");
-    }
+    limits_header(t, *acol != '\0');
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         cosa_scheme s;
         cosa_scheme_parse(rows[i], &s);
         char name[64];
         cosa_scheme_name(&s, name, sizeof name);
         if (!t->csv)
-            printf("| %s |", name);
+            tw_cell(t->w, name);
         for (size_t j = 0; j < t->npairs; j++) {
-            cosa_system *sys = NULL, *model = NULL;
-            double x0[4];
-            if (build(t, t->ck[j], t->dk[j], &sys, x0, &model) != CLI_OK)
-                return CLI_EFAIL;
-            if (s.corr & COSA_CORR_OUTPUT)
-                s.model = model;
-            cosa_eval_workspace *w = cosa_eval_workspace_alloc(sys, s.order);
             cosa_crossing cr[CAP];
             cosa_limit lim;
-            cosa_status st = w ? cosa_dt_limit(sys, &s, x0, t->tend, crit, t->tol, t->dtmin,
-                                               t->dtmax, 0, cr, CAP, &lim, w)
-                               : COSA_ENOMEM;
-            cosa_eval_workspace_free(w);
-            s.model = NULL;
-            cosa_system_free(model);
-            cosa_system_free(sys);
-            if (st != COSA_OK) {
-                cli_error(t->cmd, "%s at c_k = %g, d_k = %g: %s", name, t->ck[j], t->dk[j],
-                          cosa_strerror(st));
+            if (pair_limit(t, s, name, j, crit, cr, &lim) != CLI_OK)
                 return CLI_EFAIL;
-            }
-            char cell[64];
-            fmt_limit(cell, sizeof cell, &lim);
-            size_t nc = lim.ncross < CAP ? lim.ncross : CAP;
+            const size_t nc = lim.ncross < CAP ? lim.ncross : CAP;
             if (t->csv) {
-                printf("%s,%.17g,%.17g,%.17g,%s,%s,%s,", name, t->ck[j], t->dk[j], lim.dt_max,
-                       lim.monotone ? "yes" : "no", lim.never_lost ? "yes" : "no",
-                       lim.good_at_min ? "yes" : "no");
-                for (size_t k = 0; k < nc; k++)
-                    printf("%s%.6g:%s", k ? ";" : "", cr[k].dt, cr[k].enters ? "enters" : "leaves");
-                printf("%s%s\n", *acol ? "," : "", acol);
+                limits_csv_row(t->w, name, t->ck[j], t->dk[j], &lim, cr, nc, acol);
             } else {
-                printf(" %s%s |", cell, lim.monotone ? "" : "*");
+                char cell[64], text[72];
+                fmt_limit(cell, sizeof cell, &lim);
+                snprintf(text, sizeof text, "%s%s", cell, lim.monotone ? "" : "*");
+                tw_cell(t->w, text);
                 if (!lim.monotone && nl < sizeof note - 256) {
                     nnote++;
-                    nl += (size_t)snprintf(note + nl, sizeof note - nl,
-                                           "- %s, c_k=%g, d_k=%g: crossings", name, t->ck[j],
-                                           t->dk[j]);
+                    appendf(note, sizeof note, &nl, "- %s, c_k=%g, d_k=%g: crossings", name,
+                            t->ck[j], t->dk[j]);
                     for (size_t k = 0; k < nc && nl < sizeof note - 64; k++)
-                        nl += (size_t)snprintf(note + nl, sizeof note - nl, "%s %.4g (%s)",
-                                               k ? "," : "", cr[k].dt,
-                                               cr[k].enters ? "enters" : "leaves");
-                    nl += (size_t)snprintf(note + nl, sizeof note - nl, "\n");
+                        appendf(note, sizeof note, &nl, "%s %.4g (%s)", k ? "," : "", cr[k].dt,
+                                cr[k].enters ? "enters" : "leaves");
+                    appendf(note, sizeof note, &nl, "\n");
                 }
             }
-            fflush(stdout);
+            fflush(stdout); /* a cell as it comes: the scans take a while */
         }
         if (!t->csv)
-            printf("\n");
+            tw_row_end(t->w);
     }
     if (!t->csv) {
-        printf("\nLargest %s macro step in s, scanning upward from %g to %g",
-               crit == COSA_CRIT_STABLE ? "stable" : "accurate", t->dtmin, t->dtmax);
+        char tolcap[128] = "";
         if (crit != COSA_CRIT_STABLE)
-            printf(" (e_global <= %g, horizon %g s)", t->tol, t->tend);
-        printf(".\n");
+            snprintf(tolcap, sizeof tolcap, " (e_global <= %g, horizon %g s)", t->tol, t->tend);
+        tw_prose(t->w, "\nLargest %s macro step in s, scanning upward from %g to %g%s.\n",
+                 crit == COSA_CRIT_STABLE ? "stable" : "accurate", t->dtmin, t->dtmax, tolcap);
         if (nnote)
-            printf("\n\\* not monotone in dt (first loss shown):\n%s", note);
+            tw_prose(t->w, "\n\\* not monotone in dt (first loss shown):\n%s", note);
         assume_caption(t);
     }
     return CLI_OK;
@@ -298,20 +351,24 @@ static int table3(struct table_ctx *t)
         cli_error(t->cmd, "out of memory");
         return CLI_EFAIL;
     }
+    static const char *const csv_names[] = {
+        "scheme",   "e_local(1e-3)", "e_local(1e-4)", "e_local(1e-5)", "dt(1e-2)",
+        "dt(1e-3)", "dt(1e-4)",      "dt(1e-5)",      "dt(1e-6)",      "assume"};
+    static const char *const md_names[] = {"scheme",      "e_l at 1e-3", "e_l at 1e-4",
+                                           "e_l at 1e-5", "dt for 1e-2", "dt for 1e-3",
+                                           "dt for 1e-4", "dt for 1e-5", "dt for 1e-6"};
     if (t->csv)
-        printf("scheme,e_local(1e-3),e_local(1e-4),e_local(1e-5),dt(1e-2),dt(1e-3),dt(1e-4),"
-               "dt(1e-5),dt(1e-6)%s\n", *acol ? ",assume" : "");
+        tw_table(t->w, csv_names, *acol ? 10 : 9);
     else
-        printf("| scheme | e_l at 1e-3 | e_l at 1e-4 | e_l at 1e-5 | dt for 1e-2 | dt for 1e-3 | "
-               "dt for 1e-4 | dt for 1e-5 | dt for 1e-6 |\n|---|---|---|---|---|---|---|---|---|\n");
+        tw_table(t->w, md_names, 9);
     int rc = CLI_OK;
     for (int p = 0; p <= 4 && rc == CLI_OK; p++)
         for (int mb = 0; mb <= 1 && rc == CLI_OK; mb++) {
             cosa_scheme s = {.order = p, .corr = mb ? COSA_CORR_MBCORR : COSA_CORR_NONE,
                              .alpha = 1.0, .model = mb ? model : NULL};
-            char name[64];
+            char name[64], cell[64], text[72];
             cosa_scheme_name(&s, name, sizeof name);
-            printf(t->csv ? "%s" : "| %s |", name);
+            tw_cell(t->w, name);
             for (int k = 0; k < 3; k++) {
                 cosa_point_result r;
                 cosa_status st = cosa_evaluate(sys, &s, at[k], x0, t->tend,
@@ -321,7 +378,8 @@ static int table3(struct table_ctx *t)
                     rc = CLI_EFAIL;
                     break;
                 }
-                printf(t->csv ? ",%.17g" : " %.3e |", r.err.e_local);
+                snprintf(text, sizeof text, t->csv ? "%.17g" : "%.3e", r.err.e_local);
+                tw_cell(t->w, text);
             }
             for (int k = 0; k < 5 && rc == CLI_OK; k++) {
                 cosa_limit lim;
@@ -333,29 +391,122 @@ static int table3(struct table_ctx *t)
                     rc = CLI_EFAIL;
                     break;
                 }
-                char cell[64];
                 fmt_limit(cell, sizeof cell, &lim);
                 if (t->csv)
-                    printf(",%.17g", lim.dt_max);
+                    snprintf(text, sizeof text, "%.17g", lim.dt_max);
                 else
-                    printf(" %s%s |", cell, lim.monotone ? "" : "*");
+                    snprintf(text, sizeof text, "%s%s", cell, lim.monotone ? "" : "*");
+                tw_cell(t->w, text);
             }
             if (t->csv && *acol)
-                printf(",%s", acol);
-            printf("\n");
-            fflush(stdout);
+                tw_cell(t->w, acol);
+            tw_row_end(t->w);
+            fflush(stdout); /* a row as it comes */
         }
     if (rc == CLI_OK && !t->csv)
-        printf("\nLocal NRMSE e_l (eq 31, on the co-simulation trajectory) of the two-mass "
-               "oscillator at c_k = %g, d_k = %g, horizon %g s; 'dt for X' is the largest macro "
-               "step with e_l <= X (first loss scanning upward from %g; '*' = not monotone).\n",
-               ck, dk, t->tend, t->dtmin);
+        tw_prose(t->w, "\nLocal NRMSE e_l (eq 31, on the co-simulation trajectory) of the "
+                       "two-mass oscillator at c_k = %g, d_k = %g, horizon %g s; 'dt for X' is "
+                       "the largest macro step with e_l <= X (first loss scanning upward from "
+                       "%g; '*' = not monotone).\n",
+                 ck, dk, t->tend, t->dtmin);
     if (rc == CLI_OK && !t->csv)
         assume_caption(t);
     cosa_eval_workspace_free(w);
     cosa_system_free(model);
     cosa_system_free(sys);
     return rc;
+}
+
+/* The numbers of table 4: e_g and the time of divergence (NaN: none) per
+ * scheme (row) and n_d (column). */
+typedef struct table4_data {
+    int nnd;
+    const double *nd;
+    const char (*name)[32];
+    const double (*eg)[5], (*tdiv)[5];
+} table4_data;
+
+enum { T4_NS = 6 };
+
+static void table4_csv(tw *w, const table4_data *d)
+{
+    static const char *const names[] = {"scheme", "nd", "e_global", "status", "t_diverged"};
+    tw_table(w, names, 5);
+    for (int i = 0; i < T4_NS; i++)
+        for (int j = 0; j < d->nnd; j++) {
+            char b[3][32];
+            snprintf(b[0], sizeof b[0], "%.17g", d->nd[j]);
+            snprintf(b[1], sizeof b[1], "%.17g", d->eg[i][j]);
+            snprintf(b[2], sizeof b[2], "%.17g", d->tdiv[i][j]);
+            const char *const cells[] = {d->name[i], b[0], b[1],
+                                         isnan(d->tdiv[i][j]) ? "ok" : "diverged", b[2]};
+            tw_row_words(w, cells, 5);
+        }
+}
+
+static void table4_md(tw *w, const table4_data *d)
+{
+    char text[8][32];
+    const char *names[9] = {"scheme"};
+    for (int j = 0; j < d->nnd && j < 8; j++) {
+        snprintf(text[j], sizeof text[j], "n_d = %g", d->nd[j]);
+        names[j + 1] = text[j];
+    }
+    tw_table(w, names, (size_t)d->nnd + 1);
+    for (int i = 0; i < T4_NS; i++) {
+        tw_cell(w, d->name[i]);
+        for (int j = 0; j < d->nnd; j++) {
+            char b[64];
+            if (isnan(d->tdiv[i][j]))
+                snprintf(b, sizeof b, "%.3e", d->eg[i][j]);
+            else
+                snprintf(b, sizeof b, "unstable (t = %.3g)", d->tdiv[i][j]);
+            tw_cell(w, b);
+        }
+        tw_row_end(w);
+    }
+}
+
+/* The trends of section 5, checked on the numbers of table 4. */
+static void table4_trends(tw *w, const table4_data *d)
+{
+    char line[1024];
+    size_t n = 0;
+    appendf(line, sizeof line, &n, "\nTrends stated in section 5, checked:\n- ZOH, e_g(plain) / "
+                                   "e_g(MBCorr):");
+    int shrinks = 1, stab = 0;
+    double prev = INFINITY;
+    for (int j = 0; j < d->nnd; j++) {
+        if (!isnan(d->tdiv[0][j]) && isnan(d->tdiv[1][j])) {
+            appendf(line, sizeof line, &n, " %g: plain unstable, MBCorr stable;", d->nd[j]);
+            stab = 1;
+            continue;
+        }
+        double ratio = d->eg[0][j] / d->eg[1][j];
+        appendf(line, sizeof line, &n, " %g: %.3g;", d->nd[j], ratio);
+        if (isfinite(ratio)) {
+            shrinks &= ratio <= prev;
+            prev = ratio;
+        }
+    }
+    tw_prose(w, "%s\n  the improvement %s as n_d grows%s.\n", line,
+             shrinks ? "shrinks" : "does NOT shrink",
+             stab ? "; MBCorr stabilises ZOH where plain ZOH diverges" : "");
+    for (int i = 0; i < T4_NS; i++) {
+        /* does e_g grow with n_d (unstable = +inf)? */
+        char dev[512] = "";
+        size_t nl = 0;
+        for (int j = 1; j < d->nnd; j++) {
+            double a = isnan(d->tdiv[i][j - 1]) ? d->eg[i][j - 1] : INFINITY;
+            double b = isnan(d->tdiv[i][j]) ? d->eg[i][j] : INFINITY;
+            if (b < a && nl < sizeof dev - 96)
+                appendf(dev, sizeof dev, &nl, "%s e_g(%g) = %.3g < e_g(%g) = %.3g",
+                        nl ? ";" : "", d->nd[j], b, d->nd[j - 1], a);
+        }
+        if (*dev)
+            tw_prose(w, "- deviation from \"the global error grows with n_d for all methods\": "
+                        "%s:%s\n", d->name[i], dev);
+    }
 }
 
 /* Table 4 (section 5): global NRMSE of the nonlinear two-mass oscillator
@@ -365,7 +516,7 @@ static int table3(struct table_ctx *t)
  * here and deviations are written into the caption. */
 static int table4(struct table_ctx *t)
 {
-    enum { NND = 5, NS = 6 };
+    enum { NND = 5, NS = T4_NS };
     static const double nd[NND] = {1.0, 1.25, 1.5, 1.75, 2.0};
     static const char *const rows[NS] = {"zoh", "zoh+mbcorr", "foh",
                                          "foh+mbcorr", "soh", "soh+mbcorr"};
@@ -436,81 +587,31 @@ static int table4(struct table_ctx *t)
     char name[NS][32];
     for (int i = 0; i < NS; i++)
         cosa_scheme_name(&sch[i], name[i], sizeof name[i]);
+    const table4_data d = {NND, nd, (const char (*)[32])name, (const double (*)[5])eg,
+                           (const double (*)[5])tdiv};
     if (t->csv) {
-        printf("scheme,nd,e_global,status,t_diverged\n");
-        for (int i = 0; i < NS; i++)
-            for (int j = 0; j < NND; j++)
-                printf("%s,%.17g,%.17g,%s,%.17g\n", name[i], nd[j], eg[i][j],
-                       isnan(tdiv[i][j]) ? "ok" : "diverged", tdiv[i][j]);
+        table4_csv(t->w, &d);
         return CLI_OK;
     }
-    printf("| scheme |");
-    for (int j = 0; j < NND; j++)
-        printf(" n_d = %g |", nd[j]);
-    printf("\n|---|");
-    for (int j = 0; j < NND; j++)
-        printf("---|");
-    printf("\n");
-    for (int i = 0; i < NS; i++) {
-        printf("| %s |", name[i]);
-        for (int j = 0; j < NND; j++)
-            if (isnan(tdiv[i][j]))
-                printf(" %.3e |", eg[i][j]);
-            else
-                printf(" unstable (t = %.3g) |", tdiv[i][j]);
-        printf("\n");
-    }
-    printf("\nGlobal NRMSE e_g (eq 33; outputs s1, v1, F_k) of the nonlinear two-mass oscillator "
-           "(twomass-nl: eq 27 with the coupling damping of eq 43; c_k = %g, d_k = %g, "
-           "d_kmin = %g, d_kmax = %g), dT = %g s, horizon %g s, started on the reference at "
-           "t = p dT.  Subsystems integrated by CVODE BDF (rtol %g); MBCorr linearises both "
-           "subsystems at the start of every macro step (analytic Jacobians); reference: the "
-           "coupled system as one ODE, CVODE BDF (rtol %g).  'unstable (t = T)': the "
-           "co-simulation diverged at T (an output beyond 1e6 x the largest reference "
-           "output).\n",
-           par[cosa_model_param_index(m, "ck")], par[cosa_model_param_index(m, "dk")],
-           par[cosa_model_param_index(m, "dkmin")], par[cosa_model_param_index(m, "dkmax")], dt,
-           t->tend, integ.rtol, refrtol);
-    /* the trends of section 5, checked on these numbers */
-    printf("\nTrends stated in section 5, checked:\n- ZOH, e_g(plain) / e_g(MBCorr):");
-    int shrinks = 1, stab = 0;
-    double prev = INFINITY;
-    for (int j = 0; j < NND; j++) {
-        if (!isnan(tdiv[0][j]) && isnan(tdiv[1][j])) {
-            printf(" %g: plain unstable, MBCorr stable;", nd[j]);
-            stab = 1;
-            continue;
-        }
-        double ratio = eg[0][j] / eg[1][j];
-        printf(" %g: %.3g;", nd[j], ratio);
-        if (isfinite(ratio)) {
-            shrinks &= ratio <= prev;
-            prev = ratio;
-        }
-    }
-    printf("\n  the improvement %s as n_d grows%s.\n", shrinks ? "shrinks" : "does NOT shrink",
-           stab ? "; MBCorr stabilises ZOH where plain ZOH diverges" : "");
-    for (int i = 0; i < NS; i++) {
-        /* does e_g grow with n_d (unstable = +inf)? */
-        char dev[512] = "";
-        size_t nl = 0;
-        for (int j = 1; j < NND; j++) {
-            double a = isnan(tdiv[i][j - 1]) ? eg[i][j - 1] : INFINITY;
-            double b = isnan(tdiv[i][j]) ? eg[i][j] : INFINITY;
-            if (b < a && nl < sizeof dev - 96)
-                nl += (size_t)snprintf(dev + nl, sizeof dev - nl,
-                                       "%s e_g(%g) = %.3g < e_g(%g) = %.3g", nl ? ";" : "",
-                                       nd[j], b, nd[j - 1], a);
-        }
-        if (*dev)
-            printf("- deviation from \"the global error grows with n_d for all methods\": %s:%s\n",
-                   name[i], dev);
-    }
+    table4_md(t->w, &d);
+    tw_prose(t->w,
+             "\nGlobal NRMSE e_g (eq 33; outputs s1, v1, F_k) of the nonlinear two-mass oscillator "
+             "(twomass-nl: eq 27 with the coupling damping of eq 43; c_k = %g, d_k = %g, "
+             "d_kmin = %g, d_kmax = %g), dT = %g s, horizon %g s, started on the reference at "
+             "t = p dT.  Subsystems integrated by CVODE BDF (rtol %g); MBCorr linearises both "
+             "subsystems at the start of every macro step (analytic Jacobians); reference: the "
+             "coupled system as one ODE, CVODE BDF (rtol %g).  'unstable (t = T)': the "
+             "co-simulation diverged at T (an output beyond 1e6 x the largest reference "
+             "output).\n",
+             par[cosa_model_param_index(m, "ck")], par[cosa_model_param_index(m, "dk")],
+             par[cosa_model_param_index(m, "dkmin")], par[cosa_model_param_index(m, "dkmax")],
+             dt, t->tend, integ.rtol, refrtol);
+    table4_trends(t->w, &d);
     return CLI_OK;
 }
 
 /* --paper energy: the mu table (Figs 11-12): twomass-fd, --set and --dt apply */
-static int energy_table(const char *cmd, struct opts *o)
+static int energy_table(const char *cmd, struct opts *o, tw *w)
 {
     cli_case *cs = &o->cs;
     double dt = 1e-3;
@@ -528,7 +629,7 @@ static int energy_table(const char *cmd, struct opts *o)
     if (cs->dt_text && (rc = cli_case_dt(cmd, cs->dt_text, &dt)) != CLI_OK)
         return rc;
     cs->mod.name = "twomass-fd";
-    return ecli_table_mu(cmd, cs, dt, o->format == 1);
+    return ecli_table_mu(cmd, cs, dt, w, o->format == 1);
 }
 
 /* --pairs CK:DK[,CK:DK...] into t (or the paper's six pairs for tables 1, 2, 4) */
@@ -578,7 +679,8 @@ int cmd_table(int argc, char **argv)
     const char *cmd = "table";
     struct opts o = {.paper = -1, .table = -1};
     cli_case *cs = &o.cs;
-    struct table_ctx t = {.cmd = cmd, .cs = cs};
+    tw w = {0}; /* the tables on stdout, markdown or CSV */
+    struct table_ctx t = {.cmd = cmd, .cs = cs, .w = &w};
     int rc = cli_parse_rows(cmd, table_rows, &o, cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
@@ -586,8 +688,17 @@ int cmd_table(int argc, char **argv)
     }
     if (rc != CLI_OK)
         goto out;
+    if (tw_begin(&w, stdout, TW_TEXT, TW_REPORT, cmd, NULL, NULL) != 0) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    if (o.format == 1)
+        tw_csv(&w);
+    else
+        tw_markdown(&w);
     if (o.paper == 1) {
-        rc = energy_table(cmd, &o);
+        rc = energy_table(cmd, &o, &w);
         goto out;
     }
     if (cs->dt_text || (cs->mod.name && strcmp(cs->mod.name, "twomass") != 0)) {
@@ -636,5 +747,5 @@ int cmd_table(int argc, char **argv)
         rc = table3(&t);
 out:
     cli_case_free(cs);
-    return rc;
+    return tw_finish(&w, cmd, rc);
 }

@@ -164,7 +164,29 @@ double ecli_mu_eq(double mu_sr, double R, int p)
     return mu_sr;
 }
 
-int ecli_table_mu(const char *cmd, cli_case *cs, double dt, int csv)
+/* A row of the mu table: CSV with %.17g (and the fastest mode's omega),
+ * markdown with the digits of the paper's figures. */
+static void mu_row(tw *w, int csv, const char *R, const char *scheme, double eq, double m1,
+                   double m10, double mode, double omega)
+{
+    char b[5][32];
+    if (csv) {
+        const double v[5] = {eq, m1, m10, mode, omega};
+        for (int k = 0; k < 5; k++)
+            snprintf(b[k], sizeof b[k], "%.17g", v[k]);
+        const char *const cells[7] = {R, scheme, b[0], b[1], b[2], b[3], b[4]};
+        tw_row_words(w, cells, 7);
+        return;
+    }
+    snprintf(b[0], sizeof b[0], "%.4g", eq);
+    snprintf(b[1], sizeof b[1], "%.4f", m1);
+    snprintf(b[2], sizeof b[2], "%.4f", m10);
+    snprintf(b[3], sizeof b[3], "%.4f", mode);
+    const char *const cells[6] = {R, scheme, b[0], b[1], b[2], b[3]};
+    tw_row_words(w, cells, 6);
+}
+
+int ecli_table_mu(const char *cmd, cli_case *cs, double dt, tw *w, int csv)
 {
     int rc = cli_model_resolve(&cs->mod, cmd);
     if (rc != CLI_OK)
@@ -193,13 +215,17 @@ int ecli_table_mu(const char *cmd, cli_case *cs, double dt, int csv)
     static const double Rs[] = {0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0};
     static const char *const Rt[] = {"1/10", "1/5", "1/2", "1", "2", "5", "10", "20"};
     static const char *const nm[] = {"ZOH", "FOH", "SOH"};
+    static const char *const csv_names[] = {"R",          "scheme",          "mu_eq",
+                                            "mu_measured_1s", "mu_measured_10s", "mu_mode",
+                                            "omega_mode"};
+    static const char *const md_names[] = {"R",
+                                           "scheme",
+                                           "eqs 20-21",
+                                           "mu_measured 1 s",
+                                           "mu_measured 10 s",
+                                           "mu_mode (fastest)"};
     char b1[32];
-    if (csv)
-        printf("R,scheme,mu_eq,mu_measured_1s,mu_measured_10s,mu_mode,omega_mode\n");
-    else {
-        printf("| R | scheme | eqs 20-21 | mu_measured 1 s | mu_measured 10 s | mu_mode "
-               "(fastest) |\n|---|---|---|---|---|---|\n");
-    }
+    tw_table(w, csv ? csv_names : md_names, csv ? 7 : 6);
     for (int p = 0; p <= 2; p++)
         for (size_t k = 0; k < sizeof Rs / sizeof Rs[0]; k++) {
             /* R > 1: II (no feedthrough) is R times faster; R < 1: I is 1/R times */
@@ -225,22 +251,16 @@ int ecli_table_mu(const char *cmd, cli_case *cs, double dt, int csv)
                 goto done;
             }
             const double eq = ecli_mu_eq(0.5, Rs[k], p);
-            if (csv)
-                printf("%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g\n",
-                       cosa_number_text(b1, sizeof b1, Rs[k]),
-                       nm[p], eq, e1.mu_measured, e10.mu_measured, nmode ? mu[0] : NAN,
-                       nmode ? om[0] : NAN);
-            else
-                printf("| %s | %s | %.4g | %.4f | %.4f | %.4f |\n", Rt[k], nm[p], eq,
-                       e1.mu_measured, e10.mu_measured, nmode ? mu[0] : NAN);
+            mu_row(w, csv, csv ? cosa_number_text(b1, sizeof b1, Rs[k]) : Rt[k], nm[p], eq,
+                   e1.mu_measured, e10.mu_measured, nmode ? mu[0] : NAN, nmode ? om[0] : NAN);
         }
-    if (!csv) {
-        printf("\ntwomass-fd (energy paper case 1 unless --set), H = %s s, symplectic Euler, one "
-               "step per unit step, held inputs, start from the initial state; R = h_df/h_ndf "
-               "(R > 1: II takes R steps per macro step, R < 1: I takes 1/R); mu_measured = "
-               "varsigma/dE at T (Phi route); mu_mode of the fastest mode of Phi.\n",
-               cosa_number_text(b1, sizeof b1, dt));
-    }
+    if (!csv)
+        tw_prose(w, "\ntwomass-fd (energy paper case 1 unless --set), H = %s s, symplectic "
+                    "Euler, one step per unit step, held inputs, start from the initial state; "
+                    "R = h_df/h_ndf (R > 1: II takes R steps per macro step, R < 1: I takes "
+                    "1/R); mu_measured = varsigma/dE at T (Phi route); mu_mode of the fastest "
+                    "mode of Phi.\n",
+                 cosa_number_text(b1, sizeof b1, dt));
     rc = CLI_OK;
 done:
     cosa_system_free(sys);

@@ -38,7 +38,9 @@ double ecli_mu_eq(double mu_sr, double R, int p);
 /* `cosa table --paper energy --table mu` (Figs 11-12): twomass-fd at cs's
  * parameters (--set), H = dt, the paper's setting, for R = 1/10 .. 20 and
  * ZOH, FOH, SOH: eqs 20-21, mu_measured at 1 s and 10 s (Phi route) and the
- * fastest mode's mu; md or csv. */
-int ecli_table_mu(const char *cmd, cli_case *cs, double dt, int csv);
+ * fastest mode's mu: the table (markdown or CSV, as w's style; csv: the
+ * columns and numbers of the CSV form) and, in markdown, its caption on
+ * the table writer w. */
+int ecli_table_mu(const char *cmd, cli_case *cs, double dt, struct tw *w, int csv);
 
 #endif

@@ -4,7 +4,6 @@
 #include "table_writer.h"
 #include "cli.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -27,127 +26,6 @@ struct tw_item {
     char *value; /* the text form's value */
 };
 
-/* ---- JSON pieces ----------------------------------------------------------- */
-
-void tw_json_string(FILE *f, const char *s, size_t n)
-{
-    fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-void tw_json_double(FILE *f, double v)
-{
-    if (isnan(v))
-        fputs("\"nan\"", f);
-    else if (isinf(v))
-        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", f);
-    else
-        fprintf(f, "%.17g", v);
-}
-
-int tw_is_number(const char *t, size_t n, double *v)
-{
-    char buf[64];
-    if (n == 0 || n >= sizeof buf)
-        return 0;
-    memcpy(buf, t, n);
-    buf[n] = '\0';
-    char *end = NULL;
-    *v = strtod(buf, &end);
-    return end == buf + n;
-}
-
-/* The JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-static int is_json_number(const char *t, size_t n)
-{
-    size_t i = 0;
-    if (i < n && t[i] == '-')
-        i++;
-    if (i < n && t[i] == '0')
-        i++;
-    else if (i < n && t[i] >= '1' && t[i] <= '9')
-        while (i < n && isdigit((unsigned char)t[i]))
-            i++;
-    else
-        return 0;
-    if (i < n && t[i] == '.') {
-        const size_t d = ++i;
-        while (i < n && isdigit((unsigned char)t[i]))
-            i++;
-        if (i == d)
-            return 0;
-    }
-    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
-        i++;
-        if (i < n && (t[i] == '+' || t[i] == '-'))
-            i++;
-        const size_t d = i;
-        while (i < n && isdigit((unsigned char)t[i]))
-            i++;
-        if (i == d)
-            return 0;
-    }
-    return i == n;
-}
-
-void tw_json_word(FILE *f, const char *t, size_t n)
-{
-    double v = 0.0;
-    tw_is_number(t, n, &v);
-    if (isfinite(v) && is_json_number(t, n))
-        fwrite(t, 1, n, f);
-    else
-        tw_json_double(f, v); /* the same double, in JSON's spelling */
-}
-
-/* The next word of s[*i..n): its start and length; 0 at the end. */
-static int next_word(const char *s, size_t n, size_t *i, const char **t, size_t *len)
-{
-    while (*i < n && isspace((unsigned char)s[*i]))
-        (*i)++;
-    if (*i == n)
-        return 0;
-    *t = s + *i;
-    while (*i < n && !isspace((unsigned char)s[*i]))
-        (*i)++;
-    *len = (size_t)(s + *i - *t);
-    return 1;
-}
-
-void tw_json_value(FILE *f, const char *s, size_t n)
-{
-    const char *t;
-    size_t len, words = 0, numbers = 0, i = 0;
-    double v;
-    while (next_word(s, n, &i, &t, &len)) {
-        words++;
-        numbers += (size_t)tw_is_number(t, len, &v);
-    }
-    i = 0;
-    if (words == 0) {
-        fputs("null", f);
-    } else if (numbers < words) {
-        next_word(s, n, &i, &t, &len);
-        tw_json_string(f, t, (size_t)(s + n - t));
-    } else {
-        fputs(words > 1 ? "[" : "", f);
-        for (size_t k = 0; next_word(s, n, &i, &t, &len); k++) {
-            fputs(k ? ", " : "", f);
-            tw_json_word(f, t, len);
-        }
-        fputs(words > 1 ? "]" : "", f);
-    }
-}
-
 /* ---- the writer ------------------------------------------------------------ */
 
 int tw_begin(tw *w, FILE *f, tw_format fmt, tw_kind kind, const char *cmd, FILE *bin,
@@ -169,6 +47,12 @@ int tw_begin(tw *w, FILE *f, tw_format fmt, tw_kind kind, const char *cmd, FILE 
         tw_abandon(w);
         return -1;
     }
+    /* the comments and the tables go into the top object (block level 1) */
+    jo_init(&w->jdoc, f, 0);
+    jo_init(&w->jcom, w->com, 1);
+    jo_array(&w->jcom, JO_BLOCK);
+    jo_init(&w->jtab, w->tab, 1);
+    jo_array(&w->jtab, JO_BLOCK);
     return 0;
 }
 
@@ -179,8 +63,7 @@ FILE *tw_stream(tw *w)
 
 static void add_comment(tw *w, const char *s, size_t n)
 {
-    fputs(w->ncom++ ? ",\n    " : "\n    ", w->com);
-    tw_json_string(w->com, s, n);
+    jo_string_n(&w->jcom, s, n);
 }
 
 static void add_field(tw *w, const char *name, size_t nn, const char *value, size_t nv)
@@ -223,7 +106,7 @@ static void drain(tw *w)
             while (++i < e && s[i] == ' ')
                 ;
             add_comment(w, s + i, e - i);
-        } else if (next_word(s, e, &i, &t, &len)) {
+        } else if (jo_next_word(s, e, &i, &t, &len)) {
             add_field(w, t, len, s + i, e - i);
         }
         b = e + 1;
@@ -334,60 +217,158 @@ static void text_record(tw *w, const double *v, size_t n)
     fputc('\n', w->f);
 }
 
+/* JSON: the open table of a report (its rows array and its object) closed */
+static void json_table_close(tw *w)
+{
+    if (w->jtab.depth > 1) {
+        jo_close(&w->jtab); /* "rows" */
+        jo_close(&w->jtab); /* the table */
+    }
+}
+
+/* JSON: the strings names[0..n) as an inline array. */
+static void json_names(json_out *j, const char *const *names, size_t n)
+{
+    jo_array(j, JO_INLINE);
+    for (size_t c = 0; c < n; c++)
+        jo_string(j, names[c]);
+    jo_close(j);
+}
+
 void tw_table(tw *w, const char *const *names, size_t n)
 {
     drain(w);
-    w->ncol = n;
-    w->nrow = 0;
-    if (w->fmt != TW_JSON) {
+    w->ncell = 0;
+    if (w->fmt == TW_JSON) {
+        json_table_close(w);
+        jo_object(&w->jtab, JO_INLINE);
+        jo_key(&w->jtab, "columns");
+        json_names(&w->jtab, names, n);
+        jo_key(&w->jtab, "rows");
+        jo_array(&w->jtab, JO_TIGHT);
+    } else if (w->md) { /* "| a | b |" and "|---|---|" */
+        fputc('|', w->f);
         for (size_t c = 0; c < n; c++)
-            fprintf(w->f, "%s%s", c ? " " : "", names[c]);
+            fprintf(w->f, " %s |", names[c]);
+        fputs("\n|", w->f);
+        for (size_t c = 0; c < n; c++)
+            fputs("---|", w->f);
         fputc('\n', w->f);
-        return;
+    } else {
+        const char sep = w->csv ? ',' : ' ';
+        for (size_t c = 0; c < n; c++) {
+            if (c)
+                fputc(sep, w->f);
+            fputs(names[c], w->f);
+        }
+        fputc('\n', w->f);
     }
-    fputs(w->ntab++ ? "]},\n    {\"columns\": [" : "\n    {\"columns\": [", w->tab);
-    for (size_t c = 0; c < n; c++) {
-        fputs(c ? ", " : "", w->tab);
-        tw_json_string(w->tab, names[c], strlen(names[c]));
-    }
-    fputs("], \"rows\": [", w->tab);
 }
 
-static void json_array(FILE *f, const double *v, size_t n)
+/* JSON: v[0..n) as an inline array of numbers. */
+static void json_array(json_out *j, const double *v, size_t n)
 {
-    fputc('[', f);
-    for (size_t c = 0; c < n; c++) {
-        fputs(c ? ", " : "", f);
-        tw_json_double(f, v[c]);
+    jo_array(j, JO_INLINE);
+    for (size_t c = 0; c < n; c++)
+        jo_double(j, v[c]);
+    jo_close(j);
+}
+
+/* JSON: a formatted cell, a number as a number, another word as a string */
+static void json_cell(json_out *j, const char *cell)
+{
+    const size_t len = strlen(cell);
+    double v;
+    if (jo_is_number(cell, len, &v))
+        jo_word(j, cell, len);
+    else
+        jo_string_n(j, cell, len);
+}
+
+void tw_cell(tw *w, const char *text)
+{
+    if (w->fmt == TW_JSON) {
+        if (w->ncell == 0)
+            jo_array(&w->jtab, JO_INLINE);
+        json_cell(&w->jtab, text);
+    } else if (w->md) {
+        fprintf(w->f, w->ncell ? " %s |" : "| %s |", text);
+    } else {
+        if (w->ncell)
+            fputc(w->csv ? ',' : ' ', w->f);
+        fputs(text, w->f);
     }
-    fputc(']', f);
+    w->ncell++;
 }
 
-/* JSON: the stream of the current table's next row, after its separator */
-static FILE *json_next_row(tw *w)
+void tw_row_end(tw *w)
 {
-    fputs(w->nrow++ ? ",\n      " : "\n      ", w->tab);
-    return w->tab;
-}
-
-/* JSON: the stream of a data file's next record, after its separator */
-static FILE *json_next_record(tw *w)
-{
-    fputs(w->nrec ? ",\n    " : "\n    ", w->f);
-    return w->f;
+    if (w->fmt == TW_JSON) {
+        if (w->ncell == 0)
+            jo_array(&w->jtab, JO_INLINE);
+        jo_close(&w->jtab);
+    } else {
+        fputc('\n', w->f);
+    }
+    w->ncell = 0;
 }
 
 void tw_row(tw *w, const double *v, size_t n)
 {
-    if (w->fmt != TW_JSON)
-        printf_record(w->f, v, n, ' ');
-    else
-        json_array(json_next_row(w), v, n);
+    if (w->fmt == TW_JSON) {
+        json_array(&w->jtab, v, n);
+    } else if (w->md) {
+        for (size_t c = 0; c < n; c++) {
+            char b[32];
+            snprintf(b, sizeof b, "%.17g", v[c]);
+            tw_cell(w, b);
+        }
+        tw_row_end(w);
+    } else {
+        printf_record(w->f, v, n, w->csv ? ',' : ' ');
+    }
 }
 
 void tw_csv(tw *w)
 {
     w->csv = 1;
+}
+
+void tw_markdown(tw *w)
+{
+    w->md = 1;
+}
+
+void tw_prose(tw *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (w->fmt != TW_JSON) {
+        vfprintf(w->f, fmt, ap);
+        va_end(ap);
+        return;
+    }
+    va_list aq;
+    va_copy(aq, ap);
+    const int n = vsnprintf(NULL, 0, fmt, ap);
+    char *buf = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (buf)
+        vsnprintf(buf, (size_t)n + 1, fmt, aq);
+    va_end(aq);
+    va_end(ap);
+    if (!buf) {
+        w->err = 1;
+        return;
+    }
+    drain(w);
+    for (const char *p = buf; *p;) {
+        const char *e = strchr(p, '\n');
+        const size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len)
+            add_comment(w, p, len);
+        p += len + (e ? 1 : 0);
+    }
+    free(buf);
 }
 
 int tw_capture_stdout(tw *w)
@@ -415,23 +396,22 @@ void tw_shape(tw *w, const md_shape *s)
     w->shape = *s;
 }
 
-/* JSON: the document up to the value of its last member's name. */
+/* JSON: the document's top object opened, its command and comments. */
 static void json_head(tw *w)
 {
+    jo_close(&w->jcom);
     fflush(w->com);
-    fputs("{\n  \"command\": ", w->f);
-    tw_json_string(w->f, w->cmd, strlen(w->cmd));
-    fputs(",\n  \"comments\": [", w->f);
-    if (w->com_len)
-        fwrite(w->com_buf, 1, w->com_len, w->f);
-    fputs(w->ncom ? "\n  ],\n" : "],\n", w->f);
+    jo_object(&w->jdoc, JO_BLOCK);
+    jo_key(&w->jdoc, "command");
+    jo_string(&w->jdoc, w->cmd);
+    jo_key(&w->jdoc, "comments");
+    jo_raw(&w->jdoc, w->com_buf, w->com_len);
     w->head_done = 1;
 }
 
 void tw_columns(tw *w, const char *const *names, size_t n, const char *suffix)
 {
     drain(w);
-    w->ncol = n;
     if (w->fmt != TW_JSON && w->csv) {
         for (size_t c = 0; c < n; c++)
             fprintf(w->f, c ? ",%s" : "%s", names[c]);
@@ -448,12 +428,10 @@ void tw_columns(tw *w, const char *const *names, size_t n, const char *suffix)
         return;
     }
     json_head(w);
-    fputs("  \"columns\": [", w->f);
-    for (size_t c = 0; c < n; c++) {
-        fputs(c ? ", " : "", w->f);
-        tw_json_string(w->f, names[c], strlen(names[c]));
-    }
-    fputs("],\n  \"records\": [", w->f);
+    jo_key(&w->jdoc, "columns");
+    json_names(&w->jdoc, names, n);
+    jo_key(&w->jdoc, "records");
+    jo_array(&w->jdoc, JO_BLOCK);
 }
 
 void tw_record(tw *w, const double *v, size_t n)
@@ -468,26 +446,19 @@ void tw_record(tw *w, const double *v, size_t n)
             w->err = 1;
         break;
     case TW_JSON:
-        json_array(json_next_record(w), v, n);
+        json_array(&w->jdoc, v, n);
         break;
     }
     w->nrec++;
 }
 
 /* JSON: an array of the cells, numbers as numbers, other words as strings */
-static void json_words(FILE *f, const char *const *cells, size_t n)
+static void json_words(json_out *j, const char *const *cells, size_t n)
 {
-    fputc('[', f);
-    for (size_t c = 0; c < n; c++) {
-        const size_t len = strlen(cells[c]);
-        double v;
-        fputs(c ? ", " : "", f);
-        if (tw_is_number(cells[c], len, &v))
-            tw_json_word(f, cells[c], len);
-        else
-            tw_json_string(f, cells[c], len);
-    }
-    fputc(']', f);
+    jo_array(j, JO_INLINE);
+    for (size_t c = 0; c < n; c++)
+        json_cell(j, cells[c]);
+    jo_close(j);
 }
 
 static void text_words(FILE *f, const char *const *cells, size_t n, char sep)
@@ -508,17 +479,17 @@ void tw_record_words(tw *w, const char *const *cells, size_t n)
         md_text_separator(w->f, &w->shape, w->nrec);
         text_words(w->f, cells, n, w->csv ? ',' : ' ');
     } else {
-        json_words(json_next_record(w), cells, n);
+        json_words(&w->jdoc, cells, n);
     }
     w->nrec++;
 }
 
 void tw_row_words(tw *w, const char *const *cells, size_t n)
 {
-    if (w->fmt != TW_JSON)
-        text_words(w->f, cells, n, ' ');
-    else
-        json_words(json_next_row(w), cells, n);
+    w->ncell = 0;
+    for (size_t c = 0; c < n; c++)
+        tw_cell(w, cells[c]);
+    tw_row_end(w);
 }
 
 void tw_block_end(tw *w)
@@ -530,28 +501,26 @@ void tw_block_end(tw *w)
 /* JSON report: the fields (a name given again: the array of its values). */
 static void json_fields(tw *w)
 {
-    FILE *f = w->f;
-    fputs("  \"fields\": {", f);
-    int first = 1;
+    json_out *j = &w->jdoc;
+    jo_key(j, "fields");
+    jo_object(j, JO_BLOCK);
     for (size_t i = 0; i < w->nfld; i++) {
         size_t count = 0, seen = 0;
-        for (size_t j = 0; j < w->nfld; j++)
-            if (strcmp(w->fld[i].name, w->fld[j].name) == 0)
-                seen |= j < i, count++;
+        for (size_t k = 0; k < w->nfld; k++)
+            if (strcmp(w->fld[i].name, w->fld[k].name) == 0)
+                seen |= k < i, count++;
         if (seen) /* written with its first */
             continue;
-        fputs(first ? "\n    " : ",\n    ", f);
-        first = 0;
-        tw_json_string(f, w->fld[i].name, strlen(w->fld[i].name));
-        fputs(count > 1 ? ": [" : ": ", f);
-        for (size_t j = i, k = 0; j < w->nfld; j++)
-            if (strcmp(w->fld[i].name, w->fld[j].name) == 0) {
-                fputs(k++ ? ", " : "", f);
-                tw_json_value(f, w->fld[j].value, strlen(w->fld[j].value));
-            }
-        fputs(count > 1 ? "]" : "", f);
+        jo_key(j, w->fld[i].name);
+        if (count > 1)
+            jo_array(j, JO_INLINE);
+        for (size_t k = i; k < w->nfld; k++)
+            if (strcmp(w->fld[i].name, w->fld[k].name) == 0)
+                jo_text_value(j, w->fld[k].value, strlen(w->fld[k].value));
+        if (count > 1)
+            jo_close(j);
     }
-    fputs(first ? "},\n" : "\n  },\n", f);
+    jo_close(j);
 }
 
 static void json_end(tw *w)
@@ -560,16 +529,19 @@ static void json_end(tw *w)
     if (w->kind == TW_DATA) {
         if (!w->head_done)
             tw_columns(w, NULL, 0, NULL);
-        fputs(w->nrec ? "\n  ]\n}\n" : "]\n}\n", w->f);
-        return;
+        jo_close(&w->jdoc); /* "records" */
+    } else {
+        json_head(w);
+        json_fields(w);
+        json_table_close(w);
+        jo_close(&w->jtab);
+        fflush(w->tab);
+        jo_key(&w->jdoc, "tables");
+        jo_raw(&w->jdoc, w->tab_buf, w->tab_len);
     }
-    json_head(w);
-    json_fields(w);
-    fflush(w->tab);
-    fputs("  \"tables\": [", w->f);
-    if (w->tab_len)
-        fwrite(w->tab_buf, 1, w->tab_len, w->f);
-    fputs(w->ntab ? "]}\n  ]\n}\n" : "]\n}\n", w->f);
+    /* (a failed write is the stream's error flag, which tw_end checks) */
+    if (jo_end(&w->jdoc) != 0 && (w->jdoc.err || w->jcom.err || w->jtab.err))
+        w->err = 1;
 }
 
 int tw_end(tw *w)

@@ -5,13 +5,15 @@
  *   TW_TEXT  today's text: '# ' comment lines, 'name value' field lines,
  *            a table as a header line of names and rows of %.17g numbers, a
  *            data file's records as %.17g lines (gnuplot's blank lines
- *            between blocks with tw_shape);
+ *            between blocks with tw_shape); its tables and records also as
+ *            CSV (tw_csv), its tables as markdown (tw_markdown);
  *   TW_BIN   a data file: the '#' header (with the '# binary' line of
  *            map_data.h) in the text stream, the records as float64 in a
  *            second stream;
  *   TW_JSON  one JSON document: {"command", "comments", then "fields" and
  *            "tables" (a report), or "columns" and "records" (a data
- *            file)}.  Numbers are written with %.17g, as in the text, so
+ *            file)}, written by the JSON emitter json_out.h.  Numbers
+ *            are written with %.17g, as in the text, so
  *            both carry the same doubles; inf, -inf and nan, which JSON has
  *            no numbers for, are the strings "inf", "-inf", "nan".  A field
  *            name given more than once holds the array of its values.
@@ -25,6 +27,7 @@
 #ifndef COSA_TABLE_WRITER_H
 #define COSA_TABLE_WRITER_H
 
+#include "json_out.h"
 #include "map_data.h"
 
 #include <stddef.h>
@@ -48,14 +51,16 @@ typedef struct tw {
     FILE *lines, *com, *tab;
     char *lines_buf, *com_buf, *tab_buf;
     size_t lines_len, com_len, tab_len;
+    json_out jdoc, jcom, jtab;     /* JSON: the document, comments, tables */
     tw_item *fld;
     size_t nfld, capfld;
-    size_t ncom, ntab, ncol, nrow; /* counts for the JSON separators */
+    size_t ncell;                  /* cells of the current row (tw_cell) */
     int head_done;                 /* JSON data: the head is written  */
     md_shape shape;                /* tw_shape: blank lines of a text file */
     size_t nrec;
     int err;                       /* a write or an allocation failed */
     int csv;                       /* tw_csv: a CSV file                */
+    int md;                        /* tw_markdown: markdown tables      */
     struct tw_cache *cache;        /* the text of values seen (text form) */
     FILE *saved_stdout;            /* tw_capture_stdout                 */
 } tw;
@@ -72,6 +77,11 @@ FILE *tw_stream(tw *w);
  * records joined by ',' with printf's %.17g (which spells a NaN with its
  * sign bit "-nan"). */
 void tw_csv(tw *w);
+
+/* TW_TEXT: a report's tables in markdown: the header row "| a | b |", the
+ * separator "|---|---|", rows "| x | y |"; tw_prose for the text around
+ * them. */
+void tw_markdown(tw *w);
 
 /* A report whose printers write 'name value' lines to stdout: for TW_JSON,
  * stdout is tw_stream(w) until tw_finish (glibc's stdout is assignable);
@@ -93,6 +103,16 @@ void tw_field_num(tw *w, const char *name, double v);
 /* A table of a report: its header line of names, then tw_row per row. */
 void tw_table(tw *w, const char *const *names, size_t n);
 void tw_row(tw *w, const double *v, size_t n);
+
+/* A report's row cell by cell (a cell can take long to compute: each is
+ * written as it comes): the next cell, already formatted (as
+ * tw_row_words), then the end of the row. */
+void tw_cell(tw *w, const char *text);
+void tw_row_end(tw *w);
+
+/* Prose around a report's tables (captions; printf format): written as it
+ * is in the text form; in JSON each of its non-empty lines a comment. */
+void tw_prose(tw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The records of a data file: the line "# columns: NAMES[SUFFIX]" (suffix
  * may be NULL; JSON holds the names), then tw_record per record.  TW_BIN
@@ -125,21 +145,5 @@ int tw_finish(tw *w, const char *cmd, int rc);
 
 /* Free the buffers of a writer that is not ended (a failed run). */
 void tw_abandon(tw *w);
-
-/* JSON pieces: a string (n bytes of s, escaped);
- * a double (%.17g; "inf", "-inf", "nan" as strings); a number word as the
- * text wrote it (its characters when they are a JSON number, else the
- * double's %.17g). */
-void tw_json_string(FILE *f, const char *s, size_t n);
-void tw_json_double(FILE *f, double v);
-void tw_json_word(FILE *f, const char *t, size_t n);
-
-/* Is the word t[0..n-1] a number (strtod reads all of it, also inf and
- * nan)?  *v its value. */
-int tw_is_number(const char *t, size_t n, double *v);
-
-/* A field's value text as JSON: null (empty), a number, an array of
- * numbers, or the string. */
-void tw_json_value(FILE *f, const char *s, size_t n);
 
 #endif

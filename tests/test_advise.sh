@@ -88,6 +88,62 @@ if command -v gnuplot >/dev/null 2>&1; then
         bad "gnuplot advise.gp: $(cat "$tmp/gperr")"
 fi
 
+# one table writer (analysis/table_writer.c, json_out.c): the JSON document holds the
+# numbers of the CSV table to the bit (%.17g both: the same doubles), the notes and the
+# recommendation of the text; the files of -o are what stdout shows
+# shellcheck disable=SC2086
+"$COSA" advise --tol 1e-3 --format json --schemes $schemes $range $set >"$tmp/adv.json" 2>"$tmp/err" &&
+    ok || bad "advise --format json failed: $(cat "$tmp/err")"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp/adv" "$tmp/adv.json" <<'PY' && ok || bad "advise: JSON and CSV differ"
+import json, sys
+text = open(sys.argv[1]).read().splitlines()
+doc = json.load(open(sys.argv[2]))
+rows = [l.split(",") for l in text if "," in l and not l.startswith("scheme,")]
+cand = [c for c in doc["candidates"] if c["runnable"]]
+assert len(rows) == len(cand) == 6, (len(rows), len(cand))
+for r, c in zip(rows, cand):
+    assert r[0] == c["scheme"], (r, c)
+    for k, key in ((1, "dt_stable"), (2, "dt_accurate"), (3, "dt"), (5, "cost")):
+        assert float(r[k]) == c[key], (r, key, c[key])
+    assert int(r[4]) == c["steps"]
+notes = [l[5:] for l in text if l.startswith("note ")]
+assert notes == doc["notes"], (notes, doc["notes"])
+rec = [l.split() for l in text if l.startswith("recommend ")][0]
+best = doc["recommendation"]
+assert rec[1] == best["scheme"] and float(rec[3]) == best["dt"] and int(rec[5]) == best["steps"]
+PY
+fi
+for f in md csv; do
+    # shellcheck disable=SC2086
+    "$COSA" advise --tol 1e-3 --format $f --schemes zoh,foh+mbcorr $range $set -o "$tmp/o$f" >"$tmp/s$f" &&
+        "$COSA" advise --tol 1e-3 --format json --schemes zoh,foh+mbcorr $range $set >"$tmp/j$f" &&
+        grep -E '^(\||scheme,|[A-Za-z0-9:+]+,)' "$tmp/s$f" | cmp -s - "$tmp/o$f/advise.$f" &&
+        cmp -s "$tmp/j$f" "$tmp/o$f/advice.json" && ok ||
+        bad "advise -o ($f): the files are not what stdout shows: $(ls "$tmp/o$f")"
+done
+# every write checked: a full stdout is one line and exit 1 in every format (table and
+# its energy form too); a file that cannot be written to the end (a file size limit:
+# EFBIG) is one line naming it and exit 1, and nothing is left
+for c in "advise --tol 1e-2 --schemes zoh,foh" "advise --tol 1e-2 --schemes zoh,foh --format csv" \
+    "advise --tol 1e-2 --schemes zoh,foh --format json" \
+    "table --paper mbcorr --table 1 --pairs 2e5:5e2" "table --paper energy --table mu"; do
+    # shellcheck disable=SC2086
+    "$COSA" $c >/dev/full 2>"$tmp/err"
+    rc=$?
+    [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+        grep -q '^cosa: [a-z]*: cannot write to standard output: No space left on device$' "$tmp/err" &&
+        ok || bad "$c >/dev/full: exit $rc, $(cat "$tmp/err")"
+done
+for f in md csv; do
+    (ulimit -f 1 && exec "$COSA" advise --tol 1e-2 --format $f -o "$tmp/full" >/dev/null 2>"$tmp/err")
+    rc=$?
+    [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+        grep -q "^cosa: advise: cannot write '.*/advise.$f': File too large\$" "$tmp/err" &&
+        [ ! -e "$tmp/full" ] && ok ||
+        bad "advise -o ($f) under ulimit -f 1: exit $rc, $(cat "$tmp/err"), left $(ls -A "$tmp/full" 2>/dev/null)"
+done
+
 # bad input
 expect_exit 2 "$COSA" advise
 expect_exit 2 "$COSA" advise --tol 0

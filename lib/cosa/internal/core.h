@@ -112,22 +112,38 @@ cosa_status cosa_combination_check(const cosa_scheme *s, unsigned features, int 
 /* ---- The coupling descriptor: its iteration (lib/core/iteration.c) --------
  * A coupling scheme in the time domain is an input builder (the master's,
  * lib/td/input_builder.h) and an iteration, one of these entries: "does it
- * iterate" is the entry's field, which the fixed-step run, the command, the
- * master, the sweeps and the combination rules read. */
+ * iterate", its convergence test and its default limits are the entry's,
+ * which the fixed-step run, the command, the master, the sweeps
+ * (lib/td/iterate.c), the variable-order corrector (lib/td/vo_run.c) and the
+ * combination rules read. */
 typedef struct cosa_iteration_type {
-    const char *name; /* "none", "one-sweep", "fixed-point"                   */
-    int iterates;     /* 1: the macro step runs as sweeps over the units with
-                         given input polynomials (lib/td/iterate.c; units
-                         with rollback), not as the master's one proposal    */
-    int repeats;      /* 1: the sweeps repeat until converged (or K of them),
-                         relaxed by relax or Aitken's factor; 0: one sweep   */
+    const char *name; /* "none", "one-sweep", "fixed-point", "newton"         */
+    int iterates;     /* 1: the macro step is integrated more than once from
+                         T_n with given input polynomials (units with
+                         rollback), not as the master's one proposal         */
+    int repeats;      /* 1: the iterates repeat until converged (or the
+                         limit), 0: one sweep                                */
+    /* The convergence test of an iterate's update dx of x (n values; NULL
+     * for none; one-sweep's only measures its sweep): *change the update's
+     * size as the entry measures it, *size that of x, 1 when converged at
+     * tol, 0 when not (or not finite: the caller checks *change). */
+    int (*converged)(size_t n, const double *dx, const double *x, double tol, double *change,
+                     double *size);
+    double tol;       /* the default tolerance of the test (0: none)         */
+    unsigned max;     /* the default limit of iterates per macro step        */
 } cosa_iteration_type;
 
 extern const cosa_iteration_type cosa_iteration_none;
 extern const cosa_iteration_type cosa_iteration_one_sweep;
 extern const cosa_iteration_type cosa_iteration_fixed_point;
+extern const cosa_iteration_type cosa_iteration_newton;
 
-/* The iteration entry of scheme s (s NULL: none). */
+/* The entries, NULL-terminated (none, one-sweep, fixed-point, newton). */
+extern const cosa_iteration_type *const cosa_iteration_types[];
+
+/* The iteration entry of scheme s (s NULL: none): the fixed-step
+ * couplings; the variable-order engine's: cosa_iteration_of_vo
+ * (lib/td/vo.h). */
 const cosa_iteration_type *cosa_iteration_of(const cosa_scheme *s);
 
 #endif /* COSA_INTERNAL_CORE_H */

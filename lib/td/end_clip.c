@@ -64,7 +64,8 @@ cosa_status cosa_master_set_last_step(cosa_master *m, double h)
 {
     if (!m)
         return COSA_EINVAL;
-    if ((m->in->composes & COSA_INPUT_WITH_STEP_CHANGE) || m->opt.events)
+    /* the builders that take a new step (combination.c), and events */
+    if (cosa_combination_check(&m->s, m->comb | COSA_COMB_STEP_CHANGE, 0, NULL) == COSA_OK)
         return cosa_master_set_step(m, h);
     if (!isfinite(h) || !(h > 0.0) || h > m->H)
         return COSA_ERANGE;

@@ -84,13 +84,10 @@ static cosa_status given_advance(cosa_master *m)
     return COSA_OK;
 }
 
-/* (MULTIRATE and START_INITIAL: accepted as before this table; see
- * given_advance on the rates.) */
 const cosa_input_builder_type cosa_input_given = {
     .name = "given",
     .needs = COSA_INPUT_NEEDS_CALLER,
-    .composes = COSA_INPUT_WITH_COUPLING_VARS | COSA_INPUT_WITH_MULTIRATE |
-                COSA_INPUT_WITH_STEP_CHANGE | COSA_INPUT_WITH_START_INITIAL,
+    .comb = COSA_COMB_INPUT_GIVEN,
     .alloc = given_alloc,
     .init = given_init,
     .advance = given_advance,

@@ -62,9 +62,9 @@ int cosa_param_range_text(const cosa_model *m, size_t k, char *buf, size_t size)
 /* ---- Combination rules (lib/core/combination.c) ----------------------------
  * Which coupling schemes a run's features combine with, in one table: cosa
  * simulate, the Phi commands' runnable check (advise, the notes), point/map
- * --energy, the fixed-step run, the master and the iteration ask it, and
- * report its phrase.  (What an input builder composes with is its own
- * table's, lib/td/input_builder.h.) */
+ * --energy, the fixed-step run, the master (its input builders included:
+ * each names its rows by its COSA_COMB_INPUT_* bit, lib/td/input_builder.h)
+ * and the iteration ask it, and report its phrase. */
 
 /* A run's features that constrain its coupling scheme (bits). */
 enum {
@@ -79,7 +79,15 @@ enum {
      * lib/td/iterate.c; the command offers none of them directly) */
     COSA_COMB_SAMPLE_MID = 128u,   /* the mid sample of every step (defects)        */
     COSA_COMB_STEP_GAINS = 256u,   /* gains by steps (cosa_master_opts.step_gains)  */
-    COSA_COMB_COUPLING_VARS = 512u /* a unit set with coupling variables            */
+    COSA_COMB_COUPLING_VARS = 512u,/* a unit set with coupling variables            */
+    /* the master's input builder (one of them; lib/td/input_builder.h) and
+     * what the master is asked between steps */
+    COSA_COMB_INPUT_HISTORY = 1024u, /* extrapolation through the history (held
+                                        inputs too: with COSA_COMB_HELD)       */
+    COSA_COMB_INPUT_TAYLOR = 2048u,  /* Taylor polynomials of output derivatives */
+    COSA_COMB_INPUT_GIVEN = 4096u,   /* the caller's polynomials                 */
+    COSA_COMB_STEP_CHANGE = 8192u    /* a new macro step between steps
+                                        (cosa_master_set_step)                  */
 };
 
 /* The rules (the entries of the table). */
@@ -92,7 +100,9 @@ typedef enum cosa_comb_rule {
     COSA_RULE_UNIT_STEPS,        /* the command's multi-rate, held inputs, start from
                                     x0: plain Jacobi, no --assume                  */
     COSA_RULE_ENERGY_CORRECTION, /* the energy correction: plain Jacobi             */
-    COSA_RULE_ENERGY_PHI         /* the energy paper's Phi: plain explicit Jacobi   */
+    COSA_RULE_ENERGY_PHI,        /* the energy paper's Phi: plain explicit Jacobi   */
+    COSA_RULE_INPUTS             /* the master's input builders: what each composes
+                                    with                                           */
 } cosa_comb_rule;
 
 typedef struct cosa_combination_refusal {

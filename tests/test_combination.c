@@ -165,6 +165,8 @@ Test(combination, input_builders)
                                   COSA_COMB_STEP_GAINS};
     for (size_t i = 0; i < sizeof not_given / sizeof not_given[0]; i++)
         refused("zoh", G | not_given[i], 0, COSA_RULE_INPUTS, not_given[i], "given inputs");
+    refused("zoh", G | COSA_COMB_MULTIRATE, 0, COSA_RULE_INPUTS, COSA_COMB_MULTIRATE,
+            "one step per unit");
     accepted("p3", G | COSA_COMB_COUPLING_VARS | COSA_COMB_STEP_CHANGE | COSA_COMB_INITIAL, 0);
 }
 

@@ -104,6 +104,10 @@ static const comb_entry rules[] = {
     {COSA_RULE_INPUTS, COSA_COMB_INPUT_GIVEN,
      COSA_COMB_HELD | COSA_COMB_EVENTS | COSA_COMB_SAMPLE_MID | COSA_COMB_STEP_GAINS, 0, NULL, 0,
      "given inputs: polynomial inputs, no event points, mid sample or gains by steps", 0},
+    /* the caller's polynomial spans the macro step, and every unit takes it
+     * in one step of H (input_given.c): a unit rate K > 1 would be ignored */
+    {COSA_RULE_INPUTS, COSA_COMB_INPUT_GIVEN | COSA_COMB_MULTIRATE, 0, COSA_COMB_MULTIRATE, NULL,
+     0, "given inputs: one step per unit (no unit rates)", 0},
     {COSA_RULE_ENERGY_CORRECTION, COSA_COMB_ENERGY_CORRECT, 0, COSA_COMB_ENERGY_CORRECT,
      not_plain_jacobi, 0,
      "a plain Jacobi scheme (no gs:, no +ocorr/+ecorr/+mbcorr)", 0},

@@ -170,6 +170,25 @@ Test(combination, input_builders)
     accepted("p3", G | COSA_COMB_COUPLING_VARS | COSA_COMB_STEP_CHANGE | COSA_COMB_INITIAL, 0);
 }
 
+/* A short last step (the end clip): the schemes and features that assume
+ * equal macro steps, each with its reason, in the end clip's order
+ * (iterations first, then gs:P/Q, corrections, energy indicators). */
+Test(combination, short_last_step)
+{
+    const unsigned S = COSA_COMB_SHORT_LAST;
+    accepted("p3", S, 0);
+    accepted("gs:foh", S, 0);
+    accepted("zoh", S | COSA_COMB_MULTIRATE | COSA_COMB_HELD | COSA_COMB_INITIAL, 0);
+    refused("imp:zoh", S, 0, COSA_RULE_SHORT_LAST, S, "iterates over equal");
+    refused("gs-imp:foh/2", S | COSA_COMB_ENERGY, 0, COSA_RULE_SHORT_LAST, S, "iterates over");
+    refused("foh", S | COSA_COMB_ITER_OPTS, 0, COSA_RULE_SHORT_LAST, S, "iterates over");
+    refused("gs:foh/2", S, 0, COSA_RULE_SHORT_LAST, S, "gs:P/Q interpolates");
+    refused("gs:foh/2", S | COSA_COMB_ITER_OPTS, 0, COSA_RULE_SHORT_LAST, S, "iterates over");
+    refused("foh+ocorr", S | COSA_COMB_ENERGY, 0, COSA_RULE_SHORT_LAST, S, "corrections' weights");
+    refused("foh", S | COSA_COMB_ENERGY, 0, COSA_RULE_SHORT_LAST, S, "energy indicators");
+    accepted("gs:foh/2", COSA_COMB_ENERGY, 0); /* without the short step: fine */
+}
+
 Test(combination, energy)
 {
     refused("gs:zoh", COSA_COMB_ENERGY_CORRECT, 0, COSA_RULE_ENERGY_CORRECTION,

@@ -14,6 +14,16 @@ static int iterates(const cosa_scheme *s)
     return cosa_iteration_of(s)->iterates; /* the coupling's iteration entry */
 }
 
+static int repeats(const cosa_scheme *s) /* imp:, gs-imp: */
+{
+    return cosa_iteration_of(s)->repeats;
+}
+
+static int one_sweep(const cosa_scheme *s) /* gs:P/Q */
+{
+    return cosa_iteration_of(s) == &cosa_iteration_one_sweep;
+}
+
 static int not_plain_jacobi(const cosa_scheme *s) /* gs:, corrections */
 {
     return s->exec != COSA_JACOBI || s->corr != COSA_CORR_NONE;
@@ -108,6 +118,18 @@ static const comb_entry rules[] = {
      * in one step of H (input_given.c): a unit rate K > 1 would be ignored */
     {COSA_RULE_INPUTS, COSA_COMB_INPUT_GIVEN | COSA_COMB_MULTIRATE, 0, COSA_COMB_MULTIRATE, NULL,
      0, "given inputs: one step per unit (no unit rates)", 0},
+    /* a short last step (end_clip.c): what assumes equal macro steps, the
+     * reason as the phrase */
+    {COSA_RULE_SHORT_LAST, COSA_COMB_SHORT_LAST, 0, COSA_COMB_SHORT_LAST, repeats, 0,
+     "an iterative scheme iterates over equal macro steps", 0},
+    {COSA_RULE_SHORT_LAST, COSA_COMB_SHORT_LAST | COSA_COMB_ITER_OPTS, 0, COSA_COMB_SHORT_LAST,
+     NULL, 0, "an iterative scheme iterates over equal macro steps", 0},
+    {COSA_RULE_SHORT_LAST, COSA_COMB_SHORT_LAST, 0, COSA_COMB_SHORT_LAST, one_sweep, 0,
+     "gs:P/Q interpolates on equal macro steps", 0},
+    {COSA_RULE_SHORT_LAST, COSA_COMB_SHORT_LAST, 0, COSA_COMB_SHORT_LAST, corrected, 0,
+     "the output and state corrections' weights are for equal macro steps", 0},
+    {COSA_RULE_SHORT_LAST, COSA_COMB_SHORT_LAST | COSA_COMB_ENERGY, 0, COSA_COMB_SHORT_LAST, NULL,
+     0, "the energy indicators are sampled on the reference's macro grid", 0},
     {COSA_RULE_ENERGY_CORRECTION, COSA_COMB_ENERGY_CORRECT, 0, COSA_COMB_ENERGY_CORRECT,
      not_plain_jacobi, 0,
      "a plain Jacobi scheme (no gs:, no +ocorr/+ecorr/+mbcorr)", 0},

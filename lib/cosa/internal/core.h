@@ -86,8 +86,12 @@ enum {
                                         inputs too: with COSA_COMB_HELD)       */
     COSA_COMB_INPUT_TAYLOR = 2048u,  /* Taylor polynomials of output derivatives */
     COSA_COMB_INPUT_GIVEN = 4096u,   /* the caller's polynomials                 */
-    COSA_COMB_STEP_CHANGE = 8192u    /* a new macro step between steps
+    COSA_COMB_STEP_CHANGE = 8192u,   /* a new macro step between steps
                                         (cosa_master_set_step)                  */
+    /* the end clip (lib/td/end_clip.c) */
+    COSA_COMB_SHORT_LAST = 16384u,   /* a short last step to the horizon         */
+    COSA_COMB_ITER_OPTS = 32768u     /* the caller's iteration options
+                                        (cosa_cosim_opts.iter)                   */
 };
 
 /* The rules (the entries of the table). */
@@ -101,14 +105,17 @@ typedef enum cosa_comb_rule {
                                     x0: plain Jacobi, no --assume                  */
     COSA_RULE_ENERGY_CORRECTION, /* the energy correction: plain Jacobi             */
     COSA_RULE_ENERGY_PHI,        /* the energy paper's Phi: plain explicit Jacobi   */
-    COSA_RULE_INPUTS             /* the master's input builders: what each composes
+    COSA_RULE_INPUTS,            /* the master's input builders: what each composes
                                     with                                           */
+    COSA_RULE_SHORT_LAST         /* a short last step: schemes and features that
+                                    assume equal macro steps                       */
 } cosa_comb_rule;
 
 typedef struct cosa_combination_refusal {
     cosa_comb_rule rule; /* the first rule broken (COSA_RULE_NONE: none)          */
     unsigned feature;    /* the feature it names (one COSA_COMB_* bit)            */
-    const char *needs;   /* what it needs, one phrase (static; NULL: none)        */
+    const char *needs;   /* what it needs (or, COSA_RULE_SHORT_LAST, why not),
+                            one phrase (static; NULL: none)                      */
 } cosa_combination_refusal;
 
 /* COSA_OK when scheme s combines with the features (COSA_COMB_* bits), else

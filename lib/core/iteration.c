@@ -19,7 +19,6 @@
  * and the combination rules (combination.c) read; the two repeating entries
  * carry their convergence tests and default limits side by side. */
 #include "cosa/core.h"
-#include "cosa/stepping.h" /* COSA_ITER_MAX_DEFAULT */
 
 #include <math.h>
 #include <stddef.h>
@@ -63,10 +62,10 @@ const cosa_iteration_type cosa_iteration_none = {"none", 0, 0, NULL, 0.0, 1};
  * not-converged count) */
 const cosa_iteration_type cosa_iteration_one_sweep = {"one-sweep", 1, 0, fixed_point_converged,
                                                        1e-8, 1};
-/* tol: the fixed-step run's default (cosa_run_opts); max: COSA_ITER_MAX_DEFAULT */
+/* tol: the fixed-step run's default (cosa_run_opts); max: COSA_ITER_MAX_DEFAULT
+ * of cosa/stepping.h, a layer above (tests/test_iteration.c checks they agree) */
 const cosa_iteration_type cosa_iteration_fixed_point = {"fixed-point", 1, 1,
-                                                         fixed_point_converged, 1e-8,
-                                                         COSA_ITER_MAX_DEFAULT};
+                                                         fixed_point_converged, 1e-8, 100};
 /* tol, max: cosa_vo_opts_default's corr_tol and corr_max */
 const cosa_iteration_type cosa_iteration_newton = {"newton", 1, 1, newton_converged, 1e-10, 10};
 

@@ -162,17 +162,9 @@ static evolve_end decim_plan(void *ctx, evolve_attempt *a)
     return EVOLVE_GO;
 }
 
-/* Every step is accepted; a failed one ends the run (a result). */
-static cosa_status decim_decide(void *ctx, const evolve_attempt *a, evolve_decision *dec)
-{
-    (void)ctx;
-    dec->accept = a->fail == COSA_OK;
-    dec->end = dec->accept ? EVOLVE_GO : EVOLVE_FAILED;
-    return COSA_OK;
-}
-
+/* every step accepted, a failed one ends the run (a result) */
 static const evolve_controller decim_controller = {"libcosim fixedStep", decim_plan,
-                                                   decim_decide, NULL};
+                                                   evolve_fixed_decide, NULL};
 
 /* The due units step (base step a->k); the transfers once it is committed. */
 static cosa_status decim_propose(void *ctx, const evolve_attempt *a)

@@ -137,6 +137,58 @@ Test(combination, master_rules)
     }
 }
 
+/* The master's input builders' rows (input_builder.h names them by their
+ * bit): history inputs need units without coupling variables and
+ * equidistant macro points (a new step only with event points); Taylor
+ * inputs plain Jacobi on one step per unit from the reference start;
+ * given inputs plain Jacobi with polynomial inputs and no snapshots of the
+ * step, but coupling variables, new steps and a start from x0. */
+Test(combination, input_builders)
+{
+    const unsigned H = COSA_COMB_INPUT_HISTORY, T = COSA_COMB_INPUT_TAYLOR,
+                   G = COSA_COMB_INPUT_GIVEN;
+    refused("zoh", H | COSA_COMB_COUPLING_VARS, 0, COSA_RULE_INPUTS, COSA_COMB_COUPLING_VARS,
+            "history inputs");
+    refused("foh", H | COSA_COMB_STEP_CHANGE, 0, COSA_RULE_INPUTS, COSA_COMB_STEP_CHANGE,
+            "equidistant");
+    accepted("foh", H | COSA_COMB_STEP_CHANGE | COSA_COMB_EVENTS, 0);
+    accepted("gs:foh+ocorr", H | COSA_COMB_SAMPLE_MID | COSA_COMB_STEP_GAINS, 0);
+    refused("gs:zoh", T, 0, COSA_RULE_INPUTS, T, "Taylor inputs: a plain Jacobi");
+    refused("foh+mbcorr", T, 0, COSA_RULE_INPUTS, T, "Taylor inputs: a plain Jacobi");
+    const unsigned not_taylor[] = {COSA_COMB_COUPLING_VARS, COSA_COMB_MULTIRATE, COSA_COMB_HELD,
+                                   COSA_COMB_INITIAL, COSA_COMB_EVENTS};
+    for (size_t i = 0; i < sizeof not_taylor / sizeof not_taylor[0]; i++)
+        refused("p2", T | not_taylor[i], 0, COSA_RULE_INPUTS, not_taylor[i], "Taylor inputs");
+    accepted("p2", T | COSA_COMB_SAMPLE_MID | COSA_COMB_STEP_GAINS | COSA_COMB_STEP_CHANGE, 0);
+    refused("gs:zoh", G, 0, COSA_RULE_INPUTS, G, "given inputs: a plain Jacobi");
+    const unsigned not_given[] = {COSA_COMB_HELD, COSA_COMB_EVENTS, COSA_COMB_SAMPLE_MID,
+                                  COSA_COMB_STEP_GAINS};
+    for (size_t i = 0; i < sizeof not_given / sizeof not_given[0]; i++)
+        refused("zoh", G | not_given[i], 0, COSA_RULE_INPUTS, not_given[i], "given inputs");
+    refused("zoh", G | COSA_COMB_MULTIRATE, 0, COSA_RULE_INPUTS, COSA_COMB_MULTIRATE,
+            "one step per unit");
+    accepted("p3", G | COSA_COMB_COUPLING_VARS | COSA_COMB_STEP_CHANGE | COSA_COMB_INITIAL, 0);
+}
+
+/* A short last step (the end clip): the schemes and features that assume
+ * equal macro steps, each with its reason, in the end clip's order
+ * (iterations first, then gs:P/Q, corrections, energy indicators). */
+Test(combination, short_last_step)
+{
+    const unsigned S = COSA_COMB_SHORT_LAST;
+    accepted("p3", S, 0);
+    accepted("gs:foh", S, 0);
+    accepted("zoh", S | COSA_COMB_MULTIRATE | COSA_COMB_HELD | COSA_COMB_INITIAL, 0);
+    refused("imp:zoh", S, 0, COSA_RULE_SHORT_LAST, S, "iterates over equal");
+    refused("gs-imp:foh/2", S | COSA_COMB_ENERGY, 0, COSA_RULE_SHORT_LAST, S, "iterates over");
+    refused("foh", S | COSA_COMB_ITER_OPTS, 0, COSA_RULE_SHORT_LAST, S, "iterates over");
+    refused("gs:foh/2", S, 0, COSA_RULE_SHORT_LAST, S, "gs:P/Q interpolates");
+    refused("gs:foh/2", S | COSA_COMB_ITER_OPTS, 0, COSA_RULE_SHORT_LAST, S, "iterates over");
+    refused("foh+ocorr", S | COSA_COMB_ENERGY, 0, COSA_RULE_SHORT_LAST, S, "corrections' weights");
+    refused("foh", S | COSA_COMB_ENERGY, 0, COSA_RULE_SHORT_LAST, S, "energy indicators");
+    accepted("gs:foh/2", COSA_COMB_ENERGY, 0); /* without the short step: fine */
+}
+
 Test(combination, energy)
 {
     refused("gs:zoh", COSA_COMB_ENERGY_CORRECT, 0, COSA_RULE_ENERGY_CORRECTION,

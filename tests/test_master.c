@@ -665,6 +665,15 @@ Test(master_args, input_builders)
     cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_EUNSUPPORTED);
     o = (cosa_master_opts){.extrapolation = COSA_EXTRAP_TAYLOR, .out_order = 1};
     cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_EUNSUPPORTED);
+    /* given inputs: one step of H per unit, so a rate is refused, not ignored */
+    o = (cosa_master_opts){.extrapolation = COSA_EXTRAP_GIVEN};
+    cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_EUNSUPPORTED);
     cr_expect_eq(try_create(set, "foh", NULL, NULL), COSA_OK);
+    o = (cosa_master_opts){.held = 1};
+    cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_OK);
+    const unsigned one[2] = {1, 1};
+    cr_assert_eq(cosa_unitset_set_rates(set, one), COSA_OK);
+    o = (cosa_master_opts){.extrapolation = COSA_EXTRAP_GIVEN};
+    cr_expect_eq(try_create(set, "zoh", &o, NULL), COSA_OK);
     tu_units_free(&f);
 }

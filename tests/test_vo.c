@@ -375,6 +375,35 @@ Test(vo_bad, options_rejected)
     tu_units_free(&fc);
 }
 
+/* A unit rate K > 1 on the unit set: the engine hands every unit one
+ * polynomial over the macro step and steps it once (the given inputs), so
+ * a rate would be ignored; the combination rules refuse it (COSA_EUNSUPPORTED,
+ * both couplings) before any step, and the same set with rates 1 runs. */
+Test(vo_bad, unit_rates_refused)
+{
+    tu_units f;
+    tu_units_init(&f, "twomass", "exact");
+    const unsigned rate[2] = {1, 2}, one[2] = {1, 1};
+    cr_assert_eq(cosa_unitset_set_rates(f.set, rate), COSA_OK);
+    cosa_vo_result *r = NULL;
+    const cosa_vo_coupling_kind c[2] = {COSA_VO_EXPLICIT, COSA_VO_IMPLICIT};
+    for (int k = 0; k < 2; k++) {
+        cosa_vo_opts o = opts(&f, c[k], 1, 1e-4, 2e-3);
+        cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_EUNSUPPORTED, "%d", k);
+        cr_expect_null(r);
+    }
+    cr_assert_eq(cosa_unitset_set_rates(f.set, one), COSA_OK);
+    for (int k = 0; k < 2; k++) {
+        cosa_vo_opts o = opts(&f, c[k], 1, 1e-4, 2e-3);
+        cr_expect_eq(cosa_vo_run(f.set, tu_units_ref, &f, &o, &r), COSA_OK, "%d", k);
+        /* the horizon of 20 steps of H (control none: no step change) */
+        cr_expect(r && r->steps == 20, "%d: %zu steps", k, r ? r->steps : 0);
+        cosa_vo_result_free(r);
+        r = NULL;
+    }
+    tu_units_free(&f);
+}
+
 /* ---- the controller table: sect. 5's rules and the PI law behind one ops table -- */
 
 /* "order" and "step" sit in the controller table with decide(); their

@@ -474,7 +474,8 @@ cosa_status td_cosim_exec(cosa_unitset *set, const cosa_scheme *s, const cosa_re
         energy_acc_free(eacc);
         return st != COSA_OK ? st : COSA_ENOMEM;
     }
-    const cosa_iter_opts io = {.tol = 1e-8, .converge = s->iterations == 0};
+    /* the scheme's iterations, or to the iteration entry's default tolerance */
+    const cosa_iter_opts io = {.tol = cosa_iteration_of(s)->tol, .converge = s->iterations == 0};
     st = cosa_coupling_stepper_create(set, s, H, &mopt, opt->iter ? opt->iter : &io, &it, &m);
     if (st != COSA_OK) {
         free(dbuf);

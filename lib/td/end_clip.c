@@ -27,15 +27,11 @@ const char *cosa_end_clip_refusal(const cosa_scheme *s, const cosa_cosim_opts *o
 {
     if (!s || !o)
         return "no scheme";
-    if (s->implicit || o->iter)
-        return "an iterative scheme iterates over equal macro steps";
-    if (s->q_extra)
-        return "gs:P/Q interpolates on equal macro steps";
-    if (s->corr)
-        return "the output and state corrections' weights are for equal macro steps";
-    if (o->energy)
-        return "the energy indicators are sampled on the reference's macro grid";
-    return NULL;
+    /* the rules of the one table (lib/core/combination.c, COSA_RULE_SHORT_LAST) */
+    const unsigned f = COSA_COMB_SHORT_LAST | (o->iter ? COSA_COMB_ITER_OPTS : 0u) |
+                       (o->energy ? COSA_COMB_ENERGY : 0u);
+    cosa_combination_refusal why;
+    return cosa_combination_check(s, f, 0, &why) == COSA_OK ? NULL : why.needs;
 }
 
 /* GS's interpolation through (1, y_{n+1}), (0, ybar_n), (-r, ybar_{n-1}),
@@ -64,12 +60,13 @@ cosa_status cosa_master_set_last_step(cosa_master *m, double h)
 {
     if (!m)
         return COSA_EINVAL;
-    if ((m->in->composes & COSA_INPUT_WITH_STEP_CHANGE) || m->opt.events)
+    /* the builders that take a new step (combination.c), and events */
+    if (cosa_combination_check(&m->s, m->comb | COSA_COMB_STEP_CHANGE, 0, NULL) == COSA_OK)
         return cosa_master_set_step(m, h);
     if (!isfinite(h) || !(h > 0.0) || h > m->H)
         return COSA_ERANGE;
-    if (m->s.implicit || m->s.q_extra || m->s.corr)
-        return COSA_EUNSUPPORTED;
+    if (cosa_combination_check(&m->s, m->comb | COSA_COMB_SHORT_LAST, 0, NULL) != COSA_OK)
+        return COSA_EUNSUPPORTED; /* cosa_end_clip_refusal's schemes */
     const size_t nq = m->nvalid < m->np ? m->nvalid : m->np;
     last_step_tables(m, nq ? nq : 1, m->H / h);
     m->tail = 1; /* stage_extrapolate takes these tables even when nq < np */

@@ -247,7 +247,7 @@ static evolve_end fixed_plan(void *ctx, evolve_attempt *a)
     return evolve_fixed_plan(ctx, a);
 }
 
-static cosa_status fixed_decide(void *ctx, const evolve_attempt *a, evolve_decision *d)
+cosa_status evolve_fixed_decide(void *ctx, const evolve_attempt *a, evolve_decision *d)
 {
     (void)ctx;
     d->accept = a->fail == COSA_OK;
@@ -255,7 +255,8 @@ static cosa_status fixed_decide(void *ctx, const evolve_attempt *a, evolve_decis
     return COSA_OK;
 }
 
-const evolve_controller evolve_controller_fixed = {"fixed", fixed_plan, fixed_decide, NULL};
+const evolve_controller evolve_controller_fixed = {"fixed", fixed_plan, evolve_fixed_decide,
+                                                   NULL};
 
 /* ---- the master and the iteration as steppers --------------------------------------- */
 

@@ -165,6 +165,9 @@ size_t evolve_fixed_horizon(evolve_fixed *f, double t0, double T, double H);
 /* The next attempt of a fixed-step run that reached a (EVOLVE_DONE after
  * the last step). */
 evolve_end evolve_fixed_plan(const evolve_fixed *f, evolve_attempt *a);
+/* The decision of fixed steps (ctx unused): accept unless the step failed,
+ * which ends the run (EVOLVE_FAILED); the plan says when it is done. */
+cosa_status evolve_fixed_decide(void *ctx, const evolve_attempt *a, evolve_decision *d);
 extern const evolve_controller evolve_controller_fixed;
 
 /* The master as the stepper (its configured input builder: extrapolation,

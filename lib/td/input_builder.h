@@ -10,10 +10,11 @@
  *            derivatives y^(0..n)(T_n) (defect paper, eq 15; input_taylor.c);
  *   given    the caller's polynomials, cosa_master_set_inputs (the
  *            iteration, the variable-order engine; input_given.c).
- * A builder states what it needs from the units and the caller and which of
- * the master's features it composes with; cosa_master_create refuses the
- * rest (COSA_EUNSUPPORTED) before anything is allocated, and the master
- * calls the builder's functions instead of testing its kind. */
+ * A builder states what it needs from the units and the caller, and names
+ * its rows in the one table of combination rules (lib/core/combination.c:
+ * what it composes with), which cosa_master_create asks (COSA_EUNSUPPORTED)
+ * before anything is allocated; the master calls the builder's functions
+ * instead of testing its kind. */
 #ifndef COSA_TD_INPUT_BUILDER_H
 #define COSA_TD_INPUT_BUILDER_H
 
@@ -28,32 +29,11 @@ enum {
                                           proposal (and its macro step)          */
 };
 
-/* The master's features a builder may compose with (bits of .composes; the
- * run's features: master_features in master.c). */
-enum {
-    COSA_INPUT_WITH_GAUSS_SEIDEL = 1u,    /* a Gauss-Seidel scheme                 */
-    COSA_INPUT_WITH_CORRECTIONS = 2u,     /* output or state correction            */
-    COSA_INPUT_WITH_COUPLING_VARS = 4u,   /* a unit set with coupling variables
-                                             (u = S phi(y) is no L ybar)           */
-    COSA_INPUT_WITH_SAMPLE_MID = 8u,      /* the mid sample (opts.sample_mid)      */
-    COSA_INPUT_WITH_STEP_GAINS = 16u,     /* gains by steps (opts.step_gains)      */
-    COSA_INPUT_WITH_EVENTS = 32u,         /* event points (opts.events)            */
-    COSA_INPUT_WITH_MULTIRATE = 64u,      /* unit rates K > 1                      */
-    COSA_INPUT_WITH_HELD = 128u,          /* opts.held                             */
-    COSA_INPUT_WITH_STEP_CHANGE = 256u,   /* cosa_master_set_step between steps    */
-    COSA_INPUT_WITH_START_INITIAL = 512u  /* cosa_master_init_initial              */
-};
-
-/* The features checked before the builder's own parameters (check), the
- * rest after: the order of the refusals of the master before the table. */
-#define COSA_INPUT_FIRST_FEATURES                                                       \
-    (COSA_INPUT_WITH_GAUSS_SEIDEL | COSA_INPUT_WITH_CORRECTIONS |                       \
-     COSA_INPUT_WITH_COUPLING_VARS | COSA_INPUT_WITH_SAMPLE_MID | COSA_INPUT_WITH_STEP_GAINS)
-
 typedef struct cosa_input_builder_type {
     const char *name;
     unsigned needs;    /* COSA_INPUT_NEEDS_* */
-    unsigned composes; /* COSA_INPUT_WITH_*  */
+    unsigned comb;     /* its COSA_COMB_INPUT_* bit: its rows in the
+                          combination rules (lib/core/combination.c) */
     /* Its own options (may be NULL): COSA_ERANGE for a bad one. */
     cosa_status (*check)(const cosa_master_opts *opt);
     /* At create (opt may be NULL): m->q, m->nout and its own buffers (the

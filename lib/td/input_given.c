@@ -2,9 +2,10 @@
  * u^(0..q)(T_n), q <= COSA_UNIT_DEGMAX) and macro step (cosa_master_set_step):
  * the input builder of the iteration (iterate.c), the variable-order engine
  * (vo_run.c) and the OSP and reference runs.  Plain Jacobi without
- * corrections, mid samples, gains by steps, held inputs or events; the only
- * builder that takes a unit set with coupling variables (u = S phi(y) is no
- * L ybar: the caller applies it). */
+ * corrections, mid samples, gains by steps, held inputs, events or unit
+ * rates (its rows in lib/core/combination.c); the only builder that takes a
+ * unit set with coupling variables (u = S phi(y) is no L ybar: the caller
+ * applies it). */
 #include "td/input_builder.h"
 #include "td/stepping_impl.h"
 #include "td/unitset_impl.h"
@@ -50,7 +51,8 @@ static cosa_status given_init(cosa_master *m, const double *yhist)
  * reports y_{n+1}.  The units are independent (Jacobi), so they run in
  * parallel (OpenMP); each writes only its own blocks, so the result does not
  * depend on the thread count, and the failure reported is the lowest index.
- * (One step of H per unit: a unit's rate is not applied here.) */
+ * One step of H per unit: a unit set with rates K > 1 is refused at
+ * cosa_master_create (combination.c). */
 static cosa_status given_advance(cosa_master *m)
 {
     const size_t nu = m->nu, nq = (size_t)m->q + 1, nunits = m->nunits;
@@ -84,13 +86,10 @@ static cosa_status given_advance(cosa_master *m)
     return COSA_OK;
 }
 
-/* (MULTIRATE and START_INITIAL: accepted as before this table; see
- * given_advance on the rates.) */
 const cosa_input_builder_type cosa_input_given = {
     .name = "given",
     .needs = COSA_INPUT_NEEDS_CALLER,
-    .composes = COSA_INPUT_WITH_COUPLING_VARS | COSA_INPUT_WITH_MULTIRATE |
-                COSA_INPUT_WITH_STEP_CHANGE | COSA_INPUT_WITH_START_INITIAL,
+    .comb = COSA_COMB_INPUT_GIVEN,
     .alloc = given_alloc,
     .init = given_init,
     .advance = given_advance,

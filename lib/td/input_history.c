@@ -84,9 +84,7 @@ static cosa_status held_substep_input(cosa_master *m, cosa_unit *u, size_t ou, u
 const cosa_input_builder_type cosa_input_history = {
     .name = "history",
     .needs = COSA_INPUT_NEEDS_HISTORY,
-    .composes = COSA_INPUT_WITH_GAUSS_SEIDEL | COSA_INPUT_WITH_CORRECTIONS |
-                COSA_INPUT_WITH_SAMPLE_MID | COSA_INPUT_WITH_STEP_GAINS | COSA_INPUT_WITH_EVENTS |
-                COSA_INPUT_WITH_MULTIRATE | COSA_INPUT_WITH_START_INITIAL,
+    .comb = COSA_COMB_INPUT_HISTORY,
     .alloc = history_alloc,
     .init = history_init,
     .prepare = history_extrapolate,
@@ -94,12 +92,13 @@ const cosa_input_builder_type cosa_input_history = {
     .unit_input = history_unit_input,
 };
 
-/* Held inputs: plain Jacobi, no correction, no snapshots of the step (the
- * mid sample, gains by steps), no events. */
+/* Held inputs: the history's rows with COSA_COMB_HELD (plain Jacobi, no
+ * correction, no snapshots of the step (the mid sample, gains by steps), no
+ * events: combination.c). */
 const cosa_input_builder_type cosa_input_held = {
     .name = "held",
     .needs = COSA_INPUT_NEEDS_HISTORY,
-    .composes = COSA_INPUT_WITH_MULTIRATE | COSA_INPUT_WITH_HELD | COSA_INPUT_WITH_START_INITIAL,
+    .comb = COSA_COMB_INPUT_HISTORY,
     .alloc = history_alloc,
     .init = history_init,
     .prepare = history_extrapolate,

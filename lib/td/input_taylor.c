@@ -66,8 +66,7 @@ static cosa_status taylor_after_step(cosa_master *m, size_t i, cosa_unit *u, siz
 const cosa_input_builder_type cosa_input_taylor = {
     .name = "taylor",
     .needs = COSA_INPUT_NEEDS_OUTPUT_DER,
-    .composes = COSA_INPUT_WITH_SAMPLE_MID | COSA_INPUT_WITH_STEP_GAINS |
-                COSA_INPUT_WITH_STEP_CHANGE,
+    .comb = COSA_COMB_INPUT_TAYLOR,
     .check = taylor_check,
     .alloc = taylor_alloc,
     .init = taylor_init,

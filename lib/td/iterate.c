@@ -59,7 +59,9 @@ struct cosa_iter {
     const double *L;
     size_t *seq, *ridx;
     double itp[NQ_MAX * NQ_MAX], e[NQ_MAX], fact[NQ_MAX];
+    const cosa_iteration_type *type; /* the scheme's entry (lib/core/iteration.c) */
     double *z, *yhat, *ynew, *y, *V, *C, *uder, *uacc, *der, *r, *rold, *d;
+    double *dv, *xv; /* the update and the iterate over R (the entry's test) */
     cosa_unit_snapshot **snaps;
     size_t failed;
     cosa_iter_stats st;
@@ -167,9 +169,10 @@ cosa_status cosa_iter_create(cosa_unitset *set, const cosa_scheme *s, double H,
     it->tol = o->tol;
     /* the iteration entry (coupling.c): one sweep (gs:P/Q), or k sweeps or
      * to tol with at most k, relaxed */
-    const int repeats = cosa_iteration_of(s)->repeats;
+    it->type = cosa_iteration_of(s);
+    const int repeats = it->type->repeats;
     it->converge = repeats && o->converge;
-    it->kmax = !repeats ? 1u : o->iterations ? o->iterations : COSA_ITER_MAX_DEFAULT;
+    it->kmax = !repeats ? it->type->max : o->iterations ? o->iterations : it->type->max;
     it->aitken = repeats && o->aitken;
     it->omega0 = it->omega = repeats ? s->relax : 1.0;
     it->failed = it->nunits;
@@ -183,7 +186,7 @@ cosa_status cosa_iter_create(cosa_unitset *set, const cosa_scheme *s, double H,
     for (size_t i = 0; i < it->nunits; i++)
         big = cosa_unit_nu(cosa_unitset_unit(set, i)) > big ? cosa_unit_nu(cosa_unitset_unit(set, i))
                                                            : big;
-    const size_t nd = it->nx + ny * it->np + 4 * ny + ny * nq + 2 * nu * nq + big * nq + 2 * ny +
+    const size_t nd = it->nx + ny * it->np + 4 * ny + ny * nq + 2 * nu * nq + big * nq + 4 * ny +
                       it->kmax + 1;
     if ((st = cosa_master_create(set, &plain, H, &mo, &it->m)) != COSA_OK)
         goto fail;
@@ -205,6 +208,8 @@ cosa_status cosa_iter_create(cosa_unitset *set, const cosa_scheme *s, double H,
     CARVE(it->der, big * nq);
     CARVE(it->r, ny);
     CARVE(it->rold, ny);
+    CARVE(it->dv, ny);
+    CARVE(it->xv, ny);
     CARVE(it->d, it->kmax + 1);
 #undef CARVE
     const size_t *setseq = cosa_unitset_sequence(set);
@@ -312,9 +317,10 @@ static cosa_status sweep_gs(cosa_iter *it, unsigned j)
     return COSA_OK;
 }
 
-/* Relaxation of sweep j (fixed or Aitken's omega) into yhat; returns the
- * update |yhat^(j) - yhat^(j-1)| over R, *ynorm = |yhat^(j)| over R. */
-static double relax(cosa_iter *it, unsigned j, double *ynorm)
+/* Relaxation of sweep j (fixed or Aitken's omega) into yhat; *d the update
+ * |yhat^(j) - yhat^(j-1)| over R, *ynorm = |yhat^(j)| over R; returns the
+ * iteration entry's convergence test of them. */
+static int relax(cosa_iter *it, unsigned j, double *d, double *ynorm)
 {
     const size_t nr = it->nr;
     for (size_t k = 0; k < nr; k++)
@@ -338,15 +344,12 @@ static double relax(cosa_iter *it, unsigned j, double *ynorm)
     const double om = it->omega;
     for (size_t o = 0; o < it->ny; o++)
         it->ynew[o] = it->yhat[o] + om * (it->y[o] - it->yhat[o]);
-    double dd = 0.0, yy = 0.0;
     for (size_t k = 0; k < nr; k++) {
-        const double dv = it->ynew[it->ridx[k]] - it->yhat[it->ridx[k]];
-        dd += dv * dv;
-        yy += it->ynew[it->ridx[k]] * it->ynew[it->ridx[k]];
+        it->dv[k] = it->ynew[it->ridx[k]] - it->yhat[it->ridx[k]];
+        it->xv[k] = it->ynew[it->ridx[k]];
     }
     memcpy(it->yhat, it->ynew, it->ny * sizeof *it->yhat);
-    *ynorm = sqrt(yy);
-    return sqrt(dd);
+    return it->type->converged(nr, it->dv, it->xv, it->tol, d, ynorm);
 }
 
 /* Statistics of a finished window of J sweeps with updates d_1..d_J: the
@@ -408,10 +411,9 @@ cosa_status iter_propose(cosa_iter *it)
         st = it->gs ? sweep_gs(it, j) : sweep_jacobi(it);
         if (st != COSA_OK)
             return st;
-        it->d[j] = relax(it, j, &ynorm);
+        converged = relax(it, j, &it->d[j], &ynorm);
         if (!isfinite(it->d[j]) || !isfinite(ynorm))
             return COSA_ENONFINITE;
-        converged = it->d[j] <= it->tol * ynorm;
         if ((it->converge && converged) || j == it->kmax)
             break;
         if (!it->gs && (st = cosa_master_reject(it->m)) != COSA_OK)

@@ -217,53 +217,39 @@ static cosa_status step_gains_setup(cosa_master *m, const unsigned char *flags)
     return COSA_OK;
 }
 
-/* The run's features that an input builder composes with or not
- * (COSA_INPUT_WITH_*). */
-static unsigned master_features(cosa_unitset *set, const cosa_scheme *s,
+/* The run's features as the combination rules name them (COSA_COMB_*),
+ * with the input builder's bit (its rows). */
+static unsigned master_features(cosa_unitset *set, const cosa_input_builder_type *in,
                                 const cosa_master_opts *opt)
 {
-    unsigned f = 0;
-    if (s->exec == COSA_GAUSS_SEIDEL)
-        f |= COSA_INPUT_WITH_GAUSS_SEIDEL;
-    if (s->corr != COSA_CORR_NONE)
-        f |= COSA_INPUT_WITH_CORRECTIONS;
+    unsigned f = in->comb;
     if (cosa_unitset_has_coupling(set))
-        f |= COSA_INPUT_WITH_COUPLING_VARS;
+        f |= COSA_COMB_COUPLING_VARS;
     for (size_t i = 0; i < cosa_unitset_count(set); i++)
         if (cosa_unitset_rate(set, i) > 1)
-            f |= COSA_INPUT_WITH_MULTIRATE;
+            f |= COSA_COMB_MULTIRATE;
     if (opt && opt->sample_mid)
-        f |= COSA_INPUT_WITH_SAMPLE_MID;
+        f |= COSA_COMB_SAMPLE_MID;
     if (opt && opt->step_gains)
-        f |= COSA_INPUT_WITH_STEP_GAINS;
+        f |= COSA_COMB_STEP_GAINS;
     if (opt && opt->held)
-        f |= COSA_INPUT_WITH_HELD;
+        f |= COSA_COMB_HELD;
     if (opt && opt->events)
-        f |= COSA_INPUT_WITH_EVENTS;
+        f |= COSA_COMB_EVENTS;
     return f;
 }
 
-/* The same features as the combination rules name them (COSA_COMB_*). */
-static unsigned comb_features(unsigned f)
-{
-    static const unsigned map[][2] = {
-        {COSA_INPUT_WITH_MULTIRATE, COSA_COMB_MULTIRATE},
-        {COSA_INPUT_WITH_HELD, COSA_COMB_HELD},
-        {COSA_INPUT_WITH_EVENTS, COSA_COMB_EVENTS},
-        {COSA_INPUT_WITH_SAMPLE_MID, COSA_COMB_SAMPLE_MID},
-        {COSA_INPUT_WITH_STEP_GAINS, COSA_COMB_STEP_GAINS},
-        {COSA_INPUT_WITH_COUPLING_VARS, COSA_COMB_COUPLING_VARS},
-    };
-    unsigned c = 0;
-    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
-        if (f & map[k][0])
-            c |= map[k][1];
-    return c;
-}
+/* The features asked before the builder's own options (check), the rest
+ * after: the order of the master's refusals (the scheme's execution and
+ * corrections are asked in both). */
+#define MASTER_FIRST_FEATURES                                                     \
+    (COSA_COMB_INPUT_HISTORY | COSA_COMB_INPUT_TAYLOR | COSA_COMB_INPUT_GIVEN |   \
+     COSA_COMB_COUPLING_VARS | COSA_COMB_SAMPLE_MID | COSA_COMB_STEP_GAINS)
 
-/* What the master runs, checked before anything is allocated. */
+/* What the master runs, checked before anything is allocated; *comb the
+ * features the rules were asked (m->comb). */
 static cosa_status master_check(cosa_unitset *set, const cosa_scheme *s, double H,
-                                const cosa_master_opts *opt)
+                                const cosa_master_opts *opt, unsigned *comb)
 {
     if (!set || !s)
         return COSA_EINVAL;
@@ -279,20 +265,17 @@ static cosa_status master_check(cosa_unitset *set, const cosa_scheme *s, double 
     const cosa_input_builder_type *in = cosa_input_builder_of(opt);
     if (!in)
         return COSA_EINVAL;
-    /* what the input builder composes with (input_builder.h), its own
+    /* the rules of the one table (lib/core/combination.c): what the input
+     * builder composes with, the features among themselves (events: plain
+     * Jacobi without corrections, one step per unit, no mid sample; unit
+     * steps: plain Jacobi, no snapshots of the step); the builder's own
      * options in between */
-    const unsigned f = master_features(set, s, opt);
-    if (f & COSA_INPUT_FIRST_FEATURES & ~in->composes)
+    *comb = master_features(set, in, opt);
+    if (cosa_combination_check(s, *comb & MASTER_FIRST_FEATURES, 0, NULL) != COSA_OK)
         return COSA_EUNSUPPORTED;
     if (in->check && (st = in->check(opt)) != COSA_OK)
         return st;
-    if (f & ~in->composes)
-        return COSA_EUNSUPPORTED;
-    /* the features among themselves: the rules of the one table
-     * (lib/core/combination.c; events: plain Jacobi without corrections, one
-     * step per unit, no mid sample; unit steps: plain Jacobi, no snapshots of
-     * the step) */
-    return cosa_combination_check(s, comb_features(f), 0, NULL);
+    return cosa_combination_check(s, *comb, 0, NULL);
 }
 
 /* The execution sequence and the one block of the step's vectors and
@@ -381,7 +364,8 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     if (!out)
         return COSA_EINVAL;
     *out = NULL;
-    cosa_status st = master_check(set, s, H, opt);
+    unsigned comb = 0;
+    cosa_status st = master_check(set, s, H, opt, &comb);
     if (st != COSA_OK)
         return st;
 
@@ -398,6 +382,7 @@ cosa_status cosa_master_create(cosa_unitset *set, const cosa_scheme *s, double H
     m->s = *s;
     m->exec = &exec_types[s->exec];
     m->in = cosa_input_builder_of(opt);
+    m->comb = comb;
     m->p = s->order;
     m->np = (size_t)s->order + 1;
     m->has_du = (s->corr & COSA_CORR_STATE) != 0;
@@ -567,8 +552,8 @@ cosa_status cosa_master_init_initial(cosa_master *m, double t0, const double *x0
 {
     if (!m)
         return COSA_EINVAL;
-    if (m->s.corr != COSA_CORR_NONE || !(m->in->composes & COSA_INPUT_WITH_START_INITIAL))
-        return COSA_EUNSUPPORTED;
+    if (cosa_combination_check(&m->s, m->comb | COSA_COMB_INITIAL, 0, NULL) != COSA_OK)
+        return COSA_EUNSUPPORTED; /* no history to correct against; Taylor inputs */
     cosa_status st = cosa_master_init_loop(m, t0, x0);
     if (st == COSA_OK)
         m->nvalid = 1;
@@ -974,7 +959,7 @@ cosa_status cosa_master_set_step(cosa_master *m, double H)
 {
     if (!m)
         return COSA_EINVAL;
-    if (!(m->in->composes & COSA_INPUT_WITH_STEP_CHANGE) && !m->opt.events)
+    if (cosa_combination_check(&m->s, m->comb | COSA_COMB_STEP_CHANGE, 0, NULL) != COSA_OK)
         return COSA_EUNSUPPORTED; /* the history assumes equidistant macro points
                                      (with events it keeps its sample times) */
     if (!isfinite(H) || !(H > 0.0))

@@ -52,6 +52,8 @@ struct cosa_master {
     size_t nobs;
     /* the input builder (input_builder.h) and its step data */
     const struct cosa_input_builder_type *in;
+    unsigned comb;             /* the run's features and the builder's bit
+                                  (COSA_COMB_*): what the rules are asked    */
     double *gder;              /* GIVEN: nu x (DEGMAX+1), unit i's block at ou (DEGMAX+1) */
     cosa_status *gst;          /* GIVEN: nunits statuses of the parallel advance */
     int nout;                  /* TAYLOR: output derivative order n            */

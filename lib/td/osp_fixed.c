@@ -9,12 +9,16 @@
  * same sums in the same order).  The time is integer nanoseconds, a step's
  * length as a double the difference of its ends' times (libcosim's
  * to_double_duration).  A communication point records each output as
- * its unit's last step left it (a decimated unit's held between). */
+ * its unit's last step left it (a decimated unit's held between).  The run
+ * is a configuration of the one loop (evolve_run, evolve.h): the due units'
+ * steps as the stepper, libcosim's clock as the controller's plan, the
+ * record and the end request as observers. */
 #include "cosa/td.h"
 #include "td/unit_impl.h"
 #include "td/unitset_impl.h"
 #include "td/master_impl.h"
 #include "td/osp_clock.h"
+#include "td/evolve.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,6 +48,10 @@ struct decim_run {
     double *yp;               /* ny: the outputs at their units' last step
                                  end (what libcosim's observers saw last)  */
     size_t *uof, *yof;        /* nu, ny: the unit of each input, output    */
+    long long h_ns, tend_ns;  /* the base step and the end (nanoseconds)    */
+    cosa_ecco_result *r;      /* the record (r->n points, room for cap)     */
+    size_t cap;
+    size_t failed, ended;     /* the unit that failed, that asked to end    */
 };
 
 /* Room for point n of the record (doubling). */
@@ -137,72 +145,115 @@ static void transfer(struct decim_run *d, unsigned long long c)
                 d->yh[i + j * d->nu] = d->y[j];
 }
 
-/* The step statistics at the end (NaN without a step). */
-static void finish_stats(cosa_run_stats *rs, double hsum)
+/* ---- the run as a configuration of the one loop (evolve.h) ------------------------- */
+
+/* The loop's clock is libcosim's: base step c (= the steps committed, none
+ * is ever rejected or cut) runs from c h_ns to (c + 1) h_ns nanoseconds,
+ * while simulate_until goes on (osp_clock.h); the step's length is the
+ * difference of its ends in seconds. */
+static evolve_end decim_plan(void *ctx, evolve_attempt *a)
 {
-    rs->h_mean = rs->steps ? hsum / (double)rs->steps : NAN;
-    if (!rs->steps)
-        rs->h_min = rs->h_max = NAN;
+    const struct decim_run *d = ctx;
+    const long long t_ns = (long long)a->k * d->h_ns;
+    if (!osp_until_more(a->k, t_ns, d->tend_ns, d->h_ns))
+        return EVOLVE_DONE;
+    a->tn = osp_to_s(t_ns + d->h_ns);
+    a->h = a->tn - osp_to_s(t_ns);
+    return EVOLVE_GO;
 }
 
-static cosa_status decim_loop(struct decim_run *d, long long h_ns, long long tend_ns,
-                              cosa_ecco_result *r)
+/* every step accepted, a failed one ends the run (a result) */
+static const evolve_controller decim_controller = {"libcosim fixedStep", decim_plan,
+                                                   evolve_fixed_decide, NULL};
+
+/* The due units step (base step a->k); the transfers once it is committed. */
+static cosa_status decim_propose(void *ctx, const evolve_attempt *a)
 {
-    size_t cap = 1024, failed = (size_t)-1;
-    long long t_ns = 0;
-    double hsum = 0.0;
-    cosa_status st = COSA_OK;
-    cosa_run_stats *rs = &r->run;
-    rs->h_min = INFINITY;
-    rs->h_max = -INFINITY;
-    rs->t_fail = NAN;
-    rs->fail_unit = (size_t)-1;
-    /* libcosim's simulate_until (osp_clock.h) */
-    for (unsigned long long c = 0; osp_until_more((size_t)c, t_ns, tend_ns, h_ns); c++) {
-        rs->attempts++;
-        if ((st = step_units(d, c, t_ns, h_ns, &failed)) != COSA_OK) {
-            rs->end = COSA_RUN_FAILED;
-            rs->fail = st;
-            rs->t_fail = osp_to_s(t_ns + h_ns);
-            rs->fail_unit = failed;
-            cosa_unit *un = cosa_unitset_unit(d->set, failed);
-            r->failed = 1;
-            snprintf(r->reason, sizeof r->reason, "%s",
-                     un && cosa_unit_message(un)[0] ? cosa_unit_message(un)
-                                                    : cosa_strerror(st));
-            finish_stats(rs, hsum);
-            return COSA_OK;
-        }
-        transfer(d, c + 1);
-        const double h = osp_to_s(t_ns + h_ns) - osp_to_s(t_ns);
-        t_ns += h_ns;
-        if ((st = room(r, r->n + 2, &cap)) != COSA_OK)
-            return st;
-        r->h[r->n] = h;
-        r->err[r->n] = NAN;
-        r->t[r->n + 1] = osp_to_s(t_ns);
-        memcpy(r->y + (r->n + 1) * d->ny, d->yp, d->ny * sizeof *d->y);
-        r->n++;
-        rs->steps++;
-        rs->h_min = fmin(rs->h_min, h);
-        rs->h_max = fmax(rs->h_max, h);
-        hsum += h;
-        rs->t_end = osp_to_s(t_ns);
-        /* a unit asked to end the simulation at the end of its step (a
-         * decimated unit's step ends k base steps on: the others run there) */
-        const size_t iu = cosa_unitset_end_asked(d->set);
-        if (iu != (size_t)-1 &&
-            osp_to_s(t_ns) >= cosa_unit_time(cosa_unitset_unit(d->set, iu)) - 0.5 * osp_to_s(h_ns)) {
-            r->terminated = 1;
-            snprintf(r->reason, sizeof r->reason, "%s",
-                     cosa_unit_message(cosa_unitset_unit(d->set, iu)));
-            finish_stats(rs, hsum);
-            rs->end = COSA_RUN_TERMINATED;
-            return COSA_OK;
-        }
+    struct decim_run *d = ctx;
+    return step_units(d, a->k, (long long)a->k * d->h_ns, d->h_ns, &d->failed);
+}
+
+static cosa_status decim_commit(void *ctx, const evolve_attempt *a)
+{
+    transfer(ctx, a->k + 1);
+    return COSA_OK;
+}
+
+/* A failed step ends the run: nothing to restore. */
+static cosa_status decim_reject(void *ctx, const evolve_attempt *a)
+{
+    (void)ctx, (void)a;
+    return COSA_OK;
+}
+
+static size_t decim_failed_unit(void *ctx) { return ((const struct decim_run *)ctx)->failed; }
+
+static const evolve_stepper decim_stepper = {"decimated units", decim_propose, decim_commit,
+                                             decim_reject, decim_failed_unit, NULL, NULL};
+
+/* Every unit failure ends the run as a result (README "Failures"). */
+static int decim_is_failure(cosa_status st) { return st != COSA_OK; }
+
+/* The record: the communication point the step reached. */
+static cosa_status decim_record(void *ctx, const evolve_attempt *a, int *halt)
+{
+    struct decim_run *d = ctx;
+    cosa_ecco_result *r = d->r;
+    (void)halt;
+    cosa_status st = room(r, r->n + 2, &d->cap);
+    if (st != COSA_OK)
+        return st;
+    r->h[r->n] = a->h;
+    r->err[r->n] = NAN;
+    r->t[r->n + 1] = a->tn;
+    memcpy(r->y + (r->n + 1) * d->ny, d->yp, d->ny * sizeof *d->y);
+    r->n++;
+    return COSA_OK;
+}
+
+/* A unit asked to end the simulation at the end of its step (a decimated
+ * unit's step ends k base steps on: the others run there). */
+static cosa_status decim_end_asked(void *ctx, const evolve_attempt *a, int *halt)
+{
+    struct decim_run *d = ctx;
+    const size_t iu = cosa_unitset_end_asked(d->set);
+    if (iu != (size_t)-1 &&
+        a->tn >= cosa_unit_time(cosa_unitset_unit(d->set, iu)) - 0.5 * osp_to_s(d->h_ns)) {
+        d->ended = iu;
+        *halt = 1;
     }
-    finish_stats(rs, hsum);
-    rs->end = COSA_RUN_OK;
+    return COSA_OK;
+}
+
+/* The run from the state at t = 0 into d->r (its end, failure or
+ * termination a result). */
+static cosa_status decim_loop(struct decim_run *d)
+{
+    const evolve_observer obs[] = {{.committed = decim_record, .ctx = d},
+                                   {.committed = decim_end_asked, .ctx = d}};
+    const evolve_config c = {.stepper = &decim_stepper, .stepper_ctx = d,
+                             .controller = &decim_controller, .controller_ctx = d,
+                             .observers = obs, .nobservers = 2,
+                             .is_failure = decim_is_failure};
+    evolve_stats es;
+    cosa_ecco_result *r = d->r;
+    d->failed = d->ended = (size_t)-1;
+    cosa_status st = evolve_run(&c, &es);
+    if (st != COSA_OK)
+        return st;
+    r->run = es.run;
+    if (es.end == EVOLVE_FAILED) {
+        cosa_unit *un = cosa_unitset_unit(d->set, d->failed);
+        r->failed = 1;
+        snprintf(r->reason, sizeof r->reason, "%s",
+                 un && cosa_unit_message(un)[0] ? cosa_unit_message(un)
+                                                : cosa_strerror(es.last.fail));
+    } else if (es.end == EVOLVE_HALTED) {
+        r->terminated = 1;
+        r->run.end = COSA_RUN_TERMINATED;
+        snprintf(r->reason, sizeof r->reason, "%s",
+                 cosa_unit_message(cosa_unitset_unit(d->set, d->ended)));
+    }
     return COSA_OK;
 }
 
@@ -219,13 +270,12 @@ cosa_status cosa_osp_fixed_run(cosa_unitset *set, const double *x0, double h,
         return COSA_ERANGE;
     struct decim_run d = {.set = set, .nunits = cosa_unitset_count(set), .k = k,
                           .nu = cosa_unitset_nu(set), .ny = cosa_unitset_ny(set),
-                          .L = cosa_unitset_L(set)};
+                          .L = cosa_unitset_L(set), .h_ns = h_ns, .tend_ns = tend_ns};
     const size_t nm = d.nu * d.ny;
     cosa_ecco_result *r = calloc(1, sizeof *r);
     d.per = calloc(nm + 1, sizeof *d.per);
     d.yh = calloc(nm + d.nu + 2 * d.ny + 1, sizeof *d.yh);
     d.uof = calloc(d.nu + d.ny + 1, sizeof *d.uof);
-    size_t cap = 0;
     cosa_status st = r && d.per && d.yh && d.uof ? COSA_OK : COSA_ENOMEM;
     if (st == COSA_OK) {
         r->ny = d.ny;
@@ -234,7 +284,7 @@ cosa_status cosa_osp_fixed_run(cosa_unitset *set, const double *x0, double h,
         d.y = d.u + d.nu;
         d.yp = d.y + d.ny;
         d.yof = d.uof + d.nu;
-        st = room(r, 1, &cap);
+        st = room(r, 1, &d.cap);
     }
     if (st == COSA_OK)
         st = layout(&d);
@@ -254,7 +304,8 @@ cosa_status cosa_osp_fixed_run(cosa_unitset *set, const double *x0, double h,
         transfer(&d, 0);
         const clock_t c0 = clock();
         cosa_unitset_allow_end(set, 1);
-        st = decim_loop(&d, h_ns, tend_ns, r);
+        d.r = r;
+        st = decim_loop(&d);
         cosa_unitset_allow_end(set, 0);
         r->run.seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
     }

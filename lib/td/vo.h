@@ -65,6 +65,11 @@ struct vo {
     char msg[160];
 };
 
+/* The iteration entry of a variable-order run's coupling (lib/core/
+ * iteration.c): explicit none, implicit newton (its corrector); none for o
+ * NULL or an unknown coupling. */
+const cosa_iteration_type *cosa_iteration_of_vo(const cosa_vo_opts *o);
+
 /* The controller table's entries of sect. 5 (vo_control.c; lib/td/control.c
  * lists them). */
 extern const cosa_controller_type vo_controller_order, vo_controller_step;

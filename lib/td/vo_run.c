@@ -58,8 +58,8 @@ void cosa_vo_opts_default(cosa_vo_opts *o)
     o->rmin = 0.5;
     o->rmax = 2.0;
     o->hmin = 1e-12;
-    o->corr_tol = 1e-10;
-    o->corr_max = 10;
+    o->corr_tol = cosa_iteration_newton.tol; /* the corrector's entry: 1e-10, 10 */
+    o->corr_max = (int)cosa_iteration_newton.max;
     o->jacobian = COSA_VO_JAC_FD;
     o->control = COSA_VO_CONTROL_NONE;
 }
@@ -647,9 +647,12 @@ static cosa_status attempt_explicit(struct vo *v)
     return update(v, t1, v->x1, v->y1, v->c1);
 }
 
-/* Implicit step (sect. 3.2): predictor, then Newton on eq 11. */
+/* Implicit step (sect. 3.2): predictor, then Newton on eq 11, the coupling's
+ * iteration entry (lib/core/iteration.c: its convergence test; the limits
+ * corr_tol and corr_max, whose defaults are the entry's). */
 static cosa_status attempt_implicit(struct vo *v)
 {
+    const cosa_iteration_type *newton = cosa_iteration_of_vo(&v->o);
     const size_t nc = v->nc;
     const double t1 = v->T[0] + v->H;
     cosa_status st;
@@ -677,16 +680,10 @@ static cosa_status attempt_implicit(struct vo *v)
         for (size_t i = 0; i < nc; i++)
             v->dc[i] = v->g[i] - v->cstar[i]; /* -g */
         dense_lu_solve(nc, 1, v->Jc, nc, (lapack_int *)v->ipiv, v->dc, nc);
-        double cmax = 0.0;
-        for (size_t i = 0; i < nc; i++) {
+        for (size_t i = 0; i < nc; i++)
             v->cstar[i] += v->dc[i];
-            cmax = fmax(cmax, fabs(v->cstar[i]));
-        }
-        double conv = 0.0;
-        for (size_t i = 0; i < nc; i++) {
-            const double sc = fmax(fabs(v->cstar[i]), 1e-3 * cmax);
-            conv = fmax(conv, sc > 0.0 ? fabs(v->dc[i]) / sc : (v->dc[i] != 0.0 ? INFINITY : 0.0));
-        }
+        double conv, csize; /* the entry's measure of the update */
+        const int converged = newton->converged(nc, v->dc, v->cstar, v->o.corr_tol, &conv, &csize);
         if (!isfinite(conv))
             break;
         if (pending && (st = cosa_master_reject(v->m)) != COSA_OK)
@@ -696,7 +693,7 @@ static cosa_status attempt_implicit(struct vo *v)
         if ((st = advance(v, v->k, v->x1, v->y1)) != COSA_OK)
             return st;
         pending = 1;
-        if (conv <= v->o.corr_tol) {
+        if (converged) {
             v->corr_failed = 0;
             break;
         }
@@ -711,15 +708,24 @@ static cosa_status attempt_implicit(struct vo *v)
 }
 
 /* The couplings, a table: an attempt integrates the step from T_N (the units
- * left with a pending proposal of the master) and sets u_{N+1}. */
+ * left with a pending proposal of the master) and sets u_{N+1}, by the
+ * coupling's iteration entry. */
 struct coupling_type {
     const char *name;
     cosa_status (*attempt)(struct vo *v);
+    const cosa_iteration_type *iteration;
 };
 static const struct coupling_type couplings[] = {
-    [COSA_VO_EXPLICIT] = {"explicit", attempt_explicit},
-    [COSA_VO_IMPLICIT] = {"implicit", attempt_implicit},
+    [COSA_VO_EXPLICIT] = {"explicit", attempt_explicit, &cosa_iteration_none},
+    [COSA_VO_IMPLICIT] = {"implicit", attempt_implicit, &cosa_iteration_newton},
 };
+
+const cosa_iteration_type *cosa_iteration_of_vo(const cosa_vo_opts *o)
+{
+    if (!o || (size_t)o->coupling >= sizeof couplings / sizeof couplings[0])
+        return &cosa_iteration_none;
+    return couplings[o->coupling].iteration;
+}
 
 /* Error vector and norms of the attempt just integrated. */
 static void estimate(struct vo *v, cosa_vo_control_input *in)

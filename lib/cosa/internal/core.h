@@ -62,9 +62,9 @@ int cosa_param_range_text(const cosa_model *m, size_t k, char *buf, size_t size)
 /* ---- Combination rules (lib/core/combination.c) ----------------------------
  * Which coupling schemes a run's features combine with, in one table: cosa
  * simulate, the Phi commands' runnable check (advise, the notes), point/map
- * --energy, the fixed-step run, the master and the iteration ask it, and
- * report its phrase.  (What an input builder composes with is its own
- * table's, lib/td/input_builder.h.) */
+ * --energy, the fixed-step run, the master (its input builders included:
+ * each names its rows by its COSA_COMB_INPUT_* bit, lib/td/input_builder.h)
+ * and the iteration ask it, and report its phrase. */
 
 /* A run's features that constrain its coupling scheme (bits). */
 enum {
@@ -79,7 +79,19 @@ enum {
      * lib/td/iterate.c; the command offers none of them directly) */
     COSA_COMB_SAMPLE_MID = 128u,   /* the mid sample of every step (defects)        */
     COSA_COMB_STEP_GAINS = 256u,   /* gains by steps (cosa_master_opts.step_gains)  */
-    COSA_COMB_COUPLING_VARS = 512u /* a unit set with coupling variables            */
+    COSA_COMB_COUPLING_VARS = 512u,/* a unit set with coupling variables            */
+    /* the master's input builder (one of them; lib/td/input_builder.h) and
+     * what the master is asked between steps */
+    COSA_COMB_INPUT_HISTORY = 1024u, /* extrapolation through the history (held
+                                        inputs too: with COSA_COMB_HELD)       */
+    COSA_COMB_INPUT_TAYLOR = 2048u,  /* Taylor polynomials of output derivatives */
+    COSA_COMB_INPUT_GIVEN = 4096u,   /* the caller's polynomials                 */
+    COSA_COMB_STEP_CHANGE = 8192u,   /* a new macro step between steps
+                                        (cosa_master_set_step)                  */
+    /* the end clip (lib/td/end_clip.c) */
+    COSA_COMB_SHORT_LAST = 16384u,   /* a short last step to the horizon         */
+    COSA_COMB_ITER_OPTS = 32768u     /* the caller's iteration options
+                                        (cosa_cosim_opts.iter)                   */
 };
 
 /* The rules (the entries of the table). */
@@ -92,13 +104,18 @@ typedef enum cosa_comb_rule {
     COSA_RULE_UNIT_STEPS,        /* the command's multi-rate, held inputs, start from
                                     x0: plain Jacobi, no --assume                  */
     COSA_RULE_ENERGY_CORRECTION, /* the energy correction: plain Jacobi             */
-    COSA_RULE_ENERGY_PHI         /* the energy paper's Phi: plain explicit Jacobi   */
+    COSA_RULE_ENERGY_PHI,        /* the energy paper's Phi: plain explicit Jacobi   */
+    COSA_RULE_INPUTS,            /* the master's input builders: what each composes
+                                    with                                           */
+    COSA_RULE_SHORT_LAST         /* a short last step: schemes and features that
+                                    assume equal macro steps                       */
 } cosa_comb_rule;
 
 typedef struct cosa_combination_refusal {
     cosa_comb_rule rule; /* the first rule broken (COSA_RULE_NONE: none)          */
     unsigned feature;    /* the feature it names (one COSA_COMB_* bit)            */
-    const char *needs;   /* what it needs, one phrase (static; NULL: none)        */
+    const char *needs;   /* what it needs (or, COSA_RULE_SHORT_LAST, why not),
+                            one phrase (static; NULL: none)                      */
 } cosa_combination_refusal;
 
 /* COSA_OK when scheme s combines with the features (COSA_COMB_* bits), else
@@ -112,22 +129,38 @@ cosa_status cosa_combination_check(const cosa_scheme *s, unsigned features, int 
 /* ---- The coupling descriptor: its iteration (lib/core/iteration.c) --------
  * A coupling scheme in the time domain is an input builder (the master's,
  * lib/td/input_builder.h) and an iteration, one of these entries: "does it
- * iterate" is the entry's field, which the fixed-step run, the command, the
- * master, the sweeps and the combination rules read. */
+ * iterate", its convergence test and its default limits are the entry's,
+ * which the fixed-step run, the command, the master, the sweeps
+ * (lib/td/iterate.c), the variable-order corrector (lib/td/vo_run.c) and the
+ * combination rules read. */
 typedef struct cosa_iteration_type {
-    const char *name; /* "none", "one-sweep", "fixed-point"                   */
-    int iterates;     /* 1: the macro step runs as sweeps over the units with
-                         given input polynomials (lib/td/iterate.c; units
-                         with rollback), not as the master's one proposal    */
-    int repeats;      /* 1: the sweeps repeat until converged (or K of them),
-                         relaxed by relax or Aitken's factor; 0: one sweep   */
+    const char *name; /* "none", "one-sweep", "fixed-point", "newton"         */
+    int iterates;     /* 1: the macro step is integrated more than once from
+                         T_n with given input polynomials (units with
+                         rollback), not as the master's one proposal         */
+    int repeats;      /* 1: the iterates repeat until converged (or the
+                         limit), 0: one sweep                                */
+    /* The convergence test of an iterate's update dx of x (n values; NULL
+     * for none; one-sweep's only measures its sweep): *change the update's
+     * size as the entry measures it, *size that of x, 1 when converged at
+     * tol, 0 when not (or not finite: the caller checks *change). */
+    int (*converged)(size_t n, const double *dx, const double *x, double tol, double *change,
+                     double *size);
+    double tol;       /* the default tolerance of the test (0: none)         */
+    unsigned max;     /* the default limit of iterates per macro step        */
 } cosa_iteration_type;
 
 extern const cosa_iteration_type cosa_iteration_none;
 extern const cosa_iteration_type cosa_iteration_one_sweep;
 extern const cosa_iteration_type cosa_iteration_fixed_point;
+extern const cosa_iteration_type cosa_iteration_newton;
 
-/* The iteration entry of scheme s (s NULL: none). */
+/* The entries, NULL-terminated (none, one-sweep, fixed-point, newton). */
+extern const cosa_iteration_type *const cosa_iteration_types[];
+
+/* The iteration entry of scheme s (s NULL: none): the fixed-step
+ * couplings; the variable-order engine's: cosa_iteration_of_vo
+ * (lib/td/vo.h). */
 const cosa_iteration_type *cosa_iteration_of(const cosa_scheme *s);
 
 #endif /* COSA_INTERNAL_CORE_H */

@@ -7,7 +7,11 @@
  * steps, K N for a unit at rate K, ...); rollbacks against rejected
  * attempts and iteration restarts; corrector iterations against the
  * variable-order result's per-attempt record; the one-line reasons of a
- * unit failure, an FMU Discard and a divergence. */
+ * unit failure, an FMU Discard and a divergence; the description's
+ * settings on the loop (one status per invalid setting); every
+ * configuration without a reference (the same run, no error figures); the
+ * result's trajectory against the configuration's own result (bitwise) and,
+ * for a fixed ZOH run of exact linear units, against Phi^n z0. */
 #include <criterion/criterion.h>
 
 #include "cosa.h"
@@ -923,5 +927,159 @@ Test(run_api, fixed_tend_on_the_description)
     cosa_run_result_free(a);
     cosa_run_result_free(b);
     cosa_run_result_free(c);
+    fx_free(&f);
+}
+
+/* ---- no reference, the trajectory against Phi^n ------------------------------------ */
+
+/* The defect run without a reference (ref NULL: the units' own states, no
+ * exact solution) is the run from the same x0 without exact, bit for bit,
+ * and the run with exact too (the reference only measures it: its error
+ * figures, a divergence bound no output reaches here); e_output is NaN
+ * without. */
+Test(run_api, defect_without_reference)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    o.kind = COSA_RUN_DEFECT;
+    o.H = 1e-3;
+    o.tend = 0.05;
+    const cosa_run_ref with = {.x0 = f.x0, .exact = f.sys}, start = {.x0 = f.x0};
+    cosa_run_result *a = NULL, *b = NULL, *c = NULL;
+    cr_assert_eq(cosa_run(f.set, &o, &with, &a), COSA_OK);
+    cr_assert_eq(cosa_run(f.set, &o, &start, &b), COSA_OK);
+    units_to_x0(&f); /* the units' own states: the fixture's x0 */
+    cr_assert_eq(cosa_run(f.set, &o, NULL, &c), COSA_OK);
+    cr_expect(a->status == COSA_RUN_STATUS_OK && c->status == COSA_RUN_STATUS_OK, "%s",
+              c->reason);
+    cr_assert(a->npoints == c->npoints && b->npoints == c->npoints && c->npoints == 51);
+    const size_t n = c->npoints, ny = c->ny;
+    cr_expect(same(n, a->t, c->t) && same(ny * n, a->y, c->y) && same(ny * n, b->y, c->y),
+              "the trajectory depends on the reference");
+    cr_expect(same(1, &a->defect_out, &c->defect_out) && same(1, &a->defect_conn, &c->defect_conn));
+    cr_expect(isfinite(a->e_output) && isnan(b->e_output) && isnan(c->e_output));
+    cr_expect(isnan(c->seconds_reference));
+    cosa_run_result_free(a);
+    cosa_run_result_free(b);
+    cosa_run_result_free(c);
+    fx_free(&f);
+}
+
+/* The variable-order run without a reference function: from the units'
+ * own states (start_initial), x(0) read from the units; the same run as
+ * the one that takes x(0) from the exact reference, bit for bit (after the
+ * start the engine reads the reference only for its error figures), its
+ * status the loop's, the error figures NaN; fixed steps and step control
+ * (ExSLocal estimates from the coupling variables, not the reference). */
+Test(run_api, vo_without_reference)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    for (int ctl = 0; ctl < 2; ctl++) {
+        cosa_run_opts o;
+        cosa_run_opts_default(&o);
+        o.kind = COSA_RUN_VO;
+        cr_assert_eq(cosa_scheme_parse("foh", &o.scheme), COSA_OK);
+        o.H = ctl ? 1e-5 : 1e-4;
+        o.tend = ctl ? 0.004 : 0.01;
+        o.start_initial = 1;
+        o.vo.is_vel = f.is_vel;
+        if (ctl) {
+            o.controller = cosa_controller_lookup("step");
+            o.estimator = cosa_vo_estimator_lookup("exslocal");
+            o.tol = 1e-3;
+        }
+        const cosa_run_ref with = {.fn = ref_exact, .ctx = &f};
+        cosa_run_result *a = NULL, *b = NULL;
+        units_to_x0(&f);
+        cr_assert_eq(cosa_run(f.set, &o, &with, &a), COSA_OK);
+        units_to_x0(&f);
+        cr_assert_eq(cosa_run(f.set, &o, NULL, &b), COSA_OK);
+        cr_expect_eq(a->status, COSA_RUN_STATUS_OK, "%s", a->reason);
+        cr_expect_eq(b->status, COSA_RUN_STATUS_OK, "%s", b->reason);
+        cr_expect_str_eq(b->reason, "");
+        cr_assert(a->npoints == b->npoints && a->npoints > 10 && a->nx == b->nx && a->nx == 4);
+        const size_t n = a->npoints;
+        cr_expect(same(n, a->t, b->t) && same(a->nx * n, a->x, b->x) &&
+                      same(a->ny * n, a->y, b->y),
+                  "control %d: the trajectory depends on the reference", ctl);
+        expect_same_stats(&a->run, &b->run);
+        cr_expect(isfinite(a->e36_all) && isnan(b->e36_all) && isnan(b->e_end));
+        cr_expect_eq(b->vo->status, COSA_VO_NOREF); /* the engine's own word for it */
+        cr_expect(ctl == 0 || b->run.h_max > b->run.h_min, "the step never changed");
+        cosa_run_result_free(a);
+        cosa_run_result_free(b);
+    }
+    fx_free(&f);
+}
+
+/* The trajectory of a fixed ZOH run with exact units against the
+ * propagation matrix: z_n = Phi^n z0 (z = states and the held outputs;
+ * cosa_z0_build is the start on the exact reference at t = 0), the states
+ * at t[n] = n H.  Both routes are products of matrix exponentials and sums,
+ * backward stable: an error of a few d eps |Phi| |z| per step (d the
+ * dimension of z), carried by a stable Phi (rho < 1) over the N steps.  The
+ * check is the scale-free ratio |x_run - x_phi| / (N d eps s_i), s_i the
+ * largest sum_j |Phi_ij| |z_j| over the steps (the magnitude of what step
+ * i adds up), below 10.  A formula error (a wrong hold, a step of the
+ * wrong length) is O(H) relative, a ratio of 1e10. */
+Test(run_api, fixed_trajectory_against_phi)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    const double H = 1e-3;
+    const size_t N = 100;
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    o.H = H;
+    o.tend = (double)N * H;
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, H, N + 1, &ref), COSA_OK);
+    const cosa_run_ref rr = {.traj = ref};
+    cosa_run_result *r = NULL;
+    cr_assert_eq(cosa_run(f.set, &o, &rr, &r), COSA_OK);
+    cr_assert_eq(r->npoints, N + 1);
+    cosa_layout lay;
+    cr_assert_eq(cosa_layout_get(f.sys, &o.scheme, &lay), COSA_OK);
+    const size_t d = lay.dim, nx = r->nx;
+    cr_assert_eq(nx, cosa_system_nx(f.sys));
+    cosa_phi_workspace *w = cosa_phi_workspace_alloc(f.sys, 1);
+    double *Phi = calloc(d * d, sizeof *Phi), *z = calloc(d, sizeof *z),
+           *zn = calloc(d, sizeof *zn), *s = calloc(d, sizeof *s);
+    cr_assert(w && Phi && z && zn && s);
+    cr_assert_eq(cosa_phi_build(f.sys, &o.scheme, H, Phi, d, w), COSA_OK);
+    cr_assert_eq(cosa_z0_build(f.sys, &o.scheme, H, f.x0, z, w), COSA_OK);
+    double worst = 0.0;
+    double *dx = calloc(nx * (N + 1), sizeof *dx);
+    cr_assert_not_null(dx);
+    for (size_t n = 0; n <= N; n++) {
+        cr_expect(r->t[n] == (double)n * H || fabs(r->t[n] - (double)n * H) <= 4 * DBL_EPSILON *
+                                                                                   (double)n * H,
+                  "t[%zu] = %.17g", n, r->t[n]);
+        for (size_t i = 0; i < nx; i++)
+            dx[i + n * nx] = fabs(r->x[i + n * nx] - z[i]);
+        for (size_t i = 0; i < d; i++) {
+            double acc = 0.0;
+            for (size_t j = 0; j < d; j++)
+                acc += fabs(Phi[i + j * d]) * fabs(z[j]);
+            s[i] = fmax(s[i], acc);
+        }
+        tu_phi_apply(Phi, d, z, zn);
+    }
+    for (size_t n = 0; n <= N; n++)
+        for (size_t i = 0; i < nx; i++)
+            worst = fmax(worst, dx[i + n * nx] / ((double)N * (double)d * DBL_EPSILON * s[i]));
+    cr_log_info("fixed ZOH vs Phi^n z0: ratio %.3g\n", worst);
+    cr_expect_leq(worst, 10.0, "|x_run - Phi^n z0| ratio %.3g", worst);
+    free(dx);
+    free(Phi);
+    free(z);
+    free(zn);
+    free(s);
+    cosa_phi_workspace_free(w);
+    cosa_run_result_free(r);
+    cosa_reftraj_free(ref);
     fx_free(&f);
 }

@@ -478,8 +478,8 @@ void cosa_run_opts_default(cosa_run_opts *o);
  * only); DEFECT the initial state x0 (NULL: the units' own states) and the
  * coupled linear system exact (NULL: no error figures); VO the reference
  * function fn with its context (NULL: start_initial must be 1, x(0) is the
- * units' own states, no error figures and no divergence bound; the VO
- * result's status is then COSA_VO_NOREF, the run's the loop's). */
+ * units' own states, the reference NaN at every other time -- vo->xref --,
+ * no error figures, the divergence bound 1e6 x the largest |x(0)|). */
 typedef struct cosa_run_ref {
     const cosa_reftraj *traj;
     const double *x0;
@@ -563,17 +563,21 @@ typedef struct cosa_run_result {
     cosa_vo_result *vo;
 } cosa_run_result;
 
-/* One run of the configuration o->kind on the unit set: validates the
- * description once (the configuration's own checks: COSA_EINVAL for a NULL
- * argument, a missing reference of that configuration or an unknown kind;
- * COSA_ERANGE for numbers out of range or not finite -- a macro step <= 0,
- * a NaN tolerance, ...; COSA_EUNSUPPORTED as the configuration), then runs
- * it as the configuration's preset does (cosa_cosim_run, cosa_defect_run,
- * cosa_vo_run: internal presets, not part of this API; their comments in the
- * source tree's lib/cosa/internal/run.h say how each configuration starts up
- * and when it diverges; bitwise the same figures, the description not
- * checked a second time) and fills the one result.  A run that stops is a result (status, reason), COSA_OK; errors
- * (a broken FMU, memory) are returned.  Free with cosa_run_result_free. */
+/* One run of the configuration o->kind on the unit set, against ref (may
+ * be NULL: no reference, see cosa_run_ref): validates the description once
+ * -- COSA_EINVAL for a NULL set, o or out, an unknown kind, observers
+ * counted but not given, a fixed run's H that is not its trajectory's, a
+ * variable-order run with neither a reference nor start_initial;
+ * COSA_ERANGE for numbers out of range or not finite (a macro step <= 0, a
+ * NaN tolerance, tend <= 0, ...); COSA_EUNSUPPORTED for a start t0 other
+ * than 0 and a setting the configuration cannot honour (cosa_run_opts) --
+ * then runs it as the configuration's preset does (cosa_cosim_run,
+ * cosa_defect_run, cosa_vo_run: internal presets, not part of this API;
+ * their comments in the source tree's lib/cosa/internal/run.h say how each
+ * configuration starts up and when it diverges; bitwise the same figures)
+ * and fills the one result.  A run that stops is a result (status,
+ * reason), COSA_OK; errors (a broken FMU, memory) are returned.  Free with
+ * cosa_run_result_free. */
 cosa_status cosa_run(cosa_unitset *set, const cosa_run_opts *o, const cosa_run_ref *ref,
                      cosa_run_result **out);
 void cosa_run_result_free(cosa_run_result *r);

@@ -339,8 +339,10 @@ static cosa_status fill_vo(const cosa_run_opts *o, cosa_vo_opts *v)
     return COSA_OK;
 }
 
-/* Without a reference function: x(0) is the units' own state, every other
- * request fails (the engine then computes no error figures). */
+/* Without a reference function: x(0) is the units' own state and every
+ * other time is unknown, NaN -- the engine's error figures are NaN then,
+ * and its divergence bound comes from x(0) alone (1e6 x its largest
+ * magnitude; none when it is 0), as a fixed run's without a reference. */
 struct own_ref {
     size_t nx;
     double *x0;
@@ -350,10 +352,10 @@ static cosa_status own_ref_fn(void *ctx, size_t n, const double *t, size_t nsel,
                               const size_t *sel, double *X)
 {
     const struct own_ref *w = ctx;
-    (void)sel;
-    if (n != 1 || t[0] != 0.0 || nsel)
-        return COSA_EUNSUPPORTED;
-    memcpy(X, w->x0, w->nx * sizeof *X);
+    const size_t m = sel ? nsel : w->nx;
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = 0; i < m; i++)
+            X[i + k * m] = t[k] == 0.0 ? w->x0[sel ? sel[i] : i] : NAN;
     return COSA_OK;
 }
 
@@ -406,11 +408,9 @@ static cosa_status run_vo(cosa_unitset *set, const cosa_run_opts *o, const cosa_
     r->e36_all = vr->e36_all;
     r->e_end = vr->e_end;
     r->seconds_reference = noref ? NAN : tr.seconds;
-    /* without a reference the engine's "reference failed" at the macro
-     * points is the expected end: the run's status is the loop's */
-    if (vr->status == COSA_VO_NOREF && !(noref && vr->run.steps > 0))
+    if (vr->status == COSA_VO_NOREF)
         r->status = COSA_RUN_STATUS_NOREF;
-    e->reason = vr->status == COSA_VO_NOREF && noref && vr->run.steps > 0 ? "" : vr->reason;
+    e->reason = vr->reason;
     e->t = vr->t_end;
     return COSA_OK;
 }

@@ -467,7 +467,8 @@ typedef struct cosa_run_opts {
  * COSA_DEFECT_HMIN, limits 0, scheme ZOH (cosa_scheme_parse("zoh")), no
  * estimator, start on the reference, no observers, no cancel; fixed: all
  * zero; defect: in_order 1, out_order 1, control BOTH; vo: explicit, kmax
- * 5, atol_x 1e-3 tol, atol_v tol, atol_u 1e2 tol, rtol_u 0, FD Jacobian,
+ * 5, atol_x 1e-8, atol_v 1e-5, atol_u 1e-3 (1e-3 tol, tol, 1e2 tol at the
+ * default tol: they do not follow a tol set later), rtol_u 0, FD Jacobian,
  * corr_tol 1e-10, corr_max 10.  NULL is a no-op. */
 void cosa_run_opts_default(cosa_run_opts *o);
 
@@ -543,8 +544,9 @@ typedef struct cosa_run_result {
     double seconds_total, seconds_loop, seconds_reference;
     /* the trajectory, the same in every configuration (owned by this
      * result): the start and every accepted macro point, npoints of them --
-     * FIXED t = p H (or 0) and the steps done, DEFECT t = 0 and the steps'
-     * ends, VO t_s and its accepted points */
+     * FIXED t = p H (or 0) and the steps done (the grid: event points off
+     * it are in fixed->events), DEFECT t = 0 and the steps' ends, VO t_s
+     * and its accepted points */
     size_t npoints;
     double *t;            /* npoints times                                    */
     size_t ny;            /* outputs (VO: 0 when it keeps none)               */

@@ -445,12 +445,19 @@ static int run_one(struct dmodel *d, const struct dspec *sp, cosa_run_result **r
     cosa_run_opts ro;
     cosa_run_opts_default(&ro);
     ro.kind = COSA_RUN_DEFECT;
-    ro.defect = (cosa_defect_opts){.in_order = sp->m, .out_order = sp->n, .H = sp->H,
-                                   .tol = sp->H > 0.0 ? 0.0 : sp->tol, .h0 = sp->h0,
-                                   .tend = sp->tend, .control = sp->control, .controller = NULL,
-                                   .max_steps = sp->max_steps, .hmin = sp->hmin,
-                                   .observers = d->nobs ? &d->init_obs : NULL,
-                                   .nobservers = d->nobs};
+    /* fixed steps of --dt, or the "pi" controller from --h0 to --tol */
+    const int ctl = !(sp->H > 0.0);
+    ro.H = ctl ? sp->h0 : sp->H;
+    ro.tend = sp->tend;
+    ro.controller = ctl ? cosa_controller_lookup("pi") : NULL;
+    if (ctl)
+        ro.tol = sp->tol;
+    ro.max_steps = sp->max_steps;
+    ro.hmin = sp->hmin > 0.0 ? sp->hmin : COSA_DEFECT_HMIN;
+    ro.observers = d->nobs ? &d->init_obs : NULL;
+    ro.nobservers = d->nobs;
+    ro.defect = (cosa_run_defect_opts){.in_order = sp->m, .out_order = sp->n,
+                                       .control = sp->control};
     const cosa_run_ref ref = {.x0 = d->x0, .exact = d->exact};
     *res = NULL;
     cosa_status st = cosa_run(d->set, &ro, &ref, res);

@@ -1612,13 +1612,17 @@ static int sim_cosim(struct sim_run *r)
     cosa_run_opts_default(&ro);
     ro.kind = COSA_RUN_FIXED;
     ro.scheme = r->scheme;
-    ro.fixed = (cosa_cosim_opts){.nsteps = r->N, .h_last = r->h_last, .master = r->mopt,
-                                 .defects = defects,
-                                 .start_initial = r->initial,
-                                 .energy = o->energy ? &eopt : NULL,
-                                 .defect_out_order = outorder,
-                                 .observers = nobs ? obsv : NULL, .nobservers = nobs,
-                                 .iter = r->iterative ? &r->iopt : NULL};
+    ro.H = r->dt; /* the reference trajectory's (checked) */
+    /* the horizon: --tend, or the last full step where the short one is
+     * refused (sim_end_clip: h_last 0) */
+    ro.tend = r->h_last > 0.0 ? r->tend : (double)r->N * r->dt;
+    ro.start_initial = r->initial;
+    ro.observers = nobs ? obsv : NULL;
+    ro.nobservers = nobs;
+    ro.fixed = (cosa_run_fixed_opts){.master = r->mopt, .defects = defects,
+                                     .energy = o->energy ? &eopt : NULL,
+                                     .defect_out_order = outorder,
+                                     .iter = r->iterative ? &r->iopt : NULL};
     const cosa_run_ref ref = {.traj = r->ref};
     st = cosa_run(r->set, &ro, &ref, &r->run);
     cli_progress_end(&r->prog);

@@ -184,6 +184,37 @@ static int vo_files_prepare(const struct vo_cli_opts *o, const struct vo_cli *v,
     return CLI_OK;
 }
 
+/* The run description of the command's engine options: the degree is the
+ * scheme's, --control order / step the controller of that name. */
+static void run_description(const cosa_vo_opts *vo, cosa_run_opts *ro)
+{
+    ro->kind = COSA_RUN_VO;
+    cosa_scheme_parse("zoh", &ro->scheme);
+    ro->scheme.order = vo->k;
+    ro->H = vo->H;
+    ro->tend = vo->tend;
+    ro->controller = vo->control == COSA_VO_CONTROL_NONE ? NULL
+                     : vo->controller                   ? vo->controller
+                     : cosa_controller_lookup(vo->control == COSA_VO_CONTROL_ORDER ? "order"
+                                                                                   : "step");
+    ro->tol = vo->rtol;
+    ro->safety = vo->sf;
+    ro->rmin = vo->rmin;
+    ro->rmax = vo->rmax;
+    ro->hmin = vo->hmin;
+    ro->max_attempts = vo->max_attempts;
+    ro->estimator = vo->estimator;
+    ro->start_initial = vo->start_initial;
+    ro->observers = vo->observers;
+    ro->nobservers = vo->nobservers;
+    ro->vo = (cosa_run_vo_opts){.coupling = vo->coupling, .kmax = vo->kmax,
+                                .atol_x = vo->atol_x, .atol_v = vo->atol_v,
+                                .atol_u = vo->atol_u, .rtol_u = vo->rtol_u,
+                                .ctl_coupling = vo->ctl_coupling, .jacobian = vo->jacobian,
+                                .corr_tol = vo->corr_tol, .corr_max = vo->corr_max,
+                                .is_vel = vo->is_vel, .store_max = vo->store_max};
+}
+
 /* One line for a run that returned an error (cosa_run: no result then); the
  * exit code. */
 static int vo_run_error(const struct vo_cli *v, cosa_status st)
@@ -377,8 +408,7 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
      * by the library */
     cosa_run_opts ro;
     cosa_run_opts_default(&ro);
-    ro.kind = COSA_RUN_VO;
-    ro.vo = v.vo;
+    run_description(&v.vo, &ro);
     const cosa_run_ref ref = {.fn = vo_cli_ref, .ctx = &v};
     const double wall0 = vo_cli_now();
     cosa_status st = cosa_run(v.set, &ro, &ref, &run);

@@ -566,7 +566,8 @@ static int table4(struct table_ctx *t)
             cosa_run_opts o; /* the one entry point (issue 23) */
             cosa_run_opts_default(&o);
             o.scheme = sch[i];
-            o.fixed.nsteps = N;
+            o.H = dt;
+            o.tend = (double)N * dt; /* N steps of dt after the start-up */
             const cosa_run_ref rref = {.traj = ref};
             cosa_run_result *r = NULL;
             st = cosa_run(set, &o, &rref, &r);

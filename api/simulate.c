@@ -321,7 +321,7 @@ cosa_status cosa_case_simulate(const cosa_case *c, const char *scheme, double dt
     if (st == COSA_OK && !res)
         st = api_fail(err, errsize, COSA_ENOMEM, "out of memory");
     /* no reference (--ref none): the run starts from the units' own states
-     * at t = 0 and computes no error figures (cosa_run_opts.H) */
+     * at t = 0 and computes no error figures (cosa_run with no reference) */
     const int noref = opts && opts->ref == COSA_CASE_REF_NONE;
     if (st == COSA_OK && noref)
         snprintf(res->reference, sizeof res->reference, "none");
@@ -340,10 +340,13 @@ cosa_status cosa_case_simulate(const cosa_case *c, const char *scheme, double dt
         for (size_t i = 0; i < r.nsub; i++)
             if (!(cosa_unit_caps(units[i]) & COSA_UNIT_CAN_SAVE_STATE))
                 defects = 0;
-        ro.fixed = (cosa_cosim_opts){.nsteps = N, .h_last = h_last, .master = r.mopt,
-                                     .defects = defects, .defect_out_order = 1,
-                                     .cancel = c->cancel};
+        ro.fixed = (cosa_run_fixed_opts){.master = r.mopt, .defects = defects,
+                                         .defect_out_order = 1};
+        ro.cancel = c->cancel;
         ro.H = dt;
+        /* the horizon: to tend, or to the last full step where the short
+         * one is refused (sim_end_clip) */
+        ro.tend = h_last > 0.0 ? tend : (double)N * dt;
         const cosa_run_ref ref = {.traj = noref ? NULL : r.ref};
         st = cosa_cancel_requested(c->cancel) /* during the reference */
                  ? COSA_ECANCELLED

@@ -355,10 +355,10 @@ Test(cancel, run_stops_at_the_next_macro_step)
     const cosa_observer obs = {.step_complete = step_stop, .user_data = &sc};
     cosa_run_opts o;
     cosa_run_opts_default(&o);
-    o.fixed.nsteps = N;
-    o.fixed.observers = &obs;
-    o.fixed.nobservers = 1;
-    o.fixed.cancel = sc.flag;
+    o.tend = (double)N * H;
+    o.observers = &obs;
+    o.nobservers = 1;
+    o.cancel = sc.flag;
     const cosa_run_ref rr = {.traj = ref};
     cosa_run_result *r = (cosa_run_result *)&r;
     cr_expect_eq(cosa_run(cosa_model_units_set(mu), &o, &rr, &r), COSA_ECANCELLED);

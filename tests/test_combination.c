@@ -247,8 +247,8 @@ Test(combination, fixed_run_asks_the_table)
         cosa_run_opts o;
         cosa_run_opts_default(&o);
         o.scheme = s;
-        o.fixed.nsteps = N;
-        o.fixed.start_initial = 1;
+        o.tend = (double)N * H;
+        o.start_initial = 1;
         const cosa_run_ref r = {.traj = ref};
         cosa_run_result *res = NULL;
         const cosa_status want = cosa_combination_check(&s, COSA_COMB_INITIAL, 0, NULL);

@@ -7,7 +7,11 @@
  * steps, K N for a unit at rate K, ...); rollbacks against rejected
  * attempts and iteration restarts; corrector iterations against the
  * variable-order result's per-attempt record; the one-line reasons of a
- * unit failure, an FMU Discard and a divergence. */
+ * unit failure, an FMU Discard and a divergence; the description's
+ * settings on the loop (one status per invalid setting); every
+ * configuration without a reference (the same run, no error figures); the
+ * result's trajectory against the configuration's own result (bitwise) and,
+ * for a fixed ZOH run of exact linear units, against Phi^n z0. */
 #include <criterion/criterion.h>
 
 #include "cosa.h"
@@ -99,15 +103,27 @@ Test(run_api, defaults_as_documented)
               o.scheme.relax == 1.0 && !o.scheme.implicit && !o.scheme.q_extra &&
               !o.scheme.seq && !o.scheme.model);
     cr_expect(o.scheme.order == zoh.order && o.scheme.corr == zoh.corr);
-    cr_expect(o.fixed.nsteps == 0 && o.fixed.diverge_factor == 0.0 && !o.fixed.defects &&
-              !o.fixed.energy && !o.fixed.iter && !o.fixed.observers && !o.fixed.start_initial);
-    cr_expect(o.defect.in_order == 1 && o.defect.out_order == 1 && o.defect.H == 0.0 &&
-              o.defect.tol == 0.0 && o.defect.h0 == 0.0 && o.defect.tend == 0.0 &&
-              o.defect.control == COSA_DEFECT_BOTH && !o.defect.controller &&
-              o.defect.max_steps == 0 && o.defect.hmin == 0.0);
+    /* the loop's settings */
+    cr_expect(o.t0 == 0.0 && o.tend == 0.0 && o.H == 0.0 && !o.controller);
+    cr_expect(o.tol == 1e-5 && o.safety == 6.0 && o.rmin == 0.5 && o.rmax == 2.0 &&
+              o.hmin == COSA_DEFECT_HMIN && o.hmin == 1e-12);
+    cr_expect(o.max_steps == 0 && o.max_attempts == 0 && !o.estimator && !o.start_initial &&
+              !o.observers && o.nobservers == 0 && !o.cancel);
+    /* the blocks */
+    cr_expect(o.fixed.diverge_factor == 0.0 && !o.fixed.defects && o.fixed.defect_out_order == 0 &&
+              !o.fixed.energy && !o.fixed.iter);
+    cr_expect(o.defect.in_order == 1 && o.defect.out_order == 1 &&
+              o.defect.control == COSA_DEFECT_BOTH);
+    /* vo: the engine's own defaults (cosa_vo_opts_default, at tol) */
     cosa_vo_opts vo;
     cosa_vo_opts_default(&vo);
-    cr_expect_eq(memcmp(&o.vo, &vo, sizeof vo), 0, "vo: cosa_vo_opts_default");
+    cr_expect(o.tol == vo.rtol && o.safety == vo.sf && o.rmin == vo.rmin && o.rmax == vo.rmax &&
+              o.hmin == vo.hmin);
+    cr_expect(o.vo.coupling == COSA_VO_EXPLICIT && o.vo.kmax == 5 && o.vo.kmax == vo.kmax &&
+              o.vo.atol_x == vo.atol_x && o.vo.atol_v == vo.atol_v &&
+              o.vo.atol_u == vo.atol_u && o.vo.rtol_u == 0.0 && !o.vo.ctl_coupling &&
+              o.vo.jacobian == COSA_VO_JAC_FD && o.vo.corr_tol == 1e-10 &&
+              o.vo.corr_max == 10 && !o.vo.is_vel && o.vo.store_max == vo.store_max);
     cosa_run_opts_default(NULL); /* a no-op */
     cr_expect_str_eq(cosa_run_kind_name(COSA_RUN_FIXED), "fixed");
     cr_expect_str_eq(cosa_run_kind_name(COSA_RUN_DEFECT), "defect");
@@ -136,60 +152,120 @@ Test(run_api, validation_statuses)
     cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, H, 20, &ref), COSA_OK);
     cosa_run_opts o;
     cosa_run_opts_default(&o);
-    o.fixed.nsteps = 10;
+    o.H = H;
+    o.tend = 10 * H;
     cosa_run_ref rr = {.traj = ref, .x0 = f.x0, .exact = f.sys, .fn = ref_exact, .ctx = &f};
     cosa_run_result *r = (cosa_run_result *)&r;
     /* NULLs and an unknown configuration: COSA_EINVAL, *out NULL */
     cr_expect_eq(cosa_run(NULL, &o, &rr, &r), COSA_EINVAL);
     cr_expect_null(r);
     cr_expect_eq(cosa_run(f.set, NULL, &rr, &r), COSA_EINVAL);
-    cr_expect_eq(cosa_run(f.set, &o, NULL, &r), COSA_EINVAL);
     cr_expect_eq(cosa_run(f.set, &o, &rr, NULL), COSA_EINVAL);
     o.kind = COSA_RUN_KIND_COUNT;
     cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EINVAL);
     o.kind = (cosa_run_kind)-1;
     cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EINVAL);
-    /* the reference of the selected configuration is missing: COSA_EINVAL */
+    o.nobservers = 1; /* observers counted, none given */
+    for (int k = 0; k < COSA_RUN_KIND_COUNT; k++) {
+        o.kind = (cosa_run_kind)k;
+        cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EINVAL, "%d", k);
+    }
+    o.nobservers = 0;
+    /* the loop's settings out of range: COSA_ERANGE in every configuration
+     * (a macro step <= 0 or NaN, a NaN tolerance, safety or floor, a
+     * horizon <= 0, a start time that is not a number) */
+    struct {
+        const char *what;
+        double *field, value;
+    } bad[] = {{"H < 0", &o.H, -H},        {"H NaN", &o.H, NAN},
+               {"tol NaN", &o.tol, NAN},   {"tol 0", &o.tol, 0.0},
+               {"safety NaN", &o.safety, NAN}, {"hmin NaN", &o.hmin, NAN},
+               {"rmin 1", &o.rmin, 1.0},   {"tend 0", &o.tend, 0.0},
+               {"tend inf", &o.tend, INFINITY}, {"t0 NaN", &o.t0, NAN}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        for (int k = 0; k < COSA_RUN_KIND_COUNT; k++) {
+            const double keep = *bad[i].field;
+            *bad[i].field = bad[i].value;
+            o.kind = (cosa_run_kind)k;
+            cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE, "%s, %s", bad[i].what,
+                         cosa_run_kind_name(o.kind));
+            cr_expect_null(r);
+            *bad[i].field = keep;
+        }
+    /* H 0: a fixed run on a reference takes the trajectory's; the others
+     * have no step */
+    o.H = 0.0;
+    o.kind = COSA_RUN_DEFECT;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
+    o.kind = COSA_RUN_VO;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
+    o.H = H;
+    /* a start other than t = 0: COSA_EUNSUPPORTED in every configuration */
+    o.t0 = 1.0;
+    for (int k = 0; k < COSA_RUN_KIND_COUNT; k++) {
+        o.kind = (cosa_run_kind)k;
+        cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EUNSUPPORTED, "t0 1, %s",
+                     cosa_run_kind_name(o.kind));
+    }
+    o.t0 = 0.0;
+    /* combinations a configuration cannot honour: COSA_EUNSUPPORTED */
+    cosa_cancel *cancel = cosa_cancel_alloc();
+    const cosa_controller_type *pi = cosa_controller_lookup("pi");
+    const cosa_vo_estimator *imp = cosa_vo_estimator_lookup("imslocal");
+    cr_assert(pi && imp && cancel);
     o.kind = COSA_RUN_FIXED;
-    cosa_run_ref none = {0};
-    cr_expect_eq(cosa_run(f.set, &o, &none, &r), COSA_EINVAL);
-    o.kind = COSA_RUN_DEFECT;
-    o.defect.H = H;
-    o.defect.tend = 0.01;
-    cr_expect_eq(cosa_run(f.set, &o, &none, &r), COSA_EINVAL);
-    o.kind = COSA_RUN_VO;
-    o.vo.H = H;
-    o.vo.tend = 0.01;
-    cr_expect_eq(cosa_run(f.set, &o, &none, &r), COSA_EINVAL);
-    /* a negative macro step: COSA_ERANGE in every configuration */
-    cosa_reftraj neg = *ref;
-    neg.H = -H;
-    const cosa_run_ref rneg = {.traj = &neg};
+    o.controller = pi; /* fixed steps only */
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EUNSUPPORTED);
+    o.controller = NULL;
+    o.estimator = imp;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EUNSUPPORTED);
+    o.estimator = NULL;
+    o.max_attempts = 5;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EUNSUPPORTED);
+    o.max_attempts = 0;
+    o.kind = COSA_RUN_DEFECT; /* Taylor inputs: no scheme but zoh, no cancel */
+    cr_assert_eq(cosa_scheme_parse("foh", &o.scheme), COSA_OK);
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EUNSUPPORTED);
+    cr_assert_eq(cosa_scheme_parse("zoh", &o.scheme), COSA_OK);
+    o.cancel = cancel;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EUNSUPPORTED);
+    o.kind = COSA_RUN_VO; /* no cancel, no step limit, plain schemes */
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EUNSUPPORTED);
+    o.cancel = NULL;
+    o.max_steps = 10;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EUNSUPPORTED);
+    o.max_steps = 0;
+    cr_assert_eq(cosa_scheme_parse("gs:zoh", &o.scheme), COSA_OK);
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EUNSUPPORTED);
+    cr_assert_eq(cosa_scheme_parse("zoh", &o.scheme), COSA_OK);
+    o.estimator = imp; /* the implicit coupling's estimator on the explicit one */
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EUNSUPPORTED);
+    o.estimator = NULL;
+    /* a fixed run's H that is not its trajectory's: COSA_EINVAL; the
+     * horizon needs more steps than max_steps: COSA_ERANGE */
     o.kind = COSA_RUN_FIXED;
-    cr_expect_eq(cosa_run(f.set, &o, &rneg, &r), COSA_ERANGE);
-    o.kind = COSA_RUN_DEFECT;
-    o.defect.H = -H;
+    o.H = 2 * H;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_EINVAL);
+    o.H = H;
+    o.max_steps = 9;
     cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
+    o.max_steps = 10;
+    cosa_run_result *ok = NULL;
+    cr_expect_eq(cosa_run(f.set, &o, &rr, &ok), COSA_OK);
+    cosa_run_result_free(ok);
+    o.max_steps = 0;
+    /* VO without a reference function needs the start from the units' own
+     * states: COSA_EINVAL */
     o.kind = COSA_RUN_VO;
-    o.vo.H = -H;
-    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
-    /* a NaN tolerance: COSA_ERANGE */
-    o.kind = COSA_RUN_DEFECT;
-    o.defect.H = 0.0;
-    o.defect.h0 = H;
-    o.defect.tol = NAN;
-    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
-    o.kind = COSA_RUN_VO;
-    o.vo.H = H;
-    o.vo.rtol = NAN;
-    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
-    /* N = 0 steps of the fixed-step run (the default): COSA_ERANGE */
-    cosa_run_opts_default(&o);
-    cr_expect_eq(cosa_run(f.set, &o, &rr, &r), COSA_ERANGE);
+    cr_expect_eq(cosa_run(f.set, &o, NULL, &r), COSA_EINVAL);
     cr_expect_null(r);
     /* the configurations' own entry points say the same (one validation) */
+    cosa_reftraj neg = *ref;
+    neg.H = -H;
+    const cosa_cosim_opts co = {.nsteps = 10};
     cosa_cosim_result *cr = NULL;
-    cr_expect_eq(cosa_cosim_run(f.set, &o.scheme, &neg, &o.fixed, &cr), COSA_ERANGE);
+    cr_expect_eq(cosa_cosim_run(f.set, &o.scheme, &neg, &co, &cr), COSA_ERANGE);
+    cosa_cancel_free(cancel);
     cosa_reftraj_free(ref);
     fx_free(&f);
 }
@@ -205,15 +281,17 @@ static cosa_run_result *fixed_pair(struct fx *f, const char *scheme, size_t N,
     cosa_run_opts o;
     cosa_run_opts_default(&o);
     cr_assert_eq(cosa_scheme_parse(scheme, &o.scheme), COSA_OK);
-    o.fixed.nsteps = N;
+    o.H = H;
+    o.tend = (double)N * H;
     o.fixed.iter = iter;
+    const cosa_cosim_opts preset = {.nsteps = N, .iter = iter}; /* the same run */
     cosa_reftraj *ref = NULL;
     cr_assert_eq(cosa_reftraj_exact(f->sys, f->x0, H, (size_t)o.scheme.order + N + 1, &ref),
                  COSA_OK);
     const cosa_run_ref rr = {.traj = ref};
     cosa_run_result *r = NULL;
     cr_assert_eq(cosa_run(f->set, &o, &rr, &r), COSA_OK);
-    cr_assert_eq(cosa_cosim_run(f->set, &o.scheme, ref, &o.fixed, direct), COSA_OK);
+    cr_assert_eq(cosa_cosim_run(f->set, &o.scheme, ref, &preset, direct), COSA_OK);
     const cosa_cosim_result *a = r->fixed, *b = *direct;
     cr_assert_not_null(a);
     cr_expect(r->kind == COSA_RUN_FIXED && !r->defect && !r->vo);
@@ -227,6 +305,12 @@ static cosa_run_result *fixed_pair(struct fx *f, const char *scheme, size_t N,
     cr_expect_eq(a->ndone, b->ndone);
     expect_same_stats(&r->run, &b->run);
     expect_same_stats(&a->run, &b->run);
+    /* the one result's trajectory is the configuration's */
+    cr_assert_eq(r->npoints, N + 1);
+    cr_assert(r->ny == a->ny && r->nx == a->nx);
+    cr_expect(same(nc, r->t, b->t) && same(a->ny * nc, r->y, b->y) &&
+                  same(a->nx * nc, r->x, b->x),
+              "%s: the result's trajectory differs", scheme);
     cosa_reftraj_free(ref);
     return r;
 }
@@ -331,15 +415,22 @@ static cosa_run_result *defect_pair(struct fx *f, double H, double tol)
     cosa_run_opts o;
     cosa_run_opts_default(&o);
     o.kind = COSA_RUN_DEFECT;
-    o.defect.H = H;
-    o.defect.tol = tol;
-    o.defect.h0 = tol > 0.0 ? 1e-4 : 0.0;
-    o.defect.tend = 0.2;
+    /* controlled: the "pi" controller from the first step 1e-4 */
+    o.H = tol > 0.0 ? 1e-4 : H;
+    o.controller = tol > 0.0 ? cosa_controller_lookup("pi") : NULL;
+    if (tol > 0.0)
+        o.tol = tol;
+    o.tend = 0.2;
+    /* the same run as the preset's options (in_order, out_order 1: the
+     * description's defaults) */
+    const cosa_defect_opts preset = {.in_order = 1, .out_order = 1, .H = H, .tol = tol,
+                                     .h0 = tol > 0.0 ? 1e-4 : 0.0, .tend = 0.2,
+                                     .control = COSA_DEFECT_BOTH};
     const cosa_run_ref rr = {.x0 = f->x0, .exact = f->sys};
     cosa_run_result *r = NULL;
     cosa_defect_result *b = NULL;
     cr_assert_eq(cosa_run(f->set, &o, &rr, &r), COSA_OK);
-    cr_assert_eq(cosa_defect_run(f->set, f->x0, f->sys, &o.defect, &b), COSA_OK);
+    cr_assert_eq(cosa_defect_run(f->set, f->x0, f->sys, &preset, &b), COSA_OK);
     const cosa_defect_result *a = r->defect;
     cr_assert_not_null(a);
     cr_assert_eq(a->nsteps, b->nsteps);
@@ -355,6 +446,15 @@ static cosa_run_result *defect_pair(struct fx *f, double H, double tol)
         e = fmax(e, b->error[l]), dout = fmax(dout, b->defect_out[l]);
     cr_expect(r->e_output == e && r->defect_out == dout && isnan(r->e_global));
     cr_expect(r->seconds_reference >= 0.0 && r->seconds_reference <= r->seconds_total);
+    /* the trajectory: t = 0 (no outputs recorded there: NaN), then every
+     * step's end with y^(0) there -- the last one is y_end */
+    cr_assert_eq(r->npoints, n + 1);
+    cr_expect(r->ny == ny && r->nx == 0 && r->t[0] == 0.0 && isnan(r->y[0]));
+    cr_expect(same(n, r->t + 1, b->t), "trajectory times");
+    cr_expect(same(ny, r->y + n * ny, b->y_end), "the last point is y_end");
+    for (size_t k = 0; k < n; k++)
+        cr_expect(same(ny, r->y + (k + 1) * ny, b->coef + k * ny * (size_t)(b->out_order + 1)),
+                  "step %zu: y^(0)", k);
     cosa_defect_result_free(b);
     return r;
 }
@@ -391,12 +491,39 @@ Test(run_api, defect_same_as_direct)
 
 /* ---- VO -------------------------------------------------------------------------------- */
 
+/* The run description of the preset's options vo: the degree as the
+ * scheme's order, the control kind as the controller of that name, the
+ * tolerances and limits on the loop, the rest in the vo block. */
+static void vo_describe(const cosa_vo_opts *vo, cosa_run_opts *o)
+{
+    cosa_run_opts_default(o);
+    o->kind = COSA_RUN_VO;
+    cr_assert_eq(cosa_scheme_parse("zoh", &o->scheme), COSA_OK);
+    o->scheme.order = vo->k;
+    o->H = vo->H;
+    o->tend = vo->tend;
+    o->controller = vo->control == COSA_VO_CONTROL_ORDER  ? cosa_controller_lookup("order")
+                    : vo->control == COSA_VO_CONTROL_STEP ? cosa_controller_lookup("step")
+                                                          : NULL;
+    o->tol = vo->rtol;
+    o->safety = vo->sf;
+    o->rmin = vo->rmin;
+    o->rmax = vo->rmax;
+    o->hmin = vo->hmin;
+    o->max_attempts = vo->max_attempts;
+    o->estimator = vo->estimator;
+    o->start_initial = vo->start_initial;
+    o->vo = (cosa_run_vo_opts){.coupling = vo->coupling, .kmax = vo->kmax, .atol_x = vo->atol_x,
+                               .atol_v = vo->atol_v, .atol_u = vo->atol_u, .rtol_u = vo->rtol_u,
+                               .ctl_coupling = vo->ctl_coupling, .jacobian = vo->jacobian,
+                               .corr_tol = vo->corr_tol, .corr_max = vo->corr_max,
+                               .is_vel = vo->is_vel, .store_max = vo->store_max};
+}
+
 static cosa_run_result *vo_pair(struct fx *f, const cosa_vo_opts *vo)
 {
     cosa_run_opts o;
-    cosa_run_opts_default(&o);
-    o.kind = COSA_RUN_VO;
-    o.vo = *vo;
+    vo_describe(vo, &o);
     const cosa_run_ref rr = {.fn = ref_exact, .ctx = f};
     cosa_run_result *r = NULL;
     cosa_vo_result *b = NULL;
@@ -413,6 +540,10 @@ static cosa_run_result *vo_pair(struct fx *f, const cosa_vo_opts *vo)
     cr_expect(a->corrector_iters == b->corrector_iters && a->rejected == b->rejected);
     expect_same_stats(&r->run, &b->run);
     cr_expect(r->seconds_reference >= 0.0 && isnan(r->e_global));
+    /* the trajectory: every state kept (twomass: 4 <= store_max) */
+    cr_assert(a->all_stored && r->npoints == n && r->nx == a->nx && r->ny == a->ny);
+    cr_expect(same(n, r->t, b->t) && same(r->nx * n, r->x, b->x) && same(r->ny * n, r->y, b->y),
+              "the result's trajectory differs");
     cosa_vo_result_free(b);
     return r;
 }
@@ -502,7 +633,7 @@ Test(run_api, unit_failure_reason)
     cosa_run_opts o;
     cosa_run_opts_default(&o);
     cr_assert_eq(cosa_scheme_parse("foh", &o.scheme), COSA_OK);
-    o.fixed.nsteps = 10;
+    o.tend = 10 * 1e-3; /* H 0: the trajectory's */
     const cosa_run_ref rr = {.traj = ref};
     cosa_run_result *r = NULL;
     cr_assert_eq(cosa_run(f.set, &o, &rr, &r), COSA_OK);
@@ -535,7 +666,7 @@ Test(run_api, divergence_reason)
     cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, 1e-3, 20, &ref), COSA_OK);
     cosa_run_opts o;
     cosa_run_opts_default(&o);
-    o.fixed.nsteps = 10;
+    o.tend = 10 * 1e-3;
     o.fixed.diverge_factor = 1e-300;
     const cosa_run_ref rr = {.traj = ref};
     cosa_run_result *r = NULL;
@@ -607,12 +738,9 @@ static void fmu_opts(cosa_run_opts *o, cosa_run_kind kind, const struct fmu_fx *
 {
     cosa_run_opts_default(o);
     o->kind = kind;
-    o->fixed.nsteps = 20;
+    o->H = 1e-3;
+    o->tend = 0.02;
     o->defect.in_order = o->defect.out_order = 0;
-    o->defect.H = 1e-3;
-    o->defect.tend = 0.02;
-    o->vo.H = 1e-3;
-    o->vo.tend = 0.02;
     o->vo.is_vel = f->is_vel;
 }
 
@@ -694,13 +822,14 @@ Test(run_api, fixed_without_reference)
     cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, H, N + 1, &ref), COSA_OK);
     cosa_run_opts o;
     cosa_run_opts_default(&o);
-    o.fixed.nsteps = N;
-    o.fixed.start_initial = 1;
+    o.tend = (double)N * H;
+    o.start_initial = 1;
     cosa_run_result *a = NULL, *b = NULL;
     const cosa_run_ref with = {.traj = ref}, without = {0};
-    cr_assert_eq(cosa_run(f.set, &o, &with, &a), COSA_OK);
+    cr_assert_eq(cosa_run(f.set, &o, &with, &a), COSA_OK); /* H 0: the trajectory's */
     /* no H: nothing says the macro step */
-    cr_expect_eq(cosa_run(f.set, &o, &without, &b), COSA_EINVAL);
+    cr_expect_eq(cosa_run(f.set, &o, &without, &b), COSA_ERANGE);
+    cr_expect_eq(cosa_run(f.set, &o, NULL, &b), COSA_ERANGE);
     o.H = H;
     for (size_t i = 0; i < cosa_unitset_count(f.set); i++) { /* the run moved the units */
         size_t ox;
@@ -749,7 +878,7 @@ Test(run_api, fixed_tend_on_the_description)
     cosa_run_opts_default(&o);
     o.H = 0.064;
     o.tend = 3.0;
-    cosa_run_result *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+    cosa_run_result *a = NULL, *b = NULL, *c = NULL;
     units_to_x0(&f);
     cr_assert_eq(cosa_run(f.set, &o, &none, &a), COSA_OK);
     cr_expect_eq(a->status, COSA_RUN_STATUS_OK);
@@ -758,29 +887,36 @@ Test(run_api, fixed_tend_on_the_description)
     cr_expect_eq(a->run.steps, 47);
     const double tlast = a->fixed->t[a->fixed->ndone];
     cr_expect(fabs(tlast - 3.0) <= 2.0 * DBL_EPSILON * 3.0, "last point at %.17g", tlast);
-    o.tend = 0.0;
-    o.fixed.nsteps = 46;
+    o.tend = 46 * 0.064; /* 46.000000000000007 H: 46 steps */
     units_to_x0(&f);
     cr_assert_eq(cosa_run(f.set, &o, &none, &b), COSA_OK);
     const size_t nx = a->fixed->nx, ny = a->fixed->ny;
     cr_expect(same(nx * 47, a->fixed->x, b->fixed->x), "grid states differ");
     cr_expect(same(ny * 47, a->fixed->y, b->fixed->y), "grid outputs differ");
-    /* a whole number of steps */
+    cr_expect_eq(b->fixed->ndone, 46);
+    cr_expect_eq(b->fixed->clipped, 0);
+    /* a whole number of steps: the preset's run of 300 steps from the units'
+     * own states on no reference, bitwise */
     o.H = 1e-3;
     o.tend = 0.3;
-    o.fixed.nsteps = 0;
     units_to_x0(&f);
     cr_assert_eq(cosa_run(f.set, &o, &none, &c), COSA_OK);
     cr_expect_eq(c->fixed->ndone, 300);
     cr_expect_eq(c->fixed->clipped, 0);
-    o.tend = 0.0;
-    o.fixed.nsteps = 300;
     units_to_x0(&f);
-    cr_assert_eq(cosa_run(f.set, &o, &none, &d), COSA_OK);
-    cr_expect(same(nx * 301, c->fixed->x, d->fixed->x), "300 steps differ");
+    cosa_reftraj *nt = NULL;
+    cr_assert_eq(cosa_reftraj_none(f.set, NULL, 1e-3, 301, &nt), COSA_OK);
+    const cosa_cosim_opts preset = {.nsteps = 300, .start_initial = 1};
+    cosa_cosim_result *d = NULL;
+    cr_assert_eq(cosa_cosim_run(f.set, &o.scheme, nt, &preset, &d), COSA_OK);
+    cr_expect(same(nx * 301, c->fixed->x, d->x) && same(ny * 301, c->fixed->y, d->y),
+              "300 steps differ");
+    cr_expect(same(nx * 301, c->x, d->x) && same(ny * 301, c->y, d->y) && same(301, c->t, d->t),
+              "the result's trajectory differs");
+    cosa_cosim_result_free(d);
+    cosa_reftraj_free(nt);
     /* no whole step; not finite */
     cosa_run_result *e = NULL;
-    o.fixed.nsteps = 0;
     o.tend = 5e-4;
     cr_expect_eq(cosa_run(f.set, &o, &none, &e), COSA_ERANGE);
     o.tend = NAN;
@@ -791,6 +927,161 @@ Test(run_api, fixed_tend_on_the_description)
     cosa_run_result_free(a);
     cosa_run_result_free(b);
     cosa_run_result_free(c);
-    cosa_run_result_free(d);
+    fx_free(&f);
+}
+
+/* ---- no reference, the trajectory against Phi^n ------------------------------------ */
+
+/* The defect run without a reference (ref NULL: the units' own states, no
+ * exact solution) is the run from the same x0 without exact, bit for bit,
+ * and the run with exact too (the reference only measures it: its error
+ * figures, a divergence bound no output reaches here); e_output is NaN
+ * without. */
+Test(run_api, defect_without_reference)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    o.kind = COSA_RUN_DEFECT;
+    o.H = 1e-3;
+    o.tend = 0.05;
+    const cosa_run_ref with = {.x0 = f.x0, .exact = f.sys}, start = {.x0 = f.x0};
+    cosa_run_result *a = NULL, *b = NULL, *c = NULL;
+    cr_assert_eq(cosa_run(f.set, &o, &with, &a), COSA_OK);
+    cr_assert_eq(cosa_run(f.set, &o, &start, &b), COSA_OK);
+    units_to_x0(&f); /* the units' own states: the fixture's x0 */
+    cr_assert_eq(cosa_run(f.set, &o, NULL, &c), COSA_OK);
+    cr_expect(a->status == COSA_RUN_STATUS_OK && c->status == COSA_RUN_STATUS_OK, "%s",
+              c->reason);
+    cr_assert(a->npoints == c->npoints && b->npoints == c->npoints && c->npoints == 51);
+    const size_t n = c->npoints, ny = c->ny;
+    cr_expect(same(n, a->t, c->t) && same(ny * n, a->y, c->y) && same(ny * n, b->y, c->y),
+              "the trajectory depends on the reference");
+    cr_expect(same(1, &a->defect_out, &c->defect_out) && same(1, &a->defect_conn, &c->defect_conn));
+    cr_expect(isfinite(a->e_output) && isnan(b->e_output) && isnan(c->e_output));
+    cr_expect(isnan(c->seconds_reference));
+    cosa_run_result_free(a);
+    cosa_run_result_free(b);
+    cosa_run_result_free(c);
+    fx_free(&f);
+}
+
+/* The variable-order run without a reference function: from the units'
+ * own states (start_initial), x(0) read from the units; the same run as
+ * the one that takes x(0) from the exact reference, bit for bit (after the
+ * start the engine reads the reference only for its error figures and its
+ * divergence bound, which no state reaches here), its status the loop's,
+ * the error figures NaN; fixed steps and step control
+ * (ExSLocal estimates from the coupling variables, not the reference). */
+Test(run_api, vo_without_reference)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    for (int ctl = 0; ctl < 2; ctl++) {
+        cosa_run_opts o;
+        cosa_run_opts_default(&o);
+        o.kind = COSA_RUN_VO;
+        cr_assert_eq(cosa_scheme_parse("foh", &o.scheme), COSA_OK);
+        o.H = ctl ? 1e-5 : 1e-4;
+        o.tend = ctl ? 0.004 : 0.01;
+        o.start_initial = 1;
+        o.vo.is_vel = f.is_vel;
+        if (ctl) {
+            o.controller = cosa_controller_lookup("step");
+            o.estimator = cosa_vo_estimator_lookup("exslocal");
+            o.tol = 1e-3;
+        }
+        const cosa_run_ref with = {.fn = ref_exact, .ctx = &f};
+        cosa_run_result *a = NULL, *b = NULL;
+        units_to_x0(&f);
+        cr_assert_eq(cosa_run(f.set, &o, &with, &a), COSA_OK);
+        units_to_x0(&f);
+        cr_assert_eq(cosa_run(f.set, &o, NULL, &b), COSA_OK);
+        cr_expect_eq(a->status, COSA_RUN_STATUS_OK, "%s", a->reason);
+        cr_expect_eq(b->status, COSA_RUN_STATUS_OK, "%s", b->reason);
+        cr_expect_str_eq(b->reason, "");
+        cr_assert(a->npoints == b->npoints && a->npoints > 10 && a->nx == b->nx && a->nx == 4);
+        const size_t n = a->npoints;
+        cr_expect(same(n, a->t, b->t) && same(a->nx * n, a->x, b->x) &&
+                      same(a->ny * n, a->y, b->y),
+                  "control %d: the trajectory depends on the reference", ctl);
+        expect_same_stats(&a->run, &b->run);
+        cr_expect(isfinite(a->e36_all) && isnan(b->e36_all) && isnan(b->e_end));
+        cr_expect_eq(b->vo->status, COSA_VO_OK);
+        cr_expect(isnan(b->vo->xref[b->nx]), "the reference after t = 0 is unknown");
+        cr_expect(ctl == 0 || b->run.h_max > b->run.h_min, "the step never changed");
+        cosa_run_result_free(a);
+        cosa_run_result_free(b);
+    }
+    fx_free(&f);
+}
+
+/* The trajectory of a fixed ZOH run with exact units against the
+ * propagation matrix: z_n = Phi^n z0 (z = states and the held outputs;
+ * cosa_z0_build is the start on the exact reference at t = 0), the states
+ * at t[n] = n H.  Both routes are products of matrix exponentials and sums,
+ * backward stable: an error of a few d eps |Phi| |z| per step (d the
+ * dimension of z), carried by a stable Phi (rho < 1) over the N steps.  The
+ * check is the scale-free ratio |x_run - x_phi| / (N d eps s_i), s_i the
+ * largest sum_j |Phi_ij| |z_j| over the steps (the magnitude of what step
+ * i adds up), below 10.  A formula error (a wrong hold, a step of the
+ * wrong length) is O(H) relative, a ratio of 1e10. */
+Test(run_api, fixed_trajectory_against_phi)
+{
+    struct fx f;
+    fx_init(&f, "exact");
+    const double H = 1e-3;
+    const size_t N = 100;
+    cosa_run_opts o;
+    cosa_run_opts_default(&o);
+    o.H = H;
+    o.tend = (double)N * H;
+    cosa_reftraj *ref = NULL;
+    cr_assert_eq(cosa_reftraj_exact(f.sys, f.x0, H, N + 1, &ref), COSA_OK);
+    const cosa_run_ref rr = {.traj = ref};
+    cosa_run_result *r = NULL;
+    cr_assert_eq(cosa_run(f.set, &o, &rr, &r), COSA_OK);
+    cr_assert_eq(r->npoints, N + 1);
+    cosa_layout lay;
+    cr_assert_eq(cosa_layout_get(f.sys, &o.scheme, &lay), COSA_OK);
+    const size_t d = lay.dim, nx = r->nx;
+    cr_assert_eq(nx, cosa_system_nx(f.sys));
+    cosa_phi_workspace *w = cosa_phi_workspace_alloc(f.sys, 1);
+    double *Phi = calloc(d * d, sizeof *Phi), *z = calloc(d, sizeof *z),
+           *zn = calloc(d, sizeof *zn), *s = calloc(d, sizeof *s);
+    cr_assert(w && Phi && z && zn && s);
+    cr_assert_eq(cosa_phi_build(f.sys, &o.scheme, H, Phi, d, w), COSA_OK);
+    cr_assert_eq(cosa_z0_build(f.sys, &o.scheme, H, f.x0, z, w), COSA_OK);
+    double worst = 0.0;
+    double *dx = calloc(nx * (N + 1), sizeof *dx);
+    cr_assert_not_null(dx);
+    for (size_t n = 0; n <= N; n++) {
+        cr_expect(r->t[n] == (double)n * H || fabs(r->t[n] - (double)n * H) <= 4 * DBL_EPSILON *
+                                                                                   (double)n * H,
+                  "t[%zu] = %.17g", n, r->t[n]);
+        for (size_t i = 0; i < nx; i++)
+            dx[i + n * nx] = fabs(r->x[i + n * nx] - z[i]);
+        for (size_t i = 0; i < d; i++) {
+            double acc = 0.0;
+            for (size_t j = 0; j < d; j++)
+                acc += fabs(Phi[i + j * d]) * fabs(z[j]);
+            s[i] = fmax(s[i], acc);
+        }
+        tu_phi_apply(Phi, d, z, zn);
+    }
+    for (size_t n = 0; n <= N; n++)
+        for (size_t i = 0; i < nx; i++)
+            worst = fmax(worst, dx[i + n * nx] / ((double)N * (double)d * DBL_EPSILON * s[i]));
+    cr_log_info("fixed ZOH vs Phi^n z0: ratio %.3g\n", worst);
+    cr_expect_leq(worst, 10.0, "|x_run - Phi^n z0| ratio %.3g", worst);
+    free(dx);
+    free(Phi);
+    free(z);
+    free(zn);
+    free(s);
+    cosa_phi_workspace_free(w);
+    cosa_run_result_free(r);
+    cosa_reftraj_free(ref);
     fx_free(&f);
 }

@@ -45,7 +45,7 @@ typedef enum cosa_defect_control {
  *   imslocal  eq 24: |u^pre_{N+1} - u_{N+1}| on coupling variables (implicit).
  * C^k: eq 17 (positions) and eq 20 (velocities) for the step's own nodes. */
 /* An estimator is a const descriptor (issue 23: a user may write one and
- * pass it in cosa_vo_opts.estimator).  After the step T_N -> T_N + H of
+ * pass it in cosa_run_opts.estimator).  After the step T_N -> T_N + H of
  * degree k is integrated, the engine calls estimate() with what it saw
  * (arrays borrowed for the call) and the descriptor's user_data; estimate
  * writes the error vector eps (nx entries if on_states, else nc) and

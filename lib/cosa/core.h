@@ -53,7 +53,7 @@ const char *cosa_version(void);
 /* ---- Cancellation (lib/core/cancel.c) ------------------------------------ */
 
 /* A caller-owned cancellation flag for long calls (a map, a limit scan,
- * advise, a simulation; cosa_sweep_spec.cancel, cosa_cosim_opts.cancel,
+ * advise, a simulation; cosa_sweep_spec.cancel, cosa_run_opts.cancel,
  * cosa_case_set_cancel): the call checks it at a coarse grain (per grid
  * point, per evaluated macro step, per macro step of a run) and, once it is
  * set, stops with COSA_ECANCELLED and frees what it had built (caller-owned

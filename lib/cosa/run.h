@@ -150,43 +150,6 @@ typedef struct cosa_energy_result {
 
 /* ---- Fixed-step run (driver) with the conventions of doc/method.md --------- */
 
-typedef struct cosa_cosim_opts {
-    size_t nsteps;           /* N = round(T_end / H) >= 1 macro steps           */
-    double h_last;           /* > 0 (and < H): one more, shorter step after the
-                                N full ones, to end the horizon at t[N] + h_last
-                                (the end clip; the result has N + 1 steps, the
-                                last one clipped); 0: none                      */
-    cosa_master_opts master;
-    double diverge_factor;   /* divergence threshold (see below); <= 0: 1e6    */
-    const cosa_observer *observers; /* extra observers of the run (may be NULL) */
-    size_t nobservers;       /* at most COSA_MASTER_OBSERVERS - 3               */
-    int defects;             /* 1: also the defects of every step (defect paper,
-                                issue 12 section 5): the scheme's own input
-                                polynomial, output polynomials from the output
-                                derivatives of order defect_out_order, the mid
-                                sample from a snapshot (the run is unchanged,
-                                bitwise); units need COSA_UNIT_CAN_SAVE_STATE */
-    int defect_out_order;    /* 0..COSA_UNIT_DERMAX                             */
-    int start_initial;       /* 1: start at t = 0 from the reference's x(0), y_0
-                                from the algebraic loop, the extrapolation degree
-                                capped by the samples that exist
-                                (cosa_master_init_initial; energy paper);
-                                t[n] = n H then                                 */
-    const cosa_energy_opts *energy; /* NULL, or the energy paper's indicators at
-                                every macro point (result.energy; an observer of
-                                the run, over the unit set's power port) and,
-                                with energy->correct, its correction force, the
-                                master's input offset over the next step (Jacobi
-                                schemes without +ocorr/+ecorr/+mbcorr only:
-                                COSA_EUNSUPPORTED; no port: COSA_EINVAL)         */
-    const cosa_iter_opts *iter; /* imp:, gs-imp:, gs:P/Q (cosa_iter): NULL = the
-                                scheme's iterations, or to 1e-8 with at most
-                                COSA_ITER_MAX_DEFAULT sweeps; no defects, start
-                                on the reference, no energy correction       */
-    const cosa_cancel *cancel; /* checked before every macro step (NULL: none):
-                                once set, the run stops and returns
-                                COSA_ECANCELLED (no result)                   */
-} cosa_cosim_opts;
 
 /* The communication points of a run with events (opts.master.events) off
  * the grid t = (p + n) H -- event times and cuts at time events -- in time
@@ -250,29 +213,6 @@ typedef struct cosa_cosim_result {
  * chosen by a controller from the controlled defect (default "pi", eq 39;
  * first step h0).  The end of the run: a step that would end within
  * 1e-12 T of T, or beyond it, is shortened to end at T (fixed steps too). */
-typedef struct cosa_defect_opts {
-    int in_order;              /* m, 0..2 (at most the units' input degree)  */
-    int out_order;             /* n, 0..2                                     */
-    double H;                  /* fixed macro step (> 0), or 0 with tol       */
-    double tol;                /* defect tolerance (> 0) for a controlled run */
-    double h0;                 /* first step of a controlled run (> 0)        */
-    double tend;               /* T > 0                                       */
-    cosa_defect_control control;     /* which defects are controlled          */
-    const cosa_controller_type *controller; /* NULL: "pi"                     */
-    size_t max_steps;          /* steps before the run stops short of T
-                                  (end COSA_DEFECT_END_MAX_STEPS; every step
-                                  is kept, so this bounds the memory);
-                                  0: COSA_DEFECT_MAX_STEPS                    */
-    double hmin;               /* a controlled run stops (COSA_DEFECT_END_HMIN)
-                                  when the controller's next step is below
-                                  hmin (>= 0; 0: COSA_DEFECT_HMIN -- there is
-                                  always a positive floor)                    */
-    const cosa_observer *observers; /* nobservers (at most COSA_MASTER_OBSERVERS)
-                                  observers of the run's master: initialized
-                                  at t = 0 (e.g. the FMU initialization loop
-                                  again there), step_complete after commits   */
-    size_t nobservers;
-} cosa_defect_opts;
 #define COSA_DEFECT_MAX_STEPS 1000000
 /* The floor of a controlled defect run's step when opts.hmin is 0 [s]: the
  * variable-order engine's default too (cosa_vo_opts.hmin).  Without a floor
@@ -338,46 +278,6 @@ typedef enum cosa_vo_control_kind {
 typedef cosa_status (*cosa_vo_ref_fn)(void *ctx, size_t n, const double *t, size_t nsel,
                                       const size_t *sel, double *X);
 
-typedef struct cosa_vo_opts {
-    cosa_vo_coupling_kind coupling;
-    int k;                 /* the (initial) degree, 0..kmax                  */
-    int kmax;              /* 0..COSA_VO_KMAX (5)                            */
-    double H;              /* macro step (fixed) or H0 (controlled)          */
-    double tend;           /* the run covers [t_s, t_s + tend]               */
-    const cosa_vo_estimator *estimator; /* NULL: none (control none only)    */
-    cosa_vo_control_kind control;
-    double rtol, atol_x, atol_v, atol_u;
-    double rtol_u;         /* rtol of the coupling variables (0: rtol)        */
-    double sf, rmin, rmax, hmin;
-    int ctl_coupling;      /* 1: n* = the coupling bodies' states only       */
-    cosa_vo_jacobian jacobian;
-    double corr_tol;       /* 1e-10                                          */
-    int corr_max;          /* 10                                             */
-    const unsigned char *is_vel; /* nx: 1 velocity, 0 position (NULL: the
-                              units' kick flags are not known: all velocities) */
-    size_t max_attempts;   /* 0: 10^7                                        */
-    const cosa_controller_type *controller; /* NULL: "order" or "step" of the
-                              controller table by control; else any entry
-                              (e.g. "pi": the step alone, from the error norm
-                              with tol 1)                                     */
-    size_t store_max;      /* keep every state at the macro points when nx <=
-                              store_max (0: 20000), else only the coupling
-                              bodies' (e36_all is then NaN)                  */
-    const cosa_observer *observers; /* nobservers (at most COSA_MASTER_OBSERVERS)
-                              observers of the engine's master: initialized
-                              where the run (or the estimate's step) starts,
-                              e.g. the FMU initialization loop again there;
-                              step_complete after the master's commits       */
-    size_t nobservers;
-    int start_initial;     /* 0: the start-up samples u(T_j), j = 0..K+1, and
-                              the states at t_s = (K+1) H from the reference;
-                              1: from the units' own state at t = 0 (x(0) of
-                              the reference, the units instantiated afresh:
-                              black boxes), K+1 committed steps of H of
-                              degree min(j, k) for step j = 0..K (the degree
-                              the samples that exist allow), then the run
-                              from t_s = (K+1) H as with 0                    */
-} cosa_vo_opts;
 
 typedef enum cosa_vo_status {
     COSA_VO_OK = 0, COSA_VO_HMIN, COSA_VO_DIVERGED, COSA_VO_MAXSTEPS,
@@ -439,47 +339,148 @@ typedef enum cosa_run_kind {
 /* "fixed", "defect", "vo"; NULL for another value. */
 const char *cosa_run_kind_name(cosa_run_kind k);
 
-/* One run description: the configuration and the options of each (only
- * the selected one's are read). */
+/* The fixed-step configuration's own settings (FIXED only). */
+typedef struct cosa_run_fixed_opts {
+    cosa_master_opts master; /* the master's options (events, inputs, ...)   */
+    double diverge_factor;   /* divergence threshold x the reference's largest
+                                output; <= 0: 1e6                            */
+    int defects;             /* 1: also the defects of every step (the run is
+                                unchanged, bitwise; units need
+                                COSA_UNIT_CAN_SAVE_STATE)                    */
+    int defect_out_order;    /* their output polynomials' order, 0..COSA_UNIT_DERMAX */
+    const cosa_energy_opts *energy; /* NULL, or the energy paper's indicators
+                                (result.fixed->energy) and, with
+                                energy->correct, its correction (Jacobi
+                                schemes without corrections only)            */
+    const cosa_iter_opts *iter; /* imp:, gs-imp:, gs:P/Q: NULL = the scheme's
+                                iterations, or to 1e-8 with at most
+                                COSA_ITER_MAX_DEFAULT sweeps                 */
+} cosa_run_fixed_opts;
+
+/* The defect configuration's own settings (DEFECT only): Jacobi with
+ * Taylor inputs of degree in_order from output derivatives of order
+ * out_order.  Its error estimate is the defects themselves (eq 38):
+ * control says which of them the controller measures. */
+typedef struct cosa_run_defect_opts {
+    int in_order;                /* m, 0..2                                  */
+    int out_order;               /* n, 0..2                                  */
+    cosa_defect_control control; /* the controlled defects                   */
+} cosa_run_defect_opts;
+
+/* The variable-order configuration's own settings (VO only). */
+typedef struct cosa_run_vo_opts {
+    cosa_vo_coupling_kind coupling; /* explicit, or the implicit corrector   */
+    int kmax;                /* the largest degree with the "order" controller,
+                                0..COSA_VO_KMAX                              */
+    double atol_x, atol_v, atol_u; /* absolute tolerances of positions,
+                                velocities and coupling variables           */
+    double rtol_u;           /* rtol of the coupling variables (0: tol)      */
+    int ctl_coupling;        /* 1: n* = the coupling bodies' states only     */
+    cosa_vo_jacobian jacobian;
+    double corr_tol;         /* the implicit corrector's tolerance (1e-10)   */
+    int corr_max;            /* and its iterations (10)                      */
+    const unsigned char *is_vel; /* nx: 1 velocity, 0 position (NULL: all
+                                velocities)                                  */
+    size_t store_max;        /* keep every state at the macro points when nx
+                                <= store_max (0: 20000), else only the
+                                coupling bodies' (e36_all NaN)               */
+} cosa_run_vo_opts;
+
+/* One run description.  The loop's settings come first and mean the same
+ * in every configuration; the three blocks at the end hold only what is
+ * special to one configuration (doc/architecture.md has the table of which
+ * configuration reads which field).  kind selects the configuration: it is
+ * not derived from the settings, because every configuration can run at
+ * fixed steps without an estimator -- the same settings describe three
+ * different runs (the scheme's extrapolation, the defect paper's Taylor
+ * inputs, the variable-order engine).  A setting a configuration cannot
+ * honour is refused (COSA_EUNSUPPORTED), never ignored. */
 typedef struct cosa_run_opts {
     cosa_run_kind kind;
-    cosa_scheme scheme;      /* FIXED: the coupling scheme                   */
-    cosa_cosim_opts fixed;   /* FIXED: N, master options, ...; the macro step
-                                is the reference trajectory's H           */
-    double H;                /* FIXED without a reference (cosa_run_ref.traj
-                                NULL): the macro step; the run starts at
-                                t = 0 from the units' own states
-                                (start_initial), e_global is NaN and the
-                                divergence test checks finiteness only
-                                (cosa_reftraj_none)                       */
-    cosa_defect_opts defect; /* DEFECT                                       */
-    cosa_vo_opts vo;         /* VO                                           */
-    double tend;             /* FIXED with fixed.nsteps 0: the horizon from
-                                the run's start, the steps by the one
-                                fixed-step rule (doc/simulate.md): floor(tend
-                                / H) full ones (tend / H within 1e-9 of a
-                                whole number is that number) and a short
-                                last one to tend (fixed.h_last); H the
-                                reference's or, without one, H above.  0:
-                                fixed.nsteps says (the default)            */
+    /* the horizon and the step */
+    double t0;               /* the time of the initial state: 0 (every
+                                configuration starts its units at t = 0;
+                                another value is COSA_EUNSUPPORTED)         */
+    double tend;             /* the horizon's length from where the loop
+                                starts (> 0): FIXED from t = p H on a
+                                reference (its start-up) or from t = 0, VO
+                                from t_s = (K+1) H, DEFECT from t = 0.  FIXED:
+                                floor(tend / H) full steps (within 1e-9 of a
+                                whole number is that number) and a short last
+                                one to tend                                  */
+    double H;                /* the macro step (fixed steps), or the first
+                                step of a controlled run (> 0).  FIXED with a
+                                reference trajectory: 0 = the trajectory's
+                                H, another value must be it (COSA_EINVAL)   */
+    /* the controller (NULL: fixed steps of H) and its parameters */
+    const cosa_controller_type *controller; /* DEFECT: any entry of the table
+                                (e.g. "pi"); VO: "order" (degree and step),
+                                "step", or another entry (the step alone);
+                                FIXED: NULL only (COSA_EUNSUPPORTED)         */
+    double tol;              /* the controller's target: DEFECT the defect
+                                tolerance (absolute), VO rtol (relative, the
+                                WRMS norms; also read without a controller
+                                when an estimator runs)                      */
+    double safety;           /* VO: the safety factor SF                     */
+    double rmin, rmax;       /* VO: the step ratio's limits (0 < rmin < 1 < rmax) */
+    double hmin;             /* the floor of a controlled step (> 0): the run
+                                stops (status hmin) below it; DEFECT, VO     */
+    /* limits (0: the configuration's default) */
+    size_t max_steps;        /* DEFECT: committed steps before it stops short
+                                (COSA_DEFECT_MAX_STEPS); FIXED: a horizon of
+                                more steps is COSA_ERANGE; VO: 0 only
+                                (it limits attempts)                        */
+    size_t max_attempts;     /* VO: attempts (10^7); the others: 0 only      */
+    /* the coupling, the estimator */
+    cosa_scheme scheme;      /* FIXED: the coupling scheme; VO: a plain
+                                Jacobi degree (zoh, foh, soh, pK: the
+                                extrapolation degree k); DEFECT: zoh only
+                                (its inputs are defect.in_order's Taylor
+                                polynomials); else COSA_EUNSUPPORTED        */
+    const cosa_vo_estimator *estimator; /* VO: the error estimator (NULL:
+                                none; a controller needs one); the others:
+                                NULL only (DEFECT's estimate is the defects,
+                                defect.control)                             */
+    int start_initial;       /* 1: start at t = 0 from the units' own states
+                                (FIXED: y_0 from the algebraic loop, the
+                                extrapolation degree capped by the samples
+                                that exist; VO: K+1 committed steps of H
+                                first).  0: start on the reference.  Without
+                                a reference FIXED and VO need 1 (FIXED sets
+                                it itself); DEFECT always starts at t = 0  */
+    /* observers of the run's master, and cancellation */
+    const cosa_observer *observers; /* (may be NULL) initialized where the run
+                                starts, step_complete after each commit    */
+    size_t nobservers;       /* FIXED at most COSA_MASTER_OBSERVERS - 3, the
+                                others COSA_MASTER_OBSERVERS                */
+    const cosa_cancel *cancel; /* FIXED: checked before every macro step
+                                (once set: COSA_ECANCELLED, no result); the
+                                others: NULL only                           */
+    /* what is special to one configuration */
+    cosa_run_fixed_opts fixed;
+    cosa_run_defect_opts defect;
+    cosa_run_vo_opts vo;
 } cosa_run_opts;
 
-/* The defaults: kind FIXED; scheme ZOH (Jacobi, order 0, no corrections,
- * alpha = relax = 1: cosa_scheme_parse("zoh")); fixed: zero (nsteps 0 --
- * set it --, master options 0, diverge_factor 0 = 1e6, no defects, no
- * energy, no iteration options); defect: in_order 1, out_order 1 (first
- * order Taylor inputs and outputs), H 0, tol 0, h0 0, tend 0 (a fixed run needs H
- * and tend, a controlled one tol, h0 and tend), control BOTH, controller
- * NULL ("pi"), max_steps 0 (COSA_DEFECT_MAX_STEPS), hmin 0; vo:
- * cosa_vo_opts_default (H and tend 0: set them); tend 0 (the fixed run's
- * steps from fixed.nsteps).  NULL is a no-op. */
+/* The defaults: kind FIXED, t0 0, tend 0 and H 0 (set them), no
+ * controller, tol 1e-5, safety 6, rmin 0.5, rmax 2, hmin
+ * COSA_DEFECT_HMIN, limits 0, scheme ZOH (cosa_scheme_parse("zoh")), no
+ * estimator, start on the reference, no observers, no cancel; fixed: all
+ * zero; defect: in_order 1, out_order 1, control BOTH; vo: explicit, kmax
+ * 5, atol_x 1e-8, atol_v 1e-5, atol_u 1e-3 (1e-3 tol, tol, 1e2 tol at the
+ * default tol: they do not follow a tol set later), rtol_u 0, FD Jacobian,
+ * corr_tol 1e-10, corr_max 10.  NULL is a no-op. */
 void cosa_run_opts_default(cosa_run_opts *o);
 
-/* What a run compares against, by configuration: FIXED the reference
- * trajectory traj (start-up and e_global; NULL: none, see cosa_run_opts.H);
- * DEFECT the initial state x0 and
- * the coupled linear system exact (may be NULL: no error figures); VO the
- * reference function fn with its context. */
+/* What a run compares against, by configuration (the whole argument may be
+ * NULL: no reference, no error figures -- NaN): FIXED the reference
+ * trajectory traj (start-up and e_global; NULL: the run starts at t = 0
+ * from the units' own states and the divergence test checks finiteness
+ * only); DEFECT the initial state x0 (NULL: the units' own states) and the
+ * coupled linear system exact (NULL: no error figures); VO the reference
+ * function fn with its context (NULL: start_initial must be 1, x(0) is the
+ * units' own states, the reference NaN at every other time -- vo->xref --,
+ * no error figures, the divergence bound 1e6 x the largest |x(0)|). */
 typedef struct cosa_run_ref {
     const cosa_reftraj *traj;
     const double *x0;
@@ -541,6 +542,22 @@ typedef struct cosa_run_result {
      * cosa_defect_result.seconds_reference; NaN for FIXED -- the caller
      * computed the trajectory before -- and for DEFECT without exact)     */
     double seconds_total, seconds_loop, seconds_reference;
+    /* the trajectory, the same in every configuration (owned by this
+     * result): the start and every accepted macro point, npoints of them --
+     * FIXED t = p H (or 0) and the steps done (the grid: event points off
+     * it are in fixed->events), DEFECT t = 0 and the steps' ends, VO t_s
+     * and its accepted points */
+    size_t npoints;
+    double *t;            /* npoints times                                    */
+    size_t ny;            /* outputs (VO: 0 when it keeps none)               */
+    double *y;            /* ny x npoints, column-major: the units' outputs at
+                             t[n] (FIXED the raw y -- the corrected ones are
+                             fixed->ybar --, DEFECT y^(0) at the step's end
+                             and NaN at t = 0, where it records none, VO the
+                             update step's y)                                 */
+    size_t nx;            /* states kept (0: none -- DEFECT, or VO keeping only
+                             the coupling bodies')                           */
+    double *x;            /* nx x npoints: the stacked states at t[n]         */
     /* the configuration's own result (the one of kind; the others NULL),
      * owned by this result: every figure of that configuration */
     cosa_cosim_result *fixed;
@@ -548,17 +565,21 @@ typedef struct cosa_run_result {
     cosa_vo_result *vo;
 } cosa_run_result;
 
-/* One run of the configuration o->kind on the unit set: validates the
- * description once (the configuration's own checks: COSA_EINVAL for a NULL
- * argument, a missing reference of that configuration or an unknown kind;
- * COSA_ERANGE for numbers out of range or not finite -- a macro step <= 0,
- * a NaN tolerance, ...; COSA_EUNSUPPORTED as the configuration), then runs
- * it as the configuration's preset does (cosa_cosim_run, cosa_defect_run,
- * cosa_vo_run: internal presets, not part of this API; their comments in the
- * source tree's lib/cosa/internal/run.h say how each configuration starts up
- * and when it diverges; bitwise the same figures, the description not
- * checked a second time) and fills the one result.  A run that stops is a result (status, reason), COSA_OK; errors
- * (a broken FMU, memory) are returned.  Free with cosa_run_result_free. */
+/* One run of the configuration o->kind on the unit set, against ref (may
+ * be NULL: no reference, see cosa_run_ref): validates the description once
+ * -- COSA_EINVAL for a NULL set, o or out, an unknown kind, observers
+ * counted but not given, a fixed run's H that is not its trajectory's, a
+ * variable-order run with neither a reference nor start_initial;
+ * COSA_ERANGE for numbers out of range or not finite (a macro step <= 0, a
+ * NaN tolerance, tend <= 0, ...); COSA_EUNSUPPORTED for a start t0 other
+ * than 0 and a setting the configuration cannot honour (cosa_run_opts) --
+ * then runs it as the configuration's preset does (cosa_cosim_run,
+ * cosa_defect_run, cosa_vo_run: internal presets, not part of this API;
+ * their comments in the source tree's lib/cosa/internal/run.h say how each
+ * configuration starts up and when it diverges; bitwise the same figures)
+ * and fills the one result.  A run that stops is a result (status,
+ * reason), COSA_OK; errors (a broken FMU, memory) are returned.  Free with
+ * cosa_run_result_free. */
 cosa_status cosa_run(cosa_unitset *set, const cosa_run_opts *o, const cosa_run_ref *ref,
                      cosa_run_result **out);
 void cosa_run_result_free(cosa_run_result *r);

@@ -17,11 +17,11 @@ int main(int argc, char **argv)
         cosa_case_free(c);
         return 1;
     }
-    const cosa_cosim_result *r = s->run->fixed; /* the trajectories */
-    printf("status %s\nreference %s\nsteps %zu\n", cosa_run_status_name(s->run->status),
-           s->reference, s->run->run.steps);
+    const cosa_run_result *r = s->run; /* the trajectory: t, y (ny x npoints) */
+    printf("status %s\nreference %s\nsteps %zu\n", cosa_run_status_name(r->status),
+           s->reference, r->run.steps);
     for (size_t k = 0; k < s->ny; k++) /* the outputs at the end: y.SUB.NAME */
-        printf("y.%s %.17g\n", s->yname[k], r->y[k + r->ndone * r->ny]);
+        printf("y.%s %.17g\n", s->yname[k], r->y[k + (r->npoints - 1) * r->ny]);
     /* 3., 4. */
     cosa_case_sim_free(s);
     cosa_case_free(c);

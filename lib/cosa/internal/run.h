@@ -35,6 +35,114 @@ void cosa_ecco_result_free(cosa_ecco_result *r);
 cosa_status cosa_osp_fixed_run(cosa_unitset *set, const double *x0, double h,
                                const unsigned *k, double tend, cosa_ecco_result **out);
 
+/* ---- The presets' own option structs ------------------------------------
+ * What the configurations' internal presets (cosa_cosim_run, cosa_defect_run,
+ * cosa_vo_run) read.  The public description is cosa_run_opts: lib/td/run.c
+ * fills these from it, in one place (run_fill_*). */
+
+typedef struct cosa_cosim_opts {
+    size_t nsteps;           /* N = round(T_end / H) >= 1 macro steps           */
+    double h_last;           /* > 0 (and < H): one more, shorter step after the
+                                N full ones, to end the horizon at t[N] + h_last
+                                (the end clip; the result has N + 1 steps, the
+                                last one clipped); 0: none                      */
+    cosa_master_opts master;
+    double diverge_factor;   /* divergence threshold (see below); <= 0: 1e6    */
+    const cosa_observer *observers; /* extra observers of the run (may be NULL) */
+    size_t nobservers;       /* at most COSA_MASTER_OBSERVERS - 3               */
+    int defects;             /* 1: also the defects of every step (defect paper,
+                                issue 12 section 5): the scheme's own input
+                                polynomial, output polynomials from the output
+                                derivatives of order defect_out_order, the mid
+                                sample from a snapshot (the run is unchanged,
+                                bitwise); units need COSA_UNIT_CAN_SAVE_STATE */
+    int defect_out_order;    /* 0..COSA_UNIT_DERMAX                             */
+    int start_initial;       /* 1: start at t = 0 from the reference's x(0), y_0
+                                from the algebraic loop, the extrapolation degree
+                                capped by the samples that exist
+                                (cosa_master_init_initial; energy paper);
+                                t[n] = n H then                                 */
+    const cosa_energy_opts *energy; /* NULL, or the energy paper's indicators at
+                                every macro point (result.energy; an observer of
+                                the run, over the unit set's power port) and,
+                                with energy->correct, its correction force, the
+                                master's input offset over the next step (Jacobi
+                                schemes without +ocorr/+ecorr/+mbcorr only:
+                                COSA_EUNSUPPORTED; no port: COSA_EINVAL)         */
+    const cosa_iter_opts *iter; /* imp:, gs-imp:, gs:P/Q (cosa_iter): NULL = the
+                                scheme's iterations, or to 1e-8 with at most
+                                COSA_ITER_MAX_DEFAULT sweeps; no defects, start
+                                on the reference, no energy correction       */
+    const cosa_cancel *cancel; /* checked before every macro step (NULL: none):
+                                once set, the run stops and returns
+                                COSA_ECANCELLED (no result)                   */
+} cosa_cosim_opts;
+
+typedef struct cosa_defect_opts {
+    int in_order;              /* m, 0..2 (at most the units' input degree)  */
+    int out_order;             /* n, 0..2                                     */
+    double H;                  /* fixed macro step (> 0), or 0 with tol       */
+    double tol;                /* defect tolerance (> 0) for a controlled run */
+    double h0;                 /* first step of a controlled run (> 0)        */
+    double tend;               /* T > 0                                       */
+    cosa_defect_control control;     /* which defects are controlled          */
+    const cosa_controller_type *controller; /* NULL: "pi"                     */
+    size_t max_steps;          /* steps before the run stops short of T
+                                  (end COSA_DEFECT_END_MAX_STEPS; every step
+                                  is kept, so this bounds the memory);
+                                  0: COSA_DEFECT_MAX_STEPS                    */
+    double hmin;               /* a controlled run stops (COSA_DEFECT_END_HMIN)
+                                  when the controller's next step is below
+                                  hmin (>= 0; 0: COSA_DEFECT_HMIN -- there is
+                                  always a positive floor)                    */
+    const cosa_observer *observers; /* nobservers (at most COSA_MASTER_OBSERVERS)
+                                  observers of the run's master: initialized
+                                  at t = 0 (e.g. the FMU initialization loop
+                                  again there), step_complete after commits   */
+    size_t nobservers;
+} cosa_defect_opts;
+
+typedef struct cosa_vo_opts {
+    cosa_vo_coupling_kind coupling;
+    int k;                 /* the (initial) degree, 0..kmax                  */
+    int kmax;              /* 0..COSA_VO_KMAX (5)                            */
+    double H;              /* macro step (fixed) or H0 (controlled)          */
+    double tend;           /* the run covers [t_s, t_s + tend]               */
+    const cosa_vo_estimator *estimator; /* NULL: none (control none only)    */
+    cosa_vo_control_kind control;
+    double rtol, atol_x, atol_v, atol_u;
+    double rtol_u;         /* rtol of the coupling variables (0: rtol)        */
+    double sf, rmin, rmax, hmin;
+    int ctl_coupling;      /* 1: n* = the coupling bodies' states only       */
+    cosa_vo_jacobian jacobian;
+    double corr_tol;       /* 1e-10                                          */
+    int corr_max;          /* 10                                             */
+    const unsigned char *is_vel; /* nx: 1 velocity, 0 position (NULL: the
+                              units' kick flags are not known: all velocities) */
+    size_t max_attempts;   /* 0: 10^7                                        */
+    const cosa_controller_type *controller; /* NULL: "order" or "step" of the
+                              controller table by control; else any entry
+                              (e.g. "pi": the step alone, from the error norm
+                              with tol 1)                                     */
+    size_t store_max;      /* keep every state at the macro points when nx <=
+                              store_max (0: 20000), else only the coupling
+                              bodies' (e36_all is then NaN)                  */
+    const cosa_observer *observers; /* nobservers (at most COSA_MASTER_OBSERVERS)
+                              observers of the engine's master: initialized
+                              where the run (or the estimate's step) starts,
+                              e.g. the FMU initialization loop again there;
+                              step_complete after the master's commits       */
+    size_t nobservers;
+    int start_initial;     /* 0: the start-up samples u(T_j), j = 0..K+1, and
+                              the states at t_s = (K+1) H from the reference;
+                              1: from the units' own state at t = 0 (x(0) of
+                              the reference, the units instantiated afresh:
+                              black boxes), K+1 committed steps of H of
+                              degree min(j, k) for step j = 0..K (the degree
+                              the samples that exist allow), then the run
+                              from t_s = (K+1) H as with 0                    */
+} cosa_vo_opts;
+
 void cosa_cosim_result_free(cosa_cosim_result *r);
 
 /* "ok", "failed", "max-steps", "hmin" (NULL past the end). */

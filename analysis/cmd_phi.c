@@ -9,12 +9,14 @@
 
 static const char usage[] =
     "Usage: cosa phi [--model NAME] [--set NAME=VALUE]... --scheme SCHEME --dt DT\n"
-    "                [--assume NAME=VALUE]... [--alpha A] [--ref]\n\n"
+    "                [--assume NAME=VALUE]... [--alpha A] [--ref] [--format text|json]\n\n"
     "Print the propagation matrix Phi of the scheme (z_{n+1} = Phi z_n), or with\n"
     "--ref the exact reference Phi* on the same layout.  Comment lines (#) name\n"
     "the blocks of the information vector\n"
     "  z = [ x | ybar_n | ybar_{n-1} | ... | ybar_{n-p} | du ]\n"
-    "and each row/column; then one matrix row per line, entries with %.17g.\n\n";
+    "and each row/column; then one matrix row per line, entries with %.17g.\n"
+    "With --format json: one document, the comment lines as \"comments\" and the\n"
+    "matrix as a table whose columns are the entries' names.\n\n";
 
 struct opts {
     cli_case cs;
@@ -26,6 +28,7 @@ static const opt_row rows[] = {
     {.kind = OPTK_INCLUDE, .sub = cli_case_point_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_FLAG, .name = "ref", .off = offsetof(struct opts, ref),
      .help = "print Phi* instead of Phi (Phi* uses no model: --assume\ndoes not change it)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_format_rows, .off = offsetof(struct opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
     {0}};
 
@@ -85,7 +88,7 @@ static int phi_write(tw *w, const cli_model *mod, const cosa_scheme *scheme, int
                      const cosa_layout *lay, const double *Phi)
 {
     const cosa_model *m = mod->model;
-    char name[64], en[96];
+    char name[64];
     char b1[32], b2[32]; /* settings: the shortest form that reads back (cosa_number_text) */
     cosa_scheme_name(scheme, name, sizeof name);
     tw_comment(w, "cosa %s phi%s", cosa_version(), ref ? " --ref (exact reference Phi*)" : "");
@@ -106,23 +109,33 @@ static int phi_write(tw *w, const cli_model *mod, const cosa_scheme *scheme, int
     cli_assume_print(tw_stream(w), "# ", mod);
     tw_comment(w, "dim %zu", lay->dim);
     /* the blocks (each at most 14 + 2 x 20 characters) and the entries' names */
-    const size_t size = (lay->nhist + 2) * 64 + lay->dim * (sizeof en + 24) + 16;
+    char(*en)[96] = malloc(lay->dim * sizeof *en);
+    const size_t size = (lay->nhist + 2) * 64 + lay->dim * (sizeof *en + 24) + 16;
     char *text = malloc(size);
     double *row = malloc(lay->dim * sizeof *row);
-    if (!text || !row) {
+    const char **names = malloc(lay->dim * sizeof *names);
+    if (!text || !row || !en || !names) {
         free(text);
         free(row);
+        free(en);
+        free(names);
         return -1;
     }
     blocks_text(lay, text, size);
     tw_comment(w, "%s", text);
     size_t n = (size_t)snprintf(text, size, "entries:");
-    for (size_t k = 0; k < lay->dim && n < size; k++) {
-        entry_name(m, mod->par, lay, k, en, sizeof en);
-        n += (size_t)snprintf(text + n, size - n, " %zu=%s", k, en);
+    for (size_t k = 0; k < lay->dim; k++) {
+        entry_name(m, mod->par, lay, k, en[k], sizeof *en);
+        names[k] = en[k];
+        if (n < size)
+            n += (size_t)snprintf(text + n, size - n, " %zu=%s", k, en[k]);
     }
     tw_comment(w, "%s", text);
-    /* the matrix, a row a line (tw_row's %.17g) */
+    /* the matrix, a row a line (tw_row's %.17g); in JSON a table whose
+     * columns are the entries (the text has no header line: its names are
+     * the entries comment) */
+    if (w->fmt == TW_JSON)
+        tw_table(w, names, lay->dim);
     for (size_t i = 0; i < lay->dim; i++) {
         for (size_t j = 0; j < lay->dim; j++)
             row[j] = Phi[i + j * lay->dim];
@@ -130,6 +143,8 @@ static int phi_write(tw *w, const cli_model *mod, const cosa_scheme *scheme, int
     }
     free(text);
     free(row);
+    free(en);
+    free(names);
     return 0;
 }
 
@@ -179,7 +194,8 @@ int cmd_phi(int argc, char **argv)
         goto out;
     }
     tw w;
-    if (tw_begin(&w, stdout, TW_TEXT, TW_REPORT, cmd, NULL, NULL) != 0 ||
+    if (tw_begin(&w, stdout, o.cs.format == 1 ? TW_JSON : TW_TEXT, TW_REPORT, cmd, NULL,
+                 NULL) != 0 ||
         phi_write(&w, &o.cs.mod, &scheme, ref, dt, &lay, Phi) != 0) {
         tw_abandon(&w);
         cli_error(cmd, "out of memory");

@@ -116,7 +116,8 @@ fi
 # --format json: a full stdout is exit 1 and one line as for the text; the
 # JSON files of map, curve and simulate -o are probed with the others
 for c in "point --scheme zoh --dt 1e-4" "limit --scheme p4 --criterion stable --dt-min 1e-6" \
-    "converge --scheme foh --points 8" "simulate --model twomass --scheme zoh --dt 1e-3"; do
+    "converge --scheme foh --points 8" "simulate --model twomass --scheme zoh --dt 1e-3" \
+    "phi --scheme zoh --dt 1e-4"; do
     # shellcheck disable=SC2086
     "$COSA" $c --format json >/dev/full 2>"$tmp/err"
     rc=$?

@@ -11,7 +11,8 @@
 
 static const char usage[] =
     "Usage: cosa bench [--model NAME] [--set NAME=VALUE]... [--scheme S[,S...]]\n"
-    "                  [--dt LIST] [--grid N] [--egrid N] [--threads LIST]\n\n"
+    "                  [--dt LIST] [--grid N] [--egrid N] [--threads LIST]\n"
+    "                  [--format text|json]\n\n"
     "Times parameter sweeps of rho and of e_global over ck in [1, 1e10] x dk in\n"
     "[1, 1e7] (log grids) of the two-mass oscillator, for every scheme alone and for\n"
     "all schemes in one sweep (as `make paper` runs them), at each thread count.\n"
@@ -19,7 +20,9 @@ static const char usage[] =
     "us_per_point = seconds x threads / points is the time per point per core, and\n"
     "the speed-up of the combined sweep over the first thread count; then the\n"
     "combined sweep as an adaptive map (scheme 'all-N-adaptive', cost per grid point;\n"
-    "a comment line gives the points evaluated and the speed-up over the full sweep).\n\n";
+    "a comment line gives the points evaluated and the speed-up over the full sweep).\n"
+    "With --format json: one document at the end, the comment lines as \"comments\",\n"
+    "the timings as one table (metric and scheme strings, the others numbers).\n\n";
 
 struct bench_opts {
     cli_case cs;
@@ -42,6 +45,7 @@ static const opt_row rows[] = {
      .help = "N x N grid for e_global (default 16)"},
     {.kind = OPTK_STRING, .name = "threads", .off = offsetof(struct bench_opts, threads),
      .arg = "LIST", .help = "thread counts 1..4096, comma-separated (default 1,2)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_format_rows, .off = offsetof(struct bench_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct bench_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = offsetof(struct bench_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
@@ -168,7 +172,8 @@ int cmd_bench(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    if (tw_begin(&w, stdout, TW_TEXT, TW_REPORT, cmd, NULL, NULL) != 0) {
+    if (tw_begin(&w, stdout, cs->format == 1 ? TW_JSON : TW_TEXT, TW_REPORT, cmd, NULL, NULL) !=
+        0) {
         cli_error(cmd, "out of memory");
         rc = CLI_EFAIL;
         goto out;

@@ -117,7 +117,7 @@ fi
 # JSON files of map, curve and simulate -o are probed with the others
 for c in "point --scheme zoh --dt 1e-4" "limit --scheme p4 --criterion stable --dt-min 1e-6" \
     "converge --scheme foh --points 8" "simulate --model twomass --scheme zoh --dt 1e-3" \
-    "phi --scheme zoh --dt 1e-4"; do
+    "phi --scheme zoh --dt 1e-4" "bench --grid 4 --egrid 2 --scheme zoh --dt 1e-3 --threads 1"; do
     # shellcheck disable=SC2086
     "$COSA" $c --format json >/dev/full 2>"$tmp/err"
     rc=$?

@@ -2,6 +2,7 @@
  * grid of Figs 4 and 6 of the MBCorr paper, per scheme and thread count. */
 #include "config.h"
 #include "sweep_cli.h"
+#include "table_writer.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -10,7 +11,8 @@
 
 static const char usage[] =
     "Usage: cosa bench [--model NAME] [--set NAME=VALUE]... [--scheme S[,S...]]\n"
-    "                  [--dt LIST] [--grid N] [--egrid N] [--threads LIST]\n\n"
+    "                  [--dt LIST] [--grid N] [--egrid N] [--threads LIST]\n"
+    "                  [--format text|json]\n\n"
     "Times parameter sweeps of rho and of e_global over ck in [1, 1e10] x dk in\n"
     "[1, 1e7] (log grids) of the two-mass oscillator, for every scheme alone and for\n"
     "all schemes in one sweep (as `make paper` runs them), at each thread count.\n"
@@ -18,7 +20,9 @@ static const char usage[] =
     "us_per_point = seconds x threads / points is the time per point per core, and\n"
     "the speed-up of the combined sweep over the first thread count; then the\n"
     "combined sweep as an adaptive map (scheme 'all-N-adaptive', cost per grid point;\n"
-    "a comment line gives the points evaluated and the speed-up over the full sweep).\n\n";
+    "a comment line gives the points evaluated and the speed-up over the full sweep).\n"
+    "With --format json: one document at the end, the comment lines as \"comments\",\n"
+    "the timings as one table (metric and scheme strings, the others numbers).\n\n";
 
 struct bench_opts {
     cli_case cs;
@@ -41,6 +45,7 @@ static const opt_row rows[] = {
      .help = "N x N grid for e_global (default 16)"},
     {.kind = OPTK_STRING, .name = "threads", .off = offsetof(struct bench_opts, threads),
      .arg = "LIST", .help = "thread counts 1..4096, comma-separated (default 1,2)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_format_rows, .off = offsetof(struct bench_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct bench_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = offsetof(struct bench_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
@@ -74,11 +79,27 @@ static int parse_threads(const char *cmd, const char *ttext, size_t **thr, size_
     return rc;
 }
 
+/* A row of the timing table: metric, scheme, threads, points, seconds and
+ * microseconds per point per core; written at once (a long bench shows
+ * its progress). */
+static void bench_row(tw *w, cosa_metric metric, const char *scheme, size_t nth, size_t pts,
+                      double t)
+{
+    char c[4][32];
+    snprintf(c[0], sizeof c[0], "%zu", nth);
+    snprintf(c[1], sizeof c[1], "%zu", pts);
+    snprintf(c[2], sizeof c[2], "%.3f", t);
+    snprintf(c[3], sizeof c[3], "%.2f", t * (double)nth / (double)pts * 1e6);
+    const char *const cells[6] = {cosa_metric_name(metric), scheme, c[0], c[1], c[2], c[3]};
+    tw_row_words(w, cells, 6);
+    fflush(stdout);
+}
+
 /* The sweep of all schemes sp as an adaptive map (README "Adaptive maps")
  * at nth threads: its cost per grid point, how many points it evaluated and
  * its speed against the full sweep's time t_full. */
-static void bench_adaptive(cosa_sweep_spec *sp, size_t nth, double t_full, double *values,
-                           cosa_status *status)
+static void bench_adaptive(tw *w, cosa_sweep_spec *sp, size_t nth, double t_full,
+                           double *values, cosa_status *status)
 {
     const size_t ns = sp->nscheme;
     sp->threads = (int)nth;
@@ -95,10 +116,11 @@ static void bench_adaptive(cosa_sweep_spec *sp, size_t nth, double t_full, doubl
     const double ta = scli_now() - ta0;
     free(ex);
     if (ast == COSA_OK) {
-        printf("%s all-%zu-adaptive %zu %zu %.3f %.2f\n", cosa_metric_name(sp->metric), ns, nth,
-               pts, ta, ta * (double)nth / (double)pts * 1e6);
-        printf("# adaptive %s all-%zu: evaluated %zu of %zu points (%.1fx fewer), "
-               "%.2fx faster than the full sweep at %zu threads\n",
+        char nm[64];
+        snprintf(nm, sizeof nm, "all-%zu-adaptive", ns);
+        bench_row(w, sp->metric, nm, nth, pts, ta);
+        tw_comment(w, "adaptive %s all-%zu: evaluated %zu of %zu points (%.1fx fewer), "
+               "%.2fx faster than the full sweep at %zu threads",
                cosa_metric_name(sp->metric), ns, nev, pts, (double)pts / (double)nev,
                t_full / ta, nth);
     }
@@ -116,6 +138,7 @@ int cmd_bench(int argc, char **argv)
     cosa_status *status = NULL;
     size_t *thr = NULL;
     size_t ns = 0, ndt = 0, nthr = 0;
+    tw w;
     int rc = cli_parse_rows(cmd, rows, &o, cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
@@ -149,11 +172,19 @@ int cmd_bench(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    printf("# cosa %s bench: model %s, ck = 1 .. 1e10 x dk = 1 .. 1e7 (log), %zu macro steps "
-           "%.3g .. %.3g s\n",
-           cosa_version(), m->name, ndt, dt[0], dt[ndt - 1]);
-    printf("# us_per_point = seconds x threads / points (per point per core)\n");
-    printf("metric scheme threads points seconds us_per_point\n");
+    if (tw_begin(&w, stdout, cs->format == 1 ? TW_JSON : TW_TEXT, TW_REPORT, cmd, NULL, NULL) !=
+        0) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    tw_comment(&w, "cosa %s bench: model %s, ck = 1 .. 1e10 x dk = 1 .. 1e7 (log), %zu macro "
+               "steps %.3g .. %.3g s",
+               cosa_version(), m->name, ndt, dt[0], dt[ndt - 1]);
+    tw_comment(&w, "us_per_point = seconds x threads / points (per point per core)");
+    static const char *const cols[6] = {"metric", "scheme",  "threads",
+                                        "points", "seconds", "us_per_point"};
+    tw_table(&w, cols, 6);
     fflush(stdout);
     const cosa_metric metrics[2] = {COSA_METRIC_RHO, COSA_METRIC_E_GLOBAL};
     for (int mi = 0; mi < 2; mi++) {
@@ -193,13 +224,11 @@ int cmd_bench(int argc, char **argv)
                 const size_t pts = cosa_sweep_size(&sp);
                 if (i == ns && k < 64)
                     t_all[k] = t;
-                printf("%s %s %zu %zu %.3f %.2f\n", cosa_metric_name(sp.metric), nm, thr[k], pts,
-                       t, t * (double)thr[k] / (double)pts * 1e6);
-                fflush(stdout);
+                bench_row(&w, sp.metric, nm, thr[k], pts, t);
             }
         }
         for (size_t k = 1; k < nthr && k < 64 && ns > 1; k++)
-            printf("# speed-up %s all-%zu, %zu vs %zu threads: %.2f\n",
+            tw_comment(&w, "speed-up %s all-%zu, %zu vs %zu threads: %.2f",
                    cosa_metric_name(sp.metric), ns, thr[k], thr[0], t_all[0] / t_all[k]);
         /* the same sweep of all schemes as an adaptive map (README "Adaptive
          * maps"), at the last thread count: its cost per grid point and how
@@ -207,11 +236,11 @@ int cmd_bench(int argc, char **argv)
         if (ns > 1) {
             sp.schemes = schemes;
             sp.nscheme = ns;
-            bench_adaptive(&sp, thr[nthr - 1], t_all[nthr - 1 < 64 ? nthr - 1 : 63], values,
+            bench_adaptive(&w, &sp, thr[nthr - 1], t_all[nthr - 1 < 64 ? nthr - 1 : 63], values,
                            status);
         }
     }
-    rc = CLI_OK;
+    rc = tw_finish(&w, cmd, CLI_OK); /* stdout: its writes are checked at the exit */
 out:
     free(values);
     free(status);

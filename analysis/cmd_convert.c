@@ -2,6 +2,7 @@
  * back (formats: map_data.h).  Either direction reproduces the file the
  * other format of `cosa map` writes, byte for byte. */
 #include "cli.h"
+#include "table_writer.h"
 #include "map_data.h"
 #include "outfile.h"
 
@@ -125,6 +126,23 @@ static int conv_commit(struct conv *c)
     return CLI_OK;
 }
 
+/* The report on stdout: the files written (out, and bin when given), then
+ * "records N columns C blocks B". */
+static int conv_report(const struct conv *c, const char *bin, size_t nrec, size_t ncol,
+                       size_t nblock)
+{
+    tw say;
+    if (tw_begin(&say, stdout, TW_TEXT, TW_REPORT, c->cmd, NULL, NULL) != 0) {
+        cli_error(c->cmd, "out of memory");
+        return CLI_EFAIL;
+    }
+    tw_field(&say, "file", "%s", c->out);
+    if (bin)
+        tw_field(&say, "file", "%s", bin);
+    tw_field(&say, "records", "%zu columns %zu blocks %zu", nrec, ncol, nblock);
+    return tw_finish(&say, c->cmd, CLI_OK); /* stdout: its writes are checked at the exit */
+}
+
 /* text -> bin: the header lines so far are in hdr (nh lines); l reads on. */
 static int to_bin(struct conv *c, struct lines *l, char **hdr, size_t nh, const char *first)
 {
@@ -220,9 +238,7 @@ static int to_bin(struct conv *c, struct lines *l, char **hdr, size_t nh, const 
     md_binary_line(c->dat, base_name(c->out_bin), &s);
     if ((rc = conv_commit(c)) != CLI_OK)
         return rc;
-    printf("file %s\nfile %s\nrecords %zu columns %zu blocks %zu\n", c->out, c->out_bin, nrec,
-           s.ncol, s.nblock);
-    return CLI_OK;
+    return conv_report(c, c->out_bin, nrec, s.ncol, s.nblock);
 }
 
 /* bin -> text: hdr (nh lines) without the binary line, which named binname
@@ -271,21 +287,24 @@ static int to_text(struct conv *c, char **hdr, size_t nh, const char *binname, c
     for (size_t i = 0; i < nh; i++)
         fputs(hdr[i], c->dat);
     double v[8];
+    tw w; /* the records in the text form of the writer (gnuplot's blank lines) */
+    tw_begin(&w, c->dat, TW_TEXT, TW_DATA, c->cmd, NULL, NULL);
+    tw_shape(&w, s);
     for (size_t k = 0; k < nrec; k++) {
         if (fread(v, sizeof(double), s->ncol, b) != s->ncol) {
             cli_error(c->cmd, "cannot read '%s'", binpath);
             fclose(b);
+            tw_abandon(&w);
             conv_abort(c);
             return CLI_EFAIL;
         }
-        md_text_separator(c->dat, s, k);
-        md_text_record(c->dat, v, s->ncol);
+        tw_record(&w, v, s->ncol);
     }
     fclose(b);
+    (void)tw_end(&w); /* a failed write: conv_commit names it */
     int rc = conv_commit(c);
     if (rc == CLI_OK)
-        printf("file %s\nrecords %zu columns %zu blocks %zu\n", c->out, nrec, s->ncol,
-               s->nblock);
+        rc = conv_report(c, NULL, nrec, s->ncol, s->nblock);
     return rc;
 }
 

@@ -157,25 +157,29 @@ static size_t curve_index(const struct curve *c, size_t i, size_t k)
 }
 
 /* The data file's header: settings, schemes and columns. */
-static void curve_header(FILE *f, const struct curve *c)
+static void curve_header(tw *w, const struct curve *c)
 {
+    FILE *f = tw_stream(w); /* the shared header printers' lines */
     const cosa_sweep_axis *xa = c->xa;
     const int swept[1] = {c->sp->x.assumed ? -1 : c->sp->x.param};
     const cosa_sweep_axis *ax[1] = {&c->sp->x};
     scli_header(f, "curve", c->m, c->cs->mod.par, swept, c->over_dt ? 0 : 1);
     scli_header_assume(f, &c->cs->mod, ax, c->over_dt ? 0 : 1);
-    fprintf(f, "# metric %s\n# level %.17g\n", cosa_metric_name(c->metric), c->level);
+    tw_comment(w, "metric %s", cosa_metric_name(c->metric));
+    tw_comment(w, "level %.17g", c->level);
     if (c->metric != COSA_METRIC_RHO)
-        fprintf(f, "# tend %.17g\n", c->sp->tend);
-    if (c->over_dt)
-        fprintf(f, "# x dt %.17g %.17g %s %zu\n", xa->lo, xa->hi, xa->log ? "log" : "lin", xa->n);
-    else
-        fprintf(f, "# x %s %.17g %.17g %s %zu\n# dt %.17g\n", c->xname, xa->lo, xa->hi,
-                xa->log ? "log" : "lin", xa->n, c->dt[0]);
+        tw_comment(w, "tend %.17g", c->sp->tend);
+    if (c->over_dt) {
+        tw_comment(w, "x dt %.17g %.17g %s %zu", xa->lo, xa->hi, xa->log ? "log" : "lin", xa->n);
+    } else {
+        tw_comment(w, "x %s %.17g %.17g %s %zu", c->xname, xa->lo, xa->hi,
+                   xa->log ? "log" : "lin", xa->n);
+        tw_comment(w, "dt %.17g", c->dt[0]);
+    }
     for (size_t i = 0; i < c->ns; i++) {
         char nm[64];
         cosa_scheme_name(&c->schemes[i], nm, sizeof nm);
-        fprintf(f, "# scheme %zu %s alpha %.17g\n", i + 1, nm, c->schemes[i].alpha);
+        tw_comment(w, "scheme %zu %s alpha %.17g", i + 1, nm, c->schemes[i].alpha);
     }
     for (size_t i = 0; i < c->ns; i++)
         if (c->schemes[i].implicit) { /* --iterations and --relax are the same for all */
@@ -183,8 +187,8 @@ static void curve_header(FILE *f, const struct curve *c)
             break;
         }
     if (c->exact)
-        fprintf(f, "# adaptive: %s\n", c->adesc);
-    fprintf(f, "# points %zu failed %zu\n", c->npt * c->ns, c->nfailed);
+        tw_comment(w, "adaptive: %s", c->adesc);
+    tw_comment(w, "points %zu failed %zu", c->npt * c->ns, c->nfailed);
 }
 
 /* The data file on the writer w: the header, the columns (x, the schemes,
@@ -210,7 +214,7 @@ static int curve_table(tw *w, const struct curve *c)
         if (c->exact)
             names[1 + c->ns + i] = nm[c->ns + i];
     }
-    curve_header(tw_stream(w), c);
+    curve_header(w, c);
     tw_columns(w, names, ncol, NULL);
     for (size_t k = 0; k < c->npt; k++) {
         rec[0] = c->over_dt ? c->dt[k] : cosa_sweep_axis_value(&c->sp->x, k);
@@ -258,7 +262,7 @@ static int curve_data(const struct curve *c, const char *path, const char *jpath
 
 /* The script dir/base.gp (plots/curve.gp) over base.dat: one line per
  * scheme, one colour per extrapolation order, solid with a correction. */
-static int curve_script(const struct curve *c, const char *dir, const char *base)
+static int curve_script(tw *say, const struct curve *c, const char *dir, const char *base)
 {
     char titles[4096] = "", colors[1024] = "", dashes[1024] = "";
     for (size_t i = 0; i < c->ns; i++) {
@@ -310,7 +314,7 @@ static int curve_script(const struct curve *c, const char *dir, const char *base
     snprintf(path, sizeof path, "%s/%s", dir, gp);
     int rc = scli_write_script(c->cmd, path, cosa_plot_curve, 15, keys, vals);
     if (rc == CLI_OK)
-        printf("file %s\n", path);
+        tw_field(say, "file", "%s", path);
     return rc;
 }
 
@@ -360,6 +364,7 @@ int cmd_curve(int argc, char **argv)
     cosa_status *status = NULL;
     unsigned char *exact = NULL;
     size_t ns = 0, ndt = 0;
+    tw say = {0}; /* stdout: the files written, the points */
     int rc = cli_parse_rows(cmd, rows, &o, cs, argc, argv, usage);
     if (rc < 0) {
         rc = CLI_OK;
@@ -452,24 +457,31 @@ int cmd_curve(int argc, char **argv)
     snprintf(jpath, sizeof jpath, "%s/%s.json", out.dir, base);
     if ((rc = curve_data(&c, path, cs->format == 1 ? jpath : NULL)) != CLI_OK)
         goto out;
-    printf("file %s\n", path);
+    if (tw_begin(&say, stdout, TW_TEXT, TW_REPORT, cmd, NULL, NULL) != 0) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    tw_field(&say, "file", "%s", path);
     if (cs->format == 1)
-        printf("file %s\n", jpath);
-    if ((rc = curve_script(&c, out.dir, base)) != CLI_OK)
+        tw_field(&say, "file", "%s", jpath);
+    if ((rc = curve_script(&say, &c, out.dir, base)) != CLI_OK)
         goto out;
     scli_remove_pictures(&out, base); /* -o DIR: no picture of an earlier run */
     if (o.adaptive)
-        printf("evaluated %zu of %zu\n", nevaluated, total);
-    printf("points %zu\nfailed %zu\n", npt * ns, nfailed);
+        tw_field(&say, "evaluated", "%zu of %zu", nevaluated, total);
+    tw_field(&say, "points", "%zu", npt * ns);
+    tw_field(&say, "failed", "%zu", nfailed);
     fflush(stdout);
     if (o.plot) {
         if ((rc = scli_gnuplot(cmd, out.dir, base_gp(base, fname, sizeof fname), o.plot)) !=
             CLI_OK)
             goto out;
-        printf("file %s/%s.%s\n", out.dir, base, o.plot);
+        tw_field(&say, "file", "%s/%s.%s", out.dir, base, o.plot);
     }
     rc = CLI_OK;
 out:
+    rc = tw_finish(&say, cmd, rc); /* stdout: its writes are checked at the exit */
     free(values);
     free(status);
     free(exact);

@@ -1,6 +1,7 @@
 /* cmd_demo.c -- `cosa demo`: spectral radius of every scheme at a few macro
  * steps, for the two-mass oscillator (or any model given). */
 #include "cli.h"
+#include "table_writer.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -30,6 +31,64 @@ static const opt_row rows[] = {
 
 #define MAXDT 16
 
+/* The comment naming the model and its parameters' values (%g), then the
+ * header line: scheme, then dt=DT per macro step, in padded columns. */
+static void demo_head(tw *w, const cli_model *mod, const double *dts, size_t ndt)
+{
+    const cosa_model *m = mod->model;
+    size_t size = strlen(m->name) + 64;
+    for (size_t k = 0; k < m->nparam; k++)
+        size += strlen(m->params[k].name) + 32; /* " NAME=" and %g's at most 13 */
+    char *text = malloc(size);
+    if (text) {
+        size_t n = (size_t)snprintf(text, size, "model %s", m->name);
+        for (size_t k = 0; k < m->nparam && n < size; k++)
+            if (m->params[k].kind == COSA_PARAM_MODEL)
+                n += (size_t)snprintf(text + n, size - n, " %s=%g", m->params[k].name,
+                                      mod->par[k]);
+    }
+    tw_comment(w, "cosa %s demo: rho(Phi), %s", cosa_version(), text ? text : m->name);
+    free(text);
+    static const int width[2] = {14, 13}; /* the scheme, then each rho */
+    tw_padded(w, "", width, 2);
+    tw_cell(w, "scheme");
+    for (size_t i = 0; i < ndt; i++) {
+        char h[32];
+        snprintf(h, sizeof h, "dt=%g", dts[i]);
+        tw_cell(w, h);
+    }
+    tw_row_end(w);
+}
+
+/* The cell of scheme s at dt: rho(Phi) with '!' when unstable, or "error".
+ * Phi of the largest layout, pw and ew its workspaces. */
+static const char *demo_rho(const cosa_system *sys, const cosa_scheme *s, int is_ref, double dt,
+                            double *Phi, cosa_phi_workspace *pw, cosa_eig_workspace *ew,
+                            char *v, size_t size)
+{
+    cosa_layout l;
+    cosa_layout_get(sys, s, &l);
+    double rho = NAN;
+    cosa_status st = is_ref ? cosa_phi_ref_build(sys, s, dt, Phi, l.dim, pw)
+                            : cosa_phi_build(sys, s, dt, Phi, l.dim, pw);
+    if (st == COSA_OK)
+        st = cosa_spectral_radius(l.dim, Phi, l.dim, &rho, ew);
+    /* the stability rule of cosa point (cosa_point_result.rho_tol): near 1
+     * the rounding bound of the computed eigenvalue, on Phi rebuilt (the
+     * radius destroyed it) */
+    double tol = COSA_RHO_TOL;
+    if (st == COSA_OK && cosa_rho_near_one(rho)) {
+        st = is_ref ? cosa_phi_ref_build(sys, s, dt, Phi, l.dim, pw)
+                    : cosa_phi_build(sys, s, dt, Phi, l.dim, pw);
+        if (st == COSA_OK)
+            st = cosa_rho_tol(l.dim, Phi, l.dim, rho, &tol);
+    }
+    if (st != COSA_OK)
+        return "error";
+    snprintf(v, size, "%.10f%s", rho, rho > 1.0 + tol ? "!" : "");
+    return v;
+}
+
 int cmd_demo(int argc, char **argv)
 {
     const char *cmd = "demo";
@@ -38,6 +97,7 @@ int cmd_demo(int argc, char **argv)
     cosa_phi_workspace *pw = NULL;
     cosa_eig_workspace *ew = NULL;
     double *Phi = NULL;
+    tw w;
     double dts[MAXDT] = {1e-5, 1e-4, 3.16e-4, 1e-3};
     size_t ndt = 4;
     int rc = cli_parse_rows(cmd, rows, &cs, &cs, argc, argv, usage);
@@ -82,17 +142,12 @@ int cmd_demo(int argc, char **argv)
         rc = CLI_EFAIL;
         goto out;
     }
-    printf("# cosa %s demo: rho(Phi), model %s", cosa_version(), cs.mod.model->name);
-    for (size_t k = 0; k < cs.mod.model->nparam; k++)
-        if (cs.mod.model->params[k].kind == COSA_PARAM_MODEL)
-            printf(" %s=%g", cs.mod.model->params[k].name, cs.mod.par[k]);
-    printf("\n%-14s", "scheme");
-    for (size_t i = 0; i < ndt; i++) {
-        char h[32];
-        snprintf(h, sizeof h, "dt=%g", dts[i]);
-        printf(" %-13s", h);
+    if (tw_begin(&w, stdout, TW_TEXT, TW_REPORT, cmd, NULL, NULL) != 0) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
     }
-    printf("\n");
+    demo_head(&w, &cs.mod, dts, ndt);
     static const unsigned corr[] = {COSA_CORR_NONE, COSA_CORR_OUTPUT, COSA_CORR_STATE,
                                     COSA_CORR_MBCORR};
     for (int p = 0; p <= pmax + 1; p++) {
@@ -106,36 +161,15 @@ int cmd_demo(int argc, char **argv)
                 snprintf(name, sizeof name, "reference");
             else
                 cosa_scheme_name(&s, name, sizeof name);
-            printf("%-14s", name);
+            tw_cell(&w, name);
             for (size_t i = 0; i < ndt; i++) {
-                cosa_layout l;
-                cosa_layout_get(sys, &s, &l);
-                double rho = NAN;
-                cosa_status st = is_ref ? cosa_phi_ref_build(sys, &s, dts[i], Phi, l.dim, pw)
-                                        : cosa_phi_build(sys, &s, dts[i], Phi, l.dim, pw);
-                if (st == COSA_OK)
-                    st = cosa_spectral_radius(l.dim, Phi, l.dim, &rho, ew);
-                /* the stability rule of cosa point (cosa_point_result.rho_tol):
-                 * near 1 the rounding bound of the computed eigenvalue, on Phi
-                 * rebuilt (the radius destroyed it) */
-                double tol = COSA_RHO_TOL;
-                if (st == COSA_OK && cosa_rho_near_one(rho)) {
-                    st = is_ref ? cosa_phi_ref_build(sys, &s, dts[i], Phi, l.dim, pw)
-                                : cosa_phi_build(sys, &s, dts[i], Phi, l.dim, pw);
-                    if (st == COSA_OK)
-                        st = cosa_rho_tol(l.dim, Phi, l.dim, rho, &tol);
-                }
-                if (st != COSA_OK) {
-                    printf(" %-13s", "error");
-                    continue;
-                }
                 char v[32];
-                snprintf(v, sizeof v, "%.10f%s", rho, rho > 1.0 + tol ? "!" : "");
-                printf(" %-13s", v);
+                tw_cell(&w, demo_rho(sys, &s, is_ref, dts[i], Phi, pw, ew, v, sizeof v));
             }
-            printf("\n");
+            tw_row_end(&w);
         }
     }
+    rc = tw_finish(&w, cmd, CLI_OK); /* stdout: its writes are checked at the exit */
 out:
     free(Phi);
     cosa_eig_workspace_free(ew);

@@ -3,6 +3,7 @@
  * parameters; the FMU is unzipped, parsed and its binary loaded, so every
  * error the importer can find at load time shows here. */
 #include "cli.h"
+#include "table_writer.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -118,18 +119,32 @@ static void ident(char *buf, size_t size, const char *name)
     buf[n] = '\0';
 }
 
-static void line(const char *kind, const cosa_fmu_var *v, const char *sub, const char *extra)
+/* The widths of a variable's line: its kind, its name, then the rest. */
+static const int var_width[3] = {10, 20, 0};
+
+/* A variable's line: kind, name, vr=, start=, set= (with sub), extra. */
+static void line(tw *w, const char *kind, const cosa_fmu_var *v, const char *sub,
+                 const char *extra)
 {
-    char b[32];
-    printf("%-10s %-20s vr=%u", kind, v->name, v->vr);
-    if (v->has_start)
-        printf(" start=%s", cosa_number_text(b, sizeof b, v->start));
+    char b[32], vr[32], start[48], set[1024];
+    tw_padded(w, "", var_width, 3);
+    tw_cell(w, kind);
+    tw_cell(w, v->name);
+    snprintf(vr, sizeof vr, "vr=%u", v->vr);
+    tw_cell(w, vr);
+    if (v->has_start) {
+        snprintf(start, sizeof start, "start=%s", cosa_number_text(b, sizeof b, v->start));
+        tw_cell(w, start);
+    }
     if (sub) {
         char id[256];
         ident(id, sizeof id, v->name);
-        printf(" set=%s.%s", sub, id);
+        snprintf(set, sizeof set, "set=%s.%s", sub, id);
+        tw_cell(w, set);
     }
-    printf("%s%s\n", extra ? " " : "", extra ? extra : "");
+    if (extra)
+        tw_cell(w, extra);
+    tw_row_end(w);
 }
 
 static const char *const causality_name[] = {"parameter", "calculated parameter", "input",
@@ -162,58 +177,63 @@ static const char *why_unused(const cosa_fmu_var *v, char *buf, size_t size)
 /* The variables cosa does not read at all: other types and arrays (the
  * Clock variables are not among them: they have their clock lines, cosa
  * drives them, README "Clocks"). */
-static void other_lines(const cosa_fmu *f)
+static void other_lines(tw *w, const cosa_fmu *f)
 {
+    tw_padded(w, "", var_width, 3);
     for (size_t i = 0; i < cosa_fmu_nother(f); i++) {
         const cosa_fmu_other *o = cosa_fmu_other_at(f, i);
         const int c = o->causality, va = o->variability;
-        printf("%-10s %-20s vr=%u (%s %s %s: cosa reads %s)\n", "unused", o->name, o->vr,
-               va >= 0 && va <= 4 ? variability_name[va] : "?", o->type,
-               c >= 0 && c <= 6 ? causality_name[c] : "?",
-               strstr(o->type, "array") ? "scalar variables only"
-                                        : cosa_fmu_version(f) == 3 ? "Float64 variables only"
-                                                                   : "Real variables only");
+        char vr[32], why[256];
+        snprintf(vr, sizeof vr, "vr=%u", o->vr);
+        snprintf(why, sizeof why, "(%s %s %s: cosa reads %s)",
+                 va >= 0 && va <= 4 ? variability_name[va] : "?", o->type,
+                 c >= 0 && c <= 6 ? causality_name[c] : "?",
+                 strstr(o->type, "array") ? "scalar variables only"
+                                          : cosa_fmu_version(f) == 3 ? "Float64 variables only"
+                                                                     : "Real variables only");
+        const char *const cells[4] = {"unused", o->name, vr, why};
+        tw_row_words(w, cells, 4);
     }
 }
 
 /* Every variable: the states, inputs, outputs and parameters cosa uses
  * (README "FMU import"), the derivatives, then the unused ones. */
-static void var_lines(const cosa_fmu *f, const char *sub)
+static void var_lines(tw *w, const cosa_fmu *f, const char *sub)
 {
     const size_t nv = cosa_fmu_nvar(f);
     unsigned char *used = calloc(nv + 1, 1);
     if (!used)
         return;
     for (size_t i = 0; i < cosa_fmu_nstate(f); i++) {
-        line("state", cosa_fmu_var_at(f, cosa_fmu_state(f, i)), sub, NULL);
+        line(w, "state", cosa_fmu_var_at(f, cosa_fmu_state(f, i)), sub, NULL);
         used[cosa_fmu_state(f, i)] = used[cosa_fmu_state_derivative(f, i)] = 1;
     }
     for (size_t i = 0; i < cosa_fmu_ninput(f); i++) {
-        line("input", cosa_fmu_var_at(f, cosa_fmu_input(f, i)), NULL, NULL);
+        line(w, "input", cosa_fmu_var_at(f, cosa_fmu_input(f, i)), NULL, NULL);
         used[cosa_fmu_input(f, i)] = 1;
     }
     for (size_t i = 0; i < cosa_fmu_noutput(f); i++) {
-        line("output", cosa_fmu_var_at(f, cosa_fmu_output(f, i)), NULL, NULL);
+        line(w, "output", cosa_fmu_var_at(f, cosa_fmu_output(f, i)), NULL, NULL);
         used[cosa_fmu_output(f, i)] = 1;
     }
     for (size_t i = 0; i < nv; i++) {
         const cosa_fmu_var *v = cosa_fmu_var_at(f, i);
         if (v->causality == COSA_FMU_PARAMETER && v->has_start &&
             (v->variability == COSA_FMU_FIXED || v->variability == COSA_FMU_TUNABLE)) {
-            line("parameter", v, sub, NULL);
+            line(w, "parameter", v, sub, NULL);
             used[i] = 1;
         }
     }
     char of[300], why[200];
     for (size_t i = 0; i < cosa_fmu_nstate(f); i++) {
         snprintf(of, sizeof of, "of=%s", cosa_fmu_var_at(f, cosa_fmu_state(f, i))->name);
-        line("derivative", cosa_fmu_var_at(f, cosa_fmu_state_derivative(f, i)), NULL, of);
+        line(w, "derivative", cosa_fmu_var_at(f, cosa_fmu_state_derivative(f, i)), NULL, of);
     }
     for (size_t i = 0; i < nv; i++)
         if (!used[i])
-            line("unused", cosa_fmu_var_at(f, i), NULL,
+            line(w, "unused", cosa_fmu_var_at(f, i), NULL,
                  why_unused(cosa_fmu_var_at(f, i), why, sizeof why));
-    other_lines(f);
+    other_lines(w, f);
     free(used);
 }
 
@@ -222,37 +242,41 @@ static void var_lines(const cosa_fmu *f, const char *sub)
  * mode, early return, input smoothness with the degree cap it sets
  * (cosa_fmu_capability), scheduled execution, and the Clock variables
  * (cosa_fmu_clock_at: the one clock parser, lib/td/fmu_clocks.c). */
-static void fmi3_lines(const cosa_fmu *f)
+static void fmi3_lines(tw *w, const cosa_fmu *f)
 {
     const unsigned caps = cosa_fmu_caps(f);
     cosa_fmu_capability cap;
     cosa_fmu_capability_get(f, &cap);
     if (cap.model_exchange)
-        printf("interface model-exchange (no CoSimulation element: cosa integrates the FMU "
-               "with CVODE; doc/model-exchange.md)\n");
+        tw_field(w, "interface", "model-exchange (no CoSimulation element: cosa integrates "
+                 "the FMU with CVODE; doc/model-exchange.md)");
     if (caps & COSA_FMU_CAP_EVENT_MODE)
-        printf("event-mode yes (hasEventMode)\n");
+        tw_field(w, "event-mode", "yes (hasEventMode)");
     if (caps & COSA_FMU_CAP_EARLY_RETURN)
-        printf("early-return yes (canReturnEarlyAfterIntermediateUpdate)\n");
+        tw_field(w, "early-return", "yes (canReturnEarlyAfterIntermediateUpdate)");
     if (cap.smoothness > 0)
-        printf("input-smoothness %d (recommendedIntermediateInputSmoothness: input polynomials "
-               "of degree <= %d)\n", cap.smoothness, cosa_fmu_smoothness_degree(cap.smoothness));
+        tw_field(w, "input-smoothness", "%d (recommendedIntermediateInputSmoothness: input "
+                 "polynomials of degree <= %d)", cap.smoothness,
+                 cosa_fmu_smoothness_degree(cap.smoothness));
     if (caps & COSA_FMU_CAP_SCHEDULED)
-        printf("scheduled-execution yes (a ScheduledExecution element: cosa uses the "
-               "CoSimulation interface)\n");
+        tw_field(w, "scheduled-execution", "yes (a ScheduledExecution element: cosa uses the "
+                 "CoSimulation interface)");
     const size_t nclock = cosa_fmu_nclock(f);
     if (nclock)
-        printf("clocks %zu\n", nclock);
+        tw_field(w, "clocks", "%zu", nclock);
+    tw_padded(w, "", var_width, 3);
     for (size_t i = 0; i < nclock; i++) {
         const cosa_fmu_clock *k = cosa_fmu_clock_at(f, i);
-        char b[32];
+        char b[32], vr[32], caus[64], iv[64], period[48];
         const int c = k->causality;
-        printf("clock      %-20s vr=%u causality=%s interval=%s", k->name, k->vr,
-               c >= 0 && c <= 6 ? causality_name[c] : "?",
-               cosa_fmu_interval_variability_name(k->interval_variability));
-        if (k->interval > 0.0) /* NaN (not given) fails too */
-            printf(" period=%s", cosa_number_text(b, sizeof b, k->interval));
-        printf("\n");
+        snprintf(vr, sizeof vr, "vr=%u", k->vr);
+        snprintf(caus, sizeof caus, "causality=%s", c >= 0 && c <= 6 ? causality_name[c] : "?");
+        snprintf(iv, sizeof iv, "interval=%s",
+                 cosa_fmu_interval_variability_name(k->interval_variability));
+        /* the period when given (NaN, not given, fails the test too) */
+        snprintf(period, sizeof period, "period=%s", cosa_number_text(b, sizeof b, k->interval));
+        const char *const cells[6] = {"clock", k->name, vr, caus, iv, period};
+        tw_row_words(w, cells, k->interval > 0.0 ? 6 : 5);
     }
 }
 
@@ -277,27 +301,31 @@ int cmd_fmu_info(int argc, char **argv)
     static const char *const capname[] = {"get-set-state", "directional-derivatives",
                                           "interpolate-inputs", "intermediate-update",
                                           "variable-step"};
-    printf("fmi %d.0\nmodel %s\nidentifier %s\ncapabilities", cosa_fmu_version(f),
-           cosa_fmu_model_name(f), cosa_fmu_identifier(f));
-    int any = 0;
+    tw w; /* the text form only: a listing for people */
+    tw_begin(&w, stdout, TW_TEXT, TW_REPORT, cmd, NULL, NULL);
+    tw_field(&w, "fmi", "%d.0", cosa_fmu_version(f));
+    tw_field(&w, "model", "%s", cosa_fmu_model_name(f));
+    tw_field(&w, "identifier", "%s", cosa_fmu_identifier(f));
+    char list[160] = "";
     for (unsigned k = 0; k < 5; k++)
         if (caps & (1u << k)) {
-            printf(" %s", capname[k]);
-            any = 1;
+            strcat(list, list[0] ? " " : "");
+            strcat(list, capname[k]); /* at most 5 x 24 characters */
         }
-    printf("%s\n", any ? "" : " none");
-    fmi3_lines(f);
+    tw_field(&w, "capabilities", "%s", list[0] ? list : "none");
+    fmi3_lines(&w, f);
     const double t0 = cosa_fmu_start_time(f), t1 = cosa_fmu_stop_time(f);
     if (t0 == t0 || t1 == t1) {
         char b0[32], b1[32];
-        printf("default-experiment");
+        char de[96] = "";
         if (t0 == t0)
-            printf(" start=%s", cosa_number_text(b0, sizeof b0, t0));
+            snprintf(de, sizeof de, "start=%s", cosa_number_text(b0, sizeof b0, t0));
         if (t1 == t1)
-            printf(" stop=%s", cosa_number_text(b1, sizeof b1, t1));
-        printf("\n");
+            snprintf(de + strlen(de), sizeof de - strlen(de), "%sstop=%s", de[0] ? " " : "",
+                     cosa_number_text(b1, sizeof b1, t1));
+        tw_field(&w, "default-experiment", "%s", de);
     }
-    var_lines(f, sub);
+    var_lines(&w, f, sub);
     cosa_fmu_close(f);
-    return CLI_OK;
+    return tw_finish(&w, cmd, CLI_OK); /* stdout: checked at the exit */
 }

@@ -246,6 +246,10 @@ void tw_table(tw *w, const char *const *names, size_t n)
         json_names(&w->jtab, names, n);
         jo_key(&w->jtab, "rows");
         jo_array(&w->jtab, JO_TIGHT);
+    } else if (w->npad && !w->md && !w->csv) {
+        for (size_t c = 0; c < n; c++)
+            tw_cell(w, names[c]);
+        tw_row_end(w);
     } else if (w->md) { /* "| a | b |" and "|---|---|" */
         fputc('|', w->f);
         for (size_t c = 0; c < n; c++)
@@ -285,12 +289,22 @@ static void json_cell(json_out *j, const char *cell)
         jo_string_n(j, cell, len);
 }
 
+/* The text form's padded cell (tw_padded): the lead or a blank, then the
+ * cell in its width. */
+static void padded_cell(tw *w, const char *text)
+{
+    const int width = w->pad[w->ncell < w->npad ? w->ncell : w->npad - 1];
+    fprintf(w->f, "%s%-*s", w->ncell ? " " : w->pad_lead, width, text);
+}
+
 void tw_cell(tw *w, const char *text)
 {
     if (w->fmt == TW_JSON) {
         if (w->ncell == 0)
             jo_array(&w->jtab, JO_INLINE);
         json_cell(&w->jtab, text);
+    } else if (w->npad && !w->md && !w->csv) {
+        padded_cell(w, text);
     } else if (w->md) {
         fprintf(w->f, w->ncell ? " %s |" : "| %s |", text);
     } else {
@@ -317,7 +331,7 @@ void tw_row(tw *w, const double *v, size_t n)
 {
     if (w->fmt == TW_JSON) {
         json_array(&w->jtab, v, n);
-    } else if (w->md) {
+    } else if (w->md || w->npad) {
         for (size_t c = 0; c < n; c++) {
             char b[32];
             snprintf(b, sizeof b, "%.17g", v[c]);
@@ -327,6 +341,15 @@ void tw_row(tw *w, const double *v, size_t n)
     } else {
         printf_record(w->f, v, n, w->csv ? ',' : ' ');
     }
+}
+
+void tw_padded(tw *w, const char *lead, const int *width, size_t n)
+{
+    if (n == 0 || n > TW_PAD_MAX)
+        return;
+    w->pad_lead = lead ? lead : "";
+    memcpy(w->pad, width, n * sizeof *width);
+    w->npad = n;
 }
 
 void tw_csv(tw *w)

@@ -40,6 +40,9 @@ typedef enum tw_kind { TW_REPORT, TW_DATA } tw_kind;
 
 typedef struct tw_item tw_item;
 
+/* The most column widths of tw_padded. */
+#define TW_PAD_MAX 8
+
 typedef struct tw {
     FILE *f;          /* the text, the JSON, or (bin) the header     */
     FILE *bin;        /* TW_BIN: the records                         */
@@ -61,6 +64,9 @@ typedef struct tw {
     int err;                       /* a write or an allocation failed */
     int csv;                       /* tw_csv: a CSV file                */
     int md;                        /* tw_markdown: markdown tables      */
+    const char *pad_lead;          /* tw_padded: each line's lead      */
+    int pad[TW_PAD_MAX];           /* tw_padded: the cells' widths      */
+    size_t npad;
     struct tw_cache *cache;        /* the text of values seen (text form) */
     FILE *saved_stdout;            /* tw_capture_stdout                 */
 } tw;
@@ -82,6 +88,15 @@ void tw_csv(tw *w);
  * separator "|---|---|", rows "| x | y |"; tw_prose for the text around
  * them. */
 void tw_markdown(tw *w);
+
+/* TW_TEXT: a report's tables in padded columns, for people (listings,
+ * tables to read on a terminal): each line begins with lead, cell c is
+ * left-aligned in width[c] characters (the cells after the n-th in
+ * width[n-1]; 0: not padded; a longer cell is not cut), the cells a blank
+ * apart.  1 <= n <= TW_PAD_MAX (else nothing changes).  The names of
+ * tw_table, the numbers of tw_row (%.17g) and the cells of tw_cell and
+ * tw_row_words alike; JSON is not changed. */
+void tw_padded(tw *w, const char *lead, const int *width, size_t n);
 
 /* A report whose printers write 'name value' lines to stdout: for TW_JSON,
  * stdout is tw_stream(w) until tw_finish (glibc's stdout is assignable);

@@ -116,7 +116,8 @@ fi
 # --format json: a full stdout is exit 1 and one line as for the text; the
 # JSON files of map, curve and simulate -o are probed with the others
 for c in "point --scheme zoh --dt 1e-4" "limit --scheme p4 --criterion stable --dt-min 1e-6" \
-    "converge --scheme foh --points 8" "simulate --model twomass --scheme zoh --dt 1e-3"; do
+    "converge --scheme foh --points 8" "simulate --model twomass --scheme zoh --dt 1e-3" \
+    "phi --scheme zoh --dt 1e-4" "bench --grid 4 --egrid 2 --scheme zoh --dt 1e-3 --threads 1"; do
     # shellcheck disable=SC2086
     "$COSA" $c --format json >/dev/full 2>"$tmp/err"
     rc=$?
@@ -124,6 +125,37 @@ for c in "point --scheme zoh --dt 1e-4" "limit --scheme p4 --criterion stable --
         grep -q "^cosa: ${c%% *}: cannot write to standard output: " "$tmp/err" && ok ||
         bad "$c --format json > /dev/full: exit $rc, $(cat "$tmp/err")"
 done
+# the other paths of the commands on the table writer (phi --ref and an
+# iterative scheme's comments, demo's padded columns, bench's adaptive rows
+# and comments, curve's JSON file and adaptive count, convert back to text,
+# a model file's listing, an FMU's clock lines): a full stdout is exit 1 and
+# one line naming standard output
+"$COSA" convert "$tmp/m/rho_zoh.dat" "$tmp/conv2.dat" >/dev/null 2>&1 &&
+    "$COSA" model-dump --model twomass -o "$tmp/tm.cosa" >/dev/null 2>&1 ||
+    bad "convert or model-dump for the inputs below failed"
+writer_runs="phi --scheme foh+mbcorr --dt 1e-3 --ref
+phi --scheme imp:zoh --dt 1e-3 --iterations 3
+demo --dt 1e-3,1e-2
+bench --grid 4 --egrid 2 --scheme zoh,foh --dt 1e-3 --threads 1
+curve --x dt=1e-5:1e-3:log:3 --scheme zoh,foh --format json -o $tmp/cj
+curve --x ck=1e3:1e9:log:5 --dt 1e-3 --scheme zoh --adaptive -o $tmp/ca
+convert $tmp/conv2.dat $tmp/conv3.dat
+models --model-file $tmp/tm.cosa"
+clockfmu=${COSA_FMUDIR:-tests/fmu}/sampler_fmi3.fmu
+[ -f "$clockfmu" ] && writer_runs="$writer_runs
+fmu-info $clockfmu"
+IFS=$nl
+for c in $writer_runs; do
+    IFS=$IFS_was
+    # shellcheck disable=SC2086
+    "$COSA" $c >/dev/full 2>"$tmp/err"
+    rc=$?
+    [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+        grep -q "^cosa: ${c%% *}: cannot write to standard output: " "$tmp/err" && ok ||
+        bad "$c > /dev/full: exit $rc, $(cat "$tmp/err")"
+    IFS=$nl
+done
+IFS=$IFS_was
 expect_exit 2 "$COSA" map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 --scheme zoh --format json -o "$unwritable"
 expect_exit 2 "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh --format json -o "$unwritable"
 expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --format json -o "$unwritable"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# test_json.sh -- `--format json` of point, converge, limit, simulate, estimate, curve and map
+# test_json.sh -- `--format json` of point, converge, limit, simulate, estimate, phi, bench,
+# curve and map
 # (doc/output-formats.md): valid strict JSON holding the text form's every
 # number, bit for bit (tests/json_check.py, an independent reading of both),
 # the text form unchanged by the option's existence, and a full stdout
@@ -93,6 +94,74 @@ for x in "--y dk=1:100:log:3 --dt 1e-3,1e-2 --scheme zoh,foh+mbcorr" \
     [ "$n" -ge 1 ] || bad "map $x --format json: no data files"
     rm -rf "$tmp/mt" "$tmp/mj"
 done
+# phi --format json: the text's comments, and the matrix as one table whose
+# columns are the names of the '# entries:' comment (K=NAME for K = 0, 1,
+# ...) and whose rows are the text's lines of numbers, number for number;
+# --format text is the default's bytes; a changed entry is found
+phijson() { # TEXT JSON
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+def constant(c):
+    sys.exit("not strict JSON: " + c)
+lines = open(sys.argv[1]).read().splitlines()
+doc = json.load(open(sys.argv[2]), parse_constant=constant)
+com = [l.lstrip("#").lstrip(" ") for l in lines if l.startswith("#")]
+rows = [l.split() for l in lines if l and not l.startswith("#")]
+ent = [c for c in com if c.startswith("entries:")][0].split()[1:]
+if [e.split("=", 1)[0] for e in ent] != [str(k) for k in range(len(ent))]:
+    sys.exit("phi: the entries are not numbered 0, 1, ...")
+names = [e.split("=", 1)[1] for e in ent]
+def same(t, j):
+    v = float(t)
+    if isinstance(j, str):
+        return j == "nan" and v != v or j in ("inf", "-inf") and float(j) == v
+    return not isinstance(j, bool) and float(j) == v
+tab = doc["tables"]
+ok = (doc["command"] == "phi" and doc["comments"] == com and doc["fields"] == {} and
+      len(tab) == 1 and tab[0]["columns"] == names and len(rows) == len(names) and
+      len(tab[0]["rows"]) == len(rows) and
+      all(len(r) == len(names) == len(j) and all(map(same, r, j)) for r, j in zip(rows, tab[0]["rows"])))
+sys.exit(0 if ok else "phi: the text and the JSON differ")
+PY
+}
+for c in "--scheme foh+mbcorr --dt 1e-3" "--scheme soh --dt 1e-3 --ref" \
+    "--scheme zoh+mbcorr --dt 1e-4 --assume ck=1e5" "--scheme imp:zoh --dt 1e-3 --iterations 3" \
+    "--model oscillator --scheme foh --dt 1e-2"; do
+    # shellcheck disable=SC2086
+    "$COSA" phi $c >"$tmp/pt" 2>/dev/null && "$COSA" phi $c --format json >"$tmp/pj" 2>"$tmp/err" &&
+        "$COSA" phi $c --format text >"$tmp/pt2" 2>/dev/null || bad "phi $c: $(cat "$tmp/err")"
+    cmp -s "$tmp/pt" "$tmp/pt2" && ok || bad "phi $c --format text differs from the default"
+    phijson "$tmp/pt" "$tmp/pj" && ok || bad "phi $c --format json"
+done
+sed '0,/\[0\.9/s/\[0\.9/[0.8/' "$tmp/pj" >"$tmp/pj2"
+! cmp -s "$tmp/pj" "$tmp/pj2" && ! phijson "$tmp/pt" "$tmp/pj2" 2>/dev/null && ok ||
+    bad "the phi checker missed a changed entry"
+# bench --format json: the timings of another run, so the words and counts
+# of the text (metric, scheme, threads, points; the comments with their
+# times and speed-ups masked) and non-negative numbers for the times
+"$COSA" bench --grid 4 --egrid 2 --scheme zoh,foh --dt 1e-3 --threads 1,2 >"$tmp/bt" 2>"$tmp/err" &&
+    "$COSA" bench --grid 4 --egrid 2 --scheme zoh,foh --dt 1e-3 --threads 1,2 --format json \
+        >"$tmp/bj" 2>"$tmp/err" || bad "bench --format json: $(cat "$tmp/err")"
+/usr/bin/python3 - "$tmp/bt" "$tmp/bj" <<'PY' && ok || bad "bench: the text and the JSON differ"
+import json, re, sys
+def constant(c):
+    sys.exit("not strict JSON: " + c)
+lines = open(sys.argv[1]).read().splitlines()
+doc = json.load(open(sys.argv[2]), parse_constant=constant)
+def mask(c):
+    return re.sub(r": [0-9.]+$", ": T", re.sub(r"[0-9.]+x ", "Nx ", c))
+com = [mask(l.lstrip("#").lstrip(" ")) for l in lines if l.startswith("#")]
+words = [l.split() for l in lines if l and not l.startswith("#")]
+tab = doc["tables"]
+rows = tab[0]["rows"] if len(tab) == 1 else []
+ok = (doc["command"] == "bench" and [mask(c) for c in doc["comments"]] == com and
+      doc["fields"] == {} and len(tab) == 1 and tab[0]["columns"] == words[0] and
+      len(rows) == len(words) - 1 == 14 and
+      all(r[:2] == w[:2] and r[2] == int(w[2]) and r[3] == int(w[3]) and
+          all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 for x in r[4:]) and
+          len(r) == 6 for r, w in zip(rows, words[1:])))
+sys.exit(0 if ok else "bench: the text and the JSON differ")
+PY
 # simulate -o --format json: NAME.json holds the CSV's header row as its
 # columns and every record, number for number
 "$COSA" simulate --scheme foh+mbcorr --dt 1e-3 --tend 0.02 --outputs s1 -o "$tmp/sj" \

@@ -3,8 +3,9 @@
  * text joins the cells as given (',' in CSV, ' ' otherwise); JSON holds a
  * number cell as that number and any other word as a string; binary
  * records of words are an error; a report's tables in markdown and CSV,
- * cell by cell, and prose; the JSON emitter (analysis/json_out.c): its
- * layouts, numbers, strings and errors.  The expected documents are
+ * cell by cell, and prose; padded columns (against printf's widths); the
+ * JSON emitter (analysis/json_out.c): its layouts, numbers, strings and
+ * errors.  The expected documents are
  * written out by hand from the JSON grammar and the markdown table syntax,
  * not taken from the writer. */
 #include <criterion/criterion.h>
@@ -200,6 +201,72 @@ Test(table_writer, json_cells_and_prose)
                      "      [0.10000000000000001, -2, 1.0000000000000001e+300]]}\n"
                      "  ]\n"
                      "}\n");
+    doc_close(&d);
+}
+
+/* ---- padded columns (tw_padded) ------------------------------------------- */
+
+/* A report's table of names, row1 and a row of numbers in padded columns:
+ * lead "  ", the first cell in 6 characters, the others in 3 (a longer
+ * cell is not cut) */
+static const char *padded(struct doc *d, tw_format fmt, size_t nwidth)
+{
+    static const int width[TW_PAD_MAX + 1] = {6, 3};
+    tw w;
+    begin(d, &w, fmt, TW_REPORT);
+    tw_padded(&w, "  ", width, nwidth);
+    tw_table(&w, names, 3);
+    tw_row_words(&w, row1, 3);
+    tw_row(&w, (const double[]){0.1, -2.0, 1e300}, 3);
+    return end(d, &w);
+}
+
+/* the lines written out by hand: each cell left-aligned and blank-filled to
+ * its width, a blank between cells, the lead first */
+Test(table_writer, padded_columns)
+{
+    struct doc d;
+    cr_expect_str_eq(padded(&d, TW_TEXT, 2), "  x      status steps\n"
+                                             "  0.5    ok  3  \n"
+                                             "  0.10000000000000001 -2  1.0000000000000001e+300\n");
+    doc_close(&d);
+    /* no widths, or more than TW_PAD_MAX: the plain text table */
+    const char *plain = "x status steps\n0.5 ok 3\n0.10000000000000001 -2 1.0000000000000001e+300\n";
+    cr_expect_str_eq(padded(&d, TW_TEXT, 0), plain);
+    doc_close(&d);
+    cr_expect_str_eq(padded(&d, TW_TEXT, TW_PAD_MAX + 1), plain);
+    doc_close(&d);
+    /* JSON does not change with the style */
+    const char *s = padded(&d, TW_JSON, 2);
+    cr_expect_not_null(strstr(s, "\"columns\": [\"x\", \"status\", \"steps\"], \"rows\": [\n"
+                                 "      [0.5, \"ok\", 3],\n"
+                                 "      [0.10000000000000001, -2, 1.0000000000000001e+300]]"),
+                       "%s", s);
+    doc_close(&d);
+}
+
+/* the same bytes as printf's "%-Ns" (an independent route): cosa demo's
+ * "%-14s" then " %-13s" per column, and a listing's lead, widths and last
+ * unpadded column (cosa models: "  %-8s %-14s %-8s %-24s %s") */
+Test(table_writer, padded_columns_are_printf_widths)
+{
+    static const char *const c[5] = {"ZOH+mbcorr", "0.9997613002!", "error", "a-long-cell-x", ""};
+    char want[256];
+    struct doc d;
+    tw w;
+    begin(&d, &w, TW_TEXT, TW_REPORT);
+    tw_padded(&w, "", (const int[]){14, 13}, 2);
+    tw_row_words(&w, c, 4);
+    snprintf(want, sizeof want, "%-14s %-13s %-13s %-13s\n", c[0], c[1], c[2], c[3]);
+    cr_expect_str_eq(end(&d, &w), want);
+    doc_close(&d);
+    begin(&d, &w, TW_TEXT, TW_REPORT);
+    tw_padded(&w, "  ", (const int[]){8, 14, 8, 24, 0}, 5);
+    tw_row_words(&w, c, 5);
+    tw_row_words(&w, (const char *const[]){"m1", "10", "kg", "> 0", "mass", "(x)"}, 6);
+    snprintf(want, sizeof want, "  %-8s %-14s %-8s %-24s %s\n  %-8s %-14s %-8s %-24s %s %s\n",
+             c[0], c[1], c[2], c[3], c[4], "m1", "10", "kg", "> 0", "mass", "(x)");
+    cr_expect_str_eq(end(&d, &w), want);
     doc_close(&d);
 }
 

@@ -145,7 +145,7 @@ ex3:implicit:imslocal:order ex2:implicit:imslocal:1e5 ex1:explicit:exlocal ex1:e
 ex1:explicit:exslocal ex3:implicit:immilne:2 ex2:implicit:imslocal:1e6
 ex3:implicit:immilne:order ex5:im:8 ex5:im:6 ex5:im:2 ex5:im:1 ex5:im:3 ex5:im:4"
 for r in $runs; do
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2046 # the words of the run, split on purpose
     par $(echo "$r" | tr : ' ')
 done
 drain

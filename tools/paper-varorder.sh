@@ -17,8 +17,8 @@
 # of the masses every 50 ms, random x0, v0) scaled down to n = 40, r = 4 and
 # a few ms, without the contact forces (with x0 up to 1e-3 m, A e^(B x) with
 # B = 5e5 / m is 1e215 N at the start: no reference survives that).
-# The runs of Ex 1-5 are independent: they all start first, PAPER_JOBS
-# (default 2) at once (the next as soon as one has ended), each on one thread
+# The runs of Ex 1-5 are independent: they all start first, longest first,
+# PAPER_JOBS (default 2) at once (the next as soon as one has ended), each on one thread
 # (--threads 1; the results do not depend on the thread count, README
 # "Threads"), and the tables are written after the last in the order above.  The seconds in the tables are each run's
 # wall clock on one thread, next to PAPER_JOBS - 1 other runs (on an idle
@@ -124,27 +124,30 @@ threads() { # N: the thread-scaling run with N threads (Ex 6 below)
         --set v0max=1 --set seed=3 --scheme soh --dt 1e-4 --tend 0.005 --ref-rtol 1e-8 --rtol 1e-8 \
         --threads "$1" >"$out/threads_$1.txt"
 }
-for ce in implicit:immilne implicit:imslocal explicit:exlocal explicit:exmilne explicit:exslocal; do
-    for k in 0 3 1 2 order; do
-        par ex3 "${ce%%:*}" "${ce#*:}" "$k"
-    done
+# Longest first (the pool's end then holds only short runs, and both cores stay
+# busy to the last): the runs by their CPU seconds measured on a 2-core
+# machine (29 Nov 2026, in s: ex3 implicit immilne 0 15.0, imslocal 0 12.1,
+# explicit exmilne/exlocal 0 and 3 4.7-5.2, ex1 implicit 3.5-3.8, ... the
+# Ex 5 implicit runs 0.5 each; 125 s in all).  The one-thread run of sect.
+# 6.6.1 takes one slot like the others; the two-thread run below waits for
+# both cores.  The order changes no number (each run is its own process).
+runs="ex3:implicit:immilne:0 ex3:implicit:imslocal:0 ex3:explicit:exmilne:0
+ex3:explicit:exlocal:0 ex3:explicit:exlocal:3 ex3:explicit:exmilne:3 ex1:implicit:imslocal
+ex1:implicit:immilne ex3:implicit:imslocal:1 ex5:ex:1 ex5:ex:2 threads:1 ex5:ex:3 ex4:los
+ex2:explicit:exslocal:1e6 ex5:ex:4 ex5:ex:8 ex5:ex:6 ex3:explicit:exlocal:2
+ex3:explicit:exmilne:2 ex3:implicit:immilne:3 ex3:explicit:exslocal:0 ex4:fd
+ex3:explicit:exslocal:3 ex3:explicit:exmilne:1 ex3:explicit:exlocal:1 ex3:implicit:imslocal:3
+ex3:explicit:exlocal:order ex3:explicit:exmilne:order ex3:explicit:exslocal:1
+ex2:implicit:imslocal:1e3 ex3:explicit:exslocal:2 ex2:implicit:imslocal:1e4
+ex3:implicit:immilne:1 ex3:implicit:imslocal:2 ex3:explicit:exslocal:order
+ex2:explicit:exslocal:1e3 ex2:explicit:exslocal:1e5 ex2:explicit:exslocal:1e4
+ex3:implicit:imslocal:order ex2:implicit:imslocal:1e5 ex1:explicit:exlocal ex1:explicit:exmilne
+ex1:explicit:exslocal ex3:implicit:immilne:2 ex2:implicit:imslocal:1e6
+ex3:implicit:immilne:order ex5:im:8 ex5:im:6 ex5:im:2 ex5:im:1 ex5:im:3 ex5:im:4"
+for r in $runs; do
+    # shellcheck disable=SC2046 # the words of the run, split on purpose
+    par $(echo "$r" | tr : ' ')
 done
-for ce in implicit:immilne implicit:imslocal explicit:exlocal explicit:exmilne explicit:exslocal; do
-    par ex1 "${ce%%:*}" "${ce#*:}"
-done
-for d in 1e3 1e4 1e5 1e6; do
-    par ex2 implicit imslocal "$d"
-    par ex2 explicit exslocal "$d"
-done
-for sf in 1 2 3 4 6 8; do
-    par ex5 im "$sf"
-    par ex5 ex "$sf"
-done
-par ex4 los
-par ex4 fd
-# the one-thread run takes one slot like the others; the two-thread run
-# below waits for both cores
-par threads 1
 drain
 
 # ---- Ex 1: nonlinear two-mass oscillator (sect. 6.1, Figs 11-14) ------------------
@@ -360,9 +363,10 @@ for th in 1 2; do
     row "$out/threads_$th.txt" seconds_cosim seconds_reference e36_coupling >>"$sum"
 done
 
-if [ -n "$gp" ]; then
+if [ -n "$gp" ]; then # PAPER_JOBS at once, as the runs
     for s in ex1_steps ex1_states ex1_totals ex2 ex5; do
-        "$gp" "$out/$s.gp"
+        par "$gp" "$out/$s.gp"
     done
+    drain
 fi
 echo "make paper-varorder: the variable-order paper's examples in $out/ (summary.md)"

@@ -207,7 +207,11 @@ typedef struct cosa_controller_type {
  *   e = ln tol - ln err;  I' = I + KI e;  H' = exp(I' + KP e);
  *   H_next = min(H', grow h);  I = I' + ln H_next - ln H';  I_0 = ln h0;
  * it always accepts (the paper's method is non-iterative).
- * "fixed" -- h_next = h0 whatever err (fixed-step runs through the same loop).
+ * "fixed" -- h_next = h0 whatever err: a constant step inside a controlled
+ *   run (its estimator still runs every step; the steps' times are summed
+ *   and the last one ends at T by the one end clip).  A run with no
+ *   controller (NULL) takes the fixed-step rule instead: floor(T/H) steps on
+ *   the grid t0 + k H and a short last one to T (doc/architecture.md).
  * "order", "step" -- the variable-order paper's order and macro-step control
  * (sect. 5, cosa_vo_control_decide; "step" keeps the degree): their decide()
  * is the engine's; their next() is the same rules for a scalar error norm

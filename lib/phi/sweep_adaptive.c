@@ -167,6 +167,11 @@ static size_t fill(double *val, unsigned char *exact, const struct view *v, cons
     const double c00 = val[base + c->a0 * sa + c->b0 * sb], c10 = val[base + c->a1 * sa + c->b0 * sb],
                  c01 = val[base + c->a0 * sa + c->b1 * sb], c11 = val[base + c->a1 * sa + c->b1 * sb];
     const int finite = isfinite(c00) && isfinite(c10) && isfinite(c01) && isfinite(c11);
+    /* the weights along b, once per cell (the same quotients as per point) */
+    double tbs[64];
+    const size_t nb = c->b1 - c->b0 + 1, ntb = nb <= 64 ? nb : 0;
+    for (size_t j = 0; j < ntb; j++)
+        tbs[j] = c->b1 > c->b0 ? (double)j / (double)(c->b1 - c->b0) : 0.0;
     for (size_t a = c->a0; a <= c->a1; a++) {
         const size_t row = base + a * sa;
         const double ta = c->a1 > c->a0 ? (double)(a - c->a0) / (double)(c->a1 - c->a0) : 0.0;
@@ -176,7 +181,9 @@ static size_t fill(double *val, unsigned char *exact, const struct view *v, cons
                 continue;
             exact[idx] = PT_FILLED;
             nfill++;
-            const double tb = c->b1 > c->b0 ? (double)(b - c->b0) / (double)(c->b1 - c->b0) : 0.0;
+            const double tb = ntb          ? tbs[b - c->b0]
+                              : c->b1 > c->b0 ? (double)(b - c->b0) / (double)(c->b1 - c->b0)
+                                              : 0.0;
             if (finite)
                 val[idx] = (1.0 - ta) * ((1.0 - tb) * c00 + tb * c01) +
                            ta * ((1.0 - tb) * c10 + tb * c11);

@@ -158,9 +158,14 @@ static void write_failures(FILE *f, const cosa_sweep_spec *sp, size_t is,
 static void write_records(tw *w, const cosa_sweep_spec *sp, size_t is, int dt_axis,
                           const double *values, const unsigned char *exact)
 {
-    double rec[5];
+    double one[5];
     const size_t nblock = dt_axis ? 1 : sp->ndt, ninner = dt_axis ? sp->ndt : sp->y.n;
+    const size_t ncol = (dt_axis ? 3 : 4) + (exact ? 1 : 0);
     double *yv = malloc((sp->y.n + 1) * sizeof *yv);
+    /* binary records are their values one after the other: an x row of them
+     * goes to the writer at once (one fwrite instead of one per record; a
+     * fifth of the writing of an adaptive Fig 4 set) */
+    double *row = w->fmt == TW_BIN ? malloc(ninner * ncol * sizeof *row) : NULL;
     for (size_t iy = 0; yv && iy < sp->y.n; iy++)
         yv[iy] = cosa_sweep_axis_value(&sp->y, iy);
     for (size_t b = 0; b < nblock; b++)
@@ -169,6 +174,7 @@ static void write_records(tw *w, const cosa_sweep_spec *sp, size_t is, int dt_ax
             for (size_t k = 0; k < ninner; k++) {
                 const size_t it = dt_axis ? k : b, iy = dt_axis ? 0 : k;
                 const size_t idx = cosa_sweep_index(sp, is, it, ix, iy);
+                double *rec = row ? row + k * ncol : one;
                 size_t n = 0;
                 rec[n++] = xv;
                 if (!dt_axis)
@@ -177,9 +183,13 @@ static void write_records(tw *w, const cosa_sweep_spec *sp, size_t is, int dt_ax
                 rec[n++] = values[idx];
                 if (exact)
                     rec[n++] = exact[idx] ? 1.0 : 0.0;
-                tw_record(w, rec, n);
+                if (!row)
+                    tw_record(w, rec, n);
             }
+            if (row)
+                tw_record(w, row, ninner * ncol);
         }
+    free(row);
     free(yv);
 }
 

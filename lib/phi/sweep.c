@@ -21,7 +21,10 @@
  * grid points than SWEEP_POINTS_PER_THREAD per thread (a curve over dt: one
  * point, many steps) an item is one (grid point, macro step) pair, so that
  * every thread has work; a thread updates the model only when its next item
- * is at another grid point.
+ * is at another grid point.  A listed sweep (cosa_sweep_run_list, the rounds
+ * of an adaptive sweep) over many grid points has one item per run of
+ * consecutive entries at one grid point, so the results of a point are not
+ * split between threads that would each set it and discretise it.
  *
  * Structural parameters.  A parameter that changes the dimensions (chain's n
  * or r) cannot be applied by model->update, which then returns COSA_EINVAL;
@@ -611,6 +614,24 @@ static cosa_status sweep_threads(const cosa_sweep_spec *sp, const double *par0, 
     return st;
 }
 
+/* The work items of a listed sweep over many grid points: the runs of
+ * consecutive entries at one grid point (cosa_sweep_adaptive lists its
+ * results by grid point), as start offsets into the list, *ngrp of them
+ * and an end mark.  One thread sets the point once and its schemes share
+ * the point's discretisations, as in a full sweep.  NULL: out of memory. */
+static size_t *list_groups(const size_t *list, size_t nlist, size_t npts, size_t *ngrp)
+{
+    size_t *grp = malloc((nlist + 1) * sizeof *grp), n = 0;
+    if (!grp)
+        return NULL;
+    for (size_t i = 0; i < nlist; i++)
+        if (i == 0 || list[i] % npts != list[i - 1] % npts)
+            grp[n++] = i;
+    grp[n] = nlist;
+    *ngrp = n;
+    return grp;
+}
+
 static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, size_t nlist,
                               double *values, cosa_status *status, size_t *nfailed)
 {
@@ -656,26 +677,36 @@ static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, s
     /* work items: a grid point with all its macro steps (maps), or one
      * (grid point, macro step) pair when the points are too few */
     const size_t split = npts < SWEEP_POINTS_PER_THREAD * (size_t)nth ? sp->ndt : 1;
-    const size_t per_item = sp->ndt / split, nitems = list ? nlist : npts * split;
+    const size_t per_item = sp->ndt / split;
+    size_t nitems = list ? nlist : npts * split;
     if (list)
         for (size_t i = 0; i < nlist; i++)
             if (list[i] >= total) {
                 free(par0);
                 return COSA_EINVAL;
             }
+    /* a list over many grid points: one item per run at a grid point (few
+     * points: one entry per item, so that every thread has work) */
+    size_t *grp = list && split == 1 ? list_groups(list, nlist, npts, &nitems) : NULL;
+    if (list && split == 1 && !grp) {
+        free(par0);
+        return COSA_ENOMEM;
+    }
 
     if ((size_t)nth > nitems)
         nth = (int)nitems;
     struct sweep_thread *th = NULL;
     st = sweep_threads(sp, par0, pmax, assumed, nth, &th);
     free(par0);
-    if (st != COSA_OK)
+    if (st != COSA_OK) {
+        free(grp);
         return st;
+    }
     size_t done = 0, failed = 0, next_report = 0;
     const size_t todo = list ? nlist : total;
     const size_t report_step = todo / 1000 > 0 ? todo / 1000 : 1;
     const size_t item_values = list ? 1 : per_item * sp->nscheme;
-    const int chunk = list ? 16 : split > 1 ? 1 : 4;
+    const int chunk = grp ? 4 : list ? 16 : split > 1 ? 1 : 4;
 
     size_t skipped = 0;
 #pragma omp parallel num_threads(nth) reduction(+ : failed, skipped)
@@ -687,17 +718,23 @@ static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, s
         struct sweep_thread *t = &th[tid];
 #pragma omp for schedule(dynamic, chunk)
         for (size_t item = 0; item < nitems; item++) {
+            /* the list entries of the item: a run at one grid point, or one */
+            const size_t e0 = grp ? grp[item] : item, e1 = grp ? grp[item + 1] : item + 1;
             /* cancelled: the remaining items only mark their results */
             if (sp->cancel && cosa_cancel_requested(sp->cancel)) {
-                skipped += skip_item(sp, list, item, split, per_item, values, status);
+                for (size_t e = e0; e < e1; e++) /* e = item without a list */
+                    skipped += skip_item(sp, list, e, split, per_item, values, status);
                 continue;
             }
             if (list) {
-                /* idx = (is * ndt + it) * npts + k (cosa_sweep_index) */
-                const size_t idx = list[item], k = idx % npts, rest = idx / npts;
-                const cosa_status pst = thread_point(sp, pmax, errors, assumed, k, t);
-                failed += (size_t)eval_item(sp, t, pst, errors, assumed, tend, rest / sp->ndt,
-                                            rest % sp->ndt, idx, values, status);
+                for (size_t e = e0; e < e1; e++) {
+                    /* idx = (is * ndt + it) * npts + k (cosa_sweep_index) */
+                    const size_t idx = list[e], k = idx % npts, rest = idx / npts;
+                    const cosa_status pst = thread_point(sp, pmax, errors, assumed, k, t);
+                    failed += (size_t)eval_item(sp, t, pst, errors, assumed, tend,
+                                                rest / sp->ndt, rest % sp->ndt, idx, values,
+                                                status);
+                }
             } else {
                 const size_t k = item / split, ix = k / ny, iy = k % ny;
                 const size_t it0 = (item % split) * per_item;
@@ -709,8 +746,9 @@ static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, s
                                                     values, status);
             }
             size_t now;
+            const size_t nv = list ? e1 - e0 : item_values;
 #pragma omp atomic capture
-            now = done += item_values;
+            now = done += nv;
             if (tid == 0 && sp->progress && now >= next_report && now < todo) {
                 next_report = now + report_step;
                 sp->progress(now, todo, sp->user_data);
@@ -720,6 +758,7 @@ static cosa_status sweep_exec(const cosa_sweep_spec *spec, const size_t *list, s
     if (sp->progress)
         sp->progress(todo, todo, sp->user_data);
     threads_free(th, nth);
+    free(grp);
     if (nfailed)
         *nfailed = failed;
     return skipped ? COSA_ECANCELLED : COSA_OK;

@@ -37,13 +37,14 @@ struct view {
     size_t nplane;
     size_t dim[4], stride[4]; /* is, it, ix, iy                     */
     int pa, pb;             /* which of it, ix, iy (1, 2, 3) a, b are */
+    size_t *base;           /* nplane: result index of (p, 0, 0)   */
 };
 
-/* Result index of plane p, point (a, b). */
-static size_t at(const struct view *v, size_t p, size_t a, size_t b)
+/* Result index of plane p's point (0, 0), from the dimensions. */
+static size_t plane_base(const struct view *v, size_t p)
 {
     /* p enumerates the dims other than pa and pb, dim 0 (the scheme) slowest */
-    size_t idx = a * v->sa + b * v->sb;
+    size_t idx = 0;
     for (int d = 3; d >= 0; d--) {
         if (d == v->pa || d == v->pb)
             continue;
@@ -51,6 +52,12 @@ static size_t at(const struct view *v, size_t p, size_t a, size_t b)
         p /= v->dim[d];
     }
     return idx;
+}
+
+/* Result index of plane p, point (a, b). */
+static inline size_t at(const struct view *v, size_t p, size_t a, size_t b)
+{
+    return v->base[p] + a * v->sa + b * v->sb;
 }
 
 /* The inverse of at(): result index idx as p * na * nb + a * nb + b. */
@@ -67,6 +74,7 @@ static size_t plane_index(const struct view *v, size_t idx)
     return (p * v->na + comp[v->pa]) * v->nb + comp[v->pb];
 }
 
+/* The view of the sweep's results as planes; v->base NULL: out of memory. */
 static void make_view(const cosa_sweep_spec *sp, struct view *v)
 {
     v->dim[0] = sp->nscheme;
@@ -96,6 +104,9 @@ static void make_view(const cosa_sweep_spec *sp, struct view *v)
     for (int d = 0; d < 4; d++)
         if (d != v->pa && d != v->pb)
             v->nplane *= v->dim[d];
+    v->base = malloc(v->nplane * sizeof *v->base);
+    for (size_t p = 0; v->base && p < v->nplane; p++)
+        v->base[p] = plane_base(v, p);
 }
 
 /* v in the metric's scale: itself for rho, log10 for the errors. */
@@ -115,13 +126,14 @@ enum { CELL_SETTLED = 0, CELL_CROSSED = 1, CELL_NEAR = 2 };
 static int active(const double *val, const struct view *v, const struct cell *c,
                   const cosa_adaptive_opts *o)
 {
-    const size_t as[2] = {c->a0, c->a1}, bs[2] = {c->b0, c->b1};
+    const size_t base = v->base[c->plane];
+    const size_t as[2] = {c->a0 * v->sa, c->a1 * v->sa}, bs[2] = {c->b0 * v->sb, c->b1 * v->sb};
     const double lev = scaled(o->level, o);
     int below = 0, above = 0;
     double lo = INFINITY, hi = -INFINITY, dmin = INFINITY;
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
-            const double x = val[at(v, c->plane, as[i], bs[j])];
+            const double x = val[base + as[i] + bs[j]];
             if (isnan(x))
                 return CELL_CROSSED;
             if (x < o->level)
@@ -151,24 +163,34 @@ enum { PT_NONE = 0, PT_EXACT = 1, PT_LISTED = 2, PT_FILLED = 3 };
 static size_t fill(double *val, unsigned char *exact, const struct view *v, const struct cell *c)
 {
     size_t nfill = 0;
-    const double c00 = val[at(v, c->plane, c->a0, c->b0)], c10 = val[at(v, c->plane, c->a1, c->b0)],
-                 c01 = val[at(v, c->plane, c->a0, c->b1)], c11 = val[at(v, c->plane, c->a1, c->b1)];
+    const size_t base = v->base[c->plane], sa = v->sa, sb = v->sb;
+    const double c00 = val[base + c->a0 * sa + c->b0 * sb], c10 = val[base + c->a1 * sa + c->b0 * sb],
+                 c01 = val[base + c->a0 * sa + c->b1 * sb], c11 = val[base + c->a1 * sa + c->b1 * sb];
     const int finite = isfinite(c00) && isfinite(c10) && isfinite(c01) && isfinite(c11);
-    for (size_t a = c->a0; a <= c->a1; a++)
+    /* the weights along b, once per cell (the same quotients as per point) */
+    double tbs[64];
+    const size_t nb = c->b1 - c->b0 + 1, ntb = nb <= 64 ? nb : 0;
+    for (size_t j = 0; j < ntb; j++)
+        tbs[j] = c->b1 > c->b0 ? (double)j / (double)(c->b1 - c->b0) : 0.0;
+    for (size_t a = c->a0; a <= c->a1; a++) {
+        const size_t row = base + a * sa;
+        const double ta = c->a1 > c->a0 ? (double)(a - c->a0) / (double)(c->a1 - c->a0) : 0.0;
         for (size_t b = c->b0; b <= c->b1; b++) {
-            const size_t idx = at(v, c->plane, a, b);
+            const size_t idx = row + b * sb;
             if (exact[idx] != PT_NONE)
                 continue;
             exact[idx] = PT_FILLED;
             nfill++;
-            const double ta = c->a1 > c->a0 ? (double)(a - c->a0) / (double)(c->a1 - c->a0) : 0.0;
-            const double tb = c->b1 > c->b0 ? (double)(b - c->b0) / (double)(c->b1 - c->b0) : 0.0;
+            const double tb = ntb          ? tbs[b - c->b0]
+                              : c->b1 > c->b0 ? (double)(b - c->b0) / (double)(c->b1 - c->b0)
+                                              : 0.0;
             if (finite)
                 val[idx] = (1.0 - ta) * ((1.0 - tb) * c00 + tb * c01) +
                            ta * ((1.0 - tb) * c10 + tb * c11);
             else /* the nearest corner */
                 val[idx] = ta <= 0.5 ? (tb <= 0.5 ? c00 : c01) : (tb <= 0.5 ? c10 : c11);
         }
+    }
     return nfill;
 }
 
@@ -361,7 +383,7 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
     size_t *list = malloc(total * sizeof *list);
     size_t ccap = 1, nc = 0;
     struct cell *cells = malloc(sizeof *cells);
-    cosa_status st = list && cells ? COSA_OK : COSA_ENOMEM;
+    cosa_status st = list && cells && v.base ? COSA_OK : COSA_ENOMEM;
 
     /* round 0: the coarse grid, every K-th point and the last of each side */
     const size_t K = opt->coarse;
@@ -459,6 +481,7 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
     }
     free(cells);
     free(list);
+    free(v.base);
     if (nfailed)
         *nfailed = failed;
     if (nevaluated)

@@ -87,6 +87,7 @@ cosa_status cosa_case_advise(const cosa_case *c, const cosa_case_advise_opts *o,
                              cosa_advice *out, size_t cap, size_t *n,
                              cosa_case_advise_opts *used, char *err, size_t errsize)
 {
+    api_clear(err, errsize);
     if (!c || !o || !n)
         return api_fail(err, errsize, COSA_EINVAL, "no case, options or count pointer");
     cosa_case_advise_opts u = *o;

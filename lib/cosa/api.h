@@ -148,10 +148,12 @@ cosa_status cosa_case_advise(const cosa_case *c, const cosa_case_advise_opts *o,
                              cosa_advice *out, size_t cap, size_t *n,
                              cosa_case_advise_opts *used, char *err, size_t errsize);
 
-/* 1 if the FMUs of c's model can run scheme s (their input degree,
- * smoothness and capabilities: cosa_fmu_capability_check), else 0 and why
- * ("FMU NAME: reason") in why (size bytes, may be NULL); 1 for a model
- * without FMUs. */
+/* 1 if the FMUs of c's model can run scheme s as `cosa simulate` with its
+ * defaults would (their input degree, smoothness and capabilities:
+ * cosa_fmu_capability_check; for FMUs with event mode the combination
+ * rules of event points, and whether fixed-step FMUs can stop at them),
+ * else 0 and why (advise's reason: "FMU NAME: ...") in why (size bytes,
+ * may be NULL); 1 for a model without FMUs. */
 int cosa_case_runnable(const cosa_case *c, const cosa_scheme *s, char *why, size_t size);
 
 /* ---- Simulation (api/simulate.c) ------------------------------------- */

@@ -25,7 +25,8 @@
 # command (a call the include rule does not see: a prototype written in
 # place, or a public header that declares a name models/ defines); and no
 # analysis/ object calls cosa_cosim_run, cosa_defect_run or cosa_vo_run:
-# the command line runs through the one entry point cosa_run.
+# the command line runs through the one entry point cosa_run.  The
+# workspace carving macro is defined once (lib/core/carve.h).
 # Prints one line per violation and "N passed, M failed" (files checked).
 src=${COSA_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$src" || exit 2
@@ -77,6 +78,13 @@ for f in analysis/*.[ch]; do allowed "$f" 'cosa.h' 'cosa/*.h' LOCAL; done
 for f in lib/*.c; do
     [ -e "$f" ] || continue
     echo "layer violation: $f is outside lib/core, lib/phi, lib/td, lib/check"
+    fail=$((fail + 1))
+done
+# the workspace carving macro is written once (lib/core/carve.h, COSA_CARVE):
+# no other source defines its own
+for f in $(grep -lE '#[[:space:]]*define[[:space:]]+[A-Z_]*CARVE' lib/*/*.[ch] models/*.[ch] api/*.[ch] analysis/*.[ch] 2>/dev/null); do
+    [ "$f" = lib/core/carve.h ] && continue
+    echo "carving: $f defines its own workspace carving macro (use COSA_CARVE, lib/core/carve.h)"
     fail=$((fail + 1))
 done
 # calls: the objects of the build tree (next to analysis/cosa, $COSA)

@@ -78,6 +78,16 @@ Test(api_err, every_successful_call_empties_err)
     cr_expect_str_empty(err, "simulate: '%s'", err);
     cosa_case_sim_free(sim);
 
+    /* a model file (the source tree's examples/twomass.cosa) */
+    const char *srcdir = getenv("COSA_SRCDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/examples/twomass.cosa", srcdir ? srcdir : ".");
+    cosa_case *f = NULL;
+    stale(err, sizeof err);
+    cr_expect_eq(cosa_case_load(path, &f, err, sizeof err), COSA_OK, "%s", err);
+    cr_expect_str_empty(err, "load: '%s'", err);
+    cosa_case_free(f);
+
     /* a failure after all that still writes its one line */
     cr_expect_eq(cosa_case_point(c, "zzz", 1e-3, 0.0, &pr, NULL, 0, err, sizeof err),
                  COSA_ESCHEME);

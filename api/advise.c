@@ -4,6 +4,7 @@
 #include "api_impl.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,22 +51,67 @@ static cosa_status advise_schemes(const char *list, cosa_scheme **out, size_t *n
     return COSA_OK;
 }
 
+/* The events rule of the one combination table (cosa_combination_check,
+ * as cosa simulate with its defaults: --events on, one step per unit,
+ * polynomial inputs, no energy correction) for an FMU with event mode;
+ * then whether a fixed-step FMU can stop at another's event points (an
+ * event point is a communication point of every unit). */
+static int runnable_events(const cosa_model *m, const double *par, size_t n,
+                           const cosa_scheme *s, char *why, size_t size)
+{
+    cosa_combination_refusal no;
+    for (size_t i = 0; i < n; i++) {
+        const cosa_fmu_capability *cap = cosa_model_file_fmu_capability(m, i);
+        if (cap && cap->event_mode &&
+            cosa_combination_check(s, COSA_COMB_EVENTS, 1, &no) != COSA_OK) {
+            if (why && size)
+                snprintf(why, size, "FMU %s has event mode: the event points need %s "
+                                    "(cosa simulate --events on, the default; or --events off)",
+                         m->sub_name(m, par, i), no.needs);
+            return 0;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const cosa_fmu_capability *ci = cosa_model_file_fmu_capability(m, i);
+        if (!ci || !(ci->fixed_step > 0.0))
+            continue;
+        for (size_t e = 0; e < n; e++) {
+            const cosa_fmu_capability *ce = cosa_model_file_fmu_capability(m, e);
+            if (e == i || !ce || !ce->event_mode ||
+                (ce->fixed_step > 0.0 && cosa_fmu_step_check(ci, ce->fixed_step, NULL, 0) ==
+                                             COSA_OK))
+                continue;
+            char g[64] = ", which may fall anywhere";
+            if (ce->fixed_step > 0.0)
+                snprintf(g, sizeof g, " (it steps on a grid of %.15g s)", ce->fixed_step);
+            if (why && size)
+                snprintf(why, size, "FMU %s takes fixed internal steps of %.15g s and cannot "
+                                    "stop at the event points of FMU %s%s (or cosa simulate "
+                                    "--events off)",
+                         m->sub_name(m, par, i), ci->fixed_step, m->sub_name(m, par, e), g);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int cosa_case_runnable(const cosa_case *c, const cosa_scheme *s, char *why, size_t size)
 {
     const cosa_model *m = c ? c->model : NULL;
     char r[256];
     if (why && size)
         why[0] = '\0';
-    for (size_t i = 0; m && s && m->sub_name && m->sub_name(m, c->par, i); i++) {
-        const cosa_fmu_capability *cap = cosa_model_file_fmu_capability(m, i);
+    size_t n = 0;
+    for (; m && s && m->sub_name && m->sub_name(m, c->par, n); n++) {
+        const cosa_fmu_capability *cap = cosa_model_file_fmu_capability(m, n);
         /* nu = 1: a summary that allows any degree without inputs (as advise) */
         if (cap && cosa_fmu_capability_check(cap, 1, s, r, sizeof r) != COSA_OK) {
             if (why && size)
-                snprintf(why, size, "FMU %s: %s", m->sub_name(m, c->par, i), r);
+                snprintf(why, size, "FMU %s: %s", m->sub_name(m, c->par, n), r);
             return 0;
         }
     }
-    return 1;
+    return n ? runnable_events(m, c->par, n, s, why, size) : 1;
 }
 
 /* A candidate and whether the model's FMUs can run it: advise's row order,
@@ -87,6 +133,7 @@ cosa_status cosa_case_advise(const cosa_case *c, const cosa_case_advise_opts *o,
                              cosa_advice *out, size_t cap, size_t *n,
                              cosa_case_advise_opts *used, char *err, size_t errsize)
 {
+    api_clear(err, errsize);
     if (!c || !o || !n)
         return api_fail(err, errsize, COSA_EINVAL, "no case, options or count pointer");
     cosa_case_advise_opts u = *o;

@@ -19,6 +19,14 @@ struct cosa_case {
 cosa_status api_fail(char *err, size_t errsize, cosa_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* err = "" (every public call starts with it: a successful call leaves no
+ * earlier message behind). */
+static inline void api_clear(char *err, size_t errsize)
+{
+    if (err && errsize)
+        err[0] = '\0';
+}
+
 /* The scheme named text, checked as the command line does (unknown name,
  * corrections of an iterative scheme). */
 cosa_status api_scheme(const char *text, cosa_scheme *s, char *err, size_t errsize);

@@ -39,6 +39,7 @@ static cosa_status case_new(const cosa_model *m, cosa_model *owned, cosa_case **
 
 cosa_status cosa_case_builtin(const char *name, cosa_case **out, char *err, size_t errsize)
 {
+    api_clear(err, errsize);
     if (!out)
         return api_fail(err, errsize, COSA_EINVAL, "no result pointer");
     *out = NULL;
@@ -53,6 +54,7 @@ cosa_status cosa_case_builtin(const char *name, cosa_case **out, char *err, size
 
 cosa_status cosa_case_load(const char *path, cosa_case **out, char *err, size_t errsize)
 {
+    api_clear(err, errsize);
     if (!out)
         return api_fail(err, errsize, COSA_EINVAL, "no result pointer");
     *out = NULL;
@@ -69,6 +71,7 @@ cosa_status cosa_case_load(const char *path, cosa_case **out, char *err, size_t 
 cosa_status cosa_case_set(cosa_case *c, const char *name, double value, char *err,
                           size_t errsize)
 {
+    api_clear(err, errsize);
     char msg[256], b[32];
     if (!c || !name)
         return api_fail(err, errsize, COSA_EINVAL, "no case or no parameter name");

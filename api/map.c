@@ -66,6 +66,7 @@ cosa_status cosa_case_map(const cosa_case *c, const char *scheme, double dt, cos
                           int threads, double *values, cosa_status *status, size_t *nfailed,
                           char *err, size_t errsize)
 {
+    api_clear(err, errsize);
     return cosa_case_map_rows(c, scheme, dt, metric, x, y, tend, threads, 0, x ? x->n : 0,
                               values, status, nfailed, err, errsize);
 }
@@ -76,6 +77,7 @@ cosa_status cosa_case_map_rows(const cosa_case *c, const char *scheme, double dt
                                size_t ix1, double *values, cosa_status *status,
                                size_t *nfailed, char *err, size_t errsize)
 {
+    api_clear(err, errsize);
     cosa_scheme s;
     cosa_system *sys = NULL;
     char b1[32], b2[32];

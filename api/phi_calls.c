@@ -52,6 +52,7 @@ cosa_status cosa_case_point(const cosa_case *c, const char *scheme, double dt, d
                             cosa_point_result *out, char *note, size_t notesize, char *err,
                             size_t errsize)
 {
+    api_clear(err, errsize);
     cosa_scheme s;
     cosa_system *sys = NULL;
     double *x0 = NULL;
@@ -103,6 +104,7 @@ cosa_status cosa_case_point(const cosa_case *c, const char *scheme, double dt, d
 cosa_status cosa_case_phi_dim(const cosa_case *c, const char *scheme, size_t *dim,
                               cosa_layout *lay, char *err, size_t errsize)
 {
+    api_clear(err, errsize);
     cosa_scheme s;
     cosa_system *sys = NULL;
     cosa_layout l;
@@ -123,6 +125,7 @@ cosa_status cosa_case_phi_dim(const cosa_case *c, const char *scheme, size_t *di
 cosa_status cosa_case_phi(const cosa_case *c, const char *scheme, double dt, int exact,
                           double *phi, size_t ld, char *err, size_t errsize)
 {
+    api_clear(err, errsize);
     cosa_scheme s;
     cosa_system *sys = NULL;
     cosa_layout l;
@@ -154,6 +157,7 @@ cosa_status cosa_case_limit(const cosa_case *c, const char *scheme, cosa_criteri
                             double tend, cosa_limit *out, cosa_crossing *cross,
                             size_t cross_cap, char *err, size_t errsize)
 {
+    api_clear(err, errsize);
     cosa_scheme s;
     cosa_system *sys = NULL;
     double *x0 = NULL;

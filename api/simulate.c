@@ -291,6 +291,7 @@ cosa_status cosa_case_simulate(const cosa_case *c, const char *scheme, double dt
                                const cosa_case_sim_opts *opts, cosa_case_sim **out, char *err,
                                size_t errsize)
 {
+    api_clear(err, errsize);
     if (!c || !out)
         return api_fail(err, errsize, COSA_EINVAL, "no case or result pointer");
     *out = NULL;

@@ -10,12 +10,13 @@
 # over several lines count.  The body ends where the brace depth, counted
 # outside comments, strings and character constants, returns to 0.
 #
-# Prints one line per function over the limit ("FILE: NAME: N lines (limit
-# 150)"), one per stale allow-list entry, and "N passed, M failed"
-# (functions checked).  COSA_FUNCLEN_LIMIT overrides the limit (a test of
-# the check itself).
+# Prints one FAIL line per function over the limit ("FILE: NAME: N lines
+# (limit 150)"), one per stale allow-list entry, and "function length: N
+# passed, M failed" (functions checked; tests/harness.sh's counters).
+# COSA_FUNCLEN_LIMIT overrides the limit (a test of the check itself).
 src=${COSA_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$src" || exit 2
+. "$src/tests/harness.sh"
 limit=${COSA_FUNCLEN_LIMIT:-150}
 
 # Allow-list, FILE:FUNCTION, for a function that must stay long for a while
@@ -90,8 +91,6 @@ FNR == 1 { nsig = 0; depth = 0; incomment = 0; quote = "" }
 # pass everything): a signature over three lines (return type on its own
 # line), braces in comments, strings and character constants, a "{" at the
 # end of the signature line, and a struct initialiser that is no function.
-tmp=${TMPDIR:-/tmp}/cosa_funclen_$$
-trap 'rm -f "$tmp.c"' EXIT
 {
     printf 'static const int table[] = {\n    1,\n};\n\n'
     printf '/* a comment } { */\nstatic int\nthree_lines(int a,\n            int b)\n{\n'
@@ -99,23 +98,18 @@ trap 'rm -f "$tmp.c"' EXIT
     while [ $i -lt 145 ]; do echo "    a += b; /* } */"; i=$((i + 1)); done
     printf '    return a + (int)'"'"'}'"'"' + (int)sizeof "{";\n}\n\n'
     printf 'int same_line(void) {\n    return 0;\n}\n'
-} >"$tmp.c"
-want="$tmp.c three_lines 151
-$tmp.c same_line 3"
-got=$(measure "$tmp.c")
+} >"$tmp/known.c"
+want="$tmp/known.c three_lines 151
+$tmp/known.c same_line 3"
+got=$(measure "$tmp/known.c")
 if [ "$got" != "$want" ]; then
-    echo "function length: the scanner measured the test file wrongly:"
-    echo "$got"
-    echo "expected:"
-    echo "$want"
+    bad "function length: the scanner measured the test file wrongly: '$got', expected '$want'"
+    harness_done "function length"
     exit 1
 fi
-rm -f "$tmp.c"
 
 lengths=$(measure $files)
 
-pass=0
-fail=0
 allowed_long=""
 while read -r f name n; do
     [ -n "$f" ] || continue
@@ -126,13 +120,12 @@ $f:$name
     if [ "$n" -gt "$limit" ]; then
         if [ $listed = 1 ]; then
             allowed_long="$allowed_long $f:$name"
-            pass=$((pass + 1))
+            ok
         else
-            echo "$f: $name: $n lines (limit $limit)"
-            fail=$((fail + 1))
+            bad "$f: $name: $n lines (limit $limit)"
         fi
     else
-        pass=$((pass + 1))
+        ok
     fi
 done <<EOF
 $lengths
@@ -141,10 +134,8 @@ for entry in $allow; do
     case " $allowed_long " in
     *" $entry "*) ;;
     *)
-        echo "$entry: on the allow-list but not over $limit lines (or gone): remove it from $0"
-        fail=$((fail + 1))
+        bad "$entry: on the allow-list but not over $limit lines (or gone): remove it from $0"
         ;;
     esac
 done
-echo "function length: $pass passed, $fail failed"
-[ $fail = 0 ]
+harness_done "function length"

@@ -6,9 +6,8 @@
 # First the fuzzer must catch each kind of failure in a fake cosa that
 # commits them (a fuzzer that cannot fail proves nothing).
 : "${COSA:?}" "${COSA_SRCDIR:?}"
+. "$COSA_SRCDIR/tests/harness.sh"
 fuzz=$(dirname "$COSA")/../tests/fuzz_cli
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/cosa" <<'EOS'
 #!/bin/sh
 if [ "$1" = "--help" ]; then
@@ -38,9 +37,14 @@ for v in "exit 0 with an error on stderr" "non-zero exit with an empty stderr" "
     grep -qF "$v" "$tmp/self" || missing="$missing [$v]"
 done
 if [ "$self" != 1 ] || [ -n "$missing" ]; then
-    echo "FAIL: the fuzzer missed a failure of the fake cosa (exit $self):$missing"
+    bad "the fuzzer missed a failure of the fake cosa (exit $self):$missing"
     cat "$tmp/self"
+    harness_done test_fuzz_cli
     exit 1
 fi
+ok
 echo "ok - the fuzzer catches every kind of failure of a misbehaving fake cosa"
 "$fuzz" --runs "${FUZZ_RUNS:-600}" --seed "${FUZZ_SEED:-1}" --timeout 20 "$COSA" "$COSA_SRCDIR"
+rc=$?
+check "the fuzzer found faults of cosa (exit $rc; the runs above say which)" [ "$rc" = 0 ]
+harness_done test_fuzz_cli

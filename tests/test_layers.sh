@@ -25,34 +25,36 @@
 # command (a call the include rule does not see: a prototype written in
 # place, or a public header that declares a name models/ defines); and no
 # analysis/ object calls cosa_cosim_run, cosa_defect_run or cosa_vo_run:
-# the command line runs through the one entry point cosa_run.
-# Prints one line per violation and "N passed, M failed" (files checked).
+# the command line runs through the one entry point cosa_run.  The
+# workspace carving macro is defined once (lib/core/carve.h).
+# Prints one FAIL line per violation and "layers: N passed, M failed" (files
+# checked; tests/harness.sh's counters).
 src=${COSA_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+cosa_bin=${COSA:-$src/analysis/cosa} # (before the harness's default)
 cd "$src" || exit 2
-pass=0
-fail=0
+. "$src/tests/harness.sh"
 # allowed FILE PATTERN...: every quoted include of FILE must match a pattern
 # (shell patterns; LOCAL = a name without a directory)
 allowed() {
     f=$1
     shift
-    bad=0
+    wrong=0
     for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
-        ok=0
+        hit=0
         for pat in "$@"; do
             if [ "$pat" = LOCAL ]; then
                 # a header of the file's own directory: no path
-                case $inc in */*) ;; *) ok=1 ;; esac
+                case $inc in */*) ;; *) hit=1 ;; esac
             else
-                case $inc in $pat) ok=1 ;; esac
+                case $inc in $pat) hit=1 ;; esac
             fi
         done
-        if [ $ok = 0 ]; then
+        if [ $hit = 0 ]; then
             echo "layer violation: $f includes \"$inc\""
-            bad=1
+            wrong=1
         fi
     done
-    if [ $bad = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    if [ $wrong = 0 ]; then ok; else bad "$f: an include outside its layer (above)"; fi
 }
 for f in lib/core/*.[ch]; do allowed "$f" 'cosa/core.h' 'core/*.h' 'config.h'; done
 for f in lib/phi/*.[ch]; do allowed "$f" 'cosa/core.h' 'cosa/phi.h' 'cosa/sweep.h' 'core/*.h' 'phi/*.h'; done
@@ -76,13 +78,18 @@ for f in analysis/*.[ch]; do allowed "$f" 'cosa.h' 'cosa/*.h' LOCAL; done
 # every library source file sits in a module directory
 for f in lib/*.c; do
     [ -e "$f" ] || continue
-    echo "layer violation: $f is outside lib/core, lib/phi, lib/td, lib/check"
-    fail=$((fail + 1))
+    bad "layer violation: $f is outside lib/core, lib/phi, lib/td, lib/check"
+done
+# the workspace carving macro is written once (lib/core/carve.h, COSA_CARVE):
+# no other source defines its own
+for f in $(grep -lE '#[[:space:]]*define[[:space:]]+[A-Z_]*CARVE' lib/*/*.[ch] models/*.[ch] api/*.[ch] analysis/*.[ch] 2>/dev/null); do
+    [ "$f" = lib/core/carve.h ] && continue
+    bad "carving: $f defines its own workspace carving macro (use COSA_CARVE, lib/core/carve.h)"
 done
 # calls: the objects of the build tree (next to analysis/cosa, $COSA)
-bld=$(cd "$(dirname "${COSA:-$src/analysis/cosa}")/.." 2>/dev/null && pwd)
+bld=$(cd "$(dirname "$cosa_bin")/.." 2>/dev/null && pwd)
 if command -v nm >/dev/null 2>&1 && [ -n "$bld" ] && ls "$bld"/lib/core/*.o >/dev/null 2>&1; then
-    up=$(mktemp) || exit 2
+    up=$tmp/up
     # every global name defined (code or data) in models/ and analysis/
     # (objects of today's sources only: analysis/cosa-NAME.o is NAME.c)
     for o in "$bld"/models/*.o "$bld"/analysis/*.o; do
@@ -94,15 +101,9 @@ if command -v nm >/dev/null 2>&1 && [ -n "$bld" ] && ls "$bld"/lib/core/*.o >/de
     for o in "$bld"/lib/*/*.o; do
         c=$(basename "$o" .o)
         [ -e "$src/$(dirname "${o#"$bld"/}")/$c.c" ] || continue
-        bad=$(nm -u "$o" 2>/dev/null | awk '{ print $NF }' | grep -xF -f "$up")
-        if [ -n "$bad" ]; then
-            for name in $bad; do
-                echo "layer violation: ${o#"$bld"/} calls $name (defined in models/ or analysis/)"
-            done
-            fail=$((fail + 1))
-        else
-            pass=$((pass + 1))
-        fi
+        up_calls=$(nm -u "$o" 2>/dev/null | awk '{ print $NF }' | grep -xF -f "$up")
+        check "layer violation: ${o#"$bld"/} calls $(echo $up_calls) (defined in models/ or analysis/)" \
+            [ -z "$up_calls" ]
     done
     # the command line's single call path (README "The one run description"):
     # no object of analysis/ calls a configuration's entry point, every run
@@ -111,20 +112,12 @@ if command -v nm >/dev/null 2>&1 && [ -n "$bld" ] && ls "$bld"/lib/core/*.o >/de
         c=$(basename "$o" .o)
         c=${c#cosa-}
         [ -e "$src/analysis/$c.c" ] || continue
-        bad=$(nm -u "$o" 2>/dev/null | awk '{ print $NF }' |
+        presets=$(nm -u "$o" 2>/dev/null | awk '{ print $NF }' |
               grep -xE 'cosa_cosim_run|cosa_defect_run|cosa_vo_run')
-        if [ -n "$bad" ]; then
-            for name in $bad; do
-                echo "call path: analysis/$c.c calls $name (runs go through cosa_run)"
-            done
-            fail=$((fail + 1))
-        else
-            pass=$((pass + 1))
-        fi
+        check "call path: analysis/$c.c calls $(echo $presets) (runs go through cosa_run)" \
+            [ -z "$presets" ]
     done
-    rm -f "$up"
 else
     echo "layers: calls not checked (no nm, or no objects under ${bld:-the build tree})"
 fi
-echo "layers: $pass passed, $fail failed"
-[ $fail = 0 ]
+harness_done layers

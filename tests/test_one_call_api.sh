@@ -9,7 +9,9 @@
 #    likewise; a bad file is one line and exit 1;
 #  - a horizon that is not a multiple of dt ends at tend with a short last
 #    step (tests/api/simulate_end.c): bitwise cosa simulate's run, and the
-#    lag FMU's closed form at t = 1.1.
+#    lag FMU's closed form at t = 1.1;
+#  - cosa_case_runnable (tests/api/runnable.c) refuses what advise refuses,
+#    with advise's reason (the combination table's event rule, the event grid).
 . "${COSA_SRCDIR:-.}/tests/fmu_env.sh"
 EX=${COSA_API_EXAMPLE:-tests/api/simulate_fmus}
 
@@ -91,5 +93,32 @@ awk -v t="$(val t_end "$tmp/e")" -v y="$(val y.L.y "$tmp/e")" \
 "$END" builtin:twomass zoh 1e-3 6e-4 >/dev/null 2>"$tmp/err"
 [ $? = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'longer than the horizon' "$tmp/err" && ok ||
     bad "api tend < dt: $(cat "$tmp/err")"
+
+# ---- cosa_case_runnable asks the combination table, as advise does -------------------------
+# the event network of test_fixed_step.sh (the ball B, the filter F): for each candidate the
+# helper's verdict and reason are advise's ("not ranked: ... (WHY); "); with the fixed-step lag
+# L added, ZOH fails the event grid (L cannot stop at B's event points)
+RUN=${COSA_API_RUNNABLE:-tests/api/runnable}
+printf 'model bf\ntend 1\nfmu B = %s/ball_fmi3.fmu\nfmu F = %s/filter_fmi3.fmu\nconnect B.h -> F.u\n' \
+    "$FMU" "$FMU" >"$tmp/bf.cosa"
+printf 'model bfl\ntend 1\nfmu B = %s/ball_fmi3.fmu\nfmu F = %s/filter_fmi3.fmu\nfmu L = %s/lagfixed_fmi3.fmu\nconnect B.h -> F.u\nconnect B.h -> L.u\n' \
+    "$FMU" "$FMU" "$FMU" >"$tmp/bfl.cosa"
+for f in bf bfl; do
+    "$COSA" advise --model-file "$tmp/$f.cosa" --tol 1e-2 --schemes zoh,gs:zoh,zoh+mbcorr \
+        >"$tmp/adv" 2>"$tmp/err" || bad "$f: advise failed: $(cat "$tmp/err")"
+    "$RUN" "$tmp/$f.cosa" zoh gs:zoh zoh+mbcorr >"$tmp/run" 2>"$tmp/err" ||
+        bad "$f: the runnable helper failed: $(cat "$tmp/err")"
+    for pair in zoh:ZOH gs:zoh:gs:ZOH zoh+mbcorr:ZOH+MBCorr; do
+        s=${pair%%:[A-Zg]*}
+        n=${pair#"$s":}
+        cli=$(sed -n "s/^note $n: not ranked: cosa simulate cannot run it on these FMUs (\\(.*\\)); .*/\\1/p" "$tmp/adv")
+        api=$(sed -n "s/^$s no: //p" "$tmp/run")
+        [ "$cli" = "$api" ] && ok || bad "$f $s: api '$api', advise '$cli'"
+    done
+done
+grep -qx 'zoh no: FMU L takes fixed internal steps of .*' "$tmp/run" && ok ||
+    bad "bfl zoh: not refused for the event grid: $(cat "$tmp/run")"
+grep -qx 'gs:zoh no: FMU B has event mode: .*' "$tmp/run" && ok ||
+    bad "bfl gs:zoh: not refused for the event rule: $(cat "$tmp/run")"
 
 fmu_env_done test_one_call_api

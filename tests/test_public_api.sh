@@ -10,7 +10,9 @@
 #   - the internal headers (lib/cosa/internal/*.h) are not installed and
 #     declare no name a public header declares;
 #   - the per-paper run entry points (cosa_cosim_run, cosa_defect_run,
-#     cosa_vo_run) are not public: the public run API is cosa_run.
+#     cosa_vo_run) are not public: the public run API is cosa_run;
+#   - no section title without anything under it, and no cosa_ name in a
+#     public header (comments included) that the sources do not have.
 # COSA_API_MAX / COSA_API_MAXLINES override the limits (a test of the check).
 src=${COSA_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$src/tests/harness.sh"
@@ -109,5 +111,27 @@ for n in cosa_cosim_run cosa_defect_run cosa_vo_run; do
         ok
     fi
 done
+
+# 6. the headers' text against the code: every section title ('/* ---- ')
+# has something under it (not just the next title or the end), and every
+# cosa_ name a public header mentions, comments included, is a name of the
+# library's code (lib/, api/, models/ *.c, the headers without their
+# comments) -- no stale or invented names
+for f in $pub; do
+    empty=$(awk '/^\/\* ----/ { if (t != "") print t; t = FNR; next }
+                 /^[ \t]*$/ || /^#(endif|ifdef __cplusplus)/ || /^}$/ { next }
+                 { t = "" }
+                 END { if (t != "") print t }' "$f" | tr '\n' ' ')
+    check "${f#"$src"/}: empty section(s) at line(s) $empty" [ -z "$empty" ]
+done
+# shellcheck disable=SC2086
+grep -oh 'cosa_[a-z0-9_]*[a-z0-9]' $pub | sort -u >"$tmp/names"
+find "$src/lib" "$src/api" "$src/models" -name '*.c' -exec cat {} + >"$tmp/code"
+# and the headers' declarations without their comments (the preprocessor strips them)
+for f in $pub $internal; do
+    ${CC:-cc} -fpreprocessed -dD -E -P "$f" 2>/dev/null >>"$tmp/code" || cat "$f" >>"$tmp/code"
+done
+stale=$(while read -r n; do grep -qw "$n" "$tmp/code" || printf '%s ' "$n"; done <"$tmp/names")
+check "public headers name what the code does not have: $stale" [ -z "$stale" ]
 
 harness_done test_public_api

@@ -6,6 +6,7 @@
 # than it should, fails: the numbers of Python are checked, not assumed.
 set -u
 : "${COSA:?}" "${COSA_SRCDIR:?}"
+. "$COSA_SRCDIR/tests/harness.sh"
 bld=$(cd "$(dirname "$COSA")/.." && pwd)
 PY=${PYTHON:-/usr/bin/python3}
 if [ "${COSA_PYTHON_WANTED:-1}" = 0 ]; then
@@ -13,21 +14,24 @@ if [ "${COSA_PYTHON_WANTED:-1}" = 0 ]; then
     exit 77
 fi
 if ! ls "$bld"/python/cosa/_cosa*.so >/dev/null 2>&1; then
-    echo "FAIL: the Python package was not built (configure found no python3-cffi, python3-numpy, python3-pytest or python3-dev for $PY; or --disable-python)"
+    bad "the Python package was not built (configure found no python3-cffi, python3-numpy, python3-pytest or python3-dev for $PY; or --disable-python)"
+    harness_done test_python
     exit 1
 fi
-log=$(mktemp) || exit 1
-trap 'rm -f "$log"' EXIT
+log=$tmp/log
 PYTHONPATH=$bld/python LD_LIBRARY_PATH=$bld/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
     PYTHONDONTWRITEBYTECODE=1 COSA_BUILDDIR=$bld \
     "$PY" -m pytest -q -rs -p no:cacheprovider "$COSA_SRCDIR/python/tests" >"$log" 2>&1
 rc=$?
 cat "$log"
 last=$(tail -1 "$log")
-case $last in *skipped*|*"no tests ran"*|*deselected*|*xfail*)
-    echo "FAIL: the Python suite skipped or left out tests: $last"; exit 1 ;;
+case $last in
+*skipped* | *"no tests ran"* | *deselected* | *xfail*)
+    bad "the Python suite skipped or left out tests: $last" ;;
+*) ok ;;
 esac
 passed=$(echo "$last" | sed -n 's/^\([0-9][0-9]*\) passed.*/\1/p')
-[ "$rc" = 0 ] || { echo "FAIL: pytest exit $rc"; exit 1; }
-[ "${passed:-0}" -ge 20 ] || { echo "FAIL: only ${passed:-0} Python tests passed (expected >= 20)"; exit 1; }
-echo "test_python: $passed passed"
+check "pytest exit $rc" [ "$rc" = 0 ]
+check "only ${passed:-0} Python tests passed (expected >= 20)" [ "${passed:-0}" -ge 20 ]
+echo "pytest: ${passed:-0} passed"
+harness_done test_python

@@ -26,6 +26,7 @@
  * This is a cross-check, not a hot path: the workspace is allocated once per
  * call. */
 #include "cosa/check.h"
+#include "core/carve.h"
 #include "core/dense.h"
 
 #include <math.h>
@@ -271,28 +272,26 @@ static cosa_status cosim_alloc(struct cosim *c, const cosa_system *sys, const co
     if (!c->buf || !c->ipiv)
         return COSA_ENOMEM;
     double *q = c->buf;
-#define CARVE(ptr, n) ((ptr) = q, q += (n))
-    CARVE(c->M, n2);
-    CARVE(c->E, n2);
-    CARVE(c->u1, nu);
-    CARVE(c->P, ny * np2);
-    CARVE(c->Pb, ny * np2);
-    CARVE(c->a, nu * np);
-    CARVE(c->aprobe, nu * np);
-    CARVE(c->q, np2);
-    CARVE(c->nodes, np2);
-    CARVE(c->vals, np2);
-    CARVE(c->dd, np2);
-    CARVE(c->xp, nx);
-    CARVE(c->G, ny * nu);
-    CARVE(c->G0, ny * nu);
-    CARVE(c->IGL, ny * ny);
-    CARVE(c->y, ny);
-    CARVE(c->ybar, ny);
-    CARVE(c->vy, ny);
-    CARVE(c->vu, nu);
-    CARVE(c->du0, nu);
-#undef CARVE
+    COSA_CARVE(c->M, q, n2);
+    COSA_CARVE(c->E, q, n2);
+    COSA_CARVE(c->u1, q, nu);
+    COSA_CARVE(c->P, q, ny * np2);
+    COSA_CARVE(c->Pb, q, ny * np2);
+    COSA_CARVE(c->a, q, nu * np);
+    COSA_CARVE(c->aprobe, q, nu * np);
+    COSA_CARVE(c->q, q, np2);
+    COSA_CARVE(c->nodes, q, np2);
+    COSA_CARVE(c->vals, q, np2);
+    COSA_CARVE(c->dd, q, np2);
+    COSA_CARVE(c->xp, q, nx);
+    COSA_CARVE(c->G, q, ny * nu);
+    COSA_CARVE(c->G0, q, ny * nu);
+    COSA_CARVE(c->IGL, q, ny * ny);
+    COSA_CARVE(c->y, q, ny);
+    COSA_CARVE(c->ybar, q, ny);
+    COSA_CARVE(c->vy, q, ny);
+    COSA_CARVE(c->vu, q, nu);
+    COSA_CARVE(c->du0, q, nu);
     return COSA_OK;
 }
 

@@ -5,9 +5,10 @@
  * cosa_run) that checks its arguments the way the command line does and
  * gives the command line's numbers, bit for bit.
  *
- * Every call returns a cosa_status and, on failure, one line in err
- * (errsize bytes; err may be NULL when errsize is 0): the command line's
- * message without its "cosa: CMD: " prefix.  The calls never print, exit
+ * Every call taking err returns a cosa_status and, on failure, one line in
+ * err (errsize bytes; err may be NULL when errsize is 0): the command
+ * line's message without its "cosa: CMD: " prefix; on success err is ""
+ * (nothing of an earlier call's message is left).  The calls never print, exit
  * or keep state between calls.  Calls on different cases may run in
  * parallel; calls on one case must not overlap (the FMUs of a model file
  * are not reentrant).
@@ -147,10 +148,12 @@ cosa_status cosa_case_advise(const cosa_case *c, const cosa_case_advise_opts *o,
                              cosa_advice *out, size_t cap, size_t *n,
                              cosa_case_advise_opts *used, char *err, size_t errsize);
 
-/* 1 if the FMUs of c's model can run scheme s (their input degree,
- * smoothness and capabilities: cosa_fmu_capability_check), else 0 and why
- * ("FMU NAME: reason") in why (size bytes, may be NULL); 1 for a model
- * without FMUs. */
+/* 1 if the FMUs of c's model can run scheme s as `cosa simulate` with its
+ * defaults would (their input degree, smoothness and capabilities:
+ * cosa_fmu_capability_check; for FMUs with event mode the combination
+ * rules of event points, and whether fixed-step FMUs can stop at them),
+ * else 0 and why (advise's reason: "FMU NAME: ...") in why (size bytes,
+ * may be NULL); 1 for a model without FMUs. */
 int cosa_case_runnable(const cosa_case *c, const cosa_scheme *s, char *why, size_t size);
 
 /* ---- Simulation (api/simulate.c) ------------------------------------- */
@@ -167,16 +170,18 @@ typedef enum cosa_case_ref {
                                e_global is NaN                                  */
 } cosa_case_ref;
 
-/* Whatever `cosa simulate` takes beyond model, scheme, dt and tend; zero
- * (or cosa_case_sim_defaults) is the command's default. */
+/* Whatever `cosa simulate` takes beyond model, scheme, dt and tend; all
+ * zero (or a NULL opts) is the command's default. */
 typedef struct cosa_case_sim_opts {
     cosa_case_ref ref;
     const char *integrator; /* NULL: exact for a linear form, else cvode     */
 } cosa_case_sim_opts;
 
 /* The outcome of a run: the run itself (cosa_run's result: status,
- * statistics, e_global, the trajectories in run->fixed) and the output
- * names (ny of them: "y.SUB.NAME", the trajectory file's columns). */
+ * statistics, e_global, the trajectory run->t, run->y, run->x; every
+ * figure of the fixed-step run in run->fixed) and the output names (ny of
+ * them, "SUB.NAME" such as "I.s1": the trajectory file's column names
+ * without their "y." prefix). */
 typedef struct cosa_case_sim {
     cosa_run_result *run;
     size_t ny;

@@ -11,9 +11,7 @@
 extern "C" {
 #endif
 
-/* ---- Error estimators ---------------------------------------------------- */
-
-/* ---- Defects ------------------------------------------------------------- */
+/* ---- Error estimators: defects ------------------------------------------- */
 /* (After the defect paper, section 3; issue 12 "Per step".) */
 
 /* On a step [t_k, t_{k+1}], H = t_{k+1} - t_k, with s in it:
@@ -80,9 +78,7 @@ typedef struct cosa_vo_estimator {
 const cosa_vo_estimator *cosa_vo_estimator_lookup(const char *name); /* NULL: unknown */
 const char *cosa_vo_estimator_name(const cosa_vo_estimator *e);
 
-/* ---- Step controllers ---------------------------------------------------- */
-
-/* ---- Variable order and macro-step control ------------------------------- */
+/* ---- Step controllers: variable order and macro-step control ------------- */
 /* (After the variable-order paper; issue 11.) */
 
 /* Order and macro-step control (sect. 5, Figs 6-7), after every attempted

@@ -116,9 +116,7 @@ typedef struct cosa_ecco_result {
                        after the step to run.t_end, recorded; reason says who */
 } cosa_ecco_result;
 
-/* ---- Observers and runs -------------------------------------------------- */
-
-/* ---- Energy indicators and correction ------------------------------------ */
+/* ---- Observers: energy indicators and correction ------------------------- */
 /* (After the energy paper; issue 10.) */
 
 /* The mechanical energy E(x) of the whole system at the stacked state x. */
@@ -149,7 +147,6 @@ typedef struct cosa_energy_result {
 } cosa_energy_result;
 
 /* ---- Fixed-step run (driver) with the conventions of doc/method.md --------- */
-
 
 /* The communication points of a run with events (opts.master.events) off
  * the grid t = (p + n) H -- event times and cuts at time events -- in time

@@ -23,14 +23,13 @@ extern "C" {
  *   controllers      fixed, the controller table (PI, order, step) and the
  *                    variable-order rules behind it;
  *   observers        recording, energy indicators, progress.
- * The runs (cosa/run.h: cosa_cosim_run, cosa_defect_run, cosa_vo_run) are
- * configurations of that loop; cosa_run is their one entry point, with one
- * run description and one result.  Every run resets its units' counters
+ * The runs (fixed-step, defect-controlled, variable-order) are
+ * configurations of that loop; cosa_run (cosa/run.h) is their one entry
+ * point, with one run description (cosa_run_opts) and one result
+ * (cosa_run_result).  Every run resets its units' counters
  * (cosa_unitset_counters_reset) at its start. */
 
-/* ---- Input builders ------------------------------------------------------ */
-
-/* ---- Master ------------------------------------------------------------------ */
+/* ---- Input builders: the master (lib/td/master.c) ------------------------ */
 
 /* How the master builds the inputs of a macro step (an extrapolation kind). */
 typedef enum cosa_extrapolation {

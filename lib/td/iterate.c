@@ -36,6 +36,7 @@
 #include "td/unit_impl.h"
 #include "td/evolve.h"
 #include "td/stepping_impl.h"
+#include "core/carve.h"
 #include "core/dense.h"
 #include "td/unitset_impl.h"
 #include "td/master_impl.h"
@@ -197,21 +198,19 @@ cosa_status cosa_iter_create(cosa_unitset *set, const cosa_scheme *s, double H,
         !(it->snaps = calloc(it->nunits + 1, sizeof *it->snaps)))
         goto fail;
     double *q = it->z + it->nx + ny * it->np;
-#define CARVE(ptr, n) ((ptr) = q, q += (n))
-    CARVE(it->yhat, ny);
-    CARVE(it->ynew, ny);
-    CARVE(it->y, ny);
-    CARVE(it->V, ny);
-    CARVE(it->C, ny * nq);
-    CARVE(it->uder, nu * nq);
-    CARVE(it->uacc, nu * nq);
-    CARVE(it->der, big * nq);
-    CARVE(it->r, ny);
-    CARVE(it->rold, ny);
-    CARVE(it->dv, ny);
-    CARVE(it->xv, ny);
-    CARVE(it->d, it->kmax + 1);
-#undef CARVE
+    COSA_CARVE(it->yhat, q, ny);
+    COSA_CARVE(it->ynew, q, ny);
+    COSA_CARVE(it->y, q, ny);
+    COSA_CARVE(it->V, q, ny);
+    COSA_CARVE(it->C, q, ny * nq);
+    COSA_CARVE(it->uder, q, nu * nq);
+    COSA_CARVE(it->uacc, q, nu * nq);
+    COSA_CARVE(it->der, q, big * nq);
+    COSA_CARVE(it->r, q, ny);
+    COSA_CARVE(it->rold, q, ny);
+    COSA_CARVE(it->dv, q, ny);
+    COSA_CARVE(it->xv, q, ny);
+    COSA_CARVE(it->d, q, it->kmax + 1);
     const size_t *setseq = cosa_unitset_sequence(set);
     for (size_t k = 0; k < it->nunits; k++)
         it->seq[k] = it->gs ? (s->seq ? s->seq[k] : setseq[k]) : k;

@@ -27,6 +27,7 @@
 #include "td/master_impl.h"
 #include "td/input_builder.h"
 #include "td/stepping_impl.h"
+#include "core/carve.h"
 #include "core/discretize_impl.h"
 #include "td/unitset_impl.h"
 #include "td/unit_impl.h"
@@ -312,27 +313,25 @@ static cosa_status master_alloc_work(cosa_master *m, const cosa_scheme *s)
     if (!m->buf || !m->ipiv)
         return COSA_ENOMEM;
     double *q = m->buf;
-#define CARVE(ptr, n) ((ptr) = q, q += (n))
-    CARVE(m->hist, ny * np);
-    CARVE(m->hist_new, ny * np);
-    CARVE(m->du, nu);
-    CARVE(m->du_new, nu);
-    CARVE(m->uoff, nu);
-    CARVE(m->y, ny);
-    CARVE(m->y_new, ny);
-    CARVE(m->P, ny * np);
-    CARVE(m->a, nu * np);
-    CARVE(m->der, nu * np);
-    CARVE(m->Ep, ny);
-    CARVE(m->vu, nu);
-    CARVE(m->vy, ny);
-    CARVE(m->u0, nu);
-    CARVE(m->jA, big);
-    CARVE(m->QW, nqw);
-    CARVE(m->Gp, ny * nu);
-    CARVE(m->G0, ny * nu);
-    CARVE(m->IGL, ny * ny);
-#undef CARVE
+    COSA_CARVE(m->hist, q, ny * np);
+    COSA_CARVE(m->hist_new, q, ny * np);
+    COSA_CARVE(m->du, q, nu);
+    COSA_CARVE(m->du_new, q, nu);
+    COSA_CARVE(m->uoff, q, nu);
+    COSA_CARVE(m->y, q, ny);
+    COSA_CARVE(m->y_new, q, ny);
+    COSA_CARVE(m->P, q, ny * np);
+    COSA_CARVE(m->a, q, nu * np);
+    COSA_CARVE(m->der, q, nu * np);
+    COSA_CARVE(m->Ep, q, ny);
+    COSA_CARVE(m->vu, q, nu);
+    COSA_CARVE(m->vy, q, ny);
+    COSA_CARVE(m->u0, q, nu);
+    COSA_CARVE(m->jA, q, big);
+    COSA_CARVE(m->QW, q, nqw);
+    COSA_CARVE(m->Gp, q, ny * nu);
+    COSA_CARVE(m->G0, q, ny * nu);
+    COSA_CARVE(m->IGL, q, ny * ny);
     return COSA_OK;
 }
 

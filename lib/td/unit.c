@@ -4,6 +4,7 @@
  * between kinds of units is behind a cosa_unit_type; the built-in types live
  * in unit_linear.c and unit_ode.c. */
 #include "td/unit_impl.h"
+#include "core/carve.h"
 #include "core/dense.h"
 
 #include <float.h>
@@ -42,29 +43,27 @@ cosa_status cosa_unit_create(const cosa_unit_type *type, size_t nx, size_t nu, s
         free(u);
         return COSA_ENOMEM;
     }
-#define CARVE(ptr, n) ((ptr) = q, q += (n))
-    CARVE(u->x, nx);
-    CARVE(u->coef, nu * NCOEF);
-    CARVE(u->uwork, nu);
-    CARVE(u->xnew, nx);
-    CARVE(u->fdx, nx);
-    CARVE(u->fdu, nu);
-    CARVE(u->fdf1, nx);
-    CARVE(u->fdf2, nx);
-    CARVE(u->fdg1, ny);
-    CARVE(u->fdg2, ny);
-    CARVE(u->xprev, nx);
-    CARVE(u->scoef, nu * NCOEF);
-    CARVE(u->xbak, nx);
-    CARVE(u->cbak, nu * NCOEF);
-    CARVE(u->xder, nx * NDER);
-    CARVE(u->uder, nu * NDER);
+    COSA_CARVE(u->x, q, nx);
+    COSA_CARVE(u->coef, q, nu * NCOEF);
+    COSA_CARVE(u->uwork, q, nu);
+    COSA_CARVE(u->xnew, q, nx);
+    COSA_CARVE(u->fdx, q, nx);
+    COSA_CARVE(u->fdu, q, nu);
+    COSA_CARVE(u->fdf1, q, nx);
+    COSA_CARVE(u->fdf2, q, nx);
+    COSA_CARVE(u->fdg1, q, ny);
+    COSA_CARVE(u->fdg2, q, ny);
+    COSA_CARVE(u->xprev, q, nx);
+    COSA_CARVE(u->scoef, q, nu * NCOEF);
+    COSA_CARVE(u->xbak, q, nx);
+    COSA_CARVE(u->cbak, q, nu * NCOEF);
+    COSA_CARVE(u->xder, q, nx * NDER);
+    COSA_CARVE(u->uder, q, nu * NDER);
     u->jA = NULL;
-    CARVE(u->jB, nx * nu);
-    CARVE(u->jC, ny * nx);
-    CARVE(u->jD, ny * nu);
-    CARVE(u->xmid, nx);
-#undef CARVE
+    COSA_CARVE(u->jB, q, nx * nu);
+    COSA_CARVE(u->jC, q, ny * nx);
+    COSA_CARVE(u->jD, q, ny * nu);
+    COSA_CARVE(u->xmid, q, nx);
     u->impl = impl;
     *out = u;
     return COSA_OK;

@@ -28,6 +28,7 @@
 #include "td/vo.h"
 #include "td/unit_impl.h"
 #include "td/stepping_impl.h"
+#include "core/carve.h"
 #include "core/dense.h"
 #include "td/control_impl.h"
 #include "td/unitset_impl.h"
@@ -210,30 +211,28 @@ static cosa_status vo_create(cosa_unitset *set, const cosa_vo_opts *o, struct vo
         return st;
     }
     double *q = v->C + nc * VO_NH;
-#define CARVE(p, n) ((p) = q, q += (n))
-    CARVE(v->coef, nc * D1);
-    CARVE(v->cder, nc * D1);
-    CARVE(v->V, nc * D1);
-    CARVE(v->uder, nu * D1);
-    CARVE(v->xN, nx);
-    CARVE(v->x1, nx);
-    CARVE(v->xh, nx);
-    CARVE(v->epsx, nx);
-    CARVE(v->y1, ny);
-    CARVE(v->yh, ny);
-    CARVE(v->c1, nc);
-    CARVE(v->cpred, nc);
-    CARVE(v->epsu, nc);
-    CARVE(v->g, nc);
-    CARVE(v->dc, nc);
-    CARVE(v->cstar, nc);
-    CARVE(v->G, ny * nu);
-    CARVE(v->GS, ny * nc);
-    CARVE(v->Jc, nc * nc);
-    CARVE(v->Phy, nc * ny);
-    CARVE(v->tmp, nu);
-    CARVE(v->fdwork, fdw);
-#undef CARVE
+    COSA_CARVE(v->coef, q, nc * D1);
+    COSA_CARVE(v->cder, q, nc * D1);
+    COSA_CARVE(v->V, q, nc * D1);
+    COSA_CARVE(v->uder, q, nu * D1);
+    COSA_CARVE(v->xN, q, nx);
+    COSA_CARVE(v->x1, q, nx);
+    COSA_CARVE(v->xh, q, nx);
+    COSA_CARVE(v->epsx, q, nx);
+    COSA_CARVE(v->y1, q, ny);
+    COSA_CARVE(v->yh, q, ny);
+    COSA_CARVE(v->c1, q, nc);
+    COSA_CARVE(v->cpred, q, nc);
+    COSA_CARVE(v->epsu, q, nc);
+    COSA_CARVE(v->g, q, nc);
+    COSA_CARVE(v->dc, q, nc);
+    COSA_CARVE(v->cstar, q, nc);
+    COSA_CARVE(v->G, q, ny * nu);
+    COSA_CARVE(v->GS, q, ny * nc);
+    COSA_CARVE(v->Jc, q, nc * nc);
+    COSA_CARVE(v->Phy, q, nc * ny);
+    COSA_CARVE(v->tmp, q, nu);
+    COSA_CARVE(v->fdwork, q, fdw);
     v->is_vel = calloc(2 * nx + 1, 1);
     if (!v->is_vel) {
         vo_free(v);

@@ -198,6 +198,27 @@ int scli_axis(const char *cmd, const char *opt, const char *text, char *name, si
     return r == RANGE_OK ? CLI_OK : range_error(cmd, opt, name, eq + 1, r, ax, cap);
 }
 
+int scli_row_axis_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
+{
+    const char *eq = strchr(value, '=');
+    char opt[64], name[256];
+    snprintf(opt, sizeof opt, "--%s", row->name);
+    if (!eq || eq == value) {
+        snprintf(msg, size, "%s expects NAME=LO:HI:log|lin:N, got '%s'", opt, value);
+        return -1;
+    }
+    snprintf(name, sizeof name, "%.*s", (int)(eq - value), value);
+    cosa_sweep_axis ax = {-1, 0.0, 0.0, 0, 0, 0};
+    /* cap 0: a text without fault is RANGE_TOOMANY (the cap is checked later) */
+    const enum range_fault r = parse_range(eq + 1, &ax, 0);
+    if (r != RANGE_TOOMANY) {
+        range_text(opt, name, eq + 1, r, &ax, 0, msg, size);
+        return -1;
+    }
+    *(const char **)dst = value;
+    return 0;
+}
+
 int scli_axis_param(const char *cmd, const char *opt, const cosa_model *m, const char *name,
                     cosa_sweep_axis *ax)
 {

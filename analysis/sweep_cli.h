@@ -28,6 +28,12 @@ int scli_axis(const char *cmd, const char *opt, const char *text, char *name, si
 int scli_range(const char *opt, const char *text, size_t cap, cosa_sweep_axis *ax, char *msg,
                size_t size);
 
+/* The OPTK_CUSTOM check of an axis option (map --x, --y; curve --x):
+ * NAME=LO:HI:log|lin:N as scli_axis reads it, so that an error about an
+ * axis read from an @FILE names FILE:LINE; the cap and the degenerate
+ * ranges are scli_axis's, later (the cap is --max-points). */
+int scli_row_axis_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
+
 /* The parameter an axis NAME sweeps: "assume.P" sweeps P in the assumed
  * parameter vector (sets ax->assumed; README "Imperfect model knowledge"),
  * any other NAME the true parameter NAME.  Sets ax->param (-1 if the model

@@ -1277,13 +1277,21 @@ static int run_horizon(const struct dopts *o, struct dspec *sp, const double *v,
         cli_error(cmd, "model '%s' has no positive horizon: give --tend", o->mod.model->name);
         return CLI_EUSAGE;
     }
+    double h_last;
     if (o->dt)
-        for (size_t i = 0; i < nv; i++)
+        for (size_t i = 0; i < nv; i++) {
+            /* as simulate: a step longer than the horizon runs no full step */
+            if (cosa_end_clip_steps(sp->tend, v[i], &h_last) < 1.0) {
+                cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to "
+                               "run", v[i], sp->tend);
+                return CLI_EUSAGE;
+            }
             if (sp->tend / v[i] > DEFECT_FIXED_STEPS_MAX) {
                 cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most %g)",
                           sp->tend / v[i], DEFECT_FIXED_STEPS_MAX);
                 return CLI_EUSAGE;
             }
+        }
     return CLI_OK;
 }
 

@@ -213,6 +213,15 @@ refused() {
     refused "3 points, more than the cap 2" "$COSA" defect $d --dt 1e-3:1e-2:log:3 --max-points 2
     refused "max-points must be a positive integer" "$COSA" defect $d --dt 1e-3:1e-2:log:3 --max-points 0
     refused "0 < LO <= HI" "$COSA" defect $d --dt 1e-2:1e-3:log:3
+    # the variable-order run has no default macro step: --dt is required
+    refused "--dt is required (see 'cosa simulate --help')" "$COSA" simulate --coupling explicit --model twomass --control step --scheme foh --estimator exmilne
+    refused "--dt is required (see 'cosa simulate --help')" "$COSA" simulate --coupling explicit --model twomass --control none --scheme foh
+    # converge: a --dt-min whose steps the error sums cannot count, in cosa's words
+    refused "--dt-min 1e-300: 3e+299 macro steps in the horizon 0.3, more than the error sums take (1e15)" "$COSA" converge --scheme zoh --dt-min 1e-300 --dt-max 1e-299
+    # defect refuses a step longer than the horizon as simulate does (it ran one clipped step)
+    refused "--dt 5 is longer than the horizon --tend 1: no macro step to run" "$COSA" defect --model rotational-defect --integrator euler --in-order 0 --out-order 0 --dt 5 --tend 1
+    refused "--dt 0.1 is longer than the horizon --tend 0.05" "$COSA" defect $d --dt 1e-3:0.1:log:3
+    refused "--dt 5 is longer than the horizon --tend 1: no macro step to run" "$COSA" simulate --scheme zoh --dt 5 --tend 1
     expect_exit 0 "$COSA" defect $d --dt 1e-3:1e-2:log:3 --max-points 3
     [ "$(grep -c ' ok ' "$tmp/out")" = 3 ] && ok || bad "defect --max-points 3: not 3 rows: $(cat "$tmp/out")"
 }

@@ -111,6 +111,8 @@ argline bench "--threads must be an integer in 1..4096, got '0'" '--threads 1,0'
 argline map "--x ck=1:10:log:2.5: N must be a whole number >= 1" '--scheme zoh' '--dt 1e-3' '--x ck=1:10:log:2.5'
 argline map "--y expects NAME=LO:HI:log|lin:N, got 'dk=1:10:lag:3'" '--scheme zoh' '--dt 1e-3' '--x ck=1:10:log:3' '--y dk=1:10:lag:3'
 argline curve "--x expects NAME=LO:HI:log|lin:N, got 'ck'" '--scheme zoh' '--dt 1e-3' '--x ck'
+argline advise "--robust ck: need 0 < LO <= HI, got LO = 2, HI = 1" '--tol 1e-2' '--robust ck=2:1'
+argline table "--pairs: '2e5:x' is not a pair of finite numbers" '--paper mbcorr' '--table 1' '--pairs 2e5:x'
 # the same words on the command line (no FILE:LINE), and the values the
 # checks accept still run: aitken, step, auto, none, inf
 err "cosa: simulate: --micro must be a positive finite number, got '1x'" simulate --scheme zoh --dt 1e-3 --micro 1x

@@ -305,6 +305,35 @@ int cli_row_number_text(const opt_row *row, const char *value, void *dst, char *
 int cli_row_dt_list_text(const opt_row *row, const char *value, void *dst, char *msg,
                          size_t size);
 
+/* A number option kept as text, checked while parsing by
+ * cli_row_rule_text (row->data points to the rule): a finite number in the
+ * interval (open: 1 excludes lo, 2 excludes hi), nonzero if asked, or the
+ * word; else "--NAME must be WHAT, got 'V'" (why: an overflow reads
+ * "--NAME must be WHAT: 'V' out of range", as cli_positive words it). */
+typedef struct cli_number_rule {
+    const char *what; /* "a positive finite number"               */
+    const char *word; /* also accepted as it is ("auto"), or NULL */
+    double lo, hi;
+    unsigned open;
+    int nonzero, why;
+} cli_number_rule;
+int cli_row_rule_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
+
+/* More OPTK_CUSTOM checks of texts the command reads later, with the
+ * words of its own later check: "DT[,DT...]" of positive numbers (demo
+ * --dt), "N[,N...]" of thread counts (bench --threads), --iterations (K in
+ * 1..1000000 or inf), --relax (finite nonzero, or aitken[:W0] with W0 in
+ * (0, 2]), --rate NAME=K (K in 1..1000000; NAME against the model later;
+ * an OPTK_LIST row's check, dst its slot). */
+int cli_row_positive_list_text(const opt_row *row, const char *value, void *dst, char *msg,
+                               size_t size);
+int cli_row_threads_list_text(const opt_row *row, const char *value, void *dst, char *msg,
+                              size_t size);
+int cli_row_iterations_text(const opt_row *row, const char *value, void *dst, char *msg,
+                            size_t size);
+int cli_row_relax_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
+int cli_row_rate_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
+
 /* The OPTK_CUSTOM parser of --set and --assume NAME=VALUE (dst: the
  * cli_model; row->data == &cli_row_assume_tag for --assume), for a
  * command that words their help differently. */

@@ -36,7 +36,8 @@ const opt_row cli_model_rows[] = {
              "and outputs (black boxes, doc/black-box.md), or from their\n"
              "declared states (default: identify the FMUs that declare\n"
              "no states, linearise the others)"},
-    {.kind = OPTK_STRING, .name = "probe-step", .off = offsetof(cli_model, probe_step),
+    {.kind = OPTK_CUSTOM, .fn = cli_row_positive_text, .name = "probe-step",
+     .off = offsetof(cli_model, probe_step),
      .arg = "H", .requires = "model-file",
      .help = "identification's probe step in seconds for FMUs without\n"
              "a fixed internal step (default: DefaultExperiment stepSize,\n"
@@ -89,6 +90,114 @@ int cli_row_positive_text(const opt_row *row, const char *value, void *dst, char
 int cli_row_number_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
 {
     return number_text(row, value, dst, msg, size, 0);
+}
+
+int cli_row_rule_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
+{
+    const cli_number_rule *r = row->data;
+    double x;
+    if (r->word && strcmp(value, r->word) == 0) {
+        *(const char **)dst = value;
+        return 0;
+    }
+    const int rc = cli_parse_double(value, &x);
+    const int lo_ok = (r->open & 1u) ? x > r->lo : x >= r->lo;
+    const int hi_ok = (r->open & 2u) ? x < r->hi : x <= r->hi;
+    if (rc == CLI_NUM_OK && lo_ok && hi_ok && !(r->nonzero && x == 0.0)) {
+        *(const char **)dst = value;
+        return 0;
+    }
+    if (r->why && (rc == CLI_NUM_OVERFLOW || rc == CLI_NUM_UNDERFLOW))
+        snprintf(msg, size, "--%s must be %s: '%s' %s", row->name, r->what, value,
+                 cli_number_why(rc));
+    else
+        snprintf(msg, size, "--%s must be %s, got '%s'", row->name, r->what, value);
+    return -1;
+}
+
+int cli_row_positive_list_text(const opt_row *row, const char *value, void *dst, char *msg,
+                               size_t size)
+{
+    char tok[128];
+    const char *item;
+    for (const char *p = value; *p;) { /* items as strtok splits them: empty ones skipped */
+        const size_t n = strcspn(p, ",");
+        snprintf(tok, sizeof tok, "%.*s", (int)(n < sizeof tok ? n : sizeof tok - 1), p);
+        if (n && number_text(row, tok, &item, msg, size, 1) != 0)
+            return -1;
+        p += n + (p[n] == ',');
+    }
+    *(const char **)dst = value;
+    return 0;
+}
+
+int cli_row_threads_list_text(const opt_row *row, const char *value, void *dst, char *msg,
+                              size_t size)
+{
+    char tok[128];
+    size_t v;
+    for (const char *p = value; *p;) { /* items as strtok splits them: empty ones skipped */
+        const size_t n = strcspn(p, ",");
+        snprintf(tok, sizeof tok, "%.*s", (int)(n < sizeof tok ? n : sizeof tok - 1), p);
+        if (n && (cli_parse_size(tok, &v) != 0 || v > CLI_THREADS_MAX)) {
+            snprintf(msg, size, "--%s must be an integer in 1..%d, got '%s'", row->name,
+                     CLI_THREADS_MAX, tok);
+            return -1;
+        }
+        p += n + (p[n] == ',');
+    }
+    *(const char **)dst = value;
+    return 0;
+}
+
+int cli_row_iterations_text(const opt_row *row, const char *value, void *dst, char *msg,
+                            size_t size)
+{
+    size_t k;
+    if (strcmp(value, "inf") != 0 && (cli_parse_size(value, &k) != 0 || k > 1000000)) {
+        snprintf(msg, size, "--%s must be an integer in 1..1000000 or inf, got '%s'", row->name,
+                 value);
+        return -1;
+    }
+    *(const char **)dst = value;
+    return 0;
+}
+
+int cli_row_relax_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
+{
+    double w = 1.0;
+    const char *w0 = value + 6;
+    if (strncmp(value, "aitken", 6) == 0 && (*w0 == '\0' || *w0 == ':')) {
+        /* (whether aitken applies is the command's question, cli_iter_apply) */
+        if (*w0 && (cli_parse_double(w0 + 1, &w) != 0 || !(w > 0.0) || w > 2.0)) {
+            snprintf(msg, size, "--%s aitken:W0 needs an initial factor W0 in (0, 2], got '%s'",
+                     row->name, value);
+            return -1;
+        }
+    } else if (cli_parse_double(value, &w) != 0 || w == 0.0) {
+        snprintf(msg, size, "--%s must be a finite nonzero number, got '%s'", row->name, value);
+        return -1;
+    }
+    *(const char **)dst = value;
+    return 0;
+}
+
+int cli_row_rate_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
+{
+    const char *eq = strchr(value, '=');
+    size_t v;
+    if (!eq) {
+        snprintf(msg, size, "--%s expects NAME=K, got '%s'", row->name, value);
+        return -1;
+    }
+    /* NAME is checked against the model later (ecli_rates) */
+    if (cli_parse_size(eq + 1, &v) != 0 || v < 1 || v > 1000000) {
+        snprintf(msg, size, "--%s %s: K must be an integer 1..1000000 (unit steps per macro "
+                            "step)", row->name, value);
+        return -1;
+    }
+    *(const char **)dst = value;
+    return 0;
 }
 
 int cli_row_dt_list_text(const opt_row *row, const char *value, void *dst, char *msg,
@@ -153,9 +262,11 @@ const opt_row cli_case_rest_rows[] = {
      * note once the sequence is accepted, so that an error stays one line) */
     {.kind = OPTK_ALIAS, .name = "order", .target = "sequence", .flags = OPTF_MARK,
      .off = offsetof(cli_case, seq_deprecated)},
-    {.kind = OPTK_STRING, .name = "iterations", .off = offsetof(cli_case, iter_text), .arg = "K",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_iterations_text, .name = "iterations",
+     .off = offsetof(cli_case, iter_text), .arg = "K",
      .help = "imp:/gs-imp: sweeps per macro step, K >= 1 or inf (default)"},
-    {.kind = OPTK_STRING, .name = "relax", .off = offsetof(cli_case, relax_text), .arg = "W",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_relax_text, .name = "relax",
+     .off = offsetof(cli_case, relax_text), .arg = "W",
      .help = "imp:/gs-imp: relaxation omega, finite and nonzero (default 1)"},
     {0}};
 

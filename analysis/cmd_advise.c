@@ -76,6 +76,7 @@ struct opts {
 static const char *const errors[] = {"global", "local", NULL};
 static const char *const formats[] = {"md", "csv", "json", NULL};
 
+static int robust_row(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
 #define S(field) .kind = OPTK_STRING, .off = offsetof(struct opts, field)
 static const opt_row rows_of_advise[] = {
     {.kind = OPTK_TEXT, .help = "Model:\n"},
@@ -106,7 +107,8 @@ static const opt_row rows_of_advise[] = {
      .help = "relative tolerance of the iteration (default 1e-8)"},
     {.kind = OPTK_NONNEG, .off = offsetof(struct opts, crb), .name = "cost-rollback", .arg = "R",
      .help = "cost of saving/restoring the units per sweep, relative\nto a step (default 0.1)"},
-    {S(robust), .name = "robust", .arg = "NAME=LO:HI",
+    {.kind = OPTK_CUSTOM, .fn = robust_row, .off = offsetof(struct opts, robust),
+     .name = "robust", .arg = "NAME=LO:HI",
      .help = "assumed NAME = F x true NAME, F in LO..HI (0 < LO <= HI)"},
     {.kind = OPTK_ENUM, .off = offsetof(struct opts, format), .name = "format", .arg = "F",
      .names = formats, .flags = OPTF_OR_LIST,
@@ -150,32 +152,59 @@ static int row_compare_robust(const void *a, const void *b)
     return c ? c : row_compare_nominal(a, b);
 }
 
-/* "NAME=LO:HI" */
-static int parse_robust(const char *cmd, const char *text, const cosa_model *m, int *param,
-                        double *lo, double *hi)
+/* "NAME=LO:HI" into name (64 bytes), lo, hi: 0, or -1 with the one line in
+ * msg (without "cosa: advise: ") */
+static int robust_split(const char *text, char *name, double *lo, double *hi, char *msg,
+                        size_t size)
 {
     const char *eq = strchr(text, '='), *colon = eq ? strchr(eq + 1, ':') : NULL;
-    char name[64];
-    if (!eq || !colon || (size_t)(eq - text) >= sizeof name || eq == text) {
-        cli_error(cmd, "--robust expects NAME=LO:HI (factors of the true value), got '%s'", text);
-        return CLI_EUSAGE;
+    if (!eq || !colon || (size_t)(eq - text) >= 64 || eq == text) {
+        snprintf(msg, size, "--robust expects NAME=LO:HI (factors of the true value), got '%s'",
+                 text);
+        return -1;
     }
     memcpy(name, text, (size_t)(eq - text));
     name[eq - text] = '\0';
     char buf[64];
     size_t n = (size_t)(colon - eq - 1);
     if (n >= sizeof buf) {
-        cli_error(cmd, "--robust: malformed range in '%s'", text);
-        return CLI_EUSAGE;
+        snprintf(msg, size, "--robust: malformed range in '%s'", text);
+        return -1;
     }
     memcpy(buf, eq + 1, n);
     buf[n] = '\0';
     if (scli_number(buf, lo) != 0 || scli_number(colon + 1, hi) != 0) {
-        cli_error(cmd, "--robust: LO and HI must be numbers, got '%s'", text);
-        return CLI_EUSAGE;
+        snprintf(msg, size, "--robust: LO and HI must be numbers, got '%s'", text);
+        return -1;
     }
     if (!(*lo > 0.0) || !(*lo <= *hi) || !isfinite(*hi)) {
-        cli_error(cmd, "--robust %s: need 0 < LO <= HI, got LO = %g, HI = %g", name, *lo, *hi);
+        snprintf(msg, size, "--robust %s: need 0 < LO <= HI, got LO = %g, HI = %g", name, *lo,
+                 *hi);
+        return -1;
+    }
+    return 0;
+}
+
+/* --robust (OPTK_CUSTOM): checked while parsing (an @FILE error names
+ * FILE:LINE); the name against the model later, parse_robust */
+static int robust_row(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
+{
+    char name[64];
+    double lo, hi;
+    (void)row;
+    if (robust_split(value, name, &lo, &hi, msg, size) != 0)
+        return -1;
+    *(const char **)dst = value;
+    return 0;
+}
+
+/* "NAME=LO:HI" */
+static int parse_robust(const char *cmd, const char *text, const cosa_model *m, int *param,
+                        double *lo, double *hi)
+{
+    char name[64], msg[512];
+    if (robust_split(text, name, lo, hi, msg, sizeof msg) != 0) {
+        cli_error(cmd, "%s", msg);
         return CLI_EUSAGE;
     }
     *param = cosa_model_param_index(m, name);

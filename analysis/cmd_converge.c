@@ -127,6 +127,15 @@ int cmd_converge(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
+    /* the error sums count at most 1e15 macro steps (cosa_evaluate; api.h):
+     * a shorter --dt-min is an input fault, named before any work (compared
+     * as a double: tend / dt may be 1e300 or inf) */
+    if (!(nearbyint(tend / dtmin) <= 1e15)) {
+        cli_error(cmd, "--dt-min %g: %.3g macro steps in the horizon %g, more than the error "
+                       "sums take (1e15)", dtmin, tend / dtmin, tend);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
     ew = cosa_eval_workspace_alloc(sys, scheme.order);
     dts = malloc(npts * sizeof(double));
     el = malloc(npts * sizeof(double));

@@ -41,7 +41,7 @@ struct curve_opts {
 static const opt_row rows[] = {
     {.kind = OPTK_INCLUDE, .sub = cli_case_head_rows, .off = offsetof(struct curve_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct curve_opts, cs)},
-    {S(x), .name = "x", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
+    {.kind = OPTK_CUSTOM, .off = offsetof(struct curve_opts, x), .fn = scli_row_axis_text, .name = "x", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
      .help = "dt or a model parameter, range, spacing, points;\n"
              "numbers may be written 10^X; NAME = assume.P sweeps P\n"
              "in the assumed model only"},

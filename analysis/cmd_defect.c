@@ -90,6 +90,7 @@ struct dopts {
     int plot;               /* --plot: plot_names index, or -1            */
     size_t max_steps;       /* 0: not given                                */
     double hmin;            /* NAN: not given                              */
+    size_t max_points;      /* --max-points (0: DEFECT_SWEEP_MAX)          */
     int paper;
 };
 
@@ -97,6 +98,30 @@ static const char *const integrator_names[] = {"euler", "exact", "cvode", NULL};
 /* the names of cosa_defect_control, in its order */
 static const char *const control_names[] = {"both", "output", "connection", NULL};
 static const char *const plot_names[] = {"png", "svg", NULL};
+
+/* The wording of a refused --dt or --tol text. */
+#define VALUES_EXPECTED "%s expects a positive value or LO:HI:log|lin:N with 0 < LO <= HI and " \
+                        "N >= 1 (N = 1 only for LO = HI), got '%s'"
+
+/* --dt and --tol (OPTK_CUSTOM): a positive number, or a sweep whose text is
+ * checked now (an @FILE error names FILE:LINE); its N against the cap
+ * (--max-points) later, in parse_values. */
+static int value_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
+{
+    if (!strchr(value, ':'))
+        return cli_row_positive_text(row, value, dst, msg, size);
+    cosa_sweep_axis ax;
+    char opt[64];
+    snprintf(opt, sizeof opt, "--%s", row->name);
+    /* cap 0: a text without fault is -2 (more points than the cap) */
+    if (scli_range(opt, value, 0, &ax, msg, size) != -2 ||
+        !(ax.lo > 0.0 && ax.hi > 0.0 && ax.lo <= ax.hi)) {
+        snprintf(msg, size, VALUES_EXPECTED, opt, value);
+        return -1;
+    }
+    *(const char **)dst = value;
+    return 0;
+}
 
 /* defect's options take the last value given (OPTF_REPEAT), as they always
  * did: scripts append an option to override an earlier one */
@@ -118,11 +143,11 @@ static const opt_row rows[] = {
     {.kind = OPTK_INT, .name = "out-order", .flags = OPTF_REPEAT, .off = DO(out_order), .arg = "N",
      .imin = 0,
      .imax = DEFECT_ORDER_MAX, .help = "output derivative order, 0..2"},
-    {.kind = OPTK_STRING, .name = "dt", .flags = OPTF_REPEAT, .off = DO(dt), .arg = "H",
-     .excludes = "tol",
+    {.kind = OPTK_CUSTOM, .fn = value_text, .name = "dt", .flags = OPTF_REPEAT, .off = DO(dt),
+     .arg = "H", .excludes = "tol",
      .help = "fixed macro step [s], or a sweep LO:HI:log|lin:N"},
-    {.kind = OPTK_STRING, .name = "tol", .flags = OPTF_REPEAT, .off = DO(tol), .arg = "TOL",
-     .help = "defect tolerance, or a sweep LO:HI:log|lin:N"},
+    {.kind = OPTK_CUSTOM, .fn = value_text, .name = "tol", .flags = OPTF_REPEAT, .off = DO(tol),
+     .arg = "TOL", .help = "defect tolerance, or a sweep LO:HI:log|lin:N"},
     {.kind = OPTK_POSITIVE, .name = "h0", .flags = OPTF_REPEAT, .off = DO(h0), .arg = "H0",
      .requires = "tol",
      .requires_why = "the first step of a controlled run",
@@ -147,6 +172,8 @@ static const opt_row rows[] = {
      .flags = OPTF_OR_LIST | OPTF_REPEAT,
      .help = "also render the plots with gnuplot: png or svg (without -o the files go to the "
              "current directory and existing ones are kept)"},
+    {.kind = OPTK_SIZE, .name = "max-points", .flags = OPTF_REPEAT, .off = DO(max_points),
+     .arg = "N", .help = "refuse sweeps of more than N points (default 10000)"},
     {.kind = OPTK_FLAG, .name = "paper", .off = DO(paper),
      .help = "the paper's figures (needs -o)"},
     {.kind = OPTK_INCLUDE, .sub = cli_help_rows},
@@ -171,9 +198,13 @@ static int need_order(const char *opt, long v)
     return CLI_EUSAGE;
 }
 
-/* "V" (one value, *n = 1) or "LO:HI:log|lin:N" (a sweep, *sweep = 1): a new
- * array of positive finite values. */
-static int parse_values(const char *opt, const char *text, double **v, size_t *n, int *sweep)
+/* "V" (one value, *n = 1) or "LO:HI:log|lin:N" (a sweep, *sweep = 1; its
+ * text checked by value_text): a new array of positive finite values.  The
+ * sweep is refused as map's and curve's axes are (scli_range): more points
+ * than the cap (--max-points, default DEFECT_SWEEP_MAX), LO = HI with N >= 2,
+ * N = 1 with HI != LO, neighbours that are the same double. */
+static int parse_values(const char *opt, const char *text, size_t cap, double **v, size_t *n,
+                        int *sweep)
 {
     *v = NULL;
     *n = 0;
@@ -190,44 +221,23 @@ static int parse_values(const char *opt, const char *text, double **v, size_t *n
         *n = 1;
         return CLI_OK;
     }
-    char buf[256], *f[5];
-    size_t nf = 0, count = 0;
-    double lo = 0.0, hi = 0.0;
-    int ok = strlen(text) < sizeof buf;
-    if (ok) {
-        strcpy(buf, text);
-        for (char *p = buf; ok;) {
-            if (nf == 4) {
-                ok = 0;
-                break;
-            }
-            f[nf++] = p;
-            char *col = strchr(p, ':');
-            if (!col)
-                break;
-            *col = '\0';
-            p = col + 1;
-        }
-    }
-    ok = ok && nf == 4 && scli_number(f[0], &lo) == 0 && scli_number(f[1], &hi) == 0 &&
-         (strcmp(f[2], "log") == 0 || strcmp(f[2], "lin") == 0) &&
-         cli_parse_size(f[3], &count) == 0 && lo > 0.0 && hi > 0.0 && isfinite(lo) &&
-         isfinite(hi) && lo <= hi && count <= DEFECT_SWEEP_MAX && (count > 1 || lo == hi);
-    if (!ok) {
-        cli_error(cmd, "%s expects a positive value or LO:HI:log|lin:N with 0 < LO <= HI and "
-                       "1 <= N <= %d (N = 1 only for LO = HI), got '%s'",
-                  opt, DEFECT_SWEEP_MAX, text);
+    cosa_sweep_axis ax;
+    char msg[1024];
+    if (scli_range(opt, text, cap, &ax, msg, sizeof msg) != 0) {
+        cli_error(cmd, "%s", msg);
         return CLI_EUSAGE;
     }
+    const size_t count = ax.n;
+    const double lo = ax.lo, hi = ax.hi;
     if (!(*v = malloc(count * sizeof(double)))) {
         cli_error(cmd, "out of memory");
         return CLI_EFAIL;
     }
-    const int lg = strcmp(f[2], "log") == 0;
+    /* (the values as defect always computed them: its tables stay the same) */
     for (size_t k = 0; k < count; k++) {
         const double s = count > 1 ? (double)k / (double)(count - 1) : 0.0;
         (*v)[k] = k + 1 == count ? hi
-                  : lg           ? exp(log(lo) + s * (log(hi) - log(lo)))
+                  : ax.log       ? exp(log(lo) + s * (log(hi) - log(lo)))
                                  : lo + s * (hi - lo);
     }
     *n = count;
@@ -1267,13 +1277,21 @@ static int run_horizon(const struct dopts *o, struct dspec *sp, const double *v,
         cli_error(cmd, "model '%s' has no positive horizon: give --tend", o->mod.model->name);
         return CLI_EUSAGE;
     }
+    double h_last;
     if (o->dt)
-        for (size_t i = 0; i < nv; i++)
+        for (size_t i = 0; i < nv; i++) {
+            /* as simulate: a step longer than the horizon runs no full step */
+            if (cosa_end_clip_steps(sp->tend, v[i], &h_last) < 1.0) {
+                cli_error(cmd, "--dt %g is longer than the horizon --tend %g: no macro step to "
+                               "run", v[i], sp->tend);
+                return CLI_EUSAGE;
+            }
             if (sp->tend / v[i] > DEFECT_FIXED_STEPS_MAX) {
                 cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most %g)",
                           sp->tend / v[i], DEFECT_FIXED_STEPS_MAX);
                 return CLI_EUSAGE;
             }
+        }
     return CLI_OK;
 }
 
@@ -1394,7 +1412,8 @@ int cmd_defect(int argc, char **argv)
     int is_sweep = 0;
     const char *integ = NULL, *shown = NULL;
     if ((rc = run_spec(&o, &sp, &rtol)) != CLI_OK ||
-        (rc = parse_values(o.dt ? "--dt" : "--tol", o.dt ? o.dt : o.tol, &v, &nv, &is_sweep)) !=
+        (rc = parse_values(o.dt ? "--dt" : "--tol", o.dt ? o.dt : o.tol,
+                           o.max_points ? o.max_points : DEFECT_SWEEP_MAX, &v, &nv, &is_sweep)) !=
             CLI_OK ||
         (rc = probe_output(&o)) != CLI_OK ||
         (rc = cli_model_resolve(&o.mod, cmd)) != CLI_OK ||

@@ -21,7 +21,8 @@ static const opt_row rows[] = {
     {.kind = OPTK_TEXT, .help = "Model:\n"},
     {.kind = OPTK_INCLUDE, .sub = cli_model_rows, .off = offsetof(cli_case, mod)},
     {.kind = OPTK_TEXT, .help = "\nOptions:\n"},
-    {.kind = OPTK_STRING, .name = "dt", .off = offsetof(cli_case, dt_text), .arg = "LIST",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_positive_list_text, .name = "dt",
+     .off = offsetof(cli_case, dt_text), .arg = "LIST",
      .help = "comma-separated macro steps in seconds"},
     /* refused with its own message below: the demo runs every scheme */
     {.kind = OPTK_STRING, .name = "scheme", .off = offsetof(cli_case, scheme_text),

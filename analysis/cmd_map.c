@@ -66,13 +66,13 @@ static const char *const contours[] = {"cosa", "gnuplot", NULL};
 static const opt_row rows[] = {
     {.kind = OPTK_INCLUDE, .sub = cli_case_head_rows, .off = offsetof(struct map_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct map_opts, cs)},
-    {S(x), .name = "x", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
+    {.kind = OPTK_CUSTOM, .off = offsetof(struct map_opts, x), .fn = scli_row_axis_text, .name = "x", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
      .help = "swept parameter, range, spacing and number of points;\n"
              "numbers may be written 10^X (e.g. --dt 10^-2.5);\n"
              "NAME = assume.P sweeps P in the assumed model only;\n"
              "NAME = relax or iterations sweeps omega or k of\n"
              "imp:/gs-imp: schemes (doc/iterative-coupling.md)"},
-    {S(y), .name = "y", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
+    {.kind = OPTK_CUSTOM, .off = offsetof(struct map_opts, y), .fn = scli_row_axis_text, .name = "y", .arg = "NAME=LO:HI:log|lin:N", .flags = OPTF_REQUIRED,
      .help = "the second axis, as --x; --y dt=LO:HI:log|lin:N sweeps\n"
              "the macro step (then no --dt)"},
     {.kind = OPTK_CUSTOM, .fn = cli_row_dt_list_text, .off = offsetof(struct map_opts, cs.dt_text), .name = "dt", .arg = "LIST",

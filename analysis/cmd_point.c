@@ -60,7 +60,8 @@ static const opt_row rows[] = {
              "MU = (|lambda|^2 - |e^{s* DT}|^2) w'Ww / (DT w'Qw), the\n"
              "energy a mode gains per step over the residual power\n"
              "it shows"},
-    {.kind = OPTK_LIST, .name = "rate", .off = offsetof(struct opts, rate), .arg = "NAME=K",
+    {.kind = OPTK_LIST, .fn = cli_row_rate_text, .name = "rate", .off = offsetof(struct opts, rate),
+     .arg = "NAME=K",
      .max = ECLI_MAX_RATES, .off_count = offsetof(struct opts, e.nrate), WITH_ENERGY,
      .help = "with --energy: unit NAME takes K steps of DT/K"},
     {.kind = OPTK_ENUM, .name = "start", .off = offsetof(struct opts, e.start),

@@ -565,6 +565,18 @@ static const char *const events_names[] = {"off", "on", NULL};
 static const char *const algorithm_names[] = {"fixedStep", "ecco", NULL};
 static const char *const defects_names[] = {"off", "on", NULL};
 
+/* Number options kept as text (the command reads them later), checked
+ * while parsing with the words of the later checks (cli_row_rule_text) */
+static const cli_number_rule micro_rule = {"a positive finite number", "step", 0.0, INFINITY, 1u,
+                                           0, 1};
+static const cli_number_rule mu_rule = {"a finite number or auto", "auto", -INFINITY, INFINITY,
+                                        0u, 0, 0};
+static const cli_number_rule limit_rule = {"a fraction >= 0 of the coupling force or none", "none",
+                                           0.0, INFINITY, 0u, 0, 0};
+static const cli_number_rule limit_abs_rule = {"a force > 0", NULL, 0.0, INFINITY, 1u, 0, 0};
+static const cli_number_rule itol_rule = {"a number in (0, 1)", NULL, 0.0, 1.0, 3u, 0, 0};
+static const cli_number_rule interval_rule = {"a positive finite number", NULL, 0.0, INFINITY, 1u,
+                                              0, 0};
 #define SIM(f) offsetof(struct sim_run, f)
 static const opt_row sim_rows[] = {
     {.kind = OPTK_TEXT, .help = "Model:\n"},
@@ -589,7 +601,8 @@ static const opt_row sim_rows[] = {
      .help = "CVODE relative tolerance (default 1e-10)"},
     {.kind = OPTK_POSITIVE, .name = "atol", .off = SIM(o.atol), .arg = "A",
      .help = "CVODE absolute tolerance (default: rtol x the scale of each state)"},
-    {.kind = OPTK_STRING, .name = "micro", .off = SIM(o.micro), .arg = "H|step",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_rule_text, .data = &micro_rule, .name = "micro",
+     .off = SIM(o.micro), .arg = "H|step",
      .help = "micro step of rk4/euler/symplectic-euler in seconds (default: "
              "DT/100); step (fixed-step runs): one micro step per macro step (the "
              "energy paper's setting)"},
@@ -626,7 +639,8 @@ static const opt_row sim_rows[] = {
      .help = "MBCorr linearisation point: start (default without FMUs; x_n and the "
              "input at T_n) or end (x_{n+1}, input at T_{n+1}; the default with "
              "FMUs)"},
-    {.kind = OPTK_LIST, .name = "rate", .off = SIM(o.rate), .arg = "NAME=K", .modes = SIM_FIXED,
+    {.kind = OPTK_LIST, .fn = cli_row_rate_text, .name = "rate", .off = SIM(o.rate), .arg = "NAME=K",
+     .modes = SIM_FIXED,
      .max = ECLI_MAX_RATES, .off_count = SIM(o.nrate),
      .help = "multi-rate (energy paper): the unit NAME (subsystem name or 1-based "
              "index) takes K equal steps of DT/K per macro step (repeatable; plain "
@@ -656,7 +670,8 @@ static const opt_row sim_rows[] = {
              "-o writes NAME_energy.csv and NAME_energy.gp (E, E_ref, E0 + dE; dP "
              "over t).  The paper's setting: --integrator symplectic-euler --micro "
              "step --input held --start initial"},
-    {.kind = OPTK_STRING, .name = "mu", .off = SIM(o.mu), .arg = "MU|auto", .modes = SIM_FIXED,
+    {.kind = OPTK_CUSTOM, .fn = cli_row_rule_text, .data = &mu_rule, .name = "mu", .off = SIM(o.mu),
+     .arg = "MU|auto", .modes = SIM_FIXED,
      .requires = "energy",
      .help = "the energy correction (eqs 13-17; plain Jacobi schemes): f^c_n = "
              "-(mu H dP_n + nu Ucal_n) v_n / (|v_n|^2 H) added to the receiving "
@@ -668,11 +683,13 @@ static const opt_row sim_rows[] = {
      .requires = "mu", .requires_why = "the energy correction",
      .help = "weight of the accumulated uncorrected energy Ucal (eq 17; >= 0, "
              "default 0)"},
-    {.kind = OPTK_STRING, .name = "limit-abs", .off = SIM(o.limit_abs), .arg = "F",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_rule_text, .data = &limit_abs_rule, .name = "limit-abs",
+     .off = SIM(o.limit_abs), .arg = "F",
      .modes = SIM_FIXED,
      .requires = "mu", .requires_why = "the energy correction",
      .help = "also |f^c| <= F (newtons; the paper's crane: 100 N)"},
-    {.kind = OPTK_STRING, .name = "limit", .off = SIM(o.limit), .arg = "FRAC|none",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_rule_text, .data = &limit_rule, .name = "limit",
+     .off = SIM(o.limit), .arg = "FRAC|none",
      .modes = SIM_FIXED,
      .requires = "mu", .requires_why = "the energy correction",
      .help = "|f^c| <= FRAC |sum_b f_b| (default 1 = 100 %); none removes the "
@@ -719,7 +736,8 @@ static const opt_row sim_rows[] = {
              "half steps cost FMU steps).  A unit that cannot take the half step (no "
              "FMU state, a fixed internal step that dt/2 is not a multiple of, or a "
              "half step it refuses) leaves them nan, with a note"},
-    {.kind = OPTK_STRING, .name = "iter-tol", .off = SIM(o.itol), .arg = "T", .modes = SIM_FIXED,
+    {.kind = OPTK_CUSTOM, .fn = cli_row_rule_text, .data = &itol_rule, .name = "iter-tol",
+     .off = SIM(o.itol), .arg = "T", .modes = SIM_FIXED,
      .help = "iterative schemes (doc/iterative-coupling.md): the sweeps of a "
              "macro step stop at |yhat^(j) - yhat^(j-1)| <= T |yhat^(j)| over the "
              "outputs read as iterates (default 1e-8) with --iterations inf "
@@ -748,7 +766,8 @@ static const opt_row sim_rows[] = {
              "ref columns; also outputs connected to nothing), inputs (u, du) and "
              "states (x.SUB.NAME), each as SUB.NAME or NAME where that is unique "
              "(default: every input and output, no state)"},
-    {.kind = OPTK_STRING, .name = "output-interval", .off = SIM(o.interval), .arg = "DT",
+    {.kind = OPTK_CUSTOM, .fn = cli_row_rule_text, .data = &interval_rule,
+     .name = "output-interval", .off = SIM(o.interval), .arg = "DT",
      .modes = SIM_FIXED,
      .help = "a row every DT seconds (a whole multiple of --dt) and the last one "
              "(default: every macro point)"},

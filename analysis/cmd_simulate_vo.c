@@ -377,6 +377,12 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
         goto out;
     if (o->plot && (rc = scli_plot_format(cmd, o->plot)) != CLI_OK)
         goto out;
+    /* --dt H is the macro step (--control none) or the first one: no default */
+    if (!cs->dt_text) {
+        cli_error(cmd, "--dt is required (see 'cosa %s --help')", cmd);
+        rc = CLI_EUSAGE;
+        goto out;
+    }
     if ((rc = vo_cli_setup(cmd, cs, o, cs->dt_text, &v)) != CLI_OK)
         goto out;
     if (v.vo.control == COSA_VO_CONTROL_NONE && !(v.vo.tend / v.vo.H < 1e8)) {

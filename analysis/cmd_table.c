@@ -50,6 +50,9 @@ static const char *const formats[] = {"md", "csv", NULL};
 static const char *const tables[] = {"1", "2", "3", "4", "mu", NULL};
 enum { TABLE_MU = 4 };
 
+/* --pairs, checked while parsing (below) */
+static int pairs_row(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
+
 static const opt_row table_rows[] = {
     {.kind = OPTK_TEXT, .help = "Options:\n"},
     {.kind = OPTK_ENUM, .name = "paper", .off = offsetof(struct opts, paper), .arg = "P",
@@ -65,7 +68,8 @@ static const opt_row table_rows[] = {
      .help = "1, 2, 3 or 4 (mbcorr); mu (energy)"},
     {.kind = OPTK_ENUM, .name = "format", .off = offsetof(struct opts, format), .arg = "F",
      .names = formats, .help = "md (default) or csv"},
-    {.kind = OPTK_STRING, .name = "pairs", .off = offsetof(struct opts, pairs), .arg = "LIST",
+    {.kind = OPTK_CUSTOM, .fn = pairs_row, .name = "pairs", .off = offsetof(struct opts, pairs),
+     .arg = "LIST",
      .help = "other (c_k, d_k) columns, e.g. 1e5:1e2,1e9:3.6e5"},
     {.kind = OPTK_CUSTOM, .name = "set", .off = offsetof(struct opts, cs.mod), .arg = "NAME=VALUE",
      .fn = cli_row_model_pair, .flags = OPTF_REPEAT,
@@ -633,13 +637,57 @@ static int energy_table(const char *cmd, struct opts *o, tw *w)
     return ecli_table_mu(cmd, cs, dt, w, o->format == 1);
 }
 
+/* "CK:DK[,CK:DK...]" into ck, dk (MAXPAIRS each), *n pairs: 0, or -1 with
+ * the one line in msg (without "cosa: table: ") */
+static int pairs_split(const char *text, double *ck, double *dk, size_t *n, char *msg,
+                       size_t size)
+{
+    *n = 0;
+    if (!*text) {
+        snprintf(msg, size, "--pairs: empty list (expected CK:DK[,CK:DK...])");
+        return -1;
+    }
+    char buf[1024];
+    if (strlen(text) >= sizeof buf) {
+        snprintf(msg, size, "--pairs list too long");
+        return -1;
+    }
+    strcpy(buf, text);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(tok, ':');
+        if (!colon || *n == MAXPAIRS) {
+            snprintf(msg, size, "--pairs expects CK:DK[,CK:DK...] (at most %d), got '%s'",
+                     MAXPAIRS, tok);
+            return -1;
+        }
+        *colon = '\0';
+        if (cli_parse_double(tok, &ck[*n]) != 0 || cli_parse_double(colon + 1, &dk[*n]) != 0) {
+            snprintf(msg, size, "--pairs: '%s:%s' is not a pair of finite numbers", tok,
+                     colon + 1);
+            return -1;
+        }
+        ++*n;
+    }
+    return 0;
+}
+
+/* --pairs (OPTK_CUSTOM): the list checked while parsing (an @FILE error
+ * names FILE:LINE); table_pairs reads it again */
+static int pairs_row(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
+{
+    double ck[MAXPAIRS], dk[MAXPAIRS];
+    size_t n;
+    (void)row;
+    if (pairs_split(value, ck, dk, &n, msg, size) != 0)
+        return -1;
+    *(const char **)dst = value;
+    return 0;
+}
+
 /* --pairs CK:DK[,CK:DK...] into t (or the paper's six pairs for tables 1, 2, 4) */
 static int table_pairs(const char *cmd, const struct opts *o, struct table_ctx *t)
 {
-    if (o->pairs && !*o->pairs) {
-        cli_error(cmd, "--pairs: empty list (expected CK:DK[,CK:DK...])");
-        return CLI_EUSAGE;
-    }
     if (!o->pairs) {
         if (o->table != 2) {
             static const double ck[6] = {1e3, 1e5, 2e5, 1e7, 1e9, 1e10};
@@ -650,27 +698,10 @@ static int table_pairs(const char *cmd, const struct opts *o, struct table_ctx *
         }
         return CLI_OK;
     }
-    char buf[1024];
-    if (strlen(o->pairs) >= sizeof buf) {
-        cli_error(cmd, "--pairs list too long");
+    char msg[1024];
+    if (pairs_split(o->pairs, t->ck, t->dk, &t->npairs, msg, sizeof msg) != 0) {
+        cli_error(cmd, "%s", msg);
         return CLI_EUSAGE;
-    }
-    strcpy(buf, o->pairs);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *colon = strchr(tok, ':');
-        if (!colon || t->npairs == MAXPAIRS) {
-            cli_error(cmd, "--pairs expects CK:DK[,CK:DK...] (at most %d), got '%s'", MAXPAIRS,
-                      tok);
-            return CLI_EUSAGE;
-        }
-        *colon = '\0';
-        if (cli_parse_double(tok, &t->ck[t->npairs]) != 0 ||
-            cli_parse_double(colon + 1, &t->dk[t->npairs]) != 0) {
-            cli_error(cmd, "--pairs: '%s:%s' is not a pair of finite numbers", tok, colon + 1);
-            return CLI_EUSAGE;
-        }
-        t->npairs++;
     }
     return CLI_OK;
 }

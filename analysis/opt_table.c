@@ -213,7 +213,14 @@ static int list_value(const parser *p, int i, const opt_row *r, char *base, cons
         perr(p, i, "too many --%s options (at most %zu)", r->name, r->max);
         return -1;
     }
-    ((const char **)(base + r->off))[(*count)++] = v;
+    const char **slot = (const char **)(base + r->off) + *count;
+    char msg[512] = "";
+    if (r->fn && r->fn(r, v, slot, msg, sizeof msg) != 0) { /* the value's own check */
+        perr(p, i, "%s", msg[0] ? msg : "bad value");
+        return -1;
+    }
+    *slot = v;
+    (*count)++;
     return 0;
 }
 

@@ -29,7 +29,8 @@
  *   OPTK_PATH      const char *, a non-empty file or directory name
  *   OPTK_STRING    const char *, any text (checked later by the command)
  *   OPTK_LIST      const char *[max], repeatable: each value appended, the
- *                  count in the size_t at dest + off_count
+ *                  count in the size_t at dest + off_count; fn (optional)
+ *                  checks each value first (dst: its slot)
  *   OPTK_CUSTOM    whatever fn parses (NAME=VALUE, lists of numbers, ...)
  *   OPTK_ALIAS     a deprecated spelling of the row named target: behaves as
  *                  it, and a one-line note goes to stderr after a successful
@@ -138,7 +139,7 @@ typedef struct opt_row {
     const char *(*name_at)(size_t i);  /* OPTK_ENUM: or this (NULL past the end) */
     size_t max;           /* OPTK_LIST: capacity of the array at off                 */
     size_t off_count;     /* OPTK_LIST: offset of its size_t count                   */
-    opt_custom_fn fn;     /* OPTK_CUSTOM                                             */
+    opt_custom_fn fn;     /* OPTK_CUSTOM; OPTK_LIST: a check of each value (or NULL) */
     const void *data;     /* OPTK_CUSTOM: anything fn needs (a table, a limit)       */
     const char *target;   /* OPTK_ALIAS: long name of the row it stands for          */
     const char *requires; /* long name of an option this one needs, or NULL          */

@@ -18,7 +18,12 @@ int sim_iter_options(const char *cmd, const cli_case *cs, const cosa_scheme *s, 
         cli_error(cmd, "--iter-tol applies to iterative schemes (imp:, gs-imp:) only, got %s", nm);
         return CLI_EUSAGE;
     }
-    *io = (cosa_iter_opts){.iterations = s->iterations, .tol = 1e-8,
+    /* the tolerance: the default of the scheme's iteration entry (lib/core/
+     * iteration.c: fixed-point for imp:/gs-imp:, one-sweep for gs:P/Q);
+     * a scheme that does not iterate is measured as the fixed point is */
+    const cosa_iteration_type *it = cosa_iteration_of(s);
+    *io = (cosa_iter_opts){.iterations = s->iterations,
+                           .tol = it->iterates ? it->tol : cosa_iteration_fixed_point.tol,
                            .aitken = cli_iter_aitken(cs)};
     if (itol && (cli_parse_double(itol, &io->tol) != 0 || !(io->tol > 0.0) || io->tol >= 1.0)) {
         cli_error(cmd, "--iter-tol must be a number in (0, 1), got '%s'", itol);

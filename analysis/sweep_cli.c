@@ -32,7 +32,8 @@ enum range_fault {
     RANGE_COUNT,   /* N is not a whole number >= 1                      */
     RANGE_TOOMANY, /* N beyond the cap (checked before any value)       */
     RANGE_ONE,     /* N = 1 with HI != LO: HI would be ignored          */
-    RANGE_SAME     /* N >= 2 with LO = HI: N identical points           */
+    RANGE_SAME,    /* N >= 2 with LO = HI: N identical points           */
+    RANGE_DUP      /* two neighbouring points round to the same double  */
 };
 
 /* N of a range: a whole number >= 1 (cli_parse_size), or one too large for
@@ -52,9 +53,26 @@ static enum range_fault parse_count(const char *text, size_t *n)
     return RANGE_COUNT;
 }
 
+/* The index k >= 1 of the first point of ax equal to the one before it (a
+ * range too narrow for its N: 1:1.0000000000000002:lin:3 has the point 1
+ * twice), 0 when all neighbours differ.  The points are the ones the sweep
+ * computes (cosa_sweep_axis_value), so what is checked is what runs. */
+static size_t first_duplicate(const cosa_sweep_axis *ax)
+{
+    double prev = cosa_sweep_axis_value(ax, 0);
+    for (size_t k = 1; k < ax->n; k++) {
+        const double v = cosa_sweep_axis_value(ax, k);
+        if (v == prev)
+            return k;
+        prev = v;
+    }
+    return 0;
+}
+
 /* Split "LO:HI:log|lin:N" (no name) into ax, refusing what would compute
  * nonsense or too much before any value is computed: N beyond cap, N = 1
- * with HI != LO, N >= 2 with LO = HI. */
+ * with HI != LO, N >= 2 with LO = HI; then (N within the cap) two
+ * neighbouring points that are the same double. */
 static enum range_fault parse_range(const char *text, cosa_sweep_axis *ax, size_t cap)
 {
     char buf[256];
@@ -97,42 +115,72 @@ static enum range_fault parse_range(const char *text, cosa_sweep_axis *ax, size_
         return RANGE_ONE;
     if (n >= 2 && ax->lo == ax->hi)
         return RANGE_SAME;
-    return RANGE_OK;
+    return first_duplicate(ax) ? RANGE_DUP : RANGE_OK;
 }
 
-/* The one line of a refused range text (of option opt, named name or ""). */
-static int range_error(const char *cmd, const char *opt, const char *name, const char *text,
-                       enum range_fault r, const cosa_sweep_axis *ax, size_t cap)
+/* The one line of a refused range text (of option opt, named name or "")
+ * into msg, without "cosa: CMD: ". */
+static void range_text(const char *opt, const char *name, const char *text, enum range_fault r,
+                       const cosa_sweep_axis *ax, size_t cap, char *msg, size_t size)
 {
     const char *eq = *name ? "=" : "";
+    const size_t k = r == RANGE_DUP ? first_duplicate(ax) : 0;
+    char num[32];
     switch (r) {
     case RANGE_LOGPOS:
-        cli_error(cmd, "%s %s: a log axis needs LO > 0 and HI > 0, got '%s'", opt, name, text);
+        snprintf(msg, size, "%s %s: a log axis needs LO > 0 and HI > 0, got '%s'", opt, name,
+                 text);
         break;
     case RANGE_COUNT:
-        cli_error(cmd, "%s %s%s%s: N must be a whole number >= 1", opt, name, eq, text);
+        snprintf(msg, size, "%s %s%s%s: N must be a whole number >= 1", opt, name, eq, text);
         break;
     case RANGE_TOOMANY:
         if (ax->n == SIZE_MAX)
-            cli_error(cmd, "%s %s%s%s: too many points (more than %zu; raise the cap with "
-                           "--max-points N)", opt, name, eq, text, cap);
+            snprintf(msg, size, "%s %s%s%s: too many points (more than %zu; raise the cap with "
+                                "--max-points N)", opt, name, eq, text, cap);
         else
-            cli_error(cmd, "%s %s%s%s: %zu points, more than the cap %zu (raise it with "
-                           "--max-points N)", opt, name, eq, text, ax->n, cap);
+            snprintf(msg, size, "%s %s%s%s: %zu points, more than the cap %zu (raise it with "
+                                "--max-points N)", opt, name, eq, text, ax->n, cap);
         break;
     case RANGE_ONE:
-        cli_error(cmd, "%s %s%s%s: one point takes LO alone (HI would be ignored): give LO = HI "
-                       "or N >= 2", opt, name, eq, text);
+        snprintf(msg, size, "%s %s%s%s: one point takes LO alone (HI would be ignored): give LO "
+                            "= HI or N >= 2", opt, name, eq, text);
         break;
     case RANGE_SAME:
-        cli_error(cmd, "%s %s%s%s: LO = HI gives %zu identical points: give N = 1 or HI != LO",
-                  opt, name, eq, text, ax->n);
+        snprintf(msg, size, "%s %s%s%s: LO = HI gives %zu identical points: give N = 1 or HI != LO",
+                 opt, name, eq, text, ax->n);
+        break;
+    case RANGE_DUP:
+        snprintf(msg, size, "%s %s%s%s: points %zu and %zu are both %s (the range is too narrow "
+                            "for %zu points): give a wider range or a smaller N", opt, name, eq,
+                 text, k, k + 1, cosa_number_text(num, sizeof num, cosa_sweep_axis_value(ax, k)),
+                 ax->n);
         break;
     default:
-        cli_error(cmd, "%s expects %sLO:HI:log|lin:N, got '%s%s%s'", opt, *name ? "NAME=" : "",
-                  name, eq, text);
+        snprintf(msg, size, "%s expects %sLO:HI:log|lin:N, got '%s%s%s'", opt,
+                 *name ? "NAME=" : "", name, eq, text);
     }
+}
+
+/* The one line of a refused range text, CLI_EUSAGE. */
+static int range_error(const char *cmd, const char *opt, const char *name, const char *text,
+                       enum range_fault r, const cosa_sweep_axis *ax, size_t cap)
+{
+    char msg[1024];
+    range_text(opt, name, text, r, ax, cap, msg, sizeof msg);
+    cli_error(cmd, "%s", msg);
     return CLI_EUSAGE;
+}
+
+int scli_range(const char *opt, const char *text, size_t cap, cosa_sweep_axis *ax, char *msg,
+               size_t size)
+{
+    *ax = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 0, 0};
+    const enum range_fault r = parse_range(text, ax, cap);
+    if (r == RANGE_OK)
+        return 0;
+    range_text(opt, "", text, r, ax, cap, msg, size);
+    return r == RANGE_TOOMANY ? -2 : -1;
 }
 
 int scli_axis(const char *cmd, const char *opt, const char *text, char *name, size_t namesz,
@@ -148,6 +196,27 @@ int scli_axis(const char *cmd, const char *opt, const char *text, char *name, si
     *ax = (cosa_sweep_axis){-1, 0.0, 0.0, 0, 0, 0};
     const enum range_fault r = parse_range(eq + 1, ax, cap);
     return r == RANGE_OK ? CLI_OK : range_error(cmd, opt, name, eq + 1, r, ax, cap);
+}
+
+int scli_row_axis_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size)
+{
+    const char *eq = strchr(value, '=');
+    char opt[64], name[256];
+    snprintf(opt, sizeof opt, "--%s", row->name);
+    if (!eq || eq == value) {
+        snprintf(msg, size, "%s expects NAME=LO:HI:log|lin:N, got '%s'", opt, value);
+        return -1;
+    }
+    snprintf(name, sizeof name, "%.*s", (int)(eq - value), value);
+    cosa_sweep_axis ax = {-1, 0.0, 0.0, 0, 0, 0};
+    /* cap 0: a text without fault is RANGE_TOOMANY (the cap is checked later) */
+    const enum range_fault r = parse_range(eq + 1, &ax, 0);
+    if (r != RANGE_TOOMANY) {
+        range_text(opt, name, eq + 1, r, &ax, 0, msg, size);
+        return -1;
+    }
+    *(const char **)dst = value;
+    return 0;
 }
 
 int scli_axis_param(const char *cmd, const char *opt, const cosa_model *m, const char *name,

@@ -14,9 +14,25 @@ int scli_number(const char *text, double *out);
 /* "NAME=LO:HI:log|lin:N" into name (size namesz) and the axis (param not
  * set).  One-line error and CLI_EUSAGE on failure, before any value is
  * computed: N not a whole number >= 1, more than cap points
- * (cli_points_cap), one point with HI != LO, several with LO = HI. */
+ * (cli_points_cap), one point with HI != LO, several with LO = HI, two
+ * neighbouring points that are the same double. */
 int scli_axis(const char *cmd, const char *opt, const char *text, char *name, size_t namesz,
               cosa_sweep_axis *ax, size_t cap);
+
+/* "LO:HI:log|lin:N" (no name) into ax, refused as scli_axis refuses it
+ * (cap: at most that many points), with two neighbouring points that are
+ * the same double refused too: 0, or -1 with the one line in msg (without
+ * "cosa: CMD: "), -2 when the one fault is more points than cap (cap 0:
+ * the text alone is checked, N >= 1, before the cap is known).  For a command whose values are not a parameter axis
+ * (defect's --dt and --tol sweeps). */
+int scli_range(const char *opt, const char *text, size_t cap, cosa_sweep_axis *ax, char *msg,
+               size_t size);
+
+/* The OPTK_CUSTOM check of an axis option (map --x, --y; curve --x):
+ * NAME=LO:HI:log|lin:N as scli_axis reads it, so that an error about an
+ * axis read from an @FILE names FILE:LINE; the cap and the degenerate
+ * ranges are scli_axis's, later (the cap is --max-points). */
+int scli_row_axis_text(const opt_row *row, const char *value, void *dst, char *msg, size_t size);
 
 /* The parameter an axis NAME sweeps: "assume.P" sweeps P in the assumed
  * parameter vector (sets ax->assumed; README "Imperfect model knowledge"),

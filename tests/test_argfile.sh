@@ -80,6 +80,45 @@ err "cosa: point: $tmp/nul.args:1: a NUL byte" point @"$tmp/nul.args"
 # defect parses its own options: its errors name FILE:LINE too
 printf '%s\n' '--model twomass' '--bogus' >"$tmp/d.args"
 err "cosa: defect: $tmp/d.args:2: unknown option '--bogus'" defect @"$tmp/d.args"
+# every number option is checked by the option table: an error about one from
+# a file names FILE:LINE (the same words as on the command line); the file's
+# last line holds the bad value, so the line number is the count of lines
+# argline CMD MESSAGE LINE... : the lines to $tmp/n.args, then the error
+argline() {
+    c=$1 msg=$2
+    shift 2
+    printf '%s\n' "$@" >"$tmp/n.args"
+    err "cosa: $c: $tmp/n.args:$#: $msg" "$c" @"$tmp/n.args"
+}
+dm='--model rotational-defect'
+argline defect "--dt must be a positive finite number, got '1x'" "$dm" '--integrator euler' '--in-order 0' '--out-order 0' '--dt 1x'
+argline defect "--tol expects a positive value or LO:HI:log|lin:N" "$dm" '--integrator euler' '--in-order 0' '--out-order 0' '--tol 1:2:lon:3'
+argline simulate "--micro must be a positive finite number, got '1x'" '--scheme zoh' '--dt 1e-3' '--micro 1x'
+argline simulate "--iter-tol must be a number in (0, 1), got '1'" '--scheme imp:zoh' '--dt 1e-3' '--iter-tol 1'
+argline simulate "--output-interval must be a positive finite number, got '-1'" '--scheme zoh' '--dt 1e-3' '--output-interval -1'
+argline simulate "--mu must be a finite number or auto, got 'x'" '--model twomass-fd' '--scheme zoh' '--dt 1e-3' '--energy' '--mu x'
+argline simulate "--limit must be a fraction >= 0 of the coupling force or none, got '-1'" '--model twomass-fd' '--scheme zoh' '--dt 1e-3' '--energy' '--mu auto' '--limit -1'
+argline simulate "--limit-abs must be a force > 0, got '0'" '--model twomass-fd' '--scheme zoh' '--dt 1e-3' '--energy' '--mu auto' '--limit-abs 0'
+argline simulate "--rate 1=0: K must be an integer 1..1000000" '--model twomass-fd' '--scheme zoh' '--dt 1e-3' '--rate 1=0'
+argline point "--rate expects NAME=K, got 'x'" '--model twomass-fd' '--scheme zoh' '--dt 1e-3' '--energy' '--rate x'
+argline point "--iterations must be an integer in 1..1000000 or inf, got '0'" '--scheme imp:zoh' '--dt 1e-3' '--iterations 0'
+argline simulate "--iterations must be an integer in 1..1000000 or inf, got 'x'" '--scheme imp:zoh' '--dt 1e-3' '--iterations x'
+argline point "--relax must be a finite nonzero number, got '0'" '--scheme imp:zoh' '--dt 1e-3' '--relax 0'
+argline simulate "--relax aitken:W0 needs an initial factor W0 in (0, 2], got 'aitken:3'" '--scheme imp:zoh' '--dt 1e-3' '--relax aitken:3'
+argline model-dump "--probe-step must be a positive finite number, got '0'" '--model-file x.cosa' '--probe-step 0'
+argline demo "--dt must be a positive finite number, got 'x'" '--dt 1e-3,x'
+argline bench "--threads must be an integer in 1..4096, got '0'" '--threads 1,0'
+argline map "--x ck=1:10:log:2.5: N must be a whole number >= 1" '--scheme zoh' '--dt 1e-3' '--x ck=1:10:log:2.5'
+argline map "--y expects NAME=LO:HI:log|lin:N, got 'dk=1:10:lag:3'" '--scheme zoh' '--dt 1e-3' '--x ck=1:10:log:3' '--y dk=1:10:lag:3'
+argline curve "--x expects NAME=LO:HI:log|lin:N, got 'ck'" '--scheme zoh' '--dt 1e-3' '--x ck'
+argline advise "--robust ck: need 0 < LO <= HI, got LO = 2, HI = 1" '--tol 1e-2' '--robust ck=2:1'
+argline table "--pairs: '2e5:x' is not a pair of finite numbers" '--paper mbcorr' '--table 1' '--pairs 2e5:x'
+# the same words on the command line (no FILE:LINE), and the values the
+# checks accept still run: aitken, step, auto, none, inf
+err "cosa: simulate: --micro must be a positive finite number, got '1x'" simulate --scheme zoh --dt 1e-3 --micro 1x
+expect_exit 0 "$COSA" simulate --model twomass-fd --scheme zoh --dt 1e-3 --tend 0.01 --integrator symplectic-euler --micro step --energy --mu auto --limit none --limit-abs 100
+expect_exit 0 "$COSA" simulate --scheme imp:zoh --dt 1e-3 --tend 0.01 --iterations inf --relax aitken:0.5 --iter-tol 1e-6
+expect_exit 0 "$COSA" point --scheme imp:zoh --dt 1e-3 --iterations 3 --relax 0.9
 # a value error from a file is the usual one-line error
 printf '%s\n' '--scheme zoh' '--dt -1' >"$tmp/dt.args"
 err "cosa: point: " point @"$tmp/dt.args"

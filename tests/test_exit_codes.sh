@@ -197,6 +197,33 @@ refused() {
     expect_exit 0 "$COSA" curve --x dt=1e-4:1e-3:log:3 --scheme zoh,foh --max-points 6 -o "$tmp/c6"
     refused "--dt 1e-3:1e-2:log:1e300: too many points" "$COSA" map --x ck=1:10:log:3 --y dk=1:10:log:3 --scheme zoh --dt 1e-3:1e-2:log:1e300
     refused "max-points must be a positive integer" "$COSA" map --x ck=1:10:log:3 --y dk=1:10:log:3 $m --max-points 0
+    # near-degenerate axes: neighbours that round to the same double (the
+    # points the sweep computes), refused like LO = HI
+    refused "points 1 and 2 are both 1 " "$COSA" curve --x ck=1:1.0000000000000002:lin:3 $m
+    refused "points 1 and 2 are both 1 " "$COSA" map --x ck=1:1.0000000000000002:log:3 --y dk=1:10:log:3 $m
+    refused "are both" "$COSA" curve --x dt=1e-3:1.0000000000000002e-3:log:3 --scheme zoh -o "$tmp/never"
+    refused "are both" "$COSA" map --x ck=1:10:log:3 --y dk=1:10:log:3 --scheme zoh --dt 1:1.0000000000000002:lin:3 -o "$tmp/never"
+    # defect's --dt and --tol sweeps go through the same range parser, and
+    # its cap is --max-points (default 10000)
+    d="--model rotational-defect --integrator euler --in-order 0 --out-order 0 --tend 0.05"
+    refused "--dt 0.01:0.01:lin:3: LO = HI gives 3 identical points" "$COSA" defect $d --dt 0.01:0.01:lin:3
+    refused "--tol 1e-3:1e-2:log:1: one point takes LO alone" "$COSA" defect $d --tol 1e-3:1e-2:log:1
+    refused "--dt 1:1.0000000000000002:lin:3: points 1 and 2 are both 1 " "$COSA" defect $d --dt 1:1.0000000000000002:lin:3
+    refused "20000 points, more than the cap 10000 (raise it with --max-points N)" "$COSA" defect $d --dt 1e-3:1e-2:log:20000
+    refused "3 points, more than the cap 2" "$COSA" defect $d --dt 1e-3:1e-2:log:3 --max-points 2
+    refused "max-points must be a positive integer" "$COSA" defect $d --dt 1e-3:1e-2:log:3 --max-points 0
+    refused "0 < LO <= HI" "$COSA" defect $d --dt 1e-2:1e-3:log:3
+    # the variable-order run has no default macro step: --dt is required
+    refused "--dt is required (see 'cosa simulate --help')" "$COSA" simulate --coupling explicit --model twomass --control step --scheme foh --estimator exmilne
+    refused "--dt is required (see 'cosa simulate --help')" "$COSA" simulate --coupling explicit --model twomass --control none --scheme foh
+    # converge: a --dt-min whose steps the error sums cannot count, in cosa's words
+    refused "--dt-min 1e-300: 3e+299 macro steps in the horizon 0.3, more than the error sums take (1e15)" "$COSA" converge --scheme zoh --dt-min 1e-300 --dt-max 1e-299
+    # defect refuses a step longer than the horizon as simulate does (it ran one clipped step)
+    refused "--dt 5 is longer than the horizon --tend 1: no macro step to run" "$COSA" defect --model rotational-defect --integrator euler --in-order 0 --out-order 0 --dt 5 --tend 1
+    refused "--dt 0.1 is longer than the horizon --tend 0.05" "$COSA" defect $d --dt 1e-3:0.1:log:3
+    refused "--dt 5 is longer than the horizon --tend 1: no macro step to run" "$COSA" simulate --scheme zoh --dt 5 --tend 1
+    expect_exit 0 "$COSA" defect $d --dt 1e-3:1e-2:log:3 --max-points 3
+    [ "$(grep -c ' ok ' "$tmp/out")" = 3 ] && ok || bad "defect --max-points 3: not 3 rows: $(cat "$tmp/out")"
 }
 [ ! -e "$tmp/never" ] && ok || bad "a refused sweep created its -o directory"
 # --threads beyond the processors runs on the processors: under a memory

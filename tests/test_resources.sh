@@ -1,0 +1,27 @@
+#!/bin/sh
+# test_resources.sh -- a command line that never lies about resources
+# (issue 33 item 7): runs under a memory limit end (never hang), sizes are
+# checked before any work, stdout names only files that exist.
+. "$(dirname "$0")/harness.sh"
+
+# A map under ulimit -v 300000 ends: cosa runs OpenBLAS single-threaded from
+# its start (analysis/wait_policy.c).  A threaded OpenBLAS starts its threads
+# and buffers when it is loaded and then retried the allocation of dgetrf's
+# buffer for ever.  make check exports OPENBLAS_NUM_THREADS=1: unset here, so
+# that the command itself must see to it.  60 s: the run needs 0.1 s.
+rm -rf "$tmp/memD"
+(
+    unset OPENBLAS_NUM_THREADS
+    ulimit -v 300000 2>/dev/null || exit 77
+    exec timeout 60 "$COSA" map --x ck=1e4:1e6:log:10 --y dk=1:1e3:log:10 --scheme zoh \
+        --dt 1e-3 --threads 1 -o "$tmp/memD"
+) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+case $rc in
+0) grep -q '^points 100$' "$tmp/out" && ok || bad "map under ulimit -v: no 'points 100': $(cat "$tmp/out")" ;;
+77) echo "note: ulimit -v not available: memory-limit run not checked" ;;
+124) bad "map under ulimit -v 300000 hung (killed after 60 s)" ;;
+*) bad "map under ulimit -v 300000: exit $rc: $(head -c 300 "$tmp/err")" ;;
+esac
+
+harness_done test_resources

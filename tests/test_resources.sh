@@ -24,4 +24,17 @@ case $rc in
 *) bad "map under ulimit -v 300000: exit $rc: $(head -c 300 "$tmp/err")" ;;
 esac
 
+# bench: its size under the cap of --max-points, checked before any work
+# (exit 2; 4e8 points ran for ever, 1e18 said "out of memory" with exit 1).
+# The two grids are held in one array of the larger grid's size: 4 x 4 x 1 x 1.
+expect_exit 2 timeout 20 "$COSA" bench --grid 20000 --egrid 2 --scheme zoh --dt 1e-3 --threads 1 &&
+    grep -qF "= 400000000 points, more than the cap 10000000 (raise it with --max-points N)" \
+        "$tmp/err" && ok || bad "bench --grid 20000: $(cat "$tmp/err")"
+usage_error "1000000000 x 1000000000 x 1 x 1" \
+    bench --grid 1000000000 --scheme zoh --dt 1e-3 --threads 1
+usage_error "4 x 4 x 1 x 1 = 16 points, more than the cap 15" \
+    bench --grid 4 --egrid 2 --scheme zoh --dt 1e-3 --threads 1 --max-points 15
+expect_exit 0 "$COSA" bench --grid 4 --egrid 2 --scheme zoh --dt 1e-3 --threads 1 --max-points 16
+grep -q '^# us_per_point' "$tmp/out" && ok || bad "bench --max-points 16: $(head -3 "$tmp/out")"
+
 harness_done test_resources

@@ -160,11 +160,11 @@ expect_exit 2 "$COSA" map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 --sc
 expect_exit 2 "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh --format json -o "$unwritable"
 expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --format json -o "$unwritable"
 # an existing NAME_SCHEME.json in the current directory is not overwritten
-# without -o: refused before the work with the .dat's rule (today exit 1,
-# "exists; not overwriting it"), nothing written
+# without -o: refused before the work with the .dat's rule (exit 2 as the
+# exit table says, "exists; not overwriting it"), nothing written
 mkdir -p "$tmp/cwd" && : >"$tmp/cwd/rho_zoh.json"
 cosa_abs=$(cd "$(dirname "$COSA")" && pwd)/$(basename "$COSA")
-(cd "$tmp/cwd" && expect_exit 1 "$cosa_abs" map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 \
+(cd "$tmp/cwd" && expect_exit 2 "$cosa_abs" map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 \
     --scheme zoh --format json && grep -q "rho_zoh.json' exists; not overwriting it" "$tmp/err" &&
     [ ! -e rho_zoh.dat ] && [ ! -s rho_zoh.json ]) || bad "map --format json over an existing rho_zoh.json"
 

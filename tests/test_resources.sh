@@ -37,4 +37,13 @@ usage_error "4 x 4 x 1 x 1 = 16 points, more than the cap 15" \
 expect_exit 0 "$COSA" bench --grid 4 --egrid 2 --scheme zoh --dt 1e-3 --threads 1 --max-points 16
 grep -q '^# us_per_point' "$tmp/out" && ok || bad "bench --max-points 16: $(head -3 "$tmp/out")"
 
+# map's "file PATH" lines come only once every file is written: under a file
+# size limit of 4 blocks (2048 or 4096 bytes) the data files (885 bytes)
+# are written, the first script (5447) is not; the run fails (exit 1, one
+# line naming the script, nothing on stdout) and no file stays.
+expect_exit 1 sh -c 'ulimit -f 4 && exec "$@"' sh "$COSA" map --x ck=1e4:1e6:log:3 \
+    --y dk=1:1e3:log:3 --scheme zoh --dt 1e-3 --threads 1 -o "$tmp/fsz" &&
+    grep -q "rho_zoh.gp': File too large" "$tmp/err" && [ ! -e "$tmp/fsz" ] && ok ||
+    bad "map under ulimit -f 4: $(cat "$tmp/err"), $(ls "$tmp/fsz" 2>&1)"
+
 harness_done test_resources

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 
 extern const char cosa_plot_simulate[]; /* plots/simulate.gp */
 extern const char cosa_plot_energy[];   /* plots/energy.gp */
@@ -578,6 +579,12 @@ static const opt_row sim_rows[] = {
     {.kind = OPTK_INCLUDE, .sub = vo_cli_rows, .off = SIM(vo), .modes = SIM_COUPLED},
     {.kind = OPTK_INCLUDE, .sub = vo_cli_control_rows, .off = SIM(vo), .modes = SIM_COUPLED},
     {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = SIM(cs), .modes = SIM_FIXED},
+    {.kind = OPTK_SIZE, .name = "max-points", .off = SIM(cs.max_points), .arg = "N",
+     .modes = SIM_FIXED | SIM_COUPLED,
+     .help = "refuse runs of more than N macro steps (the points of the "
+             "trajectories), before any work (default 10^8); a run also stops "
+             "before any work when its trajectories alone would exceed the memory "
+             "limit (ulimit -v)"},
     {.kind = OPTK_POSITIVE, .name = "tend", .off = SIM(o.tend), .arg = "T",
      .help = "horizon in seconds (default: the model's natural horizon, 'cosa "
              "models'; with --coupling: after t_s)"},
@@ -970,6 +977,47 @@ static int sim_master_options(struct sim_run *r)
     return CLI_OK;
 }
 
+/* The number of macro steps under the cap (--max-points N, default
+ * SIM_STEPS_MAX). */
+int sim_steps_check(const char *cmd, const cli_case *cs, double nsteps)
+{
+    const size_t cap = cs->max_points ? cs->max_points : SIM_STEPS_MAX;
+    if (!(nsteps <= (double)cap)) {
+        cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most %zu; raise the cap "
+                       "with --max-points N)",
+                  nsteps, cap);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* The memory the trajectories of a fixed-step run take for certain, checked
+ * against the address-space and data limits before any work (a lower bound:
+ * a refusal is never wrong).  Per macro point, in doubles: the engine's
+ * result 1 + nx + 2 nu + 3 ny (t, x, u, du, y, ybar, yref; lib/td/driver.c),
+ * the reference nx + ny (lib/td/reftraj.c; the NaN one of --ref none too),
+ * the run's copy 1 + nx + ny (t, x, y; lib/td/run.c). */
+static int sim_memory_check(const struct sim_run *r)
+{
+    const double nx = (double)cosa_unitset_nx(r->set), nu = (double)cosa_unitset_nu(r->set),
+                 ny = (double)cosa_unitset_ny(r->set);
+    const double need = (double)r->nsamples * (2.0 + 3.0 * nx + 2.0 * nu + 5.0 * ny) *
+                        (double)sizeof(double);
+    const int res[2] = {RLIMIT_AS, RLIMIT_DATA};
+    for (int k = 0; k < 2; k++) {
+        struct rlimit rl;
+        if (getrlimit(res[k], &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+            need <= (double)rl.rlim_cur)
+            continue;
+        cli_error(r->cmd, "%zu macro steps: the trajectories alone take %.0f MB, more than the "
+                          "memory limit %.0f MB (%s); use a longer --dt or a shorter --tend",
+                  r->N, need / 1048576.0, (double)rl.rlim_cur / 1048576.0,
+                  k == 0 ? "ulimit -v" : "ulimit -d");
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
 /* The energy paper's options, --rate, --input, --start and the number of
  * macro steps. */
 static int sim_run_options(struct sim_run *r)
@@ -1001,10 +1049,8 @@ static int sim_run_options(struct sim_run *r)
                   r->dt, r->tend);
         return CLI_EUSAGE;
     }
-    if (nsteps > 1e8) {
-        cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most 1e8)", nsteps);
-        return CLI_EUSAGE;
-    }
+    if ((rc = sim_steps_check(cmd, &r->cs, nsteps)) != CLI_OK)
+        return rc;
     r->N = (size_t)nsteps;
     r->nsamples = (size_t)r->scheme.order + r->N + 1;
     return CLI_OK;
@@ -1523,7 +1569,7 @@ static int sim_reference(struct sim_run *r)
                  r->ref->nx && isnan(r->ref->x[r->ref->nx]) ? ", the states at t = 0 from the model"
                                                              : "");
     } else if (r->fine) {
-        /* the macro-step cap (1e8) times the fine factor would be hours of
+        /* the macro-step cap (1e8 by default) times the fine factor would be hours of
          * fine steps: the fine reference has its own cap, 1e9 fine steps */
         if ((double)r->nsamples * r->fine_factor > 1e9) {
             cli_error(cmd, "the fine reference needs %zu x %u = %.3g fine steps: too many (at "
@@ -1937,7 +1983,8 @@ int cmd_simulate(int argc, char **argv)
     }
     if (rc != CLI_OK || (rc = sim_parse(r)) != CLI_OK || (rc = sim_integrator(r)) != CLI_OK ||
         (rc = sim_master_options(r)) != CLI_OK || (rc = sim_run_options(r)) != CLI_OK ||
-        (rc = sim_files_prepare(r)) != CLI_OK || (rc = sim_units(r)) != CLI_OK)
+        (rc = sim_files_prepare(r)) != CLI_OK || (rc = sim_units(r)) != CLI_OK ||
+        (rc = sim_memory_check(r)) != CLI_OK)
         goto out;
     cli_progress_init(&r->prog, cmd, r->cs.progress);
     if (r->prog.on)

@@ -46,4 +46,31 @@ expect_exit 1 sh -c 'ulimit -f 4 && exec "$@"' sh "$COSA" map --x ck=1e4:1e6:log
     grep -q "rho_zoh.gp': File too large" "$tmp/err" && [ ! -e "$tmp/fsz" ] && ok ||
     bad "map under ulimit -f 4: $(cat "$tmp/err"), $(ls "$tmp/fsz" 2>&1)"
 
+# simulate: the memory of the trajectories checked before any work against
+# the memory limit (it computed 2.8 s, then "out of memory", exit 1).  The
+# lower bound of lib/td: 2e7 macro points x (2 + 3 nx + 2 nu + 5 ny)
+# doubles = 5340 MB for twomass (measured: 2e6 steps take 559 MB of RSS,
+# 280 bytes a step), over ulimit -v 3000000 (2930 MB); with --ref none the
+# NaN reference is counted too.  20 s: the refusal takes milliseconds.
+memrun() {
+    expect_exit 2 sh -c 'ulimit -v 3000000 && exec timeout 20 "$@"' sh "$COSA" simulate \
+        --scheme zoh "$@" &&
+        grep -q "more than the memory limit 2930 MB (ulimit -v)" "$tmp/err" && ok ||
+        bad "simulate $* under ulimit -v: $(cat "$tmp/err")"
+}
+memrun --dt 1e-8 --tend 0.2
+memrun --dt 1e-9 --tend 0.1 --ref none
+# the macro-step cap: 10^8 by default, raised (or lowered) with --max-points
+usage_error "--tend / --dt = 2e+08 macro steps: too many (at most 100000000; raise the cap with --max-points N)" \
+    simulate --scheme zoh --dt 1e-9 --tend 0.2
+memrun --dt 1e-9 --tend 0.2 --max-points 300000000
+usage_error "200 macro steps: too many (at most 199" simulate --scheme zoh --dt 1e-3 --tend 0.2 --max-points 199
+expect_exit 0 "$COSA" simulate --scheme zoh --dt 1e-3 --tend 0.2 --max-points 200 &&
+    grep -q '^steps 200$' "$tmp/out" && ok || bad "simulate --max-points 200: $(cat "$tmp/out")"
+vo="simulate --coupling explicit --model twomass --control none --scheme foh --estimator exmilne --dt 1e-3 --tend 0.2"
+# shellcheck disable=SC2086
+usage_error "200 macro steps: too many (at most 199" $vo --max-points 199
+# shellcheck disable=SC2086
+expect_exit 0 "$COSA" $vo --max-points 200
+
 harness_done test_resources

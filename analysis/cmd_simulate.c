@@ -19,13 +19,13 @@
 #include "cmd_simulate_osp.h"
 #include "run_stats.h"
 #include "varorder_cli.h"
+#include "mem_check.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/resource.h>
 
 extern const char cosa_plot_simulate[]; /* plots/simulate.gp */
 extern const char cosa_plot_energy[];   /* plots/energy.gp */
@@ -1003,19 +1003,9 @@ static int sim_memory_check(const struct sim_run *r)
                  ny = (double)cosa_unitset_ny(r->set);
     const double need = (double)r->nsamples * (2.0 + 3.0 * nx + 2.0 * nu + 5.0 * ny) *
                         (double)sizeof(double);
-    const int res[2] = {RLIMIT_AS, RLIMIT_DATA};
-    for (int k = 0; k < 2; k++) {
-        struct rlimit rl;
-        if (getrlimit(res[k], &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
-            need <= (double)rl.rlim_cur)
-            continue;
-        cli_error(r->cmd, "%zu macro steps: the trajectories alone take %.0f MB, more than the "
-                          "memory limit %.0f MB (%s); use a longer --dt or a shorter --tend",
-                  r->N, need / 1048576.0, (double)rl.rlim_cur / 1048576.0,
-                  k == 0 ? "ulimit -v" : "ulimit -d");
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
+    char what[96];
+    snprintf(what, sizeof what, "%zu macro steps: the trajectories alone", r->N);
+    return cli_memory_check(r->cmd, need, what, "use a longer --dt or a shorter --tend");
 }
 
 /* The energy paper's options, --rate, --input, --start and the number of

@@ -20,11 +20,14 @@
  * needs, and OpenBLAS retries that allocation for ever: `cosa map` hung.
  * With OPENBLAS_NUM_THREADS=1, read at load time, it ends in 0.1 s. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "config.h"
 #include "wait_policy.h"
 
+#include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 void cli_wait_policy_passive(char **argv)
@@ -60,5 +63,26 @@ void cli_wait_policy_passive(char **argv)
      * variables stay set for child processes, harmless */
 #else
     (void)argv;
+#endif
+}
+
+/* OpenBLAS maps one work buffer (128 MB in Debian's build) on the first
+ * factorisation and keeps it for the later ones; when the mapping fails it
+ * retries for ever.  So it is mapped here, while the address space is still
+ * free: a tight memory limit (ulimit -v) is then met by cosa's own
+ * allocations, which fail with a message.  Only when room for it is seen
+ * (a trial mapping of 256 MB, removed at once): otherwise the first
+ * factorisation would hang here. */
+void cli_blas_warm(void)
+{
+#ifdef HAVE_OPENBLAS
+    const size_t probe = (size_t)136 << 20;
+    void *p = mmap(NULL, probe, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return;
+    munmap(p, probe);
+    double a = 1.0;
+    lapack_int piv;
+    (void)LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, 1, 1, &a, 1, &piv);
 #endif
 }

@@ -13,4 +13,9 @@
  * it is.  argv must be main's, NULL-terminated. */
 void cli_wait_policy_passive(char **argv);
 
+/* Map OpenBLAS's work buffer at the start (a factorisation of a 1 x 1
+ * matrix) when there is room for it, so that a memory limit reached later
+ * is an allocation error and not OpenBLAS retrying for ever. */
+void cli_blas_warm(void);
+
 #endif

@@ -73,4 +73,23 @@ usage_error "200 macro steps: too many (at most 199" $vo --max-points 199
 # shellcheck disable=SC2086
 expect_exit 0 "$COSA" $vo --max-points 200
 
+# phi: Phi (dim^2 doubles) and four nx x nx matrices of its workspace
+# checked against the memory limit before any work: chain n=2000 has
+# dim = 4006, nx = 4000, (4006^2 + 4 x 4000^2) x 8 bytes = 611 MB, over
+# ulimit -v 600000 (586 MB); it said "out of memory", exit 1.
+expect_exit 2 sh -c 'ulimit -v 600000 && exec timeout 30 "$@"' sh "$COSA" phi --model chain \
+    --set n=2000 --scheme zoh --dt 1e-3 &&
+    grep -q "Phi (4006 x 4006) and its workspace take 611 MB, more than the memory limit 586 MB" \
+        "$tmp/err" && ok || bad "phi chain n=2000 under ulimit -v: $(cat "$tmp/err")"
+# a limit that the model's own matrices reach: one line and exit 1, never a
+# hang (OpenBLAS's 129 MB work buffer is mapped at the start, while there
+# is room; a factorisation in the model's set-up retried its mapping for ever)
+(
+    ulimit -v 300000 2>/dev/null || exit 77
+    exec timeout 60 "$COSA" phi --model chain --set n=1500 --scheme zoh --dt 1e-3
+) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "out of memory" "$tmp/err" && ok ||
+    bad "phi chain n=1500 under ulimit -v 300000: exit $rc (124: hung), $(cat "$tmp/err")"
+
 harness_done test_resources

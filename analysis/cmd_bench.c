@@ -46,6 +46,7 @@ static const opt_row rows[] = {
     {.kind = OPTK_CUSTOM, .fn = cli_row_threads_list_text, .name = "threads",
      .off = offsetof(struct bench_opts, threads),
      .arg = "LIST", .help = "thread counts 1..4096, comma-separated (default 1,2)"},
+    {.kind = OPTK_INCLUDE, .sub = cli_max_points_rows, .off = offsetof(struct bench_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_format_rows, .off = offsetof(struct bench_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = offsetof(struct bench_opts, cs)},
     {.kind = OPTK_INCLUDE, .sub = cli_progress_rows, .off = offsetof(struct bench_opts, cs)},
@@ -154,8 +155,15 @@ int cmd_bench(int argc, char **argv)
     if ((rc = parse_threads(cmd, o.threads ? o.threads : "1,2", &thr, &nthr)) != CLI_OK)
         goto out;
     if ((rc = scli_schemes(cmd, stext, cs->alpha, &schemes, &ns)) != CLI_OK ||
-        (rc = scli_dt_list(cmd, dtext, &dt, &ndt, CLI_POINTS_MAX)) != CLI_OK ||
+        (rc = scli_dt_list(cmd, dtext, &dt, &ndt, cli_points_cap(cs))) != CLI_OK ||
         (rc = cli_case_system(cmd, cs, &schemes[0], &sys)) != CLI_OK)
+        goto out;
+    /* both sweeps under the cap, before any memory is allocated (the larger
+     * grid's: the results of both are held in one array) */
+    const size_t gmax = grid > egrid ? grid : egrid;
+    const size_t npts[4] = {gmax, gmax, ndt, ns};
+    if ((rc = cli_points_check(cmd, cli_points_cap(cs), npts, 4,
+                               "the sweep (--grid/--egrid squared x --dt x --scheme)")) != CLI_OK)
         goto out;
     const cosa_model *m = cs->mod.model;
     const int ick = cosa_model_param_index(m, "ck"), idk = cosa_model_param_index(m, "dk");
@@ -164,7 +172,6 @@ int cmd_bench(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
-    const size_t gmax = grid > egrid ? grid : egrid;
     const size_t cap = ns * ndt * gmax * gmax;
     values = malloc(cap * sizeof *values);
     status = malloc(cap * sizeof *status);

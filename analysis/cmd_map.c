@@ -596,6 +596,7 @@ struct map_scripts {
     char files[4096], titles[4096], nones[4096]; /* over the schemes so far */
     char lines[4096], fills[4096];               /* the lines and fill files, likewise */
     char **scripts;                              /* 2 ns + 1 names for gnuplot */
+    FILE *names; /* the "file PATH" lines, printed once every file is written */
 };
 
 /* Labels, the dT list and the grid's corners for the scripts (plots/map.gp),
@@ -639,7 +640,7 @@ static void scripts_init(struct map_scripts *c)
 }
 
 /* A contour script (plots/map.gp, or plots/map_dt.gp over dt) for the data
- * files files with titles titles; its name is printed and kept in slot. */
+ * files files with titles titles; its name is listed and kept in slot. */
 static int contour_script(struct map_scripts *c, const char *gp, const char *outbase,
                           const char *comment, const char *files, const char *titles,
                           const char *none, const char *lines, const char *fills, size_t slot)
@@ -667,7 +668,7 @@ static int contour_script(struct map_scripts *c, const char *gp, const char *out
                                26, keys, vals);
     if (rc != CLI_OK)
         return rc;
-    printf("file %s\n", path);
+    fprintf(c->names, "file %s\n", path);
     c->scripts[slot] = strdup(gp);
     return CLI_OK;
 }
@@ -697,12 +698,12 @@ static int heat_script(struct map_scripts *c, size_t i, const char *nm, const ch
     int rc = scli_write_script(c->cmd, path, cosa_plot_heatmap, 15, hk, hv);
     if (rc != CLI_OK)
         return rc;
-    printf("file %s\n", path);
+    fprintf(c->names, "file %s\n", path);
     c->scripts[c->sp->nscheme + i] = strdup(hgp);
     return CLI_OK;
 }
 
-/* Scheme i's files: its data file names printed, its contour script and
+/* Scheme i's files: its data file names listed, its contour script and
  * heat map script; its data file and title join the combined lists. */
 static int scheme_scripts(struct map_scripts *c, size_t i)
 {
@@ -716,21 +717,21 @@ static int scheme_scripts(struct map_scripts *c, size_t i)
     snprintf(gp, sizeof gp, "%s_%s.gp", c->base, slug);
     snprintf(outbase, sizeof outbase, "%s_%s", c->base, slug);
     snprintf(path, sizeof path, "%s/%s", c->dir, dat);
-    printf("file %s\n", path);
+    fprintf(c->names, "file %s\n", path);
     snprintf(path, sizeof path, "%s/%s", c->dir, lines);
-    printf("file %s\n", path);
+    fprintf(c->names, "file %s\n", path);
     if (!c->dt_axis) {
         snprintf(path, sizeof path, "%s/%s", c->dir, fill);
-        printf("file %s\n", path);
+        fprintf(c->names, "file %s\n", path);
     }
     if (c->json) {
         snprintf(path, sizeof path, "%s/%s_%s.json", c->dir, c->base, slug);
-        printf("file %s\n", path);
+        fprintf(c->names, "file %s\n", path);
     }
     if (c->bin) { /* the scripts read the records */
         snprintf(dat, sizeof dat, "%s_%s.bin", c->base, slug);
         snprintf(path, sizeof path, "%s/%s", c->dir, dat);
-        printf("file %s\n", path);
+        fprintf(c->names, "file %s\n", path);
     }
     snprintf(comment, sizeof comment,
              "# cosa %s map: model %s, scheme %s, %s = %s for each dT\n# data: %s",
@@ -969,7 +970,24 @@ int cmd_map(int argc, char **argv)
                             .bin = bin, .json = o.format == 2, .heatmap = o.heatmap, .values = values, .level = level,
                             .gnuplot_contours = o.contour == 1,
                             .scripts = scripts};
-    if ((rc = map_scripts_write(&c)) != CLI_OK)
+    /* the files' names on stdout only once every file is written: a write
+     * that fails removes them all */
+    char *names = NULL;
+    size_t names_len = 0;
+    if (!(c.names = open_memstream(&names, &names_len))) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+        goto out;
+    }
+    rc = map_scripts_write(&c);
+    if (fclose(c.names) != 0 && rc == CLI_OK) {
+        cli_error(cmd, "out of memory");
+        rc = CLI_EFAIL;
+    }
+    if (rc == CLI_OK)
+        fwrite(names, 1, names_len, stdout);
+    free(names);
+    if (rc != CLI_OK)
         goto out;
     if (out.explicit_dir) /* -o DIR: its files are replaced */
         remove_stale(out.dir, scripts, nscript);

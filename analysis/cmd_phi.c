@@ -1,4 +1,5 @@
 /* cmd_phi.c -- `cosa phi`: print Phi or Phi* with its block layout. */
+#include "mem_check.h"
 #include "cli.h"
 #include "fmu_notes.h"
 #include "table_writer.h"
@@ -179,6 +180,16 @@ int cmd_phi(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto out;
     }
+    /* before any work, a lower bound of the memory: Phi, dim^2 doubles, and
+     * four nx x nx matrices of the workspace (M, A*, Ad*, Tref of at least
+     * nx rows: lib/phi/phi.c; the matrix exponential's take more) */
+    const double nx = (double)cosa_system_nx(sys), d = (double)lay.dim;
+    char what[96];
+    snprintf(what, sizeof what, "model '%s': Phi (%zu x %zu) and its workspace",
+             o.cs.mod.model->name, lay.dim, lay.dim);
+    if ((rc = cli_memory_check(cmd, (d * d + 4.0 * nx * nx) * (double)sizeof(double), what,
+                               NULL)) != CLI_OK)
+        goto out;
     pw = cosa_phi_workspace_alloc(sys, scheme.order);
     Phi = malloc(lay.dim * lay.dim * sizeof(double));
     if (!pw || !Phi) {

@@ -19,6 +19,7 @@
 #include "cmd_simulate_osp.h"
 #include "run_stats.h"
 #include "varorder_cli.h"
+#include "mem_check.h"
 
 #include <errno.h>
 #include <math.h>
@@ -590,6 +591,12 @@ static const opt_row sim_rows[] = {
     {.kind = OPTK_INCLUDE, .sub = vo_cli_rows, .off = SIM(vo), .modes = SIM_COUPLED},
     {.kind = OPTK_INCLUDE, .sub = vo_cli_control_rows, .off = SIM(vo), .modes = SIM_COUPLED},
     {.kind = OPTK_INCLUDE, .sub = cli_case_rest_rows, .off = SIM(cs), .modes = SIM_FIXED},
+    {.kind = OPTK_SIZE, .name = "max-points", .off = SIM(cs.max_points), .arg = "N",
+     .modes = SIM_FIXED | SIM_COUPLED,
+     .help = "refuse runs of more than N macro steps (the points of the "
+             "trajectories), before any work (default 10^8); a run also stops "
+             "before any work when its trajectories alone would exceed the memory "
+             "limit (ulimit -v)"},
     {.kind = OPTK_POSITIVE, .name = "tend", .off = SIM(o.tend), .arg = "T",
      .help = "horizon in seconds (default: the model's natural horizon, 'cosa "
              "models'; with --coupling: after t_s)"},
@@ -989,6 +996,37 @@ static int sim_master_options(struct sim_run *r)
     return CLI_OK;
 }
 
+/* The number of macro steps under the cap (--max-points N, default
+ * SIM_STEPS_MAX). */
+int sim_steps_check(const char *cmd, const cli_case *cs, double nsteps)
+{
+    const size_t cap = cs->max_points ? cs->max_points : SIM_STEPS_MAX;
+    if (!(nsteps <= (double)cap)) {
+        cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most %zu; raise the cap "
+                       "with --max-points N)",
+                  nsteps, cap);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* The memory the trajectories of a fixed-step run take for certain, checked
+ * against the address-space and data limits before any work (a lower bound:
+ * a refusal is never wrong).  Per macro point, in doubles: the engine's
+ * result 1 + nx + 2 nu + 3 ny (t, x, u, du, y, ybar, yref; lib/td/driver.c),
+ * the reference nx + ny (lib/td/reftraj.c; the NaN one of --ref none too),
+ * the run's copy 1 + nx + ny (t, x, y; lib/td/run.c). */
+static int sim_memory_check(const struct sim_run *r)
+{
+    const double nx = (double)cosa_unitset_nx(r->set), nu = (double)cosa_unitset_nu(r->set),
+                 ny = (double)cosa_unitset_ny(r->set);
+    const double need = (double)r->nsamples * (2.0 + 3.0 * nx + 2.0 * nu + 5.0 * ny) *
+                        (double)sizeof(double);
+    char what[96];
+    snprintf(what, sizeof what, "%zu macro steps: the trajectories alone", r->N);
+    return cli_memory_check(r->cmd, need, what, "use a longer --dt or a shorter --tend");
+}
+
 /* The energy paper's options, --rate, --input, --start and the number of
  * macro steps. */
 static int sim_run_options(struct sim_run *r)
@@ -1020,10 +1058,8 @@ static int sim_run_options(struct sim_run *r)
                   r->dt, r->tend);
         return CLI_EUSAGE;
     }
-    if (nsteps > 1e8) {
-        cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most 1e8)", nsteps);
-        return CLI_EUSAGE;
-    }
+    if ((rc = sim_steps_check(cmd, &r->cs, nsteps)) != CLI_OK)
+        return rc;
     r->N = (size_t)nsteps;
     r->nsamples = (size_t)r->scheme.order + r->N + 1;
     return CLI_OK;
@@ -1542,7 +1578,7 @@ static int sim_reference(struct sim_run *r)
                  r->ref->nx && isnan(r->ref->x[r->ref->nx]) ? ", the states at t = 0 from the model"
                                                              : "");
     } else if (r->fine) {
-        /* the macro-step cap (1e8) times the fine factor would be hours of
+        /* the macro-step cap (1e8 by default) times the fine factor would be hours of
          * fine steps: the fine reference has its own cap, 1e9 fine steps */
         if ((double)r->nsamples * r->fine_factor > 1e9) {
             cli_error(cmd, "the fine reference needs %zu x %u = %.3g fine steps: too many (at "
@@ -1956,7 +1992,8 @@ int cmd_simulate(int argc, char **argv)
     }
     if (rc != CLI_OK || (rc = sim_parse(r)) != CLI_OK || (rc = sim_integrator(r)) != CLI_OK ||
         (rc = sim_master_options(r)) != CLI_OK || (rc = sim_run_options(r)) != CLI_OK ||
-        (rc = sim_files_prepare(r)) != CLI_OK || (rc = sim_units(r)) != CLI_OK)
+        (rc = sim_files_prepare(r)) != CLI_OK || (rc = sim_units(r)) != CLI_OK ||
+        (rc = sim_memory_check(r)) != CLI_OK)
         goto out;
     cli_progress_init(&r->prog, cmd, r->cs.progress);
     if (r->prog.on)

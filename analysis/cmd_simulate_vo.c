@@ -385,12 +385,9 @@ int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o)
     }
     if ((rc = vo_cli_setup(cmd, cs, o, cs->dt_text, &v)) != CLI_OK)
         goto out;
-    if (v.vo.control == COSA_VO_CONTROL_NONE && !(v.vo.tend / v.vo.H < 1e8)) {
-        cli_error(cmd, "--tend / --dt = %.3g macro steps: too many (at most 1e8)",
-                  v.vo.tend / v.vo.H);
-        rc = CLI_EUSAGE;
+    if (v.vo.control == COSA_VO_CONTROL_NONE &&
+        (rc = sim_steps_check(cmd, cs, v.vo.tend / v.vo.H)) != CLI_OK)
         goto out;
-    }
     /* FMUs in an algebraic loop: iterated in Initialization Mode at t = 0
      * first, as the fixed-step run does (README "FMU import") */
     if (cosa_model_units_nfmu(v.mu) &&

@@ -102,6 +102,7 @@ static int run(int argc, char **argv)
      * BLAS itself must stay single-threaded. */
     openblas_set_num_threads(1);
 #endif
+    cli_blas_warm();
     if (argc < 2) {
         cli_error(NULL, "missing subcommand (see 'cosa --help')");
         return CLI_EUSAGE;

@@ -215,10 +215,15 @@ int outfile_reserve(outfile *o, const char *path)
     return 0;
 }
 
-/* The reason of a write error the stream saw but fflush no longer does: a
- * full file system or the file size limit, else EIO. */
+/* The reason of a write error the stream saw but fflush no longer does (the
+ * stream dropped the bytes when the write failed, and errno is long gone):
+ * what a write of no bytes says (/dev/full: ENOSPC; a pipe, a terminal or a
+ * regular file take it without a word), a full file system, the file size
+ * limit, else EIO. */
 static int lost_errno(int fd)
 {
+    if (write(fd, "", 0) < 0 && errno != EINTR && errno != EAGAIN)
+        return errno;
     struct statvfs vs;
     struct stat st;
     struct rlimit rl;

@@ -546,7 +546,7 @@ int scli_out_path(const char *cmd, const scli_out *o, const char *name, char *bu
     if (!o->explicit_dir && access(buf, F_OK) == 0) {
         cli_error(cmd, "'%s' exists; not overwriting it (write into a directory with -o DIR)",
                   buf);
-        return CLI_EFAIL;
+        return CLI_EUSAGE; /* a refusal of the input, before any work */
     }
     return CLI_OK;
 }

@@ -121,6 +121,13 @@ double vo_cli_now(void);
  * (analysis/cmd_simulate.c decides the mode): cs and o as the option rows
  * left them. */
 int cmd_simulate_vo(cli_case *cs, struct vo_cli_opts *o);
+
+/* The cap of a simulate run's macro steps without --max-points N (their
+ * trajectories take about 300 bytes a step for two small units). */
+#define SIM_STEPS_MAX ((size_t)100000000)
+/* CLI_OK if nsteps (T / DT) is at most the cap (cs->max_points, else
+ * SIM_STEPS_MAX); otherwise one line and CLI_EUSAGE (cmd_simulate.c). */
+int sim_steps_check(const char *cmd, const cli_case *cs, double nsteps);
 /* Its --help: the usage and description before the option rows, and what
  * it prints after them. */
 extern const char cmd_simulate_vo_usage[], cmd_simulate_vo_prints[];

@@ -3,7 +3,8 @@
 # doc/output-formats.md): 0 a result; 2 bad usage or input (an unknown
 # option, a missing input file, an -o target that cannot be created: all
 # found before any work); 1 a failed computation or write -- a full stdout
-# (/dev/full) included, with one stderr line; a closed pipe keeps SIGPIPE's
+# (/dev/full) included, with one stderr line giving its reason ("No space
+# left on device" for every command); a closed pipe keeps SIGPIPE's
 # exit 141.  Every command of 'cosa --help' (fmu-info and linearize when the
 # test FMUs are built), and the JSON forms.
 . "$(dirname "$0")/harness.sh"
@@ -62,7 +63,7 @@ for line in $runs; do
         "$COSA" "$cmd" $args >/dev/full 2>"$tmp/err"
         rc=$?
         [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
-            grep -q "^cosa: $cmd: cannot write to standard output: " "$tmp/err" &&
+            grep -q "^cosa: $cmd: cannot write to standard output: No space left on device$" "$tmp/err" &&
             ok || bad "$cmd > /dev/full: exit $rc, stderr: $(cat "$tmp/err")"
         # --help too
         "$COSA" "$cmd" --help >/dev/full 2>"$tmp/err"
@@ -122,7 +123,7 @@ for c in "point --scheme zoh --dt 1e-4" "limit --scheme p4 --criterion stable --
     "$COSA" $c --format json >/dev/full 2>"$tmp/err"
     rc=$?
     [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
-        grep -q "^cosa: ${c%% *}: cannot write to standard output: " "$tmp/err" && ok ||
+        grep -q "^cosa: ${c%% *}: cannot write to standard output: No space left on device$" "$tmp/err" && ok ||
         bad "$c --format json > /dev/full: exit $rc, $(cat "$tmp/err")"
 done
 # the other paths of the commands on the table writer (phi --ref and an
@@ -151,7 +152,7 @@ for c in $writer_runs; do
     "$COSA" $c >/dev/full 2>"$tmp/err"
     rc=$?
     [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
-        grep -q "^cosa: ${c%% *}: cannot write to standard output: " "$tmp/err" && ok ||
+        grep -q "^cosa: ${c%% *}: cannot write to standard output: No space left on device$" "$tmp/err" && ok ||
         bad "$c > /dev/full: exit $rc, $(cat "$tmp/err")"
     IFS=$nl
 done
@@ -160,11 +161,11 @@ expect_exit 2 "$COSA" map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 --sc
 expect_exit 2 "$COSA" curve --x dt=1e-5:1e-3:log:3 --scheme zoh --format json -o "$unwritable"
 expect_exit 2 "$COSA" simulate --model twomass --scheme zoh --dt 1e-3 --format json -o "$unwritable"
 # an existing NAME_SCHEME.json in the current directory is not overwritten
-# without -o: refused before the work with the .dat's rule (today exit 1,
-# "exists; not overwriting it"), nothing written
+# without -o: refused before the work with the .dat's rule (exit 2 as the
+# exit table says, "exists; not overwriting it"), nothing written
 mkdir -p "$tmp/cwd" && : >"$tmp/cwd/rho_zoh.json"
 cosa_abs=$(cd "$(dirname "$COSA")" && pwd)/$(basename "$COSA")
-(cd "$tmp/cwd" && expect_exit 1 "$cosa_abs" map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 \
+(cd "$tmp/cwd" && expect_exit 2 "$cosa_abs" map --x ck=1e3:1e9:log:3 --y dk=1:1e5:log:3 --dt 1e-3 \
     --scheme zoh --format json && grep -q "rho_zoh.json' exists; not overwriting it" "$tmp/err" &&
     [ ! -e rho_zoh.dat ] && [ ! -s rho_zoh.json ]) || bad "map --format json over an existing rho_zoh.json"
 

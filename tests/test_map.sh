@@ -97,8 +97,8 @@ grep -v '^#' "$tmp/loop/rho_zoh.dat" | grep '^2 1 ' | awk '{ print $4 }' >"$tmp/
     ok || bad "map point a=2 differs from cosa point"
 expect_exit 0 "$COSA" curve --model-file "$tmp/loop.cosa" --x a=0:3:lin:4 --scheme zoh --dt 0.1 -o "$tmp/loopc"
 
-# no silent overwrite without -o; -o DIR replaces
-expect_exit 1 sh -c "cd '$tmp/t1' && exec '$COSA' map $args"
+# no silent overwrite without -o (a refusal of the input: exit 2); -o DIR replaces
+expect_exit 2 sh -c "cd '$tmp/t1' && exec '$COSA' map $args"
 # shellcheck disable=SC2086
 expect_exit 0 "$COSA" map $args -o "$tmp/t1"
 

@@ -11,6 +11,10 @@ set -u
 # ok, bad, harness_done
 . "$(dirname "$0")/harness.sh"
 unset OMP_WAIT_POLICY GOMP_SPINCOUNT
+# the other variable cosa sets before re-executing itself (wait_policy.c):
+# given, so that only the OpenMP policy decides (make check exports it too)
+OPENBLAS_NUM_THREADS=1
+export OPENBLAS_NUM_THREADS
 spin() { # the spin count of the last libgomp report of: cosa --version
     env "$@" OMP_DISPLAY_ENV=verbose "$COSA" --version 2>&1 >/dev/null |
         awk -F"'" '/GOMP_SPINCOUNT/ { p = $2 } END { print p }'

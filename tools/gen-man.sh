@@ -93,6 +93,10 @@ threads of the sweeps (map, curve, table, bench)
 .BR OMP_WAIT_POLICY ", " GOMP_SPINCOUNT
 how waiting OpenMP threads wait; when neither is set, cosa runs with
 OMP_WAIT_POLICY=passive (waiting threads sleep instead of spinning)
+.TP
+.B OPENBLAS_NUM_THREADS
+threads of BLAS; when it is not set, cosa runs with OPENBLAS_NUM_THREADS=1
+(cosa parallelises over grid points itself)
 .SH EXIT STATUS
 0 on success, 1 when a computation failed, 2 on bad input (one line on stderr
 names the culprit).

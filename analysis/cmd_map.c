@@ -282,7 +282,7 @@ static void write_table(tw *w, const struct map_file *d)
 static int write_data(const char *path, const char *binpath, tw_format fmt,
                       const struct map_file *d, const char **culprit)
 {
-    outfile od, ob = {NULL, -1, NULL};
+    outfile od, ob = {NULL, -1, NULL, NULL};
     FILE *b = NULL;
     *culprit = path;
     FILE *f = outfile_open(&od, path, 0);

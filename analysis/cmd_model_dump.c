@@ -82,7 +82,7 @@ static const opt_row rows_linearize[] = {
 static int dump_main(const char *cmd, int argc, char **argv, int linearize)
 {
     struct dump_opts o = {.jacobian = -1};
-    outfile of = {NULL, -1, NULL};
+    outfile of = {NULL, -1, NULL, NULL};
     FILE *f = NULL;
     int rc = cli_parse_rows(cmd, linearize ? rows_linearize : rows_dump, &o, NULL, argc, argv,
                             linearize ? usage_linearize : usage_dump);

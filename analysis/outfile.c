@@ -192,10 +192,16 @@ static int create_tmp(outfile *o, const char *path)
 
 FILE *outfile_open(outfile *o, const char *path, int binary)
 {
+    o->buf = NULL;
     int fd = create_tmp(o, path);
     if (fd < 0)
         return NULL;
     o->f = fdopen(fd, binary ? "wb" : "w");
+    if (o->f && (o->buf = malloc(OUTFILE_BUFSIZE)) != NULL &&
+        setvbuf(o->f, o->buf, _IOFBF, OUTFILE_BUFSIZE) != 0) {
+        free(o->buf); /* stdio's own buffer then */
+        o->buf = NULL;
+    }
     if (!o->f) {
         const int e = errno;
         close(fd);
@@ -271,6 +277,8 @@ int outfile_commit(outfile *o)
         if (fclose(o->f) != 0 && !err)
             err = errno;
         o->f = NULL;
+        free(o->buf);
+        o->buf = NULL;
     } else {
         struct stat st;
         int fd = open(o->tmp, O_RDONLY | O_CLOEXEC);
@@ -299,8 +307,11 @@ int outfile_commit(outfile *o)
 
 void outfile_abandon(outfile *o)
 {
-    if (o->f)
+    if (o->f) {
         fclose(o->f);
+        free(o->buf);
+        o->buf = NULL;
+    }
     o->f = NULL;
     if (o->id < 0)
         return;

@@ -26,7 +26,13 @@ typedef struct outfile {
     FILE *f;         /* the stream of outfile_open; NULL after commit/abandon */
     long id;         /* registry entry, -1 for none */
     const char *tmp; /* the temporary name (the registry's copy) */
+    char *buf;       /* the stream's buffer (OUTFILE_BUFSIZE; NULL: stdio's own),
+                        freed when the stream is closed */
 } outfile;
+
+/* The buffer of an outfile_open stream: large records (a map's binary rows)
+ * go out in a few big writes instead of one system call per 4 KiB. */
+#define OUTFILE_BUFSIZE ((size_t)1 << 20)
 
 /* Install the handlers of SIGINT, SIGTERM, SIGHUP and SIGPIPE (a signal
  * ignored by whoever started us stays ignored), and ignore SIGXFSZ so that a

@@ -71,7 +71,7 @@ void cli_wait_policy_passive(char **argv)
  * retries for ever.  So it is mapped here, while the address space is still
  * free: a tight memory limit (ulimit -v) is then met by cosa's own
  * allocations, which fail with a message.  Only when room for it is seen
- * (a trial mapping of 256 MB, removed at once): otherwise the first
+ * (a trial mapping of 136 MB, removed at once): otherwise the first
  * factorisation would hang here. */
 void cli_blas_warm(void)
 {

@@ -66,7 +66,34 @@ if (band) { set object 1 rect from graph 0, graph 0 to graph 1, first RL behind 
 @YLOG@set format y "10^{%L}"
 set xlabel "@XLABEL@" noenhanced
 set ylabel "@YLABEL@" noenhanced
-set key outside right top noenhanced
+# the key: inside a top corner, the one where the curves stay lower (so that
+# it hides neither the level line nor a curve's rising end), opaque; more
+# than five entries go below the plot in three columns, so that the panel
+# keeps its full width either way.  The corner: of the
+# highest finite value in the left and in the right 35 % of the x range
+# (in log coordinates on a log axis), the smaller one
+nkey = ncurve + 1 + thick + band + (nbar > 0)
+lgx = 0; lgy = 0
+@XLOG@lgx = 1
+@YLOG@lgy = 1
+tx(x) = lgx ? ((x > 0) ? log10(x) : NaN) : x
+ty(v) = lgy ? ((v > 0) ? log10(v) : NaN) : v
+X0 = 1e300; X1 = -1e300
+xext(x) = (tx(x) == tx(x)) ? (X0 = (tx(x) < X0) ? tx(x) : X0, X1 = (tx(x) > X1) ? tx(x) : X1) : 0
+set table $scratch
+plot f using (xext($1)):(0) with table
+unset table
+LMAX = -1e300; RMAX = -1e300
+side(x, v) = (fin(v) == fin(v) && ty(v) == ty(v) && tx(x) == tx(x)) ? \
+    ((tx(x) <= X0 + 0.35 * (X1 - X0) && ty(v) > LMAX) ? LMAX = ty(v) : \
+     ((tx(x) >= X1 - 0.35 * (X1 - X0) && ty(v) > RMAX) ? RMAX = ty(v) : 0)) : 0
+set table $scratch
+plot for [c = 1:ncurve] f using (side($1, column(c + 1))):(0) with table
+unset table
+if (nkey > 5) { set key outside below center vertical Left reverse samplen 2 \
+                   maxrows ceil(nkey / 3.0) noenhanced } \
+else { if (RMAX < LMAX) { set key inside right top opaque box noenhanced } \
+       else { set key inside left top opaque box noenhanced } }
 set grid lc rgb "#e0e0e0"
 set tics out
 set autoscale xfix

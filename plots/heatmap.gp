@@ -53,7 +53,6 @@ if (!zlog) { set cbtics add ("≥ 2" 2) }
 zl = zlog ? log10(level) : level
 
 set view map
-set pm3d map corners2color c1
 if (lines eq "") { set contour base; unset clabel; set cntrparam levels discrete zl }
 # log axes: contours are traced in log10 coordinates (gnuplot's contour
 # tracer merges points closer than a fraction of the linear range)
@@ -85,10 +84,10 @@ do for [k = 1:nb] {
     if (nb > 1) { set title sprintf("dT = %.3g s", STATS_min) } \
     else { set title sprintf("@TITLE@, dT = %.3g s\n", STATS_min) . note noenhanced }
     if (lines ne "") {
-        splot f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with pm3d, \
+        splot f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with image, \
               lines index (k - 1) using (xf($1)):(yf($2)):(0) with lines lc rgb "white" lw 1.5
     } else {
-        splot f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with pm3d nocontour, \
+        splot f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with image nocontour, \
               f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(clip($4)) with lines nosurface lc rgb "white" lw 1.5
     }
 }

@@ -29,17 +29,23 @@ if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
 set output outfile
 undefine outfile
 
-# colour: log10 of an error clipped to [1e-12, 1e3] (+inf, unstable, and
-# NaN, failed, are not painted: white); rho in two tones, stable (<= 1)
+# colour: log10 of an error clipped to [1e-12, 1e3], with +inf (unstable)
+# in grey above that range, labelled on the colour box (as in the --heatmap
+# pictures; NaN, failed, is a hole: white); rho in two tones, stable (<= 1)
 # and unstable, so that the white contour rho = 1 separates them
-clip(v) = (v != v || v > 1e300) ? NaN : \
-          (zlog ? ((v > 1e3) ? 3 : ((v < 1e-12) ? -12 : log10(v))) : ((v > 2) ? 2 : v))
+ztop = 3 + 15 / 7.0
+zinf = (3 + ztop) / 2
+clip(v) = (v != v) ? NaN : ((v > 1e300) ? (zlog ? zinf : 2) : \
+          (zlog ? ((v > 1e3) ? 3 : ((v < 1e-12) ? -12 : log10(v))) : ((v > 2) ? 2 : v)))
 zl = zlog ? log10(level) : level
 # the side of the white line where metric <= level, in words
 good = ("@METRIC@" eq "rho") ? "stable" : ((strstrt("@METRIC@", "e_") == 1) ? "accurate" : "@METRIC@ <= @LEVEL@")
-if (zlog) { set cbrange [-12:3]; \
-            set cblabel "log10 @METRIC@ (" . good . " below log10 @LEVEL@; white: unstable)" noenhanced; \
-            set palette rgb 33,13,10 } \
+if (zlog) { set cbrange [-12:ztop]; \
+            set cbtics -12, 3, 3; set cbtics add ("unstable" zinf); \
+            set cblabel "log10 @METRIC@ (" . good . " below log10 @LEVEL@)" noenhanced; \
+            r = 15 / (ztop + 12); \
+            set palette defined (0 "#3b1fb0", 0.25 * r "#1f8fe8", 0.5 * r "#40d890", 0.75 * r "#f0c030", \
+                                 r "#d81c1c", r "#9a9a9a", 1 "#9a9a9a") } \
 else      { set cbrange [0:2]; \
             set cblabel "@METRIC@ (green: " . good . ", @METRIC@ <= @LEVEL@; red: above)" noenhanced; \
             set palette defined (0 "#b7d7a8", 1 "#b7d7a8", 1 "#ea9999", 2 "#ea9999") }
@@ -71,7 +77,6 @@ if (xlog) {
 }
 
 set view map
-set pm3d map corners2color c1
 if (lines eq "") { set contour base; unset clabel; set cntrparam levels discrete zl }
 set xlabel "@XLABEL@" noenhanced
 set ylabel "macro step ΔT [s]"
@@ -85,20 +90,22 @@ do for [p = 1:npanel] {
     if (npanel > 1) { set title word(titles, p) noenhanced } \
     else { set title word(titles, p) . ", @TITLE@\n" . note noenhanced }
     # one colour scale for all panels: its box on the last panel only
-    if (p < npanel) { unset colorbox } else { set colorbox }
+    # (its tick labels, "unstable" among them, and its label need a wider
+    # right margin for errors: that panel is narrower than the others)
+    if (p < npanel) { unset colorbox } else { set colorbox; if (zlog) { set rmargin 15 } }
     if (lines ne "") {
-        splot f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with pm3d, \
+        splot f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with image, \
               word(lines, p) using (xf($1)):(log10($2)):(0) with lines lc rgb "white" lw 2, \
               f @DATASPEC@ every :::0::0 using (xf(xmark)):(log10($2)):(0) with lines \
                   lc rgb "black" dt 2 lw 1.5
     } else {
     if (xmark == xmark) {
-        splot f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with pm3d nocontour, \
+        splot f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with image nocontour, \
               f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with lines nosurface lc rgb "white" lw 2, \
               f @DATASPEC@ every :::0::0 using (xf(xmark)):(log10($2)):(0) with lines nocontour \
                   lc rgb "black" dt 2 lw 1.5
     } else {
-        splot f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with pm3d nocontour, \
+        splot f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with image nocontour, \
               f @DATASPEC@ using (xf($1)):(log10($2)):(clip($3)) with lines nosurface lc rgb "white" lw 2
     }
     }

@@ -4,15 +4,15 @@
 # next release).
 # Contour lines metric = level for every macro step dT, shaded from black
 # (largest dT) to light grey (smallest), as in Figs 4 and 6 of the MBCorr
-# paper.  Which side of a line is stable or accurate: the region where
-# metric <= level at the largest dT is filled in light green, with a key
-# entry saying so (the side can change from line to line where stability
-# windows exist, so the fill shows it for one dT rather than a rule of
-# thumb).  The values come from the data files (text, or binary records
-# with the data specifier after the file name); @NAME@ fields are filled in
-# by cosa (file names, labels, the contour level, the dT list and the axis
-# ranges, so that gnuplot reads each data file once: the rendering time is
-# the parsing of the data).
+# paper.  Which side of a line is stable or accurate: at the largest dT the
+# grid's points where metric <= level are filled light green, the others
+# light red (failed points stay white), with key entries saying so (the
+# side can change from line to line where stability windows exist, so the
+# fill shows it for one dT rather than a rule of thumb); the fill and the
+# layout (one shared key right of all panels) are those of plots/map.gp.
+# The values come from the data files (text, or binary records with the
+# data specifier after the file name); @NAME@ fields are filled in by cosa
+# (file names, labels, the contour level, the dT list and the axis ranges).
 #
 @COMMENT@
 #
@@ -25,12 +25,19 @@ level  = @LEVEL@
 good   = "@GOOD@"
 nones  = "@NONE@"
 zlog   = @ZLOG@
+fills  = "@FILLS@"
 npanel = words(files)
 ncol   = (npanel > 1) ? 2 : 1
 nrow   = (npanel + ncol - 1) / ncol
-if (fmt eq "png") { set terminal pngcairo enhanced size 600*ncol, 450*nrow font ",10" }
-if (fmt eq "svg") { set terminal svg enhanced size 600*ncol, 450*nrow font ",10" }
-if (fmt eq "pdf") { set terminal pdfcairo enhanced size (5.0*ncol), (3.75*nrow) font ",8" }
+# the key: beside a single panel, or in a strip right of all panels; the
+# margins of several panels in pixels of the PNG (the same fractions of a
+# PDF or SVG page)
+W = 480 * ncol + 260
+H = 400 * nrow + 40 * (npanel > 1)
+kfrac = 260.0 / W
+if (fmt eq "png") { set terminal pngcairo enhanced size W, H font ",10" }
+if (fmt eq "svg") { set terminal svg enhanced size W, H font ",10" }
+if (fmt eq "pdf") { set terminal pdfcairo enhanced size (W / 120.0), (H / 120.0) font ",8" }
 if (!exists("outfile")) outfile = "@OUTBASE@." . fmt
 set output outfile
 undefine outfile
@@ -76,34 +83,48 @@ do for [k = 1:nb] {
 # the block of the largest dT, whose metric <= level region is filled
 kbig = 1
 do for [k = 1:nb] { if (log10(DT[k]) >= lmax) { kbig = k } }
-# fill: 2 where metric <= level, else 0 (white); NaN (failed) stays a hole;
-# the contour lines are drawn 'nosurface', the fill is the only surface
-side(v) = (v != v) ? NaN : ((v <= level) ? 2 : 0)
-set palette defined (0 "white", 1 "white", 1 "#d9ead3", 2 "#d9ead3")
+# fill (NAME_SCHEME_fill.bin, one byte per grid point at the largest dT,
+# x fastest): 2 where metric <= level (green), 0 above it (red; +inf too),
+# 1 failed (white); drawn as an image over the grid in plotting
+# coordinates; the contour lines are drawn 'nosurface'
+set palette defined (0 "#f4cccc", 0.5 "#f4cccc", 0.5 "white", 1.5 "white", 1.5 "#d9ead3", 2 "#d9ead3")
 set cbrange [0:2]
+NX = @NX@; NY = @NY@
+FDX = (NX > 1) ? (XR1 - XR0) / (NX - 1) : 1
+FDY = (NY > 1) ? (YR1 - YR0) / (NY - 1) : 1
 unset colorbox
-set pm3d corners2color min
+okw  = (good eq "") ? "@METRIC@ ≤ @LEVEL@" : good
+badw = (good eq "") ? "@METRIC@ > @LEVEL@" : ((good eq "stable") ? "unstable" : "not " . good)
 if (xlog) { set format x "10^{%g}" }
 if (ylog) { set format y "10^{%g}" }
 set xlabel "@XLABEL@" noenhanced
 set ylabel "@YLABEL@" noenhanced offset -1, 0
 set lmargin 11
-set key outside right top title "@KEYTITLE@" box
 set tics out
 set grid front lc rgb "#e0e0e0"
-if (npanel > 1) { set multiplot layout nrow, ncol title "@TITLE@" noenhanced }
+set style fill solid 1.0 noborder
+if (npanel > 1) {
+    set multiplot layout nrow, ncol title "@TITLE@" noenhanced \
+        margins 75.0 / W, 0.99 - kfrac, 55.0 / H, 1 - 60.0 / H \
+        spacing 75.0 / W, 105.0 / H
+} else {
+    set key outside right top title "@KEYTITLE@" box
+}
 do for [p = 1:npanel] {
     f = word(files, p)
     # a dT whose values do not cross the level has no contour and says
     # "(none)" in the key (cosa writes one flag per dT and panel into nones:
     # 1 = crossed)
     fl = word(nones, p)
-    if (npanel > 1) { set title word(titles, p) noenhanced } \
-    else { set title word(titles, p) . ", @TITLE@" noenhanced }
-    splot f @DATASPEC@ index (kbig - 1) using (xf($1)):(yf($2)):(side($4)) \
-        with pm3d nocontour notitle, \
-        keyentry with lines lw 8 lc rgb "#d9ead3" \
-        title sprintf("fill: %s at %.3g", (good eq "") ? "@METRIC@ ≤ @LEVEL@" : good, DT[kbig]), \
+    if (npanel > 1) {
+        set title word(titles, p) noenhanced
+        if (p < npanel) { unset key } \
+        else { set key at screen 0.995, 0.93 right top title "@KEYTITLE@" box }
+    } else { set title word(titles, p) . ", @TITLE@" noenhanced }
+    splot word(fills, p) binary array=(NX,NY) dx=FDX dy=FDY origin=(XR0,YR0,0) format="%uchar" \
+        with image nocontour notitle, \
+        keyentry with boxes lc rgb "#d9ead3" title sprintf("%s at %.3g", okw, DT[kbig]), \
+        keyentry with boxes lc rgb "#f4cccc" title sprintf("%s at %.3g", badw, DT[kbig]), \
         for [k = 1:nb] f @DATASPEC@ index (k - 1) using (xf($1)):(yf($2)):(zf($4)) \
         with lines nosurface lw 1.6 \
         lc rgb rgb(grey(log10(DT[k]))) \

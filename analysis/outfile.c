@@ -1,6 +1,7 @@
 /* outfile.c -- atomic output files, their cleanup on failures and signals
  * (outfile.h).  Entries are only appended (a removed one becomes E_FREE),
  * so the directories are removed in the reverse order of their creation. */
+#define _GNU_SOURCE /* sync_file_range */
 #include "config.h"
 #include "outfile.h"
 #include "cli.h"
@@ -259,6 +260,18 @@ int outfile_close_stdout(const char *cmd, int report)
     return CLI_EFAIL;
 }
 
+/* Start writing the file's data to disk and return at once: the fsync of
+ * outfile_publish then finds it written (or nearly), while this thread
+ * goes on with the next file.  Errors are left to that fsync. */
+static void start_writeback(int fd)
+{
+#ifdef HAVE_SYNC_FILE_RANGE
+    (void)sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd;
+#endif
+}
+
 int outfile_commit(outfile *o)
 {
     if (o->id < 0) {
@@ -272,8 +285,8 @@ int outfile_commit(outfile *o)
             err = errno;
         else if (ferror(o->f))
             err = lost_errno(fd);
-        else if (fsync(fd) != 0)
-            err = errno;
+        else
+            start_writeback(fd);
         if (fclose(o->f) != 0 && !err)
             err = errno;
         o->f = NULL;
@@ -286,8 +299,8 @@ int outfile_commit(outfile *o)
             err = errno;
         else if (st.st_size == 0)
             err = ENODATA;
-        else if (fsync(fd) != 0)
-            err = errno;
+        else
+            start_writeback(fd);
         if (fd >= 0)
             close(fd);
     }
@@ -349,12 +362,38 @@ static void reg_sweep(void)
         }
 }
 
+/* fsync the staged temporaries, all of them before any is renamed: a
+ * failure (EIO, ENOSPC found at writeback) publishes nothing.  With the lock
+ * held; 0, or an errno value with the final name in bad and that temporary
+ * removed. */
+static int sync_staged(char *bad, size_t size)
+{
+    for (size_t i = 0; i < reg.n; i++) {
+        struct entry *e = &reg.e[i];
+        if (e->kind != E_STAGED)
+            continue;
+        int err = 0, fd = open(e->tmp, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || fsync(fd) != 0)
+            err = errno;
+        if (fd >= 0 && close(fd) != 0 && !err)
+            err = errno;
+        if (err) {
+            snprintf(bad, size, "%s", e->final);
+            unlink(e->tmp);
+            e->kind = E_FREE;
+            return err;
+        }
+    }
+    return 0;
+}
+
 int outfile_publish(const char *cmd)
 {
     char bad[4200] = "", dir[4096], prev[4096] = "";
     int err = 0;
     sigset_t old;
     reg_lock(&old);
+    err = sync_staged(bad, sizeof bad);
     for (size_t i = 0; i < reg.n && !err; i++) {
         struct entry *e = &reg.e[i];
         if (e->kind != E_STAGED)

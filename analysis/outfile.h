@@ -1,11 +1,14 @@
 /* outfile.h -- every file the cosa command writes, written atomically.
  *
  * A file is written under a temporary name next to its final name
- * (".NAME.tmp-PID-N" in the same directory), then flushed, fsync()ed and
- * closed ("staged").  Staged files are renamed into place together when the
- * command succeeds (outfile_finish) or when gnuplot is about to read them
- * (outfile_publish); on a failure they are removed, so the files of earlier
- * runs stay as they were.  SIGINT, SIGTERM, SIGHUP and SIGPIPE kill and
+ * (".NAME.tmp-PID-N" in the same directory), then flushed and closed, its
+ * writing to disk started ("staged").  Staged files are renamed into place
+ * together when the command succeeds (outfile_finish) or when gnuplot is
+ * about to read them (outfile_publish): every one is fsync()ed first, and
+ * only when all are on disk is any renamed.  On a failure they are removed,
+ * so the files of earlier runs stay as they were.  (The fsync waits at the
+ * end, not after each file: the disk writes one file while the next is
+ * computed.)  SIGINT, SIGTERM, SIGHUP and SIGPIPE kill and
  * reap the gnuplot children, remove every temporary and the empty output
  * directories this run created, and exit 128 + the signal number (130, 143,
  * 129, 141).
@@ -47,16 +50,18 @@ FILE *outfile_open(outfile *o, const char *path, int binary);
  * (o->tmp); no stream.  0, or -1 with errno. */
 int outfile_reserve(outfile *o, const char *path);
 
-/* Flush, fsync and close o's stream (or, after outfile_reserve, check that
- * the child wrote a non-empty file and fsync it) and stage the file.  0, or
- * -1 with errno (ENODATA for an empty file); the temporary is then removed. */
+/* Flush and close o's stream (or, after outfile_reserve, check that the
+ * child wrote a non-empty file), start its writing to disk and stage the
+ * file.  0, or -1 with errno (ENODATA for an empty file); the temporary is
+ * then removed. */
 int outfile_commit(outfile *o);
 
 /* Close and remove o's temporary; nothing for a committed or zeroed o. */
 void outfile_abandon(outfile *o);
 
-/* Rename the staged files into place.  CLI_OK, or a one-line error naming
- * the file ("cannot write 'PATH': REASON") and CLI_EFAIL.  Like
+/* fsync the staged files, then rename them into place.  CLI_OK, or a
+ * one-line error naming the file ("cannot write 'PATH': REASON") and
+ * CLI_EFAIL (a failed fsync: none is renamed).  Like
  * outfile_finish, only while no other thread opens or commits files. */
 int outfile_publish(const char *cmd);
 

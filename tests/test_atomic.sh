@@ -5,7 +5,8 @@
 # byte what an uninterrupted run writes, data rows whole, PNGs valid) or the
 # earlier run's file unchanged, no temporaries, exit 130/143, and no gnuplot
 # child; a full disk (tmpfs, as root) and a file size limit (ulimit -f) give
-# one line naming the file, exit 1 and no partial file; an unwritable -o is
+# one line naming the file, exit 1 and no partial file, and so does an fsync
+# that fails when the files are published; an unwritable -o is
 # refused before any computation (exit 2); an -o directory a failed run
 # created is removed again.
 COSA=${COSA:-analysis/cosa}
@@ -319,6 +320,52 @@ done
 rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] && ok ||
     bad "simulate -o under a file: exit $rc, $(cat "$tmp/err") $(cat "$tmp/out")"
+
+# ---- an fsync that fails when the files are published --------------------------
+# The data reach the disk at the end (outfile.h): every staged file is
+# fsync()ed before any is renamed.  A shim (compiled here, skipped without a C
+# compiler) fails fsync with EIO for rho_foh.dat's temporary: one line naming
+# that file, exit 1, none of the new files in place (rho_zoh.dat, fsync()ed
+# before it, included), the earlier run's files unchanged, no temporaries.
+cat >"$tmp/eio.c" <<'EOF_C'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int fsync(int fd)
+{
+    char link[64], path[4096];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    const ssize_t n = readlink(link, path, sizeof path - 1);
+    if (n > 0 && (path[n] = '\0', strstr(path, ".rho_foh.dat.tmp-"))) {
+        errno = EIO;
+        return -1;
+    }
+    return (int)syscall(SYS_fsync, fd);
+}
+EOF_C
+if ${CC:-cc} -shared -fPIC -o "$tmp/eio.so" "$tmp/eio.c" 2>/dev/null; then
+    mkdir -p "$tmp/eio"
+    # shellcheck disable=SC2086
+    "$COSA" map $map_old -o "$tmp/eio/d" >/dev/null 2>&1 || bad "map before the EIO case failed"
+    cp -r "$tmp/eio/d" "$tmp/eiocopy"
+    # shellcheck disable=SC2086
+    LD_PRELOAD="$tmp/eio.so" "$COSA" map $map_new -o "$tmp/eio/d" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+        grep -q "^cosa: map: cannot write '$tmp/eio/d/rho_foh.dat': Input/output error$" "$tmp/err" &&
+        ok || bad "fsync EIO: exit $rc, stderr: $(cat "$tmp/err")"
+    for f in $(ls -A "$tmp/eiocopy"); do
+        cmp -s "$tmp/eio/d/$f" "$tmp/eiocopy/$f" || bad "fsync EIO: the earlier $f changed"
+    done
+    [ "$(ls -A "$tmp/eio/d" | wc -l)" = "$(ls -A "$tmp/eiocopy" | wc -l)" ] && ok ||
+        bad "fsync EIO: files added: $(ls -A "$tmp/eio/d")"
+    no_tmp "$tmp/eio"
+else
+    echo "skip: fsync failure (no C compiler for the shim)"
+fi
 
 # ---- the writing loop of map with far more threads than files --------------------
 # shellcheck disable=SC2086

@@ -836,6 +836,41 @@ static void check_adaptive(cosa_metric metric, double level, size_t n, size_t co
     free(st);
 }
 
+/* The bookkeeping between rounds runs the planes side by side: with 1, 2
+ * and 3 threads the adaptive map is bitwise the same (values, exact flags,
+ * evaluation count), and so is the full map at its exact points. */
+Test(adaptive, same_for_any_threads)
+{
+    const cosa_model *m = cosa_model_find("twomass");
+    cosa_scheme s[3];
+    cosa_scheme_parse("zoh", &s[0]);
+    cosa_scheme_parse("foh+mbcorr", &s[1]);
+    cosa_scheme_parse("soh", &s[2]);
+    const double dt[2] = {10e-4, 10e-5};
+    cosa_sweep_spec sp = twomass_spec(m, s, 3, dt, 2, COSA_METRIC_RHO, 40);
+    const size_t total = cosa_sweep_size(&sp);
+    double *v[3];
+    unsigned char *ex[3];
+    size_t nev[3];
+    const cosa_adaptive_opts o = {1.0, 6, 1.0, 0};
+    for (int k = 0; k < 3; k++) {
+        v[k] = malloc(total * sizeof *v[k]);
+        ex[k] = malloc(total);
+        sp.threads = k + 1;
+        cr_assert_eq(cosa_sweep_adaptive(&sp, &o, v[k], NULL, ex[k], NULL, &nev[k]), COSA_OK);
+    }
+    for (int k = 1; k < 3; k++) {
+        cr_expect_eq(memcmp(v[0], v[k], total * sizeof *v[0]), 0, "1 and %d threads differ", k + 1);
+        cr_expect_eq(memcmp(ex[0], ex[k], total), 0, "exact flags: 1 and %d threads", k + 1);
+        cr_expect_eq(nev[0], nev[k]);
+    }
+    cr_expect_lt(nev[0], total / 2); /* the refinement did run (not the full grid) */
+    for (int k = 0; k < 3; k++) {
+        free(v[k]);
+        free(ex[k]);
+    }
+}
+
 Test(adaptive, rho_map) { check_adaptive(COSA_METRIC_RHO, 1.0, 48, 8); }
 Test(adaptive, e_global_map) { check_adaptive(COSA_METRIC_E_GLOBAL, 0.01, 24, 4); }
 Test(adaptive, coarse_one_is_the_full_map) { check_adaptive(COSA_METRIC_RHO, 1.0, 12, 1); }

@@ -9,7 +9,8 @@
 # the same set on the full grid (BENCH_FULL=0 skips it: about 16 s on 2
 # cores) and the adaptive process's speed-up over it, whole process against
 # whole process; then the section times of the last `make paper`
-# (out/paper/logs/times.txt) if there is one.
+# (out/paper/logs/times.txt) if there is one.  Each timed run writes into a
+# directory removed just before, after a sync.
 cosa=${1:?usage: bench-pictures.sh COSA [DIR]}
 dir=${2:-out/bench}
 mkdir -p "$dir"
@@ -18,6 +19,13 @@ set -- map --adaptive --x ck=1:1e10:log:256 --y dk=1:1e7:log:256 \
     --scheme zoh,zoh+mbcorr,foh,foh+mbcorr,soh,soh+mbcorr --metric rho --name fig4 \
     --format bin --threads 2
 now() { date +%s.%N; }
+# fresh DIR/NAME for a timed run: the files of the bench before removed and
+# everything on disk (sync), so that no run pays for the writeback of the
+# one before it (120 MB per run) or finds old files in its way
+fresh() {
+    rm -rf "${dir:?}/$1"
+    sync
+}
 # CPU seconds (user + sys) of the children ended so far into $cpu (the
 # shell's `times`, called in this shell; tools/paper.sh does the same)
 cpu_now() {
@@ -25,23 +33,27 @@ cpu_now() {
     cpu=$(awk 'NR == 2 { c = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); c += a[1] * 60 + a[2] }
                          printf "%.3f", c }' "$dir/.times")
 }
+fresh nopic
 cpu_now
 c0=$cpu t0=$(now)
 "$cosa" "$@" -o "$dir/nopic" >"$dir/nopic.txt" || exit 1
 cpu_now
 c1=$cpu t1=$(now)
+fresh pic
+cpu_now
+c1s=$cpu t1s=$(now)
 "$cosa" "$@" -o "$dir/pic" --plot png >"$dir/pic.txt" || exit 1
 cpu_now
 c2=$cpu t2=$(now)
-awk -v a="$t0" -v b="$t1" -v c="$t2" -v ca="$c0" -v cb="$c1" -v cc="$c2" \
-    -v comp="$(awk '$1 == "seconds" { print $2 }' "$dir/nopic.txt")" '
+awk -v a="$t0" -v b="$t1" -v bs="$t1s" -v c="$t2" -v ca="$c0" -v cb="$c1" -v cbs="$c1s" \
+    -v cc="$c2" -v comp="$(awk '$1 == "seconds" { print $2 }' "$dir/nopic.txt")" '
 BEGIN {
-    nopic = b - a; pic = c - b; write = nopic - comp; draw = pic - nopic
+    nopic = b - a; pic = c - bs; write = nopic - comp; draw = pic - nopic
     print "# Fig 4 set, adaptive, --format bin, 2 threads, whole processes (wall seconds)"
     printf "fig4 compute %.2f write %.2f draw %.2f\n", comp, write, draw
     printf "fig4 without_pictures %.2f with_pictures %.2f ratio %.2f\n", nopic, pic, pic / nopic
     printf "fig4 write/compute %.2f draw/compute %.2f\n", write / comp, draw / comp
-    cnopic = cb - ca; cpic = cc - cb
+    cnopic = cb - ca; cpic = cc - cbs
     print "# the same processes in CPU seconds (user + sys, gnuplot included)"
     printf "fig4 cpu without_pictures %.2f with_pictures %.2f draw %.2f ratio %.2f\n",
         cnopic, cpic, cpic - cnopic, cpic / cnopic
@@ -50,6 +62,7 @@ if [ "${BENCH_FULL:-1}" != 0 ]; then
     # the same command without --adaptive (the full grid), no pictures
     shift 2 # map --adaptive
     set -- map "$@"
+    fresh full
     cpu_now
     c3=$cpu t3=$(now)
     "$cosa" "$@" -o "$dir/full" >"$dir/full.txt" || exit 1

@@ -26,6 +26,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 struct cell {
     size_t plane, a0, a1, b0, b1;
@@ -212,6 +215,95 @@ static void want(size_t idx, unsigned char *exact, size_t *list, size_t *n, size
     }
 }
 
+/* One round on the cells c[0..nc) of one plane: fill the settled ones,
+ * list the new points (*nlist of them into list), write the halves of the
+ * others (*nnext into next); *settled counts the points filled minus the
+ * filled ones listed again (modulo 2^64: the caller adds it).  Touches only
+ * that plane's points, so planes can go to different threads. */
+static void split_cells(double *values, unsigned char *exact, const struct view *v,
+                        const cosa_adaptive_opts *opt, const struct cell *c0, size_t nc,
+                        struct cell *next, size_t *nnext, size_t *list, size_t *nlist,
+                        size_t *settled)
+{
+    size_t nn = 0, nnew = 0, st = 0;
+    for (size_t i = 0; i < nc; i++) {
+        const struct cell *c = &c0[i];
+        const int ac = active(values, v, c, opt);
+        if (ac == CELL_SETTLED) {
+            st += fill(values, exact, v, c);
+            continue;
+        }
+        if (c->a1 - c->a0 <= 1 && c->b1 - c->b0 <= 1)
+            continue; /* a single grid cell: its corners are exact */
+        const size_t am = c->a1 - c->a0 > 1 ? (c->a0 + c->a1) / 2 : c->a0;
+        const size_t bm = c->b1 - c->b0 > 1 ? (c->b0 + c->b1) / 2 : c->b0;
+        if (ac == CELL_NEAR && c->a1 - c->a0 <= 2 && c->b1 - c->b0 <= 2) {
+            /* the last split of a cell that only comes near the level: its
+             * centre is probed, the rest interpolated; if the centre crosses
+             * the level, the tracing evaluates its neighbours */
+            want(at(v, c->plane, am, bm), exact, list, &nnew, &st);
+            st += fill(values, exact, v, c);
+            continue;
+        }
+        const size_t as[3] = {c->a0, am, c->a1}, bs[3] = {c->b0, bm, c->b1};
+        const int sa = am != c->a0, sb = bm != c->b0;
+        for (int i2 = 0; i2 < 3; i2++)
+            for (int j2 = 0; j2 < 3; j2++)
+                want(at(v, c->plane, as[i2], bs[j2]), exact, list, &nnew, &st);
+        for (int i2 = 0; i2 <= sa; i2++)
+            for (int j2 = 0; j2 <= sb; j2++)
+                next[nn++] = (struct cell){c->plane, sa ? as[i2] : c->a0, sa ? as[i2 + 1] : c->a1,
+                                           sb ? bs[j2] : c->b0, sb ? bs[j2 + 1] : c->b1};
+    }
+    *nnext = nn;
+    *nlist = nnew;
+    *settled = st;
+}
+
+/* One round on all cells (sorted by plane, as every round makes them): the
+ * planes side by side on the sweep's threads, each into its own part of
+ * next (4 per cell) and of the scratch list lst (9 per cell), then joined in
+ * plane order into next, *nn and list, *nnew: the same cells and points as
+ * one pass in order.  COSA_ENOMEM if the plane table cannot be had. */
+static cosa_status split_round(double *values, unsigned char *exact, const struct view *v,
+                               const cosa_adaptive_opts *opt, const struct cell *cells,
+                               size_t nc, struct cell *next, size_t *nn, size_t *lst,
+                               size_t *list, size_t *nnew, size_t *settled, int threads)
+{
+    /* the runs of one plane: their starts, and per run its three counts */
+    size_t *start = malloc((nc + 1) * 4 * sizeof *start), nr = 0;
+    if (!start)
+        return COSA_ENOMEM;
+    for (size_t i = 0; i < nc; i++)
+        if (i == 0 || cells[i].plane != cells[i - 1].plane)
+            start[nr++] = i;
+    start[nr] = nc;
+    size_t *cnt = start + nc + 1; /* 3 per run: next cells, list entries, settled */
+    int nth = 1;
+#ifdef _OPENMP
+    nth = threads > 0 ? threads : omp_get_max_threads();
+#endif
+    if ((size_t)nth > nr)
+        nth = nr > 0 ? (int)nr : 1;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
+    for (size_t r = 0; r < nr; r++)
+        split_cells(values, exact, v, opt, cells + start[r], start[r + 1] - start[r],
+                    next + 4 * start[r], &cnt[3 * r], lst + 9 * start[r], &cnt[3 * r + 1],
+                    &cnt[3 * r + 2]);
+    size_t m = 0, k = 0;
+    for (size_t r = 0; r < nr; r++) {
+        memmove(next + m, next + 4 * start[r], cnt[3 * r] * sizeof *next);
+        m += cnt[3 * r];
+        memcpy(list + k, lst + 9 * start[r], cnt[3 * r + 1] * sizeof *list);
+        k += cnt[3 * r + 1];
+        *settled += cnt[3 * r + 2];
+    }
+    *nn = m;
+    *nnew = k;
+    free(start);
+    return COSA_OK;
+}
+
 /* Progress of the whole adaptive sweep through the rounds: a round's
  * progress (done of its list) is reported as settled + done of all the
  * points; only the end of the last round reports all of them. */
@@ -228,6 +320,43 @@ static void adapt_progress(size_t done, size_t n, void *user_data)
     if (now >= a->total)
         now = a->total - 1;
     a->outer->progress(now, a->total, a->outer->user_data);
+}
+
+/* Sort the result indices list[0..n) (idx = rest * npts + point, rest < nrest)
+ * by grid point, and by idx within a point: two stable counting sorts, by
+ * rest and then by point (O(n + npts), where qsort took a fifth of the
+ * bookkeeping).  Without the scratch memory: qsort on the same key. */
+static void sort_by_point(size_t *list, size_t n, size_t npts, size_t nrest)
+{
+    const size_t nc = (npts > nrest ? npts : nrest) + 1;
+    size_t *tmp = malloc((n ? n : 1) * sizeof *tmp), *cnt = calloc(nc, sizeof *cnt);
+    if (!tmp || !cnt) {
+        free(tmp);
+        free(cnt);
+        for (size_t i = 0; i < n; i++) /* key: grid point first, then the result index */
+            list[i] = (list[i] % npts) * nrest + list[i] / npts;
+        qsort(list, n, sizeof *list, cmp_size);
+        for (size_t i = 0; i < n; i++)
+            list[i] = (list[i] % nrest) * npts + list[i] / nrest;
+        return;
+    }
+    /* by rest: list -> tmp */
+    for (size_t i = 0; i < n; i++)
+        cnt[list[i] / npts + 1]++;
+    for (size_t r = 0; r < nrest; r++)
+        cnt[r + 1] += cnt[r];
+    for (size_t i = 0; i < n; i++)
+        tmp[cnt[list[i] / npts]++] = list[i];
+    /* by point, stably: tmp -> list */
+    memset(cnt, 0, nc * sizeof *cnt);
+    for (size_t i = 0; i < n; i++)
+        cnt[tmp[i] % npts + 1]++;
+    for (size_t k = 0; k < npts; k++)
+        cnt[k + 1] += cnt[k];
+    for (size_t i = 0; i < n; i++)
+        list[cnt[tmp[i] % npts]++] = tmp[i];
+    free(tmp);
+    free(cnt);
 }
 
 /* Sort the list by grid point (a thread keeps its system at a point), run
@@ -247,13 +376,7 @@ static cosa_status run(const cosa_sweep_spec *sp, const struct runner *rn, size_
         inner.progress = adapt_progress;
         inner.user_data = &pa;
     }
-    const size_t npts = sp->x.n * sp->y.n;
-    /* key: grid point first, then the result index */
-    for (size_t i = 0; i < n; i++)
-        list[i] = (list[i] % npts) * (sp->nscheme * sp->ndt) + list[i] / npts;
-    qsort(list, n, sizeof *list, cmp_size);
-    for (size_t i = 0; i < n; i++)
-        list[i] = (list[i] % (sp->nscheme * sp->ndt)) * npts + list[i] / (sp->nscheme * sp->ndt);
+    sort_by_point(list, n, sp->x.n * sp->y.n, sp->nscheme * sp->ndt);
     size_t f = 0;
     cosa_status st = rn->fn ? rn->fn(&inner, list, n, val, status, &f, rn->data)
                             : cosa_sweep_run_list(&inner, list, n, val, status, &f);
@@ -294,6 +417,122 @@ static void want_edge_cells(const struct view *v, size_t p, size_t a, size_t b, 
     }
 }
 
+/* Examine the evaluated points chk[0..nchk) (plane-local indices) for
+ * crossings the refinement missed: list (at list + *n) what must be
+ * evaluated next. */
+static void examine(const struct view *v, const cosa_adaptive_opts *o, const double *val,
+                    unsigned char *exact, const size_t *chk, size_t nchk, size_t *list,
+                    size_t *n, size_t *settled)
+{
+    const size_t plane_n = v->na * v->nb;
+    for (size_t i = 0; i < nchk; i++) {
+        const size_t p = chk[i] / plane_n, a = chk[i] % plane_n / v->nb, b = chk[i] % v->nb;
+        const int s0 = side(val[at(v, p, a, b)], o->level);
+        /* the four neighbours (a -+ 1, b), (a, b -+ 1) */
+        const long da[4] = {-1, 1, 0, 0}, db[4] = {0, 0, -1, 1};
+        for (int k = 0; k < 4; k++) {
+            if ((da[k] < 0 && a == 0) || (da[k] > 0 && a + 1 >= v->na) ||
+                (db[k] < 0 && b == 0) || (db[k] > 0 && b + 1 >= v->nb))
+                continue;
+            const size_t a2 = a + (size_t)da[k], b2 = b + (size_t)db[k];
+            const size_t j = at(v, p, a2, b2);
+            if (side(val[j], o->level) == s0)
+                continue;
+            if (exact[j] == PT_FILLED)
+                want(j, exact, list, n, settled);
+            else if (exact[j] == PT_EXACT)
+                want_edge_cells(v, p, a < a2 ? a : a2, b < b2 ? b : b2, a < a2 ? a2 : a,
+                                b < b2 ? b2 : b, exact, list, n, settled);
+        }
+    }
+}
+
+/* The evaluated points of every plane, in plane order, as plane-local
+ * indices into chk (room for all points); their count.  Each plane scans
+ * into its own part of chk, then the parts are joined. */
+static size_t exact_points(const struct view *v, const unsigned char *exact, size_t *chk,
+                           int threads)
+{
+    const size_t plane_n = v->na * v->nb;
+    int nth = 1;
+#ifdef _OPENMP
+    nth = threads > 0 ? threads : omp_get_max_threads();
+#endif
+    if ((size_t)nth > v->nplane)
+        nth = (int)v->nplane;
+    size_t *cnt = malloc(v->nplane * sizeof *cnt), n = 0;
+    if (!cnt) { /* no table: in order, on this thread */
+        for (size_t p = 0; p < v->nplane; p++)
+            for (size_t a = 0; a < v->na; a++)
+                for (size_t b = 0; b < v->nb; b++)
+                    if (exact[at(v, p, a, b)] == PT_EXACT)
+                        chk[n++] = p * plane_n + a * v->nb + b;
+        return n;
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
+    for (size_t p = 0; p < v->nplane; p++) {
+        size_t k = 0, *out = chk + p * plane_n;
+        for (size_t a = 0; a < v->na; a++) {
+            const unsigned char *row = exact + v->base[p] + a * v->sa;
+            for (size_t b = 0; b < v->nb; b++)
+                if (row[b * v->sb] == PT_EXACT)
+                    out[k++] = p * plane_n + a * v->nb + b;
+        }
+        cnt[p] = k;
+    }
+    for (size_t p = 0; p < v->nplane; p++) {
+        memmove(chk + n, chk + p * plane_n, cnt[p] * sizeof *chk);
+        n += cnt[p];
+    }
+    free(cnt);
+    return n;
+}
+
+/* examine() on chk sorted by plane: each plane's run on a thread of its
+ * own (a plane's wants touch only its points), into the plane's part of
+ * list (at most its plane_n points), then joined in plane order.  The
+ * points listed do not depend on the order of examination (a want is
+ * idempotent, and an exact point stays exact), so this lists what one pass
+ * in order lists. */
+static cosa_status examine_planes(const struct view *v, const cosa_adaptive_opts *o,
+                                  const double *val, unsigned char *exact, const size_t *chk,
+                                  size_t nchk, size_t *list, size_t *n, size_t *settled,
+                                  int threads)
+{
+    const size_t plane_n = v->na * v->nb;
+    size_t *start = malloc((v->nplane + 1) * 3 * sizeof *start);
+    if (!start)
+        return COSA_ENOMEM;
+    size_t *cnt = start + v->nplane + 1, *stl = cnt + v->nplane;
+    for (size_t p = 0, i = 0; p <= v->nplane; p++) {
+        while (i < nchk && chk[i] / plane_n < p)
+            i++;
+        start[p] = i;
+    }
+    int nth = 1;
+#ifdef _OPENMP
+    nth = threads > 0 ? threads : omp_get_max_threads();
+#endif
+    if ((size_t)nth > v->nplane)
+        nth = (int)v->nplane;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
+    for (size_t p = 0; p < v->nplane; p++) {
+        cnt[p] = 0;
+        stl[p] = 0;
+        examine(v, o, val, exact, chk + start[p], start[p + 1] - start[p], list + p * plane_n,
+                &cnt[p], &stl[p]);
+    }
+    size_t k = *n;
+    for (size_t p = 0; p < v->nplane; p++) {
+        memmove(list + k, list + p * plane_n, cnt[p] * sizeof *list);
+        k += cnt[p];
+        *settled += stl[p];
+    }
+    *n = k;
+    free(start);
+    return COSA_OK;
+}
+
 /* Contour tracing, after the rounds.  A contour that leaves the refined
  * cells (a thin valley of the value that crosses a cell between corners
  * that do not hint at it) shows as an evaluated point whose interpolated
@@ -309,40 +548,22 @@ static cosa_status trace(const cosa_sweep_spec *sp, const struct runner *rn, con
                          cosa_status *status, unsigned char *exact, size_t *failed, size_t *evals,
                          size_t *settled)
 {
-    const size_t total = cosa_sweep_size(sp), plane_n = v->na * v->nb;
+    const size_t total = cosa_sweep_size(sp);
     /* the points to examine: all evaluated ones first, then each pass's new
      * ones (kept as (plane, a, b) through a plane-local index) */
     size_t *chk = malloc(total * sizeof *chk), nchk = 0;
     if (!chk)
         return COSA_ENOMEM;
-    for (size_t p = 0; p < v->nplane; p++)
-        for (size_t a = 0; a < v->na; a++)
-            for (size_t b = 0; b < v->nb; b++)
-                if (exact[at(v, p, a, b)] == PT_EXACT)
-                    chk[nchk++] = p * plane_n + a * v->nb + b;
+    nchk = exact_points(v, exact, chk, sp->threads);
     cosa_status st = COSA_OK;
+    int first = 1;
     while (st == COSA_OK && nchk > 0) {
         size_t n = 0;
-        for (size_t i = 0; i < nchk; i++) {
-            const size_t p = chk[i] / plane_n, a = chk[i] % plane_n / v->nb, b = chk[i] % v->nb;
-            const int s0 = side(val[at(v, p, a, b)], o->level);
-            /* the four neighbours (a -+ 1, b), (a, b -+ 1) */
-            const long da[4] = {-1, 1, 0, 0}, db[4] = {0, 0, -1, 1};
-            for (int k = 0; k < 4; k++) {
-                if ((da[k] < 0 && a == 0) || (da[k] > 0 && a + 1 >= v->na) ||
-                    (db[k] < 0 && b == 0) || (db[k] > 0 && b + 1 >= v->nb))
-                    continue;
-                const size_t a2 = a + (size_t)da[k], b2 = b + (size_t)db[k];
-                const size_t j = at(v, p, a2, b2);
-                if (side(val[j], o->level) == s0)
-                    continue;
-                if (exact[j] == PT_FILLED)
-                    want(j, exact, list, &n, settled);
-                else if (exact[j] == PT_EXACT)
-                    want_edge_cells(v, p, a < a2 ? a : a2, b < b2 ? b : b2, a < a2 ? a2 : a,
-                                    b < b2 ? b2 : b, exact, list, &n, settled);
-            }
-        }
+        if (first) /* every plane's points, in plane order: planes side by side */
+            st = examine_planes(v, o, val, exact, chk, nchk, list, &n, settled, sp->threads);
+        else
+            examine(v, o, val, exact, chk, nchk, list, &n, settled);
+        first = 0;
         nchk = 0;
         if (n == 0)
             break;
@@ -428,45 +649,15 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
     while (st == COSA_OK && nc > 0) {
         size_t nn = 0, nnew = 0;
         struct cell *next = malloc((4 * nc + 1) * sizeof *next);
-        if (!next) {
-            st = COSA_ENOMEM;
-            break;
-        }
-        for (size_t i = 0; i < nc; i++) {
-            const struct cell *c = &cells[i];
-            const int ac = active(values, &v, c, opt);
-            if (ac == CELL_SETTLED) {
-                settled += fill(values, exact, &v, c);
-                continue;
-            }
-            if (c->a1 - c->a0 <= 1 && c->b1 - c->b0 <= 1)
-                continue; /* a single grid cell: its corners are exact */
-            const size_t am = c->a1 - c->a0 > 1 ? (c->a0 + c->a1) / 2 : c->a0;
-            const size_t bm = c->b1 - c->b0 > 1 ? (c->b0 + c->b1) / 2 : c->b0;
-            if (ac == CELL_NEAR && c->a1 - c->a0 <= 2 && c->b1 - c->b0 <= 2) {
-                /* the last split of a cell that only comes near the level:
-                 * its centre is probed, the rest interpolated; if the
-                 * centre crosses the level, the tracing evaluates its
-                 * neighbours */
-                want(at(&v, c->plane, am, bm), exact, list, &nnew, &settled);
-                settled += fill(values, exact, &v, c);
-                continue;
-            }
-            const size_t as[3] = {c->a0, am, c->a1}, bs[3] = {c->b0, bm, c->b1};
-            const int sa = am != c->a0, sb = bm != c->b0;
-            for (int i2 = 0; i2 < 3; i2++)
-                for (int j2 = 0; j2 < 3; j2++)
-                    want(at(&v, c->plane, as[i2], bs[j2]), exact, list, &nnew, &settled);
-            for (int i2 = 0; i2 <= sa; i2++)
-                for (int j2 = 0; j2 <= sb; j2++)
-                    next[nn++] = (struct cell){c->plane, sa ? as[i2] : c->a0,
-                                               sa ? as[i2 + 1] : c->a1, sb ? bs[j2] : c->b0,
-                                               sb ? bs[j2 + 1] : c->b1};
-        }
+        size_t *lst = malloc((9 * nc + 1) * sizeof *lst);
+        st = next && lst ? split_round(values, exact, &v, opt, cells, nc, next, &nn, lst, list,
+                                       &nnew, &settled, spec->threads)
+                         : COSA_ENOMEM;
+        free(lst);
         free(cells);
         cells = next;
         nc = nn;
-        if (nnew)
+        if (st == COSA_OK && nnew)
             st = run(spec, &rn, list, nnew, values, status, exact, &failed, &evals, &settled);
     }
     if (st == COSA_OK)
@@ -474,6 +665,11 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
     if (st == COSA_OK && spec->progress)
         spec->progress(total, total, spec->user_data);
     /* exact: 1 evaluated, 0 interpolated */
+    int nth = 1;
+#ifdef _OPENMP
+    nth = spec->threads > 0 ? spec->threads : omp_get_max_threads();
+#endif
+#pragma omp parallel for schedule(static) num_threads(nth)
     for (size_t i = 0; i < total; i++) {
         exact[i] = exact[i] == PT_EXACT;
         if (status && !exact[i])

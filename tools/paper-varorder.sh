@@ -167,12 +167,12 @@ for ce in explicit:exlocal explicit:exmilne explicit:exslocal implicit:immilne i
     printf '| %s |' "$e" >>"$sum"
     row "$out/ex1_$e.txt" steps rejected H_min H_mean H_max k_hist e36_all e_end corrector_iters \
         seconds_cosim >>"$sum"
-    files="$files $out/ex1_$e.csv"
+    files="$files ex1_$e.csv"
 done
 cat >"$out/ex1_steps.gp" <<EOT
 # Ex 1 (Figs 12-13): macro step H and degree k of the five estimators
 set terminal pngcairo enhanced size 1000,1100 font ",11"
-set output "$out/ex1_steps.png"
+set output "ex1_steps.png"
 set datafile separator ","
 set key outside right top noenhanced
 set grid lc rgb "#e0e0e0"
@@ -196,7 +196,7 @@ EOT
 cat >"$out/ex1_states.gp" <<EOT
 # Ex 1 (Fig 11): x1 and v1 of the five estimators and the reference
 set terminal pngcairo enhanced size 1000,800 font ",11"
-set output "$out/ex1_states.png"
+set output "ex1_states.png"
 set datafile separator ","
 set key outside right top noenhanced
 set grid lc rgb "#e0e0e0"
@@ -217,7 +217,7 @@ awk -F'|' 'NR > 0 && $2 ~ /(ex|im)(local|milne|slocal)/ { gsub(/ /, "", $2); pri
 cat >"$out/ex1_totals.gp" <<EOT
 # Ex 1 (Fig 14): macro steps and global error (eq 36) per estimator
 set terminal pngcairo enhanced size 900,500 font ",11"
-set output "$out/ex1_totals.png"
+set output "ex1_totals.png"
 set style data histograms
 set style fill solid 0.7
 set boxwidth 0.8
@@ -226,11 +226,11 @@ set xtics rotate by -30
 set multiplot layout 1,2 title "twomass-ff: macro steps and e36 (all states)"
 set ylabel "accepted macro steps"
 set yrange [0:*]
-plot "$out/ex1_summary.dat" using 2:xtic(1) notitle lc rgb "#4060c0"
+plot "ex1_summary.dat" using 2:xtic(1) notitle lc rgb "#4060c0"
 set ylabel "e36"
 set autoscale y
 set logscale y
-plot "$out/ex1_summary.dat" using 3:xtic(1) notitle lc rgb "#c04040"
+plot "ex1_summary.dat" using 3:xtic(1) notitle lc rgb "#c04040"
 unset multiplot
 EOT
 
@@ -275,16 +275,16 @@ done
 cat >"$out/ex2.gp" <<EOT
 # Ex 2 (Fig 21): computation time and macro steps against the damping d
 set terminal pngcairo enhanced size 900,500 font ",11"
-set output "$out/ex2.png"
+set output "ex2.png"
 set grid lc rgb "#e0e0e0"
 set logscale xy
 set xlabel "damping d [N s/m]"
 set multiplot layout 1,2 title "chain-ff: explicit (ExSLocal) vs implicit (ImSLocal)"
 set ylabel "co-simulation time [s]"
-plot "$out/ex2.dat" using 1:3 with linespoints pt 7 title "explicit", \
+plot "ex2.dat" using 1:3 with linespoints pt 7 title "explicit", \
      "" using 1:5 with linespoints pt 5 title "implicit"
 set ylabel "accepted macro steps"
-plot "$out/ex2.dat" using 1:2 with linespoints pt 7 title "explicit", \
+plot "ex2.dat" using 1:2 with linespoints pt 7 title "explicit", \
      "" using 1:4 with linespoints pt 5 title "implicit"
 unset multiplot
 EOT
@@ -312,16 +312,16 @@ done
 cat >"$out/ex5.gp" <<EOT
 # Ex 5 (Fig 35): computation time against the safety factor
 set terminal pngcairo enhanced size 900,500 font ",11"
-set output "$out/ex5.png"
+set output "ex5.png"
 set grid lc rgb "#e0e0e0"
 set style data histograms
 set style fill solid 0.7
 set yrange [0:*]
 set multiplot layout 1,2 title "chain-ff: co-simulation time against SF"
 set ylabel "explicit (ExMilne) time [s]"
-plot "$out/ex5.dat" using 2:xtic(1) lc rgb "#4060c0" notitle
+plot "ex5.dat" using 2:xtic(1) lc rgb "#4060c0" notitle
 set ylabel "implicit (ImMilne) time [s]"
-plot "$out/ex5.dat" using 3:xtic(1) lc rgb "#c04040" notitle
+plot "ex5.dat" using 3:xtic(1) lc rgb "#c04040" notitle
 unset multiplot
 EOT
 
@@ -365,7 +365,8 @@ done
 
 if [ -n "$gp" ]; then # PAPER_JOBS at once, as the runs
     for s in ex1_steps ex1_states ex1_totals ex2 ex5; do
-        par "$gp" "$out/$s.gp"
+        # in the scripts' directory: they name their files from there
+        par sh -c 'cd "$1" && exec "$2" "$3"' sh "$out" "$gp" "$s.gp"
     done
     drain
 fi

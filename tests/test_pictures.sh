@@ -169,5 +169,41 @@ vo="--coupling explicit --model twomass-ff --scheme p1 --dt 1e-3 --tend 0.01 --n
 "$COSA" simulate $vo -o "$tmp/st" >/dev/null 2>&1
 [ -s "$tmp/st/v.csv" ] && [ ! -e "$tmp/st/v.pdf" ] && ok ||
     bad "a simulate --coupling picture of the older run stays next to new data"
+# advise and defect likewise: a rerun without --plot removes the pictures,
+# a rerun with another format removes the other format's
+"$COSA" advise --tol 1e-3 --schemes zoh,foh -o "$tmp/sa" --plot png >/dev/null 2>&1
+[ -s "$tmp/sa/advise.png" ] || bad "no advise picture to go stale"
+"$COSA" advise --tol 1e-2 --schemes zoh,foh -o "$tmp/sa" >/dev/null 2>&1
+[ -s "$tmp/sa/advise.dat" ] && [ ! -e "$tmp/sa/advise.png" ] && ok ||
+    bad "an advise picture of the older run stays next to new data"
+"$COSA" advise --tol 1e-3 --schemes zoh,foh -o "$tmp/sa" --plot png >/dev/null 2>&1
+"$COSA" advise --tol 1e-2 --schemes zoh,foh -o "$tmp/sa" --plot svg >/dev/null 2>&1
+[ -s "$tmp/sa/advise.svg" ] && [ ! -e "$tmp/sa/advise.png" ] && ok ||
+    bad "advise --plot svg leaves the older run's advise.png"
+def="--model twomass --integrator exact --in-order 0 --out-order 0 --tend 0.2"
+db="$tmp/sd/twomass_exact_m0_n0"
+# shellcheck disable=SC2086
+"$COSA" defect $def --dt 1e-3 -o "$tmp/sd" --plot png >/dev/null 2>&1
+[ -s "${db}_response.png" ] && [ -s "${db}_steps.png" ] || bad "no defect picture to go stale"
+# shellcheck disable=SC2086
+"$COSA" defect $def --dt 2e-3 -o "$tmp/sd" >/dev/null 2>&1
+[ -s "$db.csv" ] && [ ! -e "${db}_response.png" ] && [ ! -e "${db}_steps.png" ] && ok ||
+    bad "a defect picture of the older run stays next to new data"
+# shellcheck disable=SC2086
+"$COSA" defect $def --dt 1e-3 -o "$tmp/sd" --plot png >/dev/null 2>&1
+# shellcheck disable=SC2086
+"$COSA" defect $def --dt 2e-3 -o "$tmp/sd" --plot svg >/dev/null 2>&1
+[ -s "${db}_response.svg" ] && [ -s "${db}_steps.svg" ] && [ ! -e "${db}_response.png" ] &&
+    [ ! -e "${db}_steps.png" ] && ok || bad "defect --plot svg leaves the older run's PNGs"
+# a sweep's pictures (the _h_avg one of a --tol sweep too)
+sw="--model rotational-defect --integrator exact --in-order 1 --out-order 1"
+sb="$tmp/sd/rotational-defect_exact_m1_n1_tol_sweep"
+# shellcheck disable=SC2086
+"$COSA" defect $sw --tol 1e-2:1e-1:log:3 -o "$tmp/sd" --plot png >/dev/null 2>&1
+[ -s "${sb}_h_avg.png" ] && [ -s "${sb}_error.png" ] || bad "no defect sweep picture to go stale"
+# shellcheck disable=SC2086
+"$COSA" defect $sw --tol 1e-2:1e-1:log:3 -o "$tmp/sd" >/dev/null 2>&1
+[ -s "$sb.csv" ] && [ ! -e "${sb}_h_avg.png" ] && [ ! -e "${sb}_error.png" ] && ok ||
+    bad "a defect sweep picture of the older run stays next to new data"
 
 harness_done test_pictures

@@ -66,10 +66,112 @@ for fmt in png svg; do
     draw d "$COSA" defect --model twomass --integrator exact --in-order 0 --out-order 0 \
         --dt 1e-3 --tend 0.2 -o "$tmp/d_$fmt" --plot $fmt
 done
+# defect --paper (its 50 pictures), defect sweeps over H and tol (the mean
+# step picture _h_avg of the tol sweep too) and a curve over a model
+# parameter (Fig 7 kind: e_global against c_k) in every format they offer
+for fmt in png svg; do
+    draw dp "$COSA" defect --paper -o "$tmp/dp_$fmt" --plot $fmt
+    n=$(grep -c "^file .*\.$fmt\$" "$tmp/out")
+    ngp=$(find "$tmp/dp_$fmt" -name '*.gp' | wc -l)
+    [ "$n" -gt 0 ] && [ "$n" = "$ngp" ] && ok || bad "defect --paper drew $n of $ngp scripts"
+    for w in dt tol; do
+        draw ds "$COSA" defect --model rotational-defect --integrator exact --in-order 1 \
+            --out-order 1 --$w 1e-2:1e-1:log:3 -o "$tmp/ds_$fmt" --plot $fmt
+    done
+    grep -qx "file $tmp/ds_$fmt/rotational-defect_exact_m1_n1_tol_sweep_h_avg.$fmt" "$tmp/out" &&
+        ok || bad "the tol sweep drew no _h_avg $fmt picture"
+done
+for fmt in png svg pdf; do
+    draw c7 "$COSA" curve --set dk=40 --dt 10^-3.5 --x ck=1:1e10:log:40 --scheme soh+mbcorr \
+        --metric e_global -o "$tmp/c7_$fmt" --plot $fmt
+done
 # a map's vector pictures hold the lines, not the grid: far below the size of
 # one point per grid value
 sz=$(wc -c <"$tmp/m_pdf/rho_all.pdf")
 [ "$sz" -lt 200000 ] && ok || bad "rho_all.pdf is $sz bytes"
+
+# ---- what the pictures show (an SVG is text) --------------------------------------
+# rounding level: the grey band (object 1, colour e4e4e4 = rgb(228, 228, 228))
+# and its key entry are drawn exactly when a curve's smallest positive
+# value is below 100 eps (curve.gp's RL); Fig 8 kind reaches it at small dT
+# (e_local of p1+mbcorr ~ dT^3), Fig 7 (e_global >= 1e-5) does not
+"$COSA" curve --x dt=1e-8:3e-3:log:30 --scheme p0,p0+mbcorr,p1,p1+mbcorr --metric e_local \
+    -o "$tmp/c8" --plot svg >/dev/null 2>&1 || bad "the Fig 8 kind curve failed"
+for c in "$tmp/c8/e_local_vs_dt" "$tmp/c7_svg/e_global_vs_ck"; do
+    low=$(awk '!/^#/ { for (i = 2; i <= NF; i++) if ($i + 0 > 0 && $i + 0 < 100 * 2.220446049250313e-16) l = 1 }
+        END { print l + 0 }' "$c.dat")
+    band=0
+    grep -q '<text>rounding level' "$c.svg" && grep -q "fill = 'rgb(228, 228, 228)'" "$c.svg" &&
+        band=1
+    [ "$band" = "$low" ] && ok || bad "${c##*/}.svg: rounding band $band, data below 100 eps $low"
+done
+[ "$(awk '!/^#/ && $5 + 0 > 0 && $5 + 0 < 2.2e-14' "$tmp/c8/e_local_vs_dt.dat" | wc -l)" -gt 0 ] &&
+    ok || bad "the Fig 8 kind curve does not reach rounding level (the band check is idle)"
+# a stable window (Fig 5: FOH at c_k = 1e9, d_k = 3.6e5): "thick: stable" in the
+# key and one thick (lw 5) stretch in the curve's colour per run of two or
+# more samples with rho <= 1 in the data; the window makes two
+c5=$tmp/c_svg/rho_vs_dt
+runs=$(awk '!/^#/ { if ($2 + 0 <= 1) n++; else { if (n >= 2) r++; n = 0 } }
+    END { if (n >= 2) r++; print r + 0 }' "$c5.dat")
+thick=$(awk '/<g / { w = /stroke-width="5.00"/ } /<path / { p = w && !/rgb\(144, 144, 144\)/ }
+    p { n += gsub(/M[0-9]/, "") } /\/>/ { p = 0 } END { print n + 0 }' "$c5.svg")
+grep -q '<text>thick: stable</text>' "$c5.svg" && [ "$runs" -ge 2 ] && [ "$thick" = "$runs" ] &&
+    ok || bad "rho_vs_dt.svg: $thick thick stretches for $runs stable runs (or no 'thick: stable')"
+# a map with unstable points labels them in its key; NAME_all of several
+# schemes has one key (its title, the stable and unstable entries once)
+m=$tmp/m_svg
+od -An -tu1 -v "$m/rho_zoh_fill.bin" | grep -qw 0 && grep -q '>unstable at 0.001</tspan>' "$m/rho_zoh.svg" &&
+    ok || bad "rho_zoh.svg does not label the unstable points"
+# (text drawn, not the groups' <title>s)
+keys=$(grep -c '>ΔT \[s\]</tspan>' "$m/rho_all.svg")/$(
+    grep -c '>stable at [^<]*</tspan>' "$m/rho_all.svg")/$(
+    grep -c '>unstable at [^<]*</tspan>' "$m/rho_all.svg")
+[ "$keys" = 1/1/1 ] && ok || bad "rho_all.svg: key title/stable/unstable entries $keys, not one key"
+# the fill (an embedded PNG, one pixel per grid point): each class of
+# NAME_SCHEME_fill.bin (0 above the level, 2 at or below it) is one colour,
+# and "unstable" is neither the page's white nor the stable colour
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$m/rho_zoh.svg" "$m/rho_zoh_fill.bin" 24 24 <<'PY' && ok || bad "rho_zoh.svg: the fill"
+import base64, re, struct, sys, zlib
+svg, fill, nx, ny = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+m = re.search(r"data:image/png;base64,([A-Za-z0-9+/=\s]+)", open(svg, encoding="utf-8").read())
+if not m:
+    sys.exit("no embedded PNG image")
+png = base64.b64decode(m.group(1))
+pos, idat, hdr = 8, b"", None
+while pos < len(png):
+    n, kind = struct.unpack(">I4s", png[pos:pos + 8])
+    if kind == b"IHDR":
+        hdr = struct.unpack(">IIBBBBB", png[pos + 8:pos + 8 + n])
+    elif kind == b"IDAT":
+        idat += png[pos + 8:pos + 8 + n]
+    pos += 12 + n
+w, h, depth, ctype = hdr[:4]
+if (w, h) != (nx, ny) or depth != 8 or ctype not in (2, 6):
+    sys.exit("image %dx%d depth %d type %d, not %dx%d RGB(A)" % (w, h, depth, ctype, nx, ny))
+bpp = 3 if ctype == 2 else 4
+raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+for r in range(h):  # undo the PNG row filters (None, Sub, Up, Average, Paeth)
+    f, line = raw[r * (stride + 1)], bytearray(raw[r * (stride + 1) + 1:(r + 1) * (stride + 1)])
+    for i in range(stride):
+        a, b = line[i - bpp] if i >= bpp else 0, prev[i]
+        c = prev[i - bpp] if i >= bpp else 0
+        pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+        pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+        line[i] = (line[i] + (0, a, b, (a + b) // 2, pr)[f]) & 255
+    rows.append(line)
+    prev = line
+cls, seen = open(fill, "rb").read(), {}
+for j in range(ny):  # the fill's first row is the smallest y: the image's bottom row
+    for i in range(nx):
+        seen.setdefault(cls[j * nx + i], set()).add(tuple(rows[ny - 1 - j][i * bpp:i * bpp + 3]))
+one = {k: v.pop() for k, v in seen.items() if len(v) == 1}
+if len(one) != len(seen) or 0 not in one or 2 not in one:
+    sys.exit("fill classes and colours do not match: %s" % seen)
+if one[0] == (255, 255, 255) or one[0] == one[2]:
+    sys.exit("unstable is drawn %s (stable %s)" % (one[0], one[2]))
+PY
+fi
 
 # ---- cosa's lines against gnuplot's tracing ---------------------------------------
 # Both on the same 40 x 32 grid (log10 axes): every vertex of either lies

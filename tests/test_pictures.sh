@@ -109,14 +109,24 @@ done
     ok || bad "the Fig 8 kind curve does not reach rounding level (the band check is idle)"
 # a stable window (Fig 5: FOH at c_k = 1e9, d_k = 3.6e5): "thick: stable" in the
 # key and one thick (lw 5) stretch in the curve's colour per run of two or
-# more samples with rho <= 1 in the data; the window makes two
+# more samples with rho <= level in the data, with one vertex per sample of
+# those runs (a lone sample draws no line); the window makes two runs
+# stable_runs DAT LEVEL: "runs/samples" of a one-scheme curve's data
+stable_runs() {
+    awk -v L="$2" '!/^#/ { if ($2 + 0 <= L) n++; else { if (n >= 2) { r++; s += n }; n = 0 } }
+        END { if (n >= 2) { r++; s += n }; print r + 0 "/" s + 0 }' "$1"
+}
+# thick_svg SVG: "stretches/vertices" of the lw 5 paths not in the key's grey
+thick_svg() {
+    awk '/<g / { w = /stroke-width="5.00"/ } /<path / { p = w && !/rgb\(144, 144, 144\)/ }
+        p { m += gsub(/M[0-9]/, ""); v += gsub(/[ML][0-9]/, "") } /\/>/ { p = 0 }
+        END { print m + 0 "/" m + v }' "$1"
+}
 c5=$tmp/c_svg/rho_vs_dt
-runs=$(awk '!/^#/ { if ($2 + 0 <= 1) n++; else { if (n >= 2) r++; n = 0 } }
-    END { if (n >= 2) r++; print r + 0 }' "$c5.dat")
-thick=$(awk '/<g / { w = /stroke-width="5.00"/ } /<path / { p = w && !/rgb\(144, 144, 144\)/ }
-    p { n += gsub(/M[0-9]/, "") } /\/>/ { p = 0 } END { print n + 0 }' "$c5.svg")
-grep -q '<text>thick: stable</text>' "$c5.svg" && [ "$runs" -ge 2 ] && [ "$thick" = "$runs" ] &&
-    ok || bad "rho_vs_dt.svg: $thick thick stretches for $runs stable runs (or no 'thick: stable')"
+runs=$(stable_runs "$c5.dat" 1)
+thick=$(thick_svg "$c5.svg")
+grep -q '<text>thick: stable</text>' "$c5.svg" && [ "${runs%/*}" -ge 2 ] && [ "$thick" = "$runs" ] &&
+    ok || bad "rho_vs_dt.svg: thick stretches/vertices $thick for stable runs/samples $runs"
 # a map with unstable points labels them in its key; NAME_all of several
 # schemes has one key (its title, the stable and unstable entries once)
 m=$tmp/m_svg
@@ -171,6 +181,96 @@ if len(one) != len(seen) or 0 not in one or 2 not in one:
 if one[0] == (255, 255, 255) or one[0] == one[2]:
     sys.exit("unstable is drawn %s (stable %s)" % (one[0], one[2]))
 PY
+fi
+
+# ---- the plotting options with valid input ----------------------------------------
+# --level on curve: the header and the key name it, and the thick stretches
+# follow it (rho <= 0.999 on the Fig 5 curve: the window alone, below
+# the small-dT stretch's 0.99999)
+"$COSA" curve --set ck=1e9 --set dk=3.6e5 --x dt=1e-6:10^-2.5:log:40 --scheme foh --level 0.999 \
+    -o "$tmp/cl" --plot svg >/dev/null 2>&1 || bad "curve --level 0.999 failed"
+runs9=$(stable_runs "$tmp/cl/rho_vs_dt.dat" 0.999)
+grep -qx '# level 0.999' "$tmp/cl/rho_vs_dt.dat" &&
+    grep -q '<text>0.999: stable below</text>' "$tmp/cl/rho_vs_dt.svg" &&
+    [ "$(thick_svg "$tmp/cl/rho_vs_dt.svg")" = "$runs9" ] && [ "${runs9%/*}" -ge 1 ] &&
+    [ "$runs9" != "$runs" ] && ok ||
+    bad "curve --level 0.999: thick $(thick_svg "$tmp/cl/rho_vs_dt.svg"), runs $runs9 (level 1: $runs)"
+# --level on map: the data and lines files name it; the fill at the largest
+# dT (1e-3) is 2 exactly where the data's rho <= level (the fill is x
+# fastest, the data y fastest), and some points with 0.9 < rho <= 1 change
+# sides; along the grid line ck = 1 the line's vertices are where rho
+# crosses the level between two grid values, linearly in log10(dk) (a few
+# operations in doubles: relative 1e-12 bounds their rounding)
+for L in 1 0.9; do
+    # shellcheck disable=SC2086
+    "$COSA" map $small --scheme zoh --level $L -o "$tmp/lv$L" >/dev/null 2>&1 ||
+        bad "map --level $L failed"
+done
+d9=$tmp/lv0.9/rho_zoh
+grep -qx '# level 0.90000000000000002' "$d9.dat" && grep -qx '# level 0.90000000000000002' \
+    "${d9}_lines.dat" && grep -qx '# level 1' "$tmp/lv1/rho_zoh_lines.dat" && ok ||
+    bad "map --level 0.9: the data or lines header does not name the level"
+for L in 1 0.9; do
+    r=$(od -An -tu1 -v "$tmp/lv$L/rho_zoh_fill.bin" | tr -s ' ' '\n' | grep . |
+        awk -v L="$L" 'NR == FNR { if (!/^#/ && NF >= 4 && $3 == 1e-3) { n++; v[n] = $4 }; next }
+        { b[++m] = $1 }
+        END {
+            # data row k (1-based): x index i = int((k-1)/24), y index j = (k-1) % 24
+            for (k = 1; k <= n; k++) {
+                i = int((k - 1) / 24); j = (k - 1) % 24
+                want = (v[k] <= L) ? 2 : 0
+                if (b[j * 24 + i + 1] != want) bad++
+                if (v[k] > 0.9 && v[k] <= 1) mid++
+            }
+            print (n == 576 && m == 576 && !bad && mid > 0) ? "ok" : n " " m " " bad + 0 " " mid + 0
+        }' "$tmp/lv$L/rho_zoh.dat" -)
+    [ "$r" = ok ] && ok || bad "map --level $L: fill against the data: $r"
+    r=$(awk -v L="$L" 'NR == FNR { if (!/^#/ && NF >= 4 && $3 == 1e-3 && $1 == 1) {
+            n++; y[n] = log($2) / log(10); v[n] = $4 }; next }
+        /^# dt/ { blk++ } blk == 1 && /^[0-9]/ && $1 == 1 { got[++g] = $2 }
+        END {
+            for (k = 1; k < n; k++)
+                if ((v[k] - L) * (v[k + 1] - L) < 0) {
+                    w = 10 ^ (y[k] + (L - v[k]) / (v[k + 1] - v[k]) * (y[k + 1] - y[k]))
+                    found = 0
+                    for (q = 1; q <= g; q++) if (got[q] - w <= 1e-12 * w && w - got[q] <= 1e-12 * w) found = 1
+                    if (!found) { print "no vertex at dk = " w; exit }
+                    e++
+                }
+            print (e > 0 && e == g) ? "ok " e : "crossings " e ", vertices " g
+        }' "$tmp/lv$L/rho_zoh.dat" "$tmp/lv$L/rho_zoh_lines.dat")
+    case $r in ok*) ok ;; *) bad "map --level $L: the line along ck = 1: $r" ;; esac
+    eval "cross$(echo "$L" | tr -d .)=\"\$r\""
+done
+echo "level crossings along ck = 1: 1: $cross1, 0.9: $cross09; curve runs 1: $runs, 0.999: $runs9"
+[ "$cross1" != "$cross09" ] && ok || bad "map --level 0.9 crosses ck = 1 as level 1 does ($cross1)"
+# --contour cosa is the default (every file the same bytes); a bad value is
+# one line naming the option, exit 2
+# shellcheck disable=SC2086
+"$COSA" map $small --scheme zoh,foh -o "$tmp/k0" --plot svg >/dev/null 2>&1 &&
+    # shellcheck disable=SC2086
+    "$COSA" map $small --scheme zoh,foh -o "$tmp/k1" --plot svg --contour cosa >/dev/null 2>&1 ||
+    bad "map --contour cosa failed"
+nk=0
+for f in "$tmp"/k0/*; do
+    nk=$((nk + 1))
+    cmp -s "$f" "$tmp/k1/${f##*/}" || bad "--contour cosa: ${f##*/} differs from the default's"
+done
+[ "$nk" -ge 12 ] && [ "$(ls "$tmp/k1" | wc -l)" = "$nk" ] && ok || bad "--contour cosa: $nk files"
+# shellcheck disable=SC2086
+usage_error --contour map $small --scheme zoh -o "$tmp/k2" --contour bogus
+# --format json --plot png: the pictures, and the JSON next to the data
+# shellcheck disable=SC2086
+draw mj "$COSA" map $small --scheme zoh,foh -o "$tmp/mj" --format json --plot png
+grep -qx "file $tmp/mj/rho_all.png" "$tmp/out" && [ -s "$tmp/mj/rho_zoh.json" ] &&
+    [ -s "$tmp/mj/rho_foh.json" ] && ok || bad "map --format json --plot png: files"
+draw cj "$COSA" curve --set ck=1e9 --set dk=3.6e5 --x dt=1e-6:10^-2.5:log:40 --scheme foh \
+    -o "$tmp/cj" --format json --plot png
+[ -s "$tmp/cj/rho_vs_dt.png" ] && [ -s "$tmp/cj/rho_vs_dt.json" ] && ok ||
+    bad "curve --format json --plot png: files"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json, sys; [json.load(open(f)) for f in sys.argv[1:]]' \
+        "$tmp/mj/rho_zoh.json" "$tmp/cj/rho_vs_dt.json" && ok || bad "--format json: not JSON"
 fi
 
 # ---- cosa's lines against gnuplot's tracing ---------------------------------------

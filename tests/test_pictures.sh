@@ -1,12 +1,17 @@
 #!/bin/sh
 # test_pictures.sh -- the pictures (doc/pictures.md): every picture format
 # every command offers is drawn at least once (map, its adaptive, heat map
-# and dt-axis variants, curve, simulate, the variable-order and energy
-# runs, defect, advise), each file is what its format says; the contour
-# lines cosa traces (NAME_SCHEME_lines.dat) lie within one grid cell of
-# gnuplot's own tracing of the same grid, and an adaptive map gives the
-# full map's lines; no picture of an older run stays next to new data.
-# Skipped without gnuplot.
+# and dt-axis variants, curve over dT and over a parameter, simulate, the
+# variable-order and energy runs, defect runs, sweeps and --paper, advise),
+# each file is what its format says; what the SVGs show (SVG is text): the
+# rounding-level band exactly where the data reach it, the thick stable
+# stretches of the data, the unstable labels, one key for several panels,
+# an unstable fill that is not white; --level (map and curve), --contour
+# and --format json with --plot; the contour lines cosa traces
+# (NAME_SCHEME_lines.dat) lie within one grid cell of gnuplot's own tracing
+# of the same grid, and an adaptive map gives the full map's lines; no
+# picture of an older run stays next to new data (map, curve, simulate,
+# advise, defect).  Skipped without gnuplot.
 COSA=${COSA:-analysis/cosa}
 # ok, bad, $tmp (removed at exit), harness_done
 . "$(dirname "$0")/harness.sh"

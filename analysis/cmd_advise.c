@@ -416,6 +416,7 @@ static int write_files(const char *cmd, const scli_out *out, const struct row *r
 {
     char path[1024];
     int rc;
+    scli_remove_pictures(out, "advise"); /* -o DIR: no picture of an earlier run */
     if ((rc = scli_out_path(cmd, out, csv ? "advise.csv" : "advise.md", path, sizeof path)) !=
             CLI_OK ||
         (rc = write_table_file(cmd, path, rows, n, csv, robust)) != CLI_OK)

@@ -722,12 +722,16 @@ static void scripts_free(struct scripts *s)
 static int script(const scli_out *out, struct scripts *list, const char *name, const char *tpl,
                   size_t n, const char *const *keys, const char *const *vals)
 {
-    char path[1024];
+    char path[1024], base[300];
     int rc = scli_out_path(cmd, out, name, path, sizeof path);
     if (rc == CLI_OK)
         rc = scli_write_script(cmd, path, tpl, n, keys, vals);
     if (rc != CLI_OK)
         return rc;
+    /* -o DIR: no picture of an earlier run next to this run's data (with
+     * --plot the script is drawn afresh; without, its picture would be stale) */
+    snprintf(base, sizeof base, "%.*s", (int)(strlen(name) - 3), name);
+    scli_remove_pictures(out, base);
     printf("file %s\n", path);
     if (list && list->n < sizeof list->name / sizeof list->name[0] &&
         !(list->name[list->n] = strdup(name))) {

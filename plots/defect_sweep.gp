@@ -26,11 +26,12 @@ set datafile separator ","
 # defect for n >= 1), NaN and inf are gaps on the log axis
 fin(v) = (v != v || v <= 0 || v > 1e300) ? NaN : v
 set logscale xy
+set autoscale xfix # the swept range, not the next decade
 set format x "10^{%L}"
 set format y "10^{%L}"
 set xlabel "@XLABEL@" noenhanced
 set ylabel "@YLABEL@" noenhanced
-set key outside right top noenhanced
+set key inside left top opaque box noenhanced
 set grid lc rgb "#e0e0e0"
 set tics out
 set title "@TITLE@" noenhanced

@@ -21,7 +21,7 @@ set output outfile
 undefine outfile
 
 set datafile separator ","
-set key outside right top noenhanced
+set key outside below center horizontal noenhanced samplen 2 # below: the panels keep their width
 set grid lc rgb "#e0e0e0"
 set tics out
 set autoscale xfix

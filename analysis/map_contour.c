@@ -28,15 +28,25 @@ typedef struct plane {
     double *u, *v, *z;
 } plane;
 
-/* Block b's values into p->z (scaled). */
+/* Block b's values into p->z (scaled).  cosa_sweep_index(sp, is, it, ix,
+ * iy) = base + it * sit + ix * sx + iy: a block of a map over two
+ * parameters is one contiguous run of values (z in the same order); over
+ * (x, dt), an x row takes every sit-th value. */
 static void plane_fill(plane *p, const double *values, size_t b)
 {
-    for (size_t ix = 0; ix < p->nx; ix++)
-        for (size_t k = 0; k < p->ny; k++) {
-            const size_t it = p->dt_axis ? k : b, iy = p->dt_axis ? 0 : k;
-            p->z[ix * p->ny + k] =
-                scale(values[cosa_sweep_index(p->sp, p->is, it, ix, iy)], p->zlog);
-        }
+    const cosa_sweep_spec *sp = p->sp;
+    const size_t sx = sp->y.n, sit = sp->x.n * sp->y.n;
+    const double *val = values + cosa_sweep_index(sp, p->is, p->dt_axis ? 0 : b, 0, 0);
+    double *z = p->z;
+    if (!p->dt_axis && !p->zlog)
+        memcpy(z, val, p->nx * p->ny * sizeof *z);
+    else if (!p->dt_axis)
+        for (size_t i = 0; i < p->nx * p->ny; i++)
+            z[i] = scale(val[i], 1);
+    else
+        for (size_t ix = 0; ix < p->nx; ix++)
+            for (size_t k = 0; k < p->ny; k++)
+                z[ix * p->ny + k] = scale(val[k * sit + ix * sx], p->zlog);
 }
 
 /* A vertex coordinate w in the axis' own units: the grid value itself
@@ -151,6 +161,8 @@ int map_fill_write(const char *path, const cosa_sweep_spec *sp, size_t is, const
                    double level)
 {
     const size_t nx = sp->x.n, ny = sp->y.n, it = largest_dt(sp);
+    /* the plane's values: (ix, iy) at ix * ny + iy (cosa_sweep_index) */
+    const double *val = values + cosa_sweep_index(sp, is, it, 0, 0);
     unsigned char *row = malloc(nx ? nx : 1);
     if (!row)
         return ENOMEM;
@@ -162,7 +174,7 @@ int map_fill_write(const char *path, const cosa_sweep_spec *sp, size_t is, const
     else {
         for (size_t iy = 0; iy < ny && !e; iy++) {
             for (size_t ix = 0; ix < nx; ix++) {
-                const double v = values[cosa_sweep_index(sp, is, it, ix, iy)];
+                const double v = val[ix * ny + iy];
                 row[ix] = isnan(v) ? 1 : (v <= level ? 2 : 0);
             }
             if (fwrite(row, 1, nx, f) != nx)

@@ -26,6 +26,7 @@ typedef struct plane {
     size_t is, nx, ny, nblock;
     int dt_axis, zlog, ylog;
     double *u, *v, *z;
+    char (*us)[32], (*vs)[32]; /* a grid coordinate's text ("": not yet) */
 } plane;
 
 /* Block b's values into p->z (scaled).  cosa_sweep_index(sp, is, it, ix,
@@ -49,11 +50,13 @@ static void plane_fill(plane *p, const double *values, size_t b)
                 z[ix * p->ny + k] = scale(val[k * sit + ix * sx], p->zlog);
 }
 
-/* A vertex coordinate w in the axis' own units: the grid value itself
- * where w is a grid coordinate g[k] (a vertex on a grid line: written as in
- * the data file), else w, or 10^w on a log axis. */
-static double unscale(double w, const double *g, size_t n, int lg, const cosa_sweep_axis *ax,
-                      const double *dt)
+/* A vertex coordinate w in the axis' own units, as text in buf: the grid
+ * value itself where w is a grid coordinate g[k] (a vertex on a grid line:
+ * written as in the data file; one of the two coordinates of every vertex
+ * is, so its text is made once per grid line, in gs[k]), else w, or 10^w
+ * on a log axis.  The text, in buf or gs. */
+static const char *unscale(char *buf, double w, const double *g, size_t n, int lg,
+                           const cosa_sweep_axis *ax, const double *dt, char (*gs)[32])
 {
     size_t lo = 0, hi = n; /* g increasing: the first g[k] >= w */
     while (lo < hi) {
@@ -63,9 +66,13 @@ static double unscale(double w, const double *g, size_t n, int lg, const cosa_sw
         else
             hi = mid;
     }
-    if (lo < n && g[lo] == w)
-        return ax ? cosa_sweep_axis_value(ax, lo) : dt[lo];
-    return lg ? pow(10.0, w) : w;
+    if (lo < n && g[lo] == w) {
+        if (!gs[lo][0])
+            md_num(gs[lo], sizeof gs[lo], ax ? cosa_sweep_axis_value(ax, lo) : dt[lo]);
+        return gs[lo];
+    }
+    md_num(buf, 32, lg ? pow(10.0, w) : w);
+    return buf;
 }
 
 /* One block: the lines of block b; 0 or an errno value. */
@@ -91,10 +98,12 @@ static int write_block(FILE *f, plane *p, size_t b, const double *values, double
         if (l)
             fputc('\n', f);
         for (size_t k = c.start[l]; k < c.start[l + 1]; k++) {
-            md_num(bx, sizeof bx, unscale(c.x[k], p->u, p->nx, sp->x.log, &sp->x, NULL));
-            md_num(by, sizeof by,
-                   unscale(c.y[k], p->v, p->ny, p->ylog, p->dt_axis ? NULL : &sp->y, sp->dt));
-            fprintf(f, "%s %s\n", bx, by);
+            fputs(unscale(bx, c.x[k], p->u, p->nx, sp->x.log, &sp->x, NULL, p->us), f);
+            fputc(' ', f);
+            fputs(unscale(by, c.y[k], p->v, p->ny, p->ylog, p->dt_axis ? NULL : &sp->y, sp->dt,
+                          p->vs),
+                  f);
+            fputc('\n', f);
         }
     }
     cosa_contour_free(&c);
@@ -112,10 +121,14 @@ int map_contour_write(const char *path, const cosa_sweep_spec *sp, size_t is, in
     p.u = malloc((p.nx ? p.nx : 1) * sizeof *p.u);
     p.v = malloc((p.ny ? p.ny : 1) * sizeof *p.v);
     p.z = malloc((p.nx * p.ny > 0 ? p.nx * p.ny : 1) * sizeof *p.z);
-    if (!p.u || !p.v || !p.z) {
+    p.us = calloc(p.nx ? p.nx : 1, sizeof *p.us);
+    p.vs = calloc(p.ny ? p.ny : 1, sizeof *p.vs);
+    if (!p.u || !p.v || !p.z || !p.us || !p.vs) {
         free(p.u);
         free(p.v);
         free(p.z);
+        free(p.us);
+        free(p.vs);
         return ENOMEM;
     }
     for (size_t ix = 0; ix < p.nx; ix++)
@@ -144,6 +157,8 @@ int map_contour_write(const char *path, const cosa_sweep_spec *sp, size_t is, in
     free(p.u);
     free(p.v);
     free(p.z);
+    free(p.us);
+    free(p.vs);
     return e;
 }
 

@@ -361,14 +361,14 @@ static void contour_flags(const cosa_sweep_spec *sp, size_t is, const double *va
                           double level, char *buf, size_t size)
 {
     size_t n = 0;
+    const size_t npts = sp->x.n * sp->y.n; /* a plane is contiguous (cosa_sweep_index) */
     for (size_t it = 0; it < sp->ndt && n + 1 < size; it++) {
         int below = 0, above = 0;
-        for (size_t ix = 0; ix < sp->x.n; ix++)
-            for (size_t iy = 0; iy < sp->y.n; iy++) {
-                const double v = values[cosa_sweep_index(sp, is, it, ix, iy)];
-                below |= v < level;
-                above |= v > level;
-            }
+        const double *v = values + cosa_sweep_index(sp, is, it, 0, 0);
+        for (size_t k = 0; k < npts; k++) {
+            below |= v[k] < level;
+            above |= v[k] > level;
+        }
         buf[n++] = below && above ? '1' : '0';
     }
     buf[n] = '\0';

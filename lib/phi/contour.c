@@ -23,7 +23,8 @@
  * Cost: almost every cell lies on one side of the level.  One pass marks
  * each point's side (above, not above, NaN); a cell whose four marks add up
  * to 0 or 4 (all below, all above, or two NaNs: no segment either way) is
- * passed over with a load and a compare.  Only the other cells compute
+ * passed over with a load and a compare, seven such cells at once where
+ * eight marks of both grid lines are all 0 or all 1.  Only the other cells compute
  * their edges' vertices and segments, in the same cell order as a full
  * scan, and only the edges of segments are ever read or written; so the
  * lines, their order and their numbers do not depend on the shortcut. */
@@ -250,22 +251,44 @@ static void ws_free(contour_ws *w)
     free(w->used);
 }
 
+/* The segments of the cells (ix, iy), iy = 0 .. ny - 2.  Eight marks of
+ * both grid lines alike and all 0 or all 1 (one word compare each) pass
+ * seven cells over at once. */
+static int column_cells(contour_ws *w, const double *z, size_t ix, double level)
+{
+    const size_t ny = w->ny;
+    const unsigned char *s0 = w->side + ix * ny, *s1 = s0 + ny;
+    const uint64_t ones = 0x0101010101010101u;
+    size_t iy = 0;
+    while (iy + 1 < ny) {
+        uint64_t a, b;
+        if (iy + 8 <= ny) {
+            memcpy(&a, s0 + iy, sizeof a);
+            memcpy(&b, s1 + iy, sizeof b);
+            if (a == b && (a == 0 || a == ones)) {
+                iy += 7;
+                continue;
+            }
+        }
+        const unsigned sum = (unsigned)s0[iy] + s1[iy] + s0[iy + 1] + s1[iy + 1];
+        if (sum != 0 && sum != 4 && cell_segments(w, z, ix, iy, level))
+            return -1;
+        iy++;
+    }
+    return 0;
+}
+
 /* Every point's side, then the segments of every cell that may cross the
  * level, then the segments at every edge. */
 static int trace(contour_ws *w, const double *z, double level)
 {
     const size_t nx = w->nx, ny = w->ny;
     unsigned char *side = w->side;
-    for (size_t i = 0; i < nx * ny; i++)
-        side[i] = (unsigned char)((z[i] > level) + (isnan(z[i]) ? 2 : 0));
-    for (size_t ix = 0; ix + 1 < nx; ix++) {
-        const unsigned char *s0 = side + ix * ny, *s1 = s0 + ny;
-        for (size_t iy = 0; iy + 1 < ny; iy++) {
-            const unsigned sum = (unsigned)s0[iy] + s1[iy] + s0[iy + 1] + s1[iy + 1];
-            if (sum != 0 && sum != 4 && cell_segments(w, z, ix, iy, level))
-                return -1;
-        }
-    }
+    for (size_t i = 0; i < nx * ny; i++) /* z != z: NaN */
+        side[i] = (unsigned char)((z[i] > level) | (z[i] != z[i]) << 1);
+    for (size_t ix = 0; ix + 1 < nx; ix++)
+        if (column_cells(w, z, ix, level))
+            return -1;
     incidence(w);
     return 0;
 }

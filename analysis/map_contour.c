@@ -29,25 +29,27 @@ typedef struct plane {
     char (*us)[32], (*vs)[32]; /* a grid coordinate's text ("": not yet) */
 } plane;
 
-/* Block b's values into p->z (scaled).  cosa_sweep_index(sp, is, it, ix,
- * iy) = base + it * sit + ix * sx + iy: a block of a map over two
- * parameters is one contiguous run of values (z in the same order); over
- * (x, dt), an x row takes every sit-th value. */
-static void plane_fill(plane *p, const double *values, size_t b)
+/* Block b's values, scaled: values[] itself where they need no change,
+ * else in p->z.  cosa_sweep_index(sp, is, it, ix, iy) = base + it * sit +
+ * ix * sx + iy: a block of a map over two parameters is one contiguous run
+ * of values (z in the same order); over (x, dt), an x row takes every
+ * sit-th value. */
+static const double *plane_fill(plane *p, const double *values, size_t b)
 {
     const cosa_sweep_spec *sp = p->sp;
     const size_t sx = sp->y.n, sit = sp->x.n * sp->y.n;
     const double *val = values + cosa_sweep_index(sp, p->is, p->dt_axis ? 0 : b, 0, 0);
     double *z = p->z;
     if (!p->dt_axis && !p->zlog)
-        memcpy(z, val, p->nx * p->ny * sizeof *z);
-    else if (!p->dt_axis)
+        return val;
+    if (!p->dt_axis)
         for (size_t i = 0; i < p->nx * p->ny; i++)
             z[i] = scale(val[i], 1);
     else
         for (size_t ix = 0; ix < p->nx; ix++)
             for (size_t k = 0; k < p->ny; k++)
                 z[ix * p->ny + k] = scale(val[k * sit + ix * sx], p->zlog);
+    return z;
 }
 
 /* A vertex coordinate w in the axis' own units, as text in buf: the grid
@@ -79,9 +81,9 @@ static const char *unscale(char *buf, double w, const double *g, size_t n, int l
 static int write_block(FILE *f, plane *p, size_t b, const double *values, double zl)
 {
     const cosa_sweep_spec *sp = p->sp;
-    plane_fill(p, values, b);
+    const double *z = plane_fill(p, values, b);
     cosa_contour c;
-    if (cosa_contour_trace(p->z, p->nx, p->ny, p->u, p->v, zl, &c) != COSA_OK) {
+    if (cosa_contour_trace(z, p->nx, p->ny, p->u, p->v, zl, &c) != COSA_OK) {
         cosa_contour_free(&c);
         return ENOMEM;
     }

@@ -135,62 +135,98 @@ static void write_failures(FILE *f, const cosa_sweep_spec *sp, size_t is,
                            const cosa_status *status)
 {
     size_t nfail[COSA_STATUS_COUNT] = {0}, total = 0;
-    for (size_t it = 0; it < sp->ndt; it++)
-        for (size_t ix = 0; ix < sp->x.n; ix++)
-            for (size_t iy = 0; iy < sp->y.n; iy++) {
-                cosa_status st = status[cosa_sweep_index(sp, is, it, ix, iy)];
-                if (st != COSA_OK && (unsigned)st < COSA_STATUS_COUNT) {
-                    nfail[st]++;
-                    total++;
-                }
-            }
+    /* scheme is's points are contiguous (cosa_sweep_index) */
+    const size_t n = sp->ndt * sp->x.n * sp->y.n;
+    const cosa_status *st = status + cosa_sweep_index(sp, is, 0, 0, 0);
+    for (size_t k = 0; k < n; k++)
+        if (st[k] != COSA_OK && (unsigned)st[k] < COSA_STATUS_COUNT) {
+            nfail[st[k]]++;
+            total++;
+        }
     fprintf(f, "# points %zu failed %zu\n", sp->ndt * sp->x.n * sp->y.n, total);
     for (int k = 0; k < COSA_STATUS_COUNT; k++)
         if (nfail[k])
             fprintf(f, "# failed %zu: %s\n", nfail[k], cosa_strerror((cosa_status)k));
 }
 
+/* The records of an x row, n of them, into rec (ncol doubles each): x, the
+ * inner coordinate yv[k] (y, or dt on a map over (x, dt)), the block's dt
+ * (maps over two parameters only), the value val[k * stride] and, with ex,
+ * the flag ex[k * stride].  One loop per layout, without branches inside,
+ * so that the compiler can vectorise it. */
+static void fill_records(double *rec, size_t n, int dt_axis, double xv, const double *yv,
+                         double dt, const double *val, size_t stride, const unsigned char *ex)
+{
+    if (!dt_axis && ex)
+        for (size_t k = 0; k < n; k++, rec += 5) {
+            rec[0] = xv;
+            rec[1] = yv[k];
+            rec[2] = dt;
+            rec[3] = val[k];
+            rec[4] = ex[k] ? 1.0 : 0.0;
+        }
+    else if (!dt_axis)
+        for (size_t k = 0; k < n; k++, rec += 4) {
+            rec[0] = xv;
+            rec[1] = yv[k];
+            rec[2] = dt;
+            rec[3] = val[k];
+        }
+    else if (ex)
+        for (size_t k = 0; k < n; k++, rec += 4) {
+            rec[0] = xv;
+            rec[1] = yv[k];
+            rec[2] = val[k * stride];
+            rec[3] = ex[k * stride] ? 1.0 : 0.0;
+        }
+    else
+        for (size_t k = 0; k < n; k++, rec += 3) {
+            rec[0] = xv;
+            rec[1] = yv[k];
+            rec[2] = val[k * stride];
+        }
+}
+
 /* The records of scheme is, block after block, x-major: (x, y, dt,
  * value[, exact]) for a map over two parameters, (x, dt, value[, exact])
  * for a map over (x, dt).  The axis values are computed once per x row and
  * once per file for y (cosa_sweep_axis_value costs a log10 pair and a pow:
- * twice per record, they were 8 % of an adaptive Fig 4 process). */
-static void write_records(tw *w, const cosa_sweep_spec *sp, size_t is, int dt_axis,
-                          const double *values, const unsigned char *exact)
+ * twice per record, they were 8 % of an adaptive Fig 4 process).  An x row
+ * is built at once: its values are contiguous in values[] (stride 1 over y;
+ * over dt, the stride of a macro step), and binary records go to the writer
+ * in one call (one fwrite instead of one per record).  0, or -1 when out of
+ * memory. */
+static int write_records(tw *w, const cosa_sweep_spec *sp, size_t is, int dt_axis,
+                         const double *values, const unsigned char *exact)
 {
-    double one[5];
     const size_t nblock = dt_axis ? 1 : sp->ndt, ninner = dt_axis ? sp->ndt : sp->y.n;
     const size_t ncol = (dt_axis ? 3 : 4) + (exact ? 1 : 0);
+    /* cosa_sweep_index(sp, is, it, ix, iy) = base + it * sit + ix * sx + iy */
+    const size_t sx = sp->y.n, sit = sp->x.n * sp->y.n, base = cosa_sweep_index(sp, is, 0, 0, 0);
     double *yv = malloc((sp->y.n + 1) * sizeof *yv);
-    /* binary records are their values one after the other: an x row of them
-     * goes to the writer at once (one fwrite instead of one per record; a
-     * fifth of the writing of an adaptive Fig 4 set) */
-    double *row = w->fmt == TW_BIN ? malloc(ninner * ncol * sizeof *row) : NULL;
-    for (size_t iy = 0; yv && iy < sp->y.n; iy++)
+    double *row = malloc((ninner * ncol + 1) * sizeof *row);
+    if (!yv || !row) {
+        free(yv);
+        free(row);
+        return -1;
+    }
+    for (size_t iy = 0; iy < sp->y.n; iy++)
         yv[iy] = cosa_sweep_axis_value(&sp->y, iy);
     for (size_t b = 0; b < nblock; b++)
         for (size_t ix = 0; ix < sp->x.n; ix++) {
-            const double xv = cosa_sweep_axis_value(&sp->x, ix);
-            for (size_t k = 0; k < ninner; k++) {
-                const size_t it = dt_axis ? k : b, iy = dt_axis ? 0 : k;
-                const size_t idx = cosa_sweep_index(sp, is, it, ix, iy);
-                double *rec = row ? row + k * ncol : one;
-                size_t n = 0;
-                rec[n++] = xv;
-                if (!dt_axis)
-                    rec[n++] = yv ? yv[iy] : cosa_sweep_axis_value(&sp->y, iy);
-                rec[n++] = sp->dt[it];
-                rec[n++] = values[idx];
-                if (exact)
-                    rec[n++] = exact[idx] ? 1.0 : 0.0;
-                if (!row)
-                    tw_record(w, rec, n);
-            }
-            if (row)
+            const size_t i0 = base + b * sit + ix * sx;
+            fill_records(row, ninner, dt_axis, cosa_sweep_axis_value(&sp->x, ix),
+                         dt_axis ? sp->dt : yv, sp->dt[b], values + i0, dt_axis ? sit : 1,
+                         exact ? exact + i0 : NULL);
+            if (w->fmt == TW_BIN)
                 tw_record(w, row, ninner * ncol);
+            else
+                for (size_t k = 0; k < ninner; k++)
+                    tw_record(w, row + k * ncol, ncol);
         }
     free(row);
     free(yv);
+    return 0;
 }
 
 /* The shape of scheme data files (map_data.h). */
@@ -258,8 +294,9 @@ static void write_header(FILE *f, const struct map_file *d)
                    "lines;\n#         x-major within a block, a blank line after each x value\n");
 }
 
-/* The header and records of a data file on the writer w. */
-static void write_table(tw *w, const struct map_file *d)
+/* The header and records of a data file on the writer w; 0, or -1 when
+ * out of memory. */
+static int write_table(tw *w, const struct map_file *d)
 {
     const cosa_sweep_spec *sp = d->sp;
     const cosa_model *m = sp->model;
@@ -273,7 +310,7 @@ static void write_table(tw *w, const struct map_file *d)
     write_header(tw_stream(w), d);
     tw_shape(w, &shape);
     tw_columns(w, names, shape.ncol, d->exact ? " (1 = evaluated, 0 = interpolated)" : "");
-    write_records(w, sp, d->is, d->dt_axis, d->values, d->exact);
+    return write_records(w, sp, d->is, d->dt_axis, d->values, d->exact);
 }
 
 /* One scheme's data file path in format fmt (TW_BIN: its records in
@@ -302,9 +339,9 @@ static int write_data(const char *path, const char *binpath, tw_format fmt,
     if (tw_begin(&w, f, fmt, TW_DATA, "map", b, slash ? slash + 1 : binpath) != 0) {
         e = ENOMEM;
     } else {
-        write_table(&w, d);
+        const int oom = write_table(&w, d);
         /* a failed write: the commit below names the file and the reason */
-        if (tw_end(&w) != 0 && errno == ENOMEM)
+        if ((tw_end(&w) != 0 && errno == ENOMEM) || oom)
             e = ENOMEM;
     }
     if (!e && (*culprit = path, outfile_commit(&od) != 0))
@@ -324,14 +361,14 @@ static void contour_flags(const cosa_sweep_spec *sp, size_t is, const double *va
                           double level, char *buf, size_t size)
 {
     size_t n = 0;
+    const size_t npts = sp->x.n * sp->y.n; /* a plane is contiguous (cosa_sweep_index) */
     for (size_t it = 0; it < sp->ndt && n + 1 < size; it++) {
         int below = 0, above = 0;
-        for (size_t ix = 0; ix < sp->x.n; ix++)
-            for (size_t iy = 0; iy < sp->y.n; iy++) {
-                const double v = values[cosa_sweep_index(sp, is, it, ix, iy)];
-                below |= v < level;
-                above |= v > level;
-            }
+        const double *v = values + cosa_sweep_index(sp, is, it, 0, 0);
+        for (size_t k = 0; k < npts; k++) {
+            below |= v[k] < level;
+            above |= v[k] > level;
+        }
         buf[n++] = below && above ? '1' : '0';
     }
     buf[n] = '\0';

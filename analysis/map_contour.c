@@ -26,24 +26,39 @@ typedef struct plane {
     size_t is, nx, ny, nblock;
     int dt_axis, zlog, ylog;
     double *u, *v, *z;
+    char (*us)[32], (*vs)[32]; /* a grid coordinate's text ("": not yet) */
 } plane;
 
-/* Block b's values into p->z (scaled). */
-static void plane_fill(plane *p, const double *values, size_t b)
+/* Block b's values, scaled: values[] itself where they need no change,
+ * else in p->z.  cosa_sweep_index(sp, is, it, ix, iy) = base + it * sit +
+ * ix * sx + iy: a block of a map over two parameters is one contiguous run
+ * of values (z in the same order); over (x, dt), an x row takes every
+ * sit-th value. */
+static const double *plane_fill(plane *p, const double *values, size_t b)
 {
-    for (size_t ix = 0; ix < p->nx; ix++)
-        for (size_t k = 0; k < p->ny; k++) {
-            const size_t it = p->dt_axis ? k : b, iy = p->dt_axis ? 0 : k;
-            p->z[ix * p->ny + k] =
-                scale(values[cosa_sweep_index(p->sp, p->is, it, ix, iy)], p->zlog);
-        }
+    const cosa_sweep_spec *sp = p->sp;
+    const size_t sx = sp->y.n, sit = sp->x.n * sp->y.n;
+    const double *val = values + cosa_sweep_index(sp, p->is, p->dt_axis ? 0 : b, 0, 0);
+    double *z = p->z;
+    if (!p->dt_axis && !p->zlog)
+        return val;
+    if (!p->dt_axis)
+        for (size_t i = 0; i < p->nx * p->ny; i++)
+            z[i] = scale(val[i], 1);
+    else
+        for (size_t ix = 0; ix < p->nx; ix++)
+            for (size_t k = 0; k < p->ny; k++)
+                z[ix * p->ny + k] = scale(val[k * sit + ix * sx], p->zlog);
+    return z;
 }
 
-/* A vertex coordinate w in the axis' own units: the grid value itself
- * where w is a grid coordinate g[k] (a vertex on a grid line: written as in
- * the data file), else w, or 10^w on a log axis. */
-static double unscale(double w, const double *g, size_t n, int lg, const cosa_sweep_axis *ax,
-                      const double *dt)
+/* A vertex coordinate w in the axis' own units, as text in buf: the grid
+ * value itself where w is a grid coordinate g[k] (a vertex on a grid line:
+ * written as in the data file; one of the two coordinates of every vertex
+ * is, so its text is made once per grid line, in gs[k]), else w, or 10^w
+ * on a log axis.  The text, in buf or gs. */
+static const char *unscale(char *buf, double w, const double *g, size_t n, int lg,
+                           const cosa_sweep_axis *ax, const double *dt, char (*gs)[32])
 {
     size_t lo = 0, hi = n; /* g increasing: the first g[k] >= w */
     while (lo < hi) {
@@ -53,18 +68,22 @@ static double unscale(double w, const double *g, size_t n, int lg, const cosa_sw
         else
             hi = mid;
     }
-    if (lo < n && g[lo] == w)
-        return ax ? cosa_sweep_axis_value(ax, lo) : dt[lo];
-    return lg ? pow(10.0, w) : w;
+    if (lo < n && g[lo] == w) {
+        if (!gs[lo][0])
+            md_num(gs[lo], sizeof gs[lo], ax ? cosa_sweep_axis_value(ax, lo) : dt[lo]);
+        return gs[lo];
+    }
+    md_num(buf, 32, lg ? pow(10.0, w) : w);
+    return buf;
 }
 
 /* One block: the lines of block b; 0 or an errno value. */
 static int write_block(FILE *f, plane *p, size_t b, const double *values, double zl)
 {
     const cosa_sweep_spec *sp = p->sp;
-    plane_fill(p, values, b);
+    const double *z = plane_fill(p, values, b);
     cosa_contour c;
-    if (cosa_contour_trace(p->z, p->nx, p->ny, p->u, p->v, zl, &c) != COSA_OK) {
+    if (cosa_contour_trace(z, p->nx, p->ny, p->u, p->v, zl, &c) != COSA_OK) {
         cosa_contour_free(&c);
         return ENOMEM;
     }
@@ -81,10 +100,12 @@ static int write_block(FILE *f, plane *p, size_t b, const double *values, double
         if (l)
             fputc('\n', f);
         for (size_t k = c.start[l]; k < c.start[l + 1]; k++) {
-            md_num(bx, sizeof bx, unscale(c.x[k], p->u, p->nx, sp->x.log, &sp->x, NULL));
-            md_num(by, sizeof by,
-                   unscale(c.y[k], p->v, p->ny, p->ylog, p->dt_axis ? NULL : &sp->y, sp->dt));
-            fprintf(f, "%s %s\n", bx, by);
+            fputs(unscale(bx, c.x[k], p->u, p->nx, sp->x.log, &sp->x, NULL, p->us), f);
+            fputc(' ', f);
+            fputs(unscale(by, c.y[k], p->v, p->ny, p->ylog, p->dt_axis ? NULL : &sp->y, sp->dt,
+                          p->vs),
+                  f);
+            fputc('\n', f);
         }
     }
     cosa_contour_free(&c);
@@ -102,10 +123,14 @@ int map_contour_write(const char *path, const cosa_sweep_spec *sp, size_t is, in
     p.u = malloc((p.nx ? p.nx : 1) * sizeof *p.u);
     p.v = malloc((p.ny ? p.ny : 1) * sizeof *p.v);
     p.z = malloc((p.nx * p.ny > 0 ? p.nx * p.ny : 1) * sizeof *p.z);
-    if (!p.u || !p.v || !p.z) {
+    p.us = calloc(p.nx ? p.nx : 1, sizeof *p.us);
+    p.vs = calloc(p.ny ? p.ny : 1, sizeof *p.vs);
+    if (!p.u || !p.v || !p.z || !p.us || !p.vs) {
         free(p.u);
         free(p.v);
         free(p.z);
+        free(p.us);
+        free(p.vs);
         return ENOMEM;
     }
     for (size_t ix = 0; ix < p.nx; ix++)
@@ -134,6 +159,8 @@ int map_contour_write(const char *path, const cosa_sweep_spec *sp, size_t is, in
     free(p.u);
     free(p.v);
     free(p.z);
+    free(p.us);
+    free(p.vs);
     return e;
 }
 
@@ -151,6 +178,8 @@ int map_fill_write(const char *path, const cosa_sweep_spec *sp, size_t is, const
                    double level)
 {
     const size_t nx = sp->x.n, ny = sp->y.n, it = largest_dt(sp);
+    /* the plane's values: (ix, iy) at ix * ny + iy (cosa_sweep_index) */
+    const double *val = values + cosa_sweep_index(sp, is, it, 0, 0);
     unsigned char *row = malloc(nx ? nx : 1);
     if (!row)
         return ENOMEM;
@@ -162,7 +191,7 @@ int map_fill_write(const char *path, const cosa_sweep_spec *sp, size_t is, const
     else {
         for (size_t iy = 0; iy < ny && !e; iy++) {
             for (size_t ix = 0; ix < nx; ix++) {
-                const double v = values[cosa_sweep_index(sp, is, it, ix, iy)];
+                const double v = val[ix * ny + iy];
                 row[ix] = isnan(v) ? 1 : (v <= level ? 2 : 0);
             }
             if (fwrite(row, 1, nx, f) != nx)

@@ -15,10 +15,19 @@
  * rule in every cell makes the lines of neighbouring cells meet.  A cell
  * with a NaN corner has no segment (a hole; lines end at its edges).
  *
- * Each edge's vertex is computed once, so the two cells sharing it use the
- * same coordinates bitwise, and every edge vertex joins at most two
- * segments (one per cell beside it); the segments are then walked into
- * polylines, closed ones ending on their first vertex. */
+ * An edge's vertex is a function of the edge's two corners alone, so the
+ * two cells sharing it compute the same coordinates bitwise, and every edge
+ * vertex joins at most two segments (one per cell beside it); the segments
+ * are then walked into polylines, closed ones ending on their first vertex.
+ *
+ * Cost: almost every cell lies on one side of the level.  One pass marks
+ * each point's side (above, not above, NaN); a cell whose four marks add up
+ * to 0 or 4 (all below, all above, or two NaNs: no segment either way) is
+ * passed over with a load and a compare, seven such cells at once where
+ * eight marks of both grid lines are all 0 or all 1.  Only the other cells compute
+ * their edges' vertices and segments, in the same cell order as a full
+ * scan, and only the edges of segments are ever read or written; so the
+ * lines, their order and their numbers do not depend on the shortcut. */
 #include "cosa/phi.h"
 
 #include <math.h>
@@ -30,10 +39,12 @@
  * vertical ones (ix, iy)-(ix, iy+1) come after them. */
 typedef struct contour_ws {
     size_t nx, ny, nh;
-    double *ex, *ey;   /* vertex of every edge (NaN: none)        */
+    const double *u, *v; /* grid coordinates                      */
+    unsigned char *side; /* per point: 1 above, 0 not, 2 + that NaN */
+    double *ex, *ey;   /* vertex of the edges of crossing cells    */
     size_t (*seg)[2];  /* the two edges of every segment           */
     size_t nseg, cap;
-    size_t (*inc)[2];  /* segments at every edge (SIZE_MAX: none)  */
+    size_t (*inc)[2];  /* segments at an edge of a segment (SIZE_MAX: none) */
     unsigned char *used;
 } contour_ws;
 
@@ -73,14 +84,24 @@ static int add_segment(contour_ws *w, size_t e0, size_t e1)
     const size_t s = w->nseg++;
     w->seg[s][0] = e0;
     w->seg[s][1] = e1;
-    for (int k = 0; k < 2; k++) {
-        const size_t e = k ? e1 : e0;
-        if (w->inc[e][0] == SIZE_MAX)
-            w->inc[e][0] = s;
-        else
-            w->inc[e][1] = s;
-    }
     return 0;
+}
+
+/* The segments at every edge of a segment, in the order of the segments
+ * (the edges of no segment are never read). */
+static void incidence(contour_ws *w)
+{
+    for (size_t s = 0; s < w->nseg; s++)
+        for (int k = 0; k < 2; k++)
+            w->inc[w->seg[s][k]][0] = w->inc[w->seg[s][k]][1] = SIZE_MAX;
+    for (size_t s = 0; s < w->nseg; s++)
+        for (int k = 0; k < 2; k++) {
+            const size_t e = w->seg[s][k];
+            if (w->inc[e][0] == SIZE_MAX)
+                w->inc[e][0] = s;
+            else
+                w->inc[e][1] = s;
+        }
 }
 
 /* The segments of cell (ix, iy); its four edges are bottom (y = iy),
@@ -98,6 +119,12 @@ static int cell_segments(contour_ws *w, const double *z, size_t ix, size_t iy, d
         return 0;
     const size_t bottom = ix * ny + iy, top = ix * ny + iy + 1;
     const size_t left = w->nh + ix * (ny - 1) + iy, right = w->nh + (ix + 1) * (ny - 1) + iy;
+    const double *u = w->u, *v = w->v;
+    /* each edge from its lower corner to its upper one */
+    edge_vertex(w, bottom, z00, z10, u[ix], v[iy], u[ix + 1], v[iy], level);
+    edge_vertex(w, top, z01, z11, u[ix], v[iy + 1], u[ix + 1], v[iy + 1], level);
+    edge_vertex(w, left, z00, z01, u[ix], v[iy], u[ix], v[iy + 1], level);
+    edge_vertex(w, right, z10, z11, u[ix + 1], v[iy], u[ix + 1], v[iy + 1], level);
     if (code == 5 || code == 10) { /* saddle: z00 and z11 alike, z10 and z01 alike */
         const double mean = 0.25 * (z00 + z10 + z01 + z11);
         const int centre = mean > level, c00 = (code & 1) != 0;
@@ -216,6 +243,7 @@ void cosa_contour_free(cosa_contour *c)
 
 static void ws_free(contour_ws *w)
 {
+    free(w->side);
     free(w->ex);
     free(w->ey);
     free(w->seg);
@@ -223,23 +251,45 @@ static void ws_free(contour_ws *w)
     free(w->used);
 }
 
-/* Every edge's vertex, then every cell's segments. */
-static int trace(contour_ws *w, const double *z, const double *u, const double *v,
-                 double level)
+/* The segments of the cells (ix, iy), iy = 0 .. ny - 2.  Eight marks of
+ * both grid lines alike and all 0 or all 1 (one word compare each) pass
+ * seven cells over at once. */
+static int column_cells(contour_ws *w, const double *z, size_t ix, double level)
+{
+    const size_t ny = w->ny;
+    const unsigned char *s0 = w->side + ix * ny, *s1 = s0 + ny;
+    const uint64_t ones = 0x0101010101010101u;
+    size_t iy = 0;
+    while (iy + 1 < ny) {
+        uint64_t a, b;
+        if (iy + 8 <= ny) {
+            memcpy(&a, s0 + iy, sizeof a);
+            memcpy(&b, s1 + iy, sizeof b);
+            if (a == b && (a == 0 || a == ones)) {
+                iy += 7;
+                continue;
+            }
+        }
+        const unsigned sum = (unsigned)s0[iy] + s1[iy] + s0[iy + 1] + s1[iy + 1];
+        if (sum != 0 && sum != 4 && cell_segments(w, z, ix, iy, level))
+            return -1;
+        iy++;
+    }
+    return 0;
+}
+
+/* Every point's side, then the segments of every cell that may cross the
+ * level, then the segments at every edge. */
+static int trace(contour_ws *w, const double *z, double level)
 {
     const size_t nx = w->nx, ny = w->ny;
+    unsigned char *side = w->side;
+    for (size_t i = 0; i < nx * ny; i++) /* z != z: NaN */
+        side[i] = (unsigned char)((z[i] > level) | (z[i] != z[i]) << 1);
     for (size_t ix = 0; ix + 1 < nx; ix++)
-        for (size_t iy = 0; iy < ny; iy++)
-            edge_vertex(w, ix * ny + iy, cz(z, ny, ix, iy), cz(z, ny, ix + 1, iy), u[ix], v[iy],
-                        u[ix + 1], v[iy], level);
-    for (size_t ix = 0; ix < nx; ix++)
-        for (size_t iy = 0; iy + 1 < ny; iy++)
-            edge_vertex(w, w->nh + ix * (ny - 1) + iy, cz(z, ny, ix, iy), cz(z, ny, ix, iy + 1),
-                        u[ix], v[iy], u[ix], v[iy + 1], level);
-    for (size_t ix = 0; ix + 1 < nx; ix++)
-        for (size_t iy = 0; iy + 1 < ny; iy++)
-            if (cell_segments(w, z, ix, iy, level))
-                return -1;
+        if (column_cells(w, z, ix, level))
+            return -1;
+    incidence(w);
     return 0;
 }
 
@@ -259,18 +309,19 @@ cosa_status cosa_contour_trace(const double *z, size_t nx, size_t ny, const doub
     for (size_t i = 0; i < ny; i++)
         if (!isfinite(v[i]))
             return COSA_ENONFINITE;
-    contour_ws w = {.nx = nx, .ny = ny, .nh = (nx - 1) * ny};
+    contour_ws w = {.nx = nx, .ny = ny, .nh = (nx - 1) * ny, .u = u, .v = v};
     const size_t ne = w.nh + nx * (ny - 1);
+    /* only the entries of crossing cells' edges are touched (the pages of
+     * the others are never faulted in) */
+    w.side = malloc(nx * ny);
     w.ex = malloc(ne * sizeof *w.ex);
     w.ey = malloc(ne * sizeof *w.ey);
     w.inc = malloc(ne * sizeof *w.inc);
-    if (!w.ex || !w.ey || !w.inc) {
+    if (!w.side || !w.ex || !w.ey || !w.inc) {
         ws_free(&w);
         return COSA_ENOMEM;
     }
-    for (size_t e = 0; e < ne; e++)
-        w.inc[e][0] = w.inc[e][1] = SIZE_MAX;
-    if (trace(&w, z, u, v, level) != 0 ||
+    if (trace(&w, z, level) != 0 ||
         (w.nseg && !(w.used = calloc(w.nseg, 1))) || join(&w, out) != 0) {
         ws_free(&w);
         cosa_contour_free(out);

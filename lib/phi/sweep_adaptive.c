@@ -215,6 +215,19 @@ static void want(size_t idx, unsigned char *exact, size_t *list, size_t *n, size
     }
 }
 
+/* The threads for work in n parts: the sweep's count (<= 0: the OpenMP
+ * default), at most n, at least 1. */
+static int plane_threads(int threads, size_t n)
+{
+    int nth = 1;
+#ifdef _OPENMP
+    nth = threads > 0 ? threads : omp_get_max_threads();
+#endif
+    if ((size_t)nth > n)
+        nth = (int)n;
+    return nth > 0 ? nth : 1;
+}
+
 /* One round on the cells c[0..nc) of one plane: fill the settled ones,
  * list the new points (*nlist of them into list), write the halves of the
  * others (*nnext into next); *settled counts the points filled minus the
@@ -279,12 +292,7 @@ static cosa_status split_round(double *values, unsigned char *exact, const struc
             start[nr++] = i;
     start[nr] = nc;
     size_t *cnt = start + nc + 1; /* 3 per run: next cells, list entries, settled */
-    int nth = 1;
-#ifdef _OPENMP
-    nth = threads > 0 ? threads : omp_get_max_threads();
-#endif
-    if ((size_t)nth > nr)
-        nth = nr > 0 ? (int)nr : 1;
+    const int nth = plane_threads(threads, nr);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
     for (size_t r = 0; r < nr; r++)
         split_cells(values, exact, v, opt, cells + start[r], start[r + 1] - start[r],
@@ -454,12 +462,7 @@ static size_t exact_points(const struct view *v, const unsigned char *exact, siz
                            int threads)
 {
     const size_t plane_n = v->na * v->nb;
-    int nth = 1;
-#ifdef _OPENMP
-    nth = threads > 0 ? threads : omp_get_max_threads();
-#endif
-    if ((size_t)nth > v->nplane)
-        nth = (int)v->nplane;
+    const int nth = plane_threads(threads, v->nplane);
     size_t *cnt = malloc(v->nplane * sizeof *cnt), n = 0;
     if (!cnt) { /* no table: in order, on this thread */
         for (size_t p = 0; p < v->nplane; p++)
@@ -509,12 +512,7 @@ static cosa_status examine_planes(const struct view *v, const cosa_adaptive_opts
             i++;
         start[p] = i;
     }
-    int nth = 1;
-#ifdef _OPENMP
-    nth = threads > 0 ? threads : omp_get_max_threads();
-#endif
-    if ((size_t)nth > v->nplane)
-        nth = (int)v->nplane;
+    const int nth = plane_threads(threads, v->nplane);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
     for (size_t p = 0; p < v->nplane; p++) {
         cnt[p] = 0;
@@ -665,10 +663,7 @@ cosa_status cosa_sweep_adaptive_with(const cosa_sweep_spec *spec, const cosa_ada
     if (st == COSA_OK && spec->progress)
         spec->progress(total, total, spec->user_data);
     /* exact: 1 evaluated, 0 interpolated */
-    int nth = 1;
-#ifdef _OPENMP
-    nth = spec->threads > 0 ? spec->threads : omp_get_max_threads();
-#endif
+    const int nth = plane_threads(spec->threads, total);
 #pragma omp parallel for schedule(static) num_threads(nth)
     for (size_t i = 0; i < total; i++) {
         exact[i] = exact[i] == PT_EXACT;

@@ -72,11 +72,14 @@ adaptive=--adaptive
 echo "make paper: figures and tables of the MBCorr paper into $out/"
 # Three parts: A, the MBCorr paper (Figs 4-9, tables, robustness, advise) and
 # the defect paper; B, the energy paper, iterative coupling and the black
-# boxes; C, the variable-order paper.  A and B run side by side (their
-# processes are independent; their lines interleave, logs/times.txt lists A's
-# then B's); C runs after them, alone, because its tables report each
-# run's wall clock next to PAPER_JOBS - 1 other runs (tools/paper-varorder.sh).
-# PAPER_JOBS=1 runs A and B one after the other.
+# boxes; C, the variable-order paper.  A and B run side by side, each as two
+# lanes (A1: Figs 4-9; A2: tables, robustness, advise, the defect paper; B1:
+# advise at tol 1e-3 and the energy paper; B2: iterative coupling and the
+# black boxes), so that both cores stay busy to their end: their processes
+# are independent, their lines interleave, logs/times.txt lists A's then B's.
+# C runs after them, alone, because its tables report each run's wall clock
+# next to PAPER_JOBS - 1 other runs (tools/paper-varorder.sh).  PAPER_JOBS=1
+# runs the lanes one after the other.
 jobs=${PAPER_JOBS:-2}
 advise_tol() { # TOL: advise at the (c_k, d_k) pairs of Table 1 into advise_tolTOL.md
     tol=$1
@@ -95,7 +98,7 @@ advise_tol() { # TOL: advise at the (c_k, d_k) pairs of Table 1 into advise_tolT
     } >"$f"
     report "advise (tol $tol)" "$(since "$ts")" "$cs"
 }
-part_a() {
+part_a1() {
 # shellcheck disable=SC2086
 step "fig4 (stability maps)" "$cosa" map $ranges --dt "$dts" --scheme "$six" --metric rho \
     --name fig4 -o "$out" --plot png --format bin $progress $adaptive
@@ -116,6 +119,8 @@ for nd in 1 1.5 2; do
             --scheme $s --dt 1e-3 --name "fig9_nd${nd}_$(echo $s | tr + _)" -o "$out" --plot png
     done
 done
+}
+part_a2() {
 for t in 1 2 3 4; do
     ts=$(now) && cpu_now && cs=$cpu
     "$cosa" table --paper mbcorr --table $t >"$out/table$t.md"
@@ -139,11 +144,12 @@ advise_tol 1e-2
 # the defect paper (issue 12): Figs 4-10 for euler and exact units into $out/defect
 step "defect paper (Figs 4-10)" "$cosa" defect --paper -o "$out/defect" --plot png
 }
-part_b() {
-# advise at tol 1e-3 runs in this part: the two parts then take about the same time
+part_b1() {
 advise_tol 1e-3
 # the energy paper (issue 10): its figures into $out/energy (make paper-energy)
 step "energy paper" sh "$(dirname "$0")/paper-energy.sh" "$cosa" "$out/energy"
+}
+part_b2() {
 # iterative coupling (issue 26): rho_iter maps, explicit p = 0..4, sweeps, orders
 step "iterative coupling" sh "$(dirname "$0")/paper-iter.sh" "$cosa" "$out/iter"
 # black boxes (issue 31): the predicted limit against the FMUs' own runs (make paper-blackbox;
@@ -166,15 +172,17 @@ case $jobs in
     echo "paper.sh: PAPER_JOBS must be a positive integer, not '$jobs'" >&2
     exit 2
     ;;
-1) run_part a && run_part b ;;
+1) run_part a1 && run_part a2 && run_part b1 && run_part b2 ;;
 *)
-    run_part a &
-    run_part b &
+    run_part a1 &
+    run_part a2 &
+    run_part b1 &
+    run_part b2 &
     wait
     ;;
 esac
 part=main
-for p in a b; do
+for p in a1 a2 b1 b2; do
     cat "$times.$p" >>"$times.main" 2>/dev/null || true
     if [ "$(cat "$out/logs/.rc.$p")" != 0 ]; then
         echo "paper.sh: part $p failed (exit $(cat "$out/logs/.rc.$p")); see $out/logs/" >&2
